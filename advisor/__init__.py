@@ -1,0 +1,1 @@
+"""GPU Advisor: agent, retrieval and interfaces around the pure tools in ``tools``."""

@@ -1,0 +1,1 @@
+"""Curated data: the GPU and model catalogs (YAML, validated on load) and the bilingual guidance docs."""

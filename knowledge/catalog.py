@@ -1,0 +1,115 @@
+"""Load the GPU and model catalogs from YAML and look entries up by the names users type."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Generic, TypeVar
+
+import yaml
+from pydantic import ValidationError
+
+from knowledge.gpus import GPU
+from knowledge.models import ModelSpec
+from tools.errors import AdvisorError
+
+DATA_DIR = Path(__file__).parent
+Entry = TypeVar("Entry", GPU, ModelSpec)
+
+
+def normalize_name(text: str) -> str:
+    """Fold case, width and punctuation so 'A100-80G', 'a100 80g' and 'Ａ100 80G' compare equal."""
+    text = text.casefold().replace("ｇ", "g")
+    text = "".join(chr(ord(c) - 0xFEE0) if "！" <= c <= "～" else c for c in text)
+    return re.sub(r"[\s\-_/().,·]+", "", text)
+
+
+class CatalogError(RuntimeError):
+    """A data file is malformed; the message names the file and the row."""
+
+
+def load_rows(path: Path, schema: type[Entry]) -> list[Entry]:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"{path}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, list):
+        raise CatalogError(f"{path}: expected a list of entries at the top level")
+    rows: list[Entry] = []
+    for index, item in enumerate(raw, start=1):
+        try:
+            rows.append(schema.model_validate(item))
+        except ValidationError as exc:
+            label = item.get("id", "?") if isinstance(item, dict) else "?"
+            raise CatalogError(f"{path}: row {index} ({label}) is invalid:\n{exc}") from exc
+    ids = [row.id for row in rows]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicated:
+        raise CatalogError(f"{path}: duplicate ids {duplicated}")
+    return rows
+
+
+class NameIndex(Generic[Entry]):
+    """Exact lookup by id, name or alias after normalisation; close matches as suggestions."""
+
+    def __init__(self, entries: list[Entry], kind_en: str, kind_zh: str):
+        self.entries = entries
+        self.kind_en, self.kind_zh = kind_en, kind_zh
+        self.by_key: dict[str, Entry] = {}
+        for entry in entries:
+            for key in (entry.id, entry.name, *entry.aliases):
+                self.by_key.setdefault(normalize_name(key), entry)
+
+    def find(self, name: str) -> Entry | None:
+        return self.by_key.get(normalize_name(name))
+
+    def get(self, name: str) -> Entry:
+        entry = self.find(name)
+        if entry is None:
+            raise AdvisorError(
+                f"unknown_{self.kind_en.replace(' ', '_')}",
+                f"Unknown {self.kind_en} '{name}'.",
+                f"未找到{self.kind_zh}“{name}”。",
+                self.suggest(name),
+            )
+        return entry
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        key = normalize_name(name)
+        names: list[str] = []
+        if key:
+            contained = [e.name for k, e in self.by_key.items() if key in k or (len(k) > 2 and k in key)]
+            close = difflib.get_close_matches(key, list(self.by_key), n=limit * 2, cutoff=0.5)
+            names = contained + [self.by_key[k].name for k in close]
+        return list(dict.fromkeys(names))[:limit]
+
+
+class Catalog:
+    """Both catalogs, with lookups that raise a bilingual ``AdvisorError`` and suggest close names."""
+
+    def __init__(self, gpus: list[GPU], models: list[ModelSpec]):
+        self.gpus = gpus
+        self.models = models
+        self._gpu_index = NameIndex(gpus, "GPU", "GPU型号")
+        self._model_index = NameIndex(models, "model", "模型")
+
+    def gpu(self, name: str) -> GPU:
+        return self._gpu_index.get(name)
+
+    def model(self, name: str) -> ModelSpec:
+        return self._model_index.get(name)
+
+    def find_gpu(self, name: str) -> GPU | None:
+        return self._gpu_index.find(name)
+
+    def find_model(self, name: str) -> ModelSpec | None:
+        return self._model_index.find(name)
+
+
+@lru_cache(maxsize=1)
+def load_catalog() -> Catalog:
+    """The shipped catalogs, parsed and validated once per process."""
+    return Catalog(load_rows(DATA_DIR / "gpus.yaml", GPU), load_rows(DATA_DIR / "models.yaml", ModelSpec))
+

@@ -1,0 +1,39 @@
+"""Model catalog schema: the architecture figures the memory estimator needs."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ModelSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(description="Stable slug, e.g. 'llama-3.1-8b'.")
+    name: str
+    family: str
+    params_b: float = Field(gt=0, description="Total parameters in billions (all experts for MoE).")
+    active_params_b: float | None = Field(None, gt=0, description="Parameters active per token (MoE), billions.")
+    layers: int = Field(gt=0)
+    hidden: int = Field(gt=0)
+    heads: int = Field(gt=0)
+    kv_heads: int = Field(gt=0)
+    head_dim: int = Field(gt=0)
+    ffn: int = Field(gt=0, description="Dense MLP intermediate size (for MoE: each expert's).")
+    vocab: int = Field(gt=0)
+    tied_embeddings: bool = False
+    attention: Literal["mha", "gqa", "mqa", "mla"]
+    gated_mlp: bool = Field(True, description="SwiGLU/GeGLU-style MLP (3 matrices) vs classic 2-matrix MLP.")
+    sliding_window: int | None = Field(None, gt=0, description="Window size for sliding-window layers.")
+    full_attention_layers: int | None = Field(
+        None, ge=0, description="Layers that attend over the full context when others use the sliding window."
+    )
+    kv_lora_rank: int | None = Field(None, gt=0, description="MLA latent KV size (DeepSeek-V2/V3).")
+    qk_rope_dim: int | None = Field(None, gt=0, description="MLA decoupled RoPE key size.")
+    moe_experts: int | None = Field(None, gt=0, description="Routed experts per MoE layer.")
+    moe_active: int | None = Field(None, gt=0, description="Routed experts used per token.")
+    moe_shared_experts: int | None = Field(None, ge=0)
+    max_context: int = Field(gt=0)
+    aliases: list[str] = Field(default_factory=list)
+    source: str = Field(min_length=3)

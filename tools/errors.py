@@ -1,0 +1,29 @@
+"""The one error type every tool raises for bad input: typed, bilingual, never a traceback."""
+
+from __future__ import annotations
+
+
+class AdvisorError(ValueError):
+    """Bad or contradictory input, explained in both English and Chinese.
+
+    ``code`` is a stable machine-readable slug (e.g. ``unknown_gpu``); ``suggestions``
+    lists close catalog matches or valid values the user can try instead.
+    """
+
+    def __init__(self, code: str, en: str, zh: str, suggestions: list[str] | tuple[str, ...] = ()):
+        super().__init__(en)
+        self.code = code
+        self.en = en
+        self.zh = zh
+        self.suggestions = list(suggestions)
+
+    def message(self, language: str = "en") -> str:
+        text = self.zh if language == "zh" else self.en
+        if self.suggestions:
+            joiner = "、" if language == "zh" else ", "
+            label = "您是不是想找：" if language == "zh" else "Did you mean: "
+            text = f"{text} {label}{joiner.join(self.suggestions)}"
+        return text
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "en": self.en, "zh": self.zh, "suggestions": self.suggestions}
