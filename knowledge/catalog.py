@@ -20,10 +20,12 @@ Entry = TypeVar("Entry", GPU, ModelSpec)
 
 
 def normalize_name(text: str) -> str:
-    """Fold case, width and punctuation so 'A100-80G', 'a100 80g' and 'Ａ100 80G' compare equal."""
+    """Fold case, width and punctuation so 'A100-80G', 'a100 80GB' and 'Ａ100 80G' compare equal."""
     text = text.casefold().replace("ｇ", "g")
     text = "".join(chr(ord(c) - 0xFEE0) if "！" <= c <= "～" else c for c in text)
-    return re.sub(r"[\s\-_/().,·]+", "", text)
+    text = re.sub(r"[\s\-_/().,·]+", "", text)
+    # Users write memory sizes as "80G" or "80GB" interchangeably; "GB200" has no digit before it.
+    return re.sub(r"(?<=\d)gb", "g", text)
 
 
 class CatalogError(RuntimeError):
@@ -69,7 +71,7 @@ class NameIndex(Generic[Entry]):
         entry = self.find(name)
         if entry is None:
             raise AdvisorError(
-                f"unknown_{self.kind_en.replace(' ', '_')}",
+                f"unknown_{self.kind_en.lower().replace(' ', '_')}",
                 f"Unknown {self.kind_en} '{name}'.",
                 f"未找到{self.kind_zh}“{name}”。",
                 self.suggest(name),

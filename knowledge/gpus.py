@@ -31,7 +31,9 @@ class GPU(BaseModel):
     bf16_tflops: float | None = Field(None, gt=0, description="Dense BF16/FP16 tensor TFLOPS (no sparsity).")
     fp8_tflops: float | None = Field(None, gt=0, description="Dense FP8 TFLOPS; None when the chip has no FP8.")
     fp32_tflops: float | None = Field(None, gt=0, description="Non-tensor FP32 TFLOPS.")
-    tdp_w: float = Field(gt=0, description="Board power / TDP in watts.")
+    tdp_w: float | None = Field(
+        None, gt=0, description="Board power / TDP in watts; None where the vendor publishes none (Google TPUs)."
+    )
     interconnect: str = Field(description="Human-readable interconnect summary.")
     nvlink_gbs: float | None = Field(None, ge=0, description="GPU-to-GPU link bandwidth per GPU (NVLink, Infinity Fabric, ICI, HCCS), GB/s; None = PCIe only.")
     pcie_gen: int | None = Field(None, ge=3, le=6)

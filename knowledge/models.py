@@ -31,9 +31,14 @@ class ModelSpec(BaseModel):
     )
     kv_lora_rank: int | None = Field(None, gt=0, description="MLA latent KV size (DeepSeek-V2/V3).")
     qk_rope_dim: int | None = Field(None, gt=0, description="MLA decoupled RoPE key size.")
+    q_lora_rank: int | None = Field(None, gt=0, description="MLA compressed query size; None means full-rank queries.")
     moe_experts: int | None = Field(None, gt=0, description="Routed experts per MoE layer.")
     moe_active: int | None = Field(None, gt=0, description="Routed experts used per token.")
     moe_shared_experts: int | None = Field(None, ge=0)
+    dense_layers: int | None = Field(
+        None, ge=0, description="MoE models: leading layers that keep a dense MLP (DeepSeek `first_k_dense_replace`)."
+    )
+    dense_ffn: int | None = Field(None, gt=0, description="Intermediate size of those dense layers, if not `ffn`.")
     max_context: int = Field(gt=0)
     aliases: list[str] = Field(default_factory=list)
     source: str = Field(min_length=3)

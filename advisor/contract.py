@@ -1,0 +1,37 @@
+"""The response every interface returns: web chat, REST, OpenAI-compatible API, Slack and CLI."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Language = Literal["zh", "en"]
+
+
+class ChatTurn(BaseModel):
+    role: Literal["user", "assistant"]
+    content: str = Field(max_length=200_000)
+
+
+class ToolCall(BaseModel):
+    name: str
+    args: dict[str, Any]
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+
+
+class Source(BaseModel):
+    doc_id: str
+    title: str
+    section: str = ""
+    urls: list[str] = Field(default_factory=list)
+
+
+class AdvisorResponse(BaseModel):
+    answer: str = Field(description="Markdown answer in the user's language.")
+    language: Language
+    mode: Literal["llm", "offline"]
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+    notice: str | None = Field(None, description="e.g. why the LLM endpoint was not used for this answer.")

@@ -1,0 +1,48 @@
+"""Wire the pure tools to their data and build the advisor from settings."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from advisor.config import Settings
+from advisor.registry import Registry, ToolSpec
+from knowledge.catalog import Catalog, load_catalog
+from knowledge.troubleshooting import RuleBook, load_rulebook
+from tools.gpu_specs import compare_gpus, list_gpus
+from tools.tco import compute_tco
+from tools.training_time import estimate_training_time
+from tools.troubleshoot import diagnose
+
+TOOL_SPECS = [
+    ToolSpec("compare_gpus", compare_gpus, "Specs of one or more GPUs side by side", "查看/对比GPU参数"),
+    ToolSpec("list_gpus", list_gpus, "List catalog GPUs, filtered by vendor, memory or China availability", "按厂商、显存、国内可购等条件筛选GPU"),
+    ToolSpec(
+        "estimate_training_time",
+        estimate_training_time,
+        "Training FLOPs, wall-clock days, GPU-hours, energy and cost; or GPUs needed for a deadline",
+        "估算训练算力、天数、GPU时、电量和费用，或按截止日期反推卡数",
+    ),
+    ToolSpec("compute_tco", compute_tco, "Rent vs buy: monthly costs, break-even month and utilisation", "租还是买：月成本、回本月份与盈亏平衡利用率"),
+    ToolSpec("diagnose", diagnose, "Diagnose GPU/training problems from a symptom or pasted log", "根据症状描述或日志诊断GPU/训练问题"),
+]
+
+
+def default_registry() -> Registry:
+    return Registry(TOOL_SPECS, {Catalog: load_catalog, RuleBook: load_rulebook})
+
+
+@lru_cache(maxsize=1)
+def shared_registry() -> Registry:
+    return default_registry()
+
+
+def build_advisor(settings: Settings):
+    from advisor.agent.llm import LLMAgent, build_chat_model
+    from advisor.agent.planner import OfflinePlanner
+    from advisor.agent.service import Advisor
+
+    registry = shared_registry()
+    llm = None
+    if settings.llm is not None:
+        llm = LLMAgent(registry, build_chat_model(settings.llm), settings.llm.max_steps)
+    return Advisor(OfflinePlanner(registry), llm)

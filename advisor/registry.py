@@ -1,0 +1,90 @@
+"""The one list of tools. The LLM agent, offline planner, REST API, CLI and Slack all call through it."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from advisor.validation import bilingual_validation_error
+from tools.errors import AdvisorError
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A pure tool function plus what every adapter needs to expose it."""
+
+    name: str
+    function: Callable[..., BaseModel]
+    summary_en: str
+    summary_zh: str
+    request_model: type[BaseModel] = field(init=False)
+    result_model: type[BaseModel] = field(init=False)
+    dependencies: tuple[type, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        hints = inspect.get_annotations(self.function, eval_str=True)
+        params = list(inspect.signature(self.function).parameters)
+        object.__setattr__(self, "request_model", hints[params[0]])
+        object.__setattr__(self, "result_model", hints["return"])
+        object.__setattr__(self, "dependencies", tuple(hints[p] for p in params[1:]))
+
+    def description(self) -> str:
+        return f"{self.summary_en} / {self.summary_zh}"
+
+
+class ToolOutcome(BaseModel):
+    """What a tool call produced: a result or a bilingual error, never an exception."""
+
+    name: str
+    args: dict[str, Any]
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+class UnknownToolError(AdvisorError):
+    pass
+
+
+class Registry:
+    """Binds tool specs to their data dependencies (catalog, rule book, retriever)."""
+
+    def __init__(self, specs: list[ToolSpec], dependencies: dict[type, Callable[[], Any]]):
+        self.specs = {spec.name: spec for spec in specs}
+        self._providers = dependencies
+
+    def names(self) -> list[str]:
+        return list(self.specs)
+
+    def spec(self, name: str) -> ToolSpec:
+        try:
+            return self.specs[name]
+        except KeyError:
+            raise UnknownToolError(
+                "unknown_tool", f"Unknown tool '{name}'.", f"没有名为“{name}”的工具。", sorted(self.specs)
+            ) from None
+
+    def run(self, name: str, args: dict[str, Any] | BaseModel) -> BaseModel:
+        """Validate ``args`` and call the tool; raises ``AdvisorError`` on bad input."""
+        spec = self.spec(name)
+        try:
+            request = args if isinstance(args, spec.request_model) else spec.request_model.model_validate(args)
+        except ValidationError as exc:
+            raise bilingual_validation_error(exc) from None
+        deps = [self._providers[dep]() for dep in spec.dependencies]
+        return spec.function(request, *deps)
+
+    def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
+        """Like ``run`` but returns the error as data, for agents and APIs."""
+        try:
+            result = self.run(name, args)
+        except AdvisorError as exc:
+            return ToolOutcome(name=name, args=args, error=exc.to_dict())
+        return ToolOutcome(name=name, args=args, result=result.model_dump(mode="json"))

@@ -1,0 +1,87 @@
+"""BM25 over jieba-segmented, lower-cased text: exact terms ("Xid 79", "H20", 「降频」) that a
+small English embedder blurs or cannot read at all."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+
+import jieba
+
+from advisor.retrieval.glossary import ensure_jieba
+
+WORD = re.compile(r"[0-9a-z\u3400-\u9fff\uf900-\ufaff]")
+# Function words that occur everywhere and only add noise to scores.
+STOPWORDS = frozenset(
+    """a an the is are was were be been to of in on at for from with by and or not it its this that
+    these those as if so do does did can could should would will i you we my our your me how what
+    which when why where there here than then into per vs via about
+    的 了 是 吗 呢 吧 啊 和 与 及 在 我 我们 你 你们 他 她 它 这 那 这个 那个 就 都 也 还 要 会 能 有
+    个 上 下 把 被 让 给 对 从 到 用 为 以 而 或 及其 之 其 一个 一下 怎么 怎么办 什么 如何 哪些 哪个""".split()
+)
+
+
+def _stem(token: str) -> str:
+    """Fold English plurals ("gpus" → "gpu", "batches" → "batch"); leaves other tokens alone."""
+    if not token.isascii() or not token.isalpha() or len(token) <= 3:
+        return token
+    if token.endswith("ies") and len(token) > 4:
+        return token[:-3] + "y"
+    if token.endswith(("ches", "shes", "sses", "xes")):
+        return token[:-2]
+    if token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token
+
+
+def tokenize(text: str) -> list[str]:
+    """Search-mode jieba tokens (whole words plus their dictionary sub-words), lower-cased."""
+    ensure_jieba()
+    tokens = []
+    for token in jieba.cut_for_search(text.lower()):
+        token = token.strip()
+        if token and WORD.search(token) and token not in STOPWORDS:
+            tokens.append(_stem(token))
+    return tokens
+
+
+class BM25:
+    """Okapi BM25 (k1=1.5, b=0.75) with an inverted index, so a query touches only its terms."""
+
+    def __init__(self, documents: Sequence[Sequence[str]], k1: float = 1.5, b: float = 0.75):
+        self.k1, self.b = k1, b
+        self.size = len(documents)
+        self.lengths = [len(doc) for doc in documents]
+        self.average_length = sum(self.lengths) / self.size if self.size else 0.0
+        self.postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for index, doc in enumerate(documents):
+            for term, count in Counter(doc).items():
+                self.postings[term].append((index, count))
+        self.postings = dict(self.postings)
+
+    def idf(self, term: str) -> float:
+        df = len(self.postings.get(term, ()))
+        # The "+1" form never goes negative, so very common terms still count a little.
+        return math.log(1 + (self.size - df + 0.5) / (df + 0.5))
+
+    def scores(self, weighted_terms: Iterable[tuple[str, float]]) -> dict[int, float]:
+        """Sum of BM25 term scores per document; each query term may carry a weight."""
+        weights: dict[str, float] = {}
+        for term, weight in weighted_terms:
+            weights[term] = max(weight, weights.get(term, 0.0))
+        totals: dict[int, float] = defaultdict(float)
+        for term, weight in weights.items():
+            postings = self.postings.get(term)
+            if not postings:
+                continue
+            idf = self.idf(term)
+            for index, tf in postings:
+                norm = self.k1 * (1 - self.b + self.b * self.lengths[index] / self.average_length)
+                totals[index] += weight * idf * tf * (self.k1 + 1) / (tf + norm)
+        return dict(totals)
+
+    def top(self, weighted_terms: Iterable[tuple[str, float]], n: int) -> list[tuple[int, float]]:
+        ranked = sorted(self.scores(weighted_terms).items(), key=lambda item: (-item[1], item[0]))
+        return ranked[:n]

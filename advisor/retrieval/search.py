@@ -1,0 +1,156 @@
+"""Hybrid bilingual search: dense vectors + BM25, fused with reciprocal rank fusion, one hit per doc."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from advisor.config import Settings
+from advisor.language import detect_language
+from advisor.retrieval.corpus import load_corpus
+from advisor.retrieval.documents import Chunk, Language, chunk_key
+from advisor.retrieval.embeddings import Embedder, get_embedder
+from advisor.retrieval.glossary import CJK, Glossary, default_glossary
+from advisor.retrieval.lexical import BM25, tokenize
+from advisor.retrieval.store import StoreUnavailable, SyncReport, VectorStore
+
+log = logging.getLogger(__name__)
+
+RetrieverName = Literal["dense", "lexical"]
+Mode = Literal["hybrid", "dense", "lexical"]
+RRF_K = 60  # the usual constant: damps the gap between rank 1 and rank 2 of a single list
+CANDIDATES = 40  # chunks each retriever contributes before fusion
+EXPANSION_WEIGHT = 0.5  # glossary terms help recall but should not outvote the user's own words
+SNIPPET_CHARS = 280
+
+
+class Hit(BaseModel):
+    """One relevant doc, represented by its best-matching section."""
+
+    doc_id: str = Field(description="Knowledge doc id, e.g. 'oom' or 'gpu-nvidia-hopper'.")
+    title: str = Field(description="Doc title in the query's language.")
+    section: str = Field(description="Heading of the best-matching section.")
+    language: Language = Field(description="Language of `section` and `snippet`.")
+    snippet: str = Field(description="Start of the best-matching section.")
+    sources: list[str] = Field(description="Source URLs (or source notes) behind the section.")
+    score: float = Field(description="Reciprocal-rank-fusion score; higher is better, comparable within one search.")
+    retrievers: list[RetrieverName] = Field(description="Which retrievers ranked this doc among their candidates.")
+    degraded: bool = Field(False, description="True when the vector store was unreachable and only lexical search ran.")
+
+
+def make_snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
+    flat = re.sub(r"\s+", " ", text).strip()
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit]
+    # Prefer ending on a sentence boundary when one falls in the second half of the window.
+    ends = [cut.rfind(mark) for mark in (". ", "。", "；", "! ", "? ", "！", "？")]
+    end = max(ends)
+    if end > limit // 2:
+        return cut[: end + 1].rstrip()
+    return cut.rstrip() + "…"
+
+
+class Retriever:
+    """Thread-safe after construction: searches only read shared state (model calls are serialised)."""
+
+    def __init__(
+        self,
+        chunks: Sequence[Chunk] | None = None,
+        *,
+        settings: Settings | None = None,
+        data_dir: Path | None = None,
+        embedder: Embedder | None = None,
+        store: VectorStore | None = None,
+        glossary: Glossary | None = None,
+        sync: bool = True,
+    ):
+        settings = settings or Settings.from_env()
+        self.chunks = list(chunks) if chunks is not None else load_corpus()
+        self.glossary = glossary or default_glossary()
+        self.embedder = embedder or get_embedder(settings.embedding_model)
+        self.store = store or VectorStore(data_dir or settings.data_dir, settings.chroma_url)
+        self._by_id = {chunk.chunk_id: chunk for chunk in self.chunks}
+        self._bm25 = BM25([tokenize(chunk.lexical_text()) for chunk in self.chunks])
+        self.sync_report: SyncReport | None = None
+        if sync:
+            try:
+                self.sync_report = self.store.sync(self.chunks, self.embedder)
+            except StoreUnavailable as exc:
+                log.warning("Vector store unavailable (%s); answering with lexical search only for now.", exc)
+
+    # --- the two retrievers ---------------------------------------------------------------
+    def _lexical(self, query: str, extra_terms: Sequence[str]) -> list[str]:
+        weighted = [(t, 1.0) for t in tokenize(query)]
+        weighted += [(t, EXPANSION_WEIGHT) for term in extra_terms for t in tokenize(term)]
+        return [self.chunks[i].chunk_id for i, _ in self._bm25.top(weighted, CANDIDATES)]
+
+    def _dense(self, query: str, english_terms: Sequence[str]) -> list[str]:
+        text = " ".join([query, *english_terms]) if english_terms else query
+        vector = self.embedder.encode([text])[0]
+        return [chunk_id for chunk_id, _ in self.store.query(vector, CANDIDATES) if chunk_id in self._by_id]
+
+    # --- search -----------------------------------------------------------------------------
+    def search(self, query: str, k: int = 5, language: Language | None = None, mode: Mode = "hybrid") -> list[Hit]:
+        """Top ``k`` docs for ``query``; titles and snippets in ``language`` (default: the query's)."""
+        query = (query or "").strip()
+        if not query or k <= 0:
+            return []
+        language = language or detect_language(query)
+        expansion = self.glossary.expand(query)
+        rankings: dict[RetrieverName, list[str]] = {}
+        degraded = False
+        if mode in ("hybrid", "lexical"):
+            rankings["lexical"] = self._lexical(query, expansion.english + expansion.chinese)
+        if mode in ("hybrid", "dense"):
+            # The default embedder reads English only, so Chinese queries also carry their English terms.
+            english = expansion.english if CJK.search(query) else []
+            try:
+                rankings["dense"] = self._dense(query, english)
+            except StoreUnavailable as exc:
+                log.warning("Dense retrieval skipped: %s", exc)
+                degraded = True
+                if mode == "dense":
+                    rankings["lexical"] = self._lexical(query, expansion.english + expansion.chinese)
+        return self._fuse(rankings, k, language, degraded)
+
+    def _fuse(self, rankings: dict[RetrieverName, list[str]], k: int, language: Language, degraded: bool) -> list[Hit]:
+        doc_scores: dict[str, float] = {}
+        chunk_scores: dict[str, float] = {}
+        matched: dict[str, list[RetrieverName]] = {}
+        for name, chunk_ids in rankings.items():
+            doc_rank: dict[str, int] = {}
+            for rank, chunk_id in enumerate(chunk_ids, start=1):
+                chunk_scores[chunk_id] = chunk_scores.get(chunk_id, 0.0) + 1.0 / (RRF_K + rank)
+                doc_id = self._by_id[chunk_id].doc_id
+                doc_rank.setdefault(doc_id, len(doc_rank) + 1)
+            # Fuse at doc level: the two retrievers often pick different sections (or languages) of one doc.
+            for doc_id, rank in doc_rank.items():
+                doc_scores[doc_id] = doc_scores.get(doc_id, 0.0) + 1.0 / (RRF_K + rank)
+                matched.setdefault(doc_id, []).append(name)
+        ranked = sorted(doc_scores.items(), key=lambda item: (-item[1], item[0]))[:k]
+        return [self._hit(doc_id, score, chunk_scores, matched[doc_id], language, degraded) for doc_id, score in ranked]
+
+    def _hit(self, doc_id, score, chunk_scores, retrievers, language, degraded) -> Hit:
+        candidates = [self._by_id[c] for c in chunk_scores if self._by_id[c].doc_id == doc_id]
+        # Best section in the reader's language when one was retrieved; otherwise the same section of
+        # the reader's translation (docs are translated section by section), else the best overall.
+        best = max(candidates, key=lambda c: (c.language == language, chunk_scores[c.chunk_id]))
+        if best.language != language:
+            best = self._by_id.get(chunk_key(best.doc_id, language, best.position), best)
+        return Hit(
+            doc_id=doc_id,
+            title=best.title(language),
+            section=best.section,
+            language=best.language,
+            snippet=make_snippet(best.text),
+            sources=list(best.sources),
+            score=round(score, 6),
+            retrievers=retrievers,
+            degraded=degraded,
+        )

@@ -1,0 +1,254 @@
+"""The dense half of retrieval: chunk vectors in Chroma, kept in step with the corpus.
+
+Vectors are always computed by us and passed explicitly, so Chroma never reaches for its
+default (downloading) embedding function. The collection's metadata is the index manifest
+(format version + embedding model id): a mismatch, or a local store Chroma cannot open,
+is wiped and rebuilt with a logged warning instead of crashing the app.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from urllib.parse import urlparse
+
+import chromadb
+from chromadb.api.shared_system_client import SharedSystemClient
+from pydantic import BaseModel, Field
+
+from advisor.retrieval.documents import Chunk
+from advisor.retrieval.embeddings import Embedder
+
+log = logging.getLogger(__name__)
+
+INDEX_FORMAT_VERSION = 1
+COLLECTION_NAME = "advisor-knowledge"
+BATCH_SIZE = 32
+Progress = Callable[[int, int], None]
+
+
+class StoreUnavailable(RuntimeError):
+    """Chroma cannot be reached (server down) or used right now; lexical search still works."""
+
+
+class SyncReport(BaseModel):
+    """What an index build did."""
+
+    total: int = Field(description="Chunks in the corpus.")
+    embedded: int = Field(description="Chunks (re-)embedded because they were new or changed.")
+    reused: int = Field(0, description="Changed ids whose identical text was already embedded under another id.")
+    unchanged: int = Field(description="Chunks already stored with the same content hash.")
+    deleted: int = Field(description="Stored chunks no longer in the corpus.")
+    rebuilt_reason: str | None = Field(None, description="Why the store was wiped first, if it was.")
+    seconds: float = 0.0
+
+
+class VectorStore:
+    """A Chroma collection, local (``PersistentClient`` under ``data_dir``) or remote (``chroma_url``)."""
+
+    def __init__(self, data_dir: Path, chroma_url: str | None = None, retry_after_s: float = 5.0):
+        self.path = Path(data_dir) / "chroma"
+        self.url = chroma_url
+        self.retry_after_s = retry_after_s
+        self._client = None
+        self._collection = None
+        self._failed_at: float | None = None
+        self._lock = threading.RLock()
+
+    @property
+    def location(self) -> str:
+        return self.url or str(self.path)
+
+    # --- connection -------------------------------------------------------------------
+    def _connect(self):
+        settings = chromadb.Settings(anonymized_telemetry=False)
+        if not self.url:
+            self.path.mkdir(parents=True, exist_ok=True)
+            return chromadb.PersistentClient(path=str(self.path), settings=settings)
+        parsed = urlparse(self.url if "//" in self.url else f"http://{self.url}")
+        host, ssl = parsed.hostname or "127.0.0.1", parsed.scheme == "https"
+        port = parsed.port or (443 if ssl else 8000)
+        # Chroma's HTTP client has no connect timeout; a quick probe keeps a dead host from hanging us.
+        with socket.create_connection((host, port), timeout=2.0):
+            pass
+        return chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=settings)
+
+    def client(self):
+        with self._lock:
+            if self._client is not None:
+                return self._client
+            if self._failed_at is not None and time.monotonic() - self._failed_at < self.retry_after_s:
+                raise StoreUnavailable(f"Chroma at {self.location} was unreachable moments ago")
+            try:
+                self._client = self._connect()
+            except Exception as exc:
+                if self.url:
+                    self._failed_at = time.monotonic()
+                    raise StoreUnavailable(f"cannot reach Chroma at {self.url}: {exc}") from exc
+                self._wipe_local(f"Chroma cannot open it: {exc}")
+                self._client = self._connect()
+            self._failed_at = None
+            return self._client
+
+    def _forget(self) -> None:
+        with self._lock:
+            if self._client is not None:
+                try:
+                    self._client.close()
+                except Exception:  # closing a broken client must not mask the original problem
+                    pass
+            self._client = self._collection = None
+
+    def _wipe_local(self, reason: str) -> None:
+        log.warning("Vector store at %s is unusable (%s); wiping it and rebuilding the index.", self.path, reason)
+        self._forget()
+        # Chroma caches one System per path for the whole process; drop it so a fresh client
+        # does not reuse connections to the files we are about to delete.
+        system = SharedSystemClient._identifier_to_system.pop(str(self.path), None)
+        SharedSystemClient._identifier_to_refcount.pop(str(self.path), None)
+        if system is not None:
+            try:
+                system.stop()
+            except Exception:
+                pass
+        shutil.rmtree(self.path, ignore_errors=True)
+
+    # --- manifest ---------------------------------------------------------------------
+    @staticmethod
+    def manifest_for(embedder: Embedder) -> dict:
+        return {"format_version": INDEX_FORMAT_VERSION, "embedding_model": embedder.model_id, "dimension": embedder.dimension}
+
+    def _open_collection(self, embedder: Embedder) -> tuple[object, str | None]:
+        """The collection, recreated when its manifest does not match; returns (collection, reason)."""
+        client = self.client()
+        wanted = self.manifest_for(embedder)
+        reason = None
+        try:
+            collection = client.get_collection(COLLECTION_NAME, embedding_function=None)
+        except Exception:
+            collection = None
+        if collection is not None:
+            found = {key: (collection.metadata or {}).get(key) for key in wanted}
+            if found != wanted:
+                reason = f"index manifest {found} does not match {wanted}"
+                log.warning("Vector store at %s: %s; rebuilding the index.", self.location, reason)
+                client.delete_collection(COLLECTION_NAME)
+                collection = None
+        if collection is None:
+            collection = client.create_collection(
+                COLLECTION_NAME, embedding_function=None, metadata=wanted, configuration={"hnsw": {"space": "cosine"}}
+            )
+        with self._lock:
+            self._collection = collection
+        return collection, reason
+
+    def manifest(self) -> dict | None:
+        """The stored manifest, or None when there is no index yet."""
+        try:
+            return dict(self.client().get_collection(COLLECTION_NAME, embedding_function=None).metadata or {})
+        except StoreUnavailable:
+            raise
+        except Exception:
+            return None
+
+    def drop(self) -> None:
+        """Delete the collection, so the next sync embeds every chunk again."""
+        with self._lock:
+            client = self.client()
+            try:
+                client.delete_collection(COLLECTION_NAME)
+            except Exception:  # nothing to drop
+                pass
+            self._collection = None
+
+    # --- build ------------------------------------------------------------------------
+    def sync(self, chunks: Sequence[Chunk], embedder: Embedder, progress: Progress | None = None) -> SyncReport:
+        """Make the store hold exactly ``chunks``, embedding only what is new or changed."""
+        started = time.perf_counter()
+        with self._lock:
+            try:
+                report = self._sync(chunks, embedder, progress)
+            except StoreUnavailable:
+                raise
+            except Exception as exc:
+                if self.url:
+                    self._forget()
+                    self._failed_at = time.monotonic()
+                    raise StoreUnavailable(f"Chroma at {self.url} failed during indexing: {exc}") from exc
+                # A local store that opens but cannot be read (damaged segment files) is rebuilt.
+                reason = f"reading it failed: {type(exc).__name__}: {exc}"
+                self._wipe_local(reason)
+                report = self._sync(chunks, embedder, progress)
+                report.rebuilt_reason = reason
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
+
+    def _sync(self, chunks: Sequence[Chunk], embedder: Embedder, progress: Progress | None) -> SyncReport:
+        collection, reason = self._open_collection(embedder)
+        stored_meta = collection.get(include=["metadatas"])
+        stored = {i: (m or {}).get("hash") for i, m in zip(stored_meta["ids"], stored_meta["metadatas"] or [])}
+        wanted = {chunk.chunk_id: chunk for chunk in chunks}
+        changed = [c for i, c in wanted.items() if stored.get(i) != c.content_hash()]
+        stale = [i for i in stored if i not in wanted]
+
+        # Text that moved to a new id (a section inserted above it) keeps its vector.
+        id_by_hash = {h: i for i, h in stored.items() if h}
+        movable = [c for c in changed if c.content_hash() in id_by_hash]
+        if movable:
+            found = collection.get(ids=[id_by_hash[c.content_hash()] for c in movable], include=["embeddings"])
+            vector_by_id = dict(zip(found["ids"], found["embeddings"]))
+            movable = [c for c in movable if id_by_hash[c.content_hash()] in vector_by_id]
+            if movable:
+                self._upsert(collection, movable, [vector_by_id[id_by_hash[c.content_hash()]] for c in movable])
+        moved = {c.chunk_id for c in movable}
+        to_embed = [c for c in changed if c.chunk_id not in moved]
+
+        if progress:
+            progress(0, len(to_embed))
+        for start in range(0, len(to_embed), BATCH_SIZE):
+            batch = to_embed[start : start + BATCH_SIZE]
+            self._upsert(collection, batch, embedder.encode([c.embedding_text() for c in batch]))
+            if progress:
+                progress(start + len(batch), len(to_embed))
+        if stale:
+            collection.delete(ids=stale)
+        return SyncReport(
+            total=len(wanted), embedded=len(to_embed), reused=len(movable),
+            unchanged=len(wanted) - len(changed), deleted=len(stale), rebuilt_reason=reason,
+        )
+
+    @staticmethod
+    def _upsert(collection, chunks: Sequence[Chunk], vectors) -> None:
+        collection.upsert(
+            ids=[c.chunk_id for c in chunks],
+            embeddings=[list(map(float, v)) for v in vectors],
+            metadatas=[{"doc_id": c.doc_id, "language": c.language, "hash": c.content_hash()} for c in chunks],
+            documents=[c.embedding_text() for c in chunks],
+        )
+
+    # --- query ------------------------------------------------------------------------
+    def query(self, vector, n: int) -> list[tuple[str, float]]:
+        """(chunk id, cosine similarity) best first; raises ``StoreUnavailable`` if Chroma fails."""
+        try:
+            collection = self._collection
+            if collection is None:
+                collection = self.client().get_collection(COLLECTION_NAME, embedding_function=None)
+                with self._lock:
+                    self._collection = collection
+            result = collection.query(query_embeddings=[list(map(float, vector))], n_results=n, include=["distances"])
+        except StoreUnavailable:
+            raise
+        except Exception as exc:
+            if self.url:
+                self._forget()
+                self._failed_at = time.monotonic()
+            raise StoreUnavailable(f"vector search at {self.location} failed: {type(exc).__name__}: {exc}") from exc
+        return [(i, 1.0 - d) for i, d in zip(result["ids"][0], result["distances"][0])]
+
+    def close(self) -> None:
+        self._forget()

@@ -1,0 +1,685 @@
+"""Pure parsers that pull structured facts out of pasted GPU logs and symptom descriptions.
+
+Each parser takes the whole text and returns ``ParsedRecord``s (a kind, numbers/strings,
+and the line they came from). They never raise: unknown or mangled input gives fewer records.
+Rules in ``knowledge/troubleshooting/*.yaml`` name a parser and put conditions on its fields;
+``PARSERS`` declares which fields each parser can produce so the rule loader can reject typos.
+
+Sizes are reported in MiB because PyTorch prints binary units (KiB/MiB/GiB).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+MAX_RECORDS = 200  # per parser; a log with 10 000 identical Xid lines tells nothing more after the first few
+EXCERPT_CHARS = 300
+
+Value = float | str
+
+
+class ParsedRecord(BaseModel):
+    """One fact found in the text, with where it was found."""
+
+    parser: str = Field(description="Name of the parser that produced it, e.g. 'pytorch_oom'.")
+    kind: str = Field(description="What was found, e.g. 'device_oom', 'dmesg', 'watchdog_timeout'.")
+    line: int = Field(description="1-based line number in the text that was parsed.")
+    excerpt: str = Field(description="The matched line, trimmed.")
+    values: dict[str, Value] = Field(default_factory=dict, description="Parsed numbers and labels.")
+    field_lines: dict[str, int] = Field(
+        default_factory=dict, description="Line of individual fields when they come from different lines."
+    )
+
+
+class LineLocator:
+    """Line numbers and line text for match offsets; cheap when offsets arrive in increasing order."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._pos = 0
+        self._line = 1
+
+    def line(self, pos: int) -> int:
+        if pos < self._pos:  # out of order: count again from the start
+            self._pos, self._line = 0, 1
+        self._line += self.text.count("\n", self._pos, pos)
+        self._pos = pos
+        return self._line
+
+    def excerpt(self, pos: int) -> str:
+        start = self.text.rfind("\n", 0, pos) + 1
+        end = self.text.find("\n", pos)
+        return self.text[start : end if end >= 0 else len(self.text)].strip()[:EXCERPT_CHARS]
+
+    def record(self, parser: str, kind: str, pos: int, values: dict[str, Value]) -> ParsedRecord:
+        return ParsedRecord(parser=parser, kind=kind, line=self.line(pos), excerpt=self.excerpt(pos), values=values)
+
+
+def _number(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _put(values: dict[str, Value], key: str, value: Value | None) -> None:
+    if value is not None:
+        values[key] = value
+
+
+# --------------------------------------------------------------------------- PyTorch / CUDA OOM
+
+_SIZE = r"(\d+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b"
+# PyTorch's format_size is binary; wrappers that print "GB" mean the same binary figure.
+_TO_MIB = {"bytes": 1 / 2**20, "B": 1 / 2**20, "KiB": 1 / 1024, "KB": 1 / 1024, "MiB": 1, "MB": 1,
+           "GiB": 1024, "GB": 1024, "TiB": 2**20, "TB": 2**20}  # fmt: skip
+
+_OOM_ANCHOR = re.compile(r"[Oo]ut [Oo]f [Mm]emory|OUT_OF_MEMORY|OutOfMemory|MemoryAllocation\b")
+_OOM_FIELDS = {
+    "requested_mib": re.compile(r"Tried to allocate " + _SIZE),
+    # 2.1+: "total capacity of X" (2.1 printed the typo "capacty"); before: "X total capacity"
+    "total_mib": re.compile(r"total capac(?:i)?ty of " + _SIZE + r"|" + _SIZE + r" total capacity"),
+    "free_mib": re.compile(r"of which " + _SIZE + r" is free|" + _SIZE + r" free\b"),
+    "allocated_mib": re.compile(_SIZE + r" is allocated by PyTorch|" + _SIZE + r" already allocated"),
+    "reserved_mib": re.compile(_SIZE + r" reserved in total by PyTorch"),
+    "reserved_unallocated_mib": re.compile(_SIZE + r" is reserved by PyTorch but unallocated"),
+    # 1.0-1.3 printed the allocator cache that held no tensors as "X cached"
+    "cached_mib": re.compile(_SIZE + r" cached\)"),
+    "this_process_mib": re.compile(r"this process has " + _SIZE + r" memory in use"),
+}
+_OOM_GPU = re.compile(r"\(GPU (\d+);|GPU (\d+) has a total capac")
+_OOM_OTHER_PROCESS = re.compile(r"Process (\d+) has " + _SIZE + r" memory in use")
+_HOST_OOM = re.compile(r"Killed process|oom-kill|oom_reaper|invoked oom-killer|Out of memory: Kill")
+_OOM_WINDOW = 1500
+
+
+def _size_mib(match: re.Match[str]) -> float | None:
+    groups = [g for g in match.groups() if g is not None]
+    if len(groups) < 2:
+        return None
+    amount = _number(groups[-2])
+    return None if amount is None else round(amount * _TO_MIB[groups[-1]], 3)
+
+
+def _oom_format(window: str) -> str:
+    if "total capacity of" in window or "total capacty of" in window:
+        return "2.1+"
+    if "reserved in total by PyTorch" in window:
+        return "1.4-2.0"
+    if " cached)" in window:
+        return "1.0-1.3"
+    if "cuda runtime error (2)" in window:
+        return "0.4"
+    return "other"
+
+
+def parse_pytorch_oom(text: str) -> list[ParsedRecord]:
+    """CUDA/HIP out-of-memory messages of every PyTorch era, plus the Linux host OOM killer."""
+    locator = LineLocator(text)
+    starts = [m.start() for m in _OOM_ANCHOR.finditer(text)]
+    records: list[ParsedRecord] = []
+    line_starts_seen: set[int] = set()
+    for index, start in enumerate(starts):
+        line_start = text.rfind("\n", 0, start) + 1
+        if line_start in line_starts_seen:  # "torch.OutOfMemoryError: CUDA out of memory." is one message
+            continue
+        line_starts_seen.add(line_start)
+        end = min(starts[index + 1] if index + 1 < len(starts) else len(text), start + _OOM_WINDOW)
+        end = max(end, text.find("\n", start) if text.find("\n", start) >= 0 else len(text))
+        window = text[line_start:end]
+        line_text = locator.excerpt(start)
+        if _HOST_OOM.search(line_text):
+            records.append(locator.record("pytorch_oom", "host_oom", start, {"format": "linux"}))
+        else:
+            records.append(locator.record("pytorch_oom", "device_oom", start, _oom_values(window)))
+        if len(records) >= MAX_RECORDS:
+            break
+    return records
+
+
+def _oom_values(window: str) -> dict[str, Value]:
+    values: dict[str, Value] = {"format": _oom_format(window)}
+    for key, pattern in _OOM_FIELDS.items():
+        match = pattern.search(window)
+        if match:
+            _put(values, key, _size_mib(match))
+    cached = values.pop("cached_mib", None)
+    if "reserved_unallocated_mib" not in values:
+        if isinstance(cached, float):
+            values["reserved_unallocated_mib"] = cached
+        elif isinstance(values.get("reserved_mib"), float) and isinstance(values.get("allocated_mib"), float):
+            values["reserved_unallocated_mib"] = round(float(values["reserved_mib"]) - float(values["allocated_mib"]), 3)
+    gpu = _OOM_GPU.search(window)
+    if gpu:
+        values["gpu_index"] = float(gpu.group(1) or gpu.group(2))
+    others = [m for m in _OOM_OTHER_PROCESS.finditer(window)]
+    if others:
+        values["other_processes_mib"] = round(sum(_size_mib(m) or 0.0 for m in others), 3)
+        values["other_process_count"] = float(len(others))
+    return values
+
+
+# --------------------------------------------------------------------------- Xid (dmesg / syslog)
+
+# "\b" before Xid keeps NVSwitch "SXid" lines out; mentions such as "Xid 79" in prose count too.
+_XID = re.compile(
+    r"\b[Xx][Ii][Dd]\b(?:\s*\((?P<pci>[^)\n]{1,40})\))?\s*(?:[:#=]|errors?|code|错误|事件)*\s*(?P<code>\d{1,3})(?![\d.])"
+)
+_XID_PID = re.compile(r"pid=(\d+)")
+_XID_NAME = re.compile(r"name=([^,\s]+)")
+
+
+def parse_xid(text: str) -> list[ParsedRecord]:
+    """NVRM Xid lines (``NVRM: Xid (PCI:0000:3b:00): 79, pid=…, …``) and Xid codes mentioned in prose."""
+    locator = LineLocator(text)
+    records: list[ParsedRecord] = []
+    for match in _XID.finditer(text):
+        excerpt = locator.excerpt(match.start())
+        values: dict[str, Value] = {"xid": float(match.group("code"))}
+        if match.group("pci"):
+            values["pci"] = match.group("pci").removeprefix("PCI:")
+        rest = text[match.end() : match.end() + 400].split("\n", 1)[0]
+        for key, pattern in (("pid", _XID_PID), ("process", _XID_NAME)):
+            found = pattern.search(rest)
+            if found:
+                values[key] = float(found.group(1)) if key == "pid" else found.group(1)
+        kind = "dmesg" if "NVRM" in excerpt or "pci" in values else "mention"
+        records.append(locator.record("xid", kind, match.start(), values))
+        if len(records) >= MAX_RECORDS:
+            break
+    return records
+
+
+# --------------------------------------------------------------------------- nvidia-smi -q
+
+_SMI_GUARD = ("Current Temp", "Throttle Reasons", "Event Reasons", "ECC Errors", "Remapped Rows", "Retired Pages")
+_SMI_GPU_HEADER = re.compile(r"^GPU ([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])\s*$")
+_SMI_LINE = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[^:\n]*?[^:\s])\s*(?::\s*(?P<value>.*?))?\s*$")
+_REASON_FIELDS = {
+    "idle": "gpu_idle", "applications clocks setting": "applications_clocks", "sw power cap": "sw_power_cap",
+    "hw slowdown": "hw_slowdown", "hw thermal slowdown": "hw_thermal_slowdown",
+    "hw power brake slowdown": "hw_power_brake_slowdown", "sync boost": "sync_boost",
+    "sw thermal slowdown": "sw_thermal_slowdown",
+}  # fmt: skip
+_TEMPERATURE_FIELDS = {
+    "gpu current temp": "gpu_temp_c", "gpu shutdown temp": "shutdown_temp_c", "gpu slowdown temp": "slowdown_temp_c",
+    "gpu max operating temp": "max_operating_temp_c", "memory current temp": "memory_temp_c",
+    "memory max operating temp": "memory_max_temp_c",
+}  # fmt: skip
+_POWER_FIELDS = {
+    "power draw": "power_draw_w", "average power draw": "power_draw_w", "current power limit": "power_limit_w",
+    "enforced power limit": "power_limit_w", "power limit": "power_limit_w",
+    "default power limit": "default_power_limit_w",
+}  # fmt: skip
+_REMAP_FIELDS = {
+    "correctable error": "remap_correctable", "uncorrectable error": "remap_uncorrectable",
+    "pending": "remap_pending", "remapping failure occurred": "remap_failure",
+}  # fmt: skip
+_RETIRED_FIELDS = {
+    "single bit ecc": "retired_sbe", "double bit ecc": "retired_dbe",
+    "pending page blacklist": "retired_pending", "pending page retirement": "retired_pending",
+}  # fmt: skip
+_LEADING_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?")
+
+
+def _smi_value(raw: str) -> float | None:
+    """'Active' → 1, 'Not Active' → 0, 'Yes'/'No', '35 C' → 35, '74.71 W' → 74.71, 'N/A' → None."""
+    lowered = raw.strip().lower()
+    if lowered in ("active", "yes"):
+        return 1.0
+    if lowered in ("not active", "no"):
+        return 0.0
+    number = _LEADING_NUMBER.match(lowered)
+    return float(number.group()) if number else None
+
+
+@dataclass
+class _SmiGpu:
+    bus: str
+    line: int
+    values: dict[str, Value]
+    field_lines: dict[str, int]
+    ecc: dict[tuple[str, str, str], float]  # (volatile|aggregate, parent section, key) → count
+
+
+def _smi_sections(lines: list[str]) -> Iterator[tuple[int, str | None, list[str], str, str]]:
+    """Yield (line number, GPU bus or None, enclosing section names, key, value) for every ``key : value`` line."""
+    stack: list[tuple[int, str]] = []
+    for number, line in enumerate(lines, start=1):
+        header = _SMI_GPU_HEADER.match(line)
+        if header:
+            stack = []
+            yield number, header.group(1), [], "", ""
+            continue
+        parsed = _SMI_LINE.match(line)
+        if not parsed or not line.strip():
+            continue
+        indent = len(parsed.group("indent").expandtabs(4))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        key = parsed.group("key").strip()
+        if parsed.group("value") is None:
+            stack.append((indent, key.lower()))
+        else:
+            yield number, None, [name for _, name in stack], key.lower(), parsed.group("value")
+
+
+def parse_nvidia_smi_query(text: str) -> list[ParsedRecord]:
+    """``nvidia-smi -q`` output: clocks event/throttle reasons, temperatures vs limits, power, ECC, row remapping.
+
+    Works with both the pre-R535 "Clocks Throttle Reasons" and the newer "Clocks Event Reasons" headings.
+    One record per GPU block (or one record when the paste has no ``GPU 0000:…`` header).
+    """
+    if not any(marker in text for marker in _SMI_GUARD):
+        return []
+    lines = text.split("\n")
+    gpus: list[_SmiGpu] = []
+    for number, bus, sections, key, raw in _smi_sections(lines):
+        if bus is not None or not gpus:
+            gpus.append(_SmiGpu(bus or "unknown", number, {}, {}, {}))
+            if bus is not None:
+                continue
+        _smi_store(gpus[-1], number, sections, key, raw)
+    records = []
+    for gpu in gpus[:MAX_RECORDS]:
+        values = _smi_derive(gpu)
+        if len(values) > 1:  # more than the bus id: the block held something we understand
+            excerpt = lines[gpu.line - 1].strip()[:EXCERPT_CHARS]
+            records.append(ParsedRecord(parser="nvidia_smi_query", kind="gpu", line=gpu.line, excerpt=excerpt,
+                                        values=values, field_lines=gpu.field_lines))  # fmt: skip
+    return records
+
+
+def _smi_store(gpu: _SmiGpu, number: int, sections: list[str], key: str, raw: str) -> None:
+    parent = sections[-1] if sections else ""
+    value = _smi_value(raw)
+    table: dict[str, str] = {}
+    if any(s.startswith("clocks") and s.endswith("reasons") for s in sections[-1:]):
+        table = _REASON_FIELDS  # the "... Reasons Counters" block holds durations, not flags
+    elif parent == "temperature":
+        table = _TEMPERATURE_FIELDS
+    elif "power readings" in parent:
+        table = _POWER_FIELDS
+    elif parent == "remapped rows":
+        table = _REMAP_FIELDS
+    elif parent == "retired pages" or (len(sections) > 1 and sections[-2] == "retired pages"):
+        table = _RETIRED_FIELDS
+        if key == "retirement count" and len(sections) > 1:  # R450+ nests counts under "Single Bit ECC"
+            key = parent
+    elif "ecc errors" in sections and value is not None:
+        scope = "volatile" if "volatile" in sections else "aggregate" if "aggregate" in sections else ""
+        if scope:
+            gpu.ecc[(scope, parent, key)] = value
+            gpu.field_lines.setdefault(f"ecc_{scope}", number)
+        return
+    name = table.get(key)
+    if name and value is not None and name not in gpu.values:
+        gpu.values[name] = value
+        gpu.field_lines[name] = number
+
+
+def _ecc_totals(ecc: dict[tuple[str, str, str], float], scope: str) -> tuple[float | None, float | None, float]:
+    """(correctable, uncorrectable, SRAM uncorrectable) for one scope, for old (Single/Double Bit) and new layouts."""
+    entries = {(parent, key): v for (s, parent, key), v in ecc.items() if s == scope}
+    if not entries:
+        return None, None, 0.0
+    if any(key == "total" for _, key in entries):
+        correctable = entries.get(("single bit", "total"))
+        uncorrectable = entries.get(("double bit", "total"))
+        return correctable, uncorrectable, 0.0
+    correctable = sum(v for (_, k), v in entries.items() if "correctable" in k and "uncorrectable" not in k)
+    uncorrectable = sum(v for (_, k), v in entries.items() if "uncorrectable" in k)
+    sram = sum(v for (_, k), v in entries.items() if "uncorrectable" in k and "sram" in k)
+    return correctable, uncorrectable, sram
+
+
+def _smi_derive(gpu: _SmiGpu) -> dict[str, Value]:
+    values: dict[str, Value] = {"gpu_bus": gpu.bus, **gpu.values}
+
+    def margin(name: str, limit: str, current: str) -> None:
+        if isinstance(values.get(limit), float) and isinstance(values.get(current), float):
+            values[name] = float(values[limit]) - float(values[current])
+            gpu.field_lines[name] = gpu.field_lines[current]
+
+    margin("slowdown_margin_c", "slowdown_temp_c", "gpu_temp_c")
+    margin("shutdown_margin_c", "shutdown_temp_c", "gpu_temp_c")
+    margin("max_operating_margin_c", "max_operating_temp_c", "gpu_temp_c")
+    margin("memory_margin_c", "memory_max_temp_c", "memory_temp_c")
+    margin("power_limit_reduction_w", "default_power_limit_w", "power_limit_w")
+    for scope in ("volatile", "aggregate"):
+        correctable, uncorrectable, sram = _ecc_totals(gpu.ecc, scope)
+        _put(values, f"ecc_{scope}_correctable", correctable)
+        _put(values, f"ecc_{scope}_uncorrectable", uncorrectable)
+        if scope == "aggregate" and sram:
+            values["sram_aggregate_uncorrectable"] = sram
+        for kind in ("correctable", "uncorrectable"):
+            if f"ecc_{scope}_{kind}" in values:
+                gpu.field_lines[f"ecc_{scope}_{kind}"] = gpu.field_lines[f"ecc_{scope}"]
+    uncorrectable_counts = [values.get(f"ecc_{s}_uncorrectable") for s in ("volatile", "aggregate")]
+    known = [float(v) for v in uncorrectable_counts if isinstance(v, float)]
+    if known:
+        values["ecc_uncorrectable"] = max(known)
+        gpu.field_lines["ecc_uncorrectable"] = gpu.field_lines.get("ecc_volatile", gpu.field_lines.get("ecc_aggregate", gpu.line))
+    return values
+
+
+# --------------------------------------------------------------------------- NCCL / distributed
+
+_WATCHDOG = re.compile(
+    r"Watchdog caught collective operation timeout: WorkNCCL\((?P<body>(?:[^()\n]|\([^()\n]*\))*)\)"
+    r"(?: ran for (?P<ran>\d+) milliseconds)?"
+)
+_WATCHDOG_FIELDS = {"SeqNum": "seq_num", "NumelIn": "numel_in", "NumelOut": "numel_out", "Timeout(ms)": "timeout_ms"}
+_RANK = re.compile(r"\bRank (\d+)\b|\brank(?:\s*=\s*|\s+)(\d+)\b")
+_LAST_WORK = re.compile(r"last enqueued NCCL work: (-?\d+), last completed NCCL work: (-?\d+)")
+_NCCL_VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
+_NCCL_ERRORS = [
+    ("system_error", re.compile(r"ncclSystemError|unhandled system error")),
+    ("cuda_error", re.compile(r"ncclUnhandledCudaError|unhandled cuda error")),
+    ("internal_error", re.compile(r"ncclInternalError|internal error - please report this issue")),
+    ("invalid_usage", re.compile(r"ncclInvalidUsage|invalid usage \(run with NCCL_DEBUG=WARN")),
+    ("remote_error", re.compile(r"ncclRemoteError|remote process exited or there was a network error")),
+]
+_IB_COMPLETION = re.compile(
+    r"NET/IB\s*:\s*Got completion from peer (?P<peer>\S+) with (?:error|status)\s*[=:]?\s*(?P<status>\d+),?"
+    r"\s*opcode\s*[=:]?\s*(?P<opcode>\d+)(?:,?\s*len\s*[=:]?\s*(?P<len>\d+))?(?:,?\s*vendor err\s*[=:]?\s*(?P<vendor>\d+))?"
+)
+_IB_OTHER = re.compile(
+    r"NET/IB\s*:[^\n]*(?:[Ee]rror|[Ff]ailed|[Uu]nable)|ibv_\w+ failed|IBV_WC_\w+_ERR|local catastrophic error|port error"
+)
+_SOCKET_USING = re.compile(r"NET/Socket\s*:\s*Using \[\d+\](?P<iface>[\w.@-]+):(?P<addr>\S+)")
+_BOOTSTRAP_USING = re.compile(r"Bootstrap\s*:\s*Using (?P<iface>[\w.@-]+):(?P<addr>\S+)")
+_NO_INTERFACE = re.compile(r"no socket interface found|Bootstrap : no socket interface|No usable listening interface")
+_IB_NOT_FOUND = re.compile(r"NET/IB\s*:\s*No device found")
+_CONNECT_FAILED = re.compile(
+    r"(?:socketStartConnect|socketConnect|Connect to \S+ failed|connectSocket)[^\n]*"
+    r"(?:[Cc]onnection refused|timed out|No route to host|failed)"
+)
+# Interfaces that only reach this host or a container bridge: picking one breaks multi-node NCCL.
+_LOCAL_IFACES = re.compile(r"^(?:lo|docker\d*|virbr\d*|veth\w*|br-\w+|cni\d*|flannel[.\w]*|cali\w+|podman\d*)$")
+_SHM = re.compile(
+    r"Error while creating shared memory segment (?P<segment>/dev/shm/\S+) \(size (?P<size>\d+)\)"
+    r"|(?P<ncclshm>ncclShmOpen|shm_open failed|NCCL WARN[^\n]*/dev/shm)"
+    r"|(?P<bus>DataLoader worker \(pids?:? ?[^)]*\) is killed by signal: Bus error)"
+    r"|(?P<torchfile>unable to (?:write to|mmap \d+ bytes from) file <?/?torch_\w+)"
+    r"|(?P<nospace>/dev/shm[^\n]*No space left on device|No space left on device[^\n]*/dev/shm)"
+)
+
+
+def parse_nccl(text: str) -> list[ParsedRecord]:
+    """NCCL watchdog timeouts, ncclSystemError/CudaError/InternalError/…, IB/RoCE completion errors,
+    the network interface NCCL picked, connection failures and /dev/shm exhaustion."""
+    if "NCCL" not in text and "nccl" not in text and "/dev/shm" not in text and "DataLoader worker" not in text:
+        return []
+    locator = LineLocator(text)
+    found: list[tuple[int, str, dict[str, Value]]] = []
+    for match in _WATCHDOG.finditer(text):
+        found.append((match.start(), "watchdog_timeout", _watchdog_values(text, match)))
+    for kind, pattern in _NCCL_ERRORS:
+        for match in _limited(pattern.finditer(text)):
+            values: dict[str, Value] = {"error": kind}
+            version = _NCCL_VERSION.search(text, match.start(), match.start() + 400)
+            if version:
+                values["nccl_version"] = version.group(1)
+            found.append((match.start(), kind, values))
+    for match in _limited(_IB_COMPLETION.finditer(text)):
+        values = {"peer": match.group("peer"), "ib_status": float(match.group("status")),
+                  "opcode": float(match.group("opcode"))}  # fmt: skip
+        if match.group("vendor"):
+            values["vendor_err"] = float(match.group("vendor"))
+        found.append((match.start(), "ib_completion_error", values))
+    if not found or all(kind != "ib_completion_error" for _, kind, _ in found):
+        for match in _limited(_IB_OTHER.finditer(text), 20):
+            found.append((match.start(), "ib_error", {}))
+    for pattern in (_SOCKET_USING, _BOOTSTRAP_USING):
+        for match in _limited(pattern.finditer(text), 20):
+            iface = match.group("iface")
+            local = 1.0 if _LOCAL_IFACES.match(iface) or match.group("addr").startswith("127.") else 0.0
+            found.append((match.start(), "socket_interface", {"iface": iface, "local_iface": local}))
+    for kind, pattern in (("no_interface", _NO_INTERFACE), ("ib_not_found", _IB_NOT_FOUND),
+                          ("connect_failed", _CONNECT_FAILED)):  # fmt: skip
+        for match in _limited(pattern.finditer(text), 20):
+            found.append((match.start(), kind, {}))
+    for match in _limited(_SHM.finditer(text), 20):
+        values = {"source": "dataloader" if match.group("bus") or match.group("torchfile") else "nccl"}
+        if match.group("size"):
+            values["shm_request_bytes"] = float(match.group("size"))
+        found.append((match.start(), "shm_exhausted", values))
+    found.sort(key=lambda item: item[0])
+    return [locator.record("nccl", kind, pos, values) for pos, kind, values in found[:MAX_RECORDS]]
+
+
+def _limited(matches: Iterator[re.Match[str]], limit: int = MAX_RECORDS) -> Iterator[re.Match[str]]:
+    for count, match in enumerate(matches):
+        if count >= limit:
+            return
+        yield match
+
+
+def _watchdog_values(text: str, match: re.Match[str]) -> dict[str, Value]:
+    values: dict[str, Value] = {}
+    for part in match.group("body").split(","):
+        key, _, raw = part.strip().partition("=")
+        if key == "OpType":
+            values["op_type"] = raw.strip()
+        elif key in _WATCHDOG_FIELDS:
+            _put(values, _WATCHDOG_FIELDS[key], _number(raw.strip()))
+    if match.group("ran"):
+        values["ran_for_ms"] = float(match.group("ran"))
+    if isinstance(values.get("timeout_ms"), float):
+        values["timeout_min"] = round(float(values["timeout_ms"]) / 60000, 2)
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    rank = _RANK.search(text, line_start, match.start())
+    if rank:
+        values["rank"] = float(rank.group(1) or rank.group(2))
+    last = _LAST_WORK.search(text, match.end(), match.end() + 2000)
+    if last:
+        values["last_enqueued"], values["last_completed"] = float(last.group(1)), float(last.group(2))
+    return values
+
+
+# --------------------------------------------------------------------------- PCIe link
+
+_GT_PER_GEN = {2.5: 1, 5.0: 2, 8.0: 3, 16.0: 4, 32.0: 5, 64.0: 6}
+_LNKCAP = re.compile(r"LnkCap:\s*Port #\d+, Speed (?P<speed>[\d.]+)GT/s, Width x(?P<width>\d+)")
+_LNKSTA = re.compile(
+    r"LnkSta:\s*Speed (?P<speed>[\d.]+)GT/s(?: \((?P<speed_flag>downgraded|ok)\))?,"
+    r" Width x(?P<width>\d+)(?: \((?P<width_flag>downgraded|ok)\))?"
+)
+_DMESG_LIMITED = re.compile(
+    r"(?P<avail>[\d.]+) Gb/s available PCIe bandwidth, limited by (?P<speed>[\d.]+) GT/s PCIe x(?P<width>\d+) link"
+    r"(?: at (?P<at>\S+))? \(capable of (?P<cap_bw>[\d.]+) Gb/s with (?P<cap_speed>[\d.]+) GT/s PCIe x(?P<cap_width>\d+)"
+)
+_SMI_GEN = re.compile(r"PCIe Generation\s*\n\s*Max\s*:\s*(?P<max>\d)\s*\n\s*Current\s*:\s*(?P<cur>\d)")
+_SMI_WIDTH = re.compile(r"Link Width\s*\n\s*Max\s*:\s*(?P<max>\d+)x\s*\n\s*Current\s*:\s*(?P<cur>\d+)x")
+
+
+def _link_values(speed: float | None, width: float | None, cap_speed: float | None, cap_width: float | None,
+                 flags: tuple[str | None, str | None] = (None, None)) -> dict[str, Value]:  # fmt: skip
+    values: dict[str, Value] = {}
+    for key, value in (("speed_gts", speed), ("width", width), ("cap_speed_gts", cap_speed), ("cap_width", cap_width)):
+        _put(values, key, value)
+    for key, now, cap in (("gen", speed, cap_speed),):
+        _put(values, key, float(_GT_PER_GEN[now]) if now in _GT_PER_GEN else None)
+        _put(values, f"cap_{key}", float(_GT_PER_GEN[cap]) if cap in _GT_PER_GEN else None)
+    speed_down = flags[0] == "downgraded" or (speed is not None and cap_speed is not None and speed < cap_speed)
+    width_down = flags[1] == "downgraded" or (width is not None and cap_width is not None and width < cap_width)
+    values["speed_downgraded"], values["width_downgraded"] = float(speed_down), float(width_down)
+    return values
+
+
+def parse_pcie_link(text: str) -> list[ParsedRecord]:
+    """PCIe link state from ``lspci -vv`` (LnkCap/LnkSta), dmesg "limited by" lines and ``nvidia-smi -q``."""
+    if "Lnk" not in text and "limited by" not in text and "Link Width" not in text:
+        return []
+    locator = LineLocator(text)
+    found: list[tuple[int, str, dict[str, Value]]] = []
+    last_cap: re.Match[str] | None = None
+    events = sorted([*_limited(_LNKCAP.finditer(text)), *_limited(_LNKSTA.finditer(text))], key=lambda m: m.start())
+    for match in events:
+        if match.re is _LNKCAP:
+            last_cap = match
+            continue
+        cap_speed = _number(last_cap.group("speed")) if last_cap else None
+        cap_width = _number(last_cap.group("width")) if last_cap else None
+        values = _link_values(_number(match.group("speed")), _number(match.group("width")), cap_speed, cap_width,
+                              (match.group("speed_flag"), match.group("width_flag")))  # fmt: skip
+        found.append((match.start(), "lspci", values))
+        last_cap = None
+    for match in _limited(_DMESG_LIMITED.finditer(text)):
+        values = _link_values(*(_number(match.group(k)) for k in ("speed", "width", "cap_speed", "cap_width")))
+        values["available_gbps"] = float(match.group("avail"))
+        found.append((match.start(), "dmesg", values))
+    for gen, width in zip(_SMI_GEN.finditer(text), _SMI_WIDTH.finditer(text)):
+        speeds = {g: s for s, g in _GT_PER_GEN.items()}
+        values = _link_values(speeds.get(int(gen.group("cur"))), _number(width.group("cur")),
+                              speeds.get(int(gen.group("max"))), _number(width.group("max")))  # fmt: skip
+        found.append((width.start(), "nvidia_smi", values))
+    found.sort(key=lambda item: item[0])
+    return [locator.record("pcie_link", kind, pos, values) for pos, kind, values in found[:MAX_RECORDS]]
+
+
+# --------------------------------------------------------------------------- driver / CUDA versions
+
+_DRIVER_PATTERNS = [
+    ("nvml_mismatch", re.compile(r"Failed to initialize NVML: Driver/library version mismatch")),
+    ("driver_too_old", re.compile(
+        r"CUDA driver version is insufficient for CUDA runtime version|cudaErrorInsufficientDriver"
+        r"|CUDA_ERROR_INSUFFICIENT_DRIVER|The NVIDIA driver on your system is too old"
+    )),
+    ("compat_unsupported", re.compile(r"forward compatibility was attempted on non supported HW")),
+    ("no_driver", re.compile(
+        r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver"
+        r"|Found no NVIDIA driver on your system|no CUDA-capable device is detected"
+    )),
+]  # fmt: skip
+_NVML_LIB = re.compile(r"NVML library version: ([\d.]+)")
+_FOUND_VERSION = re.compile(r"too old \(found version (\d{4,5})\)")
+_SMI_HEADER = re.compile(r"Driver Version: ([\d.]+)\s+CUDA Version: (\d+\.\d+)")
+_TORCH_CUDA = re.compile(r"\+cu(\d{2})(\d)\b|CUDA runtime(?: version)?[:\s]+(\d{2})\.(\d)\b|cuda_runtime_version[=:\s]+(\d{2})\.(\d)")
+
+
+def parse_driver(text: str) -> list[ParsedRecord]:
+    """Driver/library mismatches, drivers older than the CUDA runtime, and the versions printed alongside."""
+    locator = LineLocator(text)
+    found: list[tuple[int, str, dict[str, Value]]] = []
+    for kind, pattern in _DRIVER_PATTERNS:
+        for match in _limited(pattern.finditer(text), 20):
+            values: dict[str, Value] = {}
+            lib = _NVML_LIB.search(text, match.start(), match.start() + 300)
+            if lib:
+                values["nvml_library_version"] = lib.group(1)
+            version = _FOUND_VERSION.search(text, match.start(), match.start() + 300)
+            if version:  # the driver API reports 11040 for CUDA 11.4
+                code = int(version.group(1))
+                values["driver_cuda_version"] = code // 1000 + (code % 1000) / 100
+            found.append((match.start(), kind, values))
+    header = _SMI_HEADER.search(text)
+    runtime = _TORCH_CUDA.search(text)
+    if header:
+        values = {"driver_version": header.group(1), "driver_cuda_version": float(header.group(2))}
+        if runtime:
+            major, minor = next((a, b) for a, b in zip(runtime.groups()[::2], runtime.groups()[1::2]) if a)
+            values["runtime_cuda_version"] = float(f"{int(major)}.{minor}")
+        found.append((header.start(), "versions", values))
+    found.sort(key=lambda item: item[0])
+    return [locator.record("driver", kind, pos, values) for pos, kind, values in found[:MAX_RECORDS]]
+
+
+# --------------------------------------------------------------------------- symptoms in prose
+
+_PERCENT = r"(\d{1,3}(?:\.\d+)?)\s*[%％]"
+_UTIL_PATTERNS = [
+    re.compile(r"利用率[^\d\n%％。，,]{0,12}?" + _PERCENT),
+    re.compile(r"(?i)\butil(?:i[sz]ation)?\b[^\d\n%]{0,24}?" + _PERCENT),
+    re.compile(r"(?i)" + _PERCENT + r"\s*(?:的)?\s*(?:GPU\s*)?(?:util(?:i[sz]ation)?\b|利用率)"),
+]
+# The default nvidia-smi table row: "| N/A 34C P0 61W / 400W | 1MiB / 81920MiB | 30% Default |"
+_SMI_TABLE_ROW = re.compile(
+    r"\|\s*(?:\d+%|N/A)\s+(?P<temp>\d+)C\s+P\d+\s+(?P<draw>\d+)W\s*/\s*(?P<cap>\d+)W\s*\|[^|\n]*MiB\s*\|\s*(?P<util>\d+)%"
+)
+_TEMPERATURE_PATTERNS = [
+    re.compile(r"(?i)(?:温度|temp(?:erature)?s?\b)[^\d\n。，,]{0,15}?(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度|°|C\b)?"),
+    re.compile(r"(?i)(?<![\d.])(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度(?!量))"),
+]
+
+
+def parse_symptoms(text: str) -> list[ParsedRecord]:
+    """Numbers in a user's description: GPU utilisation ("利用率只有30%") and temperature ("90度", "90°C")."""
+    locator = LineLocator(text)
+    found: dict[int, tuple[str, dict[str, Value]]] = {}
+    for match in _limited(_SMI_TABLE_ROW.finditer(text), 64):
+        found[match.start()] = ("smi_table", {
+            "gpu_util_percent": float(match.group("util")), "temperature_c": float(match.group("temp")),
+            "power_draw_w": float(match.group("draw")), "power_cap_w": float(match.group("cap")),
+        })  # fmt: skip
+    for pattern in _UTIL_PATTERNS:
+        for match in _limited(pattern.finditer(text), 20):
+            value = _number(match.group(1))
+            if value is not None and value <= 100 and not _inside(found, match.start()):
+                found[match.start()] = ("gpu_util", {"gpu_util_percent": value})
+    for pattern in _TEMPERATURE_PATTERNS:
+        for match in _limited(pattern.finditer(text), 20):
+            value = _number(match.group(1))
+            if value is not None and 20 <= value <= 130 and not _inside(found, match.start(), match.end()):
+                found[match.start()] = ("temperature", {"temperature_c": value})
+    return [locator.record("symptoms", kind, pos, values) for pos, (kind, values) in sorted(found.items())]
+
+
+def _inside(found: dict[int, tuple[str, dict[str, Value]]], start: int, end: int | None = None) -> bool:
+    """True when a record already starts within the same short span (two patterns matched one phrase)."""
+    end = start if end is None else end
+    return any(abs(pos - start) < 24 or start <= pos <= end for pos in found)
+
+
+@dataclass(frozen=True)
+class ParserSpec:
+    """A parser and the fields its records may carry (rule conditions may only name these)."""
+
+    function: Callable[[str], list[ParsedRecord]]
+    kinds: frozenset[str]
+    fields: frozenset[str]
+
+
+PARSERS: dict[str, ParserSpec] = {
+    "pytorch_oom": ParserSpec(
+        parse_pytorch_oom, frozenset({"device_oom", "host_oom"}),
+        frozenset({"format", "requested_mib", "total_mib", "free_mib", "allocated_mib", "reserved_mib",
+                   "reserved_unallocated_mib", "this_process_mib", "gpu_index", "other_processes_mib",
+                   "other_process_count"}),
+    ),
+    "xid": ParserSpec(parse_xid, frozenset({"dmesg", "mention"}), frozenset({"xid", "pci", "pid", "process"})),
+    "nvidia_smi_query": ParserSpec(
+        parse_nvidia_smi_query, frozenset({"gpu"}),
+        frozenset({"gpu_bus", *_REASON_FIELDS.values(), *_TEMPERATURE_FIELDS.values(), *_POWER_FIELDS.values(),
+                   *_REMAP_FIELDS.values(), *_RETIRED_FIELDS.values(), "slowdown_margin_c", "shutdown_margin_c",
+                   "max_operating_margin_c", "memory_margin_c", "power_limit_reduction_w",
+                   "ecc_volatile_correctable", "ecc_volatile_uncorrectable", "ecc_aggregate_correctable",
+                   "ecc_aggregate_uncorrectable", "sram_aggregate_uncorrectable", "ecc_uncorrectable"}),
+    ),
+    "nccl": ParserSpec(
+        parse_nccl,
+        frozenset({"watchdog_timeout", *(k for k, _ in _NCCL_ERRORS), "ib_completion_error", "ib_error",
+                   "socket_interface", "no_interface", "ib_not_found", "connect_failed", "shm_exhausted"}),
+        frozenset({"seq_num", "op_type", "numel_in", "numel_out", "timeout_ms", "timeout_min", "ran_for_ms", "rank",
+                   "last_enqueued", "last_completed", "error", "nccl_version", "peer", "ib_status", "opcode",
+                   "vendor_err", "iface", "local_iface", "source", "shm_request_bytes"}),
+    ),
+    "pcie_link": ParserSpec(
+        parse_pcie_link, frozenset({"lspci", "dmesg", "nvidia_smi"}),
+        frozenset({"speed_gts", "width", "cap_speed_gts", "cap_width", "gen", "cap_gen", "speed_downgraded",
+                   "width_downgraded", "available_gbps"}),
+    ),
+    "driver": ParserSpec(
+        parse_driver, frozenset({*(k for k, _ in _DRIVER_PATTERNS), "versions"}),
+        frozenset({"nvml_library_version", "driver_cuda_version", "driver_version", "runtime_cuda_version"}),
+    ),
+    "symptoms": ParserSpec(
+        parse_symptoms, frozenset({"smi_table", "gpu_util", "temperature"}),
+        frozenset({"gpu_util_percent", "temperature_c", "power_draw_w", "power_cap_w"}),
+    ),
+}  # fmt: skip

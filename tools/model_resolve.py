@@ -1,0 +1,70 @@
+"""Resolve whatever a user gives as "the model" into one ``ModelSpec``.
+
+Accepted: a catalog name or alias ("Llama3 8B", "满血版R1"), a bare size ("7B", "70亿",
+"1.5T" → an approximate generic decoder), pasted config.json text, or a parsed config dict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from knowledge.catalog import Catalog
+from knowledge.models import ModelSpec
+from tools.errors import AdvisorError
+from tools.generic_model import generic_model
+from tools.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
+from tools.quantities import normalize_text, parse_number, parse_param_count
+
+
+def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> ModelSpec:
+    """The ``ModelSpec`` for ``ref``; bad or unknown input raises a bilingual ``AdvisorError``."""
+    if isinstance(ref, ModelSpec):
+        return ref
+    if isinstance(ref, dict):
+        return spec_from_hf_config(ref)
+    if not isinstance(ref, str) or not ref.strip():
+        raise AdvisorError(
+            "missing_model",
+            "Please name a model (e.g. 'Llama 3.1 8B'), give a size such as '7B', or paste its config.json.",
+            "请提供模型名称（如“Llama 3.1 8B”）、参数规模（如“70亿”或“7B”），或粘贴其 config.json。",
+        )
+    text = ref.strip()
+    if text[0] in "{[":  # looks like pasted JSON
+        return spec_from_hf_config(parse_config_text(text))
+    found = catalog.find_model(text)
+    if found is not None:
+        return found
+    size = _bare_size(text)
+    if size is not None:
+        return generic_model(size, catalog)
+    return catalog.model(text)  # raises unknown_model with the closest catalog names
+
+
+def _bare_size(text: str) -> float | None:
+    """A parameter count if ``text`` is just a size; errors for sizes that cannot be meant."""
+    count = parse_param_count(text)
+    value = count if count is not None else parse_number(normalize_text(text).rstrip("参数"))
+    if value is None:
+        return None
+    if value <= 0:
+        raise AdvisorError(
+            "invalid_model_size",
+            f"A model size must be positive, got '{text}'.",
+            f"模型参数量必须为正数，收到的是“{text}”。",
+            ["7B", "70亿", "70B"],
+        )
+    if value > MAX_PARAMS:
+        raise AdvisorError(
+            "invalid_model_size",
+            f"'{text}' is {value:.3g} parameters, beyond any real model (limit 100T). Check the unit.",
+            f"“{text}”相当于 {value:.3g} 个参数，超出任何真实模型（上限 100 万亿），请检查单位。",
+            ["7B", "70B", "1.5T"],
+        )
+    if count is None:
+        raise AdvisorError(
+            "ambiguous_model_size",
+            f"'{text}' has no unit: did you mean {value:g}B parameters? Write it as '{value:g}B' or '{value * 10:g}亿'.",
+            f"“{text}”没有单位：是否指 {value:g}B（{value * 10:g}亿）参数？请写成“{value:g}B”或“{value * 10:g}亿”。",
+            [f"{value:g}B"],
+        )
+    return value

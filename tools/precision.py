@@ -1,0 +1,157 @@
+"""Bytes per stored weight and per cached key/value for every format the memory estimator knows.
+
+Quantised checkpoints rarely quantise everything: GPTQ, AWQ, bitsandbytes and FP8 exports keep
+token embeddings, the LM head and norms in 16-bit, and Meta's Llama-3.1-405B FP8 release only
+quantises MLP weights. ``WeightFormat.scope`` records which weights get ``bits``; the rest stay
+at 2 bytes. GGUF figures are whole-file averages (every tensor included), so their scope is "all".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from tools.errors import AdvisorError
+
+Scope = Literal["all", "linear", "mlp"]
+
+# llama.cpp `llama-quantize --help` lists each GGUF type's file size for Llama-3-8B
+# (8,030,261,248 parameters) in GiB; size × 2^30 × 8 / params gives the real bits per weight,
+# output head and embedding tensors included. Source: ggml-org/llama.cpp tools/quantize/quantize.cpp.
+LLAMA3_8B_PARAMS = 8_030_261_248
+GGUF_LLAMA3_8B_GIB = {
+    "q8_0": 7.96, "q6_k": 6.14, "q5_k_m": 5.33, "q5_0": 5.21,
+    "q4_k_m": 4.58, "q4_0": 4.34, "q3_k_m": 3.74, "q2_k": 2.96,
+}  # fmt: skip
+GGUF_SOURCE = "llama.cpp llama-quantize type table (file size @ Llama-3-8B, GiB)"
+
+
+def gguf_bits(name: str) -> float:
+    return GGUF_LLAMA3_8B_GIB[name] * 2**30 * 8 / LLAMA3_8B_PARAMS
+
+
+def group_bits(bits: int, group_size: int) -> float:
+    """GPTQ/AWQ storage: packed weights + one fp16 scale and one packed zero-point per group."""
+    return bits + (16 + bits) / group_size
+
+
+@dataclass(frozen=True)
+class WeightFormat:
+    id: str
+    bits: float  # per weight inside `scope`, scales and zero-points included
+    scope: Scope  # which weights use `bits`; everything else stays 16-bit
+    quantized: bool
+    label: str
+    source: str
+
+    @property
+    def bytes(self) -> float:
+        return self.bits / 8
+
+
+def _fmt(id: str, bits: float, scope: Scope, label: str, source: str, *, quantized: bool = True) -> WeightFormat:
+    return WeightFormat(id, bits, scope, quantized, label, source)
+
+
+BNB_DOCS = "bitsandbytes / transformers BitsAndBytesConfig docs; QLoRA paper arXiv:2305.14314 §2"
+WEIGHT_FORMATS: dict[str, WeightFormat] = {
+    f.id: f
+    for f in (
+        _fmt("fp32", 32, "all", "FP32", "IEEE float32", quantized=False),
+        _fmt("bf16", 16, "all", "BF16", "bfloat16", quantized=False),
+        _fmt("fp16", 16, "all", "FP16", "IEEE float16", quantized=False),
+        _fmt("fp8", 8, "linear", "FP8 (E4M3) linear layers", "FP8 W8 checkpoints (llm-compressor, vLLM fp8): per-tensor/channel scales; embeddings and LM head stay 16-bit"),
+        _fmt("fp8-mlp", 8, "mlp", "FP8 MLP weights only", "Meta Llama-3.1-405B-Instruct-FP8: row-wise FP8 on MLP weights of all but the first and last layers; attention in BF16"),
+        _fmt("int8", 8, "linear", "INT8 weights", "W8 weight-only / W8A8: per-channel scales are negligible; embeddings and LM head stay 16-bit"),
+        _fmt("int4", 4, "linear", "INT4 weights", "Plain 4-bit weights, scale overhead ignored (use gptq-int4/awq-int4 for group scales)"),
+        _fmt("bnb-int8", 8, "linear", "bitsandbytes LLM.int8()", BNB_DOCS + " (one fp32 scale per row: negligible)"),
+        _fmt("bnb-4bit", 4 + 32 / 64, "linear", "bitsandbytes 4-bit, no double quant", BNB_DOCS + " (one fp32 absmax per 64 weights)"),
+        _fmt("nf4", 4 + 8 / 64 + 32 / (64 * 256), "linear", "NF4 with double quantisation (QLoRA)", BNB_DOCS + " (8-bit absmax per 64, fp32 per 256 blocks)"),
+        *(
+            _fmt(name, gguf_bits(name), "all", f"GGUF {name.upper()}", GGUF_SOURCE)
+            for name in GGUF_LLAMA3_8B_GIB
+        ),
+    )
+}
+GROUPED_FORMATS = {"gptq-int4": 4, "gptq-int8": 8, "awq-int4": 4}  # bits; size depends on group_size
+GROUPED_SOURCE = "AutoGPTQ / AutoAWQ packing: int32-packed weights, fp16 scale + packed zero per group; embeddings and LM head stay 16-bit"
+
+ALIASES = {
+    "float32": "fp32", "f32": "fp32", "full": "fp32",
+    "bfloat16": "bf16", "float16": "fp16", "half": "fp16", "f16": "fp16",
+    "e4m3": "fp8", "fp8e4m3": "fp8", "float8": "fp8", "w8a8fp8": "fp8", "fp8mlp": "fp8-mlp", "fp8ffn": "fp8-mlp",
+    "w8a8": "int8", "w8": "int8", "w4": "int4", "w4a16": "int4",
+    "gptq": "gptq-int4", "gptq4": "gptq-int4", "gptqint4": "gptq-int4", "gptq8": "gptq-int8", "gptqint8": "gptq-int8",
+    "awq": "awq-int4", "awqint4": "awq-int4", "awq4": "awq-int4",
+    "bnbint8": "bnb-int8", "llmint8": "bnb-int8", "loadin8bit": "bnb-int8", "bnb8bit": "bnb-int8",
+    "bnb4bit": "bnb-4bit", "loadin4bit": "bnb-4bit", "fp4": "bnb-4bit", "bnbfp4": "bnb-4bit",
+    "nf4": "nf4", "bnbnf4": "nf4", "qlora": "nf4", "nf4dq": "nf4",
+    "q8": "q8_0", "q6": "q6_k", "q5km": "q5_k_m", "q5k": "q5_k_m", "q5": "q5_0",
+    "q4km": "q4_k_m", "q4k": "q4_k_m", "q4": "q4_0", "q3km": "q3_k_m", "q3k": "q3_k_m", "q2": "q2_k",
+}  # fmt: skip
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\s\-_.()/]+", "", text.strip().lower())
+
+
+_LOOKUP = {_key(k): k for k in (*WEIGHT_FORMATS, *GROUPED_FORMATS)} | {_key(k): v for k, v in ALIASES.items()}
+
+
+def known_weight_formats() -> list[str]:
+    return [*WEIGHT_FORMATS, *GROUPED_FORMATS]
+
+
+def weight_format(name: str, group_size: int = 128) -> WeightFormat:
+    """The storage format called ``name`` (any common spelling); unknown names raise ``AdvisorError``."""
+    canonical = _LOOKUP.get(_key(name))
+    if canonical is None:
+        raise AdvisorError(
+            "unknown_precision",
+            f"Unknown weight precision '{name}'.",
+            f"无法识别的权重精度“{name}”。",
+            known_weight_formats(),
+        )
+    if canonical in GROUPED_FORMATS:
+        bits = GROUPED_FORMATS[canonical]
+        label = f"{canonical.upper()} (group {group_size})"
+        return _fmt(canonical, group_bits(bits, group_size), "linear", label, GROUPED_SOURCE)
+    return WEIGHT_FORMATS[canonical]
+
+
+@dataclass(frozen=True)
+class KVFormat:
+    id: str
+    bytes: float  # per cached element
+    scaled: bool  # integer formats keep one fp32 scale per token, head and K/V
+
+    def bytes_per_element(self, head_dim: int) -> float:
+        return self.bytes + (4 / head_dim if self.scaled else 0.0)
+
+
+# Integer KV caches carry per-token-head fp32 scales (vLLM kv_cache_interface; Qwen's int8 cache
+# stores scale and zero-point likewise); FP8 caches use per-tensor scales, negligible here.
+KV_FORMATS = {
+    "fp32": KVFormat("fp32", 4, False),
+    "bf16": KVFormat("bf16", 2, False),
+    "fp16": KVFormat("fp16", 2, False),
+    "fp8": KVFormat("fp8", 1, False),
+    "int8": KVFormat("int8", 1, True),
+    "int4": KVFormat("int4", 0.5, True),
+}
+KV_ALIASES = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16", "half": "fp16", "fp8e4m3": "fp8",
+              "fp8e5m2": "fp8", "e4m3": "fp8", "e5m2": "fp8", "q8": "int8", "q80": "int8", "q4": "int4", "q40": "int4"}  # fmt: skip
+
+
+def kv_format(name: str) -> KVFormat:
+    key = _key(name)
+    key = KV_ALIASES.get(key, key)
+    if key not in KV_FORMATS:
+        raise AdvisorError(
+            "unknown_kv_precision",
+            f"Unknown KV-cache precision '{name}'.",
+            f"无法识别的 KV 缓存精度“{name}”。",
+            list(KV_FORMATS),
+        )
+    return KV_FORMATS[key]

@@ -1,0 +1,287 @@
+"""Rent or buy: total cost of owning GPU servers versus renting the same GPU-hours in the cloud.
+
+Model (reference troubleshooting-and-tco.md §2.3), per month:
+  capex       = servers × server price × (1 + network/storage overhead)          paid up front
+  owned opex  = energy (avg kW × PUE × 730 h × price) + colocation (max kW × price/kW-month)
+                + maintenance (% of capex / 12) + staff
+  owned cost  = (capex − resale value) / lifetime months + owned opex             (amortised view)
+  cloud cost  = GPUs × 730 h × utilisation × cloud price × (1 − discount)
+Owning pays back in capex / (cloud − opex) months (cash view, resale ignored); break-even
+utilisation is where the amortised owned cost equals the cloud bill. Energy is charged whether or
+not the GPUs are busy, as the reference does: an idle server still draws power and rent.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowledge.catalog import Catalog
+from knowledge.gpus import GPU
+from tools.checks import check_range
+from tools.common import LineItem, Text
+from tools.errors import AdvisorError
+from tools.money import DEFAULT_USD_TO_CNY, USD_TO_CNY_NOTE, Currency, check_exchange_rate, convert, money, normalize_currency, price_in
+from tools.tco_defaults import DEFAULTS, SERVER_POWER_PER_GPU_POWER, SERVER_POWER_SOURCE, SERVER_PRICE_PER_GPU_PRICE, SERVER_PRICE_SOURCE
+from tools.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
+from tools.tco_sensitivity import SensitivityDetail, rank_sensitivities
+
+MAX_HOURS_PER_MONTH = 744  # a 31-day month
+MAX_TOTAL_GPUS = 1_000_000
+
+
+class TcoRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str | None = Field(None, description="GPU name or alias; supplies default server price, power and cloud price from the catalog.")
+    gpus_per_server: int = Field(8, description="GPUs per server (1–128).")
+    servers: int = Field(1, description="Number of servers to buy (1–100,000).")
+    server_price: float | None = Field(None, description="Price of one server in `currency`, before network/storage overhead.")
+    network_overhead_pct: float | None = Field(None, description="Network, cabling and storage as % of server capex (default 15).")
+    lifetime_years: float | None = Field(None, description="Years you will use the servers; also the comparison horizon (default 4).")
+    residual_value_pct: float | None = Field(None, description="Resale value at the end, % of capex (default 20).")
+    server_max_kw: float | None = Field(None, description="Maximum power of one server, kW (default: GPU TDP × GPUs × 1.8).")
+    load_factor_pct: float | None = Field(None, description="Average draw as % of maximum power (default 75).")
+    pue: float | None = Field(None, description="Facility PUE, 1.0–3.0 (default 1.3).")
+    electricity_price: float | None = Field(None, description="Electricity per kWh in `currency` (default $0.10 or ¥0.63).")
+    colo_price_per_kw_month: float | None = Field(None, description="Colocation/facility price per kW-month in `currency` (default $180).")
+    colo_includes_power: bool = Field(False, description="True when the colocation price already includes electricity.")
+    maintenance_pct_per_year: float | None = Field(None, description="Support and maintenance, % of capex per year (default 8).")
+    staff_cost_per_month: float | None = Field(None, description="Operations staff cost per month in `currency` (default 0).")
+    utilisation_pct: float | None = Field(None, description="Share of hours the GPUs do useful work, 0–100 (default 70). Give this or hours_per_month.")
+    hours_per_month: float | None = Field(None, description="GPU-busy hours per month (0–744); alternative to utilisation_pct.")
+    cloud_price_per_gpu_hour: float | None = Field(None, description="Cloud on-demand price per GPU-hour in `currency` (default: catalog).")
+    cloud_discount_pct: float | None = Field(None, description="Reserved/committed or spot discount off the cloud price, % (default 0).")
+    currency: str = Field("USD", description="'USD' or 'CNY'; all money inputs and outputs are in this currency.")
+    usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="Exchange rate, CNY per USD, for converting defaults and catalog prices.")
+
+
+class Assumption(BaseModel):
+    key: str
+    value: float
+    unit: str
+    source: str = Field(description="'given' for user input, otherwise where the default comes from.")
+
+
+class MonthPoint(BaseModel):
+    month: int
+    own_cumulative: float = Field(description="Capex plus owned opex paid so far (cash; resale not credited).")
+    cloud_cumulative: float
+
+
+class TcoResult(BaseModel):
+    currency: Currency
+    gpu_id: str | None
+    total_gpus: int
+    horizon_months: int
+    capex: float
+    own_monthly_cost: float = Field(description="Amortised: (capex − resale) / months + monthly opex.")
+    own_monthly_opex: float = Field(description="Cash spent each month on energy, colocation, maintenance and staff.")
+    cloud_monthly_cost: float
+    own_cost_per_used_gpu_hour: float
+    payback_months: float | None = Field(description="capex / (cloud − opex); may exceed the lifetime. None if cloud ≤ opex.")
+    break_even_month: int | None = Field(description="First month owning is cheaper in cash terms; None if not within the lifetime.")
+    break_even_utilisation_pct: float = Field(description="Utilisation at which owning and renting cost the same; > 100 means never.")
+    own_total: float = Field(description="Capex + opex over the horizon − resale value.")
+    cloud_total: float
+    saving_from_owning: float = Field(description="cloud_total − own_total; negative means renting is cheaper.")
+    series: list[MonthPoint]
+    sensitivities: list[Text] = Field(description="The three assumptions that move the answer most, one line each.")
+    sensitivity_details: list[SensitivityDetail]
+    power_reminder: Text
+    assumptions: list[Assumption]
+    items: list[LineItem]
+
+
+def _check_request(r: TcoRequest) -> None:
+    check_range(r.servers, "Number of servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_server_count")
+    check_range(r.gpus_per_server, "GPUs per server", "每台服务器的 GPU 数", minimum=1, maximum=128, code="invalid_gpu_count")
+    check_range(r.servers * r.gpus_per_server, "Total GPUs", "GPU 总数", maximum=MAX_TOTAL_GPUS, code="invalid_gpu_count")
+    checks = [  # field, English name, Chinese name, min, max, exclusive minimum
+        ("server_price", "Server price", "服务器价格", 0, 1e9, True),
+        ("network_overhead_pct", "Network/storage overhead %", "网络/存储附加比例", 0, 200, False),
+        ("lifetime_years", "Lifetime (years)", "使用年限", 0.25, 15, False),
+        ("residual_value_pct", "Residual value %", "残值比例", 0, 95, False),
+        ("server_max_kw", "Server power (kW)", "单机功率（kW）", 0, 500, True),
+        ("load_factor_pct", "Load factor %", "负载率", 0, 100, True),
+        ("pue", "PUE", "PUE", 1, 3, False),
+        ("electricity_price", "Electricity price", "电价", 0, 100, False),
+        ("colo_price_per_kw_month", "Colocation price per kW-month", "每 kW 每月托管费", 0, 1e5, False),
+        ("maintenance_pct_per_year", "Maintenance % per year", "每年维保比例", 0, 100, False),
+        ("staff_cost_per_month", "Staff cost per month", "每月人力成本", 0, 1e9, False),
+        ("utilisation_pct", "Utilisation %", "利用率", 0, 100, True),
+        ("hours_per_month", "Hours used per month", "每月使用小时数", 0, MAX_HOURS_PER_MONTH, True),
+        ("cloud_price_per_gpu_hour", "Cloud price per GPU-hour", "云上每卡时价格", 0, 1e4, True),
+        ("cloud_discount_pct", "Cloud discount %", "云上折扣", 0, 99, False),
+    ]  # fmt: skip
+    for field, en, zh, low, high, exclusive in checks:
+        value = getattr(r, field)
+        if value is not None:
+            check_range(value, en, zh, minimum=low, maximum=high, exclusive_minimum=exclusive, code=f"invalid_{field}")
+    check_exchange_rate(r.usd_to_cny)
+    if r.utilisation_pct is not None and r.hours_per_month is not None:
+        raise AdvisorError(
+            "conflicting_utilisation",
+            "Give either utilisation_pct or hours_per_month, not both.",
+            "利用率（utilisation_pct）和每月使用小时数（hours_per_month）只需给一个。",
+            ["utilisation_pct", "hours_per_month"],
+        )
+
+
+def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
+    """The catalog GPU a default needs, or a bilingual error naming the missing input."""
+    if gpu is None:
+        raise AdvisorError(
+            "tco_needs_gpu",
+            f"Say which GPU (to look up its default) or give {field}.",
+            f"请说明 GPU 型号（用于查默认值）或直接提供 {field}。",
+            ["gpu", field],
+        )
+    if not available:
+        raise AdvisorError(
+            "tco_missing_price",
+            f"The catalog has no figure for {gpu.name} to default {field}; please give {field}.",
+            f"目录中没有 {gpu.name} 的相关数据，无法给出 {field} 的默认值，请直接提供。",
+            [field],
+        )
+    return gpu
+
+
+def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency) -> tuple[TcoInputs, list[Assumption]]:
+    assumptions: list[Assumption] = []
+
+    def take(key: str, given: float | None, default: float, unit: str, source: str) -> float:
+        value = default if given is None else given
+        assumptions.append(Assumption(key=key, value=value, unit=unit, source="given" if given is not None else source))
+        return value
+
+    def plain(key: str, given: float | None) -> float:
+        d = DEFAULTS[key]
+        return take(key, given, d.value, d.unit, d.source)
+
+    def usd(key: str, given: float | None) -> float:
+        d = DEFAULTS[f"{key}_usd"]
+        unit = d.unit.replace("USD", currency)
+        source = d.source if currency == "USD" else f"{d.source}; converted at {r.usd_to_cny:g} CNY/USD"
+        return take(key, given, convert(d.value, "USD", currency, r.usd_to_cny), unit, source)
+
+    rate = r.usd_to_cny
+    price = r.server_price
+    default_price = default_kw = default_cloud = 0.0
+    price_source = kw_source = cloud_source = ""
+    if price is None:
+        g = _need_gpu("server_price", gpu, gpu is not None and gpu.purchase_price is not None)
+        default_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server * SERVER_PRICE_PER_GPU_PRICE
+        price_source = f"{SERVER_PRICE_SOURCE}; GPU price {g.purchase_price.date}, {g.purchase_price.source}"
+    if r.server_max_kw is None:
+        g = _need_gpu("server_max_kw", gpu, gpu is not None and gpu.tdp_w is not None)
+        default_kw = g.tdp_w * r.gpus_per_server * SERVER_POWER_PER_GPU_POWER / 1000
+        kw_source = SERVER_POWER_SOURCE
+    if r.cloud_price_per_gpu_hour is None:
+        g = _need_gpu("cloud_price_per_gpu_hour", gpu, gpu is not None and gpu.cloud_price is not None)
+        default_cloud = price_in(g.cloud_price, currency, rate)
+        cloud_source = f"catalog: {g.cloud_price.note or 'on-demand'}, {g.cloud_price.date}, {g.cloud_price.source}"
+
+    utilisation = None if r.hours_per_month is None else min(100.0, r.hours_per_month / HOURS_PER_MONTH * 100)
+    electricity = DEFAULTS["electricity_price_cny" if currency == "CNY" else "electricity_price_usd"]
+    inputs = TcoInputs(
+        servers=r.servers,
+        gpus_per_server=r.gpus_per_server,
+        server_price=take("server_price", price, default_price, currency, price_source),
+        network_overhead_pct=plain("network_overhead_pct", r.network_overhead_pct),
+        lifetime_years=plain("lifetime_years", r.lifetime_years),
+        residual_value_pct=plain("residual_value_pct", r.residual_value_pct),
+        server_max_kw=take("server_max_kw", r.server_max_kw, default_kw, "kW", kw_source),
+        load_factor_pct=plain("load_factor_pct", r.load_factor_pct),
+        pue=plain("pue", r.pue),
+        electricity_price=take("electricity_price", r.electricity_price, electricity.value, electricity.unit, electricity.source),
+        colo_price_per_kw_month=usd("colo_price_per_kw_month", r.colo_price_per_kw_month),
+        colo_includes_power=r.colo_includes_power,
+        maintenance_pct_per_year=plain("maintenance_pct_per_year", r.maintenance_pct_per_year),
+        staff_cost_per_month=usd("staff_cost_per_month", r.staff_cost_per_month),
+        utilisation_pct=take("utilisation_pct", utilisation if utilisation is not None else r.utilisation_pct,
+                             DEFAULTS["utilisation_pct"].value, "%", DEFAULTS["utilisation_pct"].source),
+        cloud_price_per_gpu_hour=take("cloud_price_per_gpu_hour", r.cloud_price_per_gpu_hour, default_cloud,
+                                      f"{currency}/GPU-hour", cloud_source),
+        cloud_discount_pct=plain("cloud_discount_pct", r.cloud_discount_pct),
+    )  # fmt: skip
+    if currency == "CNY":
+        assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE))
+    return inputs, assumptions
+
+
+def _power_reminder(inputs: TcoInputs, gpu: GPU | None) -> Text:
+    what = f"{inputs.gpus_per_server}× {gpu.name}" if gpu else f"{inputs.gpus_per_server}-GPU"
+    each, total = inputs.server_max_kw, inputs.server_max_kw * inputs.servers
+    fleet_en = f" ({inputs.servers} servers: ~{total:,.1f} kW)" if inputs.servers > 1 else ""
+    fleet_zh = f"（{inputs.servers} 台合计约 {total:,.1f} kW）" if inputs.servers > 1 else ""
+    return Text(
+        en=f"Power and cooling: one {what} server draws up to ~{each:,.1f} kW{fleet_en} and turns all of it into heat. "
+           "It needs data-centre power circuits and cooling (many colocation racks are capped at 5–10 kW); "
+           "an 8×H100 server draws ~10 kW and does not belong in an office.",
+        zh=f"电力与散热：一台 {what} 服务器最高约 {each:,.1f} kW{fleet_zh}，电几乎全部变成热量，"
+           "需要机房级供电和制冷（很多托管机柜单柜只有 5–10 kW）；一台 8×H100 服务器约 10 kW，不能放在办公室里。",
+    )  # fmt: skip
+
+
+def _items(p: TcoInputs, n: TcoNumbers, c: Currency) -> list[LineItem]:
+    def item(key: str, en: str, zh: str, value: float, unit: str, formula: str) -> LineItem:
+        return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula)
+
+    def m(amount: float) -> str:
+        return money(amount, c)
+
+    energy_formula = (
+        "included in the colocation price" if p.colo_includes_power else
+        f"{p.servers} × {p.server_max_kw:g} kW × {p.load_factor_pct:g}% × PUE {p.pue:g} × {HOURS_PER_MONTH} h × {m(p.electricity_price)}/kWh = {m(n.energy)}"
+    )  # fmt: skip
+    items = [
+        item("capex", "Up-front purchase", "一次性采购", n.capex, c,
+             f"{p.servers} × {m(p.server_price)} × (1 + {p.network_overhead_pct:g}% network/storage) = {m(n.capex)}"),
+        item("depreciation", "Depreciation per month", "每月折旧", n.depreciation, c,
+             f"({m(n.capex)} − {p.residual_value_pct:g}% resale {m(n.residual)}) / {n.months} months = {m(n.depreciation)}"),
+        item("energy", "Electricity per month", "每月电费", n.energy, c, energy_formula),
+        item("colocation", "Colocation per month", "每月机房托管费", n.colo, c,
+             f"{p.servers} × {p.server_max_kw:g} kW × {m(p.colo_price_per_kw_month)}/kW-month = {m(n.colo)}"),
+        item("maintenance", "Maintenance per month", "每月维保", n.maintenance, c,
+             f"{m(n.capex)} × {p.maintenance_pct_per_year:g}% / 12 = {m(n.maintenance)}"),
+        item("staff", "Ops staff per month", "每月运维人力", n.staff, c, f"{m(n.staff)} per month"),
+        item("own_monthly", "Owning, per month (amortised)", "自建每月成本（含折旧）", n.own_monthly, c,
+             f"{m(n.depreciation)} + {m(n.energy)} + {m(n.colo)} + {m(n.maintenance)} + {m(n.staff)} = {m(n.own_monthly)}"),
+        item("cloud_monthly", "Renting, per month", "租用每月成本", n.cloud_monthly, c,
+             f"{n.gpus:,} GPUs × {HOURS_PER_MONTH} h × {p.utilisation_pct:g}% × {m(p.cloud_price_per_gpu_hour)} × (1 − {p.cloud_discount_pct:g}%) = {m(n.cloud_monthly)}"),
+        item("own_per_gpu_hour", "Owned cost per used GPU-hour", "自建每个有效卡时成本", n.own_monthly / n.gpu_hours, f"{c}/GPU-hour",
+             f"{m(n.own_monthly)} / {n.gpu_hours:,.0f} used GPU-h = {m(n.own_monthly / n.gpu_hours)}"),
+        item("break_even_utilisation", "Break-even utilisation", "盈亏平衡利用率", n.break_even_utilisation_pct, "%",
+             f"{m(n.own_monthly)} / ({n.gpus:,} × {HOURS_PER_MONTH} h × {m(n.cloud_rate)}) = {n.break_even_utilisation_pct:.1f}%"),
+        item("own_total", f"Owning over {n.months} months", f"{n.months} 个月自建总成本", n.capex + n.opex * n.months - n.residual, c,
+             f"{m(n.capex)} + {n.months} × {m(n.opex)} − {m(n.residual)} = {m(n.capex + n.opex * n.months - n.residual)}"),
+        item("cloud_total", f"Renting over {n.months} months", f"{n.months} 个月租用总成本", n.cloud_monthly * n.months, c,
+             f"{n.months} × {m(n.cloud_monthly)} = {m(n.cloud_monthly * n.months)}"),
+    ]  # fmt: skip
+    if n.payback is not None:  # no figure to show when the cloud bill never exceeds owned running costs
+        items.append(item("payback", "Payback (cash)", "回本周期（现金口径）", n.payback, "months",
+                          f"{m(n.capex)} / ({m(n.cloud_monthly)} − {m(n.opex)}) = {n.payback:.1f} months"))  # fmt: skip
+    return items
+
+
+def compute_tco(request: TcoRequest, catalog: Catalog) -> TcoResult:
+    """Compare owning servers with renting the same GPU-hours, month by month over the servers' life."""
+    _check_request(request)
+    currency = normalize_currency(request.currency)
+    gpu = catalog.gpu(request.gpu) if request.gpu else None
+    inputs, assumptions = _resolve(request, gpu, currency)
+    n = evaluate(inputs)
+    sensitivities, details = rank_sensitivities(inputs, currency)
+    own_total = n.capex + n.opex * n.months - n.residual
+    cloud_total = n.cloud_monthly * n.months
+    return TcoResult(
+        currency=currency, gpu_id=gpu.id if gpu else None, total_gpus=n.gpus, horizon_months=n.months, capex=n.capex,
+        own_monthly_cost=n.own_monthly, own_monthly_opex=n.opex, cloud_monthly_cost=n.cloud_monthly,
+        own_cost_per_used_gpu_hour=n.own_monthly / n.gpu_hours, payback_months=n.payback,
+        break_even_month=n.break_even_month, break_even_utilisation_pct=n.break_even_utilisation_pct,
+        own_total=own_total, cloud_total=cloud_total, saving_from_owning=cloud_total - own_total,
+        series=[MonthPoint(month=k, own_cumulative=n.capex + n.opex * k, cloud_cumulative=n.cloud_monthly * k)
+                for k in range(n.months + 1)],
+        sensitivities=sensitivities, sensitivity_details=details, power_reminder=_power_reminder(inputs, gpu),
+        assumptions=assumptions, items=_items(inputs, n, currency),
+    )  # fmt: skip

@@ -1,0 +1,258 @@
+"""Diagnose a GPU problem from a symptom description or a pasted log, using the rule book.
+
+Pure: the rules come in as a ``RuleBook``; the text is scanned once per compiled regex, once per
+parser and once per keyword, so a 200 KB log takes milliseconds. Findings are ranked by
+``rule.weight`` × strength of the evidence (log/parser evidence counts fully, a keyword in prose
+counts ``KEYWORD_STRENGTH``). Every finding carries the lines that triggered it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from knowledge.troubleshooting import Action, Rule, RuleBook
+from tools.common import Text
+from tools.errors import AdvisorError
+from tools.log_parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
+
+MAX_INPUT_BYTES = 200 * 1024
+KEYWORD_STRENGTH = 0.6  # a word in prose is weaker evidence than a matching log line
+MAX_EVIDENCE = 3
+MIB_PER_GIB = 1024
+GB_PER_GIB = 2**30 / 1e9
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")  # keeps \t \n \r \f and ESC (coloured logs)
+
+
+class TroubleshootRequest(BaseModel):
+    text: str = Field(
+        description="The user's symptom (中文 or English) or a pasted log: traceback, dmesg, nvidia-smi -q, NCCL output. "
+        f"Only the last {MAX_INPUT_BYTES // 1024} KB are analysed."
+    )
+    language: Literal["en", "zh"] | None = Field(None, description="Reply language; detected from the text when omitted.")
+    model: str | None = Field(None, description="Model id being trained/served, echoed in the OOM memory hint.")
+    max_findings: int = Field(5, ge=1, le=20, description="How many ranked diagnoses to return.")
+
+
+class Evidence(BaseModel):
+    line: int = Field(description="1-based line number in the text as the user pasted it.")
+    excerpt: str = Field(description="The matching line, trimmed.")
+    via: Literal["parser", "pattern", "keyword"] = Field(description="What matched: a parser record, a log regex or a keyword.")
+    values: dict[str, Value] = Field(default_factory=dict, description="Numbers and labels parsed from this evidence.")
+
+
+class Finding(BaseModel):
+    rule_id: str
+    family: str
+    title: Text
+    score: float = Field(description="Rule weight × evidence strength, 0–1; findings are sorted by it.")
+    evidence: list[Evidence]
+    parsed: dict[str, Value] = Field(default_factory=dict, description="Parsed numbers from the strongest evidence.")
+    causes: list[Text]
+    actions: list[Action]
+    docs: list[str] = Field(default_factory=list, description="Knowledge doc ids with background.")
+    meta: dict[str, str] = Field(default_factory=dict)
+
+
+class MemoryHint(BaseModel):
+    """Figures from the last CUDA OOM message, for cross-checking with the memory estimator."""
+
+    gpu_index: int | None = None
+    format: str = Field(description="PyTorch message era: '0.4', '1.0-1.3', '1.4-2.0', '2.1+' or 'other'.")
+    requested_gib: float | None = Field(None, description="'Tried to allocate' size.")
+    capacity_gib: float | None = Field(None, description="Device total as CUDA reports it (an 80 GB card shows ≈79.2 GiB).")
+    capacity_gb: float | None = Field(None, description="capacity_gib in decimal GB, comparable with the GPU catalog.")
+    free_gib: float | None = None
+    allocated_gib: float | None = Field(None, description="Live tensors allocated by PyTorch.")
+    reserved_unallocated_gib: float | None = Field(None, description="Cached by the allocator but holding no tensors.")
+    this_process_gib: float | None = Field(None, description="Whole process incl. CUDA context and non-PyTorch memory.")
+    other_processes_gib: float | None = Field(None, description="Memory held by other processes on the same GPU.")
+    model: str | None = Field(None, description="Model id from the request, if any.")
+
+
+class Diagnosis(BaseModel):
+    language: Literal["en", "zh"]
+    findings: list[Finding] = Field(description="Ranked, most likely first; empty when nothing matched.")
+    truncated: bool = Field(description=f"True when the input exceeded {MAX_INPUT_BYTES // 1024} KB and only its end was analysed.")
+    input_bytes: int
+    analyzed_bytes: int
+    memory_hint: MemoryHint | None = None
+    notes: list[Text] = Field(default_factory=list)
+
+
+def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
+    """Rank the rule book's diagnoses for ``request.text``; raise ``AdvisorError`` only for empty/binary input."""
+    text, input_bytes, dropped_lines = _analysed_text(request.text)
+    lines = text.split("\n")
+    lowered = text.casefold()
+    records = {name: PARSERS[name].function(text) for name in rules.parsers()}
+    findings = [f for rule in rules.rules if (f := _evaluate(rule, text, lowered, lines, records)) is not None]
+    findings.sort(key=lambda f: (-f.score, f.evidence[0].line))
+    for finding in findings:  # report lines as numbered in what the user pasted
+        for item in finding.evidence:
+            item.line += dropped_lines
+    analyzed_bytes = len(text.encode("utf-8", "replace"))
+    truncated = analyzed_bytes < input_bytes
+    return Diagnosis(
+        language=request.language or ("zh" if _CJK.search(request.text[:4000]) else "en"),
+        findings=findings[: request.max_findings],
+        truncated=truncated,
+        input_bytes=input_bytes,
+        analyzed_bytes=analyzed_bytes,
+        memory_hint=_memory_hint(records.get("pytorch_oom", []), request.model),
+        notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)),
+    )
+
+
+def _analysed_text(text: str) -> tuple[str, int, int]:
+    """(the last MAX_INPUT_BYTES of text starting at a line boundary, input size in bytes, lines dropped)."""
+    if not text or not text.strip():
+        raise AdvisorError(
+            "empty_input",
+            "Nothing to diagnose: describe the symptom or paste the error message or log.",
+            "没有可诊断的内容：请描述现象，或粘贴报错信息/日志。",
+            ["nvidia-smi -q", "sudo dmesg -T | grep -i xid", "the full Python traceback / 完整的 Python 报错堆栈"],
+        )
+    encoded = text.encode("utf-8", "replace") if len(text) * 4 > MAX_INPUT_BYTES else None
+    input_bytes = len(encoded) if encoded is not None else len(text.encode("utf-8", "replace"))
+    kept = text
+    if encoded is not None and len(encoded) > MAX_INPUT_BYTES:
+        tail = encoded[-MAX_INPUT_BYTES:].decode("utf-8", "ignore")  # may drop half a character at the cut
+        kept = text[len(text) - len(tail) :]
+        newline = kept.find("\n", 0, 4096)
+        if newline >= 0:  # start on a whole line so line numbers and excerpts stay meaningful
+            kept = kept[newline + 1 :]
+    sample = kept[:65536]
+    if "\x00" in sample or len(_CONTROL.findall(sample)) > 0.1 * len(sample):
+        raise AdvisorError(
+            "binary_input",
+            "This looks like binary data, not text. Paste the log as text (e.g. the output of `dmesg` or the traceback).",
+            "这看起来是二进制数据而不是文本。请以文本形式粘贴日志（例如 `dmesg` 输出或报错堆栈）。",
+        )
+    if not kept.strip():
+        raise AdvisorError(
+            "empty_input",
+            "The last part of the input is blank: paste the lines around the error.",
+            "输入的最后部分是空白：请粘贴报错前后的几行日志。",
+        )
+    dropped_lines = text.count("\n", 0, len(text) - len(kept))
+    return kept, input_bytes, dropped_lines
+
+
+def _evaluate(
+    rule: Rule, text: str, lowered: str, lines: list[str], records: dict[str, list[ParsedRecord]]
+) -> Finding | None:
+    evidence: list[Evidence] = []
+    parsed: dict[str, Value] = {}
+    if rule.parser:
+        for record in records[rule.parser]:
+            if all(condition.holds(record.kind, record.values) for condition in rule.conditions):
+                if not parsed:
+                    parsed = dict(record.values)
+                evidence.append(_record_evidence(rule, record, lines))
+                if len(evidence) >= MAX_EVIDENCE:
+                    break
+    for regex in rule.regexes:
+        for match in regex.finditer(text):
+            values = {k: _typed(v) for k, v in match.groupdict().items() if v is not None}
+            line = text.count("\n", 0, match.start()) + 1
+            evidence.append(Evidence(line=line, excerpt=_excerpt(lines, line), via="pattern", values=values))
+            for key, value in values.items():
+                parsed.setdefault(key, value)
+            break  # one hit per regex is enough evidence; the first hit is the earliest
+    strong = bool(evidence)
+    for keyword in rule.keywords:
+        position = _find_keyword(lowered, keyword)
+        if position >= 0:
+            line = lowered.count("\n", 0, position) + 1
+            evidence.append(Evidence(line=line, excerpt=_excerpt(lines, line), via="keyword", values={"keyword": keyword}))
+            if len(evidence) >= MAX_EVIDENCE + 2:
+                break
+    if not evidence:
+        return None
+    return Finding(
+        rule_id=rule.id, family=rule.family, title=rule.title,
+        score=round(rule.weight * (1.0 if strong else KEYWORD_STRENGTH), 3),
+        evidence=evidence, parsed=parsed, causes=rule.causes, actions=rule.actions, docs=rule.docs, meta=rule.meta,
+    )  # fmt: skip
+
+
+def _record_evidence(rule: Rule, record: ParsedRecord, lines: list[str]) -> Evidence:
+    """Point at the line of the field the rule tested (e.g. 'HW Thermal Slowdown : Active'), not just the block."""
+    line = next(
+        (record.field_lines[f] for c in rule.conditions for f in c.fields() if f in record.field_lines), record.line
+    )
+    excerpt = record.excerpt if line == record.line else _excerpt(lines, line)
+    return Evidence(line=line, excerpt=excerpt, via="parser", values=record.values)
+
+
+def _excerpt(lines: list[str], line: int) -> str:
+    return lines[line - 1].strip()[:EXCERPT_CHARS] if 0 < line <= len(lines) else ""
+
+
+def _typed(raw: str) -> Value:
+    try:
+        return float(raw)
+    except ValueError:
+        return raw
+
+
+def _find_keyword(lowered: str, keyword: str) -> int:
+    """First position of ``keyword``; ASCII keywords must stand as whole words ('oom' is not in 'room')."""
+    if not keyword.isascii():
+        return lowered.find(keyword)
+    start = 0
+    while (position := lowered.find(keyword, start)) >= 0:
+        end = position + len(keyword)
+        before = lowered[position - 1] if position else " "
+        after = lowered[end] if end < len(lowered) else " "
+        if not (before.isascii() and (before.isalnum() or before == "_")) and not (
+            after.isascii() and (after.isalnum() or after == "_")
+        ):
+            return position
+        start = position + 1
+    return -1
+
+
+def _memory_hint(records: list[ParsedRecord], model: str | None) -> MemoryHint | None:
+    device = [r for r in records if r.kind == "device_oom"]
+    if not device:
+        return None
+    values = next((r.values for r in reversed(device) if "requested_mib" in r.values), device[-1].values)
+
+    def gib(key: str) -> float | None:
+        value = values.get(key)
+        return round(value / MIB_PER_GIB, 3) if isinstance(value, float) else None
+
+    capacity = gib("total_mib")
+    gpu = values.get("gpu_index")
+    return MemoryHint(
+        gpu_index=int(gpu) if isinstance(gpu, float) else None, format=str(values.get("format", "other")),
+        requested_gib=gib("requested_mib"), capacity_gib=capacity,
+        capacity_gb=round(capacity * GB_PER_GIB, 2) if capacity is not None else None,
+        free_gib=gib("free_mib"), allocated_gib=gib("allocated_mib"),
+        reserved_unallocated_gib=gib("reserved_unallocated_mib"), this_process_gib=gib("this_process_mib"),
+        other_processes_gib=gib("other_processes_mib"), model=model,
+    )  # fmt: skip
+
+
+def _notes(truncated: bool, input_bytes: int, dropped_lines: int, matched: bool) -> list[Text]:
+    notes = []
+    if truncated:
+        kb = MAX_INPUT_BYTES // 1024
+        notes.append(Text(
+            en=f"The input was {input_bytes / 1024:.0f} KB; only the last {kb} KB were analysed "
+               f"(the first {dropped_lines} lines were skipped). Line numbers refer to the full input.",
+            zh=f"输入共 {input_bytes / 1024:.0f} KB，只分析了最后 {kb} KB（跳过了前 {dropped_lines} 行）。行号按完整输入计算。",
+        ))  # fmt: skip
+    if not matched:
+        notes.append(Text(
+            en="No known problem pattern matched. Paste the full error (traceback), `nvidia-smi -q`, "
+               "`sudo dmesg -T | grep -i -E 'xid|nvrm'` and the NCCL output with NCCL_DEBUG=INFO.",
+            zh="没有匹配到已知问题。请粘贴完整报错堆栈、`nvidia-smi -q` 输出、"
+               "`sudo dmesg -T | grep -i -E 'xid|nvrm'` 的结果，以及设置 NCCL_DEBUG=INFO 后的 NCCL 日志。",
+        ))  # fmt: skip
+    return notes
