@@ -25,9 +25,10 @@ from knowledge.catalog import Catalog
 
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "fp4", "int8", "int4"]
 Workload = Literal["inference", "lora", "qlora", "full_finetune", "finetune", "pretrain", "train"]
-# Long messages are mostly pasted logs: the question sits at the start or the end, and the
-# numbers in between ("Tried to allocate 2.00 GiB") would only add noise and time.
-EDGE_CHARS = 6000
+# Long messages are pasted logs or documents: the question sits at the start or the end, and
+# what lies in between ("Tried to allocate 2.00 GiB") would only add noise and time. The
+# troubleshooting tool reads the full log itself.
+EDGE_CHARS = 2000
 
 COUNT_WORDS = {
     "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "three": 3, "four": 4, "quad": 4,
@@ -39,6 +40,8 @@ COUNT_PHRASE = re.compile(
     rf"(?:{term(_WORDS)}|(?P<cn>单|双))\s*(?:x\s*|张|块)?(?:(?P<gpu>卡|显卡|gpus?(?![a-z])|cards?(?![a-z])|{GPU_MARK})|(?P<server>台|机|节点|服务器|servers?(?![a-z])|nodes?(?![a-z])|machines?(?![a-z])|boxes))"
 )
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|" + term(r"around\s+the\s+clock|non[\s-]?stop"))
+# Lines of a pasted log or traceback: their numbers (ranks, byte counts, times) are not the user's figures.
+LOG_LINE = re.compile(r"\d{2}:\d{2}:\d{2}|traceback|^\s*file \"|\w(?:error|exception):|nccl (?:warn|info)|xid\s*:?\s*\d|^\s*\[(?:rank|\d)|^\s+at ")
 HALF_PERIODS = {"半年": 4380.0, "半个月": 365.0, "half a year": 4380.0, "half a month": 365.0}
 HALF_PERIOD = re.compile("|".join(HALF_PERIODS))
 
@@ -89,15 +92,15 @@ class Entities(BaseModel):
 def extract(text: str, catalog: Catalog) -> Entities:
     """Every entity in ``text``; never raises for any string."""
     text = text if isinstance(text, str) else ""
+    if len(text) > 2 * EDGE_CHARS:
+        text = text[:EDGE_CHARS] + "\n" + text[-EDGE_CHARS:]
     info = analyze_language(text)
     normalized = normalize_text(text)
     names = _names(text, normalized, catalog)
-    if len(normalized) > 2 * EDGE_CHARS:
-        focus = normalized[:EDGE_CHARS] + "\n" + normalized[-EDGE_CHARS:]
-        masked = _mask(focus, matcher_for(catalog).scan(focus))
-    else:
-        masked = _mask(normalized, names)
-    readings = sorted(read_numbers(masked, info.language) + _count_words(masked), key=lambda r: r.start)
+    masked = _mask(normalized, names)
+    # Gibberish or binary pasted as text has no figures worth reading, only accidental "2T"s.
+    quantities = "" if "nonsense" in info.flags else _without_log_lines(masked)
+    readings = sorted(read_numbers(quantities, info.language) + _count_words(quantities), key=lambda r: r.start)
     entities = Entities(
         language=info.language,
         language_info=info,
@@ -140,6 +143,13 @@ def _mask(text: str, names: list[NameMatch]) -> str:
     return "".join(parts) + text[position:]
 
 
+def _without_log_lines(masked: str) -> str:
+    """Blank out log lines (same length) in multi-line messages; the user's own lines stay."""
+    if masked.count("\n") < 2:
+        return masked
+    return "\n".join(" " * len(line) if LOG_LINE.search(line) else line for line in masked.split("\n"))
+
+
 def _count_words(masked: str) -> list[Reading]:
     """Counts written as words: "单卡", "双机", "two A100s", "a single GPU"."""
     readings: list[Reading] = []
@@ -177,25 +187,22 @@ def _apply_readings(entities: Entities, readings: list[Reading]) -> None:
     for role, field in (("context", "context_length"), ("batch", "batch_size")):
         if role in first:
             setattr(entities, field, int(first[role].value))
-    _apply_counts(entities, first.get("gpu_count"), first.get("servers"))
+    _apply_counts(entities, [r for r in readings if r.role == "gpu_count"], first.get("servers"))
 
 
-def _apply_counts(entities: Entities, count: Reading | None, servers: Reading | None) -> None:
-    """'两台8卡' → 2 servers × 8 = 16 GPUs; '2台共16卡' → 16 GPUs, 8 per server."""
-    if servers is not None:
-        entities.servers = int(servers.value)
-    if count is None:
-        return
-    gpus = int(count.value)
+def _apply_counts(entities: Entities, counts: list[Reading], servers: Reading | None) -> None:
+    """'两台8卡' → 2 servers × 8 = 16 GPUs; '2台服务器每台8卡，共16卡' → 16 GPUs, 8 per server."""
+    total = next((int(r.value) for r in counts if r.scope == "total"), None)
+    per_server = next((int(r.value) for r in counts if r.scope == "per_server"), None)
+    unscoped = next((int(r.value) for r in counts if not r.scope), None)
     if servers is None:
-        entities.gpu_count = gpus
-        entities.gpus_per_server = gpus if count.scope == "per_server" else None
-    elif count.scope == "total":
-        entities.gpu_count = gpus
-        entities.gpus_per_server = gpus // int(servers.value) if gpus % int(servers.value) == 0 else None
-    else:
-        entities.gpus_per_server = gpus
-        entities.gpu_count = gpus * int(servers.value)
+        entities.gpus_per_server = per_server
+        entities.gpu_count = total or per_server or unscoped
+        return
+    machines = entities.servers = int(servers.value)
+    per_server = per_server or (None if total else unscoped)  # "两台8卡": a bare count next to servers is per server
+    entities.gpus_per_server = per_server or (total // machines if total and total % machines == 0 else None)
+    entities.gpu_count = total or (per_server * machines if per_server else None)
 
 
 def _apply_phrases(entities: Entities, masked: str) -> None:

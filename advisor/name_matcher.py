@@ -73,7 +73,7 @@ class NameMatcher:
     def __init__(self, catalog: Catalog):
         self.names: dict[str, tuple[Kind, str]] = {}
         self.prefixes: set[str] = set()
-        self.first_tokens: set[str] = set()
+        first_tokens: set[str] = set()
         entries: list[tuple[Kind, str, list[str]]] = [("gpu", g.id, [g.id, g.name, *g.aliases]) for g in catalog.gpus]
         entries += [("model", m.id, [m.id, m.name, *m.aliases]) for m in catalog.models]
         for kind, entry_id, names in entries:
@@ -85,38 +85,42 @@ class NameMatcher:
                 if not _usable(key) or key in self.names:
                     continue
                 self.names[key] = (kind, entry_id)
-                self.first_tokens.add(tokens[0])
+                first_tokens.add(tokens[0])
                 key = ""
                 for token in tokens:
                     key = _extend(key, token)
                     self.prefixes.add(key)
+        self.starts = _start_pattern(first_tokens)
 
     def scan(self, text: str) -> list[NameMatch]:
         """Non-overlapping longest matches, left to right, on ``normalize_text`` output."""
-        tokens = _tokens(text)
         found: list[NameMatch] = []
-        index, count = 0, len(tokens)
-        while index < count:
-            if tokens[index][2] not in self.first_tokens:
-                index += 1
+        resume = 0
+        for start in self.starts.finditer(text):
+            if start.start() < resume:
                 continue
-            best, key, last = None, "", index
-            while last < count:
-                if last > index and not JOINABLE_GAP.fullmatch(text, tokens[last - 1][1], tokens[last][0]):
-                    break
-                key = _extend(key, tokens[last][2])
-                if key not in self.prefixes:
-                    break
-                if key in self.names:
-                    best = (last, self.names[key])
-                last += 1
-            if best is not None and not self._glued(text, tokens[index][0], tokens[best[0]][1]):
-                end_index, (kind, entry_id) = best
-                found.append(NameMatch(tokens[index][0], tokens[end_index][1], kind, entry_id))
-                index = end_index + 1
-            else:
-                index += 1
+            match = self._longest(text, start)
+            if match is not None:
+                found.append(match)
+                resume = match.end
         return found
+
+    def _longest(self, text: str, first: re.Match[str]) -> NameMatch | None:
+        best: NameMatch | None = None
+        key, token, end, previous = "", first.group(), first.end(), ""
+        while True:
+            if token in MEMORY_UNITS and previous[:1].isdigit():
+                token = "g"
+            key = _extend(key, token)
+            if key not in self.prefixes:
+                break
+            if key in self.names and not self._glued(text, first.start(), end):
+                best = NameMatch(first.start(), end, *self.names[key])
+            following = TOKEN.match(text, JOINABLE_GAP.match(text, end).end())
+            if following is None:
+                break
+            previous, token, end = token, following.group(), following.end()
+        return best
 
     @staticmethod
     def _glued(text: str, start: int, end: int) -> bool:
@@ -132,6 +136,21 @@ class NameMatcher:
             return True
         span = text[start:end]
         return span.isdigit() and (after in NOT_A_NAME_AFTER or before in "$¥")
+
+
+def _start_pattern(first_tokens: set[str]) -> re.Pattern[str]:
+    """Where a name can begin: a whole letter run, a whole number or a CJK character that starts some alias.
+
+    Searching for these in C is what keeps long messages cheap: the Python loop only runs
+    at the few places a name may start.
+    """
+    by_length = sorted(first_tokens, key=len, reverse=True)
+    words = "|".join(re.escape(t) for t in by_length if t[0].isascii() and t[0].isalpha())
+    numbers = "|".join(re.escape(t) for t in by_length if t[0].isdigit())
+    others = "".join(re.escape(t) for t in by_length if not t[0].isascii())
+    parts = [rf"(?:(?<![a-z])|(?<=\dx))(?:{words})(?![a-z])" if words else "", rf"(?<![\d.])(?:{numbers})(?![\d]|\.\d)" if numbers else ""]
+    parts.append(f"[{others}]" if others else "")
+    return re.compile("|".join(p for p in parts if p) or r"(?!)")
 
 
 def _usable(key: str) -> bool:

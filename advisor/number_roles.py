@@ -24,6 +24,7 @@ Role = Literal[
 Per = Literal["once", "hour", "gpu_hour", "month", "year", "kwh"]
 HOURS_PER = {"day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}  # month = 8760 / 12
 WINDOW = 24
+MAX_NUMBERS_PER_END = 60
 
 
 class Reading(NamedTuple):
@@ -57,6 +58,7 @@ CURRENCY_AFTER = re.compile(rf"^\s*(?:(?P<usd>{USD})|(?P<cny>{CNY}))")
 CURRENCY_BEFORE = re.compile(r"(?:(?P<usd>us\$|\$|usd)|(?P<cny>¥|rmb|cny|人民币))\s*$")
 PER_AFTER = _after(
     r"(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*[-·/]?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
+    r"(?:\s*(?:per|/|每|一)\s*(?P<gpu_after>gpu|卡|card))?"
 )
 PER_BEFORE = _before(
     r"(?:(?:每|per|一)\s*(?:(?P<gpu>张?卡|gpu)\s*每?\s*)?(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))|(?P<rent>月租|包月))"
@@ -83,6 +85,7 @@ GPUS_AFTER = _after(rf"(?:张|块|片|个|[x×*])?\s*(?:的)?\s*(?:卡|显卡|�
 GPUS_BEFORE = re.compile(rf"(?:{GPU_MARK}\s*[x×*]|(?:gpu|卡|显卡)\s*(?:数量?|count|数目)\s*(?:是|为|[:=：])?|(?:num_gpus|n_gpus|nproc_per_node)\s*[:=])\s*$")
 TOTAL_WORDS = re.compile(r"共|总共|一共|合计|总计|total|in all|altogether")
 PER_SERVER_WORDS = re.compile(r"每台|每个?节点|每机|each|per\s+(?:server|node|machine)")
+SCOPE_WORDS = (("per_server", PER_SERVER_WORDS), ("total", TOTAL_WORDS))
 BATCH_BEFORE = _before(r"(?<![a-z])(?:batch[\s_-]*size|micro[\s_-]*batch(?:[\s_-]*size)?|bs|mbs|gbs|batch|批大小|批量大小?|批次大小|批处理大小)\s*(?:[=:：]|of|是|为|设为|设置为|开到|用)?")
 CONTEXT_BEFORE = _before(
     r"(?:上下文|context|ctx|序列|seq(?:uence)?|max[_-]?(?:model|seq)[_-]?len|输入|窗口)[\s_-]*(?:length|window|len|长度|窗口)?\s*(?:[=:：]|of|是|为|达到|要|到|设为|开到)?"
@@ -110,7 +113,7 @@ def _per(ctx: Context, after: str) -> Per:
         if match:
             groups = match.groupdict()
             if groups["hour"]:
-                return "gpu_hour" if groups["gpu"] else "hour"
+                return "gpu_hour" if groups["gpu"] or groups.get("gpu_after") else "hour"
             return "year" if groups["year"] else "month"
     return "gpu_hour" if GPU_HOUR_BEFORE.search(ctx.before) else "once"
 
@@ -185,8 +188,10 @@ def gpu_count(ctx: Context) -> Reading | None:
     if not value.is_integer() or not 0 < value <= 100_000:
         return None
     if GPUS_AFTER.match(ctx.after) or GPUS_BEFORE.search(ctx.before):
-        near = ctx.before[-8:] + ctx.after[:8]
-        scope = "total" if TOTAL_WORDS.search(near) else "per_server" if PER_SERVER_WORDS.search(near) else ""
+        # Only this clause counts: in "每台8张4090，共16卡" the 共 belongs to the next number.
+        before = re.split(r"[，,。;；]", ctx.before)[-1][-8:]
+        after = re.split(r"[，,。;；]", ctx.after)[0][:8]
+        scope = next((s for s, words in SCOPE_WORDS for part in (before, after) if words.search(part)), "")
         return Reading("gpu_count", value, ctx.number.start, scope=scope)
     return None
 
@@ -258,7 +263,10 @@ RULES: list[Callable[[Context], Reading | None]] = [
 def read_numbers(masked: str, language: str) -> list[Reading]:
     """Every number in ``masked`` that a rule recognises, in text order (unusable ones dropped)."""
     readings: list[Reading] = []
-    for number in find_numbers(masked):
+    numbers = find_numbers(masked)
+    if len(numbers) > 2 * MAX_NUMBERS_PER_END:  # a table of figures: its first and last rows carry the question
+        numbers = numbers[:MAX_NUMBERS_PER_END] + numbers[-MAX_NUMBERS_PER_END:]
+    for number in numbers:
         ctx = Context(number, masked[max(0, number.start - WINDOW) : number.start], masked[number.end : number.end + WINDOW], language)
         for rule in RULES:
             reading = rule(ctx)

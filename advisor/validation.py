@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from pydantic import ValidationError
 
 from tools.errors import AdvisorError
@@ -24,8 +27,13 @@ _ZH_BY_TYPE = {
 
 
 def bilingual_validation_error(exc: ValidationError) -> AdvisorError:
+    return bilingual_errors(exc.errors(include_url=False))
+
+
+def bilingual_errors(errors: Sequence[Mapping[str, Any]]) -> AdvisorError:
+    """Same translation for error dicts already taken out of a ValidationError (e.g. FastAPI's)."""
     en_parts, zh_parts = [], []
-    for error in exc.errors(include_url=False)[:5]:
+    for error in list(errors)[:5]:
         where = ".".join(str(p) for p in error["loc"]) or "input"
         en_parts.append(f"{where}: {error['msg']}")
         ctx = error.get("ctx") or {}

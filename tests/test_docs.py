@@ -79,8 +79,11 @@ def test_doc_has_three_to_seven_nonempty_sections(lang, doc_id):
 
 @pytest.mark.parametrize("doc_id", GUIDANCE_IDS)
 def test_chinese_doc_is_mostly_chinese_and_english_is_not(doc_id):
-    _, zh_body = load("zh", doc_id)
-    _, en_body = load("en", doc_id)
-    zh_cjk, zh_latin = len(CJK.findall(zh_body)), len(LATIN_LETTER.findall(zh_body))
-    assert zh_cjk / (zh_cjk + zh_latin) >= 0.5, f"zh/{doc_id} is mostly Latin script"
-    assert not CJK.search(en_body.replace("中文", "")) or len(CJK.findall(en_body)) < 40
+    def cjk_share(body: str) -> float:
+        cjk, latin = len(CJK.findall(body)), len(LATIN_LETTER.findall(body))
+        return cjk / (cjk + latin)
+
+    # Commands and product names are Latin, so "mostly" means over half of all letters.
+    assert cjk_share(load("zh", doc_id)[1]) >= 0.5, f"zh/{doc_id} is mostly Latin script"
+    # English docs may name Chinese clouds (阿里云) but must not be Chinese prose.
+    assert cjk_share(load("en", doc_id)[1]) < 0.02, f"en/{doc_id} contains Chinese prose"

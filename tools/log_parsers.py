@@ -71,6 +71,28 @@ def _put(values: dict[str, Value], key: str, value: Value | None) -> None:
         values[key] = value
 
 
+def lines_with(text: str, literals: tuple[str, ...], limit: int = MAX_RECORDS) -> list[tuple[int, int]]:
+    """(start, end) offsets of the first ``limit`` distinct lines containing any of ``literals``, in order.
+
+    ``str.find`` skips through a 200 KB log far faster than a regex that starts with an alternation or a
+    character class, so parsers find candidate lines this way and run their regex on those lines only.
+    """
+    starts: set[int] = set()
+    for literal in literals:
+        pos = text.find(literal)
+        while pos >= 0 and len(starts) < 50 * limit:
+            starts.add(text.rfind("\n", 0, pos) + 1)
+            newline = text.find("\n", pos)
+            if newline < 0:
+                break
+            pos = text.find(literal, newline)
+    spans = []
+    for start in sorted(starts)[:limit]:
+        end = text.find("\n", start)
+        spans.append((start, end if end >= 0 else len(text)))
+    return spans
+
+
 # --------------------------------------------------------------------------- PyTorch / CUDA OOM
 
 _SIZE = r"(\d+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b"
@@ -78,7 +100,8 @@ _SIZE = r"(\d+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b"
 _TO_MIB = {"bytes": 1 / 2**20, "B": 1 / 2**20, "KiB": 1 / 1024, "KB": 1 / 1024, "MiB": 1, "MB": 1,
            "GiB": 1024, "GB": 1024, "TiB": 2**20, "TB": 2**20}  # fmt: skip
 
-_OOM_ANCHOR = re.compile(r"[Oo]ut [Oo]f [Mm]emory|OUT_OF_MEMORY|OutOfMemory|MemoryAllocation\b")
+_OOM_ANCHORS = ("out of memory", "Out of memory", "Out Of Memory", "OUT OF MEMORY", "OUT_OF_MEMORY", "OutOfMemory",
+                "cudaErrorMemoryAllocation")
 _OOM_FIELDS = {
     "requested_mib": re.compile(r"Tried to allocate " + _SIZE),
     # 2.1+: "total capacity of X" (2.1 printed the typo "capacty"); before: "X total capacity"
@@ -120,24 +143,16 @@ def _oom_format(window: str) -> str:
 def parse_pytorch_oom(text: str) -> list[ParsedRecord]:
     """CUDA/HIP out-of-memory messages of every PyTorch era, plus the Linux host OOM killer."""
     locator = LineLocator(text)
-    starts = [m.start() for m in _OOM_ANCHOR.finditer(text)]
+    spans = lines_with(text, _OOM_ANCHORS)
     records: list[ParsedRecord] = []
-    line_starts_seen: set[int] = set()
-    for index, start in enumerate(starts):
-        line_start = text.rfind("\n", 0, start) + 1
-        if line_start in line_starts_seen:  # "torch.OutOfMemoryError: CUDA out of memory." is one message
-            continue
-        line_starts_seen.add(line_start)
-        end = min(starts[index + 1] if index + 1 < len(starts) else len(text), start + _OOM_WINDOW)
-        end = max(end, text.find("\n", start) if text.find("\n", start) >= 0 else len(text))
-        window = text[line_start:end]
-        line_text = locator.excerpt(start)
-        if _HOST_OOM.search(line_text):
+    for index, (start, line_end) in enumerate(spans):
+        # The message's fields may wrap onto following lines; stop before the next OOM message.
+        next_start = spans[index + 1][0] if index + 1 < len(spans) else len(text)
+        window = text[start : max(line_end, min(next_start, start + _OOM_WINDOW))]
+        if _HOST_OOM.search(text, start, line_end):
             records.append(locator.record("pytorch_oom", "host_oom", start, {"format": "linux"}))
         else:
             records.append(locator.record("pytorch_oom", "device_oom", start, _oom_values(window)))
-        if len(records) >= MAX_RECORDS:
-            break
     return records
 
 
@@ -177,21 +192,18 @@ def parse_xid(text: str) -> list[ParsedRecord]:
     """NVRM Xid lines (``NVRM: Xid (PCI:0000:3b:00): 79, pid=…, …``) and Xid codes mentioned in prose."""
     locator = LineLocator(text)
     records: list[ParsedRecord] = []
-    for match in _XID.finditer(text):
-        excerpt = locator.excerpt(match.start())
-        values: dict[str, Value] = {"xid": float(match.group("code"))}
-        if match.group("pci"):
-            values["pci"] = match.group("pci").removeprefix("PCI:")
-        rest = text[match.end() : match.end() + 400].split("\n", 1)[0]
-        for key, pattern in (("pid", _XID_PID), ("process", _XID_NAME)):
-            found = pattern.search(rest)
-            if found:
-                values[key] = float(found.group(1)) if key == "pid" else found.group(1)
-        kind = "dmesg" if "NVRM" in excerpt or "pci" in values else "mention"
-        records.append(locator.record("xid", kind, match.start(), values))
-        if len(records) >= MAX_RECORDS:
-            break
-    return records
+    for start, end in lines_with(text, ("Xid", "XID", "xid")):
+        for match in _XID.finditer(text, start, end):
+            values: dict[str, Value] = {"xid": float(match.group("code"))}
+            if match.group("pci"):
+                values["pci"] = match.group("pci").removeprefix("PCI:")
+            for key, pattern in (("pid", _XID_PID), ("process", _XID_NAME)):
+                found = pattern.search(text, match.end(), end)
+                if found:
+                    values[key] = float(found.group(1)) if key == "pid" else found.group(1)
+            kind = "dmesg" if "pci" in values or text.find("NVRM", start, end) >= 0 else "mention"
+            records.append(locator.record("xid", kind, match.start(), values))
+    return records[:MAX_RECORDS]
 
 
 # --------------------------------------------------------------------------- nvidia-smi -q
@@ -377,90 +389,89 @@ _WATCHDOG_FIELDS = {"SeqNum": "seq_num", "NumelIn": "numel_in", "NumelOut": "num
 _RANK = re.compile(r"\bRank (\d+)\b|\brank(?:\s*=\s*|\s+)(\d+)\b")
 _LAST_WORK = re.compile(r"last enqueued NCCL work: (-?\d+), last completed NCCL work: (-?\d+)")
 _NCCL_VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
-_NCCL_ERRORS = [
-    ("system_error", re.compile(r"ncclSystemError|unhandled system error")),
-    ("cuda_error", re.compile(r"ncclUnhandledCudaError|unhandled cuda error")),
-    ("internal_error", re.compile(r"ncclInternalError|internal error - please report this issue")),
-    ("invalid_usage", re.compile(r"ncclInvalidUsage|invalid usage \(run with NCCL_DEBUG=WARN")),
-    ("remote_error", re.compile(r"ncclRemoteError|remote process exited or there was a network error")),
-]
+# kind → literals that identify it (both the enum name and the human message NCCL prints)
+_NCCL_ERRORS: dict[str, tuple[str, ...]] = {
+    "system_error": ("ncclSystemError", "unhandled system error"),
+    "cuda_error": ("ncclUnhandledCudaError", "unhandled cuda error"),
+    "internal_error": ("ncclInternalError", "internal error - please report this issue"),
+    "invalid_usage": ("ncclInvalidUsage", "invalid usage (run with NCCL_DEBUG=WARN"),
+    "remote_error": ("ncclRemoteError", "remote process exited or there was a network error"),
+    "no_interface": ("no socket interface found", "No usable listening interface"),
+    "ib_not_found": ("NET/IB : No device found", "NET/IB: No device found"),
+}
 _IB_COMPLETION = re.compile(
     r"NET/IB\s*:\s*Got completion from peer (?P<peer>\S+) with (?:error|status)\s*[=:]?\s*(?P<status>\d+),?"
     r"\s*opcode\s*[=:]?\s*(?P<opcode>\d+)(?:,?\s*len\s*[=:]?\s*(?P<len>\d+))?(?:,?\s*vendor err\s*[=:]?\s*(?P<vendor>\d+))?"
 )
-_IB_OTHER = re.compile(
-    r"NET/IB\s*:[^\n]*(?:[Ee]rror|[Ff]ailed|[Uu]nable)|ibv_\w+ failed|IBV_WC_\w+_ERR|local catastrophic error|port error"
-)
-_SOCKET_USING = re.compile(r"NET/Socket\s*:\s*Using \[\d+\](?P<iface>[\w.@-]+):(?P<addr>\S+)")
-_BOOTSTRAP_USING = re.compile(r"Bootstrap\s*:\s*Using (?P<iface>[\w.@-]+):(?P<addr>\S+)")
-_NO_INTERFACE = re.compile(r"no socket interface found|Bootstrap : no socket interface|No usable listening interface")
-_IB_NOT_FOUND = re.compile(r"NET/IB\s*:\s*No device found")
-_CONNECT_FAILED = re.compile(
-    r"(?:socketStartConnect|socketConnect|Connect to \S+ failed|connectSocket)[^\n]*"
-    r"(?:[Cc]onnection refused|timed out|No route to host|failed)"
-)
+_IB_OTHER_LITERALS = ("NET/IB", "ibv_", "IBV_WC_", "local catastrophic error", "port error")
+_IB_OTHER = re.compile(r"NET/IB\s*:.*(?:[Ee]rror|[Ff]ailed|[Uu]nable)|ibv_\w+ failed|IBV_WC_\w+_ERR|catastrophic|port error")
+_SOCKET_USING = re.compile(r"(?:NET/Socket\s*:\s*Using \[\d+\]|Bootstrap\s*:\s*Using )(?P<iface>[\w.@-]+):(?P<addr>\S+)")
+_CONNECT_LITERALS = ("socketStartConnect", "socketConnect", "Connect to ", "connectSocket")
+_CONNECT_FAILED = re.compile(r"[Cc]onnection refused|timed out|No route to host|failed")
 # Interfaces that only reach this host or a container bridge: picking one breaks multi-node NCCL.
 _LOCAL_IFACES = re.compile(r"^(?:lo|docker\d*|virbr\d*|veth\w*|br-\w+|cni\d*|flannel[.\w]*|cali\w+|podman\d*)$")
-_SHM = re.compile(
-    r"Error while creating shared memory segment (?P<segment>/dev/shm/\S+) \(size (?P<size>\d+)\)"
-    r"|(?P<ncclshm>ncclShmOpen|shm_open failed|NCCL WARN[^\n]*/dev/shm)"
-    r"|(?P<bus>DataLoader worker \(pids?:? ?[^)]*\) is killed by signal: Bus error)"
-    r"|(?P<torchfile>unable to (?:write to|mmap \d+ bytes from) file <?/?torch_\w+)"
-    r"|(?P<nospace>/dev/shm[^\n]*No space left on device|No space left on device[^\n]*/dev/shm)"
-)
+# (source, literal that finds the line, regex that confirms it; a "size" group is the failed shm request)
+_SHM_SIGNS = [
+    ("nccl", "Error while creating shared memory segment", re.compile(r"segment /dev/shm/\S+ \(size (?P<size>\d+)\)")),
+    ("nccl", "ncclShmOpen", None),
+    ("nccl", "shm_open failed", None),
+    ("dataloader", "is killed by signal: Bus error", re.compile(r"DataLoader worker")),
+    ("dataloader", "unable to write to file </torch_", None),
+    ("dataloader", "unable to mmap", re.compile(r"from file <?/?torch_")),
+    ("shm", "No space left on device", re.compile(r"/dev/shm")),
+]
 
 
 def parse_nccl(text: str) -> list[ParsedRecord]:
     """NCCL watchdog timeouts, ncclSystemError/CudaError/InternalError/…, IB/RoCE completion errors,
     the network interface NCCL picked, connection failures and /dev/shm exhaustion."""
-    if "NCCL" not in text and "nccl" not in text and "/dev/shm" not in text and "DataLoader worker" not in text:
-        return []
-    locator = LineLocator(text)
     found: list[tuple[int, str, dict[str, Value]]] = []
-    for match in _WATCHDOG.finditer(text):
-        found.append((match.start(), "watchdog_timeout", _watchdog_values(text, match)))
-    for kind, pattern in _NCCL_ERRORS:
-        for match in _limited(pattern.finditer(text)):
+    for start, end in lines_with(text, ("Watchdog caught collective operation timeout",)):
+        match = _WATCHDOG.search(text, start, end)
+        if match:
+            found.append((match.start(), "watchdog_timeout", _watchdog_values(text, match, start)))
+    for kind, literals in _NCCL_ERRORS.items():
+        for start, _ in lines_with(text, literals, 20):
             values: dict[str, Value] = {"error": kind}
-            version = _NCCL_VERSION.search(text, match.start(), match.start() + 400)
+            version = _NCCL_VERSION.search(text, start, start + 600)
             if version:
                 values["nccl_version"] = version.group(1)
-            found.append((match.start(), kind, values))
-    for match in _limited(_IB_COMPLETION.finditer(text)):
-        values = {"peer": match.group("peer"), "ib_status": float(match.group("status")),
-                  "opcode": float(match.group("opcode"))}  # fmt: skip
-        if match.group("vendor"):
-            values["vendor_err"] = float(match.group("vendor"))
-        found.append((match.start(), "ib_completion_error", values))
-    if not found or all(kind != "ib_completion_error" for _, kind, _ in found):
-        for match in _limited(_IB_OTHER.finditer(text), 20):
-            found.append((match.start(), "ib_error", {}))
-    for pattern in (_SOCKET_USING, _BOOTSTRAP_USING):
-        for match in _limited(pattern.finditer(text), 20):
+            found.append((start, kind, values))
+    for start, end in lines_with(text, ("Got completion from peer",)):
+        match = _IB_COMPLETION.search(text, start, end)
+        if match:
+            values = {"peer": match.group("peer"), "ib_status": float(match.group("status")),
+                      "opcode": float(match.group("opcode"))}  # fmt: skip
+            if match.group("vendor"):
+                values["vendor_err"] = float(match.group("vendor"))
+            found.append((start, "ib_completion_error", values))
+    if not any(kind == "ib_completion_error" for _, kind, _ in found):
+        for start, end in lines_with(text, _IB_OTHER_LITERALS, 20):
+            if _IB_OTHER.search(text, start, end) and "No device found" not in text[start:end]:
+                found.append((start, "ib_error", {}))
+    for start, end in lines_with(text, ("Using [", "Bootstrap : Using", "Bootstrap: Using"), 20):
+        match = _SOCKET_USING.search(text, start, end)
+        if match:
             iface = match.group("iface")
             local = 1.0 if _LOCAL_IFACES.match(iface) or match.group("addr").startswith("127.") else 0.0
-            found.append((match.start(), "socket_interface", {"iface": iface, "local_iface": local}))
-    for kind, pattern in (("no_interface", _NO_INTERFACE), ("ib_not_found", _IB_NOT_FOUND),
-                          ("connect_failed", _CONNECT_FAILED)):  # fmt: skip
-        for match in _limited(pattern.finditer(text), 20):
-            found.append((match.start(), kind, {}))
-    for match in _limited(_SHM.finditer(text), 20):
-        values = {"source": "dataloader" if match.group("bus") or match.group("torchfile") else "nccl"}
-        if match.group("size"):
-            values["shm_request_bytes"] = float(match.group("size"))
-        found.append((match.start(), "shm_exhausted", values))
+            found.append((start, "socket_interface", {"iface": iface, "local_iface": local}))
+    for start, end in lines_with(text, _CONNECT_LITERALS, 20):
+        if _CONNECT_FAILED.search(text, start, end):
+            found.append((start, "connect_failed", {}))
+    for source, literal, confirm in _SHM_SIGNS:
+        for start, end in lines_with(text, (literal,), 20):
+            match = confirm.search(text, start, end) if confirm else None
+            if confirm is None or match:
+                values = {"source": source}
+                if match and "size" in match.groupdict():
+                    values["shm_request_bytes"] = float(match.group("size"))
+                found.append((start, "shm_exhausted", values))
     found.sort(key=lambda item: item[0])
+    locator = LineLocator(text)
     return [locator.record("nccl", kind, pos, values) for pos, kind, values in found[:MAX_RECORDS]]
 
 
-def _limited(matches: Iterator[re.Match[str]], limit: int = MAX_RECORDS) -> Iterator[re.Match[str]]:
-    for count, match in enumerate(matches):
-        if count >= limit:
-            return
-        yield match
-
-
-def _watchdog_values(text: str, match: re.Match[str]) -> dict[str, Value]:
+def _watchdog_values(text: str, match: re.Match[str], line_start: int) -> dict[str, Value]:
     values: dict[str, Value] = {}
     for part in match.group("body").split(","):
         key, _, raw = part.strip().partition("=")
@@ -472,7 +483,6 @@ def _watchdog_values(text: str, match: re.Match[str]) -> dict[str, Value]:
         values["ran_for_ms"] = float(match.group("ran"))
     if isinstance(values.get("timeout_ms"), float):
         values["timeout_min"] = round(float(values["timeout_ms"]) / 60000, 2)
-    line_start = text.rfind("\n", 0, match.start()) + 1
     rank = _RANK.search(text, line_start, match.start())
     if rank:
         values["rank"] = float(rank.group(1) or rank.group(2))
@@ -503,9 +513,8 @@ def _link_values(speed: float | None, width: float | None, cap_speed: float | No
     values: dict[str, Value] = {}
     for key, value in (("speed_gts", speed), ("width", width), ("cap_speed_gts", cap_speed), ("cap_width", cap_width)):
         _put(values, key, value)
-    for key, now, cap in (("gen", speed, cap_speed),):
-        _put(values, key, float(_GT_PER_GEN[now]) if now in _GT_PER_GEN else None)
-        _put(values, f"cap_{key}", float(_GT_PER_GEN[cap]) if cap in _GT_PER_GEN else None)
+    _put(values, "gen", float(_GT_PER_GEN[speed]) if speed in _GT_PER_GEN else None)
+    _put(values, "cap_gen", float(_GT_PER_GEN[cap_speed]) if cap_speed in _GT_PER_GEN else None)
     speed_down = flags[0] == "downgraded" or (speed is not None and cap_speed is not None and speed < cap_speed)
     width_down = flags[1] == "downgraded" or (width is not None and cap_width is not None and width < cap_width)
     values["speed_downgraded"], values["width_downgraded"] = float(speed_down), float(width_down)
@@ -514,94 +523,94 @@ def _link_values(speed: float | None, width: float | None, cap_speed: float | No
 
 def parse_pcie_link(text: str) -> list[ParsedRecord]:
     """PCIe link state from ``lspci -vv`` (LnkCap/LnkSta), dmesg "limited by" lines and ``nvidia-smi -q``."""
-    if "Lnk" not in text and "limited by" not in text and "Link Width" not in text:
-        return []
-    locator = LineLocator(text)
     found: list[tuple[int, str, dict[str, Value]]] = []
-    last_cap: re.Match[str] | None = None
-    events = sorted([*_limited(_LNKCAP.finditer(text)), *_limited(_LNKSTA.finditer(text))], key=lambda m: m.start())
-    for match in events:
-        if match.re is _LNKCAP:
-            last_cap = match
+    cap: re.Match[str] | None = None  # LnkSta is compared with the LnkCap printed just before it
+    for start, end in lines_with(text, ("LnkCap:", "LnkSta:")):
+        match = _LNKCAP.search(text, start, end)
+        if match:
+            cap = match
             continue
-        cap_speed = _number(last_cap.group("speed")) if last_cap else None
-        cap_width = _number(last_cap.group("width")) if last_cap else None
-        values = _link_values(_number(match.group("speed")), _number(match.group("width")), cap_speed, cap_width,
-                              (match.group("speed_flag"), match.group("width_flag")))  # fmt: skip
-        found.append((match.start(), "lspci", values))
-        last_cap = None
-    for match in _limited(_DMESG_LIMITED.finditer(text)):
-        values = _link_values(*(_number(match.group(k)) for k in ("speed", "width", "cap_speed", "cap_width")))
-        values["available_gbps"] = float(match.group("avail"))
-        found.append((match.start(), "dmesg", values))
-    for gen, width in zip(_SMI_GEN.finditer(text), _SMI_WIDTH.finditer(text)):
+        match = _LNKSTA.search(text, start, end)
+        if match:
+            cap_speed, cap_width = (_number(cap.group("speed")), _number(cap.group("width"))) if cap else (None, None)
+            values = _link_values(_number(match.group("speed")), _number(match.group("width")), cap_speed, cap_width,
+                                  (match.group("speed_flag"), match.group("width_flag")))  # fmt: skip
+            found.append((start, "lspci", values))
+            cap = None
+    for start, end in lines_with(text, ("available PCIe bandwidth, limited by",)):
+        match = _DMESG_LIMITED.search(text, start, end)
+        if match:
+            values = _link_values(*(_number(match.group(k)) for k in ("speed", "width", "cap_speed", "cap_width")))
+            values["available_gbps"] = float(match.group("avail"))
+            found.append((start, "dmesg", values))
+    if "Link Width" in text:
         speeds = {g: s for s, g in _GT_PER_GEN.items()}
-        values = _link_values(speeds.get(int(gen.group("cur"))), _number(width.group("cur")),
-                              speeds.get(int(gen.group("max"))), _number(width.group("max")))  # fmt: skip
-        found.append((width.start(), "nvidia_smi", values))
+        for gen, width in zip(_SMI_GEN.finditer(text), _SMI_WIDTH.finditer(text)):
+            values = _link_values(speeds.get(int(gen.group("cur"))), _number(width.group("cur")),
+                                  speeds.get(int(gen.group("max"))), _number(width.group("max")))  # fmt: skip
+            found.append((width.start(), "nvidia_smi", values))
     found.sort(key=lambda item: item[0])
+    locator = LineLocator(text)
     return [locator.record("pcie_link", kind, pos, values) for pos, kind, values in found[:MAX_RECORDS]]
 
 
 # --------------------------------------------------------------------------- driver / CUDA versions
 
-_DRIVER_PATTERNS = [
-    ("nvml_mismatch", re.compile(r"Failed to initialize NVML: Driver/library version mismatch")),
-    ("driver_too_old", re.compile(
-        r"CUDA driver version is insufficient for CUDA runtime version|cudaErrorInsufficientDriver"
-        r"|CUDA_ERROR_INSUFFICIENT_DRIVER|The NVIDIA driver on your system is too old"
-    )),
-    ("compat_unsupported", re.compile(r"forward compatibility was attempted on non supported HW")),
-    ("no_driver", re.compile(
-        r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver"
-        r"|Found no NVIDIA driver on your system|no CUDA-capable device is detected"
-    )),
-]  # fmt: skip
+_DRIVER_ERRORS: dict[str, tuple[str, ...]] = {
+    "nvml_mismatch": ("Failed to initialize NVML: Driver/library version mismatch",),
+    "driver_too_old": ("CUDA driver version is insufficient for CUDA runtime version", "cudaErrorInsufficientDriver",
+                       "CUDA_ERROR_INSUFFICIENT_DRIVER", "The NVIDIA driver on your system is too old"),
+    "compat_unsupported": ("forward compatibility was attempted on non supported HW",),
+    "no_driver": ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver",
+                  "Found no NVIDIA driver on your system", "no CUDA-capable device is detected"),
+}  # fmt: skip
 _NVML_LIB = re.compile(r"NVML library version: ([\d.]+)")
 _FOUND_VERSION = re.compile(r"too old \(found version (\d{4,5})\)")
 _SMI_HEADER = re.compile(r"Driver Version: ([\d.]+)\s+CUDA Version: (\d+\.\d+)")
-_TORCH_CUDA = re.compile(r"\+cu(\d{2})(\d)\b|CUDA runtime(?: version)?[:\s]+(\d{2})\.(\d)\b|cuda_runtime_version[=:\s]+(\d{2})\.(\d)")
+_TORCH_CUDA = re.compile(r"\+cu(\d{2})(\d)\b|CUDA runtime(?: version)?[:\s]+(\d{2})\.(\d)\b")
 
 
 def parse_driver(text: str) -> list[ParsedRecord]:
     """Driver/library mismatches, drivers older than the CUDA runtime, and the versions printed alongside."""
-    locator = LineLocator(text)
     found: list[tuple[int, str, dict[str, Value]]] = []
-    for kind, pattern in _DRIVER_PATTERNS:
-        for match in _limited(pattern.finditer(text), 20):
+    for kind, literals in _DRIVER_ERRORS.items():
+        for start, _ in lines_with(text, literals, 20):
             values: dict[str, Value] = {}
-            lib = _NVML_LIB.search(text, match.start(), match.start() + 300)
+            lib = _NVML_LIB.search(text, start, start + 400)
             if lib:
                 values["nvml_library_version"] = lib.group(1)
-            version = _FOUND_VERSION.search(text, match.start(), match.start() + 300)
+            version = _FOUND_VERSION.search(text, start, start + 400)
             if version:  # the driver API reports 11040 for CUDA 11.4
                 code = int(version.group(1))
                 values["driver_cuda_version"] = code // 1000 + (code % 1000) / 100
-            found.append((match.start(), kind, values))
-    header = _SMI_HEADER.search(text)
-    runtime = _TORCH_CUDA.search(text)
+            found.append((start, kind, values))
+    header = _SMI_HEADER.search(text) if "CUDA Version:" in text else None
     if header:
         values = {"driver_version": header.group(1), "driver_cuda_version": float(header.group(2))}
+        runtime = _TORCH_CUDA.search(text) if "+cu" in text or "CUDA runtime" in text else None
         if runtime:
-            major, minor = next((a, b) for a, b in zip(runtime.groups()[::2], runtime.groups()[1::2]) if a)
+            major, minor = (runtime.group(1), runtime.group(2)) if runtime.group(1) else (runtime.group(3), runtime.group(4))
             values["runtime_cuda_version"] = float(f"{int(major)}.{minor}")
         found.append((header.start(), "versions", values))
     found.sort(key=lambda item: item[0])
+    locator = LineLocator(text)
     return [locator.record("driver", kind, pos, values) for pos, kind, values in found[:MAX_RECORDS]]
 
 
 # --------------------------------------------------------------------------- symptoms in prose
 
 _PERCENT = r"(\d{1,3}(?:\.\d+)?)\s*[%％]"
+_UTIL_LITERALS = ("利用率", "使用率", "util", "Util", "UTIL")
 _UTIL_PATTERNS = [
-    re.compile(r"利用率[^\d\n%％。，,]{0,12}?" + _PERCENT),
+    re.compile(r"(?:利用率|使用率)[^\d\n%％。，,]{0,12}?" + _PERCENT),
     re.compile(r"(?i)\butil(?:i[sz]ation)?\b[^\d\n%]{0,24}?" + _PERCENT),
-    re.compile(r"(?i)" + _PERCENT + r"\s*(?:的)?\s*(?:GPU\s*)?(?:util(?:i[sz]ation)?\b|利用率)"),
+    re.compile(r"(?i)" + _PERCENT + r"\s*(?:的)?\s*(?:GPU\s*)?(?:util(?:i[sz]ation)?\b|利用率|使用率)"),
 ]
 # The default nvidia-smi table row: "| N/A 34C P0 61W / 400W | 1MiB / 81920MiB | 30% Default |"
 _SMI_TABLE_ROW = re.compile(
     r"\|\s*(?:\d+%|N/A)\s+(?P<temp>\d+)C\s+P\d+\s+(?P<draw>\d+)W\s*/\s*(?P<cap>\d+)W\s*\|[^|\n]*MiB\s*\|\s*(?P<util>\d+)%"
 )
+_TEMPERATURE_LITERALS = ("温度", "temp", "Temp", "TEMP", "°", "℃", "度")
 _TEMPERATURE_PATTERNS = [
     re.compile(r"(?i)(?:温度|temp(?:erature)?s?\b)[^\d\n。，,]{0,15}?(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度|°|C\b)?"),
     re.compile(r"(?i)(?<![\d.])(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度(?!量))"),
@@ -610,23 +619,26 @@ _TEMPERATURE_PATTERNS = [
 
 def parse_symptoms(text: str) -> list[ParsedRecord]:
     """Numbers in a user's description: GPU utilisation ("利用率只有30%") and temperature ("90度", "90°C")."""
-    locator = LineLocator(text)
     found: dict[int, tuple[str, dict[str, Value]]] = {}
-    for match in _limited(_SMI_TABLE_ROW.finditer(text), 64):
-        found[match.start()] = ("smi_table", {
-            "gpu_util_percent": float(match.group("util")), "temperature_c": float(match.group("temp")),
-            "power_draw_w": float(match.group("draw")), "power_cap_w": float(match.group("cap")),
-        })  # fmt: skip
-    for pattern in _UTIL_PATTERNS:
-        for match in _limited(pattern.finditer(text), 20):
-            value = _number(match.group(1))
-            if value is not None and value <= 100 and not _inside(found, match.start()):
-                found[match.start()] = ("gpu_util", {"gpu_util_percent": value})
-    for pattern in _TEMPERATURE_PATTERNS:
-        for match in _limited(pattern.finditer(text), 20):
-            value = _number(match.group(1))
-            if value is not None and 20 <= value <= 130 and not _inside(found, match.start(), match.end()):
-                found[match.start()] = ("temperature", {"temperature_c": value})
+    for start, end in lines_with(text, ("W |", "W|"), 64):
+        for match in _SMI_TABLE_ROW.finditer(text, start, end):
+            found[match.start()] = ("smi_table", {
+                "gpu_util_percent": float(match.group("util")), "temperature_c": float(match.group("temp")),
+                "power_draw_w": float(match.group("draw")), "power_cap_w": float(match.group("cap")),
+            })  # fmt: skip
+    for start, end in lines_with(text, _UTIL_LITERALS, 20):
+        for pattern in _UTIL_PATTERNS:
+            for match in pattern.finditer(text, start, end):
+                value = _number(match.group(1))
+                if value is not None and value <= 100 and not _inside(found, match.start()):
+                    found[match.start()] = ("gpu_util", {"gpu_util_percent": value})
+    for start, end in lines_with(text, _TEMPERATURE_LITERALS, 20):
+        for pattern in _TEMPERATURE_PATTERNS:
+            for match in pattern.finditer(text, start, end):
+                value = _number(match.group(1))
+                if value is not None and 20 <= value <= 130 and not _inside(found, match.start(), match.end()):
+                    found[match.start()] = ("temperature", {"temperature_c": value})
+    locator = LineLocator(text)
     return [locator.record("symptoms", kind, pos, values) for pos, (kind, values) in sorted(found.items())]
 
 
@@ -663,8 +675,8 @@ PARSERS: dict[str, ParserSpec] = {
     ),
     "nccl": ParserSpec(
         parse_nccl,
-        frozenset({"watchdog_timeout", *(k for k, _ in _NCCL_ERRORS), "ib_completion_error", "ib_error",
-                   "socket_interface", "no_interface", "ib_not_found", "connect_failed", "shm_exhausted"}),
+        frozenset({"watchdog_timeout", *_NCCL_ERRORS, "ib_completion_error", "ib_error", "socket_interface",
+                   "connect_failed", "shm_exhausted"}),
         frozenset({"seq_num", "op_type", "numel_in", "numel_out", "timeout_ms", "timeout_min", "ran_for_ms", "rank",
                    "last_enqueued", "last_completed", "error", "nccl_version", "peer", "ib_status", "opcode",
                    "vendor_err", "iface", "local_iface", "source", "shm_request_bytes"}),
@@ -675,7 +687,7 @@ PARSERS: dict[str, ParserSpec] = {
                    "width_downgraded", "available_gbps"}),
     ),
     "driver": ParserSpec(
-        parse_driver, frozenset({*(k for k, _ in _DRIVER_PATTERNS), "versions"}),
+        parse_driver, frozenset({*_DRIVER_ERRORS, "versions"}),
         frozenset({"nvml_library_version", "driver_cuda_version", "driver_version", "runtime_cuda_version"}),
     ),
     "symptoms": ParserSpec(

@@ -192,7 +192,7 @@ def _gpus_for_deadline(request: TrainingTimeRequest, gpu: GPU, flops: float, pea
     seconds = request.deadline_days * SECONDS_PER_DAY
     count = 1
     for _ in range(len(MFU_TABLE) + 1):  # each pass can only move into a lower-MFU row
-        mfu, _row = _mfu(request, gpu, count)
+        mfu = _mfu(request, gpu, count)[0]
         needed = max(1, math.ceil(flops / (seconds * peak * 1e12 * mfu) - 1e-9))
         if needed == count:
             break

@@ -89,7 +89,9 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     lines = text.split("\n")
     lowered = text.casefold()
     records = {name: PARSERS[name].function(text) for name in rules.parsers()}
-    findings = [f for rule in rules.rules if (f := _evaluate(rule, text, lowered, lines, records)) is not None]
+    findings = [
+        finding for rule in rules.rules if (finding := _evaluate(rule, text, lowered, lines, records)) is not None
+    ]
     findings.sort(key=lambda f: (-f.score, f.evidence[0].line))
     for finding in findings:  # report lines as numbered in what the user pasted
         for item in finding.evidence:
@@ -148,8 +150,9 @@ def _evaluate(
     evidence: list[Evidence] = []
     parsed: dict[str, Value] = {}
     if rule.parser:
+        conditions = rule.conditions
         for record in records[rule.parser]:
-            if all(condition.holds(record.kind, record.values) for condition in rule.conditions):
+            if all(condition.holds(record.kind, record.values) for condition in conditions):
                 if not parsed:
                     parsed = dict(record.values)
                 evidence.append(_record_evidence(rule, record, lines))
@@ -164,7 +167,10 @@ def _evaluate(
                 parsed.setdefault(key, value)
             break  # one hit per regex is enough evidence; the first hit is the earliest
     strong = bool(evidence)
+    ascii_text = lowered.isascii()
     for keyword in rule.keywords:
+        if ascii_text and not keyword.isascii():
+            continue  # a Chinese keyword cannot occur in an all-ASCII log; skip the scan
         position = _find_keyword(lowered, keyword)
         if position >= 0:
             line = lowered.count("\n", 0, position) + 1

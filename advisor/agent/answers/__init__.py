@@ -1,0 +1,1 @@
+"""One module per kind of answer the offline planner gives."""

@@ -1,0 +1,149 @@
+"""Rent-vs-buy (TCO) and training-time answers."""
+
+from __future__ import annotations
+
+import math
+
+from advisor.agent.markdown import money, number, table
+from advisor.agent.turn import Turn
+from advisor.entities import Money
+from tools.money import DEFAULT_USD_TO_CNY
+
+DEFAULT_GPU = "h100-sxm"
+CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
+
+
+def _currency(turn: Turn) -> str:
+    for amount in (turn.slots.hourly_price, turn.slots.power_price, turn.slots.budget):
+        if amount is not None:
+            return amount.currency
+    return "CNY" if turn.language == "zh" else "USD"
+
+
+def _in(amount: Money | None, currency: str) -> float | None:
+    if amount is None:
+        return None
+    if amount.currency == currency:
+        return amount.amount
+    return amount.amount * DEFAULT_USD_TO_CNY if currency == "CNY" else amount.amount / DEFAULT_USD_TO_CNY
+
+
+def _gpu(turn: Turn) -> str:
+    if turn.slots.gpus:
+        return turn.slots.gpus[0]
+    turn.assume(f"GPU: {DEFAULT_GPU} (none named)", f"GPU：未指定，按 {DEFAULT_GPU} 计算")
+    return DEFAULT_GPU
+
+
+def tco(turn: Turn) -> str:
+    s = turn.slots
+    currency = _currency(turn)
+    count = s.gpu_count or 8
+    per_server = s.gpus_per_server or min(count, 8)
+    servers = s.servers or max(1, math.ceil(count / per_server))
+    hours = s.hours_per_month or (s.hours_per_day * 30.4 if s.hours_per_day else None)
+    budget = _in(s.budget, currency)
+    if budget is not None:
+        turn.assume(f"{money(budget, currency)} is the purchase price of all servers", f"{money(budget, currency)} 视为全部服务器的采购价")
+    outcome = turn.call(
+        "compute_tco",
+        {
+            "gpu": _gpu(turn),
+            "gpus_per_server": per_server,
+            "servers": servers,
+            "server_price": budget / servers if budget else None,
+            "utilisation_pct": s.utilisation * 100 if s.utilisation is not None and hours is None else None,
+            "hours_per_month": hours,
+            "cloud_price_per_gpu_hour": _in(s.hourly_price, currency),
+            "electricity_price": _in(s.power_price, currency),
+            "currency": currency,
+        },
+    )
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    cur = r["currency"]
+    years = r["horizon_months"] / 12
+    if r["break_even_month"]:
+        verdict = turn.t(
+            f"**Buying pays back in month {r['break_even_month']}** for {r['total_gpus']}× {r['gpu_id']}; over {number(years)} years owning saves {money(r['saving_from_owning'], cur)} versus renting.",
+            f"**买更划算：第 {r['break_even_month']} 个月回本**（{r['total_gpus']} 张 {r['gpu_id']}）；{number(years)} 年内自购比租用节省 {money(r['saving_from_owning'], cur)}。",
+        )
+    else:
+        verdict = turn.t(
+            f"**Renting is cheaper**: owning {r['total_gpus']}× {r['gpu_id']} does not pay back within {number(years)} years at this usage (break-even needs {number(r['break_even_utilisation_pct'])}% utilisation).",
+            f"**租更划算**：按当前使用强度，{r['total_gpus']} 张 {r['gpu_id']} 在 {number(years)} 年内无法回本（盈亏平衡需要 {number(r['break_even_utilisation_pct'])}% 的利用率）。",
+        )
+    rows = [
+        [turn.t("Own (amortised)", "自购（摊销）"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
+        [turn.t("Rent (cloud)", "租用（云）"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
+    ]
+    parts = [
+        verdict,
+        table([turn.t("Path", "方案"), turn.t("Per month", "每月"), turn.t(f"Total over {number(years)} y", f"{number(years)} 年合计")], rows),
+        turn.t(
+            f"Capex {money(r['capex'], cur)}; owned cost per used GPU-hour {money(r['own_cost_per_used_gpu_hour'], cur)}; break-even utilisation {number(r['break_even_utilisation_pct'])}%.",
+            f"一次性投入 {money(r['capex'], cur)}；自购每有效GPU小时成本 {money(r['own_cost_per_used_gpu_hour'], cur)}；盈亏平衡利用率 {number(r['break_even_utilisation_pct'])}%。",
+        ),
+        "**" + turn.t("What moves the answer most", "对结论影响最大的假设") + "**\n" + "\n".join(f"- {turn.text(x)}" for x in r["sensitivities"]),
+        f"⚡ {turn.text(r['power_reminder'])}",
+    ]
+    defaults = [a for a in r["assumptions"] if a["source"] != "given"][:6]
+    for a in defaults:
+        turn.assumptions.append(f"{a['key']} = {number(a['value'], 2)} {a['unit']} ({a['source']})")
+    turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
+    return "\n\n".join(parts)
+
+
+def training_time(turn: Turn) -> str:
+    s = turn.slots
+    model = s.models[0] if s.models else (f"{s.params / 1e9:g}B" if s.params else None)
+    if model is None:
+        return turn.t(
+            "Which model (or how many parameters) do you want to train, on how many tokens? e.g. *“7B on 2T tokens with 64 H100”*.",
+            "请告诉我要训练的模型（或参数量）和数据量，例如「7B 模型、2万亿 token、64 张 H100」。",
+        )
+    tokens = s.tokens
+    args = {"model": model, "gpu": _gpu(turn), "currency": _currency(turn)}
+    args.update(
+        tokens=tokens,
+        num_gpus=s.gpu_count if s.gpu_count else None,
+        deadline_days=s.duration_hours / 24 if s.duration_hours else None,
+        price_per_gpu_hour=_in(s.hourly_price, args["currency"]),
+    )
+    if tokens is None:
+        params = s.params or turn.catalog.model(model).params_b * 1e9
+        args["tokens"] = CHINCHILLA_TOKENS_PER_PARAM * params
+        turn.assume(
+            f"Training tokens: {number(args['tokens'] / 1e9)}B (Chinchilla ≈ 20 tokens per parameter; none given)",
+            f"训练数据量：未给出，按 Chinchilla 经验每参数约 20 个 token，即 {number(args['tokens'] / 1e9)}B token",
+        )
+    if args["num_gpus"] is None and args["deadline_days"] is None:
+        args["num_gpus"] = 8
+        turn.assume("8 GPUs (no count or deadline given)", "未给出卡数或期限，按 8 张卡计算")
+    outcome = turn.call("estimate_training_time", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    cur = r["currency"]
+    verdict = turn.t(
+        f"**≈ {number(r['wall_clock_days'])} days** on {r['num_gpus']}× {r['gpu_id']} — {number(r['gpu_hours'])} GPU-hours"
+        + (f", about {money(r['cost'], cur)}" if r["cost"] else "")
+        + ".",
+        f"**约 {number(r['wall_clock_days'])} 天**（{r['num_gpus']} 张 {r['gpu_id']}），共 {number(r['gpu_hours'])} GPU时"
+        + (f"，费用约 {money(r['cost'], cur)}" if r["cost"] else "")
+        + "。",
+    )
+    if r["gpus_derived_from_deadline"]:
+        verdict = turn.t(
+            f"**{r['num_gpus']}× {r['gpu_id']}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
+            f"**需要 {r['num_gpus']} 张 {r['gpu_id']}** 才能在 {number(r['deadline_days'])} 天内完成（约 {number(r['wall_clock_days'])} 天）。",
+        ) + "\n\n" + verdict
+    rows = [[turn.text(i["label"]), f"{number(i['value'], 2)} {i['unit']}", f"`{i['formula']}`"] for i in r["items"]]
+    turn.assume(
+        f"MFU {r['mfu']:.0%} ({'given' if r['mfu_source'] == 'user' else 'default for this GPU class and scale'})",
+        f"MFU {r['mfu']:.0%}（{'用户给定' if r['mfu_source'] == 'user' else '按该GPU类别和规模的默认值'}）",
+    )
+    warnings = [f"⚠️ {turn.text(w)}" for w in r["warnings"]]
+    turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
+    return "\n\n".join([verdict, table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows), *warnings])

@@ -1,0 +1,81 @@
+"""GPU spec look-ups and side-by-side comparisons, straight from the catalog with its sources."""
+
+from __future__ import annotations
+
+from advisor.agent.markdown import money, number, table
+from advisor.agent.turn import Turn
+
+CHINA_STATUS = {
+    "available": ("on sale", "可正常购买"),
+    "export-controlled": ("export-controlled (no new sales in mainland China)", "受出口管制（中国大陆无法购买新卡）"),
+    "china-variant": ("China-market variant", "中国特供版"),
+    "domestic": ("Chinese domestic chip", "国产芯片"),
+    "not-sold": ("not sold in mainland China", "中国大陆不销售"),
+}
+
+
+def answer(turn: Turn) -> str:
+    names = turn.entities.gpus or turn.slots.gpus
+    if not names:
+        return _filtered_list(turn)
+    outcome = turn.call("compare_gpus", {"gpus": names[:6]})
+    if not outcome.ok:
+        return turn.error(outcome)
+    result = outcome.result
+    rows = result["rows"]
+    headers = [turn.t("Spec", "参数")] + [r["gpu"]["name"] for r in rows]
+
+    def line(label_en: str, label_zh: str, fmt) -> list[str]:
+        return [turn.t(label_en, label_zh)] + [fmt(r) for r in rows]
+
+    body = [
+        line("Memory", "显存", lambda r: f"{number(r['gpu']['memory_gb'])} GB {r['gpu']['memory_type']}"),
+        line("Bandwidth", "显存带宽", lambda r: f"{number(r['gpu']['bandwidth_gbs'])} GB/s"),
+        line("BF16 dense", "BF16 稠密算力", lambda r: _tflops(r["gpu"]["bf16_tflops"])),
+        line("FP8 dense", "FP8 稠密算力", lambda r: _tflops(r["gpu"]["fp8_tflops"])),
+        line("Power", "功耗", lambda r: f"{number(r['gpu']['tdp_w'])} W" if r["gpu"]["tdp_w"] else "—"),
+        line("Interconnect", "互联", lambda r: r["gpu"]["interconnect"][:60]),
+        line("China", "国内可购", lambda r: turn.t(*CHINA_STATUS[r["gpu"]["china"]])),
+        line("Purchase (indicative)", "参考购买价", lambda r: _price(r["gpu"]["purchase_price"])),
+        line("Cloud /GPU-h", "云上每卡时", lambda r: _price(r["gpu"]["cloud_price"])),
+    ]
+    if len(rows) == 1:
+        gpu = rows[0]["gpu"]
+        lead = turn.t(
+            f"**{gpu['name']}**: {number(gpu['memory_gb'])} GB, {number(gpu['bandwidth_gbs'])} GB/s, {_tflops(gpu['bf16_tflops'])} dense BF16.",
+            f"**{gpu['name']}**：显存 {number(gpu['memory_gb'])} GB，带宽 {number(gpu['bandwidth_gbs'])} GB/s，BF16 稠密算力 {_tflops(gpu['bf16_tflops'])}。",
+        )
+    else:
+        by_id = {r["gpu"]["id"]: r["gpu"]["name"] for r in rows}
+        lead = turn.t(
+            f"Most memory: **{by_id[result['best_memory']]}**; highest bandwidth: **{by_id[result['best_bandwidth']]}**"
+            + (f"; fastest BF16: **{by_id[result['best_bf16']]}**." if result["best_bf16"] else "."),
+            f"显存最大：**{by_id[result['best_memory']]}**；带宽最高：**{by_id[result['best_bandwidth']]}**"
+            + (f"；BF16 算力最强：**{by_id[result['best_bf16']]}**。" if result["best_bf16"] else "。"),
+        )
+    for r in rows:
+        gpu = r["gpu"]
+        note = turn.t(gpu["availability_en"], gpu["availability_zh"])
+        turn.cite(f"gpu:{gpu['id']}", gpu["name"], note, [gpu["source"]])
+    return "\n\n".join([lead, table(headers, body)])
+
+
+def _tflops(value: float | None) -> str:
+    return f"{number(value)} TFLOPS" if value else "—"
+
+
+def _price(price: dict | None) -> str:
+    if not price:
+        return "—"
+    return f"{money(price['amount'], price['currency'])} ({price['date']})"
+
+
+def _filtered_list(turn: Turn) -> str:
+    args = {"china_mainland": turn.slots.region == "cn", "min_memory_gb": turn.slots.gpu_memory_gb or 0}
+    outcome = turn.call("list_gpus", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    gpus = outcome.result["gpus"][:12]
+    rows = [[g["name"], f"{number(g['memory_gb'])} GB", _tflops(g["bf16_tflops"]), turn.t(*CHINA_STATUS[g["china"]])] for g in gpus]
+    lead = turn.t("GPUs in the catalog matching your question:", "目录中符合条件的GPU：")
+    return "\n\n".join([lead, table(["GPU", turn.t("Memory", "显存"), "BF16", turn.t("China", "国内")], rows)])

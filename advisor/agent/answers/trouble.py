@@ -1,0 +1,65 @@
+"""Troubleshooting answers: ranked diagnoses with evidence and concrete actions."""
+
+from __future__ import annotations
+
+from advisor.agent.markdown import number
+from advisor.agent.turn import Turn
+
+SHOWN_FINDINGS = 3
+
+
+def answer(turn: Turn) -> str:
+    model = turn.slots.models[0] if turn.slots.models else None
+    outcome = turn.call("diagnose", {"text": turn.message, "language": turn.language, "model": model, "max_findings": 5})
+    if not outcome.ok:
+        return turn.error(outcome)
+    result = outcome.result
+    findings = result["findings"]
+    notes = [f"ℹ️ {turn.text(n)}" for n in result["notes"]]
+    if not findings:
+        lead = turn.t(
+            "I couldn't match this to a known failure pattern. Paste the full error (the last 50 lines of the log, `nvidia-smi -q`, or `dmesg | grep -i xid`) and I'll look again.",
+            "没有匹配到已知的故障模式。请贴出完整报错（日志最后50行、`nvidia-smi -q` 输出或 `dmesg | grep -i xid`），我再帮您分析。",
+        )
+        return "\n\n".join([lead, *notes])
+    top = findings[0]
+    parts = [f"**{turn.t('Most likely', '最可能的原因')}: {turn.text(top['title'])}**"]
+    for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
+        parts.append(_finding(turn, rank, finding))
+    hint = result.get("memory_hint")
+    if hint and hint.get("capacity_gb"):
+        parts.append(_memory_tie_in(turn, hint))
+    for doc in top.get("docs", [])[:2]:
+        turn.cite(doc, doc)
+    return "\n\n".join(parts + notes)
+
+
+def _finding(turn: Turn, rank: int, finding: dict) -> str:
+    evidence = finding["evidence"][0] if finding["evidence"] else None
+    lines = [f"**{rank}. {turn.text(finding['title'])}**"]
+    if evidence:
+        lines.append(turn.t(f"Evidence (line {evidence['line']}):", f"证据（第 {evidence['line']} 行）：") + f" `{evidence['excerpt'][:200]}`")
+    if finding["parsed"]:
+        values = ", ".join(f"{k}={v}" for k, v in list(finding["parsed"].items())[:6])
+        lines.append(turn.t("Parsed: ", "解析出的数值：") + values)
+    if finding["causes"]:
+        lines.append(turn.t("Likely causes: ", "可能原因：") + "; ".join(turn.text(c) for c in finding["causes"][:3]))
+    for action in finding["actions"][:4]:
+        step = turn.text(action)
+        command = action.get("command")
+        lines.append(f"- {step}" + (f"\n  `{command}`" if command else ""))
+    return "\n".join(lines)
+
+
+def _memory_tie_in(turn: Turn, hint: dict) -> str:
+    requested = hint.get("requested_gib")
+    capacity = hint["capacity_gb"]
+    text = turn.t(
+        f"The GPU reports {number(capacity)} GB total" + (f" and the failing allocation asked for {number(requested, 2)} GiB" if requested else "") + ".",
+        f"该GPU总显存约 {number(capacity)} GB" + (f"，失败的那次分配申请了 {number(requested, 2)} GiB" if requested else "") + "。",
+    )
+    text += " " + turn.t(
+        "Ask me “how much memory does <model> need for <task>?” to compare with what your job should use.",
+        "可以问我「<模型> 做 <任务> 需要多少显存？」，对比作业理论上应占用的显存。",
+    )
+    return text

@@ -1,0 +1,49 @@
+"""One question being answered offline: what was understood, and the tool calls made for it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.agent.markdown import pick
+from advisor.contract import Language, Source
+from advisor.entities import Entities
+from advisor.registry import Registry, ToolOutcome
+from knowledge.catalog import Catalog
+from tools.common import Text
+from tools.errors import AdvisorError
+
+
+@dataclass
+class Turn:
+    message: str
+    language: Language
+    entities: Entities  # from this message alone
+    slots: Entities  # this message over what earlier turns established
+    registry: Registry
+    catalog: Catalog
+    calls: list[ToolOutcome] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+
+    def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
+        outcome = self.registry.call(name, {k: v for k, v in args.items() if v is not None})
+        self.calls.append(outcome)
+        return outcome
+
+    def t(self, en: str, zh: str) -> str:
+        return pick(self.language, en, zh)
+
+    def text(self, value: Text | dict) -> str:
+        value = value if isinstance(value, Text) else Text.model_validate(value)
+        return value.pick(self.language)
+
+    def assume(self, en: str, zh: str) -> None:
+        self.assumptions.append(self.t(en, zh))
+
+    def error(self, outcome: ToolOutcome) -> str:
+        return f"⚠️ {AdvisorError(**(outcome.error or {})).message(self.language)}"
+
+    def cite(self, doc_id: str, title: str, section: str = "", urls: list[str] | None = None) -> None:
+        if all(s.doc_id != doc_id for s in self.sources):
+            self.sources.append(Source(doc_id=doc_id, title=title, section=section, urls=urls or []))

@@ -1,0 +1,46 @@
+"""Request and response bodies of the REST API (they become its OpenAPI schemas)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from advisor.contract import ChatTurn
+from knowledge.models import ModelSpec
+
+
+class ChatRequest(BaseModel):
+    message: str = Field(min_length=1, max_length=20_000, description="The user's question, in Chinese or English.")
+    history: list[ChatTurn] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Earlier turns of this conversation, oldest first. The server keeps no state: send them each time.",
+    )
+
+
+class ToolInfo(BaseModel):
+    name: str
+    summary_en: str
+    summary_zh: str
+    endpoint: str = Field(description="Where to POST the request body.")
+    request_schema: dict[str, Any] = Field(description="JSON schema of the request body.")
+    result_schema: dict[str, Any] = Field(description="JSON schema of the result.")
+
+
+class ToolList(BaseModel):
+    tools: list[ToolInfo]
+
+
+class ModelList(BaseModel):
+    models: list[ModelSpec]
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+    mode: Literal["offline", "llm"] = Field(description="llm when a language-model endpoint is configured.")
+    index: Literal["ready", "missing", "unavailable"] = Field(
+        description="State of the knowledge vector index; without it, retrieval falls back to keyword search."
+    )
+    index_ready: bool
+    tools: int = Field(description="Number of registered tools.")

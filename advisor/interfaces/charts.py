@@ -1,0 +1,108 @@
+"""Plotly figures built from tool results: pure functions, so they are unit-tested without a browser."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from advisor.interfaces.ui_text import t
+from tools.memory_models import MemoryEstimate
+from tools.money import SYMBOLS
+from tools.tco import TcoResult
+
+# Stack order from the bottom: what the model always needs first, transient and fixed costs on top.
+MEMORY_ORDER = ["weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"]
+MEMORY_COLOURS = {
+    "weights": "#4C78A8",
+    "gradients": "#F58518",
+    "optimizer": "#E45756",
+    "activations": "#72B7B2",
+    "kv_cache": "#54A24B",
+    "overhead": "#9D755D",
+}
+CAPACITY_COLOUR = "#B279A2"
+OWN_COLOUR, CLOUD_COLOUR, MARKER_COLOUR = "#4C78A8", "#F58518", "#E45756"
+
+
+def _stack_rank(key: str) -> tuple[int, str]:
+    # Components the estimator adds later (e.g. LoRA adapters, logits) stack after the known ones.
+    return (MEMORY_ORDER.index(key) if key in MEMORY_ORDER else len(MEMORY_ORDER), key)
+
+
+def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
+    fig.update_layout(
+        title=title,
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        template="plotly_white",
+        legend={"orientation": "h", "yanchor": "top", "y": -0.18},
+        margin={"l": 60, "r": 20, "t": 60, "b": 40},
+        height=460,
+    )
+    return fig
+
+
+def memory_figure(estimate: MemoryEstimate, language: str) -> go.Figure:
+    """Stacked bar of per-GPU memory by component, with the GPU's usable capacity as a horizontal line."""
+    gpus = f"{estimate.num_gpus}×" if estimate.num_gpus > 1 else ""
+    category = f"{gpus}{estimate.gpu or ('GPU' if language == 'en' else '单卡')}"
+    fig = go.Figure()
+    for item in sorted((i for i in estimate.items if i.value > 0), key=lambda i: _stack_rank(i.key)):
+        fig.add_trace(
+            go.Bar(
+                name=item.label.pick(language),
+                x=[category],
+                y=[item.value],
+                marker_color=MEMORY_COLOURS.get(item.key),
+                hovertemplate=f"{item.label.pick(language)}: %{{y:.2f}} GB<br>{item.formula}<extra></extra>",
+                meta=item.key,
+            )
+        )
+    fig.update_layout(barmode="stack")
+    capacity = estimate.capacity.value if estimate.capacity else estimate.gpu_capacity_gb
+    if capacity:
+        label = estimate.capacity.label.pick(language) if estimate.capacity else t("capacity", language)
+        fig.add_hline(
+            y=capacity,
+            line={"color": CAPACITY_COLOUR, "dash": "dash", "width": 2},
+            annotation_text=f"{label}: {capacity:,.1f} GB",
+            annotation_position="top left",
+        )
+    top = max(estimate.total_per_gpu_gb, capacity or 0) * 1.15
+    fig.update_yaxes(range=[0, top or 1])
+    title = f"{estimate.model_name} · {t('memory_chart', language)} · {estimate.total_per_gpu_gb:,.1f} GB"
+    return _layout(fig, title, "", t("axis_gb", language))
+
+
+def tco_figure(result: TcoResult, language: str) -> go.Figure:
+    """Cumulative cash spent owning versus renting, month by month, with the break-even month marked."""
+    months = [p.month for p in result.series]
+    symbol = SYMBOLS[result.currency]
+    fig = go.Figure()
+    for name, values, colour in (
+        (t("series_own", language), [p.own_cumulative for p in result.series], OWN_COLOUR),
+        (t("series_cloud", language), [p.cloud_cumulative for p in result.series], CLOUD_COLOUR),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                name=name, x=months, y=values, mode="lines", line={"color": colour, "width": 3},
+                hovertemplate=f"{name}<br>%{{x}}: {symbol}%{{y:,.0f}}<extra></extra>",
+            )
+        )  # fmt: skip
+    if result.break_even_month is not None:
+        point = next(p for p in result.series if p.month == result.break_even_month)
+        label = t("break_even", language)
+        fig.add_trace(
+            go.Scatter(
+                name=label,
+                x=[point.month],
+                y=[point.cloud_cumulative],
+                mode="markers+text",
+                marker={"color": MARKER_COLOUR, "size": 14, "symbol": "star"},
+                text=[f"{label}: {point.month}"],
+                textposition="top left",
+                hovertemplate=f"{label}<br>%{{x}}: {symbol}%{{y:,.0f}}<extra></extra>",
+            )
+        )
+    fig.update_yaxes(tickprefix=symbol, separatethousands=True)
+    title = t("tco_chart", language) + f" ({result.total_gpus} GPUs, {result.currency})"
+    return _layout(fig, title, t("axis_month", language), t("axis_cost", language))

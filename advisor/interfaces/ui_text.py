@@ -1,0 +1,105 @@
+"""Every label the web UI shows, in English and Chinese; the language toggle relabels from this table."""
+
+from __future__ import annotations
+
+from advisor.contract import Language
+
+DEFAULT_LANGUAGE: Language = "zh"
+
+# key: (English, 中文)
+TEXT: dict[str, tuple[str, str]] = {
+    "title": ("# GPU Advisor", "# GPU 选型顾问"),
+    "subtitle": (
+        "Choose, size, cost and troubleshoot GPU servers for large models. Ask in the chat, or use a calculator tab.",
+        "为大模型训练与推理选卡、估显存、算成本、排查故障。可以直接提问，也可以用计算器标签页。",
+    ),
+    "language": ("Language / 语言", "语言 / Language"),
+    # chat
+    "tab_chat": ("💬 Chat", "💬 对话"),
+    "chatbot": ("Advisor", "顾问"),
+    "message": ("Your question", "您的问题"),
+    "message_placeholder": (
+        "e.g. Which GPU for a 7B model? Or paste an error log…",
+        "例如：70亿参数模型该选什么卡？也可以直接粘贴报错日志……",
+    ),
+    "send": ("Send", "发送"),
+    "clear": ("New conversation", "新对话"),
+    "examples": ("Examples", "示例问题"),
+    "thinking": ("Thinking…", "正在分析……"),
+    "sources": ("Sources", "参考资料"),
+    "arguments": ("Arguments", "参数"),
+    "result": ("Result", "结果"),
+    "tool_error": ("Error", "错误"),
+    # calculator tabs
+    "tab_memory": ("🧮 Memory", "🧮 显存估算"),
+    "tab_recommend": ("🎯 Recommend", "🎯 选卡推荐"),
+    "tab_tco": ("💰 Rent vs buy", "💰 租还是买"),
+    "tab_training": ("⏱️ Training time", "⏱️ 训练时长"),
+    "tab_troubleshoot": ("🩺 Troubleshoot", "🩺 故障诊断"),
+    "tab_catalog": ("📋 GPU catalog", "📋 GPU 目录"),
+    "run": ("Calculate", "计算"),
+    "model": ("Model (catalog name or size such as 7B)", "模型（目录名称，或参数量如 7B）"),
+    "mode": ("Workload", "用途"),
+    "method": ("Training method (training)", "训练方式（训练）"),
+    "precision": ("Weight precision", "权重精度"),
+    "batch": ("Batch size", "批大小"),
+    "context": ("Context length (tokens)", "上下文长度（token）"),
+    "gpu": ("GPU", "GPU 型号"),
+    "num_gpus": ("Number of GPUs", "GPU 数量"),
+    "zero_stage": ("ZeRO stage (training)", "ZeRO 阶段（训练）"),
+    "tp": ("Tensor parallel (split the model over GPUs)", "张量并行（模型切分到几张卡）"),
+    "task": ("Task", "任务"),
+    "budget": ("Purchase budget (optional)", "采购预算（可选）"),
+    "max_gpus": ("Most GPUs to consider", "最多考虑的 GPU 数"),
+    "server_price": ("Server price (optional, default from catalog)", "整机价格（可选，默认按目录估算）"),
+    "cloud_price": ("Cloud price per GPU-hour (optional)", "云上每卡时价格（可选）"),
+    "training_precision": ("Matmul precision", "计算精度"),
+    "memory_chart": ("Memory per GPU", "单卡显存构成"),
+    "breakdown": ("Breakdown", "明细"),
+    "servers": ("Servers", "服务器台数"),
+    "gpus_per_server": ("GPUs per server", "每台 GPU 数"),
+    "utilisation": ("Utilisation %", "利用率 %"),
+    "lifetime": ("Lifetime (years)", "使用年限（年）"),
+    "currency": ("Currency", "币种"),
+    "tco_chart": ("Cumulative cost", "累计成本"),
+    "tokens": ("Training tokens (e.g. 2T, 2万亿)", "训练 token 数（如 2T、2万亿）"),
+    "deadline": ("Deadline in days (optional)", "期限天数（可选）"),
+    "mfu": ("MFU (optional, e.g. 0.4)", "MFU（可选，如 0.4）"),
+    "log": ("Paste an error message or log", "粘贴报错信息或日志"),
+    "log_placeholder": ("torch.OutOfMemoryError: CUDA out of memory…", "例如：训练时 GPU 利用率只有 30%，或粘贴 NCCL 报错"),
+    "vendor": ("Vendor", "厂商"),
+    "segment": ("Segment", "类别"),
+    "min_memory": ("Minimum memory (GB)", "最低显存（GB）"),
+    "china_only": ("Buyable new in mainland China", "仅显示国内可买新卡"),
+    "any": ("Any", "全部"),
+    "table": ("Results (click a header to sort)", "结果（点击表头排序）"),
+    # chart axes and series
+    "axis_gb": ("GB per GPU", "单卡显存（GB）"),
+    "capacity": ("Capacity", "显存容量"),
+    "axis_month": ("Month", "月份"),
+    "axis_cost": ("Cumulative cost", "累计成本"),
+    "series_own": ("Buy (capex + running costs)", "自建（采购 + 运营）"),
+    "series_cloud": ("Rent (cloud)", "租用（云）"),
+    "break_even": ("Break-even", "回本点"),
+    # errors
+    "unexpected_error": (
+        "Something went wrong on our side while calculating. Please check the inputs and try again.",
+        "计算时出现内部问题，请检查输入后重试。",
+    ),
+    "not_a_number": ("'{value}' in “{field}” is not a number.", "“{field}”里的“{value}”不是数字。"),
+    "empty_message": ("Please type a question first.", "请先输入问题。"),
+}
+
+EXAMPLES: list[str] = [
+    "我有一个70亿参数模型，该选什么卡？",
+    "Rent or buy 8×H100 at 60% utilisation?",
+    "两台8卡A800训练700亿模型2万亿token要多久",
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.20 GiB is free.",
+    "How much VRAM to serve Llama 3.1 70B at 32k context?",
+    "4090 跑 Qwen2.5-7B 的 LoRA 微调够吗？",
+]
+
+
+def t(key: str, language: str) -> str:
+    en, zh = TEXT[key]
+    return zh if language == "zh" else en

@@ -1,0 +1,97 @@
+"""The Gradio web UI: a chat tab plus calculator tabs, relabelled in place by a 中文/English toggle.
+
+``build_ui`` only builds the Blocks; ``advisor.interfaces.server`` mounts it at ``/`` on the FastAPI app
+(Gradio 6: theme/css go to ``mount_gradio_app``/``launch``, not to ``gr.Blocks``, see ``LAUNCH_OPTIONS``).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import gradio as gr
+
+from advisor.agent.service import Advisor
+from advisor.config import Settings
+from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, EXAMPLES, t
+from advisor.interfaces.web_calculators import FormContext, calculator_tabs
+from advisor.interfaces.web_chat import respond
+from advisor.interfaces.web_labels import Relabeler
+from advisor.registry import Registry
+from knowledge.catalog import load_catalog
+
+CSS = """
+#advisor-chat .message-wrap { font-size: 15px; }
+footer { display: none !important; }
+"""
+LAUNCH_OPTIONS = {"css": CSS, "theme": gr.themes.Soft()}
+
+
+def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:
+    with labels.add(gr.Tab(t("tab_chat", DEFAULT_LANGUAGE), id="chat"), label="tab_chat"):
+        chatbot = labels.add(
+            gr.Chatbot(
+                label=t("chatbot", DEFAULT_LANGUAGE),
+                elem_id="advisor-chat",
+                height=560,
+                buttons=["copy", "copy_all"],
+                feedback_options=None,
+                layout="bubble",
+            ),
+            label="chatbot",
+        )
+        turns = gr.State([])  # the conversation as ChatTurn dicts, per browser session
+        with gr.Row():
+            message = labels.add(
+                gr.Textbox(
+                    label=t("message", DEFAULT_LANGUAGE),
+                    placeholder=t("message_placeholder", DEFAULT_LANGUAGE),
+                    lines=2,
+                    max_lines=12,
+                    scale=5,
+                    elem_id="advisor-message",
+                ),
+                label="message",
+                placeholder="message_placeholder",
+            )
+            with gr.Column(scale=1, min_width=120):
+                send = labels.add(gr.Button(t("send", DEFAULT_LANGUAGE), variant="primary", elem_id="advisor-send"), value="send")
+                clear = labels.add(gr.Button(t("clear", DEFAULT_LANGUAGE)), value="clear")
+        gr.Examples(EXAMPLES, inputs=message, label=t("examples", DEFAULT_LANGUAGE))
+    answer = partial(respond, advisor)
+    inputs, outputs = [message, chatbot, turns, language], [chatbot, turns, message]
+    send.click(answer, inputs, outputs, api_name="chat")
+    message.submit(answer, inputs, outputs, api_visibility="private")
+    clear.click(lambda: ([], [], ""), None, [chatbot, turns, message], api_visibility="private")
+
+
+def build_ui(advisor: Advisor, registry: Registry, settings: Settings) -> gr.Blocks:
+    """The whole UI; nothing runs until a browser connects. ``settings`` is reserved for UI options."""
+    labels = Relabeler()
+    with gr.Blocks(title="GPU Advisor · GPU 选型顾问", analytics_enabled=False) as demo:
+        with gr.Row(equal_height=True):
+            with gr.Column(scale=4):
+                labels.add(gr.Markdown(t("title", DEFAULT_LANGUAGE)), value="title")
+                labels.add(gr.Markdown(t("subtitle", DEFAULT_LANGUAGE)), value="subtitle")
+            language = labels.add(
+                gr.Radio(
+                    [("中文", "zh"), ("English", "en")],
+                    value=DEFAULT_LANGUAGE,
+                    label=t("language", DEFAULT_LANGUAGE),
+                    scale=1,
+                    elem_id="ui-language",
+                ),
+                label="language",
+            )
+        with gr.Tabs():
+            _chat_tab(advisor, labels, language)
+            catalog = load_catalog()
+            ctx = FormContext(
+                registry=registry,
+                labels=labels,
+                language=language,
+                gpu_choices=[(f"{g.name} ({g.memory_gb:g} GB)", g.id) for g in catalog.gpus],
+                model_choices=[(f"{m.name} ({m.params_b:g}B)", m.id) for m in catalog.models],
+            )
+            calculator_tabs(ctx, catalog)
+        language.change(labels.updates, language, labels.components, api_visibility="private")
+    return demo

@@ -1,0 +1,192 @@
+"""The calculator tabs: forms for people who would rather not chat. Layout only; logic is in ``web_handlers``.
+
+Choice lists come from the tools' own request models (their ``Literal`` fields) and the catalog, so a
+value added to a tool shows up here without editing the UI.
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass
+from functools import partial
+
+import gradio as gr
+from pydantic import BaseModel
+
+from advisor.interfaces import web_handlers as handlers
+from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, t
+from advisor.interfaces.web_labels import Relabeler
+from advisor.registry import Registry
+from knowledge.catalog import Catalog
+from tools.gpu_specs import GpuFilter
+from tools.memory_models import MemoryRequest
+from tools.precision import known_weight_formats
+from tools.recommend import RecommendRequest
+from tools.training_time import TrainingTimeRequest
+
+
+def literal_choices(model: type[BaseModel], field: str) -> list[str]:
+    """The allowed values of a ``Literal`` (or optional ``Literal``) field of a request model."""
+    annotation = model.model_fields[field].annotation
+    for arg in (annotation, *typing.get_args(annotation)):
+        if typing.get_origin(arg) is typing.Literal:
+            return list(typing.get_args(arg))
+    raise TypeError(f"{model.__name__}.{field} is not a Literal field")
+
+
+def default(model: type[BaseModel], field: str):
+    return model.model_fields[field].default
+
+
+@dataclass
+class FormContext:
+    """What every tab needs: the registry to call, the relabeler to register with, the language input."""
+
+    registry: Registry
+    labels: Relabeler
+    language: gr.Radio
+    gpu_choices: list[tuple[str, str]]
+    model_choices: list[tuple[str, str]]
+
+    def label(self, component, **keys: str):
+        return self.labels.add(component, **keys)
+
+    def run_button(self) -> gr.Button:
+        return self.label(gr.Button(t("run", DEFAULT_LANGUAGE), variant="primary"), value="run")
+
+
+def _number(ctx: FormContext, key: str, value=None, integer: bool = False, **kwargs) -> gr.Number:
+    return ctx.label(gr.Number(value=value, label=t(key, DEFAULT_LANGUAGE), precision=0 if integer else None, **kwargs), label=key)
+
+
+def _dropdown(ctx: FormContext, key: str, choices, value, custom: bool = False) -> gr.Dropdown:
+    return ctx.label(gr.Dropdown(choices, value=value, label=t(key, DEFAULT_LANGUAGE), allow_custom_value=custom), label=key)
+
+
+def memory_tab(ctx: FormContext) -> None:
+    with ctx.label(gr.Tab(t("tab_memory", DEFAULT_LANGUAGE), id="memory"), label="tab_memory"):
+        with gr.Row():
+            model = _dropdown(ctx, "model", ctx.model_choices, "llama-3.1-8b", custom=True)
+            mode = _dropdown(ctx, "mode", literal_choices(MemoryRequest, "mode"), "inference")
+            precision = _dropdown(ctx, "precision", known_weight_formats(), "bf16", custom=True)
+            gpu = _dropdown(ctx, "gpu", ctx.gpu_choices, "h100-sxm", custom=True)
+        with gr.Row():
+            batch = _number(ctx, "batch", default(MemoryRequest, "batch"), integer=True, minimum=1)
+            context = _number(ctx, "context", default(MemoryRequest, "context"), integer=True, minimum=1)
+            num_gpus = _number(ctx, "num_gpus", 1, integer=True, minimum=1)
+            tp = _number(ctx, "tp", default(MemoryRequest, "tp"), integer=True, minimum=1)
+            method = _dropdown(ctx, "method", literal_choices(MemoryRequest, "method"), default(MemoryRequest, "method"))
+            zero = _dropdown(ctx, "zero_stage", [0, 1, 2, 3], default(MemoryRequest, "zero_stage"))
+        run = ctx.run_button()
+        plot = ctx.label(gr.Plot(label=t("memory_chart", DEFAULT_LANGUAGE), elem_id="memory-plot"), label="memory_chart")
+        details = gr.Markdown(elem_id="memory-details")
+    run.click(
+        partial(handlers.memory_calc, ctx.registry),
+        [ctx.language, model, mode, method, precision, batch, context, gpu, num_gpus, tp, zero],
+        [plot, details],
+        api_name="memory",
+    )
+
+
+def recommend_tab(ctx: FormContext) -> None:
+    with ctx.label(gr.Tab(t("tab_recommend", DEFAULT_LANGUAGE), id="recommend"), label="tab_recommend"):
+        with gr.Row():
+            model = _dropdown(ctx, "model", ctx.model_choices, "qwen2.5-7b", custom=True)
+            task = _dropdown(ctx, "task", literal_choices(RecommendRequest, "task"), default(RecommendRequest, "task"))
+            precision = _dropdown(ctx, "precision", known_weight_formats(), "bf16", custom=True)
+            context = _number(ctx, "context", default(RecommendRequest, "context"), integer=True, minimum=1)
+            batch = _number(ctx, "batch", default(RecommendRequest, "batch"), integer=True, minimum=1)
+        with gr.Row():
+            budget = _number(ctx, "budget", None, minimum=0)
+            currency = _dropdown(ctx, "currency", ["USD", "CNY"], "USD")
+            max_gpus = _number(ctx, "max_gpus", default(RecommendRequest, "max_gpus"), integer=True, minimum=1)
+            china = ctx.label(gr.Checkbox(False, label=t("china_only", DEFAULT_LANGUAGE)), label="china_only")
+        run = ctx.run_button()
+        summary = gr.Markdown()
+        table = ctx.label(gr.Dataframe(label=t("table", DEFAULT_LANGUAGE), interactive=False, wrap=True), label="table")
+    run.click(
+        partial(handlers.recommend_calc, ctx.registry),
+        [ctx.language, model, task, precision, context, batch, budget, currency, china, max_gpus],
+        [table, summary],
+        api_name="recommend",
+    )
+
+
+def tco_tab(ctx: FormContext) -> None:
+    with ctx.label(gr.Tab(t("tab_tco", DEFAULT_LANGUAGE), id="tco"), label="tab_tco"):
+        with gr.Row():
+            gpu = _dropdown(ctx, "gpu", ctx.gpu_choices, "h100-sxm", custom=True)
+            servers = _number(ctx, "servers", 1, integer=True, minimum=1)
+            per_server = _number(ctx, "gpus_per_server", 8, integer=True, minimum=1)
+            utilisation = _number(ctx, "utilisation", 60, minimum=0, maximum=100)
+        with gr.Row():
+            lifetime = _number(ctx, "lifetime", 4, minimum=0)
+            currency = _dropdown(ctx, "currency", ["USD", "CNY"], "USD")
+            server_price = _number(ctx, "server_price", None, minimum=0)
+            cloud_price = _number(ctx, "cloud_price", None, minimum=0)
+        run = ctx.run_button()
+        plot = ctx.label(gr.Plot(label=t("tco_chart", DEFAULT_LANGUAGE)), label="tco_chart")
+        details = gr.Markdown()
+    run.click(
+        partial(handlers.tco_calc, ctx.registry),
+        [ctx.language, gpu, servers, per_server, utilisation, lifetime, currency, server_price, cloud_price],
+        [plot, details],
+        api_name="tco",
+    )
+
+
+def training_tab(ctx: FormContext) -> None:
+    with ctx.label(gr.Tab(t("tab_training", DEFAULT_LANGUAGE), id="training"), label="tab_training"):
+        with gr.Row():
+            model = _dropdown(ctx, "model", ctx.model_choices, "llama-3.1-70b", custom=True)
+            tokens = ctx.label(gr.Textbox("2T", label=t("tokens", DEFAULT_LANGUAGE)), label="tokens")
+            gpu = _dropdown(ctx, "gpu", ctx.gpu_choices, "a800-80gb-sxm", custom=True)
+            num_gpus = _number(ctx, "num_gpus", 16, integer=True, minimum=1)
+        with gr.Row():
+            deadline = _number(ctx, "deadline", None, minimum=0)
+            precision = _dropdown(
+                ctx, "training_precision", literal_choices(TrainingTimeRequest, "precision"), default(TrainingTimeRequest, "precision")
+            )
+            mfu = _number(ctx, "mfu", None, minimum=0, maximum=1, step=0.05)
+        run = ctx.run_button()
+        details = gr.Markdown()
+    run.click(
+        partial(handlers.training_calc, ctx.registry),
+        [ctx.language, model, tokens, gpu, num_gpus, deadline, precision, mfu],
+        details,
+        api_name="training_time",
+    )
+
+
+def troubleshoot_tab(ctx: FormContext) -> None:
+    with ctx.label(gr.Tab(t("tab_troubleshoot", DEFAULT_LANGUAGE), id="troubleshoot"), label="tab_troubleshoot"):
+        text = ctx.label(
+            gr.Textbox(lines=10, max_lines=30, label=t("log", DEFAULT_LANGUAGE), placeholder=t("log_placeholder", DEFAULT_LANGUAGE)),
+            label="log",
+            placeholder="log_placeholder",
+        )
+        run = ctx.run_button()
+        details = gr.Markdown()
+    run.click(partial(handlers.troubleshoot_calc, ctx.registry), [ctx.language, text], details, api_name="diagnose")
+
+
+def catalog_tab(ctx: FormContext, catalog: Catalog) -> None:
+    vendors = sorted({g.vendor for g in catalog.gpus})
+    with ctx.label(gr.Tab(t("tab_catalog", DEFAULT_LANGUAGE), id="catalog"), label="tab_catalog"):
+        with gr.Row():
+            vendor = _dropdown(ctx, "vendor", [("—", ""), *vendors], "")
+            segment = _dropdown(ctx, "segment", [("—", ""), *literal_choices(GpuFilter, "segment")], "")
+            min_memory = _number(ctx, "min_memory", 0, minimum=0)
+            china = ctx.label(gr.Checkbox(False, label=t("china_only", DEFAULT_LANGUAGE)), label="china_only")
+        error = gr.Markdown()
+        initial, _ = handlers.catalog_calc(ctx.registry, DEFAULT_LANGUAGE, "", "", 0, False)
+        table = ctx.label(gr.Dataframe(initial, label=t("table", DEFAULT_LANGUAGE), interactive=False), label="table")
+    inputs = [ctx.language, vendor, segment, min_memory, china]
+    for control in (vendor, segment, min_memory, china):
+        control.change(partial(handlers.catalog_calc, ctx.registry), inputs, [table, error], api_visibility="private")
+
+
+def calculator_tabs(ctx: FormContext, catalog: Catalog) -> None:
+    for build in (memory_tab, recommend_tab, tco_tab, training_tab, troubleshoot_tab):
+        build(ctx)
+    catalog_tab(ctx, catalog)

@@ -1,0 +1,117 @@
+"""Calculator-tab handlers: form values → registry call → (chart, Markdown). Errors come back as text.
+
+Every handler takes the registry and the UI language first so ``web_calculators`` can bind them with
+``functools.partial``; none re-implements a tool, they only collect arguments and render results.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import plotly.graph_objects as go
+from pydantic import BaseModel
+
+from advisor.interfaces.charts import memory_figure, tco_figure
+from advisor.interfaces.ui_text import t
+from advisor.interfaces.web_results import (
+    CATALOG_COLUMNS,
+    RECOMMEND_COLUMNS,
+    catalog_rows,
+    diagnosis_markdown,
+    memory_markdown,
+    recommendation_table,
+    tco_markdown,
+    training_markdown,
+)
+from advisor.registry import Registry
+from tools.errors import AdvisorError
+
+log = logging.getLogger(__name__)
+
+Table = dict[str, Any]  # gr.Dataframe value: {"headers": [...], "data": [[...]]}
+
+
+def error_text(message: str) -> str:
+    return f"⚠️ {message}"
+
+
+def _given(args: dict[str, Any]) -> dict[str, Any]:
+    """Drop empty form fields so the tool's own defaults apply (its defaults are documented on the model)."""
+    return {k: (v.strip() if isinstance(v, str) else v) for k, v in args.items() if v is not None and v != "" and v != []}
+
+
+def run_tool(registry: Registry, name: str, args: dict[str, Any], language: str) -> tuple[BaseModel | None, str]:
+    """The tool's result, or ``None`` and a friendly bilingual-aware message; never raises."""
+    try:
+        return registry.run(name, _given(args)), ""
+    except AdvisorError as exc:
+        return None, error_text(exc.message(language))
+    except Exception:  # a bug in a tool must not show a traceback in the page; the log keeps it
+        log.exception("calculator %s failed", name)
+        return None, error_text(t("unexpected_error", language))
+
+
+def memory_calc(
+    registry: Registry, language: str, model: str, mode: str, method: str, precision: str,
+    batch: float | None, context: float | None, gpu: str, num_gpus: float | None, tp: float | None, zero_stage: float | None,
+) -> tuple[go.Figure | None, str]:  # fmt: skip
+    args = {"model": model, "mode": mode, "precision": precision, "batch": batch, "context": context, "gpu": gpu,
+            "num_gpus": num_gpus, "tp": tp}  # fmt: skip
+    if mode == "training":  # training-only settings; an inference estimate ignores them, so do not send them
+        args |= {"method": method, "zero_stage": zero_stage}
+    result, error = run_tool(registry, "estimate_memory", args, language)
+    if result is None:
+        return None, error
+    return memory_figure(result, language), memory_markdown(result, language)
+
+
+def tco_calc(
+    registry: Registry, language: str, gpu: str, servers: float | None, gpus_per_server: float | None,
+    utilisation_pct: float | None, lifetime_years: float | None, currency: str,
+    server_price: float | None, cloud_price: float | None,
+) -> tuple[go.Figure | None, str]:  # fmt: skip
+    args = {"gpu": gpu, "servers": servers, "gpus_per_server": gpus_per_server, "utilisation_pct": utilisation_pct,
+            "lifetime_years": lifetime_years, "currency": currency, "server_price": server_price,
+            "cloud_price_per_gpu_hour": cloud_price}  # fmt: skip
+    result, error = run_tool(registry, "compute_tco", args, language)
+    if result is None:
+        return None, error
+    return tco_figure(result, language), tco_markdown(result, language)
+
+
+def training_calc(
+    registry: Registry, language: str, model: str, tokens: str, gpu: str, num_gpus: float | None,
+    deadline_days: float | None, precision: str, mfu: float | None,
+) -> str:  # fmt: skip
+    args = {"model": model, "tokens": tokens, "gpu": gpu, "num_gpus": num_gpus, "deadline_days": deadline_days,
+            "precision": precision, "mfu": mfu}  # fmt: skip
+    result, error = run_tool(registry, "estimate_training_time", args, language)
+    return error if result is None else training_markdown(result, language)
+
+
+def troubleshoot_calc(registry: Registry, language: str, text: str) -> str:
+    result, error = run_tool(registry, "diagnose", {"text": text, "language": language}, language)
+    return error if result is None else diagnosis_markdown(result, language)
+
+
+def catalog_calc(
+    registry: Registry, language: str, vendor: str, segment: str, min_memory_gb: float | None, china_mainland: bool
+) -> tuple[Table, str]:
+    args = {"vendor": vendor, "segment": segment, "min_memory_gb": min_memory_gb, "china_mainland": china_mainland}
+    result, error = run_tool(registry, "list_gpus", args, language)
+    rows = catalog_rows(result.gpus, language) if result is not None else []
+    return {"headers": CATALOG_COLUMNS[language], "data": rows}, error
+
+
+def recommend_calc(
+    registry: Registry, language: str, model: str, task: str, precision: str, context: float | None,
+    batch: float | None, budget: float | None, currency: str, china_only: bool, max_gpus: float | None,
+) -> tuple[Table, str]:  # fmt: skip
+    args = {"model": model, "task": task, "precision": precision, "context": context, "batch": batch,
+            "budget": budget, "currency": currency, "region": "cn" if china_only else "global", "max_gpus": max_gpus}  # fmt: skip
+    result, error = run_tool(registry, "recommend_gpus", args, language)
+    if result is None:
+        return {"headers": RECOMMEND_COLUMNS[language], "data": []}, error
+    headers, rows, summary = recommendation_table(result, language)
+    return {"headers": headers, "data": rows}, summary

@@ -1,0 +1,119 @@
+"""GPU-memory estimator entry points: `estimate_memory` (itemised per GPU) and `max_fit` (inverse).
+
+Inference: weights + KV cache + prefill temporaries + logits + runtime overheads, per engine.
+Training: weights + gradients + optimizer states (ZeRO/FSDP/TP/PP) + activations (Korthikanti)
++ loss + buffers. Every line carries its formula; all figures are GB = 10^9 bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from knowledge.catalog import Catalog
+from tools.common import Text
+from tools.memory_constants import GB
+from tools.memory_inference import inference_parts, kv_bytes
+from tools.memory_items import Part
+from tools.memory_limits import solve_limits
+from tools.memory_models import MemoryEstimate, MemoryLimits, MemoryLimitsRequest, MemoryRequest
+from tools.memory_setup import Setup, resolve_setup
+from tools.memory_shapes import kv_bytes_per_token_layer
+from tools.memory_training import training_parts
+from tools.memory_verdict import RULE_OF_THUMB, capacity_line, main_lever, verdict
+
+__all__ = ["MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "max_fit", "parts_for"]
+
+
+def parts_for(setup: Setup) -> list[Part]:
+    """The per-GPU components for a resolved setup (no pydantic, so inverse solving stays fast)."""
+    return training_parts(setup) if setup.mode == "training" else inference_parts(setup)
+
+
+def total_bytes(setup: Setup) -> float:
+    return sum(p.bytes for p in parts_for(setup))
+
+
+def with_size(setup: Setup, batch: int | None = None, context: int | None = None) -> Setup:
+    """A copy of ``setup`` at another batch/context, with fresh note lists."""
+    context = context if context is not None else setup.context
+    prompt = setup.prompt_tokens if setup.prompt_tokens < setup.context else context
+    return dataclasses.replace(
+        setup, batch=batch if batch is not None else setup.batch, context=context,
+        prompt_tokens=min(prompt, context), notes=[], assumptions=[],
+    )  # fmt: skip
+
+
+def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
+    """Itemised peak memory per GPU for ``request``; with a GPU, also the verdict and main lever."""
+    setup = resolve_setup(request, catalog)
+    parts = parts_for(setup)
+    total = sum(p.bytes for p in parts)
+    spec = setup.spec
+    result = MemoryEstimate(
+        model_id=spec.id,
+        model_name=spec.name,
+        params_b=spec.params_b,
+        mode=setup.mode,
+        num_gpus=setup.num_gpus,
+        tp=setup.tp,
+        pp=setup.pp,
+        dp=setup.dp,
+        items=[p.line() for p in parts],
+        total_per_gpu_gb=round(total / GB, 3),
+        total_all_gpus_gb=round(total * setup.num_gpus / GB, 3),
+        notes=[*setup.notes, RULE_OF_THUMB],
+        assumptions=[*setup.assumptions, *general_assumptions(setup)],
+    )
+    if setup.gpu is not None:
+        capacity, budget = capacity_line(setup, setup.gpu)
+        result.gpu = setup.gpu.name
+        result.gpu_capacity_gb = capacity.value
+        result.capacity = capacity
+        result.verdict, headroom = verdict(total, budget)
+        result.headroom_pct = round(headroom, 1)
+        if result.verdict != "fits":
+            result.main_lever = main_lever(setup, parts, total, budget)
+        if setup.mode == "inference" and setup.engine == "vllm":
+            add_vllm_capacity(result, setup, parts, budget)
+    return result
+
+
+def add_vllm_capacity(result: MemoryEstimate, setup: Setup, parts: list[Part], budget: float) -> None:
+    """vLLM gives the KV cache whatever its budget leaves after everything else."""
+    non_kv = sum(p.bytes for p in parts if p.key != "kv_cache")
+    free = max(budget - non_kv, 0.0)
+    per_token = kv_bytes_per_token_layer(setup.spec, setup.kv, setup.tp) * setup.spec.layers / setup.pp
+    per_sequence = kv_bytes(setup, 1, setup.context)
+    result.kv_cache_tokens = int(free // per_token)
+    result.max_concurrency = round(free / per_sequence, 2)
+    result.notes.append(Text(
+        en=f"vLLM reserves {budget / GB:.1f} GB; after {non_kv / GB:.1f} GB of non-KV memory, "
+        f"{free / GB:.1f} GB holds about {result.kv_cache_tokens:,} KV tokens, i.e. {result.max_concurrency:g} "
+        f"concurrent sequences of {setup.context:,} tokens.",
+        zh=f"vLLM 预留 {budget / GB:.1f} GB；扣除 {non_kv / GB:.1f} GB 非 KV 显存后，剩余 {free / GB:.1f} GB "
+        f"约可容纳 {result.kv_cache_tokens:,} 个 KV token，即 {result.max_concurrency:g} 条 {setup.context:,} token 的并发序列。",
+    ))  # fmt: skip
+
+
+def general_assumptions(setup: Setup) -> list[Text]:
+    out = [Text(en="Units: GB = 10^9 bytes. GPU capacities are nominal binary sizes (an '80 GB' card holds 80 GiB = 85.9 GB).",
+                zh="单位：GB = 10^9 字节。GPU 显存按标称的二进制容量计（“80 GB”显卡实际为 80 GiB = 85.9 GB）。")]  # fmt: skip
+    if setup.mode == "inference":
+        out.append(Text(
+            en=f"Engine '{setup.engine}', batch {setup.batch}, context {setup.context:,} tokens, prompt {setup.prompt_tokens:,} tokens.",
+            zh=f"推理引擎“{setup.engine}”，批大小 {setup.batch}，上下文 {setup.context:,} token，提示词 {setup.prompt_tokens:,} token。",
+        ))  # fmt: skip
+    else:
+        out.append(Text(
+            en=f"Micro-batch {setup.batch} × {setup.context:,} tokens per GPU, recompute '{setup.recompute}', "
+            f"FlashAttention {'on' if setup.flash else 'off'}, tp={setup.tp}, pp={setup.pp}, dp={setup.dp}, ZeRO-{setup.zero_stage}.",
+            zh=f"每卡 micro-batch {setup.batch} × {setup.context:,} token，重计算“{setup.recompute}”，"
+            f"FlashAttention {'开' if setup.flash else '关'}，tp={setup.tp}，pp={setup.pp}，dp={setup.dp}，ZeRO-{setup.zero_stage}。",
+        ))  # fmt: skip
+    return out
+
+
+def max_fit(request: MemoryLimitsRequest, catalog: Catalog) -> MemoryLimits:
+    """Largest batch (at the requested context) and context (at the requested batch) that fit the GPU."""
+    setup = resolve_setup(request, catalog)
+    return solve_limits(setup, total_bytes, with_size)

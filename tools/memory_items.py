@@ -1,0 +1,40 @@
+"""Small helpers to build the estimator's line items with readable, number-substituted formulas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tools.common import LineItem, Text
+from tools.memory_constants import GB
+
+
+@dataclass(frozen=True)
+class Part:
+    """One component of per-GPU memory, in bytes, with the formula that produced it."""
+
+    key: str
+    en: str
+    zh: str
+    bytes: float
+    formula: str
+
+    def line(self) -> LineItem:
+        return LineItem(key=self.key, label=Text(en=self.en, zh=self.zh), value=round(self.bytes / GB, 4), unit="GB", formula=self.formula)
+
+
+def gb(value: float) -> str:
+    return f"{value / GB:,.2f} GB"
+
+
+def count(value: float) -> str:
+    """Big counts in scientific form ('8.03e9'), small ones plain."""
+    return f"{value:.3g}" if value >= 1e5 else f"{value:,.0f}"
+
+
+def num(value: float) -> str:
+    return f"{value:g}" if value == int(value) else f"{value:.3g}"
+
+
+def divisor(label: str, value: float) -> str:
+    """' / 8 (tp)' or '' when the divisor is 1."""
+    return f" / {num(value)} ({label})" if value != 1 else ""

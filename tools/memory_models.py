@@ -1,0 +1,143 @@
+"""Request and result models of the GPU-memory estimator (they double as the LLM tool schema).
+
+Numeric fields are deliberately unconstrained here: ``tools.memory_setup`` checks them and
+answers out-of-range values with a bilingual ``AdvisorError`` instead of a validation trace.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from tools.common import LineItem, Text
+
+Mode = Literal["inference", "training"]
+Method = Literal["full", "lora", "qlora", "freeze"]
+Optimizer = Literal["adamw", "adamw_fp16_grads", "adamw_bf16", "adamw_fp32", "adamw_8bit", "sgd", "sgd_momentum"]
+Engine = Literal["hf", "hf_legacy", "vllm"]
+Recompute = Literal["none", "selective", "full"]
+Offload = Literal["none", "optimizer", "optimizer_and_params"]
+FsdpStrategy = Literal["FULL_SHARD", "SHARD_GRAD_OP", "HYBRID_SHARD", "NO_SHARD"]
+Verdict = Literal["fits", "tight", "does_not_fit"]
+
+
+class MemoryRequest(BaseModel):
+    """What to size: a model, how it runs (inference or training) and on what."""
+
+    model: str | None = Field(
+        None,
+        description="Model name, id or alias ('llama-3.1-8b', 'Qwen2.5-72B', 'DeepSeek-V3', '满血版R1'), "
+        "or a bare size such as '7B' / '70亿' for a generic dense decoder.",
+    )
+    params_b: float | None = Field(
+        None, description="Parameter count in billions. Overrides the catalog figure, or sizes a generic model when `model` is empty."
+    )
+    mode: Mode = Field("inference", description="'inference' (serving) or 'training' (pre-training / fine-tuning).")
+    precision: str | None = Field(
+        None,
+        description="Weight storage format. Inference default bf16; also fp32, fp16, fp8, fp8-mlp, int8, int4, "
+        "gptq-int4, gptq-int8, awq-int4, bnb-int8, bnb-4bit, nf4, GGUF q8_0/q6_k/q5_k_m/q5_0/q4_k_m/q4_0/q3_k_m/q2_k. "
+        "Training: the base weights (bf16 default; nf4 or int8 for QLoRA).",
+    )
+    group_size: int = Field(128, description="Quantisation group size for GPTQ/AWQ formats (scale overhead).")
+    kv_precision: str | None = Field(
+        None, description="KV-cache format: bf16/fp16 (default), fp8, int8, int4, fp32."
+    )
+    batch: int = Field(
+        1, description="Inference: concurrent sequences. Training: micro-batch size per data-parallel rank."
+    )
+    context: int = Field(4096, description="Tokens per sequence: prompt + generated (inference) or training sequence length.")
+    prompt_tokens: int | None = Field(
+        None, description="Inference prompt length processed by prefill; default = context (worst case: the whole context is prompt)."
+    )
+    prefill_chunk: int | None = Field(
+        None, description="Max prompt tokens per prefill step (chunked prefill). Default: whole prompt for hf, 8192 for vLLM."
+    )
+    engine: Engine = Field(
+        "hf",
+        description="Inference engine: 'hf' (transformers ≥4.45: last-token logits, in-place KV cache), "
+        "'hf_legacy' (older transformers / remote-code models: KV tuple rebuilt every step, fp32 logits for the whole prompt), "
+        "'vllm' (pre-allocates gpu_memory_utilization of the GPU; reports KV capacity).",
+    )
+    gpu_memory_utilization: float = Field(0.9, description="vLLM: fraction of GPU memory the engine may use.")
+    flash_attention: bool = Field(True, description="FlashAttention/SDPA: no materialised attention-score matrix.")
+    method: Method = Field("full", description="Training method: full fine-tune/pre-train, LoRA, QLoRA or freeze (train last layers only).")
+    optimizer: Optimizer = Field(
+        "adamw",
+        description="adamw: mixed precision with fp32 master + fp32 grads (18 B/param, HF/DeepSpeed/Megatron); "
+        "adamw_fp16_grads: ZeRO-paper accounting (16); adamw_bf16: pure bf16 (8); adamw_fp32 (16); "
+        "adamw_8bit (6); sgd (8); sgd_momentum (12).",
+    )
+    lora_rank: int = Field(16, description="LoRA/QLoRA rank r.")
+    lora_targets: list[str] = Field(
+        default_factory=lambda: ["all"],
+        description="LoRA target modules: 'all', 'attention', 'mlp' or names like q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj.",
+    )
+    trainable_layers: int = Field(2, description="Freeze method: how many final layers are trained (LLaMA-Factory default 2).")
+    zero_stage: int = Field(0, description="DeepSpeed ZeRO stage 0-3 (1: optimizer sharded, 2: + gradients, 3: + weights).")
+    fsdp: FsdpStrategy | None = Field(None, description="PyTorch FSDP strategy; FULL_SHARD≈ZeRO-3, SHARD_GRAD_OP≈ZeRO-2.")
+    offload: Offload = Field("none", description="CPU offload (ZeRO-Offload/FSDP): optimizer states, or optimizer and weights (ZeRO-3).")
+    recompute: Recompute = Field(
+        "full", description="Activation recomputation: 'full' (gradient checkpointing, the usual fine-tuning default), 'selective' or 'none'."
+    )
+    sequence_parallel: bool = Field(False, description="Megatron sequence parallelism (splits norm/dropout activations across TP ranks).")
+    tp: int = Field(1, description="Tensor-parallel degree.")
+    pp: int = Field(1, description="Pipeline-parallel degree.")
+    num_gpus: int | None = Field(
+        None, description="Total GPUs. Default tp × pp; data parallelism uses num_gpus / (tp × pp)."
+    )
+    grad_accumulation: int = Field(1, description="Gradient-accumulation steps (>1 keeps gradients alive during the forward pass).")
+    chunked_loss: bool = Field(False, description="Chunked/fused cross-entropy (torchtune, Liger, Unsloth): no full fp32 logits.")
+    optimizer_in_backward: bool = Field(False, description="Optimizer step fused into backward (torchtune optimizer_in_bwd): gradients freed at once.")
+    activation_offload: bool = Field(False, description="Checkpointed activations offloaded to CPU (torchtune enable_activation_offloading).")
+    gpu: str | None = Field(None, description="GPU to check the fit against, e.g. 'H100', 'RTX 4090', 'A100 80G', '昇腾910B'.")
+
+
+class MemoryEstimate(BaseModel):
+    """Itemised memory per GPU, totals, and (with a GPU) the verdict. All figures in GB = 10^9 bytes."""
+
+    model_id: str
+    model_name: str
+    params_b: float
+    mode: Mode
+    unit: str = "GB (10^9 bytes)"
+    num_gpus: int
+    tp: int
+    pp: int
+    dp: int
+    items: list[LineItem] = Field(description="Memory per GPU, one line per component, each with its formula.")
+    total_per_gpu_gb: float = Field(description="Peak memory of the busiest GPU.")
+    total_all_gpus_gb: float = Field(description="Model-wide total across all GPUs.")
+    gpu: str | None = None
+    gpu_capacity_gb: float | None = None
+    capacity: LineItem | None = Field(None, description="The memory available per GPU (vLLM: its utilisation budget).")
+    verdict: Verdict | None = None
+    headroom_pct: float | None = Field(None, description="Free share of capacity at peak; negative when it does not fit.")
+    main_lever: Text | None = Field(None, description="The change most likely to make it fit (or give headroom).")
+    kv_cache_tokens: int | None = Field(None, description="vLLM: KV-cache tokens that fit per GPU after non-KV memory.")
+    max_concurrency: float | None = Field(None, description="vLLM: sequences of `context` tokens that fit at once.")
+    notes: list[Text] = Field(default_factory=list)
+    assumptions: list[Text] = Field(default_factory=list)
+
+
+class MemoryLimitsRequest(MemoryRequest):
+    """Same settings as an estimate; the answer is the largest batch and context that fit the GPU."""
+
+    gpu: str = Field(description="GPU to fit, e.g. 'H100', 'RTX 4090'.")
+
+
+class MemoryLimits(BaseModel):
+    """Largest batch at the requested context and largest context at the requested batch."""
+
+    model_id: str
+    gpu: str
+    num_gpus: int
+    capacity_gb: float
+    context: int
+    batch: int
+    max_batch: int = Field(description="Largest batch that fits at `context` (0: not even one sequence).")
+    max_context: int = Field(description="Largest context that fits at `batch` (0: does not fit at any length).")
+    fits_as_requested: bool
+    limit_reason: Text | None = Field(None, description="What stops it growing further.")
+    notes: list[Text] = Field(default_factory=list)

@@ -1,0 +1,293 @@
+"""Turn a ``MemoryRequest`` into checked, resolved settings; contradictions become ``AdvisorError``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from knowledge.catalog import Catalog
+from knowledge.gpus import GPU
+from knowledge.models import ModelSpec
+from tools.checks import check_range
+from tools.common import Text
+from tools.errors import AdvisorError
+from tools.memory_constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
+from tools.memory_models import MemoryRequest
+from tools.memory_recipes import RECIPES, Recipe, fp32_variant
+from tools.memory_shapes import lora_targets
+from tools.model_resolve import resolve_model
+from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
+
+FSDP_TO_ZERO = {"FULL_SHARD": 3, "HYBRID_SHARD": 3, "SHARD_GRAD_OP": 2, "NO_SHARD": 0}
+MAX_PARAMS_B = 100_000  # 100T, the model resolver's limit too
+QLORA_BASES = {"nf4", "bnb-4bit", "bnb-int8", "int8", "int4", "gptq-int4", "gptq-int8", "awq-int4"}
+
+
+@dataclass
+class Setup:
+    """Everything the inference/training calculators need, already validated."""
+
+    spec: ModelSpec
+    mode: str
+    weights: WeightFormat
+    kv: KVFormat
+    batch: int
+    context: int
+    prompt_tokens: int
+    prefill_chunk: int | None
+    engine: str
+    utilization: float
+    flash: bool
+    method: str
+    recipe: Recipe
+    lora_rank: int
+    lora_targets: tuple[str, ...]
+    trainable_layers: int
+    zero_stage: int
+    offload: str
+    recompute: str
+    sequence_parallel: bool
+    tp: int
+    pp: int
+    dp: int
+    grad_accumulation: int
+    chunked_loss: bool
+    optimizer_in_backward: bool
+    activation_offload: bool
+    fsdp: str | None
+    gpu: GPU | None
+    notes: list[Text] = field(default_factory=list)
+    assumptions: list[Text] = field(default_factory=list)
+
+    @property
+    def num_gpus(self) -> int:
+        return self.tp * self.pp * self.dp
+
+
+def contradiction(code: str, en: str, zh: str, suggestions: list[str] | tuple[str, ...] = ()) -> AdvisorError:
+    return AdvisorError(code, en, zh, suggestions)
+
+
+@lru_cache(maxsize=512)
+def _resolve_cached(model: str | None, params_b: float | None, catalog: Catalog) -> tuple[ModelSpec, bool]:
+    """(spec, whether params_b overrode the catalog figure); cached because lookups dominate latency."""
+    if model is None or not model.strip():
+        if params_b is None:
+            return resolve_model("", catalog), False  # raises the bilingual "name a model" error
+        return resolve_model(f"{params_b:g}B", catalog), False
+    spec = resolve_model(model, catalog)
+    if params_b is not None and abs(params_b - spec.params_b) > 1e-9:
+        return spec.model_copy(update={"params_b": params_b}), True
+    return spec, False
+
+
+@lru_cache(maxsize=256)
+def _gpu_cached(name: str, catalog: Catalog) -> GPU:
+    return catalog.gpu(name)
+
+
+def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
+    if request.params_b is not None:
+        check_range(request.params_b, "params_b", "参数量(十亿)", minimum=0, maximum=MAX_PARAMS_B,
+                    exclusive_minimum=True, code="invalid_model_size", hint=["7", "70", "405"])  # fmt: skip
+    spec, overridden = _resolve_cached(request.model, request.params_b, catalog)
+    gpu = _gpu_cached(request.gpu, catalog) if request.gpu else None
+    _check_numbers(request)
+    training = request.mode == "training"
+    tp, pp = request.tp, request.pp
+    num_gpus = request.num_gpus if request.num_gpus is not None else tp * pp
+    _check_parallelism(spec, tp, pp, num_gpus)
+    zero = _zero_stage(request)
+    dp = num_gpus // (tp * pp)
+    weights = _weight_format(request, training)
+    recipe = RECIPES[request.optimizer]
+    if training and weights.id == "fp32" and request.method in ("full", "freeze"):
+        recipe = fp32_variant(recipe)
+    setup = Setup(
+        spec=spec,
+        mode=request.mode,
+        weights=weights,
+        kv=kv_format(request.kv_precision or "bf16"),
+        batch=request.batch,
+        context=request.context,
+        prompt_tokens=min(request.prompt_tokens or request.context, request.context),
+        prefill_chunk=request.prefill_chunk,
+        engine=request.engine,
+        utilization=request.gpu_memory_utilization,
+        flash=request.flash_attention,
+        method=request.method,
+        recipe=recipe,
+        lora_rank=request.lora_rank,
+        lora_targets=lora_targets(request.lora_targets) if request.method in ("lora", "qlora") else (),
+        trainable_layers=request.trainable_layers,
+        zero_stage=zero,
+        offload=request.offload,
+        recompute=request.recompute,
+        sequence_parallel=request.sequence_parallel,
+        tp=tp,
+        pp=pp,
+        dp=dp,
+        grad_accumulation=request.grad_accumulation,
+        chunked_loss=request.chunked_loss,
+        optimizer_in_backward=request.optimizer_in_backward,
+        activation_offload=request.activation_offload,
+        fsdp=request.fsdp,
+        gpu=gpu,
+    )
+    _check_training(setup, request)
+    if overridden:
+        setup.notes.append(Text(
+            en=f"Parameter count overridden to {spec.params_b:g}B; shapes (layers, heads, vocabulary) are {spec.name}'s.",
+            zh=f"参数量已按指定值 {spec.params_b:g}B 计算；层数、注意力头、词表等结构沿用 {spec.name}。",
+        ))  # fmt: skip
+    if spec.family == "generic":
+        setup.notes.append(Text(en=spec.source, zh="未指定具体模型：按 Llama 结构推算了一个同等参数量的通用稠密模型，名称具体模型可得到更准确的结果。"))
+    if request.context > spec.max_context:
+        setup.notes.append(Text(
+            en=f"Context {request.context:,} exceeds {spec.name}'s trained maximum of {spec.max_context:,} tokens.",
+            zh=f"上下文 {request.context:,} 超过 {spec.name} 训练时的最大长度 {spec.max_context:,}。",
+        ))  # fmt: skip
+    return setup
+
+
+def _check_numbers(request: MemoryRequest) -> None:
+    check_range(request.batch, "batch", "批大小(batch)", minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "8", "32"])
+    check_range(request.context, "context", "上下文长度", minimum=1, maximum=MAX_CONTEXT_TOKENS,
+                code="invalid_context", hint=["4096", "32768", "131072"])  # fmt: skip
+    if request.prompt_tokens is not None:
+        check_range(request.prompt_tokens, "prompt_tokens", "提示词长度", minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
+    if request.prefill_chunk is not None:
+        check_range(request.prefill_chunk, "prefill_chunk", "预填充分块", minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
+    check_range(request.gpu_memory_utilization, "gpu_memory_utilization", "显存利用率", minimum=0, maximum=1,
+                exclusive_minimum=True, code="invalid_utilization", hint=["0.9"])  # fmt: skip
+    check_range(request.group_size, "group_size", "量化分组大小", minimum=16, maximum=8192, code="invalid_group_size", hint=["128"])
+    for value, en, zh in ((request.tp, "tp", "张量并行度"), (request.pp, "pp", "流水线并行度")):
+        check_range(value, en, zh, minimum=1, maximum=MAX_GPUS, code="invalid_parallelism")
+    if request.num_gpus is not None:
+        check_range(request.num_gpus, "num_gpus", "GPU 数量", minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count", hint=["1", "8"])
+    check_range(request.grad_accumulation, "grad_accumulation", "梯度累积步数", minimum=1, maximum=1e6, code="invalid_batch")
+    if request.mode == "training" and request.method in ("lora", "qlora"):
+        check_range(request.lora_rank, "lora_rank", "LoRA 秩", minimum=1, maximum=65536, code="invalid_lora_rank", hint=["8", "16", "64"])
+
+
+def _check_parallelism(spec: ModelSpec, tp: int, pp: int, num_gpus: int) -> None:
+    if tp * pp > num_gpus or num_gpus % (tp * pp):
+        raise contradiction(
+            "invalid_parallelism",
+            f"tp × pp = {tp * pp} must divide the GPU count {num_gpus}.",
+            f"张量并行 × 流水线并行 = {tp * pp}，必须整除 GPU 总数 {num_gpus}。",
+            [f"num_gpus={tp * pp}"],
+        )
+    if spec.heads % tp:
+        divisors = [str(d) for d in range(1, min(spec.heads, 64) + 1) if spec.heads % d == 0]
+        raise contradiction(
+            "tp_not_dividing_heads",
+            f"Tensor parallelism {tp} does not divide {spec.name}'s {spec.heads} attention heads.",
+            f"张量并行度 {tp} 不能整除 {spec.name} 的 {spec.heads} 个注意力头。",
+            divisors,
+        )
+    if pp > spec.layers:
+        raise contradiction(
+            "invalid_parallelism",
+            f"Pipeline parallelism {pp} exceeds the model's {spec.layers} layers.",
+            f"流水线并行度 {pp} 超过了模型的层数 {spec.layers}。",
+            [str(spec.layers)],
+        )
+
+
+def _zero_stage(request: MemoryRequest) -> int:
+    check_range(request.zero_stage, "zero_stage", "ZeRO 阶段", minimum=0, maximum=3, code="invalid_zero_stage", hint=["0", "1", "2", "3"])
+    if request.fsdp is None:
+        return int(request.zero_stage)
+    mapped = FSDP_TO_ZERO[request.fsdp]
+    if request.zero_stage not in (0, mapped):
+        raise contradiction(
+            "conflicting_sharding",
+            f"FSDP {request.fsdp} corresponds to ZeRO-{mapped}, but zero_stage={request.zero_stage} was also given.",
+            f"FSDP {request.fsdp} 相当于 ZeRO-{mapped}，但同时指定了 zero_stage={request.zero_stage}。",
+            [f"zero_stage={mapped}"],
+        )
+    return mapped
+
+
+def _weight_format(request: MemoryRequest, training: bool) -> WeightFormat:
+    if not training:
+        return weight_format(request.precision or "bf16", request.group_size)
+    if request.method == "qlora":
+        fmt = weight_format(request.precision or "nf4", request.group_size)
+        if fmt.id not in QLORA_BASES:
+            raise contradiction(
+                "qlora_needs_quantized_base",
+                f"QLoRA trains adapters on a 4- or 8-bit base model; '{fmt.id}' is not quantised. Use method='lora' for a {fmt.id} base.",
+                f"QLoRA 是在 4/8 位量化的基座上训练适配器，“{fmt.id}”不是量化格式；{fmt.id} 基座请用 LoRA。",
+                ["nf4", "bnb-int8", "method=lora"],
+            )
+        return fmt
+    fmt = weight_format(request.precision or "bf16", request.group_size)
+    if fmt.quantized and request.method == "full":
+        raise contradiction(
+            "cannot_train_quantized",
+            f"Full fine-tuning updates every weight, which a {fmt.label} checkpoint cannot store. Use QLoRA on it, or train in bf16.",
+            f"全参微调需要更新所有权重，{fmt.label} 格式无法直接训练；请改用 QLoRA，或以 bf16 训练。",
+            ["method=qlora", "precision=bf16"],
+        )
+    if fmt.quantized and request.method == "lora":
+        raise contradiction(
+            "lora_on_quantized_base",
+            f"LoRA on a {fmt.label} base is QLoRA; set method='qlora'.",
+            f"在 {fmt.label} 量化基座上训练 LoRA 即 QLoRA，请设置 method='qlora'。",
+            ["method=qlora"],
+        )
+    return fmt
+
+
+def _check_training(setup: Setup, request: MemoryRequest) -> None:
+    if setup.mode != "training":
+        if setup.zero_stage or request.fsdp or setup.offload != "none":
+            raise contradiction(
+                "training_option_for_inference",
+                "ZeRO, FSDP and optimizer offload are training settings; set mode='training'.",
+                "ZeRO、FSDP 和优化器卸载属于训练设置，请设置 mode='training'。",
+                ["mode=training"],
+            )
+        return
+    if setup.engine != "hf":
+        raise contradiction(
+            "engine_for_training",
+            f"'{setup.engine}' is an inference engine; training estimates assume a PyTorch training loop.",
+            f"“{setup.engine}”是推理引擎；训练估算按 PyTorch 训练流程计算。",
+            ["engine=hf", "mode=inference"],
+        )
+    sharding = setup.zero_stage > 0
+    if sharding and setup.dp == 1 and setup.offload == "none":
+        raise contradiction(
+            "zero_on_one_gpu",
+            f"ZeRO-{setup.zero_stage}/FSDP shards across data-parallel GPUs, but there is only one data-parallel rank: it saves nothing. "
+            "Add GPUs, or combine it with CPU offload (ZeRO-Offload).",
+            f"ZeRO-{setup.zero_stage}/FSDP 在数据并行的多张 GPU 间切分状态，而这里只有一个数据并行副本，不会节省显存。请增加 GPU，或配合 CPU 卸载使用。",
+            ["num_gpus=8", "offload=optimizer", "zero_stage=0"],
+        )
+    if setup.offload == "optimizer_and_params" and setup.zero_stage < 3:
+        raise contradiction(
+            "param_offload_needs_zero3",
+            "Offloading weights to CPU needs ZeRO-3 or FSDP FULL_SHARD (weights must be sharded to be paged in per layer).",
+            "把权重卸载到 CPU 需要 ZeRO-3 或 FSDP FULL_SHARD（权重需分片后按层换入）。",
+            ["zero_stage=3", "offload=optimizer"],
+        )
+    if setup.method == "freeze":
+        check_range(setup.trainable_layers, "trainable_layers", "可训练层数", minimum=1, maximum=setup.spec.layers,
+                    code="invalid_trainable_layers", hint=["2", str(setup.spec.layers)])  # fmt: skip
+    if setup.lora_rank > setup.spec.hidden and setup.method in ("lora", "qlora"):
+        raise contradiction(
+            "invalid_lora_rank",
+            f"LoRA rank {setup.lora_rank} exceeds the hidden size {setup.spec.hidden}: the adapter would be larger than the layer.",
+            f"LoRA 秩 {setup.lora_rank} 超过隐藏维度 {setup.spec.hidden}，适配器将比原层还大。",
+            ["8", "16", "64"],
+        )
+    if setup.optimizer_in_backward and setup.grad_accumulation > 1:
+        raise contradiction(
+            "optimizer_in_backward_accumulation",
+            "A fused optimizer step in backward cannot accumulate gradients over several micro-batches.",
+            "在反向传播中融合优化器更新时无法做梯度累积。",
+            ["grad_accumulation=1"],
+        )

@@ -1,0 +1,244 @@
+"""Training memory per GPU: model states (ZeRO/FSDP/TP/PP aware), activations, logits, overheads.
+
+Peak = weights + optimizer + the dynamic part. Gradients build up during backward while saved
+activations are freed, so the dynamic part is max(activations + loss, gradients) as in
+llm-analysis (cli99/llm-analysis), unless gradient accumulation keeps gradients alive through
+the next forward pass, when both add up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tools.common import Text
+from tools.memory_activations import (
+    LOGIT_BYTES_CHUNKED,
+    LOGIT_BYTES_UNFUSED,
+    LayerActivations,
+    logits_bytes,
+    training_layer,
+)
+from tools.memory_constants import (
+    CUDA_CONTEXT_BYTES,
+    FRAGMENTATION,
+    NON_TORCH_BYTES,
+    ZERO3_LIVE_PARAMS,
+    ZERO_BUCKET_ELEMENTS,
+)
+from tools.memory_items import Part, count, divisor, gb, num
+from tools.memory_setup import Setup
+from tools.memory_shapes import embedding_params, lora_params, per_layer_params, weight_split
+
+ACT_BYTES = 2
+
+
+@dataclass(frozen=True)
+class Trainable:
+    params: float  # parameters the optimizer updates
+    frozen_bytes: float  # bytes of weights that stay fixed (base model for LoRA/QLoRA/freeze)
+    what: str
+
+
+def trainable(s: Setup) -> Trainable:
+    spec = s.spec
+    total = spec.params_b * 1e9
+    if s.method == "full":
+        return Trainable(total, 0.0, "all parameters")
+    if s.method in ("lora", "qlora"):
+        adapters = lora_params(spec, s.lora_rank, s.lora_targets)
+        return Trainable(adapters, weight_split(spec, s.weights).bytes, f"LoRA r={s.lora_rank} on {', '.join(s.lora_targets)}")
+    layers = per_layer_params(spec) * s.trainable_layers
+    return Trainable(layers, (total - layers) * s.weights.bytes, f"last {s.trainable_layers} layers")
+
+
+def training_parts(s: Setup) -> list[Part]:
+    t = trainable(s)
+    parts = model_state_parts(s, t)
+    states = {p.key: p.bytes for p in parts}
+    parts += dynamic_parts(s, t, states.get("gradients", 0.0))
+    parts += overhead_parts(s, t, sum(p.bytes for p in parts if p.key in DYNAMIC_KEYS))
+    s.assumptions.extend(training_assumptions(s, t))
+    return parts
+
+
+def model_state_parts(s: Setup, t: Trainable) -> list[Part]:
+    r, shard, dp, zero = s.recipe, s.tp * s.pp, s.dp, s.zero_stage
+    split = divisor("tp×pp", shard)
+    weights_total = t.frozen_bytes + t.params * r.weight
+    weight_share = dp if zero >= 3 else 1
+    if s.offload == "optimizer_and_params":
+        weights_part = Part("weights", "Weights (offloaded to CPU)", "权重（已卸载到 CPU）", 0.0,
+                            f"{gb(weights_total)} held in CPU memory; layers are gathered on demand (see buffers)")  # fmt: skip
+    else:
+        frozen = f"{gb(t.frozen_bytes)} frozen base + " if t.frozen_bytes else ""
+        weights_part = Part(
+            "weights", "Weights", "模型权重", weights_total / shard / weight_share,
+            f"({frozen}{count(t.params)} trainable × {num(r.weight)} B){split}{divisor('ZeRO-3 dp', weight_share)}"
+            f" = {gb(weights_total / shard / weight_share)}",
+        )  # fmt: skip
+    grads = gradient_part(s, t, shard)
+    if s.offload != "none":
+        optimizer = Part("optimizer_states", "Optimizer states (offloaded to CPU)", "优化器状态（已卸载到 CPU）", 0.0,
+                         f"{count(t.params)} × {num(r.optimizer)} B = {gb(t.params * r.optimizer)} kept in CPU memory")  # fmt: skip
+    else:
+        share = dp if zero >= 1 else 1
+        value = t.params * r.optimizer / shard / share
+        optimizer = Part(
+            "optimizer_states", "Optimizer states (master weights + moments)", "优化器状态（主权重 + 动量）", value,
+            f"{count(t.params)} × ({num(r.master)} + {num(r.states)}) B{split}{divisor('ZeRO dp', share)} = {gb(value)}",
+        )  # fmt: skip
+    return [weights_part, grads, optimizer]
+
+
+def gradient_part(s: Setup, t: Trainable, shard: int) -> Part:
+    r = s.recipe
+    if s.offload != "none":
+        return Part("gradients", "Gradients (moved to CPU after reduction)", "梯度（归约后移至 CPU）", 0.0,
+                    "ZeRO-Offload streams reduced gradients to the CPU optimizer; only buckets stay (see buffers)")  # fmt: skip
+    if s.optimizer_in_backward:
+        largest = _largest_tensor(s) / s.tp
+        return Part("gradients", "Gradients (one tensor at a time)", "梯度（逐个张量即时更新）", largest * r.grad,
+                    f"optimizer step fused into backward: largest tensor {count(largest)} × {num(r.grad)} B = {gb(largest * r.grad)}")  # fmt: skip
+    share = s.dp if s.zero_stage >= 2 else 1
+    value = t.params * r.grad / shard / share
+    return Part("gradients", "Gradients", "梯度", value,
+                f"{count(t.params)} × {num(r.grad)} B{divisor('tp×pp', shard)}{divisor('ZeRO-2 dp', share)} = {gb(value)}")  # fmt: skip
+
+
+def _largest_tensor(s: Setup) -> float:
+    spec = s.spec
+    if s.method in ("lora", "qlora"):
+        return s.lora_rank * (spec.hidden + max(spec.ffn, spec.heads * spec.head_dim))
+    candidates = [spec.hidden * spec.ffn * (2 if spec.gated_mlp else 1)]
+    if s.method == "full":
+        candidates.append(embedding_params(spec) / (1 if spec.tied_embeddings else 2))
+    return max(candidates)
+
+
+DYNAMIC_KEYS = {"activations", "logits", "recompute_working_set", "gradients", "peak_overlap"}
+
+
+@dataclass(frozen=True)
+class StageActivations:
+    saved: float
+    working: float
+    logits: float
+    formula: str
+    stage: str
+
+
+def stage_activations(s: Setup, layer: LayerActivations, first: bool) -> StageActivations:
+    """Saved activations, recompute working set and loss memory on the first or last pipeline stage."""
+    spec, tp, sp = s.spec, s.tp, s.sequence_parallel
+    tokens = s.batch * s.context
+    in_flight = s.pp if first else 1  # 1F1B: the first stage holds pp micro-batches
+    layers = spec.layers / s.pp
+    if s.method == "freeze":
+        layers = min(layers, s.trainable_layers)  # no gradient flows below the trained layers
+    full_layer = layer.per_layer(tokens, s.context, tp, sp)
+    no_scores = tokens * layer.per_token(tp, sp)
+    coef = layer.coefficient(spec.hidden)
+    sbh = f"{s.batch}×{s.context}×{spec.hidden}"
+    if s.recompute == "full":
+        kept = tokens * ACT_BYTES * spec.hidden / (tp if sp else 1)
+        saved, working = kept * layers * in_flight, full_layer
+        formula = f"checkpointed layer inputs {sbh} × 2 B × {num(layers)} layers"
+    else:
+        per = no_scores if s.recompute == "selective" else full_layer
+        saved, working = per * layers * in_flight, 0.0
+        score = "" if (s.recompute == "selective" or s.flash) else f" + 5·a·s/h·sbh ({spec.heads} heads)"
+        formula = f"sbh·{coef:.1f}{divisor('tp', tp)}{score} per layer, {sbh} × {num(layers)} layers"
+    if in_flight > 1:
+        formula += f" × {in_flight} micro-batches in flight (1F1B, first stage)"
+    if s.activation_offload and s.recompute == "full":
+        saved, formula = 0.0, "checkpointed inputs offloaded to CPU"
+    formula += f" = {gb(saved)}"
+    last = first is False or s.pp == 1
+    loss = logits_bytes(tokens, spec.vocab, tp, s.chunked_loss) if last else 0.0
+    return StageActivations(saved, working, loss, formula, "first" if first else "last")
+
+
+def dynamic_peak(stage: StageActivations, grads: float, accumulate: bool) -> float:
+    loss_or_recompute = max(stage.logits, stage.working)
+    if accumulate:
+        return stage.saved + grads + loss_or_recompute
+    return max(stage.saved + loss_or_recompute, grads + stage.working)
+
+
+def dynamic_parts(s: Setup, t: Trainable, grads: float) -> list[Part]:
+    layer = training_layer(s.spec, s.flash)
+    accumulate = s.grad_accumulation > 1 and not s.optimizer_in_backward
+    stages = [stage_activations(s, layer, first=True)]
+    if s.pp > 1:
+        stages.append(stage_activations(s, layer, first=False))
+    stage = max(stages, key=lambda st: dynamic_peak(st, grads, accumulate))
+    if s.pp > 1:
+        s.notes.append(Text(en=f"Figures are for the {stage.stage} pipeline stage, the busiest GPU.",
+                            zh=f"数值对应显存占用最高的流水线{'首' if stage.stage == 'first' else '末'}级 GPU。"))  # fmt: skip
+    tokens = s.batch * s.context
+    loss_kind = "chunked loss" if s.chunked_loss else "bf16 logits + fp32 copy + log-softmax + grad"
+    per_logit = LOGIT_BYTES_CHUNKED if s.chunked_loss else LOGIT_BYTES_UNFUSED
+    parts = [
+        Part("activations", "Activations saved for backward", "反向传播所需的激活值", stage.saved, stage.formula),
+        Part("logits", "Logits and cross-entropy", "输出 logits 与交叉熵", stage.logits,
+             f"{count(tokens)} tokens × {s.spec.vocab:,} vocab × {num(per_logit)} B ({loss_kind}){divisor('tp', s.tp)} = {gb(stage.logits)}"),
+    ]  # fmt: skip
+    if stage.working:
+        parts.append(Part("recompute_working_set", "Recomputed layer (during backward)", "反向时重算的单层激活", stage.working,
+                          f"one layer's full activations sbh·{layer.coefficient(s.spec.hidden):.1f} = {gb(stage.working)}"))  # fmt: skip
+    everything = stage.saved + stage.logits + stage.working + grads
+    overlap = everything - dynamic_peak(stage, grads, accumulate)
+    if overlap > 0:
+        reason = "gradients fill up as activations are freed: peak = max(activations + loss, gradients)"
+        parts.append(Part("peak_overlap", "Not simultaneous (overlap)", "不同时出现的部分（重叠扣除）", -overlap, f"−{gb(overlap)}: {reason}"))
+    return parts
+
+
+def overhead_parts(s: Setup, t: Trainable, dynamic: float) -> list[Part]:
+    parts = []
+    shard = s.tp * s.pp
+    if (s.zero_stage >= 1 and s.dp > 1) or s.offload != "none":
+        parts.append(_sharding_buffers(s, t, shard))
+    if s.num_gpus > 1:
+        parts.append(Part("non_torch", "NCCL and cuBLAS workspaces", "NCCL/cuBLAS 工作区", NON_TORCH_BYTES,
+                          f"measured non-torch memory in vLLM start-up logs ≈ {gb(NON_TORCH_BYTES)}"))  # fmt: skip
+    parts.append(Part("cuda_context", "CUDA context and kernels", "CUDA 上下文与内核", CUDA_CONTEXT_BYTES,
+                      f"1343 MiB measured with nvidia-smi (transformers docs) = {gb(CUDA_CONTEXT_BYTES)}"))  # fmt: skip
+    frag = FRAGMENTATION * max(dynamic, 0.0)
+    parts.append(Part("fragmentation", "Allocator fragmentation", "显存碎片", frag,
+                      f"{FRAGMENTATION:.0%} of the dynamic peak {gb(dynamic)} (Megatron-LM applies 1.05×) = {gb(frag)}"))  # fmt: skip
+    return parts
+
+
+def _sharding_buffers(s: Setup, t: Trainable, shard: int) -> Part:
+    spec = s.spec
+    if s.fsdp:
+        layer = per_layer_params(spec) / shard
+        units = 2 if s.zero_stage >= 3 else 1  # current + prefetched unit when parameters are sharded
+        value = units * layer * ACT_BYTES + layer * ACT_BYTES  # gathered params + reduce-scatter buffer
+        return Part("sharding_buffers", "FSDP gathered layers and reduce buffer", "FSDP 聚合层与归约缓冲", value,
+                    f"({units} gathered + 1 reduce) × {count(layer)} layer params × 2 B = {gb(value)}")  # fmt: skip
+    bucket = min(ZERO_BUCKET_ELEMENTS, t.params / shard) * ACT_BYTES
+    value, text = bucket, f"reduce bucket min(5e8, {count(t.params / shard)}) × 2 B"
+    if s.zero_stage >= 3:
+        live = min(ZERO3_LIVE_PARAMS, spec.params_b * 1e9 / shard) * ACT_BYTES
+        value += live
+        text += f" + live params min(1e9, {count(spec.params_b * 1e9 / shard)}) × 2 B"
+    return Part("sharding_buffers", "ZeRO communication buffers", "ZeRO 通信缓冲", value, f"{text} = {gb(value)} (DeepSpeed defaults)")
+
+
+def training_assumptions(s: Setup, t: Trainable) -> list[Text]:
+    r = s.recipe
+    out = [
+        Text(en=f"Trainable: {t.what} ({t.params / 1e9:.3g}B parameters); recipe: {r.label} — {r.source}.",
+             zh=f"可训练部分：{t.what}（{t.params / 1e9:.3g}B 参数）；优化器配方：{r.label}。"),
+        Text(en="Activations follow Korthikanti et al. 2022 per token (16-bit, no dropout); a gated MLP saves four ffn-wide tensors in eager PyTorch.",
+             zh="激活值按 Korthikanti 等（2022）逐 token 计算（16 位、无 dropout）；门控 MLP 在 PyTorch eager 模式下保存四个 ffn 宽度的张量。"),
+        Text(en="Fused optimizer step assumed (no foreach temporaries); figures are for the busiest GPU.",
+             zh="假设使用融合优化器（无 foreach 临时张量）；数值对应最繁忙的那张 GPU。"),
+    ]  # fmt: skip
+    if s.offload != "none":
+        cpu = t.params * (r.optimizer + r.grad) + (t.frozen_bytes + t.params * r.weight if s.offload == "optimizer_and_params" else 0)
+        out.append(Text(en=f"CPU offload needs about {gb(cpu)} of host RAM across the job for the offloaded states.",
+                        zh=f"CPU 卸载需要整个任务约 {gb(cpu)} 的主机内存来存放被卸载的状态。"))  # fmt: skip
+    return out

@@ -1,0 +1,96 @@
+"""Compare an estimate with a GPU: capacity line, fits / tight / does-not-fit, and the main lever."""
+
+from __future__ import annotations
+
+import math
+
+from knowledge.gpus import GPU
+from tools.common import LineItem, Text
+from tools.memory_constants import CAPACITY_UNIT_BYTES, GB, TIGHT_FRACTION
+from tools.memory_items import Part, gb
+from tools.memory_setup import Setup
+
+
+def capacity_bytes(gpu: GPU) -> float:
+    return gpu.memory_gb * CAPACITY_UNIT_BYTES
+
+
+def capacity_line(s: Setup, gpu: GPU) -> tuple[LineItem, float]:
+    """The usable memory per GPU: nominal capacity, or vLLM's utilisation budget of it."""
+    raw = capacity_bytes(gpu)
+    formula = f"{gpu.name}: {gpu.memory_gb:g} GiB nominal × 1.0737 = {gb(raw)}"
+    budget, label_en, label_zh = raw, f"{gpu.name} memory", f"{gpu.name} 显存"
+    if s.mode == "inference" and s.engine == "vllm":
+        budget = raw * s.utilization
+        formula += f"; vLLM budget {s.utilization:g} × {gb(raw)} = {gb(budget)}"
+        label_en, label_zh = f"{gpu.name} memory × gpu_memory_utilization", f"{gpu.name} 显存 × 利用率"
+    item = LineItem(key="gpu_capacity", label=Text(en=label_en, zh=label_zh), value=round(budget / GB, 4), unit="GB", formula=formula)
+    return item, budget
+
+
+def verdict(total: float, budget: float) -> tuple[str, float]:
+    headroom = (budget - total) / budget * 100
+    if total <= TIGHT_FRACTION * budget:
+        return "fits", headroom
+    return ("tight" if total <= budget else "does_not_fit"), headroom
+
+
+LEVERS: dict[tuple[str, str], tuple[str, str]] = {
+    ("inference", "weights"): (
+        "Weights dominate: quantise them (fp8/int8 halves them, AWQ/GPTQ int4 quarters them) or split them with tensor parallelism over more GPUs.",
+        "权重占大头：量化权重（fp8/int8 减半，AWQ/GPTQ int4 降到四分之一），或用张量并行拆到更多 GPU 上。",
+    ),
+    ("inference", "kv_cache"): (
+        "The KV cache dominates: use an fp8 KV cache (halves it), fewer concurrent sequences or a shorter context.",
+        "KV 缓存占大头：改用 fp8 KV 缓存（减半），减少并发序列数或缩短上下文。",
+    ),
+    ("inference", "prefill"): (
+        "Prefill temporaries dominate: use chunked prefill (e.g. vLLM max_num_batched_tokens), FlashAttention, and last-token-only logits.",
+        "预填充临时显存占大头：启用分块预填充（如 vLLM 的 max_num_batched_tokens）、FlashAttention，并只计算最后位置的 logits。",
+    ),
+    ("training", "weights"): (
+        "Weights dominate: train adapters on a quantised base (QLoRA), or shard weights with ZeRO-3/FSDP FULL_SHARD or tensor parallelism.",
+        "权重占大头：改用量化基座加适配器（QLoRA），或用 ZeRO-3/FSDP FULL_SHARD、张量并行切分权重。",
+    ),
+    ("training", "optimizer_states"): (
+        "Optimizer states dominate: shard them with ZeRO-1/2 across GPUs, use 8-bit AdamW, offload them to CPU, or switch to LoRA.",
+        "优化器状态占大头：用 ZeRO-1/2 在多卡间分片、改用 8-bit AdamW、卸载到 CPU，或改用 LoRA。",
+    ),
+    ("training", "gradients"): (
+        "Gradients dominate: shard them with ZeRO-2 or fuse the optimizer step into backward.",
+        "梯度占大头：用 ZeRO-2 分片梯度，或把优化器更新融合进反向传播。",
+    ),
+    ("training", "activations"): (
+        "Activations dominate: enable activation checkpointing (recompute='full'), lower the micro-batch and raise gradient accumulation, or use sequence parallelism.",
+        "激活值占大头：开启激活重计算（recompute='full'），减小 micro-batch 并增加梯度累积，或使用序列并行。",
+    ),
+    ("training", "logits"): (
+        "The loss over the vocabulary dominates: use a chunked/fused cross-entropy (Liger, torchtune chunked loss) or a smaller micro-batch.",
+        "词表上的 logits/交叉熵占大头：使用分块/融合交叉熵（Liger、torchtune 分块损失）或减小 micro-batch。",
+    ),
+}
+LEVER_GROUP = {
+    "prefill_activations": "prefill", "attention_scores": "prefill", "logits": "logits", "kv_growth_copy": "kv_cache",
+    "recompute_working_set": "activations",
+}  # fmt: skip
+
+
+def main_lever(s: Setup, parts: list[Part], total: float, budget: float | None) -> Text:
+    largest = max((p for p in parts if p.bytes > 0), key=lambda p: p.bytes)
+    group = LEVER_GROUP.get(largest.key, largest.key)
+    if s.mode == "inference" and group == "logits":
+        group = "prefill"
+    en, zh = LEVERS.get((s.mode, group), LEVERS[(s.mode, "weights")])
+    if budget and total > budget and s.gpu is not None:
+        needed = math.ceil(total * s.num_gpus / (budget * TIGHT_FRACTION))
+        en += f" As a rough bound, the same job sharded evenly would need about {needed} × {s.gpu.name}."
+        zh += f" 粗略估计，若能均匀切分，同样的任务约需 {needed} 张 {s.gpu.name}。"
+    return Text(en=en, zh=zh)
+
+
+RULE_OF_THUMB = Text(
+    en="The rule of thumb '≈4 GB per 1B parameters' counts fp32 weights only (4 bytes × 10^9). Training with Adam needs "
+    "about 16–18 bytes per parameter plus activations; bf16 inference needs about 2 bytes per parameter plus the KV cache.",
+    zh="“每10亿参数约4GB”的经验法则只计算了 fp32 权重（每参数 4 字节）。用 Adam 训练约需每参数 16–18 字节，再加激活值；"
+    "bf16 推理约需每参数 2 字节，再加 KV 缓存。",
+)

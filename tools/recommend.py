@@ -1,0 +1,230 @@
+"""Which GPU, how many, and how to split the work: ranked options for a workload.
+
+Per-GPU memory depends on the GPU count and parallel plan but not on the GPU type, so the
+estimator runs once per candidate count; each GPU's capacity is then compared against it and
+the chosen (GPU, count) pairs are confirmed by the estimator's own verdict.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from knowledge.catalog import Catalog
+from knowledge.gpus import GPU, Price
+from tools.checks import check_range
+from tools.common import Text
+from tools.errors import AdvisorError
+from tools.memory import estimate_memory
+from tools.memory_models import MemoryEstimate, MemoryRequest
+from tools.money import DEFAULT_USD_TO_CNY, Currency, normalize_currency
+
+Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
+GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+CHINA_BUYABLE = {"available", "china-variant", "domestic"}
+# Past one server the plan needs a fast fabric; consumer cards and Apple machines don't scale there.
+MAX_COUNT_BY_SEGMENT = {"consumer": 8, "workstation": 8, "apple": 1, "datacenter": GPU_COUNTS[-1]}
+# Leave room for fragmentation and spikes the estimate cannot see (see memory-estimation.md §6).
+PLANNING_HEADROOM = 0.05
+
+
+class RecommendRequest(BaseModel):
+    model: str | None = Field(None, description="Model name/alias, bare size ('7B', '70亿') or config.json text.")
+    params_b: float | None = Field(None, description="Parameters in billions, when no model is named.")
+    task: Task = Field("inference", description="inference (serving), lora, qlora, full_finetune or pretrain.")
+    precision: str | None = Field(None, description="Weight precision for inference (bf16 default; fp8, int8, int4, awq-int4, q4_k_m…).")
+    context: int = Field(4096, description="Tokens per sequence.")
+    batch: int = Field(1, description="Concurrent sequences (inference) or micro-batch per GPU (training).")
+    budget: float | None = Field(None, description="Purchase budget for the GPUs, in `currency`.")
+    currency: str = Field("USD", description="'USD' or 'CNY'.")
+    usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="CNY per USD for converting catalog prices.")
+    region: Literal["global", "cn"] = Field("global", description="'cn' keeps only GPUs that can be bought new in mainland China.")
+    gpus: list[str] | None = Field(None, description="Only consider these GPUs (names or aliases).")
+    max_gpus: int = Field(64, description="Largest GPU count to consider (1–512).")
+    top: int = Field(5, description="How many options to return (1–20).")
+
+
+class Option(BaseModel):
+    gpu_id: str
+    gpu_name: str
+    count: int
+    plan: str = Field(description="Parallel plan, e.g. 'single GPU', 'TP=4', 'ZeRO-3 over 8 GPUs'.")
+    tp: int
+    zero_stage: int
+    per_gpu_gb: float
+    capacity_gb: float
+    headroom_pct: float
+    verdict: str
+    purchase_cost: float | None = Field(None, description="count × indicative purchase price, in `currency`.")
+    cloud_cost_per_hour: float | None = Field(None, description="count × indicative cloud price per GPU-hour.")
+    within_budget: bool | None = None
+    reasons: list[Text] = Field(default_factory=list)
+
+
+class Recommendation(BaseModel):
+    model_id: str
+    model_name: str
+    params_b: float
+    task: Task
+    currency: Currency
+    options: list[Option] = Field(description="Ranked: within budget first, then cheapest purchase, then most headroom.")
+    estimate: MemoryEstimate | None = Field(None, description="Full itemised estimate behind the top option.")
+    excluded: list[Text] = Field(default_factory=list, description="What was left out and why (region, inference-only…).")
+    notes: list[Text] = Field(default_factory=list)
+
+
+def recommend_gpus(request: RecommendRequest, catalog: Catalog) -> Recommendation:
+    currency = normalize_currency(request.currency)
+    check_range(request.max_gpus, "Maximum GPUs", "最大GPU数", minimum=1, maximum=GPU_COUNTS[-1], code="invalid_gpu_count")
+    check_range(request.top, "Number of options", "返回方案数", minimum=1, maximum=20, code="invalid_top")
+    if request.budget is not None:
+        check_range(request.budget, "Budget", "预算", minimum=0, maximum=1e11, exclusive_minimum=True, code="invalid_budget")
+    candidates, excluded = _candidates(request, catalog)
+    counts = [c for c in GPU_COUNTS if c <= request.max_gpus]
+    per_count = {c: _estimate(request, catalog, c) for c in counts}
+    per_count = {c: e for c, e in per_count.items() if e is not None}
+    options: list[Option] = []
+    for gpu in candidates:
+        choice = _smallest_count(gpu, request, catalog, per_count)
+        if choice is not None:
+            options.append(_option(gpu, *choice, request, currency))
+    options.sort(key=lambda o: (o.within_budget is False, o.purchase_cost is None, o.purchase_cost or 0, -o.headroom_pct))
+    first = next(iter(per_count.values()), None) or _estimate(request, catalog, 1, strict=True)
+    top = options[: request.top]
+    return Recommendation(
+        model_id=first.model_id,
+        model_name=first.model_name,
+        params_b=first.params_b,
+        task=request.task,
+        currency=currency,
+        options=top,
+        estimate=_confirm(request, catalog, top[0].gpu_id, top[0].count) if top else None,
+        excluded=excluded,
+        notes=_notes(request, options, counts),
+    )
+
+
+def _candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], list[Text]]:
+    gpus = [catalog.gpu(name) for name in request.gpus] if request.gpus else list(catalog.gpus)
+    excluded: list[Text] = []
+    if request.region == "cn":
+        blocked = [g.name for g in gpus if g.china not in CHINA_BUYABLE]
+        gpus = [g for g in gpus if g.china in CHINA_BUYABLE]
+        if blocked:
+            excluded.append(Text(
+                en=f"Not sold new in mainland China (export controls): {', '.join(blocked[:8])}{'…' if len(blocked) > 8 else ''}.",
+                zh=f"受出口管制、中国大陆买不到新卡：{'、'.join(blocked[:8])}{'等' if len(blocked) > 8 else ''}。",
+            ))
+    if request.task != "inference":
+        inference_only = [g.name for g in gpus if g.inference_only]
+        gpus = [g for g in gpus if not g.inference_only]
+        if inference_only:
+            excluded.append(Text(
+                en=f"Inference-only devices left out of training: {', '.join(inference_only)}.",
+                zh=f"仅适合推理、不参与训练推荐的设备：{'、'.join(inference_only)}。",
+            ))
+    return gpus, excluded
+
+
+def _memory_request(request: RecommendRequest, count: int, gpu: str | None = None) -> MemoryRequest:
+    common = dict(model=request.model, params_b=request.params_b, context=request.context, batch=request.batch, gpu=gpu)
+    if request.task == "inference":
+        tp = min(count, 8)
+        return MemoryRequest(mode="inference", precision=request.precision, tp=tp, pp=count // tp, num_gpus=count, **common)
+    method = {"lora": "lora", "qlora": "qlora"}.get(request.task, "full")
+    zero = 3 if count > 1 and request.task in ("full_finetune", "pretrain") else 0
+    precision = request.precision if request.task == "qlora" else None
+    return MemoryRequest(mode="training", method=method, precision=precision, zero_stage=zero, num_gpus=count, **common)
+
+
+def _estimate(request: RecommendRequest, catalog: Catalog, count: int, strict: bool = False) -> MemoryEstimate | None:
+    try:
+        return estimate_memory(_memory_request(request, count), catalog)
+    except AdvisorError:
+        # e.g. a TP degree that does not divide the attention heads: that count is not a valid plan
+        if strict:
+            raise
+        return None
+
+
+def _smallest_count(gpu: GPU, request: RecommendRequest, catalog: Catalog, per_count: dict[int, MemoryEstimate]):
+    limit = MAX_COUNT_BY_SEGMENT[gpu.segment]
+    for count, estimate in per_count.items():
+        if count > limit:
+            break
+        if estimate.total_per_gpu_gb <= gpu.memory_gb * (1 - PLANNING_HEADROOM):
+            confirmed = _confirm(request, catalog, gpu.id, count)
+            if confirmed.verdict != "does_not_fit":
+                return count, confirmed
+    return None
+
+
+def _confirm(request: RecommendRequest, catalog: Catalog, gpu_id: str, count: int) -> MemoryEstimate:
+    return estimate_memory(_memory_request(request, count, gpu_id), catalog)
+
+
+def _price(price: Price | None, count: int, currency: Currency, usd_to_cny: float) -> float | None:
+    if price is None:
+        return None
+    amount = price.amount
+    if price.currency != currency:
+        amount = amount * usd_to_cny if currency == "CNY" else amount / usd_to_cny
+    return round(amount * count, 2)
+
+
+def _plan(request: RecommendRequest, count: int, zero_stage: int) -> str:
+    if count == 1:
+        return "single GPU"
+    if request.task == "inference":
+        return f"TP={count}" if count <= 8 else f"TP=8 × PP={count // 8}"
+    if zero_stage:
+        return f"ZeRO-{zero_stage} over {count} GPUs"
+    return f"data parallel over {count} GPUs"
+
+
+def _option(gpu: GPU, count: int, estimate: MemoryEstimate, request: RecommendRequest, currency: Currency) -> Option:
+    purchase = _price(gpu.purchase_price, count, currency, request.usd_to_cny)
+    cloud = _price(gpu.cloud_price, count, currency, request.usd_to_cny)
+    within = None if request.budget is None or purchase is None else purchase <= request.budget
+    zero_stage = 3 if count > 1 and request.task in ("full_finetune", "pretrain") else 0
+    reasons = [Text(
+        en=f"needs {estimate.total_per_gpu_gb:.1f} GB per GPU of {gpu.memory_gb:g} GB ({estimate.headroom_pct:.0f}% headroom)",
+        zh=f"每卡需要 {estimate.total_per_gpu_gb:.1f} GB，单卡显存 {gpu.memory_gb:g} GB（余量 {estimate.headroom_pct:.0f}%）",
+    )]
+    if count > 8:
+        reasons.append(Text(en="spans several servers: needs InfiniBand/RoCE between nodes", zh="需要多台服务器，节点间需 InfiniBand/RoCE 高速网络"))
+    elif count > 1 and not gpu.nvlink_gbs:
+        reasons.append(Text(en="PCIe only: splitting across cards costs speed", zh="仅PCIe互联：多卡切分会损失速度"))
+    if gpu.china == "export-controlled" and request.region != "cn":
+        reasons.append(Text(en="not sold new in mainland China", zh="中国大陆买不到新卡（出口管制）"))
+    if gpu.inference_only:
+        reasons.append(Text(en="inference only (no practical training)", zh="仅适合推理"))
+    return Option(
+        gpu_id=gpu.id,
+        gpu_name=gpu.name,
+        count=count,
+        plan=_plan(request, count, zero_stage),
+        tp=min(count, 8) if request.task == "inference" else 1,
+        zero_stage=zero_stage,
+        per_gpu_gb=estimate.total_per_gpu_gb,
+        capacity_gb=gpu.memory_gb,
+        headroom_pct=estimate.headroom_pct or 0.0,
+        verdict=estimate.verdict or "fits",
+        purchase_cost=purchase,
+        cloud_cost_per_hour=cloud,
+        within_budget=within,
+        reasons=reasons,
+    )
+
+
+def _notes(request: RecommendRequest, options: list[Option], counts: list[int]) -> list[Text]:
+    notes: list[Text] = []
+    if not options:
+        notes.append(Text(
+            en=f"Nothing in the catalog fits with up to {counts[-1]} GPUs; try quantisation, QLoRA, or a larger max_gpus.",
+            zh=f"在最多 {counts[-1]} 张卡的范围内没有可行方案；可以尝试量化、QLoRA，或放宽最大卡数。",
+        ))
+    elif request.budget is not None and not any(o.within_budget for o in options):
+        notes.append(Text(en="No option fits the budget; the cheapest ones are listed.", zh="没有方案在预算之内，下面列出最便宜的几种。"))
+    return notes
