@@ -9,11 +9,26 @@ from advisor.registry import Registry, ToolSpec
 from knowledge.catalog import Catalog, load_catalog
 from knowledge.troubleshooting import RuleBook, load_rulebook
 from tools.gpu_specs import compare_gpus, list_gpus
+from tools.memory import estimate_memory, max_fit
+from tools.recommend import recommend_gpus
 from tools.tco import compute_tco
 from tools.training_time import estimate_training_time
 from tools.troubleshoot import diagnose
 
 TOOL_SPECS = [
+    ToolSpec(
+        "recommend_gpus",
+        recommend_gpus,
+        "Ranked GPU options (which GPU, how many, parallel plan, headroom, indicative cost) for a model and task",
+        "针对模型和任务给出排序的选卡方案（型号、卡数、并行方式、余量、参考价格）",
+    ),
+    ToolSpec(
+        "estimate_memory",
+        estimate_memory,
+        "Itemised GPU memory for inference or training, with formulas and a fit verdict for a GPU",
+        "逐项估算推理或训练所需显存（含公式），并判断能否放进指定GPU",
+    ),
+    ToolSpec("max_fit", max_fit, "Largest batch and context that fit a given GPU", "给定GPU能容纳的最大batch和最长上下文"),
     ToolSpec("compare_gpus", compare_gpus, "Specs of one or more GPUs side by side", "查看/对比GPU参数"),
     ToolSpec("list_gpus", list_gpus, "List catalog GPUs, filtered by vendor, memory or China availability", "按厂商、显存、国内可购等条件筛选GPU"),
     ToolSpec(

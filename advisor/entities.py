@@ -35,9 +35,9 @@ COUNT_WORDS = {
     "five": 5, "six": 6, "eight": 8, "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32, "sixty-four": 64,
     "单": 1, "双": 2,
 }  # fmt: skip
-_WORDS = "|".join(sorted((w for w in COUNT_WORDS if w.isascii()), key=len, reverse=True))
+_WORDS = "|".join(sorted((w.replace(" ", r"\s+") for w in COUNT_WORDS if w.isascii()), key=len, reverse=True))
 COUNT_PHRASE = re.compile(
-    rf"(?:{term(_WORDS)}|(?P<cn>单|双))\s*(?:x\s*|张|块)?(?:(?P<gpu>卡|显卡|gpus?(?![a-z])|cards?(?![a-z])|{GPU_MARK})|(?P<server>台|机|节点|服务器|servers?(?![a-z])|nodes?(?![a-z])|machines?(?![a-z])|boxes))"
+    rf"(?:{term(rf'(?P<en>{_WORDS})')}|(?P<cn>单|双))\s*(?:x\s*|张|块)?(?:(?P<gpu>卡|显卡|gpus?(?![a-z])|cards?(?![a-z])|{GPU_MARK})|(?P<server>台|机|节点|服务器|servers?(?![a-z])|nodes?(?![a-z])|machines?(?![a-z])|boxes))"
 )
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|" + term(r"around\s+the\s+clock|non[\s-]?stop"))
 # Lines of a pasted log or traceback: their numbers (ranks, byte counts, times) are not the user's figures.
@@ -120,22 +120,19 @@ def extract(text: str, catalog: Catalog) -> Entities:
 
 
 def _names(text: str, normalized: str, catalog: Catalog) -> list[NameMatch]:
-    """Names scanned from the text, plus an exact catalog lookup when the whole message is a name."""
+    """Names scanned from the text; failing that, an exact catalog lookup of the whole message."""
     found = matcher_for(catalog).scan(normalized)
     stripped = text.strip()
-    if 0 < len(stripped) <= 64:
-        model, gpu = catalog.find_model(stripped), catalog.find_gpu(stripped)
-        if model is not None:
-            found.insert(0, NameMatch(0, len(normalized), "model", model.id))
-        elif gpu is not None:
-            found.insert(0, NameMatch(0, len(normalized), "gpu", gpu.id))
-    return found
+    if found or not 0 < len(stripped) <= 64:
+        return found
+    model, gpu = catalog.find_model(stripped), catalog.find_gpu(stripped)
+    if model is not None:
+        return [NameMatch(0, len(normalized), "model", model.id)]
+    return [NameMatch(0, len(normalized), "gpu", gpu.id)] if gpu is not None else []
 
 
 def _mask(text: str, names: list[NameMatch]) -> str:
     """Replace names by marker characters of the same length, so their digits are not read as numbers."""
-    if not names or names[0].end - names[0].start == len(text):
-        return text if not names else (GPU_MARK if names[0].kind == "gpu" else MODEL_MARK) * len(text)
     parts, position = [], 0
     for name in names:
         parts += [text[position : name.start], (GPU_MARK if name.kind == "gpu" else MODEL_MARK) * (name.end - name.start)]
@@ -154,11 +151,9 @@ def _count_words(masked: str) -> list[Reading]:
     """Counts written as words: "单卡", "双机", "two A100s", "a single GPU"."""
     readings: list[Reading] = []
     for match in COUNT_PHRASE.finditer(masked):
-        word = match["cn"] or match.group().split(match["gpu"] or match["server"])[0].strip().rstrip("x张块").strip()
-        value = float(COUNT_WORDS.get(word, 0))
-        if value:
-            role = "gpu_count" if match["gpu"] else "servers"
-            readings.append(Reading(role, value, match.start()))
+        word = re.sub(r"\s+", " ", match["en"] or match["cn"])
+        role = "gpu_count" if match["gpu"] else "servers"
+        readings.append(Reading(role, float(COUNT_WORDS[word]), match.start()))
     return readings
 
 

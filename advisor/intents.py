@@ -38,7 +38,8 @@ CUES: dict[IntentName, list[tuple[float, str]]] = {
     "troubleshoot": [
         (3, term(r"oom|out\s+of\s+memory|cuda\s+error|xid|nccl|runtimeerror|traceback|segfault|ecc\s+errors?|fell\s+off\s+the\s+bus")),
         (3, r"报错|爆显存|显存不足|显存溢出|掉卡|卡死|死机|不收敛|炸了|梯度爆炸|loss[^。？?]{0,8}nan|nan了|出现nan|loss不(?:降|下降)"),
-        (2, r"利用率(?:低|只有|很低|不高|上不去|不到)|降频|频率(?:降|低|掉|下降)|过热|温度(?:高|很高|过高|太高)|卡住|超时|训练(?:很|特别|太)?慢|跑(?:得)?(?:很|特别|太)?慢"),
+        (3, r"利用率(?:低|只有|很低|不高|上不去|不到|太低)|降频|频率(?:降|低|掉|下降)"),
+        (2, r"过热|温度(?:高|很高|过高|太高)|卡住|超时|训练(?:很|特别|太)?慢|跑(?:得)?(?:很|特别|太)?慢"),
         (2, term(r"(?:low|poor)\s+(?:gpu\s+)?utili[sz]ation|utili[sz]ation\s+is\s+(?:low|only|stuck)|throttl\w*|overheat\w*|hangs?|hanging|stuck|timeout|timed\s+out|killed|loss\s+(?:is\s+|becomes\s+|goes\s+)?nan|crash\w*")),
         (1, r"错误|异常|怎么解决|怎么办|排查|修复|温度|" + term(r"error|errors|exception|fix|debug|slow|slower|nvidia-smi|temperature")),
     ],
@@ -53,6 +54,7 @@ CUES: dict[IntentName, list[tuple[float, str]]] = {
         (3, r"租还是买|买还是租|租[^。？?]{0,8}还是[^。？?]{0,4}买|买[^。？?]{0,8}还是[^。？?]{0,4}租|回本|总拥有成本|自建还是|上云还是"),
         (3, term(r"rent\s+(?:or|vs\.?|versus)\s+buy|buy\s+(?:or|vs\.?|versus)\s+rent|tco|break[\s-]?even|payback|total\s+cost|cost\s+of\s+ownership|renting|leasing")),
         (2, r"电费|电价|租金|折旧|划算|合算|成本|自建|云上|上云|租用|租赁|" + term(r"rent|lease|on[\s-]?prem\w*|electricity|power\s+bill|amorti[sz]\w*|depreciation|cloud\s+vs")),
+        (2, r"什么价|多少价|啥价|报价|行情|价位"),
         (1, r"多少钱|价格|花多少|贵|便宜|" + term(r"cost|costs|price|pricing|cheaper|expensive|buy|purchase")),
     ],
     "memory": [

@@ -67,6 +67,7 @@ def analyze_language(text: str) -> LanguageInfo:
     prose = "\n".join(line for line in text.splitlines() if not LOG_LINE.search(line))
     words = [w.lower() for w in LATIN_WORD.findall(text)]
     english = sum(1 for w in LATIN_WORD.findall(prose) if w.lower() in ENGLISH_WORDS)
+    any_english = english or any(w in ENGLISH_WORDS for w in words)
 
     script, count = max(foreign.items(), key=lambda item: item[1])
     if script == "ja" and count and count * 10 >= han:
@@ -77,7 +78,7 @@ def analyze_language(text: str) -> LanguageInfo:
         # A Han character is worth about half a word; ties go to Chinese because a Chinese
         # speaker mixing in English terms is far more common than the reverse.
         language: Language = "zh" if han / 2 >= english else "en"
-        flags: list[Flag] = ["mixed"] if english else []
+        flags: list[Flag] = ["mixed"] if any_english else []
         return LanguageInfo(language=language, detected=language, supported=True, flags=flags)
     if words:
         plausible = any(PLAUSIBLE_WORD.match(w) or w.isupper() for w in LATIN_WORD.findall(text))

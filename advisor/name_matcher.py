@@ -2,9 +2,9 @@
 
 Text and aliases are cut into the same tokens (letter runs, numbers, single CJK characters)
 and compared as joined keys, so "RTX4090", "rtx 4090" and "RTX-4090" all meet the alias
-"RTX 4090", and a name glued to a count ("8xA100") is still found. Only tokens that can
-start a name are looked at, and a key stops growing once it is no longer the prefix of any
-alias, so a 100 KB message costs one dictionary lookup per token.
+"RTX 4090", and a name glued to a count ("8xA100") is still found. One compiled pattern
+finds the few places where some name can start; from there a key grows token by token and
+stops as soon as it is no longer the prefix of any alias.
 """
 
 from __future__ import annotations
@@ -36,20 +36,17 @@ class NameMatch(NamedTuple):
 
 
 def normalize_text(text: str) -> str:
-    """The form every extractor works on: NFKC (full-width → ASCII) and lower case, length-preserving after that."""
+    """The form every extractor works on and every span refers to: NFKC (full-width → ASCII), lower case."""
     return unicodedata.normalize("NFKC", text).lower()
 
 
-def _tokens(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, token) on already-normalised text; brand words dropped, '80GB' unit folded to '80g'."""
-    tokens: list[tuple[int, int, str]] = []
-    for match in TOKEN.finditer(text):
-        token = match.group()
+def _alias_tokens(name: str) -> list[str]:
+    """An alias as tokens: brand words dropped, the unit of '80GB' folded to 'g' as the scanner does."""
+    tokens: list[str] = []
+    for token in TOKEN.findall(normalize_text(name)):
         if token in BRAND_WORDS:
             continue
-        if token in MEMORY_UNITS and tokens and tokens[-1][2][0].isdigit():
-            token = "g"
-        tokens.append((match.start(), match.end(), token))
+        tokens.append("g" if token in MEMORY_UNITS and tokens and tokens[-1][0].isdigit() else token)
     return tokens
 
 
@@ -58,13 +55,6 @@ def _extend(key: str, token: str) -> str:
     if key and key[-1].isdigit() and token[0].isdigit():
         return f"{key}|{token}"
     return key + token
-
-
-def _key(name: str) -> str:
-    key = ""
-    for _, _, token in _tokens(normalize_text(name)):
-        key = _extend(key, token)
-    return key
 
 
 class NameMatcher:
@@ -78,18 +68,16 @@ class NameMatcher:
         entries += [("model", m.id, [m.id, m.name, *m.aliases]) for m in catalog.models]
         for kind, entry_id, names in entries:
             for name in names:
-                tokens = [token for _, _, token in _tokens(normalize_text(name))]
-                key = ""
+                tokens = _alias_tokens(name)
+                prefixes = [""]
                 for token in tokens:
-                    key = _extend(key, token)
+                    prefixes.append(_extend(prefixes[-1], token))
+                key = prefixes[-1]
                 if not _usable(key) or key in self.names:
-                    continue
+                    continue  # the first entry to claim a name keeps it
                 self.names[key] = (kind, entry_id)
+                self.prefixes.update(prefixes[1:])
                 first_tokens.add(tokens[0])
-                key = ""
-                for token in tokens:
-                    key = _extend(key, token)
-                    self.prefixes.add(key)
         self.starts = _start_pattern(first_tokens)
 
     def scan(self, text: str) -> list[NameMatch]:
@@ -124,12 +112,12 @@ class NameMatcher:
 
     @staticmethod
     def _glued(text: str, start: int, end: int) -> bool:
-        """True when the match is part of a longer word or number ("A1000", "4090元", "subH100")."""
+        """True when the match is part of a longer word or number ("A1000", "4090元", "sub4090")."""
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         after_next = text[end + 1] if end + 1 < len(text) else " "
         count_before = before == "x" and start >= 2 and text[start - 2].isdigit()  # "8xA100"
-        if before.isascii() and before.isalpha() and text[start].isalpha() and not count_before:
+        if before.isascii() and before.isalpha() and not count_before:
             return True
         plural_or_count = (after == "s" and not after_next.isalnum()) or (after == "x" and after_next.isdigit())
         if after.isascii() and after.isalnum() and not plural_or_count:

@@ -101,11 +101,12 @@ BUDGET_BEFORE = _before(r"(?:预算|budget|经费|资金|投入|花费|总价|sp
 YEAR_AFTER = _after(r"年(?!内|左右|以内)")
 
 
-def _currency(ctx: Context) -> tuple[str | None, bool]:
+def _currency(ctx: Context) -> str | None:
+    """The currency written right before or after the number: "$1.8", "25万美元", "¥2万", "2万元"."""
     for match in (CURRENCY_BEFORE.search(ctx.before), CURRENCY_AFTER.match(ctx.after)):
         if match:
-            return ("USD" if match["usd"] else "CNY"), False
-    return None, False
+            return "USD" if match["usd"] else "CNY"
+    return None
 
 
 def _per(ctx: Context, after: str) -> Per:
@@ -127,7 +128,7 @@ def power_price(ctx: Context) -> Reading | None:
     kwh = KWH_AFTER.match(ctx.after) or (POWER_BEFORE.search(ctx.before) and ctx.number.value < 10)
     if not kwh:
         return None
-    currency, _ = _currency(ctx)
+    currency = _currency(ctx)
     value = ctx.number.value
     if CENTS_AFTER.match(ctx.after):
         currency, value = "USD", value / 100
@@ -137,7 +138,7 @@ def power_price(ctx: Context) -> Reading | None:
 
 
 def money(ctx: Context) -> Reading | None:
-    currency, _ = _currency(ctx)
+    currency = _currency(ctx)
     if currency is None:
         return None
     per = _per(ctx, _skip_currency(ctx.after))

@@ -45,3 +45,12 @@ def bilingual_errors(errors: Sequence[Mapping[str, Any]]) -> AdvisorError:
         "Invalid input — " + "; ".join(en_parts) + ".",
         "输入有误——" + "；".join(zh_parts) + "。",
     )
+
+
+def malformed_json(detail: str) -> AdvisorError:
+    """Input that is not JSON at all (API body, CLI --json, history file)."""
+    return AdvisorError(
+        "malformed_json",
+        f"The input is not valid JSON ({detail}). Send a JSON object, e.g. {{\"gpus\": [\"H100\"]}}.",
+        f"输入不是合法的 JSON（{detail}）。请提供 JSON 对象，例如 {{\"gpus\": [\"H100\"]}}。",
+    )

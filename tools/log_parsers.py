@@ -135,7 +135,7 @@ def _oom_format(window: str) -> str:
         return "1.4-2.0"
     if " cached)" in window:
         return "1.0-1.3"
-    if "cuda runtime error (2)" in window:
+    if "cuda runtime error (2)" in window or "THCudaCheck FAIL" in window:
         return "0.4"
     return "other"
 
@@ -221,6 +221,10 @@ _TEMPERATURE_FIELDS = {
     "gpu current temp": "gpu_temp_c", "gpu shutdown temp": "shutdown_temp_c", "gpu slowdown temp": "slowdown_temp_c",
     "gpu max operating temp": "max_operating_temp_c", "memory current temp": "memory_temp_c",
     "memory max operating temp": "memory_max_temp_c",
+    # Newer drivers on Hopper/Ada print "T.Limit" rows instead: the current headroom ("GPU T.Limit Temp")
+    # and each threshold as a T.Limit value (slowdown at -2 C means slowdown when headroom reaches -2).
+    "gpu t.limit temp": "tlimit_c", "gpu shutdown t.limit temp": "shutdown_tlimit_c",
+    "gpu slowdown t.limit temp": "slowdown_tlimit_c", "gpu max operating t.limit temp": "max_operating_tlimit_c",
 }  # fmt: skip
 _POWER_FIELDS = {
     "power draw": "power_draw_w", "average power draw": "power_draw_w", "current power limit": "power_limit_w",
@@ -352,14 +356,16 @@ def _ecc_totals(ecc: dict[tuple[str, str, str], float], scope: str) -> tuple[flo
 def _smi_derive(gpu: _SmiGpu) -> dict[str, Value]:
     values: dict[str, Value] = {"gpu_bus": gpu.bus, **gpu.values}
 
-    def margin(name: str, limit: str, current: str) -> None:
-        if isinstance(values.get(limit), float) and isinstance(values.get(current), float):
-            values[name] = float(values[limit]) - float(values[current])
+    def margin(name: str, minuend: str, subtrahend: str) -> None:
+        if isinstance(values.get(minuend), float) and isinstance(values.get(subtrahend), float):
+            values[name] = float(values[minuend]) - float(values[subtrahend])
+            current = minuend if minuend == "tlimit_c" else subtrahend  # point evidence at the live reading
             gpu.field_lines[name] = gpu.field_lines[current]
 
-    margin("slowdown_margin_c", "slowdown_temp_c", "gpu_temp_c")
-    margin("shutdown_margin_c", "shutdown_temp_c", "gpu_temp_c")
-    margin("max_operating_margin_c", "max_operating_temp_c", "gpu_temp_c")
+    for name in ("slowdown", "shutdown", "max_operating"):
+        margin(f"{name}_margin_c", f"{name}_temp_c", "gpu_temp_c")
+        if f"{name}_margin_c" not in values:
+            margin(f"{name}_margin_c", "tlimit_c", f"{name}_tlimit_c")
     margin("memory_margin_c", "memory_max_temp_c", "memory_temp_c")
     margin("power_limit_reduction_w", "default_power_limit_w", "power_limit_w")
     for scope in ("volatile", "aggregate"):
@@ -416,6 +422,7 @@ _SHM_SIGNS = [
     ("nccl", "ncclShmOpen", None),
     ("nccl", "shm_open failed", None),
     ("dataloader", "is killed by signal: Bus error", re.compile(r"DataLoader worker")),
+    ("dataloader", "caused by insufficient shared memory", None),
     ("dataloader", "unable to write to file </torch_", None),
     ("dataloader", "unable to mmap", re.compile(r"from file <?/?torch_")),
     ("shm", "No space left on device", re.compile(r"/dev/shm")),
@@ -611,6 +618,8 @@ _SMI_TABLE_ROW = re.compile(
     r"\|\s*(?:\d+%|N/A)\s+(?P<temp>\d+)C\s+P\d+\s+(?P<draw>\d+)W\s*/\s*(?P<cap>\d+)W\s*\|[^|\n]*MiB\s*\|\s*(?P<util>\d+)%"
 )
 _TEMPERATURE_LITERALS = ("温度", "temp", "Temp", "TEMP", "°", "℃", "度")
+# "    GPU Max Operating Temp   : 85 C": nvidia-smi -q lines are limits or readings for the -q parser, not prose.
+_SMI_QUERY_LINE = re.compile(r"\s+\S[^:\n]*?\s{2,}:\s")
 _TEMPERATURE_PATTERNS = [
     re.compile(r"(?i)(?:温度|temp(?:erature)?s?\b)[^\d\n。，,]{0,15}?(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度|°|C\b)?"),
     re.compile(r"(?i)(?<![\d.])(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度(?!量))"),
@@ -633,6 +642,8 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
                 if value is not None and value <= 100 and not _inside(found, match.start()):
                     found[match.start()] = ("gpu_util", {"gpu_util_percent": value})
     for start, end in lines_with(text, _TEMPERATURE_LITERALS, 20):
+        if _SMI_QUERY_LINE.match(text, start, end):
+            continue
         for pattern in _TEMPERATURE_PATTERNS:
             for match in pattern.finditer(text, start, end):
                 value = _number(match.group(1))

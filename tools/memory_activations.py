@@ -30,6 +30,8 @@ ROUTER_BYTES = 4  # MoE router logits are kept in fp32
 # Cross-entropy over the vocabulary, bytes per (token × vocab entry), unfused (HF transformers,
 # torchtune without compile): bf16 logits 2 + fp32 upcast 4 + log-softmax output 4 + its gradient 4.
 LOGIT_BYTES_UNFUSED = 14
+# torch.compile fuses the fp32 upcast into the loss kernel: bf16 logits, log-softmax and gradient stay.
+LOGIT_BYTES_COMPILED = LOGIT_BYTES_UNFUSED - 4
 # Chunked/fused loss (torchtune CEWithChunkedOutputLoss with 8 chunks, Liger, Unsloth): bf16 logits
 # stay materialised, the fp32 work happens one chunk at a time.
 LOSS_CHUNKS = 8
@@ -58,8 +60,14 @@ class LayerActivations:
 
 
 def _mlp_saved(spec: ModelSpec, width: int) -> float:
-    """Bytes per token the MLP intermediates of one expert (or dense MLP) save."""
+    """Bytes per token the MLP intermediates of one expert (or dense MLP) save in eager mode."""
     return ACT_BYTES * width * (4 if spec.gated_mlp else 2)
+
+
+def _mlp_saved_compiled(spec: ModelSpec, width: int) -> float:
+    """torch.compile's min-cut partitioner recomputes the activation (and the gate product) in
+    backward, so only the up/gate projections' outputs stay: half the eager figure."""
+    return _mlp_saved(spec, width) / 2
 
 
 def mlp_bytes_per_token(spec: ModelSpec, saved) -> float:
@@ -87,21 +95,27 @@ def attention_widths(spec: ModelSpec) -> tuple[int, int]:
     return spec.heads * d, 2 * spec.kv_heads * d
 
 
-def training_layer(spec: ModelSpec, flash_attention: bool, dropout: bool = False) -> LayerActivations:
+def training_layer(spec: ModelSpec, flash_attention: bool, dropout: bool = False, compiled: bool = False) -> LayerActivations:
     h = spec.hidden
     q_width, kv_width = attention_widths(spec)
     masks = 2 * h if dropout else 0  # 1 byte each after attention and after the MLP
     replicated = 4 * h + 2 * h + 2 * h + masks  # two norm inputs, attention input, MLP input
     attention = ACT_BYTES * (q_width + kv_width) + ACT_BYTES * spec.heads * spec.head_dim
-    split = attention + mlp_bytes_per_token(spec, _mlp_saved)
+    split = attention + mlp_bytes_per_token(spec, _mlp_saved_compiled if compiled else _mlp_saved)
     # Korthikanti's 5as/h even without dropout: eager kernels keep an fp32 softmax copy instead.
     score = 0.0 if flash_attention else SCORE_BYTES
     return LayerActivations(replicated, split, score, spec.heads)
 
 
-def logits_bytes(tokens: float, vocab: int, tp: int, chunked: bool) -> float:
-    per = LOGIT_BYTES_CHUNKED if chunked else LOGIT_BYTES_UNFUSED
-    return tokens * vocab * per / tp  # vocab-parallel output layer under TP
+def logit_bytes(chunked: bool, compiled: bool) -> float:
+    """Bytes per (token × vocab entry) of the output layer and loss."""
+    if chunked:
+        return LOGIT_BYTES_CHUNKED
+    return LOGIT_BYTES_COMPILED if compiled else LOGIT_BYTES_UNFUSED
+
+
+def logits_bytes(tokens: float, vocab: int, tp: int, chunked: bool, compiled: bool = False) -> float:
+    return tokens * vocab * logit_bytes(chunked, compiled) / tp  # vocab-parallel output layer under TP
 
 
 # --- inference: nothing is saved, one layer's temporaries are alive at a time -----------------

@@ -88,6 +88,9 @@ class MemoryRequest(BaseModel):
         None, description="Total GPUs. Default tp × pp; data parallelism uses num_gpus / (tp × pp)."
     )
     grad_accumulation: int = Field(1, description="Gradient-accumulation steps (>1 keeps gradients alive during the forward pass).")
+    torch_compile: bool = Field(
+        False, description="torch.compile: pointwise ops (MLP activation, loss upcast) are recomputed instead of stored."
+    )
     chunked_loss: bool = Field(False, description="Chunked/fused cross-entropy (torchtune, Liger, Unsloth): no full fp32 logits.")
     optimizer_in_backward: bool = Field(False, description="Optimizer step fused into backward (torchtune optimizer_in_bwd): gradients freed at once.")
     activation_offload: bool = Field(False, description="Checkpointed activations offloaded to CPU (torchtune enable_activation_offloading).")

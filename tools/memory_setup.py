@@ -52,6 +52,7 @@ class Setup:
     dp: int
     grad_accumulation: int
     chunked_loss: bool
+    compile: bool
     optimizer_in_backward: bool
     activation_offload: bool
     fsdp: str | None
@@ -129,6 +130,7 @@ def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
         dp=dp,
         grad_accumulation=request.grad_accumulation,
         chunked_loss=request.chunked_loss,
+        compile=request.torch_compile,
         optimizer_in_backward=request.optimizer_in_backward,
         activation_offload=request.activation_offload,
         fsdp=request.fsdp,

@@ -11,13 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.common import Text
-from tools.memory_activations import (
-    LOGIT_BYTES_CHUNKED,
-    LOGIT_BYTES_UNFUSED,
-    LayerActivations,
-    logits_bytes,
-    training_layer,
-)
+from tools.memory_activations import LayerActivations, logit_bytes, logits_bytes, training_layer
 from tools.memory_constants import (
     CUDA_CONTEXT_BYTES,
     FRAGMENTATION,
@@ -154,7 +148,7 @@ def stage_activations(s: Setup, layer: LayerActivations, first: bool) -> StageAc
         saved, formula = 0.0, "checkpointed inputs offloaded to CPU"
     formula += f" = {gb(saved)}"
     last = first is False or s.pp == 1
-    loss = logits_bytes(tokens, spec.vocab, tp, s.chunked_loss) if last else 0.0
+    loss = logits_bytes(tokens, spec.vocab, tp, s.chunked_loss, s.compile) if last else 0.0
     return StageActivations(saved, working, loss, formula, "first" if first else "last")
 
 
@@ -166,7 +160,7 @@ def dynamic_peak(stage: StageActivations, grads: float, accumulate: bool) -> flo
 
 
 def dynamic_parts(s: Setup, t: Trainable, grads: float) -> list[Part]:
-    layer = training_layer(s.spec, s.flash)
+    layer = training_layer(s.spec, s.flash, compiled=s.compile)
     accumulate = s.grad_accumulation > 1 and not s.optimizer_in_backward
     stages = [stage_activations(s, layer, first=True)]
     if s.pp > 1:
@@ -176,8 +170,8 @@ def dynamic_parts(s: Setup, t: Trainable, grads: float) -> list[Part]:
         s.notes.append(Text(en=f"Figures are for the {stage.stage} pipeline stage, the busiest GPU.",
                             zh=f"数值对应显存占用最高的流水线{'首' if stage.stage == 'first' else '末'}级 GPU。"))  # fmt: skip
     tokens = s.batch * s.context
-    loss_kind = "chunked loss" if s.chunked_loss else "bf16 logits + fp32 copy + log-softmax + grad"
-    per_logit = LOGIT_BYTES_CHUNKED if s.chunked_loss else LOGIT_BYTES_UNFUSED
+    loss_kind = "chunked loss" if s.chunked_loss else "compiled loss" if s.compile else "bf16 logits + fp32 copy + log-softmax + grad"
+    per_logit = logit_bytes(s.chunked_loss, s.compile)
     parts = [
         Part("activations", "Activations saved for backward", "反向传播所需的激活值", stage.saved, stage.formula),
         Part("logits", "Logits and cross-entropy", "输出 logits 与交叉熵", stage.logits,

@@ -68,7 +68,7 @@ class Recommendation(BaseModel):
     params_b: float
     task: Task
     currency: Currency
-    options: list[Option] = Field(description="Ranked: within budget first, then cheapest purchase, then most headroom.")
+    options: list[Option] = Field(description="Ranked: within budget first, then fewest GPUs, then cheapest purchase, then most headroom.")
     estimate: MemoryEstimate | None = Field(None, description="Full itemised estimate behind the top option.")
     excluded: list[Text] = Field(default_factory=list, description="What was left out and why (region, inference-only…).")
     notes: list[Text] = Field(default_factory=list)
@@ -89,7 +89,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog) -> Recommendatio
         choice = _smallest_count(gpu, request, catalog, per_count)
         if choice is not None:
             options.append(_option(gpu, *choice, request, currency))
-    options.sort(key=lambda o: (o.within_budget is False, o.purchase_cost is None, o.purchase_cost or 0, -o.headroom_pct))
+    # Fewer GPUs first: each split adds communication, failure points and engineering work.
+    options.sort(key=lambda o: (_budget_rank(o.within_budget), o.count, o.purchase_cost is None, o.purchase_cost or 0, -o.headroom_pct))
     first = next(iter(per_count.values()), None) or _estimate(request, catalog, 1, strict=True)
     top = options[: request.top]
     return Recommendation(
@@ -103,6 +104,11 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog) -> Recommendatio
         excluded=excluded,
         notes=_notes(request, options, counts),
     )
+
+
+def _budget_rank(within_budget: bool | None) -> int:
+    """Known to fit the budget, then unknown price, then over budget."""
+    return {True: 0, None: 1, False: 2}[within_budget]
 
 
 def _candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], list[Text]]:
@@ -189,8 +195,8 @@ def _option(gpu: GPU, count: int, estimate: MemoryEstimate, request: RecommendRe
     within = None if request.budget is None or purchase is None else purchase <= request.budget
     zero_stage = 3 if count > 1 and request.task in ("full_finetune", "pretrain") else 0
     reasons = [Text(
-        en=f"needs {estimate.total_per_gpu_gb:.1f} GB per GPU of {gpu.memory_gb:g} GB ({estimate.headroom_pct:.0f}% headroom)",
-        zh=f"每卡需要 {estimate.total_per_gpu_gb:.1f} GB，单卡显存 {gpu.memory_gb:g} GB（余量 {estimate.headroom_pct:.0f}%）",
+        en=f"needs {estimate.total_per_gpu_gb:.1f} GB per GPU of {estimate.gpu_capacity_gb:.1f} GB usable ({estimate.headroom_pct:.0f}% headroom)",
+        zh=f"每卡需要 {estimate.total_per_gpu_gb:.1f} GB，单卡可用 {estimate.gpu_capacity_gb:.1f} GB（余量 {estimate.headroom_pct:.0f}%）",
     )]
     if count > 8:
         reasons.append(Text(en="spans several servers: needs InfiniBand/RoCE between nodes", zh="需要多台服务器，节点间需 InfiniBand/RoCE 高速网络"))
@@ -208,7 +214,7 @@ def _option(gpu: GPU, count: int, estimate: MemoryEstimate, request: RecommendRe
         tp=min(count, 8) if request.task == "inference" else 1,
         zero_stage=zero_stage,
         per_gpu_gb=estimate.total_per_gpu_gb,
-        capacity_gb=gpu.memory_gb,
+        capacity_gb=estimate.gpu_capacity_gb or gpu.memory_gb,
         headroom_pct=estimate.headroom_pct or 0.0,
         verdict=estimate.verdict or "fits",
         purchase_cost=purchase,

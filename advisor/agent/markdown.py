@@ -20,6 +20,8 @@ def number(value: float, digits: int = 1) -> str:
     """Readable figure: thousands separators, no trailing '.0' noise on big numbers."""
     if value is None:
         return "—"
+    if abs(value) >= 1e12:  # FLOPs and token counts read better in scientific notation
+        return f"{value:.3g}".replace("e+", "e")
     if abs(value) >= 1000:
         return f"{value:,.0f}"
     return f"{value:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{value:,.0f}"

@@ -44,3 +44,28 @@ class Health(BaseModel):
     )
     index_ready: bool
     tools: int = Field(description="Number of registered tools.")
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="Stable machine-readable slug, e.g. invalid_arguments, unknown_gpu.")
+    en: str
+    zh: str
+    suggestions: list[str] = Field(default_factory=list, description="Close matches or valid values to try instead.")
+    message: str = Field(description="Same as `en` plus suggestions; what OpenAI client libraries display.")
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+    request_id: str | None = None
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": text}
+    for status, text in [
+        (400, "Bad input or malformed JSON"),
+        (401, "Missing or invalid bearer token (when ADVISOR_API_TOKEN is set)"),
+        (413, "Body larger than ADVISOR_MAX_BODY_BYTES"),
+        (422, "Arguments failed validation"),
+        (429, "Rate limit exceeded; see Retry-After"),
+    ]
+}

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from advisor.interfaces.ui_text import t
+from advisor.interfaces.ui_text import TEXT, t
+from tools.common import LineItem
 from tools.memory_models import MemoryEstimate
 from tools.money import SYMBOLS
 from tools.tco import TcoResult
 
-# Stack order from the bottom: what the model always needs first, transient and fixed costs on top.
-MEMORY_ORDER = ["weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"]
+# The estimator itemises finely (cuda_context, kv_growth_copy, peak_overlap…); the chart stacks six groups,
+# bottom to top from what the model always holds to fixed costs, and the hover lists the items in each.
+MEMORY_GROUPS: dict[str, tuple[str, ...]] = {
+    "weights": ("weights",),
+    "gradients": ("gradients",),
+    "optimizer": ("optimizer_states", "optimizer"),
+    # peak_overlap is the negative correction for transient activations/logits that never coexist
+    "activations": ("activations", "prefill_activations", "attention_scores", "logits", "recompute_working_set", "peak_overlap"),
+    "kv_cache": ("kv_cache", "kv_growth_copy"),
+    "overhead": ("cuda_context", "cuda_graphs", "non_torch", "fragmentation", "sharding_buffers", "overhead"),
+}
+GROUP_OF = {key: group for group, keys in MEMORY_GROUPS.items() for key in keys}
 MEMORY_COLOURS = {
     "weights": "#4C78A8",
     "gradients": "#F58518",
@@ -23,9 +34,12 @@ CAPACITY_COLOUR = "#B279A2"
 OWN_COLOUR, CLOUD_COLOUR, MARKER_COLOUR = "#4C78A8", "#F58518", "#E45756"
 
 
-def _stack_rank(key: str) -> tuple[int, str]:
-    # Components the estimator adds later (e.g. LoRA adapters, logits) stack after the known ones.
-    return (MEMORY_ORDER.index(key) if key in MEMORY_ORDER else len(MEMORY_ORDER), key)
+def memory_groups(estimate: MemoryEstimate) -> dict[str, list[LineItem]]:
+    """Line items per chart group, in stacking order; keys the chart does not know get a group of their own."""
+    groups: dict[str, list[LineItem]] = {group: [] for group in MEMORY_GROUPS}
+    for item in estimate.items:
+        groups.setdefault(GROUP_OF.get(item.key, item.key), []).append(item)
+    return {group: items for group, items in groups.items() if items}
 
 
 def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure:
@@ -46,17 +60,18 @@ def memory_figure(estimate: MemoryEstimate, language: str) -> go.Figure:
     gpus = f"{estimate.num_gpus}×" if estimate.num_gpus > 1 else ""
     category = f"{gpus}{estimate.gpu or ('GPU' if language == 'en' else '单卡')}"
     fig = go.Figure()
-    for item in sorted((i for i in estimate.items if i.value > 0), key=lambda i: _stack_rank(i.key)):
+    for group, items in memory_groups(estimate).items():
+        value = max(0.0, sum(i.value for i in items))  # a group is never drawn below zero
+        if value <= 0:
+            continue
+        name = t(f"mem_{group}", language) if f"mem_{group}" in TEXT else items[0].label.pick(language)
+        detail = "<br>".join(f"{i.label.pick(language)}: {i.value:,.2f} GB" for i in items)
         fig.add_trace(
             go.Bar(
-                name=item.label.pick(language),
-                x=[category],
-                y=[item.value],
-                marker_color=MEMORY_COLOURS.get(item.key),
-                hovertemplate=f"{item.label.pick(language)}: %{{y:.2f}} GB<br>{item.formula}<extra></extra>",
-                meta=item.key,
+                name=name, x=[category], y=[round(value, 4)], meta=group, marker_color=MEMORY_COLOURS.get(group),
+                customdata=[detail], hovertemplate=f"<b>{name}</b>: %{{y:.2f}} GB<br>%{{customdata}}<extra></extra>",
             )
-        )
+        )  # fmt: skip
     fig.update_layout(barmode="stack")
     capacity = estimate.capacity.value if estimate.capacity else estimate.gpu_capacity_gb
     if capacity:

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from advisor.registry import UnknownToolError
-from advisor.validation import bilingual_errors
+from advisor.validation import bilingual_errors, malformed_json
 from tools.errors import AdvisorError
 
 log = logging.getLogger(__name__)
@@ -51,14 +51,6 @@ def status_for(error: AdvisorError) -> int:
     if isinstance(error, UnknownToolError):
         return 404
     return 422 if error.code == "invalid_arguments" else 400
-
-
-def malformed_json(detail: str) -> AdvisorError:
-    return AdvisorError(
-        "malformed_json",
-        f"The request body is not valid JSON ({detail}). Send a JSON object with Content-Type: application/json.",
-        f"请求体不是合法的 JSON（{detail}）。请发送 JSON 对象，并设置 Content-Type: application/json。",
-    )
 
 
 async def _advisor_error(request: Request, exc: AdvisorError) -> JSONResponse:

@@ -202,15 +202,18 @@ SOURCES_HEADING = {"en": "Sources", "zh": "来源"}
 
 
 def format_sources(sources: Sequence[Source], language: Language, answer: str = "") -> str:
-    """Sources as a bulleted list of links, skipping any the answer already links to."""
+    """Sources as a bulleted list, web addresses as links; any the answer already cites is left out."""
     lines = []
     for source in sources:
-        if any(url in answer for url in source.urls):
+        if source.title in answer or any(url in answer for url in source.urls):
             continue
         label = " · ".join(part for part in (source.title, source.section) if part)
-        first, *more = source.urls or [""]
-        line = slack_link(first, label) if first else escape(label)
-        line += "".join(f" · {slack_link(url, urlsplit(url).netloc or url)}" for url in more)
+        # Catalog rows cite documents ("NVIDIA A100 datasheet …") as well as web addresses.
+        links = [url for url in source.urls if url.startswith(("http://", "https://"))]
+        citations = [url for url in source.urls if url not in links]
+        line = slack_link(links[0], label) if links else escape(label)
+        line += "".join(f" · {slack_link(url, urlsplit(url).netloc)}" for url in links[1:])
+        line += "".join(f" ({escape(citation)})" for citation in citations)
         lines.append(f"• {line}")
     return f"*{SOURCES_HEADING[language]}*\n" + "\n".join(lines) if lines else ""
 

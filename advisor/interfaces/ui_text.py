@@ -76,6 +76,12 @@ TEXT: dict[str, tuple[str, str]] = {
     # chart axes and series
     "axis_gb": ("GB per GPU", "单卡显存（GB）"),
     "capacity": ("Capacity", "显存容量"),
+    "mem_weights": ("Weights", "模型权重"),
+    "mem_gradients": ("Gradients", "梯度"),
+    "mem_optimizer": ("Optimizer states", "优化器状态"),
+    "mem_activations": ("Activations & logits", "激活值与 logits"),
+    "mem_kv_cache": ("KV cache", "KV 缓存"),
+    "mem_overhead": ("Overhead (CUDA, NCCL, fragmentation)", "固定开销（CUDA、NCCL、碎片）"),
     "axis_month": ("Month", "月份"),
     "axis_cost": ("Cumulative cost", "累计成本"),
     "series_own": ("Buy (capex + running costs)", "自建（采购 + 运营）"),

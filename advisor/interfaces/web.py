@@ -1,16 +1,15 @@
 """The Gradio web UI: a chat tab plus calculator tabs, relabelled in place by a 中文/English toggle.
 
-``build_ui`` only builds the Blocks; ``advisor.interfaces.server`` mounts it at ``/`` on the FastAPI app
-(Gradio 6: theme/css go to ``mount_gradio_app``/``launch``, not to ``gr.Blocks``, see ``LAUNCH_OPTIONS``).
+``build_ui`` only builds the Blocks; ``advisor.interfaces.server`` mounts it at ``/`` on the FastAPI app.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 import gradio as gr
 
-from advisor.agent.service import Advisor
 from advisor.config import Settings
 from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, EXAMPLES, t
 from advisor.interfaces.web_calculators import FormContext, calculator_tabs
@@ -19,11 +18,8 @@ from advisor.interfaces.web_labels import Relabeler
 from advisor.registry import Registry
 from knowledge.catalog import load_catalog
 
-CSS = """
-#advisor-chat .message-wrap { font-size: 15px; }
-footer { display: none !important; }
-"""
-LAUNCH_OPTIONS = {"css": CSS, "theme": gr.themes.Soft()}
+if TYPE_CHECKING:  # the agent package is heavy to import; the UI only calls Advisor.answer
+    from advisor.agent.service import Advisor
 
 
 def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:

@@ -8,14 +8,16 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gradio as gr
 
-from advisor.agent.service import Advisor
 from advisor.contract import AdvisorResponse, ChatTurn, Source, ToolCall
 from advisor.interfaces.ui_text import t
 from tools.errors import AdvisorError
+
+if TYPE_CHECKING:  # the agent package is heavy to import; this module only calls Advisor.answer
+    from advisor.agent.service import Advisor
 
 log = logging.getLogger(__name__)
 

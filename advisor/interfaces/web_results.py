@@ -32,9 +32,14 @@ def _pick(pair: tuple[str, str], language: str) -> str:
     return pair[1] if language == "zh" else pair[0]
 
 
+def figure(value: float) -> str:
+    """Readable value: huge counts such as training FLOPs in scientific form, the rest with separators."""
+    return f"{value:.3e}" if abs(value) >= 1e9 else number(value, 2)
+
+
 def items_table(items: Sequence[LineItem], language: str) -> str:
     headers = ("Item", "Value", "Formula") if language == "en" else ("项目", "数值", "计算公式")
-    return table(headers, [(i.label.pick(language), f"{number(i.value, 2)} {i.unit}", f"`{i.formula}`") for i in items])
+    return table(headers, [(i.label.pick(language), f"{figure(i.value)} {i.unit}", f"`{i.formula}`") for i in items])
 
 
 def _texts(texts: Sequence[Text], language: str) -> str:
@@ -99,7 +104,8 @@ def diagnosis_markdown(result: Diagnosis, language: str) -> str:
     blocks = []
     for rank, finding in enumerate(result.findings, 1):
         lines = [f"### {rank}. {finding.title.pick(language)} ({number(finding.score * 100, 0)}%)"]
-        lines += [f"> L{e.line}: `{e.excerpt}`" for e in finding.evidence[:3]]
+        evidence = {e.line: e.excerpt for e in finding.evidence}  # a line matched by parser and pattern shows once
+        lines += [f"> L{line}: `{excerpt}`" for line, excerpt in list(evidence.items())[:3]]
         lines.append(("**Likely causes**" if en else "**可能原因**") + "\n" + _texts(finding.causes, language))
         actions = [(a.zh if language == "zh" else a.en) + (f" — `{a.command}`" if a.command else "") for a in finding.actions]
         lines.append(("**What to do**" if en else "**处理建议**") + "\n" + bullet_list(actions))

@@ -1,7 +1,8 @@
 """One searchable doc per GPU family, written from the catalog so spec questions retrieve facts.
 
 Each family doc has an overview section and one section per GPU, in English and Chinese, with
-every figure taken from `knowledge/gpus.yaml` and the row's source attached.
+every figure taken from `knowledge/gpus.yaml`; the row's spec and price sources travel with the
+section as its `sources` (kept out of the text, where they would only add noise to matching).
 """
 
 from __future__ import annotations
@@ -136,12 +137,12 @@ def _num(value: float) -> str:
 
 def _price_en(price: Price, per: str) -> str:
     note = f"{price.note}; " if price.note else ""
-    return f"about {_num(price.amount)} {price.currency} {per} ({note}observed {price.date}; {price.source})"
+    return f"about {_num(price.amount)} {price.currency} {per} ({note}observed {price.date})"
 
 
 def _price_zh(price: Price, per: str) -> str:
     note = f"{price.note}；" if price.note else ""
-    return f"约 {_num(price.amount)} {CURRENCY_ZH[price.currency]}{per}（{note}{price.date}；{price.source}）"
+    return f"约 {_num(price.amount)} {CURRENCY_ZH[price.currency]}{per}（{note}{price.date}）"
 
 
 def gpu_sentences_en(g: GPU) -> str:
@@ -162,7 +163,6 @@ def gpu_sentences_en(g: GPU) -> str:
         f"Indicative purchase price: {_price_en(g.purchase_price, 'per unit')}." if g.purchase_price else "",
         f"Indicative on-demand cloud price: {_price_en(g.cloud_price, 'per GPU-hour')}." if g.cloud_price else "",
         f"Also called: {', '.join(g.aliases)}." if g.aliases else "",
-        f"Source: {g.source}.",
     ]
     return " ".join(p for p in parts if p)
 
@@ -185,7 +185,6 @@ def gpu_sentences_zh(g: GPU) -> str:
         f"参考购买价：{_price_zh(g.purchase_price, '每卡')}。" if g.purchase_price else "",
         f"云上按需参考价：{_price_zh(g.cloud_price, '每卡每小时')}。" if g.cloud_price else "",
         f"别名：{'、'.join(g.aliases)}。" if g.aliases else "",
-        f"来源：{g.source}。",
     ]
     return "".join(p for p in parts if p)
 

@@ -10,6 +10,7 @@ from advisor.entities import Money
 from tools.money import DEFAULT_USD_TO_CNY
 
 DEFAULT_GPU = "h100-sxm"
+QUARTER_DAYS = 90
 CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
 
 
@@ -26,6 +27,11 @@ def _in(amount: Money | None, currency: str) -> float | None:
     if amount.currency == currency:
         return amount.amount
     return amount.amount * DEFAULT_USD_TO_CNY if currency == "CNY" else amount.amount / DEFAULT_USD_TO_CNY
+
+
+def _name(turn: Turn, gpu_id: str | None) -> str:
+    gpu = turn.catalog.find_gpu(gpu_id) if gpu_id else None
+    return gpu.name if gpu else str(gpu_id)
 
 
 def _gpu(turn: Turn) -> str:
@@ -66,13 +72,13 @@ def tco(turn: Turn) -> str:
     years = r["horizon_months"] / 12
     if r["break_even_month"]:
         verdict = turn.t(
-            f"**Buying pays back in month {r['break_even_month']}** for {r['total_gpus']}× {r['gpu_id']}; over {number(years)} years owning saves {money(r['saving_from_owning'], cur)} versus renting.",
-            f"**买更划算：第 {r['break_even_month']} 个月回本**（{r['total_gpus']} 张 {r['gpu_id']}）；{number(years)} 年内自购比租用节省 {money(r['saving_from_owning'], cur)}。",
+            f"**Buying pays back in month {r['break_even_month']}** for {r['total_gpus']}× {_name(turn, r['gpu_id'])}; over {number(years)} years owning saves {money(r['saving_from_owning'], cur)} versus renting.",
+            f"**买更划算：第 {r['break_even_month']} 个月回本**（{r['total_gpus']} 张 {_name(turn, r['gpu_id'])}）；{number(years)} 年内自购比租用节省 {money(r['saving_from_owning'], cur)}。",
         )
     else:
         verdict = turn.t(
-            f"**Renting is cheaper**: owning {r['total_gpus']}× {r['gpu_id']} does not pay back within {number(years)} years at this usage (break-even needs {number(r['break_even_utilisation_pct'])}% utilisation).",
-            f"**租更划算**：按当前使用强度，{r['total_gpus']} 张 {r['gpu_id']} 在 {number(years)} 年内无法回本（盈亏平衡需要 {number(r['break_even_utilisation_pct'])}% 的利用率）。",
+            f"**Renting is cheaper**: owning {r['total_gpus']}× {_name(turn, r['gpu_id'])} does not pay back within {number(years)} years at this usage (break-even needs {number(r['break_even_utilisation_pct'])}% utilisation).",
+            f"**租更划算**：按当前使用强度，{r['total_gpus']} 张 {_name(turn, r['gpu_id'])} 在 {number(years)} 年内无法回本（盈亏平衡需要 {number(r['break_even_utilisation_pct'])}% 的利用率）。",
         )
     rows = [
         [turn.t("Own (amortised)", "自购（摊销）"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
@@ -90,7 +96,8 @@ def tco(turn: Turn) -> str:
     ]
     defaults = [a for a in r["assumptions"] if a["source"] != "given"][:6]
     for a in defaults:
-        turn.assumptions.append(f"{a['key']} = {number(a['value'], 2)} {a['unit']} ({a['source']})")
+        source = a["source"] if len(a["source"]) <= 90 else a["source"][:87] + "…"
+        turn.assumptions.append(f"{a['key']} = {number(a['value'], 2)} {a['unit']} ({source})")
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
 
@@ -127,17 +134,17 @@ def training_time(turn: Turn) -> str:
     r = outcome.result
     cur = r["currency"]
     verdict = turn.t(
-        f"**≈ {number(r['wall_clock_days'])} days** on {r['num_gpus']}× {r['gpu_id']} — {number(r['gpu_hours'])} GPU-hours"
+        f"**≈ {number(r['wall_clock_days'])} days** on {r['num_gpus']}× {_name(turn, r['gpu_id'])} — {number(r['gpu_hours'])} GPU-hours"
         + (f", about {money(r['cost'], cur)}" if r["cost"] else "")
         + ".",
-        f"**约 {number(r['wall_clock_days'])} 天**（{r['num_gpus']} 张 {r['gpu_id']}），共 {number(r['gpu_hours'])} GPU时"
+        f"**约 {number(r['wall_clock_days'])} 天**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}），共 {number(r['gpu_hours'])} GPU时"
         + (f"，费用约 {money(r['cost'], cur)}" if r["cost"] else "")
         + "。",
     )
     if r["gpus_derived_from_deadline"]:
         verdict = turn.t(
-            f"**{r['num_gpus']}× {r['gpu_id']}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
-            f"**需要 {r['num_gpus']} 张 {r['gpu_id']}** 才能在 {number(r['deadline_days'])} 天内完成（约 {number(r['wall_clock_days'])} 天）。",
+            f"**{r['num_gpus']}× {_name(turn, r['gpu_id'])}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
+            f"**需要 {r['num_gpus']} 张 {_name(turn, r['gpu_id'])}** 才能在 {number(r['deadline_days'])} 天内完成（约 {number(r['wall_clock_days'])} 天）。",
         ) + "\n\n" + verdict
     rows = [[turn.text(i["label"]), f"{number(i['value'], 2)} {i['unit']}", f"`{i['formula']}`"] for i in r["items"]]
     turn.assume(
@@ -145,5 +152,13 @@ def training_time(turn: Turn) -> str:
         f"MFU {r['mfu']:.0%}（{'用户给定' if r['mfu_source'] == 'user' else '按该GPU类别和规模的默认值'}）",
     )
     warnings = [f"⚠️ {turn.text(w)}" for w in r["warnings"]]
+    if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:
+        faster = turn.call("estimate_training_time", {**args, "num_gpus": None, "deadline_days": QUARTER_DAYS})
+        if faster.ok:
+            n = faster.result["num_gpus"]
+            warnings.insert(0, turn.t(
+                f"⏱️ To finish within {QUARTER_DAYS} days you would need about **{number(n)}× {_name(turn, r['gpu_id'])}**.",
+                f"⏱️ 若要在 {QUARTER_DAYS} 天内完成，大约需要 **{number(n)} 张 {_name(turn, r['gpu_id'])}**。",
+            ))
     turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
     return "\n\n".join([verdict, table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows), *warnings])

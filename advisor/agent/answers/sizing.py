@@ -1,0 +1,249 @@
+"""“Which GPU?” and “how much memory?” answers, from the recommender and the memory estimator."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.agent.answers.knowledge import related
+from advisor.agent.markdown import money, number, table
+from advisor.agent.turn import Turn
+
+TASK_BY_WORKLOAD = {
+    "inference": "inference",
+    "lora": "lora",
+    "qlora": "qlora",
+    "full_finetune": "full_finetune",
+    "pretrain": "pretrain",
+    "train": "full_finetune",
+    "finetune": "lora",
+}
+TASK_LABEL = {
+    "inference": ("serving (inference)", "推理部署"),
+    "lora": ("LoRA fine-tuning", "LoRA 微调"),
+    "qlora": ("QLoRA fine-tuning", "QLoRA 微调"),
+    "full_finetune": ("full fine-tuning", "全参微调"),
+    "pretrain": ("pre-training", "预训练"),
+}
+VERDICT = {
+    "fits": ("✅ **Fits**", "✅ **放得下**"),
+    "tight": ("⚠️ **Tight fit**", "⚠️ **勉强放得下**"),
+    "does_not_fit": ("❌ **Does not fit**", "❌ **放不下**"),
+}
+RULE_OF_THUMB = re.compile(r"4\s*G|四\s*G|每\s*(?:10亿|十亿|1\s*B)|per\s+(?:1\s*)?b(?:illion)?\b", re.IGNORECASE)
+INVERSE = re.compile(r"max(?:imum)?\s+(?:batch|context|sequence)|longest\s+context|最大(?:的)?(?:batch|批|上下文|长度|并发)|最长(?:的)?(?:上下文|长度)|最多(?:能)?(?:跑|支持)", re.IGNORECASE)
+
+
+def _model(turn: Turn) -> str | None:
+    if turn.slots.models:
+        return turn.slots.models[0]
+    if turn.slots.params:
+        return f"{turn.slots.params / 1e9:g}B"
+    return None
+
+
+def _task(turn: Turn) -> tuple[str, bool]:
+    """The task and whether the user named it (otherwise serving is assumed and said so)."""
+    for workload in turn.slots.workloads:
+        if workload in TASK_BY_WORKLOAD:
+            return TASK_BY_WORKLOAD[workload], True
+    return "inference", False
+
+
+def _precision(turn: Turn, task: str) -> str | None:
+    quant, precisions = turn.slots.quantization, turn.slots.precisions
+    levels = [q for q in quant if re.fullmatch(r"q\d_.*", q)]
+    if levels:
+        return levels[0]
+    bits = "int8" if "int8" in precisions else "int4"
+    if "awq" in quant:
+        return "awq-int4"
+    if "gptq" in quant:
+        return f"gptq-{bits}"
+    if "bitsandbytes" in quant:
+        return "bnb-int8" if bits == "int8" else "bnb-4bit"
+    if "gguf" in quant:
+        return "q4_k_m"
+    if task == "qlora":
+        return "int8" if "int8" in precisions else None
+    usable = [p for p in precisions if p in ("fp32", "fp16", "bf16", "fp8", "int8", "int4")]
+    if task in ("full_finetune", "pretrain", "lora"):
+        usable = [p for p in usable if p in ("fp32", "fp16", "bf16")]
+    return usable[0] if usable else None
+
+
+def _zero_stage(turn: Turn) -> int | None:
+    for technique in turn.slots.techniques:
+        if technique.startswith("zero-"):
+            return int(technique[-1])
+    return 3 if "fsdp" in turn.slots.techniques else None
+
+
+def _ask_for_model(turn: Turn) -> str:
+    return turn.t(
+        "Which model, or how many parameters (e.g. *7B*, *Llama-3.1-70B*, *Qwen2.5-32B*)? And is it for serving, LoRA/QLoRA or full fine-tuning?",
+        "请问是哪个模型，或者多大参数量（例如「7B」「Llama-3.1-70B」「Qwen2.5-32B」）？用于推理部署、LoRA/QLoRA 还是全参微调？",
+    )
+
+
+def recommend(turn: Turn) -> str:
+    model = _model(turn)
+    if model is None:
+        return _ask_for_model(turn)
+    task, named = _task(turn)
+    if not named:
+        turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
+    s = turn.slots
+    budget = s.budget
+    args = {
+        "model": model,
+        "task": task,
+        "precision": _precision(turn, task),
+        "context": s.context_length,
+        "batch": s.batch_size,
+        "budget": budget.amount if budget else None,
+        "currency": budget.currency if budget else ("CNY" if turn.language == "zh" else "USD"),
+        "region": "cn" if s.region == "cn" else "global",
+        "gpus": s.gpus or None,
+        "max_gpus": s.gpu_count or None,
+    }
+    outcome = turn.call("recommend_gpus", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    options = r["options"]
+    label = turn.t(*TASK_LABEL[task])
+    if not options:
+        return "\n\n".join([turn.t(f"No catalog GPU fits {r['model_name']} for {label}.", f"目录中没有能满足 {r['model_name']} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
+    top = options[0]
+    cur = r["currency"]
+    verdict = turn.t(
+        f"**Recommended: {top['count']}× {top['gpu_name']}** ({number(_nominal(turn, top))} GB each) for {label} of {r['model_name']} ({number(r['params_b'])}B params): needs {number(top['per_gpu_gb'])} GB per GPU, {number(top['headroom_pct'])}% headroom.",
+        f"**推荐：{top['count']} 张 {top['gpu_name']}**（单卡 {number(_nominal(turn, top))} GB），用于 {r['model_name']}（{number(r['params_b'])}B 参数）的{label}：每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
+    )
+    headers = ["#", "GPU", turn.t("Memory", "显存"), turn.t("Count", "卡数"), turn.t("Plan", "并行方案"), turn.t("Need/GPU", "每卡需求"), turn.t("Headroom", "余量"), turn.t("Purchase ≈", "采购价≈"), turn.t("Cloud/h ≈", "云上每小时≈")]
+    rows = [
+        [i, o["gpu_name"], f"{number(_nominal(turn, o))} GB", o["count"], o["plan"], f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%", money(o["purchase_cost"], cur), money(o["cloud_cost_per_hour"], cur)]
+        for i, o in enumerate(options, start=1)
+    ]
+    parts = [verdict, table(headers, rows)]
+    parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
+    if r.get("estimate"):
+        parts.append(_breakdown(turn, r["estimate"]))
+    if not named:
+        parts.append(_other_tasks(turn, model))
+    parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
+    parts += _rule_of_thumb(turn, r.get("estimate"))
+    if budget:
+        turn.assume(f"budget {money(budget.amount, budget.currency)} for the GPUs only", f"预算 {money(budget.amount, budget.currency)} 仅计GPU本身")
+    turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
+    related(turn, f"{label} {turn.message}")
+    return "\n\n".join(parts)
+
+
+def _nominal(turn: Turn, option: dict) -> float:
+    """The memory size printed on the box (the estimator compares against usable bytes)."""
+    return turn.catalog.gpu(option["gpu_id"]).memory_gb
+
+
+def _breakdown(turn: Turn, estimate: dict) -> str:
+    rows = [[turn.text(i["label"]), number(i["value"], 2), f"`{i['formula']}`"] for i in estimate["items"] if abs(i["value"]) >= 0.005]
+    title = turn.t("Memory per GPU (GB)", "每卡显存构成（GB）")
+    return f"**{title}**\n\n" + table([turn.t("Part", "组成"), "GB", turn.t("Formula", "公式")], rows)
+
+
+def _other_tasks(turn: Turn, model: str) -> str:
+    """Serving was assumed: show what fine-tuning the same model would take, so the user can re-ask."""
+    lines = []
+    for method, label in (("qlora", "QLoRA"), ("lora", "LoRA"), ("full", turn.t("full fine-tune", "全参微调"))):
+        outcome = turn.call("estimate_memory", {"model": model, "mode": "training", "method": method})
+        if outcome.ok:
+            lines.append(f"{label} ≈ {number(outcome.result['total_per_gpu_gb'])} GB")
+    lead = turn.t("If you also want to fine-tune it (one GPU, 4k context, batch 1): ", "如果还要微调（单卡、4k上下文、batch 1）：")
+    return lead + ", ".join(lines) if lines else ""
+
+
+def _rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
+    if not RULE_OF_THUMB.search(turn.message) or not estimate:
+        return []
+    notes = [n for n in estimate.get("notes", []) if "4 GB" in n["en"]]
+    return [f"ℹ️ {turn.text(n)}" for n in notes[:1]]
+
+
+def memory(turn: Turn) -> str:
+    model = _model(turn)
+    if model is None:
+        return _ask_for_model(turn)
+    task, named = _task(turn)
+    if not named:
+        turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")
+    s = turn.slots
+    args = {
+        "model": model,
+        "mode": "inference" if task == "inference" else "training",
+        "method": {"lora": "lora", "qlora": "qlora"}.get(task, "full"),
+        "precision": _precision(turn, task),
+        "context": s.context_length,
+        "batch": s.batch_size,
+        "gpu": s.gpus[0] if s.gpus else None,
+        "num_gpus": s.gpu_count,
+        "zero_stage": _zero_stage(turn) if (s.gpu_count or 1) > 1 else None,
+        "offload": "optimizer" if "offload" in s.techniques else None,
+    }
+    if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1:
+        args["tp"] = s.gpu_count
+    if args["gpu"] and INVERSE.search(turn.message):
+        return _limits(turn, args)
+    outcome = turn.call("estimate_memory", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    label = turn.t(*TASK_LABEL[task])
+    need = turn.t(
+        f"{r['model_name']} ({label}) needs **{number(r['total_per_gpu_gb'])} GB per GPU**"
+        + (f" on {r['num_gpus']} GPUs ({number(r['total_all_gpus_gb'])} GB in total)" if r["num_gpus"] > 1 else "")
+        + ".",
+        f"{r['model_name']}（{label}）每卡需要 **{number(r['total_per_gpu_gb'])} GB** 显存"
+        + (f"，共 {r['num_gpus']} 张卡（合计 {number(r['total_all_gpus_gb'])} GB）" if r["num_gpus"] > 1 else "")
+        + "。",
+    )
+    parts = []
+    if r.get("verdict"):
+        mark = turn.t(*VERDICT[r["verdict"]])
+        parts.append(
+            f"{mark} — "
+            + need
+            + turn.t(
+                f" The {r['gpu']} has {number(r['gpu_capacity_gb'])} GB (headroom {number(r['headroom_pct'])}%).",
+                f" {r['gpu']} 单卡 {number(r['gpu_capacity_gb'])} GB（余量 {number(r['headroom_pct'])}%）。",
+            )
+        )
+        if r.get("main_lever"):
+            parts.append("💡 " + turn.text(r["main_lever"]))
+    else:
+        parts.append(need)
+    if r.get("kv_cache_tokens"):
+        parts.append(turn.t(
+            f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",
+            f"按 vLLM 预分配，每卡还能放 {number(r['kv_cache_tokens'])} 个 KV cache token（当前上下文下约 {number(r['max_concurrency'])} 路并发）。",
+        ))
+    parts.append(_breakdown(turn, r))
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:3]]
+    turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
+    related(turn, f"memory {label} {turn.message}")
+    return "\n\n".join(parts)
+
+
+def _limits(turn: Turn, args: dict) -> str:
+    outcome = turn.call("max_fit", {k: v for k, v in args.items() if k != "num_gpus" or v})
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    lead = turn.t(
+        f"On {r['num_gpus']}× {r['gpu']} ({number(r['capacity_gb'])} GB each): **max batch {r['max_batch']}** at {number(r['context'])} tokens, **max context {number(r['max_context'])} tokens** at batch {r['batch']}.",
+        f"在 {r['num_gpus']} 张 {r['gpu']}（单卡 {number(r['capacity_gb'])} GB）上：{number(r['context'])} 上下文时**最大 batch 为 {r['max_batch']}**；batch {r['batch']} 时**最长上下文约 {number(r['max_context'])} token**。",
+    )
+    parts = [lead]
+    if r.get("limit_reason"):
+        parts.append("ℹ️ " + turn.text(r["limit_reason"]))
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:2]]
+    return "\n\n".join(parts)

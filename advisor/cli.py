@@ -1,0 +1,249 @@
+"""`gpu-advisor`: ask questions, call any tool, list the catalogs, build the index, run the servers.
+
+Only argparse is imported up front; LangChain, Chroma, Gradio and FastAPI are imported inside
+the commands that need them, so `gpu-advisor --help` answers instantly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+EXIT_BAD_INPUT = 2
+
+
+def _settings(args: argparse.Namespace | None = None):
+    from advisor.config import Settings
+
+    settings = Settings.from_env()
+    overrides = {k: v for k, v in vars(args or argparse.Namespace()).items() if k in ("host", "port") and v is not None}
+    return settings.model_copy(update=overrides) if overrides else settings
+
+
+def parse_json_object(text: str) -> dict:
+    from advisor.validation import malformed_json
+    from tools.errors import AdvisorError
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise malformed_json(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if not isinstance(value, dict):
+        raise AdvisorError(
+            "invalid_arguments",
+            f"Expected a JSON object with the tool's arguments, got {type(value).__name__}.",
+            f"工具参数应为 JSON 对象，而不是 {type(value).__name__}。",
+        )
+    return value
+
+
+def read_history(path: str | None) -> list:
+    """Earlier turns from a JSON file: [{"role": "user"|"assistant", "content": "..."}, ...]."""
+    if not path:
+        return []
+    from pydantic import TypeAdapter, ValidationError
+
+    from advisor.contract import ChatTurn
+    from advisor.validation import bilingual_validation_error, malformed_json
+    from tools.errors import AdvisorError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AdvisorError(
+            "history_unreadable", f"Cannot read the history file {path}: {exc.strerror}.", f"无法读取对话历史文件 {path}：{exc.strerror}。"
+        ) from None
+    try:
+        return TypeAdapter(list[ChatTurn]).validate_json(text)
+    except ValidationError as exc:
+        if any(e["type"] == "json_invalid" for e in exc.errors()):
+            raise malformed_json(exc.errors()[0]["msg"]) from None
+        raise bilingual_validation_error(exc) from None
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from advisor.deps import build_advisor
+
+    history = read_history(args.history)
+    response = build_advisor(_settings()).answer(args.question, history)
+    if args.json:
+        print(response.model_dump_json(indent=2))
+        return 0
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    console = Console()
+    console.print(Markdown(response.answer))
+    if response.sources:
+        label = "参考资料" if response.language == "zh" else "Sources"
+        console.print(f"\n[bold]{label}[/bold]")
+        for source in response.sources:
+            where = f" — {source.section}" if source.section else ""
+            console.print(f"• {source.title}{where} {' '.join(source.urls[:1])}", highlight=False)
+    return 0
+
+
+def cmd_tool(args: argparse.Namespace) -> int:
+    from advisor.deps import shared_registry
+
+    registry = shared_registry()
+    if not args.name:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table("tool", "summary", "说明")
+        for spec in (registry.spec(n) for n in registry.names()):
+            table.add_row(spec.name, spec.summary_en, spec.summary_zh)
+        Console().print(table)
+        return 0
+    result = registry.run(args.name, parse_json_object(args.json))
+    print(result.model_dump_json(indent=2))
+    return 0
+
+
+def cmd_gpus(args: argparse.Namespace) -> int:
+    from advisor.deps import shared_registry
+
+    filters = {"vendor": args.vendor, "china_mainland": args.china, "min_memory_gb": args.min_memory, "segment": args.segment}
+    result = shared_registry().run("list_gpus", filters)
+    if args.json:
+        print(result.model_dump_json(indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("id", "name", "vendor", "memory GB", "bandwidth GB/s", "BF16 TFLOPS", "China", title=f"{len(result.gpus)} GPUs")
+    for gpu in result.gpus:
+        bf16 = f"{gpu.bf16_tflops:g}" if gpu.bf16_tflops else "–"
+        table.add_row(gpu.id, gpu.name, gpu.vendor, f"{gpu.memory_gb:g}", f"{gpu.bandwidth_gbs:g}", bf16, gpu.china)
+    Console().print(table)
+    return 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from knowledge.catalog import load_catalog
+
+    models = load_catalog().models
+    table = Table("id", "name", "params (B)", "active (B)", "layers", "attention", "max context", title=f"{len(models)} models")
+    for model in models:
+        active = f"{model.active_params_b:g}" if model.active_params_b else "–"
+        table.add_row(model.id, model.name, f"{model.params_b:g}", active, str(model.layers), model.attention, str(model.max_context))
+    Console().print(table)
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("advisor.retrieval.index") is None:
+        print("The knowledge index builder (advisor.retrieval.index) is not installed.", file=sys.stderr)
+        return 1
+    from advisor.retrieval.index import build_index, ensure_index, progress_bar
+    from advisor.retrieval.store import StoreUnavailable
+
+    settings = _settings()
+    try:
+        if args.if_missing:
+            report = ensure_index(settings.data_dir, settings=settings)
+        else:
+            with progress_bar() as progress:
+                report = build_index(settings.data_dir, progress, force=args.force, settings=settings)
+    except StoreUnavailable as exc:
+        print(f"Chroma is unreachable ({exc}); check ADVISOR_CHROMA_URL or unset it to use the local store.", file=sys.stderr)
+        return 1
+    rebuilt = f", rebuilt because {report.rebuilt_reason}" if report.rebuilt_reason else ""
+    print(
+        f"Index up to date: {report.total} chunks, {report.embedded} embedded, {report.unchanged} unchanged, "
+        f"{report.deleted} deleted{rebuilt} ({report.seconds:.1f} s)."
+    )
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from advisor.interfaces.server import serve
+
+    serve(_settings(args))
+    return 0
+
+
+def cmd_slack(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("advisor.interfaces.slack") is None:
+        print("The Slack bot (advisor/interfaces/slack.py) is not installed in this build.", file=sys.stderr)
+        return 1
+    from advisor.interfaces.slack import run
+
+    run(_settings())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpu-advisor",
+        description="Bilingual GPU advisor: choose, size, cost and troubleshoot GPU servers. 中英双语 GPU 选型顾问。",
+        epilog="Settings come from ADVISOR_* environment variables (see docs).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ask = commands.add_parser("ask", help="ask a question / 提问")
+    ask.add_argument("question")
+    ask.add_argument("--json", action="store_true", help="print the full response contract as JSON")
+    ask.add_argument("--history", metavar="FILE", help='JSON file of earlier turns: [{"role": "user", "content": "..."}]')
+    ask.set_defaults(run=cmd_ask)
+
+    tool = commands.add_parser("tool", help="call one tool with JSON arguments; without NAME, list the tools")
+    tool.add_argument("name", nargs="?", metavar="NAME")
+    tool.add_argument("--json", default="{}", metavar="ARGS", help="the tool's arguments as a JSON object")
+    tool.set_defaults(run=cmd_tool)
+
+    gpus = commands.add_parser("gpus", help="list catalog GPUs / 列出GPU")
+    gpus.add_argument("--vendor", help="e.g. NVIDIA, AMD, Huawei")
+    gpus.add_argument("--china", action="store_true", help="only GPUs that can be bought new in mainland China")
+    gpus.add_argument("--min-memory", type=float, default=0, metavar="GB")
+    gpus.add_argument("--segment", choices=["datacenter", "workstation", "consumer", "apple"])
+    gpus.add_argument("--json", action="store_true")
+    gpus.set_defaults(run=cmd_gpus)
+
+    commands.add_parser("models", help="list catalog models / 列出模型").set_defaults(run=cmd_models)
+
+    index = commands.add_parser("index", help="build or update the knowledge index")
+    index.add_argument("--if-missing", action="store_true", help="only bring a missing or stale index up to date (used at start-up)")
+    index.add_argument("--force", action="store_true", help="re-embed every chunk")
+    index.set_defaults(run=cmd_index)
+
+    serve = commands.add_parser("serve", help="run the web UI + API (same as app.py)")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.set_defaults(run=cmd_serve)
+
+    commands.add_parser("slack", help="run the Slack bot").set_defaults(run=cmd_slack)
+    return parser
+
+
+def print_error(error) -> None:
+    print(f"Error [{error.code}]: {error.message('en')}", file=sys.stderr)
+    print(f"错误：{error.message('zh')}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from advisor.config import ConfigError
+    from tools.errors import AdvisorError
+
+    try:
+        return args.run(args)
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except AdvisorError as exc:
+        print_error(exc)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""The REST API: chat, every registered tool, catalog listings, health, OpenAI-compatible chat, embed page.
+
+Thin adapters only: chat goes to ``Advisor.answer`` and tools to ``Registry.run``. Handlers
+that do real work are plain ``def`` so FastAPI runs them in its threadpool and a slow answer
+never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import inspect
+from importlib import metadata
+from typing import Annotated
+
+from fastapi import APIRouter, FastAPI, Query
+from fastapi.middleware.cors import CORSMiddleware
+
+from advisor.agent.service import Advisor
+from advisor.config import Settings
+from advisor.contract import AdvisorResponse
+from advisor.deps import build_advisor, shared_registry
+from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest, Health, ModelList, ToolInfo, ToolList
+from advisor.interfaces.embed import frame_origins, install_embed
+from advisor.interfaces.guards import ApiGuard
+from advisor.interfaces.health import IndexProbe
+from advisor.interfaces.http_errors import install_error_handlers
+from advisor.interfaces.openai_compat import openai_router
+from advisor.registry import Registry
+from knowledge.catalog import load_catalog
+from tools.gpu_specs import GpuFilter, GpuList
+
+DESCRIPTION = """Bilingual (中文/English) advisor for choosing, sizing, costing and troubleshooting GPU servers.
+
+* `POST /api/chat` — ask a question; the server is stateless, so send the earlier turns as `history`.
+* `POST /api/tools/{name}` — call one calculator directly; `GET /api/tools` lists them with JSON schemas.
+* `POST /v1/chat/completions` — OpenAI-compatible (model `gpu-advisor`, streaming supported).
+
+Errors are `{"error": {"code", "en", "zh", "suggestions", "message"}}`. When `ADVISOR_API_TOKEN` is set,
+send `Authorization: Bearer <token>` to `/api/*` and `/v1/*`.
+"""
+
+
+def _version() -> str:
+    try:
+        return metadata.version("gpu-advisor")
+    except metadata.PackageNotFoundError:
+        return "dev"
+
+
+def _tool_endpoint(registry: Registry, name: str):
+    """A handler whose body parameter is the tool's own request model, so OpenAPI shows its schema."""
+
+    def call_tool(request):
+        return registry.run(name, request)
+
+    parameter = inspect.Parameter("request", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=registry.spec(name).request_model)
+    call_tool.__signature__ = inspect.Signature([parameter])
+    call_tool.__name__ = f"tool_{name}"
+    return call_tool
+
+
+def tool_router(registry: Registry) -> APIRouter:
+    router = APIRouter(prefix="/api/tools", tags=["tools"], responses=ERROR_RESPONSES)
+
+    @router.get("", response_model=ToolList, summary="List tools with their JSON schemas")
+    def list_tools() -> ToolList:
+        return ToolList(
+            tools=[
+                ToolInfo(
+                    name=spec.name,
+                    summary_en=spec.summary_en,
+                    summary_zh=spec.summary_zh,
+                    endpoint=f"/api/tools/{spec.name}",
+                    request_schema=spec.request_model.model_json_schema(),
+                    result_schema=spec.result_model.model_json_schema(),
+                )
+                for spec in (registry.spec(n) for n in registry.names())
+            ]
+        )
+
+    for name in registry.names():
+        spec = registry.spec(name)
+        router.add_api_route(
+            f"/{name}",
+            _tool_endpoint(registry, name),
+            methods=["POST"],
+            response_model=spec.result_model,
+            summary=spec.summary_en,
+            description=f"{spec.summary_en}\n\n{spec.summary_zh}",
+        )
+
+    @router.post("/{name}", include_in_schema=False)
+    def unknown_tool(name: str):
+        registry.spec(name)  # every registered name has its own route above, so this raises → 404
+
+    return router
+
+
+def rest_router(advisor: Advisor, registry: Registry, probe: IndexProbe) -> APIRouter:
+    router = APIRouter(responses=ERROR_RESPONSES)
+
+    @router.post("/api/chat", response_model=AdvisorResponse, tags=["chat"], summary="Ask the advisor (stateless)")
+    def chat(request: ChatRequest) -> AdvisorResponse:
+        return advisor.answer(request.message, request.history)
+
+    @router.get("/api/gpus", response_model=GpuList, tags=["catalog"], summary="List catalog GPUs (the list_gpus tool)")
+    def gpus(filters: Annotated[GpuFilter, Query()]):
+        return registry.run("list_gpus", filters)
+
+    @router.get("/api/models", response_model=ModelList, tags=["catalog"], summary="List catalog models")
+    def models() -> ModelList:
+        return ModelList(models=load_catalog().models)
+
+    @router.get("/healthz", response_model=Health, tags=["health"], summary="Liveness, answer mode and index state")
+    def healthz() -> Health:
+        state = probe.state()
+        return Health(mode=advisor.mode, index=state, index_ready=state == "ready", tools=len(registry.names()))
+
+    return router
+
+
+def create_api(settings: Settings, advisor: Advisor | None = None, registry: Registry | None = None) -> FastAPI:
+    """Build the API app; the advisor and registry default to the ones configured by ``settings``."""
+    registry = registry or shared_registry()
+    advisor = advisor or build_advisor(settings)
+    app = FastAPI(title="GPU Advisor API", version=_version(), description=DESCRIPTION)
+    install_error_handlers(app)
+    app.add_middleware(ApiGuard, settings=settings)
+    origins = frame_origins(settings)
+    if origins:  # added last = outermost, so refusals (401/413/429) still carry CORS headers
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type"],
+            expose_headers=["Retry-After", "X-Request-ID"],
+            max_age=600,
+        )
+    app.include_router(rest_router(advisor, registry, IndexProbe(settings)))
+    app.include_router(tool_router(registry))
+    app.include_router(openai_router(advisor))
+    install_embed(app, settings)
+    return app

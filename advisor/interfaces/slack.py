@@ -1,0 +1,304 @@
+"""The Slack bot: answers @mentions and DMs in their thread, and the `/gpu <question>` command.
+
+Run it with ``python -m advisor.interfaces.slack``: Socket Mode when ``SLACK_APP_TOKEN`` is set
+(no public URL needed), otherwise an HTTP endpoint at ``/slack/events`` on ``ADVISOR_HOST``/
+``ADVISOR_PORT`` whose requests Bolt verifies with ``SLACK_SIGNING_SECRET``.
+The Bolt app is only ever built by ``create_slack_app``: constructing it calls Slack's
+``auth.test``, which must not happen at import time.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, SecretStr
+from slack_bolt import App
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+
+from advisor.config import ConfigError, Settings
+from advisor.contract import AdvisorResponse, ChatTurn, Language
+from advisor.deps import shared_registry
+from advisor.interfaces.slack_format import MESSAGE_LIMIT, escape, format_sources, slack_to_plain, split_message, to_mrkdwn
+from advisor.language import detect_language
+from advisor.registry import Registry
+
+if TYPE_CHECKING:  # the agent stack is heavy; only run() needs it, via build_advisor
+    from advisor.agent.service import Advisor
+
+log = logging.getLogger(__name__)
+
+# Thread context: enough earlier turns for follow-ups ("那如果用 QLoRA 呢？"), bounded so a long
+# thread cannot blow up the prompt or the Slack call.
+HISTORY_FETCH = 50
+HISTORY_TURNS = 12
+TURN_CHARS = 8000
+# response_url accepts five messages; threads get the same cap so one answer never floods a channel.
+MAX_MESSAGES = 5
+# Message subtypes that are still a person talking; edits, joins, deletions and bot posts are not.
+HUMAN_SUBTYPES = frozenset({"thread_broadcast", "file_share"})
+HELP_WORDS = frozenset({"", "help", "帮助", "?", "？"})
+
+THINKING = {"en": "_Thinking…_", "zh": "_思考中…_"}
+FAILED = {
+    "en": "Sorry, something went wrong while answering. Please try again in a moment.",
+    "zh": "抱歉，生成回答时出错了，请稍后重试。",
+}
+TRUNCATED = {"en": "_(answer shortened: ask a narrower question for the rest)_", "zh": "_（回答过长已截断，可缩小问题范围继续提问）_"}
+
+
+class SlackSettings(BaseModel):
+    bot_token: SecretStr
+    signing_secret: SecretStr | None = None
+    app_token: SecretStr | None = None
+
+    @property
+    def socket_mode(self) -> bool:
+        return self.app_token is not None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> SlackSettings:
+        env = os.environ if env is None else env
+        bot = env.get("SLACK_BOT_TOKEN", "").strip()
+        app = env.get("SLACK_APP_TOKEN", "").strip()
+        secret = env.get("SLACK_SIGNING_SECRET", "").strip()
+        if not bot:
+            raise ConfigError("SLACK_BOT_TOKEN is not set: copy the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page.")
+        if not bot.startswith("xoxb-"):
+            raise ConfigError("SLACK_BOT_TOKEN must be a bot token starting with 'xoxb-'.")
+        if app and not app.startswith("xapp-"):
+            raise ConfigError("SLACK_APP_TOKEN must be an app-level token starting with 'xapp-' (Basic Information → App-Level Tokens, scope connections:write).")
+        if not app and not secret:
+            raise ConfigError("Set SLACK_APP_TOKEN (xapp-…) for Socket Mode, or SLACK_SIGNING_SECRET (Basic Information → Signing Secret) for HTTP events mode.")
+        return cls(bot_token=SecretStr(bot), signing_secret=SecretStr(secret) if secret else None, app_token=SecretStr(app) if app else None)
+
+
+class WriteSafeConnectionRetryHandler(ConnectionErrorRetryHandler):
+    """Retries a dropped connection only for reads: a `chat.*` write may already have reached Slack,
+    and sending it again would post the message twice. (A 429 is different: Slack rejected the call,
+    so ``RateLimitErrorRetryHandler`` may safely resend it after Retry-After.)"""
+
+    def _can_retry(self, *, state, request, response=None, error=None) -> bool:
+        method = urlsplit(request.url).path.rsplit("/", 1)[-1]
+        return not method.startswith("chat.") and super()._can_retry(state=state, request=request, response=response, error=error)
+
+
+def configure_retries(client: WebClient) -> WebClient:
+    """Put the rate-limit and write-safe connection retry handlers on ``client`` (Bolt copies them per request)."""
+    others = [h for h in client.retry_handlers if not isinstance(h, (ConnectionErrorRetryHandler, RateLimitErrorRetryHandler))]
+    client.retry_handlers = [WriteSafeConnectionRetryHandler(), RateLimitErrorRetryHandler(max_retry_count=2), *others]
+    return client
+
+
+class RecentMessages:
+    """Remembers (channel, ts) pairs so a redelivered event (Slack retries after 3 s) is answered once."""
+
+    def __init__(self, size: int = 2048):
+        self.size = size
+        self._seen: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def first_time(self, channel: str, ts: str) -> bool:
+        with self._lock:
+            if (channel, ts) in self._seen:
+                return False
+            self._seen[(channel, ts)] = None
+            if len(self._seen) > self.size:
+                self._seen.popitem(last=False)
+            return True
+
+
+def usage_help(registry: Registry) -> str:
+    """Bilingual `/gpu` help listing what the tools can do, straight from the registry."""
+    tools = [f"• `{name}` — {escape(registry.spec(name).summary_en)} / {escape(registry.spec(name).summary_zh)}" for name in registry.names()]
+    return "\n".join(
+        [
+            "*GPU Advisor* — choosing, sizing, costing and troubleshooting GPU servers / GPU服务器选型、显存估算、成本与故障排查",
+            "*Usage / 用法:* `/gpu <question / 问题>`",
+            "e.g. `/gpu Can one RTX 4090 serve Qwen2.5-14B?` · `/gpu 训练 Llama-3.1-70B 需要多少张 H100？`",
+            "*What I can work out / 我能计算:*",
+            *tools,
+            "Mention me in a channel or DM me to keep talking in a thread. / 在频道里 @我 或私信我，可在话题中继续追问。",
+        ]
+    )
+
+
+def render_response(response: AdvisorResponse, max_messages: int = MAX_MESSAGES) -> list[str]:
+    """The answer as mrkdwn messages: converted, sources appended, split, capped."""
+    text = to_mrkdwn(response.answer)
+    sources = format_sources(response.sources, response.language, response.answer)
+    messages = split_message(f"{text}\n\n{sources}" if sources else text) or [escape(FAILED[response.language])]
+    if len(messages) > max_messages:
+        note = TRUNCATED[response.language]
+        last = split_message(messages[max_messages - 1], MESSAGE_LIMIT - len(note) - 1)[0]
+        messages = [*messages[: max_messages - 1], f"{last}\n{note}"]
+    return messages
+
+
+class SlackBot:
+    """The listeners, holding the advisor and the de-duplication memory they share."""
+
+    def __init__(self, advisor: Advisor, registry: Registry):
+        self.advisor = advisor
+        self.registry = registry
+        self.recent = RecentMessages()
+
+    def register(self, app: App) -> None:
+        app.event("app_mention")(self.on_mention)
+        app.event("message")(self.on_message)
+        # The command is acknowledged at once (Slack allows 3 s); the answer follows via response_url.
+        app.command("/gpu")(ack=self.ack_command, lazy=[self.answer_command])
+
+    def on_mention(self, event: dict, client: WebClient, context) -> None:
+        if event.get("bot_id"):
+            return
+        self._reply_in_thread(event, client, context)
+
+    def on_message(self, event: dict, client: WebClient, context) -> None:
+        # Channel messages reach us only as app_mention; here we want direct messages from people.
+        if event.get("channel_type") != "im" or event.get("bot_id") or event.get("subtype") not in HUMAN_SUBTYPES | {None}:
+            return
+        self._reply_in_thread(event, client, context)
+
+    def _reply_in_thread(self, event: dict, client: WebClient, context) -> None:
+        channel, ts = event["channel"], event["ts"]
+        if not self.recent.first_time(channel, ts):
+            return
+        thread_ts = event.get("thread_ts") or ts
+        question = slack_to_plain(event.get("text", ""))
+        if question.lower() in HELP_WORDS:
+            client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=usage_help(self.registry))
+            return
+        history = thread_history(client, channel, event["thread_ts"], ts, context.bot_user_id, context.bot_id) if event.get("thread_ts") else []
+        language = detect_language(question)
+        placeholder = client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=THINKING[language], unfurl_links=False)
+        messages = self._answer(question, history, language)
+        # The first part replaces the placeholder: editing is idempotent, so even a retried update cannot duplicate it.
+        client.chat_update(channel=channel, ts=placeholder["ts"], text=messages[0])
+        for text in messages[1:]:
+            client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=text, unfurl_links=False, unfurl_media=False)
+
+    def ack_command(self, ack, command: dict) -> None:
+        question = slack_to_plain(command.get("text", ""))
+        if question.lower() in HELP_WORDS:
+            ack(text=usage_help(self.registry))
+        else:
+            ack(text=THINKING[detect_language(question)])
+
+    def answer_command(self, command: dict, respond) -> None:
+        question = slack_to_plain(command.get("text", ""))
+        if question.lower() in HELP_WORDS:
+            return
+        # in_channel: Slack shows the user's `/gpu …` line above the answer, so the question needs no echo.
+        for text in self._answer(question, [], detect_language(question)):
+            respond(text=text, response_type="in_channel", replace_original=False, unfurl_links=False)
+
+    def _answer(self, question: str, history: list[ChatTurn], language: Language) -> list[str]:
+        try:
+            return render_response(self.advisor.answer(question, history))
+        except Exception:  # the user must hear back either way; the log keeps the traceback
+            log.exception("Advisor failed to answer a Slack message")
+            return [escape(FAILED[language])]
+
+
+def thread_history(client: WebClient, channel: str, thread_ts: str, before_ts: str, bot_user_id: str | None, bot_id: str | None) -> list[ChatTurn]:
+    """Earlier messages of the thread as chat turns: ours are the assistant, people are the user, other bots are skipped."""
+    try:
+        replies = client.conversations_replies(channel=channel, ts=thread_ts, latest=before_ts, inclusive=False, limit=HISTORY_FETCH)
+    except SlackApiError as exc:  # e.g. missing channels:history scope: answer without context rather than not at all
+        log.warning("Could not read thread history: %s", exc.response.get("error"))
+        return []
+    turns: list[ChatTurn] = []
+    for message in replies.get("messages", []):
+        if float(message.get("ts", 0)) >= float(before_ts):
+            continue
+        ours = bool(bot_user_id and message.get("user") == bot_user_id) or bool(bot_id and message.get("bot_id") == bot_id)
+        if not ours and (message.get("bot_id") or message.get("subtype") not in HUMAN_SUBTYPES | {None}):
+            continue
+        text = message.get("text", "")
+        content = slack_to_plain(text)[:TURN_CHARS]
+        if not content or text in THINKING.values():
+            continue
+        role = "assistant" if ours else "user"
+        if turns and turns[-1].role == role:  # an answer split over several messages is one turn
+            turns[-1] = ChatTurn(role=role, content=f"{turns[-1].content}\n{content}"[:TURN_CHARS])
+        else:
+            turns.append(ChatTurn(role=role, content=content))
+    return turns[-HISTORY_TURNS:]
+
+
+def create_slack_app(settings: SlackSettings, advisor: Advisor, client: WebClient | None = None, *, process_before_response: bool = False, registry: Registry | None = None) -> App:
+    """Build the Bolt app (this calls Slack's auth.test through ``client``).
+
+    ``client`` lets tests point the Web API at a local server; its retry handlers are configured here.
+    Keep ``process_before_response`` False for HTTP and Socket Mode so events are acknowledged before
+    the (slow) answer is computed; True runs listeners before the HTTP response (FaaS, tests).
+    """
+    client = client or WebClient()
+    client.token = client.token or settings.bot_token.get_secret_value()
+    configure_retries(client)
+    if settings.signing_secret is None and not settings.socket_mode:
+        raise ConfigError("SLACK_SIGNING_SECRET is required when SLACK_APP_TOKEN is not set (HTTP events mode).")
+    # Without a secret (Socket Mode only) use a random one, so no HTTP request could ever pass verification.
+    secret = settings.signing_secret.get_secret_value() if settings.signing_secret else secrets.token_hex(32)
+    app = App(name="gpu-advisor", client=client, signing_secret=secret, process_before_response=process_before_response)
+    SlackBot(advisor, registry or shared_registry()).register(app)
+    return app
+
+
+def create_events_api(app: App):
+    """A small FastAPI app serving Slack's HTTP events and commands at /slack/events."""
+    from fastapi import FastAPI, Request
+    from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
+    from starlette.concurrency import run_in_threadpool
+
+    api = FastAPI(title="GPU Advisor Slack events", docs_url=None, redoc_url=None, openapi_url=None)
+
+    @api.post("/slack/events")
+    async def slack_events(request: Request):
+        bolt_request = to_bolt_request(request, await request.body())
+        # dispatch blocks (auth.test, listeners when process_before_response): keep it off the event loop.
+        return to_starlette_response(await run_in_threadpool(app.dispatch, bolt_request))
+
+    @api.get("/healthz")
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return api
+
+
+def run(settings: Settings, slack: SlackSettings | None = None) -> None:
+    """Start the bot: Socket Mode if SLACK_APP_TOKEN is set, else HTTP events on settings.host:port."""
+    from advisor.deps import build_advisor
+
+    slack = slack or SlackSettings.from_env()
+    app = create_slack_app(slack, build_advisor(settings))
+    if slack.socket_mode:
+        from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+        SocketModeHandler(app, slack.app_token.get_secret_value()).start()
+    else:
+        import uvicorn
+
+        uvicorn.run(create_events_api(app), host=settings.host, port=settings.port)
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO)
+    try:
+        run(Settings.from_env())
+    except ConfigError as exc:
+        sys.exit(f"gpu-advisor slack: {exc}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,255 @@
+"""The Gradio UI without a browser: it builds, its charts match the tool results, its handlers never leak tracebacks."""
+
+from __future__ import annotations
+
+import gradio as gr
+import pytest
+
+from advisor.config import Settings
+from advisor.contract import AdvisorResponse, Source, ToolCall
+from advisor.deps import build_advisor, shared_registry
+from advisor.interfaces import web_handlers as handlers
+from advisor.interfaces.charts import MEMORY_GROUPS, memory_figure, tco_figure
+from advisor.interfaces.ui_text import TEXT
+from advisor.interfaces.web import build_ui
+from advisor.interfaces.web_chat import chunks, decorate_answer, respond, to_turns, tool_step
+from advisor.interfaces.web_labels import Relabeler
+from advisor.registry import Registry, ToolSpec
+from knowledge.catalog import Catalog, load_catalog
+from tools.memory import estimate_memory
+from tools.memory_models import MemoryRequest
+from tools.tco import TcoRequest, TcoResult, compute_tco
+
+
+@pytest.fixture(scope="module")
+def registry() -> Registry:
+    return shared_registry()
+
+
+@pytest.fixture(scope="module")
+def advisor():
+    return build_advisor(Settings())
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+# --- building the UI ---------------------------------------------------------------------------
+
+
+def test_build_ui_exposes_chat_and_every_calculator(advisor, registry):
+    demo = build_ui(advisor, registry, Settings())
+    assert isinstance(demo, gr.Blocks)
+    endpoints = demo.get_api_info()["named_endpoints"]
+    assert {"/chat", "/memory", "/recommend", "/tco", "/training_time", "/diagnose"} <= set(endpoints)
+    chatbots = [b for b in demo.blocks.values() if isinstance(b, gr.Chatbot)]
+    assert len(chatbots) == 1 and "copy" in chatbots[0].buttons
+
+
+def test_every_label_has_two_different_languages():
+    for key, (en, zh) in TEXT.items():
+        assert en.strip() and zh.strip() and en != zh, key
+
+
+def test_relabeler_switches_every_registered_attribute():
+    labels = Relabeler()
+    with gr.Blocks():
+        box = labels.add(gr.Textbox(), label="message", placeholder="message_placeholder")
+        button = labels.add(gr.Button(), value="send")
+    assert labels.components == [box, button]
+    en, zh = labels.updates("en"), labels.updates("zh")
+    assert en[0]["label"] == "Your question" and zh[0]["label"] == "您的问题"
+    assert en[0]["placeholder"] == TEXT["message_placeholder"][0]
+    assert (en[1]["value"], zh[1]["value"]) == ("Send", "发送")
+
+
+# --- charts --------------------------------------------------------------------------------------
+
+
+def _bar_total(fig) -> float:
+    return sum(trace.y[0] for trace in fig.data)
+
+
+def test_memory_chart_stacks_groups_to_the_estimate_and_draws_the_capacity(catalog):
+    estimate = estimate_memory(MemoryRequest(model="llama-3.1-8b", context=8192, batch=16, gpu="H100"), catalog)
+    fig = memory_figure(estimate, "en")
+    assert fig.layout.barmode == "stack"
+    assert all(trace.type == "bar" for trace in fig.data)
+    groups = [trace.meta for trace in fig.data]
+    assert groups[0] == "weights" and "kv_cache" in groups
+    assert groups == [g for g in MEMORY_GROUPS if g in groups]  # stacked bottom-up in the documented order
+    assert _bar_total(fig) == pytest.approx(estimate.total_per_gpu_gb, rel=1e-3)
+    kv = next(trace for trace in fig.data if trace.meta == "kv_cache")
+    assert kv.y[0] >= 16 * 2**30 / 1e9  # 16 GiB of KV cache at 8k × 16 (Llama-3-8B, fp16)
+    (line,) = fig.layout.shapes
+    assert line.y0 == line.y1 == pytest.approx(estimate.capacity.value)
+    assert estimate.capacity.value == pytest.approx(80 * 2**30 / 1e9, rel=0.01)
+
+
+def test_memory_chart_for_training_shows_gradients_and_optimizer_and_no_line_without_gpu(catalog):
+    estimate = estimate_memory(MemoryRequest(model="qwen2.5-7b", mode="training", method="full"), catalog)
+    fig = memory_figure(estimate, "zh")
+    groups = {trace.meta for trace in fig.data}
+    assert {"weights", "gradients", "optimizer", "activations", "overhead"} <= groups
+    assert {trace.name for trace in fig.data} >= {TEXT["mem_gradients"][1], TEXT["mem_optimizer"][1]}
+    assert not fig.layout.shapes
+    assert _bar_total(fig) == pytest.approx(estimate.total_per_gpu_gb, rel=1e-3)
+
+
+def test_tco_chart_has_both_cumulative_lines_and_marks_break_even(catalog):
+    result = compute_tco(TcoRequest(gpu="H100", utilisation_pct=60), catalog)
+    assert result.break_even_month is not None
+    fig = tco_figure(result, "en")
+    own, cloud, marker = fig.data
+    assert list(own.x) == list(range(result.horizon_months + 1)) == list(cloud.x)
+    assert own.y[0] == pytest.approx(result.capex) and cloud.y[0] == 0
+    assert own.y[-1] == pytest.approx(result.series[-1].own_cumulative)
+    assert marker.x[0] == result.break_even_month
+    assert marker.y[0] == pytest.approx(result.series[result.break_even_month].cloud_cumulative)
+    # the marker sits where renting has just overtaken owning
+    assert cloud.y[result.break_even_month] >= own.y[result.break_even_month]
+    assert cloud.y[result.break_even_month - 1] < own.y[result.break_even_month - 1]
+
+
+def test_tco_chart_without_break_even_has_no_marker(catalog):
+    result = compute_tco(TcoRequest(gpu="H100", utilisation_pct=5), catalog)
+    assert result.break_even_month is None
+    assert len(tco_figure(result, "zh").data) == 2
+
+
+# --- calculator handlers -------------------------------------------------------------------------
+
+
+def test_memory_handler_returns_chart_and_breakdown(registry):
+    fig, text = handlers.memory_calc(registry, "zh", "llama-3.1-8b", "inference", "full", "bf16", 1, 4096, "h100-sxm", 1, 1, 0)
+    assert fig is not None and fig.data
+    assert "放得下" in text and "模型权重" in text and "计算公式" in text
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("zh", "未找到模型"), ("en", "Did you mean")],
+)
+def test_memory_handler_unknown_model_is_a_friendly_message(registry, language, expected):
+    fig, text = handlers.memory_calc(registry, language, "llama-9", "inference", "full", "bf16", 1, 4096, "", 1, 1, 0)
+    assert fig is None
+    assert text.startswith("⚠️") and expected in text and "Traceback" not in text
+
+
+def test_tco_handler_out_of_range_input_is_explained(registry):
+    fig, text = handlers.tco_calc(registry, "en", "h100-sxm", 1, 8, 150, 4, "USD", None, None)
+    assert fig is None and text.startswith("⚠️") and "Utilisation" in text
+
+
+def test_tco_handler_returns_chart_and_verdict(registry):
+    fig, text = handlers.tco_calc(registry, "zh", "h100-sxm", 1, 8, 60, 4, "USD", None, None)
+    assert len(fig.data) == 3 and "回本" in text
+
+
+def test_training_handler_parses_chinese_tokens_and_reports_bad_ones(registry):
+    text = handlers.training_calc(registry, "zh", "llama-3.1-70b", "2万亿", "a800", 16, None, "bf16", None)
+    assert "天" in text and "8.466e+23" in text  # 6 × 70.55e9 × 2e12 FLOPs
+    bad = handlers.training_calc(registry, "en", "llama-3.1-70b", "lots", "a800", 16, None, "bf16", None)
+    assert bad.startswith("⚠️") and "Traceback" not in bad
+
+
+def test_troubleshoot_handler_ranks_an_oom(registry):
+    text = handlers.troubleshoot_calc(registry, "en", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+    assert text.startswith("### 1.") and "memory" in text.lower()
+    assert handlers.troubleshoot_calc(registry, "zh", "   ").startswith("⚠️")
+
+
+def test_catalog_handler_filters_and_rejects_unknown_vendor(registry):
+    table, error = handlers.catalog_calc(registry, "en", "AMD", "", 200, False)
+    assert error == "" and table["data"]
+    assert all(row[1] == "AMD" and row[3] >= 200 for row in table["data"])
+    table, error = handlers.catalog_calc(registry, "zh", "Foo", "", 0, False)
+    assert table["data"] == [] and "未知厂商" in error
+
+
+def test_recommend_handler_ranks_options(registry):
+    table, summary = handlers.recommend_calc(registry, "en", "qwen2.5-7b", "inference", "bf16", 4096, 1, None, "USD", True, 8)
+    assert table["headers"][1] == "GPU" and table["data"]
+    assert [row[0] for row in table["data"]] == list(range(1, len(table["data"]) + 1))
+    assert all(row[5] >= row[4] for row in table["data"])  # every option fits: capacity ≥ need
+    assert "Qwen2.5-7B" in summary
+
+
+def test_a_failing_tool_shows_a_generic_message_not_a_traceback():
+    def broken(request: TcoRequest, catalog: Catalog) -> TcoResult:
+        raise RuntimeError("internal detail that must not reach the page")
+
+    registry = Registry([ToolSpec("compute_tco", broken, "x", "x")], {Catalog: load_catalog})
+    fig, text = handlers.tco_calc(registry, "en", "h100-sxm", 1, 8, 60, 4, "USD", None, None)
+    assert fig is None and text == "⚠️ " + TEXT["unexpected_error"][0]
+
+
+# --- chat ----------------------------------------------------------------------------------------
+
+
+def test_respond_streams_thinking_then_answer_and_keeps_the_conversation(advisor):
+    steps = list(respond(advisor, "我有一个70亿参数模型，该选什么卡？", [], [], "zh"))
+    first_messages, _, _ = steps[0]
+    assert first_messages[-1].metadata["status"] == "pending"
+    messages, turns, box = steps[-1]
+    assert box == ""
+    tool_titles = [m.metadata["title"] for m in messages if m.metadata.get("title")]
+    assert "🔧 recommend_gpus" in tool_titles
+    answer = messages[-1].content
+    assert "GB" in answer and "RTX" in answer
+    assert [t["role"] for t in turns] == ["user", "assistant"]
+    assert len(steps) > 2  # tool steps and the answer arrive progressively
+
+
+def test_respond_sends_earlier_turns_as_history(advisor):
+    calls = []
+
+    class Recording:
+        def answer(self, message, history):
+            calls.append(history)
+            return advisor.answer(message, history)
+
+    *_, (messages, turns, _) = respond(Recording(), "那用 H100 呢？", [], [{"role": "user", "content": "7B 模型推理"}, {"role": "assistant", "content": "…"}], "zh")
+    assert [t.content for t in calls[0]] == ["7B 模型推理", "…"]
+    assert len(turns) == 4
+
+
+def test_respond_rejects_an_empty_message_without_calling_the_advisor():
+    (messages, turns, _), = list(respond(None, "   ", [], [], "en"))
+    assert messages[-1].content == TEXT["empty_message"][0] and turns == []
+
+
+def test_tool_step_shows_arguments_and_a_summary(registry):
+    outcome = registry.call("compute_tco", {"gpu": "H100", "utilisation_pct": 60})
+    step = tool_step(ToolCall(**outcome.model_dump()), "en")
+    assert step.metadata["title"] == "🔧 compute_tco"
+    assert '"utilisation_pct": 60' in step.content and "break_even_month:" in step.content
+    failed = registry.call("compute_tco", {"gpu": "H100", "utilisation_pct": 150})
+    step = tool_step(ToolCall(**failed.model_dump()), "zh")
+    assert "错误" in step.content and "利用率" in step.content
+
+
+def test_answer_shows_notice_and_sources():
+    response = AdvisorResponse(
+        answer="Use an H100.", language="en", mode="offline", notice="LLM timed out",
+        sources=[Source(doc_id="oom", title="Out of memory", section="Fixes", urls=["https://example.org/a", "javascript:x"])],
+    )  # fmt: skip
+    text = decorate_answer(response)
+    assert text.startswith("> ⚠️ LLM timed out")
+    assert "**📚 Sources**" in text and "Out of memory · Fixes" in text
+    assert "(https://example.org/a)" in text and "javascript" not in text
+
+
+def test_chunks_grow_to_the_whole_text_at_word_ends():
+    text = "word " * 100 + "\n| a | b |\n" * 5
+    parts = list(chunks(text, 50))
+    assert parts[-1] == text and len(parts) > 5
+    assert all(len(a) < len(b) for a, b in zip(parts, parts[1:], strict=False))
+    assert all(p.endswith((" ", "\n")) for p in parts[:-1])
+
+
+def test_history_is_bounded():
+    turns = [{"role": "user" if i % 2 == 0 else "assistant", "content": str(i)} for i in range(50)]
+    assert [t.content for t in to_turns(turns)][-1] == "49" and len(to_turns(turns)) == 20
