@@ -26,6 +26,7 @@ class Source(BaseModel):
     title: str
     section: str = ""
     urls: list[str] = Field(default_factory=list)
+    citation: str = Field("", description="Free-text citation when the source is not a web page (e.g. a datasheet).")
 
 
 class AdvisorResponse(BaseModel):

@@ -28,7 +28,7 @@ Workload = Literal["inference", "lora", "qlora", "full_finetune", "finetune", "p
 # Long messages are pasted logs or documents: the question sits at the start or the end, and
 # what lies in between ("Tried to allocate 2.00 GiB") would only add noise and time. The
 # troubleshooting tool reads the full log itself.
-EDGE_CHARS = 2000
+EDGE_CHARS = 1500
 
 COUNT_WORDS = {
     "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "three": 3, "four": 4, "quad": 4,

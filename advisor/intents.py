@@ -58,19 +58,25 @@ CUES: dict[IntentName, list[tuple[float, str]]] = {
         (1, r"多少钱|价格|花多少|贵|便宜|" + term(r"cost|costs|price|pricing|cheaper|expensive|buy|purchase")),
     ],
     "memory": [
+        (3, r"最长上下文|最大上下文|最大(?:能|可以)?(?:跑|支持|开到)|最大(?:的)?(?:batch|模型)|" + term(r"max(?:imum)?\s+(?:context|batch|sequence)|largest\s+model|biggest\s+model")),
         (3, r"多少显存|显存(?:够|要多少|需要多少|占用|多大)|能(?:不能|否)?跑(?:得动|起来)?(?:吗|么|不)?|跑得(?:动|起来|了)|跑不(?:动|起来)|(?:装|放)得下|(?:装|放)不下"),
         (3, term(r"how\s+much\s+(?:gpu\s+)?(?:memory|vram)|vram|fit|fits|fitting|enough\s+(?:memory|vram)|can\s+(?:i|it|we)\s+run|will\s+it\s+run|kv[\s-]*cache")),
         (2, r"显存|够(?:不够|吗|么|用)|吃多少|占多少|内存(?:够|需要)|跑[^。？?]{0,20}(?:可以吗|行吗|行不行|可不可以)|" + term(r"can\s+[^.?]{1,40}?\s(?:run|handle|fit|load)")),
         (1, term(r"memory|run\s+on|load")),
     ],
     "recommend": [
-        (3, r"选什么|选哪|买什么|买哪|用什么(?:卡|gpu|显卡|硬件|服务器|配置)|推荐|选型|该选|怎么选|如何选|配什么|怎么配|什么(?:卡|显卡|gpu|配置|硬件|服务器|机器)|哪(?:款|种|张|个)(?:卡|gpu|显卡)|需要(?:几|多少)(?:台|张|块|个|卡)"),
+        (3, r"选什么|选哪|买什么|买哪|用什么(?:卡|gpu|显卡|硬件|服务器|配置)|推荐|选型|该选|怎么选|如何选|配什么|怎么配|什么(?:卡|显卡|gpu|配置|硬件|服务器|机器)|哪(?:款|种|张|个)(?:卡|gpu|显卡)|需要(?:几|多少)(?:台|张|块|个|卡)|哪(?:个|款|种)(?:更)?(?:适合|合适)|适合(?:用|跑)?什么"),
         (3, term(rf"how\s+many\s+(?:gpus?|cards?|servers?|nodes?|{GPU_MARK}+s?)\s+(?:do|would|will|should)\s+(?:i|we)\s+need|which\s+(?:gpus?|cards?|accelerators?|hardware|servers?|one)|what\s+(?:gpus?|cards?|hardware|servers?|setup|config\w*)|recommend\w*|suggest\w*|best\s+(?:gpus?|cards?|option|hardware|choice)")),
         (2, term(r"should\s+i\s+(?:buy|get|use|pick|choose)|what\s+do\s+(?:i|we)\s+need|choose|pick|options?|worth\s+it") + r"|配置|方案|需要什么|靠谱|值得"),
     ],
     "compare": [
+        # "H20有多少显存" asks for a GPU's own figure, not what a model needs; it must outweigh
+        # the memory cues the same words also trigger ("多少显存" + "显存" = 5).
+        (6, rf"{GPU_MARK}\s*(?:的)?\s*(?:有|是)?\s*(?:多少|多大)\s*(?:的)?\s*(?:显存|带宽|算力)|{GPU_MARK}\s*的?\s*(?:显存|带宽|算力)(?:是|有)?(?:多少|多大)|"
+            + term(rf"how\s+much\s+(?:memory|vram|bandwidth)\s+(?:does|do)\s+(?:the\s+|an?\s+)?{GPU_MARK}+s?\s+have")),
         (3, r"对比|区别|比较|差别|差异|相比|哪个(?:好|强|快|更)|比(?:怎么样|如何|起来|一下)|(?:的|卡)(?:参数|规格)|参数(?:表|对比|是|有哪些|怎么样|多少)|规格|" + term(r"vs\.?|versus|compare\w*|comparison|difference|differ")),
-        (2, r"带宽(?:多少|是多少)?|算力(?:多少|是多少)?|性能(?:怎么样|如何)|" + term(r"specs?|specifications?|better\s+than|faster\s+than|tflops|bandwidth")),
+        (3, term(r"specs?|specifications?")),
+        (2, r"带宽(?:多少|是多少)?|算力(?:多少|是多少)?|性能(?:怎么样|如何)|" + term(r"better\s+than|faster\s+than|tflops|bandwidth")),
         (1, r"还是|" + term(r"or")),
     ],
     "knowledge": [
@@ -86,7 +92,7 @@ CUES: dict[IntentName, list[tuple[float, str]]] = {
 }
 COMPILED = {intent: [(weight, re.compile(pattern)) for weight, pattern in cues] for intent, cues in CUES.items()}
 # Several lines that look like log output: a pasted error, whatever the question says.
-LOG_SAMPLE = 20_000  # characters looked at for log markers; a pasted log shows itself early
+LOG_SAMPLE = 8_000  # characters looked at for log markers; a pasted log shows itself early
 LOG_MARKERS = re.compile(r"traceback|error|exception|warn|xid|nccl|\d{2}:\d{2}:\d{2}|^[ \t]*file \"", re.MULTILINE)
 
 
@@ -144,6 +150,8 @@ def _entity_votes(text: str, entities: Entities | None, scores: dict[IntentName,
     periodic = any(m.per in ("month", "year") for m in entities.money)
     if entities.power_price or entities.hourly_price or entities.hours_per_day or entities.hours_per_month or periodic:
         votes.append(("tco", 1, "prices or usage hours given"))
+    if scores.get("memory") and (entities.models or entities.params):
+        votes.append(("memory", 2, "model named"))  # "4090有多少显存，能跑14B吗" is about the model fitting
     if scores.get("compare") and not entities.gpus and not entities.models:
         votes.append(("knowledge", 1, "comparing concepts, not products"))
     if not in_scope:

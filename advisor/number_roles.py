@@ -98,6 +98,7 @@ MEMORY_WORDS = re.compile(rf"显存|vram|memory|hbm|卡|card|gpu|{GPU_MARK}")
 PARAM_WORDS_AFTER = _after(r"(?:个)?\s*(?:参数|params?|parameters?|的?模型|models?|规模|量级|级别)")
 PARAM_SUFFIX = re.compile(r"(?:b|bn|billion|亿|億|t|tn|trillion)$")
 BUDGET_BEFORE = _before(r"(?:预算|budget|经费|资金|投入|花费|总价|spend|only\s+have|can\s+spend)\s*(?:是|为|有|只有|大概|大约|约|of|is|:|：|about|around|only|up\s+to|~)?")
+RATE_BEFORE = _before(r"每|per|every|for\s+each|each")
 YEAR_AFTER = _after(r"年(?!内|左右|以内)")
 
 
@@ -235,6 +236,8 @@ def params(ctx: Context) -> Reading | None:
     value = ctx.number.value
     if not 1e6 <= value <= 1e14:
         return None
+    if RATE_BEFORE.search(ctx.before):
+        return Reading("ignored", value, ctx.number.start)  # "每10亿参数需要4GB" states a rate, not the model
     if PARAM_WORDS_AFTER.match(ctx.after) or PARAM_SUFFIX.search(ctx.number.text):
         return Reading("params", value, ctx.number.start)
     return None

@@ -37,6 +37,8 @@ def estimated_gb(row: dict, catalog: Catalog) -> float:
 def comparable(result: MemoryEstimate, metric: str) -> float:
     if metric == "weights":
         return next(item.value for item in result.items if item.key == "weights")
+    if metric == "total":
+        return result.total_per_gpu_gb
     allocated = sum(item.value for item in result.items if item.key not in OUTSIDE_TORCH_ALLOCATOR)
     if metric == "allocated_all_gpus":
         return allocated * result.num_gpus

@@ -157,6 +157,7 @@ def parse_pytorch_oom(text: str) -> list[ParsedRecord]:
 
 
 def _oom_values(window: str) -> dict[str, Value]:
+    window = " ".join(window.split())  # terminals and log shippers wrap long messages mid-sentence
     values: dict[str, Value] = {"format": _oom_format(window)}
     for key, pattern in _OOM_FIELDS.items():
         match = pattern.search(window)

@@ -24,9 +24,12 @@ CUDA_CONTEXT_BYTES = 1343 * 2**20
 NON_TORCH_BYTES = 0.39 * GIB
 CUDA_GRAPH_BYTES = 0.36 * GIB
 
-# vLLM V1 default `max_num_batched_tokens` for the OpenAI server on large GPUs; chunked prefill
-# processes at most this many prompt tokens per step (vllm/engine/arg_utils.py).
-VLLM_PREFILL_CHUNK = 8192
+# vLLM default `max_num_batched_tokens` for the OpenAI server (EngineArgs.get_batch_defaults in
+# vllm/engine/arg_utils.py): 8192 on GPUs with ≥ 70 GiB that are not A100s, else 2048. Chunked
+# prefill processes at most this many prompt tokens per step, and profiling reserves that much.
+VLLM_PREFILL_CHUNK_LARGE = 8192
+VLLM_PREFILL_CHUNK_SMALL = 2048
+VLLM_LARGE_GPU_GIB = 70
 VLLM_DEFAULT_UTILIZATION = 0.9  # `gpu_memory_utilization` default
 
 # DeepSpeed ZeRO defaults, in elements (runtime/zero/config.py): reduce/allgather buckets 5e8,

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from knowledge.models import ModelSpec
 from tools.memory_activations import eager_scores_bytes, prefill_bytes_per_token
-from tools.memory_constants import CUDA_CONTEXT_BYTES, CUDA_GRAPH_BYTES, NON_TORCH_BYTES, VLLM_PREFILL_CHUNK
+from tools.memory_constants import (
+    CUDA_CONTEXT_BYTES,
+    CUDA_GRAPH_BYTES,
+    NON_TORCH_BYTES,
+    VLLM_LARGE_GPU_GIB,
+    VLLM_PREFILL_CHUNK_LARGE,
+    VLLM_PREFILL_CHUNK_SMALL,
+)
 from tools.memory_items import Part, count, divisor, gb, num
 from tools.memory_setup import Setup
 from tools.memory_shapes import cached_token_layers, kv_bytes_per_token_layer, kv_heads_per_gpu, sliding_layers, weight_split
@@ -67,10 +74,18 @@ def kv_part(s: Setup) -> Part:
     return Part("kv_cache", label, f"KV 缓存（{s.kv.id}）", value, formula)
 
 
+def vllm_default_chunk(s: Setup) -> int:
+    """vLLM's default max_num_batched_tokens for the GPU (the larger one when no GPU is named)."""
+    gpu = s.gpu
+    if gpu is None or (gpu.memory_gb >= VLLM_LARGE_GPU_GIB and "a100" not in gpu.name.lower()):
+        return VLLM_PREFILL_CHUNK_LARGE
+    return VLLM_PREFILL_CHUNK_SMALL
+
+
 def prefill_tokens(s: Setup) -> int:
     """Prompt tokens that go through the model in one step."""
     if s.engine == "vllm":
-        return s.prefill_chunk or VLLM_PREFILL_CHUNK  # vLLM reserves activation memory for a full chunk
+        return s.prefill_chunk or vllm_default_chunk(s)  # vLLM reserves activation memory for a full chunk
     total = s.batch * s.prompt_tokens
     return min(total, s.prefill_chunk) if s.prefill_chunk else total
 

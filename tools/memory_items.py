@@ -19,7 +19,7 @@ class Part:
     formula: str
 
     def line(self) -> LineItem:
-        return LineItem(key=self.key, label=Text(en=self.en, zh=self.zh), value=round(self.bytes / GB, 4), unit="GB", formula=self.formula)
+        return LineItem(key=self.key, label=Text(en=self.en, zh=self.zh), value=round(self.bytes / GB, 6), unit="GB", formula=self.formula)
 
 
 def gb(value: float) -> str:

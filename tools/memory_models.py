@@ -11,10 +11,13 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from tools.common import LineItem, Text
+from tools.memory_constants import VLLM_DEFAULT_UTILIZATION
 
 Mode = Literal["inference", "training"]
 Method = Literal["full", "lora", "qlora", "freeze"]
-Optimizer = Literal["adamw", "adamw_fp16_grads", "adamw_bf16", "adamw_fp32", "adamw_8bit", "sgd", "sgd_momentum"]
+Optimizer = Literal[
+    "adamw", "adamw_fp16_grads", "adamw_bf16", "adamw_fp32", "adamw_8bit", "adamw_8bit_paged", "sgd", "sgd_momentum"
+]
 Engine = Literal["hf", "hf_legacy", "vllm"]
 Recompute = Literal["none", "selective", "full"]
 Offload = Literal["none", "optimizer", "optimizer_and_params"]
@@ -52,7 +55,9 @@ class MemoryRequest(BaseModel):
         None, description="Inference prompt length processed by prefill; default = context (worst case: the whole context is prompt)."
     )
     prefill_chunk: int | None = Field(
-        None, description="Max prompt tokens per prefill step (chunked prefill). Default: whole prompt for hf, 8192 for vLLM."
+        None,
+        description="Max prompt tokens per prefill step (chunked prefill). Default: whole prompt for hf; vLLM's "
+        "max_num_batched_tokens default (8192 on ≥70 GiB GPUs other than A100, else 2048).",
     )
     engine: Engine = Field(
         "hf",
@@ -60,14 +65,16 @@ class MemoryRequest(BaseModel):
         "'hf_legacy' (older transformers / remote-code models: KV tuple rebuilt every step, fp32 logits for the whole prompt), "
         "'vllm' (pre-allocates gpu_memory_utilization of the GPU; reports KV capacity).",
     )
-    gpu_memory_utilization: float = Field(0.9, description="vLLM: fraction of GPU memory the engine may use.")
+    gpu_memory_utilization: float = Field(
+        VLLM_DEFAULT_UTILIZATION, description="vLLM: fraction of GPU memory the engine may use."
+    )
     flash_attention: bool = Field(True, description="FlashAttention/SDPA: no materialised attention-score matrix.")
     method: Method = Field("full", description="Training method: full fine-tune/pre-train, LoRA, QLoRA or freeze (train last layers only).")
     optimizer: Optimizer = Field(
         "adamw",
         description="adamw: mixed precision with fp32 master + fp32 grads (18 B/param, HF/DeepSpeed/Megatron); "
         "adamw_fp16_grads: ZeRO-paper accounting (16); adamw_bf16: pure bf16 (8); adamw_fp32 (16); "
-        "adamw_8bit (6); sgd (8); sgd_momentum (12).",
+        "adamw_8bit (8: 2 B of states + step buffers); adamw_8bit_paged (states in unified memory, 4 on the GPU); sgd (8); sgd_momentum (12).",
     )
     lora_rank: int = Field(16, description="LoRA/QLoRA rank r.")
     lora_targets: list[str] = Field(

@@ -71,9 +71,10 @@ def model_state_parts(s: Setup, t: Trainable) -> list[Part]:
             f" = {gb(weights_total / shard / weight_share)}",
         )  # fmt: skip
     grads = gradient_part(s, t, shard)
-    if s.offload != "none":
-        optimizer = Part("optimizer_states", "Optimizer states (offloaded to CPU)", "优化器状态（已卸载到 CPU）", 0.0,
-                         f"{count(t.params)} × {num(r.optimizer)} B = {gb(t.params * r.optimizer)} kept in CPU memory")  # fmt: skip
+    if s.offload != "none" or r.paged:
+        where = "paged to CUDA unified memory (evicted to CPU when the GPU is full)" if r.paged else "kept in CPU memory"
+        optimizer = Part("optimizer_states", "Optimizer states (off the GPU)", "优化器状态（不占 GPU 显存）", 0.0,
+                         f"{count(t.params)} × {num(r.optimizer)} B = {gb(t.params * r.optimizer)} {where}")  # fmt: skip
     else:
         share = dp if zero >= 1 else 1
         value = t.params * r.optimizer / shard / share
@@ -86,13 +87,13 @@ def model_state_parts(s: Setup, t: Trainable) -> list[Part]:
 
 def gradient_part(s: Setup, t: Trainable, shard: int) -> Part:
     r = s.recipe
-    if s.offload != "none":
-        return Part("gradients", "Gradients (moved to CPU after reduction)", "梯度（归约后移至 CPU）", 0.0,
-                    "ZeRO-Offload streams reduced gradients to the CPU optimizer; only buckets stay (see buffers)")  # fmt: skip
     if s.optimizer_in_backward:
         largest = _largest_tensor(s) / s.tp
         return Part("gradients", "Gradients (one tensor at a time)", "梯度（逐个张量即时更新）", largest * r.grad,
                     f"optimizer step fused into backward: largest tensor {count(largest)} × {num(r.grad)} B = {gb(largest * r.grad)}")  # fmt: skip
+    if s.offload != "none":
+        return Part("gradients", "Gradients (moved to CPU after reduction)", "梯度（归约后移至 CPU）", 0.0,
+                    "ZeRO-Offload streams reduced gradients to the CPU optimizer; only buckets stay (see buffers)")  # fmt: skip
     share = s.dp if s.zero_stage >= 2 else 1
     value = t.params * r.grad / shard / share
     return Part("gradients", "Gradients", "梯度", value,
@@ -207,11 +208,17 @@ def overhead_parts(s: Setup, t: Trainable, dynamic: float) -> list[Part]:
 def _sharding_buffers(s: Setup, t: Trainable, shard: int) -> Part:
     spec = s.spec
     if s.fsdp:
-        layer = per_layer_params(spec) / shard
-        units = 2 if s.zero_stage >= 3 else 1  # current + prefetched unit when parameters are sharded
-        value = units * layer * ACT_BYTES + layer * ACT_BYTES  # gathered params + reduce-scatter buffer
-        return Part("sharding_buffers", "FSDP gathered layers and reduce buffer", "FSDP 聚合层与归约缓冲", value,
-                    f"({units} gathered + 1 reduce) × {count(layer)} layer params × 2 B = {gb(value)}")  # fmt: skip
+        # FSDP gathers one wrapped unit (a layer, or the embedding/LM head if larger) in its stored
+        # format, prefetches the next when parameters are sharded, and reduce-scatters its gradients.
+        layer = per_layer_params(spec)
+        unit = max(layer, spec.vocab * spec.hidden) / shard
+        stored = (t.frozen_bytes + t.params * s.recipe.weight) / (spec.params_b * 1e9)  # bytes per parameter
+        units = 2 if s.zero_stage >= 3 else 0
+        unit_grads = unit * t.params / (spec.params_b * 1e9)  # the unit's trainable share
+        value = units * unit * stored + unit_grads * s.recipe.weight
+        return Part("sharding_buffers", "FSDP gathered units and gradient reduce buffer", "FSDP 聚合单元与梯度归约缓冲", value,
+                    f"{units} gathered × {count(unit)} params × {stored:.3g} B + one unit's grads {count(unit_grads)}"
+                    f" × {num(s.recipe.weight)} B = {gb(value)}")  # fmt: skip
     bucket = min(ZERO_BUCKET_ELEMENTS, t.params / shard) * ACT_BYTES
     value, text = bucket, f"reduce bucket min(5e8, {count(t.params / shard)}) × 2 B"
     if s.zero_stage >= 3:

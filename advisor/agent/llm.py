@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from langchain.agents import create_agent
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import StructuredTool
+from langgraph.errors import GraphRecursionError
 
 from advisor.agent.prompt import system_prompt
+from advisor.agent.tool_guard import RegistryToolGuard, tool_content
 from advisor.config import LLMSettings
 from advisor.contract import AdvisorResponse, ChatTurn, Language, Source, ToolCall
 from advisor.registry import Registry, ToolOutcome
@@ -38,8 +39,7 @@ def registry_tools(registry: Registry, record: list[ToolOutcome]) -> list[Struct
         def run(**kwargs: Any) -> str:
             outcome = registry.call(name, kwargs)
             record.append(outcome)
-            payload = outcome.result if outcome.ok else {"error": outcome.error}
-            return json.dumps(payload, ensure_ascii=False, default=str)
+            return tool_content(outcome)
 
         return StructuredTool.from_function(
             func=run,
@@ -51,6 +51,42 @@ def registry_tools(registry: Registry, record: list[ToolOutcome]) -> list[Struct
     return [make(name) for name in registry.names()]
 
 
+class LLMFailure(RuntimeError):
+    """LLM mode could not answer. ``reason`` is a stable slug the facade turns into a bilingual notice."""
+
+    def __init__(self, reason: str, detail: str = ""):
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+
+
+def failure_reason(exc: Exception) -> str:
+    import openai
+
+    if isinstance(exc, GraphRecursionError):
+        return "step_limit"
+    if isinstance(exc, openai.APITimeoutError):  # before APIConnectionError: it is a subclass
+        return "timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return "unreachable"
+    if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
+        return "auth"
+    if isinstance(exc, openai.RateLimitError):
+        return "rate_limited"
+    if isinstance(exc, openai.APIStatusError):
+        return "server_error"
+    return "error"
+
+
+def recursion_limit(max_steps: int) -> int:
+    """Graph super-steps for ``max_steps`` tool rounds plus the final answer.
+
+    Each round is three super-steps (model, the guard's after-model hook, tools); the final
+    answer adds its model call, its hook and the graph's entry step. One round more stops the
+    run with ``GraphRecursionError`` (tests/test_llm_agent.py checks both sides of the bound).
+    """
+    return 3 * max_steps + 3
+
+
 class LLMAgent:
     def __init__(self, registry: Registry, model: BaseChatModel, max_steps: int = 8):
         self.registry = registry
@@ -58,17 +94,25 @@ class LLMAgent:
         self.max_steps = max_steps
 
     def answer(self, message: str, history: list[ChatTurn], language: Language) -> AdvisorResponse:
-        """Raises whatever the endpoint raises; the caller falls back to offline mode."""
+        """Raises ``LLMFailure`` when the endpoint fails; the caller falls back to offline mode."""
         record: list[ToolOutcome] = []
-        agent = create_agent(self.model, registry_tools(self.registry, record), system_prompt=system_prompt(language))
+        agent = create_agent(
+            self.model,
+            registry_tools(self.registry, record),
+            system_prompt=system_prompt(language),
+            middleware=[RegistryToolGuard(self.registry, record)],
+        )
         messages = [{"role": t.role, "content": t.content} for t in history]
         messages.append({"role": "user", "content": message})
-        # Each step is a model call plus a tool call: bound the loop so a confused model cannot spin.
-        state = agent.invoke({"messages": messages}, config={"recursion_limit": 2 * self.max_steps + 1})
+        try:
+            # Bound the loop so a confused model cannot spin (each step costs an endpoint call).
+            state = agent.invoke({"messages": messages}, config={"recursion_limit": recursion_limit(self.max_steps)})
+        except Exception as exc:
+            raise LLMFailure(failure_reason(exc), str(exc)) from exc
         final = state["messages"][-1]
         text = final.content if isinstance(final.content, str) else _join_content(final.content)
         if not text.strip():
-            raise RuntimeError("the model returned an empty answer")
+            raise LLMFailure("empty_answer")
         return AdvisorResponse(
             answer=text,
             language=language,

@@ -53,7 +53,7 @@ class OfflinePlanner:
             body += "\n\n**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions)
         if turn.sources:
             body += "\n\n**" + turn.t("Sources", "参考资料") + "**\n" + "\n".join(
-                f"- {s.title}" + (f" — {s.section}" if s.section else "") + (f" ({s.urls[0]})" if s.urls else "")
+                f"- {s.title}" + (f" — {s.section}" if s.section else "") + (f" ({s.urls[0]})" if s.urls else (f" ({s.citation})" if s.citation else ""))
                 for s in turn.sources
             )
         return AdvisorResponse(

@@ -44,6 +44,6 @@ class Turn:
     def error(self, outcome: ToolOutcome) -> str:
         return f"⚠️ {AdvisorError(**(outcome.error or {})).message(self.language)}"
 
-    def cite(self, doc_id: str, title: str, section: str = "", urls: list[str] | None = None) -> None:
+    def cite(self, doc_id: str, title: str, section: str = "", urls: list[str] | None = None, citation: str = "") -> None:
         if all(s.doc_id != doc_id for s in self.sources):
-            self.sources.append(Source(doc_id=doc_id, title=title, section=section, urls=urls or []))
+            self.sources.append(Source(doc_id=doc_id, title=title, section=section, urls=urls or [], citation=citation))

@@ -72,7 +72,7 @@ def memory_figure(estimate: MemoryEstimate, language: str) -> go.Figure:
                 customdata=[detail], hovertemplate=f"<b>{name}</b>: %{{y:.2f}} GB<br>%{{customdata}}<extra></extra>",
             )
         )  # fmt: skip
-    fig.update_layout(barmode="stack")
+    fig.update_layout(barmode="stack", bargap=0.55)  # one bar: keep it a bar, not a wall
     capacity = estimate.capacity.value if estimate.capacity else estimate.gpu_capacity_gb
     if capacity:
         label = estimate.capacity.label.pick(language) if estimate.capacity else t("capacity", language)

@@ -19,11 +19,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from fastapi import FastAPI, Request
 from pydantic import BaseModel, SecretStr
 from slack_bolt import App
+from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+from starlette.concurrency import run_in_threadpool
 
 from advisor.config import ConfigError, Settings
 from advisor.contract import AdvisorResponse, ChatTurn, Language
@@ -255,12 +258,8 @@ def create_slack_app(settings: SlackSettings, advisor: Advisor, client: WebClien
     return app
 
 
-def create_events_api(app: App):
+def create_events_api(app: App) -> FastAPI:
     """A small FastAPI app serving Slack's HTTP events and commands at /slack/events."""
-    from fastapi import FastAPI, Request
-    from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
-    from starlette.concurrency import run_in_threadpool
-
     api = FastAPI(title="GPU Advisor Slack events", docs_url=None, redoc_url=None, openapi_url=None)
 
     @api.post("/slack/events")

@@ -33,8 +33,10 @@ def _pick(pair: tuple[str, str], language: str) -> str:
 
 
 def figure(value: float) -> str:
-    """Readable value: huge counts such as training FLOPs in scientific form, the rest with separators."""
-    return f"{value:.3e}" if abs(value) >= 1e9 else number(value, 2)
+    """Readable value: huge counts such as training FLOPs in scientific form, tiny ones not rounded to 0."""
+    if abs(value) >= 1e9:
+        return f"{value:.3e}"
+    return f"{value:.2g}" if 0 < abs(value) < 0.1 else number(value, 2)
 
 
 def items_table(items: Sequence[LineItem], language: str) -> str:

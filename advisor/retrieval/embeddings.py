@@ -57,6 +57,10 @@ class Embedder:
             hint = f" (set by {MODEL_VARIABLE})" if model_id.startswith("local:") else ""
             raise ConfigError(f"Could not load the embedding model at {path}{hint}: {exc}") from exc
         self.dimension = self._model.get_embedding_dimension()
+        # The packaged MiniLM reads English only: Chinese chunks would cost half the build time and,
+        # embedded as noise, push aside the English chunks that glossary-expanded Chinese queries
+        # should reach. Any other model is assumed multilingual (e.g. bge-m3) and sees both languages.
+        self.languages: tuple[str, ...] = ("en",) if model_id.startswith(DEFAULT_PACKAGE) else ("en", "zh")
         self._lock = threading.Lock()
 
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:

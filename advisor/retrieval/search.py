@@ -27,6 +27,8 @@ RRF_K = 60  # the usual constant: damps the gap between rank 1 and rank 2 of a s
 CANDIDATES = 40  # chunks each retriever contributes before fusion
 EXPANSION_WEIGHT = 0.5  # glossary terms help recall but should not outvote the user's own words
 SNIPPET_CHARS = 280
+import os
+STRIP=os.environ.get('STRIP')=='1'
 
 
 class Hit(BaseModel):
@@ -90,8 +92,16 @@ class Retriever:
         weighted += [(t, EXPANSION_WEIGHT) for term in extra_terms for t in tokenize(term)]
         return [self.chunks[i].chunk_id for i, _ in self._bm25.top(weighted, CANDIDATES)]
 
-    def _dense(self, query: str, english_terms: Sequence[str]) -> list[str]:
-        text = " ".join([query, *english_terms]) if english_terms else query
+    def _dense_text(self, query: str, english_terms: Sequence[str]) -> str:
+        """What the embedder should read: Chinese queries also carry the glossary's English terms."""
+        if not CJK.search(query):
+            return query
+        if "zh" not in self.embedder.languages and STRIP:
+            # To an English-only model Chinese characters are noise; keep the Latin words ("4090", "LoRA").
+            query = " ".join(CJK.sub(" ", query).split())
+        return " ".join([query, *english_terms]).strip()
+
+    def _dense(self, text: str) -> list[str]:
         vector = self.embedder.encode([text])[0]
         return [chunk_id for chunk_id, _ in self.store.query(vector, CANDIDATES) if chunk_id in self._by_id]
 
@@ -107,11 +117,10 @@ class Retriever:
         degraded = False
         if mode in ("hybrid", "lexical"):
             rankings["lexical"] = self._lexical(query, expansion.english + expansion.chinese)
-        if mode in ("hybrid", "dense"):
-            # The default embedder reads English only, so Chinese queries also carry their English terms.
-            english = expansion.english if CJK.search(query) else []
+        dense_text = self._dense_text(query, expansion.english)
+        if mode in ("hybrid", "dense") and dense_text:
             try:
-                rankings["dense"] = self._dense(query, english)
+                rankings["dense"] = self._dense(dense_text)
             except StoreUnavailable as exc:
                 log.warning("Dense retrieval skipped: %s", exc)
                 degraded = True

@@ -168,7 +168,7 @@ class VectorStore:
 
     # --- build ------------------------------------------------------------------------
     def sync(self, chunks: Sequence[Chunk], embedder: Embedder, progress: Progress | None = None) -> SyncReport:
-        """Make the store hold exactly ``chunks``, embedding only what is new or changed."""
+        """Make the store hold exactly the ``chunks`` the embedder reads, embedding only new or changed ones."""
         started = time.perf_counter()
         with self._lock:
             try:
@@ -192,7 +192,7 @@ class VectorStore:
         collection, reason = self._open_collection(embedder)
         stored_meta = collection.get(include=["metadatas"])
         stored = {i: (m or {}).get("hash") for i, m in zip(stored_meta["ids"], stored_meta["metadatas"] or [])}
-        wanted = {chunk.chunk_id: chunk for chunk in chunks}
+        wanted = {chunk.chunk_id: chunk for chunk in chunks if chunk.language in embedder.languages}
         changed = [c for i, c in wanted.items() if stored.get(i) != c.content_hash()]
         stale = [i for i in stored if i not in wanted]
 

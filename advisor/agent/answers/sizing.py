@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.agent.answers import specs
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
@@ -88,7 +89,7 @@ def _ask_for_model(turn: Turn) -> str:
 def recommend(turn: Turn) -> str:
     model = _model(turn)
     if model is None:
-        return _ask_for_model(turn)
+        return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     task, named = _task(turn)
     if not named:
         turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
@@ -171,8 +172,8 @@ def _rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
 
 def memory(turn: Turn) -> str:
     model = _model(turn)
-    if model is None:
-        return _ask_for_model(turn)
+    if model is None:  # "H20有多少显存" asks about the card, not a workload
+        return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     task, named = _task(turn)
     if not named:
         turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")

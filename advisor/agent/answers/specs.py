@@ -56,7 +56,7 @@ def answer(turn: Turn) -> str:
     for r in rows:
         gpu = r["gpu"]
         note = turn.t(gpu["availability_en"], gpu["availability_zh"])
-        turn.cite(f"gpu:{gpu['id']}", gpu["name"], note, [gpu["source"]])
+        turn.cite(f"gpu:{gpu['id']}", gpu["name"], note, citation=gpu["source"])
     return "\n\n".join([lead, table(headers, body)])
 
 

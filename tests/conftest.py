@@ -1,0 +1,22 @@
+"""Shared fixtures. Tests run offline: no model downloads, no outside network."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+for secret in ("ADVISOR_LLM_BASE_URL", "ADVISOR_LLM_API_KEY", "OPENAI_API_KEY", "ADVISOR_API_TOKEN"):
+    os.environ.pop(secret, None)
+
+
+@pytest.fixture(scope="session")
+def offline_advisor():
+    from advisor.config import Settings
+    from advisor.deps import build_advisor
+
+    return build_advisor(Settings.from_env({}))

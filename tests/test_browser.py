@@ -1,0 +1,111 @@
+"""The real server in headless Chromium: ask in Chinese, get a GPU and a GB figure; run the memory calculator, see a chart.
+
+Screenshots go to ``test-artifacts/``. In CI (CI=true) a missing Chromium is a failure, not a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+QUESTION = "我有一个70亿参数模型，该选什么卡？"
+GPU_NAMED = re.compile(r"RTX|A100|H100|L40|4090|A10|L20")
+GB_FIGURE = re.compile(r"\d+(\.\d+)?\s*(/\s*\d+\s*)?GB")
+TIMEOUT_MS = 60_000  # the first answer loads the planner's models; plotly.js is loaded on first use
+
+
+def _require_chromium() -> str:
+    if Path(CHROMIUM).exists() or shutil.which("chromium"):
+        return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    message = "Chromium is not installed: run `apt-get install -y chromium` (.ci/run does this)."
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url() -> Iterator[str]:
+    os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
+    import uvicorn
+
+    from advisor.config import Settings
+    from advisor.interfaces.server import create_app
+
+    port = _free_port()
+    # Offline mode (no LLM endpoint) regardless of the developer's environment.
+    app = create_app(Settings(host="127.0.0.1", port=port))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def page(server_url):
+    executable = _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1280, "height": 1000}, locale="zh-CN")
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(server_url, wait_until="domcontentloaded")
+        yield page
+        browser.close()
+
+
+def test_chat_answers_a_chinese_sizing_question_with_a_gpu_and_memory(page):
+    from playwright.sync_api import expect
+
+    page.locator("#advisor-message textarea").fill(QUESTION)
+    page.locator("#advisor-send").click()
+    chat = page.locator("#advisor-chat")
+    expect(chat).to_contain_text(QUESTION)
+    expect(chat.get_by_text("🔧 recommend_gpus").first).to_be_visible()
+    answer = chat.locator(".message.bot, [data-testid='bot']").last
+    expect(answer).to_contain_text(GPU_NAMED)
+    expect(answer).to_contain_text(GB_FIGURE)
+    page.screenshot(path=str(ARTIFACTS / "chat-answer.png"), full_page=True)
+
+
+def test_memory_calculator_draws_a_plotly_chart(page):
+    from playwright.sync_api import expect
+
+    page.get_by_role("tab", name=re.compile("显存估算|Memory")).click()
+    panel = page.locator("#memory-plot")
+    page.get_by_role("button", name=re.compile("^(计算|Calculate)$")).first.click()
+    expect(panel.locator(".js-plotly-plot, svg.main-svg").first).to_be_visible()
+    expect(page.locator("#memory-details")).to_contain_text("GB")
+    page.screenshot(path=str(ARTIFACTS / "memory-calculator.png"), full_page=True)
