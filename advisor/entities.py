@@ -25,10 +25,11 @@ from knowledge.catalog import Catalog
 
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "fp4", "int8", "int4"]
 Workload = Literal["inference", "lora", "qlora", "full_finetune", "finetune", "pretrain", "train"]
-# Long messages are pasted logs or documents: the question sits at the start or the end, and
-# what lies in between ("Tried to allocate 2.00 GiB") would only add noise and time. The
-# troubleshooting tool reads the full log itself.
+# Long messages are pasted logs or documents. Log lines are dropped ("Tried to allocate 2.00 GiB"
+# is not the user's figure; the troubleshooting tool reads the full log itself), and of what is
+# left only the start and the end are read, where the question sits.
 EDGE_CHARS = 1500
+MAX_LOG_LINE = 2000  # longer "lines" are prose pasted without line breaks, never log lines
 
 COUNT_WORDS = {
     "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "three": 3, "four": 4, "quad": 4,
@@ -91,9 +92,7 @@ class Entities(BaseModel):
 
 def extract(text: str, catalog: Catalog) -> Entities:
     """Every entity in ``text``; never raises for any string."""
-    text = text if isinstance(text, str) else ""
-    if len(text) > 2 * EDGE_CHARS:
-        text = text[:EDGE_CHARS] + "\n" + text[-EDGE_CHARS:]
+    text = _focus(text if isinstance(text, str) else "")
     info = analyze_language(text)
     normalized = normalize_text(text)
     names = _names(text, normalized, catalog)
@@ -117,6 +116,15 @@ def extract(text: str, catalog: Catalog) -> Entities:
     _apply_readings(entities, readings)
     _apply_phrases(entities, masked)
     return entities
+
+
+def _focus(text: str) -> str:
+    """A long message without its log lines, then its first and last ``EDGE_CHARS`` characters."""
+    if len(text) <= 2 * EDGE_CHARS:
+        return text
+    human = "\n".join(line for line in text.splitlines() if len(line) > MAX_LOG_LINE or not LOG_LINE.search(line.lower()))
+    kept = human if human.strip() else text  # a bare log still has a language and cues
+    return kept if len(kept) <= 2 * EDGE_CHARS else kept[:EDGE_CHARS] + "\n" + kept[-EDGE_CHARS:]
 
 
 def _names(text: str, normalized: str, catalog: Catalog) -> list[NameMatch]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from advisor.fast_regex import compile_guarded
+
 
 def term(pattern: str) -> str:
     """Wrap an ASCII alternative in letter/digit boundaries."""
@@ -19,7 +21,7 @@ Table = list[tuple[str, re.Pattern[str]]]
 
 
 def table(rows: list[tuple[str, str]]) -> Table:
-    return [(label, re.compile(pattern)) for label, pattern in rows]
+    return [(label, compile_guarded(pattern)) for label, pattern in rows]
 
 
 PRECISIONS = table([
@@ -33,8 +35,8 @@ PRECISIONS = table([
     ("int4", term(r"int4|4[\s-]?bits?|w4a16|nf4|q4(?:_k)?(?:_[msl0])?|qlora") + r"|4\s*位量化|4比特"),
 ])  # fmt: skip
 
-QUANTIZATION = [("gguf", re.compile(term(r"gguf")))]
-QUANTIZATION += table([
+QUANTIZATION = table([
+    ("gguf", term("gguf")),
     ("gptq", term("gptq")),
     ("awq", term("awq")),
     ("bitsandbytes", term(r"bitsandbytes|bnb")),
@@ -42,7 +44,7 @@ QUANTIZATION += table([
     ("smoothquant", term("smoothquant")),
 ])
 # llama.cpp level names are kept verbatim ("q4_k_m"): they are the user's exact choice.
-LLAMA_CPP_LEVEL = re.compile(term(r"q[2-8]_(?:k_[sml]|k|0|1)"))
+LLAMA_CPP_LEVEL = compile_guarded(term(r"q[2-8]_(?:k_[sml]|k|0|1)"))
 
 WORKLOADS = table([
     ("qlora", term("qlora")),

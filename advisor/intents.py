@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field
 
 from advisor.entity_patterns import term
+from advisor.fast_regex import compile_guarded
 from advisor.name_matcher import normalize_text
 from advisor.number_roles import GPU_MARK
 
@@ -90,10 +91,10 @@ CUES: dict[IntentName, list[tuple[float, str]]] = {
         (3, term(r"write\s+(?:me\s+)?(?:a\s+)?(?:python|javascript|java|c\+\+|sql|rust|go)\s+(?:script|function|program|code)|(?:bubble|quick)\s*sort")),
     ],
 }
-COMPILED = {intent: [(weight, re.compile(pattern)) for weight, pattern in cues] for intent, cues in CUES.items()}
+COMPILED = {intent: [(weight, compile_guarded(pattern)) for weight, pattern in cues] for intent, cues in CUES.items()}
 # Several lines that look like log output: a pasted error, whatever the question says.
-LOG_SAMPLE = 8_000  # characters looked at for log markers; a pasted log shows itself early
-LOG_MARKERS = re.compile(r"traceback|error|exception|warn|xid|nccl|\d{2}:\d{2}:\d{2}|^[ \t]*file \"", re.MULTILINE)
+LOG_SAMPLE = 4_000  # characters looked at for log markers; a pasted log shows itself early
+LOG_MARKERS = re.compile(r"traceback|error|exception|warn|xid|nccl|\d{2}:\d{2}:\d{2}|^[ \t]*file \"", re.MULTILINE | re.IGNORECASE)
 
 
 class Intent(BaseModel):
@@ -117,14 +118,14 @@ def find_cues(text: str) -> dict[str, list[str]]:
 
 def classify_intent(text: str, entities: Entities | None = None) -> list[Intent]:
     """Intents ranked by evidence, strongest first; empty when nothing points anywhere."""
-    normalized = normalize_text(text[:LOG_SAMPLE]) if isinstance(text, str) else ""
-    cues = entities.intent_cues if entities is not None else find_cues(normalized)
+    sample = text[:LOG_SAMPLE] if isinstance(text, str) else ""
+    cues = entities.intent_cues if entities is not None else find_cues(normalize_text(sample))
     scores: dict[IntentName, float] = {}
     evidence: dict[IntentName, list[str]] = {}
     for intent, phrases in cues.items():
         scores[intent] = sum(_weight(intent, phrase) for phrase in phrases)
         evidence[intent] = list(phrases)
-    for intent, weight, reason in _entity_votes(normalized, entities, scores):
+    for intent, weight, reason in _entity_votes(sample, entities, scores):
         scores[intent] = scores.get(intent, 0.0) + weight
         evidence.setdefault(intent, []).append(reason)
     ranked = sorted(scores, key=lambda name: (-scores[name], PRIORITY.index(name)))

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from advisor.validation import bilingual_validation_error
+from advisor.validation import bilingual_validation_error, non_finite_numbers, reject_non_finite, result_not_finite, shorten
 from tools.errors import AdvisorError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -72,19 +75,42 @@ class Registry:
             ) from None
 
     def run(self, name: str, args: dict[str, Any] | BaseModel) -> BaseModel:
-        """Validate ``args`` and call the tool; raises ``AdvisorError`` on bad input."""
+        """Validate ``args`` and call the tool; raises ``AdvisorError`` on bad input.
+
+        Every tool gets the same two guards here rather than one patch per tool: arguments that are
+        NaN/inf (pydantic accepts them for ``float``) are refused, and a result that overflowed to
+        NaN/inf is turned into an error instead of reaching JSON clients as an invalid number.
+        """
         spec = self.spec(name)
         try:
             request = args if isinstance(args, spec.request_model) else spec.request_model.model_validate(args)
         except ValidationError as exc:
             raise bilingual_validation_error(exc) from None
+        reject_non_finite(request)
         deps = [self._providers[dep]() for dep in spec.dependencies]
-        return spec.function(request, *deps)
+        result = spec.function(request, *deps)
+        overflowed = next(non_finite_numbers(result), None)
+        if overflowed is not None:
+            log.warning("tool %s produced a non-finite %s from finite inputs", name, overflowed[0])
+            raise result_not_finite(overflowed[0])
+        return result
 
     def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
-        """Like ``run`` but returns the error as data, for agents and APIs."""
+        """Like ``run`` but returns the error as data, for agents and APIs; never raises."""
+        recorded = dict(args) if isinstance(args, Mapping) else {"raw_arguments": shorten(repr(args))}
         try:
             result = self.run(name, args)
         except AdvisorError as exc:
-            return ToolOutcome(name=name, args=args, error=exc.to_dict())
-        return ToolOutcome(name=name, args=args, result=result.model_dump(mode="json"))
+            return ToolOutcome(name=name, args=recorded, error=exc.to_dict())
+        except Exception:  # a tool bug must not take the agent or the API down with it
+            log.exception("tool %s failed on unexpected input", name)
+            return ToolOutcome(name=name, args=recorded, error=internal_error(name).to_dict())
+        return ToolOutcome(name=name, args=recorded, result=result.model_dump(mode="json"))
+
+
+def internal_error(name: str) -> AdvisorError:
+    return AdvisorError(
+        "internal_error",
+        f"The {name} tool could not handle this input. Please rephrase it or change the numbers.",
+        f"工具 {name} 无法处理这个输入，请换一种说法或调整数值。",
+    )

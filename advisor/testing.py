@@ -118,7 +118,8 @@ class ScriptedOpenAIServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a stalled reply must not hold up the test
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="scripted-openai", daemon=True)
+        # A short poll interval: shutdown() waits for the serving loop's next poll.
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), name="scripted-openai", daemon=True)
 
     @property
     def base_url(self) -> str:

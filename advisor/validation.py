@@ -1,12 +1,13 @@
-"""Turn pydantic validation errors into one bilingual ``AdvisorError``."""
+"""Turn pydantic validation errors, and numbers no formula can use (NaN, inf), into one bilingual ``AdvisorError``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from tools.checks import is_finite_number, shown_number
 from tools.errors import AdvisorError
 
 _ZH_BY_TYPE = {
@@ -23,7 +24,19 @@ _ZH_BY_TYPE = {
     "too_short": "太短",
     "too_long": "太长",
     "extra_forbidden": "不支持这个字段",
+    "model_type": "必须是 JSON 对象",
+    "dict_type": "必须是 JSON 对象",
+    "list_type": "必须是列表",
+    "int_type": "必须是整数",
+    "int_from_float": "必须是整数",
+    "float_type": "必须是数字",
+    "finite_number": "必须是有限的数字",
+    "string_too_long": "太长",
+    "string_too_short": "太短",
+    "recursion_loop": "嵌套层数过多",
 }
+# Echoed values are cut so a 1 MB string in an argument does not come back as a 1 MB message.
+MAX_ECHO_CHARS = 80
 
 
 def bilingual_validation_error(exc: ValidationError) -> AdvisorError:
@@ -37,7 +50,7 @@ def bilingual_errors(errors: Sequence[Mapping[str, Any]]) -> AdvisorError:
         where = ".".join(str(p) for p in error["loc"]) or "input"
         en_parts.append(f"{where}: {error['msg']}")
         ctx = error.get("ctx") or {}
-        detail = next(iter(ctx.values()), "") if ctx else ""
+        detail = shorten(str(next(iter(ctx.values()), ""))) if ctx else ""
         zh = _ZH_BY_TYPE.get(error["type"], "取值无效")
         zh_parts.append(f"{where}：{zh}{(' ' + str(detail)) if detail else ''}")
     return AdvisorError(
@@ -53,4 +66,56 @@ def malformed_json(detail: str) -> AdvisorError:
         "malformed_json",
         f"The input is not valid JSON ({detail}). Send a JSON object, e.g. {{\"gpus\": [\"H100\"]}}.",
         f"输入不是合法的 JSON（{detail}）。请提供 JSON 对象，例如 {{\"gpus\": [\"H100\"]}}。",
+    )
+
+
+def shorten(text: str, limit: int = MAX_ECHO_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def non_finite_numbers(value: Any) -> Iterator[tuple[str, Any]]:
+    """(dotted path, value) of every NaN/±inf float, or int too big for a float, inside ``value``.
+
+    Pydantic's ``float`` accepts NaN, "inf" and "1e309", and ``int`` accepts 10**400; none of them
+    is a quantity any tool can compute with, and NaN silently passes every ``<``/``>`` range check.
+    Iterative, so a pasted config nested thousands of levels deep cannot exhaust the stack.
+    """
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, (int, float)):  # bool is an int and always finite
+            if not is_finite_number(item):
+                yield path or "input", item
+            continue
+        if isinstance(item, BaseModel):
+            children = [(name, getattr(item, name)) for name in type(item).model_fields]
+        elif isinstance(item, Mapping):
+            children = list(item.items())
+        elif isinstance(item, (list, tuple)):
+            children = list(enumerate(item))
+        else:
+            continue
+        stack.extend((f"{path}.{key}" if path else str(key), child) for key, child in reversed(children))
+
+
+def reject_non_finite(request: BaseModel) -> None:
+    """Raise one bilingual ``AdvisorError`` if any argument is NaN, infinite or beyond float range."""
+    found = list(non_finite_numbers(request))
+    if not found:
+        return
+    where = ", ".join(path for path, _ in found[:5])
+    shown = shorten(shown_number(found[0][1]))
+    raise AdvisorError(
+        "invalid_number",
+        f"Invalid input — {where}: must be a finite number (got {shown}).",
+        f"输入有误——{where}：必须是有限的数字（收到的是 {shown}）。",
+    )
+
+
+def result_not_finite(path: str) -> AdvisorError:
+    """A tool produced NaN/inf from finite inputs: the inputs were too extreme to compute with."""
+    return AdvisorError(
+        "result_out_of_range",
+        f"The inputs are too extreme to give a meaningful figure ({path} is not a finite number). Check the units and magnitudes.",
+        f"输入数值过于极端，无法得到有意义的结果（{path} 不是有限的数字）。请检查单位和数量级。",
     )

@@ -43,20 +43,25 @@ def sample_log(size_bytes: int = MAX_INPUT_BYTES) -> str:
 
 
 def bench_troubleshoot(repeats: int = 20) -> dict[str, float | str | bool]:
-    """Median and worst time to diagnose a 200 KB log (rule book loaded once, outside the timing)."""
+    """Median and worst time to diagnose a 200 KB log (rule book loaded once, outside the timing).
+
+    CPU time is reported beside wall time because a busy machine inflates wall time, not the work done.
+    """
     rules = load_rulebook()
     request = TroubleshootRequest(text=sample_log())
     diagnose(request, rules)  # warm-up: first-call costs are not what users wait for on each paste
-    timings = []
+    wall, cpu = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        wall_start, cpu_start = time.perf_counter(), time.process_time()
         diagnosis = diagnose(request, rules)
-        timings.append((time.perf_counter() - start) * 1000)
-    median = statistics.median(timings)
+        wall.append((time.perf_counter() - wall_start) * 1000)
+        cpu.append((time.process_time() - cpu_start) * 1000)
+    median = statistics.median(wall)
     return {
         "name": "troubleshoot 200 KB log",
         "median_ms": round(median, 2),
-        "max_ms": round(max(timings), 2),
+        "max_ms": round(max(wall), 2),
+        "cpu_median_ms": round(statistics.median(cpu), 2),
         "target_ms": TARGET_MS,
         "ok": median < TARGET_MS,
         "top_finding": diagnosis.findings[0].rule_id if diagnosis.findings else "",

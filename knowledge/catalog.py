@@ -17,6 +17,9 @@ from tools.errors import AdvisorError
 
 DATA_DIR = Path(__file__).parent
 Entry = TypeVar("Entry", GPU, ModelSpec)
+# Longest catalog name/alias is ~50 characters; anything far longer is pasted text, not a name,
+# and fuzzy-matching a megabyte of it would take seconds.
+MAX_NAME_CHARS = 200
 
 
 def normalize_name(text: str) -> str:
@@ -65,21 +68,24 @@ class NameIndex(Generic[Entry]):
                 self.by_key.setdefault(normalize_name(key), entry)
 
     def find(self, name: str) -> Entry | None:
+        if len(name) > MAX_NAME_CHARS:
+            return None
         return self.by_key.get(normalize_name(name))
 
     def get(self, name: str) -> Entry:
         entry = self.find(name)
         if entry is None:
+            shown = name if len(name) <= 60 else name[:59] + "…"
             raise AdvisorError(
                 f"unknown_{self.kind_en.lower().replace(' ', '_')}",
-                f"Unknown {self.kind_en} '{name}'.",
-                f"未找到{self.kind_zh}“{name}”。",
+                f"Unknown {self.kind_en} '{shown}'.",
+                f"未找到{self.kind_zh}“{shown}”。",
                 self.suggest(name),
             )
         return entry
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        key = normalize_name(name)
+        key = normalize_name(name) if len(name) <= MAX_NAME_CHARS else ""
         names: list[str] = []
         if key:
             contained = [e.name for k, e in self.by_key.items() if key in k or (len(k) > 2 and k in key)]

@@ -63,6 +63,13 @@ class Condition:
             factor=float(match.group("factor")) if match.group("factor") else 1.0,
         )  # fmt: skip
 
+    @property
+    def equality(self) -> tuple[str, Value] | None:
+        """(field, value) when this is ``field == literal``: lets the engine look records up instead of scanning."""
+        if self.op != "==" or self.ref is not None:
+            return None
+        return (self.field, self.text if self.text is not None else self.number)  # type: ignore[return-value]
+
     def fields(self) -> list[str]:
         return [self.field] + ([self.ref] if self.ref else [])
 
@@ -124,6 +131,7 @@ class Rule(BaseModel):
     _conditions: tuple[Condition, ...] = PrivateAttr(default=())
     _regexes: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
     _keywords: tuple[str, ...] = PrivateAttr(default=())
+    _lookup: tuple[str, Value] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _compile(self) -> Rule:
@@ -152,11 +160,17 @@ class Rule(BaseModel):
         if any(not k for k in keywords):
             raise ValueError("empty keyword")
         self._conditions, self._regexes, self._keywords = conditions, tuple(regexes), tuple(dict.fromkeys(keywords))
+        self._lookup = next((c.equality for c in conditions if c.equality), None)
         return self
 
     @property
     def conditions(self) -> tuple[Condition, ...]:
         return self._conditions
+
+    @property
+    def lookup(self) -> tuple[str, Value] | None:
+        """A ``field == value`` condition every matching record must satisfy (e.g. ``('xid', 79.0)``), if any."""
+        return self._lookup
 
     @property
     def regexes(self) -> tuple[re.Pattern[str], ...]:
@@ -168,11 +182,24 @@ class Rule(BaseModel):
         return self._keywords
 
 
+@dataclass(frozen=True, slots=True)
+class RuleMatcher:
+    """A rule's compiled matching data as plain attributes, read in the engine's hot loop."""
+
+    rule: Rule
+    parser: str | None
+    lookup: tuple[str, Value] | None
+    conditions: tuple[Condition, ...]
+    regexes: tuple[re.Pattern[str], ...]
+    keywords: tuple[str, ...]
+
+
 class RuleBook(BaseModel):
     """All troubleshooting rules, validated and compiled; pass it to ``tools.troubleshoot.diagnose``."""
 
     rules: list[Rule]
     sources: dict[str, str] = Field(description="Family → where its facts come from.")
+    _matchers: tuple[RuleMatcher, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
     def _unique_ids(self) -> RuleBook:
@@ -180,7 +207,15 @@ class RuleBook(BaseModel):
         duplicated = sorted({i for i in ids if ids.count(i) > 1})
         if duplicated:
             raise ValueError(f"duplicate rule ids {duplicated}")
+        self._matchers = tuple(
+            RuleMatcher(rule, rule.parser, rule.lookup, rule.conditions, rule.regexes, rule.keywords)
+            for rule in self.rules
+        )
         return self
+
+    @property
+    def matchers(self) -> tuple[RuleMatcher, ...]:
+        return self._matchers
 
     def rule(self, rule_id: str) -> Rule:
         return next(rule for rule in self.rules if rule.id == rule_id)

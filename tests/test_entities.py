@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.entities import Entities, extract
+from advisor.fast_regex import compile_guarded
 from advisor.intents import classify_intent
 from advisor.language import analyze_language, detect_language
 from advisor.name_matcher import matcher_for, normalize_text
@@ -318,3 +319,25 @@ def test_any_text_extracts(text):
     entities = extract(text, load_catalog())
     assert entities.language in ("zh", "en")
     assert all(0 < f <= 1 for f in [entities.utilisation] if f is not None)
+
+
+def test_guarded_patterns_match_exactly_like_plain_ones():
+    """The first-character guard is an optimisation only: same matches on every case text."""
+    import re
+
+    from advisor.entity_patterns import term
+    from advisor.intents import CUES
+
+    patterns = [pattern for cue_list in CUES.values() for _, pattern in cue_list]
+    patterns += [term(r"lora|peft") + "|低秩", term(r"q[2-8]_(?:k_[sml]|k|0|1)"), r"\d+x?[\s-]", r"[\^\]-]+a"]
+    texts = [normalize_text(text) for text, _ in CASES] + ["", "-", "^]-a", "qlora lora", "bs=8 tp=2 8x-"]
+    for pattern in patterns:
+        plain, guarded = re.compile(pattern), compile_guarded(pattern)
+        assert guarded.pattern.startswith("(?=[")
+        for text in texts:
+            assert [m.span() for m in plain.finditer(text)] == [m.span() for m in guarded.finditer(text)], (pattern, text)
+
+
+def test_unguardable_patterns_compile_plainly():
+    assert compile_guarded(r"a?").pattern == "a?"  # can match empty
+    assert compile_guarded(r".x").pattern == ".x"  # can start with anything

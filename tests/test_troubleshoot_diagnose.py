@@ -58,7 +58,7 @@ GOLDEN = {
     "nccl_shm_too_small.log": ("shm-too-small", {"shm_request_bytes": 9637888.0}, 3),
     "dataloader_bus_error.log": ("shm-too-small", {"source": "dataloader"}, 1),
     # hardware / platform
-    "smi_q_ecc_old_format.log": ("ecc-uncorrectable", {"ecc_uncorrectable": 3.0, "ecc_volatile_uncorrectable": 2.0}, 9),
+    "smi_q_ecc_old_format.log": ("ecc-uncorrectable", {"ecc_uncorrectable": 3.0, "ecc_volatile_uncorrectable": 2.0}, 18),
     "smi_q_ecc_new_format_remap_failure.log": ("row-remap-failure", {"remap_failure": 1.0}, 24),
     "lspci_link_downgraded.log": ("pcie-width-downgrade", {"width": 8.0, "cap_width": 16.0, "speed_gts": 2.5}, 10),
     "dmesg_pcie_limited.log": ("pcie-width-downgrade", {"available_gbps": 63.008}, 2),

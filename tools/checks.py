@@ -8,8 +8,25 @@ than a pydantic traceback.
 from __future__ import annotations
 
 import math
+import sys
 
 from tools.errors import AdvisorError
+
+MAX_FLOAT_INT = int(sys.float_info.max)  # a larger int overflows float(), which every formula uses
+
+
+def is_finite_number(value: float) -> bool:
+    """True for a real number a formula can use: not NaN/±inf, and no int beyond float range."""
+    if isinstance(value, int):
+        return abs(value) <= MAX_FLOAT_INT
+    return math.isfinite(value)
+
+
+def shown_number(value: object) -> str:
+    """``repr`` for error messages, safe for ints too long to print (Python refuses > 4300 digits)."""
+    if isinstance(value, int) and not is_finite_number(value):
+        return "-1.8e308…" if value < 0 else "1.8e308…"
+    return repr(value)
 
 
 def check_range(
@@ -24,8 +41,9 @@ def check_range(
     hint: list[str] | tuple[str, ...] = (),
 ) -> float:
     """Return ``value`` if it is a finite number within the bounds, else raise ``AdvisorError``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise AdvisorError(code, f"{name_en} must be a finite number; got {value!r}.", f"{name_zh}必须是有限的数字，收到的是 {value!r}。", hint)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not is_finite_number(value):
+        got = shown_number(value)[:80]  # a direct caller may pass any object, even a 1 MB string
+        raise AdvisorError(code, f"{name_en} must be a finite number; got {got}.", f"{name_zh}必须是有限的数字，收到的是 {got}。", hint)
     too_low = minimum is not None and (value <= minimum if exclusive_minimum else value < minimum)
     too_high = maximum is not None and value > maximum
     if not (too_low or too_high):

@@ -57,6 +57,11 @@ def parse_config_text(text: str) -> dict[str, Any]:
             f"The pasted config.json is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).",
             f"粘贴的 config.json 不是合法的 JSON（第 {exc.lineno} 行第 {exc.colno} 列：{exc.msg}）。",
         ) from None
+    except (ValueError, RecursionError):  # a number with thousands of digits, or nesting deeper than the stack
+        raise config_error(
+            "The pasted config.json is too deeply nested or holds an impossibly long number.",
+            "粘贴的 config.json 嵌套层数过深，或包含位数过长的数字。",
+        ) from None
     if not isinstance(data, dict):
         raise config_error("A config.json must be a JSON object ({...}).", "config.json 必须是一个 JSON 对象（{...}）。")
     return data

@@ -10,6 +10,7 @@ Sizes are reported in MiB because PyTorch prints binary units (KiB/MiB/GiB).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -78,9 +79,11 @@ def lines_with(text: str, literals: tuple[str, ...], limit: int = MAX_RECORDS) -
     character class, so parsers find candidate lines this way and run their regex on those lines only.
     """
     starts: set[int] = set()
-    for literal in literals:
+    for literal in literals:  # the first `limit` lines overall are among the first `limit` lines of each literal
         pos = text.find(literal)
-        while pos >= 0 and len(starts) < 50 * limit:
+        for _ in range(limit):
+            if pos < 0:
+                break
             starts.add(text.rfind("\n", 0, pos) + 1)
             newline = text.find("\n", pos)
             if newline < 0:
@@ -95,37 +98,26 @@ def lines_with(text: str, literals: tuple[str, ...], limit: int = MAX_RECORDS) -
 
 # --------------------------------------------------------------------------- PyTorch / CUDA OOM
 
-_SIZE = r"(\d+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b"
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b")
 # PyTorch's format_size is binary; wrappers that print "GB" mean the same binary figure.
 _TO_MIB = {"bytes": 1 / 2**20, "B": 1 / 2**20, "KiB": 1 / 1024, "KB": 1 / 1024, "MiB": 1, "MB": 1,
            "GiB": 1024, "GB": 1024, "TiB": 2**20, "TB": 2**20}  # fmt: skip
 
 _OOM_ANCHORS = ("out of memory", "Out of memory", "Out Of Memory", "OUT OF MEMORY", "OUT_OF_MEMORY", "OutOfMemory",
                 "cudaErrorMemoryAllocation")
-_OOM_FIELDS = {
-    "requested_mib": re.compile(r"Tried to allocate " + _SIZE),
-    # 2.1+: "total capacity of X" (2.1 printed the typo "capacty"); before: "X total capacity"
-    "total_mib": re.compile(r"total capac(?:i)?ty of " + _SIZE + r"|" + _SIZE + r" total capacity"),
-    "free_mib": re.compile(r"of which " + _SIZE + r" is free|" + _SIZE + r" free\b"),
-    "allocated_mib": re.compile(_SIZE + r" is allocated by PyTorch|" + _SIZE + r" already allocated"),
-    "reserved_mib": re.compile(_SIZE + r" reserved in total by PyTorch"),
-    "reserved_unallocated_mib": re.compile(_SIZE + r" is reserved by PyTorch but unallocated"),
-    # 1.0-1.3 printed the allocator cache that held no tensors as "X cached"
-    "cached_mib": re.compile(_SIZE + r" cached\)"),
-    "this_process_mib": re.compile(r"this process has " + _SIZE + r" memory in use"),
-}
+# What a size means, read from the words just before or just after it in the message. Every era is covered:
+# 2018 "X total capacity; X already allocated; X free; X cached)", 1.4+ "X reserved in total by PyTorch",
+# 2.1+ "total capacity of X (2.1 printed 'capacty') of which X is free … X is allocated by PyTorch …".
+_SIZE_BEFORE = (("Tried to allocate ", "requested_mib"), ("total capacity of ", "total_mib"),
+                ("total capacty of ", "total_mib"), ("of which ", "free_mib"), ("this process has ", "this_process_mib"))
+_SIZE_AFTER = ((" total capacity", "total_mib"), (" already allocated", "allocated_mib"),
+               (" is allocated by PyTorch", "allocated_mib"), (" is reserved by PyTorch but unallocated",
+               "reserved_unallocated_mib"), (" reserved in total by PyTorch", "reserved_mib"),
+               (" cached)", "cached_mib"), (" free", "free_mib"))  # fmt: skip
+_OTHER_PROCESS_BEFORE = re.compile(r"Process \d+ has $")
 _OOM_GPU = re.compile(r"\(GPU (\d+);|GPU (\d+) has a total capac")
-_OOM_OTHER_PROCESS = re.compile(r"Process (\d+) has " + _SIZE + r" memory in use")
 _HOST_OOM = re.compile(r"Killed process|oom-kill|oom_reaper|invoked oom-killer|Out of memory: Kill")
 _OOM_WINDOW = 1500
-
-
-def _size_mib(match: re.Match[str]) -> float | None:
-    groups = [g for g in match.groups() if g is not None]
-    if len(groups) < 2:
-        return None
-    amount = _number(groups[-2])
-    return None if amount is None else round(amount * _TO_MIB[groups[-1]], 3)
 
 
 def _oom_format(window: str) -> str:
@@ -145,6 +137,7 @@ def parse_pytorch_oom(text: str) -> list[ParsedRecord]:
     locator = LineLocator(text)
     spans = lines_with(text, _OOM_ANCHORS)
     records: list[ParsedRecord] = []
+    parsed: dict[str, dict[str, Value]] = {}  # multi-rank logs repeat the same message many times
     for index, (start, line_end) in enumerate(spans):
         # The message's fields may wrap onto following lines; stop before the next OOM message.
         next_start = spans[index + 1][0] if index + 1 < len(spans) else len(text)
@@ -152,17 +145,26 @@ def parse_pytorch_oom(text: str) -> list[ParsedRecord]:
         if _HOST_OOM.search(text, start, line_end):
             records.append(locator.record("pytorch_oom", "host_oom", start, {"format": "linux"}))
         else:
-            records.append(locator.record("pytorch_oom", "device_oom", start, _oom_values(window)))
+            if window not in parsed:
+                parsed[window] = _oom_values(window)
+            records.append(locator.record("pytorch_oom", "device_oom", start, dict(parsed[window])))
     return records
 
 
 def _oom_values(window: str) -> dict[str, Value]:
     window = " ".join(window.split())  # terminals and log shippers wrap long messages mid-sentence
     values: dict[str, Value] = {"format": _oom_format(window)}
-    for key, pattern in _OOM_FIELDS.items():
-        match = pattern.search(window)
-        if match:
-            _put(values, key, _size_mib(match))
+    others: list[float] = []
+    for match in _SIZE.finditer(window):
+        mib = round(float(match.group(1)) * _TO_MIB[match.group(2)], 3)
+        before = window[max(0, match.start() - 30) : match.start()]
+        field = next((name for words, name in _SIZE_BEFORE if before.endswith(words)), None)
+        if field is None:
+            field = next((name for words, name in _SIZE_AFTER if window.startswith(words, match.end())), None)
+        if field is None and _OTHER_PROCESS_BEFORE.search(before):
+            others.append(mib)
+        elif field is not None:
+            values.setdefault(field, mib)
     cached = values.pop("cached_mib", None)
     if "reserved_unallocated_mib" not in values:
         if isinstance(cached, float):
@@ -172,9 +174,8 @@ def _oom_values(window: str) -> dict[str, Value]:
     gpu = _OOM_GPU.search(window)
     if gpu:
         values["gpu_index"] = float(gpu.group(1) or gpu.group(2))
-    others = [m for m in _OOM_OTHER_PROCESS.finditer(window)]
     if others:
-        values["other_processes_mib"] = round(sum(_size_mib(m) or 0.0 for m in others), 3)
+        values["other_processes_mib"] = round(sum(others), 3)
         values["other_process_count"] = float(len(others))
     return values
 
@@ -211,7 +212,6 @@ def parse_xid(text: str) -> list[ParsedRecord]:
 
 _SMI_GUARD = ("Current Temp", "Throttle Reasons", "Event Reasons", "ECC Errors", "Remapped Rows", "Retired Pages")
 _SMI_GPU_HEADER = re.compile(r"^GPU ([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])\s*$")
-_SMI_LINE = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[^:\n]*?[^:\s])\s*(?::\s*(?P<value>.*?))?\s*$")
 _REASON_FIELDS = {
     "idle": "gpu_idle", "applications clocks setting": "applications_clocks", "sw power cap": "sw_power_cap",
     "hw slowdown": "hw_slowdown", "hw thermal slowdown": "hw_thermal_slowdown",
@@ -263,26 +263,27 @@ class _SmiGpu:
     ecc: dict[tuple[str, str, str], float]  # (volatile|aggregate, parent section, key) → count
 
 
-def _smi_sections(lines: list[str]) -> Iterator[tuple[int, str | None, list[str], str, str]]:
-    """Yield (line number, GPU bus or None, enclosing section names, key, value) for every ``key : value`` line."""
-    stack: list[tuple[int, str]] = []
-    for number, line in enumerate(lines, start=1):
-        header = _SMI_GPU_HEADER.match(line)
-        if header:
-            stack = []
-            yield number, header.group(1), [], "", ""
-            continue
-        parsed = _SMI_LINE.match(line)
-        if not parsed or not line.strip():
-            continue
-        indent = len(parsed.group("indent").expandtabs(4))
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
-        key = parsed.group("key").strip()
-        if parsed.group("value") is None:
-            stack.append((indent, key.lower()))
-        else:
-            yield number, None, [name for _, name in stack], key.lower(), parsed.group("value")
+def _section_kind(name: str, parent: str | None) -> str | None:
+    """Which of our field tables a ``nvidia-smi -q`` section feeds; None for sections we ignore."""
+    if name.startswith("clocks") and name.endswith("reasons"):  # "... Reasons Counters" holds durations: ignored
+        return "reasons"
+    if name == "temperature":
+        return "temperature"
+    if "power readings" in name:
+        return "power"
+    if name == "remapped rows":
+        return "remap"
+    if name == "retired pages":
+        return "retired"
+    if parent == "retired":
+        return "retired:" + name
+    if name == "ecc errors":
+        return "ecc"
+    if parent == "ecc" and name in ("volatile", "aggregate"):
+        return f"ecc:{name}"
+    if parent is not None and parent.startswith("ecc:"):
+        return parent.split("/")[0] + "/" + name
+    return None
 
 
 def parse_nvidia_smi_query(text: str) -> list[ParsedRecord]:
@@ -295,12 +296,29 @@ def parse_nvidia_smi_query(text: str) -> list[ParsedRecord]:
         return []
     lines = text.split("\n")
     gpus: list[_SmiGpu] = []
-    for number, bus, sections, key, raw in _smi_sections(lines):
-        if bus is not None or not gpus:
-            gpus.append(_SmiGpu(bus or "unknown", number, {}, {}, {}))
-            if bus is not None:
+    stack: list[tuple[int, str, str | None]] = []  # (indent, section name, section kind)
+    for number, line in enumerate(lines, start=1):
+        stripped = line.lstrip()
+        if not stripped:
+            continue
+        indent = len(line) - len(stripped)
+        if indent == 0 and line.startswith("GPU "):
+            header = _SMI_GPU_HEADER.match(line)
+            if header:
+                gpus.append(_SmiGpu(header.group(1), number, {}, {}, {}))
+                stack = []
                 continue
-        _smi_store(gpus[-1], number, sections, key, raw)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        key, colon, raw = stripped.partition(":")
+        key = key.strip().lower()
+        section = stack[-1][2] if stack else None
+        if not colon:
+            stack.append((indent, key, _section_kind(key, section)))
+        elif section is not None:
+            if not gpus:
+                gpus.append(_SmiGpu("unknown", number, {}, {}, {}))
+            _smi_store(gpus[-1], number, section, stack[-1][1], key, raw)
     records = []
     for gpu in gpus[:MAX_RECORDS]:
         values = _smi_derive(gpu)
@@ -311,30 +329,25 @@ def parse_nvidia_smi_query(text: str) -> list[ParsedRecord]:
     return records
 
 
-def _smi_store(gpu: _SmiGpu, number: int, sections: list[str], key: str, raw: str) -> None:
-    parent = sections[-1] if sections else ""
+_SECTION_TABLES = {"reasons": _REASON_FIELDS, "temperature": _TEMPERATURE_FIELDS, "power": _POWER_FIELDS,
+                   "remap": _REMAP_FIELDS, "retired": _RETIRED_FIELDS}  # fmt: skip
+
+
+def _smi_store(gpu: _SmiGpu, number: int, section: str, parent: str, key: str, raw: str) -> None:
     value = _smi_value(raw)
-    table: dict[str, str] = {}
-    if any(s.startswith("clocks") and s.endswith("reasons") for s in sections[-1:]):
-        table = _REASON_FIELDS  # the "... Reasons Counters" block holds durations, not flags
-    elif parent == "temperature":
-        table = _TEMPERATURE_FIELDS
-    elif "power readings" in parent:
-        table = _POWER_FIELDS
-    elif parent == "remapped rows":
-        table = _REMAP_FIELDS
-    elif parent == "retired pages" or (len(sections) > 1 and sections[-2] == "retired pages"):
-        table = _RETIRED_FIELDS
-        if key == "retirement count" and len(sections) > 1:  # R450+ nests counts under "Single Bit ECC"
-            key = parent
-    elif "ecc errors" in sections and value is not None:
-        scope = "volatile" if "volatile" in sections else "aggregate" if "aggregate" in sections else ""
-        if scope:
-            gpu.ecc[(scope, parent, key)] = value
-            gpu.field_lines.setdefault(f"ecc_{scope}", number)
+    if value is None:
         return
-    name = table.get(key)
-    if name and value is not None and name not in gpu.values:
+    if section.startswith("ecc:"):
+        scope, _, subsection = section[4:].partition("/")
+        gpu.ecc[(scope, subsection, key)] = value
+        uncorrectable = "uncorrectable" in key or subsection == "double bit"
+        if value > 0:  # evidence points at the first non-zero counter of each class
+            gpu.field_lines.setdefault(f"ecc_{scope}_{'un' if uncorrectable else ''}correctable", number)
+        return
+    if section.startswith("retired:") and key == "retirement count":  # R450+ nests counts under "Single Bit ECC"
+        section, key = "retired", parent
+    name = _SECTION_TABLES.get(section, {}).get(key)
+    if name and name not in gpu.values:
         gpu.values[name] = value
         gpu.field_lines[name] = number
 
@@ -375,14 +388,15 @@ def _smi_derive(gpu: _SmiGpu) -> dict[str, Value]:
         _put(values, f"ecc_{scope}_uncorrectable", uncorrectable)
         if scope == "aggregate" and sram:
             values["sram_aggregate_uncorrectable"] = sram
-        for kind in ("correctable", "uncorrectable"):
-            if f"ecc_{scope}_{kind}" in values:
-                gpu.field_lines[f"ecc_{scope}_{kind}"] = gpu.field_lines[f"ecc_{scope}"]
-    uncorrectable_counts = [values.get(f"ecc_{s}_uncorrectable") for s in ("volatile", "aggregate")]
-    known = [float(v) for v in uncorrectable_counts if isinstance(v, float)]
+            gpu.field_lines["sram_aggregate_uncorrectable"] = gpu.field_lines["ecc_aggregate_uncorrectable"]
+    # Volatile counts reset at driver reload and aggregate ones persist, so the larger one is the total seen.
+    counts = {s: values.get(f"ecc_{s}_uncorrectable") for s in ("volatile", "aggregate")}
+    known = {s: float(v) for s, v in counts.items() if isinstance(v, float)}
     if known:
-        values["ecc_uncorrectable"] = max(known)
-        gpu.field_lines["ecc_uncorrectable"] = gpu.field_lines.get("ecc_volatile", gpu.field_lines.get("ecc_aggregate", gpu.line))
+        values["ecc_uncorrectable"] = max(known.values())
+        line = next((gpu.field_lines[f"ecc_{s}_uncorrectable"] for s in known if f"ecc_{s}_uncorrectable" in gpu.field_lines), None)
+        if line is not None:
+            gpu.field_lines["ecc_uncorrectable"] = line
     return values
 
 
@@ -629,35 +643,36 @@ _TEMPERATURE_PATTERNS = [
 
 def parse_symptoms(text: str) -> list[ParsedRecord]:
     """Numbers in a user's description: GPU utilisation ("利用率只有30%") and temperature ("90度", "90°C")."""
-    found: dict[int, tuple[str, dict[str, Value]]] = {}
+    # Keyed by (kind, where the number is): "temperature 90°C" matches both temperature patterns once.
+    found: dict[tuple[str, int], tuple[int, dict[str, Value]]] = {}
     for start, end in lines_with(text, ("W |", "W|"), 64):
-        for match in _SMI_TABLE_ROW.finditer(text, start, end):
-            found[match.start()] = ("smi_table", {
+        for match in _first(_SMI_TABLE_ROW.finditer(text, start, end)):
+            found[("smi_table", match.start())] = (match.start(), {
                 "gpu_util_percent": float(match.group("util")), "temperature_c": float(match.group("temp")),
                 "power_draw_w": float(match.group("draw")), "power_cap_w": float(match.group("cap")),
             })  # fmt: skip
     for start, end in lines_with(text, _UTIL_LITERALS, 20):
         for pattern in _UTIL_PATTERNS:
-            for match in pattern.finditer(text, start, end):
+            for match in _first(pattern.finditer(text, start, end)):
                 value = _number(match.group(1))
-                if value is not None and value <= 100 and not _inside(found, match.start()):
-                    found[match.start()] = ("gpu_util", {"gpu_util_percent": value})
+                if value is not None and value <= 100:
+                    found.setdefault(("gpu_util", match.start(1)), (match.start(), {"gpu_util_percent": value}))
     for start, end in lines_with(text, _TEMPERATURE_LITERALS, 20):
         if _SMI_QUERY_LINE.match(text, start, end):
             continue
         for pattern in _TEMPERATURE_PATTERNS:
-            for match in pattern.finditer(text, start, end):
+            for match in _first(pattern.finditer(text, start, end)):
                 value = _number(match.group(1))
-                if value is not None and 20 <= value <= 130 and not _inside(found, match.start(), match.end()):
-                    found[match.start()] = ("temperature", {"temperature_c": value})
+                if value is not None and 20 <= value <= 130:
+                    found.setdefault(("temperature", match.start(1)), (match.start(), {"temperature_c": value}))
     locator = LineLocator(text)
-    return [locator.record("symptoms", kind, pos, values) for pos, (kind, values) in sorted(found.items())]
+    hits = sorted(((pos, kind, values) for (kind, _), (pos, values) in found.items()), key=lambda hit: hit[:2])
+    return [locator.record("symptoms", kind, pos, values) for pos, kind, values in hits[:MAX_RECORDS]]
 
 
-def _inside(found: dict[int, tuple[str, dict[str, Value]]], start: int, end: int | None = None) -> bool:
-    """True when a record already starts within the same short span (two patterns matched one phrase)."""
-    end = start if end is None else end
-    return any(abs(pos - start) < 24 or start <= pos <= end for pos in found)
+def _first(matches: Iterator[re.Match[str]], limit: int = 20) -> Iterator[re.Match[str]]:
+    """At most ``limit`` matches: a pasted wall of text must not turn into thousands of records."""
+    return itertools.islice(matches, limit)
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ def logits_part(s: Setup, tokens: int) -> Part:
         positions, per, what = s.batch, SAMPLER_LOGIT_BYTES, "sampler, last position, fp32"
     value = positions * vocab * per / s.tp
     return Part("logits", "Output logits", "输出 logits", value,
-                f"{count(positions)} positions ({what}) × {vocab:,} vocab × {per} B{divisor('tp', s.tp)} = {gb(value)}")  # fmt: skip
+                f"{count(positions)} position(s) ({what}) × {vocab:,} vocab × {per} B{divisor('tp', s.tp)} = {gb(value)}")  # fmt: skip
 
 
 def overhead_parts(s: Setup) -> list[Part]:

@@ -118,7 +118,7 @@ class MemoryEstimate(BaseModel):
     dp: int
     items: list[LineItem] = Field(description="Memory per GPU, one line per component, each with its formula.")
     total_per_gpu_gb: float = Field(description="Peak memory of the busiest GPU.")
-    total_all_gpus_gb: float = Field(description="Model-wide total across all GPUs.")
+    total_all_gpus_gb: float = Field(description="Model-wide total: the busiest GPU × the GPU count (an upper bound).")
     gpu: str | None = None
     gpu_capacity_gb: float | None = None
     capacity: LineItem | None = Field(None, description="The memory available per GPU (vLLM: its utilisation budget).")

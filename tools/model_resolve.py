@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge.catalog import Catalog
+from knowledge.catalog import MAX_NAME_CHARS, Catalog
 from knowledge.models import ModelSpec
 from tools.errors import AdvisorError
 from tools.generic_model import generic_model
@@ -31,6 +31,13 @@ def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> Mo
     text = ref.strip()
     if text[0] in "{[":  # looks like pasted JSON
         return spec_from_hf_config(parse_config_text(text))
+    if len(text) > MAX_NAME_CHARS:  # pasted prose or a log, not a name: don't fuzzy-match megabytes
+        raise AdvisorError(
+            "unknown_model",
+            f"'{text[:40]}…' is too long to be a model name. Name the model (e.g. 'Llama 3.1 8B') or give its size ('7B').",
+            f"“{text[:40]}…”太长，不像模型名称。请给出模型名（如“Llama 3.1 8B”）或参数规模（如“7B”）。",
+            ["llama-3.1-8b", "qwen2.5-7b", "7B"],
+        )
     found = catalog.find_model(text)
     if found is not None:
         return found

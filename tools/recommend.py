@@ -18,7 +18,7 @@ from tools.common import Text
 from tools.errors import AdvisorError
 from tools.memory import estimate_memory
 from tools.memory_models import MemoryEstimate, MemoryRequest
-from tools.money import DEFAULT_USD_TO_CNY, Currency, normalize_currency
+from tools.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, normalize_currency
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
@@ -76,6 +76,7 @@ class Recommendation(BaseModel):
 
 def recommend_gpus(request: RecommendRequest, catalog: Catalog) -> Recommendation:
     currency = normalize_currency(request.currency)
+    check_exchange_rate(request.usd_to_cny)
     check_range(request.max_gpus, "Maximum GPUs", "最大GPU数", minimum=1, maximum=GPU_COUNTS[-1], code="invalid_gpu_count")
     check_range(request.top, "Number of options", "返回方案数", minimum=1, maximum=20, code="invalid_top")
     if request.budget is not None:

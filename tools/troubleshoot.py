@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge.troubleshooting import Action, Rule, RuleBook
+from knowledge.troubleshooting import Action, RuleBook, RuleMatcher
 from tools.common import Text
 from tools.errors import AdvisorError
 from tools.log_parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
@@ -88,9 +88,9 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     text, input_bytes, dropped_lines = _analysed_text(request.text)
     lines = text.split("\n")
     lowered = text.casefold()
-    records = {name: PARSERS[name].function(text) for name in rules.parsers()}
+    records = {name: _index(PARSERS[name].function(text)) for name in rules.parsers()}
     findings = [
-        finding for rule in rules.rules if (finding := _evaluate(rule, text, lowered, lines, records)) is not None
+        finding for matcher in rules.matchers if (finding := _evaluate(matcher, text, lowered, lines, records))
     ]
     findings.sort(key=lambda f: (-f.score, f.evidence[0].line))
     for finding in findings:  # report lines as numbered in what the user pasted
@@ -104,7 +104,7 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         truncated=truncated,
         input_bytes=input_bytes,
         analyzed_bytes=analyzed_bytes,
-        memory_hint=_memory_hint(records.get("pytorch_oom", []), request.model),
+        memory_hint=_memory_hint(records.get("pytorch_oom", {}).get(None, []), request.model),
         notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)),
     )
 
@@ -144,31 +144,44 @@ def _analysed_text(text: str) -> tuple[str, int, int]:
     return kept, input_bytes, dropped_lines
 
 
+RecordIndex = dict[tuple[str, Value] | None, list[ParsedRecord]]
+
+
+def _index(records: list[ParsedRecord]) -> RecordIndex:
+    """Records by every (field, value) they carry, plus all of them under None, so that each of the
+    hundred-odd Xid rules looks at its own code's lines instead of scanning every record."""
+    index: RecordIndex = {None: records}
+    for record in records:
+        index.setdefault(("kind", record.kind), []).append(record)
+        for item in record.values.items():
+            index.setdefault(item, []).append(record)
+    return index
+
+
 def _evaluate(
-    rule: Rule, text: str, lowered: str, lines: list[str], records: dict[str, list[ParsedRecord]]
+    matcher: RuleMatcher, text: str, lowered: str, lines: list[str], records: dict[str, RecordIndex]
 ) -> Finding | None:
     evidence: list[Evidence] = []
     parsed: dict[str, Value] = {}
-    if rule.parser:
-        conditions = rule.conditions
-        for record in records[rule.parser]:
-            if all(condition.holds(record.kind, record.values) for condition in conditions):
+    if matcher.parser:
+        for record in records[matcher.parser].get(matcher.lookup, []):
+            if all(condition.holds(record.kind, record.values) for condition in matcher.conditions):
                 if not parsed:
                     parsed = dict(record.values)
-                evidence.append(_record_evidence(rule, record, lines))
+                evidence.append(_record_evidence(matcher, record, lines))
                 if len(evidence) >= MAX_EVIDENCE:
                     break
-    for regex in rule.regexes:
-        for match in regex.finditer(text):
+    for regex in matcher.regexes:
+        match = regex.search(text)  # one hit per regex is enough evidence; the first hit is the earliest
+        if match:
             values = {k: _typed(v) for k, v in match.groupdict().items() if v is not None}
             line = text.count("\n", 0, match.start()) + 1
             evidence.append(Evidence(line=line, excerpt=_excerpt(lines, line), via="pattern", values=values))
             for key, value in values.items():
                 parsed.setdefault(key, value)
-            break  # one hit per regex is enough evidence; the first hit is the earliest
     strong = bool(evidence)
     ascii_text = lowered.isascii()
-    for keyword in rule.keywords:
+    for keyword in matcher.keywords:
         if ascii_text and not keyword.isascii():
             continue  # a Chinese keyword cannot occur in an all-ASCII log; skip the scan
         position = _find_keyword(lowered, keyword)
@@ -179,6 +192,7 @@ def _evaluate(
                 break
     if not evidence:
         return None
+    rule = matcher.rule
     return Finding(
         rule_id=rule.id, family=rule.family, title=rule.title,
         score=round(rule.weight * (1.0 if strong else KEYWORD_STRENGTH), 3),
@@ -186,10 +200,10 @@ def _evaluate(
     )  # fmt: skip
 
 
-def _record_evidence(rule: Rule, record: ParsedRecord, lines: list[str]) -> Evidence:
+def _record_evidence(matcher: RuleMatcher, record: ParsedRecord, lines: list[str]) -> Evidence:
     """Point at the line of the field the rule tested (e.g. 'HW Thermal Slowdown : Active'), not just the block."""
     line = next(
-        (record.field_lines[f] for c in rule.conditions for f in c.fields() if f in record.field_lines), record.line
+        (record.field_lines[f] for c in matcher.conditions for f in c.fields() if f in record.field_lines), record.line
     )
     excerpt = record.excerpt if line == record.line else _excerpt(lines, line)
     return Evidence(line=line, excerpt=excerpt, via="parser", values=record.values)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from langchain.agents import create_agent
+from langchain.agents.middleware import ModelCallLimitMiddleware
+from langchain.agents.middleware.model_call_limit import ModelCallLimitExceededError
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import StructuredTool
 from langgraph.errors import GraphRecursionError
@@ -60,10 +63,11 @@ class LLMFailure(RuntimeError):
 
 
 def failure_reason(exc: Exception) -> str:
-    import openai
-
-    if isinstance(exc, GraphRecursionError):
+    if isinstance(exc, (ModelCallLimitExceededError, GraphRecursionError)):
         return "step_limit"
+    openai = sys.modules.get("openai")  # not imported yet: the error cannot be the SDK's, skip the slow import
+    if openai is None:
+        return "error"
     if isinstance(exc, openai.APITimeoutError):  # before APIConnectionError: it is a subclass
         return "timeout"
     if isinstance(exc, openai.APIConnectionError):
@@ -78,13 +82,12 @@ def failure_reason(exc: Exception) -> str:
 
 
 def recursion_limit(max_steps: int) -> int:
-    """Graph super-steps for ``max_steps`` tool rounds plus the final answer.
+    """Backstop on graph super-steps; the exact bound is the model-call limit.
 
-    Each round is three super-steps (model, the guard's after-model hook, tools); the final
-    answer adds its model call, its hook and the graph's entry step. One round more stops the
-    run with ``GraphRecursionError`` (tests/test_llm_agent.py checks both sides of the bound).
+    A tool round takes five super-steps (limit check, model, two after-model hooks, tools);
+    twice that leaves room for broken calls, which skip the tool node.
     """
-    return 3 * max_steps + 3
+    return 10 * (max_steps + 1) + 1
 
 
 class LLMAgent:
@@ -100,12 +103,18 @@ class LLMAgent:
             self.model,
             registry_tools(self.registry, record),
             system_prompt=system_prompt(language),
-            middleware=[RegistryToolGuard(self.registry, record)],
+            # The guard comes first so its after-model hook runs last (hooks run in reverse)
+            # and its jump back to the model cannot skip the call counter's hook.
+            middleware=[
+                RegistryToolGuard(self.registry, record),
+                # max_steps tool rounds, plus the call that writes the answer.
+                ModelCallLimitMiddleware(run_limit=self.max_steps + 1, exit_behavior="error"),
+            ],
         )
         messages = [{"role": t.role, "content": t.content} for t in history]
         messages.append({"role": "user", "content": message})
         try:
-            # Bound the loop so a confused model cannot spin (each step costs an endpoint call).
+            # Bounded twice so a confused model cannot spin: each step costs an endpoint call.
             state = agent.invoke({"messages": messages}, config={"recursion_limit": recursion_limit(self.max_steps)})
         except Exception as exc:
             raise LLMFailure(failure_reason(exc), str(exc)) from exc

@@ -52,7 +52,8 @@ def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:
             with gr.Column(scale=1, min_width=120):
                 send = labels.add(gr.Button(t("send", DEFAULT_LANGUAGE), variant="primary", elem_id="advisor-send"), value="send")
                 clear = labels.add(gr.Button(t("clear", DEFAULT_LANGUAGE)), value="clear")
-        gr.Examples(EXAMPLES, inputs=message, label=t("examples", DEFAULT_LANGUAGE))
+        examples = gr.Examples(EXAMPLES, inputs=message, label=t("examples", DEFAULT_LANGUAGE))
+        labels.add(examples.dataset, label="examples")
     answer = partial(respond, advisor)
     inputs, outputs = [message, chatbot, turns, language], [chatbot, turns, message]
     send.click(answer, inputs, outputs, api_name="chat")

@@ -97,7 +97,7 @@ def recommend_tab(ctx: FormContext) -> None:
             context = _number(ctx, "context", default(RecommendRequest, "context"), integer=True, minimum=1)
             batch = _number(ctx, "batch", default(RecommendRequest, "batch"), integer=True, minimum=1)
         with gr.Row():
-            budget = _number(ctx, "budget", None, minimum=0)
+            budget = _number(ctx, "budget", 0, minimum=0)
             currency = _dropdown(ctx, "currency", ["USD", "CNY"], "USD")
             max_gpus = _number(ctx, "max_gpus", default(RecommendRequest, "max_gpus"), integer=True, minimum=1)
             china = ctx.label(gr.Checkbox(False, label=t("china_only", DEFAULT_LANGUAGE)), label="china_only")
@@ -122,8 +122,8 @@ def tco_tab(ctx: FormContext) -> None:
         with gr.Row():
             lifetime = _number(ctx, "lifetime", 4, minimum=0)
             currency = _dropdown(ctx, "currency", ["USD", "CNY"], "USD")
-            server_price = _number(ctx, "server_price", None, minimum=0)
-            cloud_price = _number(ctx, "cloud_price", None, minimum=0)
+            server_price = _number(ctx, "server_price", 0, minimum=0)
+            cloud_price = _number(ctx, "cloud_price", 0, minimum=0)
         run = ctx.run_button()
         plot = ctx.label(gr.Plot(label=t("tco_chart", DEFAULT_LANGUAGE)), label="tco_chart")
         details = gr.Markdown()
@@ -143,11 +143,11 @@ def training_tab(ctx: FormContext) -> None:
             gpu = _dropdown(ctx, "gpu", ctx.gpu_choices, "a800-80gb-sxm", custom=True)
             num_gpus = _number(ctx, "num_gpus", 16, integer=True, minimum=1)
         with gr.Row():
-            deadline = _number(ctx, "deadline", None, minimum=0)
+            deadline = _number(ctx, "deadline", 0, minimum=0)
             precision = _dropdown(
                 ctx, "training_precision", literal_choices(TrainingTimeRequest, "precision"), default(TrainingTimeRequest, "precision")
             )
-            mfu = _number(ctx, "mfu", None, minimum=0, maximum=1, step=0.05)
+            mfu = _number(ctx, "mfu", 0, minimum=0, maximum=1, step=0.05)
         run = ctx.run_button()
         details = gr.Markdown()
     run.click(
@@ -180,9 +180,11 @@ def catalog_tab(ctx: FormContext, catalog: Catalog) -> None:
             china = ctx.label(gr.Checkbox(False, label=t("china_only", DEFAULT_LANGUAGE)), label="china_only")
         error = gr.Markdown()
         initial, _ = handlers.catalog_calc(ctx.registry, DEFAULT_LANGUAGE, "", "", 0, False)
-        table = ctx.label(gr.Dataframe(initial, label=t("table", DEFAULT_LANGUAGE), interactive=False), label="table")
+        table = ctx.label(
+            gr.Dataframe(initial, label=t("table", DEFAULT_LANGUAGE), interactive=False, elem_id="gpu-catalog"), label="table"
+        )
     inputs = [ctx.language, vendor, segment, min_memory, china]
-    for control in (vendor, segment, min_memory, china):
+    for control in (ctx.language, vendor, segment, min_memory, china):  # the language too: headers are translated
         control.change(partial(handlers.catalog_calc, ctx.registry), inputs, [table, error], api_visibility="private")
 
 

@@ -41,6 +41,11 @@ def _given(args: dict[str, Any]) -> dict[str, Any]:
     return {k: (v.strip() if isinstance(v, str) else v) for k, v in args.items() if v is not None and v != "" and v != []}
 
 
+def optional(value: float | None) -> float | None:
+    """Browsers show an empty number box as 0; every optional figure in the forms must be > 0, so 0 means 'default'."""
+    return value or None
+
+
 def run_tool(registry: Registry, name: str, args: dict[str, Any], language: str) -> tuple[BaseModel | None, str]:
     """The tool's result, or ``None`` and a friendly bilingual-aware message; never raises."""
     try:
@@ -72,8 +77,8 @@ def tco_calc(
     server_price: float | None, cloud_price: float | None,
 ) -> tuple[go.Figure | None, str]:  # fmt: skip
     args = {"gpu": gpu, "servers": servers, "gpus_per_server": gpus_per_server, "utilisation_pct": utilisation_pct,
-            "lifetime_years": lifetime_years, "currency": currency, "server_price": server_price,
-            "cloud_price_per_gpu_hour": cloud_price}  # fmt: skip
+            "lifetime_years": lifetime_years, "currency": currency, "server_price": optional(server_price),
+            "cloud_price_per_gpu_hour": optional(cloud_price)}  # fmt: skip
     result, error = run_tool(registry, "compute_tco", args, language)
     if result is None:
         return None, error
@@ -84,8 +89,8 @@ def training_calc(
     registry: Registry, language: str, model: str, tokens: str, gpu: str, num_gpus: float | None,
     deadline_days: float | None, precision: str, mfu: float | None,
 ) -> str:  # fmt: skip
-    args = {"model": model, "tokens": tokens, "gpu": gpu, "num_gpus": num_gpus, "deadline_days": deadline_days,
-            "precision": precision, "mfu": mfu}  # fmt: skip
+    args = {"model": model, "tokens": tokens, "gpu": gpu, "num_gpus": num_gpus, "deadline_days": optional(deadline_days),
+            "precision": precision, "mfu": optional(mfu)}  # fmt: skip
     result, error = run_tool(registry, "estimate_training_time", args, language)
     return error if result is None else training_markdown(result, language)
 
@@ -109,7 +114,7 @@ def recommend_calc(
     batch: float | None, budget: float | None, currency: str, china_only: bool, max_gpus: float | None,
 ) -> tuple[Table, str]:  # fmt: skip
     args = {"model": model, "task": task, "precision": precision, "context": context, "batch": batch,
-            "budget": budget, "currency": currency, "region": "cn" if china_only else "global", "max_gpus": max_gpus}  # fmt: skip
+            "budget": optional(budget), "currency": currency, "region": "cn" if china_only else "global", "max_gpus": max_gpus}  # fmt: skip
     result, error = run_tool(registry, "recommend_gpus", args, language)
     if result is None:
         return {"headers": RECOMMEND_COLUMNS[language], "data": []}, error

@@ -27,8 +27,6 @@ RRF_K = 60  # the usual constant: damps the gap between rank 1 and rank 2 of a s
 CANDIDATES = 40  # chunks each retriever contributes before fusion
 EXPANSION_WEIGHT = 0.5  # glossary terms help recall but should not outvote the user's own words
 SNIPPET_CHARS = 280
-import os
-STRIP=os.environ.get('STRIP')=='1'
 
 
 class Hit(BaseModel):
@@ -80,6 +78,7 @@ class Retriever:
         self._by_id = {chunk.chunk_id: chunk for chunk in self.chunks}
         self._bm25 = BM25([tokenize(chunk.lexical_text()) for chunk in self.chunks])
         self.sync_report: SyncReport | None = None
+        self._store_down = False
         if sync:
             try:
                 self.sync_report = self.store.sync(self.chunks, self.embedder)
@@ -96,7 +95,7 @@ class Retriever:
         """What the embedder should read: Chinese queries also carry the glossary's English terms."""
         if not CJK.search(query):
             return query
-        if "zh" not in self.embedder.languages and STRIP:
+        if "zh" not in self.embedder.languages:
             # To an English-only model Chinese characters are noise; keep the Latin words ("4090", "LoRA").
             query = " ".join(CJK.sub(" ", query).split())
         return " ".join([query, *english_terms]).strip()
@@ -115,17 +114,17 @@ class Retriever:
         expansion = self.glossary.expand(query)
         rankings: dict[RetrieverName, list[str]] = {}
         degraded = False
-        if mode in ("hybrid", "lexical"):
-            rankings["lexical"] = self._lexical(query, expansion.english + expansion.chinese)
         dense_text = self._dense_text(query, expansion.english)
         if mode in ("hybrid", "dense") and dense_text:
             try:
                 rankings["dense"] = self._dense(dense_text)
             except StoreUnavailable as exc:
-                log.warning("Dense retrieval skipped: %s", exc)
                 degraded = True
-                if mode == "dense":
-                    rankings["lexical"] = self._lexical(query, expansion.english + expansion.chinese)
+                # Warn once per outage, not once per query.
+                (log.debug if self._store_down else log.warning)("Dense retrieval skipped, lexical only: %s", exc)
+            self._store_down = degraded
+        if mode in ("hybrid", "lexical") or degraded:
+            rankings["lexical"] = self._lexical(query, expansion.english + expansion.chinese)
         return self._fuse(rankings, k, language, degraded)
 
     def _fuse(self, rankings: dict[RetrieverName, list[str]], k: int, language: Language, degraded: bool) -> list[Hit]:
