@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field, SecretStr
 
@@ -28,6 +30,19 @@ def _number(env: Mapping[str, str], name: str, default: float, cast=float, minim
     return value
 
 
+def _json_object(env: Mapping[str, str], name: str) -> dict[str, Any]:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{name} is not valid JSON ({exc.msg}); set it to a JSON object, e.g. {{\"enable_thinking\": false}}.") from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{name} must be a JSON object, e.g. {{\"enable_thinking\": false}}; got {raw!r}.")
+    return value
+
+
 class LLMSettings(BaseModel):
     base_url: str
     model: str
@@ -35,6 +50,9 @@ class LLMSettings(BaseModel):
     timeout_s: float = 60.0
     max_retries: int = 2
     max_steps: int = Field(8, description="Upper bound on model↔tool round trips per answer.")
+    extra_body: dict[str, Any] = Field(
+        default_factory=dict, description="Provider-specific request fields merged into every request body."
+    )
 
 
 class Settings(BaseModel):
@@ -68,6 +86,7 @@ class Settings(BaseModel):
                 timeout_s=_number(env, "ADVISOR_LLM_TIMEOUT", 60.0, minimum=1),
                 max_retries=_number(env, "ADVISOR_LLM_MAX_RETRIES", 2, int),
                 max_steps=_number(env, "ADVISOR_LLM_MAX_STEPS", 8, int, minimum=1),
+                extra_body=_json_object(env, "ADVISOR_LLM_EXTRA_BODY"),
             )
         origins = [o.strip() for o in env.get("ADVISOR_EMBED_ORIGINS", "").split(",") if o.strip()]
         token = env.get("ADVISOR_API_TOKEN", "").strip()

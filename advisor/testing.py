@@ -73,8 +73,8 @@ Check = Callable[[dict[str, Any]], None]
 class Step:
     """One reply of ``ScriptedOpenAIServer``: a tool call, a final text, or a fault.
 
-    ``check`` runs on the request body before replying; an ``AssertionError`` there is kept and
-    re-raised when the server's ``with`` block ends, so the test fails with the server's message.
+    ``check`` runs on the request body before replying; if it raises, the server answers 500 and
+    re-raises the failure when its ``with`` block ends, so the test fails with the check's message.
     """
 
     text: str = ""
@@ -148,8 +148,8 @@ class ScriptedOpenAIServer:
         if step.check is not None:
             try:
                 step.check(body)
-            except AssertionError as exc:
-                self.failures.append(f"check of step {index + 1} failed: {exc}")
+            except Exception as exc:  # a broken check must fail the test, not kill the handler thread
+                self.failures.append(f"check of step {index + 1} failed: {type(exc).__name__}: {exc}")
                 return fail(500)
         return step
 

@@ -34,7 +34,10 @@ _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
 }  # fmt: skip
 _CONDITION = re.compile(
     r"^\s*(?P<field>\w+)\s*(?P<op>==|!=|>=|<=|>|<)\s*"
-    r"(?:'(?P<text>[^']*)'|(?P<factor>-?\d+(?:\.\d+)?)\s*\*\s*(?P<ref>[a-z_]\w*)|(?P<number>-?\d+(?:\.\d+)?)|(?P<ref_only>[a-z_]\w*))\s*$"
+    r"(?:'(?P<text>[^']*)'"  # 'device_oom'
+    r"|(?P<factor>-?\d+(?:\.\d+)?)\s*\*\s*(?P<ref>[a-z_]\w*)"  # 0.5 * requested_mib
+    r"|(?P<number>-?\d+(?:\.\d+)?)"  # 79
+    r"|(?P<ref_only>[a-z_]\w*))\s*$"  # requested_mib
 )
 
 
@@ -98,7 +101,9 @@ class Keywords(BaseModel):
 
 class Patterns(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    log: list[str] = Field(default_factory=list, description="Regexes matched against each log; named groups become parsed values.")
+    log: list[str] = Field(
+        default_factory=list, description="Regexes matched against the log; named groups become parsed values."
+    )
     keywords: Keywords = Field(default_factory=Keywords)
 
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from advisor.agent.llm import LLMAgent, build_chat_model
-from advisor.config import Settings
+from advisor.config import ConfigError, Settings
 from advisor.deps import build_advisor, shared_registry
 from advisor.testing import ScriptedOpenAIServer, call, fail, reply, stall, unused_base_url
 from knowledge.catalog import load_catalog
@@ -25,9 +25,9 @@ def no_proxy(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
-def advisor_for(base_url: str, retries: int = 0, max_steps: int = 4):
+def advisor_for(base_url: str, retries: int = 0, max_steps: int = 4, **more_env: str):
     """The production wiring: settings from ADVISOR_LLM_* variables, then ``build_advisor``."""
-    env = {
+    env = more_env | {
         "ADVISOR_LLM_BASE_URL": base_url,
         "ADVISOR_LLM_MODEL": "scripted-qwen",
         "ADVISOR_LLM_API_KEY": "test-key",
@@ -135,6 +135,23 @@ def test_retries_come_from_settings():
 
     assert response.mode == "llm" and response.answer == "Recovered."
     assert len(server.requests) == 2
+
+
+def test_extra_body_reaches_the_endpoint():
+    def has_template_switch(body: dict) -> None:
+        assert body["chat_template_kwargs"] == {"enable_thinking": False}
+
+    extra = '{"chat_template_kwargs": {"enable_thinking": false}}'
+    with ScriptedOpenAIServer([reply("Hi.", check=has_template_switch)]) as server:
+        response = advisor_for(server.base_url, ADVISOR_LLM_EXTRA_BODY=extra).answer("Which GPU for Llama 3 8B?")
+
+    assert response.mode == "llm"
+
+
+@pytest.mark.parametrize("raw", ["{enable_thinking: false}", '["enable_thinking"]'])
+def test_malformed_extra_body_names_the_variable(raw):
+    with pytest.raises(ConfigError, match="ADVISOR_LLM_EXTRA_BODY"):
+        advisor_for("http://127.0.0.1:1/v1", ADVISOR_LLM_EXTRA_BODY=raw)
 
 
 def test_streaming_client_gets_the_same_answer():

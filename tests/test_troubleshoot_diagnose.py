@@ -143,7 +143,8 @@ def test_oom_memory_hint_ties_back_to_the_memory_estimator(rules):
 def test_low_utilisation_lists_checks_in_order_with_commands(rules):
     (finding,) = run("训练时GPU利用率只有30%", rules).findings
     commands = [a.command or "" for a in finding.actions]
-    order = ["nvidia-smi dmon", "num_workers", "py-spy", "torch.compile", "set_sync_debug_mode", "all_reduce_perf", "nsys"]
+    order = ["nvidia-smi dmon", "num_workers", "py-spy", "torch.compile", "set_sync_debug_mode", "all_reduce_perf",
+             "torch.profiler", "nsys"]
     positions = [next(i for i, c in enumerate(commands) if marker in c) for marker in order]
     assert positions == sorted(positions)
 

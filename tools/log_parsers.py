@@ -184,7 +184,8 @@ def _oom_values(window: str) -> dict[str, Value]:
 
 # "\b" before Xid keeps NVSwitch "SXid" lines out; mentions such as "Xid 79" in prose count too.
 _XID = re.compile(
-    r"\b[Xx][Ii][Dd]\b(?:\s*\((?P<pci>[^)\n]{1,40})\))?\s*(?:[:#=]|errors?|code|错误|事件)*\s*(?P<code>\d{1,3})(?![\d.])"
+    r"\b[Xx][Ii][Dd]\b(?:\s*\((?P<pci>[^)\n]{1,40})\))?"  # "Xid (PCI:0000:3b:00)" in dmesg; absent in prose
+    r"\s*(?:[:#=]|errors?|code|错误|事件)*\s*(?P<code>\d{1,3})(?![\d.])"
 )
 _XID_PID = re.compile(r"pid=(\d+)")
 _XID_NAME = re.compile(r"name=([^,\s]+)")
@@ -394,9 +395,9 @@ def _smi_derive(gpu: _SmiGpu) -> dict[str, Value]:
     known = {s: float(v) for s, v in counts.items() if isinstance(v, float)}
     if known:
         values["ecc_uncorrectable"] = max(known.values())
-        line = next((gpu.field_lines[f"ecc_{s}_uncorrectable"] for s in known if f"ecc_{s}_uncorrectable" in gpu.field_lines), None)
-        if line is not None:
-            gpu.field_lines["ecc_uncorrectable"] = line
+        lines = [gpu.field_lines.get(f"ecc_{scope}_uncorrectable") for scope in known]
+        if any(lines):
+            gpu.field_lines["ecc_uncorrectable"] = next(line for line in lines if line)
     return values
 
 
@@ -425,7 +426,9 @@ _IB_COMPLETION = re.compile(
     r"\s*opcode\s*[=:]?\s*(?P<opcode>\d+)(?:,?\s*len\s*[=:]?\s*(?P<len>\d+))?(?:,?\s*vendor err\s*[=:]?\s*(?P<vendor>\d+))?"
 )
 _IB_OTHER_LITERALS = ("NET/IB", "ibv_", "IBV_WC_", "local catastrophic error", "port error")
-_IB_OTHER = re.compile(r"NET/IB\s*:.*(?:[Ee]rror|[Ff]ailed|[Uu]nable)|ibv_\w+ failed|IBV_WC_\w+_ERR|catastrophic|port error")
+_IB_OTHER = re.compile(
+    r"NET/IB\s*:.*(?:[Ee]rror|[Ff]ailed|[Uu]nable)|ibv_\w+ failed|IBV_WC_\w+_ERR|catastrophic|port error"
+)
 _SOCKET_USING = re.compile(r"(?:NET/Socket\s*:\s*Using \[\d+\]|Bootstrap\s*:\s*Using )(?P<iface>[\w.@-]+):(?P<addr>\S+)")
 _CONNECT_LITERALS = ("socketStartConnect", "socketConnect", "Connect to ", "connectSocket")
 _CONNECT_FAILED = re.compile(r"[Cc]onnection refused|timed out|No route to host|failed")
@@ -611,7 +614,7 @@ def parse_driver(text: str) -> list[ParsedRecord]:
         values = {"driver_version": header.group(1), "driver_cuda_version": float(header.group(2))}
         runtime = _TORCH_CUDA.search(text) if "+cu" in text or "CUDA runtime" in text else None
         if runtime:
-            major, minor = (runtime.group(1), runtime.group(2)) if runtime.group(1) else (runtime.group(3), runtime.group(4))
+            major, minor = runtime.group(1, 2) if runtime.group(1) else runtime.group(3, 4)
             values["runtime_cuda_version"] = float(f"{int(major)}.{minor}")
         found.append((header.start(), "versions", values))
     found.sort(key=lambda item: item[0])
@@ -636,7 +639,9 @@ _TEMPERATURE_LITERALS = ("温度", "temp", "Temp", "TEMP", "°", "℃", "度")
 # "    GPU Max Operating Temp   : 85 C": nvidia-smi -q lines are limits or readings for the -q parser, not prose.
 _SMI_QUERY_LINE = re.compile(r"\s+\S[^:\n]*?\s{2,}:\s")
 _TEMPERATURE_PATTERNS = [
-    re.compile(r"(?i)(?:温度|temp(?:erature)?s?\b)[^\d\n。，,]{0,15}?(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度|°|C\b)?"),
+    re.compile(
+        r"(?i)(?:温度|temp(?:erature)?s?\b)[^\d\n。，,]{0,15}?(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度|°|C\b)?"
+    ),
     re.compile(r"(?i)(?<![\d.])(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度(?!量))"),
 ]
 

@@ -17,6 +17,7 @@ from tools.checks import check_range
 from tools.common import Text
 from tools.errors import AdvisorError
 from tools.memory import estimate_memory
+from tools.memory_constants import GB, GIB
 from tools.memory_models import MemoryEstimate, MemoryRequest
 from tools.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, normalize_currency
 
@@ -160,7 +161,8 @@ def _smallest_count(gpu: GPU, request: RecommendRequest, catalog: Catalog, per_c
     for count, estimate in per_count.items():
         if count > limit:
             break
-        if estimate.total_per_gpu_gb <= gpu.memory_gb * (1 - PLANNING_HEADROOM):
+        # Catalog sizes are binary (an "80 GB" card holds 80 GiB), as the estimator assumes.
+        if estimate.total_per_gpu_gb <= gpu.memory_gb * GIB / GB * (1 - PLANNING_HEADROOM):
             confirmed = _confirm(request, catalog, gpu.id, count)
             if confirmed.verdict != "does_not_fit":
                 return count, confirmed

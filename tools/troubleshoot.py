@@ -40,7 +40,9 @@ class TroubleshootRequest(BaseModel):
 class Evidence(BaseModel):
     line: int = Field(description="1-based line number in the text as the user pasted it.")
     excerpt: str = Field(description="The matching line, trimmed.")
-    via: Literal["parser", "pattern", "keyword"] = Field(description="What matched: a parser record, a log regex or a keyword.")
+    via: Literal["parser", "pattern", "keyword"] = Field(
+        description="What matched: a parser record, a log regex or a keyword."
+    )
     values: dict[str, Value] = Field(default_factory=dict, description="Numbers and labels parsed from this evidence.")
 
 
@@ -63,7 +65,9 @@ class MemoryHint(BaseModel):
     gpu_index: int | None = None
     format: str = Field(description="PyTorch message era: '0.4', '1.0-1.3', '1.4-2.0', '2.1+' or 'other'.")
     requested_gib: float | None = Field(None, description="'Tried to allocate' size.")
-    capacity_gib: float | None = Field(None, description="Device total as CUDA reports it (an 80 GB card shows ≈79.2 GiB).")
+    capacity_gib: float | None = Field(
+        None, description="Device total as CUDA reports it (an 80 GB card shows about 79.1–79.3 GiB)."
+    )
     capacity_gb: float | None = Field(None, description="capacity_gib in decimal GB, comparable with the GPU catalog.")
     free_gib: float | None = None
     allocated_gib: float | None = Field(None, description="Live tensors allocated by PyTorch.")
@@ -76,7 +80,9 @@ class MemoryHint(BaseModel):
 class Diagnosis(BaseModel):
     language: Literal["en", "zh"]
     findings: list[Finding] = Field(description="Ranked, most likely first; empty when nothing matched.")
-    truncated: bool = Field(description=f"True when the input exceeded {MAX_INPUT_BYTES // 1024} KB and only its end was analysed.")
+    truncated: bool = Field(
+        description=f"True when the input exceeded {MAX_INPUT_BYTES // 1024} KB and only its end was analysed."
+    )
     input_bytes: int
     analyzed_bytes: int
     memory_hint: MemoryHint | None = None

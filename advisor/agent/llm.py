@@ -29,6 +29,8 @@ def build_chat_model(settings: LLMSettings) -> BaseChatModel:
         timeout=settings.timeout_s,
         max_retries=settings.max_retries,
         temperature=0.1,
+        # Not model_kwargs: those land at the top level, where non-OpenAI fields are rejected.
+        extra_body=settings.extra_body or None,
     )
 
 

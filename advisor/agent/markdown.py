@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from tools.money import SYMBOLS
+
+# A backtick run (a code span may open here) or a '<' that a renderer would read as an HTML tag.
+_TICKS_OR_TAG = re.compile(r"(?P<ticks>`+)|<(?=[A-Za-z/!?])")
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -39,3 +43,51 @@ def bullet_list(items: Sequence[str]) -> str:
 
 def pick(language: str, en: str, zh: str) -> str:
     return zh if language == "zh" else en
+
+
+def code_span(text: str) -> str:
+    """``text`` as one inline code span, whatever backticks it contains (CommonMark: the fence
+    must be a backtick run longer than any inside, padded when the text starts or ends with one)."""
+    text = text.replace("\n", " ")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def escape_raw_html(markdown: str) -> str:
+    """Backslash-escape every '<' that would open an HTML tag, except inside code spans.
+
+    Answers never contain HTML on purpose, but they echo user text (log excerpts, names from a
+    pasted config.json, tool errors); a renderer with HTML enabled would otherwise run a pasted
+    ``<script>``. ``\\<`` shows as a plain '<' in CommonMark and in the Slack converter.
+    Code spans never cross a blank line, so each paragraph is scanned on its own.
+    """
+    return "\n\n".join(_escape_paragraph(part) for part in markdown.split("\n\n"))
+
+
+def _escape_paragraph(text: str) -> str:
+    out: list[str] = []
+    position = 0
+    while (match := _TICKS_OR_TAG.search(text, position)) is not None:
+        start = match.start()
+        escaped = _backslashes_before(text, start) % 2 == 1
+        out.append(text[position:start])
+        ticks = match.group("ticks")
+        if ticks and not escaped:
+            closing = re.compile(rf"(?<!`){ticks}(?!`)").search(text, match.end())
+            end = closing.end() if closing else match.end()  # unclosed: the backticks are literal
+            out.append(text[start:end])
+            position = end
+            continue
+        out.append(match.group(0) if ticks or escaped else "\\<")
+        position = match.end()
+    out.append(text[position:])
+    return "".join(out)
+
+
+def _backslashes_before(text: str, index: int) -> int:
+    count = 0
+    while index - count > 0 and text[index - count - 1] == "\\":
+        count += 1
+    return count

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from advisor.agent.answers import costs, guard, knowledge, sizing, specs, trouble
+from advisor.agent.markdown import escape_raw_html
 from advisor.agent.slots import merge_slots
 from advisor.agent.turn import Turn
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
@@ -57,7 +58,7 @@ class OfflinePlanner:
                 for s in turn.sources
             )
         return AdvisorResponse(
-            answer=body,
+            answer=escape_raw_html(body),  # answers echo user text; none of it may become live HTML
             language=turn.language,
             mode="offline",
             tool_calls=[ToolCall(**o.model_dump()) for o in turn.calls],

@@ -25,6 +25,11 @@ from tools.recommend import RecommendRequest
 from tools.training_time import TrainingTimeRequest
 
 
+# Column widths (%) so the long text columns wrap instead of pushing numbers off screen.
+RECOMMEND_WIDTHS = ["4%", "17%", "6%", "11%", "8%", "8%", "8%", "9%", "8%", "21%"]
+CATALOG_WIDTHS = ["24%", "8%", "10%", "8%", "9%", "8%", "8%", "7%", "10%", "8%"]
+
+
 def literal_choices(model: type[BaseModel], field: str) -> list[str]:
     """The allowed values of a ``Literal`` (or optional ``Literal``) field of a request model."""
     annotation = model.model_fields[field].annotation
@@ -103,7 +108,10 @@ def recommend_tab(ctx: FormContext) -> None:
             china = ctx.label(gr.Checkbox(False, label=t("china_only", DEFAULT_LANGUAGE)), label="china_only")
         run = ctx.run_button()
         summary = gr.Markdown()
-        table = ctx.label(gr.Dataframe(label=t("table", DEFAULT_LANGUAGE), interactive=False, wrap=True), label="table")
+        table = ctx.label(
+            gr.Dataframe(label=t("table", DEFAULT_LANGUAGE), interactive=False, wrap=True, column_widths=RECOMMEND_WIDTHS),
+            label="table",
+        )
     run.click(
         partial(handlers.recommend_calc, ctx.registry),
         [ctx.language, model, task, precision, context, batch, budget, currency, china, max_gpus],
@@ -148,11 +156,12 @@ def training_tab(ctx: FormContext) -> None:
                 ctx, "training_precision", literal_choices(TrainingTimeRequest, "precision"), default(TrainingTimeRequest, "precision")
             )
             mfu = _number(ctx, "mfu", 0, minimum=0, maximum=1, step=0.05)
+            price = _number(ctx, "cloud_price", 0, minimum=0)
         run = ctx.run_button()
         details = gr.Markdown()
     run.click(
         partial(handlers.training_calc, ctx.registry),
-        [ctx.language, model, tokens, gpu, num_gpus, deadline, precision, mfu],
+        [ctx.language, model, tokens, gpu, num_gpus, deadline, precision, mfu, price],
         details,
         api_name="training_time",
     )
@@ -181,7 +190,8 @@ def catalog_tab(ctx: FormContext, catalog: Catalog) -> None:
         error = gr.Markdown()
         initial, _ = handlers.catalog_calc(ctx.registry, DEFAULT_LANGUAGE, "", "", 0, False)
         table = ctx.label(
-            gr.Dataframe(initial, label=t("table", DEFAULT_LANGUAGE), interactive=False, elem_id="gpu-catalog"), label="table"
+            gr.Dataframe(initial, label=t("table", DEFAULT_LANGUAGE), interactive=False, wrap=True, column_widths=CATALOG_WIDTHS),
+            label="table",
         )
     inputs = [ctx.language, vendor, segment, min_memory, china]
     for control in (ctx.language, vendor, segment, min_memory, china):  # the language too: headers are translated

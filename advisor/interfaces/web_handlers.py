@@ -87,10 +87,10 @@ def tco_calc(
 
 def training_calc(
     registry: Registry, language: str, model: str, tokens: str, gpu: str, num_gpus: float | None,
-    deadline_days: float | None, precision: str, mfu: float | None,
+    deadline_days: float | None, precision: str, mfu: float | None, price_per_gpu_hour: float | None = None,
 ) -> str:  # fmt: skip
     args = {"model": model, "tokens": tokens, "gpu": gpu, "num_gpus": num_gpus, "deadline_days": optional(deadline_days),
-            "precision": precision, "mfu": optional(mfu)}  # fmt: skip
+            "precision": precision, "mfu": optional(mfu), "price_per_gpu_hour": optional(price_per_gpu_hour)}  # fmt: skip
     result, error = run_tool(registry, "estimate_training_time", args, language)
     return error if result is None else training_markdown(result, language)
 

@@ -89,9 +89,11 @@ def tco_markdown(result: TcoResult, language: str) -> str:
 
 def training_markdown(result: TrainingTimeResult, language: str) -> str:
     en = language == "en"
-    days = number(result.wall_clock_days, 1)
+    days, years = number(result.wall_clock_days, 1), number(result.wall_clock_days / 365, 1)
     head = (f"### ≈ {days} days on {result.num_gpus} × {result.gpu_id}" if en
             else f"### 约 {days} 天（{result.num_gpus} 张 {result.gpu_id}）")  # fmt: skip
+    if result.wall_clock_days > 365:  # a multi-year answer is the point; say it in years too
+        head += f" ≈ {years} years" if en else f"，约 {years} 年"
     if result.meets_deadline is not None:
         ok = ("meets the deadline" if en else "能按期完成") if result.meets_deadline else ("misses the deadline" if en else "无法按期完成")
         head += f" — {ok}"
@@ -139,12 +141,17 @@ RECOMMEND_COLUMNS = {
 def recommendation_table(result: Recommendation, language: str) -> tuple[list[str], list[list], str]:
     """Headers, one sortable row per option (numbers kept numeric), and a Markdown summary under the table."""
     rows = [
-        [rank, o.gpu_name, o.count, o.plan, round(o.per_gpu_gb, 1), o.capacity_gb, round(o.headroom_pct, 1),
-         o.purchase_cost, o.cloud_cost_per_hour, " ".join(r.pick(language) for r in o.reasons)]
+        [rank, o.gpu_name, o.count, o.plan, round(o.per_gpu_gb, 1), round(o.capacity_gb, 1), round(o.headroom_pct, 1),
+         _rounded(o.purchase_cost, 0), _rounded(o.cloud_cost_per_hour, 2), " ".join(r.pick(language) for r in o.reasons)]
         for rank, o in enumerate(result.options, 1)
     ]  # fmt: skip
     head = f"### {result.model_name} ({number(result.params_b, 1)}B) · {result.task} · {result.currency}"
     if not result.options:
         head += "\n\n" + ("No catalog GPU fits within the limits given." if language == "en" else "在给定条件下没有合适的 GPU。")
     summary = "\n\n".join(p for p in [head, _texts(result.notes + result.excluded, language)] if p)
-    return RECOMMEND_COLUMNS[language], rows, summary
+    headers = [f"{h} ({result.currency})" if i in (7, 8) else h for i, h in enumerate(RECOMMEND_COLUMNS[language])]
+    return headers, rows, summary
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.agent.markdown import number
+from advisor.agent.markdown import code_span, number
 from advisor.agent.turn import Turn
 
 SHOWN_FINDINGS = 3
@@ -38,7 +38,7 @@ def _finding(turn: Turn, rank: int, finding: dict) -> str:
     evidence = finding["evidence"][0] if finding["evidence"] else None
     lines = [f"**{rank}. {turn.text(finding['title'])}**"]
     if evidence:
-        lines.append(turn.t(f"Evidence (line {evidence['line']}):", f"证据（第 {evidence['line']} 行）：") + f" `{evidence['excerpt'][:200]}`")
+        lines.append(turn.t(f"Evidence (line {evidence['line']}):", f"证据（第 {evidence['line']} 行）：") + " " + code_span(evidence["excerpt"][:200]))
     if finding["parsed"]:
         values = ", ".join(f"{k}={v}" for k, v in list(finding["parsed"].items())[:6])
         lines.append(turn.t("Parsed: ", "解析出的数值：") + values)

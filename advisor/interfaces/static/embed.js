@@ -32,7 +32,8 @@
       const url = firstWebLink(s.urls);
       return "<li>" + (url ? '<a href="' + escapeHtml(url) + '" target="_blank" rel="noopener noreferrer">' + label + "</a>" : label) + "</li>";
     });
-    return '<details class="sources"><summary>' + escapeHtml(page.sourcesLabel) + "</summary><ul>" + items.join("") + "</ul></details>";
+    const summary = escapeHtml(page.sourcesLabel) + " (" + sources.length + ")";
+    return '<details class="sources"><summary>' + summary + "</summary><ul>" + items.join("") + "</ul></details>";
   }
 
   function errorText(data, status) {
