@@ -98,6 +98,8 @@ def test_chat_answers_a_chinese_sizing_question_with_a_gpu_and_memory(page):
     expect(answer).to_contain_text(GPU_NAMED)
     expect(answer).to_contain_text(GB_FIGURE)
     page.screenshot(path=str(ARTIFACTS / "chat-answer.png"), full_page=True)
+    chat.get_by_text("🔧 recommend_gpus").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "chat-tool-steps.png"), full_page=True)
 
 
 def test_memory_calculator_draws_a_plotly_chart(page):
@@ -109,3 +111,13 @@ def test_memory_calculator_draws_a_plotly_chart(page):
     expect(panel.locator(".js-plotly-plot, svg.main-svg").first).to_be_visible()
     expect(page.locator("#memory-details")).to_contain_text("GB")
     page.screenshot(path=str(ARTIFACTS / "memory-calculator.png"), full_page=True)
+
+
+def test_language_toggle_relabels_the_page(page):
+    from playwright.sync_api import expect
+
+    page.get_by_text("English", exact=True).click()
+    expect(page.get_by_role("tab", name=re.compile("Memory"))).to_be_visible()
+    expect(page.locator("#advisor-send")).to_have_text("Send")
+    page.get_by_text("中文", exact=True).click()
+    expect(page.locator("#advisor-send")).to_have_text("发送")

@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 MAX_HISTORY_TURNS = 20  # enough context for follow-ups, bounded so a long session stays cheap
 ANSWER_CHUNK_CHARS = 120
 MAX_SUMMARY_LINES = 10
+COMPACT_ARGS_CHARS = 100
 MAX_ARGS_CHARS = 1500  # a pasted log can be long; the step shows its start, the tool saw all of it
 HIGHLIGHTS = ("verdict", "headroom_pct", "break_even_month", "wall_clock_days")  # headline fields of results
 
@@ -58,7 +59,9 @@ def _label(item: dict[str, Any], language: str) -> str:
 
 def tool_step(call: ToolCall, language: str) -> gr.ChatMessage:
     """One collapsible step: the arguments the tool got and a compact summary of what it returned."""
-    args = json.dumps(call.args, ensure_ascii=False, indent=1, default=str)
+    args = json.dumps(call.args, ensure_ascii=False, default=str)
+    if len(args) > COMPACT_ARGS_CHARS:  # one line reads best for a few arguments, one per line for many
+        args = json.dumps(call.args, ensure_ascii=False, indent=1, default=str)
     if len(args) > MAX_ARGS_CHARS:
         args = args[:MAX_ARGS_CHARS] + " …"
     parts = [f"**{t('arguments', language)}**\n```json\n{args}\n```"]

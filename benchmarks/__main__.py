@@ -1,0 +1,80 @@
+"""Print every speed, quality and memory target as one table: `make bench`."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _latency_rows(rows: list[dict], target_ms: float) -> list[dict]:
+    return [
+        {"name": r["name"], "result": f"mean {r['mean_ms']:.2f} ms, p95 {r['p95_ms']:.2f} ms", "target": f"< {target_ms:g} ms per call", "ok": r["mean_ms"] < target_ms}
+        for r in rows
+    ]
+
+
+def _timed_rows(rows: list[dict]) -> list[dict]:
+    return [
+        {"name": r["name"], "result": f"median {r['median_ms']:.1f} ms", "target": f"< {r['target_ms']:g} ms", "ok": r["ok"]}
+        for r in rows
+    ]
+
+
+def _retrieval_rows(rows: list[dict]) -> list[dict]:
+    normalized = []
+    for r in rows:
+        if "seconds" in r:
+            result, ok = f"{r['seconds']} s ({r['chunks']} chunks)", r["seconds"] < 60
+        elif "p95_ms" in r:
+            result, ok = f"p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms", r["p95_ms"] < 50
+        else:
+            result, ok = f"{r['recall']:.2f}", r["target"] == "reference" or r["recall"] >= 0.9
+        normalized.append({"name": r["name"], "result": result, "target": r["target"], "ok": ok})
+    return normalized
+
+
+def collect() -> list[dict]:
+    from benchmarks.answers import measure_answers
+    from benchmarks.calibration import rows as calibration_rows
+    from benchmarks.cost_time import measure_cost_tools
+    from benchmarks.entities import bench_entities
+    from benchmarks.memory_latency import measure_memory_tools
+    from benchmarks.retrieval import measure_retrieval
+    from benchmarks.server import measure_server
+    from benchmarks.troubleshoot import bench_troubleshoot
+
+    rows = measure_server()
+    rows += measure_answers()
+    rows += _retrieval_rows(measure_retrieval())
+    rows += _latency_rows(measure_memory_tools(), 1.0)
+    rows += _latency_rows(measure_cost_tools(), 5.0)
+    rows += _timed_rows([bench_troubleshoot()])
+    rows += _timed_rows(bench_entities())
+    errors = [abs(error) for *_, error in calibration_rows()]
+    rows.append({
+        "name": "memory estimator calibration", "result": f"{len(errors)} measured peaks, mean |error| {sum(errors) / len(errors):.1f}%, worst {max(errors):.1f}%",
+        "target": "every row within ±15%", "ok": max(errors) <= 15,
+    })  # fmt: skip
+    return rows
+
+
+def main() -> int:
+    console = Console()
+    rows = collect()
+    table = Table(title="GPU Advisor benchmarks")
+    for column in ("benchmark", "result", "target", "ok"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(row["name"], str(row["result"]), str(row["target"]), "✅" if row["ok"] else "❌")
+    console.print(table)
+    from benchmarks.calibration import markdown_table
+
+    console.print("\nMemory estimator vs published measurements\n")
+    console.print(markdown_table(), markup=False)
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
