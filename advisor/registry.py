@@ -10,7 +10,14 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from advisor.validation import bilingual_validation_error, non_finite_numbers, reject_non_finite, result_not_finite, shorten
+from advisor.validation import (
+    bilingual_validation_error,
+    non_finite_numbers,
+    reject_non_finite,
+    result_not_finite,
+    shorten,
+    without_long_echoes,
+)
 from tools.errors import AdvisorError
 
 log = logging.getLogger(__name__)
@@ -77,9 +84,10 @@ class Registry:
     def run(self, name: str, args: dict[str, Any] | BaseModel) -> BaseModel:
         """Validate ``args`` and call the tool; raises ``AdvisorError`` on bad input.
 
-        Every tool gets the same two guards here rather than one patch per tool: arguments that are
-        NaN/inf (pydantic accepts them for ``float``) are refused, and a result that overflowed to
-        NaN/inf is turned into an error instead of reaching JSON clients as an invalid number.
+        Every tool gets the same guards here rather than one patch per tool: arguments that are
+        NaN/inf (pydantic accepts them for ``float``) are refused, errors quoting a huge argument
+        quote it shortened, and a result that overflowed to NaN/inf is turned into an error
+        instead of reaching JSON clients as an invalid number.
         """
         spec = self.spec(name)
         try:
@@ -88,7 +96,10 @@ class Registry:
             raise bilingual_validation_error(exc) from None
         reject_non_finite(request)
         deps = [self._providers[dep]() for dep in spec.dependencies]
-        result = spec.function(request, *deps)
+        try:
+            result = spec.function(request, *deps)
+        except AdvisorError as exc:
+            raise without_long_echoes(exc, request) from None
         overflowed = next(non_finite_numbers(result), None)
         if overflowed is not None:
             log.warning("tool %s produced a non-finite %s from finite inputs", name, overflowed[0])

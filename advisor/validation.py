@@ -10,19 +10,20 @@ from pydantic import BaseModel, ValidationError
 from tools.checks import is_finite_number, shown_number
 from tools.errors import AdvisorError
 
+# Chinese messages by pydantic error type; {placeholders} are filled from the error's context.
 _ZH_BY_TYPE = {
     "missing": "缺少必填项",
-    "greater_than": "必须大于",
-    "greater_than_equal": "必须不小于",
-    "less_than": "必须小于",
-    "less_than_equal": "必须不大于",
-    "literal_error": "取值必须是其中之一",
+    "greater_than": "必须大于 {gt}",
+    "greater_than_equal": "必须不小于 {ge}",
+    "less_than": "必须小于 {lt}",
+    "less_than_equal": "必须不大于 {le}",
+    "literal_error": "取值必须是其中之一：{expected}",
     "int_parsing": "必须是整数",
     "float_parsing": "必须是数字",
     "bool_parsing": "必须是布尔值",
     "string_type": "必须是字符串",
-    "too_short": "太短",
-    "too_long": "太长",
+    "too_short": "至少需要 {min_length} 项",
+    "too_long": "最多 {max_length} 项",
     "extra_forbidden": "不支持这个字段",
     "model_type": "必须是 JSON 对象",
     "dict_type": "必须是 JSON 对象",
@@ -31,8 +32,8 @@ _ZH_BY_TYPE = {
     "int_from_float": "必须是整数",
     "float_type": "必须是数字",
     "finite_number": "必须是有限的数字",
-    "string_too_long": "太长",
-    "string_too_short": "太短",
+    "string_too_long": "最多 {max_length} 个字符",
+    "string_too_short": "至少需要 {min_length} 个字符",
     "recursion_loop": "嵌套层数过多",
 }
 # Echoed values are cut so a 1 MB string in an argument does not come back as a 1 MB message.
@@ -49,15 +50,21 @@ def bilingual_errors(errors: Sequence[Mapping[str, Any]]) -> AdvisorError:
     for error in list(errors)[:5]:
         where = ".".join(str(p) for p in error["loc"]) or "input"
         en_parts.append(f"{where}: {error['msg']}")
-        ctx = error.get("ctx") or {}
-        detail = shorten(str(next(iter(ctx.values()), ""))) if ctx else ""
-        zh = _ZH_BY_TYPE.get(error["type"], "取值无效")
-        zh_parts.append(f"{where}：{zh}{(' ' + str(detail)) if detail else ''}")
+        zh_parts.append(f"{where}：{_zh_message(error)}")
     return AdvisorError(
         "invalid_arguments",
         "Invalid input — " + "; ".join(en_parts) + ".",
         "输入有误——" + "；".join(zh_parts) + "。",
     )
+
+
+def _zh_message(error: Mapping[str, Any]) -> str:
+    template = _ZH_BY_TYPE.get(error["type"], "取值无效")
+    context = {key: shorten(str(value)) for key, value in (error.get("ctx") or {}).items()}
+    try:
+        return template.format(**context)
+    except (KeyError, IndexError):
+        return template.split(" {")[0].split("：{")[0]
 
 
 def malformed_json(detail: str) -> AdvisorError:
@@ -71,6 +78,35 @@ def malformed_json(detail: str) -> AdvisorError:
 
 def shorten(text: str, limit: int = MAX_ECHO_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def without_long_echoes(error: AdvisorError, request: BaseModel) -> AdvisorError:
+    """``error`` with every quoted argument longer than ``MAX_ECHO_CHARS`` cut short.
+
+    Tools quote the value they could not use ("Unknown GPU 'xyz'"); a 1 MB argument would make a
+    1 MB message in both languages.
+    """
+    long_strings = sorted({s for s in _strings(request) if len(s) > MAX_ECHO_CHARS}, key=len, reverse=True)
+    if not long_strings:
+        return error
+
+    def cut(text: str) -> str:
+        for value in long_strings:
+            text = text.replace(value, shorten(value))
+        return text
+
+    return AdvisorError(error.code, cut(error.en), cut(error.zh), [cut(s) for s in error.suggestions])
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _strings(getattr(value, name))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
 
 
 def non_finite_numbers(value: Any) -> Iterator[tuple[str, Any]]:

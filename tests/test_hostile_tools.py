@@ -119,6 +119,7 @@ def test_unknown_tool_is_a_bilingual_error():
 # The registry's containment: a tool bug or an overflow becomes an error, not an exception or a NaN.
 class Numbers(BaseModel):
     value: float = 1.0
+    count: int = 1
 
 
 class Answer(BaseModel):
@@ -138,11 +139,11 @@ contained = Registry(
 )
 
 
-@pytest.mark.parametrize("value", [float("nan"), float("inf"), "-inf", "1e999", 10**400])
-def test_non_finite_arguments_are_refused_for_every_float_field(value):
-    outcome = contained.call("overflow", {"value": value})
+@pytest.mark.parametrize(("field", "value"), [("value", float("nan")), ("value", float("inf")), ("value", "-inf"), ("value", "1e999"), ("count", 10**400)])
+def test_non_finite_arguments_are_refused_for_every_number_field(field, value):
+    outcome = contained.call("overflow", {field: value})
     assert outcome.error["code"] == "invalid_number"
-    assert "value" in outcome.error["en"] and "value" in outcome.error["zh"]
+    assert field in outcome.error["en"] and field in outcome.error["zh"]
 
 
 def test_overflowing_result_becomes_an_error():
