@@ -7,10 +7,9 @@ Both tools are pure arithmetic, so anything above a few milliseconds per call is
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable
 
+from benchmarks.timing import print_rows, time_scenarios
 from knowledge.catalog import Catalog, load_catalog
 from tools.tco import TcoRequest, compute_tco
 from tools.training_time import TrainingTimeRequest, estimate_training_time
@@ -31,25 +30,8 @@ def _scenarios(catalog: Catalog) -> dict[str, Callable[[], object]]:
 
 def measure_cost_tools(repeats: int = 200, catalog: Catalog | None = None) -> list[dict[str, float | str | int]]:
     """Time each calculator ``repeats`` times after one warm-up call; milliseconds per call."""
-    catalog = catalog or load_catalog()
-    rows: list[dict[str, float | str | int]] = []
-    for name, call in _scenarios(catalog).items():
-        call()  # warm-up: first-call imports and catalog lookups are not what we measure
-        samples = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            call()
-            samples.append((time.perf_counter() - start) * 1000)
-        samples.sort()
-        rows.append({
-            "name": name,
-            "calls": repeats,
-            "mean_ms": statistics.fmean(samples),
-            "p95_ms": samples[min(len(samples) - 1, int(0.95 * len(samples)))],
-        })  # fmt: skip
-    return rows
+    return time_scenarios(_scenarios(catalog or load_catalog()), repeats)
 
 
 if __name__ == "__main__":
-    for row in measure_cost_tools():
-        print(f"{row['name']:<34} {row['mean_ms']:8.3f} ms mean  {row['p95_ms']:8.3f} ms p95  ({row['calls']} calls)")
+    print_rows(measure_cost_tools())

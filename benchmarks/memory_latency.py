@@ -7,10 +7,9 @@ few dozen estimator evaluations at most.
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable
 
+from benchmarks.timing import print_rows, time_scenarios
 from knowledge.catalog import Catalog, load_catalog
 from tools.memory import MemoryLimitsRequest, MemoryRequest, estimate_memory, max_fit
 
@@ -30,25 +29,8 @@ def _scenarios(catalog: Catalog) -> dict[str, Callable[[], object]]:
 
 def measure_memory_tools(repeats: int = 200, catalog: Catalog | None = None) -> list[dict[str, float | str | int]]:
     """Time each call ``repeats`` times after one warm-up call; milliseconds per call."""
-    catalog = catalog or load_catalog()
-    rows: list[dict[str, float | str | int]] = []
-    for name, call in _scenarios(catalog).items():
-        call()  # warm-up: model and GPU lookups are cached after the first call
-        samples = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            call()
-            samples.append((time.perf_counter() - start) * 1000)
-        samples.sort()
-        rows.append({
-            "name": name,
-            "calls": repeats,
-            "mean_ms": statistics.fmean(samples),
-            "p95_ms": samples[min(len(samples) - 1, int(0.95 * len(samples)))],
-        })  # fmt: skip
-    return rows
+    return time_scenarios(_scenarios(catalog or load_catalog()), repeats)
 
 
 if __name__ == "__main__":
-    for row in measure_memory_tools():
-        print(f"{row['name']:34s} mean {row['mean_ms']:.3f} ms  p95 {row['p95_ms']:.3f} ms")
+    print_rows(measure_memory_tools())

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -30,9 +31,12 @@ GB_FIGURE = re.compile(r"\d+(\.\d+)?\s*(/\s*\d+\s*)?GB")
 TIMEOUT_MS = 60_000  # the first answer loads the planner's models; plotly.js is loaded on first use
 
 
-def _require_chromium() -> str:
-    if Path(CHROMIUM).exists() or shutil.which("chromium"):
-        return CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    """The browser binary; checked before the server starts so a local skip is instant."""
+    found = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if found:
+        return found
     message = "Chromium is not installed: run `apt-get install -y chromium` (.ci/run does this)."
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(message)
@@ -46,7 +50,7 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
+def server_url(chromium) -> Iterator[str]:
     os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
     import uvicorn
 
@@ -69,16 +73,11 @@ def server_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def page(server_url):
-    executable = _require_chromium()
-    from playwright.sync_api import sync_playwright
-
+def page(chromium, server_url):
     ARTIFACTS.mkdir(exist_ok=True)
-    from playwright.sync_api import expect
-
     expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
         page = browser.new_page(viewport={"width": 1280, "height": 1000}, locale="zh-CN")
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(server_url, wait_until="domcontentloaded")
@@ -87,8 +86,6 @@ def page(server_url):
 
 
 def test_chat_answers_a_chinese_sizing_question_with_a_gpu_and_memory(page):
-    from playwright.sync_api import expect
-
     page.locator("#advisor-message textarea").fill(QUESTION)
     page.locator("#advisor-send").click()
     chat = page.locator("#advisor-chat")
@@ -103,8 +100,6 @@ def test_chat_answers_a_chinese_sizing_question_with_a_gpu_and_memory(page):
 
 
 def test_memory_calculator_draws_a_plotly_chart(page):
-    from playwright.sync_api import expect
-
     page.get_by_role("tab", name=re.compile("显存估算|Memory")).click()
     panel = page.locator("#memory-plot")
     page.get_by_role("button", name=re.compile("^(计算|Calculate)$")).first.click()
@@ -114,8 +109,6 @@ def test_memory_calculator_draws_a_plotly_chart(page):
 
 
 def test_language_toggle_relabels_the_page(page):
-    from playwright.sync_api import expect
-
     page.get_by_text("English", exact=True).click()
     expect(page.get_by_role("tab", name=re.compile("Memory"))).to_be_visible()
     expect(page.locator("#advisor-send")).to_have_text("Send")

@@ -92,11 +92,15 @@ def test_arguments_that_are_not_json_get_an_error_and_another_turn(planner):
     error = tool_messages(model.received[1])[0]["error"]
     assert error["code"] == "malformed_json" and "JSON" in error["zh"]
     assert [c.error is None for c in response.tool_calls] == [False, True]
+    assert response.tool_calls[0].args == {"raw_arguments": '{"model": "qwen2.5-7b",'}
 
 
 def test_history_reaches_the_model_in_order(planner):
     advisor, model = advisor_with(planner, [AIMessage(content="Yes, with QLoRA.")])
-    history = [ChatTurn(role="user", content="Fine-tune Llama 3 8B on a 4090?"), ChatTurn(role="assistant", content="Full fine-tuning does not fit.")]
+    history = [
+        ChatTurn(role="user", content="Fine-tune Llama 3 8B on a 4090?"),
+        ChatTurn(role="assistant", content="Full fine-tuning does not fit."),
+    ]
 
     advisor.answer("And with QLoRA?", history)
 

@@ -66,7 +66,8 @@ def sees_memory_estimate(body: dict) -> None:
 
 
 def test_tool_call_round_trip_over_http():
-    with ScriptedOpenAIServer([call("estimate_memory", QWEN_7B, check=advertises_registry_tools), reply("单卡 24 GB 即可。", check=sees_memory_estimate)]) as server:
+    script = [call("estimate_memory", QWEN_7B, check=advertises_registry_tools), reply("单卡 24 GB 即可。", check=sees_memory_estimate)]
+    with ScriptedOpenAIServer(script) as server:
         response = advisor_for(server.base_url).answer(QUESTION_ZH)
 
     assert response.mode == "llm" and response.notice is None and response.language == "zh"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import gradio as gr
 import pytest
 
@@ -198,7 +200,7 @@ def test_respond_streams_thinking_then_answer_and_keeps_the_conversation(advisor
     tool_titles = [m.metadata["title"] for m in messages if m.metadata.get("title")]
     assert "🔧 recommend_gpus" in tool_titles
     answer = messages[-1].content
-    assert "GB" in answer and "RTX" in answer
+    assert "GB" in answer and re.search(r"RTX|A100|H100|L40|4090|A10|L20", answer)
     assert [t["role"] for t in turns] == ["user", "assistant"]
     assert len(steps) > 2  # tool steps and the answer arrive progressively
 

@@ -16,7 +16,7 @@ from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain_core.messages import AIMessage, ToolMessage
 
 from advisor.registry import Registry, ToolOutcome
-from advisor.validation import malformed_json
+from advisor.validation import malformed_json, shorten
 
 
 def tool_content(outcome: ToolOutcome) -> str:
@@ -49,8 +49,9 @@ class RegistryToolGuard(AgentMiddleware):
             return None
         replies = []
         for bad in broken:
-            error = malformed_json(bad.get("error") or "unparseable arguments")
-            outcome = ToolOutcome(name=bad.get("name") or "", args={"raw_arguments": bad.get("args") or ""}, error=error.to_dict())
+            error = malformed_json(shorten(bad.get("error") or "unparseable arguments"))
+            raw = {"raw_arguments": shorten(bad.get("args") or "")}  # as the registry records non-dict args
+            outcome = ToolOutcome(name=bad.get("name") or "", args=raw, error=error.to_dict())
             self.record.append(outcome)
             replies.append(ToolMessage(tool_content(outcome), name=outcome.name, tool_call_id=bad["id"], status="error"))
         update: dict[str, Any] = {"messages": replies}

@@ -55,7 +55,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "cloud_price": ("Cloud price per GPU-hour (0 = catalog)", "云上每卡时价格（0 = 按目录）"),
     "training_precision": ("Matmul precision", "计算精度"),
     "memory_chart": ("Memory per GPU", "单卡显存构成"),
-    "breakdown": ("Breakdown", "明细"),
     "servers": ("Servers", "服务器台数"),
     "gpus_per_server": ("GPUs per server", "每台 GPU 数"),
     "utilisation": ("Utilisation %", "利用率 %"),
@@ -71,7 +70,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "segment": ("Segment", "类别"),
     "min_memory": ("Minimum memory (GB)", "最低显存（GB）"),
     "china_only": ("Buyable new in mainland China", "仅显示国内可买新卡"),
-    "any": ("Any", "全部"),
     "table": ("Results (click a header to sort)", "结果（点击表头排序）"),
     # chart axes and series
     "axis_gb": ("GB per GPU", "单卡显存（GB）"),
@@ -92,7 +90,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "Something went wrong on our side while calculating. Please check the inputs and try again.",
         "计算时出现内部问题，请检查输入后重试。",
     ),
-    "not_a_number": ("'{value}' in “{field}” is not a number.", "“{field}”里的“{value}”不是数字。"),
     "empty_message": ("Please type a question first.", "请先输入问题。"),
 }
 

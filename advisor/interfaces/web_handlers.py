@@ -38,7 +38,8 @@ def error_text(message: str) -> str:
 
 def _given(args: dict[str, Any]) -> dict[str, Any]:
     """Drop empty form fields so the tool's own defaults apply (its defaults are documented on the model)."""
-    return {k: (v.strip() if isinstance(v, str) else v) for k, v in args.items() if v is not None and v != "" and v != []}
+    stripped = {k: v.strip() if isinstance(v, str) else v for k, v in args.items()}
+    return {k: v for k, v in stripped.items() if v is not None and v != ""}
 
 
 def optional(value: float | None) -> float | None:
@@ -47,7 +48,7 @@ def optional(value: float | None) -> float | None:
 
 
 def run_tool(registry: Registry, name: str, args: dict[str, Any], language: str) -> tuple[BaseModel | None, str]:
-    """The tool's result, or ``None`` and a friendly bilingual-aware message; never raises."""
+    """The tool's result, or ``None`` and a friendly message in ``language``; never raises."""
     try:
         return registry.run(name, _given(args)), ""
     except AdvisorError as exc:

@@ -32,7 +32,7 @@ def _pick(pair: tuple[str, str], language: str) -> str:
     return pair[1] if language == "zh" else pair[0]
 
 
-def figure(value: float) -> str:
+def readable(value: float) -> str:
     """Readable value: huge counts such as training FLOPs in scientific form, tiny ones not rounded to 0."""
     if abs(value) >= 1e9:
         return f"{value:.3e}"
@@ -41,7 +41,7 @@ def figure(value: float) -> str:
 
 def items_table(items: Sequence[LineItem], language: str) -> str:
     headers = ("Item", "Value", "Formula") if language == "en" else ("项目", "数值", "计算公式")
-    return table(headers, [(i.label.pick(language), f"{figure(i.value)} {i.unit}", f"`{i.formula}`") for i in items])
+    return table(headers, [(i.label.pick(language), f"{readable(i.value)} {i.unit}", f"`{i.formula}`") for i in items])
 
 
 def _texts(texts: Sequence[Text], language: str) -> str:
