@@ -6,6 +6,8 @@ from functools import lru_cache
 
 from advisor.config import Settings
 from advisor.registry import Registry, ToolSpec
+from advisor.retrieval.search import Retriever
+from advisor.retrieval.tool import search_knowledge, shared_retriever
 from knowledge.catalog import Catalog, load_catalog
 from knowledge.troubleshooting import RuleBook, load_rulebook
 from tools.gpu_specs import compare_gpus, list_gpus
@@ -38,12 +40,18 @@ TOOL_SPECS = [
         "估算训练算力、天数、GPU时、电量和费用，或按截止日期反推卡数",
     ),
     ToolSpec("compute_tco", compute_tco, "Rent vs buy: monthly costs, break-even month and utilisation", "租还是买：月成本、回本月份与盈亏平衡利用率"),
+    ToolSpec(
+        "search_knowledge",
+        search_knowledge,
+        "Search the curated GPU/LLM-infrastructure knowledge base; cite the hits",
+        "检索GPU与大模型基础设施知识库，并引用结果",
+    ),
     ToolSpec("diagnose", diagnose, "Diagnose GPU/training problems from a symptom or pasted log", "根据症状描述或日志诊断GPU/训练问题"),
 ]
 
 
 def default_registry() -> Registry:
-    return Registry(TOOL_SPECS, {Catalog: load_catalog, RuleBook: load_rulebook})
+    return Registry(TOOL_SPECS, {Catalog: load_catalog, RuleBook: load_rulebook, Retriever: shared_retriever})
 
 
 @lru_cache(maxsize=1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,11 +65,18 @@ class UnknownToolError(AdvisorError):
 
 
 class Registry:
-    """Binds tool specs to their data dependencies (catalog, rule book, retriever)."""
+    """Binds tool specs to their data dependencies (catalog, rule book, retriever).
+
+    Each dependency is built once per registry, on first use. The build is locked per kind:
+    under concurrent first requests ``functools.lru_cache`` would let every thread run an
+    expensive provider (compile the rule book, open Chroma and sync the index) at once.
+    """
 
     def __init__(self, specs: list[ToolSpec], dependencies: dict[type, Callable[[], Any]]):
         self.specs = {spec.name: spec for spec in specs}
         self._providers = dependencies
+        self._built: dict[type, Any] = {}
+        self._building = {kind: threading.Lock() for kind in dependencies}
 
     def names(self) -> list[str]:
         return list(self.specs)
@@ -80,6 +88,17 @@ class Registry:
             raise UnknownToolError(
                 "unknown_tool", f"Unknown tool '{name}'.", f"没有名为“{name}”的工具。", sorted(self.specs)
             ) from None
+
+    def dependency(self, kind: type) -> Any:
+        """The shared instance of a tool dependency; a provider that raises is retried next time."""
+        try:
+            return self._built[kind]
+        except KeyError:
+            pass
+        with self._building[kind]:
+            if kind not in self._built:
+                self._built[kind] = self._providers[kind]()
+            return self._built[kind]
 
     def run(self, name: str, args: dict[str, Any] | BaseModel) -> BaseModel:
         """Validate ``args`` and call the tool; raises ``AdvisorError`` on bad input.
@@ -95,7 +114,7 @@ class Registry:
         except ValidationError as exc:
             raise bilingual_validation_error(exc) from None
         reject_non_finite(request)
-        deps = [self._providers[dep]() for dep in spec.dependencies]
+        deps = [self.dependency(kind) for kind in spec.dependencies]
         try:
             result = spec.function(request, *deps)
         except AdvisorError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
@@ -10,6 +11,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+# One throw-away knowledge index per test session, never the user's .advisor-data.
+os.environ["ADVISOR_DATA_DIR"] = tempfile.mkdtemp(prefix="advisor-test-index-")
 for secret in ("ADVISOR_LLM_BASE_URL", "ADVISOR_LLM_API_KEY", "OPENAI_API_KEY", "ADVISOR_API_TOKEN"):
     os.environ.pop(secret, None)
 

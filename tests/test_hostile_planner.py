@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 
 from advisor.agent.prompt import SYSTEM_PROMPT
 from advisor.config import Settings
-from advisor.contract import AdvisorResponse
+from advisor.contract import AdvisorResponse, ChatTurn
 from advisor.deps import build_advisor
 
 FAKE_KEY = "sk-fake-Zq8vX1tLw3rP9mN2bK7cY4hJ"
@@ -127,6 +127,37 @@ words = st.sampled_from(["H100", "OOM", "CUDA out of memory", "70B", "LoRA", "�
 @given(st.lists(st.one_of(markup_fragments, words, st.text(max_size=12)), min_size=1, max_size=25))
 def test_arbitrary_markup_never_becomes_html(planner, pieces):
     ask(planner, "".join(pieces))
+
+
+QUESTIONS = [
+    "How much VRAM for a {n}B model at {n} context with batch {n}?",
+    "训练{n}B模型，{n}张H100，{n} tokens要多久？",
+    "Train llama 3 8B on {n} tokens with {n} A100s at MFU {n}",
+    "Rent or buy {n} H100 servers at {n}% utilisation, cloud price ${n}/hour?",
+    "租还是买：{n}台8卡A100，利用率{n}%，电价{n}元",
+    "Which GPU for {n}B with LoRA, budget {n} USD, {n}k context?",
+    "max batch for llama 3.1 70B on {n} H100 at {n} context",
+    "How long to train a {n}B model on {n}T tokens in {n} days?",
+    "8卡H100训练{n}亿参数模型，ZeRO-{n}，需要多少显存？",
+]
+absurd_numbers = st.one_of(
+    st.sampled_from(["0", "-1", "1e308", "1e-300", "nan", "inf", "∞", "99999999999999999999", "十万亿", "负五", "七十亿"]),
+    st.floats().map(str),
+    st.integers(-(10**30), 10**30).map(str),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(QUESTIONS), st.lists(absurd_numbers, min_size=4, max_size=4), st.booleans())
+def test_questions_with_absurd_numbers(planner, template, numbers, follow_up):
+    parts = template.split("{n}")
+    message = "".join(part + (numbers[i] if i < len(parts) - 1 else "") for i, part in enumerate(parts))
+    history = [ChatTurn(role="user", content=QUESTIONS[0].replace("{n}", numbers[0])), ChatTurn(role="assistant", content="…")]
+    response = planner.answer(message, history if follow_up else [])
+    assert response.answer.strip()
+    assert_renders_safely(response.answer)
+    for call in response.tool_calls:  # a bad number is the user's to fix, never a crash contained by the registry
+        assert not call.error or call.error["code"] not in ("internal_error", "result_out_of_range"), call.error
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

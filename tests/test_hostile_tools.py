@@ -22,16 +22,19 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 # Errors the registry uses to contain a tool bug; a tool that triggers them has a bug to fix.
 BUG_CODES = {"internal_error", "result_out_of_range"}
 
-# The smallest valid call of each tool, so one hostile field at a time reaches the tool's own checks.
-BASE_ARGS: dict[str, dict] = {
-    "recommend_gpus": {"model": "llama-3.1-8b", "max_gpus": 8},
-    "estimate_memory": {"model": "llama-3.1-8b"},
-    "max_fit": {"model": "llama-3.1-8b", "gpu": "h100-sxm"},
-    "compare_gpus": {"gpus": ["h100-sxm", "a100-80gb-sxm"]},
-    "list_gpus": {},
-    "estimate_training_time": {"model": "llama-3.1-8b", "tokens": 1e12, "gpu": "h100-sxm", "num_gpus": 8},
-    "compute_tco": {"gpu": "h100-sxm"},
-    "diagnose": {"text": "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"},
+# Small valid calls of each tool (one per mode), so one hostile field at a time reaches the tool's own checks.
+BASE_CALLS: dict[str, list[dict]] = {
+    "recommend_gpus": [{"model": "llama-3.1-8b", "max_gpus": 8}, {"model": "qwen2.5-72b", "task": "qlora", "currency": "CNY", "max_gpus": 8}],
+    "estimate_memory": [{"model": "llama-3.1-8b"}, {"model": "llama-3.1-8b", "mode": "training", "num_gpus": 8, "zero_stage": 3}],
+    "max_fit": [{"model": "llama-3.1-8b", "gpu": "h100-sxm"}, {"model": "llama-3.1-8b", "gpu": "h100-sxm", "engine": "vllm"}],
+    "compare_gpus": [{"gpus": ["h100-sxm", "a100-80gb-sxm"]}],
+    "list_gpus": [{}],
+    "estimate_training_time": [
+        {"model": "llama-3.1-8b", "tokens": 1e12, "gpu": "h100-sxm", "num_gpus": 8},
+        {"model": "llama-3.1-8b", "tokens": 1e12, "gpu": "h100-sxm", "deadline_days": 30},  # GPUs derived from the deadline
+    ],
+    "compute_tco": [{"gpu": "h100-sxm"}, {"server_price": 300_000, "server_max_kw": 10, "cloud_price_per_gpu_hour": 2.5, "currency": "CNY"}],
+    "diagnose": [{"text": "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"}],
 }
 
 
@@ -46,7 +49,7 @@ MEGABYTE = "x" * 1_000_000
 UNICODE_JUNK = "\u202e\ufeff\u200b💥\U000e0041\ud800̸̨͓ 𝕳𝖎 ﷽ \x00\x1b[31m"
 # The absurd inputs named by issue 7: sizes, counts and lengths no real job has, non-numbers, wrong types.
 ABSURD = [
-    1e30, 1e9, -1, -1e30, 0, float("nan"), float("inf"), float("-inf"), 1e308, 10**12, 10**400,
+    1e30, 1e9, -1, -1e30, 0, 5e-324, 1e-300, float("nan"), float("inf"), float("-inf"), 1e308, 10**12, 10**400,
     "nan", "inf", "1e309", "12", "abc", True, None, ["a", 1], {"a": 1}, nested(200), MEGABYTE, UNICODE_JUNK,
 ]  # fmt: skip
 
@@ -78,20 +81,22 @@ def check_contract(outcome: ToolOutcome, context: object = "") -> None:
         assert not bad, (context, bad[:3])
 
 
-def test_every_registered_tool_has_a_valid_base_call():
+def test_every_registered_tool_has_valid_base_calls():
     for name in TOOLS:
-        assert name in BASE_ARGS, f"add a minimal valid call for new tool {name!r} to BASE_ARGS"
-        outcome = registry.call(name, BASE_ARGS[name])
-        assert outcome.ok, outcome.error
-        check_contract(outcome, name)
+        assert name in BASE_CALLS, f"add a minimal valid call for new tool {name!r} to BASE_CALLS"
+        for args in BASE_CALLS[name]:
+            outcome = registry.call(name, args)
+            assert outcome.ok, outcome.error
+            check_contract(outcome, name)
 
 
 @pytest.mark.parametrize("name", TOOLS)
 def test_absurd_value_in_any_field(name):
     """Each named absurd value in each field, one at a time (deterministic, covers every pair)."""
-    for field in [*fields(name), "unknown_field"]:
-        for value in ABSURD:
-            check_contract(registry.call(name, {**BASE_ARGS[name], field: value}), (field, repr(value)[:40]))
+    for base in BASE_CALLS[name]:
+        for field in [*fields(name), "unknown_field"]:
+            for value in ABSURD:
+                check_contract(registry.call(name, {**base, field: value}), (base, field, repr(value)[:40]))
 
 
 @pytest.mark.parametrize("name", TOOLS)
@@ -99,7 +104,7 @@ def test_absurd_value_in_any_field(name):
 @given(data=st.data())
 def test_random_hostile_fields(name, data):
     chosen = data.draw(st.lists(st.sampled_from([*fields(name), "extra"]), min_size=1, max_size=4, unique=True))
-    args = {**BASE_ARGS[name], **{field: data.draw(hostile_values, label=field) for field in chosen}}
+    args = {**data.draw(st.sampled_from(BASE_CALLS[name])), **{field: data.draw(hostile_values, label=field) for field in chosen}}
     check_contract(registry.call(name, args), args.keys())
 
 

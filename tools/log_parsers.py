@@ -11,11 +11,12 @@ Sizes are reported in MiB because PyTorch prints binary units (KiB/MiB/GiB).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 MAX_RECORDS = 200  # per parser; a log with 10 000 identical Xid lines tells nothing more after the first few
 EXCERPT_CHARS = 300
@@ -34,6 +35,13 @@ class ParsedRecord(BaseModel):
     field_lines: dict[str, int] = Field(
         default_factory=dict, description="Line of individual fields when they come from different lines."
     )
+
+    @field_validator("values")
+    @classmethod
+    def _finite_only(cls, values: dict[str, Value]) -> dict[str, Value]:
+        # A mangled log can hold a 400-digit "size" that float() turns into inf (and inf - inf into
+        # NaN): that is not a reading, so it is dropped like any other unparseable field.
+        return {key: value for key, value in values.items() if not isinstance(value, float) or math.isfinite(value)}
 
 
 class LineLocator:

@@ -222,9 +222,11 @@ def _sharding_buffers(s: Setup, t: Trainable, shard: int) -> Part:
     bucket = min(ZERO_BUCKET_ELEMENTS, t.params / shard) * ACT_BYTES
     value, text = bucket, f"reduce bucket min(5e8, {count(t.params / shard)}) × 2 B"
     if s.zero_stage >= 3:
-        live = min(ZERO3_LIVE_PARAMS, spec.params_b * 1e9 / shard) * ACT_BYTES
+        # Parameters are gathered in the format they are stored in (a QLoRA base stays 4-bit), as for FSDP above.
+        stored = (t.frozen_bytes + t.params * s.recipe.weight) / (spec.params_b * 1e9)
+        live = min(ZERO3_LIVE_PARAMS, spec.params_b * 1e9 / shard) * stored
         value += live
-        text += f" + live params min(1e9, {count(spec.params_b * 1e9 / shard)}) × 2 B"
+        text += f" + live params min(1e9, {count(spec.params_b * 1e9 / shard)}) × {stored:.3g} B"
     return Part("sharding_buffers", "ZeRO communication buffers", "ZeRO 通信缓冲", value, f"{text} = {gb(value)} (DeepSpeed defaults)")
 
 

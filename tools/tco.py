@@ -27,6 +27,8 @@ from tools.tco_sensitivity import SensitivityDetail, rank_sensitivities
 
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
 MAX_TOTAL_GPUS = 1_000_000
+MIN_UTILISATION_PCT = 0.01  # under 5 minutes a month per GPU
+MIN_CLOUD_PRICE = 0.001  # a tenth of a cent (or fen) per GPU-hour
 
 
 class TcoRequest(BaseModel):
@@ -108,9 +110,11 @@ def _check_request(r: TcoRequest) -> None:
         ("colo_price_per_kw_month", "Colocation price per kW-month", "每 kW 每月托管费", 0, 1e5, False),
         ("maintenance_pct_per_year", "Maintenance % per year", "每年维保比例", 0, 100, False),
         ("staff_cost_per_month", "Staff cost per month", "每月人力成本", 0, 1e9, False),
-        ("utilisation_pct", "Utilisation %", "利用率", 0, 100, True),
-        ("hours_per_month", "Hours used per month", "每月使用小时数", 0, MAX_HOURS_PER_MONTH, True),
-        ("cloud_price_per_gpu_hour", "Cloud price per GPU-hour", "云上每卡时价格", 0, 1e4, True),
+        # Floors rather than "> 0": a denormal utilisation or price underflows to 0 GPU-hours
+        # (division by zero) or overflows the break-even figure to inf; below them it is a typo anyway.
+        ("utilisation_pct", "Utilisation %", "利用率", MIN_UTILISATION_PCT, 100, False),
+        ("hours_per_month", "Hours used per month", "每月使用小时数", MIN_UTILISATION_PCT / 100 * HOURS_PER_MONTH, MAX_HOURS_PER_MONTH, False),
+        ("cloud_price_per_gpu_hour", "Cloud price per GPU-hour", "云上每卡时价格", MIN_CLOUD_PRICE, 1e4, False),
         ("cloud_discount_pct", "Cloud discount %", "云上折扣", 0, 99, False),
     ]  # fmt: skip
     for field, en, zh, low, high, exclusive in checks:

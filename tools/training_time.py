@@ -35,6 +35,11 @@ MAX_GPUS = 1_000_000  # ~5x the largest clusters announced by 2025; beyond this 
 MAX_TOKENS = 1e15  # 1,000T tokens: ~30x the largest public pre-training corpora
 MAX_PARAMS_B = 100_000  # 100T parameters
 MAX_DEADLINE_DAYS = 3650
+# Floors rather than "> 0": a denormal deadline, MFU or peak divides the FLOPs into inf GPU-hours
+# (and ceil(inf) GPUs raises); values this small are typos, not hardware.
+MIN_DEADLINE_DAYS = 1e-6  # a tenth of a second: far below any real run, far above a denormal
+MIN_MFU = 0.001
+MIN_PEAK_TFLOPS = 0.01
 HIGH_MFU = 0.6  # the best published large-scale runs sit around 0.55 (Megatron 530B: 54.2% on A100)
 SECONDS_PER_DAY = 86_400
 
@@ -118,11 +123,11 @@ def _check_request(request: TrainingTimeRequest) -> None:
     if request.num_gpus is not None:
         check_range(request.num_gpus, "Number of GPUs", "GPU 数量", minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count")
     if request.deadline_days is not None:
-        check_range(request.deadline_days, "Deadline (days)", "期限（天）", minimum=0, maximum=MAX_DEADLINE_DAYS, exclusive_minimum=True, code="invalid_deadline")
+        check_range(request.deadline_days, "Deadline (days)", "期限（天）", minimum=MIN_DEADLINE_DAYS, maximum=MAX_DEADLINE_DAYS, code="invalid_deadline")
     if request.mfu is not None:
-        check_range(request.mfu, "MFU", "MFU（模型算力利用率）", minimum=0, maximum=1, exclusive_minimum=True, code="invalid_mfu")
+        check_range(request.mfu, "MFU", "MFU（模型算力利用率）", minimum=MIN_MFU, maximum=1, code="invalid_mfu")
     if request.peak_tflops is not None:
-        check_range(request.peak_tflops, "Peak TFLOPS", "峰值 TFLOPS", minimum=0, maximum=1e5, exclusive_minimum=True, code="invalid_peak")
+        check_range(request.peak_tflops, "Peak TFLOPS", "峰值 TFLOPS", minimum=MIN_PEAK_TFLOPS, maximum=1e5, code="invalid_peak")
     if request.price_per_gpu_hour is not None:
         check_range(request.price_per_gpu_hour, "Price per GPU-hour", "每卡时价格", minimum=0, maximum=1e4, code="invalid_price")
     check_range(request.pue, "PUE", "PUE", minimum=1, maximum=3, code="invalid_pue")

@@ -8,6 +8,7 @@ counts ``KEYWORD_STRENGTH``). Every finding carries the lines that triggered it.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Literal
 
@@ -221,9 +222,10 @@ def _excerpt(lines: list[str], line: int) -> str:
 
 def _typed(raw: str) -> Value:
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError:
         return raw
+    return value if math.isfinite(value) else raw  # a 400-digit run is text, not a number
 
 
 def _find_keyword(lowered: str, keyword: str) -> int:

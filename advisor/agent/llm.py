@@ -11,6 +11,7 @@ from langchain.agents.middleware.model_call_limit import ModelCallLimitExceededE
 from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import StructuredTool
 from langgraph.errors import GraphRecursionError
+from pydantic import SecretStr
 
 from advisor.agent.prompt import system_prompt
 from advisor.agent.tool_guard import RegistryToolGuard, tool_content
@@ -83,6 +84,18 @@ def failure_reason(exc: Exception) -> str:
     return "error"
 
 
+def secret_values(model: BaseChatModel) -> list[str]:
+    """The keys a chat model holds (its ``SecretStr`` fields, e.g. ChatOpenAI's API key)."""
+    values = (v.get_secret_value() for v in vars(model).values() if isinstance(v, SecretStr))
+    return [v for v in values if len(v) >= 4]  # a one-letter "key" would blank out ordinary text
+
+
+def redact(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "[redacted]")
+    return text
+
+
 def recursion_limit(max_steps: int) -> int:
     """Backstop on graph super-steps; the exact bound is the model-call limit.
 
@@ -119,7 +132,9 @@ class LLMAgent:
             # Bounded twice so a confused model cannot spin: each step costs an endpoint call.
             state = agent.invoke({"messages": messages}, config={"recursion_limit": recursion_limit(self.max_steps)})
         except Exception as exc:
-            raise LLMFailure(failure_reason(exc), str(exc)) from exc
+            # Providers may quote the rejected key in their error; the detail ends up in the log.
+            # ``from None``: a chained original would carry the unredacted text into tracebacks.
+            raise LLMFailure(failure_reason(exc), redact(str(exc), secret_values(self.model))) from None
         final = state["messages"][-1]
         text = final.content if isinstance(final.content, str) else _join_content(final.content)
         if not text.strip():

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import math
 import threading
 import time
 import uuid
-from collections import deque
+from collections import OrderedDict, deque
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -24,17 +25,30 @@ from tools.errors import AdvisorError
 
 GUARDED_PREFIXES = ("/api/", "/v1/")
 WINDOW_S = 60.0
+# Past this many clients seen in one window, the least recently seen are forgotten: memory and
+# the cost of a hit stay bounded however many addresses a flood comes from.
+MAX_TRACKED_CLIENTS = 10_000
+IPV6_CLIENT_PREFIX = 64  # one IPv6 host owns a whole /64 and could rotate through it
 
 
 class SlidingWindowLimiter:
-    """At most ``limit`` requests per client in any 60-second window; 0 disables it."""
+    """At most ``limit`` requests per client in any 60-second window; 0 disables it.
 
-    def __init__(self, limit: int, window_s: float = WINDOW_S, clock=time.monotonic):
+    Clients are kept least recently seen first, so forgetting idle ones only ever looks at the
+    front of the table: each hit costs O(1) amortised, whatever the number of clients.
+    """
+
+    def __init__(self, limit: int, window_s: float = WINDOW_S, clock=time.monotonic, max_clients: int = MAX_TRACKED_CLIENTS):
         self.limit = limit
         self.window_s = window_s
         self.clock = clock
-        self._hits: dict[str, deque[float]] = {}
+        self.max_clients = max_clients
+        self._hits: OrderedDict[str, deque[float]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        """Clients currently tracked."""
+        return len(self._hits)
 
     def hit(self, key: str) -> float | None:
         """Record a request; return seconds to wait if it is over the limit (then it is not recorded)."""
@@ -42,15 +56,41 @@ class SlidingWindowLimiter:
             return None
         now = self.clock()
         with self._lock:
-            hits = self._hits.setdefault(key, deque())
+            self._forget_idle(now)
+            hits = self._hits.get(key)
+            if hits is None:
+                while len(self._hits) >= self.max_clients:
+                    self._hits.popitem(last=False)
+                hits = self._hits[key] = deque()
+            else:
+                self._hits.move_to_end(key)
             while hits and hits[0] <= now - self.window_s:
                 hits.popleft()
             if len(hits) >= self.limit:
                 return hits[0] + self.window_s - now
             hits.append(now)
-            if len(self._hits) > 10_000:  # forget idle clients so memory stays bounded
-                self._hits = {k: v for k, v in self._hits.items() if v and v[-1] > now - self.window_s}
             return None
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop clients with no request inside the window, from the front until one is still active."""
+        while self._hits:
+            newest = self._hits[next(iter(self._hits))]
+            if newest and newest[-1] > now - self.window_s:
+                return
+            self._hits.popitem(last=False)
+
+
+def client_address_key(address: str) -> str:
+    """Rate-limit key of a peer address: the address itself, or its /64 network for IPv6."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:  # a Unix socket or test client: no address to group
+        return "ip:" + address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:  # an IPv4 peer on a dual-stack socket
+            return "ip:" + str(ip.ipv4_mapped)
+        return "ip:" + str(ipaddress.ip_network(f"{ip}/{IPV6_CLIENT_PREFIX}", strict=False))
+    return "ip:" + str(ip)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -67,11 +107,11 @@ def _bearer(scope: Scope) -> str | None:
 
 
 class ApiGuard:
-    def __init__(self, app: ASGIApp, settings: Settings):
+    def __init__(self, app: ASGIApp, settings: Settings, clock=time.monotonic):
         self.app = app
         self.token = settings.api_token.get_secret_value() if settings.api_token else None
         self.max_body = settings.max_body_bytes
-        self.limiter = SlidingWindowLimiter(settings.rate_limit_per_minute)
+        self.limiter = SlidingWindowLimiter(settings.rate_limit_per_minute, clock=clock)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -100,7 +140,7 @@ class ApiGuard:
         if self.token is not None and authorized:
             client = "token:" + hashlib.sha256(token.encode()).hexdigest()
         else:
-            client = "ip:" + (scope.get("client") or ("?",))[0]
+            client = client_address_key((scope.get("client") or ("?",))[0])
         wait = self.limiter.hit(client)
         if wait is not None:
             seconds = max(1, math.ceil(wait))

@@ -32,6 +32,8 @@ def _stem(token: str) -> str:
         return token[:-3] + "y"
     if token.endswith(("ches", "shes", "sses", "xes")):
         return token[:-2]
+    if len(token) == 4 and token.endswith("pus"):  # gpus, cpus, tpus, npus (but not "corpus")
+        return token[:-1]
     if token.endswith("s") and not token.endswith(("ss", "us", "is")):
         return token[:-1]
     return token

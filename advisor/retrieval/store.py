@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 
 import chromadb
 from chromadb.api.shared_system_client import SharedSystemClient
+from chromadb.errors import NotFoundError
 from pydantic import BaseModel, Field
 
 from advisor.retrieval.documents import Chunk
@@ -58,6 +59,7 @@ class VectorStore:
         self._client = None
         self._collection = None
         self._failed_at: float | None = None
+        self._wiped_because: str | None = None  # reported by the next sync
         self._lock = threading.RLock()
 
     @property
@@ -78,18 +80,21 @@ class VectorStore:
             pass
         return chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=settings)
 
-    def client(self):
+    def client(self, repair: bool = False):
+        """The Chroma client. Only index builds pass ``repair``: a local store Chroma cannot open is
+        then wiped; readers (queries, health checks) get ``StoreUnavailable`` and leave it alone."""
         with self._lock:
             if self._client is not None:
                 return self._client
+            # Only a remote server gets a back-off: reconnecting to it can take seconds, a local open does not.
             if self._failed_at is not None and time.monotonic() - self._failed_at < self.retry_after_s:
                 raise StoreUnavailable(f"Chroma at {self.location} was unreachable moments ago")
             try:
                 self._client = self._connect()
             except Exception as exc:
-                if self.url:
-                    self._failed_at = time.monotonic()
-                    raise StoreUnavailable(f"cannot reach Chroma at {self.url}: {exc}") from exc
+                if self.url or not repair:
+                    self._failed_at = time.monotonic() if self.url else None
+                    raise StoreUnavailable(f"cannot open Chroma at {self.location}: {exc}") from exc
                 self._wipe_local(f"Chroma cannot open it: {exc}")
                 self._client = self._connect()
             self._failed_at = None
@@ -106,6 +111,7 @@ class VectorStore:
 
     def _wipe_local(self, reason: str) -> None:
         log.warning("Vector store at %s is unusable (%s); wiping it and rebuilding the index.", self.path, reason)
+        self._wiped_because = reason
         self._forget()
         # Chroma caches one System per path for the whole process; drop it so a fresh client
         # does not reuse connections to the files we are about to delete.
@@ -125,12 +131,12 @@ class VectorStore:
 
     def _open_collection(self, embedder: Embedder) -> tuple[object, str | None]:
         """The collection, recreated when its manifest does not match; returns (collection, reason)."""
-        client = self.client()
+        client = self.client(repair=True)
         wanted = self.manifest_for(embedder)
         reason = None
         try:
             collection = client.get_collection(COLLECTION_NAME, embedding_function=None)
-        except Exception:
+        except NotFoundError:
             collection = None
         if collection is not None:
             found = {key: (collection.metadata or {}).get(key) for key in wanted}
@@ -149,20 +155,20 @@ class VectorStore:
 
     def manifest(self) -> dict | None:
         """The stored manifest, or None when there is no index yet."""
+        if not self.url and not (self.path / "chroma.sqlite3").exists():
+            return None  # do not create an empty store just by looking
         try:
             return dict(self.client().get_collection(COLLECTION_NAME, embedding_function=None).metadata or {})
-        except StoreUnavailable:
-            raise
-        except Exception:
+        except NotFoundError:
             return None
 
     def drop(self) -> None:
         """Delete the collection, so the next sync embeds every chunk again."""
         with self._lock:
-            client = self.client()
+            client = self.client(repair=True)
             try:
                 client.delete_collection(COLLECTION_NAME)
-            except Exception:  # nothing to drop
+            except NotFoundError:
                 pass
             self._collection = None
 
@@ -181,10 +187,10 @@ class VectorStore:
                     self._failed_at = time.monotonic()
                     raise StoreUnavailable(f"Chroma at {self.url} failed during indexing: {exc}") from exc
                 # A local store that opens but cannot be read (damaged segment files) is rebuilt.
-                reason = f"reading it failed: {type(exc).__name__}: {exc}"
-                self._wipe_local(reason)
+                self._wipe_local(f"reading it failed: {type(exc).__name__}: {exc}")
                 report = self._sync(chunks, embedder, progress)
-                report.rebuilt_reason = reason
+            report.rebuilt_reason = self._wiped_because or report.rebuilt_reason
+            self._wiped_because = None
         report.seconds = round(time.perf_counter() - started, 3)
         return report
 
@@ -244,9 +250,9 @@ class VectorStore:
         except StoreUnavailable:
             raise
         except Exception as exc:
-            if self.url:
-                self._forget()
-                self._failed_at = time.monotonic()
+            # Reconnect on a later query: the server may come back, or the index be rebuilt.
+            self._forget()
+            self._failed_at = time.monotonic() if self.url else None
             raise StoreUnavailable(f"vector search at {self.location} failed: {type(exc).__name__}: {exc}") from exc
         return [(i, 1.0 - d) for i, d in zip(result["ids"][0], result["distances"][0])]
 

@@ -1,0 +1,316 @@
+"""`make load`: many concurrent clients against the real server (`app.py`) on loopback.
+
+The server is started as users start it, with the rate limit raised for the run, and first
+answers every question once in a row: those answers are the reference. Then ``--clients``
+asyncio clients send the same questions for ``--seconds`` through `/api/chat` and
+`/v1/chat/completions` (JSON and SSE). A request counts as an error unless it returns 200
+with exactly the reference answer: a race or state leaking between requests shows up as a
+different answer, not only as a 500. A traceback in the server log is an error too.
+
+Printed as a table and written to ``test-artifacts/load.json``. The client's own CPU use is
+measured, so the report says whether the client or the server was the bottleneck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from benchmarks.load_client import Connection, HttpError
+from benchmarks.load_mix import ENDPOINT_CYCLE, SCENARIOS, Endpoint, Scenario, history_questions, request_for
+from benchmarks.server import ROOT, _free_port, _rss_mb
+
+ARTIFACTS = ROOT / "test-artifacts"
+MAX_CLIENTS, MAX_SECONDS, MAX_REQUESTS = 256, 600, 200_000
+REQUEST_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 240.0
+RSS_SAMPLE_S = 0.25
+# Tool failures that are the server's fault (a crash caught by the registry), never the user's.
+SERVER_FAULT_CODES = {"internal_error"}
+# Answers from an LLM endpoint are neither reproducible nor ours to load test.
+DROPPED_VARIABLES = ("ADVISOR_LLM_BASE_URL", "ADVISOR_LLM_API_KEY", "ADVISOR_API_TOKEN", "ADVISOR_HOST", "ADVISOR_PORT")
+
+
+def bounded(low: int, high: int):
+    def parse(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, got {value}")
+        return value
+
+    return parse
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=bounded(1, MAX_CLIENTS), default=32, help="concurrent clients (default 32)")
+    parser.add_argument("--seconds", type=bounded(1, MAX_SECONDS), default=60, help="length of the timed run (default 60)")
+    parser.add_argument("--max-requests", type=bounded(1, MAX_REQUESTS), default=MAX_REQUESTS, help="stop early after this many")
+    parser.add_argument("--output", type=Path, default=ARTIFACTS / "load.json", help="where the JSON numbers go")
+    return parser.parse_args(argv)
+
+
+# --- the server ---------------------------------------------------------------------------
+def server_env(port: int) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED_VARIABLES}
+    env.update(
+        ADVISOR_HOST="127.0.0.1", ADVISOR_PORT=str(port), ADVISOR_RATE_LIMIT="1000000",
+        HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", GRADIO_ANALYTICS_ENABLED="False", ANONYMIZED_TELEMETRY="False",
+    )  # fmt: skip
+    return env
+
+
+def ensure_index(env: dict[str, str]) -> str:
+    """Build the index in a separate process, so the embedder never weighs on the client."""
+    done = subprocess.run(
+        [sys.executable, "-m", "advisor.cli", "index", "--if-missing"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+    )
+    return (done.stdout or done.stderr).strip().splitlines()[-1] if (done.stdout or done.stderr).strip() else f"exit {done.returncode}"
+
+
+@contextmanager
+def running_app(log_path: Path):
+    """Start `app.py` on a free loopback port; yield (base URL, pid); stop it afterwards."""
+    port = _free_port()
+    env = server_env(port)
+    print(ensure_index(env))
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("w", encoding="utf-8") as log:
+        process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            wait_until_up(url, process)
+            yield url, process.pid
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def wait_until_up(url: str, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    with httpx.Client(timeout=5, trust_env=False) as client:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"app.py exited with code {process.returncode}; see the server log")
+            try:
+                if client.get(f"{url}/healthz").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.3)
+    raise RuntimeError(f"app.py did not answer /healthz within {START_TIMEOUT_S:.0f} s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# --- the clients --------------------------------------------------------------------------
+@dataclass
+class Tally:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {e: [] for e in ("api_chat", "openai", "openai_stream")})
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def requests(self) -> int:
+        return sum(map(len, self.latencies.values())) + len(self.errors)
+
+
+def server_faults(tool_calls: list[dict]) -> list[str]:
+    return [f"{c['name']}: {c['error']['code']}" for c in tool_calls if c.get("error") and c["error"].get("code") in SERVER_FAULT_CODES]
+
+
+async def fetch_answer(connection: Connection, endpoint: Endpoint, scenario: Scenario, answers: dict[str, str]) -> tuple[str, list[dict]]:
+    """(answer text, tool calls) as the endpoint returns them; raises ValueError on any protocol fault."""
+    path, body = request_for(endpoint, scenario, answers)
+    status, headers, payload = await connection.request("POST", path, body)
+    if status != 200:
+        raise ValueError(f"HTTP {status}: {payload[:200]!r}")
+    if endpoint == "openai_stream":
+        if not headers.get("content-type", "").startswith("text/event-stream"):
+            raise ValueError(f"stream sent as {headers.get('content-type')}")
+        events = [e.removeprefix("data: ") for e in payload.decode().split("\n\n") if e]
+        if events[-1:] != ["[DONE]"]:
+            raise ValueError("stream ended without [DONE]")
+        return "".join(json.loads(e)["choices"][0]["delta"].get("content") or "" for e in events[:-1]), []
+    data = json.loads(payload)
+    if endpoint == "openai":
+        return data["choices"][0]["message"]["content"], data["advisor"]["tool_calls"]
+    return data["answer"], data["tool_calls"]
+
+
+async def reference_answers(connection: Connection) -> tuple[dict[str, str], list[str]]:
+    """Each question answered once, one at a time: what every loaded answer must equal."""
+    answers: dict[str, str] = {}
+    warnings = []
+    for question in history_questions():
+        answers[question], _ = await fetch_answer(connection, "api_chat", Scenario("history", question, "en"), answers)
+    for scenario in SCENARIOS:
+        answers[scenario.name], calls = await fetch_answer(connection, "api_chat", scenario, answers)
+        missing = {c["name"] for c in calls if (c.get("error") or {}).get("code") == "unknown_tool"}
+        if missing:
+            warnings.append(f"{scenario.name}: calls unregistered tool(s) {', '.join(sorted(missing))}")
+        if server_faults(calls):
+            raise RuntimeError(f"{scenario.name} fails even without load: {server_faults(calls)}")
+    return answers, warnings
+
+
+async def client_loop(worker: int, connection: Connection, answers, tally: Tally, deadline: float, max_requests: int) -> None:
+    step = worker
+    try:
+        while time.monotonic() < deadline and tally.requests < max_requests:
+            scenario = SCENARIOS[(worker * 7 + step) % len(SCENARIOS)]
+            endpoint = ENDPOINT_CYCLE[step % len(ENDPOINT_CYCLE)]
+            step += 1
+            started = time.perf_counter()
+            try:
+                answer, calls = await fetch_answer(connection, endpoint, scenario, answers)
+                problem = "; ".join(server_faults(calls)) or ("" if answer == answers[scenario.name] else "answer differs from the sequential one")
+            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, HttpError, ValueError, KeyError, IndexError) as exc:
+                problem = f"{type(exc).__name__}: {exc}"
+                await connection.close()  # the stream may be mid-response: start clean
+            if problem:
+                tally.errors.append(f"{endpoint} {scenario.name}: {problem}")
+            else:
+                tally.latencies[endpoint].append(time.perf_counter() - started)
+    finally:
+        await connection.close()
+
+
+async def sample_rss(pid: int, stop: asyncio.Event, peak: list[float]) -> None:
+    while not stop.is_set():
+        peak[0] = max(peak[0], _rss_mb(pid))
+        try:
+            await asyncio.wait_for(stop.wait(), RSS_SAMPLE_S)
+        except asyncio.TimeoutError:
+            pass
+
+
+async def run_load(url: str, pid: int, args: argparse.Namespace) -> dict:
+    host, port = url.removeprefix("http://").split(":")
+    connect = lambda: Connection(host, int(port), REQUEST_TIMEOUT_S)  # noqa: E731
+    probe = connect()
+    answers, warnings = await reference_answers(probe)
+    rss_before = _rss_mb(pid)
+    tally, peak, stop = Tally(), [rss_before], asyncio.Event()
+    sampler = asyncio.create_task(sample_rss(pid, stop, peak))
+    server_cpu, client_cpu, started = cpu_seconds(pid), time.process_time(), time.monotonic()
+    deadline = started + args.seconds
+    await asyncio.gather(*(client_loop(i, connect(), answers, tally, deadline, args.max_requests) for i in range(args.clients)))
+    wall = time.monotonic() - started
+    server_cpu, client_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - client_cpu
+    stop.set()
+    await sampler
+    healthy = (await probe.request("GET", "/healthz"))[0] == 200
+    await probe.close()
+    return summarize(tally, wall, server_cpu, client_cpu, rss_before, peak[0], _rss_mb(pid), healthy, warnings)
+
+
+# --- the report ---------------------------------------------------------------------------
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    if not ordered:
+        return {"p50_ms": 0.0, "p95_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
+
+    def at(q: float) -> float:  # nearest rank
+        return round(1000 * ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.5) - 1))], 1)
+
+    return {"p50_ms": at(0.50), "p95_ms": at(0.95), "p99_ms": at(0.99), "max_ms": round(1000 * ordered[-1], 1)}
+
+
+def summarize(tally: Tally, wall, server_cpu, client_cpu, rss_before, rss_peak, rss_after, healthy, warnings) -> dict:
+    everything = [s for samples in tally.latencies.values() for s in samples]
+    errors = list(tally.errors) + ([] if healthy else ["/healthz failed after the run"])
+    return {
+        "requests": tally.requests,
+        "seconds": round(wall, 1),
+        "throughput_rps": round(tally.requests / wall, 1),
+        "latency": percentiles(everything),
+        "by_endpoint": {e: {"requests": len(s), **percentiles(s)} for e, s in tally.latencies.items()},
+        "errors": len(errors),
+        "error_samples": errors[:10],
+        "server_rss_mb": {"before": round(rss_before), "peak_sampled": round(rss_peak), "after": round(rss_after)},
+        "server_cpu_pct": round(100 * server_cpu / wall),
+        "client_cpu_pct": round(100 * client_cpu / wall),
+        "warnings": warnings,
+    }
+
+
+def bottleneck_note(result: dict, cpus: int) -> str:
+    client, server = result["client_cpu_pct"], result["server_cpu_pct"]
+    verdict = (
+        "the client was NOT the bottleneck" if client < 50 else "the client used over half a core: throughput may be client-bound"
+    )
+    return f"{cpus} CPU cores shared by client and server; client used {client}% of one core, server {server}%: {verdict}."
+
+
+def traceback_lines(log_path: Path) -> list[str]:
+    text = log_path.read_text(encoding="utf-8", errors="replace")
+    return [line for line in text.splitlines() if line.startswith("Traceback") or " 500 Internal" in line]
+
+
+def print_table(result: dict, config: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Load: {config['clients']} clients × {config['seconds']} s on {config['url']}")
+    for column in ("endpoint", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms"):
+        table.add_column(column, justify="right")
+    rows = [*result["by_endpoint"].items(), ("all", {"requests": result["requests"], **result["latency"]})]
+    for name, row in rows:
+        table.add_row(name, str(row["requests"]), *(f"{row[k]:.1f}" for k in ("p50_ms", "p95_ms", "p99_ms", "max_ms")))
+    console = Console()
+    console.print(table)
+    rss = result["server_rss_mb"]
+    console.print(
+        f"throughput {result['throughput_rps']} req/s · errors {result['errors']} · "
+        f"server RSS {rss['before']} MB before, {rss['peak_sampled']} MB peak, {rss['after']} MB after"
+    )
+    console.print(result["note"])
+    for line in result["warnings"] + result["error_samples"]:
+        console.print(f"  ! {line}", markup=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    log_path = args.output.with_name("load-server.log")
+    load_before = os.getloadavg()[0]
+    with running_app(log_path) as (url, pid):
+        result = asyncio.run(run_load(url, pid, args))
+    tracebacks = traceback_lines(log_path)
+    result["errors"] += len(tracebacks)
+    result["error_samples"] += tracebacks[:5]
+    cpus = os.cpu_count() or 1
+    result["note"] = bottleneck_note(result, cpus)
+    config = {"clients": args.clients, "seconds": args.seconds, "url": url, "questions": len(SCENARIOS), "endpoints": list(ENDPOINT_CYCLE)}
+    report = {
+        "command": " ".join(["python -m benchmarks.load", *(argv if argv is not None else sys.argv[1:])]),
+        "machine": {"cpus": cpus, "load_average_before": round(load_before, 2), "python": sys.version.split()[0]},
+        "config": config,
+        **result,
+    }
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print_table(result, config)
+    print(f"Numbers written to {args.output}; server log in {log_path}.")
+    return 0 if result["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Shared helpers and fixtures for the retrieval tests (imported by tests/test_retrieval_*.py)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from knowledge.catalog import Catalog
+from knowledge.gpus import GPU
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CHROMA_CLI = Path(sys.executable).with_name("chroma")
+
+
+def write_doc(docs_dir: Path, language: str, doc_id: str, sections: dict[str, str], **meta) -> Path:
+    """A guidance doc in the shipped format: YAML front matter, then `## ` sections."""
+    front = {"id": doc_id, "title_en": f"{doc_id} guide", "title_zh": f"{doc_id} 指南", "tags": ["test"],
+             "sources": ["https://example.org/" + doc_id], **meta}  # fmt: skip
+    lines = ["---"] + [f"{key}: {value!r}" if isinstance(value, str) else f"{key}: {value}" for key, value in front.items()]
+    lines += ["---", ""] + [f"## {title}\n\n{body}\n" for title, body in sections.items()]
+    path = docs_dir / language / f"{doc_id}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def make_gpu(**overrides) -> GPU:
+    fields = dict(
+        id="test-h100", name="NVIDIA H100 SXM", vendor="NVIDIA", architecture="Hopper (GH100)", segment="datacenter",
+        memory_gb=80, memory_type="HBM3", bandwidth_gbs=3350, bf16_tflops=989.5, fp8_tflops=1979, fp32_tflops=67,
+        tdp_w=700, interconnect="NVLink 4", nvlink_gbs=900, pcie_gen=5, form_factor="SXM5", launch_year=2022,
+        china="export-controlled", aliases=["H100"], source="https://www.nvidia.com/en-us/data-center/h100/ spec page",
+    )
+    fields.update(overrides)
+    return GPU(**fields)
+
+
+def tiny_catalog(*gpus: GPU) -> Catalog:
+    return Catalog(list(gpus) or [make_gpu()], [])
+
+
+class CountingEmbedder:
+    """The real embedder, recording every text it is asked to embed."""
+
+    def __init__(self, inner, model_id: str | None = None):
+        self.inner = inner
+        self.model_id = model_id or inner.model_id
+        self.dimension = inner.dimension
+        self.languages = inner.languages
+        self.encoded: list[str] = []
+
+    def encode(self, texts, batch_size: int = 32):
+        self.encoded.extend(texts)
+        return self.inner.encode(texts, batch_size)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ChromaServer:
+    """A real `chroma run` process on 127.0.0.1, stoppable and restartable on the same port and path."""
+
+    def __init__(self, path: Path, log_path: Path):
+        self.path, self.log_path, self.port = path, log_path, free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout_s: float = 60.0) -> None:
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [str(CHROMA_CLI), "run", "--path", str(self.path), "--host", "127.0.0.1", "--port", str(self.port)],
+            stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"chroma exited early: {self.log_path.read_text(errors='replace')[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"chroma did not listen on port {self.port} within {timeout_s}s")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The packaged MiniLM, loaded once for the whole test session."""
+    from advisor.retrieval.embeddings import get_embedder
+
+    return get_embedder()
+
+
+@pytest.fixture(autouse=True)
+def no_chroma_default_embedding(monkeypatch):
+    """Fail loudly if anything falls back to Chroma's default embedding function (it downloads)."""
+    from chromadb.utils.embedding_functions.onnx_mini_lm_l6_v2 import ONNXMiniLM_L6_V2
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("Chroma's default embedding function was used; it would download a model")
+
+    monkeypatch.setattr(ONNXMiniLM_L6_V2, "_download_model_if_not_exists", refuse)
+    monkeypatch.setattr(ONNXMiniLM_L6_V2, "__call__", refuse)
+
+
+@pytest.fixture(scope="session")
+def built_index(tmp_path_factory, embedder):
+    """The real corpus indexed once into a temp data dir; yields (data_dir, report, progress calls)."""
+    from advisor.retrieval.index import build_index
+
+    data_dir = tmp_path_factory.mktemp("advisor-data")
+    calls: list[tuple[int, int]] = []
+    report = build_index(data_dir, progress=lambda done, total: calls.append((done, total)))
+    return data_dir, report, calls
+
+
+@pytest.fixture(scope="session")
+def retriever(built_index):
+    from advisor.retrieval.search import Retriever
+
+    data_dir, _, _ = built_index
+    instance = Retriever(data_dir=data_dir)
+    yield instance
+    instance.store.close()

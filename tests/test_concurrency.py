@@ -1,0 +1,121 @@
+"""One advisor serves many requests at once: answers must not depend on what else is running.
+
+The server answers chats in a threadpool, so these run the real advisor from many threads at
+the same time and compare with the same questions asked one by one.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from advisor.contract import ChatTurn
+from advisor.interfaces.guards import SlidingWindowLimiter, client_address_key
+from advisor.registry import Registry, ToolSpec
+from benchmarks.load_mix import SCENARIOS, history_questions
+from knowledge.catalog import Catalog, load_catalog
+from tools.gpu_specs import compare_gpus
+
+THREADS = 16
+
+
+def _conversations(advisor) -> list[tuple[str, list[ChatTurn]]]:
+    """The load test's questions, follow-ups carrying the real earlier answers."""
+    earlier = {q: advisor.answer(q, []).answer for q in history_questions()}
+    conversations = []
+    for scenario in SCENARIOS:
+        history = []
+        for question in scenario.history:
+            history += [ChatTurn(role="user", content=question), ChatTurn(role="assistant", content=earlier[question])]
+        conversations.append((scenario.question, history))
+    return conversations
+
+
+def test_concurrent_answers_equal_sequential_answers(offline_advisor):
+    conversations = _conversations(offline_advisor)
+    sequential = [offline_advisor.answer(q, h).model_dump() for q, h in conversations]
+    jobs = [i % len(conversations) for i in range(THREADS * 4)]
+    with ThreadPoolExecutor(THREADS) as pool:
+        concurrent = list(pool.map(lambda i: offline_advisor.answer(*conversations[i]).model_dump(), jobs))
+    for index, answer in zip(jobs, concurrent):
+        assert answer == sequential[index], conversations[index][0]
+
+
+def test_answering_leaves_the_shared_catalog_untouched(offline_advisor):
+    catalog = load_catalog()
+
+    def snapshot() -> list[dict]:
+        return [row.model_dump(mode="json") for row in [*catalog.gpus, *catalog.models]]
+
+    before = snapshot()
+    with ThreadPoolExecutor(THREADS) as pool:
+        list(pool.map(lambda c: offline_advisor.answer(*c), _conversations(offline_advisor) * 2))
+    assert snapshot() == before
+
+
+def test_a_dependency_is_built_once_under_concurrent_first_use():
+    # What the retriever (Chroma sync) and the rule book (rule compilation) rely on: a burst of
+    # first requests must not run the provider once per thread.
+    builds = []
+
+    def slow_catalog() -> Catalog:
+        builds.append(threading.get_ident())
+        time.sleep(0.05)  # wide enough for every thread to arrive while the first build runs
+        return load_catalog()
+
+    registry = Registry([ToolSpec("compare_gpus", compare_gpus, "specs", "参数")], {Catalog: slow_catalog})
+    start = threading.Barrier(THREADS)
+
+    def first_call(_):
+        start.wait()
+        return registry.run("compare_gpus", {"gpus": ["H100"]}).model_dump()
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        results = list(pool.map(first_call, range(THREADS)))
+    assert len(builds) == 1
+    assert all(r == results[0] for r in results)
+
+
+def test_a_failed_dependency_build_is_retried():
+    attempts = []
+
+    def flaky() -> Catalog:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise OSError("disk hiccup")
+        return load_catalog()
+
+    registry = Registry([ToolSpec("compare_gpus", compare_gpus, "specs", "参数")], {Catalog: flaky})
+    assert registry.call("compare_gpus", {"gpus": ["H100"]}).error["code"] == "internal_error"
+    assert registry.call("compare_gpus", {"gpus": ["H100"]}).ok
+    assert len(attempts) == 2
+
+
+# --- the rate limiter's table of clients ----------------------------------------------------
+def test_rate_limiter_table_stays_bounded_under_a_flood_of_addresses():
+    now = [0.0]
+    limiter = SlidingWindowLimiter(5, window_s=60, clock=lambda: now[0], max_clients=100)
+    for i in range(1000):
+        limiter.hit(f"ip:10.0.{i // 256}.{i % 256}")
+    assert len(limiter) == 100
+    now[0] = 61.0  # everybody went quiet: one new request forgets them all
+    assert limiter.hit("ip:192.0.2.1") is None
+    assert len(limiter) == 1
+
+
+def test_rate_limiter_keeps_counting_a_busy_client_while_others_come_and_go():
+    now = [0.0]
+    limiter = SlidingWindowLimiter(3, window_s=60, clock=lambda: now[0], max_clients=100)
+    for i in range(3):
+        assert limiter.hit("busy") is None
+        for j in range(40):  # a stream of one-off clients between the busy client's requests
+            limiter.hit(f"one-off-{i}-{j}")
+    assert limiter.hit("busy") is not None  # still over its limit: its history was not evicted
+
+
+def test_ipv6_clients_are_limited_per_64_network():
+    assert client_address_key("2001:db8:1:2::1") == client_address_key("2001:db8:1:2:ffff::9")
+    assert client_address_key("2001:db8:1:2::1") != client_address_key("2001:db8:1:3::1")
+    assert client_address_key("::ffff:192.0.2.7") == client_address_key("192.0.2.7") == "ip:192.0.2.7"
+    assert client_address_key("testclient") == "ip:testclient"
