@@ -1,4 +1,4 @@
-"""The searchable corpus: guidance docs cut at `## ` headings, plus GPU family docs from the catalog."""
+"""Guidance docs (knowledge/docs/{en,zh}/<id>.md) cut at `## ` headings into searchable chunks."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-DOCS_DIR = Path(__file__).resolve().parents[2] / "knowledge" / "docs"
+from knowledge.catalog import DATA_DIR
+
+DOCS_DIR = DATA_DIR / "docs"
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh")
 FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n(.*)\Z", re.DOTALL)
@@ -67,7 +69,7 @@ def source_links(text: str) -> list[str]:
 
 
 def parse_doc(path: Path, language: Language) -> list[Chunk]:
-    raw = path.read_text(encoding="utf-8")
+    raw = path.read_text(encoding="utf-8").replace("\r\n", "\n")
     match = FRONT_MATTER.match(raw)
     if not match:
         raise DocumentError(f"{path}: must start with a '---' YAML front-matter block")

@@ -17,7 +17,9 @@ import jieba
 import yaml
 from pydantic import BaseModel, Field, field_validator
 
-GLOSSARY_PATH = Path(__file__).resolve().parents[2] / "knowledge" / "glossary.yaml"
+from knowledge.catalog import DATA_DIR
+
+GLOSSARY_PATH = DATA_DIR / "glossary.yaml"
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 

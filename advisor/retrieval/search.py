@@ -33,7 +33,7 @@ class Hit(BaseModel):
     """One relevant doc, represented by its best-matching section."""
 
     doc_id: str = Field(description="Knowledge doc id, e.g. 'oom' or 'gpu-nvidia-hopper'.")
-    title: str = Field(description="Doc title in the query's language.")
+    title: str = Field(description="Doc title in the requested language (default: the query's).")
     section: str = Field(description="Heading of the best-matching section.")
     language: Language = Field(description="Language of `section` and `snippet`.")
     snippet: str = Field(description="Start of the best-matching section.")

@@ -40,7 +40,7 @@ class StoreUnavailable(RuntimeError):
 class SyncReport(BaseModel):
     """What an index build did."""
 
-    total: int = Field(description="Chunks in the corpus.")
+    total: int = Field(description="Chunks the embedder indexes (English only for the default English model).")
     embedded: int = Field(description="Chunks (re-)embedded because they were new or changed.")
     reused: int = Field(0, description="Changed ids whose identical text was already embedded under another id.")
     unchanged: int = Field(description="Chunks already stored with the same content hash.")
@@ -96,7 +96,10 @@ class VectorStore:
                     self._failed_at = time.monotonic() if self.url else None
                     raise StoreUnavailable(f"cannot open Chroma at {self.location}: {exc}") from exc
                 self._wipe_local(f"Chroma cannot open it: {exc}")
-                self._client = self._connect()
+                try:
+                    self._client = self._connect()
+                except Exception as again:  # e.g. the directory is not writable: nothing more to try
+                    raise StoreUnavailable(f"cannot create a Chroma store at {self.path}: {again}") from again
             self._failed_at = None
             return self._client
 
@@ -188,7 +191,13 @@ class VectorStore:
                     raise StoreUnavailable(f"Chroma at {self.url} failed during indexing: {exc}") from exc
                 # A local store that opens but cannot be read (damaged segment files) is rebuilt.
                 self._wipe_local(f"reading it failed: {type(exc).__name__}: {exc}")
-                report = self._sync(chunks, embedder, progress)
+                try:
+                    report = self._sync(chunks, embedder, progress)
+                except StoreUnavailable:
+                    raise
+                except Exception as again:
+                    self._forget()
+                    raise StoreUnavailable(f"rebuilding the store at {self.path} failed: {again}") from again
             report.rebuilt_reason = self._wiped_because or report.rebuilt_reason
             self._wiped_because = None
         report.seconds = round(time.perf_counter() - started, 3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import code_span, number
 from advisor.agent.turn import Turn
 
@@ -29,8 +30,7 @@ def answer(turn: Turn) -> str:
     hint = result.get("memory_hint")
     if hint and hint.get("capacity_gb"):
         parts.append(_memory_tie_in(turn, hint))
-    for doc in top.get("docs", [])[:2]:
-        turn.cite(doc, doc)
+    related(turn, turn.text(top["title"]))
     return "\n\n".join(parts + notes)
 
 
