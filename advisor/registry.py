@@ -84,9 +84,9 @@ class Registry:
     def spec(self, name: str) -> ToolSpec:
         try:
             return self.specs[name]
-        except KeyError:
+        except (KeyError, TypeError):  # TypeError: an unhashable "name" from a malformed tool call
             raise UnknownToolError(
-                "unknown_tool", f"Unknown tool '{name}'.", f"没有名为“{name}”的工具。", sorted(self.specs)
+                "unknown_tool", f"Unknown tool '{shorten(str(name))}'.", f"没有名为“{shorten(str(name))}”的工具。", sorted(self.specs)
             ) from None
 
     def dependency(self, kind: type) -> Any:
@@ -127,15 +127,19 @@ class Registry:
 
     def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
         """Like ``run`` but returns the error as data, for agents and APIs; never raises."""
-        recorded = dict(args) if isinstance(args, Mapping) else {"raw_arguments": shorten(repr(args))}
+        label = name if isinstance(name, str) else shorten(repr(name))  # a malformed call may name anything
+        if isinstance(args, BaseModel):
+            recorded = args.model_dump()
+        else:
+            recorded = dict(args) if isinstance(args, Mapping) else {"raw_arguments": shorten(repr(args))}
         try:
             result = self.run(name, args)
         except AdvisorError as exc:
-            return ToolOutcome(name=name, args=recorded, error=exc.to_dict())
+            return ToolOutcome(name=label, args=recorded, error=exc.to_dict())
         except Exception:  # a tool bug must not take the agent or the API down with it
             log.exception("tool %s failed on unexpected input", name)
-            return ToolOutcome(name=name, args=recorded, error=internal_error(name).to_dict())
-        return ToolOutcome(name=name, args=recorded, result=result.model_dump(mode="json"))
+            return ToolOutcome(name=label, args=recorded, error=internal_error(label).to_dict())
+        return ToolOutcome(name=label, args=recorded, result=result.model_dump(mode="json"))
 
 
 def internal_error(name: str) -> AdvisorError:

@@ -35,6 +35,7 @@ MAX_CLIENTS, MAX_SECONDS, MAX_REQUESTS = 256, 600, 200_000
 REQUEST_TIMEOUT_S = 60.0
 START_TIMEOUT_S = 240.0
 RSS_SAMPLE_S = 0.25
+TIMELINE_S = 5.0
 # Tool failures that are the server's fault (a crash caught by the registry), never the user's.
 SERVER_FAULT_CODES = {"internal_error"}
 # Answers from an LLM endpoint are neither reproducible nor ours to load test.
@@ -193,9 +194,14 @@ async def client_loop(worker: int, connection: Connection, answers, tally: Tally
         await connection.close()
 
 
-async def sample_rss(pid: int, stop: asyncio.Event, peak: list[float]) -> None:
+async def sample_rss(pid: int, stop: asyncio.Event, peak: list[float], timeline: list[int]) -> None:
+    """Track the peak RSS, and keep one sample per ``TIMELINE_S`` to tell a plateau from a leak."""
+    started = time.monotonic()
     while not stop.is_set():
-        peak[0] = max(peak[0], _rss_mb(pid))
+        rss = _rss_mb(pid)
+        peak[0] = max(peak[0], rss)
+        if time.monotonic() - started >= len(timeline) * TIMELINE_S:
+            timeline.append(round(rss))
         try:
             await asyncio.wait_for(stop.wait(), RSS_SAMPLE_S)
         except asyncio.TimeoutError:
@@ -208,8 +214,8 @@ async def run_load(url: str, pid: int, args: argparse.Namespace) -> dict:
     probe = connect()
     answers, warnings = await reference_answers(probe)
     rss_before = _rss_mb(pid)
-    tally, peak, stop = Tally(), [rss_before], asyncio.Event()
-    sampler = asyncio.create_task(sample_rss(pid, stop, peak))
+    tally, peak, timeline, stop = Tally(), [rss_before], [], asyncio.Event()
+    sampler = asyncio.create_task(sample_rss(pid, stop, peak, timeline))
     server_cpu, client_cpu, started = cpu_seconds(pid), time.process_time(), time.monotonic()
     deadline = started + args.seconds
     await asyncio.gather(*(client_loop(i, connect(), answers, tally, deadline, args.max_requests) for i in range(args.clients)))
@@ -219,7 +225,9 @@ async def run_load(url: str, pid: int, args: argparse.Namespace) -> dict:
     await sampler
     healthy = (await probe.request("GET", "/healthz"))[0] == 200
     await probe.close()
-    return summarize(tally, wall, server_cpu, client_cpu, rss_before, peak[0], _rss_mb(pid), healthy, warnings)
+    result = summarize(tally, wall, server_cpu, client_cpu, rss_before, peak[0], _rss_mb(pid), healthy, warnings)
+    result["server_rss_mb"]["every_5s"] = timeline
+    return result
 
 
 # --- the report ---------------------------------------------------------------------------

@@ -10,11 +10,15 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
+import pytest
+
 from advisor.contract import ChatTurn
 from advisor.interfaces.guards import SlidingWindowLimiter, client_address_key
 from advisor.registry import Registry, ToolSpec
 from benchmarks.load_mix import SCENARIOS, history_questions
 from knowledge.catalog import Catalog, load_catalog
+from tests.retrieval_support import embedder  # noqa: F401
 from tools.gpu_specs import compare_gpus
 
 THREADS = 16
@@ -90,6 +94,32 @@ def test_a_failed_dependency_build_is_retried():
     assert registry.call("compare_gpus", {"gpus": ["H100"]}).error["code"] == "internal_error"
     assert registry.call("compare_gpus", {"gpus": ["H100"]}).ok
     assert len(attempts) == 2
+
+
+@pytest.mark.slow  # loads the embedding model
+def test_the_embedder_runs_every_encode_on_one_thread(embedder, monkeypatch):
+    # torch keeps scratch memory per calling thread: encodes straight from the server's
+    # threadpool grew the process by ~240 MB under load.
+    model_threads = set()
+    real_encode = embedder._model.encode
+
+    def recording_encode(*args, **kwargs):
+        model_threads.add(threading.get_ident())
+        return real_encode(*args, **kwargs)
+
+    monkeypatch.setattr(embedder._model, "encode", recording_encode)
+    texts = [f"why is GPU {i} throttling at 90 degrees" for i in range(THREADS)]
+    sequential = [embedder.encode([t])[0] for t in texts]
+    start = threading.Barrier(THREADS)
+
+    def encode_at_once(text):
+        start.wait()
+        return embedder.encode([text])[0]
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        concurrent = list(pool.map(encode_at_once, texts))
+    assert len(model_threads) == 1 and threading.get_ident() not in model_threads
+    assert all(np.allclose(a, b, atol=1e-6) for a, b in zip(sequential, concurrent))
 
 
 # --- the rate limiter's table of clients ----------------------------------------------------

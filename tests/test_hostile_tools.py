@@ -120,9 +120,11 @@ def test_arguments_that_are_not_an_object(name, args):
     check_contract(outcome, args if not isinstance(args, dict) else "dict")
 
 
-def test_unknown_tool_is_a_bilingual_error():
-    outcome = registry.call("rm -rf /", {})
+@pytest.mark.parametrize("name", ["rm -rf /", MEGABYTE, ["estimate_memory"], None])
+def test_unknown_tool_is_a_bilingual_error(name):
+    outcome = registry.call(name, {})
     assert outcome.error["code"] == "unknown_tool" and outcome.error["suggestions"] == sorted(TOOLS)
+    check_contract(outcome, name)
 
 
 # The registry's containment: a tool bug or an overflow becomes an error, not an exception or a NaN.

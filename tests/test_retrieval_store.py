@@ -6,7 +6,7 @@ import time
 import pytest
 
 from advisor.retrieval.documents import load_guidance
-from advisor.retrieval.store import COLLECTION_NAME, INDEX_FORMAT_VERSION, StoreUnavailable, VectorStore
+from advisor.retrieval.store import COLLECTION_NAME, INDEX_FORMAT_VERSION, EmbeddingFailed, StoreUnavailable, VectorStore
 from tests.retrieval_support import CountingEmbedder, embedder, free_port, no_chroma_default_embedding, write_doc  # noqa: F401
 
 pytestmark = pytest.mark.slow
@@ -87,6 +87,15 @@ def test_manifest_records_format_version_and_model(tmp_path, docs, embedder):
     store.close()
 
 
+def test_drop_forces_the_next_sync_to_embed_everything(tmp_path, docs, embedder):
+    store = VectorStore(tmp_path / "data")
+    store.sync(load_guidance(docs), embedder)
+    store.drop()
+    assert store.manifest() is None
+    assert store.sync(load_guidance(docs), embedder).embedded == 4
+    store.close()
+
+
 def test_corrupted_sqlite_file_is_detected_wiped_and_rebuilt(tmp_path, docs, embedder, caplog):
     store = VectorStore(tmp_path / "data")
     store.sync(load_guidance(docs), embedder)
@@ -122,6 +131,21 @@ def test_wrong_manifest_version_or_model_triggers_a_full_rebuild(tmp_path, docs,
     report = store.sync(load_guidance(docs), other_model)
     assert "another-model" in report.rebuilt_reason and report.embedded == 4
     assert store.manifest()["embedding_model"] == "local:/models/another-model"
+    store.close()
+
+
+def test_a_failing_model_is_reported_and_never_wipes_the_store(tmp_path, docs, embedder):
+    class OutOfMemory(CountingEmbedder):
+        def encode(self, texts, batch_size=32):
+            raise MemoryError("cannot allocate")
+
+    store = VectorStore(tmp_path / "data")
+    store.sync(load_guidance(docs), embedder)
+    write_doc(docs, "en", "oom", {"New": "A rewritten section about CUDA out of memory errors."})
+    with pytest.raises(EmbeddingFailed, match="MemoryError"):
+        store.sync(load_guidance(docs), OutOfMemory(embedder))
+    report = store.sync(load_guidance(docs), embedder)
+    assert (report.embedded, report.unchanged, report.deleted, report.rebuilt_reason) == (1, 2, 1, None)
     store.close()
 
 

@@ -224,9 +224,11 @@ def _sharding_buffers(s: Setup, t: Trainable, shard: int) -> Part:
     if s.zero_stage >= 3:
         # Parameters are gathered in the format they are stored in (a QLoRA base stays 4-bit), as for FSDP above.
         stored = (t.frozen_bytes + t.params * s.recipe.weight) / (spec.params_b * 1e9)
-        live = min(ZERO3_LIVE_PARAMS, spec.params_b * 1e9 / shard) * stored
+        # Only other ranks' shards are gathered, so the weights never exceed an unsharded copy.
+        others = spec.params_b * 1e9 / shard * (1 - 1 / s.dp)
+        live = min(ZERO3_LIVE_PARAMS, others) * stored
         value += live
-        text += f" + live params min(1e9, {count(spec.params_b * 1e9 / shard)}) × {stored:.3g} B"
+        text += f" + live params min(1e9, {count(others)} on other ranks) × {stored:.3g} B"
     return Part("sharding_buffers", "ZeRO communication buffers", "ZeRO 通信缓冲", value, f"{text} = {gb(value)} (DeepSpeed defaults)")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.agent.markdown import bullet_list, number, table
+from advisor.labels import CHINA_STATUS, VERDICT, label
 from knowledge.gpus import GPU
 from tools.common import LineItem, Text
 from tools.memory_models import MemoryEstimate
@@ -13,24 +14,6 @@ from tools.recommend import Recommendation
 from tools.tco import TcoResult
 from tools.training_time import TrainingTimeResult
 from tools.troubleshoot import Diagnosis
-
-VERDICT = {
-    "fits": ("✅ Fits", "✅ 放得下"),
-    "tight": ("🟡 Tight", "🟡 偏紧"),
-    "does_not_fit": ("❌ Does not fit", "❌ 放不下"),
-}
-CHINA = {
-    "available": ("available", "可购"),
-    "export-controlled": ("export-controlled", "出口管制"),
-    "china-variant": ("China variant", "中国特供版"),
-    "domestic": ("domestic", "国产"),
-    "not-sold": ("not sold", "未销售"),
-}
-
-
-def _pick(pair: tuple[str, str], language: str) -> str:
-    return pair[1] if language == "zh" else pair[0]
-
 
 def readable(value: float) -> str:
     """Readable value: huge counts such as training FLOPs in scientific form, tiny ones not rounded to 0."""
@@ -58,7 +41,7 @@ def memory_markdown(estimate: MemoryEstimate, language: str) -> str:
             + ("all GPUs: " if en else "全部 GPU 合计：") + f"{number(estimate.total_all_gpus_gb, 1)} GB"
         )
     if estimate.verdict:
-        verdict = f"**{_pick(VERDICT[estimate.verdict], language)}** — {estimate.gpu} {number(estimate.gpu_capacity_gb or 0, 0)} GB"
+        verdict = f"**{label(VERDICT[estimate.verdict], language)}** — {estimate.gpu} {number(estimate.gpu_capacity_gb or 0, 0)} GB"
         if estimate.headroom_pct is not None:
             verdict += (", headroom " if en else "，余量 ") + f"{number(estimate.headroom_pct, 1)}%"
         parts.append(verdict)
@@ -127,7 +110,7 @@ def catalog_rows(gpus: Sequence[GPU], language: str) -> list[list]:
     """One row per GPU; numbers stay numbers so the table sorts numerically."""
     return [
         [g.name, g.vendor, g.segment, g.memory_gb, g.bandwidth_gbs, g.bf16_tflops, g.fp8_tflops, g.tdp_w,
-         _pick(CHINA[g.china], language), g.launch_year]
+         label(CHINA_STATUS[g.china], language), g.launch_year]
         for g in gpus
     ]  # fmt: skip
 

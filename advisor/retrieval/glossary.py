@@ -42,6 +42,9 @@ class Expansion(BaseModel):
     """Terms from the other language for the concepts a query mentions."""
 
     english: list[str] = Field(default_factory=list, description="English terms for Chinese phrases found.")
+    english_main: list[str] = Field(
+        default_factory=list, description="Only the first two English terms of each concept: a short query for the embedder."
+    )
     chinese: list[str] = Field(default_factory=list, description="Chinese terms for English phrases found.")
 
 
@@ -55,14 +58,16 @@ class Glossary:
     def expand(self, query: str) -> Expansion:
         lowered = query.lower()
         english: dict[str, None] = {}
+        english_main: dict[str, None] = {}
         chinese: dict[str, None] = {}
         for phrase, term in self._zh:
             if phrase.lower() in lowered:
                 english.update(dict.fromkeys(term.en))
+                english_main.update(dict.fromkeys(term.en[:2]))
         for pattern, term in self._en:
             if pattern.search(lowered):
                 chinese.update(dict.fromkeys(term.zh))
-        return Expansion(english=list(english), chinese=list(chinese))
+        return Expansion(english=list(english), english_main=list(english_main), chinese=list(chinese))
 
     def chinese_words(self) -> list[str]:
         """Chinese phrases without spaces: the ones jieba can hold as single words."""

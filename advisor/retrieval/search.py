@@ -114,7 +114,8 @@ class Retriever:
         expansion = self.glossary.expand(query)
         rankings: dict[RetrieverName, list[str]] = {}
         degraded = False
-        dense_text = self._dense_text(query, expansion.english)
+        # Every synonym helps BM25, but for the embedder they only lengthen (slow) and blur the query.
+        dense_text = self._dense_text(query, expansion.english_main)
         if mode in ("hybrid", "dense") and dense_text:
             try:
                 rankings["dense"] = self._dense(dense_text)

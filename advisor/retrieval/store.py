@@ -37,6 +37,10 @@ class StoreUnavailable(RuntimeError):
     """Chroma cannot be reached (server down) or used right now; lexical search still works."""
 
 
+class EmbeddingFailed(RuntimeError):
+    """The model failed while indexing: a problem with the embedder, not with the store (never wiped for it)."""
+
+
 class SyncReport(BaseModel):
     """What an index build did."""
 
@@ -182,9 +186,9 @@ class VectorStore:
         with self._lock:
             try:
                 report = self._sync(chunks, embedder, progress)
-            except StoreUnavailable:
+            except (StoreUnavailable, EmbeddingFailed):
                 raise
-            except Exception as exc:
+            except Exception as exc:  # whatever Chroma raised: its server or its files are the problem
                 if self.url:
                     self._forget()
                     self._failed_at = time.monotonic()
@@ -193,7 +197,7 @@ class VectorStore:
                 self._wipe_local(f"reading it failed: {type(exc).__name__}: {exc}")
                 try:
                     report = self._sync(chunks, embedder, progress)
-                except StoreUnavailable:
+                except (StoreUnavailable, EmbeddingFailed):
                     raise
                 except Exception as again:
                     self._forget()
@@ -227,7 +231,11 @@ class VectorStore:
             progress(0, len(to_embed))
         for start in range(0, len(to_embed), BATCH_SIZE):
             batch = to_embed[start : start + BATCH_SIZE]
-            self._upsert(collection, batch, embedder.encode([c.embedding_text() for c in batch]))
+            try:
+                vectors = embedder.encode([c.embedding_text() for c in batch])
+            except Exception as exc:
+                raise EmbeddingFailed(f"embedding chunks for the index failed: {type(exc).__name__}: {exc}") from exc
+            self._upsert(collection, batch, vectors)
             if progress:
                 progress(start + len(batch), len(to_embed))
         if stale:

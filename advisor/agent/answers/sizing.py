@@ -8,6 +8,7 @@ from advisor.agent.answers import specs
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
+from advisor.labels import VERDICT
 
 TASK_BY_WORKLOAD = {
     "inference": "inference",
@@ -24,11 +25,6 @@ TASK_LABEL = {
     "qlora": ("QLoRA fine-tuning", "QLoRA 微调"),
     "full_finetune": ("full fine-tuning", "全参微调"),
     "pretrain": ("pre-training", "预训练"),
-}
-VERDICT = {
-    "fits": ("✅ **Fits**", "✅ **放得下**"),
-    "tight": ("⚠️ **Tight fit**", "⚠️ **勉强放得下**"),
-    "does_not_fit": ("❌ **Does not fit**", "❌ **放不下**"),
 }
 RULE_OF_THUMB = re.compile(r"4\s*G|四\s*G|每\s*(?:10亿|十亿|1\s*B)|per\s+(?:1\s*)?b(?:illion)?\b", re.IGNORECASE)
 INVERSE = re.compile(r"max(?:imum)?\s+(?:batch|context|sequence)|longest\s+context|最大(?:的)?(?:batch|批|上下文|长度|并发)|最长(?:的)?(?:上下文|长度)|最多(?:能)?(?:跑|支持)", re.IGNORECASE)
@@ -209,7 +205,7 @@ def memory(turn: Turn) -> str:
     )
     parts = []
     if r.get("verdict"):
-        mark = turn.t(*VERDICT[r["verdict"]])
+        mark = f"**{turn.t(*VERDICT[r['verdict']])}**"
         parts.append(
             f"{mark} — "
             + need

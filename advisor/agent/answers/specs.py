@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
-
-CHINA_STATUS = {
-    "available": ("on sale", "可正常购买"),
-    "export-controlled": ("export-controlled (no new sales in mainland China)", "受出口管制（中国大陆无法购买新卡）"),
-    "china-variant": ("China-market variant", "中国特供版"),
-    "domestic": ("Chinese domestic chip", "国产芯片"),
-    "not-sold": ("not sold in mainland China", "中国大陆不销售"),
-}
-
+from advisor.labels import CHINA_STATUS
 
 def answer(turn: Turn) -> str:
     names = turn.entities.gpus or turn.slots.gpus
