@@ -35,5 +35,8 @@ test: install-dev
 bench: install-dev
 	$(PY) -m benchmarks
 
+load: install-dev
+	$(PY) -m benchmarks.load
+
 clean:
 	rm -rf $(VENV) .advisor-data test-artifacts

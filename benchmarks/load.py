@@ -7,8 +7,8 @@ asyncio clients send the same questions for ``--seconds`` through `/api/chat` an
 with exactly the reference answer: a race or state leaking between requests shows up as a
 different answer, not only as a 500. A traceback in the server log is an error too.
 
-Printed as a table and written to ``test-artifacts/load.json``. The client's own CPU use is
-measured, so the report says whether the client or the server was the bottleneck.
+Printed as a table and written to ``test-artifacts/load.json``. The CPU used by the client,
+the server and the whole machine is measured, so the report says what limited throughput.
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ def ensure_index(env: dict[str, str]) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "advisor.cli", "index", "--if-missing"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
     )
-    return (done.stdout or done.stderr).strip().splitlines()[-1] if (done.stdout or done.stderr).strip() else f"exit {done.returncode}"
+    output = (done.stdout or done.stderr).strip()
+    return output.splitlines()[-1] if output else f"index check exited with code {done.returncode}"
 
 
 @contextmanager
@@ -120,6 +121,29 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process, from /proc/<pid>/stat."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) CPU ticks of the whole machine since boot, from /proc/stat."""
+    ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle + iowait
+    return sum(ticks) - idle, sum(ticks)
+
+
+class CpuMeter:
+    """CPU used by the server, by this client and by the whole machine since the meter was made."""
+
+    def __init__(self, server_pid: int):
+        self.server_pid = server_pid
+        self.server, self.client, self.machine = cpu_seconds(server_pid), time.process_time(), machine_ticks()
+
+    def read(self, wall: float) -> dict[str, int]:
+        (busy, total), (busy0, total0) = machine_ticks(), self.machine
+        return {
+            "server_cpu_pct": round(100 * (cpu_seconds(self.server_pid) - self.server) / wall),  # of one core
+            "client_cpu_pct": round(100 * (time.process_time() - self.client) / wall),
+            "machine_busy_pct": round(100 * (busy - busy0) / max(1, total - total0)),  # of all cores
+        }
 
 
 # --- the clients --------------------------------------------------------------------------
@@ -182,7 +206,9 @@ async def client_loop(worker: int, connection: Connection, answers, tally: Tally
             started = time.perf_counter()
             try:
                 answer, calls = await fetch_answer(connection, endpoint, scenario, answers)
-                problem = "; ".join(server_faults(calls)) or ("" if answer == answers[scenario.name] else "answer differs from the sequential one")
+                problem = "; ".join(server_faults(calls))
+                if answer != answers[scenario.name]:
+                    problem = problem or "answer differs from the sequential one"
             except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, HttpError, ValueError, KeyError, IndexError) as exc:
                 problem = f"{type(exc).__name__}: {exc}"
                 await connection.close()  # the stream may be mid-response: start clean
@@ -216,18 +242,18 @@ async def run_load(url: str, pid: int, args: argparse.Namespace) -> dict:
     rss_before = _rss_mb(pid)
     tally, peak, timeline, stop = Tally(), [rss_before], [], asyncio.Event()
     sampler = asyncio.create_task(sample_rss(pid, stop, peak, timeline))
-    server_cpu, client_cpu, started = cpu_seconds(pid), time.process_time(), time.monotonic()
+    meter, started = CpuMeter(pid), time.monotonic()
     deadline = started + args.seconds
     await asyncio.gather(*(client_loop(i, connect(), answers, tally, deadline, args.max_requests) for i in range(args.clients)))
     wall = time.monotonic() - started
-    server_cpu, client_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - client_cpu
+    usage = meter.read(wall)
     stop.set()
     await sampler
-    healthy = (await probe.request("GET", "/healthz"))[0] == 200
+    rss = {"before": round(rss_before), "peak_sampled": round(peak[0]), "after": round(_rss_mb(pid)), "every_5s": timeline}
+    if (await probe.request("GET", "/healthz"))[0] != 200:
+        tally.errors.append("/healthz failed after the run")
     await probe.close()
-    result = summarize(tally, wall, server_cpu, client_cpu, rss_before, peak[0], _rss_mb(pid), healthy, warnings)
-    result["server_rss_mb"]["every_5s"] = timeline
-    return result
+    return summarize(tally, wall, usage, rss, warnings)
 
 
 # --- the report ---------------------------------------------------------------------------
@@ -242,30 +268,33 @@ def percentiles(samples: list[float]) -> dict[str, float]:
     return {"p50_ms": at(0.50), "p95_ms": at(0.95), "p99_ms": at(0.99), "max_ms": round(1000 * ordered[-1], 1)}
 
 
-def summarize(tally: Tally, wall, server_cpu, client_cpu, rss_before, rss_peak, rss_after, healthy, warnings) -> dict:
+def summarize(tally: Tally, wall: float, usage: dict[str, int], rss: dict, warnings: list[str]) -> dict:
     everything = [s for samples in tally.latencies.values() for s in samples]
-    errors = list(tally.errors) + ([] if healthy else ["/healthz failed after the run"])
     return {
         "requests": tally.requests,
         "seconds": round(wall, 1),
         "throughput_rps": round(tally.requests / wall, 1),
         "latency": percentiles(everything),
         "by_endpoint": {e: {"requests": len(s), **percentiles(s)} for e, s in tally.latencies.items()},
-        "errors": len(errors),
-        "error_samples": errors[:10],
-        "server_rss_mb": {"before": round(rss_before), "peak_sampled": round(rss_peak), "after": round(rss_after)},
-        "server_cpu_pct": round(100 * server_cpu / wall),
-        "client_cpu_pct": round(100 * client_cpu / wall),
+        "errors": len(tally.errors),
+        "error_samples": tally.errors[:10],
+        "server_rss_mb": rss,
+        **usage,
         "warnings": warnings,
     }
 
 
 def bottleneck_note(result: dict, cpus: int) -> str:
-    client, server = result["client_cpu_pct"], result["server_cpu_pct"]
-    verdict = (
-        "the client was NOT the bottleneck" if client < 50 else "the client used over half a core: throughput may be client-bound"
-    )
-    return f"{cpus} CPU cores shared by client and server; client used {client}% of one core, server {server}%: {verdict}."
+    """Who limited the throughput: the client, the server, or other work on the machine."""
+    client, server, machine = result["client_cpu_pct"], result["server_cpu_pct"], result["machine_busy_pct"]
+    facts = f"{cpus} cores; client {client}% of one core, server {server}% of one core, machine {machine}% busy overall"
+    if client >= 50:
+        return f"{facts}: the client used over half a core, so throughput may be client-bound."
+    if server >= 85:
+        return f"{facts}: the client was not the bottleneck; the server process was CPU-bound (one Python process)."
+    if machine >= 90:
+        return f"{facts}: the client was not the bottleneck; other processes competed for the CPU, so the numbers are low."
+    return f"{facts}: the client was not the bottleneck."
 
 
 def traceback_lines(log_path: Path) -> list[str]:
@@ -287,7 +316,7 @@ def print_table(result: dict, config: dict) -> None:
     console.print(table)
     rss = result["server_rss_mb"]
     console.print(
-        f"throughput {result['throughput_rps']} req/s · errors {result['errors']} · "
+        f"{result['requests']} requests · throughput {result['throughput_rps']} req/s · errors {result['errors']} · "
         f"server RSS {rss['before']} MB before, {rss['peak_sampled']} MB peak, {rss['after']} MB after"
     )
     console.print(result["note"])

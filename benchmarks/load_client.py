@@ -36,8 +36,10 @@ class Connection:
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
         )
         self._writer.write(head.encode() + body)
-        status_line = await self._reader.readuntil(b"\r\n")
-        status = int(status_line.split()[1])
+        status_line = (await self._reader.readuntil(b"\r\n")).split()
+        if len(status_line) < 2 or not status_line[1].isdigit():
+            raise HttpError(f"not an HTTP status line: {b' '.join(status_line)[:80]!r}")
+        status = int(status_line[1])
         headers = {}
         for line in (await self._reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n"):
             name, _, value = line.partition(":")

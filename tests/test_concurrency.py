@@ -16,6 +16,7 @@ import pytest
 from advisor.contract import ChatTurn
 from advisor.interfaces.guards import SlidingWindowLimiter, client_address_key
 from advisor.registry import Registry, ToolSpec
+from advisor.retrieval.store import COLLECTION_NAME, VectorStore
 from benchmarks.load_mix import SCENARIOS, history_questions
 from knowledge.catalog import Catalog, load_catalog
 from tests.retrieval_support import embedder  # noqa: F401
@@ -120,6 +121,41 @@ def test_the_embedder_runs_every_encode_on_one_thread(embedder, monkeypatch):
         concurrent = list(pool.map(encode_at_once, texts))
     assert len(model_threads) == 1 and threading.get_ident() not in model_threads
     assert all(np.allclose(a, b, atol=1e-6) for a, b in zip(sequential, concurrent))
+
+
+def test_a_health_probe_closing_its_client_never_breaks_a_first_open_of_the_same_store(tmp_path):
+    # /healthz opens and closes its own client on the index path; Chroma shares one System per
+    # path. Unserialised, the retriever's first open failed half the time and the index was wiped.
+    failures = []
+    for attempt in range(20):
+        data_dir = tmp_path / str(attempt)
+        seed = VectorStore(data_dir)
+        seed.client().create_collection(COLLECTION_NAME, embedding_function=None).upsert(ids=["a"], embeddings=[[0.6, 0.8]])
+        seed.close()
+        start = threading.Barrier(2)
+
+        def probe():
+            start.wait()
+            store = VectorStore(data_dir)
+            store.manifest()
+            store.close()
+
+        def first_query():
+            start.wait()
+            store = VectorStore(data_dir)
+            try:
+                assert store.query([0.6, 0.8], 1)[0][0] == "a"
+            except Exception as exc:  # noqa: BLE001 - any failure here is the race
+                failures.append(f"{type(exc).__name__}: {exc}")
+            finally:
+                store.close()
+
+        threads = [threading.Thread(target=probe), threading.Thread(target=first_query)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert failures == []
 
 
 # --- the rate limiter's table of clients ----------------------------------------------------

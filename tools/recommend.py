@@ -17,7 +17,7 @@ from tools.checks import check_range
 from tools.common import Text
 from tools.errors import AdvisorError
 from tools.memory import estimate_memory
-from tools.memory_constants import GB, GIB
+from tools.memory_constants import GB, GIB, TIGHT_FRACTION
 from tools.memory_models import MemoryEstimate, MemoryRequest
 from tools.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, normalize_currency
 
@@ -26,8 +26,6 @@ GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 CHINA_BUYABLE = {"available", "china-variant", "domestic"}
 # Past one server the plan needs a fast fabric; consumer cards and Apple machines don't scale there.
 MAX_COUNT_BY_SEGMENT = {"consumer": 8, "workstation": 8, "apple": 1, "datacenter": GPU_COUNTS[-1]}
-# Leave room for fragmentation and spikes the estimate cannot see (see memory-estimation.md §6).
-PLANNING_HEADROOM = 0.05
 
 
 class RecommendRequest(BaseModel):
@@ -161,10 +159,11 @@ def _smallest_count(gpu: GPU, request: RecommendRequest, catalog: Catalog, per_c
     for count, estimate in per_count.items():
         if count > limit:
             break
-        # Catalog sizes are binary (an "80 GB" card holds 80 GiB), as the estimator assumes.
-        if estimate.total_per_gpu_gb <= gpu.memory_gb * GIB / GB * (1 - PLANNING_HEADROOM):
+        # Catalog sizes are binary (an "80 GB" card holds 80 GiB), as the estimator assumes. A plan
+        # must "fit", not merely squeeze in: allocator spikes and fragmentation eat the last 10%.
+        if estimate.total_per_gpu_gb <= gpu.memory_gb * GIB / GB * TIGHT_FRACTION:
             confirmed = _confirm(request, catalog, gpu.id, count)
-            if confirmed.verdict != "does_not_fit":
+            if confirmed.verdict == "fits":
                 return count, confirmed
     return None
 

@@ -1,6 +1,6 @@
 """Dated default inputs for the rent-vs-buy (TCO) calculator, each with where it comes from.
 
-Figures are from /work/shared/reference/troubleshooting-and-tco.md §2.2–2.3 and gpu-specs-notes.md
+Figures are from ../shared/reference/troubleshooting-and-tco.md §2.2–2.3 and gpu-specs-notes.md
 §3–5 (2025–26 snapshots). They are starting points: every one can be overridden per request.
 Money defaults are stored in USD and converted; electricity has its own CNY default because
 Chinese industrial tariffs are not US tariffs times an exchange rate.

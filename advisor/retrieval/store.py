@@ -31,6 +31,11 @@ INDEX_FORMAT_VERSION = 1
 COLLECTION_NAME = "advisor-knowledge"
 BATCH_SIZE = 32
 Progress = Callable[[int, int], None]
+# Chroma shares one System per local path and stops it when the last client on it closes. A
+# client opened while another closes can get the stopped System ("RustBindingsAPI object has no
+# attribute bindings"): half the time when /healthz probed while the retriever first synced,
+# which then wiped a healthy index. Opening and closing local clients are therefore serialised.
+_LOCAL_OPEN_CLOSE = threading.Lock()
 
 
 class StoreUnavailable(RuntimeError):
@@ -75,7 +80,8 @@ class VectorStore:
         settings = chromadb.Settings(anonymized_telemetry=False)
         if not self.url:
             self.path.mkdir(parents=True, exist_ok=True)
-            return chromadb.PersistentClient(path=str(self.path), settings=settings)
+            with _LOCAL_OPEN_CLOSE:
+                return chromadb.PersistentClient(path=str(self.path), settings=settings)
         parsed = urlparse(self.url if "//" in self.url else f"http://{self.url}")
         host, ssl = parsed.hostname or "127.0.0.1", parsed.scheme == "https"
         port = parsed.port or (443 if ssl else 8000)
@@ -111,7 +117,8 @@ class VectorStore:
         with self._lock:
             if self._client is not None:
                 try:
-                    self._client.close()
+                    with _LOCAL_OPEN_CLOSE:
+                        self._client.close()
                 except Exception:  # closing a broken client must not mask the original problem
                     pass
             self._client = self._collection = None
@@ -122,13 +129,14 @@ class VectorStore:
         self._forget()
         # Chroma caches one System per path for the whole process; drop it so a fresh client
         # does not reuse connections to the files we are about to delete.
-        system = SharedSystemClient._identifier_to_system.pop(str(self.path), None)
-        SharedSystemClient._identifier_to_refcount.pop(str(self.path), None)
-        if system is not None:
-            try:
-                system.stop()
-            except Exception:
-                pass
+        with _LOCAL_OPEN_CLOSE:
+            system = SharedSystemClient._identifier_to_system.pop(str(self.path), None)
+            SharedSystemClient._identifier_to_refcount.pop(str(self.path), None)
+            if system is not None:
+                try:
+                    system.stop()
+                except Exception:
+                    pass
         shutil.rmtree(self.path, ignore_errors=True)
 
     # --- manifest ---------------------------------------------------------------------
