@@ -7,7 +7,6 @@ the commands that need them, so `gpu-advisor --help` answers instantly.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -139,9 +138,6 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    if importlib.util.find_spec("advisor.retrieval.index") is None:
-        print("The knowledge index builder (advisor.retrieval.index) is not installed.", file=sys.stderr)
-        return 1
     from advisor.retrieval.index import build_index, ensure_index, progress_bar
     from advisor.retrieval.store import StoreUnavailable
 
@@ -171,9 +167,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_slack(args: argparse.Namespace) -> int:
-    if importlib.util.find_spec("advisor.interfaces.slack") is None:
-        print("The Slack bot (advisor/interfaces/slack.py) is not installed in this build.", file=sys.stderr)
-        return 1
     from advisor.interfaces.slack import run
 
     run(_settings())

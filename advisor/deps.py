@@ -60,12 +60,13 @@ def shared_registry() -> Registry:
 
 
 def build_advisor(settings: Settings):
-    from advisor.agent.llm import LLMAgent, build_chat_model
     from advisor.agent.planner import OfflinePlanner
     from advisor.agent.service import Advisor
 
     registry = shared_registry()
     llm = None
-    if settings.llm is not None:
+    if settings.llm is not None:  # LangChain is only imported when an endpoint is configured
+        from advisor.agent.llm import LLMAgent, build_chat_model
+
         llm = LLMAgent(registry, build_chat_model(settings.llm), settings.llm.max_steps)
     return Advisor(OfflinePlanner(registry), llm)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import re
 
@@ -235,13 +234,10 @@ def test_unexpected_errors_are_500_with_a_request_id_and_no_details(tmp_path):
 
 
 # --- full server ------------------------------------------------------------------------
-def test_full_app_serves_the_api_and_the_ui_when_present(advisor, tmp_path):
+def test_full_app_serves_the_api_and_the_ui(advisor, tmp_path):
     app = create_app(offline_settings(tmp_path), advisor)
     with running_server(app) as url, httpx.Client(base_url=url, timeout=60) as client:
         assert client.get("/healthz").json()["status"] == "ok"
         assert client.get("/v1/models").status_code == 200
         root = client.get("/")
-        if importlib.util.find_spec("advisor.interfaces.web") is None:
-            assert root.status_code == 404
-        else:
-            assert root.status_code == 200 and "text/html" in root.headers["content-type"]
+        assert root.status_code == 200 and "text/html" in root.headers["content-type"]

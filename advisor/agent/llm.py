@@ -18,6 +18,7 @@ from advisor.agent.tool_guard import RegistryToolGuard, tool_content
 from advisor.config import LLMSettings
 from advisor.contract import AdvisorResponse, ChatTurn, Language, Source, ToolCall
 from advisor.registry import Registry, ToolOutcome
+from advisor.agent.failure import LLMFailure  # noqa: F401  (re-exported: part of this module's API)
 
 
 def build_chat_model(settings: LLMSettings) -> BaseChatModel:
@@ -55,14 +56,6 @@ def registry_tools(registry: Registry, record: list[ToolOutcome]) -> list[Struct
         )
 
     return [make(name) for name in registry.names()]
-
-
-class LLMFailure(RuntimeError):
-    """LLM mode could not answer. ``reason`` is a stable slug the facade turns into a bilingual notice."""
-
-    def __init__(self, reason: str, detail: str = ""):
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
 
 
 def failure_reason(exc: Exception) -> str:

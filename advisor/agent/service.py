@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from advisor.agent.llm import LLMAgent, LLMFailure
+from advisor.agent.failure import LLMFailure
 from advisor.agent.planner import OfflinePlanner
 from advisor.contract import AdvisorResponse, ChatTurn
 from advisor.language import detect_language
+
+if TYPE_CHECKING:  # LangChain is imported only when an LLM endpoint is configured
+    from advisor.agent.llm import LLMAgent
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import threading
 import time
@@ -33,8 +32,6 @@ class IndexProbe:
             return self._state
 
     def _probe(self) -> IndexState:
-        if importlib.util.find_spec("advisor.retrieval.store") is None:
-            return "unavailable"
         from advisor.retrieval.store import VectorStore
 
         store = VectorStore(self.settings.data_dir, self.settings.chroma_url)

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
+import threading
 
 from fastapi import FastAPI
 
 from advisor.config import Settings
-
-WEB_UI_MODULE = "advisor.interfaces.web"
-INDEX_MODULE = "advisor.retrieval.index"
 
 
 def create_app(settings: Settings, advisor=None, registry=None) -> FastAPI:
@@ -21,23 +18,16 @@ def create_app(settings: Settings, advisor=None, registry=None) -> FastAPI:
     registry = registry or shared_registry()
     advisor = advisor or build_advisor(settings)
     app = create_api(settings, advisor, registry)
-    # The UI is optional: an API-only deployment simply lacks the module. A module that exists
-    # but fails to import is a bug and is allowed to raise.
-    if importlib.util.find_spec(WEB_UI_MODULE) is not None:
-        os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
-        import gradio as gr
+    os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
+    import gradio as gr
 
-        from advisor.interfaces.web import build_ui
+    from advisor.interfaces.web import build_ui
 
-        app = gr.mount_gradio_app(app, build_ui(advisor, registry, settings), path="/", ssr_mode=False)
-    return app
+    return gr.mount_gradio_app(app, build_ui(advisor, registry, settings), path="/", ssr_mode=False)
 
 
 def prepare_index(settings: Settings, echo=print) -> None:
     """Build the knowledge index if it is missing or stale; on failure keep going (keyword search still works)."""
-    if importlib.util.find_spec(INDEX_MODULE) is None:
-        echo("Knowledge index builder not installed; retrieval uses keyword search only.")
-        return
     from advisor.retrieval.index import ensure_index
 
     echo(f"Checking the knowledge index in {settings.chroma_url or settings.data_dir} …")
@@ -49,13 +39,32 @@ def prepare_index(settings: Settings, echo=print) -> None:
     echo(f"Knowledge index ready: {report.total} chunks ({report.embedded} embedded now, {report.unchanged} unchanged).")
 
 
+def warm_up(settings: Settings, echo=print) -> None:
+    """Index, retriever and data loaded before the first question, so it is answered at full speed."""
+    from advisor.deps import shared_registry
+    from advisor.retrieval.search import Retriever
+    from knowledge.catalog import Catalog
+    from knowledge.troubleshooting import RuleBook
+
+    prepare_index(settings, echo)
+    registry = shared_registry()
+    for kind in (Catalog, RuleBook, Retriever):
+        try:
+            registry.dependency(kind)
+        except Exception as exc:  # the first question will report it; starting must not fail
+            echo(f"Could not preload {kind.__name__}: {type(exc).__name__}")
+
+
 def serve(settings: Settings, echo=print) -> None:
     """Prepare the index and run the server on ADVISOR_HOST:ADVISOR_PORT until interrupted (no share link)."""
     os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
     import uvicorn
 
-    prepare_index(settings, echo)
+    # Loading the embedder and index and importing Gradio each take seconds: do them side by side.
+    warm = threading.Thread(target=warm_up, args=(settings, echo), name="warm-up", daemon=True)
+    warm.start()
     app = create_app(settings)
+    warm.join()
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     echo(f"GPU Advisor on http://{host}:{settings.port}/  (API docs /docs, wiki embed /embed)")
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
