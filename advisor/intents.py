@@ -62,7 +62,9 @@ CUES: dict[IntentName, list[tuple[float, str]]] = {
         (3, r"最长上下文|最大上下文|最大(?:能|可以)?(?:跑|支持|开到)|最大(?:的)?(?:batch|模型)|" + term(r"max(?:imum)?\s+(?:context|batch|sequence)|largest\s+model|biggest\s+model")),
         (3, r"多少显存|显存(?:够|要多少|需要多少|占用|多大)|能(?:不能|否)?跑(?:得动|起来)?(?:吗|么|不)?|跑得(?:动|起来|了)|跑不(?:动|起来)|(?:装|放)得下|(?:装|放)不下"),
         (3, term(r"how\s+much\s+(?:gpu\s+)?(?:memory|vram)|vram|fit|fits|fitting|enough\s+(?:memory|vram)|can\s+(?:i|it|we)\s+run|will\s+it\s+run|kv[\s-]*cache")),
-        (2, r"显存|够(?:不够|吗|么|用)|吃多少|占多少|内存(?:够|需要)|跑[^。？?]{0,20}(?:可以吗|行吗|行不行|可不可以)|" + term(r"can\s+[^.?]{1,40}?\s(?:run|handle|fit|load)")),
+        (2, r"显存|够(?:不够|吗|么|用)|吃多少|占多少|内存(?:够|需要)|跑[^。？?]{0,20}(?:可以吗|行吗|行不行|可不可以)|" + term(r"can\s+[^.?]{1,40}?\s(?:run|handle|fit|load|fine[\s-]?tune|train|serve|host)")),
+        # Someone quoting the "4 GB per 1B parameters" rule wants the real memory figure, not a shopping list.
+        (3, r"每\s*(?:10亿|十亿)\s*参数|经验法则|\d+\s*gb?\s*(?:对吗|对不对|够吗|够不够)|" + term(r"\d\s*gb\s+per\s+(?:1\s*)?(?:b|billion)|rule\s+of\s+thumb")),
         (1, term(r"memory|run\s+on|load")),
     ],
     "recommend": [

@@ -104,6 +104,31 @@ class ChromaServer:
         self.process = None
 
 
+THERMAL_QUESTION = "my GPU runs too hot and throttles"
+
+
+@pytest.fixture
+def chunks(tmp_path):
+    """Two tiny bilingual docs: enough for dense and lexical search, quick to (re-)embed."""
+    from advisor.retrieval.documents import load_guidance
+
+    docs = tmp_path / "docs"
+    write_doc(docs, "en", "thermal", {"Throttling": "A GPU that runs too hot lowers its clocks: thermal throttling.",
+                                      "Airflow": "Blocked airflow in the chassis raises GPU temperature."})  # fmt: skip
+    write_doc(docs, "zh", "thermal", {"降频": "显卡过热时会自动降频。", "风道": "机箱风道堵塞会让温度升高。"})
+    write_doc(docs, "en", "rent-vs-buy", {"Payback": "Buying a server pays off when utilisation stays high."})
+    write_doc(docs, "zh", "rent-vs-buy", {"回本": "利用率一直很高时，买服务器才能回本。"})
+    return load_guidance(docs)
+
+
+@pytest.fixture
+def chroma_server(tmp_path):
+    server = ChromaServer(tmp_path / "chroma-server", tmp_path / "chroma.log")
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def embedder():
     """The packaged MiniLM, loaded once for the whole test session."""

@@ -10,9 +10,8 @@ import pytest
 from fastapi.routing import APIRoute
 from pydantic import SecretStr
 
-from advisor.config import Settings
 from advisor.contract import AdvisorResponse, ChatTurn
-from advisor.deps import build_advisor, shared_registry
+from advisor.deps import shared_registry
 from advisor.interfaces.api import create_api
 from advisor.interfaces.guards import SlidingWindowLimiter
 from advisor.interfaces.server import create_app
@@ -23,21 +22,16 @@ TOKEN = "s3cret-test-token"
 
 
 @pytest.fixture(scope="session")
-def advisor():
-    return build_advisor(Settings())
-
-
-@pytest.fixture(scope="session")
-def api(advisor, tmp_path_factory):
-    app = create_api(offline_settings(tmp_path_factory.mktemp("api")), advisor)
+def api(offline_advisor, tmp_path_factory):
+    app = create_api(offline_settings(tmp_path_factory.mktemp("api")), offline_advisor)
     with running_server(app) as url, httpx.Client(base_url=url, timeout=120) as client:
         yield client
 
 
 @pytest.fixture(scope="session")
-def secured(advisor, tmp_path_factory):
+def secured(offline_advisor, tmp_path_factory):
     settings = offline_settings(tmp_path_factory.mktemp("secured"), api_token=SecretStr(TOKEN), max_body_bytes=4096)
-    with running_server(create_api(settings, advisor)) as url, httpx.Client(base_url=url, timeout=120) as client:
+    with running_server(create_api(settings, offline_advisor)) as url, httpx.Client(base_url=url, timeout=120) as client:
         yield client
 
 
@@ -60,14 +54,14 @@ def test_chat_returns_the_response_contract_in_the_question_language(api):
     assert re.search(GPU_NAME, body.answer) and "GB" in body.answer
 
 
-def test_chat_is_stateless_and_takes_history_from_the_request(api, advisor):
+def test_chat_is_stateless_and_takes_history_from_the_request(api, offline_advisor):
     history = [{"role": "user", "content": CHINESE_7B_QUESTION}, {"role": "assistant", "content": "RTX 4090, 24 GB"}]
     follow_up = "What about for training it?"
     response = api.post("/api/chat", json={"message": follow_up, "history": history})
     assert response.status_code == 200
     turns = [ChatTurn.model_validate(t) for t in history]
-    assert response.json()["answer"] == advisor.answer(follow_up, turns).answer
-    assert response.json()["answer"] != advisor.answer(follow_up).answer  # the history mattered
+    assert response.json()["answer"] == offline_advisor.answer(follow_up, turns).answer
+    assert response.json()["answer"] != offline_advisor.answer(follow_up).answer  # the history mattered
 
 
 def test_chat_rejects_a_bad_history_role(api):
@@ -158,8 +152,8 @@ def api_routes(routes):
             yield from api_routes(route.original_router.routes)
 
 
-def test_handlers_that_compute_run_in_the_threadpool(advisor, tmp_path):
-    app = create_api(offline_settings(tmp_path), advisor)
+def test_handlers_that_compute_run_in_the_threadpool(offline_advisor, tmp_path):
+    app = create_api(offline_settings(tmp_path), offline_advisor)
     routes = {r.path: r.endpoint for r in api_routes(app.routes)}
     for path in ["/api/chat", "/v1/chat/completions", "/api/tools/compare_gpus", "/api/gpus", "/healthz"]:
         assert not inspect.iscoroutinefunction(routes[path]), path
@@ -193,8 +187,8 @@ def test_oversized_bodies_are_refused_by_length_and_while_streaming(secured):
     assert small.status_code == 200
 
 
-def test_rate_limit_answers_429_with_retry_after(advisor, tmp_path):
-    app = create_api(offline_settings(tmp_path, rate_limit_per_minute=3), advisor)
+def test_rate_limit_answers_429_with_retry_after(offline_advisor, tmp_path):
+    app = create_api(offline_settings(tmp_path, rate_limit_per_minute=3), offline_advisor)
     with running_server(app) as url, httpx.Client(base_url=url) as client:
         assert [client.get("/api/models").status_code for _ in range(3)] == [200, 200, 200]
         refused = client.get("/api/models")
@@ -234,8 +228,8 @@ def test_unexpected_errors_are_500_with_a_request_id_and_no_details(tmp_path):
 
 
 # --- full server ------------------------------------------------------------------------
-def test_full_app_serves_the_api_and_the_ui(advisor, tmp_path):
-    app = create_app(offline_settings(tmp_path), advisor)
+def test_full_app_serves_the_api_and_the_ui(offline_advisor, tmp_path):
+    app = create_app(offline_settings(tmp_path), offline_advisor)
     with running_server(app) as url, httpx.Client(base_url=url, timeout=60) as client:
         assert client.get("/healthz").json()["status"] == "ok"
         assert client.get("/v1/models").status_code == 200

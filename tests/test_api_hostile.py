@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import shutil
 import socket
-import subprocess
 import threading
 import time
 from html.parser import HTMLParser
@@ -27,10 +24,10 @@ from pydantic import SecretStr
 from advisor.agent.prompt import SYSTEM_PROMPT
 from advisor.config import LLMSettings
 from advisor.deps import build_advisor
-from advisor.interfaces.embed import STATIC_DIR
 from advisor.interfaces.guards import ApiGuard
 from advisor.interfaces.server import create_app
 from tests.live_server import offline_settings, running_server
+from tests.markdown_js import render_with_markdown_js
 
 TOKEN = "tok-7f3a9c1e-hostile-suite"
 LLM_KEY = "sk-live-0d8e2b6f4a-hostile-suite"
@@ -169,18 +166,7 @@ def test_answers_stay_inert_even_for_a_renderer_that_allows_html(hostile_answers
 
 
 def test_embed_renderer_shows_hostile_answers_as_text(hostile_answers):
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):
-            pytest.fail("node is required in CI to test the embed page's Markdown renderer")
-        pytest.skip("node not installed")
-    script = (
-        f"const md = require({json.dumps(str(STATIC_DIR / 'markdown.js'))});"
-        "const answers = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-        "process.stdout.write(JSON.stringify(answers.map(md.renderMarkdown)));"
-    )
-    done = subprocess.run([node, "-e", script], input=json.dumps(hostile_answers), capture_output=True, text=True, timeout=30, check=True)
-    for html in json.loads(done.stdout):
+    for html in render_with_markdown_js(hostile_answers):
         assert_inert(html)
 
 

@@ -2,30 +2,26 @@
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import subprocess
 from html.parser import HTMLParser
 
 import httpx
 import pytest
 
 from advisor.config import Settings
-from advisor.deps import build_advisor
 from advisor.interfaces.api import create_api
-from advisor.interfaces.embed import EMBED_TEXT, STATIC_DIR, frame_origins
+from advisor.interfaces.embed import EMBED_TEXT, frame_origins
 from tests.live_server import offline_settings, running_server
+from tests.markdown_js import render_with_markdown_js
 
 WIKI = "https://wiki.example.com"
 EVIL = "https://evil.example.net"
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
+def site(offline_advisor, tmp_path_factory):
     settings = offline_settings(tmp_path_factory.mktemp("embed"), embed_origins=[WIKI, "http://intranet:8090"])
-    with running_server(create_api(settings, build_advisor(Settings()))) as url, httpx.Client(base_url=url, timeout=60) as client:
+    with running_server(create_api(settings, offline_advisor)) as url, httpx.Client(base_url=url, timeout=60) as client:
         yield client
 
 
@@ -76,8 +72,8 @@ def test_malformed_origins_cannot_inject_policy():
     assert frame_origins(settings) == [WIKI, "https://ok.example"]
 
 
-def test_no_origins_configured_means_no_cors_and_self_framing_only(tmp_path):
-    app = create_api(offline_settings(tmp_path), build_advisor(Settings()))
+def test_no_origins_configured_means_no_cors_and_self_framing_only(offline_advisor, tmp_path):
+    app = create_api(offline_settings(tmp_path), offline_advisor)
     with running_server(app) as url:
         page = httpx.get(f"{url}/embed")
         api = httpx.get(f"{url}/api/models", headers={"Origin": WIKI})
@@ -103,19 +99,7 @@ CASES = {
 
 @pytest.fixture(scope="module")
 def rendered():
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):
-            pytest.fail("node is required in CI to test the embed page's Markdown renderer")
-        pytest.skip("node not installed")
-    script = (
-        f"const md = require({json.dumps(str(STATIC_DIR / 'markdown.js'))});"
-        "const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-        "const out = {}; for (const k in cases) out[k] = md.renderMarkdown(cases[k]);"
-        "process.stdout.write(JSON.stringify(out));"
-    )
-    result = subprocess.run([node, "-e", script], input=json.dumps(CASES), capture_output=True, text=True, timeout=30, check=True)
-    return json.loads(result.stdout)
+    return dict(zip(CASES, render_with_markdown_js(list(CASES.values())), strict=True))
 
 
 def test_markdown_escapes_every_html_tag(rendered):

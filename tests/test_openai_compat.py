@@ -10,9 +10,7 @@ import openai
 import pytest
 from pydantic import SecretStr
 
-from advisor.config import Settings
 from advisor.contract import ChatTurn
-from advisor.deps import build_advisor
 from advisor.interfaces.api import create_api
 from advisor.interfaces.openai_compat import stream_pieces
 from tests.live_server import CHINESE_7B_QUESTION, GPU_NAME, offline_settings, running_server
@@ -21,13 +19,8 @@ TOKEN = "compat-token"
 
 
 @pytest.fixture(scope="session")
-def advisor():
-    return build_advisor(Settings())
-
-
-@pytest.fixture(scope="session")
-def base_url(advisor, tmp_path_factory):
-    with running_server(create_api(offline_settings(tmp_path_factory.mktemp("compat")), advisor)) as url:
+def base_url(offline_advisor, tmp_path_factory):
+    with running_server(create_api(offline_settings(tmp_path_factory.mktemp("compat")), offline_advisor)) as url:
         yield url
 
 
@@ -62,12 +55,12 @@ def test_client_system_messages_do_not_change_the_answer(client):
     assert "PWNED" not in steered.choices[0].message.content
 
 
-def test_earlier_turns_become_the_history(client, advisor):
+def test_earlier_turns_become_the_history(client, offline_advisor):
     earlier = [ChatTurn(role="user", content=CHINESE_7B_QUESTION), ChatTurn(role="assistant", content="RTX 4090，24 GB")]
     follow_up = "那如果要全参数微调呢？"
     messages = [t.model_dump() for t in earlier] + [{"role": "user", "content": follow_up}]
     completion = client.chat.completions.create(model="gpu-advisor", messages=messages)
-    assert completion.choices[0].message.content == advisor.answer(follow_up, earlier).answer
+    assert completion.choices[0].message.content == offline_advisor.answer(follow_up, earlier).answer
 
 
 def test_streaming_yields_chunks_that_add_up_to_the_answer(client):
@@ -110,8 +103,8 @@ def test_invalid_messages_are_a_bilingual_422(base_url):
     assert "Traceback" not in response.text
 
 
-def test_bearer_token_is_checked_for_openai_clients(advisor, tmp_path):
-    app = create_api(offline_settings(tmp_path, api_token=SecretStr(TOKEN)), advisor)
+def test_bearer_token_is_checked_for_openai_clients(offline_advisor, tmp_path):
+    app = create_api(offline_settings(tmp_path, api_token=SecretStr(TOKEN)), offline_advisor)
     with running_server(app) as url:
         with openai.OpenAI(base_url=f"{url}/v1", api_key="wrong", max_retries=0) as wrong:
             with pytest.raises(openai.AuthenticationError) as caught:

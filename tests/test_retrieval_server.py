@@ -5,32 +5,13 @@ import logging
 import pytest
 
 from advisor.config import Settings
-from advisor.retrieval.documents import load_guidance
 from advisor.retrieval.search import Retriever
 from advisor.retrieval.store import VectorStore
-from tests.retrieval_support import ChromaServer, embedder, free_port, no_chroma_default_embedding, write_doc  # noqa: F401
+from tests.retrieval_support import (  # noqa: F401
+    THERMAL_QUESTION as QUESTION, chroma_server, chunks, embedder, free_port, no_chroma_default_embedding,
+)
 
 pytestmark = pytest.mark.slow
-QUESTION = "my GPU runs too hot and throttles"
-
-
-@pytest.fixture
-def chunks(tmp_path):
-    docs = tmp_path / "docs"
-    write_doc(docs, "en", "thermal", {"Throttling": "A GPU that runs too hot lowers its clocks: thermal throttling.",
-                                      "Airflow": "Blocked airflow in the chassis raises GPU temperature."})  # fmt: skip
-    write_doc(docs, "zh", "thermal", {"降频": "显卡过热时会自动降频。", "风道": "机箱风道堵塞会让温度升高。"})
-    write_doc(docs, "en", "rent-vs-buy", {"Payback": "Buying a server pays off when utilisation stays high."})
-    write_doc(docs, "zh", "rent-vs-buy", {"回本": "利用率一直很高时，买服务器才能回本。"})
-    return load_guidance(docs)
-
-
-@pytest.fixture
-def chroma_server(tmp_path):
-    server = ChromaServer(tmp_path / "chroma-server", tmp_path / "chroma.log")
-    server.start()
-    yield server
-    server.stop()
 
 
 def test_retriever_uses_the_server_named_by_ADVISOR_CHROMA_URL(tmp_path, chunks, chroma_server, embedder, monkeypatch):
@@ -42,11 +23,11 @@ def test_retriever_uses_the_server_named_by_ADVISOR_CHROMA_URL(tmp_path, chunks,
     hits = retriever.search(QUESTION, k=2)
     assert hits[0].doc_id == "thermal" and "dense" in hits[0].retrievers and not hits[0].degraded
     assert not (tmp_path / "local-data").exists()
-    retriever.store.close()
+    retriever.close()
 
     second = Retriever(chunks)  # another process would find the index already on the server
     assert (second.sync_report.embedded, second.sync_report.unchanged) == (0, 3)
-    second.store.close()
+    second.close()
 
 
 def test_search_answers_lexically_while_the_server_is_down_and_recovers(tmp_path, chunks, chroma_server, embedder):
@@ -63,7 +44,7 @@ def test_search_answers_lexically_while_the_server_is_down_and_recovers(tmp_path
     chroma_server.start()  # same port and path: the index is still there
     hits = retriever.search(QUESTION, k=2)
     assert not hits[0].degraded and "dense" in hits[0].retrievers
-    store.close()
+    retriever.close()
 
 
 def test_retriever_starts_even_if_the_server_is_unreachable(tmp_path, chunks, embedder, caplog):
@@ -74,3 +55,4 @@ def test_retriever_starts_even_if_the_server_is_unreachable(tmp_path, chunks, em
     assert any("lexical search only" in r.getMessage() for r in caplog.records)
     hits = retriever.search(QUESTION, k=2)
     assert hits[0].doc_id == "thermal" and hits[0].degraded
+    retriever.close()  # its re-sync worker would otherwise keep knocking on the dead port

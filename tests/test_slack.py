@@ -16,9 +16,9 @@ from slack_sdk.http_retry import HttpRequest, RateLimitErrorRetryHandler, RetryS
 from slack_sdk.signature import SignatureVerifier
 from starlette.testclient import TestClient
 
-from advisor.config import REPO_ROOT, ConfigError, Settings
+from advisor.config import REPO_ROOT, ConfigError
 from advisor.contract import AdvisorResponse, Source
-from advisor.deps import build_advisor, shared_registry
+from advisor.deps import shared_registry
 from advisor.interfaces.slack import (
     MAX_MESSAGES,
     THINKING,
@@ -39,11 +39,6 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 def no_slack_env(monkeypatch):
     for name in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"):
         monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture(scope="module")
-def advisor(tmp_path_factory):
-    return build_advisor(Settings(data_dir=tmp_path_factory.mktemp("advisor-data")))
 
 
 class RecordingAdvisor:
@@ -109,8 +104,8 @@ def dm(text: str, ts: str = "1700000000.000200", **fields) -> dict:
     return {"type": "message", "channel_type": "im", "user": "U1", "text": text, "ts": ts, "channel": "D1", **fields}
 
 
-def test_mention_gets_a_threaded_answer_in_the_question_language(advisor, slack_api):
-    app = make_app(advisor, slack_api)
+def test_mention_gets_a_threaded_answer_in_the_question_language(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
     response = dispatch_event(app, mention("对比 H100 SXM 和 A100 80GB，哪个显存带宽更高？"))
 
     assert response.status == 200
@@ -123,8 +118,8 @@ def test_mention_gets_a_threaded_answer_in_the_question_language(advisor, slack_
     assert "**" not in update["text"] and "|---" not in update["text"]
 
 
-def test_dm_reply_in_thread_uses_earlier_thread_messages_as_history(advisor, slack_api):
-    recorder = RecordingAdvisor(advisor)
+def test_dm_reply_in_thread_uses_earlier_thread_messages_as_history(offline_advisor, slack_api):
+    recorder = RecordingAdvisor(offline_advisor)
     app = make_app(recorder, slack_api)
     parent = "1700000000.000001"
     slack_api.threads[parent] = [
@@ -149,8 +144,8 @@ def test_dm_reply_in_thread_uses_earlier_thread_messages_as_history(advisor, sla
     assert update["text"] and not HAN.search(update["text"])
 
 
-def test_top_level_dm_is_answered_in_its_own_thread_without_reading_history(advisor, slack_api):
-    app = make_app(advisor, slack_api)
+def test_top_level_dm_is_answered_in_its_own_thread_without_reading_history(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
     dispatch_event(app, dm("Compare RTX 4090 and L40S"))
     assert slack_api.accepted("conversations.replies") == []
     assert slack_api.accepted("chat.postMessage")[0]["thread_ts"] == "1700000000.000200"
@@ -168,14 +163,14 @@ def test_top_level_dm_is_answered_in_its_own_thread_without_reading_history(advi
     ],
     ids=["self", "other-bot", "edit", "join", "channel-without-mention"],
 )
-def test_bot_messages_and_subtypes_are_ignored(advisor, slack_api, event):
-    app = make_app(advisor, slack_api)
+def test_bot_messages_and_subtypes_are_ignored(offline_advisor, slack_api, event):
+    app = make_app(offline_advisor, slack_api)
     assert dispatch_event(app, event).status == 200
     assert slack_api.accepted("chat.postMessage") == [] and slack_api.accepted("chat.update") == []
 
 
-def test_bad_or_stale_signature_is_rejected_before_any_work(advisor, slack_api):
-    app = make_app(advisor, slack_api)
+def test_bad_or_stale_signature_is_rejected_before_any_work(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
     body = event_body(mention("Compare H100 and A100"))
     forged = app.dispatch(BoltRequest(body=body, headers=signed(body, "application/json", secret="not-the-secret")))
     stale = app.dispatch(BoltRequest(body=body, headers=signed(body, "application/json", timestamp=int(time.time()) - 3600)))
@@ -183,8 +178,8 @@ def test_bad_or_stale_signature_is_rejected_before_any_work(advisor, slack_api):
     assert slack_api.accepted("chat.postMessage") == []
 
 
-def test_redelivered_event_is_answered_once(advisor, slack_api):
-    app = make_app(advisor, slack_api)
+def test_redelivered_event_is_answered_once(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
     event = mention("Compare H100 and A100")
     dispatch_event(app, event)
     dispatch_event(app, event, x_slack_retry_num="1", x_slack_retry_reason="http_timeout")
@@ -192,8 +187,8 @@ def test_redelivered_event_is_answered_once(advisor, slack_api):
     assert len(slack_api.accepted("chat.update")) == 1
 
 
-def test_rate_limited_post_is_retried_and_posted_once(advisor, slack_api):
-    app = make_app(advisor, slack_api)
+def test_rate_limited_post_is_retried_and_posted_once(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
     slack_api.rate_limit_once.add("chat.postMessage")
     dispatch_event(app, mention("Compare H100 and A100"))
     attempts = [call.status for call in slack_api.calls if call.method == "chat.postMessage"]
@@ -217,8 +212,8 @@ def test_long_answer_is_split_into_thread_messages(slack_api):
     assert "shortened" in messages[-1]
 
 
-def test_gpu_command_acks_at_once_then_answers_via_response_url(advisor, slack_api):
-    app = make_app(advisor, slack_api)
+def test_gpu_command_acks_at_once_then_answers_via_response_url(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
     started = time.monotonic()
     ack = dispatch_command(app, slack_api, "Compare H100 SXM and A100 80GB")
     assert ack.status == 200 and time.monotonic() - started < 3
@@ -228,8 +223,8 @@ def test_gpu_command_acks_at_once_then_answers_via_response_url(advisor, slack_a
     assert posted[0]["response_type"] == "in_channel" and "H100" in posted[0]["text"]
 
 
-def test_gpu_command_without_text_shows_bilingual_usage_from_the_registry(advisor, slack_api):
-    app = make_app(advisor, slack_api)
+def test_gpu_command_without_text_shows_bilingual_usage_from_the_registry(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
     ack = dispatch_command(app, slack_api, "  ")
     registry = shared_registry()
     for name in registry.names():
@@ -256,8 +251,8 @@ def test_render_response_appends_only_sources_the_answer_does_not_cite():
     assert message.count("memory-rules") == 1
 
 
-def test_events_endpoint_over_http_checks_signatures_and_answers_url_verification(advisor, slack_api):
-    client = TestClient(create_events_api(make_app(advisor, slack_api)))
+def test_events_endpoint_over_http_checks_signatures_and_answers_url_verification(offline_advisor, slack_api):
+    client = TestClient(create_events_api(make_app(offline_advisor, slack_api)))
     body = json.dumps({"type": "url_verification", "token": "t", "challenge": "abc123"})
     ok = client.post("/slack/events", content=body, headers={k: v[0] for k, v in signed(body, "application/json").items()})
     forged = client.post("/slack/events", content=body, headers={k: v[0] for k, v in signed(body, "application/json", secret="x").items()})
@@ -265,9 +260,9 @@ def test_events_endpoint_over_http_checks_signatures_and_answers_url_verificatio
     assert forged.status_code == 401
 
 
-def test_retries_resend_rate_limited_calls_but_never_a_write_after_a_dropped_connection(advisor, slack_api):
+def test_retries_resend_rate_limited_calls_but_never_a_write_after_a_dropped_connection(offline_advisor, slack_api):
     client = WebClient(base_url=slack_api.base_url)
-    make_app_client = create_slack_app(SlackSettings(bot_token="xoxb-test", signing_secret=SECRET), advisor, client)
+    make_app_client = create_slack_app(SlackSettings(bot_token="xoxb-test", signing_secret=SECRET), offline_advisor, client)
     assert make_app_client.client is client and client.token == "xoxb-test"
     assert any(isinstance(h, RateLimitErrorRetryHandler) for h in client.retry_handlers)
     handler = next(h for h in client.retry_handlers if isinstance(h, WriteSafeConnectionRetryHandler))

@@ -9,7 +9,7 @@ import pytest
 
 from advisor.config import Settings
 from advisor.contract import AdvisorResponse, Source, ToolCall
-from advisor.deps import build_advisor, shared_registry
+from advisor.deps import shared_registry
 from advisor.interfaces import web_handlers as handlers
 from advisor.interfaces.charts import MEMORY_GROUPS, memory_figure, tco_figure
 from advisor.interfaces.ui_text import TEXT
@@ -29,11 +29,6 @@ def registry() -> Registry:
 
 
 @pytest.fixture(scope="module")
-def advisor():
-    return build_advisor(Settings())
-
-
-@pytest.fixture(scope="module")
 def catalog() -> Catalog:
     return load_catalog()
 
@@ -41,8 +36,8 @@ def catalog() -> Catalog:
 # --- building the UI ---------------------------------------------------------------------------
 
 
-def test_build_ui_exposes_chat_and_every_calculator(advisor, registry):
-    demo = build_ui(advisor, registry, Settings())
+def test_build_ui_exposes_chat_and_every_calculator(offline_advisor, registry):
+    demo = build_ui(offline_advisor, registry, Settings())
     assert isinstance(demo, gr.Blocks)
     endpoints = demo.get_api_info()["named_endpoints"]
     assert {"/chat", "/memory", "/recommend", "/tco", "/training_time", "/diagnose"} <= set(endpoints)
@@ -191,8 +186,8 @@ def test_a_failing_tool_shows_a_generic_message_not_a_traceback():
 # --- chat ----------------------------------------------------------------------------------------
 
 
-def test_respond_streams_thinking_then_answer_and_keeps_the_conversation(advisor):
-    steps = list(respond(advisor, "我有一个70亿参数模型，该选什么卡？", [], [], "zh"))
+def test_respond_streams_thinking_then_answer_and_keeps_the_conversation(offline_advisor):
+    steps = list(respond(offline_advisor, "我有一个70亿参数模型，该选什么卡？", [], [], "zh"))
     first_messages, _, _ = steps[0]
     assert first_messages[-1].metadata["status"] == "pending"
     messages, turns, box = steps[-1]
@@ -205,13 +200,13 @@ def test_respond_streams_thinking_then_answer_and_keeps_the_conversation(advisor
     assert len(steps) > 2  # tool steps and the answer arrive progressively
 
 
-def test_respond_sends_earlier_turns_as_history(advisor):
+def test_respond_sends_earlier_turns_as_history(offline_advisor):
     calls = []
 
     class Recording:
         def answer(self, message, history):
             calls.append(history)
-            return advisor.answer(message, history)
+            return offline_advisor.answer(message, history)
 
     *_, (messages, turns, _) = respond(Recording(), "那用 H100 呢？", [], [{"role": "user", "content": "7B 模型推理"}, {"role": "assistant", "content": "…"}], "zh")
     assert [t.content for t in calls[0]] == ["7B 模型推理", "…"]

@@ -29,6 +29,8 @@ HANDLERS: dict[str, Handler] = {
     "compare": specs.answer,
     "knowledge": knowledge.answer,
 }
+# Cue phrases weigh at least this much; entity-only evidence ("a GPU was named") weighs less.
+CUE_WEIGHT = 1.0
 # Earlier turns only fill gaps for follow-ups ("那如果用QLoRA呢？"); a long history adds nothing.
 HISTORY_TURNS = 6
 
@@ -69,15 +71,17 @@ class OfflinePlanner:
         unreadable = guard.unreadable(turn)
         if unreadable:
             return unreadable
-        intents = [i.name for i in classify_intent(turn.message, turn.entities)]
+        ranked = classify_intent(turn.message, turn.entities)
+        intents = [i.name for i in ranked]
+        if not ranked or ranked[0].score < CUE_WEIGHT:
+            # Only entities, no cue phrase ("那用4张4090呢？"): a follow-up continues the last question.
+            intents = self._follow_up_intent(history, earlier) or intents or _default_intent(turn)
         prefix = ""
         if "injection" in intents:
             prefix = guard.injection(turn)
             intents = [i for i in intents if i not in ("injection", "out_of_scope")]
             if not intents:
                 return prefix
-        if not intents:
-            intents = self._follow_up_intent(history, earlier) or _default_intent(turn)
         top = intents[0]
         if top == "out_of_scope":
             return guard.out_of_scope(turn)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
@@ -16,6 +17,7 @@ from advisor.retrieval.corpus import load_corpus
 from advisor.retrieval.documents import Chunk, Language, chunk_key
 from advisor.retrieval.embeddings import Embedder, get_embedder
 from advisor.retrieval.glossary import CJK, Glossary, default_glossary
+from advisor.retrieval.healing import StoreHealer
 from advisor.retrieval.lexical import BM25, tokenize
 from advisor.retrieval.store import StoreUnavailable, SyncReport, VectorStore
 
@@ -57,7 +59,12 @@ def make_snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
 
 
 class Retriever:
-    """Thread-safe after construction: searches only read shared state (model calls are serialised)."""
+    """Thread-safe after construction: searches only read shared state (model calls are serialised).
+
+    When the vector store fails (server down, files deleted, collection gone) searches answer
+    lexically and one background worker re-syncs the store, retrying with back-off
+    (``heal_backoff_s`` = first delay, cap); dense retrieval resumes once it succeeds.
+    """
 
     def __init__(
         self,
@@ -69,6 +76,7 @@ class Retriever:
         store: VectorStore | None = None,
         glossary: Glossary | None = None,
         sync: bool = True,
+        heal_backoff_s: tuple[float, float] = (5.0, 60.0),
     ):
         settings = settings or Settings.from_env()
         self.chunks = list(chunks) if chunks is not None else load_corpus()
@@ -78,12 +86,52 @@ class Retriever:
         self._by_id = {chunk.chunk_id: chunk for chunk in self.chunks}
         self._bm25 = BM25([tokenize(chunk.lexical_text()) for chunk in self.chunks])
         self.sync_report: SyncReport | None = None
-        self._store_down = False
+        self._outage: str | None = None  # why dense retrieval is off; None when healthy
+        self._outage_lock = threading.Lock()
+        self._healer = StoreHealer(self._resync, self._healed, *heal_backoff_s)
         if sync:
             try:
                 self.sync_report = self.store.sync(self.chunks, self.embedder)
             except StoreUnavailable as exc:
-                log.warning("Vector store unavailable (%s); answering with lexical search only for now.", exc)
+                self._degrade(exc)
+
+    # --- outage and repair ----------------------------------------------------------------
+    def _degrade(self, exc: StoreUnavailable) -> None:
+        """Note a store failure: the first one of an outage warns and starts the re-sync worker."""
+        with self._outage_lock:
+            first = self._outage is None
+            if first:
+                self._outage = str(exc)
+        if not first:
+            log.debug("Dense retrieval skipped, lexical only: %s", exc)
+            return
+        log.warning("Vector store unavailable (%s); answering with lexical search only until it is re-synced.", exc)
+        self._healer.schedule()
+
+    def _resync(self) -> SyncReport:
+        return self.store.sync(self.chunks, self.embedder)
+
+    def _healed(self, report: SyncReport) -> None:
+        with self._outage_lock:
+            self.sync_report, self._outage = report, None
+        log.info(
+            "Vector store at %s re-synced (%d chunks embedded, %d unchanged); dense retrieval resumed.",
+            self.store.location, report.embedded, report.unchanged,
+        )  # fmt: skip
+
+    def index_state(self) -> Literal["ready", "unavailable"]:
+        """Return "unavailable" while searches are lexical only (a re-sync pending); costs no Chroma call."""
+        if self._outage is None:
+            try:
+                self.store.check_usable()
+            except StoreUnavailable as exc:
+                self._degrade(exc)
+        return "ready" if self._outage is None else "unavailable"
+
+    def close(self) -> None:
+        """Stop the re-sync worker and release the store."""
+        self._healer.close()
+        self.store.close()
 
     # --- the two retrievers ---------------------------------------------------------------
     def _lexical(self, query: str, extra_terms: Sequence[str]) -> list[str]:
@@ -101,6 +149,7 @@ class Retriever:
         return " ".join([query, *english_terms]).strip()
 
     def _dense(self, text: str) -> list[str]:
+        self.store.check_usable()  # during an outage, do not spend a model call on a vector nobody can search
         vector = self.embedder.encode([text])[0]
         return [chunk_id for chunk_id, _ in self.store.query(vector, CANDIDATES) if chunk_id in self._by_id]
 
@@ -121,9 +170,7 @@ class Retriever:
                 rankings["dense"] = self._dense(dense_text)
             except StoreUnavailable as exc:
                 degraded = True
-                # Warn once per outage, not once per query.
-                (log.debug if self._store_down else log.warning)("Dense retrieval skipped, lexical only: %s", exc)
-            self._store_down = degraded
+                self._degrade(exc)
         if mode in ("hybrid", "lexical") or degraded:
             rankings["lexical"] = self._lexical(query, expansion.english + expansion.chinese)
         return self._fuse(rankings, k, language, degraded)

@@ -3,12 +3,15 @@
 Vectors are always computed by us and passed explicitly, so Chroma never reaches for its
 default (downloading) embedding function. The collection's metadata is the index manifest
 (format version + embedding model id): a mismatch, or a local store Chroma cannot open,
-is wiped and rebuilt with a logged warning instead of crashing the app.
+is wiped and rebuilt with a logged warning instead of crashing the app. A store whose files
+vanish or whose collection disappears while the app runs is marked lost: queries refuse it at
+once (callers answer lexically) until a sync re-creates what is missing.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import socket
 import threading
@@ -36,6 +39,8 @@ Progress = Callable[[int, int], None]
 # attribute bindings"): half the time when /healthz probed while the retriever first synced,
 # which then wiped a healthy index. Opening and closing local clients are therefore serialised.
 _LOCAL_OPEN_CLOSE = threading.Lock()
+# A query that finds a rebuild holding the store gives up after this long and answers lexically.
+QUERY_LOCK_WAIT_S = 2.0
 
 
 class StoreUnavailable(RuntimeError):
@@ -61,14 +66,22 @@ class SyncReport(BaseModel):
 class VectorStore:
     """A Chroma collection, local (``PersistentClient`` under ``data_dir``) or remote (``chroma_url``)."""
 
-    def __init__(self, data_dir: Path, chroma_url: str | None = None, retry_after_s: float = 5.0):
+    def __init__(
+        self, data_dir: Path, chroma_url: str | None = None, retry_after_s: float = 5.0, verify_every_s: float = 1.0
+    ):
         self.path = Path(data_dir) / "chroma"
         self.url = chroma_url
         self.retry_after_s = retry_after_s
+        # Chroma keeps answering from deleted files it still has open, so a local store is checked
+        # on disk, but at most this often: the hot path stays one clock read per query.
+        self.verify_every_s = verify_every_s
         self._client = None
         self._collection = None
         self._failed_at: float | None = None
         self._wiped_because: str | None = None  # reported by the next sync
+        self._lost: str | None = None  # why the index is gone; cleared by the sync that re-creates it
+        self._file_id: tuple[int, int] | None = None  # (device, inode) of the database we opened
+        self._verified_at = 0.0
         self._lock = threading.RLock()
 
     @property
@@ -93,11 +106,15 @@ class VectorStore:
     def client(self, repair: bool = False):
         """The Chroma client. Only index builds pass ``repair``: a local store Chroma cannot open is
         then wiped; readers (queries, health checks) get ``StoreUnavailable`` and leave it alone."""
-        with self._lock:
+        # Readers never queue behind a long rebuild: they fall back to lexical search instead.
+        if not self._lock.acquire(timeout=-1 if repair else QUERY_LOCK_WAIT_S):
+            raise StoreUnavailable(f"the index at {self.location} is being synchronised")
+        try:
             if self._client is not None:
                 return self._client
-            # Only a remote server gets a back-off: reconnecting to it can take seconds, a local open does not.
-            if self._failed_at is not None and time.monotonic() - self._failed_at < self.retry_after_s:
+            # Only a remote server gets a back-off: reconnecting to it can take seconds, a local open
+            # does not. Builds (the re-sync worker has its own back-off) always try.
+            if not repair and self._backing_off():
                 raise StoreUnavailable(f"Chroma at {self.location} was unreachable moments ago")
             try:
                 self._client = self._connect()
@@ -111,7 +128,40 @@ class VectorStore:
                 except Exception as again:  # e.g. the directory is not writable: nothing more to try
                     raise StoreUnavailable(f"cannot create a Chroma store at {self.path}: {again}") from again
             self._failed_at = None
+            if not self.url:
+                self._file_id, self._verified_at = self._database_id(), time.monotonic()
             return self._client
+        finally:
+            self._lock.release()
+
+    def _backing_off(self) -> bool:
+        return self._failed_at is not None and time.monotonic() - self._failed_at < self.retry_after_s
+
+    def _database_id(self) -> tuple[int, int] | None:
+        try:
+            info = os.stat(self.path / "chroma.sqlite3")
+        except OSError:
+            return None
+        return info.st_dev, info.st_ino
+
+    def check_usable(self) -> None:
+        """Raise ``StoreUnavailable`` when the store is known to be unusable, without touching Chroma.
+
+        Local stores are also checked on disk (one ``stat``, at most every ``verify_every_s``):
+        a deleted or replaced database marks the index lost until the next sync."""
+        if self._lost:
+            raise StoreUnavailable(f"the index at {self.location} is gone ({self._lost}) and must be re-synced")
+        if self._client is None and self._backing_off():
+            raise StoreUnavailable(f"Chroma at {self.location} was unreachable moments ago")
+        if self.url or self._file_id is None:
+            return
+        now = time.monotonic()
+        if now - self._verified_at < self.verify_every_s:
+            return
+        self._verified_at = now  # unlocked on purpose: a race costs at most one extra stat
+        if self._database_id() != self._file_id:
+            self._lost = "its files were deleted or replaced"
+            raise StoreUnavailable(f"the index at {self.path} is gone ({self._lost}) and must be re-synced")
 
     def _forget(self) -> None:
         with self._lock:
@@ -126,9 +176,14 @@ class VectorStore:
     def _wipe_local(self, reason: str) -> None:
         log.warning("Vector store at %s is unusable (%s); wiping it and rebuilding the index.", self.path, reason)
         self._wiped_because = reason
+        self._release_local()
+        shutil.rmtree(self.path, ignore_errors=True)
+
+    def _release_local(self) -> None:
         self._forget()
-        # Chroma caches one System per path for the whole process; drop it so a fresh client
-        # does not reuse connections to the files we are about to delete.
+        self._file_id = None
+        # Chroma caches one System per path for the whole process; drop it so a fresh client does
+        # not reuse connections to files that are gone (or that we are about to delete).
         with _LOCAL_OPEN_CLOSE:
             system = SharedSystemClient._identifier_to_system.pop(str(self.path), None)
             SharedSystemClient._identifier_to_refcount.pop(str(self.path), None)
@@ -137,7 +192,15 @@ class VectorStore:
                     system.stop()
                 except Exception:
                     pass
-        shutil.rmtree(self.path, ignore_errors=True)
+
+    def _recover_lost(self) -> None:
+        """Before a sync: let go of a vanished local store; leftovers without their database are unreadable."""
+        if self.url:
+            return
+        self._release_local()
+        if not (self.path / "chroma.sqlite3").exists():
+            self._wiped_because = self._lost
+            shutil.rmtree(self.path, ignore_errors=True)
 
     # --- manifest ---------------------------------------------------------------------
     @staticmethod
@@ -192,6 +255,8 @@ class VectorStore:
         """Make the store hold exactly the ``chunks`` the embedder reads, embedding only new or changed ones."""
         started = time.perf_counter()
         with self._lock:
+            if self._lost:
+                self._recover_lost()
             try:
                 report = self._sync(chunks, embedder, progress)
             except (StoreUnavailable, EmbeddingFailed):
@@ -211,7 +276,7 @@ class VectorStore:
                     self._forget()
                     raise StoreUnavailable(f"rebuilding the store at {self.path} failed: {again}") from again
             report.rebuilt_reason = self._wiped_because or report.rebuilt_reason
-            self._wiped_because = None
+            self._wiped_because = self._lost = None
         report.seconds = round(time.perf_counter() - started, 3)
         return report
 
@@ -265,6 +330,7 @@ class VectorStore:
     # --- query ------------------------------------------------------------------------
     def query(self, vector, n: int) -> list[tuple[str, float]]:
         """(chunk id, cosine similarity) best first; raises ``StoreUnavailable`` if Chroma fails."""
+        self.check_usable()
         try:
             collection = self._collection
             if collection is None:
@@ -274,6 +340,10 @@ class VectorStore:
             result = collection.query(query_embeddings=[list(map(float, vector))], n_results=n, include=["distances"])
         except StoreUnavailable:
             raise
+        except NotFoundError as exc:  # the collection was deleted: the store works, the index must be re-created
+            self._lost = "its collection is missing"
+            self._forget()
+            raise StoreUnavailable(f"the index at {self.location} is gone ({self._lost}) and must be re-synced") from exc
         except Exception as exc:
             # Reconnect on a later query: the server may come back, or the index be rebuilt.
             self._forget()

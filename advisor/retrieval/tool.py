@@ -35,3 +35,8 @@ def shared_retriever() -> Retriever:
         if _shared is None:
             _shared = Retriever()
         return _shared
+
+
+def current_retriever() -> Retriever | None:
+    """The shared retriever if it was built already; never builds one (health checks must stay cheap)."""
+    return _shared

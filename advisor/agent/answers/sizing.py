@@ -109,6 +109,8 @@ def recommend(turn: Turn) -> str:
     r = outcome.result
     options = r["options"]
     label = turn.t(*TASK_LABEL[task])
+    if not options and turn.slots.gpus:  # "can my 4090 do it?": the verdict for that GPU says why not
+        return memory(turn)
     if not options:
         return "\n\n".join([turn.t(f"No catalog GPU fits {r['model_name']} for {label}.", f"目录中没有能满足 {r['model_name']} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
     top = options[0]
@@ -160,10 +162,17 @@ def _other_tasks(turn: Turn, model: str) -> str:
 
 
 def _rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
+    """The user quoted "4 GB per 1B parameters": put that figure next to the itemised one."""
     if not RULE_OF_THUMB.search(turn.message) or not estimate:
         return []
-    notes = [n for n in estimate.get("notes", []) if "4 GB" in n["en"]]
-    return [f"ℹ️ {turn.text(n)}" for n in notes[:1]]
+    fp32_gb = estimate["params_b"] * 4
+    lines = [turn.t(
+        f"📏 The rule of thumb gives {number(estimate['params_b'])}B × 4 B = {number(fp32_gb)} GB — that is fp32 weights only; "
+        f"this setup needs {number(estimate['total_all_gpus_gb'])} GB in total.",
+        f"📏 按经验法则是 {number(estimate['params_b'])}B × 4 字节 = {number(fp32_gb)} GB——这只是 FP32 权重；"
+        f"按当前设置实际共需 {number(estimate['total_all_gpus_gb'])} GB。",
+    )]
+    return lines + [f"ℹ️ {turn.text(n)}" for n in estimate.get("notes", []) if "4 GB" in n["en"]][:1]
 
 
 def memory(turn: Turn) -> str:
@@ -223,8 +232,9 @@ def memory(turn: Turn) -> str:
             f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",
             f"按 vLLM 预分配，每卡还能放 {number(r['kv_cache_tokens'])} 个 KV cache token（当前上下文下约 {number(r['max_concurrency'])} 路并发）。",
         ))
+    parts += _rule_of_thumb(turn, r)
     parts.append(_breakdown(turn, r))
-    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:3]]
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:3] if not (RULE_OF_THUMB.search(turn.message) and "4 GB" in n["en"])]
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
     related(turn, f"memory {label} {turn.message}")
     return "\n\n".join(parts)
