@@ -97,6 +97,8 @@ MEMORY_AFTER = _after(r"(?:g|gb|gib)(?![a-z])")
 MEMORY_WORDS = re.compile(rf"显存|vram|memory|hbm|卡|card|gpu|{GPU_MARK}")
 PARAM_WORDS_AFTER = _after(r"(?:个)?\s*(?:参数|params?|parameters?|的?模型|models?|规模|量级|级别)")
 PARAM_SUFFIX = re.compile(r"(?:b|bn|billion|亿|億|t|tn|trillion)$")
+# "50万预算" / "50万的预算": the amount comes first (only the magnitude word may sit between).
+BUDGET_AFTER = _after(r"(?:的)?(?:预算|经费|资金)|" + r"(?:budget)\b")
 BUDGET_BEFORE = _before(r"(?:预算|budget|经费|资金|投入|花费|总价|spend|only\s+have|can\s+spend)\s*(?:是|为|有|只有|大概|大约|约|of|is|:|：|about|around|only|up\s+to|~)?")
 RATE_BEFORE = _before(r"每|per|every|for\s+each|each")
 YEAR_AFTER = _after(r"年(?!内|左右|以内)")
@@ -244,7 +246,8 @@ def params(ctx: Context) -> Reading | None:
 
 
 def budget(ctx: Context) -> Reading | None:
-    if not BUDGET_BEFORE.search(ctx.before) or ctx.number.value <= 0 or ctx.number.text.endswith(("b", "t")):
+    named = BUDGET_BEFORE.search(ctx.before) or BUDGET_AFTER.search(ctx.after)
+    if not named or ctx.number.value <= 0 or ctx.number.text.endswith(("b", "t")):
         return None
     currency = "CNY" if ctx.language == "zh" else "USD"
     return Reading("money", ctx.number.value, ctx.number.start, currency, "once", currency_assumed=True)

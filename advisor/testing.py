@@ -24,7 +24,6 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-
 _ids = itertools.count(1)  # tool-call and completion ids, unique across a test session
 
 

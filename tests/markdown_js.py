@@ -22,7 +22,7 @@ def render_with_markdown_js(texts: list[str]) -> list[str]:
     script = (
         f"const md = require({json.dumps(str(STATIC_DIR / 'markdown.js'))});"
         "const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-        "process.stdout.write(JSON.stringify(texts.map(md.renderMarkdown)));"
+        "process.stdout.write(JSON.stringify(texts.map((text) => md.renderMarkdown(text))));"
     )
     done = subprocess.run([node, "-e", script], input=json.dumps(texts), capture_output=True, text=True, timeout=30, check=True)
     return json.loads(done.stdout)

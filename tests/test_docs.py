@@ -6,17 +6,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.guidance_ids import GUIDANCE_IDS
+
 DOCS_DIR = Path(__file__).resolve().parents[1] / "knowledge" / "docs"
 LANGS = ("en", "zh")
 
-# The shared doc ids other helpers (retrieval, evaluation set) build against.
-GUIDANCE_IDS = (
-    "why-gpus", "sizing-by-model", "memory-rules", "expansion", "rent-vs-buy", "oom",
-    "low-utilization", "thermal", "batch-and-accumulation", "mixed-precision",
-    "activation-checkpointing", "data-pipeline", "parallelism", "interconnects",
-    "inference-serving", "quantization", "china-market", "cloud-platforms",
-    "multi-gpu-errors", "future-trends",
-)
 REQUIRED_FIELDS = ("id", "title_en", "title_zh", "tags", "sources")
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 LATIN_LETTER = re.compile(r"[A-Za-z]")

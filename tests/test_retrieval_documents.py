@@ -8,14 +8,8 @@ from advisor.retrieval.corpus import load_corpus
 from advisor.retrieval.documents import DocumentError, load_guidance, parse_doc, source_links
 from advisor.retrieval.gpu_family_docs import FAMILIES, FAMILY_IDS, family_of, gpu_family_chunks
 from knowledge.catalog import load_catalog
+from tests.guidance_ids import GUIDANCE_IDS
 from tests.retrieval_support import make_gpu, tiny_catalog, write_doc
-
-GUIDANCE_IDS = {
-    "why-gpus", "sizing-by-model", "memory-rules", "expansion", "rent-vs-buy", "oom", "low-utilization", "thermal",
-    "batch-and-accumulation", "mixed-precision", "activation-checkpointing", "data-pipeline", "parallelism",
-    "interconnects", "inference-serving", "quantization", "china-market", "cloud-platforms", "multi-gpu-errors",
-    "future-trends",
-}  # fmt: skip
 
 
 def test_doc_is_cut_at_level_two_headings_with_metadata_on_every_chunk(tmp_path):
@@ -66,7 +60,7 @@ def test_source_links_pull_urls_out_of_free_text_notes():
 def test_shipped_guidance_docs_parse_in_both_languages_with_matching_sections():
     chunks = load_guidance()
     for language in ("en", "zh"):
-        assert {c.doc_id for c in chunks if c.language == language} >= GUIDANCE_IDS
+        assert {c.doc_id for c in chunks if c.language == language} >= set(GUIDANCE_IDS)
     for doc_id in GUIDANCE_IDS:
         en = [c.position for c in chunks if c.doc_id == doc_id and c.language == "en"]
         zh = [c.position for c in chunks if c.doc_id == doc_id and c.language == "zh"]
@@ -79,7 +73,7 @@ def test_every_catalog_gpu_belongs_to_exactly_one_family():
         owners = [f.slug for f in FAMILIES if f.includes(gpu)]
         assert len(owners) == 1, (gpu.id, owners)
     assert len(set(FAMILY_IDS)) == len(FAMILY_IDS) and all(i.startswith("gpu-") for i in FAMILY_IDS)
-    assert not set(FAMILY_IDS) & GUIDANCE_IDS
+    assert not set(FAMILY_IDS) & set(GUIDANCE_IDS)
 
 
 @pytest.mark.parametrize(
@@ -116,7 +110,7 @@ def test_family_doc_states_the_catalog_figures_in_both_languages():
 def test_full_corpus_has_unique_ids_and_a_family_doc_for_every_vendor(tmp_path):
     chunks = load_corpus()
     assert len({c.chunk_id for c in chunks}) == len(chunks)
-    assert {c.doc_id for c in chunks} >= GUIDANCE_IDS | set(FAMILY_IDS)
+    assert {c.doc_id for c in chunks} >= set(GUIDANCE_IDS) | set(FAMILY_IDS)
     write_doc(tmp_path, "en", "gpu-nvidia-hopper", {"A": "a hand-written doc clashing with a generated one"})
     with pytest.raises(DocumentError, match="duplicate chunk ids"):
         load_corpus(tmp_path)

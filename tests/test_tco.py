@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from knowledge.catalog import CatalogError, load_catalog
 from tests.cost_catalog import small_catalog
@@ -222,32 +224,30 @@ def test_missing_gpu_and_prices_asks_for_them():
     assert err.value.code == "tco_missing_price"
 
 
-try:
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-except ImportError:  # property checks are optional extras
-    pass
-else:
-    PRICE = st.floats(0.5, 30)
-    UTIL = st.floats(5, 100)
+PRICE = st.floats(0.5, 30)
+UTIL = st.floats(5, 100)
 
-    def _payback(price: float, util: float) -> float:
-        months = tco(**WORKED_EXAMPLE, cloud_price_per_gpu_hour=price, utilisation_pct=util).payback_months
-        return float("inf") if months is None else months
 
-    @settings(max_examples=60, deadline=None)
-    @given(price=PRICE, bump=st.floats(1.01, 3), util=UTIL)
-    def test_property_dearer_cloud_pays_back_sooner(price, bump, util):
-        assert _payback(price * bump, util) <= _payback(price, util)
+def _payback(price: float, util: float) -> float:
+    months = tco(**WORKED_EXAMPLE, cloud_price_per_gpu_hour=price, utilisation_pct=util).payback_months
+    return float("inf") if months is None else months
 
-    @settings(max_examples=60, deadline=None)
-    @given(price=PRICE, util=st.floats(5, 95), more=st.floats(1, 50))
-    def test_property_busier_servers_pay_back_sooner(price, util, more):
-        assert _payback(price, min(100.0, util + more)) <= _payback(price, util)
 
-    @settings(max_examples=60, deadline=None)
-    @given(price=PRICE, bump=st.floats(1.01, 3))
-    def test_property_break_even_utilisation_falls_as_cloud_price_rises(price, bump):
-        low = tco(**WORKED_EXAMPLE, cloud_price_per_gpu_hour=price).break_even_utilisation_pct
-        high = tco(**WORKED_EXAMPLE, cloud_price_per_gpu_hour=price * bump).break_even_utilisation_pct
-        assert high == pytest.approx(low / bump)
+@settings(max_examples=60, deadline=None)
+@given(price=PRICE, bump=st.floats(1.01, 3), util=UTIL)
+def test_property_dearer_cloud_pays_back_sooner(price, bump, util):
+    assert _payback(price * bump, util) <= _payback(price, util)
+
+
+@settings(max_examples=60, deadline=None)
+@given(price=PRICE, util=st.floats(5, 95), more=st.floats(1, 50))
+def test_property_busier_servers_pay_back_sooner(price, util, more):
+    assert _payback(price, min(100.0, util + more)) <= _payback(price, util)
+
+
+@settings(max_examples=60, deadline=None)
+@given(price=PRICE, bump=st.floats(1.01, 3))
+def test_property_break_even_utilisation_falls_as_cloud_price_rises(price, bump):
+    low = tco(**WORKED_EXAMPLE, cloud_price_per_gpu_hour=price).break_even_utilisation_pct
+    high = tco(**WORKED_EXAMPLE, cloud_price_per_gpu_hour=price * bump).break_even_utilisation_pct
+    assert high == pytest.approx(low / bump)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from knowledge.catalog import CatalogError, load_catalog
 from tests.cost_catalog import small_catalog
@@ -192,33 +194,27 @@ def test_every_shipped_gpu_answers_or_refuses_cleanly():
                 assert (result.energy_kwh is None) == (gpu.tdp_w is None)
 
 
-try:
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-except ImportError:  # property checks are optional extras
-    pass
-else:
+@settings(max_examples=60, deadline=None)
+@given(
+    tokens=st.floats(1e9, 1e14),
+    params_b=st.floats(0.1, 2000),
+    days=st.floats(0.5, 365),
+    gpu=st.sampled_from(["h100-sxm", "a100-80gb-sxm", "l40s", "rtx-4090", "mi300x"]),
+)
+def test_property_deadline_answer_is_minimal(tokens, params_b, days, gpu):
+    try:
+        result = run(params_b=params_b, tokens=tokens, gpu=gpu, deadline_days=days)
+    except AdvisorError as exc:
+        assert exc.code == "deadline_infeasible"
+        return
+    assert result.wall_clock_days <= days * (1 + 1e-9)
+    if result.num_gpus > 1:
+        assert run(params_b=params_b, tokens=tokens, gpu=gpu, num_gpus=result.num_gpus - 1).wall_clock_days > days
 
-    @settings(max_examples=60, deadline=None)
-    @given(
-        tokens=st.floats(1e9, 1e14),
-        params_b=st.floats(0.1, 2000),
-        days=st.floats(0.5, 365),
-        gpu=st.sampled_from(["h100-sxm", "a100-80gb-sxm", "l40s", "rtx-4090", "mi300x"]),
-    )
-    def test_property_deadline_answer_is_minimal(tokens, params_b, days, gpu):
-        try:
-            result = run(params_b=params_b, tokens=tokens, gpu=gpu, deadline_days=days)
-        except AdvisorError as exc:
-            assert exc.code == "deadline_infeasible"
-            return
-        assert result.wall_clock_days <= days * (1 + 1e-9)
-        if result.num_gpus > 1:
-            assert run(params_b=params_b, tokens=tokens, gpu=gpu, num_gpus=result.num_gpus - 1).wall_clock_days > days
 
-    @settings(max_examples=60, deadline=None)
-    @given(tokens=st.floats(1e9, 1e14), factor=st.floats(1.01, 100))
-    def test_property_gpu_hours_scale_with_tokens(tokens, factor):
-        small = run(params_b=7, tokens=tokens, gpu="h100-sxm", num_gpus=64)
-        big = run(params_b=7, tokens=min(tokens * factor, 1e15), gpu="h100-sxm", num_gpus=64)
-        assert big.gpu_hours / small.gpu_hours == pytest.approx(min(tokens * factor, 1e15) / tokens)
+@settings(max_examples=60, deadline=None)
+@given(tokens=st.floats(1e9, 1e14), factor=st.floats(1.01, 100))
+def test_property_gpu_hours_scale_with_tokens(tokens, factor):
+    small = run(params_b=7, tokens=tokens, gpu="h100-sxm", num_gpus=64)
+    big = run(params_b=7, tokens=min(tokens * factor, 1e15), gpu="h100-sxm", num_gpus=64)
+    assert big.gpu_hours / small.gpu_hours == pytest.approx(min(tokens * factor, 1e15) / tokens)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from knowledge.troubleshooting import load_rulebook
 from tools.errors import AdvisorError
@@ -212,11 +214,6 @@ def test_max_findings_limits_the_list(rules):
 def test_coloured_log_lines_still_match(rules):
     text = "\x1b[31m[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\x1b[0m\n"
     assert run(text, rules).findings[0].rule_id == "oom-capacity"
-
-
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=60, deadline=None)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tools.log_parsers import (
     PARSERS,
@@ -233,10 +235,6 @@ def test_parsers_tolerate_empty_and_junk():
         assert spec.function("") == []
         assert isinstance(spec.function("Xid Xid (PCI: 999999 out of memory Tried to allocate GiB LnkSta: Speed"), list)
 
-
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 # Text built from the fragments the parsers look for, so random inputs reach deep into their code paths.
 FRAGMENTS = [

@@ -10,14 +10,9 @@ import pytest
 
 from knowledge.catalog import CatalogError
 from knowledge.troubleshooting import FAMILIES, RULES_DIR, Condition, load_rulebook, read_rulebook
+from tests.guidance_ids import GUIDANCE_IDS
 from tools.log_parsers import PARSERS
 
-KNOWN_DOC_IDS = {
-    "why-gpus", "sizing-by-model", "memory-rules", "expansion", "rent-vs-buy", "oom", "low-utilization", "thermal",
-    "batch-and-accumulation", "mixed-precision", "activation-checkpointing", "data-pipeline", "parallelism",
-    "interconnects", "inference-serving", "quantization", "china-market", "cloud-platforms", "multi-gpu-errors",
-    "future-trends",
-}  # fmt: skip
 XID_CATALOG = RULES_DIR / "xid-catalog.json"
 
 
@@ -59,7 +54,7 @@ def test_every_rule_is_bilingual_actionable_and_links_known_docs():
         assert rule.title.en and rule.title.zh, rule.id
         assert all(c.en and c.zh for c in rule.causes), rule.id
         assert all(a.en and a.zh for a in rule.actions), rule.id
-        assert set(rule.docs) <= KNOWN_DOC_IDS, (rule.id, rule.docs)
+        assert set(rule.docs) <= set(GUIDANCE_IDS), (rule.id, rule.docs)
 
 
 def test_parsers_named_by_rules_exist_and_every_parser_is_used():

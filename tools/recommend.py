@@ -133,13 +133,18 @@ def _candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU],
     return gpus, excluded
 
 
+def _zero_stage(request: RecommendRequest, count: int) -> int:
+    """Training on several GPUs shards everything (ZeRO-3/FSDP), LoRA's frozen base included."""
+    return 3 if count > 1 and request.task != "inference" else 0
+
+
 def _memory_request(request: RecommendRequest, count: int, gpu: str | None = None) -> MemoryRequest:
     common = dict(model=request.model, params_b=request.params_b, context=request.context, batch=request.batch, gpu=gpu)
     if request.task == "inference":
         tp = min(count, 8)
         return MemoryRequest(mode="inference", precision=request.precision, tp=tp, pp=count // tp, num_gpus=count, **common)
     method = {"lora": "lora", "qlora": "qlora"}.get(request.task, "full")
-    zero = 3 if count > 1 and request.task in ("full_finetune", "pretrain") else 0
+    zero = _zero_stage(request, count)
     precision = request.precision if request.task == "qlora" else None
     return MemoryRequest(mode="training", method=method, precision=precision, zero_stage=zero, num_gpus=count, **common)
 
@@ -195,7 +200,7 @@ def _option(gpu: GPU, count: int, estimate: MemoryEstimate, request: RecommendRe
     purchase = _price(gpu.purchase_price, count, currency, request.usd_to_cny)
     cloud = _price(gpu.cloud_price, count, currency, request.usd_to_cny)
     within = None if request.budget is None or purchase is None else purchase <= request.budget
-    zero_stage = 3 if count > 1 and request.task in ("full_finetune", "pretrain") else 0
+    zero_stage = _zero_stage(request, count)
     reasons = [Text(
         en=f"needs {estimate.total_per_gpu_gb:.1f} GB per GPU of {estimate.gpu_capacity_gb:.1f} GB usable ({estimate.headroom_pct:.0f}% headroom)",
         zh=f"每卡需要 {estimate.total_per_gpu_gb:.1f} GB，单卡可用 {estimate.gpu_capacity_gb:.1f} GB（余量 {estimate.headroom_pct:.0f}%）",

@@ -13,12 +13,12 @@ from langchain_core.tools import StructuredTool
 from langgraph.errors import GraphRecursionError
 from pydantic import SecretStr
 
+from advisor.agent.failure import LLMFailure
 from advisor.agent.prompt import system_prompt
 from advisor.agent.tool_guard import RegistryToolGuard, tool_content
 from advisor.config import LLMSettings
 from advisor.contract import AdvisorResponse, ChatTurn, Language, Source, ToolCall
 from advisor.registry import Registry, ToolOutcome
-from advisor.agent.failure import LLMFailure  # noqa: F401  (re-exported: part of this module's API)
 
 
 def build_chat_model(settings: LLMSettings) -> BaseChatModel:

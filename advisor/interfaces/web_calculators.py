@@ -24,7 +24,6 @@ from tools.precision import known_weight_formats
 from tools.recommend import RecommendRequest
 from tools.training_time import TrainingTimeRequest
 
-
 # Column widths (%) so the long text columns wrap instead of pushing numbers off screen.
 RECOMMEND_WIDTHS = ["4%", "17%", "6%", "11%", "8%", "8%", "8%", "9%", "8%", "21%"]
 CATALOG_WIDTHS = ["24%", "8%", "10%", "8%", "9%", "8%", "8%", "7%", "10%", "8%"]

@@ -15,6 +15,7 @@ from tools.tco import TcoResult
 from tools.training_time import TrainingTimeResult
 from tools.troubleshoot import Diagnosis
 
+
 def readable(value: float) -> str:
     """Readable value: huge counts such as training FLOPs in scientific form, tiny ones not rounded to 0."""
     if abs(value) >= 1e9:

@@ -30,7 +30,23 @@ RULE_OF_THUMB = re.compile(r"4\s*G|四\s*G|每\s*(?:10亿|十亿|1\s*B)|per\s+(?
 INVERSE = re.compile(r"max(?:imum)?\s+(?:batch|context|sequence)|longest\s+context|最大(?:的)?(?:batch|批|上下文|长度|并发)|最长(?:的)?(?:上下文|长度)|最多(?:能)?(?:跑|支持)", re.IGNORECASE)
 
 
+def _pasted_config(text: str) -> str | None:
+    """A Hugging Face config.json pasted into the message (the model tools accept its text)."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    candidate = text[start : end + 1]
+    shape_keys = ("hidden_size", "n_embd", "num_hidden_layers", "n_layer", "d_model", "text_config")
+    if not any(f'"{key}"' in candidate for key in shape_keys):
+        return None
+    # Broken JSON is passed on too: the model resolver explains what is wrong with it.
+    return candidate
+
+
 def _model(turn: Turn) -> str | None:
+    pasted = _pasted_config(turn.message)
+    if pasted:
+        return pasted
     if turn.slots.models:
         return turn.slots.models[0]
     if turn.slots.params:

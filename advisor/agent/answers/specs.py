@@ -6,6 +6,7 @@ from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import CHINA_STATUS
 
+
 def answer(turn: Turn) -> str:
     names = turn.entities.gpus or turn.slots.gpus
     if not names:
