@@ -74,11 +74,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.markdown import Markdown
 
+    from advisor.labels import pick
+
     console = Console()
     console.print(Markdown(response.answer))
     if response.sources:
-        label = "参考资料" if response.language == "zh" else "Sources"
-        console.print(f"\n[bold]{label}[/bold]")
+        console.print(f"\n[bold]{pick(response.language, 'Sources', '参考资料')}[/bold]")
         for source in response.sources:
             where = f" — {source.section}" if source.section else ""
             console.print(f"• {source.title}{where} {' '.join(source.urls[:1])}", highlight=False)

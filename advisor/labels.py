@@ -1,4 +1,5 @@
-"""Bilingual labels for catalog and tool enums, shared by the chat answers and the web UI: (English, 中文)."""
+"""Bilingual labels for catalog and tool enums, shared by the chat answers and the web UI: (English, 中文);
+and the one rule for choosing between the two: Chinese for "zh", English for anything else."""
 
 VERDICT = {
     "fits": ("✅ Fits", "✅ 放得下"),
@@ -14,5 +15,9 @@ CHINA_STATUS = {
 }
 
 
+def pick(language: str, en: str, zh: str) -> str:
+    return zh if language == "zh" else en
+
+
 def label(pair: tuple[str, str], language: str) -> str:
-    return pair[1] if language == "zh" else pair[0]
+    return pick(language, *pair)

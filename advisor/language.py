@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from advisor.contract import Language
+from tools.money import Currency
 
 Script = Literal["zh", "en", "ja", "ko", "ru", "ar", "other", "none"]
 Flag = Literal["empty", "emoji_only", "nonsense", "unsupported", "mixed"]
@@ -55,6 +56,11 @@ class LanguageInfo(BaseModel):
 def detect_language(text: str) -> Language:
     """'zh' or 'en': the language the reply should be written in."""
     return analyze_language(text).language
+
+
+def default_currency(language: str) -> Currency:
+    """The currency of an amount written without one: yuan in a Chinese message, dollars otherwise."""
+    return "CNY" if language == "zh" else "USD"
 
 
 def analyze_language(text: str) -> LanguageInfo:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Literal, NamedTuple
 
+from advisor.language import default_currency
 from tools.quantities import NumberMatch, find_numbers
 
 GPU_MARK, MODEL_MARK = "\ue000", "\ue001"  # private-use characters that replace matched names
@@ -136,7 +137,7 @@ def power_price(ctx: Context) -> Reading | None:
     if CENTS_AFTER.match(ctx.after):
         currency, value = "USD", value / 100
     assumed = currency is None
-    currency = currency or ("CNY" if ctx.language == "zh" else "USD")
+    currency = currency or default_currency(ctx.language)
     return Reading("power_price", value, ctx.number.start, currency, "kwh", assumed)
 
 
@@ -249,7 +250,7 @@ def budget(ctx: Context) -> Reading | None:
     named = BUDGET_BEFORE.search(ctx.before) or BUDGET_AFTER.search(ctx.after)
     if not named or ctx.number.value <= 0 or ctx.number.text.endswith(("b", "t")):
         return None
-    currency = "CNY" if ctx.language == "zh" else "USD"
+    currency = default_currency(ctx.language)
     return Reading("money", ctx.number.value, ctx.number.start, currency, "once", currency_assumed=True)
 
 

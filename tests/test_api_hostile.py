@@ -170,11 +170,11 @@ def test_embed_renderer_shows_hostile_answers_as_text(hostile_answers):
         assert_inert(html)
 
 
-def test_gradio_ui_sanitizes_every_markdown_surface(offline_advisor, tmp_path):
+def test_gradio_ui_sanitizes_every_markdown_surface(offline_advisor):
     from advisor.deps import shared_registry
     from advisor.interfaces.web import build_ui
 
-    config = build_ui(offline_advisor, shared_registry(), offline_settings(tmp_path)).get_config_file()
+    config = build_ui(offline_advisor, shared_registry()).get_config_file()
     rendering = [c for c in config["components"] if c["type"] in ("chatbot", "markdown")]
     assert any(c["type"] == "chatbot" for c in rendering)
     for component in rendering:

@@ -1,5 +1,6 @@
 """The vector store heals itself mid-run: lexical answers during the outage, one background re-sync, dense again."""
 
+import itertools
 import logging
 import shutil
 import threading
@@ -12,10 +13,9 @@ from advisor.config import Settings
 from advisor.interfaces.health import IndexProbe
 from advisor.retrieval.healing import StoreHealer
 from advisor.retrieval.search import Retriever
-from advisor.retrieval.store import StoreUnavailable, SyncReport, VectorStore
-from tests.retrieval_support import (  # noqa: F401
-    THERMAL_QUESTION, CountingEmbedder, chroma_server, chunks, embedder, no_chroma_default_embedding,
-)
+from advisor.retrieval.store import COLLECTION_NAME, StoreUnavailable, SyncReport, VectorStore
+from tests.retrieval_support import THERMAL_QUESTION, CountingEmbedder
+from tests.retrieval_support import chroma_server, chunks, embedder, no_chroma_default_embedding  # noqa: F401
 
 pytestmark = pytest.mark.slow
 FAST_BACKOFF = (0.2, 1.0)  # seconds: first retry delay, cap (production: 5 s, 60 s)
@@ -111,6 +111,18 @@ def test_a_restarted_chroma_server_gets_dense_search_back_through_the_retry(tmp_
     retriever.close()
 
 
+def test_a_deleted_collection_is_re_created_without_wiping_the_store(tmp_path, chunks, embedder):
+    retriever = Retriever(chunks, store=VectorStore(tmp_path / "data"), embedder=embedder, heal_backoff_s=FAST_BACKOFF)
+    assert is_dense(retriever.search(THERMAL_QUESTION, k=2))
+    retriever.store.client().delete_collection(COLLECTION_NAME)  # e.g. another tool dropped it
+
+    assert is_lexical_fallback(retriever.search(THERMAL_QUESTION, k=2))
+    assert wait_until(lambda: retriever.index_state() == "ready")
+    assert (retriever.sync_report.embedded, retriever.sync_report.rebuilt_reason) == (3, None)
+    assert is_dense(retriever.search(THERMAL_QUESTION, k=2))
+    retriever.close()
+
+
 def test_concurrent_searches_during_an_outage_start_a_single_rebuild(tmp_path, chunks, embedder):
     spy = CountingEmbedder(embedder)
     data_dir = tmp_path / "data"
@@ -185,7 +197,7 @@ def test_the_worker_backs_off_exponentially_up_to_the_cap_and_stops_on_success()
     assert healer.schedule()
     assert not healer.schedule()  # no second worker: the running one syncs once more when it is done
     assert wait_until(lambda: not healer.running, timeout_s=10, every_s=0.02)
-    gaps = [later - earlier for earlier, later in zip(attempts, attempts[1:])]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(attempts)]
     assert all(gap >= want * 0.95 for gap, want in zip(gaps, [0.05, 0.1, 0.2, 0.2, 0.2]))  # doubling, capped
     assert len(attempts) == 7 and len(healed) == 2
     healer.close()

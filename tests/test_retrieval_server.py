@@ -7,9 +7,8 @@ import pytest
 from advisor.config import Settings
 from advisor.retrieval.search import Retriever
 from advisor.retrieval.store import VectorStore
-from tests.retrieval_support import (  # noqa: F401
-    THERMAL_QUESTION as QUESTION, chroma_server, chunks, embedder, free_port, no_chroma_default_embedding,
-)
+from tests.retrieval_support import THERMAL_QUESTION as QUESTION
+from tests.retrieval_support import chroma_server, chunks, embedder, free_port, no_chroma_default_embedding  # noqa: F401
 
 pytestmark = pytest.mark.slow
 

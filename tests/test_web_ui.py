@@ -7,7 +7,6 @@ import re
 import gradio as gr
 import pytest
 
-from advisor.config import Settings
 from advisor.contract import AdvisorResponse, Source, ToolCall
 from advisor.deps import shared_registry
 from advisor.interfaces import web_handlers as handlers
@@ -37,7 +36,7 @@ def catalog() -> Catalog:
 
 
 def test_build_ui_exposes_chat_and_every_calculator(offline_advisor, registry):
-    demo = build_ui(offline_advisor, registry, Settings())
+    demo = build_ui(offline_advisor, registry)
     assert isinstance(demo, gr.Blocks)
     endpoints = demo.get_api_info()["named_endpoints"]
     assert {"/chat", "/memory", "/recommend", "/tco", "/training_time", "/diagnose"} <= set(endpoints)

@@ -103,7 +103,7 @@ def transient_parts(s: Setup) -> list[Part]:
         scores = eager_scores_bytes(spec, seqs, query, s.prompt_tokens, s.tp)
         parts.append(Part("attention_scores", "Attention score matrix (no FlashAttention)", "注意力分数矩阵（未用 FlashAttention）", scores,
                           f"{seqs} seq × {spec.heads} heads{divisor('tp', s.tp)} × {query:,} × {s.prompt_tokens:,} × 4 B = {gb(scores)}"))  # fmt: skip
-    parts.append(logits_part(s, tokens))
+    parts.append(logits_part(s))
     if s.engine == "hf":
         layer_copy = kv_bytes(s, s.batch, s.context) / max(spec.layers / s.pp, 1)
         parts.append(Part("kv_growth_copy", "KV cache growth copy (one layer)", "KV 缓存扩展时的单层拷贝", layer_copy,
@@ -111,7 +111,7 @@ def transient_parts(s: Setup) -> list[Part]:
     return parts
 
 
-def logits_part(s: Setup, tokens: int) -> Part:
+def logits_part(s: Setup) -> Part:
     vocab = s.spec.vocab
     if s.engine == "hf_legacy":
         positions, per, what = s.batch * s.prompt_tokens, LOGIT_BYTES_HF, "every prompt position, bf16 + fp32"

@@ -49,7 +49,7 @@ def training_parts(s: Setup) -> list[Part]:
     t = trainable(s)
     parts = model_state_parts(s, t)
     states = {p.key: p.bytes for p in parts}
-    parts += dynamic_parts(s, t, states.get("gradients", 0.0))
+    parts += dynamic_parts(s, states.get("gradients", 0.0))
     parts += overhead_parts(s, t, sum(p.bytes for p in parts if p.key in DYNAMIC_KEYS))
     s.assumptions.extend(training_assumptions(s, t))
     return parts
@@ -160,7 +160,7 @@ def dynamic_peak(stage: StageActivations, grads: float, accumulate: bool) -> flo
     return max(stage.saved + loss_or_recompute, grads + stage.working)
 
 
-def dynamic_parts(s: Setup, t: Trainable, grads: float) -> list[Part]:
+def dynamic_parts(s: Setup, grads: float) -> list[Part]:
     layer = training_layer(s.spec, s.flash, compiled=s.compile)
     accumulate = s.grad_accumulation > 1 and not s.optimizer_in_backward
     stages = [stage_activations(s, layer, first=True)]

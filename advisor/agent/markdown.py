@@ -41,10 +41,6 @@ def bullet_list(items: Sequence[str]) -> str:
     return "\n".join(f"- {item}" for item in items if item)
 
 
-def pick(language: str, en: str, zh: str) -> str:
-    return zh if language == "zh" else en
-
-
 def code_span(text: str) -> str:
     """``text`` as one inline code span, whatever backticks it contains (CommonMark: the fence
     must be a backtick run longer than any inside, padded when the text starts or ends with one)."""

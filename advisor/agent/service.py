@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from advisor.agent.failure import LLMFailure
 from advisor.agent.planner import OfflinePlanner
 from advisor.contract import AdvisorResponse, ChatTurn
+from advisor.labels import label
 from advisor.language import detect_language
 
 if TYPE_CHECKING:  # LangChain is imported only when an LLM endpoint is configured
@@ -34,8 +35,7 @@ FALLBACK_REASONS = {
 
 
 def fallback_notice(reason: str, language: str) -> str:
-    en, zh = FALLBACK_REASONS.get(reason, FALLBACK_REASONS["error"])
-    return FALLBACK_NOTICE[language].format(reason=zh if language == "zh" else en)
+    return FALLBACK_NOTICE[language].format(reason=label(FALLBACK_REASONS.get(reason, FALLBACK_REASONS["error"]), language))
 
 
 class Advisor:

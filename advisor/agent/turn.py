@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.agent.markdown import pick
 from advisor.contract import Language, Source
 from advisor.entities import Entities
+from advisor.labels import pick
 from advisor.registry import Registry, ToolOutcome
 from knowledge.catalog import Catalog
 from tools.common import Text

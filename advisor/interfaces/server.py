@@ -23,7 +23,7 @@ def create_app(settings: Settings, advisor=None, registry=None) -> FastAPI:
 
     from advisor.interfaces.web import build_ui
 
-    return gr.mount_gradio_app(app, build_ui(advisor, registry, settings), path="/", ssr_mode=False)
+    return gr.mount_gradio_app(app, build_ui(advisor, registry), path="/", ssr_mode=False)
 
 
 def prepare_index(settings: Settings, echo=print) -> None:

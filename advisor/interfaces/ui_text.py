@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from advisor.contract import Language
+from advisor.labels import label
 
 DEFAULT_LANGUAGE: Language = "zh"
 
@@ -104,5 +105,4 @@ EXAMPLES: list[str] = [
 
 
 def t(key: str, language: str) -> str:
-    en, zh = TEXT[key]
-    return zh if language == "zh" else en
+    return label(TEXT[key], language)

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import gradio as gr
 
-from advisor.config import Settings
 from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, EXAMPLES, t
 from advisor.interfaces.web_calculators import FormContext, calculator_tabs
 from advisor.interfaces.web_chat import respond
@@ -61,8 +60,8 @@ def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:
     clear.click(lambda: ([], [], ""), None, [chatbot, turns, message], api_visibility="private")
 
 
-def build_ui(advisor: Advisor, registry: Registry, settings: Settings) -> gr.Blocks:
-    """The whole UI; nothing runs until a browser connects. ``settings`` is reserved for UI options."""
+def build_ui(advisor: Advisor, registry: Registry) -> gr.Blocks:
+    """The whole UI; nothing runs until a browser connects."""
     labels = Relabeler()
     with gr.Blocks(title="GPU Advisor · GPU 选型顾问", analytics_enabled=False) as demo:
         with gr.Row(equal_height=True):

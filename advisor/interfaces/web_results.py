@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.agent.markdown import bullet_list, number, table
-from advisor.labels import CHINA_STATUS, VERDICT, label
+from advisor.labels import CHINA_STATUS, VERDICT, label, pick
 from knowledge.gpus import GPU
 from tools.common import LineItem, Text
 from tools.memory_models import MemoryEstimate
@@ -95,7 +95,7 @@ def diagnosis_markdown(result: Diagnosis, language: str) -> str:
         evidence = {e.line: e.excerpt for e in finding.evidence}  # a line matched by parser and pattern shows once
         lines += [f"> L{line}: `{excerpt}`" for line, excerpt in list(evidence.items())[:3]]
         lines.append(("**Likely causes**" if en else "**可能原因**") + "\n" + _texts(finding.causes, language))
-        actions = [(a.zh if language == "zh" else a.en) + (f" — `{a.command}`" if a.command else "") for a in finding.actions]
+        actions = [pick(language, a.en, a.zh) + (f" — `{a.command}`" if a.command else "") for a in finding.actions]
         lines.append(("**What to do**" if en else "**处理建议**") + "\n" + bullet_list(actions))
         blocks.append("\n\n".join(lines))
     return "\n\n".join(blocks + [_texts(result.notes, language)])

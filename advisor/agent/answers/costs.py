@@ -7,7 +7,8 @@ import math
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.entities import Money
-from tools.money import DEFAULT_USD_TO_CNY
+from advisor.language import default_currency
+from tools.money import DEFAULT_USD_TO_CNY, convert
 
 DEFAULT_GPU = "h100-sxm"
 QUARTER_DAYS = 90
@@ -18,15 +19,11 @@ def _currency(turn: Turn) -> str:
     for amount in (turn.slots.hourly_price, turn.slots.power_price, turn.slots.budget):
         if amount is not None:
             return amount.currency
-    return "CNY" if turn.language == "zh" else "USD"
+    return default_currency(turn.language)
 
 
 def _in(amount: Money | None, currency: str) -> float | None:
-    if amount is None:
-        return None
-    if amount.currency == currency:
-        return amount.amount
-    return amount.amount * DEFAULT_USD_TO_CNY if currency == "CNY" else amount.amount / DEFAULT_USD_TO_CNY
+    return None if amount is None else convert(amount.amount, amount.currency, currency, DEFAULT_USD_TO_CNY)
 
 
 def _name(turn: Turn, gpu_id: str | None) -> str:

@@ -9,6 +9,7 @@ from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import VERDICT
+from advisor.language import default_currency
 
 TASK_BY_WORKLOAD = {
     "inference": "inference",
@@ -114,7 +115,7 @@ def recommend(turn: Turn) -> str:
         "context": s.context_length,
         "batch": s.batch_size,
         "budget": budget.amount if budget else None,
-        "currency": budget.currency if budget else ("CNY" if turn.language == "zh" else "USD"),
+        "currency": budget.currency if budget else default_currency(turn.language),
         "region": "cn" if s.region == "cn" else "global",
         "gpus": s.gpus or None,
         "max_gpus": s.gpu_count or None,
