@@ -65,7 +65,7 @@ def measure_retrieval() -> list[dict[str, float | str | int]]:
         retriever = Retriever(data_dir=Path(tmp))
         quality = recall(retriever)
         speed = latency(retriever)
-        retriever.store.close()
+        retriever.close()
     rows: list[dict[str, float | str | int]] = [
         {"name": "retrieval: build index from scratch", "seconds": round(built["build_s"], 1),
          "chunks": built["chunks_embedded"], "target": "< 60 s"},
