@@ -14,7 +14,18 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from advisor.contract import Language
-from advisor.entity_patterns import GENERIC_WORKLOADS, GPU_HINTS, LLAMA_CPP_LEVEL, PRECISIONS, QUANTIZATION, REGIONS, TECHNIQUES, WORKLOADS, labels_in, term
+from advisor.entity_patterns import (
+    GENERIC_WORKLOADS,
+    GPU_HINTS,
+    LLAMA_CPP_LEVEL,
+    PRECISIONS,
+    QUANTIZATION,
+    REGIONS,
+    TECHNIQUES,
+    WORKLOADS,
+    labels_in,
+    term,
+)
 from advisor.intents import find_cues
 from advisor.language import LanguageInfo, analyze_language
 from advisor.name_matcher import NameMatch, matcher_for, normalize_text

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from advisor.contract import ToolCall
 from advisor.validation import (
     bilingual_validation_error,
     non_finite_numbers,
@@ -47,13 +48,8 @@ class ToolSpec:
         return f"{self.summary_en} / {self.summary_zh}"
 
 
-class ToolOutcome(BaseModel):
+class ToolOutcome(ToolCall):
     """What a tool call produced: a result or a bilingual error, never an exception."""
-
-    name: str
-    args: dict[str, Any]
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:

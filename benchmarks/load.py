@@ -28,7 +28,7 @@ import httpx
 
 from benchmarks.load_client import Connection, HttpError
 from benchmarks.load_mix import ENDPOINT_CYCLE, SCENARIOS, Endpoint, Scenario, history_questions, request_for
-from benchmarks.server import ROOT, _free_port, _rss_mb
+from benchmarks.server import ROOT, free_port, rss_mb
 
 ARTIFACTS = ROOT / "test-artifacts"
 MAX_CLIENTS, MAX_SECONDS, MAX_REQUESTS = 256, 600, 200_000
@@ -83,7 +83,7 @@ def ensure_index(env: dict[str, str]) -> str:
 @contextmanager
 def running_app(log_path: Path):
     """Start `app.py` on a free loopback port; yield (base URL, pid); stop it afterwards."""
-    port = _free_port()
+    port = free_port()
     env = server_env(port)
     print(ensure_index(env))
     log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -224,7 +224,7 @@ async def sample_rss(pid: int, stop: asyncio.Event, peak: list[float], timeline:
     """Track the peak RSS, and keep one sample per ``TIMELINE_S`` to tell a plateau from a leak."""
     started = time.monotonic()
     while not stop.is_set():
-        rss = _rss_mb(pid)
+        rss = rss_mb(pid)
         peak[0] = max(peak[0], rss)
         if time.monotonic() - started >= len(timeline) * TIMELINE_S:
             timeline.append(round(rss))
@@ -239,7 +239,7 @@ async def run_load(url: str, pid: int, args: argparse.Namespace) -> dict:
     connect = lambda: Connection(host, int(port), REQUEST_TIMEOUT_S)  # noqa: E731
     probe = connect()
     answers, warnings = await reference_answers(probe)
-    rss_before = _rss_mb(pid)
+    rss_before = rss_mb(pid)
     tally, peak, timeline, stop = Tally(), [rss_before], [], asyncio.Event()
     sampler = asyncio.create_task(sample_rss(pid, stop, peak, timeline))
     meter, started = CpuMeter(pid), time.monotonic()
@@ -249,7 +249,7 @@ async def run_load(url: str, pid: int, args: argparse.Namespace) -> dict:
     usage = meter.read(wall)
     stop.set()
     await sampler
-    rss = {"before": round(rss_before), "peak_sampled": round(peak[0]), "after": round(_rss_mb(pid)), "every_5s": timeline}
+    rss = {"before": round(rss_before), "peak_sampled": round(peak[0]), "after": round(rss_mb(pid)), "every_5s": timeline}
     if (await probe.request("GET", "/healthz"))[0] != 200:
         tally.errors.append("/healthz failed after the run")
     await probe.close()

@@ -17,13 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ["我有一个70亿参数模型，该选什么卡？", "rent or buy 8×H100?", "混合精度训练有什么好处？", "How much VRAM for Llama 3.1 70B at 32k?"]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
-def _rss_mb(pid: int) -> float:
+def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
@@ -32,7 +32,7 @@ def _rss_mb(pid: int) -> float:
 
 def measure_server(requests: int = 40, timeout_s: float = 120) -> list[dict]:
     ensure_index()  # cold start means a fresh process, not a first-ever index build
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "ADVISOR_PORT": str(port), "ADVISOR_HOST": "127.0.0.1"}
     start = time.perf_counter()
     process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -51,7 +51,7 @@ def measure_server(requests: int = 40, timeout_s: float = 120) -> list[dict]:
             for i in range(requests):
                 client.post(f"{url}/api/chat", json={"message": QUESTIONS[i % len(QUESTIONS)], "history": []})
             client.get(f"{url}/")  # the UI page too
-            rss = _rss_mb(process.pid)
+            rss = rss_mb(process.pid)
     finally:
         process.terminate()
         process.wait(timeout=30)

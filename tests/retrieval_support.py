@@ -12,6 +12,7 @@ import pytest
 
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
+from tests.live_server import free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CHROMA_CLI = Path(sys.executable).with_name("chroma")
@@ -57,12 +58,6 @@ class CountingEmbedder:
     def encode(self, texts, batch_size: int = 32):
         self.encoded.extend(texts)
         return self.inner.encode(texts, batch_size)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class ChromaServer:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
+
+from tests.live_server import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -43,12 +44,6 @@ def chromium() -> str:
     pytest.skip(message)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server_url(chromium) -> Iterator[str]:
     os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
@@ -57,7 +52,7 @@ def server_url(chromium) -> Iterator[str]:
     from advisor.config import Settings
     from advisor.interfaces.server import create_app
 
-    port = _free_port()
+    port = free_port()
     # Offline mode (no LLM endpoint) regardless of the developer's environment.
     app = create_app(Settings(host="127.0.0.1", port=port))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

@@ -14,8 +14,7 @@ from advisor.interfaces.health import IndexProbe
 from advisor.retrieval.healing import StoreHealer
 from advisor.retrieval.search import Retriever
 from advisor.retrieval.store import COLLECTION_NAME, StoreUnavailable, SyncReport, VectorStore
-from tests.retrieval_support import THERMAL_QUESTION, CountingEmbedder
-from tests.retrieval_support import chroma_server, chunks, embedder, no_chroma_default_embedding  # noqa: F401
+from tests.retrieval_support import THERMAL_QUESTION, CountingEmbedder, chroma_server, chunks, embedder, no_chroma_default_embedding  # noqa: F401
 
 pytestmark = pytest.mark.slow
 FAST_BACKOFF = (0.2, 1.0)  # seconds: first retry delay, cap (production: 5 s, 60 s)

@@ -15,14 +15,13 @@ from __future__ import annotations
 from knowledge.models import ModelSpec
 from tools.memory_activations import eager_scores_bytes, prefill_bytes_per_token
 from tools.memory_constants import (
-    CUDA_CONTEXT_BYTES,
     CUDA_GRAPH_BYTES,
     NON_TORCH_BYTES,
     VLLM_LARGE_GPU_GIB,
     VLLM_PREFILL_CHUNK_LARGE,
     VLLM_PREFILL_CHUNK_SMALL,
 )
-from tools.memory_items import Part, count, divisor, gb, num
+from tools.memory_items import CUDA_CONTEXT, MULTI_GPU_WORKSPACES, Part, count, divisor, gb, num
 from tools.memory_setup import Setup
 from tools.memory_shapes import cached_token_layers, kv_bytes_per_token_layer, kv_heads_per_gpu, sliding_layers, weight_split
 
@@ -132,12 +131,7 @@ def overhead_parts(s: Setup) -> list[Part]:
             Part("cuda_graphs", "CUDA graphs", "CUDA 图", CUDA_GRAPH_BYTES,
                  f"vLLM 'Estimated CUDA graph memory: 0.36 GiB': {gb(CUDA_GRAPH_BYTES)}"),
         ]  # fmt: skip
-    parts = [Part("cuda_context", "CUDA context and kernels", "CUDA 上下文与内核", CUDA_CONTEXT_BYTES,
-                  f"1343 MiB measured with nvidia-smi (transformers docs) = {gb(CUDA_CONTEXT_BYTES)}")]  # fmt: skip
-    if s.num_gpus > 1:
-        parts.append(Part("non_torch", "NCCL and cuBLAS workspaces", "NCCL/cuBLAS 工作区", NON_TORCH_BYTES,
-                          f"measured non-torch memory in vLLM start-up logs ≈ {gb(NON_TORCH_BYTES)}"))  # fmt: skip
-    return parts
+    return [CUDA_CONTEXT, MULTI_GPU_WORKSPACES] if s.num_gpus > 1 else [CUDA_CONTEXT]
 
 
 def inference_parts(s: Setup) -> list[Part]:

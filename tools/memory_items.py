@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.common import LineItem, Text
-from tools.memory_constants import GB
+from tools.memory_constants import CUDA_CONTEXT_BYTES, GB, NON_TORCH_BYTES
 
 
 @dataclass(frozen=True)
@@ -43,3 +43,11 @@ def num(value: float) -> str:
 def divisor(label: str, value: float) -> str:
     """' / 8 (tp)' or '' when the divisor is 1."""
     return f" / {num(value)} ({label})" if value != 1 else ""
+
+
+# Fixed costs outside the PyTorch allocator that inference and training both pay (the sources are
+# next to the constants); vLLM reports its own non-torch figure, so its engine has its own line.
+CUDA_CONTEXT = Part("cuda_context", "CUDA context and kernels", "CUDA 上下文与内核", CUDA_CONTEXT_BYTES,
+                    f"1343 MiB measured with nvidia-smi (transformers docs) = {gb(CUDA_CONTEXT_BYTES)}")  # fmt: skip
+MULTI_GPU_WORKSPACES = Part("non_torch", "NCCL and cuBLAS workspaces", "NCCL/cuBLAS 工作区", NON_TORCH_BYTES,
+                            f"measured non-torch memory in vLLM start-up logs ≈ {gb(NON_TORCH_BYTES)}")  # fmt: skip

@@ -13,13 +13,11 @@ from dataclasses import dataclass
 from tools.common import Text
 from tools.memory_activations import LayerActivations, logit_bytes, logits_bytes, training_layer
 from tools.memory_constants import (
-    CUDA_CONTEXT_BYTES,
     FRAGMENTATION,
-    NON_TORCH_BYTES,
     ZERO3_LIVE_PARAMS,
     ZERO_BUCKET_ELEMENTS,
 )
-from tools.memory_items import Part, count, divisor, gb, num
+from tools.memory_items import CUDA_CONTEXT, MULTI_GPU_WORKSPACES, Part, count, divisor, gb, num
 from tools.memory_setup import Setup
 from tools.memory_shapes import embedding_params, lora_params, per_layer_params, weight_split
 
@@ -195,10 +193,8 @@ def overhead_parts(s: Setup, t: Trainable, dynamic: float) -> list[Part]:
     if (s.zero_stage >= 1 and s.dp > 1) or s.offload != "none":
         parts.append(_sharding_buffers(s, t, shard))
     if s.num_gpus > 1:
-        parts.append(Part("non_torch", "NCCL and cuBLAS workspaces", "NCCL/cuBLAS 工作区", NON_TORCH_BYTES,
-                          f"measured non-torch memory in vLLM start-up logs ≈ {gb(NON_TORCH_BYTES)}"))  # fmt: skip
-    parts.append(Part("cuda_context", "CUDA context and kernels", "CUDA 上下文与内核", CUDA_CONTEXT_BYTES,
-                      f"1343 MiB measured with nvidia-smi (transformers docs) = {gb(CUDA_CONTEXT_BYTES)}"))  # fmt: skip
+        parts.append(MULTI_GPU_WORKSPACES)
+    parts.append(CUDA_CONTEXT)
     frag = FRAGMENTATION * max(dynamic, 0.0)
     parts.append(Part("fragmentation", "Allocator fragmentation", "显存碎片", frag,
                       f"{FRAGMENTATION:.0%} of the dynamic peak {gb(dynamic)} (Megatron-LM applies 1.05×) = {gb(frag)}"))  # fmt: skip

@@ -13,7 +13,7 @@ from knowledge.models import ModelSpec
 from tools.errors import AdvisorError
 from tools.generic_model import generic_model
 from tools.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
-from tools.quantities import normalize_text, parse_number, parse_param_count
+from tools.quantities import normalize_quantity, parse_number, parse_param_count
 
 
 def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> ModelSpec:
@@ -50,7 +50,7 @@ def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> Mo
 def _bare_size(text: str) -> float | None:
     """A parameter count if ``text`` is just a size; errors for sizes that cannot be meant."""
     count = parse_param_count(text)
-    value = count if count is not None else parse_number(normalize_text(text).rstrip("参数"))
+    value = count if count is not None else parse_number(normalize_quantity(text).rstrip("参数"))
     if value is None:
         return None
     if value <= 0:

@@ -48,7 +48,7 @@ class NumberMatch(NamedTuple):
     value: float
 
 
-def normalize_text(text: str) -> str:
+def normalize_quantity(text: str) -> str:
     """Full-width to ASCII, lower case, thousands separators removed, surrounding noise stripped."""
     text = unicodedata.normalize("NFKC", text).strip().lower()
     text = _THOUSANDS_COMMA.sub("", text)
@@ -67,7 +67,7 @@ def parse_number(text: str) -> float | None:
     """
     if not isinstance(text, str):
         return None
-    text = normalize_text(text)
+    text = normalize_quantity(text)
     sign = 1.0
     if text[:1] in ("-", "负", "−"):
         sign, text = -1.0, text[1:].strip()
@@ -199,7 +199,7 @@ def parse_param_count(text: str) -> float | None:
     """
     if not isinstance(text, str):
         return None
-    text = normalize_text(text)
+    text = normalize_quantity(text)
     previous = None
     while previous != text:  # peel "参数", "params", "模型" ... from the end
         previous, text = text, _PARAM_WORDS.sub("", text).strip()

@@ -1,4 +1,4 @@
-"""Formatting helpers shared by the offline planner's answers."""
+"""Markdown formatting helpers shared by the offline planner's answers and the web UI's calculator results."""
 
 from __future__ import annotations
 

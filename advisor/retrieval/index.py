@@ -41,7 +41,8 @@ def ensure_index(data_dir: Path | None = None, *, settings: Settings | None = No
 @contextlib.contextmanager
 def progress_bar(description: str = "Embedding knowledge docs") -> Iterator[Progress]:
     """A rich progress bar usable as ``build_index(progress=...)``; shows nothing if all is up to date."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import Progress as RichProgress
 
     with RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()) as bar:
         task = bar.add_task(description, total=None, visible=False)
