@@ -28,6 +28,11 @@ class Source(BaseModel):
     urls: list[str] = Field(default_factory=list)
     citation: str = Field("", description="Free-text citation when the source is not a web page (e.g. a datasheet).")
 
+    @classmethod
+    def from_hit(cls, hit: dict[str, Any]) -> Source:
+        """A knowledge-search hit (``search_knowledge`` result) as a citation."""
+        return cls(doc_id=hit["doc_id"], title=hit["title"], section=hit.get("section", ""), urls=hit.get("sources", []))
+
 
 class AdvisorResponse(BaseModel):
     answer: str = Field(description="Markdown answer in the user's language.")

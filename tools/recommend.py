@@ -84,13 +84,15 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog) -> Recommendatio
     counts = [c for c in GPU_COUNTS if c <= request.max_gpus]
     per_count = {c: _estimate(request, catalog, c) for c in counts}
     per_count = {c: e for c, e in per_count.items() if e is not None}
-    options: list[Option] = []
+    # Each option keeps the confirmed estimate behind it, so the top one's breakdown is not recomputed.
+    ranked: list[tuple[Option, MemoryEstimate]] = []
     for gpu in candidates:
         choice = _smallest_count(gpu, request, catalog, per_count)
         if choice is not None:
-            options.append(_option(gpu, *choice, request, currency))
+            ranked.append((_option(gpu, *choice, request, currency), choice[1]))
     # Fewer GPUs first: each split adds communication, failure points and engineering work.
-    options.sort(key=lambda o: (_budget_rank(o.within_budget), o.count, o.purchase_cost is None, o.purchase_cost or 0, -o.headroom_pct))
+    ranked.sort(key=lambda pair: _rank(pair[0]))
+    options = [option for option, _ in ranked]
     first = next(iter(per_count.values()), None) or _estimate(request, catalog, 1, strict=True)
     top = options[: request.top]
     return Recommendation(
@@ -100,10 +102,14 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog) -> Recommendatio
         task=request.task,
         currency=currency,
         options=top,
-        estimate=_confirm(request, catalog, top[0].gpu_id, top[0].count) if top else None,
+        estimate=ranked[0][1] if ranked else None,
         excluded=excluded,
         notes=_notes(request, options, counts),
     )
+
+
+def _rank(o: Option) -> tuple:
+    return (_budget_rank(o.within_budget), o.count, o.purchase_cost is None, o.purchase_cost or 0, -o.headroom_pct)
 
 
 def _budget_rank(within_budget: bool | None) -> int:

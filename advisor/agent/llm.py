@@ -149,5 +149,5 @@ def sources_from(record: list[ToolOutcome]) -> list[Source]:
     seen: dict[str, Source] = {}
     for outcome in record:
         for hit in (outcome.result or {}).get("hits", []):
-            seen.setdefault(hit["doc_id"], Source(doc_id=hit["doc_id"], title=hit["title"], section=hit.get("section", ""), urls=hit.get("sources", [])))
+            seen.setdefault(hit["doc_id"], Source.from_hit(hit))
     return list(seen.values())

@@ -26,6 +26,14 @@ class Turn:
     sources: list[Source] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
 
+    def model_reference(self) -> str | None:
+        """What the conversation names as the model: a catalog id, else a bare size such as '7B'."""
+        if self.slots.models:
+            return self.slots.models[0]
+        if self.slots.params:
+            return f"{self.slots.params / 1e9:g}B"
+        return None
+
     def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
         outcome = self.registry.call(name, {k: v for k, v in args.items() if v is not None})
         self.calls.append(outcome)
@@ -45,5 +53,8 @@ class Turn:
         return f"⚠️ {AdvisorError(**(outcome.error or {})).message(self.language)}"
 
     def cite(self, doc_id: str, title: str, section: str = "", urls: list[str] | None = None, citation: str = "") -> None:
-        if all(s.doc_id != doc_id for s in self.sources):
-            self.sources.append(Source(doc_id=doc_id, title=title, section=section, urls=urls or [], citation=citation))
+        self.cite_source(Source(doc_id=doc_id, title=title, section=section, urls=urls or [], citation=citation))
+
+    def cite_source(self, source: Source) -> None:
+        if all(s.doc_id != source.doc_id for s in self.sources):
+            self.sources.append(source)

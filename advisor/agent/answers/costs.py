@@ -101,7 +101,7 @@ def tco(turn: Turn) -> str:
 
 def training_time(turn: Turn) -> str:
     s = turn.slots
-    model = s.models[0] if s.models else (f"{s.params / 1e9:g}B" if s.params else None)
+    model = turn.model_reference()
     if model is None:
         return turn.t(
             "Which model (or how many parameters) do you want to train, on how many tokens? e.g. *“7B on 2T tokens with 64 H100”*.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from advisor.agent.turn import Turn
+from advisor.contract import Source
 
 SHOWN_HITS = 3
 
@@ -20,16 +21,14 @@ def answer(turn: Turn) -> str:
     parts = [turn.t("From the GPU Advisor knowledge base:", "以下内容来自 GPU Advisor 知识库：")]
     for hit in hits:
         parts.append(f"**{hit['title']} — {hit['section']}**\n\n{hit['snippet']}")
-        cite_hit(turn, hit)
+        turn.cite_source(Source.from_hit(hit))
     return "\n\n".join(parts)
 
 
-def cite_hit(turn: Turn, hit: dict) -> None:
-    turn.cite(hit["doc_id"], hit["title"], hit.get("section", ""), hit.get("sources", []))
 
 
 def related(turn: Turn, query: str, k: int = 2) -> None:
     """Cite the guidance docs most related to a tool answer, so every answer points somewhere to read more."""
     outcome = turn.call("search_knowledge", {"query": query[:2000], "k": k, "language": turn.language})
     for hit in (outcome.result or {}).get("hits", []):
-        cite_hit(turn, hit)
+        turn.cite_source(Source.from_hit(hit))

@@ -45,14 +45,7 @@ def _pasted_config(text: str) -> str | None:
 
 
 def _model(turn: Turn) -> str | None:
-    pasted = _pasted_config(turn.message)
-    if pasted:
-        return pasted
-    if turn.slots.models:
-        return turn.slots.models[0]
-    if turn.slots.params:
-        return f"{turn.slots.params / 1e9:g}B"
-    return None
+    return _pasted_config(turn.message) or turn.model_reference()
 
 
 def _task(turn: Turn) -> tuple[str, bool]:
@@ -251,7 +244,8 @@ def memory(turn: Turn) -> str:
         ))
     parts += _rule_of_thumb(turn, r)
     parts.append(_breakdown(turn, r))
-    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:3] if not (RULE_OF_THUMB.search(turn.message) and "4 GB" in n["en"])]
+    quoted = bool(RULE_OF_THUMB.search(turn.message))  # then the 4 GB note already stands above
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:3] if not (quoted and "4 GB" in n["en"])]
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
     related(turn, f"memory {label} {turn.message}")
     return "\n\n".join(parts)
