@@ -24,7 +24,7 @@ def _settings(args: argparse.Namespace | None = None):
 
 def parse_json_object(text: str) -> dict:
     from advisor.validation import malformed_json
-    from tools.errors import AdvisorError
+    from knowledge.bilingual import AdvisorError
 
     try:
         value = json.loads(text)
@@ -47,7 +47,7 @@ def read_history(path: str | None) -> list:
 
     from advisor.contract import ChatTurn
     from advisor.validation import bilingual_validation_error, malformed_json
-    from tools.errors import AdvisorError
+    from knowledge.bilingual import AdvisorError
 
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -225,7 +225,7 @@ def print_error(error) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from advisor.config import ConfigError
-    from tools.errors import AdvisorError
+    from knowledge.bilingual import AdvisorError
 
     try:
         return args.run(args)

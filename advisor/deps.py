@@ -9,13 +9,13 @@ from advisor.registry import Registry, ToolSpec
 from advisor.retrieval.search import Retriever
 from advisor.retrieval.tool import search_knowledge, shared_retriever
 from knowledge.catalog import Catalog, load_catalog
-from knowledge.troubleshooting import RuleBook, load_rulebook
+from tools.cost.tco import compute_tco
+from tools.cost.training_time import estimate_training_time
 from tools.gpu_specs import compare_gpus, list_gpus
-from tools.memory import estimate_memory, max_fit
+from tools.memory.estimator import estimate_memory, max_fit
 from tools.recommend import recommend_gpus
-from tools.tco import compute_tco
-from tools.training_time import estimate_training_time
-from tools.troubleshoot import diagnose
+from tools.troubleshoot.diagnose import diagnose
+from tools.troubleshoot.rulebook import RuleBook, load_rulebook
 
 TOOL_SPECS = [
     ToolSpec(

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from advisor.contract import Language
-from tools.money import Currency
+from tools.cost.money import Currency
 
 Script = Literal["zh", "en", "ja", "ko", "ru", "ar", "other", "none"]
 Flag = Literal["empty", "emoji_only", "nonsense", "unsupported", "mixed"]

@@ -20,7 +20,7 @@ from advisor.validation import (
     shorten,
     without_long_echoes,
 )
-from tools.errors import AdvisorError
+from knowledge.bilingual import AdvisorError
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from knowledge.bilingual import AdvisorError
 from tools.checks import is_finite_number, shown_number
-from tools.errors import AdvisorError
 
 # Chinese messages by pydantic error type; {placeholders} are filled from the error's context.
 _ZH_BY_TYPE = {

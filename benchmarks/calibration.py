@@ -12,8 +12,8 @@ from pathlib import Path
 import yaml
 
 from knowledge.catalog import Catalog, load_catalog
-from tools.memory import MemoryEstimate, MemoryRequest, estimate_memory
-from tools.memory_constants import GB, GIB, OUTSIDE_TORCH_ALLOCATOR
+from tools.memory.constants import GB, GIB, OUTSIDE_TORCH_ALLOCATOR
+from tools.memory.estimator import MemoryEstimate, MemoryRequest, estimate_memory
 
 CALIBRATION_FILE = Path(__file__).resolve().parent.parent / "tests" / "data" / "calibration.yaml"
 UNITS = {"GB": GB, "GiB": GIB}

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from benchmarks.timing import print_rows, time_scenarios
 from knowledge.catalog import Catalog, load_catalog
-from tools.tco import TcoRequest, compute_tco
-from tools.training_time import TrainingTimeRequest, estimate_training_time
+from tools.cost.tco import TcoRequest, compute_tco
+from tools.cost.training_time import TrainingTimeRequest, estimate_training_time
 
 
 def _scenarios(catalog: Catalog) -> dict[str, Callable[[], object]]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from benchmarks.timing import print_rows, time_scenarios
 from knowledge.catalog import Catalog, load_catalog
-from tools.memory import MemoryLimitsRequest, MemoryRequest, estimate_memory, max_fit
+from tools.memory.estimator import MemoryLimitsRequest, MemoryRequest, estimate_memory, max_fit
 
 
 def _scenarios(catalog: Catalog) -> dict[str, Callable[[], object]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from knowledge.troubleshooting import load_rulebook
-from tools.troubleshoot import MAX_INPUT_BYTES, TroubleshootRequest, diagnose
+from tools.troubleshoot.diagnose import MAX_INPUT_BYTES, TroubleshootRequest, diagnose
+from tools.troubleshoot.rulebook import load_rulebook
 
 TARGET_MS = 50.0
 

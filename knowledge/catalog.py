@@ -11,9 +11,9 @@ from typing import Generic, TypeVar
 import yaml
 from pydantic import ValidationError
 
+from knowledge.bilingual import AdvisorError
 from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
-from tools.errors import AdvisorError
 
 DATA_DIR = Path(__file__).parent
 Entry = TypeVar("Entry", GPU, ModelSpec)

@@ -1,236 +1,27 @@
-"""Troubleshooting rules: schema and loader for ``knowledge/troubleshooting/<family>.yaml``.
+"""Troubleshooting rule files: read ``knowledge/troubleshooting/<family>.yaml`` as data.
 
-Rules are data. Each one says how to recognise a problem (log regexes, symptom keywords in both
-languages, or conditions on the records of a named parser from ``tools.log_parsers``), how much
-to trust it (``weight``), and what to tell the user (causes and actions, in English and Chinese).
-Everything is validated and compiled once when the book is loaded; a bad file fails loudly with
-the file and rule named.
+Each file holds one family's rules and where its facts come from. Here the files are only read
+and checked at file level; ``tools.troubleshoot.rulebook`` validates and compiles the rules.
 """
 
 from __future__ import annotations
 
-import operator
-import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.catalog import CatalogError
-from tools.common import Text
-from tools.log_parsers import PARSERS, Value
 
 RULES_DIR = Path(__file__).parent / "troubleshooting"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader reads xid.yaml ~10× faster
 Family = Literal["oom", "utilization", "thermal", "xid", "nccl", "hardware"]
 FAMILIES: tuple[str, ...] = Family.__args__  # type: ignore[attr-defined]
 
-_OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
-}  # fmt: skip
-_CONDITION = re.compile(
-    r"^\s*(?P<field>\w+)\s*(?P<op>==|!=|>=|<=|>|<)\s*"
-    r"(?:'(?P<text>[^']*)'"  # 'device_oom'
-    r"|(?P<factor>-?\d+(?:\.\d+)?)\s*\*\s*(?P<ref>[a-z_]\w*)"  # 0.5 * requested_mib
-    r"|(?P<number>-?\d+(?:\.\d+)?)"  # 79
-    r"|(?P<ref_only>[a-z_]\w*))\s*$"  # requested_mib
-)
 
-
-@dataclass(frozen=True)
-class Condition:
-    """``field op value`` on a parser record: ``xid == 79``, ``kind == 'device_oom'``,
-    ``reserved_unallocated_mib >= 1.0 * requested_mib`` (right side may be another field times a factor)."""
-
-    field: str
-    op: str
-    number: float | None = None
-    text: str | None = None
-    ref: str | None = None
-    factor: float = 1.0
-
-    @classmethod
-    def parse(cls, source: str) -> Condition:
-        match = _CONDITION.match(source)
-        if not match:
-            raise ValueError(f"condition {source!r} is not 'field OP number|'text'|[factor *] field'")
-        ref = match.group("ref") or match.group("ref_only")
-        number = match.group("number")
-        return cls(
-            field=match.group("field"), op=match.group("op"), text=match.group("text"), ref=ref,
-            number=float(number) if number is not None else None,
-            factor=float(match.group("factor")) if match.group("factor") else 1.0,
-        )  # fmt: skip
-
-    @property
-    def equality(self) -> tuple[str, Value] | None:
-        """(field, value) when this is ``field == literal``: lets the engine look records up instead of scanning."""
-        if self.op != "==" or self.ref is not None:
-            return None
-        return (self.field, self.text if self.text is not None else self.number)  # type: ignore[return-value]
-
-    def fields(self) -> list[str]:
-        return [self.field] + ([self.ref] if self.ref else [])
-
-    def holds(self, kind: str, values: dict[str, Value]) -> bool:
-        """False when a field is missing or of the wrong type: absent evidence never fires a rule."""
-        left = kind if self.field == "kind" else values.get(self.field)
-        if self.text is not None:
-            right: Any = self.text
-        elif self.ref is not None:
-            ref = values.get(self.ref)
-            right = ref * self.factor if isinstance(ref, float) else None
-        else:
-            right = self.number
-        if left is None or right is None or isinstance(left, str) != isinstance(right, str):
-            return False
-        return _OPERATORS[self.op](left, right)
-
-
-class Keywords(BaseModel):
-    """Words users type when describing the symptom. English ones must match whole words."""
-
-    model_config = ConfigDict(extra="forbid")
-    en: list[str] = Field(default_factory=list)
-    zh: list[str] = Field(default_factory=list)
-
-
-class Patterns(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    log: list[str] = Field(
-        default_factory=list, description="Regexes matched against the log; named groups become parsed values."
-    )
-    keywords: Keywords = Field(default_factory=Keywords)
-
-
-class Action(BaseModel):
-    """Something concrete to do, with the exact command, environment variable or config line when there is one."""
-
-    model_config = ConfigDict(extra="forbid")
-    en: str
-    zh: str
-    command: str | None = Field(None, description="Verbatim command/env/config, e.g. 'nvidia-smi -q -d PERFORMANCE'.")
-
-
-class Rule(BaseModel):
-    """One diagnosable problem."""
-
-    model_config = ConfigDict(extra="forbid")
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
-    family: Family
-    title: Text
-    weight: float = Field(gt=0, le=1, description="Prior confidence when the rule's log evidence is present.")
-    patterns: Patterns = Field(default_factory=Patterns)
-    parser: str | None = Field(None, description="Name of a parser in tools.log_parsers.PARSERS.")
-    when: list[str] = Field(default_factory=list, description="Conditions (all must hold) on one parser record.")
-    causes: list[Text] = Field(min_length=1)
-    actions: list[Action] = Field(min_length=1)
-    docs: list[str] = Field(default_factory=list, description="Related knowledge doc ids, e.g. 'oom'.")
-    meta: dict[str, str] = Field(default_factory=dict, description="Source facts, e.g. NVIDIA's Xid resolution buckets.")
-    source: str | None = None
-
-    _conditions: tuple[Condition, ...] = PrivateAttr(default=())
-    _regexes: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
-    _keywords: tuple[str, ...] = PrivateAttr(default=())
-    _lookup: tuple[str, Value] | None = PrivateAttr(default=None)
-
-    @model_validator(mode="after")
-    def _compile(self) -> Rule:
-        if self.parser is not None and self.parser not in PARSERS:
-            raise ValueError(f"unknown parser {self.parser!r}; known: {sorted(PARSERS)}")
-        if self.when and self.parser is None:
-            raise ValueError("'when' conditions need a 'parser'")
-        if not (self.parser or self.patterns.log or self.patterns.keywords.en or self.patterns.keywords.zh):
-            raise ValueError("a rule needs a parser, log patterns or keywords to ever match")
-        conditions = tuple(Condition.parse(text) for text in self.when)
-        if self.parser is not None:
-            spec = PARSERS[self.parser]
-            for condition in conditions:
-                unknown = [f for f in condition.fields() if f != "kind" and f not in spec.fields]
-                if unknown:
-                    raise ValueError(f"parser {self.parser!r} has no field(s) {unknown}; it has {sorted(spec.fields)}")
-                if condition.field == "kind" and condition.text not in spec.kinds:
-                    raise ValueError(f"parser {self.parser!r} has no kind {condition.text!r}; it has {sorted(spec.kinds)}")
-        regexes = []
-        for pattern in self.patterns.log:
-            try:
-                regexes.append(re.compile(pattern))
-            except re.error as exc:
-                raise ValueError(f"log pattern {pattern!r} is not a valid regex: {exc}") from exc
-        keywords = [k.casefold().strip() for k in (*self.patterns.keywords.en, *self.patterns.keywords.zh)]
-        if any(not k for k in keywords):
-            raise ValueError("empty keyword")
-        self._conditions, self._regexes, self._keywords = conditions, tuple(regexes), tuple(dict.fromkeys(keywords))
-        self._lookup = next((c.equality for c in conditions if c.equality), None)
-        return self
-
-    @property
-    def conditions(self) -> tuple[Condition, ...]:
-        return self._conditions
-
-    @property
-    def lookup(self) -> tuple[str, Value] | None:
-        """A ``field == value`` condition every matching record must satisfy (e.g. ``('xid', 79.0)``), if any."""
-        return self._lookup
-
-    @property
-    def regexes(self) -> tuple[re.Pattern[str], ...]:
-        return self._regexes
-
-    @property
-    def keywords(self) -> tuple[str, ...]:
-        """Case-folded keywords of both languages, matched against the case-folded input."""
-        return self._keywords
-
-
-@dataclass(frozen=True, slots=True)
-class RuleMatcher:
-    """A rule's compiled matching data as plain attributes, read in the engine's hot loop."""
-
-    rule: Rule
-    parser: str | None
-    lookup: tuple[str, Value] | None
-    conditions: tuple[Condition, ...]
-    regexes: tuple[re.Pattern[str], ...]
-    keywords: tuple[str, ...]
-
-
-class RuleBook(BaseModel):
-    """All troubleshooting rules, validated and compiled; pass it to ``tools.troubleshoot.diagnose``."""
-
-    rules: list[Rule]
-    sources: dict[str, str] = Field(description="Family → where its facts come from.")
-    _matchers: tuple[RuleMatcher, ...] = PrivateAttr(default=())
-
-    @model_validator(mode="after")
-    def _unique_ids(self) -> RuleBook:
-        ids = [rule.id for rule in self.rules]
-        duplicated = sorted({i for i in ids if ids.count(i) > 1})
-        if duplicated:
-            raise ValueError(f"duplicate rule ids {duplicated}")
-        self._matchers = tuple(
-            RuleMatcher(rule, rule.parser, rule.lookup, rule.conditions, rule.regexes, rule.keywords)
-            for rule in self.rules
-        )
-        return self
-
-    @property
-    def matchers(self) -> tuple[RuleMatcher, ...]:
-        return self._matchers
-
-    def rule(self, rule_id: str) -> Rule:
-        return next(rule for rule in self.rules if rule.id == rule_id)
-
-    def parsers(self) -> list[str]:
-        """Parsers some rule needs, in a fixed order, so each runs once per diagnosis."""
-        return sorted({rule.parser for rule in self.rules if rule.parser})
-
-
-class _RuleFile(BaseModel):
+class _RuleFileSchema(BaseModel):
     model_config = ConfigDict(extra="forbid")
     family: Family
     source: str = Field(min_length=3)
@@ -238,39 +29,27 @@ class _RuleFile(BaseModel):
     rules: list[Any] = Field(min_length=1)
 
 
-def read_rulebook(directory: Path = RULES_DIR) -> RuleBook:
-    """Read and validate every ``<family>.yaml`` in ``directory``; raise ``CatalogError`` naming file and rule."""
-    rules: list[Rule] = []
-    sources: dict[str, str] = {}
+@dataclass(frozen=True)
+class RuleFile:
+    path: Path
+    family: str
+    source: str
+    rules: list[Any]
+
+
+def read_rule_files(directory: Path = RULES_DIR) -> list[RuleFile]:
+    """Every ``<family>.yaml`` in ``directory``; ``CatalogError`` names the file that is wrong."""
     paths = sorted(directory.glob("*.yaml"))
     if not paths:
         raise CatalogError(f"{directory}: no troubleshooting rule files (*.yaml)")
+    files = []
     for path in paths:
         try:
             raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
-            file = _RuleFile.model_validate(raw)
+            file = _RuleFileSchema.model_validate(raw)
         except (yaml.YAMLError, ValidationError) as exc:
             raise CatalogError(f"{path}: not a valid rule file: {exc}") from exc
         if path.stem != file.family:
             raise CatalogError(f"{path}: family '{file.family}' must match the file name")
-        sources[file.family] = file.source
-        for index, item in enumerate(file.rules, start=1):
-            label = item.get("id", "?") if isinstance(item, dict) else "?"
-            if isinstance(item, dict):
-                item = {"family": file.family, **item}
-            try:
-                rules.append(Rule.model_validate(item))
-            except ValidationError as exc:
-                raise CatalogError(f"{path}: rule {index} ({label}) is invalid:\n{exc}") from exc
-            if rules[-1].family != file.family:
-                raise CatalogError(f"{path}: rule {index} ({label}) has family '{rules[-1].family}', not '{file.family}'")
-    try:
-        return RuleBook(rules=rules, sources=sources)
-    except ValidationError as exc:
-        raise CatalogError(f"{directory}: {exc}") from exc
-
-
-@lru_cache(maxsize=1)
-def load_rulebook() -> RuleBook:
-    """The shipped rule book, parsed and compiled once per process."""
-    return read_rulebook(RULES_DIR)
+        files.append(RuleFile(path, file.family, file.source, file.rules))
+    return files

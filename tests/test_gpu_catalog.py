@@ -8,9 +8,9 @@ from collections import defaultdict
 import pytest
 import yaml
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import DATA_DIR, CatalogError, NameIndex, load_rows, normalize_name
 from knowledge.gpus import GPU
-from tools.errors import AdvisorError
 
 GPU_IDS = (
     "b200 b300 gb200 gb300 gh200 h200-sxm h200-nvl h100-sxm h100-pcie h100-nvl h800-sxm h20 "

@@ -14,7 +14,7 @@ from advisor.contract import ChatTurn
 from advisor.deps import default_registry
 from advisor.testing import ScriptedChatModel, tool_call
 from knowledge.catalog import load_catalog
-from tools.memory import MemoryRequest, estimate_memory
+from tools.memory.estimator import MemoryRequest, estimate_memory
 
 QWEN_7B = {"model": "qwen2.5-7b", "precision": "bf16", "context": 8192}
 

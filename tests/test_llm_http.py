@@ -12,7 +12,7 @@ from advisor.config import ConfigError, Settings
 from advisor.deps import build_advisor, shared_registry
 from advisor.testing import ScriptedOpenAIServer, call, fail, reply, stall, unused_base_url
 from knowledge.catalog import load_catalog
-from tools.memory import MemoryRequest, estimate_memory
+from tools.memory.estimator import MemoryRequest, estimate_memory
 
 QWEN_7B = {"model": "qwen2.5-7b", "precision": "bf16", "context": 8192}
 QUESTION_ZH = "部署 Qwen2.5-7B 推理、8k 上下文要多少显存？"

@@ -4,7 +4,7 @@ import pytest
 
 from benchmarks.calibration import comparable, excluded, load_calibration, markdown_table, measured_gb, rows
 from knowledge.catalog import load_catalog
-from tools.memory import MemoryRequest, estimate_memory
+from tools.memory.estimator import MemoryRequest, estimate_memory
 
 catalog = load_catalog()
 CALIBRATION = load_calibration()

@@ -2,9 +2,9 @@
 
 import pytest
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
-from tools.errors import AdvisorError
-from tools.memory import MemoryLimitsRequest, MemoryRequest, estimate_memory, max_fit
+from tools.memory.estimator import MemoryLimitsRequest, MemoryRequest, estimate_memory, max_fit
 
 catalog = load_catalog()
 TRAIN = {"model": "llama-3.1-8b", "mode": "training"}

@@ -3,8 +3,8 @@
 import pytest
 
 from knowledge.catalog import load_catalog
-from tools.memory import MemoryLimitsRequest, MemoryRequest, estimate_memory, max_fit
-from tools.memory_limits import largest_fitting
+from tools.memory.estimator import MemoryLimitsRequest, MemoryRequest, estimate_memory, max_fit
+from tools.memory.limits import largest_fitting
 
 catalog = load_catalog()
 

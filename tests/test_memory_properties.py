@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knowledge.catalog import load_catalog
-from tools.memory import MemoryRequest, estimate_memory
+from tools.memory.estimator import MemoryRequest, estimate_memory
 
 catalog = load_catalog()
 MODELS = ["llama-3.1-8b", "qwen2.5-7b", "mixtral-8x7b", "deepseek-v2", "gemma-2-9b", "octocoder", "qwen-7b"]

@@ -3,8 +3,8 @@
 import pytest
 
 from knowledge.catalog import load_catalog
-from tools.memory import MemoryRequest, estimate_memory
-from tools.memory_constants import GIB
+from tools.memory.constants import GIB
+from tools.memory.estimator import MemoryRequest, estimate_memory
 
 catalog = load_catalog()
 MODEL_STATES = ("weights", "gradients", "optimizer_states")

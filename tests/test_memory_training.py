@@ -4,9 +4,9 @@ import pytest
 
 from knowledge.catalog import Catalog, load_catalog
 from knowledge.models import ModelSpec
-from tools.memory import MemoryRequest, estimate_memory
-from tools.memory_activations import training_layer
-from tools.memory_shapes import lora_params, lora_targets
+from tools.memory.activations import training_layer
+from tools.memory.estimator import MemoryRequest, estimate_memory
+from tools.memory.shapes import lora_params, lora_targets
 
 shipped = load_catalog()
 # GPT-3 175B as in Brown et al. 2020 Table 2.1 and Korthikanti et al. 2022 Table 3: MHA, GeLU MLP of 4h.

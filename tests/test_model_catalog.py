@@ -2,8 +2,8 @@
 
 import pytest
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog, normalize_name
-from tools.errors import AdvisorError
 
 MODEL_IDS = (
     "llama-2-7b llama-2-13b llama-2-70b llama-3-8b llama-3-70b llama-3.1-8b llama-3.1-70b llama-3.1-405b "

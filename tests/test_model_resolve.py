@@ -4,10 +4,10 @@ import json
 
 import pytest
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
-from tools.errors import AdvisorError
-from tools.model_resolve import resolve_model
-from tools.param_count import count_params
+from tools.models.param_count import count_params
+from tools.models.resolve import resolve_model
 
 catalog = load_catalog()
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
-from tools.errors import AdvisorError
-from tools.tco import TcoRequest, compute_tco
-from tools.training_time import MAX_GPUS, TrainingTimeRequest, estimate_training_time
+from tools.cost.tco import TcoRequest, compute_tco
+from tools.cost.training_time import MAX_GPUS, TrainingTimeRequest, estimate_training_time
 
 catalog = load_catalog()
 laws = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

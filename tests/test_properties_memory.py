@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
-from tools.errors import AdvisorError
-from tools.memory import MemoryLimitsRequest, MemoryRequest, estimate_memory, max_fit
-from tools.memory_constants import MAX_BATCH, MAX_CONTEXT_TOKENS
+from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS
+from tools.memory.estimator import MemoryLimitsRequest, MemoryRequest, estimate_memory, max_fit
 
 catalog = load_catalog()
 # Dense MHA/GQA, MQA, MoE, MLA and sliding-window attention: every KV and weight formula is exercised.

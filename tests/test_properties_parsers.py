@@ -12,14 +12,14 @@ from advisor.entities import Entities, extract
 from advisor.intents import classify_intent
 from advisor.language import analyze_language
 from advisor.validation import non_finite_numbers
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
 from knowledge.models import ModelSpec
-from knowledge.troubleshooting import load_rulebook
-from tools.errors import AdvisorError
-from tools.log_parsers import PARSERS
-from tools.model_resolve import resolve_model
+from tools.models.resolve import resolve_model
 from tools.quantities import find_numbers, parse_number, parse_param_count
-from tools.troubleshoot import TroubleshootRequest, diagnose
+from tools.troubleshoot.diagnose import TroubleshootRequest, diagnose
+from tools.troubleshoot.parsers import PARSERS
+from tools.troubleshoot.rulebook import load_rulebook
 
 catalog = load_catalog()
 rules = load_rulebook()

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import CatalogError, load_catalog
 from tests.cost_catalog import small_catalog
-from tools.errors import AdvisorError
-from tools.tco import TcoRequest, compute_tco
+from tools.cost.tco import TcoRequest, compute_tco
 
 CATALOG = small_catalog()
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import CatalogError, load_catalog
 from tests.cost_catalog import small_catalog
-from tools.errors import AdvisorError
-from tools.mfu import FP8_MFU_FACTOR, MFU_TABLE
-from tools.training_time import TrainingTimeRequest, estimate_training_time
+from tools.cost.mfu import FP8_MFU_FACTOR, MFU_TABLE
+from tools.cost.training_time import TrainingTimeRequest, estimate_training_time
 
 CATALOG = small_catalog()
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowledge.troubleshooting import load_rulebook
-from tools.errors import AdvisorError
-from tools.troubleshoot import MAX_INPUT_BYTES, TroubleshootRequest, diagnose
+from knowledge.bilingual import AdvisorError
+from tools.troubleshoot.diagnose import MAX_INPUT_BYTES, TroubleshootRequest, diagnose
+from tools.troubleshoot.rulebook import load_rulebook
 
 LOGS = Path(__file__).parent / "data" / "logs"
 

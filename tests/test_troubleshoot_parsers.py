@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tools.log_parsers import (
+from tools.troubleshoot.parsers import (
     PARSERS,
     lines_with,
     parse_driver,

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from knowledge.catalog import CatalogError
-from knowledge.troubleshooting import FAMILIES, RULES_DIR, Condition, load_rulebook, read_rulebook
+from knowledge.troubleshooting import FAMILIES, RULES_DIR
 from tests.guidance_ids import GUIDANCE_IDS
-from tools.log_parsers import PARSERS
+from tools.troubleshoot.parsers import PARSERS
+from tools.troubleshoot.rulebook import Condition, load_rulebook, read_rulebook
 
 XID_CATALOG = RULES_DIR / "xid-catalog.json"
 

@@ -17,9 +17,9 @@ from advisor.interfaces.web_chat import chunks, decorate_answer, respond, to_tur
 from advisor.interfaces.web_labels import Relabeler
 from advisor.registry import Registry, ToolSpec
 from knowledge.catalog import Catalog, load_catalog
-from tools.memory import estimate_memory
-from tools.memory_models import MemoryRequest
-from tools.tco import TcoRequest, TcoResult, compute_tco
+from tools.cost.tco import TcoRequest, TcoResult, compute_tco
+from tools.memory.estimator import estimate_memory
+from tools.memory.schema import MemoryRequest
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import sys
 
-from tools.errors import AdvisorError
+from knowledge.bilingual import AdvisorError
 
 MAX_FLOAT_INT = int(sys.float_info.max)  # a larger int overflows float(), which every formula uses
 

@@ -1,18 +1,10 @@
-"""Small shared output types, so every tool shows its working the same way."""
+"""How every tool shows its working: one figure with the formula that produced it."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-
-class Text(BaseModel):
-    """A sentence in both languages; interfaces pick the user's."""
-
-    en: str
-    zh: str
-
-    def pick(self, language: str) -> str:
-        return self.zh if language == "zh" else self.en
+from knowledge.bilingual import Text
 
 
 class LineItem(BaseModel):

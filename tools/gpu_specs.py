@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
-from tools.errors import AdvisorError
 
 
 class CompareRequest(BaseModel):

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from tools.errors import AdvisorError
+from knowledge.bilingual import AdvisorError
 
 Scope = Literal["all", "linear", "mlp"]
 

@@ -11,15 +11,14 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU, Price
 from tools.checks import check_range
-from tools.common import Text
-from tools.errors import AdvisorError
-from tools.memory import estimate_memory
-from tools.memory_constants import GB, GIB, TIGHT_FRACTION
-from tools.memory_models import MemoryEstimate, MemoryRequest
-from tools.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, normalize_currency
+from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, normalize_currency
+from tools.memory.constants import GB, GIB, TIGHT_FRACTION
+from tools.memory.estimator import estimate_memory
+from tools.memory.schema import MemoryEstimate, MemoryRequest
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)

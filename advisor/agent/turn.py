@@ -9,9 +9,8 @@ from advisor.contract import Language, Source
 from advisor.entities import Entities
 from advisor.labels import pick
 from advisor.registry import Registry, ToolOutcome
+from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
-from tools.common import Text
-from tools.errors import AdvisorError
 
 
 @dataclass

@@ -6,9 +6,9 @@ import plotly.graph_objects as go
 
 from advisor.interfaces.ui_text import TEXT, t
 from tools.common import LineItem
-from tools.memory_models import MemoryEstimate
-from tools.money import SYMBOLS
-from tools.tco import TcoResult
+from tools.cost.money import SYMBOLS
+from tools.cost.tco import TcoResult
+from tools.memory.schema import MemoryEstimate
 
 # The estimator itemises finely (cuda_context, kv_growth_copy, peak_overlap…); the chart stacks six groups,
 # bottom to top from what the model always holds to fixed costs, and the hover lists the items in each.

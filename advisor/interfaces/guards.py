@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from advisor.config import Settings
 from advisor.interfaces.http_errors import error_response
-from tools.errors import AdvisorError
+from knowledge.bilingual import AdvisorError
 
 GUARDED_PREFIXES = ("/api/", "/v1/")
 WINDOW_S = 60.0

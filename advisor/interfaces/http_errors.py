@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from advisor.registry import UnknownToolError
 from advisor.validation import bilingual_errors, malformed_json
-from tools.errors import AdvisorError
+from knowledge.bilingual import AdvisorError
 
 log = logging.getLogger(__name__)
 

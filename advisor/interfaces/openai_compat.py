@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from advisor.agent.service import Advisor
 from advisor.contract import AdvisorResponse, ChatTurn
 from advisor.validation import bilingual_validation_error
-from tools.errors import AdvisorError
+from knowledge.bilingual import AdvisorError
 
 MODEL_ID = "gpu-advisor"
 STREAM_PIECE_CHARS = 80

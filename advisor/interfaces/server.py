@@ -44,7 +44,7 @@ def warm_up(settings: Settings, echo=print) -> None:
     from advisor.deps import shared_registry
     from advisor.retrieval.search import Retriever
     from knowledge.catalog import Catalog
-    from knowledge.troubleshooting import RuleBook
+    from tools.troubleshoot.rulebook import RuleBook
 
     prepare_index(settings, echo)
     registry = shared_registry()

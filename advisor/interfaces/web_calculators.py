@@ -18,11 +18,11 @@ from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, t
 from advisor.interfaces.web_labels import Relabeler
 from advisor.registry import Registry
 from knowledge.catalog import Catalog
+from tools.cost.training_time import TrainingTimeRequest
 from tools.gpu_specs import GpuFilter
-from tools.memory_models import MemoryRequest
+from tools.memory.schema import MemoryRequest
 from tools.precision import known_weight_formats
 from tools.recommend import RecommendRequest
-from tools.training_time import TrainingTimeRequest
 
 # Column widths (%) so the long text columns wrap instead of pushing numbers off screen.
 RECOMMEND_WIDTHS = ["4%", "17%", "6%", "11%", "8%", "8%", "8%", "9%", "8%", "21%"]

@@ -14,7 +14,7 @@ import gradio as gr
 
 from advisor.contract import AdvisorResponse, ChatTurn, Source, ToolCall
 from advisor.interfaces.ui_text import t
-from tools.errors import AdvisorError
+from knowledge.bilingual import AdvisorError
 
 if TYPE_CHECKING:  # the agent package is heavy to import; this module only calls Advisor.answer
     from advisor.agent.service import Advisor

@@ -25,7 +25,7 @@ from advisor.interfaces.web_results import (
     training_markdown,
 )
 from advisor.registry import Registry
-from tools.errors import AdvisorError
+from knowledge.bilingual import AdvisorError
 
 log = logging.getLogger(__name__)
 

@@ -6,14 +6,15 @@ from collections.abc import Sequence
 
 from advisor.agent.markdown import bullet_list, number, table
 from advisor.labels import CHINA_STATUS, VERDICT, label, pick
+from knowledge.bilingual import Text
 from knowledge.gpus import GPU
-from tools.common import LineItem, Text
-from tools.memory_models import MemoryEstimate
-from tools.money import money
+from tools.common import LineItem
+from tools.cost.money import money
+from tools.cost.tco import TcoResult
+from tools.cost.training_time import TrainingTimeResult
+from tools.memory.schema import MemoryEstimate
 from tools.recommend import Recommendation
-from tools.tco import TcoResult
-from tools.training_time import TrainingTimeResult
-from tools.troubleshoot import Diagnosis
+from tools.troubleshoot.diagnose import Diagnosis
 
 
 def readable(value: float) -> str:

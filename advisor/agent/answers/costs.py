@@ -8,7 +8,7 @@ from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.entities import Money
 from advisor.language import default_currency
-from tools.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 
 DEFAULT_GPU = "h100-sxm"
 QUARTER_DAYS = 90

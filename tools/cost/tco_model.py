@@ -1,4 +1,4 @@
-"""The rent-vs-buy arithmetic on fully resolved inputs (see ``tools.tco`` for the model in words)."""
+"""The rent-vs-buy arithmetic on fully resolved inputs (see ``tools.cost.tco`` for the model in words)."""
 
 from __future__ import annotations
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from knowledge.bilingual import AdvisorError
 from knowledge.models import ModelSpec
-from tools.errors import AdvisorError
-from tools.param_count import count_params
+from tools.models.param_count import count_params
 from tools.precision import KVFormat, WeightFormat
 
 BF16_BYTES = 2  # weights a quantised checkpoint leaves unquantised are stored in 16-bit

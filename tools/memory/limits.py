@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tools.common import Text
-from tools.errors import AdvisorError
-from tools.memory_constants import GB, MAX_BATCH, MAX_CONTEXT_TOKENS
-from tools.memory_models import MemoryLimits
-from tools.memory_setup import Setup
-from tools.memory_verdict import capacity_line
+from knowledge.bilingual import AdvisorError, Text
+from tools.memory.constants import GB, MAX_BATCH, MAX_CONTEXT_TOKENS
+from tools.memory.schema import MemoryLimits
+from tools.memory.setup import Setup
+from tools.memory.verdict import capacity_line
 
 MAX_STEPS = 64
 

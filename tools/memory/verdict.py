@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
+from knowledge.bilingual import Text
 from knowledge.gpus import GPU
-from tools.common import LineItem, Text
-from tools.memory_constants import CAPACITY_UNIT_BYTES, GB, TIGHT_FRACTION
-from tools.memory_items import Part, gb
-from tools.memory_setup import Setup
+from tools.common import LineItem
+from tools.memory.constants import CAPACITY_UNIT_BYTES, GB, TIGHT_FRACTION
+from tools.memory.items import Part, gb
+from tools.memory.setup import Setup
 
 
 def capacity_bytes(gpu: GPU) -> float:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import MAX_NAME_CHARS, Catalog
 from knowledge.models import ModelSpec
-from tools.errors import AdvisorError
-from tools.generic_model import generic_model
-from tools.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
+from tools.models.generic import generic_model
+from tools.models.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
 from tools.quantities import normalize_quantity, parse_number, parse_param_count
 
 

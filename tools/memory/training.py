@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tools.common import Text
-from tools.memory_activations import LayerActivations, logit_bytes, logits_bytes, training_layer
-from tools.memory_constants import (
+from knowledge.bilingual import Text
+from tools.memory.activations import LayerActivations, logit_bytes, logits_bytes, training_layer
+from tools.memory.constants import (
     FRAGMENTATION,
     ZERO3_LIVE_PARAMS,
     ZERO_BUCKET_ELEMENTS,
 )
-from tools.memory_items import CUDA_CONTEXT, MULTI_GPU_WORKSPACES, Part, count, divisor, gb, num
-from tools.memory_setup import Setup
-from tools.memory_shapes import embedding_params, lora_params, per_layer_params, weight_split
+from tools.memory.items import CUDA_CONTEXT, MULTI_GPU_WORKSPACES, Part, count, divisor, gb, num
+from tools.memory.setup import Setup
+from tools.memory.shapes import embedding_params, lora_params, per_layer_params, weight_split
 
 ACT_BYTES = 2
 

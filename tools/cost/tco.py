@@ -15,15 +15,30 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
 from tools.checks import check_range
-from tools.common import LineItem, Text
-from tools.errors import AdvisorError
-from tools.money import DEFAULT_USD_TO_CNY, USD_TO_CNY_NOTE, Currency, check_exchange_rate, convert, money, normalize_currency, price_in
-from tools.tco_defaults import DEFAULTS, SERVER_POWER_PER_GPU_POWER, SERVER_POWER_SOURCE, SERVER_PRICE_PER_GPU_PRICE, SERVER_PRICE_SOURCE
-from tools.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
-from tools.tco_sensitivity import SensitivityDetail, rank_sensitivities
+from tools.common import LineItem
+from tools.cost.money import (
+    DEFAULT_USD_TO_CNY,
+    USD_TO_CNY_NOTE,
+    Currency,
+    check_exchange_rate,
+    convert,
+    money,
+    normalize_currency,
+    price_in,
+)
+from tools.cost.tco_defaults import (
+    DEFAULTS,
+    SERVER_POWER_PER_GPU_POWER,
+    SERVER_POWER_SOURCE,
+    SERVER_PRICE_PER_GPU_PRICE,
+    SERVER_PRICE_SOURCE,
+)
+from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
+from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
 
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
 MAX_TOTAL_GPUS = 1_000_000

@@ -2,7 +2,7 @@
 
 Compute follows the standard dense-transformer estimate: training FLOPs ≈ 6 · N · D (forward 2ND,
 backward 4ND) with N the parameters that work on each token (the active ones for MoE) and D the
-tokens. Time = FLOPs / (GPUs × dense peak × MFU). The MFU default comes from ``tools.mfu`` and is
+tokens. Time = FLOPs / (GPUs × dense peak × MFU). The MFU default comes from ``tools.cost.mfu`` and is
 always returned so the user can see and override it. Attention FLOPs are ignored, which slightly
 flatters long-context runs.
 """
@@ -14,14 +14,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
 from tools.checks import check_range
-from tools.common import LineItem, Text
-from tools.errors import AdvisorError
-from tools.mfu import FP8_MFU_FACTOR, MFU_TABLE, MfuRow, default_mfu_row
-from tools.model_resolve import resolve_model
-from tools.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, money, normalize_currency, price_in
+from tools.common import LineItem
+from tools.cost.mfu import FP8_MFU_FACTOR, MFU_TABLE, MfuRow, default_mfu_row
+from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, money, normalize_currency, price_in
+from tools.models.resolve import resolve_model
 from tools.quantities import parse_number
 
 Recompute = Literal["none", "selective", "full"]

@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from knowledge.bilingual import Text
 from knowledge.gpus import GPU
-from tools.common import Text
 
 GpuClass = Literal["nvidia-linked", "non-nvidia", "pcie-only", "consumer"]
 

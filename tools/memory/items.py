@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tools.common import LineItem, Text
-from tools.memory_constants import CUDA_CONTEXT_BYTES, GB, NON_TORCH_BYTES
+from knowledge.bilingual import Text
+from tools.common import LineItem
+from tools.memory.constants import CUDA_CONTEXT_BYTES, GB, NON_TORCH_BYTES
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,22 @@
-"""The one error type every tool raises for bad input: typed, bilingual, never a traceback."""
+"""Bilingual base types shared by the data loaders, the calculators and the interfaces.
+
+``Text`` is a sentence in both languages; ``AdvisorError`` is the one error raised for bad input,
+explained in both. They live at the bottom layer so ``knowledge`` needs nothing from ``tools``.
+"""
 
 from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class Text(BaseModel):
+    """A sentence in both languages; interfaces pick the user's."""
+
+    en: str
+    zh: str
+
+    def pick(self, language: str) -> str:
+        return self.zh if language == "zh" else self.en
 
 
 class AdvisorError(ValueError):

@@ -5,17 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
 from tools.checks import check_range
-from tools.common import Text
-from tools.errors import AdvisorError
-from tools.memory_constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
-from tools.memory_models import MemoryRequest
-from tools.memory_recipes import RECIPES, Recipe, fp32_variant
-from tools.memory_shapes import lora_targets
-from tools.model_resolve import resolve_model
+from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
+from tools.memory.recipes import RECIPES, Recipe, fp32_variant
+from tools.memory.schema import MemoryRequest
+from tools.memory.shapes import lora_targets
+from tools.models.resolve import resolve_model
 from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
 
 FSDP_TO_ZERO = {"FULL_SHARD": 3, "HYBRID_SHARD": 3, "SHARD_GRAD_OP": 2, "NO_SHARD": 0}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from knowledge.bilingual import AdvisorError
 from knowledge.gpus import Price
 from tools.checks import check_range
-from tools.errors import AdvisorError
 
 Currency = Literal["USD", "CNY"]
 

@@ -3,7 +3,7 @@
 Understands the field names of Llama, Qwen (1/2/2.5/3, MoE), Mistral/Mixtral, Gemma 2/3,
 DeepSeek-V2/V3 (MLA), GPT-BigCode/GPT-2 and ChatGLM/GLM-4 configs, plus multimodal
 wrappers that nest the language model under ``text_config``. The parameter count is
-computed from the shapes (``tools.param_count``), never taken on trust.
+computed from the shapes (``tools.models.param_count``), never taken on trust.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from knowledge.bilingual import AdvisorError
 from knowledge.models import ModelSpec
-from tools.errors import AdvisorError
-from tools.param_count import count_params
+from tools.models.param_count import count_params
 
 MAX_PARAMS = 100e12  # beyond any real model by two orders of magnitude: a typo, not a config
 DEFAULT_CONTEXT = 4096  # used only when a config states no context length at all

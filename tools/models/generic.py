@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import math
 
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import Catalog
 from knowledge.models import ModelSpec
-from tools.errors import AdvisorError
-from tools.param_count import count_params
+from tools.models.param_count import count_params
 
 ANCHOR_IDS = ("llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-2-13b", "llama-3.1-70b", "llama-3.1-405b")
 HEAD_DIM = 128

@@ -13,17 +13,17 @@ Engines differ in three ways that matter for memory:
 from __future__ import annotations
 
 from knowledge.models import ModelSpec
-from tools.memory_activations import eager_scores_bytes, prefill_bytes_per_token
-from tools.memory_constants import (
+from tools.memory.activations import eager_scores_bytes, prefill_bytes_per_token
+from tools.memory.constants import (
     CUDA_GRAPH_BYTES,
     NON_TORCH_BYTES,
     VLLM_LARGE_GPU_GIB,
     VLLM_PREFILL_CHUNK_LARGE,
     VLLM_PREFILL_CHUNK_SMALL,
 )
-from tools.memory_items import CUDA_CONTEXT, MULTI_GPU_WORKSPACES, Part, count, divisor, gb, num
-from tools.memory_setup import Setup
-from tools.memory_shapes import cached_token_layers, kv_bytes_per_token_layer, kv_heads_per_gpu, sliding_layers, weight_split
+from tools.memory.items import CUDA_CONTEXT, MULTI_GPU_WORKSPACES, Part, count, divisor, gb, num
+from tools.memory.setup import Setup
+from tools.memory.shapes import cached_token_layers, kv_bytes_per_token_layer, kv_heads_per_gpu, sliding_layers, weight_split
 
 LOGIT_BYTES_HF = 6  # bf16 logits + their fp32 upcast
 SAMPLER_LOGIT_BYTES = 4  # vLLM samples from fp32 logits of the last position only

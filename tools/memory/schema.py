@@ -1,6 +1,6 @@
 """Request and result models of the GPU-memory estimator (they double as the LLM tool schema).
 
-Numeric fields are deliberately unconstrained here: ``tools.memory_setup`` checks them and
+Numeric fields are deliberately unconstrained here: ``tools.memory.setup`` checks them and
 answers out-of-range values with a bilingual ``AdvisorError`` instead of a validation trace.
 """
 
@@ -10,8 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.common import LineItem, Text
-from tools.memory_constants import VLLM_DEFAULT_UTILIZATION
+from knowledge.bilingual import Text
+from tools.common import LineItem
+from tools.memory.constants import VLLM_DEFAULT_UTILIZATION
 
 Mode = Literal["inference", "training"]
 Method = Literal["full", "lora", "qlora", "freeze"]

@@ -14,10 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge.troubleshooting import Action, RuleBook, RuleMatcher
-from tools.common import Text
-from tools.errors import AdvisorError
-from tools.log_parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
+from knowledge.bilingual import AdvisorError, Text
+from tools.troubleshoot.parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
+from tools.troubleshoot.rulebook import Action, RuleBook, RuleMatcher
 
 MAX_INPUT_BYTES = 200 * 1024
 KEYWORD_STRENGTH = 0.6  # a word in prose is weaker evidence than a matching log line

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 
+from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
-from tools.common import Text
-from tools.memory_constants import GB
-from tools.memory_inference import inference_parts, kv_bytes
-from tools.memory_items import Part
-from tools.memory_limits import solve_limits
-from tools.memory_models import MemoryEstimate, MemoryLimits, MemoryLimitsRequest, MemoryRequest
-from tools.memory_setup import Setup, resolve_setup
-from tools.memory_shapes import kv_bytes_per_token_layer
-from tools.memory_training import training_parts
-from tools.memory_verdict import RULE_OF_THUMB, capacity_line, main_lever, verdict
+from tools.memory.constants import GB
+from tools.memory.inference import inference_parts, kv_bytes
+from tools.memory.items import Part
+from tools.memory.limits import solve_limits
+from tools.memory.schema import MemoryEstimate, MemoryLimits, MemoryLimitsRequest, MemoryRequest
+from tools.memory.setup import Setup, resolve_setup
+from tools.memory.shapes import kv_bytes_per_token_layer
+from tools.memory.training import training_parts
+from tools.memory.verdict import RULE_OF_THUMB, capacity_line, main_lever, verdict
 
 __all__ = ["MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "max_fit", "parts_for"]
 

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 from pydantic import BaseModel, Field
 
-from tools.common import Text
-from tools.money import Currency, money
-from tools.tco_model import TcoInputs, TcoNumbers, evaluate
+from knowledge.bilingual import Text
+from tools.cost.money import Currency, money
+from tools.cost.tco_model import TcoInputs, TcoNumbers, evaluate
 
 STEP = 0.2
 TOP = 3

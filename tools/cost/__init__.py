@@ -1,0 +1,1 @@
+"""Money and time: rent-vs-buy TCO, training time, default MFU, currencies."""

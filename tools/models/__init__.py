@@ -1,0 +1,1 @@
+"""What "the model" is: catalog names, Hugging Face config.json, bare sizes, parameter counts."""

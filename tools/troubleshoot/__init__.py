@@ -1,0 +1,1 @@
+"""Diagnose GPU problems: log parsers, the compiled rule book, ranked diagnoses."""

@@ -1,0 +1,33 @@
+"""NVIDIA Xid events from dmesg or syslog, and Xid numbers mentioned in prose."""
+
+from __future__ import annotations
+
+import re
+
+from tools.troubleshoot.parsers.records import MAX_RECORDS, LineLocator, ParsedRecord, Value, lines_with
+
+# "\b" before Xid keeps NVSwitch "SXid" lines out; mentions such as "Xid 79" in prose count too.
+_XID = re.compile(
+    r"\b[Xx][Ii][Dd]\b(?:\s*\((?P<pci>[^)\n]{1,40})\))?"  # "Xid (PCI:0000:3b:00)" in dmesg; absent in prose
+    r"\s*(?:[:#=]|errors?|code|错误|事件)*\s*(?P<code>\d{1,3})(?![\d.])"
+)
+_XID_PID = re.compile(r"pid=(\d+)")
+_XID_NAME = re.compile(r"name=([^,\s]+)")
+
+
+def parse_xid(text: str) -> list[ParsedRecord]:
+    """NVRM Xid lines (``NVRM: Xid (PCI:0000:3b:00): 79, pid=…, …``) and Xid codes mentioned in prose."""
+    locator = LineLocator(text)
+    records: list[ParsedRecord] = []
+    for start, end in lines_with(text, ("Xid", "XID", "xid")):
+        for match in _XID.finditer(text, start, end):
+            values: dict[str, Value] = {"xid": float(match.group("code"))}
+            if match.group("pci"):
+                values["pci"] = match.group("pci").removeprefix("PCI:")
+            for key, pattern in (("pid", _XID_PID), ("process", _XID_NAME)):
+                found = pattern.search(text, match.end(), end)
+                if found:
+                    values[key] = float(found.group(1)) if key == "pid" else found.group(1)
+            kind = "dmesg" if "pci" in values or text.find("NVRM", start, end) >= 0 else "mention"
+            records.append(locator.record("xid", kind, match.start(), values))
+    return records[:MAX_RECORDS]
