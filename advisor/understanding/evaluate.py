@@ -1,0 +1,149 @@
+"""Measure understanding on a labelled split: intent accuracy, slot F1, multi-turn success, confusion.
+
+Slots are compared as (slot, resolved value) pairs, so "[8 cards](gpu_count)" and a tagger
+that marked only "8" agree; a gold span no built-in value covers is compared by its words.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from advisor.language import default_currency
+from advisor.name_matcher import normalize_text
+from advisor.understanding.corpus import Conversation, Corpus, Utterance, read_files
+from advisor.understanding.frame import Frame, resolve
+from advisor.understanding.model import ROLES_BY_KIND, TaggedValue
+from advisor.understanding.reader import Reading, Understanding, advance
+from advisor.understanding.values import find_values
+
+HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
+
+
+@dataclass
+class LanguageScore:
+    utterances: int = 0
+    intent_correct: int = 0
+    slot_true_positive: int = 0
+    slot_predicted: int = 0
+    slot_gold: int = 0
+    conversations: int = 0
+    conversations_ok: int = 0
+    confusion: Counter = field(default_factory=Counter)
+    misses: list[str] = field(default_factory=list)
+
+    @property
+    def intent_accuracy(self) -> float:
+        return self.intent_correct / self.utterances if self.utterances else 0.0
+
+    @property
+    def slot_f1(self) -> float:
+        precision = self.slot_true_positive / self.slot_predicted if self.slot_predicted else 0.0
+        recall = self.slot_true_positive / self.slot_gold if self.slot_gold else 0.0
+        return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+    @property
+    def multi_turn(self) -> float:
+        return self.conversations_ok / self.conversations if self.conversations else 0.0
+
+
+def heldout_files() -> list[Path]:
+    return sorted(HELDOUT_DIR.glob("understanding_*.yaml"))
+
+
+def evaluate(understanding: Understanding, data: Corpus) -> dict[str, LanguageScore]:
+    scores: dict[str, LanguageScore] = defaultdict(LanguageScore)
+    for utterance in data.utterances:
+        score = scores[utterance.language]
+        reading = understanding.read_one(utterance.text)
+        score.utterances += 1
+        score.confusion[(utterance.intent, reading.intent)] += 1
+        if reading.intent == utterance.intent:
+            score.intent_correct += 1
+        else:
+            score.misses.append(f"intent {utterance.intent} → {reading.intent}: {utterance.text[:90]!r}")
+        gold, predicted = gold_slots(utterance, understanding), predicted_slots(reading)
+        hits = sum((Counter(gold) & Counter(predicted)).values())
+        score.slot_true_positive += hits
+        score.slot_gold += len(gold)
+        score.slot_predicted += len(predicted)
+        if hits < max(len(gold), len(predicted)):
+            missing, extra = sorted(set(gold) - set(predicted)), sorted(set(predicted) - set(gold))
+            score.misses.append(f"slots missing {missing} extra {extra}: {utterance.text[:90]!r}")
+    for conversation in data.conversations:
+        score = scores[conversation.language]
+        score.conversations += 1
+        ok, why = conversation_succeeds(understanding, conversation)
+        score.conversations_ok += ok
+        if not ok:
+            score.misses.append(f"conversation {conversation.id}: {why}")
+    return dict(scores)
+
+
+def conversation_succeeds(understanding: Understanding, conversation: Conversation) -> tuple[bool, str]:
+    """Every turn read as its labelled intent, and every follow-up re-runs the right task with the right slots."""
+    task, state, anchor_gold = None, Frame(), {}
+    for turn in conversation.turns:
+        reading = understanding.read_one(turn.utterance.text)
+        task, state = advance(task, state, reading)
+        gold = dict(gold_slots(turn.utterance, understanding))
+        if turn.utterance.intent != "follow_up" and turn.utterance.intent in ROLES_TASKS:
+            anchor_gold = gold
+        elif turn.utterance.intent == "follow_up":
+            anchor_gold = {**_without_replaced(anchor_gold, gold), **gold}
+        if reading.intent != turn.utterance.intent:
+            return False, f"turn {turn.utterance.text[:60]!r} read as {reading.intent}, not {turn.utterance.intent}"
+        if turn.expect_task:
+            if task != turn.expect_task:
+                return False, f"follow-up {turn.utterance.text[:60]!r} continued {task}, not {turn.expect_task}"
+            have = dict(_frame_pairs(state))
+            missing = {slot: value for slot, value in anchor_gold.items() if have.get(slot) != value}
+            if missing:
+                return False, f"after {turn.utterance.text[:60]!r} the frame lacks {missing}"
+    return True, ""
+
+
+ROLES_TASKS = ("recommend", "memory", "max_fit", "specs", "serving_speed", "training_time", "tco")
+
+
+def _without_replaced(earlier: dict, newer: dict) -> dict:
+    kept = dict(earlier)
+    if "size" in newer:
+        kept.pop("model", None)
+    if "model" in newer:
+        kept.pop("size", None)
+    return kept
+
+
+def gold_slots(utterance: Utterance, understanding: Understanding) -> list[tuple[str, object]]:
+    """Each annotated span as (slot, value): the built-in value inside it resolved, else its words."""
+    text = normalize_text(utterance.text)
+    values = find_values(utterance.text, understanding.catalog)
+    currency = default_currency(utterance.language)
+    pairs = []
+    for span in utterance.spans:
+        inside = [v for v in values if v.start < span.end and span.start < v.end and span.slot in ROLES_BY_KIND.get(v.kind, ())]
+        if inside:
+            pairs.append((span.slot, _comparable(resolve(TaggedValue(inside[0], span.slot, 1.0), currency))))
+        else:
+            pairs.append((span.slot, " ".join(text[span.start : span.end].split())))
+    return pairs
+
+
+def predicted_slots(reading: Reading) -> list[tuple[str, object]]:
+    return [(slot, _comparable(value.value)) for slot, values in reading.frame.slots.items() if slot != "gpus_per_server" for value in values]
+
+
+def _frame_pairs(frame: Frame) -> list[tuple[str, object]]:
+    return [(slot, _comparable(values[0].value)) for slot, values in frame.slots.items() if values and slot != "gpus_per_server"]
+
+
+def _comparable(value: object) -> object:
+    if isinstance(value, float):
+        return round(value, 3)
+    return value
+
+
+def heldout_corpus() -> Corpus:
+    return read_files(heldout_files())

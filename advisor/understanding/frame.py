@@ -1,0 +1,115 @@
+"""Slots: tagged values resolved into what the tools take, and the conversation's slot frame.
+
+A ``Frame`` maps a slot name to the values the user gave for it, in order, each with the words
+it came from (so an answer can say "you said 8 cards"). The dialogue state is a frame too: a
+follow-up copies the last question's frame and overrides only what it states.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.understanding.model import NONE, TaggedValue
+
+HOURS_PER_YEAR = 8760.0
+PER_SERVER = re.compile(r"^\s*(?:,|，)?\s*(?:每台|每个节点|每节点|每机|each|per\s+(?:node|server|machine|box)|of|with|x|×)?\s*$")
+INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
+
+
+@dataclass(frozen=True)
+class SlotValue:
+    value: Any
+    surface: str
+    start: int = -1
+
+
+@dataclass
+class Frame:
+    slots: dict[str, list[SlotValue]] = field(default_factory=dict)
+
+    def get(self, slot: str, default: Any = None) -> Any:
+        values = self.slots.get(slot)
+        return values[0].value if values else default
+
+    def all(self, slot: str) -> list[Any]:
+        return [v.value for v in self.slots.get(slot, [])]
+
+    def surface(self, slot: str) -> str:
+        values = self.slots.get(slot)
+        return values[0].surface if values else ""
+
+    def has(self, slot: str) -> bool:
+        return bool(self.slots.get(slot))
+
+    def names(self) -> list[str]:
+        return [name for name, values in self.slots.items() if values]
+
+    def updated(self, newer: Frame) -> Frame:
+        """This frame with every slot ``newer`` states replaced (a follow-up changes one thing)."""
+        merged = {name: list(values) for name, values in self.slots.items()}
+        for name, values in newer.slots.items():
+            if values:
+                merged[name] = list(values)
+        if newer.has("size") and not newer.has("model"):
+            merged.pop("model", None)  # "same but 70b": the size replaces the named model
+        if newer.has("model") and not newer.has("size"):
+            merged.pop("size", None)
+        return Frame(merged)
+
+
+@dataclass(frozen=True)
+class Money:
+    amount: float
+    currency: str
+    per: str = "once"
+
+
+def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> Frame:
+    frame = Frame()
+    for item in tagged:
+        if item.role == NONE:
+            continue
+        value = resolve(item, default_currency)
+        if value is not None:
+            frame.slots.setdefault(item.role, []).append(SlotValue(value, item.value.surface, item.value.start))
+    _total_gpus(frame, text)
+    return frame
+
+
+def resolve(item: TaggedValue, default_currency: str) -> Any:
+    """The tool-ready value of one tagged mention."""
+    value, kind, role = item.value.value, item.value.kind, item.role
+    if kind == "money":
+        amount, currency, per = value
+        return Money(amount, currency or default_currency, per)
+    if role == "utilisation":
+        if kind == "percent":
+            return min(value / 100, 1.0) if value > 1 else value
+        if kind == "daily":
+            return min(value / 24, 1.0)
+        if kind == "duration":
+            return min(value / 24, 1.0) if value <= 24 else None
+        if kind == "always_on":
+            return 1.0
+        return value / 100 if isinstance(value, float) and 1 < value <= 100 else value
+    if role == "horizon":
+        return value / HOURS_PER_YEAR if kind == "duration" else value
+    if role in INTEGER_ROLES and isinstance(value, float):
+        return int(round(value))
+    return value
+
+
+def _total_gpus(frame: Frame, text: str) -> None:
+    """'两台8卡' / '2 nodes of 8': the card count is per server, so the total is the product."""
+    servers, cards = frame.slots.get("server_count"), frame.slots.get("gpu_count")
+    if not servers or not cards or cards[0].start < 0 or servers[0].start < 0:
+        return
+    server, card = servers[0], cards[0]
+    gap = text[server.start + len(server.surface) : card.start] if card.start > server.start else ""
+    before = text[max(0, card.start - 8) : card.start]
+    if card.start > server.start and (PER_SERVER.match(gap) or re.search(r"每台|each|per\s+(?:node|server)", before)):
+        per_server = card.value
+        frame.slots["gpus_per_server"] = [card]
+        frame.slots["gpu_count"] = [SlotValue(per_server * server.value, card.surface, card.start)]

@@ -1,0 +1,167 @@
+"""The two trained models: an intent classifier and a role tagger, fitted on the labelled corpus.
+
+Intent: an exact-match table of the training utterances first (a known phrasing is never
+misread), then a logistic regression over character n-grams and jieba words of the message
+with names masked; its probability is the confidence. Roles: a logistic regression over each
+built-in value's kind, unit and surrounding words, restricted to the roles its kind can play.
+Training takes seconds; the fitted models are cached on disk, keyed by a hash of the data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.sparse import hstack
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+
+from advisor.name_matcher import normalize_text
+from advisor.understanding import corpus as corpus_module
+from advisor.understanding.corpus import Corpus, Utterance
+from advisor.understanding.features import focus, masked, role_features, words
+from advisor.understanding.values import ENTITIES_FILE, Value, find_values
+from knowledge.catalog import Catalog
+
+log = logging.getLogger(__name__)
+NONE = "none"
+NUMERIC_ROLES = {
+    "gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens",
+    "output_tokens", "gpu_memory", "speed_target", "utilisation",
+}  # fmt: skip
+ROLES_BY_KIND: dict[str, set[str]] = {
+    "model": {"model"}, "gpu": {"gpu"}, "params": {"size"}, "memory": {"gpu_memory"},
+    "tokens": {"context", "prompt_tokens", "output_tokens", "training_tokens"},
+    "money": {"budget", "server_price", "cloud_price", "electricity_price"},
+    "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "daily": {"utilisation"},
+    "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
+    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "number": NUMERIC_ROLES,
+    "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"},
+    "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"},
+}  # fmt: skip
+NUMBER_KINDS = {"params", "memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}
+CODE_FILES = ("model.py", "features.py", "values.py", "corpus.py")
+
+
+@dataclass
+class TaggedValue:
+    value: Value
+    role: str
+    confidence: float
+
+
+class UnderstandingModel:
+    """Fitted intent classifier + role tagger; ``fit`` once, then ``intent`` and ``roles`` per message."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+
+    # ---------------------------------------------------------------- training
+    def fit(self, data: Corpus) -> UnderstandingModel:
+        utterances = data.utterances
+        self.exact = {_key(u.text): u.intent for u in utterances}
+        values = [find_values(u.text, self.catalog) for u in utterances]
+        texts = [masked(focus(u.text), v) for u, v in zip(utterances, values)]
+        self.chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 4), sublinear_tf=True, min_df=1)
+        self.words = TfidfVectorizer(analyzer=words, ngram_range=(1, 1), sublinear_tf=True)
+        matrix = hstack([self.chars.fit_transform(texts), self.words.fit_transform(texts)]).tocsr()
+        self.intent_model = LogisticRegression(C=20.0, solver="saga", tol=1e-3, max_iter=300, random_state=0)
+        self.intent_model.fit(matrix, [u.intent for u in utterances])
+        self.intents = list(self.intent_model.classes_)
+
+        rows, labels = [], []
+        for utterance, found in zip(utterances, values):
+            text = normalize_text(utterance.text)
+            for value in found:
+                rows.append(role_features(text, value, found, utterance.intent))
+                labels.append(_gold_role(value, utterance))
+        self.vectorizer = DictVectorizer()
+        self.role_model = LogisticRegression(C=5.0, tol=1e-3, max_iter=1000)
+        self.role_model.fit(self.vectorizer.fit_transform(rows), labels)
+        self.roles = list(self.role_model.classes_)
+        return self
+
+    # ---------------------------------------------------------------- inference
+    def intent(self, text: str, values: list[Value]) -> tuple[str, float, dict[str, float]]:
+        """(intent, confidence, probability per intent); an exact training phrasing is certain."""
+        known = self.exact.get(_key(text))
+        vector = self._vector(text, values)
+        probabilities = dict(zip(self.intents, self.intent_model.predict_proba(vector)[0]))
+        if known is not None:
+            return known, 1.0, probabilities
+        best = max(probabilities, key=probabilities.__getitem__)
+        return best, float(probabilities[best]), probabilities
+
+    def roles_of(self, text: str, values: list[Value], intent: str) -> list[TaggedValue]:
+        if not values:
+            return []
+        normalized = normalize_text(text if isinstance(text, str) else "")
+        rows = [role_features(normalized, value, values, intent) for value in values]
+        probabilities = self.role_model.predict_proba(self.vectorizer.transform(rows))
+        tagged = []
+        for value, row in zip(values, probabilities):
+            roles = ROLES_BY_KIND.get(value.kind, set())
+            if len(roles) == 1 and value.kind not in NUMBER_KINDS:  # a name or keyword plays its one role
+                tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
+                continue
+            scores = {role: p for role, p in zip(self.roles, row) if role in roles | {NONE}}
+            role = max(scores, key=scores.__getitem__) if scores else NONE
+            tagged.append(TaggedValue(value, role, float(scores.get(role, 0.0))))
+        return tagged
+
+    def _vector(self, text: str, values: list[Value]):
+        sample = masked(focus(text), values)
+        return hstack([self.chars.transform([sample]), self.words.transform([sample])]).tocsr()
+
+
+def _key(text: str) -> str:
+    return " ".join(normalize_text(text if isinstance(text, str) else "").split())
+
+
+def _gold_role(value: Value, utterance: Utterance) -> str:
+    """The annotated slot overlapping ``value`` when its kind can play it, else 'none'."""
+    for span in utterance.spans:
+        if span.start < value.end and value.start < span.end and span.slot in ROLES_BY_KIND.get(value.kind, ()):
+            return span.slot
+    return NONE
+
+
+def data_fingerprint() -> str:
+    digest = hashlib.sha256()
+    for path in [*corpus_module.training_files(), ENTITIES_FILE, *(Path(__file__).parent / name for name in CODE_FILES)]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def load_or_train(catalog: Catalog, cache_dir: Path | None) -> UnderstandingModel:
+    """The cached model for the current data, or a freshly trained one (then cached when a directory is given)."""
+    path = cache_dir / f"understanding-{data_fingerprint()}.pkl" if cache_dir else None
+    if path is not None and path.exists():
+        try:
+            model = pickle.loads(path.read_bytes())
+            model.catalog = catalog
+            return model
+        except Exception:  # a cache from another library version: retrain
+            log.warning("understanding cache %s unreadable; retraining", path)
+    model = UnderstandingModel(catalog).fit(corpus_module.training_corpus())
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            catalog_ref, model.catalog = model.catalog, None
+            path.write_bytes(pickle.dumps(model))
+            model.catalog = catalog_ref
+        except OSError:
+            log.warning("could not cache the understanding model at %s", path)
+    return model
+
+
+def top_probabilities(probabilities: dict[str, float], count: int = 3) -> list[tuple[str, float]]:
+    order = np.argsort([-p for p in probabilities.values()])
+    names = list(probabilities)
+    return [(names[i], round(float(probabilities[names[i]]), 3)) for i in order[:count]]

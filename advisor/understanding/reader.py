@@ -1,0 +1,87 @@
+"""Read a message in its conversation: intent with confidence, slots with roles, and the task it continues."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from advisor.language import LanguageInfo, analyze_language, default_currency
+from advisor.name_matcher import normalize_text
+from advisor.understanding.corpus import TASKS
+from advisor.understanding.frame import Frame, build_frame
+from advisor.understanding.model import TaggedValue, load_or_train, top_probabilities
+from advisor.understanding.values import find_values
+from knowledge.catalog import Catalog
+
+HISTORY_TURNS = 6  # earlier user turns read to rebuild the dialogue state; the server stays stateless
+CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept", "troubleshoot")  # these leave the last task open
+
+
+@dataclass
+class Reading:
+    text: str
+    language_info: LanguageInfo
+    intent: str
+    confidence: float
+    alternatives: list[tuple[str, float]]
+    tagged: list[TaggedValue]
+    frame: Frame  # what this message states
+    task: str | None = None  # the calculation asked for: this message's task or, for a follow-up, the one it continues
+    state: Frame = field(default_factory=Frame)  # the task's slots over the conversation
+
+    @property
+    def language(self) -> str:
+        return self.language_info.language
+
+    @property
+    def follow_up(self) -> bool:
+        return self.intent == "follow_up"
+
+
+class Understanding:
+    def __init__(self, catalog: Catalog, cache_dir: Path | None = None):
+        self.catalog = catalog
+        self.model = load_or_train(catalog, cache_dir)
+
+    def read_one(self, text: str) -> Reading:
+        text = text if isinstance(text, str) else ""
+        info = analyze_language(text)
+        values = [] if "nonsense" in info.flags else find_values(text, self.catalog)
+        intent, confidence, probabilities = self.model.intent(text, values)
+        tagged = self.model.roles_of(text, values, intent)
+        frame = build_frame(tagged, normalize_text(text), default_currency(info.language))
+        return Reading(text, info, str(intent), confidence, top_probabilities(probabilities), tagged, frame)
+
+    def read(self, message: str, history: list[str] = ()) -> Reading:
+        """``message`` read after the user's earlier messages ``history`` (oldest first)."""
+        task, state = None, Frame()
+        for earlier in list(history)[-HISTORY_TURNS:]:
+            task, state = advance(task, state, self.read_one(earlier))
+        reading = self.read_one(message)
+        reading.task, reading.state = advance(task, state, reading)
+        return reading
+
+
+SUBJECT = ("model", "size")
+
+
+def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | None, Frame]:
+    """The dialogue state after one more message: a new question starts a frame, a follow-up edits it.
+
+    A task question that names no model of its own is about the conversation's model: asked
+    again ("单张4090够吗" after a sizing question) it is a follow-up; a different task
+    ("那租两个月多少钱") keeps its own intent but carries the slots over.
+    """
+    if reading.intent in TASKS:
+        if task is None or any(reading.frame.has(slot) for slot in SUBJECT) or not any(state.has(s) for s in SUBJECT):
+            return reading.intent, reading.frame
+        if reading.intent == task:
+            reading.intent = "follow_up"
+        return reading.intent if reading.intent != "follow_up" else task, state.updated(reading.frame)
+    if reading.intent == "follow_up":
+        if task is None:
+            return None, reading.frame
+        return task, state.updated(reading.frame)
+    if reading.intent in CARRY_OVER:
+        return task, state
+    return None, Frame()

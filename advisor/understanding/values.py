@@ -1,0 +1,218 @@
+"""Built-in values: every mention of a name, number-with-unit or known keyword, resolved.
+
+This is the deterministic half of understanding (as in Snips' built-in entities): it finds
+*what* was written — "8卡" is a count of cards, "0.8元/度" money per kWh, "A100 80GB" a
+catalog GPU — and resolves it to a value. *Which role* a value plays (a GPU count or a TP
+degree, a budget or a server price, a context or an output length) is left to the trained
+role tagger. Nothing here raises; odd input gives fewer values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from advisor.name_matcher import matcher_for, normalize_text
+from knowledge.catalog import Catalog
+from tools.quantities import find_numbers
+
+ENTITIES_FILE = Path(__file__).parent / "data" / "entities.yaml"
+WORD_NUMBERS = {
+    "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "pair of": 2, "three": 3, "four": 4,
+    "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
+    "thirty-two": 32, "sixty-four": 64, "单": 1, "双": 2,
+}  # fmt: skip
+HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
+MAX_TEXT = 4000  # values are read from the start and the end of long pastes, where the question sits
+
+
+@dataclass(frozen=True)
+class Value:
+    """One mention: its span in the normalised text, what kind of thing it is, and its value."""
+
+    start: int
+    end: int
+    kind: str  # model, gpu, params, memory, tokens, money, percent, duration, daily, rate, latency,
+    #            count_gpu, count_server, number, always_on, or a keyword table name (precision, method, ...)
+    value: object
+    unit: str = ""
+    surface: str = ""
+
+
+def _after(text: str, end: int, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    return pattern.match(text, end)
+
+
+# Units written right after a number (the number's end is where matching starts).
+_SPACE = r"[\s]*"
+UNIT_AFTER = [
+    ("rate", re.compile(_SPACE + r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*|qps|rps|req(?:uest)?s?\s*/\s*s)(?![a-z])")),
+    ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
+    ("money_kwh", re.compile(_SPACE + r"(?:元|块|美分|cents?|\$|usd|dollars?)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
+    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks)(?![a-z])")),
+    ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
+    ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
+    ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元)(?![a-z/])")),
+    ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + _SPACE + r"(?:张|块|片)?\s*(?:卡|显卡|gpus?|cards?|accelerators?|npus?)(?![a-z])|" + _SPACE + r"(?:张|块|片)")),
+    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|nodes?|servers?|machines?|boxes|hosts?)(?![a-z])")),
+    ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
+    ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
+]
+MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币)\s*$")
+CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
+PER_AFTER = re.compile(
+    r"\s*(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*[-·/]?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
+)
+PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$")
+DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
+K_SUFFIX = re.compile(r"\d\s*k$")
+ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|around\s+the\s+clock|non[\s-]?stop")
+PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
+
+
+@lru_cache(maxsize=1)
+def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
+    """(table, canonical value, compiled synonym pattern), longest synonyms first so 'qlora' beats 'lora'."""
+    raw = yaml.safe_load(ENTITIES_FILE.read_text(encoding="utf-8"))
+    rows = []
+    for table, values in raw.items():
+        for canonical, synonyms in values.items():
+            for synonym in {canonical, *synonyms}:
+                rows.append((table, canonical, synonym.lower()))
+    rows.sort(key=lambda row: -len(row[2]))
+    return [(table, canonical, re.compile(_synonym_pattern(synonym))) for table, canonical, synonym in rows]
+
+
+def _synonym_pattern(synonym: str) -> str:
+    body = r"[\s\-_]*".join(re.escape(part) for part in re.split(r"[\s\-_]+", synonym))
+    return rf"(?<![a-z0-9]){body}(?![a-z0-9])" if synonym.isascii() else body
+
+
+def find_values(text: str, catalog: Catalog) -> list[Value]:
+    """Every value in ``text`` (normalised with ``normalize_text``), non-overlapping, in order."""
+    text = normalize_text(text if isinstance(text, str) else "")
+    if len(text) > MAX_TEXT:
+        text = text[: MAX_TEXT // 2] + " " * (len(text) - MAX_TEXT) + text[-MAX_TEXT // 2 :]
+    taken = [False] * len(text)
+    found: list[Value] = []
+
+    def claim(value: Value) -> None:
+        if value.end > value.start and not any(taken[value.start : value.end]):
+            for i in range(value.start, value.end):
+                taken[i] = True
+            found.append(value)
+
+    for name in matcher_for(catalog).scan(text):
+        end = _name_end(text, name.end) if name.kind == "gpu" else name.end
+        claim(Value(name.start, end, name.kind, name.id, surface=text[name.start : end]))
+    for table, canonical, pattern in keyword_tables():
+        for match in pattern.finditer(text):
+            claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
+    for match in ALWAYS_ON.finditer(text):
+        claim(Value(match.start(), match.end(), "always_on", 1.0, surface=match.group()))
+    for number in find_numbers(text):
+        value = _number_value(text, number.start, number.end, number.text, number.value)
+        if value is not None:
+            claim(value)
+    for word, count in WORD_NUMBERS.items():
+        for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
+            value = _number_value(text, match.start(), match.end(), word, float(count), words_only=True)
+            if value is not None:
+                claim(value)
+    return sorted(found, key=lambda v: v.start)
+
+
+def _name_end(text: str, end: int) -> int:
+    """A name runs on over a memory variant or form factor the matcher left out: 'A100 80GB', '4090 laptop'."""
+    tail = re.match(r"[\s\-]*(?:\d+\s*(?:gb|g)\b|laptop|mobile|笔记本|移动版|pcie|sxm\d?|nvl)", text[end:])
+    return end + tail.end() if tail else end
+
+
+def _number_value(text: str, start: int, end: int, raw: str, value: float, words_only: bool = False) -> Value | None:
+    """A number with what follows or precedes it; ``None`` when it is part of a name or a log line."""
+    before = text[max(0, start - 12) : start]
+    for kind, pattern in UNIT_AFTER:
+        match = pattern.match(text, end)
+        if not match:
+            continue
+        stop = match.end()
+        surface = text[start:stop]
+        if kind in ("money", "money_kwh"):
+            return _money(text, start, stop, value, kind == "money_kwh")
+        if kind == "memory":
+            return Value(start, stop, "memory", value, "GB", surface)
+        if kind == "tokens":
+            return Value(start, stop, "tokens", _tokens(raw, value), "tokens", surface)
+        if kind == "duration":
+            unit = _duration_unit(match.group("unit"))
+            if DAILY_BEFORE.search(before) and unit == "hour":
+                return Value(start, stop, "daily", value, "hours/day", surface)
+            return Value(start, stop, "duration", value * HOURS[unit], unit, surface)
+        if kind == "daily":
+            return Value(start, stop, "daily", value, "hours/day", surface)
+        return Value(start, stop, kind, value, "", surface)
+    if words_only:
+        return None
+    if MONEY_BEFORE.search(before):
+        match = re.search(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币)\s*$", before)
+        return _money(text, start - len(match.group()), end, value, False, symbol=match.group())
+    if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|\dt$", raw):
+        return _magnitude(text, start, end, raw, value)
+    return Value(start, end, "number", value, "", raw)
+
+
+def _magnitude(text: str, start: int, end: int, raw: str, value: float) -> Value:
+    """'70b' / '70亿' (参数) is a model size; '16k' / '1.5T' (tokens) a token count; '30万' an amount."""
+    params = PARAMS_WORD.match(text, end)
+    if params or re.search(r"\d\s*b$|billion|\d\s*b\s", raw + " ") and value >= 1e8:
+        stop = params.end() if params else end
+        return Value(start, stop, "params", value, "params", text[start:stop])
+    if "亿" in raw and value >= 1e8:
+        return Value(start, end, "params", value, "params", raw)
+    if K_SUFFIX.search(raw):
+        return Value(start, end, "tokens", _tokens(raw, value), "tokens", raw)
+    if re.search(r"\dt$|trillion", raw):
+        return Value(start, end, "tokens", value, "tokens", raw)
+    if "万" in raw or "千" in raw:
+        return _money(text, start, end, value, False)
+    return Value(start, end, "number", value, "", raw)
+
+
+def _tokens(raw: str, value: float) -> float:
+    """'32k' of tokens means 32 × 1024, as context windows are sized."""
+    return value / 1000 * 1024 if K_SUFFIX.search(raw) else value
+
+
+def _duration_unit(word: str) -> str:
+    for unit, prefixes in (("hour", ("小时", "钟头", "h")), ("day", ("天", "d")), ("week", ("周", "星期", "w")), ("month", ("个月", "月", "mo")), ("year", ("年", "y"))):
+        if word.startswith(prefixes):
+            return unit
+    return "hour"
+
+
+def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol: str = "") -> Value:
+    surface = text[start:end]
+    currency = "USD" if CURRENCY_USD.search(symbol + surface) else "CNY"
+    if not symbol and not re.search(r"[元块钱币]|rmb|cny|yuan|usd|美|刀|dollar|bucks|\$|cent", surface):
+        currency = ""  # "30万": an amount with no currency written; the language decides later
+    if per_kwh:
+        amount = value / 100 if re.search(r"cent|美分", surface) else value
+        return Value(start, end, "money", (amount, currency or "CNY", "kwh"), "kwh", surface)
+    per_match = PER_AFTER.match(text, end)
+    per = "once"
+    if per_match:
+        per = "gpu_hour" if per_match.group("gpu") and per_match.group("hour") else next(k for k in ("hour", "month", "year") if per_match.group(k))
+        end = per_match.end()
+    else:
+        before = PER_BEFORE.search(text[max(0, start - 16) : start])
+        if before:
+            per = "month" if before.group("rent") else next(k for k in ("hour", "month", "year") if before.group(k))
+            if per == "hour" and re.search(r"卡|gpu", before.group()):
+                per = "gpu_hour"
+    if per == "hour" and re.search(r"gpu|卡", text[end : end + 12]):
+        per = "gpu_hour"
+    return Value(start, end, "money", (value, currency, per), per, text[start:end])
