@@ -69,4 +69,4 @@ def build_advisor(settings: Settings):
         from advisor.agent.llm import LLMAgent, build_chat_model
 
         llm = LLMAgent(registry, build_chat_model(settings.llm), settings.llm.max_steps)
-    return Advisor(OfflinePlanner(registry), llm)
+    return Advisor(OfflinePlanner(registry, cache_dir=settings.data_dir), llm)

@@ -39,19 +39,20 @@ def collect() -> list[dict]:
     from benchmarks.answers import measure_answers
     from benchmarks.calibration import rows as calibration_rows
     from benchmarks.cost_time import measure_cost_tools
-    from benchmarks.entities import bench_entities
     from benchmarks.memory_latency import measure_memory_tools
     from benchmarks.retrieval import measure_retrieval
     from benchmarks.server import measure_server
     from benchmarks.troubleshoot import bench_troubleshoot
+    from benchmarks.understanding import rows as understanding_rows
+    from benchmarks.understanding import scores as understanding_scores
 
-    rows = measure_server()
+    rows = understanding_rows(understanding_scores())
+    rows += measure_server()
     rows += measure_answers()
     rows += _retrieval_rows(measure_retrieval())
     rows += _latency_rows(measure_memory_tools(), 1.0)
     rows += _latency_rows(measure_cost_tools(), 5.0)
     rows += _timed_rows([bench_troubleshoot()])
-    rows += _timed_rows(bench_entities())
     errors = [abs(error) for *_, error in calibration_rows()]
     rows.append({
         "name": "memory estimator calibration", "result": f"{len(errors)} measured peaks, mean |error| {sum(errors) / len(errors):.1f}%, worst {max(errors):.1f}%",
@@ -71,6 +72,10 @@ def main() -> int:
     console.print(table)
     from benchmarks.calibration import markdown_table
 
+    from benchmarks.understanding import confusion_markdown, scores
+
+    console.print("\nIntent confusion on the held-out split (both languages)\n")
+    console.print(confusion_markdown(scores()), markup=False)
     console.print("\nMemory estimator vs published measurements\n")
     console.print(markdown_table(), markup=False)
     return 0 if all(r["ok"] for r in rows) else 1

@@ -8,8 +8,7 @@ import math
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from advisor.entities import Entities, extract
-from advisor.intents import classify_intent
+from advisor.understanding.reader import shared_understanding
 from advisor.language import analyze_language
 from advisor.validation import non_finite_numbers
 from knowledge.bilingual import AdvisorError
@@ -117,11 +116,8 @@ def test_resolve_model_gives_a_spec_or_a_bilingual_error(text):
 @total
 @given(hostile_text)
 def test_message_understanding_is_total(text):
-    entities = extract(text, catalog)
-    assert isinstance(entities, Entities) and entities.language in ("en", "zh")
-    assert_finite(entities)
-    intents = classify_intent(text, entities)
-    assert isinstance(intents, list)
-    assert classify_intent(text) is not None
+    reading = shared_understanding().read_one(text)
+    assert reading.language in ("en", "zh") and 0.0 <= reading.confidence <= 1.0
+    assert all(value.value is not None for values in reading.frame.slots.values() for value in values)
     info = analyze_language(text)
     assert info.language in ("en", "zh")

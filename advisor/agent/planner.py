@@ -1,64 +1,58 @@
 """Offline mode: a deterministic bilingual planner that calls the same tools as the LLM agent.
 
-It reads the message (and, for follow-ups, the earlier user turns), picks the intent, fills
-tool arguments from what it understood plus stated defaults, and renders the verdict first,
-then a small table, the assumptions and the sources.
+The understanding layer reads the message in its conversation (intent with confidence, slots
+with roles, the task a follow-up continues); the policy here picks the answer: a confident
+task with its slots → the tools; a missing model → the stated assumption plus a question for
+it; low confidence → a concept answer from the knowledge base and the closest calculator.
+Every slot the user stated either reaches a tool or is named in the answer with the reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from advisor.agent.answers import costs, guard, knowledge, sizing, specs, trouble
+from advisor.agent.answers import costs, guard, knowledge, serving, sizing, specs, trouble
 from advisor.agent.markdown import escape_raw_html
-from advisor.agent.slots import merge_slots
 from advisor.agent.turn import Turn
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
-from advisor.entities import Entities, extract
-from advisor.intents import classify_intent
 from advisor.registry import Registry
+from advisor.understanding.reader import Understanding, shared_understanding
+from advisor.understanding.slot_labels import slot_label
 from knowledge.catalog import Catalog, load_catalog
 
 Handler = Callable[[Turn], str]
-HANDLERS: dict[str, Handler] = {
-    "troubleshoot": trouble.answer,
+TASK_HANDLERS: dict[str, Handler] = {
+    "recommend": sizing.recommend,
+    "memory": sizing.memory,
+    "max_fit": sizing.memory,
+    "specs": specs.answer,
+    "serving_speed": serving.answer,
     "training_time": costs.training_time,
     "tco": costs.tco,
-    "memory": sizing.memory,
-    "recommend": sizing.recommend,
-    "compare": specs.answer,
-    "knowledge": knowledge.answer,
 }
-# Cue phrases weigh at least this much; entity-only evidence ("a GPU was named") weighs less.
-CUE_WEIGHT = 1.0
-# Earlier turns only fill gaps for follow-ups ("那如果用QLoRA呢？"); a long history adds nothing.
-HISTORY_TURNS = 6
+# Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
+# than a confident table for a question that was not asked.
+MIN_CONFIDENCE = 0.45
+NOT_REPORTED = {"gpus_per_server"}
 
 
 class OfflinePlanner:
-    def __init__(self, registry: Registry, catalog: Catalog | None = None):
+    def __init__(self, registry: Registry, catalog: Catalog | None = None, cache_dir: Path | None = None):
         self.registry = registry
         self.catalog = catalog or load_catalog()
+        self.understanding = shared_understanding(cache_dir) if catalog is None else Understanding(catalog, cache_dir)
 
     def answer(self, message: str, history: list[ChatTurn]) -> AdvisorResponse:
-        entities = extract(message, self.catalog)
-        earlier = [extract(t.content, self.catalog) for t in history if t.role == "user"][-HISTORY_TURNS:]
-        turn = Turn(
-            message=message,
-            language=entities.language,
-            entities=entities,
-            slots=merge_slots(earlier + [entities]),
-            registry=self.registry,
-            catalog=self.catalog,
-        )
-        body = self._route(turn, earlier, history)
+        message = message if isinstance(message, str) else ""
+        reading = self.understanding.read(message, [t.content for t in history if t.role == "user"])
+        turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog)
+        body = self._route(turn)
+        body += _unused(turn)
         if turn.assumptions:
             body += "\n\n**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions)
         if turn.sources:
-            body += "\n\n**" + turn.t("Sources", "参考资料") + "**\n" + "\n".join(
-                f"- {s.title}" + (f" — {s.section}" if s.section else "") + (f" ({s.urls[0]})" if s.urls else (f" ({s.citation})" if s.citation else ""))
-                for s in turn.sources
-            )
+            body += "\n\n**" + turn.t("Sources", "参考资料") + "**\n" + "\n".join(f"- {_source_line(s)}" for s in turn.sources)
         return AdvisorResponse(
             answer=escape_raw_html(body),  # answers echo user text; none of it may become live HTML
             language=turn.language,
@@ -67,40 +61,52 @@ class OfflinePlanner:
             sources=turn.sources,
         )
 
-    def _route(self, turn: Turn, earlier: list[Entities], history: list[ChatTurn]) -> str:
+    def _route(self, turn: Turn) -> str:
         unreadable = guard.unreadable(turn)
         if unreadable:
             return unreadable
-        ranked = classify_intent(turn.message, turn.entities)
-        intents = [i.name for i in ranked]
-        if not ranked or ranked[0].score < CUE_WEIGHT:
-            # Only entities, no cue phrase ("那用4张4090呢？"): a follow-up continues the last question.
-            intents = self._follow_up_intent(history, earlier) or intents or _default_intent(turn)
-        prefix = ""
-        if "injection" in intents:
-            prefix = guard.injection(turn)
-            intents = [i for i in intents if i not in ("injection", "out_of_scope")]
-            if not intents:
-                return prefix
-        top = intents[0]
-        if top == "out_of_scope":
+        reading = turn.reading
+        if reading.intent == "injection":
+            return guard.injection(turn)
+        if reading.intent == "out_of_scope":
             return guard.out_of_scope(turn)
-        return (prefix + "\n\n" if prefix else "") + HANDLERS[top](turn)
+        if reading.intent == "greeting":
+            return guard.greeting(turn)
+        if reading.intent == "troubleshoot":
+            return trouble.answer(turn)
+        task = reading.task if reading.intent == "follow_up" else reading.intent
+        if task is None and reading.follow_up:
+            task = _task_from_slots(turn)
+        if task not in TASK_HANDLERS or reading.confidence < MIN_CONFIDENCE:
+            return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
+        return TASK_HANDLERS[task](turn)
 
-    def _follow_up_intent(self, history: list[ChatTurn], earlier: list[Entities]) -> list[str]:
-        """A bare follow-up ("and with 4 GPUs?") continues the last answerable question."""
-        users = [t.content for t in history if t.role == "user"][-len(earlier) :] if earlier else []
-        for text, entities in zip(reversed(users), reversed(earlier)):
-            names = [i.name for i in classify_intent(text, entities) if i.name not in ("injection", "out_of_scope")]
-            if names:
-                return names[:1]
-        return []
 
-
-def _default_intent(turn: Turn) -> list[str]:
-    """Nothing explicit: a model size means sizing, a GPU name means specs, else look it up."""
+def _task_from_slots(turn: Turn) -> str | None:
+    """A follow-up with nothing before it: a model means sizing, a GPU means specs."""
     if turn.entities.models or turn.entities.params:
-        return ["recommend"]
+        return "recommend"
     if turn.entities.gpus:
-        return ["compare"]
-    return ["knowledge"]
+        return "specs"
+    return None
+
+
+def _unused(turn: Turn) -> str:
+    """Name every value the user stated in this message that no tool used, and why."""
+    stated = turn.reading.frame
+    lines = []
+    for slot in stated.names():
+        if slot in NOT_REPORTED or slot in turn.slots.used or slot in turn.entities.used:
+            continue
+        why = turn.ignored.get(slot) or turn.t("this answer does not need it", "这个回答用不到它")
+        lines.append(f"- {slot_label(slot, turn.language)} “{stated.surface(slot)}”: {why}")
+    if not lines:
+        return ""
+    return "\n\n**" + turn.t("You also mentioned", "您还提到了") + "**\n" + "\n".join(lines)
+
+
+def _source_line(source) -> str:
+    title = source.title + (f" — {source.section}" if source.section else "")
+    if source.urls:
+        return f"[{title}]({source.urls[0]})"
+    return title + (f" ({source.citation})" if source.citation else "")

@@ -1,25 +1,153 @@
-"""Conversation slots: what the user has established so far, later turns overriding earlier ones."""
+"""What the answers read from the conversation's slot frame, named the way the tools take it.
+
+The frame holds what the user stated (see ``advisor.understanding``); this view turns it into
+tool-ready values and records which slots an answer used, so the planner can name every stated
+value that did not reach a tool instead of silently dropping it.
+"""
 
 from __future__ import annotations
 
-from advisor.entities import Entities
+from advisor.understanding.frame import Frame, Money
 
-# Per-message facts that must not leak into the next question.
-NOT_CARRIED = {"language", "language_info", "intent_cues"}
-
-
-def merge_slots(turns: list[Entities]) -> Entities:
-    """The last turn as the base; empty fields filled from the most recent earlier turn that had them."""
-    merged = turns[-1].model_copy(deep=True)
-    for earlier in reversed(turns[:-1]):
-        for name in Entities.model_fields:
-            if name in NOT_CARRIED or _filled(getattr(merged, name)):
-                continue
-            value = getattr(earlier, name)
-            if _filled(value):
-                setattr(merged, name, value)
-    return merged
+METHOD_TO_WORKLOAD = {
+    "inference": "inference", "lora": "lora", "qlora": "qlora", "full_finetune": "full_finetune",
+    "pretrain": "pretrain", "finetune": "finetune", "train": "train",
+}  # fmt: skip
 
 
-def _filled(value: object) -> bool:
-    return value not in (None, [], {}, "")
+class Slots:
+    def __init__(self, frame: Frame):
+        self.frame = frame
+        self.used: set[str] = set()
+
+    def _get(self, slot: str, default=None):
+        if self.frame.has(slot):
+            self.used.add(slot)
+        return self.frame.get(slot, default)
+
+    def _all(self, slot: str) -> list:
+        if self.frame.has(slot):
+            self.used.add(slot)
+        return self.frame.all(slot)
+
+    def mark(self, *slots: str) -> None:
+        self.used.update(s for s in slots if self.frame.has(s))
+
+    # names
+    @property
+    def models(self) -> list[str]:
+        return list(dict.fromkeys(self._all("model")))
+
+    @property
+    def gpus(self) -> list[str]:
+        return list(dict.fromkeys(self._all("gpu")))
+
+    @property
+    def params(self) -> float | None:
+        return self._get("size")
+
+    # workload
+    @property
+    def workloads(self) -> list[str]:
+        return [METHOD_TO_WORKLOAD[m] for m in self._all("method") if m in METHOD_TO_WORKLOAD]
+
+    @property
+    def precision(self) -> str | None:
+        return self._get("precision")
+
+    @property
+    def kv_precision(self) -> str | None:
+        return self._get("kv_precision")
+
+    @property
+    def sharding(self) -> str | None:
+        return self._get("sharding")
+
+    @property
+    def optimizer(self) -> str | None:
+        return self._get("optimizer")
+
+    @property
+    def engine(self) -> str | None:
+        return self._get("engine")
+
+    # sizes and counts
+    @property
+    def context_length(self) -> int | None:
+        return self._get("context")
+
+    @property
+    def batch_size(self) -> int | None:
+        return self._get("batch")
+
+    @property
+    def concurrency(self) -> int | None:
+        return self._get("concurrency")
+
+    @property
+    def gpu_count(self) -> int | None:
+        return self._get("gpu_count")
+
+    @property
+    def gpus_per_server(self) -> int | None:
+        return self._get("gpus_per_server")
+
+    @property
+    def servers(self) -> int | None:
+        return self._get("server_count")
+
+    @property
+    def tp(self) -> int | None:
+        return self._get("tp")
+
+    @property
+    def pp(self) -> int | None:
+        return self._get("pp")
+
+    @property
+    def gpu_memory_gb(self) -> float | None:
+        return self._get("gpu_memory")
+
+    @property
+    def tokens(self) -> float | None:
+        return self._get("training_tokens")
+
+    @property
+    def deadline_hours(self) -> float | None:
+        value = self._get("deadline")
+        return value if isinstance(value, float) else None
+
+    # money and time
+    @property
+    def budget(self) -> Money | None:
+        return self._get("budget")
+
+    @property
+    def server_price(self) -> Money | None:
+        return self._get("server_price")
+
+    @property
+    def hourly_price(self) -> Money | None:
+        price = self._get("cloud_price")
+        return price if isinstance(price, Money) else None
+
+    @property
+    def power_price(self) -> Money | None:
+        return self._get("electricity_price")
+
+    @property
+    def utilisation(self) -> float | None:
+        return self._get("utilisation")
+
+    @property
+    def horizon_years(self) -> float | None:
+        value = self._get("horizon")
+        return value if isinstance(value, float) else None
+
+    @property
+    def region(self) -> str | None:
+        return self._get("region")
+
+    @property
+    def objective(self) -> str | None:
+        return self._get("objective")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor.agent.slots import Slots
 from advisor.contract import Language, Source
-from advisor.entities import Entities
 from advisor.labels import pick
 from advisor.registry import Registry, ToolOutcome
+from advisor.understanding.reader import Reading
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 
@@ -16,14 +17,27 @@ from knowledge.catalog import Catalog
 @dataclass
 class Turn:
     message: str
-    language: Language
-    entities: Entities  # from this message alone
-    slots: Entities  # this message over what earlier turns established
+    reading: Reading
     registry: Registry
     catalog: Catalog
     calls: list[ToolOutcome] = field(default_factory=list)
     sources: list[Source] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
+    ignored: dict[str, str] = field(default_factory=dict)  # slot → why the answer could not use it
+    slots: Slots = field(init=False)  # the conversation's frame for this task
+    entities: Slots = field(init=False)  # what this message alone states
+
+    def __post_init__(self) -> None:
+        self.slots = Slots(self.reading.state)
+        self.entities = Slots(self.reading.frame)
+
+    @property
+    def language(self) -> Language:
+        return self.reading.language  # type: ignore[return-value]
+
+    @property
+    def intent(self) -> str:
+        return self.reading.task or self.reading.intent
 
     def model_reference(self) -> str | None:
         """What the conversation names as the model: a catalog id, else a bare size such as '7B'."""
@@ -47,6 +61,10 @@ class Turn:
 
     def assume(self, en: str, zh: str) -> None:
         self.assumptions.append(self.t(en, zh))
+
+    def ignore(self, slot: str, en: str, zh: str) -> None:
+        """The user stated ``slot`` but this answer cannot use it: say so rather than drop it."""
+        self.ignored[slot] = self.t(en, zh)
 
     def error(self, outcome: ToolOutcome) -> str:
         return f"⚠️ {AdvisorError(**(outcome.error or {})).message(self.language)}"

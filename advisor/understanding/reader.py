@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from advisor.language import LanguageInfo, analyze_language, default_currency
@@ -11,7 +12,7 @@ from advisor.understanding.corpus import TASKS
 from advisor.understanding.frame import Frame, build_frame
 from advisor.understanding.model import TaggedValue, load_or_train, top_probabilities
 from advisor.understanding.values import find_values
-from knowledge.catalog import Catalog
+from knowledge.catalog import Catalog, load_catalog
 
 HISTORY_TURNS = 6  # earlier user turns read to rebuild the dialogue state; the server stays stateless
 CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept", "troubleshoot")  # these leave the last task open
@@ -85,3 +86,9 @@ def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | Non
     if reading.intent in CARRY_OVER:
         return task, state
     return None, Frame()
+
+
+@lru_cache(maxsize=4)
+def shared_understanding(cache_dir: Path | None = None) -> Understanding:
+    """One trained model per process (and per cache directory) for the shipped catalog."""
+    return Understanding(load_catalog(), cache_dir)

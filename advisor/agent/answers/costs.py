@@ -6,8 +6,8 @@ import math
 
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
-from advisor.entities import Money
 from advisor.language import default_currency
+from advisor.understanding.frame import Money
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 
 DEFAULT_GPU = "h100-sxm"
@@ -16,7 +16,7 @@ CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
 
 
 def _currency(turn: Turn) -> str:
-    for amount in (turn.slots.hourly_price, turn.slots.power_price, turn.slots.budget):
+    for amount in (turn.slots.hourly_price, turn.slots.power_price, turn.slots.server_price, turn.slots.budget):
         if amount is not None:
             return amount.currency
     return default_currency(turn.language)
@@ -44,19 +44,20 @@ def tco(turn: Turn) -> str:
     count = s.gpu_count or 8
     per_server = s.gpus_per_server or min(count, 8)
     servers = s.servers or max(1, math.ceil(count / per_server))
-    hours = s.hours_per_month or (s.hours_per_day * 30.4 if s.hours_per_day else None)
+    server_price = _in(s.server_price, currency)
     budget = _in(s.budget, currency)
-    if budget is not None:
+    if server_price is None and budget is not None:
         turn.assume(f"{money(budget, currency)} is the purchase price of all servers", f"{money(budget, currency)} 视为全部服务器的采购价")
+        server_price = budget / servers
     outcome = turn.call(
         "compute_tco",
         {
             "gpu": _gpu(turn),
             "gpus_per_server": per_server,
             "servers": servers,
-            "server_price": budget / servers if budget else None,
-            "utilisation_pct": s.utilisation * 100 if s.utilisation is not None and hours is None else None,
-            "hours_per_month": hours,
+            "server_price": server_price,
+            "lifetime_years": s.horizon_years,
+            "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             "cloud_price_per_gpu_hour": _in(s.hourly_price, currency),
             "electricity_price": _in(s.power_price, currency),
             "currency": currency,
@@ -112,7 +113,7 @@ def training_time(turn: Turn) -> str:
     args.update(
         tokens=tokens,
         num_gpus=s.gpu_count if s.gpu_count else None,
-        deadline_days=s.duration_hours / 24 if s.duration_hours else None,
+        deadline_days=s.deadline_hours / 24 if s.deadline_hours else None,
         price_per_gpu_hour=_in(s.hourly_price, args["currency"]),
     )
     if tokens is None:

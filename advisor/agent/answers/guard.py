@@ -28,7 +28,7 @@ CAPABILITIES = {
 
 def unreadable(turn: Turn) -> str | None:
     """A reply for empty, emoji-only, nonsense or unsupported-language messages; None if readable."""
-    flags = set(turn.entities.language_info.flags)
+    flags = set(turn.reading.language_info.flags)
     if "empty" in flags:
         lead = turn.t("Your message was empty.", "您发送的消息是空的。")
     elif "emoji_only" in flags:
@@ -55,3 +55,8 @@ def injection(turn: Turn) -> str:
         "I can't change my instructions or share my configuration, prompts or keys. I'm happy to keep helping with GPU questions.",
         "我不能修改自己的工作规则，也不能透露配置、提示词或密钥。GPU相关的问题我很乐意继续帮您解答。",
     )
+
+
+def greeting(turn: Turn) -> str:
+    lead = turn.t("Hello! I'm GPU Advisor.", "您好！我是 GPU 选型顾问。")
+    return f"{lead}\n\n{CAPABILITIES[turn.language]}"

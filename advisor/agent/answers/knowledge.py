@@ -4,8 +4,42 @@ from __future__ import annotations
 
 from advisor.agent.turn import Turn
 from advisor.contract import Source
+from advisor.retrieval.concept_cards import CARD_PREFIX
+from knowledge.concepts import load_concepts
 
 SHOWN_HITS = 3
+
+
+OFFERS = {
+    "recommend": ("If you tell me the model and task, I can rank GPU options for it.", "告诉我模型和任务，我可以给出选卡方案和排名。"),
+    "memory": ("If you tell me the model, I can itemise the memory it needs.", "告诉我模型，我可以逐项估算所需显存。"),
+    "max_fit": ("Name the GPU and model, and I can compute the largest batch and context that fit.", "告诉我显卡和模型，我可以算出能放下的最大 batch 和上下文。"),
+    "specs": ("Name two GPUs and I can compare their specs side by side.", "告诉我两款显卡，我可以并排对比参数。"),
+    "serving_speed": ("Name the model and GPU, and I can estimate tokens per second and concurrency.", "告诉我模型和显卡，我可以估算每秒 token 数和并发。"),
+    "training_time": ("Give me the model, token count and GPUs, and I can estimate the training time.", "告诉我模型、数据量和显卡，我可以估算训练时间。"),
+    "tco": ("Give me the GPUs and expected utilisation, and I can compare renting with buying.", "告诉我显卡数量和预计利用率，我可以对比租和买的成本。"),
+}
+
+
+CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estimate_throughput": "serving_speed",
+                   "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs"}  # fmt: skip
+
+
+def concept(turn: Turn, offer: str | None = None) -> str:
+    """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator."""
+    outcome = turn.call("search_knowledge", {"query": turn.message[:2000], "k": SHOWN_HITS, "language": turn.language})
+    hits = (outcome.result or {}).get("hits", [])
+    card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
+    if card is None:
+        body = answer(turn)
+    else:
+        body = f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+        for source in card.sources:
+            turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.title, urls=[source.url])
+        offer = offer or CALCULATOR_TASK.get(card.calculator or "")
+    if offer in OFFERS:
+        body += "\n\n🧮 " + turn.t(*OFFERS[offer])
+    return body
 
 
 def answer(turn: Turn) -> str:
@@ -23,8 +57,6 @@ def answer(turn: Turn) -> str:
         parts.append(f"**{hit['title']} — {hit['section']}**\n\n{hit['snippet']}")
         turn.cite_source(Source.from_hit(hit))
     return "\n\n".join(parts)
-
-
 
 
 def related(turn: Turn, query: str, k: int = 2) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.agent.answers import specs
+from advisor.agent.answers import knowledge
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
@@ -28,7 +29,6 @@ TASK_LABEL = {
     "pretrain": ("pre-training", "预训练"),
 }
 RULE_OF_THUMB = re.compile(r"4\s*G|四\s*G|每\s*(?:10亿|十亿|1\s*B)|per\s+(?:1\s*)?b(?:illion)?\b", re.IGNORECASE)
-INVERSE = re.compile(r"max(?:imum)?\s+(?:batch|context|sequence)|longest\s+context|最大(?:的)?(?:batch|批|上下文|长度|并发)|最长(?:的)?(?:上下文|长度)|最多(?:能)?(?:跑|支持)", re.IGNORECASE)
 
 
 def _pasted_config(text: str) -> str | None:
@@ -49,44 +49,48 @@ def _model(turn: Turn) -> str | None:
 
 
 def _task(turn: Turn) -> tuple[str, bool]:
-    """The task and whether the user named it (otherwise serving is assumed and said so)."""
+    """The task and whether the user named it (otherwise serving is assumed and said so).
+
+    ZeRO/FSDP or an optimizer only make sense for training, so they imply full fine-tuning."""
     for workload in turn.slots.workloads:
         if workload in TASK_BY_WORKLOAD:
             return TASK_BY_WORKLOAD[workload], True
+    if turn.slots.sharding or turn.slots.optimizer:
+        return "full_finetune", True
     return "inference", False
 
 
+TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
+
+
 def _precision(turn: Turn, task: str) -> str | None:
-    quant, precisions = turn.slots.quantization, turn.slots.precisions
-    levels = [q for q in quant if re.fullmatch(r"q\d_.*", q)]
-    if levels:
-        return levels[0]
-    bits = "int8" if "int8" in precisions else "int4"
-    if "awq" in quant:
-        return "awq-int4"
-    if "gptq" in quant:
-        return f"gptq-{bits}"
-    if "bitsandbytes" in quant:
-        return "bnb-int8" if bits == "int8" else "bnb-4bit"
-    if "gguf" in quant:
-        return "q4_k_m"
+    """The stated precision when it suits the task; otherwise None (the tool's default) and a note saying why."""
+    stated = turn.slots.frame.get("precision")
+    if stated is None:
+        return None
     if task == "qlora":
-        return "int8" if "int8" in precisions else None
-    usable = [p for p in precisions if p in ("fp32", "fp16", "bf16", "fp8", "int8", "int4")]
-    if task in ("full_finetune", "pretrain", "lora"):
-        usable = [p for p in usable if p in ("fp32", "fp16", "bf16")]
-    return usable[0] if usable else None
+        usable = stated in ("nf4", "int4", "int8", "bnb-4bit", "bnb-int8")
+    elif task in ("full_finetune", "pretrain", "lora"):
+        usable = stated in TRAINING_PRECISIONS
+    else:
+        usable = True
+    if not usable:
+        turn.ignore("precision", f"{turn.t(*TASK_LABEL[task])} trains in bf16/fp16 weights (QLoRA: 4-bit NF4)", f"{turn.t(*TASK_LABEL[task])}需要 bf16/fp16 权重（QLoRA 为 4 位 NF4）")
+        return None
+    turn.slots.mark("precision")
+    return stated
 
 
 def _zero_stage(turn: Turn) -> int | None:
-    for technique in turn.slots.techniques:
-        if technique.startswith("zero-"):
-            return int(technique[-1])
-    return 3 if "fsdp" in turn.slots.techniques else None
+    sharding = turn.slots.sharding
+    if sharding and sharding.startswith("zero-"):
+        return int(sharding[-1])
+    return 3 if sharding == "fsdp" else None
 
 
 def _ask_for_model(turn: Turn) -> str:
-    return turn.t(
+    """No model yet: what the knowledge base says about the question, then the one thing needed to calculate."""
+    return knowledge.concept(turn) + "\n\n" + turn.t(
         "Which model, or how many parameters (e.g. *7B*, *Llama-3.1-70B*, *Qwen2.5-32B*)? And is it for serving, LoRA/QLoRA or full fine-tuning?",
         "请问是哪个模型，或者多大参数量（例如「7B」「Llama-3.1-70B」「Qwen2.5-32B」）？用于推理部署、LoRA/QLoRA 还是全参微调？",
     )
@@ -113,6 +117,8 @@ def recommend(turn: Turn) -> str:
         "gpus": s.gpus or None,
         "max_gpus": s.gpu_count or None,
     }
+    if s.objective == "china_buyable":
+        args["region"] = "cn"
     outcome = turn.call("recommend_gpus", args)
     if not outcome.ok:
         return turn.error(outcome)
@@ -203,11 +209,19 @@ def memory(turn: Turn) -> str:
         "gpu": s.gpus[0] if s.gpus else None,
         "num_gpus": s.gpu_count,
         "zero_stage": _zero_stage(turn) if (s.gpu_count or 1) > 1 else None,
-        "offload": "optimizer" if "offload" in s.techniques else None,
+        "kv_precision": s.kv_precision,
+        "tp": s.tp,
+        "pp": s.pp,
     }
-    if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1:
+    if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1 and not s.tp and not s.pp:
         args["tp"] = s.gpu_count
-    if args["gpu"] and INVERSE.search(turn.message):
+        turn.assume(f"the {s.gpu_count} GPUs split the model with tensor parallelism (TP={s.gpu_count})", f"{s.gpu_count} 张卡按张量并行切分模型（TP={s.gpu_count}）")
+    if args["mode"] == "training" and s.optimizer:
+        args["optimizer"] = {"adamw": "adamw", "adamw-8bit": "adamw-8bit", "sgd": "sgd"}.get(s.optimizer)
+    if turn.intent == "max_fit":
+        if not args["gpu"]:
+            turn.assume("GPU: H100 80GB (none named — tell me yours)", "显卡：未指定，按 H100 80GB 计算（请告诉我您的显卡）")
+            args["gpu"] = "h100-sxm"
         return _limits(turn, args)
     outcome = turn.call("estimate_memory", args)
     if not outcome.ok:
