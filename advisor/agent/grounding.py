@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 GIB = 2**30 / 1e9
@@ -31,11 +31,14 @@ _UNIT = (
     r"|tok(?:ens?)?/s|tokens? per second|GPU[- ]?hours?|GPU时|卡时|hours?|hrs?|小时|h(?![A-Za-z])|days?|天|weeks?|周|months?|个月"
     r"|MWh|kWh|度电|度|MW|kW|W(?![A-Za-z])|USD|CNY|RMB|美元|万元|亿元|元|dollars?)?"
 )
-FIGURE = re.compile(_CURRENCY_BEFORE + r"(?<![\w.])" + _NUMBER + _MULTIPLIER + r"\s?" + _UNIT)
-PLAIN_NUMBER = re.compile(r"(?<![\w.])" + _NUMBER + _MULTIPLIER)
-RANGE_HEAD = re.compile(r"(?<![\w.])" + _NUMBER + r"\s*(?:-|–|—|~|～|to|至|到)\s*$")
+FIGURE = re.compile(_CURRENCY_BEFORE + r"(?<![A-Za-z0-9_.])" + _NUMBER + _MULTIPLIER + r"\s?" + _UNIT)
+PLAIN_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])" + _NUMBER + _MULTIPLIER)
+RANGE_HEAD = re.compile(r"(?<![A-Za-z0-9_.])" + _NUMBER + r"\s*(?:-|–|—|~|～|to|至|到)\s*$")
 APPROX = re.compile(r"(about|around|approx\.?|approximately|roughly|nearly|almost|~|≈|约|大约|大概|近|接近)\s*$", re.IGNORECASE)
 APPROX_AFTER = re.compile(r"^\s*(左右|上下)")
+CARD_BEFORE = re.compile(r"(?:[A-Za-z]{1,4}\s?\d{2,4}[A-Za-z]{0,3}|\b\d{4}\b|昇腾\s?\d{3}[A-Z]?)\s*(?:SXM\d?|PCIe|NVL)?\s*[(（,，]?\s*$")
+CARD_AFTER = re.compile(r"^\s*[)）]?\s*(?:cards?\b|GPUs?\b(?!\s*memory)|accelerators?\b|显卡|卡|版)")
+USER_COUNT = re.compile(r"(?<![A-Za-z0-9_.])(\d{1,4})\s*(?:[×xX*]|张|块|台|个节点|cards?\b|GPUs?\b|nodes?\b|servers?\b|卡)")
 MULTIPLIERS = {"thousand": 1e3, "k": 1e3, "K": 1e3, "千": 1e3, "million": 1e6, "M": 1e6, "billion": 1e9, "B": 1e9, "trillion": 1e12, "万": 1e4, "亿": 1e8}
 
 
@@ -47,6 +50,7 @@ class Figure:
     unit: str
     step: float  # half of the last written digit, in the figure's own unit
     approximate: bool
+    names_a_card: bool = False  # "a 24 GB card", "A100 80GB": a catalog memory size, not a computed need
 
 
 def _family(unit: str, currency: str) -> str | None:
@@ -89,7 +93,8 @@ def extract_figures(text: str) -> list[Figure]:
         scale = MULTIPLIERS.get(multiplier or "", 1.0) * (1e4 if unit == "万元" else 1e8 if unit == "亿元" else 1.0)
         before, after = text[: match.start()], text[match.end() :]
         approximate = bool(APPROX.search(before[-12:]) or APPROX_AFTER.match(after))
-        figures.append(Figure(match.group(0).strip(), value * scale, family, unit, step * scale, approximate))
+        card = family == "memory" and bool(CARD_BEFORE.search(before[-24:]) or CARD_AFTER.match(after))
+        figures.append(Figure(match.group(0).strip(), value * scale, family, unit, step * scale, approximate, card))
         head = RANGE_HEAD.search(before)
         if head:
             low, low_step = _number(*head.groups())
@@ -111,15 +116,17 @@ class Corpus:
     numbers: list[float]
     counts: set[int]
     rates: set[float]
+    card_sizes: set[float] = field(default_factory=set)
 
     def contains(self, value: float, tolerance: float) -> bool:
         i = bisect.bisect_left(self.numbers, value - tolerance)
         return i < len(self.numbers) and self.numbers[i] <= value + tolerance
 
 
-def build_corpus(results: Iterable[Any], texts: Iterable[str] = (), extra: Iterable[float] = ()) -> Corpus:
-    """Every number in the tool results (strings such as formulas included), the texts and ``extra``."""
-    numbers: set[float] = {abs(float(x)) for x in extra}
+def build_corpus(results: Iterable[Any], texts: Iterable[str] = (), card_sizes: Iterable[float] = ()) -> Corpus:
+    """Every number in the tool results (strings such as formulas included) and the texts; ``card_sizes``
+    (the catalog's GPU memory sizes) ground only figures that name a card ("a 24 GB card")."""
+    numbers: set[float] = set()
     counts: set[int] = set()
     rates: set[float] = set()
     stack = list(results)
@@ -141,10 +148,9 @@ def build_corpus(results: Iterable[Any], texts: Iterable[str] = (), extra: Itera
         elif isinstance(item, str):
             numbers.update(numbers_in_text(item))
     for text in texts:
-        found = list(numbers_in_text(text))
-        numbers.update(found)
-        counts.update(int(n) for n in found if n.is_integer() and 1 < n <= 1024)
-    return Corpus(sorted(n for n in numbers if n == n), counts, rates)
+        numbers.update(numbers_in_text(text))
+        counts.update(int(n) for n in USER_COUNT.findall(text or "") if 1 < int(n) <= 1024)
+    return Corpus(sorted(n for n in numbers if n == n), counts, rates, {float(x) for x in card_sizes})
 
 
 def _candidates(figure: Figure, corpus: Corpus) -> Iterator[float]:
@@ -172,14 +178,15 @@ def _candidates(figure: Figure, corpus: Corpus) -> Iterator[float]:
         base = [v] + [v * r for r in corpus.rates] + [v / r for r in corpus.rates]
     else:
         base = [v]
-    for value in base:
-        yield value
-        for count in corpus.counts:
-            yield value / count
+    yield from base
+    for count in corpus.counts:  # "2 × 24 GB = 48 GB": a multiple of the figure in its own unit only
+        yield base[0] / count
 
 
 def is_grounded(figure: Figure, corpus: Corpus) -> bool:
     if figure.value == 0:
+        return True
+    if figure.names_a_card and any(abs(figure.value - size) <= max(figure.step, 0.5) for size in corpus.card_sizes):
         return True
     relative = APPROXIMATE if figure.approximate else RELATIVE
     ratio = figure.step / figure.value if figure.value else 0

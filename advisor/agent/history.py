@@ -24,25 +24,37 @@ MAX_STRING_CHARS = 160
 MAX_DEPTH = 4
 TOOL_RESULT_CHARS = 6000  # what the model reads back from one tool call in the current turn
 TURNS_WITH_TOOLS = 3  # only the latest few assistant turns bring their tool results along
-DROPPED_KEYS = {
-    "series", "mfu_table", "sensitivity_details", "mfu_row", "formula", "sources", "meta", "actions", "evidence", "source", "urls",
-    "aliases", "availability_en", "availability_zh", "note", "estimate",
-}  # fmt: skip
+# Big arrays no answer quotes (a monthly cost series, the whole MFU table) never go to the model;
+# in earlier turns' results, formulas and provenance go too.
+BULKY_KEYS = frozenset({"series", "mfu_table", "sensitivity_details", "aliases", "availability_en", "availability_zh", "meta"})
+DROPPED_KEYS = BULKY_KEYS | {"mfu_row", "formula", "sources", "actions", "evidence", "source", "urls", "note", "estimate"}
 GPU_MARKERS = {"memory_gb", "bandwidth_gbs"}
-GPU_KEYS = {"id", "name", "memory_gb", "bandwidth_gbs", "bf16_tflops", "fp8_tflops", "tdp_w", "china", "inference_only", "purchase_price", "cloud_price", "amount", "currency"}
+GPU_KEYS = {"id", "name", "memory_gb", "bandwidth_gbs", "bf16_tflops", "fp8_tflops", "tdp_w", "china", "inference_only", "purchase_price", "cloud_price"}
+PRICE_KEYS = {"amount", "currency", "date"}
 
 
-def _compact(value: Any, language: str, items: int, chars: int, depth: int = 0) -> Any:
+def _pick_language(value: dict[str, Any], language: str) -> dict[str, Any]:
+    """``formula`` / ``formula_zh`` pairs: keep the one in ``language`` under the plain key."""
+    if not any(k.endswith("_zh") for k in value):
+        return value
+    picked = {k: v for k, v in value.items() if not k.endswith("_zh")}
+    if language == "zh":
+        picked.update({k[:-3]: v for k, v in value.items() if k.endswith("_zh") and v})
+    return picked
+
+
+def _compact(value: Any, language: str, items: int, chars: int, dropped: frozenset[str], depth: int = 0) -> Any:
     if isinstance(value, dict):
         if set(value) == {"en", "zh"}:  # bilingual text: the user's language only
-            return _compact(value.get(language) or value.get("en"), language, items, chars, depth)
-        if GPU_MARKERS <= value.keys():  # a catalog GPU: its headline specs
-            value = {k: v for k, v in value.items() if k in GPU_KEYS}
+            return _compact(value.get(language) or value.get("en"), language, items, chars, dropped, depth)
+        if GPU_MARKERS <= value.keys():  # a catalog GPU: its headline specs, prices without their notes
+            value = {k: ({p: q for p, q in v.items() if p in PRICE_KEYS} if isinstance(v, dict) else v) for k, v in value.items() if k in GPU_KEYS}
+        value = _pick_language(value, language)
         if depth >= MAX_DEPTH:
-            return {k: v for k, v in value.items() if isinstance(v, (int, float, bool)) and k not in DROPPED_KEYS}
-        return {k: _compact(v, language, items, chars, depth + 1) for k, v in value.items() if k not in DROPPED_KEYS and v is not None}
+            return {k: v for k, v in value.items() if isinstance(v, (int, float, bool)) and k not in dropped}
+        return {k: _compact(v, language, items, chars, dropped, depth + 1) for k, v in value.items() if k not in dropped and v is not None}
     if isinstance(value, list):
-        return [_compact(v, language, items, chars, depth + 1) for v in value[:items]]
+        return [_compact(v, language, items, chars, dropped, depth + 1) for v in value[:items]]
     if isinstance(value, str) and len(value) > chars:
         return value[: chars - 1] + "…"
     if isinstance(value, float):
@@ -55,14 +67,15 @@ def _fits(value: Any, limit: int) -> bool:
 
 
 def compact_result(result: dict[str, Any] | None, language: str = "en", limit: int = MAX_COMPACT_CHARS) -> dict[str, Any] | None:
-    """A tool result within ``limit`` characters of JSON: fewer list items and shorter texts until it fits."""
+    """A tool result within ``limit`` characters of JSON, in one language: fewer list items and shorter
+    texts until it fits. Past ``MAX_COMPACT_CHARS`` (a result the model reads now) formulas stay."""
     if result is None:
         return None
-    if limit > MAX_COMPACT_CHARS and _fits(result, limit):
-        return result
+    dropped = BULKY_KEYS if limit > MAX_COMPACT_CHARS else DROPPED_KEYS
     widest = max(MAX_LIST_ITEMS, limit // 300)
-    for items, chars in ((widest, MAX_STRING_CHARS), (MAX_LIST_ITEMS, MAX_STRING_CHARS), (3, 80), (2, 40), (1, 24)):
-        compact = _compact(result, language, items, chars)
+    steps = ((widest, 400), (widest, MAX_STRING_CHARS), (max(MAX_LIST_ITEMS, widest // 2), 80), (MAX_LIST_ITEMS, MAX_STRING_CHARS), (3, 80), (2, 40), (1, 24))
+    for items, chars in steps:
+        compact = _compact(result, language, items, chars, dropped)
         compact.update({f"{k}_total": len(v) for k, v in result.items() if isinstance(v, list) and len(v) > items})
         if _fits(compact, limit):
             return compact

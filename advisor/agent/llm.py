@@ -76,6 +76,7 @@ class LLMAgent:
         self.model = model
         self.loop = loop if loop is not None else LoopSettings(max_steps=max_steps)
         self.quirks = Quirks()  # learned from the endpoint's errors, kept for the process
+        self.warning: str | None = None  # what the last answer noticed about the endpoint (e.g. truncated prompts)
         self.schemas = llm_tools(registry)
         self.tools = registry_tools(self.schemas)
 
@@ -102,6 +103,13 @@ class LLMAgent:
             middleware=[RegistryToolGuard(run), EndpointMiddleware(run)],
         )
         messages = [*history_messages(history, language), HumanMessage(content=message)]
+        try:
+            return self._answer(agent, run, message, history, messages)
+        finally:
+            self.warning = run.warnings[-1] if run.warnings else None
+
+    def _answer(self, agent: Any, run: AnswerRun, message: str, history: Sequence[ChatTurn], messages: list[Any]) -> AdvisorResponse:
+        language = run.language
         state = self._invoke(agent, messages, run)
         text = final_text(state)
         corpus_texts = [message, *(t.content for t in history if t.role == "user")]

@@ -60,6 +60,7 @@ class AnswerRun:
     options: AnswerOptions = field(default_factory=AnswerOptions)
     on_event: EventSink = ignore
     record: list[ToolOutcome] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # about the endpoint, for /healthz
     tool_rounds: int = 0
     max_steps: int = 8
 
@@ -173,10 +174,17 @@ class EndpointMiddleware(AgentMiddleware):
         return message.model_copy(update={"tool_calls": calls, "invalid_tool_calls": invalid})
 
     def _check_truncation(self, message: AIMessage, request: Any) -> None:
-        """Ollama cuts prompts longer than its context window silently; its token count gives it away."""
+        """Ollama cuts prompts longer than its context window silently; its token count gives it away.
+
+        Only a warning (log and /healthz): token counts are the server's word, and the grounding
+        check already stops the invented figures a model that lost its tools would write.
+        """
         reported = (message.usage_metadata or {}).get("input_tokens") or 0
         sent = sum(len(str(m.content)) for m in request.messages) + len(str(request.system_message.content if request.system_message else ""))
         sent += len(json.dumps(self.run.tools)) if request.tools else 0
         estimate = sent // 4
         if estimate >= MIN_CHECKED_PROMPT_TOKENS and 0 < reported < TRUNCATION_RATIO * estimate:
-            raise LLMFailure("context_too_small", f"endpoint counted {reported} prompt tokens for about {estimate} sent")
+            warning = (f"the endpoint counted {reported} prompt tokens for about {estimate} sent: it truncates prompts, "
+                       "so raise the model's context window (Ollama: OLLAMA_CONTEXT_LENGTH or num_ctx)")  # fmt: skip
+            log.warning("request %s: %s", self.run.request_id or "-", warning)
+            self.run.warnings.append(warning)

@@ -9,6 +9,7 @@ Every slot the user stated either reaches a tool or is named in the answer with 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,6 +35,7 @@ TASK_HANDLERS: dict[str, Handler] = {
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked.
 MIN_CONFIDENCE = 0.45
+SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s")
 NOT_REPORTED = {"gpus_per_server"}
 
 
@@ -48,7 +50,8 @@ class OfflinePlanner:
         reading = self.understanding.read(message, [t.content for t in history if t.role == "user"])
         turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog)
         body = self._route(turn)
-        body += _unused(turn)
+        if turn.calls and any(call.name != "search_knowledge" for call in turn.calls):
+            body += _unused(turn)  # a calculation: every stated value was used or is named here
         if turn.assumptions:
             body += "\n\n**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions)
         if turn.sources:
@@ -67,7 +70,7 @@ class OfflinePlanner:
             return unreadable
         reading = turn.reading
         if reading.intent == "injection":
-            return guard.injection(turn)
+            return guard.injection(turn) + self._beside_injection(turn)
         if reading.intent == "out_of_scope":
             return guard.out_of_scope(turn)
         if reading.intent == "greeting":
@@ -80,6 +83,16 @@ class OfflinePlanner:
         if task not in TASK_HANDLERS or reading.confidence < MIN_CONFIDENCE:
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
         return TASK_HANDLERS[task](turn)
+
+
+    def _beside_injection(self, turn: Turn) -> str:
+        """A real question asked next to an injection attempt ("…另外，H20有多少显存？") still gets its answer."""
+        for sentence in SENTENCE.split(turn.message):
+            reading = self.understanding.read_one(sentence)
+            if reading.intent in TASK_HANDLERS and reading.confidence >= MIN_CONFIDENCE:
+                reading.task, reading.state = reading.intent, reading.frame
+                return "\n\n" + TASK_HANDLERS[reading.intent](Turn(sentence, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions))
+        return ""
 
 
 def _task_from_slots(turn: Turn) -> str | None:

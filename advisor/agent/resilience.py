@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from advisor.agent.failure import LLMFailure
 
 # Failures of the endpoint itself (as opposed to a confused model): they count towards the breaker.
-ENDPOINT_FAILURES = {"timeout", "unreachable", "auth", "rate_limited", "server_error", "bad_response", "deadline", "context_too_small"}
+ENDPOINT_FAILURES = {"timeout", "unreachable", "auth", "rate_limited", "server_error", "bad_response", "deadline"}
 MAX_BACKOFF_S = 4.0
 
 

@@ -7,6 +7,7 @@ keeps failing, and ``health()`` tells /healthz whether answers really come from 
 
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
 from collections.abc import Sequence
@@ -45,7 +46,6 @@ FALLBACK_REASONS = {
     "rate_limited": ("rate-limited", "请求过于频繁，已被限流"),
     "server_error": ("server error", "服务端出错"),
     "bad_response": ("invalid reply", "返回内容无法解析"),
-    "context_too_small": ("prompt cut off: the model's context window is too small", "上下文窗口太小，提示被截断"),
     "circuit_open": ("skipped for a while after repeated failures", "连续出错，暂时跳过"),
     "step_limit": ("too many tool steps", "工具调用步数超过上限"),
     "empty_answer": ("empty answer", "返回了空回答"),
@@ -60,9 +60,27 @@ def fallback_notice(reason: str, language: str, *, seconds: float = 0, figures: 
     return FALLBACK_NOTICE[language].format(reason=words)
 
 
+def answer_with(advisor, message: str, history: Sequence[ChatTurn], options: AnswerOptions | None = None, on_event: EventSink | None = None):
+    """``advisor.answer`` with client options and a progress listener, when that advisor takes them
+    (an advisor in another process, or a test double, may answer with the question and history only)."""
+    try:
+        accepted = inspect.signature(advisor.answer).parameters
+    except (TypeError, ValueError):
+        accepted = {}
+    extra = {name: value for name, value in (("options", options), ("on_event", on_event)) if name in accepted and value is not None}
+    return advisor.answer(message, list(history), **extra)
+
+
+def llm_health(advisor) -> LLMHealth:
+    """The advisor's LLM health without building anything: an advisor that cannot tell reports "unknown"."""
+    if callable(getattr(type(advisor), "health", None)):
+        return advisor.health()
+    return LLMHealth("off" if getattr(advisor, "mode", "offline") == "offline" else "unknown")
+
+
 @dataclass(frozen=True)
 class LLMHealth:
-    status: str  # "off" | "ok" | "degraded"
+    status: str  # "off" | "ok" | "degraded" | "unknown"
     reason: str | None = None
 
 
@@ -98,6 +116,8 @@ class Advisor:
             return LLMHealth("degraded", f"circuit half-open after failures (last: {reason}); the next answer probes the endpoint")
         if self._last_fallback:
             return LLMHealth("degraded", f"the last answer fell back to offline mode ({self._last_fallback})")
+        if self.llm.warning:
+            return LLMHealth("degraded", self.llm.warning)
         return LLMHealth("ok")
 
     def answer(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,6 +13,8 @@ from advisor.registry import Registry, ToolOutcome
 from advisor.understanding.reader import Reading
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
+
+FIELD_NAME = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")  # 'server_price', 'utilisation_pct'
 
 
 @dataclass
@@ -67,7 +70,10 @@ class Turn:
         self.ignored[slot] = self.t(en, zh)
 
     def error(self, outcome: ToolOutcome) -> str:
-        return f"⚠️ {AdvisorError(**(outcome.error or {})).message(self.language)}"
+        """The tool's bilingual error, without suggestions that are field names (those are for programs)."""
+        error = dict(outcome.error or {})
+        error["suggestions"] = [s for s in error.get("suggestions", []) if not FIELD_NAME.fullmatch(str(s))]
+        return f"⚠️ {AdvisorError(**error).message(self.language)}"
 
     def cite(self, doc_id: str, title: str, section: str = "", urls: list[str] | None = None, citation: str = "") -> None:
         self.cite_source(Source(doc_id=doc_id, title=title, section=section, urls=urls or [], citation=citation))

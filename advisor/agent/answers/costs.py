@@ -34,7 +34,8 @@ def _name(turn: Turn, gpu_id: str | None) -> str:
 def _gpu(turn: Turn) -> str:
     if turn.slots.gpus:
         return turn.slots.gpus[0]
-    turn.assume(f"GPU: {DEFAULT_GPU} (none named)", f"GPU：未指定，按 {DEFAULT_GPU} 计算")
+    name = _name(turn, DEFAULT_GPU)
+    turn.assume(f"GPU: {name} (none named)", f"GPU：未指定，按 {name} 计算")
     return DEFAULT_GPU
 
 
@@ -63,6 +64,11 @@ def tco(turn: Turn) -> str:
             "currency": currency,
         },
     )
+    if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
+        return turn.error(outcome) + "\n\n" + turn.t(
+            "Please give the price of one server, e.g. *“a server costs $250k”*, and I will compare again.",
+            "请提供单台整机价格，例如「整机120万」，我再帮您对比。",
+        )
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
