@@ -35,7 +35,7 @@ TASK_HANDLERS: dict[str, Handler] = {
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked.
 MIN_CONFIDENCE = 0.45
-SENTENCE = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s")
+SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 NOT_REPORTED = {"gpus_per_server"}
 
 
@@ -86,13 +86,17 @@ class OfflinePlanner:
 
 
     def _beside_injection(self, turn: Turn) -> str:
-        """A real question asked next to an injection attempt ("…另外，H20有多少显存？") still gets its answer."""
-        for sentence in SENTENCE.split(turn.message):
-            reading = self.understanding.read_one(sentence)
-            if reading.intent in TASK_HANDLERS and reading.confidence >= MIN_CONFIDENCE:
-                reading.task, reading.state = reading.intent, reading.frame
-                return "\n\n" + TASK_HANDLERS[reading.intent](Turn(sentence, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions))
-        return ""
+        """What is left once the injection sentences are removed (a question, a pasted log) still gets its answer."""
+        kept = [s for s in SENTENCE.split(turn.message) if s.strip() and self.understanding.read_one(s).intent != "injection"]
+        rest = "".join(kept)
+        if not rest.strip():
+            return ""
+        reading = self.understanding.read_one(rest)
+        if reading.confidence < MIN_CONFIDENCE or (reading.intent not in TASK_HANDLERS and reading.intent != "troubleshoot"):
+            return ""
+        reading.task, reading.state = reading.intent, reading.frame
+        inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
+        return "\n\n" + (trouble.answer(inner) if reading.intent == "troubleshoot" else TASK_HANDLERS[reading.intent](inner))
 
 
 def _task_from_slots(turn: Turn) -> str | None:
