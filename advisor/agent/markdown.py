@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from tools.money import SYMBOLS
+from tools.cost.money import SYMBOLS
 
 # A backtick run (a code span may open here) or a '<' that a renderer would read as an HTML tag.
 _TICKS_OR_TAG = re.compile(r"(?P<ticks>`+)|<(?=[A-Za-z/!?])")
