@@ -14,6 +14,7 @@ from advisor.understanding.reader import Reading
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 
+SIZE_IN_NAME = re.compile(r"(\d+(?:\.\d+)?)\s?b(?![a-z])")
 FIELD_NAME = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")  # 'server_price', 'utilisation_pct'
 
 
@@ -43,9 +44,22 @@ class Turn:
         return self.reading.task or self.reading.intent
 
     def model_reference(self) -> str | None:
-        """What the conversation names as the model: a catalog id, else a bare size such as '7B'."""
+        """What the conversation names as the model: a catalog id, else a bare size such as '7B'.
+
+        A model the catalog does not know ("qwq-32b") is sized as a generic dense model of the
+        size in its name, and the answer says so."""
         if self.slots.models:
-            return self.slots.models[0]
+            name = self.slots.models[0]
+            if self.catalog.find_model(name) is not None:
+                return name
+            size = SIZE_IN_NAME.search(name)
+            if size:
+                self.assume(
+                    f"“{name}” is not in the model catalog; sized as a generic {size.group(1)}B dense decoder",
+                    f"模型目录中没有“{name}”，按通用 {size.group(1)}B 稠密模型估算",
+                )
+                return f"{size.group(1)}B"
+            return name  # the tool explains that it does not know it, with suggestions
         if self.slots.params:
             return f"{self.slots.params / 1e9:g}B"
         return None

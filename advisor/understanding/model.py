@@ -43,6 +43,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"},
+    "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"},
 }  # fmt: skip
 NUMBER_KINDS = {"params", "memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}
 CODE_FILES = ("model.py", "features.py", "values.py", "corpus.py")

@@ -64,21 +64,28 @@ class Understanding:
 
 
 SUBJECT = ("model", "size")
+SHORT = 40  # characters: a follow-up is a short amendment, not a new full question
+FOLLOW_UP_EVIDENCE = 0.1  # the classifier's own probability that a short message continues the conversation
 
 
 def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | None, Frame]:
     """The dialogue state after one more message: a new question starts a frame, a follow-up edits it.
 
-    A task question that names no model of its own is about the conversation's model: asked
-    again ("单张4090够吗" after a sizing question) it is a follow-up; a different task
-    ("那租两个月多少钱") keeps its own intent but carries the slots over.
+    A message that names no model of its own is read against the open question: a short one the
+    classifier also finds follow-up-like, or one asking the same task again ("单张4090够吗" after a
+    sizing question), is a follow-up; a different task ("那租两个月多少钱") keeps its own intent
+    but carries the slots over.
     """
-    if reading.intent in TASKS:
-        if task is None or any(reading.frame.has(slot) for slot in SUBJECT) or not any(state.has(s) for s in SUBJECT):
-            return reading.intent, reading.frame
-        if reading.intent == task:
+    own_subject = any(reading.frame.has(slot) for slot in SUBJECT)
+    amendable = reading.intent in TASKS or (reading.intent in ("concept", "out_of_scope") and reading.frame.names())
+    if task is not None and state.names() and not own_subject and amendable:
+        probability = dict(reading.alternatives).get("follow_up", 0.0)
+        if reading.intent == task or (len(reading.text.strip()) <= SHORT and probability >= FOLLOW_UP_EVIDENCE):
             reading.intent = "follow_up"
-        return reading.intent if reading.intent != "follow_up" else task, state.updated(reading.frame)
+        elif reading.intent in TASKS:
+            return reading.intent, state.updated(reading.frame)
+    if reading.intent in TASKS:
+        return reading.intent, reading.frame
     if reading.intent == "follow_up":
         if task is None:
             return None, reading.frame

@@ -37,7 +37,7 @@ class Value:
     start: int
     end: int
     kind: str  # model, gpu, params, memory, tokens, money, percent, duration, daily, rate, latency,
-    #            count_gpu, count_server, number, always_on, or a keyword table name (precision, method, ...)
+    #            count_gpu, count_server, number, always_on, tp/pp/dp, or a keyword table name (precision, method, ...)
     value: object
     unit: str = ""
     surface: str = ""
@@ -74,10 +74,30 @@ ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|�
 PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 
 
+PARALLEL = re.compile(
+    r"(?<![a-z])(?P<kind>tp|pp|dp)\s*[=:]?\s*(?P<n>\d{1,3})(?![\d.])"
+    r"|(?P<word>tensor[\s-]*parallel(?:ism)?|pipeline[\s-]*parallel(?:ism)?|data[\s-]*parallel(?:ism)?|张量并行|流水线并行|数据并行)\s*(?:of|degree|度|=|:|为|是)?\s*(?P<wn>\d{1,3})(?![\d.])"
+)
+TIMES_COUNT = re.compile(r"(?<![a-z0-9])[x×*]\s?(\d{1,4})(?![\d.a-z])")
+
+
+@lru_cache(maxsize=1)
+def _raw_entities() -> dict:
+    return yaml.safe_load(ENTITIES_FILE.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def model_name_pattern() -> re.Pattern[str]:
+    """A family word (or any hyphenated name) running into a size: 'gemma 2 27b', 'qwq-32b', 'qwen3-30b-a3b'."""
+    families = "|".join(re.escape(f) for f in sorted(_raw_entities()["model_family"], key=len, reverse=True))
+    size = r"\d+(?:\.\d+)?\s?b(?![a-z])(?:[-_][a-z0-9.]+)*"
+    return re.compile(rf"(?<![a-z0-9])(?:(?:{families})[a-z0-9.\-_ ]{{0,16}}?{size}|[a-z]{{2,}}[a-z0-9.]*-{size})")
+
+
 @lru_cache(maxsize=1)
 def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
     """(table, canonical value, compiled synonym pattern), longest synonyms first so 'qlora' beats 'lora'."""
-    raw = yaml.safe_load(ENTITIES_FILE.read_text(encoding="utf-8"))
+    raw = {k: v for k, v in _raw_entities().items() if k != "model_family"}
     rows = []
     for table, values in raw.items():
         for canonical, synonyms in values.items():
@@ -109,6 +129,14 @@ def find_values(text: str, catalog: Catalog) -> list[Value]:
     for name in matcher_for(catalog).scan(text):
         end = _name_end(text, name.end) if name.kind == "gpu" else name.end
         claim(Value(name.start, end, name.kind, name.id, surface=text[name.start : end]))
+    for match in model_name_pattern().finditer(text):  # a model the catalog does not know keeps its name
+        claim(Value(match.start(), match.end(), "model", match.group().strip(), surface=match.group().strip()))
+    gpu_starts = {v.start for v in found if v.kind == "gpu"}
+    for match in PARALLEL.finditer(text):
+        kind = match.group("kind") or {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp", "数": "dp"}[match.group("word")[0]]
+        claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))
+    for match in TIMES_COUNT.finditer(text):
+        claim(Value(match.start(), match.end(), "count_gpu", float(match.group(1)), "", match.group()))
     for table, canonical, pattern in keyword_tables():
         for match in pattern.finditer(text):
             claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
@@ -121,6 +149,9 @@ def find_values(text: str, catalog: Catalog) -> list[Value]:
     for word, count in WORD_NUMBERS.items():
         for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
             value = _number_value(text, match.start(), match.end(), word, float(count), words_only=True)
+            gap = re.match(r"\s*", text[match.end() :]).end()
+            if value is None and match.end() + gap in gpu_starts:  # "two l40s", "one h100"
+                value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)
             if value is not None:
                 claim(value)
     return sorted(found, key=lambda v: v.start)

@@ -28,7 +28,7 @@ TASK_LABEL = {
     "full_finetune": ("full fine-tuning", "全参微调"),
     "pretrain": ("pre-training", "预训练"),
 }
-RULE_OF_THUMB = re.compile(r"4\s*G|四\s*G|每\s*(?:10亿|十亿|1\s*B)|per\s+(?:1\s*)?b(?:illion)?\b", re.IGNORECASE)
+RULE_OF_THUMB = re.compile(r"(?:每|per)\s*(?:10\s*亿|十亿|1\s*b\b|billion|b\s+param)|rule\s+of\s+thumb|经验法则|bytes?\s+per\s+param|字节.{0,4}每.{0,2}参数|每个?参数.{0,6}字节", re.IGNORECASE)
 
 
 def _pasted_config(text: str) -> str | None:
@@ -258,8 +258,8 @@ def memory(turn: Turn) -> str:
         ))
     parts += _rule_of_thumb(turn, r)
     parts.append(_breakdown(turn, r))
-    quoted = bool(RULE_OF_THUMB.search(turn.message))  # then the 4 GB note already stands above
-    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:3] if not (quoted and "4 GB" in n["en"])]
+    # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"]][:3]
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
     related(turn, f"memory {label} {turn.message}")
     return "\n\n".join(parts)
