@@ -123,7 +123,7 @@ def _unused(turn: Turn) -> str:
 
 
 def _source_line(source) -> str:
-    title = source.title + (f" — {source.section}" if source.section else "")
+    title = source.title + (f" — {source.section}" if source.section and source.section != source.title else "")
     if source.urls:
         return f"[{title}]({source.urls[0]})"
     return title + (f" ({source.citation})" if source.citation else "")

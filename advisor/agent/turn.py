@@ -76,6 +76,10 @@ class Turn:
         value = value if isinstance(value, Text) else Text.model_validate(value)
         return value.pick(self.language)
 
+    def formula(self, item: dict) -> str:
+        """A tool line item's formula in the user's language."""
+        return item.get("formula_zh") or item["formula"] if self.language == "zh" else item["formula"]
+
     def assume(self, en: str, zh: str) -> None:
         self.assumptions.append(self.t(en, zh))
 

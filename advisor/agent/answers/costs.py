@@ -150,7 +150,7 @@ def training_time(turn: Turn) -> str:
             f"**{r['num_gpus']}× {_name(turn, r['gpu_id'])}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
             f"**需要 {r['num_gpus']} 张 {_name(turn, r['gpu_id'])}** 才能在 {number(r['deadline_days'])} 天内完成（约 {number(r['wall_clock_days'])} 天）。",
         ) + "\n\n" + verdict
-    rows = [[turn.text(i["label"]), f"{number(i['value'], 2)} {i['unit']}", f"`{i['formula']}`"] for i in r["items"]]
+    rows = [[turn.text(i["label"]), f"{number(i['value'], 2)} {i['unit']}", f"`{turn.formula(i)}`"] for i in r["items"]]
     turn.assume(
         f"MFU {r['mfu']:.0%} ({'given' if r['mfu_source'] == 'user' else 'default for this GPU class and scale'})",
         f"MFU {r['mfu']:.0%}（{'用户给定' if r['mfu_source'] == 'user' else '按该GPU类别和规模的默认值'}）",

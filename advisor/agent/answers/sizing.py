@@ -161,7 +161,7 @@ def _nominal(turn: Turn, option: dict) -> float:
 
 
 def _breakdown(turn: Turn, estimate: dict) -> str:
-    rows = [[turn.text(i["label"]), number(i["value"], 2), f"`{i['formula']}`"] for i in estimate["items"] if abs(i["value"]) >= 0.005]
+    rows = [[turn.text(i["label"]), number(i["value"], 2), f"`{turn.formula(i)}`"] for i in estimate["items"] if abs(i["value"]) >= 0.005]
     title = turn.t("Memory per GPU (GB)", "每卡显存构成（GB）")
     return f"**{title}**\n\n" + table([turn.t("Part", "组成"), "GB", turn.t("Formula", "公式")], rows)
 
