@@ -166,6 +166,8 @@ def _name_end(text: str, end: int) -> int:
 def _number_value(text: str, start: int, end: int, raw: str, value: float, words_only: bool = False) -> Value | None:
     """A number with what follows or precedes it; ``None`` when it is part of a name or a log line."""
     before = text[max(0, start - 12) : start]
+    symbol_match = None if words_only else MONEY_BEFORE.search(before)
+    symbol = symbol_match.group() if symbol_match else ""
     for kind, pattern in UNIT_AFTER:
         match = pattern.match(text, end)
         if not match:
@@ -173,7 +175,7 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
         stop = match.end()
         surface = text[start:stop]
         if kind in ("money", "money_kwh"):
-            return _money(text, start, stop, value, kind == "money_kwh")
+            return _money(text, start - len(symbol), stop, value, kind == "money_kwh", symbol=symbol)
         if kind == "memory":
             return Value(start, stop, "memory", value, "GB", surface)
         if kind == "tokens":
@@ -188,9 +190,8 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
         return Value(start, stop, kind, value, "", surface)
     if words_only:
         return None
-    if MONEY_BEFORE.search(before):
-        match = re.search(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币)\s*$", before)
-        return _money(text, start - len(match.group()), end, value, False, symbol=match.group())
+    if symbol:
+        return _money(text, start - len(symbol), end, value, False, symbol=symbol)
     if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|\dt$", raw):
         return _magnitude(text, start, end, raw, value)
     return Value(start, end, "number", value, "", raw)
@@ -227,12 +228,12 @@ def _duration_unit(word: str) -> str:
 
 def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol: str = "") -> Value:
     surface = text[start:end]
-    currency = "USD" if CURRENCY_USD.search(symbol + surface) else "CNY"
+    currency = "USD" if CURRENCY_USD.search(surface) else "CNY"
     if not symbol and not re.search(r"[元块钱币]|rmb|cny|yuan|usd|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
     if per_kwh:
         amount = value / 100 if re.search(r"cent|美分", surface) else value
-        return Value(start, end, "money", (amount, currency or "CNY", "kwh"), "kwh", surface)
+        return Value(start, end, "money", (amount, currency, "kwh"), "kwh", surface)
     per_match = PER_AFTER.match(text, end)
     per = "once"
     if per_match:
