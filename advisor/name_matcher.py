@@ -18,7 +18,9 @@ from knowledge.catalog import Catalog
 
 Kind = Literal["gpu", "model"]
 
-TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)*|[^\x00-\x7f\s]")
+# A precision written straight after a model size, as Chinese users often do ("70BQ8", "14Bint8").
+GLUED_PRECISION = r"(?:q\d|int\d|fp\d|bf16|awq|gptq|nf4|w\d)"
+TOKEN = re.compile(rf"(?<=\d)b(?={GLUED_PRECISION})|[a-z]+|\d+(?:\.\d+)*|[^\x00-\x7f\s]")
 # Separators allowed inside one name: "A100-80G", "Qwen2.5 72B", "llama_3".
 JOINABLE_GAP = re.compile(r"[\s\-_/.·]{0,3}")
 # Vendor and brand words say nothing about which part is meant ("NVIDIA H100" = "H100").
@@ -120,7 +122,8 @@ class NameMatcher:
         if before.isascii() and before.isalpha() and not count_before:
             return True
         plural_or_count = (after == "s" and not after_next.isalnum()) or (after == "x" and after_next.isdigit())
-        if after.isascii() and after.isalnum() and not plural_or_count:
+        glued_precision = re.match(GLUED_PRECISION, text[end : end + 4]) is not None and text[end - 1 : end] == "b"
+        if after.isascii() and after.isalnum() and not plural_or_count and not glued_precision:
             return True
         span = text[start:end]
         return span.isdigit() and (after in NOT_A_NAME_AFTER or before in "$¥")

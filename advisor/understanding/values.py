@@ -109,7 +109,8 @@ def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
 
 def _synonym_pattern(synonym: str) -> str:
     body = r"[\s\-_]*".join(re.escape(part) for part in re.split(r"[\s\-_]+", synonym))
-    return rf"(?<![a-z0-9]){body}(?![a-z0-9])" if synonym.isascii() else body
+    # "70bq8": a precision may be glued to the model size before it
+    return rf"(?:(?<![a-z0-9])|(?<=\db)){body}(?![a-z0-9])" if synonym.isascii() else body
 
 
 def find_values(text: str, catalog: Catalog) -> list[Value]:
