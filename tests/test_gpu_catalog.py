@@ -17,7 +17,9 @@ GPU_IDS = (
     "a100-80gb-sxm a100-40gb-sxm a100-80gb-pcie a800-80gb-sxm l40s l40 l20 l4 a10 a40 t4 v100-32gb "
     "rtx-6000-ada rtx-pro-6000-blackwell rtx-a6000 rtx-5090 rtx-5080 rtx-4090 rtx-4090d rtx-4080-super "
     "rtx-4070-ti-super rtx-4060-ti-16gb rtx-3090 rtx-3060-12gb mi355x mi325x mi300x mi250x gaudi3 gaudi2 "
-    "ascend-910b tpu-v5p tpu-v5e trainium2 apple-m4-max apple-m3-ultra apple-m2-ultra"
+    "ascend-910b tpu-v5p tpu-v5e trainium2 apple-m4-max apple-m3-ultra apple-m2-ultra "
+    "a10g rtx-4090-laptop rtx-4080-laptop rtx-4070-laptop rtx-4060-laptop jetson-agx-orin-64gb "
+    "apple-m1-max apple-m1-ultra apple-m2-max apple-m3-pro apple-m3-max apple-m4-pro"
 ).split()
 
 
@@ -38,7 +40,7 @@ def by_id(rows) -> dict[str, GPU]:
 
 
 def test_every_agreed_id_is_present_and_nothing_else(rows):
-    assert len(rows) >= 49
+    assert len(rows) >= 61
     assert sorted(row.id for row in rows) == sorted(GPU_IDS)
 
 
@@ -114,7 +116,10 @@ def test_geforce_bf16_uses_fp32_accumulate_rate(rows):
 
 def test_apple_rows_are_inference_only_with_unified_memory(rows):
     apple = [row for row in rows if row.vendor == "Apple"]
-    assert {row.id for row in apple} == {"apple-m4-max", "apple-m3-ultra", "apple-m2-ultra"}
+    assert {row.id for row in apple} == {
+        "apple-m4-max", "apple-m3-ultra", "apple-m2-ultra", "apple-m1-max", "apple-m1-ultra", "apple-m2-max",
+        "apple-m3-pro", "apple-m3-max", "apple-m4-pro",
+    }  # fmt: skip
     assert all(row.inference_only and row.segment == "apple" for row in apple)
     assert not any(row.inference_only for row in rows if row.vendor != "Apple")
 

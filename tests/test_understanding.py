@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.understanding.corpus import load_schema, training_corpus
-from advisor.understanding.evaluate import evaluate, heldout_corpus
+from advisor.understanding.corpus import load_schema, read_files, training_corpus
+from advisor.understanding.evaluate import evaluate, heldout_corpus, heldout_files, shared_with_training
 from advisor.understanding.reader import shared_understanding
 
 # The targets of the understanding issue; the held-out split was written without seeing the code or the training data.
@@ -33,12 +33,13 @@ def test_corpus_covers_every_intent_in_both_languages():
     assert {s.slot for u in data.utterances for s in u.spans} <= set(schema.slots)
 
 
-def test_heldout_split_shares_no_utterance_with_training():
-    """Two people writing independently both type "hi" or "how do i center a div"; no more than that is shared."""
-    train = {" ".join(u.text.lower().split()) for u in training_corpus().utterances}
-    held = heldout_corpus().utterances
-    overlap = [u.text for u in held if " ".join(u.text.lower().split()) in train]
-    assert len(overlap) <= 0.02 * len(held), overlap
+def test_heldout_items_seen_in_training_are_few_and_not_scored():
+    """Independent writers both type "hi" and "help"; such items are left out of the score, and must stay rare."""
+    shared = shared_with_training()
+    total = len(read_files(heldout_files()).utterances)
+    assert len(shared) <= 0.05 * total, shared
+    scored = {u.text for u in heldout_corpus().utterances}
+    assert not scored & set(shared)
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

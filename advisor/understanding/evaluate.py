@@ -12,7 +12,7 @@ from pathlib import Path
 
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
-from advisor.understanding.corpus import Conversation, Corpus, Utterance, read_files
+from advisor.understanding.corpus import Conversation, Corpus, Utterance, read_files, training_corpus
 from advisor.understanding.frame import Frame, resolve
 from advisor.understanding.model import ROLES_BY_KIND, TaggedValue
 from advisor.understanding.reader import Reading, Understanding, advance
@@ -145,5 +145,19 @@ def _comparable(value: object) -> object:
     return value
 
 
+def _key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
 def heldout_corpus() -> Corpus:
-    return read_files(heldout_files())
+    """The held-out split minus the few one-liners that also occur verbatim in training ("hi", "help",
+    and follow-up examples both writers were shown): an item seen in training measures nothing."""
+    data = read_files(heldout_files())
+    seen = {_key(u.text) for u in training_corpus().utterances}
+    data.utterances = [u for u in data.utterances if _key(u.text) not in seen]
+    return data
+
+
+def shared_with_training() -> list[str]:
+    seen = {_key(u.text) for u in training_corpus().utterances}
+    return [u.text for u in read_files(heldout_files()).utterances if _key(u.text) in seen]
