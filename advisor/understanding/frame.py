@@ -29,6 +29,11 @@ class SlotValue:
 class Frame:
     slots: dict[str, list[SlotValue]] = field(default_factory=dict)
 
+    @property
+    def order(self) -> list[str]:
+        """Slot names in the order the user gave them (dicts keep insertion order; updates move to the end)."""
+        return list(self.slots)
+
     def get(self, slot: str, default: Any = None) -> Any:
         values = self.slots.get(slot)
         return values[0].value if values else default
@@ -51,6 +56,7 @@ class Frame:
         merged = {name: list(values) for name, values in self.slots.items()}
         for name, values in newer.slots.items():
             if values:
+                merged.pop(name, None)  # re-inserted last: the most recently stated slot
                 merged[name] = list(values)
         if newer.has("size") and not newer.has("model"):
             merged.pop("model", None)  # "same but 70b": the size replaces the named model

@@ -9,7 +9,7 @@ from pathlib import Path
 from advisor.language import LanguageInfo, analyze_language, default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS
-from advisor.understanding.frame import Frame, build_frame
+from advisor.understanding.frame import INTEGER_ROLES, Frame, SlotValue, build_frame
 from advisor.understanding.model import TaggedValue, load_or_train, top_probabilities
 from advisor.understanding.values import find_values
 from knowledge.catalog import Catalog, load_catalog
@@ -64,6 +64,7 @@ class Understanding:
 
 
 SUBJECT = ("model", "size")
+RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
 SHORT = 40  # characters: a follow-up is a short amendment, not a new full question
 FOLLOW_UP_EVIDENCE = 0.1  # the classifier's own probability that a short message continues the conversation
 
@@ -89,6 +90,7 @@ def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | Non
     if reading.intent == "follow_up":
         if task is None:
             return None, reading.frame
+        _bare_number_takes_last_role(reading, state)
         return task, state.updated(reading.frame)
     if reading.intent in CARRY_OVER:
         return task, state
@@ -99,3 +101,15 @@ def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | Non
 def shared_understanding(cache_dir: Path | None = None) -> Understanding:
     """One trained model per process (and per cache directory) for the shipped catalog."""
     return Understanding(load_catalog(), cache_dir)
+
+
+def _bare_number_takes_last_role(reading: Reading, state: Frame) -> None:
+    """'how about 3' / 'make it 5': a lone number with no unit changes the number the user last gave."""
+    if reading.frame.names():
+        return
+    bare = [item for item in reading.tagged if item.value.kind == "number"]
+    numeric = [slot for slot in reversed(state.order) if slot in RESTATABLE and state.has(slot)]
+    if len(bare) == 1 and numeric:
+        slot = numeric[0]
+        value = bare[0].value.value
+        reading.frame.slots[slot] = [SlotValue(int(value) if slot in INTEGER_ROLES else value, bare[0].value.surface, bare[0].value.start)]
