@@ -57,8 +57,8 @@ UNIT_AFTER = [
     ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元)(?![a-z/])")),
-    ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + _SPACE + r"(?:张|块|片)?\s*(?:卡|显卡|gpus?|cards?|accelerators?|npus?)(?![a-z])|" + _SPACE + r"(?:张|块|片)")),
-    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|nodes?|servers?|machines?|boxes|hosts?)(?![a-z])")),
+    ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + _SPACE + r"(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
+    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:nodes?|servers?|machines?|boxes|hosts?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
     ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]

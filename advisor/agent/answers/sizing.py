@@ -60,6 +60,7 @@ def _task(turn: Turn) -> tuple[str, bool]:
     return "inference", False
 
 
+DOMESTIC_VENDORS = {"Huawei", "Hygon", "Cambricon", "Kunlunxin", "Biren", "Moore Threads", "MetaX"}
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
 
 
@@ -119,6 +120,8 @@ def recommend(turn: Turn) -> str:
     }
     if s.objective == "china_buyable":
         args["region"] = "cn"
+    if s.objective == "domestic":  # Chinese-made accelerators only
+        args["region"], args["gpus"] = "cn", [g.id for g in turn.catalog.gpus if g.vendor in DOMESTIC_VENDORS]
     outcome = turn.call("recommend_gpus", args)
     if not outcome.ok:
         return turn.error(outcome)
