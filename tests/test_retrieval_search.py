@@ -55,7 +55,8 @@ def test_spec_questions_retrieve_catalog_figures_with_their_source(retriever):
 def test_both_retrievers_contribute_to_a_hybrid_answer(retriever):
     hits = retriever.search("What should I do about CUDA out of memory errors in training?", k=3)
     assert set(hits[0].retrievers) == {"dense", "lexical"}
-    assert retriever.search("Xid 79 fallen off the bus", k=1, mode="lexical")[0].doc_id == "multi-gpu-errors"
+    # the multi-GPU errors guide, or the Xid concept card that sums it up
+    assert retriever.search("Xid 79 fallen off the bus", k=1, mode="lexical")[0].doc_id in ("multi-gpu-errors", "concept-xid-errors")
 
 
 @pytest.mark.parametrize("query", ["", "   ", None])

@@ -146,20 +146,28 @@ def _check_request(r: TcoRequest) -> None:
         )
 
 
+NEEDED = {  # what a missing default is, in words: field names are for programs, not people
+    "server_price": ("the server price", "整机价格"),
+    "server_max_kw": ("the server's maximum power (kW)", "单台服务器最大功率（kW）"),
+    "cloud_price_per_gpu_hour": ("the cloud price per GPU-hour", "云上每卡时价格"),
+}
+
+
 def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
-    """The catalog GPU a default needs, or a bilingual error naming the missing input."""
+    """The catalog GPU a default needs, or a bilingual error naming the missing input in words."""
+    en, zh = NEEDED[field]
     if gpu is None:
         raise AdvisorError(
             "tco_needs_gpu",
-            f"Say which GPU (to look up its default) or give {field}.",
-            f"请说明 GPU 型号（用于查默认值）或直接提供 {field}。",
+            f"Say which GPU (to look up its default) or give {en}.",
+            f"请说明 GPU 型号（用于查默认值），或直接给出{zh}。",
             ["gpu", field],
         )
     if not available:
         raise AdvisorError(
             "tco_missing_price",
-            f"The catalog has no figure for {gpu.name} to default {field}; please give {field}.",
-            f"目录中没有 {gpu.name} 的相关数据，无法给出 {field} 的默认值，请直接提供。",
+            f"The catalog has no figure for {gpu.name} to default {en}; please give it.",
+            f"目录中没有 {gpu.name} 的相关数据，无法给出{zh}的默认值，请直接填写。",
             [field],
         )
     return gpu
