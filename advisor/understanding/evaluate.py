@@ -12,7 +12,7 @@ from pathlib import Path
 
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
-from advisor.understanding.corpus import Conversation, Corpus, Utterance, read_files, training_corpus
+from advisor.understanding.corpus import TASKS, Conversation, Corpus, Utterance, read_files, training_corpus
 from advisor.understanding.frame import Frame, resolve
 from advisor.understanding.model import ROLES_BY_KIND, TaggedValue
 from advisor.understanding.reader import Reading, Understanding, advance
@@ -88,7 +88,7 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
         reading = understanding.read_one(turn.utterance.text)
         task, state = advance(task, state, reading)
         gold = dict(gold_slots(turn.utterance, understanding))
-        if turn.utterance.intent != "follow_up" and turn.utterance.intent in ROLES_TASKS:
+        if turn.utterance.intent in TASKS:
             anchor_gold = gold
         elif turn.utterance.intent == "follow_up":
             anchor_gold = {**_without_replaced(anchor_gold, gold), **gold}
@@ -102,9 +102,6 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
             if missing:
                 return False, f"after {turn.utterance.text[:60]!r} the frame lacks {missing}"
     return True, ""
-
-
-ROLES_TASKS = ("recommend", "memory", "max_fit", "specs", "serving_speed", "training_time", "tco")
 
 
 def _without_replaced(earlier: dict, newer: dict) -> dict:
@@ -153,11 +150,15 @@ def heldout_corpus() -> Corpus:
     """The held-out split minus the few one-liners that also occur verbatim in training ("hi", "help",
     and follow-up examples both writers were shown): an item seen in training measures nothing."""
     data = read_files(heldout_files())
-    seen = {_key(u.text) for u in training_corpus().utterances}
+    seen = _training_keys()
     data.utterances = [u for u in data.utterances if _key(u.text) not in seen]
     return data
 
 
 def shared_with_training() -> list[str]:
-    seen = {_key(u.text) for u in training_corpus().utterances}
+    seen = _training_keys()
     return [u.text for u in read_files(heldout_files()).utterances if _key(u.text) in seen]
+
+
+def _training_keys() -> set[str]:
+    return {_key(u.text) for u in training_corpus().utterances}
