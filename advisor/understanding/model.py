@@ -140,23 +140,32 @@ def data_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+_TRAINED: dict[str, bytes] = {}  # fingerprint → pickled model: one training per process, whatever the cache directory
+
+
 def load_or_train(catalog: Catalog, cache_dir: Path | None) -> UnderstandingModel:
     """The cached model for the current data, or a freshly trained one (then cached when a directory is given)."""
-    path = cache_dir / f"understanding-{data_fingerprint()}.pkl" if cache_dir else None
-    if path is not None and path.exists():
+    fingerprint = data_fingerprint()
+    path = cache_dir / f"understanding-{fingerprint}.pkl" if cache_dir else None
+    stored = _TRAINED.get(fingerprint)
+    if stored is None and path is not None and path.exists():
+        stored = path.read_bytes()
+    model = None
+    if stored is not None:
         try:
-            model = pickle.loads(path.read_bytes())
-            model.catalog = catalog
-            return model
+            model = pickle.loads(stored)
         except Exception:  # a cache from another library version: retrain
             log.warning("understanding cache %s unreadable; retraining", path)
-    model = UnderstandingModel(catalog).fit(corpus_module.training_corpus())
-    if path is not None:
+    if model is None:
+        model = UnderstandingModel(catalog).fit(corpus_module.training_corpus())
+        model.catalog = None
+        stored = pickle.dumps(model)
+    _TRAINED[fingerprint] = stored
+    model.catalog = catalog
+    if path is not None and not path.exists():
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            catalog_ref, model.catalog = model.catalog, None
-            path.write_bytes(pickle.dumps(model))
-            model.catalog = catalog_ref
+            path.write_bytes(stored)
         except OSError:
             log.warning("could not cache the understanding model at %s", path)
     return model

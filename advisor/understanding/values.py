@@ -10,7 +10,7 @@ role tagger. Nothing here raises; odd input gives fewer values.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,6 +28,11 @@ WORD_NUMBERS = {
 }  # fmt: skip
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
 MAX_TEXT = 4000  # values are read from the start and the end of long pastes, where the question sits
+# Offsets must stay those of the text, so collapsed spaces are filled with a character no pattern
+# matches: a long run of spaces would make the unit patterns' optional spaces backtrack quadratically.
+INERT = "\x00"
+LONG_SPACE = re.compile(r"\s{4,}")
+SPACES = re.compile(r"\s*")
 
 
 @dataclass(frozen=True)
@@ -116,8 +121,17 @@ def _synonym_pattern(synonym: str) -> str:
 def find_values(text: str, catalog: Catalog) -> list[Value]:
     """Every value in ``text`` (normalised with ``normalize_text``), non-overlapping, in order."""
     text = normalize_text(text if isinstance(text, str) else "")
-    if len(text) > MAX_TEXT:
-        text = text[: MAX_TEXT // 2] + " " * (len(text) - MAX_TEXT) + text[-MAX_TEXT // 2 :]
+    if len(text) <= MAX_TEXT:
+        return _scan(text, catalog)
+    # Only the head and the tail are read; tail offsets are moved back to where they are in ``text``.
+    head, tail = text[: MAX_TEXT // 2], text[-MAX_TEXT // 2 :]
+    shift = len(text) - len(head) - len(tail) - 1
+    values = _scan(head + INERT + tail, catalog)
+    return [v if v.start < len(head) else replace(v, start=v.start + shift, end=v.end + shift) for v in values]
+
+
+def _scan(text: str, catalog: Catalog) -> list[Value]:
+    text = LONG_SPACE.sub(lambda run: " " + INERT * (len(run.group()) - 2) + " ", text)
     taken = [False] * len(text)
     found: list[Value] = []
 
@@ -150,8 +164,8 @@ def find_values(text: str, catalog: Catalog) -> list[Value]:
     for word, count in WORD_NUMBERS.items():
         for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
             value = _number_value(text, match.start(), match.end(), word, float(count), words_only=True)
-            gap = re.match(r"\s*", text[match.end() :]).end()
-            if value is None and match.end() + gap in gpu_starts:  # "two l40s", "one h100"
+            gap = SPACES.match(text, match.end()).end()
+            if value is None and gap in gpu_starts:  # "two l40s", "one h100"
                 value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)
             if value is not None:
                 claim(value)
