@@ -18,6 +18,7 @@ from advisor.validation import (
     reject_non_finite,
     result_not_finite,
     shorten,
+    unknown_arguments,
     without_long_echoes,
 )
 from knowledge.bilingual import AdvisorError
@@ -105,6 +106,8 @@ class Registry:
         instead of reaching JSON clients as an invalid number.
         """
         spec = self.spec(name)
+        if isinstance(args, Mapping):
+            check_known_fields(spec, args)
         try:
             request = args if isinstance(args, spec.request_model) else spec.request_model.model_validate(args)
         except ValidationError as exc:
@@ -136,6 +139,19 @@ class Registry:
             log.exception("tool %s failed on unexpected input", name)
             return ToolOutcome(name=label, args=recorded, error=internal_error(label).to_dict())
         return ToolOutcome(name=label, args=recorded, result=result.model_dump(mode="json"))
+
+
+def check_known_fields(spec: ToolSpec, args: Mapping[str, Any]) -> None:
+    """Refuse arguments the request model does not have, naming the closest valid field.
+
+    Pydantic would drop them silently (or, with ``extra="forbid"``, say only "not permitted"),
+    so a misspelled ``gpu_name`` would give an answer for the default GPU instead of an error.
+    """
+    fields = spec.request_model.model_fields
+    valid = set(fields) | {f.alias for f in fields.values() if f.alias}
+    unknown = [key for key in args if key not in valid]
+    if unknown:
+        raise unknown_arguments(spec.name, [str(k) for k in unknown], list(fields))
 
 
 def internal_error(name: str) -> AdvisorError:

@@ -39,9 +39,13 @@ def collect() -> list[dict]:
     from benchmarks.answers import measure_answers
     from benchmarks.calibration import rows as calibration_rows
     from benchmarks.cost_time import measure_cost_tools
+    from benchmarks.llm_mode import measure_llm_mode
     from benchmarks.memory_latency import measure_memory_tools
     from benchmarks.retrieval import measure_retrieval
     from benchmarks.server import measure_server
+    from benchmarks.serving_calibration import rows as serving_rows
+    from benchmarks.serving_calibration import summary as serving_summary
+    from benchmarks.serving_latency import measure_serving_tools
     from benchmarks.troubleshoot import bench_troubleshoot
     from benchmarks.understanding import rows as understanding_rows
     from benchmarks.understanding import scores as understanding_scores
@@ -51,12 +55,22 @@ def collect() -> list[dict]:
     rows += measure_answers()
     rows += _retrieval_rows(measure_retrieval())
     rows += _latency_rows(measure_memory_tools(), 1.0)
+    rows += _latency_rows(measure_serving_tools(), 1.0)
     rows += _latency_rows(measure_cost_tools(), 5.0)
     rows += _timed_rows([bench_troubleshoot()])
+    rows += measure_llm_mode()
     errors = [abs(error) for *_, error in calibration_rows()]
     rows.append({
         "name": "memory estimator calibration", "result": f"{len(errors)} measured peaks, mean |error| {sum(errors) / len(errors):.1f}%, worst {max(errors):.1f}%",
         "target": "every row within ±15%", "ok": max(errors) <= 15,
+    })  # fmt: skip
+    speed = serving_summary(serving_rows())
+    rows.append({
+        "name": "serving speed calibration",
+        "result": f"{speed['points']} measured speeds: median |error| {speed['median_held_out_pct']:.1f}% held out "
+        f"({speed['held_out']}), {speed['median_fitted_pct']:.1f}% fitted ({speed['fitted']}), worst {speed['worst_pct']:.1f}%",
+        "target": "held-out median ≤ 20%, every point within ±30%",
+        "ok": speed["median_held_out_pct"] <= 20 and speed["worst_pct"] <= 30,
     })  # fmt: skip
     return rows
 
@@ -78,6 +92,12 @@ def main() -> int:
     console.print(confusion_markdown(scores()), markup=False)
     console.print("\nMemory estimator vs published measurements\n")
     console.print(markdown_table(), markup=False)
+    from benchmarks.serving_calibration import excluded_markdown
+    from benchmarks.serving_calibration import markdown_table as serving_table
+
+    console.print("\nServing-speed estimator vs published measurements\n")
+    console.print(serving_table(), markup=False)
+    console.print("\nLeft out, and why:\n" + excluded_markdown(), markup=False)
     return 0 if all(r["ok"] for r in rows) else 1
 
 

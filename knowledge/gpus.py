@@ -25,7 +25,9 @@ class GPU(BaseModel):
     vendor: Literal["NVIDIA", "AMD", "Intel", "Huawei", "Google", "AWS", "Apple"]
     architecture: str
     segment: Literal["datacenter", "workstation", "consumer", "apple"]
-    memory_gb: float = Field(gt=0, description="Usable device memory in GB (unified memory for Apple).")
+    memory_gb: float = Field(
+        gt=0, description="Memory as sold ('80 GB'; unified memory for Apple). Vendors' sizes are binary: 80 means 80 GiB = 85.9 × 10^9 bytes."
+    )
     memory_type: str
     bandwidth_gbs: float = Field(gt=0, description="Memory bandwidth, GB/s.")
     bf16_tflops: float | None = Field(None, gt=0, description="Dense BF16/FP16 tensor TFLOPS (no sparsity).")

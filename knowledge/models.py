@@ -6,12 +6,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowledge.bilingual import Text
+
 
 class ModelSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(description="Stable slug, e.g. 'llama-3.1-8b'.")
     name: str
+    name_zh: str | None = Field(None, description="Chinese display name where it differs from `name` (generic stand-ins).")
     family: str
     params_b: float = Field(gt=0, description="Total parameters in billions (all experts for MoE).")
     active_params_b: float | None = Field(None, gt=0, description="Parameters active per token (MoE), billions.")
@@ -42,3 +45,8 @@ class ModelSpec(BaseModel):
     max_context: int = Field(gt=0)
     aliases: list[str] = Field(default_factory=list)
     source: str = Field(min_length=3)
+
+    @property
+    def label(self) -> Text:
+        """The display name in both languages: catalog names are the same in both."""
+        return Text(en=self.name, zh=self.name_zh or self.name)

@@ -1,4 +1,4 @@
-"""How every tool shows its working: one figure with the formula that produced it."""
+"""How every tool shows its working: one figure with the formula that produced it, in both languages."""
 
 from __future__ import annotations
 
@@ -15,3 +15,9 @@ class LineItem(BaseModel):
     value: float
     unit: str = Field(description="Unit of `value`, e.g. 'GB', 'GiB', 'USD', 'hours'.")
     formula: str = Field(description="The formula with the numbers substituted, e.g. '8.03e9 × 2 B = 16.06 GB'.")
+    formula_zh: str = Field(
+        description="The same formula in Chinese: the same numbers and symbols, the words translated, e.g. '8.03e9 参数 × 2 字节 = 16.06 GB'."
+    )
+
+    def formula_in(self, language: str) -> str:
+        return self.formula_zh if language == "zh" else self.formula

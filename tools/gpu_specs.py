@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import Catalog
@@ -12,6 +12,8 @@ from knowledge.gpus import GPU
 
 
 class CompareRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     gpus: list[str] = Field(
         min_length=1, max_length=8, description="GPU names or aliases to show side by side, e.g. ['H100', 'A100 80G', '4090']."
     )

@@ -44,14 +44,19 @@ class WeightFormat:
     quantized: bool
     label: str
     source: str
+    label_zh: str = ""  # Chinese display name; empty when the English one is only names and numbers
 
     @property
     def bytes(self) -> float:
         return self.bits / 8
 
+    @property
+    def name_zh(self) -> str:
+        return self.label_zh or self.label
 
-def _fmt(id: str, bits: float, scope: Scope, label: str, source: str, *, quantized: bool = True) -> WeightFormat:
-    return WeightFormat(id, bits, scope, quantized, label, source)
+
+def _fmt(id: str, bits: float, scope: Scope, label: str, source: str, *, quantized: bool = True, zh: str = "") -> WeightFormat:
+    return WeightFormat(id, bits, scope, quantized, label, source, zh)
 
 
 BNB_DOCS = "bitsandbytes / transformers BitsAndBytesConfig docs; QLoRA paper arXiv:2305.14314 §2"
@@ -61,13 +66,17 @@ WEIGHT_FORMATS: dict[str, WeightFormat] = {
         _fmt("fp32", 32, "all", "FP32", "IEEE float32", quantized=False),
         _fmt("bf16", 16, "all", "BF16", "bfloat16", quantized=False),
         _fmt("fp16", 16, "all", "FP16", "IEEE float16", quantized=False),
-        _fmt("fp8", 8, "linear", "FP8 (E4M3) linear layers", "FP8 W8 checkpoints (llm-compressor, vLLM fp8): per-tensor/channel scales; embeddings and LM head stay 16-bit"),
-        _fmt("fp8-mlp", 8, "mlp", "FP8 MLP weights only", "Meta Llama-3.1-405B-Instruct-FP8: row-wise FP8 on MLP weights of all but the first and last layers; attention in BF16"),
-        _fmt("int8", 8, "linear", "INT8 weights", "W8 weight-only / W8A8: per-channel scales are negligible; embeddings and LM head stay 16-bit"),
-        _fmt("int4", 4, "linear", "INT4 weights", "Plain 4-bit weights, scale overhead ignored (use gptq-int4/awq-int4 for group scales)"),
+        _fmt("fp8", 8, "linear", "FP8 (E4M3) linear layers", "FP8 W8 checkpoints (llm-compressor, vLLM fp8): per-tensor/channel scales; embeddings and LM head stay 16-bit",
+             zh="FP8（E4M3）线性层"),
+        _fmt("fp8-mlp", 8, "mlp", "FP8 MLP weights only", "Meta Llama-3.1-405B-Instruct-FP8: row-wise FP8 on MLP weights of all but the first and last layers; attention in BF16",
+             zh="仅 MLP 权重为 FP8"),
+        _fmt("int8", 8, "linear", "INT8 weights", "W8 weight-only / W8A8: per-channel scales are negligible; embeddings and LM head stay 16-bit", zh="INT8 权重"),
+        _fmt("int4", 4, "linear", "INT4 weights", "Plain 4-bit weights, scale overhead ignored (use gptq-int4/awq-int4 for group scales)", zh="INT4 权重"),
         _fmt("bnb-int8", 8, "linear", "bitsandbytes LLM.int8()", BNB_DOCS + " (one fp32 scale per row: negligible)"),
-        _fmt("bnb-4bit", 4 + 32 / 64, "linear", "bitsandbytes 4-bit, no double quant", BNB_DOCS + " (one fp32 absmax per 64 weights)"),
-        _fmt("nf4", 4 + 8 / 64 + 32 / (64 * 256), "linear", "NF4 with double quantisation (QLoRA)", BNB_DOCS + " (8-bit absmax per 64, fp32 per 256 blocks)"),
+        _fmt("bnb-4bit", 4 + 32 / 64, "linear", "bitsandbytes 4-bit, no double quant", BNB_DOCS + " (one fp32 absmax per 64 weights)",
+             zh="bitsandbytes 4 位，无双重量化"),
+        _fmt("nf4", 4 + 8 / 64 + 32 / (64 * 256), "linear", "NF4 with double quantisation (QLoRA)", BNB_DOCS + " (8-bit absmax per 64, fp32 per 256 blocks)",
+             zh="NF4 双重量化（QLoRA）"),
         *(
             _fmt(name, gguf_bits(name), "all", f"GGUF {name.upper()}", GGUF_SOURCE)
             for name in GGUF_LLAMA3_8B_GIB
@@ -115,8 +124,8 @@ def weight_format(name: str, group_size: int = 128) -> WeightFormat:
         )
     if canonical in GROUPED_FORMATS:
         bits = GROUPED_FORMATS[canonical]
-        label = f"{canonical.upper()} (group {group_size})"
-        return _fmt(canonical, group_bits(bits, group_size), "linear", label, GROUPED_SOURCE)
+        label, zh = f"{canonical.upper()} (group {group_size})", f"{canonical.upper()}（分组 {group_size}）"
+        return _fmt(canonical, group_bits(bits, group_size), "linear", label, GROUPED_SOURCE, zh=zh)
     return WEIGHT_FORMATS[canonical]
 
 

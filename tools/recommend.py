@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
@@ -19,6 +19,7 @@ from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, 
 from tools.memory.constants import GB, GIB, TIGHT_FRACTION
 from tools.memory.estimator import estimate_memory
 from tools.memory.schema import MemoryEstimate, MemoryRequest
+from tools.memory.verdict import unit_note
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
@@ -28,6 +29,8 @@ MAX_COUNT_BY_SEGMENT = {"consumer": 8, "workstation": 8, "apple": 1, "datacenter
 
 
 class RecommendRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     model: str | None = Field(None, description="Model name/alias, bare size ('7B', '70亿') or config.json text.")
     params_b: float | None = Field(None, description="Parameters in billions, when no model is named.")
     task: Task = Field("inference", description="inference (serving), lora, qlora, full_finetune or pretrain.")
@@ -48,10 +51,12 @@ class Option(BaseModel):
     gpu_name: str
     count: int
     plan: str = Field(description="Parallel plan, e.g. 'single GPU', 'TP=4', 'ZeRO-3 over 8 GPUs'.")
+    plan_label: Text = Field(description="The plan in both languages, e.g. 'single GPU' / '单卡'.")
     tp: int
     zero_stage: int
-    per_gpu_gb: float
-    capacity_gb: float
+    per_gpu_gb: float = Field(description="Peak memory per GPU, GB = 10^9 bytes.")
+    nominal_memory_gb: float = Field(description="The card's memory as sold (the catalog's nominal size, binary: 80 means 80 GiB).")
+    capacity_gb: float = Field(description="Usable memory per GPU in GB = 10^9 bytes (80 GiB = 85.9 GB).")
     headroom_pct: float
     verdict: str
     purchase_cost: float | None = Field(None, description="count × indicative purchase price, in `currency`.")
@@ -63,6 +68,7 @@ class Option(BaseModel):
 class Recommendation(BaseModel):
     model_id: str
     model_name: str
+    model_label: Text = Field(description="The model's display name in both languages.")
     params_b: float
     task: Task
     currency: Currency
@@ -70,6 +76,7 @@ class Recommendation(BaseModel):
     estimate: MemoryEstimate | None = Field(None, description="Full itemised estimate behind the top option.")
     excluded: list[Text] = Field(default_factory=list, description="What was left out and why (region, inference-only…).")
     notes: list[Text] = Field(default_factory=list)
+    unit_note: Text = Field(description="One sentence on units (GB = 10^9 bytes, cards sold in GiB), to show once.")
 
 
 def recommend_gpus(request: RecommendRequest, catalog: Catalog) -> Recommendation:
@@ -97,6 +104,7 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog) -> Recommendatio
     return Recommendation(
         model_id=first.model_id,
         model_name=first.model_name,
+        model_label=first.model_label,
         params_b=first.params_b,
         task=request.task,
         currency=currency,
@@ -104,6 +112,7 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog) -> Recommendatio
         estimate=ranked[0][1] if ranked else None,
         excluded=excluded,
         notes=_notes(request, options, counts),
+        unit_note=unit_note(catalog.gpu(top[0].gpu_id) if top else None),
     )
 
 
@@ -191,14 +200,15 @@ def _price(price: Price | None, count: int, currency: Currency, usd_to_cny: floa
     return round(amount * count, 2)
 
 
-def _plan(request: RecommendRequest, count: int, zero_stage: int) -> str:
+def _plan(request: RecommendRequest, count: int, zero_stage: int) -> Text:
     if count == 1:
-        return "single GPU"
+        return Text(en="single GPU", zh="单卡")
     if request.task == "inference":
-        return f"TP={count}" if count <= 8 else f"TP=8 × PP={count // 8}"
+        plan = f"TP={count}" if count <= 8 else f"TP=8 × PP={count // 8}"
+        return Text(en=plan, zh=plan)
     if zero_stage:
-        return f"ZeRO-{zero_stage} over {count} GPUs"
-    return f"data parallel over {count} GPUs"
+        return Text(en=f"ZeRO-{zero_stage} over {count} GPUs", zh=f"{count} 卡 ZeRO-{zero_stage}")
+    return Text(en=f"data parallel over {count} GPUs", zh=f"{count} 卡数据并行")
 
 
 def _option(gpu: GPU, count: int, estimate: MemoryEstimate, request: RecommendRequest, currency: Currency) -> Option:
@@ -206,9 +216,11 @@ def _option(gpu: GPU, count: int, estimate: MemoryEstimate, request: RecommendRe
     cloud = _price(gpu.cloud_price, count, currency, request.usd_to_cny)
     within = None if request.budget is None or purchase is None else purchase <= request.budget
     zero_stage = _zero_stage(request, count)
+    capacity = estimate.gpu_capacity_gb or gpu.memory_gb * GIB / GB
+    need, nominal, room = f"{estimate.total_per_gpu_gb:.1f}", f"{gpu.memory_gb:g}", f"{estimate.headroom_pct:.0f}%"
     reasons = [Text(
-        en=f"needs {estimate.total_per_gpu_gb:.1f} GB per GPU of {estimate.gpu_capacity_gb:.1f} GB usable ({estimate.headroom_pct:.0f}% headroom)",
-        zh=f"每卡需要 {estimate.total_per_gpu_gb:.1f} GB，单卡可用 {estimate.gpu_capacity_gb:.1f} GB（余量 {estimate.headroom_pct:.0f}%）",
+        en=f"needs {need} GB per GPU; the card sold as {nominal} GB holds {capacity:.1f} GB ({room} headroom)",
+        zh=f"每卡需要 {need} GB；标称 {nominal} GB 的卡实有 {capacity:.1f} GB（余量 {room}）",
     )]
     if count > 8:
         reasons.append(Text(en="spans several servers: needs InfiniBand/RoCE between nodes", zh="需要多台服务器，节点间需 InfiniBand/RoCE 高速网络"))
@@ -218,15 +230,18 @@ def _option(gpu: GPU, count: int, estimate: MemoryEstimate, request: RecommendRe
         reasons.append(Text(en="not sold new in mainland China", zh="中国大陆买不到新卡（出口管制）"))
     if gpu.inference_only:
         reasons.append(Text(en="inference only (no practical training)", zh="仅适合推理"))
+    plan = _plan(request, count, zero_stage)
     return Option(
         gpu_id=gpu.id,
         gpu_name=gpu.name,
         count=count,
-        plan=_plan(request, count, zero_stage),
+        plan=plan.en,
+        plan_label=plan,
         tp=min(count, 8) if request.task == "inference" else 1,
         zero_stage=zero_stage,
         per_gpu_gb=estimate.total_per_gpu_gb,
-        capacity_gb=estimate.gpu_capacity_gb or gpu.memory_gb,
+        nominal_memory_gb=gpu.memory_gb,
+        capacity_gb=capacity,
         headroom_pct=estimate.headroom_pct or 0.0,
         verdict=estimate.verdict or "fits",
         purchase_cost=purchase,
@@ -240,7 +255,7 @@ def _notes(request: RecommendRequest, options: list[Option], counts: list[int]) 
     notes: list[Text] = []
     if not options:
         notes.append(Text(
-            en=f"Nothing in the catalog fits with up to {counts[-1]} GPUs; try quantisation, QLoRA, or a larger max_gpus.",
+            en=f"Nothing in the catalog fits with up to {counts[-1]} GPUs; try quantisation, QLoRA, or allow more GPUs.",
             zh=f"在最多 {counts[-1]} 张卡的范围内没有可行方案；可以尝试量化、QLoRA，或放宽最大卡数。",
         ))
     elif request.budget is not None and not any(o.within_budget for o in options):

@@ -1,0 +1,161 @@
+"""Serving-speed data: what each inference engine realises of a GPU's bandwidth and FLOPS.
+
+The throughput estimator (``tools.serving``) is physics — bytes ÷ bandwidth, FLOPs ÷ peak — scaled
+by the efficiencies here. Each figure is a measured share for one engine on one device family, or
+an explicitly labelled assumption, and names its source (mostly calibration points in
+``tests/data/serving_calibration.yaml`` that it was fitted on). ``load_serving_data`` validates the
+file once and fails loudly (``CatalogError``) on a malformed row.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from knowledge.catalog import CatalogError
+from knowledge.gpus import GPU
+
+DATA_FILE = Path(__file__).parent / "serving.yaml"
+
+
+class Efficiency(BaseModel):
+    """Shares of the hardware peaks one engine realises on one device family."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    bandwidth: float = Field(gt=0, le=1, description="Share of peak memory bandwidth when streaming weights.")
+    kv_bandwidth: float | None = Field(None, gt=0, le=1, description="Attention kernels reading the KV cache; default = bandwidth.")
+    mfu: float = Field(gt=0, le=1.5, description="Share of dense BF16 peak in GEMMs (prefill, large-batch decode).")
+    source: str = Field(min_length=3)
+    fitted_on: list[str] = Field(default_factory=list, description="Calibration ids the figures were fitted on.")
+
+
+class Engine(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    name: str
+    step_overhead_ms: float = Field(ge=0, description="Serial host time per forward step (scheduler, sampler, Python).")
+    launch_ms_per_layer: float = Field(0, ge=0, description="Host kernel-launch time per layer that overlaps GPU work (eager engines).")
+    overhead_source: str = Field(min_length=3)
+    multi_gpu: Literal["tensor", "layers"] = Field(description="How several GPUs serve one copy: tensor parallel or a layer split.")
+    vendors: list[str] = Field(min_length=1, description="GPU vendors the engine has a backend for.")
+    weight_formats: list[str] = Field(min_length=1)
+    kv_formats: list[str] = Field(min_length=1)
+    moe_bandwidth_factor: float = Field(1.0, gt=0, le=1, description="Share of the weight-streaming rate left for expert weights.")
+    moe_mfu_factor: float = Field(1.0, gt=0, le=1, description="Share of the GEMM rate left for expert GEMMs.")
+    moe_expert_loop_us: float = Field(0, ge=0, description="Serial host cost per (MoE layer × expert) and forward pass.")
+    moe_source: str = ""
+    memory_basis: Literal["total", "free"] = Field(
+        description="'total': the engine may use memory_fraction of the GPU for everything; 'free': of what weights leave."
+    )
+    memory_fraction: float = Field(gt=0, le=1)
+    prefill_chunk: int | None = Field(None, gt=0, description="Prompt tokens per forward pass; None = the whole prompt.")
+    default_max_seqs: int | None = Field(None, gt=0, description="Default cap on running sequences (scheduler setting).")
+    memory_source: str = Field(min_length=3)
+    efficiency: Efficiency = Field(description="On datacenter NVIDIA GPUs, and the base for families without their own row.")
+    families: dict[str, Efficiency] = Field(default_factory=dict, description="Measured rows per device family.")
+
+
+class DeviceFamily(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    label_en: str
+    label_zh: str
+    gpus: list[str] = Field(default_factory=list, description="Catalog ids that belong here whatever their vendor/segment.")
+    vendors: list[str] = Field(default_factory=list)
+    segments: list[str] = Field(default_factory=list, description="Empty: any segment of the listed vendors.")
+    bandwidth_factor: float = Field(1.0, gt=0, le=1.5, description="Scales an engine's base efficiency when it has no row here.")
+    compute_factor: float = Field(1.0, gt=0, le=1.5)
+    memory_fraction: float = Field(1.0, gt=0, le=1, description="Share of memory the accelerator may use (Apple: GPU wired limit).")
+    fallback_tflops: float | None = Field(None, gt=0, description="Compute peak when the catalog row has none.")
+    source: str = Field(min_length=3)
+
+
+class Interconnect(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    nvlink_allreduce_latency_us: float = Field(gt=0)
+    pcie_allreduce_latency_us: float = Field(gt=0)
+    pcie_gbs_per_direction: dict[int, float] = Field(description="x16 link bandwidth per direction by PCIe generation.")
+    bridge_max_gpus: int = Field(gt=1, description="GPUs an NVLink bridge joins; beyond it traffic goes over PCIe.")
+    source: str = Field(min_length=3)
+
+
+class ServingData(BaseModel):
+    """Everything the throughput estimator looks up, validated."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    engines: list[Engine]
+    families: list[DeviceFamily]
+    interconnect: Interconnect
+    fp8_compute_gain: float = Field(ge=1, le=2, description="Realised FP8 GEMM speed-up over BF16 where the GPU has FP8.")
+    fp8_source: str = Field(min_length=3)
+    _efficiencies: dict[tuple[str, str], Efficiency] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ServingData:
+        family_ids = {f.id for f in self.families}
+        last = self.families[-1] if self.families else None
+        if len(family_ids) != len(self.families) or last is None or last.vendors or last.gpus:
+            raise ValueError("family ids must be unique and the last family must be a catch-all (no vendors, no gpus)")
+        for engine in self.engines:
+            unknown = set(engine.families) - family_ids
+            if unknown:
+                raise ValueError(f"engine {engine.id}: unknown families {sorted(unknown)}")
+        return self
+
+    def engine(self, engine_id: str) -> Engine:
+        return next(e for e in self.engines if e.id == engine_id)
+
+    def efficiency(self, engine_id: str, family_id: str) -> Efficiency:
+        """The engine's row for the family, else its base row scaled by the family's factors (cached)."""
+        key = (engine_id, family_id)
+        if key not in self._efficiencies:
+            self._efficiencies[key] = self._efficiency(self.engine(engine_id), next(f for f in self.families if f.id == family_id))
+        return self._efficiencies[key]
+
+    @staticmethod
+    def _efficiency(engine: Engine, family: DeviceFamily) -> Efficiency:
+        if family.id in engine.families:
+            return engine.families[family.id]
+        base, scale = engine.efficiency, family.bandwidth_factor
+        if scale == 1 and family.compute_factor == 1:
+            return base
+        return base.model_copy(update={
+            "bandwidth": min(1.0, base.bandwidth * scale),
+            "kv_bandwidth": None if base.kv_bandwidth is None else min(1.0, base.kv_bandwidth * scale),
+            "mfu": base.mfu * family.compute_factor, "fitted_on": [],
+            "source": f"{engine.name} base row × {family.label_en} factors (bandwidth ×{scale:g}, compute ×{family.compute_factor:g}): "
+            f"{family.source}. Base: {base.source}",
+        })  # fmt: skip
+
+    def family(self, gpu: GPU) -> DeviceFamily:
+        """The first family that lists the GPU, else the first whose vendor and segment match."""
+        for family in self.families:
+            if gpu.id in family.gpus:
+                return family
+        for family in self.families:
+            if family.gpus and not family.vendors:
+                continue
+            if (not family.vendors or gpu.vendor in family.vendors) and (not family.segments or gpu.segment in family.segments):
+                return family
+        return self.families[-1]
+
+
+@lru_cache(maxsize=1)
+def load_serving_data(path: Path = DATA_FILE) -> ServingData:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"{path}: not valid YAML: {exc}") from exc
+    try:
+        return ServingData.model_validate(raw)
+    except ValidationError as exc:
+        raise CatalogError(f"{path}: invalid serving data:\n{exc}") from exc

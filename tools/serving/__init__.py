@@ -1,0 +1,1 @@
+"""LLM serving-speed estimator: decode/prefill physics scaled by measured engine efficiencies."""

@@ -1,0 +1,81 @@
+"""Request and result models of the serving-speed estimator (they double as the LLM tool schema).
+
+Numbers are deliberately unconstrained here: ``tools.serving.setup`` range-checks them and answers
+with a bilingual ``AdvisorError`` that names the fix.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowledge.bilingual import Text
+from tools.common import LineItem
+
+EngineId = Literal["hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp"]
+Bound = Literal["bandwidth", "compute", "overhead", "capacity"]
+
+
+class ThroughputRequest(BaseModel):
+    """A model served by an engine on GPUs, and the load it serves."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = Field(None, description="Model name/alias ('llama-3.1-8b', 'Qwen2.5-72B'), a size ('7B') or config.json text.")
+    params_b: float | None = Field(None, description="Parameter count in billions (overrides the catalog, or sizes a generic model).")
+    precision: str | None = Field(
+        None, description="Weight format: bf16 (default), fp8, int8, awq-int4, gptq-int4, nf4, GGUF q4_k_m/q8_0..."
+    )
+    kv_precision: str | None = Field(None, description="KV-cache format: bf16 (default), fp8, int8, int4.")
+    gpu: str = Field(description="GPU, e.g. 'H100', 'RTX 4090', 'A100 80G', 'M2 Ultra'.")
+    num_gpus: int | None = Field(None, description="GPUs in total; default tp. Extra GPUs run replicas.")
+    tp: int | None = Field(None, description="Tensor-parallel degree; default num_gpus (1 for hf/llamacpp, which split layers).")
+    engine: EngineId = Field("vllm", description="Serving engine.")
+    batch: int = Field(1, description="Concurrent sequences in total.")
+    prompt_tokens: int = Field(1024, description="Input tokens per request.")
+    output_tokens: int = Field(256, description="Generated tokens per request.")
+    target_ttft_ms: float | None = Field(None, description="Latency target: time to first token, ms.")
+    target_tokens_per_s_per_user: float | None = Field(None, description="Latency target: decode speed each user sees, tokens/s.")
+
+
+class EfficiencyUsed(BaseModel):
+    """One efficiency or overhead the estimate used, and where it comes from."""
+
+    key: str
+    value: float
+    unit: str
+    source: str
+
+
+class ThroughputResult(BaseModel):
+    """Speeds for the requested load, the limiting factor, and every step of the arithmetic."""
+
+    model_id: str
+    model_name: str
+    model_label: Text = Field(description="The model's display name in both languages.")
+    gpu: str
+    engine: EngineId
+    num_gpus: int
+    tp: int
+    replicas: int = Field(description="Independent copies of the model (num_gpus ÷ tp; 1 for a layer split).")
+    layer_split: bool = Field(description="True when the GPUs hold consecutive layers and run one after another.")
+    batch: int = Field(description="Concurrent sequences requested.")
+    effective_batch: int = Field(description="Sequences actually running at once (limited by KV-cache memory).")
+    prompt_tokens: int
+    output_tokens: int
+    decode_tokens_per_s_per_seq: float = Field(description="Tokens/s each sequence gets while decoding.")
+    output_tokens_per_s_total: float = Field(description="Generated tokens/s of the whole deployment, prefill work included.")
+    prefill_tokens_per_s: float = Field(description="Prompt tokens/s while one prompt is prefilled.")
+    ttft_ms: float = Field(description="Time to first token of a request joining the running batch (no queueing).")
+    step_ms: float = Field(description="One decode step at the effective batch.")
+    request_latency_s: float = Field(description="TTFT plus the time to generate all output tokens.")
+    bound: Bound = Field(
+        description="What limits the decode step ('overhead' includes tensor-parallel all-reduces), or 'capacity' when the batch does not fit in memory."
+    )
+    max_batch_fits: int = Field(description="Most sequences of prompt+output tokens whose KV cache fits.")
+    max_concurrency_at_target: int | None = Field(None, description="Most concurrent sequences that still meet the latency targets.")
+    lines: list[LineItem] = Field(description="Each quantity with its number-substituted formula.")
+    efficiencies: list[EfficiencyUsed]
+    notes: list[Text] = Field(default_factory=list)
+    assumptions: list[Text] = Field(default_factory=list)

@@ -1,0 +1,253 @@
+"""Check a ``ThroughputRequest`` and resolve it against the catalogs and the engine data.
+
+Every refusal is a bilingual ``AdvisorError`` that says what to change: an engine with no backend
+for the GPU, a weight or KV format the engine cannot load, FP8 on a GPU without FP8 tensor cores,
+tensor parallelism that does not divide the attention heads, or a layer-split engine asked for TP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from knowledge.bilingual import AdvisorError, Text
+from knowledge.catalog import Catalog
+from knowledge.gpus import GPU
+from knowledge.models import ModelSpec
+from knowledge.serving import DeviceFamily, Efficiency, Engine, ServingData
+from tools.checks import check_range
+from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
+from tools.models.resolve import resolve_model
+from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
+from tools.serving.schema import ThroughputRequest
+
+MAX_PARAMS_B = 100_000
+MAX_TARGET = 1e9
+FP8_FORMATS = {"fp8", "fp8-mlp"}
+GGUF_PREFIX = "q"
+ENGINE_LABELS = {"hf": "HF transformers", "vllm": "vLLM", "sglang": "SGLang", "trtllm": "TensorRT-LLM",
+                 "lmdeploy": "LMDeploy", "llamacpp": "llama.cpp"}  # fmt: skip
+
+
+@dataclass
+class ServingSetup:
+    """Validated settings the physics needs."""
+
+    spec: ModelSpec
+    weights: WeightFormat
+    kv: KVFormat
+    gpu: GPU
+    engine: Engine
+    family: DeviceFamily
+    efficiency: Efficiency
+    data: ServingData
+    tp: int
+    num_gpus: int
+    replicas: int
+    chain: int  # GPUs in a layer split (1 with tensor parallelism)
+    batch: int
+    prompt: int
+    output: int
+    target_ttft_ms: float | None
+    target_tps: float | None
+    notes: list[Text] = field(default_factory=list)
+    assumptions: list[Text] = field(default_factory=list)
+
+    @property
+    def layer_split(self) -> bool:
+        return self.chain > 1
+
+    @property
+    def fp8_compute(self) -> bool:
+        return self.weights.id in FP8_FORMATS
+
+
+def error(code: str, en: str, zh: str, suggestions: list[str] | tuple[str, ...] = ()) -> AdvisorError:
+    return AdvisorError(code, en, zh, suggestions)
+
+
+@lru_cache(maxsize=512)
+def _model(model: str | None, params_b: float | None, catalog: Catalog) -> tuple[ModelSpec, bool]:
+    if model is None or not model.strip():
+        return resolve_model(f"{params_b:g}B" if params_b is not None else "", catalog), False
+    spec = resolve_model(model, catalog)
+    if params_b is not None and abs(params_b - spec.params_b) > 1e-9:
+        return spec.model_copy(update={"params_b": params_b}), True
+    return spec, False
+
+
+@lru_cache(maxsize=256)
+def _gpu(name: str, catalog: Catalog) -> GPU:
+    return catalog.gpu(name)
+
+
+def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingData) -> ServingSetup:
+    _check_numbers(request)
+    spec, overridden = _model(request.model, request.params_b, catalog)
+    gpu = _gpu(request.gpu, catalog)
+    engine = data.engine(request.engine)
+    _check_vendor(engine, gpu, data)
+    weights = _weights(request, engine, gpu, data)
+    kv = _kv(request, engine, data)
+    tp, num_gpus, replicas, chain = _parallelism(request, engine, spec, gpu)
+    family = data.family(gpu)
+    setup = ServingSetup(
+        spec=spec, weights=weights, kv=kv, gpu=gpu, engine=engine, family=family,
+        efficiency=data.efficiency(engine.id, family.id), data=data, tp=tp, num_gpus=num_gpus,
+        replicas=replicas, chain=chain, batch=request.batch, prompt=request.prompt_tokens, output=request.output_tokens,
+        target_ttft_ms=request.target_ttft_ms, target_tps=request.target_tokens_per_s_per_user,
+    )  # fmt: skip
+    if overridden:
+        setup.notes.append(Text(
+            en=f"Parameter count overridden to {spec.params_b:g}B; layer shapes are {spec.name}'s.",
+            zh=f"参数量按指定值 {spec.params_b:g}B 计算；层结构沿用 {spec.label.zh}。",
+        ))  # fmt: skip
+    if spec.family == "generic":
+        setup.notes.append(Text(en=spec.source, zh="未指定具体模型：按 Llama 结构推算了同等参数量的通用稠密模型；给出具体模型名可更准确。"))
+    if request.prompt_tokens + request.output_tokens > spec.max_context:
+        setup.notes.append(Text(
+            en=f"Prompt + output ({request.prompt_tokens + request.output_tokens:,} tokens) exceeds {spec.name}'s "
+            f"maximum context of {spec.max_context:,}.",
+            zh=f"提示词 + 输出（{request.prompt_tokens + request.output_tokens:,} token）超过 {spec.label.zh} 的最大上下文 {spec.max_context:,}。",
+        ))  # fmt: skip
+    return setup
+
+
+def _check_numbers(request: ThroughputRequest) -> None:
+    if request.params_b is not None:
+        check_range(request.params_b, "params_b", "参数量(十亿)", minimum=0, maximum=MAX_PARAMS_B, exclusive_minimum=True,
+                    code="invalid_model_size", hint=["7", "70"])  # fmt: skip
+    check_range(request.batch, "batch", "并发序列数(batch)", minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "16", "64"])
+    for value, en, zh in (
+        (request.prompt_tokens, "prompt_tokens", "输入 token 数"),
+        (request.output_tokens, "output_tokens", "输出 token 数"),
+    ):
+        check_range(value, en, zh, minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_tokens", hint=["256", "1024", "4096"])
+    for value, en, zh in ((request.num_gpus, "num_gpus", "GPU 数量"), (request.tp, "tp", "张量并行度")):
+        if value is not None:
+            check_range(value, en, zh, minimum=1, maximum=MAX_GPUS, code="invalid_parallelism", hint=["1", "2", "4", "8"])
+    if request.target_ttft_ms is not None:
+        check_range(request.target_ttft_ms, "target_ttft_ms", "首 token 时延目标(ms)", minimum=0, maximum=MAX_TARGET,
+                    exclusive_minimum=True, code="invalid_target", hint=["500", "2000"])  # fmt: skip
+    if request.target_tokens_per_s_per_user is not None:
+        check_range(request.target_tokens_per_s_per_user, "target_tokens_per_s_per_user", "每用户生成速度目标(token/s)",
+                    minimum=0, maximum=MAX_TARGET, exclusive_minimum=True, code="invalid_target", hint=["10", "30"])  # fmt: skip
+
+
+def engines_for(vendor: str, data: ServingData) -> list[str]:
+    return [e.id for e in data.engines if vendor in e.vendors]
+
+
+def _check_vendor(engine: Engine, gpu: GPU, data: ServingData) -> None:
+    if gpu.vendor in engine.vendors:
+        return
+    others = engines_for(gpu.vendor, data)
+    raise error(
+        "engine_unsupported_gpu",
+        f"{engine.name} has no backend for {gpu.vendor} hardware, so it cannot run on {gpu.name}. "
+        f"Engines that do: {', '.join(ENGINE_LABELS[e] for e in others) or 'none in our data'}.",
+        f"{engine.name} 不支持 {gpu.vendor} 硬件，无法在 {gpu.name} 上运行。"
+        f"可用的引擎：{'、'.join(ENGINE_LABELS[e] for e in others) or '暂无数据'}。",
+        [f"engine={e}" for e in others] or ["gpu=H100"],
+    )
+
+
+def _weights(request: ThroughputRequest, engine: Engine, gpu: GPU, data: ServingData) -> WeightFormat:
+    fmt = weight_format(request.precision or "bf16")
+    if fmt.id not in engine.weight_formats:
+        gguf = fmt.id.startswith(GGUF_PREFIX)
+        able = [e.id for e in data.engines if fmt.id in e.weight_formats and gpu.vendor in e.vendors]
+        if engine.id == "llamacpp":
+            hint_en, hint_zh, suggestions = (
+                "llama.cpp loads GGUF files (q4_k_m, q8_0...) or 16-bit weights",
+                "llama.cpp 只加载 GGUF 文件（q4_k_m、q8_0 等）或 16 位权重",
+                ["precision=q4_k_m", "precision=q8_0", "precision=fp16"],
+            )
+        elif gguf:
+            hint_en, hint_zh, suggestions = (
+                "GGUF files are llama.cpp's format",
+                "GGUF 是 llama.cpp 的格式",
+                ["engine=llamacpp", "precision=awq-int4", "precision=gptq-int4"],
+            )
+        else:
+            hint_en = f"{engine.name} loads {', '.join(engine.weight_formats[:8])}"
+            hint_zh = f"{engine.name} 支持 {'、'.join(engine.weight_formats[:8])}"
+            suggestions = [f"engine={e}" for e in able] + [f"precision={f}" for f in engine.weight_formats[:3]]
+        raise error(
+            "engine_unsupported_precision",
+            f"{engine.name} cannot serve {fmt.label} weights: {hint_en}.",
+            f"{engine.name} 无法加载 {fmt.name_zh} 权重：{hint_zh}。",
+            suggestions,
+        )  # fmt: skip
+    if fmt.id in FP8_FORMATS and gpu.fp8_tflops is None:
+        raise error(
+            "fp8_unsupported",
+            f"{gpu.name} has no FP8 tensor cores, so FP8 weights gain nothing there (and most engines refuse them). "
+            "Use int8 or bf16 weights on it, or a GPU with FP8 such as the H100, H200, L40S or RTX 4090.",
+            f"{gpu.name} 没有 FP8 张量核心，FP8 权重在其上没有加速（多数引擎也不支持）。"
+            "请改用 int8 或 bf16 权重，或换用支持 FP8 的 GPU（如 H100、H200、L40S、RTX 4090）。",
+            ["precision=int8", "precision=bf16", "gpu=H100"],
+        )
+    return fmt
+
+
+def _kv(request: ThroughputRequest, engine: Engine, data: ServingData) -> KVFormat:
+    kv = kv_format(request.kv_precision or "bf16")
+    if kv.id in engine.kv_formats:
+        return kv
+    able = [e.id for e in data.engines if kv.id in e.kv_formats]
+    raise error(
+        "engine_unsupported_kv_precision",
+        f"{engine.name} has no {kv.id} KV cache; it offers {', '.join(engine.kv_formats)}.",
+        f"{engine.name} 不支持 {kv.id} 格式的 KV 缓存，可选：{'、'.join(engine.kv_formats)}。",
+        [f"kv_precision={k}" for k in engine.kv_formats if k != "fp32"] + [f"engine={e}" for e in able[:2]],
+    )
+
+
+def _parallelism(request: ThroughputRequest, engine: Engine, spec: ModelSpec, gpu: GPU) -> tuple[int, int, int, int]:
+    """(tp, num_gpus, replicas, chain)."""
+    if gpu.vendor == "Apple" and (request.num_gpus or 1) * (request.tp or 1) > 1:
+        raise error(
+            "no_multi_gpu_on_apple",
+            f"{gpu.name} is one unified-memory chip with no GPU-to-GPU link; size the model to one machine (num_gpus=1).",
+            f"{gpu.name} 是单颗统一内存芯片，没有 GPU 间互联；请按单台机器估算（num_gpus=1）。",
+            ["num_gpus=1", "precision=q4_k_m"],
+        )
+    if engine.multi_gpu == "layers":
+        if request.tp not in (None, 1):
+            raise error(
+                "layer_split_engine_tp",
+                f"{engine.name} spreads a model over GPUs by layers (device_map / --split-mode layer), not tensor parallelism. "
+                "Keep tp=1 (num_gpus still adds memory), or use vllm, sglang or trtllm for tensor parallelism.",
+                f"{engine.name} 多卡时按层切分模型（device_map / --split-mode layer），不做张量并行。"
+                "请保持 tp=1（num_gpus 仍会增加显存），或改用 vllm、sglang、trtllm 做张量并行。",
+                ["tp=1", "engine=vllm"],
+            )
+        chain = request.num_gpus or 1
+        if chain > spec.layers:
+            raise error(
+                "invalid_parallelism",
+                f"A layer split over {chain} GPUs exceeds {spec.name}'s {spec.layers} layers.",
+                f"按层切分到 {chain} 张 GPU 超过了 {spec.label.zh} 的层数 {spec.layers}。",
+                [f"num_gpus={min(spec.layers, 8)}"],
+            )
+        return 1, chain, 1, chain
+    tp = request.tp or request.num_gpus or 1
+    num_gpus = request.num_gpus or tp
+    if num_gpus % tp:
+        raise error(
+            "invalid_parallelism",
+            f"tp={tp} must divide the GPU count {num_gpus} (the extra GPUs run whole replicas).",
+            f"张量并行度 {tp} 必须整除 GPU 总数 {num_gpus}（多出的 GPU 以完整副本运行）。",
+            [f"num_gpus={tp * max(1, num_gpus // tp)}", f"tp={num_gpus}"],
+        )
+    if spec.heads % tp:
+        valid = [d for d in range(1, min(spec.heads, 64) + 1) if spec.heads % d == 0]
+        raise error(
+            "tp_not_dividing_heads",
+            f"Tensor parallelism {tp} does not divide {spec.name}'s {spec.heads} attention heads; "
+            f"valid degrees: {', '.join(map(str, valid))}.",
+            f"张量并行度 {tp} 不能整除 {spec.label.zh} 的 {spec.heads} 个注意力头；可用的并行度：{'、'.join(map(str, valid))}。",
+            [f"tp={d}" for d in valid],
+        )
+    return tp, num_gpus, num_gpus // tp, 1
