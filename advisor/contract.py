@@ -9,16 +9,30 @@ from pydantic import BaseModel, Field
 Language = Literal["zh", "en"]
 
 
-class ChatTurn(BaseModel):
-    role: Literal["user", "assistant"]
-    content: str = Field(max_length=200_000)
-
-
 class ToolCall(BaseModel):
     name: str
     args: dict[str, Any]
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
+
+
+class ChatTurn(BaseModel):
+    role: Literal["user", "assistant"]
+    content: str = Field(max_length=200_000)
+    tool_calls: list[ToolCall] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Assistant turns: the tool calls behind the answer (results may be compacted). Send them back "
+        "with the history so a follow-up can reuse the figures instead of recomputing them.",
+    )
+
+
+class Grounding(BaseModel):
+    """The check that every figure in an LLM answer comes from a tool result or the user's message."""
+
+    checked: bool = Field(False, description="True when an LLM answer was checked (offline answers come from the tools directly).")
+    ungrounded: list[str] = Field(default_factory=list, description="Figures with units that no tool result or user message contained.")
+    repaired: bool = Field(False, description="True when the model fixed them in one repair turn.")
 
 
 class Source(BaseModel):
@@ -41,3 +55,4 @@ class AdvisorResponse(BaseModel):
     tool_calls: list[ToolCall] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)
     notice: str | None = Field(None, description="e.g. why the LLM endpoint was not used for this answer.")
+    grounding: Grounding = Field(default_factory=Grounding)

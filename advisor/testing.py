@@ -74,6 +74,9 @@ class Step:
 
     ``check`` runs on the request body before replying; if it raises, the server answers 500 and
     re-raises the failure when its ``with`` block ends, so the test fails with the check's message.
+    ``raw`` replaces the whole body (a proxy's HTML page, broken JSON); ``reasoning`` is sent as
+    ``reasoning_content`` (DeepSeek, Qwen thinking models); ``headers`` go with the reply
+    (e.g. ``Retry-After``); ``error`` is the error message of a non-200 reply.
     """
 
     text: str = ""
@@ -82,6 +85,11 @@ class Step:
     status: int = 200
     delay_s: float = 0.0
     check: Check | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    raw: str | None = None
+    reasoning: str | None = None
+    error: str = "scripted failure"
+    prompt_tokens: int | None = None  # default: the request's size / 4, as a real server roughly counts
 
 
 def call(tool: str, args: dict[str, Any] | str, check: Check | None = None) -> Step:
@@ -92,29 +100,43 @@ def reply(text: str, check: Check | None = None) -> Step:
     return Step(text=text, check=check)
 
 
-def fail(status: int = 500) -> Step:
-    return Step(status=status)
+def fail(status: int = 500, retry_after: float | None = None, error: str = "scripted failure") -> Step:
+    headers = {} if retry_after is None else {"Retry-After": f"{retry_after:g}"}
+    return Step(status=status, headers=headers, error=error)
 
 
-def stall(seconds: float) -> Step:
-    """Answer only after ``seconds``: longer than the client's timeout, the client gives up first."""
-    return Step(text="too late", delay_s=seconds)
+def stall(seconds: float, then: Step | None = None) -> Step:
+    """Answer only after ``seconds`` (with ``then``'s reply, or "too late"); a slow model."""
+    step = then or Step(text="too late")
+    return Step(**{**step.__dict__, "delay_s": seconds})
+
+
+# A provider hook sees each request (body, headers) before the script does. It returns None to let
+# the script answer, a Step to answer with instead (without using up the script), or (status, payload)
+# to reject the request the way that server would. ``advisor.testing_providers`` has one per provider.
+Provider = Callable[[dict[str, Any], dict[str, str]], "Step | tuple[int, dict[str, Any]] | None"]
 
 
 class ScriptedOpenAIServer:
     """An OpenAI-compatible ``/v1/chat/completions`` endpoint on a free 127.0.0.1 port.
 
     Use as a context manager; ``base_url`` is what ``ADVISOR_LLM_BASE_URL`` would hold.
-    ``requests`` holds every request body received, in order (tool schemas, tool results).
+    ``requests`` holds every request body received, in order (tool schemas, tool results);
+    ``rejected`` the bodies a provider hook refused. ``repeat_last`` answers any request past the
+    script with its last step (many concurrent clients on one script).
     """
 
-    def __init__(self, steps: Sequence[Step]):
+    def __init__(self, steps: Sequence[Step], provider: Provider | None = None, repeat_last: bool = False):
         self.steps = list(steps)
+        self.provider = provider
+        self.repeat_last = repeat_last
         self.requests: list[dict[str, Any]] = []
+        self.rejected: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
         self.failures: list[str] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._httpd = _Server(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a stalled reply must not hold up the test
         # A short poll interval: shutdown() waits for the serving loop's next poll.
@@ -136,11 +158,24 @@ class ScriptedOpenAIServer:
         if exc_type is None and self.failures:
             raise AssertionError("ScriptedOpenAIServer: " + "; ".join(self.failures))
 
-    def next_step(self, body: dict[str, Any]) -> Step:
+    def next_step(self, body: dict[str, Any], headers: dict[str, str] | None = None) -> Step | tuple[int, dict[str, Any]]:
+        if self.provider is not None:
+            override = self.provider(body, headers or {})
+            if isinstance(override, tuple):
+                with self._lock:
+                    self.rejected.append(body)
+                return override
+            if override is not None:
+                with self._lock:
+                    self.requests.append(body)
+                return override
         with self._lock:
             self.requests.append(body)
+            self.headers.append(headers or {})
             index = len(self.requests) - 1
         if index >= len(self.steps):
+            if self.repeat_last and self.steps:
+                return self.steps[-1]
             self.failures.append(f"request {index + 1} arrived but the script has {len(self.steps)} steps")
             return fail(500)
         step = self.steps[index]
@@ -156,6 +191,10 @@ class ScriptedOpenAIServer:
         self._closing.wait(seconds)
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default 5 drops connections when dozens of chats call at once
+
+
 def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -168,35 +207,39 @@ def _handler_for(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
             if not self.path.endswith("/chat/completions"):
                 self._send_json(404, {"error": {"message": f"no route {self.path}"}})
                 return
-            step = server.next_step(body)
-            if step.delay_s:
-                server.wait(step.delay_s)
+            step = server.next_step(body, {k.lower(): v for k, v in self.headers.items()})
             try:
+                if isinstance(step, tuple):
+                    self._send_json(*step)
+                    return
+                if step.delay_s:
+                    server.wait(step.delay_s)
                 if step.status != 200:
-                    self._send_json(step.status, {"error": {"message": "scripted failure", "type": "server_error"}})
+                    self._send_json(step.status, {"error": {"message": step.error, "type": "server_error"}}, step.headers)
+                elif step.raw is not None:
+                    self._send(200, step.raw.encode(), "text/html; charset=utf-8", step.headers)
                 elif body.get("stream"):
                     self._send_stream(_chunks(step, body))
                 else:
-                    self._send_json(200, _completion(step, body))
+                    self._send_json(200, _completion(step, body), step.headers)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client timed out and left: that is the point of a stalled step
 
-        def _send_json(self, status: int, payload: dict[str, Any]) -> None:
-            data = json.dumps(payload).encode()
+        def _send(self, status: int, data: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
             self.end_headers()
             self.wfile.write(data)
 
+        def _send_json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+            self._send(status, json.dumps(payload).encode(), "application/json", headers)
+
         def _send_stream(self, chunks: list[dict[str, Any]]) -> None:
             data = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
-            encoded = data.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Content-Length", str(len(encoded)))
-            self.end_headers()
-            self.wfile.write(encoded)
+            self._send(200, data.encode(), "text/event-stream")
 
     return Handler
 
@@ -212,10 +255,13 @@ def _envelope(body: dict[str, Any], kind: str) -> dict[str, Any]:
 
 def _completion(step: Step, body: dict[str, Any]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": step.text or None}
+    if step.reasoning is not None:
+        message["reasoning_content"] = step.reasoning
     if step.tool:
         message["tool_calls"] = _openai_tool_calls(step)
     finish = "tool_calls" if step.tool else "stop"
-    usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    prompt = step.prompt_tokens if step.prompt_tokens is not None else max(1, len(json.dumps(body)) // 4)
+    usage = {"prompt_tokens": prompt, "completion_tokens": 1, "total_tokens": prompt + 1}
     return {**_envelope(body, "chat.completion"), "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage}
 
 

@@ -11,6 +11,7 @@ from advisor.agent.llm import LLMAgent, build_chat_model
 from advisor.config import ConfigError, Settings
 from advisor.deps import build_advisor, shared_registry
 from advisor.testing import ScriptedOpenAIServer, call, fail, reply, stall, unused_base_url
+from advisor.tool_schema import llm_tools
 from knowledge.catalog import load_catalog
 from tools.memory.estimator import MemoryRequest, estimate_memory
 
@@ -53,11 +54,12 @@ def advertises_registry_tools(body: dict) -> None:
     assert "Simplified Chinese" in body["messages"][0]["content"]
     assert body["messages"][1]["content"] == QUESTION_ZH
     tools = {t["function"]["name"]: t["function"] for t in body["tools"]}
-    assert list(tools) == registry.names()
-    memory = tools["estimate_memory"]
-    assert memory["description"] == registry.spec("estimate_memory").description() and "显存" in memory["description"]
-    schema_fields = MemoryRequest.model_json_schema()["properties"]
-    assert memory["parameters"]["properties"]["context"]["description"] == schema_fields["context"]["description"]
+    assert body["tools"] == llm_tools(registry)  # the lean LLM-facing schemas
+    assert list(tools) == [n for n in registry.names() if n != "max_fit"]  # max_fit is estimate_memory(limits=true)
+    memory = tools["estimate_memory"]["parameters"]
+    assert "显存" in tools["estimate_memory"]["description"] and memory["additionalProperties"] is False
+    assert {"model", "context", "gpu", "limits"} <= memory["properties"].keys() <= MemoryRequest.model_fields.keys() | {"limits"}
+    assert body["max_tokens"] == 2048 and "max_completion_tokens" not in body
 
 
 def sees_memory_estimate(body: dict) -> None:

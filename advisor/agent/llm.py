@@ -1,144 +1,165 @@
-"""LLM mode: LangChain's ``create_agent`` over any OpenAI-compatible endpoint, tools from the registry."""
+"""LLM mode: LangChain's ``create_agent`` over any OpenAI-compatible endpoint, tools from the registry.
+
+Every answer is checked before it leaves: each figure with a unit must come from a tool result of
+this conversation or from the user. If some do not, the model gets one repair turn that names
+them; if the repaired answer still has them, LLM mode gives up and the facade answers offline.
+"""
 
 from __future__ import annotations
 
-import sys
+import logging
+from collections.abc import Sequence
 from typing import Any
 
 from langchain.agents import create_agent
-from langchain.agents.middleware import ModelCallLimitMiddleware
-from langchain.agents.middleware.model_call_limit import ModelCallLimitExceededError
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import StructuredTool
 from langgraph.errors import GraphRecursionError
-from pydantic import SecretStr
 
+from advisor.agent.chat_model import build_chat_model
+from advisor.agent.events import AnswerOptions, Deadline, EventSink, ProgressEvent, ignore
 from advisor.agent.failure import LLMFailure
+from advisor.agent.grounding import build_corpus, repair_prompt, ungrounded_figures
+from advisor.agent.history import history_messages, history_results
+from advisor.agent.loop import AnswerRun, EndpointMiddleware, LoopSettings
+from advisor.agent.markdown import sources_section
 from advisor.agent.prompt import system_prompt
-from advisor.agent.tool_guard import RegistryToolGuard, tool_content
-from advisor.config import LLMSettings
-from advisor.contract import AdvisorResponse, ChatTurn, Language, Source, ToolCall
+from advisor.agent.resilience import Quirks, failure_reason, redact, secret_values
+from advisor.agent.text_tools import clean_answer
+from advisor.agent.tool_guard import RegistryToolGuard
+from advisor.contract import AdvisorResponse, ChatTurn, Grounding, Language, Source, ToolCall
 from advisor.registry import Registry, ToolOutcome
+from advisor.tool_schema import llm_tools
+
+__all__ = ["LLMAgent", "LoopSettings", "build_chat_model"]
+log = logging.getLogger(__name__)
 
 
-def build_chat_model(settings: LLMSettings) -> BaseChatModel:
-    from langchain_openai import ChatOpenAI
+def registry_tools(schemas: list[dict[str, Any]]) -> list[StructuredTool]:
+    """One LangChain tool per LLM-facing schema. They only describe: ``RegistryToolGuard`` runs every
+    call through the registry, where validation (and its bilingual error) happens."""
 
-    return ChatOpenAI(
-        model=settings.model,
-        base_url=settings.base_url,
-        api_key=settings.api_key,
-        timeout=settings.timeout_s,
-        max_retries=settings.max_retries,
-        temperature=0.1,
-        # Not model_kwargs: those land at the top level, where non-OpenAI fields are rejected.
-        extra_body=settings.extra_body or None,
-    )
-
-
-def registry_tools(registry: Registry, record: list[ToolOutcome]) -> list[StructuredTool]:
-    """One LangChain tool per registry entry. The JSON schema is given as a dict so that
-    validation (and its bilingual error) happens in the registry, where the model sees it."""
-
-    def make(name: str) -> StructuredTool:
-        spec = registry.spec(name)
-
-        def run(**kwargs: Any) -> str:
-            outcome = registry.call(name, kwargs)
-            record.append(outcome)
-            return tool_content(outcome)
+    def make(function: dict[str, Any]) -> StructuredTool:
+        def run(**kwargs: Any) -> str:  # never called: the guard answers every tool call
+            raise RuntimeError("tool calls go through RegistryToolGuard")
 
         return StructuredTool.from_function(
-            func=run,
-            name=name,
-            description=spec.description(),
-            args_schema=spec.request_model.model_json_schema(),
+            func=run, name=function["name"], description=function["description"], args_schema=function["parameters"]
         )
 
-    return [make(name) for name in registry.names()]
-
-
-def failure_reason(exc: Exception) -> str:
-    if isinstance(exc, (ModelCallLimitExceededError, GraphRecursionError)):
-        return "step_limit"
-    openai = sys.modules.get("openai")  # not imported yet: the error cannot be the SDK's, skip the slow import
-    if openai is None:
-        return "error"
-    if isinstance(exc, openai.APITimeoutError):  # before APIConnectionError: it is a subclass
-        return "timeout"
-    if isinstance(exc, openai.APIConnectionError):
-        return "unreachable"
-    if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
-        return "auth"
-    if isinstance(exc, openai.RateLimitError):
-        return "rate_limited"
-    if isinstance(exc, openai.APIStatusError):
-        return "server_error"
-    return "error"
-
-
-def secret_values(model: BaseChatModel) -> list[str]:
-    """The keys a chat model holds (its ``SecretStr`` fields, e.g. ChatOpenAI's API key)."""
-    values = (v.get_secret_value() for v in vars(model).values() if isinstance(v, SecretStr))
-    return [v for v in values if len(v) >= 4]  # a one-letter "key" would blank out ordinary text
-
-
-def redact(text: str, secrets: list[str]) -> str:
-    for secret in secrets:
-        text = text.replace(secret, "[redacted]")
-    return text
+    return [make(schema["function"]) for schema in schemas]
 
 
 def recursion_limit(max_steps: int) -> int:
-    """Backstop on graph super-steps; the exact bound is the model-call limit.
+    """Backstop on graph super-steps; the exact bound is the tool-round count in ``EndpointMiddleware``.
 
-    A tool round takes five super-steps (limit check, model, two after-model hooks, tools);
-    twice that leaves room for broken calls, which skip the tool node.
+    A tool round takes a few super-steps (model, after-model hook, tools); broken calls skip
+    the tool node, and the repair turn adds one more round.
     """
-    return 10 * (max_steps + 1) + 1
+    return 10 * (max_steps + 2) + 1
 
 
 class LLMAgent:
-    def __init__(self, registry: Registry, model: BaseChatModel, max_steps: int = 8):
+    def __init__(self, registry: Registry, model: BaseChatModel, max_steps: int = 8, loop: LoopSettings | None = None):
         self.registry = registry
         self.model = model
-        self.max_steps = max_steps
+        self.loop = loop if loop is not None else LoopSettings(max_steps=max_steps)
+        self.quirks = Quirks()  # learned from the endpoint's errors, kept for the process
+        self.warning: str | None = None  # what the last answer noticed about the endpoint (e.g. truncated prompts)
+        self.schemas = llm_tools(registry)
+        self.tools = registry_tools(self.schemas)
+        # Compiled once: each answer's state travels as the graph's runtime context (``AnswerRun``).
+        self.agent = create_agent(model, self.tools, middleware=[RegistryToolGuard(), EndpointMiddleware()], context_schema=AnswerRun)
 
-    def answer(self, message: str, history: list[ChatTurn], language: Language) -> AdvisorResponse:
-        """Raises ``LLMFailure`` when the endpoint fails; the caller falls back to offline mode."""
-        record: list[ToolOutcome] = []
-        agent = create_agent(
-            self.model,
-            registry_tools(self.registry, record),
-            system_prompt=system_prompt(language),
-            # The guard comes first so its after-model hook runs last (hooks run in reverse)
-            # and its jump back to the model cannot skip the call counter's hook.
-            middleware=[
-                RegistryToolGuard(self.registry, record),
-                # max_steps tool rounds, plus the call that writes the answer.
-                ModelCallLimitMiddleware(run_limit=self.max_steps + 1, exit_behavior="error"),
-            ],
+    def answer(
+        self,
+        message: str,
+        history: Sequence[ChatTurn],
+        language: Language,
+        *,
+        options: AnswerOptions | None = None,
+        deadline: Deadline | None = None,
+        on_event: EventSink = ignore,
+    ) -> AdvisorResponse:
+        """Raises ``LLMFailure`` when the endpoint fails or the answer cannot be grounded; the caller falls back."""
+        run = AnswerRun(
+            registry=self.registry, tools=self.schemas, language=language, loop=self.loop, quirks=self.quirks,
+            deadline=deadline or Deadline(self.loop.deadline_s), options=options or AnswerOptions(),
+            on_event=on_event, max_steps=self.loop.max_steps,
+        )  # fmt: skip
+        run.system = system_prompt(language, run.options.instructions)
+        messages = [*history_messages(history, language), HumanMessage(content=message)]
+        try:
+            return self._answer(self.agent, run, message, history, messages)
+        finally:
+            self.warning = run.warnings[-1] if run.warnings else None
+
+    def _answer(self, agent: Any, run: AnswerRun, message: str, history: Sequence[ChatTurn], messages: list[Any]) -> AdvisorResponse:
+        language = run.language
+        state = self._invoke(agent, messages, run)
+        text = final_text(state)
+        corpus_texts = [message, *(t.content for t in history if t.role == "user")]
+        ungrounded = ungrounded_figures(text, self._corpus(run, history, corpus_texts))
+        grounding = Grounding(checked=True)
+        if ungrounded:
+            log.info("request %s: ungrounded figures %s; asking for one repair", run.request_id or "-", ungrounded)
+            run.emit(ProgressEvent("repair", detail=", ".join(ungrounded)))
+            run.max_steps += 1  # the repair may need one more tool round
+            state = self._invoke(agent, [*state["messages"], HumanMessage(content=repair_prompt(ungrounded, language))], run)
+            text = final_text(state)
+            still = ungrounded_figures(text, self._corpus(run, history, corpus_texts))
+            if still:
+                raise LLMFailure("ungrounded", f"after repair: {still}", ungrounded=still)
+            grounding = Grounding(checked=True, ungrounded=ungrounded, repaired=True)
+        sources = sources_from(run.record)
+        section = sources_section(sources, language)  # the answer's one sources section, as offline answers have
+        return AdvisorResponse(
+            answer=f"{text}\n\n{section}" if section else text,
+            language=language,
+            mode="llm",
+            tool_calls=[ToolCall(**o.model_dump()) for o in run.record],
+            sources=sources,
+            grounding=grounding,
         )
-        messages = [{"role": t.role, "content": t.content} for t in history]
-        messages.append({"role": "user", "content": message})
+
+    def _invoke(self, agent: Any, messages: list[Any], run: AnswerRun) -> dict[str, Any]:
         try:
             # Bounded twice so a confused model cannot spin: each step costs an endpoint call.
-            state = agent.invoke({"messages": messages}, config={"recursion_limit": recursion_limit(self.max_steps)})
+            return agent.invoke({"messages": messages}, config={"recursion_limit": recursion_limit(run.max_steps)}, context=run)
+        except LLMFailure as failure:  # the middleware quotes the endpoint's error text: redact it as well
+            detail = redact(failure.detail, secret_values(self.model))
+            raise LLMFailure(failure.reason, detail, retry_after=failure.retry_after, ungrounded=failure.ungrounded) from None
+        except GraphRecursionError as exc:
+            raise LLMFailure("step_limit", str(exc)) from None
         except Exception as exc:
             # Providers may quote the rejected key in their error; the detail ends up in the log.
             # ``from None``: a chained original would carry the unredacted text into tracebacks.
-            raise LLMFailure(failure_reason(exc), redact(str(exc), secret_values(self.model))) from None
-        final = state["messages"][-1]
-        text = final.content if isinstance(final.content, str) else _join_content(final.content)
-        if not text.strip():
-            raise LLMFailure("empty_answer")
-        return AdvisorResponse(
-            answer=text,
-            language=language,
-            mode="llm",
-            tool_calls=[ToolCall(**o.model_dump()) for o in record],
-            sources=sources_from(record),
-        )
+            raise LLMFailure(failure_reason(exc), redact(f"{type(exc).__name__}: {exc}", secret_values(self.model))) from None
+
+    def _corpus(self, run: AnswerRun, history: Sequence[ChatTurn], texts: list[str]):
+        results = [o.result for o in run.record if o.ok] + history_results(history)
+        return build_corpus(results, texts, self._catalog_memory())
+
+    def _catalog_memory(self) -> list[float]:
+        """Memory sizes of catalog GPUs: quoting "a 24 GB card" needs no tool call."""
+        from knowledge.catalog import Catalog
+
+        try:
+            return [gpu.memory_gb for gpu in self.registry.dependency(Catalog).gpus]
+        except Exception:  # no catalog wired (a test registry): nothing to add
+            return []
+
+
+def final_text(state: dict[str, Any]) -> str:
+    final = state["messages"][-1]
+    if not isinstance(final, AIMessage):
+        raise LLMFailure("empty_answer", f"last message is a {type(final).__name__}")
+    raw = final.content if isinstance(final.content, str) else _join_content(final.content)
+    text = clean_answer(raw)
+    if not text:
+        raise LLMFailure("empty_answer", "reasoning only" if final.additional_kwargs.get("reasoning_content") else "")
+    return text
 
 
 def _join_content(parts: list) -> str:

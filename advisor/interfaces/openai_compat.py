@@ -1,30 +1,47 @@
 """OpenAI-compatible chat endpoint, so chat front-ends and SDKs can use the advisor as a "model".
 
 The advisor is stateless per request: the last user message is the question and earlier
-user/assistant messages are its history. System and tool messages from the client are
-ignored on purpose — the advisor's own instructions and tools are not negotiable.
+user/assistant messages are its history. In LLM mode the client's ``temperature``,
+``max_tokens`` and system message are passed on (the system message after the advisor's own
+rules, which it cannot override); the offline planner ignores them. Tool messages from the
+client are ignored: the advisor's tools are its own.
+
+With ``stream: true`` the role chunk goes out at once, tool steps follow as they happen (as
+``reasoning_content``, which chat front ends show as thinking, plus an ``advisor_event``
+extension), SSE comment lines keep idle proxies from closing the stream, and the answer comes
+last: it is only sent once its figures have been checked against the tool results.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import re
 import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
-from fastapi import APIRouter
+import anyio
+from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
-from advisor.agent.service import Advisor
+from advisor.agent.events import AnswerOptions, ProgressEvent
+from advisor.agent.service import Advisor, answer_with
 from advisor.contract import AdvisorResponse, ChatTurn
+from advisor.interfaces.http_errors import request_id_of
+from advisor.interfaces.progress import event_payload, progress_line
+from advisor.language import detect_language
 from advisor.validation import bilingual_validation_error
 from knowledge.bilingual import AdvisorError
 
+log = logging.getLogger(__name__)
 MODEL_ID = "gpu-advisor"
 STREAM_PIECE_CHARS = 80
+KEEPALIVE_S = 15.0  # under the 60 s idle timeout of common proxies (nginx proxy_read_timeout, ALBs)
+FAILED_ANSWER = {"en": "Sorry, something went wrong while answering. Please try again.", "zh": "抱歉，回答时出错了，请重试。"}
 
 
 class ChatMessage(BaseModel):
@@ -35,12 +52,17 @@ class ChatMessage(BaseModel):
 
 
 class ChatCompletionRequest(BaseModel):
-    # Sampling options (temperature, max_tokens...) are accepted and ignored: answers come from tools.
+    # Other sampling options (top_p, stop...) are accepted and ignored: the figures come from tools.
     model_config = ConfigDict(extra="allow")
 
     model: str = Field(MODEL_ID, description=f"Any value is accepted; the advisor answers as '{MODEL_ID}'.")
     messages: list[ChatMessage] = Field(min_length=1, max_length=200)
     stream: bool = False
+    temperature: float | None = Field(None, ge=0, le=2, description="Passed to the language model in LLM mode.")
+    max_tokens: int | None = Field(
+        None, ge=1, validation_alias=AliasChoices("max_tokens", "max_completion_tokens"),
+        description="Upper bound on the answer's tokens in LLM mode (at least 256 are allowed, so tool calls stay whole).",
+    )  # fmt: skip
 
 
 class AssistantMessage(BaseModel):
@@ -81,6 +103,11 @@ def _text(content: str | list[dict[str, Any]] | None) -> str:
     return "".join(part.get("text", "") for part in content or () if part.get("type") == "text")
 
 
+def client_instructions(messages: list[ChatMessage]) -> str:
+    """The client's system and developer messages, joined: the LLM reads them after the advisor's rules."""
+    return "\n\n".join(_text(m.content).strip() for m in messages if m.role in ("system", "developer") and _text(m.content).strip())
+
+
 def split_conversation(messages: list[ChatMessage]) -> tuple[str, list[ChatTurn]]:
     """(question, history): the last user message, and the user/assistant turns before it."""
     try:
@@ -102,29 +129,65 @@ def stream_pieces(text: str) -> list[str]:
     return re.findall(rf".{{1,{STREAM_PIECE_CHARS}}}(?:\s|$)|.{{1,{STREAM_PIECE_CHARS}}}", text, flags=re.DOTALL)
 
 
-def _chunk(completion_id: str, created: int, delta: dict, finish_reason: str | None = None) -> str:
+def _chunk(completion_id: str, created: int, delta: dict, finish_reason: str | None = None, **extra: Any) -> str:
     payload = {
         "id": completion_id,
         "object": "chat.completion.chunk",
         "created": created,
         "model": MODEL_ID,
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+        **extra,
     }
-    return f"data: {json.dumps(payload, ensure_ascii=False)}\n\n"
+    return f"data: {json.dumps(payload, ensure_ascii=False, default=str)}\n\n"
 
 
-async def sse_events(completion_id: str, created: int, answer: str) -> AsyncIterator[str]:
-    # Async although nothing is awaited: the answer is complete before streaming starts, and
-    # Starlette would run a sync iterator in the threadpool, one thread hop per piece, queueing
-    # behind the chat handlers that need those threads (stream latency tripled under load).
+async def answer_events(
+    advisor: Advisor, question: str, history: list[ChatTurn], options: AnswerOptions, keepalive_s: float = KEEPALIVE_S
+) -> AsyncIterator[str]:
+    """The SSE stream of one answer: role at once, progress while the advisor works, then the answer."""
+    completion_id, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
+    language = detect_language(question)
     yield _chunk(completion_id, created, {"role": "assistant", "content": ""})
-    for piece in stream_pieces(answer):
-        yield _chunk(completion_id, created, {"content": piece})
-    yield _chunk(completion_id, created, {}, "stop")
-    yield "data: [DONE]\n\n"
+    loop = asyncio.get_running_loop()
+    inbox: asyncio.Queue = asyncio.Queue()
+
+    def on_event(event: ProgressEvent) -> None:  # called on the answer's worker thread
+        loop.call_soon_threadsafe(inbox.put_nowait, event)
+
+    async def work() -> None:
+        try:
+            response = await anyio.to_thread.run_sync(lambda: answer_with(advisor, question, history, options, on_event), abandon_on_cancel=True)
+        except Exception as exc:  # the planner should never raise; if it does, the client still gets an ending
+            log.exception("request %s: answer failed while streaming", options.request_id or "-")
+            response = exc
+        inbox.put_nowait(response)
+
+    task = asyncio.create_task(work())
+    try:
+        while True:
+            try:
+                item = await asyncio.wait_for(inbox.get(), keepalive_s)
+            except TimeoutError:
+                yield ": keep-alive\n\n"  # an SSE comment: clients ignore it, proxies see traffic
+                continue
+            if isinstance(item, ProgressEvent):
+                line = progress_line(item, language)
+                if line:
+                    yield _chunk(completion_id, created, {"reasoning_content": line}, advisor_event=event_payload(item))
+                continue
+            answer = item.answer if isinstance(item, AdvisorResponse) else FAILED_ANSWER[language]
+            for piece in stream_pieces(answer):
+                yield _chunk(completion_id, created, {"content": piece})
+            extension = {"advisor": item.model_dump(mode="json")} if isinstance(item, AdvisorResponse) else {}
+            yield _chunk(completion_id, created, {}, "stop", **extension)
+            yield "data: [DONE]\n\n"
+            return
+    finally:
+        if not task.done():  # the client left: the answer finishes in its thread and is dropped
+            task.cancel()
 
 
-def openai_router(advisor: Advisor) -> APIRouter:
+def openai_router(advisor: Advisor, keepalive_s: float = KEEPALIVE_S) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["OpenAI-compatible"])
 
     @router.get("/models", response_model=ModelCardList)
@@ -136,17 +199,22 @@ def openai_router(advisor: Advisor) -> APIRouter:
         response_model=ChatCompletion,
         responses={200: {"content": {"text/event-stream": {}}, "description": "JSON, or SSE chunks when stream is true."}},
     )
-    def chat_completions(request: ChatCompletionRequest):
-        # Sync handler: the advisor may take seconds, so it runs in the threadpool, not the event loop.
-        question, history = split_conversation(request.messages)
-        response = advisor.answer(question, history)
-        completion_id, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
-        if request.stream:
+    async def chat_completions(body: ChatCompletionRequest, request: Request):
+        # Async so a stream starts at once even when every worker thread is busy; the answer itself
+        # runs on the threadpool, never on the event loop.
+        question, history = split_conversation(body.messages)
+        options = AnswerOptions(
+            temperature=body.temperature, max_tokens=body.max_tokens,
+            instructions=client_instructions(body.messages), request_id=request_id_of(request),
+        )  # fmt: skip
+        if body.stream:
             return StreamingResponse(
-                sse_events(completion_id, created, response.answer),
+                answer_events(advisor, question, history, options, keepalive_s),
                 media_type="text/event-stream",
                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
             )
+        response = await anyio.to_thread.run_sync(lambda: answer_with(advisor, question, history, options), abandon_on_cancel=True)
+        completion_id, created = f"chatcmpl-{uuid.uuid4().hex}", int(time.time())
         return ChatCompletion(
             id=completion_id, created=created, choices=[Choice(message=AssistantMessage(content=response.answer))], advisor=response
         )

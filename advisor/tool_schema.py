@@ -1,0 +1,188 @@
+"""The tools as a language model sees them: lean schemas, short descriptions, ``max_fit`` folded in.
+
+REST, the CLI and the calculators keep every field of the request models. A model needs far
+fewer: each schema is sent with every request, so 32 near-identical fields of ``estimate_memory``
+and ``max_fit`` cost ~3.5k tokens before any answer. Here each tool keeps the fields a model
+needs, with one-line descriptions; a model may still send any other field of the request model
+(the registry validates against the full model and refuses names it does not have).
+
+A tool missing from ``LLM_FIELDS`` is shown with all its fields and descriptions cut to their
+first sentence, so a newly registered tool works at once; list it here to make it lean.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from advisor.registry import Registry, ToolOutcome, ToolSpec
+
+Field = str | dict[str, Any]  # a short description, or the whole property schema
+LIMITS_FIELD = "limits"
+HIDDEN_TOOLS = {"max_fit"}  # reached through estimate_memory(limits=true)
+MAX_DESCRIPTION_CHARS = 90
+
+_MODEL = "Model name or size, e.g. 'qwen2.5-7b', '7B'"
+_GPU = "GPU, e.g. 'H100', 'RTX 4090', '910B'"
+_CURRENCY = {"type": "string", "enum": ["USD", "CNY"], "default": "USD"}
+_PRECISION = "Weights: bf16 (default), fp8, int8, int4, awq-int4, nf4, q4_k_m…"
+
+LLM_FIELDS: dict[str, dict[str, Field]] = {
+    "recommend_gpus": {
+        "model": _MODEL,
+        "task": "",
+        "precision": _PRECISION,
+        "context": "Tokens per sequence",
+        "batch": "Concurrent sequences, or micro-batch when training",
+        "budget": "Purchase budget in `currency`",
+        "currency": _CURRENCY,
+        "region": "'cn': only GPUs buyable new in mainland China",
+        "gpus": {"type": "array", "items": {"type": "string"}, "description": "Only consider these GPUs"},
+    },
+    "estimate_memory": {
+        "model": _MODEL,
+        "mode": "",
+        "precision": _PRECISION,
+        "kv_precision": "KV cache: bf16 (default), fp8, int8, int4",
+        "batch": "Concurrent sequences, or micro-batch per GPU when training",
+        "context": "Tokens per sequence (prompt + output)",
+        "engine": "vllm also reports KV-cache capacity",
+        "method": "Training method",
+        "zero_stage": "DeepSpeed ZeRO stage 0-3",
+        "num_gpus": "GPUs in total (default tp)",
+        "tp": "Tensor-parallel degree",
+        "gpu": _GPU + " to check the fit",
+        LIMITS_FIELD: {"type": "boolean", "default": False, "description": "Also find the largest batch and context that fit `gpu`"},
+    },
+    "estimate_throughput": {
+        "model": _MODEL,
+        "precision": _PRECISION,
+        "gpu": _GPU,
+        "num_gpus": "GPUs in total (extra GPUs run replicas)",
+        "engine": "",
+        "batch": "Concurrent sequences in total",
+        "prompt_tokens": "Input tokens per request",
+        "output_tokens": "Output tokens per request",
+    },
+    "compare_gpus": {"gpus": {"type": "array", "items": {"type": "string"}, "description": "GPU names, e.g. ['H100', '4090']"}},
+    "list_gpus": {
+        "vendor": "NVIDIA, AMD, Huawei…",
+        "segment": "",
+        "min_memory_gb": "At least this much memory (GB)",
+        "china_mainland": "Only GPUs buyable new in mainland China",
+        "training": "Exclude inference-only devices",
+    },
+    "estimate_training_time": {
+        "model": {"type": "string", "description": _MODEL},
+        "params_b": "Parameters (billions) per token; ACTIVE count for MoE",
+        "tokens": {"type": ["number", "string"], "description": "Training tokens: 2e12, '2T', '2万亿'"},
+        "gpu": _GPU,
+        "num_gpus": "GPUs in the job; give this, deadline_days or both",
+        "deadline_days": "Finish within this many days (returns the GPUs needed)",
+        "precision": "Matmul precision",
+        "mfu": "Measured MFU, 0-1 (default from a table)",
+        "price_per_gpu_hour": "Price per GPU-hour in `currency`",
+        "currency": _CURRENCY,
+    },
+    "compute_tco": {
+        "gpu": _GPU,
+        "gpus_per_server": "GPUs per server",
+        "servers": "Servers to buy",
+        "server_price": "Price of one server in `currency`",
+        "lifetime_years": "Years of use (default 4)",
+        "utilisation_pct": "Busy share of hours, 0-100 (default 70)",
+        "electricity_price": "Per kWh in `currency`",
+        "cloud_price_per_gpu_hour": "Cloud price per GPU-hour in `currency`",
+        "cloud_discount_pct": "Discount off the cloud price, %",
+        "currency": _CURRENCY,
+    },
+    "search_knowledge": {"query": "Question or keywords (中文 or English)", "k": "Documents to return"},
+    "diagnose": {"text": "Symptom or pasted log (traceback, dmesg, nvidia-smi, NCCL)", "model": "Model being trained/served"},
+}
+DESCRIPTIONS = {
+    "estimate_memory": "GPU memory per GPU for inference or training, itemised, with a fit verdict for `gpu` / 逐项估算显存并判断能否放进指定GPU",
+    "estimate_throughput": "Serving speed: tokens/s per user and in total, TTFT, bottleneck, max concurrency / 推理速度、首token时延与最大并发",
+    "recommend_gpus": "Ranked GPU options for a model and task: which GPU, how many, parallel plan, headroom, cost / 排序的选卡方案",
+}
+
+
+def llm_tool_names(registry: Registry) -> list[str]:
+    return [name for name in registry.names() if name not in HIDDEN_TOOLS or "estimate_memory" not in registry.specs]
+
+
+def llm_description(spec: ToolSpec) -> str:
+    return DESCRIPTIONS.get(spec.name) or spec.description()
+
+
+def llm_parameters(spec: ToolSpec) -> dict[str, Any]:
+    """The JSON schema the model sees for ``spec``: only the listed fields, short descriptions, no titles."""
+    full = spec.request_model.model_json_schema()
+    props = full.get("properties", {})
+    chosen = LLM_FIELDS.get(spec.name) or {name: None for name in props}
+    properties: dict[str, Any] = {}
+    for name, short in chosen.items():
+        if isinstance(short, dict):
+            properties[name] = short
+        elif name in props:
+            properties[name] = _lean_property(props[name], short)
+    required = [name for name in full.get("required", []) if name in properties]
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
+
+
+def _lean_property(prop: dict[str, Any], short: str | None) -> dict[str, Any]:
+    options = [o for o in prop.get("anyOf", []) if o.get("type") != "null"]
+    base = dict(options[0]) if len(options) == 1 else {k: v for k, v in prop.items() if k == "anyOf"} or dict(prop)
+    lean = {k: v for k, v in base.items() if k in ("type", "enum", "items", "anyOf")}
+    if isinstance(lean.get("items"), dict):
+        lean["items"] = {k: v for k, v in lean["items"].items() if k in ("type", "enum")}
+    default = prop.get("default")
+    if default is not None and not isinstance(default, (list, dict)):
+        lean["default"] = default
+    description = _first_sentence(prop.get("description", "")) if short is None else short
+    if description:
+        lean["description"] = description
+    return lean
+
+
+def _first_sentence(text: str) -> str:
+    head = text.split(". ")[0].rstrip(".")
+    return head if len(head) <= MAX_DESCRIPTION_CHARS else head[: MAX_DESCRIPTION_CHARS - 1] + "…"
+
+
+def llm_tools(registry: Registry) -> list[dict[str, Any]]:
+    """Every LLM-facing tool in the OpenAI ``tools`` format, as sent with each request."""
+    return [
+        {
+            "type": "function",
+            "function": {"name": name, "description": llm_description(spec), "parameters": llm_parameters(spec)},
+        }
+        for name, spec in ((n, registry.spec(n)) for n in llm_tool_names(registry))
+    ]
+
+
+def schema_chars(registry: Registry) -> int:
+    """Characters of the ``tools`` array as compact JSON (what the HTTP body carries)."""
+    return len(json.dumps(llm_tools(registry), ensure_ascii=False, separators=(",", ":")))
+
+
+def run_llm_tool(registry: Registry, name: str, args: Any) -> ToolOutcome:
+    """Call a tool for the model; ``estimate_memory(limits=true)`` also runs ``max_fit`` and nests its result."""
+    if name != "estimate_memory" or not isinstance(args, Mapping) or LIMITS_FIELD not in args:
+        return registry.call(name, args)
+    rest = {k: v for k, v in args.items() if k != LIMITS_FIELD}
+    wanted = args[LIMITS_FIELD] in (True, "true", "True", 1)
+    outcome = registry.call(name, rest)
+    recorded = {**outcome.args, LIMITS_FIELD: wanted}
+    if not (wanted and outcome.ok and "max_fit" in registry.specs):
+        return outcome.model_copy(update={"args": recorded})
+    if not rest.get("gpu"):
+        limits: dict[str, Any] = {"error": {"code": "missing_gpu", "en": "limits need a `gpu`.", "zh": "计算上限需要指定 gpu。"}}
+    else:
+        found = registry.call("max_fit", rest)
+        limits = found.result if found.ok else {"error": found.error}
+    return outcome.model_copy(update={"args": recorded, "result": {**(outcome.result or {}), LIMITS_FIELD: limits}})
