@@ -74,15 +74,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.markdown import Markdown
 
-    from advisor.labels import pick
-
-    console = Console()
-    console.print(Markdown(response.answer))
-    if response.sources:
-        console.print(f"\n[bold]{pick(response.language, 'Sources', '参考资料')}[/bold]")
-        for source in response.sources:
-            where = f" — {source.section}" if source.section else ""
-            console.print(f"• {source.title}{where} {' '.join(source.urls[:1])}", highlight=False)
+    Console().print(Markdown(response.answer))  # the answer carries its own sources section
     return 0
 
 
@@ -163,7 +155,17 @@ def cmd_index(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from advisor.interfaces.server import serve
 
-    serve(_settings(args))
+    serve(_settings(args), workers=args.workers)
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from advisor.interfaces.mcp_server import serve_http, serve_stdio
+
+    if args.http:
+        serve_http(_settings(args))
+    else:
+        serve_stdio(_settings())
     return 0
 
 
@@ -172,6 +174,13 @@ def cmd_slack(args: argparse.Namespace) -> int:
 
     run(_settings())
     return 0
+
+
+def _workers(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError(f"must be between 1 and 64, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -209,9 +218,17 @@ def build_parser() -> argparse.ArgumentParser:
     index.set_defaults(run=cmd_index)
 
     serve = commands.add_parser("serve", help="run the web UI + API (same as app.py)")
-    serve.add_argument("--host")
-    serve.add_argument("--port", type=int)
+    serve.add_argument("--host", help="default ADVISOR_HOST or 127.0.0.1")
+    serve.add_argument("--port", type=int, help="default ADVISOR_PORT or 7860")
+    serve.add_argument("--workers", type=_workers, default=1, metavar="N",
+                       help="answer with N processes (one per core; they share a Chroma server, started if ADVISOR_CHROMA_URL is unset)")
     serve.set_defaults(run=cmd_serve)
+
+    mcp = commands.add_parser("mcp", help="serve every tool to MCP clients (stdio; --http for streamable HTTP at /mcp)")
+    mcp.add_argument("--http", action="store_true", help="streamable HTTP on ADVISOR_HOST:ADVISOR_PORT instead of stdio")
+    mcp.add_argument("--host")
+    mcp.add_argument("--port", type=int)
+    mcp.set_defaults(run=cmd_mcp)
 
     commands.add_parser("slack", help="run the Slack bot").set_defaults(run=cmd_slack)
     return parser

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 from collections.abc import Mapping
@@ -30,6 +31,15 @@ def _number(env: Mapping[str, str], name: str, default: float, cast=float, minim
     return value
 
 
+def _choice(env: Mapping[str, str], name: str, allowed: tuple[str, ...]) -> str:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return allowed[0]
+    if raw not in allowed:
+        raise ConfigError(f"{name}={raw!r} is not one of {', '.join(allowed)}.")
+    return raw
+
+
 def _json_object(env: Mapping[str, str], name: str) -> dict[str, Any]:
     raw = env.get(name, "").strip()
     if not raw:
@@ -43,6 +53,22 @@ def _json_object(env: Mapping[str, str], name: str) -> dict[str, Any]:
     return value
 
 
+TOOL_MODES = ("auto", "native", "text")
+
+
+def _networks(env: Mapping[str, str], name: str) -> list[str]:
+    """Comma-separated addresses or CIDRs, e.g. ``127.0.0.1,10.0.0.0/8``; returned normalised."""
+    networks = []
+    for entry in (e.strip() for e in env.get(name, "").split(",")):
+        if not entry:
+            continue
+        try:
+            networks.append(str(ipaddress.ip_network(entry, strict=False)))
+        except ValueError:
+            raise ConfigError(f"{name} entry {entry!r} is not an IP address or CIDR; set {name} to e.g. 127.0.0.1,10.0.0.0/8.") from None
+    return networks
+
+
 class LLMSettings(BaseModel):
     base_url: str
     model: str
@@ -53,6 +79,11 @@ class LLMSettings(BaseModel):
     extra_body: dict[str, Any] = Field(
         default_factory=dict, description="Provider-specific request fields merged into every request body."
     )
+    deadline_s: float = Field(45.0, description="Wall-clock limit per answer: retries, Retry-After waits and tool rounds included.")
+    max_tokens: int = Field(2048, description="max_tokens sent with every request (a client's smaller value wins).")
+    tool_mode: str = Field("auto", description="auto: native tool calls, switching to text tool calls if the server rejects them.")
+    breaker_failures: int = Field(3, description="Consecutive endpoint failures that open the circuit breaker.")
+    breaker_cooldown_s: float = Field(30.0, description="How long an open breaker skips the endpoint.")
 
 
 class Settings(BaseModel):
@@ -64,8 +95,13 @@ class Settings(BaseModel):
     port: int = 7860
     embed_origins: list[str] = Field(default_factory=list)
     api_token: SecretStr | None = None
+    embed_key: SecretStr | None = Field(None, description="Narrow key for /embed: chat only, its own rate limit, embed origins only.")
     rate_limit_per_minute: int = 120
+    embed_rate_limit_per_minute: int = 20
     max_body_bytes: int = 1_000_000
+    trusted_proxies: list[str] = Field(default_factory=list, description="CIDRs whose X-Forwarded-For/-Proto headers are believed.")
+    chroma_timeout_s: float = Field(10.0, description="Upper bound on any one HTTP call to a Chroma server.")
+    stream_keepalive_s: float = Field(15.0, description="Idle seconds before a streamed answer sends an SSE keep-alive comment.")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -87,9 +123,17 @@ class Settings(BaseModel):
                 max_retries=_number(env, "ADVISOR_LLM_MAX_RETRIES", 2, int),
                 max_steps=_number(env, "ADVISOR_LLM_MAX_STEPS", 8, int, minimum=1),
                 extra_body=_json_object(env, "ADVISOR_LLM_EXTRA_BODY"),
+                deadline_s=_number(env, "ADVISOR_LLM_DEADLINE", 45.0, minimum=0.5),
+                max_tokens=_number(env, "ADVISOR_LLM_MAX_TOKENS", 2048, int, minimum=64),
+                tool_mode=_choice(env, "ADVISOR_LLM_TOOL_MODE", TOOL_MODES),
+                breaker_failures=_number(env, "ADVISOR_LLM_BREAKER_FAILURES", 3, int, minimum=1),
+                breaker_cooldown_s=_number(env, "ADVISOR_LLM_BREAKER_COOLDOWN", 30.0),
             )
         origins = [o.strip() for o in env.get("ADVISOR_EMBED_ORIGINS", "").split(",") if o.strip()]
         token = env.get("ADVISOR_API_TOKEN", "").strip()
+        embed_key = env.get("ADVISOR_EMBED_KEY", "").strip()
+        if embed_key and embed_key == token:
+            raise ConfigError("ADVISOR_EMBED_KEY must differ from ADVISOR_API_TOKEN: the embed key sits in wiki pages; set a new random value.")
         return cls(
             llm=llm,
             data_dir=Path(env.get("ADVISOR_DATA_DIR") or REPO_ROOT / ".advisor-data"),
@@ -99,6 +143,11 @@ class Settings(BaseModel):
             port=_number(env, "ADVISOR_PORT", 7860, int, minimum=1),
             embed_origins=origins,
             api_token=SecretStr(token) if token else None,
+            embed_key=SecretStr(embed_key) if embed_key else None,
             rate_limit_per_minute=_number(env, "ADVISOR_RATE_LIMIT", 120, int),
+            embed_rate_limit_per_minute=_number(env, "ADVISOR_EMBED_RATE_LIMIT", 20, int),
             max_body_bytes=_number(env, "ADVISOR_MAX_BODY_BYTES", 1_000_000, int, minimum=1024),
+            trusted_proxies=_networks(env, "ADVISOR_TRUSTED_PROXIES"),
+            chroma_timeout_s=_number(env, "ADVISOR_CHROMA_TIMEOUT", 10.0, minimum=1),
+            stream_keepalive_s=_number(env, "ADVISOR_STREAM_KEEPALIVE", 15.0, minimum=0.05),
         )

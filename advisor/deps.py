@@ -9,11 +9,13 @@ from advisor.registry import Registry, ToolSpec
 from advisor.retrieval.search import Retriever
 from advisor.retrieval.tool import search_knowledge, shared_retriever
 from knowledge.catalog import Catalog, load_catalog
+from knowledge.serving import ServingData, load_serving_data
 from tools.cost.tco import compute_tco
 from tools.cost.training_time import estimate_training_time
 from tools.gpu_specs import compare_gpus, list_gpus
 from tools.memory.estimator import estimate_memory, max_fit
 from tools.recommend import recommend_gpus
+from tools.serving.estimator import estimate_throughput
 from tools.troubleshoot.diagnose import diagnose
 from tools.troubleshoot.rulebook import RuleBook, load_rulebook
 
@@ -29,6 +31,12 @@ TOOL_SPECS = [
         estimate_memory,
         "Itemised GPU memory for inference or training, with formulas and a fit verdict for a GPU",
         "逐项估算推理或训练所需显存（含公式），并判断能否放进指定GPU",
+    ),
+    ToolSpec(
+        "estimate_throughput",
+        estimate_throughput,
+        "Serving speed of a model on an engine and GPUs: tokens/s per user and in total, TTFT, bottleneck, max concurrency",
+        "估算模型在指定引擎和GPU上的推理速度：单用户与总 token/s、首 token 时延、瓶颈与最大并发",
     ),
     ToolSpec("max_fit", max_fit, "Largest batch and context that fit a given GPU", "给定GPU能容纳的最大batch和最长上下文"),
     ToolSpec("compare_gpus", compare_gpus, "Specs of one or more GPUs side by side", "查看/对比GPU参数"),
@@ -51,7 +59,8 @@ TOOL_SPECS = [
 
 
 def default_registry() -> Registry:
-    return Registry(TOOL_SPECS, {Catalog: load_catalog, RuleBook: load_rulebook, Retriever: shared_retriever})
+    providers = {Catalog: load_catalog, ServingData: load_serving_data, RuleBook: load_rulebook, Retriever: shared_retriever}
+    return Registry(TOOL_SPECS, providers)
 
 
 @lru_cache(maxsize=1)
@@ -64,9 +73,16 @@ def build_advisor(settings: Settings):
     from advisor.agent.service import Advisor
 
     registry = shared_registry()
-    llm = None
-    if settings.llm is not None:  # LangChain is only imported when an endpoint is configured
-        from advisor.agent.llm import LLMAgent, build_chat_model
+    planner = OfflinePlanner(registry, cache_dir=settings.data_dir)
+    if settings.llm is None:  # LangChain is only imported when an endpoint is configured
+        return Advisor(planner)
+    from advisor.agent.llm import LLMAgent, LoopSettings, build_chat_model
+    from advisor.agent.resilience import CircuitBreaker
 
-        llm = LLMAgent(registry, build_chat_model(settings.llm), settings.llm.max_steps)
-    return Advisor(OfflinePlanner(registry, cache_dir=settings.data_dir), llm)
+    s = settings.llm
+    loop = LoopSettings(
+        timeout_s=s.timeout_s, max_retries=s.max_retries, max_steps=s.max_steps, max_tokens=s.max_tokens,
+        deadline_s=s.deadline_s, tool_mode=s.tool_mode, extra_body=s.extra_body,
+    )  # fmt: skip
+    llm = LLMAgent(registry, build_chat_model(s), loop=loop)
+    return Advisor(planner, llm, deadline_s=s.deadline_s, breaker=CircuitBreaker(s.breaker_failures, s.breaker_cooldown_s))

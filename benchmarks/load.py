@@ -1,14 +1,17 @@
-"""`make load`: many concurrent clients against the real server (`app.py`) on loopback.
+"""`make load`: many concurrent clients against the real server on loopback, with 1 and then 2 answer workers.
 
-The server is started as users start it, with the rate limit raised for the run, and first
-answers every question once in a row: those answers are the reference. Then ``--clients``
-asyncio clients send the same questions for ``--seconds`` through `/api/chat` and
-`/v1/chat/completions` (JSON and SSE). A request counts as an error unless it returns 200
-with exactly the reference answer: a race or state leaking between requests shows up as a
-different answer, not only as a 500. A traceback in the server log is an error too.
+Each server is started as users start it (`gpu-advisor serve --workers N`, which is `app.py` for
+N = 1), with the rate limit raised for the run, and first answers every question once in a row:
+those answers are the reference. Then ``--clients`` asyncio clients send the same questions for
+``--seconds`` through `/api/chat` and `/v1/chat/completions` (JSON and SSE). A request counts as
+an error unless it returns 200 with exactly the reference answer: a race or state leaking between
+requests (or between worker processes) shows up as a different answer, not only as a 500. A
+traceback in the server log is an error too. The answers of every worker count must match the
+single-process ones.
 
-Printed as a table and written to ``test-artifacts/load.json``. The CPU used by the client,
-the server and the whole machine is measured, so the report says what limited throughput.
+Printed as tables plus the throughput ratio, and written to ``test-artifacts/load.json``. The CPU
+used by the client, the server (with its workers and Chroma server) and the whole machine is
+measured, so the report says what limited throughput.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ import httpx
 
 from benchmarks.load_client import Connection, HttpError
 from benchmarks.load_mix import ENDPOINT_CYCLE, SCENARIOS, Endpoint, Scenario, history_questions, request_for
-from benchmarks.server import ROOT, free_port, rss_mb
+from benchmarks.proc import CpuMeter, tree_rss_mb
+from benchmarks.server import ROOT, free_port
 
 ARTIFACTS = ROOT / "test-artifacts"
 MAX_CLIENTS, MAX_SECONDS, MAX_REQUESTS = 256, 600, 200_000
@@ -39,7 +43,9 @@ TIMELINE_S = 5.0
 # Tool failures that are the server's fault (a crash caught by the registry), never the user's.
 SERVER_FAULT_CODES = {"internal_error"}
 # Answers from an LLM endpoint are neither reproducible nor ours to load test.
-DROPPED_VARIABLES = ("ADVISOR_LLM_BASE_URL", "ADVISOR_LLM_API_KEY", "ADVISOR_API_TOKEN", "ADVISOR_HOST", "ADVISOR_PORT")
+DROPPED_VARIABLES = ("ADVISOR_LLM_BASE_URL", "ADVISOR_LLM_API_KEY", "ADVISOR_API_TOKEN", "ADVISOR_HOST", "ADVISOR_PORT",
+                     "ADVISOR_TRUSTED_PROXIES")  # fmt: skip
+TARGETS = {"speedup": 1.6, "p95_ms": 1000.0}  # 2 workers against 1, on 2 cores; p95 with 2 workers at 32 clients
 
 
 def bounded(low: int, high: int):
@@ -57,8 +63,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--clients", type=bounded(1, MAX_CLIENTS), default=32, help="concurrent clients (default 32)")
     parser.add_argument("--seconds", type=bounded(1, MAX_SECONDS), default=60, help="length of the timed run (default 60)")
     parser.add_argument("--max-requests", type=bounded(1, MAX_REQUESTS), default=MAX_REQUESTS, help="stop early after this many")
+    parser.add_argument("--workers", type=worker_counts, default=(1, 2), help="answer-worker counts to run one after another (default 1,2)")
     parser.add_argument("--output", type=Path, default=ARTIFACTS / "load.json", help="where the JSON numbers go")
     return parser.parse_args(argv)
+
+
+def worker_counts(text: str) -> tuple[int, ...]:
+    counts = tuple(bounded(1, 16)(part) for part in text.split(",") if part.strip())
+    if not counts:
+        raise argparse.ArgumentTypeError("give at least one worker count, e.g. 1,2")
+    return counts
 
 
 # --- the server ---------------------------------------------------------------------------
@@ -81,14 +95,15 @@ def ensure_index(env: dict[str, str]) -> str:
 
 
 @contextmanager
-def running_app(log_path: Path):
-    """Start `app.py` on a free loopback port; yield (base URL, pid); stop it afterwards."""
+def running_app(log_path: Path, workers: int = 1):
+    """Start `gpu-advisor serve --workers N` on a free loopback port; yield (base URL, pid); stop it afterwards."""
     port = free_port()
     env = server_env(port)
     print(ensure_index(env))
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "advisor.cli", "serve", "--workers", str(workers)]
     with log_path.open("w", encoding="utf-8") as log:
-        process = subprocess.Popen([sys.executable, "app.py"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             url = f"http://127.0.0.1:{port}"
             wait_until_up(url, process)
@@ -107,43 +122,14 @@ def wait_until_up(url: str, process: subprocess.Popen) -> None:
     with httpx.Client(timeout=5, trust_env=False) as client:
         while time.monotonic() < deadline:
             if process.poll() is not None:
-                raise RuntimeError(f"app.py exited with code {process.returncode}; see the server log")
+                raise RuntimeError(f"the server exited with code {process.returncode}; see the server log")
             try:
                 if client.get(f"{url}/healthz").status_code == 200:
                     return
             except httpx.TransportError:
                 pass
             time.sleep(0.3)
-    raise RuntimeError(f"app.py did not answer /healthz within {START_TIMEOUT_S:.0f} s")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process, from /proc/<pid>/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def machine_ticks() -> tuple[int, int]:
-    """(busy, total) CPU ticks of the whole machine since boot, from /proc/stat."""
-    ticks = [int(t) for t in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = ticks[3] + ticks[4]  # idle + iowait
-    return sum(ticks) - idle, sum(ticks)
-
-
-class CpuMeter:
-    """CPU used by the server, by this client and by the whole machine since the meter was made."""
-
-    def __init__(self, server_pid: int):
-        self.server_pid = server_pid
-        self.server, self.client, self.machine = cpu_seconds(server_pid), time.process_time(), machine_ticks()
-
-    def read(self, wall: float) -> dict[str, int]:
-        (busy, total), (busy0, total0) = machine_ticks(), self.machine
-        return {
-            "server_cpu_pct": round(100 * (cpu_seconds(self.server_pid) - self.server) / wall),  # of one core
-            "client_cpu_pct": round(100 * (time.process_time() - self.client) / wall),
-            "machine_busy_pct": round(100 * (busy - busy0) / max(1, total - total0)),  # of all cores
-        }
+    raise RuntimeError(f"the server did not answer /healthz within {START_TIMEOUT_S:.0f} s")
 
 
 # --- the clients --------------------------------------------------------------------------
@@ -224,7 +210,7 @@ async def sample_rss(pid: int, stop: asyncio.Event, peak: list[float], timeline:
     """Track the peak RSS, and keep one sample per ``TIMELINE_S`` to tell a plateau from a leak."""
     started = time.monotonic()
     while not stop.is_set():
-        rss = rss_mb(pid)
+        rss = tree_rss_mb(pid)
         peak[0] = max(peak[0], rss)
         if time.monotonic() - started >= len(timeline) * TIMELINE_S:
             timeline.append(round(rss))
@@ -234,12 +220,12 @@ async def sample_rss(pid: int, stop: asyncio.Event, peak: list[float], timeline:
             pass
 
 
-async def run_load(url: str, pid: int, args: argparse.Namespace) -> dict:
+async def run_load(url: str, pid: int, args: argparse.Namespace) -> tuple[dict, dict[str, str]]:
     host, port = url.removeprefix("http://").split(":")
     connect = lambda: Connection(host, int(port), REQUEST_TIMEOUT_S)  # noqa: E731
     probe = connect()
     answers, warnings = await reference_answers(probe)
-    rss_before = rss_mb(pid)
+    rss_before = tree_rss_mb(pid)
     tally, peak, timeline, stop = Tally(), [rss_before], [], asyncio.Event()
     sampler = asyncio.create_task(sample_rss(pid, stop, peak, timeline))
     meter, started = CpuMeter(pid), time.monotonic()
@@ -249,11 +235,11 @@ async def run_load(url: str, pid: int, args: argparse.Namespace) -> dict:
     usage = meter.read(wall)
     stop.set()
     await sampler
-    rss = {"before": round(rss_before), "peak_sampled": round(peak[0]), "after": round(rss_mb(pid)), "every_5s": timeline}
+    rss = {"before": round(rss_before), "peak_sampled": round(peak[0]), "after": round(tree_rss_mb(pid)), "every_5s": timeline}
     if (await probe.request("GET", "/healthz"))[0] != 200:
         tally.errors.append("/healthz failed after the run")
     await probe.close()
-    return summarize(tally, wall, usage, rss, warnings)
+    return summarize(tally, wall, usage, rss, warnings), answers
 
 
 # --- the report ---------------------------------------------------------------------------
@@ -284,14 +270,14 @@ def summarize(tally: Tally, wall: float, usage: dict[str, int], rss: dict, warni
     }
 
 
-def bottleneck_note(result: dict, cpus: int) -> str:
+def bottleneck_note(result: dict, cpus: int, workers: int = 1) -> str:
     """Who limited the throughput: the client, the server, or other work on the machine."""
     client, server, machine = result["client_cpu_pct"], result["server_cpu_pct"], result["machine_busy_pct"]
     facts = f"{cpus} cores; client {client}% of one core, server {server}% of one core, machine {machine}% busy overall"
     if client >= 50:
         return f"{facts}: the client used over half a core, so throughput may be client-bound."
-    if server >= 85:
-        return f"{facts}: the client was not the bottleneck; the server process was CPU-bound (one Python process)."
+    if server >= 85 * min(workers, cpus):
+        return f"{facts}: the client was not the bottleneck; the server was CPU-bound ({workers} answer process(es))."
     if machine >= 90:
         return f"{facts}: the client was not the bottleneck; other processes competed for the CPU, so the numbers are low."
     return f"{facts}: the client was not the bottleneck."
@@ -306,7 +292,8 @@ def print_table(result: dict, config: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"Load: {config['clients']} clients × {config['seconds']} s on {config['url']}")
+    workers = config.get("workers", 1)
+    table = Table(title=f"Load: {workers} answer worker(s), {config['clients']} clients × {config['seconds']} s on {config['url']}")
     for column in ("endpoint", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms"):
         table.add_column(column, justify="right")
     rows = [*result["by_endpoint"].items(), ("all", {"requests": result["requests"], **result["latency"]})]
@@ -324,29 +311,67 @@ def print_table(result: dict, config: dict) -> None:
         console.print(f"  ! {line}", markup=False)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    log_path = args.output.with_name("load-server.log")
-    load_before = os.getloadavg()[0]
-    with running_app(log_path) as (url, pid):
-        result = asyncio.run(run_load(url, pid, args))
+def run_one(args: argparse.Namespace, workers: int) -> tuple[dict, dict[str, str], str]:
+    log_path = args.output.with_name(f"load-server-{workers}w.log")
+    with running_app(log_path, workers) as (url, pid):
+        result, answers = asyncio.run(run_load(url, pid, args))
     tracebacks = traceback_lines(log_path)
     result["errors"] += len(tracebacks)
     result["error_samples"] += tracebacks[:5]
+    result["note"] = bottleneck_note(result, os.cpu_count() or 1, workers)
+    # Throughput per CPU-second the server actually got: comparable even when other work shares the machine.
+    result["requests_per_server_cpu_s"] = round(result["requests"] / max(result["server_cpu_pct"] / 100 * result["seconds"], 1e-9), 1)
+    result["server_log"] = str(log_path)
+    return result, answers, url
+
+
+def compare(runs: dict[int, dict]) -> dict:
+    """Throughput of the largest worker count against one worker, and whether the targets are met."""
+    if 1 not in runs or len(runs) < 2:
+        return {}
+    most = max(runs)
+    ratio = round(runs[most]["throughput_rps"] / max(runs[1]["throughput_rps"], 1e-9), 2)
+    p95 = runs[most]["latency"]["p95_ms"]
+    errors = sum(r["errors"] for r in runs.values())
+    met = ratio >= TARGETS["speedup"] and p95 < TARGETS["p95_ms"] and errors == 0
+    efficiency = round(runs[most]["requests_per_server_cpu_s"] / max(runs[1]["requests_per_server_cpu_s"], 1e-9), 2)
+    return {"workers": most, "speedup": ratio, "p95_ms": p95, "errors": errors, "cpu_efficiency": efficiency, "targets": TARGETS, "met": met}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    load_before = os.getloadavg()[0]
     cpus = os.cpu_count() or 1
-    result["note"] = bottleneck_note(result, cpus)
-    config = {"clients": args.clients, "seconds": args.seconds, "url": url, "questions": len(SCENARIOS), "endpoints": list(ENDPOINT_CYCLE)}
+    runs: dict[int, dict] = {}
+    reference: dict[str, str] | None = None
+    for workers in args.workers:
+        result, answers, url = run_one(args, workers)
+        if reference is None:
+            reference = answers
+        differing = sorted(k for k in reference if answers.get(k) != reference[k])
+        if differing:  # another process must give the very same answer
+            result["errors"] += len(differing)
+            result["error_samples"] += [f"answer differs from the first server's: {k}" for k in differing[:5]]
+        config = {"clients": args.clients, "seconds": args.seconds, "url": url, "workers": workers}
+        print_table(result, config)
+        runs[workers] = result
+    summary = compare(runs)
     report = {
         "command": " ".join(["python -m benchmarks.load", *(argv if argv is not None else sys.argv[1:])]),
         "machine": {"cpus": cpus, "load_average_before": round(load_before, 2), "python": sys.version.split()[0]},
-        "config": config,
-        **result,
+        "config": {"clients": args.clients, "seconds": args.seconds, "questions": len(SCENARIOS), "endpoints": list(ENDPOINT_CYCLE)},
+        "runs": {str(w): r for w, r in runs.items()},
+        "comparison": summary,
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print_table(result, config)
-    print(f"Numbers written to {args.output}; server log in {log_path}.")
-    return 0 if result["errors"] == 0 else 1
+    if summary:
+        verdict = "met" if summary["met"] else "NOT met"
+        print(f"{summary['workers']} workers vs 1: {summary['speedup']}× throughput (target ≥ {TARGETS['speedup']}×), "
+              f"p95 {summary['p95_ms']:.0f} ms (target < {TARGETS['p95_ms']:.0f}), {summary['errors']} errors: targets {verdict}. "
+              f"Requests per server CPU-second: {summary['cpu_efficiency']:.0%} of one worker's (below 100% = cost of the extra processes).")  # fmt: skip
+    print(f"Numbers written to {args.output}.")
+    return 0 if all(r["errors"] == 0 for r in runs.values()) else 1
 
 
 if __name__ == "__main__":

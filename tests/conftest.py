@@ -23,3 +23,11 @@ def offline_advisor():
     from advisor.deps import build_advisor
 
     return build_advisor(Settings.from_env({}))
+
+
+@pytest.fixture(scope="session")
+def warm_llm_mode(offline_advisor):
+    """One-off start-up costs (planner training, LangChain imports) paid before LLM-mode timings."""
+    from tests.llm_support import warm_up_llm_mode
+
+    warm_up_llm_mode(offline_advisor)

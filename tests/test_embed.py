@@ -7,8 +7,9 @@ from html.parser import HTMLParser
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
-from advisor.config import Settings
+from advisor.config import ConfigError, Settings
 from advisor.interfaces.api import create_api
 from advisor.interfaces.embed import EMBED_TEXT, frame_origins
 from tests.live_server import offline_settings, running_server
@@ -134,6 +135,87 @@ def test_markdown_structures(rendered):
     assert "<strong>H100</strong>" in rendered["bold_code"]
     table = rendered["table"]
     assert table.startswith("<table><thead><tr><th>GPU</th><th>GB</th></tr></thead>")
-    assert table.count("<tr>") == 3 and "<td>A100</td><td>40</td>" in table
+    assert table.count("<tr>") == 3 and '<td>A100</td><td class="num">40</td>' in table  # a figure never wraps
     assert rendered["lists"] == "<ul><li>one</li><li>two</li></ul>\n<ol><li>first</li><li>second</li></ol>"
     assert rendered["quote"] == "<blockquote>notice &amp; note</blockquote>"
+
+
+# --- the embed key: narrow, origin-bound, reader-friendly ----------------------------------
+ADMIN = "admin-tok-9a7c3e"
+EMBED_KEY = "embed-key-41f0d2"
+QUESTION = {"message": "H100 有多少显存？"}
+
+
+@pytest.fixture(scope="module")
+def keyed(offline_advisor, tmp_path_factory):
+    settings = offline_settings(tmp_path_factory.mktemp("keyed"), api_token=SecretStr(ADMIN), embed_key=SecretStr(EMBED_KEY),
+                                embed_origins=[WIKI], embed_rate_limit_per_minute=1000)  # fmt: skip
+    with running_server(create_api(settings, offline_advisor)) as url, httpx.Client(base_url=url, timeout=60, trust_env=False) as client:
+        yield client
+
+
+def embed_headers(client: httpx.Client, origin: str | None = None, key: str | None = EMBED_KEY) -> dict:
+    headers = {"Origin": origin or str(client.base_url).rstrip("/")}
+    if key is not None:
+        headers["X-Embed-Key"] = key
+    return headers
+
+
+def test_the_embed_key_opens_chat_from_the_embed_page_and_the_wiki(keyed):
+    for origin in (None, WIKI):  # the page on this server (same origin), or a wiki page calling it
+        response = keyed.post("/api/embed/chat", json=QUESTION, headers=embed_headers(keyed, origin))
+        assert response.status_code == 200 and "80" in response.json()["answer"]
+    assert keyed.post("/api/embed/check", json={}, headers=embed_headers(keyed)).json() == {"ok": True}
+
+
+@pytest.mark.parametrize("key", [None, "", "wrong-key", ADMIN])
+def test_a_missing_or_wrong_embed_key_gets_a_message_a_reader_understands(keyed, key):
+    response = keyed.post("/api/embed/chat", json=QUESTION, headers=embed_headers(keyed, key=key))
+    assert response.status_code == 401
+    error = response.json()["error"]
+    assert error["code"] == "embed_key_invalid" and "editor" in error["en"] and "维护者" in error["zh"]
+    assert not re.search(r"Bearer|Authorization|ADVISOR_|header", response.text)
+
+
+def test_the_embed_key_is_bound_to_the_embed_origins(keyed):
+    for headers in ({"X-Embed-Key": EMBED_KEY}, embed_headers(keyed, EVIL), embed_headers(keyed, "null")):
+        response = keyed.post("/api/embed/chat", json=QUESTION, headers=headers)
+        assert response.status_code == 403 and response.json()["error"]["code"] == "embed_origin_refused"
+
+
+def test_the_embed_key_opens_nothing_but_embed_chat(keyed):
+    for method, path in [("POST", "/api/chat"), ("GET", "/api/tools"), ("POST", "/api/tools/list_gpus"), ("GET", "/v1/models"), ("GET", "/openapi.json")]:
+        assert keyed.request(method, path, headers=embed_headers(keyed), json={} if method == "POST" else None).status_code == 401, path
+    assert keyed.get("/api/models", headers={"Authorization": f"Bearer {ADMIN}"}).status_code == 200
+
+
+def test_the_page_never_carries_a_secret_and_says_when_it_needs_a_key(keyed):
+    page = keyed.get("/embed", params={"lang": "en"}).text
+    assert ADMIN not in page and EMBED_KEY not in page
+    assert 'data-key-required="true"' in page and 'data-api="/api/embed/chat"' in page
+    no_key = re.search(r'data-no-key="([^"]+)"', page).group(1)
+    assert "editor" in no_key and "维护者" in no_key  # both languages, the page's own first
+
+
+def test_embed_chat_has_its_own_rate_limit(offline_advisor, tmp_path):
+    settings = offline_settings(tmp_path, api_token=SecretStr(ADMIN), embed_key=SecretStr(EMBED_KEY), embed_rate_limit_per_minute=2)
+    with running_server(create_api(settings, offline_advisor)) as url, httpx.Client(base_url=url, timeout=60, trust_env=False) as client:
+        statuses = [client.post("/api/embed/chat", json=QUESTION, headers=embed_headers(client)).status_code for _ in range(3)]
+        assert statuses == [200, 200, 429]
+        assert client.get("/api/models", headers={"Authorization": f"Bearer {ADMIN}"}).status_code == 200  # admin bucket untouched
+
+
+def test_without_any_key_or_token_the_embed_is_as_open_as_the_server(site):
+    assert site.post("/api/embed/chat", json=QUESTION).status_code == 200
+    assert 'data-key-required="false"' in site.get("/embed").text
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [({"ADVISOR_API_TOKEN": "same", "ADVISOR_EMBED_KEY": "same"}, "ADVISOR_EMBED_KEY"),
+     ({"ADVISOR_TRUSTED_PROXIES": "10.0.0.0/8, not-an-ip"}, "ADVISOR_TRUSTED_PROXIES"),
+     ({"ADVISOR_EMBED_RATE_LIMIT": "lots"}, "ADVISOR_EMBED_RATE_LIMIT")],
+)  # fmt: skip
+def test_bad_deployment_settings_name_the_variable(env, variable):
+    with pytest.raises(ConfigError, match=variable):
+        Settings.from_env(env)

@@ -233,22 +233,21 @@ def test_gpu_command_without_text_shows_bilingual_usage_from_the_registry(offlin
     assert "/gpu" in ack.body and "用法" in ack.body
 
 
-def test_render_response_appends_only_sources_the_answer_does_not_cite():
+def test_render_response_shows_the_answers_own_sources_once_as_slack_links():
+    answer = "See the **OOM** guide.\n\n**参考资料**\n- [OOM guide · Fixes](https://pytorch.org/docs/stable/notes/cuda.html?a=1&b=2)\n- A100 (NVIDIA A100 datasheet)"
     response = AdvisorResponse(
-        answer="See the **OOM** guide.\n\nSources: memory-rules",
+        answer=answer,
         language="zh",
-        mode="llm",
+        mode="offline",
         sources=[
-            Source(doc_id="memory-rules", title="memory-rules"),
             Source(doc_id="oom", title="OOM guide", section="Fixes", urls=["https://pytorch.org/docs/stable/notes/cuda.html?a=1&b=2"]),
             Source(doc_id="gpu:a100", title="A100", urls=["NVIDIA A100 datasheet"]),
         ],
     )
     [message] = render_response(response)
-    assert "*来源*" in message
     assert "• <https://pytorch.org/docs/stable/notes/cuda.html?a=1&amp;b=2|OOM guide · Fixes>" in message
     assert "• A100 (NVIDIA A100 datasheet)" in message
-    assert message.count("memory-rules") == 1
+    assert message.count("OOM guide") == 1 and message.count("*参考资料*") == 1 and "来源" not in message
 
 
 def test_events_endpoint_over_http_checks_signatures_and_answers_url_verification(offline_advisor, slack_api):

@@ -2,28 +2,34 @@
 
 Thin adapters only: chat goes to ``Advisor.answer`` and tools to ``Registry.run``. Handlers
 that do real work are plain ``def`` so FastAPI runs them in its threadpool and a slow answer
-never blocks the event loop.
+never blocks the event loop. ``/healthz`` is the exception: it is async and probes on its own
+small pool with a deadline, so it answers even when every chat thread is busy or stuck.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, Query
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 
-from advisor.agent.service import Advisor
+from advisor.agent.events import AnswerOptions
+from advisor.agent.service import Advisor, answer_with, llm_health
 from advisor.config import Settings
 from advisor.contract import AdvisorResponse
 from advisor.deps import build_advisor, shared_registry
 from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest, Health, ModelList, ToolInfo, ToolList
+from advisor.interfaces.docs import install_docs
 from advisor.interfaces.embed import frame_origins, install_embed
 from advisor.interfaces.guards import ApiGuard
-from advisor.interfaces.health import IndexProbe
-from advisor.interfaces.http_errors import install_error_handlers
+from advisor.interfaces.health import IndexProbe, running_retriever
+from advisor.interfaces.http_errors import install_error_handlers, request_id_of
 from advisor.interfaces.openai_compat import openai_router
+from advisor.interfaces.sessions import install_login
 from advisor.registry import Registry
 from knowledge.catalog import load_catalog
 from tools.gpu_specs import GpuFilter, GpuList
@@ -35,8 +41,21 @@ DESCRIPTION = """Bilingual (中文/English) advisor for choosing, sizing, costin
 * `POST /v1/chat/completions` — OpenAI-compatible (model `gpu-advisor`, streaming supported).
 
 Errors are `{"error": {"code", "en", "zh", "suggestions", "message"}}`. When `ADVISOR_API_TOKEN` is set,
-send `Authorization: Bearer <token>` to `/api/*` and `/v1/*`.
+send `Authorization: Bearer <token>` to `/api/*`, `/v1/*` and the Gradio UI's `/gradio_api/*` (browsers sign in
+at `/login` instead). `/api/embed/*` takes the narrow `X-Embed-Key` (ADVISOR_EMBED_KEY) instead.
 """
+# /healthz probes here, never on the threadpool the chat handlers share: a full or stuck pool must not hide the answer.
+HEALTH_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="healthz")
+HEALTH_DEADLINE_S = 2.0
+REMOTE_STORE_RECHECK_S = 10.0
+
+
+def index_state(probe: IndexProbe):
+    """The index state; a remote store this process searches is also pinged (at most every 10 s)."""
+    retriever = running_retriever()
+    if retriever is not None and getattr(retriever.store, "url", None):
+        retriever.verify_store(max_age_s=REMOTE_STORE_RECHECK_S)
+    return probe.state()
 
 
 def _version() -> str:
@@ -99,8 +118,8 @@ def rest_router(advisor: Advisor, registry: Registry, probe: IndexProbe) -> APIR
     router = APIRouter(responses=ERROR_RESPONSES)
 
     @router.post("/api/chat", response_model=AdvisorResponse, tags=["chat"], summary="Ask the advisor (stateless)")
-    def chat(request: ChatRequest) -> AdvisorResponse:
-        return advisor.answer(request.message, request.history)
+    def chat(request: ChatRequest, http: Request) -> AdvisorResponse:
+        return answer_with(advisor, request.message, request.history, AnswerOptions(request_id=request_id_of(http)))
 
     @router.get("/api/gpus", response_model=GpuList, tags=["catalog"], summary="List catalog GPUs (the list_gpus tool)")
     def gpus(filters: Annotated[GpuFilter, Query()]):
@@ -111,9 +130,15 @@ def rest_router(advisor: Advisor, registry: Registry, probe: IndexProbe) -> APIR
         return ModelList(models=load_catalog().models)
 
     @router.get("/healthz", response_model=Health, tags=["health"], summary="Liveness, answer mode and index state")
-    def healthz() -> Health:
-        state = probe.state()
-        return Health(mode=advisor.mode, index=state, index_ready=state == "ready", tools=len(registry.names()))
+    async def healthz() -> Health:
+        try:
+            state = await asyncio.wait_for(asyncio.wrap_future(HEALTH_POOL.submit(index_state, probe)), HEALTH_DEADLINE_S)
+        except TimeoutError:  # the store does not answer in time: that is the answer
+            state = "unavailable"
+        llm = llm_health(advisor)  # in memory: no endpoint call, no thread
+        return Health(
+            mode=advisor.mode, llm=llm.status, llm_reason=llm.reason, index=state, index_ready=state == "ready", tools=len(registry.names())
+        )
 
     return router
 
@@ -122,21 +147,25 @@ def create_api(settings: Settings, advisor: Advisor | None = None, registry: Reg
     """Build the API app; the advisor and registry default to the ones configured by ``settings``."""
     registry = registry or shared_registry()
     advisor = advisor or build_advisor(settings)
-    app = FastAPI(title="GPU Advisor API", version=_version(), description=DESCRIPTION)
+    app = FastAPI(title="GPU Advisor API", version=_version(), description=DESCRIPTION, docs_url=None, redoc_url=None)
     install_error_handlers(app)
     app.add_middleware(ApiGuard, settings=settings)
-    origins = frame_origins(settings)
-    if origins:  # added last = outermost, so refusals (401/413/429) still carry CORS headers
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=origins,
-            allow_methods=["GET", "POST"],
-            allow_headers=["Authorization", "Content-Type"],
-            expose_headers=["Retry-After", "X-Request-ID"],
-            max_age=600,
-        )
+    # Always installed, even with no origins: its presence also stops the mounted Gradio app from adding
+    # its own CORS layer (which echoes any Origin with credentials). Added last = outermost, so refusals
+    # (401/413/429) still carry CORS headers for the allowed origins. Never with credentials.
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=frame_origins(settings),
+        allow_credentials=False,
+        allow_methods=["GET", "POST"],
+        allow_headers=["Authorization", "Content-Type", "X-Embed-Key"],
+        expose_headers=["Retry-After", "X-Request-ID"],
+        max_age=600,
+    )
     app.include_router(rest_router(advisor, registry, IndexProbe(settings)))
     app.include_router(tool_router(registry))
-    app.include_router(openai_router(advisor))
-    install_embed(app, settings)
+    app.include_router(openai_router(advisor, settings.stream_keepalive_s))
+    install_embed(app, settings, advisor)
+    install_login(app, settings)
+    install_docs(app)
     return app

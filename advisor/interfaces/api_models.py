@@ -39,6 +39,12 @@ class ModelList(BaseModel):
 class Health(BaseModel):
     status: Literal["ok"] = "ok"
     mode: Literal["offline", "llm"] = Field(description="llm when a language-model endpoint is configured.")
+    llm: Literal["off", "ok", "degraded", "unknown"] = Field(
+        "off",
+        description="off: no endpoint configured. degraded: answers fall back to the offline planner right now "
+        "(circuit breaker open, or the last answer fell back); llm_reason says why.",
+    )
+    llm_reason: str | None = Field(None, description="Why llm is degraded (never the endpoint's address or key).")
     index: Literal["ready", "missing", "unavailable"] = Field(
         description="State of the knowledge vector index; without it, retrieval falls back to keyword search."
     )

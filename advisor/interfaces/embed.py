@@ -1,7 +1,10 @@
 """`/embed`: a small self-contained chat page meant for an ``<iframe>`` in a wiki.
 
 Everything it needs is served from ``static/`` (no CDN). The Content-Security-Policy only
-lets the configured wiki origins frame it and only lets it talk to this server.
+lets the configured wiki origins frame it and only lets it talk to this server. The page asks
+``/api/embed/chat``, which takes the narrow embed key (ADVISOR_EMBED_KEY, from the iframe URL's
+``#key=`` fragment, never sent in the URL to any server) instead of the admin token: chat only,
+its own rate limit, only from this server's page or ADVISOR_EMBED_ORIGINS (``ApiGuard`` checks).
 """
 
 from __future__ import annotations
@@ -12,11 +15,13 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from fastapi import FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from advisor.config import Settings
+from advisor.contract import AdvisorResponse
+from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest
 
 log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).parent / "static"
@@ -34,6 +39,7 @@ EMBED_TEXT = {
         "sources": "引用的文档",
         "error": "请求失败",
         "hint": "回答由计算工具和知识库生成，价格与供货情况请以供应商为准。",
+        "no_key": "此处的问答助手暂时无法使用：嵌入它的页面缺少访问密钥，请告知页面维护者。",
     },
     "en": {
         "html_lang": "en",
@@ -45,6 +51,7 @@ EMBED_TEXT = {
         "sources": "Documents used",
         "error": "Request failed",
         "hint": "Answers come from calculators and a knowledge base; confirm prices and availability with vendors.",
+        "no_key": "This assistant can't answer on this page yet: the page that embeds it has no access key. Please let the page's editor know.",
     },
 }
 
@@ -80,18 +87,41 @@ def _template() -> str:
     return (STATIC_DIR / "embed.html").read_text(encoding="utf-8")
 
 
-def render_page(language: str, root_path: str) -> str:
-    values = {**EMBED_TEXT[language], "lang": language, "static": f"{root_path}/embed/static", "api_url": f"{root_path}/api/chat"}
+def render_page(language: str, root_path: str, key_required: bool = False) -> str:
+    other = "en" if language == "zh" else "zh"
+    values = {
+        **EMBED_TEXT[language], "lang": language, "static": f"{root_path}/embed/static", "api_url": f"{root_path}/api/embed/chat",
+        "check_url": f"{root_path}/api/embed/check", "key_required": "true" if key_required else "false",
+        "no_key": f"{EMBED_TEXT[language]['no_key']}\n{EMBED_TEXT[other]['no_key']}",
+    }  # fmt: skip
     return re.sub(r"\{\{(\w+)\}\}", lambda m: html.escape(values[m.group(1)]), _template())
 
 
-def install_embed(app: FastAPI, settings: Settings) -> None:
+def embed_router(advisor) -> APIRouter:
+    """What the embed page calls: chat only (the tools and catalog stay behind the admin token)."""
+    router = APIRouter(prefix="/api/embed", tags=["embed"], responses=ERROR_RESPONSES)
+
+    @router.post("/chat", response_model=AdvisorResponse, summary="Ask the advisor from the wiki embed (needs X-Embed-Key)")
+    def embed_chat(request: ChatRequest) -> AdvisorResponse:
+        return advisor.answer(request.message, request.history)
+
+    @router.post("/check", summary="Is this embed key accepted here? (the page asks once on load)")
+    def embed_check() -> dict:
+        return {"ok": True}
+
+    return router
+
+
+def install_embed(app: FastAPI, settings: Settings, advisor=None) -> None:
     csp = content_security_policy(settings)
     headers = {"Content-Security-Policy": csp, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 
     @app.get("/embed", response_class=HTMLResponse, tags=["embed"], summary="Chat page for an <iframe> in a wiki")
     def embed_page(request: Request, lang: str | None = Query(None, description="zh or en; default from Accept-Language.")):
         language = page_language(lang, request.headers.get("accept-language", ""))
-        return HTMLResponse(render_page(language, request.scope.get("root_path", "")), headers=headers)
+        key_required = settings.embed_key is not None or settings.api_token is not None
+        return HTMLResponse(render_page(language, request.scope.get("root_path", ""), key_required), headers=headers)
 
+    if advisor is not None:
+        app.include_router(embed_router(advisor))
     app.mount("/embed/static", StaticFiles(directory=STATIC_DIR), name="embed-static")

@@ -1,29 +1,49 @@
-"""What stands in front of the API routes: request ids, bearer auth, rate limit, body size.
+"""What stands in front of every route: one policy for the API, the Gradio UI and its API, and MCP.
 
-A plain ASGI middleware rather than FastAPI dependencies, because the body limit has to
-count bytes as they stream in (a client may omit or lie about Content-Length) before any
-route parses them. Only API paths are guarded: the embed page, health check and Gradio UI
-(which uploads files through its own routes) pass straight through.
+A plain ASGI middleware rather than FastAPI dependencies, because it must also cover the mounted
+Gradio app and the body limit has to count bytes as they stream in (a client may omit or lie about
+Content-Length) before any route parses them. In order, for each request:
+
+1. the client address is resolved (X-Forwarded-For only from ADVISOR_TRUSTED_PROXIES), a request id
+   is attached, and every response gets ``frame-ancestors`` and ``nosniff`` unless it set its own;
+2. ``/api/embed/*`` needs the narrow embed key (ADVISOR_EMBED_KEY) from an allowed origin and has its
+   own rate limit; ``/healthz``, ``/login``, ``/logout`` and the embed page are public;
+3. metered paths (``/api``, ``/v1``, ``/mcp``, and every request under ``/gradio_api`` that starts work)
+   count against ADVISOR_RATE_LIMIT per client address; with ADVISOR_API_TOKEN set, everything else
+   needs ``Authorization: Bearer`` or the signed session cookie from ``/login`` (browsers asking
+   for a page are sent there);
+4. metered bodies are read up to ADVISOR_MAX_BODY_BYTES.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import ipaddress
+import logging
 import math
 import threading
 import time
 import uuid
 from collections import OrderedDict, deque
 
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from advisor.config import Settings
+from advisor.interfaces.embed import frame_origins
 from advisor.interfaces.http_errors import error_response
+from advisor.interfaces.proxies import TrustedProxies
+from advisor.interfaces.sessions import LOGIN_TEXT, SessionSigner, cookie_value, login_page, login_redirect
 from knowledge.bilingual import AdvisorError
 
-GUARDED_PREFIXES = ("/api/", "/v1/")
+log = logging.getLogger(__name__)
+METERED_PREFIXES = ("/api/", "/v1/", "/gradio_api/", "/mcp")
+EMBED_API_PREFIX = "/api/embed/"
+PUBLIC_PATHS = {"/healthz", "/login", "/logout", "/embed"}
+PUBLIC_PREFIXES = ("/embed/static/",)
+# Gradio streams that belong to a call already counted when it was started (join, call, upload).
+FOLLOW_UP_PREFIXES = ("/gradio_api/queue/data", "/gradio_api/heartbeat/", "/gradio_api/call/", "/gradio_api/upload_progress")
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 WINDOW_S = 60.0
 # Past this many clients seen in one window, the least recently seen are forgotten: memory and
 # the cost of a hit stay bounded however many addresses a flood comes from.
@@ -106,70 +126,173 @@ def _bearer(scope: Scope) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+def is_metered(method: str, path: str) -> bool:
+    """Requests that start work count against the rate limit; the streams that deliver its result do not."""
+    if path == "/login":
+        return method == "POST"  # guessing the token is rate limited
+    if not path.startswith(METERED_PREFIXES):
+        return False
+    return not (method == "GET" and path.startswith(FOLLOW_UP_PREFIXES))
+
+
+def is_public(path: str) -> bool:
+    return path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
+
+
+def same_site_origin(origin: str, scope: Scope) -> bool:
+    """Does the browser's ``Origin`` name this server (its Host, or the host a trusted proxy forwarded)?"""
+    netloc = origin.split("://", 1)[-1].rstrip("/").lower()
+    hosts = {(_header(scope, b"host") or "").lower(), (scope.get("state", {}).get("forwarded_host") or "").lower()}
+    return bool(netloc) and netloc in hosts
+
+
+def rate_limited(limit: int, seconds: int) -> AdvisorError:
+    return AdvisorError(
+        "rate_limited",
+        f"Too many requests: the limit is {limit} per minute. Retry in {seconds} s.",
+        f"请求过于频繁：每分钟最多 {limit} 次，请 {seconds} 秒后重试。",
+    )
+
+
+UNAUTHORIZED = AdvisorError(
+    "unauthorized",
+    "Missing or invalid API token: send the header 'Authorization: Bearer <ADVISOR_API_TOKEN>', or sign in at /login.",
+    "缺少或错误的 API 令牌：请在请求头中加入 'Authorization: Bearer <ADVISOR_API_TOKEN>'，或在 /login 登录。",
+)
+CROSS_SITE = AdvisorError(
+    "cross_site_request",
+    "Refused: this request came from another site's page. Behind a reverse proxy, forward the Host header (proxy_set_header Host $host).",
+    "已拒绝：该请求来自其他网站的页面。如经反向代理访问，请转发 Host 请求头（proxy_set_header Host $host）。",
+)
+# What a wiki reader sees when the page embedding the chat has no valid key: no developer jargon.
+EMBED_KEY_REFUSED = AdvisorError(
+    "embed_key_invalid",
+    "This assistant can't answer on this page yet: the page that embeds it has no valid access key. Please let the page's editor know.",
+    "此处的问答助手暂时无法使用：嵌入它的页面缺少有效的访问密钥，请告知页面维护者。",
+)
+EMBED_ORIGIN_REFUSED = AdvisorError(
+    "embed_origin_refused",
+    "This assistant can only be used from the pages it was set up for. Please let the page's editor know.",
+    "此问答助手只能在指定的页面中使用，请告知页面维护者。",
+)
+
+
 class ApiGuard:
     def __init__(self, app: ASGIApp, settings: Settings, clock=time.monotonic):
         self.app = app
         self.token = settings.api_token.get_secret_value() if settings.api_token else None
+        self.signer = SessionSigner(self.token) if self.token else None
+        self.embed_key = settings.embed_key.get_secret_value() if settings.embed_key else None
+        self.embed_origins = set(frame_origins(settings))
         self.max_body = settings.max_body_bytes
         self.limiter = SlidingWindowLimiter(settings.rate_limit_per_minute, clock=clock)
+        self.embed_limiter = SlidingWindowLimiter(settings.embed_rate_limit_per_minute, clock=clock)
+        self.proxies = TrustedProxies(settings.trusted_proxies)
+        ancestors = " ".join(["'self'", *frame_origins(settings)])
+        self.default_headers = [
+            (b"content-security-policy", f"frame-ancestors {ancestors}".encode()),
+            (b"x-content-type-options", b"nosniff"),
+        ]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        self.proxies.apply(scope)
+        path = scope["path"]
+        if scope["type"] == "websocket":
+            if self.token is not None and not is_public(path) and not self._authenticated(scope):
+                await send({"type": "websocket.close", "code": 1008})
+                return
             await self.app(scope, receive, send)
             return
         request_id = uuid.uuid4().hex[:16]
         scope.setdefault("state", {})["request_id"] = request_id
-        send = _with_request_id(send, request_id)
-        if not scope["path"].startswith(GUARDED_PREFIXES):
+        send = self._with_headers(send, request_id)
+        method = scope["method"]
+        client = client_address_key((scope.get("client") or ("?",))[0])
+        if path.startswith(EMBED_API_PREFIX):
+            refusal = self._embed_refusal(scope, client)
+        elif is_public(path) and not is_metered(method, path):
             await self.app(scope, receive, send)
             return
-        refusal = self._refuse_before_body(scope)
-        if refusal is None:
-            body, refusal = await self._read_body(receive)
-        if refusal is not None:
-            status, error, headers = refusal
-            await error_response(status, error, request_id, headers)(scope, receive, send)
-            return
-        await self.app(scope, _replay(body, receive), send)
-
-    def _refuse_before_body(self, scope: Scope):
-        token = _bearer(scope)
-        authorized = self.token is None or (token is not None and hmac.compare_digest(token.encode(), self.token.encode()))
-        # A verified token names the client, otherwise its address does: nobody dodges the limit
-        # by inventing tokens, and guessing tokens is itself rate limited.
-        if self.token is not None and authorized:
-            client = "token:" + hashlib.sha256(token.encode()).hexdigest()
         else:
-            client = client_address_key((scope.get("client") or ("?",))[0])
-        wait = self.limiter.hit(client)
+            refusal = self._refusal(scope, client, method, path)
+        body = b""
+        if refusal is None and (is_metered(method, path) or path.startswith(EMBED_API_PREFIX)):
+            body, refusal = await self._read_body(receive)
+            receive = _replay(body, receive)
+        if refusal is not None:
+            await self._refuse(scope, receive, send, request_id, refusal)
+            return
+        await self.app(scope, receive, send)
+
+    # --- decisions ----------------------------------------------------------------------
+    def _authenticated(self, scope: Scope) -> bool:
+        if self.signer is None:
+            return True
+        return self.signer.token_matches(_bearer(scope)) or self.signer.valid(cookie_value(_header(scope, b"cookie")))
+
+    def _refusal(self, scope: Scope, client: str, method: str, path: str):
+        if is_metered(method, path):
+            wait = self.limiter.hit(client)
+            if wait is not None:
+                seconds = max(1, math.ceil(wait))
+                return 429, rate_limited(self.limiter.limit, seconds), {"Retry-After": str(seconds)}
+        if self.signer is None or is_public(path):
+            return self._too_large(scope)
+        if self.signer.token_matches(_bearer(scope)):
+            return self._too_large(scope)
+        if self.signer.valid(cookie_value(_header(scope, b"cookie"))):
+            origin = _header(scope, b"origin")
+            if method not in SAFE_METHODS and origin and not same_site_origin(origin, scope):
+                return 403, CROSS_SITE, None
+            return self._too_large(scope)
+        accept = _header(scope, b"accept") or ""
+        if method in ("GET", "HEAD") and not is_metered(method, path) and "text/html" in accept:
+            location = login_redirect(scope.get("root_path", ""), path, scope.get("query_string", b""))
+            return 303, None, {"Location": location, "Cache-Control": "no-store"}
+        return 401, UNAUTHORIZED, {"WWW-Authenticate": "Bearer"}
+
+    def _embed_refusal(self, scope: Scope, client: str):
+        wait = self.embed_limiter.hit(client)
         if wait is not None:
             seconds = max(1, math.ceil(wait))
-            limit = self.limiter.limit
-            error = AdvisorError(
-                "rate_limited",
-                f"Too many requests: the limit is {limit} per minute. Retry in {seconds} s.",
-                f"请求过于频繁：每分钟最多 {limit} 次，请 {seconds} 秒后重试。",
-            )
-            return 429, error, {"Retry-After": str(seconds)}
-        if not authorized:
-            error = AdvisorError(
-                "unauthorized",
-                "Missing or invalid API token: send the header 'Authorization: Bearer <ADVISOR_API_TOKEN>'.",
-                "缺少或错误的 API 令牌：请在请求头中加入 'Authorization: Bearer <ADVISOR_API_TOKEN>'。",
-            )
-            return 401, error, {"WWW-Authenticate": "Bearer"}
-        length = _header(scope, b"content-length")
-        if length and length.strip().isdigit() and int(length) > self.max_body:
-            return self._too_large()
-        return None
+            return 429, rate_limited(self.embed_limiter.limit, seconds), {"Retry-After": str(seconds)}
+        if self.embed_key is None and self.token is None:
+            return self._too_large(scope)  # an open server: the embed is as open as the rest
+        if self.embed_key is None or not hmac.compare_digest((_header(scope, b"x-embed-key") or "").encode(), self.embed_key.encode()):
+            return 401, EMBED_KEY_REFUSED, None
+        origin = (_header(scope, b"origin") or "").rstrip("/")
+        if not origin or not (origin in self.embed_origins or same_site_origin(origin, scope)):
+            return 403, EMBED_ORIGIN_REFUSED, None
+        return self._too_large(scope)
 
-    def _too_large(self):
+    def _too_large(self, scope: Scope | None = None):
+        length = _header(scope, b"content-length") if scope is not None else None
+        if scope is not None and not (length and length.strip().isdigit() and int(length) > self.max_body):
+            return None
         error = AdvisorError(
             "body_too_large",
             f"The request body exceeds the limit of {self.max_body} bytes (ADVISOR_MAX_BODY_BYTES).",
             f"请求体超过上限 {self.max_body} 字节（ADVISOR_MAX_BODY_BYTES）。",
         )
         return 413, error, None
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, request_id: str, refusal) -> None:
+        status, error, headers = refusal
+        if error is None:  # a redirect to the sign-in page
+            await Response(status_code=status, headers=headers)(scope, receive, send)
+        elif scope["path"].startswith("/mcp"):  # MCP clients read JSON-RPC errors, whatever the status
+            body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600 if status == 413 else -32000,
+                    "message": f"{error.message('en')} / {error.message('zh')}", "data": error.to_dict()}}  # fmt: skip
+            await JSONResponse(body, status_code=status, headers=headers)(scope, receive, send)
+        elif scope["path"] == "/login" and status == 429:  # a person at the sign-in form: answer with the form
+            page = login_page(scope.get("root_path", ""), "/", LOGIN_TEXT["limited"], status=status)
+            page.headers.update(headers or {})
+            await page(scope, receive, send)
+        else:
+            await error_response(status, error, request_id, headers)(scope, receive, send)
 
     async def _read_body(self, receive: Receive):
         """Read the whole body, stopping as soon as it exceeds the limit (Content-Length may lie)."""
@@ -186,6 +309,20 @@ class ApiGuard:
             if not message.get("more_body", False):
                 return b"".join(chunks), None
 
+    def _with_headers(self, send: Send, request_id: str) -> Send:
+        defaults = self.default_headers
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {key.lower() for key, _ in headers}
+                headers += [(key, value) for key, value in defaults if key not in present]
+                headers.append((b"x-request-id", request_id.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        return send_with_headers
+
 
 def _replay(body: bytes, receive: Receive) -> Receive:
     """Hand the buffered body to the app once; later receives (disconnect watch) go to the client."""
@@ -199,12 +336,3 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
-
-
-def _with_request_id(send: Send, request_id: str) -> Send:
-    async def send_with_id(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            message = {**message, "headers": [*message.get("headers", []), (b"x-request-id", request_id.encode())]}
-        await send(message)
-
-    return send_with_id

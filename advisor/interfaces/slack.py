@@ -31,9 +31,11 @@ from starlette.concurrency import run_in_threadpool
 from advisor.config import ConfigError, Settings
 from advisor.contract import AdvisorResponse, ChatTurn, Language
 from advisor.deps import shared_registry
-from advisor.interfaces.slack_format import MESSAGE_LIMIT, escape, format_sources, slack_to_plain, split_message, to_mrkdwn
+from advisor.interfaces.slack_format import MESSAGE_LIMIT, escape, slack_to_plain, split_message, to_mrkdwn
 from advisor.language import detect_language
 from advisor.registry import Registry
+
+SLACK_TIMEOUT_S = 15  # every Web API call (post, update, history) gives up after this; the retry handlers may try again
 
 if TYPE_CHECKING:  # the agent stack is heavy; only run() needs it, via build_advisor
     from advisor.agent.service import Advisor
@@ -136,10 +138,8 @@ def usage_help(registry: Registry) -> str:
 
 
 def render_response(response: AdvisorResponse, max_messages: int = MAX_MESSAGES) -> list[str]:
-    """The answer as mrkdwn messages: converted, sources appended, split, capped."""
-    text = to_mrkdwn(response.answer)
-    sources = format_sources(response.sources, response.language, response.answer)
-    messages = split_message(f"{text}\n\n{sources}" if sources else text) or [escape(FAILED[response.language])]
+    """The answer as mrkdwn messages: converted (its sources section included), split, capped."""
+    messages = split_message(to_mrkdwn(response.answer)) or [escape(FAILED[response.language])]
     if len(messages) > max_messages:
         note = TRUNCATED[response.language]
         last = split_message(messages[max_messages - 1], MESSAGE_LIMIT - len(note) - 1)[0]
@@ -246,7 +246,7 @@ def create_slack_app(settings: SlackSettings, advisor: Advisor, client: WebClien
     Keep ``process_before_response`` False for HTTP and Socket Mode so events are acknowledged before
     the (slow) answer is computed; True runs listeners before the HTTP response (FaaS, tests).
     """
-    client = client or WebClient()
+    client = client or WebClient(timeout=SLACK_TIMEOUT_S)
     client.token = client.token or settings.bot_token.get_secret_value()
     configure_retries(client)
     if settings.signing_secret is None and not settings.socket_mode:

@@ -22,7 +22,7 @@ def build_index(
     when a remote Chroma (``ADVISOR_CHROMA_URL``) cannot be reached.
     """
     settings = settings or Settings.from_env()
-    store = VectorStore(data_dir or settings.data_dir, settings.chroma_url)
+    store = VectorStore(data_dir or settings.data_dir, settings.chroma_url, timeout_s=settings.chroma_timeout_s)
     try:
         chunks = load_corpus()
         embedder = get_embedder(settings.embedding_model)

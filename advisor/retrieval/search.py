@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
@@ -82,12 +83,13 @@ class Retriever:
         self.chunks = list(chunks) if chunks is not None else load_corpus()
         self.glossary = glossary or default_glossary()
         self.embedder = embedder or get_embedder(settings.embedding_model)
-        self.store = store or VectorStore(data_dir or settings.data_dir, settings.chroma_url)
+        self.store = store or VectorStore(data_dir or settings.data_dir, settings.chroma_url, timeout_s=settings.chroma_timeout_s)
         self._by_id = {chunk.chunk_id: chunk for chunk in self.chunks}
         self._bm25 = BM25([tokenize(chunk.lexical_text()) for chunk in self.chunks])
         self.sync_report: SyncReport | None = None
         self._outage: str | None = None  # why dense retrieval is off; None when healthy
         self._outage_lock = threading.Lock()
+        self._verified_at = 0.0
         self._healer = StoreHealer(self._resync, self._healed, *heal_backoff_s)
         if sync:
             try:
@@ -127,6 +129,18 @@ class Retriever:
             except StoreUnavailable as exc:
                 self._degrade(exc)
         return "ready" if self._outage is None else "unavailable"
+
+    def verify_store(self, max_age_s: float = 10.0) -> None:
+        """For health checks: ping a remote store (at most every ``max_age_s``) so a stalled server shows up
+        even when nobody is searching; a failure starts the outage (lexical answers, re-sync worker)."""
+        now = time.monotonic()
+        if self._outage is not None or now - self._verified_at < max_age_s:
+            return
+        self._verified_at = now
+        try:
+            self.store.ping()
+        except StoreUnavailable as exc:
+            self._degrade(exc)
 
     def close(self) -> None:
         """Stop the re-sync worker and release the store."""

@@ -6,6 +6,11 @@ default (downloading) embedding function. The collection's metadata is the index
 is wiped and rebuilt with a logged warning instead of crashing the app. A store whose files
 vanish or whose collection disappears while the app runs is marked lost: queries refuse it at
 once (callers answer lexically) until a sync re-creates what is missing.
+
+Nothing waits on a Chroma server without a limit: every HTTP call it makes has a timeout
+(ADVISOR_CHROMA_TIMEOUT, which Chroma's own client lacks), and a query gives up after
+``QUERY_DEADLINE_S`` (the chat then answers lexically) and leaves the store alone for
+``retry_after_s``. A frozen server costs one chat at most 1.5 s, then none until the retry.
 """
 
 from __future__ import annotations
@@ -13,7 +18,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +29,7 @@ from chromadb.api.shared_system_client import SharedSystemClient
 from chromadb.errors import NotFoundError
 from pydantic import BaseModel, Field
 
+from advisor.retrieval.chroma_http import DEFAULT_HTTP_TIMEOUT_S, QUERY_DEADLINE_S, http_client, with_deadline
 from advisor.retrieval.documents import Chunk
 from advisor.retrieval.embeddings import Embedder
 
@@ -67,11 +72,13 @@ class VectorStore:
     """A Chroma collection, local (``PersistentClient`` under ``data_dir``) or remote (``chroma_url``)."""
 
     def __init__(
-        self, data_dir: Path, chroma_url: str | None = None, retry_after_s: float = 5.0, verify_every_s: float = 1.0
-    ):
+        self, data_dir: Path, chroma_url: str | None = None, retry_after_s: float = 5.0, verify_every_s: float = 1.0,
+        timeout_s: float = DEFAULT_HTTP_TIMEOUT_S,
+    ):  # fmt: skip
         self.path = Path(data_dir) / "chroma"
         self.url = chroma_url
         self.retry_after_s = retry_after_s
+        self.timeout_s = timeout_s
         # Chroma keeps answering from deleted files it still has open, so a local store is checked
         # on disk, but at most this often: the hot path stays one clock read per query.
         self.verify_every_s = verify_every_s
@@ -97,11 +104,7 @@ class VectorStore:
                 return chromadb.PersistentClient(path=str(self.path), settings=settings)
         parsed = urlparse(self.url if "//" in self.url else f"http://{self.url}")
         host, ssl = parsed.hostname or "127.0.0.1", parsed.scheme == "https"
-        port = parsed.port or (443 if ssl else 8000)
-        # Chroma's HTTP client has no connect timeout; a quick probe keeps a dead host from hanging us.
-        with socket.create_connection((host, port), timeout=2.0):
-            pass
-        return chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=settings)
+        return http_client(host, parsed.port or (443 if ssl else 8000), ssl, settings, self.timeout_s)
 
     def client(self, repair: bool = False):
         """The Chroma client. Only index builds pass ``repair``: a local store Chroma cannot open is
@@ -151,7 +154,7 @@ class VectorStore:
         a deleted or replaced database marks the index lost until the next sync."""
         if self._lost:
             raise StoreUnavailable(f"the index at {self.location} is gone ({self._lost}) and must be re-synced")
-        if self._client is None and self._backing_off():
+        if self._failed_at is not None and self._backing_off():
             raise StoreUnavailable(f"Chroma at {self.location} was unreachable moments ago")
         if self.url or self._file_id is None:
             return
@@ -328,9 +331,36 @@ class VectorStore:
         )
 
     # --- query ------------------------------------------------------------------------
-    def query(self, vector, n: int) -> list[tuple[str, float]]:
-        """(chunk id, cosine similarity) best first; raises ``StoreUnavailable`` if Chroma fails."""
+    def _remote(self, call: Callable, *args, what: str):
+        """Run ``call`` with a deadline; past it, stop waiting and leave the server alone for a while."""
+        try:
+            return with_deadline(QUERY_DEADLINE_S, call, *args)
+        except TimeoutError:
+            self._failed_at = time.monotonic()
+            raise StoreUnavailable(f"Chroma at {self.url} did not answer {what} within {QUERY_DEADLINE_S} s") from None
+
+    def ping(self) -> None:
+        """Raise ``StoreUnavailable`` unless the store answers a heartbeat within the query deadline."""
         self.check_usable()
+        if not self.url:
+            return
+        try:
+            self._remote(lambda: self.client().heartbeat(), what="a heartbeat")
+        except StoreUnavailable:
+            raise
+        except Exception as exc:
+            self._forget()
+            self._failed_at = time.monotonic()
+            raise StoreUnavailable(f"Chroma at {self.url} failed a heartbeat: {type(exc).__name__}") from exc
+
+    def query(self, vector, n: int) -> list[tuple[str, float]]:
+        """(chunk id, cosine similarity) best first; raises ``StoreUnavailable`` if Chroma fails or stalls."""
+        self.check_usable()
+        if self.url:
+            return self._remote(self._query, vector, n, what="a query")
+        return self._query(vector, n)
+
+    def _query(self, vector, n: int) -> list[tuple[str, float]]:
         try:
             collection = self._collection
             if collection is None:
@@ -349,6 +379,7 @@ class VectorStore:
             self._forget()
             self._failed_at = time.monotonic() if self.url else None
             raise StoreUnavailable(f"vector search at {self.location} failed: {type(exc).__name__}: {exc}") from exc
+        self._failed_at = None
         return [(i, 1.0 - d) for i, d in zip(result["ids"][0], result["distances"][0])]
 
     def close(self) -> None:

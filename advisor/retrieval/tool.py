@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import threading
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.contract import Language
 from advisor.retrieval.search import Hit, Retriever
 
 
 class KnowledgeQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     query: str = Field(min_length=1, max_length=4000, description="The question or keywords, in Chinese or English.")
     k: int = Field(3, ge=1, le=10, description="How many documents to return.")
     language: Language | None = Field(None, description="Language for titles and snippets; default: the query's.")

@@ -10,8 +10,24 @@
   const submit = form.querySelector("button[type=submit]");
   const MAX_TURNS = 20; // keeps the request well under the server's body limit
   const history = [];
-  // An optional API token travels in the URL fragment (#token=...), which browsers never send to servers.
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  // The embed key travels in the URL fragment (#key=...), which browsers never send to servers. It is
+  // not the admin token: it only opens this chat, with its own rate limit, from the allowed wikis.
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  // Refusals a wiki reader cannot fix: shown in both languages, with no developer jargon.
+  const READER_ERRORS = ["embed_key_invalid", "embed_origin_refused"];
+
+  function headers() {
+    const h = { "Content-Type": "application/json" };
+    if (key) h["X-Embed-Key"] = key;
+    return h;
+  }
+
+  function unavailable(text) {
+    const note = bubble("assistant error");
+    note.textContent = text;
+    input.disabled = true;
+    submit.disabled = true;
+  }
 
   function bubble(className) {
     const div = document.createElement("div");
@@ -21,23 +37,12 @@
     return div;
   }
 
-  function firstWebLink(urls) {
-    return (urls || []).find(function (u) { return /^https?:\/\//i.test(u); });
-  }
-
-  function sourcesHtml(sources) {
-    if (!sources || !sources.length) return "";
-    const items = sources.map(function (s) {
-      const label = escapeHtml(s.title + (s.section ? " — " + s.section : ""));
-      const url = firstWebLink(s.urls);
-      return "<li>" + (url ? '<a href="' + escapeHtml(url) + '" target="_blank" rel="noopener noreferrer">' + label + "</a>" : label) + "</li>";
-    });
-    const summary = escapeHtml(page.sourcesLabel) + " (" + sources.length + ")";
-    return '<details class="sources"><summary>' + summary + "</summary><ul>" + items.join("") + "</ul></details>";
-  }
-
   function errorText(data, status) {
     const error = data && data.error;
+    if (error && READER_ERRORS.indexOf(error.code) >= 0) {
+      const other = page.lang === "zh" ? "en" : "zh";
+      return error[page.lang] + "\n" + error[other];
+    }
     if (error && (error[page.lang] || error.en)) return error[page.lang] || error.en;
     return page.errorLabel + " (HTTP " + status + ")";
   }
@@ -48,17 +53,15 @@
     reply.textContent = page.thinking;
     submit.disabled = true;
     try {
-      const headers = { "Content-Type": "application/json" };
-      if (token) headers.Authorization = "Bearer " + token;
       const response = await fetch(page.api, {
         method: "POST",
-        headers: headers,
+        headers: headers(),
         body: JSON.stringify({ message: text, history: history.slice(-MAX_TURNS) }),
       });
       const data = await response.json().catch(function () { return null; });
       if (!response.ok || !data) throw new Error(errorText(data, response.status));
       reply.className = "msg assistant";
-      reply.innerHTML = renderMarkdown(data.answer) + sourcesHtml(data.sources);
+      reply.innerHTML = renderMarkdown(data.answer); // the answer carries its own sources section
       history.push({ role: "user", content: text }, { role: "assistant", content: data.answer });
     } catch (err) {
       reply.className = "msg assistant error";
@@ -67,6 +70,22 @@
       submit.disabled = false;
       log.scrollTop = log.scrollHeight;
       input.focus();
+    }
+  }
+
+  async function checkKey() {
+    if (page.keyRequired !== "true") return;
+    if (!key) {
+      unavailable(page.noKey);
+      return;
+    }
+    try {
+      const response = await fetch(page.check, { method: "POST", headers: headers(), body: "{}" });
+      if (response.ok) return;
+      const data = await response.json().catch(function () { return null; });
+      if (response.status === 401 || response.status === 403) unavailable(errorText(data, response.status));
+    } catch (err) {
+      // offline or server down: the first question will say so
     }
   }
 
@@ -88,5 +107,7 @@
     history.length = 0;
     log.replaceChildren();
     input.focus();
+    checkKey();
   });
+  checkKey();
 })();

@@ -37,9 +37,15 @@
   const LIST_ITEM = /^\s*([-*+]|\d+[.)])\s+(.*)$/;
   const QUOTE = /^&gt;\s?(.*)$/;
 
+  // A cell that is one figure ("16.06 GB", "$316,250", "-0.02 GB", "24.7%", "1,794,617 卡时") never wraps.
+  const FIGURE = /^[-\u2212+≈~$¥]*\d[\d.,]*(e[+-]?\d+)?(\s|\u00a0)?(%|[A-Za-z\u4e00-\u9fff/·-]{0,12})$/;
+
   function cells(line, tag) {
     const parts = line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
-    return "<tr>" + parts.map(function (c) { return "<" + tag + ">" + inline(c.trim()) + "</" + tag + ">"; }).join("") + "</tr>";
+    return "<tr>" + parts.map(function (c) {
+      const open = tag === "td" && FIGURE.test(c.trim()) ? '<td class="num">' : "<" + tag + ">";
+      return open + inline(c.trim()) + "</" + tag + ">";
+    }).join("") + "</tr>";
   }
 
   // Consume consecutive lines matching `pattern` from index i; returns [matches, next index].
