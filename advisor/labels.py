@@ -1,5 +1,10 @@
 """Bilingual labels for catalog and tool enums, shared by the chat answers and the web UI: (English, 中文);
-and the one rule for choosing between the two: Chinese for "zh", English for anything else."""
+and the one rule for choosing between the two: Chinese for "zh", English for anything else.
+
+Tool results carry machine values ('inference', 'months', 'datacenter'); people see these labels.
+"""
+
+from __future__ import annotations
 
 VERDICT = {
     "fits": ("✅ Fits", "✅ 放得下"),
@@ -13,6 +18,49 @@ CHINA_STATUS = {
     "domestic": ("Chinese domestic chip", "国产"),
     "not-sold": ("not sold in mainland China", "中国大陆未销售"),
 }
+SEGMENT = {
+    "datacenter": ("Data centre", "数据中心"),
+    "workstation": ("Workstation", "工作站"),
+    "consumer": ("Consumer", "消费级"),
+    "apple": ("Apple", "Apple"),
+}
+MODE = {"inference": ("Inference (serving)", "推理（部署）"), "training": ("Training / fine-tuning", "训练 / 微调")}
+METHOD = {
+    "full": ("Full fine-tune", "全参微调"),
+    "lora": ("LoRA", "LoRA"),
+    "qlora": ("QLoRA (4-bit base)", "QLoRA（4 位量化基座）"),
+    "freeze": ("Freeze (train the last layers)", "冻结（只训练最后几层）"),
+}
+TASK = {
+    "inference": ("Inference (serving)", "推理部署"),
+    "lora": ("LoRA fine-tune", "LoRA 微调"),
+    "qlora": ("QLoRA fine-tune", "QLoRA 微调"),
+    "full_finetune": ("Full fine-tune", "全参微调"),
+    "pretrain": ("Pre-training", "预训练"),
+}
+ZERO_STAGE = {
+    0: ("0 (no sharding)", "0（不分片）"),
+    1: ("1 (optimizer states sharded)", "1（切分优化器状态）"),
+    2: ("2 (+ gradients)", "2（再切分梯度）"),
+    3: ("3 (+ weights)", "3（再切分权重）"),
+}
+CURRENCY = {"USD": ("US dollar (USD)", "美元（USD）"), "CNY": ("Chinese yuan (CNY)", "人民币（CNY）")}
+MFU_SOURCE = {"user": ("given", "用户给定"), "default": ("default table", "按默认表")}
+# Units of tool line items (`LineItem.unit`); money units are formatted with the currency symbol instead.
+UNITS = {
+    "months": ("months", "个月"),
+    "days": ("days", "天"),
+    "hours": ("hours", "小时"),
+    "GPU-hours": ("GPU-hours", "卡时"),
+    "GPUs": ("GPUs", "张卡"),
+    "servers": ("servers", "台"),
+    "years": ("years", "年"),
+    "fraction": ("", ""),
+}
+UNIT_NOTE = (
+    "GB = 10⁹ bytes; a card sold as “80 GB” holds 80 GiB = 85.9 GB; nvidia-smi shows MiB.",
+    "GB = 10⁹ 字节；标称“80 GB”的显卡实为 80 GiB = 85.9 GB；nvidia-smi 显示的是 MiB。",
+)
 
 
 def pick(language: str, en: str, zh: str) -> str:
@@ -21,3 +69,20 @@ def pick(language: str, en: str, zh: str) -> str:
 
 def label(pair: tuple[str, str], language: str) -> str:
     return pick(language, *pair)
+
+
+def enum_label(table: dict, value, language: str) -> str:
+    """The label of ``value`` in one of the tables above; an unknown value is shown as it is."""
+    return label(table[value], language) if value in table else str(value)
+
+
+def unit(code: str, language: str) -> str:
+    """'months' → '个月'; per-hour units ('USD/GPU-hour') translate their denominator; others stay ('GB', 'kWh')."""
+    if code.endswith("/GPU-hour"):
+        return f"{code.removesuffix('/GPU-hour')}/{pick(language, 'GPU-hour', '卡时')}"
+    return enum_label(UNITS, code, language)
+
+
+def choices(table: dict, language: str, values=None) -> list[tuple[str, object]]:
+    """(label, value) pairs for a dropdown, in ``values`` order (default: the table's)."""
+    return [(enum_label(table, v, language), v) for v in (values if values is not None else table)]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import difflib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -65,6 +66,54 @@ def _zh_message(error: Mapping[str, Any]) -> str:
         return template.format(**context)
     except (KeyError, IndexError):
         return template.split(" {")[0].split("：{")[0]
+
+
+# Names models and people use for a field under another name; difflib cannot see these.
+FIELD_SYNONYMS = {
+    "gpu": ("gpu_name", "gpu_model", "gpu_type", "device", "card", "accelerator"),
+    "gpus": ("gpu_names", "gpu_list", "devices", "cards"),
+    "context": ("seq_len", "seq_length", "sequence_length", "max_seq_len", "context_length", "ctx", "ctx_len", "max_length", "num_ctx"),
+    "batch": ("batch_size", "bs", "concurrency", "micro_batch_size"),
+    "model": ("model_name", "model_id", "llm"),
+    "precision": ("dtype", "quantization", "quant", "data_type", "weight_precision"),
+    "num_gpus": ("gpu_count", "n_gpus", "num_gpu", "gpus_count", "count"),
+    "params_b": ("params", "parameters", "num_params", "size_b", "model_size"),
+    "text": ("log", "logs", "symptom", "error", "message"),
+    "query": ("question", "q", "search"),
+    "tokens": ("num_tokens", "dataset_tokens", "train_tokens"),
+    "utilisation_pct": ("utilization_pct", "utilization", "utilisation"),
+}
+
+
+def closest_fields(name: str, valid: Iterable[str]) -> list[str]:
+    """Valid field names the misspelled ``name`` most likely meant: a known synonym, else difflib."""
+    valid = list(valid)
+    key = name.strip().lower()
+    for field, synonyms in FIELD_SYNONYMS.items():
+        if field in valid and key in synonyms:
+            return [field]
+    return difflib.get_close_matches(key, valid, n=3, cutoff=0.6)
+
+
+def unknown_arguments(tool: str, unknown: Sequence[str], valid: Sequence[str]) -> AdvisorError:
+    """Arguments a tool does not have, each with the closest valid field (both languages)."""
+    en_parts, zh_parts, suggestions = [], [], []
+    for name in list(unknown)[:5]:
+        shown = shorten(str(name), 40)
+        close = closest_fields(str(name), valid)
+        suggestions += [c for c in close if c not in suggestions]
+        if close:
+            en_parts.append(f"'{shown}' (did you mean '{close[0]}'?)")
+            zh_parts.append(f"“{shown}”（是不是想用“{close[0]}”？）")
+        else:
+            en_parts.append(f"'{shown}'")
+            zh_parts.append(f"“{shown}”")
+    return AdvisorError(
+        "unknown_argument",
+        f"{tool} has no argument " + ", ".join(en_parts) + f". Valid arguments: {', '.join(valid)}.",
+        f"{tool} 没有参数 " + "、".join(zh_parts) + f"。可用参数：{', '.join(valid)}。",
+        suggestions or list(valid),
+    )
 
 
 def malformed_json(detail: str) -> AdvisorError:

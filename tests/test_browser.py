@@ -50,11 +50,15 @@ def server_url(chromium) -> Iterator[str]:
     import uvicorn
 
     from advisor.config import Settings
-    from advisor.interfaces.server import create_app
+    from advisor.interfaces.server import create_app, warm_up
 
     port = free_port()
     # Offline mode (no LLM endpoint) regardless of the developer's environment.
-    app = create_app(Settings(host="127.0.0.1", port=port))
+    settings = Settings(host="127.0.0.1", port=port)
+    # As `serve` does: index, embedder and catalogs are ready before the server starts, so the first
+    # answer does not spend the browser's timeout building the session's fresh knowledge index.
+    warm_up(settings, echo=lambda _: None)
+    app = create_app(settings)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

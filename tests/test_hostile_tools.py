@@ -26,6 +26,10 @@ BUG_CODES = {"internal_error", "result_out_of_range"}
 BASE_CALLS: dict[str, list[dict]] = {
     "recommend_gpus": [{"model": "llama-3.1-8b", "max_gpus": 8}, {"model": "qwen2.5-72b", "task": "qlora", "currency": "CNY", "max_gpus": 8}],
     "estimate_memory": [{"model": "llama-3.1-8b"}, {"model": "llama-3.1-8b", "mode": "training", "num_gpus": 8, "zero_stage": 3}],
+    "estimate_throughput": [
+        {"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 16},
+        {"model": "qwen3-30b-a3b", "gpu": "rtx-4090", "engine": "llamacpp", "precision": "q4_k_m", "num_gpus": 2, "target_ttft_ms": 500},
+    ],
     "max_fit": [{"model": "llama-3.1-8b", "gpu": "h100-sxm"}, {"model": "llama-3.1-8b", "gpu": "h100-sxm", "engine": "vllm"}],
     "compare_gpus": [{"gpus": ["h100-sxm", "a100-80gb-sxm"]}],
     "list_gpus": [{}],

@@ -117,7 +117,7 @@ def test_energy_and_cost_follow_their_formulas():
 
 def test_missing_cloud_price_gives_no_cost_and_says_so():
     result = run(params_b=7, tokens=1e11, gpu="l40s", num_gpus=8)
-    assert result.cost is None and any("price_per_gpu_hour" in w.en for w in result.warnings)
+    assert result.cost is None and any("price per GPU-hour" in w.en and "每卡时价格" in w.zh for w in result.warnings)
 
 
 def test_deadline_mode_returns_the_smallest_sufficient_gpu_count():

@@ -7,6 +7,7 @@ import re
 import gradio as gr
 import pytest
 
+from advisor.agent.markdown import sources_section
 from advisor.contract import AdvisorResponse, Source, ToolCall
 from advisor.deps import shared_registry
 from advisor.interfaces import web_handlers as handlers
@@ -221,21 +222,31 @@ def test_tool_step_shows_arguments_and_a_summary(registry):
     outcome = registry.call("compute_tco", {"gpu": "H100", "utilisation_pct": 60})
     step = tool_step(ToolCall(**outcome.model_dump()), "en")
     assert step.metadata["title"] == "🔧 compute_tco"
-    assert '"utilisation_pct": 60' in step.content and "break_even_month:" in step.content
+    assert '"utilisation_pct": 60' in step.content and "break-even in month" in step.content and "break_even_month" not in step.content
     failed = registry.call("compute_tco", {"gpu": "H100", "utilisation_pct": 150})
     step = tool_step(ToolCall(**failed.model_dump()), "zh")
     assert "错误" in step.content and "利用率" in step.content
 
 
-def test_answer_shows_notice_and_sources():
+def test_answer_shows_the_notice_and_only_the_answers_own_sources_section():
+    answer = "Use an H100.\n\n**Sources**\n- [Out of memory · Fixes](https://example.org/a)"
     response = AdvisorResponse(
-        answer="Use an H100.", language="en", mode="offline", notice="LLM timed out",
+        answer=answer, language="en", mode="offline", notice="LLM timed out",
         sources=[Source(doc_id="oom", title="Out of memory", section="Fixes", urls=["https://example.org/a", "javascript:x"])],
     )  # fmt: skip
     text = decorate_answer(response)
-    assert text.startswith("> ⚠️ LLM timed out")
-    assert "**📚 Sources**" in text and "Out of memory · Fixes" in text
-    assert "(https://example.org/a)" in text and "javascript" not in text
+    assert text == f"> ⚠️ LLM timed out\n\n{answer}"  # no second list of the same sources
+    assert text.count("Out of memory") == 1 and "javascript" not in text
+
+
+def test_sources_section_is_one_list_of_markdown_links():
+    sources = [
+        Source(doc_id="oom", title="Out of memory", section="Fixes", urls=["https://example.org/a (b)"]),
+        Source(doc_id="gpu:a100", title="A100", urls=["NVIDIA A100 datasheet"]),
+    ]
+    text = sources_section(sources, "zh")
+    assert text.splitlines() == ["**参考资料**", "- [Out of memory · Fixes](https://example.org/a%20%28b%29)", "- A100 (NVIDIA A100 datasheet)"]
+    assert sources_section([], "en") == ""
 
 
 def test_chunks_grow_to_the_whole_text_at_word_ends():

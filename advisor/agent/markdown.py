@@ -87,3 +87,21 @@ def _backslashes_before(text: str, index: int) -> int:
     while index - count > 0 and text[index - count - 1] == "\\":
         count += 1
     return count
+
+
+def sources_section(sources: Sequence, language: str) -> str:
+    """The one sources section of an answer: a heading and one Markdown link per source
+    (``[title · section](url)``; a source without a web address is named with its citation).
+    Interfaces render the answer as it is and never add a second list."""
+    lines = []
+    for source in sources:
+        name = " · ".join(part for part in (source.title, source.section) if part).replace("[", "(").replace("]", ")")
+        url = next((u for u in source.urls if u.startswith(("http://", "https://"))), None)
+        cited = source.citation or next((u for u in source.urls if u != url), "")
+        if url:
+            lines.append(f"- [{name}]({url.replace(' ', '%20').replace('(', '%28').replace(')', '%29')})")
+        else:
+            lines.append(f"- {name}" + (f" ({cited})" if cited else ""))
+    if not lines:
+        return ""
+    return "**" + ("参考资料" if language == "zh" else "Sources") + "**\n" + "\n".join(lines)

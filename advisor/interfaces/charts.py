@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from advisor.interfaces.ui_text import TEXT, t
+from advisor.labels import CURRENCY, enum_label, pick
 from tools.common import LineItem
 from tools.cost.money import SYMBOLS
 from tools.cost.tco import TcoResult
@@ -65,7 +66,7 @@ def memory_figure(estimate: MemoryEstimate, language: str) -> go.Figure:
         if value <= 0:
             continue
         name = t(f"mem_{group}", language) if f"mem_{group}" in TEXT else items[0].label.pick(language)
-        detail = "<br>".join(f"{i.label.pick(language)}: {i.value:,.2f} GB" for i in items)
+        detail = "<br>".join(f"{i.label.pick(language)}{pick(language, ': ', '：')}{i.value:,.2f} GB" for i in items)
         fig.add_trace(
             go.Bar(
                 name=name, x=[category], y=[round(value, 4)], meta=group, marker_color=MEMORY_COLOURS.get(group),
@@ -79,12 +80,12 @@ def memory_figure(estimate: MemoryEstimate, language: str) -> go.Figure:
         fig.add_hline(
             y=capacity,
             line={"color": CAPACITY_COLOUR, "dash": "dash", "width": 2},
-            annotation_text=f"{label}: {capacity:,.1f} GB",
+            annotation_text=f"{label}{pick(language, ': ', '：')}{capacity:,.1f} GB",
             annotation_position="top left",
         )
     top = max(estimate.total_per_gpu_gb, capacity or 0) * 1.15
     fig.update_yaxes(range=[0, top or 1])
-    title = f"{estimate.model_name} · {t('memory_chart', language)} · {estimate.total_per_gpu_gb:,.1f} GB"
+    title = f"{estimate.model_label.pick(language)} · {t('memory_chart', language)} · {estimate.total_per_gpu_gb:,.1f} GB"
     return _layout(fig, title, "", t("axis_gb", language))
 
 
@@ -92,6 +93,7 @@ def tco_figure(result: TcoResult, language: str) -> go.Figure:
     """Cumulative cash spent owning versus renting, month by month, with the break-even month marked."""
     months = [p.month for p in result.series]
     symbol = SYMBOLS[result.currency]
+    month = pick(language, "month %{x}", "第 %{x} 个月")
     fig = go.Figure()
     for name, values, colour in (
         (t("series_own", language), [p.own_cumulative for p in result.series], OWN_COLOUR),
@@ -100,7 +102,7 @@ def tco_figure(result: TcoResult, language: str) -> go.Figure:
         fig.add_trace(
             go.Scatter(
                 name=name, x=months, y=values, mode="lines", line={"color": colour, "width": 3},
-                hovertemplate=f"{name}<br>%{{x}}: {symbol}%{{y:,.0f}}<extra></extra>",
+                hovertemplate=f"{name}<br>{month}: {symbol}%{{y:,.0f}}<extra></extra>",
             )
         )  # fmt: skip
     if result.break_even_month is not None:
@@ -113,11 +115,12 @@ def tco_figure(result: TcoResult, language: str) -> go.Figure:
                 y=[point.cloud_cumulative],
                 mode="markers+text",
                 marker={"color": MARKER_COLOUR, "size": 14, "symbol": "star"},
-                text=[f"{label}: {point.month}"],
+                text=[pick(language, f"{label}: month {point.month}", f"{label}：第 {point.month} 个月")],
                 textposition="top left",
-                hovertemplate=f"{label}<br>%{{x}}: {symbol}%{{y:,.0f}}<extra></extra>",
+                hovertemplate=f"{label}<br>{month}: {symbol}%{{y:,.0f}}<extra></extra>",
             )
         )
     fig.update_yaxes(tickprefix=symbol, separatethousands=True)
-    title = t("tco_chart", language) + f" ({result.total_gpus} GPUs, {result.currency})"
+    gpus, currency = result.total_gpus, enum_label(CURRENCY, result.currency, language)
+    title = t("tco_chart", language) + pick(language, f" ({gpus} GPUs, {currency})", f"（{gpus} 张卡，{currency}）")
     return _layout(fig, title, t("axis_month", language), t("axis_cost", language))

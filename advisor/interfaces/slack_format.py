@@ -10,9 +10,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from urllib.parse import urlsplit
-
-from advisor.contract import Language, Source
 
 # Slack truncates `text` at 40,000 characters and renders long messages poorly; 3,500 leaves
 # room for the fence we may add when a code block is split.
@@ -128,7 +125,7 @@ def display_width(text: str) -> int:
 
 def _cells(row: str) -> list[str]:
     row = row.strip()
-    row = row[1:] if row.startswith("|") else row
+    row = row.removeprefix("|")
     row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
     return [plain_inline(cell.strip()) for cell in _CELL_SPLIT.split(row)]
 
@@ -196,26 +193,6 @@ def _hard_wrap(line: str, width: int) -> list[str]:
         pieces.append(line[:cut])
         line = line[cut:].lstrip(" ")
     return [*pieces, line]
-
-
-SOURCES_HEADING = {"en": "Sources", "zh": "来源"}
-
-
-def format_sources(sources: Sequence[Source], language: Language, answer: str = "") -> str:
-    """Sources as a bulleted list, web addresses as links; any the answer already cites is left out."""
-    lines = []
-    for source in sources:
-        if source.title in answer or any(url in answer for url in source.urls):
-            continue
-        label = " · ".join(part for part in (source.title, source.section) if part)
-        # Catalog rows cite documents ("NVIDIA A100 datasheet …") as well as web addresses.
-        links = [url for url in source.urls if url.startswith(("http://", "https://"))]
-        citations = [url for url in source.urls if url not in links]
-        line = slack_link(links[0], label) if links else escape(label)
-        line += "".join(f" · {slack_link(url, urlsplit(url).netloc)}" for url in links[1:])
-        line += "".join(f" ({escape(citation)})" for citation in citations)
-        lines.append(f"• {line}")
-    return f"*{SOURCES_HEADING[language]}*\n" + "\n".join(lines) if lines else ""
 
 
 _SLACK_LINK = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")

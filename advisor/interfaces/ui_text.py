@@ -27,7 +27,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "clear": ("New conversation", "新对话"),
     "examples": ("Examples", "示例问题"),
     "thinking": ("Thinking…", "正在分析……"),
-    "sources": ("Sources", "参考资料"),
     "arguments": ("Arguments", "参数"),
     "result": ("Result", "结果"),
     "tool_error": ("Error", "错误"),
@@ -69,7 +68,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "log_placeholder": ("torch.OutOfMemoryError: CUDA out of memory…", "例如：训练时 GPU 利用率只有 30%，或粘贴 NCCL 报错"),
     "vendor": ("Vendor", "厂商"),
     "segment": ("Segment", "类别"),
-    "min_memory": ("Minimum memory (GB)", "最低显存（GB）"),
+    "min_memory": ("Minimum memory (GB, as sold)", "最低显存（标称 GB）"),
     "china_only": ("Buyable new in mainland China", "仅显示国内可买新卡"),
     "table": ("Results (click a header to sort)", "结果（点击表头排序）"),
     # chart axes and series

@@ -14,8 +14,12 @@ from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, EXAMPLES, t
 from advisor.interfaces.web_calculators import FormContext, calculator_tabs
 from advisor.interfaces.web_chat import respond
 from advisor.interfaces.web_labels import Relabeler
+from advisor.interfaces.web_style import table_style
 from advisor.registry import Registry
 from knowledge.catalog import load_catalog
+
+UI_CONCURRENCY = 16  # events of one handler running at once, across all browser sessions
+UI_QUEUE_SIZE = 256  # beyond this many waiting events the UI says "busy" instead of queueing forever
 
 if TYPE_CHECKING:  # the agent package is heavy to import; the UI only calls Advisor.answer
     from advisor.agent.service import Advisor
@@ -64,6 +68,7 @@ def build_ui(advisor: Advisor, registry: Registry) -> gr.Blocks:
     """The whole UI; nothing runs until a browser connects."""
     labels = Relabeler()
     with gr.Blocks(title="GPU Advisor · GPU 选型顾问", analytics_enabled=False) as demo:
+        table_style()  # figures in table cells never wrap
         with gr.Row(equal_height=True):
             with gr.Column(scale=4):
                 labels.add(gr.Markdown(t("title", DEFAULT_LANGUAGE)), value="title")
@@ -90,4 +95,7 @@ def build_ui(advisor: Advisor, registry: Registry) -> gr.Blocks:
             )
             calculator_tabs(ctx, catalog)
         language.change(labels.updates, language, labels.components, api_visibility="private")
+    # Gradio runs one event at a time per handler by default: one slow (LLM) answer would make every
+    # other person wait. Answers are thread-safe; with --workers they run in other processes anyway.
+    demo.queue(default_concurrency_limit=UI_CONCURRENCY, max_size=UI_QUEUE_SIZE)
     return demo

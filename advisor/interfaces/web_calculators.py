@@ -1,41 +1,34 @@
-"""The calculator tabs: forms for people who would rather not chat. Layout only; logic is in ``web_handlers``.
+"""The calculator tabs: forms for people who would rather not chat. Layout only: the calculations are in
+``web_handlers``, the choices people read and the rules that keep each form valid in ``web_forms``.
 
 Choice lists come from the tools' own request models (their ``Literal`` fields) and the catalog, so a
-value added to a tool shows up here without editing the UI.
+value added to a tool shows up here without editing the UI; dropdowns show (label, value) pairs in the
+page's language, and the language toggle relabels them.
 """
 
 from __future__ import annotations
 
-import typing
 from dataclasses import dataclass
 from functools import partial
 
 import gradio as gr
 from pydantic import BaseModel
 
+from advisor.interfaces import web_forms as forms
 from advisor.interfaces import web_handlers as handlers
 from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, t
-from advisor.interfaces.web_labels import Relabeler
+from advisor.interfaces.web_labels import Choices, Relabeler
+from advisor.labels import CURRENCY, METHOD, MODE, TASK, ZERO_STAGE
 from advisor.registry import Registry
 from knowledge.catalog import Catalog
 from tools.cost.training_time import TrainingTimeRequest
-from tools.gpu_specs import GpuFilter
 from tools.memory.schema import MemoryRequest
-from tools.precision import known_weight_formats
 from tools.recommend import RecommendRequest
 
 # Column widths (%) so the long text columns wrap instead of pushing numbers off screen.
-RECOMMEND_WIDTHS = ["4%", "17%", "6%", "11%", "8%", "8%", "8%", "9%", "8%", "21%"]
+RECOMMEND_WIDTHS = ["4%", "16%", "6%", "10%", "8%", "8%", "8%", "7%", "8%", "8%", "17%"]
 CATALOG_WIDTHS = ["24%", "8%", "10%", "8%", "9%", "8%", "8%", "7%", "10%", "8%"]
-
-
-def literal_choices(model: type[BaseModel], field: str) -> list[str]:
-    """The allowed values of a ``Literal`` (or optional ``Literal``) field of a request model."""
-    annotation = model.model_fields[field].annotation
-    for arg in (annotation, *typing.get_args(annotation)):
-        if typing.get_origin(arg) is typing.Literal:
-            return list(typing.get_args(arg))
-    raise TypeError(f"{model.__name__}.{field} is not a Literal field")
+literal_choices = forms.literal_choices
 
 
 def default(model: type[BaseModel], field: str):
@@ -63,27 +56,37 @@ def _number(ctx: FormContext, key: str, value=None, integer: bool = False, **kwa
     return ctx.label(gr.Number(value=value, label=t(key, DEFAULT_LANGUAGE), precision=0 if integer else None, **kwargs), label=key)
 
 
-def _dropdown(ctx: FormContext, key: str, choices, value, custom: bool = False) -> gr.Dropdown:
-    return ctx.label(gr.Dropdown(choices, value=value, label=t(key, DEFAULT_LANGUAGE), allow_custom_value=custom), label=key)
+def _dropdown(ctx: FormContext, key: str, choices: list | Choices, value, custom: bool = False, **kwargs) -> gr.Dropdown:
+    """A dropdown labelled from ``ui_text``; ``choices`` given as a function are (label, value) pairs relabelled with the page."""
+    listed = choices(DEFAULT_LANGUAGE) if callable(choices) else choices
+    dropdown = gr.Dropdown(listed, value=value, label=t(key, DEFAULT_LANGUAGE), allow_custom_value=custom, **kwargs)
+    return ctx.labels.add(dropdown, choices=choices if callable(choices) else None, label=key)
 
 
 def memory_tab(ctx: FormContext) -> None:
     with ctx.label(gr.Tab(t("tab_memory", DEFAULT_LANGUAGE), id="memory"), label="tab_memory"):
         with gr.Row():
             model = _dropdown(ctx, "model", ctx.model_choices, "llama-3.1-8b", custom=True)
-            mode = _dropdown(ctx, "mode", literal_choices(MemoryRequest, "mode"), "inference")
-            precision = _dropdown(ctx, "precision", known_weight_formats(), "bf16", custom=True)
+            mode = _dropdown(ctx, "mode", forms.enum_choices(MODE, literal_choices(MemoryRequest, "mode")), "inference")
+            precision = _dropdown(ctx, "precision", forms.precision_choices, "bf16", custom=True)
             gpu = _dropdown(ctx, "gpu", ctx.gpu_choices, "h100-sxm", custom=True)
         with gr.Row():
             batch = _number(ctx, "batch", default(MemoryRequest, "batch"), integer=True, minimum=1)
             context = _number(ctx, "context", default(MemoryRequest, "context"), integer=True, minimum=1)
             num_gpus = _number(ctx, "num_gpus", 1, integer=True, minimum=1)
             tp = _number(ctx, "tp", default(MemoryRequest, "tp"), integer=True, minimum=1)
-            method = _dropdown(ctx, "method", literal_choices(MemoryRequest, "method"), default(MemoryRequest, "method"))
-            zero = _dropdown(ctx, "zero_stage", [0, 1, 2, 3], default(MemoryRequest, "zero_stage"))
+            # training-only settings: greyed out until the workload is training (the form rules switch them on)
+            method = _dropdown(ctx, "method", forms.enum_choices(METHOD, literal_choices(MemoryRequest, "method")),
+                               default(MemoryRequest, "method"), interactive=False)  # fmt: skip
+            zero = _dropdown(ctx, "zero_stage", forms.enum_choices(ZERO_STAGE, list(ZERO_STAGE)), default(MemoryRequest, "zero_stage"),
+                             interactive=False)  # fmt: skip
         run = ctx.run_button()
         plot = ctx.label(gr.Plot(label=t("memory_chart", DEFAULT_LANGUAGE), elem_id="memory-plot"), label="memory_chart")
-        details = gr.Markdown(elem_id="memory-details")
+        details = gr.Markdown(elem_id="memory-details", elem_classes=["calc-result"])
+    form = [mode, method, precision, num_gpus, tp, zero]
+    for name, control in (("mode", mode), ("method", method), ("precision", precision), ("num_gpus", num_gpus), ("tp", tp)):
+        control.input(partial(forms.memory_form_updates, changed=name), form, [method, precision, num_gpus, tp, zero],
+                      api_visibility="private")  # fmt: skip
     run.click(
         partial(handlers.memory_calc, ctx.registry),
         [ctx.language, model, mode, method, precision, batch, context, gpu, num_gpus, tp, zero],
@@ -96,21 +99,23 @@ def recommend_tab(ctx: FormContext) -> None:
     with ctx.label(gr.Tab(t("tab_recommend", DEFAULT_LANGUAGE), id="recommend"), label="tab_recommend"):
         with gr.Row():
             model = _dropdown(ctx, "model", ctx.model_choices, "qwen2.5-7b", custom=True)
-            task = _dropdown(ctx, "task", literal_choices(RecommendRequest, "task"), default(RecommendRequest, "task"))
-            precision = _dropdown(ctx, "precision", known_weight_formats(), "bf16", custom=True)
+            task = _dropdown(ctx, "task", forms.enum_choices(TASK, literal_choices(RecommendRequest, "task")), default(RecommendRequest, "task"))
+            precision = _dropdown(ctx, "precision", forms.precision_choices, "bf16", custom=True)
             context = _number(ctx, "context", default(RecommendRequest, "context"), integer=True, minimum=1)
             batch = _number(ctx, "batch", default(RecommendRequest, "batch"), integer=True, minimum=1)
         with gr.Row():
             budget = _number(ctx, "budget", 0, minimum=0)
-            currency = _dropdown(ctx, "currency", ["USD", "CNY"], "USD")
+            currency = _dropdown(ctx, "currency", forms.enum_choices(CURRENCY, list(CURRENCY)), "USD")
             max_gpus = _number(ctx, "max_gpus", default(RecommendRequest, "max_gpus"), integer=True, minimum=1)
             china = ctx.label(gr.Checkbox(False, label=t("china_only", DEFAULT_LANGUAGE)), label="china_only")
         run = ctx.run_button()
-        summary = gr.Markdown()
+        summary = gr.Markdown(elem_classes=["calc-result"])
         table = ctx.label(
             gr.Dataframe(label=t("table", DEFAULT_LANGUAGE), interactive=False, wrap=True, column_widths=RECOMMEND_WIDTHS),
             label="table",
         )
+    for name, control in (("task", task), ("precision", precision)):
+        control.input(partial(forms.recommend_form_updates, changed=name), [task, precision], precision, api_visibility="private")
     run.click(
         partial(handlers.recommend_calc, ctx.registry),
         [ctx.language, model, task, precision, context, batch, budget, currency, china, max_gpus],
@@ -128,12 +133,12 @@ def tco_tab(ctx: FormContext) -> None:
             utilisation = _number(ctx, "utilisation", 60, minimum=0, maximum=100)
         with gr.Row():
             lifetime = _number(ctx, "lifetime", 4, minimum=0)
-            currency = _dropdown(ctx, "currency", ["USD", "CNY"], "USD")
+            currency = _dropdown(ctx, "currency", forms.enum_choices(CURRENCY, list(CURRENCY)), "USD")
             server_price = _number(ctx, "server_price", 0, minimum=0)
             cloud_price = _number(ctx, "cloud_price", 0, minimum=0)
         run = ctx.run_button()
         plot = ctx.label(gr.Plot(label=t("tco_chart", DEFAULT_LANGUAGE)), label="tco_chart")
-        details = gr.Markdown()
+        details = gr.Markdown(elem_classes=["calc-result"])
     run.click(
         partial(handlers.tco_calc, ctx.registry),
         [ctx.language, gpu, servers, per_server, utilisation, lifetime, currency, server_price, cloud_price],
@@ -142,7 +147,7 @@ def tco_tab(ctx: FormContext) -> None:
     )
 
 
-def training_tab(ctx: FormContext) -> None:
+def training_tab(ctx: FormContext, catalog: Catalog) -> None:
     with ctx.label(gr.Tab(t("tab_training", DEFAULT_LANGUAGE), id="training"), label="tab_training"):
         with gr.Row():
             model = _dropdown(ctx, "model", ctx.model_choices, "llama-3.1-70b", custom=True)
@@ -151,13 +156,14 @@ def training_tab(ctx: FormContext) -> None:
             num_gpus = _number(ctx, "num_gpus", 16, integer=True, minimum=1)
         with gr.Row():
             deadline = _number(ctx, "deadline", 0, minimum=0)
-            precision = _dropdown(
-                ctx, "training_precision", literal_choices(TrainingTimeRequest, "precision"), default(TrainingTimeRequest, "precision")
-            )
+            matmul = [(p.upper(), p) for p in literal_choices(TrainingTimeRequest, "precision")]  # BF16, FP8: the same in both languages
+            precision = _dropdown(ctx, "training_precision", matmul, default(TrainingTimeRequest, "precision"))
             mfu = _number(ctx, "mfu", 0, minimum=0, maximum=1, step=0.05)
             price = _number(ctx, "cloud_price", 0, minimum=0)
         run = ctx.run_button()
-        details = gr.Markdown()
+        details = gr.Markdown(elem_classes=["calc-result"])
+    for control in (gpu, precision):  # FP8 only where the GPU has FP8 tensor cores
+        control.input(partial(forms.training_form_updates, catalog), [gpu, precision], precision, api_visibility="private")
     run.click(
         partial(handlers.training_calc, ctx.registry),
         [ctx.language, model, tokens, gpu, num_gpus, deadline, precision, mfu, price],
@@ -174,7 +180,7 @@ def troubleshoot_tab(ctx: FormContext) -> None:
             placeholder="log_placeholder",
         )
         run = ctx.run_button()
-        details = gr.Markdown()
+        details = gr.Markdown(elem_classes=["calc-result"])
     run.click(partial(handlers.troubleshoot_calc, ctx.registry), [ctx.language, text], details, api_name="diagnose")
 
 
@@ -183,7 +189,7 @@ def catalog_tab(ctx: FormContext, catalog: Catalog) -> None:
     with ctx.label(gr.Tab(t("tab_catalog", DEFAULT_LANGUAGE), id="catalog"), label="tab_catalog"):
         with gr.Row():
             vendor = _dropdown(ctx, "vendor", [("—", ""), *vendors], "")
-            segment = _dropdown(ctx, "segment", [("—", ""), *literal_choices(GpuFilter, "segment")], "")
+            segment = _dropdown(ctx, "segment", forms.segment_choices, "")
             min_memory = _number(ctx, "min_memory", 0, minimum=0)
             china = ctx.label(gr.Checkbox(False, label=t("china_only", DEFAULT_LANGUAGE)), label="china_only")
         error = gr.Markdown()
@@ -198,6 +204,9 @@ def catalog_tab(ctx: FormContext, catalog: Catalog) -> None:
 
 
 def calculator_tabs(ctx: FormContext, catalog: Catalog) -> None:
-    for build in (memory_tab, recommend_tab, tco_tab, training_tab, troubleshoot_tab):
-        build(ctx)
+    memory_tab(ctx)
+    recommend_tab(ctx)
+    tco_tab(ctx)
+    training_tab(ctx, catalog)
+    troubleshoot_tab(ctx)
     catalog_tab(ctx, catalog)

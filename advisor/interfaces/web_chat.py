@@ -1,4 +1,4 @@
-"""The chat tab's logic: turn an ``AdvisorResponse`` into streamed Chatbot messages (tool steps, answer, sources).
+"""The chat tab's logic: turn an ``AdvisorResponse`` into streamed Chatbot messages (tool steps, then the answer).
 
 ``respond`` is a plain generator so it is tested without a browser; ``web.py`` wires it to components.
 """
@@ -11,10 +11,17 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import gradio as gr
+from pydantic import ValidationError
 
-from advisor.contract import AdvisorResponse, ChatTurn, Source, ToolCall
+from advisor.agent.events import ProgressEvent
+from advisor.agent.history import compact_calls
+from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
+from advisor.interfaces.progress import progress_line, run_with_progress
 from advisor.interfaces.ui_text import t
+from advisor.interfaces.web_results import value_text
+from advisor.labels import VERDICT, enum_label, pick, unit
 from knowledge.bilingual import AdvisorError
+from tools.common import LineItem
 
 if TYPE_CHECKING:  # the agent package is heavy to import; this module only calls Advisor.answer
     from advisor.agent.service import Advisor
@@ -26,35 +33,68 @@ ANSWER_CHUNK_CHARS = 120
 MAX_SUMMARY_LINES = 10
 COMPACT_ARGS_CHARS = 100
 MAX_ARGS_CHARS = 1500  # a pasted log can be long; the step shows its start, the tool saw all of it
-HIGHLIGHTS = ("verdict", "headroom_pct", "break_even_month", "wall_clock_days")  # headline fields of results
+# Headline fields of results, as people read them: (English, Chinese) with {} for the value.
+HIGHLIGHTS = {
+    "total_per_gpu_gb": ("{} GB per GPU", "每卡 {} GB"),
+    "verdict": ("{}", "{}"),
+    "headroom_pct": ("headroom {}%", "余量 {}%"),
+    "max_batch": ("largest batch {}", "最大批大小 {}"),
+    "max_context": ("longest context {} tokens", "最长上下文 {} token"),
+    "break_even_month": ("break-even in month {}", "第 {} 个月回本"),
+    "wall_clock_days": ("{} days", "{} 天"),
+    "output_tokens_per_s_total": ("{} tokens/s in total", "总吞吐 {} token/s"),
+    "ttft_ms": ("first token after {} ms", "首 token 延迟 {} 毫秒"),
+}
 
 
 def _short(value: Any) -> str:
     if isinstance(value, float):
-        return f"{value:,.4g}" if abs(value) < 1e4 else f"{value:,.0f}"
+        return f"{value:,.4g}" if abs(value) < 1e4 else f"{value:,.0f}" if abs(value) < 1e9 else f"{value:.3g}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _item(item: dict[str, Any], language: str) -> str:
+    """'每月折旧：$5,271' — a line item as the calculator tabs show it."""
+    try:
+        shown = value_text(LineItem.model_validate(item), language)
+    except ValidationError:  # a compacted result may have lost fields; the figure still shows
+        shown = f"{_short(item['value'])} {unit(item['unit'], language)}".rstrip()
+    return f"{_text(item['label'], language)}{pick(language, ': ', '：')}{shown}"
+
+
+def _text(value: Any, language: str) -> str:
+    """A bilingual ``Text`` dict (or a plain string) in ``language``."""
+    if isinstance(value, dict):
+        return str(value.get(language) or value.get("en") or "")
     return str(value)
 
 
+def _findings(result: dict[str, Any], language: str) -> list[str]:
+    """What a result without line items found: options, diagnoses, GPUs or documents, by name."""
+    if result.get("options"):
+        return [f"{o['count']}× {o['gpu_name']} · {_text(o.get('plan_label') or o['plan'], language)} · {_short(o['per_gpu_gb'])} GB"
+                for o in result["options"]]  # fmt: skip
+    if result.get("findings"):
+        return [_text(f["title"], language) for f in result["findings"]]
+    if result.get("hits"):
+        return [str(h.get("title", "")) for h in result["hits"]]
+    gpus = [row.get("gpu", row) for row in result.get("rows") or result.get("gpus") or []]
+    return [str(g.get("name", "")) for g in gpus if isinstance(g, dict)]
+
+
 def summarize_result(result: dict[str, Any], language: str) -> list[str]:
-    """A few lines that say what a tool found: its headline fields, then its line items (or other scalars)."""
-    lines = [f"{key}: {_short(result[key])}" for key in HIGHLIGHTS if result.get(key) is not None]
-    items = [
-        f"{_label(item, language)}: {_short(item['value'])} {item['unit']}"
-        for item in result.get("items") or []
-        if isinstance(item, dict) and {"label", "value", "unit"} <= item.keys()
-    ]
-    lines += items or [
-        f"{key}: {_short(value)}" for key, value in result.items() if key not in HIGHLIGHTS and isinstance(value, str | int | float)
-    ]
+    """A few lines that say what a tool found, in ``language``: headline figures, then its line items
+    (or the options, diagnoses, GPUs or documents it returned). Never field names."""
+    lines = []
+    for key, pair in HIGHLIGHTS.items():
+        value = result.get(key)
+        if value is not None:
+            shown = enum_label(VERDICT, value, language) if key == "verdict" else _short(value)
+            lines.append(pick(language, *pair).format(shown))
+    items = [_item(item, language) for item in result.get("items") or [] if isinstance(item, dict) and {"label", "value", "unit"} <= item.keys()]
+    lines += items or _findings(result, language)
     extra = len(lines) - MAX_SUMMARY_LINES
     return lines[:MAX_SUMMARY_LINES] + ([f"… (+{extra})"] if extra > 0 else [])
-
-
-def _label(item: dict[str, Any], language: str) -> str:
-    label = item["label"]
-    if isinstance(label, dict):
-        return label.get(language) or label.get("en") or item.get("key", "")
-    return str(label)
 
 
 def tool_step(call: ToolCall, language: str) -> gr.ChatMessage:
@@ -77,19 +117,12 @@ def tool_step(call: ToolCall, language: str) -> gr.ChatMessage:
     )
 
 
-def source_line(source: Source) -> str:
-    name = source.title + (f" · {source.section}" if source.section else "")
-    links = " ".join(f"[{i + 1}]({url})" for i, url in enumerate(source.urls) if url.startswith(("http://", "https://")))
-    return f"- {name} `{source.doc_id}`" + (f" {links}" if links else "")
-
-
 def decorate_answer(response: AdvisorResponse) -> str:
-    """The answer Markdown with the notice above it (unless already there) and the sources below it."""
+    """The answer Markdown with the notice above it (unless already there). The answer carries its own
+    sources section; the chat adds none."""
     text = response.answer
     if response.notice and response.notice not in text:
         text = f"> ⚠️ {response.notice}\n\n{text}"
-    if response.sources:
-        text += f"\n\n**📚 {t('sources', response.language)}**\n" + "\n".join(source_line(s) for s in response.sources)
     return text
 
 
@@ -121,15 +154,34 @@ def respond(
     shown = messages + [gr.ChatMessage(role="user", content=message)]
     pending = gr.ChatMessage(role="assistant", content="", metadata={"title": f"⏳ {t('thinking', ui_language)}", "status": "pending"})
     yield shown + [pending], turns, ""
-    try:
-        response = advisor.answer(message, to_turns(turns))
-    except Exception:  # the planner should never raise; if it does the user gets a sentence, the log gets the trace
-        log.exception("advisor failed on a chat message")
+    live: dict[str, gr.ChatMessage] = {}  # steps of an answer in progress (LLM mode), by tool-call id
+    response = None
+    for item in run_with_progress(advisor, message, to_turns(turns)):
+        if isinstance(item, ProgressEvent):
+            live[item.call_id or f"{item.kind}-{len(live)}"] = live_step(item, ui_language)
+            yield shown + list(live.values()) + [pending], turns, ""
+        elif isinstance(item, AdvisorResponse):
+            response = item
+        elif isinstance(item, BaseException):  # the planner should never raise; the user gets a sentence, the log the trace
+            log.error("advisor failed on a chat message", exc_info=item)
+    if response is None:
         yield shown + [gr.ChatMessage(role="assistant", content=t("unexpected_error", ui_language))], turns, ""
         return
     for call in response.tool_calls:
         shown = shown + [tool_step(call, response.language)]
         yield shown, turns, ""
-    turns = turns + [{"role": "user", "content": message}, {"role": "assistant", "content": response.answer}]
+    remembered = [c.model_dump() for c in compact_calls(response.tool_calls, response.language)]
+    turns = turns + [{"role": "user", "content": message}, {"role": "assistant", "content": response.answer, "tool_calls": remembered}]
     for prefix in chunks(decorate_answer(response) or "…"):
         yield shown + [gr.ChatMessage(role="assistant", content=prefix)], turns, ""
+
+
+def live_step(event: ProgressEvent, language: str) -> gr.ChatMessage:
+    """A step while the answer is being worked out: a tool running (then its result), a retry, a check."""
+    if event.kind == "tool_end" and event.call is not None:
+        return tool_step(event.call, language)
+    if event.kind == "tool_start":
+        args = json.dumps(event.args, ensure_ascii=False, default=str)[:MAX_ARGS_CHARS]
+        content = f"**{t('arguments', language)}**\n```json\n{args}\n```"
+        return gr.ChatMessage(role="assistant", content=content, metadata={"title": f"🔧 {event.name}", "status": "pending"})
+    return gr.ChatMessage(role="assistant", content="", metadata={"title": progress_line(event, language).strip(), "status": "done"})

@@ -7,6 +7,7 @@ Every handler takes the registry and the UI language first so ``web_calculators`
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import plotly.graph_objects as go
@@ -24,6 +25,7 @@ from advisor.interfaces.web_results import (
     tco_markdown,
     training_markdown,
 )
+from advisor.labels import CURRENCY, METHOD, MODE, TASK, ZERO_STAGE, enum_label, pick
 from advisor.registry import Registry
 from knowledge.bilingual import AdvisorError
 
@@ -34,6 +36,41 @@ Table = dict[str, Any]  # gr.Dataframe value: {"headers": [...], "data": [[...]]
 
 def error_text(message: str) -> str:
     return f"⚠️ {message}"
+
+
+# Request fields the forms show, as the ``ui_text`` key of the control: suggestions that name a field
+# ('deadline_days', 'method=qlora') are shown as the control's label, never as the field name.
+FIELD_TEXT = {
+    "gpu": "gpu", "num_gpus": "num_gpus", "deadline_days": "deadline", "tokens": "tokens", "model": "model", "params_b": "model",
+    "price_per_gpu_hour": "cloud_price", "cloud_price_per_gpu_hour": "cloud_price", "server_price": "server_price",
+    "utilisation_pct": "utilisation", "method": "method", "precision": "precision", "tp": "tp", "mode": "mode", "mfu": "mfu",
+    "zero_stage": "zero_stage", "batch": "batch", "context": "context", "budget": "budget", "max_gpus": "max_gpus",
+    "servers": "servers", "gpus_per_server": "gpus_per_server", "lifetime_years": "lifetime", "currency": "currency",
+}  # fmt: skip
+VALUE_LABELS = {"method": METHOD, "mode": MODE, "task": TASK, "zero_stage": ZERO_STAGE, "currency": CURRENCY}
+IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*(=.*)?$")
+
+
+def _suggestion(text: str, language: str) -> str | None:
+    """A suggestion as people read it: a field becomes its form label, anything else field-like is dropped."""
+    field, _, value = text.partition("=")
+    if field in FIELD_TEXT:
+        name = t(FIELD_TEXT[field], language)
+        if not value:
+            return name
+        shown = enum_label(VALUE_LABELS.get(field, {}), int(value) if value.isdigit() and field == "zero_stage" else value, language)
+        return f"{name}{pick(language, ': ', '：')}{shown}"
+    return None if "_" in text or "=" in text else text
+
+
+def error_message(exc: AdvisorError, language: str) -> str:
+    """The tool's explanation in ``language``, with its suggestions in the form's own words."""
+    fields = [s for s in exc.suggestions if IDENTIFIER.match(s) and s.partition("=")[0] in FIELD_TEXT]
+    if not fields:
+        names = [s for s in exc.suggestions if _suggestion(s, language) is not None]
+        return AdvisorError(exc.code, exc.en, exc.zh, names).message(language)
+    shown = [s for s in (_suggestion(s, language) for s in exc.suggestions) if s]
+    return pick(language, exc.en, exc.zh) + pick(language, " Try changing: ", " 可以调整：") + pick(language, ", ", "、").join(shown)
 
 
 def _given(args: dict[str, Any]) -> dict[str, Any]:
@@ -52,7 +89,7 @@ def run_tool(registry: Registry, name: str, args: dict[str, Any], language: str)
     try:
         return registry.run(name, _given(args)), ""
     except AdvisorError as exc:
-        return None, error_text(exc.message(language))
+        return None, error_text(error_message(exc, language))
     except Exception:  # a bug in a tool must not show a traceback in the page; the log keeps it
         log.exception("calculator %s failed", name)
         return None, error_text(t("unexpected_error", language))

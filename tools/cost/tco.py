@@ -88,6 +88,7 @@ class MonthPoint(BaseModel):
 class TcoResult(BaseModel):
     currency: Currency
     gpu_id: str | None
+    gpu_name: str | None = Field(description="The GPU's display name, when a catalog GPU was given.")
     total_gpus: int
     horizon_months: int
     capex: float
@@ -140,8 +141,8 @@ def _check_request(r: TcoRequest) -> None:
     if r.utilisation_pct is not None and r.hours_per_month is not None:
         raise AdvisorError(
             "conflicting_utilisation",
-            "Give either utilisation_pct or hours_per_month, not both.",
-            "利用率（utilisation_pct）和每月使用小时数（hours_per_month）只需给一个。",
+            "Give either the utilisation or the hours used per month, not both.",
+            "利用率和每月使用小时数只需给一个。",
             ["utilisation_pct", "hours_per_month"],
         )
 
@@ -154,7 +155,7 @@ NEEDED = {  # what a missing default is, in words: field names are for programs,
 
 
 def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
-    """The catalog GPU a default needs, or a bilingual error naming the missing input in words."""
+    """The catalog GPU a default needs, or a bilingual error naming the missing input."""
     en, zh = NEEDED[field]
     if gpu is None:
         raise AdvisorError(
@@ -238,6 +239,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency) -> tuple[TcoInp
 
 def _power_reminder(inputs: TcoInputs, gpu: GPU | None) -> Text:
     what = f"{inputs.gpus_per_server}× {gpu.name}" if gpu else f"{inputs.gpus_per_server}-GPU"
+    what_zh = f"{inputs.gpus_per_server}× {gpu.name}" if gpu else f"{inputs.gpus_per_server} 卡"
     each, total = inputs.server_max_kw, inputs.server_max_kw * inputs.servers
     fleet_en = f" ({inputs.servers} servers: ~{total:,.1f} kW)" if inputs.servers > 1 else ""
     fleet_zh = f"（{inputs.servers} 台合计约 {total:,.1f} kW）" if inputs.servers > 1 else ""
@@ -245,49 +247,59 @@ def _power_reminder(inputs: TcoInputs, gpu: GPU | None) -> Text:
         en=f"Power and cooling: one {what} server draws up to ~{each:,.1f} kW{fleet_en} and turns all of it into heat. "
            "It needs data-centre power circuits and cooling (many colocation racks are capped at 5–10 kW); "
            "an 8×H100 server draws ~10 kW and does not belong in an office.",
-        zh=f"电力与散热：一台 {what} 服务器最高约 {each:,.1f} kW{fleet_zh}，电几乎全部变成热量，"
+        zh=f"电力与散热：一台 {what_zh} 服务器最高约 {each:,.1f} kW{fleet_zh}，电几乎全部变成热量，"
            "需要机房级供电和制冷（很多托管机柜单柜只有 5–10 kW）；一台 8×H100 服务器约 10 kW，不能放在办公室里。",
     )  # fmt: skip
 
 
 def _items(p: TcoInputs, n: TcoNumbers, c: Currency) -> list[LineItem]:
-    def item(key: str, en: str, zh: str, value: float, unit: str, formula: str) -> LineItem:
-        return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula)
+    """Each figure with its formula in English and Chinese: the same numbers, the words translated."""
+
+    def item(key: str, en: str, zh: str, value: float, unit: str, formula: str, formula_zh: str) -> LineItem:
+        return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula, formula_zh=formula_zh)
 
     def m(amount: float) -> str:
         return money(amount, c)
 
-    energy_formula = (
-        "included in the colocation price" if p.colo_includes_power else
-        f"{p.servers} × {p.server_max_kw:g} kW × {p.load_factor_pct:g}% × PUE {p.pue:g} × {HOURS_PER_MONTH} h × {m(p.electricity_price)}/kWh = {m(n.energy)}"
-    )  # fmt: skip
+    power = f"{p.servers} × {p.server_max_kw:g} kW"
+    if p.colo_includes_power:
+        energy, energy_zh = "included in the colocation price", "已含在机房托管费中"
+    else:
+        energy = energy_zh = f"{power} × {p.load_factor_pct:g}% × PUE {p.pue:g} × {HOURS_PER_MONTH} h × {m(p.electricity_price)}/kWh = {m(n.energy)}"
+    capex = f"{p.servers} × {m(p.server_price)} × (1 + {p.network_overhead_pct:g}%"
+    residual = f"{m(n.capex)} − {p.residual_value_pct:g}%"
+    monthly = f"{m(n.depreciation)} + {m(n.energy)} + {m(n.colo)} + {m(n.maintenance)} + {m(n.staff)} = {m(n.own_monthly)}"
+    rent = (f"{HOURS_PER_MONTH} h × {p.utilisation_pct:g}% × {m(p.cloud_price_per_gpu_hour)} × (1 − {p.cloud_discount_pct:g}%)"
+            f" = {m(n.cloud_monthly)}")  # fmt: skip
+    break_even = f"{m(n.own_monthly)} / ({n.gpus:,} × {HOURS_PER_MONTH} h × {m(n.cloud_rate)}) = {n.break_even_utilisation_pct:.1f}%"
+    own_total = f"{m(n.capex)} + {n.months} × {m(n.opex)} − {m(n.residual)} = {m(n.capex + n.opex * n.months - n.residual)}"
     items = [
         item("capex", "Up-front purchase", "一次性采购", n.capex, c,
-             f"{p.servers} × {m(p.server_price)} × (1 + {p.network_overhead_pct:g}% network/storage) = {m(n.capex)}"),
+             f"{capex} network/storage) = {m(n.capex)}", f"{capex} 网络与存储) = {m(n.capex)}"),
         item("depreciation", "Depreciation per month", "每月折旧", n.depreciation, c,
-             f"({m(n.capex)} − {p.residual_value_pct:g}% resale {m(n.residual)}) / {n.months} months = {m(n.depreciation)}"),
-        item("energy", "Electricity per month", "每月电费", n.energy, c, energy_formula),
+             f"({residual} resale {m(n.residual)}) / {n.months} months = {m(n.depreciation)}",
+             f"({residual} 残值 {m(n.residual)}) / {n.months} 个月 = {m(n.depreciation)}"),
+        item("energy", "Electricity per month", "每月电费", n.energy, c, energy, energy_zh),
         item("colocation", "Colocation per month", "每月机房托管费", n.colo, c,
-             f"{p.servers} × {p.server_max_kw:g} kW × {m(p.colo_price_per_kw_month)}/kW-month = {m(n.colo)}"),
+             f"{power} × {m(p.colo_price_per_kw_month)}/kW-month = {m(n.colo)}", f"{power} × {m(p.colo_price_per_kw_month)}/kW·月 = {m(n.colo)}"),
         item("maintenance", "Maintenance per month", "每月维保", n.maintenance, c,
-             f"{m(n.capex)} × {p.maintenance_pct_per_year:g}% / 12 = {m(n.maintenance)}"),
-        item("staff", "Ops staff per month", "每月运维人力", n.staff, c, f"{m(n.staff)} per month"),
-        item("own_monthly", "Owning, per month (amortised)", "自建每月成本（含折旧）", n.own_monthly, c,
-             f"{m(n.depreciation)} + {m(n.energy)} + {m(n.colo)} + {m(n.maintenance)} + {m(n.staff)} = {m(n.own_monthly)}"),
-        item("cloud_monthly", "Renting, per month", "租用每月成本", n.cloud_monthly, c,
-             f"{n.gpus:,} GPUs × {HOURS_PER_MONTH} h × {p.utilisation_pct:g}% × {m(p.cloud_price_per_gpu_hour)} × (1 − {p.cloud_discount_pct:g}%) = {m(n.cloud_monthly)}"),
+             *[f"{m(n.capex)} × {p.maintenance_pct_per_year:g}% / 12 = {m(n.maintenance)}"] * 2),
+        item("staff", "Ops staff per month", "每月运维人力", n.staff, c, f"{m(n.staff)} per month", f"每月 {m(n.staff)}"),
+        item("own_monthly", "Owning, per month (amortised)", "自建每月成本（含折旧）", n.own_monthly, c, monthly, monthly),
+        item("cloud_monthly", "Renting, per month", "租用每月成本", n.cloud_monthly, c, f"{n.gpus:,} GPUs × {rent}", f"{n.gpus:,} 卡 × {rent}"),
         item("own_per_gpu_hour", "Owned cost per used GPU-hour", "自建每个有效卡时成本", n.own_monthly / n.gpu_hours, f"{c}/GPU-hour",
-             f"{m(n.own_monthly)} / {n.gpu_hours:,.0f} used GPU-h = {m(n.own_monthly / n.gpu_hours)}"),
-        item("break_even_utilisation", "Break-even utilisation", "盈亏平衡利用率", n.break_even_utilisation_pct, "%",
-             f"{m(n.own_monthly)} / ({n.gpus:,} × {HOURS_PER_MONTH} h × {m(n.cloud_rate)}) = {n.break_even_utilisation_pct:.1f}%"),
+             f"{m(n.own_monthly)} / {n.gpu_hours:,.0f} used GPU-h = {m(n.own_monthly / n.gpu_hours)}",
+             f"{m(n.own_monthly)} / {n.gpu_hours:,.0f} 有效卡时 = {m(n.own_monthly / n.gpu_hours)}"),
+        item("break_even_utilisation", "Break-even utilisation", "盈亏平衡利用率", n.break_even_utilisation_pct, "%", break_even, break_even),
         item("own_total", f"Owning over {n.months} months", f"{n.months} 个月自建总成本", n.capex + n.opex * n.months - n.residual, c,
-             f"{m(n.capex)} + {n.months} × {m(n.opex)} − {m(n.residual)} = {m(n.capex + n.opex * n.months - n.residual)}"),
+             own_total, own_total),
         item("cloud_total", f"Renting over {n.months} months", f"{n.months} 个月租用总成本", n.cloud_monthly * n.months, c,
-             f"{n.months} × {m(n.cloud_monthly)} = {m(n.cloud_monthly * n.months)}"),
+             *[f"{n.months} × {m(n.cloud_monthly)} = {m(n.cloud_monthly * n.months)}"] * 2),
     ]  # fmt: skip
     if n.payback is not None:  # no figure to show when the cloud bill never exceeds owned running costs
+        payback = f"{m(n.capex)} / ({m(n.cloud_monthly)} − {m(n.opex)}) = {n.payback:.1f}"
         items.append(item("payback", "Payback (cash)", "回本周期（现金口径）", n.payback, "months",
-                          f"{m(n.capex)} / ({m(n.cloud_monthly)} − {m(n.opex)}) = {n.payback:.1f} months"))  # fmt: skip
+                          f"{payback} months", f"{payback} 个月"))  # fmt: skip
     return items
 
 
@@ -302,7 +314,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog) -> TcoResult:
     own_total = n.capex + n.opex * n.months - n.residual
     cloud_total = n.cloud_monthly * n.months
     return TcoResult(
-        currency=currency, gpu_id=gpu.id if gpu else None, total_gpus=n.gpus, horizon_months=n.months, capex=n.capex,
+        currency=currency, gpu_id=gpu.id if gpu else None, gpu_name=gpu.name if gpu else None, total_gpus=n.gpus, horizon_months=n.months, capex=n.capex,
         own_monthly_cost=n.own_monthly, own_monthly_opex=n.opex, cloud_monthly_cost=n.cloud_monthly,
         own_cost_per_used_gpu_hour=n.own_monthly / n.gpu_hours, payback_months=n.payback,
         break_even_month=n.break_even_month, break_even_utilisation_pct=n.break_even_utilisation_pct,

@@ -90,6 +90,7 @@ class TrainingTimeResult(BaseModel):
     params_b: float = Field(description="Parameters (billions) used in the FLOPs formula.")
     tokens: float
     gpu_id: str
+    gpu_name: str = Field(description="The GPU's display name.")
     num_gpus: int = Field(description="GPUs used for the estimate (the number needed, in deadline mode).")
     gpus_derived_from_deadline: bool
     precision: str
@@ -178,8 +179,8 @@ def _peak_tflops(request: TrainingTimeRequest, gpu: GPU) -> float:
         )
     raise AdvisorError(
         "no_peak_tflops",
-        f"The catalog has no dense BF16 figure for {gpu.name}; pass peak_tflops (e.g. its FP16 tensor TFLOPS).",
-        f"目录中没有 {gpu.name} 的稠密 BF16 算力，请通过 peak_tflops 提供（例如其 FP16 张量算力）。",
+        f"The catalog has no dense BF16 figure for {gpu.name}; give its peak TFLOPS per GPU (e.g. its FP16 tensor TFLOPS).",
+        f"目录中没有 {gpu.name} 的稠密 BF16 算力，请直接给出每卡峰值 TFLOPS（例如其 FP16 张量算力）。",
         ["peak_tflops"],
     )
 
@@ -231,10 +232,11 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
     energy = gpu.tdp_w / 1000 * gpu_hours * request.pue if gpu.tdp_w else None
 
     price = request.price_per_gpu_hour
-    price_note = "given"
+    price_note, price_note_zh = "given", "用户给定"
     if price is None and gpu.cloud_price is not None:
         price = price_in(gpu.cloud_price, currency, request.usd_to_cny)
         price_note = f"catalog: {gpu.cloud_price.note or 'cloud on-demand'}, {gpu.cloud_price.date}"
+        price_note_zh = f"目录中的云上按需价，{gpu.cloud_price.date}"
     cost = gpu_hours * price if price is not None else None
 
     if gpu.inference_only:
@@ -254,31 +256,17 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
         ))  # fmt: skip
     if cost is None:
         warnings.append(Text(
-            en=f"No cloud price for {gpu.name} in the catalog; pass price_per_gpu_hour to get a cost.",
-            zh=f"目录中没有 {gpu.name} 的云上价格，请提供 price_per_gpu_hour 以计算费用。",
+            en=f"No cloud price for {gpu.name} in the catalog; give a price per GPU-hour to get a cost.",
+            zh=f"目录中没有 {gpu.name} 的云上价格；填写每卡时价格即可算出费用。",
         ))  # fmt: skip
 
-    mfu_label = "given" if row is None else f"table row '{row.gpu_class}', {row.min_gpus}–{row.max_gpus or '∞'} GPUs"
-    if row is not None and request.precision == "fp8":
-        mfu_label += f", × {FP8_MFU_FACTOR} for FP8"
-    items = [
-        LineItem(key="training_flops", label=Text(en="Training compute", zh="训练计算量"), value=flops, unit="FLOP",
-                 formula=f"{k:g} × {params_b:g}e9 params × {_sci(request.tokens)} tokens = {_sci(flops)} FLOP"),
-        LineItem(key="mfu", label=Text(en="Model FLOPs utilisation", zh="模型算力利用率 (MFU)"), value=mfu, unit="fraction",
-                 formula=f"MFU = {mfu:.3g} ({mfu_label})"),
-        LineItem(key="sustained_tflops", label=Text(en="Sustained TFLOPS per GPU", zh="每卡实际算力"), value=peak * mfu, unit="TFLOPS",
-                 formula=f"{peak:g} TFLOPS dense {request.precision} × {mfu:.3g} = {peak * mfu:.4g} TFLOPS"),
-        LineItem(key="gpu_hours", label=Text(en="GPU-hours", zh="GPU 小时（卡时）"), value=gpu_hours, unit="GPU-hours",
-                 formula=f"{_sci(flops)} FLOP / ({peak * mfu:.4g}e12 FLOP/s × 3600) = {gpu_hours:,.0f} GPU-h"),
-        LineItem(key="wall_clock_days", label=Text(en="Wall-clock time", zh="训练时长"), value=days, unit="days",
-                 formula=f"{gpu_hours:,.0f} GPU-h / {num_gpus:,} GPUs / 24 = {days:,.2f} days"),
-    ]  # fmt: skip
-    if energy is not None:
-        items.append(LineItem(key="energy", label=Text(en="Energy (GPU boards × PUE)", zh="耗电量（GPU 板卡功耗 × PUE）"), value=energy, unit="kWh",
-                              formula=f"{gpu.tdp_w:g} W × {gpu_hours:,.0f} GPU-h × PUE {request.pue:g} = {energy:,.0f} kWh"))  # fmt: skip
+    items = _items(request, gpu, flops, k, params_b, peak, mfu, row, gpu_hours, num_gpus, days, energy)
     if cost is not None:
+        hours = f"{gpu_hours:,.0f}"
+        unit_price, total = money(price, currency), money(cost, currency)
         items.append(LineItem(key="cost", label=Text(en="GPU rental cost", zh="租卡费用"), value=cost, unit=currency,
-                              formula=f"{gpu_hours:,.0f} GPU-h × {money(price, currency)}/GPU-h ({price_note}) = {money(cost, currency)}"))  # fmt: skip
+                              formula=f"{hours} GPU-h × {unit_price}/GPU-h ({price_note}) = {total}",
+                              formula_zh=f"{hours} 卡时 × {unit_price}/卡时（{price_note_zh}）= {total}"))  # fmt: skip
     meets = None if request.deadline_days is None else days <= request.deadline_days + 1e-9
     if meets is False:
         warnings.append(Text(
@@ -287,9 +275,47 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
         ))  # fmt: skip
 
     return TrainingTimeResult(
-        model_id=model_id, params_b=params_b, tokens=request.tokens, gpu_id=gpu.id, num_gpus=num_gpus,
+        model_id=model_id, params_b=params_b, tokens=request.tokens, gpu_id=gpu.id, gpu_name=gpu.name, num_gpus=num_gpus,
         gpus_derived_from_deadline=derived, precision=request.precision, recompute=request.recompute,
         peak_tflops=peak, mfu=mfu, mfu_source="user" if row is None else "default", mfu_row=row, mfu_table=MFU_TABLE,
         total_flops=flops, gpu_hours=gpu_hours, wall_clock_days=days, energy_kwh=energy, cost=cost, currency=currency,
         price_per_gpu_hour=price, deadline_days=request.deadline_days, meets_deadline=meets, items=items, warnings=warnings,
     )  # fmt: skip
+
+
+GPU_CLASS_ZH = {"nvidia-linked": "NVLink 互联的 NVIDIA 卡", "non-nvidia": "非 NVIDIA 加速卡", "pcie-only": "仅 PCIe 互联", "consumer": "消费级显卡"}
+
+
+def _items(request: TrainingTimeRequest, gpu: GPU, flops: float, k: float, params_b: float, peak: float, mfu: float,
+           row: MfuRow | None, gpu_hours: float, num_gpus: int, days: float, energy: float | None) -> list[LineItem]:  # fmt: skip
+    """Each figure with its formula in English and Chinese: the same numbers, the words translated."""
+    if row is None:
+        source, source_zh = "given", "用户给定"
+    else:
+        gpus = f"{row.min_gpus}–{row.max_gpus or '∞'}"
+        source, source_zh = f"table row '{row.gpu_class}', {gpus} GPUs", f"默认表“{GPU_CLASS_ZH[row.gpu_class]}”行，{gpus} 卡"
+        if request.precision == "fp8":
+            source, source_zh = f"{source}, × {FP8_MFU_FACTOR} for FP8", f"{source_zh}，FP8 再 × {FP8_MFU_FACTOR}"
+    tokens, total, sustained, hours = _sci(request.tokens), _sci(flops), f"{peak * mfu:.4g}", f"{gpu_hours:,.0f}"
+
+    def item(key: str, en: str, zh: str, value: float, unit: str, formula: str, formula_zh: str) -> LineItem:
+        return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula, formula_zh=formula_zh)
+
+    items = [
+        item("training_flops", "Training compute", "训练计算量", flops, "FLOP",
+             f"{k:g} × {params_b:g}e9 params × {tokens} tokens = {total} FLOP", f"{k:g} × {params_b:g}e9 参数 × {tokens} token = {total} FLOP"),
+        item("mfu", "Model FLOPs utilisation", "模型算力利用率 (MFU)", mfu, "fraction",
+             f"MFU = {mfu:.3g} ({source})", f"MFU = {mfu:.3g}（{source_zh}）"),
+        item("sustained_tflops", "Sustained TFLOPS per GPU", "每卡实际算力", peak * mfu, "TFLOPS",
+             f"{peak:g} TFLOPS dense {request.precision} × {mfu:.3g} = {sustained} TFLOPS",
+             f"{peak:g} TFLOPS（稠密 {request.precision.upper()}）× {mfu:.3g} = {sustained} TFLOPS"),
+        item("gpu_hours", "GPU-hours", "GPU 小时（卡时）", gpu_hours, "GPU-hours",
+             f"{total} FLOP / ({sustained}e12 FLOP/s × 3600) = {hours} GPU-h", f"{total} FLOP / ({sustained}e12 FLOP/s × 3600) = {hours} 卡时"),
+        item("wall_clock_days", "Wall-clock time", "训练时长", days, "days",
+             f"{hours} GPU-h / {num_gpus:,} GPUs / 24 = {days:,.2f} days", f"{hours} 卡时 / {num_gpus:,} 卡 / 24 = {days:,.2f} 天"),
+    ]  # fmt: skip
+    if energy is not None:
+        items.append(item("energy", "Energy (GPU boards × PUE)", "耗电量（GPU 板卡功耗 × PUE）", energy, "kWh",
+                          f"{gpu.tdp_w:g} W × {hours} GPU-h × PUE {request.pue:g} = {energy:,.0f} kWh",
+                          f"{gpu.tdp_w:g} W × {hours} 卡时 × PUE {request.pue:g} = {energy:,.0f} kWh"))  # fmt: skip
+    return items

@@ -19,7 +19,7 @@ from tools.memory.schema import MemoryEstimate, MemoryLimits, MemoryLimitsReques
 from tools.memory.setup import Setup, resolve_setup
 from tools.memory.shapes import kv_bytes_per_token_layer
 from tools.memory.training import training_parts
-from tools.memory.verdict import RULE_OF_THUMB, capacity_line, main_lever, verdict
+from tools.memory.verdict import RULE_OF_THUMB, capacity_line, main_lever, unit_note, verdict
 
 __all__ = ["MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "max_fit", "parts_for"]
 
@@ -52,6 +52,7 @@ def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
     result = MemoryEstimate(
         model_id=spec.id,
         model_name=spec.name,
+        model_label=spec.label,
         params_b=spec.params_b,
         mode=setup.mode,
         num_gpus=setup.num_gpus,
@@ -63,6 +64,7 @@ def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
         total_all_gpus_gb=round(total * setup.num_gpus / GB, 3),
         notes=[*setup.notes, RULE_OF_THUMB],
         assumptions=[*setup.assumptions, *general_assumptions(setup)],
+        unit_note=unit_note(setup.gpu),
     )
     if setup.gpu is not None:
         capacity, budget = capacity_line(setup, setup.gpu)
@@ -95,22 +97,23 @@ def add_vllm_capacity(result: MemoryEstimate, setup: Setup, parts: list[Part], b
     ))  # fmt: skip
 
 
+ENGINE_ZH = {"hf": "transformers", "hf_legacy": "旧版 transformers", "vllm": "vLLM"}
+RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "full": "全量重计算（激活检查点）"}
+
+
 def general_assumptions(setup: Setup) -> list[Text]:
-    out = [Text(en="Units: GB = 10^9 bytes. GPU capacities are nominal binary sizes (an '80 GB' card holds 80 GiB = 85.9 GB).",
-                zh="单位：GB = 10^9 字节。GPU 显存按标称的二进制容量计（“80 GB”显卡实际为 80 GiB = 85.9 GB）。")]  # fmt: skip
     if setup.mode == "inference":
-        out.append(Text(
+        return [Text(
             en=f"Engine '{setup.engine}', batch {setup.batch}, context {setup.context:,} tokens, prompt {setup.prompt_tokens:,} tokens.",
-            zh=f"推理引擎“{setup.engine}”，批大小 {setup.batch}，上下文 {setup.context:,} token，提示词 {setup.prompt_tokens:,} token。",
-        ))  # fmt: skip
-    else:
-        out.append(Text(
-            en=f"Micro-batch {setup.batch} × {setup.context:,} tokens per GPU, recompute '{setup.recompute}', "
-            f"FlashAttention {'on' if setup.flash else 'off'}, tp={setup.tp}, pp={setup.pp}, dp={setup.dp}, ZeRO-{setup.zero_stage}.",
-            zh=f"每卡 micro-batch {setup.batch} × {setup.context:,} token，重计算“{setup.recompute}”，"
-            f"FlashAttention {'开' if setup.flash else '关'}，tp={setup.tp}，pp={setup.pp}，dp={setup.dp}，ZeRO-{setup.zero_stage}。",
-        ))  # fmt: skip
-    return out
+            zh=f"推理引擎 {ENGINE_ZH.get(setup.engine, setup.engine)}，批大小 {setup.batch}，上下文 {setup.context:,} token，"
+            f"提示词 {setup.prompt_tokens:,} token。",
+        )]  # fmt: skip
+    return [Text(
+        en=f"Micro-batch {setup.batch} × {setup.context:,} tokens per GPU, recompute '{setup.recompute}', "
+        f"FlashAttention {'on' if setup.flash else 'off'}, tp={setup.tp}, pp={setup.pp}, dp={setup.dp}, ZeRO-{setup.zero_stage}.",
+        zh=f"每卡 micro-batch {setup.batch} × {setup.context:,} token，{RECOMPUTE_ZH.get(setup.recompute, setup.recompute)}，"
+        f"FlashAttention {'开' if setup.flash else '关'}，TP={setup.tp}，PP={setup.pp}，DP={setup.dp}，ZeRO-{setup.zero_stage}。",
+    )]  # fmt: skip
 
 
 def max_fit(request: MemoryLimitsRequest, catalog: Catalog) -> MemoryLimits:

@@ -1,4 +1,7 @@
-"""Small helpers to build the estimator's line items with readable, number-substituted formulas."""
+"""Small helpers to build the estimator's line items with readable, number-substituted formulas.
+
+Every formula is written twice, English and Chinese, from the same numbers: the numbers and symbols
+are identical, only the words differ."""
 
 from __future__ import annotations
 
@@ -18,11 +21,14 @@ class Part:
     zh: str
     bytes: float
     formula: str
+    formula_zh: str
 
     def line(self) -> LineItem:
         # model_construct skips re-validating fields built here; keeps a call well under a millisecond
         label = Text.model_construct(en=self.en, zh=self.zh)
-        return LineItem.model_construct(key=self.key, label=label, value=round(self.bytes / GB, 6), unit="GB", formula=self.formula)
+        return LineItem.model_construct(
+            key=self.key, label=label, value=round(self.bytes / GB, 6), unit="GB", formula=self.formula, formula_zh=self.formula_zh
+        )
 
 
 def gb(value: float) -> str:
@@ -49,6 +55,8 @@ def divisor(label: str, value: float) -> str:
 # Fixed costs outside the PyTorch allocator that inference and training both pay (the sources are
 # next to the constants); vLLM reports its own non-torch figure, so its engine has its own line.
 CUDA_CONTEXT = Part("cuda_context", "CUDA context and kernels", "CUDA 上下文与内核", CUDA_CONTEXT_BYTES,
-                    f"1343 MiB measured with nvidia-smi (transformers docs) = {gb(CUDA_CONTEXT_BYTES)}")  # fmt: skip
+                    f"1343 MiB measured with nvidia-smi (transformers docs) = {gb(CUDA_CONTEXT_BYTES)}",
+                    f"nvidia-smi 实测 1343 MiB（transformers 文档）= {gb(CUDA_CONTEXT_BYTES)}")  # fmt: skip
 MULTI_GPU_WORKSPACES = Part("non_torch", "NCCL and cuBLAS workspaces", "NCCL/cuBLAS 工作区", NON_TORCH_BYTES,
-                            f"measured non-torch memory in vLLM start-up logs ≈ {gb(NON_TORCH_BYTES)}")  # fmt: skip
+                            f"measured non-torch memory in vLLM start-up logs ≈ {gb(NON_TORCH_BYTES)}",
+                            f"vLLM 启动日志中实测的 PyTorch 之外显存 ≈ {gb(NON_TORCH_BYTES)}")  # fmt: skip

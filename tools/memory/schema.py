@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import Text
 from tools.common import LineItem
@@ -28,6 +28,8 @@ Verdict = Literal["fits", "tight", "does_not_fit"]
 
 class MemoryRequest(BaseModel):
     """What to size: a model, how it runs (inference or training) and on what."""
+
+    model_config = ConfigDict(extra="forbid")
 
     model: str | None = Field(
         None,
@@ -110,6 +112,7 @@ class MemoryEstimate(BaseModel):
 
     model_id: str
     model_name: str
+    model_label: Text = Field(description="The model's display name in both languages (generic stand-ins differ).")
     params_b: float
     mode: Mode
     unit: str = "GB (10^9 bytes)"
@@ -130,6 +133,7 @@ class MemoryEstimate(BaseModel):
     max_concurrency: float | None = Field(None, description="vLLM: sequences of `context` tokens that fit at once.")
     notes: list[Text] = Field(default_factory=list)
     assumptions: list[Text] = Field(default_factory=list)
+    unit_note: Text = Field(description="One sentence on units (GB = 10^9 bytes, cards sold in GiB, nvidia-smi in MiB), to show once.")
 
 
 class MemoryLimitsRequest(MemoryRequest):

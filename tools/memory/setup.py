@@ -152,7 +152,7 @@ def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
 
 
 def _check_numbers(request: MemoryRequest) -> None:
-    check_range(request.batch, "batch", "批大小(batch)", minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "8", "32"])
+    check_range(request.batch, "batch", "批大小", minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "8", "32"])
     check_range(request.context, "context", "上下文长度", minimum=1, maximum=MAX_CONTEXT_TOKENS,
                 code="invalid_context", hint=["4096", "32768", "131072"])  # fmt: skip
     if request.prompt_tokens is not None:
@@ -205,7 +205,7 @@ def _zero_stage(request: MemoryRequest) -> int:
         raise contradiction(
             "conflicting_sharding",
             f"FSDP {request.fsdp} corresponds to ZeRO-{mapped}, but zero_stage={request.zero_stage} was also given.",
-            f"FSDP {request.fsdp} 相当于 ZeRO-{mapped}，但同时指定了 zero_stage={request.zero_stage}。",
+            f"FSDP {request.fsdp} 相当于 ZeRO-{mapped}，但同时指定了 ZeRO-{request.zero_stage}。",
             [f"zero_stage={mapped}"],
         )
     return mapped
@@ -219,7 +219,7 @@ def _weight_format(request: MemoryRequest, training: bool) -> WeightFormat:
         if fmt.id not in QLORA_BASES:
             raise contradiction(
                 "qlora_needs_quantized_base",
-                f"QLoRA trains adapters on a 4- or 8-bit base model; '{fmt.id}' is not quantised. Use method='lora' for a {fmt.id} base.",
+                f"QLoRA trains adapters on a 4- or 8-bit base model; '{fmt.id}' is not quantised. Use LoRA for a {fmt.id} base.",
                 f"QLoRA 是在 4/8 位量化的基座上训练适配器，“{fmt.id}”不是量化格式；{fmt.id} 基座请用 LoRA。",
                 ["nf4", "bnb-int8", "method=lora"],
             )
@@ -229,14 +229,14 @@ def _weight_format(request: MemoryRequest, training: bool) -> WeightFormat:
         raise contradiction(
             "cannot_train_quantized",
             f"Full fine-tuning updates every weight, which a {fmt.label} checkpoint cannot store. Use QLoRA on it, or train in bf16.",
-            f"全参微调需要更新所有权重，{fmt.label} 格式无法直接训练；请改用 QLoRA，或以 bf16 训练。",
+            f"全参微调需要更新所有权重，{fmt.name_zh} 格式无法直接训练；请改用 QLoRA，或以 bf16 训练。",
             ["method=qlora", "precision=bf16"],
         )
     if fmt.quantized and request.method == "lora":
         raise contradiction(
             "lora_on_quantized_base",
-            f"LoRA on a {fmt.label} base is QLoRA; set method='qlora'.",
-            f"在 {fmt.label} 量化基座上训练 LoRA 即 QLoRA，请设置 method='qlora'。",
+            f"LoRA on a {fmt.label} base is QLoRA; choose QLoRA as the method.",
+            f"在 {fmt.name_zh} 量化基座上训练 LoRA 即 QLoRA，请改用 QLoRA。",
             ["method=qlora"],
         )
     return fmt
@@ -247,8 +247,8 @@ def _check_training(setup: Setup, request: MemoryRequest) -> None:
         if setup.zero_stage or request.fsdp or setup.offload != "none":
             raise contradiction(
                 "training_option_for_inference",
-                "ZeRO, FSDP and optimizer offload are training settings; set mode='training'.",
-                "ZeRO、FSDP 和优化器卸载属于训练设置，请设置 mode='training'。",
+                "ZeRO, FSDP and optimizer offload are training settings; switch to training.",
+                "ZeRO、FSDP 和优化器卸载属于训练设置，请把用途改为训练。",
                 ["mode=training"],
             )
         return

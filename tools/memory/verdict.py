@@ -19,14 +19,31 @@ def capacity_bytes(gpu: GPU) -> float:
 def capacity_line(s: Setup, gpu: GPU) -> tuple[LineItem, float]:
     """The usable memory per GPU: nominal capacity, or vLLM's utilisation budget of it."""
     raw = capacity_bytes(gpu)
-    formula = f"{gpu.name}: {gpu.memory_gb:g} GiB nominal × 1.0737 = {gb(raw)}"
-    budget, label_en, label_zh = raw, f"{gpu.name} memory", f"{gpu.name} 显存"
+    nominal = f"{gpu.memory_gb:g}"
+    formula = f"{gpu.name}: sold as {nominal} GB = {nominal} GiB × 1.0737 = {gb(raw)}"
+    formula_zh = f"{gpu.name}：标称 {nominal} GB，实为 {nominal} GiB × 1.0737 = {gb(raw)}"
+    budget = raw
+    label_en, label_zh = f"{gpu.name} memory (sold as {nominal} GB)", f"{gpu.name} 显存（标称 {nominal} GB）"
     if s.mode == "inference" and s.engine == "vllm":
         budget = raw * s.utilization
         formula += f"; vLLM budget {s.utilization:g} × {gb(raw)} = {gb(budget)}"
-        label_en, label_zh = f"{gpu.name} memory × gpu_memory_utilization", f"{gpu.name} 显存 × 利用率"
-    item = LineItem(key="gpu_capacity", label=Text(en=label_en, zh=label_zh), value=round(budget / GB, 4), unit="GB", formula=formula)
+        formula_zh += f"；vLLM 可用 {s.utilization:g} × {gb(raw)} = {gb(budget)}"
+        label_en, label_zh = f"{label_en} × vLLM utilisation", f"{label_zh} × vLLM 显存利用率"
+    item = LineItem(key="gpu_capacity", label=Text(en=label_en, zh=label_zh), value=round(budget / GB, 4), unit="GB",
+                    formula=formula, formula_zh=formula_zh)  # fmt: skip
     return item, budget
+
+
+def unit_note(gpu: GPU | None) -> Text:
+    """The one sentence on units shown with memory figures: decimal GB, cards sold in binary GiB, nvidia-smi in MiB."""
+    nominal = gpu.memory_gb if gpu is not None else 80
+    real = nominal * CAPACITY_UNIT_BYTES / GB
+    card_en = f"{gpu.name} sold as {nominal:g} GB" if gpu is not None else f"a card sold as {nominal:g} GB"
+    card_zh = f"标称 {nominal:g} GB 的 {gpu.name} " if gpu is not None else f"标称 {nominal:g} GB 的显卡"
+    return Text(
+        en=f"GB = 10⁹ bytes; {card_en} holds {nominal:g} GiB = {real:.1f} GB; nvidia-smi shows MiB (1 MiB = 1.049 MB).",
+        zh=f"GB = 10⁹ 字节；{card_zh}实为 {nominal:g} GiB = {real:.1f} GB；nvidia-smi 显示的是 MiB（1 MiB = 1.049 MB）。",
+    )
 
 
 def verdict(total: float, budget: float) -> tuple[str, float]:
@@ -62,8 +79,8 @@ LEVERS: dict[tuple[str, str], tuple[str, str]] = {
         "梯度占大头：用 ZeRO-2 分片梯度，或把优化器更新融合进反向传播。",
     ),
     ("training", "activations"): (
-        "Activations dominate: enable activation checkpointing (recompute='full'), lower the micro-batch and raise gradient accumulation, or use sequence parallelism.",
-        "激活值占大头：开启激活重计算（recompute='full'），减小 micro-batch 并增加梯度累积，或使用序列并行。",
+        "Activations dominate: enable activation checkpointing (full recompute), lower the micro-batch and raise gradient accumulation, or use sequence parallelism.",
+        "激活值占大头：开启激活检查点（全量重计算），减小 micro-batch 并增加梯度累积，或使用序列并行。",
     ),
     ("training", "logits"): (
         "The loss over the vocabulary dominates: use a chunked/fused cross-entropy (Liger, torchtune chunked loss) or a smaller micro-batch.",

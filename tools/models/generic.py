@@ -95,6 +95,7 @@ def _spec(params: float, layers: int, shape: dict) -> ModelSpec:
     return ModelSpec(
         id=f"generic-{format_billions(size_b)}b",
         name=f"Generic {label} dense decoder",
+        name_zh=f"通用 {label} 稠密模型",
         family="generic",
         params_b=size_b,
         layers=layers,

@@ -124,8 +124,9 @@ def spec_from_hf_config(config: dict[str, Any], name: str | None = None) -> Mode
     fields.update(_window_fields(reader, fields))
     fields["attention"] = _attention_kind(fields)
     label = name or str(config.get("_name_or_path") or reader.model_type or "custom model")
+    label_zh = "自定义模型" if label == "custom model" else None
     try:
-        draft = ModelSpec(id="custom", name=label, family="custom", params_b=1.0, source="pending", **fields)
+        draft = ModelSpec(id="custom", name=label, name_zh=label_zh, family="custom", params_b=1.0, source="pending", **fields)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -12,7 +12,7 @@ import math
 import re
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from tools.troubleshoot.parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
@@ -28,6 +28,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")  # keeps \t \n \r \f
 
 
 class TroubleshootRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     text: str = Field(
         description="The user's symptom (中文 or English) or a pasted log: traceback, dmesg, nvidia-smi -q, NCCL output. "
         f"Only the last {MAX_INPUT_BYTES // 1024} KB are analysed."

@@ -131,19 +131,19 @@ def recommend(turn: Turn) -> str:
     if not options and turn.slots.gpus:  # "can my 4090 do it?": the verdict for that GPU says why not
         return memory(turn)
     if not options:
-        return "\n\n".join([turn.t(f"No catalog GPU fits {r['model_name']} for {label}.", f"目录中没有能满足 {r['model_name']} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
+        return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
     top = options[0]
     cur = r["currency"]
     verdict = turn.t(
-        f"**Recommended: {top['count']}× {top['gpu_name']}** ({number(_nominal(turn, top))} GB each) for {label} of {r['model_name']} ({number(r['params_b'])}B params): needs {number(top['per_gpu_gb'])} GB per GPU, {number(top['headroom_pct'])}% headroom.",
-        f"**推荐：{top['count']} 张 {top['gpu_name']}**（单卡 {number(_nominal(turn, top))} GB），用于 {r['model_name']}（{number(r['params_b'])}B 参数）的{label}：每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
+        f"**Recommended: {top['count']}× {top['gpu_name']}** ({number(_nominal(turn, top))} GB each) for {label} of {turn.text(r['model_label'])} ({number(r['params_b'])}B params): needs {number(top['per_gpu_gb'])} GB per GPU, {number(top['headroom_pct'])}% headroom.",
+        f"**推荐：{top['count']} 张 {top['gpu_name']}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}：每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
     )
     headers = ["#", "GPU", turn.t("Memory", "显存"), turn.t("Count", "卡数"), turn.t("Plan", "并行方案"), turn.t("Need/GPU", "每卡需求"), turn.t("Headroom", "余量"), turn.t("Purchase ≈", "采购价≈"), turn.t("Cloud/h ≈", "云上每小时≈")]
     rows = [
-        [i, o["gpu_name"], f"{number(_nominal(turn, o))} GB", o["count"], o["plan"], f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%", money(o["purchase_cost"], cur), money(o["cloud_cost_per_hour"], cur)]
+        [i, o["gpu_name"], f"{number(_nominal(turn, o))} GB", o["count"], turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%", money(o["purchase_cost"], cur), money(o["cloud_cost_per_hour"], cur)]
         for i, o in enumerate(options, start=1)
     ]
-    parts = [verdict, table(headers, rows)]
+    parts = [verdict, table(headers, rows), f"_{turn.text(r['unit_note'])}_"]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
     if r.get("estimate"):
         parts.append(_breakdown(turn, r["estimate"]))
@@ -232,10 +232,10 @@ def memory(turn: Turn) -> str:
     r = outcome.result
     label = turn.t(*TASK_LABEL[task])
     need = turn.t(
-        f"{r['model_name']} ({label}) needs **{number(r['total_per_gpu_gb'])} GB per GPU**"
+        f"{turn.text(r['model_label'])} ({label}) needs **{number(r['total_per_gpu_gb'])} GB per GPU**"
         + (f" on {r['num_gpus']} GPUs ({number(r['total_all_gpus_gb'])} GB in total)" if r["num_gpus"] > 1 else "")
         + ".",
-        f"{r['model_name']}（{label}）每卡需要 **{number(r['total_per_gpu_gb'])} GB** 显存"
+        f"{turn.text(r['model_label'])}（{label}）每卡需要 **{number(r['total_per_gpu_gb'])} GB** 显存"
         + (f"，共 {r['num_gpus']} 张卡（合计 {number(r['total_all_gpus_gb'])} GB）" if r["num_gpus"] > 1 else "")
         + "。",
     )
@@ -261,6 +261,7 @@ def memory(turn: Turn) -> str:
         ))
     parts += _rule_of_thumb(turn, r)
     parts.append(_breakdown(turn, r))
+    parts.append(f"_{turn.text(r['unit_note'])}_")
     # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
     parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"]][:3]
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
