@@ -20,12 +20,15 @@ Kind = Literal["gpu", "model"]
 
 # A precision written straight after a model size, as Chinese users often do ("70BQ8", "14Bint8").
 GLUED_PRECISION = r"(?:q\d|int\d|fp\d|bf16|awq|gptq|nf4|w\d)"
-TOKEN = re.compile(rf"(?<=\d)b(?={GLUED_PRECISION})|[a-z]+|\d+(?:\.\d+)*|[^\x00-\x7f\s]")
-# Separators allowed inside one name: "A100-80G", "Qwen2.5 72B", "llama_3".
-JOINABLE_GAP = re.compile(r"[\s\-_/.·]{0,3}")
+GLUED_METHOD = r"(?:sft|q?lora|dpo|ft\b)"  # likewise a method: "14BSFT", "7Blora"
+TOKEN = re.compile(rf"(?<=\d)b(?={GLUED_PRECISION}|{GLUED_METHOD})|[a-z]+|\d+(?:\.\d+)*|[^\x00-\x7f\s]")
+# Separators allowed inside one name: "A100-80G", "Qwen2.5 72B", "llama_3", Ollama's "qwen2.5:32b".
+JOINABLE_GAP = re.compile(r"[\s\-_/.·:]{0,3}")
 # Vendor and brand words say nothing about which part is meant ("NVIDIA H100" = "H100").
 BRAND_WORDS = frozenset({"nvidia", "geforce", "tesla", "amd", "radeon", "instinct", "intel", "habana", "huawei", "google", "aws", "apple"})
 MEMORY_UNITS = frozenset({"g", "gb", "gib"})
+# Chinese writers glue a count to a name that ends in a letter: "910B8卡" is a 910B, then 8 cards.
+COUNT_AFTER = re.compile(r"\d{1,4}\s*(?:卡|张|块|台|片|机)")
 # A bare number alias ("4090") followed by one of these is a price or a date, not a GPU.
 NOT_A_NAME_AFTER = tuple("元块%年月天个号")
 
@@ -122,8 +125,10 @@ class NameMatcher:
         if before.isascii() and before.isalpha() and not count_before:
             return True
         plural_or_count = (after == "s" and not after_next.isalnum()) or (after == "x" and after_next.isdigit())
-        glued_precision = re.match(GLUED_PRECISION, text[end : end + 4]) is not None and text[end - 1 : end] == "b"
-        if after.isascii() and after.isalnum() and not plural_or_count and not glued_precision:
+        glued_precision = re.match(GLUED_PRECISION, text[end : end + 4]) is not None  # "70bq8", "r1w8a8"
+        glued_precision |= text[end - 1 : end] == "b" and re.match(GLUED_METHOD, text[end : end + 5]) is not None
+        glued_count = text[end - 1 : end].isalpha() and COUNT_AFTER.match(text, end) is not None
+        if after.isascii() and after.isalnum() and not plural_or_count and not glued_precision and not glued_count:
             return True
         span = text[start:end]
         return span.isdigit() and (after in NOT_A_NAME_AFTER or before in "$¥")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from advisor.understanding.corpus import load_schema, read_files, training_corpus
-from advisor.understanding.evaluate import evaluate, heldout_corpus, heldout_files, shared_with_training
+from advisor.understanding.evaluate import evaluate, fresh_conversations, heldout_corpus, heldout_files, shared_with_training
 from advisor.understanding.reader import shared_understanding
 
 # The targets of the understanding issue; the held-out split was written without seeing the code or the training data.
 INTENT_ACCURACY = 0.90
 SLOT_F1 = 0.85
+MULTI_TURN = 0.90
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +49,21 @@ def test_heldout_intent_accuracy_and_slot_f1(heldout_scores, language):
     assert score.utterances >= 250
     assert score.intent_accuracy >= INTENT_ACCURACY, score.misses[:20]
     assert score.slot_f1 >= SLOT_F1, score.misses[:20]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_heldout_multi_turn_success(heldout_scores, language):
+    assert heldout_scores[language].conversations >= 40
+    assert heldout_scores[language].multi_turn >= MULTI_TURN, heldout_scores[language].misses[-10:]
+
+
+def test_fresh_blind_conversations_do_not_regress(understanding):
+    """Measured, not tuned on: 0.60 (en) / 0.625 (zh) when frozen, against 0.525 / 0.55 before this data existed.
+    The floor only catches regressions; the target (0.90) is reported by `make bench`."""
+    scores = evaluate(understanding, fresh_conversations())
+    for language in ("en", "zh"):
+        assert scores[language].conversations == 40
+        assert scores[language].multi_turn >= 0.55, (language, scores[language].multi_turn)
 
 
 def read(understanding, message, *history):
@@ -94,3 +110,35 @@ def test_follow_ups_change_one_slot_and_keep_the_task(understanding):
     assert reading.task == "memory" and reading.state.get("model") == "qwen2.5-32b" and reading.state.get("precision") == "int4"
     reading = read(understanding, "换成8张卡呢", "Llama 3.1 70B 全参微调要几张H100")
     assert reading.task == "recommend" and reading.state.get("gpu_count") == 8 and reading.state.get("model") == "llama-3.1-70b"
+
+
+def test_names_written_the_way_tools_and_chinese_writers_write_them(understanding):
+    """Ollama tags, a count glued to a name that ends in a letter, a method glued to the size."""
+    frame = read(understanding, "how fast is mistral:7b on a 4060 with ollama").frame
+    assert frame.get("model") == "mistral-7b" and frame.get("engine") == "llamacpp"
+    frame = read(understanding, "昇腾910B4卡跑Qwen2.5-7B推理能多快").frame
+    assert frame.get("gpu") == "ascend-910b" and frame.get("gpu_count") == 4
+    frame = read(understanding, "Llama-3-8BLoRA微调要多少显存").frame
+    assert frame.get("model") == "llama-3-8b" and frame.get("method") == "lora"
+
+
+def test_colloquial_amounts_and_schedules(understanding):
+    reading = read(understanding, "手上50w预算，想跑70B推理买什么卡")
+    assert reading.frame.get("budget").amount == 500_000 and reading.frame.get("budget").currency == "CNY"
+    assert read(understanding, "L40S的功耗是350w吗").frame.get("budget") is None  # watts, not money
+    utilisation = read(understanding, "rent or buy 8 l40s if we only use them weekdays 10 to 6").frame.get("utilisation")
+    assert utilisation == pytest.approx(8 * 5 / 168, abs=0.01)
+    assert read(understanding, "rent vs buy 4 h100 over a year").frame.get("horizon") is not None
+
+
+def test_follow_ups_keep_what_a_general_word_does_not_replace(understanding):
+    first = "how much memory to full fine-tune mistral 7b on 4 a100"
+    reading = read(understanding, "and with bf16 training?", first)
+    assert reading.task == "memory" and reading.state.get("method") == "full_finetune"
+    reading = read(understanding, "and if it were $8k?", "best gpus for serving llama 3.1 8b, budget $12k")
+    assert reading.state.get("budget").amount == 8000 and not reading.state.has("server_price")
+
+
+def test_a_confident_question_of_another_task_keeps_its_task_and_the_setup(understanding):
+    reading = read(understanding, "这个配置租半年多少钱", "跑Qwen2.5-72B推理推荐什么卡，要8张H20吗")
+    assert reading.intent == "tco" and reading.state.get("gpu") == "h20"

@@ -161,7 +161,7 @@ def _evaluate(tokens: list[tuple[str, object]]) -> float | None:
 
 
 _CANDIDATE = re.compile(
-    rf"(?<![a-z0-9.])(?:{_ARABIC}|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|,(?=\d{{3}}(?!\d))|e[+-]?\d)*"
+    rf"(?:(?<![a-z0-9.])(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|,(?=\d{{3}}(?!\d))|e[+-]?\d)*"
     rf"(?:\s?(?:{_SUFFIX_WORDS})(?![a-z]))?",
     re.IGNORECASE,
 )

@@ -13,12 +13,15 @@ from pathlib import Path
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS, Conversation, Corpus, Utterance, read_files, training_corpus
-from advisor.understanding.frame import Frame, resolve
+from advisor.understanding.frame import Frame, implicitly_replaced, resolve
 from advisor.understanding.model import ROLES_BY_KIND, TaggedValue
 from advisor.understanding.reader import Reading, Understanding, advance
 from advisor.understanding.values import find_values
 
 HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
+# A second set of conversations, written blind after the first split's misses had been read to find
+# their causes: the first split's multi-turn score is no longer an unseen measurement, this one is.
+FRESH_CONVERSATIONS_DIR = HELDOUT_DIR.parent / "heldout2"
 
 
 @dataclass
@@ -82,14 +85,20 @@ def evaluate(understanding: Understanding, data: Corpus) -> dict[str, LanguageSc
 
 
 def conversation_succeeds(understanding: Understanding, conversation: Conversation) -> tuple[bool, str]:
-    """Every turn read as its labelled intent, and every follow-up re-runs the right task with the right slots."""
+    """Every turn read as its labelled intent, and every follow-up re-runs the right task with the right slots.
+
+    A slot may hold several values ("H100 in the US or H800 in China"), so slots are compared as
+    sets of values: the frame must hold every value the user gave for the task and has not replaced.
+    """
     task, state, anchor_gold = None, Frame(), {}
     for turn in conversation.turns:
         reading = understanding.read_one(turn.utterance.text)
         task, state = advance(task, state, reading)
-        gold = dict(gold_slots(turn.utterance, understanding))
+        gold: dict[str, set] = defaultdict(set)
+        for slot, value in gold_slots(turn.utterance, understanding):
+            gold[slot].add(value)
         if turn.utterance.intent in TASKS:
-            anchor_gold = gold
+            anchor_gold = dict(gold)
         elif turn.utterance.intent == "follow_up":
             anchor_gold = {**_without_replaced(anchor_gold, gold), **gold}
         if reading.intent != turn.utterance.intent:
@@ -97,20 +106,17 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
         if turn.expect_task:
             if task != turn.expect_task:
                 return False, f"follow-up {turn.utterance.text[:60]!r} continued {task}, not {turn.expect_task}"
-            have = dict(_frame_pairs(state))
-            missing = {slot: value for slot, value in anchor_gold.items() if have.get(slot) != value}
+            have: dict[str, set] = defaultdict(set)
+            for slot, value in _frame_pairs(state):
+                have[slot].add(value)
+            missing = {slot: values - have[slot] for slot, values in anchor_gold.items() if values - have[slot]}
             if missing:
                 return False, f"after {turn.utterance.text[:60]!r} the frame lacks {missing}"
     return True, ""
 
 
 def _without_replaced(earlier: dict, newer: dict) -> dict:
-    kept = dict(earlier)
-    if "size" in newer:
-        kept.pop("model", None)
-    if "model" in newer:
-        kept.pop("size", None)
-    return kept
+    return {slot: value for slot, value in earlier.items() if slot not in implicitly_replaced(list(newer))}
 
 
 def gold_slots(utterance: Utterance, understanding: Understanding) -> list[tuple[str, object]]:
@@ -121,19 +127,23 @@ def gold_slots(utterance: Utterance, understanding: Understanding) -> list[tuple
     pairs = []
     for span in utterance.spans:
         inside = [v for v in values if v.start < span.end and span.start < v.end and span.slot in ROLES_BY_KIND.get(v.kind, ())]
+        words = " ".join(text[span.start : span.end].split())
+        bare_numbers = [v for v in values if v.kind == "number" and v.surface == words]
         if inside:
             pairs.append((span.slot, _comparable(resolve(TaggedValue(inside[0], span.slot, 1.0), currency))))
+        elif bare_numbers:  # "make it 5" labelled as a horizon: the number, in the unit the slot already has
+            pairs.append((span.slot, _comparable(float(bare_numbers[0].value))))
         else:
-            pairs.append((span.slot, " ".join(text[span.start : span.end].split())))
+            pairs.append((span.slot, words))
     return pairs
 
 
 def predicted_slots(reading: Reading) -> list[tuple[str, object]]:
-    return [(slot, _comparable(value.value)) for slot, values in reading.frame.slots.items() if slot != "gpus_per_server" for value in values]
+    return _frame_pairs(reading.frame)
 
 
 def _frame_pairs(frame: Frame) -> list[tuple[str, object]]:
-    return [(slot, _comparable(values[0].value)) for slot, values in frame.slots.items() if values and slot != "gpus_per_server"]
+    return [(slot, _comparable(value.value)) for slot, values in frame.slots.items() if slot != "gpus_per_server" for value in values]
 
 
 def _comparable(value: object) -> object:
@@ -144,6 +154,10 @@ def _comparable(value: object) -> object:
 
 def _key(text: str) -> str:
     return " ".join(text.lower().split())
+
+
+def fresh_conversations() -> Corpus:
+    return read_files(sorted(FRESH_CONVERSATIONS_DIR.glob("understanding_*.yaml")))
 
 
 def heldout_corpus() -> Corpus:

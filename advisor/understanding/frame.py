@@ -55,14 +55,26 @@ class Frame:
         """This frame with every slot ``newer`` states replaced (a follow-up changes one thing)."""
         merged = {name: list(values) for name, values in self.slots.items()}
         for name, values in newer.slots.items():
-            if values:
+            if values and not _only_more_general(values, merged.get(name, [])):
                 merged.pop(name, None)  # re-inserted last: the most recently stated slot
                 merged[name] = list(values)
-        if newer.has("size") and not newer.has("model"):
-            merged.pop("model", None)  # "same but 70b": the size replaces the named model
-        if newer.has("model") and not newer.has("size"):
-            merged.pop("size", None)
+        for name in implicitly_replaced([name for name, values in newer.slots.items() if values]):
+            merged.pop(name, None)
         return Frame(merged)
+
+
+# "and with fp8 training?" after a full fine-tune question keeps the fine-tune: a general word does
+# not replace a value it covers.
+MORE_GENERAL = {"train": {"full_finetune", "lora", "qlora", "pretrain", "finetune"}, "finetune": {"full_finetune", "lora", "qlora"}}
+
+
+def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool:
+    return bool(earlier) and all(isinstance(v.value, str) and earlier[0].value in MORE_GENERAL.get(v.value, ()) for v in newer)
+
+
+def implicitly_replaced(stated: list[str]) -> set[str]:
+    """Slots a follow-up replaces without naming them: "same but 70b" drops the named model, and back."""
+    return {other for slot, other in (("size", "model"), ("model", "size")) if slot in stated and other not in stated}
 
 
 @dataclass(frozen=True)

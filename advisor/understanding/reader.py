@@ -9,7 +9,7 @@ from pathlib import Path
 from advisor.language import LanguageInfo, analyze_language, default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS
-from advisor.understanding.frame import INTEGER_ROLES, Frame, SlotValue, build_frame
+from advisor.understanding.frame import INTEGER_ROLES, Frame, Money, SlotValue, build_frame
 from advisor.understanding.model import TaggedValue, load_or_train, top_probabilities
 from advisor.understanding.values import find_values
 from knowledge.catalog import Catalog, load_catalog
@@ -67,6 +67,7 @@ SUBJECT = ("model", "size")
 RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
 SHORT = 40  # characters: a follow-up is a short amendment, not a new full question
 FOLLOW_UP_EVIDENCE = 0.1  # the classifier's own probability that a short message continues the conversation
+CONFIDENT_NEW_TASK = 0.7  # above this, a short question of another task ("租两个月多少钱") is that task, with the slots carried
 
 
 def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | None, Frame]:
@@ -81,7 +82,8 @@ def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | Non
     amendable = reading.intent in TASKS or (reading.intent in ("concept", "out_of_scope") and reading.frame.names())
     if task is not None and state.names() and not own_subject and amendable:
         probability = dict(reading.alternatives).get("follow_up", 0.0)
-        if reading.intent == task or (len(reading.text.strip()) <= SHORT and probability >= FOLLOW_UP_EVIDENCE):
+        short_and_unsure = len(reading.text.strip()) <= SHORT and reading.confidence < CONFIDENT_NEW_TASK
+        if reading.intent == task or (short_and_unsure and probability >= FOLLOW_UP_EVIDENCE):
             reading.intent = "follow_up"
         elif reading.intent in TASKS:
             return reading.intent, state.updated(reading.frame)
@@ -91,6 +93,7 @@ def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | Non
         if task is None:
             return None, reading.frame
         _bare_number_takes_last_role(reading, state)
+        _restated_amounts(reading, state)
         return task, state.updated(reading.frame)
     if reading.intent in CARRY_OVER:
         return task, state
@@ -101,6 +104,38 @@ def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | Non
 def shared_understanding(cache_dir: Path | None = None) -> Understanding:
     """One trained model per process (and per cache directory) for the shipped catalog."""
     return Understanding(load_catalog(), cache_dir)
+
+
+# Amounts whose shape (currency per unit, a span of time) names the slot they restate.
+RESTATABLE_BY_KIND = {"money": ("budget", "server_price", "cloud_price", "electricity_price"), "duration": ("deadline", "horizon")}
+
+
+def _restated_amounts(reading: Reading, state: Frame) -> None:
+    """'what if it's $50k' after a $100k budget: an amount of the same shape as exactly one amount the
+    conversation already has restates it, whichever role the tagger guessed for it on its own."""
+    for item in reading.tagged:
+        role = item.role
+        if item.value.kind not in RESTATABLE_BY_KIND or state.has(role) or role not in reading.frame.slots:
+            continue
+        stated = [v for v in reading.frame.slots[role] if v.start == item.value.start]
+        if not stated:
+            continue
+        same_shape = [
+            slot
+            for slot in state.order
+            if slot in RESTATABLE_BY_KIND[item.value.kind] and slot not in reading.frame.slots and _same_shape(state.get(slot), stated[0].value)
+        ]
+        if len(same_shape) == 1:
+            reading.frame.slots[role].remove(stated[0])
+            if not reading.frame.slots[role]:
+                del reading.frame.slots[role]
+            reading.frame.slots[same_shape[0]] = stated
+
+
+def _same_shape(earlier: object, newer: object) -> bool:
+    if isinstance(earlier, Money) or isinstance(newer, Money):
+        return isinstance(earlier, Money) and isinstance(newer, Money) and earlier.per == newer.per
+    return True
 
 
 def _bare_number_takes_last_role(reading: Reading, state: Frame) -> None:

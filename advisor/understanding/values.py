@@ -25,6 +25,7 @@ WORD_NUMBERS = {
     "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "pair of": 2, "three": 3, "four": 4,
     "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
     "thirty-two": 32, "sixty-four": 64, "单": 1, "双": 2,
+    "second": 2, "third": 3, "fourth": 4,  # "add a second node": only before a unit, so never "per second"
 }  # fmt: skip
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
 MAX_TEXT = 4000  # values are read from the start and the end of long pastes, where the question sits
@@ -33,6 +34,7 @@ MAX_TEXT = 4000  # values are read from the start and the end of long pastes, wh
 INERT = "\x00"
 LONG_SPACE = re.compile(r"\s{4,}")
 SPACES = re.compile(r"\s*")
+GLUED_DIGITS = re.compile(r"\d{1,4}")
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,10 @@ UNIT_AFTER = [
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
     ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
+# "30w预算", "8w块": Chinese writers shorten 万 (ten thousand) to w; only around money words, since
+# "700W" is also a card's power.
+WAN_CONTEXT_BEFORE = re.compile(r"(?:预算|花|报价|价格|价钱|售价|成本|买|租金|月租|总共|一共|budget)[^\d]{0,4}$")
+WAN_CONTEXT_AFTER = re.compile(r"\s*(?:的?预算|以内|以下|左右|块|元|rmb|cny|人民币|一台|一张|买|的机器|的服务器)")
 MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币)\s*$")
 CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
 PER_AFTER = re.compile(
@@ -76,6 +82,15 @@ PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>�
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
 K_SUFFIX = re.compile(r"\d\s*k$")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|around\s+the\s+clock|non[\s-]?stop")
+ARTICLE_DURATION = re.compile(r"(?<![a-z])an?\s+(?P<unit>year|month|week|day)(?![a-z])")
+# A working-hours schedule is a utilisation: "weekdays 9-6", "工作日9点到18点", "朝九晚五".
+_DAYS = r"(?P<days>weekdays?|work\s?days?|working\s+days|business\s+days|mon(?:day)?\s*(?:-|to|through)\s*fri(?:day)?|工作日|周一到周五|周一至周五)"
+_HOURS = r"(?P<start>\d{1,2})(?::00)?\s*(?P<start_half>am|pm|点|時)?\s*(?:-|–|to|until|到|至|~)\s*(?P<end>\d{1,2})(?::00)?\s*(?P<end_half>am|pm|点)?"
+SCHEDULES = (
+    re.compile(rf"{_DAYS}[^\d\n]{{0,12}}?{_HOURS}"),
+    re.compile(rf"{_HOURS}[^\d\n]{{0,12}}?{_DAYS}"),
+    re.compile(r"朝九晚(?P<idiom_end>[五六七八九])"),
+)
 PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 
 
@@ -96,7 +111,7 @@ def model_name_pattern() -> re.Pattern[str]:
     """A family word (or any hyphenated name) running into a size: 'gemma 2 27b', 'qwq-32b', 'qwen3-30b-a3b'."""
     families = "|".join(re.escape(f) for f in sorted(_raw_entities()["model_family"], key=len, reverse=True))
     size = r"\d+(?:\.\d+)?\s?b(?![a-z])(?:[-_][a-z0-9.]+)*"
-    return re.compile(rf"(?<![a-z0-9])(?:(?:{families})[a-z0-9.\-_ ]{{0,16}}?{size}|[a-z]{{2,}}[a-z0-9.]*-{size})")
+    return re.compile(rf"(?<![a-z0-9])(?:(?:{families})[a-z0-9.\-_ :]{{0,16}}?{size}|[a-z]{{2,}}[a-z0-9.]*-{size})")
 
 
 @lru_cache(maxsize=1)
@@ -144,6 +159,11 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     for name in matcher_for(catalog).scan(text):
         end = _name_end(text, name.end) if name.kind == "gpu" else name.end
         claim(Value(name.start, end, name.kind, name.id, surface=text[name.start : end]))
+        glued = GLUED_DIGITS.match(text, end) if name.kind == "gpu" and text[end - 1 : end].isalpha() else None
+        if glued:  # "910B8卡": the digits after a name that ends in a letter are a count
+            count = _number_value(text, end, glued.end(), glued.group(), float(glued.group()))
+            if count is not None and count.kind in ("count_gpu", "count_server"):
+                claim(count)
     for match in model_name_pattern().finditer(text):  # a model the catalog does not know keeps its name
         claim(Value(match.start(), match.end(), "model", match.group().strip(), surface=match.group().strip()))
     gpu_starts = {v.start for v in found if v.kind == "gpu"}
@@ -157,6 +177,13 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
             claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
     for match in ALWAYS_ON.finditer(text):
         claim(Value(match.start(), match.end(), "always_on", 1.0, surface=match.group()))
+    for match in (match for pattern in SCHEDULES for match in pattern.finditer(text)):
+        share = _schedule_share(match)
+        if share is not None:
+            claim(Value(match.start(), match.end(), "percent", share, "%", match.group()))
+    for match in ARTICLE_DURATION.finditer(text):
+        unit = _duration_unit(match.group("unit"))
+        claim(Value(match.start(), match.end(), "duration", HOURS[unit], unit, match.group()))
     for number in find_numbers(text):
         value = _number_value(text, number.start, number.end, number.text, number.value)
         if value is not None:
@@ -172,6 +199,19 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     return sorted(found, key=lambda v: v.start)
 
 
+def _schedule_share(match: re.Match[str]) -> float | None:
+    """Hours per week of a working-hours schedule, as a percentage of the week's 168 hours."""
+    groups = match.groupdict()
+    if groups.get("idiom_end"):
+        start, end = 9, 12 + "零一二三四五六七八九".index(groups["idiom_end"])
+    else:
+        start, end = int(groups["start"]), int(groups["end"])
+        if end <= start or groups["end_half"] == "pm":
+            end += 12 if end < 12 else 0  # "9-6", "9am-6pm": the end is in the afternoon
+    hours = end - start
+    return round(hours * 5 / 168 * 100, 1) if 0 < hours <= 16 else None
+
+
 def _name_end(text: str, end: int) -> int:
     """A name runs on over a memory variant or form factor the matcher left out: 'A100 80GB', '4090 laptop'."""
     tail = re.match(r"[\s\-]*(?:\d+\s*(?:gb|g)\b|laptop|mobile|笔记本|移动版|pcie|sxm\d?|nvl)", text[end:])
@@ -183,6 +223,10 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
     before = text[max(0, start - 12) : start]
     symbol_match = None if words_only else MONEY_BEFORE.search(before)
     symbol = symbol_match.group() if symbol_match else ""
+    if raw.endswith("w"):  # read as 万 by the number parser
+        if symbol or WAN_CONTEXT_BEFORE.search(before) or WAN_CONTEXT_AFTER.match(text, end):
+            return _money(text, start - len(symbol), end, value, False, symbol=symbol)
+        return Value(start, end, "number", value / 1e4, "W", raw)  # "450w": watts
     for kind, pattern in UNIT_AFTER:
         match = pattern.match(text, end)
         if not match:
