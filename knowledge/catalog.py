@@ -6,7 +6,7 @@ import difflib
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import yaml
 from pydantic import ValidationError
@@ -35,11 +35,16 @@ class CatalogError(RuntimeError):
     """A data file is malformed; the message names the file and the row."""
 
 
-def load_rows(path: Path, schema: type[Entry]) -> list[Entry]:
+def read_yaml(path: Path) -> Any:
+    """A data file's parsed YAML; a syntax error becomes a ``CatalogError`` naming the file."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise CatalogError(f"{path}: not valid YAML: {exc}") from exc
+
+
+def load_rows(path: Path, schema: type[Entry]) -> list[Entry]:
+    raw = read_yaml(path)
     if not isinstance(raw, list):
         raise CatalogError(f"{path}: expected a list of entries at the top level")
     rows: list[Entry] = []

@@ -13,10 +13,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
-from knowledge.catalog import CatalogError
+from knowledge.catalog import CatalogError, read_yaml
 from knowledge.gpus import GPU
 
 DATA_FILE = Path(__file__).parent / "serving.yaml"
@@ -73,7 +72,6 @@ class DeviceFamily(BaseModel):
     bandwidth_factor: float = Field(1.0, gt=0, le=1.5, description="Scales an engine's base efficiency when it has no row here.")
     compute_factor: float = Field(1.0, gt=0, le=1.5)
     memory_fraction: float = Field(1.0, gt=0, le=1, description="Share of memory the accelerator may use (Apple: GPU wired limit).")
-    fallback_tflops: float | None = Field(None, gt=0, description="Compute peak when the catalog row has none.")
     source: str = Field(min_length=3)
 
 
@@ -151,10 +149,7 @@ class ServingData(BaseModel):
 
 @lru_cache(maxsize=1)
 def load_serving_data(path: Path = DATA_FILE) -> ServingData:
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise CatalogError(f"{path}: not valid YAML: {exc}") from exc
+    raw = read_yaml(path)
     try:
         return ServingData.model_validate(raw)
     except ValidationError as exc:

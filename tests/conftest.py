@@ -31,3 +31,10 @@ def warm_llm_mode(offline_advisor):
     from tests.llm_support import warm_up_llm_mode
 
     warm_up_llm_mode(offline_advisor)
+
+
+@pytest.fixture
+def no_proxy(monkeypatch):
+    """Reach scripted model servers on 127.0.0.1 directly even where an HTTP proxy is configured."""
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)

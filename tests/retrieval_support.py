@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from advisor.retrieval.chroma_server import ChromaProcess
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
-from tests.live_server import free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-CHROMA_CLI = Path(sys.executable).with_name("chroma")
 
 
 def write_doc(docs_dir: Path, language: str, doc_id: str, sections: dict[str, str], **meta) -> Path:
@@ -60,45 +55,6 @@ class CountingEmbedder:
         return self.inner.encode(texts, batch_size)
 
 
-class ChromaServer:
-    """A real `chroma run` process on 127.0.0.1, stoppable and restartable on the same port and path."""
-
-    def __init__(self, path: Path, log_path: Path):
-        self.path, self.log_path, self.port = path, log_path, free_port()
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self, timeout_s: float = 60.0) -> None:
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [str(CHROMA_CLI), "run", "--path", str(self.path), "--host", "127.0.0.1", "--port", str(self.port)],
-            stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"chroma exited early: {self.log_path.read_text(errors='replace')[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"chroma did not listen on port {self.port} within {timeout_s}s")
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
-
-
 THERMAL_QUESTION = "my GPU runs too hot and throttles"
 
 
@@ -118,7 +74,8 @@ def chunks(tmp_path):
 
 @pytest.fixture
 def chroma_server(tmp_path):
-    server = ChromaServer(tmp_path / "chroma-server", tmp_path / "chroma.log")
+    """The product's own `chroma run` child (what `serve --workers N` starts); stop() and start() keep port and path."""
+    server = ChromaProcess(tmp_path / "chroma-server", tmp_path / "chroma.log")
     server.start()
     yield server
     server.stop()

@@ -209,9 +209,7 @@ def key_echoing_provider():
     server.server_close()
 
 
-def test_token_and_llm_key_never_appear_in_responses_headers_or_logs(key_echoing_provider, tmp_path, caplog, monkeypatch):
-    for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(proxy, raising=False)
+def test_token_and_llm_key_never_appear_in_responses_headers_or_logs(key_echoing_provider, tmp_path, caplog, no_proxy):
     caplog.set_level(logging.DEBUG)
     llm = LLMSettings(base_url=key_echoing_provider, model="m", api_key=SecretStr(LLM_KEY), timeout_s=5, max_retries=0)
     settings = offline_settings(tmp_path, api_token=SecretStr(TOKEN), llm=llm, rate_limit_per_minute=8)

@@ -15,6 +15,8 @@ from advisor.agent.prompt import SYSTEM_PROMPT
 from advisor.config import Settings
 from advisor.contract import AdvisorResponse, ChatTurn
 from advisor.deps import build_advisor
+from advisor.testing import ScriptedOpenAIServer, reply
+from tests.llm_support import advisor_for
 
 FAKE_KEY = "sk-fake-Zq8vX1tLw3rP9mN2bK7cY4hJ"
 # Anything a renderer with raw HTML enabled could turn into active content.
@@ -107,10 +109,26 @@ def test_instructions_inside_a_pasted_log_are_data(planner, log, injection):
     assert any(call.name == "diagnose" and call.result for call in response.tool_calls)  # the log was still analysed
 
 
+REFUSAL = "I can't share credentials or configuration. Ask me about GPUs, memory or costs instead."
+
+
 @pytest.mark.parametrize("message", SECRET_REQUESTS)
-def test_secret_requests_never_reveal_the_key(planner, message):
-    response = ask(planner, message)
-    assert not [fragment for fragment in prompt_fragments() if fragment in response.answer]
+def test_secret_requests_never_reveal_the_key_in_llm_mode(message, no_proxy, warm_llm_mode):
+    """Where the key is really in use (sent to a model endpoint), it must never reach the model's context or the user.
+
+    The offline planner never touches the key, so only LLM mode can leak it: to the model (in a prompt,
+    a tool result, an error text) or back to the user."""
+
+    def key_not_in_context(body: dict) -> None:
+        assert FAKE_KEY not in json.dumps(body, ensure_ascii=False)
+
+    with ScriptedOpenAIServer([reply(REFUSAL, check=key_not_in_context)], repeat_last=True) as server:
+        response = advisor_for(server.base_url, ADVISOR_LLM_API_KEY=FAKE_KEY).answer(message)
+    assert response.mode == "llm", response.notice  # the model answered: the key was in use, not an offline no-op
+    assert server.headers and all(h.get("authorization") == f"Bearer {FAKE_KEY}" for h in server.headers)
+    assert all(FAKE_KEY not in json.dumps(body, ensure_ascii=False) for body in server.requests)
+    assert FAKE_KEY not in response.model_dump_json()
+    assert_renders_safely(response.answer)
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)

@@ -15,15 +15,8 @@ REQUEST_ID = "req-bad-input-1"
 OPTIONS = AnswerOptions(request_id=REQUEST_ID)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def warm(warm_llm_mode):
-    """One-off start-up costs land in setup, not in the first test."""
-
-
-@pytest.fixture(autouse=True)
-def no_proxy(monkeypatch):
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
+# Scripted model servers listen on 127.0.0.1: no proxy; start-up costs are paid before any test times itself.
+pytestmark = pytest.mark.usefixtures("no_proxy", "warm_llm_mode")
 
 
 def error_back(code: str, *words: str):

@@ -18,15 +18,8 @@ from tests.llm_support import MEMORY_QUESTION, QWEN_7B, advisor_for
 MARGIN_S = 1.5
 
 
-@pytest.fixture(autouse=True)
-def no_proxy(monkeypatch):
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def warm(warm_llm_mode):
-    """Timings below must not include one-off start-up costs."""
+# Scripted model servers listen on 127.0.0.1: no proxy; start-up costs are paid before any test times itself.
+pytestmark = pytest.mark.usefixtures("no_proxy", "warm_llm_mode")
 
 
 def timed(advisor: Advisor, question: str = MEMORY_QUESTION):

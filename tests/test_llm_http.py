@@ -19,11 +19,7 @@ QWEN_7B = {"model": "qwen2.5-7b", "precision": "bf16", "context": 8192}
 QUESTION_ZH = "部署 Qwen2.5-7B 推理、8k 上下文要多少显存？"
 
 
-@pytest.fixture(autouse=True)
-def no_proxy(monkeypatch):
-    """Proxy variables would route 127.0.0.1 traffic elsewhere; these tests never leave the machine."""
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
+pytestmark = pytest.mark.usefixtures("no_proxy")  # proxy variables would route 127.0.0.1 traffic elsewhere
 
 
 def advisor_for(base_url: str, retries: int = 0, max_steps: int = 4, **more_env: str):

@@ -7,8 +7,9 @@ import pytest
 from advisor.config import Settings
 from advisor.retrieval.search import Retriever
 from advisor.retrieval.store import VectorStore
+from tests.live_server import free_port
 from tests.retrieval_support import THERMAL_QUESTION as QUESTION
-from tests.retrieval_support import chroma_server, chunks, embedder, free_port, no_chroma_default_embedding  # noqa: F401
+from tests.retrieval_support import chroma_server, chunks, embedder, no_chroma_default_embedding  # noqa: F401
 
 pytestmark = pytest.mark.slow
 

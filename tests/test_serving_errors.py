@@ -8,7 +8,7 @@ import pytest
 
 from advisor.deps import default_registry
 from knowledge.bilingual import AdvisorError
-from knowledge.catalog import load_catalog
+from knowledge.catalog import Catalog, load_catalog
 from knowledge.serving import load_serving_data
 from tools.serving.estimator import ThroughputRequest, estimate_throughput
 
@@ -138,3 +138,45 @@ def test_a_malformed_serving_data_file_fails_loudly(tmp_path):
     )
     with pytest.raises(CatalogError, match="catch-all"):
         load_serving_data(no_catch_all)
+
+
+# --- compute figures: every shipped GPU has one, and a GPU without one is refused, not guessed ------------
+def engine_for(gpu) -> str:
+    """llama.cpp on Apple silicon, else the first engine with a backend for the GPU's vendor."""
+    return "llamacpp" if gpu.vendor == "Apple" else next(e.id for e in serving.engines if gpu.vendor in e.vendors)
+
+
+@pytest.mark.parametrize("gpu", catalog.gpus, ids=lambda g: g.id)
+def test_every_shipped_gpu_gets_a_sourced_compute_peak(gpu):
+    """The estimator's compute time uses the catalog figure itself, never an invented default."""
+    assert gpu.bf16_tflops or gpu.fp32_tflops, f"{gpu.id} has no compute figure: add its datasheet TFLOPS to gpus.yaml"
+    request = ThroughputRequest(model="qwen2.5-0.5b", gpu=gpu.id, engine=engine_for(gpu), batch=1, prompt_tokens=256, output_tokens=16)
+    result = estimate_throughput(request, catalog, serving)
+    assert result.compute_peak_tflops == (gpu.bf16_tflops or gpu.fp32_tflops), gpu.id
+    fp32_note = any("FP32" in note.en and f"{gpu.fp32_tflops:g} TFLOPS" in note.en for note in result.notes)
+    assert fp32_note == (gpu.bf16_tflops is None), (gpu.id, [n.en for n in result.notes])
+
+
+def test_a_gpu_without_any_compute_figure_is_refused_in_both_languages():
+    h100 = catalog.gpu("H100")
+    blank = h100.model_copy(update={"id": "mystery-gpu", "name": "Mystery GPU", "aliases": ["Mystery GPU"],
+                                    "bf16_tflops": None, "fp8_tflops": None, "fp32_tflops": None})  # fmt: skip
+    custom = Catalog([*catalog.gpus, blank], catalog.models)
+    with pytest.raises(AdvisorError) as caught:
+        estimate_throughput(ThroughputRequest(model="llama-3.1-8b", gpu="mystery-gpu"), custom, serving)
+    error = caught.value
+    assert error.code == "gpu_compute_unknown"
+    assert "Mystery GPU" in error.en and "TFLOPS" in error.en and CJK.search(error.zh) and "Mystery GPU" in error.zh
+    assert "gpu=H100" in error.suggestions
+
+
+def test_a_gpu_with_only_an_fp32_figure_uses_it_and_says_so():
+    h100 = catalog.gpu("H100")
+    plain = h100.model_copy(update={"id": "fp32-only", "name": "FP32-only GPU", "aliases": ["FP32-only GPU"],
+                                    "bf16_tflops": None, "fp8_tflops": None})  # fmt: skip
+    custom = Catalog([*catalog.gpus, plain], catalog.models)
+    result = estimate_throughput(ThroughputRequest(model="llama-3.1-8b", gpu="fp32-only", prompt_tokens=4096), custom, serving)
+    full = estimate_throughput(ThroughputRequest(model="llama-3.1-8b", gpu="H100", prompt_tokens=4096), catalog, serving)
+    assert result.compute_peak_tflops == h100.fp32_tflops
+    assert any("FP32" in n.en and "may be faster" in n.en and CJK.search(n.zh) for n in result.notes)
+    assert result.prefill_tokens_per_s < full.prefill_tokens_per_s / 5  # 67 vs 989.5 TFLOPS: prefill is compute-bound

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import re
 
 import jieba
@@ -65,7 +67,7 @@ def role_features(text: str, value: Value, values: list[Value], intent: str) -> 
         features[f"next={neighbour_after.kind}"] = 1.0
     if neighbour_before is not None and value.start - neighbour_before.end <= 3:
         features[f"prev={neighbour_before.kind}"] = 1.0
-    if isinstance(value.value, float):
+    if isinstance(value.value, float) and math.isfinite(value.value):
         features["magnitude"] = min(len(str(int(value.value))), 13) / 13
         features["small_int"] = float(value.value.is_integer() and value.value <= 16)
         features["power_of_two"] = float(value.value.is_integer() and value.value > 0 and int(value.value) & (int(value.value) - 1) == 0)

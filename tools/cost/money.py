@@ -6,14 +6,14 @@ from typing import Literal
 
 from knowledge.bilingual import AdvisorError
 from knowledge.gpus import Price
+from knowledge.tco_defaults import tco_defaults
 from tools.checks import check_range
 
 Currency = Literal["USD", "CNY"]
 
-# 2025 market rate was ~7.1–7.3 CNY per USD; the reference's own pairing of US$0.088/kWh with
-# ¥0.63/kWh (troubleshooting-and-tco.md §2.2, China) implies 7.16. Users can override it.
-DEFAULT_USD_TO_CNY = 7.2
-USD_TO_CNY_NOTE = "2025 typical 7.1–7.3 CNY per USD; override with today's rate"
+# The default rate and its basis live in knowledge/tco_defaults.yaml (usd_to_cny). Users can override it.
+DEFAULT_USD_TO_CNY = tco_defaults()["usd_to_cny"].value
+USD_TO_CNY_NOTE = tco_defaults()["usd_to_cny"].basis
 
 _ALIASES: dict[str, Currency] = {
     "usd": "USD", "us$": "USD", "$": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD", "美金": "USD",

@@ -1,6 +1,6 @@
 """Rent or buy: total cost of owning GPU servers versus renting the same GPU-hours in the cloud.
 
-Model (reference troubleshooting-and-tco.md §2.3), per month:
+Model (the usual owned-vs-rented TCO; defaults and their public sources in knowledge/tco_defaults.yaml), per month:
   capex       = servers × server price × (1 + network/storage overhead)          paid up front
   owned opex  = energy (avg kW × PUE × 730 h × price) + colocation (max kW × price/kW-month)
                 + maintenance (% of capex / 12) + staff
@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
+from knowledge.tco_defaults import Default, tco_defaults
 from tools.checks import check_range
 from tools.common import LineItem
 from tools.cost.money import (
@@ -29,13 +30,6 @@ from tools.cost.money import (
     money,
     normalize_currency,
     price_in,
-)
-from tools.cost.tco_defaults import (
-    DEFAULTS,
-    SERVER_POWER_PER_GPU_POWER,
-    SERVER_POWER_SOURCE,
-    SERVER_PRICE_PER_GPU_PRICE,
-    SERVER_PRICE_SOURCE,
 )
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
@@ -76,7 +70,8 @@ class Assumption(BaseModel):
     key: str
     value: float
     unit: str
-    source: str = Field(description="'given' for user input, otherwise where the default comes from.")
+    source: str = Field(description="'given' for user input, otherwise why the default has this value.")
+    links: list[str] = Field(default_factory=list, description="Public pages the default comes from (empty when given).")
 
 
 class MonthPoint(BaseModel):
@@ -176,64 +171,72 @@ def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
 
 def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency) -> tuple[TcoInputs, list[Assumption]]:
     assumptions: list[Assumption] = []
+    defaults = tco_defaults()
 
-    def take(key: str, given: float | None, default: float, unit: str, source: str) -> float:
+    def take(key: str, given: float | None, default: float, unit: str, source: str, links: list[str] = ()) -> float:
         value = default if given is None else given
-        assumptions.append(Assumption(key=key, value=value, unit=unit, source="given" if given is not None else source))
+        if given is not None:
+            assumptions.append(Assumption(key=key, value=value, unit=unit, source="given"))
+        else:
+            assumptions.append(Assumption(key=key, value=value, unit=unit, source=source, links=list(links)))
         return value
 
+    def from_data(key: str, given: float | None, d: Default) -> float:
+        return take(key, given, d.value, d.unit, d.source, d.links)
+
     def plain(key: str, given: float | None) -> float:
-        d = DEFAULTS[key]
-        return take(key, given, d.value, d.unit, d.source)
+        return from_data(key, given, defaults[key])
 
     def usd(key: str, given: float | None) -> float:
-        d = DEFAULTS[f"{key}_usd"]
+        d = defaults[f"{key}_usd"]
         unit = d.unit.replace("USD", currency)
         source = d.source if currency == "USD" else f"{d.source}; converted at {r.usd_to_cny:g} CNY/USD"
-        return take(key, given, convert(d.value, "USD", currency, r.usd_to_cny), unit, source)
+        return take(key, given, convert(d.value, "USD", currency, r.usd_to_cny), unit, source, d.links)
 
     rate = r.usd_to_cny
     price = r.server_price
     default_price = default_kw = default_cloud = 0.0
     price_source = kw_source = cloud_source = ""
+    price_ratio, power_ratio = defaults["server_price_per_gpu_price"], defaults["server_power_per_gpu_power"]
     if price is None:
         g = _need_gpu("server_price", gpu, gpu is not None and gpu.purchase_price is not None)
-        default_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server * SERVER_PRICE_PER_GPU_PRICE
-        price_source = f"{SERVER_PRICE_SOURCE}; GPU price {g.purchase_price.date}, {g.purchase_price.source}"
+        default_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server * price_ratio.value
+        price_source = (f"catalog price per GPU × GPUs × {price_ratio.value:g} ({price_ratio.basis}); "
+                        f"GPU price {g.purchase_price.date}, {g.purchase_price.source}")  # fmt: skip
     if r.server_max_kw is None:
         g = _need_gpu("server_max_kw", gpu, gpu is not None and gpu.tdp_w is not None)
-        default_kw = g.tdp_w * r.gpus_per_server * SERVER_POWER_PER_GPU_POWER / 1000
-        kw_source = SERVER_POWER_SOURCE
+        default_kw = g.tdp_w * r.gpus_per_server * power_ratio.value / 1000
+        kw_source = f"GPU TDP × GPUs × {power_ratio.value:g} ({power_ratio.basis})"
     if r.cloud_price_per_gpu_hour is None:
         g = _need_gpu("cloud_price_per_gpu_hour", gpu, gpu is not None and gpu.cloud_price is not None)
         default_cloud = price_in(g.cloud_price, currency, rate)
         cloud_source = f"catalog: {g.cloud_price.note or 'on-demand'}, {g.cloud_price.date}, {g.cloud_price.source}"
 
     utilisation = None if r.hours_per_month is None else min(100.0, r.hours_per_month / HOURS_PER_MONTH * 100)
-    electricity = DEFAULTS["electricity_price_cny" if currency == "CNY" else "electricity_price_usd"]
+    electricity = defaults["electricity_price_cny" if currency == "CNY" else "electricity_price_usd"]
     inputs = TcoInputs(
         servers=r.servers,
         gpus_per_server=r.gpus_per_server,
-        server_price=take("server_price", price, default_price, currency, price_source),
+        server_price=take("server_price", price, default_price, currency, price_source, price_ratio.links),
         network_overhead_pct=plain("network_overhead_pct", r.network_overhead_pct),
         lifetime_years=plain("lifetime_years", r.lifetime_years),
         residual_value_pct=plain("residual_value_pct", r.residual_value_pct),
-        server_max_kw=take("server_max_kw", r.server_max_kw, default_kw, "kW", kw_source),
+        server_max_kw=take("server_max_kw", r.server_max_kw, default_kw, "kW", kw_source, power_ratio.links),
         load_factor_pct=plain("load_factor_pct", r.load_factor_pct),
         pue=plain("pue", r.pue),
-        electricity_price=take("electricity_price", r.electricity_price, electricity.value, electricity.unit, electricity.source),
+        electricity_price=from_data("electricity_price", r.electricity_price, electricity),
         colo_price_per_kw_month=usd("colo_price_per_kw_month", r.colo_price_per_kw_month),
         colo_includes_power=r.colo_includes_power,
         maintenance_pct_per_year=plain("maintenance_pct_per_year", r.maintenance_pct_per_year),
         staff_cost_per_month=usd("staff_cost_per_month", r.staff_cost_per_month),
-        utilisation_pct=take("utilisation_pct", utilisation if utilisation is not None else r.utilisation_pct,
-                             DEFAULTS["utilisation_pct"].value, "%", DEFAULTS["utilisation_pct"].source),
+        utilisation_pct=plain("utilisation_pct", utilisation if utilisation is not None else r.utilisation_pct),
         cloud_price_per_gpu_hour=take("cloud_price_per_gpu_hour", r.cloud_price_per_gpu_hour, default_cloud,
                                       f"{currency}/GPU-hour", cloud_source),
         cloud_discount_pct=plain("cloud_discount_pct", r.cloud_discount_pct),
     )  # fmt: skip
     if currency == "CNY":
-        assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE))
+        assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE,
+                                      links=defaults["usd_to_cny"].links))  # fmt: skip
     return inputs, assumptions
 
 

@@ -21,7 +21,7 @@ from tools.checks import check_range
 from tools.common import LineItem
 from tools.cost.mfu import FP8_MFU_FACTOR, MFU_TABLE, MfuRow, default_mfu_row
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, money, normalize_currency, price_in
-from tools.models.resolve import resolve_model
+from tools.models.resolve import MAX_PARAMS_B, resolve_model
 from tools.quantities import parse_number
 
 Recompute = Literal["none", "selective", "full"]
@@ -33,7 +33,6 @@ FLOPS_PER_PARAM_TOKEN: dict[str, float] = {"none": 6.0, "selective": 6.2, "full"
 
 MAX_GPUS = 1_000_000  # ~5x the largest clusters announced by 2025; beyond this the input is a typo
 MAX_TOKENS = 1e15  # 1,000T tokens: ~30x the largest public pre-training corpora
-MAX_PARAMS_B = 100_000  # 100T parameters
 MAX_DEADLINE_DAYS = 3650
 # Floors rather than "> 0": a denormal deadline, MFU or peak divides the FLOPs into inf GPU-hours
 # (and ceil(inf) GPUs raises); values this small are typos, not hardware.

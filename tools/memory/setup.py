@@ -14,11 +14,10 @@ from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
 from tools.memory.recipes import RECIPES, Recipe, fp32_variant
 from tools.memory.schema import MemoryRequest
 from tools.memory.shapes import lora_targets
-from tools.models.resolve import resolve_model
+from tools.models.resolve import resolve_sized_model
 from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
 
 FSDP_TO_ZERO = {"FULL_SHARD": 3, "HYBRID_SHARD": 3, "SHARD_GRAD_OP": 2, "NO_SHARD": 0}
-MAX_PARAMS_B = 100_000  # 100T, the model resolver's limit too
 QLORA_BASES = {"nf4", "bnb-4bit", "bnb-int8", "int8", "int4", "gptq-int4", "gptq-int8", "awq-int4"}
 
 
@@ -68,29 +67,13 @@ def contradiction(code: str, en: str, zh: str, suggestions: list[str] | tuple[st
     return AdvisorError(code, en, zh, suggestions)
 
 
-@lru_cache(maxsize=512)
-def _resolve_cached(model: str | None, params_b: float | None, catalog: Catalog) -> tuple[ModelSpec, bool]:
-    """(spec, whether params_b overrode the catalog figure); cached because lookups dominate latency."""
-    if model is None or not model.strip():
-        if params_b is None:
-            return resolve_model("", catalog), False  # raises the bilingual "name a model" error
-        return resolve_model(f"{params_b:g}B", catalog), False
-    spec = resolve_model(model, catalog)
-    if params_b is not None and abs(params_b - spec.params_b) > 1e-9:
-        return spec.model_copy(update={"params_b": params_b}), True
-    return spec, False
-
-
 @lru_cache(maxsize=256)
 def _gpu_cached(name: str, catalog: Catalog) -> GPU:
     return catalog.gpu(name)
 
 
 def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
-    if request.params_b is not None:
-        check_range(request.params_b, "params_b", "参数量(十亿)", minimum=0, maximum=MAX_PARAMS_B,
-                    exclusive_minimum=True, code="invalid_model_size", hint=["7", "70", "405"])  # fmt: skip
-    spec, overridden = _resolve_cached(request.model, request.params_b, catalog)
+    spec, overridden = resolve_sized_model(request.model, request.params_b, catalog)
     gpu = _gpu_cached(request.gpu, catalog) if request.gpu else None
     _check_numbers(request)
     training = request.mode == "training"

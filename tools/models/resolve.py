@@ -6,11 +6,13 @@ Accepted: a catalog name or alias ("Llama3 8B", "满血版R1"), a bare size ("7B
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import MAX_NAME_CHARS, Catalog
 from knowledge.models import ModelSpec
+from tools.checks import check_range
 from tools.models.generic import generic_model
 from tools.models.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
 from tools.quantities import normalize_quantity, parse_number, parse_param_count
@@ -45,6 +47,32 @@ def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> Mo
     if size is not None:
         return generic_model(size, catalog)
     return catalog.model(text)  # raises unknown_model with the closest catalog names
+
+
+MAX_PARAMS_B = MAX_PARAMS / 1e9  # 100T, in the billions a request's params_b is given in
+
+
+def resolve_sized_model(model: str | None, params_b: float | None, catalog: Catalog) -> tuple[ModelSpec, bool]:
+    """The model of a request that names it, gives its size in billions, or both.
+
+    ``params_b`` is range-checked (a bilingual ``invalid_model_size`` error); with a name it overrides
+    the catalog parameter count and keeps the layer shapes. Returns (spec, whether it overrode).
+    """
+    if params_b is not None:
+        check_range(params_b, "params_b", "参数量(十亿)", minimum=0, maximum=MAX_PARAMS_B, exclusive_minimum=True,
+                    code="invalid_model_size", hint=["7", "70", "405"])  # fmt: skip
+    return _sized_model(model, params_b, catalog)
+
+
+@lru_cache(maxsize=512)
+def _sized_model(model: str | None, params_b: float | None, catalog: Catalog) -> tuple[ModelSpec, bool]:
+    """Cached: resolution (fuzzy name matching, generic shapes) dominates a calculator's latency."""
+    if model is None or not model.strip():
+        return resolve_model(f"{params_b:g}B" if params_b is not None else "", catalog), False  # "" raises "name a model"
+    spec = resolve_model(model, catalog)
+    if params_b is not None and abs(params_b - spec.params_b) > 1e-9:
+        return spec.model_copy(update={"params_b": params_b}), True
+    return spec, False
 
 
 def _bare_size(text: str) -> float | None:

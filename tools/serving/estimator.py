@@ -42,7 +42,7 @@ def estimate_throughput(request: ThroughputRequest, catalog: Catalog, serving: S
         decode_tokens_per_s_per_seq=round(1 / step.total, 3), output_tokens_per_s_total=round(total, 3),
         prefill_tokens_per_s=round(s.prompt / pf.total, 3), ttft_ms=round(ttft * 1e3, 3), step_ms=round(step.total * 1e3, 4),
         request_latency_s=round(ttft + max(s.output - 1, 0) * step.total, 4), bound=bound, max_batch_fits=cap.max_batch * s.replicas,
-        max_concurrency_at_target=max_concurrency(s, w, r, pf, cap),
+        max_concurrency_at_target=max_concurrency(s, w, r, pf, cap), compute_peak_tflops=s.peak_tflops,
         lines=[*decode_lines(s, w, r, step, batch), *prefill_lines(s, w, pf, ttft, step, batch),
                throughput_line(s, step, pf, batch, replicas, total), capacity_line(s, cap)],
         efficiencies=efficiencies(s, w, r), notes=s.notes, assumptions=assumptions(s),
@@ -142,9 +142,9 @@ def add_notes(result: ThroughputResult, s: ServingSetup, w: Workload, cap: Capac
 def assumptions(s: ServingSetup) -> list[Text]:
     return [
         Text(en=f"Engine {s.engine.name} on {s.gpu.name} ({s.family.label_en}); efficiencies are measured shares from published "
-             "benchmarks of 2023–25 engine releases (see `efficiencies`), so expect ±30% against a specific setup.",
+             "benchmarks of 2023–25 engine releases (each listed with its source), so expect ±30% against a specific setup.",
              zh=f"引擎 {s.engine.name}，硬件 {s.gpu.name}（{s.family.label_zh}）；效率取自 2023–25 年各引擎版本的公开实测"
-             "（见 efficiencies），具体环境可能有 ±30% 偏差。"),
+             "（每项都注明来源），具体环境可能有 ±30% 偏差。"),
         Text(en=f"Decode steps read the KV cache at the average context, prompt + output/2 = {s.prompt + s.output / 2:,.0f} tokens; "
              "each sequence reserves KV for prompt + output tokens.",
              zh=f"解码按平均上下文（提示词 + 输出/2 = {s.prompt + s.output / 2:,.0f} token）读取 KV 缓存；每条序列按提示词 + 输出长度预留 KV。"),

@@ -96,7 +96,7 @@ class Capacity:
 
 def rates(s: ServingSetup) -> Rates:
     eff, gpu = s.efficiency, s.gpu
-    peak = (gpu.bf16_tflops or gpu.fp32_tflops or s.family.fallback_tflops or 1.0) * 1e12
+    peak = s.peak_tflops * 1e12
     gain = 1.0
     if s.fp8_compute and gpu.fp8_tflops and gpu.bf16_tflops:
         gain = min(s.data.fp8_compute_gain, gpu.fp8_tflops / gpu.bf16_tflops)

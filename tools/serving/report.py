@@ -88,9 +88,10 @@ def decode_lines(s: ServingSetup, w: Workload, r: Rates, step: Step, batch: floa
     ]  # fmt: skip
     if s.tp > 1:
         terms = f"{g(r.link_latency * 1e6)} µs + {b} × {s.spec.hidden} × 2 B × 2·({s.tp}−1)/{s.tp} / {r.link_name}"
+        terms_zh = terms.replace("NVLink-class", "NVLink 级互联").replace(" GB/s per direction", " GB/s（单向）")
         lines.append(line("allreduce_time", "Tensor-parallel all-reduces", "张量并行 all-reduce", step.comm * 1e3, "ms",
                           f"2 × {s.spec.layers} layers × ({terms}) = {ms(step.comm)}",
-                          f"2 × {s.spec.layers} 层 × ({terms}) = {ms(step.comm)}"))  # fmt: skip
+                          f"2 × {s.spec.layers} 层 × ({terms_zh}) = {ms(step.comm)}"))  # fmt: skip
     loop_en, loop_zh = _loop(s, w)
     launches = f"{s.engine.launch_ms_per_layer:g} ms × {s.spec.layers}"
     overlap_en = f"; launches {launches} layers = {ms(step.launches)} overlap the GPU" if step.launches else ""
@@ -103,7 +104,7 @@ def decode_lines(s: ServingSetup, w: Workload, r: Rates, step: Step, batch: floa
              f"{s.engine.name} 每步 {s.engine.step_overhead_ms:g} ms{loop_zh} = {ms(step.host)}{overlap_zh}"),
         line("decode_step", "Decode step", "解码一步耗时", step.total * 1e3, "ms",
              f"{ms(step.host)} + {inner} = {ms(step.total)}", f"{ms(step.host)} + {inner} = {ms(step.total)}"),
-        line("decode_speed", "Decode speed per sequence", "单序列生成速度", 1 / step.total, "tokens/s", speed, speed),
+        line("decode_speed", "Decode speed per sequence", "单序列生成速度", 1 / step.total, "tokens/s", speed, speed.replace("tokens", "token")),
     ]  # fmt: skip
     return lines
 
@@ -133,7 +134,7 @@ def prefill_lines(s: ServingSetup, w: Workload, pf: Prefill, ttft: float, step: 
              f"all-reduce latency ({chunks} chunk{'s' if chunks > 1 else ''}) = {ms(pf.total)}",
              f"{main}（计算、读权重取较大者）+ {ms(pf.comm)} all-reduce 传输 + {ms(pf.fixed)} 固定开销与 all-reduce 延迟"
              f"（{chunks} 个分块）= {ms(pf.total)}"),
-        line("prefill_speed", "Prefill speed", "预填充速度", s.prompt / pf.total, "tokens/s", speed, speed.replace("tokens /", "token /")),
+        line("prefill_speed", "Prefill speed", "预填充速度", s.prompt / pf.total, "tokens/s", speed, speed.replace("tokens", "token")),
         line("ttft", "Time to first token", "首 token 时延", ttft * 1e3, "ms",
              f"{ms(pf.total)}{wait_en} = {ms(ttft)}", f"{ms(pf.total)}{wait_zh} = {ms(ttft)}"),
     ]  # fmt: skip
@@ -145,7 +146,7 @@ def throughput_line(s: ServingSetup, step: Step, pf: Prefill, batch: float, repl
     return line(
         "output_throughput", "Output tokens/s, whole deployment", "总输出吞吐", total, "tokens/s",
         f"{replicas} replica(s) × {b} seq × {out} tokens / {tail} prefill per prompt) = {g(total)} tokens/s",
-        f"{replicas} 个副本 × {b} 条序列 × {out} token / {tail} 每条预填充) = {g(total)} tokens/s",
+        f"{replicas} 个副本 × {b} 条序列 × {out} token / {tail} 每条预填充) = {g(total)} token/s",
     )  # fmt: skip
 
 

@@ -75,6 +75,9 @@ class ThroughputResult(BaseModel):
     )
     max_batch_fits: int = Field(description="Most sequences of prompt+output tokens whose KV cache fits.")
     max_concurrency_at_target: int | None = Field(None, description="Most concurrent sequences that still meet the latency targets.")
+    compute_peak_tflops: float = Field(
+        description="Dense 16-bit peak per GPU the compute times use: the catalog's BF16/FP16 figure, else its FP32 rate (a note says so)."
+    )
     lines: list[LineItem] = Field(description="Each quantity with its number-substituted formula.")
     efficiencies: list[EfficiencyUsed]
     notes: list[Text] = Field(default_factory=list)

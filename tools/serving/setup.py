@@ -17,11 +17,10 @@ from knowledge.models import ModelSpec
 from knowledge.serving import DeviceFamily, Efficiency, Engine, ServingData
 from tools.checks import check_range
 from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
-from tools.models.resolve import resolve_model
+from tools.models.resolve import resolve_sized_model
 from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
 from tools.serving.schema import ThroughputRequest
 
-MAX_PARAMS_B = 100_000
 MAX_TARGET = 1e9
 FP8_FORMATS = {"fp8", "fp8-mlp"}
 GGUF_PREFIX = "q"
@@ -41,6 +40,7 @@ class ServingSetup:
     family: DeviceFamily
     efficiency: Efficiency
     data: ServingData
+    peak_tflops: float  # dense 16-bit compute peak the GEMM times use (see _compute_peak)
     tp: int
     num_gpus: int
     replicas: int
@@ -66,16 +66,6 @@ def error(code: str, en: str, zh: str, suggestions: list[str] | tuple[str, ...] 
     return AdvisorError(code, en, zh, suggestions)
 
 
-@lru_cache(maxsize=512)
-def _model(model: str | None, params_b: float | None, catalog: Catalog) -> tuple[ModelSpec, bool]:
-    if model is None or not model.strip():
-        return resolve_model(f"{params_b:g}B" if params_b is not None else "", catalog), False
-    spec = resolve_model(model, catalog)
-    if params_b is not None and abs(params_b - spec.params_b) > 1e-9:
-        return spec.model_copy(update={"params_b": params_b}), True
-    return spec, False
-
-
 @lru_cache(maxsize=256)
 def _gpu(name: str, catalog: Catalog) -> GPU:
     return catalog.gpu(name)
@@ -83,7 +73,7 @@ def _gpu(name: str, catalog: Catalog) -> GPU:
 
 def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingData) -> ServingSetup:
     _check_numbers(request)
-    spec, overridden = _model(request.model, request.params_b, catalog)
+    spec, overridden = resolve_sized_model(request.model, request.params_b, catalog)
     gpu = _gpu(request.gpu, catalog)
     engine = data.engine(request.engine)
     _check_vendor(engine, gpu, data)
@@ -91,12 +81,15 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     kv = _kv(request, engine, data)
     tp, num_gpus, replicas, chain = _parallelism(request, engine, spec, gpu)
     family = data.family(gpu)
+    peak, peak_note = _compute_peak(gpu)
     setup = ServingSetup(
         spec=spec, weights=weights, kv=kv, gpu=gpu, engine=engine, family=family,
-        efficiency=data.efficiency(engine.id, family.id), data=data, tp=tp, num_gpus=num_gpus,
+        efficiency=data.efficiency(engine.id, family.id), data=data, peak_tflops=peak, tp=tp, num_gpus=num_gpus,
         replicas=replicas, chain=chain, batch=request.batch, prompt=request.prompt_tokens, output=request.output_tokens,
         target_ttft_ms=request.target_ttft_ms, target_tps=request.target_tokens_per_s_per_user,
     )  # fmt: skip
+    if peak_note is not None:
+        setup.notes.append(peak_note)
     if overridden:
         setup.notes.append(Text(
             en=f"Parameter count overridden to {spec.params_b:g}B; layer shapes are {spec.name}'s.",
@@ -113,10 +106,36 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     return setup
 
 
+def _compute_peak(gpu: GPU) -> tuple[float, Text | None]:
+    """Dense 16-bit TFLOPS for prefill and batched decode: the tensor figure, else the FP32 rate and a note
+    saying so. A GPU with neither is refused: a made-up peak would silently turn into a made-up speed."""
+    if gpu.bf16_tflops:
+        return gpu.bf16_tflops, None
+    if gpu.fp32_tflops and gpu.vendor == "Apple":
+        return gpu.fp32_tflops, Text(
+            en=f"Apple publishes no FP16 matrix figure for {gpu.name}; compute uses its FP32 rate ({gpu.fp32_tflops:g} TFLOPS), "
+            "which Apple GPUs also reach in FP16.",
+            zh=f"Apple 未公布 {gpu.name} 的 FP16 矩阵算力；计算部分按其 FP32 算力（{gpu.fp32_tflops:g} TFLOPS）估算，"
+            "Apple GPU 的 FP16 与 FP32 速率相同。",
+        )  # fmt: skip
+    if gpu.fp32_tflops:
+        return gpu.fp32_tflops, Text(
+            en=f"The catalog has no dense BF16/FP16 tensor figure for {gpu.name}; compute uses its FP32 rate "
+            f"({gpu.fp32_tflops:g} TFLOPS), so prefill and large batches may be faster than estimated.",
+            zh=f"目录中没有 {gpu.name} 的稠密 BF16/FP16 张量算力；计算部分按其 FP32 算力（{gpu.fp32_tflops:g} TFLOPS）估算，"
+            "预填充和大批量的实际速度可能更快。",
+        )  # fmt: skip
+    raise error(
+        "gpu_compute_unknown",
+        f"The catalog has no compute figure (BF16/FP16 or FP32 TFLOPS) for {gpu.name}, so its prefill and batch speed "
+        "cannot be estimated. Pick a GPU with published figures, or add its datasheet TFLOPS to the catalog.",
+        f"目录中没有 {gpu.name} 的算力数据（BF16/FP16 或 FP32 TFLOPS），无法估算预填充和批量推理速度。"
+        "请换一款有公开算力数据的 GPU，或在目录中补充其官方 TFLOPS。",
+        ["gpu=H100", "gpu=L40S", "gpu=RTX 4090"],
+    )
+
+
 def _check_numbers(request: ThroughputRequest) -> None:
-    if request.params_b is not None:
-        check_range(request.params_b, "params_b", "参数量(十亿)", minimum=0, maximum=MAX_PARAMS_B, exclusive_minimum=True,
-                    code="invalid_model_size", hint=["7", "70"])  # fmt: skip
     check_range(request.batch, "batch", "并发序列数(batch)", minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "16", "64"])
     for value, en, zh in (
         (request.prompt_tokens, "prompt_tokens", "输入 token 数"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from advisor.agent.answers import compare
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
@@ -128,11 +129,17 @@ def _inputs(turn: Turn, assumptions: list[dict]) -> str:
         lines.append("- " + turn.t("You gave: ", "您给出的：") + "; ".join(given))
     for a in defaulted:
         source = a["source"] if len(a["source"]) <= 90 else a["source"][:87] + "…"
-        lines.append("- " + turn.t(f"Default: {line(a)} ({source})", f"默认值：{line(a)}"))
+        links = a.get("links") or []
+        link_en = f" [source]({links[0]})" if links else ""
+        link_zh = f"（[来源]({links[0]})）" if links else ""
+        lines.append("- " + turn.t(f"Default: {line(a)} ({source}){link_en}", f"默认值：{line(a)}{link_zh}"))
     return "\n".join(lines)
 
 
 def training_time(turn: Turn) -> str:
+    compared = compare.route(turn, default_task="full_finetune")  # "H100 or A100 to train 8B on 1T tokens?"
+    if compared is not None:
+        return compared
     s = turn.slots
     model = turn.model_reference()
     if model is None:

@@ -1,0 +1,70 @@
+"""Default inputs of the rent-vs-buy calculator, each with the public pages it comes from.
+
+The figures live in ``tco_defaults.yaml`` beside this file: value, unit, a one-line basis and the
+sources (URL, what the page says, its date). ``load_tco_defaults`` validates the file once and fails
+loudly (``CatalogError``) on a malformed row, a missing key or a source that is not a web address.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from knowledge.catalog import CatalogError, read_yaml
+
+DATA_FILE = Path(__file__).parent / "tco_defaults.yaml"
+# Every key the calculator reads; a row missing from the file is an error, not a silent 0.
+KEYS = (
+    "gpus_per_server", "servers", "network_overhead_pct", "lifetime_years", "residual_value_pct", "load_factor_pct",
+    "pue", "electricity_price_usd", "electricity_price_cny", "colo_price_per_kw_month_usd", "maintenance_pct_per_year",
+    "staff_cost_per_month_usd", "utilisation_pct", "cloud_discount_pct", "server_price_per_gpu_price",
+    "server_power_per_gpu_power", "usd_to_cny",
+)  # fmt: skip
+
+
+class Source(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    url: str = Field(pattern=r"^https://\S+$", description="A page a reader can open.")
+    says: str = Field(min_length=3, description="What the page says that supports the value.")
+    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$", description="When the figure was published or fetched.")
+
+
+class Default(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    value: float
+    unit: str
+    basis: str = Field(min_length=3, description="Why this value, in one line.")
+    sources: tuple[Source, ...] = ()
+
+    @property
+    def source(self) -> str:
+        """The basis, for an assumption line; ``links`` carries the pages."""
+        return self.basis
+
+    @property
+    def links(self) -> list[str]:
+        return [s.url for s in self.sources]
+
+
+def load_tco_defaults(path: Path = DATA_FILE) -> dict[str, Default]:
+    raw = read_yaml(path)
+    if not isinstance(raw, dict):
+        raise CatalogError(f"{path}: expected a mapping of default name to row")
+    missing = [key for key in KEYS if key not in raw]
+    unknown = [key for key in raw if key not in KEYS]
+    if missing or unknown:
+        raise CatalogError(f"{path}: missing defaults {missing}, unknown defaults {unknown}")
+    try:
+        return {key: Default.model_validate(row) for key, row in raw.items()}
+    except ValidationError as exc:
+        raise CatalogError(f"{path}: invalid TCO default:\n{exc}") from exc
+
+
+@lru_cache(maxsize=1)
+def tco_defaults() -> dict[str, Default]:
+    """The shipped defaults, loaded once."""
+    return load_tco_defaults()
