@@ -45,6 +45,24 @@ ZERO_STAGE = {
     3: ("3 (+ weights)", "3（再切分权重）"),
 }
 CURRENCY = {"USD": ("US dollar (USD)", "美元（USD）"), "CNY": ("Chinese yuan (CNY)", "人民币（CNY）")}
+OBJECTIVE = {
+    "cheapest": ("Cheapest purchase", "采购最便宜"),
+    "fastest": ("Fastest", "最快"),
+    "cloud": ("Lowest cloud cost", "云上最省"),
+    "china": ("Buyable in China", "国内可买"),
+    "budget": ("Within budget", "预算内"),
+}
+# Serving engines go by their product names in both languages.
+ENGINE = {
+    "vllm": ("vLLM", "vLLM"), "sglang": ("SGLang", "SGLang"), "trtllm": ("TensorRT-LLM", "TensorRT-LLM"),
+    "lmdeploy": ("LMDeploy", "LMDeploy"), "hf": ("HF transformers", "HF transformers"), "llamacpp": ("llama.cpp", "llama.cpp"),
+}  # fmt: skip
+BOUND = {
+    "bandwidth": ("memory bandwidth", "显存带宽"),
+    "compute": ("compute", "算力"),
+    "overhead": ("engine overhead and GPU-to-GPU syncs", "引擎开销与卡间同步"),
+    "capacity": ("memory capacity: the KV cache limits the batch", "显存容量：KV 缓存限制了并发"),
+}
 MFU_SOURCE = {"user": ("given", "用户给定"), "default": ("default table", "按默认表")}
 # Units of tool line items (`LineItem.unit`); money units are formatted with the currency symbol instead.
 UNITS = {
@@ -56,6 +74,9 @@ UNITS = {
     "servers": ("servers", "台"),
     "years": ("years", "年"),
     "fraction": ("", ""),
+    "ms": ("ms", "毫秒"),
+    "tokens/s": ("tokens/s", "token/s"),
+    "sequences": ("sequences", "条序列"),
 }
 UNIT_NOTE = (
     "GB = 10⁹ bytes; a card sold as “80 GB” holds 80 GiB = 85.9 GB; nvidia-smi shows MiB.",

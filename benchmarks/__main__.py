@@ -85,7 +85,6 @@ def main() -> int:
         table.add_row(row["name"], str(row["result"]), str(row["target"]), "✅" if row["ok"] else "❌")
     console.print(table)
     from benchmarks.calibration import markdown_table
-
     from benchmarks.understanding import confusion_markdown, scores
 
     console.print("\nIntent confusion on the held-out split (both languages)\n")

@@ -16,14 +16,14 @@ from knowledge.catalog import load_catalog
 
 UNITS = {
     "b", "kb", "mb", "gb", "tb", "gib", "mib", "kib", "tib", "gb/s", "tflops", "flop", "flops", "flop/s", "w", "kw", "kwh", "h",
-    "usd", "cny", "pue",
+    "usd", "cny", "pue", "ms",
 }  # fmt: skip
 TECH = {
     # parallelism, training and serving
     "zero", "zero-offload", "lora", "qlora", "fsdp", "tp", "pp", "dp", "mfu", "adamw", "adam", "sgd", "moe", "mla", "gqa", "mqa",
     "mlp", "kv", "micro-batch", "dropout", "softmax", "log-softmax", "logits", "token", "max", "min", "sbh", "full_shard",
     "flashattention", "sdpa", "oom", "ecc", "xid", "sxid", "nccl", "nvlink", "nvswitch", "pcie", "infiniband", "roce", "cuda", "cublas",
-    "nvidia-smi", "gpu", "cpu", "npu", "hbm", "tdp", "sxm", "gguf", "gptq", "awq", "bitsandbytes", "vllm", "transformers",
+    "nvidia-smi", "gpu", "cpu", "npu", "hbm", "tdp", "sxm", "gguf", "gptq", "awq", "bitsandbytes", "vllm", "sglang", "lmdeploy", "transformers",
     "pytorch", "deepspeed", "megatron-lm", "liger", "torchtune", "unsloth", "korthikanti", "api", "mig", "ddp", "nvme",
     "rank", "all-to-all", "all-reduce", "all-gather", "reduce-scatter", "verbs",
     # tools and products named as they are

@@ -1,4 +1,4 @@
-"""The real server in headless Chromium: ask in Chinese, get a GPU and a GB figure; run the memory calculator, see a chart.
+"""The real server in headless Chromium: ask in Chinese, get a GPU and a GB figure; run the memory and serving calculators, see charts.
 
 Screenshots go to ``test-artifacts/``. In CI (CI=true) a missing Chromium is a failure, not a skip.
 """
@@ -105,6 +105,14 @@ def test_memory_calculator_draws_a_plotly_chart(page):
     expect(panel.locator(".js-plotly-plot, svg.main-svg").first).to_be_visible()
     expect(page.locator("#memory-details")).to_contain_text("GB")
     page.screenshot(path=str(ARTIFACTS / "memory-calculator.png"), full_page=True)
+
+
+def test_serving_calculator_draws_a_throughput_chart(page):
+    page.get_by_role("tab", name=re.compile("推理速度|Serving speed")).click()
+    page.get_by_role("button", name=re.compile("^(计算|Calculate)$")).first.click()
+    expect(page.locator("#serving-plot").locator(".js-plotly-plot, svg.main-svg").first).to_be_visible()
+    expect(page.locator("#serving-details")).to_contain_text("token/s")
+    page.screenshot(path=str(ARTIFACTS / "serving-calculator.png"), full_page=True)
 
 
 def test_language_toggle_relabels_the_page(page):

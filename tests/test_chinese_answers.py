@@ -14,7 +14,7 @@ import pytest
 
 from advisor.deps import shared_registry
 from advisor.interfaces import web_forms as forms
-from advisor.interfaces.charts import memory_figure, tco_figure
+from advisor.interfaces.charts import memory_figure, serving_figure, tco_figure
 from advisor.interfaces.ui_text import TEXT
 from advisor.interfaces.web_handlers import error_message
 from advisor.interfaces.web_results import (
@@ -23,20 +23,23 @@ from advisor.interfaces.web_results import (
     diagnosis_markdown,
     memory_markdown,
     recommendation_table,
+    serving_markdown,
     tco_markdown,
     training_markdown,
 )
-from advisor.labels import CURRENCY, METHOD, MODE, TASK, ZERO_STAGE
+from advisor.labels import CURRENCY, ENGINE, METHOD, MODE, OBJECTIVE, TASK, ZERO_STAGE
 from knowledge.bilingual import AdvisorError
 from tests.chinese_text import english_words
 from tools.cost.tco import TcoRequest
 from tools.cost.training_time import TrainingTimeRequest
 from tools.memory.schema import MemoryRequest
 from tools.recommend import RecommendRequest
+from tools.serving.schema import ThroughputRequest
 from tools.troubleshoot.rulebook import load_rulebook
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
-FIELDS = {name for model in (MemoryRequest, RecommendRequest, TcoRequest, TrainingTimeRequest) for name in model.model_fields if "_" in name}
+FIELDS = {name for model in (MemoryRequest, RecommendRequest, TcoRequest, TrainingTimeRequest, ThroughputRequest)
+          for name in model.model_fields if "_" in name}  # fmt: skip
 FIELD_NAME = re.compile(r"\b(" + "|".join(sorted(FIELDS, key=len, reverse=True)) + r")\b")
 
 MEMORY_CASES = {
@@ -77,6 +80,13 @@ TRAINING_CASES = {
     "deadline": {"model": "qwen2.5-72b", "tokens": "1.5万亿", "gpu": "H100", "deadline_days": 30, "recompute": "full"},
     "moe, high mfu, late": {"model": "deepseek-v3", "tokens": "14.8T", "gpu": "H800", "num_gpus": 2048, "mfu": 0.7, "deadline_days": 10},
     "no price, consumer": {"params_b": 7, "tokens": 1e11, "gpu": "L40S", "num_gpus": 8},
+}
+SERVING_CASES = {
+    "one gpu with targets": {"model": "llama-3.1-8b", "gpu": "H100", "batch": 16, "target_tokens_per_s_per_user": 30, "target_ttft_ms": 500},
+    "tensor parallel awq": {"model": "qwen2.5-72b", "gpu": "A100", "num_gpus": 4, "precision": "awq-int4", "batch": 64},
+    "layer split gguf": {"model": "qwen2.5-32b", "gpu": "RTX 4090", "num_gpus": 2, "engine": "llamacpp", "precision": "q4_k_m"},
+    "replicas, capacity bound": {"model": "llama-3.1-8b", "gpu": "L40S", "num_gpus": 2, "tp": 1, "batch": 2000, "prompt_tokens": 8000},
+    "moe fp8": {"model": "deepseek-v3", "gpu": "H200", "num_gpus": 8, "precision": "fp8", "batch": 32},
 }
 LOGS = {
     "oom": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB "
@@ -137,6 +147,16 @@ def test_recommendation_renders_entirely_in_chinese(registry, case):
         assert result.options[0].plan_label.zh != result.options[0].plan or result.options[0].plan.startswith("TP")
 
 
+@pytest.mark.parametrize("case", SERVING_CASES)
+def test_serving_speed_renders_entirely_in_chinese(registry, case):
+    args = SERVING_CASES[case]
+    result = registry.run("estimate_throughput", args)
+    curve = [registry.run("estimate_throughput", {**args, "batch": b}) for b in (1, 2, 4)]
+    targets = args.get("target_tokens_per_s_per_user"), args.get("target_ttft_ms")
+    check_chinese(serving_markdown(result, "zh") + "\n" + figure_text(serving_figure(curve, result, "zh", *targets)), case)
+    check_english(serving_markdown(result, "en") + "\n" + figure_text(serving_figure(curve, result, "en", *targets)), case)
+
+
 @pytest.mark.parametrize("case", TCO_CASES)
 def test_tco_renders_entirely_in_chinese(registry, case):
     result = registry.run("compute_tco", TCO_CASES[case])
@@ -178,6 +198,7 @@ def test_gpu_catalog_rows_are_in_chinese(registry):
 def test_every_form_choice_and_label_is_in_the_pages_language():
     tables = [forms.enum_choices(MODE, list(MODE)), forms.enum_choices(METHOD, list(METHOD)), forms.enum_choices(TASK, list(TASK)),
               forms.enum_choices(ZERO_STAGE, list(ZERO_STAGE)), forms.enum_choices(CURRENCY, list(CURRENCY)),
+              forms.enum_choices(OBJECTIVE, list(OBJECTIVE)), forms.enum_choices(ENGINE, list(ENGINE)),
               forms.precision_choices, forms.segment_choices]  # fmt: skip
     for choices in tables:
         check_chinese("\n".join(label for label, _ in choices("zh")), "choices")
@@ -189,6 +210,8 @@ def test_every_choice_a_tool_accepts_has_a_label():
     assert set(forms.literal_choices(MemoryRequest, "mode")) == set(MODE)
     assert set(forms.literal_choices(MemoryRequest, "method")) == set(METHOD)
     assert set(forms.literal_choices(RecommendRequest, "task")) == set(TASK)
+    assert set(forms.literal_choices(RecommendRequest, "objective")) == set(OBJECTIVE)
+    assert set(forms.literal_choices(ThroughputRequest, "engine")) == set(ENGINE)
 
 
 @pytest.mark.parametrize(

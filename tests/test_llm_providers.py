@@ -10,7 +10,6 @@ from advisor.testing import ScriptedOpenAIServer, Step, call, reply
 from advisor.testing_providers import dashscope_thinking, deepseek_thinking, ollama, openai_reasoning, vllm
 from tests.llm_support import MEMORY_QUESTION, QWEN_7B, advisor_for, hermes, qwen_total_gb, tool_payloads
 
-
 # Scripted model servers listen on 127.0.0.1: no proxy; start-up costs are paid before any test times itself.
 pytestmark = pytest.mark.usefixtures("no_proxy", "warm_llm_mode")
 

@@ -10,17 +10,20 @@ import pytest
 from advisor.agent.markdown import sources_section
 from advisor.contract import AdvisorResponse, Source, ToolCall
 from advisor.deps import shared_registry
+from advisor.interfaces import web_forms as forms
 from advisor.interfaces import web_handlers as handlers
 from advisor.interfaces.charts import MEMORY_GROUPS, memory_figure, tco_figure
 from advisor.interfaces.ui_text import TEXT
 from advisor.interfaces.web import build_ui
 from advisor.interfaces.web_chat import chunks, decorate_answer, respond, to_turns, tool_step
 from advisor.interfaces.web_labels import Relabeler
+from advisor.labels import OBJECTIVE
 from advisor.registry import Registry, ToolSpec
 from knowledge.catalog import Catalog, load_catalog
 from tools.cost.tco import TcoRequest, TcoResult, compute_tco
 from tools.memory.estimator import estimate_memory
 from tools.memory.schema import MemoryRequest
+from tools.recommend import RecommendRequest
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +43,7 @@ def test_build_ui_exposes_chat_and_every_calculator(offline_advisor, registry):
     demo = build_ui(offline_advisor, registry)
     assert isinstance(demo, gr.Blocks)
     endpoints = demo.get_api_info()["named_endpoints"]
-    assert {"/chat", "/memory", "/recommend", "/tco", "/training_time", "/diagnose"} <= set(endpoints)
+    assert {"/chat", "/memory", "/serving", "/recommend", "/tco", "/training_time", "/diagnose"} <= set(endpoints)
     chatbots = [b for b in demo.blocks.values() if isinstance(b, gr.Chatbot)]
     assert len(chatbots) == 1 and "copy" in chatbots[0].buttons
 
@@ -168,10 +171,84 @@ def test_catalog_handler_filters_and_rejects_unknown_vendor(registry):
 
 def test_recommend_handler_ranks_options(registry):
     table, summary = handlers.recommend_calc(registry, "en", "qwen2.5-7b", "inference", "bf16", 4096, 1, None, "USD", True, 8)
-    assert table["headers"][1] == "GPU" and table["data"]
+    assert table["headers"][1] == "Configuration" and table["data"]
+    assert all("×" in row[1] for row in table["data"])  # what you buy: "2× RTX 4090 in one server"
+    assert all(row[11] is None or row[11] > 0 for row in table["data"]) and any(row[11] for row in table["data"])
     assert [row[0] for row in table["data"]] == list(range(1, len(table["data"]) + 1))
     assert all(row[5] >= row[4] for row in table["data"])  # every option fits: capacity ≥ need
     assert "Qwen2.5-7B" in summary
+
+
+def test_recommend_handler_passes_the_objective(registry):
+    seen = []
+
+    class Recording:
+        def run(self, name, args):
+            seen.append(args)
+            return registry.run(name, args)
+
+    table, _ = handlers.recommend_calc(Recording(), "en", "qwen2.5-7b", "inference", "bf16", 4096, 1, None, "USD", False, 8, "fastest")
+    assert seen[-1]["objective"] == "fastest" and table["data"]
+    _, error = handlers.recommend_calc(registry, "zh", "qwen2.5-7b", "inference", "bf16", 4096, 1, 0, "CNY", False, 8, "budget")
+    assert error.startswith("⚠️") and "优化目标" in error and "objective" not in error  # the control's label, not the field
+
+
+def test_objective_choices_are_labelled_in_the_pages_language():
+    choices = forms.enum_choices(OBJECTIVE, forms.literal_choices(RecommendRequest, "objective"))
+    assert ("采购最便宜", "cheapest") in choices("zh") and ("Cheapest purchase", "cheapest") in choices("en")
+    assert {value for _, value in choices("en")} == {"cheapest", "fastest", "cloud", "china", "budget"}
+
+
+# --- serving speed ---------------------------------------------------------------------------------
+
+
+def _serving(registry, language="zh", speed=30, ttft=500, batch=16):
+    return handlers.serving_calc(registry, language, "llama-3.1-8b", "h100-sxm", 1, 1, "vllm", "bf16", 1024, 256, batch, speed, ttft)
+
+
+def test_serving_handler_returns_the_itemised_result_and_a_chart(registry):
+    fig, text = _serving(registry)
+    result = registry.run("estimate_throughput", {"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 16, "target_tokens_per_s_per_user": 30,
+                                                  "target_ttft_ms": 500})  # fmt: skip
+    assert text.startswith("### ") and "计算公式" in text and "单序列生成速度" in text
+    assert f"{result.decode_tokens_per_s_per_seq:.1f} token/s" in text and "满足目标的最大并发" in text
+    per_user, total, ttft = fig.data
+    assert [trace.meta for trace in fig.data] == ["series_per_user", "series_total", "series_ttft"]
+    assert per_user.x[0] == 1 and list(per_user.x) == sorted(per_user.x) and 16 in per_user.x
+    assert per_user.x[-1] == result.max_batch_fits  # 1 … the most requests that fit
+    at_16 = list(per_user.x).index(16)
+    assert per_user.y[at_16] == pytest.approx(result.decode_tokens_per_s_per_seq)
+    assert total.y[at_16] == pytest.approx(result.output_tokens_per_s_total)
+    assert per_user.y[0] > per_user.y[-1] and total.y[0] < total.y[-1]  # batching trades per-user speed for total
+    assert per_user.yaxis == "y" and total.yaxis == "y2" and ttft.yaxis == "y3"
+
+
+def test_serving_chart_draws_each_target_as_a_horizontal_line(registry):
+    fig, _ = _serving(registry, speed=30, ttft=500)
+    flat = {(shape.yref, shape.y0) for shape in fig.layout.shapes if shape.y0 == shape.y1 and shape.xref.endswith("domain")}
+    assert ("y", 30) in flat and ("y3", 500) in flat  # tokens/s target on the per-user axis, TTFT target on the TTFT panel
+    fig, _ = _serving(registry, speed=0, ttft=0)
+    assert not [shape for shape in fig.layout.shapes if shape.y0 == shape.y1 and shape.xref.endswith("domain")]
+
+
+def test_serving_chart_is_labelled_in_the_pages_language(registry):
+    zh, _ = _serving(registry, "zh")
+    en, _ = _serving(registry, "en")
+    assert TEXT["serving_chart"][1] in zh.layout.title.text and TEXT["serving_chart"][0] in en.layout.title.text
+    assert zh.layout.yaxis.title.text == "单用户 token/s" and zh.layout.xaxis2.title.text == "并发请求数"
+    assert [trace.name for trace in zh.data] == ["单用户速度", "总吞吐", "首 token 延迟"]
+    assert en.layout.xaxis2.title.text == "Concurrent requests"
+
+
+def test_serving_handler_explains_what_does_not_fit(registry):
+    fig, text = handlers.serving_calc(registry, "en", "llama-3.1-70b", "rtx-4090", 1, 1, "vllm", "bf16", 1024, 256, 8)
+    assert fig is None and text.startswith("⚠️") and "Tensor parallel" in text and "tp=" not in text
+
+
+def test_curve_batches_cover_one_to_the_maximum():
+    assert handlers.curve_batches(10, 4) == list(range(1, 11))
+    many = handlers.curve_batches(5000, 3)
+    assert many[0] == 1 and many[-1] == handlers.CURVE_MAX_BATCH and 3 in many and len(many) <= handlers.CURVE_POINTS + 1
 
 
 def test_a_failing_tool_shows_a_generic_message_not_a_traceback():

@@ -8,9 +8,9 @@ import signal
 
 import pytest
 
+from advisor.cli import build_parser
 from advisor.contract import ChatTurn
 from advisor.deps import shared_registry
-from advisor.cli import build_parser
 from advisor.interfaces.workers import AnswerPool, PooledAdvisor, PooledRegistry
 from knowledge.bilingual import AdvisorError
 from tests.live_server import offline_settings

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from advisor.interfaces.ui_text import TEXT, t
 from advisor.labels import CURRENCY, enum_label, pick
@@ -10,6 +11,7 @@ from tools.common import LineItem
 from tools.cost.money import SYMBOLS
 from tools.cost.tco import TcoResult
 from tools.memory.schema import MemoryEstimate
+from tools.serving.schema import ThroughputResult
 
 # The estimator itemises finely (cuda_context, kv_growth_copy, peak_overlap…); the chart stacks six groups,
 # bottom to top from what the model always holds to fixed costs, and the hover lists the items in each.
@@ -33,6 +35,7 @@ MEMORY_COLOURS = {
 }
 CAPACITY_COLOUR = "#B279A2"
 OWN_COLOUR, CLOUD_COLOUR, MARKER_COLOUR = "#4C78A8", "#F58518", "#E45756"
+USER_COLOUR, TOTAL_COLOUR, TTFT_COLOUR, TARGET_COLOUR, LOAD_COLOUR = "#4C78A8", "#F58518", "#54A24B", "#E45756", "#9D755D"
 
 
 def memory_groups(estimate: MemoryEstimate) -> dict[str, list[LineItem]]:
@@ -124,3 +127,49 @@ def tco_figure(result: TcoResult, language: str) -> go.Figure:
     gpus, currency = result.total_gpus, enum_label(CURRENCY, result.currency, language)
     title = t("tco_chart", language) + pick(language, f" ({gpus} GPUs, {currency})", f"（{gpus} 张卡，{currency}）")
     return _layout(fig, title, t("axis_month", language), t("axis_cost", language))
+
+
+def serving_figure(
+    curve: list[ThroughputResult], result: ThroughputResult, language: str,
+    target_tokens_per_s: float | None = None, target_ttft_ms: float | None = None,
+) -> go.Figure:  # fmt: skip
+    """Speed by concurrency, one estimate per point: tokens/s per user (left axis) and in total (right axis)
+    above, time to first token below; each target is a horizontal line, the requested concurrency and the
+    most that meets the targets are vertical ones."""
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.65, 0.35], vertical_spacing=0.08,
+                        specs=[[{"secondary_y": True}], [{}]])  # fmt: skip
+    batches, sep = [r.batch for r in curve], pick(language, ": ", "：")
+    series = (
+        ("series_per_user", [r.decode_tokens_per_s_per_seq for r in curve], USER_COLOUR, 1, False, "token/s"),
+        ("series_total", [r.output_tokens_per_s_total for r in curve], TOTAL_COLOUR, 1, True, "token/s"),
+        ("series_ttft", [r.ttft_ms for r in curve], TTFT_COLOUR, 2, False, pick(language, "ms", "毫秒")),
+    )
+    for key, values, colour, row, secondary, unit_text in series:
+        name = t(key, language)
+        fig.add_trace(
+            go.Scatter(name=name, x=batches, y=values, mode="lines", line={"color": colour, "width": 3}, meta=key,
+                       hovertemplate=f"{name}{sep}%{{y:,.1f}} {unit_text}<br>{t('axis_concurrency', language)}{sep}%{{x}}<extra></extra>"),
+            row=row, col=1, secondary_y=secondary if row == 1 else None,
+        )  # fmt: skip
+    if target_tokens_per_s:
+        fig.add_hline(y=target_tokens_per_s, row=1, col=1, secondary_y=False, line={"color": TARGET_COLOUR, "dash": "dash", "width": 2},
+                      annotation_text=f"{t('target_speed_line', language)}{sep}{target_tokens_per_s:,.0f} token/s",
+                      annotation_position="top right")  # fmt: skip
+    if target_ttft_ms:
+        fig.add_hline(y=target_ttft_ms, row=2, col=1, line={"color": TARGET_COLOUR, "dash": "dash", "width": 2},
+                      annotation_text=f"{t('target_ttft_line', language)}{sep}{target_ttft_ms:,.0f} {pick(language, 'ms', '毫秒')}",
+                      annotation_position="top right")  # fmt: skip
+    if result.max_concurrency_at_target and (target_tokens_per_s or target_ttft_ms):
+        fig.add_vline(x=result.max_concurrency_at_target, line={"color": TARGET_COLOUR, "dash": "dot", "width": 1},
+                      annotation_text=f"{t('max_at_target', language)}{sep}{result.max_concurrency_at_target:,}",
+                      annotation_position="top left")  # fmt: skip
+    fig.add_vline(x=result.batch, line={"color": LOAD_COLOUR, "dash": "dot", "width": 1},
+                  annotation_text=f"{t('requested', language)}{sep}{result.batch:,}", annotation_position="bottom right")  # fmt: skip
+    fig.update_yaxes(title_text=t("axis_speed_user", language), rangemode="tozero", row=1, col=1, secondary_y=False)
+    fig.update_yaxes(title_text=t("axis_speed_total", language), rangemode="tozero", row=1, col=1, secondary_y=True, showgrid=False)
+    fig.update_yaxes(title_text=t("axis_ttft", language), rangemode="tozero", row=2, col=1)
+    fig.update_xaxes(title_text=t("axis_concurrency", language), row=2, col=1)
+    title = f"{result.model_label.pick(language)} · {result.num_gpus}× {result.gpu} · {t('serving_chart', language)}"
+    _layout(fig, title, "", "")
+    fig.update_layout(height=620, xaxis_title=None, yaxis_title=t("axis_speed_user", language))
+    return fig

@@ -18,12 +18,13 @@ from advisor.interfaces import web_forms as forms
 from advisor.interfaces import web_handlers as handlers
 from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, t
 from advisor.interfaces.web_labels import Choices, Relabeler
-from advisor.labels import CURRENCY, METHOD, MODE, TASK, ZERO_STAGE
+from advisor.labels import CURRENCY, ENGINE, METHOD, MODE, OBJECTIVE, TASK, ZERO_STAGE
 from advisor.registry import Registry
 from knowledge.catalog import Catalog
 from tools.cost.training_time import TrainingTimeRequest
 from tools.memory.schema import MemoryRequest
 from tools.recommend import RecommendRequest
+from tools.serving.schema import ThroughputRequest
 
 # Column widths (%) so the long text columns wrap instead of pushing numbers off screen.
 RECOMMEND_WIDTHS = ["4%", "16%", "6%", "10%", "8%", "8%", "8%", "7%", "8%", "8%", "17%"]
@@ -107,6 +108,8 @@ def recommend_tab(ctx: FormContext) -> None:
             budget = _number(ctx, "budget", 0, minimum=0)
             currency = _dropdown(ctx, "currency", forms.enum_choices(CURRENCY, list(CURRENCY)), "USD")
             max_gpus = _number(ctx, "max_gpus", default(RecommendRequest, "max_gpus"), integer=True, minimum=1)
+            objective = _dropdown(ctx, "objective", forms.enum_choices(OBJECTIVE, literal_choices(RecommendRequest, "objective")),
+                                  default(RecommendRequest, "objective"))  # fmt: skip
             china = ctx.label(gr.Checkbox(False, label=t("china_only", DEFAULT_LANGUAGE)), label="china_only")
         run = ctx.run_button()
         summary = gr.Markdown(elem_classes=["calc-result"])
@@ -118,9 +121,36 @@ def recommend_tab(ctx: FormContext) -> None:
         control.input(partial(forms.recommend_form_updates, changed=name), [task, precision], precision, api_visibility="private")
     run.click(
         partial(handlers.recommend_calc, ctx.registry),
-        [ctx.language, model, task, precision, context, batch, budget, currency, china, max_gpus],
+        [ctx.language, model, task, precision, context, batch, budget, currency, china, max_gpus, objective],
         [table, summary],
         api_name="recommend",
+    )
+
+
+def serving_tab(ctx: FormContext) -> None:
+    with ctx.label(gr.Tab(t("tab_serving", DEFAULT_LANGUAGE), id="serving"), label="tab_serving"):
+        with gr.Row():
+            model = _dropdown(ctx, "model", ctx.model_choices, "llama-3.1-8b", custom=True)
+            gpu = _dropdown(ctx, "gpu", ctx.gpu_choices, "h100-sxm", custom=True)
+            num_gpus = _number(ctx, "num_gpus", 1, integer=True, minimum=1)
+            tp = _number(ctx, "tp", 1, integer=True, minimum=1)
+            engine = _dropdown(ctx, "engine", forms.enum_choices(ENGINE, literal_choices(ThroughputRequest, "engine")),
+                               default(ThroughputRequest, "engine"))  # fmt: skip
+            precision = _dropdown(ctx, "precision", forms.precision_choices, "bf16", custom=True)
+        with gr.Row():
+            prompt = _number(ctx, "prompt_tokens", default(ThroughputRequest, "prompt_tokens"), integer=True, minimum=1)
+            output = _number(ctx, "output_tokens", default(ThroughputRequest, "output_tokens"), integer=True, minimum=1)
+            batch = _number(ctx, "concurrency", 16, integer=True, minimum=1)
+            speed = _number(ctx, "target_speed", 0, minimum=0)
+            ttft = _number(ctx, "target_ttft", 0, minimum=0)
+        run = ctx.run_button()
+        plot = ctx.label(gr.Plot(label=t("serving_chart", DEFAULT_LANGUAGE), elem_id="serving-plot"), label="serving_chart")
+        details = gr.Markdown(elem_id="serving-details", elem_classes=["calc-result"])
+    run.click(
+        partial(handlers.serving_calc, ctx.registry),
+        [ctx.language, model, gpu, num_gpus, tp, engine, precision, prompt, output, batch, speed, ttft],
+        [plot, details],
+        api_name="serving",
     )
 
 
@@ -205,6 +235,7 @@ def catalog_tab(ctx: FormContext, catalog: Catalog) -> None:
 
 def calculator_tabs(ctx: FormContext, catalog: Catalog) -> None:
     memory_tab(ctx)
+    serving_tab(ctx)
     recommend_tab(ctx)
     tco_tab(ctx)
     training_tab(ctx, catalog)

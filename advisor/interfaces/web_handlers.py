@@ -13,7 +13,7 @@ from typing import Any
 import plotly.graph_objects as go
 from pydantic import BaseModel
 
-from advisor.interfaces.charts import memory_figure, tco_figure
+from advisor.interfaces.charts import memory_figure, serving_figure, tco_figure
 from advisor.interfaces.ui_text import t
 from advisor.interfaces.web_results import (
     CATALOG_COLUMNS,
@@ -22,10 +22,11 @@ from advisor.interfaces.web_results import (
     diagnosis_markdown,
     memory_markdown,
     recommendation_table,
+    serving_markdown,
     tco_markdown,
     training_markdown,
 )
-from advisor.labels import CURRENCY, METHOD, MODE, TASK, ZERO_STAGE, enum_label, pick
+from advisor.labels import CURRENCY, ENGINE, METHOD, MODE, OBJECTIVE, TASK, ZERO_STAGE, enum_label, pick
 from advisor.registry import Registry
 from knowledge.bilingual import AdvisorError
 
@@ -46,8 +47,13 @@ FIELD_TEXT = {
     "utilisation_pct": "utilisation", "method": "method", "precision": "precision", "tp": "tp", "mode": "mode", "mfu": "mfu",
     "zero_stage": "zero_stage", "batch": "batch", "context": "context", "budget": "budget", "max_gpus": "max_gpus",
     "servers": "servers", "gpus_per_server": "gpus_per_server", "lifetime_years": "lifetime", "currency": "currency",
+    "engine": "engine", "prompt_tokens": "prompt_tokens", "output_tokens": "output_tokens", "objective": "objective",
+    "target_ttft_ms": "target_ttft", "target_tokens_per_s_per_user": "target_speed",
 }  # fmt: skip
-VALUE_LABELS = {"method": METHOD, "mode": MODE, "task": TASK, "zero_stage": ZERO_STAGE, "currency": CURRENCY}
+VALUE_LABELS = {"method": METHOD, "mode": MODE, "task": TASK, "zero_stage": ZERO_STAGE, "currency": CURRENCY, "engine": ENGINE,
+                "objective": OBJECTIVE}  # fmt: skip
+CURVE_POINTS = 48  # estimates behind the throughput chart (each takes about a millisecond)
+CURVE_MAX_BATCH = 512
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*(=.*)?$")
 
 
@@ -147,12 +153,46 @@ def catalog_calc(
     return {"headers": CATALOG_COLUMNS[language], "data": rows}, error
 
 
+def serving_calc(
+    registry: Registry, language: str, model: str, gpu: str, num_gpus: float | None, tp: float | None, engine: str,
+    precision: str, prompt_tokens: float | None, output_tokens: float | None, batch: float | None,
+    target_tokens_per_s: float | None = None, target_ttft_ms: float | None = None,
+) -> tuple[go.Figure | None, str]:  # fmt: skip
+    """The estimate at the requested concurrency, and the same setup at 1…max concurrency for the chart."""
+    args = {"model": model, "gpu": gpu, "num_gpus": optional(num_gpus), "tp": optional(tp), "engine": engine, "precision": precision,
+            "prompt_tokens": prompt_tokens, "output_tokens": output_tokens, "batch": batch,
+            "target_tokens_per_s_per_user": optional(target_tokens_per_s), "target_ttft_ms": optional(target_ttft_ms)}  # fmt: skip
+    result, error = run_tool(registry, "estimate_throughput", args, language)
+    if result is None:
+        return None, error
+    curve = []
+    for point in curve_batches(result.max_batch_fits, result.batch):
+        try:
+            curve.append(registry.run("estimate_throughput", _given({**args, "batch": point})))
+        except AdvisorError:  # a point the estimator refuses is left out of the line, not shown as an error
+            continue
+    figure = serving_figure(curve, result, language, args["target_tokens_per_s_per_user"], args["target_ttft_ms"])
+    return figure, serving_markdown(result, language)
+
+
+def curve_batches(max_fits: int, requested: int) -> list[int]:
+    """Concurrency 1…max (what fits in memory, or the request if larger): every value when few, else spread evenly on a log scale."""
+    top = max(1, min(max(max_fits, requested), CURVE_MAX_BATCH))
+    if top <= CURVE_POINTS:
+        points = set(range(1, top + 1))
+    else:
+        points = {round(top ** (i / (CURVE_POINTS - 1))) for i in range(CURVE_POINTS)}
+    return sorted(points | ({requested} if requested <= CURVE_MAX_BATCH else set()))
+
+
 def recommend_calc(
     registry: Registry, language: str, model: str, task: str, precision: str, context: float | None,
     batch: float | None, budget: float | None, currency: str, china_only: bool, max_gpus: float | None,
+    objective: str = "cheapest",
 ) -> tuple[Table, str]:  # fmt: skip
     args = {"model": model, "task": task, "precision": precision, "context": context, "batch": batch,
-            "budget": optional(budget), "currency": currency, "region": "cn" if china_only else "global", "max_gpus": max_gpus}  # fmt: skip
+            "budget": optional(budget), "currency": currency, "region": "cn" if china_only else "global", "max_gpus": max_gpus,
+            "objective": objective}  # fmt: skip
     result, error = run_tool(registry, "recommend_gpus", args, language)
     if result is None:
         return {"headers": RECOMMEND_COLUMNS[language], "data": []}, error

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from advisor.agent.markdown import bullet_list, number, table
-from advisor.labels import CHINA_STATUS, CURRENCY, MFU_SOURCE, SEGMENT, TASK, VERDICT, enum_label, label, pick, unit
+from advisor.labels import BOUND, CHINA_STATUS, CURRENCY, ENGINE, MFU_SOURCE, SEGMENT, TASK, VERDICT, enum_label, label, pick, unit
 from knowledge.bilingual import Text
 from knowledge.gpus import GPU
 from tools.common import LineItem
@@ -19,6 +19,7 @@ from tools.cost.tco import TcoResult
 from tools.cost.training_time import TrainingTimeResult
 from tools.memory.schema import MemoryEstimate
 from tools.recommend import Recommendation
+from tools.serving.schema import ThroughputResult
 from tools.troubleshoot.diagnose import Diagnosis
 
 NBSP = "\u00a0"
@@ -90,6 +91,28 @@ def memory_markdown(estimate: MemoryEstimate, language: str) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
+def serving_markdown(result: ThroughputResult, language: str) -> str:
+    """The speeds a user sees, what limits them, and every step of the arithmetic."""
+    en, name = language == "en", result.model_label.pick(language)
+    user, total = number(result.decode_tokens_per_s_per_seq, 1), number(result.output_tokens_per_s_total, 1)
+    ttft, engine = number(result.ttft_ms, 0), enum_label(ENGINE, result.engine, language)
+    split = f"TP={result.tp}" + (f" × {result.replicas}" if result.replicas > 1 else "")
+    head = (f"### {name} on {result.num_gpus} × {result.gpu} ({engine}, {split}): **{keep_together(user + ' tokens/s')}** per user" if en
+            else f"### {name}，{result.num_gpus} 张 {result.gpu}（{engine}，{split}）：单用户 **{keep_together(user + ' token/s')}**")  # fmt: skip
+    lines = [head]
+    lines.append(pick(language, f"Total {total} tokens/s at {result.effective_batch} concurrent requests; time to first token {ttft} ms.",
+                      f"并发 {result.effective_batch} 个请求时总吞吐 {total} token/s；首 token 延迟 {ttft} 毫秒。"))  # fmt: skip
+    bound = enum_label(BOUND, result.bound, language)
+    lines.append(pick(language, f"**Limited by:** {bound}. Up to {result.max_batch_fits:,} requests fit in memory.",
+                      f"**瓶颈**：{bound}。显存最多容纳 {result.max_batch_fits:,} 个并发请求。"))  # fmt: skip
+    if result.max_concurrency_at_target is not None:
+        most = result.max_concurrency_at_target
+        lines.append(pick(language, f"**Most concurrent requests that meet the target:** {most:,}", f"**满足目标的最大并发**：{most:,}"))
+    lines.append(items_table(result.lines, language))
+    lines.append(_texts(result.notes + result.assumptions, language))
+    return "\n\n".join(p for p in lines if p)
+
+
 def tco_markdown(result: TcoResult, language: str) -> str:
     en, c = language == "en", result.currency
     months = result.horizon_months
@@ -155,9 +178,10 @@ def catalog_rows(gpus: Sequence[GPU], language: str) -> list[list]:
 
 
 RECOMMEND_COLUMNS = {
-    "en": ["#", "GPU", "Count", "Plan", "Needs per GPU (GB)", "Sold as (GB)", "Holds (GB)", "Headroom %", "Purchase", "Cloud per hour",
-           "Notes"],
-    "zh": ["#", "GPU", "数量", "并行方案", "每卡需要（GB）", "标称显存（GB）", "实有显存（GB）", "余量 %", "采购价", "云上每小时", "说明"],
+    "en": ["#", "Configuration", "Count", "Plan", "Needs per GPU (GB)", "Sold as (GB)", "Holds (GB)", "Headroom %", "Purchase", "Cloud per hour",
+           "token/s per user", "token/s total", "Notes"],
+    "zh": ["#", "配置", "数量", "并行方案", "每卡需要（GB）", "标称显存（GB）", "实有显存（GB）", "余量 %", "采购价", "云上每小时",
+           "每用户 token/s", "总 token/s", "说明"],
 }  # fmt: skip
 
 
@@ -165,8 +189,9 @@ def recommendation_table(result: Recommendation, language: str) -> tuple[list[st
     """Headers, one sortable row per option (numbers kept numeric), and a Markdown summary above the table."""
     rows = [
         # the first reason restates the memory columns; the table shows the others
-        [rank, o.gpu_name, o.count, o.plan_label.pick(language), round(o.per_gpu_gb, 1), o.nominal_memory_gb, round(o.capacity_gb, 1),
-         round(o.headroom_pct, 1), _rounded(o.purchase_cost, 0), _rounded(o.cloud_cost_per_hour, 2),
+        [rank, o.config_label.pick(language), o.count, o.plan_label.pick(language), round(o.per_gpu_gb, 1), o.nominal_memory_gb,
+         round(o.capacity_gb, 1), round(o.headroom_pct, 1), _rounded(o.purchase_cost, 0), _rounded(o.cloud_cost_per_hour, 2),
+         _rounded(o.tokens_per_s_per_user, 1), _rounded(o.tokens_per_s_total, 0),
          pick(language, "; ", "；").join(r.pick(language) for r in o.reasons[1:])]
         for rank, o in enumerate(result.options, 1)
     ]  # fmt: skip

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.agent.answers import sizing
+from advisor.agent.answers import compare, sizing
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import number, table
 from advisor.agent.turn import Turn
@@ -16,6 +16,8 @@ def answer(turn: Turn) -> str:
     model = turn.model_reference()
     if model is None:
         return sizing.memory(turn)  # asks for the model, with what the knowledge base says
+    if len(compare.options(turn)) > 1:  # "4090 x2 or A6000 for 16 users?": each option, side by side
+        return compare.answer(turn, compare.options(turn), model)
     s = turn.slots
     gpu = s.gpus[0] if s.gpus else None
     if gpu is None:

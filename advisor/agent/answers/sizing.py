@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.agent.answers import specs
-from advisor.agent.answers import knowledge
+from advisor.agent.answers import knowledge, specs
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
@@ -61,6 +60,18 @@ def _task(turn: Turn) -> tuple[str, bool]:
 
 
 DOMESTIC_VENDORS = {"Huawei", "Hygon", "Cambricon", "Kunlunxin", "Biren", "Moore Threads", "MetaX"}
+# The understanding layer's objective values (entities.yaml) → the recommender's ranking.
+OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cloud": "cloud", "china_buyable": "china", "domestic": "china"}
+OBJECTIVE_LABEL = {
+    "cheapest": ("lowest purchase price of the whole configuration", "整套采购价最低"),
+    "fastest": ("fastest (most tokens/s in total; training: most TFLOPS)", "速度最快（总 token/s 最高；训练按总算力）"),
+    "cloud": ("lowest cloud cost per hour", "云上每小时费用最低"),
+    "china": ("buyable new in mainland China, then cheapest", "中国大陆可买到新卡，再按价格最低"),
+    "budget": ("within the budget, fastest first", "预算之内，速度优先"),
+}
+ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")
+TEAM = re.compile(r"\bteams?\b|colleagues|coworkers|company-wide|whole company|团队|多人|同事|全公司|部门|公司内部", re.IGNORECASE)
+LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
 
 
@@ -97,6 +108,25 @@ def _ask_for_model(turn: Turn) -> str:
     )
 
 
+def _serving_args(turn: Turn, task: str) -> dict:
+    """Concurrency, speed target, engine and 'for a team' — serving only; stated for training they are named as unused."""
+    s = turn.slots
+    target = s.frame.get("speed_target")
+    per_user = isinstance(target, float) and not LATENCY.search(s.frame.surface("speed_target") or "")
+    if task != "inference":
+        if s.frame.has("concurrency") or per_user:
+            turn.ignore("concurrency", "concurrent users and speed targets size serving, not training", "并发用户数和速度目标只用于推理部署，不用于训练")
+        return {}
+    if per_user:
+        s.mark("speed_target")
+    return {
+        "concurrency": s.concurrency,
+        "tokens_per_s_per_user": target if per_user else None,
+        "engine": s.engine if s.engine in ENGINES else None,
+        "team": True if TEAM.search(turn.message) else None,
+    }
+
+
 def recommend(turn: Turn) -> str:
     model = _model(turn)
     if model is None:
@@ -112,11 +142,13 @@ def recommend(turn: Turn) -> str:
         "precision": _precision(turn, task),
         "context": s.context_length,
         "batch": s.batch_size,
+        "objective": OBJECTIVES.get(s.objective or "") or ("budget" if budget else None),
         "budget": budget.amount if budget else None,
         "currency": budget.currency if budget else default_currency(turn.language),
         "region": "cn" if s.region == "cn" else "global",
         "gpus": s.gpus or None,
         "max_gpus": s.gpu_count or None,
+        **_serving_args(turn, task),
     }
     if s.objective == "china_buyable":
         args["region"] = "cn"
@@ -132,18 +164,8 @@ def recommend(turn: Turn) -> str:
         return memory(turn)
     if not options:
         return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
+    parts = [_verdict(turn, r, label), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
     top = options[0]
-    cur = r["currency"]
-    verdict = turn.t(
-        f"**Recommended: {top['count']}× {top['gpu_name']}** ({number(_nominal(turn, top))} GB each) for {label} of {turn.text(r['model_label'])} ({number(r['params_b'])}B params): needs {number(top['per_gpu_gb'])} GB per GPU, {number(top['headroom_pct'])}% headroom.",
-        f"**推荐：{top['count']} 张 {top['gpu_name']}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}：每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
-    )
-    headers = ["#", "GPU", turn.t("Memory", "显存"), turn.t("Count", "卡数"), turn.t("Plan", "并行方案"), turn.t("Need/GPU", "每卡需求"), turn.t("Headroom", "余量"), turn.t("Purchase ≈", "采购价≈"), turn.t("Cloud/h ≈", "云上每小时≈")]
-    rows = [
-        [i, o["gpu_name"], f"{number(_nominal(turn, o))} GB", o["count"], turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%", money(o["purchase_cost"], cur), money(o["cloud_cost_per_hour"], cur)]
-        for i, o in enumerate(options, start=1)
-    ]
-    parts = [verdict, table(headers, rows), f"_{turn.text(r['unit_note'])}_"]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
     if r.get("estimate"):
         parts.append(_breakdown(turn, r["estimate"]))
@@ -156,6 +178,48 @@ def recommend(turn: Turn) -> str:
     turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)
+
+
+def _verdict(turn: Turn, r: dict, label: str) -> str:
+    top, cur = r["options"][0], r["currency"]
+    what = turn.text(top["config_label"])
+    lead = turn.t(
+        f"**Recommended: {what}** ({number(_nominal(turn, top))} GB each) for {label} of {turn.text(r['model_label'])} ({number(r['params_b'])}B params): "
+        f"needs {number(top['per_gpu_gb'])} GB per GPU, {number(top['headroom_pct'])}% headroom.",
+        f"**推荐：{what}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}："
+        f"每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
+    )
+    if top.get("purchase_cost") is not None:
+        lead += turn.t(f" The whole configuration ≈ {money(top['purchase_cost'], cur)}.", f"整套约 {money(top['purchase_cost'], cur)}。")
+    if top.get("tokens_per_s_per_user") is not None:
+        lead += turn.t(
+            f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user, {number(top['tokens_per_s_total'])} tokens/s in total.",
+            f"速度约每用户 {number(top['tokens_per_s_per_user'])} token/s，总计 {number(top['tokens_per_s_total'])} token/s。",
+        )
+    ranked_by = turn.t(*OBJECTIVE_LABEL[r.get("objective", "cheapest")])
+    return lead + "\n\n" + turn.t(f"Ranked by: {ranked_by}.", f"排序依据：{ranked_by}。")
+
+
+def _options_table(turn: Turn, r: dict) -> str:
+    options, cur = r["options"], r["currency"]
+    speed = any(o.get("tokens_per_s_total") is not None for o in options)
+    sized = any(o.get("meets_target") is not None for o in options)
+    headers = ["#", turn.t("Configuration", "配置"), turn.t("Memory", "显存"), turn.t("Plan", "并行方案"), turn.t("Need/GPU", "每卡需求"), turn.t("Headroom", "余量")]
+    if speed:
+        headers += [turn.t("tokens/s per user", "每用户 token/s"), turn.t("tokens/s total", "总 token/s")]
+    if sized:
+        headers.append(turn.t("Meets the load", "满足负载"))
+    headers += [turn.t("Purchase, whole ≈", "整套采购价≈"), turn.t("Cloud/h ≈", "云上每小时≈")]
+    rows = []
+    for i, o in enumerate(options, start=1):
+        row = [i, turn.text(o["config_label"]), f"{number(_nominal(turn, o))} GB", turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%"]
+        if speed:
+            row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
+        if sized:
+            row.append({True: turn.t("yes", "是"), False: turn.t("no", "否")}.get(o.get("meets_target"), "—"))
+        row += [money(o["purchase_cost"], cur), money(o["cloud_cost_per_hour"], cur)]
+        rows.append(row)
+    return table(headers, rows)
 
 
 def _nominal(turn: Turn, option: dict) -> float:

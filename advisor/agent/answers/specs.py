@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
+from advisor.agent.answers import compare
+from advisor.agent.answers.compare_view import link
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import CHINA_STATUS
+
+# (result key of the best GPU, GPU field, English, Chinese, unit) for the comparison's lead sentence
+LEADERS = (
+    ("best_memory", "memory_gb", "most memory", "显存最大", "GB"),
+    ("best_bandwidth", "bandwidth_gbs", "highest bandwidth", "带宽最高", "GB/s"),
+    ("best_bf16", "bf16_tflops", "fastest BF16", "BF16 算力最强", "TFLOPS"),
+)
+SAME = {"memory_gb": ("memory", "显存"), "bandwidth_gbs": ("bandwidth", "带宽"), "bf16_tflops": ("BF16", "BF16 算力")}
 
 
 def answer(turn: Turn) -> str:
     names = turn.entities.gpus or turn.slots.gpus
     if not names:
         return _filtered_list(turn)
+    compared = compare.route(turn)  # "one L40S or two 4090s for a 32B model?": sized, timed and priced
+    if compared is not None:
+        return compared
     outcome = turn.call("compare_gpus", {"gpus": names[:6]})
     if not outcome.ok:
         return turn.error(outcome)
@@ -27,7 +40,7 @@ def answer(turn: Turn) -> str:
         line("BF16 dense", "BF16 稠密算力", lambda r: _tflops(r["gpu"]["bf16_tflops"])),
         line("FP8 dense", "FP8 稠密算力", lambda r: _tflops(r["gpu"]["fp8_tflops"])),
         line("Power", "功耗", lambda r: f"{number(r['gpu']['tdp_w'])} W" if r["gpu"]["tdp_w"] else "—"),
-        line("Interconnect", "互联", lambda r: r["gpu"]["interconnect"][:60]),
+        line("Interconnect", "互联", lambda r: r["gpu"]["interconnect"][:60] if turn.language == "en" else link(turn, r["gpu"])),
         line("China", "国内可购", lambda r: turn.t(*CHINA_STATUS[r["gpu"]["china"]])),
         line("Purchase (indicative)", "参考购买价", lambda r: _price(r["gpu"]["purchase_price"])),
         line("Cloud /GPU-h", "云上每卡时", lambda r: _price(r["gpu"]["cloud_price"])),
@@ -39,18 +52,33 @@ def answer(turn: Turn) -> str:
             f"**{gpu['name']}**：显存 {number(gpu['memory_gb'])} GB，带宽 {number(gpu['bandwidth_gbs'])} GB/s，BF16 稠密算力 {_tflops(gpu['bf16_tflops'])}。",
         )
     else:
-        by_id = {r["gpu"]["id"]: r["gpu"]["name"] for r in rows}
-        lead = turn.t(
-            f"Most memory: **{by_id[result['best_memory']]}**; highest bandwidth: **{by_id[result['best_bandwidth']]}**"
-            + (f"; fastest BF16: **{by_id[result['best_bf16']]}**." if result["best_bf16"] else "."),
-            f"显存最大：**{by_id[result['best_memory']]}**；带宽最高：**{by_id[result['best_bandwidth']]}**"
-            + (f"；BF16 算力最强：**{by_id[result['best_bf16']]}**。" if result["best_bf16"] else "。"),
-        )
+        lead = _leaders(turn, result)
     for r in rows:
         gpu = r["gpu"]
         note = turn.t(gpu["availability_en"], gpu["availability_zh"])
         turn.cite(f"gpu:{gpu['id']}", gpu["name"], note, citation=gpu["source"])
     return "\n\n".join([lead, table(headers, body)])
+
+
+def _leaders(turn: Turn, result: dict) -> str:
+    """Which GPU leads on memory, bandwidth and BF16; a figure they all share is called equal, not "most"."""
+    gpus = [r["gpu"] for r in result["rows"]]
+    by_id = {g["id"]: g["name"] for g in gpus}
+    parts = []
+    for best, key, en, zh, unit in LEADERS:
+        values = [g[key] for g in gpus if g[key] is not None]
+        if not result.get(best) or not values:
+            continue
+        if len(set(values)) == 1 and len(values) == len(gpus):
+            same_en, same_zh = SAME[key]
+            parts.append(turn.t(f"same {same_en}: {number(values[0])} {unit} each", f"{same_zh}相同：都是 {number(values[0])} {unit}"))
+        elif values.count(max(values)) > 1:
+            tied = [g["name"] for g in gpus if g[key] is not None and g[key] == max(values)]
+            parts.append(turn.t(f"{en}: {' and '.join(tied)} (equal, {number(max(values))} {unit})", f"{zh}：{'、'.join(tied)}（并列，{number(max(values))} {unit}）"))
+        else:
+            parts.append(turn.t(f"{en}: **{by_id[result[best]]}**", f"{zh}：**{by_id[result[best]]}**"))
+    text = turn.t("; ", "；").join(parts) + turn.t(".", "。")
+    return text[:1].upper() + text[1:]
 
 
 def _tflops(value: float | None) -> str:

@@ -1,0 +1,179 @@
+"""Configurations as they are sold: HGX/OAM boards, PCIe servers, NVL72 racks, Macs.
+
+The catalog's ``form_factor`` says how each part is bought; this module turns it into the GPU
+counts a buyer can actually order and names each configuration the way a quote would.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from knowledge.bilingual import Text
+from knowledge.gpus import GPU
+from tools.recommend.schema import SoldAs
+
+RACK_GPUS = 72
+SERVER_GPUS = 8
+# Past one server the plan needs a fast fabric; consumer cards, Macs, laptops and modules don't scale there.
+MAX_COUNT_BY_SEGMENT = {"consumer": SERVER_GPUS, "workstation": SERVER_GPUS, "apple": 1, "datacenter": 512}
+FABRIC_COUNTS = (*range(16, 65, 8), 96, 128, 192, 256, 384, 512)  # whole 8-GPU servers or boards
+APPLE_MEMORY_FRACTION = 0.75  # macOS lets the GPU wire about 75% of unified memory by default
+
+
+def sold_as(gpu: GPU) -> SoldAs:
+    form = gpu.form_factor.casefold()
+    if gpu.segment == "apple":
+        return "apple"
+    if "nvl72" in form:
+        return "rack"
+    if "laptop" in form:
+        return "laptop"
+    if "cloud-only" in form or "not sold separately" in form:
+        return "cloud"
+    if form.startswith(("sxm", "oam")):
+        return "board"
+    if "module" in form and gpu.segment != "datacenter":
+        return "module"  # Jetson: one system-on-module
+    if "pair" in form:
+        return "pair"
+    return "server"
+
+
+def board_size(gpu: GPU) -> int:
+    """Smallest board on sale: 4 where the catalog lists 4-GPU boards (or just 'SXM4'/'OAM'), 8 where it says 8-GPU only."""
+    form = gpu.form_factor
+    if re.search(r"\b4/8|\b4-GPU", form):
+        return 4
+    return 8 if re.search(r"\b8-GPU|\b8 NPUs", form) else 4
+
+
+def sold_counts(gpu: GPU, max_gpus: int) -> list[int]:
+    """GPU counts in the steps the part is sold in, up to ``max_gpus`` and what its segment allows."""
+    kind = sold_as(gpu)
+    limit = min(max_gpus, MAX_COUNT_BY_SEGMENT[gpu.segment])
+    if kind == "rack":
+        counts: tuple[int, ...] = (RACK_GPUS,)
+    elif kind in ("apple", "laptop", "module"):
+        counts = (1,)
+    elif kind == "board":
+        counts = (4, 8, *FABRIC_COUNTS) if board_size(gpu) == 4 else (8, *FABRIC_COUNTS)
+    elif kind == "pair":
+        counts = (2, 4, 6, 8, *FABRIC_COUNTS)
+    else:  # PCIe servers hold 1-8 cards; data-center parts scale out in whole servers over a fabric
+        counts = tuple(range(1, SERVER_GPUS + 1)) + (FABRIC_COUNTS if gpu.segment == "datacenter" else ())
+    return [c for c in counts if c <= limit]
+
+
+def rounded_up_from(gpu: GPU) -> int | None:
+    """The smallest count sold when it is more than one GPU (boards, pairs, racks)."""
+    kind = sold_as(gpu)
+    if kind == "rack":
+        return RACK_GPUS
+    if kind == "board":
+        return board_size(gpu)
+    return 2 if kind == "pair" else None
+
+
+def usable_fraction(gpu: GPU) -> float:
+    return APPLE_MEMORY_FRACTION if gpu.segment == "apple" else 1.0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How ``count`` GPUs serve a model: groups of tp × pp GPUs, each holding a full copy."""
+
+    count: int
+    tp: int
+    pp: int
+
+    @property
+    def group(self) -> int:
+        return self.tp * self.pp
+
+    @property
+    def replicas(self) -> int:
+        return self.count // self.group
+
+
+def inference_layout(count: int, smallest_group: int, heads: int | None) -> Layout | None:
+    """One server: tensor parallelism over as many of its GPUs as the heads allow; beyond: replicas of 8-GPU groups
+    (or of the smallest group that holds the model, split by pipeline stages across servers)."""
+    divides = (lambda d: heads % d == 0) if heads else (lambda d: True)
+    if smallest_group > SERVER_GPUS:
+        if count % smallest_group:
+            return None
+        return Layout(count, SERVER_GPUS, smallest_group // SERVER_GPUS)
+    sizes = [d for d in (8, 4, 2, 1) if d <= count and count % d == 0 and d >= smallest_group and divides(d)]
+    return Layout(count, sizes[0], 1) if sizes else None
+
+
+def _short(gpu: GPU) -> str:
+    """'NVIDIA B300 SXM (Blackwell Ultra)' → 'B300 SXM'; Apple names keep their GPU cores and memory."""
+    name = gpu.name.removeprefix("NVIDIA ").removeprefix("AMD ").removeprefix("Intel ")
+    return name if gpu.segment == "apple" else re.sub(r"\s*\(.*\)$", "", name)
+
+
+def rack_name(gpu: GPU) -> str:
+    return f"{gpu.id.upper()} NVL{RACK_GPUS}"
+
+
+def config_label(gpu: GPU, count: int) -> tuple[Text, int]:
+    """What the buyer orders, and how many boards/servers/racks/machines that is."""
+    name, kind = _short(gpu), sold_as(gpu)
+    servers = max(1, -(-count // SERVER_GPUS))
+    if kind == "rack":
+        racks = count // RACK_GPUS
+        lead = "" if racks == 1 else f"{racks} × "
+        return Text(en=f"{lead}{rack_name(gpu)} rack ({count} GPUs)", zh=f"{'' if racks == 1 else f'{racks} 个 '}{rack_name(gpu)} 整机柜（{count} 张 GPU）"), racks
+    if kind == "board":
+        board = "HGX" if gpu.vendor == "NVIDIA" else "OAM"
+        size = min(count, SERVER_GPUS)
+        boards = count // size
+        plural = "s" if boards > 1 else ""
+        each = f" of {size}" if boards > 1 else ""
+        return Text(
+            en=f"{boards} {board} board{plural}{each}, {count}× {name}",
+            zh=f"{count}× {name}（{boards} 块 {board} 板" + (f"，每块 {size} 张）" if boards > 1 else "）"),
+        ), boards
+    if kind == "apple":
+        return Text(en=f"1 Mac with {name}", zh=f"1 台苹果电脑（{name}）"), 1
+    if kind == "laptop":
+        return Text(en=f"1 laptop with {name}", zh=f"1 台笔记本电脑（{name}）"), 1
+    if kind == "module":
+        return Text(en=f"1× {name} module", zh=f"1 块 {name} 模组"), 1
+    if kind == "cloud":
+        return Text(en=f"{count}× {name}, rented (cloud only)", zh=f"租用 {count}× {name}（仅云上提供）"), servers
+    machine_en, machine_zh = "server", "服务器"
+    pair_en = f" ({count // 2} NVLink-bridged pair{'s' if count > 2 else ''})" if kind == "pair" else ""
+    pair_zh = f"{count // 2} 对 NVLink 桥接" if kind == "pair" else ""
+    if servers == 1:
+        return Text(en=f"{count}× {name} in one {machine_en}{pair_en}", zh=f"1 台{machine_zh} {count}× {name}" + (f"（{pair_zh}）" if pair_zh else "")), 1
+    return Text(
+        en=f"{count}× {name} in {servers} {machine_en}s of {SERVER_GPUS}{pair_en}",
+        zh=f"{servers} 台{machine_zh}共 {count}× {name}（每台 {SERVER_GPUS} 张" + (f"，{pair_zh}）" if pair_zh else "）"),
+    ), servers
+
+
+def sold_reasons(gpu: GPU, count: int, needed: int | None) -> list[Text]:
+    """Why the count is what it is when the way the part is sold sets it, and what that implies."""
+    kind, reasons = sold_as(gpu), []
+    smallest = rounded_up_from(gpu)
+    if smallest and needed is not None and needed < smallest and count == smallest:
+        what_en, what_zh = {
+            "rack": ("a whole NVL72 rack", "整个 NVL72 机柜"),
+            "board": (f"{smallest}-GPU {'HGX' if gpu.vendor == 'NVIDIA' else 'OAM'} boards", f"{smallest} 卡 {'HGX' if gpu.vendor == 'NVIDIA' else 'OAM'} 整板"),
+            "pair": ("NVLink-bridged pairs", "NVLink 桥接的成对卡"),
+        }[kind]
+        reasons.append(Text(
+            en=f"{needed} GPU{'s' if needed > 1 else ''} would hold the model, but this part is sold only as {what_en}: rounded up to {count}",
+            zh=f"{needed} 张卡即可装下模型，但该型号只按{what_zh}出售：向上取整为 {count} 张",
+        ))
+    if kind == "cloud":
+        reasons.append(Text(en="rent only: not sold as a card", zh="只能租用，不单独出售"))
+    if kind == "apple":
+        reasons.append(Text(
+            en=f"a single-user machine; the GPU may use ~{APPLE_MEMORY_FRACTION:.0%} of the {gpu.memory_gb:g} GB unified memory (macOS default wired limit)",
+            zh=f"单人使用的机器；macOS 默认只允许 GPU 使用 {gpu.memory_gb:g} GB 统一内存中的约 {APPLE_MEMORY_FRACTION:.0%}",
+        ))
+    return reasons

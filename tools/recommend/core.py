@@ -1,0 +1,303 @@
+"""Which GPU, how many, and how to split the work: ranked configurations as they are sold.
+
+For each GPU the smallest tensor/pipeline group that holds the model is found with the memory
+estimator; the configuration then grows through the counts the part is sold in (HGX/OAM boards,
+PCIe servers, NVL72 racks, one Mac) until it holds the model and, when a concurrency or speed
+target is given, serves that load according to the throughput estimator. The options are ranked
+by the user's objective, a budget always first.
+"""
+
+from __future__ import annotations
+
+import math
+
+from knowledge.bilingual import AdvisorError, Text
+from knowledge.catalog import Catalog
+from knowledge.gpus import GPU, Price
+from knowledge.serving import ServingData
+from tools.checks import check_range
+from tools.cost.money import Currency, check_exchange_rate, normalize_currency
+from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
+from tools.memory.estimator import estimate_memory
+from tools.memory.schema import MemoryEstimate, MemoryRequest
+from tools.memory.verdict import unit_note, verdict
+from tools.models.resolve import resolve_model
+from tools.recommend.configs import Layout, config_label, inference_layout, sold_as, sold_counts, sold_reasons, usable_fraction
+from tools.recommend.notes import candidates, notes
+from tools.recommend.rank import apply_budget, rank
+from tools.recommend.schema import Option, Recommendation, RecommendRequest
+from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_speed
+from tools.serving.setup import ENGINE_LABELS
+
+MAX_COUNT = 512
+MAX_TARGET_TOKENS_PER_S = 10_000
+GROUPS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+Built = tuple[Option, MemoryEstimate]
+
+
+def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: ServingData) -> Recommendation:
+    currency = normalize_currency(request.currency)
+    _check(request)
+    gpus, excluded = candidates(request, catalog)
+    sizer = Sizer(request, catalog, serving, currency)
+    built = [b for gpu in gpus if (b := sizer.configure(gpu)) is not None]
+    estimates = {id(option): estimate for option, estimate in built}
+    ranked = rank([option for option, _ in built], request)
+    ranked, left_out, budget_notes = apply_budget(ranked, request, currency)
+    top = ranked[: request.top]
+    first = built[0][1] if built else _memory(request, catalog, Layout(1, 1, 1), None, strict=True)
+    return Recommendation(
+        model_id=first.model_id,
+        model_name=first.model_name,
+        model_label=first.model_label,
+        params_b=first.params_b,
+        task=request.task,
+        objective=request.objective,
+        currency=currency,
+        options=top,
+        estimate=estimates[id(top[0])] if top else None,
+        excluded=excluded + left_out,
+        notes=notes(request, gpus, top) + budget_notes,
+        unit_note=unit_note(catalog.gpu(top[0].gpu_id) if top else None),
+    )
+
+
+def _check(request: RecommendRequest) -> None:
+    check_exchange_rate(request.usd_to_cny)
+    check_range(request.max_gpus, "Maximum GPUs", "最大GPU数", minimum=1, maximum=MAX_COUNT, code="invalid_gpu_count")
+    check_range(request.top, "Number of options", "返回方案数", minimum=1, maximum=20, code="invalid_top")
+    if request.budget is not None:
+        check_range(request.budget, "Budget", "预算", minimum=0, maximum=1e11, exclusive_minimum=True, code="invalid_budget")
+    if request.objective == "budget" and request.budget is None:
+        raise AdvisorError(
+            "missing_budget",
+            "Ranking by budget needs the amount you can spend (e.g. a budget of 40,000 USD); or rank by the cheapest configuration instead.",
+            "按预算筛选需要给出可花费的金额（例如预算 4 万美元）；或者改为按最便宜的配置排序。",
+            ["budget=40000", "objective=cheapest"],
+        )
+    if request.concurrency is not None:
+        check_range(request.concurrency, "Concurrent users", "并发用户数", minimum=1, maximum=MAX_BATCH,
+                    code="invalid_concurrency", hint=["1", "10", "50"])  # fmt: skip
+    if request.tokens_per_s_per_user is not None:
+        check_range(request.tokens_per_s_per_user, "Speed per user (tokens/s)", "每用户生成速度（token/s）", minimum=0,
+                    maximum=MAX_TARGET_TOKENS_PER_S, exclusive_minimum=True, code="invalid_target", hint=["10", "20", "50"])  # fmt: skip
+    serving_only = request.concurrency is not None or request.tokens_per_s_per_user is not None
+    if serving_only and request.task != "inference":
+        raise AdvisorError(
+            "serving_target_for_training",
+            "Concurrent users and a speed per user describe serving: choose the inference task, or leave them out for training.",
+            "并发用户数和每用户速度只用于推理部署：请把任务改为推理，或在训练时不要填写这两项。",
+            ["task=inference"],
+        )
+
+
+def _heads(request: RecommendRequest, catalog: Catalog) -> int | None:
+    try:
+        return resolve_model(request.model if request.model else f"{request.params_b or 0:g}B", catalog).heads
+    except AdvisorError:
+        return None  # the memory estimator reports the problem
+
+
+def _memory_request(request: RecommendRequest, layout: Layout, gpu: str | None) -> MemoryRequest:
+    common = {"model": request.model, "params_b": request.params_b, "context": request.context, "batch": request.batch, "gpu": gpu}
+    if request.task == "inference":
+        return MemoryRequest(mode="inference", precision=request.precision, tp=layout.tp, pp=layout.pp, num_gpus=layout.count, **common)
+    method = {"lora": "lora", "qlora": "qlora"}.get(request.task, "full")
+    precision = request.precision if request.task == "qlora" else None
+    return MemoryRequest(mode="training", method=method, precision=precision, zero_stage=_zero_stage(request, layout.count), num_gpus=layout.count, **common)
+
+
+def _zero_stage(request: RecommendRequest, count: int) -> int:
+    """Training on several GPUs shards everything (ZeRO-3/FSDP), LoRA's frozen base included."""
+    return 3 if count > 1 and request.task != "inference" else 0
+
+
+def _memory(request: RecommendRequest, catalog: Catalog, layout: Layout, gpu: GPU | None, strict: bool = False) -> MemoryEstimate | None:
+    try:
+        return estimate_memory(_memory_request(request, layout, gpu.id if gpu else None), catalog)
+    except AdvisorError:
+        if strict:
+            raise
+        return None  # e.g. a TP degree that does not divide the attention heads: not a valid plan
+
+
+def _usable_gb(gpu: GPU, estimate: MemoryEstimate | None = None) -> float:
+    if gpu.segment == "apple":  # macOS wires only part of the unified memory for the GPU
+        return gpu.memory_gb * GIB / GB * usable_fraction(gpu)
+    return (estimate.gpu_capacity_gb if estimate else None) or gpu.memory_gb * GIB / GB
+
+
+class Sizer:
+    """Sizes each GPU for one request; per-GPU memory without a GPU named depends only on the layout, so it is kept."""
+
+    def __init__(self, request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency):
+        self.request, self.catalog, self.serving, self.currency = request, catalog, serving, currency
+        self.heads = _heads(request, catalog)
+        self._free: dict[Layout, MemoryEstimate | None] = {}
+
+    def fit(self, gpu: GPU, layout: Layout) -> MemoryEstimate | None:
+        """The GPU's estimate for ``layout`` when it fits, else None."""
+        if layout not in self._free:
+            self._free[layout] = _memory(self.request, self.catalog, layout, None)
+        free = self._free[layout]
+        # Catalog sizes are binary (an "80 GB" card holds 80 GiB); a plan must "fit", not merely squeeze in.
+        if free is None or not math.isfinite(free.total_per_gpu_gb) or free.total_per_gpu_gb > _usable_gb(gpu) * TIGHT_FRACTION:
+            return None
+        confirmed = _memory(self.request, self.catalog, layout, gpu)
+        if confirmed is None or verdict(confirmed.total_per_gpu_gb, _usable_gb(gpu, confirmed))[0] != "fits":
+            return None
+        return confirmed
+
+    def configure(self, gpu: GPU) -> Built | None:
+        request = self.request
+        counts = sold_counts(gpu, request.max_gpus)
+        if not counts:
+            return None
+        if request.task != "inference":
+            for count in counts:
+                layout = Layout(count, 1, 1)
+                if (estimate := self.fit(gpu, layout)) is not None:
+                    return _option(gpu, layout, estimate, None, request, self.currency, needed=None), estimate
+            return None
+        needed = next((g for g in GROUPS if g <= counts[-1] and self.fit(gpu, _group_layout(g)) is not None), None)
+        if needed is None:
+            return None
+        best: tuple[tuple, Layout, MemoryEstimate, Speed | None] | None = None
+        for count in counts:
+            layout = inference_layout(count, needed, self.heads) if count >= needed else None
+            estimate = self.fit(gpu, layout) if layout else None
+            if layout is None or estimate is None:
+                continue
+            speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
+            if not sized_by_speed(request) or meets(speed, request):
+                best = ((), layout, estimate, speed)
+                break
+            score = (speed.users if speed else -1, -count)  # not met: the configuration that comes closest
+            if best is None or score > best[0]:
+                best = (score, layout, estimate, speed)
+        if best is None:
+            return None
+        _, layout, estimate, speed = best
+        return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+
+
+def _group_layout(group: int) -> Layout:
+    tp = min(group, 8)
+    return Layout(group, tp, group // tp)
+
+
+def _price(price: Price | None, count: int, currency: Currency, usd_to_cny: float) -> float | None:
+    if price is None:
+        return None
+    amount = price.amount
+    if price.currency != currency:
+        amount = amount * usd_to_cny if currency == "CNY" else amount / usd_to_cny
+    return round(amount * count, 2)
+
+
+def _plan(request: RecommendRequest, layout: Layout) -> Text:
+    count, tp, pp, replicas = layout.count, layout.tp, layout.pp, layout.replicas
+    if count == 1:
+        return Text(en="single GPU", zh="单卡")
+    if request.task != "inference":
+        return Text(en=f"ZeRO-3 over {count} GPUs", zh=f"{count} 卡 ZeRO-3")
+    split = f"TP={tp}" + (f" × PP={pp}" if pp > 1 else "")
+    if replicas == 1:
+        return Text(en=split, zh=split)
+    if layout.group == 1:
+        return Text(en=f"{replicas} replicas, one per GPU", zh=f"{replicas} 个副本，每卡一个")
+    return Text(en=f"{split} × {replicas} replicas", zh=f"{split}，{replicas} 个副本")
+
+
+def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | None, request: RecommendRequest, currency: Currency, needed: int | None) -> Option:
+    count = layout.count
+    purchase = _price(gpu.purchase_price, count, currency, request.usd_to_cny)
+    capacity = _usable_gb(gpu, estimate)
+    fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
+    label, units = config_label(gpu, count)
+    plan = _plan(request, layout)
+    return Option(
+        gpu_id=gpu.id,
+        gpu_name=gpu.name,
+        count=count,
+        sold_as=sold_as(gpu),
+        consumer_server=_consumer_server(gpu, count, request),
+        units=units,
+        config_label=label,
+        plan=plan.en,
+        plan_label=plan,
+        tp=layout.tp,
+        pp=layout.pp,
+        replicas=layout.replicas if request.task == "inference" else 1,
+        zero_stage=_zero_stage(request, count),
+        per_gpu_gb=estimate.total_per_gpu_gb,
+        nominal_memory_gb=gpu.memory_gb,
+        capacity_gb=round(capacity, 3),
+        headroom_pct=round(headroom, 1),
+        verdict=fit,
+        tokens_per_s_per_user=speed.per_user if speed else None,
+        tokens_per_s_total=speed.total if speed else None,
+        max_users_at_target=speed.users if speed and sized_by_speed(request) else None,
+        meets_target=meets(speed, request) if sized_by_speed(request) else None,
+        speed_engine=speed.engine if speed else None,
+        total_tflops=round(gpu.bf16_tflops * count, 1) if gpu.bf16_tflops else None,
+        purchase_cost=purchase,
+        cloud_cost_per_hour=_price(gpu.cloud_price, count, currency, request.usd_to_cny),
+        within_budget=None if request.budget is None or purchase is None else purchase <= request.budget,
+        reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed),
+    )
+
+
+CONSUMER_SERVER_CARDS = 4  # from four GeForce cards up, a build needs a server chassis, i.e. a data-center deployment
+
+
+def _consumer_server(gpu: GPU, count: int, request: RecommendRequest) -> bool:
+    team = request.task == "inference" and (request.team or (request.concurrency or 1) > 1)
+    return gpu.segment == "consumer" and (count >= CONSUMER_SERVER_CARDS or team)
+
+
+def _reasons(gpu: GPU, layout: Layout, estimate: MemoryEstimate, capacity: float, headroom: float, speed: Speed | None,
+             request: RecommendRequest, needed: int | None) -> list[Text]:  # fmt: skip
+    count = layout.count
+    need, nominal, room = f"{estimate.total_per_gpu_gb:.1f}", f"{gpu.memory_gb:g}", f"{headroom:.0f}%"
+    reasons = [Text(
+        en=f"needs {need} GB per GPU; the card sold as {nominal} GB holds {capacity:.1f} GB ({room} headroom)",
+        zh=f"每卡需要 {need} GB；标称 {nominal} GB 的卡实有 {capacity:.1f} GB（余量 {room}）",
+    )]
+    reasons += sold_reasons(gpu, count, needed)
+    if _consumer_server(gpu, count, request):
+        reasons.append(Text(
+            en="GeForce build: NVIDIA's GeForce driver licence excludes data-center deployment and the cards have no ECC or server cooling, so it ranks after data-center options",
+            zh="消费级显卡整机：NVIDIA GeForce 驱动许可不允许数据中心部署，且无 ECC、非服务器散热，因此排在数据中心方案之后",
+        ))
+    if count > 8:
+        reasons.append(Text(en="spans several servers: needs InfiniBand/RoCE between nodes", zh="需要多台服务器，节点间需 InfiniBand/RoCE 高速网络"))
+    elif count > 1 and not gpu.nvlink_gbs:
+        reasons.append(Text(en="PCIe only: splitting across cards costs speed", zh="仅PCIe互联：多卡切分会损失速度"))
+    if gpu.china == "export-controlled" and request.region != "cn":
+        reasons.append(Text(en="not sold new in mainland China", zh="中国大陆买不到新卡（出口管制）"))
+    if gpu.inference_only:
+        reasons.append(Text(en="inference only (no practical training)", zh="仅适合推理"))
+    if request.task == "inference":
+        reasons += _speed_reasons(layout, speed, request)
+    return reasons
+
+
+def _speed_reasons(layout: Layout, speed: Speed | None, request: RecommendRequest) -> list[Text]:
+    reasons = []
+    if speed is not None and speed.engine != request.engine:
+        used, asked = ENGINE_LABELS[speed.engine], ENGINE_LABELS[request.engine]
+        reasons.append(Text(en=f"speed estimated with {used}: {asked} does not run this model here", zh=f"速度按 {used} 估算：{asked} 不支持该硬件或权重格式"))
+    if speed is None:
+        reasons.append(Text(en="no speed estimate: no engine in our data serves this model on this hardware", zh="无法估算速度：我们的数据中没有能在该硬件上运行此模型的引擎"))
+    if layout.pp > 1 and speed is not None:
+        reasons.append(Text(en="speed estimated as if the pipeline stages were one tensor-parallel group: expect less", zh="速度按把流水线各段视作一个张量并行组估算，实际会更低"))
+    if sized_by_speed(request) and speed is not None:
+        users, target = load(request), request.tokens_per_s_per_user
+        at_en = f" at {target:g} tokens/s each" if target else ""
+        at_zh = f"、每人 {target:g} token/s" if target else ""
+        if meets(speed, request):
+            reasons.append(Text(en=f"serves {users:,} concurrent users{at_en} (up to about {speed.users:,})", zh=f"可服务 {users:,} 个并发用户{at_zh}（最多约 {speed.users:,} 个）"))
+        else:
+            reasons.append(Text(en=f"does not reach {users:,} concurrent users{at_en}: about {speed.users:,} at most", zh=f"达不到 {users:,} 个并发用户{at_zh}：最多约 {speed.users:,} 个"))
+    return reasons

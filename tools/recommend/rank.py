@@ -1,0 +1,86 @@
+"""Order the options by the user's objective; a budget, when given, always comes first."""
+
+from __future__ import annotations
+
+import math
+
+from knowledge.bilingual import Text
+from tools.cost.money import SYMBOLS
+from tools.recommend.schema import Option, RecommendRequest
+
+
+def _unknown_last(value: float | None, sign: int = 1) -> tuple[bool, float]:
+    return value is None, sign * (value or 0.0)
+
+
+SPEED_STEP = 1.05  # speeds within ~5% of each other tie (the estimate is ±30%): the smaller, cheaper configuration wins
+
+
+def _speed(option: Option, task: str) -> float | None:
+    value = option.tokens_per_s_total if task == "inference" else option.total_tflops
+    return value if value and value > 0 else None
+
+
+def _speed_step(option: Option, task: str, fastest: float | None) -> int | None:
+    """How many 5% steps slower than the fastest option: 0 for the fastest and all within 5% of it."""
+    value = _speed(option, task)
+    if value is None or fastest is None:
+        return None
+    return math.floor(math.log(fastest / value) / math.log(SPEED_STEP) + 1e-9)
+
+
+def objective_key(option: Option, request: RecommendRequest, fastest: float | None = None) -> tuple:
+    price = _unknown_last(option.purchase_cost)
+    cloud = _unknown_last(option.cloud_cost_per_hour)
+    tail = (option.count, -option.headroom_pct)
+    if request.objective in ("fastest", "budget"):  # budget: the most capable configuration the money buys
+        return (*_unknown_last(_speed_step(option, request.task, fastest)), option.count, *price)
+    if request.objective == "cloud":
+        return (*cloud, *price, *tail)
+    return (*price, *cloud, *tail)  # cheapest, china
+
+
+def rank(options: list[Option], request: RecommendRequest) -> list[Option]:
+    """Within budget first (when anything is), then unknown price, then over; configurations missing the load last."""
+    partition = request.budget is not None and any(o.within_budget for o in options)
+    fastest = max((v for o in options if (v := _speed(o, request.task)) is not None), default=None)
+
+    def key(option: Option) -> tuple:
+        budget = {True: 0, None: 1, False: 2}[option.within_budget] if partition else 0
+        # a configuration missing the load goes after those meeting it; the ones serving the most users first
+        target = (1, -(option.max_users_at_target or 0)) if option.meets_target is False else (0, 0)
+        return (budget, *target, option.consumer_server, *objective_key(option, request, fastest))
+
+    return sorted(options, key=key)
+
+
+def money_text(amount: float, currency: str) -> str:
+    return f"{SYMBOLS.get(currency, '')}{amount:,.0f}"
+
+
+def apply_budget(options: list[Option], request: RecommendRequest, currency: str) -> tuple[list[Option], list[Text], list[Text]]:
+    """(options, excluded, notes): objective 'budget' keeps only what fits it, or the closest when nothing does."""
+    if request.budget is None or not options:
+        return options, [], []
+    budget = money_text(request.budget, currency)
+    within = [o for o in options if o.within_budget]
+    if within and request.objective == "budget":
+        left = len(options) - len(within)
+        excluded = [Text(
+            en=f"{left} configuration{'s' if left != 1 else ''} over the {budget} budget or without a known price left out.",
+            zh=f"另有 {left} 种配置超出 {budget} 预算或没有参考价，未列出。",
+        )] if left else []
+        return within, excluded, []
+    if within:
+        return options, [], []
+    cheapest = min((o.purchase_cost for o in options if o.purchase_cost is not None), default=None)
+    closest = f"the cheapest configuration that holds the model costs {money_text(cheapest, currency)}" if cheapest is not None else "no option has a known price"
+    closest_zh = f"能装下模型的最便宜配置约 {money_text(cheapest, currency)}" if cheapest is not None else "所有方案都没有参考价"
+    listed_en, listed_zh = (" The closest options are listed;", "下面列出最接近的方案；") if request.objective == "budget" else ("", "")
+    note = Text(
+        en=f"The budget of {budget} cannot be met: {closest}.{listed_en} Raise the budget, quantise the weights or rent instead.",
+        zh=f"{budget} 的预算无法满足：{closest_zh}。{listed_zh}可以提高预算、量化权重或改为租用。",
+    )
+    if request.objective == "budget":
+        options = sorted(options, key=lambda o: (o.purchase_cost is None, o.purchase_cost or 0.0, o.count))
+    return options, [], [note]

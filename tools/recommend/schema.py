@@ -1,0 +1,92 @@
+"""Request and result models of ``recommend_gpus`` (they double as the LLM tool schema)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowledge.bilingual import Text
+from tools.cost.money import DEFAULT_USD_TO_CNY, Currency
+from tools.memory.schema import MemoryEstimate
+from tools.serving.schema import EngineId
+
+Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
+Objective = Literal["cheapest", "fastest", "cloud", "china", "budget"]
+SoldAs = Literal["board", "server", "pair", "rack", "apple", "laptop", "module", "cloud"]
+
+
+class RecommendRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = Field(None, description="Model name/alias, bare size ('7B', '70亿') or config.json text.")
+    params_b: float | None = Field(None, description="Parameters in billions, when no model is named.")
+    task: Task = Field("inference", description="inference (serving), lora, qlora, full_finetune or pretrain.")
+    precision: str | None = Field(None, description="Weight precision for inference (bf16 default; fp8, int8, int4, awq-int4, q4_k_m…).")
+    context: int = Field(4096, description="Tokens per sequence.")
+    batch: int = Field(1, description="Concurrent sequences (inference) or micro-batch per GPU (training).")
+    objective: Objective = Field(
+        "cheapest",
+        description="How to rank: 'cheapest' (lowest purchase price of the whole configuration), 'fastest' (most output "
+        "tokens/s; training: most dense TFLOPS), 'cloud' (lowest cloud cost per hour), 'china' (only GPUs buyable new in "
+        "mainland China, then cheapest), 'budget' (only configurations within `budget`, fastest first).",
+    )
+    concurrency: int | None = Field(None, description="Concurrent users to serve (inference); each option grows, in the steps it is sold in, until it serves them.")
+    tokens_per_s_per_user: float | None = Field(None, description="Speed each user should see while the answer is generated, tokens/s (inference).")
+    engine: EngineId = Field("vllm", description="Serving engine for the speed estimate: vllm, sglang, trtllm, lmdeploy, hf or llamacpp.")
+    team: bool = Field(False, description="Serving shared by a team: single-user machines (Macs) are left out.")
+    budget: float | None = Field(None, description="Purchase budget for the GPUs, in `currency`.")
+    currency: str = Field("USD", description="'USD' or 'CNY'.")
+    usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="CNY per USD for converting catalog prices.")
+    region: Literal["global", "cn"] = Field("global", description="'cn' keeps only GPUs that can be bought new in mainland China.")
+    gpus: list[str] | None = Field(None, description="Only consider these GPUs (names or aliases).")
+    max_gpus: int = Field(64, description="Largest GPU count to consider (1–512); an NVL72 rack needs 72.")
+    top: int = Field(5, description="How many options to return (1–20).")
+
+
+class Option(BaseModel):
+    gpu_id: str
+    gpu_name: str
+    count: int = Field(description="GPUs in the whole configuration.")
+    sold_as: SoldAs = Field(description="How the part is bought: HGX/OAM board, PCIe server, NVLink pair, NVL72 rack, Mac, laptop, module, or cloud-only.")
+    consumer_server: bool = Field(False, description="Four or more GeForce cards in one box, or GeForce for team serving: a hobby build, ranked after data-center options.")
+    units: int = Field(description="Boards, servers, racks or machines bought.")
+    config_label: Text = Field(description="What you buy, e.g. '1 HGX board, 4× H100 SXM' / '4× H100 SXM（1 块 HGX 板）'.")
+    plan: str = Field(description="Parallel plan, e.g. 'single GPU', 'TP=4', 'TP=8 × 2 replicas', 'ZeRO-3 over 8 GPUs'.")
+    plan_label: Text = Field(description="The plan in both languages, e.g. 'single GPU' / '单卡'.")
+    tp: int
+    pp: int = 1
+    replicas: int = Field(1, description="Independent copies of the model (inference).")
+    zero_stage: int
+    per_gpu_gb: float = Field(description="Peak memory per GPU, GB = 10^9 bytes.")
+    nominal_memory_gb: float = Field(description="The card's memory as sold (the catalog's nominal size, binary: 80 means 80 GiB).")
+    capacity_gb: float = Field(description="Usable memory per GPU in GB = 10^9 bytes (80 GiB = 85.9 GB; Macs: ~75% of unified memory).")
+    headroom_pct: float
+    verdict: str
+    tokens_per_s_per_user: float | None = Field(None, description="Decode speed each user sees at the requested load (inference).")
+    tokens_per_s_total: float | None = Field(None, description="Output tokens/s of the whole configuration at the requested load (inference).")
+    max_users_at_target: int | None = Field(None, description="Concurrent users served at the speed target (or fitting in memory without one).")
+    meets_target: bool | None = Field(None, description="Serves the requested concurrency at the speed target; None when none was asked.")
+    speed_engine: str | None = Field(None, description="Engine the speed estimate used.")
+    total_tflops: float | None = Field(None, description="Dense BF16 TFLOPS of all GPUs together.")
+    purchase_cost: float | None = Field(None, description="Indicative purchase price of the whole configuration (count × per-GPU price), in `currency`.")
+    cloud_cost_per_hour: float | None = Field(None, description="Indicative cloud price of the whole configuration per hour (count × per-GPU-hour).")
+    within_budget: bool | None = None
+    reasons: list[Text] = Field(default_factory=list)
+
+
+class Recommendation(BaseModel):
+    model_id: str
+    model_name: str
+    model_label: Text = Field(description="The model's display name in both languages.")
+    params_b: float
+    task: Task
+    objective: Objective = "cheapest"
+    currency: Currency
+    options: list[Option] = Field(
+        description="Ranked: within budget first (when one is given), then configurations meeting the speed target, then by `objective`."
+    )
+    estimate: MemoryEstimate | None = Field(None, description="Full itemised estimate behind the top option.")
+    excluded: list[Text] = Field(default_factory=list, description="What was left out and why (region, inference-only, rack-only, Macs for a team…).")
+    notes: list[Text] = Field(default_factory=list)
+    unit_note: Text = Field(description="One sentence on units (GB = 10^9 bytes, cards sold in GiB), to show once.")

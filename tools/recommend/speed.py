@@ -1,0 +1,86 @@
+"""Serving speed of a configuration, from the ``estimate_throughput`` tool's pure function.
+
+A configuration meets the load when every requested user has a running sequence (the KV cache
+holds them all) at no less than the per-user speed target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from knowledge.bilingual import AdvisorError
+from knowledge.catalog import Catalog
+from knowledge.gpus import GPU
+from knowledge.serving import ServingData
+from tools.recommend.configs import Layout
+from tools.recommend.schema import RecommendRequest
+from tools.serving.estimator import estimate_throughput
+from tools.serving.schema import ThroughputRequest, ThroughputResult
+from tools.serving.setup import engines_for
+
+OUTPUT_TOKENS = 256  # a chat answer; the rest of `context` is the prompt
+FALLBACK_ENGINES = ("vllm", "llamacpp", "hf")  # when the chosen engine has no backend for the GPU or the weights
+RETRY_CODES = {"engine_unsupported_gpu", "engine_unsupported_precision", "engine_unsupported_kv_precision"}
+
+
+@dataclass(frozen=True)
+class Speed:
+    per_user: float
+    total: float
+    users: int  # served at the target (or fitting in the KV cache without one)
+    engine: str
+
+
+def load(request: RecommendRequest) -> int:
+    """Concurrent sequences the configuration must run: the users, else the batch."""
+    return request.concurrency or request.batch
+
+
+def sized_by_speed(request: RecommendRequest) -> bool:
+    return request.task == "inference" and (request.concurrency is not None or request.tokens_per_s_per_user is not None)
+
+
+def split_context(context: int) -> tuple[int, int]:
+    """(prompt, output) tokens of one request whose whole sequence is ``context`` tokens."""
+    output = max(1, min(OUTPUT_TOKENS, context // 4))
+    return max(1, context - output), output
+
+
+def meets(speed: Speed | None, request: RecommendRequest) -> bool:
+    return speed is not None and speed.users >= load(request)
+
+
+def estimate_speed(gpu: GPU, layout: Layout, request: RecommendRequest, catalog: Catalog, serving: ServingData) -> Speed | None:
+    """Speed at the requested load, or None when no engine in our data can serve this model on the GPU."""
+    engines = [request.engine] + [e for e in FALLBACK_ENGINES if e != request.engine and e in engines_for(gpu.vendor, serving)]
+    for engine in engines:
+        try:
+            result = estimate_throughput(_request(gpu, layout, request, engine, serving), catalog, serving)
+        except AdvisorError as exc:
+            if exc.code in RETRY_CODES:
+                continue
+            return None
+        return _speed(result, request)
+    return None
+
+
+def _request(gpu: GPU, layout: Layout, request: RecommendRequest, engine: str, serving: ServingData) -> ThroughputRequest:
+    prompt, output = split_context(request.context)
+    by_layers = serving.engine(engine).multi_gpu == "layers"
+    return ThroughputRequest(
+        model=request.model, params_b=request.params_b, precision=request.precision, gpu=gpu.id, engine=engine,
+        num_gpus=layout.count, tp=None if by_layers else layout.group, batch=load(request),
+        prompt_tokens=prompt, output_tokens=output, target_tokens_per_s_per_user=request.tokens_per_s_per_user,
+    )  # fmt: skip
+
+
+def _speed(result: ThroughputResult, request: RecommendRequest) -> Speed:
+    users = result.max_batch_fits
+    if request.tokens_per_s_per_user is not None:
+        users = min(result.max_concurrency_at_target or 0, users)
+    return Speed(
+        per_user=round(result.decode_tokens_per_s_per_seq, 1),
+        total=round(result.output_tokens_per_s_total, 1),
+        users=users,
+        engine=result.engine,
+    )
