@@ -15,6 +15,7 @@ CHINA_STATUS = {
     "available": ("on sale", "可正常购买"),
     "export-controlled": ("export-controlled", "出口管制"),
     "china-variant": ("China variant", "中国特供版"),
+    "second-hand": ("second-hand only", "仅存量/二手"),
     "domestic": ("Chinese domestic chip", "国产"),
     "not-sold": ("not sold in mainland China", "中国大陆未销售"),
 }

@@ -42,8 +42,8 @@ class GPU(BaseModel):
     form_factor: str
     launch_year: int = Field(ge=2015, le=2030)
     inference_only: bool = Field(False, description="True where training is impractical (e.g. Apple silicon).")
-    china: Literal["available", "export-controlled", "china-variant", "domestic", "not-sold"] = Field(
-        description="Availability in mainland China: export-controlled parts cannot be bought new there."
+    china: Literal["available", "export-controlled", "china-variant", "second-hand", "domestic", "not-sold"] = Field(
+        description="Availability in mainland China: export-controlled parts cannot be bought new there; second-hand: a China variant later barred too, so only installed or used units remain."
     )
     availability_en: str = ""
     availability_zh: str = ""

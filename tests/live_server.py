@@ -17,13 +17,6 @@ CHINESE_7B_QUESTION = "我有一个70亿参数模型，该选什么卡？"
 GPU_NAME = r"RTX|A100|H100|H200|L40|4090|3090|5090|A10|L20|L4|A800|H20"
 
 
-def free_port() -> int:
-    """A port that was free a moment ago, for servers started as separate processes."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @contextlib.contextmanager
 def running_server(app) -> Iterator[str]:
     """Yield the base URL while uvicorn serves ``app`` in a background thread; stop it afterwards."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.live_server import free_port
+from advisor.retrieval.chroma_server import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -125,8 +125,10 @@ def test_apple_rows_are_inference_only_with_unified_memory(rows):
 
 
 def test_china_status_of_export_variants(by_id):
-    for gpu_id in ("h20", "h800-sxm", "a800-80gb-sxm", "l20", "rtx-4090d"):
+    for gpu_id in ("h20", "l20", "rtx-4090d"):
         assert by_id[gpu_id].china == "china-variant", gpu_id
+    for gpu_id in ("h800-sxm", "a800-80gb-sxm"):  # barred by the Oct-2023 rules: not buyable new
+        assert by_id[gpu_id].china == "second-hand", gpu_id
     for gpu_id in ("h100-sxm", "h200-sxm", "b200", "a100-80gb-sxm"):
         assert by_id[gpu_id].china == "export-controlled", gpu_id
     assert by_id["ascend-910b"].china == "domestic"

@@ -5,9 +5,9 @@ import logging
 import pytest
 
 from advisor.config import Settings
+from advisor.retrieval.chroma_server import free_port
 from advisor.retrieval.search import Retriever
 from advisor.retrieval.store import VectorStore
-from tests.live_server import free_port
 from tests.retrieval_support import THERMAL_QUESTION as QUESTION
 from tests.retrieval_support import chroma_server, chunks, embedder, no_chroma_default_embedding  # noqa: F401
 

@@ -5,9 +5,10 @@ import time
 
 import pytest
 
+from advisor.retrieval.chroma_server import free_port
 from advisor.retrieval.documents import load_guidance
 from advisor.retrieval.store import COLLECTION_NAME, INDEX_FORMAT_VERSION, EmbeddingFailed, StoreUnavailable, VectorStore
-from tests.retrieval_support import CountingEmbedder, embedder, free_port, no_chroma_default_embedding, write_doc  # noqa: F401
+from tests.retrieval_support import CountingEmbedder, embedder, no_chroma_default_embedding, write_doc  # noqa: F401
 
 pytestmark = pytest.mark.slow
 

@@ -142,3 +142,9 @@ def test_follow_ups_keep_what_a_general_word_does_not_replace(understanding):
 def test_a_confident_question_of_another_task_keeps_its_task_and_the_setup(understanding):
     reading = read(understanding, "这个配置租半年多少钱", "跑Qwen2.5-72B推理推荐什么卡，要8张H20吗")
     assert reading.intent == "tco" and reading.state.get("gpu") == "h20"
+
+
+def test_a_speed_per_second_and_a_context_in_tokens_keep_their_roles(understanding):
+    frame = read(understanding, "40路并发，每人每秒25个token，跑Llama3-70B要几张卡").frame
+    assert frame.get("speed_target") == 25 and frame.get("concurrency") == 40
+    assert read(understanding, "how much vram with a context of 7000 tokens for mistral 7b").frame.get("context") == 7000

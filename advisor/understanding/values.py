@@ -79,6 +79,7 @@ PER_AFTER = re.compile(
     r"\s*(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*[-·/]?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
 PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$")
+PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
 K_SUFFIX = re.compile(r"\d\s*k$")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|around\s+the\s+clock|non[\s-]?stop")
@@ -238,6 +239,8 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
         if kind == "memory":
             return Value(start, stop, "memory", value, "GB", surface)
         if kind == "tokens":
+            if PER_SECOND_BEFORE.search(before):  # "每人每秒20个token": a speed, not a length
+                return Value(start, stop, "rate", value, "tokens/s", surface)
             return Value(start, stop, "tokens", _tokens(raw, value), "tokens", surface)
         if kind == "duration":
             unit = _duration_unit(match.group("unit"))

@@ -99,7 +99,7 @@ def main_lever(s: Setup, parts: list[Part], total: float, budget: float | None) 
     if s.mode == "inference" and group == "logits":
         group = "prefill"
     en, zh = LEVERS.get((s.mode, group), LEVERS[(s.mode, "weights")])
-    if budget and total > budget and s.gpu is not None:
+    if budget and total > budget and s.gpu is not None and math.isfinite(total):
         needed = math.ceil(total * s.num_gpus / (budget * TIGHT_FRACTION))
         en += f" As a rough bound, the same job sharded evenly would need about {needed} × {s.gpu.name}."
         zh += f" 粗略估计，若能均匀切分，同样的任务约需 {needed} 张 {s.gpu.name}。"

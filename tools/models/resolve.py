@@ -15,7 +15,7 @@ from knowledge.models import ModelSpec
 from tools.checks import check_range
 from tools.models.generic import generic_model
 from tools.models.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
-from tools.quantities import normalize_quantity, parse_number, parse_param_count
+from tools.quantities import MIN_PARAM_COUNT, normalize_quantity, parse_number, parse_param_count
 
 
 def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> ModelSpec:
@@ -50,6 +50,7 @@ def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> Mo
 
 
 MAX_PARAMS_B = MAX_PARAMS / 1e9  # 100T, in the billions a request's params_b is given in
+MIN_PARAMS_B = MIN_PARAM_COUNT / 1e9  # a million parameters: anything smaller is a typo, not a language model
 
 
 def resolve_sized_model(model: str | None, params_b: float | None, catalog: Catalog) -> tuple[ModelSpec, bool]:
@@ -59,7 +60,7 @@ def resolve_sized_model(model: str | None, params_b: float | None, catalog: Cata
     the catalog parameter count and keeps the layer shapes. Returns (spec, whether it overrode).
     """
     if params_b is not None:
-        check_range(params_b, "params_b", "参数量(十亿)", minimum=0, maximum=MAX_PARAMS_B, exclusive_minimum=True,
+        check_range(params_b, "params_b", "参数量(十亿)", minimum=MIN_PARAMS_B, maximum=MAX_PARAMS_B,
                     code="invalid_model_size", hint=["7", "70", "405"])  # fmt: skip
     return _sized_model(model, params_b, catalog)
 

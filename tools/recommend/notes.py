@@ -5,12 +5,12 @@ from __future__ import annotations
 from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
+from tools.gpu_specs import CHINA_BUYABLE
 from tools.recommend.configs import APPLE_MEMORY_FRACTION, RACK_GPUS, rack_name, sold_as
 from tools.recommend.schema import Option, RecommendRequest
 from tools.recommend.speed import load, sized_by_speed
 from tools.serving.setup import ENGINE_LABELS
 
-CHINA_BUYABLE = {"available", "china-variant", "domestic"}
 
 
 def _names(gpus: list[GPU], limit: int = 8) -> tuple[str, str]:
