@@ -12,7 +12,6 @@ from tools.recommend.speed import load, sized_by_speed
 from tools.serving.setup import ENGINE_LABELS
 
 
-
 def _names(gpus: list[GPU], limit: int = 8) -> tuple[str, str]:
     names = [g.name for g in gpus]
     more = len(names) > limit
