@@ -14,6 +14,16 @@ from pathlib import Path
 EXIT_BAD_INPUT = 2
 
 
+
+PIPED_WIDTH = 240  # piped output (scripts, logs) is not a terminal: wide enough that tables never cut a number
+
+
+def _console():
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=PIPED_WIDTH)
+
 def _settings(args: argparse.Namespace | None = None):
     from advisor.config import Settings
 
@@ -71,10 +81,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.json:
         print(response.model_dump_json(indent=2))
         return 0
-    from rich.console import Console
     from rich.markdown import Markdown
 
-    Console().print(Markdown(response.answer))  # the answer carries its own sources section
+    _console().print(Markdown(response.answer))  # the answer carries its own sources section
     return 0
 
 
@@ -83,13 +92,12 @@ def cmd_tool(args: argparse.Namespace) -> int:
 
     registry = shared_registry()
     if not args.name:
-        from rich.console import Console
         from rich.table import Table
 
         table = Table("tool", "summary", "说明")
         for spec in (registry.spec(n) for n in registry.names()):
             table.add_row(spec.name, spec.summary_en, spec.summary_zh)
-        Console().print(table)
+        _console().print(table)
         return 0
     result = registry.run(args.name, parse_json_object(args.json))
     print(result.model_dump_json(indent=2))
@@ -104,19 +112,17 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     if args.json:
         print(result.model_dump_json(indent=2))
         return 0
-    from rich.console import Console
     from rich.table import Table
 
     table = Table("id", "name", "vendor", "memory GB", "bandwidth GB/s", "BF16 TFLOPS", "China", title=f"{len(result.gpus)} GPUs")
     for gpu in result.gpus:
         bf16 = f"{gpu.bf16_tflops:g}" if gpu.bf16_tflops else "–"
         table.add_row(gpu.id, gpu.name, gpu.vendor, f"{gpu.memory_gb:g}", f"{gpu.bandwidth_gbs:g}", bf16, gpu.china)
-    Console().print(table)
+    _console().print(table)
     return 0
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.table import Table
 
     from knowledge.catalog import load_catalog
@@ -126,7 +132,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     for model in models:
         active = f"{model.active_params_b:g}" if model.active_params_b else "–"
         table.add_row(model.id, model.name, f"{model.params_b:g}", active, str(model.layers), model.attention, str(model.max_context))
-    Console().print(table)
+    _console().print(table)
     return 0
 
 
