@@ -19,9 +19,10 @@ from advisor.understanding.reader import Reading, Understanding, advance
 from advisor.understanding.values import find_values
 
 HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
-# A second set of conversations, written blind after the first split's misses had been read to find
-# their causes: the first split's multi-turn score is no longer an unseen measurement, this one is.
-FRESH_CONVERSATIONS_DIR = HELDOUT_DIR.parent / "heldout2"
+# Conversations written blind after the earlier splits' misses had been read to find their causes
+# (heldout/, then heldout2/): those scores are no longer unseen measurements, this one is. When its
+# misses are read, a new blind split must replace it.
+FRESH_CONVERSATIONS_DIR = HELDOUT_DIR.parent / "heldout3"
 
 
 @dataclass

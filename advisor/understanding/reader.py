@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -80,10 +81,11 @@ def advance(task: str | None, state: Frame, reading: Reading) -> tuple[str | Non
     """
     own_subject = any(reading.frame.has(slot) for slot in SUBJECT)
     amendable = reading.intent in TASKS or (reading.intent in ("concept", "out_of_scope") and reading.frame.names())
-    if task is not None and state.names() and not own_subject and amendable:
+    bare = _only_values(reading)
+    if task is not None and state.names() and (bare or not own_subject) and amendable:
         probability = dict(reading.alternatives).get("follow_up", 0.0)
         short_and_unsure = len(reading.text.strip()) <= SHORT and reading.confidence < CONFIDENT_NEW_TASK
-        if reading.intent == task or (short_and_unsure and probability >= FOLLOW_UP_EVIDENCE):
+        if reading.intent == task or bare or (short_and_unsure and probability >= FOLLOW_UP_EVIDENCE):
             reading.intent = "follow_up"
         elif reading.intent in TASKS:
             return reading.intent, state.updated(reading.frame)
@@ -107,6 +109,20 @@ def shared_understanding(cache_dir: Path | None = None) -> Understanding:
 
 
 # Amounts whose shape (currency per unit, a span of time) names the slot they restate.
+# What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
+FILLER = re.compile(r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|and|or|vs|then|instead|with|what|how|about|ok", re.IGNORECASE)
+
+
+def _only_values(reading: Reading) -> bool:
+    """A message that is only values (and particles) amends the open question, whatever its wording resembles."""
+    if not reading.tagged or len(reading.frame.all("gpu")) > 1:  # "L4 or A10?" is a comparison of its own
+        return False
+    text = normalize_text(reading.text)
+    for item in sorted(reading.tagged, key=lambda item: -item.value.start):
+        text = text[: item.value.start] + " " + text[item.value.end :]
+    return len(FILLER.sub("", text)) <= 1
+
+
 RESTATABLE_BY_KIND = {"money": ("budget", "server_price", "cloud_price", "electricity_price"), "duration": ("deadline", "horizon")}
 
 

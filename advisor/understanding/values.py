@@ -82,7 +82,12 @@ PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>�
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
 K_SUFFIX = re.compile(r"\d\s*k$")
-ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|around\s+the\s+clock|non[\s-]?stop")
+ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|24\s*小时\s*(?:满载|不停|运行)|满载运行|around\s+the\s+clock|non[\s-]?stop")
+YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3})块(?P<jiao>[1-9一二三四五六七八九])(?![\d卡张块台个])")
+# "half the time", "一半时间": a share of the time the hardware is busy
+TIME_SHARE = re.compile(r"(?P<en>half|a\s+third|a\s+quarter|two\s+thirds|three\s+quarters)\s+(?:of\s+)?the\s+time|(?P<zh>一半|三分之一|四分之一|三分之二|四分之三)(?:的)?时间")
+TIME_SHARES = {"half": 50.0, "a third": 33.3, "a quarter": 25.0, "two thirds": 66.7, "three quarters": 75.0,
+               "一半": 50.0, "三分之一": 33.3, "四分之一": 25.0, "三分之二": 66.7, "四分之三": 75.0}  # fmt: skip
 ARTICLE_DURATION = re.compile(r"(?<![a-z])an?\s+(?P<unit>year|month|week|day)(?![a-z])")
 # A working-hours schedule is a utilisation: "weekdays 9-6", "工作日9点到18点", "朝九晚五".
 _DAYS = r"(?P<days>weekdays?|work\s?days?|working\s+days|business\s+days|mon(?:day)?\s*(?:-|to|through)\s*fri(?:day)?|工作日|周一到周五|周一至周五)"
@@ -178,6 +183,13 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
             claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
     for match in ALWAYS_ON.finditer(text):
         claim(Value(match.start(), match.end(), "always_on", 1.0, surface=match.group()))
+    for match in YUAN_AND_JIAO.finditer(text):  # "1块5" is ¥1.5, not one card and a five
+        jiao = match.group("jiao")
+        amount = float(match.group("yuan")) + (int(jiao) if jiao.isdigit() else "零一二三四五六七八九".index(jiao)) / 10
+        claim(_money(text, match.start(), match.end(), amount, False))
+    for match in TIME_SHARE.finditer(text):
+        share = TIME_SHARES[" ".join((match.group("en") or match.group("zh")).split())]
+        claim(Value(match.start(), match.end(), "percent", share, "%", match.group()))
     for match in (match for pattern in SCHEDULES for match in pattern.finditer(text)):
         share = _schedule_share(match)
         if share is not None:
