@@ -80,6 +80,7 @@ PER_AFTER = re.compile(
 )
 PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$")
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
+ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:\$|¥|￥)?\s*$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
 K_SUFFIX = re.compile(r"\d\s*k$")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|24\s*小时\s*(?:满载|不停|运行)|满载运行|around\s+the\s+clock|non[\s-]?stop")
@@ -264,6 +265,8 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
         return Value(start, stop, kind, value, "", surface)
     if words_only:
         return None
+    if ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
+        return _money(text, start - len(symbol), end, value, True, symbol=symbol)
     if symbol:
         return _money(text, start - len(symbol), end, value, False, symbol=symbol)
     if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|\dt$", raw):
