@@ -40,8 +40,8 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "region": "'cn': only GPUs buyable new in mainland China",
         "gpus": {"type": "array", "items": {"type": "string"}, "description": "Only consider these GPUs"},
         "objective": {"type": "string", "enum": ["cheapest", "fastest", "cloud", "china", "budget"], "default": "cheapest"},
-        "concurrency": "Concurrent users to serve (inference)",
-        "tokens_per_s_per_user": "Speed target per user (inference)",
+        "concurrency": "Concurrent users",
+        "tokens_per_s_per_user": "Target tok/s per user",
     },
     "estimate_memory": {
         "model": _MODEL,
