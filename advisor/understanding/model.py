@@ -40,7 +40,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "money": {"budget", "server_price", "cloud_price", "electricity_price"},
     "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "daily": {"utilisation"},
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
-    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "number": NUMERIC_ROLES,
+    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"},
     "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"},
@@ -107,7 +107,7 @@ class UnderstandingModel:
         tagged = []
         for value, row in zip(values, probabilities):
             roles = ROLES_BY_KIND.get(value.kind, set())
-            if len(roles) == 1 and value.kind not in NUMBER_KINDS:  # a name or keyword plays its one role
+            if len(roles) == 1 and value.kind not in NUMBER_KINDS:  # a name, keyword or "10 users" plays its one role
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
                 continue
             scores = {role: p for role, p in zip(self.roles, row) if role in roles | {NONE}}

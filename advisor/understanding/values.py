@@ -65,6 +65,7 @@ UNIT_AFTER = [
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元)(?![a-z/])")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + _SPACE + r"(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
+    ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:users?|people|clients|chats|sessions|用户|人同时|人在线|路并发|路)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:nodes?|servers?|machines?|boxes|hosts?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
     ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
@@ -80,6 +81,7 @@ PER_AFTER = re.compile(
 )
 PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$")
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
+DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:\$|¥|￥)?\s*$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
 K_SUFFIX = re.compile(r"\d\s*k$")
@@ -235,6 +237,8 @@ def _name_end(text: str, end: int) -> int:
 def _number_value(text: str, start: int, end: int, raw: str, value: float, words_only: bool = False) -> Value | None:
     """A number with what follows or precedes it; ``None`` when it is part of a name or a log line."""
     before = text[max(0, start - 12) : start]
+    if DENOMINATOR_BEFORE.search(before):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
+        return None
     symbol_match = None if words_only else MONEY_BEFORE.search(before)
     symbol = symbol_match.group() if symbol_match else ""
     if raw.endswith("w"):  # read as 万 by the number parser
