@@ -173,3 +173,9 @@ def test_a_bare_price_after_an_energy_word_is_per_kwh(understanding):
 def test_a_number_of_users_is_a_concurrency(understanding):
     assert read(understanding, "what card for mistral 7b with 12 users at once").frame.get("concurrency") == 12
     assert read(understanding, "一张L40S还是两张4090跑Qwen2.5-14B，8个用户").frame.get("concurrency") == 8
+
+
+def test_a_quoted_rule_of_thumb_and_a_team_are_slots_of_their_own(understanding):
+    frame = read(understanding, "someone said 2 bytes per parameter, so 34b needs 68gb?").frame
+    assert frame.get("claim") == "rule_of_thumb" and frame.get("size") == 34e9
+    assert read(understanding, "部门内部用的Llama-3.1-8B推理服务，买什么卡").frame.get("audience") == "team"

@@ -151,3 +151,11 @@ class Slots:
     @property
     def objective(self) -> str | None:
         return self._get("objective")
+
+    @property
+    def for_a_team(self) -> bool:
+        return self._get("audience") == "team"
+
+    @property
+    def quotes_rule_of_thumb(self) -> bool:
+        return self._get("claim") == "rule_of_thumb"

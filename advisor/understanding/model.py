@@ -42,10 +42,10 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
     "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"},
-    "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"},
+    "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
     "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"},
 }  # fmt: skip
-NUMBER_KINDS = {"params", "memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}
+NUMBER_KINDS = {"memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}
 CODE_FILES = ("model.py", "features.py", "values.py", "corpus.py")
 
 
@@ -107,7 +107,7 @@ class UnderstandingModel:
         tagged = []
         for value, row in zip(values, probabilities):
             roles = ROLES_BY_KIND.get(value.kind, set())
-            if len(roles) == 1 and value.kind not in NUMBER_KINDS:  # a name, keyword or "10 users" plays its one role
+            if len(roles) == 1 and value.kind not in NUMBER_KINDS:  # a name, keyword, "70B" or "10 users" plays its one role
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
                 continue
             scores = {role: p for role, p in zip(self.roles, row) if role in roles | {NONE}}

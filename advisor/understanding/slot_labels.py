@@ -15,7 +15,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "server_price": ("server price", "服务器价格"), "cloud_price": ("rental price", "租用价格"),
     "electricity_price": ("electricity price", "电价"), "utilisation": ("utilisation", "利用率"),
     "horizon": ("time horizon", "年限"), "region": ("region", "地区"), "objective": ("priority", "优先目标"),
-    "engine": ("engine", "推理引擎"), "speed_target": ("speed target", "速度目标"),
+    "engine": ("engine", "推理引擎"), "speed_target": ("speed target", "速度目标"), "claim": ("rule of thumb", "经验法则"), "audience": ("users", "使用人群"),
 }  # fmt: skip
 
 

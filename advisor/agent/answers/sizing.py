@@ -27,7 +27,6 @@ TASK_LABEL = {
     "full_finetune": ("full fine-tuning", "全参微调"),
     "pretrain": ("pre-training", "预训练"),
 }
-RULE_OF_THUMB = re.compile(r"(?:每|per)\s*(?:10\s*亿|十亿|1\s*b\b|billion|b\s+param)|rule\s+of\s+thumb|经验法则|bytes?\s+per\s+param|字节.{0,4}每.{0,2}参数|每个?参数.{0,6}字节", re.IGNORECASE)
 
 
 def _pasted_config(text: str) -> str | None:
@@ -70,7 +69,6 @@ OBJECTIVE_LABEL = {
     "budget": ("within the budget, fastest first", "预算之内，速度优先"),
 }
 ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")
-TEAM = re.compile(r"\bteams?\b|colleagues|coworkers|company-wide|whole company|团队|多人|同事|全公司|部门|公司内部", re.IGNORECASE)
 LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
 
@@ -123,7 +121,7 @@ def _serving_args(turn: Turn, task: str) -> dict:
         "concurrency": s.concurrency,
         "tokens_per_s_per_user": target if per_user else None,
         "engine": s.engine if s.engine in ENGINES else None,
-        "team": True if TEAM.search(turn.message) else None,
+        "team": True if s.for_a_team else None,
     }
 
 
@@ -246,7 +244,7 @@ def _other_tasks(turn: Turn, model: str) -> str:
 
 def _rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
     """The user quoted "4 GB per 1B parameters": put that figure next to the itemised one."""
-    if not RULE_OF_THUMB.search(turn.message) or not estimate:
+    if not turn.slots.quotes_rule_of_thumb or not estimate:
         return []
     fp32_gb = estimate["params_b"] * 4
     lines = [turn.t(
