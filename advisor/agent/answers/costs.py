@@ -99,7 +99,7 @@ def tco(turn: Turn) -> str:
         "**" + turn.t("What moves the answer most", "对结论影响最大的假设") + "**\n" + "\n".join(f"- {turn.text(x)}" for x in r["sensitivities"]),
         f"⚡ {turn.text(r['power_reminder'])}",
     ]
-    parts.append(_inputs(turn, r["assumptions"]))
+    parts.append(_inputs(turn, r["assumptions"], r["currency"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
 
@@ -117,11 +117,14 @@ TCO_INPUTS = {
 }  # fmt: skip
 
 
-def _inputs(turn: Turn, assumptions: list[dict]) -> str:
+MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour"}
+
+
+def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
     """Which inputs the user gave and which were defaulted, in words (sources of defaults in English answers)."""
     def line(a: dict) -> str:
         label = turn.t(*TCO_INPUTS.get(a["key"], (a["key"].replace("_", " "), a["key"].replace("_", " "))))
-        return f"{label} {number(a['value'], 2)}"
+        return f"{label} {money(a['value'], currency) if a['key'] in MONEY_INPUTS else number(a['value'], 2)}"
     given = [line(a) for a in assumptions if a["source"] == "given"]
     defaulted = [a for a in assumptions if a["source"] != "given"]
     lines = ["**" + turn.t("Inputs", "计算输入") + "**"]
