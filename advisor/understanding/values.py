@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from functools import lru_cache
 from pathlib import Path
 
@@ -82,6 +83,7 @@ PER_AFTER = re.compile(
 PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$")
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
+SPENDING_BEFORE = re.compile(r"(?:budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|pay|afford|花|预算|不超过|最多)\s*(?:of|is|was|about|around|~|:|=)?\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:\$|¥|￥)?\s*$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
 K_SUFFIX = re.compile(r"\d\s*k$")
@@ -91,6 +93,7 @@ YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3})块(?P<jiao>[1-9一二�
 TIME_SHARE = re.compile(r"(?P<en>half|a\s+third|a\s+quarter|two\s+thirds|three\s+quarters)\s+(?:of\s+)?the\s+time|(?P<zh>一半|三分之一|四分之一|三分之二|四分之三)(?:的)?时间")
 TIME_SHARES = {"half": 50.0, "a third": 33.3, "a quarter": 25.0, "two thirds": 66.7, "three quarters": 75.0,
                "一半": 50.0, "三分之一": 33.3, "四分之一": 25.0, "三分之二": 66.7, "四分之三": 75.0}  # fmt: skip
+CALENDAR_DEADLINE = re.compile(r"(?:by|before|until)\s+(?:the\s+)?end\s+of\s+(?:this|next|the)\s+(?:week|month)|(?:本周|这周|下周|本月|这个月|下个?月)(?:末|底|之内|以内|内|前)|月底(?:前|之前)?")
 ARTICLE_DURATION = re.compile(r"(?<![a-z])an?\s+(?P<unit>year|month|week|day)(?![a-z])")
 # A working-hours schedule is a utilisation: "weekdays 9-6", "工作日9点到18点", "朝九晚五".
 _DAYS = r"(?P<days>weekdays?|work\s?days?|working\s+days|business\s+days|mon(?:day)?\s*(?:-|to|through)\s*fri(?:day)?|工作日|周一到周五|周一至周五)"
@@ -197,6 +200,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         share = _schedule_share(match)
         if share is not None:
             claim(Value(match.start(), match.end(), "percent", share, "%", match.group()))
+    for match in CALENDAR_DEADLINE.finditer(text):
+        claim(Value(match.start(), match.end(), "duration", _hours_until(match), "day", match.group()))
     for match in ARTICLE_DURATION.finditer(text):
         unit = _duration_unit(match.group("unit"))
         claim(Value(match.start(), match.end(), "duration", HOURS[unit], unit, match.group()))
@@ -213,6 +218,21 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
             if value is not None:
                 claim(value)
     return sorted(found, key=lambda v: v.start)
+
+
+def _hours_until(match: re.Match[str], today: date | None = None) -> float:
+    """Hours from today to the end of the week or month named: 'by end of next week', '月底前'."""
+    today = today or date.today()
+    words = match.group()
+    if re.search(r"month|月", words):
+        last = date(today.year + today.month // 12, today.month % 12 + 1, 1) - timedelta(days=1)
+        if re.search(r"next|下个?月", words):
+            last = date(last.year + last.month // 12, last.month % 12 + 1, 1) - timedelta(days=1)
+    else:
+        last = today + timedelta(days=6 - today.weekday())  # this Sunday
+        if re.search(r"next|下", words):
+            last += timedelta(days=7)
+    return 24.0 * max((last - today).days + 1, 1)
 
 
 def _schedule_share(match: re.Match[str]) -> float | None:
@@ -286,6 +306,8 @@ def _magnitude(text: str, start: int, end: int, raw: str, value: float) -> Value
         return Value(start, stop, "params", value, "params", text[start:stop])
     if "亿" in raw and value >= 1e8:
         return Value(start, end, "params", value, "params", raw)
+    if K_SUFFIX.search(raw) and SPENDING_BEFORE.search(text[max(0, start - 16) : start]):
+        return _money(text, start, end, value, False)  # "under 15k", "budget is 80k": an amount, not tokens
     if K_SUFFIX.search(raw):
         return Value(start, end, "tokens", _tokens(raw, value), "tokens", raw)
     if re.search(r"\dt$|trillion", raw):
