@@ -29,10 +29,11 @@ from pathlib import Path
 
 import httpx
 
+from advisor.retrieval.chroma_server import free_port
 from benchmarks.load_client import Connection, HttpError
 from benchmarks.load_mix import ENDPOINT_CYCLE, SCENARIOS, Endpoint, Scenario, history_questions, request_for
 from benchmarks.proc import CpuMeter, tree_rss_mb
-from benchmarks.server import ROOT, free_port
+from benchmarks.server import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
 MAX_CLIENTS, MAX_SECONDS, MAX_REQUESTS = 256, 600, 200_000

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -11,16 +10,11 @@ from pathlib import Path
 
 import httpx
 
+from advisor.retrieval.chroma_server import free_port
 from advisor.retrieval.index import ensure_index
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ["我有一个70亿参数模型，该选什么卡？", "rent or buy 8×H100?", "混合精度训练有什么好处？", "How much VRAM for Llama 3.1 70B at 32k?"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def rss_mb(pid: int) -> float:

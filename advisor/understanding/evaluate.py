@@ -117,7 +117,8 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
 
 
 def _without_replaced(earlier: dict, newer: dict) -> dict:
-    return {slot: value for slot, value in earlier.items() if slot not in implicitly_replaced(list(newer))}
+    replaced = implicitly_replaced(list(newer))
+    return {slot: value for slot, value in earlier.items() if slot not in replaced}
 
 
 def gold_slots(utterance: Utterance, understanding: Understanding) -> list[tuple[str, object]]:
