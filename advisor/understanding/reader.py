@@ -108,7 +108,6 @@ def shared_understanding(cache_dir: Path | None = None) -> Understanding:
     return Understanding(load_catalog(), cache_dir)
 
 
-# Amounts whose shape (currency per unit, a span of time) names the slot they restate.
 # What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
 FILLER = re.compile(r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|and|or|vs|then|instead|with|what|how|about|ok", re.IGNORECASE)
 
@@ -123,6 +122,7 @@ def _only_values(reading: Reading) -> bool:
     return len(FILLER.sub("", text)) <= 1
 
 
+# Amounts whose shape (currency per unit, a span of time) names the slot they restate.
 RESTATABLE_BY_KIND = {"money": ("budget", "server_price", "cloud_price", "electricity_price"), "duration": ("deadline", "horizon")}
 
 

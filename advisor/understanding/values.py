@@ -19,7 +19,7 @@ import yaml
 
 from advisor.name_matcher import matcher_for, normalize_text
 from knowledge.catalog import Catalog
-from tools.quantities import find_numbers
+from tools.quantities import CHINESE_DIGITS, find_numbers
 
 ENTITIES_FILE = Path(__file__).parent / "data" / "entities.yaml"
 WORD_NUMBERS = {
@@ -191,7 +191,7 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(match.start(), match.end(), "always_on", 1.0, surface=match.group()))
     for match in YUAN_AND_JIAO.finditer(text):  # "1块5" is ¥1.5, not one card and a five
         jiao = match.group("jiao")
-        amount = float(match.group("yuan")) + (int(jiao) if jiao.isdigit() else "零一二三四五六七八九".index(jiao)) / 10
+        amount = float(match.group("yuan")) + (int(jiao) if jiao.isdigit() else CHINESE_DIGITS[jiao]) / 10
         claim(_money(text, match.start(), match.end(), amount, False))
     for match in TIME_SHARE.finditer(text):
         share = TIME_SHARES[" ".join((match.group("en") or match.group("zh")).split())]
@@ -220,14 +220,18 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     return sorted(found, key=lambda v: v.start)
 
 
-def _hours_until(match: re.Match[str], today: date | None = None) -> float:
+def _month_end(day: date) -> date:
+    return date(day.year + day.month // 12, day.month % 12 + 1, 1) - timedelta(days=1)
+
+
+def _hours_until(match: re.Match[str]) -> float:
     """Hours from today to the end of the week or month named: 'by end of next week', '月底前'."""
-    today = today or date.today()
+    today = date.today()
     words = match.group()
     if re.search(r"month|月", words):
-        last = date(today.year + today.month // 12, today.month % 12 + 1, 1) - timedelta(days=1)
+        last = _month_end(today)
         if re.search(r"next|下个?月", words):
-            last = date(last.year + last.month // 12, last.month % 12 + 1, 1) - timedelta(days=1)
+            last = _month_end(last + timedelta(days=1))
     else:
         last = today + timedelta(days=6 - today.weekday())  # this Sunday
         if re.search(r"next|下", words):
@@ -239,7 +243,7 @@ def _schedule_share(match: re.Match[str]) -> float | None:
     """Hours per week of a working-hours schedule, as a percentage of the week's 168 hours."""
     groups = match.groupdict()
     if groups.get("idiom_end"):
-        start, end = 9, 12 + "零一二三四五六七八九".index(groups["idiom_end"])
+        start, end = 9, 12 + CHINESE_DIGITS[groups["idiom_end"]]
     else:
         start, end = int(groups["start"]), int(groups["end"])
         if end <= start or groups["end_half"] == "pm":
