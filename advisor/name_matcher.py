@@ -125,10 +125,10 @@ class NameMatcher:
         if before.isascii() and before.isalpha() and not count_before:
             return True
         plural_or_count = (after == "s" and not after_next.isalnum()) or (after == "x" and after_next.isdigit())
-        glued_precision = re.match(GLUED_PRECISION, text[end : end + 4]) is not None  # "70bq8", "r1w8a8"
-        glued_precision |= text[end - 1 : end] == "b" and re.match(GLUED_METHOD, text[end : end + 5]) is not None
+        glued_suffix = re.match(GLUED_PRECISION, text[end : end + 4]) is not None  # "70bq8", "r1w8a8"
+        glued_suffix |= text[end - 1 : end] == "b" and re.match(GLUED_METHOD, text[end : end + 5]) is not None  # "14bsft"
         glued_count = text[end - 1 : end].isalpha() and COUNT_AFTER.match(text, end) is not None
-        if after.isascii() and after.isalnum() and not plural_or_count and not glued_precision and not glued_count:
+        if after.isascii() and after.isalnum() and not plural_or_count and not glued_suffix and not glued_count:
             return True
         span = text[start:end]
         return span.isdigit() and (after in NOT_A_NAME_AFTER or before in "$¥")
