@@ -52,6 +52,7 @@ OBJECTIVE = {
     "cloud": ("Lowest cloud cost", "云上最省"),
     "china": ("Buyable in China", "国内可买"),
     "budget": ("Within budget", "预算内"),
+    "power": ("Least power", "功耗最低"),
 }
 # Serving engines go by their product names in both languages.
 ENGINE = {

@@ -68,3 +68,27 @@ def test_answers_never_show_field_names(offline_advisor):
     for message in ("8卡A800服务器，每天用20小时，租还是买划算？", "how long to train 7b on 1T tokens with 64 h100", "4090能跑70B吗"):
         answer = ask(offline_advisor, message).answer
         assert not re.search(r"\b[a-z]+_[a-z_]+\s*=|mode='|server_price|price_per_gpu_hour", answer), answer[:600]
+
+
+def test_a_detail_added_to_a_reported_problem_is_diagnosed_with_the_log(offline_advisor):
+    log = "NCCL WARN Timeout: watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE) ran for 1800000 milliseconds"
+    response = ask(offline_advisor, "it's only the two-machine runs, one machine alone trains fine", log)
+    (diagnose,) = calls(response, "diagnose")
+    assert "watchdog" in diagnose.args["text"] and "two-machine" in diagnose.args["text"]
+    assert "NCCL" in response.answer
+
+
+def test_a_stated_objective_decides_a_comparison_and_a_recommendation(offline_advisor):
+    response = ask(offline_advisor, "L4, A10 or L40S: which one draws the least power?")
+    assert response.answer.startswith("**Least power: NVIDIA L4**")
+    response = ask(offline_advisor, "功耗最低的方案跑Qwen2.5-7B推理，用什么卡")
+    (recommend,) = calls(response, "recommend_gpus")
+    assert recommend.args["objective"] == "power"
+    assert "功耗" in response.answer
+
+
+def test_offload_and_recomputation_reach_the_memory_estimate(offline_advisor):
+    response = ask(offline_advisor, "full fine-tune of qwen2.5 7b on one 4090 with cpu offload and no gradient checkpointing, does it fit?")
+    (memory,) = calls(response, "estimate_memory")
+    assert memory.args["offload"] == "optimizer" and memory.args["recompute"] == "none"
+    assert "You also mentioned" not in response.answer

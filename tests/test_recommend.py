@@ -123,6 +123,14 @@ def test_cloud_orders_by_cost_per_hour():
     assert all(c is not None for c in costs) and costs == sorted(costs)
 
 
+def test_power_orders_by_the_board_power_of_the_whole_configuration():
+    result = recommend(model="llama-3.1-8b", objective="power", top=10)
+    power = [o.power_w for o in result.options if not o.consumer_server]
+    assert all(p is not None for p in power) and power == sorted(power)
+    catalog = load_catalog()
+    assert all(o.power_w == o.count * catalog.find_gpu(o.gpu_id).tdp_w for o in result.options)
+
+
 def test_a_budget_is_respected_or_the_notes_say_it_cannot_be():
     within = recommend(model="qwen2.5-72b", objective="budget", budget=40000, top=10)
     assert within.options and all(o.within_budget and o.purchase_cost <= 40000 for o in within.options)

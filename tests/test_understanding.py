@@ -186,3 +186,68 @@ def test_amounts_and_deadlines_in_words(understanding):
     hours = read(understanding, "how many h100 to finetune llama 3 8b on 5B tokens by end of next week").frame.get("deadline")
     assert 7 * 24 <= hours <= 14 * 24
     assert read(understanding, "预训练7B，3000亿token，月底前完成要几张H800").frame.get("deadline") <= 31 * 24
+
+
+def test_whether_a_message_continues_is_learned_from_its_conversation(understanding):
+    """The same words continue a reported problem but not a cost question: the dialogue model reads context."""
+    detail = "it only breaks when the job spans more than one machine"
+    assert read(understanding, detail, "NCCL watchdog timeout in allreduce, training hangs after a few minutes").intent == "follow_up"
+    assert read(understanding, detail, "NCCL watchdog timeout in allreduce, training hangs after a few minutes").task == "troubleshoot"
+    assert read(understanding, "so what would it cost to rent that for a year", "which gpus for serving qwen2.5 14b to 20 people").intent == "tco"
+
+
+def test_troubleshooting_details_and_short_amendments_continue(understanding):
+    reading = read(understanding, "bs已经降到2了还是爆", "LoRA训练qwen2.5-7b报CUDA out of memory，卡是3090")
+    assert reading.intent == "follow_up" and reading.task == "troubleshoot" and reading.state.get("batch") == 2
+    assert len(reading.task_messages) == 2
+    reading = read(understanding, "for 12 concurrent", "tok/s for llama 3.1 8b on one l40s with vllm")
+    assert reading.task == "serving_speed" and reading.state.get("concurrency") == 12
+    reading = read(understanding, "we only run it like 10h a day", "rent or buy 4 a100s over 2 years")
+    assert reading.task == "tco" and reading.state.get("utilisation") == pytest.approx(10 / 24)
+
+
+def test_a_restated_amount_keeps_its_unit_and_takes_its_slot(understanding):
+    first = "own box for $300k vs cloud at $2.6/gpu/hr, 8 h100, 3 years"
+    state = read(understanding, "what about $1.9", first).state
+    assert state.get("cloud_price").amount == 1.9 and state.get("cloud_price").per == "gpu_hour" and state.get("server_price").amount == 300000
+    state = read(understanding, "换成A100，每卡2块的话", "租8卡H100，每卡每小时3块，跑半年要多少钱").state
+    assert state.get("cloud_price").per == "gpu_hour" and state.get("horizon") == pytest.approx(0.5)
+    state = read(understanding, "时间放宽到一个月", "10天内LoRA训完Qwen2.5-32B，数据2亿token，要几张H800").state
+    assert state.get("deadline") == 730.0
+
+
+def test_a_lone_number_restates_the_number_nearest_in_magnitude(understanding):
+    state = read(understanding, "16384呢", "单卡A100上Qwen2.5-7B推理，上下文8192，batch最大多少").state
+    assert state.get("context") == 16384 and state.get("gpu_count") == 1
+    state = read(understanding, "那2048呢", "4090上跑qwen2.5-7b推理，batch 4，上下文4096，显存够吗").state
+    assert state.get("context") == 2048 and state.get("batch") == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("租半年要多少钱", "horizon", 0.5),
+        ("quoted at 240k for the server, rent or buy", "server_price", 240000),
+        ("we could buy the node for 310k instead", "server_price", 310000),
+        ("renting at 2.99 per gpu hour vs buying", "cloud_price", 2.99),
+        ("二手3090现在4500块一张，买还是租", "server_price", 4500),
+        ("首token要在2秒以内，推荐什么卡跑qwen2.5-7b", "speed_target", 2000),
+        ("8个并发跑qwen2.5-7b，4090每秒多少token", "concurrency", 8),
+        ("two 8-GPU nodes of h100, how long to train a 7b on 1T tokens", "gpu_count", 16),
+        ("can a couple of 4090s run llama 3 70b in 4-bit", "gpu_count", 2),
+        ("利用率大概七成，8卡H100三年租还是买", "utilisation", 0.7),
+    ],
+)
+def test_amounts_counts_and_shares_as_people_write_them(understanding, text, slot, value):
+    got = read(understanding, text).frame.get(slot)
+    assert getattr(got, "amount", got) == pytest.approx(value), read(understanding, text).frame.slots
+
+
+def test_words_that_contain_a_digit_are_not_numbers(understanding):
+    assert not read(understanding, "换了个槽位还是一样，一直掉卡").frame.has("gpu_count")
+
+
+def test_offload_adds_to_the_sharding_and_recomputation_is_a_slot(understanding):
+    state = read(understanding, "加上offload呢", "8卡A100全参微调Qwen2.5-14B，用zero3，每卡显存多少").state
+    assert state.all("sharding") == ["zero-3", "offload"]
+    assert read(understanding, "what if i switch on gradient checkpointing", "vram for full finetune of qwen2.5 3b on a 4090").state.get("recompute") == "full"

@@ -31,6 +31,7 @@ TASK_HANDLERS: dict[str, Handler] = {
     "serving_speed": serving.answer,
     "training_time": costs.training_time,
     "tco": costs.tco,
+    "troubleshoot": trouble.answer,
 }
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked.
@@ -75,7 +76,7 @@ class OfflinePlanner:
             return guard.out_of_scope(turn)
         if reading.intent == "greeting":
             return guard.greeting(turn)
-        if reading.intent == "troubleshoot":
+        if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
             return trouble.answer(turn)
         task = reading.task if reading.intent == "follow_up" else reading.intent
         if task is None and reading.follow_up:
@@ -92,11 +93,11 @@ class OfflinePlanner:
         if not rest.strip():
             return ""
         reading = self.understanding.read_one(rest)
-        if reading.confidence < MIN_CONFIDENCE or (reading.intent not in TASK_HANDLERS and reading.intent != "troubleshoot"):
+        if reading.confidence < MIN_CONFIDENCE or reading.intent not in TASK_HANDLERS:
             return ""
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
-        return "\n\n" + (trouble.answer(inner) if reading.intent == "troubleshoot" else TASK_HANDLERS[reading.intent](inner))
+        return "\n\n" + TASK_HANDLERS[reading.intent](inner)
 
 
 def _task_from_slots(turn: Turn) -> str | None:

@@ -64,6 +64,14 @@ class Slots:
         return self._get("sharding")
 
     @property
+    def offload(self) -> bool:
+        return "offload" in self._all("sharding")
+
+    @property
+    def recompute(self) -> str | None:
+        return self._get("recompute")
+
+    @property
     def optimizer(self) -> str | None:
         return self._get("optimizer")
 

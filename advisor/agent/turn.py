@@ -10,7 +10,7 @@ from advisor.agent.slots import Slots
 from advisor.contract import Language, Source
 from advisor.labels import pick
 from advisor.registry import Registry, ToolOutcome
-from advisor.understanding.reader import Reading
+from advisor.understanding.reading import Reading
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 

@@ -16,7 +16,7 @@ import yaml
 DATA_DIR = Path(__file__).parent / "data"
 TRAIN_DIR = DATA_DIR / "train"
 ANNOTATION = re.compile(r"\[([^\[\]]+?)\]\(([a-z_]+)\)")
-TASKS = ("recommend", "memory", "max_fit", "specs", "serving_speed", "training_time", "tco")
+TASKS = ("recommend", "memory", "max_fit", "specs", "serving_speed", "training_time", "tco", "troubleshoot")
 
 
 @dataclass(frozen=True)
@@ -94,8 +94,7 @@ def read_file(path: Path) -> Corpus:
     conversations = []
     for index, item in enumerate(raw.get("conversations") or [], start=1):
         turns = [
-            ConversationTurn(parse_annotated(turn["text"], turn["intent"], language), turn.get("expect_task"))
-            for turn in item["turns"]
+            ConversationTurn(parse_annotated(turn["text"], turn["intent"], language), turn.get("expect_task")) for turn in item["turns"]
         ]
         conversations.append(Conversation(item.get("id", f"{path.stem}-{index}"), language, turns))
     return Corpus(utterances, conversations)
@@ -115,7 +114,12 @@ def training_files() -> list[Path]:
 
 
 def training_corpus() -> Corpus:
-    """Single utterances plus every conversation turn (follow-ups learn from them too)."""
+    """Single utterances plus the conversations' turns that ask something on their own.
+
+    A conversation's follow-up is left to the dialogue model: "already dropped bs to 4, still OOMs"
+    continues a pasted log, but on its own it is a troubleshooting message, and teaching the intent
+    classifier otherwise would make every detail look like a follow-up.
+    """
     corpus = read_files(training_files())
-    corpus.utterances += [turn.utterance for conversation in corpus.conversations for turn in conversation.turns]
+    corpus.utterances += [turn.utterance for conversation in corpus.conversations for turn in conversation.turns if turn.utterance.intent != "follow_up"]
     return corpus

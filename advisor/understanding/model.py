@@ -4,31 +4,24 @@ Intent: an exact-match table of the training utterances first (a known phrasing 
 misread), then a logistic regression over character n-grams and jieba words of the message
 with names masked; its probability is the confidence. Roles: a logistic regression over each
 built-in value's kind, unit and surrounding words, restricted to the roles its kind can play.
-Training takes seconds; the fitted models are cached on disk, keyed by a hash of the data.
+Training takes seconds (training.py trains and caches them, with the dialogue model beside them).
 """
 
 from __future__ import annotations
 
-import hashlib
-import logging
-import pickle
 from dataclasses import dataclass
-from pathlib import Path
 
-import numpy as np
 from scipy.sparse import hstack
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 
 from advisor.name_matcher import normalize_text
-from advisor.understanding import corpus as corpus_module
-from advisor.understanding.corpus import Corpus, Utterance
+from advisor.understanding.corpus import TASKS, Corpus, Utterance
 from advisor.understanding.features import focus, masked, role_features, words
-from advisor.understanding.values import ENTITIES_FILE, Value, find_values
+from advisor.understanding.values import Value, find_values
 from knowledge.catalog import Catalog
 
-log = logging.getLogger(__name__)
 NONE = "none"
 NUMERIC_ROLES = {
     "gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens",
@@ -41,12 +34,12 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "daily": {"utilisation"},
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
     "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency"}, "number": NUMERIC_ROLES,
-    "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"},
+    "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
     "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"},
 }  # fmt: skip
-NUMBER_KINDS = {"memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}
-CODE_FILES = ("model.py", "features.py", "values.py", "corpus.py")
+STATING_INTENTS = {*TASKS, "follow_up"}
+NUMBER_KINDS = {"memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
 
 
 @dataclass
@@ -64,9 +57,13 @@ class UnderstandingModel:
 
     # ---------------------------------------------------------------- training
     def fit(self, data: Corpus) -> UnderstandingModel:
-        utterances = data.utterances
+        values = [find_values(u.text, self.catalog) for u in data.utterances]
+        self.fit_intent(data.utterances, values)
+        self.fit_roles(data.utterances, values)
+        return self
+
+    def fit_intent(self, utterances: list[Utterance], values: list[list[Value]]) -> None:
         self.exact = {_key(u.text): u.intent for u in utterances}
-        values = [find_values(u.text, self.catalog) for u in utterances]
         texts = [masked(focus(u.text), v) for u, v in zip(utterances, values)]
         self.chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 4), sublinear_tf=True, min_df=1)
         self.words = TfidfVectorizer(analyzer=words, ngram_range=(1, 1), sublinear_tf=True)
@@ -75,6 +72,7 @@ class UnderstandingModel:
         self.intent_model.fit(matrix, [u.intent for u in utterances])
         self.intents = list(self.intent_model.classes_)
 
+    def fit_roles(self, utterances: list[Utterance], values: list[list[Value]]) -> None:
         rows, labels = [], []
         for utterance, found in zip(utterances, values):
             text = normalize_text(utterance.text)
@@ -85,7 +83,6 @@ class UnderstandingModel:
         self.role_model = LogisticRegression(C=5.0, tol=1e-3, max_iter=1000)
         self.role_model.fit(self.vectorizer.fit_transform(rows), labels)
         self.roles = list(self.role_model.classes_)
-        return self
 
     # ---------------------------------------------------------------- inference
     def intent(self, text: str, values: list[Value]) -> tuple[str, float, dict[str, float]]:
@@ -110,7 +107,8 @@ class UnderstandingModel:
             if len(roles) == 1 and value.kind not in NUMBER_KINDS:  # a name, keyword, "70B" or "10 users" plays its one role
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
                 continue
-            scores = {role: p for role, p in zip(self.roles, row) if role in roles | {NONE}}
+            allowed = roles if value.kind == "money" and intent in STATING_INTENTS else roles | {NONE}  # an amount in a question is never noise
+            scores = {role: p for role, p in zip(self.roles, row) if role in allowed}
             role = max(scores, key=scores.__getitem__) if scores else NONE
             tagged.append(TaggedValue(value, role, float(scores.get(role, 0.0))))
         return tagged
@@ -130,48 +128,3 @@ def _gold_role(value: Value, utterance: Utterance) -> str:
         if span.start < value.end and value.start < span.end and span.slot in ROLES_BY_KIND.get(value.kind, ()):
             return span.slot
     return NONE
-
-
-def data_fingerprint() -> str:
-    digest = hashlib.sha256()
-    for path in [*corpus_module.training_files(), ENTITIES_FILE, *(Path(__file__).parent / name for name in CODE_FILES)]:
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-_TRAINED: dict[str, bytes] = {}  # fingerprint → pickled model: one training per process, whatever the cache directory
-
-
-def load_or_train(catalog: Catalog, cache_dir: Path | None) -> UnderstandingModel:
-    """The cached model for the current data, or a freshly trained one (then cached when a directory is given)."""
-    fingerprint = data_fingerprint()
-    path = cache_dir / f"understanding-{fingerprint}.pkl" if cache_dir else None
-    stored = _TRAINED.get(fingerprint)
-    if stored is None and path is not None and path.exists():
-        stored = path.read_bytes()
-    model = None
-    if stored is not None:
-        try:
-            model = pickle.loads(stored)
-        except Exception:  # a cache from another library version: retrain
-            log.warning("understanding cache %s unreadable; retraining", path)
-    if model is None:
-        model = UnderstandingModel(catalog).fit(corpus_module.training_corpus())
-        model.catalog = None
-        stored = pickle.dumps(model)
-    _TRAINED[fingerprint] = stored
-    model.catalog = catalog
-    if path is not None and not path.exists():
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(stored)
-        except OSError:
-            log.warning("could not cache the understanding model at %s", path)
-    return model
-
-
-def top_probabilities(probabilities: dict[str, float], count: int = 3) -> list[tuple[str, float]]:
-    order = np.argsort([-p for p in probabilities.values()])
-    names = list(probabilities)
-    return [(names[i], round(float(probabilities[names[i]]), 3)) for i in order[:count]]

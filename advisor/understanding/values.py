@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import date, timedelta
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
 from advisor.name_matcher import matcher_for, normalize_text
+from advisor.understanding.time_words import HOURS, duration_unit, time_values
 from knowledge.catalog import Catalog
 from tools.quantities import CHINESE_DIGITS, find_numbers
 
@@ -25,16 +25,16 @@ ENTITIES_FILE = Path(__file__).parent / "data" / "entities.yaml"
 WORD_NUMBERS = {
     "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "pair of": 2, "three": 3, "four": 4,
     "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
-    "thirty-two": 32, "sixty-four": 64, "单": 1, "双": 2,
+    "thirty-two": 32, "sixty-four": 64, "单": 1, "双": 2, "一对": 2, "a pair": 2, "pair": 2, "a couple of": 2, "couple of": 2,
     "second": 2, "third": 3, "fourth": 4,  # "add a second node": only before a unit, so never "per second"
 }  # fmt: skip
-HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
 MAX_TEXT = 4000  # values are read from the start and the end of long pastes, where the question sits
 # Offsets must stay those of the text, so collapsed spaces are filled with a character no pattern
 # matches: a long run of spaces would make the unit patterns' optional spaces backtrack quadratically.
 INERT = "\x00"
 LONG_SPACE = re.compile(r"\s{4,}")
 SPACES = re.compile(r"\s*")
+ENDS_MESSAGE = re.compile(r"[\s?？!！.。呢吗]*$")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
 
 
@@ -60,13 +60,14 @@ _SPACE = r"[\s]*"
 UNIT_AFTER = [
     ("rate", re.compile(_SPACE + r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*|qps|rps|req(?:uest)?s?\s*/\s*s)(?![a-z])")),
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
-    ("money_kwh", re.compile(_SPACE + r"(?:元|块|美分|cents?|\$|usd|dollars?)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
+    ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
+    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks)(?![a-z])")),
     ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元)(?![a-z/])")),
-    ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + _SPACE + r"(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
-    ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:users?|people|clients|chats|sessions|用户|人同时|人在线|路并发|路)(?![a-z])")),
+    ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
+    ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:users?|people|clients|chats|sessions|用户|人同时|人在线|路并发|路|并发)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:nodes?|servers?|machines?|boxes|hosts?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
     ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
@@ -78,31 +79,22 @@ WAN_CONTEXT_AFTER = re.compile(r"\s*(?:的?预算|以内|以下|左右|块|元|r
 MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币)\s*$")
 CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
 PER_AFTER = re.compile(
-    r"\s*(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*[-·/]?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
+    r"\s*(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
+# "5000块一张", "$1,800 each": a price per card, whose "一张" is not a count of cards
+UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")
 PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$")
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
-SPENDING_BEFORE = re.compile(r"(?:budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|pay|afford|花|预算|不超过|最多)\s*(?:of|is|was|about|around|~|:|=)?\s*$")
+SPENDING_BEFORE = re.compile(r"(?:(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:\$|¥|￥)?\s*$")
+RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
+IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|下子|会儿|点儿")
 K_SUFFIX = re.compile(r"\d\s*k$")
+TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|24\s*小时\s*(?:满载|不停|运行)|满载运行|around\s+the\s+clock|non[\s-]?stop")
 YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3})块(?P<jiao>[1-9一二三四五六七八九])(?![\d卡张块台个])")
-# "half the time", "一半时间": a share of the time the hardware is busy
-TIME_SHARE = re.compile(r"(?P<en>half|a\s+third|a\s+quarter|two\s+thirds|three\s+quarters)\s+(?:of\s+)?the\s+time|(?P<zh>一半|三分之一|四分之一|三分之二|四分之三)(?:的)?时间")
-TIME_SHARES = {"half": 50.0, "a third": 33.3, "a quarter": 25.0, "two thirds": 66.7, "three quarters": 75.0,
-               "一半": 50.0, "三分之一": 33.3, "四分之一": 25.0, "三分之二": 66.7, "四分之三": 75.0}  # fmt: skip
-CALENDAR_DEADLINE = re.compile(r"(?:by|before|until)\s+(?:the\s+)?end\s+of\s+(?:this|next|the)\s+(?:week|month)|(?:本周|这周|下周|本月|这个月|下个?月)(?:末|底|之内|以内|内|前)|月底(?:前|之前)?")
-ARTICLE_DURATION = re.compile(r"(?<![a-z])an?\s+(?P<unit>year|month|week|day)(?![a-z])")
-# A working-hours schedule is a utilisation: "weekdays 9-6", "工作日9点到18点", "朝九晚五".
-_DAYS = r"(?P<days>weekdays?|work\s?days?|working\s+days|business\s+days|mon(?:day)?\s*(?:-|to|through)\s*fri(?:day)?|工作日|周一到周五|周一至周五)"
-_HOURS = r"(?P<start>\d{1,2})(?::00)?\s*(?P<start_half>am|pm|点|時)?\s*(?:-|–|to|until|到|至|~)\s*(?P<end>\d{1,2})(?::00)?\s*(?P<end_half>am|pm|点)?"
-SCHEDULES = (
-    re.compile(rf"{_DAYS}[^\d\n]{{0,12}}?{_HOURS}"),
-    re.compile(rf"{_HOURS}[^\d\n]{{0,12}}?{_DAYS}"),
-    re.compile(r"朝九晚(?P<idiom_end>[五六七八九])"),
-)
 PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 
 
@@ -110,6 +102,14 @@ PARALLEL = re.compile(
     r"(?<![a-z])(?P<kind>tp|pp|dp)\s*[=:]?\s*(?P<n>\d{1,3})(?![\d.])"
     r"|(?P<word>tensor[\s-]*parallel(?:ism)?|pipeline[\s-]*parallel(?:ism)?|data[\s-]*parallel(?:ism)?|张量并行|流水线并行|数据并行)\s*(?:of|degree|度|=|:|为|是)?\s*(?P<wn>\d{1,3})(?![\d.])"
 )
+NODES_OF_GPUS = re.compile(
+    r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"
+    r"(?P<cards>(?P<per>\d{1,2})[\s-]*(?:gpus?|cards?)[\s-]*(?:nodes?|servers?|boxes|machines?|hosts?))(?![a-z])"
+)
+# "1.3万一张", "5000块一台": an amount per unit; read whole, or "1.3万一" would be 14,000 by the colloquial rule
+UNIT_PRICE = re.compile(r"(?<![\w.\-])(?P<n>\d+(?:\.\d+)?)\s*(?P<mag>万|千|k|w)?\s*(?P<currency>元|块钱|块|刀|美元)?\s*(?:一|每|/)\s*(?:张|台|片|个)")
+# "六成", "七成负载": tenths of the time
+TENTHS = re.compile(r"(?P<n>[一二三四五六七八九]|\d)成(?![本功员品])")
 TIMES_COUNT = re.compile(r"(?<![a-z0-9])[x×*]\s?(\d{1,4})(?![\d.a-z])")
 
 
@@ -182,6 +182,17 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     for match in PARALLEL.finditer(text):
         kind = match.group("kind") or {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp", "数": "dp"}[match.group("word")[0]]
         claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))
+    for match in NODES_OF_GPUS.finditer(text):  # "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers
+        servers = WORD_NUMBERS.get(match.group("servers")) or float(match.group("servers"))
+        claim(Value(match.start(), match.end(), "count_gpu", float(servers) * float(match.group("per")), "", match.group()))
+    for match in UNIT_PRICE.finditer(text):
+        if not (match.group("mag") or match.group("currency")):  # "ZeRO-3每张卡" is no price
+            continue
+        scale = {"万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3}.get(match.group("mag") or "", 1.0)
+        claim(_money(text, match.start(), match.end(), float(match.group("n")) * scale, False))
+    for match in TENTHS.finditer(text):
+        digit = match.group("n")
+        claim(Value(match.start(), match.end(), "percent", 10.0 * (int(digit) if digit.isdigit() else CHINESE_DIGITS[digit]), "%", match.group()))
     for match in TIMES_COUNT.finditer(text):
         claim(Value(match.start(), match.end(), "count_gpu", float(match.group(1)), "", match.group()))
     for table, canonical, pattern in keyword_tables():
@@ -193,18 +204,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         jiao = match.group("jiao")
         amount = float(match.group("yuan")) + (int(jiao) if jiao.isdigit() else CHINESE_DIGITS[jiao]) / 10
         claim(_money(text, match.start(), match.end(), amount, False))
-    for match in TIME_SHARE.finditer(text):
-        share = TIME_SHARES[" ".join((match.group("en") or match.group("zh")).split())]
-        claim(Value(match.start(), match.end(), "percent", share, "%", match.group()))
-    for match in (match for pattern in SCHEDULES for match in pattern.finditer(text)):
-        share = _schedule_share(match)
-        if share is not None:
-            claim(Value(match.start(), match.end(), "percent", share, "%", match.group()))
-    for match in CALENDAR_DEADLINE.finditer(text):
-        claim(Value(match.start(), match.end(), "duration", _hours_until(match), "day", match.group()))
-    for match in ARTICLE_DURATION.finditer(text):
-        unit = _duration_unit(match.group("unit"))
-        claim(Value(match.start(), match.end(), "duration", HOURS[unit], unit, match.group()))
+    for start, end, kind, value, unit in time_values(text):
+        claim(Value(start, end, kind, value, unit, text[start:end]))
     for number in find_numbers(text):
         value = _number_value(text, number.start, number.end, number.text, number.value)
         if value is not None:
@@ -215,41 +216,11 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
             gap = SPACES.match(text, match.end()).end()
             if value is None and gap in gpu_starts:  # "two l40s", "one h100"
                 value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)
+            elif value is None and count > 1 and word.isalpha() and ENDS_MESSAGE.match(text, match.end()):  # "and with four?"
+                value = Value(match.start(), match.end(), "number", float(count), "", word)
             if value is not None:
                 claim(value)
     return sorted(found, key=lambda v: v.start)
-
-
-def _month_end(day: date) -> date:
-    return date(day.year + day.month // 12, day.month % 12 + 1, 1) - timedelta(days=1)
-
-
-def _hours_until(match: re.Match[str]) -> float:
-    """Hours from today to the end of the week or month named: 'by end of next week', '月底前'."""
-    today = date.today()
-    words = match.group()
-    if re.search(r"month|月", words):
-        last = _month_end(today)
-        if re.search(r"next|下个?月", words):
-            last = _month_end(last + timedelta(days=1))
-    else:
-        last = today + timedelta(days=6 - today.weekday())  # this Sunday
-        if re.search(r"next|下", words):
-            last += timedelta(days=7)
-    return 24.0 * max((last - today).days + 1, 1)
-
-
-def _schedule_share(match: re.Match[str]) -> float | None:
-    """Hours per week of a working-hours schedule, as a percentage of the week's 168 hours."""
-    groups = match.groupdict()
-    if groups.get("idiom_end"):
-        start, end = 9, 12 + CHINESE_DIGITS[groups["idiom_end"]]
-    else:
-        start, end = int(groups["start"]), int(groups["end"])
-        if end <= start or groups["end_half"] == "pm":
-            end += 12 if end < 12 else 0  # "9-6", "9am-6pm": the end is in the afternoon
-    hours = end - start
-    return round(hours * 5 / 168 * 100, 1) if 0 < hours <= 16 else None
 
 
 def _name_end(text: str, end: int) -> int:
@@ -261,6 +232,8 @@ def _name_end(text: str, end: int) -> int:
 def _number_value(text: str, start: int, end: int, raw: str, value: float, words_only: bool = False) -> Value | None:
     """A number with what follows or precedes it; ``None`` when it is part of a name or a log line."""
     before = text[max(0, start - 12) : start]
+    if raw in ("一", "二") and IN_A_WORD.match(text, end):  # 一样, 一直, 二手: words, not quantities
+        return None
     if DENOMINATOR_BEFORE.search(before):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
         return None
     symbol_match = None if words_only else MONEY_BEFORE.search(before)
@@ -284,15 +257,20 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
                 return Value(start, stop, "rate", value, "tokens/s", surface)
             return Value(start, stop, "tokens", _tokens(raw, value), "tokens", surface)
         if kind == "duration":
-            unit = _duration_unit(match.group("unit"))
+            unit = duration_unit(match.group("unit"))
             if DAILY_BEFORE.search(before) and unit == "hour":
                 return Value(start, stop, "daily", value, "hours/day", surface)
             return Value(start, stop, "duration", value * HOURS[unit], unit, surface)
         if kind == "daily":
             return Value(start, stop, "daily", value, "hours/day", surface)
+        if kind == "latency_seconds":  # "首token 1秒以内", "ttft under 2s": kept in milliseconds like "300ms"
+            return Value(start, stop, "latency", value * 1000, "", surface)
         return Value(start, stop, kind, value, "", surface)
     if words_only:
         return None
+    rate = PER_AFTER.match(text, end)
+    if rate and (rate.group("gpu") or RENT_BEFORE.search(before)):  # "2.99 per gpu hour", "rent at 2.5/hr": a price
+        return _money(text, start - len(symbol), end, value, False, symbol=symbol)
     if ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
         return _money(text, start - len(symbol), end, value, True, symbol=symbol)
     if symbol:
@@ -310,7 +288,7 @@ def _magnitude(text: str, start: int, end: int, raw: str, value: float) -> Value
         return Value(start, stop, "params", value, "params", text[start:stop])
     if "亿" in raw and value >= 1e8:
         return Value(start, end, "params", value, "params", raw)
-    if K_SUFFIX.search(raw) and SPENDING_BEFORE.search(text[max(0, start - 16) : start]):
+    if K_SUFFIX.search(raw) and SPENDING_BEFORE.search(text[max(0, start - 40) : start]) and not TOKEN_WORD_AFTER.match(text, end):
         return _money(text, start, end, value, False)  # "under 15k", "budget is 80k": an amount, not tokens
     if K_SUFFIX.search(raw):
         return Value(start, end, "tokens", _tokens(raw, value), "tokens", raw)
@@ -326,13 +304,6 @@ def _tokens(raw: str, value: float) -> float:
     return value / 1000 * 1024 if K_SUFFIX.search(raw) else value
 
 
-def _duration_unit(word: str) -> str:
-    for unit, prefixes in (("hour", ("小时", "钟头", "h")), ("day", ("天", "d")), ("week", ("周", "星期", "w")), ("month", ("个月", "月", "mo")), ("year", ("年", "y"))):
-        if word.startswith(prefixes):
-            return unit
-    return "hour"
-
-
 def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol: str = "") -> Value:
     surface = text[start:end]
     currency = "USD" if CURRENCY_USD.search(surface) else "CNY"
@@ -346,6 +317,8 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
     if per_match:
         per = "gpu_hour" if per_match.group("gpu") and per_match.group("hour") else next(k for k in ("hour", "month", "year") if per_match.group(k))
         end = per_match.end()
+    elif UNIT_PRICE_AFTER.match(text, end):
+        end = UNIT_PRICE_AFTER.match(text, end).end()
     else:
         before = PER_BEFORE.search(text[max(0, start - 16) : start])
         if before:

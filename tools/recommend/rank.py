@@ -37,6 +37,8 @@ def objective_key(option: Option, request: RecommendRequest, fastest: float | No
         return (*_unknown_last(_speed_step(option, request.task, fastest)), option.count, *price)
     if request.objective == "cloud":
         return (*cloud, *price, *tail)
+    if request.objective == "power":
+        return (*_unknown_last(option.power_w), *price, *tail)
     return (*price, *cloud, *tail)  # cheapest, china
 
 

@@ -12,7 +12,7 @@ from tools.memory.schema import MemoryEstimate
 from tools.serving.schema import EngineId
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
-Objective = Literal["cheapest", "fastest", "cloud", "china", "budget"]
+Objective = Literal["cheapest", "fastest", "cloud", "china", "budget", "power"]
 SoldAs = Literal["board", "server", "pair", "rack", "apple", "laptop", "module", "cloud"]
 
 
@@ -29,7 +29,8 @@ class RecommendRequest(BaseModel):
         "cheapest",
         description="How to rank: 'cheapest' (lowest purchase price of the whole configuration), 'fastest' (most output "
         "tokens/s; training: most dense TFLOPS), 'cloud' (lowest cloud cost per hour), 'china' (only GPUs buyable new in "
-        "mainland China, then cheapest), 'budget' (only configurations within `budget`, fastest first).",
+        "mainland China, then cheapest), 'budget' (only configurations within `budget`, fastest first), 'power' (least board power of the whole "
+        "configuration, then cheapest).",
     )
     concurrency: int | None = Field(None, description="Concurrent users to serve (inference); each option grows, in the steps it is sold in, until it serves them.")
     tokens_per_s_per_user: float | None = Field(None, description="Speed each user should see while the answer is generated, tokens/s (inference).")
@@ -69,6 +70,7 @@ class Option(BaseModel):
     meets_target: bool | None = Field(None, description="Serves the requested concurrency at the speed target; None when none was asked.")
     speed_engine: str | None = Field(None, description="Engine the speed estimate used.")
     total_tflops: float | None = Field(None, description="Dense BF16 TFLOPS of all GPUs together.")
+    power_w: float | None = Field(None, description="Board power (TDP) of all GPUs together, watts.")
     purchase_cost: float | None = Field(None, description="Indicative purchase price of the whole configuration (count × per-GPU price), in `currency`.")
     cloud_cost_per_hour: float | None = Field(None, description="Indicative cloud price of the whole configuration per hour (count × per-GPU-hour).")
     within_budget: bool | None = None

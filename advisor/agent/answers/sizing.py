@@ -60,13 +60,14 @@ def _task(turn: Turn) -> tuple[str, bool]:
 
 DOMESTIC_VENDORS = {"Huawei", "Hygon", "Cambricon", "Kunlunxin", "Biren", "Moore Threads", "MetaX"}
 # The understanding layer's objective values (entities.yaml) → the recommender's ranking.
-OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cloud": "cloud", "china_buyable": "china", "domestic": "china"}
+OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "china_buyable": "china", "domestic": "china", "least_power": "power"}
 OBJECTIVE_LABEL = {
     "cheapest": ("lowest purchase price of the whole configuration", "整套采购价最低"),
     "fastest": ("fastest (most tokens/s in total; training: most TFLOPS)", "速度最快（总 token/s 最高；训练按总算力）"),
     "cloud": ("lowest cloud cost per hour", "云上每小时费用最低"),
     "china": ("buyable new in mainland China, then cheapest", "中国大陆可买到新卡，再按价格最低"),
     "budget": ("within the budget, fastest first", "预算之内，速度优先"),
+    "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
 }
 ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")
 LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
@@ -92,10 +93,24 @@ def _precision(turn: Turn, task: str) -> str | None:
 
 
 def _zero_stage(turn: Turn) -> int | None:
-    sharding = turn.slots.sharding
-    if sharding and sharding.startswith("zero-"):
-        return int(sharding[-1])
-    return 3 if sharding == "fsdp" else None
+    for sharding in turn.slots.frame.all("sharding"):
+        if sharding.startswith("zero-"):
+            return int(sharding[-1])
+        if sharding == "fsdp":
+            return 3
+    return None
+
+
+def _training_memory_options(turn: Turn, args: dict) -> None:
+    """CPU offload and activation recomputation, when the user names them (training only)."""
+    s = turn.slots
+    if s.offload:
+        args["offload"] = "optimizer_and_params" if args.get("zero_stage") == 3 else "optimizer"
+        if not args.get("zero_stage"):
+            args["zero_stage"] = 2 if (s.gpu_count or 1) > 1 else 0
+        s.mark("sharding")
+    if s.recompute:
+        args["recompute"] = s.recompute
 
 
 def _ask_for_model(turn: Turn) -> str:
@@ -281,6 +296,8 @@ def memory(turn: Turn) -> str:
     if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1 and not s.tp and not s.pp:
         args["tp"] = s.gpu_count
         turn.assume(f"the {s.gpu_count} GPUs split the model with tensor parallelism (TP={s.gpu_count})", f"{s.gpu_count} 张卡按张量并行切分模型（TP={s.gpu_count}）")
+    if args["mode"] == "training":
+        _training_memory_options(turn, args)
     if args["mode"] == "training" and s.optimizer:
         args["optimizer"] = {"adamw": "adamw", "adamw-8bit": "adamw-8bit", "sgd": "sgd"}.get(s.optimizer)
     if turn.intent == "max_fit":

@@ -53,6 +53,9 @@ def answer(turn: Turn) -> str:
         )
     else:
         lead = _leaders(turn, result)
+    chosen = _objective_lead(turn, [r["gpu"] for r in rows])
+    if chosen:
+        lead = chosen + "\n\n" + lead
     for r in rows:
         gpu = r["gpu"]
         note = turn.t(gpu["availability_en"], gpu["availability_zh"])
@@ -79,6 +82,36 @@ def _leaders(turn: Turn, result: dict) -> str:
             parts.append(turn.t(f"{en}: **{by_id[result[best]]}**", f"{zh}：**{by_id[result[best]]}**"))
     text = turn.t("; ", "；").join(parts) + turn.t(".", "。")
     return text[:1].upper() + text[1:]
+
+
+# "which of these is cheapest / draws the least power": (GPU field, pick the lowest, English, Chinese, unit)
+OBJECTIVE_FIELDS = {
+    "cheapest": ("purchase_price", True, "Cheapest to buy", "购买价最低"),
+    "cheapest_cloud": ("cloud_price", True, "Cheapest to rent", "租用最便宜"),
+    "least_power": ("tdp_w", True, "Least power", "功耗最低"),
+    "fastest": ("bf16_tflops", False, "Fastest (dense BF16)", "算力最强（BF16 稠密）"),
+}
+
+
+def _objective_lead(turn: Turn, gpus: list[dict]) -> str:
+    """The answer to the objective the user stated, over the GPUs compared."""
+    field = OBJECTIVE_FIELDS.get(turn.slots.objective or "")
+    if field is None or len(gpus) < 2:
+        return ""
+    key, lowest, en, zh = field
+
+    def value(gpu: dict) -> float | None:
+        raw = gpu.get(key)
+        return raw["amount"] if isinstance(raw, dict) else raw  # prices are {amount, currency, date}
+
+    known = [g for g in gpus if value(g) is not None]
+    if not known or (key.endswith("price") and len({g[key]["currency"] for g in known}) > 1):
+        return ""
+    best = (min if lowest else max)(known, key=value)
+    shown = _price(best[key]) if key.endswith("price") else (f"{number(best['tdp_w'])} W" if key == "tdp_w" else _tflops(best[key]))
+    unknown = [g["name"] for g in gpus if value(g) is None]
+    tail = turn.t(f" (no figure for {', '.join(unknown)})", f"（{'、'.join(unknown)} 无数据）") if unknown else ""
+    return turn.t(f"**{en}: {best['name']}** — {shown}{tail}.", f"**{zh}：{best['name']}** —— {shown}{tail}。")
 
 
 def _tflops(value: float | None) -> str:

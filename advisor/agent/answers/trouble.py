@@ -11,7 +11,7 @@ SHOWN_FINDINGS = 3
 
 def answer(turn: Turn) -> str:
     model = turn.slots.models[0] if turn.slots.models else None
-    outcome = turn.call("diagnose", {"text": turn.message, "language": turn.language, "model": model, "max_findings": 5})
+    outcome = turn.call("diagnose", {"text": _reported(turn), "language": turn.language, "model": model, "max_findings": 5})
     if not outcome.ok:
         return turn.error(outcome)
     result = outcome.result
@@ -32,6 +32,14 @@ def answer(turn: Turn) -> str:
         parts.append(_memory_tie_in(turn, hint))
     related(turn, turn.text(top["title"]))
     return "\n\n".join(parts + notes)
+
+
+def _reported(turn: Turn) -> str:
+    """The whole report: a detail added later ("only on 2 nodes") is read with the log it belongs to,
+    newest first so evidence line numbers point into what was just written."""
+    if not turn.reading.follow_up:
+        return turn.message
+    return "\n".join(reversed(turn.reading.task_messages))
 
 
 def _finding(turn: Turn, rank: int, finding: dict) -> str:

@@ -1,0 +1,152 @@
+"""Whether a message continues the open question: a small logistic model over dialogue features.
+
+A follow-up rarely says that it is one: "only happens on 2 nodes" after a pasted NCCL log, "for 10
+concurrent" after a serving question, "i only run it 8h a day" after a rent-or-buy table. Read on
+its own, each looks like a question of its own, or like nothing. In its conversation what decides
+is how well the message's values fit the open question, how short it is, and how sure the intent
+classifier is of something else. Those are the features. The weights are learned from the corpus:
+every turn of its conversations in its place, each follow-up phrasing set after task questions,
+and each other message set after a task question it does not continue.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable
+
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.linear_model import LogisticRegression
+
+from advisor.name_matcher import normalize_text
+from advisor.understanding.corpus import TASKS, Corpus
+from advisor.understanding.features import words
+from advisor.understanding.frame import Frame
+from advisor.understanding.reading import Reading
+
+SUBJECT = ("model", "size")
+CONTINUES = 0.5
+SHORT = 40  # characters: an amendment, not a full question
+SEEN_WITH_TASK = 0.03  # a slot stated in at least this share of a task's questions belongs to that task
+CONVERSATION_WEIGHT = 3.0  # a turn read in its real conversation counts more than a pairing made up for training
+# What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
+FILLER = re.compile(r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|\b(?:and|or|vs|then|instead|with|what|how|about|ok|on|for|at|in)\b", re.IGNORECASE)
+
+
+def own_subject(reading: Reading) -> bool:
+    return any(reading.frame.has(slot) for slot in SUBJECT)
+
+
+def only_values(reading: Reading) -> bool:
+    """A message that is only values and particles ("H20?", "32k呢"); two GPUs side by side are a comparison."""
+    if not reading.tagged or len(reading.frame.all("gpu")) > 1:
+        return False
+    text = normalize_text(reading.text)
+    for item in sorted(reading.tagged, key=lambda item: -item.value.start):
+        text = text[: item.value.start] + " " + text[item.value.end :]
+    return len(FILLER.sub("", text)) <= 1
+
+
+class ContinuationModel:
+    def __init__(self, task_slots: dict[str, set[str]]):
+        self.task_slots = task_slots
+
+    def features(self, reading: Reading, as_follow_up: Frame, task: str, state: Frame) -> dict[str, float]:
+        """``as_follow_up``: what the message states when its values are read as amending a question."""
+        stated = as_follow_up.names()
+        text = reading.text.strip()
+        probabilities = reading.probabilities
+        features = {
+            f"open={task}": 1.0,
+            f"read={reading.intent}": 1.0,
+            f"pair={task}>{reading.intent}": 1.0,
+            f"lang={reading.language}": 1.0,
+            "same_task": float(reading.intent == task),
+            "p_follow_up": probabilities.get("follow_up", 0.0),
+            "p_open_task": probabilities.get(task, 0.0),
+            "confidence": reading.confidence,
+            "own_subject": float(own_subject(reading)),
+            "only_values": float(only_values(reading)),
+            "several_gpus": float(len(reading.frame.all("gpu")) > 1),
+            "short": float(len(text) <= SHORT),
+            "length": min(math.log1p(len(text)) / 8, 1.0),
+            "pasted": float(text.count("\n") >= 3),
+            "no_slots": float(not stated),
+            "untagged_values": float(len(reading.tagged) > len(stated)),
+            "state_empty": float(not state.names()),
+        }
+        for name in ("no_slots", "short", "only_values", "same_task"):  # how much each cue counts depends on what the classifier read
+            features[f"{name}&read={reading.intent}"] = features[name]
+        if stated:
+            features["fits_open_task"] = sum(slot in self.task_slots.get(task, ()) for slot in stated) / len(stated)
+            features["restates"] = sum(state.has(slot) for slot in stated) / len(stated)
+            features["slots"] = min(len(stated), 5) / 5
+        if len(text) <= 2 * SHORT:  # a short message's own words ("btw", "already", "只有", "还是") carry the cue
+            for word in set(words(normalize_text(text))):
+                features[f"w={word}"] = 1.0
+        return features
+
+    def fit(self, rows: list[dict[str, float]], labels: list[bool], weights: list[float]) -> ContinuationModel:
+        self.vectorizer = DictVectorizer()
+        self.model = LogisticRegression(C=1.0, max_iter=2000)
+        self.model.fit(self.vectorizer.fit_transform(rows), labels, sample_weight=weights)
+        return self
+
+    def probability(self, reading: Reading, as_follow_up: Frame, task: str, state: Frame) -> float:
+        row = self.vectorizer.transform([self.features(reading, as_follow_up, task, state)])
+        return float(self.model.predict_proba(row)[0][list(self.model.classes_).index(True)])
+
+
+def train_continuation(
+    data: Corpus, read: Callable[[str], Reading], as_follow_up: Callable[[Reading], Frame], seed: int = 0
+) -> ContinuationModel:
+    """Fit on the corpus; ``read`` must give readings whose intent probabilities did not see the utterance."""
+    turns = [turn.utterance for conversation in data.conversations for turn in conversation.turns]
+    readings = {u.text: read(u.text) for u in [*data.utterances, *turns]}
+    amended = {text: as_follow_up(reading) for text, reading in readings.items()}
+    gold = {u.text: u.intent for u in [*data.utterances, *turns]}
+    model = ContinuationModel(_task_slots(data))
+    rows, labels, weights = [], [], []
+
+    def add(reading: Reading, task: str, state: Frame, continues: bool, weight: float) -> None:
+        rows.append(model.features(reading, amended[reading.text], task, state))
+        labels.append(continues)
+        weights.append(weight)
+
+    for conversation in data.conversations:
+        task, state = None, Frame()
+        for turn in conversation.turns:
+            reading, intent = readings[turn.utterance.text], turn.utterance.intent
+            if task is not None:
+                add(reading, task, state, intent == "follow_up", CONVERSATION_WEIGHT)
+            if intent in TASKS:
+                state = state.updated(reading.frame) if task and not own_subject(reading) else reading.frame
+                task = intent
+            elif intent == "follow_up" and task:
+                task, state = turn.expect_task or task, state.updated(reading.frame)
+
+    rng = random.Random(seed)
+    contexts = [(gold[text], reading) for text, reading in readings.items() if gold[text] in TASKS]
+    by_task = defaultdict(list)
+    for task, context in contexts:
+        by_task[task].append((task, context))
+    continued = {turn.utterance.text: turn.expect_task for c in data.conversations for turn in c.turns if turn.expect_task}
+    for text, reading in readings.items():
+        pool = by_task[continued[text]] if text in continued else contexts  # a detail of a pasted log follows a log
+        for task, context in rng.sample(pool, 2 if gold[text] == "follow_up" else 1):
+            asks_same_again = gold[text] == task and not own_subject(reading)
+            add(reading, task, context.frame, gold[text] == "follow_up" or asks_same_again, 1.0)
+    return model.fit(rows, labels, weights)
+
+
+def _task_slots(data: Corpus) -> dict[str, set[str]]:
+    """The slots each task's questions state often enough to belong to it."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    totals: Counter = Counter()
+    for utterance in data.utterances:
+        if utterance.intent in TASKS:
+            totals[utterance.intent] += 1
+            counts[utterance.intent].update({span.slot for span in utterance.spans})
+    return {task: {slot for slot, n in counts[task].items() if n >= SEEN_WITH_TASK * totals[task]} for task in counts}

@@ -1,0 +1,62 @@
+"""One message as the understanding layer read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from advisor.language import LanguageInfo, analyze_language, default_currency
+from advisor.name_matcher import normalize_text
+from advisor.understanding.frame import Frame, build_frame
+from advisor.understanding.model import TaggedValue, UnderstandingModel
+from advisor.understanding.values import find_values
+from knowledge.catalog import Catalog
+
+
+@dataclass
+class Reading:
+    text: str
+    language_info: LanguageInfo
+    intent: str
+    confidence: float
+    probabilities: dict[str, float]  # the classifier's probability per intent, before any dialogue rule
+    tagged: list[TaggedValue]
+    frame: Frame  # what this message states
+    task: str | None = None  # the calculation asked for: this message's task or, for a follow-up, the one it continues
+    state: Frame = field(default_factory=Frame)  # the task's slots over the conversation
+    task_messages: list[str] = field(default_factory=list)  # the user's messages that built ``state``, newest last
+
+    @property
+    def language(self) -> str:
+        return self.language_info.language
+
+    @property
+    def follow_up(self) -> bool:
+        return self.intent == "follow_up"
+
+    @property
+    def alternatives(self) -> list[tuple[str, float]]:
+        """The three likeliest intents with their probabilities."""
+        ranked = sorted(self.probabilities.items(), key=lambda item: -item[1])[:3]
+        return [(name, round(float(p), 3)) for name, p in ranked]
+
+
+def read_message(text: str, model: UnderstandingModel, catalog: Catalog, probabilities: dict[str, float] | None = None) -> Reading:
+    """``text`` on its own: intent with confidence (from ``probabilities`` when given), values with roles, the frame."""
+    text = text if isinstance(text, str) else ""
+    info = analyze_language(text)
+    values = [] if "nonsense" in info.flags else find_values(text, catalog)
+    if probabilities is None:
+        intent, confidence, probabilities = model.intent(text, values)
+    else:
+        intent = max(probabilities, key=probabilities.__getitem__)
+        confidence = probabilities[intent]
+    tagged = model.roles_of(text, values, intent)
+    frame = build_frame(tagged, normalize_text(text), default_currency(info.language))
+    return Reading(text, info, str(intent), float(confidence), probabilities, tagged, frame)
+
+
+def retagged(reading: Reading, model: UnderstandingModel, intent: str) -> tuple[list[TaggedValue], Frame]:
+    """The message's values with the roles they play under ``intent``: "for 10 concurrent" states
+    nothing as a question of its own, but as a follow-up its 10 is a number of users."""
+    tagged = model.roles_of(reading.text, [item.value for item in reading.tagged], intent)
+    return tagged, build_frame(tagged, normalize_text(reading.text), default_currency(reading.language))

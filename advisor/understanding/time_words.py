@@ -1,0 +1,89 @@
+"""Spans of time written in words: shares of the week, working-hours schedules, calendar deadlines,
+"半年", "a year". Each is a (start, end, kind, value, unit) the value scanner claims in this order."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from tools.quantities import CHINESE_DIGITS
+
+HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
+# "half the time", "一半时间": a share of the time the hardware is busy
+TIME_SHARE = re.compile(r"(?P<en>half|a\s+third|a\s+quarter|two\s+thirds|three\s+quarters)\s+(?:of\s+)?the\s+time|(?P<zh>一半|三分之一|四分之一|三分之二|四分之三)(?:的)?时间")
+TIME_SHARES = {"half": 50.0, "a third": 33.3, "a quarter": 25.0, "two thirds": 66.7, "three quarters": 75.0,
+               "一半": 50.0, "三分之一": 33.3, "四分之一": 25.0, "三分之二": 66.7, "四分之三": 75.0}  # fmt: skip
+CALENDAR_DEADLINE = re.compile(r"(?:by|before|until)\s+(?:the\s+)?end\s+of\s+(?:this|next|the)\s+(?:week|month)|(?:本周|这周|下周|本月|这个月|下个?月)(?:末|底|之内|以内|内|前)|月底(?:前|之前)?")
+ARTICLE_DURATION = re.compile(r"(?<![a-z])an?\s+(?P<unit>year|month|week|day)(?![a-z])")
+NUMBER_BEFORE_ARTICLE = re.compile(r"\d\s*(?:h|hrs?|hours?)?\s*$")
+HALF_DURATION = re.compile(r"半个?(?P<zh>年|月)|(?<![a-z])half\s+an?\s+(?P<en>year|month)(?![a-z])")
+# A working-hours schedule is a utilisation: "weekdays 9-6", "工作日9点到18点", "朝九晚五".
+_DAYS = r"(?P<days>weekdays?|work\s?days?|working\s+days|business\s+days|mon(?:day)?\s*(?:-|to|through)\s*fri(?:day)?|工作日|周一到周五|周一至周五)"
+_HOURS = r"(?P<start>\d{1,2})(?::00)?\s*(?P<start_half>am|pm|点|時)?\s*(?:-|–|to|until|到|至|~)\s*(?P<end>\d{1,2})(?::00)?\s*(?P<end_half>am|pm|点)?"
+SCHEDULES = (
+    re.compile(rf"{_DAYS}[^\d\n]{{0,12}}?{_HOURS}"),
+    re.compile(rf"{_HOURS}[^\d\n]{{0,12}}?{_DAYS}"),
+    re.compile(r"朝九晚(?P<idiom_end>[五六七八九])"),
+)
+
+
+def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
+    """Shares of the time, schedules and deadlines in ``text``, in the order they should be claimed."""
+    found: list[tuple[int, int, str, float, str]] = []
+    for match in TIME_SHARE.finditer(text):
+        share = TIME_SHARES[" ".join((match.group("en") or match.group("zh")).split())]
+        found.append((match.start(), match.end(), "percent", share, "%"))
+    for match in (match for pattern in SCHEDULES for match in pattern.finditer(text)):
+        share = _schedule_share(match)
+        if share is not None:
+            found.append((match.start(), match.end(), "percent", share, "%"))
+    for match in CALENDAR_DEADLINE.finditer(text):
+        found.append((match.start(), match.end(), "duration", _hours_until(match), "day"))
+    for match in HALF_DURATION.finditer(text):  # "半年", "half a year"
+        unit = duration_unit(match.group("zh") or match.group("en"))
+        found.append((match.start(), match.end(), "duration", HOURS[unit] / 2, unit))
+    for match in ARTICLE_DURATION.finditer(text):
+        if NUMBER_BEFORE_ARTICLE.search(text, 0, match.start()):  # "8h a day" is a schedule, read with its number
+            continue
+        unit = duration_unit(match.group("unit"))
+        found.append((match.start(), match.end(), "duration", HOURS[unit], unit))
+    return found
+
+
+def duration_unit(word: str) -> str:
+    for unit, prefixes in (("hour", ("小时", "钟头", "h")), ("day", ("天", "d")), ("week", ("周", "星期", "w")), ("month", ("个月", "月", "mo")), ("year", ("年", "y"))):
+        if word.startswith(prefixes):
+            return unit
+    return "hour"
+
+
+def _month_end(day: date) -> date:
+    return date(day.year + day.month // 12, day.month % 12 + 1, 1) - timedelta(days=1)
+
+
+def _hours_until(match: re.Match[str]) -> float:
+    """Hours from today to the end of the week or month named: 'by end of next week', '月底前'."""
+    today = date.today()
+    words = match.group()
+    if re.search(r"month|月", words):
+        last = _month_end(today)
+        if re.search(r"next|下个?月", words):
+            last = _month_end(last + timedelta(days=1))
+    else:
+        last = today + timedelta(days=6 - today.weekday())  # this Sunday
+        if re.search(r"next|下", words):
+            last += timedelta(days=7)
+    return 24.0 * max((last - today).days + 1, 1)
+
+
+def _schedule_share(match: re.Match[str]) -> float | None:
+    """Hours per week of a working-hours schedule, as a percentage of the week's 168 hours."""
+    groups = match.groupdict()
+    if groups.get("idiom_end"):
+        start, end = 9, 12 + CHINESE_DIGITS[groups["idiom_end"]]
+    else:
+        start, end = int(groups["start"]), int(groups["end"])
+        if end <= start or groups["end_half"] == "pm":
+            end += 12 if end < 12 else 0  # "9-6", "9am-6pm": the end is in the afternoon
+    hours = end - start
+    return round(hours * 5 / 168 * 100, 1) if 0 < hours <= 16 else None

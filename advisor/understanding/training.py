@@ -1,0 +1,93 @@
+"""Train the understanding models from the corpus once, and cache them keyed by a hash of data and code.
+
+The continuation model learns how far to trust an intent reading, so it is trained on readings
+from intent models that did not see the utterance (k folds), never on the full model's own
+near-certain readings of its training data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import pickle
+import random
+from pathlib import Path
+
+from advisor.understanding import corpus as corpus_module
+from advisor.understanding.corpus import Corpus
+from advisor.understanding.dialogue import train_continuation
+from advisor.understanding.model import UnderstandingModel
+from advisor.understanding.reading import Reading, read_message, retagged
+from advisor.understanding.values import ENTITIES_FILE, find_values
+from knowledge.catalog import Catalog
+
+log = logging.getLogger(__name__)
+FOLDS = 3
+CODE_FILES = ("model.py", "features.py", "values.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py")
+
+
+def train(catalog: Catalog, data: Corpus) -> UnderstandingModel:
+    model = UnderstandingModel(catalog).fit(data)
+    probabilities = _held_out_intents(catalog, data)
+
+    def read(text: str) -> Reading:
+        return read_message(text, model, catalog, probabilities[text])
+
+    model.continuation = train_continuation(data, read, lambda reading: retagged(reading, model, "follow_up")[1])
+    return model
+
+
+def _held_out_intents(catalog: Catalog, data: Corpus) -> dict[str, dict[str, float]]:
+    """Each utterance's intent probabilities from a classifier trained on the other folds."""
+    texts = sorted({u.text for u in data.utterances} | {turn.utterance.text for c in data.conversations for turn in c.turns})
+    random.Random(0).shuffle(texts)
+    fold_of = {text: index % FOLDS for index, text in enumerate(texts)}
+    values = {text: find_values(text, catalog) for text in texts}
+    probabilities = {}
+    for fold in range(FOLDS):
+        rest = [u for u in data.utterances if fold_of[u.text] != fold]
+        classifier = UnderstandingModel(catalog)
+        classifier.fit_intent(rest, [values[u.text] for u in rest])
+        for text in texts:
+            if fold_of[text] == fold:
+                probabilities[text] = classifier.intent(text, values[text])[2]
+    return probabilities
+
+
+def data_fingerprint() -> str:
+    digest = hashlib.sha256()
+    for path in [*corpus_module.training_files(), ENTITIES_FILE, *(Path(__file__).parent / name for name in CODE_FILES)]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+_TRAINED: dict[str, bytes] = {}  # fingerprint → pickled model: one training per process, whatever the cache directory
+
+
+def load_or_train(catalog: Catalog, cache_dir: Path | None) -> UnderstandingModel:
+    """The cached model for the current data, or a freshly trained one (then cached when a directory is given)."""
+    fingerprint = data_fingerprint()
+    path = cache_dir / f"understanding-{fingerprint}.pkl" if cache_dir else None
+    stored = _TRAINED.get(fingerprint)
+    if stored is None and path is not None and path.exists():
+        stored = path.read_bytes()
+    model = None
+    if stored is not None:
+        try:
+            model = pickle.loads(stored)
+        except Exception:  # a cache from another library version: retrain
+            log.warning("understanding cache %s unreadable; retraining", path)
+    if model is None:
+        model = train(catalog, corpus_module.training_corpus())
+        model.catalog = None
+        stored = pickle.dumps(model)
+    _TRAINED[fingerprint] = stored
+    model.catalog = catalog
+    if path is not None and not path.exists():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(stored)
+        except OSError:
+            log.warning("could not cache the understanding model at %s", path)
+    return model
