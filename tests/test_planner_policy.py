@@ -92,3 +92,11 @@ def test_offload_and_recomputation_reach_the_memory_estimate(offline_advisor):
     (memory,) = calls(response, "estimate_memory")
     assert memory.args["offload"] == "optimizer" and memory.args["recompute"] == "none"
     assert "You also mentioned" not in response.answer
+
+
+def test_what_the_user_already_tried_is_acknowledged_not_repeated(offline_advisor):
+    log = "LoRA on llama 3.1 8b: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.69 GiB"
+    response = ask(offline_advisor, "already down to batch size 1 and gradient checkpointing is on, still OOM", log)
+    assert "Already tried: a smaller batch, activation checkpointing" in response.answer
+    assert "gradient_checkpointing_enable" not in response.answer and "per_device_train_batch_size" not in response.answer
+    assert "You also mentioned" not in response.answer

@@ -58,11 +58,12 @@ def test_heldout_multi_turn_success(heldout_scores, language):
 
 
 def test_fresh_blind_conversations_do_not_regress(understanding):
-    """tests/data/heldout3, measured, never tuned on: 0.625 (en) / 0.625 (zh) at the last commit, against 0.375 / 0.500
-    for the code of the session before. The floor only catches regressions; the target (0.90) is in `make bench`."""
+    """tests/data/heldout5, measured once and never tuned on: 0.600 (en) / 0.660 (zh) when it was first
+    measured, against 0.420 / 0.600 for the code of the session before. The floor only catches
+    regressions; the target (0.90) is in `make bench`."""
     scores = evaluate(understanding, fresh_conversations())
     for language in ("en", "zh"):
-        assert scores[language].conversations == 40
+        assert scores[language].conversations == 50
         assert scores[language].multi_turn >= 0.55, (language, scores[language].multi_turn)
 
 
@@ -236,6 +237,7 @@ def test_a_lone_number_restates_the_number_nearest_in_magnitude(understanding):
         ("two 8-GPU nodes of h100, how long to train a 7b on 1T tokens", "gpu_count", 16),
         ("can a couple of 4090s run llama 3 70b in 4-bit", "gpu_count", 2),
         ("利用率大概七成，8卡H100三年租还是买", "utilisation", 0.7),
+        ("rent or buy 4 l40s, electricity is about 11 cents", "electricity_price", 0.11),
     ],
 )
 def test_amounts_counts_and_shares_as_people_write_them(understanding, text, slot, value):

@@ -30,7 +30,7 @@ SUBJECT = ("model", "size")
 CONTINUES = 0.5
 SHORT = 40  # characters: an amendment, not a full question
 SEEN_WITH_TASK = 0.03  # a slot stated in at least this share of a task's questions belongs to that task
-CONVERSATION_WEIGHT = 3.0  # a turn read in its real conversation counts more than a pairing made up for training
+CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more than a pairing made up for training
 # What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
 FILLER = re.compile(r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|\b(?:and|or|vs|then|instead|with|what|how|about|ok|on|for|at|in)\b", re.IGNORECASE)
 

@@ -51,8 +51,9 @@ class Understanding:
             tagged, frame = retagged(reading, self.model, "follow_up")
             continues = self.model.continuation.probability(reading, frame, task, state)
             if continues >= CONTINUES:
-                if reading.intent != "follow_up":  # how sure the reading is, is now how sure it continues
-                    reading.intent, reading.confidence, reading.tagged, reading.frame = "follow_up", continues, tagged, frame
+                if reading.intent != "follow_up":
+                    reading.intent, reading.tagged, reading.frame = "follow_up", tagged, frame
+                reading.confidence = continues  # how sure the reading is, is now how sure it continues
             elif reading.intent == "follow_up":
                 reading.intent, reading.confidence = max(
                     ((i, p) for i, p in reading.probabilities.items() if i != "follow_up"), key=lambda item: item[1]

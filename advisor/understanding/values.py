@@ -62,7 +62,7 @@ UNIT_AFTER = [
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
     ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
     ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
-    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks)(?![a-z])")),
+    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分)(?![a-z])")),
     ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元)(?![a-z/])")),
@@ -87,7 +87,7 @@ PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>�
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
 SPENDING_BEFORE = re.compile(r"(?:(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
-ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:\$|¥|￥)?\s*$")
+ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
 RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
 IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|下子|会儿|点儿")
@@ -309,9 +309,11 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
     currency = "USD" if CURRENCY_USD.search(surface) else "CNY"
     if not symbol and not re.search(r"[元块钱币]|rmb|cny|yuan|usd|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
+    if re.search(r"cent|美分", surface):
+        value /= 100
+        per_kwh = per_kwh or bool(ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]))  # "electricity is about 12 cents"
     if per_kwh:
-        amount = value / 100 if re.search(r"cent|美分", surface) else value
-        return Value(start, end, "money", (amount, currency, "kwh"), "kwh", surface)
+        return Value(start, end, "money", (value, currency, "kwh"), "kwh", surface)
     per_match = PER_AFTER.match(text, end)
     per = "once"
     if per_match:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
@@ -102,6 +102,9 @@ class Patterns(BaseModel):
     keywords: Keywords = Field(default_factory=Keywords)
 
 
+Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context"]
+
+
 class Action(BaseModel):
     """Something concrete to do, with the exact command, environment variable or config line when there is one."""
 
@@ -109,6 +112,7 @@ class Action(BaseModel):
     en: str
     zh: str
     command: str | None = Field(None, description="Verbatim command/env/config, e.g. 'nvidia-smi -q -d PERFORMANCE'.")
+    lever: Lever | None = Field(None, description="The setting this action changes; an action whose lever the user already pulled is not repeated.")
 
 
 class Rule(BaseModel):

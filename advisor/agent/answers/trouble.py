@@ -25,8 +25,12 @@ def answer(turn: Turn) -> str:
         return "\n\n".join([lead, *notes])
     top = findings[0]
     parts = [f"**{turn.t('Most likely', '最可能的原因')}: {turn.text(top['title'])}**"]
+    tried = _already_tried(turn)
+    if tried:
+        names = turn.t(", ", "、").join(turn.t(*TRIED_LABEL[lever]) for lever in tried)
+        parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
     for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
-        parts.append(_finding(turn, rank, finding))
+        parts.append(_finding(turn, rank, finding, tried))
     hint = result.get("memory_hint")
     if hint and hint.get("capacity_gb"):
         parts.append(_memory_tie_in(turn, hint))
@@ -42,7 +46,30 @@ def _reported(turn: Turn) -> str:
     return "\n".join(reversed(turn.reading.task_messages))
 
 
-def _finding(turn: Turn, rank: int, finding: dict) -> str:
+# The settings a detail can say were changed already ("bs已经降到2了", "gradient checkpointing is on"): slot → lever
+LEVER_OF_SLOT = {"batch": "batch", "recompute": "recompute", "precision": "precision", "sharding": "sharding"}
+TRIED_LABEL = {
+    "batch": ("a smaller batch", "调小批大小"),
+    "recompute": ("activation checkpointing", "激活检查点"),
+    "precision": ("a lower precision", "降低精度"),
+    "sharding": ("ZeRO/FSDP sharding", "ZeRO/FSDP 切分"),
+    "offload": ("CPU offload", "CPU 卸载"),
+}
+
+
+def _already_tried(turn: Turn) -> list[str]:
+    """The levers a follow-up says were pulled already; the first message states the setup, not attempts."""
+    if not turn.reading.follow_up:
+        return []
+    frame = turn.reading.frame
+    levers = [lever for slot, lever in LEVER_OF_SLOT.items() if frame.has(slot) and not (slot == "recompute" and frame.get(slot) == "none")]
+    if "offload" in frame.all("sharding"):
+        levers = [lever for lever in levers if lever != "sharding" or any(v != "offload" for v in frame.all("sharding"))] + ["offload"]
+    turn.slots.mark(*(slot for slot, lever in LEVER_OF_SLOT.items() if lever in levers))
+    return levers
+
+
+def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = ()) -> str:
     evidence = finding["evidence"][0] if finding["evidence"] else None
     lines = [f"**{rank}. {turn.text(finding['title'])}**"]
     if evidence:
@@ -52,7 +79,7 @@ def _finding(turn: Turn, rank: int, finding: dict) -> str:
         lines.append(turn.t("Parsed: ", "解析出的数值：") + values)
     if finding["causes"]:
         lines.append(turn.t("Likely causes: ", "可能原因：") + "; ".join(turn.text(c) for c in finding["causes"][:3]))
-    for action in finding["actions"][:4]:
+    for action in [a for a in finding["actions"] if a.get("lever") not in tried][:4]:
         step = turn.text(action)
         command = action.get("command")
         lines.append(f"- {step}" + (f"\n  `{command}`" if command else ""))
