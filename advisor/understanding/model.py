@@ -9,7 +9,7 @@ Training takes seconds (training.py trains and caches them, with the dialogue mo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scipy.sparse import hstack
 from sklearn.feature_extraction import DictVectorizer
@@ -59,7 +59,10 @@ class UnderstandingModel:
     def fit(self, data: Corpus) -> UnderstandingModel:
         values = [find_values(u.text, self.catalog) for u in data.utterances]
         self.fit_intent(data.utterances, values)
-        self.fit_roles(data.utterances, values)
+        # A conversation's follow-up tags its values as the task it continues does ("num_workers=2" after a
+        # pasted log is no GPU count): the reader re-tags a follow-up with that task.
+        continued = [replace(t.utterance, intent=t.expect_task) for c in data.conversations for t in c.turns if t.expect_task]
+        self.fit_roles(data.utterances + continued, values + [find_values(u.text, self.catalog) for u in continued])
         return self
 
     def fit_intent(self, utterances: list[Utterance], values: list[list[Value]]) -> None:

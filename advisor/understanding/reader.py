@@ -51,9 +51,8 @@ class Understanding:
             tagged, frame = retagged(reading, self.model, "follow_up")
             continues = self.model.continuation.probability(reading, frame, task, state)
             if continues >= CONTINUES:
-                if reading.intent != "follow_up":
-                    reading.intent, reading.tagged, reading.frame = "follow_up", tagged, frame
-                reading.confidence = continues  # how sure the reading is, is now how sure it continues
+                reading.intent, reading.confidence = "follow_up", continues  # how sure it is, is now how sure it continues
+                reading.tagged, reading.frame = retagged(reading, self.model, task)  # its values play their roles in that task
             elif reading.intent == "follow_up":
                 reading.intent, reading.confidence = max(
                     ((i, p) for i, p in reading.probabilities.items() if i != "follow_up"), key=lambda item: item[1]
@@ -65,8 +64,9 @@ class Understanding:
         if reading.intent == "follow_up":
             if task is None:
                 return None, reading.frame
-            _bare_number_restates(reading, state)
-            _restated_amounts(reading, state)
+            if task != "troubleshoot":  # a number in a problem report ("xid 79", "driver 550") restates nothing
+                _bare_number_restates(reading, state)
+                _restated_amounts(reading, state)
             return task, state.updated(reading.frame)
         if reading.intent in CARRY_OVER:
             return task, state
