@@ -121,3 +121,17 @@ def test_language_toggle_relabels_the_page(page):
     expect(page.locator("#advisor-send")).to_have_text("Send")
     page.get_by_text("中文", exact=True).click()
     expect(page.locator("#advisor-send")).to_have_text("发送")
+
+
+def test_a_follow_up_in_the_chat_reruns_the_question_with_the_change(page):
+    """The browser sends the conversation with each message: "利用率也就六成" re-runs the rent-or-buy table at 60%."""
+    chat = page.locator("#advisor-chat")
+    page.locator("#advisor-message textarea").fill("8卡H100租还是买划算？整机报价235万，云上每卡每小时15块，按三年算")
+    page.locator("#advisor-send").click()
+    expect(chat.get_by_text("🔧 compute_tco").first).to_be_visible()
+    page.locator("#advisor-message textarea").fill("利用率也就六成")
+    page.locator("#advisor-send").click()
+    answer = chat.locator(".message.bot, [data-testid='bot']").last
+    expect(answer).to_contain_text("60%")
+    expect(answer).to_contain_text("¥")
+    page.screenshot(path=str(ARTIFACTS / "chat-follow-up.png"), full_page=True)

@@ -106,14 +106,14 @@ def tco(turn: Turn) -> str:
 
 TCO_INPUTS = {
     "gpus_per_server": ("GPUs per server", "每台卡数"), "servers": ("servers", "服务器台数"),
-    "server_price": ("price per server", "单台整机价格"), "network_overhead_pct": ("network and storage, % of capex", "网络与存储占投入比例"),
-    "lifetime_years": ("years compared", "对比年限"), "residual_value_pct": ("resale value at the end, %", "期末残值比例"),
-    "server_max_kw": ("server maximum power, kW", "单台最大功率（kW）"), "load_factor_pct": ("average draw, % of maximum", "平均功耗占最大功率比例"),
+    "server_price": ("price per server", "单台整机价格"), "network_overhead_pct": ("network and storage, share of capex", "网络与存储占投入比例"),
+    "lifetime_years": ("years compared", "对比年限"), "residual_value_pct": ("resale value at the end", "期末残值比例"),
+    "server_max_kw": ("server maximum power, kW", "单台最大功率（kW）"), "load_factor_pct": ("average draw, share of maximum", "平均功耗占最大功率比例"),
     "pue": ("facility PUE", "机房 PUE"), "electricity_price": ("electricity per kWh", "电价（每度）"),
-    "colo_price_per_kw_month": ("colocation per kW-month", "托管费（每 kW 每月）"), "maintenance_pct_per_year": ("maintenance, % of capex per year", "年维保费占投入比例"),
-    "staff_cost_per_month": ("staff per month", "每月运维人力"), "utilisation_pct": ("utilisation, %", "利用率"),
+    "colo_price_per_kw_month": ("colocation per kW-month", "托管费（每 kW 每月）"), "maintenance_pct_per_year": ("maintenance per year, share of capex", "年维保费占投入比例"),
+    "staff_cost_per_month": ("staff per month", "每月运维人力"), "utilisation_pct": ("utilisation", "利用率"),
     "hours_per_month": ("busy hours per month", "每月使用小时"), "cloud_price_per_gpu_hour": ("cloud price per GPU-hour", "云上每卡时价格"),
-    "cloud_discount_pct": ("cloud discount, %", "云上折扣"), "usd_to_cny": ("exchange rate, CNY per USD", "汇率（人民币/美元）"),
+    "cloud_discount_pct": ("cloud discount", "云上折扣"), "usd_to_cny": ("exchange rate, CNY per USD", "汇率（人民币/美元）"),
 }  # fmt: skip
 
 
@@ -124,12 +124,14 @@ def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
     """Which inputs the user gave and which were defaulted, in words (sources of defaults in English answers)."""
     def line(a: dict) -> str:
         label = turn.t(*TCO_INPUTS.get(a["key"], (a["key"].replace("_", " "), a["key"].replace("_", " "))))
-        return f"{label} {money(a['value'], currency) if a['key'] in MONEY_INPUTS else number(a['value'], 2)}"
+        if a["key"] in MONEY_INPUTS:
+            return f"{label} {money(a['value'], currency)}"
+        return f"{label} {number(a['value'], 2)}" + ("%" if "_pct" in a["key"] else "")
     given = [line(a) for a in assumptions if a["source"] == "given"]
     defaulted = [a for a in assumptions if a["source"] != "given"]
     lines = ["**" + turn.t("Inputs", "计算输入") + "**"]
     if given:
-        lines.append("- " + turn.t("You gave: ", "您给出的：") + "; ".join(given))
+        lines.append("- " + turn.t("You gave: ", "您给出的：") + turn.t("; ", "；").join(given))
     for a in defaulted:
         source = a["source"] if len(a["source"]) <= 90 else a["source"][:87] + "…"
         links = a.get("links") or []
