@@ -125,6 +125,9 @@ def test_language_toggle_relabels_the_page(page):
 
 def test_a_follow_up_in_the_chat_reruns_the_question_with_the_change(page):
     """The browser sends the conversation with each message: "利用率也就六成" re-runs the rent-or-buy table at 60%."""
+    page.get_by_text("中文", exact=True).click()
+    page.get_by_role("tab", name=re.compile("对话|Chat")).click()
+    page.get_by_role("button", name=re.compile("^(新对话|New conversation)$")).click()
     chat = page.locator("#advisor-chat")
     page.locator("#advisor-message textarea").fill("8卡H100租还是买划算？整机报价235万，云上每卡每小时15块，按三年算")
     page.locator("#advisor-send").click()

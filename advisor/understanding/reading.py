@@ -8,7 +8,7 @@ from advisor.language import LanguageInfo, analyze_language, default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.frame import Frame, build_frame
 from advisor.understanding.model import TaggedValue, UnderstandingModel
-from advisor.understanding.values import find_values
+from advisor.understanding.values import Value, find_values
 from knowledge.catalog import Catalog
 
 
@@ -40,11 +40,17 @@ class Reading:
         return [(name, round(float(p), 3)) for name, p in ranked]
 
 
-def read_message(text: str, model: UnderstandingModel, catalog: Catalog, probabilities: dict[str, float] | None = None) -> Reading:
-    """``text`` on its own: intent with confidence (from ``probabilities`` when given), values with roles, the frame."""
+def read_message(
+    text: str, model: UnderstandingModel, catalog: Catalog, probabilities: dict[str, float] | None = None, values: list[Value] | None = None
+) -> Reading:
+    """``text`` on its own: intent with confidence, values with roles, the frame. ``probabilities`` and
+    ``values`` are given when training has them already."""
     text = text if isinstance(text, str) else ""
     info = analyze_language(text)
-    values = [] if "nonsense" in info.flags else find_values(text, catalog)
+    if "nonsense" in info.flags:
+        values = []
+    elif values is None:
+        values = find_values(text, catalog)
     if probabilities is None:
         intent, confidence, probabilities = model.intent(text, values)
     else:

@@ -18,7 +18,7 @@ from advisor.understanding.corpus import Corpus
 from advisor.understanding.dialogue import train_continuation
 from advisor.understanding.model import UnderstandingModel
 from advisor.understanding.reading import Reading, read_message, retagged
-from advisor.understanding.values import ENTITIES_FILE, find_values
+from advisor.understanding.values import ENTITIES_FILE, Value, find_values
 from knowledge.catalog import Catalog
 
 log = logging.getLogger(__name__)
@@ -27,30 +27,30 @@ CODE_FILES = ("model.py", "features.py", "values.py", "time_words.py", "corpus.p
 
 
 def train(catalog: Catalog, data: Corpus) -> UnderstandingModel:
-    model = UnderstandingModel(catalog).fit(data)
-    probabilities = _held_out_intents(catalog, data)
+    texts = sorted({u.text for u in data.utterances} | {turn.utterance.text for c in data.conversations for turn in c.turns})
+    found = {text: find_values(text, catalog) for text in texts}
+    model = UnderstandingModel(catalog).fit(data, found)
+    probabilities = _held_out_intents(catalog, data, texts, found)
 
     def read(text: str) -> Reading:
-        return read_message(text, model, catalog, probabilities[text])
+        return read_message(text, model, catalog, probabilities[text], found[text])
 
     model.continuation = train_continuation(data, read, lambda reading: retagged(reading, model, "follow_up")[1])
     return model
 
 
-def _held_out_intents(catalog: Catalog, data: Corpus) -> dict[str, dict[str, float]]:
-    """Each utterance's intent probabilities from a classifier trained on the other folds."""
-    texts = sorted({u.text for u in data.utterances} | {turn.utterance.text for c in data.conversations for turn in c.turns})
-    random.Random(0).shuffle(texts)
-    fold_of = {text: index % FOLDS for index, text in enumerate(texts)}
-    values = {text: find_values(text, catalog) for text in texts}
+def _held_out_intents(catalog: Catalog, data: Corpus, texts: list[str], found: dict[str, list[Value]]) -> dict[str, dict[str, float]]:
+    """Each text's intent probabilities from a classifier trained on the other folds."""
+    shuffled = list(texts)
+    random.Random(0).shuffle(shuffled)
+    fold_of = {text: index % FOLDS for index, text in enumerate(shuffled)}
     probabilities = {}
     for fold in range(FOLDS):
         rest = [u for u in data.utterances if fold_of[u.text] != fold]
         classifier = UnderstandingModel(catalog)
-        classifier.fit_intent(rest, [values[u.text] for u in rest])
-        for text in texts:
-            if fold_of[text] == fold:
-                probabilities[text] = classifier.intent(text, values[text])[2]
+        classifier.fit_intent(rest, [found[u.text] for u in rest])
+        held_out = [text for text in texts if fold_of[text] == fold]
+        probabilities.update(zip(held_out, classifier.probabilities_of(held_out, [found[text] for text in held_out])))
     return probabilities
 
 

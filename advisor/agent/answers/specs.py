@@ -109,6 +109,8 @@ def _objective_lead(turn: Turn, gpus: list[dict]) -> str:
         return ""
     best = (min if lowest else max)(known, key=value)
     shown = _price(best[key]) if key.endswith("price") else (f"{number(best['tdp_w'])} W" if key == "tdp_w" else _tflops(best[key]))
+    if key == "cloud_price":
+        shown = turn.t(f"{shown} per GPU-hour", f"每卡时 {shown}")
     unknown = [g["name"] for g in gpus if value(g) is None]
     tail = turn.t(f" (no figure for {', '.join(unknown)})", f"（{'、'.join(unknown)} 无数据）") if unknown else ""
     return turn.t(f"**{en}: {best['name']}** — {shown}{tail}.", f"**{zh}：{best['name']}** —— {shown}{tail}。")
