@@ -48,8 +48,8 @@ class Understanding:
         carries the slots over.
         """
         if task is not None and reading.intent != "injection":
-            tagged, frame = retagged(reading, self.model, "follow_up")
-            continues = self.model.continuation.probability(reading, frame, task, state)
+            _, as_follow_up = retagged(reading, self.model, "follow_up")
+            continues = self.model.continuation.probability(reading, as_follow_up, task, state)
             if continues >= CONTINUES:
                 reading.intent, reading.confidence = "follow_up", continues  # how sure it is, is now how sure it continues
                 reading.tagged, reading.frame = retagged(reading, self.model, task)  # its values play their roles in that task
