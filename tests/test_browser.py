@@ -129,12 +129,14 @@ def test_a_follow_up_in_the_chat_reruns_the_question_with_the_change(page):
     page.get_by_role("tab", name=re.compile("对话|Chat")).click()
     page.get_by_role("button", name=re.compile("^(新对话|New conversation)$")).click()
     chat = page.locator("#advisor-chat")
-    page.locator("#advisor-message textarea").fill("8卡H100租还是买划算？整机报价235万，云上每卡每小时15块，按三年算")
-    page.locator("#advisor-send").click()
-    expect(chat.get_by_text("🔧 compute_tco").first).to_be_visible()
-    page.locator("#advisor-message textarea").fill("利用率也就六成")
-    page.locator("#advisor-send").click()
-    answer = chat.locator(".message.bot, [data-testid='bot']").last
-    expect(answer).to_contain_text("60%")
-    expect(answer).to_contain_text("¥")
+    answers = chat.locator(".message.bot, [data-testid='bot']")
+    expect(answers).to_have_count(0)  # the new conversation is in place before anything is typed
+    box = page.locator("#advisor-message textarea")
+    for asked, message in enumerate(("8卡H100租还是买划算？整机报价235万，云上每卡每小时15块，按三年算", "利用率也就六成"), start=1):
+        box.fill(message)
+        expect(box).to_have_value(message)
+        page.locator("#advisor-send").click()
+        expect(chat.get_by_text("🔧 compute_tco")).to_have_count(asked)  # each message gets its own calculation
+    expect(answers.last).to_contain_text("60%")
+    expect(answers.last).to_contain_text("¥")
     page.screenshot(path=str(ARTIFACTS / "chat-follow-up.png"), full_page=True)
