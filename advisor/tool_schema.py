@@ -39,7 +39,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "currency": _CURRENCY,
         "region": "'cn': only GPUs buyable new in mainland China",
         "gpus": {"type": "array", "items": {"type": "string"}, "description": "Only consider these GPUs"},
-        "objective": {"type": "string", "enum": ["cheapest", "fastest", "cloud", "china", "budget", "power"], "default": "cheapest"},
+        "objective": "",
         "concurrency": "Concurrent users",
         "tokens_per_s_per_user": "Target tok/s per user",
     },

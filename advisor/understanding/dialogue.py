@@ -104,9 +104,9 @@ def train_continuation(
 ) -> ContinuationModel:
     """Fit on the corpus; ``read`` must give readings whose intent probabilities did not see the utterance."""
     turns = [turn.utterance for conversation in data.conversations for turn in conversation.turns]
-    readings = {u.text: read(u.text) for u in [*data.utterances, *turns]}
-    amended = {text: as_follow_up(reading) for text, reading in readings.items()}
     gold = {u.text: u.intent for u in [*data.utterances, *turns]}
+    readings = {text: read(text) for text in gold}  # each text once: a conversation's question is also an utterance
+    amended = {text: as_follow_up(reading) for text, reading in readings.items()}
     model = ContinuationModel(_task_slots(data))
     rows, labels, weights = [], [], []
 

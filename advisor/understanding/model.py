@@ -94,8 +94,7 @@ class UnderstandingModel:
     def intent(self, text: str, values: list[Value]) -> tuple[str, float, dict[str, float]]:
         """(intent, confidence, probability per intent); an exact training phrasing is certain."""
         known = self.exact.get(_key(text))
-        vector = self._vector(text, values)
-        probabilities = dict(zip(self.intents, self.intent_model.predict_proba(vector)[0]))
+        probabilities = dict(zip(self.intents, self.intent_model.predict_proba(self._matrix([text], [values]))[0]))
         if known is not None:
             return known, 1.0, probabilities
         best = max(probabilities, key=probabilities.__getitem__)
@@ -103,9 +102,7 @@ class UnderstandingModel:
 
     def probabilities_of(self, texts: list[str], values: list[list[Value]]) -> list[dict[str, float]]:
         """The classifier's probabilities for many messages at once, without the exact-phrasing table."""
-        samples = [masked(focus(text), found) for text, found in zip(texts, values)]
-        matrix = hstack([self.chars.transform(samples), self.words.transform(samples)]).tocsr()
-        return [dict(zip(self.intents, row)) for row in self.intent_model.predict_proba(matrix)]
+        return [dict(zip(self.intents, row)) for row in self.intent_model.predict_proba(self._matrix(texts, values))]
 
     def roles_of(self, text: str, values: list[Value], intent: str) -> list[TaggedValue]:
         if not values:
@@ -135,9 +132,9 @@ class UnderstandingModel:
         scores = np.exp(scores - scores.max())
         return scores / scores.sum()
 
-    def _vector(self, text: str, values: list[Value]):
-        sample = masked(focus(text), values)
-        return hstack([self.chars.transform([sample]), self.words.transform([sample])]).tocsr()
+    def _matrix(self, texts: list[str], values: list[list[Value]]):
+        samples = [masked(focus(text), found) for text, found in zip(texts, values)]
+        return hstack([self.chars.transform(samples), self.words.transform(samples)]).tocsr()
 
 
 def _key(text: str) -> str:
