@@ -100,3 +100,10 @@ def test_what_the_user_already_tried_is_acknowledged_not_repeated(offline_adviso
     assert "Already tried: a smaller batch, activation checkpointing" in response.answer
     assert "gradient_checkpointing_enable" not in response.answer and "per_device_train_batch_size" not in response.answer
     assert "You also mentioned" not in response.answer
+
+
+def test_an_offload_already_tried_is_not_also_listed_as_unused(offline_advisor):
+    log = "full finetune llama 3.1 8b: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.1 GiB"
+    response = ask(offline_advisor, "already turned on cpu offload, still OOM", log)
+    assert "Already tried: CPU offload" in response.answer and "offload_optimizer" not in response.answer
+    assert "You also mentioned" not in response.answer

@@ -46,8 +46,7 @@ def _reported(turn: Turn) -> str:
     return "\n".join(reversed(turn.reading.task_messages))
 
 
-# The settings a detail can say were changed already ("bs已经降到2了", "gradient checkpointing is on"): slot → lever
-LEVER_OF_SLOT = {"batch": "batch", "recompute": "recompute", "precision": "precision", "sharding": "sharding"}
+# What a detail can say was changed already ("bs已经降到2了", "gradient checkpointing is on"), in the order named
 TRIED_LABEL = {
     "batch": ("a smaller batch", "调小批大小"),
     "recompute": ("activation checkpointing", "激活检查点"),
@@ -62,11 +61,18 @@ def _already_tried(turn: Turn) -> list[str]:
     if not turn.reading.follow_up:
         return []
     frame = turn.reading.frame
-    levers = [lever for slot, lever in LEVER_OF_SLOT.items() if frame.has(slot) and not (slot == "recompute" and frame.get(slot) == "none")]
-    if "offload" in frame.all("sharding"):
-        levers = [lever for lever in levers if lever != "sharding" or any(v != "offload" for v in frame.all("sharding"))] + ["offload"]
-    turn.slots.mark(*(slot for slot, lever in LEVER_OF_SLOT.items() if lever in levers))
-    return levers
+    pulled = {(slot, lever) for slot in frame.names() for value in frame.all(slot) if (lever := _lever(slot, value))}
+    turn.slots.mark(*(slot for slot, _ in pulled))
+    return [lever for lever in TRIED_LABEL if any(lever == named for _, named in pulled)]
+
+
+def _lever(slot: str, value: object) -> str | None:
+    """Offload is written among the ZeRO stages but is a lever of its own; "no checkpointing" pulls none."""
+    if slot == "sharding":
+        return "offload" if value == "offload" else "sharding"
+    if slot == "recompute" and value == "none":
+        return None
+    return slot if slot in TRIED_LABEL else None
 
 
 def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = ()) -> str:
