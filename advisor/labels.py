@@ -53,6 +53,7 @@ OBJECTIVE = {
     "china": ("Buyable in China", "国内可买"),
     "budget": ("Within budget", "预算内"),
     "power": ("Least power", "功耗最低"),
+    "memory": ("Most memory per dollar", "每元显存最多"),
 }
 # Serving engines go by their product names in both languages.
 ENGINE = {

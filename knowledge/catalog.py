@@ -89,6 +89,11 @@ class NameIndex(Generic[Entry]):
             )
         return entry
 
+    def extending(self, name: str) -> list[Entry]:
+        """Entries one of whose names starts with ``name``: 'glm4' → GLM-4-9B, 'llama3' → every Llama 3."""
+        key = normalize_name(name) if len(name) <= MAX_NAME_CHARS else ""
+        return list({id(e): e for k, e in self.by_key.items() if key and k.startswith(key)}.values())
+
     def suggest(self, name: str, limit: int = 3) -> list[str]:
         key = normalize_name(name) if len(name) <= MAX_NAME_CHARS else ""
         names: list[str] = []
@@ -119,6 +124,9 @@ class Catalog:
 
     def find_model(self, name: str) -> ModelSpec | None:
         return self._model_index.find(name)
+
+    def models_extending(self, name: str) -> list[ModelSpec]:
+        return self._model_index.extending(name)
 
 
 @lru_cache(maxsize=1)

@@ -11,7 +11,8 @@ MODEL_IDS = (
     "qwen2.5-0.5b qwen2.5-7b qwen2.5-14b qwen2.5-32b qwen2.5-72b qwen3-8b qwen3-32b qwen3-30b-a3b "
     "qwen3-235b-a22b deepseek-v2 deepseek-v3 deepseek-r1 mixtral-8x7b mixtral-8x22b mistral-7b gemma-2-9b "
     "gemma-2-27b gemma-3-27b glm-4-9b chatglm3-6b yi-34b baichuan2-13b internlm2.5-7b phi-3-mini octocoder "
-    "qwen3-14b phi-4 qwq-32b gemma-3-12b mistral-small-24b mistral-large-2 phi-3-medium codellama-34b yi-1.5-34b yi-1.5-9b"
+    "qwen3-14b phi-4 qwq-32b gemma-3-12b mistral-small-24b mistral-large-2 phi-3-medium codellama-34b yi-1.5-34b yi-1.5-9b "
+    "gpt2 gpt2-medium gpt2-large gpt2-xl"
 ).split()
 
 catalog = load_catalog()

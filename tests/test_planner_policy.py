@@ -107,3 +107,22 @@ def test_an_offload_already_tried_is_not_also_listed_as_unused(offline_advisor):
     response = ask(offline_advisor, "already turned on cpu offload, still OOM", log)
     assert "Already tried: CPU offload" in response.answer and "offload_optimizer" not in response.answer
     assert "You also mentioned" not in response.answer
+
+
+def test_most_memory_is_an_objective_of_its_own(offline_advisor):
+    response = ask(offline_advisor, "A6000 or L40S or RTX 4090, which has more vram")
+    assert response.answer.startswith("**Most memory: NVIDIA RTX A6000 and NVIDIA L40S** (equal, 48 GB)")
+    response = ask(offline_advisor, "课题组预算二十多万，做13B以内的LoRA微调，显存越大越好，买什么卡")
+    (recommend,) = calls(response, "recommend_gpus")
+    assert recommend.args["objective"] == "memory" and recommend.args["budget"] == 200000
+    assert "每单位采购价得到的显存最多" in response.answer
+
+
+def test_a_model_named_without_size_is_resolved_or_explained(offline_advisor):
+    response = ask(offline_advisor, "how much vram to serve glm4 in bf16")
+    (memory,) = calls(response, "estimate_memory")
+    assert memory.args["model"] == "glm-4-9b" and "GLM-4-9B, the catalog's only model by that name" in response.answer
+    response = ask(offline_advisor, "训练一个stable diffusion xl的lora要多少显存")
+    assert "不是大语言模型" in response.answer
+    response = ask(offline_advisor, "can i run qwen3 on a 3090?")
+    assert "Did you mean" in response.answer and "give its size" in response.answer

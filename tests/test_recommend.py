@@ -131,6 +131,13 @@ def test_power_orders_by_the_board_power_of_the_whole_configuration():
     assert all(o.power_w == o.count * catalog.find_gpu(o.gpu_id).tdp_w for o in result.options)
 
 
+def test_memory_orders_by_memory_per_unit_of_price():
+    result = recommend(model="qwen2.5-14b", objective="memory", top=10)
+    ranked = [o for o in result.options if not o.consumer_server and o.purchase_cost]
+    per_price = [o.count * o.capacity_gb / o.purchase_cost for o in ranked]
+    assert len(per_price) > 2 and per_price == sorted(per_price, reverse=True)
+
+
 def test_a_budget_is_respected_or_the_notes_say_it_cannot_be():
     within = recommend(model="qwen2.5-72b", objective="budget", budget=40000, top=10)
     assert within.options and all(o.within_budget and o.purchase_cost <= 40000 for o in within.options)

@@ -238,6 +238,12 @@ def test_a_lone_number_restates_the_number_nearest_in_magnitude(understanding):
         ("can a couple of 4090s run llama 3 70b in 4-bit", "gpu_count", 2),
         ("利用率大概七成，8卡H100三年租还是买", "utilisation", 0.7),
         ("rent or buy 4 l40s, electricity is about 11 cents", "electricity_price", 0.11),
+        ("qlora on qwen2.5 14b blows up at micro batch 6 on a 4090", "batch", 6),
+        ("per_device_train_batch_size=3 with llama 3 8b full finetune, how much vram", "batch", 3),
+        ("we need 30 QPS on llama 3.1 8b, how many l40s", "concurrency", 30),
+        ("vendor wants $510k for three DGX boxes, or rent at $2.4/gpu/hr", "server_count", 3),
+        ("should i rent 4090s at $0.4/hr or buy two for $4k", "gpu_count", 2),
+        ("阿里云上8卡A100一个月三十多万，买的话多久回本", "cloud_price", 300000),
     ],
 )
 def test_amounts_counts_and_shares_as_people_write_them(understanding, text, slot, value):
@@ -253,3 +259,14 @@ def test_offload_adds_to_the_sharding_and_recomputation_is_a_slot(understanding)
     state = read(understanding, "加上offload呢", "8卡A100全参微调Qwen2.5-14B，用zero3，每卡显存多少").state
     assert state.all("sharding") == ["zero-3", "offload"]
     assert read(understanding, "what if i switch on gradient checkpointing", "vram for full finetune of qwen2.5 3b on a 4090").state.get("recompute") == "full"
+
+
+def test_calendar_deadlines_without_a_preposition(understanding):
+    for text in ("need the 13b pretraining done end of the quarter, 64 h100s enough?", "年底前要训完一个7B，要几张H800"):
+        assert read(understanding, text).frame.get("deadline") > 0, text
+
+
+def test_a_model_named_without_its_size_is_kept(understanding):
+    assert read(understanding, "how much vram to fine tune gpt2-medium").frame.get("model") == "gpt2-medium"
+    assert read(understanding, "部署chatglm4给部门用，推荐配置").frame.get("model") == "chatglm4"
+    assert read(understanding, "can flux dev run on a 12gb card").frame.get("model") == "flux dev"

@@ -32,7 +32,9 @@ APPROXIMATE_PREFIXES = ("~", "≈", "约", "大约", "大概", "about ", "around
 _ARABIC = r"\d+(?:\.\d+)?(?:e[+-]?\d+)?|\.\d+"
 _SUFFIX_WORDS = "|".join(sorted(SUFFIXES, key=len, reverse=True))
 _CHINESE_CHARS = "".join(CHINESE_DIGITS) + "".join(SMALL_UNITS) + "".join(BIG_UNITS) + DECIMAL_POINT
-_TOKEN = re.compile(rf"\s*(?:(?P<arabic>{_ARABIC})|(?P<chinese>[{_CHINESE_CHARS}])|(?P<suffix>{_SUFFIX_WORDS})(?![a-z]))")
+# "四十多万", "20多万", "十多": 多 (a little over) after a round number reads as the round number
+_MORE_THAN = r"(?<=[十拾百佰千仟])多|(?<=\d)多(?=[十百千万亿])"
+_TOKEN = re.compile(rf"\s*(?:(?P<arabic>{_ARABIC})|(?P<chinese>[{_CHINESE_CHARS}])|(?P<more>{_MORE_THAN})|(?P<suffix>{_SUFFIX_WORDS})(?![a-z]))")
 _THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
@@ -87,6 +89,8 @@ def _tokenize(text: str) -> list[tuple[str, object]] | None:
         if match is None or match.end() == position:
             return None if text[position:].strip() else tokens or None
         position = match.end()
+        if match["more"]:
+            continue
         if match["arabic"]:
             tokens.append(("num", float(match["arabic"])))
         elif match["suffix"]:
@@ -161,7 +165,7 @@ def _evaluate(tokens: list[tuple[str, object]]) -> float | None:
 
 
 _CANDIDATE = re.compile(
-    rf"(?:(?<![a-z0-9.])(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|,(?=\d{{3}}(?!\d))|e[+-]?\d)*"
+    rf"(?:(?<![a-z0-9.])(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|{_MORE_THAN}|,(?=\d{{3}}(?!\d))|e[+-]?\d)*"
     rf"(?:\s?(?:{_SUFFIX_WORDS})(?![a-z]))?",
     re.IGNORECASE,
 )

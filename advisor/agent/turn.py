@@ -11,6 +11,7 @@ from advisor.contract import Language, Source
 from advisor.labels import pick
 from advisor.registry import Registry, ToolOutcome
 from advisor.understanding.reading import Reading
+from advisor.understanding.values import is_other_model
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 
@@ -59,6 +60,10 @@ class Turn:
                     f"模型目录中没有“{name}”，按通用 {size.group(1)}B 稠密模型估算",
                 )
                 return f"{size.group(1)}B"
+            only = self.catalog.models_extending(name)
+            if len(only) == 1:  # "GLM4": the catalog has one model by that name
+                self.assume(f"“{name}” read as {only[0].name}, the catalog's only model by that name", f"“{name}”按目录中唯一同名模型 {only[0].name} 计算")
+                return only[0].id
             return name  # the tool explains that it does not know it, with suggestions
         if self.slots.params:
             return f"{self.slots.params / 1e9:g}B"
@@ -91,7 +96,23 @@ class Turn:
         """The tool's bilingual error, without suggestions that are field names (those are for programs)."""
         error = dict(outcome.error or {})
         error["suggestions"] = [s for s in error.get("suggestions", []) if not FIELD_NAME.fullmatch(str(s))]
-        return f"⚠️ {AdvisorError(**error).message(self.language)}"
+        text = f"⚠️ {AdvisorError(**error).message(self.language)}"
+        if error.get("code") == "unknown_model":
+            text += "\n\n" + self._unknown_model_help()
+        return text
+
+    def _unknown_model_help(self) -> str:
+        name = self.slots.models[0] if self.slots.models else ""
+        if name and is_other_model(name):
+            return self.t(
+                f"“{name}” is not a language model. The memory, speed and training calculators here size decoder language models, "
+                "so they cannot size it; ask about the GPU's memory instead (for example “which cards have 24 GB or more?”).",
+                f"“{name}”不是大语言模型。这里的显存、速度和训练计算器只适用于解码器语言模型，无法估算它；可以改问显卡的显存（例如“哪些卡有 24 GB 以上显存？”）。",
+            )
+        return self.t(
+            "Name a model from the catalog, give its size (for example “a 13B model”), or paste its config.json.",
+            "请给出目录中的模型名、模型参数量（例如“13B 模型”），或贴出它的 config.json。",
+        )
 
     def cite(self, doc_id: str, title: str, section: str = "", urls: list[str] | None = None, citation: str = "") -> None:
         self.cite_source(Source(doc_id=doc_id, title=title, section=section, urls=urls or [], citation=citation))

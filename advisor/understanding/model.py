@@ -37,9 +37,10 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
-    "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"},
+    "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"},
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
+COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}
 NUMBER_KINDS = {"memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
 
 
@@ -115,7 +116,8 @@ class UnderstandingModel:
             if len(roles) == 1 and value.kind not in NUMBER_KINDS:  # a name, keyword, "70B" or "10 users" plays its one role
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
                 continue
-            allowed = roles if value.kind == "money" and intent in STATING_INTENTS else roles | {NONE}  # an amount in a question is never noise
+            # an amount or a count of cards, servers or users in a question is never noise
+            allowed = roles if value.kind in COUNTED_KINDS and intent in STATING_INTENTS else roles | {NONE}
             scores = {role: p for role, p in zip(self.roles, row) if role in allowed}
             role = max(scores, key=scores.__getitem__) if scores else NONE
             tagged.append(TaggedValue(value, role, float(scores.get(role, 0.0))))

@@ -13,7 +13,11 @@ HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0
 TIME_SHARE = re.compile(r"(?P<en>half|a\s+third|a\s+quarter|two\s+thirds|three\s+quarters)\s+(?:of\s+)?the\s+time|(?P<zh>一半|三分之一|四分之一|三分之二|四分之三)(?:的)?时间")
 TIME_SHARES = {"half": 50.0, "a third": 33.3, "a quarter": 25.0, "two thirds": 66.7, "three quarters": 75.0,
                "一半": 50.0, "三分之一": 33.3, "四分之一": 25.0, "三分之二": 66.7, "四分之三": 75.0}  # fmt: skip
-CALENDAR_DEADLINE = re.compile(r"(?:by|before|until)\s+(?:the\s+)?end\s+of\s+(?:this|next|the)\s+(?:week|month)|(?:本周|这周|下周|本月|这个月|下个?月)(?:末|底|之内|以内|内|前)|月底(?:前|之前)?")
+CALENDAR_DEADLINE = re.compile(
+    r"(?<![a-z])(?:(?:by|before|until)\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|next|the)\s+)?(?:week|month|quarter|year)(?![a-z])|(?<![a-z])(?:eoy|year[\s-]end)(?![a-z])"
+    r"|(?:本周|这周|下周|本月|这个月|下个?月)(?:末|底|之内|以内|内|前)|下个?月底(?:前|之前)?|月底(?:前|之前)?"
+    r"|(?:今年|年)(?:底|末)(?:前|之前)?|今?年之?内|(?:本|这个|下个?)季度(?:末|底|之内|以内|内|前)?|季度末"
+)
 ARTICLE_DURATION = re.compile(r"(?<![a-z])an?\s+(?P<unit>year|month|week|day)(?![a-z])")
 NUMBER_BEFORE_ARTICLE = re.compile(r"\d\s*(?:h|hrs?|hours?)?\s*$")
 HALF_DURATION = re.compile(r"半个?(?P<zh>年|月)|(?<![a-z])half\s+an?\s+(?P<en>year|month)(?![a-z])")
@@ -62,16 +66,23 @@ def _month_end(day: date) -> date:
 
 
 def _hours_until(match: re.Match[str]) -> float:
-    """Hours from today to the end of the week or month named: 'by end of next week', '月底前'."""
+    """Hours from today to the end of the week, month, quarter or year named: 'by end of next week', '月底前', '年底'."""
     today = date.today()
     words = match.group()
-    if re.search(r"month|月", words):
+    after_next = bool(re.search(r"next|下", words))
+    if re.search(r"year|eoy|年", words):
+        last = date(today.year + after_next, 12, 31)
+    elif re.search(r"quarter|季度", words):
+        last = _month_end(date(today.year, (today.month - 1) // 3 * 3 + 3, 1))
+        if after_next:
+            last = _month_end(_month_end(_month_end(last + timedelta(days=1)) + timedelta(days=1)) + timedelta(days=1))
+    elif re.search(r"month|月", words):
         last = _month_end(today)
-        if re.search(r"next|下个?月", words):
+        if after_next:
             last = _month_end(last + timedelta(days=1))
     else:
         last = today + timedelta(days=6 - today.weekday())  # this Sunday
-        if re.search(r"next|下", words):
+        if after_next:
             last += timedelta(days=7)
     return 24.0 * max((last - today).days + 1, 1)
 

@@ -58,7 +58,7 @@ def _after(text: str, end: int, pattern: re.Pattern[str]) -> re.Match[str] | Non
 # Units written right after a number (the number's end is where matching starts).
 _SPACE = r"[\s]*"
 UNIT_AFTER = [
-    ("rate", re.compile(_SPACE + r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*|qps|rps|req(?:uest)?s?\s*/\s*s)(?![a-z])")),
+    ("rate", re.compile(_SPACE + r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
     ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
     ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
@@ -67,8 +67,8 @@ UNIT_AFTER = [
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元)(?![a-z/])")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
-    ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:users?|people|clients|chats|sessions|用户|人同时|人在线|路并发|路|并发)(?![a-z])")),
-    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:nodes?|servers?|machines?|boxes|hosts?)(?![a-z]))")),
+    ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:users?|people|clients|chats|sessions|用户|人同时|人在线|路并发|路|并发|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
+    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|boxes|hosts?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
     ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
@@ -81,9 +81,10 @@ CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分"
 PER_AFTER = re.compile(
     r"\s*(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
+PRICE_AFTER_PERIOD = re.compile(r"(?![内以之])[^\d\n，,。;；?？]{0,5}?(?:\d|[两三四五六七八九十])[\d.两三四五六七八九十百千多]*\s*(?:万|千|k|w|元|块|刀|美元)")
 # "5000块一张", "$1,800 each": a price per card, whose "一张" is not a count of cards
 UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")
-PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$")
+PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年))(?:要|得|要付|付|花|大概|约|差不多)?\s*$")
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
 SPENDING_BEFORE = re.compile(r"(?:(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
@@ -102,6 +103,12 @@ PARALLEL = re.compile(
     r"(?<![a-z])(?P<kind>tp|pp|dp)\s*[=:]?\s*(?P<n>\d{1,3})(?![\d.])"
     r"|(?P<word>tensor[\s-]*parallel(?:ism)?|pipeline[\s-]*parallel(?:ism)?|data[\s-]*parallel(?:ism)?|张量并行|流水线并行|数据并行)\s*(?:of|degree|度|=|:|为|是)?\s*(?P<wn>\d{1,3})(?![\d.])"
 )
+# "bs 64", "batch_size=8", "micro batch 4", "批大小16": the number a batch word names
+BATCH = re.compile(
+    r"(?<![a-z])(?:bs|mbs|gbs|(?:per[_\s]device[_\s](?:train[_\s])?)?batch[\s_-]*size|micro[\s_-]*batch(?:[\s_-]*size)?|global[\s_-]*batch(?:[\s_-]*size)?|batch|批大小|批次大小|批量大小)"
+    r"\s*(?:of|=|:|为|是|设为|设成|开到)?\s*(?P<n>\d{1,5})(?![\d.]|\s*(?:k|万|tokens?|张|卡|gpus?))"
+)
+BUY_BEFORE = re.compile(r"(?<![a-z])(?:buy|buying|get|getting|rent|renting|order|grab|add|adding)\s+$")  # "buy two for $3.6k": two cards
 NODES_OF_GPUS = re.compile(
     r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"
     r"(?P<cards>(?P<per>\d{1,2})[\s-]*(?:gpus?|cards?)[\s-]*(?:nodes?|servers?|boxes|machines?|hosts?))(?![a-z])"
@@ -127,9 +134,25 @@ def model_name_pattern() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1)
+def model_version_pattern() -> re.Pattern[str]:
+    """A family word with a version but no size ('glm4', 'llama3', 'gpt2-small'), or a model that is no
+    language model ('SDXL'): the user named a model, so it is kept even though nothing sizes it yet."""
+    raw = _raw_entities()
+    families = "|".join(re.escape(f) for f in sorted(raw["model_family"], key=len, reverse=True))
+    others = "|".join(re.escape(f) for f in sorted(raw["other_model"], key=len, reverse=True))
+    version = r"[\s-]?v?\d+(?:\.\d+)?(?:[-_](?:small|medium|large|xl|mini|instruct|chat|base|it))*"
+    return re.compile(rf"(?<![a-z0-9])(?:(?:{families}){version}|{others})(?![a-z0-9])")
+
+
+def is_other_model(name: str) -> bool:
+    """A model named in ``entities.yaml`` as no language model ("SDXL", "whisper")."""
+    return any(re.fullmatch(_synonym_pattern(other), normalize_text(name).strip()) for other in _raw_entities()["other_model"])
+
+
+@lru_cache(maxsize=1)
 def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
     """(table, canonical value, compiled synonym pattern), longest synonyms first so 'qlora' beats 'lora'."""
-    raw = {k: v for k, v in _raw_entities().items() if k != "model_family"}
+    raw = {k: v for k, v in _raw_entities().items() if k not in ("model_family", "other_model")}
     rows = []
     for table, values in raw.items():
         for canonical, synonyms in values.items():
@@ -178,10 +201,14 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
                 claim(count)
     for match in model_name_pattern().finditer(text):  # a model the catalog does not know keeps its name
         claim(Value(match.start(), match.end(), "model", match.group().strip(), surface=match.group().strip()))
+    for match in model_version_pattern().finditer(text):
+        claim(Value(match.start(), match.end(), "model", match.group().strip(), surface=match.group().strip()))
     gpu_starts = {v.start for v in found if v.kind == "gpu"}
     for match in PARALLEL.finditer(text):
         kind = match.group("kind") or {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp", "数": "dp"}[match.group("word")[0]]
         claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))
+    for match in BATCH.finditer(text):
+        claim(Value(match.start(), match.end(), "batch", float(match.group("n")), "", match.group()))
     for match in NODES_OF_GPUS.finditer(text):  # "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers
         servers = WORD_NUMBERS.get(match.group("servers")) or float(match.group("servers"))
         claim(Value(match.start(), match.end(), "count_gpu", float(servers) * float(match.group("per")), "", match.group()))
@@ -214,7 +241,7 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
             value = _number_value(text, match.start(), match.end(), word, float(count), words_only=True)
             gap = SPACES.match(text, match.end()).end()
-            if value is None and gap in gpu_starts:  # "two l40s", "one h100"
+            if value is None and (gap in gpu_starts or (count > 1 and BUY_BEFORE.search(text, 0, match.start()))):  # "two l40s", "buy two"
                 value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)
             elif value is None and count > 1 and word.isalpha() and ENDS_MESSAGE.match(text, match.end()):  # "and with four?"
                 value = Value(match.start(), match.end(), "number", float(count), "", word)
@@ -258,6 +285,8 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
             return Value(start, stop, "tokens", _tokens(raw, value), "tokens", surface)
         if kind == "duration":
             unit = duration_unit(match.group("unit"))
+            if value == 1 and PRICE_AFTER_PERIOD.match(text, stop):  # "一个月三十多万": the period of a price, not a span of time
+                return None
             if DAILY_BEFORE.search(before) and unit == "hour":
                 return Value(start, stop, "daily", value, "hours/day", surface)
             return Value(start, stop, "duration", value * HOURS[unit], unit, surface)
@@ -324,7 +353,7 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
     else:
         before = PER_BEFORE.search(text[max(0, start - 16) : start])
         if before:
-            per = "month" if before.group("rent") else next(k for k in ("hour", "month", "year") if before.group(k))
+            per = "month" if before.group("rent") or before.group("month_a") else "year" if before.group("year_a") else next(k for k in ("hour", "month", "year") if before.group(k))
             if per == "hour" and re.search(r"卡|gpu", before.group()):
                 per = "gpu_hour"
     if per == "hour" and re.search(r"gpu|卡", text[end : end + 12]):

@@ -39,6 +39,9 @@ def objective_key(option: Option, request: RecommendRequest, fastest: float | No
         return (*cloud, *price, *tail)
     if request.objective == "power":
         return (*_unknown_last(option.power_w), *price, *tail)
+    if request.objective == "memory":
+        per_price = option.count * option.capacity_gb / option.purchase_cost if option.purchase_cost else None
+        return (*_unknown_last(per_price, -1), *price, *tail)
     return (*price, *cloud, *tail)  # cheapest, china
 
 

@@ -12,7 +12,7 @@ from tools.memory.schema import MemoryEstimate
 from tools.serving.schema import EngineId
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
-Objective = Literal["cheapest", "fastest", "cloud", "china", "budget", "power"]
+Objective = Literal["cheapest", "fastest", "cloud", "china", "budget", "power", "memory"]
 SoldAs = Literal["board", "server", "pair", "rack", "apple", "laptop", "module", "cloud"]
 
 
@@ -30,7 +30,7 @@ class RecommendRequest(BaseModel):
         description="How to rank: 'cheapest' (lowest purchase price of the whole configuration), 'fastest' (most output "
         "tokens/s; training: most dense TFLOPS), 'cloud' (lowest cloud cost per hour), 'china' (only GPUs buyable new in "
         "mainland China, then cheapest), 'budget' (only configurations within `budget`, fastest first), 'power' (least board power of the whole "
-        "configuration, then cheapest).",
+        "configuration, then cheapest), 'memory' (most GPU memory per unit of purchase price).",
     )
     concurrency: int | None = Field(None, description="Concurrent users to serve (inference); each option grows, in the steps it is sold in, until it serves them.")
     tokens_per_s_per_user: float | None = Field(None, description="Speed each user should see while the answer is generated, tokens/s (inference).")

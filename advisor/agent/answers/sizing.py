@@ -60,7 +60,7 @@ def _task(turn: Turn) -> tuple[str, bool]:
 
 DOMESTIC_VENDORS = {"Huawei", "Hygon", "Cambricon", "Kunlunxin", "Biren", "Moore Threads", "MetaX"}
 # The understanding layer's objective values (entities.yaml) → the recommender's ranking.
-OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "china_buyable": "china", "domestic": "china", "least_power": "power"}
+OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "china_buyable": "china", "domestic": "china", "least_power": "power", "most_memory": "memory"}
 OBJECTIVE_LABEL = {
     "cheapest": ("lowest purchase price of the whole configuration", "整套采购价最低"),
     "fastest": ("fastest (most tokens/s in total; training: most TFLOPS)", "速度最快（总 token/s 最高；训练按总算力）"),
@@ -68,6 +68,7 @@ OBJECTIVE_LABEL = {
     "china": ("buyable new in mainland China, then cheapest", "中国大陆可买到新卡，再按价格最低"),
     "budget": ("within the budget, fastest first", "预算之内，速度优先"),
     "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
+    "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
 }
 ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")
 LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user

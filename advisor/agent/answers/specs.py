@@ -89,6 +89,7 @@ OBJECTIVE_FIELDS = {
     "cheapest": ("purchase_price", True, "Cheapest to buy", "购买价最低"),
     "cheapest_cloud": ("cloud_price", True, "Cheapest to rent", "租用最便宜"),
     "least_power": ("tdp_w", True, "Least power", "功耗最低"),
+    "most_memory": ("memory_gb", False, "Most memory", "显存最大"),
     "fastest": ("bf16_tflops", False, "Fastest (dense BF16)", "算力最强（BF16 稠密）"),
 }
 
@@ -108,11 +109,15 @@ def _objective_lead(turn: Turn, gpus: list[dict]) -> str:
     if not known or (key.endswith("price") and len({g[key]["currency"] for g in known}) > 1):
         return ""
     best = (min if lowest else max)(known, key=value)
-    shown = _price(best[key]) if key.endswith("price") else (f"{number(best['tdp_w'])} W" if key == "tdp_w" else _tflops(best[key]))
+    tied = [g["name"] for g in known if value(g) == value(best)]
+    units = {"tdp_w": "W", "memory_gb": "GB"}
+    shown = _price(best[key]) if key.endswith("price") else (f"{number(best[key])} {units[key]}" if key in units else _tflops(best[key]))
     if key == "cloud_price":
         shown = turn.t(f"{shown} per GPU-hour", f"每卡时 {shown}")
     unknown = [g["name"] for g in gpus if value(g) is None]
     tail = turn.t(f" (no figure for {', '.join(unknown)})", f"（{'、'.join(unknown)} 无数据）") if unknown else ""
+    if len(tied) > 1:
+        return turn.t(f"**{en}: {' and '.join(tied)}** (equal, {shown}){tail}.", f"**{zh}：{'、'.join(tied)}**（并列，{shown}）{tail}。")
     return turn.t(f"**{en}: {best['name']}** — {shown}{tail}.", f"**{zh}：{best['name']}** —— {shown}{tail}。")
 
 
