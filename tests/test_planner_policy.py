@@ -126,3 +126,12 @@ def test_a_model_named_without_size_is_resolved_or_explained(offline_advisor):
     assert "不是大语言模型" in response.answer
     response = ask(offline_advisor, "can i run qwen3 on a 3090?")
     assert "Did you mean" in response.answer and "give its size" in response.answer
+
+
+def test_a_parallel_layout_is_the_gpu_count_and_a_described_model_keeps_its_size(offline_advisor):
+    response = ask(offline_advisor, "pretraining a 30b llama-style net on 1T tokens, tp 4 pp 2 dp 32 on h800, how long")
+    (training,) = calls(response, "estimate_training_time")
+    assert training.args["num_gpus"] == 256 and "256 GPUs = TP 4 × PP 2 × DP 32" in response.answer
+    response = ask(offline_advisor, "how many days for a 20b gpt-4 style model on 500B tokens with 128 h100")
+    (training,) = calls(response, "estimate_training_time")
+    assert training.args["model"] == "20B" and "sized as a generic 20B" in response.answer

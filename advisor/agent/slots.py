@@ -7,6 +7,8 @@ value that did not reach a tool instead of silently dropping it.
 
 from __future__ import annotations
 
+import math
+
 from advisor.understanding.frame import Frame, Money
 
 METHOD_TO_WORKLOAD = {
@@ -111,6 +113,16 @@ class Slots:
     @property
     def pp(self) -> int | None:
         return self._get("pp")
+
+    @property
+    def dp(self) -> int | None:
+        return self._get("dp")
+
+    @property
+    def parallel_gpus(self) -> int | None:
+        """GPUs a stated parallel layout spans: TP × PP × DP ("tp=8 pp=4 dp=16" is 512)."""
+        degrees = [d for d in (self.tp, self.pp, self.dp) if d]
+        return math.prod(degrees) if len(degrees) >= 2 or self.dp else None
 
     @property
     def gpu_memory_gb(self) -> float | None:

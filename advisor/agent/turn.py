@@ -64,6 +64,13 @@ class Turn:
             if len(only) == 1:  # "GLM4": the catalog has one model by that name
                 self.assume(f"“{name}” read as {only[0].name}, the catalog's only model by that name", f"“{name}”按目录中唯一同名模型 {only[0].name} 计算")
                 return only[0].id
+            if self.slots.params:  # "a 175b gpt-3 style model": the size the user gave
+                size_b = f"{self.slots.params / 1e9:g}"
+                self.assume(
+                    f"“{name}” is not in the model catalog; sized as a generic {size_b}B dense decoder",
+                    f"模型目录中没有“{name}”，按通用 {size_b}B 稠密模型估算",
+                )
+                return f"{size_b}B"
             return name  # the tool explains that it does not know it, with suggestions
         if self.slots.params:
             return f"{self.slots.params / 1e9:g}B"

@@ -34,7 +34,13 @@ CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more th
 # What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
 # A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
-FILLER = re.compile(r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|\b(?:and|or|vs|then|instead|with|what|how|about|ok|on|for|at|in)\b", re.IGNORECASE)
+# Amending verbs count as filler too: "raised it to 0.19", "改成64" say no more than the number.
+FILLER = re.compile(
+    r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
+    r"\b(?:and|or|vs|then|instead|with|what|how|about|ok|on|for|at|in|if|we|it|its|to|make|set|say|just|now|only|up|down|"
+    r"raise[sd]?|lower(?:s|ed)?|drop(?:s|ped)?|bump(?:s|ed)?|go(?:es)?|went|falls?|fell|climb(?:s|ed)?)\b",
+    re.IGNORECASE,
+)
 
 
 def own_subject(reading: Reading) -> bool:
@@ -95,8 +101,11 @@ class ContinuationModel:
             features["restates"] = sum(state.has(slot) for slot in stated) / len(stated)
             features["slots"] = min(len(stated), 5) / 5
         if len(text) <= 2 * SHORT:  # a short message's own words ("btw", "already", "只有", "还是") carry the cue
-            for word in set(words(normalize_text(text))):
+            tokens = words(normalize_text(text))
+            for word in set(tokens):
                 features[f"w={word}"] = 1.0
+            for pair in set(zip(tokens, tokens[1:])):  # "what if", "how about", "换成": phrasings, not words
+                features[f"b={pair[0]}_{pair[1]}"] = 1.0
         return features
 
     def fit(self, rows: list[dict[str, float]], labels: list[bool], weights: list[float]) -> ContinuationModel:

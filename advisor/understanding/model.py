@@ -41,6 +41,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
 COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}
+LOG_INTENTS = {"troubleshoot", "specs"}  # pasted logs and spec sheets are full of counts nobody stated ("单卡", "GPU 7", "1 node")
 NUMBER_KINDS = {"memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
 
 
@@ -117,7 +118,8 @@ class UnderstandingModel:
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
                 continue
             # an amount or a count of cards, servers or users in a question is never noise
-            allowed = roles if value.kind in COUNTED_KINDS and intent in STATING_INTENTS else roles | {NONE}
+            sure = value.kind == "money" or (value.kind in COUNTED_KINDS and intent not in LOG_INTENTS)
+            allowed = roles if sure and intent in STATING_INTENTS else roles | {NONE}
             scores = {role: p for role, p in zip(self.roles, row) if role in allowed}
             role = max(scores, key=scores.__getitem__) if scores else NONE
             tagged.append(TaggedValue(value, role, float(scores.get(role, 0.0))))

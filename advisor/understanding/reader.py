@@ -100,6 +100,8 @@ def _restated_amounts(reading: Reading, state: Frame) -> None:
         stated = [v for v in reading.frame.slots.get(role, []) if v.start == item.value.start]
         if kind not in RESTATABLE_BY_KIND or not stated:
             continue
+        if not state.has(role) and item.confidence >= SURE_OF_ROLE:  # "供应商报价两台280万" after a monthly rent: a new price, not the rent again
+            continue
         if kind == "money":
             target = _restated_money(stated[0].value, state, reading.frame)
         else:
@@ -116,6 +118,7 @@ def _restated_amounts(reading: Reading, state: Frame) -> None:
         reading.frame.slots[target] = [SlotValue(value, stated[0].surface, stated[0].start)]
 
 
+SURE_OF_ROLE = 0.75  # a tagger this sure that an amount is a slot the conversation lacks is believed
 MAGNITUDE_SPREAD = 10.0  # an amount restates one within this factor of it
 
 
@@ -145,20 +148,29 @@ def _bare_number_restates(reading: Reading, state: Frame) -> None:
     near, the one the user gave last."""
     if len(reading.tagged) != 1 or reading.tagged[0].value.kind != "number":
         return
-    if reading.frame.names() and not only_values(reading):  # "并发64的时候呢" says what its number is
+    if not only_values(reading):  # "并发64的时候呢", "汇率按7.2" say what their number is
         return
     number = reading.tagged[0].value
     value = float(number.value)
-    numeric = [slot for slot in reversed(state.order) if slot in RESTATABLE and isinstance(state.get(slot), (int, float)) and state.get(slot) > 0]
-    distance = {slot: abs(math.log(value / state.get(slot))) for slot in numeric} if value > 0 else {}
+    amount = {slot: _magnitude(state.get(slot)) for slot in reversed(state.order) if slot in RESTATABLE or slot in RESTATABLE_BY_KIND["money"]}
+    # "汇率按7.2" restates no count: a fraction only restates a slot that holds fractions
+    numeric = [slot for slot, held in amount.items() if held and (value.is_integer() or slot not in INTEGER_ROLES)]
+    distance = {slot: abs(math.log(value / amount[slot])) for slot in numeric} if value > 0 else {}
     near = [slot for slot in numeric if distance.get(slot, math.inf) <= math.log(MAGNITUDE_SPREAD)]
-    if near:
-        closest = min(distance[slot] for slot in near)
-        slot = next(slot for slot in near if distance[slot] - closest < math.log(2))
-    elif numeric and not reading.frame.names():
-        slot = numeric[0]
-    else:
+    if not near:
         return
+    closest = min(distance[slot] for slot in near)
+    slot = next(slot for slot in near if distance[slot] - closest < math.log(1.5))
+    if slot in RESTATABLE_BY_KIND["money"]:  # "utility just raised it to 0.19": the amount, in the unit it had
+        held = state.get(slot)
+        restated: object = Money(value, held.currency, held.per)
+    else:
+        restated = int(value) if slot in INTEGER_ROLES else value
     reading.frame.slots = {name: [v for v in values if v.start != number.start] for name, values in reading.frame.slots.items()}
     reading.frame.slots = {name: values for name, values in reading.frame.slots.items() if values}
-    reading.frame.slots[slot] = [SlotValue(int(value) if slot in INTEGER_ROLES else value, number.surface, number.start)]
+    reading.frame.slots[slot] = [SlotValue(restated, number.surface, number.start)]
+
+
+def _magnitude(held: object) -> float | None:
+    amount = held.amount if isinstance(held, Money) else held
+    return float(amount) if isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount > 0 else None

@@ -167,6 +167,10 @@ def training_time(turn: Turn) -> str:
             f"Training tokens: {number(args['tokens'] / 1e9)}B (Chinchilla ≈ 20 tokens per parameter; none given)",
             f"训练数据量：未给出，按 Chinchilla 经验每参数约 20 个 token，即 {number(args['tokens'] / 1e9)}B token",
         )
+    if args["num_gpus"] is None and s.parallel_gpus:
+        args["num_gpus"] = s.parallel_gpus
+        layout = " × ".join(f"{name} {degree}" for name, degree in (("TP", s.tp), ("PP", s.pp), ("DP", s.dp)) if degree)
+        turn.assume(f"{s.parallel_gpus} GPUs = {layout}", f"{s.parallel_gpus} 张卡 = {layout}")
     if args["num_gpus"] is None and args["deadline_days"] is None:
         args["num_gpus"] = 8
         turn.assume("8 GPUs (no count or deadline given)", "未给出卡数或期限，按 8 张卡计算")
