@@ -31,6 +31,14 @@ def normalize_name(text: str) -> str:
     return re.sub(r"(?<=\d)gb", "g", text)
 
 
+VARIANT_PART = re.compile(r"^(?:sxm\d?|pcie|nvl|\d+gb)$")
+
+
+def variant_family(gpu_id: str) -> str:
+    """'a100-80gb-pcie' → 'a100': the id without its form factor and memory size."""
+    return "-".join(part for part in gpu_id.split("-") if not VARIANT_PART.match(part))
+
+
 class CatalogError(RuntimeError):
     """A data file is malformed; the message names the file and the row."""
 
@@ -121,6 +129,20 @@ class Catalog:
 
     def find_gpu(self, name: str) -> GPU | None:
         return self._gpu_index.find(name)
+
+    def gpu_variant(self, gpu_id: str, form: str | None = None, memory_gb: float | None = None) -> GPU | None:
+        """The sibling of ``gpu_id`` in another form factor or memory size: A100 80GB PCIe → 'sxm' → A100 80GB SXM."""
+        current = self._gpu_index.find(gpu_id)
+        if current is None or not (form or memory_gb) or (memory_gb and abs(current.memory_gb - memory_gb) < 1 and not form):
+            return None
+        family = variant_family(current.id)
+        siblings = [g for g in self.gpus if variant_family(g.id) == family and g.id != current.id]
+        if form:
+            siblings = [g for g in siblings if form in g.id.split("-")]
+        if memory_gb:
+            siblings = [g for g in siblings if abs(g.memory_gb - memory_gb) < 1]
+        parts = set(current.id.split("-"))
+        return max(siblings, key=lambda g: len(set(g.id.split("-")) & parts), default=None)  # keep what was not asked to change
 
     def find_model(self, name: str) -> ModelSpec | None:
         return self._model_index.find(name)

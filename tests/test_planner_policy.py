@@ -135,3 +135,9 @@ def test_a_parallel_layout_is_the_gpu_count_and_a_described_model_keeps_its_size
     response = ask(offline_advisor, "how many days for a 20b gpt-4 style model on 500B tokens with 128 h100")
     (training,) = calls(response, "estimate_training_time")
     assert training.args["model"] == "20B" and "sized as a generic 20B" in response.answer
+
+
+def test_a_variant_follow_up_reruns_the_question_on_that_variant(offline_advisor):
+    response = ask(offline_advisor, "and the pcie version?", "how many tok/s does llama 3.1 70b fp8 get on one h100 sxm with vllm")
+    (speed,) = calls(response, "estimate_throughput")
+    assert speed.args["gpu"] == "h100-pcie"

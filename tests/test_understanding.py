@@ -290,3 +290,9 @@ def test_countries_labs_and_quoted_rules_are_slots(understanding):
     assert frame.get("region") == "global"
     assert read(understanding, "给实验室买卡，主要跑7B推理").frame.get("audience") == "team"
     assert read(understanding, "显存是不是参数量乘以2就够了，比如14B").frame.get("claim") == "rule_of_thumb"
+
+
+def test_a_variant_said_apart_from_its_gpu_picks_that_variant(understanding):
+    assert read(understanding, "the sxm one?", "tok/s for qwen2.5 32b on one a100 80gb pcie with vllm").state.get("gpu") == "a100-80gb-sxm"
+    assert read(understanding, "换80G的呢", "A100 40G能不能做llama3-8b的lora").state.get("gpu") == "a100-80gb-sxm"
+    assert read(understanding, "h200 vs the nvl one for 70b serving").frame.all("gpu") == ["h200-sxm", "h200-nvl"]

@@ -37,7 +37,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
-    "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"},
+    "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
 COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}

@@ -57,6 +57,7 @@ class Understanding:
                 reading.intent, reading.confidence = max(
                     ((i, p) for i, p in reading.probabilities.items() if i != "follow_up"), key=lambda item: item[1]
                 )
+        self._pick_variant(reading, state)
         if reading.intent in TASKS:
             if task is not None and state.names() and not own_subject(reading):
                 return reading.intent, state.updated(reading.frame)
@@ -71,6 +72,26 @@ class Understanding:
         if reading.intent in CARRY_OVER:
             return task, state
         return None, Frame()
+
+
+    def _pick_variant(self, reading: Reading, state: Frame) -> None:
+        """"the SXM version", "80G的呢": another form factor or memory size of the GPU in question, the
+        message's own or, in a follow-up, the conversation's."""
+        forms, memory = reading.frame.slots.pop("gpu_form", []), reading.frame.slots.get("gpu_memory", [])
+        own = reading.frame.slots.get("gpu", [])
+        if not forms and not (memory and not own and reading.intent == "follow_up"):
+            return
+        gpus = own or (state.slots.get("gpu", []) if reading.intent == "follow_up" else [])
+        if len(gpus) != 1:
+            return
+        variant = self.catalog.gpu_variant(gpus[0].value, forms[0].value if forms else None, memory[0].value if memory else None)
+        if variant is None:
+            return
+        said = (forms or memory)[0]
+        # beside a GPU of its own it is a second card ("h100 nvl vs the pcie one"); alone it replaces the conversation's
+        reading.frame.slots["gpu"] = [*own, SlotValue(variant.id, said.surface, said.start)]
+        if memory and abs(variant.memory_gb - memory[0].value) < 1:  # the size now named by the GPU itself
+            del reading.frame.slots["gpu_memory"]
 
 
 def _task_messages(messages: list[str], reading: Reading) -> list[str]:
