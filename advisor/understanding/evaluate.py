@@ -7,7 +7,6 @@ that marked only "8" agree; a gold span no built-in value covers is compared by 
 from __future__ import annotations
 
 import re
-
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +17,8 @@ from advisor.understanding.corpus import TASKS, Conversation, Corpus, Utterance,
 from advisor.understanding.frame import Frame, Money, implicitly_replaced, resolve
 from advisor.understanding.model import ROLES_BY_KIND, TaggedValue
 from advisor.understanding.reader import Reading, Understanding
-from knowledge.catalog import variant_family
 from advisor.understanding.values import find_values
+from knowledge.catalog import variant_family
 
 HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
 # Conversation splits written blind later, each from schema.yaml alone, and what has been done with
