@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from advisor.contract import ChatTurn
 
 
@@ -141,3 +143,11 @@ def test_a_variant_follow_up_reruns_the_question_on_that_variant(offline_advisor
     response = ask(offline_advisor, "and the pcie version?", "how many tok/s does llama 3.1 70b fp8 get on one h100 sxm with vllm")
     (speed,) = calls(response, "estimate_throughput")
     assert speed.args["gpu"] == "h100-pcie"
+
+
+def test_a_monthly_bill_and_a_total_quote_are_spread_before_the_tco(offline_advisor):
+    response = ask(offline_advisor, "厂家报价三台总共360万", "我们在云上租了24张H100，每个月账单五十多万，自建两年能回本吗")
+    (tco,) = calls(response, "compute_tco")
+    assert tco.args["server_price"] == 1200000 and tco.args["servers"] == 3
+    assert tco.args["cloud_price_per_gpu_hour"] == pytest.approx(500000 / 730 / 24)
+    assert "¥3,600,000 是 3 台的总价" in response.answer and "每月按 730 小时" in response.answer

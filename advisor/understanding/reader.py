@@ -134,7 +134,7 @@ def _restated_amounts(reading: Reading, state: Frame) -> None:
         if not reading.frame.slots[role]:
             del reading.frame.slots[role]
         value = resolve(TaggedValue(item.value, target, item.confidence), currency)
-        if isinstance(value, Money) and (value.per == "once" or (value.per, state.get(target).per) == ("hour", "gpu_hour")):
+        if isinstance(value, Money) and (value.per in ("once", "all") or (value.per, state.get(target).per) == ("hour", "gpu_hour")):
             value = Money(value.amount, value.currency, state.get(target).per)  # "每卡1.3刀" after "每卡每小时2.5刀"
         reading.frame.slots[target] = [SlotValue(value, stated[0].surface, stated[0].start)]
 
@@ -152,7 +152,9 @@ def _restated_money(newer: Money, state: Frame, stated: Frame) -> str | None:
         if slot in RESTATABLE_BY_KIND["money"] and isinstance(state.get(slot), Money) and (slot not in stated.slots or stated.get(slot) is newer)
         and (not newer.currency or state.get(slot).currency == newer.currency)
     ]  # fmt: skip
-    if newer.per != "once":
+    if newer.per == "all":  # a total for everything bought is a purchase, never a rent again
+        candidates = [slot for slot in candidates if state.get(slot).per in ("once", "all")]
+    if newer.per not in ("once", "all"):
         same_unit = [slot for slot in candidates if state.get(slot).per == newer.per or (newer.per, state.get(slot).per) == ("hour", "gpu_hour")]
         return same_unit[0] if len(same_unit) == 1 else None
     near = [

@@ -82,6 +82,9 @@ PER_AFTER = re.compile(
     r"\s*(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
 PRICE_AFTER_PERIOD = re.compile(r"(?:要|得|要付|付|花|大概|约|差不多|就要|得花)?\s*(?:\d|[两三四五六七八九十])[\d.两三四五六七八九十百千多]*\s*(?:万|千|k|w|元|块|刀|美元)")
+# "两台一共280万", "$420k for two HGX boxes", "2.3M all in": the price of everything bought, not of one server
+TOTAL_BEFORE = re.compile(r"(?:一共|总共|合计|总价|总计|加起来|in\s+total|total(?:ling)?|altogether)\s*(?:is|of|:|=|要|是|大概|约)?\s*$")
+TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|total|altogether|all\s+in|for\s+(?:the\s+)?(?:both|all|two|three|four|five|six|eight|\d+)\b|一共|总共|合计)")
 # "5000块一张", "$1,800 each": a price per card, whose "一张" is not a count of cards
 UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")
 PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年))(?:要|得|要付|付|花|大概|约|差不多)?\s*$")
@@ -91,7 +94,7 @@ SPENDING_BEFORE = re.compile(r"(?:(?:buy|bought|get|got|purchase[ds]?|quoted?)\b
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
 RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
-IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|下子|会儿|点儿")
+IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|共|下子|会儿|点儿")
 K_SUFFIX = re.compile(r"\d\s*k$")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|24\s*小时\s*(?:满载|不停|运行)|满载运行|around\s+the\s+clock|non[\s-]?stop")
@@ -358,4 +361,6 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
                 per = "gpu_hour"
     if per == "hour" and re.search(r"gpu|卡", text[end : end + 12]):
         per = "gpu_hour"
+    if per == "once" and (TOTAL_BEFORE.search(text, max(0, start - 16), start) or TOTAL_AFTER.match(text, end)):
+        per = "all"
     return Value(start, end, "money", (value, currency, per), per, text[start:end])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 from advisor.agent.answers import compare
 from advisor.agent.markdown import money, number, table
@@ -10,6 +11,7 @@ from advisor.agent.turn import Turn
 from advisor.language import default_currency
 from advisor.understanding.frame import Money
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.tco_model import HOURS_PER_MONTH
 
 DEFAULT_GPU = "h100-sxm"
 QUARTER_DAYS = 90
@@ -25,6 +27,29 @@ def _currency(turn: Turn) -> str:
 
 def _in(amount: Money | None, currency: str) -> float | None:
     return None if amount is None else convert(amount.amount, amount.currency, currency, DEFAULT_USD_TO_CNY)
+
+
+PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
+PER_CARD = re.compile(r"卡|张|gpu|card|each", re.IGNORECASE)
+
+
+def _hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
+    """The rental price per GPU-hour; a monthly or yearly bill ("每个月要付四十多万") is spread over its
+    hours and, unless it was said per card, over the GPUs, and the answer says so."""
+    price = turn.slots.hourly_price
+    amount = _in(price, currency)
+    if price is None or amount is None or price.per not in PERIOD_HOURS:
+        return amount
+    surface = next((v.surface for v in turn.slots.frame.slots.get("cloud_price", [])), "")
+    cards = 1 if PER_CARD.search(surface) else gpus
+    hourly = amount / PERIOD_HOURS[price.per] / cards
+    period_en, period_zh = {"month": ("a month", "每月"), "year": ("a year", "每年")}[price.per]
+    whole_en, whole_zh = (f" for {cards} GPUs", f"（{cards} 张卡）") if cards > 1 else ("", "")
+    turn.assume(
+        f"{money(amount, currency)} {period_en}{whole_en} = {money(hourly, currency)} per GPU-hour ({PERIOD_HOURS[price.per]:g} h {period_en})",
+        f"{period_zh} {money(amount, currency)}{whole_zh} = 每卡时 {money(hourly, currency)}（{period_zh}按 {PERIOD_HOURS[price.per]:g} 小时）",
+    )
+    return hourly
 
 
 def _name(turn: Turn, gpu_id: str | None) -> str:
@@ -47,6 +72,12 @@ def tco(turn: Turn) -> str:
     per_server = s.gpus_per_server or min(count, 8)
     servers = s.servers or max(1, math.ceil(count / per_server))
     server_price = _in(s.server_price, currency)
+    if server_price is not None and s.server_price.per == "all" and servers > 1:  # "两台一共280万"
+        turn.assume(
+            f"{money(server_price, currency)} is the price of all {servers} servers: {money(server_price / servers, currency)} each",
+            f"{money(server_price, currency)} 是 {servers} 台的总价：每台 {money(server_price / servers, currency)}",
+        )
+        server_price /= servers
     budget = _in(s.budget, currency)
     if server_price is None and budget is not None:
         turn.assume(f"{money(budget, currency)} is the purchase price of all servers", f"{money(budget, currency)} 视为全部服务器的采购价")
@@ -60,7 +91,7 @@ def tco(turn: Turn) -> str:
             "server_price": server_price,
             "lifetime_years": s.horizon_years,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
-            "cloud_price_per_gpu_hour": _in(s.hourly_price, currency),
+            "cloud_price_per_gpu_hour": _hourly_price(turn, currency, count),
             "electricity_price": _in(s.power_price, currency),
             "currency": currency,
         },
@@ -158,7 +189,7 @@ def training_time(turn: Turn) -> str:
         tokens=tokens,
         num_gpus=s.gpu_count if s.gpu_count else None,
         deadline_days=s.deadline_hours / 24 if s.deadline_hours else None,
-        price_per_gpu_hour=_in(s.hourly_price, args["currency"]),
+        price_per_gpu_hour=_hourly_price(turn, args["currency"], s.gpu_count or 1),
     )
     if tokens is None:
         params = s.params or turn.catalog.model(model).params_b * 1e9
