@@ -296,3 +296,13 @@ def test_a_variant_said_apart_from_its_gpu_picks_that_variant(understanding):
     assert read(understanding, "the sxm one?", "tok/s for qwen2.5 32b on one a100 80gb pcie with vllm").state.get("gpu") == "a100-80gb-sxm"
     assert read(understanding, "换80G的呢", "A100 40G能不能做llama3-8b的lora").state.get("gpu") == "a100-80gb-sxm"
     assert read(understanding, "h200 vs the nvl one for 70b serving").frame.all("gpu") == ["h200-sxm", "h200-nvl"]
+
+
+def test_a_precision_is_the_cache_only_when_the_cache_is_named(understanding):
+    state = read(understanding, "and in fp8 training?", "max batch for qwen2.5 7b full finetune on 8x h100, seq 4096, zero-3").state
+    assert state.get("precision") == "fp8" and not state.has("kv_precision")
+    assert read(understanding, "with the kv cache in fp8").frame.get("kv_precision") == "fp8"
+
+
+def test_two_of_them_is_a_count_of_the_cards_in_question(understanding):
+    assert read(understanding, "could three of those do it at 20 tok/s", "tok/s for qwen2.5 32b on one l40s").state.get("gpu_count") == 3

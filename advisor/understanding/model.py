@@ -9,6 +9,7 @@ Training takes seconds (training.py trains and caches them, with the dialogue mo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -41,6 +42,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
 COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}
+KV_WORDS = re.compile(r"kv|cache|缓存")
 LOG_INTENTS = {"troubleshoot", "specs"}  # pasted logs and spec sheets are full of counts nobody stated ("单卡", "GPU 7", "1 node")
 NUMBER_KINDS = {"memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
 
@@ -120,6 +122,8 @@ class UnderstandingModel:
             # an amount or a count of cards, servers or users in a question is never noise
             sure = value.kind == "money" or (value.kind in COUNTED_KINDS and intent not in LOG_INTENTS)
             allowed = roles if sure and intent in STATING_INTENTS else roles | {NONE}
+            if value.kind == "precision" and not KV_WORDS.search(normalized):  # a cache precision is said of the cache
+                allowed = allowed - {"kv_precision"}
             scores = {role: p for role, p in zip(self.roles, row) if role in allowed}
             role = max(scores, key=scores.__getitem__) if scores else NONE
             tagged.append(TaggedValue(value, role, float(scores.get(role, 0.0))))

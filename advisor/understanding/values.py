@@ -111,6 +111,7 @@ BATCH = re.compile(
     r"(?<![a-z])(?:bs|mbs|gbs|(?:per[_\s]device[_\s](?:train[_\s])?)?batch[\s_-]*size|micro[\s_-]*batch(?:[\s_-]*size)?|global[\s_-]*batch(?:[\s_-]*size)?|batch|批大小|批次大小|批量大小)"
     r"\s*(?:of|=|:|为|是|设为|设成|开到)?\s*(?P<n>\d{1,5})(?![\d.]|\s*(?:k|万|tokens?|张|卡|gpus?))"
 )
+OF_THEM = re.compile(r"\s+of\s+(?:them|those|these)(?![a-z])")
 BUY_BEFORE = re.compile(r"(?<![a-z])(?:buy|buying|get|getting|rent|renting|order|grab|add|adding)\s+$")  # "buy two for $3.6k": two cards
 NODES_OF_GPUS = re.compile(
     r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"
@@ -244,7 +245,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
             value = _number_value(text, match.start(), match.end(), word, float(count), words_only=True)
             gap = SPACES.match(text, match.end()).end()
-            if value is None and (gap in gpu_starts or (count > 1 and BUY_BEFORE.search(text, 0, match.start()))):  # "two l40s", "buy two"
+            cards = gap in gpu_starts or (count > 1 and (BUY_BEFORE.search(text, 0, match.start()) or OF_THEM.match(text, match.end())))
+            if value is None and cards:  # "two l40s", "buy two", "two of them"
                 value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)
             elif value is None and count > 1 and word.isalpha() and ENDS_MESSAGE.match(text, match.end()):  # "and with four?"
                 value = Value(match.start(), match.end(), "number", float(count), "", word)
