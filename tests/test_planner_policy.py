@@ -151,3 +151,8 @@ def test_a_monthly_bill_and_a_total_quote_are_spread_before_the_tco(offline_advi
     assert tco.args["server_price"] == 1200000 and tco.args["servers"] == 3
     assert tco.args["cloud_price_per_gpu_hour"] == pytest.approx(500000 / 730 / 24)
     assert "¥3,600,000 是 3 台的总价" in response.answer and "每月按 730 小时" in response.answer
+
+
+def test_a_variant_the_gpu_does_not_come_in_is_named_not_dropped(offline_advisor):
+    response = ask(offline_advisor, "那SXM版的呢", "单张4090跑qwen2.5-7b，每秒多少token")
+    assert "显卡版本 “sxm版”: 目录里这款卡没有这个版本" in response.answer

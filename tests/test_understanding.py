@@ -306,3 +306,8 @@ def test_a_precision_is_the_cache_only_when_the_cache_is_named(understanding):
 
 def test_two_of_them_is_a_count_of_the_cards_in_question(understanding):
     assert read(understanding, "could three of those do it at 20 tok/s", "tok/s for qwen2.5 32b on one l40s").state.get("gpu_count") == 3
+
+
+def test_a_variant_after_a_comparison_joins_it(understanding):
+    state = read(understanding, "and the 80gb pcie one?", "how much does an a100 40gb cost compared with an a100 80gb").state
+    assert state.all("gpu") == ["a100-40gb-sxm", "a100-80gb-sxm", "a100-80gb-pcie"]

@@ -109,6 +109,9 @@ def _task_from_slots(turn: Turn) -> str | None:
     return None
 
 
+UNUSED_BECAUSE = {"gpu_form": ("the catalog has no such variant of the GPU in question", "目录里这款卡没有这个版本")}
+
+
 def _unused(turn: Turn) -> str:
     """Name every value the user stated in this message that no tool used, and why."""
     stated = turn.reading.frame
@@ -116,7 +119,7 @@ def _unused(turn: Turn) -> str:
     for slot in stated.names():
         if slot in NOT_REPORTED or slot in turn.slots.used or slot in turn.entities.used:
             continue
-        why = turn.ignored.get(slot) or turn.t("this answer does not need it", "这个回答用不到它")
+        why = turn.ignored.get(slot) or turn.t(*UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它")))
         lines.append(f"- {slot_label(slot, turn.language)} “{stated.surface(slot)}”: {why}")
     if not lines:
         return ""

@@ -76,20 +76,22 @@ class Understanding:
 
     def _pick_variant(self, reading: Reading, state: Frame) -> None:
         """"the SXM version", "80G的呢": another form factor or memory size of the GPU in question, the
-        message's own or, in a follow-up, the conversation's."""
-        forms, memory = reading.frame.slots.pop("gpu_form", []), reading.frame.slots.get("gpu_memory", [])
+        message's own or, in a follow-up, the conversation's. Beside other cards (its own, or a comparison
+        already open) it is one more card; alone it replaces the conversation's."""
+        forms, memory = reading.frame.slots.get("gpu_form", []), reading.frame.slots.get("gpu_memory", [])
         own = reading.frame.slots.get("gpu", [])
         if not forms and not (memory and not own and reading.intent == "follow_up"):
             return
         gpus = own or (state.slots.get("gpu", []) if reading.intent == "follow_up" else [])
-        if len(gpus) != 1:
+        form, size = (forms[0].value if forms else None), (memory[0].value if memory else None)
+        variants = {v.id: v for v in (self.catalog.gpu_variant(g.value, form, size) for g in gpus) if v is not None}
+        if len(variants) != 1:
             return
-        variant = self.catalog.gpu_variant(gpus[0].value, forms[0].value if forms else None, memory[0].value if memory else None)
-        if variant is None:
-            return
+        variant = next(iter(variants.values()))
         said = (forms or memory)[0]
-        # beside a GPU of its own it is a second card ("h100 nvl vs the pcie one"); alone it replaces the conversation's
-        reading.frame.slots["gpu"] = [*own, SlotValue(variant.id, said.surface, said.start)]
+        kept = own or (state.slots["gpu"] if len(gpus) > 1 else [])
+        reading.frame.slots["gpu"] = [*[g for g in kept if g.value != variant.id], SlotValue(variant.id, said.surface, said.start)]
+        reading.frame.slots.pop("gpu_form", None)
         if memory and abs(variant.memory_gb - memory[0].value) < 1:  # the size now named by the GPU itself
             del reading.frame.slots["gpu_memory"]
 

@@ -11,7 +11,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "server_count": ("number of servers", "服务器台数"), "tp": ("tensor parallelism", "张量并行"),
     "pp": ("pipeline parallelism", "流水线并行"), "dp": ("data parallelism", "数据并行"),
     "sharding": ("ZeRO/FSDP sharding", "ZeRO/FSDP 切分"), "method": ("task", "任务类型"), "optimizer": ("optimizer", "优化器"),
-    "recompute": ("activation recomputation", "激活重计算"),
+    "recompute": ("activation recomputation", "激活重计算"), "gpu_form": ("GPU variant", "显卡版本"),
     "training_tokens": ("training data", "训练数据量"), "deadline": ("deadline", "期限"), "budget": ("budget", "预算"),
     "server_price": ("server price", "服务器价格"), "cloud_price": ("rental price", "租用价格"),
     "electricity_price": ("electricity price", "电价"), "utilisation": ("utilisation", "利用率"),
