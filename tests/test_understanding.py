@@ -311,3 +311,16 @@ def test_two_of_them_is_a_count_of_the_cards_in_question(understanding):
 def test_a_variant_after_a_comparison_joins_it(understanding):
     state = read(understanding, "and the 80gb pcie one?", "how much does an a100 40gb cost compared with an a100 80gb").state
     assert state.all("gpu") == ["a100-40gb-sxm", "a100-80gb-sxm", "a100-80gb-pcie"]
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("rent or buy 4 l40s if we only use them during business hours", "utilisation", 45 / 168),
+        ("8卡A100自建还是租，一周大概用50个小时", "utilisation", 50 / 168),
+        ("qwen2.5-14b做客服，输入大概三千字，L20每秒多少token", "prompt_tokens", 3000),
+        ("which gpus to serve llama 3.1 8b for 60 agents at once", "concurrency", 60),
+    ],
+)
+def test_schedules_lengths_in_characters_and_loads_in_words(understanding, text, slot, value):
+    assert read(understanding, text).frame.get(slot) == pytest.approx(value, rel=0.01), read(understanding, text).frame.slots

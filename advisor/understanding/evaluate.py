@@ -114,6 +114,7 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
             have: dict[str, set] = defaultdict(set)
             for slot, value in _frame_pairs(state):
                 have[slot].add(value)
+            have["gpu_count"] |= set(state.all("gpus_per_server"))  # "两台8卡": the 8 is held, per server, beside the total
             missing = {
                 slot: lacking for slot, values in anchor_gold.items()
                 if (lacking := {v for v in _lacking(values, have[slot]) if not _named_by_gpu(slot, v, have["gpu"], understanding)})

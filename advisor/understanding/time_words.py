@@ -28,7 +28,11 @@ SCHEDULES = (
     re.compile(rf"{_DAYS}[^\d\n]{{0,12}}?{_HOURS}"),
     re.compile(rf"{_HOURS}[^\d\n]{{0,12}}?{_DAYS}"),
     re.compile(r"朝九晚(?P<idiom_end>[五六七八九])"),
+    # "office hours", "工作日白天": a working day, 9 to 6, five days a week
+    re.compile(r"(?P<office>(?:during\s+|in\s+|only\s+)?(?:office|business|working|work)\s+hours|工作日白天|上班时间|工作时间)"),
 )
+# "30 hours a week", "每周40小时": hours of use per week
+WEEKLY_HOURS = re.compile(r"(?P<n>\d{1,3})\s*(?:hours?|hrs?|h|个?小时)\s*(?:a|per|each|/)\s*(?:week|wk)(?![a-z])|(?:每周|一周)[^\d\n，,。]{0,4}?(?P<zh>\d{1,3})\s*个?小时")
 
 
 def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
@@ -41,6 +45,10 @@ def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
         share = _schedule_share(match)
         if share is not None:
             found.append((match.start(), match.end(), "percent", share, "%"))
+    for match in WEEKLY_HOURS.finditer(text):
+        hours = float(match.group("n") or match.group("zh"))
+        if 0 < hours <= 168:
+            found.append((match.start(), match.end(), "percent", round(hours / 168 * 100, 1), "%"))
     for match in CALENDAR_DEADLINE.finditer(text):
         found.append((match.start(), match.end(), "duration", _hours_until(match), "day"))
     for match in HALF_DURATION.finditer(text):  # "半年", "half a year"
@@ -90,7 +98,9 @@ def _hours_until(match: re.Match[str]) -> float:
 def _schedule_share(match: re.Match[str]) -> float | None:
     """Hours per week of a working-hours schedule, as a percentage of the week's 168 hours."""
     groups = match.groupdict()
-    if groups.get("idiom_end"):
+    if groups.get("office"):
+        start, end = 9, 18
+    elif groups.get("idiom_end"):
         start, end = 9, 12 + CHINESE_DIGITS[groups["idiom_end"]]
     else:
         start, end = int(groups["start"]), int(groups["end"])
