@@ -9,6 +9,7 @@ import re
 import pytest
 
 from advisor.contract import ChatTurn
+from knowledge.catalog import load_catalog
 
 
 def ask(advisor, message, *earlier):
@@ -156,3 +157,11 @@ def test_a_monthly_bill_and_a_total_quote_are_spread_before_the_tco(offline_advi
 def test_a_variant_the_gpu_does_not_come_in_is_named_not_dropped(offline_advisor):
     response = ask(offline_advisor, "那SXM版的呢", "单张4090跑qwen2.5-7b，每秒多少token")
     assert "显卡版本 “sxm版”: 目录里这款卡没有这个版本" in response.answer
+
+
+def test_data_center_cards_only_is_a_filter_beside_the_ranking(offline_advisor):
+    response = ask(offline_advisor, "最便宜的方案部署qwen2.5-7b给10个人用，不要游戏卡")
+    (recommend,) = calls(response, "recommend_gpus")
+    segments = {load_catalog().gpu(gpu).segment for gpu in recommend.args["gpus"]}
+    assert recommend.args["objective"] == "cheapest" and segments == {"datacenter"}
+    assert "只考虑数据中心加速卡" in response.answer

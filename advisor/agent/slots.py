@@ -17,6 +17,9 @@ METHOD_TO_WORKLOAD = {
 }  # fmt: skip
 
 
+OBJECTIVE_FILTERS = {"datacenter_only"}
+
+
 class Slots:
     def __init__(self, frame: Frame):
         self.frame = frame
@@ -170,7 +173,12 @@ class Slots:
 
     @property
     def objective(self) -> str | None:
-        return self._get("objective")
+        """The ranking the user asked for; "data-center cards only" is a filter, not a ranking."""
+        return next((o for o in self._all("objective") if o not in OBJECTIVE_FILTERS), None)
+
+    @property
+    def datacenter_only(self) -> bool:
+        return "datacenter_only" in self._all("objective")
 
     @property
     def for_a_team(self) -> bool:

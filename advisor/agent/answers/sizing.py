@@ -168,6 +168,10 @@ def recommend(turn: Turn) -> str:
         args["region"] = "cn"
     if s.objective == "domestic":  # Chinese-made accelerators only
         args["region"], args["gpus"] = "cn", [g.id for g in turn.catalog.gpus if g.vendor in DOMESTIC_VENDORS]
+    if s.datacenter_only:
+        allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
+        args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
+        turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
     outcome = turn.call("recommend_gpus", args)
     if not outcome.ok:
         return turn.error(outcome)
