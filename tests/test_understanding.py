@@ -244,6 +244,7 @@ def test_a_lone_number_restates_the_number_nearest_in_magnitude(understanding):
         ("vendor wants $510k for three DGX boxes, or rent at $2.4/gpu/hr", "server_count", 3),
         ("should i rent 4090s at $0.4/hr or buy two for $4k", "gpu_count", 2),
         ("阿里云上8卡A100一个月三十多万，买的话多久回本", "cloud_price", 300000),
+        ("租8卡H100一个月就要25万，自建两年能回本吗", "cloud_price", 250000),
     ],
 )
 def test_amounts_counts_and_shares_as_people_write_them(understanding, text, slot, value):

@@ -81,13 +81,15 @@ CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分"
 PER_AFTER = re.compile(
     r"\s*(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
-PRICE_AFTER_PERIOD = re.compile(r"(?:要|得|要付|付|花|大概|约|差不多|就要|得花)?\s*(?:\d|[两三四五六七八九十])[\d.两三四五六七八九十百千多]*\s*(?:万|千|k|w|元|块|刀|美元)")
+# What may stand between a period and its price: "一个月就要30万", "一年大概20万"
+_PERIOD_TO_PRICE = r"(?:要|得|要付|付|花|大概|约|差不多|就要|得花)?"
+PRICE_AFTER_PERIOD = re.compile(_PERIOD_TO_PRICE + r"\s*(?:\d|[两三四五六七八九十])[\d.两三四五六七八九十百千多]*\s*(?:万|千|k|w|元|块|刀|美元)")
 # "两台一共280万", "$420k for two HGX boxes", "2.3M all in": the price of everything bought, not of one server
 TOTAL_BEFORE = re.compile(r"(?:一共|总共|合计|总价|总计|加起来|in\s+total|total(?:ling)?|altogether)\s*(?:is|of|:|=|要|是|大概|约)?\s*$")
 TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|total|altogether|all\s+in|for\s+(?:the\s+)?(?:both|all|two|three|four|five|six|eight|\d+)\b|一共|总共|合计)")
 # "5000块一张", "$1,800 each": a price per card, whose "一张" is not a count of cards
 UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")
-PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年))(?:要|得|要付|付|花|大概|约|差不多)?\s*$")
+PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年))" + _PERIOD_TO_PRICE + r"\s*$")
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
 SPENDING_BEFORE = re.compile(r"(?:(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
