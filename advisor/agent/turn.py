@@ -54,18 +54,14 @@ class Turn:
             if self.catalog.find_model(name) is not None:
                 return name
             size = SIZE_IN_NAME.search(name)
-            if size:
-                self.assume(
-                    f"“{name}” is not in the model catalog; sized as a generic {size.group(1)}B dense decoder",
-                    f"模型目录中没有“{name}”，按通用 {size.group(1)}B 稠密模型估算",
-                )
-                return f"{size.group(1)}B"
-            only = self.catalog.models_extending(name)
-            if len(only) == 1:  # "GLM4": the catalog has one model by that name
-                self.assume(f"“{name}” read as {only[0].name}, the catalog's only model by that name", f"“{name}”按目录中唯一同名模型 {only[0].name} 计算")
-                return only[0].id
-            if self.slots.params:  # "a 175b gpt-3 style model": the size the user gave
-                size_b = f"{self.slots.params / 1e9:g}"
+            if size is None:
+                only = self.catalog.models_extending(name)
+                if len(only) == 1:  # "GLM4": the catalog has one model by that name
+                    self.assume(f"“{name}” read as {only[0].name}, the catalog's only model by that name", f"“{name}”按目录中唯一同名模型 {only[0].name} 计算")
+                    return only[0].id
+            # the size in its name, else the size the user gave ("a 175b gpt-3 style model")
+            size_b = size.group(1) if size else (f"{self.slots.params / 1e9:g}" if self.slots.params else None)
+            if size_b:
                 self.assume(
                     f"“{name}” is not in the model catalog; sized as a generic {size_b}B dense decoder",
                     f"模型目录中没有“{name}”，按通用 {size_b}B 稠密模型估算",

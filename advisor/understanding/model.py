@@ -64,12 +64,16 @@ class UnderstandingModel:
     def fit(self, data: Corpus, found: dict[str, list[Value]] | None = None) -> UnderstandingModel:
         """``found``: the values of each text when already scanned (training reads every text several times)."""
         found = found if found is not None else {}
-        values = [found.get(u.text) or find_values(u.text, self.catalog) for u in data.utterances]
+
+        def scan(text: str) -> list[Value]:
+            return found[text] if text in found else find_values(text, self.catalog)
+
+        values = [scan(u.text) for u in data.utterances]
         self.fit_intent(data.utterances, values)
         # A conversation's follow-up tags its values as the task it continues does ("num_workers=2" after a
         # pasted log is no GPU count): the reader re-tags a follow-up with that task.
         continued = [replace(t.utterance, intent=t.expect_task) for c in data.conversations for t in c.turns if t.expect_task]
-        self.fit_roles(data.utterances + continued, values + [found.get(u.text) or find_values(u.text, self.catalog) for u in continued])
+        self.fit_roles(data.utterances + continued, values + [scan(u.text) for u in continued])
         return self
 
     def fit_intent(self, utterances: list[Utterance], values: list[list[Value]]) -> None:

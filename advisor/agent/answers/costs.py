@@ -40,8 +40,7 @@ def _hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
     amount = _in(price, currency)
     if price is None or amount is None or price.per not in PERIOD_HOURS:
         return amount
-    surface = next((v.surface for v in turn.slots.frame.slots.get("cloud_price", [])), "")
-    cards = 1 if PER_CARD.search(surface) else gpus
+    cards = 1 if PER_CARD.search(turn.slots.frame.surface("cloud_price")) else gpus
     hourly = amount / PERIOD_HOURS[price.per] / cards
     period_en, period_zh = {"month": ("a month", "每月"), "year": ("a year", "每年")}[price.per]
     whole_en, whole_zh = (f" for {cards} GPUs", f"（{cards} 张卡）") if cards > 1 else ("", "")
