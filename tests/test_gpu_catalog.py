@@ -17,7 +17,7 @@ GPU_IDS = (
     "a100-80gb-sxm a100-40gb-sxm a100-80gb-pcie a800-80gb-sxm l40s l40 l20 l4 a10 a40 t4 v100-32gb "
     "rtx-6000-ada rtx-pro-6000-blackwell rtx-a6000 rtx-5090 rtx-5080 rtx-4090 rtx-4090d rtx-4080-super "
     "rtx-4070-ti-super rtx-4060-ti-16gb rtx-3090 rtx-3060-12gb mi355x mi325x mi300x mi250x gaudi3 gaudi2 "
-    "ascend-910b tpu-v5p tpu-v5e trainium2 apple-m4-max apple-m3-ultra apple-m2-ultra "
+    "ascend-910b ascend-910c tpu-v5p tpu-v5e trainium2 apple-m4-max apple-m3-ultra apple-m2-ultra "
     "a10g rtx-4090-laptop rtx-4080-laptop rtx-4070-laptop rtx-4060-laptop jetson-agx-orin-64gb "
     "apple-m1-max apple-m1-ultra apple-m2-max apple-m3-pro apple-m3-max apple-m4-pro"
 ).split()
@@ -70,6 +70,7 @@ def test_no_alias_points_at_two_rows(rows):
         ("H100 PCIe", "h100-pcie"),
         ("昇腾910B", "ascend-910b"),
         ("910B", "ascend-910b"),
+        ("昇腾910C", "ascend-910c"),
         ("MI300", "mi300x"),
         ("Gaudi3", "gaudi3"),
         ("M2 Ultra", "apple-m2-ultra"),

@@ -165,3 +165,10 @@ def test_data_center_cards_only_is_a_filter_beside_the_ranking(offline_advisor):
     segments = {load_catalog().gpu(gpu).segment for gpu in recommend.args["gpus"]}
     assert recommend.args["objective"] == "cheapest" and segments == {"datacenter"}
     assert "只考虑数据中心加速卡" in response.answer
+
+
+def test_a_price_in_a_currency_without_a_rate_is_named_not_converted(offline_advisor):
+    response = ask(offline_advisor, "rent or buy 4 rtx 4090 running 24/7, electricity is 0.30 eur/kwh")
+    (tco,) = calls(response, "compute_tco")
+    assert "electricity_price" not in tco.args
+    assert "“0.30 eur/kwh”: the calculators work in USD or CNY and keep no EUR exchange rate" in response.answer

@@ -119,7 +119,9 @@ def _unused(turn: Turn) -> str:
     for slot in stated.names():
         if slot in NOT_REPORTED or slot in turn.slots.used or slot in turn.entities.used:
             continue
-        why = turn.ignored.get(slot) or turn.t(*UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它")))
+        why = turn.ignored.get(slot) or turn.t(
+            *turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它"))
+        )
         lines.append(f"- {slot_label(slot, turn.language)} “{stated.surface(slot)}”: {why}")
     if not lines:
         return ""

@@ -18,17 +18,29 @@ METHOD_TO_WORKLOAD = {
 
 
 OBJECTIVE_FILTERS = {"datacenter_only"}
+CALCULATED_CURRENCIES = ("USD", "CNY")  # the calculators' currencies; no exchange rate is kept for any other
 
 
 class Slots:
     def __init__(self, frame: Frame):
         self.frame = frame
         self.used: set[str] = set()
+        self.unusable: dict[str, tuple[str, str]] = {}  # slot → why no tool could take it (English, Chinese)
 
     def _get(self, slot: str, default=None):
         if self.frame.has(slot):
             self.used.add(slot)
         return self.frame.get(slot, default)
+
+    def _money(self, slot: str) -> Money | None:
+        value = self.frame.get(slot)
+        if isinstance(value, Money) and value.currency not in CALCULATED_CURRENCIES:
+            self.unusable[slot] = (
+                f"the calculators work in USD or CNY and keep no {value.currency} exchange rate: please give it in one of those",
+                f"计算器只用美元或人民币，没有 {value.currency} 汇率：请换算成其中一种",
+            )
+            return None
+        return self._get(slot)
 
     def _all(self, slot: str) -> list:
         if self.frame.has(slot):
@@ -143,20 +155,20 @@ class Slots:
     # money and time
     @property
     def budget(self) -> Money | None:
-        return self._get("budget")
+        return self._money("budget")
 
     @property
     def server_price(self) -> Money | None:
-        return self._get("server_price")
+        return self._money("server_price")
 
     @property
     def hourly_price(self) -> Money | None:
-        price = self._get("cloud_price")
+        price = self._money("cloud_price")
         return price if isinstance(price, Money) else None
 
     @property
     def power_price(self) -> Money | None:
-        return self._get("electricity_price")
+        return self._money("electricity_price")
 
     @property
     def utilisation(self) -> float | None:
