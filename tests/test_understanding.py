@@ -325,3 +325,30 @@ def test_a_variant_after_a_comparison_joins_it(understanding):
 )
 def test_schedules_lengths_in_characters_and_loads_in_words(understanding, text, slot, value):
     assert read(understanding, text).frame.get(slot) == pytest.approx(value, rel=0.01), read(understanding, text).frame.slots
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "value"),
+    [
+        ("大二学生，预算6000想买张卡跑7B模型", "budget", 6000),
+        ("tok/s for llama 3.1 70b in q3_k_m on an m2 ultra with llama.cpp", "precision", "q3_k_m"),
+        ("7b pretraining on 2 nodes, 8 per node, h100s, how long for 300B tokens", "gpu_count", 16),
+        ("qwen2.5-7b 纯推理，不训练，机房供电上限20千瓦，推荐什么卡", "method", "inference"),
+        ("ascend 910c 和 h20 比显存带宽怎么样", "gpu", "ascend-910c"),
+        ("serve llama 3.1 8b to 40 ppl on l40s, tok/s each?", "concurrency", 40),
+        ("dpo on qwen2.5 7b, 8 a100s, 200M tokens, how long", "method", "finetune"),
+    ],
+)
+def test_budgets_quant_names_counts_per_node_and_negated_methods(understanding, text, slot, value):
+    frame = read(understanding, text).frame
+    assert getattr(frame.get(slot), "amount", frame.get(slot)) == value, frame.slots
+    if "不训练" in text:  # a method said not to be wanted is no method; 千瓦 is power, not an amount
+        assert frame.all("method") == ["inference"] and not frame.has("budget")
+
+
+def test_weekday_deadlines_and_monthly_amounts_in_words(understanding):
+    deadline = read(understanding, "lora on qwen2.5 14b, 60M tokens, 2 4090s, due friday, will it make it").frame.get("deadline")
+    assert 24 <= deadline <= 7 * 24
+    assert read(understanding, "下周三之前要训完，8卡H800够吗，7B全参20亿token").frame.get("deadline") > 7 * 24
+    price = read(understanding, "renting costs us 2000 dollars a month per gpu, buy or keep renting").frame.get("cloud_price")
+    assert price.amount == 2000 and price.per == "month"

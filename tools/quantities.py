@@ -171,6 +171,9 @@ _CANDIDATE = re.compile(
 )
 
 
+_MEASURE_WORD = re.compile(r"[台张个块片次人年月天周]")
+
+
 def find_numbers(text: str) -> list[NumberMatch]:
     """Every number expression inside free text, with its span in the NFKC-normalised,
     lower-cased text (the same as the input's for ordinary Chinese/ASCII text).
@@ -185,6 +188,8 @@ def find_numbers(text: str) -> list[NumberMatch]:
     matches: list[NumberMatch] = []
     for match in _CANDIDATE.finditer(normalized):
         raw = match.group(0).rstrip(".,")
+        if raw[-2:-1] in ("万", "千", "亿") and raw.endswith("一") and _MEASURE_WORD.match(normalized, match.start() + len(raw)):
+            raw = raw[:-1]  # "130万一台" is 1.3 million a server, not 1,300,001 servers
         value = parse_number(raw)
         if value is not None:
             matches.append(NumberMatch(match.start(), match.start() + len(raw), raw, value))

@@ -38,6 +38,7 @@ ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什�
 FILLER = re.compile(
     r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
     r"\b(?:and|or|vs|then|instead|with|what|how|about|ok|on|for|at|in|if|we|it|its|to|make|set|say|just|now|only|up|down|"
+    r"my|our|the|a|an|using|use|try|trying|same|but|so|"
     r"raise[sd]?|lower(?:s|ed)?|drop(?:s|ped)?|bump(?:s|ed)?|go(?:es)?|went|falls?|fell|climb(?:s|ed)?)\b",
     re.IGNORECASE,
 )

@@ -15,6 +15,10 @@ WORD = re.compile(r"[a-z][a-z0-9_.+\-]*|[\u4e00-\u9fff]+|[^\sa-z0-9\u4e00-\u9fff
 PLACEHOLDER = {"model": " 〈model〉 ", "gpu": " 〈gpu〉 ", "params": " 〈size〉 "}
 EDGE = 1200  # a long paste is read at its start and end, where the question sits
 CONTEXT_CHARS = 16
+SIDE_WORDS = {
+    **dict.fromkeys(("output", "outputs", "out", "completion", "completions", "generation", "generate", "generated", "response", "responses", "reply", "replies", "answer", "answers", "输出", "生成", "回答", "回复", "答案"), "output"),
+    **dict.fromkeys(("input", "inputs", "in", "prompt", "prompts", "context", "ctx", "输入", "提示", "提示词", "上下文", "问题"), "input"),
+}  # fmt: skip
 
 
 def focus(text: str) -> str:
@@ -56,6 +60,9 @@ def role_features(text: str, value: Value, values: list[Value], intent: str) -> 
         features[f"R{min(i, 3)}={word}"] = 1.0
         features[f"Rw={word}"] = 1.0
         features[f"kind+Rw={value.kind}|{word}"] = 1.0
+    for word in [*left[-2:], *right[:2]]:  # "1k output tokens", "输出2k", "512 in": which end of the request a length is
+        if word in SIDE_WORDS:
+            features[f"side={SIDE_WORDS[word]}"] = 1.0
     surface_words = words(value.surface)
     for word in surface_words:
         features[f"S={word}"] = 1.0

@@ -33,7 +33,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "model": {"model"}, "gpu": {"gpu"}, "params": {"size"}, "memory": {"gpu_memory"},
     "tokens": {"context", "prompt_tokens", "output_tokens", "training_tokens"},
     "money": {"budget", "server_price", "cloud_price", "electricity_price"},
-    "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "daily": {"utilisation"},
+    "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "date": {"deadline"}, "daily": {"utilisation"},
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
     "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
@@ -43,7 +43,9 @@ ROLES_BY_KIND: dict[str, set[str]] = {
 STATING_INTENTS = {*TASKS, "follow_up"}
 COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}
 KV_WORDS = re.compile(r"kv|cache|缓存")
-LOG_INTENTS = {"troubleshoot", "specs"}  # pasted logs and spec sheets are full of counts nobody stated ("单卡", "GPU 7", "1 node")
+# Problem reports and pasted spec sheets are full of counts nobody asked about ("GPU 7", "单机正常"), so
+# there the tagger decides; a one-line spec question's "8卡一台" is a count like any other.
+PASTED = re.compile(r"\n.*\n|\|")  # several lines, or an nvidia-smi table row
 NUMBER_KINDS = {"memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
 
 
@@ -117,14 +119,14 @@ class UnderstandingModel:
             return []
         normalized = normalize_text(text if isinstance(text, str) else "")
         probabilities = [self._role_probabilities(role_features(normalized, value, values, intent)) for value in values]
-        tagged = []
+        tagged, pasted = [], bool(PASTED.search(normalized))
         for value, row in zip(values, probabilities):
             roles = ROLES_BY_KIND.get(value.kind, set())
             if len(roles) == 1 and value.kind not in NUMBER_KINDS:  # a name, keyword, "70B" or "10 users" plays its one role
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
                 continue
             # an amount or a count of cards, servers or users in a question is never noise
-            sure = value.kind == "money" or (value.kind in COUNTED_KINDS and intent not in LOG_INTENTS)
+            sure = value.kind == "money" or (value.kind in COUNTED_KINDS and not (intent == "troubleshoot" or intent == "specs" and pasted))
             allowed = roles if sure and intent in STATING_INTENTS else roles | {NONE}
             if value.kind == "precision" and not KV_WORDS.search(normalized):  # a cache precision is said of the cache
                 allowed = allowed - {"kv_precision"}

@@ -1,4 +1,4 @@
-"""Spans of time written in words: shares of the week, working-hours schedules, calendar deadlines,
+"""Spans of time written in words: shares of the week, working-hours and night schedules, calendar deadlines,
 "半年", "a year". Each is a (start, end, kind, value, unit) the value scanner claims in this order."""
 
 from __future__ import annotations
@@ -18,6 +18,14 @@ CALENDAR_DEADLINE = re.compile(
     r"|(?:本周|这周|下周|本月|这个月|下个?月)(?:末|底|之内|以内|内|前)|下个?月底(?:前|之前)?|月底(?:前|之前)?"
     r"|(?:今年|年)(?:底|末)(?:前|之前)?|今?年之?内|(?:本|这个|下个?)季度(?:末|底|之内|以内|内|前)?|季度末"
 )
+# "deadline is friday", "by next tue", "周五前", "下周三之前": the end of that day, counted from today
+_WEEKDAYS_EN = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAYS_ZH = "一二三四五六日"
+WEEKDAY_DEADLINE = re.compile(
+    r"(?<![a-z])(?:by|before|until|till|due(?:\s+on)?|deadline\s+(?:is|of)?)\s+(?:(?P<next_en>next|this)\s+)?"
+    r"(?P<en>mon|tue|wed|thu|fri|sat|sun)(?:day|s|nes|sday|rs|rsday|urday)?(?![a-z])"
+    r"|(?P<next_zh>这|本|下)?(?:周|星期|礼拜)(?P<zh>[一二三四五六日天])(?=[^\d\n，,。]{0,3}?(?:前|之前|以前|截止|交付|交|上线))"
+)
 ARTICLE_DURATION = re.compile(r"(?<![a-z])an?\s+(?P<unit>year|month|week|day)(?![a-z])")
 NUMBER_BEFORE_ARTICLE = re.compile(r"\d\s*(?:h|hrs?|hours?)?\s*$")
 HALF_DURATION = re.compile(r"半个?(?P<zh>年|月)|(?<![a-z])half\s+an?\s+(?P<en>year|month)(?![a-z])")
@@ -31,6 +39,13 @@ SCHEDULES = (
     # "office hours", "工作日白天": a working day, 9 to 6, five days a week
     re.compile(r"(?P<office>(?:during\s+|in\s+|only\s+)?(?:office|business|working|work)\s+hours|工作日白天|上班时间|工作时间)"),
 )
+# When the hardware runs outside the day: "nights and weekends", "只晚上跑", "weekends only", "8pm to 8am"
+PART_OF_WEEK = (
+    (re.compile(r"(?<![a-z])nights?\s+and\s+weekends?(?![a-z])|(?:晚上|夜里|夜间)和周末"), (12 * 5 + 48) / 168 * 100),
+    (re.compile(r"(?<![a-z])(?:only\s+(?:at\s+|during\s+the\s+)?nights?|only\s+overnight|(?:nights?|overnight)\s+only)(?![a-z])|(?:只|仅|只有|只在|就)(?:在)?(?:晚上|夜里|夜间)|(?:晚上|夜里)才"), 50.0),
+    (re.compile(r"(?<![a-z])(?:only\s+(?:on\s+)?weekends?|weekends?\s+only)(?![a-z])|(?:只|仅|只有|只在)(?:在)?周末|周末才"), 48 / 168 * 100),
+)
+OVERNIGHT_HOURS = re.compile(r"(?:晚上|夜里)?(?P<zh_start>\d{1,2})点(?:到|至|-)(?:早上|第二天|次日|凌晨)(?P<zh_end>\d{1,2})点|(?<![\d:])(?P<start>\d{1,2})\s*pm\s*(?:to|-|–|until)\s*(?P<end>\d{1,2})\s*am")
 # "30 hours a week", "每周40小时": hours of use per week
 WEEKLY_HOURS = re.compile(r"(?P<n>\d{1,3})\s*(?:hours?|hrs?|h|个?小时)\s*(?:a|per|each|/)\s*(?:week|wk)(?![a-z])|(?:每周|一周)[^\d\n，,。]{0,4}?(?P<zh>\d{1,3})\s*个?小时")
 
@@ -45,12 +60,21 @@ def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
         share = _schedule_share(match)
         if share is not None:
             found.append((match.start(), match.end(), "percent", share, "%"))
+    for pattern, share in PART_OF_WEEK:
+        found += [(match.start(), match.end(), "percent", round(share, 1), "%") for match in pattern.finditer(text)]
+    for match in OVERNIGHT_HOURS.finditer(text):
+        start, end = int(match.group("zh_start") or match.group("start")), int(match.group("zh_end") or match.group("end"))
+        hours = (end - (start % 12 + 12)) % 24
+        if 0 < hours <= 16:
+            found.append((match.start(), match.end(), "percent", round(hours / 24 * 100, 1), "%"))
     for match in WEEKLY_HOURS.finditer(text):
         hours = float(match.group("n") or match.group("zh"))
         if 0 < hours <= 168:
             found.append((match.start(), match.end(), "percent", round(hours / 168 * 100, 1), "%"))
     for match in CALENDAR_DEADLINE.finditer(text):
-        found.append((match.start(), match.end(), "duration", _hours_until(match), "day"))
+        found.append((match.start(), match.end(), "date", _hours_until(match), "day"))
+    for match in WEEKDAY_DEADLINE.finditer(text):
+        found.append((match.start(), match.end(), "date", _hours_until_weekday(match), "day"))
     for match in HALF_DURATION.finditer(text):  # "半年", "half a year"
         unit = duration_unit(match.group("zh") or match.group("en"))
         found.append((match.start(), match.end(), "duration", HOURS[unit] / 2, unit))
@@ -93,6 +117,16 @@ def _hours_until(match: re.Match[str]) -> float:
         if after_next:
             last += timedelta(days=7)
     return 24.0 * max((last - today).days + 1, 1)
+
+
+def _hours_until_weekday(match: re.Match[str]) -> float:
+    today = date.today()
+    named = match.group("en") or match.group("zh")
+    weekday = _WEEKDAYS_EN.index(named) if match.group("en") else min(_WEEKDAYS_ZH.index(named.replace("天", "日")), 6)
+    days = (weekday - today.weekday()) % 7
+    if match.group("next_en") == "next" or match.group("next_zh") == "下":  # that day of next week
+        days = 7 - today.weekday() + weekday
+    return 24.0 * (days + 1)
 
 
 def _schedule_share(match: re.Match[str]) -> float | None:

@@ -23,7 +23,7 @@ from knowledge.catalog import Catalog
 
 log = logging.getLogger(__name__)
 FOLDS = 3
-CODE_FILES = ("model.py", "features.py", "values.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py")
+CODE_FILES = ("model.py", "features.py", "values.py", "count_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py")
 
 
 def train(catalog: Catalog, data: Corpus) -> UnderstandingModel:

@@ -17,6 +17,17 @@ from pathlib import Path
 import yaml
 
 from advisor.name_matcher import matcher_for, normalize_text
+from advisor.understanding.count_words import (
+    BATCH,
+    BUY_BEFORE,
+    CONTEXT_SETTING,
+    GPUS_PER_NODE,
+    NODES_OF_GPUS,
+    OF_THEM,
+    PARALLEL,
+    TIMES_AFTER_NAME,
+    TIMES_COUNT,
+)
 from advisor.understanding.time_words import HOURS, duration_unit, time_values
 from knowledge.catalog import Catalog
 from tools.quantities import CHINESE_DIGITS, find_numbers
@@ -44,7 +55,7 @@ class Value:
 
     start: int
     end: int
-    kind: str  # model, gpu, params, memory, tokens, money, percent, duration, daily, rate, latency,
+    kind: str  # model, gpu, params, memory, tokens, money, percent, duration, date (a calendar deadline, in hours from today), daily, rate, latency,
     #            count_gpu, count_server, number, always_on, tp/pp/dp, or a keyword table name (precision, method, ...)
     value: object
     unit: str = ""
@@ -61,13 +72,13 @@ UNIT_AFTER = [
     ("rate", re.compile(_SPACE + r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
     ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
-    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
-    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分)(?![a-z])")),
+    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
+    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元)(?![a-z])")),
     ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
-    ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:users?|people|clients|chats|sessions|agents|employees|staff|seats|at\s+once|用户|人同时|人在线|路并发|路|并发|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
+    ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|at\s+once|用户|人同时|人在线|路并发|路|并发|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|boxes|hosts?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
     ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
@@ -76,8 +87,9 @@ UNIT_AFTER = [
 # "700W" is also a card's power.
 WAN_CONTEXT_BEFORE = re.compile(r"(?:预算|花|报价|价格|价钱|售价|成本|买|租金|月租|总共|一共|budget)[^\d]{0,4}$")
 WAN_CONTEXT_AFTER = re.compile(r"\s*(?:的?预算|以内|以下|左右|块|元|rmb|cny|人民币|一台|一张|买|的机器|的服务器)")
-MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币)\s*$")
+MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币|€|eur)\s*$")
 CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
+CURRENCY_EUR = re.compile(r"€|eur|欧元")  # read so that it can be named as unusable, not mistaken for dollars or yuan
 PER_AFTER = re.compile(
     r"\s*(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
@@ -92,7 +104,9 @@ UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?
 PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年))" + _PERIOD_TO_PRICE + r"\s*$")
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
-SPENDING_BEFORE = re.compile(r"(?:(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
+SPENDING_BEFORE = re.compile(r"(?:(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|caps?\b[^\n]{0,20}?\bat|capped\s+at|ceiling|approved|grant|funding|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
+NEGATED = re.compile(r"(?:不|不做|不搞|不用|不需要|没有|无需|(?<![a-z])(?:not|no|without|never|don'?t|won'?t|isn'?t)\s+(?:do(?:ing)?\s+|any\s+)?)$")
+BUDGET_BEFORE = re.compile(r"(?:budget|预算)\s*(?:of|is|was|:|=|是|有|大概|约|在)?\s*(?:about|around|~)?\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
 RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
@@ -104,26 +118,11 @@ YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3})块(?P<jiao>[1-9一二�
 PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 
 
-PARALLEL = re.compile(
-    r"(?<![a-z])(?P<kind>tp|pp|dp)\s*[=:]?\s*(?P<n>\d{1,3})(?![\d.])"
-    r"|(?P<word>tensor[\s-]*parallel(?:ism)?|pipeline[\s-]*parallel(?:ism)?|data[\s-]*parallel(?:ism)?|张量并行|流水线并行|数据并行)\s*(?:of|degree|度|=|:|为|是)?\s*(?P<wn>\d{1,3})(?![\d.])"
-)
-# "bs 64", "batch_size=8", "micro batch 4", "批大小16": the number a batch word names
-BATCH = re.compile(
-    r"(?<![a-z])(?:bs|mbs|gbs|(?:per[_\s]device[_\s](?:train[_\s])?)?batch[\s_-]*size|micro[\s_-]*batch(?:[\s_-]*size)?|global[\s_-]*batch(?:[\s_-]*size)?|batch|批大小|批次大小|批量大小)"
-    r"\s*(?:of|=|:|为|是|设为|设成|开到)?\s*(?P<n>\d{1,5})(?![\d.]|\s*(?:k|万|tokens?|张|卡|gpus?))"
-)
-OF_THEM = re.compile(r"\s+of\s+(?:them|those|these)(?![a-z])")
-BUY_BEFORE = re.compile(r"(?<![a-z])(?:buy|buying|get|getting|rent|renting|order|grab|add|adding)\s+$")  # "buy two for $3.6k": two cards
-NODES_OF_GPUS = re.compile(
-    r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"
-    r"(?P<cards>(?P<per>\d{1,2})[\s-]*(?:gpus?|cards?)[\s-]*(?:nodes?|servers?|boxes|machines?|hosts?))(?![a-z])"
-)
 # "1.3万一张", "5000块一台": an amount per unit; read whole, or "1.3万一" would be 14,000 by the colloquial rule
 UNIT_PRICE = re.compile(r"(?<![\w.\-])(?P<n>\d+(?:\.\d+)?)\s*(?P<mag>万|千|k|w)?\s*(?P<currency>元|块钱|块|刀|美元)?\s*(?:一|每|/)\s*(?:张|台|片|个)")
 # "六成", "七成负载": tenths of the time
 TENTHS = re.compile(r"(?P<n>[一二三四五六七八九]|\d)成(?![本功员品])")
-TIMES_COUNT = re.compile(r"(?<![a-z0-9])[x×*]\s?(\d{1,4})(?![\d.a-z])")
+
 
 
 @lru_cache(maxsize=1)
@@ -150,9 +149,14 @@ def model_version_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9])(?:(?:{families}){version}|{others})(?![a-z0-9])")
 
 
+@lru_cache(maxsize=1)
+def _other_models() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{_synonym_pattern(other)})" for other in _raw_entities()["other_model"]))
+
+
 def is_other_model(name: str) -> bool:
     """A model named in ``entities.yaml`` as no language model ("SDXL", "whisper")."""
-    return any(re.fullmatch(_synonym_pattern(other), normalize_text(name).strip()) for other in _raw_entities()["other_model"])
+    return bool(_other_models().fullmatch(normalize_text(name).strip()))
 
 
 @lru_cache(maxsize=1)
@@ -192,6 +196,10 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     found: list[Value] = []
 
     def claim(value: Value) -> None:
+        if value.kind == "money":  # "2000 dollars a month": the period read earlier as a span of time is the price's
+            for period in [v for v in found if v.kind == "duration" and value.start <= v.start and v.end <= value.end]:
+                found.remove(period)
+                taken[period.start : period.end] = [False] * (period.end - period.start)
         if value.end > value.start and not any(taken[value.start : value.end]):
             for i in range(value.start, value.end):
                 taken[i] = True
@@ -200,6 +208,9 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     for name in matcher_for(catalog).scan(text):
         end = _name_end(text, name.end) if name.kind == "gpu" else name.end
         claim(Value(name.start, end, name.kind, name.id, surface=text[name.start : end]))
+        times = TIMES_AFTER_NAME.match(text, end) if name.kind == "gpu" else None
+        if times:  # "4090x2": the count of that card
+            claim(Value(times.start("x"), times.end(), "count_gpu", float(times.group("n")), "", times.group("x")))
         glued = GLUED_DIGITS.match(text, end) if name.kind == "gpu" and text[end - 1 : end].isalpha() else None
         if glued:  # "910B8卡": the digits after a name that ends in a letter are a count
             count = _number_value(text, end, glued.end(), glued.group(), float(glued.group()))
@@ -213,8 +224,13 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     for match in PARALLEL.finditer(text):
         kind = match.group("kind") or {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp", "数": "dp"}[match.group("word")[0]]
         claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))
+    for match in CONTEXT_SETTING.finditer(text):  # "max-model-len is set to 32768": a length, whatever its size
+        scale = 1024 if match.group("k") else 1
+        claim(Value(match.start("n"), match.end(), "tokens", float(match.group("n")) * scale, "tokens", text[match.start("n") : match.end()]))
     for match in BATCH.finditer(text):
         claim(Value(match.start(), match.end(), "batch", float(match.group("n")), "", match.group()))
+    for match in GPUS_PER_NODE.finditer(text):  # "8 per node": the cards in each server
+        claim(Value(match.start(), match.end(), "count_gpu", float(match.group("n")), "", match.group()))
     for match in NODES_OF_GPUS.finditer(text):  # "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers
         servers = WORD_NUMBERS.get(match.group("servers")) or float(match.group("servers"))
         claim(Value(match.start(), match.end(), "count_gpu", float(servers) * float(match.group("per")), "", match.group()))
@@ -230,6 +246,9 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(match.start(), match.end(), "count_gpu", float(match.group(1)), "", match.group()))
     for table, canonical, pattern in keyword_tables():
         for match in pattern.finditer(text):
+            if table == "method" and NEGATED.search(text, max(0, match.start() - 12), match.start()):
+                taken[match.start() : match.end()] = [True] * (match.end() - match.start())  # "不训练", "not training": no method
+                continue
             claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
     for match in ALWAYS_ON.finditer(text):
         claim(Value(match.start(), match.end(), "always_on", 1.0, surface=match.group()))
@@ -268,6 +287,8 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
     before = text[max(0, start - 12) : start]
     if raw in ("一", "二") and IN_A_WORD.match(text, end):  # 一样, 一直, 二手: words, not quantities
         return None
+    if raw.endswith("千") and text.startswith("瓦", end):  # "15千瓦" is power, not an amount
+        return Value(start, end + 1, "number", value, "W", text[start : end + 1])
     if DENOMINATOR_BEFORE.search(before):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
         return None
     symbol_match = None if words_only else MONEY_BEFORE.search(before)
@@ -309,7 +330,7 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
         return _money(text, start - len(symbol), end, value, False, symbol=symbol)
     if ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
         return _money(text, start - len(symbol), end, value, True, symbol=symbol)
-    if symbol:
+    if symbol or (BUDGET_BEFORE.search(before) and value >= 100):  # "预算5000", "budget 5000": an amount
         return _money(text, start - len(symbol), end, value, False, symbol=symbol)
     if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|\dt$", raw):
         return _magnitude(text, start, end, raw, value)
@@ -330,7 +351,7 @@ def _magnitude(text: str, start: int, end: int, raw: str, value: float) -> Value
         return Value(start, end, "tokens", _tokens(raw, value), "tokens", raw)
     if re.search(r"\dt$|trillion", raw):
         return Value(start, end, "tokens", value, "tokens", raw)
-    if "万" in raw or "千" in raw:
+    if "万" in raw:  # "30万" is an amount; a bare "两千" may as well be a length ("输入一般两千左右")
         return _money(text, start, end, value, False)
     return Value(start, end, "number", value, "", raw)
 
@@ -342,8 +363,8 @@ def _tokens(raw: str, value: float) -> float:
 
 def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol: str = "") -> Value:
     surface = text[start:end]
-    currency = "USD" if CURRENCY_USD.search(surface) else "CNY"
-    if not symbol and not re.search(r"[元块钱币]|rmb|cny|yuan|usd|美|刀|dollar|bucks|\$|cent", surface):
+    currency = "EUR" if CURRENCY_EUR.search(surface) else "USD" if CURRENCY_USD.search(surface) else "CNY"
+    if not symbol and not re.search(r"[元块钱币€]|rmb|cny|yuan|usd|eur|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
     if re.search(r"cent|美分", surface):
         value /= 100

@@ -1,0 +1,28 @@
+"""How counts, parallel degrees and run settings are written: "tp=4", "8 per node", "bs已经降到4",
+"max-model-len 32768", "4090x2", "two 8-GPU nodes". Patterns only; ``values`` claims what they match."""
+
+import re
+
+PARALLEL = re.compile(
+    r"(?<![a-z])(?P<kind>tp|pp|dp)\s*(?:[=:]|开的|开了|开到|设成|设的|设为|is|of|set\s+to)?\s*(?P<n>\d{1,3})(?![\d.])"
+    r"|(?P<word>tensor[\s-]*parallel(?:ism)?|pipeline[\s-]*parallel(?:ism)?|data[\s-]*parallel(?:ism)?|张量并行|流水线并行|数据并行)\s*(?:of|degree|度|=|:|为|是)?\s*(?P<wn>\d{1,3})(?![\d.])"
+)
+CONTEXT_SETTING = re.compile(
+    r"(?<![a-z])(?:max[-_\s]?model[-_\s]?len|max[-_\s]?seq(?:uence)?[-_\s]?len(?:gth)?|seq(?:uence)?[-_\s]?len(?:gth)?|context[-_\s]?(?:length|len|window)|ctx|上下文(?:长度)?)"
+    r"\s*(?:is\s+|was\s+)?(?:set\s+to|=|:|of|到|为|设成|设为|开到|开的)?\s*(?P<n>\d{3,7})(?P<k>k)?(?![\d.a-z])"
+)
+# "bs 64", "batch_size=8", "micro batch 4", "批大小16": the number a batch word names
+BATCH = re.compile(
+    r"(?<![a-z])(?:bs|mbs|gbs|(?:per[_\s]device[_\s](?:train[_\s])?)?batch[\s_-]*size|micro[\s_-]*batch(?:[\s_-]*size)?|global[\s_-]*batch(?:[\s_-]*size)?|batch|批大小|批次大小|批量大小)"
+    r"\s*(?:is\s+|was\s+|already\s+|已经|已|都)?(?:of|=|:|为|是|设为|设成|设的|开到|开的|降到|减到|调到|改成|改到|(?:dropped|lowered|reduced|cut|set|down|bumped|raised)\s+to|to|at)?"
+    r"\s*(?P<n>\d{1,5})(?![\d.]|\s*(?:k|万|tokens?|张|卡|gpus?))"
+)
+OF_THEM = re.compile(r"\s+of\s+(?:them|those|these)(?![a-z])")
+BUY_BEFORE = re.compile(r"(?<![a-z])(?:buy|buying|get|getting|rent|renting|order|grab|add|adding)\s+$")  # "buy two for $3.6k": two cards
+GPUS_PER_NODE = re.compile(r"(?<![\d.])(?P<n>\d{1,2})\s*(?:gpus?\s+|cards?\s+)?(?:per|each|a|/)\s*(?:node|server|box|machine|host)(?![a-z])")
+NODES_OF_GPUS = re.compile(
+    r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"
+    r"(?P<cards>(?P<per>\d{1,2})[\s-]*(?:gpus?|cards?)[\s-]*(?:nodes?|servers?|boxes|machines?|hosts?))(?![a-z])"
+)
+TIMES_AFTER_NAME = re.compile(r"\s?(?P<x>[x×*]\s?(?P<n>\d{1,3}))(?![\d.a-z])")
+TIMES_COUNT = re.compile(r"(?<![a-z0-9])[x×*]\s?(\d{1,4})(?![\d.a-z])")
