@@ -109,7 +109,10 @@ class NameMatcher:
                 break
             if key in self.names and not self._glued(text, first.start(), end):
                 best = NameMatch(first.start(), end, *self.names[key])
-            following = TOKEN.match(text, JOINABLE_GAP.match(text, end).end())
+            gap = JOINABLE_GAP.match(text, end)
+            if len(key) == 1 and key.isalpha() and gap.group().isspace():  # "a 10gb card", "buy a 100 gpus": an article, no A10G/A100
+                break
+            following = TOKEN.match(text, gap.end())
             if following is None:
                 break
             previous, token, end = token, following.group(), following.end()

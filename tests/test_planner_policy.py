@@ -172,3 +172,11 @@ def test_a_price_in_a_currency_without_a_rate_is_named_not_converted(offline_adv
     (tco,) = calls(response, "compute_tco")
     assert "electricity_price" not in tco.args
     assert "“0.30 eur/kwh”: the calculators work in USD or CNY and keep no EUR exchange rate" in response.answer
+
+
+def test_a_card_outside_the_catalog_is_named_and_its_memory_is_checked(offline_advisor):
+    response = ask(offline_advisor, "can my rtx 3080 10gb run llama 3.1 8b in int4?")
+    (memory,) = calls(response, "estimate_memory")
+    assert memory.args["gpu_memory_gb"] == 10 and "gpu" not in memory.args
+    assert "Fits" in response.answer and "“rtx 3080”: not in the catalog, so the fit was checked against the memory you gave" in response.answer
+    assert "A10G" not in ask(offline_advisor, "can a 10gb card run llama 3.1 8b in int4?").answer  # "a 10gb" is an article and a size

@@ -109,7 +109,12 @@ def _task_from_slots(turn: Turn) -> str | None:
     return None
 
 
-UNUSED_BECAUSE = {"gpu_form": ("the catalog has no such variant of the GPU in question", "目录里这款卡没有这个版本")}
+UNUSED_BECAUSE = {
+    "gpu_form": ("the catalog has no such variant of the GPU in question", "目录里这款卡没有这个版本"),
+    "other_gpu": ("the catalog has no figures for this card; tell me its memory (e.g. “12 GB”) and the fit is checked against that",
+                  "目录里没有这款卡的数据；告诉我它的显存（如“12GB”），就按显存判断能否放下"),
+}
+MEMORY_USED_FOR = ("not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
 
 
 def _unused(turn: Turn) -> str:
@@ -119,9 +124,10 @@ def _unused(turn: Turn) -> str:
     for slot in stated.names():
         if slot in NOT_REPORTED or slot in turn.slots.used or slot in turn.entities.used:
             continue
-        why = turn.ignored.get(slot) or turn.t(
-            *turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它"))
-        )
+        because = turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它"))
+        if slot == "other_gpu" and "gpu_memory" in turn.slots.used:
+            because = MEMORY_USED_FOR
+        why = turn.ignored.get(slot) or turn.t(*because)
         lines.append(f"- {slot_label(slot, turn.language)} “{stated.surface(slot)}”: {why}")
     if not lines:
         return ""

@@ -10,8 +10,8 @@ from advisor.agent.slots import Slots
 from advisor.contract import Language, Source
 from advisor.labels import pick
 from advisor.registry import Registry, ToolOutcome
+from advisor.understanding.entity_words import is_other_model
 from advisor.understanding.reading import Reading
-from advisor.understanding.values import is_other_model
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 

@@ -6,7 +6,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "model": ("model", "模型"), "size": ("model size", "模型规模"), "precision": ("precision", "精度"),
     "kv_precision": ("KV cache precision", "KV 缓存精度"), "context": ("context length", "上下文长度"),
     "prompt_tokens": ("prompt length", "输入长度"), "output_tokens": ("output length", "输出长度"),
-    "batch": ("batch size", "批大小"), "concurrency": ("concurrent users", "并发数"), "gpu": ("GPU", "显卡"),
+    "batch": ("batch size", "批大小"), "concurrency": ("concurrent users", "并发数"), "gpu": ("GPU", "显卡"), "other_gpu": ("GPU", "显卡"),
     "gpu_memory": ("GPU memory", "显存大小"), "gpu_count": ("number of GPUs", "卡数"),
     "server_count": ("number of servers", "服务器台数"), "tp": ("tensor parallelism", "张量并行"),
     "pp": ("pipeline parallelism", "流水线并行"), "dp": ("data parallelism", "数据并行"),

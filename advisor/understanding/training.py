@@ -16,14 +16,15 @@ from pathlib import Path
 from advisor.understanding import corpus as corpus_module
 from advisor.understanding.corpus import Corpus
 from advisor.understanding.dialogue import train_continuation
+from advisor.understanding.entity_words import ENTITIES_FILE
 from advisor.understanding.model import UnderstandingModel
 from advisor.understanding.reading import Reading, read_message, retagged
-from advisor.understanding.values import ENTITIES_FILE, Value, find_values
+from advisor.understanding.values import Value, find_values
 from knowledge.catalog import Catalog
 
 log = logging.getLogger(__name__)
 FOLDS = 3
-CODE_FILES = ("model.py", "features.py", "values.py", "count_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py")
+CODE_FILES = ("model.py", "features.py", "values.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py")
 
 
 def train(catalog: Catalog, data: Corpus) -> UnderstandingModel:

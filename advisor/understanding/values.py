@@ -11,10 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from pathlib import Path
-
-import yaml
 
 from advisor.name_matcher import matcher_for, normalize_text
 from advisor.understanding.count_words import (
@@ -28,11 +24,11 @@ from advisor.understanding.count_words import (
     TIMES_AFTER_NAME,
     TIMES_COUNT,
 )
+from advisor.understanding.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern
 from advisor.understanding.time_words import HOURS, duration_unit, time_values
 from knowledge.catalog import Catalog
 from tools.quantities import CHINESE_DIGITS, find_numbers
 
-ENTITIES_FILE = Path(__file__).parent / "data" / "entities.yaml"
 WORD_NUMBERS = {
     "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "pair of": 2, "three": 3, "four": 4,
     "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
@@ -125,59 +121,6 @@ TENTHS = re.compile(r"(?P<n>[一二三四五六七八九]|\d)成(?![本功员品
 
 
 
-@lru_cache(maxsize=1)
-def _raw_entities() -> dict:
-    return yaml.safe_load(ENTITIES_FILE.read_text(encoding="utf-8"))
-
-
-@lru_cache(maxsize=1)
-def model_name_pattern() -> re.Pattern[str]:
-    """A family word (or any hyphenated name) running into a size: 'gemma 2 27b', 'qwq-32b', 'qwen3-30b-a3b'."""
-    families = "|".join(re.escape(f) for f in sorted(_raw_entities()["model_family"], key=len, reverse=True))
-    size = r"\d+(?:\.\d+)?\s?b(?![a-z])(?:[-_][a-z0-9.]+)*"
-    return re.compile(rf"(?<![a-z0-9])(?:(?:{families})[a-z0-9.\-_ :]{{0,16}}?{size}|[a-z]{{2,}}[a-z0-9.]*-{size})")
-
-
-@lru_cache(maxsize=1)
-def model_version_pattern() -> re.Pattern[str]:
-    """A family word with a version but no size ('glm4', 'llama3', 'gpt2-small'), or a model that is no
-    language model ('SDXL'): the user named a model, so it is kept even though nothing sizes it yet."""
-    raw = _raw_entities()
-    families = "|".join(re.escape(f) for f in sorted(raw["model_family"], key=len, reverse=True))
-    others = "|".join(re.escape(f) for f in sorted(raw["other_model"], key=len, reverse=True))
-    version = r"[\s-]?v?\d+(?:\.\d+)?(?:[-_](?:small|medium|large|xl|mini|instruct|chat|base|it))*"
-    return re.compile(rf"(?<![a-z0-9])(?:(?:{families}){version}|{others})(?![a-z0-9])")
-
-
-@lru_cache(maxsize=1)
-def _other_models() -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{_synonym_pattern(other)})" for other in _raw_entities()["other_model"]))
-
-
-def is_other_model(name: str) -> bool:
-    """A model named in ``entities.yaml`` as no language model ("SDXL", "whisper")."""
-    return bool(_other_models().fullmatch(normalize_text(name).strip()))
-
-
-@lru_cache(maxsize=1)
-def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
-    """(table, canonical value, compiled synonym pattern), longest synonyms first so 'qlora' beats 'lora'."""
-    raw = {k: v for k, v in _raw_entities().items() if k not in ("model_family", "other_model")}
-    rows = []
-    for table, values in raw.items():
-        for canonical, synonyms in values.items():
-            for synonym in {canonical, *synonyms}:
-                rows.append((table, canonical, synonym.lower()))
-    rows.sort(key=lambda row: -len(row[2]))
-    return [(table, canonical, re.compile(_synonym_pattern(synonym))) for table, canonical, synonym in rows]
-
-
-def _synonym_pattern(synonym: str) -> str:
-    body = r"[\s\-_]*".join(re.escape(part) for part in re.split(r"[\s\-_]+", synonym))
-    # "70bq8": a precision may be glued to the model size before it
-    return rf"(?:(?<![a-z0-9])|(?<=\db)){body}(?![a-z0-9])" if synonym.isascii() else body
-
-
 def find_values(text: str, catalog: Catalog) -> list[Value]:
     """Every value in ``text`` (normalised with ``normalize_text``), non-overlapping, in order."""
     text = normalize_text(text if isinstance(text, str) else "")
@@ -220,6 +163,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(match.start(), match.end(), "model", match.group().strip(), surface=match.group().strip()))
     for match in model_version_pattern().finditer(text):
         claim(Value(match.start(), match.end(), "model", match.group().strip(), surface=match.group().strip()))
+    for match in OTHER_GPU.finditer(text):
+        claim(Value(match.start(), match.end(), "other_gpu", match.group().strip(), surface=match.group().strip()))
     gpu_starts = {v.start for v in found if v.kind == "gpu"}
     for match in PARALLEL.finditer(text):
         kind = match.group("kind") or {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp", "数": "dp"}[match.group("word")[0]]

@@ -105,6 +105,9 @@ class MemoryRequest(BaseModel):
     optimizer_in_backward: bool = Field(False, description="Optimizer step fused into backward (torchtune optimizer_in_bwd): gradients freed at once.")
     activation_offload: bool = Field(False, description="Checkpointed activations offloaded to CPU (torchtune enable_activation_offloading).")
     gpu: str | None = Field(None, description="GPU to check the fit against, e.g. 'H100', 'RTX 4090', 'A100 80G', '昇腾910B'.")
+    gpu_memory_gb: float | None = Field(
+        None, gt=0, le=4096, description="Memory of a card not in the catalog, as sold (10 for a 10 GB card); the fit is checked against it when no gpu is given."
+    )
 
 
 class MemoryEstimate(BaseModel):

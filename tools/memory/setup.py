@@ -72,9 +72,16 @@ def _gpu_cached(name: str, catalog: Catalog) -> GPU:
     return catalog.gpu(name)
 
 
+def _stated_card(memory_gb: float | None) -> GPU | None:
+    """A card known only by its memory ("my 10 GB card"): enough for the fit, which reads nothing else."""
+    if memory_gb is None:
+        return None
+    return GPU.model_construct(id="stated-memory", name=f"{memory_gb:g} GB GPU", memory_gb=memory_gb)
+
+
 def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
     spec, overridden = resolve_sized_model(request.model, request.params_b, catalog)
-    gpu = _gpu_cached(request.gpu, catalog) if request.gpu else None
+    gpu = _gpu_cached(request.gpu, catalog) if request.gpu else _stated_card(request.gpu_memory_gb)
     _check_numbers(request)
     training = request.mode == "training"
     tp, pp = request.tp, request.pp

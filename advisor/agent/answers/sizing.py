@@ -292,6 +292,7 @@ def memory(turn: Turn) -> str:
         "context": s.context_length,
         "batch": s.batch_size,
         "gpu": s.gpus[0] if s.gpus else None,
+        "gpu_memory_gb": None if s.gpus else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
         "num_gpus": s.gpu_count,
         "zero_stage": _zero_stage(turn) if (s.gpu_count or 1) > 1 else None,
         "kv_precision": s.kv_precision,

@@ -1,0 +1,72 @@
+"""The entity lists of ``data/entities.yaml`` and the name patterns built from them: keyword tables
+(precision, method, engine, ...), models the catalog does not know, and cards it does not list."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from advisor.name_matcher import normalize_text
+
+ENTITIES_FILE = Path(__file__).parent / "data" / "entities.yaml"
+# "rtx 3080", "RX 7900 GRE", "gtx 1080 ti": a card the catalog does not list keeps its name
+OTHER_GPU = re.compile(
+    r"(?<![a-z0-9])(?:(?:nvidia|geforce|amd|radeon|intel)\s+)?(?:rtx|gtx|rx|quadro|titan|arc)\s*-?\s*[a-z]?\d{3,4}[a-z]?"
+    r"(?:\s*(?:ti|super|xtx|xt|gre|ada|mobile|laptop))*(?![a-z0-9])"
+)
+
+
+@lru_cache(maxsize=1)
+def raw_entities() -> dict:
+    return yaml.safe_load(ENTITIES_FILE.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def model_name_pattern() -> re.Pattern[str]:
+    """A family word (or any hyphenated name) running into a size: 'gemma 2 27b', 'qwq-32b', 'qwen3-30b-a3b'."""
+    families = "|".join(re.escape(f) for f in sorted(raw_entities()["model_family"], key=len, reverse=True))
+    size = r"\d+(?:\.\d+)?\s?b(?![a-z])(?:[-_][a-z0-9.]+)*"
+    return re.compile(rf"(?<![a-z0-9])(?:(?:{families})[a-z0-9.\-_ :]{{0,16}}?{size}|[a-z]{{2,}}[a-z0-9.]*-{size})")
+
+
+@lru_cache(maxsize=1)
+def model_version_pattern() -> re.Pattern[str]:
+    """A family word with a version but no size ('glm4', 'llama3', 'gpt2-small'), or a model that is no
+    language model ('SDXL'): the user named a model, so it is kept even though nothing sizes it yet."""
+    raw = raw_entities()
+    families = "|".join(re.escape(f) for f in sorted(raw["model_family"], key=len, reverse=True))
+    others = "|".join(re.escape(f) for f in sorted(raw["other_model"], key=len, reverse=True))
+    version = r"[\s-]?v?\d+(?:\.\d+)?(?:[-_](?:small|medium|large|xl|mini|instruct|chat|base|it))*"
+    return re.compile(rf"(?<![a-z0-9])(?:(?:{families}){version}|{others})(?![a-z0-9])")
+
+
+@lru_cache(maxsize=1)
+def _other_models() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{synonym_pattern(other)})" for other in raw_entities()["other_model"]))
+
+
+def is_other_model(name: str) -> bool:
+    """A model named in ``entities.yaml`` as no language model ("SDXL", "whisper")."""
+    return bool(_other_models().fullmatch(normalize_text(name).strip()))
+
+
+@lru_cache(maxsize=1)
+def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
+    """(table, canonical value, compiled synonym pattern), longest synonyms first so 'qlora' beats 'lora'."""
+    raw = {k: v for k, v in raw_entities().items() if k not in ("model_family", "other_model")}
+    rows = []
+    for table, values in raw.items():
+        for canonical, synonyms in values.items():
+            for synonym in {canonical, *synonyms}:
+                rows.append((table, canonical, synonym.lower()))
+    rows.sort(key=lambda row: -len(row[2]))
+    return [(table, canonical, re.compile(synonym_pattern(synonym))) for table, canonical, synonym in rows]
+
+
+def synonym_pattern(synonym: str) -> str:
+    body = r"[\s\-_]*".join(re.escape(part) for part in re.split(r"[\s\-_]+", synonym))
+    # "70bq8": a precision may be glued to the model size before it
+    return rf"(?:(?<![a-z0-9])|(?<=\db)){body}(?![a-z0-9])" if synonym.isascii() else body
