@@ -180,3 +180,8 @@ def test_a_card_outside_the_catalog_is_named_and_its_memory_is_checked(offline_a
     assert memory.args["gpu_memory_gb"] == 10 and "gpu" not in memory.args
     assert "Fits" in response.answer and "“rtx 3080”: not in the catalog, so the fit was checked against the memory you gave" in response.answer
     assert "A10G" not in ask(offline_advisor, "can a 10gb card run llama 3.1 8b in int4?").answer  # "a 10gb" is an article and a size
+
+
+def test_an_unsure_reading_gets_a_concept_answer_not_a_refusal(offline_advisor):
+    response = ask(offline_advisor, "Approximately 60 clinicians will be using the system at peak")
+    assert "change my instructions" not in response.answer and "knowledge base" in response.answer

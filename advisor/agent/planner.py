@@ -36,6 +36,7 @@ TASK_HANDLERS: dict[str, Handler] = {
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked.
 MIN_CONFIDENCE = 0.45
+GUARD_CONFIDENCE = 0.6  # below this a refusal, an off-topic reply or a greeting gives way to the concept answer
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 NOT_REPORTED = {"gpus_per_server"}
 
@@ -70,11 +71,12 @@ class OfflinePlanner:
         if unreadable:
             return unreadable
         reading = turn.reading
-        if reading.intent == "injection":
+        sure = reading.confidence >= GUARD_CONFIDENCE  # an unsure refusal is worse than a concept answer
+        if reading.intent == "injection" and sure:
             return guard.injection(turn) + self._beside_injection(turn)
-        if reading.intent == "out_of_scope":
+        if reading.intent == "out_of_scope" and sure:
             return guard.out_of_scope(turn)
-        if reading.intent == "greeting":
+        if reading.intent == "greeting" and sure:
             return guard.greeting(turn)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
             return trouble.answer(turn)
