@@ -33,7 +33,7 @@ _ARABIC = r"\d+(?:\.\d+)?(?:e[+-]?\d+)?|\.\d+"
 _SUFFIX_WORDS = "|".join(sorted(SUFFIXES, key=len, reverse=True))
 _CHINESE_CHARS = "".join(CHINESE_DIGITS) + "".join(SMALL_UNITS) + "".join(BIG_UNITS) + DECIMAL_POINT
 # "四十多万", "20多万", "十多": 多 (a little over) after a round number reads as the round number
-_MORE_THAN = r"(?<=[十拾百佰千仟])多|(?<=\d)多(?=[十百千万亿])"
+_MORE_THAN = r"(?<=[十拾百佰千仟])[多来]|(?<=\d)多(?=[十百千万亿])"  # 二十多, 一千来: "a bit over", read as the round number
 _TOKEN = re.compile(rf"\s*(?:(?P<arabic>{_ARABIC})|(?P<chinese>[{_CHINESE_CHARS}])|(?P<more>{_MORE_THAN})|(?P<suffix>{_SUFFIX_WORDS})(?![a-z]))")
 _THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 

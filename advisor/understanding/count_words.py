@@ -14,7 +14,7 @@ CONTEXT_SETTING = re.compile(
 # "bs 64", "batch_size=8", "micro batch 4", "批大小16": the number a batch word names
 BATCH = re.compile(
     r"(?<![a-z])(?:bs|mbs|gbs|(?:per[_\s]device[_\s](?:train[_\s])?)?batch[\s_-]*size|micro[\s_-]*batch(?:[\s_-]*size)?|global[\s_-]*batch(?:[\s_-]*size)?|batch|批大小|批次大小|批量大小)"
-    r"\s*(?:is\s+|was\s+|already\s+|已经|已|都)?(?:of|=|:|为|是|设为|设成|设的|开到|开的|降到|减到|调到|改成|改到|(?:dropped|lowered|reduced|cut|set|down|bumped|raised)\s+to|to|at)?"
+    r"\s*(?:is\s+|was\s+|already\s+|已经|已|都|要|想)?(?:of|=|:|为|是|设为|设成|设的|开到|开的|降到|减到|调到|改成|改到|(?:dropped|lowered|reduced|cut|set|down|bumped|raised)\s+to|to|at)?"
     r"\s*(?P<n>\d{1,5})(?![\d.]|\s*(?:k|万|tokens?|张|卡|gpus?))"
 )
 OF_THEM = re.compile(r"\s+of\s+(?:them|those|these)(?![a-z])")

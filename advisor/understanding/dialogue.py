@@ -34,6 +34,8 @@ CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more th
 # What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
 # A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
+# Thanks and acknowledgements: a "greeting" reading without one is more likely a statement about the open question.
+COURTESY = re.compile(r"谢|辛苦|明白了|懂了|好的|收到|\b(?:thanks?|thx|ty|tysm|cheers|appreciated?|perfect|great|awesome|got it|ok|okay|cool|nice|neat|bye|hi|hello|hey)\b|👍|🙏")
 # Amending verbs count as filler too: "raised it to 0.19", "改成64" say no more than the number.
 FILLER = re.compile(
     r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
@@ -86,6 +88,7 @@ class ContinuationModel:
             "untagged_values": float(len(reading.tagged) > len(stated)),
             "state_empty": float(not state.names()),
             "asks": float(bool(ASKS.search(text))),
+            "courtesy": float(bool(COURTESY.search(text.lower()))),
         }
         for intent, p in probabilities.items():  # the whole reading, not just its top: "p(concept) 0.3" is a different message from 0.01
             features[f"p={intent}"] = p
@@ -95,12 +98,15 @@ class ContinuationModel:
             features["best_task_is_open"] = float(best_task == task)
             features["p_best_task"] = probabilities[best_task]
         features[f"asks&read={reading.intent}"] = features["asks"]
+        features[f"courtesy&read={reading.intent}"] = features["courtesy"]  # "学习率降了也不行" reads as a greeting but thanks nobody
         for name in ("no_slots", "short", "only_values", "same_task"):  # how much each cue counts depends on what the classifier read
             features[f"{name}&read={reading.intent}"] = features[name]
         if stated:
             features["fits_open_task"] = sum(slot in self.task_slots.get(task, ()) for slot in stated) / len(stated)
             features["restates"] = sum(state.has(slot) for slot in stated) / len(stated)
             features["slots"] = min(len(stated), 5) / 5
+            for name in ("fits_open_task", "restates"):  # "TensorRT-LLM会不会更快" reads as a concept, but its engine fits the open question
+                features[f"{name}&read={reading.intent}"] = features[name]
         if len(text) <= 2 * SHORT:  # a short message's own words ("btw", "already", "只有", "还是") carry the cue
             tokens = words(normalize_text(text))
             for word in set(tokens):

@@ -105,7 +105,7 @@ NEGATED = re.compile(r"(?:不|不做|不搞|不用|不需要|没有|无需|(?<![
 BUDGET_BEFORE = re.compile(r"(?:budget|预算)\s*(?:of|is|was|:|=|是|有|大概|约|在)?\s*(?:about|around|~)?\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
 RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")
-DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*$")
+DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
 IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|共|下子|会儿|点儿")
 K_SUFFIX = re.compile(r"\d\s*k$")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
