@@ -337,6 +337,8 @@ def test_schedules_lengths_in_characters_and_loads_in_words(understanding, text,
         ("ascend 910c 和 h20 比显存带宽怎么样", "gpu", "ascend-910c"),
         ("serve llama 3.1 8b to 40 ppl on l40s, tok/s each?", "concurrency", 40),
         ("dpo on qwen2.5 7b, 8 a100s, 200M tokens, how long", "method", "finetune"),
+        ("40908卡训个1.5B的小模型，300亿token要多久", "gpu_count", 8),
+        ("used a100s are $9k each, renting is $1.1/hr, when would buying 16 pay off", "gpu_count", 16),
     ],
 )
 def test_budgets_quant_names_counts_per_node_and_negated_methods(understanding, text, slot, value):

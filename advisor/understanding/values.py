@@ -43,6 +43,7 @@ LONG_SPACE = re.compile(r"\s{4,}")
 SPACES = re.compile(r"\s*")
 ENDS_MESSAGE = re.compile(r"[\s?？!！.。呢吗]*$")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
+NUMBER_NAME_AND_COUNT = re.compile(r"(?<![\d.a-z])(?P<name>\d{4})(?P<n>\d{1,2})\s*(?:张|块)?\s*(?:卡|显卡)")
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,11 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
             count = _number_value(text, end, glued.end(), glued.group(), float(glued.group()))
             if count is not None and count.kind in ("count_gpu", "count_server"):
                 claim(count)
+    for match in NUMBER_NAME_AND_COUNT.finditer(text):  # "40908卡": a 4090, then 8 cards
+        named = matcher_for(catalog).scan(match.group("name"))
+        if named and named[0].kind == "gpu" and named[0].end == len(match.group("name")):
+            claim(Value(match.start(), match.end("name"), "gpu", named[0].id, surface=match.group("name")))
+            claim(Value(match.start("n"), match.end(), "count_gpu", float(match.group("n")), "", text[match.start("n") : match.end()]))
     for match in model_name_pattern().finditer(text):  # a model the catalog does not know keeps its name
         claim(Value(match.start(), match.end(), "model", match.group().strip(), surface=match.group().strip()))
     for match in model_version_pattern().finditer(text):
@@ -279,6 +285,8 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
         return _money(text, start - len(symbol), end, value, False, symbol=symbol)
     if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|\dt$", raw):
         return _magnitude(text, start, end, raw, value)
+    if value.is_integer() and 1 < value <= 1024 and BUY_BEFORE.search(text, 0, start):  # "when would buying 8 pay off"
+        return Value(start, end, "count_gpu", value, "", raw)
     return Value(start, end, "number", value, "", raw)
 
 
