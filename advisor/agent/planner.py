@@ -36,7 +36,8 @@ TASK_HANDLERS: dict[str, Handler] = {
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked.
 MIN_CONFIDENCE = 0.45
-GUARD_CONFIDENCE = 0.6  # below this a refusal, an off-topic reply or a greeting gives way to the concept answer
+GUARDED = ("injection", "out_of_scope", "greeting")
+GUARD_CONFIDENCE = 0.6  # below this a refusal, an off-topic reply or a greeting gives way to the next reading
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 NOT_REPORTED = {"gpus_per_server"}
 
@@ -71,12 +72,15 @@ class OfflinePlanner:
         if unreadable:
             return unreadable
         reading = turn.reading
-        sure = reading.confidence >= GUARD_CONFIDENCE  # an unsure refusal is worse than a concept answer
-        if reading.intent == "injection" and sure:
+        if reading.intent in GUARDED and reading.confidence < GUARD_CONFIDENCE:  # an unsure refusal is worse than an answer
+            reading.intent, reading.confidence = max(
+                ((i, p) for i, p in reading.probabilities.items() if i not in GUARDED), key=lambda item: item[1]
+            )
+        if reading.intent == "injection":
             return guard.injection(turn) + self._beside_injection(turn)
-        if reading.intent == "out_of_scope" and sure:
+        if reading.intent == "out_of_scope":
             return guard.out_of_scope(turn)
-        if reading.intent == "greeting" and sure:
+        if reading.intent == "greeting":
             return guard.greeting(turn)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
             return trouble.answer(turn)
