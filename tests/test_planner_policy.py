@@ -182,6 +182,12 @@ def test_a_card_outside_the_catalog_is_named_and_its_memory_is_checked(offline_a
     assert "A10G" not in ask(offline_advisor, "can a 10gb card run llama 3.1 8b in int4?").answer  # "a 10gb" is an article and a size
 
 
+def test_a_deadline_beside_a_gpu_count_is_answered_and_short_runs_are_in_hours(offline_advisor):
+    response = ask(offline_advisor, "周五前要用lora把它微调完，数据2000万token，单卡来得及吗", "我那张rtx 3080是10G的，能跑qwen2.5-7b的int4吗")
+    assert "✅ 赶得上期限" in response.answer and "小时**" in response.answer
+    assert "目录里没有“rtx 3080”" in response.answer  # the card it could not use is named in the assumption
+
+
 def test_an_unsure_reading_gets_a_concept_answer_not_a_refusal(offline_advisor):
     response = ask(offline_advisor, "Approximately 60 clinicians will be using the system at peak")
     assert "change my instructions" not in response.answer and "knowledge base" in response.answer

@@ -128,6 +128,7 @@ class UnderstandingModel:
             # an amount or a count of cards, servers or users in a question is never noise
             sure = value.kind == "money" or (value.kind in COUNTED_KINDS and not (intent == "troubleshoot" or intent == "specs" and pasted))
             sure |= value.kind == "precision" and intent != "specs"  # "AWQ量化" in a question is its precision; "fp8 TFLOPS" is a spec
+            sure |= value.kind == "memory" and any(v.kind == "other_gpu" for v in values)  # "我那张3080是10G的": that card's memory
             allowed = roles if sure and intent in STATING_INTENTS else roles | {NONE}
             if value.kind == "precision" and not KV_WORDS.search(normalized):  # a cache precision is said of the cache
                 allowed = allowed - {"kv_precision"}

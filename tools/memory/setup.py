@@ -76,7 +76,7 @@ def _stated_card(memory_gb: float | None) -> GPU | None:
     """A card known only by its memory ("my 10 GB card"): enough for the fit, which reads nothing else."""
     if memory_gb is None:
         return None
-    return GPU.model_construct(id="stated-memory", name=f"{memory_gb:g} GB GPU", memory_gb=memory_gb)
+    return GPU.model_construct(id="stated-memory", name="GPU", memory_gb=memory_gb)  # "the GPU has 10.7 GB"
 
 
 def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:

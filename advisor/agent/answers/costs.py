@@ -60,8 +60,20 @@ def _gpu(turn: Turn) -> str:
     if turn.slots.gpus:
         return turn.slots.gpus[0]
     name = _name(turn, DEFAULT_GPU)
-    turn.assume(f"GPU: {name} (none named)", f"GPU：未指定，按 {name} 计算")
+    other = turn.slots.frame.surface("other_gpu") if turn.slots.frame.has("other_gpu") else None
+    if other:  # "my rtx 3080": named, but the catalog has no figures for it
+        turn.slots.mark("other_gpu")
+        turn.assume(f"GPU: {name}, since “{other}” is not in the catalog", f"GPU：目录里没有“{other}”，按 {name} 计算")
+    else:
+        turn.assume(f"GPU: {name} (none named)", f"GPU：未指定，按 {name} 计算")
     return DEFAULT_GPU
+
+
+def _duration(turn: Turn, days: float) -> tuple[str, str]:
+    """A wall-clock time in the unit it is read in: "≈ 15 hours", not "≈ 0 days"."""
+    if days < 1:
+        return f"{number(days * 24)} hours", f"{number(days * 24)} 小时"
+    return f"{number(days)} days", f"{number(days)} 天"
 
 
 def tco(turn: Turn) -> str:
@@ -209,14 +221,22 @@ def training_time(turn: Turn) -> str:
         return turn.error(outcome)
     r = outcome.result
     cur = r["currency"]
+    took_en, took_zh = _duration(turn, r["wall_clock_days"])
     verdict = turn.t(
-        f"**≈ {number(r['wall_clock_days'])} days** on {r['num_gpus']}× {_name(turn, r['gpu_id'])} — {number(r['gpu_hours'])} GPU-hours"
+        f"**≈ {took_en}** on {r['num_gpus']}× {_name(turn, r['gpu_id'])} — {number(r['gpu_hours'])} GPU-hours"
         + (f", about {money(r['cost'], cur)}" if r["cost"] else "")
         + ".",
-        f"**约 {number(r['wall_clock_days'])} 天**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}），共 {number(r['gpu_hours'])} GPU时"
+        f"**约 {took_zh}**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}），共 {number(r['gpu_hours'])} GPU时"
         + (f"，费用约 {money(r['cost'], cur)}" if r["cost"] else "")
         + "。",
     )
+    if r["deadline_days"] and not r["gpus_derived_from_deadline"]:  # "单卡来得及吗": the answer to the question asked
+        within = r["wall_clock_days"] <= r["deadline_days"]
+        limit_en, limit_zh = _duration(turn, r["deadline_days"])
+        verdict = turn.t(
+            f"{'✅ Meets' if within else '❌ Misses'} the deadline of {limit_en}.",
+            f"{'✅ 赶得上' if within else '❌ 赶不上'}期限（{limit_zh}）。",
+        ) + " " + verdict
     if r["gpus_derived_from_deadline"]:
         verdict = turn.t(
             f"**{r['num_gpus']}× {_name(turn, r['gpu_id'])}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
