@@ -64,14 +64,13 @@ def test_a_stream_starts_at_once_reports_tool_steps_and_keeps_the_connection_ali
     script = [Step(tool="estimate_memory", args=QWEN_7B, delay_s=1.2), reply(answer)]
     body = {"model": "gpu-advisor", "stream": True, "messages": [{"role": "user", "content": MEMORY_QUESTION}]}
     with ScriptedOpenAIServer(script) as model, serve(model.base_url, tmp_path, ADVISOR_STREAM_KEEPALIVE="0.3") as url:
-        started = time.monotonic()
         with httpx.stream("POST", f"{url}/v1/chat/completions", json=body, timeout=30) as response:
             lines = response.iter_lines()
             first = next(lines)
-            first_after = time.monotonic() - started
             rest = [line for line in lines if line]
-    assert first_after < 1.0 and json.loads(first[6:])["choices"][0]["delta"]["role"] == "assistant"
-    assert ": keep-alive" in rest  # the model took 1.2 s; comments went out every 0.3 s
+    # the role chunk came first and keep-alive comments followed while the model worked (1.2 s): an order, not a timing
+    assert json.loads(first[6:])["choices"][0]["delta"]["role"] == "assistant"
+    assert ": keep-alive" in rest[: next(i for i, line in enumerate(rest) if '"content"' in line and '"content": ""' not in line)]
     chunks = [json.loads(line[6:]) for line in rest if line.startswith("data: {")]
     thinking = "".join(c["choices"][0]["delta"].get("reasoning_content", "") for c in chunks)
     assert "🔧 estimate_memory" in thinking and "✓ estimate_memory" in thinking
