@@ -27,7 +27,7 @@ HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
 # When the unseen split's misses are read, a new blind split must replace it.
 BLIND_SPLITS = {
     "heldout2": "misses read", "heldout3": "misses read", "heldout4": "miss counts watched", "heldout5": "misses read",
-    "heldout6": "never read (scored 5 times)", "heldout7": "misses read", "heldout8": "never read (scored twice)",
+    "heldout6": "never read (scored 6 times)", "heldout7": "misses read", "heldout8": "never read (scored 3 times)",
 }  # fmt: skip
 FRESH_CONVERSATIONS = "heldout8"
 
