@@ -191,3 +191,9 @@ def test_a_deadline_beside_a_gpu_count_is_answered_and_short_runs_are_in_hours(o
 def test_an_unsure_reading_gets_a_concept_answer_not_a_refusal(offline_advisor):
     response = ask(offline_advisor, "Approximately 60 clinicians will be using the system at peak")
     assert "change my instructions" not in response.answer and "knowledge base" in response.answer
+
+
+def test_a_schedule_in_words_changes_the_utilisation_of_the_open_question(offline_advisor):
+    response = ask(offline_advisor, "what if we only run them at night?", "rent or buy 8 h100, we'd run them nights and weekends, power is 0.12 dollars per kwh")
+    (tco,) = calls(response, "compute_tco")
+    assert tco.args["utilisation_pct"] == pytest.approx(50)

@@ -42,8 +42,8 @@ SCHEDULES = (
 # When the hardware runs outside the day: "nights and weekends", "只晚上跑", "weekends only", "8pm to 8am"
 PART_OF_WEEK = (
     (re.compile(r"(?<![a-z])nights?\s+and\s+weekends?(?![a-z])|(?:晚上|夜里|夜间)和周末"), (12 * 5 + 48) / 168 * 100),
-    (re.compile(r"(?<![a-z])(?:only\s+(?:at\s+|during\s+the\s+)?nights?|only\s+overnight|(?:nights?|overnight)\s+only)(?![a-z])|(?:只|仅|只有|只在|就)(?:在)?(?:晚上|夜里|夜间)|(?:晚上|夜里)才"), 50.0),
-    (re.compile(r"(?<![a-z])(?:only\s+(?:on\s+)?weekends?|weekends?\s+only)(?![a-z])|(?:只|仅|只有|只在)(?:在)?周末|周末才"), 48 / 168 * 100),
+    (re.compile(r"(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:at\s+night|during\s+the\s+night|overnight|nights)|(?:nights?|overnight)\s+only)(?![a-z])|(?:只|仅|只有|只在|就)(?:在)?(?:晚上|夜里|夜间)|(?:晚上|夜里)才"), 50.0),
+    (re.compile(r"(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:on\s+)?weekends?|weekends?\s+only)(?![a-z])|(?:只|仅|只有|只在)(?:在)?周末|周末才"), 48 / 168 * 100),
 )
 OVERNIGHT_HOURS = re.compile(r"(?:晚上|夜里)?(?P<zh_start>\d{1,2})点(?:到|至|-)(?:早上|第二天|次日|凌晨)(?P<zh_end>\d{1,2})点|(?<![\d:])(?P<start>\d{1,2})\s*pm\s*(?:to|-|–|until)\s*(?P<end>\d{1,2})\s*am")
 # "30 hours a week", "每周40小时": hours of use per week
