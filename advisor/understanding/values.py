@@ -52,8 +52,9 @@ class Value:
 
     start: int
     end: int
-    kind: str  # model, gpu, params, memory, tokens, money, percent, duration, date (a calendar deadline, in hours from today), daily, rate, latency,
-    #            count_gpu, count_server, number, always_on, tp/pp/dp, or a keyword table name (precision, method, ...)
+    kind: str  # model, gpu, other_gpu (a card the catalog lacks), params, memory, tokens, money, percent, duration,
+    #            date (a calendar deadline, in hours from today), daily, rate, latency, count_gpu, count_server,
+    #            number, always_on, tp/pp/dp, batch, or a keyword table name (precision, method, ...)
     value: object
     unit: str = ""
     surface: str = ""
