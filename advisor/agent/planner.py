@@ -73,9 +73,7 @@ class OfflinePlanner:
             return unreadable
         reading = turn.reading
         if reading.intent in GUARDED and reading.confidence < GUARD_CONFIDENCE:  # an unsure refusal is worse than an answer
-            reading.intent, reading.confidence = max(
-                ((i, p) for i, p in reading.probabilities.items() if i not in GUARDED), key=lambda item: item[1]
-            )
+            reading.settle_besides(GUARDED)
         if reading.intent == "injection":
             return guard.injection(turn) + self._beside_injection(turn)
         if reading.intent == "out_of_scope":
@@ -120,7 +118,6 @@ UNUSED_BECAUSE = {
     "other_gpu": ("the catalog has no figures for this card; tell me its memory (e.g. “12 GB”) and the fit is checked against that",
                   "目录里没有这款卡的数据；告诉我它的显存（如“12GB”），就按显存判断能否放下"),
 }
-MEMORY_USED_FOR = ("not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
 
 
 def _unused(turn: Turn) -> str:
@@ -130,10 +127,9 @@ def _unused(turn: Turn) -> str:
     for slot in stated.names():
         if slot in NOT_REPORTED or slot in turn.slots.used or slot in turn.entities.used:
             continue
-        because = turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它"))
-        if slot == "other_gpu" and "gpu_memory" in turn.slots.used:
-            because = MEMORY_USED_FOR
-        why = turn.ignored.get(slot) or turn.t(*because)
+        why = turn.ignored.get(slot) or turn.t(
+            *turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它"))
+        )
         lines.append(f"- {slot_label(slot, turn.language)} “{stated.surface(slot)}”: {why}")
     if not lines:
         return ""

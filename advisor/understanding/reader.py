@@ -55,9 +55,7 @@ class Understanding:
                 reading.intent, reading.confidence = "follow_up", continues  # how sure it is, is now how sure it continues
                 reading.tagged, reading.frame = retagged(reading, self.model, task)  # its values play their roles in that task
             elif reading.intent == "follow_up":
-                reading.intent, reading.confidence = max(
-                    ((i, p) for i, p in reading.probabilities.items() if i != "follow_up"), key=lambda item: item[1]
-                )
+                reading.settle_besides({"follow_up"})
         self._pick_variant(reading, state)
         if reading.intent in TASKS:
             if task is not None and state.names() and not own_subject(reading):
@@ -73,7 +71,6 @@ class Understanding:
         if reading.intent in CARRY_OVER:
             return task, state
         return None, Frame()
-
 
     def _pick_variant(self, reading: Reading, state: Frame) -> None:
         """"the SXM version", "80G的呢": another form factor or memory size of the GPU in question, the

@@ -33,6 +33,10 @@ class Reading:
     def follow_up(self) -> bool:
         return self.intent == "follow_up"
 
+    def settle_besides(self, excluded: tuple[str, ...] | set[str]) -> None:
+        """Take the likeliest intent outside ``excluded`` (with its probability as the confidence)."""
+        self.intent, self.confidence = max(((i, p) for i, p in self.probabilities.items() if i not in excluded), key=lambda item: item[1])
+
     @property
     def alternatives(self) -> list[tuple[str, float]]:
         """The three likeliest intents with their probabilities."""

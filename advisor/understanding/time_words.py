@@ -105,9 +105,8 @@ def _hours_until(match: re.Match[str]) -> float:
     if re.search(r"year|eoy|年", words):
         last = date(today.year + after_next, 12, 31)
     elif re.search(r"quarter|季度", words):
-        last = _month_end(date(today.year, (today.month - 1) // 3 * 3 + 3, 1))
-        if after_next:
-            last = _month_end(_month_end(_month_end(last + timedelta(days=1)) + timedelta(days=1)) + timedelta(days=1))
+        month = (today.month - 1) // 3 * 3 + 3 + 3 * after_next  # the quarter's last month, counted from this January
+        last = _month_end(date(today.year + (month - 1) // 12, (month - 1) % 12 + 1, 1))
     elif re.search(r"month|月", words):
         last = _month_end(today)
         if after_next:

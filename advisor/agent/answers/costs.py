@@ -69,7 +69,7 @@ def _gpu(turn: Turn) -> str:
     return DEFAULT_GPU
 
 
-def _duration(turn: Turn, days: float) -> tuple[str, str]:
+def _duration(days: float) -> tuple[str, str]:
     """A wall-clock time in the unit it is read in: "≈ 15 hours", not "≈ 0 days"."""
     if days < 1:
         return f"{number(days * 24)} hours", f"{number(days * 24)} 小时"
@@ -221,7 +221,7 @@ def training_time(turn: Turn) -> str:
         return turn.error(outcome)
     r = outcome.result
     cur = r["currency"]
-    took_en, took_zh = _duration(turn, r["wall_clock_days"])
+    took_en, took_zh = _duration(r["wall_clock_days"])
     verdict = turn.t(
         f"**≈ {took_en}** on {r['num_gpus']}× {_name(turn, r['gpu_id'])} — {number(r['gpu_hours'])} GPU-hours"
         + (f", about {money(r['cost'], cur)}" if r["cost"] else "")
@@ -232,7 +232,7 @@ def training_time(turn: Turn) -> str:
     )
     if r["deadline_days"] and not r["gpus_derived_from_deadline"]:  # "单卡来得及吗": the answer to the question asked
         within = r["wall_clock_days"] <= r["deadline_days"]
-        limit_en, limit_zh = _duration(turn, r["deadline_days"])
+        limit_en, limit_zh = _duration(r["deadline_days"])
         verdict = turn.t(
             f"{'✅ Meets' if within else '❌ Misses'} the deadline of {limit_en}.",
             f"{'✅ 赶得上' if within else '❌ 赶不上'}期限（{limit_zh}）。",

@@ -299,6 +299,8 @@ def memory(turn: Turn) -> str:
         "tp": s.tp,
         "pp": s.pp,
     }
+    if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
+        turn.ignore("other_gpu", "not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
     if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1 and not s.tp and not s.pp:
         args["tp"] = s.gpu_count
         turn.assume(f"the {s.gpu_count} GPUs split the model with tensor parallelism (TP={s.gpu_count})", f"{s.gpu_count} 张卡按张量并行切分模型（TP={s.gpu_count}）")
