@@ -27,9 +27,10 @@ HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
 # When the unseen split's misses are read, a new blind split must replace it.
 BLIND_SPLITS = {
     "heldout2": "misses read", "heldout3": "misses read", "heldout4": "miss counts watched", "heldout5": "misses read",
-    "heldout6": "never read (scored 6 times)", "heldout7": "misses read", "heldout8": "never read (scored 3 times)",
+    "heldout6": "never read (scored 6 times)", "heldout7": "misses read", "heldout8": "misses read",
+    "heldout9": "never read (scored 1 time)",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout8"
+FRESH_CONVERSATIONS = "heldout9"
 
 
 @dataclass
