@@ -197,3 +197,11 @@ def test_a_schedule_in_words_changes_the_utilisation_of_the_open_question(offlin
     response = ask(offline_advisor, "what if we only run them at night?", "rent or buy 8 h100, we'd run them nights and weekends, power is 0.12 dollars per kwh")
     (tco,) = calls(response, "compute_tco")
     assert tco.args["utilisation_pct"] == pytest.approx(50)
+
+
+def test_a_follow_up_of_a_concept_question_is_answered_as_that_question_changed(offline_advisor):
+    response = ask(offline_advisor, "那fp8呢", "int4量化对代码模型的效果影响大吗")
+    assert [call.name for call in response.tool_calls] == ["search_knowledge"]
+    query = response.tool_calls[0].args["query"]
+    assert "fp8" in query and "int4" not in query and "代码模型" in query
+    assert "FP8" in response.answer and response.answer.startswith("**")

@@ -18,7 +18,8 @@ from advisor.agent.markdown import escape_raw_html
 from advisor.agent.turn import Turn
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.registry import Registry
-from advisor.understanding.reader import Understanding, shared_understanding
+from advisor.understanding.dialogue import restated_question
+from advisor.understanding.reader import TOPIC, Understanding, shared_understanding
 from advisor.understanding.slot_labels import slot_label
 from knowledge.catalog import Catalog, load_catalog
 
@@ -83,12 +84,22 @@ class OfflinePlanner:
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
             return trouble.answer(turn)
         task = reading.task if reading.intent == "follow_up" else reading.intent
+        if reading.follow_up and task == TOPIC:
+            return knowledge.concept(turn, question=self._topic(turn))
         if task is None and reading.follow_up:
             task = _task_from_slots(turn)
         if task not in TASK_HANDLERS or reading.confidence < MIN_CONFIDENCE:
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
         return TASK_HANDLERS[task](turn)
 
+
+    def _topic(self, turn: Turn) -> str:
+        """The open concept question as the follow-ups have changed it."""
+        first, *changes = turn.reading.task_messages
+        question = self.understanding.read_one(first)
+        for change in changes:
+            question = self.understanding.read_one(restated_question(question, self.understanding.read_one(change)))
+        return question.text
 
     def _beside_injection(self, turn: Turn) -> str:
         """What is left once the injection sentences are removed (a question, a pasted log) still gets its answer."""

@@ -161,7 +161,7 @@ def train_continuation(
         by_task[task].append((task, context))
     continued = {turn.utterance.text: turn.expect_task for c in data.conversations for turn in c.turns if turn.expect_task}
     for text, reading in readings.items():
-        pool = by_task[continued[text]] if text in continued else contexts  # a detail of a pasted log follows a log
+        pool = by_task[continued[text]] if continued.get(text) in TASKS else contexts  # a detail of a pasted log follows a log
         for task, context in rng.sample(pool, 2 if gold[text] == "follow_up" else 1):
             asks_same_again = gold[text] == task and not own_subject(reading)
             add(reading, task, context.frame, gold[text] == "follow_up" or asks_same_again, 1.0)
@@ -177,3 +177,13 @@ def _task_slots(data: Corpus) -> dict[str, set[str]]:
             totals[utterance.intent] += 1
             counts[utterance.intent].update({span.slot for span in utterance.spans})
     return {task: {slot for slot, n in counts[task].items() if n >= SEEN_WITH_TASK * totals[task]} for task in counts}
+
+
+def restated_question(question: Reading, change: Reading) -> str:
+    """An open concept question asked again with what a follow-up changes: "does int4 hurt quality?"
+    then "and fp8?" asks "does fp8 hurt quality?". The follow-up's own words stay beside it."""
+    text = normalize_text(question.text)
+    said = [(question.frame.slots[slot][0], values[0].surface) for slot, values in change.frame.slots.items() if question.frame.has(slot)]
+    for earlier, newer in sorted(said, key=lambda pair: -pair[0].start):
+        text = text[: earlier.start] + newer + text[earlier.start + len(earlier.surface) :]
+    return f"{text} {change.text}"

@@ -17,6 +17,7 @@ from knowledge.catalog import Catalog, load_catalog
 
 HISTORY_TURNS = 6  # earlier user turns read to rebuild the dialogue state; the server stays stateless
 CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept")  # these leave the last task open
+TOPIC = "concept"  # a concept question asked with no calculation open: its follow-ups ask it again, changed
 RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
 SURE_INJECTION = 0.8  # real injections read at 0.88 and above; a policy statement ("no data leaves our DC") near 0.4
 
@@ -32,13 +33,10 @@ class Understanding:
     def read(self, message: str, history: list[str] = ()) -> Reading:
         """``message`` read after the user's earlier messages ``history`` (oldest first)."""
         task, state, messages = None, Frame(), []
-        for earlier in list(history)[-HISTORY_TURNS:]:
-            reading = self.read_one(earlier)
-            task, state = self.advance(task, state, reading)
-            messages = _task_messages(messages, reading)
-        reading = self.read_one(message)
-        reading.task, reading.state = self.advance(task, state, reading)
-        reading.task_messages = _task_messages(messages, reading)
+        for text in [*list(history)[-HISTORY_TURNS:], message]:
+            reading = self.read_one(text)
+            reading.task, reading.state = task, state = self.advance(task, state, reading)
+            reading.task_messages = messages = _task_messages(messages, reading)
         return reading
 
     def advance(self, task: str | None, state: Frame, reading: Reading) -> tuple[str | None, Frame]:
@@ -48,7 +46,7 @@ class Understanding:
         different task that names no model of its own ("那租两个月多少钱") keeps its intent but
         carries the slots over.
         """
-        if task is not None and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION):
+        if task in TASKS and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION):
             _, as_follow_up = retagged(reading, self.model, "follow_up")
             continues = self.model.continuation.probability(reading, as_follow_up, task, state)
             if continues >= CONTINUES:
@@ -58,16 +56,18 @@ class Understanding:
                 reading.settle_besides({"follow_up"})
         self._pick_variant(reading, state)
         if reading.intent in TASKS:
-            if task is not None and state.names() and not own_subject(reading):
+            if task in TASKS and state.names() and not own_subject(reading):
                 return reading.intent, state.updated(reading.frame)
             return reading.intent, reading.frame
         if reading.intent == "follow_up":
             if task is None:
                 return None, reading.frame
-            if task != "troubleshoot":  # a number in a problem report ("xid 79", "driver 550") restates nothing
+            if task in TASKS and task != "troubleshoot":  # a number in a problem report ("xid 79", "driver 550") restates nothing
                 _bare_number_restates(reading, state)
                 _restated_amounts(reading, state)
             return task, state.updated(reading.frame)
+        if reading.intent == "concept" and task in (None, TOPIC):  # "does int4 hurt quality?" then "and fp8?": the question is open
+            return TOPIC, reading.frame
         if reading.intent in CARRY_OVER:
             return task, state
         return None, Frame()
@@ -97,7 +97,8 @@ class Understanding:
 def _task_messages(messages: list[str], reading: Reading) -> list[str]:
     if reading.intent == "follow_up":
         return [*messages, reading.text]
-    return [reading.text] if reading.intent in TASKS else messages
+    opens = reading.intent in TASKS or (reading.intent == TOPIC and reading.task == TOPIC)
+    return [reading.text] if opens else messages
 
 
 @lru_cache(maxsize=4)

@@ -25,13 +25,14 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
                    "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs"}  # fmt: skip
 
 
-def concept(turn: Turn, offer: str | None = None) -> str:
-    """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator."""
-    outcome = turn.call("search_knowledge", {"query": turn.message[:2000], "k": SHOWN_HITS, "language": turn.language})
+def concept(turn: Turn, offer: str | None = None, question: str | None = None) -> str:
+    """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
+    ``question``: what is asked, when the message only changes an earlier question ("and fp8?")."""
+    outcome = turn.call("search_knowledge", {"query": (question or turn.message)[:2000], "k": SHOWN_HITS, "language": turn.language})
     hits = (outcome.result or {}).get("hits", [])
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
-        body = answer(turn)
+        body = answer(turn, question)
     else:
         body = f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
         for source in card.sources:
@@ -42,8 +43,8 @@ def concept(turn: Turn, offer: str | None = None) -> str:
     return body
 
 
-def answer(turn: Turn) -> str:
-    outcome = turn.call("search_knowledge", {"query": turn.message[:2000], "k": SHOWN_HITS, "language": turn.language})
+def answer(turn: Turn, question: str | None = None) -> str:
+    outcome = turn.call("search_knowledge", {"query": (question or turn.message)[:2000], "k": SHOWN_HITS, "language": turn.language})
     if not outcome.ok:
         return turn.error(outcome)
     hits = outcome.result["hits"]
