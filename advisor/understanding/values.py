@@ -20,6 +20,7 @@ from advisor.understanding.count_words import (
     GPUS_PER_NODE,
     NODES_OF_GPUS,
     OF_THEM,
+    OTHER_SETTING,
     PARALLEL,
     TIMES_AFTER_NAME,
     TIMES_COUNT,
@@ -35,6 +36,7 @@ WORD_NUMBERS = {
     "thirty-two": 32, "sixty-four": 64, "单": 1, "双": 2, "一对": 2, "a pair": 2, "pair": 2, "a couple of": 2, "couple of": 2,
     "second": 2, "third": 3, "fourth": 4,  # "add a second node": only before a unit, so never "per second"
 }  # fmt: skip
+PCI_ADDRESS = re.compile(r"(?<![0-9a-f])(?:pci:)?[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?(?![0-9a-f])")
 MAX_TEXT = 4000  # values are read from the start and the end of long pastes, where the question sits
 # Offsets must stay those of the text, so collapsed spaces are filled with a character no pattern
 # matches: a long run of spaces would make the unit patterns' optional spaces backtrack quadratically.
@@ -113,6 +115,7 @@ K_SUFFIX = re.compile(r"\d\s*k$")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|24\s*小时\s*(?:满载|不停|运行)|满载运行|around\s+the\s+clock|non[\s-]?stop")
 YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3})块(?P<jiao>[1-9一二三四五六七八九])(?![\d卡张块台个])")
+DATA_BEFORE = re.compile(r"(?:数据|语料|(?<![a-z])(?:data(?:set)?|corpus))(?:量|集)?\s*(?:加到|扩到|增加到|涨到|换成|变成|改成|有|是|共|约|大概|of|is|at|to|:)?\s*$")
 PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 
 
@@ -139,6 +142,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     text = LONG_SPACE.sub(lambda run: " " + INERT * (len(run.group()) - 2) + " ", text)
     taken = [False] * len(text)
     found: list[Value] = []
+    for address in PCI_ADDRESS.finditer(text):  # "00000000:3b:00.0" in an nvidia-smi row holds no quantity ("3b" is no model size)
+        taken[address.start() : address.end()] = [True] * (address.end() - address.start())
 
     def claim(value: Value) -> None:
         if value.kind == "money":  # "2000 dollars a month": the period read earlier as a span of time is the price's
@@ -186,6 +191,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     for match in NODES_OF_GPUS.finditer(text):  # "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers
         servers = WORD_NUMBERS.get(match.group("servers")) or float(match.group("servers"))
         claim(Value(match.start(), match.end(), "count_gpu", float(servers) * float(match.group("per")), "", match.group()))
+    for match in OTHER_SETTING.finditer(text):
+        taken[match.start() : match.end()] = [True] * (match.end() - match.start())
     for match in UNIT_PRICE.finditer(text):
         if not (match.group("mag") or match.group("currency")):  # "ZeRO-3每张卡" is no price
             continue
@@ -294,6 +301,8 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
 def _magnitude(text: str, start: int, end: int, raw: str, value: float) -> Value:
     """'70b' / '70亿' (参数) is a model size; '16k' / '1.5T' (tokens) a token count; '30万' an amount."""
     params = PARAMS_WORD.match(text, end)
+    if not params and DATA_BEFORE.search(text, max(0, start - 12), start):  # "数据加到500亿": an amount of data is tokens
+        return Value(start, end, "tokens", value, "tokens", raw)
     if params or re.search(r"\d\s*b$|billion|\d\s*b\s", raw + " ") and value >= 1e8:
         stop = params.end() if params else end
         return Value(start, stop, "params", value, "params", text[start:stop])
