@@ -20,7 +20,7 @@ from advisor.understanding.entity_words import ENTITIES_FILE
 from advisor.understanding.model import UnderstandingModel
 from advisor.understanding.reading import Reading, read_message, retagged
 from advisor.understanding.values import Value, find_values
-from knowledge.catalog import Catalog
+from knowledge.catalog import DATA_DIR, Catalog
 
 log = logging.getLogger(__name__)
 FOLDS = 3
@@ -57,7 +57,8 @@ def _held_out_intents(catalog: Catalog, data: Corpus, texts: list[str], found: d
 
 def data_fingerprint() -> str:
     digest = hashlib.sha256()
-    for path in [*corpus_module.training_files(), ENTITIES_FILE, *(Path(__file__).parent / name for name in CODE_FILES)]:
+    catalogs = [DATA_DIR / "gpus.yaml", DATA_DIR / "models.yaml"]  # names the values are found by, masked in training
+    for path in [*corpus_module.training_files(), ENTITIES_FILE, *catalogs, *(Path(__file__).parent / name for name in CODE_FILES)]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
