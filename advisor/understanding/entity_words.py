@@ -16,6 +16,7 @@ ENTITIES_FILE = Path(__file__).parent / "data" / "entities.yaml"
 OTHER_GPU = re.compile(
     r"(?<![a-z0-9])(?:(?:nvidia|geforce|amd|radeon|intel)\s+)?(?:rtx|gtx|rx|quadro|titan|arc)\s*-?\s*[a-z]?\d{3,4}[a-z]?"
     r"(?:\s*(?:ti|super|xtx|xt|gre|ada|mobile|laptop))*(?![a-z0-9])"
+    r"|(?<![a-z0-9.])[1-9]0[5-9]0\s*(?:ti|super)(?:\s*super)?(?![a-z0-9])"  # "2080ti", "4070 super": no prefix, but the suffix says card
 )
 
 

@@ -183,7 +183,11 @@ def predicted_slots(reading: Reading) -> list[tuple[str, object]]:
 
 
 def _frame_pairs(frame: Frame) -> list[tuple[str, object]]:
-    return [(slot, _comparable(value.value)) for slot, values in frame.slots.items() if slot != "gpus_per_server" for value in values]
+    """A card the catalog lacks is held apart (``other_gpu``) so that its name is kept; it is the schema's ``gpu``."""
+    return [
+        ("gpu" if slot == "other_gpu" else slot, _comparable(value.value))
+        for slot, values in frame.slots.items() if slot != "gpus_per_server" for value in values
+    ]  # fmt: skip
 
 
 def _comparable(value: object) -> object:

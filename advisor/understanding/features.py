@@ -17,8 +17,10 @@ EDGE = 1200  # a long paste is read at its start and end, where the question sit
 CONTEXT_CHARS = 16
 SIDE_WORDS = {
     **dict.fromkeys(("output", "outputs", "out", "completion", "completions", "generation", "generate", "generated", "response", "responses", "reply", "replies", "answer", "answers", "输出", "生成", "回答", "回复", "答案"), "output"),
-    **dict.fromkeys(("input", "inputs", "in", "prompt", "prompts", "context", "ctx", "输入", "提示", "提示词", "上下文", "问题"), "input"),
+    **dict.fromkeys(("input", "inputs", "in", "prompt", "prompts", "输入", "提示", "提示词", "问题"), "prompt"),
+    **dict.fromkeys(("context", "ctx", "window", "seq", "sequence", "上下文", "窗口", "序列"), "context"),
 }  # fmt: skip
+CLAUSE = re.compile(r"[。；;!！?？\n]|\.\s")  # a sentence ends there; a comma does not ("prompts are short, 300 tokens")
 
 
 def focus(text: str) -> str:
@@ -63,6 +65,9 @@ def role_features(text: str, value: Value, values: list[Value], intent: str) -> 
     for word in [*left[-2:], *right[:2]]:  # "1k output tokens", "输出2k", "512 in": which end of the request a length is
         if word in SIDE_WORDS:
             features[f"side={SIDE_WORDS[word]}"] = 1.0
+    said_before = [SIDE_WORDS[word] for word in words(_sentence_before(text, value.start)) if word in SIDE_WORDS]
+    if said_before:  # "输入砍到1000", "prompts are short, like 300 tokens": the last side named before it in its sentence
+        features[f"sentence_side={said_before[-1]}"] = 1.0
     surface_words = words(value.surface)
     for word in surface_words:
         features[f"S={word}"] = 1.0
@@ -81,3 +86,8 @@ def role_features(text: str, value: Value, values: list[Value], intent: str) -> 
         features[f"per={value.value[2]}"] = 1.0
         features[f"currency={value.value[1]}"] = 1.0
     return features
+
+
+def _sentence_before(text: str, start: int, reach: int = 40) -> str:
+    """The words of the sentence before ``start``, at most ``reach`` characters back."""
+    return CLAUSE.split(text[max(0, start - reach) : start])[-1]
