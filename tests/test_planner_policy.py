@@ -205,3 +205,5 @@ def test_a_follow_up_of_a_concept_question_is_answered_as_that_question_changed(
     query = response.tool_calls[0].args["query"]
     assert "fp8" in query and "int4" not in query and "代码模型" in query
     assert "FP8" in response.answer and response.answer.startswith("**")
+    changed = ask(offline_advisor, "and the mi300x?", "is intel gaudi 3 ready for production training, or is the stack still immature")
+    assert changed.answer.startswith("**") and "MI300X" in changed.answer.split("\n")[0]  # the card about the card now asked about

@@ -43,8 +43,9 @@ ROLES_BY_KIND: dict[str, set[str]] = {
 STATING_INTENTS = {*TASKS, "follow_up"}
 COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}
 KV_WORDS = re.compile(r"kv|cache|缓存")
-# Problem reports and pasted spec sheets are full of counts nobody asked about ("GPU 7", "单机正常"), so
-# there the tagger decides; a one-line spec question's "8卡一台" is a count like any other.
+# Pasted logs and spec sheets are full of counts nobody asked about ("GPU 7", "8 x NVIDIA H100"), so there
+# the tagger decides; a count typed in a sentence states the setup, in a problem report ("单机正常，两台就hang")
+# as in a one-line spec question ("8卡一台").
 PASTED = re.compile(r"\n.*\n|\|")  # several lines, or an nvidia-smi table row
 NUMBER_KINDS = {"memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
 
@@ -126,7 +127,7 @@ class UnderstandingModel:
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
                 continue
             # an amount or a count of cards, servers or users in a question is never noise
-            sure = value.kind == "money" or (value.kind in COUNTED_KINDS and not (intent == "troubleshoot" or intent == "specs" and pasted))
+            sure = value.kind == "money" or (value.kind in COUNTED_KINDS and not (intent in ("troubleshoot", "specs") and pasted))
             sure |= value.kind == "precision" and intent != "specs"  # "AWQ量化" in a question is its precision; "fp8 TFLOPS" is a spec
             sure |= value.kind == "memory" and any(v.kind == "other_gpu" for v in values)  # "我那张3080是10G的": that card's memory
             allowed = roles if sure and intent in STATING_INTENTS else roles | {NONE}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from advisor.agent.turn import Turn
 from advisor.contract import Source
 from advisor.retrieval.concept_cards import CARD_PREFIX
@@ -29,7 +31,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None) -
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
     ``question``: what is asked, when the message only changes an earlier question ("and fp8?")."""
     outcome = turn.call("search_knowledge", {"query": (question or turn.message)[:2000], "k": SHOWN_HITS, "language": turn.language})
-    hits = (outcome.result or {}).get("hits", [])
+    hits = _naming_first((outcome.result or {}).get("hits", []), _card_words(turn))
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
         body = answer(turn, question)
@@ -41,6 +43,18 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None) -
     if offer in OFFERS:
         body += "\n\n🧮 " + turn.t(*OFFERS[offer])
     return body
+
+
+def _card_words(turn: Turn) -> set[str]:
+    """The model numbers of the cards the message names ("mi300x", "h20"): a card titled with one is about that card."""
+    names = [turn.catalog.find_gpu(gpu) for gpu in turn.entities.gpus]
+    return {word for gpu in names if gpu is not None for word in re.findall(r"[a-z]*\d+[a-z0-9]*", gpu.name.lower()) if not word.isdigit()}
+
+
+def _naming_first(hits: list[dict], card_words: set[str]) -> list[dict]:
+    """Retrieval's near-ties ("is X usable yet?" fits every vendor's maturity card) go to the one naming the card asked about."""
+    naming = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX) and card_words & set(re.findall(r"[a-z0-9]+", hit["title"].lower()))]
+    return [naming[0], *[hit for hit in hits if hit is not naming[0]]] if naming else hits
 
 
 def answer(turn: Turn, question: str | None = None) -> str:
