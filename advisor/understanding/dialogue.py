@@ -79,6 +79,7 @@ class ContinuationModel:
             "p_open_task": probabilities.get(task, 0.0),
             "confidence": reading.confidence,
             "own_subject": float(own_subject(reading)),
+            f"own_gpu&open={task}": float(reading.frame.has("gpu")),  # after a spec question a card is the subject
             "only_values": float(only_values(reading)),
             "several_gpus": float(len(reading.frame.all("gpu")) > 1),
             "short": float(len(text) <= SHORT),
@@ -163,9 +164,14 @@ def train_continuation(
     for text, reading in readings.items():
         pool = by_task[continued[text]] if continued.get(text) in TASKS else contexts  # a detail of a pasted log follows a log
         for task, context in rng.sample(pool, 2 if gold[text] == "follow_up" else 1):
-            asks_same_again = gold[text] == task and not own_subject(reading)
+            asks_same_again = gold[text] == task and not own_subject(reading) and not _asks_of_own_card(reading, task)
             add(reading, task, context.frame, gold[text] == "follow_up" or asks_same_again, 1.0)
     return model.fit(rows, labels, weights)
+
+
+def _asks_of_own_card(reading: Reading, task: str) -> bool:
+    """"what does the H800 cost" after a spec question is a question of its own; "and the H800?" amends it."""
+    return task == "specs" and reading.frame.has("gpu") and not only_values(reading)
 
 
 def _task_slots(data: Corpus) -> dict[str, set[str]]:
