@@ -36,6 +36,8 @@ CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more th
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
 # Thanks and acknowledgements: a "greeting" reading without one is more likely a statement about the open question.
 COURTESY = re.compile(r"谢|辛苦|明白了|懂了|好的|收到|\b(?:thanks?|thx|ty|tysm|cheers|appreciated?|perfect|great|awesome|got it|ok|okay|cool|nice|neat|bye|hi|hello|hey)\b|👍|🙏")
+# Words that point back at the question on the table ("does that change with tp 8?", "zero3会不会省更多").
+REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|those|them|this|these|then|same|instead|still|more|less|faster|slower|better|worse|change)\b|更|还|它|这个|那个|这样|同样|会不会|能不能|的话")
 # Amending verbs count as filler too: "raised it to 0.19", "改成64" say no more than the number.
 FILLER = re.compile(
     r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
@@ -90,6 +92,7 @@ class ContinuationModel:
             "state_empty": float(not state.names()),
             "asks": float(bool(ASKS.search(text))),
             "courtesy": float(bool(COURTESY.search(text.lower()))),
+            "refers_back": float(bool(REFERS_BACK.search(text.lower()))),
         }
         for intent, p in probabilities.items():  # the whole reading, not just its top: "p(concept) 0.3" is a different message from 0.01
             features[f"p={intent}"] = p
@@ -100,6 +103,7 @@ class ContinuationModel:
             features["p_best_task"] = probabilities[best_task]
         features[f"asks&read={reading.intent}"] = features["asks"]
         features[f"courtesy&read={reading.intent}"] = features["courtesy"]  # "学习率降了也不行" reads as a greeting but thanks nobody
+        features[f"refers_back&read={reading.intent}"] = features["refers_back"]
         for name in ("no_slots", "short", "only_values", "same_task"):  # how much each cue counts depends on what the classifier read
             features[f"{name}&read={reading.intent}"] = features[name]
         if stated:
