@@ -10,7 +10,7 @@ MODEL_IDS = (
     "llama-3.2-1b llama-3.2-3b llama-3.3-70b qwen-1.8b qwen-7b qwen-14b qwen-72b qwen2-7b qwen2-72b "
     "qwen2.5-0.5b qwen2.5-7b qwen2.5-14b qwen2.5-32b qwen2.5-72b qwen3-8b qwen3-32b qwen3-30b-a3b "
     "qwen3-235b-a22b deepseek-v2 deepseek-v3 deepseek-r1 mixtral-8x7b mixtral-8x22b mistral-7b gemma-2-9b "
-    "gemma-2-27b gemma-3-27b glm-4-9b chatglm3-6b yi-34b baichuan2-13b internlm2.5-7b phi-3-mini octocoder "
+    "gemma-2-27b gemma-3-27b glm-4-9b chatglm3-6b yi-34b baichuan2-13b hunyuan-large internlm2.5-7b phi-3-mini octocoder "
     "qwen3-14b phi-4 qwq-32b gemma-3-12b mistral-small-24b mistral-large-2 phi-3-medium codellama-34b yi-1.5-34b yi-1.5-9b "
     "gpt2 gpt2-medium gpt2-large gpt2-xl"
 ).split()
@@ -89,7 +89,7 @@ def test_architecture_features_are_recorded_where_they_matter():
     }  # fmt: skip
     assert by_id["gemma-3-27b"].full_attention_layers == 10 and by_id["gemma-2-9b"].full_attention_layers == 21
     assert {m.id for m in MODELS if m.moe_experts} == {
-        "qwen3-30b-a3b", "qwen3-235b-a22b", "deepseek-v2", "deepseek-v3", "deepseek-r1", "mixtral-8x7b", "mixtral-8x22b"
+        "qwen3-30b-a3b", "qwen3-235b-a22b", "deepseek-v2", "deepseek-v3", "deepseek-r1", "mixtral-8x7b", "mixtral-8x22b", "hunyuan-large"
     }  # fmt: skip
     assert by_id["octocoder"].attention == "mqa" and not by_id["octocoder"].gated_mlp
     assert by_id["deepseek-v3"].params_b == 671 and by_id["deepseek-v3"].active_params_b == 37

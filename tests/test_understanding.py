@@ -400,3 +400,9 @@ def test_a_card_named_by_its_suffix_and_a_prompt_length_said_earlier_in_the_sent
     assert read(understanding, "我手上是2070 super 8g，跑得动qwen2.5-7b int4吗").frame.get("other_gpu") == "2070 super"
     serving = "llama 3.1 8b on one l4 with vllm, how many tok/s for 20 users"
     assert read(understanding, "the prompts we send are short, roughly 250 tokens", serving).state.get("prompt_tokens") == 250
+
+
+def test_a_budget_written_after_its_amount_and_a_count_said_as_what_i_have(understanding):
+    assert read(understanding, "what card for qlora on mistral 7b with a 3k budget").frame.get("budget").amount == 3000
+    opening = "how long to lora qwen2.5 14b on 500M tokens with 8 l40s"
+    assert read(understanding, "and if we only have 2", opening).state.get("gpu_count") == 2

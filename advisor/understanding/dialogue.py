@@ -35,14 +35,18 @@ CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more th
 # A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
 # Thanks and acknowledgements: a "greeting" reading without one is more likely a statement about the open question.
-COURTESY = re.compile(r"谢|辛苦|明白了|懂了|好的|收到|\b(?:thanks?|thx|ty|tysm|cheers|appreciated?|perfect|great|awesome|got it|ok|okay|cool|nice|neat|bye|hi|hello|hey)\b|👍|🙏")
+COURTESY = re.compile(
+    r"谢|辛苦|明白|懂|了解|清楚了|好的|好嘞|好滴|收到|有数|有底|学到|嗯|3q|666|"
+    r"\b(?:thanks?|thx|ty|ta|tysm|cheers|appreciated?|perfect|great|awesome|got\s?it|gotcha|noted|roger|sweet|k|kk|ok|okay|cool|nice|neat|"
+    r"makes sense|tracks|useful|helpful|good to know|bye|hi|hello|hey)\b|👍|🙏|👌"
+)
 # Words that point back at the question on the table ("does that change with tp 8?", "zero3会不会省更多").
 REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|those|them|this|these|then|same|instead|still|more|less|faster|slower|better|worse|change)\b|更|还|它|这个|那个|这样|同样|会不会|能不能|的话")
 # Amending verbs count as filler too: "raised it to 0.19", "改成64" say no more than the number.
 FILLER = re.compile(
     r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
     r"\b(?:and|or|vs|then|instead|with|what|how|about|ok|on|for|at|in|if|we|it|its|to|make|set|say|just|now|only|up|down|"
-    r"my|our|the|a|an|using|use|try|trying|same|but|so|"
+    r"my|our|the|a|an|using|use|try|trying|same|but|so|i|have|has|had|got|"
     r"raise[sd]?|lower(?:s|ed)?|drop(?:s|ped)?|bump(?:s|ed)?|go(?:es)?|went|falls?|fell|climb(?:s|ed)?)\b",
     re.IGNORECASE,
 )

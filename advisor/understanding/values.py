@@ -107,6 +107,7 @@ DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
 SPENDING_BEFORE = re.compile(r"(?:budget\b[^\d\n]{0,24}?\b(?:to|at)|(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|caps?\b[^\n]{0,20}?\bat|capped\s+at|ceiling|approved|grant|funding|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
 NEGATED = re.compile(r"(?:不|不做|不搞|不用|不需要|没有|无需|(?<![a-z])(?:not|no|without|never|don'?t|won'?t|isn'?t)\s+(?:do(?:ing)?\s+|any\s+)?)$")
 BUDGET_BEFORE = re.compile(r"(?:budget|预算)\s*(?:of|is|was|:|=|是|有|大概|约|在)?\s*(?:about|around|~)?\s*$")
+BUDGET_AFTER = re.compile(r"\s*(?:budget|(?:的)?预算)")
 USERS_BEFORE = re.compile(r"(?:用户数|用户量|人数|并发数|并发量|(?<![a-z])concurrency)\s*(?:大概|大约|约|有|是|在|差不多|is|of|=|:)?\s*(?:about|around|~)?\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
 RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")
@@ -311,7 +312,8 @@ def _magnitude(text: str, start: int, end: int, raw: str, value: float) -> Value
         return Value(start, stop, "params", value, "params", text[start:stop])
     if "亿" in raw and value >= 1e8:
         return Value(start, end, "params", value, "params", raw)
-    if K_SUFFIX.search(raw) and SPENDING_BEFORE.search(text[max(0, start - 40) : start]) and not TOKEN_WORD_AFTER.match(text, end):
+    spending = SPENDING_BEFORE.search(text[max(0, start - 40) : start]) or BUDGET_AFTER.match(text, end)  # "on a 5k budget"
+    if K_SUFFIX.search(raw) and spending and not TOKEN_WORD_AFTER.match(text, end):
         return _money(text, start, end, value, False)  # "under 15k", "budget is 80k": an amount, not tokens
     if K_SUFFIX.search(raw):
         return Value(start, end, "tokens", _tokens(raw, value), "tokens", raw)
