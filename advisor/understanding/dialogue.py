@@ -36,9 +36,9 @@ CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more th
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
 # Thanks and acknowledgements: a "greeting" reading without one is more likely a statement about the open question.
 COURTESY = re.compile(
-    r"谢|辛苦|明白|懂|了解|清楚了|好的|好嘞|好滴|收到|有数|有底|学到|嗯|3q|666|"
-    r"\b(?:thanks?|thx|ty|ta|tysm|cheers|appreciated?|perfect|great|awesome|got\s?it|gotcha|noted|roger|sweet|k|kk|ok|okay|cool|nice|neat|"
-    r"makes sense|tracks|useful|helpful|good to know|bye|hi|hello|hey)\b|👍|🙏|👌"
+    r"谢|辛苦|明白了|懂了|了解|清楚了|好的|好嘞|好滴|收到|有数了|有底了|学到了|3q|666|"
+    r"\b(?:thanks?|thx|ty|ta|tysm|cheers|appreciated?|perfect|great|awesome|got\s?it|gotcha|noted|roger|sweet|kk|ok|okay|cool|nice|neat|"
+    r"makes sense|that tracks|useful|helpful|good to know|bye|hi|hello|hey)\b|👍|🙏|👌"
 )
 # Words that point back at the question on the table ("does that change with tp 8?", "zero3会不会省更多").
 REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|those|them|this|these|then|same|instead|still|more|less|faster|slower|better|worse|change)\b|更|还|它|这个|那个|这样|同样|会不会|能不能|的话")
