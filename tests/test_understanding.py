@@ -406,3 +406,12 @@ def test_a_budget_written_after_its_amount_and_a_count_said_as_what_i_have(under
     assert read(understanding, "what card for qlora on mistral 7b with a 3k budget").frame.get("budget").amount == 3000
     opening = "how long to lora qwen2.5 14b on 500M tokens with 8 l40s"
     assert read(understanding, "and if we only have 2", opening).state.get("gpu_count") == 2
+
+
+def test_daytime_schedules_and_a_context_setting_in_a_problem_report(understanding):
+    tco = "8张4090自建还是租，三年"
+    assert read(understanding, "我们是白天跑晚上停", tco).state.get("utilisation") == pytest.approx(0.5)
+    assert read(understanding, "机器一天大概开10个钟", tco).state.get("utilisation") == pytest.approx(10 / 24)
+    assert read(understanding, "rent or buy 4 a100s if we only use them during the day").frame.get("utilisation") == pytest.approx(0.5)
+    log = "vllm won't start: ValueError: max seq len 131072 is larger than the KV cache can hold (20000 tokens), qwen2.5 7b on an l4"
+    assert read(understanding, "lowered max-model-len to 16384 and it still refuses", log).state.get("context") == 16384

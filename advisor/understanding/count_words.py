@@ -9,7 +9,7 @@ PARALLEL = re.compile(
 )
 CONTEXT_SETTING = re.compile(
     r"(?<![a-z])(?:max[-_\s]?model[-_\s]?len|max[-_\s]?seq(?:uence)?[-_\s]?len(?:gth)?|seq(?:uence)?[-_\s]?len(?:gth)?|context[-_\s]?(?:length|len|window)|ctx|上下文(?:长度)?)"
-    r"\s*(?:is\s+|was\s+)?(?:set\s+to|=|:|of|到|为|是|设成|设为|设的|设了|开到|开的|开了)?\s*(?P<n>\d{3,7})(?P<k>k)?(?![\d.a-z])"
+    r"\s*(?:is\s+|was\s+)?(?:set\s+to|to|at|=|:|of|到|为|是|设成|设为|设的|设了|开到|开的|开了)?\s*(?P<n>\d{3,7})(?P<k>k)?(?![\d.a-z])"
 )
 # "bs 64", "batch_size=8", "micro batch 4", "批大小16": the number a batch word names
 BATCH = re.compile(

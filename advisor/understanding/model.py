@@ -31,7 +31,7 @@ NUMERIC_ROLES = {
 }  # fmt: skip
 ROLES_BY_KIND: dict[str, set[str]] = {
     "model": {"model"}, "gpu": {"gpu"}, "other_gpu": {"other_gpu"}, "params": {"size"}, "memory": {"gpu_memory"},
-    "tokens": {"context", "prompt_tokens", "output_tokens", "training_tokens"},
+    "tokens": {"context", "prompt_tokens", "output_tokens", "training_tokens"}, "context_setting": {"context"},
     "money": {"budget", "server_price", "cloud_price", "electricity_price"},
     "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "date": {"deadline"}, "daily": {"utilisation"},
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},

@@ -39,10 +39,11 @@ SCHEDULES = (
     # "office hours", "工作日白天": a working day, 9 to 6, five days a week
     re.compile(r"(?P<office>(?:during\s+|in\s+|only\s+)?(?:office|business|working|work)\s+hours|工作日白天|上班时间|工作时间)"),
 )
-# When the hardware runs outside the day: "nights and weekends", "只晚上跑", "weekends only", "8pm to 8am"
+# When the hardware runs part of the week: "nights and weekends", "只晚上跑", "白天跑晚上停", "weekends only", "8pm to 8am"
 PART_OF_WEEK = (
     (re.compile(r"(?<![a-z])nights?\s+and\s+weekends?(?![a-z])|(?:晚上|夜里|夜间)和周末"), (12 * 5 + 48) / 168 * 100),
-    (re.compile(r"(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:at\s+night|during\s+the\s+night|overnight|nights)|(?:nights?|overnight)\s+only)(?![a-z])|(?:只|仅|只有|只在|就)(?:在)?(?:晚上|夜里|夜间)|(?:晚上|夜里)才"), 50.0),
+    (re.compile(r"(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:at\s+night|during\s+the\s+night|overnight|nights)|(?:nights?|overnight)\s+only)(?![a-z])|(?:只|仅|只有|只在|就)(?:在)?(?:晚上|夜里|夜间)|(?:晚上|夜里)才"
+     r"|(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:during\s+the\s+day(?:time)?|in\s+the\s+daytime)|daytime\s+only)(?![a-z])|白天(?:跑|用|开)晚上(?:停|关|歇)|(?:只|仅|只有|只在)(?:在)?白天(?![^\d，。,]{0,4}\d)|白天才"), 50.0),
     (re.compile(r"(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:on\s+)?weekends?|weekends?\s+only)(?![a-z])|(?:只|仅|只有|只在)(?:在)?周末|周末才"), 48 / 168 * 100),
 )
 OVERNIGHT_HOURS = re.compile(r"(?:晚上|夜里)?(?P<zh_start>\d{1,2})点(?:到|至|-)(?:早上|第二天|次日|凌晨)(?P<zh_end>\d{1,2})点|(?<![\d:])(?P<start>\d{1,2})\s*pm\s*(?:to|-|–|until)\s*(?P<end>\d{1,2})\s*am")
@@ -87,7 +88,7 @@ def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
 
 
 def duration_unit(word: str) -> str:
-    for unit, prefixes in (("hour", ("小时", "钟头", "h")), ("day", ("天", "d")), ("week", ("周", "星期", "w")), ("month", ("个月", "月", "mo")), ("year", ("年", "y"))):
+    for unit, prefixes in (("hour", ("小时", "钟", "h")), ("day", ("天", "d")), ("week", ("周", "星期", "w")), ("month", ("个月", "月", "mo")), ("year", ("年", "y"))):
         if word.startswith(prefixes):
             return unit
     return "hour"

@@ -56,7 +56,8 @@ class Value:
     end: int
     kind: str  # model, gpu, other_gpu (a card the catalog lacks), params, memory, tokens, money, percent, duration,
     #            date (a calendar deadline, in hours from today), daily, rate, latency, count_gpu, count_server,
-    #            number, always_on, tp/pp/dp, batch, or a keyword table name (precision, method, ...)
+    #            number, always_on, tp/pp/dp, batch, context_setting ("max-model-len 32768"), or a keyword
+    #            table name (precision, method, ...)
     value: object
     unit: str = ""
     surface: str = ""
@@ -81,7 +82,7 @@ UNIT_AFTER = [
     ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|at\s+once|用户|人同时|人在线|路并发|路|并发|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
-    ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
+    ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
 # "30w预算", "8w块": Chinese writers shorten 万 (ten thousand) to w; only around money words, since
 # "700W" is also a card's power.
@@ -111,7 +112,7 @@ BUDGET_AFTER = re.compile(r"\s*(?:budget|(?:的)?预算)")
 USERS_BEFORE = re.compile(r"(?:用户数|用户量|人数|并发数|并发量|(?<![a-z])concurrency)\s*(?:大概|大约|约|有|是|在|差不多|is|of|=|:)?\s*(?:about|around|~)?\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
 RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")
-DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
+DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只在)白天|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
 IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|共|下子|会儿|点儿")
 K_SUFFIX = re.compile(r"\d\s*k$")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
@@ -148,8 +149,9 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         taken[address.start() : address.end()] = [True] * (address.end() - address.start())
 
     def claim(value: Value) -> None:
-        if value.kind == "money":  # "2000 dollars a month": the period read earlier as a span of time is the price's
-            for period in [v for v in found if v.kind == "duration" and value.start <= v.start and v.end <= value.end]:
+        if value.kind in ("money", "daily"):  # "2000 dollars a month", "一天大概开10个钟": the period is the amount's
+            within = (lambda v: value.start <= v.start and v.end <= value.end) if value.kind == "money" else (lambda v: bool(DAILY_BEFORE.match(text, v.start, value.start)))
+            for period in [v for v in found if v.kind == "duration" and within(v)]:
                 found.remove(period)
                 taken[period.start : period.end] = [False] * (period.end - period.start)
         if value.end > value.start and not any(taken[value.start : value.end]):
@@ -185,7 +187,7 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))
     for match in CONTEXT_SETTING.finditer(text):  # "max-model-len is set to 32768": a length, whatever its size
         scale = 1024 if match.group("k") else 1
-        claim(Value(match.start("n"), match.end(), "tokens", float(match.group("n")) * scale, "tokens", text[match.start("n") : match.end()]))
+        claim(Value(match.start("n"), match.end(), "context_setting", float(match.group("n")) * scale, "tokens", text[match.start("n") : match.end()]))
     for match in BATCH.finditer(text):
         claim(Value(match.start(), match.end(), "batch", float(match.group("n")), "", match.group()))
     for match in GPUS_PER_NODE.finditer(text):  # "8 per node": the cards in each server
