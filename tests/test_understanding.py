@@ -415,3 +415,20 @@ def test_daytime_schedules_and_a_context_setting_in_a_problem_report(understandi
     assert read(understanding, "rent or buy 4 a100s if we only use them during the day").frame.get("utilisation") == pytest.approx(0.5)
     log = "vllm won't start: ValueError: max seq len 131072 is larger than the KV cache can hold (20000 tokens), qwen2.5 7b on an l4"
     assert read(understanding, "lowered max-model-len to 16384 and it still refuses", log).state.get("context") == 16384
+
+
+def test_a_pasted_log_in_a_problem_thread_is_a_report_read_with_the_thread(understanding):
+    opening = "training on 4 l40s keeps dying after a few hours, no error in python"
+    log = "dmesg shows this:\nNVRM: Xid (PCI:0000:41:00): 79, pid=0, GPU has fallen off the bus.\nNVRM: GPU 0000:41:00.0: GPU is lost"
+    reading = read(understanding, log, opening)
+    assert (reading.intent, reading.task) == ("troubleshoot", "troubleshoot")
+    assert reading.task_messages == [opening, log] and reading.state.get("gpu") == "l40s"
+
+
+def test_prices_glued_to_chinese_numbers_short_model_names_and_an_off_topic_aside(understanding):
+    assert read(understanding, "租还是买8卡H20，电费这边0.7一度").frame.get("electricity_price").amount == 0.7
+    assert read(understanding, "ds r1 用8卡h20能跑满血的吗").frame.get("model") == "deepseek-r1"
+    assert read(understanding, "混元13b推理要多少显存").frame.get("model") == "混元13b"
+    assert read(understanding, "机器24小时不关机", "8卡A800自建还是租，五年").state.get("utilisation") == 1.0
+    aside = read(understanding, "ok random one, what's a good pasta recipe for tonight", "how much vram for llama 3.1 8b in fp16")
+    assert aside.intent == "out_of_scope"

@@ -191,6 +191,9 @@ def find_numbers(text: str) -> list[NumberMatch]:
         if raw[-2:-1] in ("万", "千", "亿") and raw.endswith("一") and _MEASURE_WORD.match(normalized, match.start() + len(raw)):
             raw = raw[:-1]  # "130万一台" is 1.3 million a server, not 1,300,001 servers
         value = parse_number(raw)
+        digits = re.match(r"\d+(?:\.\d+)?", raw)
+        if value is None and digits:  # "0.5一度": digits run into a Chinese word; the digits are the number
+            raw, value = digits.group(), parse_number(digits.group())
         if value is not None:
             matches.append(NumberMatch(match.start(), match.start() + len(raw), raw, value))
     return matches

@@ -28,7 +28,7 @@ HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
 BLIND_SPLITS = {
     "heldout2": "misses read", "heldout3": "misses read", "heldout4": "miss counts watched", "heldout5": "misses read",
     "heldout6": "never read (scored 6 times)", "heldout7": "misses read", "heldout8": "misses read",
-    "heldout9": "never read (scored 1 time)",
+    "heldout9": "never read (scored 2 times)",
 }  # fmt: skip
 FRESH_CONVERSATIONS = "heldout9"
 

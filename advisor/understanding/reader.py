@@ -7,10 +7,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from advisor.language import default_currency
+from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS
 from advisor.understanding.dialogue import CONTINUES, only_values, own_subject
 from advisor.understanding.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
-from advisor.understanding.model import TaggedValue
+from advisor.understanding.model import PASTED, TaggedValue
 from advisor.understanding.reading import Reading, read_message, retagged
 from advisor.understanding.training import load_or_train
 from knowledge.catalog import Catalog, load_catalog
@@ -35,8 +36,9 @@ class Understanding:
         task, state, messages = None, Frame(), []
         for text in [*list(history)[-HISTORY_TURNS:], message]:
             reading = self.read_one(text)
+            same_thread = task == "troubleshoot" and _new_paste(task, reading)
             reading.task, reading.state = task, state = self.advance(task, state, reading)
-            reading.task_messages = messages = _task_messages(messages, reading)
+            reading.task_messages = messages = [*messages, reading.text] if same_thread else _task_messages(messages, reading)
         return reading
 
     def advance(self, task: str | None, state: Frame, reading: Reading) -> tuple[str | None, Frame]:
@@ -46,7 +48,7 @@ class Understanding:
         different task that names no model of its own ("那租两个月多少钱") keeps its intent but
         carries the slots over.
         """
-        if task in TASKS and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION):
+        if task in TASKS and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION) and not _new_paste(task, reading):
             _, as_follow_up = retagged(reading, self.model, "follow_up")
             continues = self.model.continuation.probability(reading, as_follow_up, task, state)
             if continues >= CONTINUES:
@@ -92,6 +94,11 @@ class Understanding:
         reading.frame.slots.pop("gpu_form", None)
         if memory and abs(variant.memory_gb - memory[0].value) < 1:  # the size now named by the GPU itself
             del reading.frame.slots["gpu_memory"]
+
+
+def _new_paste(task: str | None, reading: Reading) -> bool:
+    """A log or table pasted into a problem thread is a report of its own, read with the thread so far."""
+    return task == "troubleshoot" and reading.intent == "troubleshoot" and bool(PASTED.search(normalize_text(reading.text)))
 
 
 def _task_messages(messages: list[str], reading: Reading) -> list[str]:
