@@ -58,12 +58,12 @@ def test_heldout_multi_turn_success(heldout_scores, language):
 
 
 def test_fresh_blind_conversations_do_not_regress(understanding):
-    """tests/data/heldout9, never read or tuned on: 0.780 (en) / 0.740 (zh) for the code it was written
-    against (its first score). The floor only catches regressions; the target (0.90) is in `make bench`."""
+    """tests/data/heldout10, never read or tuned on: 0.860 (en) / 0.700 (zh) at its first and only score.
+    The floor only catches regressions; the target (0.90) is in `make bench`."""
     scores = evaluate(understanding, fresh_conversations())
     for language in ("en", "zh"):
         assert scores[language].conversations == 50
-        assert scores[language].multi_turn >= 0.7, (language, scores[language].multi_turn)
+        assert scores[language].multi_turn >= 0.6, (language, scores[language].multi_turn)
 
 
 def read(understanding, message, *history):

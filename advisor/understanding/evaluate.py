@@ -27,10 +27,10 @@ HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
 # When the unseen split's misses are read, a new blind split must replace it.
 BLIND_SPLITS = {
     "heldout2": "misses read", "heldout3": "misses read", "heldout4": "miss counts watched", "heldout5": "misses read",
-    "heldout6": "never read (scored 6 times)", "heldout7": "misses read", "heldout8": "misses read",
-    "heldout9": "never read (scored 2 times)",
+    "heldout6": "never read (scored 11 times)", "heldout7": "misses read", "heldout8": "misses read",
+    "heldout9": "misses read", "heldout10": "never read (scored once)",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout9"
+FRESH_CONVERSATIONS = "heldout10"
 
 
 @dataclass
