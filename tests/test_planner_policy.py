@@ -207,3 +207,15 @@ def test_a_follow_up_of_a_concept_question_is_answered_as_that_question_changed(
     assert "FP8" in response.answer and response.answer.startswith("**")
     changed = ask(offline_advisor, "and the mi300x?", "is intel gaudi 3 ready for production training, or is the stack still immature")
     assert changed.answer.startswith("**") and "MI300X" in changed.answer.split("\n")[0]  # the card about the card now asked about
+
+
+def test_a_sure_concept_question_gets_its_card_and_a_problem_report_uses_what_it_states(offline_advisor):
+    concept = ask(offline_advisor, "两台服务器做微调，非得上InfiniBand吗，25G以太网够不够")
+    assert concept.answer.startswith("**") and "InfiniBand" in concept.answer.split("\n")[0]
+    report = ask(offline_advisor, "训练时GPU利用率只有25%，8卡A800，数据放在NFS上")
+    (diagnose,) = calls(report, "diagnose")
+    assert "您还提到了" not in report.answer  # the whole report went to the diagnosis
+    log = "nvidia-smi:\n| 0  NVIDIA A800-SXM4-80GB  On | 00000000:3B:00.0 Off | 0 |\n| N/A 40C P0 90W / 400W | 30000MiB / 81920MiB | 22% Default |"
+    second = ask(offline_advisor, log, "训练时GPU利用率只有25%，8卡A800，数据放在NFS上")
+    (diagnose,) = calls(second, "diagnose")
+    assert "NFS" in diagnose.args["text"] and "81920MiB" in diagnose.args["text"]  # the thread is read with the new paste

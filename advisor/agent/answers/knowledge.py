@@ -10,6 +10,7 @@ from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
 
 SHOWN_HITS = 3
+SURE_CONCEPT = 0.6  # a question surely about the field gets the card among the top hits; an unsure reading only a top card
 
 
 OFFERS = {
@@ -32,6 +33,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None) -
     ``question``: what is asked, when the message only changes an earlier question ("and fp8?")."""
     outcome = turn.call("search_knowledge", {"query": (question or turn.message)[:2000], "k": SHOWN_HITS, "language": turn.language})
     hits = _naming_first((outcome.result or {}).get("hits", []), _card_words(turn))
+    if question is not None or (turn.reading.intent == "concept" and turn.reading.confidence >= SURE_CONCEPT):
+        hits = _card_first(hits)
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
         body = answer(turn, question)
@@ -55,6 +58,13 @@ def _naming_first(hits: list[dict], card_words: set[str]) -> list[dict]:
     """Retrieval's near-ties ("is X usable yet?" fits every vendor's maturity card) go to the one naming the card asked about."""
     naming = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX) and card_words & set(re.findall(r"[a-z0-9]+", hit["title"].lower()))]
     return [naming[0], *[hit for hit in hits if hit is not naming[0]]] if naming else hits
+
+
+def _card_first(hits: list[dict]) -> list[dict]:
+    """A concept card among the top hits answers the question directly; a guidance snippet ranked above it
+    ("做微调" pulls the fine-tuning sizing doc) is only its context."""
+    cards = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)]
+    return [cards[0], *[hit for hit in hits if hit is not cards[0]]] if cards else hits
 
 
 def answer(turn: Turn, question: str | None = None) -> str:

@@ -39,11 +39,14 @@ def answer(turn: Turn) -> str:
 
 
 def _reported(turn: Turn) -> str:
-    """The whole report: a detail added later ("only on 2 nodes") is read with the log it belongs to,
-    newest first so evidence line numbers point into what was just written."""
-    if not turn.reading.follow_up:
+    """The whole report: a detail added later ("only on 2 nodes") or a second pasted log is read with the
+    thread it belongs to, newest first so evidence line numbers point into what was just written. Every
+    value stated in it reaches the diagnosis this way, as text."""
+    turn.entities.mark(*turn.entities.frame.names())
+    thread = turn.reading.task_messages
+    if thread[-1:] != [turn.message]:
         return turn.message
-    return "\n".join(reversed(turn.reading.task_messages))
+    return "\n".join(reversed(thread))
 
 
 # What a detail can say was changed already ("bs已经降到2了", "gradient checkpointing is on"), in the order named
