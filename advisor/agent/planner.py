@@ -85,7 +85,7 @@ class OfflinePlanner:
             return trouble.answer(turn)
         task = reading.task if reading.intent == "follow_up" else reading.intent
         if reading.follow_up and task == TOPIC:
-            return knowledge.concept(turn, question=self._topic(turn))
+            return knowledge.concept(turn, question=self._topic(turn), asked_first=reading.task_messages[0])
         if task is None and reading.follow_up:
             task = _task_from_slots(turn)
         if task not in TASK_HANDLERS or reading.confidence < MIN_CONFIDENCE:

@@ -195,9 +195,10 @@ def _task_slots(data: Corpus) -> dict[str, set[str]]:
 
 def restated_question(question: Reading, change: Reading) -> str:
     """An open concept question asked again with what a follow-up changes: "does int4 hurt quality?"
-    then "and fp8?" asks "does fp8 hurt quality?". The follow-up's own words stay beside it."""
+    then "and fp8?" asks "does fp8 hurt quality?". A follow-up that changes nothing the question
+    named ("is that also true for code models?") is asked beside it."""
     text = normalize_text(question.text)
     said = [(question.frame.slots[slot][0], values[0].surface) for slot, values in change.frame.slots.items() if question.frame.has(slot)]
     for earlier, newer in sorted(said, key=lambda pair: -pair[0].start):
         text = text[: earlier.start] + newer + text[earlier.start + len(earlier.surface) :]
-    return f"{text} {change.text}"
+    return text if said else f"{text} {change.text}"

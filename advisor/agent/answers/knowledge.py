@@ -28,11 +28,16 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
                    "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs"}  # fmt: skip
 
 
-def concept(turn: Turn, offer: str | None = None, question: str | None = None) -> str:
+def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None) -> str:
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
-    ``question``: what is asked, when the message only changes an earlier question ("and fp8?")."""
-    outcome = turn.call("search_knowledge", {"query": (question or turn.message)[:2000], "k": SHOWN_HITS, "language": turn.language})
-    hits = _naming_first((outcome.result or {}).get("hits", []), _card_words(turn))
+    ``question``: what is asked, when the message only changes an earlier question (``asked_first``): "and fp8?"
+    after "does int4 hurt quality?". Unless the change names a card another answer is titled with ("and the
+    MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗")."""
+    hits = _hits(turn, question or turn.message)
+    words = _card_words(turn)
+    if asked_first is not None and not _naming(hits, words):
+        hits = _hits(turn, asked_first)
+    hits = _naming_first(hits, words)
     if question is not None or (turn.reading.intent == "concept" and turn.reading.confidence >= SURE_CONCEPT):
         hits = _card_first(hits)
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
@@ -54,9 +59,18 @@ def _card_words(turn: Turn) -> set[str]:
     return {word for gpu in names if gpu is not None for word in re.findall(r"[a-z]*\d+[a-z0-9]*", gpu.name.lower()) if not word.isdigit()}
 
 
+def _hits(turn: Turn, query: str) -> list[dict]:
+    outcome = turn.call("search_knowledge", {"query": query[:2000], "k": SHOWN_HITS, "language": turn.language})
+    return (outcome.result or {}).get("hits", [])
+
+
+def _naming(hits: list[dict], card_words: set[str]) -> list[dict]:
+    return [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX) and card_words & set(re.findall(r"[a-z0-9]+", hit["title"].lower()))]
+
+
 def _naming_first(hits: list[dict], card_words: set[str]) -> list[dict]:
     """Retrieval's near-ties ("is X usable yet?" fits every vendor's maturity card) go to the one naming the card asked about."""
-    naming = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX) and card_words & set(re.findall(r"[a-z0-9]+", hit["title"].lower()))]
+    naming = _naming(hits, card_words)
     return [naming[0], *[hit for hit in hits if hit is not naming[0]]] if naming else hits
 
 
