@@ -219,3 +219,8 @@ def test_a_sure_concept_question_gets_its_card_and_a_problem_report_uses_what_it
     second = ask(offline_advisor, log, "训练时GPU利用率只有25%，8卡A800，数据放在NFS上")
     (diagnose,) = calls(second, "diagnose")
     assert "NFS" in diagnose.args["text"] and "81920MiB" in diagnose.args["text"]  # the thread is read with the new paste
+
+
+def test_an_aside_split_between_off_topic_and_chat_is_not_answered_from_the_knowledge_base(offline_advisor):
+    aside = ask(offline_advisor, "haha ok, unrelated: what's a decent risotto recipe", "our 4xa100 job dies with NCCL timeout after 30 min")
+    assert not aside.tool_calls and "outside" in aside.answer

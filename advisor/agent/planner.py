@@ -73,8 +73,9 @@ class OfflinePlanner:
         if unreadable:
             return unreadable
         reading = turn.reading
-        if reading.intent in GUARDED and reading.confidence < GUARD_CONFIDENCE:  # an unsure refusal is worse than an answer
-            reading.settle_besides(GUARDED)
+        guarded = sum(p for intent, p in reading.probabilities.items() if intent in GUARDED)
+        if reading.intent in GUARDED and max(reading.confidence, guarded) < GUARD_CONFIDENCE:  # an unsure refusal is worse than an answer
+            reading.settle_besides(GUARDED)  # but "ok unrelated, a pasta recipe?" (off-topic 0.5, greeting 0.4) is no question of ours
         if reading.intent == "injection":
             return guard.injection(turn) + self._beside_injection(turn)
         if reading.intent == "out_of_scope":
