@@ -35,6 +35,7 @@ _CHINESE_CHARS = "".join(CHINESE_DIGITS) + "".join(SMALL_UNITS) + "".join(BIG_UN
 # "四十多万", "20多万", "十多": 多 (a little over) after a round number reads as the round number
 _MORE_THAN = r"(?<=[十拾百佰千仟])[多来]|(?<=\d)多(?=[十百千万亿])"  # 二十多, 一千来: "a bit over", read as the round number
 _TOKEN = re.compile(rf"\s*(?:(?P<arabic>{_ARABIC})|(?P<chinese>[{_CHINESE_CHARS}])|(?P<more>{_MORE_THAN})|(?P<suffix>{_SUFFIX_WORDS})(?![a-z]))")
+_LEADING_DIGITS = re.compile(r"\d+(?:\.\d+)?")
 _THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
@@ -191,8 +192,7 @@ def find_numbers(text: str) -> list[NumberMatch]:
         if raw[-2:-1] in ("万", "千", "亿") and raw.endswith("一") and _MEASURE_WORD.match(normalized, match.start() + len(raw)):
             raw = raw[:-1]  # "130万一台" is 1.3 million a server, not 1,300,001 servers
         value = parse_number(raw)
-        digits = re.match(r"\d+(?:\.\d+)?", raw)
-        if value is None and digits:  # "0.5一度": digits run into a Chinese word; the digits are the number
+        if value is None and (digits := _LEADING_DIGITS.match(raw)):  # "0.5一度": digits run into a Chinese word; the digits are the number
             raw, value = digits.group(), parse_number(digits.group())
         if value is not None:
             matches.append(NumberMatch(match.start(), match.start() + len(raw), raw, value))

@@ -36,7 +36,7 @@ class Understanding:
         task, state, messages = None, Frame(), []
         for text in [*list(history)[-HISTORY_TURNS:], message]:
             reading = self.read_one(text)
-            same_thread = task == "troubleshoot" and _new_paste(task, reading)
+            same_thread = _new_paste(task, reading)
             reading.task, reading.state = task, state = self.advance(task, state, reading)
             reading.task_messages = messages = [*messages, reading.text] if same_thread else _task_messages(messages, reading)
         return reading

@@ -149,11 +149,16 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         taken[address.start() : address.end()] = [True] * (address.end() - address.start())
 
     def claim(value: Value) -> None:
-        if value.kind in ("money", "daily"):  # "2000 dollars a month", "一天大概开10个钟": the period is the amount's
-            within = (lambda v: value.start <= v.start and v.end <= value.end) if value.kind == "money" else (lambda v: bool(DAILY_BEFORE.match(text, v.start, value.start)))
-            for period in [v for v in found if v.kind == "duration" and within(v)]:
-                found.remove(period)
-                taken[period.start : period.end] = [False] * (period.end - period.start)
+        # "2000 dollars a month", "一天大概开10个钟": a span of time read earlier is the period of the amount
+        if value.kind == "money":
+            periods = [v for v in found if v.kind == "duration" and value.start <= v.start and v.end <= value.end]
+        elif value.kind == "daily":
+            periods = [v for v in found if v.kind == "duration" and DAILY_BEFORE.match(text, v.start, value.start)]
+        else:
+            periods = []
+        for period in periods:
+            found.remove(period)
+            taken[period.start : period.end] = [False] * (period.end - period.start)
         if value.end > value.start and not any(taken[value.start : value.end]):
             for i in range(value.start, value.end):
                 taken[i] = True

@@ -60,7 +60,7 @@ def _gpu(turn: Turn) -> str:
     if turn.slots.gpus:
         return turn.slots.gpus[0]
     name = _name(turn, DEFAULT_GPU)
-    other = turn.slots.frame.surface("other_gpu") if turn.slots.frame.has("other_gpu") else None
+    other = turn.slots.frame.surface("other_gpu")
     if other:  # "my rtx 3080": named, but the catalog has no figures for it
         turn.slots.mark("other_gpu")
         turn.assume(f"GPU: {name}, since “{other}” is not in the catalog", f"GPU：目录里没有“{other}”，按 {name} 计算")

@@ -6,6 +6,7 @@ import re
 
 from advisor.agent.turn import Turn
 from advisor.contract import Source
+from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
 
@@ -33,16 +34,16 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     ``question``: what is asked, when the message only changes an earlier question (``asked_first``): "and fp8?"
     after "does int4 hurt quality?". Unless the change names a card another answer is titled with ("and the
     MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗")."""
-    hits = _hits(turn, question or turn.message)
+    outcome = _search(turn, question or turn.message)
     words = _card_words(turn)
-    if asked_first is not None and not _naming(hits, words):
-        hits = _hits(turn, asked_first)
-    hits = _naming_first(hits, words)
+    if asked_first is not None and not _naming(_hits(outcome), words):
+        outcome = _search(turn, asked_first)
+    hits = _naming_first(_hits(outcome), words)
     if question is not None or (turn.reading.intent == "concept" and turn.reading.confidence >= SURE_CONCEPT):
         hits = _card_first(hits)
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
-        body = answer(turn, question)
+        body = _snippets(turn, outcome)
     else:
         body = f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
         for source in card.sources:
@@ -59,8 +60,11 @@ def _card_words(turn: Turn) -> set[str]:
     return {word for gpu in names if gpu is not None for word in re.findall(r"[a-z]*\d+[a-z0-9]*", gpu.name.lower()) if not word.isdigit()}
 
 
-def _hits(turn: Turn, query: str) -> list[dict]:
-    outcome = turn.call("search_knowledge", {"query": query[:2000], "k": SHOWN_HITS, "language": turn.language})
+def _search(turn: Turn, query: str) -> ToolOutcome:
+    return turn.call("search_knowledge", {"query": query[:2000], "k": SHOWN_HITS, "language": turn.language})
+
+
+def _hits(outcome: ToolOutcome) -> list[dict]:
     return (outcome.result or {}).get("hits", [])
 
 
@@ -81,8 +85,8 @@ def _card_first(hits: list[dict]) -> list[dict]:
     return [cards[0], *[hit for hit in hits if hit is not cards[0]]] if cards else hits
 
 
-def answer(turn: Turn, question: str | None = None) -> str:
-    outcome = turn.call("search_knowledge", {"query": (question or turn.message)[:2000], "k": SHOWN_HITS, "language": turn.language})
+def _snippets(turn: Turn, outcome: ToolOutcome) -> str:
+    """No card answers it: the best guidance sections the search found, cited."""
     if not outcome.ok:
         return turn.error(outcome)
     hits = outcome.result["hits"]

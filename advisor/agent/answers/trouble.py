@@ -11,6 +11,7 @@ SHOWN_FINDINGS = 3
 
 def answer(turn: Turn) -> str:
     model = turn.slots.models[0] if turn.slots.models else None
+    turn.entities.mark(*turn.entities.frame.names())  # every value stated reaches the diagnosis, as text
     outcome = turn.call("diagnose", {"text": _reported(turn), "language": turn.language, "model": model, "max_findings": 5})
     if not outcome.ok:
         return turn.error(outcome)
@@ -40,9 +41,7 @@ def answer(turn: Turn) -> str:
 
 def _reported(turn: Turn) -> str:
     """The whole report: a detail added later ("only on 2 nodes") or a second pasted log is read with the
-    thread it belongs to, newest first so evidence line numbers point into what was just written. Every
-    value stated in it reaches the diagnosis this way, as text."""
-    turn.entities.mark(*turn.entities.frame.names())
+    thread it belongs to, newest first so evidence line numbers point into what was just written."""
     thread = turn.reading.task_messages
     if thread[-1:] != [turn.message]:
         return turn.message
