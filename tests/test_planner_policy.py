@@ -224,3 +224,12 @@ def test_a_sure_concept_question_gets_its_card_and_a_problem_report_uses_what_it
 def test_an_aside_split_between_off_topic_and_chat_is_not_answered_from_the_knowledge_base(offline_advisor):
     aside = ask(offline_advisor, "haha ok, unrelated: what's a decent risotto recipe", "our 4xa100 job dies with NCCL timeout after 30 min")
     assert not aside.tool_calls and "outside" in aside.answer
+
+
+def test_a_question_about_the_last_answer_shows_the_same_calculation_again(offline_advisor):
+    question = "how much gpu memory does qwen2.5 14b need in bf16 with a 4k context"
+    again = ask(offline_advisor, "how did you get that number?", question)
+    assert again.answer.startswith("Nothing changed in the question")
+    assert calls(again, "estimate_memory") and "| Weights" in again.answer
+    zh = ask(offline_advisor, "这个数是怎么算出来的", "qwen2.5 14b bf16 4k上下文推理要多少显存")
+    assert zh.answer.startswith("问题没有变化") and calls(zh, "estimate_memory")

@@ -39,6 +39,12 @@ TASK_HANDLERS: dict[str, Handler] = {
 MIN_CONFIDENCE = 0.45
 GUARDED = ("injection", "out_of_scope", "greeting")
 GUARD_CONFIDENCE = 0.6  # below this a refusal, an off-topic reply or a greeting gives way to the next reading
+# "why so much?", "这个数怎么算的": the last answer questioned, not changed
+ASKS_WHY = re.compile(r"\b(?:why|how come|where (?:does|do|did)|how did you|how do you get|break (?:it|that|this) down|assum\w*)\b|为什么|为啥|怎么算|怎么来的|咋算|咋来的|依据|假设|拆开")
+WHERE_FROM = (
+    "Nothing changed in the question, so this is the same calculation again; every figure below shows the formula or the source it comes from.",
+    "问题没有变化，下面是同一个计算；每个数字都附了它的公式或出处。",
+)
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 NOT_REPORTED = {"gpus_per_server"}
 
@@ -91,6 +97,8 @@ class OfflinePlanner:
             task = _task_from_slots(turn)
         if task not in TASK_HANDLERS or reading.confidence < MIN_CONFIDENCE:
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
+        if reading.follow_up and not reading.frame.names() and ASKS_WHY.search(turn.message.lower()):
+            return turn.t(*WHERE_FROM) + "\n\n" + TASK_HANDLERS[task](turn)
         return TASK_HANDLERS[task](turn)
 
 

@@ -52,6 +52,22 @@ FILLER = re.compile(
 )
 
 
+# "vs l40s", "跟H20比呢": a card set beside the ones on the table, not in their place.
+COMPARED_WITH = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|side\s+by\s+side)(?:\s|$)|对比|相比|比起|[和跟与].{1,24}比")
+# "is vllm or ollama the better call", "zero2还是zero3": a choice between values, asked of the advisor.
+CHOICE = re.compile(r"\b(?:or|vs\.?|versus)\b|还是|或者|或是|二选一|选哪")
+
+
+def compares_with(reading: Reading) -> bool:
+    return reading.frame.has("gpu") and bool(COMPARED_WITH.search(normalize_text(reading.text)))
+
+
+def offers_choice(reading: Reading) -> bool:
+    """Two or more values of one slot with a word that offers them as alternatives."""
+    several = any(len(values) > 1 for slot, values in reading.frame.slots.items() if slot != "gpu")
+    return several and bool(CHOICE.search(normalize_text(reading.text)))
+
+
 def own_subject(reading: Reading) -> bool:
     return any(reading.frame.has(slot) for slot in SUBJECT)
 
@@ -88,6 +104,7 @@ class ContinuationModel:
             f"own_gpu&open={task}": float(reading.frame.has("gpu")),  # after a spec question a card is the subject
             "only_values": float(only_values(reading)),
             "several_gpus": float(len(reading.frame.all("gpu")) > 1),
+            "offers_choice": float(offers_choice(reading)),
             "short": float(len(text) <= SHORT),
             "length": min(math.log1p(len(text)) / 8, 1.0),
             "pasted": float(text.count("\n") >= 3),
@@ -108,7 +125,7 @@ class ContinuationModel:
         features[f"asks&read={reading.intent}"] = features["asks"]
         features[f"courtesy&read={reading.intent}"] = features["courtesy"]  # "学习率降了也不行" reads as a greeting but thanks nobody
         features[f"refers_back&read={reading.intent}"] = features["refers_back"]
-        for name in ("no_slots", "short", "only_values", "same_task"):  # how much each cue counts depends on what the classifier read
+        for name in ("no_slots", "short", "only_values", "same_task", "offers_choice"):  # how much each cue counts depends on what the classifier read
             features[f"{name}&read={reading.intent}"] = features[name]
         if stated:
             features["fits_open_task"] = sum(slot in self.task_slots.get(task, ()) for slot in stated) / len(stated)

@@ -28,9 +28,10 @@ HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
 BLIND_SPLITS = {
     "heldout2": "misses read", "heldout3": "misses read", "heldout4": "miss counts watched", "heldout5": "misses read",
     "heldout6": "never read (scored 11 times)", "heldout7": "misses read", "heldout8": "misses read",
-    "heldout9": "misses read", "heldout10": "misses read", "heldout11": "never read",
+    "heldout9": "misses read", "heldout10": "misses read",
+    "heldout11": "misses read (unseen: 0.780 / 0.780, then 0.820 / 0.820)", "heldout12": "never read",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout11"
+FRESH_CONVERSATIONS = "heldout12"
 
 
 @dataclass

@@ -65,6 +65,17 @@ class Frame:
         return Frame(merged)
 
 
+    def joined(self, newer: Frame) -> Frame:
+        """This frame with ``newer``'s values before its own: a problem thread gathers facts ("单机跑是正常的"
+        after a two-node report adds the single node, it does not move the job onto it), the latest first
+        ("lowered max-model-len to 16384" is the setting now)."""
+        merged = {name: list(values) for name, values in self.slots.items()}
+        for name, values in newer.slots.items():
+            said = {v.value for v in values}
+            merged[name] = [*values, *(v for v in merged.pop(name, []) if v.value not in said)]
+        return Frame(merged)
+
+
 # "and with fp8 training?" after a full fine-tune question keeps the fine-tune: a general word does
 # not replace a value it covers.
 MORE_GENERAL = {"train": {"full_finetune", "lora", "qlora", "pretrain", "finetune"}, "finetune": {"full_finetune", "lora", "qlora"}}

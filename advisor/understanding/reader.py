@@ -9,7 +9,7 @@ from pathlib import Path
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS
-from advisor.understanding.dialogue import CONTINUES, only_values, own_subject
+from advisor.understanding.dialogue import CONTINUES, compares_with, only_values, own_subject
 from advisor.understanding.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
 from advisor.understanding.model import PASTED, TaggedValue
 from advisor.understanding.reading import Reading, read_message, retagged
@@ -64,9 +64,14 @@ class Understanding:
         if reading.intent == "follow_up":
             if task is None:
                 return None, reading.frame
-            if task in TASKS and task != "troubleshoot":  # a number in a problem report ("xid 79", "driver 550") restates nothing
+            if task == "troubleshoot":  # a thread gathers facts; a number in it ("xid 79", "driver 550") restates nothing
+                return task, state.joined(reading.frame)
+            if task in TASKS:
                 _bare_number_restates(reading, state)
                 _restated_amounts(reading, state)
+            if task == "specs" and compares_with(reading):  # "vs l40s" after the A6000's specs: both cards
+                held = [g for g in state.slots.get("gpu", []) if g.value not in reading.frame.all("gpu")]
+                reading.frame.slots["gpu"] = [*held, *reading.frame.slots["gpu"]]
             return task, state.updated(reading.frame)
         if reading.intent == "concept" and task in (None, TOPIC):  # "does int4 hurt quality?" then "and fp8?": the question is open
             return TOPIC, reading.frame

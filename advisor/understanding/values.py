@@ -111,6 +111,8 @@ BUDGET_BEFORE = re.compile(r"(?:budget|预算)\s*(?:of|is|was|:|=|是|有|大概
 BUDGET_AFTER = re.compile(r"\s*(?:budget|(?:的)?预算)")
 USERS_BEFORE = re.compile(r"(?:用户数|用户量|人数|并发数|并发量|(?<![a-z])concurrency)\s*(?:大概|大约|约|有|是|在|差不多|is|of|=|:)?\s*(?:about|around|~)?\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
+RENTING = re.compile(r"租|\brent|\blease|\bcloud")
+PERIOD_RIGHT_BEFORE = re.compile(r"(?:每|一)\s*(?P<card>张?卡\s*每?\s*)?个?(?:小时|月)\s*(?:大概|约|是|要|差不多|就|才)?\s*$")
 RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只在)白天|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
 IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|共|下子|会儿|点儿")
@@ -296,6 +298,9 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
     rate = PER_AFTER.match(text, end)
     if rate and (rate.group("gpu") or RENT_BEFORE.search(before)):  # "2.99 per gpu hour", "rent at 2.5/hr": a price
         return _money(text, start - len(symbol), end, value, False, symbol=symbol)
+    period = PERIOD_RIGHT_BEFORE.search(text, max(0, start - 16), start)
+    if period and (RENTING.search(text, 0, start) or period.group("card")):  # "租的话每小时2.5", "每张卡每小时1.8": a rent
+        return _money(text, start - len(symbol), end, value, False, symbol=symbol)
     if ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
         return _money(text, start - len(symbol), end, value, True, symbol=symbol)
     if symbol or (BUDGET_BEFORE.search(before) and value >= 100):  # "预算5000", "budget 5000": an amount
@@ -351,9 +356,9 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
     if per_match:
         per = "gpu_hour" if per_match.group("gpu") and per_match.group("hour") else next(k for k in ("hour", "month", "year") if per_match.group(k))
         end = per_match.end()
-    elif UNIT_PRICE_AFTER.match(text, end):
-        end = UNIT_PRICE_AFTER.match(text, end).end()
     else:
+        if UNIT_PRICE_AFTER.match(text, end):  # "月租5万一台": the price of each, for the period said before it
+            end = UNIT_PRICE_AFTER.match(text, end).end()
         before = PER_BEFORE.search(text[max(0, start - 16) : start])
         if before:
             per = "month" if before.group("rent") or before.group("month_a") else "year" if before.group("year_a") else next(k for k in ("hour", "month", "year") if before.group(k))
