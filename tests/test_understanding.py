@@ -444,3 +444,17 @@ def test_a_choice_between_engines_after_a_calculation_is_a_concept_question(unde
     sizing = "what should we buy to serve mistral 7b to about 40 people at once"
     assert read(understanding, "for a setup like this would you pick tgi or vllm", sizing).intent == "concept"
     assert read(understanding, "and with tgi?", sizing).intent == "follow_up"
+
+
+def test_tenths_of_a_yuan_a_laptop_named_before_its_number_and_cards_the_catalog_lacks(understanding):
+    assert read(understanding, "电费按八毛一度算").frame.get("electricity_price").amount == pytest.approx(0.8)
+    assert read(understanding, "can my laptop 4070 run mistral 7b").frame.get("gpu") == "rtx-4070-laptop"
+    assert read(understanding, "笔记本的4060能跑qwen2.5 7b吗").frame.get("gpu") == "rtx-4060-laptop"
+    assert read(understanding, "would an old 1080 do for llama 3.2 3b").frame.get("other_gpu") == "1080"
+    assert read(understanding, "my m2 pro has 32gb, can it run a 14b in 4-bit").frame.get("other_gpu") == "m2 pro"
+
+
+def test_a_question_about_the_problem_itself_stays_in_its_thread(understanding):
+    report = "dmesg keeps printing NVRM: Xid 79, GPU has fallen off the bus, on one of our a100 boxes"
+    reading = read(understanding, "is it time to send that card back to the vendor?", report)
+    assert reading.task == "troubleshoot" and reading.task_messages[0] == report

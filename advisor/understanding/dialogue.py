@@ -27,6 +27,7 @@ from advisor.understanding.frame import Frame
 from advisor.understanding.reading import Reading
 
 SUBJECT = ("model", "size")
+TOPIC = "concept"  # a concept question asked with no calculation open: its follow-ups ask it again, changed
 CONTINUES = 0.4  # measured by cross-validation over the training conversations (0.3–0.6 tried)
 SHORT = 40  # characters: an amendment, not a full question
 SEEN_WITH_TASK = 0.03  # a slot stated in at least this share of a task's questions belongs to that task
@@ -41,7 +42,7 @@ COURTESY = re.compile(
     r"makes sense|that tracks|useful|helpful|good to know|bye|hi|hello|hey)\b|👍|🙏|👌"
 )
 # Words that point back at the question on the table ("does that change with tp 8?", "zero3会不会省更多").
-REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|those|them|this|these|then|same|instead|still|more|less|faster|slower|better|worse|change)\b|更|还|它|这个|那个|这样|同样|会不会|能不能|的话")
+REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|those|them|this|these|then|same|instead|still|more|less|faster|slower|better|worse|change)\b|更|还|它|这个|那个|这样|这种|这情况|同样|会不会|能不能|的话")
 # Amending verbs count as filler too: "raised it to 0.19", "改成64" say no more than the number.
 FILLER = re.compile(
     r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
@@ -179,6 +180,8 @@ def train_continuation(
                 task = intent
             elif intent == "follow_up" and task:
                 task, state = turn.expect_task or task, state.updated(reading.frame)
+            elif intent == TOPIC and task in (None, TOPIC):  # as the reader does: an opening concept question stays open
+                task, state = TOPIC, reading.frame
 
     rng = random.Random(seed)
     contexts = [(gold[text], reading) for text, reading in readings.items() if gold[text] in TASKS]

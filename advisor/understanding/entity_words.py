@@ -17,6 +17,8 @@ OTHER_GPU = re.compile(
     r"(?<![a-z0-9])(?:(?:nvidia|geforce|amd|radeon|intel)\s+)?(?:rtx|gtx|rx|quadro|titan|arc)\s*-?\s*[a-z]?\d{3,4}[a-z]?"
     r"(?:\s*(?:ti|super|xtx|xt|gre|ada|mobile|laptop))*(?![a-z0-9])"
     r"|(?<![a-z0-9.])[1-9]0[5-9]0\s*(?:ti|super)(?:\s*super)?(?![a-z0-9])"  # "2080ti", "4070 super": no prefix, but the suffix says card
+    r"|(?:(?<=used\s)|(?<=old\s)|(?<=二手)|(?<=老))(?:[1-9]0[5-9]0|16[56]0)(?![a-z0-9.])"  # "a used 1070": the word says card
+    r"|(?<![a-z0-9])m[1-5]\s*(?:pro|max|ultra)(?![a-z0-9])"  # an Apple chip the catalog lacks ("M2 Pro")
 )
 
 

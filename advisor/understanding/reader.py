@@ -7,18 +7,16 @@ from functools import lru_cache
 from pathlib import Path
 
 from advisor.language import default_currency
-from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS
-from advisor.understanding.dialogue import CONTINUES, compares_with, only_values, own_subject
+from advisor.understanding.dialogue import CONTINUES, TOPIC, compares_with, only_values, own_subject
 from advisor.understanding.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
-from advisor.understanding.model import PASTED, TaggedValue
+from advisor.understanding.model import TaggedValue
 from advisor.understanding.reading import Reading, read_message, retagged
 from advisor.understanding.training import load_or_train
 from knowledge.catalog import Catalog, load_catalog
 
 HISTORY_TURNS = 6  # earlier user turns read to rebuild the dialogue state; the server stays stateless
 CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept")  # these leave the last task open
-TOPIC = "concept"  # a concept question asked with no calculation open: its follow-ups ask it again, changed
 RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
 SURE_INJECTION = 0.8  # real injections read at 0.88 and above; a policy statement ("no data leaves our DC") near 0.4
 
@@ -36,7 +34,7 @@ class Understanding:
         task, state, messages = None, Frame(), []
         for text in [*list(history)[-HISTORY_TURNS:], message]:
             reading = self.read_one(text)
-            same_thread = _new_paste(task, reading)
+            same_thread = _same_problem(task, reading)
             reading.task, reading.state = task, state = self.advance(task, state, reading)
             reading.task_messages = messages = [*messages, reading.text] if same_thread else _task_messages(messages, reading)
         return reading
@@ -48,7 +46,7 @@ class Understanding:
         different task that names no model of its own ("那租两个月多少钱") keeps its intent but
         carries the slots over.
         """
-        if task in TASKS and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION) and not _new_paste(task, reading):
+        if (task in TASKS or task == TOPIC) and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION) and not _same_problem(task, reading):
             _, as_follow_up = retagged(reading, self.model, "follow_up")
             continues = self.model.continuation.probability(reading, as_follow_up, task, state)
             if continues >= CONTINUES:
@@ -58,6 +56,8 @@ class Understanding:
                 reading.settle_besides({"follow_up"})
         self._pick_variant(reading, state)
         if reading.intent in TASKS:
+            if _same_problem(task, reading):
+                return task, state.joined(reading.frame)
             if task in TASKS and state.names() and not own_subject(reading):
                 return reading.intent, state.updated(reading.frame)
             return reading.intent, reading.frame
@@ -101,9 +101,9 @@ class Understanding:
             del reading.frame.slots["gpu_memory"]
 
 
-def _new_paste(task: str | None, reading: Reading) -> bool:
-    """A log or table pasted into a problem thread is a report of its own, read with the thread so far."""
-    return task == "troubleshoot" and reading.intent == "troubleshoot" and bool(PASTED.search(normalize_text(reading.text)))
+def _same_problem(task: str | None, reading: Reading) -> bool:
+    """A report in a problem thread (a pasted log, "是不是得找厂家换卡了") is read with the thread so far."""
+    return task == "troubleshoot" and reading.intent == "troubleshoot"
 
 
 def _task_messages(messages: list[str], reading: Reading) -> list[str]:

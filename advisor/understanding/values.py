@@ -45,6 +45,8 @@ LONG_SPACE = re.compile(r"\s{4,}")
 SPACES = re.compile(r"\s*")
 ENDS_MESSAGE = re.compile(r"[\s?？!！.。呢吗]*$")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
+# "laptop 4060", "笔记本的4070": the form said before the card's number names the laptop part
+FORM_BEFORE_NAME = re.compile(r"(?<![a-z])(?:laptop|notebook|mobile|笔记本(?:上的|的|版)?)\s*(?:rtx\s*)?(?P<name>\d{4}(?:\s*ti)?)(?![\d])")
 NUMBER_NAME_AND_COUNT = re.compile(r"(?<![\d.a-z])(?P<name>\d{4})(?P<n>\d{1,2})\s*(?:张|块)?\s*(?:卡|显卡)")
 
 
@@ -73,7 +75,7 @@ UNIT_AFTER = [
     ("rate", re.compile(_SPACE + r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
     ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
-    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
+    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|毛钱|毛|角|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元)(?![a-z])")),
     ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
@@ -166,6 +168,10 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
                 taken[i] = True
             found.append(value)
 
+    for match in FORM_BEFORE_NAME.finditer(text):
+        named = matcher_for(catalog).scan(match.group("name") + " laptop")
+        if named and named[0].kind == "gpu":
+            claim(Value(match.start(), match.end(), "gpu", named[0].id, surface=match.group()))
     for name in matcher_for(catalog).scan(text):
         end = _name_end(text, name.end) if name.kind == "gpu" else name.end
         claim(Value(name.start, end, name.kind, name.id, surface=text[name.start : end]))
@@ -346,6 +352,8 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
     currency = "EUR" if CURRENCY_EUR.search(surface) else "USD" if CURRENCY_USD.search(surface) else "CNY"
     if not symbol and not re.search(r"[元块钱币€]|rmb|cny|yuan|usd|eur|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
+    if re.search(r"\d\s*(?:毛|角)|[一二两三四五六七八九]\s*(?:毛|角)", surface):  # "七毛一度": tenths of a yuan
+        value /= 10
     if re.search(r"cent|美分", surface):
         value /= 100
         per_kwh = per_kwh or bool(ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]))  # "electricity is about 12 cents"

@@ -59,8 +59,8 @@ TRIED_LABEL = {
 
 
 def _already_tried(turn: Turn) -> list[str]:
-    """The levers a follow-up says were pulled already; the first message states the setup, not attempts."""
-    if not turn.reading.follow_up:
+    """The levers a later message of the thread says were pulled already; the first states the setup, not attempts."""
+    if len(turn.reading.task_messages) < 2:
         return []
     frame = turn.reading.frame
     pulled = {(slot, lever) for slot in frame.names() for value in frame.all(slot) if (lever := _lever(slot, value))}
