@@ -29,9 +29,10 @@ BLIND_SPLITS = {
     "heldout2": "misses read", "heldout3": "misses read", "heldout4": "misses read", "heldout5": "misses read",
     "heldout6": "never read (scored 11 times)", "heldout7": "misses read", "heldout8": "misses read",
     "heldout9": "misses read", "heldout10": "misses read",
-    "heldout11": "misses read (unseen: 0.780 / 0.780, then 0.820 / 0.820)", "heldout12": "never read",
+    "heldout11": "misses read (unseen: 0.780 / 0.780, then 0.820 / 0.820)", "heldout12": "misses read (unseen: 0.720 / 0.900, then 0.740 / 0.900)",
+    "heldout13": "never read",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout12"
+FRESH_CONVERSATIONS = "heldout13"
 
 
 @dataclass

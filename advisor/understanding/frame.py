@@ -11,11 +11,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.understanding.model import NONE, TaggedValue
+from advisor.understanding.model import INTEGER_ROLES, NONE, TaggedValue
 
 HOURS_PER_YEAR = 8760.0
 PER_SERVER = re.compile(r"^\s*(?:,|，)?\s*(?:每台|每个节点|每节点|每机|each|per\s+(?:node|server|machine|box)|of|with|x|×)?\s*$")
-INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
+INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
 COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}
 KV_WORDS = re.compile(r"kv|cache|缓存")
 # Pasted logs and spec sheets are full of counts nobody asked about ("GPU 7", "8 x NVIDIA H100"), so there
@@ -133,6 +134,8 @@ class UnderstandingModel:
             allowed = roles if sure and intent in STATING_INTENTS else roles | {NONE}
             if value.kind == "precision" and not KV_WORDS.search(normalized):  # a cache precision is said of the cache
                 allowed = allowed - {"kv_precision"}
+            if value.kind == "number" and not float(value.value).is_integer():  # "and at 0.09" counts nothing
+                allowed = allowed - INTEGER_ROLES
             scores = {role: p for role, p in zip(self.roles, row) if role in allowed}
             role = max(scores, key=scores.__getitem__) if scores else NONE
             tagged.append(TaggedValue(value, role, float(scores.get(role, 0.0))))

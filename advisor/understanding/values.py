@@ -72,7 +72,7 @@ def _after(text: str, end: int, pattern: re.Pattern[str]) -> re.Match[str] | Non
 # Units written right after a number (the number's end is where matching starts).
 _SPACE = r"[\s]*"
 UNIT_AFTER = [
-    ("rate", re.compile(_SPACE + r"(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
+    ("rate", re.compile(_SPACE + r"\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
     ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
     ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|毛钱|毛|角|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
@@ -84,7 +84,7 @@ UNIT_AFTER = [
     ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|at\s+once|用户|人同时|人在线|路并发|路|并发|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
-    ("duration", re.compile(_SPACE + r"(?:个)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
+    ("duration", re.compile(_SPACE + r"(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
 # "30w预算", "8w块": Chinese writers shorten 万 (ten thousand) to w; only around money words, since
 # "700W" is also a card's power.
@@ -94,7 +94,7 @@ MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币|€|eur)\s*$
 CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
 CURRENCY_EUR = re.compile(r"€|eur|欧元")  # read so that it can be named as unusable, not mistaken for dollars or yuan
 PER_AFTER = re.compile(
-    r"\s*(?:/|每|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
+    r"\s*(?:/|每|一|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
 # What may stand between a period and its price: "一个月就要30万", "一年大概20万"
 _PERIOD_TO_PRICE = r"(?:要|得|要付|付|花|大概|约|差不多|就要|得花)?"
@@ -104,7 +104,7 @@ TOTAL_BEFORE = re.compile(r"(?:一共|总共|合计|总价|总计|加起来|in\s
 TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|total|altogether|all\s+in|for\s+(?:the\s+)?(?:both|all|two|three|four|five|six|eight|\d+)\b|一共|总共|合计)")
 # "5000块一张", "$1,800 each": a price per card, whose "一张" is not a count of cards
 UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")
-PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年))" + _PERIOD_TO_PRICE + r"\s*$")
+PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年)|(?P<hour_a>小时))" + _PERIOD_TO_PRICE + r"\s*$")
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
 SPENDING_BEFORE = re.compile(r"(?:budget\b[^\d\n]{0,24}?\b(?:to|at)|(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|caps?\b[^\n]{0,20}?\bat|capped\s+at|ceiling|approved|grant|funding|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
@@ -121,7 +121,8 @@ IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边
 K_SUFFIX = re.compile(r"\d\s*k$")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|不停|运行|开着|在线)|满载运行|around\s+the\s+clock|non[\s-]?stop")
-YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3})块(?P<jiao>[1-9一二三四五六七八九])(?![\d卡张块台个])")
+YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3}|[一二两三四五六七八九]|十)块(?P<jiao>[1-9一二三四五六七八九])毛?(?![\d卡张块台个小度月年天周])")
+PER_KWH_AFTER = re.compile(r"\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时)")
 DATA_BEFORE = re.compile(r"(?:数据|语料)(?:量|集)?[^\d，。,;；]{0,6}$|(?<![a-z])(?:data(?:set)?|corpus)\s*(?:of|is|at|to|:)?\s*$")
 PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 
@@ -228,10 +229,11 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
             claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
     for match in ALWAYS_ON.finditer(text):
         claim(Value(match.start(), match.end(), "always_on", 1.0, surface=match.group()))
-    for match in YUAN_AND_JIAO.finditer(text):  # "1块5" is ¥1.5, not one card and a five
-        jiao = match.group("jiao")
-        amount = float(match.group("yuan")) + (int(jiao) if jiao.isdigit() else CHINESE_DIGITS[jiao]) / 10
-        claim(_money(text, match.start(), match.end(), amount, False))
+    for match in YUAN_AND_JIAO.finditer(text):  # "1块5", "一块八毛" are ¥1.5 and ¥1.8, not one card and a five
+        yuan, jiao = match.group("yuan"), match.group("jiao")
+        amount = _digit(yuan) + _digit(jiao) / 10
+        per_kwh = PER_KWH_AFTER.match(text, match.end())  # "3块2一度"
+        claim(_money(text, match.start(), per_kwh.end() if per_kwh else match.end(), amount, bool(per_kwh)))
     for start, end, kind, value, unit in time_values(text):
         claim(Value(start, end, kind, value, unit, text[start:end]))
     for number in find_numbers(text):
@@ -250,6 +252,10 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
             if value is not None:
                 claim(value)
     return sorted(found, key=lambda v: v.start)
+
+
+def _digit(written: str) -> float:
+    return float(written) if written.isdigit() else float(CHINESE_DIGITS.get(written, 10 if written == "十" else 0))
 
 
 def _name_end(text: str, end: int) -> int:
@@ -302,7 +308,7 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
     if words_only:
         return None
     rate = PER_AFTER.match(text, end)
-    if rate and (rate.group("gpu") or RENT_BEFORE.search(before)):  # "2.99 per gpu hour", "rent at 2.5/hr": a price
+    if rate and (rate.group("gpu") or RENT_BEFORE.search(before) or rate.group().startswith("/")):  # "2.99 per gpu hour", "at 0.79/hr": a price
         return _money(text, start - len(symbol), end, value, False, symbol=symbol)
     period = PERIOD_RIGHT_BEFORE.search(text, max(0, start - 16), start)
     if period and (RENTING.search(text, 0, start) or period.group("card")):  # "租的话每小时2.5", "每张卡每小时1.8": a rent
@@ -352,7 +358,7 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
     currency = "EUR" if CURRENCY_EUR.search(surface) else "USD" if CURRENCY_USD.search(surface) else "CNY"
     if not symbol and not re.search(r"[元块钱币€]|rmb|cny|yuan|usd|eur|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
-    if re.search(r"\d\s*(?:毛|角)|[一二两三四五六七八九]\s*(?:毛|角)", surface):  # "七毛一度": tenths of a yuan
+    if re.search(r"[\d一二两三四五六七八九]\s*(?:毛|角)", surface) and not re.search(r"块|元", surface):  # "七毛一度": tenths of a yuan
         value /= 10
     if re.search(r"cent|美分", surface):
         value /= 100
@@ -369,7 +375,7 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
             end = UNIT_PRICE_AFTER.match(text, end).end()
         before = PER_BEFORE.search(text[max(0, start - 16) : start])
         if before:
-            per = "month" if before.group("rent") or before.group("month_a") else "year" if before.group("year_a") else next(k for k in ("hour", "month", "year") if before.group(k))
+            per = "month" if before.group("rent") or before.group("month_a") else "year" if before.group("year_a") else "hour" if before.group("hour_a") else next(k for k in ("hour", "month", "year") if before.group(k))
             if per == "hour" and re.search(r"卡|gpu", before.group()):
                 per = "gpu_hour"
     if per == "hour" and re.search(r"gpu|卡", text[end : end + 12]):
