@@ -30,9 +30,9 @@ BLIND_SPLITS = {
     "heldout6": "never read (scored 11 times)", "heldout7": "misses read", "heldout8": "misses read",
     "heldout9": "misses read", "heldout10": "misses read",
     "heldout11": "misses read (unseen: 0.780 / 0.780, then 0.820 / 0.820)", "heldout12": "misses read (unseen: 0.720 / 0.900, then 0.740 / 0.900)",
-    "heldout13": "never read",
+    "heldout13": "misses read (unseen: 0.720 / 0.660)", "heldout14": "never read (scored once)",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout13"
+FRESH_CONVERSATIONS = "heldout14"
 
 
 @dataclass

@@ -44,6 +44,7 @@ STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
 COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}
 KV_WORDS = re.compile(r"kv|cache|缓存")
+KV_SETTING = re.compile(r"(?:kv[\s_-]*cache[\s_-]*dtype|kv[\s_-]*cache|kv|缓存)\s*(?:=|:|用|in|at|to|is|设成|改成|换成)?\s*$")
 # Pasted logs and spec sheets are full of counts nobody asked about ("GPU 7", "8 x NVIDIA H100"), so there
 # the tagger decides; a count typed in a sentence states the setup, in a problem report ("单机正常，两台就hang")
 # as in a one-line spec question ("8卡一台").
@@ -134,6 +135,8 @@ class UnderstandingModel:
             allowed = roles if sure and intent in STATING_INTENTS else roles | {NONE}
             if value.kind == "precision" and not KV_WORDS.search(normalized):  # a cache precision is said of the cache
                 allowed = allowed - {"kv_precision"}
+            elif value.kind == "precision" and KV_SETTING.search(normalized, max(0, value.start - 24), value.start):
+                allowed = {"kv_precision"}  # "--kv-cache-dtype fp8", "kv cache用fp8": said of the cache itself
             if value.kind == "number" and not float(value.value).is_integer():  # "and at 0.09" counts nothing
                 allowed = allowed - INTEGER_ROLES
             scores = {role: p for role, p in zip(self.roles, row) if role in allowed}

@@ -45,6 +45,8 @@ LONG_SPACE = re.compile(r"\s{4,}")
 SPACES = re.compile(r"\s*")
 ENDS_MESSAGE = re.compile(r"[\s?？!！.。呢吗]*$")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
+# "r1 distill 32b", "r1蒸馏版32b": DeepSeek's distillations, named by the size of the model they were distilled into
+R1_DISTILL = re.compile(r"(?:deepseek[\s-]*)?r1[\s-]*(?:distill(?:ed)?|蒸馏(?:版|的)?)[\s-]*(?P<family>qwen|llama)?[\s-]*(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z])")
 # "laptop 4060", "笔记本的4070": the form said before the card's number names the laptop part
 FORM_BEFORE_NAME = re.compile(r"(?<![a-z])(?:laptop|notebook|mobile|笔记本(?:上的|的|版)?)\s*(?:rtx\s*)?(?P<name>\d{4}(?:\s*ti)?)(?![\d])")
 NUMBER_NAME_AND_COUNT = re.compile(r"(?<![\d.a-z])(?P<name>\d{4})(?P<n>\d{1,2})\s*(?:张|块)?\s*(?:卡|显卡)")
@@ -84,11 +86,11 @@ UNIT_AFTER = [
     ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|at\s+once|用户|人同时|人在线|路并发|路|并发|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
-    ("duration", re.compile(_SPACE + r"(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
+    ("duration", re.compile(r"[\s-]*(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
 # "30w预算", "8w块": Chinese writers shorten 万 (ten thousand) to w; only around money words, since
 # "700W" is also a card's power.
-WAN_CONTEXT_BEFORE = re.compile(r"(?:预算|花|报价|价格|价钱|售价|成本|买|租金|月租|总共|一共|budget)[^\d]{0,4}$")
+WAN_CONTEXT_BEFORE = re.compile(r"(?:预算|花|报价|价格|价钱|售价|成本|买|租金|月租|总共|一共|每月|每个月|一个月|每年|一年|budget)[^\d]{0,4}$")
 WAN_CONTEXT_AFTER = re.compile(r"\s*(?:的?预算|以内|以下|左右|块|元|rmb|cny|人民币|一台|一张|买|的机器|的服务器)")
 MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币|€|eur)\s*$")
 CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
@@ -122,6 +124,10 @@ K_SUFFIX = re.compile(r"\d\s*k$")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|不停|运行|开着|在线)|满载运行|around\s+the\s+clock|non[\s-]?stop")
 YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3}|[一二两三四五六七八九]|十)块(?P<jiao>[1-9一二三四五六七八九])毛?(?![\d卡张块台个小度月年天周])")
+# "六毛五一度": six jiao and five fen, ¥0.65
+JIAO_AND_FEN = re.compile(r"(?<![\d.])(?P<jiao>[1-9一二两三四五六七八九])毛(?P<fen>[1-9一二三四五六七八九])(?=\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时))")
+# "报价一台230万", "一张要2万": the unit an amount is the price of, not a count
+UNIT_BEFORE_PRICE = re.compile(r"[一每]\s*(?:台|张|块|片)\s*(?:要|是|就要|大概|约|差不多)?\s*(?=[\d两三四五六七八九十]+(?:\.\d+)?\s*(?:万|千|k|w|元|块))")
 PER_KWH_AFTER = re.compile(r"\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时)")
 DATA_BEFORE = re.compile(r"(?:数据|语料)(?:量|集)?[^\d，。,;；]{0,6}$|(?<![a-z])(?:data(?:set)?|corpus)\s*(?:of|is|at|to|:)?\s*$")
 PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
@@ -169,6 +175,11 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
                 taken[i] = True
             found.append(value)
 
+    for match in R1_DISTILL.finditer(text):
+        family = match.group("family") or ("llama" if match.group("size") in ("8", "70") else "qwen")
+        named = matcher_for(catalog).scan(f"r1-distill-{family}-{match.group('size')}b")
+        if named and named[0].kind == "model":
+            claim(Value(match.start(), match.end(), "model", named[0].id, surface=match.group()))
     for match in FORM_BEFORE_NAME.finditer(text):
         named = matcher_for(catalog).scan(match.group("name") + " laptop")
         if named and named[0].kind == "gpu":
@@ -229,6 +240,12 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
             claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
     for match in ALWAYS_ON.finditer(text):
         claim(Value(match.start(), match.end(), "always_on", 1.0, surface=match.group()))
+    for match in UNIT_BEFORE_PRICE.finditer(text):
+        taken[match.start() : match.end()] = [True] * (match.end() - match.start())
+    for match in JIAO_AND_FEN.finditer(text):
+        amount = _digit(match.group("jiao")) / 10 + _digit(match.group("fen")) / 100
+        per_kwh = PER_KWH_AFTER.match(text, match.end())
+        claim(_money(text, match.start(), per_kwh.end(), amount, True))
     for match in YUAN_AND_JIAO.finditer(text):  # "1块5", "一块八毛" are ¥1.5 and ¥1.8, not one card and a five
         yuan, jiao = match.group("yuan"), match.group("jiao")
         amount = _digit(yuan) + _digit(jiao) / 10
@@ -358,7 +375,7 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
     currency = "EUR" if CURRENCY_EUR.search(surface) else "USD" if CURRENCY_USD.search(surface) else "CNY"
     if not symbol and not re.search(r"[元块钱币€]|rmb|cny|yuan|usd|eur|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
-    if re.search(r"[\d一二两三四五六七八九]\s*(?:毛|角)", surface) and not re.search(r"块|元", surface):  # "七毛一度": tenths of a yuan
+    if re.search(r"[\d一二两三四五六七八九]\s*(?:毛|角)(?![1-9一二三四五六七八九](?!度))", surface) and not re.search(r"块|元", surface):  # "七毛一度"
         value /= 10
     if re.search(r"cent|美分", surface):
         value /= 100
