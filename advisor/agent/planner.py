@@ -18,7 +18,7 @@ from advisor.agent.markdown import escape_raw_html
 from advisor.agent.turn import Turn
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.registry import Registry
-from advisor.understanding.dialogue import restated_question
+from advisor.understanding.dialogue import ASKS_WHY, restated_question
 from advisor.understanding.reader import TOPIC, Understanding, shared_understanding
 from advisor.understanding.slot_labels import slot_label
 from knowledge.catalog import Catalog, load_catalog
@@ -39,8 +39,6 @@ TASK_HANDLERS: dict[str, Handler] = {
 MIN_CONFIDENCE = 0.45
 GUARDED = ("injection", "out_of_scope", "greeting")
 GUARD_CONFIDENCE = 0.6  # below this a refusal, an off-topic reply or a greeting gives way to the next reading
-# "why so much?", "这个数怎么算的": the last answer questioned, not changed
-ASKS_WHY = re.compile(r"\b(?:why|how come|where (?:does|do|did)|how did you|how do you get|break (?:it|that|this) down|assum\w*)\b|为什么|为啥|怎么算|怎么来的|咋算|咋来的|依据|假设|拆开")
 WHERE_FROM = (
     "Nothing changed in the question, so this is the same calculation again; every figure below shows the formula or the source it comes from.",
     "问题没有变化，下面是同一个计算；每个数字都附了它的公式或出处。",

@@ -35,6 +35,8 @@ CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more th
 # What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
 # A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
+# "why so much?", "这个数怎么算的": a question about the answer just given, which changes nothing in it
+ASKS_WHY = re.compile(r"\b(?:why|how come|where (?:does|do|did)|how did you|how do you get|break (?:it|that|this) down|assum\w*)\b|为什么|为啥|怎么算|怎么来的|咋算|咋来的|依据|假设|拆开")
 # Thanks and acknowledgements: a "greeting" reading without one is more likely a statement about the open question.
 COURTESY = re.compile(
     r"谢|辛苦|明白了|懂了|了解|清楚了|好的|好嘞|好滴|收到|有数了|有底了|学到了|3q|666|"
@@ -115,6 +117,7 @@ class ContinuationModel:
             "asks": float(bool(ASKS.search(text))),
             "courtesy": float(bool(COURTESY.search(text.lower()))),
             "refers_back": float(bool(REFERS_BACK.search(text.lower()))),
+            "questions_answer": float(len(text) <= SHORT and not reading.frame.names() and bool(ASKS_WHY.search(text.lower()))),
         }
         for intent, p in probabilities.items():  # the whole reading, not just its top: "p(concept) 0.3" is a different message from 0.01
             features[f"p={intent}"] = p

@@ -25,6 +25,10 @@ OFFERS = {
 }
 
 
+OPEN_CALCULATION = (
+    "The calculation before this question still stands: say what to change (“and in int4?”, “with 2 cards?”) and I run it again.",
+    "前面的计算仍然有效：说出要改的一项（如“int4呢”“换两张卡呢”），我就重新算。",
+)
 CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estimate_throughput": "serving_speed",
                    "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs"}  # fmt: skip
 
@@ -49,7 +53,9 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         for source in card.sources:
             turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.title, urls=[source.url])
         offer = offer or CALCULATOR_TASK.get(card.calculator or "")
-    if offer in OFFERS:
+    if turn.reading.task in OFFERS and turn.reading.state.names():  # a calculation is open: it can be changed, not asked for again
+        body += "\n\n🧮 " + turn.t(*OPEN_CALCULATION)
+    elif offer in OFFERS:
         body += "\n\n🧮 " + turn.t(*OFFERS[offer])
     return body
 
