@@ -9,7 +9,8 @@ from pathlib import Path
 
 import yaml
 
-from advisor.name_matcher import normalize_text
+from advisor.name_matcher import matcher_for, normalize_text
+from knowledge.catalog import Catalog
 
 ENTITIES_FILE = Path(__file__).parent / "data" / "entities.yaml"
 # "rtx 3080", "RX 7900 GRE", "gtx 1080 ti": a card the catalog does not list keeps its name
@@ -20,6 +21,27 @@ OTHER_GPU = re.compile(
     r"|(?:(?<=used\s)|(?<=old\s)|(?<=二手)|(?<=老))(?:[1-9]0[5-9]0|16[56]0)(?![a-z0-9.])"  # "a used 1070": the word says card
     r"|(?<![a-z0-9])m[1-5]\s*(?:pro|max|ultra)(?![a-z0-9])"  # an Apple chip the catalog lacks ("M2 Pro")
 )
+
+
+# "r1 distill 32b", "r1蒸馏版32b": DeepSeek's distillations, named by the size of the model they were distilled into
+R1_DISTILL = re.compile(r"(?:deepseek[\s-]*)?r1[\s-]*(?:distill(?:ed)?|蒸馏(?:版|的)?)[\s-]*(?P<family>qwen|llama)?[\s-]*(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z])")
+# "laptop 4060", "笔记本的4070": the form said before the card's number names the laptop part
+FORM_BEFORE_NAME = re.compile(r"(?<![a-z])(?:laptop|notebook|mobile|笔记本(?:上的|的|版)?)\s*(?:rtx\s*)?(?P<name>\d{4}(?:\s*ti)?)(?![\d])")
+
+
+def names_written_apart(text: str, catalog: Catalog) -> list[tuple[int, int, str, str]]:
+    """(start, end, kind, catalog id) of names the catalog knows, written in pieces it does not list."""
+    found = []
+    for match in R1_DISTILL.finditer(text):
+        family = match.group("family") or ("llama" if match.group("size") in ("8", "70") else "qwen")
+        named = matcher_for(catalog).scan(f"r1-distill-{family}-{match.group('size')}b")
+        if named and named[0].kind == "model":
+            found.append((match.start(), match.end(), "model", named[0].id))
+    for match in FORM_BEFORE_NAME.finditer(text):
+        named = matcher_for(catalog).scan(match.group("name") + " laptop")
+        if named and named[0].kind == "gpu":
+            found.append((match.start(), match.end(), "gpu", named[0].id))
+    return found
 
 
 @lru_cache(maxsize=1)

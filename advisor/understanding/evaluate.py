@@ -30,7 +30,7 @@ BLIND_SPLITS = {
     "heldout6": "never read (scored 11 times)", "heldout7": "misses read", "heldout8": "misses read",
     "heldout9": "misses read", "heldout10": "misses read",
     "heldout11": "misses read (unseen: 0.780 / 0.780, then 0.820 / 0.820)", "heldout12": "misses read (unseen: 0.720 / 0.900, then 0.740 / 0.900)",
-    "heldout13": "misses read (unseen: 0.720 / 0.660)", "heldout14": "never read (scored once)",
+    "heldout13": "misses read (unseen: 0.720 / 0.660)", "heldout14": "never read (scored twice)",
 }  # fmt: skip
 FRESH_CONVERSATIONS = "heldout14"
 

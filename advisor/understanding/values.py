@@ -25,7 +25,7 @@ from advisor.understanding.count_words import (
     TIMES_AFTER_NAME,
     TIMES_COUNT,
 )
-from advisor.understanding.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern
+from advisor.understanding.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern, names_written_apart
 from advisor.understanding.time_words import HOURS, duration_unit, time_values
 from knowledge.catalog import Catalog
 from tools.quantities import CHINESE_DIGITS, find_numbers
@@ -45,10 +45,6 @@ LONG_SPACE = re.compile(r"\s{4,}")
 SPACES = re.compile(r"\s*")
 ENDS_MESSAGE = re.compile(r"[\s?？!！.。呢吗]*$")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
-# "r1 distill 32b", "r1蒸馏版32b": DeepSeek's distillations, named by the size of the model they were distilled into
-R1_DISTILL = re.compile(r"(?:deepseek[\s-]*)?r1[\s-]*(?:distill(?:ed)?|蒸馏(?:版|的)?)[\s-]*(?P<family>qwen|llama)?[\s-]*(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z])")
-# "laptop 4060", "笔记本的4070": the form said before the card's number names the laptop part
-FORM_BEFORE_NAME = re.compile(r"(?<![a-z])(?:laptop|notebook|mobile|笔记本(?:上的|的|版)?)\s*(?:rtx\s*)?(?P<name>\d{4}(?:\s*ti)?)(?![\d])")
 NUMBER_NAME_AND_COUNT = re.compile(r"(?<![\d.a-z])(?P<name>\d{4})(?P<n>\d{1,2})\s*(?:张|块)?\s*(?:卡|显卡)")
 
 
@@ -175,15 +171,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
                 taken[i] = True
             found.append(value)
 
-    for match in R1_DISTILL.finditer(text):
-        family = match.group("family") or ("llama" if match.group("size") in ("8", "70") else "qwen")
-        named = matcher_for(catalog).scan(f"r1-distill-{family}-{match.group('size')}b")
-        if named and named[0].kind == "model":
-            claim(Value(match.start(), match.end(), "model", named[0].id, surface=match.group()))
-    for match in FORM_BEFORE_NAME.finditer(text):
-        named = matcher_for(catalog).scan(match.group("name") + " laptop")
-        if named and named[0].kind == "gpu":
-            claim(Value(match.start(), match.end(), "gpu", named[0].id, surface=match.group()))
+    for start, end, kind, identity in names_written_apart(text, catalog):
+        claim(Value(start, end, kind, identity, surface=text[start:end]))
     for name in matcher_for(catalog).scan(text):
         end = _name_end(text, name.end) if name.kind == "gpu" else name.end
         claim(Value(name.start, end, name.kind, name.id, surface=text[name.start : end]))
