@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from advisor.agent.answers import costs, guard, knowledge, serving, sizing, specs, trouble
-from advisor.agent.markdown import escape_raw_html
+from advisor.agent.markdown import escape_raw_html, number
 from advisor.agent.turn import Turn
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.registry import Registry
@@ -96,7 +96,8 @@ class OfflinePlanner:
         if task not in TASK_HANDLERS or reading.confidence < MIN_CONFIDENCE:
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
         if reading.follow_up and not reading.frame.names() and ASKS_WHY.search(turn.message.lower()):
-            return turn.t(*WHERE_FROM) + "\n\n" + TASK_HANDLERS[task](turn)
+            body = TASK_HANDLERS[task](turn)
+            return turn.t(*WHERE_FROM) + _largest_part(turn) + "\n\n" + body
         return TASK_HANDLERS[task](turn)
 
 
@@ -120,6 +121,17 @@ class OfflinePlanner:
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _largest_part(turn: Turn) -> str:
+    """The line item that weighs most in the itemised result, with its formula: most of a "why so much?"."""
+    items = [i for call in turn.calls for i in (call.result or {}).get("items", []) if isinstance(i, dict) and "value" in i]
+    if not items:
+        return ""
+    top = max(items, key=lambda i: i["value"])
+    return turn.t(" The largest part is {label}: {value} {unit} (`{formula}`).", "占比最大的一项是{label}：{value} {unit}（`{formula}`）。").format(
+        label=turn.text(top["label"]), value=number(top["value"], 2), unit=top["unit"], formula=turn.formula(top)
+    )
 
 
 def _task_from_slots(turn: Turn) -> str | None:
