@@ -233,3 +233,9 @@ def test_a_question_about_the_last_answer_shows_the_same_calculation_again(offli
     assert calls(again, "estimate_memory") and "| Weights" in again.answer
     zh = ask(offline_advisor, "这个数是怎么算出来的", "qwen2.5 14b bf16 4k上下文推理要多少显存")
     assert zh.answer.startswith("问题没有变化") and "。占比最大的一项是模型权重" in zh.answer and calls(zh, "estimate_memory")
+
+
+def test_a_concept_question_inside_a_calculation_offers_to_change_it_not_to_name_the_model(offline_advisor):
+    response = ask(offline_advisor, "what is GQA and why does it shrink the kv cache?", "how much vram does llama 3.1 8b need in bf16 at 32k context")
+    assert "still stands" in response.answer and "If you tell me the model" not in response.answer
+    assert not calls(response, "estimate_memory")

@@ -26,8 +26,8 @@ OFFERS = {
 
 
 OPEN_CALCULATION = (
-    "The calculation before this question still stands: say what to change (“and in int4?”, “with 2 cards?”) and I run it again.",
-    "前面的计算仍然有效：说出要改的一项（如“int4呢”“换两张卡呢”），我就重新算。",
+    "The calculation before this question still stands: say what to change (“with 2 cards?”, “at 32k context?”) and I run it again.",
+    "前面的计算仍然有效：说出要改的一项（如“换两张卡呢”“上下文32k呢”），我就重新算。",
 )
 CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estimate_throughput": "serving_speed",
                    "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs"}  # fmt: skip
