@@ -93,15 +93,15 @@ def evaluate(understanding: Understanding, data: Corpus) -> dict[str, LanguageSc
     for conversation in data.conversations:
         score = scores[conversation.language]
         score.conversations += 1
-        ok, why = conversation_succeeds(understanding, conversation)
+        ok, ok_by_label, why = conversation_succeeds(understanding, conversation)
         score.conversations_ok += ok
-        score.conversations_ok_by_label += ok and conversation_succeeds(understanding, conversation, by_label=True)[0]
+        score.conversations_ok_by_label += ok_by_label
         if not ok:
             score.misses.append(f"conversation {conversation.id}: {why}")
     return dict(scores)
 
 
-def conversation_succeeds(understanding: Understanding, conversation: Conversation, by_label: bool = False) -> tuple[bool, str]:
+def conversation_succeeds(understanding: Understanding, conversation: Conversation) -> tuple[bool, bool, str]:
     """Every turn gets the answer its label asks for, and every follow-up re-runs the right task with the right slots.
 
     A slot may hold several values ("H100 in the US or H800 in China"), so slots are compared as
@@ -110,9 +110,10 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
     Two labels give the same answer when the open task goes on: a question of the open task that
     keeps its setup ("现在还能买到吗" after a spec table, labelled follow-up or specs) and a further
     detail of a problem thread ("这是卡坏了吗", labelled troubleshoot or follow-up). Either reading
-    counts if the task and the frame are right; ``by_label`` asks for the labelled intent itself.
+    counts if the task and the frame are right. Returns (success, success with every turn read as
+    its labelled intent, why not).
     """
-    task, state, anchor_gold = None, Frame(), {}
+    task, state, anchor_gold, relabelled = None, Frame(), {}, False
     for turn in conversation.turns:
         reading = understanding.read_one(turn.utterance.text)
         open_task = task
@@ -127,13 +128,12 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
         expected_task = turn.expect_task
         if reading.intent != turn.utterance.intent:
             labelled = turn.expect_task if turn.utterance.intent == "follow_up" else turn.utterance.intent
-            same_answer = not by_label and labelled == open_task == task and "follow_up" in (reading.intent, turn.utterance.intent)
-            if not same_answer:
-                return False, f"turn {turn.utterance.text[:60]!r} read as {reading.intent}, not {turn.utterance.intent}"
-            expected_task = labelled
+            if not (labelled == open_task == task and "follow_up" in (reading.intent, turn.utterance.intent)):
+                return False, False, f"turn {turn.utterance.text[:60]!r} read as {reading.intent}, not {turn.utterance.intent}"
+            expected_task, relabelled = labelled, True
         if expected_task:
             if task != expected_task:
-                return False, f"follow-up {turn.utterance.text[:60]!r} continued {task}, not {expected_task}"
+                return False, False, f"follow-up {turn.utterance.text[:60]!r} continued {task}, not {expected_task}"
             have: dict[str, set] = defaultdict(set)
             for slot, value in _frame_pairs(state):
                 have[slot].add(value)
@@ -143,8 +143,8 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
                 if (lacking := {v for v in _lacking(values, have[slot]) if not _named_by_gpu(slot, v, have["gpu"], understanding)})
             }  # fmt: skip
             if missing:
-                return False, f"after {turn.utterance.text[:60]!r} the frame lacks {missing}"
-    return True, ""
+                return False, False, f"after {turn.utterance.text[:60]!r} the frame lacks {missing}"
+    return True, not relabelled, ""
 
 
 def _lacking(gold: set, have: set) -> set:

@@ -63,7 +63,6 @@ class Frame:
             merged.pop(name, None)
         return Frame(merged)
 
-
     def joined(self, newer: Frame) -> Frame:
         """This frame with ``newer``'s values before its own: a problem thread gathers facts ("单机跑是正常的"
         after a two-node report adds the single node, it does not move the job onto it), the latest first

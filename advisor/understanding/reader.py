@@ -46,7 +46,8 @@ class Understanding:
         different task that names no model of its own ("那租两个月多少钱") keeps its intent but
         carries the slots over.
         """
-        if (task in TASKS or task == TOPIC) and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION) and not _same_problem(task, reading):
+        same_problem = _same_problem(task, reading)
+        if (task in TASKS or task == TOPIC) and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION) and not same_problem:
             _, as_follow_up = retagged(reading, self.model, "follow_up")
             continues = self.model.continuation.probability(reading, as_follow_up, task, state)
             if continues >= CONTINUES:
@@ -56,7 +57,7 @@ class Understanding:
                 reading.settle_besides({"follow_up"})
         self._pick_variant(reading, state)
         if reading.intent in TASKS:
-            if _same_problem(task, reading):
+            if same_problem:
                 return task, state.joined(reading.frame)
             if task in TASKS and state.names() and not own_subject(reading):
                 return reading.intent, state.updated(reading.frame)

@@ -28,7 +28,7 @@ from advisor.understanding.count_words import (
 from advisor.understanding.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern, names_written_apart
 from advisor.understanding.time_words import HOURS, duration_unit, time_values
 from knowledge.catalog import Catalog
-from tools.quantities import CHINESE_DIGITS, find_numbers
+from tools.quantities import CHINESE_DIGITS, find_numbers, parse_number
 
 WORD_NUMBERS = {
     "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "pair of": 2, "three": 3, "four": 4,
@@ -73,7 +73,7 @@ UNIT_AFTER = [
     ("rate", re.compile(_SPACE + r"\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
     ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
-    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|毛钱|毛|角|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
+    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元)(?![a-z])")),
     ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
@@ -120,8 +120,8 @@ K_SUFFIX = re.compile(r"\d\s*k$")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|不停|运行|开着|在线)|满载运行|around\s+the\s+clock|non[\s-]?stop")
 YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3}|[一二两三四五六七八九]|十)块(?P<jiao>[1-9一二三四五六七八九])毛?(?![\d卡张块台个小度月年天周])")
-# "六毛五一度": six jiao and five fen, ¥0.65
-JIAO_AND_FEN = re.compile(r"(?<![\d.])(?P<jiao>[1-9一二两三四五六七八九])毛(?P<fen>[1-9一二三四五六七八九])(?=\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时))")
+# "七毛一度", "六毛五一度": jiao (and fen) of a price per kWh, ¥0.7 and ¥0.65
+JIAO_AND_FEN = re.compile(r"(?<![\d.])(?P<jiao>[1-9一二两三四五六七八九])(?:毛|角)钱?(?P<fen>[1-9一二三四五六七八九])?(?=\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时))")
 # "报价一台230万", "一张要2万": the unit an amount is the price of, not a count
 UNIT_BEFORE_PRICE = re.compile(r"[一每]\s*(?:台|张|块|片)\s*(?:要|是|就要|大概|约|差不多)?\s*(?=[\d两三四五六七八九十]+(?:\.\d+)?\s*(?:万|千|k|w|元|块))")
 PER_KWH_AFTER = re.compile(r"\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时)")
@@ -232,12 +232,12 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     for match in UNIT_BEFORE_PRICE.finditer(text):
         taken[match.start() : match.end()] = [True] * (match.end() - match.start())
     for match in JIAO_AND_FEN.finditer(text):
-        amount = _digit(match.group("jiao")) / 10 + _digit(match.group("fen")) / 100
+        amount = parse_number(match.group("jiao")) / 10 + parse_number(match.group("fen") or "0") / 100
         per_kwh = PER_KWH_AFTER.match(text, match.end())
         claim(_money(text, match.start(), per_kwh.end(), amount, True))
     for match in YUAN_AND_JIAO.finditer(text):  # "1块5", "一块八毛" are ¥1.5 and ¥1.8, not one card and a five
         yuan, jiao = match.group("yuan"), match.group("jiao")
-        amount = _digit(yuan) + _digit(jiao) / 10
+        amount = parse_number(yuan) + parse_number(jiao) / 10
         per_kwh = PER_KWH_AFTER.match(text, match.end())  # "3块2一度"
         claim(_money(text, match.start(), per_kwh.end() if per_kwh else match.end(), amount, bool(per_kwh)))
     for start, end, kind, value, unit in time_values(text):
@@ -258,10 +258,6 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
             if value is not None:
                 claim(value)
     return sorted(found, key=lambda v: v.start)
-
-
-def _digit(written: str) -> float:
-    return float(written) if written.isdigit() else float(CHINESE_DIGITS.get(written, 10 if written == "十" else 0))
 
 
 def _name_end(text: str, end: int) -> int:
@@ -364,8 +360,6 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
     currency = "EUR" if CURRENCY_EUR.search(surface) else "USD" if CURRENCY_USD.search(surface) else "CNY"
     if not symbol and not re.search(r"[元块钱币€]|rmb|cny|yuan|usd|eur|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
-    if re.search(r"[\d一二两三四五六七八九]\s*(?:毛|角)(?![1-9一二三四五六七八九](?!度))", surface) and not re.search(r"块|元", surface):  # "七毛一度"
-        value /= 10
     if re.search(r"cent|美分", surface):
         value /= 100
         per_kwh = per_kwh or bool(ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]))  # "electricity is about 12 cents"
