@@ -239,3 +239,13 @@ def test_a_concept_question_inside_a_calculation_offers_to_change_it_not_to_name
     response = ask(offline_advisor, "what is GQA and why does it shrink the kv cache?", "how much vram does llama 3.1 8b need in bf16 at 32k context")
     assert "still stands" in response.answer and "If you tell me the model" not in response.answer
     assert not calls(response, "estimate_memory")
+
+
+def test_a_rental_discount_reaches_the_rent_or_buy_comparison_and_a_headcount_is_named(offline_advisor):
+    response = ask(offline_advisor, "what if they give us 40% off for a 3-year commitment?", "rent or buy 8 h100 at $2.5/gpu-hr over 2 years")
+    (tco,) = calls(response, "compute_tco")
+    assert tco.args["cloud_discount_pct"] == 40 and tco.args["lifetime_years"] == 3
+    assert "cloud discount 40%" in response.answer
+    serving = ask(offline_advisor, "tok/s for qwen2.5 14b on 2 l40s with vllm, 300 employees, 30 concurrent at peak")
+    (speed,) = calls(serving, "estimate_throughput")
+    assert speed.args["batch"] == 30 and "300 employees" in serving.answer

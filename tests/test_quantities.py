@@ -36,6 +36,10 @@ from tools.quantities import find_numbers, parse_number, parse_param_count
         ("三千五百万", 3.5e7),
         ("三点五亿", 3.5e8),
         ("二〇二四", 2024),
+        ("七八", 8),  # a spoken range is read as its top
+        ("三五十", 50),
+        ("两三百", 300),
+        ("十七八", 18),
         ("十", 10),
         ("１，０００", 1000),  # full-width digits and comma
         ("７Ｂ", 7e9),

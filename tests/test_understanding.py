@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from advisor.understanding.corpus import load_schema, read_files, training_corpus
 from advisor.understanding.evaluate import evaluate, fresh_conversations, heldout_corpus, heldout_files, shared_with_training
 from advisor.understanding.frame import Money
+from advisor.understanding.meaning import SentenceVectors
 from advisor.understanding.reader import shared_understanding
+from tests.retrieval_support import embedder  # noqa: F401
 
 # The targets of the understanding issue; the held-out split was written without seeing the code or the training data.
 INTENT_ACCURACY = 0.90
@@ -59,12 +62,12 @@ def test_heldout_multi_turn_success(heldout_scores, language):
 
 
 def test_fresh_blind_conversations_do_not_regress(understanding):
-    """tests/data/heldout14, never read or tuned on: 0.700 (en) / 0.840 (zh) at its first and only score.
+    """tests/data/heldout15, never read or tuned on: 0.880 (en) / 0.840 (zh) at its first score.
     The floor only catches regressions; the target (0.90) is in `make bench`."""
     scores = evaluate(understanding, fresh_conversations())
     for language in ("en", "zh"):
         assert scores[language].conversations == 50
-        assert scores[language].multi_turn >= 0.6, (language, scores[language].multi_turn)
+        assert scores[language].multi_turn >= 0.7, (language, scores[language].multi_turn)
 
 
 def read(understanding, message, *history):
@@ -482,3 +485,30 @@ def test_jiao_and_fen_a_unit_before_its_price_distills_and_cache_settings(unders
     assert read(understanding, "how much vram for r1 distill 14b in bf16").frame.get("model") == "qwen2.5-14b"
     flag = read(understanding, "vllm serve qwen2.5 32b on 2 l40s with --kv-cache-dtype fp8, how much memory")
     assert flag.frame.get("kv_precision") == "fp8"
+
+
+def test_halves_of_a_span_counts_said_without_a_measure_word_and_cards_outside_the_catalog(understanding):
+    tco = "rent or buy 4 h100 at $2.2/gpu-hr over 2 years"
+    assert read(understanding, "make it four and a half years", tco).state.get("horizon") == pytest.approx(4.5)
+    assert read(understanding, "按三年半算", tco).state.get("horizon") == pytest.approx(3.5)
+    assert read(understanding, "我有仨4090，能全参训7b吗").frame.get("gpu_count") == 3
+    assert read(understanding, "my son's laptop 3060 has 6gb, enough for gemma 2b?").frame.get("other_gpu") == "3060 laptop"
+    assert read(understanding, "is a tpu v3 pod usable for finetuning llama").frame.get("other_gpu") == "tpu v3"
+    assert read(understanding, "we have 16 instinct mi100s, can they train a 7b").frame.get("other_gpu") == "instinct mi100"
+
+
+def test_a_discount_is_not_a_utilisation_and_a_headcount_beside_a_load_is_the_audience(understanding):
+    tco = "8 a100 over 3 years at $1.9/gpu-hr, rent or buy"
+    follow = read(understanding, "the provider offers 35% off if we reserve", tco)
+    assert follow.state.get("discount") == pytest.approx(35) and not follow.state.has("utilisation")
+    assert read(understanding, "包年的话能打七五折，还租吗", tco).state.get("discount") == pytest.approx(25)
+    serving = read(understanding, "a helpdesk bot for 600 staff, maybe 50 concurrent at peak, on 2 l40s with qwen2.5 14b")
+    assert serving.frame.all("concurrency") == [50] and serving.frame.all("audience") == [600]
+    assert read(understanding, "we'd like to self-host llama 3.1 70b for 30 users").frame.get("method") == "inference"
+
+
+def test_english_messages_get_a_sentence_vector_and_chinese_ones_the_zero_vector(embedder):
+    vectors = SentenceVectors(embedder).vectors(["do i need infiniband for two nodes", "两台机器需要IB吗", "\udc80 broken text"])
+    assert abs(float(np.linalg.norm(vectors[0])) - 1.0) < 1e-3
+    assert not vectors[1].any()
+    assert vectors[2].any()  # a lone surrogate is replaced, not a crash

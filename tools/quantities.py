@@ -35,6 +35,8 @@ _CHINESE_CHARS = "".join(CHINESE_DIGITS) + "".join(SMALL_UNITS) + "".join(BIG_UN
 # "四十多万", "20多万", "十多": 多 (a little over) after a round number reads as the round number
 _MORE_THAN = r"(?<=[十拾百佰千仟])[多来]|(?<=\d)多(?=[十百千万亿])"  # 二十多, 一千来: "a bit over", read as the round number
 _TOKEN = re.compile(rf"\s*(?:(?P<arabic>{_ARABIC})|(?P<chinese>[{_CHINESE_CHARS}])|(?P<more>{_MORE_THAN})|(?P<suffix>{_SUFFIX_WORDS})(?![a-z]))")
+# "七八张", "三五十个人", "两三百", "十七八": two neighbouring digits give a range; sizing takes its top
+_SPREAD = re.compile(r"(?P<tens>十)?(?P<low>[一二两三四五六七八九])(?P<high>[二两三四五六七八九])(?P<unit>[十百千万亿].*)?$")
 _LEADING_DIGITS = re.compile(r"\d+(?:\.\d+)?")
 _THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
@@ -67,6 +69,7 @@ def parse_number(text: str) -> float | None:
     Accepts Arabic digits (with thousands commas, decimals, exponents), Chinese numerals
     including 两/零/点 and financial forms, the magnitude words 十百千万亿, and the suffixes
     k/M/B/T/w or thousand/million/billion/trillion. A leading '-' or '负' makes it negative.
+    A spoken range ("三五十", "两三百") is read as its upper end.
     """
     if not isinstance(text, str):
         return None
@@ -74,6 +77,9 @@ def parse_number(text: str) -> float | None:
     sign = 1.0
     if text[:1] in ("-", "负", "−"):
         sign, text = -1.0, text[1:].strip()
+    spread = _SPREAD.match(text)
+    if spread and CHINESE_DIGITS[spread["high"]] > CHINESE_DIGITS[spread["low"]]:
+        text = (spread["tens"] or "") + spread["high"] + (spread["unit"] or "")
     tokens = _tokenize(text)
     if tokens is None:
         return None

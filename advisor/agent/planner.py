@@ -147,6 +147,10 @@ UNUSED_BECAUSE = {
     "gpu_form": ("the catalog has no such variant of the GPU in question", "目录里这款卡没有这个版本"),
     "other_gpu": ("the catalog has no figures for this card; tell me its memory (e.g. “12 GB”) and the fit is checked against that",
                   "目录里没有这款卡的数据；告诉我它的显存（如“12GB”），就按显存判断能否放下"),
+    "audience": ("speed is sized by how many people ask at the same time (the concurrency), not by how many may use it",
+                 "速度按同时提问的人数（并发）计算，不按能用它的总人数"),
+    "discount": ("a rental discount is applied in the rent-or-buy comparison; ask “rent or buy?” to see it",
+                 "租用折扣用在“租还是买”的对比里；问“租还是买”即可看到"),
 }
 
 

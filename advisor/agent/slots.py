@@ -167,6 +167,17 @@ class Slots:
         return price if isinstance(price, Money) else None
 
     @property
+    def discount_pct(self) -> float | None:
+        """The share taken off the rent ("40% off", "打6折" is 40)."""
+        return self._get("discount")
+
+    @property
+    def mfu(self) -> float | None:
+        """The MFU the user gave, as a fraction ("40% MFU" is 0.4)."""
+        share = self._get("mfu")
+        return share / 100 if isinstance(share, float) else None
+
+    @property
     def power_price(self) -> Money | None:
         return self._money("electricity_price")
 

@@ -17,6 +17,11 @@ BATCH = re.compile(
     r"\s*(?:is\s+|was\s+|already\s+|已经|已|都|要|想)?(?:of|=|:|为|是|设为|设成|设的|开到|开的|降到|减到|调到|改成|改到|(?:dropped|lowered|reduced|cut|set|down|bumped|raised)\s+to|to|at)?"
     r"\s*(?P<n>\d{1,5})(?![\d.]|\s*(?:k|万|tokens?|张|卡|gpus?))"
 )
+# "40% MFU", "mfu of 0.35", "MFU按45%算": the share of peak the user measured or wants assumed
+MFU = re.compile(
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*(?:of\s+peak\s+)?mfu(?![a-z])"
+    r"|(?<![a-z])mfu[^\d\n,，。;；]{0,12}?(?:(?P<pct_after>\d{1,2}(?:\.\d+)?)\s*%|(?P<fraction>0?\.\d+)(?![\d%]))"
+)
 OF_THEM = re.compile(r"\s+of\s+(?:them|those|these)(?![a-z])")
 BUY_BEFORE = re.compile(r"(?<![a-z])(?:buy|buying|get|getting|rent|renting|order|grab|add|adding)\s+$")  # "buy two for $3.6k": two cards
 GPUS_PER_NODE = re.compile(r"(?<![\d.])(?P<n>\d{1,2})\s*(?:gpus?\s+|cards?\s+)?(?:per|each|a|/)\s*(?:node|server|box|machine|host)(?![a-z])")

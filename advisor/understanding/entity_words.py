@@ -20,27 +20,38 @@ OTHER_GPU = re.compile(
     r"|(?<![a-z0-9.])[1-9]0[5-9]0\s*(?:ti|super)(?:\s*super)?(?![a-z0-9])"  # "2080ti", "4070 super": no prefix, but the suffix says card
     r"|(?:(?<=used\s)|(?<=old\s)|(?<=二手)|(?<=老))(?:[1-9]0[5-9]0|16[56]0)(?![a-z0-9.])"  # "a used 1070": the word says card
     r"|(?<![a-z0-9])m[1-5]\s*(?:pro|max|ultra)(?![a-z0-9])"  # an Apple chip the catalog lacks ("M2 Pro")
+    r"|(?<![a-z0-9])(?:google\s+)?tpu\s*-?\s*v[2-7][a-z]?(?:\s*-\s*\d{1,4})?(?![a-z0-9])"  # "TPU v4", "tpu v6e-8"
+    r"|(?<![a-z0-9])(?:(?:amd|instinct)\s+)*mi\s*-?\s*[1-9]\d{1,2}[xa]?(?=s?(?![a-z0-9]))"  # "MI210s", "mi100"
+    r"|(?<![a-z0-9])(?:nvidia\s+|tesla\s+)?(?:a30|p40|p100|k80|m40|a4000|a4500|a5000|a5500|quadro\s+rtx\s*\d{4})(?![a-z0-9])"
 )
+CARD_NUMBER = re.compile(r"[1-9]0[5-9]0(?:\s*ti)?")
 
 
 # "r1 distill 32b", "r1蒸馏版32b": DeepSeek's distillations, named by the size of the model they were distilled into
 R1_DISTILL = re.compile(r"(?:deepseek[\s-]*)?r1[\s-]*(?:distill(?:ed)?|蒸馏(?:版|的)?)[\s-]*(?P<family>qwen|llama)?[\s-]*(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z])")
-# "laptop 4060", "笔记本的4070": the form said before the card's number names the laptop part
-FORM_BEFORE_NAME = re.compile(r"(?<![a-z])(?:laptop|notebook|mobile|笔记本(?:上的|的|版)?)\s*(?:rtx\s*)?(?P<name>\d{4}(?:\s*ti)?)(?![\d])")
+# "laptop 4060", "笔记本的4070", "rtx 3060 laptop": the form said with the card's number names the laptop part
+LAPTOP_NAME = re.compile(
+    r"(?<![a-z])(?:laptop|notebook|mobile|笔记本(?:上的|的|版)?)\s*(?:rtx\s*)?(?P<name>\d{4}(?:\s*ti)?)(?![\d])"
+    r"|(?<![a-z0-9])(?:(?:nvidia|geforce)\s+)?(?:rtx\s*)?(?P<name_first>\d{4}(?:\s*ti)?)\s*(?:laptop|mobile|笔记本版?|移动版)"
+)
 
 
 def names_written_apart(text: str, catalog: Catalog) -> list[tuple[int, int, str, str]]:
-    """(start, end, kind, catalog id) of names the catalog knows, written in pieces it does not list."""
+    """(start, end, kind, catalog id) of names the catalog knows, written in pieces it does not list;
+    a laptop card it lacks is kept by its name (kind ``other_gpu``)."""
     found = []
     for match in R1_DISTILL.finditer(text):
         family = match.group("family") or ("llama" if match.group("size") in ("8", "70") else "qwen")
         named = matcher_for(catalog).scan(f"r1-distill-{family}-{match.group('size')}b")
         if named and named[0].kind == "model":
             found.append((match.start(), match.end(), "model", named[0].id))
-    for match in FORM_BEFORE_NAME.finditer(text):
-        named = matcher_for(catalog).scan(match.group("name") + " laptop")
-        if named and named[0].kind == "gpu":
+    for match in LAPTOP_NAME.finditer(text):
+        number = match.group("name") or match.group("name_first")
+        named = matcher_for(catalog).scan(number + " laptop")
+        if named and named[0].kind == "gpu" and "laptop" in named[0].id:  # never the desktop card of that number
             found.append((match.start(), match.end(), "gpu", named[0].id))
+        elif CARD_NUMBER.fullmatch(number):  # "laptop 3070": a laptop part the catalog lacks keeps its name
+            found.append((match.start(), match.end(), "other_gpu", f"{number} laptop"))
     return found
 
 

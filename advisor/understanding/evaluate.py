@@ -30,9 +30,10 @@ BLIND_SPLITS = {
     "heldout6": "never read (scored 11 times)", "heldout7": "misses read", "heldout8": "misses read",
     "heldout9": "misses read", "heldout10": "misses read",
     "heldout11": "misses read (unseen: 0.780 / 0.780, then 0.820 / 0.820)", "heldout12": "misses read (unseen: 0.720 / 0.900, then 0.740 / 0.900)",
-    "heldout13": "misses read (unseen: 0.720 / 0.660)", "heldout14": "never read (scored twice)",
+    "heldout13": "misses read (unseen: 0.720 / 0.660)", "heldout14": "misses read (unseen: 0.700 / 0.840, then 0.680 / 0.840; 0.760 / 0.840 with sentence vectors)",
+    "heldout15": "never read",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout14"
+FRESH_CONVERSATIONS = "heldout15"
 
 
 @dataclass
@@ -185,7 +186,7 @@ def gold_slots(utterance: Utterance, understanding: Understanding) -> list[tuple
     currency = default_currency(utterance.language)
     pairs = []
     for span in utterance.spans:
-        inside = [v for v in values if v.start < span.end and span.start < v.end and span.slot in ROLES_BY_KIND.get(v.kind, ())]
+        inside = [v for v in values if v.start < span.end and span.start < v.end and span.slot in _playable(v.kind)]
         words = " ".join(text[span.start : span.end].split())
         bare_numbers = [v for v in values if v.kind == "number" and v.surface == words]
         if inside:
@@ -195,6 +196,11 @@ def gold_slots(utterance: Utterance, understanding: Understanding) -> list[tuple
         else:
             pairs.append((span.slot, words))
     return pairs
+
+
+def _playable(kind: str) -> set[str]:
+    """The schema slots a value of ``kind`` can fill: a card the catalog lacks is the schema's ``gpu``."""
+    return {"gpu"} if kind == "other_gpu" else ROLES_BY_KIND.get(kind, set())
 
 
 def predicted_slots(reading: Reading) -> list[tuple[str, object]]:

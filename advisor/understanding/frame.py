@@ -108,7 +108,22 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
         if value is not None:
             frame.slots.setdefault(item.role, []).append(SlotValue(value, item.value.surface, item.value.start))
     _total_gpus(frame, text)
+    _headcount_beside_load(frame)
     return frame
+
+
+HEADCOUNT = re.compile(r"employees|staff|students|people|users|researchers|engineers|devs|人|员工|学生|同学|研究生|研发|同事|用户")
+AT_ONCE = re.compile(r"concurren|simultaneous|at\s+once|same\s+time|parallel|peak|同时|并发|在线|高峰")
+
+
+def _headcount_beside_load(frame: Frame) -> None:
+    """"~200 employees … 40 concurrent": the people served are the audience, the load is the other number."""
+    loads = frame.slots.get("concurrency", [])
+    people = [v for v in loads if HEADCOUNT.search(v.surface) and not AT_ONCE.search(v.surface)]
+    if len(loads) < 2 or not people or len(people) == len(loads):
+        return
+    frame.slots["concurrency"] = [v for v in loads if v not in people]
+    frame.slots.setdefault("audience", []).extend(people)
 
 
 def resolve(item: TaggedValue, default_currency: str) -> Any:

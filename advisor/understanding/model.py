@@ -2,7 +2,8 @@
 
 Intent: an exact-match table of the training utterances first (a known phrasing is never
 misread), then a logistic regression over character n-grams and jieba words of the message
-with names masked; its probability is the confidence. Roles: a logistic regression over each
+with names masked, plus its sentence vector when it is English (meaning.py); its probability
+is the confidence. Roles: a logistic regression over each
 built-in value's kind, unit and surrounding words, restricted to the roles its kind can play.
 Training takes seconds (training.py trains and caches them, with the dialogue model beside them).
 """
@@ -13,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.sparse import hstack
+from scipy.sparse import csr_matrix, hstack
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
@@ -21,6 +22,7 @@ from sklearn.linear_model import LogisticRegression
 from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS, Corpus, Utterance
 from advisor.understanding.features import focus, masked, role_features, words
+from advisor.understanding.meaning import SENTENCE_VECTORS
 from advisor.understanding.values import Value, find_values
 from knowledge.catalog import Catalog
 
@@ -35,10 +37,10 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "money": {"budget", "server_price", "cloud_price", "electricity_price"},
     "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "date": {"deadline"}, "daily": {"utilisation"},
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
-    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency"}, "number": NUMERIC_ROLES,
+    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency", "audience"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
-    "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
+    "discount": {"discount"}, "mfu": {"mfu"}, "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
@@ -86,7 +88,9 @@ class UnderstandingModel:
         texts = [masked(focus(u.text), v) for u, v in zip(utterances, values)]
         self.chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 4), sublinear_tf=True, min_df=1)
         self.words = TfidfVectorizer(analyzer=words, ngram_range=(1, 1), sublinear_tf=True)
-        matrix = hstack([self.chars.fit_transform(texts), self.words.fit_transform(texts)]).tocsr()
+        self.chars.fit(texts)
+        self.words.fit(texts)
+        matrix = self._features(texts)
         self.intent_model = LogisticRegression(C=20.0, solver="saga", tol=1e-3, max_iter=300, random_state=0)
         self.intent_model.fit(matrix, [u.intent for u in utterances])
         self.intents = list(self.intent_model.classes_)
@@ -156,8 +160,12 @@ class UnderstandingModel:
         return scores / scores.sum()
 
     def _matrix(self, texts: list[str], values: list[list[Value]]):
-        samples = [masked(focus(text), found) for text, found in zip(texts, values)]
-        return hstack([self.chars.transform(samples), self.words.transform(samples)]).tocsr()
+        return self._features([masked(focus(text), found) for text, found in zip(texts, values)])
+
+    def _features(self, samples: list[str]):
+        """Character and word n-grams, each block of unit length, and the sentence vector (unit or zero)."""
+        sentences = csr_matrix(SENTENCE_VECTORS.vectors(samples))
+        return hstack([self.chars.transform(samples), self.words.transform(samples), sentences]).tocsr()
 
 
 def _key(text: str) -> str:

@@ -13,6 +13,7 @@ import pickle
 import random
 from pathlib import Path
 
+from advisor.retrieval.embeddings import resolve_model
 from advisor.understanding import corpus as corpus_module
 from advisor.understanding.corpus import Corpus
 from advisor.understanding.dialogue import train_continuation
@@ -24,7 +25,7 @@ from knowledge.catalog import DATA_DIR, Catalog
 
 log = logging.getLogger(__name__)
 FOLDS = 3
-CODE_FILES = ("model.py", "features.py", "values.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py")
+CODE_FILES = ("model.py", "features.py", "values.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py", "meaning.py")
 
 
 def train(catalog: Catalog, data: Corpus) -> UnderstandingModel:
@@ -56,7 +57,7 @@ def _held_out_intents(catalog: Catalog, data: Corpus, texts: list[str], found: d
 
 
 def data_fingerprint() -> str:
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(resolve_model()[1].encode())  # the sentence vectors' model and version
     catalogs = [DATA_DIR / "gpus.yaml", DATA_DIR / "models.yaml"]  # names the values are found by, masked in training
     for path in [*corpus_module.training_files(), ENTITIES_FILE, *catalogs, *(Path(__file__).parent / name for name in CODE_FILES)]:
         digest.update(path.name.encode())

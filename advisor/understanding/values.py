@@ -18,6 +18,7 @@ from advisor.understanding.count_words import (
     BUY_BEFORE,
     CONTEXT_SETTING,
     GPUS_PER_NODE,
+    MFU,
     NODES_OF_GPUS,
     OF_THEM,
     OTHER_SETTING,
@@ -33,7 +34,7 @@ from tools.quantities import CHINESE_DIGITS, find_numbers, parse_number
 WORD_NUMBERS = {
     "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "pair of": 2, "three": 3, "four": 4,
     "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
-    "thirty-two": 32, "sixty-four": 64, "单": 1, "双": 2, "一对": 2, "a pair": 2, "pair": 2, "a couple of": 2, "couple of": 2,
+    "thirty-two": 32, "sixty-four": 64, "单": 1, "双": 2, "一对": 2, "俩": 2, "倆": 2, "仨": 3, "a pair": 2, "pair": 2, "a couple of": 2, "couple of": 2,
     "second": 2, "third": 3, "fourth": 4,  # "add a second node": only before a unit, so never "per second"
 }  # fmt: skip
 PCI_ADDRESS = re.compile(r"(?<![0-9a-f])(?:pci:)?[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?(?![0-9a-f])")
@@ -79,7 +80,7 @@ UNIT_AFTER = [
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
-    ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|at\s+once|用户|人同时|人在线|路并发|路|并发|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
+    ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|at\s+once|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
     ("duration", re.compile(r"[\s-]*(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
@@ -133,6 +134,10 @@ PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 UNIT_PRICE = re.compile(r"(?<![\w.\-])(?P<n>\d+(?:\.\d+)?)\s*(?P<mag>万|千|k|w)?\s*(?P<currency>元|块钱|块|刀|美元)?\s*(?:一|每|/)\s*(?:张|台|片|个)")
 # "六成", "七成负载": tenths of the time
 TENTHS = re.compile(r"(?P<n>[一二三四五六七八九]|\d)成(?![本功员品])")
+# "40% off", "a 30% discount", "便宜20%", "打6折" / "打八五折" (pay 60% / 85%): a discount on the rent, as the share taken off
+DISCOUNT = re.compile(
+    r"(?P<off>\d{1,2}(?:\.\d)?)\s*%\s*(?:off|discount|cheaper|less|reserved|committed)(?![a-z])|(?:discount|便宜|优惠|折扣|打折)\s*(?:of\s+|了)?(?P<off_after>\d{1,2}(?:\.\d)?)\s*%"
+    r"|打\s*(?P<pay>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2})\s*折")
 
 
 
@@ -195,7 +200,7 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(match.start(), match.end(), "model", match.group().strip(), surface=match.group().strip()))
     for match in OTHER_GPU.finditer(text):
         claim(Value(match.start(), match.end(), "other_gpu", match.group().strip(), surface=match.group().strip()))
-    gpu_starts = {v.start for v in found if v.kind == "gpu"}
+    gpu_starts = {v.start for v in found if v.kind in ("gpu", "other_gpu")}
     for match in PARALLEL.finditer(text):
         kind = match.group("kind") or {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp", "数": "dp"}[match.group("word")[0]]
         claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))
@@ -204,6 +209,9 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(match.start("n"), match.end(), "context_setting", float(match.group("n")) * scale, "tokens", text[match.start("n") : match.end()]))
     for match in BATCH.finditer(text):
         claim(Value(match.start(), match.end(), "batch", float(match.group("n")), "", match.group()))
+    for match in MFU.finditer(text):
+        share = float(match.group("fraction")) * 100 if match.group("fraction") else float(match.group("pct") or match.group("pct_after"))
+        claim(Value(match.start(), match.end(), "mfu", share, "%", match.group()))
     for match in GPUS_PER_NODE.finditer(text):  # "8 per node": the cards in each server
         claim(Value(match.start(), match.end(), "count_gpu", float(match.group("n")), "", match.group()))
     for match in NODES_OF_GPUS.finditer(text):  # "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers
@@ -219,6 +227,11 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     for match in TENTHS.finditer(text):
         digit = match.group("n")
         claim(Value(match.start(), match.end(), "percent", 10.0 * (int(digit) if digit.isdigit() else CHINESE_DIGITS[digit]), "%", match.group()))
+    for match in DISCOUNT.finditer(text):
+        pay = match.group("pay")  # "6折", "8.5折", "八五折": tenths paid
+        paid = float("".join(str(CHINESE_DIGITS.get(c, c)) for c in pay)) if pay else None
+        off = 100 - (paid * 10 if paid < 10 else paid) if paid else float(match.group("off") or match.group("off_after"))
+        claim(Value(match.start(), match.end(), "discount", off, "%", match.group()))
     for match in TIMES_COUNT.finditer(text):
         claim(Value(match.start(), match.end(), "count_gpu", float(match.group(1)), "", match.group()))
     for table, canonical, pattern in keyword_tables():

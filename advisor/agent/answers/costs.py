@@ -103,6 +103,7 @@ def tco(turn: Turn) -> str:
             "lifetime_years": s.horizon_years,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             "cloud_price_per_gpu_hour": _hourly_price(turn, currency, count),
+            "cloud_discount_pct": s.discount_pct,
             "electricity_price": _in(s.power_price, currency),
             "currency": currency,
         },
@@ -201,6 +202,7 @@ def training_time(turn: Turn) -> str:
         num_gpus=s.gpu_count if s.gpu_count else None,
         deadline_days=s.deadline_hours / 24 if s.deadline_hours else None,
         price_per_gpu_hour=_hourly_price(turn, args["currency"], s.gpu_count or 1),
+        mfu=s.mfu,
     )
     if tokens is None:
         params = s.params or turn.catalog.model(model).params_b * 1e9
