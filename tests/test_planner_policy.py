@@ -249,3 +249,5 @@ def test_a_rental_discount_reaches_the_rent_or_buy_comparison_and_a_headcount_is
     serving = ask(offline_advisor, "tok/s for qwen2.5 14b on 2 l40s with vllm, 300 employees, 30 concurrent at peak")
     (speed,) = calls(serving, "estimate_throughput")
     assert speed.args["batch"] == 30 and "300 employees" in serving.answer
+    lab = ask(offline_advisor, "how fast is qwen2.5 7b on one l4 with vllm for our 12 researchers")
+    assert calls(lab, "estimate_throughput")[0].args["batch"] == 12 and "Sized for all of “12 researchers” at once" in lab.answer

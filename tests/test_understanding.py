@@ -504,7 +504,10 @@ def test_a_discount_is_not_a_utilisation_and_a_headcount_beside_a_load_is_the_au
     assert read(understanding, "包年的话能打七五折，还租吗", tco).state.get("discount") == pytest.approx(25)
     serving = read(understanding, "a helpdesk bot for 600 staff, maybe 50 concurrent at peak, on 2 l40s with qwen2.5 14b")
     assert serving.frame.all("concurrency") == [50] and serving.frame.all("audience") == [600]
-    assert read(understanding, "we'd like to self-host llama 3.1 70b for 30 users").frame.get("method") == "inference"
+    assert read(understanding, "we'd like to self-host llama 3.1 70b for a few users").frame.get("method") == "inference"
+    lab = read(understanding, "实验室三十来个同学要用，部署qwen2.5 32b选什么卡").frame
+    assert 30 in lab.all("audience") and not lab.has("concurrency")
+    assert read(understanding, "need it for 12 analysts at the same time").frame.all("concurrency") == [12]
 
 
 def test_english_messages_get_a_sentence_vector_and_chinese_ones_the_zero_vector(embedder):

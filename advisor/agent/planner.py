@@ -58,6 +58,10 @@ class OfflinePlanner:
         reading = self.understanding.read(message, [t.content for t in history if t.role == "user"])
         turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog)
         body = self._route(turn)
+        if turn.slots.load_from_headcount:
+            people = turn.slots.load_from_headcount
+            turn.assume(f"Sized for all of “{people}” at once; give the peak number of concurrent users to size closer",
+                        f"按“{people}”全部同时使用估算；告诉我高峰并发数可以估得更准")
         if turn.calls and any(call.name != "search_knowledge" for call in turn.calls):
             body += _unused(turn)  # a calculation: every stated value was used or is named here
         if turn.assumptions:

@@ -26,6 +26,7 @@ class Slots:
         self.frame = frame
         self.used: set[str] = set()
         self.unusable: dict[str, tuple[str, str]] = {}  # slot → why no tool could take it (English, Chinese)
+        self.load_from_headcount = ""  # the headcount a load was taken from, when no load was stated
 
     def _get(self, slot: str, default=None):
         if self.frame.has(slot):
@@ -107,7 +108,14 @@ class Slots:
 
     @property
     def concurrency(self) -> int | None:
-        return self._get("concurrency")
+        """The stated load, else a headcount ("给二十来个研发用") taken as all of them at once."""
+        stated = self._get("concurrency")
+        headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
+        if stated is not None or headcount is None:
+            return stated
+        self.used.add("audience")
+        self.load_from_headcount = headcount.surface
+        return int(headcount.value)
 
     @property
     def gpu_count(self) -> int | None:
@@ -205,7 +213,10 @@ class Slots:
 
     @property
     def for_a_team(self) -> bool:
-        return self._get("audience") == "team"
+        if "team" not in self.frame.all("audience"):
+            return False
+        self.used.add("audience")
+        return True
 
     @property
     def quotes_rule_of_thumb(self) -> bool:

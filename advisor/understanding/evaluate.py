@@ -89,7 +89,7 @@ def evaluate(understanding: Understanding, data: Corpus) -> dict[str, LanguageSc
         score.slot_gold += len(gold)
         score.slot_predicted += len(predicted)
         if hits < max(len(gold), len(predicted)):
-            missing, extra = sorted(set(gold) - set(predicted)), sorted(set(predicted) - set(gold))
+            missing, extra = sorted(set(gold) - set(predicted), key=str), sorted(set(predicted) - set(gold), key=str)
             score.misses.append(f"slots missing {missing} extra {extra}: {utterance.text[:90]!r}")
     for conversation in data.conversations:
         score = scores[conversation.language]

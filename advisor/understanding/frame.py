@@ -108,22 +108,28 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
         if value is not None:
             frame.slots.setdefault(item.role, []).append(SlotValue(value, item.value.surface, item.value.start))
     _total_gpus(frame, text)
-    _headcount_beside_load(frame)
+    _headcounts(frame, text)
     return frame
 
 
-HEADCOUNT = re.compile(r"employees|staff|students|people|users|researchers|engineers|devs|人|员工|学生|同学|研究生|研发|同事|用户")
+# The people of an organisation; "10 users", "几百人", "单用户" are left to mean a load, as labellers read them.
+HEADCOUNT = re.compile(r"employees|staff|students|researchers|engineers|devs|developers|analysts|scientists|colleagues|号人|员工|学生|同学|研究生|研发|同事|工程师")
 AT_ONCE = re.compile(r"concurren|simultaneous|at\s+once|same\s+time|parallel|peak|同时|并发|在线|高峰")
 
 
-def _headcount_beside_load(frame: Frame) -> None:
-    """"~200 employees … 40 concurrent": the people served are the audience, the load is the other number."""
+def _rest_of_phrase(text: str, value: SlotValue) -> str:
+    """The words after a value up to the next number or punctuation: "15 people at the same time"."""
+    return re.split(r"[,，;；。.!?？\d]", text[value.start + len(value.surface) : value.start + len(value.surface) + 24])[0]
+
+
+def _headcounts(frame: Frame, text: str) -> None:
+    """"20 people on the team", "给二十来个研发用": the people served are the audience, not a load; the
+    answer sizes for all of them at once unless a load is stated beside them ("~200 employees, 40 concurrent")."""
     loads = frame.slots.get("concurrency", [])
-    people = [v for v in loads if HEADCOUNT.search(v.surface) and not AT_ONCE.search(v.surface)]
-    if len(loads) < 2 or not people or len(people) == len(loads):
-        return
-    frame.slots["concurrency"] = [v for v in loads if v not in people]
-    frame.slots.setdefault("audience", []).extend(people)
+    people = [v for v in loads if HEADCOUNT.search(v.surface) and not AT_ONCE.search(v.surface + _rest_of_phrase(text, v))]
+    if people:
+        frame.slots["concurrency"] = [v for v in loads if v not in people]
+        frame.slots.setdefault("audience", []).extend(people)
 
 
 def resolve(item: TaggedValue, default_currency: str) -> Any:
