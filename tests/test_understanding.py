@@ -508,6 +508,7 @@ def test_a_discount_is_not_a_utilisation_and_a_headcount_beside_a_load_is_the_au
     lab = read(understanding, "实验室三十来个同学要用，部署qwen2.5 32b选什么卡").frame
     assert 30 in lab.all("audience") and not lab.has("concurrency")
     assert read(understanding, "need it for 12 analysts at the same time").frame.all("concurrency") == [12]
+    assert read(understanding, "部署qwen2.5 7b，并发最多也就6个，用什么卡").frame.all("concurrency") == [6]
 
 
 def test_english_messages_get_a_sentence_vector_and_chinese_ones_the_zero_vector(embedder):

@@ -110,7 +110,7 @@ SPENDING_BEFORE = re.compile(r"(?:budget\b[^\d\n]{0,24}?\b(?:to|at)|(?:buy|bough
 NEGATED = re.compile(r"(?:不|不做|不搞|不用|不需要|没有|无需|(?<![a-z])(?:not|no|without|never|don'?t|won'?t|isn'?t)\s+(?:do(?:ing)?\s+|any\s+)?)$")
 BUDGET_BEFORE = re.compile(r"(?:budget|预算)\s*(?:of|is|was|:|=|是|有|大概|约|在)?\s*(?:about|around|~)?\s*$")
 BUDGET_AFTER = re.compile(r"\s*(?:budget|(?:的)?预算)")
-USERS_BEFORE = re.compile(r"(?:用户数|用户量|人数|并发数|并发量|(?<![a-z])concurrency)\s*(?:大概|大约|约|有|是|在|差不多|is|of|=|:)?\s*(?:about|around|~)?\s*$")
+USERS_BEFORE = re.compile(r"(?:用户数|用户量|人数|并发数|并发量|并发|同时在线|(?<![a-z])concurrency)\s*(?:也就|就|大概|大约|约|有|是|在|差不多|最多|顶多|撑死|能到|要|is|of|=|:)*\s*(?:about|around|~)?\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
 RENTING = re.compile(r"租|\brent|\blease|\bcloud")
 PERIOD_RIGHT_BEFORE = re.compile(r"(?:每|一)\s*(?P<card>张?卡\s*每?\s*)?个?(?:小时|月)\s*(?:大概|约|是|要|差不多|就|才)?\s*$")
