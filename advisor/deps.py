@@ -10,6 +10,7 @@ from advisor.retrieval.search import Retriever
 from advisor.retrieval.tool import search_knowledge, shared_retriever
 from knowledge.catalog import Catalog, load_catalog
 from knowledge.serving import ServingData, load_serving_data
+from tools.cost.rentals import compare_rentals
 from tools.cost.tco import compute_tco
 from tools.cost.training_time import estimate_training_time
 from tools.gpu_specs import compare_gpus, list_gpus
@@ -48,6 +49,7 @@ TOOL_SPECS = [
         "估算训练算力、天数、GPU时、电量和费用，或按截止日期反推卡数",
     ),
     ToolSpec("compute_tco", compute_tco, "Rent vs buy: monthly costs, break-even month and utilisation", "租还是买：月成本、回本月份与盈亏平衡利用率"),
+    ToolSpec("compare_rentals", compare_rentals, "Rental bills of GPU options side by side", "对比租用不同显卡的费用"),
     ToolSpec(
         "search_knowledge",
         search_knowledge,

@@ -100,6 +100,17 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "cloud_discount_pct": "Discount off the cloud price, %",
         "currency": _CURRENCY,
     },
+    "compare_rentals": {
+        "options": {
+            "type": "array", "description": "2-8 rentals",
+            "items": {"type": "object", "required": ["name", "price_per_gpu_hour"],
+                      "properties": {"name": {"type": "string"}, "gpus": {"type": "integer"}, "price_per_gpu_hour": {"type": "number"}}},
+        },
+        "months": "Default 12",
+        "utilisation_pct": "Rented share of hours, % (default 100)",
+        "discount_pct": "% off every price",
+        "currency": _CURRENCY,
+    },  # fmt: skip
     "search_knowledge": {"query": "Question or keywords (中文 or English)", "k": "Documents to return"},
     "diagnose": {"text": "Symptom or pasted log (traceback, dmesg, nvidia-smi, NCCL)", "model": "Model being trained/served"},
 }

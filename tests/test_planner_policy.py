@@ -251,3 +251,12 @@ def test_a_rental_discount_reaches_the_rent_or_buy_comparison_and_a_headcount_is
     assert speed.args["batch"] == 30 and "300 employees" in serving.answer
     lab = ask(offline_advisor, "how fast is qwen2.5 7b on one l4 with vllm for our 12 researchers")
     assert calls(lab, "estimate_throughput")[0].args["batch"] == 12 and "Sized for all of “12 researchers” at once" in lab.answer
+
+
+def test_two_cards_each_with_a_rent_and_nothing_to_buy_compare_the_rentals(offline_advisor):
+    response = ask(offline_advisor, "cheaper to keep a T4 at $0.35/hr or an L4 at $0.71/hr running for 9 months?")
+    (rentals,) = calls(response, "compare_rentals")
+    assert [o["price_per_gpu_hour"] for o in rentals.args["options"]] == [0.35, 0.71] and rentals.args["months"] == 9
+    assert response.answer.startswith("**NVIDIA T4 is the cheaper rental**") and not calls(response, "compute_tco")
+    zh = ask(offline_advisor, "L20每卡时4块，H20每卡时7块，租三个月哪个划算")
+    assert calls(zh, "compare_rentals") and zh.answer.startswith("**租 NVIDIA L20 更便宜**")

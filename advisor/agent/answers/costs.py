@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-from advisor.agent.answers import compare
+from advisor.agent.answers import compare, rentals
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
@@ -77,6 +77,8 @@ def _duration(days: float) -> tuple[str, str]:
 
 
 def tco(turn: Turn) -> str:
+    if rentals.applies(turn):
+        return rentals.answer(turn)
     s = turn.slots
     currency = _currency(turn)
     count = s.gpu_count or 8

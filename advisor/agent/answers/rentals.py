@@ -1,0 +1,85 @@
+"""Renting one card or another ("L4 at $0.80/hr or A10G at $1.01/hr, 24/7 for 18 months?"): each bill side by side.
+
+A cost question that names two or more cards, each with its own hourly price, and nothing to buy is a
+rental comparison: the rent-or-buy model would ask for a server price nobody mentioned.
+"""
+
+from __future__ import annotations
+
+import re
+
+from advisor.agent.markdown import money, number, table
+from advisor.agent.turn import Turn
+from advisor.language import default_currency
+from advisor.understanding.frame import Money, SlotValue
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+
+BUYING = re.compile(r"\b(?:buy|buying|purchase|own|owning|capex)\b|买|购|自建|采购", re.IGNORECASE)
+COUNT_GAP = 3  # characters between a count and the card it counts ("2x A100", "2张A100")
+DEFAULT_MONTHS = 12
+HOURLY = ("hour", "once")  # a rent with no period of its own ("A100每卡时9块") is the rate per GPU-hour, as in rent-or-buy
+
+
+def applies(turn: Turn) -> bool:
+    frame = turn.slots.frame
+    prices = [v for v in frame.slots.get("cloud_price", []) if isinstance(v.value, Money) and v.value.per in HOURLY]
+    buying = frame.has("server_price") or frame.has("budget") or any(BUYING.search(text) for text in turn.reading.task_messages)
+    return len(prices) >= 2 and len(prices) == len(_cards(turn)) and not buying
+
+
+def answer(turn: Turn) -> str:
+    s, frame = turn.slots, turn.slots.frame
+    prices = sorted((v for v in frame.slots["cloud_price"] if isinstance(v.value, Money)), key=lambda v: v.start)
+    currency = prices[0].value.currency if prices[0].value.currency in ("USD", "CNY") else default_currency(turn.language)
+    counts = frame.slots.get("gpu_count", [])
+    options = [
+        {"name": _name(turn, card), "gpus": _count_before(card, counts),
+         "price_per_gpu_hour": convert(price.value.amount, price.value.currency, currency, DEFAULT_USD_TO_CNY)}
+        for card, price in zip(_cards(turn), prices)
+    ]  # fmt: skip
+    s.mark("gpu", "other_gpu", "gpu_count", "cloud_price", "objective")  # "which is cheaper" is what the table answers
+    months = s.horizon_years * 12 if s.horizon_years else None
+    if months is None:
+        months = DEFAULT_MONTHS
+        turn.assume(f"{DEFAULT_MONTHS} months of renting (no period given)", f"租用 {DEFAULT_MONTHS} 个月（未给出时长）")
+    share = s.utilisation * 100 if s.utilisation is not None else None
+    if share is None:
+        share = 100
+        turn.assume("rented around the clock (no hours given)", "全天候租用（未给出每天使用时长）")
+    outcome = turn.call(
+        "compare_rentals",
+        {"options": options, "months": months, "utilisation_pct": share, "discount_pct": s.discount_pct or 0, "currency": currency},
+    )
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    cur = r["currency"]
+    lead = turn.t(
+        f"**{r['cheapest']} is the cheaper rental**: {money(r['saving_vs_next'], cur)} less over {number(months)} months.",
+        f"**租 {r['cheapest']} 更便宜**：{number(months)} 个月共省 {money(r['saving_vs_next'], cur)}。",
+    )
+    rows = [[row["name"], str(row["gpus"]), money(row["price_per_gpu_hour"], cur), money(row["monthly"], cur), money(row["total"], cur),
+             f"`{turn.formula(row)}`"] for row in r["rows"]]  # fmt: skip
+    header = [turn.t("Option", "方案"), turn.t("GPUs", "卡数"), turn.t("Per GPU-hour", "每卡时"), turn.t("Per month", "每月"),
+              turn.t(f"Over {number(months)} months", f"{number(months)} 个月合计"), turn.t("Formula", "公式")]  # fmt: skip
+    first = options[0]["name"]
+    caveat = turn.t(
+        f"This compares the bills only. Whether the model fits and how fast it runs on each card: ask, e.g. *“does it fit on the {first}?”*.",
+        f"这里只比较租金。模型能否放下、各卡速度如何，可以接着问，例如「{first} 放得下吗」。",
+    )
+    return "\n\n".join([lead, table(header, rows), caveat])
+
+
+def _cards(turn: Turn) -> list[SlotValue]:
+    frame = turn.slots.frame
+    return sorted([*frame.slots.get("gpu", []), *frame.slots.get("other_gpu", [])], key=lambda v: v.start)
+
+
+def _name(turn: Turn, card: SlotValue) -> str:
+    gpu = turn.catalog.find_gpu(card.value) if isinstance(card.value, str) else None
+    return gpu.name if gpu else card.surface
+
+
+def _count_before(card: SlotValue, counts: list[SlotValue]) -> int:
+    near = [c for c in counts if 0 <= card.start - (c.start + len(c.surface)) <= COUNT_GAP]
+    return int(near[0].value) if near else 1
