@@ -11,6 +11,7 @@ classifier was trained on that model's space.
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -27,28 +28,32 @@ class SentenceVectors:
     def __init__(self, embedder: Embedder | None = None):
         self._embedder = embedder
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()  # the server reads messages on many threads
 
     def vectors(self, texts: list[str]) -> np.ndarray:
         embedder = self._embedder = self._embedder or get_embedder()
         rows = np.zeros((len(texts), embedder.dimension), dtype=np.float32)
-        new = sorted({text for text in texts if text not in self._recent and text.strip() and not CHINESE.search(text)})
+        with self._lock:
+            new = sorted({text for text in texts if text not in self._recent and text.strip() and not CHINESE.search(text)})
         readable = [text.encode("utf-8", "replace").decode("utf-8") for text in new]  # a lone surrogate stops the tokenizer
         found = dict(zip(new, embedder.encode(readable, batch_size=64)))
-        for row, text in enumerate(texts):
-            vector = found.get(text)
-            if vector is None:
-                vector = self._recent.get(text)
-            if vector is not None:
-                rows[row] = vector
-                self._recent[text] = vector
-                self._recent.move_to_end(text)
-        while len(self._recent) > REMEMBERED:
-            self._recent.popitem(last=False)
+        with self._lock:
+            for row, text in enumerate(texts):
+                vector = found.get(text)
+                if vector is None:
+                    vector = self._recent.get(text)
+                if vector is not None:
+                    rows[row] = vector
+                    self._recent[text] = vector
+                    self._recent.move_to_end(text)
+            while len(self._recent) > REMEMBERED:
+                self._recent.popitem(last=False)
         return rows
 
     def forget(self) -> None:
         """Drop the remembered vectors (a benchmark measures a message nobody sent before)."""
-        self._recent.clear()
+        with self._lock:
+            self._recent.clear()
 
 
 SENTENCE_VECTORS = SentenceVectors()
