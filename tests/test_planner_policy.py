@@ -260,3 +260,10 @@ def test_two_cards_each_with_a_rent_and_nothing_to_buy_compare_the_rentals(offli
     assert response.answer.startswith("**NVIDIA T4 is the cheaper rental**") and not calls(response, "compute_tco")
     zh = ask(offline_advisor, "L20每卡时4块，H20每卡时7块，租三个月哪个划算")
     assert calls(zh, "compare_rentals") and zh.answer.startswith("**租 NVIDIA L20 更便宜**")
+
+
+def test_a_training_method_the_time_estimate_counts_is_not_named_as_unused(offline_advisor):
+    pretrain = ask(offline_advisor, "32张H100预训练7b，5000亿token，MFU按35%算要多久")
+    assert calls(pretrain, "estimate_training_time")[0].args["mfu"] == 0.35 and "您还提到了" not in pretrain.answer
+    lora = ask(offline_advisor, "how long to lora finetune llama 3.1 8b on 2b tokens with 8 a100")
+    assert "two thirds" in lora.answer

@@ -16,6 +16,7 @@ from tools.cost.tco_model import HOURS_PER_MONTH
 DEFAULT_GPU = "h100-sxm"
 QUARTER_DAYS = 90
 CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
+FULL_TRAINING = {"pretrain", "train", "full_finetune", "finetune"}
 
 
 def _currency(turn: Turn) -> str:
@@ -191,6 +192,12 @@ def training_time(turn: Turn) -> str:
     if compared is not None:
         return compared
     s = turn.slots
+    methods = set(s.frame.all("method"))
+    if methods & FULL_TRAINING:  # "预训练13b": what the 6 × parameters × tokens count is
+        s.mark("method")
+    elif methods & {"lora", "qlora"}:
+        turn.ignore("method", "the estimate counts full training (6 × parameters × tokens); LoRA skips the weight gradients, so expect about two thirds of it",
+                    "估算按全量训练计（6 × 参数 × token）；LoRA 不算权重梯度，实际约为其三分之二")  # fmt: skip
     model = turn.model_reference()
     if model is None:
         return turn.t(
