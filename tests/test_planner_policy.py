@@ -260,6 +260,8 @@ def test_two_cards_each_with_a_rent_and_nothing_to_buy_compare_the_rentals(offli
     assert response.answer.startswith("**NVIDIA T4 is the cheaper rental**") and not calls(response, "compute_tco")
     zh = ask(offline_advisor, "L20每卡时4块，H20每卡时7块，租三个月哪个划算")
     assert calls(zh, "compare_rentals") and zh.answer.startswith("**租 NVIDIA L20 更便宜**")
+    euros = ask(offline_advisor, "rent a T4 at 0.30 eur/hr or an L4 at 0.65 eur/hr for half a year?")
+    assert not calls(euros, "compare_rentals") and "EUR" in euros.answer  # named, not converted at a rate nobody keeps
 
 
 def test_a_training_method_the_time_estimate_counts_is_not_named_as_unused(offline_advisor):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from advisor.agent.markdown import money, number, table
+from advisor.agent.slots import CALCULATED_CURRENCIES
 from advisor.agent.turn import Turn
-from advisor.language import default_currency
 from advisor.understanding.frame import Money, SlotValue
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 
@@ -21,16 +21,19 @@ HOURLY = ("hour", "once")  # a rent with no period of its own ("A100每卡时9�
 
 
 def applies(turn: Turn) -> bool:
+    """Two or more cards, one hourly rent each, in currencies the calculators keep (a EUR rent is named
+    by the rent-or-buy answer, never converted at a rate nobody keeps), and nothing to buy."""
     frame = turn.slots.frame
-    prices = [v for v in frame.slots.get("cloud_price", []) if isinstance(v.value, Money) and v.value.per in HOURLY]
+    prices = _rates(turn)
     buying = frame.has("server_price") or frame.has("budget") or any(BUYING.search(text) for text in turn.reading.task_messages)
-    return len(prices) >= 2 and len(prices) == len(_cards(turn)) and not buying
+    known = all(price.value.currency in CALCULATED_CURRENCIES for price in prices)
+    return len(prices) >= 2 and len(prices) == len(_cards(turn)) and known and not buying
 
 
 def answer(turn: Turn) -> str:
     s, frame = turn.slots, turn.slots.frame
-    prices = sorted((v for v in frame.slots["cloud_price"] if isinstance(v.value, Money)), key=lambda v: v.start)
-    currency = prices[0].value.currency if prices[0].value.currency in ("USD", "CNY") else default_currency(turn.language)
+    prices = _rates(turn)
+    currency = prices[0].value.currency
     counts = frame.slots.get("gpu_count", [])
     options = [
         {"name": _name(turn, card), "gpus": _count_before(card, counts),
@@ -68,6 +71,12 @@ def answer(turn: Turn) -> str:
         f"这里只比较租金。模型能否放下、各卡速度如何，可以接着问，例如「{first} 放得下吗」。",
     )
     return "\n\n".join([lead, table(header, rows), caveat])
+
+
+def _rates(turn: Turn) -> list[SlotValue]:
+    """The hourly rents, in the order said: the n-th belongs to the n-th card."""
+    rents = turn.slots.frame.slots.get("cloud_price", [])
+    return sorted((v for v in rents if isinstance(v.value, Money) and v.value.per in HOURLY), key=lambda v: v.start)
 
 
 def _cards(turn: Turn) -> list[SlotValue]:
