@@ -88,9 +88,7 @@ class UnderstandingModel:
         texts = [masked(focus(u.text), v) for u, v in zip(utterances, values)]
         self.chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 4), sublinear_tf=True, min_df=1)
         self.words = TfidfVectorizer(analyzer=words, ngram_range=(1, 1), sublinear_tf=True)
-        self.chars.fit(texts)
-        self.words.fit(texts)
-        matrix = self._features(texts)
+        matrix = hstack([self.chars.fit_transform(texts), self.words.fit_transform(texts), _sentence_vectors(texts)]).tocsr()
         self.intent_model = LogisticRegression(C=20.0, solver="saga", tol=1e-3, max_iter=300, random_state=0)
         self.intent_model.fit(matrix, [u.intent for u in utterances])
         self.intents = list(self.intent_model.classes_)
@@ -164,8 +162,11 @@ class UnderstandingModel:
 
     def _features(self, samples: list[str]):
         """Character and word n-grams, each block of unit length, and the sentence vector (unit or zero)."""
-        sentences = csr_matrix(SENTENCE_VECTORS.vectors(samples))
-        return hstack([self.chars.transform(samples), self.words.transform(samples), sentences]).tocsr()
+        return hstack([self.chars.transform(samples), self.words.transform(samples), _sentence_vectors(samples)]).tocsr()
+
+
+def _sentence_vectors(samples: list[str]) -> csr_matrix:
+    return csr_matrix(SENTENCE_VECTORS.vectors(samples))
 
 
 def _key(text: str) -> str:

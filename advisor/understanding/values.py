@@ -229,7 +229,7 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(match.start(), match.end(), "percent", 10.0 * (int(digit) if digit.isdigit() else CHINESE_DIGITS[digit]), "%", match.group()))
     for match in DISCOUNT.finditer(text):
         pay = match.group("pay")  # "6折", "8.5折", "八五折": tenths paid
-        paid = float("".join(str(CHINESE_DIGITS.get(c, c)) for c in pay)) if pay else None
+        paid = parse_number(pay) if pay else None
         off = 100 - (paid * 10 if paid < 10 else paid) if paid else float(match.group("off") or match.group("off_after"))
         claim(Value(match.start(), match.end(), "discount", off, "%", match.group()))
     for match in TIMES_COUNT.finditer(text):
