@@ -1,7 +1,15 @@
-"""How counts, parallel degrees and run settings are written: "tp=4", "8 per node", "bs已经降到4",
+"""How counts, parallel degrees and run settings are written: "a pair of", "俩", "tp=4", "8 per node", "bs已经降到4",
 "max-model-len 32768", "4090x2", "two 8-GPU nodes". Patterns only; ``values`` claims what they match."""
 
 import re
+
+# Counts written as words; ordinals only ever precede a unit ("add a second node"), so never "per second"
+WORD_NUMBERS = {
+    "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "pair of": 2, "three": 3, "four": 4,
+    "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
+    "thirty-two": 32, "sixty-four": 64, "单": 1, "双": 2, "一对": 2, "俩": 2, "倆": 2, "仨": 3, "a pair": 2, "pair": 2, "a couple of": 2, "couple of": 2,
+    "second": 2, "third": 3, "fourth": 4,
+}  # fmt: skip
 
 PARALLEL = re.compile(
     r"(?<![a-z])(?P<kind>tp|pp|dp)\s*(?:[=:]|开的|开了|开到|设成|设的|设为|is|of|set\s+to)?\s*(?P<n>\d{1,3})(?![\d.])"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from advisor.understanding.count_words import WORD_NUMBERS
 from tools.quantities import CHINESE_DIGITS, parse_number
 
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
@@ -33,7 +34,6 @@ AND_A_HALF = re.compile(
     r"(?<![a-z\d.])(?P<n>\d{1,2}|an?|one|two|three|four|five)\s+(?:and\s+a\s+half\s+(?P<unit>years?|months?|weeks?|days?)|(?P<unit_first>years?|months?|weeks?|days?)\s+and\s+a\s+half)(?![a-z])"
     r"|(?<![\d.])(?P<zh>\d{1,2}|[一二两三四五六七八九十])(?:(?P<zh_year>年)半|个半(?P<zh_month>月))"
 )
-ENGLISH_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 HALF_DURATION = re.compile(r"半个?(?P<zh>年|月)|(?<![a-z])half\s+an?\s+(?P<en>year|month)(?![a-z])")
 # A working-hours schedule is a utilisation: "weekdays 9-6", "工作日9点到18点", "朝九晚五".
 _DAYS = r"(?P<days>weekdays?|work\s?days?|working\s+days|business\s+days|mon(?:day)?\s*(?:-|to|through)\s*fri(?:day)?|工作日|周一到周五|周一至周五)"
@@ -85,7 +85,7 @@ def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
     for match in AND_A_HALF.finditer(text):
         whole = match.group("n") or match.group("zh")
         unit = duration_unit(match.group("unit") or match.group("unit_first") or match.group("zh_year") or "月")
-        count = ENGLISH_COUNTS.get(whole) or parse_number(whole)
+        count = 1 if whole in ("a", "an") else WORD_NUMBERS.get(whole) or parse_number(whole)
         found.append((match.start(), match.end(), "duration", HOURS[unit] * (count + 0.5), unit))
     for match in HALF_DURATION.finditer(text):  # "半年", "half a year"
         unit = duration_unit(match.group("zh") or match.group("en"))

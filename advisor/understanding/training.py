@@ -13,6 +13,7 @@ import pickle
 import random
 from pathlib import Path
 
+from advisor import language
 from advisor.retrieval.embeddings import resolve_model
 from advisor.understanding import corpus as corpus_module
 from advisor.understanding.corpus import Corpus
@@ -22,6 +23,7 @@ from advisor.understanding.model import UnderstandingModel
 from advisor.understanding.reading import Reading, read_message, retagged
 from advisor.understanding.values import Value, find_values
 from knowledge.catalog import DATA_DIR, Catalog
+from tools import quantities
 
 log = logging.getLogger(__name__)
 FOLDS = 3
@@ -59,7 +61,8 @@ def _held_out_intents(catalog: Catalog, data: Corpus, texts: list[str], found: d
 def data_fingerprint() -> str:
     digest = hashlib.sha256(resolve_model()[1].encode())  # the sentence vectors' model and version
     catalogs = [DATA_DIR / "gpus.yaml", DATA_DIR / "models.yaml"]  # names the values are found by, masked in training
-    for path in [*corpus_module.training_files(), ENTITIES_FILE, *catalogs, *(Path(__file__).parent / name for name in CODE_FILES)]:
+    readers = [Path(quantities.__file__), Path(language.__file__)]  # how numbers are parsed and which messages are nonsense
+    for path in [*corpus_module.training_files(), ENTITIES_FILE, *catalogs, *(Path(__file__).parent / name for name in CODE_FILES), *readers]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -25,18 +25,13 @@ from advisor.understanding.count_words import (
     PARALLEL,
     TIMES_AFTER_NAME,
     TIMES_COUNT,
+    WORD_NUMBERS,
 )
 from advisor.understanding.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern, names_written_apart
 from advisor.understanding.time_words import HOURS, duration_unit, time_values
 from knowledge.catalog import Catalog
 from tools.quantities import CHINESE_DIGITS, find_numbers, parse_number
 
-WORD_NUMBERS = {
-    "one": 1, "single": 1, "a single": 1, "two": 2, "dual": 2, "a pair of": 2, "pair of": 2, "three": 3, "four": 4,
-    "quad": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16,
-    "thirty-two": 32, "sixty-four": 64, "单": 1, "双": 2, "一对": 2, "俩": 2, "倆": 2, "仨": 3, "a pair": 2, "pair": 2, "a couple of": 2, "couple of": 2,
-    "second": 2, "third": 3, "fourth": 4,  # "add a second node": only before a unit, so never "per second"
-}  # fmt: skip
 PCI_ADDRESS = re.compile(r"(?<![0-9a-f])(?:pci:)?[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?(?![0-9a-f])")
 MAX_TEXT = 4000  # values are read from the start and the end of long pastes, where the question sits
 # Offsets must stay those of the text, so collapsed spaces are filled with a character no pattern
