@@ -37,6 +37,12 @@ def test_gguf_sizes_match_llama_cpp_file_sizes():
     assert bits == sorted(bits, reverse=True)
 
 
+def test_unsloth_dynamic_ggufs_match_the_published_deepseek_r1_files():
+    # Unsloth's DeepSeek-R1 dynamic GGUFs: 1.58-bit 131 GB, 1.73-bit 158 GB, 2.22-bit 183 GB, 2.51-bit 212 GB.
+    for name, gb in (("1.58-bit", 131), ("ud-iq1_m", 158), ("IQ2_XXS", 183), ("2.51bit", 212)):
+        assert lines(model="deepseek-r1", precision=name)["weights"] == pytest.approx(gb, rel=0.01)
+
+
 def test_weight_bytes_per_precision_are_ordered():
     order = ["fp32", "bf16", "fp8", "int8", "nf4", "int4"]
     weights = [lines(model="qwen2.5-7b", precision=p)["weights"] for p in order]

@@ -25,6 +25,12 @@ GGUF_LLAMA3_8B_GIB = {
     "q4_k_m": 4.58, "q4_0": 4.34, "q3_k_m": 3.74, "q2_k": 2.96,
 }  # fmt: skip
 GGUF_SOURCE = "llama.cpp llama-quantize type table (file size @ Llama-3-8B, GiB)"
+# Unsloth's dynamic GGUFs keep attention and the dense layers at 4–6 bits and push the MoE experts lower;
+# the name gives the experts' bits, the file size (GB) of DeepSeek-R1 671B gives the average over all weights.
+DEEPSEEK_R1_PARAMS = 671e9
+DYNAMIC_GGUF_GB = {"ud-iq1_s": 131, "ud-iq1_m": 158, "ud-iq2_xxs": 183, "ud-q2_k_xl": 212}
+DYNAMIC_GGUF_NAME = {"ud-iq1_s": "1.58-bit", "ud-iq1_m": "1.73-bit", "ud-iq2_xxs": "2.22-bit", "ud-q2_k_xl": "2.51-bit"}
+DYNAMIC_GGUF_SOURCE = "Unsloth, 'Run DeepSeek R1 Dynamic 1.58-bit' (unsloth.ai/blog/deepseekr1-dynamic, 2025-01-27): DeepSeek-R1 GGUF sizes"
 
 
 def gguf_bits(name: str) -> float:
@@ -81,6 +87,11 @@ WEIGHT_FORMATS: dict[str, WeightFormat] = {
             _fmt(name, gguf_bits(name), "all", f"GGUF {name.upper()}", GGUF_SOURCE)
             for name in GGUF_LLAMA3_8B_GIB
         ),
+        *(
+            _fmt(name, gb * 1e9 * 8 / DEEPSEEK_R1_PARAMS, "all", f"Unsloth dynamic GGUF {DYNAMIC_GGUF_NAME[name]} ({name.upper()})", DYNAMIC_GGUF_SOURCE,
+                 zh=f"Unsloth 动态 GGUF {DYNAMIC_GGUF_NAME[name]}（{name.upper()}）")
+            for name, gb in DYNAMIC_GGUF_GB.items()
+        ),
     )
 }
 GROUPED_FORMATS = {"gptq-int4": 4, "gptq-int8": 8, "awq-int4": 4}  # bits; size depends on group_size
@@ -98,6 +109,8 @@ ALIASES = {
     "nf4": "nf4", "bnbnf4": "nf4", "qlora": "nf4", "nf4dq": "nf4",
     "q8": "q8_0", "q6": "q6_k", "q5km": "q5_k_m", "q5k": "q5_k_m", "q5": "q5_0",
     "q4km": "q4_k_m", "q4k": "q4_k_m", "q4": "q4_0", "q3km": "q3_k_m", "q3k": "q3_k_m", "q2": "q2_k",
+    "158bit": "ud-iq1_s", "iq1s": "ud-iq1_s", "173bit": "ud-iq1_m", "iq1m": "ud-iq1_m", "222bit": "ud-iq2_xxs", "iq2xxs": "ud-iq2_xxs",
+    "251bit": "ud-q2_k_xl", "q2kxl": "ud-q2_k_xl",
 }  # fmt: skip
 
 

@@ -43,7 +43,7 @@ class MemoryRequest(BaseModel):
     precision: str | None = Field(
         None,
         description="Weight storage format. Inference default bf16; also fp32, fp16, fp8, fp8-mlp, int8, int4, "
-        "gptq-int4, gptq-int8, awq-int4, bnb-int8, bnb-4bit, nf4, GGUF q8_0/q6_k/q5_k_m/q5_0/q4_k_m/q4_0/q3_k_m/q2_k. "
+        "gptq-int4, gptq-int8, awq-int4, bnb-int8, bnb-4bit, nf4, GGUF q8_0/q6_k/q5_k_m/q5_0/q4_k_m/q4_0/q3_k_m/q2_k, Unsloth dynamic ud-iq1_s (1.58-bit)/ud-iq1_m/ud-iq2_xxs/ud-q2_k_xl. "
         "Training: the base weights (bf16 default; nf4 or int8 for QLoRA).",
     )
     group_size: int = Field(128, description="Quantisation group size for GPTQ/AWQ formats (scale overhead).")
