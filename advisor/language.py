@@ -35,7 +35,7 @@ ENGLISH_WORDS = frozenset(
     why how when where there here if then than so but or and not no yes of in on at to for from with by
     about into over under per as any some much many more most enough need needs want wants have has had
     get got buy rent run use using train training fit fits best better good help please tell explain
-    just also only very too still""".split()
+    just also only very too still vs""".split()
 )
 # Lines of a pasted log or stack trace: their English says nothing about the user's language.
 LOG_LINE = re.compile(

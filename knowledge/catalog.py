@@ -130,6 +130,10 @@ class Catalog:
     def find_gpu(self, name: str) -> GPU | None:
         return self._gpu_index.find(name)
 
+    def family(self, key: str) -> list[GPU]:
+        """The cards whose id starts with the family word ``key``: 'ascend' → Ascend 910B, 910C; 'mi' → AMD Instinct."""
+        return [g for g in self.gpus if re.match(rf"{re.escape(key)}(?![a-z])", g.id)]
+
     def gpu_variant(self, gpu_id: str, form: str | None = None, memory_gb: float | None = None) -> GPU | None:
         """The sibling of ``gpu_id`` in another form factor or memory size: A100 80GB PCIe → 'sxm' → A100 80GB SXM."""
         current = self._gpu_index.find(gpu_id)

@@ -171,8 +171,9 @@ def _evaluate(tokens: list[tuple[str, object]]) -> float | None:
     return total if terms and math.isfinite(total) else None
 
 
+# A method name may run into the size it trains ("lora13b", "qlora70b"), unlike a product name ("a100")
 _CANDIDATE = re.compile(
-    rf"(?:(?<![a-z0-9.])(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|{_MORE_THAN}|,(?=\d{{3}}(?!\d))|e[+-]?\d)*"
+    rf"(?:(?:(?<![a-z0-9.])|(?<=lora)|(?<=sft))(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|{_MORE_THAN}|,(?=\d{{3}}(?!\d))|e[+-]?\d)*"
     rf"(?:\s?(?:{_SUFFIX_WORDS})(?![a-z]))?",
     re.IGNORECASE,
 )

@@ -62,7 +62,7 @@ CHOICE = re.compile(r"\b(?:or|vs\.?|versus)\b|还是|或者|或是|二选一|选
 
 
 def compares_with(reading: Reading) -> bool:
-    return reading.frame.has("gpu") and bool(COMPARED_WITH.search(normalize_text(reading.text)))
+    return bool(COMPARED_WITH.search(normalize_text(reading.text)))
 
 
 def offers_choice(reading: Reading) -> bool:
@@ -219,8 +219,10 @@ def _task_slots(data: Corpus) -> dict[str, set[str]]:
 def restated_question(question: Reading, change: Reading) -> str:
     """An open concept question asked again with what a follow-up changes: "does int4 hurt quality?"
     then "and fp8?" asks "does fp8 hurt quality?". A follow-up that changes nothing the question
-    named ("is that also true for code models?") is asked beside it."""
+    named ("is that also true for code models?") or sets a value beside one it named ("vs fsdp?") is asked beside it."""
     text = normalize_text(question.text)
+    if compares_with(change):  # "what is ZeRO-3?" then "vs fsdp?": both, side by side
+        return f"{text} {change.text}"
     said = [(question.frame.slots[slot][0], values[0].surface) for slot, values in change.frame.slots.items() if question.frame.has(slot)]
     for earlier, newer in sorted(said, key=lambda pair: -pair[0].start):
         text = text[: earlier.start] + newer + text[earlier.start + len(earlier.surface) :]

@@ -12,7 +12,7 @@ from advisor.understanding.values import Value
 
 jieba.setLogLevel(60)
 WORD = re.compile(r"[a-z][a-z0-9_.+\-]*|[\u4e00-\u9fff]+|[^\sa-z0-9\u4e00-\u9fff]")
-PLACEHOLDER = {"model": " 〈model〉 ", "gpu": " 〈gpu〉 ", "other_gpu": " 〈gpu〉 ", "params": " 〈size〉 "}
+PLACEHOLDER = {"model": " 〈model〉 ", "gpu": " 〈gpu〉 ", "gpu_family": " 〈gpu〉 ", "other_gpu": " 〈gpu〉 ", "params": " 〈size〉 "}
 EDGE = 1200  # a long paste is read at its start and end, where the question sits
 CONTEXT_CHARS = 16
 SIDE_WORDS = {

@@ -32,7 +32,7 @@ NUMERIC_ROLES = {
     "output_tokens", "gpu_memory", "speed_target", "utilisation",
 }  # fmt: skip
 ROLES_BY_KIND: dict[str, set[str]] = {
-    "model": {"model"}, "gpu": {"gpu"}, "other_gpu": {"other_gpu"}, "params": {"size"}, "memory": {"gpu_memory"},
+    "model": {"model"}, "gpu": {"gpu"}, "gpu_family": {"gpu"}, "other_gpu": {"other_gpu"}, "params": {"size"}, "memory": {"gpu_memory"},
     "tokens": {"context", "prompt_tokens", "output_tokens", "training_tokens"}, "context_setting": {"context"},
     "money": {"budget", "server_price", "cloud_price", "electricity_price"},
     "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "date": {"deadline"}, "daily": {"utilisation"},

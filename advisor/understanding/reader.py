@@ -55,6 +55,8 @@ class Understanding:
                 reading.tagged, reading.frame = retagged(reading, self.model, task)  # its values play their roles in that task
             elif reading.intent == "follow_up":
                 reading.settle_besides({"follow_up"})
+        if reading.intent == "follow_up" and task is None:  # nothing open to follow ("ok fine. rtx 5090 tdp?" after small talk)
+            reading.settle_besides({"follow_up"})  # its values keep the roles they play in an amendment: "buy it for 310k" is a price
         self._pick_variant(reading, state)
         if reading.intent in TASKS:
             if same_problem:
@@ -63,16 +65,15 @@ class Understanding:
                 return reading.intent, state.updated(reading.frame)
             return reading.intent, reading.frame
         if reading.intent == "follow_up":
-            if task is None:
-                return None, reading.frame
             if task == "troubleshoot":  # a thread gathers facts; a number in it ("xid 79", "driver 550") restates nothing
                 return task, state.joined(reading.frame)
             if task in TASKS:
                 _bare_number_restates(reading, state)
                 _restated_amounts(reading, state)
-            if task == "specs" and compares_with(reading):  # "vs l40s" after the A6000's specs: both cards
-                held = [g for g in state.slots.get("gpu", []) if g.value not in reading.frame.all("gpu")]
-                reading.frame.slots["gpu"] = [*held, *reading.frame.slots["gpu"]]
+            if task in ("specs", TOPIC) and compares_with(reading):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3: both
+                for slot in ("gpu",) if task == "specs" else list(reading.frame.slots):
+                    held = [v for v in state.slots.get(slot, []) if v.value not in reading.frame.all(slot)]
+                    reading.frame.slots[slot] = [*held, *reading.frame.slots.get(slot, [])]
             return task, state.updated(reading.frame)
         if reading.intent == "concept" and task in (None, TOPIC):  # "does int4 hurt quality?" then "and fp8?": the question is open
             return TOPIC, reading.frame

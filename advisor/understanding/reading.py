@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from advisor.language import LanguageInfo, analyze_language, default_currency
 from advisor.name_matcher import normalize_text
-from advisor.understanding.frame import Frame, build_frame
+from advisor.understanding.frame import Frame, SlotValue, build_frame
 from advisor.understanding.model import TaggedValue, UnderstandingModel
 from advisor.understanding.values import Value, find_values
 from knowledge.catalog import Catalog
@@ -61,7 +61,7 @@ def read_message(
         intent = max(probabilities, key=probabilities.__getitem__)
         confidence = probabilities[intent]
     tagged = model.roles_of(text, values, intent)
-    frame = build_frame(tagged, normalize_text(text), default_currency(info.language))
+    frame = _frame(tagged, text, info.language, catalog)
     return Reading(text, info, str(intent), float(confidence), probabilities, tagged, frame)
 
 
@@ -69,4 +69,16 @@ def retagged(reading: Reading, model: UnderstandingModel, intent: str) -> tuple[
     """The message's values with the roles they play under ``intent``: "for 10 concurrent" states
     nothing as a question of its own, but as a follow-up its 10 is a number of users."""
     tagged = model.roles_of(reading.text, [item.value for item in reading.tagged], intent)
-    return tagged, build_frame(tagged, normalize_text(reading.text), default_currency(reading.language))
+    return tagged, _frame(tagged, reading.text, reading.language, model.catalog)
+
+
+def _frame(tagged: list[TaggedValue], text: str, language: str, catalog: Catalog) -> Frame:
+    """The frame of the tagged values; a family said as the GPU ("昇腾的话呢") holds each of its cards."""
+    frame = build_frame(tagged, normalize_text(text), default_currency(language))
+    families = {item.value.value for item in tagged if item.value.kind == "gpu_family" and item.role == "gpu"}
+    if families:
+        frame.slots["gpu"] = [
+            card for said in frame.slots["gpu"]
+            for card in ([SlotValue(g.id, said.surface, said.start) for g in catalog.family(said.value)] if said.value in families else [said])
+        ]  # fmt: skip
+    return frame
