@@ -10,6 +10,7 @@ import pytest
 
 from advisor.contract import ChatTurn
 from knowledge.catalog import load_catalog
+from tools.gpu_specs import CHINA_BUYABLE
 
 
 def ask(advisor, message, *earlier):
@@ -269,3 +270,31 @@ def test_a_training_method_the_time_estimate_counts_is_not_named_as_unused(offli
     assert calls(pretrain, "estimate_training_time")[0].args["mfu"] == 0.35 and "您还提到了" not in pretrain.answer
     lora = ask(offline_advisor, "how long to lora finetune llama 3.1 8b on 2b tokens with 8 a100")
     assert "two thirds" in lora.answer
+
+
+def test_a_rental_comparison_with_a_model_checks_that_it_fits_each_card(offline_advisor):
+    response = ask(offline_advisor, "rent a T4 at $0.35/hr or an L40S at $1.10/hr to serve qwen2.5 32b in fp16?")
+    fits = calls(response, "estimate_memory")
+    assert [f.args["gpu"] for f in fits] == ["t4", "l40s"] and all(f.args["model"] == "qwen2.5-32b" for f in fits)
+    assert "❌ Does not fit" in response.answer and "compares the bills only" not in response.answer
+
+
+def test_a_chinese_recommendation_with_no_region_points_at_the_first_card_sold_in_mainland_china(offline_advisor):
+    response = ask(offline_advisor, "课题组预算八十万，全参微调一个7b，买什么卡")
+    (recommended,) = calls(response, "recommend_gpus")
+    catalog, options = load_catalog(), recommended.result["options"]
+    assert catalog.gpu(options[0]["gpu_id"]).china not in CHINA_BUYABLE
+    sold = next(i for i, o in enumerate(options, start=1) if catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE)
+    assert f"若在中国大陆采购：首选是第 {sold} 项" in response.answer
+    fastest = ask(offline_advisor, "全参微调70B的模型买什么卡最快")
+    assert "若在中国大陆采购：以上方案都受出口管制" in fastest.answer
+    domestic = ask(offline_advisor, "国内采购，全参微调70B的模型买什么卡最快")
+    assert "若在中国大陆采购" not in domestic.answer and calls(domestic, "recommend_gpus")[0].args["region"] == "cn"
+
+
+def test_a_budget_nothing_fits_in_is_said_first_not_under_recommended(offline_advisor):
+    response = ask(offline_advisor, "with $20k, what should we buy to fully fine-tune llama 3.1 70b")
+    assert response.answer.startswith("**Over the budget; the closest is") and "Ranked by: lowest purchase price" in response.answer
+    assert calls(response, "recommend_gpus")[0].result["options"][0]["within_budget"] is False
+    zh = ask(offline_advisor, "预算五万，全参微调70B买什么卡")
+    assert zh.answer.startswith("**预算内放不下，最接近的是")

@@ -45,17 +45,17 @@ def options(turn: Turn) -> list[tuple[str, int | None]]:
 
 def route(turn: Turn, default_task: str = "inference") -> str | None:
     """The comparison, when the question names two or more options and a workload; otherwise None."""
-    workload = turn.slots.frame.has("model") or turn.slots.frame.has("size") or sizing._pasted_config(turn.message)
+    workload = turn.slots.frame.has("model") or turn.slots.frame.has("size") or sizing.pasted_config(turn.message)
     if not workload:
         return None
     pairs = options(turn)
-    return answer(turn, pairs, sizing._model(turn), default_task) if len(pairs) > 1 else None
+    return answer(turn, pairs, sizing.model_of(turn), default_task) if len(pairs) > 1 else None
 
 
 def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_task: str = "inference") -> str:
     turn.slots.mark("gpu", "gpu_count")
     turn.entities.mark("gpu", "gpu_count")
-    task, named = sizing._task(turn)
+    task, named = sizing.task_of(turn)
     if not named:
         task = default_task
         turn.assume(
@@ -67,7 +67,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     rows = {r["gpu"]["id"]: r["gpu"] for r in listed.result["rows"]}
     ids = [turn.catalog.gpu(g).id for g, _ in pairs]
     opts = [Option(rows[i], count, count is not None) for i, (_, count) in zip(ids, pairs, strict=True)]
-    precision = sizing._precision(turn, task)
+    precision = sizing.precision_for(turn, task)
     for option in opts:
         _evaluate(turn, option, model, task, precision)
     problems = {o.problem for o in opts}
@@ -104,7 +104,7 @@ def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str 
     elif inference:
         option.tp, option.pp = min(option.count, 8), max(option.count // 8, 1)
     else:
-        option.zero = (sizing._zero_stage(turn) or 3) if option.count > 1 else 0
+        option.zero = (sizing.zero_stage_of(turn) or 3) if option.count > 1 else 0
     fit = _fit(turn, option, model, task, precision, batch)
     divisors = [int(d) for d in (fit.error or {}).get("suggestions", []) if str(d).isdigit()]
     if not fit.ok and fit.error["code"] == "tp_not_dividing_heads" and option.stated:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 
+from advisor.agent.answers import sizing
 from advisor.agent.markdown import money, number, table
 from advisor.agent.slots import CALCULATED_CURRENCIES
 from advisor.agent.turn import Turn
+from advisor.labels import VERDICT
 from advisor.understanding.frame import Money, SlotValue
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 
@@ -65,12 +67,47 @@ def answer(turn: Turn) -> str:
              f"`{turn.formula(row)}`"] for row in r["rows"]]  # fmt: skip
     header = [turn.t("Option", "方案"), turn.t("GPUs", "卡数"), turn.t("Per GPU-hour", "每卡时"), turn.t("Per month", "每月"),
               turn.t(f"Over {number(months)} months", f"{number(months)} 个月合计"), turn.t("Formula", "公式")]  # fmt: skip
-    first = options[0]["name"]
-    caveat = turn.t(
-        f"This compares the bills only. Whether the model fits and how fast it runs on each card: ask, e.g. *“does it fit on the {first}?”*.",
-        f"这里只比较租金。模型能否放下、各卡速度如何，可以接着问，例如「{first} 放得下吗」。",
-    )
-    return "\n\n".join([lead, table(header, rows), caveat])
+    fits = _fits(turn, options)
+    if fits is None:
+        first = options[0]["name"]
+        caveat = turn.t(
+            f"This compares the bills only. Whether a model fits and how fast it runs on each card: ask, e.g. *“does a 32B model fit on the {first}?”*.",
+            f"这里只比较租金。模型能否放下、各卡速度如何，可以接着问，例如「{first} 放得下32B吗」。",
+        )
+        return "\n\n".join([lead, table(header, rows), caveat])
+    by_name = dict(zip((o["name"] for o in options), fits, strict=True))
+    header.insert(2, turn.t("Does the model fit", "模型放得下吗"))
+    for row in rows:
+        row.insert(2, by_name[row[0]])
+    return "\n\n".join([lead, table(header, rows)])
+
+
+def _fits(turn: Turn, options: list[dict]) -> list[str] | None:
+    """With a model named, whether it fits each rented setup: a cheaper card that cannot hold it is no saving."""
+    model = sizing.model_of(turn)
+    if model is None:
+        return None
+    task, named = sizing.task_of(turn)
+    if not named:
+        turn.assume("the model is served (inference), since no training method was named", "未说明训练方式，按推理部署判断能否放下")
+    precision = sizing.precision_for(turn, task)
+    verdicts = []
+    for option in options:
+        gpu, count = turn.catalog.find_gpu(option["name"]), option["gpus"]
+        if gpu is None:
+            verdicts.append(turn.t("not in the catalog", "目录中没有此卡"))
+            continue
+        inference = task == "inference"
+        outcome = turn.call("estimate_memory", {
+            "model": model, "mode": "inference" if inference else "training", "precision": precision, "gpu": gpu.id, "num_gpus": count,
+            "method": {"lora": "lora", "qlora": "qlora"}.get(task, "full"), "tp": count if inference and count > 1 else None,
+        })  # fmt: skip
+        if not outcome.ok:
+            return None
+        r = outcome.result
+        verdicts.append(f"{turn.t(*VERDICT[r['verdict']])} ({number(r['total_per_gpu_gb'])} / {number(r['gpu_capacity_gb'])} GB)")
+    turn.slots.mark("model", "size")
+    return verdicts
 
 
 def _rates(turn: Turn) -> list[SlotValue]:

@@ -10,6 +10,7 @@ from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import VERDICT
 from advisor.language import default_currency
+from tools.gpu_specs import CHINA_BUYABLE
 
 TASK_BY_WORKLOAD = {
     "inference": "inference",
@@ -29,7 +30,7 @@ TASK_LABEL = {
 }
 
 
-def _pasted_config(text: str) -> str | None:
+def pasted_config(text: str) -> str | None:
     """A Hugging Face config.json pasted into the message (the model tools accept its text)."""
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end <= start:
@@ -42,11 +43,11 @@ def _pasted_config(text: str) -> str | None:
     return candidate
 
 
-def _model(turn: Turn) -> str | None:
-    return _pasted_config(turn.message) or turn.model_reference()
+def model_of(turn: Turn) -> str | None:
+    return pasted_config(turn.message) or turn.model_reference()
 
 
-def _task(turn: Turn) -> tuple[str, bool]:
+def task_of(turn: Turn) -> tuple[str, bool]:
     """The task and whether the user named it (otherwise serving is assumed and said so).
 
     ZeRO/FSDP or an optimizer only make sense for training, so they imply full fine-tuning."""
@@ -75,7 +76,7 @@ LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-toke
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
 
 
-def _precision(turn: Turn, task: str) -> str | None:
+def precision_for(turn: Turn, task: str) -> str | None:
     """The stated precision when it suits the task; otherwise None (the tool's default) and a note saying why."""
     stated = turn.slots.frame.get("precision")
     if stated is None:
@@ -93,7 +94,7 @@ def _precision(turn: Turn, task: str) -> str | None:
     return stated
 
 
-def _zero_stage(turn: Turn) -> int | None:
+def zero_stage_of(turn: Turn) -> int | None:
     for sharding in turn.slots.frame.all("sharding"):
         if sharding.startswith("zero-"):
             return int(sharding[-1])
@@ -142,10 +143,10 @@ def _serving_args(turn: Turn, task: str) -> dict:
 
 
 def recommend(turn: Turn) -> str:
-    model = _model(turn)
+    model = model_of(turn)
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
-    task, named = _task(turn)
+    task, named = task_of(turn)
     if not named:
         turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
     s = turn.slots
@@ -153,7 +154,7 @@ def recommend(turn: Turn) -> str:
     args = {
         "model": model,
         "task": task,
-        "precision": _precision(turn, task),
+        "precision": precision_for(turn, task),
         "context": s.context_length,
         "batch": s.batch_size,
         "objective": OBJECTIVES.get(s.objective or "") or ("budget" if budget else None),
@@ -182,7 +183,7 @@ def recommend(turn: Turn) -> str:
         return memory(turn)
     if not options:
         return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
-    parts = [_verdict(turn, r, label), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
+    parts = [_verdict(turn, r, label), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
     top = options[0]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
     if r.get("estimate"):
@@ -201,10 +202,12 @@ def recommend(turn: Turn) -> str:
 def _verdict(turn: Turn, r: dict, label: str) -> str:
     top, cur = r["options"][0], r["currency"]
     what = turn.text(top["config_label"])
+    over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
+    head = turn.t("Over the budget; the closest is" if over else "Recommended:", "预算内放不下，最接近的是" if over else "推荐：")
     lead = turn.t(
-        f"**Recommended: {what}** ({number(_nominal(turn, top))} GB each) for {label} of {turn.text(r['model_label'])} ({number(r['params_b'])}B params): "
+        f"**{head} {what}** ({number(_nominal(turn, top))} GB each) for {label} of {turn.text(r['model_label'])} ({number(r['params_b'])}B params): "
         f"needs {number(top['per_gpu_gb'])} GB per GPU, {number(top['headroom_pct'])}% headroom.",
-        f"**推荐：{what}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}："
+        f"**{head}{what}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}："
         f"每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
     )
     if top.get("purchase_cost") is not None:
@@ -214,8 +217,19 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
             f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user, {number(top['tokens_per_s_total'])} tokens/s in total.",
             f"速度约每用户 {number(top['tokens_per_s_per_user'])} token/s，总计 {number(top['tokens_per_s_total'])} token/s。",
         )
-    ranked_by = turn.t(*OBJECTIVE_LABEL[r.get("objective", "cheapest")])
+    ranked_by = turn.t(*OBJECTIVE_LABEL["cheapest" if over else r.get("objective", "cheapest")])
     return lead + "\n\n" + turn.t(f"Ranked by: {ranked_by}.", f"排序依据：{ranked_by}。")
+
+
+def _mainland_pick(turn: Turn, r: dict, region: str) -> list[str]:
+    """A Chinese question that names no region may still be bought in mainland China: point at the first option sold there."""
+    if turn.language != "zh" or region == "cn" or turn.catalog.gpu(r["options"][0]["gpu_id"]).china in CHINA_BUYABLE:
+        return []
+    sold = [i for i, o in enumerate(r["options"], start=1) if turn.catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE]
+    if not sold:
+        return ["若在中国大陆采购：以上方案都受出口管制、买不到新卡；说一句“只要国内能买的”，我按大陆可买的卡重新推荐。"]
+    pick = r["options"][sold[0] - 1]
+    return [f"若在中国大陆采购：首选是第 {sold[0]} 项 **{turn.text(pick['config_label'])}**（第一推荐受出口管制，大陆买不到新卡）。"]
 
 
 def _options_table(turn: Turn, r: dict) -> str:
@@ -277,10 +291,10 @@ def _rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
 
 
 def memory(turn: Turn) -> str:
-    model = _model(turn)
+    model = model_of(turn)
     if model is None:  # "H20有多少显存" asks about the card, not a workload
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
-    task, named = _task(turn)
+    task, named = task_of(turn)
     if not named:
         turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")
     s = turn.slots
@@ -288,13 +302,13 @@ def memory(turn: Turn) -> str:
         "model": model,
         "mode": "inference" if task == "inference" else "training",
         "method": {"lora": "lora", "qlora": "qlora"}.get(task, "full"),
-        "precision": _precision(turn, task),
+        "precision": precision_for(turn, task),
         "context": s.context_length,
         "batch": s.batch_size,
         "gpu": s.gpus[0] if s.gpus else None,
         "gpu_memory_gb": None if s.gpus else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
         "num_gpus": s.gpu_count,
-        "zero_stage": _zero_stage(turn) if (s.gpu_count or 1) > 1 else None,
+        "zero_stage": zero_stage_of(turn) if (s.gpu_count or 1) > 1 else None,
         "kv_precision": s.kv_precision,
         "tp": s.tp,
         "pp": s.pp,
