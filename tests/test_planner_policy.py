@@ -273,10 +273,13 @@ def test_a_training_method_the_time_estimate_counts_is_not_named_as_unused(offli
 
 
 def test_a_rental_comparison_with_a_model_checks_that_it_fits_each_card(offline_advisor):
-    response = ask(offline_advisor, "rent a T4 at $0.35/hr or an L40S at $1.10/hr to serve qwen2.5 32b in fp16?")
+    response = ask(offline_advisor, "rent an A10G at $1.01/hr or an L40S at $1.60/hr to serve mistral small 24b in bf16?")
     fits = calls(response, "estimate_memory")
-    assert [f.args["gpu"] for f in fits] == ["t4", "l40s"] and all(f.args["model"] == "qwen2.5-32b" for f in fits)
-    assert "❌ Does not fit" in response.answer and "compares the bills only" not in response.answer
+    assert [f.args["gpu"] for f in fits] == ["a10g", "l40s"] and all(f.args["precision"] == "bf16" for f in fits)
+    assert response.answer.startswith("**NVIDIA L40S is the cheapest rental that holds the model**")
+    assert "NVIDIA A10G costs less but cannot hold it" in response.answer and "❌ Does not fit" in response.answer
+    neither = ask(offline_advisor, "T4每卡时2块5，L4每卡时5块，租来跑qwen2.5 72b的fp16哪个划算")
+    assert "都放不下这个模型" in neither.answer and "这里只比较租金" not in neither.answer
 
 
 def test_a_chinese_recommendation_with_no_region_points_at_the_first_card_sold_in_mainland_china(offline_advisor):

@@ -59,10 +59,6 @@ def answer(turn: Turn) -> str:
         return turn.error(outcome)
     r = outcome.result
     cur = r["currency"]
-    lead = turn.t(
-        f"**{r['cheapest']} is the cheaper rental**: {money(r['saving_vs_next'], cur)} less over {number(months)} months.",
-        f"**租 {r['cheapest']} 更便宜**：{number(months)} 个月共省 {money(r['saving_vs_next'], cur)}。",
-    )
     rows = [[row["name"], str(row["gpus"]), money(row["price_per_gpu_hour"], cur), money(row["monthly"], cur), money(row["total"], cur),
              f"`{turn.formula(row)}`"] for row in r["rows"]]  # fmt: skip
     header = [turn.t("Option", "方案"), turn.t("GPUs", "卡数"), turn.t("Per GPU-hour", "每卡时"), turn.t("Per month", "每月"),
@@ -74,15 +70,34 @@ def answer(turn: Turn) -> str:
             f"This compares the bills only. Whether a model fits and how fast it runs on each card: ask, e.g. *“does a 32B model fit on the {first}?”*.",
             f"这里只比较租金。模型能否放下、各卡速度如何，可以接着问，例如「{first} 放得下32B吗」。",
         )
-        return "\n\n".join([lead, table(header, rows), caveat])
-    by_name = dict(zip((o["name"] for o in options), fits, strict=True))
+        return "\n\n".join([_lead(turn, r, months, set()), table(header, rows), caveat])
     header.insert(2, turn.t("Does the model fit", "模型放得下吗"))
-    for row in rows:
-        row.insert(2, by_name[row[0]])
-    return "\n\n".join([lead, table(header, rows)])
+    for row, (verdict, _) in zip(rows, fits, strict=True):
+        row.insert(2, verdict)
+    too_small = {option["name"] for option, (_, holds) in zip(options, fits, strict=True) if not holds}
+    return "\n\n".join([_lead(turn, r, months, too_small), table(header, rows)])
 
 
-def _fits(turn: Turn, options: list[dict]) -> list[str] | None:
+def _lead(turn: Turn, r: dict, months: float, too_small: set[str]) -> str:
+    """The cheaper rental, or, when it cannot hold the model, the cheapest one that can."""
+    cur = r["currency"]
+    holding = sorted((row for row in r["rows"] if row["name"] not in too_small), key=lambda row: row["total"])
+    if r["cheapest"] not in too_small or not holding:
+        lead = turn.t(
+            f"**{r['cheapest']} is the cheaper rental**: {money(r['saving_vs_next'], cur)} less over {number(months)} months.",
+            f"**租 {r['cheapest']} 更便宜**：{number(months)} 个月共省 {money(r['saving_vs_next'], cur)}。",
+        )
+        return lead + (turn.t(" None of them holds the model as asked.", "但按所问的配置，都放不下这个模型。") if too_small and not holding else "")
+    best = holding[0]
+    return turn.t(
+        f"**{best['name']} is the cheapest rental that holds the model** ({money(best['total'], cur)} over {number(months)} months); "
+        f"{r['cheapest']} costs less but cannot hold it.",
+        f"**能放下模型的方案里，租 {best['name']} 最便宜**（{number(months)} 个月共 {money(best['total'], cur)}）；{r['cheapest']} 虽更便宜，但放不下。",
+    )
+
+
+def _fits(turn: Turn, options: list[dict]) -> list[tuple[str, bool]] | None:
+
     """With a model named, whether it fits each rented setup: a cheaper card that cannot hold it is no saving."""
     model = sizing.model_of(turn)
     if model is None:
@@ -95,7 +110,7 @@ def _fits(turn: Turn, options: list[dict]) -> list[str] | None:
     for option in options:
         gpu, count = turn.catalog.find_gpu(option["name"]), option["gpus"]
         if gpu is None:
-            verdicts.append(turn.t("not in the catalog", "目录中没有此卡"))
+            verdicts.append((turn.t("not in the catalog", "目录中没有此卡"), True))
             continue
         inference = task == "inference"
         outcome = turn.call("estimate_memory", {
@@ -105,7 +120,8 @@ def _fits(turn: Turn, options: list[dict]) -> list[str] | None:
         if not outcome.ok:
             return None
         r = outcome.result
-        verdicts.append(f"{turn.t(*VERDICT[r['verdict']])} ({number(r['total_per_gpu_gb'])} / {number(r['gpu_capacity_gb'])} GB)")
+        label = f"{turn.t(*VERDICT[r['verdict']])} ({number(r['total_per_gpu_gb'])} / {number(r['gpu_capacity_gb'])} GB)"
+        verdicts.append((label, r["verdict"] != "does_not_fit"))
     turn.slots.mark("model", "size")
     return verdicts
 
