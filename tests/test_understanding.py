@@ -534,6 +534,8 @@ def test_a_family_named_as_the_gpu_holds_each_of_its_cards(understanding):
 def test_a_method_glued_to_its_size_and_dynamic_gguf_bits(understanding):
     assert read(understanding, "24g显存能qlora32b吗").frame.get("size") == 32e9
     assert read(understanding, "will 4 l40s hold deepseek r1 in the 1.58-bit quant").frame.get("precision") == "ud-iq1_s"
+    bare = read(understanding, "could three a6000s take r1 at 2.22-bit").frame
+    assert (bare.get("model"), bare.get("precision")) == ("deepseek-r1", "ud-iq2_xxs")
 
 
 def test_english_messages_get_a_sentence_vector_and_chinese_ones_the_zero_vector(embedder):
