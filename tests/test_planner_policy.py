@@ -301,3 +301,9 @@ def test_a_budget_nothing_fits_in_is_said_first_not_under_recommended(offline_ad
     assert calls(response, "recommend_gpus")[0].result["options"][0]["within_budget"] is False
     zh = ask(offline_advisor, "预算五万，全参微调70B买什么卡")
     assert zh.answer.startswith("**预算内放不下，最接近的是")
+
+
+def test_a_budget_in_pounds_is_named_not_converted(offline_advisor):
+    response = ask(offline_advisor, "which gpu should i get for running llama 3.1 8b at home, budget £1,200?")
+    (recommended,) = calls(response, "recommend_gpus")
+    assert recommended.args.get("budget") is None and "GBP" in response.answer

@@ -18,6 +18,7 @@ from knowledge.catalog import Catalog, load_catalog
 HISTORY_TURNS = 6  # earlier user turns read to rebuild the dialogue state; the server stays stateless
 CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept")  # these leave the last task open
 RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
+LENGTHS = ("context", "prompt_tokens", "output_tokens")
 SURE_INJECTION = 0.8  # real injections read at 0.88 and above; a policy statement ("no data leaves our DC") near 0.4
 
 
@@ -69,6 +70,7 @@ class Understanding:
                 return task, state.joined(reading.frame)
             if task in TASKS:
                 _bare_number_restates(reading, state)
+                _restated_length(reading, state)
                 _restated_amounts(reading, state)
             if task in ("specs", TOPIC) and compares_with(reading):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3: both
                 for slot in ("gpu",) if task == "specs" else list(reading.frame.slots):
@@ -207,6 +209,15 @@ def _bare_number_restates(reading: Reading, state: Frame) -> None:
     reading.frame.slots = {name: [v for v in values if v.start != number.start] for name, values in reading.frame.slots.items()}
     reading.frame.slots = {name: values for name, values in reading.frame.slots.items() if values}
     reading.frame.slots[slot] = [SlotValue(restated, number.surface, number.start)]
+
+
+def _restated_length(reading: Reading, state: Frame) -> None:
+    """"and for 32k?" after a 10k-token prompt: a bare length restates the one length the question had."""
+    if len(reading.tagged) != 1 or reading.tagged[0].value.kind != "tokens" or not only_values(reading):
+        return
+    read_as, held = reading.tagged[0].role, [slot for slot in LENGTHS if state.has(slot)]
+    if read_as in LENGTHS and read_as not in held and len(held) == 1 and reading.frame.has(read_as):
+        reading.frame.slots[held[0]] = reading.frame.slots.pop(read_as)
 
 
 def _magnitude(held: object) -> float | None:

@@ -69,8 +69,8 @@ UNIT_AFTER = [
     ("rate", re.compile(_SPACE + r"\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
     ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
-    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
-    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元)(?![a-z])")),
+    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元|£|gbp)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
+    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑)(?![a-z])")),
     ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
@@ -84,9 +84,10 @@ UNIT_AFTER = [
 # "700W" is also a card's power.
 WAN_CONTEXT_BEFORE = re.compile(r"(?:预算|花|报价|价格|价钱|售价|成本|买|租金|月租|总共|一共|每月|每个月|一个月|每年|一年|budget)[^\d]{0,4}$")
 WAN_CONTEXT_AFTER = re.compile(r"\s*(?:的?预算|以内|以下|左右|块|元|rmb|cny|人民币|一台|一张|买|的机器|的服务器)")
-MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币|€|eur)\s*$")
+MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币|€|eur|£|gbp)\s*$")
 CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
-CURRENCY_EUR = re.compile(r"€|eur|欧元")  # read so that it can be named as unusable, not mistaken for dollars or yuan
+# Read so that they can be named as unusable, not mistaken for dollars or yuan
+OTHER_CURRENCIES = {"EUR": re.compile(r"€|eur|欧元"), "GBP": re.compile(r"£|gbp|pounds?|quid|英镑")}
 PER_AFTER = re.compile(
     r"\s*(?:/|每|一|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
@@ -114,7 +115,7 @@ DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只
 IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|共|下子|会儿|点儿")
 K_SUFFIX = re.compile(r"\d\s*k$")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
-ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|不停|运行|开着|在线)|满载运行|around\s+the\s+clock|non[\s-]?stop")
+ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|不停|运行|开着|在线|跑|开机|工作|都在跑)|满载运行|around\s+the\s+clock|non[\s-]?stop")
 YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3}|[一二两三四五六七八九]|十)块(?P<jiao>[1-9一二三四五六七八九])毛?(?![\d卡张块台个小度月年天周])")
 # "七毛一度", "六毛五一度": jiao (and fen) of a price per kWh, ¥0.7 and ¥0.65
 JIAO_AND_FEN = re.compile(r"(?<![\d.])(?P<jiao>[1-9一二两三四五六七八九])(?:毛|角)钱?(?P<fen>[1-9一二三四五六七八九])?(?=\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时))")
@@ -365,8 +366,9 @@ def _tokens(raw: str, value: float) -> float:
 
 def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol: str = "") -> Value:
     surface = text[start:end]
-    currency = "EUR" if CURRENCY_EUR.search(surface) else "USD" if CURRENCY_USD.search(surface) else "CNY"
-    if not symbol and not re.search(r"[元块钱币€]|rmb|cny|yuan|usd|eur|美|刀|dollar|bucks|\$|cent", surface):
+    other = next((code for code, written in OTHER_CURRENCIES.items() if written.search(surface)), None)
+    currency = other or ("USD" if CURRENCY_USD.search(surface) else "CNY")
+    if not symbol and not other and not re.search(r"[元块钱币]|rmb|cny|yuan|usd|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
     if re.search(r"cent|美分", surface):
         value /= 100
