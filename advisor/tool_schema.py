@@ -179,6 +179,9 @@ def llm_tools(registry: Registry) -> list[dict[str, Any]]:
     ]
 
 
+SCHEMA_BUDGET_CHARS = 9000  # ten tools for the model, about 2.5k tokens: room in an 8k-token local context
+
+
 def schema_chars(registry: Registry) -> int:
     """Characters of the ``tools`` array as compact JSON (what the HTTP body carries)."""
     return len(json.dumps(llm_tools(registry), ensure_ascii=False, separators=(",", ":")))

@@ -12,14 +12,13 @@ from __future__ import annotations
 import json
 
 TOKENS_PER_CHAR = 1 / 4
-SCHEMA_BUDGET_CHARS = 8000
 QUESTION = "我有一个70亿参数模型，该选什么卡？"
 
 
 def measure_llm_mode() -> list[dict]:
     from advisor.agent.prompt import system_prompt
     from advisor.deps import shared_registry
-    from advisor.tool_schema import llm_tools, schema_chars
+    from advisor.tool_schema import SCHEMA_BUDGET_CHARS, llm_tools, schema_chars
 
     registry = shared_registry()
     schemas = schema_chars(registry)

@@ -7,10 +7,8 @@ import json
 import pytest
 
 from advisor.deps import shared_registry
-from advisor.tool_schema import LIMITS_FIELD, llm_parameters, llm_tool_names, llm_tools, run_llm_tool, schema_chars
+from advisor.tool_schema import LIMITS_FIELD, SCHEMA_BUDGET_CHARS, llm_parameters, llm_tool_names, llm_tools, run_llm_tool, schema_chars
 from advisor.validation import closest_fields
-
-SCHEMA_BUDGET_CHARS = 9000  # ten tools for the model, about 2.5k tokens: room in an 8k-token local context
 
 
 @pytest.fixture(scope="module")
