@@ -307,3 +307,11 @@ def test_a_budget_in_pounds_is_named_not_converted(offline_advisor):
     response = ask(offline_advisor, "which gpu should i get for running llama 3.1 8b at home, budget £1,200?")
     (recommended,) = calls(response, "recommend_gpus")
     assert recommended.args.get("budget") is None and "GBP" in response.answer
+
+
+def test_every_source_link_in_an_answer_is_a_web_address(offline_advisor):
+    """A source known only by its citation (a spec sheet transcribed in a repository) is named, never linked."""
+    for question in ("昇腾910B现在的软件生态怎么样", "换成昇腾的呢", "how much memory for qwen2.5 7b in bf16"):
+        answer = ask(offline_advisor, question, "课题组想部署qwen2.5 32b给二十个人用，预算三十万").answer
+        links = re.findall(r"\]\(([^)]*)\)", answer)
+        assert links and all(link.startswith(("http://", "https://")) for link in links), links

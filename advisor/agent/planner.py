@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from advisor.agent.answers import costs, guard, knowledge, serving, sizing, specs, trouble
-from advisor.agent.markdown import escape_raw_html, number
+from advisor.agent.markdown import escape_raw_html, number, sources_section
 from advisor.agent.turn import Turn
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.registry import Registry
@@ -67,7 +67,7 @@ class OfflinePlanner:
         if turn.assumptions:
             body += "\n\n**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions)
         if turn.sources:
-            body += "\n\n**" + turn.t("Sources", "参考资料") + "**\n" + "\n".join(f"- {_source_line(s)}" for s in turn.sources)
+            body += "\n\n" + sources_section(turn.sources, turn.language)
         return AdvisorResponse(
             answer=escape_raw_html(body),  # answers echo user text; none of it may become live HTML
             language=turn.language,
@@ -172,10 +172,3 @@ def _unused(turn: Turn) -> str:
     if not lines:
         return ""
     return "\n\n**" + turn.t("You also mentioned", "您还提到了") + "**\n" + "\n".join(lines)
-
-
-def _source_line(source) -> str:
-    title = source.title + (f" — {source.section}" if source.section and source.section != source.title else "")
-    if source.urls:
-        return f"[{title}]({source.urls[0]})"
-    return title + (f" ({source.citation})" if source.citation else "")
