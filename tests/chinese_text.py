@@ -27,7 +27,7 @@ TECH = {
     "pytorch", "deepspeed", "megatron-lm", "liger", "torchtune", "unsloth", "korthikanti", "api", "mig", "ddp", "nvme",
     "rank", "all-to-all", "all-reduce", "all-gather", "reduce-scatter", "verbs",
     # tools and products named as they are
-    "python", "jupyter", "perfetto", "tensorboard", "nsight", "systems", "fabric", "manager", "jetson", "linux", "safetensors",
+    "python", "ollama", "jupyter", "perfetto", "tensorboard", "nsight", "systems", "fabric", "manager", "jetson", "linux", "safetensors",
     "gpud", "graphs", "dataloader", "dmesg", "gpu-util", "nvidia-uvm", "cuda-compat", "nccl-tests", "nvidia-bug-report", "flight", "recorder", "py-spy",
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]*(?:[-.'][A-Za-z0-9_]+)*")

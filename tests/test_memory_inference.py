@@ -43,6 +43,13 @@ def test_unsloth_dynamic_ggufs_match_the_published_deepseek_r1_files():
         assert lines(model="deepseek-r1", precision=name)["weights"] == pytest.approx(gb, rel=0.01)
 
 
+def test_a_gguf_estimate_says_its_weights_are_counted_as_llama_cpp_keeps_them():
+    result = estimate_memory(MemoryRequest(model="llama-3.1-8b", precision="q4_k_m"), catalog)
+    assert any("llama.cpp" in a.en and "GGUF" in a.zh for a in result.assumptions)
+    plain = estimate_memory(MemoryRequest(model="llama-3.1-8b", precision="awq"), catalog)
+    assert not any("llama.cpp" in a.en for a in plain.assumptions)
+
+
 def test_weight_bytes_per_precision_are_ordered():
     order = ["fp32", "bf16", "fp8", "int8", "nf4", "int4"]
     weights = [lines(model="qwen2.5-7b", precision=p)["weights"] for p in order]

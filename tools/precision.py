@@ -121,6 +121,11 @@ def _key(text: str) -> str:
 _LOOKUP = {_key(k): k for k in (*WEIGHT_FORMATS, *GROUPED_FORMATS)} | {_key(k): v for k, v in ALIASES.items()}
 
 
+def is_gguf(format_id: str) -> bool:
+    """A llama.cpp file format: its engines keep the weights as stored."""
+    return format_id in GGUF_LLAMA3_8B_GIB or format_id in DYNAMIC_GGUF_GB
+
+
 def known_weight_formats() -> list[str]:
     return [*WEIGHT_FORMATS, *GROUPED_FORMATS]
 

@@ -20,6 +20,7 @@ from tools.memory.setup import Setup, resolve_setup
 from tools.memory.shapes import kv_bytes_per_token_layer
 from tools.memory.training import training_parts
 from tools.memory.verdict import RULE_OF_THUMB, capacity_line, main_lever, unit_note, verdict
+from tools.precision import is_gguf
 
 __all__ = ["MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "max_fit", "parts_for"]
 
@@ -102,6 +103,13 @@ RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "full
 
 
 def general_assumptions(setup: Setup) -> list[Text]:
+    if setup.mode == "inference" and is_gguf(setup.weights.id):
+        return [Text(
+            en=f"GGUF weights as stored, as llama.cpp, Ollama or LM Studio keep them (transformers would expand them to 16-bit on load); "
+            f"16-bit KV cache; batch {setup.batch}, context {setup.context:,} tokens.",
+            zh=f"GGUF 权重按文件原样计（llama.cpp、Ollama 等引擎即如此加载；transformers 会在加载时解压为 16 位）；"
+            f"KV 缓存 16 位；批大小 {setup.batch}，上下文 {setup.context:,} token。",
+        )]  # fmt: skip
     if setup.mode == "inference":
         return [Text(
             en=f"Engine '{setup.engine}', batch {setup.batch}, context {setup.context:,} tokens, prompt {setup.prompt_tokens:,} tokens.",
