@@ -315,3 +315,4 @@ def test_every_source_link_in_an_answer_is_a_web_address(offline_advisor):
         answer = ask(offline_advisor, question, "课题组想部署qwen2.5 32b给二十个人用，预算三十万").answer
         links = re.findall(r"\]\(([^)]*)\)", answer)
         assert links and all(link.startswith(("http://", "https://")) for link in links), links
+        assert not re.search(r"\[(.+) · \1\]", answer)  # a card's section titled as the card is not said twice

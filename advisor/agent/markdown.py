@@ -95,7 +95,8 @@ def sources_section(sources: Sequence, language: str) -> str:
     Interfaces render the answer as it is and never add a second list."""
     lines = []
     for source in sources:
-        name = " · ".join(part for part in (source.title, source.section) if part).replace("[", "(").replace("]", ")")
+        section = source.section if source.section != source.title else ""  # a card's one section is titled as the card
+        name = " · ".join(part for part in (source.title, section) if part).replace("[", "(").replace("]", ")")
         url = next((u for u in source.urls if u.startswith(("http://", "https://"))), None)
         cited = source.citation or next((u for u in source.urls if u != url), "")
         if url:
