@@ -110,3 +110,16 @@ def unit(code: str, language: str) -> str:
 def choices(table: dict, language: str, values=None) -> list[tuple[str, object]]:
     """(label, value) pairs for a dropdown, in ``values`` order (default: the table's)."""
     return [(enum_label(table, v, language), v) for v in (values if values is not None else table)]
+# Values a troubleshooting parser read from a log, named in words; a field missing here is named from its
+# words and unit suffix (``parsed_label``), never shown as the parser's key.
+PARSED = {
+    "format": ("message format", "报错格式"), "requested_mib": ("asked for", "申请"), "total_mib": ("GPU total", "GPU 总显存"),
+    "free_mib": ("free", "空闲"), "allocated_mib": ("allocated by PyTorch", "PyTorch 已分配"), "reserved_mib": ("reserved by PyTorch", "PyTorch 已预留"),
+    "reserved_unallocated_mib": ("reserved but unallocated", "已预留未分配"), "this_process_mib": ("this process", "本进程"),
+    "other_processes_mib": ("other processes", "其他进程"), "other_process_count": ("other processes", "其他进程数"), "gpu_index": ("GPU", "GPU 编号"),
+    "xid": ("Xid", "Xid"), "pci": ("PCI bus", "PCI 总线"), "pid": ("process id", "进程号"), "process": ("process", "进程"),
+    "timeout_ms": ("timeout", "超时"), "timeout_min": ("timeout", "超时"), "ran_for_ms": ("ran for", "已运行"), "rank": ("rank", "rank"),
+    "seq_num": ("collective number", "集合通信序号"), "op_type": ("operation", "通信操作"), "nccl_version": ("NCCL version", "NCCL 版本"),
+    "error": ("error", "错误"), "peer": ("peer", "对端"), "iface": ("network interface", "网卡"),
+}  # fmt: skip
+PARSED_UNITS = {"_mib": " MiB", "_ms": " ms", "_min": " min", "_c": " °C", "_w": " W", "_bytes": " bytes", "_gbps": " GB/s", "_pct": "%"}

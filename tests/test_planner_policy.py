@@ -316,3 +316,11 @@ def test_every_source_link_in_an_answer_is_a_web_address(offline_advisor):
         links = re.findall(r"\]\(([^)]*)\)", answer)
         assert links and all(link.startswith(("http://", "https://")) for link in links), links
         assert not re.search(r"\[(.+) · \1\]", answer)  # a card's section titled as the card is not said twice
+
+
+def test_values_read_from_a_pasted_log_are_named_in_words_not_parser_keys(offline_advisor):
+    trace = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 79.15 GiB of which 512.00 MiB is free."
+    english = ask(offline_advisor, trace + " llama 3.1 8b full finetune on one h100").answer
+    assert "asked for 1,536 MiB" in english and not re.search(r"\b[a-z]+_[a-z_]+=", english)
+    chinese = ask(offline_advisor, "全参微调llama3 8b报错了：" + trace).answer
+    assert "申请 1,536 MiB" in chinese and "requested_mib" not in chinese

@@ -5,6 +5,7 @@ from __future__ import annotations
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import code_span, number
 from advisor.agent.turn import Turn
+from advisor.labels import PARSED, PARSED_UNITS
 
 SHOWN_FINDINGS = 3
 
@@ -77,14 +78,22 @@ def _lever(slot: str, value: object) -> str | None:
     return slot if slot in TRIED_LABEL else None
 
 
+def _parsed(turn: Turn, field: str, value: object) -> str:
+    """"asked for 2,048 MiB", not "requested_mib=2048.0": a value read from the log, in words."""
+    unit = next((suffix for suffix in PARSED_UNITS if field.endswith(suffix)), "")
+    name = turn.t(*PARSED[field]) if field in PARSED else field.removesuffix(unit).replace("_", " ")
+    shown = number(value) if isinstance(value, (int, float)) else str(value)
+    return f"{name} {shown}{PARSED_UNITS.get(unit, '')}"
+
+
 def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = ()) -> str:
     evidence = finding["evidence"][0] if finding["evidence"] else None
     lines = [f"**{rank}. {turn.text(finding['title'])}**"]
     if evidence:
         lines.append(turn.t(f"Evidence (line {evidence['line']}):", f"证据（第 {evidence['line']} 行）：") + " " + code_span(evidence["excerpt"][:200]))
     if finding["parsed"]:
-        values = ", ".join(f"{k}={v}" for k, v in list(finding["parsed"].items())[:6])
-        lines.append(turn.t("Parsed: ", "解析出的数值：") + values)
+        values = "; ".join(_parsed(turn, field, value) for field, value in list(finding["parsed"].items())[:6])
+        lines.append(turn.t("Read from the log: ", "从日志读出：") + values)
     if finding["causes"]:
         lines.append(turn.t("Likely causes: ", "可能原因：") + "; ".join(turn.text(c) for c in finding["causes"][:3]))
     for action in [a for a in finding["actions"] if a.get("lever") not in tried][:4]:
