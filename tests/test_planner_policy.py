@@ -324,3 +324,13 @@ def test_values_read_from_a_pasted_log_are_named_in_words_not_parser_keys(offlin
     assert "asked for 1,536 MiB" in english and not re.search(r"\b[a-z]+_[a-z_]+=", english)
     chinese = ask(offline_advisor, "全参微调llama3 8b报错了：" + trace).answer
     assert "申请 1,536 MiB" in chinese and "requested_mib" not in chinese
+
+
+def test_a_coder_or_distilled_model_is_sized_as_its_base_and_says_so(offline_advisor):
+    coder = ask(offline_advisor, "how much vram does qwen2.5-coder 14b need in bf16")
+    assert calls(coder, "estimate_memory")[0].args["model"] == "qwen2.5-14b"
+    assert "“qwen2.5-coder 14b” keeps the architecture of Qwen2.5-14B" in coder.answer
+    distilled = ask(offline_advisor, "DeepSeek-R1-Distill-Qwen-7B 推理要多少显存")
+    assert "与 Qwen2.5-7B 结构相同" in distilled.answer
+    plain = ask(offline_advisor, "how much vram does qwen2.5 14b need in bf16")
+    assert "keeps the architecture" not in plain.answer

@@ -15,6 +15,7 @@ from advisor.understanding.reading import Reading
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 
+DERIVED_MODEL = re.compile(r"coder|distill|math", re.IGNORECASE)  # fine-tunes sold under their own names
 SIZE_IN_NAME = re.compile(r"(\d+(?:\.\d+)?)\s?b(?![a-z])")
 FIELD_NAME = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")  # 'server_price', 'utilisation_pct'
 
@@ -52,6 +53,7 @@ class Turn:
         if self.slots.models:
             name = self.slots.models[0]
             if self.catalog.find_model(name) is not None:
+                self._say_whose_shapes(name)
                 return name
             size = SIZE_IN_NAME.search(name)
             if size is None:
@@ -71,6 +73,15 @@ class Turn:
         if self.slots.params:
             return f"{self.slots.params / 1e9:g}B"
         return None
+
+    def _say_whose_shapes(self, model_id: str) -> None:
+        """"qwen2.5-coder 32b" and "r1 distill 14b" are sized as the base model whose shapes they keep: said,
+        so that the base model's name in the answer does not look like a misreading."""
+        label = self.catalog.model(model_id).name
+        for said in (v.surface for v in self.slots.frame.slots.get("model", []) if v.value == model_id):
+            if DERIVED_MODEL.search(said) and not DERIVED_MODEL.search(label):
+                self.assume(f"“{said}” keeps the architecture of {label}, so it is sized as {label}", f"“{said}”与 {label} 结构相同，按 {label} 计算")
+                return
 
     def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
         outcome = self.registry.call(name, {k: v for k, v in args.items() if v is not None})
