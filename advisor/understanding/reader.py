@@ -48,16 +48,18 @@ class Understanding:
         carries the slots over.
         """
         same_problem = _same_problem(task, reading)
+        continues = False
         if (task in TASKS or task == TOPIC) and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION) and not same_problem:
             _, as_follow_up = retagged(reading, self.model, "follow_up")
-            continues = self.model.continuation.probability(reading, as_follow_up, task, state)
-            if continues >= CONTINUES:
-                reading.intent, reading.confidence = "follow_up", continues  # how sure it is, is now how sure it continues
+            probability = self.model.continuation.probability(reading, as_follow_up, task, state)
+            continues = probability >= CONTINUES
+            if continues:
+                reading.intent, reading.confidence = "follow_up", probability  # how sure it is, is now how sure it continues
                 reading.tagged, reading.frame = retagged(reading, self.model, task)  # its values play their roles in that task
-            elif reading.intent == "follow_up":
-                reading.settle_besides({"follow_up"})
-        if reading.intent == "follow_up" and task is None:  # nothing open to follow ("ok fine. rtx 5090 tdp?" after small talk)
-            reading.settle_besides({"follow_up"})  # its values keep the roles they play in an amendment: "buy it for 310k" is a price
+        # A follow-up of nothing, or of another question ("ok fine. rtx 5090 tdp?" after small talk): what it asks on its
+        # own; its values keep the roles they play in an amendment ("buy it for 310k" is a price)
+        if reading.intent == "follow_up" and not continues:
+            reading.settle_besides({"follow_up"})
         self._pick_variant(reading, state)
         if reading.intent in TASKS:
             if same_problem:
