@@ -101,18 +101,9 @@ def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str 
         config = turn.text(chosen["config_label"]) if chosen.get("config_label") else option.label
         turn.assume(f"{option.name}: the smallest configuration on sale that holds it ({config})",
                     f"{option.name}：按能放下的最小在售配置计算（{config}）")  # fmt: skip
-    elif inference:
-        option.tp, option.pp = min(option.count, 8), max(option.count // 8, 1)
+        fit = _fit(turn, option, model, task, precision, batch)
     else:
-        option.zero = (sizing.zero_stage_of(turn) or 3) if option.count > 1 else 0
-    fit = _fit(turn, option, model, task, precision, batch)
-    divisors = [int(d) for d in (fit.error or {}).get("suggestions", []) if str(d).isdigit()]
-    if not fit.ok and fit.error["code"] == "tp_not_dividing_heads" and option.stated:
-        # "8× B200 for a 7B model": split as far as the heads allow, the other cards serve replicas
-        usable = [d for d in divisors if d <= option.tp and option.count % d == 0]
-        if usable:
-            option.tp, option.pp = max(usable), 1
-            fit = _fit(turn, option, model, task, precision, batch)
+        fit = fit_stated(turn, option, model, task, precision, batch)
     if not fit.ok:
         option.problem = _problem(turn, fit)
         return
@@ -131,6 +122,24 @@ def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str 
         _serving_speed(turn, option, model, precision, batch)
     elif task in TIMED_TRAINING:
         _training_speed(turn, option, model)
+
+
+def fit_stated(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):
+    """The memory estimate on the number of cards the user stated: serving splits them by tensor parallelism
+    within a server and pipelines across servers, training shards with ZeRO (stage 3 unless one was named)."""
+    if task == "inference":
+        option.tp, option.pp = min(option.count, 8), max(option.count // 8, 1)
+    else:
+        option.zero = (sizing.zero_stage_of(turn) or 3) if option.count > 1 else 0
+    fit = _fit(turn, option, model, task, precision, batch)
+    divisors = [int(d) for d in (fit.error or {}).get("suggestions", []) if str(d).isdigit()]
+    if not fit.ok and fit.error["code"] == "tp_not_dividing_heads":
+        # "8× B200 for a 7B model": split as far as the heads allow, the other cards serve replicas
+        usable = [d for d in divisors if d <= option.tp and option.count % d == 0]
+        if usable:
+            option.tp, option.pp = max(usable), 1
+            fit = _fit(turn, option, model, task, precision, batch)
+    return fit
 
 
 def _fit(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):

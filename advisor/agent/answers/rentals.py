@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from advisor.agent.answers import sizing
+from advisor.agent.answers import compare, sizing
+from advisor.agent.answers.compare_view import Option
 from advisor.agent.markdown import money, number, table
 from advisor.agent.slots import CALCULATED_CURRENCIES
 from advisor.agent.turn import Turn
@@ -97,8 +98,8 @@ def _lead(turn: Turn, r: dict, months: float, too_small: set[str]) -> str:
 
 
 def _fits(turn: Turn, options: list[dict]) -> list[tuple[str, bool]] | None:
-
-    """With a model named, whether it fits each rented setup: a cheaper card that cannot hold it is no saving."""
+    """With a model named, whether it fits each rented setup (as a comparison of the cards would split it):
+    a cheaper card that cannot hold it is no saving."""
     model = sizing.model_of(turn)
     if model is None:
         return None
@@ -106,17 +107,14 @@ def _fits(turn: Turn, options: list[dict]) -> list[tuple[str, bool]] | None:
     if not named:
         turn.assume("the model is served (inference), since no training method was named", "未说明训练方式，按推理部署判断能否放下")
     precision = sizing.precision_for(turn, task)
+    batch = turn.slots.concurrency or turn.slots.batch_size
     verdicts = []
     for option in options:
-        gpu, count = turn.catalog.find_gpu(option["name"]), option["gpus"]
+        gpu = turn.catalog.find_gpu(option["name"])
         if gpu is None:
             verdicts.append((turn.t("not in the catalog", "目录中没有此卡"), True))
             continue
-        inference = task == "inference"
-        outcome = turn.call("estimate_memory", {
-            "model": model, "mode": "inference" if inference else "training", "precision": precision, "gpu": gpu.id, "num_gpus": count,
-            "method": {"lora": "lora", "qlora": "qlora"}.get(task, "full"), "tp": count if inference and count > 1 else None,
-        })  # fmt: skip
+        outcome = compare.fit_stated(turn, Option({"id": gpu.id, "name": gpu.name}, option["gpus"], True), model, task, precision, batch)
         if not outcome.ok:
             return None
         r = outcome.result
