@@ -110,8 +110,10 @@ def unit(code: str, language: str) -> str:
 def choices(table: dict, language: str, values=None) -> list[tuple[str, object]]:
     """(label, value) pairs for a dropdown, in ``values`` order (default: the table's)."""
     return [(enum_label(table, v, language), v) for v in (values if values is not None else table)]
+
+
 # Values a troubleshooting parser read from a log, named in words; a field missing here is named from its
-# words and unit suffix (``parsed_label``), never shown as the parser's key.
+# words and unit suffix (``answers.trouble._parsed``), never shown as the parser's key.
 PARSED = {
     "format": ("message format", "报错格式"), "requested_mib": ("asked for", "申请"), "total_mib": ("GPU total", "GPU 总显存"),
     "free_mib": ("free", "空闲"), "allocated_mib": ("allocated by PyTorch", "PyTorch 已分配"), "reserved_mib": ("reserved by PyTorch", "PyTorch 已预留"),

@@ -103,18 +103,15 @@ RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "full
 
 
 def general_assumptions(setup: Setup) -> list[Text]:
-    if setup.mode == "inference" and is_gguf(setup.weights.id):
-        return [Text(
-            en=f"GGUF weights as stored, as llama.cpp, Ollama or LM Studio keep them (transformers would expand them to 16-bit on load); "
-            f"16-bit KV cache; batch {setup.batch}, context {setup.context:,} tokens.",
-            zh=f"GGUF 权重按文件原样计（llama.cpp、Ollama 等引擎即如此加载；transformers 会在加载时解压为 16 位）；"
-            f"KV 缓存 16 位；批大小 {setup.batch}，上下文 {setup.context:,} token。",
-        )]  # fmt: skip
     if setup.mode == "inference":
+        if is_gguf(setup.weights.id):
+            engine_en = "GGUF weights as stored, as llama.cpp, Ollama or LM Studio keep them (transformers would expand them to 16-bit on load); 16-bit KV cache"
+            engine_zh = "GGUF 权重按文件原样计（llama.cpp、Ollama 等引擎即如此加载；transformers 会在加载时解压为 16 位）；KV 缓存 16 位"
+        else:
+            engine_en, engine_zh = f"Engine '{setup.engine}'", f"推理引擎 {ENGINE_ZH.get(setup.engine, setup.engine)}"
         return [Text(
-            en=f"Engine '{setup.engine}', batch {setup.batch}, context {setup.context:,} tokens, prompt {setup.prompt_tokens:,} tokens.",
-            zh=f"推理引擎 {ENGINE_ZH.get(setup.engine, setup.engine)}，批大小 {setup.batch}，上下文 {setup.context:,} token，"
-            f"提示词 {setup.prompt_tokens:,} token。",
+            en=f"{engine_en}, batch {setup.batch}, context {setup.context:,} tokens, prompt {setup.prompt_tokens:,} tokens.",
+            zh=f"{engine_zh}，批大小 {setup.batch}，上下文 {setup.context:,} token，提示词 {setup.prompt_tokens:,} token。",
         )]  # fmt: skip
     return [Text(
         en=f"Micro-batch {setup.batch} × {setup.context:,} tokens per GPU, recompute '{setup.recompute}', "
