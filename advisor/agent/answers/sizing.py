@@ -223,9 +223,11 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
 
 def _mainland_pick(turn: Turn, r: dict, region: str) -> list[str]:
     """A Chinese question that names no region may still be bought in mainland China: point at the first option sold there."""
-    if turn.language != "zh" or region == "cn" or turn.catalog.gpu(r["options"][0]["gpu_id"]).china in CHINA_BUYABLE:
+    if turn.language != "zh" or region == "cn":
         return []
     sold = [i for i, o in enumerate(r["options"], start=1) if turn.catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE]
+    if sold[:1] == [1]:  # the first recommendation is sold there already
+        return []
     if not sold:
         return ["若在中国大陆采购：以上方案都受出口管制、买不到新卡；说一句“只要国内能买的”，我按大陆可买的卡重新推荐。"]
     pick = r["options"][sold[0] - 1]
