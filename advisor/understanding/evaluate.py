@@ -33,9 +33,10 @@ BLIND_SPLITS = {
     "heldout13": "misses read (unseen: 0.720 / 0.660)", "heldout14": "misses read (unseen: 0.700 / 0.840, then 0.680 / 0.840, 0.760 / 0.840 with sentence vectors)",
     "heldout15": "misses read (unseen: 0.880 / 0.840, then 0.900 / 0.860 twice)",
     "heldout16": "misses read (unseen: 0.820 / 0.900, then 0.820 / 0.880)",
-    "heldout17": "never read (unseen: 0.820 / 0.780)",
+    "heldout17": "misses read (unseen: 0.820 / 0.780, then 0.820 / 0.800)",
+    "heldout18": "never read (unseen: 0.880 / 0.820)",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout17"
+FRESH_CONVERSATIONS = "heldout18"
 
 
 @dataclass
