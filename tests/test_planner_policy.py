@@ -334,3 +334,23 @@ def test_a_coder_or_distilled_model_is_sized_as_its_base_and_says_so(offline_adv
     assert "与 Qwen2.5-7B 结构相同" in distilled.answer
     plain = ask(offline_advisor, "how much vram does qwen2.5 14b need in bf16")
     assert "keeps the architecture" not in plain.answer
+
+
+def test_a_follow_up_asking_how_many_cards_is_not_held_to_the_earlier_count(offline_advisor):
+    """"要几台" asks for the count: the eight cards of the earlier question are not a limit, and the
+    answer is the fewest of the new card that hold the model, with each assumption said once."""
+    response = ask(offline_advisor, "那全用910B的话要几台", "deepseek-r1 fp8放得进8卡H20吗")
+    (recommended,) = calls(response, "recommend_gpus")
+    assert recommended.args["gpus"] == ["ascend-910b"] and "max_gpus" not in recommended.args
+    assert response.answer.startswith("**推荐：16× Huawei Ascend 910B")
+    assumptions = response.answer.split("**假设**")[1].split("**参考资料**")[0]
+    assert assumptions.count("推理") == 1
+    english = ask(offline_advisor, "we need it done in 2 days, how many gpus then", "how long to full fine-tune llama 3 8b on 2B tokens with 8 a100s")
+    assert "finish within 2 days" in english.answer and "Meets the deadline" not in english.answer
+
+
+def test_one_user_at_a_time_is_given_one_speed(offline_advisor):
+    """With one user the total (which also pays for the prompt) is below the user's own speed: not shown beside it."""
+    response = ask(offline_advisor, "how many l40s is that", "how much vram for qwen2.5 72b in bf16")
+    lead = response.answer.split("\n")[0]
+    assert "tokens/s" in lead and "in total" not in lead

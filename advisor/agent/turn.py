@@ -10,7 +10,9 @@ from advisor.agent.slots import Slots
 from advisor.contract import Language, Source
 from advisor.labels import pick
 from advisor.registry import Registry, ToolOutcome
+from advisor.understanding.dialogue import asks_count
 from advisor.understanding.entity_words import is_other_model
+from advisor.understanding.frame import Frame
 from advisor.understanding.reading import Reading
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
@@ -18,6 +20,7 @@ from knowledge.catalog import Catalog
 DERIVED_MODEL = re.compile(r"coder|distill|math", re.IGNORECASE)  # fine-tunes sold under their own names
 SIZE_IN_NAME = re.compile(r"(\d+(?:\.\d+)?)\s?b(?![a-z])")
 FIELD_NAME = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")  # 'server_price', 'utilisation_pct'
+COUNTS = ("gpu_count", "gpus_per_server", "server_count")
 
 
 @dataclass
@@ -31,11 +34,21 @@ class Turn:
     assumptions: list[str] = field(default_factory=list)
     ignored: dict[str, str] = field(default_factory=dict)  # slot → why the answer could not use it
     slots: Slots = field(init=False)  # the conversation's frame for this task
+    count_asked: bool = field(init=False)  # "要几台": how many cards is the question, not a given
     entities: Slots = field(init=False)  # what this message alone states
 
     def __post_init__(self) -> None:
-        self.slots = Slots(self.reading.state)
+        self.slots = Slots(self._asked_frame())
         self.entities = Slots(self.reading.frame)
+
+    def _asked_frame(self) -> Frame:
+        """The conversation's frame without the count a follow-up asks for: "那全用910B的话要几台" after
+        "放得进8卡H20吗" asks how many 910B it takes, not whether eight of them hold it."""
+        state, own = self.reading.state, self.reading.frame
+        self.count_asked = asks_count(self.message) and not any(own.has(slot) for slot in COUNTS)
+        if self.count_asked:
+            return Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS})
+        return state
 
     @property
     def language(self) -> Language:

@@ -37,6 +37,14 @@ CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more th
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
 # "why so much?", "这个数怎么算的": a question about the answer just given, which changes nothing in it
 ASKS_WHY = re.compile(r"\b(?:why|how come|where (?:does|do|did)|how did you|how do you get|break (?:it|that|this) down|assum\w*)\b|为什么|为啥|怎么算|怎么来的|咋算|咋来的|依据|假设|拆开")
+# "how many would it take", "要几台": the count is what is asked, so a count held from earlier turns is no limit.
+# Not "how many users / tokens / days", which ask for a load, a speed or a time.
+ASKS_COUNT = re.compile(
+    r"\bhow many\b(?!\s+(?:more\s+)?(?:tokens?|tok|users?|people|requests?|concurrent|sessions?|queries|hours?|days?|weeks?|months?|years?|"
+    r"gb|gigs?|params?|parameters|layers|steps|epochs|kwh|watts?|dollars|bucks|tflops|seconds?|minutes?))|"
+    r"(?:几|多少)(?:张|台|块|卡|个节点|个?gpu|个?节点)",
+    re.IGNORECASE,
+)
 # Thanks and acknowledgements: a "greeting" reading without one is more likely a statement about the open question.
 COURTESY = re.compile(
     r"谢|辛苦|明白了|懂了|了解|清楚了|好的|好嘞|好滴|收到|有数了|有底了|学到了|3q|666|"
@@ -59,6 +67,10 @@ FILLER = re.compile(
 COMPARED_WITH = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|side\s+by\s+side)(?:\s|$)|对比|相比|比起|[和跟与].{1,24}比")
 # "is vllm or ollama the better call", "zero2还是zero3": a choice between values, asked of the advisor.
 CHOICE = re.compile(r"\b(?:or|vs\.?|versus)\b|还是|或者|或是|二选一|选哪")
+
+
+def asks_count(text: str) -> bool:
+    return bool(ASKS_COUNT.search(normalize_text(text)))
 
 
 def compares_with(reading: Reading) -> bool:

@@ -147,8 +147,6 @@ def recommend(turn: Turn) -> str:
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     task, named = task_of(turn)
-    if not named:
-        turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
     s = turn.slots
     budget = s.budget
     args = {
@@ -179,8 +177,10 @@ def recommend(turn: Turn) -> str:
     r = outcome.result
     options = r["options"]
     label = turn.t(*TASK_LABEL[task])
-    if not options and turn.slots.gpus:  # "can my 4090 do it?": the verdict for that GPU says why not
+    if not options and turn.slots.gpus and not turn.count_asked:  # "can my 4090 do it?": the verdict for that GPU says why not
         return memory(turn)
+    if not named:
+        turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
     if not options:
         return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
     parts = [_verdict(turn, r, label), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
@@ -212,7 +212,10 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
     )
     if top.get("purchase_cost") is not None:
         lead += turn.t(f" The whole configuration ≈ {money(top['purchase_cost'], cur)}.", f"整套约 {money(top['purchase_cost'], cur)}。")
-    if top.get("tokens_per_s_per_user") is not None:
+    if top.get("tokens_per_s_per_user") is not None and top["tokens_per_s_total"] <= top["tokens_per_s_per_user"]:
+        # one user at a time: the total also pays for reading the prompt, so it is the lower figure and says nothing more
+        lead += turn.t(f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s.", f"生成速度约 {number(top['tokens_per_s_per_user'])} token/s。")
+    elif top.get("tokens_per_s_per_user") is not None:
         lead += turn.t(
             f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user, {number(top['tokens_per_s_total'])} tokens/s in total.",
             f"速度约每用户 {number(top['tokens_per_s_per_user'])} token/s，总计 {number(top['tokens_per_s_total'])} token/s。",
@@ -296,6 +299,8 @@ def memory(turn: Turn) -> str:
     model = model_of(turn)
     if model is None:  # "H20有多少显存" asks about the card, not a workload
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
+    if turn.count_asked and turn.slots.gpus:  # "那全用910B的话要几台": the fewest of that card that hold it
+        return recommend(turn)
     task, named = task_of(turn)
     if not named:
         turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")
