@@ -25,6 +25,7 @@ SUFFIXES = {
     "m": 1e6, "mn": 1e6, "mil": 1e6, "million": 1e6,
     "b": 1e9, "bn": 1e9, "billion": 1e9,
     "t": 1e12, "tn": 1e12, "trillion": 1e12,
+    "lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7,  # Indian amounts
 }  # fmt: skip
 DECIMAL_POINT = "点"
 APPROXIMATE_PREFIXES = ("~", "≈", "约", "大约", "大概", "about ", "around ", "approx. ", "approximately ")
@@ -174,7 +175,7 @@ def _evaluate(tokens: list[tuple[str, object]]) -> float | None:
 # A method name may run into the size it trains ("lora13b", "qlora70b"), unlike a product name ("a100")
 _CANDIDATE = re.compile(
     rf"(?:(?:(?<![a-z0-9.])|(?<=lora)|(?<=sft))(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|{_MORE_THAN}|,(?=\d{{3}}(?!\d))|e[+-]?\d)*"
-    rf"(?:\s?(?:{_SUFFIX_WORDS})(?![a-z]))?",
+    rf"(?:\s?(?:{_SUFFIX_WORDS})(?:(?![a-z])|(?<=b)(?=(?:fp|bf|int|nf)\d)))?",  # "72bfp16": a size glued to its precision
     re.IGNORECASE,
 )
 

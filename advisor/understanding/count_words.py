@@ -12,8 +12,8 @@ WORD_NUMBERS = {
 }  # fmt: skip
 
 PARALLEL = re.compile(
-    r"(?<![a-z])(?P<kind>tp|pp|dp)\s*(?:[=:]|开的|开了|开到|设成|设的|设为|is|of|set\s+to)?\s*(?P<n>\d{1,3})(?![\d.])"
-    r"|(?P<word>tensor[\s-]*parallel(?:ism)?|pipeline[\s-]*parallel(?:ism)?|data[\s-]*parallel(?:ism)?|张量并行|流水线并行|数据并行)\s*(?:of|degree|度|=|:|为|是)?\s*(?P<wn>\d{1,3})(?![\d.])"
+    r"(?<![a-z])(?P<kind>tp|pp|dp)\s*(?:[=:]|开的|开了|开到|设成|设的|设为|is|of|set\s+to)?\s*(?P<n>\d{1,3})(?!\d|\.\d)"
+    r"|(?P<word>tensor[\s-]*parallel(?:ism)?|pipeline[\s-]*parallel(?:ism)?|data[\s-]*parallel(?:ism)?|张量并行|流水线并行|数据并行)\s*(?:of|degree|度|=|:|为|是)?\s*(?P<wn>\d{1,3})(?!\d|\.\d)"
 )
 CONTEXT_SETTING = re.compile(
     r"(?<![a-z])(?:max[-_\s]?model[-_\s]?len|max[-_\s]?seq(?:uence)?[-_\s]?len(?:gth)?|seq(?:uence)?[-_\s]?len(?:gth)?|context[-_\s]?(?:length|len|window)|ctx|上下文(?:长度)?)"
@@ -36,6 +36,10 @@ GPUS_PER_NODE = re.compile(r"(?<![\d.])(?P<n>\d{1,2})\s*(?:gpus?\s+|cards?\s+)?(
 NODES_OF_GPUS = re.compile(
     r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"
     r"(?P<cards>(?P<per>\d{1,2})[\s-]*(?:gpus?|cards?)[\s-]*(?:nodes?|servers?|boxes|machines?|hosts?))(?![a-z])"
+)
+# "two 8-GPU L40S servers": the first number counts the servers, the card name sits between
+SERVERS_OF_NAMED_CARDS = re.compile(
+    r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten)(?=\s+\d{1,2}[\s-]*(?:gpus?|cards?)\s+(?:[a-z0-9.\-]+\s+){1,3}?(?:nodes?|servers?|boxes|machines?|hosts?)(?![a-z]))"
 )
 TIMES_AFTER_NAME = re.compile(r"\s?(?P<x>[x×*]\s?(?P<n>\d{1,3}))(?![\d.a-z])")
 TIMES_COUNT = re.compile(r"(?<![a-z0-9])[x×*]\s?(\d{1,4})(?![\d.a-z])")

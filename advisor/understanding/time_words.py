@@ -50,6 +50,9 @@ PART_OF_WEEK = (
     (re.compile(r"(?<![a-z])nights?\s+and\s+weekends?(?![a-z])|(?:晚上|夜里|夜间)和周末"), (12 * 5 + 48) / 168 * 100),
     (re.compile(r"(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:at\s+night|during\s+the\s+night|overnight|nights)|(?:nights?|overnight)\s+only)(?![a-z])|(?:只|仅|只有|只在|就)(?:在)?(?:晚上|夜里|夜间)|(?:晚上|夜里)才"
      r"|(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:during\s+the\s+day(?:time)?|in\s+the\s+daytime)|daytime\s+only)(?![a-z])|白天(?:跑|用|开)晚上(?:停|关|歇)|(?:只|仅|只有|只在)(?:在)?白天(?![^\d，。,]{0,4}\d)|白天才"), 50.0),
+    # "only run it weekdays", "只工作日跑": five whole days of the week (working hours are SCHEDULES)
+    (re.compile(r"(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:on\s+)?(?:weekdays|work\s?days|business\s+days)|weekdays\s+only)(?![a-z])"
+                r"|(?:只|仅|只有|只在)(?:在)?(?:工作日|周一到周五|周一至周五)(?!白天)|工作日才"), 120 / 168 * 100),
     (re.compile(r"(?<![a-z])(?:(?:only|just)\s+(?:[a-z']+\s+){0,3}?(?:on\s+)?weekends?|weekends?\s+only)(?![a-z])|(?:只|仅|只有|只在)(?:在)?周末|周末才"), 48 / 168 * 100),
 )
 OVERNIGHT_HOURS = re.compile(r"(?:晚上|夜里)?(?P<zh_start>\d{1,2})点(?:到|至|-)(?:早上|第二天|次日|凌晨)(?P<zh_end>\d{1,2})点|(?<![\d:])(?P<start>\d{1,2})\s*pm\s*(?:to|-|–|until)\s*(?P<end>\d{1,2})\s*am")

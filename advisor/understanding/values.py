@@ -23,11 +23,31 @@ from advisor.understanding.count_words import (
     OF_THEM,
     OTHER_SETTING,
     PARALLEL,
+    SERVERS_OF_NAMED_CARDS,
     TIMES_AFTER_NAME,
     TIMES_COUNT,
     WORD_NUMBERS,
 )
 from advisor.understanding.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern, names_written_apart
+from advisor.understanding.money_words import (
+    CURRENCY_USD,
+    DISCOUNT,
+    JIAO_AND_FEN,
+    MONEY_BEFORE,
+    OTHER_CURRENCIES,
+    PER_AFTER,
+    PER_BEFORE,
+    PER_KWH_AFTER,
+    SUBUNIT,
+    PRICE_AFTER_PERIOD,
+    TENTHS,
+    TOTAL_AFTER,
+    TOTAL_BEFORE,
+    UNIT_BEFORE_PRICE,
+    UNIT_PRICE,
+    UNIT_PRICE_AFTER,
+    YUAN_AND_JIAO,
+)
 from advisor.understanding.time_words import HOURS, duration_unit, time_values
 from knowledge.catalog import Catalog
 from tools.quantities import CHINESE_DIGITS, find_numbers, parse_number
@@ -59,24 +79,20 @@ class Value:
     surface: str = ""
 
 
-def _after(text: str, end: int, pattern: re.Pattern[str]) -> re.Match[str] | None:
-    return pattern.match(text, end)
-
-
 # Units written right after a number (the number's end is where matching starts).
 _SPACE = r"[\s]*"
 UNIT_AFTER = [
     ("rate", re.compile(_SPACE + r"\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
     ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
-    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元|£|gbp)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
-    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑)(?![a-z])")),
+    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元|£|gbp|p|pence)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
+    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑|rupees?|inr)(?![a-z])")),
     ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
     ("users", re.compile(_SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|engineers|devs|developers|researchers|students|analysts|scientists|at\s+once|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
-    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?)(?![a-z]))")),
+    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?|workstations?|rigs?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
     ("duration", re.compile(r"[\s-]*(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
@@ -84,22 +100,6 @@ UNIT_AFTER = [
 # "700W" is also a card's power.
 WAN_CONTEXT_BEFORE = re.compile(r"(?:预算|花|报价|价格|价钱|售价|成本|买|租金|月租|总共|一共|每月|每个月|一个月|每年|一年|budget)[^\d]{0,4}$")
 WAN_CONTEXT_AFTER = re.compile(r"\s*(?:的?预算|以内|以下|左右|块|元|rmb|cny|人民币|一台|一张|买|的机器|的服务器)")
-MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币|€|eur|£|gbp)\s*$")
-CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
-# Read so that they can be named as unusable, not mistaken for dollars or yuan
-OTHER_CURRENCIES = {"EUR": re.compile(r"€|eur|欧元"), "GBP": re.compile(r"£|gbp|pounds?|quid|英镑")}
-PER_AFTER = re.compile(
-    r"\s*(?:/|每|一|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
-)
-# What may stand between a period and its price: "一个月就要30万", "一年大概20万"
-_PERIOD_TO_PRICE = r"(?:要|得|要付|付|花|大概|约|差不多|就要|得花)?"
-PRICE_AFTER_PERIOD = re.compile(_PERIOD_TO_PRICE + r"\s*(?:\d|[两三四五六七八九十])[\d.两三四五六七八九十百千多]*\s*(?:万|千|k|w|元|块|刀|美元)")
-# "两台一共280万", "$420k for two HGX boxes", "2.3M all in": the price of everything bought, not of one server
-TOTAL_BEFORE = re.compile(r"(?:一共|总共|合计|总价|总计|加起来|in\s+total|total(?:ling)?|altogether)\s*(?:is|of|:|=|要|是|大概|约)?\s*$")
-TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|total|altogether|all\s+in|for\s+(?:the\s+)?(?:both|all|two|three|four|five|six|eight|\d+)\b|一共|总共|合计)")
-# "5000块一张", "$1,800 each": a price per card, whose "一张" is not a count of cards
-UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")
-PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年)|(?P<hour_a>小时))" + _PERIOD_TO_PRICE + r"\s*$")
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
 SPENDING_BEFORE = re.compile(r"(?:budget\b[^\d\n]{0,24}?\b(?:to|at)|(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|caps?\b[^\n]{0,20}?\bat|capped\s+at|ceiling|approved|grant|funding|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
@@ -114,26 +114,13 @@ RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|�
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只在)白天|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
 IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|共|下子|会儿|点儿")
 K_SUFFIX = re.compile(r"\d\s*k$")
+CONTEXT_WORD_AFTER = re.compile(r"\s*(?:of\s+)?(?:context|ctx|上下文)(?:\s*(?:window|length|len))?(?![a-z])")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
 ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|不停|运行|开着|在线|跑|开机|工作|都在跑)|满载运行|around\s+the\s+clock|non[\s-]?stop")
-YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3}|[一二两三四五六七八九]|十)块(?P<jiao>[1-9一二三四五六七八九])毛?(?![\d卡张块台个小度月年天周])")
-# "七毛一度", "六毛五一度": jiao (and fen) of a price per kWh, ¥0.7 and ¥0.65
-JIAO_AND_FEN = re.compile(r"(?<![\d.])(?P<jiao>[1-9一二两三四五六七八九])(?:毛|角)钱?(?P<fen>[1-9一二三四五六七八九])?(?=\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时))")
-# "报价一台230万", "一张要2万": the unit an amount is the price of, not a count
-UNIT_BEFORE_PRICE = re.compile(r"[一每]\s*(?:台|张|块|片)\s*(?:要|是|就要|大概|约|差不多)?\s*(?=[\d两三四五六七八九十]+(?:\.\d+)?\s*(?:万|千|k|w|元|块))")
-PER_KWH_AFTER = re.compile(r"\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时)")
 DATA_BEFORE = re.compile(r"(?:数据|语料)(?:量|集)?[^\d，。,;；]{0,6}$|(?<![a-z])(?:data(?:set)?|corpus)\s*(?:of|is|at|to|:)?\s*$")
 PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 
 
-# "1.3万一张", "5000块一台": an amount per unit; read whole, or "1.3万一" would be 14,000 by the colloquial rule
-UNIT_PRICE = re.compile(r"(?<![\w.\-])(?P<n>\d+(?:\.\d+)?)\s*(?P<mag>万|千|k|w)?\s*(?P<currency>元|块钱|块|刀|美元)?\s*(?:一|每|/)\s*(?:张|台|片|个)")
-# "六成", "七成负载": tenths of the time
-TENTHS = re.compile(r"(?P<n>[一二三四五六七八九]|\d)成(?![本功员品])")
-# "40% off", "a 30% discount", "便宜20%", "打6折" / "打八五折" (pay 60% / 85%): a discount on the rent, as the share taken off
-DISCOUNT = re.compile(
-    r"(?P<off>\d{1,2}(?:\.\d)?)\s*%\s*(?:off|discount|cheaper|less|reserved|committed)(?![a-z])|(?:discount|便宜|优惠|折扣|打折)\s*(?:of\s+|了)?(?P<off_after>\d{1,2}(?:\.\d)?)\s*%"
-    r"|打\s*(?P<pay>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2})\s*折")
 
 
 
@@ -213,6 +200,9 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     for match in NODES_OF_GPUS.finditer(text):  # "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers
         servers = WORD_NUMBERS.get(match.group("servers")) or float(match.group("servers"))
         claim(Value(match.start(), match.end(), "count_gpu", float(servers) * float(match.group("per")), "", match.group()))
+    for match in SERVERS_OF_NAMED_CARDS.finditer(text):  # "two 8-GPU L40S servers": two servers
+        servers = match.group("servers")
+        claim(Value(match.start(), match.end(), "count_server", float(WORD_NUMBERS.get(servers) or servers), "", servers))
     for match in OTHER_SETTING.finditer(text):
         taken[match.start() : match.end()] = [True] * (match.end() - match.start())
     for match in UNIT_PRICE.finditer(text):
@@ -253,6 +243,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(start, end, kind, value, unit, text[start:end]))
     for number in find_numbers(text):
         value = _number_value(text, number.start, number.end, number.text, number.value)
+        if value is not None and value.kind == "number" and SPACES.match(text, value.end).end() in gpu_starts and value.value in range(1, 1025):
+            value = replace(value, kind="count_gpu")  # "16 H100s total": a count of the card named right after it
         if value is not None:
             claim(value)
     for word, count in WORD_NUMBERS.items():
@@ -284,6 +276,9 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
         return Value(start, end + 1, "number", value, "W", text[start : end + 1])
     if DENOMINATOR_BEFORE.search(before):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
         return None
+    context = None if words_only else CONTEXT_WORD_AFTER.match(text, end)
+    if context and (K_SUFFIX.search(raw) or value >= 512):  # "4k context", "8192 ctx": a context length, in any task
+        return Value(start, context.end(), "context_setting", _tokens(raw, value), "tokens", text[start : context.end()])
     symbol_match = None if words_only else MONEY_BEFORE.search(before)
     symbol = symbol_match.group() if symbol_match else ""
     if raw.endswith("w"):  # read as 万 by the number parser
@@ -328,7 +323,7 @@ def _number_value(text: str, start: int, end: int, raw: str, value: float, words
         return _money(text, start - len(symbol), end, value, True, symbol=symbol)
     if symbol or (BUDGET_BEFORE.search(before) and value >= 100):  # "预算5000", "budget 5000": an amount
         return _money(text, start - len(symbol), end, value, False, symbol=symbol)
-    if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|\dt$", raw):
+    if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|lakh|crore|\dt$", raw):
         return _magnitude(text, start, end, raw, value)
     if USERS_BEFORE.search(text, max(0, start - 24), start):  # "用户数大概五十个", "concurrency is 40"
         return Value(start, end, "users", value, "", raw)
@@ -354,7 +349,7 @@ def _magnitude(text: str, start: int, end: int, raw: str, value: float) -> Value
         return Value(start, end, "tokens", _tokens(raw, value), "tokens", raw)
     if re.search(r"\dt$|trillion", raw):
         return Value(start, end, "tokens", value, "tokens", raw)
-    if "万" in raw:  # "30万" is an amount; a bare "两千" may as well be a length ("输入一般两千左右")
+    if re.search(r"万|lakh|crore", raw):  # "30万", "25 lakh" are amounts; a bare "两千" may as well be a length ("输入一般两千左右")
         return _money(text, start, end, value, False)
     return Value(start, end, "number", value, "", raw)
 
@@ -370,7 +365,7 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
     currency = other or ("USD" if CURRENCY_USD.search(surface) else "CNY")
     if not symbol and not other and not re.search(r"[元块钱币]|rmb|cny|yuan|usd|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
-    if re.search(r"cent|美分", surface):
+    if SUBUNIT.search(surface):
         value /= 100
         per_kwh = per_kwh or bool(ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]))  # "electricity is about 12 cents"
     if per_kwh:
@@ -385,7 +380,7 @@ def _money(text: str, start: int, end: int, value: float, per_kwh: bool, symbol:
             end = UNIT_PRICE_AFTER.match(text, end).end()
         before = PER_BEFORE.search(text[max(0, start - 16) : start])
         if before:
-            per = "month" if before.group("rent") or before.group("month_a") else "year" if before.group("year_a") else "hour" if before.group("hour_a") else next(k for k in ("hour", "month", "year") if before.group(k))
+            per = "month" if before.group("rent") or before.group("month_a") else "year" if before.group("year_a") else "hour" if before.group("hour_a") or before.group("hourly") else next(k for k in ("hour", "month", "year") if before.group(k))
             if per == "hour" and re.search(r"卡|gpu", before.group()):
                 per = "gpu_hour"
     if per == "hour" and re.search(r"gpu|卡", text[end : end + 12]):
