@@ -354,3 +354,16 @@ def test_one_user_at_a_time_is_given_one_speed(offline_advisor):
     response = ask(offline_advisor, "how many l40s is that", "how much vram for qwen2.5 72b in bf16")
     lead = response.answer.split("\n")[0]
     assert "tokens/s" in lead and "in total" not in lead
+
+
+def test_which_card_is_better_value_for_training_is_answered_by_the_price_of_compute(offline_advisor):
+    """"H20和910B训练哪个划算": the purchase price per BF16 TFLOPS leads, with its formula, before the spec table."""
+    response = ask(offline_advisor, "H20和910B训练哪个划算")
+    lead = response.answer.split("\n\n")[0]
+    (compared,) = calls(response, "compare_gpus")
+    best = compared.result["best_training_value"]
+    assert compared.args["currency"] == "CNY" and best
+    assert lead.startswith("**训练看算力") and load_catalog().gpu(best).name in lead and "TFLOPS = ¥" in lead
+    assert "每 TFLOPS（BF16）购价" in response.answer
+    serving = ask(offline_advisor, "for serving, which is better value: MI300X or H100?")
+    assert "memory bandwidth per rented GPU-hour" in serving.answer.split("\n\n")[0]

@@ -13,6 +13,7 @@ from advisor.name_matcher import matcher_for, normalize_text
 from knowledge.catalog import Catalog
 
 ENTITIES_FILE = Path(__file__).parent / "data" / "entities.yaml"
+UNWRITTEN_CANONICAL = {"recompute"}
 # "rtx 3080", "RX 7900 GRE", "gtx 1080 ti": a card the catalog does not list keeps its name
 OTHER_GPU = re.compile(
     r"(?<![a-z0-9])(?:(?:nvidia|geforce|amd|radeon|intel)\s+)?(?:rtx|gtx|rx|quadro|titan|arc)\s*-?\s*[a-z]?\d{3,4}[a-z]?"
@@ -99,7 +100,9 @@ def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
     rows = []
     for table, values in raw.items():
         for canonical, synonyms in values.items():
-            for synonym in {canonical, *synonyms}:
+            # a canonical name is also a way to write the value, except recomputation's "full" and "none",
+            # which alone mean other things ("fine-tune llama 8b full", "none of them")
+            for synonym in set(synonyms) if table in UNWRITTEN_CANONICAL else {canonical, *synonyms}:
                 rows.append((table, canonical, synonym.lower()))
     rows.sort(key=lambda row: -len(row[2]))
     return [(table, canonical, re.compile(synonym_pattern(synonym))) for table, canonical, synonym in rows]

@@ -54,9 +54,10 @@ def divisor(label: str, value: float) -> str:
 
 # Fixed costs outside the PyTorch allocator that inference and training both pay (the sources are
 # next to the constants); vLLM reports its own non-torch figure, so its engine has its own line.
-CUDA_CONTEXT = Part("cuda_context", "CUDA context and kernels", "CUDA 上下文与内核", CUDA_CONTEXT_BYTES,
-                    f"1343 MiB measured with nvidia-smi (transformers docs) = {gb(CUDA_CONTEXT_BYTES)}",
-                    f"nvidia-smi 实测 1343 MiB（transformers 文档）= {gb(CUDA_CONTEXT_BYTES)}")  # fmt: skip
+# Named for any accelerator (CANN, ROCm and Metal have one too); the figure is the one measured on CUDA.
+CUDA_CONTEXT = Part("cuda_context", "Runtime context and kernels", "运行时上下文与内核", CUDA_CONTEXT_BYTES,
+                    f"1343 MiB measured with nvidia-smi on CUDA (transformers docs) = {gb(CUDA_CONTEXT_BYTES)}",
+                    f"CUDA 上 nvidia-smi 实测 1343 MiB（transformers 文档）= {gb(CUDA_CONTEXT_BYTES)}")  # fmt: skip
 MULTI_GPU_WORKSPACES = Part("non_torch", "NCCL and cuBLAS workspaces", "NCCL/cuBLAS 工作区", NON_TORCH_BYTES,
                             f"measured non-torch memory in vLLM start-up logs ≈ {gb(NON_TORCH_BYTES)}",
                             f"vLLM 启动日志中实测的 PyTorch 之外显存 ≈ {gb(NON_TORCH_BYTES)}")  # fmt: skip

@@ -7,6 +7,7 @@ from advisor.agent.answers.compare_view import link
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import CHINA_STATUS
+from advisor.language import default_currency
 
 # (result key of the best GPU, GPU field, English, Chinese, unit) for the comparison's lead sentence
 LEADERS = (
@@ -24,7 +25,7 @@ def answer(turn: Turn) -> str:
     compared = compare.route(turn)  # "one L40S or two 4090s for a 32B model?": sized, timed and priced
     if compared is not None:
         return compared
-    outcome = turn.call("compare_gpus", {"gpus": names[:6]})
+    outcome = turn.call("compare_gpus", {"gpus": names[:6], "currency": default_currency(turn.language)})
     if not outcome.ok:
         return turn.error(outcome)
     result = outcome.result
@@ -45,6 +46,10 @@ def answer(turn: Turn) -> str:
         line("Purchase (indicative)", "参考购买价", lambda r: _price(r["gpu"]["purchase_price"])),
         line("Cloud /GPU-h", "云上每卡时", lambda r: _price(r["gpu"]["cloud_price"])),
     ]
+    bought = bool(result["best_training_value"])  # two or more priced to buy; else, when they are, to rent
+    for best, field, en, zh in VALUE_ROWS[:2] if bought else VALUE_ROWS[2:]:  # what a unit of compute or bandwidth costs
+        if result[best]:
+            body.append(line(en, zh, lambda r, field=field: _ratio(r[field], result["currency"])))
     if len(rows) == 1:
         gpu = rows[0]["gpu"]
         lead = turn.t(
@@ -53,7 +58,7 @@ def answer(turn: Turn) -> str:
         )
     else:
         lead = _leaders(turn, result)
-    chosen = _objective_lead(turn, [r["gpu"] for r in rows])
+    chosen = _value_lead(turn, result) or _objective_lead(turn, [r["gpu"] for r in rows])
     if chosen:
         lead = chosen + "\n\n" + lead
     for r in rows:
@@ -119,6 +124,50 @@ def _objective_lead(turn: Turn, gpus: list[dict]) -> str:
     if len(tied) > 1:
         return turn.t(f"**{en}: {' and '.join(tied)}** (equal, {shown}){tail}.", f"**{zh}：{'、'.join(tied)}**（并列，{shown}）{tail}。")
     return turn.t(f"**{en}: {best['name']}** — {shown}{tail}.", f"**{zh}：{best['name']}** —— {shown}{tail}。")
+
+
+VALUE_ROWS = (
+    ("best_training_value", "price_per_bf16_tflops", "Price per BF16 TFLOPS", "每 TFLOPS（BF16）购价"),
+    ("best_serving_value", "price_per_tb_s", "Price per TB/s", "每 TB/s 带宽购价"),
+    ("best_training_rent", "rent_per_bf16_pflops", "Rent /GPU-h per BF16 PFLOPS", "每卡时租金 / PFLOPS（BF16）"),
+    ("best_serving_rent", "rent_per_tb_s", "Rent /GPU-h per TB/s", "每卡时租金 / TB/s 带宽"),
+)
+# What "better value" means for the work named: compute for training, bandwidth for serving (decode reads the weights);
+# bought when two or more have a purchase price, else rented
+VALUE_BY_WORK = {
+    ("training", True): ("best_training_value", "price_per_bf16_tflops", "For training, the most BF16 compute for the money", "训练看算力，同样的钱买到 BF16 算力最多的是"),
+    ("serving", True): ("best_serving_value", "price_per_tb_s", "For serving, the most memory bandwidth for the money", "推理看显存带宽，同样的钱买到带宽最多的是"),
+    ("training", False): ("best_training_rent", "rent_per_bf16_pflops", "For training, the most BF16 compute per rented GPU-hour", "训练看算力，每卡时租金买到 BF16 算力最多的是"),
+    ("serving", False): ("best_serving_rent", "rent_per_tb_s", "For serving, the most memory bandwidth per rented GPU-hour", "推理看显存带宽，每卡时租金买到带宽最多的是"),
+}
+
+
+def _value_lead(turn: Turn, result: dict) -> str:
+    """"H20和910B训练哪个划算": the purchase price of a unit of the work's bottleneck, with its formula."""
+    bought = bool(result["best_training_value"])
+    if turn.slots.objective != "cheapest" or not (bought or result["best_training_rent"]):
+        return ""
+    named = [w for w in turn.slots.workloads if w != "inference"]
+    works = ["training"] if named else ["serving"] if turn.slots.workloads else ["training", "serving"]
+    by_id = {r["gpu"]["id"]: r for r in result["rows"]}
+    lines = []
+    for work in works:
+        best, field, en, zh = VALUE_BY_WORK[work, bought]
+        row = by_id[result[best]]
+        others = [f"{r['gpu']['name']} {money(r[field]['amount'], result['currency'])}" for r in result["rows"] if r is not row and r[field]]
+        lines.append(turn.t(
+            f"**{en}: {row['gpu']['name']}** — `{row[field]['formula']}` (vs {', '.join(others)}).",
+            f"**{zh} {row['gpu']['name']}** —— `{row[field]['formula']}`（对比 {'、'.join(others)}）。",
+        ))
+    lines.append(turn.t(
+        "Indicative list prices with their dates; software support and interconnect (see the table) can outweigh the ratio.",
+        "价格为带日期的参考价；软件生态和互联（见下表）可能比这个比值更重要。",
+    ))
+    return "\n\n".join(lines)
+
+
+def _ratio(ratio: dict | None, currency: str) -> str:
+    return money(ratio["amount"], currency) if ratio else "—"
 
 
 def _tflops(value: float | None) -> str:
