@@ -367,3 +367,12 @@ def test_which_card_is_better_value_for_training_is_answered_by_the_price_of_com
     assert "每 TFLOPS（BF16）购价" in response.answer
     serving = ask(offline_advisor, "for serving, which is better value: MI300X or H100?")
     assert "memory bandwidth per rented GPU-hour" in serving.answer.split("\n\n")[0]
+
+
+def test_two_rents_per_gpu_hour_compare_the_rentals_with_each_count(offline_advisor):
+    """A rent said per card and hour ("每卡每小时2块") is one of the rents compared, not a rent-or-buy input;
+    "4090x2" rents two of them and "一张A100" one."""
+    response = ask(offline_advisor, "租4090x2每卡每小时2块，还是租一张A100每小时8块，租三个月")
+    (rented,) = calls(response, "compare_rentals")
+    assert [(o["gpus"], o["price_per_gpu_hour"]) for o in rented.args["options"]] == [(2, 2.0), (1, 8.0)]
+    assert not calls(response, "compute_tco") and response.answer.startswith("**租 NVIDIA GeForce RTX 4090 更便宜**")

@@ -15,6 +15,7 @@ from advisor.agent.answers import sizing
 from advisor.agent.answers.compare_view import TIMED_TRAINING, Option, side_by_side, verdict
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
+from advisor.understanding.frame import SlotValue
 from knowledge.bilingual import AdvisorError
 
 MAX_OPTIONS = 4
@@ -28,19 +29,25 @@ def options(turn: Turn) -> list[tuple[str, int | None]]:
     or right before it ("4090 x2"). The same GPU named twice with different counts is two options."""
     frame = turn.entities.frame if turn.entities.frame.has("gpu") else turn.slots.frame
     gpus = sorted(frame.slots.get("gpu", []), key=lambda v: v.start)
-    counts = sorted(frame.slots.get("gpu_count", []), key=lambda v: v.start)
+    found = [(g.value, count) for g, count in zip(gpus, counts_of(gpus, frame.slots.get("gpu_count", [])))]
+    return list(dict.fromkeys(found))[:MAX_OPTIONS]
+
+
+def counts_of(cards: list[SlotValue], counts: list[SlotValue]) -> list[int | None]:
+    """The count said with each card (``cards`` in the order written), or None: one count per card pairs in
+    order; otherwise a count goes to the card right after it, or right before it when written as a suffix ("x2")."""
+    counts = sorted(counts, key=lambda v: v.start)
     paired: dict[int, int] = {}
-    if counts and (len(counts) == len(gpus) or any(v.start < 0 for v in gpus + counts)):
-        paired = {i: c.value for i, c in enumerate(counts[: len(gpus)])}
+    if counts and (len(counts) == len(cards) or any(v.start < 0 for v in cards + counts)):
+        paired = {i: c.value for i, c in enumerate(counts[: len(cards)])}
     else:
         for c in counts:
-            after = [i for i, g in enumerate(gpus) if 0 <= g.start - (c.start + len(c.surface)) <= 12 and i not in paired]
-            before = [i for i, g in enumerate(gpus) if 0 <= c.start - (g.start + len(g.surface)) <= 3 and i not in paired][::-1]
+            after = [i for i, g in enumerate(cards) if 0 <= g.start - (c.start + len(c.surface)) <= 12 and i not in paired]
+            before = [i for i, g in enumerate(cards) if 0 <= c.start - (g.start + len(g.surface)) <= 3 and i not in paired][::-1]
             ordered = before + after if SUFFIX_COUNT.match(c.surface) else after + before
             if ordered:
                 paired[ordered[0]] = c.value
-    found = [(g.value, paired.get(i)) for i, g in enumerate(gpus)]
-    return list(dict.fromkeys(found))[:MAX_OPTIONS]
+    return [paired.get(i) for i in range(len(cards))]
 
 
 def route(turn: Turn, default_task: str = "inference") -> str | None:

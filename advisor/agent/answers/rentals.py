@@ -18,9 +18,8 @@ from advisor.understanding.frame import Money, SlotValue
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 
 BUYING = re.compile(r"\b(?:buy|buying|purchase|own|owning|capex)\b|买|购|自建|采购", re.IGNORECASE)
-COUNT_GAP = 3  # characters between a count and the card it counts ("2x A100", "2张A100")
 DEFAULT_MONTHS = 12
-HOURLY = ("hour", "once")  # a rent with no period of its own ("A100每卡时9块") is the rate per GPU-hour, as in rent-or-buy
+HOURLY = ("gpu_hour", "hour", "once")  # a rent with no period of its own ("A100每卡时9块") is the rate per GPU-hour, as in rent-or-buy
 
 
 def applies(turn: Turn) -> bool:
@@ -37,11 +36,11 @@ def answer(turn: Turn) -> str:
     s, frame = turn.slots, turn.slots.frame
     prices = _rates(turn)
     currency = prices[0].value.currency
-    counts = frame.slots.get("gpu_count", [])
+    cards = _cards(turn)
     options = [
-        {"name": _name(turn, card), "gpus": _count_before(card, counts),
+        {"name": _name(turn, card), "gpus": int(count or 1),
          "price_per_gpu_hour": convert(price.value.amount, price.value.currency, currency, DEFAULT_USD_TO_CNY)}
-        for card, price in zip(_cards(turn), prices)
+        for card, price, count in zip(cards, prices, compare.counts_of(cards, frame.slots.get("gpu_count", [])))
     ]  # fmt: skip
     s.mark("gpu", "other_gpu", "gpu_count", "cloud_price", "objective")  # "which is cheaper" is what the table answers
     months = s.horizon_years * 12 if s.horizon_years else None
@@ -139,7 +138,3 @@ def _name(turn: Turn, card: SlotValue) -> str:
     gpu = turn.catalog.find_gpu(card.value) if isinstance(card.value, str) else None
     return gpu.name if gpu else card.surface
 
-
-def _count_before(card: SlotValue, counts: list[SlotValue]) -> int:
-    near = [c for c in counts if 0 <= card.start - (c.start + len(c.surface)) <= COUNT_GAP]
-    return int(near[0].value) if near else 1
