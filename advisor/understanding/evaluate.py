@@ -34,7 +34,7 @@ BLIND_SPLITS = {
     "heldout15": "misses read (unseen: 0.880 / 0.840, then 0.900 / 0.860 twice)",
     "heldout16": "misses read (unseen: 0.820 / 0.900, then 0.820 / 0.880)",
     "heldout17": "misses read (unseen: 0.820 / 0.780, then 0.820 / 0.800)",
-    "heldout18": "never read (unseen: 0.880 / 0.820)",
+    "heldout18": "never read (unseen: 0.880 / 0.820, then 0.880 / 0.860)",
 }  # fmt: skip
 FRESH_CONVERSATIONS = "heldout18"
 
