@@ -376,3 +376,15 @@ def test_two_rents_per_gpu_hour_compare_the_rentals_with_each_count(offline_advi
     (rented,) = calls(response, "compare_rentals")
     assert [(o["gpus"], o["price_per_gpu_hour"]) for o in rented.args["options"]] == [(2, 2.0), (1, 8.0)]
     assert not calls(response, "compute_tco") and response.answer.startswith("**租 NVIDIA GeForce RTX 4090 更便宜**")
+
+
+def test_a_model_of_another_kind_beside_a_language_model_is_left_out_and_said(offline_advisor):
+    """"bge-m3和qwen2.5 7b": the language model is sized, the embedding model is named as not counted;
+    then "换海光K100呢" moves the question onto that card (which the catalog lacks) instead of keeping the T4."""
+    first = "想同时部署bge-m3和qwen2.5 7b，一张T4放得下吗"
+    response = ask(offline_advisor, first)
+    assert calls(response, "estimate_memory")[0].args["model"] == "qwen2.5-7b"
+    assert "“bge-m3”不是大语言模型，这里只估算 Qwen2.5-7B" in response.answer
+    switched = ask(offline_advisor, "换海光K100呢", first)
+    assert "gpu" not in calls(switched, "estimate_memory")[0].args and "NVIDIA T4" not in switched.answer
+    assert "“海光k100”: 目录里没有这款卡的数据" in switched.answer

@@ -64,7 +64,7 @@ class Turn:
         A model the catalog does not know ("qwq-32b") is sized as a generic dense model of the
         size in its name, and the answer says so."""
         if self.slots.models:
-            name = self.slots.models[0]
+            name = self._language_model(self.slots.models)
             if self.catalog.find_model(name) is not None:
                 self._say_whose_shapes(name)
                 return name
@@ -86,6 +86,19 @@ class Turn:
         if self.slots.params:
             return f"{self.slots.params / 1e9:g}B"
         return None
+
+    def _language_model(self, names: list[str]) -> str:
+        """"bge-m3和qwen2.5 7b": the language model is the one sized; a model of another kind beside it is said to be left out."""
+        llms = [name for name in names if not is_other_model(name)]
+        if not llms:
+            return names[0]
+        for other in (name for name in names if is_other_model(name)):
+            label = self.catalog.model(llms[0]).name if self.catalog.find_model(llms[0]) else llms[0]
+            self.assume(
+                f"“{other}” is not a language model, so this sizes {label} alone: add the memory “{other}” needs on the same card",
+                f"“{other}”不是大语言模型，这里只估算 {label}；同卡部署时还要加上“{other}”自身占用的显存",
+            )
+        return llms[0]
 
     def _say_whose_shapes(self, model_id: str) -> None:
         """"qwen2.5-coder 32b" and "r1 distill 14b" are sized as the base model whose shapes they keep: said,

@@ -88,8 +88,12 @@ def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool
 
 
 def implicitly_replaced(stated: list[str]) -> set[str]:
-    """Slots a follow-up replaces without naming them: "same but 70b" drops the named model, and back."""
-    return {other for slot, other in (("size", "model"), ("model", "size")) if slot in stated and other not in stated}
+    """Slots a follow-up replaces without naming them: "same but 70b" drops the named model, and back; "换海光K100呢"
+    drops the catalog's card for one it lacks, and back."""
+    return {other for slot, other in REPLACES if slot in stated and other not in stated}
+
+
+REPLACES = (("size", "model"), ("model", "size"), ("other_gpu", "gpu"), ("gpu", "other_gpu"))
 
 
 @dataclass(frozen=True)

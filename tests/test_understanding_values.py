@@ -1,0 +1,71 @@
+"""Values as people write them, read in a conversation: currencies and their subunits, schedules, counts of
+servers and cards, sizes glued to precisions, cards the catalog lacks. Wording of our own, not from any split."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.understanding.frame import Money
+from advisor.understanding.reader import shared_understanding
+from advisor.understanding.values import find_values
+from knowledge.catalog import load_catalog
+
+
+@pytest.fixture(scope="module")
+def understanding():
+    return shared_understanding()
+
+
+def frame_of(understanding, message, *history):
+    return understanding.read(message, list(history)).state
+
+
+def kinds(text):
+    return [(v.kind, v.value) for v in find_values(text, load_catalog())]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("power costs 19p/kWh here", ("money", (0.19, "GBP", "kwh"))),
+        ("our ceiling is ₹40 lakh", ("money", (4_000_000.0, "INR", "once"))),
+        ("a 2 crore cluster", ("money", (20_000_000.0, "INR", "once"))),
+        ("云上按小时计费每卡6块", ("money", (6.0, "CNY", "gpu_hour"))),
+        ("that's with a 25% savings plan discount", ("discount", 25.0)),
+        ("vllm with tp=4. throughput?", ("tp", 4.0)),
+        ("6 workstations with one card each", ("count_server", 6.0)),
+        ("那34Bbf16要多少显存", ("params", 34e9)),
+        ("lora at 8k context, largest batch?", ("context_setting", 8192.0)),
+        ("换海光DCU Z100呢", ("other_gpu", "海光dcu z100")),
+        ("那4070 12G呢", ("other_gpu", "4070")),
+        ("跑个bge-large做召回", ("model", "bge-large")),
+    ],
+)
+def test_values_as_people_write_them(text, expected):
+    assert expected in kinds(text), kinds(text)
+
+
+def test_servers_said_with_their_cards_and_a_count_right_before_a_card():
+    found = kinds("we'd buy three 4-GPU H200 servers, or 12 h100s in the cloud")
+    assert ("count_server", 3.0) in found and ("count_gpu", 12.0) in found
+
+
+@pytest.mark.parametrize("text", ["only run it on weekdays", "只在工作日跑"])
+def test_weekdays_only_is_five_days_of_seven(text):
+    assert ("percent", 71.4) in kinds(text)
+
+
+def test_a_follow_up_in_pence_and_on_weekdays_keeps_the_rest_of_the_question(understanding):
+    question = "renting 4 a100 at £1.60/GPU-hr or buying at £70k, power 21p/kWh, 3 years?"
+    frame = frame_of(understanding, "what if it only runs on weekdays?", question)
+    assert frame.get("electricity_price") == Money(0.21, "GBP", "kwh")
+    assert frame.get("utilisation") == pytest.approx(120 / 168, abs=0.001) and frame.get("horizon") == 3
+
+
+def test_a_card_the_catalog_lacks_replaces_the_card_in_question(understanding):
+    frame = frame_of(understanding, "换寒武纪MLU370呢", "qwen2.5 14b推理，一张L20放得下吗")
+    assert not frame.has("gpu") and frame.all("other_gpu") == ["寒武纪mlu370"] and frame.get("model") == "qwen2.5-14b"
+
+
+def test_full_alone_is_no_recomputation_mode(understanding):
+    assert not frame_of(understanding, "how long to fine-tune mistral 7b full on 1B tokens with 4 h100s").has("recompute")
