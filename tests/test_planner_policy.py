@@ -388,3 +388,8 @@ def test_a_model_of_another_kind_beside_a_language_model_is_left_out_and_said(of
     switched = ask(offline_advisor, "换海光K100呢", first)
     assert "gpu" not in calls(switched, "estimate_memory")[0].args and "NVIDIA T4" not in switched.answer
     assert "“海光k100”: 目录里没有这款卡的数据" in switched.answer
+
+
+def test_a_server_price_in_a_currency_without_a_rate_is_asked_for_again_not_said_missing(offline_advisor):
+    response = ask(offline_advisor, "we pay 24p/kWh; buying 4 l40s at £9k each vs renting at £1.10/GPU-hr over 3 years?")
+    assert response.answer.startswith("⚠️ The price “£9k each” is in a currency") and "no figure" not in response.answer
