@@ -34,7 +34,8 @@ BLIND_SPLITS = {
     "heldout15": "misses read (unseen: 0.880 / 0.840, then 0.900 / 0.860 twice)",
     "heldout16": "misses read (unseen: 0.820 / 0.900, then 0.820 / 0.880)",
     "heldout17": "misses read (unseen: 0.820 / 0.780, then 0.820 / 0.800)",
-    "heldout18": "never read (unseen: 0.880 / 0.820, then 0.880 / 0.860)",
+    "heldout18": "misses read (unseen: 0.880 / 0.820, then 0.880 / 0.860 twice)",
+    "heldout19": "never read (unseen: 0.860 / 0.720)",
 }  # fmt: skip
 FRESH_CONVERSATIONS = "heldout18"
 
