@@ -393,3 +393,10 @@ def test_a_model_of_another_kind_beside_a_language_model_is_left_out_and_said(of
 def test_a_server_price_in_a_currency_without_a_rate_is_asked_for_again_not_said_missing(offline_advisor):
     response = ask(offline_advisor, "we pay 24p/kWh; buying 4 l40s at £9k each vs renting at £1.10/GPU-hr over 3 years?")
     assert response.answer.startswith("⚠️ The price “£9k each” is in a currency") and "no figure" not in response.answer
+
+
+def test_an_engine_without_measured_speeds_is_named_not_silently_replaced(offline_advisor):
+    response = ask(offline_advisor, "llama 3.1 8b q6_k on a 3090 with exllamav2, tok/s?")
+    (estimated,) = calls(response, "estimate_throughput")
+    assert "engine" not in estimated.args
+    assert "“exllamav2”: our data has no measured speeds for this engine" in response.answer

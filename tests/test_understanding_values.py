@@ -39,6 +39,11 @@ def kinds(text):
         ("换海光DCU Z100呢", ("other_gpu", "海光dcu z100")),
         ("那4070 12G呢", ("other_gpu", "4070")),
         ("跑个bge-large做召回", ("model", "bge-large")),
+        ("那台机器全年无休地跑", ("always_on", 1.0)),
+        ("租卡平台两块五一张一小时", ("money", (2.5, "CNY", "gpu_hour"))),
+        ("包年的话平台给八五折", ("discount", 15.0)),
+        ("沐曦的卡行不行", ("other_gpu", "沐曦")),
+        ("what about tabbyapi", ("engine", "exllamav2")),
     ],
 )
 def test_values_as_people_write_them(text, expected):
@@ -65,6 +70,16 @@ def test_a_follow_up_in_pence_and_on_weekdays_keeps_the_rest_of_the_question(und
 def test_a_card_the_catalog_lacks_replaces_the_card_in_question(understanding):
     frame = frame_of(understanding, "换寒武纪MLU370呢", "qwen2.5 14b推理，一张L20放得下吗")
     assert not frame.has("gpu") and frame.all("other_gpu") == ["寒武纪mlu370"] and frame.get("model") == "qwen2.5-14b"
+
+
+def test_a_commitment_is_no_horizon_and_a_bare_number_amends_a_concept_question(understanding):
+    question = "rent or buy 8 h100, $2.40/gpu-hr vs $290k, over 3 years"
+    assert frame_of(understanding, "包年能打八折的话呢", "8卡h100买整机二百万还是租每卡每小时15块，三年").get("horizon") == 3
+    assert not any(v.kind == "duration" for v in find_values("包年能打八折的话呢", load_catalog()))
+    reserved = frame_of(understanding, "what if a 1-year reservation takes 35% off?", question)
+    assert (reserved.get("discount"), reserved.get("horizon")) == (35, 3)
+    concept = frame_of(understanding, "and with 8?", "does tensor parallel across 4 rtx 3090s need nvlink?")
+    assert concept.get("gpu_count") == 8
 
 
 def test_full_alone_is_no_recomputation_mode(understanding):

@@ -23,6 +23,7 @@ OTHER_GPU = re.compile(
     r"|(?<![a-z0-9.])[1-9]0[5-9]0(?=\s*\d{1,2}\s*(?:gb?|g显存)(?![a-z]))"  # "4060 8G": the memory after it says card
     r"|(?:海光|hygon)\s*(?:dcu\s*)?[a-z]{1,2}\d{2,3}[a-z]?(?![a-z0-9])|(?:寒武纪|cambricon)?\s*mlu\s*-?\d{3}[a-z]?(?:-[a-z]\d)?(?![a-z0-9])"  # Chinese accelerators
     r"|(?:摩尔线程|moore\s*threads)?\s*mtt\s*[sx]\d{3,4}(?![a-z0-9])|(?:昆仑芯?|kunlun)\s*(?:p800|r\d{3}|[23]代)"
+    r"|寒武纪|海光|摩尔线程|沐曦|壁仞|燧原|天数智芯|昆仑芯"  # a Chinese accelerator maker said as the card ("寒武纪的能考虑不")
     r"|(?<![a-z0-9])m[1-5]\s*(?:pro|max|ultra)(?![a-z0-9])"  # an Apple chip the catalog lacks ("M2 Pro")
     r"|(?<![a-z0-9])(?:google\s+)?tpu\s*-?\s*v[2-7][a-z]?(?:\s*-\s*\d{1,4})?(?![a-z0-9])"  # "TPU v4", "tpu v6e-8"
     r"|(?<![a-z0-9])(?:(?:amd|instinct)\s+)*mi\s*-?\s*[1-9]\d{1,2}[xa]?(?=s?(?![a-z0-9]))"  # "MI210s", "mi100"

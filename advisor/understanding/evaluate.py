@@ -35,9 +35,9 @@ BLIND_SPLITS = {
     "heldout16": "misses read (unseen: 0.820 / 0.900, then 0.820 / 0.880)",
     "heldout17": "misses read (unseen: 0.820 / 0.780, then 0.820 / 0.800)",
     "heldout18": "misses read (unseen: 0.880 / 0.820, then 0.880 / 0.860 twice)",
-    "heldout19": "never read (unseen: 0.860 / 0.720)",
+    "heldout19": "never read (unseen: 0.860 / 0.720, then 0.840 / 0.680)",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout18"
+FRESH_CONVERSATIONS = "heldout19"
 
 
 @dataclass

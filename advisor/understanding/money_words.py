@@ -14,7 +14,7 @@ OTHER_CURRENCIES = {
 # Hundredths of the currency: "12 cents", "28p/kWh"
 SUBUNIT = re.compile(r"cent|美分|pence|(?<=\d)p(?=\s*/)")
 PER_AFTER = re.compile(
-    r"\s*(?:/|每|一|per|an?|each)\s*(?:(?P<gpu>gpu|卡|card)\s*(?:[-·/每]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
+    r"\s*(?:/|每|一|per|an?|each)\s*(?:(?P<gpu>gpu|卡|张|card)\s*(?:[-·/每一]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
 # What may stand between a period and its price: "一个月就要30万", "一年大概20万"
 _PERIOD_TO_PRICE = r"(?:要|得|要付|付|花|大概|约|差不多|就要|得花)?"
@@ -39,4 +39,4 @@ TENTHS = re.compile(r"(?P<n>[一二三四五六七八九]|\d)成(?![本功员品
 DISCOUNT = re.compile(
     r"(?P<off>\d{1,2}(?:\.\d)?)\s*%\s*(?:(?:savings?\s+plans?|reserved|reservation|commit(?:ment|ted)?|volume|annual|upfront|academic|edu(?:cation)?)\s+)?"
     r"(?:off|discount|cheaper|less|reserved|committed)(?![a-z])|(?:discount|便宜|优惠|折扣|打折)\s*(?:of\s+|了)?(?P<off_after>\d{1,2}(?:\.\d)?)\s*%"
-    r"|打\s*(?P<pay>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2})\s*折")
+    r"|(?:打|给|享|(?<![\d一二三四五六七八九]))\s*(?P<pay>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2})\s*折(?![旧腾叠算合])")

@@ -70,7 +70,7 @@ class Understanding:
         if reading.intent == "follow_up":
             if task == "troubleshoot":  # a thread gathers facts; a number in it ("xid 79", "driver 550") restates nothing
                 return task, state.joined(reading.frame)
-            if task in TASKS:
+            if task in TASKS or task == TOPIC:  # "what about for 4?" after "nvlink for tp across 2 4090s?": the 2
                 _bare_number_restates(reading, state)
                 _restated_length(reading, state)
                 _restated_amounts(reading, state)

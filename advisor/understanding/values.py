@@ -116,7 +116,7 @@ IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边
 K_SUFFIX = re.compile(r"\d\s*k$")
 CONTEXT_WORD_AFTER = re.compile(r"\s*(?:of\s+)?(?:context|ctx|上下文)(?:\s*(?:window|length|len))?(?![a-z])")
 TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
-ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|不停|运行|开着|在线|跑|开机|工作|都在跑)|满载运行|around\s+the\s+clock|non[\s-]?stop")
+ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|不停|运行|开着|在线|跑|开机|工作|都在跑)|满载运行|全年无休|全年不停|常年开着|一直开着|不停机|around\s+the\s+clock|non[\s-]?stop")
 DATA_BEFORE = re.compile(r"(?:数据|语料)(?:量|集)?[^\d，。,;；]{0,6}$|(?<![a-z])(?:data(?:set)?|corpus)\s*(?:of|is|at|to|:)?\s*$")
 PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 

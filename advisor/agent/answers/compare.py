@@ -20,7 +20,6 @@ from knowledge.bilingual import AdvisorError
 
 MAX_OPTIONS = 4
 SUFFIX_COUNT = re.compile(r"\s*[x×*]\s*\d")  # "4090 x2": the count follows its GPU
-ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")
 PER_BILLION = 1e9  # without a token count, training speed is given per billion tokens
 
 
@@ -210,7 +209,7 @@ def _serving_speed(turn: Turn, option: Option, model: str, precision: str | None
         turn.assume(f"{option.label}: speed estimated as TP={split}", f"{option.label}：速度按 TP={split} 估算")
     args = {
         "model": model, "gpu": option.gpu["id"], "num_gpus": option.count, "tp": split, "precision": precision,
-        "kv_precision": s.kv_precision, "engine": s.engine if s.engine in ENGINES else None, "batch": batch,
+        "kv_precision": s.kv_precision, "engine": sizing.engine_of(turn), "batch": batch,
         "prompt_tokens": s.frame.get("prompt_tokens"), "output_tokens": s.frame.get("output_tokens"),
     }  # fmt: skip
     speed = turn.call("estimate_throughput", args)

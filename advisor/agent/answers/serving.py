@@ -31,7 +31,7 @@ def answer(turn: Turn) -> str:
         "tp": s.tp,
         "precision": s.precision,
         "kv_precision": s.kv_precision,
-        "engine": s.engine if s.engine in ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp") else None,
+        "engine": sizing.engine_of(turn),
         "batch": s.concurrency or s.batch_size,
         "prompt_tokens": s.frame.get("prompt_tokens"),
         "output_tokens": s.frame.get("output_tokens"),

@@ -71,7 +71,20 @@ OBJECTIVE_LABEL = {
     "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
     "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
 }
-ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")
+ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")  # the serving engines with measured speeds in our data
+
+
+def engine_of(turn: Turn) -> str | None:
+    """The serving engine named, when our data has speeds for it; another one ("exllamav2", "MindIE") is said to be unused."""
+    engine = turn.slots.engine
+    if engine and engine not in ENGINES:
+        turn.slots.used.discard("engine")
+        turn.slots.unusable["engine"] = (
+            "our data has no measured speeds for this engine, so the estimate uses the usual engine for the card",
+            "我们的数据里没有这个引擎的实测速度，按该卡常用的引擎估算",
+        )
+        return None
+    return engine
 LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
 
@@ -137,7 +150,7 @@ def _serving_args(turn: Turn, task: str) -> dict:
     return {
         "concurrency": s.concurrency,
         "tokens_per_s_per_user": target if per_user else None,
-        "engine": s.engine if s.engine in ENGINES else None,
+        "engine": engine_of(turn),
         "team": True if s.for_a_team else None,
     }
 
