@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from pathlib import Path
 
 from advisor.language import default_currency
+from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS
 from advisor.understanding.dialogue import CONTINUES, TOPIC, compares_with, only_values, own_subject
 from advisor.understanding.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
@@ -73,6 +75,7 @@ class Understanding:
             if task in TASKS or task == TOPIC:  # "what about for 4?" after "nvlink for tp across 2 4090s?": the 2
                 _bare_number_restates(reading, state)
                 _restated_length(reading, state)
+                _commitment_keeps_longer_horizon(reading, state)
                 _restated_amounts(reading, state)
             if task in ("specs", TOPIC) and compares_with(reading):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3: both
                 for slot in ("gpu",) if task == "specs" else list(reading.frame.slots):
@@ -225,3 +228,16 @@ def _restated_length(reading: Reading, state: Frame) -> None:
 def _magnitude(held: object) -> float | None:
     amount = held.amount if isinstance(held, Money) else held
     return float(amount) if isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount > 0 else None
+
+
+# "a 3-year commitment", "签三年合同": the span a commitment runs for, not the span the costs are compared over
+COMMITMENT_AFTER = re.compile(r"[\s-]*(?:commit\w*|reserv\w*|contract|term|合同|承诺|协议)")
+
+
+def _commitment_keeps_longer_horizon(reading: Reading, state: Frame) -> None:
+    """"40% off for a 3-year commitment" after "over 2 years" compares three years; "35% off for a 1-year
+    reservation" after "over 3 years" still compares three: a commitment never shortens the comparison."""
+    said, held = reading.frame.slots.get("horizon", []), state.get("horizon")
+    text = normalize_text(reading.text)
+    if said and held and said[0].value < held and COMMITMENT_AFTER.match(text, said[0].start + len(said[0].surface)):
+        del reading.frame.slots["horizon"]

@@ -13,6 +13,7 @@ import re
 
 from advisor.agent.answers import sizing
 from advisor.agent.answers.compare_view import TIMED_TRAINING, Option, side_by_side, verdict
+from advisor.agent.answers.engines import engine_of
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
 from advisor.understanding.frame import SlotValue
@@ -209,7 +210,7 @@ def _serving_speed(turn: Turn, option: Option, model: str, precision: str | None
         turn.assume(f"{option.label}: speed estimated as TP={split}", f"{option.label}：速度按 TP={split} 估算")
     args = {
         "model": model, "gpu": option.gpu["id"], "num_gpus": option.count, "tp": split, "precision": precision,
-        "kv_precision": s.kv_precision, "engine": sizing.engine_of(turn), "batch": batch,
+        "kv_precision": s.kv_precision, "engine": engine_of(turn), "batch": batch,
         "prompt_tokens": s.frame.get("prompt_tokens"), "output_tokens": s.frame.get("output_tokens"),
     }  # fmt: skip
     speed = turn.call("estimate_throughput", args)

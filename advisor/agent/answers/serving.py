@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from advisor.agent.answers import compare, sizing
+from advisor.agent.answers.engines import engine_of
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import number, table
 from advisor.agent.turn import Turn
@@ -31,7 +32,7 @@ def answer(turn: Turn) -> str:
         "tp": s.tp,
         "precision": s.precision,
         "kv_precision": s.kv_precision,
-        "engine": sizing.engine_of(turn),
+        "engine": engine_of(turn),
         "batch": s.concurrency or s.batch_size,
         "prompt_tokens": s.frame.get("prompt_tokens"),
         "output_tokens": s.frame.get("output_tokens"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.agent.answers import knowledge, specs
+from advisor.agent.answers.engines import engine_of
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
@@ -71,20 +72,6 @@ OBJECTIVE_LABEL = {
     "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
     "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
 }
-ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")  # the serving engines with measured speeds in our data
-
-
-def engine_of(turn: Turn) -> str | None:
-    """The serving engine named, when our data has speeds for it; another one ("exllamav2", "MindIE") is said to be unused."""
-    engine = turn.slots.engine
-    if engine and engine not in ENGINES:
-        turn.slots.used.discard("engine")
-        turn.slots.unusable["engine"] = (
-            "our data has no measured speeds for this engine, so the estimate uses the usual engine for the card",
-            "我们的数据里没有这个引擎的实测速度，按该卡常用的引擎估算",
-        )
-        return None
-    return engine
 LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
 
