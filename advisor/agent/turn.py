@@ -38,17 +38,12 @@ class Turn:
     entities: Slots = field(init=False)  # what this message alone states
 
     def __post_init__(self) -> None:
-        self.slots = Slots(self._asked_frame())
+        # "那全用910B的话要几台" after "放得进8卡H20吗" asks how many 910B it takes, not whether eight of them hold it:
+        # the count asked for is dropped from the conversation's frame
+        self.count_asked = asks_count(self.message) and not any(self.reading.frame.has(slot) for slot in COUNTS)
+        state = self.reading.state
+        self.slots = Slots(Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS}) if self.count_asked else state)
         self.entities = Slots(self.reading.frame)
-
-    def _asked_frame(self) -> Frame:
-        """The conversation's frame without the count a follow-up asks for: "那全用910B的话要几台" after
-        "放得进8卡H20吗" asks how many 910B it takes, not whether eight of them hold it."""
-        state, own = self.reading.state, self.reading.frame
-        self.count_asked = asks_count(self.message) and not any(own.has(slot) for slot in COUNTS)
-        if self.count_asked:
-            return Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS})
-        return state
 
     @property
     def language(self) -> Language:
@@ -92,8 +87,8 @@ class Turn:
         llms = [name for name in names if not is_other_model(name)]
         if not llms:
             return names[0]
+        label = self.catalog.model(llms[0]).name if self.catalog.find_model(llms[0]) else llms[0]
         for other in (name for name in names if is_other_model(name)):
-            label = self.catalog.model(llms[0]).name if self.catalog.find_model(llms[0]) else llms[0]
             self.assume(
                 f"“{other}” is not a language model, so this sizes {label} alone: add the memory “{other}” needs on the same card",
                 f"“{other}”不是大语言模型，这里只估算 {label}；同卡部署时还要加上“{other}”自身占用的显存",

@@ -243,7 +243,7 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(start, end, kind, value, unit, text[start:end]))
     for number in find_numbers(text):
         value = _number_value(text, number.start, number.end, number.text, number.value)
-        if value is not None and value.kind == "number" and SPACES.match(text, value.end).end() in gpu_starts and value.value in range(1, 1025):
+        if value is not None and value.kind == "number" and value.value.is_integer() and 1 <= value.value <= 1024 and SPACES.match(text, value.end).end() in gpu_starts:
             value = replace(value, kind="count_gpu")  # "16 H100s total": a count of the card named right after it
         if value is not None:
             claim(value)

@@ -111,14 +111,14 @@ def tco(turn: Turn) -> str:
             "currency": currency,
         },
     )
-    stated = s.frame.surface("server_price") or s.frame.surface("budget")
-    if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price" and stated:  # "£9k each": said, in a currency with no rate
-        return turn.t(
-            f"⚠️ The price “{stated}” is in a currency the calculators keep no exchange rate for. Please give it in USD or CNY "
-            "(e.g. *“$11,500 each”*) and I will compare again.",
-            f"⚠️ 价格“{stated}”的币种没有可用的汇率。请用美元或人民币给出（例如「每台8万」），我再帮您对比。",
-        )
     if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
+        stated = s.frame.surface("server_price") or s.frame.surface("budget")
+        if stated:  # "£9k each": said, in a currency with no rate
+            return turn.t(
+                f"⚠️ The price “{stated}” is in a currency the calculators keep no exchange rate for. Please give it in USD or CNY "
+                "(e.g. *“$11,500 each”*) and I will compare again.",
+                f"⚠️ 价格“{stated}”的币种没有可用的汇率。请用美元或人民币给出（例如「每台8万」），我再帮您对比。",
+            )
         return turn.error(outcome) + "\n\n" + turn.t(
             "Please give the price of one server, e.g. *“a server costs $250k”*, and I will compare again.",
             "请提供单台整机价格，例如「整机120万」，我再帮您对比。",

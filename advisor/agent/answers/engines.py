@@ -9,12 +9,10 @@ ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")  # the serv
 
 def engine_of(turn: Turn) -> str | None:
     """The serving engine named, when our data has speeds for it; another one ("exllamav2", "MindIE") is said to be unused."""
-    engine = turn.slots.engine
-    if engine and engine not in ENGINES:
-        turn.slots.used.discard("engine")
-        turn.slots.unusable["engine"] = (
-            "our data has no measured speeds for this engine, so the estimate uses the usual engine for the card",
-            "我们的数据里没有这个引擎的实测速度，按该卡常用的引擎估算",
-        )
-        return None
-    return engine
+    if turn.slots.frame.get("engine") in (None, *ENGINES):
+        return turn.slots.engine  # marked as used
+    turn.slots.unusable["engine"] = (
+        "our data has no measured speeds for this engine, so the estimate uses the usual engine for the card",
+        "我们的数据里没有这个引擎的实测速度，按该卡常用的引擎估算",
+    )
+    return None

@@ -47,7 +47,7 @@ def answer(turn: Turn) -> str:
         line("Cloud /GPU-h", "云上每卡时", lambda r: _price(r["gpu"]["cloud_price"])),
     ]
     bought = bool(result["best_training_value"])  # two or more priced to buy; else, when they are, to rent
-    for best, field, en, zh in VALUE_ROWS[:2] if bought else VALUE_ROWS[2:]:  # what a unit of compute or bandwidth costs
+    for best, field, en, zh, _, _ in (VALUES[work, bought] for work in WORKS):  # what a unit of compute or bandwidth costs
         if result[best]:
             body.append(line(en, zh, lambda r, field=field: _ratio(r[field], result["currency"])))
     if len(rows) == 1:
@@ -58,7 +58,7 @@ def answer(turn: Turn) -> str:
         )
     else:
         lead = _leaders(turn, result)
-    chosen = _value_lead(turn, result) or _objective_lead(turn, [r["gpu"] for r in rows])
+    chosen = _value_lead(turn, result, bought) or _objective_lead(turn, [r["gpu"] for r in rows])
     if chosen:
         lead = chosen + "\n\n" + lead
     for r in rows:
@@ -126,33 +126,32 @@ def _objective_lead(turn: Turn, gpus: list[dict]) -> str:
     return turn.t(f"**{en}: {best['name']}** — {shown}{tail}.", f"**{zh}：{best['name']}** —— {shown}{tail}。")
 
 
-VALUE_ROWS = (
-    ("best_training_value", "price_per_bf16_tflops", "Price per BF16 TFLOPS", "每 TFLOPS（BF16）购价"),
-    ("best_serving_value", "price_per_tb_s", "Price per TB/s", "每 TB/s 带宽购价"),
-    ("best_training_rent", "rent_per_bf16_pflops", "Rent /GPU-h per BF16 PFLOPS", "每卡时租金 / PFLOPS（BF16）"),
-    ("best_serving_rent", "rent_per_tb_s", "Rent /GPU-h per TB/s", "每卡时租金 / TB/s 带宽"),
-)
+WORKS = ("training", "serving")
 # What "better value" means for the work named: compute for training, bandwidth for serving (decode reads the weights);
-# bought when two or more have a purchase price, else rented
-VALUE_BY_WORK = {
-    ("training", True): ("best_training_value", "price_per_bf16_tflops", "For training, the most BF16 compute for the money", "训练看算力，同样的钱买到 BF16 算力最多的是"),
-    ("serving", True): ("best_serving_value", "price_per_tb_s", "For serving, the most memory bandwidth for the money", "推理看显存带宽，同样的钱买到带宽最多的是"),
-    ("training", False): ("best_training_rent", "rent_per_bf16_pflops", "For training, the most BF16 compute per rented GPU-hour", "训练看算力，每卡时租金买到 BF16 算力最多的是"),
-    ("serving", False): ("best_serving_rent", "rent_per_tb_s", "For serving, the most memory bandwidth per rented GPU-hour", "推理看显存带宽，每卡时租金买到带宽最多的是"),
-}
+# bought when two or more have a purchase price, else rented. (work, bought) → (result key of the best card, row field,
+# table row English, Chinese, lead English, Chinese)
+VALUES = {
+    ("training", True): ("best_training_value", "price_per_bf16_tflops", "Price per BF16 TFLOPS", "每 TFLOPS（BF16）购价",
+                         "For training, the most BF16 compute for the money", "训练看算力，同样的钱买到 BF16 算力最多的是"),
+    ("serving", True): ("best_serving_value", "price_per_tb_s", "Price per TB/s", "每 TB/s 带宽购价",
+                        "For serving, the most memory bandwidth for the money", "推理看显存带宽，同样的钱买到带宽最多的是"),
+    ("training", False): ("best_training_rent", "rent_per_bf16_pflops", "Rent /GPU-h per BF16 PFLOPS", "每卡时租金 / PFLOPS（BF16）",
+                          "For training, the most BF16 compute per rented GPU-hour", "训练看算力，每卡时租金买到 BF16 算力最多的是"),
+    ("serving", False): ("best_serving_rent", "rent_per_tb_s", "Rent /GPU-h per TB/s", "每卡时租金 / TB/s 带宽",
+                         "For serving, the most memory bandwidth per rented GPU-hour", "推理看显存带宽，每卡时租金买到带宽最多的是"),
+}  # fmt: skip
 
 
-def _value_lead(turn: Turn, result: dict) -> str:
-    """"H20和910B训练哪个划算": the purchase price of a unit of the work's bottleneck, with its formula."""
-    bought = bool(result["best_training_value"])
+def _value_lead(turn: Turn, result: dict, bought: bool) -> str:
+    """"H20和910B训练哪个划算": the price of a unit of the work's bottleneck, with its formula."""
     if turn.slots.objective != "cheapest" or not (bought or result["best_training_rent"]):
         return ""
     named = [w for w in turn.slots.workloads if w != "inference"]
-    works = ["training"] if named else ["serving"] if turn.slots.workloads else ["training", "serving"]
+    works = ["training"] if named else ["serving"] if turn.slots.workloads else WORKS
     by_id = {r["gpu"]["id"]: r for r in result["rows"]}
     lines = []
     for work in works:
-        best, field, en, zh = VALUE_BY_WORK[work, bought]
+        best, field, _, _, en, zh = VALUES[work, bought]
         row = by_id[result[best]]
         others = [f"{r['gpu']['name']} {money(r[field]['amount'], result['currency'])}" for r in result["rows"] if r is not row and r[field]]
         lines.append(turn.t(
