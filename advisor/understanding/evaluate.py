@@ -35,9 +35,10 @@ BLIND_SPLITS = {
     "heldout16": "misses read (unseen: 0.820 / 0.900, then 0.820 / 0.880)",
     "heldout17": "misses read (unseen: 0.820 / 0.780, then 0.820 / 0.800)",
     "heldout18": "misses read (unseen: 0.880 / 0.820, then 0.880 / 0.860 twice)",
-    "heldout19": "never read (unseen: 0.860 / 0.720, then 0.840 / 0.680, 0.800 / 0.680)",
+    "heldout19": "misses read (unseen: 0.860 / 0.720, then 0.840 / 0.680, 0.800 / 0.680)",
+    "heldout20": "never read (unseen: 0.920 / 0.840)",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout19"
+FRESH_CONVERSATIONS = "heldout20"
 
 
 @dataclass
