@@ -80,6 +80,10 @@ UNITS = {
     "ms": ("ms", "毫秒"),
     "tokens/s": ("tokens/s", "token/s"),
     "sequences": ("sequences", "条序列"),
+    "share": ("share", "占比"),
+    "share of peak": ("share of peak", "峰值占比"),
+    "share of dense BF16 peak": ("share of dense BF16 peak", "稠密 BF16 峰值占比"),
+    "factor": ("factor", "倍"),
 }
 UNIT_NOTE = (
     "GB = 10⁹ bytes; a card sold as “80 GB” holds 80 GiB = 85.9 GB; nvidia-smi shows MiB.",

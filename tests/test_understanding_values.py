@@ -44,6 +44,16 @@ def kinds(text):
         ("包年的话平台给八五折", ("discount", 15.0)),
         ("沐曦的卡行不行", ("other_gpu", "沐曦")),
         ("what about tabbyapi", ("engine", "exllamav2")),
+        ("两张3090，300亿token，多久", ("tokens", 3e10)),  # NFKC makes the Chinese comma ",", which groups no thousands after 4 digits
+        ("那4090D呢，还有5090D", ("other_gpu", "5090d")),
+        ("网上说1b参数=2gb，靠谱吗", ("claim", "rule_of_thumb")),
+        ("预算能批到六十个w", ("money", (600_000.0, "", "once"))),  # the currency is the language's, set in the frame
+        ("need it done over the weekend, 8b lora", ("date", 48.0)),
+        ("训完两个epoch要多久", ("epochs", 2.0)),
+        ("pretraining a 350m llama-style model from scratch", ("params", 350e6)),
+        ("minicpm-v 2.6 on a jetson", ("model", "minicpm-v 2.6")),
+        ("vllm里max-model-len改到16384还是爆", ("context_setting", 16384.0)),
+        ("开了激活重计算 full recompute", ("recompute", "full")),
     ],
 )
 def test_values_as_people_write_them(text, expected):
@@ -84,3 +94,11 @@ def test_a_commitment_is_no_horizon_and_a_bare_number_amends_a_concept_question(
 
 def test_full_alone_is_no_recomputation_mode(understanding):
     assert not frame_of(understanding, "how long to fine-tune mistral 7b full on 1B tokens with 4 h100s").has("recompute")
+
+
+def test_a_condition_is_kept_when_the_ranking_changes_and_the_ranking_when_a_condition_comes(understanding):
+    question = "lowest cost way to serve qwen2.5 14b to 15 concurrent users"
+    frame = frame_of(understanding, "only cards we can buy in china tho", question)
+    assert frame.all("objective") == ["cheapest", "china_buyable"]
+    faster = frame_of(understanding, "actually make it the fastest", question, "only cards we can buy in china tho")
+    assert sorted(faster.all("objective")) == ["china_buyable", "fastest"]

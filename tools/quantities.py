@@ -39,6 +39,7 @@ _TOKEN = re.compile(rf"\s*(?:(?P<arabic>{_ARABIC})|(?P<chinese>[{_CHINESE_CHARS}
 # "七八张", "三五十个人", "两三百", "十七八": two neighbouring digits give a range; sizing takes its top
 _SPREAD = re.compile(r"(?P<tens>十)?(?P<low>[一二两三四五六七八九])(?P<high>[二两三四五六七八九])(?P<unit>[十百千万亿].*)?$")
 _LEADING_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_COUNTED_TEN_THOUSANDS = re.compile(r"个(?=w$)")  # "四十个w": forty ten-thousands, said with a measure word
 _THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
@@ -58,6 +59,7 @@ def normalize_quantity(text: str) -> str:
     """Full-width to ASCII, lower case, thousands separators removed, surrounding noise stripped."""
     text = unicodedata.normalize("NFKC", text).strip().lower()
     text = _THOUSANDS_COMMA.sub("", text)
+    text = _COUNTED_TEN_THOUSANDS.sub("", text)
     for prefix in APPROXIMATE_PREFIXES:
         if text.startswith(prefix):
             text = text[len(prefix) :].strip()
@@ -172,10 +174,11 @@ def _evaluate(tokens: list[tuple[str, object]]) -> float | None:
     return total if terms and math.isfinite(total) else None
 
 
-# A method name may run into the size it trains ("lora13b", "qlora70b"), unlike a product name ("a100")
+# A method name may run into the size it trains ("lora13b", "qlora70b"), unlike a product name ("a100"). A comma groups
+# thousands only after at most three digits: "4090，500亿" (NFKC turns the Chinese comma into ",") is a card, then a number
 _CANDIDATE = re.compile(
-    rf"(?:(?:(?<![a-z0-9.])|(?<=lora)|(?<=sft))(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|{_MORE_THAN}|,(?=\d{{3}}(?!\d))|e[+-]?\d)*"
-    rf"(?:\s?(?:{_SUFFIX_WORDS})(?:(?![a-z])|(?<=b)(?=(?:fp|bf|int|nf)\d)))?",  # "72bfp16": a size glued to its precision
+    rf"(?:(?:(?<![a-z0-9.])|(?<=lora)|(?<=sft))(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|{_MORE_THAN}|(?<!\d{{4}}),(?=\d{{3}}(?!\d))|e[+-]?\d)*"
+    rf"(?:\s?(?:个(?=w))?(?:{_SUFFIX_WORDS})(?:(?![a-z])|(?<=b)(?=(?:fp|bf|int|nf)\d)))?",  # "72bfp16": a size glued to its precision
     re.IGNORECASE,
 )
 

@@ -155,6 +155,10 @@ UNUSED_BECAUSE = {
                  "速度按同时提问的人数（并发）计算，不按能用它的总人数"),
     "discount": ("a rental discount is applied in the rent-or-buy comparison; ask “rent or buy?” to see it",
                  "租用折扣用在“租还是买”的对比里；问“租还是买”即可看到"),
+    "deadline": ("a deadline is checked by a training-time estimate, which needs the amount of training data; tell me how many tokens and I will say which setup finishes in time",
+                 "期限要用训练时长来核对，这需要训练数据量；告诉我有多少 token，我就能算出哪套配置能按时跑完"),
+    "epochs": ("epochs multiply the training data in a training-time estimate; ask how long the run takes to see it",
+               "训练轮数用在训练时长估算里（乘以数据量）；问“要训多久”即可看到"),
 }
 
 

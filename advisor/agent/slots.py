@@ -17,7 +17,7 @@ METHOD_TO_WORKLOAD = {
 }  # fmt: skip
 
 
-OBJECTIVE_FILTERS = {"datacenter_only"}
+OBJECTIVE_FILTERS = {"datacenter_only", "china_buyable", "domestic"}
 CALCULATED_CURRENCIES = ("USD", "CNY")  # the calculators' currencies; no exchange rate is kept for any other
 
 
@@ -204,12 +204,12 @@ class Slots:
 
     @property
     def objective(self) -> str | None:
-        """The ranking the user asked for; "data-center cards only" is a filter, not a ranking."""
+        """The ranking the user asked for; "data-center cards only" and "buyable in China" are filters, not rankings."""
         return next((o for o in self._all("objective") if o not in OBJECTIVE_FILTERS), None)
 
-    @property
-    def datacenter_only(self) -> bool:
-        return "datacenter_only" in self._all("objective")
+    def keeps_to(self, condition: str) -> bool:
+        """Whether the user limited the options: "datacenter_only", "china_buyable" or "domestic"."""
+        return condition in self._all("objective")
 
     @property
     def for_a_team(self) -> bool:

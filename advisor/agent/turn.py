@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor.agent.markdown import number
 from advisor.agent.slots import Slots
 from advisor.contract import Language, Source
-from advisor.labels import pick
+from advisor.labels import pick, unit
 from advisor.registry import Registry, ToolOutcome
 from advisor.understanding.dialogue import asks_count
 from advisor.understanding.entity_words import is_other_model
@@ -119,6 +120,10 @@ class Turn:
     def formula(self, item: dict) -> str:
         """A tool line item's formula in the user's language."""
         return item.get("formula_zh") or item["formula"] if self.language == "zh" else item["formula"]
+
+    def item_rows(self, items: list[dict]) -> list[list[str]]:
+        """Tool line items as table rows (item, value with its unit, formula) in the user's language."""
+        return [[self.text(i["label"]), f"{number(i['value'], 2)} {unit(i['unit'], self.language)}".rstrip(), f"`{self.formula(i)}`"] for i in items]
 
     def assume(self, en: str, zh: str) -> None:
         self.assumptions.append(self.t(en, zh))

@@ -17,7 +17,7 @@ PARALLEL = re.compile(
 )
 CONTEXT_SETTING = re.compile(
     r"(?<![a-z])(?:max[-_\s]?model[-_\s]?len|max[-_\s]?seq(?:uence)?[-_\s]?len(?:gth)?|seq(?:uence)?[-_\s]?len(?:gth)?|context[-_\s]?(?:length|len|window)|ctx|上下文(?:长度)?)"
-    r"\s*(?:is\s+|was\s+)?(?:set\s+to|to|at|=|:|of|到|为|是|设成|设为|设的|设了|开到|开的|开了)?\s*(?P<n>\d{3,7})(?P<k>k)?(?![\d.a-z])"
+    r"\s*(?:is\s+|was\s+)?(?:(?:(?:set|cut|lowered|reduced|dropped|raised|bumped)\s+(?:it\s+)?)?(?:down\s+|up\s+)?to|at|=|:|of|到|为|是|设成|设为|设的|设了|开到|开的|开了|降到|调到|改到|改成|减到|砍到|加到|提到)?\s*(?P<n>\d{3,7})(?P<k>k)?(?![\d.a-z])"
 )
 # "bs 64", "batch_size=8", "micro batch 4", "批大小16": the number a batch word names
 BATCH = re.compile(
@@ -42,6 +42,11 @@ SERVERS_OF_NAMED_CARDS = re.compile(
     r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten)(?=\s+\d{1,2}[\s-]*(?:gpus?|cards?)\s+(?:[a-z0-9.\-]+\s+){1,3}?(?:nodes?|servers?|boxes|machines?|hosts?)(?![a-z]))"
 )
 TIMES_AFTER_NAME = re.compile(r"\s?(?P<x>[x×*]\s?(?P<n>\d{1,3}))(?![\d.a-z])")
+# "x 3 epochs", "2 full epochs", "num_train_epochs=3", "训3个epoch", "过两遍数据": passes over the training data
+EPOCHS = re.compile(
+    r"(?:(?<![a-z0-9])[x×*]\s?)?(?<![\d.第])(?P<n>\d{1,2}(?:\.\d)?|one|two|three|four|five|ten|[一二两三四五六七八九十])\s*(?:full\s+)?(?:个\s*)?(?:epochs?|轮|遍)(?![a-z])"
+    r"|(?<![a-z])(?:num_train_)?epochs?\s*(?:=|:|of|设成|设为|开到)?\s*(?P<setting>\d{1,2})(?![\d.])"
+)
 TIMES_COUNT = re.compile(r"(?<![a-z0-9])[x×*]\s?(\d{1,4})(?![\d.a-z])")
 # "num_workers=8", "max_split_size_mb:128", "OMP_NUM_THREADS调到16": a setting the advisor has no slot for;
 # its number is nobody's batch or count (the settings it does read are matched before this).

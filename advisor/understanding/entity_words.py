@@ -19,6 +19,7 @@ OTHER_GPU = re.compile(
     r"(?<![a-z0-9])(?:(?:nvidia|geforce|amd|radeon|intel)\s+)?(?:rtx|gtx|rx|quadro|titan|arc)\s*-?\s*[a-z]?\d{3,4}[a-z]?"
     r"(?:\s*(?:ti|super|xtx|xt|gre|ada|mobile|laptop))*(?![a-z0-9])"
     r"|(?<![a-z0-9.])[1-9]0[5-9]0\s*(?:ti|super)(?:\s*super)?(?![a-z0-9])"  # "2080ti", "4070 super": no prefix, but the suffix says card
+    r"|(?<![a-z0-9.])[45]090\s*d(?![a-z0-9])"  # "5090D", "4090D": the China editions, not 5,090 days
     r"|(?:(?<=used\s)|(?<=old\s)|(?<=二手)|(?<=老))(?:[1-9]0[5-9]0|16[56]0)(?![a-z0-9.])"  # "a used 1070": the word says card
     r"|(?<![a-z0-9.])[1-9]0[5-9]0(?=\s*\d{1,2}\s*(?:gb?|g显存)(?![a-z]))"  # "4060 8G": the memory after it says card
     r"|(?:海光|hygon)\s*(?:dcu\s*)?[a-z]{1,2}\d{2,3}[a-z]?(?![a-z0-9])|(?:寒武纪|cambricon)?\s*mlu\s*-?\d{3}[a-z]?(?:-[a-z]\d)?(?![a-z0-9])"  # Chinese accelerators
@@ -28,6 +29,11 @@ OTHER_GPU = re.compile(
     r"|(?<![a-z0-9])(?:google\s+)?tpu\s*-?\s*v[2-7][a-z]?(?:\s*-\s*\d{1,4})?(?![a-z0-9])"  # "TPU v4", "tpu v6e-8"
     r"|(?<![a-z0-9])(?:(?:amd|instinct)\s+)*mi\s*-?\s*[1-9]\d{1,2}[xa]?(?=s?(?![a-z0-9]))"  # "MI210s", "mi100"
     r"|(?<![a-z0-9])(?:nvidia\s+|tesla\s+)?(?:a30|p40|p100|k80|m40|a4000|a4500|a5000|a5500|quadro\s+rtx\s*\d{4})(?![a-z0-9])"
+)
+# "1B参数占2个G", "1b params = 2gb", "每10亿参数要4G": a rule of thumb written as its ratio, not a model size and a memory
+CLAIM_RATIO = re.compile(
+    r"(?:每|per\s+|one\s+)?(?<![\d.])(?:1\s*b|10亿|十亿|一十亿|billion)\s*(?:个?参数量?|params?|parameters?)?\s*"
+    r"(?:占|要|需要|吃|约|大概|就是|≈|=|->|→|is|takes|needs|is\s+about|~)\s*(?:用\s*)?\d+(?:\.\d+)?\s*(?:个\s*)?(?:gb?|gib|字节|bytes?)(?![a-z])"
 )
 CARD_NUMBER = re.compile(r"[1-9]0[5-9]0(?:\s*ti)?")
 
@@ -80,7 +86,7 @@ def model_version_pattern() -> re.Pattern[str]:
     raw = raw_entities()
     families = "|".join(re.escape(f) for f in sorted(raw["model_family"], key=len, reverse=True))
     others = "|".join(re.escape(f) for f in sorted(raw["other_model"], key=len, reverse=True))
-    version = r"[\s-]?v?\d+(?:\.\d+)?(?:[-_](?:small|medium|large|xl|mini|instruct|chat|base|it))*"
+    version = r"(?:-(?:v|vl|o|coder|math))?[\s-]?v?\d+(?:\.\d+)?(?:[-_](?:small|medium|large|xl|mini|instruct|chat|base|it))*"  # "minicpm-v 2.6"
     return re.compile(rf"(?<![a-z0-9])(?:(?:{families}){version}|{others})(?![a-z0-9])")
 
 

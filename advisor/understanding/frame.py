@@ -57,8 +57,9 @@ class Frame:
             if values and all(v.value in ADDS_TO_SLOT for v in values):
                 merged[name] = [*(v for v in merged.pop(name, []) if v.value != values[0].value), *values]
             elif values and not _only_more_general(values, merged.get(name, [])):
-                merged.pop(name, None)  # re-inserted last: the most recently stated slot
-                merged[name] = list(values)
+                said = {v.value for v in values}
+                kept = [v for v in merged.pop(name, []) if v.value in ADDS_TO_SLOT and v.value not in said]
+                merged[name] = [*kept, *values]  # re-inserted last: the most recently stated slot
         for name in implicitly_replaced([name for name, values in newer.slots.items() if values]):
             merged.pop(name, None)
         return Frame(merged)
@@ -79,8 +80,9 @@ class Frame:
 MORE_GENERAL = {"train": {"full_finetune", "lora", "qlora", "pretrain", "finetune"}, "finetune": {"full_finetune", "lora", "qlora"}}
 
 
-# "加上offload呢" after ZeRO-3 adds to the sharding, it does not replace it.
-ADDS_TO_SLOT = {"offload"}
+# "加上offload呢" after ZeRO-3 adds to the sharding, and "has to be buyable in China" after "cheapest" to the
+# objective: a condition is kept beside the value it qualifies, and a new value of the slot does not drop it.
+ADDS_TO_SLOT = {"offload", "china_buyable", "domestic", "datacenter_only"}
 
 
 def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool:

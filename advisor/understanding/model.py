@@ -23,7 +23,8 @@ from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS, Corpus, Utterance
 from advisor.understanding.features import focus, masked, role_features, words
 from advisor.understanding.meaning import SENTENCE_VECTORS
-from advisor.understanding.values import Value, find_values
+from advisor.understanding.number_values import Value
+from advisor.understanding.values import find_values
 from knowledge.catalog import Catalog
 
 NONE = "none"
@@ -40,7 +41,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency", "audience"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
-    "discount": {"discount"}, "mfu": {"mfu"}, "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
+    "discount": {"discount"}, "mfu": {"mfu"}, "epochs": {"epochs"}, "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}

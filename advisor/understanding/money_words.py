@@ -26,8 +26,11 @@ TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|total|altogether|all\s+in|for\s+(?:t
 UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")
 PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年)|(?P<hour_a>小时))" + _PERIOD_TO_PRICE + r"\s*$|(?P<hourly>按小时|按时|hourly)[^\d]{0,8}$")
 YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3}|[一二两三四五六七八九]|十)块(?P<jiao>[1-9一二三四五六七八九])毛?(?![\d卡张块台个小度月年天周])")
-# "七毛一度", "六毛五一度": jiao (and fen) of a price per kWh, ¥0.7 and ¥0.65
-JIAO_AND_FEN = re.compile(r"(?<![\d.])(?P<jiao>[1-9一二两三四五六七八九])(?:毛|角)钱?(?P<fen>[1-9一二三四五六七八九])?(?=\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时))")
+# "六毛五一度", "一度电六毛", "电价七毛五": jiao (and fen) of a price per kWh, the kWh said after or before
+JIAO_AND_FEN = re.compile(
+    r"(?P<before>(?:[一每]\s*度电?|电价|电费)\s*(?:是|要|大概|约)?\s*)?(?<![\d.])(?P<jiao>[1-9一二两三四五六七八九])(?:毛|角)钱?"
+    r"(?P<fen>[1-9一二三四五六七八九])?(?(before)|(?=\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时)))"
+)
 # "报价一台230万", "一张要2万": the unit an amount is the price of, not a count
 UNIT_BEFORE_PRICE = re.compile(r"[一每]\s*(?:台|张|块|片)\s*(?:要|是|就要|大概|约|差不多)?\s*(?=[\d两三四五六七八九十]+(?:\.\d+)?\s*(?:万|千|k|w|元|块))")
 PER_KWH_AFTER = re.compile(r"\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时)")
@@ -40,3 +43,14 @@ DISCOUNT = re.compile(
     r"(?P<off>\d{1,2}(?:\.\d)?)\s*%\s*(?:(?:savings?\s+plans?|reserved|reservation|commit(?:ment|ted)?|volume|annual|upfront|academic|edu(?:cation)?)\s+)?"
     r"(?:off|discount|cheaper|less|reserved|committed)(?![a-z])|(?:discount|便宜|优惠|折扣|打折)\s*(?:of\s+|了)?(?P<off_after>\d{1,2}(?:\.\d)?)\s*%"
     r"|(?:打|给|享|(?<![\d一二三四五六七八九]))\s*(?P<pay>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2})\s*折(?![旧腾叠算合])")
+# "30w预算", "8w块": Chinese writers shorten 万 (ten thousand) to w; only around money words, since
+# "700W" is also a card's power.
+WAN_CONTEXT_BEFORE = re.compile(r"(?:预算|花|报价|价格|价钱|售价|成本|买|租金|月租|总共|一共|每月|每个月|一个月|每年|一年|budget)[^\d]{0,4}$")
+WAN_CONTEXT_AFTER = re.compile(r"\s*(?:的?预算|以内|以下|左右|块|元|rmb|cny|人民币|一台|一张|买|的机器|的服务器)")
+SPENDING_BEFORE = re.compile(r"(?:budget\b[^\d\n]{0,24}?\b(?:to|at)|(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|caps?\b[^\n]{0,20}?\bat|capped\s+at|ceiling|approved|grant|funding|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
+BUDGET_BEFORE = re.compile(r"(?:budget|预算)\s*(?:of|is|was|:|=|是|有|大概|约|在)?\s*(?:about|around|~)?\s*$")
+BUDGET_AFTER = re.compile(r"\s*(?:budget|(?:的)?预算)")
+ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价|[一每]\s*度电?)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
+RENTING = re.compile(r"租|\brent|\blease|\bcloud")
+PERIOD_RIGHT_BEFORE = re.compile(r"(?:每|一)\s*(?P<card>张?卡\s*每?\s*)?个?(?:小时|月)\s*(?:大概|约|是|要|差不多|就|才)?\s*$")
+RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")

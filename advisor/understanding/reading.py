@@ -8,7 +8,8 @@ from advisor.language import LanguageInfo, analyze_language, default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.frame import Frame, SlotValue, build_frame
 from advisor.understanding.model import TaggedValue, UnderstandingModel
-from advisor.understanding.values import Value, find_values
+from advisor.understanding.number_values import Value
+from advisor.understanding.values import find_values
 from knowledge.catalog import Catalog
 
 

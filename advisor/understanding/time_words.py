@@ -27,6 +27,12 @@ WEEKDAY_DEADLINE = re.compile(
     r"(?P<en>mon|tue|wed|thu|fri|sat|sun)(?:day|s|nes|sday|rs|rsday|urday)?(?![a-z])"
     r"|(?P<next_zh>这|本|下)?(?:周|星期|礼拜)(?P<zh>[一二三四五六日天])(?=[^\d\n，,。]{0,3}?(?:前|之前|以前|截止|交付|交|上线))"
 )
+# "over a weekend", "一个周末跑完": the two days of a weekend as the time the job has
+WEEKEND_DEADLINE = re.compile(
+    r"(?<![a-z])(?:over|in|within|during|across)\s+(?:a|the|one|this|next)\s+(?:long\s+)?weekend(?![a-z])"
+    r"|(?:一个|这个?|下个?)?周末(?=(?:之内|以内|内|前|跑完|搞定|弄完|训完|做完|出结果))"
+)
+WEEKEND_HOURS = 48.0
 ARTICLE_DURATION = re.compile(r"(?<![a-z])an?\s+(?P<unit>year|month|week|day)(?![a-z])")
 NUMBER_BEFORE_ARTICLE = re.compile(r"\d\s*(?:h|hrs?|hours?)?\s*$")
 # "two and a half years", "a year and a half", "两年半", "三个半月": a whole number of units and a half
@@ -85,6 +91,8 @@ def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
         found.append((match.start(), match.end(), "date", _hours_until(match), "day"))
     for match in WEEKDAY_DEADLINE.finditer(text):
         found.append((match.start(), match.end(), "date", _hours_until_weekday(match), "day"))
+    for match in WEEKEND_DEADLINE.finditer(text):
+        found.append((match.start(), match.end(), "date", WEEKEND_HOURS, "day"))
     for match in AND_A_HALF.finditer(text):
         whole = match.group("n") or match.group("zh")
         unit = duration_unit(match.group("unit") or match.group("unit_first") or match.group("zh_year") or "月")

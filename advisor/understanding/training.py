@@ -20,14 +20,15 @@ from advisor.understanding.corpus import Corpus
 from advisor.understanding.dialogue import train_continuation
 from advisor.understanding.entity_words import ENTITIES_FILE
 from advisor.understanding.model import UnderstandingModel
+from advisor.understanding.number_values import Value
 from advisor.understanding.reading import Reading, read_message, retagged
-from advisor.understanding.values import Value, find_values
+from advisor.understanding.values import find_values
 from knowledge.catalog import DATA_DIR, Catalog
 from tools import quantities
 
 log = logging.getLogger(__name__)
 FOLDS = 3
-CODE_FILES = ("model.py", "features.py", "values.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py", "meaning.py")
+CODE_FILES = ("model.py", "features.py", "values.py", "number_values.py", "money_words.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py", "meaning.py")
 
 
 def train(catalog: Catalog, data: Corpus) -> UnderstandingModel:

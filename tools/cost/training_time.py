@@ -73,6 +73,9 @@ class TrainingTimeRequest(BaseModel):
     currency: str = Field("USD", description="'USD' or 'CNY' for the cost figure.")
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="Exchange rate, CNY per USD, for converting catalog prices.")
     pue: float = Field(1.3, description="Data-centre power usage effectiveness (1.0–3.0); 1.2–1.4 is typical for planning.")
+    electricity_price: float | None = Field(
+        None, ge=0, le=10, description="Electricity per kWh in `currency`, for the power bill of owned GPUs (e.g. 0.12 USD, 0.8 CNY)."
+    )
 
     @field_validator("tokens", mode="before")
     @classmethod
@@ -104,6 +107,7 @@ class TrainingTimeResult(BaseModel):
     wall_clock_days: float
     energy_kwh: float | None = Field(description="GPU board energy × PUE (a whole server draws more); None without a TDP.")
     cost: float | None = Field(description="GPU-hours × price; None when no price is known.")
+    electricity_cost: float | None = Field(None, description="Energy × electricity price, when a price per kWh was given.")
     currency: Currency
     price_per_gpu_hour: float | None
     deadline_days: float | None
@@ -266,6 +270,12 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
         items.append(LineItem(key="cost", label=Text(en="GPU rental cost", zh="租卡费用"), value=cost, unit=currency,
                               formula=f"{hours} GPU-h × {unit_price}/GPU-h ({price_note}) = {total}",
                               formula_zh=f"{hours} 卡时 × {unit_price}/卡时（{price_note_zh}）= {total}"))  # fmt: skip
+    power_bill = energy * request.electricity_price if energy is not None and request.electricity_price is not None else None
+    if power_bill is not None:
+        per_kwh = money(request.electricity_price, currency)
+        items.append(LineItem(key="electricity_cost", label=Text(en="Electricity for owned GPUs", zh="自有卡的电费"), value=power_bill,
+                              unit=currency, formula=f"{energy:,.0f} kWh × {per_kwh}/kWh = {money(power_bill, currency)}",
+                              formula_zh=f"{energy:,.0f} kWh × {per_kwh}/kWh = {money(power_bill, currency)}"))  # fmt: skip
     meets = None if request.deadline_days is None else days <= request.deadline_days + 1e-9
     if meets is False:
         warnings.append(Text(
@@ -277,8 +287,8 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
         model_id=model_id, params_b=params_b, tokens=request.tokens, gpu_id=gpu.id, gpu_name=gpu.name, num_gpus=num_gpus,
         gpus_derived_from_deadline=derived, precision=request.precision, recompute=request.recompute,
         peak_tflops=peak, mfu=mfu, mfu_source="user" if row is None else "default", mfu_row=row, mfu_table=MFU_TABLE,
-        total_flops=flops, gpu_hours=gpu_hours, wall_clock_days=days, energy_kwh=energy, cost=cost, currency=currency,
-        price_per_gpu_hour=price, deadline_days=request.deadline_days, meets_deadline=meets, items=items, warnings=warnings,
+        total_flops=flops, gpu_hours=gpu_hours, wall_clock_days=days, energy_kwh=energy, cost=cost, electricity_cost=power_bill,
+        currency=currency, price_per_gpu_hour=price, deadline_days=request.deadline_days, meets_deadline=meets, items=items, warnings=warnings,
     )  # fmt: skip
 
 

@@ -77,9 +77,18 @@ def _duration(days: float) -> tuple[str, str]:
     return f"{number(days)} days", f"{number(days)} 天"
 
 
+def _cost_of_a_run(turn: Turn) -> bool:
+    """"What would that run cost at $2.2/hr", "这么跑电费多少": the cost of a training run already described, not
+    owning against renting (which needs a server price or a span of years the user did not give)."""
+    f = turn.slots.frame
+    return f.has("training_tokens") and not any(f.has(slot) for slot in ("server_price", "budget", "horizon", "utilisation"))
+
+
 def tco(turn: Turn) -> str:
     if rentals.applies(turn):
         return rentals.answer(turn)
+    if _cost_of_a_run(turn):
+        return training_time(turn)
     s = turn.slots
     currency = _currency(turn)
     count = s.gpu_count or 8
@@ -194,6 +203,20 @@ def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
     return "\n".join(lines)
 
 
+def _tokens_seen(turn: Turn) -> float | None:
+    """The tokens the run processes: the training data times its epochs ("40M tokens x 3 epochs")."""
+    tokens, epochs = turn.slots.tokens, turn.slots.frame.get("epochs")
+    if epochs is None:
+        return tokens
+    if tokens is None:
+        turn.ignore("epochs", "epochs multiply the training data, and no amount of data (tokens) was given", "训练轮数要乘以训练数据量，但没有给出数据量（token 数）")
+        return None
+    turn.slots.mark("epochs")
+    total = tokens * epochs
+    turn.assume(f"{number(total / 1e6)}M tokens processed = {number(tokens / 1e6)}M × {number(epochs)} epochs", f"共处理 {number(total / 1e6)}M token = {number(tokens / 1e6)}M × {number(epochs)} 轮")
+    return total
+
+
 def training_time(turn: Turn) -> str:
     compared = compare.route(turn, default_task="full_finetune")  # "H100 or A100 to train 8B on 1T tokens?"
     if compared is not None:
@@ -211,13 +234,14 @@ def training_time(turn: Turn) -> str:
             "Which model (or how many parameters) do you want to train, on how many tokens? e.g. *“7B on 2T tokens with 64 H100”*.",
             "请告诉我要训练的模型（或参数量）和数据量，例如「7B 模型、2万亿 token、64 张 H100」。",
         )
-    tokens = s.tokens
+    tokens = _tokens_seen(turn)
     args = {"model": model, "gpu": _gpu(turn), "currency": _currency(turn)}
     args.update(
         tokens=tokens,
         num_gpus=s.gpu_count if s.gpu_count else None,
         deadline_days=s.deadline_hours / 24 if s.deadline_hours else None,
         price_per_gpu_hour=_hourly_price(turn, args["currency"], s.gpu_count or 1),
+        electricity_price=_in(s.power_price, args["currency"]),
         mfu=s.mfu,
     )
     if tokens is None:
@@ -242,10 +266,12 @@ def training_time(turn: Turn) -> str:
     took_en, took_zh = _duration(r["wall_clock_days"])
     verdict = turn.t(
         f"**≈ {took_en}** on {r['num_gpus']}× {_name(turn, r['gpu_id'])} — {number(r['gpu_hours'])} GPU-hours"
-        + (f", about {money(r['cost'], cur)}" if r["cost"] else "")
+        + (f", about {money(r['cost'], cur)} rented" if r["cost"] else "")
+        + (f"; electricity {money(r['electricity_cost'], cur)} on owned GPUs" if r["electricity_cost"] is not None else "")
         + ".",
         f"**约 {took_zh}**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}），共 {number(r['gpu_hours'])} GPU时"
-        + (f"，费用约 {money(r['cost'], cur)}" if r["cost"] else "")
+        + (f"，租卡费用约 {money(r['cost'], cur)}" if r["cost"] else "")
+        + (f"；用自有卡的电费约 {money(r['electricity_cost'], cur)}" if r["electricity_cost"] is not None else "")
         + "。",
     )
     if r["deadline_days"] and not r["gpus_derived_from_deadline"]:  # "单卡来得及吗": the answer to the question asked
@@ -260,7 +286,7 @@ def training_time(turn: Turn) -> str:
             f"**{r['num_gpus']}× {_name(turn, r['gpu_id'])}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
             f"**需要 {r['num_gpus']} 张 {_name(turn, r['gpu_id'])}** 才能在 {number(r['deadline_days'])} 天内完成（约 {number(r['wall_clock_days'])} 天）。",
         ) + "\n\n" + verdict
-    rows = [[turn.text(i["label"]), f"{number(i['value'], 2)} {i['unit']}", f"`{turn.formula(i)}`"] for i in r["items"]]
+    rows = turn.item_rows(r["items"])
     turn.assume(
         f"MFU {r['mfu']:.0%} ({'given' if r['mfu_source'] == 'user' else 'default for this GPU class and scale'})",
         f"MFU {r['mfu']:.0%}（{'用户给定' if r['mfu_source'] == 'user' else '按该GPU类别和规模的默认值'}）",

@@ -55,7 +55,7 @@ def answer(turn: Turn) -> str:
     parts = [lead]
     if r.get("max_concurrency_at_target"):
         parts.append(turn.t(f"Concurrency that still meets the target: about {number(r['max_concurrency_at_target'])}.", f"满足目标的最大并发：约 {number(r['max_concurrency_at_target'])}。"))
-    rows = [[turn.text(i["label"]), f"{number(i['value'], 2)} {i['unit']}", f"`{turn.formula(i)}`"] for i in r.get("lines", [])]
+    rows = turn.item_rows(r.get("lines", []))
     if rows:
         parts.append(table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows))
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]

@@ -11,6 +11,7 @@ from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import VERDICT
 from advisor.language import default_currency
+from advisor.understanding.money_words import RENTING
 from tools.gpu_specs import CHINA_BUYABLE
 
 TASK_BY_WORKLOAD = {
@@ -62,7 +63,7 @@ def task_of(turn: Turn) -> tuple[str, bool]:
 
 DOMESTIC_VENDORS = {"Huawei", "Hygon", "Cambricon", "Kunlunxin", "Biren", "Moore Threads", "MetaX"}
 # The understanding layer's objective values (entities.yaml) → the recommender's ranking.
-OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "china_buyable": "china", "domestic": "china", "least_power": "power", "most_memory": "memory"}
+OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "least_power": "power", "most_memory": "memory"}
 OBJECTIVE_LABEL = {
     "cheapest": ("lowest purchase price of the whole configuration", "整套采购价最低"),
     "fastest": ("fastest (most tokens/s in total; training: most TFLOPS)", "速度最快（总 token/s 最高；训练按总算力）"),
@@ -163,11 +164,13 @@ def recommend(turn: Turn) -> str:
         "max_gpus": s.gpu_count or None,
         **_serving_args(turn, task),
     }
-    if s.objective == "china_buyable":
-        args["region"] = "cn"
-    if s.objective == "domestic":  # Chinese-made accelerators only
-        args["region"], args["gpus"] = "cn", [g.id for g in turn.catalog.gpus if g.vendor in DOMESTIC_VENDORS]
-    if s.datacenter_only:
+    if args["objective"] == "cheapest" and any(RENTING.search(text.lower()) for text in turn.reading.task_messages):
+        args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
+    if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
+        args["region"], args["objective"] = "cn", args["objective"] or "china"
+    if s.keeps_to("domestic"):  # Chinese-made accelerators only
+        args["gpus"] = [g.id for g in turn.catalog.gpus if g.vendor in DOMESTIC_VENDORS]
+    if s.keeps_to("datacenter_only"):
         allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
         args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
         turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
