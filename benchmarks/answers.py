@@ -29,6 +29,6 @@ def measure_answers(rounds: int = 3) -> list[dict]:
                 passed += 1
     p95 = statistics.quantiles(timings, n=20)[-1]
     return [
-        {"name": "offline answer latency (warm)", "result": f"p50 {statistics.median(timings):.1f} ms, p95 {p95:.1f} ms", "target": "p95 < 200 ms", "ok": p95 < 200},
+        {"name": "offline answer latency (warm)", "result": f"p50 {statistics.median(timings):.1f} ms, p95 {p95:.1f} ms", "target": "p95 < 100 ms", "ok": p95 < 100},
         {"name": "offline golden questions", "result": f"{passed}/{len(cases)} pass", "target": "all pass", "ok": passed == len(cases)},
     ]

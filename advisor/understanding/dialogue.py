@@ -159,7 +159,9 @@ class ContinuationModel:
 
     def fit(self, rows: list[dict[str, float]], labels: list[bool], weights: list[float]) -> ContinuationModel:
         self.vectorizer = DictVectorizer()
-        self.model = LogisticRegression(C=1.0, max_iter=2000)
+        # C by cross-validation over the training conversations: 1.0 → 0.750 / 0.785, 0.5 → 0.757 / 0.793,
+        # 0.25 → 0.764 / 0.807, 0.1 → 0.779 / 0.793 (en / zh); the many word features need the stronger prior
+        self.model = LogisticRegression(C=0.25, max_iter=2000)
         self.model.fit(self.vectorizer.fit_transform(rows), labels, sample_weight=weights)
         return self
 
