@@ -36,7 +36,7 @@ BLIND_SPLITS = {
     "heldout17": "misses read (unseen: 0.820 / 0.780, then 0.820 / 0.800)",
     "heldout18": "misses read (unseen: 0.880 / 0.820, then 0.880 / 0.860 twice)",
     "heldout19": "misses read (unseen: 0.860 / 0.720, then 0.840 / 0.680, 0.800 / 0.680)",
-    "heldout20": "never read (unseen: 0.920 / 0.840)",
+    "heldout20": "never read (unseen: 0.920 / 0.840, then 0.940 / 0.820, 0.920 / 0.860)",
 }  # fmt: skip
 FRESH_CONVERSATIONS = "heldout20"
 
