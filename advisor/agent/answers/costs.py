@@ -269,7 +269,7 @@ def training_time(turn: Turn) -> str:
         + (f", about {money(r['cost'], cur)} rented" if r["cost"] else "")
         + (f"; electricity {money(r['electricity_cost'], cur)} on owned GPUs" if r["electricity_cost"] is not None else "")
         + ".",
-        f"**约 {took_zh}**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}），共 {number(r['gpu_hours'])} GPU时"
+        f"**约 {took_zh}**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}），共 {number(r['gpu_hours'])} 卡时"
         + (f"，租卡费用约 {money(r['cost'], cur)}" if r["cost"] else "")
         + (f"；用自有卡的电费约 {money(r['electricity_cost'], cur)}" if r["electricity_cost"] is not None else "")
         + "。",
