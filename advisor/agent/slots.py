@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from advisor.understanding.frame import Frame, Money
+from advisor.understanding.frame import CONDITIONS, Frame, Money
 
 METHOD_TO_WORKLOAD = {
     "inference": "inference", "lora": "lora", "qlora": "qlora", "full_finetune": "full_finetune",
@@ -17,7 +17,6 @@ METHOD_TO_WORKLOAD = {
 }  # fmt: skip
 
 
-OBJECTIVE_FILTERS = {"datacenter_only", "china_buyable", "domestic"}
 CALCULATED_CURRENCIES = ("USD", "CNY")  # the calculators' currencies; no exchange rate is kept for any other
 
 
@@ -205,7 +204,7 @@ class Slots:
     @property
     def objective(self) -> str | None:
         """The ranking the user asked for; "data-center cards only" and "buyable in China" are filters, not rankings."""
-        return next((o for o in self._all("objective") if o not in OBJECTIVE_FILTERS), None)
+        return next((o for o in self._all("objective") if o not in CONDITIONS), None)
 
     def keeps_to(self, condition: str) -> bool:
         """Whether the user limited the options: "datacenter_only", "china_buyable" or "domestic"."""

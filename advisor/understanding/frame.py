@@ -82,7 +82,8 @@ MORE_GENERAL = {"train": {"full_finetune", "lora", "qlora", "pretrain", "finetun
 
 # "加上offload呢" after ZeRO-3 adds to the sharding, and "has to be buyable in China" after "cheapest" to the
 # objective: a condition is kept beside the value it qualifies, and a new value of the slot does not drop it.
-ADDS_TO_SLOT = {"offload", "china_buyable", "domestic", "datacenter_only"}
+CONDITIONS = {"china_buyable", "domestic", "datacenter_only"}  # objective values that limit the options, not rank them
+ADDS_TO_SLOT = {"offload", *CONDITIONS}
 
 
 def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool:

@@ -102,7 +102,7 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         stop = match.end()
         surface = text[start:stop]
         if kind in ("money", "money_kwh"):  # "每度0.85元": per kWh when the kWh came first
-            per_kwh = kind == "money_kwh" or (value < 5 and bool(ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start])))
+            per_kwh = kind == "money_kwh" or (value < 5 and _energy_price_before(text, start))
             return money_value(text, start - len(symbol), stop, value, per_kwh, symbol=symbol)
         if kind == "memory":
             return Value(start, stop, "memory", value, "GB", surface)
@@ -130,7 +130,7 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
     period = PERIOD_RIGHT_BEFORE.search(text, max(0, start - 16), start)
     if period and (RENTING.search(text, 0, start) or period.group("card")):  # "租的话每小时2.5", "每张卡每小时1.8": a rent
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
-    if ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
+    if _energy_price_before(text, start) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
         return money_value(text, start - len(symbol), end, value, True, symbol=symbol)
     if symbol or (BUDGET_BEFORE.search(before) and value >= 100):  # "预算5000", "budget 5000": an amount
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
@@ -141,6 +141,11 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
     if value.is_integer() and 1 < value <= 1024 and BUY_BEFORE.search(text, 0, start):  # "when would buying 8 pay off"
         return Value(start, end, "count_gpu", value, "", raw)
     return Value(start, end, "number", value, "", raw)
+
+
+def _energy_price_before(text: str, start: int) -> bool:
+    """An electricity word right before the amount ("电费0.6", "power was", "一度电"): the amount is per kWh."""
+    return bool(ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]))
 
 
 def magnitude_value(text: str, start: int, end: int, raw: str, value: float) -> Value:
@@ -179,7 +184,7 @@ def money_value(text: str, start: int, end: int, value: float, per_kwh: bool, sy
         currency = ""  # "30万": an amount with no currency written; the language decides later
     if SUBUNIT.search(surface):
         value /= 100
-        per_kwh = per_kwh or bool(ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]))  # "electricity is about 12 cents"
+        per_kwh = per_kwh or _energy_price_before(text, start)  # "electricity is about 12 cents"
     if per_kwh:
         return Value(start, end, "money", (value, currency, "kwh"), "kwh", surface)
     per_match = PER_AFTER.match(text, end)

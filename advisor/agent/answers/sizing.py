@@ -11,6 +11,7 @@ from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import VERDICT
 from advisor.language import default_currency
+from advisor.name_matcher import normalize_text
 from advisor.understanding.money_words import RENTING
 from tools.gpu_specs import CHINA_BUYABLE
 
@@ -164,7 +165,7 @@ def recommend(turn: Turn) -> str:
         "max_gpus": s.gpu_count or None,
         **_serving_args(turn, task),
     }
-    if args["objective"] == "cheapest" and any(RENTING.search(text.lower()) for text in turn.reading.task_messages):
+    if args["objective"] == "cheapest" and any(RENTING.search(normalize_text(text)) for text in turn.reading.task_messages):
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
         args["region"], args["objective"] = "cn", args["objective"] or "china"
