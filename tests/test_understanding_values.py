@@ -46,7 +46,12 @@ def kinds(text):
         ("what about tabbyapi", ("engine", "exllamav2")),
         ("两张3090，300亿token，多久", ("tokens", 3e10)),  # NFKC makes the Chinese comma ",", which groups no thousands after 4 digits
         ("那4090D呢，还有5090D", ("other_gpu", "5090d")),
-        ("网上说1b参数=2gb，靠谱吗", ("claim", "rule_of_thumb")),
+        ("网上说1b参数=2gb，靠谱吗", ("claim", 2.0)),
+        ("群里说每个参数占18字节，这样算准不准", ("claim", 18.0)),
+        ("my lead says params x 20 bytes for full training", ("claim", 20.0)),
+        ("is 6 bytes/param enough for int4 serving", ("claim", 6.0)),
+        ("集群一天大概跑十几个小时", ("daily", 10.0)),  # 几 after a round number reads as the round number, like 多
+        ("vram for llava-1.6-7b in fp16", ("model", "llava-1.6-7b")),
         ("预算能批到六十个w", ("money", (600_000.0, "", "once"))),  # the currency is the language's, set in the frame
         ("need it done over the weekend, 8b lora", ("date", 48.0)),
         ("训完两个epoch要多久", ("epochs", 2.0)),

@@ -33,8 +33,8 @@ APPROXIMATE_PREFIXES = ("~", "≈", "约", "大约", "大概", "about ", "around
 _ARABIC = r"\d+(?:\.\d+)?(?:e[+-]?\d+)?|\.\d+"
 _SUFFIX_WORDS = "|".join(sorted(SUFFIXES, key=len, reverse=True))
 _CHINESE_CHARS = "".join(CHINESE_DIGITS) + "".join(SMALL_UNITS) + "".join(BIG_UNITS) + DECIMAL_POINT
-# "四十多万", "20多万", "十多": 多 (a little over) after a round number reads as the round number
-_MORE_THAN = r"(?<=[十拾百佰千仟])[多来]|(?<=\d)多(?=[十百千万亿])"  # 二十多, 一千来: "a bit over", read as the round number
+# "四十多万", "20多万", "十多", "十几个小时": 多/来/几 (a little over) after a round number reads as the round number
+_MORE_THAN = r"(?<=[十拾百佰千仟])[多来几]|(?<=\d)多(?=[十百千万亿])"
 _TOKEN = re.compile(rf"\s*(?:(?P<arabic>{_ARABIC})|(?P<chinese>[{_CHINESE_CHARS}])|(?P<more>{_MORE_THAN})|(?P<suffix>{_SUFFIX_WORDS})(?![a-z]))")
 # "七八张", "三五十个人", "两三百", "十七八": two neighbouring digits give a range; sizing takes its top
 _SPREAD = re.compile(r"(?P<tens>十)?(?P<low>[一二两三四五六七八九])(?P<high>[二两三四五六七八九])(?P<unit>[十百千万亿].*)?$")

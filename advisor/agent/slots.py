@@ -219,4 +219,10 @@ class Slots:
 
     @property
     def quotes_rule_of_thumb(self) -> bool:
-        return self._get("claim") == "rule_of_thumb"
+        return self._get("claim") is not None
+
+    @property
+    def claimed_bytes_per_parameter(self) -> float | None:
+        """The figure of the quoted rule ("每个参数16字节": 16); None when the rule was named without one."""
+        claim = self._get("claim")
+        return float(claim) if isinstance(claim, (int, float)) else None

@@ -129,8 +129,9 @@ class Turn:
         self.assumptions.append(self.t(en, zh))
 
     def ignore(self, slot: str, en: str, zh: str) -> None:
-        """The user stated ``slot`` but this answer cannot use it: say so rather than drop it."""
+        """The user stated ``slot`` but this answer cannot use it: say so rather than drop it (even if it was read)."""
         self.ignored[slot] = self.t(en, zh)
+        self.slots.used.discard(slot)
 
     def error(self, outcome: ToolOutcome) -> str:
         """The tool's bilingual error, without suggestions that are field names (those are for programs)."""

@@ -30,11 +30,27 @@ OTHER_GPU = re.compile(
     r"|(?<![a-z0-9])(?:(?:amd|instinct)\s+)*mi\s*-?\s*[1-9]\d{1,2}[xa]?(?=s?(?![a-z0-9]))"  # "MI210s", "mi100"
     r"|(?<![a-z0-9])(?:nvidia\s+|tesla\s+)?(?:a30|p40|p100|k80|m40|a4000|a4500|a5000|a5500|quadro\s+rtx\s*\d{4})(?![a-z0-9])"
 )
-# "1B参数占2个G", "1b params = 2gb", "每10亿参数要4G": a rule of thumb written as its ratio, not a model size and a memory
+# A rule of thumb written with its figure, not a model size and a memory: as a ratio ("1B参数占2个G", "1b params = 2gb",
+# "每10亿参数2GB"), per parameter ("2 bytes per param", "每个参数16字节") or as a product ("参数量乘16字节", "params x 18 bytes")
+_BILLION = r"(?<![\d.])(?:1\s*b|10亿|十亿|一十亿|billion)"
+_PARAMS = r"(?:个?参数量?|param(?:eter)?s?)"
+_BYTES = r"\d+(?:\.\d+)?\s*(?:个\s*)?(?:gb?|gib|字节|bytes?)(?![a-z])"
+_IS = r"(?:占|要|需要|吃|约|大概|就是|≈|=|->|→|is|takes|needs|is\s+about|~)"
 CLAIM_RATIO = re.compile(
-    r"(?:每|per\s+|one\s+)?(?<![\d.])(?:1\s*b|10亿|十亿|一十亿|billion)\s*(?:个?参数量?|params?|parameters?)?\s*"
-    r"(?:占|要|需要|吃|约|大概|就是|≈|=|->|→|is|takes|needs|is\s+about|~)\s*(?:用\s*)?\d+(?:\.\d+)?\s*(?:个\s*)?(?:gb?|gib|字节|bytes?)(?![a-z])"
+    rf"(?:每|per\s+|one\s+)?{_BILLION}\s*(?:{_PARAMS}\s*{_IS}?|{_IS})\s*(?:用\s*)?{_BYTES}"
+    rf"|(?<![\d.]){_BYTES}\s*(?:per|每|/|一个?)\s*(?:{_BILLION}|b(?![a-z])|{_PARAMS})"
+    rf"|每个?{_PARAMS}\s*{_IS}?\s*{_BYTES}"
+    rf"|(?:参数量?|参数个数|param(?:eter)?s?(?:\s+count)?)\s*(?:乘以?|×|\*|x|times)\s*\d+(?:\.\d+)?\s*(?:个\s*)?(?:字节|bytes?)?(?![a-z\d])"
 )
+_CLAIMED_FIGURE = re.compile(r"(?:乘以?|×|\*|x|times)\s*(\d+(?:\.\d+)?)|(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个\s*)?(?:gb?|gib|字节|bytes?)(?![a-z])")
+
+
+def claimed_bytes_per_parameter(surface: str) -> float | None:
+    """The bytes per parameter a quoted rule states ("1B参数占2个G": 2, "参数量乘16字节": 16), if it states them."""
+    match = _CLAIMED_FIGURE.search(surface)
+    return float(match.group(1) or match.group(2)) if match else None
+
+
 CARD_NUMBER = re.compile(r"[1-9]0[5-9]0(?:\s*ti)?")
 
 
@@ -73,10 +89,11 @@ def raw_entities() -> dict:
 
 @lru_cache(maxsize=1)
 def model_name_pattern() -> re.Pattern[str]:
-    """A family word (or any hyphenated name) running into a size: 'gemma 2 27b', 'qwq-32b', 'qwen3-30b-a3b'."""
+    """A family word (or any hyphenated name, perhaps with a version) running into a size: 'gemma 2 27b',
+    'qwq-32b', 'qwen3-30b-a3b', 'llava-1.6-34b'."""
     families = "|".join(re.escape(f) for f in sorted(raw_entities()["model_family"], key=len, reverse=True))
     size = r"\d+(?:\.\d+)?\s?b(?![a-z])(?:[-_][a-z0-9.]+)*"
-    return re.compile(rf"(?<![a-z0-9])(?:(?:{families})[a-z0-9.\-_ :]{{0,16}}?{size}|[a-z]{{2,}}[a-z0-9.]*-{size})")
+    return re.compile(rf"(?<![a-z0-9])(?:(?:{families})[a-z0-9.\-_ :]{{0,16}}?{size}|[a-z]{{2,}}[a-z0-9.]*(?:-v?\d[\d.]*)?-{size})")
 
 
 @lru_cache(maxsize=1)

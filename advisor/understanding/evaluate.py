@@ -16,7 +16,7 @@ from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS, Conversation, Corpus, Utterance, read_files, training_corpus
 from advisor.understanding.frame import Frame, Money, implicitly_replaced, resolve
 from advisor.understanding.model import ROLES_BY_KIND, TaggedValue
-from advisor.understanding.reader import Reading, Understanding
+from advisor.understanding.reader import COMMITMENT_AFTER, Reading, Understanding
 from advisor.understanding.values import find_values
 from knowledge.catalog import variant_family
 
@@ -36,9 +36,10 @@ BLIND_SPLITS = {
     "heldout17": "misses read (unseen: 0.820 / 0.780, then 0.820 / 0.800)",
     "heldout18": "misses read (unseen: 0.880 / 0.820, then 0.880 / 0.860 twice)",
     "heldout19": "misses read (unseen: 0.860 / 0.720, then 0.840 / 0.680, 0.800 / 0.680)",
-    "heldout20": "never read (unseen: 0.920 / 0.840, then 0.940 / 0.820, 0.920 / 0.860)",
+    "heldout20": "misses read (unseen: 0.920 / 0.840, then 0.940 / 0.820, 0.920 / 0.860)",
+    "heldout21": "never read (unseen: 0.860 / 0.940 at its first score, before any change)",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout20"
+FRESH_CONVERSATIONS = "heldout21"
 
 
 @dataclass
@@ -130,6 +131,7 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
         if turn.utterance.intent in TASKS:
             anchor_gold = dict(gold)
         elif turn.utterance.intent == "follow_up":
+            gold = _commitment_never_shortens(turn.utterance, gold, anchor_gold)
             anchor_gold = {**_without_replaced(anchor_gold, gold), **gold}
         expected_task = turn.expect_task
         if reading.intent != turn.utterance.intent:
@@ -151,6 +153,15 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
             if missing:
                 return False, False, f"after {turn.utterance.text[:60]!r} the frame lacks {missing}"
     return True, not relabelled, ""
+
+
+def _commitment_never_shortens(utterance: Utterance, gold: dict, anchor: dict) -> dict:
+    """The schema's commitment convention: "35% off for a 1-year reservation" after "over 3 years" still compares
+    three years, though the one year is marked as a horizon; a commitment only ever lengthens the comparison."""
+    said = [v for v in gold.get("horizon", ()) if isinstance(v, (int, float))]
+    held = [v for v in anchor.get("horizon", ()) if isinstance(v, (int, float))]
+    committed = any(span.slot == "horizon" and COMMITMENT_AFTER.search(normalize_text(utterance.text[span.start : span.end + 16])) for span in utterance.spans)
+    return {slot: values for slot, values in gold.items() if slot != "horizon"} if committed and said and held and max(said) < max(held) else gold
 
 
 def _lacking(gold: set, have: set) -> set:

@@ -47,6 +47,7 @@ STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
 COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}
 KV_WORDS = re.compile(r"kv|cache|缓存")
+CLAUSE_BREAK = re.compile(r"[,;，；。!?！？\n]")
 KV_SETTING = re.compile(r"(?:kv[\s_-]*cache[\s_-]*dtype|kv[\s_-]*cache|kv|缓存)\s*(?:=|:|用|in|at|to|is|设成|改成|换成)?\s*$")
 # Pasted logs and spec sheets are full of counts nobody asked about ("GPU 7", "8 x NVIDIA H100"), so there
 # the tagger decides; a count typed in a sentence states the setup, in a problem report ("单机正常，两台就hang")
@@ -136,10 +137,12 @@ class UnderstandingModel:
             sure |= value.kind == "precision" and intent != "specs"  # "AWQ量化" in a question is its precision; "fp8 TFLOPS" is a spec
             sure |= value.kind == "memory" and any(v.kind == "other_gpu" for v in values)  # "我那张3080是10G的": that card's memory
             allowed = roles if sure and intent in STATING_INTENTS else roles | {NONE}
-            if value.kind == "precision" and not KV_WORDS.search(normalized):  # a cache precision is said of the cache
+            if value.kind == "precision" and not KV_WORDS.search(_clause_around(normalized, value)):  # a cache precision is said of the cache
                 allowed = allowed - {"kv_precision"}
             elif value.kind == "precision" and KV_SETTING.search(normalized, max(0, value.start - 24), value.start):
                 allowed = {"kv_precision"}  # "--kv-cache-dtype fp8", "kv cache用fp8": said of the cache itself
+            if value.kind == "memory" and _worked_from_claim(value, values):  # "参数量乘16字节，那7B就要112G": the rule's result, not a card
+                allowed = {NONE}
             if value.kind == "number" and not float(value.value).is_integer():  # "and at 0.09" counts nothing
                 allowed = allowed - INTEGER_ROLES
             scores = {role: p for role, p in zip(self.roles, row) if role in allowed}
@@ -180,3 +183,18 @@ def _gold_role(value: Value, utterance: Utterance) -> str:
         if span.start < value.end and value.start < span.end and span.slot in ROLES_BY_KIND.get(value.kind, ()):
             return span.slot
     return NONE
+
+
+def _clause_around(text: str, value: Value) -> str:
+    """The words between the punctuation on either side of ``value``: "bf16，KV cache得占多少" says bf16 of the
+    model, in a clause of its own, and asks about the cache in the next."""
+    starts = [m.end() for m in CLAUSE_BREAK.finditer(text, 0, value.start)]
+    end = CLAUSE_BREAK.search(text, value.end)
+    return text[starts[-1] if starts else 0 : end.start() if end else len(text)]
+
+
+def _worked_from_claim(memory: Value, values: list[Value]) -> bool:
+    """The memory is the quoted rule worked out for the size the user gave (within 10 %)."""
+    claimed = [v.value for v in values if v.kind == "claim" and isinstance(v.value, float)]
+    sizes = [v.value / 1e9 for v in values if v.kind == "params"]
+    return any(abs(b * size - memory.value) <= 0.1 * memory.value for b in claimed for size in sizes)

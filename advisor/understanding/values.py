@@ -32,6 +32,7 @@ from advisor.understanding.count_words import (
 from advisor.understanding.entity_words import (
     CLAIM_RATIO,
     OTHER_GPU,
+    claimed_bytes_per_parameter,
     keyword_tables,
     model_name_pattern,
     model_version_pattern,
@@ -167,10 +168,10 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         paid = parse_number(pay) if pay else None
         off = 100 - (paid * 10 if paid < 10 else paid) if paid else float(match.group("off") or match.group("off_after"))
         claim(Value(match.start(), match.end(), "discount", off, "%", match.group()))
+    for match in CLAIM_RATIO.finditer(text):
+        claim(Value(match.start(), match.end(), "claim", claimed_bytes_per_parameter(match.group()) or "rule_of_thumb", "bytes/param", match.group()))
     for match in TIMES_COUNT.finditer(text):
         claim(Value(match.start(), match.end(), "count_gpu", float(match.group(1)), "", match.group()))
-    for match in CLAIM_RATIO.finditer(text):
-        claim(Value(match.start(), match.end(), "claim", "rule_of_thumb", surface=match.group()))
     for table, canonical, pattern in keyword_tables():
         for match in pattern.finditer(text):
             if table == "method" and NEGATED.search(text, max(0, match.start() - 12), match.start()):

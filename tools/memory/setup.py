@@ -14,6 +14,7 @@ from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
 from tools.memory.recipes import RECIPES, Recipe, fp32_variant
 from tools.memory.schema import MemoryRequest
 from tools.memory.shapes import lora_targets
+from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
 from tools.models.resolve import resolve_sized_model
 from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
 
@@ -132,7 +133,7 @@ def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
             zh=f"参数量已按指定值 {spec.params_b:g}B 计算；层数、注意力头、词表等结构沿用 {spec.name}。",
         ))  # fmt: skip
     if spec.family == "generic":
-        setup.notes.append(Text(en=spec.source, zh="未指定具体模型：按 Llama 结构推算了一个同等参数量的通用稠密模型，名称具体模型可得到更准确的结果。"))
+        setup.notes.append(Text(en=spec.source, zh=GENERIC_SOURCE_ZH))
     if request.context > spec.max_context:
         setup.notes.append(Text(
             en=f"Context {request.context:,} exceeds {spec.name}'s trained maximum of {spec.max_context:,} tokens.",

@@ -28,6 +28,9 @@ TIED_BELOW = 5e9
 GENERIC_CONTEXT = 131072  # modern open models; the estimator takes the user's context anyway
 
 
+# The Chinese of every generic spec's source note, for the tools that show it
+SOURCE_ZH = "近似值：按 Llama 结构推算了同等参数量的通用稠密模型（目录里没有或未指定模型）；给出目录中的模型名或 config.json 可更准确。"
+
 def anchors(catalog: Catalog) -> list[ModelSpec]:
     found = sorted((m for m in catalog.models if m.id in ANCHOR_IDS), key=lambda m: m.params_b)
     if len(found) < 2:
@@ -100,9 +103,9 @@ def _spec(params: float, layers: int, shape: dict) -> ModelSpec:
         params_b=size_b,
         layers=layers,
         source=(
-            f"Approximate: no model was named, so a Llama-style dense decoder of {label} parameters was "
-            "synthesised by scaling the catalog's Llama shapes (tools/generic_model.py). Name a real model "
-            "or paste its config.json for exact figures."
+            f"Approximate: a Llama-style dense decoder of {label} parameters, made by scaling the catalog's "
+            "Llama shapes (tools/models/generic.py), stands in for a model the catalog lacks or did not get. "
+            "Name a catalog model or paste its config.json for exact figures."
         ),
         **shape,
     )

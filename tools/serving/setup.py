@@ -17,6 +17,7 @@ from knowledge.models import ModelSpec
 from knowledge.serving import DeviceFamily, Efficiency, Engine, ServingData
 from tools.checks import check_range
 from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
+from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
 from tools.models.resolve import resolve_sized_model
 from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
 from tools.serving.schema import ThroughputRequest
@@ -96,7 +97,7 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
             zh=f"参数量按指定值 {spec.params_b:g}B 计算；层结构沿用 {spec.label.zh}。",
         ))  # fmt: skip
     if spec.family == "generic":
-        setup.notes.append(Text(en=spec.source, zh="未指定具体模型：按 Llama 结构推算了同等参数量的通用稠密模型；给出具体模型名可更准确。"))
+        setup.notes.append(Text(en=spec.source, zh=GENERIC_SOURCE_ZH))
     if request.prompt_tokens + request.output_tokens > spec.max_context:
         setup.notes.append(Text(
             en=f"Prompt + output ({request.prompt_tokens + request.output_tokens:,} tokens) exceeds {spec.name}'s "

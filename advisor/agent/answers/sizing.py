@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import get_args
 
-from advisor.agent.answers import knowledge, specs
+from advisor.agent.answers import knowledge, memory_view, specs
 from advisor.agent.answers.engines import engine_of
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import money, number, table
@@ -14,6 +15,7 @@ from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.money_words import RENTING
 from tools.gpu_specs import CHINA_BUYABLE
+from tools.memory.schema import Optimizer
 
 TASK_BY_WORKLOAD = {
     "inference": "inference",
@@ -191,11 +193,11 @@ def recommend(turn: Turn) -> str:
     top = options[0]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
     if r.get("estimate"):
-        parts.append(_breakdown(turn, r["estimate"]))
+        parts.append(memory_view.breakdown(turn, r["estimate"]))
     if not named:
-        parts.append(_other_tasks(turn, model))
+        parts.append(memory_view.other_tasks(turn, model))
     parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
-    parts += _rule_of_thumb(turn, r.get("estimate"))
+    parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
     if budget:
         turn.assume(f"budget {money(budget.amount, budget.currency)} for the GPUs only", f"预算 {money(budget.amount, budget.currency)} 仅计GPU本身")
     turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
@@ -268,37 +270,6 @@ def _nominal(turn: Turn, option: dict) -> float:
     return turn.catalog.gpu(option["gpu_id"]).memory_gb
 
 
-def _breakdown(turn: Turn, estimate: dict) -> str:
-    rows = [[turn.text(i["label"]), number(i["value"], 2), f"`{turn.formula(i)}`"] for i in estimate["items"] if abs(i["value"]) >= 0.005]
-    title = turn.t("Memory per GPU (GB)", "每卡显存构成（GB）")
-    return f"**{title}**\n\n" + table([turn.t("Part", "组成"), "GB", turn.t("Formula", "公式")], rows)
-
-
-def _other_tasks(turn: Turn, model: str) -> str:
-    """Serving was assumed: show what fine-tuning the same model would take, so the user can re-ask."""
-    lines = []
-    for method, label in (("qlora", "QLoRA"), ("lora", "LoRA"), ("full", turn.t("full fine-tune", "全参微调"))):
-        outcome = turn.call("estimate_memory", {"model": model, "mode": "training", "method": method})
-        if outcome.ok:
-            lines.append(f"{label} ≈ {number(outcome.result['total_per_gpu_gb'])} GB")
-    lead = turn.t("If you also want to fine-tune it (one GPU, 4k context, batch 1): ", "如果还要微调（单卡、4k上下文、batch 1）：")
-    return lead + ", ".join(lines) if lines else ""
-
-
-def _rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
-    """The user quoted "4 GB per 1B parameters": put that figure next to the itemised one."""
-    if not turn.slots.quotes_rule_of_thumb or not estimate:
-        return []
-    fp32_gb = estimate["params_b"] * 4
-    lines = [turn.t(
-        f"📏 The rule of thumb gives {number(estimate['params_b'])}B × 4 B = {number(fp32_gb)} GB — that is fp32 weights only; "
-        f"this setup needs {number(estimate['total_all_gpus_gb'])} GB in total.",
-        f"📏 按经验法则是 {number(estimate['params_b'])}B × 4 字节 = {number(fp32_gb)} GB——这只是 FP32 权重；"
-        f"按当前设置实际共需 {number(estimate['total_all_gpus_gb'])} GB。",
-    )]
-    return lines + [f"ℹ️ {turn.text(n)}" for n in estimate.get("notes", []) if "4 GB" in n["en"]][:1]
-
-
 def memory(turn: Turn) -> str:
     model = model_of(turn)
     if model is None:  # "H20有多少显存" asks about the card, not a workload
@@ -332,7 +303,9 @@ def memory(turn: Turn) -> str:
     if args["mode"] == "training":
         _training_memory_options(turn, args)
     if args["mode"] == "training" and s.optimizer:
-        args["optimizer"] = {"adamw": "adamw", "adamw-8bit": "adamw-8bit", "sgd": "sgd"}.get(s.optimizer)
+        args["optimizer"] = s.optimizer if s.optimizer in get_args(Optimizer) else None
+        if not args["optimizer"]:  # Adafactor: its factored states are not modelled
+            turn.ignore("optimizer", f"{s.optimizer} is not modelled, so the estimate uses AdamW", f"{s.optimizer} 的显存未建模，按 AdamW 估算")
     if turn.intent == "max_fit":
         if not args["gpu"]:
             turn.assume("GPU: H100 80GB (none named — tell me yours)", "显卡：未指定，按 H100 80GB 计算（请告诉我您的显卡）")
@@ -371,8 +344,8 @@ def memory(turn: Turn) -> str:
             f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",
             f"按 vLLM 预分配，每卡还能放 {number(r['kv_cache_tokens'])} 个 KV cache token（当前上下文下约 {number(r['max_concurrency'])} 路并发）。",
         ))
-    parts += _rule_of_thumb(turn, r)
-    parts.append(_breakdown(turn, r))
+    parts += memory_view.rule_of_thumb(turn, r)
+    parts.append(memory_view.breakdown(turn, r))
     parts.append(f"_{turn.text(r['unit_note'])}_")
     # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
     parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"]][:3]

@@ -1,0 +1,44 @@
+"""A memory question that quotes its own rule, names an optimizer, or sets the KV cache apart from the weights.
+Wording of our own, not from any split."""
+
+from __future__ import annotations
+
+from tests.test_planner_policy import ask, calls
+
+
+def test_a_quoted_rule_is_worked_out_with_its_own_figure_and_its_result_is_no_card(offline_advisor):
+    response = ask(offline_advisor, "听人说全参训练显存就是参数量乘16字节，13B全参那就是208G，对不对")
+    (estimate,) = calls(response, "estimate_memory")
+    assert not estimate.args.get("gpu_memory_gb")  # 208G is the rule's result, not a card to check the fit against
+    assert "13B × 16 字节 = 208 GB" in response.answer and "少算了" in response.answer
+    english = ask(offline_advisor, "my rule is 2 bytes per parameter for serving, so a 14b is 28gb, right?")
+    assert "14B × 2 B = 28 GB" in english.answer and "4 GB per 1B" not in english.answer
+
+
+def test_an_eight_bit_optimizer_follow_up_re_runs_the_estimate_with_it(offline_advisor):
+    question = "full fine-tune qwen2.5 3b on one a100, how much memory"
+    for follow_up, optimizer in (("用8-bit Adam呢", "adamw_8bit"), ("and with paged adamw?", "adamw_8bit_paged")):
+        response = ask(offline_advisor, follow_up, question)
+        (estimate,) = calls(response, "estimate_memory")
+        assert estimate.args["optimizer"] == optimizer and "⚠️" not in response.answer
+
+
+def test_an_optimizer_the_estimator_does_not_model_is_named_not_dropped(offline_advisor):
+    response = ask(offline_advisor, "full finetune of mistral 7b using adafactor, vram needed?")
+    (estimate,) = calls(response, "estimate_memory")
+    assert estimate.args.get("optimizer") is None  # the estimator's default, AdamW
+    assert "optimizer “adafactor”: adafactor is not modelled, so the estimate uses AdamW" in response.answer
+
+
+def test_the_model_precision_said_in_its_own_clause_is_not_the_cache_precision(offline_advisor):
+    response = ask(offline_advisor, "qwen2.5-7b推理，fp16，32k上下文，KV cache占多大")
+    (estimate,) = calls(response, "estimate_memory")
+    assert estimate.args["precision"] == "fp16" and estimate.args.get("kv_precision") in (None, "fp16")
+    cache = ask(offline_advisor, "KV cache换成fp8呢", "qwen2.5-7b推理，fp16，32k上下文，KV cache占多大")
+    (estimate,) = calls(cache, "estimate_memory")
+    assert estimate.args["precision"] == "fp16" and estimate.args["kv_precision"] == "fp8"
+
+
+def test_a_versioned_model_name_keeps_its_name_and_size(offline_advisor):
+    response = ask(offline_advisor, "how much vram to serve llava-1.6-13b in fp16")
+    assert "llava-1.6-13b" in response.answer.lower() and "13" in response.answer
