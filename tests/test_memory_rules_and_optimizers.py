@@ -42,3 +42,17 @@ def test_the_model_precision_said_in_its_own_clause_is_not_the_cache_precision(o
 def test_a_versioned_model_name_keeps_its_name_and_size(offline_advisor):
     response = ask(offline_advisor, "how much vram to serve llava-1.6-13b in fp16")
     assert "llava-1.6-13b" in response.answer.lower() and "13" in response.answer
+
+
+def test_a_refusal_for_a_named_engine_says_why_in_words_without_settings_syntax(offline_advisor):
+    response = ask(offline_advisor, "qwen2.5 7b q4_k_m on one l40s with vllm, tokens per second?")
+    assert "GGUF" in response.answer and "llama.cpp" in response.answer
+    assert "engine=" not in response.answer and "precision=" not in response.answer
+
+
+def test_a_card_known_by_its_memory_alone_is_checked_and_named_by_that_memory(offline_advisor):
+    response = ask(offline_advisor, "我手上的卡是二十四G的，qwen2.5-14b int4跑得动吗")
+    (estimate,) = calls(response, "estimate_memory")
+    assert estimate.args["gpu_memory_gb"] == 24
+    english = ask(offline_advisor, "my gpu is a 12gb one, does llama 3.1 8b in fp16 fit")
+    assert "The 12 GB GPU has 12.9 GB" in english.answer and "a card sold as 12 GB" in english.answer

@@ -180,3 +180,12 @@ def test_a_gpu_with_only_an_fp32_figure_uses_it_and_says_so():
     assert result.compute_peak_tflops == h100.fp32_tflops
     assert any("FP32" in n.en and "may be faster" in n.en and CJK.search(n.zh) for n in result.notes)
     assert result.prefill_tokens_per_s < full.prefill_tokens_per_s / 5  # 67 vs 989.5 TFLOPS: prefill is compute-bound
+
+
+def test_gguf_weights_with_no_engine_named_run_on_llama_cpp_and_a_named_engine_is_kept():
+    catalog, data = load_catalog(), load_serving_data()
+    for precision in ("q4_k_m", "Q8_0", "1.58bit"):
+        result = estimate_throughput(ThroughputRequest(model="qwen2.5-7b", gpu="L40S", precision=precision), catalog, data)
+        assert result.engine == "llamacpp", precision
+    assert estimate_throughput(ThroughputRequest(model="qwen2.5-7b", gpu="L40S", precision="awq-int4"), catalog, data).engine == "vllm"
+    assert refuse(model="qwen2.5-7b", gpu="L40S", precision="q4_k_m", engine="vllm").code == "engine_unsupported_precision"

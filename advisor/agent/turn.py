@@ -136,7 +136,7 @@ class Turn:
     def error(self, outcome: ToolOutcome) -> str:
         """The tool's bilingual error, without suggestions that are field names (those are for programs)."""
         error = dict(outcome.error or {})
-        error["suggestions"] = [s for s in error.get("suggestions", []) if not FIELD_NAME.fullmatch(str(s))]
+        error["suggestions"] = [s for s in error.get("suggestions", []) if not FIELD_NAME.fullmatch(str(s)) and "=" not in str(s)]  # "engine=llamacpp" is for programs
         text = f"⚠️ {AdvisorError(**error).message(self.language)}"
         if error.get("code") == "unknown_model":
             text += "\n\n" + self._unknown_model_help()

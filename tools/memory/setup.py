@@ -73,11 +73,14 @@ def _gpu_cached(name: str, catalog: Catalog) -> GPU:
     return catalog.gpu(name)
 
 
+STATED_CARD = "stated-memory"
+
+
 def _stated_card(memory_gb: float | None) -> GPU | None:
     """A card known only by its memory ("my 10 GB card"): enough for the fit, which reads nothing else."""
     if memory_gb is None:
         return None
-    return GPU.model_construct(id="stated-memory", name="GPU", memory_gb=memory_gb)  # "the GPU has 10.7 GB"
+    return GPU.model_construct(id=STATED_CARD, name=f"{memory_gb:g} GB GPU", memory_gb=memory_gb)  # "the 10 GB GPU has 10.7 GB"
 
 
 def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:

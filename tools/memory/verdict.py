@@ -9,7 +9,7 @@ from knowledge.gpus import GPU
 from tools.common import LineItem
 from tools.memory.constants import CAPACITY_UNIT_BYTES, GB, TIGHT_FRACTION
 from tools.memory.items import Part, gb
-from tools.memory.setup import Setup
+from tools.memory.setup import STATED_CARD, Setup
 
 
 def capacity_bytes(gpu: GPU) -> float:
@@ -38,8 +38,9 @@ def unit_note(gpu: GPU | None) -> Text:
     """The one sentence on units shown with memory figures: decimal GB, cards sold in binary GiB, nvidia-smi in MiB."""
     nominal = gpu.memory_gb if gpu is not None else 80
     real = nominal * CAPACITY_UNIT_BYTES / GB
-    card_en = f"{gpu.name} sold as {nominal:g} GB" if gpu is not None else f"a card sold as {nominal:g} GB"
-    card_zh = f"标称 {nominal:g} GB 的 {gpu.name} " if gpu is not None else f"标称 {nominal:g} GB 的显卡"
+    named = gpu is not None and gpu.id != STATED_CARD  # a card known by its memory alone has no name to repeat
+    card_en = f"{gpu.name} sold as {nominal:g} GB" if named else f"a card sold as {nominal:g} GB"
+    card_zh = f"标称 {nominal:g} GB 的 {gpu.name} " if named else f"标称 {nominal:g} GB 的显卡"
     return Text(
         en=f"GB = 10⁹ bytes; {card_en} holds {nominal:g} GiB = {real:.1f} GB; nvidia-smi shows MiB (1 MiB = 1.049 MB).",
         zh=f"GB = 10⁹ 字节；{card_zh}实为 {nominal:g} GiB = {real:.1f} GB；nvidia-smi 显示的是 MiB（1 MiB = 1.049 MB）。",

@@ -31,7 +31,7 @@ class ThroughputRequest(BaseModel):
     gpu: str = Field(description="GPU, e.g. 'H100', 'RTX 4090', 'A100 80G', 'M2 Ultra'.")
     num_gpus: int | None = Field(None, description="GPUs in total; default tp. Extra GPUs run replicas.")
     tp: int | None = Field(None, description="Tensor-parallel degree; default num_gpus (1 for hf/llamacpp, which split layers).")
-    engine: EngineId = Field("vllm", description="Serving engine.")
+    engine: EngineId = Field("vllm", description="Serving engine; when left out, vLLM, or llama.cpp for GGUF weights.")
     batch: int = Field(1, description="Concurrent sequences in total.")
     prompt_tokens: int = Field(1024, description="Input tokens per request.")
     output_tokens: int = Field(256, description="Generated tokens per request.")

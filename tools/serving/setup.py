@@ -19,12 +19,11 @@ from tools.checks import check_range
 from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
 from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
 from tools.models.resolve import resolve_sized_model
-from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
+from tools.precision import KVFormat, WeightFormat, is_gguf, kv_format, weight_format
 from tools.serving.schema import ThroughputRequest
 
 MAX_TARGET = 1e9
 FP8_FORMATS = {"fp8", "fp8-mlp"}
-GGUF_PREFIX = "q"
 ENGINE_LABELS = {"hf": "HF transformers", "vllm": "vLLM", "sglang": "SGLang", "trtllm": "TensorRT-LLM",
                  "lmdeploy": "LMDeploy", "llamacpp": "llama.cpp"}  # fmt: skip
 
@@ -76,7 +75,7 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     _check_numbers(request)
     spec, overridden = resolve_sized_model(request.model, request.params_b, catalog)
     gpu = _gpu(request.gpu, catalog)
-    engine = data.engine(request.engine)
+    engine = data.engine(request.engine if "engine" in request.model_fields_set else _usual_engine(request.precision))
     _check_vendor(engine, gpu, data)
     weights = _weights(request, engine, gpu, data)
     kv = _kv(request, engine, data)
@@ -154,6 +153,14 @@ def _check_numbers(request: ThroughputRequest) -> None:
                     minimum=0, maximum=MAX_TARGET, exclusive_minimum=True, code="invalid_target", hint=["10", "30"])  # fmt: skip
 
 
+def _usual_engine(precision: str | None) -> str:
+    """No engine named: vLLM, except for GGUF files, which only llama.cpp loads."""
+    try:
+        return "llamacpp" if precision and is_gguf(weight_format(precision).id) else "vllm"
+    except AdvisorError:  # an unknown precision is refused, in words, when the weights are resolved
+        return "vllm"
+
+
 def engines_for(vendor: str, data: ServingData) -> list[str]:
     return [e.id for e in data.engines if vendor in e.vendors]
 
@@ -175,7 +182,7 @@ def _check_vendor(engine: Engine, gpu: GPU, data: ServingData) -> None:
 def _weights(request: ThroughputRequest, engine: Engine, gpu: GPU, data: ServingData) -> WeightFormat:
     fmt = weight_format(request.precision or "bf16")
     if fmt.id not in engine.weight_formats:
-        gguf = fmt.id.startswith(GGUF_PREFIX)
+        gguf = is_gguf(fmt.id)
         able = [e.id for e in data.engines if fmt.id in e.weight_formats and gpu.vendor in e.vendors]
         if engine.id == "llamacpp":
             hint_en, hint_zh, suggestions = (
