@@ -48,6 +48,9 @@ def test_a_refusal_for_a_named_engine_says_why_in_words_without_settings_syntax(
     response = ask(offline_advisor, "qwen2.5 7b q4_k_m on one l40s with vllm, tokens per second?")
     assert "GGUF" in response.answer and "llama.cpp" in response.answer
     assert "engine=" not in response.answer and "precision=" not in response.answer
+    assert "Did you mean: engine llama.cpp, precision awq-int4" in response.answer  # the suggestions, in words
+    chinese = ask(offline_advisor, "qwen2.5 7b q4_k_m 用 vllm 在一张 l40s 上每秒多少token")
+    assert "您是不是想找：推理引擎 llama.cpp、精度 awq-int4" in chinese.answer
 
 
 def test_a_card_known_by_its_memory_alone_is_checked_and_named_by_that_memory(offline_advisor):

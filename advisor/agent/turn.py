@@ -15,12 +15,16 @@ from advisor.understanding.dialogue import asks_count
 from advisor.understanding.entity_words import is_other_model
 from advisor.understanding.frame import Frame
 from advisor.understanding.reading import Reading
+from advisor.understanding.slot_labels import LABELS, slot_label
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
+from tools.serving.setup import ENGINE_LABELS
 
 DERIVED_MODEL = re.compile(r"coder|distill|math", re.IGNORECASE)  # fine-tunes sold under their own names
 SIZE_IN_NAME = re.compile(r"(\d+(?:\.\d+)?)\s?b(?![a-z])")
 FIELD_NAME = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")  # 'server_price', 'utilisation_pct'
+SETTING = re.compile(r"(?P<field>[a-z_]+)=(?P<value>\S+)")  # a tool's suggestion for programs: 'engine=llamacpp', 'tp=2'
+FIELD_SLOT = {"num_gpus": "gpu_count"}  # tool fields whose slot has another name
 COUNTS = ("gpu_count", "gpus_per_server", "server_count")
 
 
@@ -136,11 +140,22 @@ class Turn:
     def error(self, outcome: ToolOutcome) -> str:
         """The tool's bilingual error, without suggestions that are field names (those are for programs)."""
         error = dict(outcome.error or {})
-        error["suggestions"] = [s for s in error.get("suggestions", []) if not FIELD_NAME.fullmatch(str(s)) and "=" not in str(s)]  # "engine=llamacpp" is for programs
+        error["suggestions"] = [words for s in error.get("suggestions", []) if (words := self._in_words(str(s)))]
         text = f"⚠️ {AdvisorError(**error).message(self.language)}"
         if error.get("code") == "unknown_model":
             text += "\n\n" + self._unknown_model_help()
         return text
+
+    def _in_words(self, suggestion: str) -> str | None:
+        """"engine=llamacpp" as "engine llama.cpp" / "推理引擎 llama.cpp"; a bare field name or an unknown field says nothing."""
+        setting = SETTING.fullmatch(suggestion)
+        if setting is None:
+            return None if FIELD_NAME.fullmatch(suggestion) else suggestion
+        slot = FIELD_SLOT.get(setting["field"], setting["field"])
+        if slot not in LABELS:
+            return None
+        value = ENGINE_LABELS.get(setting["value"], setting["value"]) if slot == "engine" else setting["value"]
+        return f"{slot_label(slot, self.language)} {value}"
 
     def _unknown_model_help(self) -> str:
         name = self.slots.models[0] if self.slots.models else ""
