@@ -59,3 +59,15 @@ def test_a_card_known_by_its_memory_alone_is_checked_and_named_by_that_memory(of
     assert estimate.args["gpu_memory_gb"] == 24
     english = ask(offline_advisor, "my gpu is a 12gb one, does llama 3.1 8b in fp16 fit")
     assert "The 12 GB GPU has 12.9 GB" in english.answer and "a card sold as 12 GB" in english.answer
+
+
+def test_a_serving_answer_shows_the_estimators_notes(offline_advisor):
+    response = ask(offline_advisor, "qwen2.5 7b on 2 4090s with llama.cpp, tok/s?")
+    assert "ℹ️ llama.cpp splits the layers over 2 GPUs that run one after another" in response.answer
+
+
+def test_a_kv_cache_precision_follow_up_reaches_the_recommender(offline_advisor):
+    question = "which gpus to serve qwen2.5-72b at 128k context"
+    response = ask(offline_advisor, "kv cache in fp8?", question)
+    (ranking,) = calls(response, "recommend_gpus")
+    assert ranking.args["kv_precision"] == "fp8" and "KV cache precision" not in response.answer  # used, so not listed as unused

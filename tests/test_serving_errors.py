@@ -189,3 +189,10 @@ def test_gguf_weights_with_no_engine_named_run_on_llama_cpp_and_a_named_engine_i
         assert result.engine == "llamacpp", precision
     assert estimate_throughput(ThroughputRequest(model="qwen2.5-7b", gpu="L40S", precision="awq-int4"), catalog, data).engine == "vllm"
     assert refuse(model="qwen2.5-7b", gpu="L40S", precision="q4_k_m", engine="vllm").code == "engine_unsupported_precision"
+
+
+def test_with_no_engine_named_a_mac_runs_llama_cpp_and_int4_is_its_usual_gguf_file():
+    catalog, data = load_catalog(), load_serving_data()
+    mac = estimate_throughput(ThroughputRequest(model="qwen2.5-7b", gpu="M2 Ultra", precision="int4"), catalog, data)
+    assert mac.engine == "llamacpp" and any("GGUF Q4_K_M" in note.en for note in mac.notes)
+    assert refuse(model="qwen2.5-7b", gpu="M2 Ultra", precision="int4", engine="llamacpp").code == "engine_unsupported_precision"

@@ -101,7 +101,7 @@ def _heads(request: RecommendRequest, catalog: Catalog) -> int | None:
 def _memory_request(request: RecommendRequest, layout: Layout, gpu: str | None) -> MemoryRequest:
     common = {"model": request.model, "params_b": request.params_b, "context": request.context, "batch": request.batch, "gpu": gpu}
     if request.task == "inference":
-        return MemoryRequest(mode="inference", precision=request.precision, tp=layout.tp, pp=layout.pp, num_gpus=layout.count, **common)
+        return MemoryRequest(mode="inference", precision=request.precision, kv_precision=request.kv_precision, tp=layout.tp, pp=layout.pp, num_gpus=layout.count, **common)
     method = {"lora": "lora", "qlora": "qlora"}.get(request.task, "full")
     precision = request.precision if request.task == "qlora" else None
     return MemoryRequest(mode="training", method=method, precision=precision, zero_stage=_zero_stage(request, layout.count), num_gpus=layout.count, **common)

@@ -23,6 +23,7 @@ class RecommendRequest(BaseModel):
     params_b: float | None = Field(None, description="Parameters in billions, when no model is named.")
     task: Task = Field("inference", description="inference (serving), lora, qlora, full_finetune or pretrain.")
     precision: str | None = Field(None, description="Weight precision for inference (bf16 default; fp8, int8, int4, awq-int4, q4_k_m…).")
+    kv_precision: str | None = Field(None, description="KV-cache format for inference (bf16 default; fp8, int8).")
     context: int = Field(4096, description="Tokens per sequence.")
     batch: int = Field(1, description="Concurrent sequences (inference) or micro-batch per GPU (training).")
     objective: Objective = Field(

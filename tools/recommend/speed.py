@@ -68,7 +68,7 @@ def _request(gpu: GPU, layout: Layout, request: RecommendRequest, engine: str, s
     prompt, output = split_context(request.context)
     by_layers = serving.engine(engine).multi_gpu == "layers"
     return ThroughputRequest(
-        model=request.model, params_b=request.params_b, precision=request.precision, gpu=gpu.id, engine=engine,
+        model=request.model, params_b=request.params_b, precision=request.precision, kv_precision=request.kv_precision, gpu=gpu.id, engine=engine,
         num_gpus=layout.count, tp=None if by_layers else layout.group, batch=load(request),
         prompt_tokens=prompt, output_tokens=output, target_tokens_per_s_per_user=request.tokens_per_s_per_user,
     )  # fmt: skip

@@ -24,6 +24,8 @@ from tools.serving.schema import ThroughputRequest
 
 MAX_TARGET = 1e9
 FP8_FORMATS = {"fp8", "fp8-mlp"}
+GGUF_OF = {"int4": "q4_k_m", "int8": "q8_0"}  # "int4" said of a Mac: the GGUF file people download at that width
+USUAL_ENGINES = ("vllm", "llamacpp", "sglang", "lmdeploy", "trtllm", "hf")  # the default, then what else people run
 ENGINE_LABELS = {"hf": "HF transformers", "vllm": "vLLM", "sglang": "SGLang", "trtllm": "TensorRT-LLM",
                  "lmdeploy": "LMDeploy", "llamacpp": "llama.cpp"}  # fmt: skip
 
@@ -75,9 +77,10 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     _check_numbers(request)
     spec, overridden = resolve_sized_model(request.model, request.params_b, catalog)
     gpu = _gpu(request.gpu, catalog)
-    engine = data.engine(request.engine if "engine" in request.model_fields_set else _usual_engine(request.precision))
+    engine = data.engine(request.engine if "engine" in request.model_fields_set else _usual_engine(request.precision, gpu, data))
     _check_vendor(engine, gpu, data)
-    weights = _weights(request, engine, gpu, data)
+    as_file = GGUF_OF.get(request.precision or "") if engine.id == "llamacpp" and "engine" not in request.model_fields_set else None
+    weights = _weights(request.model_copy(update={"precision": as_file}) if as_file else request, engine, gpu, data)
     kv = _kv(request, engine, data)
     tp, num_gpus, replicas, chain = _parallelism(request, engine, spec, gpu)
     family = data.family(gpu)
@@ -90,6 +93,11 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     )  # fmt: skip
     if peak_note is not None:
         setup.notes.append(peak_note)
+    if as_file:
+        setup.notes.append(Text(
+            en=f"llama.cpp runs {request.precision} weights as GGUF {as_file.upper()}, the usual file of that width.",
+            zh=f"llama.cpp 上的 {request.precision} 权重按同位宽常用的 GGUF {as_file.upper()} 文件计算。",
+        ))  # fmt: skip
     if overridden:
         setup.notes.append(Text(
             en=f"Parameter count overridden to {spec.params_b:g}B; layer shapes are {spec.name}'s.",
@@ -153,12 +161,16 @@ def _check_numbers(request: ThroughputRequest) -> None:
                     minimum=0, maximum=MAX_TARGET, exclusive_minimum=True, code="invalid_target", hint=["10", "30"])  # fmt: skip
 
 
-def _usual_engine(precision: str | None) -> str:
-    """No engine named: vLLM, except for GGUF files, which only llama.cpp loads."""
+def _usual_engine(precision: str | None, gpu: GPU, data: ServingData) -> str:
+    """No engine named: vLLM, except for GGUF files, which only llama.cpp loads, and for hardware vLLM has no
+    backend for (a Mac), where the first engine in USUAL_ENGINES that runs on it."""
     try:
-        return "llamacpp" if precision and is_gguf(weight_format(precision).id) else "vllm"
+        if precision and is_gguf(weight_format(precision).id):
+            return "llamacpp"
     except AdvisorError:  # an unknown precision is refused, in words, when the weights are resolved
-        return "vllm"
+        pass
+    able = engines_for(gpu.vendor, data)
+    return next((e for e in USUAL_ENGINES if e in able), "vllm")
 
 
 def engines_for(vendor: str, data: ServingData) -> list[str]:
@@ -203,7 +215,7 @@ def _weights(request: ThroughputRequest, engine: Engine, gpu: GPU, data: Serving
         raise error(
             "engine_unsupported_precision",
             f"{engine.name} cannot serve {fmt.label} weights: {hint_en}.",
-            f"{engine.name} 无法加载 {fmt.name_zh} 权重：{hint_zh}。",
+            f"{engine.name} 无法加载 {fmt.name_zh.removesuffix(' 权重')} 权重：{hint_zh}。",
             suggestions,
         )  # fmt: skip
     if fmt.id in FP8_FORMATS and gpu.fp8_tflops is None:

@@ -55,6 +55,7 @@ def answer(turn: Turn) -> str:
     parts = [lead]
     if r.get("max_concurrency_at_target"):
         parts.append(turn.t(f"Concurrency that still meets the target: about {number(r['max_concurrency_at_target'])}.", f"满足目标的最大并发：约 {number(r['max_concurrency_at_target'])}。"))
+    parts += [f"ℹ️ {turn.text(note)}" for note in r.get("notes", [])]  # queueing, layers run in turn, the weights' file, a generic model
     rows = turn.item_rows(r.get("lines", []))
     if rows:
         parts.append(table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows))

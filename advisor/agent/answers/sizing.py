@@ -140,6 +140,7 @@ def _serving_args(turn: Turn, task: str) -> dict:
         s.mark("speed_target")
     return {
         "concurrency": s.concurrency,
+        "kv_precision": s.kv_precision,
         "tokens_per_s_per_user": target if per_user else None,
         "engine": engine_of(turn),
         "team": True if s.for_a_team else None,
