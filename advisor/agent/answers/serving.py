@@ -47,9 +47,9 @@ def answer(turn: Turn) -> str:
         return turn.error(outcome)
     r = outcome.result
     lead = turn.t(
-        f"**≈ {number(r['decode_tokens_per_s_per_seq'])} tokens/s per user, {number(r['output_tokens_per_s_total'])} tokens/s in total**; "
+        f"**≈ {number(r['decode_tokens_per_s_per_seq'])} tokens/s per user while generating, {number(r['output_tokens_per_s_total'])} tokens/s in total with prefill counted**; "
         f"time to first token ≈ {number(r['ttft_ms'])} ms (limited by {r['bound']}).",
-        f"**每个用户约 {number(r['decode_tokens_per_s_per_seq'])} token/s，总计约 {number(r['output_tokens_per_s_total'])} token/s**；"
+        f"**生成时每个用户约 {number(r['decode_tokens_per_s_per_seq'])} token/s，计入预填充后总计约 {number(r['output_tokens_per_s_total'])} token/s**；"
         f"首 token 延迟约 {number(r['ttft_ms'])} 毫秒（瓶颈：{ {'bandwidth': '显存带宽', 'compute': '算力', 'overhead': '引擎开销', 'capacity': '显存容量'}.get(r['bound'], r['bound'])}）。",
     )
     parts = [lead]

@@ -224,8 +224,8 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
         lead += turn.t(f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s.", f"生成速度约 {number(top['tokens_per_s_per_user'])} token/s。")
     elif top.get("tokens_per_s_per_user") is not None:
         lead += turn.t(
-            f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user, {number(top['tokens_per_s_total'])} tokens/s in total.",
-            f"速度约每用户 {number(top['tokens_per_s_per_user'])} token/s，总计 {number(top['tokens_per_s_total'])} token/s。",
+            f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user while generating, {number(top['tokens_per_s_total'])} tokens/s in total with prefill counted.",
+            f"生成时每用户约 {number(top['tokens_per_s_per_user'])} token/s，计入预填充后总计 {number(top['tokens_per_s_total'])} token/s。",
         )
     ranked_by = turn.t(*OBJECTIVE_LABEL["cheapest" if over else r.get("objective", "cheapest")])
     return lead + "\n\n" + turn.t(f"Ranked by: {ranked_by}.", f"排序依据：{ranked_by}。")
