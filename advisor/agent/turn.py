@@ -138,7 +138,7 @@ class Turn:
         self.slots.used.discard(slot)
 
     def error(self, outcome: ToolOutcome) -> str:
-        """The tool's bilingual error, without suggestions that are field names (those are for programs)."""
+        """The tool's bilingual error, its suggestions in words (settings syntax and bare field names are for programs)."""
         error = dict(outcome.error or {})
         error["suggestions"] = [words for s in error.get("suggestions", []) if (words := self._in_words(str(s)))]
         text = f"⚠️ {AdvisorError(**error).message(self.language)}"

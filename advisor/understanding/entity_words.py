@@ -34,15 +34,17 @@ OTHER_GPU = re.compile(
 # "每10亿参数2GB"), per parameter ("2 bytes per param", "每个参数16字节") or as a product ("参数量乘16字节", "params x 18 bytes")
 _BILLION = r"(?<![\d.])(?:1\s*b|10亿|十亿|一十亿|billion)"
 _PARAMS = r"(?:个?参数量?|param(?:eter)?s?)"
-_BYTES = r"\d+(?:\.\d+)?\s*(?:个\s*)?(?:gb?|gib|字节|bytes?)(?![a-z])"
+_BYTE_UNIT = r"(?:个\s*)?(?:gb?|gib|字节|bytes?)(?![a-z])"
+_BYTES = rf"\d+(?:\.\d+)?\s*{_BYTE_UNIT}"
 _IS = r"(?:占|要|需要|吃|约|大概|就是|≈|=|->|→|is|takes|needs|is\s+about|~)"
+_TIMES = r"(?:乘以?|×|\*|x|times)"
 CLAIM_RATIO = re.compile(
     rf"(?:每|per\s+|one\s+)?{_BILLION}\s*(?:{_PARAMS}\s*{_IS}?|{_IS})\s*(?:用\s*)?{_BYTES}"
     rf"|(?<![\d.]){_BYTES}\s*(?:per|每|/|一个?)\s*(?:{_BILLION}|b(?![a-z])|{_PARAMS})"
     rf"|每个?{_PARAMS}\s*{_IS}?\s*{_BYTES}"
-    rf"|(?:参数量?|参数个数|param(?:eter)?s?(?:\s+count)?)\s*(?:乘以?|×|\*|x|times)\s*\d+(?:\.\d+)?\s*(?:个\s*)?(?:字节|bytes?)?(?![a-z\d])"
+    rf"|(?:参数量?|参数个数|param(?:eter)?s?(?:\s+count)?)\s*{_TIMES}\s*\d+(?:\.\d+)?\s*(?:个\s*)?(?:字节|bytes?)?(?![a-z\d])"
 )
-_CLAIMED_FIGURE = re.compile(r"(?:乘以?|×|\*|x|times)\s*(\d+(?:\.\d+)?)|(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个\s*)?(?:gb?|gib|字节|bytes?)(?![a-z])")
+_CLAIMED_FIGURE = re.compile(rf"{_TIMES}\s*(\d+(?:\.\d+)?)|(?<![\d.])(\d+(?:\.\d+)?)\s*{_BYTE_UNIT}")
 
 
 def claimed_bytes_per_parameter(surface: str) -> float | None:

@@ -31,6 +31,7 @@ GENERIC_CONTEXT = 131072  # modern open models; the estimator takes the user's c
 # The Chinese of every generic spec's source note, for the tools that show it
 SOURCE_ZH = "近似值：按 Llama 结构推算了同等参数量的通用稠密模型（目录里没有或未指定模型）；给出目录中的模型名或 config.json 可更准确。"
 
+
 def anchors(catalog: Catalog) -> list[ModelSpec]:
     found = sorted((m for m in catalog.models if m.id in ANCHOR_IDS), key=lambda m: m.params_b)
     if len(found) < 2:

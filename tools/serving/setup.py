@@ -77,9 +77,11 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     _check_numbers(request)
     spec, overridden = resolve_sized_model(request.model, request.params_b, catalog)
     gpu = _gpu(request.gpu, catalog)
-    engine = data.engine(request.engine if "engine" in request.model_fields_set else _usual_engine(request.precision, gpu, data))
+    named = "engine" in request.model_fields_set
+    asked_format = _format_id(request.precision)
+    engine = data.engine(request.engine if named else _usual_engine(asked_format, gpu, data))
     _check_vendor(engine, gpu, data)
-    as_file = GGUF_OF.get(request.precision or "") if engine.id == "llamacpp" and "engine" not in request.model_fields_set else None
+    as_file = GGUF_OF.get(asked_format or "") if engine.id == "llamacpp" and not named else None
     weights = _weights(request.model_copy(update={"precision": as_file}) if as_file else request, engine, gpu, data)
     kv = _kv(request, engine, data)
     tp, num_gpus, replicas, chain = _parallelism(request, engine, spec, gpu)
@@ -161,14 +163,20 @@ def _check_numbers(request: ThroughputRequest) -> None:
                     minimum=0, maximum=MAX_TARGET, exclusive_minimum=True, code="invalid_target", hint=["10", "30"])  # fmt: skip
 
 
-def _usual_engine(precision: str | None, gpu: GPU, data: ServingData) -> str:
+def _format_id(precision: str | None) -> str | None:
+    """The weight format asked for, in any spelling; None when none was, or it is unknown (refused, in words,
+    when the weights are resolved)."""
+    try:
+        return weight_format(precision).id if precision else None
+    except AdvisorError:
+        return None
+
+
+def _usual_engine(format_id: str | None, gpu: GPU, data: ServingData) -> str:
     """No engine named: vLLM, except for GGUF files, which only llama.cpp loads, and for hardware vLLM has no
     backend for (a Mac), where the first engine in USUAL_ENGINES that runs on it."""
-    try:
-        if precision and is_gguf(weight_format(precision).id):
-            return "llamacpp"
-    except AdvisorError:  # an unknown precision is refused, in words, when the weights are resolved
-        pass
+    if format_id and is_gguf(format_id):
+        return "llamacpp"
     able = engines_for(gpu.vendor, data)
     return next((e for e in USUAL_ENGINES if e in able), "vllm")
 
