@@ -99,9 +99,12 @@ def test_a_training_comparison_times_each_option(offline_advisor):
     assert "单卡显存相同：都是 80 GB。" in text
 
 
-def test_lora_speed_is_not_invented(offline_advisor):
+def test_lora_speed_is_timed_as_lora(offline_advisor):
     response = ask(offline_advisor, "RTX 4090 还是 A100 做 Qwen2.5-7B 的 LoRA 微调")
-    assert not calls(response, "estimate_throughput") and not calls(response, "estimate_training_time")
+    timed = calls(response, "estimate_training_time")
+    assert not calls(response, "estimate_throughput") and len(timed) == 2 and {call.args["method"] for call in timed} == {"lora"}
     assert {call.args["method"] for call in calls(response, "estimate_memory")} == {"lora"}
     text = body(response)
-    assert "训练速度未做估算" in text and not english_words(text)
+    assert "每 10 亿 token 用时" in text and not english_words(text)
+    for call in timed:
+        assert f"{number(call.result['wall_clock_days'], 2)} 天" in text

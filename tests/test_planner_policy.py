@@ -269,7 +269,12 @@ def test_a_training_method_the_time_estimate_counts_is_not_named_as_unused(offli
     pretrain = ask(offline_advisor, "32张H100预训练7b，5000亿token，MFU按35%算要多久")
     assert calls(pretrain, "estimate_training_time")[0].args["mfu"] == 0.35 and "您还提到了" not in pretrain.answer
     lora = ask(offline_advisor, "how long to lora finetune llama 3.1 8b on 2b tokens with 8 a100")
-    assert "two thirds" in lora.answer
+    (timed,) = calls(lora, "estimate_training_time")
+    assert timed.args["method"] == "lora" and "You also mentioned" not in lora.answer and "LoRA: no weight gradients" in lora.answer
+    qlora = ask(offline_advisor, "一张4090上QLoRA微调Qwen2.5-7B要多久")
+    (timed,) = calls(qlora, "estimate_training_time")
+    assert timed.args["method"] == "qlora" and timed.args["tokens"] == 1e8  # a fine-tune's data, not 20 tokens per parameter
+    assert "QLoRA 反量化开销" in qlora.answer and "Chinchilla" not in qlora.answer
 
 
 def test_a_rental_comparison_with_a_model_checks_that_it_fits_each_card(offline_advisor):

@@ -68,6 +68,18 @@ def test_recompute_adds_flops():
     assert none < selective < full
 
 
+def test_lora_skips_weight_gradients_and_qlora_pays_for_dequantising():
+    full = run(params_b=8, tokens=1e9, gpu="a100-80gb", num_gpus=1)
+    lora = run(params_b=8, tokens=1e9, gpu="a100-80gb", num_gpus=1, method="lora")
+    qlora = run(params_b=8, tokens=1e9, gpu="a100-80gb", num_gpus=1, method="qlora")
+    assert lora.total_flops == pytest.approx(full.total_flops * 4 / 6) and qlora.total_flops == lora.total_flops
+    assert qlora.gpu_hours == pytest.approx(lora.gpu_hours * 1.39)
+    hours = next(item for item in qlora.items if item.key == "gpu_hours")
+    assert "× 1.39 (QLoRA de-quantisation, measured)" in hours.formula and "QLoRA 反量化开销" in hours.formula_zh
+    checkpointed = run(params_b=8, tokens=1e9, gpu="a100-80gb", num_gpus=1, method="lora", recompute="full")
+    assert checkpointed.total_flops == pytest.approx(full.total_flops)  # 4 + a second forward pass of 2
+
+
 def test_fp8_uses_fp8_peak_with_reduced_mfu():
     base = dict(params_b=70, tokens=1e12, gpu="h100-sxm", num_gpus=512)
     bf16, fp8 = run(**base), run(**base, precision="fp8")

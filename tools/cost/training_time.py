@@ -25,11 +25,21 @@ from tools.models.resolve import MAX_PARAMS_B, resolve_model
 from tools.quantities import parse_number
 
 Recompute = Literal["none", "selective", "full"]
+Method = Literal["full", "lora", "qlora"]
 
-# FLOPs per parameter per token. Full recompute re-runs the forward pass (+2). Selective recompute
-# re-runs only the cheap attention parts: Korthikanti et al. 2022 report it removes over 90% of
-# full recompute's time overhead, so we charge 10% of the extra forward pass (+0.2).
-FLOPS_PER_PARAM_TOKEN: dict[str, float] = {"none": 6.0, "selective": 6.2, "full": 8.0}
+# FLOPs per parameter per token. Full training: forward 2, backward 4 (gradients of the activations and
+# of the weights). LoRA freezes the base weights, so their weight-gradient matmuls are never run: 4
+# (the adapters add well under 1% at usual ranks). Hu et al. 2021 (LoRA, §4.2) measured a 25% speed-up
+# on GPT-3 175B, a little less than the 33% the count predicts, so the LoRA figure leans optimistic.
+FLOPS_PER_PARAM_TOKEN: dict[str, float] = {"full": 6.0, "lora": 4.0, "qlora": 4.0}
+# Full recompute re-runs the forward pass (+2). Selective recompute re-runs only the cheap attention
+# parts: Korthikanti et al. 2022 report it removes over 90% of full recompute's time overhead, so we
+# charge 10% of the extra forward pass (+0.2).
+RECOMPUTE_FLOPS: dict[str, float] = {"none": 0.0, "selective": 0.2, "full": 2.0}
+# QLoRA de-quantises the 4-bit base weights in every pass: S. Raschka's LoRA experiments (Lightning AI,
+# "Finetuning LLMs with LoRA and QLoRA: Insights from Hundreds of Experiments", 2023) measured QLoRA
+# runs 39% longer than LoRA on the same 7B model and data, for 33% less memory.
+QLORA_SLOWDOWN = 1.39
 
 MAX_GPUS = 1_000_000  # ~5x the largest clusters announced by 2025; beyond this the input is a typo
 MAX_TOKENS = 1e15  # 1,000T tokens: ~30x the largest public pre-training corpora
@@ -58,6 +68,11 @@ class TrainingTimeRequest(BaseModel):
     num_gpus: int | None = Field(None, description="GPUs in the job (1–1,000,000). Give this, deadline_days, or both.")
     deadline_days: float | None = Field(
         None, description="Finish within this many days; without num_gpus the tool returns how many GPUs that needs."
+    )
+    method: Method = Field(
+        "full",
+        description="'full' (pre-training or full fine-tuning: 6 FLOPs per parameter per token), 'lora' (frozen base, no weight "
+        "gradients: 4) or 'qlora' (LoRA on a 4-bit base: 4, and de-quantising the weights makes it about 1.39× slower).",
     )
     precision: Literal["bf16", "fp8"] = Field("bf16", description="Matmul precision: 'bf16' (also covers fp16) or 'fp8'.")
     recompute: Recompute = Field(
@@ -95,6 +110,7 @@ class TrainingTimeResult(BaseModel):
     gpu_name: str = Field(description="The GPU's display name.")
     num_gpus: int = Field(description="GPUs used for the estimate (the number needed, in deadline mode).")
     gpus_derived_from_deadline: bool
+    method: Method
     precision: str
     recompute: str
     peak_tflops: float = Field(description="Dense TFLOPS per GPU at the chosen precision.")
@@ -223,14 +239,15 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
     gpu = catalog.gpu(request.gpu)
     params_b, model_id, warnings = _params(request, catalog)
     peak = _peak_tflops(request, gpu)
-    k = FLOPS_PER_PARAM_TOKEN[request.recompute]
+    k = FLOPS_PER_PARAM_TOKEN[request.method] + RECOMPUTE_FLOPS[request.recompute]
     flops = k * params_b * 1e9 * request.tokens
+    slowdown = QLORA_SLOWDOWN if request.method == "qlora" else 1.0
 
     derived = request.num_gpus is None
-    num_gpus = _gpus_for_deadline(request, gpu, flops, peak) if derived else request.num_gpus
+    num_gpus = _gpus_for_deadline(request, gpu, flops * slowdown, peak) if derived else request.num_gpus
     mfu, row = _mfu(request, gpu, num_gpus)
     per_gpu_flops = peak * 1e12 * mfu
-    gpu_hours = flops / per_gpu_flops / 3600
+    gpu_hours = flops * slowdown / per_gpu_flops / 3600
     days = gpu_hours / num_gpus / 24
     energy = gpu.tdp_w / 1000 * gpu_hours * request.pue if gpu.tdp_w else None
 
@@ -285,7 +302,7 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
 
     return TrainingTimeResult(
         model_id=model_id, params_b=params_b, tokens=request.tokens, gpu_id=gpu.id, gpu_name=gpu.name, num_gpus=num_gpus,
-        gpus_derived_from_deadline=derived, precision=request.precision, recompute=request.recompute,
+        gpus_derived_from_deadline=derived, method=request.method, precision=request.precision, recompute=request.recompute,
         peak_tflops=peak, mfu=mfu, mfu_source="user" if row is None else "default", mfu_row=row, mfu_table=MFU_TABLE,
         total_flops=flops, gpu_hours=gpu_hours, wall_clock_days=days, energy_kwh=energy, cost=cost, electricity_cost=power_bill,
         currency=currency, price_per_gpu_hour=price, deadline_days=request.deadline_days, meets_deadline=meets, items=items, warnings=warnings,
@@ -310,16 +327,22 @@ def _items(request: TrainingTimeRequest, gpu: GPU, flops: float, k: float, param
     def item(key: str, en: str, zh: str, value: float, unit: str, formula: str, formula_zh: str) -> LineItem:
         return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula, formula_zh=formula_zh)
 
+    what = {"full": "", "lora": " (LoRA: no weight gradients)", "qlora": " (QLoRA: no weight gradients)"}[request.method]
+    what_zh = {"full": "", "lora": "（LoRA：不算权重梯度）", "qlora": "（QLoRA：不算权重梯度）"}[request.method]
+    slowdown, slowdown_zh = ("", "") if request.method != "qlora" else (
+        f" × {QLORA_SLOWDOWN:g} (QLoRA de-quantisation, measured)", f" × {QLORA_SLOWDOWN:g}（QLoRA 反量化开销，实测）")
     items = [
         item("training_flops", "Training compute", "训练计算量", flops, "FLOP",
-             f"{k:g} × {params_b:g}e9 params × {tokens} tokens = {total} FLOP", f"{k:g} × {params_b:g}e9 参数 × {tokens} token = {total} FLOP"),
+             f"{k:g} × {params_b:g}e9 params × {tokens} tokens = {total} FLOP{what}",
+             f"{k:g} × {params_b:g}e9 参数 × {tokens} token = {total} FLOP{what_zh}"),
         item("mfu", "Model FLOPs utilisation", "模型算力利用率 (MFU)", mfu, "fraction",
              f"MFU = {mfu:.3g} ({source})", f"MFU = {mfu:.3g}（{source_zh}）"),
         item("sustained_tflops", "Sustained TFLOPS per GPU", "每卡实际算力", peak * mfu, "TFLOPS",
              f"{peak:g} TFLOPS dense {request.precision} × {mfu:.3g} = {sustained} TFLOPS",
              f"{peak:g} TFLOPS（稠密 {request.precision.upper()}）× {mfu:.3g} = {sustained} TFLOPS"),
         item("gpu_hours", "GPU-hours", "GPU 小时（卡时）", gpu_hours, "GPU-hours",
-             f"{total} FLOP / ({sustained}e12 FLOP/s × 3600) = {hours} GPU-h", f"{total} FLOP / ({sustained}e12 FLOP/s × 3600) = {hours} 卡时"),
+             f"{total} FLOP / ({sustained}e12 FLOP/s × 3600){slowdown} = {hours} GPU-h",
+             f"{total} FLOP / ({sustained}e12 FLOP/s × 3600){slowdown_zh} = {hours} 卡时"),
         item("wall_clock_days", "Wall-clock time", "训练时长", days, "days",
              f"{hours} GPU-h / {num_gpus:,} GPUs / 24 = {days:,.2f} days", f"{hours} 卡时 / {num_gpus:,} 卡 / 24 = {days:,.2f} 天"),
     ]  # fmt: skip

@@ -128,7 +128,7 @@ def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str 
     if inference and "estimate_throughput" in turn.registry.names():
         _serving_speed(turn, option, model, precision, batch)
     elif task in TIMED_TRAINING:
-        _training_speed(turn, option, model)
+        _training_speed(turn, option, model, task)
 
 
 def fit_stated(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):
@@ -222,14 +222,14 @@ def _serving_speed(turn: Turn, option: Option, model: str, precision: str | None
     option.speed = speed.result
 
 
-def _training_speed(turn: Turn, option: Option, model: str) -> None:
+def _training_speed(turn: Turn, option: Option, model: str, task: str) -> None:
     tokens = turn.slots.tokens
     if tokens is None:
         turn.assume(
             "training speed is given per billion tokens (no token count named)", "未给出训练 token 数，训练速度按每 10 亿 token 给出"
         )
     args = {"model": model, "tokens": tokens or PER_BILLION, "gpu": option.gpu["id"], "num_gpus": option.count,
-            "currency": default_currency(turn.language)}  # fmt: skip
+            "currency": default_currency(turn.language), "method": task if task in ("lora", "qlora") else "full"}  # fmt: skip
     timed = turn.call("estimate_training_time", args)
     if not timed.ok:
         option.problem = _problem(turn, timed)

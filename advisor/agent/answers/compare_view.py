@@ -12,7 +12,7 @@ from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import CHINA_STATUS, VERDICT
 
-TIMED_TRAINING = ("full_finetune", "pretrain")  # the training-time tool counts 6·N·D: full training only
+TIMED_TRAINING = ("full_finetune", "pretrain", "lora", "qlora")  # every task the training-time tool counts FLOPs for
 SAME_SPEED = 0.05  # speeds within 5% are "about the same"
 SAME_HEADROOM = 5.0  # percentage points
 
@@ -118,9 +118,6 @@ def verdict(turn: Turn, opts: list[Option], task: str) -> str:
     lines = [_trade_offs(turn, o, fitting, kind, cheaper, faster, roomier) for o in fitting]
     if faster is None and all(_speed(o) is not None for o in fitting):
         lines.append(turn.t("Speed is about the same (within 5%).", "速度基本相同（相差不到 5%）。"))
-    if task not in ("inference", *TIMED_TRAINING):
-        lines.append(turn.t("Training speed is not estimated for LoRA/QLoRA; compare the dense BF16 figures per card below.",
-                            "LoRA/QLoRA 的训练速度未做估算，可参考下表每卡的 BF16 稠密算力。"))  # fmt: skip
     return "\n".join([_lead(turn, fitting, cheaper, faster, roomier), *(f"- {line}" for line in lines + notes)])
 
 

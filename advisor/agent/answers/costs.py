@@ -17,6 +17,8 @@ DEFAULT_GPU = "h100-sxm"
 QUARTER_DAYS = 90
 CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
 FULL_TRAINING = {"pretrain", "train", "full_finetune", "finetune"}
+FINE_TUNING = {"full_finetune", "finetune", "lora", "qlora"}
+FINE_TUNE_TOKENS = 1e8  # a round amount to scale from when a fine-tune's data set is not given
 
 
 def _currency(turn: Turn) -> str:
@@ -223,11 +225,9 @@ def training_time(turn: Turn) -> str:
         return compared
     s = turn.slots
     methods = set(s.frame.all("method"))
-    if methods & FULL_TRAINING:  # "预训练13b": what the 6 × parameters × tokens count is
+    method = next((m for m in ("qlora", "lora") if m in methods), "full")
+    if methods & (FULL_TRAINING | {"lora", "qlora"}):  # "预训练13b", "LoRA": what the FLOPs count per token is
         s.mark("method")
-    elif methods & {"lora", "qlora"}:
-        turn.ignore("method", "the estimate counts full training (6 × parameters × tokens); LoRA skips the weight gradients, so expect about two thirds of it",
-                    "估算按全量训练计（6 × 参数 × token）；LoRA 不算权重梯度，实际约为其三分之二")  # fmt: skip
     model = turn.model_reference()
     if model is None:
         return turn.t(
@@ -243,8 +243,15 @@ def training_time(turn: Turn) -> str:
         price_per_gpu_hour=_hourly_price(turn, args["currency"], s.gpu_count or 1),
         electricity_price=_in(s.power_price, args["currency"]),
         mfu=s.mfu,
+        method=method,
     )
-    if tokens is None:
+    if tokens is None and methods & FINE_TUNING:  # a fine-tune reads its own data set, not a pre-training budget
+        args["tokens"] = FINE_TUNE_TOKENS
+        turn.assume(
+            f"Training tokens: {number(FINE_TUNE_TOKENS / 1e6)}M (none given); time grows in proportion: 10× the data, 10× the time",
+            f"训练数据量：未给出，按 {number(FINE_TUNE_TOKENS / 1e6)}M token 计；时间与数据量成正比，数据多 10 倍时间也多 10 倍",
+        )
+    elif tokens is None:
         params = s.params or turn.catalog.model(model).params_b * 1e9
         args["tokens"] = CHINCHILLA_TOKENS_PER_PARAM * params
         turn.assume(
