@@ -180,6 +180,21 @@ def test_a_number_of_users_is_a_concurrency(understanding):
     assert read(understanding, "一张L40S还是两张4090跑Qwen2.5-14B，8个用户").frame.get("concurrency") == 8
 
 
+def test_people_at_a_time_are_a_load_and_the_size_of_a_group_is_its_audience(understanding):
+    assert read(understanding, "rag bot on qwen2.5 14b, usually 6 at a time").frame.get("concurrency") == 6
+    sized = read(understanding, "what should a 120-person company buy to serve llama 3.1 8b internally").frame
+    assert sized.get("audience") == 120 and not sized.has("concurrency")
+    group = read(understanding, "给算法团队三十来个人用的Qwen2.5-14B，买什么卡").frame
+    assert 30 in group.all("audience") and not group.has("concurrency")
+
+
+def test_an_amendment_that_starts_with_ok_is_not_thanks(understanding):
+    amended = read(understanding, "ok, tp 8?", "how much memory for llama 3.1 70b fp16 with tp=4 on h100?")
+    assert amended.intent == "follow_up" and amended.task == "memory" and amended.state.get("tp") == 8
+    zh = read(understanding, "好的，那8卡呢", "Qwen2.5-72B用vLLM在4张L40S上每秒多少token")
+    assert zh.intent == "follow_up" and zh.task == "serving_speed" and zh.state.get("gpu_count") == 8
+
+
 def test_a_quoted_rule_of_thumb_and_a_team_are_slots_of_their_own(understanding):
     frame = read(understanding, "someone said 2 bytes per parameter, so 34b needs 68gb?").frame
     assert frame.get("claim") == 2.0 and frame.get("size") == 34e9  # the rule's bytes per parameter

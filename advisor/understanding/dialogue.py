@@ -64,7 +64,10 @@ FILLER = re.compile(
 
 
 # "vs l40s", "跟H20比呢": a card set beside the ones on the table, not in their place.
-COMPARED_WITH = re.compile(r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|side\s+by\s+side)(?:\s|$)|对比|相比|比起|[和跟与].{1,24}比")
+# "why is that slower than the A6000?", "怎么反而比L40S还慢": the answer's card measured against another.
+COMPARED_WITH = re.compile(
+    r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|side\s+by\s+side|than)(?:\s|$)|对比|相比|比起|[和跟与].{1,24}比|(?:为什么|为啥|怎么|咋)[^，。,?？]{0,4}比"
+)
 # "is vllm or ollama the better call", "zero2还是zero3": a choice between values, asked of the advisor.
 CHOICE = re.compile(r"\b(?:or|vs\.?|versus)\b|还是|或者|或是|二选一|选哪")
 
@@ -127,8 +130,11 @@ class ContinuationModel:
             "untagged_values": float(len(reading.tagged) > len(stated)),
             "state_empty": float(not state.names()),
             "asks": float(bool(ASKS.search(text))),
-            "courtesy": float(bool(COURTESY.search(text.lower()))),
+            # "ok thanks" is courtesy; "ok tp 4?" is an amendment that starts politely
+            "courtesy": float(bool(COURTESY.search(text.lower())) and not stated),
+            "courtesy_with_values": float(bool(COURTESY.search(text.lower())) and bool(stated)),
             "refers_back": float(bool(REFERS_BACK.search(text.lower()))),
+            "asks_why": float(bool(ASKS_WHY.search(text.lower()))),  # "why is that slower than the A6000?" names cards, yet asks about the answer
             "questions_answer": float(len(text) <= SHORT and not reading.frame.names() and bool(ASKS_WHY.search(text.lower()))),
         }
         for intent, p in probabilities.items():  # the whole reading, not just its top: "p(concept) 0.3" is a different message from 0.01
@@ -141,7 +147,7 @@ class ContinuationModel:
         features[f"asks&read={reading.intent}"] = features["asks"]
         features[f"courtesy&read={reading.intent}"] = features["courtesy"]  # "学习率降了也不行" reads as a greeting but thanks nobody
         features[f"refers_back&read={reading.intent}"] = features["refers_back"]
-        for name in ("no_slots", "short", "only_values", "same_task", "offers_choice"):  # how much each cue counts depends on what the classifier read
+        for name in ("no_slots", "short", "only_values", "same_task", "offers_choice", "asks_why"):  # how much each cue counts depends on what the classifier read
             features[f"{name}&read={reading.intent}"] = features[name]
         if stated:
             features["fits_open_task"] = sum(slot in self.task_slots.get(task, ()) for slot in stated) / len(stated)

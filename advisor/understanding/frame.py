@@ -120,8 +120,8 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
 
 
 # The people of an organisation; "10 users", "几百人", "单用户" are left to mean a load, as labellers read them.
-HEADCOUNT = re.compile(r"employees|staff|students|researchers|engineers|devs|developers|analysts|scientists|colleagues|号人|员工|学生|同学|研究生|研发|同事|工程师")
-AT_ONCE = re.compile(r"concurren|simultaneous|at\s+once|same\s+time|parallel|peak|同时|并发|在线|高峰")
+HEADCOUNT = re.compile(r"-(?:person|member|strong)|employees|staff|students|researchers|engineers|devs|developers|analysts|scientists|colleagues|号人|员工|学生|同学|研究生|研发|同事|工程师")
+AT_ONCE = re.compile(r"concurren|simultaneous|at\s+once|at\s+a\s+time|same\s+time|parallel|peak|同时|并发|在线|高峰")
 
 
 def _rest_of_phrase(text: str, value: SlotValue) -> str:
@@ -129,13 +129,30 @@ def _rest_of_phrase(text: str, value: SlotValue) -> str:
     return re.split(r"[,，;；。.!?？\d]", text[value.start + len(value.surface) : value.start + len(value.surface) + 24])[0]
 
 
+# "团队二十来个人", "our team of 20 people": a count right after a group is how many the group has.
+GROUP_THEN_COUNT = re.compile(r"\s*(?:of|with|has|有|共|一共|总共|大概|大约|约|差不多|about|around|~)?\s*$")
+
+
+def _counts_group(text: str, count: SlotValue, groups: list[SlotValue]) -> bool:
+    return any(
+        0 <= count.start - (group.start + len(group.surface)) <= 8 and GROUP_THEN_COUNT.fullmatch(text[group.start + len(group.surface) : count.start])
+        for group in groups
+    )  # fmt: skip
+
+
 def _headcounts(frame: Frame, text: str) -> None:
     """"20 people on the team", "给二十来个研发用": the people served are the audience, not a load; the
     answer sizes for all of them at once unless a load is stated beside them ("~200 employees, 40 concurrent")."""
     loads = frame.slots.get("concurrency", [])
-    people = [v for v in loads if HEADCOUNT.search(v.surface) and not AT_ONCE.search(v.surface + _rest_of_phrase(text, v))]
+    groups = frame.slots.get("audience", [])
+    people = [
+        v for v in loads
+        if (HEADCOUNT.search(v.surface) or _counts_group(text, v, groups)) and not AT_ONCE.search(v.surface + _rest_of_phrase(text, v))
+    ]  # fmt: skip
     if people:
         frame.slots["concurrency"] = [v for v in loads if v not in people]
+        if not frame.slots["concurrency"]:
+            del frame.slots["concurrency"]
         frame.slots.setdefault("audience", []).extend(people)
 
 

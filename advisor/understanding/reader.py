@@ -77,8 +77,8 @@ class Understanding:
                 _restated_length(reading, state)
                 _commitment_keeps_longer_horizon(reading, state)
                 _restated_amounts(reading, state)
-            if task in ("specs", TOPIC) and compares_with(reading):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3: both
-                for slot in ("gpu",) if task == "specs" else list(reading.frame.slots):
+            if task in ("specs", "training_time", TOPIC) and compares_with(reading):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3, "why slower than the A6000?" after a time: both
+                for slot in ("gpu",) if task != TOPIC else list(reading.frame.slots):
                     held = [v for v in state.slots.get(slot, []) if v.value not in reading.frame.all(slot)]
                     reading.frame.slots[slot] = [*held, *reading.frame.slots.get(slot, [])]
             return task, state.updated(reading.frame)
