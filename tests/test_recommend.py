@@ -286,6 +286,15 @@ def test_a_budget_without_an_objective_ranks_within_it(offline_advisor):
     assert "Ranked by: within the budget" in response.answer
 
 
+def test_the_ranking_line_says_why_a_slower_workstation_card_leads_geforce_builds(offline_advisor):
+    response = offline_advisor.answer("what gpus for a 60-person company to run qwen2.5 14b internally, budget $20k", [])
+    options = recommend_call(response).result["options"]
+    assert not options[0]["consumer_server"] and any(o["consumer_server"] for o in options)
+    assert "Ranked by: within the budget, fastest first; GeForce builds after data-center and workstation cards" in response.answer
+    zh = offline_advisor.answer("公司六十个人用Qwen2.5-14B，预算15万，买什么卡", [])
+    assert "排序依据：预算之内，速度优先；消费级整机排在数据中心和工作站卡之后" in zh.answer
+
+
 def test_geforce_servers_rank_after_data_center_options_and_say_why():
     result = recommend(model="llama-3.1-70b", task="inference", precision="bf16", top=20)
     tiers = [o.consumer_server for o in result.options]

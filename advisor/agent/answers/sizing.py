@@ -228,6 +228,10 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
             f"生成时每用户约 {number(top['tokens_per_s_per_user'])} token/s，计入预填充后总计 {number(top['tokens_per_s_total'])} token/s。",
         )
     ranked_by = turn.t(*OBJECTIVE_LABEL["cheapest" if over else r.get("objective", "cheapest")])
+    if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
+        # why a slower card leads: otherwise "fastest first" reads as a mistake
+        ranked_by += turn.t("; GeForce builds after data-center and workstation cards (driver licence, no ECC)",
+                            "；消费级整机排在数据中心和工作站卡之后（驱动许可、无 ECC）")  # fmt: skip
     return lead + "\n\n" + turn.t(f"Ranked by: {ranked_by}.", f"排序依据：{ranked_by}。")
 
 
