@@ -108,6 +108,7 @@ class ContinuationModel:
         """``as_follow_up``: what the message states when its values are read as amending a question."""
         stated = as_follow_up.names()
         text = reading.text.strip()
+        courteous, asks_why = bool(COURTESY.search(text.lower())), bool(ASKS_WHY.search(text.lower()))
         probabilities = reading.probabilities
         features = {
             f"open={task}": 1.0,
@@ -131,11 +132,11 @@ class ContinuationModel:
             "state_empty": float(not state.names()),
             "asks": float(bool(ASKS.search(text))),
             # "ok thanks" is courtesy; "ok tp 4?" is an amendment that starts politely
-            "courtesy": float(bool(COURTESY.search(text.lower())) and not stated),
-            "courtesy_with_values": float(bool(COURTESY.search(text.lower())) and bool(stated)),
+            "courtesy": float(courteous and not stated),
+            "courtesy_with_values": float(courteous and bool(stated)),
             "refers_back": float(bool(REFERS_BACK.search(text.lower()))),
-            "asks_why": float(bool(ASKS_WHY.search(text.lower()))),  # "why is that slower than the A6000?" names cards, yet asks about the answer
-            "questions_answer": float(len(text) <= SHORT and not reading.frame.names() and bool(ASKS_WHY.search(text.lower()))),
+            "asks_why": float(asks_why),  # "why is that slower than the A6000?" names cards, yet asks about the answer
+            "questions_answer": float(len(text) <= SHORT and not reading.frame.names() and asks_why),
         }
         for intent, p in probabilities.items():  # the whole reading, not just its top: "p(concept) 0.3" is a different message from 0.01
             features[f"p={intent}"] = p

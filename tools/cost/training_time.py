@@ -241,13 +241,13 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
     peak = _peak_tflops(request, gpu)
     k = FLOPS_PER_PARAM_TOKEN[request.method] + RECOMPUTE_FLOPS[request.recompute]
     flops = k * params_b * 1e9 * request.tokens
-    slowdown = QLORA_SLOWDOWN if request.method == "qlora" else 1.0
+    work = flops * (QLORA_SLOWDOWN if request.method == "qlora" else 1.0)  # what the GPUs spend time on
 
     derived = request.num_gpus is None
-    num_gpus = _gpus_for_deadline(request, gpu, flops * slowdown, peak) if derived else request.num_gpus
+    num_gpus = _gpus_for_deadline(request, gpu, work, peak) if derived else request.num_gpus
     mfu, row = _mfu(request, gpu, num_gpus)
     per_gpu_flops = peak * 1e12 * mfu
-    gpu_hours = flops * slowdown / per_gpu_flops / 3600
+    gpu_hours = work / per_gpu_flops / 3600
     days = gpu_hours / num_gpus / 24
     energy = gpu.tdp_w / 1000 * gpu_hours * request.pue if gpu.tdp_w else None
 
@@ -327,8 +327,8 @@ def _items(request: TrainingTimeRequest, gpu: GPU, flops: float, k: float, param
     def item(key: str, en: str, zh: str, value: float, unit: str, formula: str, formula_zh: str) -> LineItem:
         return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula, formula_zh=formula_zh)
 
-    what = {"full": "", "lora": " (LoRA: no weight gradients)", "qlora": " (QLoRA: no weight gradients)"}[request.method]
-    what_zh = {"full": "", "lora": "（LoRA：不算权重梯度）", "qlora": "（QLoRA：不算权重梯度）"}[request.method]
+    name = {"lora": "LoRA", "qlora": "QLoRA"}.get(request.method)
+    what, what_zh = (f" ({name}: no weight gradients)", f"（{name}：不算权重梯度）") if name else ("", "")
     slowdown, slowdown_zh = ("", "") if request.method != "qlora" else (
         f" × {QLORA_SLOWDOWN:g} (QLoRA de-quantisation, measured)", f" × {QLORA_SLOWDOWN:g}（QLoRA 反量化开销，实测）")
     items = [

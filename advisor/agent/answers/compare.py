@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from advisor.agent.answers import sizing
-from advisor.agent.answers.compare_view import TIMED_TRAINING, Option, side_by_side, verdict
+from advisor.agent.answers.compare_view import PEFT, TIMED_TRAINING, Option, side_by_side, verdict
 from advisor.agent.answers.engines import engine_of
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
@@ -229,7 +229,7 @@ def _training_speed(turn: Turn, option: Option, model: str, task: str) -> None:
             "training speed is given per billion tokens (no token count named)", "未给出训练 token 数，训练速度按每 10 亿 token 给出"
         )
     args = {"model": model, "tokens": tokens or PER_BILLION, "gpu": option.gpu["id"], "num_gpus": option.count,
-            "currency": default_currency(turn.language), "method": task if task in ("lora", "qlora") else "full"}  # fmt: skip
+            "currency": default_currency(turn.language), "method": task if task in PEFT else "full"}  # fmt: skip
     timed = turn.call("estimate_training_time", args)
     if not timed.ok:
         option.problem = _problem(turn, timed)

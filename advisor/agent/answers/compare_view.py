@@ -12,7 +12,8 @@ from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import CHINA_STATUS, VERDICT
 
-TIMED_TRAINING = ("full_finetune", "pretrain", "lora", "qlora")  # every task the training-time tool counts FLOPs for
+PEFT = ("qlora", "lora")  # the training-time tool's adapter methods, the more specific first
+TIMED_TRAINING = ("full_finetune", "pretrain", *PEFT)  # every task the training-time tool counts FLOPs for
 SAME_SPEED = 0.05  # speeds within 5% are "about the same"
 SAME_HEADROOM = 5.0  # percentage points
 

@@ -6,6 +6,7 @@ import math
 import re
 
 from advisor.agent.answers import compare, rentals
+from advisor.agent.answers.compare_view import PEFT
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
@@ -17,7 +18,7 @@ DEFAULT_GPU = "h100-sxm"
 QUARTER_DAYS = 90
 CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
 FULL_TRAINING = {"pretrain", "train", "full_finetune", "finetune"}
-FINE_TUNING = {"full_finetune", "finetune", "lora", "qlora"}
+FINE_TUNING = {"full_finetune", "finetune", *PEFT}
 FINE_TUNE_TOKENS = 1e8  # a round amount to scale from when a fine-tune's data set is not given
 
 
@@ -225,8 +226,8 @@ def training_time(turn: Turn) -> str:
         return compared
     s = turn.slots
     methods = set(s.frame.all("method"))
-    method = next((m for m in ("qlora", "lora") if m in methods), "full")
-    if methods & (FULL_TRAINING | {"lora", "qlora"}):  # "预训练13b", "LoRA": what the FLOPs count per token is
+    method = next((m for m in PEFT if m in methods), "full")
+    if methods & (FULL_TRAINING | set(PEFT)):  # "预训练13b", "LoRA": what the FLOPs count per token is
         s.mark("method")
     model = turn.model_reference()
     if model is None:
