@@ -38,9 +38,10 @@ BLIND_SPLITS = {
     "heldout19": "misses read (unseen: 0.860 / 0.720, then 0.840 / 0.680, 0.800 / 0.680)",
     "heldout20": "misses read (unseen: 0.920 / 0.840, then 0.940 / 0.820, 0.920 / 0.860)",
     "heldout21": "misses read (unseen: 0.860 / 0.940, then 0.860 / 0.880)",
-    "heldout22": "never read (unseen: 0.880 / 0.900 at its first score, before any change, and after heldout21's fixes)",
+    "heldout22": "misses read (unseen: 0.880 / 0.900 at its first score and after heldout21's fixes)",
+    "heldout23": "never read (unseen: 0.880 / 0.900 at its first score, before any change)",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout22"
+FRESH_CONVERSATIONS = "heldout23"
 
 
 @dataclass
