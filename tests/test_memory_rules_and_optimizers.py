@@ -72,3 +72,12 @@ def test_a_kv_cache_precision_follow_up_reaches_the_recommender(offline_advisor)
     response = ask(offline_advisor, "kv cache in fp8?", question)
     (ranking,) = calls(response, "recommend_gpus")
     assert ranking.args["kv_precision"] == "fp8" and "KV cache precision" not in response.answer  # used, so not listed as unused
+
+
+def test_a_rule_that_scales_the_weights_is_worked_out_from_the_weights(offline_advisor):
+    response = ask(offline_advisor, "someone said vram is about 1.2 times the model size, true for qwen2.5 7b in bf16?")
+    (estimate,) = calls(response, "estimate_memory")
+    weights = next(item["value"] for item in estimate.result["items"] if item["key"] == "weights")
+    assert f"{weights:.2f}".rstrip("0").rstrip(".") in response.answer and "× 1.2 =" in response.answer
+    chinese = ask(offline_advisor, "显存按权重的1.3倍估，Llama-3.1-8B fp16够不够")
+    assert "权重" in chinese.answer and "× 1.3 =" in chinese.answer and "4 GB per 1B" not in chinese.answer

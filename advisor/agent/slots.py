@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from advisor.understanding.entity_words import weights_multiple
 from advisor.understanding.frame import CONDITIONS, Frame, Money
 
 METHOD_TO_WORKLOAD = {
@@ -226,3 +227,8 @@ class Slots:
         """The figure of the quoted rule ("每个参数16字节": 16); None when the rule was named without one."""
         claim = self._get("claim")
         return float(claim) if isinstance(claim, (int, float)) else None
+
+    @property
+    def claimed_weights_multiple(self) -> float | None:
+        """The multiple of a rule that scales the weights ("1.2x the weights": 1.2), else None."""
+        return weights_multiple(self._get("claim"))

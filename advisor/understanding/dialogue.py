@@ -27,7 +27,8 @@ from advisor.understanding.frame import Frame
 from advisor.understanding.reading import Reading
 
 SUBJECT = ("model", "size")
-TOPIC = "concept"  # a concept question asked with no calculation open: its follow-ups ask it again, changed
+TOPIC = "concept"
+PROBLEM = "troubleshoot"  # a thread that gathers facts about one problem  # a concept question asked with no calculation open: its follow-ups ask it again, changed
 CONTINUES = 0.4  # measured by cross-validation over the training conversations (0.3–0.6 tried)
 SHORT = 40  # characters: an amendment, not a full question
 SEEN_WITH_TASK = 0.03  # a slot stated in at least this share of a task's questions belongs to that task
@@ -36,7 +37,18 @@ CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more th
 # A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
 # "why so much?", "这个数怎么算的": a question about the answer just given, which changes nothing in it
-ASKS_WHY = re.compile(r"\b(?:why|how come|where (?:does|do|did)|how did you|how do you get|break (?:it|that|this) down|assum\w*)\b|为什么|为啥|怎么算|怎么来的|咋算|咋来的|依据|假设|拆开")
+# Not "assume 35% MFU" / "假设MFU 40%": that states a value; "what did you assume" asks about the answer.
+ASKS_WHY = re.compile(
+    r"\b(?:why|how come|where (?:does|do|did)|how did you|how do you get|break (?:it|that|this) down|assumptions?|(?:you|did)\s+assum\w*)\b"
+    r"|为什么|为啥|怎么算|怎么来的|咋算|咋来的|依据|(?:什么|哪些|啥)假设|假设(?:是|了什么|条件)|拆开"
+)
+# "btw, in general…", "顺便问下，一般来说…": the message says it steps aside from the open question
+ASIDE = re.compile(r"\b(?:btw|by the way|unrelated|side question|off[- ]topic|in general|generally speaking|as a rule)\b|顺便|顺带|另外问|题外话|插一句|跑个题|一般来说|通常来说|一般而言")
+# "if i drop max_model_len to 16k…", "我把batch调小…": the user proposes a change to their own setup
+PROPOSES_CHANGE = re.compile(
+    r"\b(?:if|should|can|could|would|will)\s+(?:i|we)\s+(?:just\s+)?(?:set|drop|lower|raise|increase|decrease|reduce|bump|cut|halve|double|switch|turn|enable|disable|change|use|add)\b"
+    r"|(?:我|我们|咱)(?:把|将)|(?:设成|改成|改用|换用|换成?|调到|调成|降到|调小|调大|改为|设为|打开|关掉|关了|开了).{0,8}(?:行|能|会|够|可以|有用|管用)"
+)
 # "how many would it take", "要几台": the count is what is asked, so a count held from earlier turns is no limit.
 # Not "how many users / tokens / days", which ask for a load, a speed or a time.
 ASKS_COUNT = re.compile(
@@ -137,6 +149,11 @@ class ContinuationModel:
             "refers_back": float(bool(REFERS_BACK.search(text.lower()))),
             "asks_why": float(asks_why),  # "why is that slower than the A6000?" names cards, yet asks about the answer
             "questions_answer": float(len(text) <= SHORT and not reading.frame.names() and asks_why),
+            # "why is it slower than an H100?", "为啥比A6000还慢": the answer just given, set beside another card
+            "questions_answer_beside": float(asks_why and compares_with(reading) and bool(REFERS_BACK.search(text.lower()))),
+            f"compares&open={task}": float(compares_with(reading)),  # "跟4张3090比呢" after a speed sets a card beside the answer
+            f"aside&open={task}": float(bool(ASIDE.search(text.lower()))),
+            f"proposes_change&open={task}": float(bool(PROPOSES_CHANGE.search(text.lower()))),  # "我把max_model_len设成16384能行吗" in a problem thread
         }
         for intent, p in probabilities.items():  # the whole reading, not just its top: "p(concept) 0.3" is a different message from 0.01
             features[f"p={intent}"] = p
@@ -148,7 +165,10 @@ class ContinuationModel:
         features[f"asks&read={reading.intent}"] = features["asks"]
         features[f"courtesy&read={reading.intent}"] = features["courtesy"]  # "学习率降了也不行" reads as a greeting but thanks nobody
         features[f"refers_back&read={reading.intent}"] = features["refers_back"]
-        for name in ("no_slots", "short", "only_values", "same_task", "offers_choice", "asks_why"):  # how much each cue counts depends on what the classifier read
+        features["compares"] = float(compares_with(reading))
+        features["aside"] = features[f"aside&open={task}"]
+        features["proposes_change"] = features[f"proposes_change&open={task}"]
+        for name in ("no_slots", "short", "only_values", "same_task", "offers_choice", "asks_why", "compares", "aside", "proposes_change", "questions_answer_beside"):  # how much each cue counts depends on what the classifier read
             features[f"{name}&read={reading.intent}"] = features[name]
         if stated:
             features["fits_open_task"] = sum(slot in self.task_slots.get(task, ()) for slot in stated) / len(stated)
@@ -197,8 +217,8 @@ def train_continuation(
         task, state = None, Frame()
         for turn in conversation.turns:
             reading, intent = readings[turn.utterance.text], turn.utterance.intent
-            if task is not None:
-                add(reading, task, state, intent == "follow_up", CONVERSATION_WEIGHT)
+            if task is not None:  # a further report in a problem thread goes on with it, whichever of the two labels it has
+                add(reading, task, state, intent == "follow_up" or intent == task == PROBLEM, CONVERSATION_WEIGHT)
             if intent in TASKS:
                 state = state.updated(reading.frame) if task and not own_subject(reading) else reading.frame
                 task = intent

@@ -22,6 +22,7 @@ OTHER_GPU = re.compile(
     r"|(?<![a-z0-9.])[45]090\s*d(?![a-z0-9])"  # "5090D", "4090D": the China editions, not 5,090 days
     r"|(?:(?<=used\s)|(?<=old\s)|(?<=二手)|(?<=老))(?:[1-9]0[5-9]0|16[56]0)(?![a-z0-9.])"  # "a used 1070": the word says card
     r"|(?<![a-z0-9.])[1-9]0[5-9]0(?=\s*\d{1,2}\s*(?:gb?|g显存)(?![a-z]))"  # "4060 8G": the memory after it says card
+    r"|(?<=[张块片])\s*[1-9]0[5-9]0(?:\s*ti)?(?![\d.a-z])"  # "几张4070", "两块3080": the measure word says card
     r"|(?:海光|hygon)\s*(?:dcu\s*)?[a-z]{1,2}\d{2,3}[a-z]?(?![a-z0-9])|(?:寒武纪|cambricon)?\s*mlu\s*-?\d{3}[a-z]?(?:-[a-z]\d)?(?![a-z0-9])"  # Chinese accelerators
     r"|(?:摩尔线程|moore\s*threads)?\s*mtt\s*[sx]\d{3,4}(?![a-z0-9])|(?:昆仑芯?|kunlun)\s*(?:p800|r\d{3}|[23]代)"
     r"|寒武纪|海光|摩尔线程|沐曦|壁仞|燧原|天数智芯|昆仑芯"  # a Chinese accelerator maker said as the card ("寒武纪的能考虑不")
@@ -45,6 +46,32 @@ CLAIM_RATIO = re.compile(
     rf"|(?:参数量?|参数个数|param(?:eter)?s?(?:\s+count)?)\s*{_TIMES}\s*\d+(?:\.\d+)?\s*(?:个\s*)?(?:字节|bytes?)?(?![a-z\d])"
 )
 _CLAIMED_FIGURE = re.compile(rf"{_TIMES}\s*(\d+(?:\.\d+)?)|(?<![\d.])(\d+(?:\.\d+)?)\s*{_BYTE_UNIT}")
+
+
+# A rule of thumb that scales the weights ("1.2x the weights", "权重的1.2倍", "model size * 1.2"): the total memory
+# as a multiple of the weights alone; the figure is the multiple (plausible rules say 1–4×)
+_WEIGHTS = r"(?:the\s+)?(?:model\s+)?(?:weights?|model\s+size|size\s+of\s+the\s+(?:model|weights)|file\s+size|权重(?:大小|文件)?|模型(?:大小|体积|文件)?)"
+_MULTIPLE = r"(?P<{}>[1-4](?:\.\d+)?)(?![\d.])"
+CLAIM_WEIGHTS_MULTIPLE = re.compile(
+    rf"(?<![\d.]){_MULTIPLE.format('times')}\s*(?:x|×|times)\s*(?:of\s+)?{_WEIGHTS}"
+    rf"|(?<![\d.]){_MULTIPLE.format('fold')}\s*倍(?:的)?{_WEIGHTS}"
+    rf"|{_WEIGHTS}\s*的\s*{_MULTIPLE.format('of')}\s*倍"
+    rf"|{_WEIGHTS}\s*{_TIMES}\s*{_MULTIPLE.format('by')}"
+)
+WEIGHTS_MULTIPLE_UNIT = "× weights"
+
+
+def claimed_weights_multiple(match: re.Match) -> str:
+    """The claim's value: its multiple with the unit that tells it from bytes per parameter ("1.2× weights")."""
+    figure = next(match.group(name) for name in ("times", "fold", "of", "by") if match.group(name))
+    return f"{float(figure):g}{WEIGHTS_MULTIPLE_UNIT}"
+
+
+def weights_multiple(claim: object) -> float | None:
+    """The multiple a weights-scaling rule states, or None for any other claim."""
+    if isinstance(claim, str) and claim.endswith(WEIGHTS_MULTIPLE_UNIT):
+        return float(claim.removesuffix(WEIGHTS_MULTIPLE_UNIT))
+    return None
 
 
 def claimed_bytes_per_parameter(surface: str) -> float | None:

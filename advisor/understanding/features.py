@@ -79,7 +79,9 @@ def role_features(text: str, value: Value, values: list[Value], intent: str) -> 
     if neighbour_before is not None and value.start - neighbour_before.end <= 3:
         features[f"prev={neighbour_before.kind}"] = 1.0
     if isinstance(value.value, float) and math.isfinite(value.value):
-        features["magnitude"] = min(len(str(int(value.value))), 13) / 13
+        digits = min(len(str(int(value.value))), 13)
+        features["magnitude"] = digits / 13
+        features[f"kind+digits={value.kind}|{digits}"] = 1.0  # 200 tokens is a length, 2e11 a data set: scale is not linear in role
         features["small_int"] = float(value.value.is_integer() and value.value <= 16)
         features["power_of_two"] = float(value.value.is_integer() and value.value > 0 and int(value.value) & (int(value.value) - 1) == 0)
     if isinstance(value.value, tuple):  # money: (amount, currency, per)

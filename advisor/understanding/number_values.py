@@ -99,6 +99,8 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         match = pattern.match(text, end)
         if not match:
             continue
+        if kind in ("count_gpu", "count_server") and not value.is_integer():  # "1.2x": a multiple, never a count of cards
+            continue
         stop = match.end()
         surface = text[start:stop]
         if kind in ("money", "money_kwh"):  # "每度0.85元": per kWh when the kWh came first

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,6 +22,8 @@ HISTORY_TURNS = 6  # earlier user turns read to rebuild the dialogue state; the 
 CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept")  # these leave the last task open
 RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
 LENGTHS = ("context", "prompt_tokens", "output_tokens")
+# Answers that set a newly named card beside the one in question ("跟4张3090比呢" after a speed): both are kept
+COMPARABLE = ("specs", "training_time", "serving_speed", TOPIC)
 SURE_INJECTION = 0.8  # real injections read at 0.88 and above; a policy statement ("no data leaves our DC") near 0.4
 
 
@@ -77,10 +80,8 @@ class Understanding:
                 _restated_length(reading, state)
                 _commitment_keeps_longer_horizon(reading, state)
                 _restated_amounts(reading, state)
-            if task in ("specs", "training_time", TOPIC) and compares_with(reading):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3, "why slower than the A6000?" after a time: both
-                for slot in ("gpu",) if task != TOPIC else list(reading.frame.slots):
-                    held = [v for v in state.slots.get(slot, []) if v.value not in reading.frame.all(slot)]
-                    reading.frame.slots[slot] = [*held, *reading.frame.slots.get(slot, [])]
+            if task in COMPARABLE and compares_with(reading):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3, "why slower than the A6000?" after a time: both
+                _keep_beside(reading, state, ("gpu",) if task != TOPIC else list(reading.frame.slots))
             return task, state.updated(reading.frame)
         if reading.intent == "concept" and task in (None, TOPIC):  # "does int4 hurt quality?" then "and fp8?": the question is open
             return TOPIC, reading.frame
@@ -108,6 +109,16 @@ class Understanding:
         reading.frame.slots.pop("gpu_form", None)
         if memory and abs(variant.memory_gb - memory[0].value) < 1:  # the size now named by the GPU itself
             del reading.frame.slots["gpu_memory"]
+
+
+def _keep_beside(reading: Reading, state: Frame, slots: list[str]) -> None:
+    """The conversation's values of ``slots`` go before the ones this message names, and a card's count goes
+    with it; they are marked as carried (start -1), so a count pairs with its own card, not by position."""
+    carried = {slot: [replace(v, start=-1) for v in state.slots.get(slot, []) if v.value not in reading.frame.all(slot)] for slot in slots}
+    if carried.get("gpu") and state.has("gpu_count"):
+        carried["gpu_count"] = [replace(v, start=-1) for v in state.slots["gpu_count"]]
+    for slot, held in carried.items():
+        reading.frame.slots[slot] = [*held, *reading.frame.slots.get(slot, [])]
 
 
 def _same_problem(task: str | None, reading: Reading) -> bool:

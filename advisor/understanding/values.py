@@ -31,8 +31,10 @@ from advisor.understanding.count_words import (
 )
 from advisor.understanding.entity_words import (
     CLAIM_RATIO,
+    CLAIM_WEIGHTS_MULTIPLE,
     OTHER_GPU,
     claimed_bytes_per_parameter,
+    claimed_weights_multiple,
     keyword_tables,
     model_name_pattern,
     model_version_pattern,
@@ -63,7 +65,7 @@ ENDS_MESSAGE = re.compile(r"[\s?？!！.。呢吗]*$")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
 NUMBER_NAME_AND_COUNT = re.compile(r"(?<![\d.a-z])(?P<name>\d{4})(?P<n>\d{1,2})\s*(?:张|块)?\s*(?:卡|显卡)")
 NEGATED = re.compile(r"(?:不|不做|不搞|不用|不需要|没有|无需|(?<![a-z])(?:not|no|without|never|don'?t|won'?t|isn'?t)\s+(?:do(?:ing)?\s+|any\s+)?)$")
-ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|不停|运行|开着|在线|跑|开机|工作|都在跑)|满载运行|全年无休|全年不停|常年开着|一直开着|不停机|around\s+the\s+clock|non[\s-]?stop")
+ALWAYS_ON = re.compile(r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|满跑|不停|运行|开着|在线|跑|开机|工作|都在跑)|满载运行|全年无休|全年不停|常年开着|一直开着|不停机|around\s+the\s+clock|non[\s-]?stop")
 
 
 
@@ -168,6 +170,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         paid = parse_number(pay) if pay else None
         off = 100 - (paid * 10 if paid < 10 else paid) if paid else float(match.group("off") or match.group("off_after"))
         claim(Value(match.start(), match.end(), "discount", off, "%", match.group()))
+    for match in CLAIM_WEIGHTS_MULTIPLE.finditer(text):
+        claim(Value(match.start(), match.end(), "claim", claimed_weights_multiple(match), "× weights", match.group()))
     for match in CLAIM_RATIO.finditer(text):
         claim(Value(match.start(), match.end(), "claim", claimed_bytes_per_parameter(match.group()) or "rule_of_thumb", "bytes/param", match.group()))
     for match in TIMES_COUNT.finditer(text):

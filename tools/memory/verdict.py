@@ -94,12 +94,18 @@ LEVER_GROUP = {
 }  # fmt: skip
 
 
+SHARDED_FROM_STAGE = {"optimizer_states": 1, "gradients": 2, "weights": 3}  # the ZeRO stage that shards each part
+
+
 def main_lever(s: Setup, parts: list[Part], total: float, budget: float | None) -> Text:
     largest = max((p for p in parts if p.bytes > 0), key=lambda p: p.bytes)
     group = LEVER_GROUP.get(largest.key, largest.key)
     if s.mode == "inference" and group == "logits":
         group = "prefill"
     en, zh = LEVERS.get((s.mode, group), LEVERS[(s.mode, "weights")])
+    if s.mode == "training" and s.dp > 1 and s.zero_stage >= SHARDED_FROM_STAGE.get(group, 4):  # the usual lever is already pulled
+        en = f"{largest.en} dominate although ZeRO-{s.zero_stage} already shards them over {s.dp} GPUs: add GPUs, offload optimizer states to CPU (ZeRO-Offload), use 8-bit AdamW, or switch to LoRA/QLoRA."
+        zh = f"{largest.zh}占大头，而 ZeRO-{s.zero_stage} 已在 {s.dp} 张卡上切分：需要加卡、把优化器状态卸载到 CPU（ZeRO-Offload）、改用 8-bit AdamW，或改用 LoRA/QLoRA。"
     if budget and total > budget and s.gpu is not None and math.isfinite(total):
         needed = math.ceil(total * s.num_gpus / (budget * TIGHT_FRACTION))
         en += f" As a rough bound, the same job sharded evenly would need about {needed} × {s.gpu.name}."

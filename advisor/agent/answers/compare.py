@@ -14,6 +14,7 @@ import re
 from advisor.agent.answers import sizing
 from advisor.agent.answers.compare_view import PEFT, TIMED_TRAINING, Option, side_by_side, verdict
 from advisor.agent.answers.engines import engine_of
+from advisor.agent.markdown import number
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
 from advisor.understanding.frame import SlotValue
@@ -34,16 +35,19 @@ def options(turn: Turn) -> list[tuple[str, int | None]]:
 
 
 def counts_of(cards: list[SlotValue], counts: list[SlotValue]) -> list[int | None]:
-    """The count said with each card (``cards`` in the order written), or None: one count per card pairs in
-    order; otherwise a count goes to the card right after it, or right before it when written as a suffix ("x2")."""
-    counts = sorted(counts, key=lambda v: v.start)
-    paired: dict[int, int] = {}
-    if counts and (len(counts) == len(cards) or any(v.start < 0 for v in cards + counts)):
-        paired = {i: c.value for i, c in enumerate(counts[: len(cards)])}
+    """The count said with each card (``cards`` in the order written), or None. Cards and counts carried from
+    earlier messages (start -1) pair with each other in order; of the message's own, one count per card pairs
+    in order, otherwise a count goes to the card right after it, or right before it when written as a suffix ("x2")."""
+    carried = [i for i, card in enumerate(cards) if card.start < 0]
+    paired = dict(zip(carried, (c.value for c in counts if c.start < 0)))
+    own = [i for i in range(len(cards)) if i not in carried]
+    said = sorted((c for c in counts if c.start >= 0), key=lambda v: v.start)
+    if len(said) == len(own):
+        paired |= {i: c.value for i, c in zip(own, said)}
     else:
-        for c in counts:
-            after = [i for i, g in enumerate(cards) if 0 <= g.start - (c.start + len(c.surface)) <= 12 and i not in paired]
-            before = [i for i, g in enumerate(cards) if 0 <= c.start - (g.start + len(g.surface)) <= 3 and i not in paired][::-1]
+        for c in said:
+            after = [i for i in own if 0 <= cards[i].start - (c.start + len(c.surface)) <= 12 and i not in paired]
+            before = [i for i in own if 0 <= c.start - (cards[i].start + len(cards[i].surface)) <= 3 and i not in paired][::-1]
             ordered = before + after if SUFFIX_COUNT.match(c.surface) else after + before
             if ordered:
                 paired[ordered[0]] = c.value
@@ -147,6 +151,22 @@ def fit_stated(turn: Turn, option: Option, model: str, task: str, precision: str
             option.tp, option.pp = max(usable), 1
             fit = _fit(turn, option, model, task, precision, batch)
     return fit
+
+
+def does_not_fit(turn: Turn, model: str, task: str, gpu_id: str, count: int) -> str:
+    """A warning for a run timed on cards that cannot hold it ("full fine-tune 70B on 8 H100s, how long?"):
+    the memory it needs there, as the comparison would size it, and the estimator's main lever; else ""."""
+    gpu = turn.catalog.gpu(gpu_id)
+    option = Option({"id": gpu.id, "name": gpu.name}, count, True)
+    fit = fit_stated(turn, option, model, task, sizing.precision_for(turn, task), turn.slots.batch_size)
+    if not fit.ok or fit.result["verdict"] != "does_not_fit":
+        return ""
+    r, plan, label = fit.result, _plan(turn, task, option), turn.t(*sizing.TASK_LABEL[task])
+    need, holds, lever = number(r["total_per_gpu_gb"]), number(r["gpu_capacity_gb"]), turn.text(r["main_lever"]) if r.get("main_lever") else ""
+    return turn.t(
+        f"⚠️ Memory: {label} needs {need} GB per GPU on {option.label} ({plan}) and each card holds {holds} GB, so the run does not fit as stated; the time assumes it is made to fit. {lever}",
+        f"⚠️ 显存：{label}在 {count} 张 {gpu.name}（{plan}）上每卡需要 {need} GB，而每卡只有 {holds} GB，按所述配置放不下；上面的时间假设已设法放下。{lever}",
+    ).rstrip()
 
 
 def _fit(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):

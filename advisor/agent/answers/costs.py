@@ -7,7 +7,7 @@ import re
 
 from advisor.agent.answers import compare, rentals
 from advisor.agent.answers.compare_view import PEFT
-from advisor.agent.markdown import money, number, table
+from advisor.agent.markdown import money, number, table, token_count
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
 from advisor.understanding.frame import Money
@@ -263,9 +263,10 @@ def training_time(turn: Turn) -> str:
         args["num_gpus"] = s.parallel_gpus
         layout = " × ".join(f"{name} {degree}" for name, degree in (("TP", s.tp), ("PP", s.pp), ("DP", s.dp)) if degree)
         turn.assume(f"{s.parallel_gpus} GPUs = {layout}", f"{s.parallel_gpus} 张卡 = {layout}")
-    if args["num_gpus"] is None and args["deadline_days"] is None:
-        args["num_gpus"] = 8
-        turn.assume("8 GPUs (no count or deadline given)", "未给出卡数或期限，按 8 张卡计算")
+    if args["num_gpus"] is None and args["deadline_days"] is None:  # adapters are mostly trained on one card, full runs on a server
+        args["num_gpus"] = 1 if method in PEFT else 8
+        counted = "1 GPU" if args["num_gpus"] == 1 else f"{args['num_gpus']} GPUs"
+        turn.assume(f"{counted} (no count or deadline given)", f"未给出卡数或期限，按 {args['num_gpus']} 张卡计算")
     outcome = turn.call("estimate_training_time", args)
     if not outcome.ok:
         return turn.error(outcome)
@@ -300,6 +301,8 @@ def training_time(turn: Turn) -> str:
         f"MFU {r['mfu']:.0%}（{'用户给定' if r['mfu_source'] == 'user' else '按该GPU类别和规模的默认值'}）",
     )
     warnings = [f"⚠️ {turn.text(w)}" for w in r["warnings"]]
+    task = method if method in PEFT else ("pretrain" if "pretrain" in methods else "full_finetune")
+    warnings += [line for line in [compare.does_not_fit(turn, model, task, r["gpu_id"], r["num_gpus"])] if line]
     if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:
         faster = turn.call("estimate_training_time", {**args, "num_gpus": None, "deadline_days": QUARTER_DAYS})
         if faster.ok:
@@ -310,3 +313,38 @@ def training_time(turn: Turn) -> str:
             ))
     turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
     return "\n\n".join([verdict, table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows), *warnings])
+
+
+def time_on(turn: Turn, model: str, task: str, option: dict) -> str:
+    """A training recommendation made for a data size ("how many H100s to pretrain 13B on 1T tokens"): memory alone
+    picks the fewest cards that hold the model, so say how long those take and how many would finish in time."""
+    if task not in ("full_finetune", "pretrain", *PEFT) or turn.slots.tokens is None:
+        return ""
+    tokens, deadline = _tokens_seen(turn), turn.slots.deadline_hours
+    args = {"model": model, "gpu": option["gpu_id"], "tokens": tokens, "method": task if task in PEFT else "full", "mfu": turn.slots.mfu,
+            "currency": _currency(turn), "num_gpus": None if deadline else option["count"], "deadline_days": deadline / 24 if deadline else None}  # fmt: skip
+    timed = turn.call("estimate_training_time", args)
+    if not timed.ok:
+        return ""
+    r, name = timed.result, _name(turn, option["gpu_id"])
+    took_en, took_zh = _duration(r["wall_clock_days"])
+    data = token_count(tokens)
+    if deadline:
+        limit_en, limit_zh = _duration(deadline / 24)
+        return turn.t(
+            f"⏱️ To train on {data} tokens within {limit_en} you need about **{r['num_gpus']}× {name}** (≈ {took_en}, MFU {r['mfu']:.0%}); memory alone needs {option['count']}.",
+            f"⏱️ 要在 {limit_zh}内训完 {data} token，大约需要 **{r['num_gpus']} 张 {name}**（约 {took_zh}，MFU {r['mfu']:.0%}）；仅按显存需要 {option['count']} 张。",
+        )
+    line = turn.t(
+        f"⏱️ On this configuration {data} tokens take **≈ {took_en}** ({number(r['gpu_hours'])} GPU-hours at MFU {r['mfu']:.0%}).",
+        f"⏱️ 按这个配置，{data} token 要训 **约 {took_zh}**（{number(r['gpu_hours'])} 卡时，MFU {r['mfu']:.0%}）。",
+    )
+    if r["wall_clock_days"] <= QUARTER_DAYS:
+        return line
+    faster = turn.call("estimate_training_time", {**args, "num_gpus": None, "deadline_days": QUARTER_DAYS})
+    if not faster.ok:
+        return line
+    return line + " " + turn.t(
+        f"To finish within {QUARTER_DAYS} days you would need about **{faster.result['num_gpus']}× {name}**.",
+        f"若要在 {QUARTER_DAYS} 天内训完，大约需要 **{faster.result['num_gpus']} 张 {name}**。",
+    )

@@ -28,12 +28,20 @@ def rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
     """The user quoted a rule ("4 GB per 1B parameters", "参数量乘16字节"): put its figure next to the itemised one."""
     if not turn.slots.quotes_rule_of_thumb or not estimate:
         return []
-    per_parameter = turn.slots.claimed_bytes_per_parameter or 4
-    ruled, needed, size = estimate["params_b"] * per_parameter, estimate["total_all_gpus_gb"], number(estimate["params_b"])
+    needed, multiple = estimate["total_all_gpus_gb"], turn.slots.claimed_weights_multiple
+    weights = sum(item["value"] for item in estimate["items"] if item["key"] == "weights") * (estimate["total_all_gpus_gb"] / estimate["total_per_gpu_gb"])
+    if multiple is not None and weights:  # "1.2x the weights": the rule scales the weights, whatever their precision
+        ruled = weights * multiple
+        worked = turn.t(f"{number(weights)} GB of weights × {number(multiple)}", f"权重 {number(weights)} GB × {number(multiple)}")
+    else:
+        per_parameter = turn.slots.claimed_bytes_per_parameter or 4
+        ruled = estimate["params_b"] * per_parameter
+        worked = turn.t(f"{number(estimate['params_b'])}B × {number(per_parameter)} B", f"{number(estimate['params_b'])}B × {number(per_parameter)} 字节")
     off = number(abs(ruled / needed - 1) * 100)
     share = turn.t(f"{off}% {'under' if ruled < needed else 'over'}", f"{'少算' if ruled < needed else '多算'}了 {off}%")
     lines = [turn.t(
-        f"📏 The rule you quote gives {size}B × {number(per_parameter)} B = {number(ruled)} GB; this setup needs {number(needed)} GB in total ({share}).",
-        f"📏 按您说的经验法则是 {size}B × {number(per_parameter)} 字节 = {number(ruled)} GB；按当前设置实际共需 {number(needed)} GB（{share}）。",
+        f"📏 The rule you quote gives {worked} = {number(ruled)} GB; this setup needs {number(needed)} GB in total ({share}).",
+        f"📏 按您说的经验法则是 {worked} = {number(ruled)} GB；按当前设置实际共需 {number(needed)} GB（{share}）。",
     )]
-    return lines + [f"ℹ️ {turn.text(n)}" for n in estimate.get("notes", []) if "4 GB" in n["en"] and per_parameter == 4][:1]
+    default_rule = multiple is None and turn.slots.claimed_bytes_per_parameter in (None, 4)
+    return lines + [f"ℹ️ {turn.text(n)}" for n in estimate.get("notes", []) if "4 GB" in n["en"] and default_rule][:1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import get_args
 
-from advisor.agent.answers import knowledge, memory_view, specs
+from advisor.agent.answers import costs, knowledge, memory_view, specs
 from advisor.agent.answers.engines import engine_of
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import money, number, table
@@ -193,6 +193,7 @@ def recommend(turn: Turn) -> str:
     parts = [_verdict(turn, r, label), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
     top = options[0]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
+    parts += [line for line in [costs.time_on(turn, model, task, top)] if line]
     if r.get("estimate"):
         parts.append(memory_view.breakdown(turn, r["estimate"]))
     if not named:
