@@ -27,8 +27,8 @@ from advisor.understanding.frame import Frame
 from advisor.understanding.reading import Reading
 
 SUBJECT = ("model", "size")
-TOPIC = "concept"
-PROBLEM = "troubleshoot"  # a thread that gathers facts about one problem  # a concept question asked with no calculation open: its follow-ups ask it again, changed
+TOPIC = "concept"  # a concept question asked with no calculation open: its follow-ups ask it again, changed
+PROBLEM = "troubleshoot"  # a thread that gathers facts about one problem
 CONTINUES = 0.4  # measured by cross-validation over the training conversations (0.3–0.6 tried)
 SHORT = 40  # characters: an amendment, not a full question
 SEEN_WITH_TASK = 0.03  # a slot stated in at least this share of a task's questions belongs to that task
@@ -120,7 +120,8 @@ class ContinuationModel:
         """``as_follow_up``: what the message states when its values are read as amending a question."""
         stated = as_follow_up.names()
         text = reading.text.strip()
-        courteous, asks_why = bool(COURTESY.search(text.lower())), bool(ASKS_WHY.search(text.lower()))
+        lowered = text.lower()
+        courteous, asks_why, compares = bool(COURTESY.search(lowered)), bool(ASKS_WHY.search(lowered)), compares_with(reading)
         probabilities = reading.probabilities
         features = {
             f"open={task}": 1.0,
@@ -150,11 +151,13 @@ class ContinuationModel:
             "asks_why": float(asks_why),  # "why is that slower than the A6000?" names cards, yet asks about the answer
             "questions_answer": float(len(text) <= SHORT and not reading.frame.names() and asks_why),
             # "why is it slower than an H100?", "为啥比A6000还慢": the answer just given, set beside another card
-            "questions_answer_beside": float(asks_why and compares_with(reading) and bool(REFERS_BACK.search(text.lower()))),
-            f"compares&open={task}": float(compares_with(reading)),  # "跟4张3090比呢" after a speed sets a card beside the answer
-            f"aside&open={task}": float(bool(ASIDE.search(text.lower()))),
-            f"proposes_change&open={task}": float(bool(PROPOSES_CHANGE.search(text.lower()))),  # "我把max_model_len设成16384能行吗" in a problem thread
+            "questions_answer_beside": float(asks_why and compares and bool(REFERS_BACK.search(lowered))),
+            "compares": float(compares),  # "跟4张3090比呢" after a speed sets a card beside the answer
+            "aside": float(bool(ASIDE.search(lowered))),
+            "proposes_change": float(bool(PROPOSES_CHANGE.search(lowered))),  # "我把max_model_len设成16384能行吗" in a problem thread
         }
+        for name in ("compares", "aside", "proposes_change"):  # what each means depends on the question open
+            features[f"{name}&open={task}"] = features[name]
         for intent, p in probabilities.items():  # the whole reading, not just its top: "p(concept) 0.3" is a different message from 0.01
             features[f"p={intent}"] = p
         best_task = max((t for t in probabilities if t in TASKS), key=probabilities.__getitem__, default=None)
@@ -165,9 +168,6 @@ class ContinuationModel:
         features[f"asks&read={reading.intent}"] = features["asks"]
         features[f"courtesy&read={reading.intent}"] = features["courtesy"]  # "学习率降了也不行" reads as a greeting but thanks nobody
         features[f"refers_back&read={reading.intent}"] = features["refers_back"]
-        features["compares"] = float(compares_with(reading))
-        features["aside"] = features[f"aside&open={task}"]
-        features["proposes_change"] = features[f"proposes_change&open={task}"]
         for name in ("no_slots", "short", "only_values", "same_task", "offers_choice", "asks_why", "compares", "aside", "proposes_change", "questions_answer_beside"):  # how much each cue counts depends on what the classifier read
             features[f"{name}&read={reading.intent}"] = features[name]
         if stated:

@@ -302,7 +302,7 @@ def training_time(turn: Turn) -> str:
     )
     warnings = [f"⚠️ {turn.text(w)}" for w in r["warnings"]]
     task = method if method in PEFT else ("pretrain" if "pretrain" in methods else "full_finetune")
-    warnings += [line for line in [compare.does_not_fit(turn, model, task, r["gpu_id"], r["num_gpus"])] if line]
+    warnings += filter(None, [compare.does_not_fit(turn, model, task, r["gpu_id"], r["num_gpus"])])
     if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:
         faster = turn.call("estimate_training_time", {**args, "num_gpus": None, "deadline_days": QUARTER_DAYS})
         if faster.ok:

@@ -193,7 +193,7 @@ def recommend(turn: Turn) -> str:
     parts = [_verdict(turn, r, label), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
     top = options[0]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
-    parts += [line for line in [costs.time_on(turn, model, task, top)] if line]
+    parts += filter(None, [costs.time_on(turn, model, task, top)])
     if r.get("estimate"):
         parts.append(memory_view.breakdown(turn, r["estimate"]))
     if not named:
