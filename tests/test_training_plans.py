@@ -32,7 +32,7 @@ def test_a_count_asked_for_a_data_size_says_how_long_it_takes_and_what_finishes_
     assert "⏱️ On this configuration 600B tokens take" in response.answer and "To finish within 90 days" in response.answer
     assert "this answer does not need it" not in response.answer
     chinese = ask(offline_advisor, "用5000亿token预训练一个3B模型，该买几张A800")
-    assert "⏱️ 按这个配置，500B token 要训" in chinese.answer and "天内训完，大约需要" in chinese.answer
+    assert "⏱️ 按这个配置，500B token 要训" in chinese.answer and "天内完成，大约需要" in chinese.answer
 
 
 def test_the_lever_for_an_already_sharded_part_does_not_suggest_the_sharding_in_use():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from advisor.agent.answers import sizing
-from advisor.agent.answers.compare_view import PEFT, TIMED_TRAINING, Option, side_by_side, verdict
+from advisor.agent.answers.compare_view import TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.agent.answers.engines import engine_of
 from advisor.agent.markdown import number
 from advisor.agent.turn import Turn
@@ -174,7 +174,7 @@ def _fit(turn: Turn, option: Option, model: str, task: str, precision: str | Non
     s = turn.slots
     args = {
         "model": model, "mode": "inference" if inference else "training",
-        "method": {"lora": "lora", "qlora": "qlora"}.get(task, "full"), "precision": precision,
+        "method": tool_method(task), "precision": precision,
         "context": s.context_length, "batch": batch, "gpu": option.gpu["id"], "num_gpus": option.count,
         "tp": option.tp if inference else None, "pp": option.pp if inference and option.pp > 1 else None,
         "kv_precision": s.kv_precision if inference else None, "zero_stage": option.zero or None,
@@ -249,7 +249,7 @@ def _training_speed(turn: Turn, option: Option, model: str, task: str) -> None:
             "training speed is given per billion tokens (no token count named)", "未给出训练 token 数，训练速度按每 10 亿 token 给出"
         )
     args = {"model": model, "tokens": tokens or PER_BILLION, "gpu": option.gpu["id"], "num_gpus": option.count,
-            "currency": default_currency(turn.language), "method": task if task in PEFT else "full"}  # fmt: skip
+            "currency": default_currency(turn.language), "method": tool_method(task)}  # fmt: skip
     timed = turn.call("estimate_training_time", args)
     if not timed.ok:
         option.problem = _problem(turn, timed)

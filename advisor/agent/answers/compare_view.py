@@ -18,6 +18,11 @@ SAME_SPEED = 0.05  # speeds within 5% are "about the same"
 SAME_HEADROOM = 5.0  # percentage points
 
 
+def tool_method(task: str) -> str:
+    """The method the memory and training-time tools take for an answer's task: an adapter method, else "full"."""
+    return task if task in PEFT else "full"
+
+
 @dataclass
 class Option:
     gpu: dict  # the catalog row from compare_gpus

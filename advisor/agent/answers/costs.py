@@ -6,7 +6,7 @@ import math
 import re
 
 from advisor.agent.answers import compare, rentals
-from advisor.agent.answers.compare_view import PEFT
+from advisor.agent.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.agent.markdown import money, number, table, token_count
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
@@ -304,13 +304,7 @@ def training_time(turn: Turn) -> str:
     task = method if method in PEFT else ("pretrain" if "pretrain" in methods else "full_finetune")
     warnings += filter(None, [compare.does_not_fit(turn, model, task, r["gpu_id"], r["num_gpus"])])
     if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:
-        faster = turn.call("estimate_training_time", {**args, "num_gpus": None, "deadline_days": QUARTER_DAYS})
-        if faster.ok:
-            n = faster.result["num_gpus"]
-            warnings.insert(0, turn.t(
-                f"⏱️ To finish within {QUARTER_DAYS} days you would need about **{number(n)}× {_name(turn, r['gpu_id'])}**.",
-                f"⏱️ 若要在 {QUARTER_DAYS} 天内完成，大约需要 **{number(n)} 张 {_name(turn, r['gpu_id'])}**。",
-            ))
+        warnings[:0] = [f"⏱️ {line}" for line in [_within_a_quarter(turn, args)] if line]
     turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
     return "\n\n".join([verdict, table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows), *warnings])
 
@@ -318,10 +312,10 @@ def training_time(turn: Turn) -> str:
 def time_on(turn: Turn, model: str, task: str, option: dict) -> str:
     """A training recommendation made for a data size ("how many H100s to pretrain 13B on 1T tokens"): memory alone
     picks the fewest cards that hold the model, so say how long those take and how many would finish in time."""
-    if task not in ("full_finetune", "pretrain", *PEFT) or turn.slots.tokens is None:
+    if task not in TIMED_TRAINING or turn.slots.tokens is None:
         return ""
     tokens, deadline = _tokens_seen(turn), turn.slots.deadline_hours
-    args = {"model": model, "gpu": option["gpu_id"], "tokens": tokens, "method": task if task in PEFT else "full", "mfu": turn.slots.mfu,
+    args = {"model": model, "gpu": option["gpu_id"], "tokens": tokens, "method": tool_method(task), "mfu": turn.slots.mfu,
             "currency": _currency(turn), "num_gpus": None if deadline else option["count"], "deadline_days": deadline / 24 if deadline else None}  # fmt: skip
     timed = turn.call("estimate_training_time", args)
     if not timed.ok:
@@ -339,12 +333,17 @@ def time_on(turn: Turn, model: str, task: str, option: dict) -> str:
         f"⏱️ On this configuration {data} tokens take **≈ {took_en}** ({number(r['gpu_hours'])} GPU-hours at MFU {r['mfu']:.0%}).",
         f"⏱️ 按这个配置，{data} token 要训 **约 {took_zh}**（{number(r['gpu_hours'])} 卡时，MFU {r['mfu']:.0%}）。",
     )
-    if r["wall_clock_days"] <= QUARTER_DAYS:
-        return line
+    quicker = _within_a_quarter(turn, args) if r["wall_clock_days"] > QUARTER_DAYS else ""
+    return f"{line} {quicker}".rstrip()
+
+
+def _within_a_quarter(turn: Turn, args: dict) -> str:
+    """How many of the run's GPUs would finish it within QUARTER_DAYS, or "" when the tool cannot say."""
     faster = turn.call("estimate_training_time", {**args, "num_gpus": None, "deadline_days": QUARTER_DAYS})
     if not faster.ok:
-        return line
-    return line + " " + turn.t(
-        f"To finish within {QUARTER_DAYS} days you would need about **{faster.result['num_gpus']}× {name}**.",
-        f"若要在 {QUARTER_DAYS} 天内训完，大约需要 **{faster.result['num_gpus']} 张 {name}**。",
+        return ""
+    n, name = faster.result["num_gpus"], _name(turn, args["gpu"])
+    return turn.t(
+        f"To finish within {QUARTER_DAYS} days you would need about **{number(n)}× {name}**.",
+        f"若要在 {QUARTER_DAYS} 天内完成，大约需要 **{number(n)} 张 {name}**。",
     )

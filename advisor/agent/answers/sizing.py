@@ -6,6 +6,7 @@ import re
 from typing import get_args
 
 from advisor.agent.answers import costs, knowledge, memory_view, specs
+from advisor.agent.answers.compare_view import tool_method
 from advisor.agent.answers.engines import engine_of
 from advisor.agent.answers.knowledge import related
 from advisor.agent.markdown import money, number, table
@@ -289,7 +290,7 @@ def memory(turn: Turn) -> str:
     args = {
         "model": model,
         "mode": "inference" if task == "inference" else "training",
-        "method": {"lora": "lora", "qlora": "qlora"}.get(task, "full"),
+        "method": tool_method(task),
         "precision": precision_for(turn, task),
         "context": s.context_length,
         "batch": s.batch_size,
