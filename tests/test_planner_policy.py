@@ -230,10 +230,10 @@ def test_an_aside_split_between_off_topic_and_chat_is_not_answered_from_the_know
 def test_a_question_about_the_last_answer_shows_the_same_calculation_again(offline_advisor):
     question = "how much gpu memory does qwen2.5 14b need in bf16 with a 4k context"
     again = ask(offline_advisor, "how did you get that number?", question)
-    assert again.answer.startswith("Nothing changed in the question") and "The largest part is Weights" in again.answer
+    assert again.answer.startswith("Here is where the figure comes from") and "The largest part is Weights" in again.answer
     assert calls(again, "estimate_memory") and "| Weights" in again.answer
     zh = ask(offline_advisor, "这个数是怎么算出来的", "qwen2.5 14b bf16 4k上下文推理要多少显存")
-    assert zh.answer.startswith("问题没有变化") and "。占比最大的一项是模型权重" in zh.answer and calls(zh, "estimate_memory")
+    assert zh.answer.startswith("这个数字的来历如下") and "。占比最大的一项是模型权重" in zh.answer and calls(zh, "estimate_memory")
 
 
 def test_a_concept_question_inside_a_calculation_offers_to_change_it_not_to_name_the_model(offline_advisor):
@@ -405,3 +405,10 @@ def test_an_engine_without_measured_speeds_is_named_not_silently_replaced(offlin
     (estimated,) = calls(response, "estimate_throughput")
     assert "engine" not in estimated.args
     assert "“exllamav2”: our data has no measured speeds for this engine" in response.answer
+
+
+def test_a_setup_added_to_a_concept_question_is_kept_and_said_so(offline_advisor):
+    setup = ask(offline_advisor, "we'd run it on 32 gpus over 4 nodes", "fsdp or deepspeed zero-3 for a 34b full fine-tune?")
+    assert "Noted for the next calculation" in setup.answer and "“32 gpus”" in setup.answer and "“4 nodes”" in setup.answer
+    zh = ask(offline_advisor, "我们是两台机器一共16卡", "多机训练一定要上IB吗")
+    assert "已记下，后面的计算会用到" in zh.answer and "“16卡”" in zh.answer

@@ -593,3 +593,24 @@ def test_a_change_the_user_proposes_stays_in_its_problem_thread_and_an_aside_lea
     assert proposal.task == "troubleshoot" and proposal.task_messages[0] == report
     aside = read(understanding, "by the way, in general how much swap space should a training node have", "nccl hangs on our 2-node h100 job")
     assert aside.intent == "concept"
+
+
+def test_a_value_the_answer_is_measured_against_changes_nothing(understanding):
+    training = "full fine-tune of qwen2.5 7b with adamw in bf16, how much vram"
+    assert read(understanding, "how come that's so much bigger than for inference?", training).state.get("method") == "full_finetune"
+    zh = read(understanding, "为啥比推理高这么多", "全参微调Llama3-8B要多少显存")
+    assert (zh.task, zh.state.get("method")) == ("memory", "full_finetune")
+
+
+def test_counts_stated_after_a_concept_question_reach_the_next_question_on_that_setup(understanding):
+    concept = "zero-3 or megatron tensor parallel for a 30b model?"
+    setup = read(understanding, "we'd be on 48 gpus spread over 6 nodes", concept)
+    assert (setup.task, setup.state.get("gpu_count"), setup.state.get("server_count")) == ("concept", 48, 6)
+    timed = read(understanding, "how long would 300B tokens take on that cluster", concept, "we'd be on 48 gpus spread over 6 nodes")
+    assert (timed.task, timed.state.get("gpu_count")) == ("training_time", 48)
+
+
+def test_a_proposed_fix_in_a_problem_thread_stays_in_the_thread(understanding):
+    report = "OOM in step 1: llama 3.1 8b full fine-tune on 4 a100 80gb, seq 4096, batch 4"
+    fix = read(understanding, "would enabling cpu offload sort it out, or is the sequence just too long?", report, "fsdp full shard is on")
+    assert fix.task == "troubleshoot" and fix.task_messages[0] == report

@@ -107,3 +107,22 @@ def test_a_condition_is_kept_when_the_ranking_changes_and_the_ranking_when_a_con
     assert frame.all("objective") == ["cheapest", "china_buyable"]
     faster = frame_of(understanding, "actually make it the fastest", question, "only cards we can buy in china tho")
     assert sorted(faster.all("objective")) == ["china_buyable", "fastest"]
+
+
+def test_a_limit_in_thousands_with_no_currency_is_a_length_or_an_amount_by_what_is_asked(understanding):
+    biggest_batch = "largest batch for mistral 7b awq on one l4"
+    assert frame_of(understanding, "and if requests are capped at 4k?", biggest_batch).get("context") == 4096
+    assert frame_of(understanding, "那输入最多2k的话呢", "单卡4090跑qwen2.5-7b，batch最大能开多少").get("context") == 2048
+    budget = frame_of(understanding, "need a box to fine-tune 7b models, we can spend up to 12k").get("budget")
+    assert (budget.amount, budget.per) == (12000.0, "once")
+
+
+def test_jetson_modules_and_china_editions_are_cards(understanding):
+    assert frame_of(understanding, "那Jetson Orin呢", "3060上用ollama跑qwen2.5-7b每秒多少字").get("gpu") == "jetson-agx-orin-64gb"
+    assert ("other_gpu", "orin nx 8gb") in kinds("could an orin nx 8gb run phi-3 mini")
+    assert "jetson-agx-orin-64gb" not in [value for _, value in kinds("is the jetson orin nano enough for llama 3.2 1b")]
+    assert ("other_gpu", "b30a") in kinds("B30A什么时候能买到")
+
+
+def test_a_count_before_a_card_said_with_its_condition(understanding):
+    assert frame_of(understanding, "three refurbished a100s or one new h100 for serving qwen2.5 32b?").get("gpu_count") == 3

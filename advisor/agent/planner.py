@@ -40,8 +40,8 @@ MIN_CONFIDENCE = 0.45
 GUARDED = ("injection", "out_of_scope", "greeting")
 GUARD_CONFIDENCE = 0.6  # below this a refusal, an off-topic reply or a greeting gives way to the next reading
 WHERE_FROM = (
-    "Nothing changed in the question, so this is the same calculation again; every figure below shows the formula or the source it comes from.",
-    "问题没有变化，下面是同一个计算；每个数字都附了它的公式或出处。",
+    "Here is where the figure comes from: the same calculation, each line with its formula or source.",
+    "这个数字的来历如下：同一个计算，每一行都附了公式或出处。",
 )
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 NOT_REPORTED = {"gpus_per_server"}

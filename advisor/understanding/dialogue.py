@@ -44,9 +44,10 @@ ASKS_WHY = re.compile(
 )
 # "btw, in general…", "顺便问下，一般来说…": the message says it steps aside from the open question
 ASIDE = re.compile(r"\b(?:btw|by the way|unrelated|side question|off[- ]topic|in general|generally speaking|as a rule)\b|顺便|顺带|另外问|题外话|插一句|跑个题|一般来说|通常来说|一般而言")
-# "if i drop max_model_len to 16k…", "我把batch调小…": the user proposes a change to their own setup
+# "if i drop max_model_len to 16k…", "would switching to 8-bit adam fix it", "我把batch调小…": the user proposes a change to their own setup
 PROPOSES_CHANGE = re.compile(
     r"\b(?:if|should|can|could|would|will)\s+(?:i|we)\s+(?:just\s+)?(?:set|drop|lower|raise|increase|decrease|reduce|bump|cut|halve|double|switch|turn|enable|disable|change|use|add)\b"
+    r"|\b(?:would|will|does|do|could|can|should)\s+(?:just\s+)?(?:setting|dropping|lowering|raising|increasing|decreasing|reducing|bumping|cutting|halving|doubling|switching|turning|enabling|disabling|changing|using|adding|moving|upgrading)\b"
     r"|(?:我|我们|咱)(?:把|将)|(?:设成|改成|改用|换用|换成?|调到|调成|降到|调小|调大|改为|设为|打开|关掉|关了|开了).{0,8}(?:行|能|会|够|可以|有用|管用)"
 )
 # "how many would it take", "要几台": the count is what is asked, so a count held from earlier turns is no limit.
@@ -80,6 +81,13 @@ FILLER = re.compile(
 COMPARED_WITH = re.compile(
     r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|side\s+by\s+side|than)(?:\s|$)|对比|相比|比起|[和跟与].{1,24}比|(?:为什么|为啥|怎么|咋)[^，。,?？]{0,4}比"
 )
+# "more than inference", "比推理多": the value after it is what the answer is measured against
+REFERENCE_BEFORE = re.compile(r"(?:\bthan|compared\s+(?:to|with)|比起?|相比于?)\s*(?:the\s+|an?\s+|for\s+|doing\s+|with\s+)?$")
+# "how long would it take on that", "用这套跑": a new question asked of the setup already described
+ON_THAT_SETUP = re.compile(
+    r"\b(?:on|with|using)\s+(?:that|this|those|these|the\s+same)(?:\s+(?:setup|cluster|hardware|config(?:uration)?|box(?:es)?|nodes?|machines?|servers?|gpus?|cards?))?\b"
+    r"|[这那]套|[这那]个?配置|[这那]些卡|[这那]几台|同样的(?:配置|机器|卡)"
+)
 # "is vllm or ollama the better call", "zero2还是zero3": a choice between values, asked of the advisor.
 CHOICE = re.compile(r"\b(?:or|vs\.?|versus)\b|还是|或者|或是|二选一|选哪")
 
@@ -96,6 +104,10 @@ def offers_choice(reading: Reading) -> bool:
     """Two or more values of one slot with a word that offers them as alternatives."""
     several = any(len(values) > 1 for slot, values in reading.frame.slots.items() if slot != "gpu")
     return several and bool(CHOICE.search(normalize_text(reading.text)))
+
+
+def on_that_setup(reading: Reading) -> bool:
+    return bool(ON_THAT_SETUP.search(normalize_text(reading.text)))
 
 
 def own_subject(reading: Reading) -> bool:

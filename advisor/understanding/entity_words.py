@@ -30,7 +30,10 @@ OTHER_GPU = re.compile(
     r"|(?<![a-z0-9])(?:google\s+)?tpu\s*-?\s*v[2-7][a-z]?(?:\s*-\s*\d{1,4})?(?![a-z0-9])"  # "TPU v4", "tpu v6e-8"
     r"|(?<![a-z0-9])(?:(?:amd|instinct)\s+)*mi\s*-?\s*[1-9]\d{1,2}[xa]?(?=s?(?![a-z0-9]))"  # "MI210s", "mi100"
     r"|(?<![a-z0-9])(?:nvidia\s+|tesla\s+)?(?:a30|p40|p100|k80|m40|a4000|a4500|a5000|a5500|quadro\s+rtx\s*\d{4})(?![a-z0-9])"
+    r"|(?<![a-z0-9])(?:nvidia\s+)?(?:b20|b30a|h20e)(?![a-z0-9])"  # China editions the catalog has no sourced figures for
 )
+# "orin nano", "jetson orin nx 16gb": the smaller Jetson modules, not the AGX Orin the catalog lists
+SMALLER_JETSON = re.compile(r"(?<![a-z])(?:jetson\s*)?orin\s*(?:nano|nx)(?:\s*super)?(?:\s*\d{1,2}\s*gb?)?(?![a-z0-9])")
 # A rule of thumb written with its figure, not a model size and a memory: as a ratio ("1B参数占2个G", "1b params = 2gb",
 # "每10亿参数2GB"), per parameter ("2 bytes per param", "每个参数16字节") or as a product ("参数量乘16字节", "params x 18 bytes")
 _BILLION = r"(?<![\d.])(?:1\s*b|10亿|十亿|一十亿|billion)"
@@ -101,6 +104,7 @@ def names_written_apart(text: str, catalog: Catalog) -> list[tuple[int, int, str
         named = matcher_for(catalog).scan(f"r1-distill-{family}-{match.group('size')}b")
         if named and named[0].kind == "model":
             found.append((match.start(), match.end(), "model", named[0].id))
+    found.extend((match.start(), match.end(), "other_gpu", match.group()) for match in SMALLER_JETSON.finditer(text))
     for match in LAPTOP_NAME.finditer(text):
         number = match.group("name") or match.group("name_first")
         named = matcher_for(catalog).scan(number + " laptop")

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.understanding.model import INTEGER_ROLES, NONE, TaggedValue
+from advisor.understanding.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
+from advisor.understanding.number_values import token_count
 
 HOURS_PER_YEAR = 8760.0
 PER_SERVER = re.compile(r"^\s*(?:,|，)?\s*(?:每台|每个节点|每节点|每机|each|per\s+(?:node|server|machine|box)|of|with|x|×)?\s*$")
@@ -162,6 +163,8 @@ def resolve(item: TaggedValue, default_currency: str) -> Any:
     if kind == "money":
         amount, currency, per = value
         return Money(amount, currency or default_currency, per)
+    if kind == "thousands":
+        return Money(value, default_currency, "once") if role in MONEY_ROLES else round(token_count(item.value.surface, value))
     if role == "utilisation":
         if kind == "percent":
             return min(value / 100, 1.0) if value > 1 else value

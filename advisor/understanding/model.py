@@ -32,10 +32,12 @@ NUMERIC_ROLES = {
     "gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens",
     "output_tokens", "gpu_memory", "speed_target", "utilisation",
 }  # fmt: skip
+MONEY_ROLES = {"budget", "server_price", "cloud_price", "electricity_price"}
+TOKEN_ROLES = {"context", "prompt_tokens", "output_tokens", "training_tokens"}
 ROLES_BY_KIND: dict[str, set[str]] = {
     "model": {"model"}, "gpu": {"gpu"}, "gpu_family": {"gpu"}, "other_gpu": {"other_gpu"}, "params": {"size"}, "memory": {"gpu_memory"},
-    "tokens": {"context", "prompt_tokens", "output_tokens", "training_tokens"}, "context_setting": {"context"},
-    "money": {"budget", "server_price", "cloud_price", "electricity_price"},
+    "tokens": TOKEN_ROLES, "context_setting": {"context"},
+    "money": MONEY_ROLES, "thousands": MONEY_ROLES | TOKEN_ROLES,
     "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "date": {"deadline"}, "daily": {"utilisation"},
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
     "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency", "audience"}, "number": NUMERIC_ROLES,
@@ -45,7 +47,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
-COUNTED_KINDS = {"money", "count_gpu", "count_server", "users"}
+COUNTED_KINDS = {"money", "thousands", "count_gpu", "count_server", "users"}
 KV_WORDS = re.compile(r"kv|cache|缓存")
 CLAUSE_BREAK = re.compile(r"[,;，；。!?！？\n]")
 KV_SETTING = re.compile(r"(?:kv[\s_-]*cache[\s_-]*dtype|kv[\s_-]*cache|kv|缓存)\s*(?:=|:|用|in|at|to|is|设成|改成|换成)?\s*$")
@@ -53,7 +55,7 @@ KV_SETTING = re.compile(r"(?:kv[\s_-]*cache[\s_-]*dtype|kv[\s_-]*cache|kv|缓存
 # the tagger decides; a count typed in a sentence states the setup, in a problem report ("单机正常，两台就hang")
 # as in a one-line spec question ("8卡一台").
 PASTED = re.compile(r"\n.*\n|\|")  # several lines, or an nvidia-smi table row
-NUMBER_KINDS = {"memory", "tokens", "money", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
+NUMBER_KINDS = {"memory", "tokens", "money", "thousands", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
 
 
 @dataclass
@@ -133,10 +135,12 @@ class UnderstandingModel:
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
                 continue
             # an amount or a count of cards, servers or users in a question is never noise
-            sure = value.kind == "money" or (value.kind in COUNTED_KINDS and not (intent in ("troubleshoot", "specs") and pasted))
+            sure = value.kind in ("money", "thousands") or (value.kind in COUNTED_KINDS and not (intent in ("troubleshoot", "specs") and pasted))
             sure |= value.kind == "precision" and intent != "specs"  # "AWQ量化" in a question is its precision; "fp8 TFLOPS" is a spec
             sure |= value.kind == "memory" and any(v.kind == "other_gpu" for v in values)  # "我那张3080是10G的": that card's memory
-            allowed = roles if sure and intent in STATING_INTENTS else roles | {NONE}
+            # "and at 64 gpus across 8 nodes" after "Megatron or DeepSpeed?": the setup the concept is asked for
+            counted_in_concept = intent == "concept" and value.kind in COUNTED_KINDS - {"money"}
+            allowed = roles if sure and (intent in STATING_INTENTS or counted_in_concept) else roles | {NONE}
             if value.kind == "precision" and not KV_WORDS.search(_clause_around(normalized, value)):  # a cache precision is said of the cache
                 allowed = allowed - {"kv_precision"}
             elif value.kind == "precision" and KV_SETTING.search(normalized, max(0, value.start - 24), value.start):

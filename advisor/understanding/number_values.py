@@ -38,7 +38,8 @@ class Value:
 
     start: int
     end: int
-    kind: str  # model, gpu, other_gpu (a card the catalog lacks), params, memory, tokens, money, percent, duration,
+    kind: str  # model, gpu, other_gpu (a card the catalog lacks), params, memory, tokens, money, thousands (an amount
+    #            or a length: "up to 8k"), percent, duration,
     #            date (a calendar deadline, in hours from today), daily, rate, latency, count_gpu, count_server,
     #            number, always_on, tp/pp/dp, batch, epochs, context_setting ("max-model-len 32768"), or a keyword
     #            table name (precision, method, ...)
@@ -163,7 +164,11 @@ def magnitude_value(text: str, start: int, end: int, raw: str, value: float) -> 
         return Value(start, end, "params", value, "params", raw)
     spending = SPENDING_BEFORE.search(text[max(0, start - 40) : start]) or BUDGET_AFTER.match(text, end)  # "on a 5k budget"
     if K_SUFFIX.search(raw) and spending and not TOKEN_WORD_AFTER.match(text, end):
-        return money_value(text, start, end, value, False)  # "under 15k", "budget is 80k": an amount, not tokens
+        money = money_value(text, start, end, value, False)  # "under 15k", "budget is 80k": an amount, not tokens
+        if money.value[1] or money.unit != "once":
+            return money
+        # "cap it at 8k", "up to 32k": a limit with no currency may be spent or a length; the tagger decides
+        return Value(start, end, "thousands", value, "", raw)
     if K_SUFFIX.search(raw):
         return Value(start, end, "tokens", token_count(raw, value), "tokens", raw)
     if re.search(r"\dt$|trillion", raw):

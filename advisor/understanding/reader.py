@@ -11,7 +11,7 @@ from pathlib import Path
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.corpus import TASKS
-from advisor.understanding.dialogue import CONTINUES, TOPIC, compares_with, only_values, own_subject
+from advisor.understanding.dialogue import CONTINUES, REFERENCE_BEFORE, TOPIC, compares_with, on_that_setup, only_values, own_subject
 from advisor.understanding.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
 from advisor.understanding.model import TaggedValue
 from advisor.understanding.reading import Reading, read_message, retagged
@@ -69,7 +69,8 @@ class Understanding:
         if reading.intent in TASKS:
             if same_problem:
                 return task, state.joined(reading.frame)
-            if task in TASKS and state.names() and not own_subject(reading):
+            # "那租两个月多少钱" names no model of its own; "how long would a 13B take on that" names the setup it keeps
+            if state.names() and ((task in TASKS and not own_subject(reading)) or (task in (*TASKS, TOPIC) and on_that_setup(reading))):
                 return reading.intent, state.updated(reading.frame)
             return reading.intent, reading.frame
         if reading.intent == "follow_up":
@@ -80,8 +81,12 @@ class Understanding:
                 _restated_length(reading, state)
                 _commitment_keeps_longer_horizon(reading, state)
                 _restated_amounts(reading, state)
+            beside: tuple[str, ...] = ()
             if task in COMPARABLE and compares_with(reading):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3, "why slower than the A6000?" after a time: both
-                _keep_beside(reading, state, ("gpu",) if task != TOPIC else list(reading.frame.slots))
+                beside = ("gpu",) if task != TOPIC else tuple(reading.frame.slots)
+                _keep_beside(reading, state, beside)
+            if task != TOPIC:
+                _references_change_nothing(reading, state, beside)
             return task, state.updated(reading.frame)
         if reading.intent == "concept" and task in (None, TOPIC):  # "does int4 hurt quality?" then "and fp8?": the question is open
             return TOPIC, reading.frame
@@ -111,7 +116,7 @@ class Understanding:
             del reading.frame.slots["gpu_memory"]
 
 
-def _keep_beside(reading: Reading, state: Frame, slots: list[str]) -> None:
+def _keep_beside(reading: Reading, state: Frame, slots: tuple[str, ...]) -> None:
     """The conversation's values of ``slots`` go before the ones this message names, and a card's count goes
     with it; they are marked as carried (start -1), so a count pairs with its own card, not by position."""
     carried = {slot: [replace(v, start=-1) for v in state.slots.get(slot, []) if v.value not in reading.frame.all(slot)] for slot in slots}
@@ -119,6 +124,20 @@ def _keep_beside(reading: Reading, state: Frame, slots: list[str]) -> None:
         carried["gpu_count"] = [replace(v, start=-1) for v in state.slots["gpu_count"]]
     for slot, held in carried.items():
         reading.frame.slots[slot] = [*held, *reading.frame.slots.get(slot, [])]
+
+
+def _references_change_nothing(reading: Reading, state: Frame, beside: tuple[str, ...]) -> None:
+    """"why is it so much more than inference" after a training question: a value the message measures the
+    answer against is not a change to the question, so the conversation keeps its own."""
+    text = normalize_text(reading.text)
+    for slot, values in list(reading.frame.slots.items()):
+        if slot in beside or (slot == "gpu_count" and "gpu" in beside) or not state.has(slot):  # a card set beside keeps its count
+            continue
+        own = [v for v in values if not REFERENCE_BEFORE.search(text, max(0, v.start - 24), v.start)]
+        if own:
+            reading.frame.slots[slot] = own
+        else:
+            del reading.frame.slots[slot]
 
 
 def _same_problem(task: str | None, reading: Reading) -> bool:

@@ -60,7 +60,8 @@ MAX_TEXT = 4000  # values are read from the start and the end of long pastes, wh
 # matches: a long run of spaces would make the unit patterns' optional spaces backtrack quadratically.
 INERT = "\x00"
 LONG_SPACE = re.compile(r"\s{4,}")
-SPACES = re.compile(r"\s*")
+# "two used 3090s", "3 refurbished a100s": a word on the card's condition between a count and the card
+BEFORE_CARD = re.compile(r"\s*(?:(?:used|second[\s-]?hand|secondhand|refurb(?:ished)?|new|old|spare|rented)\s+)?")
 ENDS_MESSAGE = re.compile(r"[\s?？!！.。呢吗]*$")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
 NUMBER_NAME_AND_COUNT = re.compile(r"(?<![\d.a-z])(?P<name>\d{4})(?P<n>\d{1,2})\s*(?:张|块)?\s*(?:卡|显卡)")
@@ -199,14 +200,14 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(start, end, kind, value, unit, text[start:end]))
     for number in find_numbers(text):
         value = number_value(text, number.start, number.end, number.text, number.value)
-        if value is not None and value.kind == "number" and value.value.is_integer() and 1 <= value.value <= 1024 and SPACES.match(text, value.end).end() in gpu_starts:
+        if value is not None and value.kind == "number" and value.value.is_integer() and 1 <= value.value <= 1024 and BEFORE_CARD.match(text, value.end).end() in gpu_starts:
             value = replace(value, kind="count_gpu")  # "16 H100s total": a count of the card named right after it
         if value is not None:
             claim(value)
     for word, count in WORD_NUMBERS.items():
         for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
             value = number_value(text, match.start(), match.end(), word, float(count), words_only=True)
-            gap = SPACES.match(text, match.end()).end()
+            gap = BEFORE_CARD.match(text, match.end()).end()
             cards = gap in gpu_starts or (count > 1 and (BUY_BEFORE.search(text, 0, match.start()) or OF_THEM.match(text, match.end())))
             if value is None and cards:  # "two l40s", "buy two", "two of them"
                 value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)

@@ -8,6 +8,7 @@ from advisor.agent.turn import Turn
 from advisor.contract import Source
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
+from advisor.understanding.slot_labels import slot_label
 from knowledge.concepts import load_concepts
 
 SHOWN_HITS = 3
@@ -53,11 +54,21 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         for source in card.sources:
             turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.title, urls=[source.url])
         offer = offer or CALCULATOR_TASK.get(card.calculator or "")
+    if question is not None and turn.reading.frame.names():
+        body += "\n\n📌 " + _noted(turn)
     if turn.reading.task in OFFERS and turn.reading.state.names():  # a calculation is open: it can be changed, not asked for again
         body += "\n\n🧮 " + turn.t(*OPEN_CALCULATION)
     elif offer in OFFERS:
         body += "\n\n🧮 " + turn.t(*OFFERS[offer])
     return body
+
+
+def _noted(turn: Turn) -> str:
+    """What a follow-up to a concept question adds ("and at 64 gpus across 8 nodes") does not change the card,
+    but it is kept: the next calculation asked "on that" starts from it."""
+    stated = turn.reading.frame
+    said = ", ".join(f"{slot_label(slot, turn.language)} “{stated.surface(slot)}”" for slot in stated.names())
+    return turn.t("Noted for the next calculation: {said}. The answer above holds for it.", "已记下，后面的计算会用到：{said}。上面的回答同样适用。").format(said=said)
 
 
 def _card_words(turn: Turn) -> set[str]:
