@@ -40,9 +40,11 @@ BLIND_SPLITS = {
     "heldout21": "misses read (unseen: 0.860 / 0.940, then 0.860 / 0.880)",
     "heldout22": "misses read (unseen: 0.880 / 0.900 at its first score and after heldout21's fixes)",
     "heldout23": "misses read (unseen: 0.880 / 0.900 at its first score, then 0.820 / 0.900 after heldout22's first fixes)",
-    "heldout24": "never read (unseen: 0.860 / 0.920 on 50ed31b, before this round's changes; 0.840 / 0.900 after them)",
+    "heldout24": "misses read (unseen: 0.860 / 0.920 at its first score, then 0.840 / 0.900 after heldout23's fixes)",
+    "heldout25": "never read (unseen: 0.980 / 0.980 on 7cbf0ba, before heldout24's fixes; 0.980 / 0.980 after them)",
+    "heldout26": "never read (unseen: 0.900 / 0.940 on 7cbf0ba, before heldout24's fixes; 0.920 / 0.960 after them)",
 }  # fmt: skip
-FRESH_CONVERSATIONS = "heldout24"
+FRESH_CONVERSATIONS = "heldout26"
 
 
 @dataclass
