@@ -6,6 +6,7 @@ from __future__ import annotations
 from knowledge.catalog import load_catalog
 from tests.test_planner_policy import ask, calls
 from tools.memory.estimator import MemoryRequest, estimate_memory
+from tools.recommend.configs import sold_count_from
 
 
 def test_a_run_timed_on_cards_that_cannot_hold_it_says_so(offline_advisor):
@@ -42,3 +43,22 @@ def test_the_lever_for_an_already_sharded_part_does_not_suggest_the_sharding_in_
     assert estimate.verdict == "does_not_fit"
     assert "already shards them over 8 GPUs" in estimate.main_lever.en and "ZeRO-1/2" not in estimate.main_lever.en
     assert "已在 8 张卡上切分" in estimate.main_lever.zh
+
+
+def test_a_count_for_a_deadline_is_rounded_to_what_is_sold_and_timed_again(offline_advisor):
+    response = ask(offline_advisor, "how many h100s to pretrain a 7b model on 800B tokens within 3 weeks")
+    needed, sold = (call.args.get("num_gpus") for call in calls(response, "estimate_training_time"))
+    assert needed is None and sold % 8 == 0  # the first call asks for the deadline's count, the second times whole servers
+    count = int(response.answer.split("×", 1)[0].strip("* "))
+    assert count % 8 != 0 and 0 < sold - count < 8 and f"As sold, that is **{sold}** ({sold // 8} servers of 8)" in response.answer
+    chinese = ask(offline_advisor, "三周内用A800把7B在8000亿token上预训练完，要几张卡")
+    assert "按整机或整板采购为" in chinese.answer and "台 8 卡服务器" in chinese.answer
+    on_consumer_cards = ask(offline_advisor, "how many 4090s to finish a qlora of mistral 7b on 3B tokens within 20 days")
+    assert "As sold" not in on_consumer_cards.answer
+
+
+def test_counts_as_sold_are_whole_servers_past_one_and_racks_for_rack_scale_parts():
+    catalog = load_catalog()
+    assert [sold_count_from(catalog.gpu("h100-sxm"), n) for n in (3, 8, 9, 77, 700)] == [4, 8, 16, 80, 704]
+    assert sold_count_from(catalog.gpu("gb200"), 80) == 144
+    assert sold_count_from(catalog.gpu("rtx-4090"), 3) == 3 and sold_count_from(catalog.gpu("rtx-4090"), 11) is None

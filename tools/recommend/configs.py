@@ -6,6 +6,7 @@ counts a buyer can actually order and names each configuration the way a quote w
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -63,6 +64,17 @@ def sold_counts(gpu: GPU, max_gpus: int) -> list[int]:
     else:  # PCIe servers hold 1-8 cards; data-center parts scale out in whole servers over a fabric
         counts = tuple(range(1, SERVER_GPUS + 1)) + (FABRIC_COUNTS if gpu.segment == "datacenter" else ())
     return [c for c in counts if c <= limit]
+
+
+def sold_count_from(gpu: GPU, needed: int) -> int | None:
+    """The smallest count a buyer can order that holds ``needed`` GPUs: within one server the steps the part is
+    sold in, beyond it whole servers (or racks); ``None`` for parts that do not scale past one server."""
+    if sold_as(gpu) == "rack":
+        return math.ceil(needed / RACK_GPUS) * RACK_GPUS
+    in_one_server = [count for count in sold_counts(gpu, SERVER_GPUS) if count >= needed]
+    if in_one_server:
+        return in_one_server[0]
+    return math.ceil(needed / SERVER_GPUS) * SERVER_GPUS if MAX_COUNT_BY_SEGMENT[gpu.segment] > SERVER_GPUS else None
 
 
 def rounded_up_from(gpu: GPU) -> int | None:

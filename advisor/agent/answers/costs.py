@@ -13,6 +13,7 @@ from advisor.language import default_currency
 from advisor.understanding.frame import Money
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
+from tools.recommend.configs import SERVER_GPUS, sold_count_from
 
 DEFAULT_GPU = "h100-sxm"
 QUARTER_DAYS = 90
@@ -294,7 +295,7 @@ def training_time(turn: Turn) -> str:
         verdict = turn.t(
             f"**{r['num_gpus']}× {_name(turn, r['gpu_id'])}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
             f"**需要 {r['num_gpus']} 张 {_name(turn, r['gpu_id'])}** 才能在 {number(r['deadline_days'])} 天内完成（约 {number(r['wall_clock_days'])} 天）。",
-        ) + "\n\n" + verdict
+        ) + _as_sold(turn, args, r["num_gpus"]) + "\n\n" + verdict
     rows = turn.item_rows(r["items"])
     turn.assume(
         f"MFU {r['mfu']:.0%} ({'given' if r['mfu_source'] == 'user' else 'default for this GPU class and scale'})",
@@ -328,7 +329,7 @@ def time_on(turn: Turn, model: str, task: str, option: dict) -> str:
         return turn.t(
             f"⏱️ To train on {data} tokens within {limit_en} you need about **{r['num_gpus']}× {name}** (≈ {took_en}, MFU {r['mfu']:.0%}); memory alone needs {option['count']}.",
             f"⏱️ 要在 {limit_zh}内训完 {data} token，大约需要 **{r['num_gpus']} 张 {name}**（约 {took_zh}，MFU {r['mfu']:.0%}）；仅按显存需要 {option['count']} 张。",
-        )
+        ) + _as_sold(turn, args, r["num_gpus"])
     line = turn.t(
         f"⏱️ On this configuration {data} tokens take **≈ {took_en}** ({number(r['gpu_hours'])} GPU-hours at MFU {r['mfu']:.0%}).",
         f"⏱️ 按这个配置，{data} token 要训 **约 {took_zh}**（{number(r['gpu_hours'])} 卡时，MFU {r['mfu']:.0%}）。",
@@ -346,4 +347,21 @@ def _within_a_quarter(turn: Turn, args: dict) -> str:
     return turn.t(
         f"To finish within {QUARTER_DAYS} days you would need about **{number(n)}× {name}**.",
         f"若要在 {QUARTER_DAYS} 天内完成，大约需要 **{number(n)} 张 {name}**。",
+    ) + _as_sold(turn, args, n)
+
+
+def _as_sold(turn: Turn, args: dict, needed: int) -> str:
+    """"11× A100" is no configuration anyone sells: the next count that is (whole boards or servers), and its time."""
+    gpu = turn.catalog.find_gpu(args["gpu"]) if args.get("gpu") else None
+    sold = sold_count_from(gpu, needed) if gpu is not None else None
+    if sold is None or sold == needed:
+        return ""
+    timed = turn.call("estimate_training_time", {**args, "num_gpus": sold, "deadline_days": None})
+    if not timed.ok:
+        return ""
+    took_en, took_zh = _duration(timed.result["wall_clock_days"])
+    servers = sold // SERVER_GPUS if sold > SERVER_GPUS and sold % SERVER_GPUS == 0 else 0
+    return turn.t(
+        f" As sold, that is **{sold}**" + (f" ({servers} servers of {SERVER_GPUS})" if servers else "") + f": ≈ {took_en}.",
+        f"按整机或整板采购为 **{sold} 张**" + (f"（{servers} 台 {SERVER_GPUS} 卡服务器）" if servers else "") + f"：约 {took_zh}。",
     )
