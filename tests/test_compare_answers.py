@@ -108,3 +108,13 @@ def test_lora_speed_is_timed_as_lora(offline_advisor):
     assert "每 10 亿 token 用时" in text and not english_words(text)
     for call in timed:
         assert f"{number(call.result['wall_clock_days'], 2)} 天" in text
+
+
+def test_a_ranking_asked_for_picks_the_option_and_is_not_reported_unused(offline_advisor):
+    value = ask(offline_advisor, "4090和5090跑32B int4，哪个更划算")
+    assert "**建议选 1× NVIDIA GeForce RTX 5090**（性价比更高）：同样的钱速度高约" in value.answer
+    assert "优先目标" not in value.answer  # the ranking asked for was used, so it is not listed as unused
+    cheapest = ask(offline_advisor, "which is cheapest for qwen2.5 32b awq, one 4090 or one 5090?")
+    assert "**Choose 1× NVIDIA GeForce RTX 4090**: cheaper; 1× NVIDIA GeForce RTX 5090 is faster." in cheapest.answer
+    faster = ask(offline_advisor, "one 4090 or one 5090 for qwen2.5 32b awq, which one is faster?")
+    assert "**Choose 1× NVIDIA GeForce RTX 5090**: faster;" in faster.answer

@@ -225,3 +225,11 @@ def test_diagnose_never_raises_anything_but_advisor_error(text):
         assert error.code in ("empty_input", "binary_input")
     else:
         assert all(f.evidence for f in diagnosis.findings)
+
+
+def test_a_symptom_phrase_matches_with_a_word_inside_it_but_only_as_whole_words(rules):
+    described = run("every run dies with an NCCL watchdog timeout about 20 minutes in, but only on 4 nodes", rules)
+    assert described.findings[0].rule_id == "nccl-watchdog-timeout"
+    chinese = run("多机训练跑二十分钟左右就报nccl watchdog超时", rules)
+    assert chinese.findings[0].rule_id == "nccl-watchdog-timeout"
+    assert not run("the nccl tests pass and nothing ever timed out, the room is cold", rules).findings

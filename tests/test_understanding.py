@@ -614,3 +614,10 @@ def test_a_proposed_fix_in_a_problem_thread_stays_in_the_thread(understanding):
     report = "OOM in step 1: llama 3.1 8b full fine-tune on 4 a100 80gb, seq 4096, batch 4"
     fix = read(understanding, "would enabling cpu offload sort it out, or is the sequence just too long?", report, "fsdp full shard is on")
     assert fix.task == "troubleshoot" and fix.task_messages[0] == report
+
+
+def test_one_more_card_after_a_comparison_on_a_workload_joins_it(understanding):
+    joined = read(understanding, "and 2 used 4090s?", "l40s or a6000 for serving qwen2.5 32b in fp8?")
+    assert (joined.task, joined.state.all("gpu"), joined.state.all("gpu_count")) == ("specs", ["l40s", "rtx-a6000", "rtx-4090"], [2])
+    on_its_own = read(understanding, "what about the l40s", "h100 vs a100 specs")
+    assert on_its_own.state.all("gpu") == ["l40s"]  # a spec sheet with no workload: the new card replaces them

@@ -169,6 +169,8 @@ def _unused(turn: Turn) -> str:
     for slot in stated.names():
         if slot in NOT_REPORTED or slot in turn.slots.used or slot in turn.entities.used:
             continue
+        if slot == "server_count" and stated.has("gpus_per_server") and "gpu_count" in turn.slots.used:  # "两台8卡" made the total
+            continue
         why = turn.ignored.get(slot) or turn.t(
             *turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它"))
         )

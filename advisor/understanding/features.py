@@ -18,7 +18,7 @@ CONTEXT_CHARS = 16
 SIDE_WORDS = {
     **dict.fromkeys(("output", "outputs", "out", "completion", "completions", "generation", "generate", "generated", "response", "responses", "reply", "replies", "answer", "answers", "输出", "生成", "回答", "回复", "答案"), "output"),
     **dict.fromkeys(("input", "inputs", "in", "prompt", "prompts", "输入", "提示", "提示词", "问题"), "prompt"),
-    **dict.fromkeys(("context", "ctx", "window", "seq", "sequence", "上下文", "窗口", "序列"), "context"),
+    **dict.fromkeys(("context", "ctx", "window", "seq", "sequence", "request", "requests", "上下文", "窗口", "序列", "请求"), "context"),
 }  # fmt: skip
 CLAUSE = re.compile(r"[。；;!！?？\n]|\.\s")  # a sentence ends there; a comma does not ("prompts are short, 300 tokens")
 

@@ -82,7 +82,7 @@ class Understanding:
                 _commitment_keeps_longer_horizon(reading, state)
                 _restated_amounts(reading, state)
             beside: tuple[str, ...] = ()
-            if task in COMPARABLE and compares_with(reading):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3, "why slower than the A6000?" after a time: both
+            if task in COMPARABLE and (compares_with(reading) or _joins_comparison(reading, state, task)):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3, "why slower than the A6000?" after a time: both
                 beside = ("gpu",) if task != TOPIC else tuple(reading.frame.slots)
                 _keep_beside(reading, state, beside)
             if task != TOPIC:
@@ -124,6 +124,11 @@ def _keep_beside(reading: Reading, state: Frame, slots: tuple[str, ...]) -> None
         carried["gpu_count"] = [replace(v, start=-1) for v in state.slots["gpu_count"]]
     for slot, held in carried.items():
         reading.frame.slots[slot] = [*held, *reading.frame.slots.get(slot, [])]
+
+
+def _joins_comparison(reading: Reading, state: Frame, task: str) -> bool:
+    """"那两张二手3090呢" after "4090和5090跑32B哪个划算": one more option for the workload the cards were compared on."""
+    return task == "specs" and len(state.all("gpu")) > 1 and reading.frame.has("gpu") and (state.has("model") or state.has("size"))
 
 
 def _references_change_nothing(reading: Reading, state: Frame, beside: tuple[str, ...]) -> None:

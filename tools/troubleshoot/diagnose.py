@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -230,20 +231,40 @@ def _typed(raw: str) -> Value:
 
 
 def _find_keyword(lowered: str, keyword: str) -> int:
-    """First position of ``keyword``; ASCII keywords must stand as whole words ('oom' is not in 'room')."""
+    """First position of ``keyword``; ASCII keywords stand as whole words ('oom' is not in 'room'), and the words of
+    a phrase may have one word between them ("nccl timeout" is in "NCCL watchdog timeout")."""
     if not keyword.isascii():
         return lowered.find(keyword)
+    position = _find_whole_words(lowered, keyword)
+    if position >= 0 or " " not in keyword or not all(word in lowered for word in keyword.split()):
+        return position  # the cheap tests first: a 200 KB log rarely holds every word of a phrase
+    for match in _keyword_pattern(keyword).finditer(lowered):
+        if not _word_character(lowered[match.start() - 1] if match.start() else " "):
+            return match.start()
+    return -1
+
+
+def _find_whole_words(lowered: str, keyword: str) -> int:
     start = 0
     while (position := lowered.find(keyword, start)) >= 0:
         end = position + len(keyword)
         before = lowered[position - 1] if position else " "
         after = lowered[end] if end < len(lowered) else " "
-        if not (before.isascii() and (before.isalnum() or before == "_")) and not (
-            after.isascii() and (after.isalnum() or after == "_")
-        ):
+        if not _word_character(before) and not _word_character(after):
             return position
         start = position + 1
     return -1
+
+
+def _word_character(character: str) -> bool:
+    return character.isascii() and (character.isalnum() or character == "_")
+
+
+@lru_cache(maxsize=1024)
+def _keyword_pattern(keyword: str) -> re.Pattern[str]:
+    """The phrase's words with at most one word between them; it starts with a literal, so the scan is fast."""
+    between = r"(?:[^a-z0-9_\n]+[a-z0-9_]+)?[^a-z0-9_\n]+"
+    return re.compile(between.join(re.escape(word) for word in keyword.split()) + r"(?![a-z0-9_])")
 
 
 def _memory_hint(records: list[ParsedRecord], model: str | None) -> MemoryHint | None:

@@ -6,6 +6,7 @@ estimate, and the catalog's per-card figures and dated prices (the whole option 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from advisor.agent.markdown import money, number, table
@@ -82,6 +83,10 @@ def _cost_kind(opts: list[Option]) -> str | None:
     return None
 
 
+# "cheapest", "最便宜": the lowest price itself, not the most speed for the money ("best value", "划算")
+PRICE_ONLY = re.compile(r"cheap|lowest cost|least expensive|affordable|budget|便宜|省钱|成本最低")
+
+
 def _speed(o: Option) -> float | None:
     if o.speed:
         return o.speed["decode_tokens_per_s_per_seq"]
@@ -124,12 +129,16 @@ def verdict(turn: Turn, opts: list[Option], task: str) -> str:
     lines = [_trade_offs(turn, o, fitting, kind, cheaper, faster, roomier) for o in fitting]
     if faster is None and all(_speed(o) is not None for o in fitting):
         lines.append(turn.t("Speed is about the same (within 5%).", "速度基本相同（相差不到 5%）。"))
-    return "\n".join([_lead(turn, fitting, cheaper, faster, roomier), *(f"- {line}" for line in lines + notes)])
+    return "\n".join([_lead(turn, fitting, kind, cheaper, faster, roomier), *(f"- {line}" for line in lines + notes)])
 
 
-def _lead(turn: Turn, fitting: list[Option], cheaper: Option | None, faster: Option | None, roomier: Option | None) -> str:
+def _lead(turn: Turn, fitting: list[Option], kind: str | None, cheaper: Option | None, faster: Option | None, roomier: Option | None) -> str:
     if cheaper and cheaper is faster:
         return turn.t(f"**Choose {cheaper.label}**: cheaper and faster.", f"**建议选 {cheaper.label}**：更便宜也更快。")
+    wanted = turn.slots.objective
+    if cheaper and faster and wanted in ("cheapest", "cheapest_cloud", "fastest"):  # "哪个划算", "which is faster": the ranking asked for
+        turn.slots.mark("objective")
+        return _asked_ranking(turn, wanted, fitting, kind, cheaper, faster)
     if cheaper and faster:
         return turn.t(f"**{cheaper.label} if cost matters most, {faster.label} if speed matters most.**",
                       f"**看重成本选 {cheaper.label}，看重速度选 {faster.label}。**")  # fmt: skip
@@ -137,6 +146,22 @@ def _lead(turn: Turn, fitting: list[Option], cheaper: Option | None, faster: Opt
     why = turn.t("cheaper", "更便宜") if best is cheaper else turn.t("faster", "更快") if best is faster else (
         turn.t("more memory headroom", "显存余量更大") if best is roomier else turn.t("fewest cards", "卡数最少"))  # fmt: skip
     return turn.t(f"**Choose {best.label}** ({why}); all options fit.", f"**建议选 {best.label}**（{why}）；各方案都放得下。")
+
+
+def _asked_ranking(turn: Turn, wanted: str, fitting: list[Option], kind: str, cheaper: Option, faster: Option) -> str:
+    """The fastest, the cheapest ("最便宜", "cheapest"), or the most speed for the money ("哪个划算", "best value")."""
+    if wanted == "fastest":
+        return turn.t(f"**Choose {faster.label}**: faster; {cheaper.label} is cheaper.", f"**建议选 {faster.label}**：更快；{cheaper.label} 更便宜。")
+    if PRICE_ONLY.search(turn.slots.frame.surface("objective").lower()):
+        return turn.t(f"**Choose {cheaper.label}**: cheaper; {faster.label} is faster.", f"**建议选 {cheaper.label}**：更便宜；{faster.label} 更快。")
+    by_value = sorted(fitting, key=lambda o: _speed(o) / o.total(kind), reverse=True)
+    pick, other = by_value[0], by_value[1]
+    more = round((_speed(pick) / pick.total(kind)) / (_speed(other) / other.total(kind)) * 100 - 100)
+    trait_en, trait_zh = ("cheaper", "更便宜") if other is cheaper else ("faster", "更快")
+    return turn.t(
+        f"**Choose {pick.label}** for value: about {more}% more speed for the money than {other.label}, which is {trait_en}.",
+        f"**建议选 {pick.label}**（性价比更高）：同样的钱速度高约 {more}%；{other.label} {trait_zh}。",
+    )
 
 
 def _trade_offs(turn: Turn, o: Option, fitting: list[Option], kind: str | None, cheaper, faster, roomier) -> str:
