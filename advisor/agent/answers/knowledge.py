@@ -67,7 +67,7 @@ def _noted(turn: Turn) -> str:
     """What a follow-up to a concept question adds ("and at 64 gpus across 8 nodes") does not change the card,
     but it is kept: the next calculation asked "on that" starts from it."""
     stated = turn.reading.frame
-    said = ", ".join(f"{slot_label(slot, turn.language)} “{stated.surface(slot)}”" for slot in stated.names())
+    said = turn.t(", ", "、").join(f"{slot_label(slot, turn.language)} “{stated.surface(slot)}”" for slot in stated.names())
     return turn.t("Noted for the next calculation: {said}. The answer above holds for it.", "已记下，后面的计算会用到：{said}。上面的回答同样适用。").format(said=said)
 
 
