@@ -95,7 +95,7 @@ def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = ()) -> str
         values = "; ".join(_parsed(turn, field, value) for field, value in list(finding["parsed"].items())[:6])
         lines.append(turn.t("Read from the log: ", "从日志读出：") + values)
     if finding["causes"]:
-        lines.append(turn.t("Likely causes: ", "可能原因：") + "; ".join(turn.text(c) for c in finding["causes"][:3]))
+        lines.append(turn.t("Likely causes: ", "可能原因：") + turn.t(" ", "").join(turn.text(c) for c in finding["causes"][:3]))
     for action in [a for a in finding["actions"] if a.get("lever") not in tried][:4]:
         step = turn.text(action)
         command = action.get("command")
