@@ -412,3 +412,5 @@ def test_a_setup_added_to_a_concept_question_is_kept_and_said_so(offline_advisor
     assert "Noted for the next calculation" in setup.answer and "“32 gpus”" in setup.answer and "“4 nodes”" in setup.answer
     zh = ask(offline_advisor, "我们是两台机器一共16卡", "多机训练一定要上IB吗")
     assert "已记下，后面的计算会用到" in zh.answer and "“16卡”" in zh.answer
+    per_server = ask(offline_advisor, "我们是两台8卡的机器", "多机训练一定要上IB吗")
+    assert "服务器台数 “两台”、每台卡数 “8卡”。" in per_server.answer and "gpus per server" not in per_server.answer

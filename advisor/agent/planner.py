@@ -20,7 +20,7 @@ from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.registry import Registry
 from advisor.understanding.dialogue import ASKS_WHY, restated_question
 from advisor.understanding.reader import TOPIC, Understanding, shared_understanding
-from advisor.understanding.slot_labels import slot_label
+from advisor.understanding.slot_labels import said
 from knowledge.catalog import Catalog, load_catalog
 
 Handler = Callable[[Turn], str]
@@ -174,7 +174,7 @@ def _unused(turn: Turn) -> str:
         why = turn.ignored.get(slot) or turn.t(
             *turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它"))
         )
-        lines.append(f"- {slot_label(slot, turn.language)} “{stated.surface(slot)}”: {why}")
+        lines.append(f"- {said(slot, stated.surface(slot), turn.language)}: {why}")
     if not lines:
         return ""
     return "\n\n**" + turn.t("You also mentioned", "您还提到了") + "**\n" + "\n".join(lines)

@@ -7,7 +7,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "kv_precision": ("KV cache precision", "KV 缓存精度"), "context": ("context length", "上下文长度"),
     "prompt_tokens": ("prompt length", "输入长度"), "output_tokens": ("output length", "输出长度"),
     "batch": ("batch size", "批大小"), "concurrency": ("concurrent users", "并发数"), "gpu": ("GPU", "显卡"), "other_gpu": ("GPU", "显卡"),
-    "gpu_memory": ("GPU memory", "显存大小"), "gpu_count": ("number of GPUs", "卡数"),
+    "gpu_memory": ("GPU memory", "显存大小"), "gpu_count": ("number of GPUs", "卡数"), "gpus_per_server": ("GPUs per server", "每台卡数"),
     "server_count": ("number of servers", "服务器台数"), "tp": ("tensor parallelism", "张量并行"),
     "pp": ("pipeline parallelism", "流水线并行"), "dp": ("data parallelism", "数据并行"),
     "sharding": ("ZeRO/FSDP sharding", "ZeRO/FSDP 切分"), "method": ("task", "任务类型"), "optimizer": ("optimizer", "优化器"),
@@ -23,3 +23,8 @@ LABELS: dict[str, tuple[str, str]] = {
 def slot_label(slot: str, language: str) -> str:
     en, zh = LABELS.get(slot, (slot.replace("_", " "), slot.replace("_", " ")))
     return zh if language == "zh" else en
+
+
+def said(slot: str, surface: str, language: str) -> str:
+    """A stated value under its slot's name, as the user wrote it: 'number of GPUs “8卡”'."""
+    return f"{slot_label(slot, language)} “{surface}”"

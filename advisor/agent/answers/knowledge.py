@@ -8,7 +8,7 @@ from advisor.agent.turn import Turn
 from advisor.contract import Source
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
-from advisor.understanding.slot_labels import slot_label
+from advisor.understanding.slot_labels import said
 from knowledge.concepts import load_concepts
 
 SHOWN_HITS = 3
@@ -67,8 +67,9 @@ def _noted(turn: Turn) -> str:
     """What a follow-up to a concept question adds ("and at 64 gpus across 8 nodes") does not change the card,
     but it is kept: the next calculation asked "on that" starts from it."""
     stated = turn.reading.frame
-    said = turn.t(", ", "、").join(f"{slot_label(slot, turn.language)} “{stated.surface(slot)}”" for slot in stated.names())
-    return turn.t("Noted for the next calculation: {said}. The answer above holds for it.", "已记下，后面的计算会用到：{said}。上面的回答同样适用。").format(said=said)
+    worked_out = {"gpu_count"} if stated.has("gpus_per_server") else set()  # "两台8卡": the user said 8 per server, not the total
+    values = turn.t(", ", "、").join(said(slot, stated.surface(slot), turn.language) for slot in stated.names() if slot not in worked_out)
+    return turn.t("Noted for the next calculation: {values}. The answer above holds for it.", "已记下，后面的计算会用到：{values}。上面的回答同样适用。").format(values=values)
 
 
 def _card_words(turn: Turn) -> set[str]:
