@@ -253,7 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except ConfigError as exc:
-        print(f"Configuration error: {exc}", file=sys.stderr)
+        print(f"Configuration error: {exc.en}", file=sys.stderr)
+        if exc.zh:
+            print(f"配置错误：{exc.zh}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except AdvisorError as exc:
         print_error(exc)

@@ -9,13 +9,39 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 class ConfigError(RuntimeError):
-    """A setting is missing or malformed; the message says which variable to set."""
+    """A setting is missing or malformed; the message says which variable to set (and, where given, in Chinese too)."""
+
+    def __init__(self, message: str, zh: str | None = None):
+        super().__init__(message if zh is None else f"{message}\n{zh}")
+        self.en, self.zh = message, zh
+
+
+MIN_TOKEN_CHARS = 32
+MIN_DISTINCT_CHARS = 10
+# Values people paste when asked for "a token": refused whatever their length.
+OBVIOUS_TOKENS = {"changeme", "change-me", "password", "secret", "token", "admin", "test", "example", "default", "letmein"}
+GENERATE_TOKEN = 'python3 -c "import secrets; print(secrets.token_urlsafe(32))"'
+
+
+def check_token_strength(token: str, name: str = "ADVISOR_API_TOKEN") -> None:
+    """Refuse a token short or obvious enough to guess: the server must not start with it."""
+    residue = token.lower()
+    for word in OBVIOUS_TOKENS:
+        residue = residue.replace(word, "")
+    # Long but not random ("x" * 40, "changeme" five times, "1234…"): too few different characters left.
+    repeats_a_short_run = any(token == (token[:size] * len(token))[: len(token)] for size in range(1, 13))
+    if len(token) < MIN_TOKEN_CHARS or len(set(residue)) < MIN_DISTINCT_CHARS or repeats_a_short_run:
+        raise ConfigError(
+            f"{name} is too easy to guess ({len(token)} characters; at least {MIN_TOKEN_CHARS} random characters are needed). "
+            f"Generate one with: {GENERATE_TOKEN}",
+            f"{name} 太容易被猜到（{len(token)} 个字符，至少需要 {MIN_TOKEN_CHARS} 个随机字符）。可用此命令生成：{GENERATE_TOKEN}",
+        )
 
 
 def _number(env: Mapping[str, str], name: str, default: float, cast=float, minimum: float = 0):
@@ -63,10 +89,29 @@ def _networks(env: Mapping[str, str], name: str) -> list[str]:
         if not entry:
             continue
         try:
-            networks.append(str(ipaddress.ip_network(entry, strict=False)))
+            network = ipaddress.ip_network(entry, strict=False)
         except ValueError:
-            raise ConfigError(f"{name} entry {entry!r} is not an IP address or CIDR; set {name} to e.g. 127.0.0.1,10.0.0.0/8.") from None
+            raise ConfigError(f"{name} entry {entry!r} is not an IP address or CIDR; set {name} to e.g. 127.0.0.1,10.0.0.0/8.",
+                              f"{name} 中的 {entry!r} 不是 IP 地址或 CIDR；请设为例如 127.0.0.1,10.0.0.0/8。") from None  # fmt: skip
+        if network.prefixlen == 0:  # "every address is our proxy": anyone could pick the client address it is limited by
+            raise ConfigError(
+                f"{name} entry {entry!r} trusts every address on the internet; list only your reverse proxies, e.g. 10.0.0.5 or 10.0.0.0/24.",
+                f"{name} 中的 {entry!r} 会信任互联网上的所有地址；请只列出你的反向代理，例如 10.0.0.5 或 10.0.0.0/24。",
+            )
+        networks.append(str(network))
     return networks
+
+
+def _public_url(env: Mapping[str, str]) -> str | None:
+    raw = env.get("ADVISOR_PUBLIC_URL", "").strip().rstrip("/")
+    if not raw:
+        return None
+    if not raw.startswith(("http://", "https://")) or "?" in raw or "#" in raw:
+        raise ConfigError(
+            f"ADVISOR_PUBLIC_URL must be the address people open, e.g. https://gpu-advisor.example.com, got {raw!r}.",
+            f"ADVISOR_PUBLIC_URL 应为用户访问的地址，例如 https://gpu-advisor.example.com，当前为 {raw!r}。",
+        )
+    return raw
 
 
 class LLMSettings(BaseModel):
@@ -102,6 +147,14 @@ class Settings(BaseModel):
     trusted_proxies: list[str] = Field(default_factory=list, description="CIDRs whose X-Forwarded-For/-Proto headers are believed.")
     chroma_timeout_s: float = Field(10.0, description="Upper bound on any one HTTP call to a Chroma server.")
     stream_keepalive_s: float = Field(15.0, description="Idle seconds before a streamed answer sends an SSE keep-alive comment.")
+    public_url: str | None = Field(None, description="The address people open; the UI builds its links from it, never from a request's Host.")
+
+    @field_validator("api_token")
+    @classmethod
+    def _strong_token(cls, token: SecretStr | None) -> SecretStr | None:
+        if token is not None:
+            check_token_strength(token.get_secret_value())
+        return token
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -150,4 +203,5 @@ class Settings(BaseModel):
             trusted_proxies=_networks(env, "ADVISOR_TRUSTED_PROXIES"),
             chroma_timeout_s=_number(env, "ADVISOR_CHROMA_TIMEOUT", 10.0, minimum=1),
             stream_keepalive_s=_number(env, "ADVISOR_STREAM_KEEPALIVE", 15.0, minimum=0.05),
+            public_url=_public_url(env),
         )

@@ -12,6 +12,7 @@ from pathlib import Path
 import uvicorn
 
 from advisor.config import Settings
+from advisor.interfaces.access_log import log_config
 
 CHINESE_7B_QUESTION = "我有一个70亿参数模型，该选什么卡？"
 GPU_NAME = r"RTX|A100|H100|H200|L40|4090|3090|5090|A10|L20|L4|A800|H20"
@@ -26,7 +27,8 @@ def running_server(app) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     # proxy_headers=False as in production: ApiGuard alone decides whom X-Forwarded-For is believed from.
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", proxy_headers=False))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", proxy_headers=False,
+                                                log_config=log_config()))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

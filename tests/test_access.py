@@ -19,7 +19,7 @@ from advisor.interfaces.server import create_app
 from advisor.interfaces.sessions import COOKIE, SessionSigner, safe_next
 from tests.live_server import offline_settings, running_server
 
-TOKEN = "tok-5d1c7e0b-access-suite"
+TOKEN = "tok-5d1c7e0b-access-suite-9f2a4c6e8b1d3f57"
 WIKI = "https://wiki.example.com"
 EVIL = "https://evil.example.net"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -112,17 +112,25 @@ def test_signing_in_opens_the_ui_and_its_api_for_that_browser(offline_advisor, t
         forged = browser.post("/gradio_api/call/memory", json={"data": []}, headers={"Origin": EVIL})
         assert_refused(forged, 403)
         assert browser.get("/api/models").status_code == 200
-        browser.get("/logout")
+        stolen = browser.cookies.get(COOKIE)
+        assert browser.get("/logout").status_code == 200  # a page with a button: a link alone signs nobody out
+        assert browser.get("/api/models").status_code == 200
+        assert browser.post("/logout", headers={"Origin": url}).status_code == 303
         assert_refused(browser.get("/api/models"))
+        # The cookie is dead on the server, not just deleted from this browser.
+        with httpx.Client(base_url=url, timeout=60, trust_env=False) as thief:
+            assert_refused(thief.get("/api/models", headers={"Cookie": f"{COOKIE}={stolen}"}))
 
 
-def test_session_cookies_expire_and_die_with_the_token():
+def test_session_cookies_expire_and_die_with_the_token_or_the_server_secret():
     now = [1000.0]
-    signer = SessionSigner(TOKEN, lifetime_s=60, clock=lambda: now[0])
+    secret = b"s" * 32
+    signer = SessionSigner(TOKEN, secret, lifetime_s=60, clock=lambda: now[0])
     cookie = signer.issue()
-    tampered = cookie[:-1] + ("1" if cookie.endswith("0") else "0")  # one character of the signature changed
+    tampered = cookie[:-5] + ("B" if cookie[-5] == "A" else "A") + cookie[-4:]  # one character of the signature changed
     assert signer.valid(cookie) and not signer.valid(tampered) and not signer.valid("1.2.3")
-    assert not SessionSigner("another-token", clock=lambda: now[0]).valid(cookie)
+    assert not SessionSigner("another-token", secret, clock=lambda: now[0]).valid(cookie)
+    assert not SessionSigner(TOKEN, b"t" * 32, clock=lambda: now[0]).valid(cookie)  # the token alone cannot sign one
     now[0] += 61
     assert not signer.valid(cookie)
     assert [safe_next(t) for t in ("/docs", "//evil.example", "https://evil.example", "/\\evil", "docs")] == ["/docs", "/", "/", "/", "/"]

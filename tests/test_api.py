@@ -18,7 +18,7 @@ from advisor.interfaces.server import create_app
 from knowledge.catalog import load_catalog
 from tests.live_server import CHINESE_7B_QUESTION, GPU_NAME, offline_settings, running_server
 
-TOKEN = "s3cret-test-token"
+TOKEN = "s3cret-test-token-6a8c0e2f4b1d3e5f7a9c"
 
 
 @pytest.fixture(scope="session")

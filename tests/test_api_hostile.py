@@ -29,7 +29,7 @@ from advisor.interfaces.server import create_app
 from tests.live_server import offline_settings, running_server
 from tests.markdown_js import render_with_markdown_js
 
-TOKEN = "tok-7f3a9c1e-hostile-suite"
+TOKEN = "tok-7f3a9c1e-hostile-suite-2b4d6f8a0c1e3g5h"
 LLM_KEY = "sk-live-0d8e2b6f4a-hostile-suite"
 CHAT_ENDPOINTS = ["/api/chat", "/v1/chat/completions", "/api/tools/estimate_memory"]
 FAST_S = 2.0  # generous for a loaded 2-core machine; the real cost is milliseconds

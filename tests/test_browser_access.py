@@ -13,7 +13,7 @@ from tests.live_server import offline_settings, running_server
 from tests.test_browser import ARTIFACTS, CHROMIUM_ARGS, GPU_NAMED, QUESTION, TIMEOUT_MS, chromium  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-TOKEN = "browser-tok-71c2a9"
+TOKEN = "browser-tok-71c2a9-4e8f0b3d6a2c5e9f1b7d"
 EMBED_KEY = "browser-embed-5e0b"
 
 

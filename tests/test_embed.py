@@ -141,7 +141,7 @@ def test_markdown_structures(rendered):
 
 
 # --- the embed key: narrow, origin-bound, reader-friendly ----------------------------------
-ADMIN = "admin-tok-9a7c3e"
+ADMIN = "admin-tok-9a7c3e-1f5b8d2e6c0a4f7b9e3d"
 EMBED_KEY = "embed-key-41f0d2"
 QUESTION = {"message": "H100 有多少显存？"}
 

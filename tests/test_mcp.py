@@ -23,7 +23,7 @@ from advisor.interfaces.mcp_server import http_app
 from tests.live_server import offline_settings, running_server
 
 ROOT = Path(__file__).resolve().parent.parent
-TOKEN = "mcp-tok-3b9e61f2"
+TOKEN = "mcp-tok-3b9e61f2-7c5a1d9e4f2b8a6c0d3e"
 MEMORY_ARGS = {"model": "llama-3.1-8b", "precision": "bf16", "context": 8192}
 CJK = "\u4e00-\u9fff"
 

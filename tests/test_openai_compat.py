@@ -15,7 +15,7 @@ from advisor.interfaces.api import create_api
 from advisor.interfaces.openai_compat import stream_pieces
 from tests.live_server import CHINESE_7B_QUESTION, GPU_NAME, offline_settings, running_server
 
-TOKEN = "compat-token"
+TOKEN = "compat-token-8e2a5c9f1d4b7e0a3c6f2d"
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,7 @@ from advisor.agent.history import history_messages, history_results
 from advisor.agent.loop import AnswerRun, EndpointMiddleware, LoopSettings
 from advisor.agent.markdown import sources_section
 from advisor.agent.prompt import system_prompt
-from advisor.agent.resilience import Quirks, failure_reason, redact, secret_values
+from advisor.agent.resilience import Quirks, brief, failure_reason, redact, secret_values
 from advisor.agent.text_tools import clean_answer
 from advisor.agent.tool_guard import RegistryToolGuard
 from advisor.contract import AdvisorResponse, ChatTurn, Grounding, Language, Source, ToolCall
@@ -135,7 +135,7 @@ class LLMAgent:
         except Exception as exc:
             # Providers may quote the rejected key in their error; the detail ends up in the log.
             # ``from None``: a chained original would carry the unredacted text into tracebacks.
-            raise LLMFailure(failure_reason(exc), redact(f"{type(exc).__name__}: {exc}", secret_values(self.model))) from None
+            raise LLMFailure(failure_reason(exc), brief(exc)) from None
 
     def _corpus(self, run: AnswerRun, history: Sequence[ChatTurn], texts: list[str]):
         results = [o.result for o in run.record if o.ok] + history_results(history)

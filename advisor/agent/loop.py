@@ -21,7 +21,7 @@ from langchain_core.messages import AIMessage, SystemMessage
 
 from advisor.agent.events import AnswerOptions, Deadline, EventSink, ProgressEvent, ignore
 from advisor.agent.failure import LLMFailure
-from advisor.agent.resilience import Quirks, backoff_s, failure_reason, is_retryable, quirk_of, redact, retry_after_s, secret_values
+from advisor.agent.resilience import Quirks, backoff_s, brief, failure_reason, is_retryable, quirk_of, retry_after_s
 from advisor.agent.text_tools import parse_message, textify, tools_prompt
 from advisor.agent.tool_guard import TOO_LARGE
 from advisor.registry import Registry, ToolOutcome
@@ -146,7 +146,7 @@ class EndpointMiddleware(AgentMiddleware):
             log.warning(
                 "request %s: endpoint rejected the request (%s); switching to %s and retrying",
                 run.request_id or "-",
-                shorten(redact(str(exc), secret_values(model)), 200),
+                brief(exc),
                 quirk,
             )
             return
@@ -154,7 +154,7 @@ class EndpointMiddleware(AgentMiddleware):
             raise LLMFailure("deadline", f"last error {reason}") from None
         wait = retry_after_s(exc)
         if not is_retryable(exc) or attempt >= run.loop.max_retries:
-            raise LLMFailure(reason, str(exc), retry_after=wait) from None
+            raise LLMFailure(reason, brief(exc), retry_after=wait) from None
         wait = backoff_s(attempt) if wait is None else wait
         log.info("request %s: endpoint %s, attempt %d; retrying in %.1f s", run.request_id or "-", reason, attempt + 1, wait)
         run.emit(ProgressEvent("retry", detail=reason))

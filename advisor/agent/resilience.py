@@ -95,6 +95,13 @@ def backoff_s(attempt: int) -> float:
     return min(MAX_BACKOFF_S, 0.5 * 2**attempt) * random.uniform(0.8, 1.2)
 
 
+def brief(exc: BaseException) -> str:
+    """What the log may say about an endpoint's error: its HTTP status and the error's type, never its
+    body or message (providers quote keys, URLs with credentials and prompts back in them)."""
+    code = status_code(exc)
+    return f"HTTP {code} {type(exc).__name__}" if code is not None else type(exc).__name__
+
+
 def error_text(exc: BaseException) -> str:
     message = getattr(exc, "message", None) or str(exc)
     body = getattr(exc, "body", None)

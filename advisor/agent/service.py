@@ -147,7 +147,7 @@ class Advisor:
         try:
             response = self._within_deadline(message, history, options, emit)
         except Exception as exc:  # any endpoint failure (or agent bug): the user still gets an answer
-            failure = exc if isinstance(exc, LLMFailure) else LLMFailure("error", f"{type(exc).__name__}: {exc}")
+            failure = exc if isinstance(exc, LLMFailure) else LLMFailure("error", type(exc).__name__)
             if failure.reason in ENDPOINT_FAILURES:
                 self.breaker.record_failure(failure.reason, failure.retry_after)
             else:  # the endpoint answered; the model did not manage

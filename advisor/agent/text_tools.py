@@ -23,6 +23,11 @@ _QWEN_AGENT = re.compile(r"✿FUNCTION✿\s*[:：]\s*([\w.-]+)\s*✿ARGS✿\s*[:
 _MISTRAL = re.compile(r"\[TOOL_CALLS\]\s*(.*)", re.DOTALL)
 _PYTHON_TAG = re.compile(r"<\|python_tag\|>\s*(.*)", re.DOTALL)
 _FENCE = re.compile(r"\A```(?:json)?\s*(.*?)\s*```\Z", re.DOTALL)
+# Anything in a model's answer that a browser would fetch by itself (an image, a frame, a media file):
+# a prompt-injected answer could put conversation text into its URL. Kept as a link the reader can follow.
+_MARKDOWN_IMAGE = re.compile(r"!\[([^\]]*)\]")
+_FETCHING_TAG = re.compile(r"<\s*(?:img|image|video|audio|source|picture|iframe|frame|object|embed|link|meta|svg|input)\b[^>]*>", re.IGNORECASE)
+_TAG_URL = re.compile(r"""(?:src|href|poster|data|srcset|content)\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
 _RETURN = re.compile(r"✿RETURN✿\s*[:：]\s*")
 _LEFTOVER = re.compile(
@@ -138,10 +143,22 @@ def extract_tool_calls(text: str, tool_names: set[str]) -> tuple[str, list[dict]
 
 
 def clean_answer(text: str) -> str:
-    """The answer without thinking blocks or any tool-call markup a model left in it."""
+    """The answer without thinking blocks, any tool-call markup a model left in it, or images."""
     text = _THINK.sub("", text or "")
     text = _RETURN.sub("", text)
-    return _LEFTOVER.sub("", text).strip()
+    return without_fetches(_LEFTOVER.sub("", text)).strip()
+
+
+def without_fetches(text: str) -> str:
+    """Markdown images become links and HTML tags that load something are dropped (their URL kept as a
+    link): nothing in a model's answer makes the reader's browser call another host on its own."""
+    text = _MARKDOWN_IMAGE.sub(lambda m: f"[{m.group(1) or 'image'}]", text)
+
+    def as_link(match: re.Match) -> str:
+        url = _TAG_URL.search(match.group(0))
+        return f"[link]({url.group(1)})" if url and url.group(1).startswith(("http://", "https://")) else ""
+
+    return _FETCHING_TAG.sub(as_link, text)
 
 
 def parse_message(message: AIMessage, tool_names: set[str]) -> AIMessage:

@@ -29,7 +29,7 @@ from advisor.interfaces.guards import ApiGuard
 from advisor.interfaces.health import IndexProbe, running_retriever
 from advisor.interfaces.http_errors import install_error_handlers, request_id_of
 from advisor.interfaces.openai_compat import openai_router
-from advisor.interfaces.sessions import install_login
+from advisor.interfaces.sessions import SessionSigner, install_login
 from advisor.registry import Registry
 from knowledge.catalog import load_catalog
 from tools.gpu_specs import GpuFilter, GpuList
@@ -149,7 +149,8 @@ def create_api(settings: Settings, advisor: Advisor | None = None, registry: Reg
     advisor = advisor or build_advisor(settings)
     app = FastAPI(title="GPU Advisor API", version=_version(), description=DESCRIPTION, docs_url=None, redoc_url=None)
     install_error_handlers(app)
-    app.add_middleware(ApiGuard, settings=settings)
+    signer = SessionSigner.for_settings(settings)  # one per server: the guard checks what the login routes issue
+    app.add_middleware(ApiGuard, settings=settings, signer=signer)
     # Always installed, even with no origins: its presence also stops the mounted Gradio app from adding
     # its own CORS layer (which echoes any Origin with credentials). Added last = outermost, so refusals
     # (401/413/429) still carry CORS headers for the allowed origins. Never with credentials.
@@ -166,6 +167,6 @@ def create_api(settings: Settings, advisor: Advisor | None = None, registry: Reg
     app.include_router(tool_router(registry))
     app.include_router(openai_router(advisor, settings.stream_keepalive_s))
     install_embed(app, settings, advisor)
-    install_login(app, settings)
+    install_login(app, settings, signer)
     install_docs(app)
     return app

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import json
 import logging
 import math
 import threading
@@ -30,9 +31,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from advisor.config import Settings
+from advisor.interfaces.access_log import log_access
 from advisor.interfaces.embed import frame_origins
 from advisor.interfaces.http_errors import error_response
 from advisor.interfaces.proxies import TrustedProxies
+from advisor.interfaces.same_origin import from_another_site, header, same_site_origin
 from advisor.interfaces.sessions import LOGIN_TEXT, SessionSigner, cookie_value, login_page, login_redirect
 from knowledge.bilingual import AdvisorError
 
@@ -44,6 +47,15 @@ PUBLIC_PREFIXES = ("/embed/static/",)
 # Gradio streams that belong to a call already counted when it was started (join, call, upload).
 FOLLOW_UP_PREFIXES = ("/gradio_api/queue/data", "/gradio_api/heartbeat/", "/gradio_api/call/", "/gradio_api/upload_progress")
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+# No component of the UI takes or serves files: these Gradio routes only ever read or write the disk
+# on a client's say-so (uploads, `file=` reads, proxied URLs, media streams), so none is open at all.
+UI_FILE_ROUTES = ("/gradio_api/upload", "/gradio_api/file=", "/gradio_api/file/", "/gradio_api/proxy=", "/gradio_api/stream/",
+                  "/file=", "/upload", "/proxy=")  # fmt: skip
+# Every HTML page: no image, script, font or connection to another host (a model's answer that links
+# a remote image cannot make the browser send conversation text anywhere).
+PAGE_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+               "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; media-src 'self' blob:; worker-src 'self' blob:; "
+               "object-src 'none'; base-uri 'self'; form-action 'self'")  # fmt: skip
 WINDOW_S = 60.0
 # Past this many clients seen in one window, the least recently seen are forgotten: memory and
 # the cost of a hit stay bounded however many addresses a flood comes from.
@@ -91,6 +103,16 @@ class SlidingWindowLimiter:
             hits.append(now)
             return None
 
+    def blocked(self, key: str) -> float | None:
+        """Seconds to wait if ``key`` is at its limit now; records nothing."""
+        if self.limit <= 0:
+            return None
+        now = self.clock()
+        with self._lock:
+            hits = self._hits.get(key)
+            recent = [t for t in hits or () if t > now - self.window_s]
+            return recent[0] + self.window_s - now if len(recent) >= self.limit else None
+
     def _forget_idle(self, now: float) -> None:
         """Drop clients with no request inside the window, from the front until one is still active."""
         while self._hits:
@@ -113,15 +135,8 @@ def client_address_key(address: str) -> str:
     return "ip:" + str(ip)
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return value.decode("latin-1")
-    return None
-
-
 def _bearer(scope: Scope) -> str | None:
-    value = _header(scope, b"authorization") or ""
+    value = header(scope, b"authorization") or ""
     scheme, _, token = value.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
@@ -139,13 +154,6 @@ def is_public(path: str) -> bool:
     return path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
 
 
-def same_site_origin(origin: str, scope: Scope) -> bool:
-    """Does the browser's ``Origin`` name this server (its Host, or the host a trusted proxy forwarded)?"""
-    netloc = origin.split("://", 1)[-1].rstrip("/").lower()
-    hosts = {(_header(scope, b"host") or "").lower(), (scope.get("state", {}).get("forwarded_host") or "").lower()}
-    return bool(netloc) and netloc in hosts
-
-
 def rate_limited(limit: int, seconds: int) -> AdvisorError:
     return AdvisorError(
         "rate_limited",
@@ -158,6 +166,11 @@ UNAUTHORIZED = AdvisorError(
     "unauthorized",
     "Missing or invalid API token: send the header 'Authorization: Bearer <ADVISOR_API_TOKEN>', or sign in at /login.",
     "缺少或错误的 API 令牌：请在请求头中加入 'Authorization: Bearer <ADVISOR_API_TOKEN>'，或在 /login 登录。",
+)
+FILES_REFUSED = AdvisorError(
+    "files_refused",
+    "Refused: this server takes no files and serves none through the UI's API.",
+    "已拒绝：本服务不接收文件，也不通过界面 API 提供文件。",
 )
 CROSS_SITE = AdvisorError(
     "cross_site_request",
@@ -178,10 +191,11 @@ EMBED_ORIGIN_REFUSED = AdvisorError(
 
 
 class ApiGuard:
-    def __init__(self, app: ASGIApp, settings: Settings, clock=time.monotonic):
+    def __init__(self, app: ASGIApp, settings: Settings, signer: SessionSigner | None = None, clock=time.monotonic):
         self.app = app
         self.token = settings.api_token.get_secret_value() if settings.api_token else None
-        self.signer = SessionSigner(self.token) if self.token else None
+        # One signer per server: the login routes issue and revoke cookies with the same one.
+        self.signer = signer if signer is not None or self.token is None else SessionSigner.for_settings(settings)
         self.embed_key = settings.embed_key.get_secret_value() if settings.embed_key else None
         self.embed_origins = set(frame_origins(settings))
         self.max_body = settings.max_body_bytes
@@ -190,7 +204,7 @@ class ApiGuard:
         self.proxies = TrustedProxies(settings.trusted_proxies)
         ancestors = " ".join(["'self'", *frame_origins(settings)])
         self.default_headers = [
-            (b"content-security-policy", f"frame-ancestors {ancestors}".encode()),
+            (b"content-security-policy", f"{PAGE_POLICY}; frame-ancestors {ancestors}".encode()),
             (b"x-content-type-options", b"nosniff"),
         ]
 
@@ -199,18 +213,20 @@ class ApiGuard:
             await self.app(scope, receive, send)
             return
         self.proxies.apply(scope)
+        if not self.proxies.trusts(scope["state"].get("peer")):
+            _drop_forwarding_headers(scope)
         path = scope["path"]
+        client = client_address_key((scope.get("client") or ("?",))[0])
         if scope["type"] == "websocket":
-            if self.token is not None and not is_public(path) and not self._authenticated(scope):
+            if self.token is not None and not is_public(path) and not self._websocket_allowed(scope, client):
                 await send({"type": "websocket.close", "code": 1008})
                 return
             await self.app(scope, receive, send)
             return
         request_id = uuid.uuid4().hex[:16]
         scope.setdefault("state", {})["request_id"] = request_id
-        send = self._with_headers(send, request_id)
+        send = self._with_headers(send, request_id, scope)
         method = scope["method"]
-        client = client_address_key((scope.get("client") or ("?",))[0])
         if path.startswith(EMBED_API_PREFIX):
             refusal = self._embed_refusal(scope, client)
         elif is_public(path) and not is_metered(method, path):
@@ -222,6 +238,8 @@ class ApiGuard:
         if refusal is None and (is_metered(method, path) or path.startswith(EMBED_API_PREFIX)):
             body, refusal = await self._read_body(receive)
             receive = _replay(body, receive)
+        if refusal is None and path.startswith(("/gradio_api/", "/file=", "/upload", "/proxy=")):
+            refusal = _file_refusal(path, body)
         if refusal is not None:
             await self._refuse(scope, receive, send, request_id, refusal)
             return
@@ -231,28 +249,47 @@ class ApiGuard:
     def _authenticated(self, scope: Scope) -> bool:
         if self.signer is None:
             return True
-        return self.signer.token_matches(_bearer(scope)) or self.signer.valid(cookie_value(_header(scope, b"cookie")))
+        return self.signer.token_matches(_bearer(scope)) or self.signer.valid(cookie_value(header(scope, b"cookie")))
+
+    def _websocket_allowed(self, scope: Scope, client: str) -> bool:
+        if self.limiter.blocked(client) is not None:
+            return False
+        if self._authenticated(scope):
+            return True
+        self.limiter.hit(client)  # a failed authentication counts, on every door
+        return False
 
     def _refusal(self, scope: Scope, client: str, method: str, path: str):
-        if is_metered(method, path):
+        metered = is_metered(method, path)
+        if metered:
             wait = self.limiter.hit(client)
             if wait is not None:
-                seconds = max(1, math.ceil(wait))
-                return 429, rate_limited(self.limiter.limit, seconds), {"Retry-After": str(seconds)}
+                return self._limited(wait)
         if self.signer is None or is_public(path):
             return self._too_large(scope)
+        # A client over its limit (e.g. after many wrong tokens) is refused before its credentials are
+        # even compared: it learns nothing about a guess until the window has passed.
+        if not metered and (wait := self.limiter.blocked(client)) is not None:
+            return self._limited(wait)
         if self.signer.token_matches(_bearer(scope)):
             return self._too_large(scope)
-        if self.signer.valid(cookie_value(_header(scope, b"cookie"))):
-            origin = _header(scope, b"origin")
-            if method not in SAFE_METHODS and origin and not same_site_origin(origin, scope):
+        if self.signer.valid(cookie_value(header(scope, b"cookie"))):
+            if method not in SAFE_METHODS and from_another_site(scope):
                 return 403, CROSS_SITE, None
             return self._too_large(scope)
-        accept = _header(scope, b"accept") or ""
-        if method in ("GET", "HEAD") and not is_metered(method, path) and "text/html" in accept:
+        if not metered:  # every failed authentication counts toward the limit, whatever the route
+            wait = self.limiter.hit(client)
+            if wait is not None:
+                return self._limited(wait)
+        accept = header(scope, b"accept") or ""
+        if method in ("GET", "HEAD") and not metered and "text/html" in accept:
             location = login_redirect(scope.get("root_path", ""), path, scope.get("query_string", b""))
             return 303, None, {"Location": location, "Cache-Control": "no-store"}
         return 401, UNAUTHORIZED, {"WWW-Authenticate": "Bearer"}
+
+    def _limited(self, wait: float):
+        seconds = max(1, math.ceil(wait))
+        return 429, rate_limited(self.limiter.limit, seconds), {"Retry-After": str(seconds)}
 
     def _embed_refusal(self, scope: Scope, client: str):
         wait = self.embed_limiter.hit(client)
@@ -261,15 +298,15 @@ class ApiGuard:
             return 429, rate_limited(self.embed_limiter.limit, seconds), {"Retry-After": str(seconds)}
         if self.embed_key is None and self.token is None:
             return self._too_large(scope)  # an open server: the embed is as open as the rest
-        if self.embed_key is None or not hmac.compare_digest((_header(scope, b"x-embed-key") or "").encode(), self.embed_key.encode()):
+        if self.embed_key is None or not hmac.compare_digest((header(scope, b"x-embed-key") or "").encode(), self.embed_key.encode()):
             return 401, EMBED_KEY_REFUSED, None
-        origin = (_header(scope, b"origin") or "").rstrip("/")
+        origin = (header(scope, b"origin") or "").rstrip("/")
         if not origin or not (origin in self.embed_origins or same_site_origin(origin, scope)):
             return 403, EMBED_ORIGIN_REFUSED, None
         return self._too_large(scope)
 
     def _too_large(self, scope: Scope | None = None):
-        length = _header(scope, b"content-length") if scope is not None else None
+        length = header(scope, b"content-length") if scope is not None else None
         if scope is not None and not (length and length.strip().isdigit() and int(length) > self.max_body):
             return None
         error = AdvisorError(
@@ -309,7 +346,7 @@ class ApiGuard:
             if not message.get("more_body", False):
                 return b"".join(chunks), None
 
-    def _with_headers(self, send: Send, request_id: str) -> Send:
+    def _with_headers(self, send: Send, request_id: str, scope: Scope) -> Send:
         defaults = self.default_headers
 
         async def send_with_headers(message: Message) -> None:
@@ -319,9 +356,44 @@ class ApiGuard:
                 headers += [(key, value) for key, value in defaults if key not in present]
                 headers.append((b"x-request-id", request_id.encode()))
                 message = {**message, "headers": headers}
+                log_access(scope, message["status"])
             await send(message)
 
         return send_with_headers
+
+
+def _drop_forwarding_headers(scope: Scope) -> None:
+    """Gradio reads X-Forwarded-Host/-Proto itself to build its URLs: from anyone but a trusted proxy, they go."""
+    headers = scope.get("headers", ())
+    if any(key.startswith(b"x-forwarded-") for key, _ in headers):
+        scope["headers"] = [(key, value) for key, value in headers if not key.startswith(b"x-forwarded-")]
+
+
+def _carries_a_file(value, depth: int = 0) -> bool:
+    """Does a JSON body hold a file object anywhere (Gradio's FileData: a dict with a ``path``)?"""
+    if depth > 64:  # deeper than any real UI call: treat as hostile
+        return True
+    if isinstance(value, dict):
+        meta = value.get("meta")
+        if "path" in value or (isinstance(meta, dict) and meta.get("_type") == "gradio.FileData"):
+            return True
+        return any(_carries_a_file(item, depth + 1) for item in value.values())
+    if isinstance(value, list):
+        return any(_carries_a_file(item, depth + 1) for item in value)
+    return False
+
+
+def _file_refusal(path: str, body: bytes):
+    """The UI's API reads no file a client names: file routes are closed and file objects refused."""
+    if path.startswith(UI_FILE_ROUTES):
+        return 403, FILES_REFUSED, None
+    if not body.strip():
+        return None
+    try:
+        value = json.loads(body)
+    except ValueError:  # not JSON: Gradio refuses it itself
+        return None
+    return (400, FILES_REFUSED, None) if _carries_a_file(value) else None
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -122,14 +122,37 @@ def http_app(settings: Settings, registry: Registry | None = None):
     from advisor.interfaces.guards import ApiGuard
 
     server = build_server(registry or shared_registry(), settings.max_body_bytes)
-    # With a token, the token is the protection; without one the SDK's localhost DNS-rebinding check stays on.
-    security = TransportSecuritySettings(enable_dns_rebinding_protection=False) if settings.api_token else None
+    # A page on another host that a DNS name was re-pointed at this server (DNS rebinding) sends its
+    # own Host: only the names this server is reached by are accepted, token or not.
+    hosts, origins = reachable_as(settings)
+    security = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
     app = server.streamable_http_app(
         streamable_http_path="/mcp", stateless_http=True, json_response=True, host=settings.host,
         transport_security=security, max_request_body_size=settings.max_body_bytes,
     )  # fmt: skip
     app.add_middleware(ApiGuard, settings=settings)
     return app
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+WILDCARD_BINDS = ("0.0.0.0", "::", "")
+
+
+def reachable_as(settings: Settings) -> tuple[list[str], list[str]]:
+    """Host headers (and browser origins) the MCP endpoint accepts: loopback, the bound address, and
+    ADVISOR_PUBLIC_URL's host (set it when clients reach the server by a DNS name)."""
+    from urllib.parse import urlsplit
+
+    names = list(LOOPBACK_NAMES)
+    if settings.host not in WILDCARD_BINDS:
+        names.append(f"[{settings.host}]" if ":" in settings.host else settings.host)
+    hosts = [f"{name}:*" for name in names] + list(names)
+    origins = [f"{scheme}://{name}:*" for name in names for scheme in ("http", "https")]
+    if settings.public_url:
+        public = urlsplit(settings.public_url)
+        hosts += [public.netloc, f"{public.hostname}:*"]
+        origins.append(f"{public.scheme}://{public.netloc}")
+    return hosts, origins
 
 
 def serve_stdio(settings: Settings) -> None:
@@ -149,9 +172,13 @@ def serve_stdio(settings: Settings) -> None:
 def serve_http(settings: Settings, echo=print) -> None:
     import uvicorn
 
+    from advisor.interfaces.access_log import log_config
+
     app = http_app(settings)
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     echo(f"GPU Advisor MCP server on http://{host}:{settings.port}/mcp (streamable HTTP)")
     if settings.api_token is None and settings.host not in ("127.0.0.1", "localhost", "::1"):
         echo("Warning: ADVISOR_API_TOKEN is not set, so anyone who can reach this address can call the tools.")
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", proxy_headers=False)
+    if settings.host in WILDCARD_BINDS and not settings.public_url:
+        echo("Note: only clients that reach this server as 127.0.0.1/localhost are accepted; set ADVISOR_PUBLIC_URL to the address others use.")
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", proxy_headers=False, log_config=log_config())

@@ -26,7 +26,23 @@ def create_app(settings: Settings, advisor=None, registry=None) -> FastAPI:
 
     # Access control for the UI and its /gradio_api routes is ApiGuard's (bearer token or signed
     # session cookie), not Gradio's own `auth`: its sessions live in one process's memory.
-    return gr.mount_gradio_app(app, build_ui(advisor, registry), path="/", ssr_mode=False)
+    blocks = build_ui(advisor, registry)
+    app = gr.mount_gradio_app(
+        app, blocks, path="/", ssr_mode=False, show_error=False, root_path=settings.public_url,
+        allowed_paths=[], blocked_paths=blocked_paths(settings), footer_links=["api", "settings"], run_history=False,
+    )  # fmt: skip
+    # Gradio checks the paths a file object names only once it believes it was launched, which
+    # mount_gradio_app never says: without this, a chat call naming /etc/passwd was copied and served.
+    blocks.has_launched = True
+    return app
+
+
+def blocked_paths(settings: Settings) -> list[str]:
+    """What Gradio must never read or serve, even from its own allowed places (cwd, the temp dir)."""
+    from advisor.config import REPO_ROOT
+
+    places = [Path(settings.data_dir), REPO_ROOT, Path.home(), Path("/proc"), Path("/sys"), Path("/etc"), Path("/root"), Path("/var")]
+    return sorted({str(place.resolve()) for place in places})
 
 
 def prepare_index(settings: Settings, echo=print) -> None:
@@ -75,12 +91,15 @@ def _run(app, settings: Settings) -> None:
 
     import uvicorn
 
+    from advisor.interfaces.access_log import log_config
+
     # Uvicorn re-raises SIGTERM once it has shut down; under the default handler that would kill this
     # process before the worker pool and the Chroma server are stopped. This handler unwinds instead.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     # proxy_headers=False: uvicorn would believe X-Forwarded-For from 127.0.0.1 by default; ApiGuard
     # believes it only from ADVISOR_TRUSTED_PROXIES.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", proxy_headers=False)
+    # access_log=False: ApiGuard writes the access lines, without query strings (tokens, embed keys).
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", proxy_headers=False, log_config=log_config())
 
 
 def serve(settings: Settings, echo=print, workers: int = 1) -> None:

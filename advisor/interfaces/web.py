@@ -39,6 +39,9 @@ def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:
             label="chatbot",
         )
         turns = gr.State([])  # the conversation as ChatTurn dicts, per browser session
+        # What the chatbot shows, kept on the server too: the chatbot is only ever an output, so no
+        # client can hand the chat function a history (with file objects in it) of its own making.
+        shown = gr.State([])
         with gr.Row():
             message = labels.add(
                 gr.Textbox(
@@ -57,11 +60,17 @@ def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:
                 clear = labels.add(gr.Button(t("clear", DEFAULT_LANGUAGE)), value="clear")
         examples = gr.Examples(EXAMPLES, inputs=message, label=t("examples", DEFAULT_LANGUAGE))
         labels.add(examples.dataset, label="examples")
-    answer = partial(respond, advisor)
-    inputs, outputs = [message, chatbot, turns, language], [chatbot, turns, message]
+    answer = partial(_answer, advisor)
+    inputs, outputs = [message, shown, turns, language], [chatbot, shown, turns, message]
     send.click(answer, inputs, outputs, api_name="chat")
     message.submit(answer, inputs, outputs, api_visibility="private")
-    clear.click(lambda: ([], [], ""), None, [chatbot, turns, message], api_visibility="private")
+    clear.click(lambda: ([], [], [], ""), None, [chatbot, shown, turns, message], api_visibility="private")
+
+
+def _answer(advisor: Advisor, message: str, shown: list, turns: list, language: str):
+    """``respond``'s messages go to the chatbot and to the server-side copy it is read back from."""
+    for messages, new_turns, text in respond(advisor, message, shown, turns, language):
+        yield messages, messages, new_turns, text
 
 
 def build_ui(advisor: Advisor, registry: Registry) -> gr.Blocks:

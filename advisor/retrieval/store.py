@@ -125,6 +125,9 @@ class VectorStore:
                 if self.url or not repair:
                     self._failed_at = time.monotonic() if self.url else None
                     raise StoreUnavailable(f"cannot open Chroma at {self.location}: {exc}") from exc
+                if _permission_problem(self.path, exc):  # not corruption: wiping would not help and loses the index
+                    raise StoreUnavailable(f"the index at {self.path} is not readable and writable by this process "
+                                           f"(permission denied); fix its owner or mode, it was left as it is") from exc  # fmt: skip
                 self._wipe_local(f"Chroma cannot open it: {exc}")
                 try:
                     self._client = self._connect()
@@ -384,3 +387,14 @@ class VectorStore:
 
     def close(self) -> None:
         self._forget()
+
+
+def _permission_problem(path: Path, exc: BaseException) -> bool:
+    """Did opening fail because this process may not read or write the store (rather than a broken store)?"""
+    chain = [exc, exc.__cause__, exc.__context__]
+    if any(isinstance(e, PermissionError) for e in chain if e is not None):
+        return True
+    if any(word in str(exc).lower() for word in ("readonly database", "read-only", "permission denied")):
+        return True
+    files = [path, *path.glob("*.sqlite3")] if path.exists() else []
+    return any(not os.access(f, os.R_OK | os.W_OK) for f in files)

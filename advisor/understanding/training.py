@@ -15,6 +15,7 @@ from pathlib import Path
 
 from advisor import language
 from advisor.retrieval.embeddings import resolve_model
+from advisor.server_secret import SecretUnavailable, derive_key, server_secret, sign, verify
 from advisor.understanding import corpus as corpus_module
 from advisor.understanding.corpus import Corpus
 from advisor.understanding.dialogue import train_continuation
@@ -70,31 +71,63 @@ def data_fingerprint() -> str:
 
 
 _TRAINED: dict[str, bytes] = {}  # fingerprint → pickled model: one training per process, whatever the cache directory
+# A cache file is MAGIC, then an HMAC of the pickle under the installation's secret, then the pickle:
+# a file someone else wrote into the data directory fails the check and is never unpickled.
+MAGIC = b"gpu-advisor understanding cache v2\n"
+SIGNATURE_BYTES = 32
+
+
+def _cache_key(cache_dir: Path) -> bytes | None:
+    try:
+        return derive_key(server_secret(cache_dir), "understanding cache")
+    except SecretUnavailable as exc:  # no secret, no cache: train in memory every start instead
+        log.warning("understanding cache disabled: %s", exc)
+        return None
+
+
+def _read_signed(path: Path, key: bytes) -> bytes | None:
+    """The pickle in ``path`` if its signature is ours; None (and a warning) for anything else."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        log.warning("understanding cache %s unreadable (%s); retraining", path, exc.strerror or exc)
+        return None
+    signature, body = raw[len(MAGIC) : len(MAGIC) + SIGNATURE_BYTES], raw[len(MAGIC) + SIGNATURE_BYTES :]
+    if not raw.startswith(MAGIC) or not verify(key, body, signature):
+        log.warning("understanding cache %s is not signed by this installation; ignoring it and retraining", path)
+        return None
+    return body
+
+
+def _unpickle(stored: bytes) -> UnderstandingModel | None:
+    try:
+        model = pickle.loads(stored)  # only bytes this process pickled or whose signature it checked
+    except Exception:  # a cache from another library version: retrain
+        log.warning("understanding cache unreadable; retraining")
+        return None
+    return model if isinstance(model, UnderstandingModel) else None
 
 
 def load_or_train(catalog: Catalog, cache_dir: Path | None) -> UnderstandingModel:
     """The cached model for the current data, or a freshly trained one (then cached when a directory is given)."""
     fingerprint = data_fingerprint()
-    path = cache_dir / f"understanding-{fingerprint}.pkl" if cache_dir else None
+    key = _cache_key(cache_dir) if cache_dir else None
+    path = cache_dir / f"understanding-{fingerprint}.signed" if key else None
     stored = _TRAINED.get(fingerprint)
-    if stored is None and path is not None and path.exists():
-        stored = path.read_bytes()
-    model = None
-    if stored is not None:
-        try:
-            model = pickle.loads(stored)
-        except Exception:  # a cache from another library version: retrain
-            log.warning("understanding cache %s unreadable; retraining", path)
+    on_disk = _read_signed(path, key) if path is not None and path.exists() else None
+    model = _unpickle(stored or on_disk) if (stored or on_disk) is not None else None
     if model is None:
         model = train(catalog, corpus_module.training_corpus())
         model.catalog = None
         stored = pickle.dumps(model)
+    stored = stored or on_disk
     _TRAINED[fingerprint] = stored
     model.catalog = catalog
-    if path is not None and not path.exists():
+    if path is not None and on_disk != stored:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(stored)
+            temporary = path.with_suffix(".tmp")
+            temporary.write_bytes(MAGIC + sign(key, stored) + stored)
+            temporary.replace(path)
         except OSError:
             log.warning("could not cache the understanding model at %s", path)
     return model
