@@ -18,9 +18,9 @@ from advisor.agent.markdown import escape_raw_html, number, sources_section
 from advisor.agent.turn import Turn
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.registry import Registry
-from advisor.understanding.dialogue import ASKS_WHY, restated_question
-from advisor.understanding.reader import TOPIC, Understanding, shared_understanding
-from advisor.understanding.slot_labels import said
+from advisor.nlu.dialogue import ASKS_WHY, restated_question
+from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
+from advisor.nlu.slot_labels import said
 from knowledge.catalog import Catalog, load_catalog
 
 Handler = Callable[[Turn], str]

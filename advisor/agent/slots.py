@@ -1,6 +1,6 @@
 """What the answers read from the conversation's slot frame, named the way the tools take it.
 
-The frame holds what the user stated (see ``advisor.understanding``); this view turns it into
+The frame holds what the user stated (see ``advisor.nlu``); this view turns it into
 tool-ready values and records which slots an answer used, so the planner can name every stated
 value that did not reach a tool instead of silently dropping it.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from advisor.understanding.entity_words import weights_multiple
-from advisor.understanding.frame import CONDITIONS, Frame, Money
+from advisor.nlu.entity_words import weights_multiple
+from advisor.nlu.frame import CONDITIONS, Frame, Money
 
 METHOD_TO_WORKLOAD = {
     "inference": "inference", "lora": "lora", "qlora": "qlora", "full_finetune": "full_finetune",

@@ -17,7 +17,7 @@ from advisor.agent.answers.engines import engine_of
 from advisor.agent.markdown import number
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
-from advisor.understanding.frame import SlotValue
+from advisor.nlu.frame import SlotValue
 from knowledge.bilingual import AdvisorError
 
 MAX_OPTIONS = 4

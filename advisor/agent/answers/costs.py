@@ -10,7 +10,7 @@ from advisor.agent.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.agent.markdown import money, number, table, token_count
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
-from advisor.understanding.frame import Money
+from advisor.nlu.frame import Money
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.recommend.configs import SERVER_GPUS, sold_count_from

@@ -8,7 +8,7 @@ from advisor.agent.turn import Turn
 from advisor.contract import Source
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
-from advisor.understanding.slot_labels import said
+from advisor.nlu.slot_labels import said
 from knowledge.concepts import load_concepts
 
 SHOWN_HITS = 3

@@ -14,7 +14,7 @@ from advisor.agent.markdown import money, number, table
 from advisor.agent.slots import CALCULATED_CURRENCIES
 from advisor.agent.turn import Turn
 from advisor.labels import VERDICT
-from advisor.understanding.frame import Money, SlotValue
+from advisor.nlu.frame import Money, SlotValue
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 
 BUYING = re.compile(r"\b(?:buy|buying|purchase|own|owning|capex)\b|买|购|自建|采购", re.IGNORECASE)

@@ -14,7 +14,7 @@ from advisor.agent.turn import Turn
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
-from advisor.understanding.money_words import RENTING
+from advisor.nlu.money_words import RENTING
 from tools.gpu_specs import CHINA_BUYABLE
 from tools.memory.schema import Optimizer
 

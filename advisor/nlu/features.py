@@ -8,7 +8,7 @@ import re
 import jieba
 
 from advisor.name_matcher import normalize_text
-from advisor.understanding.number_values import Value
+from advisor.nlu.number_values import Value
 
 jieba.setLogLevel(60)
 WORD = re.compile(r"[a-z][a-z0-9_.+\-]*|[\u4e00-\u9fff]+|[^\sa-z0-9\u4e00-\u9fff]")

@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from advisor.name_matcher import matcher_for, normalize_text
-from advisor.understanding.count_words import (
+from advisor.nlu.count_words import (
     BATCH,
     BUY_BEFORE,
     CONTEXT_SETTING,
@@ -29,7 +29,7 @@ from advisor.understanding.count_words import (
     TIMES_COUNT,
     WORD_NUMBERS,
 )
-from advisor.understanding.entity_words import (
+from advisor.nlu.entity_words import (
     CLAIM_RATIO,
     CLAIM_WEIGHTS_MULTIPLE,
     OTHER_GPU,
@@ -40,7 +40,7 @@ from advisor.understanding.entity_words import (
     model_version_pattern,
     names_written_apart,
 )
-from advisor.understanding.money_words import (
+from advisor.nlu.money_words import (
     DISCOUNT,
     JIAO_AND_FEN,
     PER_KWH_AFTER,
@@ -49,8 +49,8 @@ from advisor.understanding.money_words import (
     UNIT_PRICE,
     YUAN_AND_JIAO,
 )
-from advisor.understanding.number_values import DAILY_BEFORE, Value, money_value, number_value
-from advisor.understanding.time_words import time_values
+from advisor.nlu.number_values import DAILY_BEFORE, Value, money_value, number_value
+from advisor.nlu.time_words import time_values
 from knowledge.catalog import Catalog
 from tools.quantities import CHINESE_DIGITS, find_numbers, parse_number
 

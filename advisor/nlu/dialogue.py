@@ -21,10 +21,10 @@ from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
 
 from advisor.name_matcher import normalize_text
-from advisor.understanding.corpus import TASKS, Corpus
-from advisor.understanding.features import words
-from advisor.understanding.frame import Frame
-from advisor.understanding.reading import Reading
+from advisor.nlu.corpus import TASKS, Corpus
+from advisor.nlu.features import words
+from advisor.nlu.frame import Frame
+from advisor.nlu.reading import Reading
 
 SUBJECT = ("model", "size")
 TOPIC = "concept"  # a concept question asked with no calculation open: its follow-ups ask it again, changed

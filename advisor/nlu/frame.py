@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.understanding.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
-from advisor.understanding.number_values import token_count
+from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
+from advisor.nlu.number_values import token_count
 
 HOURS_PER_YEAR = 8760.0
 PER_SERVER = re.compile(r"^\s*(?:,|，)?\s*(?:每台|每个节点|每节点|每机|each|per\s+(?:node|server|machine|box)|of|with|x|×)?\s*$")

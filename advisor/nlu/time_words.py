@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from advisor.understanding.count_words import WORD_NUMBERS
+from advisor.nlu.count_words import WORD_NUMBERS
 from tools.quantities import CHINESE_DIGITS, parse_number
 
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}

@@ -20,11 +20,11 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 
 from advisor.name_matcher import normalize_text
-from advisor.understanding.corpus import TASKS, Corpus, Utterance
-from advisor.understanding.features import focus, masked, role_features, words
-from advisor.understanding.meaning import SENTENCE_VECTORS
-from advisor.understanding.number_values import Value
-from advisor.understanding.values import find_values
+from advisor.nlu.corpus import TASKS, Corpus, Utterance
+from advisor.nlu.features import focus, masked, role_features, words
+from advisor.nlu.meaning import SENTENCE_VECTORS
+from advisor.nlu.number_values import Value
+from advisor.nlu.values import find_values
 from knowledge.catalog import Catalog
 
 NONE = "none"

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
-from advisor.understanding.corpus import TASKS, Conversation, Corpus, Utterance, read_files, training_corpus
-from advisor.understanding.frame import Frame, Money, implicitly_replaced, resolve
-from advisor.understanding.model import ROLES_BY_KIND, TaggedValue
-from advisor.understanding.reader import COMMITMENT_AFTER, Reading, Understanding
-from advisor.understanding.values import find_values
+from advisor.nlu.corpus import TASKS, Conversation, Corpus, Utterance, read_files, training_corpus
+from advisor.nlu.frame import Frame, Money, implicitly_replaced, resolve
+from advisor.nlu.model import ROLES_BY_KIND, TaggedValue
+from advisor.nlu.reader import COMMITMENT_AFTER, Reading, Understanding
+from advisor.nlu.values import find_values
 from knowledge.catalog import variant_family
 
 HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"

@@ -10,12 +10,12 @@ from pathlib import Path
 
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
-from advisor.understanding.corpus import TASKS
-from advisor.understanding.dialogue import CONTINUES, REFERENCE_BEFORE, TOPIC, compares_with, on_that_setup, only_values, own_subject
-from advisor.understanding.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
-from advisor.understanding.model import TaggedValue
-from advisor.understanding.reading import Reading, read_message, retagged
-from advisor.understanding.training import load_or_train
+from advisor.nlu.corpus import TASKS
+from advisor.nlu.dialogue import CONTINUES, REFERENCE_BEFORE, TOPIC, compares_with, on_that_setup, only_values, own_subject
+from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
+from advisor.nlu.model import TaggedValue
+from advisor.nlu.reading import Reading, read_message, retagged
+from advisor.nlu.training import load_or_train
 from knowledge.catalog import Catalog, load_catalog
 
 HISTORY_TURNS = 6  # earlier user turns read to rebuild the dialogue state; the server stays stateless

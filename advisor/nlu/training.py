@@ -15,14 +15,14 @@ from pathlib import Path
 
 from advisor import language
 from advisor.retrieval.embeddings import resolve_model
-from advisor.understanding import corpus as corpus_module
-from advisor.understanding.corpus import Corpus
-from advisor.understanding.dialogue import train_continuation
-from advisor.understanding.entity_words import ENTITIES_FILE
-from advisor.understanding.model import UnderstandingModel
-from advisor.understanding.number_values import Value
-from advisor.understanding.reading import Reading, read_message, retagged
-from advisor.understanding.values import find_values
+from advisor.nlu import corpus as corpus_module
+from advisor.nlu.corpus import Corpus
+from advisor.nlu.dialogue import train_continuation
+from advisor.nlu.entity_words import ENTITIES_FILE
+from advisor.nlu.model import UnderstandingModel
+from advisor.nlu.number_values import Value
+from advisor.nlu.reading import Reading, read_message, retagged
+from advisor.nlu.values import find_values
 from knowledge.catalog import DATA_DIR, Catalog
 from tools import quantities
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from advisor.language import LanguageInfo, analyze_language, default_currency
 from advisor.name_matcher import normalize_text
-from advisor.understanding.frame import Frame, SlotValue, build_frame
-from advisor.understanding.model import TaggedValue, UnderstandingModel
-from advisor.understanding.number_values import Value
-from advisor.understanding.values import find_values
+from advisor.nlu.frame import Frame, SlotValue, build_frame
+from advisor.nlu.model import TaggedValue, UnderstandingModel
+from advisor.nlu.number_values import Value
+from advisor.nlu.values import find_values
 from knowledge.catalog import Catalog
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from advisor.understanding.count_words import BUY_BEFORE
-from advisor.understanding.money_words import (
+from advisor.nlu.count_words import BUY_BEFORE
+from advisor.nlu.money_words import (
     BUDGET_AFTER,
     BUDGET_BEFORE,
     CURRENCY_USD,
@@ -29,7 +29,7 @@ from advisor.understanding.money_words import (
     WAN_CONTEXT_AFTER,
     WAN_CONTEXT_BEFORE,
 )
-from advisor.understanding.time_words import HOURS, duration_unit
+from advisor.nlu.time_words import HOURS, duration_unit
 
 
 @dataclass(frozen=True)
