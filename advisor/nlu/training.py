@@ -14,7 +14,6 @@ import random
 from pathlib import Path
 
 from advisor import language
-from advisor.retrieval.embeddings import resolve_model
 from advisor.nlu import corpus as corpus_module
 from advisor.nlu.corpus import Corpus
 from advisor.nlu.dialogue import train_continuation
@@ -23,6 +22,7 @@ from advisor.nlu.model import UnderstandingModel
 from advisor.nlu.number_values import Value
 from advisor.nlu.reading import Reading, read_message, retagged
 from advisor.nlu.values import find_values
+from advisor.retrieval.embeddings import resolve_model
 from knowledge.catalog import DATA_DIR, Catalog
 from tools import quantities
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 import re
 
-from advisor.agent.answers import compare, rentals
-from advisor.agent.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
-from advisor.agent.markdown import money, number, table, token_count
-from advisor.agent.turn import Turn
 from advisor.language import default_currency
+from advisor.markdown import money, number, table, token_count
 from advisor.nlu.frame import Money
+from advisor.offline.answers import compare, rentals
+from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
+from advisor.offline.turn import Turn
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.recommend.configs import SERVER_GPUS, sold_count_from

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 
-from advisor.agent.answers import compare, sizing
-from advisor.agent.answers.compare_view import Option
-from advisor.agent.markdown import money, number, table
-from advisor.agent.slots import CALCULATED_CURRENCIES
-from advisor.agent.turn import Turn
 from advisor.labels import VERDICT
+from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money, SlotValue
+from advisor.offline.answers import compare, sizing
+from advisor.offline.answers.compare_view import Option
+from advisor.offline.slots import CALCULATED_CURRENCIES
+from advisor.offline.turn import Turn
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 
 BUYING = re.compile(r"\b(?:buy|buying|purchase|own|owning|capex)\b|买|购|自建|采购", re.IGNORECASE)

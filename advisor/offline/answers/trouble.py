@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from advisor.agent.answers.knowledge import related
-from advisor.agent.markdown import code_span, number
-from advisor.agent.turn import Turn
 from advisor.labels import PARSED, PARSED_UNITS
+from advisor.markdown import code_span, number
+from advisor.offline.answers.knowledge import related
+from advisor.offline.turn import Turn
 
 SHOWN_FINDINGS = 3
 

@@ -3,8 +3,8 @@ serving was assumed, and the user's own rule of thumb worked out next to the est
 
 from __future__ import annotations
 
-from advisor.agent.markdown import number, table
-from advisor.agent.turn import Turn
+from advisor.markdown import number, table
+from advisor.offline.turn import Turn
 
 
 def breakdown(turn: Turn, estimate: dict) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from advisor.agent.failure import LLMFailure
+from advisor.failure import LLMFailure
 
 # Failures of the endpoint itself (as opposed to a confused model): they count towards the breaker.
 ENDPOINT_FAILURES = {"timeout", "unreachable", "auth", "rate_limited", "server_error", "bad_response", "deadline"}

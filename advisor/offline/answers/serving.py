@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from advisor.agent.answers import compare, sizing
-from advisor.agent.answers.engines import engine_of
-from advisor.agent.answers.knowledge import related
-from advisor.agent.markdown import number, table
-from advisor.agent.turn import Turn
+from advisor.markdown import number, table
+from advisor.offline.answers import compare, sizing
+from advisor.offline.answers.engines import engine_of
+from advisor.offline.answers.knowledge import related
+from advisor.offline.turn import Turn
 
 DEFAULT_GPU = "h100-sxm"
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 
-from advisor.agent.answers import sizing
-from advisor.agent.answers.compare_view import TIMED_TRAINING, Option, side_by_side, tool_method, verdict
-from advisor.agent.answers.engines import engine_of
-from advisor.agent.markdown import number
-from advisor.agent.turn import Turn
 from advisor.language import default_currency
+from advisor.markdown import number
 from advisor.nlu.frame import SlotValue
+from advisor.offline.answers import sizing
+from advisor.offline.answers.compare_view import TIMED_TRAINING, Option, side_by_side, tool_method, verdict
+from advisor.offline.answers.engines import engine_of
+from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 
 MAX_OPTIONS = 4

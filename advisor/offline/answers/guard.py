@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.agent.turn import Turn
+from advisor.offline.turn import Turn
 
 CAPABILITIES = {
     "en": (

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any
 from langchain.agents.middleware import AgentMiddleware, hook_config
 from langchain_core.messages import AIMessage, ToolMessage
 
-from advisor.agent.events import ProgressEvent
-from advisor.agent.history import TOOL_RESULT_CHARS, compact_result
 from advisor.contract import ToolCall
+from advisor.events import ProgressEvent
+from advisor.llm.history import TOOL_RESULT_CHARS, compact_result
 from advisor.registry import ToolOutcome
 from advisor.tool_schema import run_llm_tool
 from advisor.validation import malformed_json, shorten
 from knowledge.bilingual import AdvisorError
 
 if TYPE_CHECKING:
-    from advisor.agent.loop import AnswerRun
+    from advisor.llm.answer_run import AnswerRun
 
 log = logging.getLogger(__name__)
 TOO_LARGE = "arguments too large"

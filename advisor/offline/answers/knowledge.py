@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from advisor.agent.turn import Turn
 from advisor.contract import Source
+from advisor.nlu.slot_labels import said
+from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
-from advisor.nlu.slot_labels import said
 from knowledge.concepts import load_concepts
 
 SHOWN_HITS = 3

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from advisor.agent.failure import LLMFailure
 from advisor.contract import ToolCall
+from advisor.failure import LLMFailure
 
 EventKind = Literal["tool_start", "tool_end", "retry", "repair", "fallback"]
 

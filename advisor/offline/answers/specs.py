@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from advisor.agent.answers import compare
-from advisor.agent.answers.compare_view import link
-from advisor.agent.markdown import money, number, table
-from advisor.agent.turn import Turn
 from advisor.labels import CHINA_STATUS
 from advisor.language import default_currency
+from advisor.markdown import money, number, table
+from advisor.offline.answers import compare
+from advisor.offline.answers.compare_view import link
+from advisor.offline.turn import Turn
 
 # (result key of the best GPU, GPU field, English, Chinese, unit) for the comparison's lead sentence
 LEADERS = (

@@ -12,19 +12,18 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware
 from langchain.agents.middleware.types import ModelResponse
 from langchain_core.messages import AIMessage, SystemMessage
 
-from advisor.agent.events import AnswerOptions, Deadline, EventSink, ProgressEvent, ignore
-from advisor.agent.failure import LLMFailure
-from advisor.agent.resilience import Quirks, backoff_s, failure_reason, is_retryable, quirk_of, redact, retry_after_s, secret_values
-from advisor.agent.text_tools import parse_message, textify, tools_prompt
-from advisor.agent.tool_guard import TOO_LARGE
-from advisor.registry import Registry, ToolOutcome
+from advisor.events import ProgressEvent
+from advisor.failure import LLMFailure
+from advisor.llm.answer_run import AnswerRun
+from advisor.llm.resilience import backoff_s, failure_reason, is_retryable, quirk_of, redact, retry_after_s, secret_values
+from advisor.llm.text_tools import parse_message, textify, tools_prompt
+from advisor.llm.tool_guard import TOO_LARGE
 from advisor.validation import shorten
 
 log = logging.getLogger(__name__)
@@ -32,52 +31,6 @@ MAX_TOOL_ARGS_CHARS = 50_000  # a pasted log fits; a 1 MB argument is refused be
 MIN_CLIENT_TOKENS = 256  # a client's tiny max_tokens must not cut a tool call in half
 TRUNCATION_RATIO = 0.8  # the server counted under 80% of chars/4: it cut the prompt to fit its context window
 MIN_CHECKED_PROMPT_TOKENS = 1500
-
-
-@dataclass
-class LoopSettings:
-    """The endpoint-facing knobs of LLM mode (``LLMSettings`` without the connection details)."""
-
-    timeout_s: float = 60.0
-    max_retries: int = 2
-    max_steps: int = 8
-    max_tokens: int = 2048
-    deadline_s: float = 45.0
-    tool_mode: str = "auto"
-    extra_body: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class AnswerRun:
-    """The state of one answer: the agent graph's runtime context, read by its middleware."""
-
-    registry: Registry
-    tools: list[dict[str, Any]]  # the LLM-facing schemas, OpenAI format
-    language: str
-    loop: LoopSettings
-    quirks: Quirks
-    deadline: Deadline
-    system: str = ""  # the system prompt of this answer (language, client instructions)
-    options: AnswerOptions = field(default_factory=AnswerOptions)
-    on_event: EventSink = ignore
-    record: list[ToolOutcome] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)  # about the endpoint, for /healthz
-    tool_rounds: int = 0
-    max_steps: int = 8
-
-    @property
-    def request_id(self) -> str:
-        return self.options.request_id
-
-    @property
-    def tool_names(self) -> set[str]:
-        return {t["function"]["name"] for t in self.tools}
-
-    def emit(self, event: ProgressEvent) -> None:
-        try:
-            self.on_event(event)
-        except Exception:  # a listener that went away (closed stream) must not fail the answer
-            log.debug("progress listener failed", exc_info=True)
 
 
 class EndpointMiddleware(AgentMiddleware):

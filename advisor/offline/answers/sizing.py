@@ -5,16 +5,16 @@ from __future__ import annotations
 import re
 from typing import get_args
 
-from advisor.agent.answers import costs, knowledge, memory_view, specs
-from advisor.agent.answers.compare_view import tool_method
-from advisor.agent.answers.engines import engine_of
-from advisor.agent.answers.knowledge import related
-from advisor.agent.markdown import money, number, table
-from advisor.agent.turn import Turn
 from advisor.labels import VERDICT
 from advisor.language import default_currency
+from advisor.markdown import money, number, table
 from advisor.name_matcher import normalize_text
 from advisor.nlu.money_words import RENTING
+from advisor.offline.answers import costs, knowledge, memory_view, specs
+from advisor.offline.answers.compare_view import tool_method
+from advisor.offline.answers.engines import engine_of
+from advisor.offline.answers.knowledge import related
+from advisor.offline.turn import Turn
 from tools.gpu_specs import CHINA_BUYABLE
 from tools.memory.schema import Optimizer
 

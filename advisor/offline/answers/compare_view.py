@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from advisor.agent.markdown import money, number, table
-from advisor.agent.turn import Turn
 from advisor.labels import CHINA_STATUS, VERDICT
+from advisor.markdown import money, number, table
+from advisor.offline.turn import Turn
 
 PEFT = ("qlora", "lora")  # the training-time tool's adapter methods, the more specific first
 TIMED_TRAINING = ("full_finetune", "pretrain", *PEFT)  # every task the training-time tool counts FLOPs for

@@ -14,17 +14,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from advisor.agent.events import AnswerOptions, Deadline, EventSink, ProgressEvent, ignore
-from advisor.agent.failure import LLMFailure
-from advisor.agent.history import ToolMemory, with_tool_calls
-from advisor.agent.planner import OfflinePlanner
-from advisor.agent.resilience import ENDPOINT_FAILURES, CircuitBreaker
 from advisor.contract import AdvisorResponse, ChatTurn, Grounding
+from advisor.events import AnswerOptions, Deadline, EventSink, ProgressEvent, ignore
+from advisor.failure import LLMFailure
 from advisor.labels import label
 from advisor.language import detect_language
+from advisor.llm.history import ToolMemory, with_tool_calls
+from advisor.llm.resilience import ENDPOINT_FAILURES, CircuitBreaker
+from advisor.offline.planner import OfflinePlanner
 
 if TYPE_CHECKING:  # LangChain is imported only when an LLM endpoint is configured
-    from advisor.agent.llm import LLMAgent
+    from advisor.llm.agent import LLMAgent
 
 log = logging.getLogger(__name__)
 GRACE_S = 0.25  # past the deadline, the answer thread is abandoned (it stops at its next step)

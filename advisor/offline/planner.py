@@ -13,14 +13,14 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from advisor.agent.answers import costs, guard, knowledge, serving, sizing, specs, trouble
-from advisor.agent.markdown import escape_raw_html, number, sources_section
-from advisor.agent.turn import Turn
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
-from advisor.registry import Registry
+from advisor.markdown import escape_raw_html, number, sources_section
 from advisor.nlu.dialogue import ASKS_WHY, restated_question
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
+from advisor.offline.answers import costs, guard, knowledge, serving, sizing, specs, trouble
+from advisor.offline.turn import Turn
+from advisor.registry import Registry
 from knowledge.catalog import Catalog, load_catalog
 
 Handler = Callable[[Turn], str]

@@ -17,18 +17,19 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import StructuredTool
 from langgraph.errors import GraphRecursionError
 
-from advisor.agent.chat_model import build_chat_model
-from advisor.agent.events import AnswerOptions, Deadline, EventSink, ProgressEvent, ignore
-from advisor.agent.failure import LLMFailure
-from advisor.agent.grounding import build_corpus, repair_prompt, ungrounded_figures
-from advisor.agent.history import history_messages, history_results
-from advisor.agent.loop import AnswerRun, EndpointMiddleware, LoopSettings
-from advisor.agent.markdown import sources_section
-from advisor.agent.prompt import system_prompt
-from advisor.agent.resilience import Quirks, failure_reason, redact, secret_values
-from advisor.agent.text_tools import clean_answer
-from advisor.agent.tool_guard import RegistryToolGuard
 from advisor.contract import AdvisorResponse, ChatTurn, Grounding, Language, Source, ToolCall
+from advisor.events import AnswerOptions, Deadline, EventSink, ProgressEvent, ignore
+from advisor.failure import LLMFailure
+from advisor.llm.answer_run import AnswerRun, LoopSettings
+from advisor.llm.chat_model import build_chat_model
+from advisor.llm.grounding import build_corpus, repair_prompt, ungrounded_figures
+from advisor.llm.history import history_messages, history_results
+from advisor.llm.loop import EndpointMiddleware
+from advisor.llm.prompt import system_prompt
+from advisor.llm.resilience import Quirks, failure_reason, redact, secret_values
+from advisor.llm.text_tools import clean_answer
+from advisor.llm.tool_guard import RegistryToolGuard
+from advisor.markdown import sources_section
 from advisor.registry import Registry, ToolOutcome
 from advisor.tool_schema import llm_tools
 

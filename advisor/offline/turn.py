@@ -6,16 +6,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.agent.markdown import number
-from advisor.agent.slots import Slots
 from advisor.contract import Language, Source
 from advisor.labels import pick, unit
-from advisor.registry import Registry, ToolOutcome
+from advisor.markdown import number
 from advisor.nlu.dialogue import asks_count
 from advisor.nlu.entity_words import is_other_model
 from advisor.nlu.frame import Frame
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import LABELS, slot_label
+from advisor.offline.slots import Slots
+from advisor.registry import Registry, ToolOutcome
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from tools.serving.setup import ENGINE_LABELS
