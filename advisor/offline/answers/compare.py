@@ -14,9 +14,9 @@ import re
 from advisor.language import default_currency
 from advisor.markdown import number
 from advisor.nlu.frame import SlotValue
-from advisor.offline.answers import sizing
 from advisor.offline.answers.compare_view import TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.offline.answers.engines import engine_of
+from advisor.offline.answers.workload import TASK_LABEL, model_of, pasted_config, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 
@@ -56,21 +56,21 @@ def counts_of(cards: list[SlotValue], counts: list[SlotValue]) -> list[int | Non
 
 def route(turn: Turn, default_task: str = "inference") -> str | None:
     """The comparison, when the question names two or more options and a workload; otherwise None."""
-    workload = turn.slots.frame.has("model") or turn.slots.frame.has("size") or sizing.pasted_config(turn.message)
+    workload = turn.slots.frame.has("model") or turn.slots.frame.has("size") or pasted_config(turn.message)
     if not workload:
         return None
     pairs = options(turn)
-    return answer(turn, pairs, sizing.model_of(turn), default_task) if len(pairs) > 1 else None
+    return answer(turn, pairs, model_of(turn), default_task) if len(pairs) > 1 else None
 
 
 def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_task: str = "inference") -> str:
     turn.slots.mark("gpu", "gpu_count")
     turn.entities.mark("gpu", "gpu_count")
-    task, named = sizing.task_of(turn)
+    task, named = task_of(turn)
     if not named:
         task = default_task
         turn.assume(
-            f"task: {turn.t(*sizing.TASK_LABEL[task])}, since none was named", f"任务：未说明，按{turn.t(*sizing.TASK_LABEL[task])}计算"
+            f"task: {turn.t(*TASK_LABEL[task])}, since none was named", f"任务：未说明，按{turn.t(*TASK_LABEL[task])}计算"
         )
     listed = turn.call("compare_gpus", {"gpus": list(dict.fromkeys(g for g, _ in pairs))})
     if not listed.ok:
@@ -78,7 +78,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     rows = {r["gpu"]["id"]: r["gpu"] for r in listed.result["rows"]}
     ids = [turn.catalog.gpu(g).id for g, _ in pairs]
     opts = [Option(rows[i], count, count is not None) for i, (_, count) in zip(ids, pairs, strict=True)]
-    precision = sizing.precision_for(turn, task)
+    precision = precision_for(turn, task)
     for option in opts:
         _evaluate(turn, option, model, task, precision)
     problems = {o.problem for o in opts}
@@ -86,7 +86,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
         return problems.pop()
     for gpu in rows.values():
         turn.cite(f"gpu:{gpu['id']}", gpu["name"], turn.t(gpu["availability_en"], gpu["availability_zh"]), citation=gpu["source"])
-    label = turn.t(*sizing.TASK_LABEL[task])
+    label = turn.t(*TASK_LABEL[task])
     first = next((o for o in opts if o.fit), None)
     what = turn.text(first.fit["model_label"]) if first else model
     head = turn.t(
@@ -141,7 +141,7 @@ def fit_stated(turn: Turn, option: Option, model: str, task: str, precision: str
     if task == "inference":
         option.tp, option.pp = min(option.count, 8), max(option.count // 8, 1)
     else:
-        option.zero = (sizing.zero_stage_of(turn) or 3) if option.count > 1 else 0
+        option.zero = (zero_stage_of(turn) or 3) if option.count > 1 else 0
     fit = _fit(turn, option, model, task, precision, batch)
     divisors = [int(d) for d in (fit.error or {}).get("suggestions", []) if str(d).isdigit()]
     if not fit.ok and fit.error["code"] == "tp_not_dividing_heads":
@@ -158,10 +158,10 @@ def does_not_fit(turn: Turn, model: str, task: str, gpu_id: str, count: int) -> 
     the memory it needs there, as the comparison would size it, and the estimator's main lever; else ""."""
     gpu = turn.catalog.gpu(gpu_id)
     option = Option({"id": gpu.id, "name": gpu.name}, count, True)
-    fit = fit_stated(turn, option, model, task, sizing.precision_for(turn, task), turn.slots.batch_size)
+    fit = fit_stated(turn, option, model, task, precision_for(turn, task), turn.slots.batch_size)
     if not fit.ok or fit.result["verdict"] != "does_not_fit":
         return ""
-    r, plan, label = fit.result, _plan(turn, task, option), turn.t(*sizing.TASK_LABEL[task])
+    r, plan, label = fit.result, _plan(turn, task, option), turn.t(*TASK_LABEL[task])
     need, holds, lever = number(r["total_per_gpu_gb"]), number(r["gpu_capacity_gb"]), turn.text(r["main_lever"]) if r.get("main_lever") else ""
     return turn.t(
         f"⚠️ Memory: {label} needs {need} GB per GPU on {option.label} ({plan}) and each card holds {holds} GB, so the run does not fit as stated; the time assumes it is made to fit. {lever}",

@@ -11,8 +11,9 @@ import re
 from advisor.labels import VERDICT
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money, SlotValue
-from advisor.offline.answers import compare, sizing
+from advisor.offline.answers import compare
 from advisor.offline.answers.compare_view import Option
+from advisor.offline.answers.workload import model_of, precision_for, task_of
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
@@ -99,13 +100,13 @@ def _lead(turn: Turn, r: dict, months: float, too_small: set[str]) -> str:
 def _fits(turn: Turn, options: list[dict]) -> list[tuple[str, bool]] | None:
     """With a model named, whether it fits each rented setup (as a comparison of the cards would split it):
     a cheaper card that cannot hold it is no saving."""
-    model = sizing.model_of(turn)
+    model = model_of(turn)
     if model is None:
         return None
-    task, named = sizing.task_of(turn)
+    task, named = task_of(turn)
     if not named:
         turn.assume("the model is served (inference), since no training method was named", "未说明训练方式，按推理部署判断能否放下")
-    precision = sizing.precision_for(turn, task)
+    precision = precision_for(turn, task)
     batch = turn.slots.concurrency or turn.slots.batch_size
     verdicts = []
     for option in options:
