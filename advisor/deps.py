@@ -71,15 +71,15 @@ def shared_registry() -> Registry:
 
 
 def build_advisor(settings: Settings):
-    from advisor.agent.planner import OfflinePlanner
-    from advisor.agent.service import Advisor
+    from advisor.offline.planner import OfflinePlanner
+    from advisor.service import Advisor
 
     registry = shared_registry()
     planner = OfflinePlanner(registry, cache_dir=settings.data_dir)
     if settings.llm is None:  # LangChain is only imported when an endpoint is configured
         return Advisor(planner)
-    from advisor.agent.llm import LLMAgent, LoopSettings, build_chat_model
-    from advisor.agent.resilience import CircuitBreaker
+    from advisor.llm.agent import LLMAgent, LoopSettings, build_chat_model
+    from advisor.llm.resilience import CircuitBreaker
 
     s = settings.llm
     loop = LoopSettings(

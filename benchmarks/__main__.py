@@ -35,9 +35,17 @@ def _retrieval_rows(rows: list[dict]) -> list[dict]:
     return normalized
 
 
+def _mark(row: dict) -> str:
+    """A soft row only reports (no pass or fail); the others pass or fail `make bench`."""
+    if row.get("soft"):
+        return "·"
+    return "✅" if row["ok"] else "❌"
+
+
 def collect() -> list[dict]:
     from benchmarks.answers import measure_answers
     from benchmarks.calibration import rows as calibration_rows
+    from benchmarks.code_size import rows as code_size_rows
     from benchmarks.cost_time import measure_cost_tools
     from benchmarks.llm_mode import measure_llm_mode
     from benchmarks.memory_latency import measure_memory_tools
@@ -72,6 +80,7 @@ def collect() -> list[dict]:
         "target": "held-out median ≤ 20%, every point within ±30%",
         "ok": speed["median_held_out_pct"] <= 20 and speed["worst_pct"] <= 30,
     })  # fmt: skip
+    rows += code_size_rows()
     return rows
 
 
@@ -82,7 +91,7 @@ def main() -> int:
     for column in ("benchmark", "result", "target", "ok"):
         table.add_column(column)
     for row in rows:
-        table.add_row(row["name"], str(row["result"]), str(row["target"]), "✅" if row["ok"] else "❌")
+        table.add_row(row["name"], str(row["result"]), str(row["target"]), _mark(row))
     console.print(table)
     from benchmarks.calibration import markdown_table
     from benchmarks.understanding import confusion_markdown, scores
@@ -97,7 +106,7 @@ def main() -> int:
     console.print("\nServing-speed estimator vs published measurements\n")
     console.print(serving_table(), markup=False)
     console.print("\nLeft out, and why:\n" + excluded_markdown(), markup=False)
-    return 0 if all(r["ok"] for r in rows) else 1
+    return 0 if all(r["ok"] for r in rows if not r.get("soft")) else 1
 
 
 if __name__ == "__main__":

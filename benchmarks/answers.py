@@ -7,7 +7,7 @@ import time
 
 from advisor.config import Settings
 from advisor.deps import build_advisor
-from advisor.understanding.meaning import SENTENCE_VECTORS
+from advisor.nlu.meaning import SENTENCE_VECTORS
 from benchmarks.golden import history, load_cases, problems, question
 
 

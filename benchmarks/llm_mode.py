@@ -16,8 +16,8 @@ QUESTION = "我有一个70亿参数模型，该选什么卡？"
 
 
 def measure_llm_mode() -> list[dict]:
-    from advisor.agent.prompt import system_prompt
     from advisor.deps import shared_registry
+    from advisor.llm.prompt import system_prompt
     from advisor.tool_schema import SCHEMA_BUDGET_CHARS, llm_tools, schema_chars
 
     registry = shared_registry()
@@ -45,9 +45,9 @@ def measure_llm_mode() -> list[dict]:
 
 
 def grounding_false_alarms() -> dict:
-    from advisor.agent.grounding import build_corpus, extract_figures, ungrounded_figures
     from advisor.config import Settings
     from advisor.deps import build_advisor
+    from advisor.llm.grounding import build_corpus, extract_figures, ungrounded_figures
     from benchmarks.golden import history, load_cases, question
     from knowledge.catalog import load_catalog
 

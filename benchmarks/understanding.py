@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from advisor.understanding.corpus import load_schema
-from advisor.understanding.evaluate import BLIND_SPLITS, LanguageScore, blind_split, evaluate, heldout_corpus
-from advisor.understanding.reader import shared_understanding
+from advisor.nlu.corpus import load_schema
+from advisor.nlu.evaluate import BLIND_SPLITS, LanguageScore, blind_split, evaluate, heldout_corpus
+from advisor.nlu.reader import shared_understanding
 
 TARGETS = {"intent": 0.95, "slots": 0.90, "multi_turn": 0.90}
 

@@ -21,11 +21,11 @@ import pytest
 from markdown_it import MarkdownIt
 from pydantic import SecretStr
 
-from advisor.agent.prompt import SYSTEM_PROMPT
 from advisor.config import LLMSettings
 from advisor.deps import build_advisor
 from advisor.interfaces.guards import ApiGuard
 from advisor.interfaces.server import create_app
+from advisor.llm.prompt import SYSTEM_PROMPT
 from tests.live_server import offline_settings, running_server
 from tests.markdown_js import render_with_markdown_js
 

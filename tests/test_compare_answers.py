@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.agent.markdown import number
+from advisor.markdown import number
 from tests.chinese_text import english_words
 from tests.test_planner_policy import ask, calls
 

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from advisor.agent.prompt import SYSTEM_PROMPT
 from advisor.config import Settings
 from advisor.contract import AdvisorResponse, ChatTurn
 from advisor.deps import build_advisor
+from advisor.llm.prompt import SYSTEM_PROMPT
 from advisor.testing import ScriptedOpenAIServer, reply
 from tests.llm_support import advisor_for
 

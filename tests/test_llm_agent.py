@@ -7,11 +7,11 @@ import json
 import pytest
 from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 
-from advisor.agent.llm import LLMAgent
-from advisor.agent.planner import OfflinePlanner
-from advisor.agent.service import Advisor
 from advisor.contract import ChatTurn
 from advisor.deps import default_registry
+from advisor.llm.agent import LLMAgent
+from advisor.offline.planner import OfflinePlanner
+from advisor.service import Advisor
 from advisor.testing import ScriptedChatModel, tool_call
 from knowledge.catalog import load_catalog
 from tools.memory.estimator import MemoryRequest, estimate_memory

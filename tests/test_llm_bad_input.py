@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from advisor.agent.events import AnswerOptions
+from advisor.events import AnswerOptions
 from advisor.testing import ScriptedOpenAIServer, Step, call, reply
 from tests.llm_support import MEMORY_QUESTION, QWEN_7B, advisor_for, qwen_total_gb, tool_payloads
 

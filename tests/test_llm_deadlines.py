@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from advisor.agent.resilience import CircuitBreaker
-from advisor.agent.service import Advisor
+from advisor.llm.resilience import CircuitBreaker
+from advisor.service import Advisor
 from advisor.testing import ScriptedOpenAIServer, Step, fail, reply, stall
 from tests.llm_support import MEMORY_QUESTION, QWEN_7B, advisor_for
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from advisor.agent.grounding import build_corpus, extract_figures, ungrounded_figures
 from advisor.contract import ChatTurn
+from advisor.llm.grounding import build_corpus, extract_figures, ungrounded_figures
 from advisor.testing import ScriptedOpenAIServer, call, reply
 from tests.llm_support import MEMORY_QUESTION, MEMORY_QUESTION_ZH, QWEN_7B, advisor_for, qwen_total_gb
 

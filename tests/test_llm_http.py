@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from advisor.agent.llm import LLMAgent, build_chat_model
 from advisor.config import ConfigError, Settings
 from advisor.deps import build_advisor, shared_registry
+from advisor.llm.agent import LLMAgent, build_chat_model
 from advisor.testing import ScriptedOpenAIServer, call, fail, reply, stall, unused_base_url
 from advisor.tool_schema import llm_tools
 from knowledge.catalog import load_catalog

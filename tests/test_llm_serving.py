@@ -125,9 +125,9 @@ def test_a_follow_up_over_v1_reuses_the_earlier_tool_results(tmp_path):
 def test_the_web_chat_shows_tool_steps_while_the_model_works(offline_advisor):
     from langchain_core.messages import AIMessage
 
-    from advisor.agent.llm import LLMAgent
-    from advisor.agent.service import Advisor
     from advisor.interfaces.web_chat import respond
+    from advisor.llm.agent import LLMAgent
+    from advisor.service import Advisor
     from advisor.testing import ScriptedChatModel, tool_call
 
     answer = f"Qwen2.5-7B needs {qwen_total_gb():.1f} GB per GPU."

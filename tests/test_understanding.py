@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from advisor.understanding.corpus import load_schema, read_files, training_corpus
-from advisor.understanding.evaluate import evaluate, fresh_conversations, heldout_corpus, heldout_files, shared_with_training
-from advisor.understanding.frame import Money
-from advisor.understanding.meaning import SentenceVectors
-from advisor.understanding.reader import shared_understanding
+from advisor.nlu.corpus import load_schema, read_files, training_corpus
+from advisor.nlu.evaluate import evaluate, fresh_conversations, heldout_corpus, heldout_files, shared_with_training
+from advisor.nlu.frame import Money
+from advisor.nlu.meaning import SentenceVectors
+from advisor.nlu.reader import shared_understanding
 from tests.retrieval_support import embedder  # noqa: F401
 
 # The targets of the understanding issue; the held-out split was written without seeing the code or the training data.

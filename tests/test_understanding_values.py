@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.understanding.frame import Money
-from advisor.understanding.reader import shared_understanding
-from advisor.understanding.values import find_values
+from advisor.nlu.frame import Money
+from advisor.nlu.reader import shared_understanding
+from advisor.nlu.values import find_values
 from knowledge.catalog import load_catalog
 
 

@@ -7,7 +7,6 @@ import re
 import gradio as gr
 import pytest
 
-from advisor.agent.markdown import sources_section
 from advisor.contract import AdvisorResponse, Source, ToolCall
 from advisor.deps import shared_registry
 from advisor.interfaces import web_forms as forms
@@ -18,6 +17,7 @@ from advisor.interfaces.web import build_ui
 from advisor.interfaces.web_chat import chunks, decorate_answer, respond, to_turns, tool_step
 from advisor.interfaces.web_labels import Relabeler
 from advisor.labels import OBJECTIVE
+from advisor.markdown import sources_section
 from advisor.registry import Registry, ToolSpec
 from knowledge.catalog import Catalog, load_catalog
 from tools.cost.tco import TcoRequest, TcoResult, compute_tco

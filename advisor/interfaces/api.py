@@ -17,11 +17,10 @@ from typing import Annotated
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.middleware.cors import CORSMiddleware
 
-from advisor.agent.events import AnswerOptions
-from advisor.agent.service import Advisor, answer_with, llm_health
 from advisor.config import Settings
 from advisor.contract import AdvisorResponse
 from advisor.deps import build_advisor, shared_registry
+from advisor.events import AnswerOptions
 from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest, Health, ModelList, ToolInfo, ToolList
 from advisor.interfaces.docs import install_docs
 from advisor.interfaces.embed import frame_origins, install_embed
@@ -31,6 +30,7 @@ from advisor.interfaces.http_errors import install_error_handlers, request_id_of
 from advisor.interfaces.openai_compat import openai_router
 from advisor.interfaces.sessions import SessionSigner, install_login
 from advisor.registry import Registry
+from advisor.service import Advisor, answer_with, llm_health
 from knowledge.catalog import load_catalog
 from tools.gpu_specs import GpuFilter, GpuList
 

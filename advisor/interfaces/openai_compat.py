@@ -28,12 +28,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
-from advisor.agent.events import AnswerOptions, ProgressEvent
-from advisor.agent.service import Advisor, answer_with
 from advisor.contract import AdvisorResponse, ChatTurn
+from advisor.events import AnswerOptions, ProgressEvent
 from advisor.interfaces.http_errors import request_id_of
 from advisor.interfaces.progress import event_payload, progress_line
 from advisor.language import detect_language
+from advisor.service import Advisor, answer_with
 from advisor.validation import bilingual_validation_error
 from knowledge.bilingual import AdvisorError
 

@@ -12,9 +12,9 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from advisor.agent.events import AnswerOptions, ProgressEvent
-from advisor.agent.service import answer_with
 from advisor.contract import AdvisorResponse, ChatTurn
+from advisor.events import AnswerOptions, ProgressEvent
+from advisor.service import answer_with
 
 ARGS_SHOWN_CHARS = 120
 WORDS = {

@@ -38,7 +38,7 @@ from advisor.registry import Registry
 SLACK_TIMEOUT_S = 15  # every Web API call (post, update, history) gives up after this; the retry handlers may try again
 
 if TYPE_CHECKING:  # the agent stack is heavy; only run() needs it, via build_advisor
-    from advisor.agent.service import Advisor
+    from advisor.service import Advisor
 
 log = logging.getLogger(__name__)
 

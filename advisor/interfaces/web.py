@@ -22,7 +22,7 @@ UI_CONCURRENCY = 16  # events of one handler running at once, across all browser
 UI_QUEUE_SIZE = 256  # beyond this many waiting events the UI says "busy" instead of queueing forever
 
 if TYPE_CHECKING:  # the agent package is heavy to import; the UI only calls Advisor.answer
-    from advisor.agent.service import Advisor
+    from advisor.service import Advisor
 
 
 def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:

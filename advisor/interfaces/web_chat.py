@@ -13,18 +13,18 @@ from typing import TYPE_CHECKING, Any
 import gradio as gr
 from pydantic import ValidationError
 
-from advisor.agent.events import ProgressEvent
-from advisor.agent.history import compact_calls
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
+from advisor.events import ProgressEvent
 from advisor.interfaces.progress import progress_line, run_with_progress
 from advisor.interfaces.ui_text import t
 from advisor.interfaces.web_results import value_text
 from advisor.labels import VERDICT, enum_label, pick, unit
+from advisor.llm.history import compact_calls
 from knowledge.bilingual import AdvisorError
 from tools.common import LineItem
 
 if TYPE_CHECKING:  # the agent package is heavy to import; this module only calls Advisor.answer
-    from advisor.agent.service import Advisor
+    from advisor.service import Advisor
 
 log = logging.getLogger(__name__)
 

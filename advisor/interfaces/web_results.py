@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from advisor.agent.markdown import bullet_list, number, table
 from advisor.labels import BOUND, CHINA_STATUS, CURRENCY, ENGINE, MFU_SOURCE, SEGMENT, TASK, VERDICT, enum_label, label, pick, unit
+from advisor.markdown import bullet_list, number, table
 from knowledge.bilingual import Text
 from knowledge.gpus import GPU
 from tools.common import LineItem

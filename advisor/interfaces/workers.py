@@ -77,7 +77,7 @@ def _index_lock(data_dir: Path):
 
 
 def _answer(message: str, history: Sequence, options: Any = None) -> Any:
-    from advisor.agent.service import answer_with
+    from advisor.service import answer_with
 
     return answer_with(_advisor, message, history, options)
 

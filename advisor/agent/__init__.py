@@ -1,1 +1,0 @@
-"""Answering questions: the LLM tool-calling agent, the offline planner, and the facade choosing between them."""

@@ -1,0 +1,282 @@
+"""Whether a message continues the open question: a small logistic model over dialogue features.
+
+A follow-up rarely says that it is one: "only happens on 2 nodes" after a pasted NCCL log, "for 10
+concurrent" after a serving question, "i only run it 8h a day" after a rent-or-buy table. Read on
+its own, each looks like a question of its own, or like nothing. In its conversation what decides
+is how well the message's values fit the open question, how short it is, and how sure the intent
+classifier is of something else. Those are the features. The weights are learned from the corpus:
+every turn of its conversations in its place, each follow-up phrasing set after task questions,
+and each other message set after a task question it does not continue.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable
+
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.linear_model import LogisticRegression
+
+from advisor.name_matcher import normalize_text
+from advisor.nlu.corpus import TASKS, Corpus
+from advisor.nlu.features import words
+from advisor.nlu.frame import Frame
+from advisor.nlu.reading import Reading
+
+SUBJECT = ("model", "size")
+TOPIC = "concept"  # a concept question asked with no calculation open: its follow-ups ask it again, changed
+PROBLEM = "troubleshoot"  # a thread that gathers facts about one problem
+CONTINUES = 0.4  # measured by cross-validation over the training conversations (0.3–0.6 tried)
+SHORT = 40  # characters: an amendment, not a full question
+SEEN_WITH_TASK = 0.03  # a slot stated in at least this share of a task's questions belongs to that task
+CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more than a pairing made up for training
+# What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
+# A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
+ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
+# "why so much?", "这个数怎么算的": a question about the answer just given, which changes nothing in it
+# Not "assume 35% MFU" / "假设MFU 40%": that states a value; "what did you assume" asks about the answer.
+ASKS_WHY = re.compile(
+    r"\b(?:why|how come|where (?:does|do|did)|how did you|how do you get|break (?:it|that|this) down|assumptions?|(?:you|did)\s+assum\w*)\b"
+    r"|为什么|为啥|怎么算|怎么来的|咋算|咋来的|依据|(?:什么|哪些|啥)假设|假设(?:是|了什么|条件)|拆开"
+)
+# "btw, in general…", "顺便问下，一般来说…": the message says it steps aside from the open question
+ASIDE = re.compile(r"\b(?:btw|by the way|unrelated|side question|off[- ]topic|in general|generally speaking|as a rule)\b|顺便|顺带|另外问|题外话|插一句|跑个题|一般来说|通常来说|一般而言")
+# "if i drop max_model_len to 16k…", "would switching to 8-bit adam fix it", "我把batch调小…": the user proposes a change to their own setup
+PROPOSES_CHANGE = re.compile(
+    r"\b(?:if|should|can|could|would|will)\s+(?:i|we)\s+(?:just\s+)?(?:set|drop|lower|raise|increase|decrease|reduce|bump|cut|halve|double|switch|turn|enable|disable|change|use|add)\b"
+    r"|\b(?:would|will|does|do|could|can|should)\s+(?:just\s+)?(?:setting|dropping|lowering|raising|increasing|decreasing|reducing|bumping|cutting|halving|doubling|switching|turning|enabling|disabling|changing|using|adding|moving|upgrading)\b"
+    r"|(?:我|我们|咱)(?:把|将)|(?:设成|改成|改用|换用|换成?|调到|调成|降到|调小|调大|改为|设为|打开|关掉|关了|开了).{0,8}(?:行|能|会|够|可以|有用|管用)"
+)
+# "how many would it take", "要几台": the count is what is asked, so a count held from earlier turns is no limit.
+# Not "how many users / tokens / days", which ask for a load, a speed or a time.
+ASKS_COUNT = re.compile(
+    r"\bhow many\b(?!\s+(?:more\s+)?(?:tokens?|tok|users?|people|requests?|concurrent|sessions?|queries|hours?|days?|weeks?|months?|years?|"
+    r"gb|gigs?|params?|parameters|layers|steps|epochs|kwh|watts?|dollars|bucks|tflops|seconds?|minutes?))|"
+    r"(?:几|多少)(?:张|台|块|卡|个节点|个?gpu|个?节点)",
+    re.IGNORECASE,
+)
+# Thanks and acknowledgements: a "greeting" reading without one is more likely a statement about the open question.
+COURTESY = re.compile(
+    r"谢|辛苦|明白了|懂了|了解|清楚了|好的|好嘞|好滴|收到|有数了|有底了|学到了|3q|666|"
+    r"\b(?:thanks?|thx|ty|ta|tysm|cheers|appreciated?|perfect|great|awesome|got\s?it|gotcha|noted|roger|sweet|kk|ok|okay|cool|nice|neat|"
+    r"makes sense|that tracks|useful|helpful|good to know|bye|hi|hello|hey)\b|👍|🙏|👌"
+)
+# Words that point back at the question on the table ("does that change with tp 8?", "zero3会不会省更多").
+REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|those|them|this|these|then|same|instead|still|more|less|faster|slower|better|worse|change)\b|更|还|它|这个|那个|这样|这种|这情况|同样|会不会|能不能|的话")
+# Amending verbs count as filler too: "raised it to 0.19", "改成64" say no more than the number.
+FILLER = re.compile(
+    r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
+    r"\b(?:and|or|vs|then|instead|with|what|how|about|ok|on|for|at|in|if|we|it|its|to|make|set|say|just|now|only|up|down|"
+    r"my|our|the|a|an|using|use|try|trying|same|but|so|i|have|has|had|got|"
+    r"raise[sd]?|lower(?:s|ed)?|drop(?:s|ped)?|bump(?:s|ed)?|go(?:es)?|went|falls?|fell|climb(?:s|ed)?)\b",
+    re.IGNORECASE,
+)
+
+
+# "vs l40s", "跟H20比呢": a card set beside the ones on the table, not in their place.
+# "why is that slower than the A6000?", "怎么反而比L40S还慢": the answer's card measured against another.
+COMPARED_WITH = re.compile(
+    r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|side\s+by\s+side|than)(?:\s|$)|对比|相比|比起|[和跟与].{1,24}比|(?:为什么|为啥|怎么|咋)[^，。,?？]{0,4}比"
+)
+# "more than inference", "比推理多": the value after it is what the answer is measured against
+REFERENCE_BEFORE = re.compile(r"(?:\bthan|compared\s+(?:to|with)|比起?|相比于?)\s*(?:the\s+|an?\s+|for\s+|doing\s+|with\s+)?$")
+# "how long would it take on that", "用这套跑": a new question asked of the setup already described
+ON_THAT_SETUP = re.compile(
+    r"\b(?:on|with|using)\s+(?:that|this|those|these|the\s+same)(?:\s+(?:setup|cluster|hardware|config(?:uration)?|box(?:es)?|nodes?|machines?|servers?|gpus?|cards?))?\b"
+    r"|[这那]套|[这那]个?配置|[这那]些卡|[这那]几台|同样的(?:配置|机器|卡)"
+)
+# "is vllm or ollama the better call", "zero2还是zero3": a choice between values, asked of the advisor.
+CHOICE = re.compile(r"\b(?:or|vs\.?|versus)\b|还是|或者|或是|二选一|选哪")
+
+
+def asks_count(text: str) -> bool:
+    return bool(ASKS_COUNT.search(normalize_text(text)))
+
+
+def compares_with(reading: Reading) -> bool:
+    return bool(COMPARED_WITH.search(normalize_text(reading.text)))
+
+
+def offers_choice(reading: Reading) -> bool:
+    """Two or more values of one slot with a word that offers them as alternatives."""
+    several = any(len(values) > 1 for slot, values in reading.frame.slots.items() if slot != "gpu")
+    return several and bool(CHOICE.search(normalize_text(reading.text)))
+
+
+def on_that_setup(reading: Reading) -> bool:
+    return bool(ON_THAT_SETUP.search(normalize_text(reading.text)))
+
+
+def own_subject(reading: Reading) -> bool:
+    return any(reading.frame.has(slot) for slot in SUBJECT)
+
+
+def only_values(reading: Reading) -> bool:
+    """A message that is only values and particles ("H20?", "32k呢"); two GPUs side by side are a comparison."""
+    if not reading.tagged or len(reading.frame.all("gpu")) > 1:
+        return False
+    text = normalize_text(reading.text)
+    for item in sorted(reading.tagged, key=lambda item: -item.value.start):
+        text = text[: item.value.start] + " " + text[item.value.end :]
+    return len(FILLER.sub("", text)) <= 1
+
+
+class ContinuationModel:
+    def __init__(self, task_slots: dict[str, set[str]]):
+        self.task_slots = task_slots
+
+    def features(self, reading: Reading, as_follow_up: Frame, task: str, state: Frame) -> dict[str, float]:
+        """``as_follow_up``: what the message states when its values are read as amending a question."""
+        stated = as_follow_up.names()
+        text = reading.text.strip()
+        lowered = text.lower()
+        courteous, asks_why, compares = bool(COURTESY.search(lowered)), bool(ASKS_WHY.search(lowered)), compares_with(reading)
+        probabilities = reading.probabilities
+        features = {
+            f"open={task}": 1.0,
+            f"read={reading.intent}": 1.0,
+            f"pair={task}>{reading.intent}": 1.0,
+            f"lang={reading.language}": 1.0,
+            "same_task": float(reading.intent == task),
+            "p_follow_up": probabilities.get("follow_up", 0.0),
+            "p_open_task": probabilities.get(task, 0.0),
+            "confidence": reading.confidence,
+            "own_subject": float(own_subject(reading)),
+            f"own_gpu&open={task}": float(reading.frame.has("gpu")),  # after a spec question a card is the subject
+            "only_values": float(only_values(reading)),
+            "several_gpus": float(len(reading.frame.all("gpu")) > 1),
+            "offers_choice": float(offers_choice(reading)),
+            "short": float(len(text) <= SHORT),
+            "length": min(math.log1p(len(text)) / 8, 1.0),
+            "pasted": float(text.count("\n") >= 3),
+            "no_slots": float(not stated),
+            "untagged_values": float(len(reading.tagged) > len(stated)),
+            "state_empty": float(not state.names()),
+            "asks": float(bool(ASKS.search(text))),
+            # "ok thanks" is courtesy; "ok tp 4?" is an amendment that starts politely
+            "courtesy": float(courteous and not stated),
+            "courtesy_with_values": float(courteous and bool(stated)),
+            "refers_back": float(bool(REFERS_BACK.search(text.lower()))),
+            "asks_why": float(asks_why),  # "why is that slower than the A6000?" names cards, yet asks about the answer
+            "questions_answer": float(len(text) <= SHORT and not reading.frame.names() and asks_why),
+            # "why is it slower than an H100?", "为啥比A6000还慢": the answer just given, set beside another card
+            "questions_answer_beside": float(asks_why and compares and bool(REFERS_BACK.search(lowered))),
+            "compares": float(compares),  # "跟4张3090比呢" after a speed sets a card beside the answer
+            "aside": float(bool(ASIDE.search(lowered))),
+            "proposes_change": float(bool(PROPOSES_CHANGE.search(lowered))),  # "我把max_model_len设成16384能行吗" in a problem thread
+        }
+        for name in ("compares", "aside", "proposes_change"):  # what each means depends on the question open
+            features[f"{name}&open={task}"] = features[name]
+        for intent, p in probabilities.items():  # the whole reading, not just its top: "p(concept) 0.3" is a different message from 0.01
+            features[f"p={intent}"] = p
+        best_task = max((t for t in probabilities if t in TASKS), key=probabilities.__getitem__, default=None)
+        if best_task is not None:  # what it would ask if it asked something of its own
+            features[f"best_task={best_task}"] = 1.0
+            features["best_task_is_open"] = float(best_task == task)
+            features["p_best_task"] = probabilities[best_task]
+        features[f"asks&read={reading.intent}"] = features["asks"]
+        features[f"courtesy&read={reading.intent}"] = features["courtesy"]  # "学习率降了也不行" reads as a greeting but thanks nobody
+        features[f"refers_back&read={reading.intent}"] = features["refers_back"]
+        for name in ("no_slots", "short", "only_values", "same_task", "offers_choice", "asks_why", "compares", "aside", "proposes_change", "questions_answer_beside"):  # how much each cue counts depends on what the classifier read
+            features[f"{name}&read={reading.intent}"] = features[name]
+        if stated:
+            features["fits_open_task"] = sum(slot in self.task_slots.get(task, ()) for slot in stated) / len(stated)
+            features["restates"] = sum(state.has(slot) for slot in stated) / len(stated)
+            features["slots"] = min(len(stated), 5) / 5
+            for name in ("fits_open_task", "restates"):  # "TensorRT-LLM会不会更快" reads as a concept, but its engine fits the open question
+                features[f"{name}&read={reading.intent}"] = features[name]
+        if len(text) <= 2 * SHORT:  # a short message's own words ("btw", "already", "只有", "还是") carry the cue
+            tokens = words(normalize_text(text))
+            for word in set(tokens):
+                features[f"w={word}"] = 1.0
+            for pair in set(zip(tokens, tokens[1:])):  # "what if", "how about", "换成": phrasings, not words
+                features[f"b={pair[0]}_{pair[1]}"] = 1.0
+        return features
+
+    def fit(self, rows: list[dict[str, float]], labels: list[bool], weights: list[float]) -> ContinuationModel:
+        self.vectorizer = DictVectorizer()
+        # C by cross-validation over the training conversations: 1.0 → 0.750 / 0.785, 0.5 → 0.757 / 0.793,
+        # 0.25 → 0.764 / 0.807, 0.1 → 0.779 / 0.793 (en / zh); the many word features need the stronger prior
+        self.model = LogisticRegression(C=0.25, max_iter=2000)
+        self.model.fit(self.vectorizer.fit_transform(rows), labels, sample_weight=weights)
+        return self
+
+    def probability(self, reading: Reading, as_follow_up: Frame, task: str, state: Frame) -> float:
+        row = self.vectorizer.transform([self.features(reading, as_follow_up, task, state)])
+        return float(self.model.predict_proba(row)[0][list(self.model.classes_).index(True)])
+
+
+def train_continuation(
+    data: Corpus, read: Callable[[str], Reading], as_follow_up: Callable[[Reading], Frame], seed: int = 0
+) -> ContinuationModel:
+    """Fit on the corpus; ``read`` must give readings whose intent probabilities did not see the utterance."""
+    turns = [turn.utterance for conversation in data.conversations for turn in conversation.turns]
+    gold = {u.text: u.intent for u in [*data.utterances, *turns]}
+    readings = {text: read(text) for text in gold}  # each text once: a conversation's question is also an utterance
+    amended = {text: as_follow_up(reading) for text, reading in readings.items()}
+    model = ContinuationModel(_task_slots(data))
+    rows, labels, weights = [], [], []
+
+    def add(reading: Reading, task: str, state: Frame, continues: bool, weight: float) -> None:
+        rows.append(model.features(reading, amended[reading.text], task, state))
+        labels.append(continues)
+        weights.append(weight)
+
+    for conversation in data.conversations:
+        task, state = None, Frame()
+        for turn in conversation.turns:
+            reading, intent = readings[turn.utterance.text], turn.utterance.intent
+            if task is not None:  # a further report in a problem thread goes on with it, whichever of the two labels it has
+                add(reading, task, state, intent == "follow_up" or intent == task == PROBLEM, CONVERSATION_WEIGHT)
+            if intent in TASKS:
+                state = state.updated(reading.frame) if task and not own_subject(reading) else reading.frame
+                task = intent
+            elif intent == "follow_up" and task:
+                task, state = turn.expect_task or task, state.updated(reading.frame)
+            elif intent == TOPIC and task in (None, TOPIC):  # as the reader does: an opening concept question stays open
+                task, state = TOPIC, reading.frame
+
+    rng = random.Random(seed)
+    contexts = [(gold[text], reading) for text, reading in readings.items() if gold[text] in TASKS]
+    by_task = defaultdict(list)
+    for task, context in contexts:
+        by_task[task].append((task, context))
+    continued = {turn.utterance.text: turn.expect_task for c in data.conversations for turn in c.turns if turn.expect_task}
+    for text, reading in readings.items():
+        pool = by_task[continued[text]] if continued.get(text) in TASKS else contexts  # a detail of a pasted log follows a log
+        for task, context in rng.sample(pool, 2 if gold[text] == "follow_up" else 1):
+            asks_same_again = gold[text] == task and not own_subject(reading) and not _asks_of_own_card(reading, task)
+            add(reading, task, context.frame, gold[text] == "follow_up" or asks_same_again, 1.0)
+    return model.fit(rows, labels, weights)
+
+
+def _asks_of_own_card(reading: Reading, task: str) -> bool:
+    """"what does the H800 cost" after a spec question is a question of its own; "and the H800?" amends it."""
+    return task == "specs" and reading.frame.has("gpu") and not only_values(reading)
+
+
+def _task_slots(data: Corpus) -> dict[str, set[str]]:
+    """The slots each task's questions state often enough to belong to it."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    totals: Counter = Counter()
+    for utterance in data.utterances:
+        if utterance.intent in TASKS:
+            totals[utterance.intent] += 1
+            counts[utterance.intent].update({span.slot for span in utterance.spans})
+    return {task: {slot for slot, n in counts[task].items() if n >= SEEN_WITH_TASK * totals[task]} for task in counts}
+
+
+def restated_question(question: Reading, change: Reading) -> str:
+    """An open concept question asked again with what a follow-up changes: "does int4 hurt quality?"
+    then "and fp8?" asks "does fp8 hurt quality?". A follow-up that changes nothing the question
+    named ("is that also true for code models?") or sets a value beside one it named ("vs fsdp?") is asked beside it."""
+    text = normalize_text(question.text)
+    if compares_with(change):  # "what is ZeRO-3?" then "vs fsdp?": both, side by side
+        return f"{text} {change.text}"
+    said = [(question.frame.slots[slot][0], values[0].surface) for slot, values in change.frame.slots.items() if question.frame.has(slot)]
+    for earlier, newer in sorted(said, key=lambda pair: -pair[0].start):
+        text = text[: earlier.start] + newer + text[earlier.start + len(earlier.surface) :]
+    return text if said else f"{text} {change.text}"

@@ -1,0 +1,196 @@
+"""Slots: tagged values resolved into what the tools take, and the conversation's slot frame.
+
+A ``Frame`` maps a slot name to the values the user gave for it, in order, each with the words
+it came from (so an answer can say "you said 8 cards"). The dialogue state is a frame too: a
+follow-up copies the last question's frame and overrides only what it states.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
+from advisor.nlu.number_values import token_count
+
+HOURS_PER_YEAR = 8760.0
+PER_SERVER = re.compile(r"^\s*(?:,|，)?\s*(?:每台|每个节点|每节点|每机|each|per\s+(?:node|server|machine|box)|of|with|x|×)?\s*$")
+
+
+@dataclass(frozen=True)
+class SlotValue:
+    value: Any
+    surface: str
+    start: int = -1
+
+
+@dataclass
+class Frame:
+    slots: dict[str, list[SlotValue]] = field(default_factory=dict)
+
+    @property
+    def order(self) -> list[str]:
+        """Slot names in the order the user gave them (dicts keep insertion order; updates move to the end)."""
+        return list(self.slots)
+
+    def get(self, slot: str, default: Any = None) -> Any:
+        values = self.slots.get(slot)
+        return values[0].value if values else default
+
+    def all(self, slot: str) -> list[Any]:
+        return [v.value for v in self.slots.get(slot, [])]
+
+    def surface(self, slot: str) -> str:
+        values = self.slots.get(slot)
+        return values[0].surface if values else ""
+
+    def has(self, slot: str) -> bool:
+        return bool(self.slots.get(slot))
+
+    def names(self) -> list[str]:
+        return [name for name, values in self.slots.items() if values]
+
+    def updated(self, newer: Frame) -> Frame:
+        """This frame with every slot ``newer`` states replaced (a follow-up changes one thing)."""
+        merged = {name: list(values) for name, values in self.slots.items()}
+        for name, values in newer.slots.items():
+            if values and all(v.value in ADDS_TO_SLOT for v in values):
+                merged[name] = [*(v for v in merged.pop(name, []) if v.value != values[0].value), *values]
+            elif values and not _only_more_general(values, merged.get(name, [])):
+                said = {v.value for v in values}
+                kept = [v for v in merged.pop(name, []) if v.value in ADDS_TO_SLOT and v.value not in said]
+                merged[name] = [*kept, *values]  # re-inserted last: the most recently stated slot
+        for name in implicitly_replaced([name for name, values in newer.slots.items() if values]):
+            merged.pop(name, None)
+        return Frame(merged)
+
+    def joined(self, newer: Frame) -> Frame:
+        """This frame with ``newer``'s values before its own: a problem thread gathers facts ("单机跑是正常的"
+        after a two-node report adds the single node, it does not move the job onto it), the latest first
+        ("lowered max-model-len to 16384" is the setting now)."""
+        merged = {name: list(values) for name, values in self.slots.items()}
+        for name, values in newer.slots.items():
+            said = {v.value for v in values}
+            merged[name] = [*values, *(v for v in merged.pop(name, []) if v.value not in said)]
+        return Frame(merged)
+
+
+# "and with fp8 training?" after a full fine-tune question keeps the fine-tune: a general word does
+# not replace a value it covers.
+MORE_GENERAL = {"train": {"full_finetune", "lora", "qlora", "pretrain", "finetune"}, "finetune": {"full_finetune", "lora", "qlora"}}
+
+
+# "加上offload呢" after ZeRO-3 adds to the sharding, and "has to be buyable in China" after "cheapest" to the
+# objective: a condition is kept beside the value it qualifies, and a new value of the slot does not drop it.
+CONDITIONS = {"china_buyable", "domestic", "datacenter_only"}  # objective values that limit the options, not rank them
+ADDS_TO_SLOT = {"offload", *CONDITIONS}
+
+
+def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool:
+    return bool(earlier) and all(isinstance(v.value, str) and earlier[0].value in MORE_GENERAL.get(v.value, ()) for v in newer)
+
+
+def implicitly_replaced(stated: list[str]) -> set[str]:
+    """Slots a follow-up replaces without naming them: "same but 70b" drops the named model, and back; "换海光K100呢"
+    drops the catalog's card for one it lacks, and back."""
+    return {other for slot, other in REPLACES if slot in stated and other not in stated}
+
+
+REPLACES = (("size", "model"), ("model", "size"), ("other_gpu", "gpu"), ("gpu", "other_gpu"))
+
+
+@dataclass(frozen=True)
+class Money:
+    amount: float
+    currency: str
+    per: str = "once"
+
+
+def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> Frame:
+    frame = Frame()
+    for item in tagged:
+        if item.role == NONE:
+            continue
+        value = resolve(item, default_currency)
+        if value is not None:
+            frame.slots.setdefault(item.role, []).append(SlotValue(value, item.value.surface, item.value.start))
+    _total_gpus(frame, text)
+    _headcounts(frame, text)
+    return frame
+
+
+# The people of an organisation; "10 users", "几百人", "单用户" are left to mean a load, as labellers read them.
+HEADCOUNT = re.compile(r"-(?:person|member|strong)|employees|staff|students|researchers|engineers|devs|developers|analysts|scientists|colleagues|号人|员工|学生|同学|研究生|研发|同事|工程师")
+AT_ONCE = re.compile(r"concurren|simultaneous|at\s+once|at\s+a\s+time|same\s+time|parallel|peak|同时|并发|在线|高峰")
+
+
+def _rest_of_phrase(text: str, value: SlotValue) -> str:
+    """The words after a value up to the next number or punctuation: "15 people at the same time"."""
+    return re.split(r"[,，;；。.!?？\d]", text[value.start + len(value.surface) : value.start + len(value.surface) + 24])[0]
+
+
+# "团队二十来个人", "our team of 20 people": a count right after a group is how many the group has.
+GROUP_THEN_COUNT = re.compile(r"\s*(?:of|with|has|有|共|一共|总共|大概|大约|约|差不多|about|around|~)?\s*$")
+
+
+def _counts_group(text: str, count: SlotValue, groups: list[SlotValue]) -> bool:
+    return any(
+        0 <= count.start - (group.start + len(group.surface)) <= 8 and GROUP_THEN_COUNT.fullmatch(text[group.start + len(group.surface) : count.start])
+        for group in groups
+    )  # fmt: skip
+
+
+def _headcounts(frame: Frame, text: str) -> None:
+    """"20 people on the team", "给二十来个研发用": the people served are the audience, not a load; the
+    answer sizes for all of them at once unless a load is stated beside them ("~200 employees, 40 concurrent")."""
+    loads = frame.slots.get("concurrency", [])
+    groups = frame.slots.get("audience", [])
+    people = [
+        v for v in loads
+        if (HEADCOUNT.search(v.surface) or _counts_group(text, v, groups)) and not AT_ONCE.search(v.surface + _rest_of_phrase(text, v))
+    ]  # fmt: skip
+    if people:
+        frame.slots["concurrency"] = [v for v in loads if v not in people]
+        if not frame.slots["concurrency"]:
+            del frame.slots["concurrency"]
+        frame.slots.setdefault("audience", []).extend(people)
+
+
+def resolve(item: TaggedValue, default_currency: str) -> Any:
+    """The tool-ready value of one tagged mention."""
+    value, kind, role = item.value.value, item.value.kind, item.role
+    if kind == "money":
+        amount, currency, per = value
+        return Money(amount, currency or default_currency, per)
+    if kind == "thousands":
+        return Money(value, default_currency, "once") if role in MONEY_ROLES else round(token_count(item.value.surface, value))
+    if role == "utilisation":
+        if kind == "percent":
+            return min(value / 100, 1.0) if value > 1 else value
+        if kind == "daily":
+            return min(value / 24, 1.0)
+        if kind == "duration":
+            return min(value / 24, 1.0) if value <= 24 else None
+        if kind == "always_on":
+            return 1.0
+        return value / 100 if isinstance(value, float) and 1 < value <= 100 else value
+    if role == "horizon":
+        return value / HOURS_PER_YEAR if kind == "duration" else value
+    if role in INTEGER_ROLES and isinstance(value, float):
+        return int(round(value))
+    return value
+
+
+def _total_gpus(frame: Frame, text: str) -> None:
+    """'两台8卡' / '2 nodes of 8': the card count is per server, so the total is the product."""
+    servers, cards = frame.slots.get("server_count"), frame.slots.get("gpu_count")
+    if not servers or not cards or cards[0].start < 0 or servers[0].start < 0:
+        return
+    server, card = servers[0], cards[0]
+    gap = text[server.start + len(server.surface) : card.start] if card.start > server.start else ""
+    before = text[max(0, card.start - 8) : card.start]
+    if card.start > server.start and (PER_SERVER.match(gap) or re.search(r"每台|each|per\s+(?:node|server)", before)):
+        per_server = card.value
+        frame.slots["gpus_per_server"] = [card]
+        frame.slots["gpu_count"] = [SlotValue(per_server * server.value, card.surface, card.start)]

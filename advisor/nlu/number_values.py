@@ -1,0 +1,214 @@
+"""What a number in a message is, from its unit or the words around it: a price (and what it is the price
+of), a memory size, a token count, a model size, a duration, users, a speed. ``values`` finds the numbers and
+claims what these functions make of them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from advisor.nlu.count_words import BUY_BEFORE
+from advisor.nlu.money_words import (
+    BUDGET_AFTER,
+    BUDGET_BEFORE,
+    CURRENCY_USD,
+    ENERGY_PRICE_BEFORE,
+    MONEY_BEFORE,
+    OTHER_CURRENCIES,
+    PER_AFTER,
+    PER_BEFORE,
+    PERIOD_RIGHT_BEFORE,
+    PRICE_AFTER_PERIOD,
+    RENT_BEFORE,
+    RENTING,
+    SPENDING_BEFORE,
+    SUBUNIT,
+    TOTAL_AFTER,
+    TOTAL_BEFORE,
+    UNIT_PRICE_AFTER,
+    WAN_CONTEXT_AFTER,
+    WAN_CONTEXT_BEFORE,
+)
+from advisor.nlu.time_words import HOURS, duration_unit
+
+
+@dataclass(frozen=True)
+class Value:
+    """One mention: its span in the normalised text, what kind of thing it is, and its value."""
+
+    start: int
+    end: int
+    kind: str  # model, gpu, other_gpu (a card the catalog lacks), params, memory, tokens, money, thousands (an amount
+    #            or a length: "up to 8k"), percent, duration,
+    #            date (a calendar deadline, in hours from today), daily, rate, latency, count_gpu, count_server,
+    #            number, always_on, tp/pp/dp, batch, epochs, context_setting ("max-model-len 32768"), or a keyword
+    #            table name (precision, method, ...)
+    value: object
+    unit: str = ""
+    surface: str = ""
+
+
+# Units written right after a number (the number's end is where matching starts).
+_SPACE = r"[\s]*"
+UNIT_AFTER = [
+    ("rate", re.compile(_SPACE + r"\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
+    ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
+    ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
+    ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元|£|gbp|p|pence)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
+    ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑|rupees?|inr)(?![a-z])")),
+    ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
+    ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.I)),
+    ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
+    ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
+    ("users", re.compile(r"-(?:person|member|strong)(?![a-z])|" + _SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|engineers|devs|developers|researchers|students|analysts|scientists|at\s+once|at\s+a\s+time|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
+    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?|workstations?|rigs?)(?![a-z]))")),
+    ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
+    ("duration", re.compile(r"[\s-]*(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
+]
+PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
+DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
+USERS_BEFORE = re.compile(r"(?:用户数|用户量|人数|并发数|并发量|并发|同时在线|(?<![a-z])concurrency)\s*(?:也就|就|大概|大约|约|有|是|在|差不多|最多|顶多|撑死|能到|要|is|of|=|:)*\s*(?:about|around|~)?\s*$")
+DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只在)白天|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
+IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|共|下子|会儿|点儿")
+K_SUFFIX = re.compile(r"\d\s*k$")
+CONTEXT_WORD_AFTER = re.compile(r"\s*(?:of\s+)?(?:context|ctx|上下文)(?:\s*(?:window|length|len))?(?![a-z])")
+TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
+DATA_BEFORE = re.compile(r"(?:数据|语料)(?:量|集)?[^\d，。,;；]{0,6}$|(?<![a-z])(?:data(?:set)?|corpus)\s*(?:of|is|at|to|:)?\s*$")
+MODEL_WORD_AFTER = re.compile(r"\s*(?:[a-z][\w.\-]*[\s-]*(?:style|like|class|arch(?:itecture)?)\s+)?(?:model|llm|transformer|模型)(?![a-z])")
+PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
+
+
+def number_value(text: str, start: int, end: int, raw: str, value: float, words_only: bool = False) -> Value | None:
+    """A number with what follows or precedes it; ``None`` when it is part of a name or a log line."""
+    before = text[max(0, start - 12) : start]
+    if raw in ("一", "二") and IN_A_WORD.match(text, end):  # 一样, 一直, 二手: words, not quantities
+        return None
+    if raw.endswith("千") and text.startswith("瓦", end):  # "15千瓦" is power, not an amount
+        return Value(start, end + 1, "number", value, "W", text[start : end + 1])
+    if DENOMINATOR_BEFORE.search(before):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
+        return None
+    context = None if words_only else CONTEXT_WORD_AFTER.match(text, end)
+    if context and (K_SUFFIX.search(raw) or value >= 512):  # "4k context", "8192 ctx": a context length, in any task
+        return Value(start, context.end(), "context_setting", token_count(raw, value), "tokens", text[start : context.end()])
+    symbol_match = None if words_only else MONEY_BEFORE.search(before)
+    symbol = symbol_match.group() if symbol_match else ""
+    if raw.endswith("w"):  # read as 万 by the number parser
+        if symbol or WAN_CONTEXT_BEFORE.search(before) or WAN_CONTEXT_AFTER.match(text, end):
+            return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
+        return Value(start, end, "number", value / 1e4, "W", raw)  # "450w": watts
+    for kind, pattern in UNIT_AFTER:
+        match = pattern.match(text, end)
+        if not match:
+            continue
+        if kind in ("count_gpu", "count_server") and not value.is_integer():  # "1.2x": a multiple, never a count of cards
+            continue
+        stop = match.end()
+        surface = text[start:stop]
+        if kind in ("money", "money_kwh"):  # "每度0.85元": per kWh when the kWh came first
+            per_kwh = kind == "money_kwh" or (value < 5 and _energy_price_before(text, start))
+            return money_value(text, start - len(symbol), stop, value, per_kwh, symbol=symbol)
+        if kind == "memory":
+            return Value(start, stop, "memory", value, "GB", surface)
+        if kind == "tokens":
+            if PER_SECOND_BEFORE.search(before):  # "每人每秒20个token": a speed, not a length
+                return Value(start, stop, "rate", value, "tokens/s", surface)
+            return Value(start, stop, "tokens", token_count(raw, value), "tokens", surface)
+        if kind == "duration":
+            unit = duration_unit(match.group("unit"))
+            if value == 1 and PRICE_AFTER_PERIOD.match(text, stop):  # "一个月三十多万": the period of a price, not a span of time
+                return None
+            if DAILY_BEFORE.search(before) and unit == "hour":
+                return Value(start, stop, "daily", value, "hours/day", surface)
+            return Value(start, stop, "duration", value * HOURS[unit], unit, surface)
+        if kind == "daily":
+            return Value(start, stop, "daily", value, "hours/day", surface)
+        if kind == "latency_seconds":  # "首token 1秒以内", "ttft under 2s": kept in milliseconds like "300ms"
+            return Value(start, stop, "latency", value * 1000, "", surface)
+        return Value(start, stop, kind, value, "", surface)
+    if words_only:
+        return None
+    rate = PER_AFTER.match(text, end)
+    if rate and (rate.group("gpu") or RENT_BEFORE.search(before) or rate.group().startswith("/")):  # "2.99 per gpu hour", "at 0.79/hr": a price
+        return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
+    period = PERIOD_RIGHT_BEFORE.search(text, max(0, start - 16), start)
+    if period and (RENTING.search(text, 0, start) or period.group("card")):  # "租的话每小时2.5", "每张卡每小时1.8": a rent
+        return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
+    if _energy_price_before(text, start) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
+        return money_value(text, start - len(symbol), end, value, True, symbol=symbol)
+    if symbol or (BUDGET_BEFORE.search(before) and value >= 100):  # "预算5000", "budget 5000": an amount
+        return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
+    if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|lakh|crore|\dt$", raw):
+        return magnitude_value(text, start, end, raw, value)
+    if USERS_BEFORE.search(text, max(0, start - 24), start):  # "用户数大概五十个", "concurrency is 40"
+        return Value(start, end, "users", value, "", raw)
+    if value.is_integer() and 1 < value <= 1024 and BUY_BEFORE.search(text, 0, start):  # "when would buying 8 pay off"
+        return Value(start, end, "count_gpu", value, "", raw)
+    return Value(start, end, "number", value, "", raw)
+
+
+def _energy_price_before(text: str, start: int) -> bool:
+    """An electricity word right before the amount ("电费0.6", "power was", "一度电"): the amount is per kWh."""
+    return bool(ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]))
+
+
+def magnitude_value(text: str, start: int, end: int, raw: str, value: float) -> Value:
+    """'70b' / '70亿' (参数) is a model size; '16k' / '1.5T' (tokens) a token count; '30万' an amount."""
+    params = PARAMS_WORD.match(text, end)
+    if not params and DATA_BEFORE.search(text, max(0, start - 12), start):  # "数据加到500亿": an amount of data is tokens
+        return Value(start, end, "tokens", value, "tokens", raw)
+    model_after = value >= 1e7 and MODEL_WORD_AFTER.match(text, end)  # "a 125M gpt-2 style model"
+    if params or model_after or re.search(r"\d\s*b$|billion|\d\s*b\s", raw + " ") and value >= 1e8:
+        stop = params.end() if params else end
+        return Value(start, stop, "params", value, "params", text[start:stop])
+    if "亿" in raw and value >= 1e8:
+        return Value(start, end, "params", value, "params", raw)
+    spending = SPENDING_BEFORE.search(text[max(0, start - 40) : start]) or BUDGET_AFTER.match(text, end)  # "on a 5k budget"
+    if K_SUFFIX.search(raw) and spending and not TOKEN_WORD_AFTER.match(text, end):
+        money = money_value(text, start, end, value, False)  # "under 15k", "budget is 80k": an amount, not tokens
+        if money.value[1] or money.unit != "once":
+            return money
+        # "cap it at 8k", "up to 32k": a limit with no currency may be spent or a length; the tagger decides
+        return Value(start, end, "thousands", value, "", raw)
+    if K_SUFFIX.search(raw):
+        return Value(start, end, "tokens", token_count(raw, value), "tokens", raw)
+    if re.search(r"\dt$|trillion", raw):
+        return Value(start, end, "tokens", value, "tokens", raw)
+    if re.search(r"万|lakh|crore", raw):  # "30万", "25 lakh" are amounts; a bare "两千" may as well be a length ("输入一般两千左右")
+        return money_value(text, start, end, value, False)
+    return Value(start, end, "number", value, "", raw)
+
+
+def token_count(raw: str, value: float) -> float:
+    """'32k' of tokens means 32 × 1024, as context windows are sized."""
+    return value / 1000 * 1024 if K_SUFFIX.search(raw) else value
+
+
+def money_value(text: str, start: int, end: int, value: float, per_kwh: bool, symbol: str = "") -> Value:
+    surface = text[start:end]
+    other = next((code for code, written in OTHER_CURRENCIES.items() if written.search(surface)), None)
+    currency = other or ("USD" if CURRENCY_USD.search(surface) else "CNY")
+    if not symbol and not other and not re.search(r"[元块钱币]|rmb|cny|yuan|usd|美|刀|dollar|bucks|\$|cent", surface):
+        currency = ""  # "30万": an amount with no currency written; the language decides later
+    if SUBUNIT.search(surface):
+        value /= 100
+        per_kwh = per_kwh or _energy_price_before(text, start)  # "electricity is about 12 cents"
+    if per_kwh:
+        return Value(start, end, "money", (value, currency, "kwh"), "kwh", surface)
+    per_match = PER_AFTER.match(text, end)
+    per = "once"
+    if per_match:
+        per = "gpu_hour" if per_match.group("gpu") and per_match.group("hour") else next(k for k in ("hour", "month", "year") if per_match.group(k))
+        end = per_match.end()
+    else:
+        if UNIT_PRICE_AFTER.match(text, end):  # "月租5万一台": the price of each, for the period said before it
+            end = UNIT_PRICE_AFTER.match(text, end).end()
+        before = PER_BEFORE.search(text[max(0, start - 16) : start])
+        if before:
+            per = "month" if before.group("rent") or before.group("month_a") else "year" if before.group("year_a") else "hour" if before.group("hour_a") or before.group("hourly") else next(k for k in ("hour", "month", "year") if before.group(k))
+            if per == "hour" and re.search(r"卡|gpu", before.group()):
+                per = "gpu_hour"
+    if per == "hour" and re.search(r"gpu|卡", text[end : end + 12]):
+        per = "gpu_hour"
+    if per == "once" and (TOTAL_BEFORE.search(text, max(0, start - 16), start) or TOTAL_AFTER.match(text, end)):
+        per = "all"
+    return Value(start, end, "money", (value, currency, per), per, text[start:end])

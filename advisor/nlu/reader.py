@@ -1,0 +1,278 @@
+"""Read a message in its conversation: intent with confidence, slots with roles, and the task it continues."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+from advisor.language import default_currency
+from advisor.name_matcher import normalize_text
+from advisor.nlu.corpus import TASKS
+from advisor.nlu.dialogue import CONTINUES, REFERENCE_BEFORE, TOPIC, compares_with, on_that_setup, only_values, own_subject
+from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
+from advisor.nlu.model import TaggedValue
+from advisor.nlu.reading import Reading, read_message, retagged
+from advisor.nlu.training import load_or_train
+from knowledge.catalog import Catalog, load_catalog
+
+HISTORY_TURNS = 6  # earlier user turns read to rebuild the dialogue state; the server stays stateless
+CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept")  # these leave the last task open
+RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
+LENGTHS = ("context", "prompt_tokens", "output_tokens")
+# Answers that set a newly named card beside the one in question ("跟4张3090比呢" after a speed): both are kept
+COMPARABLE = ("specs", "training_time", "serving_speed", TOPIC)
+SURE_INJECTION = 0.8  # real injections read at 0.88 and above; a policy statement ("no data leaves our DC") near 0.4
+
+
+class Understanding:
+    def __init__(self, catalog: Catalog, cache_dir: Path | None = None):
+        self.catalog = catalog
+        self.model = load_or_train(catalog, cache_dir)
+
+    def read_one(self, text: str) -> Reading:
+        return read_message(text, self.model, self.catalog)
+
+    def read(self, message: str, history: list[str] = ()) -> Reading:
+        """``message`` read after the user's earlier messages ``history`` (oldest first)."""
+        task, state, messages = None, Frame(), []
+        for text in [*list(history)[-HISTORY_TURNS:], message]:
+            reading = self.read_one(text)
+            same_thread = _same_problem(task, reading)
+            reading.task, reading.state = task, state = self.advance(task, state, reading)
+            reading.task_messages = messages = [*messages, reading.text] if same_thread else _task_messages(messages, reading)
+        return reading
+
+    def advance(self, task: str | None, state: Frame, reading: Reading) -> tuple[str | None, Frame]:
+        """The dialogue state after one more message: a new question starts a frame, a follow-up edits it.
+
+        Whether the message continues the open question is the continuation model's call; a
+        different task that names no model of its own ("那租两个月多少钱") keeps its intent but
+        carries the slots over.
+        """
+        same_problem = _same_problem(task, reading)
+        continues = False
+        if (task in TASKS or task == TOPIC) and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION) and not same_problem:
+            _, as_follow_up = retagged(reading, self.model, "follow_up")
+            probability = self.model.continuation.probability(reading, as_follow_up, task, state)
+            continues = probability >= CONTINUES
+            if continues:
+                reading.intent, reading.confidence = "follow_up", probability  # how sure it is, is now how sure it continues
+                reading.tagged, reading.frame = retagged(reading, self.model, task)  # its values play their roles in that task
+        # A follow-up of nothing, or of another question ("ok fine. rtx 5090 tdp?" after small talk): what it asks on its
+        # own; its values keep the roles they play in an amendment ("buy it for 310k" is a price)
+        if reading.intent == "follow_up" and not continues:
+            reading.settle_besides({"follow_up"})
+        self._pick_variant(reading, state)
+        if reading.intent in TASKS:
+            if same_problem:
+                return task, state.joined(reading.frame)
+            # "那租两个月多少钱" names no model of its own; "how long would a 13B take on that" names the setup it keeps
+            if state.names() and ((task in TASKS and not own_subject(reading)) or (task in (*TASKS, TOPIC) and on_that_setup(reading))):
+                return reading.intent, state.updated(reading.frame)
+            return reading.intent, reading.frame
+        if reading.intent == "follow_up":
+            if task == "troubleshoot":  # a thread gathers facts; a number in it ("xid 79", "driver 550") restates nothing
+                return task, state.joined(reading.frame)
+            if task in TASKS or task == TOPIC:  # "what about for 4?" after "nvlink for tp across 2 4090s?": the 2
+                _bare_number_restates(reading, state)
+                _restated_length(reading, state)
+                _commitment_keeps_longer_horizon(reading, state)
+                _restated_amounts(reading, state)
+            beside: tuple[str, ...] = ()
+            if task in COMPARABLE and (compares_with(reading) or _joins_comparison(reading, state, task)):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3, "why slower than the A6000?" after a time: both
+                beside = ("gpu",) if task != TOPIC else tuple(reading.frame.slots)
+                _keep_beside(reading, state, beside)
+            if task != TOPIC:
+                _references_change_nothing(reading, state, beside)
+            return task, state.updated(reading.frame)
+        if reading.intent == "concept" and task in (None, TOPIC):  # "does int4 hurt quality?" then "and fp8?": the question is open
+            return TOPIC, reading.frame
+        if reading.intent in CARRY_OVER:
+            return task, state
+        return None, Frame()
+
+    def _pick_variant(self, reading: Reading, state: Frame) -> None:
+        """"the SXM version", "80G的呢": another form factor or memory size of the GPU in question, the
+        message's own or, in a follow-up, the conversation's. Beside other cards (its own, or a comparison
+        already open) it is one more card; alone it replaces the conversation's."""
+        forms, memory = reading.frame.slots.get("gpu_form", []), reading.frame.slots.get("gpu_memory", [])
+        own = reading.frame.slots.get("gpu", [])
+        if not forms and not (memory and not own and reading.intent == "follow_up"):
+            return
+        gpus = own or (state.slots.get("gpu", []) if reading.intent == "follow_up" else [])
+        form, size = (forms[0].value if forms else None), (memory[0].value if memory else None)
+        variants = {v.id: v for v in (self.catalog.gpu_variant(g.value, form, size) for g in gpus) if v is not None}
+        if len(variants) != 1:
+            return
+        variant = next(iter(variants.values()))
+        said = (forms or memory)[0]
+        kept = own or (state.slots["gpu"] if len(gpus) > 1 else [])
+        reading.frame.slots["gpu"] = [*[g for g in kept if g.value != variant.id], SlotValue(variant.id, said.surface, said.start)]
+        reading.frame.slots.pop("gpu_form", None)
+        if memory and abs(variant.memory_gb - memory[0].value) < 1:  # the size now named by the GPU itself
+            del reading.frame.slots["gpu_memory"]
+
+
+def _keep_beside(reading: Reading, state: Frame, slots: tuple[str, ...]) -> None:
+    """The conversation's values of ``slots`` go before the ones this message names, and a card's count goes
+    with it; they are marked as carried (start -1), so a count pairs with its own card, not by position."""
+    carried = {slot: [replace(v, start=-1) for v in state.slots.get(slot, []) if v.value not in reading.frame.all(slot)] for slot in slots}
+    if carried.get("gpu") and state.has("gpu_count"):
+        carried["gpu_count"] = [replace(v, start=-1) for v in state.slots["gpu_count"]]
+    for slot, held in carried.items():
+        reading.frame.slots[slot] = [*held, *reading.frame.slots.get(slot, [])]
+
+
+def _joins_comparison(reading: Reading, state: Frame, task: str) -> bool:
+    """"那两张二手3090呢" after "4090和5090跑32B哪个划算": one more option for the workload the cards were compared on."""
+    return task == "specs" and len(state.all("gpu")) > 1 and reading.frame.has("gpu") and (state.has("model") or state.has("size"))
+
+
+def _references_change_nothing(reading: Reading, state: Frame, beside: tuple[str, ...]) -> None:
+    """"why is it so much more than inference" after a training question: a value the message measures the
+    answer against is not a change to the question, so the conversation keeps its own."""
+    text = normalize_text(reading.text)
+    for slot, values in list(reading.frame.slots.items()):
+        if slot in beside or (slot == "gpu_count" and "gpu" in beside) or not state.has(slot):  # a card set beside keeps its count
+            continue
+        own = [v for v in values if not REFERENCE_BEFORE.search(text, max(0, v.start - 24), v.start)]
+        if own:
+            reading.frame.slots[slot] = own
+        else:
+            del reading.frame.slots[slot]
+
+
+def _same_problem(task: str | None, reading: Reading) -> bool:
+    """A report in a problem thread (a pasted log, "是不是得找厂家换卡了") is read with the thread so far."""
+    return task == "troubleshoot" and reading.intent == "troubleshoot"
+
+
+def _task_messages(messages: list[str], reading: Reading) -> list[str]:
+    if reading.intent == "follow_up":
+        return [*messages, reading.text]
+    opens = reading.intent in TASKS or (reading.intent == TOPIC and reading.task == TOPIC)
+    return [reading.text] if opens else messages
+
+
+@lru_cache(maxsize=4)
+def shared_understanding(cache_dir: Path | None = None) -> Understanding:
+    """One trained model per process (and per cache directory) for the shipped catalog."""
+    return Understanding(load_catalog(), cache_dir)
+
+
+# Amounts whose shape (currency per unit, a span of time) names the slot they restate.
+RESTATABLE_BY_KIND = {"money": ("budget", "server_price", "cloud_price", "electricity_price"), "duration": ("deadline", "horizon")}
+
+
+def _restated_amounts(reading: Reading, state: Frame) -> None:
+    """An amount in a follow-up restates the amount of the same shape the conversation already has,
+    whichever role the tagger guessed for it on its own: "what if it's $50k" after a $100k budget,
+    "what about $2.8" after a $2.2/GPU-hour rate and a $280k server (the nearer magnitude, per hour),
+    "时间放宽到一个月" after a two-week deadline."""
+    currency = default_currency(reading.language)
+    for item in reading.tagged:
+        kind, role = item.value.kind, item.role
+        stated = [v for v in reading.frame.slots.get(role, []) if v.start == item.value.start]
+        if kind not in RESTATABLE_BY_KIND or not stated:
+            continue
+        if not state.has(role) and item.confidence >= SURE_OF_ROLE:  # "供应商报价两台280万" after a monthly rent: a new price, not the rent again
+            continue
+        if kind == "money":
+            target = _restated_money(stated[0].value, state, reading.frame)
+        else:
+            durations = [slot for slot in state.order if slot in RESTATABLE_BY_KIND[kind] and slot not in reading.frame.slots]
+            target = durations[0] if not state.has(role) and len(durations) == 1 else None
+        if target is None:
+            continue
+        reading.frame.slots[role].remove(stated[0])
+        if not reading.frame.slots[role]:
+            del reading.frame.slots[role]
+        value = resolve(TaggedValue(item.value, target, item.confidence), currency)
+        if isinstance(value, Money) and (value.per in ("once", "all") or (value.per, state.get(target).per) == ("hour", "gpu_hour")):
+            value = Money(value.amount, value.currency, state.get(target).per)  # "每卡1.3刀" after "每卡每小时2.5刀"
+        reading.frame.slots[target] = [SlotValue(value, stated[0].surface, stated[0].start)]
+
+
+SURE_OF_ROLE = 0.75  # a tagger this sure that an amount is a slot the conversation lacks is believed
+MAGNITUDE_SPREAD = 10.0  # an amount restates one within this factor of it
+
+
+def _restated_money(newer: Money, state: Frame, stated: Frame) -> str | None:
+    """The money slot a follow-up's amount restates: one with the same unit, or, for an amount written
+    without a unit, the one nearest in magnitude."""
+    candidates = [
+        slot
+        for slot in state.order
+        if slot in RESTATABLE_BY_KIND["money"] and isinstance(state.get(slot), Money) and (slot not in stated.slots or stated.get(slot) is newer)
+        and (not newer.currency or state.get(slot).currency == newer.currency)
+    ]  # fmt: skip
+    if newer.per == "all":  # a total for everything bought is a purchase, never a rent again
+        candidates = [slot for slot in candidates if state.get(slot).per in ("once", "all")]
+    if newer.per not in ("once", "all"):
+        same_unit = [slot for slot in candidates if state.get(slot).per == newer.per or (newer.per, state.get(slot).per) == ("hour", "gpu_hour")]
+        return same_unit[0] if len(same_unit) == 1 else None
+    near = [
+        slot
+        for slot in candidates
+        if newer.amount > 0 and 1 / MAGNITUDE_SPREAD <= newer.amount / state.get(slot).amount <= MAGNITUDE_SPREAD
+    ]
+    return min(near, key=lambda slot: abs(math.log(newer.amount / state.get(slot).amount)), default=None)
+
+
+def _bare_number_restates(reading: Reading, state: Frame) -> None:
+    """'8192呢' / 'make it 5': a lone number with no unit restates a number of the conversation, the
+    nearest in magnitude (8192 after a 4096 context and one GPU is a context), and of those about as
+    near, the one the user gave last."""
+    if len(reading.tagged) != 1 or reading.tagged[0].value.kind != "number":
+        return
+    if not only_values(reading):  # "并发64的时候呢", "汇率按7.2" say what their number is
+        return
+    number = reading.tagged[0].value
+    value = float(number.value)
+    amount = {slot: _magnitude(state.get(slot)) for slot in reversed(state.order) if slot in RESTATABLE or slot in RESTATABLE_BY_KIND["money"]}
+    # "汇率按7.2" restates no count: a fraction only restates a slot that holds fractions
+    numeric = [slot for slot, held in amount.items() if held and (value.is_integer() or slot not in INTEGER_ROLES)]
+    distance = {slot: abs(math.log(value / amount[slot])) for slot in numeric} if value > 0 else {}
+    near = [slot for slot in numeric if distance.get(slot, math.inf) <= math.log(MAGNITUDE_SPREAD)]
+    if not near:
+        return
+    closest = min(distance[slot] for slot in near)
+    slot = next(slot for slot in near if distance[slot] - closest < math.log(1.5))
+    if slot in RESTATABLE_BY_KIND["money"]:  # "utility just raised it to 0.19": the amount, in the unit it had
+        held = state.get(slot)
+        restated: object = Money(value, held.currency, held.per)
+    else:
+        restated = int(value) if slot in INTEGER_ROLES else value
+    reading.frame.slots = {name: [v for v in values if v.start != number.start] for name, values in reading.frame.slots.items()}
+    reading.frame.slots = {name: values for name, values in reading.frame.slots.items() if values}
+    reading.frame.slots[slot] = [SlotValue(restated, number.surface, number.start)]
+
+
+def _restated_length(reading: Reading, state: Frame) -> None:
+    """"and for 32k?" after a 10k-token prompt: a bare length restates the one length the question had."""
+    if len(reading.tagged) != 1 or reading.tagged[0].value.kind != "tokens" or not only_values(reading):
+        return
+    read_as, held = reading.tagged[0].role, [slot for slot in LENGTHS if state.has(slot)]
+    if read_as in LENGTHS and read_as not in held and len(held) == 1 and reading.frame.has(read_as):
+        reading.frame.slots[held[0]] = reading.frame.slots.pop(read_as)
+
+
+def _magnitude(held: object) -> float | None:
+    amount = held.amount if isinstance(held, Money) else held
+    return float(amount) if isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount > 0 else None
+
+
+# "a 3-year commitment", "签三年合同": the span a commitment runs for, not the span the costs are compared over
+COMMITMENT_AFTER = re.compile(r"[\s-]*(?:commit\w*|reserv\w*|contract|term|合同|承诺|协议)")
+
+
+def _commitment_keeps_longer_horizon(reading: Reading, state: Frame) -> None:
+    """"40% off for a 3-year commitment" after "over 2 years" compares three years; "35% off for a 1-year
+    reservation" after "over 3 years" still compares three: a commitment never shortens the comparison."""
+    said, held = reading.frame.slots.get("horizon", []), state.get("horizon")
+    text = normalize_text(reading.text)
+    if said and held and said[0].value < held and COMMITMENT_AFTER.match(text, said[0].start + len(said[0].surface)):
+        del reading.frame.slots["horizon"]

@@ -1,0 +1,85 @@
+"""One message as the understanding layer read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from advisor.language import LanguageInfo, analyze_language, default_currency
+from advisor.name_matcher import normalize_text
+from advisor.nlu.frame import Frame, SlotValue, build_frame
+from advisor.nlu.model import TaggedValue, UnderstandingModel
+from advisor.nlu.number_values import Value
+from advisor.nlu.values import find_values
+from knowledge.catalog import Catalog
+
+
+@dataclass
+class Reading:
+    text: str
+    language_info: LanguageInfo
+    intent: str
+    confidence: float
+    probabilities: dict[str, float]  # the classifier's probability per intent, before any dialogue rule
+    tagged: list[TaggedValue]
+    frame: Frame  # what this message states
+    task: str | None = None  # the calculation asked for: this message's task or, for a follow-up, the one it continues
+    state: Frame = field(default_factory=Frame)  # the task's slots over the conversation
+    task_messages: list[str] = field(default_factory=list)  # the user's messages that built ``state``, newest last
+
+    @property
+    def language(self) -> str:
+        return self.language_info.language
+
+    @property
+    def follow_up(self) -> bool:
+        return self.intent == "follow_up"
+
+    def settle_besides(self, excluded: tuple[str, ...] | set[str]) -> None:
+        """Take the likeliest intent outside ``excluded`` (with its probability as the confidence)."""
+        self.intent, self.confidence = max(((i, p) for i, p in self.probabilities.items() if i not in excluded), key=lambda item: item[1])
+
+    @property
+    def alternatives(self) -> list[tuple[str, float]]:
+        """The three likeliest intents with their probabilities."""
+        ranked = sorted(self.probabilities.items(), key=lambda item: -item[1])[:3]
+        return [(name, round(float(p), 3)) for name, p in ranked]
+
+
+def read_message(
+    text: str, model: UnderstandingModel, catalog: Catalog, probabilities: dict[str, float] | None = None, values: list[Value] | None = None
+) -> Reading:
+    """``text`` on its own: intent with confidence, values with roles, the frame. ``probabilities`` and
+    ``values`` are given when training has them already."""
+    text = text if isinstance(text, str) else ""
+    info = analyze_language(text)
+    if "nonsense" in info.flags:
+        values = []
+    elif values is None:
+        values = find_values(text, catalog)
+    if probabilities is None:
+        intent, confidence, probabilities = model.intent(text, values)
+    else:
+        intent = max(probabilities, key=probabilities.__getitem__)
+        confidence = probabilities[intent]
+    tagged = model.roles_of(text, values, intent)
+    frame = _frame(tagged, text, info.language, catalog)
+    return Reading(text, info, str(intent), float(confidence), probabilities, tagged, frame)
+
+
+def retagged(reading: Reading, model: UnderstandingModel, intent: str) -> tuple[list[TaggedValue], Frame]:
+    """The message's values with the roles they play under ``intent``: "for 10 concurrent" states
+    nothing as a question of its own, but as a follow-up its 10 is a number of users."""
+    tagged = model.roles_of(reading.text, [item.value for item in reading.tagged], intent)
+    return tagged, _frame(tagged, reading.text, reading.language, model.catalog)
+
+
+def _frame(tagged: list[TaggedValue], text: str, language: str, catalog: Catalog) -> Frame:
+    """The frame of the tagged values; a family said as the GPU ("昇腾的话呢") holds each of its cards."""
+    frame = build_frame(tagged, normalize_text(text), default_currency(language))
+    families = {item.value.value for item in tagged if item.value.kind == "gpu_family" and item.role == "gpu"}
+    if families:
+        frame.slots["gpu"] = [
+            card for said in frame.slots["gpu"]
+            for card in ([SlotValue(g.id, said.surface, said.start) for g in catalog.family(said.value)] if said.value in families else [said])
+        ]  # fmt: skip
+    return frame

@@ -1,0 +1,367 @@
+"""Rent-vs-buy (TCO) and training-time answers."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from advisor.language import default_currency
+from advisor.markdown import money, number, table, token_count
+from advisor.nlu.frame import Money
+from advisor.offline.answers import compare, rentals
+from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
+from advisor.offline.turn import Turn
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.tco_model import HOURS_PER_MONTH
+from tools.recommend.configs import SERVER_GPUS, sold_count_from
+
+DEFAULT_GPU = "h100-sxm"
+QUARTER_DAYS = 90
+CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
+FULL_TRAINING = {"pretrain", "train", "full_finetune", "finetune"}
+FINE_TUNING = {"full_finetune", "finetune", *PEFT}
+FINE_TUNE_TOKENS = 1e8  # a round amount to scale from when a fine-tune's data set is not given
+
+
+def _currency(turn: Turn) -> str:
+    for amount in (turn.slots.hourly_price, turn.slots.power_price, turn.slots.server_price, turn.slots.budget):
+        if amount is not None:
+            return amount.currency
+    return default_currency(turn.language)
+
+
+def _in(amount: Money | None, currency: str) -> float | None:
+    return None if amount is None else convert(amount.amount, amount.currency, currency, DEFAULT_USD_TO_CNY)
+
+
+PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
+PER_CARD = re.compile(r"卡|张|gpu|card|each", re.IGNORECASE)
+
+
+def _hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
+    """The rental price per GPU-hour; a monthly or yearly bill ("每个月要付四十多万") is spread over its
+    hours and, unless it was said per card, over the GPUs, and the answer says so."""
+    price = turn.slots.hourly_price
+    amount = _in(price, currency)
+    if price is None or amount is None or price.per not in PERIOD_HOURS:
+        return amount
+    cards = 1 if PER_CARD.search(turn.slots.frame.surface("cloud_price")) else gpus
+    hourly = amount / PERIOD_HOURS[price.per] / cards
+    period_en, period_zh = {"month": ("a month", "每月"), "year": ("a year", "每年")}[price.per]
+    whole_en, whole_zh = (f" for {cards} GPUs", f"（{cards} 张卡）") if cards > 1 else ("", "")
+    turn.assume(
+        f"{money(amount, currency)} {period_en}{whole_en} = {money(hourly, currency)} per GPU-hour ({PERIOD_HOURS[price.per]:g} h {period_en})",
+        f"{period_zh} {money(amount, currency)}{whole_zh} = 每卡时 {money(hourly, currency)}（{period_zh}按 {PERIOD_HOURS[price.per]:g} 小时）",
+    )
+    return hourly
+
+
+def _name(turn: Turn, gpu_id: str | None) -> str:
+    gpu = turn.catalog.find_gpu(gpu_id) if gpu_id else None
+    return gpu.name if gpu else str(gpu_id)
+
+
+def _gpu(turn: Turn) -> str:
+    if turn.slots.gpus:
+        return turn.slots.gpus[0]
+    name = _name(turn, DEFAULT_GPU)
+    other = turn.slots.frame.surface("other_gpu")
+    if other:  # "my rtx 3080": named, but the catalog has no figures for it
+        turn.slots.mark("other_gpu")
+        turn.assume(f"GPU: {name}, since “{other}” is not in the catalog", f"GPU：目录里没有“{other}”，按 {name} 计算")
+    else:
+        turn.assume(f"GPU: {name} (none named)", f"GPU：未指定，按 {name} 计算")
+    return DEFAULT_GPU
+
+
+def _duration(days: float) -> tuple[str, str]:
+    """A wall-clock time in the unit it is read in: "≈ 15 hours", not "≈ 0 days"."""
+    if days < 1:
+        return f"{number(days * 24)} hours", f"{number(days * 24)} 小时"
+    return f"{number(days)} days", f"{number(days)} 天"
+
+
+def _cost_of_a_run(turn: Turn) -> bool:
+    """"What would that run cost at $2.2/hr", "这么跑电费多少": the cost of a training run already described, not
+    owning against renting (which needs a server price or a span of years the user did not give)."""
+    f = turn.slots.frame
+    return f.has("training_tokens") and not any(f.has(slot) for slot in ("server_price", "budget", "horizon", "utilisation"))
+
+
+def tco(turn: Turn) -> str:
+    if rentals.applies(turn):
+        return rentals.answer(turn)
+    if _cost_of_a_run(turn):
+        return training_time(turn)
+    s = turn.slots
+    currency = _currency(turn)
+    count = s.gpu_count or 8
+    per_server = s.gpus_per_server or min(count, 8)
+    servers = s.servers or max(1, math.ceil(count / per_server))
+    server_price = _in(s.server_price, currency)
+    if server_price is not None and s.server_price.per == "all" and servers > 1:  # "两台一共280万"
+        turn.assume(
+            f"{money(server_price, currency)} is the price of all {servers} servers: {money(server_price / servers, currency)} each",
+            f"{money(server_price, currency)} 是 {servers} 台的总价：每台 {money(server_price / servers, currency)}",
+        )
+        server_price /= servers
+    budget = _in(s.budget, currency)
+    if server_price is None and budget is not None:
+        turn.assume(f"{money(budget, currency)} is the purchase price of all servers", f"{money(budget, currency)} 视为全部服务器的采购价")
+        server_price = budget / servers
+    outcome = turn.call(
+        "compute_tco",
+        {
+            "gpu": _gpu(turn),
+            "gpus_per_server": per_server,
+            "servers": servers,
+            "server_price": server_price,
+            "lifetime_years": s.horizon_years,
+            "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
+            "cloud_price_per_gpu_hour": _hourly_price(turn, currency, count),
+            "cloud_discount_pct": s.discount_pct,
+            "electricity_price": _in(s.power_price, currency),
+            "currency": currency,
+        },
+    )
+    if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
+        stated = s.frame.surface("server_price") or s.frame.surface("budget")
+        if stated:  # "£9k each": said, in a currency with no rate
+            return turn.t(
+                f"⚠️ The price “{stated}” is in a currency the calculators keep no exchange rate for. Please give it in USD or CNY "
+                "(e.g. *“$11,500 each”*) and I will compare again.",
+                f"⚠️ 价格“{stated}”的币种没有可用的汇率。请用美元或人民币给出（例如「每台8万」），我再帮您对比。",
+            )
+        return turn.error(outcome) + "\n\n" + turn.t(
+            "Please give the price of one server, e.g. *“a server costs $250k”*, and I will compare again.",
+            "请提供单台整机价格，例如「整机120万」，我再帮您对比。",
+        )
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    cur = r["currency"]
+    years = r["horizon_months"] / 12
+    if r["break_even_month"]:
+        verdict = turn.t(
+            f"**Buying pays back in month {r['break_even_month']}** for {r['total_gpus']}× {_name(turn, r['gpu_id'])}; over {number(years)} years owning saves {money(r['saving_from_owning'], cur)} versus renting.",
+            f"**买更划算：第 {r['break_even_month']} 个月回本**（{r['total_gpus']} 张 {_name(turn, r['gpu_id'])}）；{number(years)} 年内自购比租用节省 {money(r['saving_from_owning'], cur)}。",
+        )
+    else:
+        verdict = turn.t(
+            f"**Renting is cheaper**: owning {r['total_gpus']}× {_name(turn, r['gpu_id'])} does not pay back within {number(years)} years at this usage (break-even needs {number(r['break_even_utilisation_pct'])}% utilisation).",
+            f"**租更划算**：按当前使用强度，{r['total_gpus']} 张 {_name(turn, r['gpu_id'])} 在 {number(years)} 年内无法回本（盈亏平衡需要 {number(r['break_even_utilisation_pct'])}% 的利用率）。",
+        )
+    rows = [
+        [turn.t("Own (amortised)", "自购（摊销）"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
+        [turn.t("Rent (cloud)", "租用（云）"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
+    ]
+    parts = [
+        verdict,
+        table([turn.t("Path", "方案"), turn.t("Per month", "每月"), turn.t(f"Total over {number(years)} y", f"{number(years)} 年合计")], rows),
+        turn.t(
+            f"Capex {money(r['capex'], cur)}; owned cost per used GPU-hour {money(r['own_cost_per_used_gpu_hour'], cur)}; break-even utilisation {number(r['break_even_utilisation_pct'])}%.",
+            f"一次性投入 {money(r['capex'], cur)}；自购每有效GPU小时成本 {money(r['own_cost_per_used_gpu_hour'], cur)}；盈亏平衡利用率 {number(r['break_even_utilisation_pct'])}%。",
+        ),
+        "**" + turn.t("What moves the answer most", "对结论影响最大的假设") + "**\n" + "\n".join(f"- {turn.text(x)}" for x in r["sensitivities"]),
+        f"⚡ {turn.text(r['power_reminder'])}",
+    ]
+    parts.append(_inputs(turn, r["assumptions"], r["currency"]))
+    turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
+    return "\n\n".join(parts)
+
+
+TCO_INPUTS = {
+    "gpus_per_server": ("GPUs per server", "每台卡数"), "servers": ("servers", "服务器台数"),
+    "server_price": ("price per server", "单台整机价格"), "network_overhead_pct": ("network and storage, share of capex", "网络与存储占投入比例"),
+    "lifetime_years": ("years compared", "对比年限"), "residual_value_pct": ("resale value at the end", "期末残值比例"),
+    "server_max_kw": ("server maximum power, kW", "单台最大功率（kW）"), "load_factor_pct": ("average draw, share of maximum", "平均功耗占最大功率比例"),
+    "pue": ("facility PUE", "机房 PUE"), "electricity_price": ("electricity per kWh", "电价（每度）"),
+    "colo_price_per_kw_month": ("colocation per kW-month", "托管费（每 kW 每月）"), "maintenance_pct_per_year": ("maintenance per year, share of capex", "年维保费占投入比例"),
+    "staff_cost_per_month": ("staff per month", "每月运维人力"), "utilisation_pct": ("utilisation", "利用率"),
+    "hours_per_month": ("busy hours per month", "每月使用小时"), "cloud_price_per_gpu_hour": ("cloud price per GPU-hour", "云上每卡时价格"),
+    "cloud_discount_pct": ("cloud discount", "云上折扣"), "usd_to_cny": ("exchange rate, CNY per USD", "汇率（人民币/美元）"),
+}  # fmt: skip
+
+
+MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour"}
+
+
+def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
+    """Which inputs the user gave and which were defaulted, in words (sources of defaults in English answers)."""
+    def line(a: dict) -> str:
+        label = turn.t(*TCO_INPUTS.get(a["key"], (a["key"].replace("_", " "), a["key"].replace("_", " "))))
+        if a["key"] in MONEY_INPUTS:
+            return f"{label} {money(a['value'], currency)}"
+        return f"{label} {number(a['value'], 2)}" + ("%" if "_pct" in a["key"] else "")
+    given = [line(a) for a in assumptions if a["source"] == "given"]
+    defaulted = [a for a in assumptions if a["source"] != "given"]
+    lines = ["**" + turn.t("Inputs", "计算输入") + "**"]
+    if given:
+        lines.append("- " + turn.t("You gave: ", "您给出的：") + turn.t("; ", "；").join(given))
+    for a in defaulted:
+        source = a["source"] if len(a["source"]) <= 90 else a["source"][:87] + "…"
+        links = a.get("links") or []
+        link_en = f" [source]({links[0]})" if links else ""
+        link_zh = f"（[来源]({links[0]})）" if links else ""
+        lines.append("- " + turn.t(f"Default: {line(a)} ({source}){link_en}", f"默认值：{line(a)}{link_zh}"))
+    return "\n".join(lines)
+
+
+def _tokens_seen(turn: Turn) -> float | None:
+    """The tokens the run processes: the training data times its epochs ("40M tokens x 3 epochs")."""
+    tokens, epochs = turn.slots.tokens, turn.slots.frame.get("epochs")
+    if epochs is None:
+        return tokens
+    if tokens is None:
+        turn.ignore("epochs", "epochs multiply the training data, and no amount of data (tokens) was given", "训练轮数要乘以训练数据量，但没有给出数据量（token 数）")
+        return None
+    turn.slots.mark("epochs")
+    total = tokens * epochs
+    turn.assume(f"{number(total / 1e6)}M tokens processed = {number(tokens / 1e6)}M × {number(epochs)} epochs", f"共处理 {number(total / 1e6)}M token = {number(tokens / 1e6)}M × {number(epochs)} 轮")
+    return total
+
+
+def training_time(turn: Turn) -> str:
+    compared = compare.route(turn, default_task="full_finetune")  # "H100 or A100 to train 8B on 1T tokens?"
+    if compared is not None:
+        return compared
+    s = turn.slots
+    methods = set(s.frame.all("method"))
+    method = next((m for m in PEFT if m in methods), "full")
+    if methods & (FULL_TRAINING | set(PEFT)):  # "预训练13b", "LoRA": what the FLOPs count per token is
+        s.mark("method")
+    model = turn.model_reference()
+    if model is None:
+        return turn.t(
+            "Which model (or how many parameters) do you want to train, on how many tokens? e.g. *“7B on 2T tokens with 64 H100”*.",
+            "请告诉我要训练的模型（或参数量）和数据量，例如「7B 模型、2万亿 token、64 张 H100」。",
+        )
+    tokens = _tokens_seen(turn)
+    args = {"model": model, "gpu": _gpu(turn), "currency": _currency(turn)}
+    args.update(
+        tokens=tokens,
+        num_gpus=s.gpu_count if s.gpu_count else None,
+        deadline_days=s.deadline_hours / 24 if s.deadline_hours else None,
+        price_per_gpu_hour=_hourly_price(turn, args["currency"], s.gpu_count or 1),
+        electricity_price=_in(s.power_price, args["currency"]),
+        mfu=s.mfu,
+        method=method,
+    )
+    if tokens is None and methods & FINE_TUNING:  # a fine-tune reads its own data set, not a pre-training budget
+        args["tokens"] = FINE_TUNE_TOKENS
+        turn.assume(
+            f"Training tokens: {number(FINE_TUNE_TOKENS / 1e6)}M (none given); time grows in proportion: 10× the data, 10× the time",
+            f"训练数据量：未给出，按 {number(FINE_TUNE_TOKENS / 1e6)}M token 计；时间与数据量成正比，数据多 10 倍时间也多 10 倍",
+        )
+    elif tokens is None:
+        params = s.params or turn.catalog.model(model).params_b * 1e9
+        args["tokens"] = CHINCHILLA_TOKENS_PER_PARAM * params
+        turn.assume(
+            f"Training tokens: {number(args['tokens'] / 1e9)}B (Chinchilla ≈ 20 tokens per parameter; none given)",
+            f"训练数据量：未给出，按 Chinchilla 经验每参数约 20 个 token，即 {number(args['tokens'] / 1e9)}B token",
+        )
+    if args["num_gpus"] is None and s.parallel_gpus:
+        args["num_gpus"] = s.parallel_gpus
+        layout = " × ".join(f"{name} {degree}" for name, degree in (("TP", s.tp), ("PP", s.pp), ("DP", s.dp)) if degree)
+        turn.assume(f"{s.parallel_gpus} GPUs = {layout}", f"{s.parallel_gpus} 张卡 = {layout}")
+    if args["num_gpus"] is None and args["deadline_days"] is None:  # adapters are mostly trained on one card, full runs on a server
+        args["num_gpus"] = 1 if method in PEFT else 8
+        counted = "1 GPU" if args["num_gpus"] == 1 else f"{args['num_gpus']} GPUs"
+        turn.assume(f"{counted} (no count or deadline given)", f"未给出卡数或期限，按 {args['num_gpus']} 张卡计算")
+    outcome = turn.call("estimate_training_time", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    cur = r["currency"]
+    took_en, took_zh = _duration(r["wall_clock_days"])
+    verdict = turn.t(
+        f"**≈ {took_en}** on {r['num_gpus']}× {_name(turn, r['gpu_id'])} — {number(r['gpu_hours'])} GPU-hours"
+        + (f", about {money(r['cost'], cur)} rented" if r["cost"] else "")
+        + (f"; electricity {money(r['electricity_cost'], cur)} on owned GPUs" if r["electricity_cost"] is not None else "")
+        + ".",
+        f"**约 {took_zh}**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}），共 {number(r['gpu_hours'])} 卡时"
+        + (f"，租卡费用约 {money(r['cost'], cur)}" if r["cost"] else "")
+        + (f"；用自有卡的电费约 {money(r['electricity_cost'], cur)}" if r["electricity_cost"] is not None else "")
+        + "。",
+    )
+    if r["deadline_days"] and not r["gpus_derived_from_deadline"]:  # "单卡来得及吗": the answer to the question asked
+        within = r["wall_clock_days"] <= r["deadline_days"]
+        limit_en, limit_zh = _duration(r["deadline_days"])
+        verdict = turn.t(
+            f"{'✅ Meets' if within else '❌ Misses'} the deadline of {limit_en}.",
+            f"{'✅ 赶得上' if within else '❌ 赶不上'}期限（{limit_zh}）。",
+        ) + " " + verdict
+    if r["gpus_derived_from_deadline"]:
+        verdict = turn.t(
+            f"**{r['num_gpus']}× {_name(turn, r['gpu_id'])}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
+            f"**需要 {r['num_gpus']} 张 {_name(turn, r['gpu_id'])}** 才能在 {number(r['deadline_days'])} 天内完成（约 {number(r['wall_clock_days'])} 天）。",
+        ) + _as_sold(turn, args, r["num_gpus"]) + "\n\n" + verdict
+    rows = turn.item_rows(r["items"])
+    turn.assume(
+        f"MFU {r['mfu']:.0%} ({'given' if r['mfu_source'] == 'user' else 'default for this GPU class and scale'})",
+        f"MFU {r['mfu']:.0%}（{'用户给定' if r['mfu_source'] == 'user' else '按该GPU类别和规模的默认值'}）",
+    )
+    warnings = [f"⚠️ {turn.text(w)}" for w in r["warnings"]]
+    task = method if method in PEFT else ("pretrain" if "pretrain" in methods else "full_finetune")
+    warnings += filter(None, [compare.does_not_fit(turn, model, task, r["gpu_id"], r["num_gpus"])])
+    if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:
+        warnings[:0] = [f"⏱️ {line}" for line in [_within_a_quarter(turn, args)] if line]
+    turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
+    return "\n\n".join([verdict, table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows), *warnings])
+
+
+def time_on(turn: Turn, model: str, task: str, option: dict) -> str:
+    """A training recommendation made for a data size ("how many H100s to pretrain 13B on 1T tokens"): memory alone
+    picks the fewest cards that hold the model, so say how long those take and how many would finish in time."""
+    if task not in TIMED_TRAINING or turn.slots.tokens is None:
+        return ""
+    tokens, deadline = _tokens_seen(turn), turn.slots.deadline_hours
+    args = {"model": model, "gpu": option["gpu_id"], "tokens": tokens, "method": tool_method(task), "mfu": turn.slots.mfu,
+            "currency": _currency(turn), "num_gpus": None if deadline else option["count"], "deadline_days": deadline / 24 if deadline else None}  # fmt: skip
+    timed = turn.call("estimate_training_time", args)
+    if not timed.ok:
+        return ""
+    r, name = timed.result, _name(turn, option["gpu_id"])
+    took_en, took_zh = _duration(r["wall_clock_days"])
+    data = token_count(tokens)
+    if deadline:
+        limit_en, limit_zh = _duration(deadline / 24)
+        return turn.t(
+            f"⏱️ To train on {data} tokens within {limit_en} you need about **{r['num_gpus']}× {name}** (≈ {took_en}, MFU {r['mfu']:.0%}); memory alone needs {option['count']}.",
+            f"⏱️ 要在 {limit_zh}内训完 {data} token，大约需要 **{r['num_gpus']} 张 {name}**（约 {took_zh}，MFU {r['mfu']:.0%}）；仅按显存需要 {option['count']} 张。",
+        ) + _as_sold(turn, args, r["num_gpus"])
+    line = turn.t(
+        f"⏱️ On this configuration {data} tokens take **≈ {took_en}** ({number(r['gpu_hours'])} GPU-hours at MFU {r['mfu']:.0%}).",
+        f"⏱️ 按这个配置，{data} token 要训 **约 {took_zh}**（{number(r['gpu_hours'])} 卡时，MFU {r['mfu']:.0%}）。",
+    )
+    quicker = _within_a_quarter(turn, args) if r["wall_clock_days"] > QUARTER_DAYS else ""
+    return f"{line} {quicker}".rstrip()
+
+
+def _within_a_quarter(turn: Turn, args: dict) -> str:
+    """How many of the run's GPUs would finish it within QUARTER_DAYS, or "" when the tool cannot say."""
+    faster = turn.call("estimate_training_time", {**args, "num_gpus": None, "deadline_days": QUARTER_DAYS})
+    if not faster.ok:
+        return ""
+    n, name = faster.result["num_gpus"], _name(turn, args["gpu"])
+    return turn.t(
+        f"To finish within {QUARTER_DAYS} days you would need about **{number(n)}× {name}**.",
+        f"若要在 {QUARTER_DAYS} 天内完成，大约需要 **{number(n)} 张 {name}**。",
+    ) + _as_sold(turn, args, n)
+
+
+def _as_sold(turn: Turn, args: dict, needed: int) -> str:
+    """"11× A100" is no configuration anyone sells: the next count that is (whole boards or servers), and its time."""
+    gpu = turn.catalog.find_gpu(args["gpu"]) if args.get("gpu") else None
+    sold = sold_count_from(gpu, needed) if gpu is not None else None
+    if sold is None or sold == needed:
+        return ""
+    timed = turn.call("estimate_training_time", {**args, "num_gpus": sold, "deadline_days": None})
+    if not timed.ok:
+        return ""
+    took_en, took_zh = _duration(timed.result["wall_clock_days"])
+    servers = sold // SERVER_GPUS if sold > SERVER_GPUS and sold % SERVER_GPUS == 0 else 0
+    return turn.t(
+        f" As sold, that is **{sold}**" + (f" ({servers} servers of {SERVER_GPUS})" if servers else "") + f": ≈ {took_en}.",
+        f"按整机或整板采购为 **{sold} 张**" + (f"（{servers} 台 {SERVER_GPUS} 卡服务器）" if servers else "") + f"：约 {took_zh}。",
+    )

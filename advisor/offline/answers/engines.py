@@ -1,0 +1,18 @@
+"""The serving engine a question names, when the speed estimates can use it."""
+
+from __future__ import annotations
+
+from advisor.offline.turn import Turn
+
+ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")  # the serving engines with measured speeds in our data
+
+
+def engine_of(turn: Turn) -> str | None:
+    """The serving engine named, when our data has speeds for it; another one ("exllamav2", "MindIE") is said to be unused."""
+    if turn.slots.frame.get("engine") in (None, *ENGINES):
+        return turn.slots.engine  # marked as used
+    turn.slots.unusable["engine"] = (
+        "our data has no measured speeds for this engine, so the estimate uses the usual engine for the card",
+        "我们的数据里没有这个引擎的实测速度，按该卡常用的引擎估算",
+    )
+    return None

@@ -1,0 +1,127 @@
+"""How/why questions answered from the curated knowledge base, with citations."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.contract import Source
+from advisor.nlu.slot_labels import said
+from advisor.offline.turn import Turn
+from advisor.registry import ToolOutcome
+from advisor.retrieval.concept_cards import CARD_PREFIX
+from knowledge.concepts import load_concepts
+
+SHOWN_HITS = 3
+SURE_CONCEPT = 0.6  # a question surely about the field gets the card among the top hits; an unsure reading only a top card
+
+
+OFFERS = {
+    "recommend": ("If you tell me the model and task, I can rank GPU options for it.", "告诉我模型和任务，我可以给出选卡方案和排名。"),
+    "memory": ("If you tell me the model, I can itemise the memory it needs.", "告诉我模型，我可以逐项估算所需显存。"),
+    "max_fit": ("Name the GPU and model, and I can compute the largest batch and context that fit.", "告诉我显卡和模型，我可以算出能放下的最大 batch 和上下文。"),
+    "specs": ("Name two GPUs and I can compare their specs side by side.", "告诉我两款显卡，我可以并排对比参数。"),
+    "serving_speed": ("Name the model and GPU, and I can estimate tokens per second and concurrency.", "告诉我模型和显卡，我可以估算每秒 token 数和并发。"),
+    "training_time": ("Give me the model, token count and GPUs, and I can estimate the training time.", "告诉我模型、数据量和显卡，我可以估算训练时间。"),
+    "tco": ("Give me the GPUs and expected utilisation, and I can compare renting with buying.", "告诉我显卡数量和预计利用率，我可以对比租和买的成本。"),
+}
+
+
+OPEN_CALCULATION = (
+    "The calculation before this question still stands: say what to change (“with 2 cards?”, “at 32k context?”) and I run it again.",
+    "前面的计算仍然有效：说出要改的一项（如“换两张卡呢”“上下文32k呢”），我就重新算。",
+)
+CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estimate_throughput": "serving_speed",
+                   "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs"}  # fmt: skip
+
+
+def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None) -> str:
+    """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
+    ``question``: what is asked, when the message only changes an earlier question (``asked_first``): "and fp8?"
+    after "does int4 hurt quality?". Unless the change names a card another answer is titled with ("and the
+    MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗")."""
+    outcome = _search(turn, question or turn.message)
+    words = _card_words(turn)
+    if asked_first is not None and not _naming(_hits(outcome), words):
+        outcome = _search(turn, asked_first)
+    hits = _naming_first(_hits(outcome), words)
+    if question is not None or (turn.reading.intent == "concept" and turn.reading.confidence >= SURE_CONCEPT):
+        hits = _card_first(hits)
+    card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
+    if card is None:
+        body = _snippets(turn, outcome)
+    else:
+        body = f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+        for source in card.sources:
+            turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.title, urls=[source.url])
+        offer = offer or CALCULATOR_TASK.get(card.calculator or "")
+    if question is not None and turn.reading.frame.names():
+        body += "\n\n📌 " + _noted(turn)
+    if turn.reading.task in OFFERS and turn.reading.state.names():  # a calculation is open: it can be changed, not asked for again
+        body += "\n\n🧮 " + turn.t(*OPEN_CALCULATION)
+    elif offer in OFFERS:
+        body += "\n\n🧮 " + turn.t(*OFFERS[offer])
+    return body
+
+
+def _noted(turn: Turn) -> str:
+    """What a follow-up to a concept question adds ("and at 64 gpus across 8 nodes") does not change the card,
+    but it is kept: the next calculation asked "on that" starts from it."""
+    stated = turn.reading.frame
+    worked_out = {"gpu_count"} if stated.has("gpus_per_server") else set()  # "两台8卡": the user said 8 per server, not the total
+    values = turn.t(", ", "、").join(said(slot, stated.surface(slot), turn.language) for slot in stated.names() if slot not in worked_out)
+    return turn.t("Noted for the next calculation: {values}. The answer above holds for it.", "已记下，后面的计算会用到：{values}。上面的回答同样适用。").format(values=values)
+
+
+def _card_words(turn: Turn) -> set[str]:
+    """The model numbers of the cards the message names ("mi300x", "h20"): a card titled with one is about that card."""
+    names = [turn.catalog.find_gpu(gpu) for gpu in turn.entities.gpus]
+    return {word for gpu in names if gpu is not None for word in re.findall(r"[a-z]*\d+[a-z0-9]*", gpu.name.lower()) if not word.isdigit()}
+
+
+def _search(turn: Turn, query: str) -> ToolOutcome:
+    return turn.call("search_knowledge", {"query": query[:2000], "k": SHOWN_HITS, "language": turn.language})
+
+
+def _hits(outcome: ToolOutcome) -> list[dict]:
+    return (outcome.result or {}).get("hits", [])
+
+
+def _naming(hits: list[dict], card_words: set[str]) -> list[dict]:
+    return [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX) and card_words & set(re.findall(r"[a-z0-9]+", hit["title"].lower()))]
+
+
+def _naming_first(hits: list[dict], card_words: set[str]) -> list[dict]:
+    """Retrieval's near-ties ("is X usable yet?" fits every vendor's maturity card) go to the one naming the card asked about."""
+    naming = _naming(hits, card_words)
+    return [naming[0], *[hit for hit in hits if hit is not naming[0]]] if naming else hits
+
+
+def _card_first(hits: list[dict]) -> list[dict]:
+    """A concept card among the top hits answers the question directly; a guidance snippet ranked above it
+    ("做微调" pulls the fine-tuning sizing doc) is only its context."""
+    cards = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)]
+    return [cards[0], *[hit for hit in hits if hit is not cards[0]]] if cards else hits
+
+
+def _snippets(turn: Turn, outcome: ToolOutcome) -> str:
+    """No card answers it: the best guidance sections the search found, cited."""
+    if not outcome.ok:
+        return turn.error(outcome)
+    hits = outcome.result["hits"]
+    if not hits:
+        return turn.t(
+            "I found nothing on that in my knowledge base. Try asking about GPU choice, memory, cost, or a specific error.",
+            "知识库里没有找到相关内容。可以问我选卡、显存、成本或具体报错方面的问题。",
+        )
+    parts = [turn.t("From the GPU Advisor knowledge base:", "以下内容来自 GPU Advisor 知识库：")]
+    for hit in hits:
+        parts.append(f"**{hit['title']} — {hit['section']}**\n\n{hit['snippet']}")
+        turn.cite_source(Source.from_hit(hit))
+    return "\n\n".join(parts)
+
+
+def related(turn: Turn, query: str, k: int = 2) -> None:
+    """Cite the guidance docs most related to a tool answer, so every answer points somewhere to read more."""
+    outcome = turn.call("search_knowledge", {"query": query[:2000], "k": k, "language": turn.language})
+    for hit in (outcome.result or {}).get("hits", []):
+        turn.cite_source(Source.from_hit(hit))

@@ -1,0 +1,303 @@
+"""“Which GPU?” and “how much memory?” answers, from the recommender and the memory estimator."""
+
+from __future__ import annotations
+
+import re
+from typing import get_args
+
+from advisor.labels import VERDICT
+from advisor.language import default_currency
+from advisor.markdown import money, number, table
+from advisor.name_matcher import normalize_text
+from advisor.nlu.money_words import RENTING
+from advisor.offline.answers import costs, knowledge, memory_view, specs
+from advisor.offline.answers.compare_view import tool_method
+from advisor.offline.answers.engines import engine_of
+from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
+from advisor.offline.turn import Turn
+from tools.gpu_specs import CHINA_BUYABLE
+from tools.memory.schema import Optimizer
+
+DOMESTIC_VENDORS = {"Huawei", "Hygon", "Cambricon", "Kunlunxin", "Biren", "Moore Threads", "MetaX"}
+# The understanding layer's objective values (entities.yaml) → the recommender's ranking.
+OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "least_power": "power", "most_memory": "memory"}
+OBJECTIVE_LABEL = {
+    "cheapest": ("lowest purchase price of the whole configuration", "整套采购价最低"),
+    "fastest": ("fastest (most tokens/s in total; training: most TFLOPS)", "速度最快（总 token/s 最高；训练按总算力）"),
+    "cloud": ("lowest cloud cost per hour", "云上每小时费用最低"),
+    "china": ("buyable new in mainland China, then cheapest", "中国大陆可买到新卡，再按价格最低"),
+    "budget": ("within the budget, fastest first", "预算之内，速度优先"),
+    "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
+    "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
+}
+LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
+
+
+def _training_memory_options(turn: Turn, args: dict) -> None:
+    """CPU offload and activation recomputation, when the user names them (training only)."""
+    s = turn.slots
+    if s.offload:
+        args["offload"] = "optimizer_and_params" if args.get("zero_stage") == 3 else "optimizer"
+        if not args.get("zero_stage"):
+            args["zero_stage"] = 2 if (s.gpu_count or 1) > 1 else 0
+        s.mark("sharding")
+    if s.recompute:
+        args["recompute"] = s.recompute
+
+
+def _ask_for_model(turn: Turn) -> str:
+    """No model yet: what the knowledge base says about the question, then the one thing needed to calculate."""
+    return knowledge.concept(turn) + "\n\n" + turn.t(
+        "Which model, or how many parameters (e.g. *7B*, *Llama-3.1-70B*, *Qwen2.5-32B*)? And is it for serving, LoRA/QLoRA or full fine-tuning?",
+        "请问是哪个模型，或者多大参数量（例如「7B」「Llama-3.1-70B」「Qwen2.5-32B」）？用于推理部署、LoRA/QLoRA 还是全参微调？",
+    )
+
+
+def _serving_args(turn: Turn, task: str) -> dict:
+    """Concurrency, speed target, engine and 'for a team' — serving only; stated for training they are named as unused."""
+    s = turn.slots
+    target = s.frame.get("speed_target")
+    per_user = isinstance(target, float) and not LATENCY.search(s.frame.surface("speed_target") or "")
+    if task != "inference":
+        if s.frame.has("concurrency") or per_user:
+            turn.ignore("concurrency", "concurrent users and speed targets size serving, not training", "并发用户数和速度目标只用于推理部署，不用于训练")
+        return {}
+    if per_user:
+        s.mark("speed_target")
+    return {
+        "concurrency": s.concurrency,
+        "kv_precision": s.kv_precision,
+        "tokens_per_s_per_user": target if per_user else None,
+        "engine": engine_of(turn),
+        "team": True if s.for_a_team else None,
+    }
+
+
+def recommend(turn: Turn) -> str:
+    model = model_of(turn)
+    if model is None:
+        return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
+    task, named = task_of(turn)
+    s = turn.slots
+    budget = s.budget
+    args = {
+        "model": model,
+        "task": task,
+        "precision": precision_for(turn, task),
+        "context": s.context_length,
+        "batch": s.batch_size,
+        "objective": OBJECTIVES.get(s.objective or "") or ("budget" if budget else None),
+        "budget": budget.amount if budget else None,
+        "currency": budget.currency if budget else default_currency(turn.language),
+        "region": "cn" if s.region == "cn" else "global",
+        "gpus": s.gpus or None,
+        "max_gpus": s.gpu_count or None,
+        **_serving_args(turn, task),
+    }
+    if args["objective"] == "cheapest" and any(RENTING.search(normalize_text(text)) for text in turn.reading.task_messages):
+        args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
+    if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
+        args["region"], args["objective"] = "cn", args["objective"] or "china"
+    if s.keeps_to("domestic"):  # Chinese-made accelerators only
+        args["gpus"] = [g.id for g in turn.catalog.gpus if g.vendor in DOMESTIC_VENDORS]
+    if s.keeps_to("datacenter_only"):
+        allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
+        args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
+        turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
+    outcome = turn.call("recommend_gpus", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    options = r["options"]
+    label = turn.t(*TASK_LABEL[task])
+    if not options and turn.slots.gpus and not turn.count_asked:  # "can my 4090 do it?": the verdict for that GPU says why not
+        return memory(turn)
+    if not named:
+        turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
+    if not options:
+        return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
+    parts = [_verdict(turn, r, label), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
+    top = options[0]
+    parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
+    parts += filter(None, [costs.time_on(turn, model, task, top)])
+    if r.get("estimate"):
+        parts.append(memory_view.breakdown(turn, r["estimate"]))
+    if not named:
+        parts.append(memory_view.other_tasks(turn, model))
+    parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
+    parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
+    if budget:
+        turn.assume(f"budget {money(budget.amount, budget.currency)} for the GPUs only", f"预算 {money(budget.amount, budget.currency)} 仅计GPU本身")
+    turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
+    related(turn, f"{label} {turn.message}")
+    return "\n\n".join(parts)
+
+
+def _verdict(turn: Turn, r: dict, label: str) -> str:
+    top, cur = r["options"][0], r["currency"]
+    what = turn.text(top["config_label"])
+    over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
+    head = turn.t("Over the budget; the closest is" if over else "Recommended:", "预算内放不下，最接近的是" if over else "推荐：")
+    lead = turn.t(
+        f"**{head} {what}** ({number(_nominal(turn, top))} GB each) for {label} of {turn.text(r['model_label'])} ({number(r['params_b'])}B params): "
+        f"needs {number(top['per_gpu_gb'])} GB per GPU, {number(top['headroom_pct'])}% headroom.",
+        f"**{head}{what}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}："
+        f"每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
+    )
+    if top.get("purchase_cost") is not None:
+        lead += turn.t(f" The whole configuration ≈ {money(top['purchase_cost'], cur)}.", f"整套约 {money(top['purchase_cost'], cur)}。")
+    if top.get("tokens_per_s_per_user") is not None and top["tokens_per_s_total"] <= top["tokens_per_s_per_user"]:
+        # one user at a time: the total also pays for reading the prompt, so it is the lower figure and says nothing more
+        lead += turn.t(f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s.", f"生成速度约 {number(top['tokens_per_s_per_user'])} token/s。")
+    elif top.get("tokens_per_s_per_user") is not None:
+        lead += turn.t(
+            f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user while generating, {number(top['tokens_per_s_total'])} tokens/s in total with prefill counted.",
+            f"生成时每用户约 {number(top['tokens_per_s_per_user'])} token/s，计入预填充后总计 {number(top['tokens_per_s_total'])} token/s。",
+        )
+    ranked_by = turn.t(*OBJECTIVE_LABEL["cheapest" if over else r.get("objective", "cheapest")])
+    if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
+        # why a slower card leads: otherwise "fastest first" reads as a mistake
+        ranked_by += turn.t("; GeForce builds after data-center and workstation cards (driver licence, no ECC)",
+                            "；消费级整机排在数据中心和工作站卡之后（驱动许可、无 ECC）")  # fmt: skip
+    return lead + "\n\n" + turn.t(f"Ranked by: {ranked_by}.", f"排序依据：{ranked_by}。")
+
+
+def _mainland_pick(turn: Turn, r: dict, region: str) -> list[str]:
+    """A Chinese question that names no region may still be bought in mainland China: point at the first option sold there."""
+    if turn.language != "zh" or region == "cn":
+        return []
+    sold = [i for i, o in enumerate(r["options"], start=1) if turn.catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE]
+    if sold[:1] == [1]:  # the first recommendation is sold there already
+        return []
+    if not sold:
+        return ["若在中国大陆采购：以上方案都受出口管制、买不到新卡；说一句“只要国内能买的”，我按大陆可买的卡重新推荐。"]
+    pick = r["options"][sold[0] - 1]
+    return [f"若在中国大陆采购：首选是第 {sold[0]} 项 **{turn.text(pick['config_label'])}**（第一推荐受出口管制，大陆买不到新卡）。"]
+
+
+def _options_table(turn: Turn, r: dict) -> str:
+    options, cur = r["options"], r["currency"]
+    speed = any(o.get("tokens_per_s_total") is not None for o in options)
+    sized = any(o.get("meets_target") is not None for o in options)
+    headers = ["#", turn.t("Configuration", "配置"), turn.t("Memory", "显存"), turn.t("Plan", "并行方案"), turn.t("Need/GPU", "每卡需求"), turn.t("Headroom", "余量")]
+    if speed:
+        headers += [turn.t("tokens/s per user", "每用户 token/s"), turn.t("tokens/s total", "总 token/s")]
+    if sized:
+        headers.append(turn.t("Meets the load", "满足负载"))
+    headers += [turn.t("Purchase, whole ≈", "整套采购价≈"), turn.t("Cloud/h ≈", "云上每小时≈")]
+    rows = []
+    for i, o in enumerate(options, start=1):
+        row = [i, turn.text(o["config_label"]), f"{number(_nominal(turn, o))} GB", turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%"]
+        if speed:
+            row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
+        if sized:
+            row.append({True: turn.t("yes", "是"), False: turn.t("no", "否")}.get(o.get("meets_target"), "—"))
+        row += [money(o["purchase_cost"], cur), money(o["cloud_cost_per_hour"], cur)]
+        rows.append(row)
+    return table(headers, rows)
+
+
+def _nominal(turn: Turn, option: dict) -> float:
+    """The memory size printed on the box (the estimator compares against usable bytes)."""
+    return turn.catalog.gpu(option["gpu_id"]).memory_gb
+
+
+def memory(turn: Turn) -> str:
+    model = model_of(turn)
+    if model is None:  # "H20有多少显存" asks about the card, not a workload
+        return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
+    if turn.count_asked and turn.slots.gpus:  # "那全用910B的话要几台": the fewest of that card that hold it
+        return recommend(turn)
+    task, named = task_of(turn)
+    if not named:
+        turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")
+    s = turn.slots
+    args = {
+        "model": model,
+        "mode": "inference" if task == "inference" else "training",
+        "method": tool_method(task),
+        "precision": precision_for(turn, task),
+        "context": s.context_length,
+        "batch": s.batch_size,
+        "gpu": s.gpus[0] if s.gpus else None,
+        "gpu_memory_gb": None if s.gpus else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
+        "num_gpus": s.gpu_count,
+        "zero_stage": zero_stage_of(turn) if (s.gpu_count or 1) > 1 else None,
+        "kv_precision": s.kv_precision,
+        "tp": s.tp,
+        "pp": s.pp,
+    }
+    if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
+        turn.ignore("other_gpu", "not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
+    if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1 and not s.tp and not s.pp:
+        args["tp"] = s.gpu_count
+        turn.assume(f"the {s.gpu_count} GPUs split the model with tensor parallelism (TP={s.gpu_count})", f"{s.gpu_count} 张卡按张量并行切分模型（TP={s.gpu_count}）")
+    if args["mode"] == "training":
+        _training_memory_options(turn, args)
+    if args["mode"] == "training" and s.optimizer:
+        args["optimizer"] = s.optimizer if s.optimizer in get_args(Optimizer) else None
+        if not args["optimizer"]:  # Adafactor: its factored states are not modelled
+            turn.ignore("optimizer", f"{s.optimizer} is not modelled, so the estimate uses AdamW", f"{s.optimizer} 的显存未建模，按 AdamW 估算")
+    if turn.intent == "max_fit":
+        if not args["gpu"]:
+            turn.assume("GPU: H100 80GB (none named — tell me yours)", "显卡：未指定，按 H100 80GB 计算（请告诉我您的显卡）")
+            args["gpu"] = "h100-sxm"
+        return _limits(turn, args)
+    outcome = turn.call("estimate_memory", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    label = turn.t(*TASK_LABEL[task])
+    need = turn.t(
+        f"{turn.text(r['model_label'])} ({label}) needs **{number(r['total_per_gpu_gb'])} GB per GPU**"
+        + (f" on {r['num_gpus']} GPUs ({number(r['total_all_gpus_gb'])} GB in total)" if r["num_gpus"] > 1 else "")
+        + ".",
+        f"{turn.text(r['model_label'])}（{label}）每卡需要 **{number(r['total_per_gpu_gb'])} GB** 显存"
+        + (f"，共 {r['num_gpus']} 张卡（合计 {number(r['total_all_gpus_gb'])} GB）" if r["num_gpus"] > 1 else "")
+        + "。",
+    )
+    parts = []
+    if r.get("verdict"):
+        mark = f"**{turn.t(*VERDICT[r['verdict']])}**"
+        parts.append(
+            f"{mark} — "
+            + need
+            + turn.t(
+                f" The {r['gpu']} has {number(r['gpu_capacity_gb'])} GB (headroom {number(r['headroom_pct'])}%).",
+                f" {r['gpu']} 单卡 {number(r['gpu_capacity_gb'])} GB（余量 {number(r['headroom_pct'])}%）。",
+            )
+        )
+        if r.get("main_lever"):
+            parts.append("💡 " + turn.text(r["main_lever"]))
+    else:
+        parts.append(need)
+    if r.get("kv_cache_tokens"):
+        parts.append(turn.t(
+            f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",
+            f"按 vLLM 预分配，每卡还能放 {number(r['kv_cache_tokens'])} 个 KV cache token（当前上下文下约 {number(r['max_concurrency'])} 路并发）。",
+        ))
+    parts += memory_view.rule_of_thumb(turn, r)
+    parts.append(memory_view.breakdown(turn, r))
+    parts.append(f"_{turn.text(r['unit_note'])}_")
+    # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"]][:3]
+    turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
+    related(turn, f"memory {label} {turn.message}")
+    return "\n\n".join(parts)
+
+
+def _limits(turn: Turn, args: dict) -> str:
+    outcome = turn.call("max_fit", {k: v for k, v in args.items() if k != "num_gpus" or v})
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    lead = turn.t(
+        f"On {r['num_gpus']}× {r['gpu']} ({number(r['capacity_gb'])} GB each): **max batch {r['max_batch']}** at {number(r['context'])} tokens, **max context {number(r['max_context'])} tokens** at batch {r['batch']}.",
+        f"在 {r['num_gpus']} 张 {r['gpu']}（单卡 {number(r['capacity_gb'])} GB）上：{number(r['context'])} 上下文时**最大 batch 为 {r['max_batch']}**；batch {r['batch']} 时**最长上下文约 {number(r['max_context'])} token**。",
+    )
+    parts = [lead]
+    if r.get("limit_reason"):
+        parts.append("ℹ️ " + turn.text(r["limit_reason"]))
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:2]]
+    return "\n\n".join(parts)

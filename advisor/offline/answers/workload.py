@@ -1,0 +1,85 @@
+"""The workload a message describes, read the same way by every answer: model, task, precision, ZeRO stage.
+
+Kept apart from ``sizing`` so the comparison and rental answers can read it without importing the
+sizing answer, which imports them back through the cost and spec answers.
+"""
+
+from __future__ import annotations
+
+from advisor.offline.turn import Turn
+
+TASK_BY_WORKLOAD = {
+    "inference": "inference",
+    "lora": "lora",
+    "qlora": "qlora",
+    "full_finetune": "full_finetune",
+    "pretrain": "pretrain",
+    "train": "full_finetune",
+    "finetune": "lora",
+}
+TASK_LABEL = {
+    "inference": ("serving (inference)", "推理部署"),
+    "lora": ("LoRA fine-tuning", "LoRA 微调"),
+    "qlora": ("QLoRA fine-tuning", "QLoRA 微调"),
+    "full_finetune": ("full fine-tuning", "全参微调"),
+    "pretrain": ("pre-training", "预训练"),
+}
+
+
+def pasted_config(text: str) -> str | None:
+    """A Hugging Face config.json pasted into the message (the model tools accept its text)."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    candidate = text[start : end + 1]
+    shape_keys = ("hidden_size", "n_embd", "num_hidden_layers", "n_layer", "d_model", "text_config")
+    if not any(f'"{key}"' in candidate for key in shape_keys):
+        return None
+    # Broken JSON is passed on too: the model resolver explains what is wrong with it.
+    return candidate
+
+
+def model_of(turn: Turn) -> str | None:
+    return pasted_config(turn.message) or turn.model_reference()
+
+
+def task_of(turn: Turn) -> tuple[str, bool]:
+    """The task and whether the user named it (otherwise serving is assumed and said so).
+
+    ZeRO/FSDP or an optimizer only make sense for training, so they imply full fine-tuning."""
+    for workload in turn.slots.workloads:
+        if workload in TASK_BY_WORKLOAD:
+            return TASK_BY_WORKLOAD[workload], True
+    if turn.slots.sharding or turn.slots.optimizer:
+        return "full_finetune", True
+    return "inference", False
+
+
+TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
+
+
+def precision_for(turn: Turn, task: str) -> str | None:
+    """The stated precision when it suits the task; otherwise None (the tool's default) and a note saying why."""
+    stated = turn.slots.frame.get("precision")
+    if stated is None:
+        return None
+    if task == "qlora":
+        usable = stated in ("nf4", "int4", "int8", "bnb-4bit", "bnb-int8")
+    elif task in ("full_finetune", "pretrain", "lora"):
+        usable = stated in TRAINING_PRECISIONS
+    else:
+        usable = True
+    if not usable:
+        turn.ignore("precision", f"{turn.t(*TASK_LABEL[task])} trains in bf16/fp16 weights (QLoRA: 4-bit NF4)", f"{turn.t(*TASK_LABEL[task])}需要 bf16/fp16 权重（QLoRA 为 4 位 NF4）")
+        return None
+    turn.slots.mark("precision")
+    return stated
+
+
+def zero_stage_of(turn: Turn) -> int | None:
+    for sharding in turn.slots.frame.all("sharding"):
+        if sharding.startswith("zero-"):
+            return int(sharding[-1])
+        if sharding == "fsdp":
+            return 3
+    return None

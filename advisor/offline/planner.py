@@ -1,0 +1,180 @@
+"""Offline mode: a deterministic bilingual planner that calls the same tools as the LLM agent.
+
+The understanding layer reads the message in its conversation (intent with confidence, slots
+with roles, the task a follow-up continues); the policy here picks the answer: a confident
+task with its slots → the tools; a missing model → the stated assumption plus a question for
+it; low confidence → a concept answer from the knowledge base and the closest calculator.
+Every slot the user stated either reaches a tool or is named in the answer with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
+from advisor.markdown import escape_raw_html, number, sources_section
+from advisor.nlu.dialogue import ASKS_WHY, restated_question
+from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
+from advisor.nlu.slot_labels import said
+from advisor.offline.answers import costs, guard, knowledge, serving, sizing, specs, trouble
+from advisor.offline.turn import Turn
+from advisor.registry import Registry
+from knowledge.catalog import Catalog, load_catalog
+
+Handler = Callable[[Turn], str]
+TASK_HANDLERS: dict[str, Handler] = {
+    "recommend": sizing.recommend,
+    "memory": sizing.memory,
+    "max_fit": sizing.memory,
+    "specs": specs.answer,
+    "serving_speed": serving.answer,
+    "training_time": costs.training_time,
+    "tco": costs.tco,
+    "troubleshoot": trouble.answer,
+}
+# Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
+# than a confident table for a question that was not asked.
+MIN_CONFIDENCE = 0.45
+GUARDED = ("injection", "out_of_scope", "greeting")
+GUARD_CONFIDENCE = 0.6  # below this a refusal, an off-topic reply or a greeting gives way to the next reading
+WHERE_FROM = (
+    "Here is where the figure comes from: the same calculation, each line with its formula or source.",
+    "这个数字的来历如下：同一个计算，每一行都附了公式或出处。",
+)
+SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
+NOT_REPORTED = {"gpus_per_server"}
+
+
+class OfflinePlanner:
+    def __init__(self, registry: Registry, catalog: Catalog | None = None, cache_dir: Path | None = None):
+        self.registry = registry
+        self.catalog = catalog or load_catalog()
+        self.understanding = shared_understanding(cache_dir) if catalog is None else Understanding(catalog, cache_dir)
+
+    def answer(self, message: str, history: list[ChatTurn]) -> AdvisorResponse:
+        message = message if isinstance(message, str) else ""
+        reading = self.understanding.read(message, [t.content for t in history if t.role == "user"])
+        turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog)
+        body = self._route(turn)
+        if turn.slots.load_from_headcount:
+            people = turn.slots.load_from_headcount
+            turn.assume(f"Sized for all of “{people}” at once; give the peak number of concurrent users to size closer",
+                        f"按“{people}”全部同时使用估算；告诉我高峰并发数可以估得更准")
+        if turn.calls and any(call.name != "search_knowledge" for call in turn.calls):
+            body += _unused(turn)  # a calculation: every stated value was used or is named here
+        if turn.assumptions:
+            body += "\n\n**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions)
+        if turn.sources:
+            body += "\n\n" + sources_section(turn.sources, turn.language)
+        return AdvisorResponse(
+            answer=escape_raw_html(body),  # answers echo user text; none of it may become live HTML
+            language=turn.language,
+            mode="offline",
+            tool_calls=[ToolCall(**o.model_dump()) for o in turn.calls],
+            sources=turn.sources,
+        )
+
+    def _route(self, turn: Turn) -> str:
+        unreadable = guard.unreadable(turn)
+        if unreadable:
+            return unreadable
+        reading = turn.reading
+        guarded = sum(p for intent, p in reading.probabilities.items() if intent in GUARDED)
+        if reading.intent in GUARDED and max(reading.confidence, guarded) < GUARD_CONFIDENCE:  # an unsure refusal is worse than an answer
+            reading.settle_besides(GUARDED)  # but "ok unrelated, a pasta recipe?" (off-topic 0.5, greeting 0.4) is no question of ours
+        if reading.intent == "injection":
+            return guard.injection(turn) + self._beside_injection(turn)
+        if reading.intent == "out_of_scope":
+            return guard.out_of_scope(turn)
+        if reading.intent == "greeting":
+            return guard.greeting(turn)
+        if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
+            return trouble.answer(turn)
+        task = reading.task if reading.intent == "follow_up" else reading.intent
+        if reading.follow_up and task == TOPIC:
+            return knowledge.concept(turn, question=self._topic(turn), asked_first=reading.task_messages[0])
+        if task is None and reading.follow_up:
+            task = _task_from_slots(turn)
+        if task not in TASK_HANDLERS or reading.confidence < MIN_CONFIDENCE:
+            return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
+        if reading.follow_up and not reading.frame.names() and ASKS_WHY.search(turn.message.lower()):
+            body = TASK_HANDLERS[task](turn)
+            return turn.t(*WHERE_FROM) + _largest_part(turn) + "\n\n" + body
+        return TASK_HANDLERS[task](turn)
+
+
+    def _topic(self, turn: Turn) -> str:
+        """The open concept question as the follow-ups have changed it."""
+        first, *changes = turn.reading.task_messages
+        question = self.understanding.read_one(first)
+        for change in changes:
+            question = self.understanding.read_one(restated_question(question, self.understanding.read_one(change)))
+        return question.text
+
+    def _beside_injection(self, turn: Turn) -> str:
+        """What is left once the injection sentences are removed (a question, a pasted log) still gets its answer."""
+        kept = [s for s in SENTENCE.split(turn.message) if s.strip() and self.understanding.read_one(s).intent != "injection"]
+        rest = "".join(kept)
+        if not rest.strip():
+            return ""
+        reading = self.understanding.read_one(rest)
+        if reading.confidence < MIN_CONFIDENCE or reading.intent not in TASK_HANDLERS:
+            return ""
+        reading.task, reading.state = reading.intent, reading.frame
+        inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
+        return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _largest_part(turn: Turn) -> str:
+    """The line item that weighs most in the itemised result, with its formula: most of a "why so much?"."""
+    items = [i for call in turn.calls for i in (call.result or {}).get("items", []) if isinstance(i, dict) and "value" in i]
+    if not items:
+        return ""
+    top = max(items, key=lambda i: i["value"])
+    return turn.t(" The largest part is {label}: {value} {unit} (`{formula}`).", "占比最大的一项是{label}：{value} {unit}（`{formula}`）。").format(
+        label=turn.text(top["label"]), value=number(top["value"], 2), unit=top["unit"], formula=turn.formula(top)
+    )
+
+
+def _task_from_slots(turn: Turn) -> str | None:
+    """A follow-up with nothing before it: a model means sizing, a GPU means specs."""
+    if turn.entities.models or turn.entities.params:
+        return "recommend"
+    if turn.entities.gpus:
+        return "specs"
+    return None
+
+
+UNUSED_BECAUSE = {
+    "gpu_form": ("the catalog has no such variant of the GPU in question", "目录里这款卡没有这个版本"),
+    "other_gpu": ("the catalog has no figures for this card; tell me its memory (e.g. “12 GB”) and the fit is checked against that",
+                  "目录里没有这款卡的数据；告诉我它的显存（如“12GB”），就按显存判断能否放下"),
+    "audience": ("speed is sized by how many people ask at the same time (the concurrency), not by how many may use it",
+                 "速度按同时提问的人数（并发）计算，不按能用它的总人数"),
+    "discount": ("a rental discount is applied in the rent-or-buy comparison; ask “rent or buy?” to see it",
+                 "租用折扣用在“租还是买”的对比里；问“租还是买”即可看到"),
+    "deadline": ("a deadline is checked by a training-time estimate, which needs the amount of training data; tell me how many tokens and I will say which setup finishes in time",
+                 "期限要用训练时长来核对，这需要训练数据量；告诉我有多少 token，我就能算出哪套配置能按时跑完"),
+    "epochs": ("epochs multiply the training data in a training-time estimate; ask how long the run takes to see it",
+               "训练轮数用在训练时长估算里（乘以数据量）；问“要训多久”即可看到"),
+}
+
+
+def _unused(turn: Turn) -> str:
+    """Name every value the user stated in this message that no tool used, and why."""
+    stated = turn.reading.frame
+    lines = []
+    for slot in stated.names():
+        if slot in NOT_REPORTED or slot in turn.slots.used or slot in turn.entities.used:
+            continue
+        if slot == "server_count" and stated.has("gpus_per_server") and "gpu_count" in turn.slots.used:  # "两台8卡" made the total
+            continue
+        why = turn.ignored.get(slot) or turn.t(
+            *turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它"))
+        )
+        lines.append(f"- {said(slot, stated.surface(slot), turn.language)}: {why}")
+    if not lines:
+        return ""
+    return "\n\n**" + turn.t("You also mentioned", "您还提到了") + "**\n" + "\n".join(lines)

@@ -1,0 +1,234 @@
+"""What the answers read from the conversation's slot frame, named the way the tools take it.
+
+The frame holds what the user stated (see ``advisor.nlu``); this view turns it into
+tool-ready values and records which slots an answer used, so the planner can name every stated
+value that did not reach a tool instead of silently dropping it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from advisor.nlu.entity_words import weights_multiple
+from advisor.nlu.frame import CONDITIONS, Frame, Money
+
+METHOD_TO_WORKLOAD = {
+    "inference": "inference", "lora": "lora", "qlora": "qlora", "full_finetune": "full_finetune",
+    "pretrain": "pretrain", "finetune": "finetune", "train": "train",
+}  # fmt: skip
+
+
+CALCULATED_CURRENCIES = ("USD", "CNY")  # the calculators' currencies; no exchange rate is kept for any other
+
+
+class Slots:
+    def __init__(self, frame: Frame):
+        self.frame = frame
+        self.used: set[str] = set()
+        self.unusable: dict[str, tuple[str, str]] = {}  # slot → why no tool could take it (English, Chinese)
+        self.load_from_headcount = ""  # the headcount a load was taken from, when no load was stated
+
+    def _get(self, slot: str, default=None):
+        if self.frame.has(slot):
+            self.used.add(slot)
+        return self.frame.get(slot, default)
+
+    def _money(self, slot: str) -> Money | None:
+        value = self.frame.get(slot)
+        if isinstance(value, Money) and value.currency not in CALCULATED_CURRENCIES:
+            self.unusable[slot] = (
+                f"the calculators work in USD or CNY and keep no {value.currency} exchange rate: please give it in one of those",
+                f"计算器只用美元或人民币，没有 {value.currency} 汇率：请换算成其中一种",
+            )
+            return None
+        return self._get(slot)
+
+    def _all(self, slot: str) -> list:
+        if self.frame.has(slot):
+            self.used.add(slot)
+        return self.frame.all(slot)
+
+    def mark(self, *slots: str) -> None:
+        self.used.update(s for s in slots if self.frame.has(s))
+
+    # names
+    @property
+    def models(self) -> list[str]:
+        return list(dict.fromkeys(self._all("model")))
+
+    @property
+    def gpus(self) -> list[str]:
+        return list(dict.fromkeys(self._all("gpu")))
+
+    @property
+    def params(self) -> float | None:
+        return self._get("size")
+
+    # workload
+    @property
+    def workloads(self) -> list[str]:
+        return [METHOD_TO_WORKLOAD[m] for m in self._all("method") if m in METHOD_TO_WORKLOAD]
+
+    @property
+    def precision(self) -> str | None:
+        return self._get("precision")
+
+    @property
+    def kv_precision(self) -> str | None:
+        return self._get("kv_precision")
+
+    @property
+    def sharding(self) -> str | None:
+        return self._get("sharding")
+
+    @property
+    def offload(self) -> bool:
+        return "offload" in self._all("sharding")
+
+    @property
+    def recompute(self) -> str | None:
+        return self._get("recompute")
+
+    @property
+    def optimizer(self) -> str | None:
+        return self._get("optimizer")
+
+    @property
+    def engine(self) -> str | None:
+        return self._get("engine")
+
+    # sizes and counts
+    @property
+    def context_length(self) -> int | None:
+        return self._get("context")
+
+    @property
+    def batch_size(self) -> int | None:
+        return self._get("batch")
+
+    @property
+    def concurrency(self) -> int | None:
+        """The stated load, else a headcount ("给二十来个研发用") taken as all of them at once."""
+        stated = self._get("concurrency")
+        headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
+        if stated is not None or headcount is None:
+            return stated
+        self.used.add("audience")
+        self.load_from_headcount = headcount.surface
+        return int(headcount.value)
+
+    @property
+    def gpu_count(self) -> int | None:
+        return self._get("gpu_count")
+
+    @property
+    def gpus_per_server(self) -> int | None:
+        return self._get("gpus_per_server")
+
+    @property
+    def servers(self) -> int | None:
+        return self._get("server_count")
+
+    @property
+    def tp(self) -> int | None:
+        return self._get("tp")
+
+    @property
+    def pp(self) -> int | None:
+        return self._get("pp")
+
+    @property
+    def dp(self) -> int | None:
+        return self._get("dp")
+
+    @property
+    def parallel_gpus(self) -> int | None:
+        """GPUs a stated parallel layout spans: TP × PP × DP ("tp=8 pp=4 dp=16" is 512)."""
+        degrees = [d for d in (self.tp, self.pp, self.dp) if d]
+        return math.prod(degrees) if len(degrees) >= 2 or self.dp else None
+
+    @property
+    def gpu_memory_gb(self) -> float | None:
+        return self._get("gpu_memory")
+
+    @property
+    def tokens(self) -> float | None:
+        return self._get("training_tokens")
+
+    @property
+    def deadline_hours(self) -> float | None:
+        value = self._get("deadline")
+        return value if isinstance(value, float) else None
+
+    # money and time
+    @property
+    def budget(self) -> Money | None:
+        return self._money("budget")
+
+    @property
+    def server_price(self) -> Money | None:
+        return self._money("server_price")
+
+    @property
+    def hourly_price(self) -> Money | None:
+        price = self._money("cloud_price")
+        return price if isinstance(price, Money) else None
+
+    @property
+    def discount_pct(self) -> float | None:
+        """The share taken off the rent ("40% off", "打6折" is 40)."""
+        return self._get("discount")
+
+    @property
+    def mfu(self) -> float | None:
+        """The MFU the user gave, as a fraction ("40% MFU" is 0.4)."""
+        share = self._get("mfu")
+        return share / 100 if isinstance(share, float) else None
+
+    @property
+    def power_price(self) -> Money | None:
+        return self._money("electricity_price")
+
+    @property
+    def utilisation(self) -> float | None:
+        return self._get("utilisation")
+
+    @property
+    def horizon_years(self) -> float | None:
+        value = self._get("horizon")
+        return value if isinstance(value, float) else None
+
+    @property
+    def region(self) -> str | None:
+        return self._get("region")
+
+    @property
+    def objective(self) -> str | None:
+        """The ranking the user asked for; "data-center cards only" and "buyable in China" are filters, not rankings."""
+        return next((o for o in self._all("objective") if o not in CONDITIONS), None)
+
+    def keeps_to(self, condition: str) -> bool:
+        """Whether the user limited the options: "datacenter_only", "china_buyable" or "domestic"."""
+        return condition in self._all("objective")
+
+    @property
+    def for_a_team(self) -> bool:
+        if "team" not in self.frame.all("audience"):
+            return False
+        self.used.add("audience")
+        return True
+
+    @property
+    def quotes_rule_of_thumb(self) -> bool:
+        return self._get("claim") is not None
+
+    @property
+    def claimed_bytes_per_parameter(self) -> float | None:
+        """The figure of the quoted rule ("每个参数16字节": 16); None when the rule was named without one."""
+        claim = self._get("claim")
+        return float(claim) if isinstance(claim, (int, float)) else None
+
+    @property
+    def claimed_weights_multiple(self) -> float | None:
+        """The multiple of a rule that scales the weights ("1.2x the weights": 1.2), else None."""
+        return weights_multiple(self._get("claim"))

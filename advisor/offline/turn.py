@@ -1,0 +1,178 @@
+"""One question being answered offline: what was understood, and the tool calls made for it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.contract import Language, Source
+from advisor.labels import pick, unit
+from advisor.markdown import number
+from advisor.nlu.dialogue import asks_count
+from advisor.nlu.entity_words import is_other_model
+from advisor.nlu.frame import Frame
+from advisor.nlu.reading import Reading
+from advisor.nlu.slot_labels import LABELS, slot_label
+from advisor.offline.slots import Slots
+from advisor.registry import Registry, ToolOutcome
+from knowledge.bilingual import AdvisorError, Text
+from knowledge.catalog import Catalog
+from tools.serving.setup import ENGINE_LABELS
+
+DERIVED_MODEL = re.compile(r"coder|distill|math", re.IGNORECASE)  # fine-tunes sold under their own names
+SIZE_IN_NAME = re.compile(r"(\d+(?:\.\d+)?)\s?b(?![a-z])")
+FIELD_NAME = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")  # 'server_price', 'utilisation_pct'
+SETTING = re.compile(r"(?P<field>[a-z_]+)=(?P<value>\S+)")  # a tool's suggestion for programs: 'engine=llamacpp', 'tp=2'
+FIELD_SLOT = {"num_gpus": "gpu_count"}  # tool fields whose slot has another name
+COUNTS = ("gpu_count", "gpus_per_server", "server_count")
+
+
+@dataclass
+class Turn:
+    message: str
+    reading: Reading
+    registry: Registry
+    catalog: Catalog
+    calls: list[ToolOutcome] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+    ignored: dict[str, str] = field(default_factory=dict)  # slot → why the answer could not use it
+    slots: Slots = field(init=False)  # the conversation's frame for this task
+    count_asked: bool = field(init=False)  # "要几台": how many cards is the question, not a given
+    entities: Slots = field(init=False)  # what this message alone states
+
+    def __post_init__(self) -> None:
+        # "那全用910B的话要几台" after "放得进8卡H20吗" asks how many 910B it takes, not whether eight of them hold it:
+        # the count asked for is dropped from the conversation's frame
+        self.count_asked = asks_count(self.message) and not any(self.reading.frame.has(slot) for slot in COUNTS)
+        state = self.reading.state
+        self.slots = Slots(Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS}) if self.count_asked else state)
+        self.entities = Slots(self.reading.frame)
+
+    @property
+    def language(self) -> Language:
+        return self.reading.language  # type: ignore[return-value]
+
+    @property
+    def intent(self) -> str:
+        return self.reading.task or self.reading.intent
+
+    def model_reference(self) -> str | None:
+        """What the conversation names as the model: a catalog id, else a bare size such as '7B'.
+
+        A model the catalog does not know ("qwq-32b") is sized as a generic dense model of the
+        size in its name, and the answer says so."""
+        if self.slots.models:
+            name = self._language_model(self.slots.models)
+            if self.catalog.find_model(name) is not None:
+                self._say_whose_shapes(name)
+                return name
+            size = SIZE_IN_NAME.search(name)
+            if size is None:
+                only = self.catalog.models_extending(name)
+                if len(only) == 1:  # "GLM4": the catalog has one model by that name
+                    self.assume(f"“{name}” read as {only[0].name}, the catalog's only model by that name", f"“{name}”按目录中唯一同名模型 {only[0].name} 计算")
+                    return only[0].id
+            # the size in its name, else the size the user gave ("a 175b gpt-3 style model")
+            size_b = size.group(1) if size else (f"{self.slots.params / 1e9:g}" if self.slots.params else None)
+            if size_b:
+                self.assume(
+                    f"“{name}” is not in the model catalog; sized as a generic {size_b}B dense decoder",
+                    f"模型目录中没有“{name}”，按通用 {size_b}B 稠密模型估算",
+                )
+                return f"{size_b}B"
+            return name  # the tool explains that it does not know it, with suggestions
+        if self.slots.params:
+            return f"{self.slots.params / 1e9:g}B"
+        return None
+
+    def _language_model(self, names: list[str]) -> str:
+        """"bge-m3和qwen2.5 7b": the language model is the one sized; a model of another kind beside it is said to be left out."""
+        llms = [name for name in names if not is_other_model(name)]
+        if not llms:
+            return names[0]
+        label = self.catalog.model(llms[0]).name if self.catalog.find_model(llms[0]) else llms[0]
+        for other in (name for name in names if is_other_model(name)):
+            self.assume(
+                f"“{other}” is not a language model, so this sizes {label} alone: add the memory “{other}” needs on the same card",
+                f"“{other}”不是大语言模型，这里只估算 {label}；同卡部署时还要加上“{other}”自身占用的显存",
+            )
+        return llms[0]
+
+    def _say_whose_shapes(self, model_id: str) -> None:
+        """"qwen2.5-coder 32b" and "r1 distill 14b" are sized as the base model whose shapes they keep: said,
+        so that the base model's name in the answer does not look like a misreading."""
+        label = self.catalog.model(model_id).name
+        for said in (v.surface for v in self.slots.frame.slots.get("model", []) if v.value == model_id):
+            if DERIVED_MODEL.search(said) and not DERIVED_MODEL.search(label):
+                self.assume(f"“{said}” keeps the architecture of {label}, so it is sized as {label}", f"“{said}”与 {label} 结构相同，按 {label} 计算")
+                return
+
+    def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
+        outcome = self.registry.call(name, {k: v for k, v in args.items() if v is not None})
+        self.calls.append(outcome)
+        return outcome
+
+    def t(self, en: str, zh: str) -> str:
+        return pick(self.language, en, zh)
+
+    def text(self, value: Text | dict) -> str:
+        value = value if isinstance(value, Text) else Text.model_validate(value)
+        return value.pick(self.language)
+
+    def formula(self, item: dict) -> str:
+        """A tool line item's formula in the user's language."""
+        return item.get("formula_zh") or item["formula"] if self.language == "zh" else item["formula"]
+
+    def item_rows(self, items: list[dict]) -> list[list[str]]:
+        """Tool line items as table rows (item, value with its unit, formula) in the user's language."""
+        return [[self.text(i["label"]), f"{number(i['value'], 2)} {unit(i['unit'], self.language)}".rstrip(), f"`{self.formula(i)}`"] for i in items]
+
+    def assume(self, en: str, zh: str) -> None:
+        self.assumptions.append(self.t(en, zh))
+
+    def ignore(self, slot: str, en: str, zh: str) -> None:
+        """The user stated ``slot`` but this answer cannot use it: say so rather than drop it (even if it was read)."""
+        self.ignored[slot] = self.t(en, zh)
+        self.slots.used.discard(slot)
+
+    def error(self, outcome: ToolOutcome) -> str:
+        """The tool's bilingual error, its suggestions in words (settings syntax and bare field names are for programs)."""
+        error = dict(outcome.error or {})
+        error["suggestions"] = [words for s in error.get("suggestions", []) if (words := self._in_words(str(s)))]
+        text = f"⚠️ {AdvisorError(**error).message(self.language)}"
+        if error.get("code") == "unknown_model":
+            text += "\n\n" + self._unknown_model_help()
+        return text
+
+    def _in_words(self, suggestion: str) -> str | None:
+        """"engine=llamacpp" as "engine llama.cpp" / "推理引擎 llama.cpp"; a bare field name or an unknown field says nothing."""
+        setting = SETTING.fullmatch(suggestion)
+        if setting is None:
+            return None if FIELD_NAME.fullmatch(suggestion) else suggestion
+        slot = FIELD_SLOT.get(setting["field"], setting["field"])
+        if slot not in LABELS:
+            return None
+        value = ENGINE_LABELS.get(setting["value"], setting["value"]) if slot == "engine" else setting["value"]
+        return f"{slot_label(slot, self.language)} {value}"
+
+    def _unknown_model_help(self) -> str:
+        name = self.slots.models[0] if self.slots.models else ""
+        if name and is_other_model(name):
+            return self.t(
+                f"“{name}” is not a language model. The memory, speed and training calculators here size decoder language models, "
+                "so they cannot size it; ask about the GPU's memory instead (for example “which cards have 24 GB or more?”).",
+                f"“{name}”不是大语言模型。这里的显存、速度和训练计算器只适用于解码器语言模型，无法估算它；可以改问显卡的显存（例如“哪些卡有 24 GB 以上显存？”）。",
+            )
+        return self.t(
+            "Name a model from the catalog, give its size (for example “a 13B model”), or paste its config.json.",
+            "请给出目录中的模型名、模型参数量（例如“13B 模型”），或贴出它的 config.json。",
+        )
+
+    def cite(self, doc_id: str, title: str, section: str = "", urls: list[str] | None = None, citation: str = "") -> None:
+        self.cite_source(Source(doc_id=doc_id, title=title, section=section, urls=urls or [], citation=citation))
+
+    def cite_source(self, source: Source) -> None:
+        if all(s.doc_id != source.doc_id for s in self.sources):
+            self.sources.append(source)
