@@ -167,9 +167,13 @@ def catalog_gpu_id(name: str) -> str | None:
     return gpu.id if gpu else None
 
 
+def shipped_gpu_ids() -> list[str]:
+    return [g.id for g in _shipped_gpus().entries]
+
+
 def company_prices() -> PriceOverrides | None:
     """The validated ``ADVISOR_PRICES`` file, or None when unset; a bad file raises its bilingual error."""
-    return active_overrides(catalog_gpu_id, [g.id for g in _shipped_gpus().entries])
+    return active_overrides(catalog_gpu_id, shipped_gpu_ids())
 
 
 def with_company_gpu_prices(gpus: list[GPU], overrides: PriceOverrides | None) -> list[GPU]:

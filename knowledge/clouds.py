@@ -119,3 +119,40 @@ class PriceBook:
 @lru_cache(maxsize=1)
 def load_price_book() -> PriceBook:
     return PriceBook(load_clouds(), tco_defaults())
+
+
+class PriceInForce(BaseModel):
+    """One price the tools use, for the `gpu-advisor prices` listing."""
+
+    kind: Literal["gpu_purchase", "gpu_cloud", "power", "cloud_tier"]
+    item: str
+    amount: float
+    currency: str
+    unit: str
+    date: str
+    source: str
+    company: bool = Field(description="True when it comes from the company's prices file.")
+
+
+def prices_in_force() -> list[PriceInForce]:
+    """Every GPU price, power and colocation default and cloud tier rate in force, the company's marked."""
+    rows = []
+    for gpu in load_catalog().gpus:
+        for kind, price, unit in (("gpu_purchase", gpu.purchase_price, "per GPU"), ("gpu_cloud", gpu.cloud_price, "per GPU-hour")):
+            if price is not None:
+                rows.append(PriceInForce(kind=kind, item=gpu.name, amount=price.amount, currency=price.currency, unit=unit,
+                                         date=price.date, source=price.source, company=bool(price.overridden_by)))  # fmt: skip
+    defaults = tco_defaults()
+    for key, item in (("electricity_price_usd", "electricity"), ("electricity_price_cny", "electricity"), ("colo_price_per_kw_month_usd", "colocation")):
+        d = defaults[key]
+        currency, unit = d.unit.split("/", 1)
+        dates = [s.date for s in d.sources]
+        rows.append(PriceInForce(kind="power", item=item, amount=d.value, currency=currency, unit=f"per {unit}",
+                                 date=d.date or (max(dates) if dates else "—"), source=d.basis if d.overridden_by else "; ".join(d.links) or d.basis,
+                                 company=bool(d.overridden_by)))  # fmt: skip
+    for rate in load_clouds().rates:
+        rows.append(PriceInForce(kind="cloud_tier", item=f"{rate.gpu} · {TIER_NAMES[rate.tier][0]} · {rate.offer}", amount=rate.price,
+                                 currency=rate.currency, unit="per GPU-hour", date=rate.date,
+                                 source=rate.quoted_by if rate.overridden_by else (f"{rate.source.title} {rate.source.url}" if rate.source else ""),
+                                 company=bool(rate.overridden_by)))  # fmt: skip
+    return rows

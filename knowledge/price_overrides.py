@@ -33,6 +33,7 @@ ENV_VAR = "ADVISOR_PRICES"
 CURRENCIES = ("USD", "CNY")
 TIERS = ("hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "china")
 DATE_PATTERN = r"^\d{4}(-\d{2}){0,2}$"
+MAX_PROBLEMS = 8  # enough to fix a file in one pass, short enough to read
 
 
 def _date_text(value: Any) -> Any:
@@ -156,11 +157,11 @@ def _problem(error: dict) -> tuple[str, str]:
 
 def _file_error(path: Path, problems: list[tuple[int, tuple, tuple[str, str]]]) -> AdvisorError:
     en, zh = [], []
-    for line, loc, (what_en, what_zh) in problems[:5]:
+    for line, loc, (what_en, what_zh) in sorted(problems, key=lambda p: p[0])[:MAX_PROBLEMS]:
         where_en, where_zh = _where(path, line, loc)
-        en.append(f"{where_en}: {what_en}.")
-        zh.append(f"{where_zh}：{what_zh}。")
-    return AdvisorError("invalid_prices_file", "The prices file is invalid. " + " ".join(en), "价格文件有误。" + "".join(zh))
+        en.append(f"\n- {where_en}: {what_en}.")
+        zh.append(f"\n- {where_zh}：{what_zh}。")
+    return AdvisorError("invalid_prices_file", "The prices file is invalid:" + "".join(en), "价格文件有误：" + "".join(zh))
 
 
 def load_price_overrides(path: Path, resolve_gpu: Callable[[str], str | None], gpu_ids: list[str]) -> PriceOverrides:
@@ -187,29 +188,19 @@ def load_price_overrides(path: Path, resolve_gpu: Callable[[str], str | None], g
     if not isinstance(raw, dict):
         raise _file_error(path, [(1, (), ("the file must be a mapping with gpus:, power: and clouds: sections",
                                            "文件顶层必须是包含 gpus:、power:、clouds: 的映射"))])  # fmt: skip
+    named = [(("gpus", name), name) for name in (raw.get("gpus") or {}) if isinstance(raw.get("gpus"), dict)]
+    named += [(("clouds", i, "gpu"), row["gpu"]) for i, row in enumerate(raw.get("clouds") or []) if isinstance(row, dict) and "gpu" in row]
+    problems = [(_line_of(lines, loc), loc, _unknown_gpu(str(name), gpu_ids)) for loc, name in named if resolve_gpu(str(name)) is None]
     try:
         parsed = PricesFile.model_validate(raw)
     except ValidationError as exc:
-        problems = [(_line_of(lines, tuple(e["loc"])), tuple(e["loc"]), _problem(e)) for e in exc.errors(include_url=False)]
-        raise _file_error(path, problems) from None
-    gpus: dict[str, GpuQuotes] = {}
-    unknown = []
-    for name, quotes in parsed.gpus.items():
-        gpu_id = resolve_gpu(name)
-        if gpu_id is None:
-            unknown.append((_line_of(lines, ("gpus", name)), ("gpus", name), _unknown_gpu(name, gpu_ids)))
-        else:
-            gpus[gpu_id] = quotes
-    clouds = []
-    for index, quote in enumerate(parsed.clouds):
-        gpu_id = resolve_gpu(quote.gpu)
-        if gpu_id is None:
-            unknown.append((_line_of(lines, ("clouds", index, "gpu")), ("clouds", index, "gpu"), _unknown_gpu(quote.gpu, gpu_ids)))
-        else:
-            clouds.append(quote.model_copy(update={"gpu": gpu_id}))
-    if unknown:
-        raise _file_error(path, unknown)
-    return PriceOverrides(path=path, gpus=gpus, power=parsed.power, clouds=clouds)
+        problems += [(_line_of(lines, tuple(e["loc"])), tuple(e["loc"]), _problem(e)) for e in exc.errors(include_url=False)]
+    if problems:
+        raise _file_error(path, problems)
+    return PriceOverrides(
+        path=path, gpus={resolve_gpu(name): quotes for name, quotes in parsed.gpus.items()}, power=parsed.power,
+        clouds=[quote.model_copy(update={"gpu": resolve_gpu(quote.gpu)}) for quote in parsed.clouds],
+    )  # fmt: skip
 
 
 def _unknown_gpu(name: str, gpu_ids: list[str]) -> tuple[str, str]:
