@@ -13,6 +13,7 @@ from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError, read_yaml
 
 DATA_FILE = Path(__file__).parent / "answer_text.yaml"
+FOCUS_PREFIX = "focus."
 
 
 def _blanks(template: str) -> set[str]:
@@ -24,6 +25,8 @@ def phrases() -> dict[str, Text]:
     raw = read_yaml(DATA_FILE)
     found = {}
     for key, row in (raw or {}).items():
+        if key.startswith(FOCUS_PREFIX):
+            continue
         if not isinstance(row, dict) or set(row) != {"en", "zh"}:
             raise CatalogError(f"{DATA_FILE}: {key} needs exactly an en and a zh text")
         if _blanks(row["en"]) != _blanks(row["zh"]):
@@ -39,3 +42,16 @@ def phrase(key: str, **values) -> Text:
     en = {k: v.en if isinstance(v, Text) else v for k, v in values.items()}
     zh = {k: v.zh if isinstance(v, Text) else v for k, v in values.items()}
     return Text(en=text.en.format(**en), zh=text.zh.format(**zh))
+
+
+@lru_cache(maxsize=4)
+def focus_words(kind: str) -> dict[str, tuple[str, ...]]:
+    """``focus.<kind>`` of the data file: line item → the words that ask for it alone (lower case)."""
+    raw = read_yaml(DATA_FILE).get(FOCUS_PREFIX + kind) or {}
+    return {item: tuple(word.casefold() for word in words) for item, words in raw.items()}
+
+
+def asked_line(kind: str, message: str) -> str | None:
+    """The line item a message asks for by name, if any ("电费多少?" → 'energy')."""
+    text = message.casefold()
+    return next((item for item, words in focus_words(kind).items() if any(word in text for word in words)), None)

@@ -12,7 +12,7 @@ from advisor.agent.markdown import money, number, table, token_count
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
 from advisor.understanding.frame import Money
-from knowledge.answer_text import phrase
+from knowledge.answer_text import asked_line, phrase
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.recommend.configs import SERVER_GPUS, sold_count_from
@@ -144,6 +144,8 @@ def tco(turn: Turn) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
+    if _asks_for_electricity(turn):
+        return _electricity(turn, r)
     cur = r["currency"]
     years = r["horizon_months"] / 12
     if r["break_even_month"]:
@@ -177,6 +179,25 @@ def tco(turn: Turn) -> str:
     parts.append(_inputs(turn, r["assumptions"], r["currency"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
+
+
+def _asks_for_electricity(turn: Turn) -> bool:
+    """"电费多少?" after a rent-or-buy answer: the electricity line, not the whole comparison again. A message that
+    states an electricity price changes the comparison instead."""
+    earlier = len(turn.reading.task_messages) > 1 or turn.reading.follow_up
+    return earlier and not turn.reading.frame.has("electricity_price") and asked_line("tco_line", turn.message) == "energy"
+
+
+def _electricity(turn: Turn, r: dict) -> str:
+    item = next(i for i in r["items"] if i["key"] == "energy")
+    cur, energy, opex = r["currency"], item["value"], r["own_monthly_opex"]
+    if energy == 0:
+        return turn.text(phrase("tco.electricity.included"))
+    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    line = phrase("tco.electricity.answer", energy=money(energy, cur), what=what, formula=f"`{turn.formula(item)}`",
+                  share=number(energy / opex * 100 if opex else 0), opex=money(opex, cur))  # fmt: skip
+    defaults = [a for a in r["assumptions"] if a["key"] in ("electricity_price", "pue", "load_factor_pct", "server_max_kw")]
+    return turn.text(line) + "\n\n" + _inputs(turn, defaults, cur)
 
 
 def _months(turn: Turn, months: float | None) -> str:
