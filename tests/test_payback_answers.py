@@ -21,7 +21,7 @@ def tco_args(response):
 def test_a_quoted_payback_is_checked_not_taken_as_the_life_en(offline_advisor):
     response = ask(offline_advisor, "A reseller told us 8x H100 would pay for itself in 8 months compared with renting. Does that hold up?")
     args = tco_args(response)
-    assert args["claimed_payback_months"] == 8 and args["lifetime_years"] is None
+    assert args["claimed_payback_months"] == 8 and args.get("lifetime_years") is None
     answer = response.answer
     assert "8 months does not hold" in answer and "Hyperscaler on-demand" in answer and "100% use" in answer
     assert "not used as the servers' life" in answer and "over 4 years" in answer
