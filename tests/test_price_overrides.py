@@ -82,8 +82,8 @@ def test_the_prices_command_marks_the_company_figures(company_prices, capsys):
 
 
 BAD_FILES = {  # case → (file text, line the error must name, words of the English fix, of the Chinese fix)
-    "unknown_gpu": ("gpus:\n  h100-sxm:\n    purchase: {amount: 1, currency: USD, date: 2026-11-01, source: q-1}\n  H1000 Ultra:\n"
-                    "    purchase: {amount: 1, currency: USD, date: 2026-11-01, source: q-1}\n", 4, "unknown GPU", "未知的 GPU"),
+    "unknown_gpu": (("gpus:\n  h100-sxm:\n    purchase: {amount: 1, currency: USD, date: 2026-11-01, source: q-1}\n  H1000 Ultra:\n"
+                     "    purchase: {amount: 1, currency: USD, date: 2026-11-01, source: q-1}\n"), 4, "unknown GPU", "未知的 GPU"),
     "negative_price": ("power:\n  electricity_per_kwh:\n    amount: -0.1\n    currency: USD\n    date: 2026-11-01\n    source: bill\n",
                        3, "above 0", "大于 0"),
     "missing_date": ("clouds:\n  - gpu: h100-sxm\n    tier: specialist\n    amount: 2.1\n    currency: USD\n    source: contract\n",

@@ -35,8 +35,8 @@ BOOK = PriceBook(
     CloudCatalog([rate("hyperscaler_on_demand", 6.88), rate("specialist", 2.5), rate("china", 13.0, "CNY")]), shipped_tco_defaults()
 )
 # An 8×H100 server at $300k with 15% network: capex $345,000; hand-checked opex $4,847.75 a month.
-SERVER = dict(gpu="h100-sxm", server_price=300_000, network_overhead_pct=15, server_max_kw=10.2, load_factor_pct=7.5 / 10.2 * 100,
-              pue=1.3, electricity_price=0.10, colo_price_per_kw_month=180, maintenance_pct_per_year=8)  # fmt: skip
+SERVER = {"gpu": "h100-sxm", "server_price": 300_000, "network_overhead_pct": 15, "server_max_kw": 10.2, "load_factor_pct": 7.5 / 10.2 * 100,
+          "pue": 1.3, "electricity_price": 0.10, "colo_price_per_kw_month": 180, "maintenance_pct_per_year": 8}  # fmt: skip
 CAPEX, OPEX = 345_000, 711.75 + 1836 + 2300
 
 

@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
+from knowledge.clouds import PriceBook
 from knowledge.gpus import GPU
-from knowledge.clouds import TIER_NAMES, CloudRate, PriceBook
 from knowledge.tco_defaults import Default, shipped_tco_defaults
 from tools.checks import check_range
 from tools.common import LineItem
@@ -36,9 +36,9 @@ from tools.cost.money import (
     normalize_currency,
     price_in,
 )
-from tools.cost.price_age import age_months, is_stale
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
+from tools.cost.tco_tiers import ClaimCheck, StalePrice, TierPayback, claim_check, stale_prices, tier_paybacks
 
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
 MAX_TOTAL_GPUS = 1_000_000
@@ -88,42 +88,6 @@ class MonthPoint(BaseModel):
     month: int
     own_cumulative: float = Field(description="Capex plus owned opex paid so far (cash; resale not credited).")
     cloud_cumulative: float
-
-
-class TierPayback(BaseModel):
-    tier: str
-    tier_name: Text
-    offer: str
-    price_per_gpu_hour: float = Field(description="The tier's rate in the answer's currency.")
-    quoted_price: float
-    quoted_currency: Currency
-    date: str
-    source_url: str | None
-    source_title: str | None
-    derived: bool
-    basis: str
-    company: bool = Field(description="True when the rate is the company's own (prices file).")
-    stale: bool = Field(description="Older than 6 months on `today`.")
-    monthly_rent_avoided: float = Field(description="GPU-hours used per month × the rate.")
-    payback_months: float | None = Field(description="capex / (rent avoided − owned opex) at the utilisation used; None = never.")
-    payback_months_full_use: float | None = Field(description="The same at 100% utilisation.")
-    utilisation_for_claim_pct: float | None = Field(
-        None, description="Utilisation at which owning pays back within the claimed months against this tier (> 100: not reachable)."
-    )
-
-
-class ClaimCheck(BaseModel):
-    claimed_months: float
-    holds_at_your_use: bool = Field(description="Some tier pays back within the claim (+10%) at the utilisation used.")
-    holds_at_full_use: bool = Field(description="Some tier pays back within the claim (+10%) at 100% utilisation.")
-    best_tier: str | None = Field(description="The tier that pays back fastest at full use.")
-    utilisation_pct: float
-
-
-class StalePrice(BaseModel):
-    what: Text
-    date: str
-    age_months: float
 
 
 class TcoResult(BaseModel):
@@ -357,62 +321,6 @@ def _items(p: TcoInputs, n: TcoNumbers, c: Currency) -> list[LineItem]:
     return items
 
 
-def _payback(capex: float, opex: float, rent: float) -> float | None:
-    return capex / (rent - opex) if rent > opex else None
-
-
-def _tier_paybacks(rates: list[CloudRate], inputs: TcoInputs, n: TcoNumbers, r: TcoRequest, currency: Currency, today) -> list[TierPayback]:
-    """Payback of the purchase against each tier the user could rent from: China tiers in CNY answers only."""
-    rows = []
-    used_share = inputs.utilisation_pct / 100
-    for rate in rates:
-        if rate.tier == "china" and currency != "CNY":
-            continue
-        price = convert(rate.price, rate.currency, currency, r.usd_to_cny)
-        full = n.gpus * HOURS_PER_MONTH * price
-        needed = None
-        if r.claimed_payback_months is not None:
-            needed = (n.capex / r.claimed_payback_months + n.opex) / full * 100
-        rows.append(TierPayback(
-            tier=rate.tier, tier_name=Text(en=TIER_NAMES[rate.tier][0], zh=TIER_NAMES[rate.tier][1]), offer=rate.offer,
-            price_per_gpu_hour=price, quoted_price=rate.price, quoted_currency=rate.currency, date=rate.date,
-            source_url=rate.source.url if rate.source else None, source_title=rate.source.title if rate.source else rate.quoted_by or None,
-            derived=rate.derived, basis=rate.basis, company=bool(rate.overridden_by), stale=is_stale(rate.date, today),
-            monthly_rent_avoided=full * used_share, payback_months=_payback(n.capex, n.opex, full * used_share),
-            payback_months_full_use=_payback(n.capex, n.opex, full), utilisation_for_claim_pct=needed,
-        ))  # fmt: skip
-    if currency == "CNY":  # a China buyer's own market first
-        rows.sort(key=lambda row: row.tier != "china")
-    return rows
-
-
-def _claim_check(claimed: float | None, rows: list[TierPayback], utilisation: float) -> ClaimCheck | None:
-    if claimed is None or not rows:
-        return None
-    slack = claimed * 1.1  # "~8 months" is met by 8.8; a claim is a round figure, not a promise to the day
-
-    def within(months: float | None) -> bool:
-        return months is not None and months <= slack
-
-    fastest = min((row for row in rows if row.payback_months_full_use is not None), key=lambda row: row.payback_months_full_use, default=None)
-    return ClaimCheck(
-        claimed_months=claimed, holds_at_your_use=any(within(row.payback_months) for row in rows),
-        holds_at_full_use=any(within(row.payback_months_full_use) for row in rows),
-        best_tier=fastest.tier if fastest else None, utilisation_pct=utilisation,
-    )  # fmt: skip
-
-
-def _stale_prices(gpu: GPU | None, request: TcoRequest, rows: list[TierPayback], today) -> list[StalePrice]:
-    """Every dated price the answer leans on that is older than 6 months on ``today``."""
-    dated: list[tuple[Text, str]] = []
-    if gpu is not None and request.server_price is None and gpu.purchase_price is not None:
-        dated.append((Text(en=f"{gpu.name} purchase price", zh=f"{gpu.name} 采购价"), gpu.purchase_price.date))
-    if gpu is not None and request.cloud_price_per_gpu_hour is None and gpu.cloud_price is not None:
-        dated.append((Text(en=f"{gpu.name} cloud price", zh=f"{gpu.name} 云上价格"), gpu.cloud_price.date))
-    dated += [(Text(en=f"{row.tier_name.en}: {row.offer}", zh=f"{row.tier_name.zh}：{row.offer}"), row.date) for row in rows]
-    return [StalePrice(what=what, date=date, age_months=age_months(date, today)) for what, date in dated if is_stale(date, today)]
-
-
 def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None) -> TcoResult:  # type: ignore[assignment]  # the registry injects by annotation
     """Compare owning servers with renting the same GPU-hours, month by month over the servers' life, and the
     payback against each cloud tier (``prices``: the price book in force; None = shipped defaults, no tiers)."""
@@ -424,7 +332,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     n = evaluate(inputs)
     today = dt.date.fromisoformat(request.today) if request.today else None
     rates = prices.clouds.for_gpu(gpu.id) if prices is not None and gpu is not None else []
-    tiers = _tier_paybacks(rates, inputs, n, request, currency, today)
+    tiers = tier_paybacks(rates, inputs, n, request.claimed_payback_months, request.usd_to_cny, currency, today)
     sensitivities, details = rank_sensitivities(inputs, currency)
     own_total = n.capex + n.opex * n.months - n.residual
     cloud_total = n.cloud_monthly * n.months
@@ -438,6 +346,6 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
                 for k in range(n.months + 1)],
         sensitivities=sensitivities, sensitivity_details=details, power_reminder=_power_reminder(inputs, gpu),
         assumptions=assumptions, items=_items(inputs, n, currency), tier_paybacks=tiers,
-        claim_check=_claim_check(request.claimed_payback_months, tiers, inputs.utilisation_pct),
-        stale_prices=_stale_prices(gpu, request, tiers, today),
+        claim_check=claim_check(request.claimed_payback_months, tiers, inputs.utilisation_pct),
+        stale_prices=stale_prices(gpu, request.server_price is None, request.cloud_price_per_gpu_hour is None, tiers, today),
     )  # fmt: skip

@@ -6,13 +6,12 @@ import datetime as dt
 import math
 import re
 
-from advisor.agent.answers import compare, rentals
+from advisor.agent.answers import compare, payback, rentals
 from advisor.agent.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.agent.markdown import money, number, table, token_count
 from advisor.agent.turn import Turn
 from advisor.language import default_currency
 from advisor.understanding.frame import Money
-from knowledge.answer_text import asked_line, phrase
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.recommend.configs import SERVER_GPUS, sold_count_from
@@ -144,8 +143,8 @@ def tco(turn: Turn) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
-    if _asks_for_electricity(turn):
-        return _electricity(turn, r)
+    if payback.asks_for_electricity(turn):
+        return payback.electricity(turn, r, _inputs)
     cur = r["currency"]
     years = r["horizon_months"] / 12
     if r["break_even_month"]:
@@ -162,7 +161,7 @@ def tco(turn: Turn) -> str:
         [turn.t("Own (amortised)", "自购（摊销）"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
         [turn.t("Rent (cloud)", "租用（云）"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
     ]
-    claim = _claim_check(turn, r)
+    claim = payback.claim_check(turn, r)
     parts = [
         *claim,
         verdict,
@@ -171,100 +170,14 @@ def tco(turn: Turn) -> str:
             f"Capex {money(r['capex'], cur)}; owned cost per used GPU-hour {money(r['own_cost_per_used_gpu_hour'], cur)}; break-even utilisation {number(r['break_even_utilisation_pct'])}%.",
             f"一次性投入 {money(r['capex'], cur)}；自购每有效GPU小时成本 {money(r['own_cost_per_used_gpu_hour'], cur)}；盈亏平衡利用率 {number(r['break_even_utilisation_pct'])}%。",
         ),
-        *_tier_paybacks(turn, r),
-        *_stale_note(turn, r),
+        *payback.tier_paybacks(turn, r),
+        *payback.stale_note(turn, r),
         "**" + turn.t("What moves the answer most", "对结论影响最大的假设") + "**\n" + "\n".join(f"- {turn.text(x)}" for x in r["sensitivities"]),
         f"⚡ {turn.text(r['power_reminder'])}",
     ]
     parts.append(_inputs(turn, r["assumptions"], r["currency"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
-
-
-def _asks_for_electricity(turn: Turn) -> bool:
-    """"电费多少?" after a rent-or-buy answer: the electricity line, not the whole comparison again. A message that
-    states an electricity price changes the comparison instead."""
-    earlier = len(turn.reading.task_messages) > 1 or turn.reading.follow_up
-    return earlier and not turn.reading.frame.has("electricity_price") and asked_line("tco_line", turn.message) == "energy"
-
-
-def _electricity(turn: Turn, r: dict) -> str:
-    item = next(i for i in r["items"] if i["key"] == "energy")
-    cur, energy, opex = r["currency"], item["value"], r["own_monthly_opex"]
-    if energy == 0:
-        return turn.text(phrase("tco.electricity.included"))
-    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
-    line = phrase("tco.electricity.answer", energy=money(energy, cur), what=what, formula=f"`{turn.formula(item)}`",
-                  share=number(energy / opex * 100 if opex else 0), opex=money(opex, cur))  # fmt: skip
-    defaults = [a for a in r["assumptions"] if a["key"] in ("electricity_price", "pue", "load_factor_pct", "server_max_kw")]
-    return turn.text(line) + "\n\n" + _inputs(turn, defaults, cur)
-
-
-def _months(turn: Turn, months: float | None) -> str:
-    return turn.text(phrase("tco.tiers.never") if months is None else phrase("tco.tiers.months", months=number(months)))
-
-
-def _claim_check(turn: Turn, r: dict) -> list[str]:
-    """The quoted payback, checked: under which tier and utilisation it holds, or the closest it comes."""
-    check, rows = r.get("claim_check"), r.get("tier_paybacks") or []
-    if not check:
-        return []
-    cur, claimed, use = r["currency"], number(check["claimed_months"]), number(check["utilisation_pct"])
-    slack = check["claimed_months"] * 1.1
-    at_use = [row for row in rows if row["payback_months"] is not None and row["payback_months"] <= slack]
-    fastest = next(row for row in rows if row["tier"] == check["best_tier"]) if check["best_tier"] else rows[0]
-    cheapest = min(rows, key=lambda row: row["price_per_gpu_hour"])
-
-    def filled(row: dict) -> dict:
-        return {"tier": row["tier_name"], "rate": money(row["price_per_gpu_hour"], cur), "at_use": _months(turn, row["payback_months"]),
-                "full": number(row["payback_months_full_use"]) if row["payback_months_full_use"] else "—"}  # fmt: skip
-
-    if at_use:
-        best = min(at_use, key=lambda row: row["payback_months"])
-        line = phrase("tco.claim.holds_at_use", claimed=claimed, utilisation=use, **{**filled(best), "at_use": number(best["payback_months"])})
-    elif check["holds_at_full_use"]:
-        line = phrase("tco.claim.full_use_only", claimed=claimed, utilisation=use, **filled(fastest))
-    else:
-        line = phrase("tco.claim.does_not_hold", claimed=claimed, utilisation=use, **filled(fastest), cheapest=cheapest["tier_name"],
-                      cheapest_rate=money(cheapest["price_per_gpu_hour"], cur), cheapest_at_use=_months(turn, cheapest["payback_months"]))  # fmt: skip
-    lifetime = phrase("tco.claim.not_a_lifetime", claimed=claimed, years=number(r["horizon_months"] / 12))
-    return [turn.text(line), turn.text(lifetime)]
-
-
-def _tier_paybacks(turn: Turn, r: dict) -> list[str]:
-    """Payback against each cloud tier the user could rent from, with each rate's date and source."""
-    rows = r.get("tier_paybacks") or []
-    if not rows:
-        return []
-    cur, check = r["currency"], r.get("claim_check")
-    use = next((number(a["value"]) for a in r["assumptions"] if a["key"] == "utilisation_pct"), "—")
-    capex = money(r["capex"], cur)
-    headers = [turn.text(phrase("tco.tiers.tier")), turn.text(phrase("tco.tiers.rate")), turn.text(phrase("tco.tiers.at_use", utilisation=use)),
-               turn.text(phrase("tco.tiers.at_full"))]  # fmt: skip
-    if check:
-        headers.append(turn.text(phrase("tco.tiers.needed", claimed=number(check["claimed_months"]))))
-    body, sources = [], []
-    for row in rows:
-        marks = [turn.text(phrase(key)) for key, on in (("tco.tiers.derived", row["derived"]), ("tco.tiers.company", row["company"])) if on]
-        rate = money(row["price_per_gpu_hour"], cur) + (f" ({', '.join(marks)})" if marks else "")
-        cells = [turn.text(row["tier_name"]), rate, _months(turn, row["payback_months"]), _months(turn, row["payback_months_full_use"])]
-        if check:
-            needed = row["utilisation_for_claim_pct"]
-            cells.append(f"{number(needed)}%" if needed is not None and needed <= 100 else turn.text(phrase("tco.tiers.unreachable")))
-        body.append(cells)
-        fields = {"tier": row["tier_name"], "offer": row["offer"], "date": row["date"], "title": row["source_title"] or "", "url": row["source_url"] or ""}
-        sources.append(turn.text(phrase("tco.tiers.company_source" if row["company"] else "tco.tiers.source", **fields)))
-    title = turn.text(phrase("tco.tiers.title", capex=capex, opex=money(r["own_monthly_opex"], cur)))
-    listed = "**" + turn.text(phrase("tco.tiers.sources_title")) + "**\n" + "\n".join(f"- {line}" for line in sources)
-    return [title + "\n\n" + table(headers, body), listed]
-
-
-def _stale_note(turn: Turn, r: dict) -> list[str]:
-    stale = r.get("stale_prices") or []
-    if not stale:
-        return []
-    items = [turn.text(phrase("tco.stale.item", what=p["what"], date=p["date"], age=number(p["age_months"], 0))) for p in stale]
-    return [turn.text(phrase("tco.stale.note", items=turn.t("; ", "；").join(items)))]
 
 
 TCO_INPUTS = {
