@@ -43,7 +43,8 @@ from tools.cost.tco_tiers import ClaimCheck, StalePrice, TierPayback, claim_chec
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
 MAX_TOTAL_GPUS = 1_000_000
 MIN_UTILISATION_PCT = 0.01  # under 5 minutes a month per GPU
-MIN_CLOUD_PRICE = 0.001  # a tenth of a cent (or fen) per GPU-hour
+MIN_CLOUD_PRICE = 0.001
+MIN_CLAIMED_MONTHS = 0.1  # a tenth of a cent (or fen) per GPU-hour
 
 
 class TcoRequest(BaseModel):
@@ -147,8 +148,9 @@ def _check_request(r: TcoRequest) -> None:
             check_range(value, en, zh, minimum=low, maximum=high, exclusive_minimum=exclusive, code=f"invalid_{field}")
     check_exchange_rate(r.usd_to_cny)
     if r.claimed_payback_months is not None:
-        check_range(r.claimed_payback_months, "Claimed payback (months)", "声称的回本月数", minimum=0, maximum=600,
-                    exclusive_minimum=True, code="invalid_claimed_payback")  # fmt: skip
+        # a floor, not "> 0": a denormal claim overflows the utilisation it needs to inf; under 3 days it is a typo
+        check_range(r.claimed_payback_months, "Claimed payback (months)", "声称的回本月数", minimum=MIN_CLAIMED_MONTHS, maximum=600,
+                    code="invalid_claimed_payback")  # fmt: skip
     if r.utilisation_pct is not None and r.hours_per_month is not None:
         raise AdvisorError(
             "conflicting_utilisation",
