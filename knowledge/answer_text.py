@@ -53,5 +53,12 @@ def focus_words(kind: str) -> dict[str, tuple[str, ...]]:
 
 def asked_line(kind: str, message: str) -> str | None:
     """The line item a message asks for by name, if any ("电费多少?" → 'energy')."""
+    found = word_positions(kind, message)
+    return found[0][0] if found else None
+
+
+def word_positions(kind: str, message: str) -> list[tuple[str, int]]:
+    """(item, character offset) of every focus word of ``kind`` in ``message``, in order."""
     text = message.casefold()
-    return next((item for item, words in focus_words(kind).items() if any(word in text for word in words)), None)
+    found = [(item, match) for item, words in focus_words(kind).items() for word in words if (match := text.find(word)) >= 0]
+    return sorted(found, key=lambda pair: pair[1])

@@ -9,8 +9,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from advisor.agent.slots import Slots
-from advisor.understanding.frame import Frame, SlotValue
+from advisor.agent.answers.payback import claim_and_horizon
+from advisor.understanding.frame import SlotValue
 from knowledge.bilingual import AdvisorError
 from knowledge.clouds import DATA_FILE as CLOUDS_FILE
 from knowledge.clouds import CloudCatalog, CloudRate, PriceBook, load_cloud_rates
@@ -113,28 +113,22 @@ def test_a_claim_of_zero_months_is_refused_in_both_languages():  # 5e-324 would 
     assert "payback" in error.value.en and "回本" in error.value.zh
 
 
-def _slots(*values: tuple[str, object, int]) -> Slots:
-    frame = Frame()
-    for slot, value, start in values:
-        frame.slots.setdefault(slot, []).append(SlotValue(value, str(value), start))
-    return Slots(frame)
+def spans(message: str, *surfaces_and_years: tuple[str, float]) -> list[SlotValue]:
+    return [SlotValue(years, surface, message.index(surface)) for surface, years in surfaces_and_years]
 
 
 def test_months_beside_payback_words_are_the_claim_and_other_spans_the_horizon():
-    # "pays back in ~8 months over a 5-year life": 8 months sits by the words, 5 years is the horizon
-    claimed, horizon = _slots(("claim", "payback", 20), ("horizon", 8 / 12, 34), ("horizon", 5.0, 60)).payback_claim_and_horizon
+    message = "vendor says it pays back in ~8 months; we keep servers for 5 years"
+    claimed, horizon = claim_and_horizon(message, spans(message, ("8 months", 8 / 12), ("5 years", 5.0)), 5.0)
     assert claimed == pytest.approx(8 / 12) and horizon == 5.0
-    # "8个月回本": before the words
-    claimed, horizon = _slots(("horizon", 8 / 12, 0), ("claim", "payback", 3)).payback_claim_and_horizon
-    assert claimed == pytest.approx(8 / 12) and horizon is None
-    # a horizon far from a "break even" question stays the horizon
-    claimed, horizon = _slots(("horizon", 3.0, 5), ("claim", "payback", 60)).payback_claim_and_horizon
-    assert claimed is None and horizon == 3.0
-
-
-def test_a_payback_claim_is_not_a_memory_rule_of_thumb():
-    assert not _slots(("claim", "payback", 0)).quotes_rule_of_thumb
-    assert _slots(("claim", "rule_of_thumb", 0)).quotes_rule_of_thumb
+    message = "听说8个月就能回本，真的吗"
+    claimed, horizon = claim_and_horizon(message, spans(message, ("8个月", 8 / 12)), 8 / 12)
+    assert claimed == pytest.approx(8 / 12) and horizon is None  # the claim is not also the servers' life
+    # a span far from the words stays the horizon; no payback words: nothing changes
+    message = "over 3 years, with our usage and the current rent, when would buying the cards pay back?"
+    assert claim_and_horizon(message, spans(message, ("3 years", 3.0)), 3.0) == (None, 3.0)
+    message = "rent or buy 8 h100 over 3 years"
+    assert claim_and_horizon(message, spans(message, ("3 years", 3.0)), 3.0) == (None, 3.0)
 
 
 # ---------------------------------------------------------------- dated prices

@@ -18,8 +18,6 @@ METHOD_TO_WORKLOAD = {
 }  # fmt: skip
 
 
-PAYBACK_CLAIM = "payback"  # the claim value (entities.yaml) of a quoted payback period
-CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
 CALCULATED_CURRENCIES = ("USD", "CNY")  # the calculators' currencies; no exchange rate is kept for any other
 
 
@@ -222,25 +220,7 @@ class Slots:
 
     @property
     def quotes_rule_of_thumb(self) -> bool:
-        return self.frame.get("claim") not in (None, PAYBACK_CLAIM) and self._get("claim") is not None
-
-    @property
-    def payback_claim_and_horizon(self) -> tuple[float | None, float | None]:
-        """A quoted payback ("pays back in ~8 months", "8个月回本") and the comparison horizon, in years.
-
-        The span of time stated next to the payback words is the claim to check; any other span is the
-        horizon. Without payback words every span is the horizon, as before."""
-        claims = [v for v in self.frame.slots.get("claim", []) if v.value == PAYBACK_CLAIM]
-        spans = [v for v in self.frame.slots.get("horizon", []) if isinstance(v.value, float)]
-        if not claims or not spans:
-            return None, self.horizon_years
-        word = claims[0]
-        claimed = min(spans, key=lambda v: abs(v.start - word.start))
-        if abs(claimed.start - word.start) > CLAIM_REACH_CHARS:
-            return None, self.horizon_years
-        self.used.update({"claim", "horizon"})
-        horizon = next((v.value for v in spans if v is not claimed), None)
-        return claimed.value, horizon
+        return self._get("claim") is not None
 
     @property
     def claimed_bytes_per_parameter(self) -> float | None:

@@ -110,7 +110,7 @@ def tco(turn: Turn) -> str:
     if server_price is None and budget is not None:
         turn.assume(f"{money(budget, currency)} is the purchase price of all servers", f"{money(budget, currency)} 视为全部服务器的采购价")
         server_price = budget / servers
-    claimed_years, horizon_years = s.payback_claim_and_horizon
+    claimed_years, horizon_years = payback.claim_and_horizon(turn.message, turn.reading.frame.slots.get("horizon", []), s.horizon_years)
     outcome = turn.call(
         "compute_tco",
         {

@@ -7,7 +7,26 @@ from collections.abc import Callable
 
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
-from knowledge.answer_text import asked_line, phrase
+from advisor.understanding.frame import SlotValue
+from knowledge.answer_text import asked_line, phrase, word_positions
+
+CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
+
+
+def claim_and_horizon(message: str, spans: list[SlotValue], state_horizon: float | None) -> tuple[float | None, float | None]:
+    """A quoted payback and the comparison horizon, in years, from this message's spans of time (``spans``).
+
+    The span stated beside the payback words is the claim to check; another span, or the conversation's horizon,
+    is the horizon. Without payback words nothing changes: every span is the horizon."""
+    words = [at for item, at in word_positions("tco_claim", message) if item == "payback"]
+    spans = [v for v in spans if isinstance(v.value, float) and v.start >= 0]
+    near = [(abs(v.start - at), v) for v in spans for at in words]
+    if not near or min(near, key=lambda pair: pair[0])[0] > CLAIM_REACH_CHARS:
+        return None, state_horizon
+    claimed = min(near, key=lambda pair: pair[0])[1]
+    others = [v.value for v in spans if v is not claimed]
+    horizon = others[0] if others else (state_horizon if state_horizon != claimed.value else None)
+    return claimed.value, horizon
 
 
 def asks_for_electricity(turn: Turn) -> bool:
