@@ -101,6 +101,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "currency": _CURRENCY,
         "claimed_payback_months": "A quoted payback to check per cloud tier (never the life)",
         "today": "YYYY-MM-DD; flags prices older than 6 months",
+        "region": "cn adds China cloud prices",
     },
     "compare_rentals": {
         "options": {

@@ -79,6 +79,8 @@ def test_payback_in_cny_uses_the_china_tier_first_and_converts_the_others():
     cny = tco(utilisation_pct=100, currency="CNY", usd_to_cny=7.2, server_price=300_000 * 7.2, electricity_price=0.72,
               colo_price_per_kw_month=180 * 7.2)  # fmt: skip
     assert [row.tier for row in usd.tier_paybacks] == ["hyperscaler_on_demand", "specialist"]  # no China lease for a USD buyer
+    in_china = tco(utilisation_pct=100, region="cn")  # unless they said they are in China
+    assert in_china.tier_paybacks[0].tier == "china" and in_china.tier_paybacks[0].price_per_gpu_hour == pytest.approx(13.0 / 7.2)
     assert cny.tier_paybacks[0].tier == "china" and cny.tier_paybacks[0].price_per_gpu_hour == 13.0
     assert tier(cny, "hyperscaler_on_demand").price_per_gpu_hour == pytest.approx(6.88 * 7.2)
     # the same purchase and rent in another currency pays back in the same months

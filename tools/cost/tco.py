@@ -16,6 +16,7 @@ not the GPUs are busy, as the reference does: an idle server still draws power a
 from __future__ import annotations
 
 import datetime as dt
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -74,6 +75,7 @@ class TcoRequest(BaseModel):
     claimed_payback_months: float | None = Field(
         None, description="A payback someone quoted ('pays back in 8 months'), to check against each cloud tier; never the service life."
     )
+    region: Literal["cn", "global"] | None = Field(None, description="'cn' adds the China cloud tier to a USD answer (CNY answers always have it).")
     today: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Today's date, YYYY-MM-DD: prices older than 6 months are flagged.")
 
 
@@ -334,7 +336,8 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     n = evaluate(inputs)
     today = dt.date.fromisoformat(request.today) if request.today else None
     rates = prices.clouds.for_gpu(gpu.id) if prices is not None and gpu is not None else []
-    tiers = tier_paybacks(rates, inputs, n, request.claimed_payback_months, request.usd_to_cny, currency, today)
+    china = currency == "CNY" or request.region == "cn"
+    tiers = tier_paybacks(rates, inputs, n, request.claimed_payback_months, request.usd_to_cny, currency, today, china)
     sensitivities, details = rank_sensitivities(inputs, currency)
     own_total = n.capex + n.opex * n.months - n.residual
     cloud_total = n.cloud_monthly * n.months

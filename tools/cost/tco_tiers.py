@@ -64,12 +64,12 @@ def _payback(capex: float, opex: float, rent: float) -> float | None:
 
 
 def tier_paybacks(rates: list[CloudRate], inputs: TcoInputs, n: TcoNumbers, claimed: float | None, usd_to_cny: float, currency: Currency,
-                  today: dt.date | None) -> list[TierPayback]:
-    """Payback of the purchase against each tier the user could rent from: China tiers in CNY answers only."""
+                  today: dt.date | None, china: bool) -> list[TierPayback]:
+    """Payback of the purchase against each tier the user could rent from: China tiers only for a China buyer."""
     rows = []
     used_share = inputs.utilisation_pct / 100
     for rate in rates:
-        if rate.tier == "china" and currency != "CNY":
+        if rate.tier == "china" and not china:
             continue
         price = convert(rate.price, rate.currency, currency, usd_to_cny)
         full = n.gpus * HOURS_PER_MONTH * price
@@ -84,7 +84,7 @@ def tier_paybacks(rates: list[CloudRate], inputs: TcoInputs, n: TcoNumbers, clai
             monthly_rent_avoided=full * used_share, payback_months=_payback(n.capex, n.opex, full * used_share),
             payback_months_full_use=_payback(n.capex, n.opex, full), utilisation_for_claim_pct=needed,
         ))  # fmt: skip
-    if currency == "CNY":  # a China buyer's own market first
+    if china:  # a China buyer's own market first
         rows.sort(key=lambda row: row.tier != "china")
     return rows
 

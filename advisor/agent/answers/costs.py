@@ -121,6 +121,7 @@ def tco(turn: Turn) -> str:
             "lifetime_years": horizon_years,
             "claimed_payback_months": claimed_years * 12 if claimed_years else None,
             "today": dt.date.today().isoformat(),
+            "region": s.region,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             "cloud_price_per_gpu_hour": _hourly_price(turn, currency, count),
             "cloud_discount_pct": s.discount_pct,
