@@ -99,9 +99,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "cloud_price_per_gpu_hour": "Cloud price per GPU-hour in `currency`",
         "cloud_discount_pct": "Discount off the cloud price, %",
         "currency": _CURRENCY,
-        "claimed_payback_months": "A quoted payback to check per cloud tier (never the life)",
-        "today": "YYYY-MM-DD; flags prices older than 6 months",
-        "region": "cn adds China cloud prices",
+        "claimed_payback_months": "Quoted payback to check (not the life)",
     },
     "compare_rentals": {
         "options": {
