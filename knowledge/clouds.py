@@ -43,6 +43,7 @@ class CloudRate(BaseModel):
     gpu: str
     tier: Tier
     offer: str = Field(min_length=3, description="What is rented, from whom.")
+    offer_zh: str = Field("", description="The same in Chinese; a company's own offer is shown as written.")
     price: float = Field(gt=0, description="Per GPU-hour in `currency`.")
     currency: Literal["USD", "CNY"]
     region: str

@@ -169,6 +169,7 @@ def test_shipped_cloud_tiers_are_dated_sourced_and_name_catalog_gpus():
     for r in rates:
         assert r.source and r.source.url.startswith("https://") and r.date[:4] >= "2026"
         assert not r.derived or r.basis
+        assert CJK.search(r.offer_zh), r.offer  # shown in Chinese answers
     assert {r.currency for r in rates if r.tier == "china"} == {"CNY"}
 
 

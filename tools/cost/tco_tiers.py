@@ -25,7 +25,7 @@ CLAIM_SLACK = 1.1  # "~8 months" is met by 8.8: a quoted payback is a round figu
 class TierPayback(BaseModel):
     tier: str
     tier_name: Text
-    offer: str
+    offer: Text
     price_per_gpu_hour: float = Field(description="The tier's rate in the answer's currency.")
     quoted_price: float
     quoted_currency: Currency
@@ -77,7 +77,7 @@ def tier_paybacks(rates: list[CloudRate], inputs: TcoInputs, n: TcoNumbers, clai
         if claimed is not None:
             needed = (n.capex / claimed + n.opex) / full * 100
         rows.append(TierPayback(
-            tier=rate.tier, tier_name=Text(en=TIER_NAMES[rate.tier][0], zh=TIER_NAMES[rate.tier][1]), offer=rate.offer,
+            tier=rate.tier, tier_name=Text(en=TIER_NAMES[rate.tier][0], zh=TIER_NAMES[rate.tier][1]), offer=Text(en=rate.offer, zh=rate.offer_zh or rate.offer),
             price_per_gpu_hour=price, quoted_price=rate.price, quoted_currency=rate.currency, date=rate.date,
             source_url=rate.source.url if rate.source else None, source_title=rate.source.title if rate.source else rate.quoted_by or None,
             derived=rate.derived, basis=rate.basis, company=bool(rate.overridden_by), stale=is_stale(rate.date, today),
@@ -112,5 +112,5 @@ def stale_prices(gpu: GPU | None, defaulted_price: bool, defaulted_cloud: bool, 
         dated.append((Text(en=f"{gpu.name} purchase price", zh=f"{gpu.name} 采购价"), gpu.purchase_price.date))
     if gpu is not None and defaulted_cloud and gpu.cloud_price is not None:
         dated.append((Text(en=f"{gpu.name} cloud price", zh=f"{gpu.name} 云上价格"), gpu.cloud_price.date))
-    dated += [(Text(en=f"{row.tier_name.en}: {row.offer}", zh=f"{row.tier_name.zh}：{row.offer}"), row.date) for row in rows]
+    dated += [(Text(en=f"{row.tier_name.en}: {row.offer.en}", zh=f"{row.tier_name.zh}：{row.offer.zh}"), row.date) for row in rows]
     return [StalePrice(what=what, date=date, age_months=age_months(date, today)) for what, date in dated if is_stale(date, today)]
