@@ -122,6 +122,31 @@ def cmd_gpus(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_prices(args: argparse.Namespace) -> int:
+    """Every price the advisor uses, with its date and source; the company's own (ADVISOR_PRICES) marked."""
+    import datetime as dt
+
+    from knowledge.clouds import prices_in_force
+    from knowledge.price_overrides import prices_path
+    from tools.cost.price_age import is_stale
+
+    rows = prices_in_force()
+    if args.json:
+        print(json.dumps([row.model_dump() for row in rows], ensure_ascii=False, indent=2))
+        return 0
+    from rich.table import Table
+
+    today = dt.date.today()
+    path = prices_path()
+    title = f"{len(rows)} prices in force" + (f"; ★ = from {path}" if path else "; set ADVISOR_PRICES to use your own")
+    table = Table("", "kind", "item", "price", "unit", "date", "source", title=title)
+    for row in rows:
+        age = " (older than 6 months)" if row.date[:1].isdigit() and is_stale(row.date, today) else ""
+        table.add_row("★" if row.company else "", row.kind, row.item, f"{row.amount:,.{4 if row.amount < 1 else 2 if row.amount < 100 else 0}f} {row.currency}", row.unit, row.date + age, row.source)
+    _console().print(table)
+    return 0
+
+
 def cmd_models(args: argparse.Namespace) -> int:
     from rich.table import Table
 
@@ -218,6 +243,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("models", help="list catalog models / 列出模型").set_defaults(run=cmd_models)
 
+    prices = commands.add_parser("prices", help="list the prices in force, with dates and sources; ★ marks ADVISOR_PRICES / 列出当前价格")
+    prices.add_argument("--json", action="store_true")
+    prices.set_defaults(run=cmd_prices)
+
     index = commands.add_parser("index", help="build or update the knowledge index")
     index.add_argument("--if-missing", action="store_true", help="only bring a missing or stale index up to date (used at start-up)")
     index.add_argument("--force", action="store_true", help="re-embed every chunk")
@@ -249,8 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from advisor.config import ConfigError
     from knowledge.bilingual import AdvisorError
+    from knowledge.catalog import company_prices
 
     try:
+        company_prices()  # every command reads prices: a bad ADVISOR_PRICES file stops each one, with the line to fix
         return args.run(args)
     except ConfigError as exc:
         print(f"Configuration error: {exc.en}", file=sys.stderr)

@@ -82,6 +82,23 @@ def _json_object(env: Mapping[str, str], name: str) -> dict[str, Any]:
 TOOL_MODES = ("auto", "native", "text")
 
 
+def _prices_file(env: Mapping[str, str]) -> Path | None:
+    """``ADVISOR_PRICES``: the company's prices file, validated now so nothing starts half-configured."""
+    from knowledge.bilingual import AdvisorError
+    from knowledge.catalog import catalog_gpu_id, shipped_gpu_ids
+    from knowledge.price_overrides import ENV_VAR, load_price_overrides
+
+    raw = env.get(ENV_VAR, "").strip()
+    if not raw:
+        return None
+    path = Path(raw).expanduser()
+    try:
+        load_price_overrides(path, catalog_gpu_id, shipped_gpu_ids())
+    except AdvisorError as exc:
+        raise ConfigError(f"{ENV_VAR}: {exc.en}\n{ENV_VAR}：{exc.zh}") from None
+    return path
+
+
 def _networks(env: Mapping[str, str], name: str) -> list[str]:
     """Comma-separated addresses or CIDRs, e.g. ``127.0.0.1,10.0.0.0/8``; returned normalised."""
     networks = []
@@ -147,6 +164,7 @@ class Settings(BaseModel):
     trusted_proxies: list[str] = Field(default_factory=list, description="CIDRs whose X-Forwarded-For/-Proto headers are believed.")
     chroma_timeout_s: float = Field(10.0, description="Upper bound on any one HTTP call to a Chroma server.")
     stream_keepalive_s: float = Field(15.0, description="Idle seconds before a streamed answer sends an SSE keep-alive comment.")
+    prices_file: Path | None = Field(None, description="ADVISOR_PRICES: the company's own prices, checked at start-up.")
     public_url: str | None = Field(None, description="The address people open; the UI builds its links from it, never from a request's Host.")
 
     @field_validator("api_token")
@@ -203,5 +221,6 @@ class Settings(BaseModel):
             trusted_proxies=_networks(env, "ADVISOR_TRUSTED_PROXIES"),
             chroma_timeout_s=_number(env, "ADVISOR_CHROMA_TIMEOUT", 10.0, minimum=1),
             stream_keepalive_s=_number(env, "ADVISOR_STREAM_KEEPALIVE", 15.0, minimum=0.05),
+            prices_file=_prices_file(env),
             public_url=_public_url(env),
         )

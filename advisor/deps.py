@@ -9,6 +9,7 @@ from advisor.registry import Registry, ToolSpec
 from advisor.retrieval.search import Retriever
 from advisor.retrieval.tool import search_knowledge, shared_retriever
 from knowledge.catalog import Catalog, load_catalog
+from knowledge.clouds import PriceBook, load_price_book
 from knowledge.serving import ServingData, load_serving_data
 from tools.cost.rentals import compare_rentals
 from tools.cost.tco import compute_tco
@@ -61,7 +62,7 @@ TOOL_SPECS = [
 
 
 def default_registry() -> Registry:
-    providers = {Catalog: load_catalog, ServingData: load_serving_data, RuleBook: load_rulebook, Retriever: shared_retriever}
+    providers = {Catalog: load_catalog, PriceBook: load_price_book, ServingData: load_serving_data, RuleBook: load_rulebook, Retriever: shared_retriever}
     return Registry(TOOL_SPECS, providers)
 
 

@@ -99,6 +99,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "cloud_price_per_gpu_hour": "Cloud price per GPU-hour in `currency`",
         "cloud_discount_pct": "Discount off the cloud price, %",
         "currency": _CURRENCY,
+        "claimed_payback_months": "Quoted payback to check (not the life)",
     },
     "compare_rentals": {
         "options": {

@@ -12,8 +12,9 @@ import yaml
 from pydantic import ValidationError
 
 from knowledge.bilingual import AdvisorError
-from knowledge.gpus import GPU
+from knowledge.gpus import GPU, Price
 from knowledge.models import ModelSpec
+from knowledge.price_overrides import PriceOverrides, Quote, active_overrides
 
 DATA_DIR = Path(__file__).parent
 Entry = TypeVar("Entry", GPU, ModelSpec)
@@ -156,7 +157,51 @@ class Catalog:
 
 
 @lru_cache(maxsize=1)
+def _shipped_gpus() -> NameIndex[GPU]:
+    return NameIndex(load_rows(DATA_DIR / "gpus.yaml", GPU), "GPU", "GPU型号")
+
+
+def catalog_gpu_id(name: str) -> str | None:
+    """The catalog id of a GPU id, name or alias, or None."""
+    gpu = _shipped_gpus().find(str(name))
+    return gpu.id if gpu else None
+
+
+def shipped_gpu_ids() -> list[str]:
+    return [g.id for g in _shipped_gpus().entries]
+
+
+def company_prices() -> PriceOverrides | None:
+    """The validated ``ADVISOR_PRICES`` file, or None when unset; a bad file raises its bilingual error."""
+    return active_overrides(catalog_gpu_id, shipped_gpu_ids())
+
+
+def with_company_gpu_prices(gpus: list[GPU], overrides: PriceOverrides | None) -> list[GPU]:
+    """The GPUs with the company's purchase and cloud prices in place of the catalog's."""
+    if overrides is None or not overrides.gpus:
+        return gpus
+
+    def price(quote: Quote | None, kept: Price | None, note: str) -> Price | None:
+        if quote is None:
+            return kept
+        return Price(amount=quote.amount, currency=quote.currency, date=quote.date, note=note, source=quote.source,
+                     overridden_by=overrides.label)  # fmt: skip
+
+    priced = []
+    for gpu in gpus:
+        quotes = overrides.gpus.get(gpu.id)
+        if quotes is not None:
+            gpu = gpu.model_copy(update={
+                "purchase_price": price(quotes.purchase, gpu.purchase_price, "company purchase price"),
+                "cloud_price": price(quotes.cloud, gpu.cloud_price, "company cloud price"),
+            })  # fmt: skip
+        priced.append(gpu)
+    return priced
+
+
+@lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
-    """The shipped catalogs, parsed and validated once per process."""
-    return Catalog(load_rows(DATA_DIR / "gpus.yaml", GPU), load_rows(DATA_DIR / "models.yaml", ModelSpec))
+    """The shipped catalogs with the company's prices applied, parsed and validated once per process."""
+    gpus = with_company_gpu_prices(list(_shipped_gpus().entries), company_prices())
+    return Catalog(gpus, load_rows(DATA_DIR / "models.yaml", ModelSpec))
 

@@ -15,6 +15,7 @@ class Price(BaseModel):
     date: str = Field(description="When the price was observed, YYYY-MM or YYYY-MM-DD.")
     note: str = Field("", description="Where/what (e.g. 'AWS p5 on-demand, per GPU', 'street price').")
     source: str = Field(description="Where the figure comes from.")
+    overridden_by: str = Field("", description="Set when the price is the company's own (ADVISOR_PRICES file).")
 
 
 class GPU(BaseModel):

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from knowledge.catalog import CatalogError, read_yaml
+from knowledge.catalog import CatalogError, company_prices, read_yaml
+from knowledge.price_overrides import PriceOverrides, Quote
 
 DATA_FILE = Path(__file__).parent / "tco_defaults.yaml"
 # Every key the calculator reads; a row missing from the file is an error, not a silent 0.
@@ -39,6 +40,8 @@ class Default(BaseModel):
     unit: str
     basis: str = Field(min_length=3, description="Why this value, in one line.")
     sources: tuple[Source, ...] = ()
+    overridden_by: str = Field("", description="Set when the value is the company's own (ADVISOR_PRICES file).")
+    date: str = Field("", description="When a company's value was quoted; shipped values carry their sources' dates.")
 
     @property
     def source(self) -> str:
@@ -65,6 +68,34 @@ def load_tco_defaults(path: Path = DATA_FILE) -> dict[str, Default]:
 
 
 @lru_cache(maxsize=1)
-def tco_defaults() -> dict[str, Default]:
-    """The shipped defaults, loaded once."""
+def shipped_tco_defaults() -> dict[str, Default]:
+    """The defaults as shipped, loaded once (the exchange rate and anything read at import time)."""
     return load_tco_defaults()
+
+
+def with_company_power_prices(defaults: dict[str, Default], overrides: PriceOverrides | None) -> dict[str, Default]:
+    """The defaults with the company's electricity and colocation prices; the other currency's figure is
+    converted at the shipped exchange rate so USD and CNY answers agree."""
+    if overrides is None:
+        return defaults
+    rate = defaults["usd_to_cny"].value
+    updated = dict(defaults)
+
+    def company(key: str, quote: Quote, currency: str, unit: str) -> None:
+        amount = quote.amount if quote.currency == currency else (quote.amount * rate if currency == "CNY" else quote.amount / rate)
+        converted = "" if quote.currency == currency else f", converted from {quote.currency} at {rate:g} CNY/USD"
+        updated[key] = Default(value=amount, unit=unit, basis=f"company price: {quote.source}, {quote.date}{converted}",
+                               overridden_by=overrides.label, date=quote.date)  # fmt: skip
+
+    power = overrides.power
+    if power.electricity_per_kwh is not None:
+        company("electricity_price_usd", power.electricity_per_kwh, "USD", "USD/kWh")
+        company("electricity_price_cny", power.electricity_per_kwh, "CNY", "CNY/kWh")
+    if power.colocation_per_kw_month is not None:
+        company("colo_price_per_kw_month_usd", power.colocation_per_kw_month, "USD", "USD/kW-month")
+    return updated
+
+
+def tco_defaults() -> dict[str, Default]:
+    """The defaults in force: shipped, with the company's power and colocation prices (ADVISOR_PRICES)."""
+    return with_company_power_prices(shipped_tco_defaults(), company_prices())

@@ -6,14 +6,14 @@ from typing import Literal
 
 from knowledge.bilingual import AdvisorError
 from knowledge.gpus import Price
-from knowledge.tco_defaults import tco_defaults
+from knowledge.tco_defaults import shipped_tco_defaults
 from tools.checks import check_range
 
 Currency = Literal["USD", "CNY"]
 
 # The default rate and its basis live in knowledge/tco_defaults.yaml (usd_to_cny). Users can override it.
-DEFAULT_USD_TO_CNY = tco_defaults()["usd_to_cny"].value
-USD_TO_CNY_NOTE = tco_defaults()["usd_to_cny"].basis
+DEFAULT_USD_TO_CNY = shipped_tco_defaults()["usd_to_cny"].value
+USD_TO_CNY_NOTE = shipped_tco_defaults()["usd_to_cny"].basis
 
 _ALIASES: dict[str, Currency] = {
     "usd": "USD", "us$": "USD", "$": "USD", "dollar": "USD", "dollars": "USD", "美元": "USD", "美金": "USD",

@@ -6,19 +6,25 @@ Model (the usual owned-vs-rented TCO; defaults and their public sources in knowl
                 + maintenance (% of capex / 12) + staff
   owned cost  = (capex − resale value) / lifetime months + owned opex             (amortised view)
   cloud cost  = GPUs × 730 h × utilisation × cloud price × (1 − discount)
-Owning pays back in capex / (cloud − opex) months (cash view, resale ignored); break-even
+Owning pays back in capex / (cloud − opex) months (cash view, resale ignored), where the cloud bill is the rent
+the owned GPUs avoid: GPU-hours actually used × the rate. It is worked out against every cloud tier the user could
+rent from (hyperscaler on-demand and committed, specialist GPU clouds, China clouds for CNY answers); break-even
 utilisation is where the amortised owned cost equals the cloud bill. Energy is charged whether or
 not the GPUs are busy, as the reference does: an idle server still draws power and rent.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
+from knowledge.clouds import PriceBook
 from knowledge.gpus import GPU
-from knowledge.tco_defaults import Default, tco_defaults
+from knowledge.tco_defaults import Default, shipped_tco_defaults
 from tools.checks import check_range
 from tools.common import LineItem
 from tools.cost.money import (
@@ -33,11 +39,13 @@ from tools.cost.money import (
 )
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
+from tools.cost.tco_tiers import ClaimCheck, StalePrice, TierPayback, claim_check, stale_prices, tier_paybacks
 
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
 MAX_TOTAL_GPUS = 1_000_000
 MIN_UTILISATION_PCT = 0.01  # under 5 minutes a month per GPU
-MIN_CLOUD_PRICE = 0.001  # a tenth of a cent (or fen) per GPU-hour
+MIN_CLOUD_PRICE = 0.001
+MIN_CLAIMED_MONTHS = 0.1  # a tenth of a cent (or fen) per GPU-hour
 
 
 class TcoRequest(BaseModel):
@@ -64,6 +72,11 @@ class TcoRequest(BaseModel):
     cloud_discount_pct: float | None = Field(None, description="Reserved/committed or spot discount off the cloud price, % (default 0).")
     currency: str = Field("USD", description="'USD' or 'CNY'; all money inputs and outputs are in this currency.")
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="Exchange rate, CNY per USD, for converting defaults and catalog prices.")
+    claimed_payback_months: float | None = Field(
+        None, description="A payback someone quoted ('pays back in 8 months'), to check against each cloud tier; never the service life."
+    )
+    region: Literal["cn", "global"] | None = Field(None, description="'cn' adds the China cloud tier to a USD answer (CNY answers always have it).")
+    today: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Today's date, YYYY-MM-DD: prices older than 6 months are flagged.")
 
 
 class Assumption(BaseModel):
@@ -103,6 +116,9 @@ class TcoResult(BaseModel):
     power_reminder: Text
     assumptions: list[Assumption]
     items: list[LineItem]
+    tier_paybacks: list[TierPayback] = Field(default_factory=list, description="Payback against each cloud tier for this GPU.")
+    claim_check: ClaimCheck | None = None
+    stale_prices: list[StalePrice] = Field(default_factory=list, description="Prices used that are older than 6 months on `today`.")
 
 
 def _check_request(r: TcoRequest) -> None:
@@ -133,6 +149,10 @@ def _check_request(r: TcoRequest) -> None:
         if value is not None:
             check_range(value, en, zh, minimum=low, maximum=high, exclusive_minimum=exclusive, code=f"invalid_{field}")
     check_exchange_rate(r.usd_to_cny)
+    if r.claimed_payback_months is not None:
+        # a floor, not "> 0": a denormal claim overflows the utilisation it needs to inf; under 3 days it is a typo
+        check_range(r.claimed_payback_months, "Claimed payback (months)", "声称的回本月数", minimum=MIN_CLAIMED_MONTHS, maximum=600,
+                    code="invalid_claimed_payback")  # fmt: skip
     if r.utilisation_pct is not None and r.hours_per_month is not None:
         raise AdvisorError(
             "conflicting_utilisation",
@@ -169,9 +189,8 @@ def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
     return gpu
 
 
-def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency) -> tuple[TcoInputs, list[Assumption]]:
+def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[str, Default]) -> tuple[TcoInputs, list[Assumption]]:
     assumptions: list[Assumption] = []
-    defaults = tco_defaults()
 
     def take(key: str, given: float | None, default: float, unit: str, source: str, links: list[str] = ()) -> float:
         value = default if given is None else given
@@ -306,13 +325,19 @@ def _items(p: TcoInputs, n: TcoNumbers, c: Currency) -> list[LineItem]:
     return items
 
 
-def compute_tco(request: TcoRequest, catalog: Catalog) -> TcoResult:
-    """Compare owning servers with renting the same GPU-hours, month by month over the servers' life."""
+def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None) -> TcoResult:  # type: ignore[assignment]  # the registry injects by annotation
+    """Compare owning servers with renting the same GPU-hours, month by month over the servers' life, and the
+    payback against each cloud tier (``prices``: the price book in force; None = shipped defaults, no tiers)."""
     _check_request(request)
     currency = normalize_currency(request.currency)
     gpu = catalog.gpu(request.gpu) if request.gpu else None
-    inputs, assumptions = _resolve(request, gpu, currency)
+    defaults = prices.defaults if prices is not None else shipped_tco_defaults()
+    inputs, assumptions = _resolve(request, gpu, currency, defaults)
     n = evaluate(inputs)
+    today = dt.date.fromisoformat(request.today) if request.today else None
+    rates = prices.clouds.for_gpu(gpu.id) if prices is not None and gpu is not None else []
+    china = currency == "CNY" or request.region == "cn"
+    tiers = tier_paybacks(rates, inputs, n, request.claimed_payback_months, request.usd_to_cny, currency, today, china)
     sensitivities, details = rank_sensitivities(inputs, currency)
     own_total = n.capex + n.opex * n.months - n.residual
     cloud_total = n.cloud_monthly * n.months
@@ -325,5 +350,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog) -> TcoResult:
         series=[MonthPoint(month=k, own_cumulative=n.capex + n.opex * k, cloud_cumulative=n.cloud_monthly * k)
                 for k in range(n.months + 1)],
         sensitivities=sensitivities, sensitivity_details=details, power_reminder=_power_reminder(inputs, gpu),
-        assumptions=assumptions, items=_items(inputs, n, currency),
+        assumptions=assumptions, items=_items(inputs, n, currency), tier_paybacks=tiers,
+        claim_check=claim_check(request.claimed_payback_months, tiers, inputs.utilisation_pct),
+        stale_prices=stale_prices(gpu, request.server_price is None, request.cloud_price_per_gpu_hour is None, tiers, today),
     )  # fmt: skip

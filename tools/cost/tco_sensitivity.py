@@ -58,9 +58,12 @@ def _shown(key: str, value: float, currency: Currency) -> str:
 
 
 def rank_sensitivities(inputs: TcoInputs, currency: Currency) -> tuple[list[Text], list[SensitivityDetail]]:
-    """One bilingual line for each of the inputs that move the owning advantage most, and the numbers."""
+    """One bilingual line for each of the inputs that move the owning advantage most, and the numbers.
+
+    Inputs that move it by exactly the same figures (utilisation and the cloud price both scale the rent
+    the owned GPUs avoid) share one line that says so, rather than two lines that read like a repeat."""
     base = evaluate(inputs)
-    found: list[tuple[SensitivityDetail, Text]] = []
+    found: list[tuple[SensitivityDetail, str, str, tuple[float, float], str, str]] = []
     for key, en, zh, unit, (lowest, highest) in PERTURBED:
         value = getattr(inputs, key)
         low_value, high_value = max(lowest, value * (1 - STEP)), min(highest, value * (1 + STEP))
@@ -73,15 +76,24 @@ def rank_sensitivities(inputs: TcoInputs, currency: Currency) -> tuple[list[Text
             monthly_advantage_low=_advantage(low), monthly_advantage_high=_advantage(high), swing=swing,
         )  # fmt: skip
         low_shown, high_shown = _shown(key, low_value, currency), _shown(key, high_value, currency)
-        span, span_zh = f"{low_shown}{unit[0]} → {high_shown}{unit[0]}", f"{low_shown}{unit[1]} → {high_shown}{unit[1]}"
-        adv = f"{money(_advantage(low), currency)} → {money(_advantage(high), currency)}"
-        text = Text(
-            en=f"{en} {span}: owning's monthly advantage {adv} (now {money(_advantage(base), currency)}); "
-               f"break-even month {_month(low)} → {_month(high)}.",
-            zh=f"{zh} {span_zh}：自建相对租用的每月净节省 {adv}（当前 {money(_advantage(base), currency)}）；"
-               f"回本月份 {_month(low).replace('never', '不回本')} → {_month(high).replace('never', '不回本')}。",
-        )  # fmt: skip
-        found.append((detail, text))
-    found.sort(key=lambda pair: pair[0].swing, reverse=True)
-    top = found[:TOP]
-    return [text for _, text in top], [detail for detail, _ in top]
+        span_en, span_zh = f"{en} {low_shown}{unit[0]} → {high_shown}{unit[0]}", f"{zh} {low_shown}{unit[1]} → {high_shown}{unit[1]}"
+        found.append((detail, span_en, span_zh, (round(_advantage(low), 2), round(_advantage(high), 2)), _month(low), _month(high)))
+    found.sort(key=lambda row: row[0].swing, reverse=True)
+    groups: dict[tuple[float, float], list] = {}
+    for row in found:
+        groups.setdefault(row[3], []).append(row)
+    lines, details = [], []
+    for rows in list(groups.values())[:TOP]:
+        detail, _, _, _, month_low, month_high = rows[0]
+        adv = f"{money(detail.monthly_advantage_low, currency)} → {money(detail.monthly_advantage_high, currency)}"
+        now = money(_advantage(base), currency)
+        shared_en = " (the same figures for each: both scale the rent the owned GPUs avoid)" if len(rows) > 1 else ""
+        shared_zh = "（两者数字相同：都按比例改变自建所省下的租金）" if len(rows) > 1 else ""
+        lines.append(Text(
+            en=f"{' or '.join(r[1] for r in rows)}{shared_en}: owning's monthly advantage {adv} (now {now}); "
+               f"break-even month {month_low} → {month_high}.",
+            zh=f"{'，或'.join(r[2] for r in rows)}{shared_zh}：自建相对租用的每月净节省 {adv}（当前 {now}）；"
+               f"回本月份 {month_low.replace('never', '不回本')} → {month_high.replace('never', '不回本')}。",
+        ))  # fmt: skip
+        details += [r[0] for r in rows]
+    return lines, details

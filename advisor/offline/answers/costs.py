@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 
 from advisor.language import default_currency
 from advisor.markdown import money, number, table, token_count
 from advisor.nlu.frame import Money
-from advisor.offline.answers import compare, rentals
+from advisor.offline.answers import compare, payback, rentals
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.turn import Turn
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
@@ -109,6 +110,7 @@ def tco(turn: Turn) -> str:
     if server_price is None and budget is not None:
         turn.assume(f"{money(budget, currency)} is the purchase price of all servers", f"{money(budget, currency)} 视为全部服务器的采购价")
         server_price = budget / servers
+    claimed_years, horizon_years = payback.claim_and_horizon(turn.message, turn.reading.frame.slots.get("horizon", []), s.horizon_years)
     outcome = turn.call(
         "compute_tco",
         {
@@ -116,7 +118,10 @@ def tco(turn: Turn) -> str:
             "gpus_per_server": per_server,
             "servers": servers,
             "server_price": server_price,
-            "lifetime_years": s.horizon_years,
+            "lifetime_years": horizon_years,
+            "claimed_payback_months": claimed_years * 12 if claimed_years else None,
+            "today": dt.date.today().isoformat(),
+            "region": s.region,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             "cloud_price_per_gpu_hour": _hourly_price(turn, currency, count),
             "cloud_discount_pct": s.discount_pct,
@@ -139,6 +144,8 @@ def tco(turn: Turn) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
+    if payback.asks_for_electricity(turn):
+        return payback.electricity(turn, r, _inputs)
     cur = r["currency"]
     years = r["horizon_months"] / 12
     if r["break_even_month"]:
@@ -155,13 +162,17 @@ def tco(turn: Turn) -> str:
         [turn.t("Own (amortised)", "自购（摊销）"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
         [turn.t("Rent (cloud)", "租用（云）"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
     ]
+    claim = payback.claim_check(turn, r)
     parts = [
+        *claim,
         verdict,
         table([turn.t("Path", "方案"), turn.t("Per month", "每月"), turn.t(f"Total over {number(years)} y", f"{number(years)} 年合计")], rows),
         turn.t(
             f"Capex {money(r['capex'], cur)}; owned cost per used GPU-hour {money(r['own_cost_per_used_gpu_hour'], cur)}; break-even utilisation {number(r['break_even_utilisation_pct'])}%.",
             f"一次性投入 {money(r['capex'], cur)}；自购每有效GPU小时成本 {money(r['own_cost_per_used_gpu_hour'], cur)}；盈亏平衡利用率 {number(r['break_even_utilisation_pct'])}%。",
         ),
+        *payback.tier_paybacks(turn, r),
+        *payback.stale_note(turn, r),
         "**" + turn.t("What moves the answer most", "对结论影响最大的假设") + "**\n" + "\n".join(f"- {turn.text(x)}" for x in r["sensitivities"]),
         f"⚡ {turn.text(r['power_reminder'])}",
     ]

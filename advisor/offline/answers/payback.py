@@ -1,0 +1,116 @@
+"""The parts of a rent-or-buy answer about payback: a quoted payback checked against each cloud tier, the
+payback table with each rate's date and source, stale prices, and the electricity line on its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from advisor.markdown import money, number, table
+from advisor.nlu.frame import SlotValue
+from advisor.offline.turn import Turn
+from knowledge.answer_text import asked_line, phrase, word_positions
+
+CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
+
+
+def claim_and_horizon(message: str, spans: list[SlotValue], state_horizon: float | None) -> tuple[float | None, float | None]:
+    """A quoted payback and the comparison horizon, in years, from this message's spans of time (``spans``).
+
+    The span stated beside the payback words is the claim to check; another span, or the conversation's horizon,
+    is the horizon. Without payback words nothing changes: every span is the horizon."""
+    words = [at for item, at in word_positions("tco_claim", message) if item == "payback"]
+    spans = [v for v in spans if isinstance(v.value, float) and v.start >= 0]
+    near = [(abs(v.start - at), v) for v in spans for at in words]
+    if not near or min(near, key=lambda pair: pair[0])[0] > CLAIM_REACH_CHARS:
+        return None, state_horizon
+    claimed = min(near, key=lambda pair: pair[0])[1]
+    others = [v.value for v in spans if v is not claimed]
+    horizon = others[0] if others else (state_horizon if state_horizon != claimed.value else None)
+    return claimed.value, horizon
+
+
+def asks_for_electricity(turn: Turn) -> bool:
+    """"电费多少?" after a rent-or-buy answer: the electricity line, not the whole comparison again. A message that
+    states an electricity price changes the comparison instead."""
+    earlier = len(turn.reading.task_messages) > 1 or turn.reading.follow_up
+    return earlier and not turn.reading.frame.has("electricity_price") and asked_line("tco_line", turn.message) == "energy"
+
+
+def electricity(turn: Turn, r: dict, inputs: Callable[[Turn, list[dict], str], str]) -> str:
+    """The electricity line with its formula and share of running costs; ``inputs`` lists the figures it used."""
+    item = next(i for i in r["items"] if i["key"] == "energy")
+    cur, energy, opex = r["currency"], item["value"], r["own_monthly_opex"]
+    if energy == 0:
+        return turn.text(phrase("tco.electricity.included"))
+    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    line = phrase("tco.electricity.answer", energy=money(energy, cur), what=what, formula=f"`{turn.formula(item)}`",
+                  share=number(energy / opex * 100 if opex else 0), opex=money(opex, cur))  # fmt: skip
+    defaults = [a for a in r["assumptions"] if a["key"] in ("electricity_price", "pue", "load_factor_pct", "server_max_kw")]
+    return turn.text(line) + "\n\n" + inputs(turn, defaults, cur)
+
+
+def _months(turn: Turn, months: float | None) -> str:
+    return turn.text(phrase("tco.tiers.never") if months is None else phrase("tco.tiers.months", months=number(months)))
+
+
+def claim_check(turn: Turn, r: dict) -> list[str]:
+    """The quoted payback, checked: under which tier and utilisation it holds, or the closest it comes."""
+    check, rows = r.get("claim_check"), r.get("tier_paybacks") or []
+    if not check:
+        return []
+    cur, claimed, use = r["currency"], number(check["claimed_months"]), number(check["utilisation_pct"])
+    slack = check["claimed_months"] * 1.1
+    at_use = [row for row in rows if row["payback_months"] is not None and row["payback_months"] <= slack]
+    fastest = next(row for row in rows if row["tier"] == check["best_tier"]) if check["best_tier"] else rows[0]
+    cheapest = min(rows, key=lambda row: row["price_per_gpu_hour"])
+
+    def filled(row: dict) -> dict:
+        return {"tier": row["tier_name"], "rate": money(row["price_per_gpu_hour"], cur), "at_use": _months(turn, row["payback_months"]),
+                "full": number(row["payback_months_full_use"]) if row["payback_months_full_use"] else "—"}  # fmt: skip
+
+    if at_use:
+        best = min(at_use, key=lambda row: row["payback_months"])
+        line = phrase("tco.claim.holds_at_use", claimed=claimed, utilisation=use, **{**filled(best), "at_use": number(best["payback_months"])})
+    elif check["holds_at_full_use"]:
+        line = phrase("tco.claim.full_use_only", claimed=claimed, utilisation=use, **filled(fastest))
+    else:
+        line = phrase("tco.claim.does_not_hold", claimed=claimed, utilisation=use, **filled(fastest), cheapest=cheapest["tier_name"],
+                      cheapest_rate=money(cheapest["price_per_gpu_hour"], cur), cheapest_at_use=_months(turn, cheapest["payback_months"]))  # fmt: skip
+    lifetime = phrase("tco.claim.not_a_lifetime", claimed=claimed, years=number(r["horizon_months"] / 12))
+    return [turn.text(line), turn.text(lifetime)]
+
+
+def tier_paybacks(turn: Turn, r: dict) -> list[str]:
+    """Payback against each cloud tier the user could rent from, with each rate's date and source."""
+    rows = r.get("tier_paybacks") or []
+    if not rows:
+        return []
+    cur, check = r["currency"], r.get("claim_check")
+    use = next((number(a["value"]) for a in r["assumptions"] if a["key"] == "utilisation_pct"), "—")
+    capex = money(r["capex"], cur)
+    headers = [turn.text(phrase("tco.tiers.tier")), turn.text(phrase("tco.tiers.rate")), turn.text(phrase("tco.tiers.at_use", utilisation=use)),
+               turn.text(phrase("tco.tiers.at_full"))]  # fmt: skip
+    if check:
+        headers.append(turn.text(phrase("tco.tiers.needed", claimed=number(check["claimed_months"]))))
+    body, sources = [], []
+    for row in rows:
+        marks = [turn.text(phrase(key)) for key, on in (("tco.tiers.derived", row["derived"]), ("tco.tiers.company", row["company"])) if on]
+        rate = money(row["price_per_gpu_hour"], cur) + (f" ({', '.join(marks)})" if marks else "")
+        cells = [turn.text(row["tier_name"]), rate, _months(turn, row["payback_months"]), _months(turn, row["payback_months_full_use"])]
+        if check:
+            needed = row["utilisation_for_claim_pct"]
+            cells.append(f"{number(needed)}%" if needed is not None and needed <= 100 else turn.text(phrase("tco.tiers.unreachable")))
+        body.append(cells)
+        fields = {"tier": row["tier_name"], "offer": row["offer"], "date": row["date"], "title": row["source_title"] or "", "url": row["source_url"] or ""}
+        sources.append(turn.text(phrase("tco.tiers.company_source" if row["company"] else "tco.tiers.source", **fields)))
+    title = turn.text(phrase("tco.tiers.title", capex=capex, opex=money(r["own_monthly_opex"], cur)))
+    listed = "**" + turn.text(phrase("tco.tiers.sources_title")) + "**\n" + "\n".join(f"- {line}" for line in sources)
+    return [title + "\n\n" + table(headers, body), listed]
+
+
+def stale_note(turn: Turn, r: dict) -> list[str]:
+    stale = r.get("stale_prices") or []
+    if not stale:
+        return []
+    items = [turn.text(phrase("tco.stale.item", what=p["what"], date=p["date"], age=number(p["age_months"], 0))) for p in stale]
+    return [turn.text(phrase("tco.stale.note", items=turn.t("; ", "；").join(items)))]

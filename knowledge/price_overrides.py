@@ -1,0 +1,236 @@
+"""A company's own prices (``ADVISOR_PRICES=path/to/prices.yaml``), validated with the line each mistake is on.
+
+The file has one optional section per kind of price (see docs/prices.example.yaml):
+
+    gpus:    {<GPU id, name or alias>: {purchase: QUOTE, cloud: QUOTE}}
+    power:   {electricity_per_kwh: QUOTE, colocation_per_kw_month: QUOTE}
+    clouds:  [{gpu, tier, offer, amount, currency, date, source}, ...]
+
+where a QUOTE is ``{amount, currency, date, source}``. A new kind of price (whole servers, say) is one more
+field on ``PricesFile``: the line-numbered errors and the ``prices`` listing work for any section.
+
+The loaders in ``knowledge`` (GPU catalog, TCO defaults, cloud tiers) apply the file where they read their
+YAML, so every tool and answer sees the company's figures; the tools themselves never read it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from knowledge.bilingual import AdvisorError
+
+ENV_VAR = "ADVISOR_PRICES"
+CURRENCIES = ("USD", "CNY")
+TIERS = ("hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "china")
+DATE_PATTERN = r"^\d{4}(-\d{2}){0,2}$"
+MAX_PROBLEMS = 8  # enough to fix a file in one pass, short enough to read
+
+
+def _date_text(value: Any) -> Any:
+    """YAML reads an unquoted 2026-11-20 as a date; the catalogs keep dates as text."""
+    return value.isoformat() if isinstance(value, dt.date) else value
+
+
+def _currency_text(value: Any) -> Any:
+    return value.strip().upper() if isinstance(value, str) else value
+
+
+class Quote(BaseModel):
+    """One price the company has: what it is, in which currency, when it was quoted and by whom."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    amount: float = Field(gt=0, description="The price, in `currency`.")
+    currency: Literal["USD", "CNY"]
+    date: str = Field(pattern=DATE_PATTERN, description="When it was quoted: YYYY-MM-DD (or YYYY-MM).")
+    source: str = Field(min_length=3, description="Who quoted it: a quote number, contract or page.")
+
+    _dates = field_validator("date", mode="before")(_date_text)
+    _currencies = field_validator("currency", mode="before")(_currency_text)
+
+
+class GpuQuotes(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    purchase: Quote | None = Field(None, description="Price of one GPU.")
+    cloud: Quote | None = Field(None, description="Rent per GPU-hour: the default cloud price of rent-or-buy answers.")
+
+
+class PowerQuotes(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    electricity_per_kwh: Quote | None = None
+    colocation_per_kw_month: Quote | None = None
+
+
+class CloudQuote(Quote):
+    gpu: str
+    tier: Literal[TIERS]  # type: ignore[valid-type]
+    offer: str = Field("your cloud contract", min_length=3)
+
+
+class PricesFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    gpus: dict[str, GpuQuotes] = Field(default_factory=dict)
+    power: PowerQuotes = Field(default_factory=PowerQuotes)
+    clouds: list[CloudQuote] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PriceOverrides:
+    """A validated prices file; GPU names are resolved to catalog ids."""
+
+    path: Path
+    gpus: dict[str, GpuQuotes]
+    power: PowerQuotes
+    clouds: list[CloudQuote]
+
+    @property
+    def label(self) -> str:
+        return f"company prices ({self.path.name})"
+
+
+# ---------------------------------------------------------------- errors that name the line
+
+
+def _positions(node: yaml.Node, path: tuple = (), key_line: int | None = None, found: dict | None = None) -> dict[tuple, int]:
+    """The 1-based line of every entry, keyed by its path (the line of its key, where it has one)."""
+    found = {} if found is None else found
+    found[path] = key_line or node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            _positions(value, (*path, key.value), key.start_mark.line + 1, found)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, value in enumerate(node.value):
+            _positions(value, (*path, index), None, found)
+    return found
+
+
+def _line_of(lines: dict[tuple, int], loc: tuple) -> int:
+    """The line of the deepest part of ``loc`` the file has (a missing key is reported on its entry)."""
+    return next((lines[loc[:end]] for end in range(len(loc), -1, -1) if loc[:end] in lines), 1)
+
+
+def _where(path: Path, line: int, loc: tuple) -> tuple[str, str]:
+    entry = " → ".join(str(p) for p in loc) or "top level"
+    return f"{path}, line {line} ({entry})", f"{path} 第 {line} 行（{entry}）"
+
+
+def _problem(error: dict) -> tuple[str, str]:
+    """What is wrong with one value and how to fix it, in both languages."""
+    kind, field, got = error["type"], str(error["loc"][-1]) if error["loc"] else "", error.get("input")
+    if kind == "missing" and field == "date":
+        return ("the date is missing. Fix: add `date: YYYY-MM-DD`, the day the price was quoted",
+                "缺少日期。修改：加上 `date: YYYY-MM-DD`（报价日期）")
+    if kind == "missing":
+        return (f"`{field}` is missing. Fix: add `{field}:` to this entry",
+                f"缺少 `{field}`。修改：在这一项里加上 `{field}:`")
+    if field == "currency":
+        return (f"currency {got!r} is not supported. Fix: write USD or CNY (convert other currencies at your rate)",
+                f"不支持的币种 {got!r}。修改：写 USD 或 CNY（其他币种请按您的汇率换算）")
+    if field == "amount" and kind in ("greater_than", "float_parsing", "float_type"):
+        return (f"the price must be a number above 0, got {got!r}. Fix: give the price as a positive number",
+                f"价格必须是大于 0 的数字，收到的是 {got!r}。修改：填写正数价格")
+    if field == "date":
+        return (f"{got!r} is not a date. Fix: write it as YYYY-MM-DD, e.g. 2026-11-20",
+                f"{got!r} 不是日期。修改：写成 YYYY-MM-DD，例如 2026-11-20")
+    if field == "tier":
+        return (f"unknown cloud tier {got!r}. Fix: use one of {', '.join(TIERS)}",
+                f"未知的云价格档位 {got!r}。修改：改为 {', '.join(TIERS)} 之一")
+    if kind == "extra_forbidden":
+        return (f"unknown key `{field}`. Fix: remove it, or check its spelling against docs/prices.example.yaml",
+                f"未知的键 `{field}`。修改：删除它，或对照 docs/prices.example.yaml 检查拼写")
+    return (f"{error['msg']}. Fix: compare this entry with docs/prices.example.yaml",
+            f"取值无效（{error['msg']}）。修改：对照 docs/prices.example.yaml 修改这一项")
+
+
+def _file_error(path: Path, problems: list[tuple[int, tuple, tuple[str, str]]]) -> AdvisorError:
+    en, zh = [], []
+    for line, loc, (what_en, what_zh) in sorted(problems, key=lambda p: p[0])[:MAX_PROBLEMS]:
+        where_en, where_zh = _where(path, line, loc)
+        en.append(f"\n- {where_en}: {what_en}.")
+        zh.append(f"\n- {where_zh}：{what_zh}。")
+    return AdvisorError("invalid_prices_file", "The prices file is invalid:" + "".join(en), "价格文件有误：" + "".join(zh))
+
+
+def load_price_overrides(path: Path, resolve_gpu: Callable[[str], str | None], gpu_ids: list[str]) -> PriceOverrides:
+    """Read and validate a prices file; ``resolve_gpu`` maps a name or alias to a catalog id (None if unknown)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise AdvisorError(
+            "prices_file_unreadable",
+            f"Cannot read the prices file {path} ({exc.strerror}). Fix: point {ENV_VAR} at an existing YAML file, or unset it.",
+            f"无法读取价格文件 {path}（{exc.strerror}）。修改：让 {ENV_VAR} 指向存在的 YAML 文件，或取消该变量。",
+        ) from None
+    try:
+        root = yaml.compose(text)
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise _file_error(path, [(line, (), (f"{problem}. Fix: correct the YAML syntax here", f"YAML 语法错误（{problem}）。修改：更正此处语法"))]) from None
+    lines = _positions(root) if root is not None else {}
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise _file_error(path, [(1, (), ("the file must be a mapping with gpus:, power: and clouds: sections",
+                                           "文件顶层必须是包含 gpus:、power:、clouds: 的映射"))])  # fmt: skip
+    named = [(("gpus", name), name) for name in (raw.get("gpus") or {}) if isinstance(raw.get("gpus"), dict)]
+    named += [(("clouds", i, "gpu"), row["gpu"]) for i, row in enumerate(raw.get("clouds") or []) if isinstance(row, dict) and "gpu" in row]
+    problems = [(_line_of(lines, loc), loc, _unknown_gpu(str(name), gpu_ids)) for loc, name in named if resolve_gpu(str(name)) is None]
+    try:
+        parsed = PricesFile.model_validate(raw)
+    except ValidationError as exc:
+        problems += [(_line_of(lines, tuple(e["loc"])), tuple(e["loc"]), _problem(e)) for e in exc.errors(include_url=False)]
+    if problems:
+        raise _file_error(path, problems)
+    return PriceOverrides(
+        path=path, gpus={resolve_gpu(name): quotes for name, quotes in parsed.gpus.items()}, power=parsed.power,
+        clouds=[quote.model_copy(update={"gpu": resolve_gpu(quote.gpu)}) for quote in parsed.clouds],
+    )  # fmt: skip
+
+
+def _unknown_gpu(name: str, gpu_ids: list[str]) -> tuple[str, str]:
+    close = difflib.get_close_matches(name.casefold(), gpu_ids, n=3, cutoff=0.5)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    hint_zh = f"（是不是 {'、'.join(close)}？）" if close else ""
+    return (f"unknown GPU {name!r}{hint}. Fix: use a catalog id or name; `gpu-advisor gpus` lists them",
+            f"未知的 GPU {name!r}{hint_zh}。修改：使用目录中的 id 或名称；`gpu-advisor gpus` 可列出全部")
+
+
+# ---------------------------------------------------------------- the file in force
+
+
+def prices_path(env: dict[str, str] | None = None) -> Path | None:
+    raw = (os.environ if env is None else env).get(ENV_VAR, "").strip()
+    return Path(raw).expanduser() if raw else None
+
+
+@lru_cache(maxsize=4)
+def _cached(path: Path, mtime: float, resolve_gpu: Callable[[str], str | None], ids: tuple[str, ...]) -> PriceOverrides:
+    return load_price_overrides(path, resolve_gpu, list(ids))
+
+
+def active_overrides(resolve_gpu: Callable[[str], str | None], gpu_ids: list[str]) -> PriceOverrides | None:
+    """The validated file ``ADVISOR_PRICES`` names, or None; raises the bilingual error for a bad file."""
+    path = prices_path()
+    if path is None:
+        return None
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = -1.0  # load_price_overrides reports the unreadable file
+    return _cached(path, mtime, resolve_gpu, tuple(gpu_ids))

@@ -1,0 +1,116 @@
+"""Payback of a purchase against each cloud tier the buyer could rent from, a quoted payback checked against
+them, and the dated prices that are older than six months.
+
+Payback months = purchase ÷ (rent avoided − owning's monthly running cost), where the rent avoided is the
+GPU-hours actually used per month × the tier's rate. A claim ("pays back in 8 months") holds against a tier at
+the utilisation where that payback is reached: (purchase ÷ months + running cost) ÷ (GPUs × 730 h × rate).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, Field
+
+from knowledge.bilingual import Text
+from knowledge.clouds import TIER_NAMES, CloudRate
+from knowledge.gpus import GPU
+from tools.cost.money import Currency, convert
+from tools.cost.price_age import age_months, is_stale
+from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers
+
+CLAIM_SLACK = 1.1  # "~8 months" is met by 8.8: a quoted payback is a round figure, not a promise to the day
+
+
+class TierPayback(BaseModel):
+    tier: str
+    tier_name: Text
+    offer: Text
+    price_per_gpu_hour: float = Field(description="The tier's rate in the answer's currency.")
+    quoted_price: float
+    quoted_currency: Currency
+    date: str
+    source_url: str | None
+    source_title: str | None
+    derived: bool
+    basis: str
+    company: bool = Field(description="True when the rate is the company's own (prices file).")
+    stale: bool = Field(description="Older than 6 months on `today`.")
+    monthly_rent_avoided: float = Field(description="GPU-hours used per month × the rate.")
+    payback_months: float | None = Field(description="capex / (rent avoided − owned opex) at the utilisation used; None = never.")
+    payback_months_full_use: float | None = Field(description="The same at 100% utilisation.")
+    utilisation_for_claim_pct: float | None = Field(
+        None, description="Utilisation at which owning pays back within the claimed months against this tier (> 100: not reachable)."
+    )
+
+
+class ClaimCheck(BaseModel):
+    claimed_months: float
+    holds_at_your_use: bool = Field(description="Some tier pays back within the claim (+10%) at the utilisation used.")
+    holds_at_full_use: bool = Field(description="Some tier pays back within the claim (+10%) at 100% utilisation.")
+    best_tier: str | None = Field(description="The tier that pays back fastest at full use.")
+    utilisation_pct: float
+
+
+class StalePrice(BaseModel):
+    what: Text
+    date: str
+    age_months: float
+
+
+
+def _payback(capex: float, opex: float, rent: float) -> float | None:
+    return capex / (rent - opex) if rent > opex else None
+
+
+def tier_paybacks(rates: list[CloudRate], inputs: TcoInputs, n: TcoNumbers, claimed: float | None, usd_to_cny: float, currency: Currency,
+                  today: dt.date | None, china: bool) -> list[TierPayback]:
+    """Payback of the purchase against each tier the user could rent from: China tiers only for a China buyer."""
+    rows = []
+    used_share = inputs.utilisation_pct / 100
+    for rate in rates:
+        if rate.tier == "china" and not china:
+            continue
+        price = convert(rate.price, rate.currency, currency, usd_to_cny)
+        full = n.gpus * HOURS_PER_MONTH * price
+        needed = None
+        if claimed is not None:
+            needed = (n.capex / claimed + n.opex) / full * 100
+        rows.append(TierPayback(
+            tier=rate.tier, tier_name=Text(en=TIER_NAMES[rate.tier][0], zh=TIER_NAMES[rate.tier][1]), offer=Text(en=rate.offer, zh=rate.offer_zh or rate.offer),
+            price_per_gpu_hour=price, quoted_price=rate.price, quoted_currency=rate.currency, date=rate.date,
+            source_url=rate.source.url if rate.source else None, source_title=rate.source.title if rate.source else rate.quoted_by or None,
+            derived=rate.derived, basis=rate.basis, company=bool(rate.overridden_by), stale=is_stale(rate.date, today),
+            monthly_rent_avoided=full * used_share, payback_months=_payback(n.capex, n.opex, full * used_share),
+            payback_months_full_use=_payback(n.capex, n.opex, full), utilisation_for_claim_pct=needed,
+        ))  # fmt: skip
+    if china:  # a China buyer's own market first
+        rows.sort(key=lambda row: row.tier != "china")
+    return rows
+
+
+def claim_check(claimed: float | None, rows: list[TierPayback], utilisation: float) -> ClaimCheck | None:
+    if claimed is None or not rows:
+        return None
+    slack = claimed * CLAIM_SLACK
+
+    def within(months: float | None) -> bool:
+        return months is not None and months <= slack
+
+    fastest = min((row for row in rows if row.payback_months_full_use is not None), key=lambda row: row.payback_months_full_use, default=None)
+    return ClaimCheck(
+        claimed_months=claimed, holds_at_your_use=any(within(row.payback_months) for row in rows),
+        holds_at_full_use=any(within(row.payback_months_full_use) for row in rows),
+        best_tier=fastest.tier if fastest else None, utilisation_pct=utilisation,
+    )  # fmt: skip
+
+
+def stale_prices(gpu: GPU | None, defaulted_price: bool, defaulted_cloud: bool, rows: list[TierPayback], today: dt.date | None) -> list[StalePrice]:
+    """Every dated price the answer leans on that is older than 6 months on ``today``."""
+    dated: list[tuple[Text, str]] = []
+    if gpu is not None and defaulted_price and gpu.purchase_price is not None:
+        dated.append((Text(en=f"{gpu.name} purchase price", zh=f"{gpu.name} 采购价"), gpu.purchase_price.date))
+    if gpu is not None and defaulted_cloud and gpu.cloud_price is not None:
+        dated.append((Text(en=f"{gpu.name} cloud price", zh=f"{gpu.name} 云上价格"), gpu.cloud_price.date))
+    dated += [(Text(en=f"{row.tier_name.en}: {row.offer.en}", zh=f"{row.tier_name.zh}：{row.offer.zh}"), row.date) for row in rows]
+    return [StalePrice(what=what, date=date, age_months=age_months(date, today)) for what, date in dated if is_stale(date, today)]
