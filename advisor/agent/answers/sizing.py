@@ -9,12 +9,14 @@ from advisor.agent.answers import costs, knowledge, memory_view, specs
 from advisor.agent.answers.compare_view import tool_method
 from advisor.agent.answers.engines import engine_of
 from advisor.agent.answers.knowledge import related
+from advisor.agent.answers.tiers_view import tier_lines
 from advisor.agent.markdown import money, number, table
 from advisor.agent.turn import Turn
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
 from advisor.understanding.money_words import RENTING
+from knowledge.servers import server_data
 from tools.gpu_specs import CHINA_BUYABLE
 from tools.memory.schema import Optimizer
 
@@ -161,7 +163,7 @@ def recommend(turn: Turn) -> str:
         "precision": precision_for(turn, task),
         "context": s.context_length,
         "batch": s.batch_size,
-        "objective": OBJECTIVES.get(s.objective or "") or ("budget" if budget else None),
+        "objective": OBJECTIVES.get(s.objective or ""),  # none stated: the tiers lead (within the budget, when given)
         "budget": budget.amount if budget else None,
         "currency": budget.currency if budget else default_currency(turn.language),
         "region": "cn" if s.region == "cn" else "global",
@@ -191,7 +193,7 @@ def recommend(turn: Turn) -> str:
         turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
     if not options:
         return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
-    parts = [_verdict(turn, r, label), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
+    parts = [_verdict(turn, r, label), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
     top = options[0]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
     parts += filter(None, [costs.time_on(turn, model, task, top)])
@@ -202,7 +204,7 @@ def recommend(turn: Turn) -> str:
     parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
     parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
     if budget:
-        turn.assume(f"budget {money(budget.amount, budget.currency)} for the GPUs only", f"预算 {money(budget.amount, budget.currency)} 仅计GPU本身")
+        turn.assume(f"budget {money(budget.amount, budget.currency)} for the whole configuration (GPUs and servers)", f"预算 {money(budget.amount, budget.currency)} 按整套配置计（GPU 加服务器）")
     turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)
@@ -229,7 +231,8 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
             f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user while generating, {number(top['tokens_per_s_total'])} tokens/s in total with prefill counted.",
             f"生成时每用户约 {number(top['tokens_per_s_per_user'])} token/s，计入预填充后总计 {number(top['tokens_per_s_total'])} token/s。",
         )
-    ranked_by = turn.t(*OBJECTIVE_LABEL["cheapest" if over else r.get("objective", "cheapest")])
+    objective = "cheapest" if over else r.get("objective")
+    ranked_by = turn.t(*OBJECTIVE_LABEL[objective]) if objective else turn.text(server_data().tier_text.ranked_by)
     if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
         # why a slower card leads: otherwise "fastest first" reads as a mistake
         ranked_by += turn.t("; GeForce builds after data-center and workstation cards (driver licence, no ECC)",
