@@ -171,6 +171,11 @@ def recommend(turn: Turn) -> str:
         "max_gpus": s.gpu_count or None,
         **_serving_args(turn, task),
     }
+    if s.gpu_memory_gb and not args["gpus"]:  # "我有24G显存": the card the user has (or wants), not a value to set aside
+        sized = [g.id for g in turn.catalog.gpus if g.memory_gb == s.gpu_memory_gb and g.segment != "apple"]
+        if sized:
+            args["gpus"] = sized
+            turn.assume(f"cards with {number(s.gpu_memory_gb)} GB, as stated", f"按您说的 {number(s.gpu_memory_gb)} GB 显存的卡计算")
     if args["objective"] == "cheapest" and any(RENTING.search(normalize_text(text)) for text in turn.reading.task_messages):
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
