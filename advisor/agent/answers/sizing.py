@@ -315,6 +315,11 @@ def memory(turn: Turn) -> str:
     if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1 and not s.tp and not s.pp:
         args["tp"] = s.gpu_count
         turn.assume(f"the {s.gpu_count} GPUs split the model with tensor parallelism (TP={s.gpu_count})", f"{s.gpu_count} 张卡按张量并行切分模型（TP={s.gpu_count}）")
+    if args["mode"] == "training" and args["method"] == "full" and (s.gpu_count or 1) > 1 and args["zero_stage"] is None and not s.offload:
+        # several GPUs and no sharding named: a consultant shards everything (ZeRO-3/FSDP), never replicates 16 B/param
+        args["zero_stage"] = 3
+        turn.assume(f"ZeRO-3/FSDP across the {s.gpu_count} GPUs (weights, gradients and optimizer states sharded)",
+                    f"在 {s.gpu_count} 张卡上用 ZeRO-3/FSDP 切分权重、梯度和优化器状态")  # fmt: skip
     if args["mode"] == "training":
         _training_memory_options(turn, args)
     if args["mode"] == "training" and s.optimizer:
