@@ -301,7 +301,7 @@ def memory(turn: Turn) -> str:
         "method": tool_method(task),
         "precision": precision_for(turn, task),
         "context": s.context_length,
-        "batch": s.batch_size,
+        "batch": s.batch_size or (s.concurrency if task == "inference" else None),  # "16 users": 16 sequences at once
         "gpu": s.gpus[0] if s.gpus else None,
         "gpu_memory_gb": None if s.gpus else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
         "num_gpus": s.gpu_count,
@@ -345,6 +345,10 @@ def memory(turn: Turn) -> str:
         + "。",
     )
     parts = []
+    if args["mode"] == "inference" and memory_view.asks_about_kv_cache(turn):
+        kv_precision = (r.get("capacity") or {}).get("kv_precision") or args.get("kv_precision") or "bf16"
+        lead = memory_view.kv_cache_lead(turn, r, args["batch"] or 1, args["context"] or 4096, kv_precision)
+        parts += [lead] if lead else []
     if r.get("verdict"):
         mark = f"**{turn.t(*VERDICT[r['verdict']])}**"
         parts.append(
