@@ -288,12 +288,17 @@ def test_a_rental_comparison_with_a_model_checks_that_it_fits_each_card(offline_
 
 
 def test_a_chinese_recommendation_with_no_region_points_at_the_first_card_sold_in_mainland_china(offline_advisor):
-    response = ask(offline_advisor, "课题组预算八十万，全参微调一个7b，买什么卡")
+    in_yuan = ask(offline_advisor, "课题组预算八十万，全参微调一个7b，买什么卡")  # a yuan budget: only parts sold there
+    catalog = load_catalog()
+    assert all(catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE for o in calls(in_yuan, "recommend_gpus")[0].result["options"])
+    assert "若在中国大陆采购" not in in_yuan.answer
+    response = ask(offline_advisor, "全参微调一个7b，买什么卡")
     (recommended,) = calls(response, "recommend_gpus")
-    catalog, options = load_catalog(), recommended.result["options"]
+    options = recommended.result["options"]
     assert catalog.gpu(options[0]["gpu_id"]).china not in CHINA_BUYABLE
-    sold = next(i for i, o in enumerate(options, start=1) if catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE)
-    assert f"若在中国大陆采购：首选是第 {sold} 项" in response.answer
+    sold = next((i for i, o in enumerate(options, start=1) if catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE), None)
+    line = "若在中国大陆采购：以上方案都受出口管制" if sold is None else f"若在中国大陆采购：首选是第 {sold} 项"
+    assert line in response.answer
     fastest = ask(offline_advisor, "全参微调70B的模型买什么卡最快")
     assert "若在中国大陆采购：以上方案都受出口管制" in fastest.answer
     domestic = ask(offline_advisor, "国内采购，全参微调70B的模型买什么卡最快")

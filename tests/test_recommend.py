@@ -93,15 +93,17 @@ def test_china_returns_only_china_buyable_cards(args):
     assert tiers == sorted(tiers)
 
 
-def test_cheapest_ranks_the_whole_configuration_price_and_multi_gpu_beside_single():
-    result = recommend(model="llama-3.1-8b", top=20)
+def test_cheapest_ranks_the_whole_configuration_price_gpus_and_server():
+    result = recommend(model="llama-3.1-8b", objective="cheapest", top=20)
     prices = [o.purchase_cost for o in result.options]
     known = [p for p in prices if p is not None]
     assert known == sorted(known) and prices[: len(known)] == known  # unknown prices after known ones
-    assert result.options[0].count > 1  # two cheap cards beat one dearer card
+    # two cheap cards need a workstation around them, so one card in a desktop is the cheaper whole configuration
+    assert result.options[0].count == 1 and result.options[0].server_class == "desktop-1gpu"
     for option in result.options:
         if option.purchase_cost is not None and gpu(option).purchase_price.currency == "USD":
-            assert option.purchase_cost == pytest.approx(gpu(option).purchase_price.amount * option.count, rel=0.01)
+            assert option.gpu_cost == pytest.approx(gpu(option).purchase_price.amount * option.count, rel=0.01)
+            assert option.purchase_cost == pytest.approx(option.gpu_cost + option.server_cost, rel=0.01)
 
 
 def test_fastest_orders_by_total_tokens_per_second():
@@ -139,10 +141,10 @@ def test_memory_orders_by_memory_per_unit_of_price():
 
 
 def test_a_budget_is_respected_or_the_notes_say_it_cannot_be():
-    within = recommend(model="qwen2.5-72b", objective="budget", budget=40000, top=10)
-    assert within.options and all(o.within_budget and o.purchase_cost <= 40000 for o in within.options)
-    for objective in ("cheapest", "fastest", "cloud"):
-        ranked = recommend(model="qwen2.5-72b", objective=objective, budget=40000, top=3)
+    within = recommend(model="qwen2.5-72b", objective="budget", budget=90000, top=10)
+    assert within.options and all(o.within_budget and o.purchase_cost <= 90000 for o in within.options)
+    for objective in ("cheapest", "fastest", "cloud", None):  # the whole price, servers included, within the budget
+        ranked = recommend(model="qwen2.5-72b", objective=objective, budget=90000, top=3)
         assert all(o.within_budget for o in ranked.options), objective
     short = recommend(model="qwen2.5-72b", objective="budget", budget=4000, top=3)
     assert short.options and not any(o.within_budget for o in short.options)
@@ -260,7 +262,7 @@ def test_the_planner_passes_load_speed_and_objective(offline_advisor):
     args = recommend_call(response).args
     assert args["concurrency"] == 50 and args["tokens_per_s_per_user"] == 20
     assert "tokens/s per user" in response.answer and "Meets the load" in response.answer
-    assert "Ranked by: lowest purchase price" in response.answer
+    assert "Ranked by: the three tiers first" in response.answer  # no ranking asked for: recommended, budget, room to grow
     response = offline_advisor.answer("fastest setup to serve llama 3.1 8b for my team", [])
     args = recommend_call(response).args
     assert args["objective"] == "fastest" and args["team"] is True
@@ -279,20 +281,24 @@ def test_the_planner_maps_chinese_objectives_and_answers_in_chinese(offline_advi
     assert not english_words(table)
 
 
-def test_a_budget_without_an_objective_ranks_within_it(offline_advisor):
+def test_a_budget_without_an_objective_gets_the_tiers_within_it(offline_advisor):
     response = offline_advisor.answer("Best GPU setup for serving Qwen2.5-72B with a $40k budget?", [])
-    args = recommend_call(response).args
-    assert args["objective"] == "budget" and args["budget"] == 40000
-    assert "Ranked by: within the budget" in response.answer
+    call = recommend_call(response)
+    assert call.args.get("objective") is None and call.args["budget"] == 40000
+    assert call.result["tiers"] and all(t["option"]["purchase_cost"] <= 40000 for t in call.result["tiers"])
+    assert "Ranked by: the three tiers first" in response.answer and "- **Recommended**:" in response.answer
 
 
 def test_the_ranking_line_says_why_a_slower_workstation_card_leads_geforce_builds(offline_advisor):
     response = offline_advisor.answer("what gpus for a 60-person company to run qwen2.5 14b internally, budget $20k", [])
     options = recommend_call(response).result["options"]
     assert not options[0]["consumer_server"] and any(o["consumer_server"] for o in options)
-    assert "Ranked by: within the budget, fastest first; GeForce builds after data-center and workstation cards" in response.answer
+    assert "then the rest by whole-configuration price; GeForce builds after data-center and workstation cards" in response.answer
+    # a budget in yuan is a mainland buyer: only parts sold new there, and no line pointing elsewhere
     zh = offline_advisor.answer("公司六十个人用Qwen2.5-14B，预算15万，买什么卡", [])
-    assert "排序依据：预算之内，速度优先；消费级整机排在数据中心和工作站卡之后" in zh.answer
+    zh_options = recommend_call(zh).result["options"]
+    assert zh_options and all(CATALOG.gpu(o["gpu_id"]).china in CHINA_BUYABLE for o in zh_options)
+    assert "排序依据：先列三档" in zh.answer and "若在中国大陆采购" not in zh.answer
 
 
 def test_geforce_servers_rank_after_data_center_options_and_say_why():

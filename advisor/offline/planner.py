@@ -163,7 +163,9 @@ UNUSED_BECAUSE = {
 
 
 def _unused(turn: Turn) -> str:
-    """Name every value the user stated in this message that no tool used, and why."""
+    """Name a value the user stated in this message that no tool used only when it would change the answer, with
+    the reason (an ignored precision, a deadline without data, an unknown card...); otherwise stay silent: a note
+    that "'24G显存' is not needed" contradicts a question that plainly meant it."""
     stated = turn.reading.frame
     lines = []
     for slot in stated.names():
@@ -171,9 +173,10 @@ def _unused(turn: Turn) -> str:
             continue
         if slot == "server_count" and stated.has("gpus_per_server") and "gpu_count" in turn.slots.used:  # "两台8卡" made the total
             continue
-        why = turn.ignored.get(slot) or turn.t(
-            *turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot, ("this answer does not need it", "这个回答用不到它"))
-        )
+        reason = turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot)
+        why = turn.ignored.get(slot) or (turn.t(*reason) if reason else None)
+        if why is None:  # nothing the user could change by knowing it: silence
+            continue
         lines.append(f"- {said(slot, stated.surface(slot), turn.language)}: {why}")
     if not lines:
         return ""

@@ -14,6 +14,7 @@ import math
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU, Price
+from knowledge.servers import server_data
 from knowledge.serving import ServingData
 from tools.checks import check_range
 from tools.cost.money import Currency, check_exchange_rate, normalize_currency
@@ -23,10 +24,11 @@ from tools.memory.schema import MemoryEstimate, MemoryRequest
 from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
 from tools.recommend.configs import Layout, config_label, inference_layout, sold_as, sold_counts, sold_reasons, usable_fraction
-from tools.recommend.notes import candidates, notes
+from tools.recommend.notes import candidates, china_buyer, notes
 from tools.recommend.rank import apply_budget, rank
 from tools.recommend.schema import Option, Recommendation, RecommendRequest
 from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_speed
+from tools.recommend.tiers import pick_tiers, tiers_first
 from tools.serving.setup import ENGINE_LABELS
 
 MAX_COUNT = 512
@@ -44,6 +46,9 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     estimates = {id(option): estimate for option, estimate in built}
     ranked = rank([option for option, _ in built], request)
     ranked, left_out, budget_notes = apply_budget(ranked, request, currency)
+    tiers = pick_tiers(ranked, request, catalog, server_data())
+    if request.objective is None:  # no ranking asked for: the tiers lead, the rest follow cheapest first
+        ranked = tiers_first(ranked, tiers)
     top = ranked[: request.top]
     first = built[0][1] if built else _memory(request, catalog, Layout(1, 1, 1), None, strict=True)
     return Recommendation(
@@ -55,6 +60,7 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         objective=request.objective,
         currency=currency,
         options=top,
+        tiers=tiers,
         estimate=estimates[id(top[0])] if top else None,
         excluded=excluded + left_out,
         notes=notes(request, gpus, top) + budget_notes,
@@ -211,7 +217,11 @@ def _plan(request: RecommendRequest, layout: Layout) -> Text:
 
 def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | None, request: RecommendRequest, currency: Currency, needed: int | None) -> Option:
     count = layout.count
-    purchase = _price(gpu.purchase_price, count, currency, request.usd_to_cny)
+    gpu_cost = _price(gpu.purchase_price, count, currency, request.usd_to_cny)
+    server = server_data().for_gpus(sold_as(gpu), gpu.segment, count)
+    servers = math.ceil(count / server.holds) if server else 0
+    server_cost = round(server.price(currency, request.usd_to_cny) * servers, 2) if server else None
+    purchase = None if gpu_cost is None else round(gpu_cost + (server_cost or 0.0), 2)
     capacity = _usable_gb(gpu, estimate)
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
     label, units = config_label(gpu, count)
@@ -243,6 +253,12 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         total_tflops=round(gpu.bf16_tflops * count, 1) if gpu.bf16_tflops else None,
         power_w=gpu.tdp_w * count if gpu.tdp_w else None,
         purchase_cost=purchase,
+        gpu_cost=gpu_cost,
+        server_class=server.id if server else None,
+        server_label=server.name if server else None,
+        server_count=servers,
+        server_cost=server_cost,
+        host_power_w=server.power_w_excluding_gpus * servers if server else None,
         cloud_cost_per_hour=_price(gpu.cloud_price, count, currency, request.usd_to_cny),
         within_budget=None if request.budget is None or purchase is None else purchase <= request.budget,
         reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed),
@@ -275,7 +291,7 @@ def _reasons(gpu: GPU, layout: Layout, estimate: MemoryEstimate, capacity: float
         reasons.append(Text(en="spans several servers: needs InfiniBand/RoCE between nodes", zh="需要多台服务器，节点间需 InfiniBand/RoCE 高速网络"))
     elif count > 1 and not gpu.nvlink_gbs:
         reasons.append(Text(en="PCIe only: splitting across cards costs speed", zh="仅PCIe互联：多卡切分会损失速度"))
-    if gpu.china == "export-controlled" and request.region != "cn":
+    if gpu.china == "export-controlled" and not china_buyer(request):
         reasons.append(Text(en="not sold new in mainland China", zh="中国大陆买不到新卡（出口管制）"))
     if gpu.inference_only:
         reasons.append(Text(en="inference only (no practical training)", zh="仅适合推理"))

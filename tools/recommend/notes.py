@@ -22,6 +22,11 @@ def for_team(request: RecommendRequest) -> bool:
     return request.task == "inference" and (request.team or load(request) > 1)
 
 
+def china_buyer(request: RecommendRequest) -> bool:
+    """Buying in mainland China: said so, ranked for it, or a budget in yuan."""
+    return request.region == "cn" or request.objective == "china" or (request.budget is not None and request.currency.upper() in ("CNY", "RMB"))
+
+
 def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], list[Text]]:
     gpus = [catalog.gpu(name) for name in request.gpus] if request.gpus else list(catalog.gpus)
     gpus = list({g.id: g for g in gpus}.values())
@@ -34,7 +39,7 @@ def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], 
             excluded.append(Text(en=en.format(names=names_en), zh=zh.format(names=names_zh)))
             gpus = [g for g in gpus if g not in left_out]
 
-    if request.region == "cn" or request.objective == "china":
+    if china_buyer(request):
         drop([g for g in gpus if g.china not in CHINA_BUYABLE],
              "Not sold new in mainland China (export controls or rent-only): {names}.", "受出口管制或只能租用、中国大陆买不到新卡：{names}。")  # fmt: skip
     if request.task != "inference":

@@ -26,9 +26,9 @@ class RecommendRequest(BaseModel):
     kv_precision: str | None = Field(None, description="KV-cache format for inference (bf16 default; fp8, int8).")
     context: int = Field(4096, description="Tokens per sequence.")
     batch: int = Field(1, description="Concurrent sequences (inference) or micro-batch per GPU (training).")
-    objective: Objective = Field(
-        "cheapest",
-        description="How to rank: 'cheapest' (lowest purchase price of the whole configuration), 'fastest' (most output "
+    objective: Objective | None = Field(
+        None,
+        description="How to rank; none given: three tiers first (recommended, budget, room to grow), then the rest cheapest first. 'cheapest' (lowest purchase price of the whole configuration), 'fastest' (most output "
         "tokens/s; training: most dense TFLOPS), 'cloud' (lowest cloud cost per hour), 'china' (only GPUs buyable new in "
         "mainland China, then cheapest), 'budget' (only configurations within `budget`, fastest first), 'power' (least board power of the whole "
         "configuration, then cheapest), 'memory' (most GPU memory per unit of purchase price).",
@@ -37,7 +37,7 @@ class RecommendRequest(BaseModel):
     tokens_per_s_per_user: float | None = Field(None, description="Speed each user should see while the answer is generated, tokens/s (inference).")
     engine: EngineId = Field("vllm", description="Serving engine for the speed estimate: vllm, sglang, trtllm, lmdeploy, hf or llamacpp.")
     team: bool = Field(False, description="Serving shared by a team: single-user machines (Macs) are left out.")
-    budget: float | None = Field(None, description="Purchase budget for the GPUs, in `currency`.")
+    budget: float | None = Field(None, description="Purchase budget for the whole configuration (GPUs and the servers that hold them), in `currency`; a CNY budget means buying in mainland China.")
     currency: str = Field("USD", description="'USD' or 'CNY'.")
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="CNY per USD for converting catalog prices.")
     region: Literal["global", "cn"] = Field("global", description="'cn' keeps only GPUs that can be bought new in mainland China.")
@@ -72,10 +72,26 @@ class Option(BaseModel):
     speed_engine: str | None = Field(None, description="Engine the speed estimate used.")
     total_tflops: float | None = Field(None, description="Dense BF16 TFLOPS of all GPUs together.")
     power_w: float | None = Field(None, description="Board power (TDP) of all GPUs together, watts.")
-    purchase_cost: float | None = Field(None, description="Indicative purchase price of the whole configuration (count × per-GPU price), in `currency`.")
+    purchase_cost: float | None = Field(None, description="Indicative purchase price of the whole configuration: the GPUs plus the servers that hold them, in `currency`.")
+    gpu_cost: float | None = Field(None, description="The GPUs alone (count × per-GPU price), in `currency`.")
+    server_class: str | None = Field(None, description="Server class from knowledge/servers.yaml (hgx-8gpu, pcie-8gpu, workstation-4gpu, desktop-1gpu); None when the part comes in its own machine.")
+    server_label: Text | None = Field(None, description="The server class in both languages.")
+    server_count: int = Field(0, description="Machines of `server_class` bought.")
+    server_cost: float | None = Field(None, description="Those machines without GPUs (chassis, CPUs, RAM, NICs, storage), in `currency`.")
+    host_power_w: float | None = Field(None, description="What those machines draw besides the GPUs, watts.")
     cloud_cost_per_hour: float | None = Field(None, description="Indicative cloud price of the whole configuration per hour (count × per-GPU-hour).")
     within_budget: bool | None = None
     reasons: list[Text] = Field(default_factory=list)
+
+
+TierName = Literal["recommended", "budget", "grow"]
+
+
+class Tier(BaseModel):
+    name: TierName
+    label: Text = Field(description="'Recommended' / '推荐', 'Budget' / '经济', 'Room to grow' / '留有余地'.")
+    option: Option
+    reason: Text = Field(description="Why this configuration is in this tier, in one line.")
 
 
 class Recommendation(BaseModel):
@@ -84,11 +100,12 @@ class Recommendation(BaseModel):
     model_label: Text = Field(description="The model's display name in both languages.")
     params_b: float
     task: Task
-    objective: Objective = "cheapest"
+    objective: Objective | None = Field(None, description="The ranking asked for; None: tiers first, then cheapest.")
     currency: Currency
     options: list[Option] = Field(
         description="Ranked: within budget first (when one is given), then configurations meeting the speed target, then by `objective`."
     )
+    tiers: list[Tier] = Field(default_factory=list, description="Recommended, budget and room to grow, from every configuration that fits (within the budget when one is given).")
     estimate: MemoryEstimate | None = Field(None, description="Full itemised estimate behind the top option.")
     excluded: list[Text] = Field(default_factory=list, description="What was left out and why (region, inference-only, rack-only, Macs for a team…).")
     notes: list[Text] = Field(default_factory=list)

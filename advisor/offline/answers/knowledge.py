@@ -56,7 +56,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         offer = offer or CALCULATOR_TASK.get(card.calculator or "")
     if question is not None and turn.reading.frame.names():
         body += "\n\n📌 " + _noted(turn)
-    if turn.reading.task in OFFERS and turn.reading.state.names():  # a calculation is open: it can be changed, not asked for again
+    earlier = [m for m in turn.reading.task_messages if m != turn.message]  # an earlier message built the calculation
+    if turn.reading.task in OFFERS and turn.reading.state.names() and earlier:  # it is open: it can be changed, not asked for again
         body += "\n\n🧮 " + turn.t(*OPEN_CALCULATION)
     elif offer in OFFERS:
         body += "\n\n🧮 " + turn.t(*OFFERS[offer])

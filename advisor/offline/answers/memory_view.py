@@ -3,8 +3,15 @@ serving was assumed, and the user's own rule of thumb worked out next to the est
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from advisor.markdown import number, table
 from advisor.offline.turn import Turn
+from advisor.retrieval.glossary import default_glossary
+from knowledge.bilingual import Text
+from knowledge.catalog import DATA_DIR, read_yaml
+
+LEADS_FILE = DATA_DIR / "answer_leads.yaml"
 
 
 def breakdown(turn: Turn, estimate: dict) -> str:
@@ -45,3 +52,24 @@ def rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
     )]
     default_rule = multiple is None and turn.slots.claimed_bytes_per_parameter in (None, 4)
     return lines + [f"ℹ️ {turn.text(n)}" for n in estimate.get("notes", []) if "4 GB" in n["en"] and default_rule][:1]
+
+
+@lru_cache(maxsize=1)
+def _leads() -> dict[str, Text]:
+    raw = read_yaml(LEADS_FILE)
+    return {key: Text.model_validate(value) for key, value in raw.items()}
+
+
+def asks_about_kv_cache(turn: Turn) -> bool:
+    """The question names the KV cache in either language (the glossary's phrases, not a pattern of our own)."""
+    found = default_glossary().expand(turn.message)
+    return "KV cache" in found.english or "KV 缓存" in found.chinese
+
+
+def kv_cache_lead(turn: Turn, estimate: dict, sequences: int, context: int, precision: str) -> str | None:
+    """A KV-cache question is answered by the KV cache first, not by a per-GPU total that adds weights and the
+    prefill temporaries no serving engine keeps."""
+    kv = next((i["value"] for i in estimate["items"] if i.get("key") == "kv_cache"), None)
+    if kv is None:
+        return None
+    return turn.text(_leads()["kv_cache"]).format(kv=number(kv, 2), sequences=sequences, context=f"{context:,}", precision=precision)

@@ -14,8 +14,10 @@ from advisor.offline.answers import costs, knowledge, memory_view, specs
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.tiers_view import tier_lines
 from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
+from knowledge.servers import server_data
 from tools.gpu_specs import CHINA_BUYABLE
 from tools.memory.schema import Optimizer
 
@@ -87,7 +89,7 @@ def recommend(turn: Turn) -> str:
         "precision": precision_for(turn, task),
         "context": s.context_length,
         "batch": s.batch_size,
-        "objective": OBJECTIVES.get(s.objective or "") or ("budget" if budget else None),
+        "objective": OBJECTIVES.get(s.objective or ""),  # none stated: the tiers lead (within the budget, when given)
         "budget": budget.amount if budget else None,
         "currency": budget.currency if budget else default_currency(turn.language),
         "region": "cn" if s.region == "cn" else "global",
@@ -95,6 +97,11 @@ def recommend(turn: Turn) -> str:
         "max_gpus": s.gpu_count or None,
         **_serving_args(turn, task),
     }
+    if s.gpu_memory_gb and not args["gpus"]:  # "我有24G显存": the card the user has (or wants), not a value to set aside
+        sized = [g.id for g in turn.catalog.gpus if g.memory_gb == s.gpu_memory_gb and g.segment != "apple"]
+        if sized:
+            args["gpus"] = sized
+            turn.assume(f"cards with {number(s.gpu_memory_gb)} GB, as stated", f"按您说的 {number(s.gpu_memory_gb)} GB 显存的卡计算")
     if args["objective"] == "cheapest" and any(RENTING.search(normalize_text(text)) for text in turn.reading.task_messages):
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
@@ -117,7 +124,7 @@ def recommend(turn: Turn) -> str:
         turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
     if not options:
         return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
-    parts = [_verdict(turn, r, label), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
+    parts = [_verdict(turn, r, label), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
     top = options[0]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
     parts += filter(None, [costs.time_on(turn, model, task, top)])
@@ -128,7 +135,7 @@ def recommend(turn: Turn) -> str:
     parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
     parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
     if budget:
-        turn.assume(f"budget {money(budget.amount, budget.currency)} for the GPUs only", f"预算 {money(budget.amount, budget.currency)} 仅计GPU本身")
+        turn.assume(f"budget {money(budget.amount, budget.currency)} for the whole configuration (GPUs and servers)", f"预算 {money(budget.amount, budget.currency)} 按整套配置计（GPU 加服务器）")
     turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)
@@ -155,7 +162,8 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
             f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user while generating, {number(top['tokens_per_s_total'])} tokens/s in total with prefill counted.",
             f"生成时每用户约 {number(top['tokens_per_s_per_user'])} token/s，计入预填充后总计 {number(top['tokens_per_s_total'])} token/s。",
         )
-    ranked_by = turn.t(*OBJECTIVE_LABEL["cheapest" if over else r.get("objective", "cheapest")])
+    objective = "cheapest" if over else r.get("objective")
+    ranked_by = turn.t(*OBJECTIVE_LABEL[objective]) if objective else turn.text(server_data().tier_text.ranked_by)
     if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
         # why a slower card leads: otherwise "fastest first" reads as a mistake
         ranked_by += turn.t("; GeForce builds after data-center and workstation cards (driver licence, no ECC)",
@@ -219,7 +227,7 @@ def memory(turn: Turn) -> str:
         "method": tool_method(task),
         "precision": precision_for(turn, task),
         "context": s.context_length,
-        "batch": s.batch_size,
+        "batch": s.batch_size or (s.concurrency if task == "inference" else None),  # "16 users": 16 sequences at once
         "gpu": s.gpus[0] if s.gpus else None,
         "gpu_memory_gb": None if s.gpus else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
         "num_gpus": s.gpu_count,
@@ -233,6 +241,11 @@ def memory(turn: Turn) -> str:
     if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1 and not s.tp and not s.pp:
         args["tp"] = s.gpu_count
         turn.assume(f"the {s.gpu_count} GPUs split the model with tensor parallelism (TP={s.gpu_count})", f"{s.gpu_count} 张卡按张量并行切分模型（TP={s.gpu_count}）")
+    if args["mode"] == "training" and args["method"] == "full" and (s.gpu_count or 1) > 1 and args["zero_stage"] is None and not s.offload:
+        # several GPUs and no sharding named: a consultant shards everything (ZeRO-3/FSDP), never replicates 16 B/param
+        args["zero_stage"] = 3
+        turn.assume(f"ZeRO-3/FSDP across the {s.gpu_count} GPUs (weights, gradients and optimizer states sharded)",
+                    f"在 {s.gpu_count} 张卡上用 ZeRO-3/FSDP 切分权重、梯度和优化器状态")  # fmt: skip
     if args["mode"] == "training":
         _training_memory_options(turn, args)
     if args["mode"] == "training" and s.optimizer:
@@ -258,6 +271,10 @@ def memory(turn: Turn) -> str:
         + "。",
     )
     parts = []
+    if args["mode"] == "inference" and memory_view.asks_about_kv_cache(turn):
+        kv_precision = (r.get("capacity") or {}).get("kv_precision") or args.get("kv_precision") or "bf16"
+        lead = memory_view.kv_cache_lead(turn, r, args["batch"] or 1, args["context"] or 4096, kv_precision)
+        parts += [lead] if lead else []
     if r.get("verdict"):
         mark = f"**{turn.t(*VERDICT[r['verdict']])}**"
         parts.append(

@@ -1,0 +1,124 @@
+"""Server bills of materials per server class, and the rules that pick the recommended tier.
+
+The figures live in ``servers.yaml`` beside this file; ``load_servers`` validates it once and fails loudly
+(``CatalogError``) on a malformed row, a source that is not a web address, or a GPU left without a server class.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from knowledge.bilingual import Text
+from knowledge.catalog import CatalogError, read_yaml
+
+DATA_FILE = Path(__file__).parent / "servers.yaml"
+SoldAsName = str  # one of tools.recommend.schema.SoldAs; kept loose here so knowledge needs nothing from tools
+Segment = str
+
+
+class ServerSource(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    url: str = Field(pattern=r"^https://\S+$", description="A page a reader can open.")
+    title: str = Field(min_length=3)
+    says: str = Field(min_length=3, description="What the page says that supports the figures.")
+
+
+class ServerClass(BaseModel):
+    """One kind of machine GPUs go into, with what it costs and draws besides the GPUs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    name: Text
+    holds: int = Field(ge=1, le=8, description="GPUs one machine of this class holds.")
+    sold_as: tuple[SoldAsName, ...] = Field(min_length=1, description="How the GPUs it holds are sold (board, server, pair).")
+    segments: tuple[Segment, ...] = Field(min_length=1)
+    chassis: str
+    cpus: str
+    ram: str
+    nics: str
+    storage: str
+    price_usd: float = Field(gt=0, description="The machine without its GPUs, USD.")
+    price_cny: float | None = Field(None, gt=0, description="The same in CNY where a CNY figure is published.")
+    power_w_excluding_gpus: float = Field(gt=0)
+    rack_units: int = Field(ge=0, description="0 for a tower that stands beside a desk.")
+    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
+    basis: str = Field(min_length=3, description="How the figures were put together, in one line.")
+    sources: tuple[ServerSource, ...] = Field(min_length=1)
+
+    def price(self, currency: str, usd_to_cny: float) -> float:
+        if currency == "CNY":
+            return self.price_cny if self.price_cny is not None else self.price_usd * usd_to_cny
+        return self.price_usd
+
+
+class RecommendedRules(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_headroom_pct: float = Field(ge=0, lt=100)
+    recent_years: int = Field(ge=0)
+    exotic_sold_as: tuple[str, ...]
+    exotic_vendors: tuple[str, ...]
+
+
+class GrowRules(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    memory_factor: float = Field(gt=1)
+
+
+class TierText(BaseModel):
+    """The tiers' names and one-line reasons, with {placeholders} the recommender fills."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    labels: dict[str, Text]
+    reasons: dict[str, Text]
+    load: Text
+    ranked_by: Text
+    line: Text
+    line_no_server: Text
+    speed: Text
+    price_basis: Text
+
+
+class ServerData(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    classes: tuple[ServerClass, ...] = Field(min_length=1)
+    recommended: RecommendedRules
+    grow: GrowRules
+    tier_text: TierText
+
+    def for_gpus(self, sold_as: str, segment: str, count: int) -> ServerClass | None:
+        """The smallest class that takes this part and this many of it in one machine; beyond 8, the 8-GPU class
+        (several machines); None for parts that come in their own machine (racks, Macs, laptops, modules, cloud)."""
+        fitting = [c for c in self.classes if sold_as in c.sold_as and segment in c.segments]
+        if not fitting:
+            return None
+        holding = [c for c in fitting if c.holds >= count]
+        return min(holding, key=lambda c: c.holds) if holding else max(fitting, key=lambda c: c.holds)
+
+
+def load_servers(path: Path = DATA_FILE) -> ServerData:
+    raw = read_yaml(path)
+    if not isinstance(raw, dict):
+        raise CatalogError(f"{path}: expected a mapping with 'classes', 'recommended' and 'grow'")
+    try:
+        data = ServerData.model_validate(raw)
+    except ValidationError as exc:
+        raise CatalogError(f"{path}: invalid server data:\n{exc}") from exc
+    ids = [c.id for c in data.classes]
+    if len(ids) != len(set(ids)):
+        raise CatalogError(f"{path}: duplicate server class ids {sorted({i for i in ids if ids.count(i) > 1})}")
+    return data
+
+
+@lru_cache(maxsize=1)
+def server_data() -> ServerData:
+    """The shipped server classes, loaded once."""
+    return load_servers()
