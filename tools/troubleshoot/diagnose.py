@@ -270,9 +270,13 @@ def _causes_for_symptoms(findings: list[Finding], rules: RuleBook, setup: dict[s
             known = by_rule.get(rule.id)
             if known is None:
                 by_rule[rule.id] = candidate
-            elif known.described and (rule.id == finding.rule_id or candidate.score > known.score):
-                # the symptom's own rule as one cause among others weighs what the symptom alone says of it
-                by_rule[rule.id] = candidate.model_copy(update={"evidence": known.evidence + candidate.evidence})
+            elif known.described:  # named in the description too: one finding with both, at the likelier score
+                # (the symptom's own rule, as one cause among others, weighs what the symptom alone says of it)
+                score = candidate.score if rule.id == finding.rule_id else max(candidate.score, known.score)
+                by_rule[rule.id] = candidate.model_copy(update={
+                    "score": score, "evidence": known.evidence + candidate.evidence,
+                    "parsed": {**candidate.parsed, **known.parsed}, "stated": {**candidate.stated, **known.stated},
+                })  # fmt: skip
     return list(by_rule.values())
 
 
