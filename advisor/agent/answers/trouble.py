@@ -54,7 +54,7 @@ def answer(turn: Turn) -> str:
     parts = [f"**{turn.t('Most likely', '最可能的原因')}: {turn.text(top['title'])}**"]
     tried = _already_tried(turn)
     if tried:
-        names = turn.t(", ", "、").join(turn.t(*TRIED_LABEL[lever]) for lever in tried)
+        names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
     if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
         parts.append(_from_description(turn, top, setup))
@@ -178,24 +178,24 @@ def _reported(turn: Turn) -> str:
     return "\n".join(reversed(thread))
 
 
-# What a detail can say was changed already ("bs已经降到2了", "gradient checkpointing is on"), in the order named
-TRIED_LABEL = {
-    "batch": ("a smaller batch", "调小批大小"),
-    "recompute": ("activation checkpointing", "激活检查点"),
-    "precision": ("a lower precision", "降低精度"),
-    "sharding": ("ZeRO/FSDP sharding", "ZeRO/FSDP 切分"),
-    "offload": ("CPU offload", "CPU 卸载"),
-}
+# Settings stated at the end of their range: nothing is left to pull, whether or not the user calls it a fix.
+AT_LIMIT = {("batch", 1), ("sharding", "zero-3"), ("sharding", "fsdp"), ("recompute", "full")}
 
 
 def _already_tried(turn: Turn) -> list[str]:
-    """The levers a later message of the thread says were pulled already; the first states the setup, not attempts."""
-    if len(turn.reading.task_messages) < 2:
-        return []
+    """Levers pulled already, in the order the rules' actions list them: changes the user names as tried (the
+    already_tried slot), settings a later message of the thread says were changed ("bs已经降到2了"), and settings
+    stated at their limit (micro-batch 1, ZeRO-3, full recomputation), which no step can pull further."""
+    pulled = set(turn.slots.already_tried)
     frame = turn.reading.frame
-    pulled = {(slot, lever) for slot in frame.names() for value in frame.all(slot) if (lever := _lever(slot, value))}
-    turn.slots.mark(*(slot for slot, _ in pulled))
-    return [lever for lever in TRIED_LABEL if any(lever == named for _, named in pulled)]
+    detail = len(turn.reading.task_messages) >= 2  # the first message states the setup, a later one what was changed
+    for slot in frame.names():
+        for value in frame.all(slot):
+            lever = _lever(slot, value)
+            if lever and (detail or (slot, value) in AT_LIMIT or lever == "offload"):
+                pulled.add(lever)
+                turn.slots.mark(slot)
+    return [lever for lever in _texts()["lever_name"] if lever in pulled]
 
 
 def _lever(slot: str, value: object) -> str | None:
@@ -204,7 +204,7 @@ def _lever(slot: str, value: object) -> str | None:
         return "offload" if value == "offload" else "sharding"
     if slot == "recompute" and value == "none":
         return None
-    return slot if slot in TRIED_LABEL else None
+    return slot if slot in ("batch", "recompute", "precision") else None
 
 
 def _parsed(turn: Turn, field: str, value: object) -> str:
