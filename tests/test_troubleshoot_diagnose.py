@@ -207,6 +207,11 @@ def test_a_pasted_log_is_quoted_and_a_description_is_not(rules):
     assert described.rule_id == "oom-capacity" and described.described
 
 
+@pytest.mark.parametrize("text", ["the 7b run keeps OOMing on my card", "it OOMs at step 1", "一跑就爆显存"])
+def test_oom_written_as_a_verb_is_an_oom(text, rules):
+    assert run(text, rules).findings[0].rule_id == "oom-capacity"
+
+
 def test_a_setup_condition_on_an_unknown_field_is_refused():
     from tools.troubleshoot.rulebook import Likelihood
 
