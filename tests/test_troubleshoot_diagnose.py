@@ -71,13 +71,14 @@ GOLDEN = {
     "driver_runtime_newer.log": ("driver-runtime-newer", {"driver_cuda_version": 12.2, "runtime_cuda_version": 12.4}, 2),
     "smi_table_busy_low_power.log": ("util-busy-low-power", {"gpu_util_percent": 100.0, "power_draw_w": 88.0}, 8),
     # symptoms typed by users
-    "symptom_zh_util.txt": ("util-low", {"gpu_util_percent": 30.0}, 1),
-    "symptom_zh_thermal.txt": ("thermal-symptom", {"temperature_c": 90.0}, 1),
+    # a symptom described without a log is replaced by its causes, the likeliest first, carrying the figure read
+    "symptom_zh_util.txt": ("util-dataloader", {"gpu_util_percent": 30.0}, 1),
+    "symptom_zh_thermal.txt": ("thermal-hw-slowdown", {"temperature_c": 90.0}, 1),
     "symptom_zh_oom.txt": ("oom-capacity", {}, 1),
     "symptom_zh_fell_off.txt": ("xid-79", {"xid": 79.0}, 1),
     "symptom_zh_nccl_hang.txt": ("nccl-watchdog-timeout", {}, 1),
-    "symptom_en_util.txt": ("util-low", {"gpu_util_percent": 35.0}, 1),
-    "symptom_en_thermal.txt": ("thermal-symptom", {"temperature_c": 91.0}, 1),
+    "symptom_en_util.txt": ("util-dataloader", {"gpu_util_percent": 35.0}, 1),
+    "symptom_en_thermal.txt": ("thermal-hw-slowdown", {"temperature_c": 91.0}, 1),
 }
 
 
@@ -142,13 +143,80 @@ def test_oom_memory_hint_ties_back_to_the_memory_estimator(rules):
     assert run((LOGS / "xid_79.log").read_text(), rules).memory_hint is None
 
 
-def test_low_utilisation_lists_checks_in_order_with_commands(rules):
-    (finding,) = run("训练时GPU利用率只有30%", rules).findings
+def test_low_utilisation_from_a_log_table_keeps_its_checklist_in_order(rules):
+    # an nvidia-smi table row is a log: the symptom's own finding stays, with every check in order
+    row = "| N/A   41C    P0   120W / 400W |  30000MiB / 81920MiB |     30%      Default |"
+    finding = next(f for f in run(row, rules).findings if f.rule_id == "util-low")
     commands = [a.command or "" for a in finding.actions]
     order = ["nvidia-smi dmon", "num_workers", "py-spy", "torch.compile", "set_sync_debug_mode", "all_reduce_perf",
              "torch.profiler", "nsys"]
     positions = [next(i for i, c in enumerate(commands) if marker in c) for marker in order]
     assert positions == sorted(positions)
+
+
+@pytest.mark.parametrize("described", ["my gpu utilization hovers around 25-45% during training",
+                                       "finetuning but GPU util stays at 38%", "训练的时候GPU利用率就二三十", "显卡利用率一直上不去"])
+def test_low_utilisation_described_gives_ranked_causes_each_with_a_command(described, rules):
+    findings = run(described, rules).findings
+    assert "util-low" not in [f.rule_id for f in findings]  # the symptom is not offered as its own cause
+    assert {"util-dataloader", "util-small-batch", "util-communication"} <= {f.rule_id for f in findings}
+    for finding in findings:
+        assert finding.described and finding.symptom == "low_utilisation"
+        assert any(a.command for a in finding.actions[:2]), finding.rule_id  # a check to run comes first
+
+
+def test_a_range_reads_like_a_single_figure(rules):
+    ranged = run("GPU utilization is 20-30% the whole run", rules).findings
+    single = run("GPU utilization is 25% the whole run", rules).findings
+    assert [f.rule_id for f in ranged] == [f.rule_id for f in single]
+    assert ranged[0].parsed["gpu_util_low_percent"] == 20 and ranged[0].parsed["gpu_util_high_percent"] == 30
+    chinese = run("利用率百分之四五十的样子", rules).findings
+    assert chinese[0].parsed["gpu_util_low_percent"] == 40 and chinese[0].parsed["gpu_util_high_percent"] == 50
+
+
+def test_the_stated_setup_reorders_the_causes(rules):
+    text = "utilization sits at about 40% while training"
+    assert run(text, rules).findings[0].rule_id == "util-dataloader"
+    multi_node = run(text, rules, setup={"nodes": 3, "gpus": 24}).findings[0]
+    assert multi_node.rule_id == "util-communication" and multi_node.stated == {"nodes": 3}
+    tiny_batch = run(text, rules, setup={"batch": 2}).findings[0]
+    assert tiny_batch.rule_id == "util-small-batch" and tiny_batch.stated == {"batch": 2}
+    few_workers = run("利用率只有四十%左右，dataloader用了1个worker", rules, setup={"batch": 16}).findings[0]
+    assert few_workers.rule_id == "util-dataloader" and few_workers.stated == {"dataloader_workers": 1}
+
+
+def test_a_described_hang_on_several_nodes_puts_the_network_first(rules):
+    alone = run("训练跑一会儿就卡住，最后NCCL超时", rules).findings
+    assert alone[0].rule_id == "nccl-watchdog-timeout"
+    several = run("the job hangs at allreduce and then NCCL times out", rules, setup={"nodes": 2}).findings
+    assert several[0].rule_id == "nccl-wrong-interface" and several[0].family == "nccl"
+    assert any("NCCL_SOCKET_IFNAME" in (a.command or "") for a in several[0].actions)
+
+
+def test_described_overheating_ranks_cooling_first_with_the_throttle_query(rules):
+    for text in ("our 8 cards run very hot and the clocks drop", "机器里几张卡温度很高，还会降频"):
+        top = run(text, rules).findings[0]
+        assert top.rule_id == "thermal-hw-slowdown" and top.described
+        assert "nvidia-smi -q -d PERFORMANCE" in top.actions[0].command
+
+
+def test_a_pasted_log_is_quoted_and_a_description_is_not(rules):
+    logged = run((LOGS / "oom_pytorch2x_capacity.log").read_text(), rules).findings[0]
+    assert not logged.described and logged.evidence[0].source == "log"
+    described = run("fine-tuning a 13b model keeps running out of memory", rules).findings[0]
+    assert described.rule_id == "oom-capacity" and described.described
+
+
+@pytest.mark.parametrize("text", ["the 7b run keeps OOMing on my card", "it OOMs at step 1", "一跑就爆显存"])
+def test_oom_written_as_a_verb_is_an_oom(text, rules):
+    assert run(text, rules).findings[0].rule_id == "oom-capacity"
+
+
+def test_a_setup_condition_on_an_unknown_field_is_refused():
+    from tools.troubleshoot.rulebook import Likelihood
+
+    with pytest.raises(ValueError, match="stated-setup"):
+        Likelihood(when=["racks > 2"], weight=0.5)
 
 
 def test_root_cause_outranks_follow_on_errors(rules):

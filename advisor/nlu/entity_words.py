@@ -13,7 +13,7 @@ from advisor.name_matcher import matcher_for, normalize_text
 from knowledge.catalog import Catalog
 
 ENTITIES_FILE = Path(__file__).parent / "data" / "entities.yaml"
-UNWRITTEN_CANONICAL = {"recompute"}
+UNWRITTEN_CANONICAL = {"recompute", "lever"}  # a lever's name ("batch", "context") alone is no change made
 # "rtx 3080", "RX 7900 GRE", "gtx 1080 ti": a card the catalog does not list keeps its name
 OTHER_GPU = re.compile(
     r"(?<![a-z0-9])(?:(?:nvidia|geforce|amd|radeon|intel)\s+)?(?:rtx|gtx|rx|quadro|titan|arc)\s*-?\s*[a-z]?\d{3,4}[a-z]?"

@@ -42,6 +42,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
     "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency", "audience"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
+    "lever": {"already_tried"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
     "discount": {"discount"}, "mfu": {"mfu"}, "epochs": {"epochs"}, "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
 }  # fmt: skip
@@ -56,6 +57,8 @@ KV_SETTING = re.compile(r"(?:kv[\s_-]*cache[\s_-]*dtype|kv[\s_-]*cache|kv|缓存
 # as in a one-line spec question ("8卡一台").
 PASTED = re.compile(r"\n.*\n|\|")  # several lines, or an nvidia-smi table row
 NUMBER_KINDS = {"memory", "tokens", "money", "thousands", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
+# A change named ("smaller batch") is a question until the words around it say it was already made.
+CONTEXT_ROLED_KINDS = NUMBER_KINDS | {"lever"}
 
 
 @dataclass
@@ -131,7 +134,7 @@ class UnderstandingModel:
         tagged, pasted = [], bool(PASTED.search(normalized))
         for value, row in zip(values, probabilities):
             roles = ROLES_BY_KIND.get(value.kind, set())
-            if len(roles) == 1 and value.kind not in NUMBER_KINDS:  # a name, keyword, "70B" or "10 users" plays its one role
+            if len(roles) == 1 and value.kind not in CONTEXT_ROLED_KINDS:  # a name, keyword, "70B" or "10 users" plays its one role
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))
                 continue
             # an amount or a count of cards, servers or users in a question is never noise

@@ -17,6 +17,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "electricity_price": ("electricity price", "电价"), "utilisation": ("utilisation", "利用率"),
     "horizon": ("time horizon", "年限"), "region": ("region", "地区"), "objective": ("priority", "优先目标"),
     "engine": ("engine", "推理引擎"), "speed_target": ("speed target", "速度目标"), "claim": ("rule of thumb", "经验法则"), "audience": ("users", "使用人群"),
+    "already_tried": ("already tried", "已经试过"),
 }  # fmt: skip
 
 

@@ -90,6 +90,11 @@ class Slots:
         return self._get("recompute")
 
     @property
+    def already_tried(self) -> list[str]:
+        """Levers the user says were pulled already ("batch", "recompute", "workers"…), as the rules' actions name them."""
+        return list(dict.fromkeys(self._all("already_tried")))
+
+    @property
     def optimizer(self) -> str | None:
         return self._get("optimizer")
 

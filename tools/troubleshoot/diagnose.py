@@ -17,10 +17,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from tools.troubleshoot.parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
-from tools.troubleshoot.rulebook import Action, RuleBook, RuleMatcher
+from tools.troubleshoot.rulebook import Action, Rule, RuleBook, RuleMatcher
+from tools.troubleshoot.stated import StatedSetup
 
 MAX_INPUT_BYTES = 200 * 1024
 KEYWORD_STRENGTH = 0.6  # a word in prose is weaker evidence than a matching log line
+# Records that come from a sentence the user typed, not from a pasted log: they are the user's words, not evidence to quote.
+DESCRIBED_KINDS = {("symptoms", "gpu_util"), ("symptoms", "temperature"), ("symptoms", "setting"), ("xid", "mention")}
 MAX_EVIDENCE = 3
 MIB_PER_GIB = 1024
 GB_PER_GIB = 2**30 / 1e9
@@ -38,6 +41,9 @@ class TroubleshootRequest(BaseModel):
     language: Literal["en", "zh"] | None = Field(None, description="Reply language; detected from the text when omitted.")
     model: str | None = Field(None, description="Model id being trained/served, echoed in the OOM memory hint.")
     max_findings: int = Field(5, ge=1, le=20, description="How many ranked diagnoses to return.")
+    setup: StatedSetup | None = Field(
+        None, description="What the user stated about the job (nodes, GPUs, batch, workers…); it ranks a symptom's causes."
+    )
 
 
 class Evidence(BaseModel):
@@ -47,6 +53,9 @@ class Evidence(BaseModel):
         description="What matched: a parser record, a log regex or a keyword."
     )
     values: dict[str, Value] = Field(default_factory=dict, description="Numbers and labels parsed from this evidence.")
+    source: Literal["log", "description"] = Field(
+        "log", description="'description' when the line is the user's own account of the problem, not a pasted log."
+    )
 
 
 class Finding(BaseModel):
@@ -60,6 +69,15 @@ class Finding(BaseModel):
     actions: list[Action]
     docs: list[str] = Field(default_factory=list, description="Knowledge doc ids with background.")
     meta: dict[str, str] = Field(default_factory=dict)
+    symptom: str | None = Field(None, description="The described symptom this cause was ranked for, if any.")
+    stated: dict[str, Value] = Field(
+        default_factory=dict, description="Stated-setup facts that made this cause likelier (e.g. nodes: 2)."
+    )
+
+    @property
+    def described(self) -> bool:
+        """Every piece of evidence is the user's description: there is no log line to quote."""
+        return all(item.source == "description" for item in self.evidence)
 
 
 class MemoryHint(BaseModel):
@@ -98,9 +116,11 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     lines = text.split("\n")
     lowered = text.casefold()
     records = {name: _index(PARSERS[name].function(text)) for name in rules.parsers()}
+    setup = {**_stated_in_text(records.get("symptoms", {})), **(request.setup.values() if request.setup else {})}
     findings = [
-        finding for matcher in rules.matchers if (finding := _evaluate(matcher, text, lowered, lines, records))
+        finding for matcher in rules.matchers if (finding := _evaluate(matcher, text, lowered, lines, records, setup))
     ]
+    findings = _causes_for_symptoms(findings, rules, setup)
     findings.sort(key=lambda f: (-f.score, f.evidence[0].line))
     for finding in findings:  # report lines as numbered in what the user pasted
         for item in finding.evidence:
@@ -168,7 +188,8 @@ def _index(records: list[ParsedRecord]) -> RecordIndex:
 
 
 def _evaluate(
-    matcher: RuleMatcher, text: str, lowered: str, lines: list[str], records: dict[str, RecordIndex]
+    matcher: RuleMatcher, text: str, lowered: str, lines: list[str], records: dict[str, RecordIndex],
+    setup: dict[str, Value],
 ) -> Finding | None:
     evidence: list[Evidence] = []
     parsed: dict[str, Value] = {}
@@ -196,17 +217,67 @@ def _evaluate(
         position = _find_keyword(lowered, keyword)
         if position >= 0:
             line = lowered.count("\n", 0, position) + 1
-            evidence.append(Evidence(line=line, excerpt=_excerpt(lines, line), via="keyword", values={"keyword": keyword}))
+            evidence.append(Evidence(
+                line=line, excerpt=_excerpt(lines, line), via="keyword", values={"keyword": keyword}, source="description"
+            ))  # fmt: skip
             if len(evidence) >= MAX_EVIDENCE + 2:
                 break
     if not evidence:
         return None
-    rule = matcher.rule
+    strong = strong and not all(item.source == "description" for item in evidence)
+    return _finding(matcher.rule, matcher.rule.weight, strong, evidence, parsed, setup)
+
+
+def _finding(
+    rule: Rule, base: float, strong: bool, evidence: list[Evidence], parsed: dict[str, Value], setup: dict[str, Value],
+    symptom: str | None = None,
+) -> Finding:
+    """The rule's finding, its weight raised by what the stated setup makes likelier."""
+    weight, because = rule.weight_given(base, setup)
     return Finding(
         rule_id=rule.id, family=rule.family, title=rule.title,
-        score=round(rule.weight * (1.0 if strong else KEYWORD_STRENGTH), 3),
+        score=round(weight * (1.0 if strong else KEYWORD_STRENGTH), 3),
         evidence=evidence, parsed=parsed, causes=rule.causes, actions=rule.actions, docs=rule.docs, meta=rule.meta,
+        symptom=symptom, stated={field: setup[field] for field in because if field in setup},
     )  # fmt: skip
+
+
+def _stated_in_text(index: RecordIndex) -> dict[str, Value]:
+    """Setup facts the symptom parser read from the text itself ("num_workers=2")."""
+    stated: dict[str, Value] = {}
+    for record in index.get(("kind", "setting"), []):
+        for field, value in record.values.items():
+            stated.setdefault(field, value)
+    return stated
+
+
+def _causes_for_symptoms(findings: list[Finding], rules: RuleBook, setup: dict[str, Value]) -> list[Finding]:
+    """A symptom known only from a description ("utilisation is 30-40%") is replaced by the causes that explain it,
+    each ranked by its likelihood given the stated setup. A symptom read from a log keeps its own finding: the log
+    names what happened, and a cause it does not show is a guess."""
+    by_rule = {finding.rule_id: finding for finding in findings}
+    for finding in list(findings):
+        symptom = rules.rule(finding.rule_id).symptom
+        if symptom is None or not finding.described:
+            continue
+        causes = rules.causes_of(symptom)
+        if not causes:
+            continue
+        if finding.rule_id not in {rule.id for rule in causes}:
+            del by_rule[finding.rule_id]
+        for rule in causes:
+            candidate = _finding(rule, rule.explains[symptom], False, finding.evidence, finding.parsed, setup, symptom)
+            known = by_rule.get(rule.id)
+            if known is None:
+                by_rule[rule.id] = candidate
+            elif known.described:  # named in the description too: one finding with both, at the likelier score
+                # (the symptom's own rule, as one cause among others, weighs what the symptom alone says of it)
+                score = candidate.score if rule.id == finding.rule_id else max(candidate.score, known.score)
+                by_rule[rule.id] = candidate.model_copy(update={
+                    "score": score, "evidence": known.evidence + candidate.evidence,
+                    "parsed": {**candidate.parsed, **known.parsed}, "stated": {**candidate.stated, **known.stated},
+                })  # fmt: skip
+    return list(by_rule.values())
 
 
 def _record_evidence(matcher: RuleMatcher, record: ParsedRecord, lines: list[str]) -> Evidence:
@@ -215,7 +286,19 @@ def _record_evidence(matcher: RuleMatcher, record: ParsedRecord, lines: list[str
         (record.field_lines[f] for c in matcher.conditions for f in c.fields() if f in record.field_lines), record.line
     )
     excerpt = record.excerpt if line == record.line else _excerpt(lines, line)
-    return Evidence(line=line, excerpt=excerpt, via="parser", values=record.values)
+    return Evidence(
+        line=line, excerpt=excerpt, via="parser", values=record.values, source="description" if _described(record) else "log"
+    )
+
+
+def _described(record: ParsedRecord) -> bool:
+    """The record is the user's sentence: a figure typed in prose, or an OOM named without any of PyTorch's numbers
+    ("keeps running out of memory on a 24GB card")."""
+    if (record.parser, record.kind) in DESCRIBED_KINDS:
+        return True
+    return record.kind == "device_oom" and record.values.get("format") == "other" and not any(
+        isinstance(value, float) for value in record.values.values()
+    )
 
 
 def _excerpt(lines: list[str], line: int) -> str:

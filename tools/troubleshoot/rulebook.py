@@ -23,6 +23,7 @@ from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError
 from knowledge.troubleshooting import RULES_DIR, Family, read_rule_files
 from tools.troubleshoot.parsers import PARSERS, Value
+from tools.troubleshoot.stated import SETUP_FIELDS
 
 _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
@@ -102,7 +103,30 @@ class Patterns(BaseModel):
     keywords: Keywords = Field(default_factory=Keywords)
 
 
-Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context"]
+Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context", "workers"]
+Symptom = Literal["low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang"]
+
+
+class Likelihood(BaseModel):
+    """A stated setup that makes a cause likelier: ``when`` all hold, the rule's weight is at least ``weight``."""
+
+    model_config = ConfigDict(extra="forbid")
+    when: list[str] = Field(min_length=1, description="Conditions on the stated setup, e.g. 'nodes > 1', 'batch <= 4'.")
+    weight: float = Field(gt=0, le=1)
+
+    _conditions: tuple[Condition, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="after")
+    def _compile(self) -> Likelihood:
+        conditions = tuple(Condition.parse(text) for text in self.when)
+        unknown = sorted({f for c in conditions for f in c.fields()} - SETUP_FIELDS)
+        if unknown:
+            raise ValueError(f"likely_when names {unknown}, not stated-setup fields; they are {sorted(SETUP_FIELDS)}")
+        self._conditions = conditions
+        return self
+
+    def holds(self, setup: dict[str, Value]) -> bool:
+        return all(condition.holds("setup", setup) for condition in self._conditions)
 
 
 class Action(BaseModel):
@@ -129,6 +153,16 @@ class Rule(BaseModel):
     causes: list[Text] = Field(min_length=1)
     actions: list[Action] = Field(min_length=1)
     docs: list[str] = Field(default_factory=list, description="Related knowledge doc ids, e.g. 'oom'.")
+    symptom: Symptom | None = Field(
+        None, description="The symptom this rule recognises in a description; its causes are ranked in its place."
+    )
+    explains: dict[Symptom, float] = Field(
+        default_factory=dict,
+        description="Symptom → how likely this cause is when only the symptom is known (0–1), before the setup is read.",
+    )
+    likely_when: list[Likelihood] = Field(
+        default_factory=list, description="Stated setups that raise this cause's weight (a multi-node job: the network)."
+    )
     meta: dict[str, str] = Field(default_factory=dict, description="Source facts, e.g. NVIDIA's Xid resolution buckets.")
     source: str | None = None
 
@@ -143,7 +177,9 @@ class Rule(BaseModel):
             raise ValueError(f"unknown parser {self.parser!r}; known: {sorted(PARSERS)}")
         if self.when and self.parser is None:
             raise ValueError("'when' conditions need a 'parser'")
-        if not (self.parser or self.patterns.log or self.patterns.keywords.en or self.patterns.keywords.zh):
+        if any(not 0 < prior <= 1 for prior in self.explains.values()):
+            raise ValueError("an 'explains' likelihood must lie in (0, 1]")
+        if not (self.parser or self.patterns.log or self.patterns.keywords.en or self.patterns.keywords.zh or self.explains):
             raise ValueError("a rule needs a parser, log patterns or keywords to ever match")
         conditions = tuple(Condition.parse(text) for text in self.when)
         if self.parser is not None:
@@ -185,6 +221,15 @@ class Rule(BaseModel):
         """Case-folded keywords of both languages, matched against the case-folded input."""
         return self._keywords
 
+    def weight_given(self, base: float, setup: dict[str, Value]) -> tuple[float, list[str]]:
+        """``base`` raised by every ``likely_when`` the stated setup satisfies, and the setup fields that raised it."""
+        weight, because = base, []
+        for likelihood in self.likely_when:
+            if likelihood.holds(setup) and likelihood.weight > weight:
+                weight = likelihood.weight
+                because = [f for c in likelihood._conditions for f in c.fields()]
+        return weight, because
+
 
 @dataclass(frozen=True, slots=True)
 class RuleMatcher:
@@ -223,6 +268,10 @@ class RuleBook(BaseModel):
 
     def rule(self, rule_id: str) -> Rule:
         return next(rule for rule in self.rules if rule.id == rule_id)
+
+    def causes_of(self, symptom: str) -> list[Rule]:
+        """Rules that name ``symptom`` among the symptoms they explain."""
+        return [rule for rule in self.rules if symptom in rule.explains]
 
     def parsers(self) -> list[str]:
         """Parsers some rule needs, in a fixed order, so each runs once per diagnosis."""

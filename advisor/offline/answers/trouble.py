@@ -1,19 +1,44 @@
-"""Troubleshooting answers: ranked diagnoses with evidence and concrete actions."""
+"""Troubleshooting answers: ranked diagnoses with evidence and concrete actions.
+
+Evidence from a pasted log is quoted; a problem only described is answered "from your description" with the
+facts that were used, never with the user's sentence echoed back. An out-of-memory report with a stated setup is
+checked against the memory estimator: a run that cannot fit at all says so, with the figure, and what does fit.
+"""
 
 from __future__ import annotations
 
-from advisor.labels import PARSED, PARSED_UNITS
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from advisor.labels import PARSED, PARSED_UNITS, VERDICT
 from advisor.markdown import code_span, number
+from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of
 from advisor.offline.turn import Turn
 
 SHOWN_FINDINGS = 3
+TEXT_FILE = Path(__file__).with_name("trouble_text.yaml")
+TRAINING_TASKS = ("full_finetune", "pretrain", "lora", "qlora")
+MODEL_STATES = ("weights", "gradients", "optimizer_states")  # what a training step holds before any activation
+# Adapter methods tried on the same card when a full fine-tune does not fit, cheapest in memory last.
+SMALLER_METHODS = ("lora", "qlora")
+# GPU counts tried for ZeRO-3 across the stated card: the counts servers are sold with, then whole 8-GPU servers.
+SHARDED_COUNTS = (2, 4, 8, 16, 32, 64)
+# When weights, gradients and optimizer states alone overflow the card, the steps that shrink activations cannot help.
+ACTIVATION_LEVERS = ("batch", "recompute", "context")
 
 
 def answer(turn: Turn) -> str:
     model = turn.slots.models[0] if turn.slots.models else None
     turn.entities.mark(*turn.entities.frame.names())  # every value stated reaches the diagnosis, as text
-    outcome = turn.call("diagnose", {"text": _reported(turn), "language": turn.language, "model": model, "max_findings": 5})
+    setup = _stated_setup(turn)
+    outcome = turn.call(
+        "diagnose",
+        {"text": _reported(turn), "language": turn.language, "model": model, "max_findings": 5, "setup": setup or None},
+    )
     if not outcome.ok:
         return turn.error(outcome)
     result = outcome.result
@@ -29,15 +54,119 @@ def answer(turn: Turn) -> str:
     parts = [f"**{turn.t('Most likely', '最可能的原因')}: {turn.text(top['title'])}**"]
     tried = _already_tried(turn)
     if tried:
-        names = turn.t(", ", "、").join(turn.t(*TRIED_LABEL[lever]) for lever in tried)
+        names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
+    if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
+        parts.append(_from_description(turn, top, setup))
+    futile: tuple[str, ...] = ()
+    if top["family"] == "oom":
+        fit, futile = _fit_check(turn)
+        parts.append(fit)
     for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
-        parts.append(_finding(turn, rank, finding, tried))
+        parts.append(_finding(turn, rank, finding, [*tried, *futile]))
     hint = result.get("memory_hint")
     if hint and hint.get("capacity_gb"):
         parts.append(_memory_tie_in(turn, hint))
     related(turn, turn.text(top["title"]))
-    return "\n\n".join(parts + notes)
+    return "\n\n".join([part for part in parts if part] + notes)
+
+
+@lru_cache(maxsize=1)
+def _texts() -> dict:
+    return yaml.safe_load(TEXT_FILE.read_text(encoding="utf-8"))
+
+
+def _say(turn: Turn, key: str, **values) -> str:
+    entry = _texts()
+    for part in key.split("."):
+        entry = entry[part]
+    return turn.t(entry["en"], entry["zh"]).format(**values)
+
+
+def _stated_setup(turn: Turn) -> dict:
+    """What the user said about the job, as the diagnosis ranks causes by it (nodes, GPUs, batch, model, card)."""
+    s = turn.slots
+    capacity = s.gpu_memory_gb
+    if capacity is None and s.gpus:
+        gpu = turn.catalog.find_gpu(s.gpus[0])
+        capacity = gpu.memory_gb if gpu else None
+    workloads = s.workloads
+    setup = {
+        "nodes": s.servers, "gpus": s.gpu_count, "batch": s.batch_size, "params_b": s.params / 1e9 if s.params else None,
+        "gpu_memory_gb": capacity, "method": workloads[0] if workloads else None,
+    }  # fmt: skip
+    return {field: value for field, value in setup.items() if value}
+
+
+def _described(finding: dict) -> bool:
+    return all(item.get("source") == "description" for item in finding["evidence"])
+
+
+def _from_description(turn: Turn, finding: dict, setup: dict) -> str:
+    """The facts the diagnosis used, in words: the figures read from the description and the setup stated."""
+    facts = []
+    parsed = finding["parsed"]
+    if "gpu_util_low_percent" in parsed:
+        facts.append(_say(turn, "fact.gpu_util_range", low=number(parsed["gpu_util_low_percent"]), high=number(parsed["gpu_util_high_percent"])))
+    elif "gpu_util_percent" in parsed:
+        facts.append(_say(turn, "fact.gpu_util_percent", value=number(parsed["gpu_util_percent"])))
+    if "temperature_c" in parsed:
+        facts.append(_say(turn, "fact.temperature_c", value=number(parsed["temperature_c"])))
+    stated = {**setup, **finding.get("stated", {})}
+    for field, value in stated.items():
+        shown = _say(turn, f"method_name.{value}") if field == "method" and value in _texts()["method_name"] else value
+        facts.append(_say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown))
+    if not facts:
+        facts.append(_say(turn, "fact.symptom_only"))
+    return _say(turn, "from_description", facts=_say(turn, "facts_joiner").join(facts))
+
+
+def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...]]:
+    """An OOM with a stated model, training method and card: does it fit at all, and if not, what does; with the
+    levers that cannot help (all those that shrink activations, when the model states alone overflow the card)."""
+    model = model_of(turn)
+    task, named = task_of(turn)
+    s = turn.slots
+    card = {"gpu": s.gpus[0]} if s.gpus else {"gpu_memory_gb": s.gpu_memory_gb} if s.gpu_memory_gb else None
+    if model is None or card is None or not named or task not in TRAINING_TASKS:
+        return "", ()
+    base = {"model": model, "mode": "training", "precision": precision_for(turn, task), "batch": s.batch_size,
+            "context": s.context_length, **card}  # fmt: skip
+    stated = _estimate(turn, {**base, "method": tool_method(task)})
+    if stated is None:
+        return "", ()
+    label = turn.t(*TASK_LABEL[task])
+    figures = {"task": label, "model": turn.text(stated["model_label"]), "capacity": number(stated["gpu_capacity_gb"]),
+               "total": number(stated["total_per_gpu_gb"]), "card": stated["gpu"]}  # fmt: skip
+    states = sum(item["value"] for item in stated["items"] if item["key"] in MODEL_STATES)
+    if stated["verdict"] != "does_not_fit":
+        return _say(turn, "fits_by_estimate", **figures), ()
+    if states < stated["gpu_capacity_gb"]:
+        return _say(turn, "over_by_activations", states=number(states), **figures), ()
+    lines = [_say(turn, "cannot_fit", states=number(states), per_param=number(states / stated["params_b"]), **figures)]
+    lines.append(_say(turn, "what_fits"))
+    if tool_method(task) == "full":
+        for method in SMALLER_METHODS:
+            option = _estimate(turn, {**base, "method": method, "precision": None})
+            if option and option["verdict"] != "does_not_fit":
+                lines.append("- " + _say(turn, "fits_with_method", task=turn.t(*TASK_LABEL[method]), **_fit_of(turn, option)))
+    for count in SHARDED_COUNTS:
+        option = _estimate(turn, {**base, "method": tool_method(task), "zero_stage": 3, "num_gpus": count})
+        if option and option["verdict"] != "does_not_fit":
+            lines.append("- " + _say(turn, "fits_sharded", count=count, **_fit_of(turn, option)))
+            break
+    else:
+        lines.append("- " + _say(turn, "nothing_sharded", count=SHARDED_COUNTS[-1]))
+    return "\n".join(lines), ACTIVATION_LEVERS
+
+
+def _estimate(turn: Turn, args: dict) -> dict | None:
+    outcome = turn.call("estimate_memory", args)
+    return outcome.result if outcome.ok and outcome.result.get("verdict") else None
+
+
+def _fit_of(turn: Turn, result: dict) -> dict:
+    return {"total": number(result["total_per_gpu_gb"]), "verdict": turn.t(*VERDICT[result["verdict"]])}
 
 
 def _reported(turn: Turn) -> str:
@@ -49,24 +178,24 @@ def _reported(turn: Turn) -> str:
     return "\n".join(reversed(thread))
 
 
-# What a detail can say was changed already ("bs已经降到2了", "gradient checkpointing is on"), in the order named
-TRIED_LABEL = {
-    "batch": ("a smaller batch", "调小批大小"),
-    "recompute": ("activation checkpointing", "激活检查点"),
-    "precision": ("a lower precision", "降低精度"),
-    "sharding": ("ZeRO/FSDP sharding", "ZeRO/FSDP 切分"),
-    "offload": ("CPU offload", "CPU 卸载"),
-}
+# Settings stated at the end of their range: nothing is left to pull, whether or not the user calls it a fix.
+AT_LIMIT = {("batch", 1), ("sharding", "zero-3"), ("sharding", "fsdp"), ("recompute", "full")}
 
 
 def _already_tried(turn: Turn) -> list[str]:
-    """The levers a later message of the thread says were pulled already; the first states the setup, not attempts."""
-    if len(turn.reading.task_messages) < 2:
-        return []
+    """Levers pulled already, in the order the rules' actions list them: changes the user names as tried (the
+    already_tried slot), settings a later message of the thread says were changed ("bs已经降到2了"), and settings
+    stated at their limit (micro-batch 1, ZeRO-3, full recomputation), which no step can pull further."""
+    pulled = set(turn.slots.already_tried)
     frame = turn.reading.frame
-    pulled = {(slot, lever) for slot in frame.names() for value in frame.all(slot) if (lever := _lever(slot, value))}
-    turn.slots.mark(*(slot for slot, _ in pulled))
-    return [lever for lever in TRIED_LABEL if any(lever == named for _, named in pulled)]
+    detail = len(turn.reading.task_messages) >= 2  # the first message states the setup, a later one what was changed
+    for slot in frame.names():
+        for value in frame.all(slot):
+            lever = _lever(slot, value)
+            if lever and (detail or (slot, value) in AT_LIMIT or lever == "offload"):
+                pulled.add(lever)
+                turn.slots.mark(slot)
+    return [lever for lever in _texts()["lever_name"] if lever in pulled]
 
 
 def _lever(slot: str, value: object) -> str | None:
@@ -75,7 +204,7 @@ def _lever(slot: str, value: object) -> str | None:
         return "offload" if value == "offload" else "sharding"
     if slot == "recompute" and value == "none":
         return None
-    return slot if slot in TRIED_LABEL else None
+    return slot if slot in ("batch", "recompute", "precision") else None
 
 
 def _parsed(turn: Turn, field: str, value: object) -> str:
@@ -87,11 +216,14 @@ def _parsed(turn: Turn, field: str, value: object) -> str:
 
 
 def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = ()) -> str:
-    evidence = finding["evidence"][0] if finding["evidence"] else None
+    evidence = finding["evidence"][0] if finding["evidence"] and not _described(finding) else None
     lines = [f"**{rank}. {turn.text(finding['title'])}**"]
+    if finding.get("stated"):
+        facts = [_say(turn, f"fact.{field}", value=number(value)) for field, value in finding["stated"].items()]
+        lines.append(_say(turn, "raised_by", facts=_say(turn, "facts_joiner").join(facts)))
     if evidence:
         lines.append(turn.t(f"Evidence (line {evidence['line']}):", f"证据（第 {evidence['line']} 行）：") + " " + code_span(evidence["excerpt"][:200]))
-    if finding["parsed"]:
+    if finding["parsed"] and evidence:  # figures read from a description are listed once, as stated facts
         values = "; ".join(_parsed(turn, field, value) for field, value in list(finding["parsed"].items())[:6])
         lines.append(turn.t("Read from the log: ", "从日志读出：") + values)
     if finding["causes"]:

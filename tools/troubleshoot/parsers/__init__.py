@@ -78,7 +78,8 @@ PARSERS: dict[str, ParserSpec] = {
         frozenset({"nvml_library_version", "driver_cuda_version", "driver_version", "runtime_cuda_version"}),
     ),
     "symptoms": ParserSpec(
-        parse_symptoms, frozenset({"smi_table", "gpu_util", "temperature"}),
-        frozenset({"gpu_util_percent", "temperature_c", "power_draw_w", "power_cap_w"}),
+        parse_symptoms, frozenset({"smi_table", "gpu_util", "temperature", "setting"}),
+        frozenset({"gpu_util_percent", "gpu_util_low_percent", "gpu_util_high_percent", "temperature_c", "power_draw_w",
+                   "power_cap_w", "dataloader_workers"}),
     ),
 }  # fmt: skip

@@ -6,12 +6,26 @@ import re
 
 from tools.troubleshoot.parsers.records import MAX_RECORDS, LineLocator, ParsedRecord, Value, first_matches, lines_with, number
 
-_PERCENT = r"(\d{1,3}(?:\.\d+)?)\s*[%％]"
+# "35%", and a range "30-40%", "30%~40%", "30到40%": a range must read wherever a single figure does.
+_PERCENT = (
+    r"(?P<low>\d{1,3}(?:\.\d+)?)(?:\s*[%％]?\s*(?:-|–|~|～|到|至|\bto\b)\s*(?P<high>\d{1,3}(?:\.\d+)?))?\s*[%％]"
+)
+# "三四十%", "百分之三十多", "利用率只有二三十": a percentage in Chinese numerals, a spread of two digits being a range.
+_CHINESE_PERCENT = r"(?:百分之)?(?P<cn>[一二三四五六七八九]{0,2}十[一二三四五六七八九多几]?)(?![一二三四五六七八九十百千万亿])"
 _UTIL_LITERALS = ("利用率", "使用率", "util", "Util", "UTIL")
 _UTIL_PATTERNS = [
     re.compile(r"(?:利用率|使用率)[^\d\n%％。，,]{0,12}?" + _PERCENT),
     re.compile(r"(?i)\butil(?:i[sz]ation)?\b[^\d\n%]{0,24}?" + _PERCENT),
     re.compile(r"(?i)" + _PERCENT + r"\s*(?:的)?\s*(?:GPU\s*)?(?:util(?:i[sz]ation)?\b|利用率|使用率)"),
+    re.compile(r"(?:利用率|使用率)[^\d\n%％。，,一二三四五六七八九十]{0,8}?" + _CHINESE_PERCENT),
+    re.compile(_CHINESE_PERCENT + r"\s*[%％]?\s*(?:的)?\s*(?:GPU\s*)?(?:利用率|使用率)"),
+]
+_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+# "num_workers=2", "2 dataloader workers", "worker设成2", "2个worker": the DataLoader processes the user runs.
+_WORKERS = [
+    re.compile(r"(?i)num_workers\s*(?:[=:]|is|of|设成|设为|设置为|=?)\s*(\d{1,3})\b"),
+    re.compile(r"(?i)(?<![0-9A-Za-z_.])(\d{1,3})\s*(?:个)?\s*(?:dataloader\s*|data\s*loader\s*|loader\s*)?workers?\b"),
+    re.compile(r"(?i)\bworkers?\s*(?:[=:]|设成|设为|只有|是)\s*(\d{1,3})\b"),
 ]
 # The default nvidia-smi table row: "| N/A 34C P0 61W / 400W | 1MiB / 81920MiB | 30% Default |"
 _SMI_TABLE_ROW = re.compile(
@@ -41,9 +55,13 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
     for start, end in lines_with(text, _UTIL_LITERALS, 20):
         for pattern in _UTIL_PATTERNS:
             for match in first_matches(pattern.finditer(text, start, end)):
-                value = number(match.group(1))
-                if value is not None and value <= 100:
-                    found.setdefault(("gpu_util", match.start(1)), (match.start(), {"gpu_util_percent": value}))
+                values = _utilisation(match)
+                if values:
+                    found.setdefault(("gpu_util", match.start(1)), (match.start(), values))
+    for start, end in lines_with(text, ("worker",), 20):
+        for pattern in _WORKERS:
+            for match in first_matches(pattern.finditer(text, start, end)):
+                found.setdefault(("setting", start), (match.start(), {"dataloader_workers": float(match.group(1))}))
     for start, end in lines_with(text, _TEMPERATURE_LITERALS, 20):
         if _SMI_QUERY_LINE.match(text, start, end):
             continue
@@ -55,3 +73,31 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
     locator = LineLocator(text)
     hits = sorted(((pos, kind, values) for (kind, _), (pos, values) in found.items()), key=lambda hit: hit[:2])
     return [locator.record("symptoms", kind, pos, values) for pos, kind, values in hits[:MAX_RECORDS]]
+
+
+def _utilisation(match: re.Match[str]) -> dict[str, Value] | None:
+    """A figure or a range in percent: the middle is what rules compare, the ends are what the user said."""
+    groups = match.groupdict()
+    if groups.get("cn"):
+        bounds = _chinese_percent(groups["cn"])
+    else:
+        low, high = number(groups.get("low")), number(groups.get("high"))
+        bounds = (low, high if high is not None else low) if low is not None else None
+    if bounds is None or not 0 <= bounds[0] <= bounds[1] <= 100:
+        return None
+    low, high = bounds
+    values: dict[str, Value] = {"gpu_util_percent": (low + high) / 2}
+    if high > low:
+        values.update(gpu_util_low_percent=low, gpu_util_high_percent=high)
+    return values
+
+
+def _chinese_percent(written: str) -> tuple[float, float] | None:
+    """"三十" 30, "三十五" 35, "三四十" 30–40, "三十多" / "三十几" 30–40, "十几" 10–20."""
+    tens_part, _, after = written.partition("十")
+    tens = [_DIGIT[c] for c in tens_part] or [1]
+    low, high = tens[0] * 10, tens[-1] * 10
+    if after in ("多", "几"):
+        return float(low), float(high + 10)
+    ones = _DIGIT.get(after, 0)
+    return float(low + ones), float(high + ones)

@@ -1,0 +1,78 @@
+"""Troubleshooting answers to a problem described in words, with no log: ranked causes, facts used, what fits.
+
+Wording here is our own (not from the issue, the golden set or either understanding split)."""
+
+from __future__ import annotations
+
+from advisor.contract import ChatTurn
+
+
+def ask(advisor, message, *earlier):
+    history = []
+    for text in earlier:
+        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
+    return advisor.answer(message, history)
+
+
+def diagnose_call(response):
+    (call,) = [call for call in response.tool_calls if call.name == "diagnose"]
+    return call
+
+
+def test_a_utilisation_range_on_several_nodes_puts_communication_first(offline_advisor):
+    question = "we fine-tune across 3 nodes and the gpus only reach 25-35% utilization"
+    response = ask(offline_advisor, question)
+    assert diagnose_call(response).args["setup"]["nodes"] == 3
+    answer = response.answer
+    assert answer.startswith("**Most likely: Multi-GPU communication limits throughput**")
+    assert "From your description: GPU utilisation 25–35%" in answer and "nodes: 3" in answer
+    assert "all_reduce_perf" in answer and "Evidence (line" not in answer
+    assert question not in answer  # the facts are listed, the sentence is not echoed
+
+
+def test_a_chinese_range_with_few_workers_puts_data_loading_first(offline_advisor):
+    answer = ask(offline_advisor, "训练的时候显卡利用率就二三十%，num_workers=1").answer
+    assert answer.startswith("**最可能的原因: 瓶颈很可能在数据加载**")
+    assert "根据您的描述：GPU 利用率 20–30%" in answer and "DataLoader 工作进程 1 个" in answer
+    assert "py-spy top" in answer and "证据（第" not in answer
+
+
+def test_a_full_fine_tune_that_cannot_fit_says_so_with_the_figure_and_what_fits(offline_advisor):
+    response = ask(offline_advisor, "full finetune of an 8b model on one rtx 4090 dies with CUDA out of memory every time")
+    answer = response.answer
+    memory = [call for call in response.tool_calls if call.name == "estimate_memory"]
+    assert memory[0].args["method"] == "full" and memory[0].args["gpu"] == "rtx-4090"
+    assert "This cannot fit on one" in answer and "at any batch size" in answer
+    assert "144 GB for weights, gradients and optimizer states alone (18 bytes per parameter)" in answer
+    assert "QLoRA fine-tuning on the same card" in answer and "ZeRO-3 across" in answer
+    # halving the batch or checkpointing cannot close a gap made by the model states
+    assert "per_device_train_batch_size" not in answer and "gradient_checkpointing_enable" not in answer
+
+
+def test_a_chinese_oom_that_cannot_fit_names_the_figure_in_chinese(offline_advisor):
+    answer = ask(offline_advisor, "8B模型全参微调，单张4090，一跑就爆显存").answer
+    assert "无论批大小多少都放不下" in answer and "144 GB" in answer and "每参数 18 字节" in answer
+    assert "同一张卡改用QLoRA 微调" in answer
+
+
+def test_an_oom_that_fits_by_the_estimate_looks_elsewhere(offline_advisor):
+    answer = ask(offline_advisor, "qlora on an 8b model with one a100 80gb still runs out of memory sometimes").answer
+    assert "so the setup as stated fits" in answer and "cannot fit" not in answer
+
+
+def test_a_hang_across_nodes_points_at_the_network_first(offline_advisor):
+    answer = ask(offline_advisor, "on 2 nodes the run freezes in allreduce and the NCCL watchdog times out").answer
+    assert answer.startswith("**Most likely: NCCL picked a local-only network interface**")
+    assert "NCCL_SOCKET_IFNAME" in answer and "Ranked here because of: nodes: 2." in answer
+
+
+def test_described_overheating_in_chinese_starts_with_the_throttle_reasons(offline_advisor):
+    answer = ask(offline_advisor, "服务器里的卡温度很高，跑着跑着就降频").answer
+    assert "硬件过热降频" in answer.split("\n")[0]
+    assert "nvidia-smi -q -d PERFORMANCE" in answer and "根据您的描述" in answer
+
+
+def test_a_pasted_log_is_still_quoted_with_its_line(offline_advisor):
+    log = "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB. GPU 1 has a total capacity of 79.15 GiB"
+    answer = ask(offline_advisor, log).answer
+    assert "Evidence (line 1):" in answer and "From your description" not in answer

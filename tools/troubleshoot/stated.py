@@ -1,0 +1,35 @@
+"""The setup a user states beside a symptom ("on 2 nodes", "batch 1", "num_workers=2"), as rule conditions read it.
+
+A description without a log names a symptom ("utilisation is 30-40%") whose causes are many; what the user says
+about the setup is what tells them apart. Rules put conditions on these fields (``likely_when``) in their YAML.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tools.troubleshoot.parsers import Value
+
+
+class StatedSetup(BaseModel):
+    """What the user said about the job, each field optional; a field nobody stated never fires a condition."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    nodes: int | None = Field(None, ge=1, description="Servers / nodes the job runs on.")
+    gpus: int | None = Field(None, ge=1, description="GPUs the job runs on, all nodes together.")
+    batch: int | None = Field(None, ge=1, description="Micro-batch per GPU.")
+    dataloader_workers: int | None = Field(None, ge=0, description="DataLoader worker processes (num_workers).")
+    params_b: float | None = Field(None, gt=0, description="Model size in billions of parameters.")
+    gpu_memory_gb: float | None = Field(None, gt=0, description="Memory of one card, as sold.")
+    method: str | None = Field(None, description="What the job does: inference, lora, qlora, full_finetune, pretrain…")
+
+    def values(self) -> dict[str, Value]:
+        """Stated fields as rule conditions compare them: numbers as floats, words as text."""
+        return {
+            name: float(value) if isinstance(value, int | float) else value
+            for name, value in self.model_dump(exclude_none=True).items()
+        }
+
+
+SETUP_FIELDS = frozenset(StatedSetup.model_fields)
