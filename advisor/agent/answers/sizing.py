@@ -153,32 +153,8 @@ def recommend(turn: Turn) -> str:
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     task, named = task_of(turn)
-    s = turn.slots
-    budget = s.budget
-    args = {
-        "model": model,
-        "task": task,
-        "precision": precision_for(turn, task),
-        "context": s.context_length,
-        "batch": s.batch_size,
-        "objective": OBJECTIVES.get(s.objective or "") or ("budget" if budget else None),
-        "budget": budget.amount if budget else None,
-        "currency": budget.currency if budget else default_currency(turn.language),
-        "region": "cn" if s.region == "cn" else "global",
-        "gpus": s.gpus or None,
-        "max_gpus": s.gpu_count or None,
-        **_serving_args(turn, task),
-    }
-    if args["objective"] == "cheapest" and any(RENTING.search(normalize_text(text)) for text in turn.reading.task_messages):
-        args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
-    if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
-        args["region"], args["objective"] = "cn", args["objective"] or "china"
-    if s.keeps_to("domestic"):  # Chinese-made accelerators only
-        args["gpus"] = [g.id for g in turn.catalog.gpus if g.vendor in DOMESTIC_VENDORS]
-    if s.keeps_to("datacenter_only"):
-        allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
-        args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
-        turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
+    budget = turn.slots.budget
+    args = recommend_args(turn, model, task)
     outcome = turn.call("recommend_gpus", args)
     if not outcome.ok:
         return turn.error(outcome)
@@ -206,6 +182,37 @@ def recommend(turn: Turn) -> str:
     turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)
+
+
+def recommend_args(turn: Turn, model: str, task: str) -> dict:
+    """What the conversation asks of ``recommend_gpus``: the answer and the procurement proposal size the same need."""
+    s = turn.slots
+    budget = s.budget
+    args = {
+        "model": model,
+        "task": task,
+        "precision": precision_for(turn, task),
+        "context": s.context_length,
+        "batch": s.batch_size,
+        "objective": OBJECTIVES.get(s.objective or "") or ("budget" if budget else None),
+        "budget": budget.amount if budget else None,
+        "currency": budget.currency if budget else default_currency(turn.language),
+        "region": "cn" if s.region == "cn" else "global",
+        "gpus": s.gpus or None,
+        "max_gpus": s.gpu_count or None,
+        **_serving_args(turn, task),
+    }
+    if args["objective"] == "cheapest" and any(RENTING.search(normalize_text(text)) for text in turn.reading.task_messages):
+        args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
+    if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
+        args["region"], args["objective"] = "cn", args["objective"] or "china"
+    if s.keeps_to("domestic"):  # Chinese-made accelerators only
+        args["gpus"] = [g.id for g in turn.catalog.gpus if g.vendor in DOMESTIC_VENDORS]
+    if s.keeps_to("datacenter_only"):
+        allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
+        args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
+        turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
+    return args
 
 
 def _verdict(turn: Turn, r: dict, label: str) -> str:
