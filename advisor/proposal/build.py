@@ -113,6 +113,7 @@ class Proposal(BaseModel):
     training: TrainingSeries | None = None
     tco: TcoResult | None = None
     tco_error: Text | None = None
+    tco_option: int = Field(0, description="Which option the rent-or-buy comparison is for: the first whose GPU has a cloud price.")
     facility: FacilityResult | None = None
     china: list[ChinaLine]
     risks: list[str] = Field(description="Keys of the risks that apply (wording in text.yaml).")
@@ -189,7 +190,7 @@ def build_proposal(need: Need, inputs: ProposalInputs, registry: Registry, catal
             proposal.training = _training_series(builder, need, top)
         else:
             proposal.speed = _speed_series(builder, need, top)
-        proposal.tco, proposal.tco_error = _tco(builder, need, top)
+        proposal.tco, proposal.tco_error, proposal.tco_option = _tco(builder, need, options)
         proposal.facility = _facility(catalog, top)
     proposal.risks = _risks(proposal)
     proposal.bench = _bench_plan(proposal)
@@ -265,13 +266,18 @@ def _servers(option: dict) -> tuple[int, int]:
     return 1, option["count"]
 
 
-def _tco(builder: Builder, need: Need, option: dict) -> tuple[TcoResult | None, Text | None]:
-    servers, per_server = _servers(option)
-    try:
-        result = builder.run("compute_tco", {"gpu": option["gpu_id"], "servers": servers, "gpus_per_server": per_server, "currency": need.currency})
-    except AdvisorError as exc:
-        return None, Text(en=exc.en, zh=exc.zh)
-    return result, None  # type: ignore[return-value]
+def _tco(builder: Builder, need: Need, options: list[dict]) -> tuple[TcoResult | None, Text | None, int]:
+    """Rent or buy for the recommendation; when its GPU has no cloud price to rent at, for the first alternative that has one."""
+    first_error = None
+    for index, option in enumerate(options):
+        servers, per_server = _servers(option)
+        try:
+            result = builder.run("compute_tco", {"gpu": option["gpu_id"], "servers": servers, "gpus_per_server": per_server, "currency": need.currency})
+        except AdvisorError as exc:
+            first_error = first_error or Text(en=exc.en, zh=exc.zh)
+            continue
+        return result, first_error, index  # type: ignore[return-value]
+    return None, first_error, 0
 
 
 def _facility(catalog: Catalog, option: dict) -> FacilityResult | None:

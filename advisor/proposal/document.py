@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from advisor.agent.answers.sizing import TASK_LABEL
 from advisor.agent.markdown import money, number, token_count
-from advisor.labels import VERDICT, pick
+from advisor.labels import pick
 from advisor.proposal.build import Proposal, in_language
 from advisor.proposal.wording import facts, phrase, texts
 
@@ -87,6 +87,9 @@ def layout(p: Proposal, language: str) -> Document:
         add(Table([t("chart_training_x"), t("chart_training_y")], [[str(g), number(d, 2)] for g, d in zip(p.training.gpus, p.training.days, strict=True)]))
     add(Heading(t("h_tco")))
     if p.tco is not None:
+        if p.tco_option:
+            add(Paragraph(t("tco_for_alternative", config=in_language(p.options[p.tco_option]["config_label"], language))
+                          + " " + in_language(p.tco_error, language)))
         add(Chart("tco", t("chart_tco_title")))
         add(Paragraph(_tco_line(p, t), emphasis=True))
         add(Paragraph(t("tco_sensitive")))
@@ -183,7 +186,7 @@ def _options_table(p: Proposal, t: _Words) -> Table:
         tier = o.get("tier")  # a tier name, when the recommender gives one
         row = [in_language(tier, t.language) if isinstance(tier, dict) else t(f"tier_{index + 1}"), in_language(o["config_label"], t.language),
                in_language(o["plan_label"], t.language), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%",
-               pick(t.language, *VERDICT.get(o["verdict"], (o["verdict"], o["verdict"])))]  # fmt: skip
+               t(f"verdict_{o['verdict']}")]  # fmt: skip
         if speed:
             row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
         row += [money(_whole_price(o), p.need.currency), money(o.get("cloud_cost_per_hour"), p.need.currency)]

@@ -8,6 +8,7 @@ import json
 
 from fpdf import FPDF
 from fpdf.enums import TableCellFillMode
+from fpdf.fonts import FontFace
 
 from advisor.proposal.build import Proposal
 from advisor.proposal.charts import all_charts
@@ -58,21 +59,22 @@ def _draw(pdf: FPDF, block, charts: dict[str, bytes]) -> None:
         pdf.ln(3)
         pdf.set_font(FONT, "B", 13)
         pdf.set_text_color(*BLUE)
-        pdf.multi_cell(width, 7, block.text, new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(width, 7, block.text, align="L", new_x="LMARGIN", new_y="NEXT")
         pdf.set_text_color(0, 0, 0)
     elif isinstance(block, Paragraph):
         pdf.set_font(FONT, "B" if block.emphasis else "", 10)
-        pdf.multi_cell(width, 5.5, block.text, new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(width, 5.5, block.text, align="L", new_x="LMARGIN", new_y="NEXT")
         pdf.ln(1)
     elif isinstance(block, Bullets):
         pdf.set_font(FONT, "", 9.5)
         for item in block.items:
-            pdf.multi_cell(width, 5, f"• {item}", new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(width, 5, f"• {item}", align="L", new_x="LMARGIN", new_y="NEXT")
         pdf.ln(1)
     elif isinstance(block, Table):
         pdf.set_font(FONT, "", 7.5 if len(block.headers) > 6 else 8.5)
-        with pdf.table(line_height=4.2, cell_fill_color=(234, 242, 248), cell_fill_mode=TableCellFillMode.NONE,
-                       headings_style=None, first_row_as_headings=True) as table:  # fmt: skip
+        heading = FontFace(family=FONT, emphasis="BOLD", fill_color=(234, 242, 248))
+        with pdf.table(line_height=4.2, cell_fill_mode=TableCellFillMode.NONE, headings_style=heading, text_align="LEFT",
+                       col_widths=_column_widths(block)) as table:  # fmt: skip
             for row in [block.headers, *block.rows]:
                 cells = table.row()
                 for cell in row:
@@ -86,3 +88,9 @@ def _draw(pdf: FPDF, block, charts: dict[str, bytes]) -> None:
     elif isinstance(block, Chart) and block.name in charts:
         pdf.image(io.BytesIO(charts[block.name]), w=width * 0.95)
         pdf.ln(1)
+
+
+def _column_widths(table: Table) -> tuple[float, ...]:
+    """Wider columns for longer text (a configuration name, a formula), none narrower than a short number."""
+    longest = [max(len(str(row[i])) for row in [table.headers, *table.rows]) for i in range(len(table.headers))]
+    return tuple(min(max(n, 6), 48) for n in longest)
