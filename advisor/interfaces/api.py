@@ -27,11 +27,11 @@ from advisor.interfaces.docs import install_docs
 from advisor.interfaces.embed import frame_origins, install_embed
 from advisor.interfaces.guards import ApiGuard
 from advisor.interfaces.health import IndexProbe, running_retriever
-from advisor.interfaces.http_errors import error_response, install_error_handlers, request_id_of
+from advisor.interfaces.http_errors import install_error_handlers, request_id_of
 from advisor.interfaces.openai_compat import openai_router
 from advisor.interfaces.sessions import install_login
-from advisor.proposal.need import NeedMissing
-from advisor.proposal.service import MEDIA_TYPES, make_proposal, render
+from advisor.interfaces.proposal_door import proposal_response
+from advisor.proposal.service import MEDIA_TYPES
 from advisor.registry import Registry
 from knowledge.catalog import load_catalog
 from tools.gpu_specs import GpuFilter, GpuList
@@ -129,13 +129,7 @@ def rest_router(advisor: Advisor, registry: Registry, probe: IndexProbe) -> APIR
         responses={200: {"content": {media: {} for media in MEDIA_TYPES.values()}, "description": "The proposal file."}},
     )  # fmt: skip
     def proposal(request: ProposalRequest, http: Request) -> Response:
-        try:
-            built = make_proposal(advisor.planner, request.message, request.history, request.language)
-        except NeedMissing as exc:  # nothing sized yet: what it needs, in both languages
-            return error_response(422, exc, request_id_of(http))
-        made = render(built, request.format, images="inline")
-        headers = {"Content-Disposition": f'attachment; filename="{made.filename}"'}
-        return Response(made.content, media_type=made.media_type, headers=headers)
+        return proposal_response(advisor.planner, request, request_id_of(http))
 
     @router.get("/api/gpus", response_model=GpuList, tags=["catalog"], summary="List catalog GPUs (the list_gpus tool)")
     def gpus(filters: Annotated[GpuFilter, Query()]):

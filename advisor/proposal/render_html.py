@@ -9,9 +9,9 @@ from html import escape
 
 from advisor.proposal.build import Proposal
 from advisor.proposal.charts import all_charts
+from advisor.proposal.service import INPUTS_ID
 from advisor.proposal.document import Bullets, Chart, Code, Heading, Paragraph, Table, layout
 
-INPUTS_ID = "proposal-inputs"
 STYLE = """
 body{font-family:"Noto Sans CJK SC","WenQuanYi Micro Hei","PingFang SC","Microsoft YaHei",system-ui,sans-serif;
 max-width:960px;margin:2em auto;padding:0 1em;color:#1b2631;line-height:1.5}

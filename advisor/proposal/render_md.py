@@ -6,14 +6,13 @@ from __future__ import annotations
 import base64
 import json
 import re
-from typing import Literal
 
 from advisor.agent.markdown import escape_raw_html
 from advisor.proposal.build import Proposal
 from advisor.proposal.charts import all_charts
+from advisor.proposal.service import Images
 from advisor.proposal.document import Bullets, Chart, Code, Heading, Paragraph, Table, layout
 
-Images = Literal["files", "inline", "none"]
 
 
 def render_markdown(p: Proposal, language: str, images: Images = "inline", stem: str = "proposal") -> tuple[str, dict[str, bytes]]:

@@ -15,13 +15,13 @@ from advisor.agent.planner import OfflinePlanner
 from advisor.contract import ChatTurn, Language
 from advisor.proposal.build import Proposal, ProposalInputs, advisor_version, build_proposal, today
 from advisor.proposal.need import read_need
-from advisor.proposal.render_html import INPUTS_ID, render_html
-from advisor.proposal.render_md import Images, render_markdown
-from advisor.proposal.render_pdf import ATTACHMENT, render_pdf
 from advisor.proposal.wording import phrase
 from knowledge.bilingual import AdvisorError
 
 Format = Literal["html", "pdf", "markdown"]
+Images = Literal["files", "inline", "none"]
+INPUTS_ID = "proposal-inputs"  # the HTML page's <script type="application/json"> with the inputs
+ATTACHMENT = "proposal.json"  # the PDF's attached file with the inputs
 FORMAT_ALIASES = {"md": "markdown"}
 MEDIA_TYPES = {"html": "text/html; charset=utf-8", "pdf": "application/pdf", "markdown": "text/markdown; charset=utf-8"}
 SUFFIXES = {"html": ".html", "pdf": ".pdf", "markdown": ".md"}
@@ -47,6 +47,11 @@ def make_proposal(
 
 
 def render(proposal: Proposal, fmt: str, images: Images = "inline", stem: str = "proposal") -> ProposalFile:
+    # the renderers load matplotlib and fpdf2: only when a file is made, not when a server starts
+    from advisor.proposal.render_html import render_html
+    from advisor.proposal.render_md import render_markdown
+    from advisor.proposal.render_pdf import render_pdf
+
     fmt = FORMAT_ALIASES.get(fmt, fmt)
     language = proposal.inputs.language
     filename = f"{stem}{SUFFIXES[fmt]}"
