@@ -13,8 +13,8 @@ from advisor.contract import ChatTurn
 from advisor.proposal.need import NeedMissing, read_need
 from advisor.proposal.service import embedded_inputs, make_proposal, rebuild, render
 from advisor.proposal.wording import is_proposal_command, phrase
-from tools.facility import FacilityRequest, facility_needs
 from knowledge.bilingual import AdvisorError
+from tools.facility import FacilityRequest, facility_needs
 
 SERVING_ZH = "Qwen2.5-72B 部署给50个人同时用，预算200万人民币"
 SERVING_EN = "We want to serve Qwen2.5-72B to 50 concurrent users with a budget of 2 million CNY"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import httpx
 import pytest
 from pydantic import SecretStr
@@ -19,9 +22,9 @@ TOKEN = "proposal-test-token"
 
 @pytest.fixture(scope="module")
 def api(offline_advisor, tmp_path_factory):
-    with running_server(create_api(offline_settings(tmp_path_factory.mktemp("proposal-api")), offline_advisor)) as url:
-        with httpx.Client(base_url=url, timeout=120) as client:
-            yield client
+    app = create_api(offline_settings(tmp_path_factory.mktemp("proposal-api")), offline_advisor)
+    with running_server(app) as url, httpx.Client(base_url=url, timeout=120) as client:
+        yield client
 
 
 def test_cli_writes_markdown_with_its_charts_beside_it(offline_advisor, tmp_path, capsys):
@@ -33,7 +36,7 @@ def test_cli_writes_markdown_with_its_charts_beside_it(offline_advisor, tmp_path
 
 def test_cli_reads_history_and_language(offline_advisor, tmp_path):
     history = tmp_path / "history.json"
-    history.write_text('[{"role": "user", "content": "%s"}, {"role": "assistant", "content": "ok"}]' % QUESTION)
+    history.write_text(json.dumps([{"role": "user", "content": QUESTION}, {"role": "assistant", "content": "ok"}]))
     out = tmp_path / "plan.html"
     assert main(["proposal", "生成采购方案", "--history", str(history), "--lang", "zh", "--format", "html", "--output", str(out)]) == 0
     assert phrase("h_need", "zh") in out.read_text()
@@ -102,3 +105,21 @@ def test_chat_phrase_answers_with_the_proposal_of_the_conversation(offline_advis
 def test_chat_phrase_with_nothing_sized_asks_for_a_model(offline_advisor):
     response = offline_advisor.answer("生成采购方案", [])
     assert "模型" in response.answer and "Traceback" not in response.answer
+
+
+def test_web_buttons_give_a_file_of_the_conversation_or_nothing_with_a_warning(offline_advisor):
+    from advisor.interfaces.web_proposal import proposal_download
+
+    turns = [{"role": "user", "content": QUESTION_ZH}, {"role": "assistant", "content": "..."}]
+    path = proposal_download(offline_advisor, turns, "zh", fmt="pdf")
+    assert path.endswith(".pdf") and Path(path).read_bytes().startswith(b"%PDF")
+    page = proposal_download(offline_advisor, turns, "zh", fmt="html")
+    assert phrase("h_need", "zh") in Path(page).read_text(encoding="utf-8")
+    assert proposal_download(offline_advisor, [], "en", fmt="pdf") is None
+
+
+def test_embed_page_offers_the_proposal_and_its_route_answers(api):
+    page = api.get("/embed?lang=zh").text
+    assert "下载采购方案" in page and "/api/embed/proposal" in page
+    response = api.post("/api/embed/proposal", json={"message": QUESTION, "format": "pdf"})
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")

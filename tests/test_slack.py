@@ -303,6 +303,7 @@ def test_manifest_requests_what_the_listeners_need():
     assert set(manifest["settings"]["event_subscriptions"]["bot_events"]) == {"app_mention", "message.im"}
     assert [c["command"] for c in manifest["features"]["slash_commands"]] == ["/gpu"]
     assert manifest["settings"]["socket_mode_enabled"] is True
+    assert "files:write" in scopes and manifest["settings"]["interactivity"]["is_enabled"] is True  # the proposal button uploads a PDF
 
 
 def action_body(thread_ts: str, button_ts: str) -> str:

@@ -29,8 +29,8 @@ from advisor.interfaces.guards import ApiGuard
 from advisor.interfaces.health import IndexProbe, running_retriever
 from advisor.interfaces.http_errors import install_error_handlers, request_id_of
 from advisor.interfaces.openai_compat import openai_router
-from advisor.interfaces.sessions import install_login
 from advisor.interfaces.proposal_door import proposal_response
+from advisor.interfaces.sessions import install_login
 from advisor.proposal.service import MEDIA_TYPES
 from advisor.registry import Registry
 from knowledge.catalog import load_catalog

@@ -340,7 +340,7 @@ def _bench_plan(p: Proposal) -> list[BenchStep]:
     if not p.options:
         return []
     top = p.options[0]
-    servers, per_server = _servers(top)
+    per_server = _servers(top)[1]
     model = p.model_label.en
     steps = [BenchStep(key="bench_smi", values={})]
     if p.need.training:

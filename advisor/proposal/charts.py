@@ -12,13 +12,13 @@ from functools import lru_cache
 import matplotlib
 
 matplotlib.use("Agg")
-from matplotlib import font_manager  # noqa: E402
-from matplotlib import pyplot as plt  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+from matplotlib import font_manager
+from matplotlib import pyplot as plt
+from matplotlib.figure import Figure
 
-from advisor.proposal.build import Proposal, in_language  # noqa: E402
-from advisor.proposal.fonts import cjk_font  # noqa: E402
-from advisor.proposal.wording import phrase  # noqa: E402
+from advisor.proposal.build import Proposal, in_language
+from advisor.proposal.fonts import cjk_font
+from advisor.proposal.wording import phrase
 
 SIZE = (7.0, 3.6)
 DPI = 110
