@@ -58,7 +58,10 @@ def test_cli_rebuilds_from_a_proposal_and_reports_changes(offline_advisor, tmp_p
     assert phrase("diff_none", "en") in capsys.readouterr().out  # same day, same catalog: nothing moved
 
 
-@pytest.mark.parametrize(("fmt", "media", "magic"), [("pdf", "application/pdf", b"%PDF"), ("html", "text/html", b"<!DOCTYPE html>"), ("markdown", "text/markdown", b"# ")])
+@pytest.mark.parametrize(
+    ("fmt", "media", "magic"),
+    [("pdf", "application/pdf", b"%PDF"), ("html", "text/html", b"<!DOCTYPE html>"), ("markdown", "text/markdown", b"# ")],
+)
 def test_api_returns_the_file_with_its_content_type(api, fmt, media, magic):
     response = api.post("/api/proposal", json={"message": QUESTION_ZH, "format": fmt})
     assert response.status_code == 200, response.text

@@ -26,7 +26,9 @@ class FacilityRequest(BaseModel):
     gpu_tdp_w: float = Field(description="Board power (TDP) of one GPU, watts.")
     gpus: int = Field(description="GPUs in the whole configuration.")
     units: int = Field(1, description="Servers, boards, racks or machines bought.")
-    units_height_u: float | None = Field(description="Rack units of one server as sold; None when it is not rack-mounted (a Mac, a cloud rental).")
+    units_height_u: float | None = Field(
+        description="Rack units of one server as sold; None when it is not rack-mounted (a Mac, a cloud rental)."
+    )
     whole_rack: bool = Field(False, description="The part is sold as a complete rack (NVL72): it fills its own racks.")
     liquid_cooled: bool = Field(False, description="The part as sold needs liquid cooling.")
     server_power_factor: float = Field(1.8, description="Server power ÷ GPU board power.")
@@ -49,7 +51,9 @@ def facility_needs(request: FacilityRequest) -> FacilityResult:
     check_range(request.units, "Units", "台数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
     check_range(request.gpu_tdp_w, "GPU power (W)", "单卡功耗（W）", minimum=0, maximum=5_000, exclusive_minimum=True, code="invalid_power")
     check_range(request.server_power_factor, "Server power factor", "整机功耗系数", minimum=1, maximum=5, code="invalid_power")
-    check_range(request.rack_power_kw, "Rack power (kW)", "单机柜功率（kW）", minimum=0, maximum=1_000, exclusive_minimum=True, code="invalid_power")
+    check_range(
+        request.rack_power_kw, "Rack power (kW)", "单机柜功率（kW）", minimum=0, maximum=1_000, exclusive_minimum=True, code="invalid_power"
+    )
     gpu_kw = request.gpu_tdp_w * request.gpus / 1000
     total_kw = gpu_kw * request.server_power_factor
     btu = total_kw * BTU_PER_KWH
@@ -66,7 +70,17 @@ def facility_needs(request: FacilityRequest) -> FacilityResult:
     if request.whole_rack:
         racks = request.units
         rack_units = float(request.units * RACK_UNITS)
-        items.append(_item("racks", "Racks", "机柜数", racks, "racks", f"{request.units} complete racks as sold", f"整柜交付，共 {request.units} 个机柜"))
+        items.append(
+            _item(
+                "racks",
+                "Racks",
+                "机柜数",
+                racks,
+                "racks",
+                f"{request.units} complete racks as sold",
+                f"整柜交付，共 {request.units} 个机柜",
+            )
+        )
     elif request.units_height_u is not None:
         rack_units = request.units * request.units_height_u
         by_space = math.ceil(rack_units / RACK_UNITS)
@@ -80,7 +94,9 @@ def facility_needs(request: FacilityRequest) -> FacilityResult:
                   f"max(⌈{rack_units:g}U / {RACK_UNITS}U⌉, ⌈{total_kw:.2f} kW / {request.rack_power_kw:g} kW⌉) = {racks}"),
         ]  # fmt: skip
     if request.units_height_u is None and not request.whole_rack:
-        notes = [Text(en="Not rack-mounted as sold: a desk or a cloud rental needs no rack.", zh="此形态不上机架：桌面设备或云上租用无需机柜。")]
+        notes = [
+            Text(en="Not rack-mounted as sold: a desk or a cloud rental needs no rack.", zh="此形态不上机架：桌面设备或云上租用无需机柜。")
+        ]
     else:
         notes = []
     return FacilityResult(

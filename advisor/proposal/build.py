@@ -177,7 +177,9 @@ def build_proposal(need: Need, inputs: ProposalInputs, registry: Registry, catal
         over_budget=over_budget,
         none_fits=not options,
         recommender_notes=recommendation.excluded + recommendation.notes,
-        memory=[bar for i, o in enumerate(options) if (bar := _memory_bar(builder, need, o, recommendation if i == 0 else None)) is not None],
+        memory=[
+            bar for i, o in enumerate(options) if (bar := _memory_bar(builder, need, o, recommendation if i == 0 else None)) is not None
+        ],
         china=_china(catalog, options, need),
         risks=[],
         bench=[],
@@ -214,7 +216,9 @@ def _memory_bar(builder: Builder, need: Need, option: dict, recommendation: Reco
     if estimate is None:
         return None
     parts = [(item.label, item.value) for item in estimate.items if item.value > 0]
-    return MemoryBar(option=Text(**option["config_label"]), parts=parts, total_gb=estimate.total_per_gpu_gb, capacity_gb=option["capacity_gb"])
+    return MemoryBar(
+        option=Text(**option["config_label"]), parts=parts, total_gb=estimate.total_per_gpu_gb, capacity_gb=option["capacity_gb"]
+    )
 
 
 def _speed_series(builder: Builder, need: Need, option: dict) -> SpeedSeries | None:
@@ -272,7 +276,9 @@ def _tco(builder: Builder, need: Need, options: list[dict]) -> tuple[TcoResult |
     for index, option in enumerate(options):
         servers, per_server = _servers(option)
         try:
-            result = builder.run("compute_tco", {"gpu": option["gpu_id"], "servers": servers, "gpus_per_server": per_server, "currency": need.currency})
+            result = builder.run(
+                "compute_tco", {"gpu": option["gpu_id"], "servers": servers, "gpus_per_server": per_server, "currency": need.currency}
+            )
         except AdvisorError as exc:
             first_error = first_error or Text(en=exc.en, zh=exc.zh)
             continue
@@ -311,7 +317,10 @@ def _china(catalog: Catalog, options: list[dict], need: Need) -> list[ChinaLine]
 def _prices(catalog: Catalog, options: list[dict]) -> list[PriceLine]:
     lines = []
     for gpu in (catalog.gpu(gpu_id) for gpu_id in dict.fromkeys(o["gpu_id"] for o in options)):
-        for price, en, zh in ((gpu.purchase_price, "purchase, per GPU", "采购价（每卡）"), (gpu.cloud_price, "cloud, per GPU-hour", "云上租用（每卡时）")):
+        for price, en, zh in (
+            (gpu.purchase_price, "purchase, per GPU", "采购价（每卡）"),
+            (gpu.cloud_price, "cloud, per GPU-hour", "云上租用（每卡时）"),
+        ):
             if price is not None:
                 lines.append(PriceLine(what=Text(en=f"{gpu.name}: {en}", zh=f"{gpu.name}：{zh}"), amount=price.amount,
                                        currency=price.currency, date=price.date, note=price.note, source=price.source))  # fmt: skip
@@ -369,7 +378,9 @@ def _figures(p: Proposal) -> list[SourcedFigure]:
         if p.facility.liquid_cooled:
             out.append(_sourced(("Whole-rack cooling", "整柜散热"), "liquid", data["whole_rack"]))
     if p.speed is not None and not p.speed.target_stated:
-        out.append(_sourced(("Speed per user (assumed)", "每用户速度（假设）"), f"{p.speed.target:g} tokens/s", data["speed_target_tokens_per_s"]))
+        out.append(
+            _sourced(("Speed per user (assumed)", "每用户速度（假设）"), f"{p.speed.target:g} tokens/s", data["speed_target_tokens_per_s"])
+        )
     if p.training is not None and not p.need.tokens.stated:
         out.append(_sourced(("Training data (assumed)", "训练数据量（假设）"), f"{p.training.tokens:.3g} tokens", data["training_tokens"]))
     if p.tco is not None:

@@ -99,7 +99,9 @@ def training_chart(p: Proposal, language: str) -> bytes | None:
     axes = figure.subplots()
     axes.plot(t.gpus, t.days, marker="o", color=PALETTE[0], label=t.gpu_name)
     if t.deadline_days:
-        axes.axhline(t.deadline_days, color=TARGET_COLOUR, linestyle="--", label=phrase("chart_deadline", language, days=f"{t.deadline_days:g}"))
+        axes.axhline(
+            t.deadline_days, color=TARGET_COLOUR, linestyle="--", label=phrase("chart_deadline", language, days=f"{t.deadline_days:g}")
+        )
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
     axes.set_xticks(t.gpus, [str(g) for g in t.gpus])
@@ -121,7 +123,9 @@ def tco_chart(p: Proposal, language: str) -> bytes | None:
     axes.plot(months, [point.own_cumulative for point in tco.series], color=PALETTE[0], label=phrase("chart_own", language))
     axes.plot(months, [point.cloud_cumulative for point in tco.series], color="#e67e22", label=phrase("chart_rent", language))
     if tco.break_even_month is not None:
-        axes.axvline(tco.break_even_month, color=TARGET_COLOUR, linestyle="--", label=phrase("chart_payback", language, month=tco.break_even_month))
+        axes.axvline(
+            tco.break_even_month, color=TARGET_COLOUR, linestyle="--", label=phrase("chart_payback", language, month=tco.break_even_month)
+        )
     axes.set_xlabel(phrase("chart_tco_x", language))
     axes.set_ylabel(phrase("chart_tco_y", language, currency=tco.currency))
     axes.set_title(phrase("chart_tco_title", language))

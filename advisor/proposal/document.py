@@ -84,12 +84,22 @@ def layout(p: Proposal, language: str) -> Document:
     if p.training is not None:
         add(Heading(t("h_training")))
         add(Chart("training", t("chart_training_title")))
-        add(Table([t("chart_training_x"), t("chart_training_y")], [[str(g), number(d, 2)] for g, d in zip(p.training.gpus, p.training.days, strict=True)]))
+        add(
+            Table(
+                [t("chart_training_x"), t("chart_training_y")],
+                [[str(g), number(d, 2)] for g, d in zip(p.training.gpus, p.training.days, strict=True)],
+            )
+        )
     add(Heading(t("h_tco")))
     if p.tco is not None:
         if p.tco_option:
-            add(Paragraph(t("tco_for_alternative", config=in_language(p.options[p.tco_option]["config_label"], language))
-                          + " " + in_language(p.tco_error, language)))
+            add(
+                Paragraph(
+                    t("tco_for_alternative", config=in_language(p.options[p.tco_option]["config_label"], language))
+                    + " "
+                    + in_language(p.tco_error, language)
+                )
+            )
         add(Chart("tco", t("chart_tco_title")))
         add(Paragraph(_tco_line(p, t), emphasis=True))
         add(Paragraph(t("tco_sensitive")))
@@ -152,7 +162,11 @@ def _need_paragraph(p: Proposal, t: _Words) -> str:
              t("need_task", task=pick(t.language, *TASK_LABEL[n.task.value]), mark=_mark(n.task, t))]  # fmt: skip
     if n.training:
         parts.append(t("need_tokens", tokens=token_count(float(n.tokens.value)), mark=_mark(n.tokens, t)))
-        deadline = t("need_deadline", days=number(n.deadline_days.value, 1), mark=_mark(n.deadline_days, t)) if n.deadline_days.value else t("need_no_deadline")
+        deadline = (
+            t("need_deadline", days=number(n.deadline_days.value, 1), mark=_mark(n.deadline_days, t))
+            if n.deadline_days.value
+            else t("need_no_deadline")
+        )
         parts.append(deadline)
     else:
         parts.append(t("need_users", users=n.concurrency.value, mark=_mark(n.concurrency, t)))
@@ -171,7 +185,9 @@ def _verdict(p: Proposal, t: _Words) -> list[str]:
     top = p.options[0]
     lines = [t("over_budget")] if p.over_budget else []
     price = money(top["purchase_cost"], p.need.currency) if top.get("purchase_cost") is not None else "—"
-    lines.append(t("recommended", config=in_language(top["config_label"], t.language), plan=in_language(top["plan_label"], t.language), price=price))
+    lines.append(
+        t("recommended", config=in_language(top["config_label"], t.language), plan=in_language(top["plan_label"], t.language), price=price)
+    )
     return lines
 
 

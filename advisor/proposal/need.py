@@ -88,14 +88,16 @@ def read_need(message: str, history: Sequence[ChatTurn], planner: OfflinePlanner
         language=language,
         model=model,
         task=NeedItem(value=task, stated=task_named),
-        concurrency=item("concurrency", slots.concurrency, 1) if not slots.load_from_headcount
+        concurrency=item("concurrency", slots.concurrency, 1)
+        if not slots.load_from_headcount
         else NeedItem(value=slots.concurrency, stated=True, said=slots.load_from_headcount),
         context=item("context", slots.context_length, 4096),
         speed_target=item("speed_target", target, facts()["speed_target_tokens_per_s"]["value"]),
         tokens=item("training_tokens", tokens, facts()["training_tokens"]["value"]),
         deadline_days=item("deadline", deadline / 24 if deadline else None),
         budget=NeedItem(value={"amount": budget.amount, "currency": budget.currency}, stated=True, said=frame.surface("budget"))
-        if budget else NeedItem(stated=False),
+        if budget
+        else NeedItem(stated=False),
         currency=args["currency"],
         recommend_args={k: v for k, v in args.items() if v is not None},
         assumptions=list(turn.assumptions),

@@ -42,7 +42,9 @@ def make_proposal(
 ) -> Proposal:
     """Read the need from the conversation and build the proposal; ``NeedMissing`` when nothing is sized yet."""
     need = read_need(message, history, planner, language)
-    inputs = ProposalInputs(message=message, history=list(history), language=need.language, built_on=built_on or today(), version=advisor_version())
+    inputs = ProposalInputs(
+        message=message, history=list(history), language=need.language, built_on=built_on or today(), version=advisor_version()
+    )
     return build_proposal(need, inputs, planner.registry, planner.catalog)
 
 
@@ -110,7 +112,9 @@ def changes(old: dict[str, Any], new: dict[str, Any], old_date: str, proposal: P
         elif before.get("purchase_cost") != after["purchase_cost"]:
             lines.append(phrase("diff_line", language, what=what, old=before.get("purchase_cost"), new=after["purchase_cost"]))
     if old.get("payback_month") != new["payback_month"]:
-        lines.append(phrase("diff_line", language, what=phrase("diff_payback", language), old=old.get("payback_month"), new=new["payback_month"]))
+        lines.append(
+            phrase("diff_line", language, what=phrase("diff_payback", language), old=old.get("payback_month"), new=new["payback_month"])
+        )
     for what, amount in new["prices"].items():
         if old.get("prices", {}).get(what) != amount:
             lines.append(phrase("diff_line", language, what=what, old=old.get("prices", {}).get(what, "—"), new=amount))
