@@ -16,9 +16,18 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from advisor.agent.answers.compare_view import tool_method
-from advisor.contract import ChatTurn, Language
 from advisor.labels import CHINA_STATUS, pick
 from advisor.proposal.need import Need
+from advisor.proposal.sections import (
+    BenchStep,
+    ChinaLine,
+    MemoryBar,
+    PriceLine,
+    ProposalInputs,
+    SourcedFigure,
+    SpeedSeries,
+    TrainingSeries,
+)
 from advisor.proposal.wording import facts
 from advisor.registry import Registry
 from knowledge.bilingual import AdvisorError, Text
@@ -31,72 +40,6 @@ from tools.recommend.schema import Recommendation
 
 ALTERNATIVES = 2  # besides the recommendation
 TIGHT_HEADROOM_PCT = 15  # below this a long prompt or a bigger batch may not fit: a risk to verify
-
-
-class ProposalInputs(BaseModel):
-    """What rebuilds the proposal (``--from``): the conversation, the language and when it was built."""
-
-    message: str
-    history: list[ChatTurn] = Field(default_factory=list)
-    language: Language
-    built_on: str
-    version: str
-
-
-class MemoryBar(BaseModel):
-    option: Text
-    parts: list[tuple[Text, float]] = Field(description="Memory per GPU by component, GB.")
-    total_gb: float
-    capacity_gb: float
-
-
-class SpeedSeries(BaseModel):
-    option: Text
-    concurrency: list[int]
-    per_user: list[float]
-    total: list[float]
-    target: float
-    target_stated: bool
-    users: int
-
-
-class TrainingSeries(BaseModel):
-    gpu_name: str
-    gpus: list[int]
-    days: list[float]
-    deadline_days: float | None
-    tokens: float
-    chosen: int
-
-
-class PriceLine(BaseModel):
-    what: Text
-    amount: float
-    currency: str
-    date: str
-    note: str = ""
-    source: str
-
-
-class SourcedFigure(BaseModel):
-    label: Text
-    value: str
-    basis: Text
-    url: str = ""
-    title: str = ""
-    date: str = ""
-
-
-class ChinaLine(BaseModel):
-    gpu_name: str
-    status: Text
-    buyable: bool
-    detail: Text
-
-
-class BenchStep(BaseModel):
-    key: str
-    values: dict[str, Any]
 
 
 class Proposal(BaseModel):

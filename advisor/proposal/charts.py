@@ -7,6 +7,7 @@ proposal's language, set in the CJK font so Chinese labels render (never as empt
 from __future__ import annotations
 
 import io
+import textwrap
 from functools import lru_cache
 
 import matplotlib
@@ -48,13 +49,18 @@ def _png(figure: Figure) -> bytes:
     return buffer.getvalue()
 
 
+def _wrapped(label: str, width: int = 22) -> str:
+    """A configuration name on short lines, so three of them fit side by side under their bars."""
+    return "\n".join(textwrap.wrap(label, width)) or label
+
+
 def memory_chart(p: Proposal, language: str) -> bytes | None:
     """Memory per GPU, stacked by component, beside each option's usable capacity."""
     if not p.memory:
         return None
     figure = _figure()
     axes = figure.subplots()
-    names = [in_language(bar.option, language) for bar in p.memory]
+    names = [_wrapped(in_language(bar.option, language)) for bar in p.memory]
     components = list(dict.fromkeys(in_language(label, language) for bar in p.memory for label, _ in bar.parts))
     bottoms = [0.0] * len(p.memory)
     for index, component in enumerate(components):

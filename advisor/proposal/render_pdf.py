@@ -93,4 +93,4 @@ def _draw(pdf: FPDF, block, charts: dict[str, bytes]) -> None:
 def _column_widths(table: Table) -> tuple[float, ...]:
     """Wider columns for longer text (a configuration name, a formula), none narrower than a short number."""
     longest = [max(len(str(row[i])) for row in [table.headers, *table.rows]) for i in range(len(table.headers))]
-    return tuple(min(max(n, 6), 48) for n in longest)
+    return tuple(min(max(n, 10), 48) for n in longest)
