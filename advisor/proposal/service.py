@@ -14,8 +14,8 @@ from pydantic import ValidationError
 from advisor.agent.planner import OfflinePlanner
 from advisor.contract import ChatTurn, Language
 from advisor.proposal.build import Proposal, advisor_version, build_proposal, today
-from advisor.proposal.sections import ProposalInputs
 from advisor.proposal.need import read_need
+from advisor.proposal.sections import ProposalInputs
 from advisor.proposal.wording import phrase
 from knowledge.bilingual import AdvisorError
 
