@@ -43,13 +43,15 @@ def pdf_text(content: bytes) -> str:
 # the need
 
 
-def test_the_need_keeps_what_was_stated_apart_from_what_was_assumed(proposals):
+def test_the_need_keeps_what_was_stated_apart_from_what_was_assumed(proposals, planner):
     need = proposals["en"].need
     assert need.concurrency.value == 50 and need.concurrency.stated
     assert need.budget.stated and need.budget.value == {"amount": 2_000_000, "currency": "CNY"}
-    assert not need.task.stated and need.task.value == "inference"  # serving was assumed, and the proposal says so
+    assert need.task.stated and need.task.value == "inference"  # "serve"
     assert not need.speed_target.stated and need.speed_target.value > 0
     assert "assumed" in render(proposals["en"], "markdown", images="none").content.decode()
+    unnamed = read_need("Qwen2.5-72B for 50 concurrent users", [], planner)
+    assert not unnamed.task.stated and unnamed.task.value == "inference"  # serving was assumed, and the proposal says so
 
 
 def test_the_proposal_request_itself_is_not_read_as_the_question(planner):
