@@ -164,15 +164,18 @@ def test_html_is_self_contained_with_inline_charts_and_its_inputs(proposals, lan
     assert not REMOTE_REFERENCE.search(html), REMOTE_REFERENCE.search(html)
     assert "<link" not in html and "url(" not in html and "@import" not in html
     assert html.count('src="data:image/png;base64,') >= 3  # memory, speed, rent or buy
-    inputs = json.loads(re.search(r'id="proposal-inputs">(.*?)</script>', html, re.DOTALL).group(1).replace("<\\/", "</"))
+    inputs = json.loads(re.search(r'id="proposal-inputs">(.*?)</script>', html, re.DOTALL).group(1))
     assert inputs["inputs"]["language"] == language
     assert (phrase("h_need", language)) in html
 
 
-def test_html_keeps_a_script_tag_in_the_question_inert(planner):
-    p = make_proposal(planner, "Serve Qwen2.5-7B for 5 users </script><script>alert(1)</script>")
-    html = render(p, "html").content.decode()
-    assert "<script>alert(1)" not in html
+def test_html_keeps_a_script_tag_in_the_question_inert_and_its_inputs_whole(planner, tmp_path):
+    question = "Serve Qwen2.5-7B for 5 users </script><script>alert(1)</script>"
+    html = render(make_proposal(planner, question), "html").content.decode()
+    assert "<script>alert(1)" not in html and html.count("</script>") == 1
+    page = tmp_path / "page.html"
+    page.write_text(html, encoding="utf-8")
+    assert embedded_inputs(page)["inputs"]["message"] == question
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])

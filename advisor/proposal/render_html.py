@@ -44,7 +44,8 @@ def render_html(p: Proposal, language: str) -> str:
         elif isinstance(block, Chart) and block.name in charts:
             data = base64.b64encode(charts[block.name]).decode()
             body.append(f'<img alt="{escape(block.caption)}" src="data:image/png;base64,{data}">')
-    inputs = json.dumps(p.embedded(), ensure_ascii=False).replace("</", "<\\/")  # a "</script>" in a question cannot end the block
+    # every "<" as \u003c: a "</script>" or "<!--" in a question can neither end the block nor change how it is parsed
+    inputs = json.dumps(p.embedded(), ensure_ascii=False).replace("<", "\\u003c")
     lang = "zh-CN" if language == "zh" else "en"
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'

@@ -75,7 +75,7 @@ def embedded_inputs(path: Path) -> dict[str, Any]:
     text = _pdf_attachment(data) if data.startswith(b"%PDF") else data.decode("utf-8", errors="replace")
     found = INPUTS_SCRIPT.search(text) if text and "<html" in text[:500].lower() else None
     if found:
-        text = found.group(1).replace("<\\/", "</")
+        text = found.group(1)
     try:
         value = json.loads(text or "")
         ProposalInputs.model_validate(value["inputs"])
