@@ -26,14 +26,17 @@ def render_pdf(p: Proposal, language: str) -> bytes:
     charts = all_charts(p, language)
     pdf = FPDF(format="A4")
     font = str(cjk_font())
-    for style in ("", "B"):  # the same face for bold: a CJK font ships no bold cut, and fpdf2 needs one registered
-        pdf.add_font(FONT, style, font, collection_font_number=0) if font.endswith(".ttc") else pdf.add_font(FONT, style, font)
+    # One face only: a CJK font ships no bold cut, and parsing it is most of the PDF's time; emphasis is colour and size.
+    if font.endswith(".ttc"):
+        pdf.add_font(FONT, "", font, collection_font_number=0)
+    else:
+        pdf.add_font(FONT, "", font)
     pdf.set_title(f"{doc.title} · {doc.subtitle}")
     pdf.set_creator(doc.footer)
     pdf.set_lang("zh-CN" if language == "zh" else "en")
     pdf.set_auto_page_break(True, margin=15)
     pdf.add_page()
-    pdf.set_font(FONT, "B", 18)
+    pdf.set_font(FONT, "", 18)
     pdf.set_text_color(*BLUE)
     pdf.multi_cell(0, 9, doc.title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(FONT, "", 10)
@@ -57,13 +60,15 @@ def _draw(pdf: FPDF, block, charts: dict[str, bytes]) -> None:
     width = pdf.epw
     if isinstance(block, Heading):
         pdf.ln(3)
-        pdf.set_font(FONT, "B", 13)
+        pdf.set_font(FONT, "", 13)
         pdf.set_text_color(*BLUE)
         pdf.multi_cell(width, 7, block.text, align="L", new_x="LMARGIN", new_y="NEXT")
         pdf.set_text_color(0, 0, 0)
     elif isinstance(block, Paragraph):
-        pdf.set_font(FONT, "B" if block.emphasis else "", 10)
+        pdf.set_font(FONT, "", 10.5 if block.emphasis else 10)
+        pdf.set_text_color(*(BLUE if block.emphasis else (0, 0, 0)))
         pdf.multi_cell(width, 5.5, block.text, align="L", new_x="LMARGIN", new_y="NEXT")
+        pdf.set_text_color(0, 0, 0)
         pdf.ln(1)
     elif isinstance(block, Bullets):
         pdf.set_font(FONT, "", 9.5)
@@ -72,7 +77,7 @@ def _draw(pdf: FPDF, block, charts: dict[str, bytes]) -> None:
         pdf.ln(1)
     elif isinstance(block, Table):
         pdf.set_font(FONT, "", 7.5 if len(block.headers) > 6 else 8.5)
-        heading = FontFace(family=FONT, emphasis="BOLD", fill_color=(234, 242, 248))
+        heading = FontFace(family=FONT, color=BLUE, fill_color=(234, 242, 248))
         with pdf.table(line_height=4.2, cell_fill_mode=TableCellFillMode.NONE, headings_style=heading, text_align="LEFT",
                        col_widths=_column_widths(block)) as table:  # fmt: skip
             for row in [block.headers, *block.rows]:
