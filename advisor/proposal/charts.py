@@ -50,7 +50,7 @@ def _png(figure: Figure, legend_outside: bool = False) -> bytes:
     return buffer.getvalue()
 
 
-def _wrapped(label: str, width: int = 22) -> str:
+def _wrapped(label: str, width: int = 15) -> str:
     """A configuration name on short lines, so three of them fit side by side under their bars."""
     return "\n".join(textwrap.wrap(label, width)) or label
 
@@ -137,9 +137,16 @@ def tco_chart(p: Proposal, language: str) -> bytes | None:
     axes.set_ylabel(phrase("chart_tco_y", language, currency=tco.currency))
     axes.set_title(phrase("chart_tco_title", language))
     axes.ticklabel_format(axis="y", style="plain")
-    axes.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v / 1e6:g}M" if abs(v) >= 1e6 else f"{v / 1e3:g}k"))
+    axes.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short_money))
     axes.legend(fontsize=8)
     return _png(figure)
+
+
+def _short_money(value: float, _position: int) -> str:
+    """Axis figures as 1.5M / 250k / 0."""
+    if abs(value) >= 1e6:
+        return f"{value / 1e6:g}M"
+    return f"{value / 1e3:g}k" if value else "0"
 
 
 def all_charts(p: Proposal, language: str) -> dict[str, bytes]:
