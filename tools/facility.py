@@ -12,7 +12,7 @@ import math
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.bilingual import AdvisorError, Text
+from knowledge.bilingual import Text
 from tools.checks import check_range
 from tools.common import LineItem
 
@@ -107,7 +107,3 @@ def facility_needs(request: FacilityRequest) -> FacilityResult:
 
 def _item(key: str, en: str, zh: str, value: float, unit: str, formula: str, formula_zh: str) -> LineItem:
     return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula, formula_zh=formula_zh)
-
-
-def missing_power(gpu_name: str) -> AdvisorError:
-    return AdvisorError("no_power_figure", f"The catalog has no board power for {gpu_name}.", f"目录中没有 {gpu_name} 的板卡功耗数据。")

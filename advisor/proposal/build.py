@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from advisor.agent.answers.compare_view import tool_method
+from advisor.agent.answers.costs import TCO_INPUTS
 from advisor.labels import CHINA_STATUS, pick
 from advisor.proposal.need import Need
 from advisor.proposal.sections import (
@@ -329,7 +330,8 @@ def _figures(p: Proposal) -> list[SourcedFigure]:
     if p.tco is not None:
         for a in p.tco.assumptions:
             if a.source != "given":
-                out.append(SourcedFigure(label=Text(en=a.key, zh=a.key), value=f"{a.value:g} {a.unit}".strip(),
+                en, zh = TCO_INPUTS.get(a.key, (a.key, a.key))  # the rent-or-buy answer's own names for its inputs
+                out.append(SourcedFigure(label=Text(en=en, zh=zh), value=f"{a.value:g} {a.unit}".strip(),
                                          basis=Text(en=a.source, zh=a.source), url=a.links[0] if a.links else ""))  # fmt: skip
     return out
 
