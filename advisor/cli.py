@@ -87,6 +87,31 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_proposal(args: argparse.Namespace) -> int:
+    """A procurement proposal from a question (and its history), or rebuilt from one's embedded inputs."""
+    from advisor.deps import shared_registry
+    from advisor.offline.planner import OfflinePlanner
+    from advisor.proposal.service import embedded_inputs, make_proposal, rebuild, render
+    from knowledge.bilingual import AdvisorError
+
+    if bool(args.question) == bool(args.from_file):
+        raise AdvisorError("proposal_source", "Give either a QUESTION or --from FILE.", "请给出问题 QUESTION 或 --from 文件，二者选一。")
+    planner = OfflinePlanner(shared_registry(), cache_dir=_settings().data_dir)
+    output = Path(args.output)
+    if args.from_file:
+        proposal, changed = rebuild(planner, embedded_inputs(Path(args.from_file)), args.lang)
+        print("\n".join(changed))
+    else:
+        proposal = make_proposal(planner, args.question, read_history(args.history), args.lang)
+    made = render(proposal, args.format, images="files", stem=output.stem)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_bytes(made.content)
+    for name, png in made.images.items():  # Markdown: the charts as PNG files beside the .md
+        (output.parent / name).write_bytes(png)
+    print(f"{output} ({made.media_type}, {len(made.content):,} bytes)")
+    return 0
+
+
 def cmd_tool(args: argparse.Namespace) -> int:
     from advisor.deps import shared_registry
 
@@ -227,6 +252,16 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print the full response contract as JSON")
     ask.add_argument("--history", metavar="FILE", help='JSON file of earlier turns: [{"role": "user", "content": "..."}]')
     ask.set_defaults(run=cmd_ask)
+
+    proposal = commands.add_parser("proposal", help="a procurement proposal (HTML, PDF or Markdown) / 生成采购方案")
+    proposal.add_argument("question", nargs="?", metavar="QUESTION")
+    proposal.add_argument("--history", metavar="FILE", help='JSON file of earlier turns: [{"role": "user", "content": "..."}]')
+    proposal.add_argument("--from", dest="from_file", metavar="FILE",
+                          help="rebuild with today's prices from a proposal's inputs (.json, .html, or .pdf with pypdf installed)")
+    proposal.add_argument("--lang", choices=["zh", "en"], help="language of the proposal (default: the question's)")
+    proposal.add_argument("--format", choices=["html", "pdf", "md"], required=True)
+    proposal.add_argument("--output", required=True, metavar="FILE")
+    proposal.set_defaults(run=cmd_proposal)
 
     tool = commands.add_parser("tool", help="call one tool with JSON arguments; without NAME, list the tools")
     tool.add_argument("name", nargs="?", metavar="NAME")

@@ -22,6 +22,7 @@ from advisor.language import detect_language
 from advisor.llm.history import ToolMemory, with_tool_calls
 from advisor.llm.resilience import ENDPOINT_FAILURES, CircuitBreaker
 from advisor.offline.planner import OfflinePlanner
+from advisor.proposal.wording import is_proposal_command
 
 if TYPE_CHECKING:  # LangChain is imported only when an LLM endpoint is configured
     from advisor.llm.agent import LLMAgent
@@ -133,6 +134,10 @@ class Advisor:
     ) -> AdvisorResponse:
         """Answer ``message``; ``on_event`` hears about tool steps while LLM mode works (never raises)."""
         history = list(history)
+        if is_proposal_command(message):  # "生成采购方案": the document for the conversation so far, in either mode
+            from advisor.proposal.chat import proposal_reply  # matplotlib and fpdf2 load only when a proposal is asked for
+
+            return proposal_reply(self.planner, message, history)
         if self.llm is None or not message.strip():
             response = self.planner.answer(message, history)
         else:

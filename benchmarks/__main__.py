@@ -49,6 +49,7 @@ def collect() -> list[dict]:
     from benchmarks.cost_time import measure_cost_tools
     from benchmarks.llm_mode import measure_llm_mode
     from benchmarks.memory_latency import measure_memory_tools
+    from benchmarks.proposal import bench_proposal
     from benchmarks.retrieval import measure_retrieval
     from benchmarks.server import measure_server
     from benchmarks.serving_calibration import rows as serving_rows
@@ -66,6 +67,7 @@ def collect() -> list[dict]:
     rows += _latency_rows(measure_serving_tools(), 1.0)
     rows += _latency_rows(measure_cost_tools(), 5.0)
     rows += _timed_rows([bench_troubleshoot()])
+    rows += _timed_rows(bench_proposal())
     rows += measure_llm_mode()
     errors = [abs(error) for *_, error in calibration_rows()]
     rows.append({

@@ -83,6 +83,10 @@ class FakeSlackWebAPI:
                 return 200, {"ok": True, "channel": params.get("channel"), "ts": params.get("ts"), "text": params.get("text")}
             if method == "conversations.replies":
                 return 200, {"ok": True, "messages": self.threads.get(params.get("ts"), []), "has_more": False}
+            if method == "files.getUploadURLExternal":  # files_upload_v2: ask where to put the bytes, put them, complete
+                return 200, {"ok": True, "upload_url": self.base_url.replace("/api/", "/upload/F1"), "file_id": "F1"}
+            if method == "files.completeUploadExternal":
+                return 200, {"ok": True, "files": [{"id": "F1"}]}
             if method == "response_url":
                 return 200, {}
             return 200, {"ok": False, "error": "unknown_method"}
@@ -99,6 +103,14 @@ class FakeSlackWebAPI:
 
             def _handle(self, body: bytes):
                 url = urlsplit(self.path)
+                if url.path.startswith("/upload/"):  # the file's bytes themselves (multipart), kept whole for the test
+                    with api._lock:
+                        api.calls.append(Call("upload", {"body": body}, 200))
+                    self.send_response(200)
+                    self.send_header("Content-Length", "2")
+                    self.end_headers()
+                    self.wfile.write(b"OK")
+                    return
                 params = dict(parse_qsl(url.query))
                 if body and "json" in (self.headers.get("Content-Type") or ""):
                     params.update(json.loads(body))

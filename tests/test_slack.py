@@ -21,6 +21,7 @@ from advisor.contract import AdvisorResponse, Source
 from advisor.deps import shared_registry
 from advisor.interfaces.slack import (
     MAX_MESSAGES,
+    PROPOSAL_ACTION,
     THINKING,
     SlackSettings,
     WriteSafeConnectionRetryHandler,
@@ -302,3 +303,55 @@ def test_manifest_requests_what_the_listeners_need():
     assert set(manifest["settings"]["event_subscriptions"]["bot_events"]) == {"app_mention", "message.im"}
     assert [c["command"] for c in manifest["features"]["slash_commands"]] == ["/gpu"]
     assert manifest["settings"]["socket_mode_enabled"] is True
+    assert "files:write" in scopes and manifest["settings"]["interactivity"]["is_enabled"] is True  # the proposal button uploads a PDF
+
+
+def action_body(thread_ts: str, button_ts: str) -> str:
+    payload = {
+        "type": "block_actions", "team": {"id": TEAM_ID}, "user": {"id": "U1"}, "api_app_id": "A1", "trigger_id": "1.2.3",
+        "channel": {"id": "C1"}, "container": {"type": "message", "message_ts": button_ts, "channel_id": "C1"},
+        "message": {"type": "message", "ts": button_ts, "thread_ts": thread_ts, "user": BOT_USER_ID, "bot_id": BOT_ID, "text": "..."},
+        "actions": [{"type": "button", "action_id": PROPOSAL_ACTION, "value": "pdf", "block_id": "b1", "action_ts": "1"}],
+    }  # fmt: skip
+    return urlencode({"payload": json.dumps(payload)})
+
+
+def dispatch_action(app, thread_ts: str, button_ts: str):
+    body = action_body(thread_ts, button_ts)
+    return app.dispatch(BoltRequest(body=body, headers=signed(body, "application/x-www-form-urlencoded")))
+
+
+def test_a_calculated_answer_carries_the_proposal_button_in_its_language(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
+    dispatch_event(app, mention("Qwen2.5-32B 给30个人同时用，用什么卡？"))
+    [update] = slack_api.accepted("chat.update")
+    blocks = json.loads(update["blocks"]) if isinstance(update["blocks"], str) else update["blocks"]
+    [button] = blocks[-1]["elements"]
+    assert button["action_id"] == PROPOSAL_ACTION and HAN.search(button["text"]["text"])
+
+
+def test_the_proposal_button_uploads_a_pdf_of_the_thread(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
+    parent = "1700000000.000001"
+    slack_api.threads[parent] = [
+        {"type": "message", "user": "U1", "text": "Serve Qwen2.5-32B for 30 concurrent users", "ts": parent},
+        {"type": "message", "user": BOT_USER_ID, "bot_id": BOT_ID, "text": "Recommended: 2× L40S", "ts": "1700000000.000002"},
+    ]
+    assert dispatch_action(app, parent, "1700000000.000002").status == 200
+    slack_api.wait_for(lambda: slack_api.accepted("files.completeUploadExternal"))
+    [asked] = slack_api.accepted("files.getUploadURLExternal")
+    assert asked["filename"] == "proposal.pdf"
+    [upload] = slack_api.accepted("upload")
+    assert b"%PDF" in upload["body"]
+    [done] = slack_api.accepted("files.completeUploadExternal")
+    assert done["channel_id"] == "C1" and done["thread_ts"] == parent
+
+
+def test_the_proposal_button_with_nothing_sized_says_what_it_needs(offline_advisor, slack_api):
+    app = make_app(offline_advisor, slack_api)
+    parent = "1700000000.000001"
+    slack_api.threads[parent] = [{"type": "message", "user": "U1", "text": "显卡是什么？", "ts": parent}]
+    dispatch_action(app, parent, "1700000000.000002")
+    [said] = slack_api.wait_for(lambda: slack_api.accepted("chat.postMessage"))
+    assert "模型" in said["text"] and said["thread_ts"] == parent
+    assert slack_api.accepted("files.getUploadURLExternal") == []

@@ -14,21 +14,23 @@ from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.middleware.cors import CORSMiddleware
 
 from advisor.config import Settings
 from advisor.contract import AdvisorResponse
 from advisor.deps import build_advisor, shared_registry
 from advisor.events import AnswerOptions
-from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest, Health, ModelList, ToolInfo, ToolList
+from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest, Health, ModelList, ProposalRequest, ToolInfo, ToolList
 from advisor.interfaces.docs import install_docs
 from advisor.interfaces.embed import frame_origins, install_embed
 from advisor.interfaces.guards import ApiGuard
 from advisor.interfaces.health import IndexProbe, running_retriever
 from advisor.interfaces.http_errors import install_error_handlers, request_id_of
 from advisor.interfaces.openai_compat import openai_router
+from advisor.interfaces.proposal_door import proposal_response
 from advisor.interfaces.sessions import SessionSigner, install_login
+from advisor.proposal.service import MEDIA_TYPES
 from advisor.registry import Registry
 from advisor.service import Advisor, answer_with, llm_health
 from knowledge.catalog import load_catalog
@@ -37,6 +39,7 @@ from tools.gpu_specs import GpuFilter, GpuList
 DESCRIPTION = """Bilingual (中文/English) advisor for choosing, sizing, costing and troubleshooting GPU servers.
 
 * `POST /api/chat` — ask a question; the server is stateless, so send the earlier turns as `history`.
+* `POST /api/proposal` — the same body plus `format` (html, pdf, markdown) and `language`: a procurement proposal file.
 * `POST /api/tools/{name}` — call one calculator directly; `GET /api/tools` lists them with JSON schemas.
 * `POST /v1/chat/completions` — OpenAI-compatible (model `gpu-advisor`, streaming supported).
 
@@ -120,6 +123,13 @@ def rest_router(advisor: Advisor, registry: Registry, probe: IndexProbe) -> APIR
     @router.post("/api/chat", response_model=AdvisorResponse, tags=["chat"], summary="Ask the advisor (stateless)")
     def chat(request: ChatRequest, http: Request) -> AdvisorResponse:
         return answer_with(advisor, request.message, request.history, AnswerOptions(request_id=request_id_of(http)))
+
+    @router.post(
+        "/api/proposal", tags=["chat"], summary="A procurement proposal for the conversation (HTML, PDF or Markdown file)",
+        responses={200: {"content": {media: {} for media in MEDIA_TYPES.values()}, "description": "The proposal file."}},
+    )  # fmt: skip
+    def proposal(request: ProposalRequest, http: Request) -> Response:
+        return proposal_response(advisor.planner, request, request_id_of(http))
 
     @router.get("/api/gpus", response_model=GpuList, tags=["catalog"], summary="List catalog GPUs (the list_gpus tool)")
     def gpus(filters: Annotated[GpuFilter, Query()]):

@@ -19,6 +19,11 @@ class ChatRequest(BaseModel):
     )
 
 
+class ProposalRequest(ChatRequest):
+    format: Literal["html", "pdf", "markdown"] = Field("html", description="html (self-contained page), pdf, or markdown (charts inline as data URIs).")
+    language: Literal["zh", "en"] | None = Field(None, description="Language of the proposal; default: the question's.")
+
+
 class ToolInfo(BaseModel):
     name: str
     summary_en: str

@@ -15,13 +15,15 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request, Response
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
 from advisor.config import Settings
 from advisor.contract import AdvisorResponse
-from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest
+from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest, ProposalRequest
+from advisor.interfaces.http_errors import request_id_of
+from advisor.interfaces.proposal_door import proposal_response
 
 log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).parent / "static"
@@ -40,6 +42,7 @@ EMBED_TEXT = {
         "error": "请求失败",
         "hint": "回答由计算工具和知识库生成，价格与供货情况请以供应商为准。",
         "no_key": "此处的问答助手暂时无法使用：嵌入它的页面缺少访问密钥，请告知页面维护者。",
+        "proposal": "下载采购方案（PDF）",
     },
     "en": {
         "html_lang": "en",
@@ -52,6 +55,7 @@ EMBED_TEXT = {
         "error": "Request failed",
         "hint": "Answers come from calculators and a knowledge base; confirm prices and availability with vendors.",
         "no_key": "This assistant can't answer on this page yet: the page that embeds it has no access key. Please let the page's editor know.",
+        "proposal": "Download a proposal (PDF)",
     },
 }
 
@@ -91,6 +95,7 @@ def render_page(language: str, root_path: str, key_required: bool = False) -> st
     other = "en" if language == "zh" else "zh"
     values = {
         **EMBED_TEXT[language], "lang": language, "static": f"{root_path}/embed/static", "api_url": f"{root_path}/api/embed/chat",
+        "proposal_url": f"{root_path}/api/embed/proposal",
         "check_url": f"{root_path}/api/embed/check", "key_required": "true" if key_required else "false",
         "no_key": f"{EMBED_TEXT[language]['no_key']}\n{EMBED_TEXT[other]['no_key']}",
     }  # fmt: skip
@@ -104,6 +109,10 @@ def embed_router(advisor) -> APIRouter:
     @router.post("/chat", response_model=AdvisorResponse, summary="Ask the advisor from the wiki embed (needs X-Embed-Key)")
     def embed_chat(request: ChatRequest) -> AdvisorResponse:
         return advisor.answer(request.message, request.history)
+
+    @router.post("/proposal", summary="The conversation's procurement proposal as a file (needs X-Embed-Key)")
+    def embed_proposal(request: ProposalRequest, http: Request) -> Response:
+        return proposal_response(advisor.planner, request, request_id_of(http))
 
     @router.post("/check", summary="Is this embed key accepted here? (the page asks once on load)")
     def embed_check() -> dict:

@@ -22,10 +22,12 @@ import ipaddress
 import json
 import logging
 import math
+import os
 import threading
 import time
 import uuid
 from collections import OrderedDict, deque
+from urllib.parse import unquote
 
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -49,6 +51,7 @@ FOLLOW_UP_PREFIXES = ("/gradio_api/queue/data", "/gradio_api/heartbeat/", "/grad
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 # No component of the UI takes or serves files: these Gradio routes only ever read or write the disk
 # on a client's say-so (uploads, `file=` reads, proxied URLs, media streams), so none is open at all.
+CACHE_FILE_ROUTE = "/gradio_api/file="
 UI_FILE_ROUTES = ("/gradio_api/upload", "/gradio_api/file=", "/gradio_api/file/", "/gradio_api/proxy=", "/gradio_api/stream/",
                   "/file=", "/upload", "/proxy=")  # fmt: skip
 # Every HTML page: no image, script, font or connection to another host (a model's answer that links
@@ -239,7 +242,7 @@ class ApiGuard:
             body, refusal = await self._read_body(receive)
             receive = _replay(body, receive)
         if refusal is None and path.startswith(("/gradio_api/", "/file=", "/upload", "/proxy=")):
-            refusal = _file_refusal(path, body)
+            refusal = _file_refusal(method, path, body)
         if refusal is not None:
             await self._refuse(scope, receive, send, request_id, refusal)
             return
@@ -369,6 +372,13 @@ def _drop_forwarding_headers(scope: Scope) -> None:
         scope["headers"] = [(key, value) for key, value in headers if not key.startswith(b"x-forwarded-")]
 
 
+def _in_gradio_cache(name: str) -> bool:
+    from gradio.utils import get_upload_folder  # only the UI's routes get here: MCP alone never imports Gradio
+
+    cache = os.path.realpath(get_upload_folder())
+    return os.path.commonpath([cache, os.path.realpath(name)]) == cache
+
+
 def _carries_a_file(value, depth: int = 0) -> bool:
     """Does a JSON body hold a file object anywhere (Gradio's FileData: a dict with a ``path``)?"""
     if depth > 64:  # deeper than any real UI call: treat as hostile
@@ -383,8 +393,11 @@ def _carries_a_file(value, depth: int = 0) -> bool:
     return False
 
 
-def _file_refusal(path: str, body: bytes):
-    """The UI's API reads no file a client names: file routes are closed and file objects refused."""
+def _file_refusal(method: str, path: str, body: bytes):
+    """The UI's API reads no file a client names: file routes are closed and file objects refused. The one
+    exception is a download the UI itself made (a proposal), which Gradio serves from its own cache folder."""
+    if method in ("GET", "HEAD") and path.startswith(CACHE_FILE_ROUTE) and _in_gradio_cache(unquote(path[len(CACHE_FILE_ROUTE) :])):
+        return None
     if path.startswith(UI_FILE_ROUTES):
         return 403, FILES_REFUSED, None
     if not body.strip():

@@ -147,6 +147,18 @@ def render_response(response: AdvisorResponse, max_messages: int = MAX_MESSAGES)
     return messages
 
 
+PROPOSAL_ACTION = "make_proposal"
+PROPOSAL_BUTTON = {"en": "Make this a proposal (PDF)", "zh": "生成采购方案（PDF）"}
+PROPOSAL_TITLE = {"en": "GPU procurement proposal", "zh": "GPU 采购方案"}
+SECTION_LIMIT = 3000  # Slack's limit for a section block's text
+
+
+def proposal_blocks(text: str, language: Language) -> list[dict]:
+    """The message as a section, then the button that turns the thread into a proposal."""
+    button = {"type": "button", "action_id": PROPOSAL_ACTION, "text": {"type": "plain_text", "text": PROPOSAL_BUTTON[language]}, "value": "pdf"}
+    return [{"type": "section", "text": {"type": "mrkdwn", "text": text}}, {"type": "actions", "elements": [button]}]
+
+
 class SlackBot:
     """The listeners, holding the advisor and the de-duplication memory they share."""
 
@@ -160,6 +172,8 @@ class SlackBot:
         app.event("message")(self.on_message)
         # The command is acknowledged at once (Slack allows 3 s); the answer follows via response_url.
         app.command("/gpu")(ack=self.ack_command, lazy=[self.answer_command])
+        # The proposal button under a calculated answer: acknowledged at once, the PDF uploaded into the thread.
+        app.action(PROPOSAL_ACTION)(ack=self.ack_action, lazy=[self.send_proposal])
 
     def on_mention(self, event: dict, client: WebClient, context) -> None:
         if event.get("bot_id"):
@@ -184,11 +198,14 @@ class SlackBot:
         history = thread_history(client, channel, event["thread_ts"], ts, context.bot_user_id, context.bot_id) if event.get("thread_ts") else []
         language = detect_language(question)
         placeholder = client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=THINKING[language], unfurl_links=False)
-        messages = self._answer(question, history, language)
+        messages, calculated = self._respond(question, history, language)
+        # Under an answer that calculated something, its last part carries the proposal button.
+        offer = {"blocks": proposal_blocks(messages[-1], language)} if calculated and len(messages[-1]) <= SECTION_LIMIT else {}
         # The first part replaces the placeholder: editing is idempotent, so even a retried update cannot duplicate it.
-        client.chat_update(channel=channel, ts=placeholder["ts"], text=messages[0])
-        for text in messages[1:]:
-            client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=text, unfurl_links=False, unfurl_media=False)
+        client.chat_update(channel=channel, ts=placeholder["ts"], text=messages[0], **(offer if len(messages) == 1 else {}))
+        for index, text in enumerate(messages[1:], start=2):
+            extra = offer if index == len(messages) else {}
+            client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=text, unfurl_links=False, unfurl_media=False, **extra)
 
     def ack_command(self, ack, command: dict) -> None:
         question = slack_to_plain(command.get("text", ""))
@@ -206,11 +223,39 @@ class SlackBot:
             respond(text=text, response_type="in_channel", replace_original=False, unfurl_links=False)
 
     def _answer(self, question: str, history: list[ChatTurn], language: Language) -> list[str]:
+        return self._respond(question, history, language)[0]
+
+    def _respond(self, question: str, history: list[ChatTurn], language: Language) -> tuple[list[str], bool]:
+        """The answer's messages, and whether it calculated something (then a proposal can be made of it)."""
         try:
-            return render_response(self.advisor.answer(question, history))
+            response = self.advisor.answer(question, history)
         except Exception:  # the user must hear back either way; the log keeps the traceback
             log.exception("Advisor failed to answer a Slack message")
-            return [escape(FAILED[language])]
+            return [escape(FAILED[language])], False
+        return render_response(response), any(call.error is None for call in response.tool_calls if call.name != "search_knowledge")
+
+    def ack_action(self, ack) -> None:
+        ack()
+
+    def send_proposal(self, body: dict, client: WebClient, context) -> None:
+        """The thread so far as a PDF proposal, uploaded into the thread; with nothing sized, what it needs."""
+        channel = body["channel"]["id"]
+        button = body["message"]
+        thread_ts = button.get("thread_ts") or button["ts"]
+        turns = thread_history(client, channel, thread_ts, button["ts"], context.bot_user_id, context.bot_id)
+        asked = [i for i, turn in enumerate(turns) if turn.role == "user"]
+        question = turns[asked[-1]].content if asked else ""
+        language = detect_language(question) if question else "en"
+        from advisor.proposal.need import NeedMissing  # matplotlib and fpdf2 load on the first click, not at start-up
+        from advisor.proposal.service import make_proposal, render
+
+        try:
+            made = render(make_proposal(self.advisor.planner, question, turns[: asked[-1]] if asked else []), "pdf")
+        except NeedMissing as exc:
+            client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=escape(exc.message(language)))
+            return
+        client.files_upload_v2(channel=channel, thread_ts=thread_ts, content=made.content, filename=made.filename,
+                               title=PROPOSAL_TITLE[language])  # fmt: skip
 
 
 def thread_history(client: WebClient, channel: str, thread_ts: str, before_ts: str, bot_user_id: str | None, bot_id: str | None) -> list[ChatTurn]:

@@ -14,6 +14,7 @@ from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, EXAMPLES, t
 from advisor.interfaces.web_calculators import FormContext, calculator_tabs
 from advisor.interfaces.web_chat import respond
 from advisor.interfaces.web_labels import Relabeler
+from advisor.interfaces.web_proposal import proposal_download
 from advisor.interfaces.web_style import table_style
 from advisor.registry import Registry
 from knowledge.catalog import load_catalog
@@ -58,6 +59,10 @@ def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:
             with gr.Column(scale=1, min_width=120):
                 send = labels.add(gr.Button(t("send", DEFAULT_LANGUAGE), variant="primary", elem_id="advisor-send"), value="send")
                 clear = labels.add(gr.Button(t("clear", DEFAULT_LANGUAGE)), value="clear")
+        with gr.Row():  # under the answer: the conversation so far as a file a buyer can forward
+            as_html = labels.add(gr.Button(t("proposal_html", DEFAULT_LANGUAGE), size="sm", elem_id="proposal-html"), value="proposal_html")
+            as_pdf = labels.add(gr.Button(t("proposal_pdf", DEFAULT_LANGUAGE), size="sm", elem_id="proposal-pdf"), value="proposal_pdf")
+            proposal_file = labels.add(gr.File(label=t("proposal_file", DEFAULT_LANGUAGE), elem_id="proposal-file", scale=2), label="proposal_file")
         examples = gr.Examples(EXAMPLES, inputs=message, label=t("examples", DEFAULT_LANGUAGE))
         labels.add(examples.dataset, label="examples")
     answer = partial(_answer, advisor)
@@ -65,6 +70,8 @@ def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:
     send.click(answer, inputs, outputs, api_name="chat")
     message.submit(answer, inputs, outputs, api_visibility="private")
     clear.click(lambda: ([], [], [], ""), None, [chatbot, shown, turns, message], api_visibility="private")
+    for button, fmt in ((as_html, "html"), (as_pdf, "pdf")):
+        button.click(partial(proposal_download, advisor, fmt=fmt), [turns, language], proposal_file, api_visibility="private")
 
 
 def _answer(advisor: Advisor, message: str, shown: list, turns: list, language: str):

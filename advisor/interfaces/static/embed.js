@@ -62,7 +62,9 @@
       if (!response.ok || !data) throw new Error(errorText(data, response.status));
       reply.className = "msg assistant";
       reply.innerHTML = renderMarkdown(data.answer); // the answer carries its own sources section
+      const earlier = history.slice(-MAX_TURNS);
       history.push({ role: "user", content: text }, { role: "assistant", content: data.answer });
+      if (data.tool_calls && data.tool_calls.length) proposalButton(reply, text, earlier);
     } catch (err) {
       reply.className = "msg assistant error";
       reply.textContent = err.message || String(err);
@@ -71,6 +73,38 @@
       log.scrollTop = log.scrollHeight;
       input.focus();
     }
+  }
+
+  // Under an answer that calculated something: the conversation so far as a procurement proposal (PDF).
+  function proposalButton(reply, text, earlier) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "proposal";
+    button.textContent = page.proposalLabel;
+    button.addEventListener("click", async function () {
+      button.disabled = true;
+      try {
+        const response = await fetch(page.proposal, {
+          method: "POST",
+          headers: headers(),
+          body: JSON.stringify({ message: text, history: earlier, format: "pdf" }),
+        });
+        if (!response.ok) {
+          const data = await response.json().catch(function () { return null; });
+          throw new Error(errorText(data, response.status));
+        }
+        const link = document.createElement("a");
+        link.href = URL.createObjectURL(await response.blob());
+        link.download = "proposal.pdf";
+        link.click();
+        setTimeout(function () { URL.revokeObjectURL(link.href); }, 60000);
+      } catch (err) {
+        bubble("assistant error").textContent = err.message || String(err);
+      } finally {
+        button.disabled = false;
+      }
+    });
+    reply.appendChild(button);
   }
 
   async function checkKey() {

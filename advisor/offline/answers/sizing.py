@@ -81,6 +81,39 @@ def recommend(turn: Turn) -> str:
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     task, named = task_of(turn)
+    budget = turn.slots.budget
+    args = recommend_args(turn, model, task)
+    outcome = turn.call("recommend_gpus", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    options = r["options"]
+    label = turn.t(*TASK_LABEL[task])
+    if not options and turn.slots.gpus and not turn.count_asked:  # "can my 4090 do it?": the verdict for that GPU says why not
+        return memory(turn)
+    if not named:
+        turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
+    if not options:
+        return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
+    parts = [_verdict(turn, r, label), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
+    top = options[0]
+    parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
+    parts += filter(None, [costs.time_on(turn, model, task, top)])
+    if r.get("estimate"):
+        parts.append(memory_view.breakdown(turn, r["estimate"]))
+    if not named:
+        parts.append(memory_view.other_tasks(turn, model))
+    parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
+    parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
+    if budget:
+        turn.assume(f"budget {money(budget.amount, budget.currency)} for the whole configuration (GPUs and servers)", f"预算 {money(budget.amount, budget.currency)} 按整套配置计（GPU 加服务器）")
+    turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
+    related(turn, f"{label} {turn.message}")
+    return "\n\n".join(parts)
+
+
+def recommend_args(turn: Turn, model: str, task: str) -> dict:
+    """What the conversation asks of ``recommend_gpus``: the answer and the procurement proposal size the same need."""
     s = turn.slots
     budget = s.budget
     args = {
@@ -112,33 +145,7 @@ def recommend(turn: Turn) -> str:
         allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
         args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
         turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
-    outcome = turn.call("recommend_gpus", args)
-    if not outcome.ok:
-        return turn.error(outcome)
-    r = outcome.result
-    options = r["options"]
-    label = turn.t(*TASK_LABEL[task])
-    if not options and turn.slots.gpus and not turn.count_asked:  # "can my 4090 do it?": the verdict for that GPU says why not
-        return memory(turn)
-    if not named:
-        turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
-    if not options:
-        return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
-    parts = [_verdict(turn, r, label), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
-    top = options[0]
-    parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
-    parts += filter(None, [costs.time_on(turn, model, task, top)])
-    if r.get("estimate"):
-        parts.append(memory_view.breakdown(turn, r["estimate"]))
-    if not named:
-        parts.append(memory_view.other_tasks(turn, model))
-    parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
-    parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
-    if budget:
-        turn.assume(f"budget {money(budget.amount, budget.currency)} for the whole configuration (GPUs and servers)", f"预算 {money(budget.amount, budget.currency)} 按整套配置计（GPU 加服务器）")
-    turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
-    related(turn, f"{label} {turn.message}")
-    return "\n\n".join(parts)
+    return args
 
 
 def _verdict(turn: Turn, r: dict, label: str) -> str:
