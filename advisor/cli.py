@@ -83,7 +83,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 0
     from rich.markdown import Markdown
 
-    _console().print(Markdown(response.answer))  # the answer carries its own sources section
+    # The verdict and what fits on a screen; --detail adds the formula tables, defaults and sources.
+    _console().print(Markdown(response.answer if args.detail or not response.details else response.summary))
+    if response.details and not args.detail:
+        _console().print("[dim]" + ("更多细节（公式、默认值、来源）：加 --detail" if response.language == "zh" else "More (formulas, defaults, sources): add --detail") + "[/dim]")
     return 0
 
 
@@ -250,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask = commands.add_parser("ask", help="ask a question / 提问")
     ask.add_argument("question")
     ask.add_argument("--json", action="store_true", help="print the full response contract as JSON")
+    ask.add_argument("--detail", action="store_true", help="also print the details: formula tables, every default, sources / 显示细节")
     ask.add_argument("--history", metavar="FILE", help='JSON file of earlier turns: [{"role": "user", "content": "..."}]')
     ask.set_defaults(run=cmd_ask)
 

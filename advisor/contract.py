@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 Language = Literal["zh", "en"]
 
@@ -49,10 +49,21 @@ class Source(BaseModel):
 
 
 class AdvisorResponse(BaseModel):
-    answer: str = Field(description="Markdown answer in the user's language.")
+    answer: str = Field(description="Markdown answer in the user's language: `summary` then `details`, whole.")
+    summary: str = Field("", description="What is read first: the verdict with its number, the reasoning and the alternatives (about one phone screen).")
+    details: str = Field("", description="Below the fold: formula tables, every default and assumption, sources (interfaces fold it).")
     language: Language
     mode: Literal["llm", "offline"]
     tool_calls: list[ToolCall] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)
     notice: str | None = Field(None, description="e.g. why the LLM endpoint was not used for this answer.")
     grounding: Grounding = Field(default_factory=Grounding)
+
+    @model_validator(mode="after")
+    def _folded(self) -> AdvisorResponse:
+        """An engine that did not split its answer (LLM mode, a test double) gets the size-based fold."""
+        if not self.summary and self.answer:
+            from advisor.markdown import fold  # noqa: PLC0415  (the contract stays import-light)
+
+            self.summary, self.details = fold(self.answer)
+        return self

@@ -112,3 +112,25 @@ def sources_section(sources: Sequence, language: str) -> str:
     if not lines:
         return ""
     return "**" + ("参考资料" if language == "zh" else "Sources") + "**\n" + "\n".join(lines)
+
+
+FOLD_LINES = 12  # what fits on one phone screen above the fold
+
+
+def _screen_lines(block: str) -> int:
+    """Lines a block takes on a narrow screen: a table row or list item is a line, long prose wraps."""
+    return sum(max(1, len(line) // 90 + 1) for line in block.splitlines() if line.strip())
+
+
+def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
+    """``body`` split into what is read first (the verdict and the few blocks after it that fit on one
+    screen) and the details below the fold. Blocks are never cut: the first one always stays above."""
+    blocks = [b for b in body.split("\n\n") if b.strip()]
+    shown, used = [], 0
+    for index, block in enumerate(blocks):
+        lines = _screen_lines(block)
+        if index and used + lines > limit:
+            return "\n\n".join(shown), "\n\n".join(blocks[index:])
+        shown.append(block)
+        used += lines
+    return "\n\n".join(shown), ""

@@ -137,9 +137,16 @@ def usage_help(registry: Registry) -> str:
     )
 
 
+DETAILS_HEADING = {"en": "*Details: formulas, defaults, sources*", "zh": "*细节：公式、默认值与来源*"}
+
+
 def render_response(response: AdvisorResponse, max_messages: int = MAX_MESSAGES) -> list[str]:
-    """The answer as mrkdwn messages: converted (its sources section included), split, capped."""
-    messages = split_message(to_mrkdwn(response.answer)) or [escape(FAILED[response.language])]
+    """The answer as mrkdwn messages in its thread: the verdict first, then its details (formula tables,
+    defaults, sources) as the next replies; converted, split, capped."""
+    first = response.summary or response.answer
+    messages = split_message(to_mrkdwn(first)) or [escape(FAILED[response.language])]
+    if response.summary and response.details:
+        messages += split_message(DETAILS_HEADING[response.language] + "\n" + to_mrkdwn(response.details))
     if len(messages) > max_messages:
         note = TRUNCATED[response.language]
         last = split_message(messages[max_messages - 1], MESSAGE_LIMIT - len(note) - 1)[0]

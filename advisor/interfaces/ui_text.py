@@ -25,6 +25,7 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "send": ("Send", "发送"),
     "clear": ("New conversation", "新对话"),
+    "details": ("Details: formulas, defaults, sources", "细节：公式、默认值与来源"),
     "proposal_html": ("Download proposal (HTML)", "下载采购方案（HTML）"),
     "proposal_pdf": ("Download proposal (PDF)", "下载采购方案（PDF）"),
     "proposal_file": ("Procurement proposal", "采购方案"),

@@ -118,9 +118,12 @@ def tool_step(call: ToolCall, language: str) -> gr.ChatMessage:
 
 
 def decorate_answer(response: AdvisorResponse) -> str:
-    """The answer Markdown with the notice above it (unless already there). The answer carries its own
-    sources section; the chat adds none."""
-    text = response.answer
+    """The answer Markdown with the notice above it (unless already there), and its details (formula
+    tables, defaults, sources) folded under a "Details" toggle. The answer carries its own sources
+    section; the chat adds none."""
+    text = response.summary or response.answer
+    if response.details:
+        text += f"\n\n<details><summary>{t('details', response.language)}</summary>\n\n{response.details}\n\n</details>"
     if response.notice and response.notice not in text:
         text = f"> ⚠️ {response.notice}\n\n{text}"
     return text

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
-from advisor.markdown import escape_raw_html, number, sources_section
+from advisor.markdown import escape_raw_html, fold, number, sources_section
 from advisor.nlu.dialogue import ASKS_WHY, restated_question
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
@@ -64,12 +64,17 @@ class OfflinePlanner:
                         f"按“{people}”全部同时使用估算；告诉我高峰并发数可以估得更准")
         if turn.calls and any(call.name != "search_knowledge" for call in turn.calls):
             body += _unused(turn)  # a calculation: every stated value was used or is named here
+        summary, details = fold(body)  # the verdict and what fits on a screen; tables, defaults and sources below
+        below = [details] if details else []
         if turn.assumptions:
-            body += "\n\n**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions)
+            below.append("**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions))
         if turn.sources:
-            body += "\n\n" + sources_section(turn.sources, turn.language)
+            below.append(sources_section(turn.sources, turn.language))
+        details = "\n\n".join(below)
         return AdvisorResponse(
-            answer=escape_raw_html(body),  # answers echo user text; none of it may become live HTML
+            answer=escape_raw_html("\n\n".join(filter(None, [summary, details]))),  # answers echo user text; none of it may become live HTML
+            summary=escape_raw_html(summary),
+            details=escape_raw_html(details),
             language=turn.language,
             mode="offline",
             tool_calls=[ToolCall(**o.model_dump()) for o in turn.calls],

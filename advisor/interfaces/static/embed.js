@@ -61,7 +61,17 @@
       const data = await response.json().catch(function () { return null; });
       if (!response.ok || !data) throw new Error(errorText(data, response.status));
       reply.className = "msg assistant";
-      reply.innerHTML = renderMarkdown(data.answer); // the answer carries its own sources section
+      // The verdict first; formula tables, defaults and sources folded below it (the answer carries its own sources).
+      reply.innerHTML = renderMarkdown(data.summary || data.answer);
+      if (data.summary && data.details) {
+        const more = document.createElement("details");
+        const label = document.createElement("summary");
+        label.textContent = data.language === "zh" ? "细节：公式、默认值与来源" : "Details: formulas, defaults, sources";
+        const body = document.createElement("div");
+        body.innerHTML = renderMarkdown(data.details);
+        more.append(label, body);
+        reply.append(more);
+      }
       const earlier = history.slice(-MAX_TURNS);
       history.push({ role: "user", content: text }, { role: "assistant", content: data.answer });
       if (data.tool_calls && data.tool_calls.length) proposalButton(reply, text, earlier);
