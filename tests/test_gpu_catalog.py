@@ -130,9 +130,10 @@ def test_china_status_of_export_variants(by_id):
         assert by_id[gpu_id].china == "china-variant", gpu_id
     for gpu_id in ("h800-sxm", "a800-80gb-sxm"):  # barred by the Oct-2023 rules: not buyable new
         assert by_id[gpu_id].china == "second-hand", gpu_id
-    for gpu_id in ("h100-sxm", "h200-sxm", "b200", "a100-80gb-sxm"):
+    for gpu_id in ("h100-sxm", "b200", "a100-80gb-sxm", "l4", "a40"):
         assert by_id[gpu_id].china == "export-controlled", gpu_id
     assert by_id["ascend-910b"].china == "domestic"
+    assert by_id["h200-sxm"].china == "licensed"  # approved customers only, since Dec-2025
 
 
 def test_rows_carry_sources_and_dated_prices(rows):
