@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
+from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
 from knowledge.serving import DeviceFamily, Efficiency, Engine, ServingData
@@ -121,6 +122,8 @@ def _compute_peak(gpu: GPU) -> tuple[float, Text | None]:
     saying so. A GPU with neither is refused: a made-up peak would silently turn into a made-up speed."""
     if gpu.bf16_tflops:
         return gpu.bf16_tflops, None
+    if gpu.fp16_tflops:  # Volta/Turing: no BF16, the same work runs in FP16
+        return gpu.fp16_tflops, fact_note("no_bf16_on_gpu", gpu=gpu.name, tflops=f"{gpu.fp16_tflops:g}")
     if gpu.fp32_tflops and gpu.vendor == "Apple":
         return gpu.fp32_tflops, Text(
             en=f"Apple publishes no FP16 matrix figure for {gpu.name}; compute uses its FP32 rate ({gpu.fp32_tflops:g} TFLOPS), "
