@@ -16,7 +16,7 @@ from tools.memory.recipes import RECIPES, Recipe, fp32_variant
 from tools.memory.schema import MemoryRequest
 from tools.memory.shapes import lora_targets
 from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
-from tools.models.resolve import resolve_sized_model
+from tools.models.resolve import checkpoint_precision, resolve_sized_model
 from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
 
 FSDP_TO_ZERO = {"FULL_SHARD": 3, "HYBRID_SHARD": 3, "SHARD_GRAD_OP": 2, "NO_SHARD": 0}
@@ -94,7 +94,7 @@ def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
     _check_parallelism(spec, tp, pp, num_gpus)
     zero = _zero_stage(request)
     dp = num_gpus // (tp * pp)
-    request, defaults = _default_precisions(request, spec, gpu)
+    request, defaults = _default_precisions(request, spec, gpu, catalog)
     weights = _weight_format(request, training)
     recipe = RECIPES[request.optimizer]
     if training and weights.id == "fp32" and request.method in ("full", "freeze"):
@@ -148,11 +148,15 @@ def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
     return setup
 
 
-def _default_precisions(request: MemoryRequest, spec: ModelSpec, gpu: GPU | None) -> tuple[MemoryRequest, list[Text]]:
+def _default_precisions(request: MemoryRequest, spec: ModelSpec, gpu: GPU | None, catalog: Catalog) -> tuple[MemoryRequest, list[Text]]:
     """Precisions the user left open: a checkpoint's shipped format for inference, FP16 where the card has no BF16."""
     notes: list[Text] = []
     update: dict[str, str] = {}
-    if request.precision is None and spec.shipped_precision and request.mode == "inference":
+    named = checkpoint_precision(request.model, catalog) if request.precision is None else None
+    if named is not None:
+        update["precision"] = named
+        notes.append(fact_note("checkpoint_precision", name=request.model, model=spec.label, precision=_format_label(named)))
+    elif request.precision is None and spec.shipped_precision and request.mode == "inference":
         update["precision"] = spec.shipped_precision
         notes.append(fact_note("shipped_precision", model=spec.label, precision=_format_label(spec.shipped_precision),
                                source=spec.shipped_precision_source or spec.source))  # fmt: skip
