@@ -23,6 +23,8 @@ class RuleText(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     status: ChinaStatus
+    label_en: str = Field(description="A few words naming the rule, for lists that group parts by it.")
+    label_zh: str
     en: str
     zh: str
 
@@ -46,6 +48,8 @@ class ExportEvent(BaseModel):
     date: date
     gpus: list[str] = Field(min_length=1)
     status: ChinaStatus
+    label_en: str
+    label_zh: str
     en: str
     zh: str
     source: str = Field(min_length=10)
@@ -70,6 +74,8 @@ class ChinaRule(BaseModel):
     rule: str = Field(description="'a1', 'a2', 'b', 'consumer', 'below', 'domestic', 'unknown_density' or an event id.")
     tpp: float | None = Field(None, description="Total processing performance: dense TFLOPS × bit length, best precision.")
     performance_density: float | None = Field(None, description="TPP per mm² of die, where the die area is known.")
+    label_en: str
+    label_zh: str
     en: str
     zh: str
     date: date
@@ -127,11 +133,12 @@ def china_rule(
     key = "domestic" if vendor in rules.domestic_vendors else threshold_rule(tpp, pd, datacenter, rules.thresholds)
     text = rules.rules[key]
     fill = {"tpp": _figure(tpp, 0), "pd": _figure(pd, 2)}
-    derived = ChinaRule(status=text.status, rule=key, tpp=tpp, performance_density=pd, en=text.en.format(**fill),
+    derived = ChinaRule(status=text.status, rule=key, tpp=tpp, performance_density=pd, label_en=text.label_en,
+                        label_zh=text.label_zh, en=text.en.format(**fill),
                         zh=text.zh.format(**fill), date=rules.rule_date, source=rules.rule_source)  # fmt: skip
     applicable = sorted((e for e in rules.events if gpu_id in e.gpus and (as_of is None or e.date <= as_of)), key=lambda e: e.date)
     if not applicable:
         return derived
     latest = applicable[-1]  # the most recent event decides; the derived rule is kept as the reason behind it
-    return ChinaRule(status=latest.status, rule=latest.id, tpp=tpp, performance_density=pd,
+    return ChinaRule(status=latest.status, rule=latest.id, tpp=tpp, performance_density=pd, label_en=latest.label_en, label_zh=latest.label_zh,
                      en=f"{latest.en} ({derived.en})", zh=f"{latest.zh}（{derived.zh}）", date=latest.date, source=latest.source)  # fmt: skip

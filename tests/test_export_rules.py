@@ -79,3 +79,18 @@ def test_no_availability_text_suggests_the_h800(by_id):
     for gpu in by_id.values():
         if gpu.id != "h800-sxm":
             assert "H800" not in gpu.availability_en + gpu.availability_zh, gpu.id
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_china_recommendation_says_which_rule_leaves_each_card_out(language):
+    from knowledge.catalog import load_catalog
+    from knowledge.serving import load_serving_data
+    from tools.recommend.core import recommend_gpus
+    from tools.recommend.schema import RecommendRequest
+
+    result = recommend_gpus(RecommendRequest(model="Llama-3.1-70B", region="cn"), load_catalog(), load_serving_data())
+    lines = [t.pick(language) for t in result.excluded]
+    a40_line = next(line for line in lines if "A40" in line)
+    assert "3A090.b" in a40_line and "L4" not in a40_line  # the L4 is caught by another paragraph
+    assert any("3A090.a.2" in line and "L4" in line for line in lines)
+    assert any("H800" in line and ("2023" in line) for line in lines)
