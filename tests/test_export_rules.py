@@ -94,3 +94,14 @@ def test_china_recommendation_says_which_rule_leaves_each_card_out(language):
     assert "3A090.b" in a40_line and "L4" not in a40_line  # the L4 is caught by another paragraph
     assert any("3A090.a.2" in line and "L4" in line for line in lines)
     assert any("H800" in line and ("2023" in line) for line in lines)
+
+
+def test_china_status_tool_reports_the_rule_on_a_date_and_the_history():
+    from knowledge.catalog import load_catalog
+    from tools.export_control import ChinaStatusRequest, china_status
+
+    report = china_status(ChinaStatusRequest(gpu="H20", as_of=date(2025, 6, 1)), load_catalog(), load_export_rules())
+    assert (report.gpu_id, report.rule.status) == ("h20", "export-controlled")
+    assert [r.status for r in report.history] == ["available", "china-variant", "export-controlled"]  # below the thresholds, then launched as a China edition
+    latest = china_status(ChinaStatusRequest(gpu="H20"), load_catalog(), load_export_rules())
+    assert latest.rule.status == "china-variant" and latest.history[-1].rule == "h20-licences-granted-2025-08"
