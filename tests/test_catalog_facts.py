@@ -104,3 +104,20 @@ def test_fp4_formats_count_their_scales():
     assert runs_natively("nvfp4", "NVIDIA", 9000) and not runs_natively("nvfp4", "NVIDIA", None)
     assert runs_natively("mxfp4", "AMD", 10100) and not runs_natively("nvfp4", "AMD", 10100)
     assert runs_natively("bf16", "NVIDIA", None)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_serving_speed_uses_the_pasted_or_shipped_precision_and_says_so(catalog, language):
+    from knowledge.serving import load_serving_data
+    from tools.serving.estimator import estimate_throughput
+    from tools.serving.schema import ThroughputRequest
+
+    def run(model: str, gpu: str, gpus: int, **extra):
+        request = ThroughputRequest(model=model, gpu=gpu, num_gpus=gpus, batch=1, prompt_tokens=512, output_tokens=128, **extra)
+        return estimate_throughput(request, catalog, load_serving_data())
+
+    pasted = run("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8", "3060 12GB", 1)
+    assert any("GPTQ-INT8" in n.pick(language) and "Qwen2.5-7B" in n.pick(language) for n in pasted.notes)
+    shipped, stated = run("DeepSeek-V3", "H200", 8), run("DeepSeek-V3", "H200", 8, precision="bf16")
+    assert any("FP8" in n.pick(language) for n in shipped.notes)
+    assert shipped.decode_tokens_per_s_per_seq > stated.decode_tokens_per_s_per_seq  # half the bytes to stream per token
