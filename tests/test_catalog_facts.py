@@ -118,6 +118,6 @@ def test_serving_speed_uses_the_pasted_or_shipped_precision_and_says_so(catalog,
 
     pasted = run("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8", "3060 12GB", 1)
     assert any("GPTQ-INT8" in n.pick(language) and "Qwen2.5-7B" in n.pick(language) for n in pasted.notes)
-    shipped, stated = run("DeepSeek-V3", "H200", 8), run("DeepSeek-V3", "H200", 8, precision="bf16")
+    shipped, stated = run("DeepSeek-V3", "H200", 8), run("DeepSeek-V3", "H200", 8, precision="fp8")
     assert any("FP8" in n.pick(language) for n in shipped.notes)
-    assert shipped.decode_tokens_per_s_per_seq > stated.decode_tokens_per_s_per_seq  # half the bytes to stream per token
+    assert shipped.decode_tokens_per_s_per_seq == stated.decode_tokens_per_s_per_seq  # BF16 would not even fit 8 × H200
