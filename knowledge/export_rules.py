@@ -64,6 +64,7 @@ class ExportRules(BaseModel):
     thresholds: Thresholds
     domestic_vendors: list[str]
     rules: dict[str, RuleText]
+    event_text: dict[str, str] = Field(description="'en'/'zh' templates joining an event's sentence and the overridden rule.")
     events: list[ExportEvent]
 
 
@@ -141,4 +142,5 @@ def china_rule(
         return derived
     latest = applicable[-1]  # the most recent event decides; the derived rule is kept as the reason behind it
     return ChinaRule(status=latest.status, rule=latest.id, tpp=tpp, performance_density=pd, label_en=latest.label_en, label_zh=latest.label_zh,
-                     en=f"{latest.en} ({derived.en})", zh=f"{latest.zh}（{derived.zh}）", date=latest.date, source=latest.source)  # fmt: skip
+                     en=rules.event_text["en"].format(event=latest.en, reason=derived.en),
+                     zh=rules.event_text["zh"].format(event=latest.zh, reason=derived.zh), date=latest.date, source=latest.source)  # fmt: skip
