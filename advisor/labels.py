@@ -16,6 +16,7 @@ CHINA_STATUS = {
     "export-controlled": ("export-controlled", "出口管制"),
     "china-variant": ("China variant", "中国特供版"),
     "second-hand": ("second-hand only", "仅存量/二手"),
+    "licensed": ("case-by-case US licence", "需美国逐案许可"),
     "domestic": ("Chinese domestic chip", "国产"),
     "not-sold": ("not sold in mainland China", "中国大陆未销售"),
 }

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from knowledge.export_rules import ChinaRule, ChinaStatus, china_rule, load_export_rules
 
 
 class Price(BaseModel):
@@ -31,9 +33,23 @@ class GPU(BaseModel):
     )
     memory_type: str
     bandwidth_gbs: float = Field(gt=0, description="Memory bandwidth, GB/s.")
-    bf16_tflops: float | None = Field(None, gt=0, description="Dense BF16/FP16 tensor TFLOPS (no sparsity).")
+    bf16_tflops: float | None = Field(
+        None, gt=0, description="Dense BF16 tensor TFLOPS (no sparsity); None where the chip has no BF16 (Volta, Turing) or none is published."
+    )
+    fp16_tflops: float | None = Field(
+        None, gt=0,
+        description="Dense FP16 tensor TFLOPS at the fastest accumulate mode, given where it differs from BF16: "
+        "GeForce FP16-accumulate (2 × the BF16 rate) and chips without BF16. None = same as BF16.",
+    )
+    fp4_tflops: float | None = Field(None, gt=0, description="Dense FP4 tensor TFLOPS (Blackwell NVFP4/MXFP4, MI355X MXFP4); None = no FP4.")
     fp8_tflops: float | None = Field(None, gt=0, description="Dense FP8 TFLOPS; None when the chip has no FP8.")
     fp32_tflops: float | None = Field(None, gt=0, description="Non-tensor FP32 TFLOPS.")
+    die_area_mm2: float | None = Field(None, gt=0, description="Die area, for the 3A090 performance-density test; needed for data-centre parts with TPP 1,600–4,800.")
+    gpu_usable_fraction: float = Field(
+        1.0, gt=0, le=1,
+        description="Share of `memory_gb` the GPU may use by default: 1 for discrete cards; about 0.75 on Apple silicon, "
+        "where macOS caps the GPU's wired memory (raise it with `sudo sysctl iogpu.wired_limit_mb=<MB>`).",
+    )
     tdp_w: float | None = Field(
         None, gt=0, description="Board power / TDP in watts; None where the vendor publishes none (Google TPUs)."
     )
@@ -43,12 +59,34 @@ class GPU(BaseModel):
     form_factor: str
     launch_year: int = Field(ge=2015, le=2030)
     inference_only: bool = Field(False, description="True where training is impractical (e.g. Apple silicon).")
-    china: Literal["available", "export-controlled", "china-variant", "second-hand", "domestic", "not-sold"] = Field(
-        description="Availability in mainland China: export-controlled parts cannot be bought new there; second-hand: a China variant later barred too, so only installed or used units remain."
+    china: ChinaStatus | None = Field(
+        None,
+        description="Availability in mainland China. Derived at load time from the ECCN 3A090 thresholds and the dated events in "
+        "export_rules.yaml; not written in gpus.yaml. second-hand: a China variant later barred too; licensed: case-by-case US licence.",
     )
+    china_rule: ChinaRule | None = Field(None, description="The rule or event that decides `china`, with the TPP it was computed from.")
     availability_en: str = ""
     availability_zh: str = ""
     purchase_price: Price | None = Field(None, description="Indicative purchase price per GPU (or per card).")
     cloud_price: Price | None = Field(None, description="Indicative on-demand cloud price per GPU-hour.")
     aliases: list[str] = Field(default_factory=list, description="What users type: '4090', 'A100 80G', '昇腾910B'.")
     source: str = Field(min_length=3)
+
+    @property
+    def tensor16_tflops(self) -> float | None:
+        """The dense 16-bit tensor rate for speed estimates: BF16, or FP16 on chips without BF16."""
+        return self.bf16_tflops or self.fp16_tflops
+
+    @property
+    def precision_tflops(self) -> dict[str, float | None]:
+        return {"fp4_tflops": self.fp4_tflops, "fp8_tflops": self.fp8_tflops, "bf16_tflops": self.bf16_tflops,
+                "fp16_tflops": self.fp16_tflops, "fp32_tflops": self.fp32_tflops}  # fmt: skip
+
+    @model_validator(mode="after")
+    def _derive_china(self) -> GPU:
+        if self.china_rule is None:
+            self.china_rule = china_rule(self.id, self.vendor, self.segment == "datacenter", self.precision_tflops,
+                                         self.die_area_mm2, load_export_rules())  # fmt: skip
+        if self.china is None:
+            self.china = self.china_rule.status
+        return self

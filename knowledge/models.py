@@ -43,6 +43,11 @@ class ModelSpec(BaseModel):
     )
     dense_ffn: int | None = Field(None, gt=0, description="Intermediate size of those dense layers, if not `ffn`.")
     max_context: int = Field(gt=0)
+    shipped_precision: str | None = Field(
+        None, description="Weight format the official checkpoint ships in when it is not BF16 (e.g. 'fp8' for DeepSeek-V3, "
+        "'mxfp4' for gpt-oss); the default when the user names none."
+    )
+    shipped_precision_source: str | None = Field(None, description="Where the shipped format is stated (the checkpoint's config or card).")
     aliases: list[str] = Field(default_factory=list)
     source: str = Field(min_length=3)
 

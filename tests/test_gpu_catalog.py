@@ -19,7 +19,9 @@ GPU_IDS = (
     "rtx-4070-ti-super rtx-4060-ti-16gb rtx-3090 rtx-3060-12gb mi355x mi325x mi300x mi250x gaudi3 gaudi2 "
     "ascend-910b ascend-910c tpu-v5p tpu-v5e trainium2 apple-m4-max apple-m3-ultra apple-m2-ultra "
     "a10g rtx-4090-laptop rtx-4080-laptop rtx-4070-laptop rtx-4060-laptop jetson-agx-orin-64gb "
-    "apple-m1-max apple-m1-ultra apple-m2-max apple-m3-pro apple-m3-max apple-m4-pro"
+    "apple-m1-max apple-m1-ultra apple-m2-max apple-m3-pro apple-m3-max apple-m4-pro "
+    "rtx-5090d rtx-5070-ti rtx-4080 rtx-4070-ti rtx-4070-super rtx-4070 rtx-3090-ti rtx-3080-12gb rtx-3080 "
+    "radeon-ai-pro-r9700 apple-m1 apple-m1-pro apple-m4 apple-m5 apple-m5-pro apple-m5-max v100-16gb"
 ).split()
 
 
@@ -111,7 +113,7 @@ def test_geforce_bf16_uses_fp32_accumulate_rate(rows):
     # GeForce tensor cores with FP32 accumulate run at twice the FP32 shader rate; the FP16-accumulate
     # or sparse figures would be 4x or 8x, which would overstate training speed.
     for row in rows:
-        if row.segment == "consumer" and row.bf16_tflops:
+        if row.segment == "consumer" and row.bf16_tflops and row.id != "rtx-5090d":  # 5090 D: AI rate capped, shaders not
             assert row.bf16_tflops / row.fp32_tflops == pytest.approx(2.0, rel=0.03), row.id
 
 
@@ -119,20 +121,22 @@ def test_apple_rows_are_inference_only_with_unified_memory(rows):
     apple = [row for row in rows if row.vendor == "Apple"]
     assert {row.id for row in apple} == {
         "apple-m4-max", "apple-m3-ultra", "apple-m2-ultra", "apple-m1-max", "apple-m1-ultra", "apple-m2-max",
-        "apple-m3-pro", "apple-m3-max", "apple-m4-pro",
+        "apple-m3-pro", "apple-m3-max", "apple-m4-pro", "apple-m1", "apple-m1-pro", "apple-m4", "apple-m5", "apple-m5-pro",
+        "apple-m5-max",
     }  # fmt: skip
     assert all(row.inference_only and row.segment == "apple" for row in apple)
     assert not any(row.inference_only for row in rows if row.vendor != "Apple")
 
 
 def test_china_status_of_export_variants(by_id):
-    for gpu_id in ("h20", "l20", "rtx-4090d"):
+    for gpu_id in ("h20", "l20", "rtx-4090d", "rtx-5090d"):
         assert by_id[gpu_id].china == "china-variant", gpu_id
     for gpu_id in ("h800-sxm", "a800-80gb-sxm"):  # barred by the Oct-2023 rules: not buyable new
         assert by_id[gpu_id].china == "second-hand", gpu_id
-    for gpu_id in ("h100-sxm", "h200-sxm", "b200", "a100-80gb-sxm"):
+    for gpu_id in ("h100-sxm", "b200", "a100-80gb-sxm", "l4", "a40"):
         assert by_id[gpu_id].china == "export-controlled", gpu_id
     assert by_id["ascend-910b"].china == "domestic"
+    assert by_id["h200-sxm"].china == "licensed"  # approved customers only, since Dec-2025
 
 
 def test_rows_carry_sources_and_dated_prices(rows):

@@ -176,17 +176,17 @@ def test_a_price_in_a_currency_without_a_rate_is_named_not_converted(offline_adv
 
 
 def test_a_card_outside_the_catalog_is_named_and_its_memory_is_checked(offline_advisor):
-    response = ask(offline_advisor, "can my rtx 3080 10gb run llama 3.1 8b in int4?")
+    response = ask(offline_advisor, "can my rtx 2080 ti 11gb run llama 3.1 8b in int4?")  # the RTX 3080 joined the catalog
     (memory,) = calls(response, "estimate_memory")
-    assert memory.args["gpu_memory_gb"] == 10 and "gpu" not in memory.args
-    assert "Fits" in response.answer and "“rtx 3080”: not in the catalog, so the fit was checked against the memory you gave" in response.answer
+    assert memory.args["gpu_memory_gb"] == 11 and "gpu" not in memory.args
+    assert "Fits" in response.answer and "“rtx 2080 ti”: not in the catalog, so the fit was checked against the memory you gave" in response.answer
     assert "A10G" not in ask(offline_advisor, "can a 10gb card run llama 3.1 8b in int4?").answer  # "a 10gb" is an article and a size
 
 
 def test_a_deadline_beside_a_gpu_count_is_answered_and_short_runs_are_in_hours(offline_advisor):
-    response = ask(offline_advisor, "周五前要用lora把它微调完，数据2000万token，单卡来得及吗", "我那张rtx 3080是10G的，能跑qwen2.5-7b的int4吗")
+    response = ask(offline_advisor, "周五前要用lora把它微调完，数据2000万token，单卡来得及吗", "我那张rtx 2080 ti是11G的，能跑qwen2.5-7b的int4吗")
     assert "✅ 赶得上期限" in response.answer and "小时**" in response.answer
-    assert "目录里没有“rtx 3080”" in response.answer  # the card it could not use is named in the assumption
+    assert "目录里没有“rtx 2080 ti”" in response.answer  # the card it could not use is named in the assumption
 
 
 def test_an_unsure_reading_gets_a_concept_answer_not_a_refusal(offline_advisor):

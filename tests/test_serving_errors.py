@@ -149,12 +149,14 @@ def engine_for(gpu) -> str:
 @pytest.mark.parametrize("gpu", catalog.gpus, ids=lambda g: g.id)
 def test_every_shipped_gpu_gets_a_sourced_compute_peak(gpu):
     """The estimator's compute time uses the catalog figure itself, never an invented default."""
-    assert gpu.bf16_tflops or gpu.fp32_tflops, f"{gpu.id} has no compute figure: add its datasheet TFLOPS to gpus.yaml"
+    assert gpu.tensor16_tflops or gpu.fp32_tflops, f"{gpu.id} has no compute figure: add its datasheet TFLOPS to gpus.yaml"
     request = ThroughputRequest(model="qwen2.5-0.5b", gpu=gpu.id, engine=engine_for(gpu), batch=1, prompt_tokens=256, output_tokens=16)
     result = estimate_throughput(request, catalog, serving)
-    assert result.compute_peak_tflops == (gpu.bf16_tflops or gpu.fp32_tflops), gpu.id
+    assert result.compute_peak_tflops == (gpu.tensor16_tflops or gpu.fp32_tflops), gpu.id
     fp32_note = any("FP32" in note.en and f"{gpu.fp32_tflops:g} TFLOPS" in note.en for note in result.notes)
-    assert fp32_note == (gpu.bf16_tflops is None), (gpu.id, [n.en for n in result.notes])
+    assert fp32_note == (gpu.tensor16_tflops is None), (gpu.id, [n.en for n in result.notes])
+    fp16_note = any("no BF16" in note.en and "不支持 BF16" in note.zh for note in result.notes)  # V100, T4: FP16 rate, said so
+    assert fp16_note == (gpu.bf16_tflops is None and gpu.fp16_tflops is not None), gpu.id
 
 
 def test_a_gpu_without_any_compute_figure_is_refused_in_both_languages():

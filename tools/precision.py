@@ -61,6 +61,27 @@ class WeightFormat:
         return self.label_zh or self.label
 
 
+def block_scaled_bits(element_bits: int, scale_bits: int, block: int) -> float:
+    """Microscaling formats: each block of ``block`` values shares one ``scale_bits`` scale."""
+    return element_bits + scale_bits / block
+
+
+# NVFP4: E2M1 values with one FP8 (E4M3) scale per 16 (NVIDIA, "Introducing NVFP4", developer.nvidia.com blog, 2025-06-24);
+# MXFP4: E2M1 values with one E8M0 scale per 32 (OCP Microscaling Formats (MX) v1.0 spec, 2023-09).
+NVFP4_BITS = block_scaled_bits(4, 8, 16)  # 4.5
+MXFP4_BITS = block_scaled_bits(4, 8, 32)  # 4.25
+NVFP4_SOURCE = "NVIDIA, 'Introducing NVFP4 for Efficient and Accurate Low-Precision Inference' (developer.nvidia.com/blog, 2025-06-24): E2M1 + one FP8 E4M3 scale per 16 values"
+MXFP4_SOURCE = "Open Compute Project, 'OCP Microscaling Formats (MX) Specification v1.0' (2023-09): E2M1 + one E8M0 scale per 32 values"
+# Which chips run a format in their tensor cores; elsewhere engines dequantise it (emulation: memory saved, no FP4 speed-up).
+FP4_NATIVE_VENDORS = {"nvfp4": frozenset({"NVIDIA"}), "mxfp4": frozenset({"NVIDIA", "AMD"})}
+
+
+def runs_natively(format_id: str, vendor: str, fp4_tflops: float | None) -> bool:
+    """Whether a chip computes in ``format_id`` directly: FP4 formats need FP4 tensor cores (Blackwell; MXFP4 also MI355X)."""
+    vendors = FP4_NATIVE_VENDORS.get(format_id)
+    return vendors is None or (bool(fp4_tflops) and vendor in vendors)
+
+
 def _fmt(id: str, bits: float, scope: Scope, label: str, source: str, *, quantized: bool = True, zh: str = "") -> WeightFormat:
     return WeightFormat(id, bits, scope, quantized, label, source, zh)
 
@@ -76,6 +97,8 @@ WEIGHT_FORMATS: dict[str, WeightFormat] = {
              zh="FP8（E4M3）线性层"),
         _fmt("fp8-mlp", 8, "mlp", "FP8 MLP weights only", "Meta Llama-3.1-405B-Instruct-FP8: row-wise FP8 on MLP weights of all but the first and last layers; attention in BF16",
              zh="仅 MLP 权重为 FP8"),
+        _fmt("nvfp4", NVFP4_BITS, "linear", "NVFP4 (4-bit, FP8 scale per 16)", NVFP4_SOURCE, zh="NVFP4（4 位，每 16 个值一个 FP8 缩放）"),
+        _fmt("mxfp4", MXFP4_BITS, "linear", "MXFP4 (4-bit, E8M0 scale per 32)", MXFP4_SOURCE, zh="MXFP4（4 位，每 32 个值一个 E8M0 缩放）"),
         _fmt("int8", 8, "linear", "INT8 weights", "W8 weight-only / W8A8: per-channel scales are negligible; embeddings and LM head stay 16-bit", zh="INT8 权重"),
         _fmt("int4", 4, "linear", "INT4 weights", "Plain 4-bit weights, scale overhead ignored (use gptq-int4/awq-int4 for group scales)", zh="INT4 权重"),
         _fmt("bnb-int8", 8, "linear", "bitsandbytes LLM.int8()", BNB_DOCS + " (one fp32 scale per row: negligible)"),
@@ -101,6 +124,7 @@ ALIASES = {
     "float32": "fp32", "f32": "fp32", "full": "fp32",
     "bfloat16": "bf16", "float16": "fp16", "half": "fp16", "f16": "fp16",
     "e4m3": "fp8", "fp8e4m3": "fp8", "float8": "fp8", "w8a8fp8": "fp8", "fp8mlp": "fp8-mlp", "fp8ffn": "fp8-mlp",
+    "nvfp4": "nvfp4", "nvfp4w4a4": "nvfp4", "mxfp4": "mxfp4", "mxfp4moe": "mxfp4",
     "w8a8": "int8", "w8": "int8", "w4": "int4", "w4a16": "int4",
     "gptq": "gptq-int4", "gptq4": "gptq-int4", "gptqint4": "gptq-int4", "gptq8": "gptq-int8", "gptqint8": "gptq-int8",
     "awq": "awq-int4", "awqint4": "awq-int4", "awq4": "awq-int4",
@@ -166,6 +190,8 @@ KV_FORMATS = {
     "fp8": KVFormat("fp8", 1, False),
     "int8": KVFormat("int8", 1, True),
     "int4": KVFormat("int4", 0.5, True),
+    "nvfp4": KVFormat("nvfp4", NVFP4_BITS / 8, False),  # block scales are inside the 4.5 bits
+    "mxfp4": KVFormat("mxfp4", MXFP4_BITS / 8, False),
 }
 KV_ALIASES = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16", "half": "fp16", "fp8e4m3": "fp8",
               "fp8e5m2": "fp8", "e4m3": "fp8", "e5m2": "fp8", "q8": "int8", "q80": "int8", "q4": "int4", "q40": "int4"}  # fmt: skip

@@ -119,6 +119,7 @@ CHINA = {
     "export-controlled": ("US export controls bar new sales into mainland China.", "受美国出口管制，中国大陆无法购买新卡。"),
     "china-variant": ("It is a China-market variant cut down to meet US export rules.", "这是为符合美国出口管制而降规格的中国特供版。"),
     "second-hand": ("It was a China-market variant, then barred by the Oct-2023 export rules: only installed or used units remain.", "它曾是中国特供版，2023年10月的出口新规后也被禁售，只剩存量或二手。"),
+    "licensed": ("New units reach mainland China only under a case-by-case US licence.", "新卡只能凭美国逐案许可进入中国大陆。"),
     "domestic": ("It is a domestic Chinese accelerator.", "这是国产加速卡。"),
     "not-sold": ("It is not sold as hardware; you rent it as a cloud service.", "不单独出售硬件，只能以云服务形式租用。"),
 }

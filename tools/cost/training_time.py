@@ -186,7 +186,7 @@ def _params(request: TrainingTimeRequest, catalog: Catalog) -> tuple[float, str 
 def _peak_tflops(request: TrainingTimeRequest, gpu: GPU) -> float:
     if request.peak_tflops is not None:
         return request.peak_tflops
-    peak = gpu.fp8_tflops if request.precision == "fp8" else gpu.bf16_tflops
+    peak = gpu.fp8_tflops if request.precision == "fp8" else gpu.tensor16_tflops  # FP16 on chips without BF16
     if peak is not None:
         return peak
     if request.precision == "fp8":

@@ -11,7 +11,8 @@ import dataclasses
 
 from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
-from tools.memory.constants import GB
+from knowledge.fact_notes import fact_note
+from tools.memory.constants import GB, OUTSIDE_TORCH_ALLOCATOR
 from tools.memory.inference import inference_parts, kv_bytes
 from tools.memory.items import Part
 from tools.memory.limits import solve_limits
@@ -19,7 +20,7 @@ from tools.memory.schema import MemoryEstimate, MemoryLimits, MemoryLimitsReques
 from tools.memory.setup import Setup, resolve_setup
 from tools.memory.shapes import kv_bytes_per_token_layer
 from tools.memory.training import training_parts
-from tools.memory.verdict import RULE_OF_THUMB, capacity_line, main_lever, unit_note, verdict
+from tools.memory.verdict import RULE_OF_THUMB, capacity_line, main_lever, unit_note, usable_memory_note, verdict
 from tools.precision import is_gguf
 
 __all__ = ["MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "max_fit", "parts_for"]
@@ -63,6 +64,9 @@ def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
         items=[p.line() for p in parts],
         total_per_gpu_gb=round(total / GB, 3),
         total_all_gpus_gb=round(total * setup.num_gpus / GB, 3),
+        torch_allocated_peak_gb=round(sum(p.bytes for p in parts if p.key not in OUTSIDE_TORCH_ALLOCATOR) / GB, 3),
+        nvidia_smi_total_gb=round(total / GB, 3),
+        scopes_note=fact_note("memory_scopes"),
         notes=[*setup.notes, RULE_OF_THUMB],
         assumptions=[*setup.assumptions, *general_assumptions(setup)],
         unit_note=unit_note(setup.gpu),
@@ -72,6 +76,8 @@ def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
         result.gpu = setup.gpu.name
         result.gpu_capacity_gb = capacity.value
         result.capacity = capacity
+        if (usable := usable_memory_note(setup.gpu)) is not None:
+            result.notes.insert(0, usable)
         result.verdict, headroom = verdict(total, budget)
         result.headroom_pct = round(headroom, 1)
         if result.verdict != "fits":

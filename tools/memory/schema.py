@@ -126,6 +126,15 @@ class MemoryEstimate(BaseModel):
     items: list[LineItem] = Field(description="Memory per GPU, one line per component, each with its formula.")
     total_per_gpu_gb: float = Field(description="Peak memory of the busiest GPU.")
     total_all_gpus_gb: float = Field(description="Model-wide total: the busiest GPU × the GPU count (an upper bound).")
+    torch_allocated_peak_gb: float = Field(
+        description="What `torch.cuda.max_memory_allocated()` would report: the total without the CUDA context, non-torch "
+        "workspaces, CUDA graphs and allocator fragmentation."
+    )
+    nvidia_smi_total_gb: float = Field(
+        description="What nvidia-smi would show for the process: the allocator peak plus the runtime outside it. "
+        "This is the figure compared with the card's capacity."
+    )
+    scopes_note: Text = Field(description="Which of the two totals is compared with the card, and why they differ.")
     gpu: str | None = None
     gpu_capacity_gb: float | None = None
     capacity: LineItem | None = Field(None, description="The memory available per GPU (vLLM: its utilisation budget).")

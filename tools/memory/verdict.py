@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from knowledge.bilingual import Text
+from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
 from tools.common import LineItem
 from tools.memory.constants import CAPACITY_UNIT_BYTES, GB, TIGHT_FRACTION
@@ -24,14 +25,29 @@ def capacity_line(s: Setup, gpu: GPU) -> tuple[LineItem, float]:
     formula_zh = f"{gpu.name}：标称 {nominal} GB，实为 {nominal} GiB × 1.0737 = {gb(raw)}"
     budget = raw
     label_en, label_zh = f"{gpu.name} memory (sold as {nominal} GB)", f"{gpu.name} 显存（标称 {nominal} GB）"
+    fraction = getattr(gpu, "gpu_usable_fraction", 1.0)  # a card known by its memory alone has no such field
+    if fraction < 1:  # Apple: macOS caps the GPU's share of unified memory
+        budget = raw * fraction
+        share = f"{fraction:.0%}"
+        formula, formula_zh = fact_note("apple_capacity_formula", gpu=gpu.name, total=nominal, fraction=f"{fraction:g}", usable=gb(budget)).model_dump().values()
+        label_en, label_zh = fact_note("apple_capacity_label", gpu=gpu.name, share=share, total=nominal).model_dump().values()
     if s.mode == "inference" and s.engine == "vllm":
-        budget = raw * s.utilization
-        formula += f"; vLLM budget {s.utilization:g} × {gb(raw)} = {gb(budget)}"
-        formula_zh += f"；vLLM 可用 {s.utilization:g} × {gb(raw)} = {gb(budget)}"
+        usable, budget = budget, budget * s.utilization
+        formula += f"; vLLM budget {s.utilization:g} × {gb(usable)} = {gb(budget)}"
+        formula_zh += f"；vLLM 可用 {s.utilization:g} × {gb(usable)} = {gb(budget)}"
         label_en, label_zh = f"{label_en} × vLLM utilisation", f"{label_zh} × vLLM 显存利用率"
     item = LineItem(key="gpu_capacity", label=Text(en=label_en, zh=label_zh), value=round(budget / GB, 4), unit="GB",
                     formula=formula, formula_zh=formula_zh)  # fmt: skip
     return item, budget
+
+
+def usable_memory_note(gpu: GPU | None) -> Text | None:
+    """What the user must know when the GPU cannot use all of the memory the machine is sold with (Apple)."""
+    fraction = getattr(gpu, "gpu_usable_fraction", 1.0)
+    if gpu is None or fraction >= 1:
+        return None
+    return fact_note("apple_usable_memory", gpu=gpu.name, share=f"{fraction:.0%}", total=f"{gpu.memory_gb:g}",
+                     usable=f"{gpu.memory_gb * fraction * CAPACITY_UNIT_BYTES / GB:.1f}")  # fmt: skip
 
 
 def unit_note(gpu: GPU | None) -> Text:

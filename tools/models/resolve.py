@@ -11,8 +11,10 @@ from typing import Any
 
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import MAX_NAME_CHARS, Catalog
+from knowledge.checkpoint_names import load_checkpoint_names
 from knowledge.models import ModelSpec
 from tools.checks import check_range
+from tools.models.checkpoint import split_checkpoint_name
 from tools.models.generic import generic_model
 from tools.models.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
 from tools.quantities import MIN_PARAM_COUNT, normalize_quantity, parse_number, parse_param_count
@@ -43,10 +45,21 @@ def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> Mo
     found = catalog.find_model(text)
     if found is not None:
         return found
+    checkpoint = split_checkpoint_name(text, load_checkpoint_names())
+    found = catalog.find_model(checkpoint.base) if checkpoint.base != text else None
+    if found is not None:
+        return found
     size = _bare_size(text)
     if size is not None:
         return generic_model(size, catalog)
     return catalog.model(text)  # raises unknown_model with the closest catalog names
+
+
+def checkpoint_precision(name: str | None, catalog: Catalog) -> str | None:
+    """The precision a pasted checkpoint name states ("...-GPTQ-Int8", ":q4_K_M"), when the name is not itself a catalog entry."""
+    if not name or len(name) > MAX_NAME_CHARS or catalog.find_model(name) is not None:
+        return None
+    return split_checkpoint_name(name, load_checkpoint_names()).precision
 
 
 MAX_PARAMS_B = MAX_PARAMS / 1e9  # 100T, in the billions a request's params_b is given in

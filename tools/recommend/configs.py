@@ -19,7 +19,6 @@ SERVER_GPUS = 8
 # Past one server the plan needs a fast fabric; consumer cards, Macs, laptops and modules don't scale there.
 MAX_COUNT_BY_SEGMENT = {"consumer": SERVER_GPUS, "workstation": SERVER_GPUS, "apple": 1, "datacenter": 512}
 FABRIC_COUNTS = (*range(16, 65, 8), 96, 128, 192, 256, 384, 512)  # whole 8-GPU servers or boards
-APPLE_MEMORY_FRACTION = 0.75  # macOS lets the GPU wire about 75% of unified memory by default
 
 
 def sold_as(gpu: GPU) -> SoldAs:
@@ -88,7 +87,8 @@ def rounded_up_from(gpu: GPU) -> int | None:
 
 
 def usable_fraction(gpu: GPU) -> float:
-    return APPLE_MEMORY_FRACTION if gpu.segment == "apple" else 1.0
+    """The share of the memory the GPU may use: about 75% on a Mac (macOS wired limit), all of it on a card."""
+    return gpu.gpu_usable_fraction
 
 
 @dataclass(frozen=True)
@@ -185,7 +185,7 @@ def sold_reasons(gpu: GPU, count: int, needed: int | None) -> list[Text]:
         reasons.append(Text(en="rent only: not sold as a card", zh="只能租用，不单独出售"))
     if kind == "apple":
         reasons.append(Text(
-            en=f"a single-user machine; the GPU may use ~{APPLE_MEMORY_FRACTION:.0%} of the {gpu.memory_gb:g} GB unified memory (macOS default wired limit)",
-            zh=f"单人使用的机器；macOS 默认只允许 GPU 使用 {gpu.memory_gb:g} GB 统一内存中的约 {APPLE_MEMORY_FRACTION:.0%}",
+            en=f"a single-user machine; the GPU may use ~{usable_fraction(gpu):.0%} of the {gpu.memory_gb:g} GB unified memory (macOS default wired limit)",
+            zh=f"单人使用的机器；macOS 默认只允许 GPU 使用 {gpu.memory_gb:g} GB 统一内存中的约 {usable_fraction(gpu):.0%}",
         ))
     return reasons

@@ -250,7 +250,7 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         max_users_at_target=speed.users if speed and sized_by_speed(request) else None,
         meets_target=meets(speed, request) if sized_by_speed(request) else None,
         speed_engine=speed.engine if speed else None,
-        total_tflops=round(gpu.bf16_tflops * count, 1) if gpu.bf16_tflops else None,
+        total_tflops=round(gpu.tensor16_tflops * count, 1) if gpu.tensor16_tflops else None,
         power_w=gpu.tdp_w * count if gpu.tdp_w else None,
         purchase_cost=purchase,
         gpu_cost=gpu_cost,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
+from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
 from tools.gpu_specs import CHINA_BUYABLE
-from tools.recommend.configs import APPLE_MEMORY_FRACTION, RACK_GPUS, rack_name, sold_as
+from tools.recommend.configs import RACK_GPUS, rack_name, sold_as, usable_fraction
 from tools.recommend.schema import Option, RecommendRequest
 from tools.recommend.speed import load, sized_by_speed
 from tools.serving.setup import ENGINE_LABELS
@@ -40,8 +41,11 @@ def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], 
             gpus = [g for g in gpus if g not in left_out]
 
     if china_buyer(request):
-        drop([g for g in gpus if g.china not in CHINA_BUYABLE],
-             "Not sold new in mainland China (export controls or rent-only): {names}.", "受出口管制或只能租用、中国大陆买不到新卡：{names}。")  # fmt: skip
+        barred = [g for g in gpus if g.china not in CHINA_BUYABLE]
+        for rule in dict.fromkeys(g.china_rule.rule for g in barred):  # one line per rule, so the answer says which applies
+            first = next(g.china_rule for g in barred if g.china_rule.rule == rule)
+            line = fact_note("china_excluded", rule=Text(en=first.label_en, zh=first.label_zh))
+            drop([g for g in barred if g.china_rule.rule == rule], line.en, line.zh)
     if request.task != "inference":
         drop([g for g in gpus if g.inference_only], "Inference-only devices left out of training: {names}.", "仅适合推理、不参与训练推荐的设备：{names}。")
     elif for_team(request) and (macs := [g for g in gpus if sold_as(g) == "apple"]):
@@ -72,11 +76,12 @@ def notes(request: RecommendRequest, gpus: list[GPU], options: list[Option]) -> 
             en=f"Nothing in the catalog fits with up to {request.max_gpus} GPUs; try quantisation, QLoRA, or allow more GPUs.",
             zh=f"在最多 {request.max_gpus} 张卡的范围内没有可行方案；可以尝试量化、QLoRA，或放宽最大卡数。",
         ))
-    if any(o.sold_as == "apple" for o in options):
+    if macs := [o for o in options if o.sold_as == "apple"]:
+        share = min(usable_fraction(gpu) for gpu in gpus if gpu.id in {o.gpu_id for o in macs})
         found.append(Text(
-            en=f"On a Mac the GPU may use only about {APPLE_MEMORY_FRACTION:.0%} of the unified memory (the macOS default wired-memory "
+            en=f"On a Mac the GPU may use only about {share:.0%} of the unified memory (the macOS default wired-memory "
             "limit); Mac capacities here use that share.",
-            zh=f"在苹果电脑上，macOS 默认只允许 GPU 使用约 {APPLE_MEMORY_FRACTION:.0%} 的统一内存；这里苹果电脑的可用容量按此比例计算。",
+            zh=f"在苹果电脑上，macOS 默认只允许 GPU 使用约 {share:.0%} 的统一内存；这里苹果电脑的可用容量按此比例计算。",
         ))
     if sized_by_speed(request) and options:
         users, target = load(request), request.tokens_per_s_per_user

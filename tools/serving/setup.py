@@ -12,13 +12,14 @@ from functools import lru_cache
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
+from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
 from knowledge.serving import DeviceFamily, Efficiency, Engine, ServingData
 from tools.checks import check_range
 from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
 from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
-from tools.models.resolve import resolve_sized_model
+from tools.models.resolve import checkpoint_precision, resolve_sized_model
 from tools.precision import KVFormat, WeightFormat, is_gguf, kv_format, weight_format
 from tools.serving.schema import ThroughputRequest
 
@@ -77,6 +78,7 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     _check_numbers(request)
     spec, overridden = resolve_sized_model(request.model, request.params_b, catalog)
     gpu = _gpu(request.gpu, catalog)
+    request, precision_note = _default_precision(request, spec, catalog)
     named = "engine" in request.model_fields_set
     asked_format = _format_id(request.precision)
     engine = data.engine(request.engine if named else _usual_engine(asked_format, gpu, data))
@@ -93,8 +95,7 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
         replicas=replicas, chain=chain, batch=request.batch, prompt=request.prompt_tokens, output=request.output_tokens,
         target_ttft_ms=request.target_ttft_ms, target_tps=request.target_tokens_per_s_per_user,
     )  # fmt: skip
-    if peak_note is not None:
-        setup.notes.append(peak_note)
+    setup.notes.extend(note for note in (precision_note, peak_note) if note is not None)
     if as_file:
         setup.notes.append(Text(
             en=f"llama.cpp runs {request.precision} weights as GGUF {as_file.upper()}, the usual file of that width.",
@@ -121,6 +122,8 @@ def _compute_peak(gpu: GPU) -> tuple[float, Text | None]:
     saying so. A GPU with neither is refused: a made-up peak would silently turn into a made-up speed."""
     if gpu.bf16_tflops:
         return gpu.bf16_tflops, None
+    if gpu.fp16_tflops:  # Volta/Turing: no BF16, the same work runs in FP16
+        return gpu.fp16_tflops, fact_note("no_bf16_on_gpu", gpu=gpu.name, tflops=f"{gpu.fp16_tflops:g}")
     if gpu.fp32_tflops and gpu.vendor == "Apple":
         return gpu.fp32_tflops, Text(
             en=f"Apple publishes no FP16 matrix figure for {gpu.name}; compute uses its FP32 rate ({gpu.fp32_tflops:g} TFLOPS), "
@@ -161,6 +164,22 @@ def _check_numbers(request: ThroughputRequest) -> None:
     if request.target_tokens_per_s_per_user is not None:
         check_range(request.target_tokens_per_s_per_user, "target_tokens_per_s_per_user", "每用户生成速度目标(token/s)",
                     minimum=0, maximum=MAX_TARGET, exclusive_minimum=True, code="invalid_target", hint=["10", "30"])  # fmt: skip
+
+
+def _default_precision(request: ThroughputRequest, spec: ModelSpec, catalog: Catalog) -> tuple[ThroughputRequest, Text | None]:
+    """No precision given: the one a pasted checkpoint name states, else the one the checkpoint ships in."""
+    if request.precision is not None:
+        return request, None
+    if (named := checkpoint_precision(request.model, catalog)) is not None:
+        fmt = weight_format(named)
+        note = fact_note("checkpoint_precision", name=request.model, model=spec.label, precision=Text(en=fmt.label, zh=fmt.name_zh))
+        return request.model_copy(update={"precision": named}), note
+    if spec.shipped_precision:
+        fmt = weight_format(spec.shipped_precision)
+        note = fact_note("shipped_precision", model=spec.label, precision=Text(en=fmt.label, zh=fmt.name_zh),
+                         source=spec.shipped_precision_source or spec.source)  # fmt: skip
+        return request.model_copy(update={"precision": spec.shipped_precision}), note
+    return request, None
 
 
 def _format_id(precision: str | None) -> str | None:

@@ -179,12 +179,20 @@ def _price(price: dict | None) -> str:
     return f"{money(price['amount'], price['currency'])} ({price['date']})"
 
 
+def _china(turn: Turn, gpu: dict) -> str:
+    """The China status with the rule that decides it ('export-controlled (ECCN 3A090.a.1, TPP ≥ 4,800)')."""
+    rule = gpu.get("china_rule") or {}
+    label = turn.t(rule.get("label_en", ""), rule.get("label_zh", ""))
+    status = turn.t(*CHINA_STATUS[gpu["china"]])
+    return turn.t(f"{status} ({label})", f"{status}（{label}）") if label else status
+
+
 def _filtered_list(turn: Turn) -> str:
     args = {"china_mainland": turn.slots.region == "cn", "min_memory_gb": turn.slots.gpu_memory_gb or 0}
     outcome = turn.call("list_gpus", args)
     if not outcome.ok:
         return turn.error(outcome)
     gpus = outcome.result["gpus"][:12]
-    rows = [[g["name"], f"{number(g['memory_gb'])} GB", _tflops(g["bf16_tflops"]), turn.t(*CHINA_STATUS[g["china"]])] for g in gpus]
+    rows = [[g["name"], f"{number(g['memory_gb'])} GB", _tflops(g["bf16_tflops"]), _china(turn, g)] for g in gpus]
     lead = turn.t("GPUs in the catalog matching your question:", "目录中符合条件的GPU：")
     return "\n\n".join([lead, table(["GPU", turn.t("Memory", "显存"), "BF16", turn.t("China", "国内")], rows)])
