@@ -66,7 +66,8 @@ def test_overrides_reach_the_recommendations(company_prices):
     args = {"model": "llama-3.1-70b", "task": "inference", "gpus": ["h100-sxm"], "currency": "USD"}
     options = registry().run("recommend_gpus", args).options
     h100 = next(o for o in options if o.gpu_id == "h100-sxm")
-    assert h100.purchase_cost == pytest.approx(26_500 * h100.count)
+    assert h100.gpu_cost == pytest.approx(26_500 * h100.count)  # the company's GPU price; the server comes on top
+    assert h100.purchase_cost == pytest.approx(h100.gpu_cost + h100.server_cost)
     assert h100.cloud_cost_per_hour == pytest.approx(2.40 * h100.count)
 
 

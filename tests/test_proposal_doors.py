@@ -17,7 +17,7 @@ from tests.live_server import offline_settings, running_server
 
 QUESTION = "Serve Qwen2.5-32B for 30 concurrent users"
 QUESTION_ZH = "Qwen2.5-32B 给30个人同时用，用什么卡？"
-TOKEN = "proposal-test-token"
+TOKEN = "proposal-test-token-3c7e9a1f5b2d8e4a6c0f"
 
 
 @pytest.fixture(scope="module")

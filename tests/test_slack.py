@@ -20,6 +20,7 @@ from advisor.config import REPO_ROOT, ConfigError
 from advisor.contract import AdvisorResponse, Source
 from advisor.deps import shared_registry
 from advisor.interfaces.slack import (
+    DETAILS_HEADING,
     MAX_MESSAGES,
     PROPOSAL_ACTION,
     THINKING,
@@ -111,8 +112,11 @@ def test_mention_gets_a_threaded_answer_in_the_question_language(offline_advisor
 
     assert response.status == 200
     assert slack_api.accepted("auth.test"), "Bolt verifies the token with auth.test"
-    [placeholder] = slack_api.accepted("chat.postMessage")
+    placeholder, *details = slack_api.accepted("chat.postMessage")
     assert placeholder == {"channel": "C1", "thread_ts": "1700000000.000100", "text": THINKING["zh"], "unfurl_links": False, "team_id": TEAM_ID}
+    # The verdict replaces the placeholder; formula tables, defaults and sources follow as thread replies.
+    assert all(d["thread_ts"] == "1700000000.000100" for d in details)
+    assert not details or details[0]["text"].startswith(DETAILS_HEADING["zh"])
     [update] = slack_api.accepted("chat.update")
     assert update["channel"] == "C1" and update["ts"].startswith("2000000000.")
     assert HAN.search(update["text"]) and "H100" in update["text"]
@@ -139,8 +143,9 @@ def test_dm_reply_in_thread_uses_earlier_thread_messages_as_history(offline_advi
         ("user", "Compare the H100 SXM with the A100 80GB & L40S"),
         ("assistant", "The *H100 SXM* has the most bandwidth."),
     ]
-    [placeholder] = slack_api.accepted("chat.postMessage")
+    placeholder, *details = slack_api.accepted("chat.postMessage")
     assert placeholder["thread_ts"] == parent and placeholder["text"] == THINKING["en"]
+    assert all(d["thread_ts"] == parent for d in details)
     [update] = slack_api.accepted("chat.update")
     assert update["text"] and not HAN.search(update["text"])
 
@@ -184,7 +189,7 @@ def test_redelivered_event_is_answered_once(offline_advisor, slack_api):
     event = mention("Compare H100 and A100")
     dispatch_event(app, event)
     dispatch_event(app, event, x_slack_retry_num="1", x_slack_retry_reason="http_timeout")
-    assert len(slack_api.accepted("chat.postMessage")) == 1
+    assert [post["text"] for post in slack_api.accepted("chat.postMessage")].count(THINKING["en"]) == 1
     assert len(slack_api.accepted("chat.update")) == 1
 
 
@@ -193,8 +198,9 @@ def test_rate_limited_post_is_retried_and_posted_once(offline_advisor, slack_api
     slack_api.rate_limit_once.add("chat.postMessage")
     dispatch_event(app, mention("Compare H100 and A100"))
     attempts = [call.status for call in slack_api.calls if call.method == "chat.postMessage"]
-    assert attempts == [429, 200]
-    assert len(slack_api.accepted("chat.postMessage")) == 1 and len(slack_api.accepted("chat.update")) == 1
+    assert attempts[:2] == [429, 200] and 429 not in attempts[2:]  # the placeholder retried once; detail replies after it
+    assert [post["text"] for post in slack_api.accepted("chat.postMessage")].count(THINKING["en"]) == 1
+    assert len(slack_api.accepted("chat.update")) == 1
 
 
 def test_long_answer_is_split_into_thread_messages(slack_api):
@@ -324,8 +330,8 @@ def dispatch_action(app, thread_ts: str, button_ts: str):
 def test_a_calculated_answer_carries_the_proposal_button_in_its_language(offline_advisor, slack_api):
     app = make_app(offline_advisor, slack_api)
     dispatch_event(app, mention("Qwen2.5-32B 给30个人同时用，用什么卡？"))
-    [update] = slack_api.accepted("chat.update")
-    blocks = json.loads(update["blocks"]) if isinstance(update["blocks"], str) else update["blocks"]
+    last = (slack_api.accepted("chat.postMessage")[1:] or slack_api.accepted("chat.update"))[-1]  # the answer's last part
+    blocks = json.loads(last["blocks"]) if isinstance(last["blocks"], str) else last["blocks"]
     [button] = blocks[-1]["elements"]
     assert button["action_id"] == PROPOSAL_ACTION and HAN.search(button["text"]["text"])
 

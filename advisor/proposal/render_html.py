@@ -10,7 +10,7 @@ from html import escape
 from advisor.proposal.build import Proposal
 from advisor.proposal.charts import all_charts
 from advisor.proposal.document import Bullets, Chart, Code, Heading, Paragraph, Table, layout
-from advisor.proposal.service import INPUTS_ID
+from advisor.proposal.sections import INPUTS_ID
 
 STYLE = """
 body{font-family:"Noto Sans CJK SC","WenQuanYi Micro Hei","PingFang SC","Microsoft YaHei",system-ui,sans-serif;

@@ -9,6 +9,8 @@ from pydantic import BaseModel, Field
 from advisor.contract import ChatTurn, Language
 from knowledge.bilingual import Text
 
+INPUTS_ID = "proposal-inputs"  # the HTML page's <script type="application/json"> with the inputs
+
 
 class ProposalInputs(BaseModel):
     """What rebuilds the proposal (``--from``): the conversation, the language and when it was built."""
