@@ -52,7 +52,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     else:
         body = f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
         for source in card.sources:
-            turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.title, urls=[source.url])
+            turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
         offer = offer or CALCULATOR_TASK.get(card.calculator or "")
     if question is not None and turn.reading.frame.names():
         body += "\n\n📌 " + _noted(turn)
