@@ -1,9 +1,15 @@
-"""Concept cards: short bilingual answers to the questions this field asks most, with sources."""
+"""Concept cards: short bilingual answers to the questions this field asks most, with sources.
+
+``concepts.yaml`` holds the first cards; ``concept_cards/<family>.yaml`` holds one family each
+(interconnects, precision, ...). A family card cites dated sources, so a reader can tell how old a
+figure is, and the loader tags it with its family so tests and answers can ask for one family.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -12,6 +18,10 @@ from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError
 
 CONCEPTS_FILE = Path(__file__).parent / "concepts.yaml"
+FAMILIES_DIR = Path(__file__).parent / "concept_cards"
+Family = Literal["interconnects", "precision", "china", "datacentre", "market", "amd-intel", "training", "serving"]
+# The tools a card may offer; the answer turns the name into the matching "tell me X and I compute Y".
+Calculator = Literal["recommend", "estimate_memory", "estimate_throughput", "estimate_training_time", "compute_tco", "compare_gpus", "diagnose"]
 
 
 class Questions(BaseModel):
@@ -24,16 +34,37 @@ class CardSource(BaseModel):
     model_config = ConfigDict(extra="forbid")
     title: str
     url: str = Field(pattern=r"^https?://")
+    date: str | None = Field(None, pattern=r"^\d{4}(-\d{2}){0,2}$", description="When the figure applied or was published.")
+
+    @property
+    def cited(self) -> str:
+        """The title as a citation shows it: with its date when it has one."""
+        return f"{self.title} ({self.date})" if self.date else self.title
+
+
+class DatedSource(CardSource):
+    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$", description="When the figure applied or was published.")
 
 
 class ConceptCard(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     title: Text
-    questions: Questions
+    questions: Questions = Field(description="The colloquial phrasings users type: the card's own retrieval text.")
     answer: Text = Field(description="First sentence answers directly (yes/no or the number), then the reason.")
-    calculator: str | None = Field(None, description="The tool that can take the question further.")
+    calculator: Calculator | None = Field(None, description="The tool that can take the question further.")
     sources: list[CardSource] = Field(min_length=1)
+    family: Family | None = Field(None, description="Set by the loader from the family file the card is in.")
+
+
+class FamilyCard(ConceptCard):
+    sources: list[DatedSource] = Field(min_length=1)
+
+
+class FamilyFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    family: Family
+    cards: list[FamilyCard] = Field(min_length=1)
 
 
 class ConceptCards(BaseModel):
@@ -42,14 +73,30 @@ class ConceptCards(BaseModel):
     def card(self, card_id: str) -> ConceptCard | None:
         return next((c for c in self.cards if c.id == card_id), None)
 
+    def family(self, family: Family) -> list[ConceptCard]:
+        return [c for c in self.cards if c.family == family]
+
+
+def _read(path: Path) -> object:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"{path}: not a valid concept-card file: {exc}") from exc
+
 
 @lru_cache(maxsize=1)
-def load_concepts(path: Path = CONCEPTS_FILE) -> ConceptCards:
+def load_concepts(path: Path = CONCEPTS_FILE, families_dir: Path | None = FAMILIES_DIR) -> ConceptCards:
     try:
-        cards = ConceptCards.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except (yaml.YAMLError, ValidationError) as exc:
-        raise CatalogError(f"{path}: not a valid concept-card file: {exc}") from exc
-    ids = [c.id for c in cards.cards]
-    if len(ids) != len(set(ids)):
-        raise CatalogError(f"{path}: duplicate card ids")
-    return cards
+        cards = ConceptCards.model_validate(_read(path)).cards
+        for family_path in sorted(families_dir.glob("*.yaml")) if families_dir else ():
+            family = FamilyFile.model_validate(_read(family_path))
+            if family.family != family_path.stem:
+                raise CatalogError(f"{family_path}: declares family {family.family!r}; the file name says {family_path.stem!r}")
+            cards += [ConceptCard.model_validate(c.model_dump() | {"family": family.family}) for c in family.cards]
+    except ValidationError as exc:
+        raise CatalogError(f"not a valid concept-card file: {exc}") from exc
+    ids = [c.id for c in cards]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise CatalogError(f"duplicate concept card ids: {', '.join(duplicates)}")
+    return ConceptCards(cards=cards)

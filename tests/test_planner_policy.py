@@ -191,7 +191,9 @@ def test_a_deadline_beside_a_gpu_count_is_answered_and_short_runs_are_in_hours(o
 
 def test_an_unsure_reading_gets_a_concept_answer_not_a_refusal(offline_advisor):
     response = ask(offline_advisor, "Approximately 60 clinicians will be using the system at peak")
-    assert "change my instructions" not in response.answer and "knowledge base" in response.answer
+    assert "change my instructions" not in response.answer
+    # knowledge, not a refusal: the snippets, or (since the serving cards) the card on users per GPU
+    assert "knowledge base" in response.answer or response.answer.startswith("**How many concurrent users")
 
 
 def test_a_schedule_in_words_changes_the_utilisation_of_the_open_question(offline_advisor):

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from advisor.config import Settings
 from advisor.language import detect_language
+from advisor.retrieval.concept_cards import CARD_PREFIX
 from advisor.retrieval.corpus import load_corpus
 from advisor.retrieval.documents import Chunk, Language, chunk_key
 from advisor.retrieval.embeddings import Embedder, get_embedder
@@ -203,7 +204,7 @@ class Retriever:
             for doc_id, rank in doc_rank.items():
                 doc_scores[doc_id] = doc_scores.get(doc_id, 0.0) + 1.0 / (RRF_K + rank)
                 matched.setdefault(doc_id, []).append(name)
-        ranked = sorted(doc_scores.items(), key=lambda item: (-item[1], item[0]))[:k]
+        ranked = _keep_a_doc_slot(sorted(doc_scores.items(), key=lambda item: (-item[1], item[0])), k)
         return [self._hit(doc_id, score, chunk_scores, matched[doc_id], language, degraded) for doc_id, score in ranked]
 
     def _hit(self, doc_id, score, chunk_scores, retrievers, language, degraded) -> Hit:
@@ -224,3 +225,24 @@ class Retriever:
             retrievers=retrievers,
             degraded=degraded,
         )
+
+
+def _keep_a_doc_slot(ranked: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
+    """The top ``k`` docs, of which at most ``k - 1`` are concept cards when ``k > 1``.
+
+    A card answers; the guidance or catalog doc behind it holds the detail and the figures' sources. On
+    topics with many cards (200 of them) the cards alone could fill the top 3, so one slot goes to the
+    best-ranked other doc, when there is one. Order stays by score."""
+    card_limit = k - 1 if k > 1 else k
+    chosen: list[tuple[str, float]] = []
+    passed_over: list[tuple[str, float]] = []
+    for doc_id, score in ranked:
+        if len(chosen) == k:
+            break
+        is_card = doc_id.startswith(CARD_PREFIX)
+        if is_card and sum(d.startswith(CARD_PREFIX) for d, _ in chosen) >= card_limit:
+            passed_over.append((doc_id, score))
+            continue
+        chosen.append((doc_id, score))
+    chosen += passed_over[: k - len(chosen)]  # too few other docs: the cards fill the rest
+    return sorted(chosen, key=lambda item: (-item[1], item[0]))

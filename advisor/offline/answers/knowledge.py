@@ -52,16 +52,23 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     else:
         body = f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
         for source in card.sources:
-            turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.title, urls=[source.url])
-        offer = offer or CALCULATOR_TASK.get(card.calculator or "")
+            turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
+        offer = CALCULATOR_TASK.get(card.calculator or "") or offer  # the card names the tool that refines it; the reading only guessed
     if question is not None and turn.reading.frame.names():
         body += "\n\n📌 " + _noted(turn)
-    earlier = [m for m in turn.reading.task_messages if m != turn.message]  # an earlier message built the calculation
-    if turn.reading.task in OFFERS and turn.reading.state.names() and earlier:  # it is open: it can be changed, not asked for again
+    if _calculation_open(turn):  # it can be changed, not asked for again
         body += "\n\n🧮 " + turn.t(*OPEN_CALCULATION)
     elif offer in OFFERS:
         body += "\n\n🧮 " + turn.t(*OFFERS[offer])
     return body
+
+
+def _calculation_open(turn: Turn) -> bool:
+    """An earlier message asked for a calculation that is still open. A first question that merely names a
+    GPU ("FP8 speed-up on H100?") has values but no calculation behind it: nothing "still stands"."""
+    reading = turn.reading
+    opened_earlier = bool(reading.task_messages) and reading.task_messages[0] != turn.message
+    return reading.task in OFFERS and bool(reading.state.names()) and opened_earlier
 
 
 def _noted(turn: Turn) -> str:
