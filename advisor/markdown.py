@@ -114,12 +114,13 @@ def sources_section(sources: Sequence, language: str) -> str:
     return "**" + ("参考资料" if language == "zh" else "Sources") + "**\n" + "\n".join(lines)
 
 
-FOLD_LINES = 12  # what fits on one phone screen above the fold
+FOLD_LINES = 14  # about one screen above the fold (a phone held sideways, a chat pane on a laptop)
+WRAP_CHARS = 120
 
 
 def _screen_lines(block: str) -> int:
-    """Lines a block takes on a narrow screen: a table row or list item is a line, long prose wraps."""
-    return sum(max(1, len(line) // 90 + 1) for line in block.splitlines() if line.strip())
+    """Lines a block takes on screen: a table row or list item is a line, long prose wraps."""
+    return sum(1 + len(line) // WRAP_CHARS for line in block.splitlines() if line.strip())
 
 
 def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
