@@ -38,6 +38,10 @@ class Engine(BaseModel):
 
     id: str
     name: str
+    alias_of: str | None = Field(None, description="Another name for this engine's runtime (Ollama runs llama.cpp): every figure is its.")
+    figures_from: str | None = Field(
+        None, description="No measurement of this engine: the figures it does not state are this engine's, and its sources say so."
+    )
     step_overhead_ms: float = Field(ge=0, description="Serial host time per forward step (scheduler, sampler, Python).")
     launch_ms_per_layer: float = Field(0, ge=0, description="Host kernel-launch time per layer that overlaps GPU work (eager engines).")
     overhead_source: str = Field(min_length=3)
@@ -58,6 +62,11 @@ class Engine(BaseModel):
     memory_source: str = Field(min_length=3)
     efficiency: Efficiency = Field(description="On datacenter NVIDIA GPUs, and the base for families without their own row.")
     families: dict[str, Efficiency] = Field(default_factory=dict, description="Measured rows per device family.")
+
+    @property
+    def runtime(self) -> str:
+        """The engine whose code actually runs (Ollama: llama.cpp), for behaviour tied to a runtime such as GGUF files."""
+        return self.alias_of or self.id
 
 
 class DeviceFamily(BaseModel):
@@ -147,10 +156,39 @@ class ServingData(BaseModel):
         return self.families[-1]
 
 
+def _borrowed(efficiency: dict, lender: dict) -> dict:
+    return {**efficiency, "source": f"No published measurement of this engine: the figure of {lender['name']}. {efficiency['source']}"}
+
+
+def inherit_engine_rows(engines: list[dict]) -> list[dict]:
+    """Fill rows that name ``alias_of`` or ``figures_from`` from the engine they name. An alias is the same runtime,
+    so its sources stand; a borrowed figure's source is rewritten to say it was not measured on this engine."""
+    by_id = {row.get("id"): row for row in engines}
+    filled = []
+    for row in engines:
+        lender_id = row.get("alias_of") or row.get("figures_from")
+        lender = by_id.get(lender_id)
+        if lender_id is None:
+            filled.append(row)
+            continue
+        if lender is None or lender.get("alias_of") or lender.get("figures_from"):
+            raise CatalogError(f"engine {row.get('id')}: {lender_id!r} is not an engine with its own figures")
+        merged = {**{k: v for k, v in lender.items() if k not in ("id", "name")}, **row}
+        if row.get("figures_from"):
+            if "efficiency" not in row:
+                merged["efficiency"] = _borrowed(lender["efficiency"], lender)
+            if "families" not in row:
+                merged["families"] = {family: _borrowed(row_, lender) for family, row_ in lender.get("families", {}).items()}
+        filled.append(merged)
+    return filled
+
+
 @lru_cache(maxsize=1)
 def load_serving_data(path: Path = DATA_FILE) -> ServingData:
     raw = read_yaml(path)
     try:
+        if isinstance(raw, dict) and isinstance(raw.get("engines"), list):
+            raw = {**raw, "engines": inherit_engine_rows(raw["engines"])}
         return ServingData.model_validate(raw)
     except ValidationError as exc:
         raise CatalogError(f"{path}: invalid serving data:\n{exc}") from exc

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from advisor.offline.turn import Turn
 
-ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")  # the serving engines with measured speeds in our data
+ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp", "ollama", "mlc", "exllamav2", "autoawq")  # the serving engines the speed estimates model
 
 
 def engine_of(turn: Turn) -> str | None:
