@@ -84,14 +84,41 @@ class DeviceFamily(BaseModel):
     source: str = Field(min_length=3)
 
 
+LinkKind = Literal["nvlink", "infinity_fabric", "pcie"]
+
+
+class AllReduceLatency(BaseModel):
+    """Fixed time of one all-reduce on a link kind, for one engine or (engine None) any engine."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    link: LinkKind
+    engine: str | None = Field(None, description="Engine id (its runtime for an alias); None: every engine without its own row.")
+    latency_us: float = Field(gt=0, description="Per collective, including the launch and sync gaps around it.")
+    source: str = Field(min_length=3)
+    fitted_on: list[str] = Field(default_factory=list, description="Calibration ids the figure was fitted on.")
+
+
 class Interconnect(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    nvlink_allreduce_latency_us: float = Field(gt=0)
-    pcie_allreduce_latency_us: float = Field(gt=0)
+    allreduce_latency: list[AllReduceLatency] = Field(min_length=1)
     pcie_gbs_per_direction: dict[int, float] = Field(description="x16 link bandwidth per direction by PCIe generation.")
     bridge_max_gpus: int = Field(gt=1, description="GPUs an NVLink bridge joins; beyond it traffic goes over PCIe.")
     source: str = Field(min_length=3)
+
+    @model_validator(mode="after")
+    def _every_link_has_a_default(self) -> Interconnect:
+        defaults = {row.link for row in self.allreduce_latency if row.engine is None}
+        missing = set(LinkKind.__args__) - defaults
+        if missing:
+            raise ValueError(f"allreduce_latency needs a row without an engine for {sorted(missing)}")
+        return self
+
+    def latency(self, link: LinkKind, engine_id: str) -> AllReduceLatency:
+        """The engine's own row for the link, else the link's default row."""
+        rows = [row for row in self.allreduce_latency if row.link == link]
+        return next((row for row in rows if row.engine == engine_id), next(row for row in rows if row.engine is None))
 
 
 class ServingData(BaseModel):

@@ -16,7 +16,8 @@ BORROWING = {"mlc": "vllm", "exllamav2": "llamacpp", "autoawq": "hf"}
 
 
 def speed(**args) -> float:
-    return estimate_throughput(ThroughputRequest(model="llama-3.1-8b", **args), CATALOG, DATA).decode_tokens_per_s_per_seq
+    request = ThroughputRequest(**{"model": "llama-3.1-8b", **args})
+    return estimate_throughput(request, CATALOG, DATA).decode_tokens_per_s_per_seq
 
 
 def test_ollama_is_llama_cpp_under_its_own_name():
@@ -62,3 +63,27 @@ def test_an_alias_of_an_unknown_engine_fails_loudly():
         inherit_engine_rows([{"id": "vllm", "name": "vLLM"}, {"id": "x", "name": "X", "alias_of": "nope"}])
     with pytest.raises(CatalogError):  # a chain of borrowings hides where a figure came from
         inherit_engine_rows([{"id": "a", "name": "A", "figures_from": "b"}, {"id": "b", "name": "B", "alias_of": "a"}])
+
+
+def test_all_reduce_latency_is_looked_up_per_link_and_engine():
+    net = DATA.interconnect
+    vllm_fabric, default_fabric = net.latency("infinity_fabric", "vllm"), net.latency("infinity_fabric", "sglang")
+    assert vllm_fabric.engine == "vllm" and "AMD-1" in vllm_fabric.fitted_on
+    assert default_fabric.engine is None and default_fabric.latency_us != vllm_fabric.latency_us
+    assert net.latency("nvlink", "trtllm").engine is None
+
+
+def test_an_amd_board_pays_its_own_link_latency_in_tp_decode():
+    args = dict(model="llama-3.1-70b", gpu="MI300X", num_gpus=8, precision="fp8", prompt_tokens=128, output_tokens=128)
+    vllm, sglang = speed(engine="vllm", **args), speed(engine="sglang", **args)
+    assert vllm > sglang  # vLLM's fitted Infinity Fabric collective is shorter than the default
+
+
+def test_a_link_kind_without_a_default_latency_is_refused():
+    from knowledge.serving import Interconnect
+
+    with pytest.raises(ValueError, match="pcie"):
+        Interconnect(
+            allreduce_latency=[{"link": "nvlink", "latency_us": 50, "source": "x" * 5}, {"link": "infinity_fabric", "latency_us": 50, "source": "x" * 5}],
+            pcie_gbs_per_direction={4: 32}, bridge_max_gpus=2, source="test",
+        )  # fmt: skip
