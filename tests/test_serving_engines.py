@@ -74,7 +74,7 @@ def test_all_reduce_latency_is_looked_up_per_link_and_engine():
 
 
 def test_an_amd_board_pays_its_own_link_latency_in_tp_decode():
-    args = dict(model="llama-3.1-70b", gpu="MI300X", num_gpus=8, precision="fp8", prompt_tokens=128, output_tokens=128)
+    args = {"model": "llama-3.1-70b", "gpu": "MI300X", "num_gpus": 8, "precision": "fp8", "prompt_tokens": 128, "output_tokens": 128}
     vllm, sglang = speed(engine="vllm", **args), speed(engine="sglang", **args)
     assert vllm > sglang  # vLLM's fitted Infinity Fabric collective is shorter than the default
 
