@@ -60,6 +60,10 @@ class Engine(BaseModel):
     prefill_chunk: int | None = Field(None, gt=0, description="Prompt tokens per forward pass; None = the whole prompt.")
     default_max_seqs: int | None = Field(None, gt=0, description="Default cap on running sequences (scheduler setting).")
     memory_source: str = Field(min_length=3)
+    checkpoint_kv: dict[str, str] = Field(
+        default_factory=dict, description="Weight format → the KV-cache format the engine's checkpoints of that format set; the default KV."
+    )
+    checkpoint_kv_source: str = ""
     efficiency: Efficiency = Field(description="On datacenter NVIDIA GPUs, and the base for families without their own row.")
     families: dict[str, Efficiency] = Field(default_factory=dict, description="Measured rows per device family.")
 

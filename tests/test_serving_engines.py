@@ -87,3 +87,22 @@ def test_a_link_kind_without_a_default_latency_is_refused():
             allreduce_latency=[{"link": "nvlink", "latency_us": 50, "source": "x" * 5}, {"link": "infinity_fabric", "latency_us": 50, "source": "x" * 5}],
             pcie_gbs_per_direction={4: 32}, bridge_max_gpus=2, source="test",
         )  # fmt: skip
+
+
+def test_tensorrt_llm_fp8_weights_default_to_the_fp8_kv_cache_their_checkpoints_set():
+    def result(**extra):
+        request = ThroughputRequest(
+            model="llama-3.1-8b", gpu="H100", engine="trtllm", precision="fp8", batch=256, prompt_tokens=2048, output_tokens=2048, **extra
+        )
+        return estimate_throughput(request, CATALOG, DATA)
+
+    default, bf16 = result(), result(kv_precision="bf16")
+    note = next(n for n in default.notes if "kv_cache_quant_algo" in n.en)
+    assert "FP8" in note.en and "KV 缓存" in note.zh and "kv_cache_quant_algo" in note.zh
+    assert not any("kv_cache_quant_algo" in n.en for n in bf16.notes)  # an asked-for format stands, unremarked
+    assert default.max_batch_fits > bf16.max_batch_fits
+
+
+def test_other_engines_keep_a_16_bit_kv_cache_for_fp8_weights():
+    request = ThroughputRequest(model="llama-3.1-8b", gpu="H100", engine="vllm", precision="fp8")
+    assert not any("kv_cache_quant_algo" in n.en for n in estimate_throughput(request, CATALOG, DATA).notes)

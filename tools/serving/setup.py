@@ -88,7 +88,7 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     reads_gguf_widths = engine.runtime == "llamacpp" and (not named or engine.alias_of is not None)
     as_file = GGUF_OF.get(asked_format or "") if reads_gguf_widths else None
     weights = _weights(request.model_copy(update={"precision": as_file}) if as_file else request, engine, gpu, data)
-    kv = _kv(request, engine, data)
+    kv, kv_note = _kv(request, engine, weights, data)
     tp, num_gpus, replicas, chain = _parallelism(request, engine, spec, gpu)
     family = data.family(gpu)
     peak, peak_note = _compute_peak(gpu)
@@ -98,7 +98,7 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
         replicas=replicas, chain=chain, batch=request.batch, prompt=request.prompt_tokens, output=request.output_tokens,
         target_ttft_ms=request.target_ttft_ms, target_tps=request.target_tokens_per_s_per_user,
     )  # fmt: skip
-    setup.notes.extend(note for note in (precision_note, peak_note) if note is not None)
+    setup.notes.extend(note for note in (precision_note, peak_note, kv_note) if note is not None)
     if as_file:
         setup.notes.append(Text(
             en=f"{engine.name} runs {request.precision} weights as GGUF {as_file.upper()}, the usual file of that width.",
@@ -260,10 +260,17 @@ def _weights(request: ThroughputRequest, engine: Engine, gpu: GPU, data: Serving
     return fmt
 
 
-def _kv(request: ThroughputRequest, engine: Engine, data: ServingData) -> KVFormat:
-    kv = kv_format(request.kv_precision or "bf16")
+def _kv(request: ThroughputRequest, engine: Engine, weights: WeightFormat, data: ServingData) -> tuple[KVFormat, Text | None]:
+    """The KV format asked for, else the one the engine's checkpoints of these weights set (TensorRT-LLM FP8: FP8), else BF16."""
+    from_checkpoint = engine.checkpoint_kv.get(weights.id) if request.kv_precision is None else None
+    kv = kv_format(request.kv_precision or from_checkpoint or "bf16")
     if kv.id in engine.kv_formats:
-        return kv
+        note = None
+        if from_checkpoint:
+            note = fact_note(
+                "checkpoint_kv", kv=kv.id.upper(), engine=engine.name, precision=weights.id.upper(), source=engine.checkpoint_kv_source
+            )
+        return kv, note
     able = [e.id for e in data.engines if kv.id in e.kv_formats]
     raise error(
         "engine_unsupported_kv_precision",
