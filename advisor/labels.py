@@ -60,6 +60,8 @@ OBJECTIVE = {
 ENGINE = {
     "vllm": ("vLLM", "vLLM"), "sglang": ("SGLang", "SGLang"), "trtllm": ("TensorRT-LLM", "TensorRT-LLM"),
     "lmdeploy": ("LMDeploy", "LMDeploy"), "hf": ("HF transformers", "HF transformers"), "llamacpp": ("llama.cpp", "llama.cpp"),
+    "ollama": ("Ollama (llama.cpp)", "Ollama（llama.cpp）"), "mlc": ("MLC-LLM", "MLC-LLM"), "exllamav2": ("ExLlamaV2", "ExLlamaV2"),
+    "autoawq": ("AutoAWQ", "AutoAWQ"),
 }  # fmt: skip
 BOUND = {
     "bandwidth": ("memory bandwidth", "显存带宽"),

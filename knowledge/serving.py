@@ -38,6 +38,10 @@ class Engine(BaseModel):
 
     id: str
     name: str
+    alias_of: str | None = Field(None, description="Another name for this engine's runtime (Ollama runs llama.cpp): every figure is its.")
+    figures_from: str | None = Field(
+        None, description="No measurement of this engine: the figures it does not state are this engine's, and its sources say so."
+    )
     step_overhead_ms: float = Field(ge=0, description="Serial host time per forward step (scheduler, sampler, Python).")
     launch_ms_per_layer: float = Field(0, ge=0, description="Host kernel-launch time per layer that overlaps GPU work (eager engines).")
     overhead_source: str = Field(min_length=3)
@@ -56,8 +60,17 @@ class Engine(BaseModel):
     prefill_chunk: int | None = Field(None, gt=0, description="Prompt tokens per forward pass; None = the whole prompt.")
     default_max_seqs: int | None = Field(None, gt=0, description="Default cap on running sequences (scheduler setting).")
     memory_source: str = Field(min_length=3)
+    checkpoint_kv: dict[str, str] = Field(
+        default_factory=dict, description="Weight format → the KV-cache format the engine's checkpoints of that format set; the default KV."
+    )
+    checkpoint_kv_source: str = ""
     efficiency: Efficiency = Field(description="On datacenter NVIDIA GPUs, and the base for families without their own row.")
     families: dict[str, Efficiency] = Field(default_factory=dict, description="Measured rows per device family.")
+
+    @property
+    def runtime(self) -> str:
+        """The engine whose code actually runs (Ollama: llama.cpp), for behaviour tied to a runtime such as GGUF files."""
+        return self.alias_of or self.id
 
 
 class DeviceFamily(BaseModel):
@@ -75,14 +88,41 @@ class DeviceFamily(BaseModel):
     source: str = Field(min_length=3)
 
 
+LinkKind = Literal["nvlink", "infinity_fabric", "pcie"]
+
+
+class AllReduceLatency(BaseModel):
+    """Fixed time of one all-reduce on a link kind, for one engine or (engine None) any engine."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    link: LinkKind
+    engine: str | None = Field(None, description="Engine id (its runtime for an alias); None: every engine without its own row.")
+    latency_us: float = Field(gt=0, description="Per collective, including the launch and sync gaps around it.")
+    source: str = Field(min_length=3)
+    fitted_on: list[str] = Field(default_factory=list, description="Calibration ids the figure was fitted on.")
+
+
 class Interconnect(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    nvlink_allreduce_latency_us: float = Field(gt=0)
-    pcie_allreduce_latency_us: float = Field(gt=0)
+    allreduce_latency: list[AllReduceLatency] = Field(min_length=1)
     pcie_gbs_per_direction: dict[int, float] = Field(description="x16 link bandwidth per direction by PCIe generation.")
     bridge_max_gpus: int = Field(gt=1, description="GPUs an NVLink bridge joins; beyond it traffic goes over PCIe.")
     source: str = Field(min_length=3)
+
+    @model_validator(mode="after")
+    def _every_link_has_a_default(self) -> Interconnect:
+        defaults = {row.link for row in self.allreduce_latency if row.engine is None}
+        missing = set(LinkKind.__args__) - defaults
+        if missing:
+            raise ValueError(f"allreduce_latency needs a row without an engine for {sorted(missing)}")
+        return self
+
+    def latency(self, link: LinkKind, engine_id: str) -> AllReduceLatency:
+        """The engine's own row for the link, else the link's default row."""
+        rows = [row for row in self.allreduce_latency if row.link == link]
+        return next((row for row in rows if row.engine == engine_id), next(row for row in rows if row.engine is None))
 
 
 class ServingData(BaseModel):
@@ -147,10 +187,39 @@ class ServingData(BaseModel):
         return self.families[-1]
 
 
+def _borrowed(efficiency: dict, lender: dict) -> dict:
+    return {**efficiency, "source": f"No published measurement of this engine: the figure of {lender['name']}. {efficiency['source']}"}
+
+
+def inherit_engine_rows(engines: list[dict]) -> list[dict]:
+    """Fill rows that name ``alias_of`` or ``figures_from`` from the engine they name. An alias is the same runtime,
+    so its sources stand; a borrowed figure's source is rewritten to say it was not measured on this engine."""
+    by_id = {row.get("id"): row for row in engines}
+    filled = []
+    for row in engines:
+        lender_id = row.get("alias_of") or row.get("figures_from")
+        lender = by_id.get(lender_id)
+        if lender_id is None:
+            filled.append(row)
+            continue
+        if lender is None or lender.get("alias_of") or lender.get("figures_from"):
+            raise CatalogError(f"engine {row.get('id')}: {lender_id!r} is not an engine with its own figures")
+        merged = {**{k: v for k, v in lender.items() if k not in ("id", "name")}, **row}
+        if row.get("figures_from"):
+            if "efficiency" not in row:
+                merged["efficiency"] = _borrowed(lender["efficiency"], lender)
+            if "families" not in row:
+                merged["families"] = {family: _borrowed(row_, lender) for family, row_ in lender.get("families", {}).items()}
+        filled.append(merged)
+    return filled
+
+
 @lru_cache(maxsize=1)
 def load_serving_data(path: Path = DATA_FILE) -> ServingData:
     raw = read_yaml(path)
     try:
+        if isinstance(raw, dict) and isinstance(raw.get("engines"), list):
+            raw = {**raw, "engines": inherit_engine_rows(raw["engines"])}
         return ServingData.model_validate(raw)
     except ValidationError as exc:
         raise CatalogError(f"{path}: invalid serving data:\n{exc}") from exc

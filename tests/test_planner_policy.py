@@ -408,10 +408,22 @@ def test_a_server_price_in_a_currency_without_a_rate_is_asked_for_again_not_said
 
 
 def test_an_engine_without_measured_speeds_is_named_not_silently_replaced(offline_advisor):
-    response = ask(offline_advisor, "llama 3.1 8b q6_k on a 3090 with exllamav2, tok/s?")
+    response = ask(offline_advisor, "llama 3.1 8b q6_k on a 3090 with ktransformers, tok/s?")
     (estimated,) = calls(response, "estimate_throughput")
     assert "engine" not in estimated.args
-    assert "“exllamav2”: our data has no measured speeds for this engine" in response.answer
+    assert "“ktransformers”: our data has no measured speeds for this engine" in response.answer
+
+
+@pytest.mark.parametrize("question,engine_id,shown", [
+    ("llama 3.1 8b on a 4090 with ollama, tok/s?", "ollama", "Ollama (llama.cpp)"),
+    ("用 MLC-LLM 在 4090 上跑 llama 3.1 8b int4 每秒多少 token", "mlc", "MLC-LLM"),
+    ("qwen2.5 7b awq on an A10 with autoawq, how fast?", "autoawq", "AutoAWQ"),
+])  # fmt: skip
+def test_engines_people_run_at_home_reach_the_speed_tool_by_name(offline_advisor, question, engine_id, shown):
+    response = ask(offline_advisor, question)
+    (estimated,) = calls(response, "estimate_throughput")
+    assert estimated.args.get("engine") == engine_id
+    assert shown in response.answer
 
 
 def test_a_setup_added_to_a_concept_question_is_kept_and_said_so(offline_advisor):

@@ -120,7 +120,7 @@ def test_follow_ups_change_one_slot_and_keep_the_task(understanding):
 def test_names_written_the_way_tools_and_chinese_writers_write_them(understanding):
     """Ollama tags, a count glued to a name that ends in a letter, a method glued to the size."""
     frame = read(understanding, "how fast is mistral:7b on a 4060 with ollama").frame
-    assert frame.get("model") == "mistral-7b" and frame.get("engine") == "llamacpp"
+    assert frame.get("model") == "mistral-7b" and frame.get("engine") == "ollama"
     frame = read(understanding, "昇腾910B4卡跑Qwen2.5-7B推理能多快").frame
     assert frame.get("gpu") == "ascend-910b" and frame.get("gpu_count") == 4
     frame = read(understanding, "Llama-3-8BLoRA微调要多少显存").frame

@@ -35,7 +35,7 @@ class RecommendRequest(BaseModel):
     )
     concurrency: int | None = Field(None, description="Concurrent users to serve (inference); each option grows, in the steps it is sold in, until it serves them.")
     tokens_per_s_per_user: float | None = Field(None, description="Speed each user should see while the answer is generated, tokens/s (inference).")
-    engine: EngineId = Field("vllm", description="Serving engine for the speed estimate: vllm, sglang, trtllm, lmdeploy, hf or llamacpp.")
+    engine: EngineId = Field("vllm", description="Serving engine for the speed estimate: vllm, sglang, trtllm, lmdeploy, hf, llamacpp, ollama, mlc, exllamav2 or autoawq.")
     team: bool = Field(False, description="Serving shared by a team: single-user machines (Macs) are left out.")
     budget: float | None = Field(None, description="Purchase budget for the whole configuration (GPUs and the servers that hold them), in `currency`; a CNY budget means buying in mainland China.")
     currency: str = Field("USD", description="'USD' or 'CNY'.")

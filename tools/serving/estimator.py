@@ -69,7 +69,7 @@ def _check_fits(s: ServingSetup, cap: Capacity) -> None:
             f"{cap.budget / 1e9:.1f} GB {s.engine.name} may use on {s.gpu.name}. Add GPUs, use 4-bit weights, or a larger GPU.",
             f"{s.spec.label.zh}（{s.weights.name_zh}）每卡需要 {need:.1f} GB 存放权重与运行时，超过 {s.engine.name} 在 {s.gpu.name} 上"
             f"可用的 {cap.budget / 1e9:.1f} GB。请增加 GPU、改用 4 位权重，或换更大显存的 GPU。",
-            [more, "precision=q4_k_m" if s.engine.id == "llamacpp" else "precision=awq-int4", "gpu=H200"],
+            [more, "precision=q4_k_m" if s.engine.runtime == "llamacpp" else "precision=awq-int4", "gpu=H200"],
         )  # fmt: skip
     if cap.max_batch < 1:
         tokens = s.prompt + s.output

@@ -108,13 +108,17 @@ def rates(s: ServingSetup) -> Rates:
 def _link(s: ServingSetup) -> tuple[float, float, str]:
     if s.tp == 1:
         return 0.0, 1.0, "none"
-    net, gpu = s.data.interconnect, s.gpu
+    net, gpu, engine = s.data.interconnect, s.gpu, s.engine.runtime
     bridged = "bridge" in gpu.interconnect.lower()
     if gpu.nvlink_gbs and (not bridged or s.tp <= net.bridge_max_gpus):
-        return net.nvlink_allreduce_latency_us * 1e-6, gpu.nvlink_gbs / 2 * 1e9, f"NVLink-class {gpu.nvlink_gbs / 2:g} GB/s per direction"
+        # the catalog keeps a GPU-to-GPU fabric's bandwidth in nvlink_gbs; on AMD boards that fabric is Infinity Fabric
+        link, label = ("infinity_fabric", "Infinity Fabric") if gpu.vendor == "AMD" else ("nvlink", "NVLink-class")
+        latency = net.latency(link, engine).latency_us
+        return latency * 1e-6, gpu.nvlink_gbs / 2 * 1e9, f"{label} {gpu.nvlink_gbs / 2:g} GB/s per direction"
     generation = gpu.pcie_gen or 4
     per_direction = net.pcie_gbs_per_direction.get(generation, 32.0)
-    return net.pcie_allreduce_latency_us * 1e-6, per_direction * 1e9, f"PCIe Gen{generation} {per_direction:g} GB/s per direction"
+    latency = net.latency("pcie", engine).latency_us
+    return latency * 1e-6, per_direction * 1e9, f"PCIe Gen{generation} {per_direction:g} GB/s per direction"
 
 
 def allreduce_seconds(s: ServingSetup, r: Rates, tokens: float, passes: int = 1) -> float:

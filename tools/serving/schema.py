@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import Text
 from tools.common import LineItem
 
-EngineId = Literal["hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp"]
+EngineId = Literal["hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp", "ollama", "mlc", "exllamav2", "autoawq"]
 Bound = Literal["bandwidth", "compute", "overhead", "capacity"]
 
 

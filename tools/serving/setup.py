@@ -28,7 +28,8 @@ FP8_FORMATS = {"fp8", "fp8-mlp"}
 GGUF_OF = {"int4": "q4_k_m", "int8": "q8_0"}  # "int4" said of a Mac: the GGUF file people download at that width
 USUAL_ENGINES = ("vllm", "llamacpp", "sglang", "lmdeploy", "trtllm", "hf")  # the default, then what else people run
 ENGINE_LABELS = {"hf": "HF transformers", "vllm": "vLLM", "sglang": "SGLang", "trtllm": "TensorRT-LLM",
-                 "lmdeploy": "LMDeploy", "llamacpp": "llama.cpp"}  # fmt: skip
+                 "lmdeploy": "LMDeploy", "llamacpp": "llama.cpp", "ollama": "Ollama (llama.cpp)", "mlc": "MLC-LLM",
+                 "exllamav2": "ExLlamaV2", "autoawq": "AutoAWQ"}  # fmt: skip
 
 
 @dataclass
@@ -83,9 +84,11 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     asked_format = _format_id(request.precision)
     engine = data.engine(request.engine if named else _usual_engine(asked_format, gpu, data))
     _check_vendor(engine, gpu, data)
-    as_file = GGUF_OF.get(asked_format or "") if engine.id == "llamacpp" and not named else None
+    # An alias is named for its GGUF library (Ollama pulls q4_k_m by default), so "int4" means that file there too
+    reads_gguf_widths = engine.runtime == "llamacpp" and (not named or engine.alias_of is not None)
+    as_file = GGUF_OF.get(asked_format or "") if reads_gguf_widths else None
     weights = _weights(request.model_copy(update={"precision": as_file}) if as_file else request, engine, gpu, data)
-    kv = _kv(request, engine, data)
+    kv, kv_note = _kv(request, engine, weights, data)
     tp, num_gpus, replicas, chain = _parallelism(request, engine, spec, gpu)
     family = data.family(gpu)
     peak, peak_note = _compute_peak(gpu)
@@ -95,11 +98,11 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
         replicas=replicas, chain=chain, batch=request.batch, prompt=request.prompt_tokens, output=request.output_tokens,
         target_ttft_ms=request.target_ttft_ms, target_tps=request.target_tokens_per_s_per_user,
     )  # fmt: skip
-    setup.notes.extend(note for note in (precision_note, peak_note) if note is not None)
+    setup.notes.extend(note for note in (precision_note, peak_note, kv_note) if note is not None)
     if as_file:
         setup.notes.append(Text(
-            en=f"llama.cpp runs {request.precision} weights as GGUF {as_file.upper()}, the usual file of that width.",
-            zh=f"llama.cpp 上的 {request.precision} 权重按同位宽常用的 GGUF {as_file.upper()} 文件计算。",
+            en=f"{engine.name} runs {request.precision} weights as GGUF {as_file.upper()}, the usual file of that width.",
+            zh=f"{engine.name} 上的 {request.precision} 权重按同位宽常用的 GGUF {as_file.upper()} 文件计算。",
         ))  # fmt: skip
     if overridden:
         setup.notes.append(Text(
@@ -223,10 +226,10 @@ def _weights(request: ThroughputRequest, engine: Engine, gpu: GPU, data: Serving
     if fmt.id not in engine.weight_formats:
         gguf = is_gguf(fmt.id)
         able = [e.id for e in data.engines if fmt.id in e.weight_formats and gpu.vendor in e.vendors]
-        if engine.id == "llamacpp":
+        if engine.runtime == "llamacpp":
             hint_en, hint_zh, suggestions = (
-                "llama.cpp loads GGUF files (q4_k_m, q8_0...) or 16-bit weights",
-                "llama.cpp 只加载 GGUF 文件（q4_k_m、q8_0 等）或 16 位权重",
+                f"{engine.name} loads GGUF files (q4_k_m, q8_0...) or 16-bit weights",
+                f"{engine.name} 只加载 GGUF 文件（q4_k_m、q8_0 等）或 16 位权重",
                 ["precision=q4_k_m", "precision=q8_0", "precision=fp16"],
             )
         elif gguf:
@@ -257,10 +260,17 @@ def _weights(request: ThroughputRequest, engine: Engine, gpu: GPU, data: Serving
     return fmt
 
 
-def _kv(request: ThroughputRequest, engine: Engine, data: ServingData) -> KVFormat:
-    kv = kv_format(request.kv_precision or "bf16")
+def _kv(request: ThroughputRequest, engine: Engine, weights: WeightFormat, data: ServingData) -> tuple[KVFormat, Text | None]:
+    """The KV format asked for, else the one the engine's checkpoints of these weights set (TensorRT-LLM FP8: FP8), else BF16."""
+    from_checkpoint = engine.checkpoint_kv.get(weights.id) if request.kv_precision is None else None
+    kv = kv_format(request.kv_precision or from_checkpoint or "bf16")
     if kv.id in engine.kv_formats:
-        return kv
+        note = None
+        if from_checkpoint:
+            note = fact_note(
+                "checkpoint_kv", kv=kv.id.upper(), engine=engine.name, precision=weights.id.upper(), source=engine.checkpoint_kv_source
+            )
+        return kv, note
     able = [e.id for e in data.engines if kv.id in e.kv_formats]
     raise error(
         "engine_unsupported_kv_precision",

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from advisor.offline.turn import Turn
 
-ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp")  # the serving engines with measured speeds in our data
+# the serving engines the speed estimates model (ollama, mlc, exllamav2, autoawq with borrowed figures)
+ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp", "ollama", "mlc", "exllamav2", "autoawq")
 
 
 def engine_of(turn: Turn) -> str | None:
-    """The serving engine named, when our data has speeds for it; another one ("exllamav2", "MindIE") is said to be unused."""
+    """The serving engine named, when our data has speeds for it; another one ("MindIE", "KTransformers") is said to be unused."""
     if turn.slots.frame.get("engine") in (None, *ENGINES):
         return turn.slots.engine  # marked as used
     turn.slots.unusable["engine"] = (
