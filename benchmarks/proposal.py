@@ -9,9 +9,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from advisor.offline.planner import OfflinePlanner
 from advisor.config import Settings
 from advisor.deps import shared_registry
+from advisor.offline.planner import OfflinePlanner
 from advisor.proposal.service import make_proposal, render
 
 TARGET_MS = 2000.0
