@@ -11,7 +11,7 @@ from advisor.markdown import escape_raw_html
 from advisor.proposal.build import Proposal
 from advisor.proposal.charts import all_charts
 from advisor.proposal.document import Bullets, Chart, Code, Heading, Paragraph, Table, layout
-from advisor.proposal.service import Images
+from advisor.proposal.sections import Images
 
 
 def render_markdown(p: Proposal, language: str, images: Images = "inline", stem: str = "proposal") -> tuple[str, dict[str, bytes]]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from advisor.contract import ChatTurn, Language
 from knowledge.bilingual import Text
 
+Images = Literal["files", "inline", "none"]  # how a Markdown proposal carries its charts
 INPUTS_ID = "proposal-inputs"  # the HTML page's <script type="application/json"> with the inputs
 
 
