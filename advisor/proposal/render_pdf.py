@@ -14,7 +14,7 @@ from advisor.proposal.build import Proposal
 from advisor.proposal.charts import all_charts
 from advisor.proposal.document import Bullets, Chart, Code, Heading, Paragraph, Table, layout
 from advisor.proposal.fonts import cjk_font
-from advisor.proposal.service import ATTACHMENT
+from advisor.proposal.sections import ATTACHMENT
 
 FONT = "cjk"
 BLUE = (31, 78, 121)

@@ -10,6 +10,7 @@ from advisor.contract import ChatTurn, Language
 from knowledge.bilingual import Text
 
 Images = Literal["files", "inline", "none"]  # how a Markdown proposal carries its charts
+ATTACHMENT = "proposal.json"  # the PDF's attached file with the inputs
 INPUTS_ID = "proposal-inputs"  # the HTML page's <script type="application/json"> with the inputs
 
 

@@ -15,12 +15,11 @@ from advisor.contract import ChatTurn, Language
 from advisor.offline.planner import OfflinePlanner
 from advisor.proposal.build import Proposal, advisor_version, build_proposal, today
 from advisor.proposal.need import read_need
-from advisor.proposal.sections import INPUTS_ID, Images, ProposalInputs
+from advisor.proposal.sections import ATTACHMENT, INPUTS_ID, Images, ProposalInputs
 from advisor.proposal.wording import phrase
 from knowledge.bilingual import AdvisorError
 
 Format = Literal["html", "pdf", "markdown"]
-ATTACHMENT = "proposal.json"  # the PDF's attached file with the inputs
 FORMAT_ALIASES = {"md": "markdown"}
 MEDIA_TYPES = {"html": "text/html; charset=utf-8", "pdf": "application/pdf", "markdown": "text/markdown; charset=utf-8"}
 SUFFIXES = {"html": ".html", "pdf": ".pdf", "markdown": ".md"}
