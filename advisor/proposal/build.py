@@ -207,14 +207,14 @@ def _training_series(builder: Builder, need: Need, option: dict) -> TrainingSeri
 
 
 def _tiered_options(recommendation: Recommendation) -> list[dict[str, Any]]:
-    """The recommended tier, then budget and room to grow, each carrying its tier's label and reason; the
-    ranked options when the recommender gave no tiers (an objective was asked for)."""
-    if not recommendation.tiers:
-        return [o.model_dump(mode="json") for o in recommendation.options[: 1 + ALTERNATIVES]]
-    return [
-        {**tier.option.model_dump(mode="json"), "tier": tier.label.model_dump(), "tier_reason": tier.reason.model_dump()}
-        for tier in recommendation.tiers[: 1 + ALTERNATIVES]
-    ]
+    """The recommended tier, then budget and room to grow, each carrying its tier's label and reason; when
+    there are fewer tiers (one configuration is several of them, or an objective was asked for), the next
+    ranked options make up the alternatives."""
+    chosen = [{**tier.option.model_dump(mode="json"), "tier": tier.label.model_dump(), "tier_reason": tier.reason.model_dump()}
+              for tier in recommendation.tiers]  # fmt: skip
+    taken = {(o["gpu_id"], o["count"]) for o in chosen}
+    chosen += [o.model_dump(mode="json") for o in recommendation.options if (o.gpu_id, o.count) not in taken]
+    return chosen[: 1 + ALTERNATIVES]
 
 
 def _servers(option: dict) -> tuple[int, int]:
