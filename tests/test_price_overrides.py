@@ -53,7 +53,8 @@ def test_the_documented_example_is_valid():
 def test_overrides_reach_the_tco_tool(company_prices):
     result = registry().run("compute_tco", {"gpu": "h100-sxm", "currency": "CNY", "utilisation_pct": 100})
     given = {a.key: a for a in result.assumptions}
-    assert given["server_price"].value == pytest.approx(26_500 * 7.2 * 8 * 1.25)  # the company's GPU price
+    assert given["server_price"].value == pytest.approx(26_500 * 7.2 * 8 + 250_000)  # the company's GPU and HGX host prices
+    assert "8-GPU HGX/OAM server" in given["server_price"].source and "Q-2026-118" in given["server_price"].source
     assert given["cloud_price_per_gpu_hour"].value == pytest.approx(2.40 * 7.2)
     assert given["electricity_price"].value == pytest.approx(0.58) and "company price" in given["electricity_price"].source
     assert given["colo_price_per_kw_month"].value == pytest.approx(1100)
