@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from knowledge.catalog import CatalogError, company_prices, load_catalog, read_yaml
 from knowledge.price_overrides import DATE_PATTERN, TIERS, PriceOverrides
+from knowledge.servers import server_data
 from knowledge.tco_defaults import Default, tco_defaults
 
 DATA_FILE = Path(__file__).parent / "clouds.yaml"
@@ -125,7 +126,7 @@ def load_price_book() -> PriceBook:
 class PriceInForce(BaseModel):
     """One price the tools use, for the `gpu-advisor prices` listing."""
 
-    kind: Literal["gpu_purchase", "gpu_cloud", "power", "cloud_tier"]
+    kind: Literal["gpu_purchase", "gpu_cloud", "power", "cloud_tier", "server"]
     item: str
     amount: float
     currency: str
@@ -151,6 +152,10 @@ def prices_in_force() -> list[PriceInForce]:
         rows.append(PriceInForce(kind="power", item=item, amount=d.value, currency=currency, unit=f"per {unit}",
                                  date=d.date or (max(dates) if dates else "—"), source=d.basis if d.overridden_by else "; ".join(d.links) or d.basis,
                                  company=bool(d.overridden_by)))  # fmt: skip
+    for server in server_data().classes:
+        rows.append(PriceInForce(kind="server", item=server.name.en, amount=server.price_usd, currency="USD", unit="per server, without GPUs",
+                                 date=server.date, source=server.quoted_by or "; ".join(f"{s.title} {s.url}" for s in server.sources),
+                                 company=bool(server.overridden_by)))  # fmt: skip
     for rate in load_clouds().rates:
         rows.append(PriceInForce(kind="cloud_tier", item=f"{rate.gpu} · {TIER_NAMES[rate.tier][0]} · {rate.offer}", amount=rate.price,
                                  currency=rate.currency, unit="per GPU-hour", date=rate.date,

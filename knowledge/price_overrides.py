@@ -5,6 +5,7 @@ The file has one optional section per kind of price (see docs/prices.example.yam
     gpus:    {<GPU id, name or alias>: {purchase: QUOTE, cloud: QUOTE}}
     power:   {electricity_per_kwh: QUOTE, colocation_per_kw_month: QUOTE}
     clouds:  [{gpu, tier, offer, amount, currency, date, source}, ...]
+    servers: {<server class id of knowledge/servers.yaml>: QUOTE}   (one machine without its GPUs)
 
 where a QUOTE is ``{amount, currency, date, source}``. A new kind of price (whole servers, say) is one more
 field on ``PricesFile``: the line-numbered errors and the ``prices`` listing work for any section.
@@ -19,7 +20,7 @@ import datetime as dt
 import difflib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -34,6 +35,13 @@ CURRENCIES = ("USD", "CNY")
 TIERS = ("hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "china")
 DATE_PATTERN = r"^\d{4}(-\d{2}){0,2}$"
 MAX_PROBLEMS = 8  # enough to fix a file in one pass, short enough to read
+SERVERS_FILE = Path(__file__).parent / "servers.yaml"  # read for its class ids only: knowledge/servers.py applies this file
+
+
+@lru_cache(maxsize=1)
+def server_class_ids() -> tuple[str, ...]:
+    raw = yaml.safe_load(SERVERS_FILE.read_text(encoding="utf-8")) or {}
+    return tuple(str(row["id"]) for row in raw.get("classes", []) if isinstance(row, dict) and "id" in row)
 
 
 def _date_text(value: Any) -> Any:
@@ -85,6 +93,7 @@ class PricesFile(BaseModel):
     gpus: dict[str, GpuQuotes] = Field(default_factory=dict)
     power: PowerQuotes = Field(default_factory=PowerQuotes)
     clouds: list[CloudQuote] = Field(default_factory=list)
+    servers: dict[str, Quote] = Field(default_factory=dict, description="Price of one machine of a server class, without its GPUs.")
 
 
 @dataclass(frozen=True)
@@ -95,6 +104,7 @@ class PriceOverrides:
     gpus: dict[str, GpuQuotes]
     power: PowerQuotes
     clouds: list[CloudQuote]
+    servers: dict[str, Quote] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -186,11 +196,14 @@ def load_price_overrides(path: Path, resolve_gpu: Callable[[str], str | None], g
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise _file_error(path, [(1, (), ("the file must be a mapping with gpus:, power: and clouds: sections",
-                                           "文件顶层必须是包含 gpus:、power:、clouds: 的映射"))])  # fmt: skip
+        raise _file_error(path, [(1, (), ("the file must be a mapping with gpus:, power:, clouds: and servers: sections",
+                                           "文件顶层必须是包含 gpus:、power:、clouds:、servers: 的映射"))])  # fmt: skip
     named = [(("gpus", name), name) for name in (raw.get("gpus") or {}) if isinstance(raw.get("gpus"), dict)]
     named += [(("clouds", i, "gpu"), row["gpu"]) for i, row in enumerate(raw.get("clouds") or []) if isinstance(row, dict) and "gpu" in row]
     problems = [(_line_of(lines, loc), loc, _unknown_gpu(str(name), gpu_ids)) for loc, name in named if resolve_gpu(str(name)) is None]
+    servers = raw.get("servers") if isinstance(raw.get("servers"), dict) else {}
+    problems += [(_line_of(lines, ("servers", name)), ("servers", name), _unknown_server(str(name)))
+                 for name in servers if str(name) not in server_class_ids()]  # fmt: skip
     try:
         parsed = PricesFile.model_validate(raw)
     except ValidationError as exc:
@@ -199,8 +212,14 @@ def load_price_overrides(path: Path, resolve_gpu: Callable[[str], str | None], g
         raise _file_error(path, problems)
     return PriceOverrides(
         path=path, gpus={resolve_gpu(name): quotes for name, quotes in parsed.gpus.items()}, power=parsed.power,
-        clouds=[quote.model_copy(update={"gpu": resolve_gpu(quote.gpu)}) for quote in parsed.clouds],
+        clouds=[quote.model_copy(update={"gpu": resolve_gpu(quote.gpu)}) for quote in parsed.clouds], servers=parsed.servers,
     )  # fmt: skip
+
+
+def _unknown_server(name: str) -> tuple[str, str]:
+    known = ", ".join(server_class_ids())
+    return (f"unknown server class {name!r}. Fix: use one of {known} (knowledge/servers.yaml)",
+            f"未知的服务器类别 {name!r}。修改：改为 {known} 之一（见 knowledge/servers.yaml）")
 
 
 def _unknown_gpu(name: str, gpu_ids: list[str]) -> tuple[str, str]:

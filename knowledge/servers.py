@@ -12,7 +12,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.bilingual import Text
-from knowledge.catalog import CatalogError, read_yaml
+from knowledge.catalog import CatalogError, company_prices, read_yaml
+from knowledge.price_overrides import PriceOverrides
+from knowledge.tco_defaults import shipped_tco_defaults
 
 DATA_FILE = Path(__file__).parent / "servers.yaml"
 SoldAsName = str  # one of tools.recommend.schema.SoldAs; kept loose here so knowledge needs nothing from tools
@@ -47,6 +49,8 @@ class ServerClass(BaseModel):
     power_w_excluding_gpus: float = Field(gt=0)
     rack_units: int = Field(ge=0, description="0 for a tower that stands beside a desk.")
     date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
+    overridden_by: str | None = Field(None, description="The company prices file the price comes from, when it does.")
+    quoted_by: str | None = Field(None, description="Who quoted the company's price (its `source`).")
     basis: str = Field(min_length=3, description="How the figures were put together, in one line.")
     sources: tuple[ServerSource, ...] = Field(min_length=1)
 
@@ -119,6 +123,27 @@ def load_servers(path: Path = DATA_FILE) -> ServerData:
 
 
 @lru_cache(maxsize=1)
-def server_data() -> ServerData:
+def shipped_server_data() -> ServerData:
     """The shipped server classes, loaded once."""
     return load_servers()
+
+
+def with_company_server_prices(data: ServerData, overrides: PriceOverrides | None, usd_to_cny: float) -> ServerData:
+    """The classes with the company's price per machine; a price in one currency gives the other at ``usd_to_cny``."""
+    if overrides is None or not overrides.servers:
+        return data
+    classes = []
+    for server in data.classes:
+        quote = overrides.servers.get(server.id)
+        if quote is not None:
+            usd = quote.amount if quote.currency == "USD" else quote.amount / usd_to_cny
+            cny = quote.amount if quote.currency == "CNY" else None  # None: CNY answers convert at the request's rate
+            server = server.model_copy(update={"price_usd": usd, "price_cny": cny, "date": quote.date,
+                                               "overridden_by": overrides.label, "quoted_by": quote.source})  # fmt: skip
+        classes.append(server)
+    return data.model_copy(update={"classes": tuple(classes)})
+
+
+def server_data() -> ServerData:
+    """The server classes in force: shipped, with the company's server prices (ADVISOR_PRICES)."""
+    return with_company_server_prices(shipped_server_data(), company_prices(), shipped_tco_defaults()["usd_to_cny"].value)

@@ -53,7 +53,8 @@ def test_the_documented_example_is_valid():
 def test_overrides_reach_the_tco_tool(company_prices):
     result = registry().run("compute_tco", {"gpu": "h100-sxm", "currency": "CNY", "utilisation_pct": 100})
     given = {a.key: a for a in result.assumptions}
-    assert given["server_price"].value == pytest.approx(26_500 * 7.2 * 8 * 1.25)  # the company's GPU price
+    assert given["server_price"].value == pytest.approx(26_500 * 7.2 * 8 + 250_000)  # the company's GPU and HGX host prices
+    assert "8-GPU HGX/OAM server" in given["server_price"].source and "Q-2026-118" in given["server_price"].source
     assert given["cloud_price_per_gpu_hour"].value == pytest.approx(2.40 * 7.2)
     assert given["electricity_price"].value == pytest.approx(0.58) and "company price" in given["electricity_price"].source
     assert given["colo_price_per_kw_month"].value == pytest.approx(1100)
@@ -66,8 +67,9 @@ def test_overrides_reach_the_recommendations(company_prices):
     args = {"model": "llama-3.1-70b", "task": "inference", "gpus": ["h100-sxm"], "currency": "USD"}
     options = registry().run("recommend_gpus", args).options
     h100 = next(o for o in options if o.gpu_id == "h100-sxm")
-    assert h100.gpu_cost == pytest.approx(26_500 * h100.count)  # the company's GPU price; the server comes on top
-    assert h100.purchase_cost == pytest.approx(h100.gpu_cost + h100.server_cost)
+    assert h100.gpu_cost == pytest.approx(26_500 * h100.count)
+    assert h100.server_class == "hgx-8gpu" and h100.server_count >= 1  # the company's HGX host: 250,000 CNY at the shipped rate
+    assert h100.purchase_cost == pytest.approx(h100.gpu_cost + h100.server_count * 250_000 / 7.2)
     assert h100.cloud_cost_per_hour == pytest.approx(2.40 * h100.count)
 
 
@@ -77,7 +79,9 @@ def test_the_prices_command_marks_the_company_figures(company_prices, capsys):
 
     rows = json.loads(capsys.readouterr().out)
     ours = [row for row in rows if row["company"]]
-    assert {row["kind"] for row in ours} == {"gpu_purchase", "gpu_cloud", "power", "cloud_tier"}
+    assert {row["kind"] for row in ours} == {"gpu_purchase", "gpu_cloud", "power", "cloud_tier", "server"}
+    hgx = next(row for row in ours if row["kind"] == "server" and "HGX" in row["item"])
+    assert hgx["date"] == "2026-11-20" and "Q-2026-118" in hgx["source"]
     assert all(row["date"] and row["source"] for row in rows)
     assert any(row["item"] == "NVIDIA H100 SXM" and row["amount"] == 26_500 and row["date"] == "2026-11-20" for row in ours)
 
@@ -93,6 +97,9 @@ BAD_FILES = {  # case → (file text, line the error must name, words of the Eng
                        3, "USD or CNY", "USD 或 CNY"),
     "unknown_tier": ("clouds:\n  - gpu: h100-sxm\n    tier: spot\n    amount: 1\n    currency: USD\n    date: 2026-11-01\n    source: c\n",
                      3, "hyperscaler_on_demand", "档位"),
+    "unknown_server": ("servers:\n  dgx-9000: {amount: 1, currency: USD, date: 2026-11-01, source: q}\n", 2, "unknown server class 'dgx-9000'", "未知的服务器类别"),
+    "negative_server": ("servers:\n  pcie-8gpu: {amount: -5, currency: USD, date: 2026-11-01, source: q}\n", 2, "above 0", "大于 0"),
+    "undated_server": ("gpus: {}\nservers:\n  pcie-8gpu: {amount: 5, currency: USD, source: q}\n", 3, "date: YYYY-MM-DD", "报价日期"),
     "bad_yaml": ("gpus:\n  h100-sxm:\n    purchase: {amount: 1, currency: USD\n", 4, "YAML", "YAML"),
 }  # fmt: skip
 

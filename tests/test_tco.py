@@ -99,7 +99,8 @@ def test_totals_series_and_residual_value():
 def test_defaults_come_from_the_catalog_gpu():
     result = tco(gpu="H100")
     sources = {a.key: a for a in result.assumptions}
-    assert sources["server_price"].value == pytest.approx(27_500 * 8 * 1.25)
+    assert sources["server_price"].value == pytest.approx(27_500 * 8 + 32_000)  # the GPUs + one 8-GPU HGX host (knowledge/servers.yaml)
+    assert "8-GPU HGX/OAM server" in sources["server_price"].source
     assert sources["server_max_kw"].value == pytest.approx(700 * 8 * 1.8 / 1000)
     assert sources["cloud_price_per_gpu_hour"].value == 6.88
     assert "AWS p5" in sources["cloud_price_per_gpu_hour"].source
@@ -167,16 +168,16 @@ def test_discount_lowers_the_cloud_bill():
 
 
 def test_cny_path_uses_chinese_defaults_and_catalog_prices():
-    # An 8×H800 server priced from the catalog (¥250,000 per GPU × 8 × 1.25 = ¥2.5M), rented
+    # An 8×H800 server priced from the catalog (¥250,000 per GPU × 8 + an HGX host of $32,000 at 7.2 = ¥2,230,400), rented
     # elsewhere at ¥13/GPU-hour (H100 8-card lease ¥75k/month ÷ 8 ÷ 24 ÷ 30, CMIS/SMM band).
     result = tco(gpu="h800-sxm", currency="CNY", cloud_price_per_gpu_hour=13, usd_to_cny=7.2)
     values = {a.key: a.value for a in result.assumptions}
     assert result.currency == "CNY"
-    assert values["server_price"] == pytest.approx(2_500_000)
+    assert values["server_price"] == pytest.approx(2_230_400)
     assert values["electricity_price"] == 0.63
     assert values["colo_price_per_kw_month"] == pytest.approx(180 * 7.2)
     assert values["usd_to_cny"] == 7.2
-    capex = 2_500_000 * 1.15
+    capex = 2_230_400 * 1.15
     kw = 700 * 8 * 1.8 / 1000
     opex = kw * 0.75 * 1.3 * 730 * 0.63 + kw * 180 * 7.2 + capex * 0.08 / 12
     cloud = 8 * 730 * 0.70 * 13

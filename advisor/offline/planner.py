@@ -10,6 +10,7 @@ Every slot the user stated either reaches a tool or is named in the answer with 
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +22,9 @@ from advisor.nlu.slot_labels import said
 from advisor.offline.answers import costs, guard, knowledge, serving, sizing, specs, trouble
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
+from knowledge.bilingual import Text
 from knowledge.catalog import Catalog, load_catalog
+from tools.models.resolve import checkpoint_precision_note
 
 Handler = Callable[[Turn], str]
 TASK_HANDLERS: dict[str, Handler] = {
@@ -45,6 +48,7 @@ WHERE_FROM = (
 )
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 NOT_REPORTED = {"gpus_per_server"}
+CHECKPOINT_CHARACTERS = frozenset(string.ascii_letters + string.digits + "/-_.:")
 
 
 class OfflinePlanner:
@@ -57,7 +61,7 @@ class OfflinePlanner:
         message = message if isinstance(message, str) else ""
         reading = self.understanding.read(message, [t.content for t in history if t.role == "user"])
         turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog)
-        body = self._route(turn)
+        body = _precision_first(turn, self._route(turn))
         if turn.slots.load_from_headcount:
             people = turn.slots.load_from_headcount
             turn.assume(f"Sized for all of “{people}” at once; give the peak number of concurrent users to size closer",
@@ -130,6 +134,44 @@ class OfflinePlanner:
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _precision_first(turn: Turn, body: str) -> str:
+    """A precision the person did not ask for (the one a pasted checkpoint name states, or the one the model
+    ships in) changes every figure, so it is the answer's first line rather than a note among the details."""
+    basis = next((call.result["precision_basis"] for call in turn.calls
+                  if call.ok and call.result and call.result.get("precision_basis")), None)  # fmt: skip
+    if basis is None:
+        basis = _pasted_checkpoint_basis(turn)
+    if basis is None:
+        return body
+    lead = turn.text(basis)
+    kept = [line for line in body.split("\n") if line.lstrip("-ℹ️ ").strip() != lead]  # said once, first
+    return lead + "\n" + "\n".join(kept)
+
+
+def _pasted_checkpoint_basis(turn: Turn) -> Text | None:
+    """The reader splits a pasted "Org/Name-GPTQ-Int8" into a model and a precision before any tool sees it; when
+    a tool was called with exactly that pair, the answer still says it sized that edition of that model."""
+    asked = {(call.args.get("model"), call.args.get("precision")) for call in turn.calls if call.ok}
+    for word in message_words(turn.message):
+        pasted = checkpoint_precision_note(word, turn.catalog)
+        if pasted is not None and (pasted[0].id, pasted[1]) in asked:
+            return pasted[2]
+    return None
+
+
+def message_words(text: str) -> list[str]:
+    """Runs of the characters a Hugging Face id or an Ollama tag is written with ("能跑Qwen/Qwen2.5-7B-AWQ吗" →
+    ["Qwen/Qwen2.5-7B-AWQ"]), without a sentence's closing full stop or colon."""
+    words, current = [], []
+    for char in text + " ":
+        if char in CHECKPOINT_CHARACTERS:
+            current.append(char)
+        elif current:
+            words.append("".join(current).rstrip(".:"))
+            current = []
+    return [word for word in words if word]
 
 
 def _largest_part(turn: Turn) -> str:

@@ -109,7 +109,7 @@ def advisor_version() -> str:
 def build_proposal(need: Need, inputs: ProposalInputs, registry: Registry, catalog: Catalog) -> Proposal:
     builder = Builder(registry, catalog)
     recommendation: Recommendation = builder.run("recommend_gpus", need.recommend_args)  # type: ignore[assignment]
-    options = [o.model_dump(mode="json") for o in recommendation.options[: 1 + ALTERNATIVES]]
+    options = _tiered_options(recommendation)
     over_budget = bool(options) and options[0].get("within_budget") is False
     top = options[0] if options else None
     proposal = Proposal(
@@ -204,6 +204,17 @@ def _training_series(builder: Builder, need: Need, option: dict) -> TrainingSeri
         gpu_name=option["gpu_name"], gpus=gpus, days=days, deadline_days=need.deadline_days.value,
         tokens=float(need.tokens.value), chosen=option["count"],
     )  # fmt: skip
+
+
+def _tiered_options(recommendation: Recommendation) -> list[dict[str, Any]]:
+    """The recommended tier, then budget and room to grow, each carrying its tier's label and reason; when
+    there are fewer tiers (one configuration is several of them, or an objective was asked for), the next
+    ranked options make up the alternatives."""
+    chosen = [{**tier.option.model_dump(mode="json"), "tier": tier.label.model_dump(), "tier_reason": tier.reason.model_dump()}
+              for tier in recommendation.tiers]  # fmt: skip
+    taken = {(o["gpu_id"], o["count"]) for o in chosen}
+    chosen += [o.model_dump(mode="json") for o in recommendation.options if (o.gpu_id, o.count) not in taken]
+    return chosen[: 1 + ALTERNATIVES]
 
 
 def _servers(option: dict) -> tuple[int, int]:

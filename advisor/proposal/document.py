@@ -69,6 +69,8 @@ def layout(p: Proposal, language: str) -> Document:
         add(Paragraph(line, emphasis=True))
     if p.options:
         add(_options_table(p, t))
+    if reasons := _tier_reasons(p, t):
+        add(Bullets(reasons))
     if p.recommender_notes:
         add(Bullets([in_language(n, language) for n in p.recommender_notes]))
     if p.memory:
@@ -184,16 +186,30 @@ def _verdict(p: Proposal, t: _Words) -> list[str]:
         return [t("none_fits", model=in_language(p.model_label, t.language))]
     top = p.options[0]
     lines = [t("over_budget")] if p.over_budget else []
-    price = money(top["purchase_cost"], p.need.currency) if top.get("purchase_cost") is not None else "—"
-    lines.append(
-        t("recommended", config=in_language(top["config_label"], t.language), plan=in_language(top["plan_label"], t.language), price=price)
-    )
+    price = money(_whole_price(top), p.need.currency) if _whole_price(top) is not None else "—"
+    config, plan = in_language(top["config_label"], t.language), in_language(top["plan_label"], t.language)
+    if servers := _servers_named(top, t):
+        lines.append(t("recommended_in_servers", config=config, servers=servers, plan=plan, price=price))
+    else:
+        lines.append(t("recommended", config=config, plan=plan, price=price))
     return lines
+
+
+def _servers_named(option: dict, t: _Words) -> str:
+    """"2 × 8-GPU PCIe server": the machines the GPUs go in, when the recommender names a server class."""
+    if not option.get("server_label") or not option.get("server_count"):
+        return ""
+    return t("servers_of_class", count=option["server_count"], server=in_language(option["server_label"], t.language))
+
+
+def _tier_reasons(p: Proposal, t: _Words) -> list[str]:
+    return [t("tier_reason", tier=in_language(o["tier"], t.language), reason=in_language(o["tier_reason"], t.language))
+            for o in p.options if isinstance(o.get("tier"), dict) and isinstance(o.get("tier_reason"), dict)]  # fmt: skip
 
 
 def _options_table(p: Proposal, t: _Words) -> Table:
     speed = any(o.get("tokens_per_s_per_user") is not None for o in p.options)
-    headers = [t("col_tier"), t("col_config"), t("col_plan"), t("col_per_gpu"), t("col_headroom"), t("col_fit")]
+    headers = [t("col_tier"), t("col_config"), t("col_server"), t("col_plan"), t("col_per_gpu"), t("col_headroom"), t("col_fit")]
     if speed:
         headers += [t("col_speed_user"), t("col_speed_total")]
     headers += [t("col_price"), t("col_cloud")]
@@ -201,7 +217,7 @@ def _options_table(p: Proposal, t: _Words) -> Table:
     for index, o in enumerate(p.options):
         tier = o.get("tier")  # a tier name, when the recommender gives one
         row = [in_language(tier, t.language) if isinstance(tier, dict) else t(f"tier_{index + 1}"), in_language(o["config_label"], t.language),
-               in_language(o["plan_label"], t.language), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%",
+               _servers_named(o, t) or "—", in_language(o["plan_label"], t.language), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%",
                t(f"verdict_{o['verdict']}")]  # fmt: skip
         if speed:
             row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]

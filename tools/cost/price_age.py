@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
+
+from pydantic import BaseModel
+
+from knowledge.bilingual import Text
+from knowledge.gpus import GPU
 
 STALE_AFTER_MONTHS = 6
 
@@ -22,3 +28,23 @@ def age_months(text: str, today: dt.date) -> float:
 def is_stale(text: str, today: dt.date | None, months: float = STALE_AFTER_MONTHS) -> bool:
     """True when the price is older than ``months`` on ``today``; False when no day was given."""
     return today is not None and age_months(text, today) > months
+
+
+class StalePrice(BaseModel):
+    what: Text
+    date: str
+    age_months: float
+
+
+def stale_purchase_prices(gpus: Iterable[GPU], today: dt.date | None) -> list[StalePrice]:
+    """The purchase prices of ``gpus`` (each once, in order) older than 6 months on ``today``."""
+    seen: set[str] = set()
+    stale = []
+    for gpu in gpus:
+        price = gpu.purchase_price
+        if gpu.id in seen or price is None or not is_stale(price.date, today):
+            continue
+        seen.add(gpu.id)
+        stale.append(StalePrice(what=Text(en=f"{gpu.name} purchase price", zh=f"{gpu.name} 采购价"), date=price.date,
+                                age_months=round(age_months(price.date, today), 1)))  # fmt: skip
+    return stale

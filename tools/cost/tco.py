@@ -24,6 +24,7 @@ from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.clouds import PriceBook
 from knowledge.gpus import GPU
+from knowledge.servers import server_data
 from knowledge.tco_defaults import Default, shipped_tco_defaults
 from tools.checks import check_range
 from tools.common import LineItem
@@ -40,6 +41,7 @@ from tools.cost.money import (
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
 from tools.cost.tco_tiers import ClaimCheck, StalePrice, TierPayback, claim_check, stale_prices, tier_paybacks
+from tools.recommend.configs import sold_as
 
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
 MAX_TOTAL_GPUS = 1_000_000
@@ -219,9 +221,17 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     price_ratio, power_ratio = defaults["server_price_per_gpu_price"], defaults["server_power_per_gpu_power"]
     if price is None:
         g = _need_gpu("server_price", gpu, gpu is not None and gpu.purchase_price is not None)
-        default_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server * price_ratio.value
-        price_source = (f"catalog price per GPU × GPUs × {price_ratio.value:g} ({price_ratio.basis}); "
-                        f"GPU price {g.purchase_price.date}, {g.purchase_price.source}")  # fmt: skip
+        gpus_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server
+        host = server_data().for_gpus(sold_as(g), g.segment, r.gpus_per_server)
+        if host is not None:  # the machine the GPUs go in, from the server bills of materials
+            default_price = gpus_price + host.price(currency, rate)
+            price_source = (f"catalog price per GPU × GPUs + one {host.name.en} without GPUs "
+                            f"({host.price(currency, rate):,.0f} {currency}, {host.date}, {host.quoted_by or host.basis}); "
+                            f"GPU price {g.purchase_price.date}, {g.purchase_price.source}")  # fmt: skip
+        else:  # a part with no server class (a module, a rack): the rule-of-thumb share of the GPUs in a server
+            default_price = gpus_price * price_ratio.value
+            price_source = (f"catalog price per GPU × GPUs × {price_ratio.value:g} ({price_ratio.basis}); "
+                            f"GPU price {g.purchase_price.date}, {g.purchase_price.source}")  # fmt: skip
     if r.server_max_kw is None:
         g = _need_gpu("server_max_kw", gpu, gpu is not None and gpu.tdp_w is not None)
         default_kw = g.tdp_w * r.gpus_per_server * power_ratio.value / 1000

@@ -16,7 +16,7 @@ from knowledge.bilingual import Text
 from knowledge.clouds import TIER_NAMES, CloudRate
 from knowledge.gpus import GPU
 from tools.cost.money import Currency, convert
-from tools.cost.price_age import age_months, is_stale
+from tools.cost.price_age import StalePrice, age_months, is_stale
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers
 
 CLAIM_SLACK = 1.1  # "~8 months" is met by 8.8: a quoted payback is a round figure, not a promise to the day
@@ -52,10 +52,6 @@ class ClaimCheck(BaseModel):
     utilisation_pct: float
 
 
-class StalePrice(BaseModel):
-    what: Text
-    date: str
-    age_months: float
 
 
 

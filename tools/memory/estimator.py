@@ -67,6 +67,7 @@ def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
         torch_allocated_peak_gb=round(sum(p.bytes for p in parts if p.key not in OUTSIDE_TORCH_ALLOCATOR) / GB, 3),
         nvidia_smi_total_gb=round(total / GB, 3),
         scopes_note=fact_note("memory_scopes"),
+        precision_basis=setup.precision_basis,
         notes=[*setup.notes, RULE_OF_THUMB],
         assumptions=[*setup.assumptions, *general_assumptions(setup)],
         unit_note=unit_note(setup.gpu),

@@ -143,6 +143,10 @@ class MemoryEstimate(BaseModel):
     main_lever: Text | None = Field(None, description="The change most likely to make it fit (or give headroom).")
     kv_cache_tokens: int | None = Field(None, description="vLLM: KV-cache tokens that fit per GPU after non-KV memory.")
     max_concurrency: float | None = Field(None, description="vLLM: sequences of `context` tokens that fit at once.")
+    precision_basis: Text | None = Field(
+        None, description="Why the weights are at this precision when none was asked for: the precision a pasted checkpoint "
+        "name states, or the one the model ships in. Answers lead with it.",
+    )
     notes: list[Text] = Field(default_factory=list)
     assumptions: list[Text] = Field(default_factory=list)
     unit_note: Text = Field(description="One sentence on units (GB = 10^9 bytes, cards sold in GiB, nvidia-smi in MiB), to show once.")

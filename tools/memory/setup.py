@@ -16,7 +16,7 @@ from tools.memory.recipes import RECIPES, Recipe, fp32_variant
 from tools.memory.schema import MemoryRequest
 from tools.memory.shapes import lora_targets
 from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
-from tools.models.resolve import checkpoint_precision, resolve_sized_model
+from tools.models.resolve import checkpoint_precision_note, resolve_sized_model
 from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
 
 FSDP_TO_ZERO = {"FULL_SHARD": 3, "HYBRID_SHARD": 3, "SHARD_GRAD_OP": 2, "NO_SHARD": 0}
@@ -57,6 +57,7 @@ class Setup:
     activation_offload: bool
     fsdp: str | None
     gpu: GPU | None
+    precision_basis: Text | None = None
     notes: list[Text] = field(default_factory=list)
     assumptions: list[Text] = field(default_factory=list)
 
@@ -94,7 +95,7 @@ def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
     _check_parallelism(spec, tp, pp, num_gpus)
     zero = _zero_stage(request)
     dp = num_gpus // (tp * pp)
-    request, defaults = _default_precisions(request, spec, gpu, catalog)
+    request, basis, defaults = _default_precisions(request, spec, gpu, catalog)
     weights = _weight_format(request, training)
     recipe = RECIPES[request.optimizer]
     if training and weights.id == "fp32" and request.method in ("full", "freeze"):
@@ -132,7 +133,8 @@ def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
         gpu=gpu,
     )
     _check_training(setup, request)
-    setup.notes.extend(defaults)
+    setup.precision_basis = basis
+    setup.notes.extend(note for note in (basis, *defaults) if note is not None)
     if overridden:
         setup.notes.append(Text(
             en=f"Parameter count overridden to {spec.params_b:g}B; shapes (layers, heads, vocabulary) are {spec.name}'s.",
@@ -148,25 +150,28 @@ def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
     return setup
 
 
-def _default_precisions(request: MemoryRequest, spec: ModelSpec, gpu: GPU | None, catalog: Catalog) -> tuple[MemoryRequest, list[Text]]:
-    """Precisions the user left open: a checkpoint's shipped format for inference, FP16 where the card has no BF16."""
+def _default_precisions(
+    request: MemoryRequest, spec: ModelSpec, gpu: GPU | None, catalog: Catalog
+) -> tuple[MemoryRequest, Text | None, list[Text]]:
+    """Precisions the user left open: a checkpoint's shipped format for inference, FP16 where the card has no BF16.
+    Returns the request, why the weights' precision was chosen (None when it was asked for) and other notes."""
     notes: list[Text] = []
+    basis: Text | None = None
     update: dict[str, str] = {}
-    named = checkpoint_precision(request.model, catalog) if request.precision is None else None
-    if named is not None:
-        update["precision"] = named
-        notes.append(fact_note("checkpoint_precision", name=request.model, model=spec.label, precision=_format_label(named)))
+    pasted = checkpoint_precision_note(request.model, catalog) if request.precision is None else None
+    if pasted is not None:
+        _, update["precision"], basis = pasted
     elif request.precision is None and spec.shipped_precision and request.mode == "inference":
         update["precision"] = spec.shipped_precision
-        notes.append(fact_note("shipped_precision", model=spec.label, precision=_format_label(spec.shipped_precision),
-                               source=spec.shipped_precision_source or spec.source))  # fmt: skip
+        basis = fact_note("shipped_precision", model=spec.label, precision=_format_label(spec.shipped_precision),
+                          source=spec.shipped_precision_source or spec.source)  # fmt: skip
     if gpu is not None and gpu.id != STATED_CARD and gpu.bf16_tflops is None and gpu.fp16_tflops:
         if (update.get("precision") or request.precision or "bf16") in ("bf16", "bfloat16"):
             update["precision"] = "fp16"
             notes.append(fact_note("no_bf16_on_gpu", gpu=gpu.name, tflops=f"{gpu.fp16_tflops:g}"))
         if (request.kv_precision or "bf16") in ("bf16", "bfloat16"):
             update["kv_precision"] = "fp16"
-    return (request.model_copy(update=update) if update else request), notes
+    return (request.model_copy(update=update) if update else request), basis, notes
 
 
 def _format_label(precision: str) -> Text:

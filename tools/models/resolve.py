@@ -9,14 +9,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from knowledge.bilingual import AdvisorError
+from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import MAX_NAME_CHARS, Catalog
 from knowledge.checkpoint_names import load_checkpoint_names
+from knowledge.fact_notes import fact_note
 from knowledge.models import ModelSpec
 from tools.checks import check_range
 from tools.models.checkpoint import split_checkpoint_name
 from tools.models.generic import generic_model
 from tools.models.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
+from tools.precision import weight_format
 from tools.quantities import MIN_PARAM_COUNT, normalize_quantity, parse_number, parse_param_count
 
 
@@ -60,6 +62,20 @@ def checkpoint_precision(name: str | None, catalog: Catalog) -> str | None:
     if not name or len(name) > MAX_NAME_CHARS or catalog.find_model(name) is not None:
         return None
     return split_checkpoint_name(name, load_checkpoint_names()).precision
+
+
+def checkpoint_precision_note(name: str | None, catalog: Catalog) -> tuple[ModelSpec, str, Text] | None:
+    """A pasted checkpoint name that states its precision: the catalog model, that precision, and the sentence
+    saying the figures are for that edition; None for any other text."""
+    precision = checkpoint_precision(name, catalog)
+    if precision is None or name is None:
+        return None
+    checkpoint = split_checkpoint_name(name, load_checkpoint_names())
+    spec = catalog.find_model(checkpoint.base)
+    if spec is None:
+        return None
+    fmt = weight_format(precision)
+    return spec, precision, fact_note("checkpoint_precision", name=name, model=spec.label, precision=Text(en=fmt.label, zh=fmt.name_zh))
 
 
 MAX_PARAMS_B = MAX_PARAMS / 1e9  # 100T, in the billions a request's params_b is given in

@@ -9,6 +9,7 @@ by the user's objective, a budget always first.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 
 from knowledge.bilingual import AdvisorError, Text
@@ -18,6 +19,7 @@ from knowledge.servers import server_data
 from knowledge.serving import ServingData
 from tools.checks import check_range
 from tools.cost.money import Currency, check_exchange_rate, normalize_currency
+from tools.cost.price_age import stale_purchase_prices
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
 from tools.memory.estimator import estimate_memory
 from tools.memory.schema import MemoryEstimate, MemoryRequest
@@ -64,6 +66,10 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         estimate=estimates[id(top[0])] if top else None,
         excluded=excluded + left_out,
         notes=notes(request, gpus, top) + budget_notes,
+        stale_prices=stale_purchase_prices(
+            [catalog.gpu(option.gpu_id) for option in [*(tier.option for tier in tiers), *top]],
+            dt.date.fromisoformat(request.today) if request.today else None,
+        ),
         unit_note=unit_note(catalog.gpu(top[0].gpu_id) if top else None),
     )
 

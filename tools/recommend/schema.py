@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency
+from tools.cost.price_age import StalePrice
 from tools.memory.schema import MemoryEstimate
 from tools.serving.schema import EngineId
 
@@ -44,6 +45,7 @@ class RecommendRequest(BaseModel):
     gpus: list[str] | None = Field(None, description="Only consider these GPUs (names or aliases).")
     max_gpus: int = Field(64, description="Largest GPU count to consider (1–512); an NVL72 rack needs 72.")
     top: int = Field(5, description="How many options to return (1–20).")
+    today: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Today's date, YYYY-MM-DD: GPU prices older than 6 months are flagged.")
 
 
 class Option(BaseModel):
@@ -109,4 +111,5 @@ class Recommendation(BaseModel):
     estimate: MemoryEstimate | None = Field(None, description="Full itemised estimate behind the top option.")
     excluded: list[Text] = Field(default_factory=list, description="What was left out and why (region, inference-only, rack-only, Macs for a team…).")
     notes: list[Text] = Field(default_factory=list)
+    stale_prices: list[StalePrice] = Field(default_factory=list, description="GPU purchase prices the options use that are older than 6 months on `today`.")
     unit_note: Text = Field(description="One sentence on units (GB = 10^9 bytes, cards sold in GiB), to show once.")

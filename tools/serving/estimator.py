@@ -45,7 +45,7 @@ def estimate_throughput(request: ThroughputRequest, catalog: Catalog, serving: S
         max_concurrency_at_target=max_concurrency(s, w, r, pf, cap), compute_peak_tflops=s.peak_tflops,
         lines=[*decode_lines(s, w, r, step, batch), *prefill_lines(s, w, pf, ttft, step, batch),
                throughput_line(s, step, pf, batch, replicas, total), capacity_line(s, cap)],
-        efficiencies=efficiencies(s, w, r), notes=s.notes, assumptions=assumptions(s),
+        efficiencies=efficiencies(s, w, r), precision_basis=s.precision_basis, notes=s.notes, assumptions=assumptions(s),
     )  # fmt: skip
     add_notes(result, s, w, cap)
     return result

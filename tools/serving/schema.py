@@ -80,5 +80,9 @@ class ThroughputResult(BaseModel):
     )
     lines: list[LineItem] = Field(description="Each quantity with its number-substituted formula.")
     efficiencies: list[EfficiencyUsed]
+    precision_basis: Text | None = Field(
+        None, description="Why the weights are at this precision when none was asked for: the precision a pasted checkpoint "
+        "name states, or the one the model ships in. Answers lead with it.",
+    )
     notes: list[Text] = Field(default_factory=list)
     assumptions: list[Text] = Field(default_factory=list)

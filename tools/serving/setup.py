@@ -19,7 +19,7 @@ from knowledge.serving import DeviceFamily, Efficiency, Engine, ServingData
 from tools.checks import check_range
 from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
 from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
-from tools.models.resolve import checkpoint_precision, resolve_sized_model
+from tools.models.resolve import checkpoint_precision_note, resolve_sized_model
 from tools.precision import KVFormat, WeightFormat, is_gguf, kv_format, weight_format
 from tools.serving.schema import ThroughputRequest
 
@@ -54,6 +54,7 @@ class ServingSetup:
     output: int
     target_ttft_ms: float | None
     target_tps: float | None
+    precision_basis: Text | None = None
     notes: list[Text] = field(default_factory=list)
     assumptions: list[Text] = field(default_factory=list)
 
@@ -97,6 +98,7 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
         efficiency=data.efficiency(engine.id, family.id), data=data, peak_tflops=peak, tp=tp, num_gpus=num_gpus,
         replicas=replicas, chain=chain, batch=request.batch, prompt=request.prompt_tokens, output=request.output_tokens,
         target_ttft_ms=request.target_ttft_ms, target_tps=request.target_tokens_per_s_per_user,
+        precision_basis=precision_note,
     )  # fmt: skip
     setup.notes.extend(note for note in (precision_note, peak_note, kv_note) if note is not None)
     if as_file:
@@ -173,9 +175,8 @@ def _default_precision(request: ThroughputRequest, spec: ModelSpec, catalog: Cat
     """No precision given: the one a pasted checkpoint name states, else the one the checkpoint ships in."""
     if request.precision is not None:
         return request, None
-    if (named := checkpoint_precision(request.model, catalog)) is not None:
-        fmt = weight_format(named)
-        note = fact_note("checkpoint_precision", name=request.model, model=spec.label, precision=Text(en=fmt.label, zh=fmt.name_zh))
+    if (pasted := checkpoint_precision_note(request.model, catalog)) is not None:
+        _, named, note = pasted
         return request.model_copy(update={"precision": named}), note
     if spec.shipped_precision:
         fmt = weight_format(spec.shipped_precision)

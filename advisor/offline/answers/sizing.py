@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import get_args
 
@@ -17,6 +18,8 @@ from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.tiers_view import tier_lines
 from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
+from knowledge.answer_text import phrase
+from knowledge.bilingual import Text
 from knowledge.servers import server_data
 from tools.gpu_specs import CHINA_BUYABLE
 from tools.memory.schema import Optimizer
@@ -105,11 +108,21 @@ def recommend(turn: Turn) -> str:
         parts.append(memory_view.other_tasks(turn, model))
     parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
     parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
+    parts += _stale_prices(turn, r["stale_prices"])
     if budget:
         turn.assume(f"budget {money(budget.amount, budget.currency)} for the whole configuration (GPUs and servers)", f"预算 {money(budget.amount, budget.currency)} 按整套配置计（GPU 加服务器）")
     turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)
+
+
+def _stale_prices(turn: Turn, stale: list[dict]) -> list[str]:
+    """One line, last, naming the GPU prices behind the options that are over 6 months old."""
+    if not stale:
+        return []
+    items = [phrase("recommend.stale_price", what=Text(**row["what"]), date=row["date"]) for row in stale]
+    listed = Text(en=", ".join(i.en for i in items), zh="、".join(i.zh for i in items))
+    return [f"_{turn.text(phrase('recommend.stale_prices', items=listed))}_"]
 
 
 def recommend_args(turn: Turn, model: str, task: str) -> dict:
@@ -129,6 +142,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         "gpus": s.gpus or None,
         "max_gpus": s.gpu_count or None,
         **_serving_args(turn, task),
+        "today": dt.date.today().isoformat(),
     }
     if s.gpu_memory_gb and not args["gpus"]:  # "我有24G显存": the card the user has (or wants), not a value to set aside
         sized = [g.id for g in turn.catalog.gpus if g.memory_gb == s.gpu_memory_gb and g.segment != "apple"]
