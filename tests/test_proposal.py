@@ -16,8 +16,10 @@ from advisor.proposal.wording import is_proposal_command, phrase
 from knowledge.bilingual import AdvisorError
 from tools.facility import FacilityRequest, facility_needs
 
-SERVING_ZH = "Qwen2.5-72B 部署给50个人同时用，预算200万人民币"
-SERVING_EN = "We want to serve Qwen2.5-72B to 50 concurrent users with a budget of 2 million CNY"
+SERVING_ZH = "Qwen2.5-72B 部署给50个人同时用，预算30万美元"
+SERVING_EN = "We want to serve Qwen2.5-72B to 50 concurrent users with a budget of $300k"
+# A yuan budget keeps China-buyable parts only; none of them has a published rental price to compare with.
+SERVING_CNY = "Qwen2.5-72B 部署给50个人同时用，预算200万人民币"
 TRAINING_EN = "LoRA fine-tune Llama 3.1 8B on 2B tokens within 5 days"
 OVER_BUDGET_EN = "Serve Llama 3.1 70B for 20 concurrent users, budget $3,000"
 NOT_SIZED = {"zh": "GPU 是什么？", "en": "What is a GPU?"}
@@ -105,6 +107,12 @@ def test_rent_or_buy_has_a_payback_month_and_three_sensitive_inputs(proposals):
     p = proposals["en"]
     assert p.tco is not None and p.tco.break_even_month is not None
     assert len(p.tco.sensitivities) >= 3
+
+
+def test_a_china_only_proposal_says_why_there_is_no_rent_or_buy(planner):
+    p = make_proposal(planner, SERVING_CNY)
+    assert p.tco is None and p.tco_error is not None
+    assert "H20" in p.tco_error.en and "云上每卡时价格" in p.tco_error.zh  # which part has no rental price, and what to give
 
 
 def test_power_space_and_every_price_carry_figures_and_sources(proposals):
