@@ -101,7 +101,8 @@ def test_only_a_message_of_questions_is_cut_into_questions():
         "Does a 14B fit on one L40S?",
         "And what would a month of it cost?",
     ]
-    assert _questions("我们有两张4090。能跑32B吗？") == []  # a setup, then one question
+    assert _questions("我们有两张4090。能跑32B吗？") == ["我们有两张4090。能跑32B吗？"]  # a setup, then one question: one piece
+    assert _questions("Can a 32B run on it? I have two 4090s.") == []  # ends with a statement: not a list of questions
     assert _questions("能跑吗？？") == ["能跑吗？"]
 
 
