@@ -69,10 +69,10 @@ def test_an_off_topic_aside_inside_a_thread_gets_no_calculation(offline_advisor,
 @pytest.mark.parametrize(
     ("first", "why", "language"),
     [
-        ("own or rent 4 h200 at 70% load over 3 years?", "why?", "en"),
-        ("vram to serve qwen2.5 14b with 16k prompts", "why?", "en"),
-        ("4张H200负载七成用三年，买还是租？", "为什么？", "zh"),
-        ("部署Qwen2.5-14B，16k上下文，显存要多少", "为什么", "zh"),
+        ("is buying 16 A100s cheaper than renting them at 50% use?", "why?", "en"),
+        ("memory needed for gemma 2 27b inference at 4k context", "why?", "en"),
+        ("16张A100利用率一半，买比租便宜吗？", "为什么？", "zh"),
+        ("Gemma 2 27B 推理4k上下文显存多少", "为什么", "zh"),
     ],
 )
 def test_a_bare_why_after_a_calculation_explains_that_figure(offline_advisor, first, why, language):

@@ -116,6 +116,8 @@ class OfflinePlanner:
             return unreadable
         reading = turn.reading
         guarded = sum(p for intent, p in reading.probabilities.items() if intent in GUARDED)
+        if all(m == turn.message for m in reading.task_messages):  # a first message continues nothing: its follow-up share is noise
+            guarded /= max(1.0 - reading.probabilities.get("follow_up", 0.0), GUARD_CONFIDENCE)
         if reading.intent in GUARDED and max(reading.confidence, guarded) < GUARD_CONFIDENCE:  # an unsure refusal is worse than an answer
             reading.settle_besides(GUARDED)  # but "ok unrelated, a pasta recipe?" (off-topic 0.5, greeting 0.4) is no question of ours
         if reading.intent == "injection":
