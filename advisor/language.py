@@ -28,6 +28,8 @@ FOREIGN_SCRIPTS: dict[Script, re.Pattern[str]] = {
     "other": re.compile(r"[\u0370-\u03ff\u0590-\u05ff\u0900-\u097f\u0e00-\u0e7f]"),  # Greek, Hebrew, Hindi, Thai
 }
 LATIN_WORD = re.compile(r"[A-Za-z]+")
+# A word standing alone: the "a" of "A100" or the "h" of "H20" is part of a name, not the English article
+STANDALONE_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
 # Function words carry the language of a sentence; product names ("H100", "LoRA") do not.
 ENGLISH_WORDS = frozenset(
     """a an the is are was were be been am do does did can could should would will shall may might must
@@ -72,8 +74,8 @@ def analyze_language(text: str) -> LanguageInfo:
     foreign = {script: len(pattern.findall(text)) for script, pattern in FOREIGN_SCRIPTS.items()}
     prose = "\n".join(line for line in text.splitlines() if not LOG_LINE.search(line))
     words = [w.lower() for w in LATIN_WORD.findall(text)]
-    english = sum(1 for w in LATIN_WORD.findall(prose) if w.lower() in ENGLISH_WORDS)
-    any_english = english or any(w in ENGLISH_WORDS for w in words)
+    english = sum(1 for w in STANDALONE_WORD.findall(prose) if w.lower() in ENGLISH_WORDS)
+    any_english = english or any(w.lower() in ENGLISH_WORDS for w in STANDALONE_WORD.findall(text))
 
     script, count = max(foreign.items(), key=lambda item: item[1])
     if script == "ja" and count and count * 10 >= han:

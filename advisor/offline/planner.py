@@ -46,6 +46,9 @@ WHERE_FROM = (
     "Here is where the figure comes from: the same calculation, each line with its formula or source.",
     "这个数字的来历如下：同一个计算，每一行都附了公式或出处。",
 )
+QUESTION_MARKS = "?？"
+MAX_PARTS = 3  # more questions than this in one message is a list to go through together, not parts to answer apart
+QUOTED_CHARS = 120
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 NOT_REPORTED = {"gpus_per_server"}
 CHECKPOINT_CHARACTERS = frozenset(string.ascii_letters + string.digits + "/-_.:")
@@ -59,16 +62,19 @@ class OfflinePlanner:
 
     def answer(self, message: str, history: list[ChatTurn]) -> AdvisorResponse:
         message = message if isinstance(message, str) else ""
-        reading = self.understanding.read(message, [t.content for t in history if t.role == "user"])
+        earlier = [t.content for t in history if t.role == "user"]
+        reading = self.understanding.read(message, earlier)
         turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog)
-        body = _precision_first(turn, self._route(turn))
+        parts = self._separate_questions(turn, earlier)
+        if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, both above the fold
+            folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{self._body(part)}") for index, part in enumerate(parts, 1)]
+            summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
+        else:
+            summary, details = fold(self._body(turn))  # the verdict and what fits on a screen; tables, defaults and sources below
         if turn.slots.load_from_headcount:
             people = turn.slots.load_from_headcount
             turn.assume(f"Sized for all of “{people}” at once; give the peak number of concurrent users to size closer",
                         f"按“{people}”全部同时使用估算；告诉我高峰并发数可以估得更准")
-        if turn.calls and any(call.name != "search_knowledge" for call in turn.calls):
-            body += _unused(turn)  # a calculation: every stated value was used or is named here
-        summary, details = fold(body)  # the verdict and what fits on a screen; tables, defaults and sources below
         below = [details] if details else []
         if turn.assumptions:
             below.append("**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions))
@@ -85,12 +91,37 @@ class OfflinePlanner:
             sources=turn.sources,
         )
 
+    def _body(self, turn: Turn) -> str:
+        calls_before = len(turn.calls)
+        body = _precision_first(turn, self._route(turn))
+        if any(call.name != "search_knowledge" for call in turn.calls[calls_before:]):
+            body += _unused(turn)  # a calculation: every stated value was used or is named here
+        return body
+
+    def _separate_questions(self, turn: Turn, earlier: list[str]) -> list[Turn]:
+        """The questions of a message that asks two or three different things, each read after the ones before it
+        (so "and what does moving cost?" keeps the card of the first); [] for one question, however many sentences."""
+        pieces = _questions(turn.message)
+        if not MAX_PARTS >= len(pieces) > 1 or turn.reading.intent in (*GUARDED, "troubleshoot"):
+            return []
+        parts, asked = [], set()
+        for index, piece in enumerate(pieces):
+            reading = self.understanding.read(piece, earlier + pieces[:index])
+            task = reading.task if reading.follow_up else reading.intent
+            if reading.intent in GUARDED or reading.confidence < MIN_CONFIDENCE or task not in (*TASK_HANDLERS, TOPIC, "concept"):
+                return []
+            asked.add(task)
+            parts.append(Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions))
+        return parts if len(asked) == len(parts) else []  # the same task twice is one question told in steps
+
     def _route(self, turn: Turn) -> str:
         unreadable = guard.unreadable(turn)
         if unreadable:
             return unreadable
         reading = turn.reading
         guarded = sum(p for intent, p in reading.probabilities.items() if intent in GUARDED)
+        if all(m == turn.message for m in reading.task_messages):  # a first message continues nothing: its follow-up share is noise
+            guarded /= max(1.0 - reading.probabilities.get("follow_up", 0.0), GUARD_CONFIDENCE)
         if reading.intent in GUARDED and max(reading.confidence, guarded) < GUARD_CONFIDENCE:  # an unsure refusal is worse than an answer
             reading.settle_besides(GUARDED)  # but "ok unrelated, a pasta recipe?" (off-topic 0.5, greeting 0.4) is no question of ours
         if reading.intent == "injection":
@@ -172,6 +203,23 @@ def message_words(text: str) -> list[str]:
             words.append("".join(current).rstrip(".:"))
             current = []
     return [word for word in words if word]
+
+
+def _questions(message: str) -> list[str]:
+    """The message cut after each question mark; [] unless every piece is a question (a statement then a question
+    is one question with its setup)."""
+    pieces, start = [], 0
+    for index, char in enumerate(message):
+        if char in QUESTION_MARKS:
+            pieces.append(message[start : index + 1].strip())
+            start = index + 1
+    if message[start:].strip():
+        return []
+    return [p for p in pieces if p.strip(QUESTION_MARKS + " ")]
+
+
+def _quoted(question: str) -> str:
+    return question if len(question) <= QUOTED_CHARS else question[: QUOTED_CHARS - 1] + "…"
 
 
 def _largest_part(turn: Turn) -> str:

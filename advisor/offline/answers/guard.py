@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import yaml
+
 from advisor.offline.turn import Turn
+
+TEXT = yaml.safe_load(Path(__file__).with_name("guard_text.yaml").read_text(encoding="utf-8"))
 
 CAPABILITIES = {
     "en": (
@@ -51,10 +57,11 @@ def out_of_scope(turn: Turn) -> str:
 
 
 def injection(turn: Turn) -> str:
-    return turn.t(
+    refusal = turn.t(
         "I can't change my instructions or share my configuration, prompts or keys. I'm happy to keep helping with GPU questions.",
         "我不能修改自己的工作规则，也不能透露配置、提示词或密钥。GPU相关的问题我很乐意继续帮您解答。",
     )
+    return f"{refusal} {turn.t(**TEXT['scope'])}"
 
 
 def greeting(turn: Turn) -> str:
