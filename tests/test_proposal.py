@@ -48,7 +48,7 @@ def pdf_text(content: bytes) -> str:
 def test_the_need_keeps_what_was_stated_apart_from_what_was_assumed(proposals, planner):
     need = proposals["en"].need
     assert need.concurrency.value == 50 and need.concurrency.stated
-    assert need.budget.stated and need.budget.value == {"amount": 2_000_000, "currency": "CNY"}
+    assert need.budget.stated and need.budget.value == {"amount": 300_000, "currency": "USD"}
     assert need.task.stated and need.task.value == "inference"  # "serve"
     assert not need.speed_target.stated and need.speed_target.value > 0
     assert "assumed" in render(proposals["en"], "markdown", images="none").content.decode()

@@ -14,7 +14,7 @@ from advisor.proposal.service import make_proposal, render
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update"]
-QUESTIONS = {"zh": "Qwen2.5-72B 部署给50个人同时用，预算200万人民币", "en": "Serve Qwen2.5-32B for 30 concurrent users"}
+QUESTIONS = {"zh": "Qwen2.5-72B 部署给50个人同时用，预算30万美元", "en": "Serve Qwen2.5-32B for 30 concurrent users"}
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
