@@ -128,3 +128,20 @@ def test_jetson_modules_and_china_editions_are_cards(understanding):
 
 def test_a_count_before_a_card_said_with_its_condition(understanding):
     assert frame_of(understanding, "three refurbished a100s or one new h100 for serving qwen2.5 32b?").get("gpu_count") == 3
+
+
+def test_chinese_words_are_cut_the_same_whatever_retrieval_taught_jieba():
+    """Retrieval registers its glossary terms as jieba user words in jieba's shared dictionary; the reader's
+    features must not change with it (the model was trained without them), or a question reads differently
+    once any search has run."""
+    import jieba
+
+    from advisor.nlu.features import words
+
+    text = "新一代显卡快发布了，现在买还是再等等"
+    before = words(text)
+    jieba.add_word("新一代显卡")
+    try:
+        assert words(text) == before
+    finally:
+        jieba.del_word("新一代显卡")

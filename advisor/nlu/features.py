@@ -11,6 +11,9 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.number_values import Value
 
 jieba.setLogLevel(60)
+# A tokenizer of our own with jieba's dictionary alone: retrieval adds its glossary terms to jieba's shared
+# one, and a message must be cut the same way whether or not a search ran first (and as in training).
+SEGMENTER = jieba.Tokenizer()
 WORD = re.compile(r"[a-z][a-z0-9_.+\-]*|[\u4e00-\u9fff]+|[^\sa-z0-9\u4e00-\u9fff]")
 PLACEHOLDER = {"model": " 〈model〉 ", "gpu": " 〈gpu〉 ", "gpu_family": " 〈gpu〉 ", "other_gpu": " 〈gpu〉 ", "params": " 〈size〉 "}
 EDGE = 1200  # a long paste is read at its start and end, where the question sits
@@ -43,7 +46,7 @@ def words(text: str) -> list[str]:
     out: list[str] = []
     for token in WORD.findall(text):
         if "\u4e00" <= token[0] <= "\u9fff":
-            out += jieba.lcut(token, HMM=False)
+            out += SEGMENTER.lcut(token, HMM=False)
         else:
             out.append(token)
     return out
