@@ -10,6 +10,8 @@ from pathlib import Path
 
 import httpx
 
+from advisor.config import Settings
+from advisor.nlu.reader import shared_understanding
 from advisor.retrieval.chroma_server import free_port
 from advisor.retrieval.index import ensure_index
 
@@ -26,6 +28,8 @@ def rss_mb(pid: int) -> float:
 
 def measure_server(requests: int = 40, timeout_s: float = 120) -> list[dict]:
     ensure_index()  # cold start means a fresh process, not a first-ever index build
+    # nor a first-ever training after the understanding data or code changed: the model cache is made first.
+    shared_understanding(Settings.from_env().data_dir)
     port = free_port()
     env = {**os.environ, "ADVISOR_PORT": str(port), "ADVISOR_HOST": "127.0.0.1"}
     start = time.perf_counter()
