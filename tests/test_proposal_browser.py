@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import io
-import os
-import shutil
-from pathlib import Path
 
 import pytest
 
 from advisor.proposal.service import make_proposal, render
+from tests.test_browser import ARTIFACTS, CHROMIUM_ARGS, chromium  # noqa: F401  (the fixture, shared)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update"]
 QUESTIONS = {"zh": "Qwen2.5-72B 部署给50个人同时用，预算30万美元", "en": "Serve Qwen2.5-32B for 30 concurrent users"}
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    found = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    if found:
-        return found
-    message = "Chromium is not installed: run `apt-get install -y chromium` (.ci/run does this)."
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
@@ -38,7 +22,7 @@ def test_proposal_page_loads_nothing_from_outside_and_shows_its_charts(offline_a
     page_file.write_bytes(render(make_proposal(offline_advisor.planner, QUESTIONS[language]), "html").content)
     requested: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS, headless=True)
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
         page = browser.new_page(viewport={"width": 1100, "height": 1400})
         page.on("request", lambda request: requested.append(request.url))
         page.goto(page_file.as_uri(), wait_until="load")
