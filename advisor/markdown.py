@@ -123,6 +123,12 @@ def _screen_lines(block: str) -> int:
     return sum(1 + len(line) // WRAP_CHARS for line in block.splitlines() if line.strip())
 
 
+def _is_title(block: str) -> bool:
+    """A one-line heading ("**Diagnosis**", "### Sources") with nothing under it in the same block."""
+    line = block.strip()
+    return "\n" not in line and (line.startswith("#") or (line.startswith("**") and line.endswith("**"))) and len(line) <= 120
+
+
 def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
     """``body`` split into what is read first (the verdict and the few blocks after it that fit on one
     screen) and the details below the fold. Blocks are never cut: the first one always stays above."""
@@ -130,7 +136,8 @@ def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
     shown, used = [], 0
     for index, block in enumerate(blocks):
         lines = _screen_lines(block)
-        if index and used + lines > limit:
+        # A title alone is no answer: the first block after it stays above the fold too.
+        if index and used + lines > limit and not all(_is_title(b) for b in shown):
             return "\n\n".join(shown), "\n\n".join(blocks[index:])
         shown.append(block)
         used += lines

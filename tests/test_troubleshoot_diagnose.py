@@ -172,6 +172,9 @@ def test_a_range_reads_like_a_single_figure(rules):
     assert ranged[0].parsed["gpu_util_low_percent"] == 20 and ranged[0].parsed["gpu_util_high_percent"] == 30
     chinese = run("利用率百分之四五十的样子", rules).findings
     assert chinese[0].parsed["gpu_util_low_percent"] == 40 and chinese[0].parsed["gpu_util_high_percent"] == 50
+    # Words between the name and the figure may hold a numeral of their own ("一直", "一般").
+    steady = run("显卡利用率一直卡在二十多，也没报错", rules).findings
+    assert steady and steady[0].parsed["gpu_util_low_percent"] == 20 and steady[0].parsed["gpu_util_high_percent"] == 30
 
 
 def test_the_stated_setup_reorders_the_causes(rules):

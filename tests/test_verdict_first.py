@@ -24,6 +24,11 @@ def test_fold_keeps_the_verdict_and_what_fits_and_never_cuts_a_block():
     assert only == TABLE and nothing == ""
 
 
+def test_a_title_alone_never_ends_what_is_read_first():
+    summary, details = fold(f"**Likely causes**\n\n{TABLE}\n\nmore")
+    assert summary == f"**Likely causes**\n\n{TABLE}" and details == "more"
+
+
 def test_a_long_prose_line_counts_as_the_lines_it_wraps_to():
     long_line = "word " * 400  # ≈ 2,000 characters: far more than a screen
     summary, details = fold(f"Verdict first.\n\n{long_line}\n\nlast")

@@ -17,7 +17,8 @@ _UTIL_PATTERNS = [
     re.compile(r"(?:利用率|使用率)[^\d\n%％。，,]{0,12}?" + _PERCENT),
     re.compile(r"(?i)\butil(?:i[sz]ation)?\b[^\d\n%]{0,24}?" + _PERCENT),
     re.compile(r"(?i)" + _PERCENT + r"\s*(?:的)?\s*(?:GPU\s*)?(?:util(?:i[sz]ation)?\b|利用率|使用率)"),
-    re.compile(r"(?:利用率|使用率)[^\d\n%％。，,一二三四五六七八九十]{0,8}?" + _CHINESE_PERCENT),
+    # The words between may hold a numeral of their own ("一直在三十多"): the shortest gap before a whole number wins.
+    re.compile(r"(?:利用率|使用率)[^\d\n%％。，,]{0,8}?" + _CHINESE_PERCENT),
     re.compile(_CHINESE_PERCENT + r"\s*[%％]?\s*(?:的)?\s*(?:GPU\s*)?(?:利用率|使用率)"),
 ]
 _DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
