@@ -90,9 +90,14 @@ def speed_chart(p: Proposal, language: str) -> bytes | None:
     axes.axvline(s.users, color="#7f8c8d", linestyle=":", label=phrase("chart_users", language, users=s.users))
     axes.set_xscale("log", base=2)
     axes.set_xticks(s.concurrency, [str(c) for c in s.concurrency])
-    axes.set_xlabel(phrase("chart_speed_x", language))
-    axes.set_ylabel(phrase("chart_speed_y", language))
-    axes.set_title(phrase("chart_speed_title", language))
+    return _labelled(figure, axes, "speed", language)
+
+
+def _labelled(figure, axes, chart: str, language: str, **values) -> bytes:
+    """A line chart's axis names, title and legend (wording `chart_<chart>_x/_y/_title`), as a PNG."""
+    axes.set_xlabel(phrase(f"chart_{chart}_x", language))
+    axes.set_ylabel(phrase(f"chart_{chart}_y", language, **values))
+    axes.set_title(phrase(f"chart_{chart}_title", language))
     axes.legend(fontsize=8)
     return _png(figure)
 
@@ -112,11 +117,7 @@ def training_chart(p: Proposal, language: str) -> bytes | None:
     axes.set_xscale("log", base=2)
     axes.set_yscale("log")
     axes.set_xticks(t.gpus, [str(g) for g in t.gpus])
-    axes.set_xlabel(phrase("chart_training_x", language))
-    axes.set_ylabel(phrase("chart_training_y", language))
-    axes.set_title(phrase("chart_training_title", language))
-    axes.legend(fontsize=8)
-    return _png(figure)
+    return _labelled(figure, axes, "training", language)
 
 
 def tco_chart(p: Proposal, language: str) -> bytes | None:
@@ -133,13 +134,9 @@ def tco_chart(p: Proposal, language: str) -> bytes | None:
         axes.axvline(
             tco.break_even_month, color=TARGET_COLOUR, linestyle="--", label=phrase("chart_payback", language, month=tco.break_even_month)
         )
-    axes.set_xlabel(phrase("chart_tco_x", language))
-    axes.set_ylabel(phrase("chart_tco_y", language, currency=tco.currency))
-    axes.set_title(phrase("chart_tco_title", language))
     axes.ticklabel_format(axis="y", style="plain")
     axes.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_short_money))
-    axes.legend(fontsize=8)
-    return _png(figure)
+    return _labelled(figure, axes, "tco", language, currency=tco.currency)
 
 
 def _short_money(value: float, _position: int) -> str:
