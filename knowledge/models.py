@@ -18,6 +18,9 @@ class ModelSpec(BaseModel):
     family: str
     params_b: float = Field(gt=0, description="Total parameters in billions (all experts for MoE).")
     active_params_b: float | None = Field(None, gt=0, description="Parameters active per token (MoE), billions.")
+    active_excludes_input_embedding: bool = Field(
+        False, description="The publisher's active count leaves out the input embedding (a lookup, not a matmul), as gpt-oss's card does."
+    )
     layers: int = Field(gt=0)
     hidden: int = Field(gt=0)
     heads: int = Field(gt=0)

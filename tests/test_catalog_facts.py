@@ -121,3 +121,20 @@ def test_serving_speed_uses_the_pasted_or_shipped_precision_and_says_so(catalog,
     shipped, stated = run("DeepSeek-V3", "H200", 8), run("DeepSeek-V3", "H200", 8, precision="fp8")
     assert any("FP8" in n.pick(language) for n in shipped.notes)
     assert shipped.decode_tokens_per_s_per_seq == stated.decode_tokens_per_s_per_seq  # BF16 would not even fit 8 × H200
+
+
+def test_gpt_oss_counts_active_parameters_the_way_its_card_does_and_ships_in_mxfp4(catalog):
+    from knowledge.serving import load_serving_data
+    from tools.models.param_count import count_params
+    from tools.serving.estimator import estimate_throughput
+    from tools.serving.schema import ThroughputRequest
+
+    big = next(m for m in catalog.models if m.id == "gpt-oss-120b")
+    counted = count_params(big)
+    assert counted.active / 1e9 == pytest.approx(5.13, rel=0.02)  # the card leaves out the input embedding
+    assert (counted.active + big.vocab * big.hidden) / 1e9 == pytest.approx(5.7, rel=0.02)  # the arithmetic per token with it
+    weights = estimate_memory(MemoryRequest(model="gpt-oss-120b", context=1024), catalog)
+    assert 58 < weights.total_per_gpu_gb < 80  # MXFP4 experts: one 80 GB card, not the 234 GB of BF16
+    served = estimate_throughput(ThroughputRequest(model="gpt-oss-120b", gpu="H100", num_gpus=1, batch=1, prompt_tokens=512,
+                                                   output_tokens=128, engine="vllm"), catalog, load_serving_data())  # fmt: skip
+    assert served.decode_tokens_per_s_per_seq > 60  # five active billion parameters per token, not 117

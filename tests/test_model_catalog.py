@@ -12,7 +12,7 @@ MODEL_IDS = (
     "qwen3-235b-a22b deepseek-v2 deepseek-v3 deepseek-r1 mixtral-8x7b mixtral-8x22b mistral-7b gemma-2-9b "
     "gemma-2-27b gemma-3-27b glm-4-9b chatglm3-6b yi-34b baichuan2-13b hunyuan-large internlm2.5-7b phi-3-mini octocoder "
     "qwen3-14b phi-4 qwq-32b gemma-3-12b mistral-small-24b mistral-large-2 phi-3-medium codellama-34b yi-1.5-34b yi-1.5-9b "
-    "gpt2 gpt2-medium gpt2-large gpt2-xl"
+    "gpt2 gpt2-medium gpt2-large gpt2-xl gpt-oss-120b gpt-oss-20b"
 ).split()
 
 catalog = load_catalog()
@@ -85,11 +85,12 @@ def test_architecture_features_are_recorded_where_they_matter():
     by_id = {m.id: m for m in MODELS}
     assert {m.id for m in MODELS if m.attention == "mla"} == {"deepseek-v2", "deepseek-v3", "deepseek-r1"}
     assert {m.id for m in MODELS if m.sliding_window} == {
-        "mistral-7b", "gemma-2-9b", "gemma-2-27b", "gemma-3-27b", "gemma-3-12b"
+        "mistral-7b", "gemma-2-9b", "gemma-2-27b", "gemma-3-27b", "gemma-3-12b", "gpt-oss-120b", "gpt-oss-20b"
     }  # fmt: skip
     assert by_id["gemma-3-27b"].full_attention_layers == 10 and by_id["gemma-2-9b"].full_attention_layers == 21
     assert {m.id for m in MODELS if m.moe_experts} == {
-        "qwen3-30b-a3b", "qwen3-235b-a22b", "deepseek-v2", "deepseek-v3", "deepseek-r1", "mixtral-8x7b", "mixtral-8x22b", "hunyuan-large"
+        "qwen3-30b-a3b", "qwen3-235b-a22b", "deepseek-v2", "deepseek-v3", "deepseek-r1", "mixtral-8x7b", "mixtral-8x22b", "hunyuan-large",
+        "gpt-oss-120b", "gpt-oss-20b",
     }  # fmt: skip
     assert by_id["octocoder"].attention == "mqa" and not by_id["octocoder"].gated_mlp
     assert by_id["deepseek-v3"].params_b == 671 and by_id["deepseek-v3"].active_params_b == 37

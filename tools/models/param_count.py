@@ -63,6 +63,8 @@ def count_params(spec: ModelSpec) -> ParamCount:
     else:
         mlp, idle = expert * spec.layers, 0.0
     total = embeddings + attention + mlp + norms
+    if spec.active_excludes_input_embedding:
+        idle += spec.vocab * h  # counted the publisher's way: the input lookup does no arithmetic per token
     return ParamCount(
         total=total, active=total - idle, embeddings=embeddings, attention=attention, mlp=mlp, norms=norms
     )
