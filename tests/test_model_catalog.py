@@ -94,3 +94,12 @@ def test_architecture_features_are_recorded_where_they_matter():
     }  # fmt: skip
     assert by_id["octocoder"].attention == "mqa" and not by_id["octocoder"].gated_mlp
     assert by_id["deepseek-v3"].params_b == 671 and by_id["deepseek-v3"].active_params_b == 37
+
+
+@pytest.mark.parametrize(
+    ("family", "size", "model_id"),
+    [("llama", 8, "llama-3.1-8b"), ("Llama", 70, "llama-3.3-70b"), ("qwen", 32, "qwen3-32b"), ("deepseek", 671, "deepseek-r1"), ("gemma", 27, "gemma-3-27b"), ("qwen", 14, "qwen3-14b"), ("qwen", 30, "qwen3-30b-a3b")],
+)
+def test_a_family_and_a_size_name_the_newest_model_of_that_size(family, size, model_id):
+    assert catalog.newest_of_family(family, size).id == model_id
+    assert catalog.newest_of_family(family, 3000) is None and catalog.newest_of_family("nonesuch", size) is None

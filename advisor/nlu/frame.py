@@ -117,7 +117,17 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
             frame.slots.setdefault(item.role, []).append(SlotValue(value, item.value.surface, item.value.start))
     _total_gpus(frame, text)
     _headcounts(frame, text)
+    _most_specific_values(frame)
     return frame
+
+
+def _most_specific_values(frame: Frame) -> None:
+    """"fine-tune 13B with QLoRA" states the method twice, once in general words: the specific value is the one meant."""
+    for slot, values in frame.slots.items():
+        specific = {v.value for v in values if isinstance(v.value, str)}
+        kept = [v for v in values if not (isinstance(v.value, str) and specific & MORE_GENERAL.get(v.value, set()))]
+        if kept:
+            frame.slots[slot] = kept
 
 
 # The people of an organisation; "10 users", "几百人", "单用户" are left to mean a load, as labellers read them.

@@ -76,6 +76,11 @@ class Turn:
                     return only[0].id
             # the size in its name, else the size the user gave ("a 175b gpt-3 style model")
             size_b = size.group(1) if size else (f"{self.slots.params / 1e9:g}" if self.slots.params else None)
+            newest = self.catalog.newest_of_family(name[: size.start()].strip(" -_"), float(size_b)) if size and size_b else None
+            if newest is not None:
+                self.assume(f"“{name}” read as {newest.name}, the newest {newest.family} model of that size in the catalog",
+                            f"“{name}”按目录中同系列同尺寸最新的 {newest.name} 计算")  # fmt: skip
+                return newest.id
             if size_b:
                 self.assume(
                     f"“{name}” is not in the model catalog; sized as a generic {size_b}B dense decoder",
