@@ -160,7 +160,7 @@ class Catalog:
         word = normalize_name(family)
         family_models = [m for m in self.models if normalize_name(m.family) == word]
         # the size as marketed is in the name ("Qwen3-14B" holds 14.8B); names without one are matched by their count
-        marketed = [m for m in family_models if re.search(rf"(?<![\d.]){params_b:g}b(?![a-z])", m.name.lower())]
+        marketed = [m for m in family_models if re.search(rf"(?<![\d.a-z]){params_b:g}b(?![a-z])", m.name.lower())]
         same = marketed or [m for m in family_models if abs(m.params_b - params_b) <= 0.1 * params_b]
         named = [m for m in same if normalize_name(m.name).startswith(word)]  # "qwen 32b" is a Qwen, not QwQ of that family
         return (named or same)[-1] if same else None
