@@ -28,6 +28,14 @@ def china_buyer(request: RecommendRequest) -> bool:
     return request.region == "cn" or request.objective == "china" or (request.budget is not None and request.currency.upper() in ("CNY", "RMB"))
 
 
+CHINA_MARKET = {"china-variant", "second-hand", "domestic"}  # made for, or only traded in, mainland China
+
+
+def buying_outside_china(request: RecommendRequest) -> bool:
+    """A dollar budget or price and no word of China: an international buyer, for whom H20 or Ascend are not options."""
+    return not china_buyer(request) and request.currency.upper() == "USD"
+
+
 def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], list[Text]]:
     gpus = [catalog.gpu(name) for name in request.gpus] if request.gpus else list(catalog.gpus)
     gpus = list({g.id: g for g in gpus}.values())
@@ -46,6 +54,9 @@ def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], 
             first = next(g.china_rule for g in barred if g.china_rule.rule == rule)
             line = fact_note("china_excluded", rule=Text(en=first.label_en, zh=first.label_zh))
             drop([g for g in barred if g.china_rule.rule == rule], line.en, line.zh)
+    elif buying_outside_china(request) and not request.gpus:
+        line = fact_note("china_market_excluded", names="{names}")
+        drop([g for g in gpus if g.china in CHINA_MARKET], line.en, line.zh)
     if request.task != "inference":
         drop([g for g in gpus if g.inference_only], "Inference-only devices left out of training: {names}.", "仅适合推理、不参与训练推荐的设备：{names}。")
     elif for_team(request) and (macs := [g for g in gpus if sold_as(g) == "apple"]):

@@ -175,6 +175,13 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
     )
     if top.get("purchase_cost") is not None:
         lead += turn.t(f" The whole configuration ≈ {money(top['purchase_cost'], cur)}.", f"整套约 {money(top['purchase_cost'], cur)}。")
+    if over:  # configurations without a known price that need less memory in all may be within the budget: name them
+        room = top["count"] * top["nominal_memory_gb"]
+        smaller = [o for o in r["options"] if o.get("purchase_cost") is None and o["count"] * o["nominal_memory_gb"] < room][:2]
+        if smaller:
+            names = "、".join(turn.text(o["config_label"]) for o in smaller) if turn.language == "zh" else ", ".join(turn.text(o["config_label"]) for o in smaller)
+            lead += turn.t(f" Smaller configurations without a price in our data may fit the budget: {names} (ask a reseller for a quote).",
+                           f"体量更小、我们没有报价的配置可能在预算内：{names}（请向经销商询价）。")  # fmt: skip
     if top.get("tokens_per_s_per_user") is not None and top["tokens_per_s_total"] <= top["tokens_per_s_per_user"]:
         # one user at a time: the total also pays for reading the prompt, so it is the lower figure and says nothing more
         lead += turn.t(f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s.", f"生成速度约 {number(top['tokens_per_s_per_user'])} token/s。")
