@@ -119,8 +119,14 @@ WRAP_CHARS = 120
 
 
 def _screen_lines(block: str) -> int:
-    """Lines a block takes on screen: a table row or list item is a line, long prose wraps."""
-    return sum(1 + len(line) // WRAP_CHARS for line in block.splitlines() if line.strip())
+    """Lines a block takes on screen: a list item is a line and long prose wraps; a table row is a line whose
+    cells wrap inside their columns (about twice the width of prose before it takes a second line); a table's
+    separator row is not drawn."""
+    lines = [line for line in block.splitlines() if line.strip()]
+    rows = [line for line in lines if line.lstrip().startswith("|")]
+    drawn = [line for line in rows if not set(line.strip()) <= set("|-: ")]
+    prose = [line for line in lines if line not in rows]
+    return sum(1 + len(line) // WRAP_CHARS for line in prose) + sum(1 + len(line) // (2 * WRAP_CHARS) for line in drawn)
 
 
 def _is_title(block: str) -> bool:

@@ -36,6 +36,14 @@ def test_a_long_prose_line_counts_as_the_lines_it_wraps_to():
     assert FOLD_LINES >= 10
 
 
+def test_a_comparison_table_of_a_screen_stays_with_its_lead_whatever_its_cell_widths():
+    wide = "| Link | " + " | ".join(["NVLink 5: 1.8 TB/s per GPU (NVSwitch, 8-GPU domain)"] * 3) + " |"
+    rows = ["| Spec | A | B | C |", "|---|---|---|---|", wide, *(f"| spec {i} | {i} | {i} | {i} |" for i in range(FOLD_LINES - 3))]
+    comparison = "\n".join(rows)
+    summary, details = fold(f"Most memory: C.\n\n{comparison}\n\n**Sources**\n- a")
+    assert summary == f"Most memory: C.\n\n{comparison}" and details == "**Sources**\n- a"
+
+
 def test_any_engine_gets_a_summary_and_details_from_its_answer():
     response = AdvisorResponse(answer=f"It fits.\n\n{TABLE}", language="en", mode="llm")
     assert response.summary == "It fits." and response.details == TABLE

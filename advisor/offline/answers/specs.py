@@ -41,7 +41,7 @@ def answer(turn: Turn) -> str:
         line("BF16 dense", "BF16 稠密算力", lambda r: _tflops(r["gpu"]["bf16_tflops"])),
         line("FP8 dense", "FP8 稠密算力", lambda r: _tflops(r["gpu"]["fp8_tflops"])),
         line("Power", "功耗", lambda r: f"{number(r['gpu']['tdp_w'])} W" if r["gpu"]["tdp_w"] else "—"),
-        line("Interconnect", "互联", lambda r: r["gpu"]["interconnect"][:60] if turn.language == "en" else link(turn, r["gpu"])),
+        line("Interconnect", "互联", lambda r: r["gpu"]["interconnect"].split(";")[0] if turn.language == "en" else link(turn, r["gpu"])),
         line("China", "国内可购", lambda r: turn.t(*CHINA_STATUS[r["gpu"]["china"]])),
         line("Purchase (indicative)", "参考购买价", lambda r: _price(r["gpu"]["purchase_price"])),
         line("Cloud /GPU-h", "云上每卡时", lambda r: _price(r["gpu"]["cloud_price"])),
