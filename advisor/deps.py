@@ -16,6 +16,7 @@ from tools.cost.tco import compute_tco
 from tools.cost.training_time import estimate_training_time
 from tools.gpu_specs import compare_gpus, list_gpus
 from tools.memory.estimator import estimate_memory, max_fit
+from tools.memory.runnable import runnable_models
 from tools.recommend import recommend_gpus
 from tools.serving.estimator import estimate_throughput
 from tools.troubleshoot.diagnose import diagnose
@@ -41,6 +42,12 @@ TOOL_SPECS = [
         "估算模型在指定引擎和GPU上的推理速度：单用户与总 token/s、首 token 时延、瓶颈与最大并发",
     ),
     ToolSpec("max_fit", max_fit, "Largest batch and context that fit a given GPU", "给定GPU能容纳的最大batch和最长上下文"),
+    ToolSpec(
+        "runnable_models",
+        runnable_models,
+        "Largest open models the user's GPUs can serve (16/8/4-bit)",
+        "手上显卡能部署的最大模型",
+    ),
     ToolSpec("compare_gpus", compare_gpus, "Specs of one or more GPUs side by side", "查看/对比GPU参数"),
     ToolSpec("list_gpus", list_gpus, "List catalog GPUs, filtered by vendor, memory or China availability", "按厂商、显存、国内可购等条件筛选GPU"),
     ToolSpec(

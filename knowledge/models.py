@@ -16,6 +16,7 @@ class ModelSpec(BaseModel):
     name: str
     name_zh: str | None = Field(None, description="Chinese display name where it differs from `name` (generic stand-ins).")
     family: str
+    current: bool = Field(False, description="One of the open models an engineer would name today when asked what a machine can run.")
     params_b: float = Field(gt=0, description="Total parameters in billions (all experts for MoE).")
     active_params_b: float | None = Field(None, gt=0, description="Parameters active per token (MoE), billions.")
     active_excludes_input_embedding: bool = Field(

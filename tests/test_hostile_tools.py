@@ -31,6 +31,7 @@ BASE_CALLS: dict[str, list[dict]] = {
         {"model": "qwen3-30b-a3b", "gpu": "rtx-4090", "engine": "llamacpp", "precision": "q4_k_m", "num_gpus": 2, "target_ttft_ms": 500},
     ],
     "max_fit": [{"model": "llama-3.1-8b", "gpu": "h100-sxm"}, {"model": "llama-3.1-8b", "gpu": "h100-sxm", "engine": "vllm"}],
+    "runnable_models": [{"gpu": "rtx-4090"}, {"gpu_memory_gb": 48, "num_gpus": 2, "context": 4096}],
     "compare_gpus": [{"gpus": ["h100-sxm", "a100-80gb-sxm"]}],
     "list_gpus": [{}],
     "estimate_training_time": [

@@ -19,7 +19,8 @@ from advisor.markdown import escape_raw_html, fold, number, sources_section
 from advisor.nlu.dialogue import ASKS_WHY, restated_question
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
-from advisor.offline.answers import costs, guard, knowledge, serving, sizing, specs, trouble
+from advisor.offline.answers import costs, guard, knowledge, runnable, serving, sizing, specs, trouble
+from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
 from knowledge.bilingual import Text
@@ -30,7 +31,7 @@ Handler = Callable[[Turn], str]
 TASK_HANDLERS: dict[str, Handler] = {
     "recommend": sizing.recommend,
     "memory": sizing.memory,
-    "max_fit": sizing.memory,
+    "max_fit": lambda turn: sizing.memory(turn) if model_of(turn) else (runnable.answer(turn) or sizing.memory(turn)),
     "specs": specs.answer,
     "serving_speed": serving.answer,
     "training_time": costs.training_time,
