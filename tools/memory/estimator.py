@@ -23,7 +23,7 @@ from tools.memory.setup import Setup, resolve_setup
 from tools.memory.shapes import kv_bytes_per_token_layer
 from tools.memory.training import offloaded_bytes, training_parts
 from tools.memory.verdict import RULE_OF_THUMB, capacity_line, main_lever, unit_note, usable_memory_note, verdict
-from tools.precision import is_gguf
+from tools.precision import is_gguf, kv_format
 
 __all__ = ["MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "max_fit", "parts_for"]
 
@@ -84,6 +84,11 @@ def _estimate(request: MemoryRequest, catalog: Catalog) -> tuple[MemoryEstimate,
         assumptions=[*setup.assumptions, *general_assumptions(setup)],
         unit_note=unit_note(setup.gpu),
     )
+    if setup.mode == "inference":
+        result.kv_precision = setup.kv.id
+    if setup.mode == "inference" and setup.kv.id in ("bf16", "fp16"):
+        fp8 = dataclasses.replace(setup, kv=kv_format("fp8"))
+        result.kv_cache_fp8_gb = round(kv_bytes(fp8, fp8.batch, fp8.context) / GB, 3)
     if setup.gpu is not None:
         capacity, budget = capacity_line(setup, setup.gpu)
         result.gpu = setup.gpu.name

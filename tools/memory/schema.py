@@ -175,6 +175,8 @@ class MemoryEstimate(BaseModel):
         "name states, or the one the model ships in. Answers lead with it.",
     )
     fit_plan: FitPlan | None = Field(None, description="When it does not fit: the fewest of the same card that hold it, and the cheaper routes that fit.")
+    kv_precision: str | None = Field(None, description="Serving: the KV-cache format the estimate used.")
+    kv_cache_fp8_gb: float | None = Field(None, description="Serving with a 16-bit KV cache: the same KV cache per GPU stored in FP8.")
     weights_precision: str = Field("bf16", description="The weight format the estimate used (the stated one, the shipped one, or bf16).")
     host_ram_gb: float | None = Field(None, description="Training with CPU offload: host RAM the whole job needs for the offloaded states, GB.")
     notes: list[Text] = Field(default_factory=list)

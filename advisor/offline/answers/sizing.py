@@ -11,7 +11,7 @@ from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.name_matcher import normalize_text
 from advisor.nlu.money_words import RENTING
-from advisor.offline.answers import costs, knowledge, memory_view, specs
+from advisor.offline.answers import costs, knowledge, memory_view, refit_view, specs
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
@@ -36,6 +36,7 @@ OBJECTIVE_LABEL = {
     "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
     "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
 }
+DEFAULT_CONTEXT = 4096  # the estimator's default sequence length
 LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
 
 
@@ -294,9 +295,13 @@ def memory(turn: Turn) -> str:
     parts = []
     if args["mode"] == "inference" and memory_view.asks_about_kv_cache(turn):
         kv_precision = (r.get("capacity") or {}).get("kv_precision") or args.get("kv_precision") or "bf16"
-        lead = memory_view.kv_cache_lead(turn, r, args["batch"] or 1, args["context"] or 4096, kv_precision)
+        lead = memory_view.kv_cache_lead(turn, r, args["batch"] or 1, args["context"] or DEFAULT_CONTEXT, kv_precision)
         parts += [lead] if lead else []
-    if r.get("verdict"):
+    load = refit_view.kv_load(turn, r, args["batch"], args["context"] or DEFAULT_CONTEXT) if not parts else None
+    if r.get("fit_plan"):  # it does not fit: lead with what does, never with a negative headroom
+        first, *rest = refit_view.lead(turn, r, Text(en=TASK_LABEL[task][0], zh=TASK_LABEL[task][1]))
+        parts += [first, *([load] if load else []), *rest]
+    elif r.get("verdict"):
         mark = f"**{turn.t(*VERDICT[r['verdict']])}**"
         parts.append(
             f"{mark} — "
@@ -310,6 +315,8 @@ def memory(turn: Turn) -> str:
             parts.append("💡 " + turn.text(r["main_lever"]))
     else:
         parts.append(need)
+    if load and not r.get("fit_plan"):  # the stated load's KV cache is part of the check
+        parts.append(load)
     if r.get("kv_cache_tokens"):
         parts.append(turn.t(
             f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",
