@@ -36,6 +36,7 @@ OBJECTIVE_LABEL = {
     "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
     "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
 }
+SERVING_ENGINES = ("vllm", "sglang")  # paged KV and chunked prefill, which the estimator models as vLLM
 DEFAULT_CONTEXT = 4096  # the estimator's default sequence length
 LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
 
@@ -258,6 +259,11 @@ def memory(turn: Turn) -> str:
         "tp": s.tp,
         "pp": s.pp,
     }
+    if args["mode"] == "inference" and s.concurrency and not s.batch_size and (engine_of(turn) or "vllm") in SERVING_ENGINES:
+        # users served at once means a serving engine: paged KV cache and chunked prefill, not one batched forward pass
+        args["engine"] = "vllm"
+        turn.assume(f"{s.concurrency} concurrent sequences served by vLLM (paged KV cache, chunked prefill)",
+                    f"{s.concurrency} 路并发按 vLLM 部署计算（分页 KV 缓存、分块预填充）")  # fmt: skip
     if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
         turn.ignore("other_gpu", "not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
     if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1 and not s.tp and not s.pp:
