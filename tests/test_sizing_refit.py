@@ -115,7 +115,7 @@ def test_the_fp8_kv_figure_is_half_of_the_bf16_one(catalog):
 @pytest.mark.parametrize(
     "question, load",
     [
-        ("Memory needed to serve Qwen2.5-14B for 24 simultaneous users with 8k tokens each on an H100?", "24 sequences × 8,192 tokens"),
+        ("How much GPU memory does Qwen2.5-14B take on an H100 for 24 concurrent users at 8k context?", "24 sequences × 8,192 tokens"),
         ("Qwen2.5-14B 给 24 个用户同时用、每人 8k 上下文，H100 显存需要多少？", "24 路并发 × 8,192 token"),
     ],
 )
@@ -142,7 +142,7 @@ def test_the_users_own_gpu_count_gets_routes_that_fit_on_it(catalog):
 @pytest.mark.parametrize(
     "first, constraint, says",
     [
-        ("How many GPUs to fully fine-tune Llama-3.1-70B?", "but we only have 8 H100s", ("What fits on your 8×", "host RAM", "QLoRA")),
+        ("How many GPUs would full fine-tuning of Llama-3.1-70B take?", "we only have 8 H100s though", ("What fits on your 8×", "host RAM", "QLoRA")),
         ("全参微调 Llama-3.1-70B 需要多少张 H100？", "可我们手上只有 8 张 H100", ("在您的 8 张", "主机内存", "QLoRA")),
     ],
 )
