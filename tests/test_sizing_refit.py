@@ -154,6 +154,20 @@ def test_a_constraint_follow_up_re_plans_on_the_gpus_the_user_has(offline_adviso
     assert not NEGATIVE_HEADROOM.search(response.summary)
 
 
+@pytest.mark.parametrize(
+    "first, constraint, says",
+    [
+        ("Full fine-tuning Qwen2.5-72B: how many A100s?", "there is just one server available", "your 8× NVIDIA A100"),
+        ("Qwen2.5-72B 全参微调要几张 A100？", "我们只有一台", "您的 8 张 NVIDIA A100"),
+    ],
+)
+def test_one_server_means_its_eight_gpus(offline_advisor, first, constraint, says):
+    response = _conversation(offline_advisor, first, constraint)
+    (estimate,) = [c for c in response.tool_calls if c.name == "estimate_memory"]
+    assert estimate.args["num_gpus"] == 8
+    assert says in response.summary and "QLoRA" in response.summary
+
+
 # ---------------------------------------------------------------- 5. full fine-tuning alternatives
 
 

@@ -55,6 +55,25 @@ def task_of(turn: Turn) -> tuple[str, bool]:
     return "inference", False
 
 
+SERVER_GPUS = 8  # "one server" of data-center GPUs: an 8-GPU HGX/OAM board or PCIe box
+
+
+def gpus_on_hand(turn: Turn) -> int | None:
+    """The GPUs the user has: a count, or servers × GPUs per server ("we only have one server", "只有一台").
+    A bare count said as a follow-up ("we only have 8") is read from the message itself when the conversation's
+    frame dropped it because the previous question asked for a count."""
+    s = turn.slots
+    count = s.gpu_count or (turn.entities.gpu_count if not turn.count_asked else None)
+    if count:
+        return count
+    if s.servers:
+        gpus = s.servers * (s.gpus_per_server or SERVER_GPUS)
+        if not s.gpus_per_server:
+            turn.assume(f"{s.servers} server(s) of {SERVER_GPUS} GPUs = {gpus} GPUs", f"{s.servers} 台 {SERVER_GPUS} 卡服务器，共 {gpus} 张卡")
+        return gpus
+    return None
+
+
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
 
 
