@@ -263,8 +263,8 @@ def memory(turn: Turn) -> str:
     if args["mode"] == "inference" and s.concurrency and not s.batch_size and (engine_of(turn) or "vllm") in SERVING_ENGINES:
         # users served at once means a serving engine: paged KV cache and chunked prefill, not one batched forward pass
         args["engine"] = "vllm"
-        turn.assume(f"{s.concurrency} concurrent sequences served by vLLM (paged KV cache, chunked prefill)",
-                    f"{s.concurrency} 路并发按 vLLM 部署计算（分页 KV 缓存、分块预填充）")  # fmt: skip
+        said = phrase("sizing.assume.serving_engine", sequences=s.concurrency)
+        turn.assume(said.en, said.zh)
     if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
         turn.ignore("other_gpu", "not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
     if args["mode"] == "inference" and count and count > 1 and not s.tp and not s.pp:

@@ -7,6 +7,7 @@ sizing answer, which imports them back through the cost and spec answers.
 from __future__ import annotations
 
 from advisor.offline.turn import Turn
+from knowledge.answer_text import phrase
 
 TASK_BY_WORKLOAD = {
     "inference": "inference",
@@ -69,7 +70,8 @@ def gpus_on_hand(turn: Turn) -> int | None:
     if s.servers:
         gpus = s.servers * (s.gpus_per_server or SERVER_GPUS)
         if not s.gpus_per_server:
-            turn.assume(f"{s.servers} server(s) of {SERVER_GPUS} GPUs = {gpus} GPUs", f"{s.servers} 台 {SERVER_GPUS} 卡服务器，共 {gpus} 张卡")
+            said = phrase("sizing.assume.servers", servers=s.servers, per_server=SERVER_GPUS, gpus=gpus)
+            turn.assume(said.en, said.zh)
         return gpus
     return None
 
