@@ -58,7 +58,7 @@ def test_a_card_known_by_its_memory_alone_is_checked_and_named_by_that_memory(of
     (estimate,) = calls(response, "estimate_memory")
     assert estimate.args["gpu_memory_gb"] == 24
     english = ask(offline_advisor, "my gpu is a 12gb one, does llama 3.1 8b in fp16 fit")
-    assert "The 12 GB GPU has 12.9 GB" in english.answer and "a card sold as 12 GB" in english.answer
+    assert "on one 12 GB GPU" in english.answer and "holds 12.9 GB" in english.answer and "a card sold as 12 GB" in english.answer
 
 
 def test_a_serving_answer_shows_the_estimators_notes(offline_advisor):

@@ -76,6 +76,16 @@ MXFP4_SOURCE = "Open Compute Project, 'OCP Microscaling Formats (MX) Specificati
 FP4_NATIVE_VENDORS = {"nvfp4": frozenset({"NVIDIA"}), "mxfp4": frozenset({"NVIDIA", "AMD"})}
 
 
+# FP8 compute needs FP8 tensor cores (Ada, Hopper, Blackwell; MI300); Ampere (A100/A800), Volta and Ascend 910B have none.
+# Source: vLLM, "Supported Hardware" quantization matrix (docs.vllm.ai/en/v0.9.2/features/quantization/supported_hardware.html, 2025).
+FP8_FORMATS = frozenset({"fp8", "fp8-mlp"})
+
+
+def computes_in_fp8(format_id: str, fp8_tflops: float | None) -> bool:
+    """Whether a chip runs ``format_id`` as stored: an FP8 checkpoint needs FP8 tensor cores; other formats are not FP8."""
+    return format_id not in FP8_FORMATS or bool(fp8_tflops)
+
+
 def runs_natively(format_id: str, vendor: str, fp4_tflops: float | None) -> bool:
     """Whether a chip computes in ``format_id`` directly: FP4 formats need FP4 tensor cores (Blackwell; MXFP4 also MI355X)."""
     vendors = FP4_NATIVE_VENDORS.get(format_id)

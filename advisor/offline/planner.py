@@ -171,8 +171,8 @@ class OfflinePlanner:
 def _precision_first(turn: Turn, body: str) -> str:
     """A precision the person did not ask for (the one a pasted checkpoint name states, or the one the model
     ships in) changes every figure, so it is the answer's first line rather than a note among the details."""
-    basis = next((call.result["precision_basis"] for call in turn.calls
-                  if call.ok and call.result and call.result.get("precision_basis")), None)  # fmt: skip
+    basis = next((found for call in turn.calls if call.ok and call.result
+                  if (found := call.result.get("precision_basis") or (call.result.get("estimate") or {}).get("precision_basis"))), None)  # fmt: skip
     if basis is None:
         basis = _pasted_checkpoint_basis(turn)
     if basis is None:

@@ -12,16 +12,18 @@ import dataclasses
 from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
 from knowledge.fact_notes import fact_note
+from knowledge.gpus import GPU
 from tools.memory.constants import GB, OUTSIDE_TORCH_ALLOCATOR
 from tools.memory.inference import inference_parts, kv_bytes
 from tools.memory.items import Part
 from tools.memory.limits import solve_limits
+from tools.memory.refit import fit_plan
 from tools.memory.schema import MemoryEstimate, MemoryLimits, MemoryLimitsRequest, MemoryRequest
 from tools.memory.setup import Setup, resolve_setup
 from tools.memory.shapes import kv_bytes_per_token_layer
-from tools.memory.training import training_parts
+from tools.memory.training import offloaded_bytes, training_parts
 from tools.memory.verdict import RULE_OF_THUMB, capacity_line, main_lever, unit_note, usable_memory_note, verdict
-from tools.precision import is_gguf
+from tools.precision import is_gguf, kv_format
 
 __all__ = ["MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "max_fit", "parts_for"]
 
@@ -46,7 +48,15 @@ def with_size(setup: Setup, batch: int | None = None, context: int | None = None
 
 
 def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
-    """Itemised peak memory per GPU for ``request``; with a GPU, also the verdict and main lever."""
+    """Itemised peak memory per GPU for ``request``; with a GPU, also the verdict and main lever, and when it does
+    not fit, what does (the fewest of that card, and the cheaper routes)."""
+    result, gpu = _estimate(request, catalog)
+    if result.verdict == "does_not_fit" and gpu is not None:
+        result.fit_plan = fit_plan(request, result, gpu, lambda changed: _estimate(changed, catalog)[0], catalog)
+    return result
+
+
+def _estimate(request: MemoryRequest, catalog: Catalog) -> tuple[MemoryEstimate, GPU | None]:
     setup = resolve_setup(request, catalog)
     parts = parts_for(setup)
     total = sum(p.bytes for p in parts)
@@ -68,10 +78,17 @@ def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
         nvidia_smi_total_gb=round(total / GB, 3),
         scopes_note=fact_note("memory_scopes"),
         precision_basis=setup.precision_basis,
+        weights_precision=setup.weights.id,
+        host_ram_gb=round(offloaded_bytes(setup) / GB, 1) if setup.offload != "none" else None,
         notes=[*setup.notes, RULE_OF_THUMB],
         assumptions=[*setup.assumptions, *general_assumptions(setup)],
         unit_note=unit_note(setup.gpu),
     )
+    if setup.mode == "inference":
+        result.kv_precision = setup.kv.id
+    if setup.mode == "inference" and setup.kv.id in ("bf16", "fp16"):
+        fp8 = dataclasses.replace(setup, kv=kv_format("fp8"))
+        result.kv_cache_fp8_gb = round(kv_bytes(fp8, fp8.batch, fp8.context) / GB, 3)
     if setup.gpu is not None:
         capacity, budget = capacity_line(setup, setup.gpu)
         result.gpu = setup.gpu.name
@@ -85,7 +102,7 @@ def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
             result.main_lever = main_lever(setup, parts, total, budget)
         if setup.mode == "inference" and setup.engine == "vllm":
             add_vllm_capacity(result, setup, parts, budget)
-    return result
+    return result, setup.gpu
 
 
 def add_vllm_capacity(result: MemoryEstimate, setup: Setup, parts: list[Part], budget: float) -> None:

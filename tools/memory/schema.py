@@ -110,6 +110,33 @@ class MemoryRequest(BaseModel):
     )
 
 
+RouteKey = Literal["same_card", "fp8", "int4", "fp8_card", "fp8_kv", "lora", "qlora", "offload", "larger_card", "smaller_model"]
+
+
+class Route(BaseModel):
+    """One way to run the job: on which card, how many of it, and the memory per GPU that follows."""
+
+    key: RouteKey
+    label: Text
+    gpu_id: str
+    gpu: str = Field(description="The card's name.")
+    count: int | None = Field(description="Fewest GPUs of `gpu` that hold it (None: no count up to 512 does).")
+    tp: int = 1
+    pp: int = 1
+    per_gpu_gb: float | None = Field(None, description="Memory per GPU at `count` (or at the user's own count when one was given).")
+    fits_your_count: bool | None = Field(None, description="With a count given: whether this route fits on it.")
+    host_ram_gb: float | None = Field(None, description="CPU offload: host RAM for the offloaded states, GB.")
+    params_b: float | None = Field(None, description="Smaller model: the largest parameter count that fits, billions.")
+
+
+class FitPlan(BaseModel):
+    """What fits when the request as asked does not."""
+
+    your_count: int = Field(description="GPUs the request was checked on (1, or the count the user has).")
+    same_card: Route = Field(description="The request as asked, on the fewest of the same card.")
+    routes: list[Route] = Field(description="Cheaper routes, those that fit first.")
+
+
 class MemoryEstimate(BaseModel):
     """Itemised memory per GPU, totals, and (with a GPU) the verdict. All figures in GB = 10^9 bytes."""
 
@@ -147,6 +174,11 @@ class MemoryEstimate(BaseModel):
         None, description="Why the weights are at this precision when none was asked for: the precision a pasted checkpoint "
         "name states, or the one the model ships in. Answers lead with it.",
     )
+    fit_plan: FitPlan | None = Field(None, description="When it does not fit: the fewest of the same card that hold it, and the cheaper routes that fit.")
+    kv_precision: str | None = Field(None, description="Serving: the KV-cache format the estimate used.")
+    kv_cache_fp8_gb: float | None = Field(None, description="Serving with a 16-bit KV cache: the same KV cache per GPU stored in FP8.")
+    weights_precision: str = Field("bf16", description="The weight format the estimate used (the stated one, the shipped one, or bf16).")
+    host_ram_gb: float | None = Field(None, description="Training with CPU offload: host RAM the whole job needs for the offloaded states, GB.")
     notes: list[Text] = Field(default_factory=list)
     assumptions: list[Text] = Field(default_factory=list)
     unit_note: Text = Field(description="One sentence on units (GB = 10^9 bytes, cards sold in GiB, nvidia-smi in MiB), to show once.")

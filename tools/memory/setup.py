@@ -17,7 +17,7 @@ from tools.memory.schema import MemoryRequest
 from tools.memory.shapes import lora_targets
 from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
 from tools.models.resolve import checkpoint_precision_note, resolve_sized_model
-from tools.precision import KVFormat, WeightFormat, kv_format, weight_format
+from tools.precision import KVFormat, WeightFormat, computes_in_fp8, kv_format, weight_format
 
 FSDP_TO_ZERO = {"FULL_SHARD": 3, "HYBRID_SHARD": 3, "SHARD_GRAD_OP": 2, "NO_SHARD": 0}
 QLORA_BASES = {"nf4", "bnb-4bit", "bnb-int8", "int8", "int4", "gptq-int4", "gptq-int8", "awq-int4"}
@@ -162,16 +162,26 @@ def _default_precisions(
     if pasted is not None:
         _, update["precision"], basis = pasted
     elif request.precision is None and spec.shipped_precision and request.mode == "inference":
-        update["precision"] = spec.shipped_precision
-        basis = fact_note("shipped_precision", model=spec.label, precision=_format_label(spec.shipped_precision),
-                          source=spec.shipped_precision_source or spec.source)  # fmt: skip
-    if gpu is not None and gpu.id != STATED_CARD and gpu.bf16_tflops is None and gpu.fp16_tflops:
+        shipped = dict(model=spec.label, precision=_format_label(spec.shipped_precision), source=spec.shipped_precision_source or spec.source)
+        if _catalog_card(gpu) and not computes_in_fp8(spec.shipped_precision, gpu.fp8_tflops):
+            # an A100/A800 cannot compute the FP8 release: the usual route is the checkpoint converted to BF16
+            update["precision"] = "bf16"
+            basis = fact_note("shipped_precision_not_native", gpu=gpu.name, **shipped)
+        else:
+            update["precision"] = spec.shipped_precision
+            basis = fact_note("shipped_precision", **shipped)
+    if _catalog_card(gpu) and gpu.bf16_tflops is None and gpu.fp16_tflops:
         if (update.get("precision") or request.precision or "bf16") in ("bf16", "bfloat16"):
             update["precision"] = "fp16"
             notes.append(fact_note("no_bf16_on_gpu", gpu=gpu.name, tflops=f"{gpu.fp16_tflops:g}"))
         if (request.kv_precision or "bf16") in ("bf16", "bfloat16"):
             update["kv_precision"] = "fp16"
     return (request.model_copy(update=update) if update else request), basis, notes
+
+
+def _catalog_card(gpu: GPU | None) -> bool:
+    """A catalog GPU, whose formats are known (a card known by its memory alone has none on record)."""
+    return gpu is not None and gpu.id != STATED_CARD
 
 
 def _format_label(precision: str) -> Text:

@@ -259,6 +259,14 @@ def _sharding_buffers(s: Setup, t: Trainable, shard: int) -> Part:
                 f"{text} = {gb(value)} (DeepSpeed defaults)", f"{text_zh} = {gb(value)}（DeepSpeed 默认值）")
 
 
+def offloaded_bytes(s: Setup) -> float:
+    """Host RAM the whole job needs for the states CPU offload moves off the GPUs (0 without offload)."""
+    if s.mode != "training" or s.offload == "none":
+        return 0.0
+    t, r = trainable(s), s.recipe
+    return t.params * (r.optimizer + r.grad) + (t.frozen_bytes + t.params * r.weight if s.offload == "optimizer_and_params" else 0)
+
+
 def training_assumptions(s: Setup, t: Trainable) -> list[Text]:
     r = s.recipe
     out = [
@@ -270,7 +278,7 @@ def training_assumptions(s: Setup, t: Trainable) -> list[Text]:
              zh="假设使用融合优化器（没有逐张量更新产生的临时张量）；数值对应最繁忙的那张 GPU。"),
     ]  # fmt: skip
     if s.offload != "none":
-        cpu = t.params * (r.optimizer + r.grad) + (t.frozen_bytes + t.params * r.weight if s.offload == "optimizer_and_params" else 0)
+        cpu = offloaded_bytes(s)
         out.append(Text(en=f"CPU offload needs about {gb(cpu)} of host RAM across the job for the offloaded states.",
                         zh=f"CPU 卸载需要整个任务约 {gb(cpu)} 的主机内存来存放被卸载的状态。"))  # fmt: skip
     return out

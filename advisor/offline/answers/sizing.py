@@ -11,12 +11,12 @@ from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.name_matcher import normalize_text
 from advisor.nlu.money_words import RENTING
-from advisor.offline.answers import costs, knowledge, memory_view, specs
+from advisor.offline.answers import costs, knowledge, memory_view, refit_view, specs
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.tiers_view import tier_lines
-from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
+from advisor.offline.answers.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
 from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
@@ -36,16 +36,18 @@ OBJECTIVE_LABEL = {
     "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
     "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
 }
+SERVING_ENGINES = ("vllm", "sglang")  # paged KV and chunked prefill, which the estimator models as vLLM
+DEFAULT_CONTEXT = 4096  # the estimator's default sequence length
 LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
 
 
-def _training_memory_options(turn: Turn, args: dict) -> None:
+def _training_memory_options(turn: Turn, args: dict, count: int | None) -> None:
     """CPU offload and activation recomputation, when the user names them (training only)."""
     s = turn.slots
     if s.offload:
         args["offload"] = "optimizer_and_params" if args.get("zero_stage") == 3 else "optimizer"
         if not args.get("zero_stage"):
-            args["zero_stage"] = 2 if (s.gpu_count or 1) > 1 else 0
+            args["zero_stage"] = 2 if (count or 1) > 1 else 0
         s.mark("sharding")
     if s.recompute:
         args["recompute"] = s.recompute
@@ -140,7 +142,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         "currency": budget.currency if budget else default_currency(turn.language),
         "region": "cn" if s.region == "cn" else "global",
         "gpus": s.gpus or None,
-        "max_gpus": s.gpu_count or None,
+        "max_gpus": gpus_on_hand(turn),
         **_serving_args(turn, task),
         "today": dt.date.today().isoformat(),
     }
@@ -249,6 +251,7 @@ def memory(turn: Turn) -> str:
     if not named:
         turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")
     s = turn.slots
+    count = gpus_on_hand(turn)
     args = {
         "model": model,
         "mode": "inference" if task == "inference" else "training",
@@ -258,24 +261,29 @@ def memory(turn: Turn) -> str:
         "batch": s.batch_size or (s.concurrency if task == "inference" else None),  # "16 users": 16 sequences at once
         "gpu": s.gpus[0] if s.gpus else None,
         "gpu_memory_gb": None if s.gpus else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
-        "num_gpus": s.gpu_count,
-        "zero_stage": zero_stage_of(turn) if (s.gpu_count or 1) > 1 else None,
+        "num_gpus": count,
+        "zero_stage": zero_stage_of(turn) if (count or 1) > 1 else None,
         "kv_precision": s.kv_precision,
         "tp": s.tp,
         "pp": s.pp,
     }
+    if args["mode"] == "inference" and s.concurrency and not s.batch_size and (engine_of(turn) or "vllm") in SERVING_ENGINES:
+        # users served at once means a serving engine: paged KV cache and chunked prefill, not one batched forward pass
+        args["engine"] = "vllm"
+        said = phrase("sizing.assume.serving_engine", sequences=s.concurrency)
+        turn.assume(said.en, said.zh)
     if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
         turn.ignore("other_gpu", "not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
-    if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1 and not s.tp and not s.pp:
-        args["tp"] = s.gpu_count
-        turn.assume(f"the {s.gpu_count} GPUs split the model with tensor parallelism (TP={s.gpu_count})", f"{s.gpu_count} 张卡按张量并行切分模型（TP={s.gpu_count}）")
-    if args["mode"] == "training" and args["method"] == "full" and (s.gpu_count or 1) > 1 and args["zero_stage"] is None and not s.offload:
+    if args["mode"] == "inference" and count and count > 1 and not s.tp and not s.pp:
+        args["tp"] = count
+        turn.assume(f"the {count} GPUs split the model with tensor parallelism (TP={count})", f"{count} 张卡按张量并行切分模型（TP={count}）")
+    if args["mode"] == "training" and args["method"] == "full" and (count or 1) > 1 and args["zero_stage"] is None and not s.offload:
         # several GPUs and no sharding named: a consultant shards everything (ZeRO-3/FSDP), never replicates 16 B/param
         args["zero_stage"] = 3
-        turn.assume(f"ZeRO-3/FSDP across the {s.gpu_count} GPUs (weights, gradients and optimizer states sharded)",
-                    f"在 {s.gpu_count} 张卡上用 ZeRO-3/FSDP 切分权重、梯度和优化器状态")  # fmt: skip
+        turn.assume(f"ZeRO-3/FSDP across the {count} GPUs (weights, gradients and optimizer states sharded)",
+                    f"在 {count} 张卡上用 ZeRO-3/FSDP 切分权重、梯度和优化器状态")  # fmt: skip
     if args["mode"] == "training":
-        _training_memory_options(turn, args)
+        _training_memory_options(turn, args, count)
     if args["mode"] == "training" and s.optimizer:
         args["optimizer"] = s.optimizer if s.optimizer in get_args(Optimizer) else None
         if not args["optimizer"]:  # Adafactor: its factored states are not modelled
@@ -301,9 +309,13 @@ def memory(turn: Turn) -> str:
     parts = []
     if args["mode"] == "inference" and memory_view.asks_about_kv_cache(turn):
         kv_precision = (r.get("capacity") or {}).get("kv_precision") or args.get("kv_precision") or "bf16"
-        lead = memory_view.kv_cache_lead(turn, r, args["batch"] or 1, args["context"] or 4096, kv_precision)
+        lead = memory_view.kv_cache_lead(turn, r, args["batch"] or 1, args["context"] or DEFAULT_CONTEXT, kv_precision)
         parts += [lead] if lead else []
-    if r.get("verdict"):
+    load = refit_view.kv_load(turn, r, args["batch"], args["context"] or DEFAULT_CONTEXT) if not parts else None
+    if r.get("fit_plan"):  # it does not fit: lead with what does, never with a negative headroom
+        first, *rest = refit_view.lead(turn, r, Text(en=TASK_LABEL[task][0], zh=TASK_LABEL[task][1]))
+        parts += [first, *([load] if load else []), *rest]
+    elif r.get("verdict"):
         mark = f"**{turn.t(*VERDICT[r['verdict']])}**"
         parts.append(
             f"{mark} — "
@@ -317,6 +329,8 @@ def memory(turn: Turn) -> str:
             parts.append("💡 " + turn.text(r["main_lever"]))
     else:
         parts.append(need)
+    if load and not r.get("fit_plan"):  # the stated load's KV cache is part of the check
+        parts.append(load)
     if r.get("kv_cache_tokens"):
         parts.append(turn.t(
             f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",

@@ -7,6 +7,7 @@ sizing answer, which imports them back through the cost and spec answers.
 from __future__ import annotations
 
 from advisor.offline.turn import Turn
+from knowledge.answer_text import phrase
 
 TASK_BY_WORKLOAD = {
     "inference": "inference",
@@ -53,6 +54,26 @@ def task_of(turn: Turn) -> tuple[str, bool]:
     if turn.slots.sharding or turn.slots.optimizer:
         return "full_finetune", True
     return "inference", False
+
+
+SERVER_GPUS = 8  # "one server" of data-center GPUs: an 8-GPU HGX/OAM board or PCIe box
+
+
+def gpus_on_hand(turn: Turn) -> int | None:
+    """The GPUs the user has: a count, or servers × GPUs per server ("we only have one server", "只有一台").
+    A bare count said as a follow-up ("we only have 8") is read from the message itself when the conversation's
+    frame dropped it because the previous question asked for a count."""
+    s = turn.slots
+    count = s.gpu_count or (turn.entities.gpu_count if not turn.count_asked else None)
+    if count:
+        return count
+    if s.servers:
+        gpus = s.servers * (s.gpus_per_server or SERVER_GPUS)
+        if not s.gpus_per_server:
+            said = phrase("sizing.assume.servers", servers=s.servers, per_server=SERVER_GPUS, gpus=gpus)
+            turn.assume(said.en, said.zh)
+        return gpus
+    return None
 
 
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")

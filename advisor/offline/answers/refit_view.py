@@ -1,0 +1,92 @@
+"""The first screen of a memory answer that does not fit: what does fit (the count of the same card, then the
+cheaper routes), never a negative headroom; and, when serving a stated load, the KV cache that load needs."""
+
+from __future__ import annotations
+
+import math
+
+from advisor.markdown import number
+from advisor.offline.turn import Turn
+from knowledge.answer_text import phrase
+from knowledge.bilingual import Text
+
+SERVER_GPUS = 8
+EIGHT_BIT_ADAM = ("adamw_8bit", "adamw_8bit_paged")
+
+
+def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
+    """The verdict, the count of the same card that holds the job, then the routes that fit (details stay below)."""
+    plan = estimate["fit_plan"]
+    card, yours = estimate["gpu"], plan["your_count"]
+    where = phrase("refit.where.yours", count=yours, card=card) if yours > 1 else phrase("refit.where.one", card=card)
+    need = number(estimate["total_per_gpu_gb"])
+    parts = [turn.text(phrase("refit.lead", task=task_label, model=Text.model_validate(estimate["model_label"]), where=where,
+                              need=need, capacity=number(estimate["gpu_capacity_gb"])))]  # fmt: skip
+    parts[0] += " " + _same_card(turn, plan["same_card"], estimate["mode"])
+    if turn.slots.optimizer in EIGHT_BIT_ADAM and estimate["mode"] == "training":
+        parts.append(turn.text(phrase("refit.optimizer_counted", need=need)))
+    if plan["routes"]:
+        parts.append(_routes(turn, plan, card))
+    return parts
+
+
+def _same_card(turn: Turn, route: dict, mode: str) -> str:
+    if route["count"] is None:
+        return turn.text(phrase("refit.same_card.none", card=route["gpu"]))
+    count = route["count"]
+    servers = phrase("refit.servers", servers=math.ceil(count / SERVER_GPUS)) if count > SERVER_GPUS else Text(en="", zh="")
+    return turn.text(phrase("refit.same_card", count=count, card=route["gpu"], servers=servers, plan=_plan(route, mode),
+                            per_gpu=number(route["per_gpu_gb"])))  # fmt: skip
+
+
+def _plan(route: dict, mode: str) -> Text:
+    if mode == "inference":
+        if route["pp"] > 1:
+            return phrase("refit.plan.serving_pp", tp=route["tp"], pp=route["pp"])
+        return phrase("refit.plan.serving", tp=route["tp"]) if route["tp"] > 1 else phrase("refit.plan.one")
+    return phrase("refit.plan.sharded", count=route["count"]) if route["count"] > 1 else phrase("refit.plan.one")
+
+
+def _routes(turn: Turn, plan: dict, card: str) -> str:
+    yours = plan["your_count"]
+    working = [r for r in plan["routes"] if (r["fits_your_count"] if yours > 1 else r["count"] is not None)]
+    if not working:
+        title = phrase("refit.routes.none")
+    elif yours > 1:
+        title = phrase("refit.routes.yours_title", count=yours, card=card)
+    else:
+        title = phrase("refit.routes.title")
+    lines = [turn.text(title)] + [_route_line(turn, route, yours) for route in plan["routes"]]
+    return "\n".join(lines)
+
+
+def _route_line(turn: Turn, route: dict, yours: int) -> str:
+    label, per_gpu = Text.model_validate(route["label"]), number(route["per_gpu_gb"])
+    if route["key"] == "smaller_model":
+        line = phrase("refit.route.smaller", route=label, params=number(route["params_b"]), per_gpu=per_gpu)
+    elif route["count"] is None:
+        line = phrase("refit.route.none", route=label, card=route["gpu"])
+    elif yours > 1 and route["fits_your_count"]:
+        line = phrase("refit.route.yours", route=label, per_gpu=per_gpu)
+    elif yours > 1:
+        line = phrase("refit.route.yours_more", route=label, count=yours, per_gpu=per_gpu, needed=route["count"])
+    else:
+        line = phrase("refit.route.count", route=label, count=route["count"], card=route["gpu"], per_gpu=per_gpu)
+    text = turn.text(line)
+    if route.get("host_ram_gb"):
+        text += turn.text(phrase("refit.route.host_ram", host=number(route["host_ram_gb"])))
+    return text
+
+
+def kv_load(turn: Turn, estimate: dict | None, sequences: int | None, context: int) -> str | None:
+    """Serving several sequences at once: the KV cache that load needs, and FP8's figure, as part of the check."""
+    if not estimate or not sequences or sequences < 2 or estimate.get("mode") != "inference":
+        return None
+    kv_item = next((i for i in estimate["items"] if i.get("key") == "kv_cache"), None)
+    if kv_item is None:
+        return None
+    fp8 = estimate.get("kv_cache_fp8_gb")
+    fp8_text = phrase("refit.kv_load.fp8", kv=number(fp8, 1)) if fp8 is not None else Text(en="", zh="")
+    precision = (estimate.get("kv_precision") or "bf16").upper()
+    return turn.text(phrase("refit.kv_load", sequences=sequences, context=f"{context:,}", kv=number(kv_item["value"], 1),
+                            precision=precision, fp8_kv=fp8_text))  # fmt: skip
