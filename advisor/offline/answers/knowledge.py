@@ -34,13 +34,17 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
                    "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs"}  # fmt: skip
 
 
-def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None) -> str:
+def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None,
+            in_thread: bool = False) -> str:
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
     ``question``: what is asked, when the message only changes an earlier question (``asked_first``): "and fp8?"
     after "does int4 hurt quality?". Unless the change names a card another answer is titled with ("and the
-    MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗")."""
-    outcome = _search(turn, question or turn.message)
-    words = _card_words(turn)
+    MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗").
+    ``in_thread``: the message is its own question about the conversation's subject ("what would migrating cost?"
+    after an Ascend answer): it is searched with the cards the conversation named."""
+    thread_cards = _thread_cards(turn) if in_thread else []
+    outcome = _search(turn, " ".join([question or turn.message, *thread_cards]))
+    words = _card_words(turn) | _model_numbers(thread_cards)
     if asked_first is not None and not _naming(_hits(outcome), words):
         outcome = _search(turn, asked_first)
     hits = _naming_first(_hits(outcome), words)
@@ -83,7 +87,18 @@ def _noted(turn: Turn) -> str:
 def _card_words(turn: Turn) -> set[str]:
     """The model numbers of the cards the message names ("mi300x", "h20"): a card titled with one is about that card."""
     names = [turn.catalog.find_gpu(gpu) for gpu in turn.entities.gpus]
-    return {word for gpu in names if gpu is not None for word in re.findall(r"[a-z]*\d+[a-z0-9]*", gpu.name.lower()) if not word.isdigit()}
+    return _model_numbers([gpu.name for gpu in names if gpu is not None])
+
+
+def _model_numbers(names: list[str]) -> set[str]:
+    return {word for name in names for word in re.findall(r"[a-z]*\d+[a-z0-9]*", name.lower()) if not word.isdigit()}
+
+
+def _thread_cards(turn: Turn) -> list[str]:
+    """The names of the cards the conversation is about that this message does not name again."""
+    own = set(turn.entities.gpus)
+    found = [turn.catalog.find_gpu(gpu) for gpu in turn.slots.gpus if gpu not in own]
+    return list(dict.fromkeys(gpu.name for gpu in found if gpu is not None))
 
 
 def _search(turn: Turn, query: str) -> ToolOutcome:
