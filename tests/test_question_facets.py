@@ -136,3 +136,11 @@ def test_a_judgement_card_has_its_verdict_sources_and_questions_in_both_language
     assert re.search(r"[\u4e00-\u9fff]", card.answer.zh) and not re.search(r"[\u4e00-\u9fff]", card.answer.en)
     assert all(source.date and source.url.startswith("https://") for source in card.sources)
     assert VERDICT_OPENERS.match(card.answer.en) or not re.match(r"(Can|Is|Does|Should|Are)\b", card.title.en)
+
+
+def test_the_facets_a_card_answers_are_facets_the_reader_knows():
+    table = FacetTable.model_validate(yaml.safe_load(FACETS_FILE.read_text(encoding="utf-8")))
+    known = {entry.facet for entry in table.facets}
+    tagged = [card for card in load_concepts().cards if card.facets]
+    assert len(tagged) >= 30 and all(set(card.facets) <= known for card in tagged)
+    assert {facet for card in tagged for facet in card.facets} == known  # every facet has a card that answers it

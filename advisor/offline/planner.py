@@ -66,7 +66,7 @@ class OfflinePlanner:
         message = message if isinstance(message, str) else ""
         earlier = [t.content for t in history if t.role == "user"]
         reading = self.understanding.read(message, earlier)
-        turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog)
+        turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog, earlier=earlier)
         parts = self._separate_questions(turn, earlier)
         if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, both above the fold
             folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{self._body(part)}") for index, part in enumerate(parts, 1)]
@@ -134,7 +134,7 @@ class OfflinePlanner:
             return guard.greeting(turn)
         task = reading.task if reading.intent == "follow_up" else reading.intent
         if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
-            return knowledge.concept(turn, offer=task, in_thread=True)
+            return knowledge.concept(turn, offer=task, in_thread=reading.follow_up)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
             return trouble.answer(turn)
         if reading.follow_up and task == TOPIC:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.contract import Source
+from advisor.nlu.facets import SPECS, facet_of
 from advisor.nlu.slot_labels import said
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
@@ -12,6 +13,7 @@ from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
 
 SHOWN_HITS = 3
+CANDIDATE_HITS = 6  # near-ties below the shown hits can still be the card naming the asked card or answering the asked facet
 SURE_CONCEPT = 0.6  # a question surely about the field gets the card among the top hits; an unsure reading only a top card
 
 
@@ -50,6 +52,12 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     hits = _naming_first(_hits(outcome), words)
     if question is not None or (turn.reading.intent == "concept" and turn.reading.confidence >= SURE_CONCEPT):
         hits = _card_first(hits)
+    facet = facet_of(question or turn.message).name
+    if facet != SPECS:  # "NVIDIA says 15x the H100, real?" is answered by the card on vendor claims, not the H100's
+        hits = _facet_first(hits, facet, words)
+    if in_thread and turn.earlier:  # a new question in the thread: the card that answered the last one is not its answer
+        answered = _top_card(_hits(_search(turn, turn.earlier[-1])))
+        hits = [hit for hit in hits if hit["doc_id"] != answered] or hits
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
         body = _snippets(turn, outcome)
@@ -102,7 +110,21 @@ def _thread_cards(turn: Turn) -> list[str]:
 
 
 def _search(turn: Turn, query: str) -> ToolOutcome:
-    return turn.call("search_knowledge", {"query": query[:2000], "k": SHOWN_HITS, "language": turn.language})
+    return turn.call("search_knowledge", {"query": query[:2000], "k": CANDIDATE_HITS, "language": turn.language})
+
+
+def _facet_first(hits: list[dict], facet: str, card_words: set[str]) -> list[dict]:
+    """The first card that answers the asked facet goes first, one titled with the card asked about before the
+    rest ("still worth buying? the H200" wants the H200's card on that, not its export rules); the others keep their order."""
+    cards = load_concepts()
+    answering = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)
+                 and facet in getattr(cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)), "facets", [])]  # fmt: skip
+    first = (_naming(answering, card_words) or answering or [None])[0]
+    return [first, *[hit for hit in hits if hit is not first]] if first else hits
+
+
+def _top_card(hits: list[dict]) -> str | None:
+    return next((hit["doc_id"] for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)), None)
 
 
 def _hits(outcome: ToolOutcome) -> list[dict]:
@@ -130,7 +152,7 @@ def _snippets(turn: Turn, outcome: ToolOutcome) -> str:
     """No card answers it: the best guidance sections the search found, cited."""
     if not outcome.ok:
         return turn.error(outcome)
-    hits = outcome.result["hits"]
+    hits = outcome.result["hits"][:SHOWN_HITS]
     if not hits:
         return turn.t(
             "I found nothing on that in my knowledge base. Try asking about GPU choice, memory, cost, or a specific error.",
