@@ -67,10 +67,11 @@ def _title(response) -> str:
     return response.answer.split("\n\n", 1)[0]
 
 
-# question naming a card, the card that answers its facet, words its first sentence must hold
+COMPLIANCE_CARDS = ("buying-china-market-parts", "export-h20-timeline")  # who may buy; the H20's licence history: both answer it
+# question naming a card, the card(s) that answer its facet, words its first sentence must hold
 FACET_QUESTIONS = [
-    ("Our parent company is American: may we purchase H20 servers for the team in Shenzhen?", "buying-china-market-parts", "licence"),
-    ("总部在美国，我们能给深圳团队采购H20服务器吗？", "buying-china-market-parts", "许可证"),
+    ("Our parent company is American: may we purchase H20 servers for the team in Shenzhen?", COMPLIANCE_CARDS, "licence"),
+    ("总部在美国，我们能给深圳团队采购H20服务器吗？", COMPLIANCE_CARDS, "许可"),
     ("Someone offers 4090s reworked to 48GB; would you build our inference cluster from them?", "modded-4090-48gb", "Not"),
     ("有人卖改装成48G的4090，拿来搭推理集群靠谱吗？", "modded-4090-48gb", "不建议"),
     ("Is NVFP4 on a B200 good enough for answer quality, compared with FP8?", "fp4-quality-in-practice", "Yes"),
@@ -83,9 +84,9 @@ FACET_QUESTIONS = [
 @pytest.mark.parametrize(("message", "card_id", "verdict"), FACET_QUESTIONS)
 def test_a_named_card_with_another_facet_gets_the_card_for_that_facet_not_a_spec_sheet(offline_advisor, message, card_id, verdict):
     response = _ask(offline_advisor, message)
-    card = load_concepts().card(card_id)
+    cards = [load_concepts().card(card) for card in ((card_id,) if isinstance(card_id, str) else card_id)]
     assert "compare_gpus" not in [call.name for call in response.tool_calls]
-    assert _title(response) == f"**{card.title.pick(response.language)}**"
+    assert _title(response) in [f"**{card.title.pick(response.language)}**" for card in cards]
     body = response.summary.split("\n\n", 2)[1]
     assert verdict in re.split(r"(?<=[.:;。：；])", body, maxsplit=1)[0]
 

@@ -134,7 +134,7 @@ class OfflinePlanner:
             return guard.greeting(turn)
         task = reading.task if reading.intent == "follow_up" else reading.intent
         if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
-            return knowledge.concept(turn, offer=task, in_thread=reading.follow_up)
+            return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
             return trouble.answer(turn)
         if reading.follow_up and task == TOPIC:

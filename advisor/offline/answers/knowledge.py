@@ -45,19 +45,19 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     ``in_thread``: the message is its own question about the conversation's subject ("what would migrating cost?"
     after an Ascend answer): it is searched with the cards the conversation named."""
     thread_cards = _thread_cards(turn) if in_thread else []
-    outcome = _search(turn, " ".join([question or turn.message, *thread_cards]))
+    outcome = _search(turn, " ".join([question or turn.message, *_thread_card_words(turn, thread_cards)]))
     words = _card_words(turn) | _model_numbers(thread_cards)
     if asked_first is not None and not _naming(_hits(outcome), words):
         outcome = _search(turn, asked_first)
     hits = _naming_first(_hits(outcome), words)
     if question is not None or (turn.reading.intent == "concept" and turn.reading.confidence >= SURE_CONCEPT):
         hits = _card_first(hits)
+    if in_thread and turn.earlier and (thread_cards or turn.reading.follow_up):  # a new question in the thread: the card that answered the last one is not its answer
+        answered = _top_card(_hits(_search(turn, turn.earlier[-1])))
+        hits = _card_first([hit for hit in hits if hit["doc_id"] != answered] or hits)
     facet = facet_of(question or turn.message).name
     if facet != SPECS:  # "NVIDIA says 15x the H100, real?" is answered by the card on vendor claims, not the H100's
         hits = _facet_first(hits, facet, words)
-    if in_thread and turn.earlier:  # a new question in the thread: the card that answered the last one is not its answer
-        answered = _top_card(_hits(_search(turn, turn.earlier[-1])))
-        hits = [hit for hit in hits if hit["doc_id"] != answered] or hits
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
         body = _snippets(turn, outcome)
@@ -100,6 +100,13 @@ def _card_words(turn: Turn) -> set[str]:
 
 def _model_numbers(names: list[str]) -> set[str]:
     return {word for name in names for word in re.findall(r"[a-z]*\d+[a-z0-9]*", name.lower()) if not word.isdigit()}
+
+
+def _thread_card_words(turn: Turn, names: list[str]) -> list[str]:
+    """The thread's cards as the user wrote them ("昇腾910B"), so a Chinese question is searched in Chinese."""
+    said = {turn.catalog.find_gpu(value.value).name: value.surface for value in turn.reading.state.slots.get("gpu", [])
+            if turn.catalog.find_gpu(value.value) is not None}  # fmt: skip
+    return list(dict.fromkeys(said.get(name, name) for name in names))
 
 
 def _thread_cards(turn: Turn) -> list[str]:
