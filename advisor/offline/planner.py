@@ -183,9 +183,10 @@ def _asks_another_facet(reading: Reading, task: str | None) -> bool:
     """The message asks a side of its subject that the calculation it reads as would miss: the facet takes that
     task over ("is the 910B mature enough to train on?" is no spec sheet), or a follow-up that states no values of
     its own asks a new side of the thread ("can this go in a normal server room?" after a sizing)."""
-    if reading.facet.overrides(task if reading.intent != "troubleshoot" else "troubleshoot"):
+    if reading.facet.overrides("troubleshoot" if reading.intent == "troubleshoot" else task):
         return True
-    return reading.follow_up and task in TASK_HANDLERS and reading.facet.name != SPECS and not reading.frame.names()
+    # a troubleshooting thread gathers facts ("the room runs hot"): they go on into the diagnosis
+    return reading.follow_up and task in TASK_HANDLERS and task != "troubleshoot" and reading.facet.name != SPECS and not reading.frame.names()
 
 
 def _precision_first(turn: Turn, body: str) -> str:
