@@ -145,3 +145,17 @@ def test_the_facets_a_card_answers_are_facets_the_reader_knows():
     tagged = [card for card in load_concepts().cards if card.facets]
     assert len(tagged) >= 30 and all(set(card.facets) <= known for card in tagged)
     assert {facet for card in tagged for facet in card.facets} == known  # every facet has a card that answers it
+
+
+@pytest.mark.parametrize(
+    ("message", "earlier"),
+    [
+        ("Would 24 GB do for a 13B model quantised to int4?", ()),
+        ("13B模型int4量化，24G显存够吗？", ()),
+        ("Training crashed with: RuntimeError: CUDA error: an illegal memory access was encountered. Also our machine room runs hot.", ()),
+        ("训练报错 RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB，另外机房温度也偏高", ()),
+    ],
+)
+def test_a_calculation_or_a_diagnosis_that_mentions_another_side_stays_a_calculation(offline_advisor, message, earlier):
+    names = [call.name for call in _ask(offline_advisor, message, *earlier).tool_calls]
+    assert names and names != ["search_knowledge"], names
