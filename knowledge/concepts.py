@@ -53,6 +53,8 @@ class ConceptCard(BaseModel):
     questions: Questions = Field(description="The colloquial phrasings users type: the card's own retrieval text.")
     answer: Text = Field(description="First sentence answers directly (yes/no or the number), then the reason.")
     calculator: Calculator | None = Field(None, description="The tool that can take the question further.")
+    facets: list[str] = Field(default_factory=list, description="The sides of a subject this card answers (advisor/nlu/data/facets.yaml): "
+                              "whether it may be bought, its quality, its software, what to do, a vendor's claim, where it can stand.")
     sources: list[CardSource] = Field(min_length=1)
     family: Family | None = Field(None, description="Set by the loader from the family file the card is in.")
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from advisor.language import LanguageInfo, analyze_language, default_currency
 from advisor.name_matcher import normalize_text
+from advisor.nlu.facets import Facet, facet_of
 from advisor.nlu.frame import Frame, SlotValue, build_frame
 from advisor.nlu.model import TaggedValue, UnderstandingModel
 from advisor.nlu.number_values import Value
@@ -25,6 +26,7 @@ class Reading:
     task: str | None = None  # the calculation asked for: this message's task or, for a follow-up, the one it continues
     state: Frame = field(default_factory=Frame)  # the task's slots over the conversation
     task_messages: list[str] = field(default_factory=list)  # the user's messages that built ``state``, newest last
+    facet: Facet = field(default_factory=Facet)  # which side of the thing named is asked: figures, compliance, quality...
 
     @property
     def language(self) -> str:
@@ -63,7 +65,7 @@ def read_message(
         confidence = probabilities[intent]
     tagged = model.roles_of(text, values, intent)
     frame = _frame(tagged, text, info.language, catalog)
-    return Reading(text, info, str(intent), float(confidence), probabilities, tagged, frame)
+    return Reading(text, info, str(intent), float(confidence), probabilities, tagged, frame, facet=facet_of(text))
 
 
 def retagged(reading: Reading, model: UnderstandingModel, intent: str) -> tuple[list[TaggedValue], Frame]:

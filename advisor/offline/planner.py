@@ -17,7 +17,9 @@ from pathlib import Path
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.markdown import escape_raw_html, fold, number, sources_section
 from advisor.nlu.dialogue import ASKS_WHY, restated_question
+from advisor.nlu.facets import SPECS
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
+from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
 from advisor.offline.answers import costs, guard, knowledge, runnable, serving, sizing, specs, trouble
 from advisor.offline.answers.workload import model_of
@@ -65,7 +67,7 @@ class OfflinePlanner:
         message = message if isinstance(message, str) else ""
         earlier = [t.content for t in history if t.role == "user"]
         reading = self.understanding.read(message, earlier)
-        turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog)
+        turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog, earlier=earlier)
         parts = self._separate_questions(turn, earlier)
         if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, both above the fold
             folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{self._body(part)}") for index, part in enumerate(parts, 1)]
@@ -131,10 +133,14 @@ class OfflinePlanner:
             return guard.out_of_scope(turn)
         if reading.intent == "greeting":
             return guard.greeting(turn)
+        task = reading.task if reading.intent == "follow_up" else reading.intent
+        if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
+            return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
             return trouble.answer(turn)
-        task = reading.task if reading.intent == "follow_up" else reading.intent
         if reading.follow_up and task == TOPIC:
+            if self._asks_anew(turn):  # "why not just use an API?" after "does int4 hurt quality?": its own question
+                return knowledge.concept(turn, in_thread=True)
             return knowledge.concept(turn, question=self._topic(turn), asked_first=reading.task_messages[0])
         if task is None and reading.follow_up:
             task = _task_from_slots(turn)
@@ -145,6 +151,12 @@ class OfflinePlanner:
             return turn.t(*WHERE_FROM) + _largest_part(turn) + "\n\n" + body
         return TASK_HANDLERS[task](turn)
 
+
+    def _asks_anew(self, turn: Turn) -> bool:
+        """A follow-up to a concept answer that asks about another side of the thread (its cost, its software,
+        whether to use it at all) than the question first asked: a new question, answered in the thread's context."""
+        facet = turn.reading.facet.name
+        return facet != SPECS and facet != self.understanding.read_one(turn.reading.task_messages[0]).facet.name
 
     def _topic(self, turn: Turn) -> str:
         """The open concept question as the follow-ups have changed it."""
@@ -166,6 +178,16 @@ class OfflinePlanner:
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _asks_another_facet(reading: Reading, task: str | None) -> bool:
+    """The message asks a side of its subject that the calculation it reads as would miss: the facet takes that
+    task over ("is the 910B mature enough to train on?" is no spec sheet), or a follow-up that states no values of
+    its own asks a new side of the thread ("can this go in a normal server room?" after a sizing)."""
+    if reading.facet.overrides("troubleshoot" if reading.intent == "troubleshoot" else task):
+        return True
+    # a troubleshooting thread gathers facts ("the room runs hot"): they go on into the diagnosis
+    return reading.follow_up and task in TASK_HANDLERS and task != "troubleshoot" and reading.facet.name != SPECS and not reading.frame.names()
 
 
 def _precision_first(turn: Turn, body: str) -> str:

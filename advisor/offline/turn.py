@@ -38,6 +38,7 @@ class Turn:
     sources: list[Source] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
     ignored: dict[str, str] = field(default_factory=dict)  # slot → why the answer could not use it
+    earlier: list[str] = field(default_factory=list)  # the user's earlier messages, oldest first
     slots: Slots = field(init=False)  # the conversation's frame for this task
     count_asked: bool = field(init=False)  # "要几台": how many cards is the question, not a given
     entities: Slots = field(init=False)  # what this message alone states

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.contract import Source
+from advisor.nlu.facets import SPECS, facet_of
 from advisor.nlu.slot_labels import said
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
@@ -12,6 +13,7 @@ from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
 
 SHOWN_HITS = 3
+CANDIDATE_HITS = 6  # near-ties below the shown hits can still be the card naming the asked card or answering the asked facet
 SURE_CONCEPT = 0.6  # a question surely about the field gets the card among the top hits; an unsure reading only a top card
 
 
@@ -34,18 +36,28 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
                    "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs"}  # fmt: skip
 
 
-def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None) -> str:
+def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None,
+            in_thread: bool = False) -> str:
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
     ``question``: what is asked, when the message only changes an earlier question (``asked_first``): "and fp8?"
     after "does int4 hurt quality?". Unless the change names a card another answer is titled with ("and the
-    MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗")."""
-    outcome = _search(turn, question or turn.message)
-    words = _card_words(turn)
+    MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗").
+    ``in_thread``: the message is its own question about the conversation's subject ("what would migrating cost?"
+    after an Ascend answer): it is searched with the cards the conversation named."""
+    thread_cards = _thread_cards(turn) if in_thread else []
+    outcome = _search(turn, " ".join([question or turn.message, *_thread_card_words(turn, thread_cards)]))
+    words = _card_words(turn) | _model_numbers(thread_cards)
     if asked_first is not None and not _naming(_hits(outcome), words):
         outcome = _search(turn, asked_first)
     hits = _naming_first(_hits(outcome), words)
     if question is not None or (turn.reading.intent == "concept" and turn.reading.confidence >= SURE_CONCEPT):
         hits = _card_first(hits)
+    if in_thread and turn.earlier and (thread_cards or turn.reading.follow_up):  # a new question in the thread: the card that answered the last one is not its answer
+        answered = _top_card(_hits(_search(turn, turn.earlier[-1])))
+        hits = _card_first([hit for hit in hits if hit["doc_id"] != answered] or hits)
+    facet = facet_of(question or turn.message).name
+    if facet != SPECS:  # "NVIDIA says 15x the H100, real?" is answered by the card on vendor claims, not the H100's
+        hits = _facet_first(hits, facet, words)
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
         body = _snippets(turn, outcome)
@@ -83,11 +95,43 @@ def _noted(turn: Turn) -> str:
 def _card_words(turn: Turn) -> set[str]:
     """The model numbers of the cards the message names ("mi300x", "h20"): a card titled with one is about that card."""
     names = [turn.catalog.find_gpu(gpu) for gpu in turn.entities.gpus]
-    return {word for gpu in names if gpu is not None for word in re.findall(r"[a-z]*\d+[a-z0-9]*", gpu.name.lower()) if not word.isdigit()}
+    return _model_numbers([gpu.name for gpu in names if gpu is not None])
+
+
+def _model_numbers(names: list[str]) -> set[str]:
+    return {word for name in names for word in re.findall(r"[a-z]*\d+[a-z0-9]*", name.lower()) if not word.isdigit()}
+
+
+def _thread_card_words(turn: Turn, names: list[str]) -> list[str]:
+    """The thread's cards as the user wrote them ("昇腾910B"), so a Chinese question is searched in Chinese."""
+    said = {turn.catalog.find_gpu(value.value).name: value.surface for value in turn.reading.state.slots.get("gpu", [])
+            if turn.catalog.find_gpu(value.value) is not None}  # fmt: skip
+    return list(dict.fromkeys(said.get(name, name) for name in names))
+
+
+def _thread_cards(turn: Turn) -> list[str]:
+    """The names of the cards the conversation is about that this message does not name again."""
+    own = set(turn.entities.gpus)
+    found = [turn.catalog.find_gpu(gpu) for gpu in turn.slots.gpus if gpu not in own]
+    return list(dict.fromkeys(gpu.name for gpu in found if gpu is not None))
 
 
 def _search(turn: Turn, query: str) -> ToolOutcome:
-    return turn.call("search_knowledge", {"query": query[:2000], "k": SHOWN_HITS, "language": turn.language})
+    return turn.call("search_knowledge", {"query": query[:2000], "k": CANDIDATE_HITS, "language": turn.language})
+
+
+def _facet_first(hits: list[dict], facet: str, card_words: set[str]) -> list[dict]:
+    """The first card that answers the asked facet goes first, one titled with the card asked about before the
+    rest ("still worth buying? the H200" wants the H200's card on that, not its export rules); the others keep their order."""
+    cards = load_concepts()
+    answering = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)
+                 and facet in getattr(cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)), "facets", [])]  # fmt: skip
+    first = (_naming(answering, card_words) or answering or [None])[0]
+    return [first, *[hit for hit in hits if hit is not first]] if first else hits
+
+
+def _top_card(hits: list[dict]) -> str | None:
+    return next((hit["doc_id"] for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)), None)
 
 
 def _hits(outcome: ToolOutcome) -> list[dict]:
@@ -115,7 +159,7 @@ def _snippets(turn: Turn, outcome: ToolOutcome) -> str:
     """No card answers it: the best guidance sections the search found, cited."""
     if not outcome.ok:
         return turn.error(outcome)
-    hits = outcome.result["hits"]
+    hits = outcome.result["hits"][:SHOWN_HITS]
     if not hits:
         return turn.t(
             "I found nothing on that in my knowledge base. Try asking about GPU choice, memory, cost, or a specific error.",

@@ -1,0 +1,66 @@
+"""The facet of a question: which side of the thing it names it asks about (its figures, whether it may be
+bought, whether its output is good enough, the software around it, what to do, a vendor's number, where it
+can stand). The cue words per facet are data (``data/facets.yaml``); a message with none asks for figures."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.name_matcher import normalize_text
+
+FACETS_FILE = Path(__file__).parent / "data" / "facets.yaml"
+SPECS = "specs"
+
+
+class Cues(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    en: list[str] = Field(min_length=1)
+    zh: list[str] = Field(min_length=1)
+
+
+class FacetEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    facet: str = Field(pattern=r"^[a-z_]+$")
+    takes_over: list[str] = Field(min_length=1, description="Calculations whose answer would miss this facet.")
+    cues: Cues
+
+
+class Facet(BaseModel):
+    name: str = SPECS
+    takes_over: tuple[str, ...] = ()
+    cue: str | None = None  # the words that decided it, for tests and traces
+
+    def overrides(self, task: str | None) -> bool:
+        """A message read as ``task`` that asks this facet is answered from the knowledge base instead."""
+        return task in self.takes_over
+
+
+class FacetTable(BaseModel):
+    facets: list[FacetEntry] = Field(min_length=1)
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> list[tuple[FacetEntry, re.Pattern[str]]]:
+    table = FacetTable.model_validate(yaml.safe_load(FACETS_FILE.read_text(encoding="utf-8")))
+    compiled = []
+    for entry in table.facets:
+        cues = sorted({normalize_text(c) for c in (*entry.cues.en, *entry.cues.zh)}, key=len, reverse=True)
+        # an ASCII cue is a whole word ("ban" is not in "bandwidth"); a Chinese cue stands anywhere
+        alternatives = [rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in cues]
+        compiled.append((entry, re.compile("|".join(alternatives))))
+    return compiled
+
+
+def facet_of(text: str) -> Facet:
+    """The facet ``text`` asks about: the first entry of the table with a cue in it, else the figures."""
+    normal = normalize_text(text if isinstance(text, str) else "")
+    for entry, pattern in _patterns():
+        found = pattern.search(normal)
+        if found:
+            return Facet(name=entry.facet, takes_over=tuple(entry.takes_over), cue=found.group(0))
+    return Facet()
