@@ -10,6 +10,7 @@ from advisor.retrieval.search import Retriever
 from advisor.retrieval.tool import search_knowledge, shared_retriever
 from knowledge.catalog import Catalog, load_catalog
 from knowledge.clouds import PriceBook, load_price_book
+from knowledge.link_expectations import LinkExpectations, load_link_expectations
 from knowledge.serving import ServingData, load_serving_data
 from tools.cost.rentals import compare_rentals
 from tools.cost.tco import compute_tco
@@ -19,6 +20,7 @@ from tools.memory.estimator import estimate_memory, max_fit
 from tools.recommend import recommend_gpus
 from tools.serving.estimator import estimate_throughput
 from tools.troubleshoot.diagnose import diagnose
+from tools.troubleshoot.expected import check_measured
 from tools.troubleshoot.rulebook import RuleBook, load_rulebook
 
 TOOL_SPECS = [
@@ -58,11 +60,18 @@ TOOL_SPECS = [
         "检索GPU与大模型基础设施知识库，并引用结果",
     ),
     ToolSpec("diagnose", diagnose, "Diagnose GPU/training problems from a symptom or pasted log", "根据症状描述或日志诊断GPU/训练问题"),
+    ToolSpec(
+        "check_measured",
+        check_measured,
+        "Expected vs measured NCCL all_reduce bus bandwidth for stated NICs or a card's NVLink/PCIe, with a verdict and suspects",
+        "对比实测与理论 NCCL all_reduce 总线带宽（按网卡或 NVLink/PCIe），给出结论和可疑原因",
+    ),
 ]
 
 
 def default_registry() -> Registry:
-    providers = {Catalog: load_catalog, PriceBook: load_price_book, ServingData: load_serving_data, RuleBook: load_rulebook, Retriever: shared_retriever}
+    providers = {Catalog: load_catalog, PriceBook: load_price_book, ServingData: load_serving_data, RuleBook: load_rulebook, Retriever: shared_retriever,
+                 LinkExpectations: load_link_expectations}
     return Registry(TOOL_SPECS, providers)
 
 

@@ -104,7 +104,10 @@ class Patterns(BaseModel):
 
 
 Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context", "workers"]
-Symptom = Literal["low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang"]
+Symptom = Literal[
+    "low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang", "slow_interconnect",
+    "busy_but_slow",
+]
 
 
 class Likelihood(BaseModel):
@@ -162,6 +165,10 @@ class Rule(BaseModel):
     )
     likely_when: list[Likelihood] = Field(
         default_factory=list, description="Stated setups that raise this cause's weight (a multi-node job: the network)."
+    )
+    unlikely_when: list[Likelihood] = Field(
+        default_factory=list,
+        description="Stated setups that cap this cause's weight at ``weight`` (a serving engine's OOM is not a training one).",
     )
     meta: dict[str, str] = Field(default_factory=dict, description="Source facts, e.g. NVIDIA's Xid resolution buckets.")
     source: str | None = None
@@ -228,6 +235,9 @@ class Rule(BaseModel):
             if likelihood.holds(setup) and likelihood.weight > weight:
                 weight = likelihood.weight
                 because = [f for c in likelihood._conditions for f in c.fields()]
+        for unlikely in self.unlikely_when:  # a context that rules the cause out wins over one that favours it
+            if unlikely.holds(setup) and unlikely.weight < weight:
+                weight, because = unlikely.weight, []
         return weight, because
 
 
