@@ -21,6 +21,7 @@ from tools.troubleshoot.rulebook import Action, Rule, RuleBook, RuleMatcher
 from tools.troubleshoot.stated import StatedSetup
 
 MAX_INPUT_BYTES = 200 * 1024
+CHECKLIST_FAMILY = "checklist"  # symptom-family checklists: the answer when nothing more specific matched
 KEYWORD_STRENGTH = 0.6  # a word in prose is weaker evidence than a matching log line
 # Records that come from a sentence the user typed, not from a pasted log: they are the user's words, not evidence to quote.
 DESCRIBED_KINDS = {
@@ -131,6 +132,8 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         finding for matcher in rules.matchers if (finding := _evaluate(matcher, text, lowered, lines, records, setup))
     ]
     findings = _causes_for_symptoms(findings, rules, setup)
+    if any(finding.family != CHECKLIST_FAMILY for finding in findings):
+        findings = [finding for finding in findings if finding.family != CHECKLIST_FAMILY]
     findings.sort(key=lambda f: (-f.score, f.evidence[0].line))
     for finding in findings:  # report lines as numbered in what the user pasted
         for item in finding.evidence:

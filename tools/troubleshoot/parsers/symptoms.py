@@ -57,6 +57,9 @@ _PCIE_ONLY = re.compile(
     r"|(?:a100|h100|h800|a800|l40s?|gpus?|cards?|卡)\s*(?:\(|（)?\s*pcie\b"
     r"|\bno\s+nvlink|\bwithout\s+nvlink|没有\s*nvlink|无\s*nvlink|不带\s*nvlink"
 )
+# A serving engine named, or one of its start-up settings: the job is inference, whatever the OOM looks like.
+_SERVING_LITERALS = ("vllm", "vLLM", "VLLM", "sglang", "SGLang", "SGLANG", "max_model_len", "max-model-len", "gpu_memory_utilization",
+                     "gpu-memory-utilization", "mem-fraction-static", "mem_fraction_static", "max_num_seqs", "max-num-seqs")
 _TEMPERATURE_LITERALS = ("温度", "temp", "Temp", "TEMP", "°", "℃", "度")
 # "    GPU Max Operating Temp   : 85 C": nvidia-smi -q lines are limits or readings for the -q parser, not prose.
 _SMI_QUERY_LINE = re.compile(r"\s+\S[^:\n]*?\s{2,}:\s")
@@ -114,6 +117,9 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
         match = _PCIE_ONLY.search(text, start, end)
         if match:
             found.setdefault(("setting", start + 2), (match.start(), {"interconnect": "pcie"}))
+    serving = lines_with(text, _SERVING_LITERALS, 1)
+    if serving:
+        found.setdefault(("setting", serving[0][0] + 3), (serving[0][0], {"method": "inference"}))
     locator = LineLocator(text)
     hits = sorted(((pos, kind, values) for (kind, _), (pos, values) in found.items()), key=lambda hit: hit[:2])
     return [locator.record("symptoms", kind, pos, values) for pos, kind, values in hits[:MAX_RECORDS]]
