@@ -42,16 +42,15 @@ def answer(turn: Turn) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     result = outcome.result
-    findings = result["findings"]
     notes = [f"ℹ️ {turn.text(n)}" for n in result["notes"]]
+    check = _measured_check(turn, result)
+    findings = _suspects_first(result["findings"], check)
     if not findings:
-        lead = turn.t(
-            "I couldn't match this to a known failure pattern. Paste the full error (the last 50 lines of the log, `nvidia-smi -q`, or `dmesg | grep -i xid`) and I'll look again.",
-            "没有匹配到已知的故障模式。请贴出完整报错（日志最后50行、`nvidia-smi -q` 输出或 `dmesg | grep -i xid`），我再帮您分析。",
-        )
-        return "\n\n".join([lead, *notes])
+        return _general_checklist(turn, notes[:-1])  # the tool's last note asks for logs; the checklist ends with that
     top = findings[0]
-    parts = [f"**{turn.t('Most likely', '最可能的原因')}: {turn.text(top['title'])}**"]
+    if top["family"] == CHECKLIST_FAMILY:
+        return _family_checklist(turn, top, notes)
+    parts = [_lead(turn, top, check, setup)]
     tried = _already_tried(turn)
     if tried:
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
@@ -62,13 +61,99 @@ def answer(turn: Turn) -> str:
     if top["family"] == "oom":
         fit, futile = _fit_check(turn)
         parts.append(fit)
-    for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
-        parts.append(_finding(turn, rank, finding, [*tried, *futile]))
+    if check and check["verdict"] == "as_expected":
+        parts.append(_say(turn, "measured_fine_next"))
+    else:
+        for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
+            parts.append(_finding(turn, rank, finding, [*tried, *futile], lead_cause=rank == 1 and check is None))
+    if check:
+        parts.append(_say(turn, "measured_formula", formula=check["formula"], low=number(check["expected_low_gbs"]),
+                          high=number(check["expected_high_gbs"]), source=check["sources"][0]))  # fmt: skip
     hint = result.get("memory_hint")
     if hint and hint.get("capacity_gb"):
         parts.append(_memory_tie_in(turn, hint))
     related(turn, turn.text(top["title"]))
     return "\n\n".join([part for part in parts if part] + notes)
+
+
+CHECKLIST_FAMILY = "checklist"
+
+
+def _measured_check(turn: Turn, diagnosis: dict) -> dict | None:
+    """A measured busbw judged against what the stated NICs or card should give; None when nothing was measured.
+    A setup too thin to judge (no NICs for a multi-node test) is not an error: the lead asks for what is missing."""
+    measured = diagnosis.get("measured", {}).get("busbw_gbs")
+    if not measured:
+        return None
+    stated, s = diagnosis.get("stated", {}), turn.slots
+    args = {
+        "measured_busbw_gbs": measured, "nodes": _whole(stated.get("nodes")), "nics_per_node": _whole(stated.get("nics_per_node")),
+        "nic_gbps": stated.get("nic_gbps"), "gpu": s.gpus[0] if s.gpus else None, "gpus_per_node": s.gpu_count,
+        "interconnect": stated.get("interconnect") if stated.get("interconnect") in ("pcie", "nvlink") else None,
+    }  # fmt: skip
+    outcome = turn.call("check_measured", args)
+    if not outcome.ok:
+        error = outcome.error or {}
+        return {"missing": turn.t(error.get("en", ""), error.get("zh", "")), "measured_gbs": measured}
+    return outcome.result
+
+
+def _whole(value: object) -> int | None:
+    return int(value) if isinstance(value, int | float) and value >= 1 else None
+
+
+def _suspects_first(findings: list[dict], check: dict | None) -> list[dict]:
+    """The causes the measured shortfall points to lead, in the check's order; the rest keep the diagnosis's order."""
+    suspects = (check or {}).get("suspects") or []
+    order = {rule_id: index for index, rule_id in enumerate(suspects)}
+    return sorted(findings, key=lambda f: order.get(f["rule_id"], len(order)))
+
+
+def _lead(turn: Turn, top: dict, check: dict | None, setup: dict) -> str:
+    """The first sentence answers: the verdict on a measured figure, or the likeliest cause and why, never a title alone."""
+    if check and "missing" in check:
+        return _say(turn, "measured_missing", measured=number(check["measured_gbs"]), need=check["missing"], cause=turn.text(top["title"]))
+    if check:
+        figures = {
+            "measured": number(check["measured_gbs"]), "low": number(check["expected_low_gbs"]),
+            "high": number(check["expected_high_gbs"]), "times": number(check["times_below"]),
+            "percent": number(check["percent_of_expected"]), "cause": turn.text(top["title"]),
+            "setup": _say(turn, f"measured_path.{check['path']}", nics=check.get("nics_per_node"),
+                          rate=number(check.get("nic_gbps") or 0), gpu=check.get("gpu"), gen=check.get("pcie_gen"),
+                          raw=number(check["raw_gbs"])),
+        }  # fmt: skip
+        lead = _say(turn, f"measured_verdict.{check['verdict']}", **figures)
+        if check.get("shape") in _texts()["measured_shape"]:
+            lead += " " + _say(turn, f"measured_shape.{check['shape']}", one_low=number(check.get("one_nic_low_gbs") or 0),
+                               one_high=number(check.get("one_nic_high_gbs") or 0))  # fmt: skip
+        return lead
+    cause = turn.text(top["causes"][0]) if top["causes"] else ""
+    return _say(turn, "lead_cause", title=turn.text(top["title"]), cause=cause).strip()
+
+
+def _family_checklist(turn: Turn, finding: dict, notes: list[str]) -> str:
+    """A problem named only by its family ("loss goes NaN"): the checks that tell its usual causes apart, in order,
+    then which output to send, by command."""
+    lines = [_say(turn, "checklist_lead", family=turn.text(finding["title"]))]
+    lines += [turn.text(cause) for cause in finding["causes"][:1]]
+    steps = _steps(turn, finding["actions"])
+    ask = _say(turn, f"checklist_ask.{finding['rule_id']}")
+    related(turn, turn.text(finding["title"]))
+    return "\n\n".join([" ".join(lines), steps, ask, *notes])
+
+
+def _general_checklist(turn: Turn, notes: list[str]) -> str:
+    """Nothing matched, not even a symptom family: a first triage everyone can run, then the outputs to send."""
+    entry = _texts()["general_checklist"]
+    steps = _steps(turn, entry["steps"])
+    return "\n\n".join([_say(turn, "general_checklist.lead"), steps, _say(turn, "general_checklist.ask"), *notes])
+
+
+def _steps(turn: Turn, actions: list[dict]) -> str:
+    return "\n".join(
+        f"{index}. {turn.text(action)}" + (f"\n   `{action['command']}`" if action.get("command") else "")
+        for index, action in enumerate(actions, start=1)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -215,7 +300,8 @@ def _parsed(turn: Turn, field: str, value: object) -> str:
     return f"{name} {shown}{PARSED_UNITS.get(unit, '')}"
 
 
-def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = ()) -> str:
+def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), lead_cause: bool = False) -> str:
+    """One ranked cause with its evidence and steps; ``lead_cause``: its first cause was said in the lead already."""
     evidence = finding["evidence"][0] if finding["evidence"] and not _described(finding) else None
     lines = [f"**{rank}. {turn.text(finding['title'])}**"]
     if finding.get("stated"):
@@ -226,8 +312,9 @@ def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = ()) -> str
     if finding["parsed"] and evidence:  # figures read from a description are listed once, as stated facts
         values = "; ".join(_parsed(turn, field, value) for field, value in list(finding["parsed"].items())[:6])
         lines.append(turn.t("Read from the log: ", "从日志读出：") + values)
-    if finding["causes"]:
-        lines.append(turn.t("Likely causes: ", "可能原因：") + turn.t(" ", "").join(turn.text(c) for c in finding["causes"][:3]))
+    causes = finding["causes"][1:3] if lead_cause else finding["causes"][:3]
+    if causes:
+        lines.append(turn.t("Likely causes: ", "可能原因：") + turn.t(" ", "").join(turn.text(c) for c in causes))
     for action in [a for a in finding["actions"] if a.get("lever") not in tried][:4]:
         step = turn.text(action)
         command = action.get("command")
