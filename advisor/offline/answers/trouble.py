@@ -56,12 +56,12 @@ def answer(turn: Turn) -> str:
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
     if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
-        parts.append(_from_description(turn, top, setup))
+        parts.append(_from_description(turn, top, {**result.get("stated", {}), **setup}))
     futile: tuple[str, ...] = ()
     if top["family"] == "oom":
         fit, futile = _fit_check(turn)
         parts.append(fit)
-    if check and check["verdict"] == "as_expected":
+    if check and check.get("verdict") == "as_expected":
         parts.append(_say(turn, "measured_fine_next"))
     else:
         for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
@@ -198,12 +198,17 @@ def _from_description(turn: Turn, finding: dict, setup: dict) -> str:
     if "temperature_c" in parsed:
         facts.append(_say(turn, "fact.temperature_c", value=number(parsed["temperature_c"])))
     stated = {**setup, **finding.get("stated", {})}
-    for field, value in stated.items():
-        shown = _say(turn, f"method_name.{value}") if field == "method" and value in _texts()["method_name"] else value
-        facts.append(_say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown))
+    facts += [_fact(turn, field, value) for field, value in stated.items()]
     if not facts:
         facts.append(_say(turn, "fact.symptom_only"))
     return _say(turn, "from_description", facts=_say(turn, "facts_joiner").join(facts))
+
+
+def _fact(turn: Turn, field: str, value: object) -> str:
+    """One stated setup fact in words: a named workload or link by its name, a figure as a number."""
+    names = _texts()["value_name"].get(field, {})
+    shown = _say(turn, f"value_name.{field}.{value}") if value in names else value
+    return _say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown)
 
 
 def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...]]:
@@ -305,7 +310,7 @@ def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), lead_c
     evidence = finding["evidence"][0] if finding["evidence"] and not _described(finding) else None
     lines = [f"**{rank}. {turn.text(finding['title'])}**"]
     if finding.get("stated"):
-        facts = [_say(turn, f"fact.{field}", value=number(value)) for field, value in finding["stated"].items()]
+        facts = [_fact(turn, field, value) for field, value in finding["stated"].items()]
         lines.append(_say(turn, "raised_by", facts=_say(turn, "facts_joiner").join(facts)))
     if evidence:
         lines.append(turn.t(f"Evidence (line {evidence['line']}):", f"证据（第 {evidence['line']} 行）：") + " " + code_span(evidence["excerpt"][:200]))
