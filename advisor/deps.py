@@ -63,8 +63,8 @@ TOOL_SPECS = [
     ToolSpec(
         "check_measured",
         check_measured,
-        "Expected vs measured NCCL all_reduce bus bandwidth for stated NICs or a card's NVLink/PCIe, with a verdict and suspects",
-        "对比实测与理论 NCCL all_reduce 总线带宽（按网卡或 NVLink/PCIe），给出结论和可疑原因",
+        "Is a measured NCCL busbw normal for the NICs or card? Expected range, verdict, suspects",
+        "实测 NCCL 带宽是否正常：理论范围、结论、可疑原因",
     ),
 ]
 

@@ -26,10 +26,10 @@ class MeasuredCheckRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    measured_busbw_gbs: float = Field(gt=0, le=10_000, description="busbw column of nccl-tests all_reduce_perf, GB/s.")
+    measured_busbw_gbs: float = Field(ge=0.01, le=10_000, description="busbw column of nccl-tests all_reduce_perf, GB/s.")
     nodes: int | None = Field(None, ge=1, le=100_000, description="Nodes in the test; more than one means the NICs carry it.")
     nics_per_node: int | None = Field(None, ge=1, le=64, description="RDMA NICs (HCAs) per node.")
-    nic_gbps: float | None = Field(None, gt=0, le=3200, description="Line rate of one NIC, Gb/s (200 for HDR/200G).")
+    nic_gbps: float | None = Field(None, ge=1, le=3200, description="Line rate of one NIC, Gb/s (200 for HDR/200G).")
     gpu: str | None = Field(None, description="Card, for a test inside one node (its NVLink or PCIe link).")
     gpus_per_node: int | None = Field(None, ge=1, le=72)
     interconnect: Literal["pcie", "nvlink"] | None = Field(None, description="Stated link between the node's GPUs, if any.")

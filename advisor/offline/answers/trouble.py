@@ -66,7 +66,7 @@ def answer(turn: Turn) -> str:
     else:
         for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
             parts.append(_finding(turn, rank, finding, [*tried, *futile], lead_cause=rank == 1 and check is None))
-    if check:
+    if check and "formula" in check:
         parts.append(_say(turn, "measured_formula", formula=check["formula"], low=number(check["expected_low_gbs"]),
                           high=number(check["expected_high_gbs"]), source=check["sources"][0]))  # fmt: skip
     hint = result.get("memory_hint")
@@ -124,7 +124,7 @@ def _lead(turn: Turn, top: dict, check: dict | None, setup: dict) -> str:
         }  # fmt: skip
         lead = _say(turn, f"measured_verdict.{check['verdict']}", **figures)
         if check.get("shape") in _texts()["measured_shape"]:
-            lead += " " + _say(turn, f"measured_shape.{check['shape']}", one_low=number(check.get("one_nic_low_gbs") or 0),
+            lead += turn.t(" ", "") + _say(turn, f"measured_shape.{check['shape']}", one_low=number(check.get("one_nic_low_gbs") or 0),
                                one_high=number(check.get("one_nic_high_gbs") or 0))  # fmt: skip
         return lead
     cause = turn.text(top["causes"][0]) if top["causes"] else ""
@@ -139,7 +139,7 @@ def _family_checklist(turn: Turn, finding: dict, notes: list[str]) -> str:
     steps = _steps(turn, finding["actions"])
     ask = _say(turn, f"checklist_ask.{finding['rule_id']}")
     related(turn, turn.text(finding["title"]))
-    return "\n\n".join([" ".join(lines), steps, ask, *notes])
+    return "\n\n".join([turn.t(" ", "").join(lines), steps, ask, *notes])
 
 
 def _general_checklist(turn: Turn, notes: list[str]) -> str:
