@@ -33,7 +33,7 @@ def test_the_same_question_in_chinese_gets_the_verdict_in_chinese(offline_adviso
 
 
 def test_a_healthy_busbw_is_called_normal_and_sends_the_reader_elsewhere(offline_advisor):
-    response = offline_advisor.answer("busbw is 370 GB/s across 4 nodes with 8x400G NICs each, is the fabric the bottleneck?")
+    response = offline_advisor.answer("our nccl all_reduce test across 4 nodes shows 370 GB/s busbw, 8x400G NICs per node. normal?")
     assert first_block(response).startswith("**Yes, that is normal — 370 GB/s reaches the 320–360 GB/s")
     assert "profile a few steps" in response.answer and "nvidia-peermem" not in response.answer
 
@@ -65,7 +65,9 @@ def test_a_nan_loss_gets_a_checklist_and_the_request_for_output_comes_last(offli
     ):
         response = offline_advisor.answer(question)
         assert first_block(response).startswith(lead)
-        assert "set_detect_anomaly" in response.answer and response.answer.rstrip().endswith(last)
+        answer = response.answer
+        assert "set_detect_anomaly" in answer and last in answer
+        assert answer.index(last) > answer.index("dcgmi diag -r 3")  # the request for output follows every check
         assert "Paste the full error" not in response.answer
 
 

@@ -132,6 +132,7 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         finding for matcher in rules.matchers if (finding := _evaluate(matcher, text, lowered, lines, records, setup))
     ]
     findings = _causes_for_symptoms(findings, rules, setup)
+    findings = [finding for finding in findings if not rules.rule(finding.rule_id).ruled_out(setup)]
     if any(finding.family != CHECKLIST_FAMILY for finding in findings):
         findings = [finding for finding in findings if finding.family != CHECKLIST_FAMILY]
     findings.sort(key=lambda f: (-f.score, f.evidence[0].line))

@@ -110,17 +110,16 @@ Symptom = Literal[
 ]
 
 
-class Likelihood(BaseModel):
-    """A stated setup that makes a cause likelier: ``when`` all hold, the rule's weight is at least ``weight``."""
+class StatedContext(BaseModel):
+    """Conditions on the stated setup that all hold: ``nodes > 1``, ``method == 'inference'``."""
 
     model_config = ConfigDict(extra="forbid")
     when: list[str] = Field(min_length=1, description="Conditions on the stated setup, e.g. 'nodes > 1', 'batch <= 4'.")
-    weight: float = Field(gt=0, le=1)
 
     _conditions: tuple[Condition, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
-    def _compile(self) -> Likelihood:
+    def _compile(self) -> StatedContext:
         conditions = tuple(Condition.parse(text) for text in self.when)
         unknown = sorted({f for c in conditions for f in c.fields()} - SETUP_FIELDS)
         if unknown:
@@ -130,6 +129,12 @@ class Likelihood(BaseModel):
 
     def holds(self, setup: dict[str, Value]) -> bool:
         return all(condition.holds("setup", setup) for condition in self._conditions)
+
+
+class Likelihood(StatedContext):
+    """A stated setup that makes a cause likelier: ``when`` all hold, the rule's weight is at least ``weight``."""
+
+    weight: float = Field(gt=0, le=1)
 
 
 class Action(BaseModel):
@@ -166,9 +171,9 @@ class Rule(BaseModel):
     likely_when: list[Likelihood] = Field(
         default_factory=list, description="Stated setups that raise this cause's weight (a multi-node job: the network)."
     )
-    unlikely_when: list[Likelihood] = Field(
+    ruled_out_when: list[StatedContext] = Field(
         default_factory=list,
-        description="Stated setups that cap this cause's weight at ``weight`` (a serving engine's OOM is not a training one).",
+        description="Stated setups in which this cause cannot apply (a serving engine's OOM is not a training step's).",
     )
     meta: dict[str, str] = Field(default_factory=dict, description="Source facts, e.g. NVIDIA's Xid resolution buckets.")
     source: str | None = None
@@ -235,10 +240,11 @@ class Rule(BaseModel):
             if likelihood.holds(setup) and likelihood.weight > weight:
                 weight = likelihood.weight
                 because = [f for c in likelihood._conditions for f in c.fields()]
-        for unlikely in self.unlikely_when:  # a context that rules the cause out wins over one that favours it
-            if unlikely.holds(setup) and unlikely.weight < weight:
-                weight, because = unlikely.weight, []
         return weight, because
+
+    def ruled_out(self, setup: dict[str, Value]) -> bool:
+        """The stated setup excludes this cause whatever the evidence (one node: no NIC carries the collective)."""
+        return any(context.holds(setup) for context in self.ruled_out_when)
 
 
 @dataclass(frozen=True, slots=True)
