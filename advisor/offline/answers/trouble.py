@@ -18,6 +18,7 @@ from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of
 from advisor.offline.turn import Turn
+from tools.troubleshoot.diagnose import CHECKLIST_FAMILY
 
 SHOWN_FINDINGS = 3
 TEXT_FILE = Path(__file__).with_name("trouble_text.yaml")
@@ -75,8 +76,6 @@ def answer(turn: Turn) -> str:
     related(turn, turn.text(top["title"]))
     return "\n\n".join([part for part in parts if part] + notes)
 
-
-CHECKLIST_FAMILY = "checklist"
 
 
 def _measured_check(turn: Turn, diagnosis: dict) -> dict | None:
