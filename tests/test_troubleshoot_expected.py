@@ -87,6 +87,7 @@ def test_nonsense_input_is_refused_in_both_languages():
         ("nccl-tests across 2 servers: busbw is just 7.5 GB/s, every box has 4 x 200Gb/s HCAs", 7.5, 4, 200),
         ("两台机器跑 all_reduce_perf，busbw 才 11 GB/s，每台有 8 张 400G 网卡", 11, 8, 400),
         ("# Avg bus bandwidth    : 31.2\nwe have 8×400G IB per node", 31.2, 8, 400),
+        ("nccl 测试 busbw 只有 6 GB/s\n补充一下：每台 4 张 200G 的 RoCE 网卡", 6, 4, 200),
     ],
 )
 def test_the_measured_busbw_and_the_nics_are_read_in_both_languages(text, busbw, nics, rate):

@@ -48,7 +48,7 @@ _NIC_PATTERNS = [
     re.compile(r"(?i)(?<![\d.])(?P<count>\d{1,2})\s*[x×*]\s*(?P<gbps>\d{2,4})\s*(?:g|gb|gbps|gb/s|gbit|gbe)\b"),
     re.compile(
         r"(?i)(?<![\d.])(?P<count>\d{1,2})\s*(?:张|块|个|根|条|ports?\s+of|nics?\s+of|hcas?\s+of|links?\s+of|cards?\s+of)?\s*"
-        r"(?P<gbps>\d{2,4})\s*(?:g|gb|gbps|gb/s|gbit|gbe)\b\s*(?:ib|roce|rdma|infiniband|ethernet|以太网)?\s*(?:网卡|nics?|hcas?|ports?|cards?|网口)"
+        r"(?P<gbps>\d{2,4})\s*(?:g|gb|gbps|gb/s|gbit|gbe)\b\s*(?:的)?\s*(?:ib|roce|rdma|infiniband|ethernet|以太网)?\s*(?:网卡|nics?|hcas?|ports?|cards?|网口)"
     ),
 ]
 # GPUs in a node that talk over PCIe only: "8 PCIe A100s", "A100 PCIe", "no NVLink", "没有NVLink".
