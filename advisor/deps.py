@@ -10,6 +10,7 @@ from advisor.retrieval.search import Retriever
 from advisor.retrieval.tool import search_knowledge, shared_retriever
 from knowledge.catalog import Catalog, load_catalog
 from knowledge.clouds import PriceBook, load_price_book
+from knowledge.link_expectations import LinkExpectations, load_link_expectations
 from knowledge.serving import ServingData, load_serving_data
 from tools.cost.rentals import compare_rentals
 from tools.cost.tco import compute_tco
@@ -20,6 +21,7 @@ from tools.memory.runnable import runnable_models
 from tools.recommend import recommend_gpus
 from tools.serving.estimator import estimate_throughput
 from tools.troubleshoot.diagnose import diagnose
+from tools.troubleshoot.expected import check_measured
 from tools.troubleshoot.rulebook import RuleBook, load_rulebook
 
 TOOL_SPECS = [
@@ -65,11 +67,18 @@ TOOL_SPECS = [
         "检索GPU与大模型基础设施知识库，并引用结果",
     ),
     ToolSpec("diagnose", diagnose, "Diagnose GPU/training problems from a symptom or pasted log", "根据症状描述或日志诊断GPU/训练问题"),
+    ToolSpec(
+        "check_measured",
+        check_measured,
+        "Is a measured NCCL busbw normal for the NICs or card? Expected range, verdict, suspects",
+        "实测 NCCL 带宽是否正常：理论范围、结论、可疑原因",
+    ),
 ]
 
 
 def default_registry() -> Registry:
-    providers = {Catalog: load_catalog, PriceBook: load_price_book, ServingData: load_serving_data, RuleBook: load_rulebook, Retriever: shared_retriever}
+    providers = {Catalog: load_catalog, PriceBook: load_price_book, ServingData: load_serving_data, RuleBook: load_rulebook, Retriever: shared_retriever,
+                 LinkExpectations: load_link_expectations}
     return Registry(TOOL_SPECS, providers)
 
 

@@ -115,6 +115,10 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
     },  # fmt: skip
     "search_knowledge": {"query": "Question or keywords (中文 or English)", "k": "Documents to return"},
     "diagnose": {"text": "Symptom or pasted log (traceback, dmesg, nvidia-smi, NCCL)", "model": "Model being trained/served"},
+    "check_measured": {
+        "measured_busbw_gbs": "busbw, GB/s", "nodes": "Nodes", "nics_per_node": "NICs per node", "nic_gbps": "Gb/s per NIC",
+        "gpu": _GPU,
+    },
 }
 DESCRIPTIONS = {
     "estimate_memory": "GPU memory per GPU for inference or training, itemised, with a fit verdict for `gpu` / 逐项估算显存并判断能否放进指定GPU",
@@ -181,7 +185,7 @@ def llm_tools(registry: Registry) -> list[dict[str, Any]]:
     ]
 
 
-SCHEMA_BUDGET_CHARS = 9500  # eleven tools for the model, about 2.6k tokens: room in an 8k-token local context
+SCHEMA_BUDGET_CHARS = 10300  # twelve tools for the model, about 2.9k tokens: room in an 8k-token local context
 
 
 def schema_chars(registry: Registry) -> int:

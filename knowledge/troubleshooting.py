@@ -17,7 +17,7 @@ from knowledge.catalog import CatalogError
 
 RULES_DIR = Path(__file__).parent / "troubleshooting"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader reads xid.yaml ~10× faster
-Family = Literal["oom", "utilization", "thermal", "xid", "nccl", "hardware"]
+Family = Literal["oom", "utilization", "thermal", "xid", "nccl", "hardware", "checklist"]
 FAMILIES: tuple[str, ...] = Family.__args__  # type: ignore[attr-defined]
 
 

@@ -24,7 +24,7 @@ def test_a_utilisation_range_on_several_nodes_puts_communication_first(offline_a
     response = ask(offline_advisor, question)
     assert diagnose_call(response).args["setup"]["nodes"] == 3
     answer = response.answer
-    assert answer.startswith("**Most likely: Multi-GPU communication limits throughput**")
+    assert answer.startswith("**Most likely cause: Multi-GPU communication limits throughput.** Collectives run")
     assert "From your description: GPU utilisation 25–35%" in answer and "nodes: 3" in answer
     assert "all_reduce_perf" in answer and "Evidence (line" not in answer
     assert question not in answer  # the facts are listed, the sentence is not echoed
@@ -32,7 +32,7 @@ def test_a_utilisation_range_on_several_nodes_puts_communication_first(offline_a
 
 def test_a_chinese_range_with_few_workers_puts_data_loading_first(offline_advisor):
     answer = ask(offline_advisor, "训练的时候显卡利用率就二三十%，num_workers=1").answer
-    assert answer.startswith("**最可能的原因: 瓶颈很可能在数据加载**")
+    assert answer.startswith("**最可能的原因：瓶颈很可能在数据加载。**num_workers=0 时")
     assert "根据您的描述：GPU 利用率 20–30%" in answer and "DataLoader 工作进程 1 个" in answer
     assert "py-spy top" in answer and "证据（第" not in answer
 
@@ -62,7 +62,7 @@ def test_an_oom_that_fits_by_the_estimate_looks_elsewhere(offline_advisor):
 
 def test_a_hang_across_nodes_points_at_the_network_first(offline_advisor):
     answer = ask(offline_advisor, "on 2 nodes the run freezes in allreduce and the NCCL watchdog times out").answer
-    assert answer.startswith("**Most likely: NCCL picked a local-only network interface**")
+    assert answer.startswith("**Most likely cause: NCCL picked a local-only network interface.**")
     assert "NCCL_SOCKET_IFNAME" in answer and "Ranked here because of: nodes: 2." in answer
 
 

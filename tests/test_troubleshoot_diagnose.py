@@ -55,7 +55,7 @@ GOLDEN = {
     "nccl_system_error.log": ("nccl-system-error", {"nccl_version": "2.25.1"}, 6),
     "nccl_unhandled_cuda_error.log": ("nccl-cuda-error", {"nccl_version": "2.14.3"}, 1),
     "nccl_internal_error.log": ("nccl-internal-error", {"error": "internal_error"}, 1),
-    "nccl_ib_completion_error.log": ("nccl-ib-error", {"ib_status": 12.0, "vendor_err": 129.0}, 3),
+    "nccl_ib_completion_error.log": ("rdma-retry-exceeded", {"ib_status": 12.0, "vendor_err": 129.0}, 3),  # status 12: retries exhausted, explained on its own
     "nccl_wrong_interface.log": ("nccl-wrong-interface", {"iface": "docker0"}, 1),
     "nccl_shm_too_small.log": ("shm-too-small", {"shm_request_bytes": 9637888.0}, 3),
     "dataloader_bus_error.log": ("shm-too-small", {"source": "dataloader"}, 1),

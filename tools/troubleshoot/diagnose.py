@@ -21,9 +21,13 @@ from tools.troubleshoot.rulebook import Action, Rule, RuleBook, RuleMatcher
 from tools.troubleshoot.stated import StatedSetup
 
 MAX_INPUT_BYTES = 200 * 1024
+CHECKLIST_FAMILY = "checklist"  # symptom-family checklists: the answer when nothing more specific matched
 KEYWORD_STRENGTH = 0.6  # a word in prose is weaker evidence than a matching log line
 # Records that come from a sentence the user typed, not from a pasted log: they are the user's words, not evidence to quote.
-DESCRIBED_KINDS = {("symptoms", "gpu_util"), ("symptoms", "temperature"), ("symptoms", "setting"), ("xid", "mention")}
+DESCRIBED_KINDS = {
+    ("symptoms", "gpu_util"), ("symptoms", "temperature"), ("symptoms", "setting"), ("symptoms", "bandwidth"),
+    ("xid", "mention"),
+}
 MAX_EVIDENCE = 3
 MIB_PER_GIB = 1024
 GB_PER_GIB = 2**30 / 1e9
@@ -108,6 +112,13 @@ class Diagnosis(BaseModel):
     analyzed_bytes: int
     memory_hint: MemoryHint | None = None
     notes: list[Text] = Field(default_factory=list)
+    stated: dict[str, Value] = Field(
+        default_factory=dict, description="The setup the causes were ranked with: the request's and what the text says (nics_per_node…)."
+    )
+    measured: dict[str, Value] = Field(
+        default_factory=dict,
+        description="Figures the user measured, e.g. busbw_gbs (NCCL all_reduce bus bandwidth); check them with check_measured.",
+    )
 
 
 def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
@@ -121,6 +132,9 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         finding for matcher in rules.matchers if (finding := _evaluate(matcher, text, lowered, lines, records, setup))
     ]
     findings = _causes_for_symptoms(findings, rules, setup)
+    findings = [finding for finding in findings if not rules.rule(finding.rule_id).ruled_out(setup)]
+    if any(finding.family != CHECKLIST_FAMILY for finding in findings):
+        findings = [finding for finding in findings if finding.family != CHECKLIST_FAMILY]
     findings.sort(key=lambda f: (-f.score, f.evidence[0].line))
     for finding in findings:  # report lines as numbered in what the user pasted
         for item in finding.evidence:
@@ -135,6 +149,8 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         analyzed_bytes=analyzed_bytes,
         memory_hint=_memory_hint(records.get("pytorch_oom", {}).get(None, []), request.model),
         notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)),
+        stated=setup,
+        measured=_measured(records.get("symptoms", {})),
     )
 
 
@@ -249,6 +265,15 @@ def _stated_in_text(index: RecordIndex) -> dict[str, Value]:
         for field, value in record.values.items():
             stated.setdefault(field, value)
     return stated
+
+
+def _measured(index: RecordIndex) -> dict[str, Value]:
+    """The first measured figure of each kind the text states ("busbw only 8 GB/s")."""
+    measured: dict[str, Value] = {}
+    for record in index.get(("kind", "bandwidth"), []):
+        for field, value in record.values.items():
+            measured.setdefault(field, value)
+    return measured
 
 
 def _causes_for_symptoms(findings: list[Finding], rules: RuleBook, setup: dict[str, Value]) -> list[Finding]:

@@ -104,20 +104,22 @@ class Patterns(BaseModel):
 
 
 Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context", "workers"]
-Symptom = Literal["low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang"]
+Symptom = Literal[
+    "low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang", "slow_interconnect",
+    "busy_but_slow",
+]
 
 
-class Likelihood(BaseModel):
-    """A stated setup that makes a cause likelier: ``when`` all hold, the rule's weight is at least ``weight``."""
+class StatedContext(BaseModel):
+    """Conditions on the stated setup that all hold: ``nodes > 1``, ``method == 'inference'``."""
 
     model_config = ConfigDict(extra="forbid")
     when: list[str] = Field(min_length=1, description="Conditions on the stated setup, e.g. 'nodes > 1', 'batch <= 4'.")
-    weight: float = Field(gt=0, le=1)
 
     _conditions: tuple[Condition, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
-    def _compile(self) -> Likelihood:
+    def _compile(self) -> StatedContext:
         conditions = tuple(Condition.parse(text) for text in self.when)
         unknown = sorted({f for c in conditions for f in c.fields()} - SETUP_FIELDS)
         if unknown:
@@ -127,6 +129,12 @@ class Likelihood(BaseModel):
 
     def holds(self, setup: dict[str, Value]) -> bool:
         return all(condition.holds("setup", setup) for condition in self._conditions)
+
+
+class Likelihood(StatedContext):
+    """A stated setup that makes a cause likelier: ``when`` all hold, the rule's weight is at least ``weight``."""
+
+    weight: float = Field(gt=0, le=1)
 
 
 class Action(BaseModel):
@@ -162,6 +170,10 @@ class Rule(BaseModel):
     )
     likely_when: list[Likelihood] = Field(
         default_factory=list, description="Stated setups that raise this cause's weight (a multi-node job: the network)."
+    )
+    ruled_out_when: list[StatedContext] = Field(
+        default_factory=list,
+        description="Stated setups in which this cause cannot apply (a serving engine's OOM is not a training step's).",
     )
     meta: dict[str, str] = Field(default_factory=dict, description="Source facts, e.g. NVIDIA's Xid resolution buckets.")
     source: str | None = None
@@ -229,6 +241,10 @@ class Rule(BaseModel):
                 weight = likelihood.weight
                 because = [f for c in likelihood._conditions for f in c.fields()]
         return weight, because
+
+    def ruled_out(self, setup: dict[str, Value]) -> bool:
+        """The stated setup excludes this cause whatever the evidence (one node: no NIC carries the collective)."""
+        return any(context.holds(setup) for context in self.ruled_out_when)
 
 
 @dataclass(frozen=True, slots=True)

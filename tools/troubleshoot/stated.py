@@ -23,6 +23,9 @@ class StatedSetup(BaseModel):
     params_b: float | None = Field(None, gt=0, description="Model size in billions of parameters.")
     gpu_memory_gb: float | None = Field(None, gt=0, description="Memory of one card, as sold.")
     method: str | None = Field(None, description="What the job does: inference, lora, qlora, full_finetune, pretrain…")
+    interconnect: str | None = Field(None, description="How the GPUs of a node talk: 'pcie' (no NVLink between them) or 'nvlink'.")
+    nics_per_node: int | None = Field(None, ge=1, description="Network cards (HCAs) per node used for inter-node traffic.")
+    nic_gbps: float | None = Field(None, gt=0, description="Line rate of one of those cards, Gb/s (200 for HDR/200G).")
 
     def values(self) -> dict[str, Value]:
         """Stated fields as rule conditions compare them: numbers as floats, words as text."""

@@ -18,6 +18,7 @@ from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of
 from advisor.offline.turn import Turn
+from tools.troubleshoot.diagnose import CHECKLIST_FAMILY
 
 SHOWN_FINDINGS = 3
 TEXT_FILE = Path(__file__).with_name("trouble_text.yaml")
@@ -42,33 +43,116 @@ def answer(turn: Turn) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     result = outcome.result
-    findings = result["findings"]
     notes = [f"ℹ️ {turn.text(n)}" for n in result["notes"]]
+    check = _measured_check(turn, result)
+    findings = _suspects_first(result["findings"], check)
     if not findings:
-        lead = turn.t(
-            "I couldn't match this to a known failure pattern. Paste the full error (the last 50 lines of the log, `nvidia-smi -q`, or `dmesg | grep -i xid`) and I'll look again.",
-            "没有匹配到已知的故障模式。请贴出完整报错（日志最后50行、`nvidia-smi -q` 输出或 `dmesg | grep -i xid`），我再帮您分析。",
-        )
-        return "\n\n".join([lead, *notes])
+        return _general_checklist(turn, notes[:-1])  # the tool's last note asks for logs; the checklist ends with that
     top = findings[0]
-    parts = [f"**{turn.t('Most likely', '最可能的原因')}: {turn.text(top['title'])}**"]
+    if top["family"] == CHECKLIST_FAMILY:
+        return _family_checklist(turn, top, notes)
+    parts = [_lead(turn, top, check, setup)]
     tried = _already_tried(turn)
     if tried:
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
     if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
-        parts.append(_from_description(turn, top, setup))
+        parts.append(_from_description(turn, top, {**result.get("stated", {}), **setup}))
     futile: tuple[str, ...] = ()
     if top["family"] == "oom":
         fit, futile = _fit_check(turn)
         parts.append(fit)
-    for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
-        parts.append(_finding(turn, rank, finding, [*tried, *futile]))
+    if check and check.get("verdict") == "as_expected":
+        parts.append(_say(turn, "measured_fine_next"))
+    else:
+        for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
+            parts.append(_finding(turn, rank, finding, [*tried, *futile], lead_cause=rank == 1 and check is None))
+    if check and "formula" in check:
+        parts.append(_say(turn, "measured_formula", formula=check["formula"], low=number(check["expected_low_gbs"]),
+                          high=number(check["expected_high_gbs"]), source=check["sources"][0]))  # fmt: skip
     hint = result.get("memory_hint")
     if hint and hint.get("capacity_gb"):
         parts.append(_memory_tie_in(turn, hint))
     related(turn, turn.text(top["title"]))
     return "\n\n".join([part for part in parts if part] + notes)
+
+
+
+def _measured_check(turn: Turn, diagnosis: dict) -> dict | None:
+    """A measured busbw judged against what the stated NICs or card should give; None when nothing was measured.
+    A setup too thin to judge (no NICs for a multi-node test) is not an error: the lead asks for what is missing."""
+    measured = diagnosis.get("measured", {}).get("busbw_gbs")
+    if not measured:
+        return None
+    stated, s = diagnosis.get("stated", {}), turn.slots
+    args = {
+        "measured_busbw_gbs": measured, "nodes": _whole(stated.get("nodes")), "nics_per_node": _whole(stated.get("nics_per_node")),
+        "nic_gbps": stated.get("nic_gbps"), "gpu": s.gpus[0] if s.gpus else None, "gpus_per_node": s.gpu_count,
+        "interconnect": stated.get("interconnect") if stated.get("interconnect") in ("pcie", "nvlink") else None,
+    }  # fmt: skip
+    outcome = turn.call("check_measured", args)
+    if not outcome.ok:
+        error = outcome.error or {}
+        return {"missing": turn.t(error.get("en", ""), error.get("zh", "")), "measured_gbs": measured}
+    return outcome.result
+
+
+def _whole(value: object) -> int | None:
+    return int(value) if isinstance(value, int | float) and value >= 1 else None
+
+
+def _suspects_first(findings: list[dict], check: dict | None) -> list[dict]:
+    """The causes the measured shortfall points to lead, in the check's order; the rest keep the diagnosis's order."""
+    suspects = (check or {}).get("suspects") or []
+    order = {rule_id: index for index, rule_id in enumerate(suspects)}
+    return sorted(findings, key=lambda f: order.get(f["rule_id"], len(order)))
+
+
+def _lead(turn: Turn, top: dict, check: dict | None, setup: dict) -> str:
+    """The first sentence answers: the verdict on a measured figure, or the likeliest cause and why, never a title alone."""
+    if check and "missing" in check:
+        return _say(turn, "measured_missing", measured=number(check["measured_gbs"]), need=check["missing"], cause=turn.text(top["title"]))
+    if check:
+        figures = {
+            "measured": number(check["measured_gbs"]), "low": number(check["expected_low_gbs"]),
+            "high": number(check["expected_high_gbs"]), "times": number(check["times_below"]),
+            "percent": number(check["percent_of_expected"]), "cause": turn.text(top["title"]),
+            "setup": _say(turn, f"measured_path.{check['path']}", nics=check.get("nics_per_node"),
+                          rate=number(check.get("nic_gbps") or 0), gpu=check.get("gpu"), gen=check.get("pcie_gen"),
+                          raw=number(check["raw_gbs"])),
+        }  # fmt: skip
+        lead = _say(turn, f"measured_verdict.{check['verdict']}", **figures)
+        if check.get("shape") in _texts()["measured_shape"]:
+            lead += turn.t(" ", "") + _say(turn, f"measured_shape.{check['shape']}", one_low=number(check.get("one_nic_low_gbs") or 0),
+                               one_high=number(check.get("one_nic_high_gbs") or 0))  # fmt: skip
+        return lead
+    cause = turn.text(top["causes"][0]) if top["causes"] else ""
+    return _say(turn, "lead_cause", title=turn.text(top["title"]), cause=cause).strip()
+
+
+def _family_checklist(turn: Turn, finding: dict, notes: list[str]) -> str:
+    """A problem named only by its family ("loss goes NaN"): the checks that tell its usual causes apart, in order,
+    then which output to send, by command."""
+    lines = [_say(turn, "checklist_lead", family=turn.text(finding["title"]))]
+    lines += [turn.text(cause) for cause in finding["causes"][:1]]
+    steps = _steps(turn, finding["actions"])
+    ask = _say(turn, f"checklist_ask.{finding['rule_id']}")
+    related(turn, turn.text(finding["title"]))
+    return "\n\n".join([turn.t(" ", "").join(lines), steps, ask, *notes])
+
+
+def _general_checklist(turn: Turn, notes: list[str]) -> str:
+    """Nothing matched, not even a symptom family: a first triage everyone can run, then the outputs to send."""
+    entry = _texts()["general_checklist"]
+    steps = _steps(turn, entry["steps"])
+    return "\n\n".join([_say(turn, "general_checklist.lead"), steps, _say(turn, "general_checklist.ask"), *notes])
+
+
+def _steps(turn: Turn, actions: list[dict]) -> str:
+    return "\n".join(
+        f"{index}. {turn.text(action)}" + (f"\n   `{action['command']}`" if action.get("command") else "")
+        for index, action in enumerate(actions, start=1)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -113,12 +197,17 @@ def _from_description(turn: Turn, finding: dict, setup: dict) -> str:
     if "temperature_c" in parsed:
         facts.append(_say(turn, "fact.temperature_c", value=number(parsed["temperature_c"])))
     stated = {**setup, **finding.get("stated", {})}
-    for field, value in stated.items():
-        shown = _say(turn, f"method_name.{value}") if field == "method" and value in _texts()["method_name"] else value
-        facts.append(_say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown))
+    facts += [_fact(turn, field, value) for field, value in stated.items()]
     if not facts:
         facts.append(_say(turn, "fact.symptom_only"))
     return _say(turn, "from_description", facts=_say(turn, "facts_joiner").join(facts))
+
+
+def _fact(turn: Turn, field: str, value: object) -> str:
+    """One stated setup fact in words: a named workload or link by its name, a figure as a number."""
+    names = _texts()["value_name"].get(field, {})
+    shown = _say(turn, f"value_name.{field}.{value}") if value in names else value
+    return _say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown)
 
 
 def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...]]:
@@ -215,19 +304,21 @@ def _parsed(turn: Turn, field: str, value: object) -> str:
     return f"{name} {shown}{PARSED_UNITS.get(unit, '')}"
 
 
-def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = ()) -> str:
+def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), lead_cause: bool = False) -> str:
+    """One ranked cause with its evidence and steps; ``lead_cause``: its first cause was said in the lead already."""
     evidence = finding["evidence"][0] if finding["evidence"] and not _described(finding) else None
     lines = [f"**{rank}. {turn.text(finding['title'])}**"]
     if finding.get("stated"):
-        facts = [_say(turn, f"fact.{field}", value=number(value)) for field, value in finding["stated"].items()]
+        facts = [_fact(turn, field, value) for field, value in finding["stated"].items()]
         lines.append(_say(turn, "raised_by", facts=_say(turn, "facts_joiner").join(facts)))
     if evidence:
         lines.append(turn.t(f"Evidence (line {evidence['line']}):", f"证据（第 {evidence['line']} 行）：") + " " + code_span(evidence["excerpt"][:200]))
     if finding["parsed"] and evidence:  # figures read from a description are listed once, as stated facts
         values = "; ".join(_parsed(turn, field, value) for field, value in list(finding["parsed"].items())[:6])
         lines.append(turn.t("Read from the log: ", "从日志读出：") + values)
-    if finding["causes"]:
-        lines.append(turn.t("Likely causes: ", "可能原因：") + turn.t(" ", "").join(turn.text(c) for c in finding["causes"][:3]))
+    causes = finding["causes"][1:3] if lead_cause else finding["causes"][:3]
+    if causes:
+        lines.append(turn.t("Likely causes: ", "可能原因：") + turn.t(" ", "").join(turn.text(c) for c in causes))
     for action in [a for a in finding["actions"] if a.get("lever") not in tried][:4]:
         step = turn.text(action)
         command = action.get("command")

@@ -78,8 +78,8 @@ PARSERS: dict[str, ParserSpec] = {
         frozenset({"nvml_library_version", "driver_cuda_version", "driver_version", "runtime_cuda_version"}),
     ),
     "symptoms": ParserSpec(
-        parse_symptoms, frozenset({"smi_table", "gpu_util", "temperature", "setting"}),
+        parse_symptoms, frozenset({"smi_table", "gpu_util", "temperature", "setting", "bandwidth"}),
         frozenset({"gpu_util_percent", "gpu_util_low_percent", "gpu_util_high_percent", "temperature_c", "power_draw_w",
-                   "power_cap_w", "dataloader_workers"}),
+                   "power_cap_w", "dataloader_workers", "busbw_gbs", "nics_per_node", "nic_gbps", "interconnect", "method"}),
     ),
 }  # fmt: skip

@@ -32,6 +32,34 @@ _WORKERS = [
 _SMI_TABLE_ROW = re.compile(
     r"\|\s*(?:\d+%|N/A)\s+(?P<temp>\d+)C\s+P\d+\s+(?P<draw>\d+)W\s*/\s*(?P<cap>\d+)W\s*\|[^|\n]*MiB\s*\|\s*(?P<util>\d+)%"
 )
+# A measured collective bandwidth: "busbw only 8 GB/s", "8GB/s busbw", nccl-tests' "# Avg bus bandwidth : 8.1".
+# GB/s with a capital B only: "200 Gb/s" is a NIC's line rate in bits, not a measurement.
+_BANDWIDTH_LITERALS = ("busbw", "bus bandwidth", "all_reduce", "allreduce", "all-reduce", "nccl", "NCCL", "带宽", "bandwidth")
+_GBS = r"(?P<gbs>\d{1,4}(?:\.\d+)?)\s*(?:GB/s|GB/S|GBps|GB每秒)"
+_BANDWIDTH_PATTERNS = [
+    re.compile(r"Avg bus bandwidth\s*:\s*(?P<gbs>\d{1,4}(?:\.\d+)?)"),
+    re.compile(r"(?i:busbw|bus bandwidth|带宽)[^\d\n。，,]{0,24}?" + _GBS),
+    re.compile(_GBS + r"\s*(?:的\s*)?(?i:busbw|bus bandwidth|带宽)"),
+    re.compile(r"(?i:all_reduce|allreduce|all-reduce|nccl)[^\n。]{0,60}?" + _GBS),
+]
+# NICs per node and their line rate: "4x200G NICs", "8 × 400Gb/s IB", "4张200G网卡", "4 200G NICs".
+_NIC_LITERALS = ("G", "g")
+_NIC_PATTERNS = [
+    re.compile(r"(?i)(?<![\d.])(?P<count>\d{1,2})\s*[x×*]\s*(?P<gbps>\d{2,4})\s*(?:g|gb|gbps|gb/s|gbit|gbe)\b"),
+    re.compile(
+        r"(?i)(?<![\d.])(?P<count>\d{1,2})\s*(?:张|块|个|根|条|ports?\s+of|nics?\s+of|hcas?\s+of|links?\s+of|cards?\s+of)?\s*"
+        r"(?P<gbps>\d{2,4})\s*(?:g|gb|gbps|gb/s|gbit|gbe)\b\s*(?:的)?\s*(?:ib|roce|rdma|infiniband|ethernet|以太网)?\s*(?:网卡|nics?|hcas?|ports?|cards?|网口)"
+    ),
+]
+# GPUs in a node that talk over PCIe only: "8 PCIe A100s", "A100 PCIe", "no NVLink", "没有NVLink".
+_PCIE_ONLY = re.compile(
+    r"(?i)\bpcie\b\s*(?:版|的)?\s*(?:a100|h100|h800|a800|h20|l40s?|l20|l4|a10|a40|rtx|4090|5090|gpus?|cards?|卡|显卡)"
+    r"|(?:a100|h100|h800|a800|l40s?|gpus?|cards?|卡)\s*(?:\(|（)?\s*pcie\b"
+    r"|\bno\s+nvlink|\bwithout\s+nvlink|没有\s*nvlink|无\s*nvlink|不带\s*nvlink"
+)
+# A serving engine named, or one of its start-up settings: the job is inference, whatever the OOM looks like.
+_SERVING_LITERALS = ("vllm", "vLLM", "VLLM", "sglang", "SGLang", "SGLANG", "max_model_len", "max-model-len", "gpu_memory_utilization",
+                     "gpu-memory-utilization", "mem-fraction-static", "mem_fraction_static", "max_num_seqs", "max-num-seqs")
 _TEMPERATURE_LITERALS = ("温度", "temp", "Temp", "TEMP", "°", "℃", "度")
 # "    GPU Max Operating Temp   : 85 C": nvidia-smi -q lines are limits or readings for the -q parser, not prose.
 _SMI_QUERY_LINE = re.compile(r"\s+\S[^:\n]*?\s{2,}:\s")
@@ -71,6 +99,27 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
                 value = number(match.group(1))
                 if value is not None and 20 <= value <= 130:
                     found.setdefault(("temperature", match.start(1)), (match.start(), {"temperature_c": value}))
+    for start, end in lines_with(text, _BANDWIDTH_LITERALS, 20):
+        for pattern in _BANDWIDTH_PATTERNS:
+            match = next(first_matches(pattern.finditer(text, start, end)), None)
+            value = number(match.group("gbs")) if match else None
+            if value is not None and value > 0:
+                found.setdefault(("bandwidth", start), (match.start(), {"busbw_gbs": value}))
+                break
+    for start, end in lines_with(text, _NIC_LITERALS, 20):
+        for pattern in _NIC_PATTERNS:
+            match = next(first_matches(pattern.finditer(text, start, end)), None)
+            count, rate = (number(match.group("count")), number(match.group("gbps"))) if match else (None, None)
+            if count and rate and count <= 32 and 10 <= rate <= 1600:
+                found.setdefault(("setting", start + 1), (match.start(), {"nics_per_node": count, "nic_gbps": rate}))
+                break
+    for start, end in lines_with(text, ("pcie", "PCIe", "PCIE", "Pcie", "nvlink", "NVLink", "NVLINK", "NVlink"), 20):
+        match = _PCIE_ONLY.search(text, start, end)
+        if match:
+            found.setdefault(("setting", start + 2), (match.start(), {"interconnect": "pcie"}))
+    serving = lines_with(text, _SERVING_LITERALS, 1)
+    if serving:
+        found.setdefault(("setting", serving[0][0] + 3), (serving[0][0], {"method": "inference"}))
     locator = LineLocator(text)
     hits = sorted(((pos, kind, values) for (kind, _), (pos, values) in found.items()), key=lambda hit: hit[:2])
     return [locator.record("symptoms", kind, pos, values) for pos, kind, values in hits[:MAX_RECORDS]]
