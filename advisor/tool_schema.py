@@ -112,6 +112,16 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "discount_pct": "% off every price",
         "currency": _CURRENCY,
     },  # fmt: skip
+    "plan_facility": {
+        "gpu": _GPU,
+        "servers": "Servers (nodes)",
+        "gpus": "GPUs in all, if servers not given",
+        "rack_power_kw": "Power budget per rack, kW",
+        "pue": "Facility PUE (default 1.3)",
+        "electricity_price": "Per kWh in `currency`",
+        "currency": _CURRENCY,
+        "region": "'cn' or 'global' (default tariff)",
+    },
     "search_knowledge": {"query": "Question or keywords (中文 or English)", "k": "Documents to return"},
     "diagnose": {"text": "Symptom or pasted log (traceback, dmesg, nvidia-smi, NCCL)", "model": "Model being trained/served"},
 }

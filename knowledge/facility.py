@@ -86,6 +86,7 @@ class FacilityData(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     systems: tuple[SystemPower, ...] = Field(min_length=1)
+    system_words: tuple[str, ...] = Field(min_length=1, description="Words naming a whole system: a count before them counts servers.")
     cooling: Cooling
     planning: Planning
     tariffs: tuple[Tariff, ...] = Field(min_length=1)

@@ -150,6 +150,7 @@ class Figure(BaseModel):
 
 class FacilityPlanResult(BaseModel):
     gpu_name: str
+    gpu_tdp_w: float | None
     system: Text = Field(description="The server the power figure is for.")
     server_kw: float
     server_kw_published: bool = Field(description="True when a maker's datasheet gives the figure; False for an estimate.")
@@ -203,7 +204,9 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         published, name, height = False, Text(en=f"{per_server}× {gpu.name} in a {host.name.en}", zh=f"{per_server} 卡 {gpu.name}（{host.name.zh}）"), host.rack_units or 4
         source = host.sources[0]
         figures.append(Figure(key="server_kw", value=server_kw, unit="kW", stated=False, date=host.date, url=source.url, title=source.title))
-    servers = request.servers or (math.ceil(request.gpus / per_server) if request.gpus else 1)
+    if request.gpus is not None:
+        check_range(request.gpus, "GPUs", "GPU 数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
+    servers = request.servers if request.servers is not None else math.ceil(request.gpus / per_server) if request.gpus else 1
     check_range(servers, "Servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_gpu_count")
     planning = data.planning
     whole_rack = system is not None and system.gpus_per_server > 8 and host is None
@@ -270,7 +273,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
                           zh=f"{per_server} 卡 {gpu.name} 服务器没有官方最大功率：按 {per_server} × {gpu.tdp_w:g} W 显卡 + 其余部件 "
                              f"{host.power_w_excluding_gpus:g} W 估算；有厂商数据时以厂商为准。"))  # fmt: skip
     return FacilityPlanResult(
-        gpu_name=gpu.name, system=name, server_kw=server_kw, server_kw_published=published, gpus_per_server=per_server, servers=servers,
+        gpu_name=gpu.name, gpu_tdp_w=gpu.tdp_w, system=name, server_kw=server_kw, server_kw_published=published, gpus_per_server=per_server, servers=servers,
         rack_power_kw=rack_kw, servers_per_rack=per_rack, limited_by=limited_by, fits=per_rack >= servers, racks=racks, rack_load_kw=rack_load,
         whole_rack=whole_rack, cap_server_kw=cap_server, cap_gpu_w=cap_gpu, cap_practical=practical, it_kw=it_kw, facility_kw=facility_kw,
         energy_mwh_per_year=mwh, cost_per_year=cost, currency=cur, cooling=cooling, air_limit_kw=cooling_data.air_limit_kw,

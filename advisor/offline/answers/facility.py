@@ -1,0 +1,239 @@
+"""Data-centre questions answered with arithmetic: servers per rack at a power budget, racks, IT and facility load,
+air or liquid, electricity per year. The figures come from the plan_facility tool; the wording from facility_text.yaml."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from advisor.contract import Source
+from advisor.language import default_currency
+from advisor.markdown import money, number, table
+from advisor.nlu.frame import Money
+from advisor.offline.turn import Turn
+from knowledge.answer_text import asked_line
+from knowledge.bilingual import Text
+from knowledge.facility import shipped_facility_data
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+
+TEXT_FILE = Path(__file__).with_name("facility_text.yaml")
+DEFAULT_GPU = "h100-sxm"
+# Amounts that make a money question a rent-or-buy comparison rather than an electricity bill
+COMPARISON_SLOTS = ("server_price", "cloud_price", "discount", "budget")
+
+
+def asks_only_electricity(turn: Turn) -> bool:
+    """A first question about the power bill alone ("一年电费多少（64台8卡A100）"): the facility plan answers it with
+    the load behind the bill; a question with a price to rent or buy at is a rent-or-buy comparison."""
+    frame = turn.reading.frame
+    return (
+        not turn.reading.follow_up
+        and asked_line("tco_line", turn.message) == "energy"
+        and not any(frame.has(slot) for slot in COMPARISON_SLOTS)
+    )
+
+
+def offer() -> tuple[str, str]:
+    """What a concept answer offers to calculate for a facility question, (English, Chinese)."""
+    text = Text.model_validate(_texts()["offer"])
+    return text.en, text.zh
+
+
+def answer(turn: Turn) -> str:
+    s = turn.slots
+    currency = _currency(turn)
+    servers, gpus = _counts(turn)
+    outcome = turn.call(
+        "plan_facility",
+        {
+            "gpu": _gpu(turn),
+            "servers": servers,
+            "gpus": gpus,
+            "gpus_per_server": s.gpus_per_server,
+            "rack_power_kw": s.rack_power_kw,
+            "pue": s.pue,
+            "electricity_price": _in(s.power_price, currency),
+            "currency": currency,
+            "region": s.region,
+        },
+    )
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    _cite(turn, r)
+    values = _values(turn, r)
+    lead = _lead(turn, r)
+    blocks = [_say(turn, lead, **values), " ".join(_summary(turn, r, values, lead))]
+    blocks.append(f"**{_say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in _assumptions(turn, r, values)))
+    options = _options(turn, r, values)
+    if options:
+        blocks.append(f"**{_say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options))
+    blocks += _details(turn, r)
+    return "\n\n".join(blocks)
+
+
+def _counts(turn: Turn) -> tuple[int | None, int | None]:
+    """Servers and GPUs as stated. A count before a whole system's name ("4 DGX B200") counts servers, not cards."""
+    s = turn.slots
+    servers, gpus = s.servers, s.gpu_count
+    named = turn.slots.frame.surface("gpu").casefold()
+    if servers is None and gpus and s.gpus_per_server is None and any(word in named for word in shipped_facility_data().system_words):
+        return gpus, None
+    if servers and gpus and s.gpus_per_server is None and gpus <= 8:  # "两台8卡" read without a per-server link: 8 per server
+        return servers, None
+    return servers, None if servers else gpus
+
+
+def _gpu(turn: Turn) -> str:
+    if turn.slots.gpus:
+        return turn.slots.gpus[0]
+    turn.assume("GPU: H100 SXM (none named)", "GPU：未指定，按 H100 SXM 计算")
+    return DEFAULT_GPU
+
+
+def _currency(turn: Turn) -> str:
+    price = turn.slots.power_price
+    if price is not None:
+        return price.currency
+    if turn.slots.region == "cn":
+        return "CNY"
+    return default_currency(turn.language)
+
+
+def _in(amount: Money | None, currency: str) -> float | None:
+    return None if amount is None else convert(amount.amount, amount.currency, currency, DEFAULT_USD_TO_CNY)
+
+
+def _values(turn: Turn, r: dict) -> dict:
+    """Every figure a sentence may name, formatted once."""
+    figures = {f["key"]: f for f in r["figures"]}
+    cur = r["currency"]
+    price = figures["electricity_price"]
+    return {
+        "system": turn.text(r["system"]), "servers": r["servers"], "server_kw": number(r["server_kw"], 1),
+        "rack": number(r["rack_power_kw"], 1), "per_rack": r["servers_per_rack"], "racks": r["racks"] or "—",
+        "load": number(r["rack_load_kw"], 1), "spare": number(r["rack_power_kw"] - r["rack_load_kw"], 1),
+        "it": number(r["it_kw"], 1), "facility": number(r["facility_kw"], 1), "pue": number(figures["pue"]["value"], 2),
+        "gpus": r["servers"] * r["gpus_per_server"], "cost": money(r["cost_per_year"], cur), "energy": number(r["energy_mwh_per_year"], 0),
+        "load_factor": number(figures["load_factor_pct"]["value"], 0), "price": money(price["value"], cur) if price["value"] >= 1 else f"{_symbol(cur)}{price['value']:g}",
+        "tariff": turn.text(price["basis"]) if price.get("basis") else turn.t(*_SAID), "date": price.get("date", ""),
+        "rack_load": number(r["rack_load_kw"], 1), "air_limit": number(r["air_limit_kw"], 0), "liquid_above": number(r["liquid_above_kw"], 0),
+        "tdp": number(r["gpu_tdp_w"] or 0, 0),
+    }  # fmt: skip
+
+
+_SAID = ("as you gave it", "按您给出的数值")
+
+
+def _symbol(currency: str) -> str:
+    return "¥" if currency == "CNY" else "$"
+
+
+def _lead(turn: Turn, r: dict) -> str:
+    """The key of the first sentence, which answers what was asked: a fit verdict when a rack budget was given, the
+    bill when the bill was asked (or its price given), else the load."""
+    if turn.slots.frame.has("rack_power") and not r["whole_rack"]:
+        if r["servers_per_rack"] == 0:
+            return "lead.none_fits"
+        return "lead.fits" if r["fits"] else "lead.does_not_fit"
+    if turn.slots.frame.has("electricity_price") or asked_line("tco_line", turn.message) == "energy":
+        return "lead.electricity"
+    return "lead.load"
+
+
+def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
+    lines = []
+    if r["whole_rack"]:
+        lines.append(_say(turn, "summary.whole_rack", **v))
+    elif r["servers_per_rack"]:
+        lines.append(_say(turn, "summary.racks", **v))
+    else:
+        lines.append(_say(turn, "summary.racks_none", **v))
+    lines.append(_say(turn, f"summary.cooling.{r['cooling']}", **v))
+    if lead != "lead.electricity":
+        lines.append(_say(turn, "summary.money", **v))
+    if lead != "lead.load":
+        lines.append(_say(turn, "summary.load", **v))
+    return lines
+
+
+def _assumptions(turn: Turn, r: dict, v: dict) -> list[str]:
+    figures = {f["key"]: f for f in r["figures"]}
+    server = figures["server_kw"]
+    basis = "assumption.stated" if server["stated"] else "assumption.published" if r["server_kw_published"] else "assumption.estimated"
+    lines = [_say(turn, "assumption.max_draw", **{**v, "server_basis": _say(turn, basis)})]
+    lines.append(_say(turn, "assumption.pue_stated" if figures["pue"]["stated"] else "assumption.pue_default", **v))
+    lines.append(_say(turn, "assumption.price_stated" if figures["electricity_price"]["stated"] else "assumption.price_default", **v))
+    lines.append(_say(turn, "assumption.network", pct=number(figures["network_storage_pct"]["value"], 0)))
+    rack = figures["rack_power_kw"]
+    if not rack["stated"] and not r["whole_rack"]:
+        lines.append(_say(turn, "assumption.rack_default", rack=v["rack"], basis=turn.text(rack["basis"])))
+    lines += [turn.text(note) for note in r["notes"]]
+    return lines
+
+
+def _options(turn: Turn, r: dict, v: dict) -> list[str]:
+    if r["whole_rack"]:
+        return [_say(turn, "option.liquid", **v)]
+    lines = []
+    if r["cap_server_kw"] is not None:
+        per_rack_capped = int(r["rack_power_kw"] / r["cap_server_kw"] + 1e-9)
+        cap = {**v, "cap_gpu": number(r["cap_gpu_w"], 0), "cap_server": number(r["cap_server_kw"], 1), "per_rack_capped": per_rack_capped,
+               "cap_pct": number(r["cap_gpu_w"] / r["gpu_tdp_w"] * 100, 0)}  # fmt: skip
+        lines.append(_say(turn, "option.cap" if r["cap_practical"] else "option.cap_impractical", **cap))
+    if r["racks"] and r["servers"] > 1:
+        lines.append(_say(turn, "option.spread", **v))
+    dense = r["racks_at_air_limit"]
+    if dense and r["rack_power_kw"] < r["air_limit_kw"] and (r["racks"] is None or dense < r["racks"]):
+        lines.append(_say(turn, "option.dense", **{**v, "dense_racks": dense}))
+    if r["cooling"] != "air" or r["rack_power_kw"] > r["air_limit_kw"]:
+        lines.append(_say(turn, "option.liquid", **v))
+    return lines
+
+
+def _details(turn: Turn, r: dict) -> list[str]:
+    headers = [_say(turn, f"headers.{k}") for k in ("item", "value", "formula")]
+    blocks = [f"**{_say(turn, 'details_title')}**\n\n" + table(headers, turn.item_rows(r["items"]))]
+    rows = []
+    for f in r["figures"]:
+        name = _say(turn, f"input_names.{f['key']}")
+        value = f"{number(f['value'], 4 if f['value'] < 1 else 1)} {f['unit']}".strip()
+        if f["stated"]:
+            where = _say(turn, "you_said")
+        elif f.get("url"):
+            where = f"[{f['title']}]({f['url']}) ({f['date']})"
+        else:
+            where = _say(turn, "shared_default")
+        rows.append([name, value, where])
+    blocks.append(f"**{_say(turn, 'inputs_title')}**\n\n" + table([_say(turn, "headers.input"), _say(turn, "headers.value"), _say(turn, "headers.source")], rows))
+    tariffs = [[turn.text(t.name), f"{_symbol(t.currency)}{t.price:g}", f"[{t.source.title}]({t.source.url}) ({t.date})"] for t in shipped_facility_data().tariffs]
+    blocks.append(f"**{_say(turn, 'tariffs_title')}**\n\n" + table([_say(turn, "headers.input"), _say(turn, "headers.value"), _say(turn, "headers.source")], tariffs)
+                  + "\n\n" + _say(turn, "tariffs_note"))  # fmt: skip
+    return blocks
+
+
+def _cite(turn: Turn, r: dict) -> None:
+    seen = {u for s in turn.sources for u in s.urls}
+    for f in r["figures"]:
+        if f.get("url") and f["url"] not in seen:
+            seen.add(f["url"])
+            turn.sources.append(Source(doc_id=f"facility:{f['key']}", title=f["title"], urls=[f["url"]]))
+    for source in shipped_facility_data().cooling.sources:
+        if source.url not in seen:
+            seen.add(source.url)
+            turn.sources.append(Source(doc_id="facility:cooling", title=source.title, urls=[source.url]))
+
+
+@lru_cache(maxsize=1)
+def _texts() -> dict:
+    return yaml.safe_load(TEXT_FILE.read_text(encoding="utf-8"))
+
+
+def _say(turn: Turn, key: str, **values) -> str:
+    node = _texts()
+    for part in key.split("."):
+        node = node[part]
+    text = Text.model_validate(node)
+    return turn.text(text).format(**values)
