@@ -55,8 +55,8 @@ TOOL_SPECS = [
     ToolSpec(
         "plan_facility",
         plan_facility,
-        "Data-centre plan for GPU servers: servers per rack at a power budget, racks, IT and facility kW, air or liquid, electricity per year",
-        "GPU 服务器的机房规划：给定单柜功率下每柜台数、机柜数、IT 与机房总功率、风冷或液冷、年电费",
+        "Racks, kW, air/liquid, yearly power bill for GPU servers",
+        "机柜、功率、风冷/液冷、年电费",
     ),
     ToolSpec("compare_rentals", compare_rentals, "Rental bills of GPU options side by side", "对比租用不同显卡的费用"),
     ToolSpec(

@@ -127,6 +127,7 @@ class FacilityPlanRequest(BaseModel):
     gpus_per_server: int | None = Field(None, description="GPUs in one server (default: the reference system's count, else 8).")
     server_kw: float | None = Field(None, description="Maximum power of one server, kW (default: its datasheet or an estimate).")
     rack_power_kw: float | None = Field(None, description="Power (and cooling) budget of one rack, kW (default 10).")
+    one_rack: bool = Field(False, description="The servers are to share one rack: without a stated budget, the rack is sized to hold them all.")
     pue: float | None = Field(None, description="Facility PUE (default 1.3).")
     load_factor_pct: float | None = Field(None, description="Average draw as % of maximum (default 75).")
     network_storage_pct: float | None = Field(None, description="Network, storage and management power on top of the servers, % (default 10).")
@@ -201,7 +202,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
             raise AdvisorError("invalid_power", f"The catalog has no power figure for {gpu.name}; give the server's power in kW.",
                                f"目录中没有 {gpu.name} 的功耗数据；请告诉我整机功率（kW）。", ["server_kw"])  # fmt: skip
         server_kw = (gpu.tdp_w * per_server + host.power_w_excluding_gpus) / 1000
-        published, name, height = False, Text(en=f"{per_server}× {gpu.name} in a {host.name.en}", zh=f"{per_server} 卡 {gpu.name}（{host.name.zh}）"), host.rack_units or 4
+        published, name, height = False, Text(en=f"{per_server}× {gpu.name} ({host.name.en})", zh=f"{per_server} 卡 {gpu.name}（{host.name.zh}）"), host.rack_units or 4
         source = host.sources[0]
         figures.append(Figure(key="server_kw", value=server_kw, unit="kW", stated=False, date=host.date, url=source.url, title=source.title))
     if request.gpus is not None:
@@ -211,7 +212,9 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     planning = data.planning
     whole_rack = system is not None and system.gpus_per_server > 8 and host is None
     rack_default = planning.rack_power_kw
-    if request.rack_power_kw is None and (whole_rack or server_kw > rack_default.value):  # a typical rack cannot take even one
+    if request.rack_power_kw is None and request.one_rack and not whole_rack:
+        rack_default = _shared_rack(min(servers, int(planning.rack_units.value // height) or 1) * server_kw, data)
+    elif request.rack_power_kw is None and (whole_rack or server_kw > rack_default.value):  # a typical rack cannot take even one
         rack_default = _denser_rack(server_kw if whole_rack else data.cooling.air_limit_kw, data, whole_rack)
     rack_kw = _take(figures, "rack_power_kw", request.rack_power_kw, rack_default, "kW", "Rack power (kW)", "单机柜功率（kW）", 1000)
     pue = _take(figures, "pue", request.pue, None, "", "PUE", "PUE", 3, fallback=book.pue, minimum=1)
@@ -321,6 +324,13 @@ def _cap(gpu, server_kw: float, per_server: int, servers: int, per_rack: int, sp
         cap_gpu = (cap_server - host_kw) * 1000 / per_server
         options.append((cap_server, max(cap_gpu, 0.0), cap_gpu >= gpu.tdp_w * MIN_PRACTICAL_CAP))
     return next((option for option in options if option[2]), options[-1])
+
+
+def _shared_rack(kw: float, data) -> PlanningDefault:
+    """The rack budget when the servers are to share one rack and no budget was given: what they all draw."""
+    cooling = data.cooling.sources[0]
+    basis = Text(en="all the servers in one rack, as asked: the rack must carry what they draw", zh="按您说的全部放在一个机柜：机柜需承载它们的总功率")
+    return PlanningDefault(value=round(kw, 1), date=data.cooling.date, basis=basis, source={"url": cooling.url, "title": cooling.title})
 
 
 def _denser_rack(kw: float, data, whole_rack: bool) -> PlanningDefault:

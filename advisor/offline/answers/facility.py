@@ -57,6 +57,7 @@ def answer(turn: Turn) -> str:
             "electricity_price": _in(s.power_price, currency),
             "currency": currency,
             "region": s.region,
+            "one_rack": _asks(turn, "one_rack") or None,
         },
     )
     if not outcome.ok:
@@ -120,7 +121,8 @@ def _values(turn: Turn, r: dict) -> dict:
         "load_factor": number(figures["load_factor_pct"]["value"], 0), "price": money(price["value"], cur) if price["value"] >= 1 else f"{_symbol(cur)}{price['value']:g}",
         "tariff": turn.text(price["basis"]) if price.get("basis") else turn.t(*_SAID), "date": price.get("date", ""),
         "rack_load": number(r["rack_load_kw"], 1), "air_limit": number(r["air_limit_kw"], 0), "liquid_above": number(r["liquid_above_kw"], 0),
-        "tdp": number(r["gpu_tdp_w"] or 0, 0),
+        "tdp": number(r["gpu_tdp_w"] or 0, 0), "in_rack": min(r["servers"], r["servers_per_rack"]) or 1,
+        "limited_by": _say(turn, f"limited_by.{r['limited_by']}"),
     }  # fmt: skip
 
 
@@ -132,15 +134,27 @@ def _symbol(currency: str) -> str:
 
 
 def _lead(turn: Turn, r: dict) -> str:
-    """The key of the first sentence, which answers what was asked: a fit verdict when a rack budget was given, the
-    bill when the bill was asked (or its price given), else the load."""
-    if turn.slots.frame.has("rack_power") and not r["whole_rack"]:
+    """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
+    air or liquid, the yearly bill, how many a rack takes, else the load."""
+    frame = turn.slots.frame
+    # "8卡" alone counts the cards of one server; a count of servers, or more cards than one server holds, is a fleet
+    counted = frame.has("server_count") or (turn.slots.gpu_count or 0) > r["gpus_per_server"]
+    if frame.has("rack_power") and counted and not r["whole_rack"]:
         if r["servers_per_rack"] == 0:
             return "lead.none_fits"
         return "lead.fits" if r["fits"] else "lead.does_not_fit"
-    if turn.slots.frame.has("electricity_price") or asked_line("tco_line", turn.message) == "energy":
+    if _asks(turn, "cooling") and (frame.has("rack_power") or _asks(turn, "one_rack")):  # the rack's density is the question
+        return f"lead.cooling.{r['cooling']}"
+    if frame.has("electricity_price") or asked_line("tco_line", turn.message) == "energy":
         return "lead.electricity"
+    if not r["whole_rack"] and (frame.has("rack_power") or _asks(turn, "per_rack")):
+        return "lead.per_rack" if r["servers_per_rack"] else "lead.none_fits"
     return "lead.load"
+
+
+def _asks(turn: Turn, what: str) -> bool:
+    message = turn.message.casefold()
+    return any(word in message for word in _texts()["asks"][what])
 
 
 def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
@@ -151,7 +165,8 @@ def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
         lines.append(_say(turn, "summary.racks", **v))
     else:
         lines.append(_say(turn, "summary.racks_none", **v))
-    lines.append(_say(turn, f"summary.cooling.{r['cooling']}", **v))
+    if not lead.startswith("lead.cooling"):
+        lines.append(_say(turn, f"summary.cooling.{r['cooling']}", **v))
     if lead != "lead.electricity":
         lines.append(_say(turn, "summary.money", **v))
     if lead != "lead.load":
