@@ -124,6 +124,18 @@ def test_servers_written_as_count_times_cards_are_servers():
     assert ("count_server", 4.0) in found and ("count_gpu", 8.0) in found
 
 
+@pytest.mark.parametrize(
+    ("message", "rack_kw", "pue"),
+    [("how many 8x B200 servers would a 35 kW rack take at a PUE of 1.2", 35, 1.2), ("一个18kW的机柜放得下两台8卡H100吗，PUE按1.4", 18, 1.4)],
+)
+def test_the_reader_takes_a_facility_question_with_its_values(message, rack_kw, pue):
+    from advisor.nlu.reader import shared_understanding
+
+    reading = shared_understanding().read(message)
+    assert reading.intent == "facility"
+    assert reading.frame.get("rack_power") == rack_kw and reading.frame.get("pue") == pue
+
+
 # ------------------------------------------------------------------ answers
 
 
@@ -199,3 +211,9 @@ def test_a_follow_up_with_more_servers_recomputes_zh(offline_advisor):
     args = plan_args(response)
     assert args["servers"] == 80 and args["rack_power_kw"] == 20
     assert "80 台需要 80 个机柜" in first_sentence(response)  # one 10.2 kW server per 20 kW rack
+
+
+def test_a_rent_or_buy_question_stays_a_comparison(offline_advisor):
+    response = ask(offline_advisor, "should we rent or buy four 8x H100 servers over three years?")
+    names = [c.name for c in response.tool_calls]
+    assert "compute_tco" in names and "plan_facility" not in names
