@@ -217,3 +217,28 @@ def test_a_rent_or_buy_question_stays_a_comparison(offline_advisor):
     response = ask(offline_advisor, "should we rent or buy four 8x H100 servers over three years?")
     names = [c.name for c in response.tool_calls]
     assert "compute_tco" in names and "plan_facility" not in names
+
+
+def test_every_facility_sentence_exists_in_both_languages_with_the_same_blanks():
+    import string
+
+    import yaml
+
+    from advisor.offline.answers.facility import TEXT_FILE
+
+    def pairs(node, path=""):
+        if isinstance(node, dict) and set(node) == {"en", "zh"}:
+            yield path, node
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                yield from pairs(child, f"{path}.{key}")
+
+    def blanks(text):
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    texts = yaml.safe_load(TEXT_FILE.read_text(encoding="utf-8"))
+    found = list(pairs({k: v for k, v in texts.items() if k != "asks"}))
+    assert len(found) > 30
+    for path, pair in found:
+        assert pair["en"].strip() and pair["zh"].strip(), path
+        assert blanks(pair["en"]) == blanks(pair["zh"]), path
