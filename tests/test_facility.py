@@ -161,7 +161,7 @@ def test_a_rack_fit_question_gets_the_verdict_first_en(offline_advisor):
     args = plan_args(response)
     assert args["rack_power_kw"] == 16 and args["servers"] == 2
     lead = first_sentence(response)
-    assert lead.startswith("**No") and "16 kW" in lead and "1 ×" in lead and "2 racks" in lead
+    assert "need 2 racks of 16 kW" in lead and "a rack takes 1" in lead and "do not fit" in lead  # 2 × 10.2 kW > 16 kW
 
 
 def test_a_rack_fit_question_gets_the_verdict_first_zh(offline_advisor):
@@ -210,7 +210,7 @@ def test_a_follow_up_with_more_servers_recomputes_zh(offline_advisor):
     response = ask(offline_advisor, "那80台呢", first)
     args = plan_args(response)
     assert args["servers"] == 80 and args["rack_power_kw"] == 20
-    assert "80 台需要 80 个机柜" in first_sentence(response)  # one 10.2 kW server per 20 kW rack
+    assert "需要 80 个 20 kW 机柜" in first_sentence(response)  # one 10.2 kW server per 20 kW rack
 
 
 def test_a_rent_or_buy_question_stays_a_comparison(offline_advisor):

@@ -202,7 +202,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
             raise AdvisorError("invalid_power", f"The catalog has no power figure for {gpu.name}; give the server's power in kW.",
                                f"目录中没有 {gpu.name} 的功耗数据；请告诉我整机功率（kW）。", ["server_kw"])  # fmt: skip
         server_kw = (gpu.tdp_w * per_server + host.power_w_excluding_gpus) / 1000
-        published, name, height = False, Text(en=f"{per_server}× {gpu.name} ({host.name.en})", zh=f"{per_server} 卡 {gpu.name}（{host.name.zh}）"), host.rack_units or 4
+        published, name, height = False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), host.rack_units or 4
         source = host.sources[0]
         figures.append(Figure(key="server_kw", value=server_kw, unit="kW", stated=False, date=host.date, url=source.url, title=source.title))
     if request.gpus is not None:

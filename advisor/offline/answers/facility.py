@@ -17,6 +17,7 @@ from knowledge.answer_text import asked_line
 from knowledge.bilingual import Text
 from knowledge.facility import shipped_facility_data
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.recommend.configs import SERVER_GPUS
 
 TEXT_FILE = Path(__file__).with_name("facility_text.yaml")
 DEFAULT_GPU = "h100-sxm"
@@ -57,7 +58,7 @@ def answer(turn: Turn) -> str:
             "electricity_price": _in(s.power_price, currency),
             "currency": currency,
             "region": s.region,
-            "one_rack": _asks(turn, "one_rack") or None,
+            "one_rack": _in_one_rack(turn) or None,
         },
     )
     if not outcome.ok:
@@ -135,26 +136,38 @@ def _symbol(currency: str) -> str:
 
 def _lead(turn: Turn, r: dict) -> str:
     """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
-    air or liquid, the yearly bill, how many a rack takes, else the load."""
+    air or liquid, the yearly bill, what servers sharing one rack draw, how many a rack takes, else the load."""
     frame = turn.slots.frame
-    # "8卡" alone counts the cards of one server; a count of servers, or more cards than one server holds, is a fleet
-    counted = frame.has("server_count") or (turn.slots.gpu_count or 0) > r["gpus_per_server"]
-    if frame.has("rack_power") and counted and not r["whole_rack"]:
+    if frame.has("rack_power") and _fleet(turn) and not r["whole_rack"]:
         if r["servers_per_rack"] == 0:
             return "lead.none_fits"
         return "lead.fits" if r["fits"] else "lead.does_not_fit"
-    if _asks(turn, "cooling") and (frame.has("rack_power") or _asks(turn, "one_rack")):  # the rack's density is the question
+    rack_known = frame.has("rack_power") or r["whole_rack"] or _in_one_rack(turn)
+    if _asks(turn, "cooling") and rack_known:  # the density of a known rack is the question
         return f"lead.cooling.{r['cooling']}"
     if frame.has("electricity_price") or asked_line("tco_line", turn.message) == "energy":
         return "lead.electricity"
+    if _in_one_rack(turn):
+        return "lead.one_rack"
     if not r["whole_rack"] and (frame.has("rack_power") or _asks(turn, "per_rack")):
         return "lead.per_rack" if r["servers_per_rack"] else "lead.none_fits"
     return "lead.load"
 
 
+def _fleet(turn: Turn) -> bool:
+    """More than one server: a count of servers, or more cards than one server holds ("8卡" alone is one server)."""
+    return (turn.slots.servers or 0) > 1 or (turn.slots.gpu_count or 0) > SERVER_GPUS
+
+
+def _in_one_rack(turn: Turn) -> bool:
+    """Several servers asked about in one rack ("两台放一个柜子"); "一个机柜放几台" of one server asks how many fit instead."""
+    return _fleet(turn) and not turn.slots.frame.has("rack_power") and _asks(turn, "one_rack")
+
+
 def _asks(turn: Turn, what: str) -> bool:
-    message = turn.message.casefold()
-    return any(word in message for word in _texts()["asks"][what])
+    """Whether the question, with the follow-ups that changed it, asks for ``what`` (words in facility_text.yaml)."""
+    asked = " ".join(turn.reading.task_messages or [turn.message]).casefold()
+    return any(word in asked for word in _texts()["asks"][what])
 
 
 def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
