@@ -67,6 +67,7 @@ class Planning(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     rack_power_kw: PlanningDefault
+    largest_rack_kw: PlanningDefault
     network_storage_pct: PlanningDefault
     rack_units: PlanningDefault
 

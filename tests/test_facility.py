@@ -242,3 +242,15 @@ def test_every_facility_sentence_exists_in_both_languages_with_the_same_blanks()
     for path, pair in found:
         assert pair["en"].strip() and pair["zh"].strip(), path
         assert blanks(pair["en"]) == blanks(pair["zh"]), path
+
+
+def test_a_room_sized_budget_counts_the_servers_it_takes():
+    result = plan(gpu="H200", capacity_kw=500)
+    assert result.servers_in_capacity == int(500 // (10.2 * 1.1))
+
+
+def test_a_budget_larger_than_any_rack_is_read_as_the_rooms_capacity(offline_advisor):
+    response = ask(offline_advisor, "Our hall has 400 kW for IT. How many 8x H100 servers can it power?")
+    args = plan_args(response)
+    assert args["capacity_kw"] == 400 and "rack_power_kw" not in args
+    assert first_sentence(response).startswith(f"**400 kW of IT capacity takes {int(400 // (10.2 * 1.1))} ×")

@@ -127,6 +127,7 @@ class FacilityPlanRequest(BaseModel):
     gpus_per_server: int | None = Field(None, description="GPUs in one server (default: the reference system's count, else 8).")
     server_kw: float | None = Field(None, description="Maximum power of one server, kW (default: its datasheet or an estimate).")
     rack_power_kw: float | None = Field(None, description="Power (and cooling) budget of one rack, kW (default 10).")
+    capacity_kw: float | None = Field(None, description="IT power available for the whole cluster, kW: how many servers it takes.")
     one_rack: bool = Field(False, description="The servers are to share one rack: without a stated budget, the rack is sized to hold them all.")
     pue: float | None = Field(None, description="Facility PUE (default 1.3).")
     load_factor_pct: float | None = Field(None, description="Average draw as % of maximum (default 75).")
@@ -176,6 +177,8 @@ class FacilityPlanResult(BaseModel):
     air_limit_kw: float
     liquid_above_kw: float
     racks_at_air_limit: int | None = Field(description="Racks needed if each had the air-cooling limit as its budget.")
+    capacity_kw: float | None = None
+    servers_in_capacity: int | None = Field(None, description="Servers the stated IT capacity takes at maximum draw, with network and storage.")
     figures: list[Figure]
     items: list[LineItem]
     notes: list[Text] = Field(default_factory=list)
@@ -246,6 +249,11 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     dense_per_rack = min(space, math.floor(cooling_data.air_limit_kw / server_kw + 1e-9))
     racks_dense = math.ceil(servers / dense_per_rack) if dense_per_rack and not whole_rack else None
 
+    in_capacity = None
+    if request.capacity_kw is not None:
+        check_range(request.capacity_kw, "IT capacity (kW)", "IT 容量（kW）", minimum=0, maximum=10_000_000, exclusive_minimum=True, code="invalid_power")
+        in_capacity = math.floor(request.capacity_kw / (server_kw * (1 + overhead / 100)) + 1e-9)
+
     cur = request.currency
     items = [
         _item("server_kw", "One server at maximum", "单台最大功率", server_kw, "kW", f"{name.en}: {server_kw:g} kW", f"{name.zh}：{server_kw:g} kW"),
@@ -269,6 +277,10 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         _item("electricity", "Electricity per year", "年电费", cost, cur,
               f"{mwh:,.0f} MWh × 1000 × {price:g} {cur}/kWh = {cost:,.0f} {cur}", f"{mwh:,.0f} MWh × 1000 × {price:g} {cur}/度 = {cost:,.0f} {cur}"),
     ]  # fmt: skip
+    if in_capacity is not None:
+        items.append(_item("servers_in_capacity", "Servers the IT capacity takes", "IT 容量可容纳的台数", in_capacity, "servers",
+                           f"⌊{request.capacity_kw:g} kW / ({server_kw:g} kW × (1 + {overhead:g}%))⌋ = {in_capacity}",
+                           f"⌊{request.capacity_kw:g} kW / ({server_kw:g} kW × (1 + {overhead:g}%))⌋ = {in_capacity}"))  # fmt: skip
     notes = []
     if not published and request.server_kw is None:
         notes.append(Text(en=f"No datasheet maximum for a {per_server}-GPU {gpu.name} server: estimated as {per_server} × {gpu.tdp_w:g} W GPUs "
@@ -280,7 +292,8 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         rack_power_kw=rack_kw, servers_per_rack=per_rack, limited_by=limited_by, fits=per_rack >= servers, racks=racks, rack_load_kw=rack_load,
         whole_rack=whole_rack, cap_server_kw=cap_server, cap_gpu_w=cap_gpu, cap_practical=practical, it_kw=it_kw, facility_kw=facility_kw,
         energy_mwh_per_year=mwh, cost_per_year=cost, currency=cur, cooling=cooling, air_limit_kw=cooling_data.air_limit_kw,
-        liquid_above_kw=cooling_data.liquid_above_kw, racks_at_air_limit=racks_dense, figures=figures, items=items, notes=notes,
+        liquid_above_kw=cooling_data.liquid_above_kw, racks_at_air_limit=racks_dense, capacity_kw=request.capacity_kw,
+        servers_in_capacity=in_capacity, figures=figures, items=items, notes=notes,
     )  # fmt: skip
 
 

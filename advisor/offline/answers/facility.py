@@ -46,6 +46,9 @@ def answer(turn: Turn) -> str:
     s = turn.slots
     currency = _currency(turn)
     servers, gpus = _counts(turn)
+    rack_kw, capacity_kw = s.rack_power_kw, None
+    if rack_kw is not None and rack_kw > shipped_facility_data().planning.largest_rack_kw.value:  # "500 kW of capacity": a room
+        rack_kw, capacity_kw = None, rack_kw
     outcome = turn.call(
         "plan_facility",
         {
@@ -53,7 +56,8 @@ def answer(turn: Turn) -> str:
             "servers": servers,
             "gpus": gpus,
             "gpus_per_server": s.gpus_per_server,
-            "rack_power_kw": s.rack_power_kw,
+            "rack_power_kw": rack_kw,
+            "capacity_kw": capacity_kw,
             "pue": s.pue,
             "electricity_price": _in(s.power_price, currency),
             "currency": currency,
@@ -124,6 +128,7 @@ def _values(turn: Turn, r: dict) -> dict:
         "rack_load": number(r["rack_load_kw"], 1), "air_limit": number(r["air_limit_kw"], 0), "liquid_above": number(r["liquid_above_kw"], 0),
         "tdp": number(r["gpu_tdp_w"] or 0, 0), "in_rack": min(r["servers"], r["servers_per_rack"]) or 1,
         "limited_by": _say(turn, f"limited_by.{r['limited_by']}"),
+        "capacity": number(r["capacity_kw"] or 0, 0), "in_capacity": r["servers_in_capacity"],
     }  # fmt: skip
 
 
@@ -138,6 +143,8 @@ def _lead(turn: Turn, r: dict) -> str:
     """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
     air or liquid, the yearly bill, what servers sharing one rack draw, how many a rack takes, else the load."""
     frame = turn.slots.frame
+    if r["capacity_kw"] is not None:
+        return "lead.capacity"
     if frame.has("rack_power") and _fleet(turn) and not r["whole_rack"]:
         if r["servers_per_rack"] == 0:
             return "lead.none_fits"
