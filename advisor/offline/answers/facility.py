@@ -163,7 +163,8 @@ def _lead(turn: Turn, r: dict) -> str:
 
 def _fleet(turn: Turn) -> bool:
     """More than one server: a count of servers, or more cards than one server holds ("8卡" alone is one server)."""
-    return (turn.slots.servers or 0) > 1 or (turn.slots.gpu_count or 0) > SERVER_GPUS
+    servers, gpus = _counts(turn)
+    return (servers or 0) > 1 or (gpus or 0) > SERVER_GPUS
 
 
 def _in_one_rack(turn: Turn) -> bool:
