@@ -126,7 +126,10 @@ def test_servers_written_as_count_times_cards_are_servers():
 
 @pytest.mark.parametrize(
     ("message", "rack_kw", "pue"),
-    [("how many 8x B200 servers would a 35 kW rack take at a PUE of 1.2", 35, 1.2), ("一个18kW的机柜放得下两台8卡H100吗，PUE按1.4", 18, 1.4)],
+    [
+        ("how many 8x B200 servers would a 35 kW rack take at a PUE of 1.2", 35, 1.2),
+        ("一个18kW的机柜放得下两台8卡H100吗，PUE按1.4", 18, 1.4),
+    ],
 )
 def test_the_reader_takes_a_facility_question_with_its_values(message, rack_kw, pue):
     from advisor.nlu.reader import shared_understanding

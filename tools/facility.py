@@ -128,10 +128,14 @@ class FacilityPlanRequest(BaseModel):
     server_kw: float | None = Field(None, description="Maximum power of one server, kW (default: its datasheet or an estimate).")
     rack_power_kw: float | None = Field(None, description="Power (and cooling) budget of one rack, kW (default 10).")
     capacity_kw: float | None = Field(None, description="IT power available for the whole cluster, kW: how many servers it takes.")
-    one_rack: bool = Field(False, description="The servers are to share one rack: without a stated budget, the rack is sized to hold them all.")
+    one_rack: bool = Field(
+        False, description="The servers are to share one rack: without a stated budget, the rack is sized to hold them all."
+    )
     pue: float | None = Field(None, description="Facility PUE (default 1.3).")
     load_factor_pct: float | None = Field(None, description="Average draw as % of maximum (default 75).")
-    network_storage_pct: float | None = Field(None, description="Network, storage and management power on top of the servers, % (default 10).")
+    network_storage_pct: float | None = Field(
+        None, description="Network, storage and management power on top of the servers, % (default 10)."
+    )
     electricity_price: float | None = Field(None, description="Per kWh in `currency` (default: the region's industrial tariff).")
     currency: str = Field("USD", pattern=r"^(USD|CNY)$")
     region: str | None = Field(None, description="'cn' or 'global' (picks the default tariff).")
@@ -178,7 +182,9 @@ class FacilityPlanResult(BaseModel):
     liquid_above_kw: float
     racks_at_air_limit: int | None = Field(description="Racks needed if each had the air-cooling limit as its budget.")
     capacity_kw: float | None = None
-    servers_in_capacity: int | None = Field(None, description="Servers the stated IT capacity takes at maximum draw, with network and storage.")
+    servers_in_capacity: int | None = Field(
+        None, description="Servers the stated IT capacity takes at maximum draw, with network and storage."
+    )
     figures: list[Figure]
     items: list[LineItem]
     notes: list[Text] = Field(default_factory=list)
@@ -192,22 +198,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     per_server = request.gpus_per_server or (system.gpus_per_server if system else 8)
     check_range(per_server, "GPUs per server", "每台卡数", minimum=1, maximum=72, code="invalid_gpu_count")
     host = _host(gpu, per_server, book) if system is None or per_server != system.gpus_per_server else None
-    if request.server_kw is not None:
-        check_range(request.server_kw, "Server power (kW)", "单机功率（kW）", minimum=0, maximum=500, exclusive_minimum=True, code="invalid_power")
-        server_kw, published, name = request.server_kw, False, Text(en=f"{per_server}× {gpu.name}", zh=f"{per_server} 卡 {gpu.name}")
-        height = system.rack_units if system else (host.rack_units if host else 4) or 4
-        figures.append(Figure(key="server_kw", value=server_kw, unit="kW", stated=True))
-    elif host is None:
-        server_kw, published, name, height = system.max_kw, True, system.name, system.rack_units
-        figures.append(Figure(key="server_kw", value=server_kw, unit="kW", stated=False, date=system.date, url=system.source.url, title=system.source.title))
-    else:
-        if gpu.tdp_w is None:
-            raise AdvisorError("invalid_power", f"The catalog has no power figure for {gpu.name}; give the server's power in kW.",
-                               f"目录中没有 {gpu.name} 的功耗数据；请告诉我整机功率（kW）。", ["server_kw"])  # fmt: skip
-        server_kw = (gpu.tdp_w * per_server + host.power_w_excluding_gpus) / 1000
-        published, name, height = False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), host.rack_units or 4
-        source = host.sources[0]
-        figures.append(Figure(key="server_kw", value=server_kw, unit="kW", stated=False, date=host.date, url=source.url, title=source.title))
+    server_kw, published, name, height = _server_power(request, gpu, per_server, system, host, figures)
     if request.gpus is not None:
         check_range(request.gpus, "GPUs", "GPU 数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
     servers = request.servers if request.servers is not None else math.ceil(request.gpus / per_server) if request.gpus else 1
@@ -221,15 +212,29 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         rack_default = _denser_rack(server_kw if whole_rack else data.cooling.air_limit_kw, data, whole_rack)
     rack_kw = _take(figures, "rack_power_kw", request.rack_power_kw, rack_default, "kW", "Rack power (kW)", "单机柜功率（kW）", 1000)
     pue = _take(figures, "pue", request.pue, None, "", "PUE", "PUE", 3, fallback=book.pue, minimum=1)
-    load = _take(figures, "load_factor_pct", request.load_factor_pct, None, "%", "Load factor %", "负载率", 100, fallback=book.load_factor_pct)
-    overhead = _take(figures, "network_storage_pct", request.network_storage_pct, planning.network_storage_pct, "%", "Network and storage %", "网络与存储占比", 100, zero_allowed=True)
+    load = _take(
+        figures, "load_factor_pct", request.load_factor_pct, None, "%", "Load factor %", "负载率", 100, fallback=book.load_factor_pct
+    )
+    overhead = _take(
+        figures,
+        "network_storage_pct",
+        request.network_storage_pct,
+        planning.network_storage_pct,
+        "%",
+        "Network and storage %",
+        "网络与存储占比",
+        100,
+        zero_allowed=True,
+    )
     tariff = data.tariff(request.region, request.currency)
     if request.electricity_price is None:
         price = tariff.price
         figures.append(Figure(key="electricity_price", value=price, unit=f"{request.currency}/kWh", stated=False, basis=tariff.name,
                               date=tariff.date, url=tariff.source.url, title=tariff.source.title))  # fmt: skip
     else:
-        price = _take(figures, "electricity_price", request.electricity_price, None, f"{request.currency}/kWh", "Electricity price", "电价", 5)
+        price = _take(
+            figures, "electricity_price", request.electricity_price, None, f"{request.currency}/kWh", "Electricity price", "电价", 5
+        )
 
     space = 1 if whole_rack else max(1, int(planning.rack_units.value // height))
     by_power = math.floor(rack_kw / server_kw + 1e-9)
@@ -251,7 +256,15 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
 
     in_capacity = None
     if request.capacity_kw is not None:
-        check_range(request.capacity_kw, "IT capacity (kW)", "IT 容量（kW）", minimum=0, maximum=10_000_000, exclusive_minimum=True, code="invalid_power")
+        check_range(
+            request.capacity_kw,
+            "IT capacity (kW)",
+            "IT 容量（kW）",
+            minimum=0,
+            maximum=10_000_000,
+            exclusive_minimum=True,
+            code="invalid_power",
+        )
         in_capacity = math.floor(request.capacity_kw / (server_kw * (1 + overhead / 100)) + 1e-9)
 
     cur = request.currency
@@ -262,7 +275,9 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
               f"min(⌊{rack_kw:g} kW / {server_kw:g} kW⌋, ⌊{planning.rack_units.value:g}U / {height}U⌋) = {per_rack}"),
     ]  # fmt: skip
     if racks is not None:
-        items.append(_item("racks", "Racks", "机柜数", racks, "racks", f"⌈{servers} / {per_rack}⌉ = {racks}", f"⌈{servers} / {per_rack}⌉ = {racks}"))
+        items.append(
+            _item("racks", "Racks", "机柜数", racks, "racks", f"⌈{servers} / {per_rack}⌉ = {racks}", f"⌈{servers} / {per_rack}⌉ = {racks}")
+        )
     items += [
         _item("it_kw", "IT load at maximum", "IT 最大负载", it_kw, "kW",
               f"{servers} × {server_kw:g} kW × (1 + {overhead:g}% network/storage) = {it_kw:,.1f} kW",
@@ -297,6 +312,29 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     )  # fmt: skip
 
 
+def _server_power(request: FacilityPlanRequest, gpu, per_server: int, system, host, figures: list[Figure]):
+    """One server's maximum power, whether a datasheet gives it, the server's name and its height in rack units: the
+    user's figure, else the published system's, else GPUs × board power + what the server class draws besides them."""
+    height = system.rack_units if host is None else host.rack_units or 4
+    if request.server_kw is not None:
+        check_range(
+            request.server_kw, "Server power (kW)", "单机功率（kW）", minimum=0, maximum=500, exclusive_minimum=True, code="invalid_power"
+        )
+        figures.append(Figure(key="server_kw", value=request.server_kw, unit="kW", stated=True))
+        return request.server_kw, False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), height
+    if host is None:
+        figures.append(Figure(key="server_kw", value=system.max_kw, unit="kW", stated=False, date=system.date, url=system.source.url,
+                              title=system.source.title))  # fmt: skip
+        return system.max_kw, True, system.name, height
+    if gpu.tdp_w is None:
+        raise AdvisorError("invalid_power", f"The catalog has no power figure for {gpu.name}; give the server's power in kW.",
+                           f"目录中没有 {gpu.name} 的功耗数据；请告诉我整机功率（kW）。", ["server_kw"])  # fmt: skip
+    server_kw = (gpu.tdp_w * per_server + host.power_w_excluding_gpus) / 1000
+    source = host.sources[0]
+    figures.append(Figure(key="server_kw", value=server_kw, unit="kW", stated=False, date=host.date, url=source.url, title=source.title))
+    return server_kw, False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), height
+
+
 def _host(gpu, per_server: int, book: FacilityBook):
     """The server class that holds this GPU, for an estimate of the power besides the GPUs."""
     from tools.recommend.configs import sold_as  # the same rule the recommender sells the part by
@@ -312,7 +350,9 @@ def _take(figures: list[Figure], key: str, stated: float | None, default: Planni
           maximum: float, fallback: float = 0.0, minimum: float = 0, zero_allowed: bool = False) -> float:  # fmt: skip
     """The stated value (checked) or the sourced default (a planning row, else ``fallback``), recorded either way."""
     if stated is not None:
-        check_range(stated, en, zh, minimum=minimum, maximum=maximum, exclusive_minimum=minimum == 0 and not zero_allowed, code="invalid_power")
+        check_range(
+            stated, en, zh, minimum=minimum, maximum=maximum, exclusive_minimum=minimum == 0 and not zero_allowed, code="invalid_power"
+        )
         figures.append(Figure(key=key, value=stated, unit=unit, stated=True))
         return stated
     if default is not None:
@@ -342,7 +382,10 @@ def _cap(gpu, server_kw: float, per_server: int, servers: int, per_rack: int, sp
 def _shared_rack(kw: float, data) -> PlanningDefault:
     """The rack budget when the servers are to share one rack and no budget was given: what they all draw."""
     cooling = data.cooling.sources[0]
-    basis = Text(en="all the servers in one rack, as asked: the rack must carry what they draw", zh="按您说的全部放在一个机柜：机柜需承载它们的总功率")
+    basis = Text(
+        en="all the servers in one rack, as asked: the rack must carry what they draw",
+        zh="按您说的全部放在一个机柜：机柜需承载它们的总功率",
+    )
     return PlanningDefault(value=round(kw, 1), date=data.cooling.date, basis=basis, source={"url": cooling.url, "title": cooling.title})
 
 

@@ -243,8 +243,14 @@ def _details(turn: Turn, r: dict) -> list[str]:
         else:
             where = _say(turn, "shared_default")
         rows.append([name, value, where])
-    blocks.append(f"**{_say(turn, 'inputs_title')}**\n\n" + table([_say(turn, "headers.input"), _say(turn, "headers.value"), _say(turn, "headers.source")], rows))
-    tariffs = [[turn.text(t.name), f"{_symbol(t.currency)}{t.price:g}", f"[{t.source.title}]({t.source.url}) ({t.date})"] for t in shipped_facility_data().tariffs]
+    blocks.append(
+        f"**{_say(turn, 'inputs_title')}**\n\n"
+        + table([_say(turn, "headers.input"), _say(turn, "headers.value"), _say(turn, "headers.source")], rows)
+    )
+    tariffs = [
+        [turn.text(t.name), f"{_symbol(t.currency)}{t.price:g}", f"[{t.source.title}]({t.source.url}) ({t.date})"]
+        for t in shipped_facility_data().tariffs
+    ]
     blocks.append(f"**{_say(turn, 'tariffs_title')}**\n\n" + table([_say(turn, "headers.input"), _say(turn, "headers.value"), _say(turn, "headers.source")], tariffs)
                   + "\n\n" + _say(turn, "tariffs_note"))  # fmt: skip
     return blocks

@@ -6,8 +6,8 @@ import re
 
 from advisor.contract import Source
 from advisor.nlu.slot_labels import said
-from advisor.offline.turn import Turn
 from advisor.offline.answers import facility
+from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
