@@ -71,11 +71,11 @@ def answer(turn: Turn) -> str:
     _cite(turn, r)
     values = _values(turn, r)
     lead = _lead(turn, r)
-    blocks = [_say(turn, lead, **values), " ".join(_summary(turn, r, values, lead))]
-    blocks.append(f"**{_say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in _assumptions(turn, r, values)))
+    blocks = [_say(turn, lead, **values), turn.t(" ", "").join(_summary(turn, r, values, lead))]
     options = _options(turn, r, values)
-    if options:
+    if options:  # what a buyer can do comes before the fold; the assumptions follow it
         blocks.append(f"**{_say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options))
+    blocks.append(f"**{_say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in _assumptions(turn, r, values, lead)))
     blocks += _details(turn, r)
     return "\n\n".join(blocks)
 
@@ -195,14 +195,17 @@ def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
     return lines
 
 
-def _assumptions(turn: Turn, r: dict, v: dict) -> list[str]:
+def _assumptions(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
+    """The assumptions that could change this verdict: for a rack question the server's maximum and the rack budget, for
+    a load or a bill also PUE, price and the network allowance (all of them are in the inputs table below)."""
     figures = {f["key"]: f for f in r["figures"]}
     server = figures["server_kw"]
     basis = "assumption.stated" if server["stated"] else "assumption.published" if r["server_kw_published"] else "assumption.estimated"
     lines = [_say(turn, "assumption.max_draw", **{**v, "server_basis": _say(turn, basis)})]
-    lines.append(_say(turn, "assumption.pue_stated" if figures["pue"]["stated"] else "assumption.pue_default", **v))
-    lines.append(_say(turn, "assumption.price_stated" if figures["electricity_price"]["stated"] else "assumption.price_default", **v))
-    lines.append(_say(turn, "assumption.network", pct=number(figures["network_storage_pct"]["value"], 0)))
+    if lead in ("lead.electricity", "lead.load"):
+        lines.append(_say(turn, "assumption.pue_stated" if figures["pue"]["stated"] else "assumption.pue_default", **v))
+        lines.append(_say(turn, "assumption.price_stated" if figures["electricity_price"]["stated"] else "assumption.price_default", **v))
+        lines.append(_say(turn, "assumption.network", pct=number(figures["network_storage_pct"]["value"], 0)))
     rack = figures["rack_power_kw"]
     if not rack["stated"] and not r["whole_rack"]:
         lines.append(_say(turn, "assumption.rack_default", rack=v["rack"], basis=turn.text(rack["basis"])))
@@ -219,41 +222,42 @@ def _options(turn: Turn, r: dict, v: dict) -> list[str]:
         cap = {**v, "cap_gpu": number(r["cap_gpu_w"], 0), "cap_server": number(r["cap_server_kw"], 1), "per_rack_capped": per_rack_capped,
                "cap_pct": number(r["cap_gpu_w"] / r["gpu_tdp_w"] * 100, 0)}  # fmt: skip
         lines.append(_say(turn, "option.cap" if r["cap_practical"] else "option.cap_impractical", **cap))
-    if r["racks"] and r["servers"] > 1:
+    if r["racks"] and r["racks"] > 1:
         lines.append(_say(turn, "option.spread", **v))
     dense = r["racks_at_air_limit"]
     if dense and r["rack_power_kw"] < r["air_limit_kw"] and (r["racks"] is None or dense < r["racks"]):
         lines.append(_say(turn, "option.dense", **{**v, "dense_racks": dense}))
+    elif dense and r["cooling"] != "air":  # past air's comfort zone: spreading out keeps it on air
+        lines.append(_say(turn, "option.stay_on_air", **{**v, "dense_racks": dense}))
     if r["cooling"] != "air" or r["rack_power_kw"] > r["air_limit_kw"]:
         lines.append(_say(turn, "option.liquid", **v))
     return lines
 
 
 def _details(turn: Turn, r: dict) -> list[str]:
-    headers = [_say(turn, f"headers.{k}") for k in ("item", "value", "formula")]
-    blocks = [f"**{_say(turn, 'details_title')}**\n\n" + table(headers, turn.item_rows(r["items"]))]
+    """The formulas, the inputs with their sources, and the tariffs on file: three tables, each titled in its first
+    header cell so that no title is left above the fold without its table."""
+    value, formula, source = (_say(turn, f"headers.{key}") for key in ("value", "formula", "source"))
     rows = []
     for f in r["figures"]:
         name = _say(turn, f"input_names.{f['key']}")
-        value = f"{number(f['value'], 4 if f['value'] < 1 else 1)} {f['unit']}".strip()
+        shown = f"{number(f['value'], 4 if f['value'] < 1 else 1)} {f['unit']}".strip()
         if f["stated"]:
             where = _say(turn, "you_said")
         elif f.get("url"):
             where = f"[{f['title']}]({f['url']}) ({f['date']})"
         else:
             where = _say(turn, "shared_default")
-        rows.append([name, value, where])
-    blocks.append(
-        f"**{_say(turn, 'inputs_title')}**\n\n"
-        + table([_say(turn, "headers.input"), _say(turn, "headers.value"), _say(turn, "headers.source")], rows)
-    )
+        rows.append([name, shown, where])
     tariffs = [
         [turn.text(t.name), f"{_symbol(t.currency)}{t.price:g}", f"[{t.source.title}]({t.source.url}) ({t.date})"]
         for t in shipped_facility_data().tariffs
     ]
-    blocks.append(f"**{_say(turn, 'tariffs_title')}**\n\n" + table([_say(turn, "headers.input"), _say(turn, "headers.value"), _say(turn, "headers.source")], tariffs)
-                  + "\n\n" + _say(turn, "tariffs_note"))  # fmt: skip
-    return blocks
+    return [
+        table([_say(turn, "details_title"), value, formula], turn.item_rows(r["items"])),
+        table([_say(turn, "inputs_title"), value, source], rows),
+        table([_say(turn, "tariffs_title"), value, source], tariffs) + "\n\n" + _say(turn, "tariffs_note"),
+    ]
 
 
 def _cite(turn: Turn, r: dict) -> None:
