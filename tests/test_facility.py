@@ -131,10 +131,8 @@ def test_servers_written_as_count_times_cards_are_servers():
         ("一个18kW的机柜放得下两台8卡H100吗，PUE按1.4", 18, 1.4),
     ],
 )
-def test_the_reader_takes_a_facility_question_with_its_values(message, rack_kw, pue):
-    from advisor.nlu.reader import shared_understanding
-
-    reading = shared_understanding().read(message)
+def test_the_reader_takes_a_facility_question_with_its_values(offline_advisor, message, rack_kw, pue):
+    reading = offline_advisor.planner.understanding.read(message)
     assert reading.intent == "facility"
     assert reading.frame.get("rack_power") == rack_kw and reading.frame.get("pue") == pue
 
