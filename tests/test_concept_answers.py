@@ -21,7 +21,7 @@ FAMILY_QUESTIONS = [
      ("Is there a vLLM build for Huawei Ascend NPUs, and does it support prefix caching?", "Yes"), ("昇腾910B可以用vLLM做推理服务吗？", "能")),
     # (a rack-fit question with numbers is worked out by the facility planner, tests/test_facility.py)
     ("datacentre", "pue-typical-values",
-     ("What PUE do data centres actually reach these days?", "About 1.56"), ("现在的数据中心PUE实际能做到多少？", "平均约 1.56")),
+     ("What PUE do data centres actually reach these days?", "About 1.56"), ("行业平均PUE现在是多少，这些年有改善吗？", "平均约 1.56")),
     ("market", "wait-for-next-generation",
      ("Should we hold off on buying GPUs until the next generation ships?", "Do not wait"), ("下一代卡马上要发布了，我们现在买还是等下一代？", "别等")),
     ("amd-intel", "amd-or-nvidia-decision",

@@ -21,7 +21,8 @@ from tools.recommend.configs import SERVER_GPUS
 
 TEXT_FILE = Path(__file__).with_name("facility_text.yaml")
 DEFAULT_GPU = "h100-sxm"
-# Amounts that make a money question a rent-or-buy comparison rather than an electricity bill
+# Amounts that make a money question a rent-or-buy comparison rather than an electricity bill (so do the words in
+# facility_text.yaml asks.comparison)
 COMPARISON_SLOTS = ("server_price", "cloud_price", "discount", "budget")
 
 
@@ -33,6 +34,7 @@ def asks_only_electricity(turn: Turn) -> bool:
         not turn.reading.follow_up
         and asked_line("tco_line", turn.message) == "energy"
         and not any(frame.has(slot) for slot in COMPARISON_SLOTS)
+        and not _asks(turn, "comparison")
     )
 
 
