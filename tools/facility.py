@@ -116,6 +116,7 @@ def _item(key: str, en: str, zh: str, value: float, unit: str, formula: str, for
 
 HOURS_PER_YEAR = 8760
 MIN_PRACTICAL_CAP = 0.5  # GPUs below about half their board power lose more speed than the rack space is worth
+MIN_SERVER_KW = 0.05  # below 50 W the figure was given in W, not kW: no GPU server draws that little
 
 
 class FacilityPlanRequest(BaseModel):
@@ -318,7 +319,7 @@ def _server_power(request: FacilityPlanRequest, gpu, per_server: int, system, ho
     height = system.rack_units if host is None else host.rack_units or 4
     if request.server_kw is not None:
         check_range(
-            request.server_kw, "Server power (kW)", "单机功率（kW）", minimum=0, maximum=500, exclusive_minimum=True, code="invalid_power"
+            request.server_kw, "Server power (kW)", "单机功率（kW）", minimum=MIN_SERVER_KW, maximum=500, code="invalid_power"
         )
         figures.append(Figure(key="server_kw", value=request.server_kw, unit="kW", stated=True))
         return request.server_kw, False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), height
