@@ -10,11 +10,13 @@ from advisor.retrieval.search import Retriever
 from advisor.retrieval.tool import search_knowledge, shared_retriever
 from knowledge.catalog import Catalog, load_catalog
 from knowledge.clouds import PriceBook, load_price_book
+from knowledge.facility import FacilityBook, shipped_facility_book
 from knowledge.link_expectations import LinkExpectations, load_link_expectations
 from knowledge.serving import ServingData, load_serving_data
 from tools.cost.rentals import compare_rentals
 from tools.cost.tco import compute_tco
 from tools.cost.training_time import estimate_training_time
+from tools.facility import plan_facility
 from tools.gpu_specs import compare_gpus, list_gpus
 from tools.memory.estimator import estimate_memory, max_fit
 from tools.memory.runnable import runnable_models
@@ -59,6 +61,12 @@ TOOL_SPECS = [
         "估算训练算力、天数、GPU时、电量和费用，或按截止日期反推卡数",
     ),
     ToolSpec("compute_tco", compute_tco, "Rent vs buy: monthly costs, break-even month and utilisation", "租还是买：月成本、回本月份与盈亏平衡利用率"),
+    ToolSpec(
+        "plan_facility",
+        plan_facility,
+        "Racks, kW, air/liquid, yearly power bill for GPU servers",
+        "机柜、功率、风冷/液冷、年电费",
+    ),
     ToolSpec("compare_rentals", compare_rentals, "Rental bills of GPU options side by side", "对比租用不同显卡的费用"),
     ToolSpec(
         "search_knowledge",
@@ -78,7 +86,7 @@ TOOL_SPECS = [
 
 def default_registry() -> Registry:
     providers = {Catalog: load_catalog, PriceBook: load_price_book, ServingData: load_serving_data, RuleBook: load_rulebook, Retriever: shared_retriever,
-                 LinkExpectations: load_link_expectations}
+                 LinkExpectations: load_link_expectations, FacilityBook: shipped_facility_book}
     return Registry(TOOL_SPECS, providers)
 
 

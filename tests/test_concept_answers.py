@@ -19,8 +19,9 @@ FAMILY_QUESTIONS = [
      ("Realistically, how much faster is FP8 training than BF16 on H100s?", "1.3–1.5×"), ("H100上FP8训练比BF16实际快几倍？", "1.3–1.5 倍")),
     ("china", "ascend-vllm-ascend",
      ("Is there a vLLM build for Huawei Ascend NPUs, and does it support prefix caching?", "Yes"), ("昇腾910B可以用vLLM做推理服务吗？", "能")),
-    ("datacentre", "h100-servers-per-rack",
-     ("Does it make sense to put four DGX H100 boxes in a rack limited to 15 kW?", "One"), ("一个15kW的机柜能放几台8卡H100服务器？", "一台")),
+    # (a rack-fit question with numbers is worked out by the facility planner, tests/test_facility.py)
+    ("datacentre", "pue-typical-values",
+     ("What PUE do data centres actually reach these days?", "About 1.56"), ("行业平均PUE现在是多少，这些年有改善吗？", "平均约 1.56")),
     ("market", "wait-for-next-generation",
      ("Should we hold off on buying GPUs until the next generation ships?", "Do not wait"), ("下一代卡马上要发布了，我们现在买还是等下一代？", "别等")),
     ("amd-intel", "amd-or-nvidia-decision",

@@ -39,6 +39,7 @@ BASE_CALLS: dict[str, list[dict]] = {
         {"model": "llama-3.1-8b", "tokens": 1e12, "gpu": "h100-sxm", "deadline_days": 30},  # GPUs derived from the deadline
     ],
     "compute_tco": [{"gpu": "h100-sxm"}, {"server_price": 300_000, "server_max_kw": 10, "cloud_price_per_gpu_hour": 2.5, "currency": "CNY"}],
+    "plan_facility": [{"gpu": "h100-sxm"}, {"gpu": "b200", "gpus": 256, "rack_power_kw": 40, "pue": 1.4, "electricity_price": 0.6, "currency": "CNY"}],
     "compare_rentals": [{"options": [{"name": "L4", "price_per_gpu_hour": 0.8}, {"name": "A10G", "gpus": 2, "price_per_gpu_hour": 1.01}]}],
     "diagnose": [{"text": "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"}],
     "check_measured": [{"measured_busbw_gbs": 8, "nodes": 2, "nics_per_node": 4, "nic_gbps": 200}, {"measured_busbw_gbs": 20, "gpu": "a100-80gb-pcie"}],

@@ -12,7 +12,9 @@ import math
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.bilingual import Text
+from knowledge.bilingual import AdvisorError, Text
+from knowledge.catalog import Catalog
+from knowledge.facility import FacilityBook, PlanningDefault
 from tools.checks import check_range
 from tools.common import LineItem
 
@@ -107,3 +109,294 @@ def facility_needs(request: FacilityRequest) -> FacilityResult:
 
 def _item(key: str, en: str, zh: str, value: float, unit: str, formula: str, formula_zh: str) -> LineItem:
     return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula, formula_zh=formula_zh)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Rack, cooling and electricity plan for a number of servers: the questions a data centre asks before it racks them.
+
+HOURS_PER_YEAR = 8760
+MIN_PRACTICAL_CAP = 0.5  # GPUs below about half their board power lose more speed than the rack space is worth
+MIN_SERVER_KW = 0.05  # below 50 W the figure was given in W, not kW: no GPU server draws that little
+
+
+class FacilityPlanRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str = Field(description="GPU in the servers, e.g. 'H100', 'B200', 'RTX 4090'.")
+    servers: int | None = Field(None, description="Servers (nodes); default: enough for `gpus`, else 1.")
+    gpus: int | None = Field(None, description="GPUs in the whole cluster, when the servers are not counted.")
+    gpus_per_server: int | None = Field(None, description="GPUs in one server (default: the reference system's count, else 8).")
+    server_kw: float | None = Field(None, description="Maximum power of one server, kW (default: its datasheet or an estimate).")
+    rack_power_kw: float | None = Field(None, description="Power (and cooling) budget of one rack, kW (default 10).")
+    capacity_kw: float | None = Field(None, description="IT power available for the whole cluster, kW: how many servers it takes.")
+    one_rack: bool = Field(
+        False, description="The servers are to share one rack: without a stated budget, the rack is sized to hold them all."
+    )
+    pue: float | None = Field(None, description="Facility PUE (default 1.3).")
+    load_factor_pct: float | None = Field(None, description="Average draw as % of maximum (default 75).")
+    network_storage_pct: float | None = Field(
+        None, description="Network, storage and management power on top of the servers, % (default 10)."
+    )
+    electricity_price: float | None = Field(None, description="Per kWh in `currency` (default: the region's industrial tariff).")
+    currency: str = Field("USD", pattern=r"^(USD|CNY)$")
+    region: str | None = Field(None, description="'cn' or 'global' (picks the default tariff).")
+
+
+class Figure(BaseModel):
+    """An input of the plan: its value and whether the user gave it or it is a sourced default."""
+
+    key: str
+    value: float
+    unit: str
+    stated: bool
+    basis: Text | None = None
+    date: str = ""
+    url: str = ""
+    title: str = ""
+
+
+class FacilityPlanResult(BaseModel):
+    gpu_name: str
+    gpu_tdp_w: float | None
+    system: Text = Field(description="The server the power figure is for.")
+    server_kw: float
+    server_kw_published: bool = Field(description="True when a maker's datasheet gives the figure; False for an estimate.")
+    gpus_per_server: int
+    servers: int
+    rack_power_kw: float
+    servers_per_rack: int = Field(description="Servers one rack takes: the smaller of its power budget and its space.")
+    limited_by: str = Field(description="'power' or 'space'.")
+    fits: bool = Field(description="All the servers fit in one rack within its budget.")
+    racks: int | None = Field(description="Racks needed at this budget; None when not even one server fits.")
+    rack_load_kw: float = Field(description="Load of the fullest rack at maximum draw, kW.")
+    whole_rack: bool
+    cap_server_kw: float | None = Field(description="Server power that would let the next server in (or all of them), kW.")
+    cap_gpu_w: float | None = Field(description="GPU power limit that reaches that server power, W per GPU.")
+    cap_practical: bool
+    it_kw: float = Field(description="IT load at maximum draw incl. network and storage, kW.")
+    facility_kw: float = Field(description="IT load × PUE, kW.")
+    energy_mwh_per_year: float
+    cost_per_year: float
+    currency: str
+    cooling: str = Field(description="'air', 'air_limit' (rear-door or containment) or 'liquid' for the fullest rack.")
+    air_limit_kw: float
+    liquid_above_kw: float
+    racks_at_air_limit: int | None = Field(description="Racks needed if each had the air-cooling limit as its budget.")
+    capacity_kw: float | None = None
+    servers_in_capacity: int | None = Field(
+        None, description="Servers the stated IT capacity takes at maximum draw, with network and storage."
+    )
+    figures: list[Figure]
+    items: list[LineItem]
+    notes: list[Text] = Field(default_factory=list)
+
+
+def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: FacilityBook) -> FacilityPlanResult:
+    gpu = catalog.gpu(request.gpu)
+    data = book.data
+    system = data.system_for(gpu.id)
+    figures: list[Figure] = []
+    per_server = request.gpus_per_server or (system.gpus_per_server if system else 8)
+    check_range(per_server, "GPUs per server", "每台卡数", minimum=1, maximum=72, code="invalid_gpu_count")
+    host = _host(gpu, per_server, book) if system is None or per_server != system.gpus_per_server else None
+    server_kw, published, name, height = _server_power(request, gpu, per_server, system, host, figures)
+    if request.gpus is not None:
+        check_range(request.gpus, "GPUs", "GPU 数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
+    servers = request.servers if request.servers is not None else math.ceil(request.gpus / per_server) if request.gpus else 1
+    check_range(servers, "Servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_gpu_count")
+    planning = data.planning
+    whole_rack = system is not None and system.gpus_per_server > 8 and host is None
+    rack_default = planning.rack_power_kw
+    if request.rack_power_kw is None and request.one_rack and not whole_rack:
+        rack_default = _shared_rack(min(servers, int(planning.rack_units.value // height) or 1) * server_kw, data)
+    elif request.rack_power_kw is None and (whole_rack or server_kw > rack_default.value):  # a typical rack cannot take even one
+        rack_default = _denser_rack(server_kw if whole_rack else data.cooling.air_limit_kw, data, whole_rack)
+    rack_kw = _take(figures, "rack_power_kw", request.rack_power_kw, rack_default, "kW", "Rack power (kW)", "单机柜功率（kW）", 1000)
+    pue = _take(figures, "pue", request.pue, None, "", "PUE", "PUE", 3, fallback=book.pue, minimum=1)
+    load = _take(
+        figures, "load_factor_pct", request.load_factor_pct, None, "%", "Load factor %", "负载率", 100, fallback=book.load_factor_pct
+    )
+    overhead = _take(
+        figures,
+        "network_storage_pct",
+        request.network_storage_pct,
+        planning.network_storage_pct,
+        "%",
+        "Network and storage %",
+        "网络与存储占比",
+        100,
+        zero_allowed=True,
+    )
+    tariff = data.tariff(request.region, request.currency)
+    if request.electricity_price is None:
+        price = tariff.price
+        figures.append(Figure(key="electricity_price", value=price, unit=f"{request.currency}/kWh", stated=False, basis=tariff.name,
+                              date=tariff.date, url=tariff.source.url, title=tariff.source.title))  # fmt: skip
+    else:
+        price = _take(
+            figures, "electricity_price", request.electricity_price, None, f"{request.currency}/kWh", "Electricity price", "电价", 5
+        )
+
+    space = 1 if whole_rack else max(1, int(planning.rack_units.value // height))
+    by_power = math.floor(rack_kw / server_kw + 1e-9)
+    per_rack = min(by_power, space)
+    limited_by = "power" if by_power < space else "space"
+    racks = math.ceil(servers / per_rack) if per_rack else None
+    in_fullest = min(servers, per_rack) if per_rack else 1
+    rack_load = in_fullest * server_kw
+    cap_server, cap_gpu, practical = _cap(gpu, server_kw, per_server, servers, per_rack, space, rack_kw, whole_rack)
+    it_kw = servers * server_kw * (1 + overhead / 100)
+    facility_kw = it_kw * pue
+    mwh = it_kw * load / 100 * pue * HOURS_PER_YEAR / 1000
+    cost = mwh * 1000 * price
+    cooling_data = data.cooling
+    liquid = (system is not None and system.liquid_cooled and host is None) or rack_load > cooling_data.liquid_above_kw
+    cooling = "liquid" if liquid else "air_limit" if rack_load > cooling_data.air_limit_kw else "air"
+    dense_per_rack = min(space, math.floor(cooling_data.air_limit_kw / server_kw + 1e-9))
+    racks_dense = math.ceil(servers / dense_per_rack) if dense_per_rack and not whole_rack else None
+
+    in_capacity = None
+    if request.capacity_kw is not None:
+        check_range(
+            request.capacity_kw,
+            "IT capacity (kW)",
+            "IT 容量（kW）",
+            minimum=0,
+            maximum=10_000_000,
+            exclusive_minimum=True,
+            code="invalid_power",
+        )
+        in_capacity = math.floor(request.capacity_kw / (server_kw * (1 + overhead / 100)) + 1e-9)
+
+    cur = request.currency
+    items = [
+        _item("server_kw", "One server at maximum", "单台最大功率", server_kw, "kW", f"{name.en}: {server_kw:g} kW", f"{name.zh}：{server_kw:g} kW"),
+        _item("servers_per_rack", "Servers per rack", "每柜台数", per_rack, "servers",
+              f"min(⌊{rack_kw:g} kW / {server_kw:g} kW⌋, ⌊{planning.rack_units.value:g}U / {height}U⌋) = {per_rack}",
+              f"min(⌊{rack_kw:g} kW / {server_kw:g} kW⌋, ⌊{planning.rack_units.value:g}U / {height}U⌋) = {per_rack}"),
+    ]  # fmt: skip
+    if racks is not None:
+        items.append(
+            _item("racks", "Racks", "机柜数", racks, "racks", f"⌈{servers} / {per_rack}⌉ = {racks}", f"⌈{servers} / {per_rack}⌉ = {racks}")
+        )
+    items += [
+        _item("it_kw", "IT load at maximum", "IT 最大负载", it_kw, "kW",
+              f"{servers} × {server_kw:g} kW × (1 + {overhead:g}% network/storage) = {it_kw:,.1f} kW",
+              f"{servers} × {server_kw:g} kW × (1 + {overhead:g}% 网络/存储) = {it_kw:,.1f} kW"),
+        _item("facility_kw", "Facility load (with cooling and losses)", "机房总负载（含制冷与损耗）", facility_kw, "kW",
+              f"{it_kw:,.1f} kW × PUE {pue:g} = {facility_kw:,.1f} kW", f"{it_kw:,.1f} kW × PUE {pue:g} = {facility_kw:,.1f} kW"),
+        _item("heat", "Heat from the IT load", "IT 负载散热量", it_kw * BTU_PER_KWH, "BTU/h",
+              f"{it_kw:,.1f} kW × {BTU_PER_KWH} = {it_kw * BTU_PER_KWH:,.0f} BTU/h", f"{it_kw:,.1f} kW × {BTU_PER_KWH} = {it_kw * BTU_PER_KWH:,.0f} BTU/h"),
+        _item("energy", "Energy per year", "年用电量", mwh, "MWh",
+              f"{it_kw:,.1f} kW × {load:g}% average draw × PUE {pue:g} × {HOURS_PER_YEAR} h = {mwh:,.0f} MWh",
+              f"{it_kw:,.1f} kW × 平均负载 {load:g}% × PUE {pue:g} × {HOURS_PER_YEAR} 小时 = {mwh:,.0f} MWh"),
+        _item("electricity", "Electricity per year", "年电费", cost, cur,
+              f"{mwh:,.0f} MWh × 1000 × {price:g} {cur}/kWh = {cost:,.0f} {cur}", f"{mwh:,.0f} MWh × 1000 × {price:g} {cur}/度 = {cost:,.0f} {cur}"),
+    ]  # fmt: skip
+    if in_capacity is not None:
+        items.append(_item("servers_in_capacity", "Servers the IT capacity takes", "IT 容量可容纳的台数", in_capacity, "servers",
+                           f"⌊{request.capacity_kw:g} kW / ({server_kw:g} kW × (1 + {overhead:g}%))⌋ = {in_capacity}",
+                           f"⌊{request.capacity_kw:g} kW / ({server_kw:g} kW × (1 + {overhead:g}%))⌋ = {in_capacity}"))  # fmt: skip
+    notes = []
+    if not published and request.server_kw is None:
+        notes.append(Text(en=f"No datasheet maximum for a {per_server}-GPU {gpu.name} server: estimated as {per_server} × {gpu.tdp_w:g} W GPUs "
+                             f"+ {host.power_w_excluding_gpus:g} W for the rest of the server; a vendor's figure replaces it.",
+                          zh=f"{per_server} 卡 {gpu.name} 服务器没有官方最大功率：按 {per_server} × {gpu.tdp_w:g} W 显卡 + 其余部件 "
+                             f"{host.power_w_excluding_gpus:g} W 估算；有厂商数据时以厂商为准。"))  # fmt: skip
+    return FacilityPlanResult(
+        gpu_name=gpu.name, gpu_tdp_w=gpu.tdp_w, system=name, server_kw=server_kw, server_kw_published=published, gpus_per_server=per_server, servers=servers,
+        rack_power_kw=rack_kw, servers_per_rack=per_rack, limited_by=limited_by, fits=per_rack >= servers, racks=racks, rack_load_kw=rack_load,
+        whole_rack=whole_rack, cap_server_kw=cap_server, cap_gpu_w=cap_gpu, cap_practical=practical, it_kw=it_kw, facility_kw=facility_kw,
+        energy_mwh_per_year=mwh, cost_per_year=cost, currency=cur, cooling=cooling, air_limit_kw=cooling_data.air_limit_kw,
+        liquid_above_kw=cooling_data.liquid_above_kw, racks_at_air_limit=racks_dense, capacity_kw=request.capacity_kw,
+        servers_in_capacity=in_capacity, figures=figures, items=items, notes=notes,
+    )  # fmt: skip
+
+
+def _server_power(request: FacilityPlanRequest, gpu, per_server: int, system, host, figures: list[Figure]):
+    """One server's maximum power, whether a datasheet gives it, the server's name and its height in rack units: the
+    user's figure, else the published system's, else GPUs × board power + what the server class draws besides them."""
+    height = system.rack_units if host is None else host.rack_units or 4
+    if request.server_kw is not None:
+        check_range(
+            request.server_kw, "Server power (kW)", "单机功率（kW）", minimum=MIN_SERVER_KW, maximum=500, code="invalid_power"
+        )
+        figures.append(Figure(key="server_kw", value=request.server_kw, unit="kW", stated=True))
+        return request.server_kw, False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), height
+    if host is None:
+        figures.append(Figure(key="server_kw", value=system.max_kw, unit="kW", stated=False, date=system.date, url=system.source.url,
+                              title=system.source.title))  # fmt: skip
+        return system.max_kw, True, system.name, height
+    if gpu.tdp_w is None:
+        raise AdvisorError("invalid_power", f"The catalog has no power figure for {gpu.name}; give the server's power in kW.",
+                           f"目录中没有 {gpu.name} 的功耗数据；请告诉我整机功率（kW）。", ["server_kw"])  # fmt: skip
+    server_kw = (gpu.tdp_w * per_server + host.power_w_excluding_gpus) / 1000
+    source = host.sources[0]
+    figures.append(Figure(key="server_kw", value=server_kw, unit="kW", stated=False, date=host.date, url=source.url, title=source.title))
+    return server_kw, False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), height
+
+
+def _host(gpu, per_server: int, book: FacilityBook):
+    """The server class that holds this GPU, for an estimate of the power besides the GPUs."""
+    from tools.recommend.configs import sold_as  # the same rule the recommender sells the part by
+
+    host = book.servers.for_gpus(sold_as(gpu), gpu.segment, per_server)
+    if host is None:
+        raise AdvisorError("invalid_power", f"{gpu.name} does not go into a rack server; the rack plan does not apply.",
+                           f"{gpu.name} 不装在机架服务器里，不适用机柜规划。")  # fmt: skip
+    return host
+
+
+def _take(figures: list[Figure], key: str, stated: float | None, default: PlanningDefault | None, unit: str, en: str, zh: str,
+          maximum: float, fallback: float = 0.0, minimum: float = 0, zero_allowed: bool = False) -> float:  # fmt: skip
+    """The stated value (checked) or the sourced default (a planning row, else ``fallback``), recorded either way."""
+    if stated is not None:
+        check_range(
+            stated, en, zh, minimum=minimum, maximum=maximum, exclusive_minimum=minimum == 0 and not zero_allowed, code="invalid_power"
+        )
+        figures.append(Figure(key=key, value=stated, unit=unit, stated=True))
+        return stated
+    if default is not None:
+        figures.append(Figure(key=key, value=default.value, unit=unit, stated=False, basis=default.basis, date=default.date,
+                              url=default.source.url, title=default.source.title))  # fmt: skip
+        return default.value
+    figures.append(Figure(key=key, value=fallback, unit=unit, stated=False))
+    return fallback
+
+
+def _cap(gpu, server_kw: float, per_server: int, servers: int, per_rack: int, space: int, rack_kw: float, whole_rack: bool):
+    """The power each server would have to be held to for more servers to share a rack, and the GPU power limit that
+    gets there (only the GPUs can be capped; the host draws what it draws): the most servers a practical cap fits,
+    else what one more server would take."""
+    wanted = min(servers, space)
+    if whole_rack or per_rack >= wanted or gpu.tdp_w is None:
+        return None, None, False
+    host_kw = server_kw - gpu.tdp_w * per_server / 1000
+    options = []
+    for target in range(wanted, per_rack, -1):
+        cap_server = rack_kw / target
+        cap_gpu = (cap_server - host_kw) * 1000 / per_server
+        options.append((cap_server, max(cap_gpu, 0.0), cap_gpu >= gpu.tdp_w * MIN_PRACTICAL_CAP))
+    return next((option for option in options if option[2]), options[-1])
+
+
+def _shared_rack(kw: float, data) -> PlanningDefault:
+    """The rack budget when the servers are to share one rack and no budget was given: what they all draw."""
+    cooling = data.cooling.sources[0]
+    basis = Text(
+        en="all the servers in one rack, as asked: the rack must carry what they draw",
+        zh="按您说的全部放在一个机柜：机柜需承载它们的总功率",
+    )
+    return PlanningDefault(value=round(kw, 1), date=data.cooling.date, basis=basis, source={"url": cooling.url, "title": cooling.title})
+
+
+def _denser_rack(kw: float, data, whole_rack: bool) -> PlanningDefault:
+    """The rack budget planned when a typical rack cannot take one server: the air-cooling limit (or the whole rack's own
+    draw), said as the assumption it is."""
+    cooling = data.cooling.sources[0]
+    if whole_rack:
+        basis = Text(en="a rack-scale system is its own rack: planned at its own draw", zh="整柜系统自成一个机柜：按其自身功率规划")
+    else:
+        basis = Text(en=f"one server draws more than a typical 10 kW rack, so racks are planned at the {kw:g} kW air-cooling limit",
+                     zh=f"单台服务器就超过常见的 10 kW 机柜，因此按 {kw:g} kW 风冷上限规划机柜")  # fmt: skip
+    return PlanningDefault(value=kw, date=data.cooling.date, basis=basis, source={"url": cooling.url, "title": cooling.title})

@@ -16,7 +16,7 @@ import yaml
 DATA_DIR = Path(__file__).parent / "data"
 TRAIN_DIR = DATA_DIR / "train"
 ANNOTATION = re.compile(r"\[([^\[\]]+?)\]\(([a-z_]+)\)")
-TASKS = ("recommend", "memory", "max_fit", "specs", "serving_speed", "training_time", "tco", "troubleshoot")
+TASKS = ("recommend", "memory", "max_fit", "specs", "serving_speed", "training_time", "tco", "troubleshoot", "facility")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ MFU = re.compile(
     r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*(?:of\s+peak\s+)?mfu(?![a-z])"
     r"|(?<![a-z])mfu[^\d\n,，。;；]{0,12}?(?:(?P<pct_after>\d{1,2}(?:\.\d+)?)\s*%|(?P<fraction>0?\.\d+)(?![\d%]))"
 )
+# "PUE 1.3", "PUE按1.5算", "a PUE of 1.4": a facility's power usage effectiveness (always between 1 and 3)
+PUE = re.compile(r"(?<![a-z])pue[^\d\n,，。;；]{0,8}?(?P<n>[12](?:\.\d{1,2})?)(?![\d.%])")
 OF_THEM = re.compile(r"\s+of\s+(?:them|those|these)(?![a-z])")
 BUY_BEFORE = re.compile(r"(?<![a-z])(?:buy|buying|get|getting|rent|renting|order|grab|add|adding)\s+$")  # "buy two for $3.6k": two cards
 GPUS_PER_NODE = re.compile(r"(?<![\d.])(?P<n>\d{1,2})\s*(?:gpus?\s+|cards?\s+)?(?:per|each|a|/)\s*(?:node|server|box|machine|host)(?![a-z])")
@@ -37,9 +39,9 @@ NODES_OF_GPUS = re.compile(
     r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"
     r"(?P<cards>(?P<per>\d{1,2})[\s-]*(?:gpus?|cards?)[\s-]*(?:nodes?|servers?|boxes|machines?|hosts?))(?![a-z])"
 )
-# "two 8-GPU L40S servers": the first number counts the servers, the card name sits between
+# "two 8-GPU L40S servers", "three 8xH200 servers": the first number counts the servers, the card name sits between
 SERVERS_OF_NAMED_CARDS = re.compile(
-    r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten)(?=\s+\d{1,2}[\s-]*(?:gpus?|cards?)\s+(?:[a-z0-9.\-]+\s+){1,3}?(?:nodes?|servers?|boxes|machines?|hosts?)(?![a-z]))"
+    r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten)(?=\s+\d{1,2}(?:[\s-]*(?:gpus?|cards?)\s+|\s*[x×*]\s*)(?:[a-z0-9.\-]+\s+){1,3}?(?:nodes?|servers?|boxes|machines?|hosts?)(?![a-z]))"
 )
 TIMES_AFTER_NAME = re.compile(r"\s?(?P<x>[x×*]\s?(?P<n>\d{1,3}))(?![\d.a-z])")
 # "x 3 epochs", "2 full epochs", "num_train_epochs=3", "训3个epoch", "过两遍数据": passes over the training data

@@ -44,7 +44,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
     "lever": {"already_tried"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
-    "discount": {"discount"}, "mfu": {"mfu"}, "epochs": {"epochs"}, "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
+    "discount": {"discount"}, "mfu": {"mfu"}, "power_kw": {"rack_power"}, "pue": {"pue"}, "epochs": {"epochs"}, "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}

@@ -54,6 +54,8 @@ UNIT_AFTER = [
     ("rate", re.compile(_SPACE + r"\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
     ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
     ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
+    ("power_kw", re.compile(_SPACE + r"(?:kw|kilowatts?|千瓦)(?![a-z时])")),  # "20 kW rack", "单柜8kW" (not kWh, a price)
+    ("power_mw", re.compile(_SPACE + r"(?:mw|megawatts?|兆瓦)(?![a-z时])")),
     ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元|£|gbp|p|pence)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑|rupees?|inr)(?![a-z])")),
     ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
@@ -61,7 +63,7 @@ UNIT_AFTER = [
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
     ("users", re.compile(r"-(?:person|member|strong)(?![a-z])|" + _SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|engineers|devs|developers|researchers|students|analysts|scientists|at\s+once|at\s+a\s+time|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事|qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|requests?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
-    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?|workstations?|rigs?)(?![a-z]))")),
+    ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学|柜|房|架)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?|workstations?|rigs?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
     ("duration", re.compile(r"[\s-]*(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
@@ -84,7 +86,7 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
     if raw in ("一", "二") and IN_A_WORD.match(text, end):  # 一样, 一直, 二手: words, not quantities
         return None
     if raw.endswith("千") and text.startswith("瓦", end):  # "15千瓦" is power, not an amount
-        return Value(start, end + 1, "number", value, "W", text[start : end + 1])
+        return Value(start, end + 1, "power_kw", value / 1000, "kW", text[start : end + 1])
     if DENOMINATOR_BEFORE.search(before):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
         return None
     context = None if words_only else CONTEXT_WORD_AFTER.match(text, end)
@@ -122,6 +124,10 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
             return Value(start, stop, "duration", value * HOURS[unit], unit, surface)
         if kind == "daily":
             return Value(start, stop, "daily", value, "hours/day", surface)
+        if kind == "power_mw":  # "a 2 MW hall": kept in kW like "20 kW"
+            return Value(start, stop, "power_kw", value * 1000, "kW", surface)
+        if kind == "power_kw":
+            return Value(start, stop, "power_kw", value, "kW", surface)
         if kind == "latency_seconds":  # "首token 1秒以内", "ttft under 2s": kept in milliseconds like "300ms"
             return Value(start, stop, "latency", value * 1000, "", surface)
         return Value(start, stop, kind, value, "", surface)

@@ -14,7 +14,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "recompute": ("activation recomputation", "激活重计算"), "gpu_form": ("GPU variant", "显卡版本"),
     "training_tokens": ("training data", "训练数据量"), "epochs": ("epochs", "训练轮数"), "deadline": ("deadline", "期限"), "budget": ("budget", "预算"),
     "server_price": ("server price", "服务器价格"), "cloud_price": ("rental price", "租用价格"), "discount": ("rental discount", "租用折扣"), "mfu": ("MFU", "MFU"),
-    "electricity_price": ("electricity price", "电价"), "utilisation": ("utilisation", "利用率"),
+    "electricity_price": ("electricity price", "电价"), "rack_power": ("rack power budget", "单机柜功率"), "pue": ("PUE", "PUE"), "utilisation": ("utilisation", "利用率"),
     "horizon": ("time horizon", "年限"), "region": ("region", "地区"), "objective": ("priority", "优先目标"),
     "engine": ("engine", "推理引擎"), "speed_target": ("speed target", "速度目标"), "claim": ("rule of thumb", "经验法则"), "audience": ("users", "使用人群"),
     "already_tried": ("already tried", "已经试过"),

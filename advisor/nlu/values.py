@@ -24,6 +24,7 @@ from advisor.nlu.count_words import (
     OF_THEM,
     OTHER_SETTING,
     PARALLEL,
+    PUE,
     SERVERS_OF_NAMED_CARDS,
     TIMES_AFTER_NAME,
     TIMES_COUNT,
@@ -145,6 +146,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
     for match in MFU.finditer(text):
         share = float(match.group("fraction")) * 100 if match.group("fraction") else float(match.group("pct") or match.group("pct_after"))
         claim(Value(match.start(), match.end(), "mfu", share, "%", match.group()))
+    for match in PUE.finditer(text):
+        claim(Value(match.start(), match.end(), "pue", float(match.group("n")), "", match.group()))
     for match in GPUS_PER_NODE.finditer(text):  # "8 per node": the cards in each server
         claim(Value(match.start(), match.end(), "count_gpu", float(match.group("n")), "", match.group()))
     for match in NODES_OF_GPUS.finditer(text):  # "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers

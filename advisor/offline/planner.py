@@ -21,7 +21,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
-from advisor.offline.answers import costs, guard, knowledge, runnable, serving, sizing, specs, trouble
+from advisor.offline.answers import costs, facility, guard, knowledge, runnable, serving, sizing, specs, trouble
 from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
@@ -39,6 +39,7 @@ TASK_HANDLERS: dict[str, Handler] = {
     "training_time": costs.training_time,
     "tco": costs.tco,
     "troubleshoot": trouble.answer,
+    "facility": facility.answer,
 }
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked.
@@ -146,6 +147,8 @@ class OfflinePlanner:
             task = _task_from_slots(turn)
         if task not in TASK_HANDLERS or reading.confidence < MIN_CONFIDENCE:
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
+        if task == "tco" and facility.asks_only_electricity(turn):  # "一年电费多少（64台8卡A100）": the bill and the load behind it
+            task = "facility"
         if reading.follow_up and not reading.frame.names() and ASKS_WHY.search(turn.message.lower()):
             body = TASK_HANDLERS[task](turn)
             return turn.t(*WHERE_FROM) + _largest_part(turn) + "\n\n" + body

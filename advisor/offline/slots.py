@@ -195,6 +195,15 @@ class Slots:
         return self._money("electricity_price")
 
     @property
+    def rack_power_kw(self) -> float | None:
+        """A rack's power budget in kW ("20 kW rack", "单机柜8kW")."""
+        return self._get("rack_power")
+
+    @property
+    def pue(self) -> float | None:
+        return self._get("pue")
+
+    @property
     def utilisation(self) -> float | None:
         return self._get("utilisation")
 

@@ -7,6 +7,7 @@ import re
 from advisor.contract import Source
 from advisor.nlu.facets import SPECS, facet_of
 from advisor.nlu.slot_labels import said
+from advisor.offline.answers import facility
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
@@ -25,6 +26,7 @@ OFFERS = {
     "serving_speed": ("Name the model and GPU, and I can estimate tokens per second and concurrency.", "告诉我模型和显卡，我可以估算每秒 token 数和并发。"),
     "training_time": ("Give me the model, token count and GPUs, and I can estimate the training time.", "告诉我模型、数据量和显卡，我可以估算训练时间。"),
     "tco": ("Give me the GPUs and expected utilisation, and I can compare renting with buying.", "告诉我显卡数量和预计利用率，我可以对比租和买的成本。"),
+    "facility": facility.offer(),
 }
 
 
@@ -33,7 +35,8 @@ OPEN_CALCULATION = (
     "前面的计算仍然有效：说出要改的一项（如“换两张卡呢”“上下文32k呢”），我就重新算。",
 )
 CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estimate_throughput": "serving_speed",
-                   "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs"}  # fmt: skip
+                   "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs",
+                   "plan_facility": "facility"}  # fmt: skip
 
 
 def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None,

@@ -1,0 +1,287 @@
+"""Data-centre questions answered with arithmetic: servers per rack at a power budget, racks, IT and facility load,
+air or liquid, electricity per year. The figures come from the plan_facility tool; the wording from facility_text.yaml."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from advisor.contract import Source
+from advisor.language import default_currency
+from advisor.markdown import money, number, table
+from advisor.nlu.frame import Money
+from advisor.offline.turn import Turn
+from knowledge.answer_text import asked_line
+from knowledge.bilingual import Text
+from knowledge.facility import shipped_facility_data
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.recommend.configs import SERVER_GPUS
+
+TEXT_FILE = Path(__file__).with_name("facility_text.yaml")
+DEFAULT_GPU = "h100-sxm"
+# Amounts that make a money question a rent-or-buy comparison rather than an electricity bill (so do the words in
+# facility_text.yaml asks.comparison)
+COMPARISON_SLOTS = ("server_price", "cloud_price", "discount", "budget")
+
+
+def asks_only_electricity(turn: Turn) -> bool:
+    """A first question about the power bill alone ("一年电费多少（64台8卡A100）"): the facility plan answers it with
+    the load behind the bill; a question with a price to rent or buy at is a rent-or-buy comparison."""
+    frame = turn.reading.frame
+    return (
+        not turn.reading.follow_up
+        and asked_line("tco_line", turn.message) == "energy"
+        and not any(frame.has(slot) for slot in COMPARISON_SLOTS)
+        and not _asks(turn, "comparison")
+    )
+
+
+def offer() -> tuple[str, str]:
+    """What a concept answer offers to calculate for a facility question, (English, Chinese)."""
+    text = Text.model_validate(_texts()["offer"])
+    return text.en, text.zh
+
+
+def answer(turn: Turn) -> str:
+    s = turn.slots
+    currency = _currency(turn)
+    servers, gpus = _counts(turn)
+    rack_kw, capacity_kw = s.rack_power_kw, None
+    if rack_kw is not None and rack_kw > shipped_facility_data().planning.largest_rack_kw.value:  # "500 kW of capacity": a room
+        rack_kw, capacity_kw = None, rack_kw
+    outcome = turn.call(
+        "plan_facility",
+        {
+            "gpu": _gpu(turn),
+            "servers": servers,
+            "gpus": gpus,
+            "gpus_per_server": s.gpus_per_server,
+            "rack_power_kw": rack_kw,
+            "capacity_kw": capacity_kw,
+            "pue": s.pue,
+            "electricity_price": _in(s.power_price, currency),
+            "currency": currency,
+            "region": s.region,
+            "one_rack": _in_one_rack(turn) or None,
+        },
+    )
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    _cite(turn, r)
+    values = _values(turn, r)
+    lead = _lead(turn, r)
+    blocks = [_say(turn, lead, **values), turn.t(" ", "").join(_summary(turn, r, values, lead))]
+    options = _options(turn, r, values)
+    if options:  # what a buyer can do comes before the fold; the assumptions follow it
+        blocks.append(f"**{_say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options))
+    blocks.append(f"**{_say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in _assumptions(turn, r, values, lead)))
+    blocks += _details(turn, r)
+    return "\n\n".join(blocks)
+
+
+def _counts(turn: Turn) -> tuple[int | None, int | None]:
+    """Servers and GPUs as stated. A count before a whole system's name ("4 DGX B200") counts servers, not cards."""
+    s = turn.slots
+    servers, gpus = s.servers, s.gpu_count
+    named = turn.slots.frame.surface("gpu").casefold()
+    if servers is None and gpus and s.gpus_per_server is None and any(word in named for word in shipped_facility_data().system_words):
+        return gpus, None
+    if servers and gpus and s.gpus_per_server is None and gpus <= 8:  # "两台8卡" read without a per-server link: 8 per server
+        return servers, None
+    return servers, None if servers else gpus
+
+
+def _gpu(turn: Turn) -> str:
+    if turn.slots.gpus:
+        return turn.slots.gpus[0]
+    turn.assume("GPU: H100 SXM (none named)", "GPU：未指定，按 H100 SXM 计算")
+    return DEFAULT_GPU
+
+
+def _currency(turn: Turn) -> str:
+    price = turn.slots.power_price
+    if price is not None:
+        return price.currency
+    if turn.slots.region == "cn":
+        return "CNY"
+    return default_currency(turn.language)
+
+
+def _in(amount: Money | None, currency: str) -> float | None:
+    return None if amount is None else convert(amount.amount, amount.currency, currency, DEFAULT_USD_TO_CNY)
+
+
+def _values(turn: Turn, r: dict) -> dict:
+    """Every figure a sentence may name, formatted once."""
+    figures = {f["key"]: f for f in r["figures"]}
+    cur = r["currency"]
+    price = figures["electricity_price"]
+    return {
+        "system": turn.text(r["system"]), "servers": r["servers"], "server_kw": number(r["server_kw"], 1),
+        "rack": number(r["rack_power_kw"], 1), "per_rack": r["servers_per_rack"], "racks": r["racks"] or "—",
+        "load": number(r["rack_load_kw"], 1), "spare": number(r["rack_power_kw"] - r["rack_load_kw"], 1),
+        "it": number(r["it_kw"], 1), "facility": number(r["facility_kw"], 1), "pue": number(figures["pue"]["value"], 2),
+        "gpus": r["servers"] * r["gpus_per_server"], "cost": money(r["cost_per_year"], cur), "energy": number(r["energy_mwh_per_year"], 0),
+        "load_factor": number(figures["load_factor_pct"]["value"], 0), "price": money(price["value"], cur) if price["value"] >= 1 else f"{_symbol(cur)}{price['value']:g}",
+        "tariff": turn.text(price["basis"]) if price.get("basis") else turn.t(*_SAID), "date": price.get("date", ""),
+        "rack_load": number(r["rack_load_kw"], 1), "air_limit": number(r["air_limit_kw"], 0), "liquid_above": number(r["liquid_above_kw"], 0),
+        "tdp": number(r["gpu_tdp_w"] or 0, 0), "in_rack": min(r["servers"], r["servers_per_rack"]) or 1,
+        "limited_by": _say(turn, f"limited_by.{r['limited_by']}"),
+        "capacity": number(r["capacity_kw"] or 0, 0), "in_capacity": r["servers_in_capacity"],
+    }  # fmt: skip
+
+
+_SAID = ("as you gave it", "按您给出的数值")
+
+
+def _symbol(currency: str) -> str:
+    return "¥" if currency == "CNY" else "$"
+
+
+def _lead(turn: Turn, r: dict) -> str:
+    """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
+    air or liquid, the yearly bill, what servers sharing one rack draw, how many a rack takes, else the load."""
+    frame = turn.slots.frame
+    if r["capacity_kw"] is not None:
+        return "lead.capacity"
+    if frame.has("rack_power") and _fleet(turn) and not r["whole_rack"]:
+        if r["servers_per_rack"] == 0:
+            return "lead.none_fits"
+        return "lead.fits" if r["fits"] else "lead.does_not_fit"
+    rack_known = frame.has("rack_power") or r["whole_rack"] or _in_one_rack(turn)
+    if _asks(turn, "cooling") and rack_known:  # the density of a known rack is the question
+        return f"lead.cooling.{r['cooling']}"
+    if frame.has("electricity_price") or asked_line("tco_line", turn.message) == "energy":
+        return "lead.electricity"
+    if _in_one_rack(turn):
+        return "lead.one_rack"
+    if not r["whole_rack"] and (frame.has("rack_power") or _asks(turn, "per_rack")):
+        return "lead.per_rack" if r["servers_per_rack"] else "lead.none_fits"
+    return "lead.load"
+
+
+def _fleet(turn: Turn) -> bool:
+    """More than one server: a count of servers, or more cards than one server holds ("8卡" alone is one server)."""
+    servers, gpus = _counts(turn)
+    return (servers or 0) > 1 or (gpus or 0) > SERVER_GPUS
+
+
+def _in_one_rack(turn: Turn) -> bool:
+    """Several servers asked about in one rack ("两台放一个柜子"); "一个机柜放几台" of one server asks how many fit instead."""
+    return _fleet(turn) and not turn.slots.frame.has("rack_power") and _asks(turn, "one_rack")
+
+
+def _asks(turn: Turn, what: str) -> bool:
+    """Whether the question, with the follow-ups that changed it, asks for ``what`` (words in facility_text.yaml)."""
+    asked = " ".join(turn.reading.task_messages or [turn.message]).casefold()
+    return any(word in asked for word in _texts()["asks"][what])
+
+
+def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
+    lines = []
+    if r["whole_rack"]:
+        lines.append(_say(turn, "summary.whole_rack", **v))
+    elif r["servers_per_rack"]:
+        lines.append(_say(turn, "summary.racks", **v))
+    else:
+        lines.append(_say(turn, "summary.racks_none", **v))
+    if not lead.startswith("lead.cooling"):
+        lines.append(_say(turn, f"summary.cooling.{r['cooling']}", **v))
+    if lead != "lead.electricity":
+        lines.append(_say(turn, "summary.money", **v))
+    if lead != "lead.load":
+        lines.append(_say(turn, "summary.load", **v))
+    return lines
+
+
+def _assumptions(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
+    """The assumptions that could change this verdict: for a rack question the server's maximum and the rack budget, for
+    a load or a bill also PUE, price and the network allowance (all of them are in the inputs table below)."""
+    figures = {f["key"]: f for f in r["figures"]}
+    server = figures["server_kw"]
+    basis = "assumption.stated" if server["stated"] else "assumption.published" if r["server_kw_published"] else "assumption.estimated"
+    lines = [_say(turn, "assumption.max_draw", **{**v, "server_basis": _say(turn, basis)})]
+    if lead in ("lead.electricity", "lead.load"):
+        lines.append(_say(turn, "assumption.pue_stated" if figures["pue"]["stated"] else "assumption.pue_default", **v))
+        lines.append(_say(turn, "assumption.price_stated" if figures["electricity_price"]["stated"] else "assumption.price_default", **v))
+        lines.append(_say(turn, "assumption.network", pct=number(figures["network_storage_pct"]["value"], 0)))
+    rack = figures["rack_power_kw"]
+    if not rack["stated"] and not r["whole_rack"]:
+        lines.append(_say(turn, "assumption.rack_default", rack=v["rack"], basis=turn.text(rack["basis"])))
+    lines += [turn.text(note) for note in r["notes"]]
+    return lines
+
+
+def _options(turn: Turn, r: dict, v: dict) -> list[str]:
+    if r["whole_rack"]:
+        return [_say(turn, "option.liquid", **v)]
+    lines = []
+    if r["cap_server_kw"] is not None:
+        per_rack_capped = int(r["rack_power_kw"] / r["cap_server_kw"] + 1e-9)
+        cap = {**v, "cap_gpu": number(r["cap_gpu_w"], 0), "cap_server": number(r["cap_server_kw"], 1), "per_rack_capped": per_rack_capped,
+               "cap_pct": number(r["cap_gpu_w"] / r["gpu_tdp_w"] * 100, 0)}  # fmt: skip
+        lines.append(_say(turn, "option.cap" if r["cap_practical"] else "option.cap_impractical", **cap))
+    if r["racks"] and r["racks"] > 1:
+        lines.append(_say(turn, "option.spread", **v))
+    dense = r["racks_at_air_limit"]
+    if dense and r["rack_power_kw"] < r["air_limit_kw"] and (r["racks"] is None or dense < r["racks"]):
+        lines.append(_say(turn, "option.dense", **{**v, "dense_racks": dense}))
+    elif dense and r["cooling"] != "air":  # past air's comfort zone: spreading out keeps it on air
+        lines.append(_say(turn, "option.stay_on_air", **{**v, "dense_racks": dense}))
+    if r["cooling"] != "air" or r["rack_power_kw"] > r["air_limit_kw"]:
+        lines.append(_say(turn, "option.liquid", **v))
+    return lines
+
+
+def _details(turn: Turn, r: dict) -> list[str]:
+    """The formulas, the inputs with their sources, and the tariffs on file: three tables, each titled in its first
+    header cell so that no title is left above the fold without its table."""
+    value, formula, source = (_say(turn, f"headers.{key}") for key in ("value", "formula", "source"))
+    rows = []
+    for f in r["figures"]:
+        name = _say(turn, f"input_names.{f['key']}")
+        shown = f"{number(f['value'], 4 if f['value'] < 1 else 1)} {f['unit']}".strip()
+        if f["stated"]:
+            where = _say(turn, "you_said")
+        elif f.get("url"):
+            where = f"[{f['title']}]({f['url']}) ({f['date']})"
+        else:
+            where = _say(turn, "shared_default")
+        rows.append([name, shown, where])
+    tariffs = [
+        [turn.text(t.name), f"{_symbol(t.currency)}{t.price:g}", f"[{t.source.title}]({t.source.url}) ({t.date})"]
+        for t in shipped_facility_data().tariffs
+    ]
+    return [
+        table([_say(turn, "details_title"), value, formula], turn.item_rows(r["items"])),
+        table([_say(turn, "inputs_title"), value, source], rows),
+        table([_say(turn, "tariffs_title"), value, source], tariffs) + "\n\n" + _say(turn, "tariffs_note"),
+    ]
+
+
+def _cite(turn: Turn, r: dict) -> None:
+    seen = {u for s in turn.sources for u in s.urls}
+    for f in r["figures"]:
+        if f.get("url") and f["url"] not in seen:
+            seen.add(f["url"])
+            turn.sources.append(Source(doc_id=f"facility:{f['key']}", title=f["title"], urls=[f["url"]]))
+    for source in shipped_facility_data().cooling.sources:
+        if source.url not in seen:
+            seen.add(source.url)
+            turn.sources.append(Source(doc_id="facility:cooling", title=source.title, urls=[source.url]))
+
+
+@lru_cache(maxsize=1)
+def _texts() -> dict:
+    return yaml.safe_load(TEXT_FILE.read_text(encoding="utf-8"))
+
+
+def _say(turn: Turn, key: str, **values) -> str:
+    node = _texts()
+    for part in key.split("."):
+        node = node[part]
+    text = Text.model_validate(node)
+    return turn.text(text).format(**values)

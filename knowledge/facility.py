@@ -1,0 +1,139 @@
+"""Facility figures: published server power, cooling thresholds, planning defaults and electricity tariffs.
+
+The figures live in ``facility.yaml`` beside this file; ``shipped_facility_data`` validates it once and fails
+loudly (``CatalogError``) on a malformed row, a source that is not a web address, or a system naming a GPU the
+catalog lacks.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from knowledge.bilingual import Text
+from knowledge.catalog import CatalogError, load_catalog, read_yaml
+from knowledge.servers import ServerData, shipped_server_data
+from knowledge.tco_defaults import shipped_tco_defaults
+
+DATA_FILE = Path(__file__).parent / "facility.yaml"
+DATE = r"^\d{4}(-\d{2}){0,2}$"
+
+
+class FacilitySource(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    url: str = Field(pattern=r"^https://\S+$", description="A page a reader can open.")
+    title: str = Field(min_length=3)
+    says: str = Field("", description="What the page says that supports the figure.")
+
+
+class SystemPower(BaseModel):
+    """A whole server (or rack) whose maker publishes its maximum power."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    name: Text
+    gpus: tuple[str, ...] = Field(min_length=1, description="Catalog GPU ids this system is the reference server for.")
+    gpus_per_server: int = Field(ge=1, le=72)
+    max_kw: float = Field(gt=0, le=500)
+    rack_units: int = Field(ge=1, le=48)
+    liquid_cooled: bool
+    date: str = Field(pattern=DATE)
+    source: FacilitySource
+
+
+class Cooling(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    air_limit_kw: float = Field(gt=0)
+    liquid_above_kw: float = Field(gt=0)
+    date: str = Field(pattern=DATE)
+    sources: tuple[FacilitySource, ...] = Field(min_length=1)
+
+
+class PlanningDefault(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    value: float = Field(gt=0)
+    date: str = Field(pattern=DATE)
+    basis: Text
+    source: FacilitySource
+
+
+class Planning(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rack_power_kw: PlanningDefault
+    largest_rack_kw: PlanningDefault
+    network_storage_pct: PlanningDefault
+    rack_units: PlanningDefault
+
+
+class Tariff(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    region: str
+    name: Text
+    price: float = Field(gt=0, lt=5, description="Per kWh, in `currency`.")
+    currency: str = Field(pattern=r"^(USD|CNY)$")
+    date: str = Field(pattern=DATE)
+    source: FacilitySource
+
+
+class FacilityData(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    systems: tuple[SystemPower, ...] = Field(min_length=1)
+    system_words: tuple[str, ...] = Field(min_length=1, description="Words naming a whole system: a count before them counts servers.")
+    cooling: Cooling
+    planning: Planning
+    tariffs: tuple[Tariff, ...] = Field(min_length=1)
+
+    def system_for(self, gpu_id: str) -> SystemPower | None:
+        return next((s for s in self.systems if gpu_id in s.gpus), None)
+
+    def tariff(self, region: str | None, currency: str) -> Tariff:
+        """The tariff of the region when one is listed, else the first listed in the currency."""
+        listed = next((t for t in self.tariffs if t.region == region and t.currency == currency), None)
+        return listed or next(t for t in self.tariffs if t.currency == currency)
+
+
+def load_facility(path: Path = DATA_FILE) -> FacilityData:
+    try:
+        data = FacilityData.model_validate(read_yaml(path))
+    except ValidationError as exc:
+        raise CatalogError(f"{path}: invalid facility data:\n{exc}") from exc
+    known = {g.id for g in load_catalog().gpus}
+    unknown = sorted({g for s in data.systems for g in s.gpus} - known)
+    if unknown:
+        raise CatalogError(f"{path}: systems name GPUs the catalog lacks: {unknown}")
+    if data.cooling.air_limit_kw >= data.cooling.liquid_above_kw:
+        raise CatalogError(f"{path}: the air limit must be below the liquid threshold")
+    if {t.currency for t in data.tariffs} != {"USD", "CNY"}:
+        raise CatalogError(f"{path}: tariffs need at least one USD and one CNY row")
+    return data
+
+
+@lru_cache(maxsize=1)
+def shipped_facility_data() -> FacilityData:
+    return load_facility()
+
+
+class FacilityBook:
+    """What the facility planner reads besides the GPU catalog: the facility figures, the server classes (for a
+    GPU without a published system) and the rent-vs-buy defaults it shares (PUE, average draw)."""
+
+    def __init__(self, data: FacilityData, servers: ServerData, pue: float, load_factor_pct: float):
+        self.data = data
+        self.servers = servers
+        self.pue = pue
+        self.load_factor_pct = load_factor_pct
+
+
+@lru_cache(maxsize=1)
+def shipped_facility_book() -> FacilityBook:
+    defaults = shipped_tco_defaults()
+    return FacilityBook(shipped_facility_data(), shipped_server_data(), defaults["pue"].value, defaults["load_factor_pct"].value)
