@@ -71,10 +71,8 @@ class OfflinePlanner:
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
         else:
             summary, details = fold(self._body(turn))  # the verdict and what fits on a screen; tables, defaults and sources below
-        if turn.slots.load_from_headcount:
-            people = turn.slots.load_from_headcount
-            turn.assume(f"Sized for all of “{people}” at once; give the peak number of concurrent users to size closer",
-                        f"按“{people}”全部同时使用估算；告诉我高峰并发数可以估得更准")
+        if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
+            turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))
         below = [details] if details else []
         if turn.assumptions:
             below.append("**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions))

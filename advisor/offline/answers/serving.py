@@ -1,14 +1,70 @@
-"""“How fast will it serve?” answers, from the throughput estimator."""
+"""“How fast will it serve?”, “how many users at once?”, “how many GPUs for this load?” answers, from the throughput estimator.
+
+The figure the question asks for leads (advisor.nlu.asked): a speed, a latency, the concurrency the KV cache
+holds, or the fewest GPUs that carry the load within its targets. Wording lives in serving_text.yaml.
+"""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
 from advisor.markdown import number, table
+from advisor.nlu.asked import asks_precision_choice, serving_asks
 from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
 from advisor.offline.turn import Turn
+from advisor.registry import ToolOutcome
+from knowledge.bilingual import Text
 
 DEFAULT_GPU = "h100-sxm"
+TEXT = yaml.safe_load(Path(__file__).with_name("serving_text.yaml").read_text(encoding="utf-8"))
+TP_SIZES = (1, 2, 4, 8)  # the tensor-parallel sizes engines and 8-GPU servers support
+FIT_ERRORS = ("does_not_fit", "context_does_not_fit")
+BASE_PRECISION = "bf16"
+WEIGHT_ONLY_FALLBACK = "int8"  # the lever on a card without FP8 (A100, T4, V100): weight-only INT8 (INT4 further)
+CLEAR_GAIN = 1.1  # a precision that moves speed or concurrency by less than this is "little change"
+
+
+def say(key: str, **values: Any) -> Text:
+    """A phrase of serving_text.yaml with its blanks filled; a ``Text`` value fills each language with its own."""
+    row = TEXT[key]
+    return Text(
+        en=row["en"].format(**{k: v.en if isinstance(v, Text) else v for k, v in values.items()}),
+        zh=row["zh"].format(**{k: v.zh if isinstance(v, Text) else v for k, v in values.items()}),
+    )
+
+
+def _bound(r: dict) -> Text:
+    return Text(**TEXT["bounds"].get(r["bound"], {"en": r["bound"], "zh": r["bound"]}))
+
+
+@dataclass
+class Estimate:
+    """One estimate_throughput call: its result, or its bilingual error."""
+
+    outcome: ToolOutcome
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome.ok
+
+    @property
+    def result(self) -> dict:
+        return self.outcome.result or {}
+
+    @property
+    def does_not_fit(self) -> bool:
+        return not self.ok and (self.outcome.error or {}).get("code") in FIT_ERRORS
+
+
+def estimate(turn: Turn, args: dict) -> Estimate:
+    return Estimate(turn.call("estimate_throughput", args))
 
 
 def answer(turn: Turn) -> str:
@@ -19,12 +75,44 @@ def answer(turn: Turn) -> str:
         return sizing.memory(turn)  # asks for the model, with what the knowledge base says
     if len(compare.options(turn)) > 1:  # "4090 x2 or A6000 for 16 users?": each option, side by side
         return compare.answer(turn, compare.options(turn), model)
+    asked = serving_asks(turn.reading.task_messages or [turn.message])
+    args = _base_args(turn, model)
+    if asked == "gpu_count":
+        return _finish(turn, gpu_count(turn, args))
+    parts = []
+    if turn.slots.gpu_count is None and not turn.slots.tp and turn.slots.concurrency:  # "on H100s for 200 users": as many as the load needs
+        sized = _smallest_setup(turn, args, turn.slots.concurrency)
+        if sized is not None:
+            args.update(num_gpus=sized[0] * sized[1], tp=sized[0])
+    first = estimate(turn, args)
+    if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
+        first = _fewest_that_fit(turn, args)
+    choice = _precision_choice(turn, args)
+    if not first.ok:
+        return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first)])))
+    r = first.result
+    if asked == "concurrency":
+        parts += concurrency_lead(turn, args, r)
+    elif asked == "latency":
+        parts.append(turn.text(say("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
+                                   per_user=number(r["decode_tokens_per_s_per_seq"]), bound=_bound(r))))  # fmt: skip
+    else:
+        parts.append(_speed_lead(turn, r))
+        if r.get("max_concurrency_at_target"):
+            parts.append(turn.t(f"Concurrency that still meets the target: about {number(r['max_concurrency_at_target'])}.",
+                                f"满足目标的最大并发：约 {number(r['max_concurrency_at_target'])}。"))  # fmt: skip
+    if choice:
+        parts.insert(0, choice)  # "should we use FP8?" is the question: its verdict comes first
+    parts += _details(turn, r)
+    return _finish(turn, "\n\n".join(parts))
+
+
+def _base_args(turn: Turn, model: str) -> dict:
     s = turn.slots
     gpu = s.gpus[0] if s.gpus else None
     if gpu is None:
         gpu = DEFAULT_GPU
         turn.assume("GPU: H100 (none named)", "显卡：未指定，按 H100 计算")
-    target = s.frame.get("speed_target")
     args = {
         "model": model,
         "gpu": gpu,
@@ -37,28 +125,212 @@ def answer(turn: Turn) -> str:
         "prompt_tokens": s.frame.get("prompt_tokens"),
         "output_tokens": s.frame.get("output_tokens"),
     }
+    _sequence_from_context(turn, args)
+    target = s.frame.get("speed_target")
     if isinstance(target, float):
         key = "target_ttft_ms" if target >= 50 and "ms" in s.frame.surface("speed_target") else "target_tokens_per_s_per_user"
         args[key] = target
         s.mark("speed_target")
     s.mark("prompt_tokens", "output_tokens")
-    outcome = turn.call("estimate_throughput", args)
-    if not outcome.ok:
-        return turn.error(outcome)
-    r = outcome.result
-    lead = turn.t(
-        f"**≈ {number(r['decode_tokens_per_s_per_seq'])} tokens/s per user while generating, {number(r['output_tokens_per_s_total'])} tokens/s in total with prefill counted**; "
-        f"time to first token ≈ {number(r['ttft_ms'])} ms (limited by {r['bound']}).",
-        f"**生成时每个用户约 {number(r['decode_tokens_per_s_per_seq'])} token/s，计入预填充后总计约 {number(r['output_tokens_per_s_total'])} token/s**；"
-        f"首 token 延迟约 {number(r['ttft_ms'])} 毫秒（瓶颈：{ {'bandwidth': '显存带宽', 'compute': '算力', 'overhead': '引擎开销', 'capacity': '显存容量'}.get(r['bound'], r['bound'])}）。",
-    )
-    parts = [lead]
-    if r.get("max_concurrency_at_target"):
-        parts.append(turn.t(f"Concurrency that still meets the target: about {number(r['max_concurrency_at_target'])}.", f"满足目标的最大并发：约 {number(r['max_concurrency_at_target'])}。"))
-    parts += [f"ℹ️ {turn.text(note)}" for note in r.get("notes", [])]  # queueing, layers run in turn, the weights' file, a generic model
+    return args
+
+
+def _sequence_from_context(turn: Turn, args: dict) -> None:
+    """"at 4k context" with no prompt length: the context is one whole sequence, prompt plus output."""
+    context = turn.slots.context_length
+    if not context or args["prompt_tokens"]:
+        return
+    output = args["output_tokens"] or 256  # the estimator's default output length
+    if context <= output:
+        return
+    args["prompt_tokens"] = context - output
+    turn.slots.mark("context")
+    turn.assumptions.append(turn.text(say("context_as_sequence", context=f"{context:,}", prompt=f"{context - output:,}", output=f"{output:,}")))
+
+
+def _targets(args: dict) -> Text | None:
+    if args.get("target_ttft_ms"):
+        return say("target_ttft", value=number(args["target_ttft_ms"]))
+    if args.get("target_tokens_per_s_per_user"):
+        return say("target_speed", value=number(args["target_tokens_per_s_per_user"]))
+    return None
+
+
+def _speed_lead(turn: Turn, r: dict) -> str:
+    return turn.text(say("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), total=number(r["output_tokens_per_s_total"]),
+                         ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
+
+
+def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
+    """How many sequences of the stated length the KV cache holds, and the speeds when that many run."""
+    fits = r["max_batch_fits"]
+    full = r if r["effective_batch"] == fits else estimate(turn, {**args, "batch": fits}).result or r  # the speeds when that many run
+    lead = say("concurrency_lead", fits=f"{fits:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}",
+               setup=say("setup", count=r["num_gpus"], gpu=r["gpu"]), engine=_engine_label(r["engine"]),
+               total=number(full["output_tokens_per_s_total"]), per_user=number(full["decode_tokens_per_s_per_seq"]), ttft=number(full["ttft_ms"]))  # fmt: skip
+    parts = [turn.text(lead)]
+    target = _targets(args)
+    if target is not None:
+        at_target = full.get("max_concurrency_at_target")
+        key = "concurrency_target_holds" if at_target else "concurrency_target_misses"
+        parts.append(turn.text(say(key, target=target, at_target=number(at_target or 0))))
+    return parts
+
+
+def _engine_label(engine_id: str) -> str:
+    from tools.serving.setup import ENGINE_LABELS
+
+    return ENGINE_LABELS.get(engine_id, engine_id)
+
+
+def _capacity_per_copy(turn: Turn, args: dict, tp: int) -> int | None:
+    """Sequences one TP-``tp`` copy carries within the targets (its KV cache alone without targets); None when the weights do not fit."""
+    e = estimate(turn, {**args, "num_gpus": tp, "tp": tp, "batch": 1})
+    if not e.ok:
+        return None
+    if _targets(args) is not None:
+        return e.result.get("max_concurrency_at_target") or 0
+    return e.result["max_batch_fits"]
+
+
+def _capacities(turn: Turn, args: dict) -> dict[int, int | None]:
+    return {tp: _capacity_per_copy(turn, args, tp) for tp in TP_SIZES}
+
+
+def _smallest(capacities: dict[int, int | None], load: int) -> tuple[int, int] | None:
+    """(tp, copies) with the fewest GPUs that carry ``load`` at once; on a tie the larger TP (one copy serves
+    each user faster). None when no standard TP size holds the weights within the targets."""
+    best: tuple[int, int] | None = None
+    for tp, holds in capacities.items():
+        if not holds:
+            continue
+        copies = math.ceil(load / holds)
+        if best is None or tp * copies <= best[0] * best[1]:
+            best = (tp, copies)
+    return best
+
+
+def _smallest_setup(turn: Turn, args: dict, load: int) -> tuple[int, int] | None:
+    return _smallest(_capacities(turn, args), load)
+
+
+def _fewest_that_fit(turn: Turn, args: dict) -> Estimate:
+    """No GPU count was given and one card does not hold the model: the smallest TP that does, said as an assumption."""
+    last = None
+    for tp in TP_SIZES[1:]:
+        last = estimate(turn, {**args, "num_gpus": tp, "tp": tp})
+        if last.ok:
+            args.update(num_gpus=tp, tp=tp)
+            turn.assumptions.append(turn.text(say("count_assumed", gpu=last.result["gpu"], count=tp, tp=tp)))
+            return last
+        if not last.does_not_fit:
+            return last
+    return last  # type: ignore[return-value]  (TP_SIZES has sizes above 1)
+
+
+def _precision_for_count(turn: Turn, args: dict) -> None:
+    """The user's precision; else FP8 where the card computes in it (said), else the tool's default."""
+    if args.get("precision") or not _has_fp8(turn, args["gpu"]):
+        return
+    args["precision"] = "fp8"
+    turn.assumptions.append(turn.text(say("fp8_chosen", gpu=_card_name(turn, args["gpu"]))))
+
+
+def _has_fp8(turn: Turn, gpu: str) -> bool:
+    found = turn.catalog.find_gpu(gpu)
+    return bool(found is not None and found.fp8_tflops)
+
+
+def _card_name(turn: Turn, gpu: str) -> str:
+    found = turn.catalog.find_gpu(gpu)
+    return found.name if found is not None else gpu
+
+
+def gpu_count(turn: Turn, args: dict) -> str:
+    """The fewest GPUs of the named card (standard TP sizes, then copies of the best) for the load and the targets."""
+    load = turn.slots.concurrency or 1
+    _precision_for_count(turn, args)
+    capacities = _capacities(turn, args)
+    tried = [say("tried_size", tp=tp, outcome=say("tried_no_fit") if holds is None else say("tried_holds", holds=number(holds)))
+             for tp, holds in capacities.items()]  # fmt: skip
+    best = _smallest(capacities, load)
+    card = _card_name(turn, args["gpu"])
+    precision = (args.get("precision") or BASE_PRECISION).upper()
+    model = turn.catalog.model(args["model"]).name if turn.catalog.find_model(args["model"]) else args["model"]
+    listed = Text(en="; ".join(t.en for t in tried), zh="；".join(t.zh for t in tried))
+    if best is None:
+        return "\n\n".join([turn.text(say("gpu_count_none", most=TP_SIZES[-1], gpu=card, model=model, precision=precision)),
+                            turn.text(say("tried_sizes", tried=listed))])  # fmt: skip
+    tp, copies = best
+    final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
+    if not final.ok:
+        return _error(turn, final)
+    r = final.result
+    target = _targets(args)
+    plan = say("plan_tp", tp=tp) if copies == 1 else say("plan_replicas", replicas=copies, tp=tp)
+    lead = say("gpu_count_lead", total_gpus=tp * copies, gpu=r["gpu"], plan=plan, model=turn.text(r["model_label"]), precision=precision,
+               load=f"{load:,}", target_part=say("target_part", target=target) if target else Text(en="", zh=""),
+               per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]))  # fmt: skip
+    return "\n\n".join([turn.text(lead), turn.text(say("tried_sizes", tried=listed)), *_details(turn, r)])
+
+
+def _precision_choice(turn: Turn, args: dict) -> str:
+    """"Should we use FP8?": the named precision (FP8 when none) against BF16 on the same setup and load."""
+    if not asks_precision_choice(turn.message):
+        return ""
+    choice = turn.slots.frame.get("precision") or "fp8"
+    turn.slots.mark("precision")
+    card = _card_name(turn, args["gpu"])
+    base = estimate(turn, {**args, "precision": BASE_PRECISION})
+    if choice == "fp8" and not _has_fp8(turn, args["gpu"]):
+        alt = estimate(turn, {**args, "precision": WEIGHT_ONLY_FALLBACK})
+        if not (alt.ok and base.ok):
+            return ""
+        return turn.text(say("precision_no_fp8", gpu=card, alternative=WEIGHT_ONLY_FALLBACK.upper(), base=BASE_PRECISION.upper(),
+                             base_speed=number(base.result["decode_tokens_per_s_per_seq"]), alt_speed=number(alt.result["decode_tokens_per_s_per_seq"]),
+                             base_fits=number(base.result["max_batch_fits"]), alt_fits=number(alt.result["max_batch_fits"])))  # fmt: skip
+    chosen = estimate(turn, {**args, "precision": choice})
+    if not chosen.ok:
+        return ""
+    figures = {"choice": choice.upper(), "base": BASE_PRECISION.upper(), "gpu": card,
+               "choice_speed": number(chosen.result["decode_tokens_per_s_per_seq"]), "choice_fits": number(chosen.result["max_batch_fits"])}  # fmt: skip
+    if not base.ok:
+        return turn.text(say("precision_base_no_fit", **figures))
+    gain = max(chosen.result["decode_tokens_per_s_per_seq"] / base.result["decode_tokens_per_s_per_seq"],
+               chosen.result["max_batch_fits"] / max(base.result["max_batch_fits"], 1))  # fmt: skip
+    key = "precision_yes" if gain >= CLEAR_GAIN else "precision_same"
+    return turn.text(say(key, base_speed=number(base.result["decode_tokens_per_s_per_seq"]), base_fits=number(base.result["max_batch_fits"]), **figures))
+
+
+def _error(turn: Turn, failed: Estimate) -> str:
+    return turn.error(failed.outcome)
+
+
+def _details(turn: Turn, r: dict) -> list[str]:
+    parts = [f"ℹ️ {turn.text(note)}" for note in r.get("notes", [])]  # queueing, layers run in turn, the weights' file, a generic model
     rows = turn.item_rows(r.get("lines", []))
     if rows:
         parts.append(table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows))
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
+    if r["effective_batch"] > 1:
+        turn.assumptions.append(turn.text(say("staggered")))
+    turn.assumptions.append(turn.text(say("prefill_rule")))
+    return parts
+
+
+def _finish(turn: Turn, body: str) -> str:
     related(turn, f"serving throughput {turn.message}")
-    return "\n\n".join(parts)
+    return body
+
+
+def sizes_gpu_count(turn: Turn) -> bool:
+    """"How many H100s for 200 users with TTFT under 500 ms?": a count of one named card for a serving load or
+    latency target is sized by the serving estimate, which checks the targets (the recommender checks memory)."""
+    s = turn.slots
+    stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
+    return (
+        "estimate_throughput" in turn.registry.names()
+        and len(s.gpus) == 1
+        and stated_load
+        and serving_asks(turn.reading.task_messages or [turn.message]) == "gpu_count"
+    )
