@@ -28,6 +28,7 @@ TP_SIZES = (1, 2, 4, 8)  # the tensor-parallel sizes engines and 8-GPU servers s
 FIT_ERRORS = ("does_not_fit", "context_does_not_fit")
 BASE_PRECISION = "bf16"
 WEIGHT_ONLY_FALLBACK = "int8"  # the lever on a card without FP8 (A100, T4, V100): weight-only INT8 (INT4 further)
+NOTHING = Text(en="", zh="")
 CLEAR_GAIN = 1.1  # a precision that moves speed or concurrency by less than this is "little change"
 
 
@@ -79,15 +80,21 @@ def answer(turn: Turn) -> str:
     args = _base_args(turn, model)
     if asked == "gpu_count":
         return _finish(turn, gpu_count(turn, args))
-    parts = []
+    parts, setup_note = [], []
+    if asks_precision_choice(turn.message) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
+        args["precision"] = None  # FP8 asked of a card without it: weighed below, the figures in its usual 16-bit weights
     if turn.slots.gpu_count is None and not turn.slots.tp and turn.slots.concurrency:  # "on H100s for 200 users": as many as the load needs
         sized = _smallest_setup(turn, args, turn.slots.concurrency)
         if sized is not None:
-            args.update(num_gpus=sized[0] * sized[1], tp=sized[0])
+            tp, copies = sized
+            args.update(num_gpus=tp * copies, tp=tp)
+            target = _targets(args)
+            setup_note.append(turn.text(say("sized_for_load", count=tp * copies, gpu=_card_name(turn, args["gpu"]), plan=_plan(tp, copies),
+                                       load=f"{turn.slots.concurrency:,}", target_part=say("target_part", target=target) if target else NOTHING)))  # fmt: skip
+    choice = _precision_choice(turn, args)
     first = estimate(turn, args)
     if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
         first = _fewest_that_fit(turn, args)
-    choice = _precision_choice(turn, args)
     if not first.ok:
         return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first)])))
     r = first.result
@@ -99,10 +106,8 @@ def answer(turn: Turn) -> str:
     else:
         parts.append(_speed_lead(turn, r))
         if r.get("max_concurrency_at_target"):
-            parts.append(turn.t(f"Concurrency that still meets the target: about {number(r['max_concurrency_at_target'])}.",
-                                f"满足目标的最大并发：约 {number(r['max_concurrency_at_target'])}。"))  # fmt: skip
-    if choice:
-        parts.insert(0, choice)  # "should we use FP8?" is the question: its verdict comes first
+            parts.append(turn.text(say("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
+    parts = [choice] * bool(choice) + parts[:1] + setup_note + parts[1:]  # "should we use FP8?" is the question: its verdict first
     parts += _details(turn, r)
     return _finish(turn, "\n\n".join(parts))
 
@@ -128,7 +133,7 @@ def _base_args(turn: Turn, model: str) -> dict:
     _sequence_from_context(turn, args)
     target = s.frame.get("speed_target")
     if isinstance(target, float):
-        key = "target_ttft_ms" if target >= 50 and "ms" in s.frame.surface("speed_target") else "target_tokens_per_s_per_user"
+        key = "target_ttft_ms" if target >= 50 and sizing.LATENCY.search(s.frame.surface("speed_target") or "") else "target_tokens_per_s_per_user"
         args[key] = target
         s.mark("speed_target")
     s.mark("prompt_tokens", "output_tokens")
@@ -146,6 +151,10 @@ def _sequence_from_context(turn: Turn, args: dict) -> None:
     args["prompt_tokens"] = context - output
     turn.slots.mark("context")
     turn.assumptions.append(turn.text(say("context_as_sequence", context=f"{context:,}", prompt=f"{context - output:,}", output=f"{output:,}")))
+
+
+def _plan(tp: int, copies: int) -> Text:
+    return say("plan_tp", tp=tp) if copies == 1 else say("plan_replicas", replicas=copies, tp=tp)
 
 
 def _targets(args: dict) -> Text | None:
@@ -251,8 +260,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
     load = turn.slots.concurrency or 1
     _precision_for_count(turn, args)
     capacities = _capacities(turn, args)
-    tried = [say("tried_size", tp=tp, outcome=say("tried_no_fit") if holds is None else say("tried_holds", holds=number(holds)))
-             for tp, holds in capacities.items()]  # fmt: skip
+    tried = [say("tried_size", tp=tp, outcome=_tried(holds)) for tp, holds in capacities.items()]
     best = _smallest(capacities, load)
     card = _card_name(turn, args["gpu"])
     precision = (args.get("precision") or BASE_PRECISION).upper()
@@ -267,11 +275,17 @@ def gpu_count(turn: Turn, args: dict) -> str:
         return _error(turn, final)
     r = final.result
     target = _targets(args)
-    plan = say("plan_tp", tp=tp) if copies == 1 else say("plan_replicas", replicas=copies, tp=tp)
+    plan = _plan(tp, copies)
     lead = say("gpu_count_lead", total_gpus=tp * copies, gpu=r["gpu"], plan=plan, model=turn.text(r["model_label"]), precision=precision,
-               load=f"{load:,}", target_part=say("target_part", target=target) if target else Text(en="", zh=""),
+               load=f"{load:,}", target_part=say("target_part", target=target) if target else NOTHING,
                per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]))  # fmt: skip
     return "\n\n".join([turn.text(lead), turn.text(say("tried_sizes", tried=listed)), *_details(turn, r)])
+
+
+def _tried(holds: int | None) -> Text:
+    if holds is None:
+        return say("tried_no_fit")
+    return say("tried_holds", holds=number(holds)) if holds else say("tried_misses")
 
 
 def _precision_choice(turn: Turn, args: dict) -> str:
@@ -287,19 +301,19 @@ def _precision_choice(turn: Turn, args: dict) -> str:
         if not (alt.ok and base.ok):
             return ""
         return turn.text(say("precision_no_fp8", gpu=card, alternative=WEIGHT_ONLY_FALLBACK.upper(), base=BASE_PRECISION.upper(),
-                             base_speed=number(base.result["decode_tokens_per_s_per_seq"]), alt_speed=number(alt.result["decode_tokens_per_s_per_seq"]),
+                             base_speed=number(base.result["output_tokens_per_s_total"]), alt_speed=number(alt.result["output_tokens_per_s_total"]),
                              base_fits=number(base.result["max_batch_fits"]), alt_fits=number(alt.result["max_batch_fits"])))  # fmt: skip
     chosen = estimate(turn, {**args, "precision": choice})
     if not chosen.ok:
         return ""
     figures = {"choice": choice.upper(), "base": BASE_PRECISION.upper(), "gpu": card,
-               "choice_speed": number(chosen.result["decode_tokens_per_s_per_seq"]), "choice_fits": number(chosen.result["max_batch_fits"])}  # fmt: skip
+               "choice_speed": number(chosen.result["output_tokens_per_s_total"]), "choice_fits": number(chosen.result["max_batch_fits"])}  # fmt: skip
     if not base.ok:
         return turn.text(say("precision_base_no_fit", **figures))
-    gain = max(chosen.result["decode_tokens_per_s_per_seq"] / base.result["decode_tokens_per_s_per_seq"],
+    gain = max(chosen.result["output_tokens_per_s_total"] / base.result["output_tokens_per_s_total"],
                chosen.result["max_batch_fits"] / max(base.result["max_batch_fits"], 1))  # fmt: skip
     key = "precision_yes" if gain >= CLEAR_GAIN else "precision_same"
-    return turn.text(say(key, base_speed=number(base.result["decode_tokens_per_s_per_seq"]), base_fits=number(base.result["max_batch_fits"]), **figures))
+    return turn.text(say(key, base_speed=number(base.result["output_tokens_per_s_total"]), base_fits=number(base.result["max_batch_fits"]), **figures))
 
 
 def _error(turn: Turn, failed: Estimate) -> str:
@@ -328,9 +342,8 @@ def sizes_gpu_count(turn: Turn) -> bool:
     latency target is sized by the serving estimate, which checks the targets (the recommender checks memory)."""
     s = turn.slots
     stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
-    return (
-        "estimate_throughput" in turn.registry.names()
-        and len(s.gpus) == 1
-        and stated_load
-        and serving_asks(turn.reading.task_messages or [turn.message]) == "gpu_count"
-    )
+    if "estimate_throughput" not in turn.registry.names() or len(s.gpus) != 1:
+        return False
+    if asks_precision_choice(turn.message):  # "on 4 A100s for 50 users, should we use FP8?": weighed on the serving estimate
+        return True
+    return stated_load and serving_asks(turn.reading.task_messages or [turn.message]) == "gpu_count"
