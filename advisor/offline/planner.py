@@ -28,9 +28,9 @@ from tools.models.resolve import checkpoint_precision_note
 
 Handler = Callable[[Turn], str]
 TASK_HANDLERS: dict[str, Handler] = {
-    "recommend": sizing.recommend,
-    "memory": sizing.memory,
-    "max_fit": sizing.memory,
+    "recommend": serving.or_sized_by_load(sizing.recommend),  # "how many H100s for TTFT < 500 ms?": the load decides, not memory alone
+    "memory": serving.or_sized_by_load(sizing.memory, weighs_precision=False),
+    "max_fit": serving.or_sized_by_load(sizing.memory, weighs_precision=False),
     "specs": specs.answer,
     "serving_speed": serving.answer,
     "training_time": costs.training_time,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -18,6 +19,7 @@ from advisor.nlu.asked import asks_precision_choice, serving_asks
 from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
@@ -337,13 +339,27 @@ def _finish(turn: Turn, body: str) -> str:
     return body
 
 
-def sizes_gpu_count(turn: Turn) -> bool:
+def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
     """"How many H100s for 200 users with TTFT under 500 ms?": a count of one named card for a serving load or
-    latency target is sized by the serving estimate, which checks the targets (the recommender checks memory)."""
+    latency target is sized by the serving estimate, which checks the targets (the recommender checks memory);
+    so is "how many chats can it hold?" asked of one named card.
+    With ``weighs_precision``, "on 4 A100s for 50 users, should we use FP8?" is weighed here too."""
     s = turn.slots
-    stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
-    if "estimate_throughput" not in turn.registry.names() or len(s.gpus) != 1:
+    if "estimate_throughput" not in turn.registry.names() or len(s.gpus) != 1 or task_of(turn)[0] != "inference":
         return False
-    if asks_precision_choice(turn.message):  # "on 4 A100s for 50 users, should we use FP8?": weighed on the serving estimate
+    if weighs_precision and asks_precision_choice(turn.message):
         return True
-    return stated_load and serving_asks(turn.reading.task_messages or [turn.message]) == "gpu_count"
+    asked = serving_asks(turn.reading.task_messages or [turn.message])
+    if asked == "concurrency":  # "how many chats can 4 A100s hold?": the KV cache's sequences, with their speeds
+        return True
+    stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
+    return stated_load and asked == "gpu_count"
+
+
+def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = True) -> Callable[[Turn], str]:
+    """``handler``, unless the question is a GPU count for a serving load (or weighs a precision): then this answer."""
+
+    def route(turn: Turn) -> str:
+        return answer(turn) if sizes_gpu_count(turn, weighs_precision) else handler(turn)
+
+    return route

@@ -11,7 +11,7 @@ from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.name_matcher import normalize_text
 from advisor.nlu.money_words import RENTING
-from advisor.offline.answers import costs, knowledge, memory_view, serving, specs
+from advisor.offline.answers import costs, knowledge, memory_view, specs
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
@@ -84,8 +84,6 @@ def recommend(turn: Turn) -> str:
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     task, named = task_of(turn)
-    if task == "inference" and serving.sizes_gpu_count(turn):  # "how many H100s for TTFT < 500 ms?": the load decides, not memory alone
-        return serving.answer(turn)
     budget = turn.slots.budget
     args = recommend_args(turn, model, task)
     outcome = turn.call("recommend_gpus", args)
