@@ -87,7 +87,9 @@ def test_changing_the_card_in_a_follow_up_recounts_the_concurrency(offline_advis
 
 
 def test_a_gpu_count_question_sizes_the_load_and_the_target_not_memory_alone(offline_advisor):
-    response = ask(offline_advisor, "How many H100s would llama 3.1 70b need to serve 100 users at once, each getting at least 20 tokens/s?")
+    response = ask(
+        offline_advisor, "How many H100s would llama 3.1 70b need to serve 100 users at once, each getting at least 20 tokens/s?"
+    )
     final = answered(response)[-1]
     count = final.args["num_gpus"]
     assert response.summary.startswith(f"**{count}× NVIDIA H100")
@@ -95,7 +97,11 @@ def test_a_gpu_count_question_sizes_the_load_and_the_target_not_memory_alone(off
     assert final.args["precision"] == "fp8" and "FP8" in response.summary  # the card computes in FP8: said, and used
     smaller = [c for c in speed_calls(response) if c.args.get("tp", 0) < final.args["tp"]]
     assert smaller and all(not c.result or (c.result["max_concurrency_at_target"] or 0) < 100 for c in smaller)
-    a100 = ask(offline_advisor, "and with A100s?", "How many H100s would llama 3.1 70b need to serve 100 users at once, each getting at least 20 tokens/s?")
+    a100 = ask(
+        offline_advisor,
+        "and with A100s?",
+        "How many H100s would llama 3.1 70b need to serve 100 users at once, each getting at least 20 tokens/s?",
+    )
     redone = answered(a100)[-1]
     assert redone.args["gpu"].startswith("a100") and a100.summary.startswith(f"**{redone.args['num_gpus']}× NVIDIA A100")
 

@@ -16,7 +16,6 @@ ASKS_FILE = Path(__file__).parent / "data" / "serving_asks.yaml"
 Asked = Literal["speed", "concurrency", "gpu_count", "latency"]
 
 
-
 @lru_cache(maxsize=1)
 def _words() -> dict[str, tuple[str, ...]]:
     raw = yaml.safe_load(ASKS_FILE.read_text(encoding="utf-8")) or {}
@@ -46,5 +45,5 @@ def serving_asks(messages: list[str]) -> Asked:
 
 
 def asks_precision_choice(text: str) -> bool:
-    """"should we use FP8?": the precision named is a choice to weigh, not a given."""
+    """ "should we use FP8?": the precision named is a choice to weigh, not a given."""
     return _says("precision_choice", text)

@@ -7,40 +7,27 @@ holds, or the fewest GPUs that carry the load within its targets. Wording lives 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from pathlib import Path
 from collections.abc import Callable
-from typing import Any
-
-import yaml
+from dataclasses import dataclass
 
 from advisor.markdown import number, table
 from advisor.nlu.asked import asks_precision_choice, serving_asks
 from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.serving_words import TEXT, serving_text
 from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
 
 DEFAULT_GPU = "h100-sxm"
-TEXT = yaml.safe_load(Path(__file__).with_name("serving_text.yaml").read_text(encoding="utf-8"))
 TP_SIZES = (1, 2, 4, 8)  # the tensor-parallel sizes engines and 8-GPU servers support
 FIT_ERRORS = ("does_not_fit", "context_does_not_fit")
 BASE_PRECISION = "bf16"
 WEIGHT_ONLY_FALLBACK = "int8"  # the lever on a card without FP8 (A100, T4, V100): weight-only INT8 (INT4 further)
 NOTHING = Text(en="", zh="")
 CLEAR_GAIN = 1.1  # a precision that moves speed or concurrency by less than this is "little change"
-
-
-def say(key: str, **values: Any) -> Text:
-    """A phrase of serving_text.yaml with its blanks filled; a ``Text`` value fills each language with its own."""
-    row = TEXT[key]
-    return Text(
-        en=row["en"].format(**{k: v.en if isinstance(v, Text) else v for k, v in values.items()}),
-        zh=row["zh"].format(**{k: v.zh if isinstance(v, Text) else v for k, v in values.items()}),
-    )
 
 
 def _bound(r: dict) -> Text:
@@ -91,8 +78,8 @@ def answer(turn: Turn) -> str:
             tp, copies = sized
             args.update(num_gpus=tp * copies, tp=tp)
             target = _targets(args)
-            setup_note.append(turn.text(say("sized_for_load", count=tp * copies, gpu=_card_name(turn, args["gpu"]), plan=_plan(tp, copies),
-                                       load=f"{turn.slots.concurrency:,}", target_part=say("target_part", target=target) if target else NOTHING)))  # fmt: skip
+            setup_note.append(turn.text(serving_text("sized_for_load", count=tp * copies, gpu=_card_name(turn, args["gpu"]), plan=_plan(tp, copies),
+                                       load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else NOTHING)))  # fmt: skip
     choice = _precision_choice(turn, args)
     first = estimate(turn, args)
     if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
@@ -103,12 +90,12 @@ def answer(turn: Turn) -> str:
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
-        parts.append(turn.text(say("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
+        parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
                                    per_user=number(r["decode_tokens_per_s_per_seq"]), bound=_bound(r))))  # fmt: skip
     else:
         parts.append(_speed_lead(turn, r))
         if r.get("max_concurrency_at_target"):
-            parts.append(turn.text(say("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
+            parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
     parts = [choice] * bool(choice) + parts[:1] + setup_note + parts[1:]  # "should we use FP8?" is the question: its verdict first
     parts += _details(turn, r)
     return _finish(turn, "\n\n".join(parts))
@@ -135,7 +122,11 @@ def _base_args(turn: Turn, model: str) -> dict:
     _sequence_from_context(turn, args)
     target = s.frame.get("speed_target")
     if isinstance(target, float):
-        key = "target_ttft_ms" if target >= 50 and sizing.LATENCY.search(s.frame.surface("speed_target") or "") else "target_tokens_per_s_per_user"
+        key = (
+            "target_ttft_ms"
+            if target >= 50 and sizing.LATENCY.search(s.frame.surface("speed_target") or "")
+            else "target_tokens_per_s_per_user"
+        )
         args[key] = target
         s.mark("speed_target")
     s.mark("prompt_tokens", "output_tokens")
@@ -143,7 +134,7 @@ def _base_args(turn: Turn, model: str) -> dict:
 
 
 def _sequence_from_context(turn: Turn, args: dict) -> None:
-    """"at 4k context" with no prompt length: the context is one whole sequence, prompt plus output."""
+    """ "at 4k context" with no prompt length: the context is one whole sequence, prompt plus output."""
     context = turn.slots.context_length
     if not context or args["prompt_tokens"]:
         return
@@ -152,23 +143,25 @@ def _sequence_from_context(turn: Turn, args: dict) -> None:
         return
     args["prompt_tokens"] = context - output
     turn.slots.mark("context")
-    turn.assumptions.append(turn.text(say("context_as_sequence", context=f"{context:,}", prompt=f"{context - output:,}", output=f"{output:,}")))
+    turn.assumptions.append(
+        turn.text(serving_text("context_as_sequence", context=f"{context:,}", prompt=f"{context - output:,}", output=f"{output:,}"))
+    )
 
 
 def _plan(tp: int, copies: int) -> Text:
-    return say("plan_tp", tp=tp) if copies == 1 else say("plan_replicas", replicas=copies, tp=tp)
+    return serving_text("plan_tp", tp=tp) if copies == 1 else serving_text("plan_replicas", replicas=copies, tp=tp)
 
 
 def _targets(args: dict) -> Text | None:
     if args.get("target_ttft_ms"):
-        return say("target_ttft", value=number(args["target_ttft_ms"]))
+        return serving_text("target_ttft", value=number(args["target_ttft_ms"]))
     if args.get("target_tokens_per_s_per_user"):
-        return say("target_speed", value=number(args["target_tokens_per_s_per_user"]))
+        return serving_text("target_speed", value=number(args["target_tokens_per_s_per_user"]))
     return None
 
 
 def _speed_lead(turn: Turn, r: dict) -> str:
-    return turn.text(say("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), total=number(r["output_tokens_per_s_total"]),
+    return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), total=number(r["output_tokens_per_s_total"]),
                          ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
 
 
@@ -176,15 +169,15 @@ def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
     """How many sequences of the stated length the KV cache holds, and the speeds when that many run."""
     fits = r["max_batch_fits"]
     full = r if r["effective_batch"] == fits else estimate(turn, {**args, "batch": fits}).result or r  # the speeds when that many run
-    lead = say("concurrency_lead", fits=f"{fits:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}",
-               setup=say("setup", count=r["num_gpus"], gpu=r["gpu"]), engine=_engine_label(r["engine"]),
+    lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}",
+               setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), engine=_engine_label(r["engine"]),
                total=number(full["output_tokens_per_s_total"]), per_user=number(full["decode_tokens_per_s_per_seq"]), ttft=number(full["ttft_ms"]))  # fmt: skip
     parts = [turn.text(lead)]
     target = _targets(args)
     if target is not None:
         at_target = full.get("max_concurrency_at_target")
         key = "concurrency_target_holds" if at_target else "concurrency_target_misses"
-        parts.append(turn.text(say(key, target=target, at_target=number(at_target or 0))))
+        parts.append(turn.text(serving_text(key, target=target, at_target=number(at_target or 0))))
     return parts
 
 
@@ -232,7 +225,7 @@ def _fewest_that_fit(turn: Turn, args: dict) -> Estimate:
         last = estimate(turn, {**args, "num_gpus": tp, "tp": tp})
         if last.ok:
             args.update(num_gpus=tp, tp=tp)
-            turn.assumptions.append(turn.text(say("count_assumed", gpu=last.result["gpu"], count=tp, tp=tp)))
+            turn.assumptions.append(turn.text(serving_text("count_assumed", gpu=last.result["gpu"], count=tp, tp=tp)))
             return last
         if not last.does_not_fit:
             return last
@@ -244,7 +237,7 @@ def _precision_for_count(turn: Turn, args: dict) -> None:
     if args.get("precision") or not _has_fp8(turn, args["gpu"]):
         return
     args["precision"] = "fp8"
-    turn.assumptions.append(turn.text(say("fp8_chosen", gpu=_card_name(turn, args["gpu"]))))
+    turn.assumptions.append(turn.text(serving_text("fp8_chosen", gpu=_card_name(turn, args["gpu"]))))
 
 
 def _has_fp8(turn: Turn, gpu: str) -> bool:
@@ -262,15 +255,15 @@ def gpu_count(turn: Turn, args: dict) -> str:
     load = turn.slots.concurrency or 1
     _precision_for_count(turn, args)
     capacities = _capacities(turn, args)
-    tried = [say("tried_size", tp=tp, outcome=_tried(holds)) for tp, holds in capacities.items()]
+    tried = [serving_text("tried_size", tp=tp, outcome=_tried(holds)) for tp, holds in capacities.items()]
     best = _smallest(capacities, load)
     card = _card_name(turn, args["gpu"])
     precision = (args.get("precision") or BASE_PRECISION).upper()
     model = turn.catalog.model(args["model"]).name if turn.catalog.find_model(args["model"]) else args["model"]
     listed = Text(en="; ".join(t.en for t in tried), zh="；".join(t.zh for t in tried))
     if best is None:
-        return "\n\n".join([turn.text(say("gpu_count_none", most=TP_SIZES[-1], gpu=card, model=model, precision=precision)),
-                            turn.text(say("tried_sizes", tried=listed))])  # fmt: skip
+        return "\n\n".join([turn.text(serving_text("gpu_count_none", most=TP_SIZES[-1], gpu=card, model=model, precision=precision)),
+                            turn.text(serving_text("tried_sizes", tried=listed))])  # fmt: skip
     tp, copies = best
     final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
     if not final.ok:
@@ -278,20 +271,20 @@ def gpu_count(turn: Turn, args: dict) -> str:
     r = final.result
     target = _targets(args)
     plan = _plan(tp, copies)
-    lead = say("gpu_count_lead", total_gpus=tp * copies, gpu=r["gpu"], plan=plan, model=turn.text(r["model_label"]), precision=precision,
-               load=f"{load:,}", target_part=say("target_part", target=target) if target else NOTHING,
+    lead = serving_text("gpu_count_lead", total_gpus=tp * copies, gpu=r["gpu"], plan=plan, model=turn.text(r["model_label"]), precision=precision,
+               load=f"{load:,}", target_part=serving_text("target_part", target=target) if target else NOTHING,
                per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]))  # fmt: skip
-    return "\n\n".join([turn.text(lead), turn.text(say("tried_sizes", tried=listed)), *_details(turn, r)])
+    return "\n\n".join([turn.text(lead), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
 def _tried(holds: int | None) -> Text:
     if holds is None:
-        return say("tried_no_fit")
-    return say("tried_holds", holds=number(holds)) if holds else say("tried_misses")
+        return serving_text("tried_no_fit")
+    return serving_text("tried_holds", holds=number(holds)) if holds else serving_text("tried_misses")
 
 
 def _precision_choice(turn: Turn, args: dict) -> str:
-    """"Should we use FP8?": the named precision (FP8 when none) against BF16 on the same setup and load."""
+    """ "Should we use FP8?": the named precision (FP8 when none) against BF16 on the same setup and load."""
     if not asks_precision_choice(turn.message):
         return ""
     choice = turn.slots.frame.get("precision") or "fp8"
@@ -302,7 +295,7 @@ def _precision_choice(turn: Turn, args: dict) -> str:
         alt = estimate(turn, {**args, "precision": WEIGHT_ONLY_FALLBACK})
         if not (alt.ok and base.ok):
             return ""
-        return turn.text(say("precision_no_fp8", gpu=card, alternative=WEIGHT_ONLY_FALLBACK.upper(), base=BASE_PRECISION.upper(),
+        return turn.text(serving_text("precision_no_fp8", gpu=card, alternative=WEIGHT_ONLY_FALLBACK.upper(), base=BASE_PRECISION.upper(),
                              base_speed=number(base.result["output_tokens_per_s_total"]), alt_speed=number(alt.result["output_tokens_per_s_total"]),
                              base_fits=number(base.result["max_batch_fits"]), alt_fits=number(alt.result["max_batch_fits"])))  # fmt: skip
     chosen = estimate(turn, {**args, "precision": choice})
@@ -311,11 +304,15 @@ def _precision_choice(turn: Turn, args: dict) -> str:
     figures = {"choice": choice.upper(), "base": BASE_PRECISION.upper(), "gpu": card,
                "choice_speed": number(chosen.result["output_tokens_per_s_total"]), "choice_fits": number(chosen.result["max_batch_fits"])}  # fmt: skip
     if not base.ok:
-        return turn.text(say("precision_base_no_fit", **figures))
+        return turn.text(serving_text("precision_base_no_fit", **figures))
     gain = max(chosen.result["output_tokens_per_s_total"] / base.result["output_tokens_per_s_total"],
                chosen.result["max_batch_fits"] / max(base.result["max_batch_fits"], 1))  # fmt: skip
     key = "precision_yes" if gain >= CLEAR_GAIN else "precision_same"
-    return turn.text(say(key, base_speed=number(base.result["output_tokens_per_s_total"]), base_fits=number(base.result["max_batch_fits"]), **figures))
+    return turn.text(
+        serving_text(
+            key, base_speed=number(base.result["output_tokens_per_s_total"]), base_fits=number(base.result["max_batch_fits"]), **figures
+        )
+    )
 
 
 def _error(turn: Turn, failed: Estimate) -> str:
@@ -329,8 +326,8 @@ def _details(turn: Turn, r: dict) -> list[str]:
         parts.append(table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows))
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
     if r["effective_batch"] > 1:
-        turn.assumptions.append(turn.text(say("staggered")))
-    turn.assumptions.append(turn.text(say("prefill_rule")))
+        turn.assumptions.append(turn.text(serving_text("staggered")))
+    turn.assumptions.append(turn.text(serving_text("prefill_rule")))
     return parts
 
 
@@ -340,7 +337,7 @@ def _finish(turn: Turn, body: str) -> str:
 
 
 def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
-    """"How many H100s for 200 users with TTFT under 500 ms?": a count of one named card for a serving load or
+    """ "How many H100s for 200 users with TTFT under 500 ms?": a count of one named card for a serving load or
     latency target is sized by the serving estimate, which checks the targets (the recommender checks memory);
     so is "how many chats can it hold?" asked of one named card.
     With ``weighs_precision``, "on 4 A100s for 50 users, should we use FP8?" is weighed here too."""

@@ -15,6 +15,7 @@ from advisor.offline.answers import costs, knowledge, memory_view, specs
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.serving_words import serving_text
 from advisor.offline.answers.tiers_view import tier_lines
 from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
@@ -36,6 +37,7 @@ OBJECTIVE_LABEL = {
     "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
     "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
 }
+DEFAULT_CONTEXT = 4096  # estimate_memory's default tokens per sequence
 LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
 
 
@@ -257,6 +259,10 @@ def memory(turn: Turn) -> str:
         "tp": s.tp,
         "pp": s.pp,
     }
+    if args["mode"] == "inference" and not s.batch_size and (s.concurrency or 1) > 1:
+        # users arrive over time: one prompt is prefilled while the others generate, not every prompt in one pass
+        args["prefill_chunk"] = args["context"] or DEFAULT_CONTEXT
+        turn.assumptions.append(turn.text(serving_text("staggered")))
     if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
         turn.ignore("other_gpu", "not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
     if args["mode"] == "inference" and s.gpu_count and s.gpu_count > 1 and not s.tp and not s.pp:
