@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.contract import ChatTurn
+from advisor.markdown import number
 from advisor.nlu.asked import asks_precision_choice, serving_asks
 from knowledge.audience import audience_kind, peak_load
 
@@ -71,7 +72,7 @@ def test_a_concurrency_question_leads_with_the_sequences_the_cache_holds(offline
     fits = first.result["max_batch_fits"]
     assert fits > 1 and response.summary.startswith(f"**≈ {fits:,} concurrent sequences**")
     at_load = answered(response)[1]
-    assert at_load.args["batch"] == fits and f"{at_load.result['decode_tokens_per_s_per_seq']:g}"[:3] in response.summary
+    assert at_load.args["batch"] == fits and f"{number(at_load.result['decode_tokens_per_s_per_seq'])} tokens/s per user" in response.summary
     zh = ask(offline_advisor, "Qwen2.5-72B部署在4张H100上，8k上下文最多支持多少并发？")
     fits_zh = answered(zh)[0].result["max_batch_fits"]
     assert zh.summary.startswith(f"**约 {fits_zh:,} 路并发**")
@@ -116,7 +117,7 @@ def test_a_latency_target_in_chinese_sizes_the_first_token_time(offline_advisor)
 def test_a_plain_speed_question_still_leads_with_the_speed(offline_advisor):
     response = ask(offline_advisor, "tokens per second for llama 3.1 8b on a single rtx 4090?")
     (only,) = speed_calls(response)
-    assert response.summary.startswith(f"**≈ {only.result['decode_tokens_per_s_per_seq']:g} tokens/s per user")
+    assert response.summary.startswith(f"**≈ {number(only.result['decode_tokens_per_s_per_seq'])} tokens/s per user")
 
 
 def test_daily_users_are_sized_at_their_peak_share(offline_advisor):
@@ -126,10 +127,10 @@ def test_daily_users_are_sized_at_their_peak_share(offline_advisor):
 
 
 def test_fp8_is_weighed_where_the_card_has_it_and_refused_where_it_has_not(offline_advisor):
-    hopper = ask(offline_advisor, "we run llama 3.1 70b on 4 h100 for 64 concurrent users, should we use fp8?")
+    hopper = ask(offline_advisor, "serving llama 3.1 70b on 4 h100s with vllm for 64 concurrent users, should we use fp8?")
     assert hopper.summary.startswith("**Yes, FP8 pays off on the NVIDIA H100")
     assert {c.args.get("precision") for c in answered(hopper)} >= {"bf16", "fp8"}
-    ampere = ask(offline_advisor, "4张A100跑Llama 3.1 70B，32并发，要不要用FP8？")
+    ampere = ask(offline_advisor, "Llama 3.1 70B部署在4张A100上，同时32个人用，FP8值不值得上？")
     assert ampere.summary.startswith("**NVIDIA A100") and "不能用 FP8" in ampere.summary.split("\n")[0]
     assert any(c.args.get("precision") == "int8" for c in answered(ampere))
     assert all(c.args.get("precision") != "fp8" for c in speed_calls(ampere))  # no FP8 estimate on a card without it
