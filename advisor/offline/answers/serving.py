@@ -30,6 +30,11 @@ NOTHING = Text(en="", zh="")
 CLEAR_GAIN = 1.1  # a precision that moves speed or concurrency by less than this is "little change"
 
 
+def weighs_a_precision(turn: Turn) -> bool:
+    """"Should we use FP8?" with a precision named in this message: a choice to answer, not a setting to use."""
+    return turn.reading.frame.has("precision") and asks_precision_choice(turn.message)
+
+
 def _bound(r: dict) -> Text:
     return Text(**TEXT["bounds"].get(r["bound"], {"en": r["bound"], "zh": r["bound"]}))
 
@@ -70,7 +75,7 @@ def answer(turn: Turn) -> str:
     if asked == "gpu_count":
         return _finish(turn, gpu_count(turn, args))
     parts, setup_note = [], []
-    if asks_precision_choice(turn.message) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
+    if weighs_a_precision(turn) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
         args["precision"] = None  # FP8 asked of a card without it: weighed below, the figures in its usual 16-bit weights
     if turn.slots.gpu_count is None and not turn.slots.tp and turn.slots.concurrency:  # "on H100s for 200 users": as many as the load needs
         sized = _smallest_setup(turn, args, turn.slots.concurrency)
@@ -285,9 +290,9 @@ def _tried(holds: int | None) -> Text:
 
 def _precision_choice(turn: Turn, args: dict) -> str:
     """ "Should we use FP8?": the named precision (FP8 when none) against BF16 on the same setup and load."""
-    if not asks_precision_choice(turn.message):
+    if not weighs_a_precision(turn):
         return ""
-    choice = turn.slots.frame.get("precision") or "fp8"
+    choice = turn.reading.frame.get("precision")
     turn.slots.mark("precision")
     card = _card_name(turn, args["gpu"])
     base = estimate(turn, {**args, "precision": BASE_PRECISION})
@@ -344,7 +349,7 @@ def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
     s = turn.slots
     if "estimate_throughput" not in turn.registry.names() or len(s.gpus) != 1 or task_of(turn)[0] != "inference":
         return False
-    if weighs_precision and asks_precision_choice(turn.message):
+    if weighs_precision and weighs_a_precision(turn):
         return True
     asked = serving_asks(turn.reading.task_messages or [turn.message])
     if asked == "concurrency":  # "how many chats can 4 A100s hold?": the KV cache's sequences, with their speeds
