@@ -289,7 +289,7 @@ def _tried(holds: int | None) -> Text:
 
 
 def _precision_choice(turn: Turn, args: dict) -> str:
-    """ "Should we use FP8?": the named precision (FP8 when none) against BF16 on the same setup and load."""
+    """ "Should we use FP8?": the precision named against BF16 on the same setup and load."""
     if not weighs_a_precision(turn):
         return ""
     choice = turn.reading.frame.get("precision")
