@@ -11,6 +11,8 @@ import yaml
 
 from advisor.name_matcher import normalize_text
 from advisor.nlu.dialogue import asks_count
+from advisor.nlu.values import find_values
+from knowledge.catalog import Catalog
 
 ASKS_FILE = Path(__file__).parent / "data" / "serving_asks.yaml"
 Asked = Literal["speed", "concurrency", "gpu_count", "latency"]
@@ -47,3 +49,8 @@ def serving_asks(messages: list[str]) -> Asked:
 def asks_precision_choice(text: str) -> bool:
     """ "should we use FP8?": the precision named is a choice to weigh, not a given."""
     return _says("precision_choice", text)
+
+
+def is_latency_target(surface: str, catalog: Catalog) -> bool:
+    """"first token under 1 second", "500毫秒": a time (kept in ms), not a speed per user ("20 tokens/s")."""
+    return any(value.kind == "latency" for value in find_values(normalize_text(surface), catalog))

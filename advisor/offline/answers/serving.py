@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.markdown import number, table
-from advisor.nlu.asked import asks_precision_choice, serving_asks
+from advisor.nlu.asked import asks_precision_choice, is_latency_target, serving_asks
 from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
@@ -129,7 +129,7 @@ def _base_args(turn: Turn, model: str) -> dict:
     if isinstance(target, float):
         key = (
             "target_ttft_ms"
-            if target >= 50 and sizing.LATENCY.search(s.frame.surface("speed_target") or "")
+            if is_latency_target(s.frame.surface("speed_target"), turn.catalog)
             else "target_tokens_per_s_per_user"
         )
         args[key] = target

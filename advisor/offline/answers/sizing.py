@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import get_args
 
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.name_matcher import normalize_text
+from advisor.nlu.asked import is_latency_target
 from advisor.nlu.money_words import RENTING
 from advisor.offline.answers import costs, knowledge, memory_view, specs
 from advisor.offline.answers.compare_view import tool_method
@@ -38,7 +38,6 @@ OBJECTIVE_LABEL = {
     "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
 }
 DEFAULT_CONTEXT = 4096  # estimate_memory's default tokens per sequence
-LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
 
 
 def _training_memory_options(turn: Turn, args: dict) -> None:
@@ -65,7 +64,7 @@ def _serving_args(turn: Turn, task: str) -> dict:
     """Concurrency, speed target, engine and 'for a team' — serving only; stated for training they are named as unused."""
     s = turn.slots
     target = s.frame.get("speed_target")
-    per_user = isinstance(target, float) and not LATENCY.search(s.frame.surface("speed_target") or "")
+    per_user = isinstance(target, float) and not is_latency_target(s.frame.surface("speed_target"), turn.catalog)
     if task != "inference":
         if s.frame.has("concurrency") or per_user:
             turn.ignore("concurrency", "concurrent users and speed targets size serving, not training", "并发用户数和速度目标只用于推理部署，不用于训练")
