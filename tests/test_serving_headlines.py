@@ -9,8 +9,9 @@ import pytest
 
 from advisor.contract import ChatTurn
 from advisor.markdown import number
-from advisor.nlu.asked import asks_precision_choice, serving_asks
+from advisor.nlu.asked import asks_precision_choice, is_latency_target, serving_asks
 from knowledge.audience import audience_kind, peak_load
+from knowledge.catalog import load_catalog
 
 
 def ask(advisor, message, *earlier):
@@ -37,6 +38,7 @@ def answered(response):
     (["how many a100s do we need for a 70b model behind a chatbot?"], "gpu_count"),
     (["qwen2.5 72b 首token延迟低于300毫秒要几张H20？"], "gpu_count"),
     (["what latency would one l4 give for qwen2.5 7b?"], "latency"),
+    (["how many in parallel can a pair of h100s run qwen2.5 72b at 32k?"], "concurrency"),
     (["tokens per second of llama 3.1 8b on an a10?"], "speed"),
     (["how many chats can a single h200 keep going with llama 3.1 70b fp8?", "and two of them?"], "concurrency"),
 ])  # fmt: skip
@@ -49,6 +51,12 @@ def test_a_precision_is_a_choice_only_when_the_question_weighs_it():
     assert asks_precision_choice("H20上部署要不要用FP8")
     assert not asks_precision_choice("speed of llama 3.1 70b fp8 on two h100")
     assert not asks_precision_choice("FP8的70B在两张H100上每秒多少token")
+
+
+def test_a_target_written_as_a_time_is_a_first_token_target():
+    catalog = load_catalog()
+    assert is_latency_target("first reply token within 2 seconds", catalog) and is_latency_target("首字300毫秒以内", catalog)
+    assert not is_latency_target("30 tokens/s for everyone", catalog) and not is_latency_target("每人每秒20个token", catalog)
 
 
 def test_an_audience_becomes_a_peak_share_that_is_said():
