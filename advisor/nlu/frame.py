@@ -13,6 +13,7 @@ from typing import Any
 
 from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
 from advisor.nlu.number_values import token_count
+from knowledge.audience import names_a_period
 
 HOURS_PER_YEAR = 8760.0
 PER_SERVER = re.compile(r"^\s*(?:,|，)?\s*(?:每台|每个节点|每节点|每机|each|per\s+(?:node|server|machine|box)|of|with|x|×)?\s*$")
@@ -152,13 +153,14 @@ def _counts_group(text: str, count: SlotValue, groups: list[SlotValue]) -> bool:
 
 
 def _headcounts(frame: Frame, text: str) -> None:
-    """"20 people on the team", "给二十来个研发用": the people served are the audience, not a load; the
-    answer sizes for all of them at once unless a load is stated beside them ("~200 employees, 40 concurrent")."""
+    """"20 people on the team", "给二十来个研发用", "500 daily users": the people served are the audience, not a load;
+    the answer takes a peak share of them (knowledge/audience.yaml) unless a load is stated beside them ("~200 employees, 40 concurrent")."""
     loads = frame.slots.get("concurrency", [])
     groups = frame.slots.get("audience", [])
     people = [
         v for v in loads
-        if (HEADCOUNT.search(v.surface) or _counts_group(text, v, groups)) and not AT_ONCE.search(v.surface + _rest_of_phrase(text, v))
+        if (HEADCOUNT.search(v.surface) or _counts_group(text, v, groups) or names_a_period(v.surface + _rest_of_phrase(text, v)))
+        and not AT_ONCE.search(v.surface + _rest_of_phrase(text, v))
     ]  # fmt: skip
     if people:
         frame.slots["concurrency"] = [v for v in loads if v not in people]

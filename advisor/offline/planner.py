@@ -31,9 +31,12 @@ from tools.models.resolve import checkpoint_precision_note
 
 Handler = Callable[[Turn], str]
 TASK_HANDLERS: dict[str, Handler] = {
-    "recommend": sizing.recommend,
-    "memory": sizing.memory,
-    "max_fit": lambda turn: sizing.memory(turn) if model_of(turn) else (runnable.answer(turn) or sizing.memory(turn)),
+    "recommend": serving.or_sized_by_load(sizing.recommend),  # "how many H100s for TTFT < 500 ms?": the load decides, not memory alone
+    "memory": serving.or_sized_by_load(sizing.memory, weighs_precision=False),
+    # "what can I run on two 3090s?" names no model: the largest that fit, per precision
+    "max_fit": serving.or_sized_by_load(
+        lambda turn: sizing.memory(turn) if model_of(turn) else (runnable.answer(turn) or sizing.memory(turn)), weighs_precision=False
+    ),
     "specs": specs.answer,
     "serving_speed": serving.answer,
     "training_time": costs.training_time,
@@ -75,10 +78,8 @@ class OfflinePlanner:
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
         else:
             summary, details = fold(self._body(turn))  # the verdict and what fits on a screen; tables, defaults and sources below
-        if turn.slots.load_from_headcount:
-            people = turn.slots.load_from_headcount
-            turn.assume(f"Sized for all of “{people}” at once; give the peak number of concurrent users to size closer",
-                        f"按“{people}”全部同时使用估算；告诉我高峰并发数可以估得更准")
+        if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
+            turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))
         below = [details] if details else []
         if turn.assumptions:
             below.append("**" + turn.t("Assumptions", "假设") + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions))

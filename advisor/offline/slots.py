@@ -11,6 +11,7 @@ import math
 
 from advisor.nlu.entity_words import weights_multiple
 from advisor.nlu.frame import CONDITIONS, Frame, Money
+from knowledge.audience import PeakLoad, peak_load
 
 METHOD_TO_WORKLOAD = {
     "inference": "inference", "lora": "lora", "qlora": "qlora", "full_finetune": "full_finetune",
@@ -27,6 +28,7 @@ class Slots:
         self.used: set[str] = set()
         self.unusable: dict[str, tuple[str, str]] = {}  # slot → why no tool could take it (English, Chinese)
         self.load_from_headcount = ""  # the headcount a load was taken from, when no load was stated
+        self.peak_load: PeakLoad | None = None  # how that load was taken from it
 
     def _get(self, slot: str, default=None):
         if self.frame.has(slot):
@@ -113,14 +115,15 @@ class Slots:
 
     @property
     def concurrency(self) -> int | None:
-        """The stated load, else a headcount ("给二十来个研发用") taken as all of them at once."""
+        """The stated load, else the peak share of a headcount ("给二十来个研发用", "500 daily users"; knowledge/audience.yaml)."""
         stated = self._get("concurrency")
         headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
         if stated is not None or headcount is None:
             return stated
         self.used.add("audience")
         self.load_from_headcount = headcount.surface
-        return int(headcount.value)
+        self.peak_load = peak_load(headcount.value, headcount.surface)  # an audience is not all there at once
+        return self.peak_load.concurrent
 
     @property
     def gpu_count(self) -> int | None:

@@ -1,14 +1,65 @@
-"""“How fast will it serve?” answers, from the throughput estimator."""
+"""“How fast will it serve?”, “how many users at once?”, “how many GPUs for this load?” answers, from the throughput estimator.
+
+The figure the question asks for leads (advisor.nlu.asked): a speed, a latency, the concurrency the KV cache
+holds, or the fewest GPUs that carry the load within its targets. Wording lives in serving_text.yaml.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from advisor.markdown import number, table
+from advisor.nlu.asked import asks_precision_choice, is_latency_target, serving_asks
 from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.serving_words import TEXT, serving_text
+from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
+from advisor.registry import ToolOutcome
+from knowledge.bilingual import Text
 
 DEFAULT_GPU = "h100-sxm"
+TP_SIZES = (1, 2, 4, 8)  # the tensor-parallel sizes engines and 8-GPU servers support
+FIT_ERRORS = ("does_not_fit", "context_does_not_fit")
+BASE_PRECISION = "bf16"
+WEIGHT_ONLY_FALLBACK = "int8"  # the lever on a card without FP8 (A100, T4, V100): weight-only INT8 (INT4 further)
+NOTHING = Text(en="", zh="")
+CLEAR_GAIN = 1.1  # a precision that moves speed or concurrency by less than this is "little change"
+
+
+def weighs_a_precision(turn: Turn) -> bool:
+    """"Should we use FP8?" with a precision named in this message: a choice to answer, not a setting to use."""
+    return turn.reading.frame.has("precision") and asks_precision_choice(turn.message)
+
+
+def _bound(r: dict) -> Text:
+    return Text(**TEXT["bounds"].get(r["bound"], {"en": r["bound"], "zh": r["bound"]}))
+
+
+@dataclass
+class Estimate:
+    """One estimate_throughput call: its result, or its bilingual error."""
+
+    outcome: ToolOutcome
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome.ok
+
+    @property
+    def result(self) -> dict:
+        return self.outcome.result or {}
+
+    @property
+    def does_not_fit(self) -> bool:
+        return not self.ok and (self.outcome.error or {}).get("code") in FIT_ERRORS
+
+
+def estimate(turn: Turn, args: dict) -> Estimate:
+    return Estimate(turn.call("estimate_throughput", args))
 
 
 def answer(turn: Turn) -> str:
@@ -19,12 +70,48 @@ def answer(turn: Turn) -> str:
         return sizing.memory(turn)  # asks for the model, with what the knowledge base says
     if len(compare.options(turn)) > 1:  # "4090 x2 or A6000 for 16 users?": each option, side by side
         return compare.answer(turn, compare.options(turn), model)
+    asked = serving_asks(turn.reading.task_messages or [turn.message])
+    args = _base_args(turn, model)
+    if asked == "gpu_count":
+        return _finish(turn, gpu_count(turn, args))
+    parts, setup_note = [], []
+    if weighs_a_precision(turn) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
+        args["precision"] = None  # FP8 asked of a card without it: weighed below, the figures in its usual 16-bit weights
+    if turn.slots.gpu_count is None and not turn.slots.tp and turn.slots.concurrency:  # "on H100s for 200 users": as many as the load needs
+        sized = _smallest_setup(turn, args, turn.slots.concurrency)
+        if sized is not None:
+            tp, copies = sized
+            args.update(num_gpus=tp * copies, tp=tp)
+            target = _targets(args)
+            setup_note.append(turn.text(serving_text("sized_for_load", count=tp * copies, gpu=_card_name(turn, args["gpu"]), plan=_plan(tp, copies),
+                                       load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else NOTHING)))  # fmt: skip
+    choice = _precision_choice(turn, args)
+    first = estimate(turn, args)
+    if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
+        first = _fewest_that_fit(turn, args)
+    if not first.ok:
+        return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first)])))
+    r = first.result
+    if asked == "concurrency":
+        parts += concurrency_lead(turn, args, r)
+    elif asked == "latency":
+        parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
+                                   per_user=number(r["decode_tokens_per_s_per_seq"]), bound=_bound(r))))  # fmt: skip
+    else:
+        parts.append(_speed_lead(turn, r))
+        if r.get("max_concurrency_at_target"):
+            parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
+    parts = [choice] * bool(choice) + parts[:1] + setup_note + parts[1:]  # "should we use FP8?" is the question: its verdict first
+    parts += _details(turn, r)
+    return _finish(turn, "\n\n".join(parts))
+
+
+def _base_args(turn: Turn, model: str) -> dict:
     s = turn.slots
     gpu = s.gpus[0] if s.gpus else None
     if gpu is None:
         gpu = DEFAULT_GPU
         turn.assume("GPU: H100 (none named)", "显卡：未指定，按 H100 计算")
-    target = s.frame.get("speed_target")
     args = {
         "model": model,
         "gpu": gpu,
@@ -37,28 +124,244 @@ def answer(turn: Turn) -> str:
         "prompt_tokens": s.frame.get("prompt_tokens"),
         "output_tokens": s.frame.get("output_tokens"),
     }
+    _sequence_from_context(turn, args)
+    target = s.frame.get("speed_target")
     if isinstance(target, float):
-        key = "target_ttft_ms" if target >= 50 and "ms" in s.frame.surface("speed_target") else "target_tokens_per_s_per_user"
+        key = (
+            "target_ttft_ms"
+            if is_latency_target(s.frame.surface("speed_target"), turn.catalog)
+            else "target_tokens_per_s_per_user"
+        )
         args[key] = target
         s.mark("speed_target")
     s.mark("prompt_tokens", "output_tokens")
-    outcome = turn.call("estimate_throughput", args)
-    if not outcome.ok:
-        return turn.error(outcome)
-    r = outcome.result
-    lead = turn.t(
-        f"**≈ {number(r['decode_tokens_per_s_per_seq'])} tokens/s per user while generating, {number(r['output_tokens_per_s_total'])} tokens/s in total with prefill counted**; "
-        f"time to first token ≈ {number(r['ttft_ms'])} ms (limited by {r['bound']}).",
-        f"**生成时每个用户约 {number(r['decode_tokens_per_s_per_seq'])} token/s，计入预填充后总计约 {number(r['output_tokens_per_s_total'])} token/s**；"
-        f"首 token 延迟约 {number(r['ttft_ms'])} 毫秒（瓶颈：{ {'bandwidth': '显存带宽', 'compute': '算力', 'overhead': '引擎开销', 'capacity': '显存容量'}.get(r['bound'], r['bound'])}）。",
+    return args
+
+
+def _sequence_from_context(turn: Turn, args: dict) -> None:
+    """ "at 4k context" with no prompt length: the context is one whole sequence, prompt plus output."""
+    context = turn.slots.context_length
+    if not context or args["prompt_tokens"]:
+        return
+    output = args["output_tokens"] or 256  # the estimator's default output length
+    if context <= output:
+        return
+    args["prompt_tokens"] = context - output
+    turn.slots.mark("context")
+    turn.assumptions.append(
+        turn.text(serving_text("context_as_sequence", context=f"{context:,}", prompt=f"{context - output:,}", output=f"{output:,}"))
     )
-    parts = [lead]
-    if r.get("max_concurrency_at_target"):
-        parts.append(turn.t(f"Concurrency that still meets the target: about {number(r['max_concurrency_at_target'])}.", f"满足目标的最大并发：约 {number(r['max_concurrency_at_target'])}。"))
-    parts += [f"ℹ️ {turn.text(note)}" for note in r.get("notes", [])]  # queueing, layers run in turn, the weights' file, a generic model
+
+
+def _plan(tp: int, copies: int) -> Text:
+    return serving_text("plan_tp", tp=tp) if copies == 1 else serving_text("plan_replicas", replicas=copies, tp=tp)
+
+
+def _targets(args: dict) -> Text | None:
+    if args.get("target_ttft_ms"):
+        return serving_text("target_ttft", value=number(args["target_ttft_ms"]))
+    if args.get("target_tokens_per_s_per_user"):
+        return serving_text("target_speed", value=number(args["target_tokens_per_s_per_user"]))
+    return None
+
+
+def _speed_lead(turn: Turn, r: dict) -> str:
+    return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), total=number(r["output_tokens_per_s_total"]),
+                         ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
+
+
+def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
+    """How many sequences of the stated length the KV cache holds, and the speeds when that many run."""
+    fits = r["max_batch_fits"]
+    full = r if r["effective_batch"] == fits else estimate(turn, {**args, "batch": fits}).result or r  # the speeds when that many run
+    lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}",
+               setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), engine=_engine_label(r["engine"]),
+               total=number(full["output_tokens_per_s_total"]), per_user=number(full["decode_tokens_per_s_per_seq"]), ttft=number(full["ttft_ms"]))  # fmt: skip
+    parts = [turn.text(lead)]
+    target = _targets(args)
+    if target is not None:
+        at_target = full.get("max_concurrency_at_target")
+        key = "concurrency_target_holds" if at_target else "concurrency_target_misses"
+        parts.append(turn.text(serving_text(key, target=target, at_target=number(at_target or 0))))
+    return parts
+
+
+def _engine_label(engine_id: str) -> str:
+    from tools.serving.setup import ENGINE_LABELS
+
+    return ENGINE_LABELS.get(engine_id, engine_id)
+
+
+def _capacity_per_copy(turn: Turn, args: dict, tp: int) -> int | None:
+    """Sequences one TP-``tp`` copy carries within the targets (its KV cache alone without targets); None when the weights do not fit."""
+    e = estimate(turn, {**args, "num_gpus": tp, "tp": tp, "batch": 1})
+    if not e.ok:
+        return None
+    if _targets(args) is not None:
+        return e.result.get("max_concurrency_at_target") or 0
+    return e.result["max_batch_fits"]
+
+
+def _capacities(turn: Turn, args: dict) -> dict[int, int | None]:
+    return {tp: _capacity_per_copy(turn, args, tp) for tp in TP_SIZES}
+
+
+def _smallest(capacities: dict[int, int | None], load: int) -> tuple[int, int] | None:
+    """(tp, copies) with the fewest GPUs that carry ``load`` at once; on a tie the larger TP (one copy serves
+    each user faster). None when no standard TP size holds the weights within the targets."""
+    best: tuple[int, int] | None = None
+    for tp, holds in capacities.items():
+        if not holds:
+            continue
+        copies = math.ceil(load / holds)
+        if best is None or tp * copies <= best[0] * best[1]:
+            best = (tp, copies)
+    return best
+
+
+def _smallest_setup(turn: Turn, args: dict, load: int) -> tuple[int, int] | None:
+    return _smallest(_capacities(turn, args), load)
+
+
+def _fewest_that_fit(turn: Turn, args: dict) -> Estimate:
+    """No GPU count was given and one card does not hold the model: the smallest TP that does, said as an assumption."""
+    last = None
+    for tp in TP_SIZES[1:]:
+        last = estimate(turn, {**args, "num_gpus": tp, "tp": tp})
+        if last.ok:
+            args.update(num_gpus=tp, tp=tp)
+            turn.assumptions.append(turn.text(serving_text("count_assumed", gpu=last.result["gpu"], count=tp, tp=tp)))
+            return last
+        if not last.does_not_fit:
+            return last
+    return last  # type: ignore[return-value]  (TP_SIZES has sizes above 1)
+
+
+def _precision_for_count(turn: Turn, args: dict) -> None:
+    """The user's precision; else FP8 where the card computes in it (said), else the tool's default."""
+    if args.get("precision") or not _has_fp8(turn, args["gpu"]):
+        return
+    args["precision"] = "fp8"
+    turn.assumptions.append(turn.text(serving_text("fp8_chosen", gpu=_card_name(turn, args["gpu"]))))
+
+
+def _has_fp8(turn: Turn, gpu: str) -> bool:
+    found = turn.catalog.find_gpu(gpu)
+    return bool(found is not None and found.fp8_tflops)
+
+
+def _card_name(turn: Turn, gpu: str) -> str:
+    found = turn.catalog.find_gpu(gpu)
+    return found.name if found is not None else gpu
+
+
+def gpu_count(turn: Turn, args: dict) -> str:
+    """The fewest GPUs of the named card (standard TP sizes, then copies of the best) for the load and the targets."""
+    load = turn.slots.concurrency or 1
+    _precision_for_count(turn, args)
+    capacities = _capacities(turn, args)
+    tried = [serving_text("tried_size", tp=tp, outcome=_tried(holds)) for tp, holds in capacities.items()]
+    best = _smallest(capacities, load)
+    card = _card_name(turn, args["gpu"])
+    precision = (args.get("precision") or BASE_PRECISION).upper()
+    model = turn.catalog.model(args["model"]).name if turn.catalog.find_model(args["model"]) else args["model"]
+    listed = Text(en="; ".join(t.en for t in tried), zh="；".join(t.zh for t in tried))
+    if best is None:
+        return "\n\n".join([turn.text(serving_text("gpu_count_none", most=TP_SIZES[-1], gpu=card, model=model, precision=precision)),
+                            turn.text(serving_text("tried_sizes", tried=listed))])  # fmt: skip
+    tp, copies = best
+    final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
+    if not final.ok:
+        return _error(turn, final)
+    r = final.result
+    target = _targets(args)
+    plan = _plan(tp, copies)
+    lead = serving_text("gpu_count_lead", total_gpus=tp * copies, gpu=r["gpu"], plan=plan, model=turn.text(r["model_label"]), precision=precision,
+               load=f"{load:,}", target_part=serving_text("target_part", target=target) if target else NOTHING,
+               per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]))  # fmt: skip
+    return "\n\n".join([turn.text(lead), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
+
+
+def _tried(holds: int | None) -> Text:
+    if holds is None:
+        return serving_text("tried_no_fit")
+    return serving_text("tried_holds", holds=number(holds)) if holds else serving_text("tried_misses")
+
+
+def _precision_choice(turn: Turn, args: dict) -> str:
+    """ "Should we use FP8?": the precision named against BF16 on the same setup and load."""
+    if not weighs_a_precision(turn):
+        return ""
+    choice = turn.reading.frame.get("precision")
+    turn.slots.mark("precision")
+    card = _card_name(turn, args["gpu"])
+    base = estimate(turn, {**args, "precision": BASE_PRECISION})
+    if choice == "fp8" and not _has_fp8(turn, args["gpu"]):
+        alt = estimate(turn, {**args, "precision": WEIGHT_ONLY_FALLBACK})
+        if not (alt.ok and base.ok):
+            return ""
+        return turn.text(serving_text("precision_no_fp8", gpu=card, alternative=WEIGHT_ONLY_FALLBACK.upper(), base=BASE_PRECISION.upper(),
+                             base_speed=number(base.result["output_tokens_per_s_total"]), alt_speed=number(alt.result["output_tokens_per_s_total"]),
+                             base_fits=number(base.result["max_batch_fits"]), alt_fits=number(alt.result["max_batch_fits"])))  # fmt: skip
+    chosen = estimate(turn, {**args, "precision": choice})
+    if not chosen.ok:
+        return ""
+    figures = {"choice": choice.upper(), "base": BASE_PRECISION.upper(), "gpu": card,
+               "choice_speed": number(chosen.result["output_tokens_per_s_total"]), "choice_fits": number(chosen.result["max_batch_fits"])}  # fmt: skip
+    if not base.ok:
+        return turn.text(serving_text("precision_base_no_fit", **figures))
+    gain = max(chosen.result["output_tokens_per_s_total"] / base.result["output_tokens_per_s_total"],
+               chosen.result["max_batch_fits"] / max(base.result["max_batch_fits"], 1))  # fmt: skip
+    key = "precision_yes" if gain >= CLEAR_GAIN else "precision_same"
+    return turn.text(
+        serving_text(
+            key, base_speed=number(base.result["output_tokens_per_s_total"]), base_fits=number(base.result["max_batch_fits"]), **figures
+        )
+    )
+
+
+def _error(turn: Turn, failed: Estimate) -> str:
+    return turn.error(failed.outcome)
+
+
+def _details(turn: Turn, r: dict) -> list[str]:
+    parts = [f"ℹ️ {turn.text(note)}" for note in r.get("notes", [])]  # queueing, layers run in turn, the weights' file, a generic model
     rows = turn.item_rows(r.get("lines", []))
     if rows:
         parts.append(table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows))
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
+    if r["effective_batch"] > 1:
+        turn.assumptions.append(turn.text(serving_text("staggered")))
+    turn.assumptions.append(turn.text(serving_text("prefill_rule")))
+    return parts
+
+
+def _finish(turn: Turn, body: str) -> str:
     related(turn, f"serving throughput {turn.message}")
-    return "\n\n".join(parts)
+    return body
+
+
+def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
+    """ "How many H100s for 200 users with TTFT under 500 ms?": a count of one named card for a serving load or
+    latency target is sized by the serving estimate, which checks the targets (the recommender checks memory);
+    so is "how many chats can it hold?" asked of one named card.
+    With ``weighs_precision``, "on 4 A100s for 50 users, should we use FP8?" is weighed here too."""
+    s = turn.slots
+    if "estimate_throughput" not in turn.registry.names() or len(s.gpus) != 1 or task_of(turn)[0] != "inference":
+        return False
+    if weighs_precision and weighs_a_precision(turn):
+        return True
+    asked = serving_asks(turn.reading.task_messages or [turn.message])
+    if asked == "concurrency":  # "how many chats can 4 A100s hold?": the KV cache's sequences, with their speeds
+        return True
+    stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
+    return stated_load and asked == "gpu_count"
+
+
+def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = True) -> Callable[[Turn], str]:
+    """``handler``, unless the question is a GPU count for a serving load (or weighs a precision): then this answer."""
+
+    def route(turn: Turn) -> str:
+        return answer(turn) if sizes_gpu_count(turn, weighs_precision) else handler(turn)
+
+    return route

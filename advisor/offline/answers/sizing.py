@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import get_args
 
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.name_matcher import normalize_text
+from advisor.nlu.asked import is_latency_target
 from advisor.nlu.money_words import RENTING
 from advisor.offline.answers import costs, knowledge, memory_view, refit_view, specs
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.serving_words import serving_text
 from advisor.offline.answers.tiers_view import tier_lines
 from advisor.offline.answers.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
@@ -37,8 +38,7 @@ OBJECTIVE_LABEL = {
     "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
 }
 SERVING_ENGINES = ("vllm", "sglang")  # paged KV and chunked prefill, which the estimator models as vLLM
-DEFAULT_CONTEXT = 4096  # the estimator's default sequence length
-LATENCY = re.compile(r"\d\s*ms\b|毫秒", re.IGNORECASE)  # a time-to-first-token target, not a speed per user
+DEFAULT_CONTEXT = 4096  # estimate_memory's default tokens per sequence
 
 
 def _training_memory_options(turn: Turn, args: dict, count: int | None) -> None:
@@ -65,7 +65,7 @@ def _serving_args(turn: Turn, task: str) -> dict:
     """Concurrency, speed target, engine and 'for a team' — serving only; stated for training they are named as unused."""
     s = turn.slots
     target = s.frame.get("speed_target")
-    per_user = isinstance(target, float) and not LATENCY.search(s.frame.surface("speed_target") or "")
+    per_user = isinstance(target, float) and not is_latency_target(s.frame.surface("speed_target"), turn.catalog)
     if task != "inference":
         if s.frame.has("concurrency") or per_user:
             turn.ignore("concurrency", "concurrent users and speed targets size serving, not training", "并发用户数和速度目标只用于推理部署，不用于训练")
@@ -272,6 +272,10 @@ def memory(turn: Turn) -> str:
         args["engine"] = "vllm"
         said = phrase("sizing.assume.serving_engine", sequences=s.concurrency)
         turn.assume(said.en, said.zh)
+    elif args["mode"] == "inference" and not s.batch_size and (s.concurrency or 1) > 1:
+        # another engine: users still arrive over time, so one prompt is prefilled while the others generate
+        args["prefill_chunk"] = args["context"] or DEFAULT_CONTEXT
+        turn.assumptions.append(turn.text(serving_text("staggered")))
     if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
         turn.ignore("other_gpu", "not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
     if args["mode"] == "inference" and count and count > 1 and not s.tp and not s.pp:

@@ -1,0 +1,56 @@
+"""What a serving question asks for (a speed, a concurrency, a GPU count, a latency), and whether the
+precision it names is a choice to be answered. The words live in data/serving_asks.yaml."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+import yaml
+
+from advisor.name_matcher import normalize_text
+from advisor.nlu.dialogue import asks_count
+from advisor.nlu.values import find_values
+from knowledge.catalog import Catalog
+
+ASKS_FILE = Path(__file__).parent / "data" / "serving_asks.yaml"
+Asked = Literal["speed", "concurrency", "gpu_count", "latency"]
+
+
+@lru_cache(maxsize=1)
+def _words() -> dict[str, tuple[str, ...]]:
+    raw = yaml.safe_load(ASKS_FILE.read_text(encoding="utf-8")) or {}
+    return {kind: tuple(normalize_text(word) for word in words) for kind, words in raw.items()}
+
+
+def _says(kind: str, text: str) -> bool:
+    folded = normalize_text(text)
+    return any(word in folded for word in _words()[kind])
+
+
+def asked_of(text: str) -> Asked | None:
+    """What this one message asks for, or None when it asks none of them in words. Concurrency is checked
+    first: "how many chats can 4 A100s hold" is read by ``asks_count`` as a count, but asks how many chats."""
+    if _says("concurrency", text):
+        return "concurrency"
+    if asks_count(text):
+        return "gpu_count"
+    return "latency" if _says("latency", text) else None
+
+
+def serving_asks(messages: list[str]) -> Asked:
+    """What a conversation's serving question asks for: the newest message that says it, else a speed.
+
+    "and on 4 of them?" after "how many concurrent chats fit…" still asks for the concurrency."""
+    return next((kind for text in reversed(messages) if (kind := asked_of(text))), "speed")
+
+
+def asks_precision_choice(text: str) -> bool:
+    """ "should we use FP8?": the precision named is a choice to weigh, not a given."""
+    return _says("precision_choice", text)
+
+
+def is_latency_target(surface: str, catalog: Catalog) -> bool:
+    """"first token under 1 second", "500毫秒": a time (kept in ms), not a speed per user ("20 tokens/s")."""
+    return any(value.kind == "latency" for value in find_values(normalize_text(surface), catalog))
