@@ -21,7 +21,7 @@ CONCEPTS_FILE = Path(__file__).parent / "concepts.yaml"
 FAMILIES_DIR = Path(__file__).parent / "concept_cards"
 Family = Literal["interconnects", "precision", "china", "datacentre", "market", "amd-intel", "training", "serving"]
 # The tools a card may offer; the answer turns the name into the matching "tell me X and I compute Y".
-Calculator = Literal["recommend", "estimate_memory", "estimate_throughput", "estimate_training_time", "compute_tco", "compare_gpus", "diagnose"]
+Calculator = Literal["recommend", "estimate_memory", "estimate_throughput", "estimate_training_time", "compute_tco", "compare_gpus", "plan_facility", "diagnose"]
 
 
 class Questions(BaseModel):
