@@ -98,6 +98,8 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "electricity_price": "Per kWh in `currency`",
         "cloud_price_per_gpu_hour": "Cloud price per GPU-hour in `currency`",
         "cloud_discount_pct": "Discount off the cloud price, %",
+        "cloud_committed": {"type": "boolean", "description": "Reserved/committed capacity: billed every hour"},
+        "cloud_monthly_bill": "Monthly cloud bill for all GPUs, used as is",
         "currency": _CURRENCY,
         "claimed_payback_months": "Quoted payback to check (not the life)",
     },
