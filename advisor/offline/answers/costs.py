@@ -172,7 +172,7 @@ def tco(turn: Turn) -> str:
         return payback.electricity(turn, r, _inputs)
     cur = r["currency"]
     years = r["horizon_months"] / 12
-    verdict = turn.text(_lead(r)) + " " + turn.text(_flip(r))
+    verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r))
     said = turn.text(phrase("tco.yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
         turn.text(line) for line in (yours or [phrase("tco.yours.none")])
     )
@@ -207,9 +207,12 @@ def _committed(turn: Turn) -> bool:
 
 def _spans_beside_commitments(turn: Turn) -> tuple[list[SlotValue], float | None]:
     """This message's spans of time that are not a commitment's term, and the conversation's horizon without one:
-    "1yr commit" prices the rent; how long the servers are kept is another matter (the default life when unsaid)."""
+    "1yr commit" prices the rent; how long the servers are kept is another matter (the default life when unsaid).
+    Later in a conversation the reader's rule holds instead: a longer commitment lengthens the comparison said before."""
     text = normalize_text(turn.message)
     spans = turn.reading.frame.slots.get("horizon", [])
+    if len(turn.reading.task_messages) > 1:
+        return spans, turn.slots.horizon_years
     terms = [v for v in spans if v.start >= 0 and COMMITMENT_AFTER.match(text, v.start + len(v.surface))]
     kept = [v for v in spans if v not in terms]
     horizon = turn.slots.horizon_years
