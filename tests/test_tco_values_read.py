@@ -29,6 +29,7 @@ def values(text, kind):
         ("每个月租金要6万块", 60_000, "CNY", "month"),
         ("云上每卡时12块", 12, "CNY", "gpu_hour"),
         ("租金每卡时11块钱", 11, "CNY", "gpu_hour"),
+        ("每张卡每月租金7500", 7_500, "", "month"),
     ],
 )
 def test_money_with_a_period_is_a_bill_or_a_rate(text, amount, currency, per):

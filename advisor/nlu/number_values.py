@@ -133,6 +133,8 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
     period = PERIOD_RIGHT_BEFORE.search(text, max(0, start - 16), start)
     if period and (RENTING.search(text, 0, start) or period.group("card")):  # "租的话每小时2.5", "每张卡每小时1.8": a rent
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
+    if value >= 100 and RENT_BEFORE.search(before) and PER_BEFORE.search(text, max(0, start - 16), start):  # "每月租金8000": a rent for that period
+        return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
     if _energy_price_before(text, start) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
         return money_value(text, start - len(symbol), end, value, True, symbol=symbol)
     if symbol or (BUDGET_BEFORE.search(before) and value >= 100):  # "预算5000", "budget 5000": an amount

@@ -162,7 +162,7 @@ def _check_request(r: TcoRequest) -> None:
         ("hours_per_month", "Hours used per month", "每月使用小时数", MIN_UTILISATION_PCT / 100 * HOURS_PER_MONTH, MAX_HOURS_PER_MONTH, False),
         ("cloud_price_per_gpu_hour", "Cloud price per GPU-hour", "云上每卡时价格", MIN_CLOUD_PRICE, 1e4, False),
         ("cloud_discount_pct", "Cloud discount %", "云上折扣", 0, 99, False),
-        ("cloud_monthly_bill", "Monthly cloud bill", "每月云上账单", 0, 1e10, True),
+        ("cloud_monthly_bill", "Monthly cloud bill", "每月云上账单", 1, 1e10, False),  # a denormal bill would spread to a zero rate
     ]  # fmt: skip
     for field, en, zh, low, high, exclusive in checks:
         value = getattr(r, field)

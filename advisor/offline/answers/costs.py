@@ -14,6 +14,7 @@ from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
 from advisor.offline.answers import compare, payback, rentals
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
+from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco import DERIVED
@@ -105,11 +106,12 @@ def tco(turn: Turn) -> str:
     count = s.gpu_count or 8
     per_server = s.gpus_per_server or min(count, 8)
     servers = s.servers or max(1, math.ceil(count / per_server))
-    server_price = _in(s.server_price, currency)
+    purchase, rent_said = _purchase_and_rent(turn)
+    server_price = _in(purchase, currency)
     yours: list[Text] = []
     if server_price is not None:
         yours.append(phrase("tco.yours.price", amount=money(server_price, currency)))
-    if server_price is not None and s.server_price.per == "all" and servers > 1:  # "两台一共280万"
+    if server_price is not None and purchase.per == "all" and servers > 1:  # "两台一共280万"
         turn.assume(
             f"{money(server_price, currency)} is the price of all {servers} servers: {money(server_price / servers, currency)} each",
             f"{money(server_price, currency)} 是 {servers} 台的总价：每台 {money(server_price / servers, currency)}",
@@ -126,8 +128,8 @@ def tco(turn: Turn) -> str:
     if horizon_years is not None:
         yours.append(phrase("tco.yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), years=number(horizon_years))
                      if bounds else phrase("tco.yours.horizon", years=number(horizon_years)))  # fmt: skip
-    rent, rent_said = _rent(turn, currency, count)
-    yours += rent_said
+    rent, rent_words = _rent(rent_said, currency, count)
+    yours += rent_words
     committed = _committed(turn)
     if committed:
         yours.append(phrase("tco.yours.committed"))
@@ -232,10 +234,26 @@ def _horizon_bounds(turn: Turn, horizon_years: float | None) -> tuple[float, flo
     return None
 
 
-def _rent(turn: Turn, currency: str, gpus: int) -> tuple[dict, list[Text]]:
+def _purchase_and_rent(turn: Turn) -> tuple[Money | None, SlotValue | None]:
+    """The purchase price and the rent, each known by what it is the price of: an amount per month or year is the
+    rent whichever role it was read in ("renting costs $45k per month, buying is $280k"), an amount paid once the
+    purchase. The rent comes with what was written, which says whether it was per card."""
+    s, slots = turn.slots, turn.slots.frame.slots
+    purchase, rent = s.server_price, s.hourly_price
+    rent_said = next((v for v in slots.get("cloud_price", []) if v.value == rent), None) if rent is not None else None
+    if purchase is not None and purchase.per in PERIOD_HOURS and rent is None:
+        rent_said = next(v for v in slots.get("server_price", []) if v.value == purchase)
+        once = [v.value for slot in ("server_price", "budget", "cloud_price") for v in slots.get(slot, [])
+                if isinstance(v.value, Money) and v.value.per in ("once", "all") and v.value.currency in CALCULATED_CURRENCIES]  # fmt: skip
+        purchase = once[0] if once else None
+        s.mark("budget", "cloud_price")
+    return purchase, rent_said
+
+
+def _rent(said: SlotValue | None, currency: str, gpus: int) -> tuple[dict, list[Text]]:
     """The rent as the user gave it: a bill per month or year is what is paid (never scaled by utilisation), an
     hourly rate is per GPU-hour; with the words that say which figure was theirs."""
-    price = turn.slots.hourly_price
+    price = said.value if said is not None else None
     amount = _in(price, currency)
     if price is None or amount is None:
         return {"cloud_price_per_gpu_hour": amount}, []
@@ -243,7 +261,7 @@ def _rent(turn: Turn, currency: str, gpus: int) -> tuple[dict, list[Text]]:
         return {"cloud_price_per_gpu_hour": amount}, [phrase("tco.yours.hourly", rate=money(amount, currency))]
     monthly = amount / 12 if price.per == "year" else amount
     said = [phrase("tco.yours.year_bill", amount=money(amount, currency), monthly=money(monthly, currency))] if price.per == "year" else []
-    if PER_CARD.search(turn.slots.frame.surface("cloud_price")):  # "每张卡每月8000": the bill of one card
+    if PER_CARD.search(said.surface):  # "每张卡每月8000": the bill of one card
         said.append(phrase("tco.yours.bill_per_card", amount=money(monthly, currency), gpus=gpus, total=money(monthly * gpus, currency)))
         monthly *= gpus
     elif price.per == "month":
