@@ -16,11 +16,11 @@ from advisor.offline.answers import compare, payback, rentals
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
+from knowledge.answer_text import phrase, word_positions
+from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco import DERIVED
 from tools.cost.tco_model import HOURS_PER_MONTH
-from knowledge.answer_text import phrase, word_positions
-from knowledge.bilingual import Text
 from tools.recommend.configs import SERVER_GPUS, sold_count_from
 
 DEFAULT_GPU = "h100-sxm"
@@ -260,13 +260,13 @@ def _rent(said: SlotValue | None, currency: str, gpus: int) -> tuple[dict, list[
     if price.per not in PERIOD_HOURS:
         return {"cloud_price_per_gpu_hour": amount}, [phrase("tco.yours.hourly", rate=money(amount, currency))]
     monthly = amount / 12 if price.per == "year" else amount
-    said = [phrase("tco.yours.year_bill", amount=money(amount, currency), monthly=money(monthly, currency))] if price.per == "year" else []
+    words = [phrase("tco.yours.year_bill", amount=money(amount, currency), monthly=money(monthly, currency))] if price.per == "year" else []
     if PER_CARD.search(said.surface):  # "每张卡每月8000": the bill of one card
-        said.append(phrase("tco.yours.bill_per_card", amount=money(monthly, currency), gpus=gpus, total=money(monthly * gpus, currency)))
+        words.append(phrase("tco.yours.bill_per_card", amount=money(monthly, currency), gpus=gpus, total=money(monthly * gpus, currency)))
         monthly *= gpus
     elif price.per == "month":
-        said.append(phrase("tco.yours.bill", amount=money(monthly, currency)))
-    return {"cloud_monthly_bill": monthly}, said
+        words.append(phrase("tco.yours.bill", amount=money(monthly, currency)))
+    return {"cloud_monthly_bill": monthly}, words
 
 
 def _given(r: dict, key: str) -> float | None:
