@@ -30,6 +30,7 @@ def values(text, kind):
         ("云上每卡时12块", 12, "CNY", "gpu_hour"),
         ("租金每卡时11块钱", 11, "CNY", "gpu_hour"),
         ("每张卡每月租金7500", 7_500, "", "month"),
+        ("租这些卡一年要花280万", 2_800_000, "", "year"),
     ],
 )
 def test_money_with_a_period_is_a_bill_or_a_rate(text, amount, currency, per):
@@ -44,6 +45,7 @@ def test_money_with_a_period_is_a_bill_or_a_rate(text, amount, currency, per):
         ("整机报价大约210万", 2_100_000, "once"),
         ("three boxes cost $900k in total", 900_000, "all"),
         ("两台一共买下来400万", 4_000_000, "all"),
+        ("two servers would run $580k together", 580_000, "all"),
     ],
 )
 def test_a_stated_purchase_is_read_whole(text, amount, per):

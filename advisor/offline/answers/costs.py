@@ -156,7 +156,7 @@ def tco(turn: Turn) -> str:
         },
     )
     if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
-        stated = s.frame.surface("server_price") or s.frame.surface("budget")
+        stated = next((s.frame.surface(slot) for slot in ("server_price", "budget") if slot in s.unusable), "")
         if stated:  # "£9k each": said, in a currency with no rate
             return turn.t(
                 f"⚠️ The price “{stated}” is in a currency the calculators keep no exchange rate for. Please give it in USD or CNY "
