@@ -151,8 +151,8 @@ def test_a_monthly_bill_and_a_total_quote_are_spread_before_the_tco(offline_advi
     response = ask(offline_advisor, "厂家报价三台总共360万", "我们在云上租了24张H100，每个月账单五十多万，自建两年能回本吗")
     (tco,) = calls(response, "compute_tco")
     assert tco.args["server_price"] == 1200000 and tco.args["servers"] == 3
-    assert tco.args["cloud_price_per_gpu_hour"] == pytest.approx(500000 / 730 / 24)
-    assert "¥3,600,000 是 3 台的总价" in response.answer and "每月按 730 小时" in response.answer
+    assert tco.args["cloud_monthly_bill"] == pytest.approx(500000) and tco.args.get("cloud_price_per_gpu_hour") is None  # a bill is paid as is
+    assert "¥3,600,000 是 3 台的总价" in response.answer and "租金每月 ¥500,000" in response.answer
 
 
 def test_a_variant_the_gpu_does_not_come_in_is_named_not_dropped(offline_advisor):

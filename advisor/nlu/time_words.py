@@ -40,6 +40,13 @@ AND_A_HALF = re.compile(
     r"(?<![a-z\d.])(?P<n>\d{1,2}|an?|one|two|three|four|five)\s+(?:and\s+a\s+half\s+(?P<unit>years?|months?|weeks?|days?)|(?P<unit_first>years?|months?|weeks?|days?)\s+and\s+a\s+half)(?![a-z])"
     r"|(?<![\d.])(?P<zh>\d{1,2}|[一二两三四五六七八九十])(?:(?P<zh_year>年)半|个半(?P<zh_month>月))"
 )
+# "用2-3年", "2 to 3 years", "3到5年", "两三年": a span given as a range, read as its middle (the range is kept in the
+# surface: ``duration_range``), never as a bare number ("2") beside a span ("3年")
+_RANGE_END = r"\d{1,2}(?:\.\d)?|[一二两三四五六七八九十]"
+DURATION_RANGE = re.compile(
+    rf"(?<![\d.])(?P<low>{_RANGE_END})\s*(?:-|–|~|～|到|至|to|or)\s*(?P<high>{_RANGE_END})\s*(?P<unit>个月|年|years?|yrs?|months?)(?![a-z])"
+    r"|(?P<pair>[一两二三四五六七八])(?P<pair_high>[二三四五六七八九])(?P<pair_unit>个月|年)"
+)
 HALF_DURATION = re.compile(r"半个?(?P<zh>年|月)|(?<![a-z])half\s+an?\s+(?P<en>year|month)(?![a-z])")
 # A working-hours schedule is a utilisation: "weekdays 9-6", "工作日9点到18点", "朝九晚五".
 _DAYS = r"(?P<days>weekdays?|work\s?days?|working\s+days|business\s+days|mon(?:day)?\s*(?:-|to|through)\s*fri(?:day)?|工作日|周一到周五|周一至周五)"
@@ -93,6 +100,11 @@ def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
         found.append((match.start(), match.end(), "date", _hours_until_weekday(match), "day"))
     for match in WEEKEND_DEADLINE.finditer(text):
         found.append((match.start(), match.end(), "date", WEEKEND_HOURS, "day"))
+    for match in DURATION_RANGE.finditer(text):
+        bounds = duration_range(match.group())
+        if bounds is not None:
+            unit = duration_unit(match.group("unit") or match.group("pair_unit"))
+            found.append((match.start(), match.end(), "duration", sum(bounds) / 2, unit))
     for match in AND_A_HALF.finditer(text):
         whole = match.group("n") or match.group("zh")
         unit = duration_unit(match.group("unit") or match.group("unit_first") or match.group("zh_year") or "月")
@@ -107,6 +119,17 @@ def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
         unit = duration_unit(match.group("unit"))
         found.append((match.start(), match.end(), "duration", HOURS[unit], unit))
     return found
+
+
+def duration_range(surface: str) -> tuple[float, float] | None:
+    """The shortest and longest of a span written as a range, in hours ("2-3年" → (17520, 26280)); None when the
+    surface is no range or its ends are in the wrong order ("5-3 years" is more likely a typo than a span)."""
+    match = DURATION_RANGE.fullmatch(surface.strip())
+    if match is None:
+        return None
+    low, high = (parse_number(match.group(name)) for name in (("low", "high") if match.group("low") else ("pair", "pair_high")))
+    hours = HOURS[duration_unit(match.group("unit") or match.group("pair_unit"))]
+    return (low * hours, high * hours) if 0 < low < high else None
 
 
 def duration_unit(word: str) -> str:

@@ -5,7 +5,9 @@ Model (the usual owned-vs-rented TCO; defaults and their public sources in knowl
   owned opex  = energy (avg kW × PUE × 730 h × price) + colocation (max kW × price/kW-month)
                 + maintenance (% of capex / 12) + staff
   owned cost  = (capex − resale value) / lifetime months + owned opex             (amortised view)
-  cloud cost  = GPUs × 730 h × utilisation × cloud price × (1 − discount)
+  cloud cost  = GPUs × 730 h × billed share × cloud price × (1 − discount)
+                billed share = utilisation on demand; 100% for reserved/committed capacity, which is paid
+                for every hour whether used or not. A monthly bill the user pays is that cost as is.
 Owning pays back in capex / (cloud − opex) months (cash view, resale ignored), where the cloud bill is the rent
 the owned GPUs avoid: GPU-hours actually used × the rate. It is worked out against every cloud tier the user could
 rent from (hyperscaler on-demand and committed, specialist GPU clouds, China clouds for CNY answers); break-even
@@ -72,6 +74,14 @@ class TcoRequest(BaseModel):
     hours_per_month: float | None = Field(None, description="GPU-busy hours per month (0–744); alternative to utilisation_pct.")
     cloud_price_per_gpu_hour: float | None = Field(None, description="Cloud on-demand price per GPU-hour in `currency` (default: catalog).")
     cloud_discount_pct: float | None = Field(None, description="Reserved/committed or spot discount off the cloud price, % (default 0).")
+    cloud_committed: bool = Field(False, description="Reserved/committed capacity (1-yr or 3-yr commit, 包年): billed for every hour, used or not.")
+    cloud_monthly_bill: float | None = Field(
+        None, description="What is paid the cloud per month for all the GPUs compared, in `currency`: used as is, never scaled by "
+        "utilisation. Give this or cloud_price_per_gpu_hour.",
+    )
+    lifetime_bounds_years: tuple[float, float] | None = Field(
+        None, description="Shortest and longest time the servers may be kept ('2 to 3 years'): the sensitivity moves the lifetime between them."
+    )
     currency: str = Field("USD", description="'USD' or 'CNY'; all money inputs and outputs are in this currency.")
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="Exchange rate, CNY per USD, for converting defaults and catalog prices.")
     claimed_payback_months: float | None = Field(
@@ -121,6 +131,13 @@ class TcoResult(BaseModel):
     tier_paybacks: list[TierPayback] = Field(default_factory=list, description="Payback against each cloud tier for this GPU.")
     claim_check: ClaimCheck | None = None
     stale_prices: list[StalePrice] = Field(default_factory=list, description="Prices used that are older than 6 months on `today`.")
+    cloud_billing: Literal["used_hours", "every_hour", "monthly_bill"] = Field(
+        "used_hours", description="How the rent compared is billed: on demand for the hours used, every hour (reserved/committed), or a stated bill."
+    )
+    rent_to_pay_back_in_horizon: float = Field(description="Monthly rent at which owning pays back (cash) exactly within the horizon.")
+    utilisation_to_pay_back_in_horizon_pct: float | None = Field(
+        description="Utilisation at which owning pays back within the horizon, when the rent is billed by the hours used; else None."
+    )
 
 
 def _check_request(r: TcoRequest) -> None:
@@ -145,6 +162,7 @@ def _check_request(r: TcoRequest) -> None:
         ("hours_per_month", "Hours used per month", "每月使用小时数", MIN_UTILISATION_PCT / 100 * HOURS_PER_MONTH, MAX_HOURS_PER_MONTH, False),
         ("cloud_price_per_gpu_hour", "Cloud price per GPU-hour", "云上每卡时价格", MIN_CLOUD_PRICE, 1e4, False),
         ("cloud_discount_pct", "Cloud discount %", "云上折扣", 0, 99, False),
+        ("cloud_monthly_bill", "Monthly cloud bill", "每月云上账单", 1, 1e10, False),  # a denormal bill would spread to a zero rate
     ]  # fmt: skip
     for field, en, zh, low, high, exclusive in checks:
         value = getattr(r, field)
@@ -155,6 +173,16 @@ def _check_request(r: TcoRequest) -> None:
         # a floor, not "> 0": a denormal claim overflows the utilisation it needs to inf; under 3 days it is a typo
         check_range(r.claimed_payback_months, "Claimed payback (months)", "声称的回本月数", minimum=MIN_CLAIMED_MONTHS, maximum=600,
                     code="invalid_claimed_payback")  # fmt: skip
+    if r.lifetime_bounds_years is not None:
+        for bound in r.lifetime_bounds_years:
+            check_range(bound, "Lifetime (years)", "使用年限", minimum=0.25, maximum=15, code="invalid_lifetime_years")
+    if r.cloud_monthly_bill is not None and r.cloud_price_per_gpu_hour is not None:
+        raise AdvisorError(
+            "conflicting_cloud_price",
+            "Give either the monthly cloud bill or the price per GPU-hour, not both.",
+            "每月云上账单和每卡时价格只需给一个。",
+            ["cloud_monthly_bill", "cloud_price_per_gpu_hour"],
+        )
     if r.utilisation_pct is not None and r.hours_per_month is not None:
         raise AdvisorError(
             "conflicting_utilisation",
@@ -164,6 +192,7 @@ def _check_request(r: TcoRequest) -> None:
         )
 
 
+DERIVED = "derived from your monthly bill"  # the source of figures worked out from the bill the user gave
 NEEDED = {  # what a missing default is, in words: field names are for programs, not people
     "server_price": ("the server price", "整机价格"),
     "server_max_kw": ("the server's maximum power (kW)", "单台服务器最大功率（kW）"),
@@ -236,7 +265,12 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         g = _need_gpu("server_max_kw", gpu, gpu is not None and gpu.tdp_w is not None)
         default_kw = g.tdp_w * r.gpus_per_server * power_ratio.value / 1000
         kw_source = f"GPU TDP × GPUs × {power_ratio.value:g} ({power_ratio.basis})"
-    if r.cloud_price_per_gpu_hour is None:
+    billed_rate = None
+    if r.cloud_monthly_bill is not None:  # what is paid, spread over every hour of every GPU: utilisation does not scale it
+        billed_rate = r.cloud_monthly_bill / (r.servers * r.gpus_per_server * HOURS_PER_MONTH)
+        assumptions.append(Assumption(key="cloud_monthly_bill", value=r.cloud_monthly_bill, unit=f"{currency}/month", source="given"))
+        default_cloud, cloud_source = billed_rate, DERIVED
+    elif r.cloud_price_per_gpu_hour is None:
         g = _need_gpu("cloud_price_per_gpu_hour", gpu, gpu is not None and gpu.cloud_price is not None)
         default_cloud = price_in(g.cloud_price, currency, rate)
         cloud_source = f"catalog: {g.cloud_price.note or 'on-demand'}, {g.cloud_price.date}, {g.cloud_price.source}"
@@ -261,7 +295,9 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         utilisation_pct=plain("utilisation_pct", utilisation if utilisation is not None else r.utilisation_pct),
         cloud_price_per_gpu_hour=take("cloud_price_per_gpu_hour", r.cloud_price_per_gpu_hour, default_cloud,
                                       f"{currency}/GPU-hour", cloud_source),
-        cloud_discount_pct=plain("cloud_discount_pct", r.cloud_discount_pct),
+        # a bill is what is paid: any discount is already in it
+        cloud_discount_pct=take("cloud_discount_pct", None, 0.0, "%", DERIVED) if billed_rate is not None else plain("cloud_discount_pct", r.cloud_discount_pct),
+        cloud_billed_pct=100.0 if billed_rate is not None or r.cloud_committed else None,
     )  # fmt: skip
     if currency == "CNY":
         assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE,
@@ -301,7 +337,7 @@ def _items(p: TcoInputs, n: TcoNumbers, c: Currency) -> list[LineItem]:
     capex = f"{p.servers} × {m(p.server_price)} × (1 + {p.network_overhead_pct:g}%"
     residual = f"{m(n.capex)} − {p.residual_value_pct:g}%"
     monthly = f"{m(n.depreciation)} + {m(n.energy)} + {m(n.colo)} + {m(n.maintenance)} + {m(n.staff)} = {m(n.own_monthly)}"
-    rent = (f"{HOURS_PER_MONTH} h × {p.utilisation_pct:g}% × {m(p.cloud_price_per_gpu_hour)} × (1 − {p.cloud_discount_pct:g}%)"
+    rent = (f"{HOURS_PER_MONTH} h × {p.billed_pct:g}% × {m(p.cloud_price_per_gpu_hour)} × (1 − {p.cloud_discount_pct:g}%)"
             f" = {m(n.cloud_monthly)}")  # fmt: skip
     break_even = f"{m(n.own_monthly)} / ({n.gpus:,} × {HOURS_PER_MONTH} h × {m(n.cloud_rate)}) = {n.break_even_utilisation_pct:.1f}%"
     own_total = f"{m(n.capex)} + {n.months} × {m(n.opex)} − {m(n.residual)} = {m(n.capex + n.opex * n.months - n.residual)}"
@@ -348,7 +384,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     rates = prices.clouds.for_gpu(gpu.id) if prices is not None and gpu is not None else []
     china = currency == "CNY" or request.region == "cn"
     tiers = tier_paybacks(rates, inputs, n, request.claimed_payback_months, request.usd_to_cny, currency, today, china)
-    sensitivities, details = rank_sensitivities(inputs, currency)
+    sensitivities, details = rank_sensitivities(inputs, currency, {"lifetime_years": lifetime_bounds(inputs.lifetime_years, request.lifetime_bounds_years)})
     own_total = n.capex + n.opex * n.months - n.residual
     cloud_total = n.cloud_monthly * n.months
     return TcoResult(
@@ -362,5 +398,19 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         sensitivities=sensitivities, sensitivity_details=details, power_reminder=_power_reminder(inputs, gpu),
         assumptions=assumptions, items=_items(inputs, n, currency), tier_paybacks=tiers,
         claim_check=claim_check(request.claimed_payback_months, tiers, inputs.utilisation_pct),
-        stale_prices=stale_prices(gpu, request.server_price is None, request.cloud_price_per_gpu_hour is None, tiers, today),
+        stale_prices=stale_prices(gpu, request.server_price is None, request.cloud_price_per_gpu_hour is None and request.cloud_monthly_bill is None,
+                                  tiers, today),
+        cloud_billing="monthly_bill" if request.cloud_monthly_bill is not None else "every_hour" if request.cloud_committed else "used_hours",
+        rent_to_pay_back_in_horizon=n.capex / n.months + n.opex,
+        utilisation_to_pay_back_in_horizon_pct=(
+            None if inputs.cloud_billed_pct is not None else (n.capex / n.months + n.opex) / (n.gpus * HOURS_PER_MONTH * n.cloud_rate) * 100
+        ),
     )  # fmt: skip
+
+
+def lifetime_bounds(years: float, stated: tuple[float, float] | None) -> tuple[float, float]:
+    """The service lives to try: the range the user gave ("2 to 3 years"), else a year either side (half the life
+    at the short end), since ±20% of a 1-year horizon (0.8–1.2) says nothing a buyer can act on."""
+    if stated is not None:
+        return min(stated), max(stated)
+    return max(0.25, years - 1, years / 2), min(15.0, years + 1)

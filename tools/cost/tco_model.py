@@ -29,6 +29,13 @@ class TcoInputs:
     utilisation_pct: float
     cloud_price_per_gpu_hour: float
     cloud_discount_pct: float
+    # Share of the month's hours the cloud bills: None = the hours used (on demand). Reserved or committed
+    # capacity, and a monthly bill the user pays, are billed for every hour whether used or not (100).
+    cloud_billed_pct: float | None = None
+
+    @property
+    def billed_pct(self) -> float:
+        return self.utilisation_pct if self.cloud_billed_pct is None else self.cloud_billed_pct
 
 
 @dataclass(frozen=True)
@@ -67,7 +74,7 @@ def evaluate(p: TcoInputs) -> TcoNumbers:
     opex = energy + colo + maintenance + p.staff_cost_per_month
     gpu_hours = gpus * HOURS_PER_MONTH * p.utilisation_pct / 100
     cloud_rate = p.cloud_price_per_gpu_hour * (1 - p.cloud_discount_pct / 100)
-    cloud_monthly = gpu_hours * cloud_rate
+    cloud_monthly = gpus * HOURS_PER_MONTH * p.billed_pct / 100 * cloud_rate
     saving = cloud_monthly - opex
     payback = capex / saving if saving > 0 else None
     # The small tolerance keeps an exact 8.0 from becoming month 9 through float noise.

@@ -1,4 +1,5 @@
-"""Which TCO assumptions matter: move each input ±20% and rank by how much the answer moves.
+"""Which TCO assumptions matter: move each input ±20% (or between the bounds given for it, such as the service
+lives the user might keep the servers) and rank by how much the answer moves.
 
 The answer measured is the monthly advantage of owning (cloud bill − amortised owned cost), which
 exists for every input, lifetime included, and does not depend on the horizon length.
@@ -57,7 +58,9 @@ def _shown(key: str, value: float, currency: Currency) -> str:
     return money(value, currency) if key in MONEY_FIELDS else f"{value:.3g}"
 
 
-def rank_sensitivities(inputs: TcoInputs, currency: Currency) -> tuple[list[Text], list[SensitivityDetail]]:
+def rank_sensitivities(
+    inputs: TcoInputs, currency: Currency, bounds: dict[str, tuple[float, float]] | None = None
+) -> tuple[list[Text], list[SensitivityDetail]]:
     """One bilingual line for each of the inputs that move the owning advantage most, and the numbers.
 
     Inputs that move it by exactly the same figures (utilisation and the cloud price both scale the rent
@@ -66,7 +69,7 @@ def rank_sensitivities(inputs: TcoInputs, currency: Currency) -> tuple[list[Text
     found: list[tuple[SensitivityDetail, str, str, tuple[float, float], str, str]] = []
     for key, en, zh, unit, (lowest, highest) in PERTURBED:
         value = getattr(inputs, key)
-        low_value, high_value = max(lowest, value * (1 - STEP)), min(highest, value * (1 + STEP))
+        low_value, high_value = (bounds or {}).get(key) or (max(lowest, value * (1 - STEP)), min(highest, value * (1 + STEP)))
         low, high = evaluate(replace(inputs, **{key: low_value})), evaluate(replace(inputs, **{key: high_value}))
         swing = abs(_advantage(high) - _advantage(low))
         if swing <= 1e-9 * max(1.0, abs(_advantage(base))):

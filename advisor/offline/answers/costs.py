@@ -8,11 +8,18 @@ import re
 
 from advisor.language import default_currency
 from advisor.markdown import money, number, table, token_count
-from advisor.nlu.frame import Money
+from advisor.name_matcher import normalize_text
+from advisor.nlu.frame import Money, SlotValue
+from advisor.nlu.reader import COMMITMENT_AFTER
+from advisor.nlu.time_words import HOURS, duration_range
 from advisor.offline.answers import compare, payback, rentals
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
+from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
+from knowledge.answer_text import phrase, word_positions
+from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.tco import DERIVED
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.recommend.configs import SERVER_GPUS, sold_count_from
 
@@ -99,8 +106,12 @@ def tco(turn: Turn) -> str:
     count = s.gpu_count or 8
     per_server = s.gpus_per_server or min(count, 8)
     servers = s.servers or max(1, math.ceil(count / per_server))
-    server_price = _in(s.server_price, currency)
-    if server_price is not None and s.server_price.per == "all" and servers > 1:  # "两台一共280万"
+    purchase, rent_said = _purchase_and_rent(turn)
+    server_price = _in(purchase, currency)
+    yours: list[Text] = []
+    if server_price is not None:
+        yours.append(phrase("tco.yours.price", amount=money(server_price, currency)))
+    if server_price is not None and purchase.per == "all" and servers > 1:  # "两台一共280万"
         turn.assume(
             f"{money(server_price, currency)} is the price of all {servers} servers: {money(server_price / servers, currency)} each",
             f"{money(server_price, currency)} 是 {servers} 台的总价：每台 {money(server_price / servers, currency)}",
@@ -109,8 +120,19 @@ def tco(turn: Turn) -> str:
     budget = _in(s.budget, currency)
     if server_price is None and budget is not None:
         turn.assume(f"{money(budget, currency)} is the purchase price of all servers", f"{money(budget, currency)} 视为全部服务器的采购价")
+        yours.append(phrase("tco.yours.price", amount=money(budget, currency)))
         server_price = budget / servers
-    claimed_years, horizon_years = payback.claim_and_horizon(turn.message, turn.reading.frame.slots.get("horizon", []), s.horizon_years)
+    spans, state_horizon = _spans_beside_commitments(turn)
+    claimed_years, horizon_years = payback.claim_and_horizon(turn.message, spans, state_horizon)
+    bounds = _horizon_bounds(turn, horizon_years)
+    if horizon_years is not None:
+        yours.append(phrase("tco.yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), years=number(horizon_years))
+                     if bounds else phrase("tco.yours.horizon", years=number(horizon_years)))  # fmt: skip
+    rent, rent_words = _rent(rent_said, currency, count)
+    yours += rent_words
+    committed = _committed(turn)
+    if committed:
+        yours.append(phrase("tco.yours.committed"))
     outcome = turn.call(
         "compute_tco",
         {
@@ -123,14 +145,18 @@ def tco(turn: Turn) -> str:
             "today": dt.date.today().isoformat(),
             "region": s.region,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
-            "cloud_price_per_gpu_hour": _hourly_price(turn, currency, count),
+            **rent,
+            "cloud_committed": committed,
             "cloud_discount_pct": s.discount_pct,
+            # a price the user stated is the purchase as quoted: nothing is added on top of it
+            "network_overhead_pct": 0 if server_price is not None else None,
+            "lifetime_bounds_years": bounds,
             "electricity_price": _in(s.power_price, currency),
             "currency": currency,
         },
     )
     if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
-        stated = s.frame.surface("server_price") or s.frame.surface("budget")
+        stated = next((s.frame.surface(slot) for slot in ("server_price", "budget") if slot in s.unusable), "")
         if stated:  # "£9k each": said, in a currency with no rate
             return turn.t(
                 f"⚠️ The price “{stated}” is in a currency the calculators keep no exchange rate for. Please give it in USD or CNY "
@@ -148,16 +174,10 @@ def tco(turn: Turn) -> str:
         return payback.electricity(turn, r, _inputs)
     cur = r["currency"]
     years = r["horizon_months"] / 12
-    if r["break_even_month"]:
-        verdict = turn.t(
-            f"**Buying pays back in month {r['break_even_month']}** for {r['total_gpus']}× {_name(turn, r['gpu_id'])}; over {number(years)} years owning saves {money(r['saving_from_owning'], cur)} versus renting.",
-            f"**买更划算：第 {r['break_even_month']} 个月回本**（{r['total_gpus']} 张 {_name(turn, r['gpu_id'])}）；{number(years)} 年内自购比租用节省 {money(r['saving_from_owning'], cur)}。",
-        )
-    else:
-        verdict = turn.t(
-            f"**Renting is cheaper**: owning {r['total_gpus']}× {_name(turn, r['gpu_id'])} does not pay back within {number(years)} years at this usage (break-even needs {number(r['break_even_utilisation_pct'])}% utilisation).",
-            f"**租更划算**：按当前使用强度，{r['total_gpus']} 张 {_name(turn, r['gpu_id'])} 在 {number(years)} 年内无法回本（盈亏平衡需要 {number(r['break_even_utilisation_pct'])}% 的利用率）。",
-        )
+    verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r))
+    said = turn.text(phrase("tco.yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
+        turn.text(line) for line in (yours or [phrase("tco.yours.none")])
+    )
     rows = [
         [turn.t("Own (amortised)", "自购（摊销）"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
         [turn.t("Rent (cloud)", "租用（云）"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
@@ -166,6 +186,7 @@ def tco(turn: Turn) -> str:
     parts = [
         *claim,
         verdict,
+        said,
         table([turn.t("Path", "方案"), turn.t("Per month", "每月"), turn.t(f"Total over {number(years)} y", f"{number(years)} 年合计")], rows),
         turn.t(
             f"Capex {money(r['capex'], cur)}; owned cost per used GPU-hour {money(r['own_cost_per_used_gpu_hour'], cur)}; break-even utilisation {number(r['break_even_utilisation_pct'])}%.",
@@ -181,6 +202,118 @@ def tco(turn: Turn) -> str:
     return "\n\n".join(parts)
 
 
+def _committed(turn: Turn) -> bool:
+    """Reserved or committed capacity ("1yr commit", "包年"), said anywhere in the question: billed every hour."""
+    return any(word_positions("tco_billing", text) for text in (turn.reading.task_messages or [turn.message]))
+
+
+def _spans_beside_commitments(turn: Turn) -> tuple[list[SlotValue], float | None]:
+    """This message's spans of time that are not a commitment's term, and the conversation's horizon without one:
+    "1yr commit" prices the rent; how long the servers are kept is another matter (the default life when unsaid).
+    Later in a conversation the reader's rule holds instead: a longer commitment lengthens the comparison said before."""
+    text = normalize_text(turn.message)
+    spans = turn.reading.frame.slots.get("horizon", [])
+    if len(turn.reading.task_messages) > 1:
+        return spans, turn.slots.horizon_years
+    terms = [v for v in spans if v.start >= 0 and COMMITMENT_AFTER.match(text, v.start + len(v.surface))]
+    kept = [v for v in spans if v not in terms]
+    horizon = turn.slots.horizon_years
+    if terms and not kept and horizon in {v.value for v in terms}:
+        horizon = None
+    elif terms and kept:
+        horizon = kept[0].value
+    return kept, horizon
+
+
+def _horizon_bounds(turn: Turn, horizon_years: float | None) -> tuple[float, float] | None:
+    """The two ends of a horizon given as a range ("用2-3年"), in years."""
+    for said in turn.slots.frame.slots.get("horizon", []):
+        hours = duration_range(said.surface)
+        if hours and said.value == horizon_years:
+            return hours[0] / HOURS["year"], hours[1] / HOURS["year"]
+    return None
+
+
+def _purchase_and_rent(turn: Turn) -> tuple[Money | None, SlotValue | None]:
+    """The purchase price and the rent, each known by what it is the price of: an amount per month or year is the
+    rent whichever role it was read in ("renting costs $45k per month, buying is $280k"), an amount paid once the
+    purchase. The rent comes with what was written, which says whether it was per card."""
+    s, slots = turn.slots, turn.slots.frame.slots
+    purchase, rent = s.server_price, s.hourly_price
+    rent_said = next((v for v in slots.get("cloud_price", []) if v.value == rent), None) if rent is not None else None
+    if purchase is not None and purchase.per in PERIOD_HOURS and rent is None:
+        rent_said = next(v for v in slots.get("server_price", []) if v.value == purchase)
+        once = [v.value for slot in ("server_price", "budget", "cloud_price") for v in slots.get(slot, [])
+                if isinstance(v.value, Money) and v.value.per in ("once", "all") and v.value.currency in CALCULATED_CURRENCIES]  # fmt: skip
+        purchase = once[0] if once else None
+        s.mark("budget", "cloud_price")
+    return purchase, rent_said
+
+
+def _rent(said: SlotValue | None, currency: str, gpus: int) -> tuple[dict, list[Text]]:
+    """The rent as the user gave it: a bill per month or year is what is paid (never scaled by utilisation), an
+    hourly rate is per GPU-hour; with the words that say which figure was theirs."""
+    price = said.value if said is not None else None
+    amount = _in(price, currency)
+    if price is None or amount is None:
+        return {"cloud_price_per_gpu_hour": amount}, []
+    if price.per not in PERIOD_HOURS:
+        return {"cloud_price_per_gpu_hour": amount}, [phrase("tco.yours.hourly", rate=money(amount, currency))]
+    monthly = amount / 12 if price.per == "year" else amount
+    words = [phrase("tco.yours.year_bill", amount=money(amount, currency), monthly=money(monthly, currency))] if price.per == "year" else []
+    if PER_CARD.search(said.surface):  # "每张卡每月8000": the bill of one card
+        words.append(phrase("tco.yours.bill_per_card", amount=money(monthly, currency), gpus=gpus, total=money(monthly * gpus, currency)))
+        monthly *= gpus
+    elif price.per == "month":
+        words.append(phrase("tco.yours.bill", amount=money(monthly, currency)))
+    return {"cloud_monthly_bill": monthly}, words
+
+
+def _given(r: dict, key: str) -> float | None:
+    return next((a["value"] for a in r["assumptions"] if a["key"] == key and a["source"] == "given"), None)
+
+
+def _assumed(r: dict, key: str) -> float:
+    return next(a["value"] for a in r["assumptions"] if a["key"] == key)
+
+
+def _rent_words(r: dict) -> Text:
+    """The rent the payback is worked at, in the user's own terms: their bill, their hourly rate, or the catalog's."""
+    cur = r["currency"]
+    monthly, gpus = money(r["cloud_monthly_cost"], cur), r["total_gpus"]
+    if r["cloud_billing"] == "monthly_bill":
+        return phrase("tco.rent.bill", amount=monthly)
+    rate, use = money(_assumed(r, "cloud_price_per_gpu_hour"), cur), number(_assumed(r, "utilisation_pct"))
+    if _given(r, "cloud_price_per_gpu_hour") is None:
+        return phrase("tco.rent.catalog", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
+    if r["cloud_billing"] == "every_hour":
+        return phrase("tco.rent.hourly_every_hour", rate=rate, monthly=monthly, gpus=gpus)
+    return phrase("tco.rent.hourly_used", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
+
+
+def _lead(r: dict) -> Text:
+    """Payback at the user's rent, the figure a "when do we break even" asks for."""
+    cur = r["currency"]
+    if r["payback_months"] is None:
+        return phrase("tco.lead.never", rent=_rent_words(r), opex=money(r["own_monthly_opex"], cur))
+    return phrase("tco.lead.payback", months=number(r["payback_months"]), rent=_rent_words(r), capex=money(r["capex"], cur),
+                  margin=money(r["cloud_monthly_cost"] - r["own_monthly_opex"], cur), opex=money(r["own_monthly_opex"], cur))  # fmt: skip
+
+
+def _flip(r: dict) -> Text:
+    """What turns the verdict: how long the servers are kept, how busy they are, how low the rent may fall."""
+    cur, years = r["currency"], number(r["horizon_months"] / 12)
+    needed, use = money(r["rent_to_pay_back_in_horizon"], cur), r["utilisation_to_pay_back_in_horizon_pct"]
+    if r["payback_months"] is not None and r["payback_months"] <= r["horizon_months"]:
+        use_words = phrase("tco.flip.use_within", utilisation=number(use)) if use is not None else ""
+        return phrase("tco.flip.within", months=number(r["payback_months"]), use=use_words, years=years,
+                      saving=money(r["saving_from_owning"], cur), rent_needed=needed)  # fmt: skip
+    use_words = "" if use is None else phrase("tco.flip.use_needed", utilisation=number(use)) if use <= 100 else phrase("tco.flip.use_unreachable")
+    if r["payback_months"] is None:
+        return phrase("tco.flip.never", years=years, rent_needed=needed, use=use_words)
+    return phrase("tco.flip.beyond", years=years, months=number(r["payback_months"]), rent_needed=needed, use=use_words)
+
+
 TCO_INPUTS = {
     "gpus_per_server": ("GPUs per server", "每台卡数"), "servers": ("servers", "服务器台数"),
     "server_price": ("price per server", "单台整机价格"), "network_overhead_pct": ("network and storage, share of capex", "网络与存储占投入比例"),
@@ -191,9 +324,11 @@ TCO_INPUTS = {
     "staff_cost_per_month": ("staff per month", "每月运维人力"), "utilisation_pct": ("utilisation", "利用率"),
     "hours_per_month": ("busy hours per month", "每月使用小时"), "cloud_price_per_gpu_hour": ("cloud price per GPU-hour", "云上每卡时价格"),
     "cloud_discount_pct": ("cloud discount", "云上折扣"), "usd_to_cny": ("exchange rate, CNY per USD", "汇率（人民币/美元）"),
+    "cloud_monthly_bill": ("cloud bill per month", "每月云上账单"),
 }  # fmt: skip
 
 
+SET_BY_THE_ANSWER = {"network_overhead_pct"}  # set to 0 because a stated price is the whole purchase, and said so there
 MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour"}
 
 
@@ -201,10 +336,10 @@ def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
     """Which inputs the user gave and which were defaulted, in words (sources of defaults in English answers)."""
     def line(a: dict) -> str:
         label = turn.t(*TCO_INPUTS.get(a["key"], (a["key"].replace("_", " "), a["key"].replace("_", " "))))
-        if a["key"] in MONEY_INPUTS:
+        if a["key"] in MONEY_INPUTS or a["key"] == "cloud_monthly_bill":
             return f"{label} {money(a['value'], currency)}"
         return f"{label} {number(a['value'], 2)}" + ("%" if "_pct" in a["key"] else "")
-    given = [line(a) for a in assumptions if a["source"] == "given"]
+    given = [line(a) for a in assumptions if a["source"] == "given" and a["key"] not in SET_BY_THE_ANSWER]
     defaulted = [a for a in assumptions if a["source"] != "given"]
     lines = ["**" + turn.t("Inputs", "计算输入") + "**"]
     if given:
@@ -214,6 +349,9 @@ def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
         links = a.get("links") or []
         link_en = f" [source]({links[0]})" if links else ""
         link_zh = f"（[来源]({links[0]})）" if links else ""
+        if a["source"] == DERIVED:
+            lines.append("- " + turn.t(f"Worked out from your bill: {line(a)}", f"由您的账单推算：{line(a)}"))
+            continue
         lines.append("- " + turn.t(f"Default: {line(a)} ({source}){link_en}", f"默认值：{line(a)}{link_zh}"))
     return "\n".join(lines)
 

@@ -10,6 +10,7 @@ from advisor.nlu.frame import SlotValue
 from advisor.offline.turn import Turn
 from knowledge.answer_text import asked_line, phrase, word_positions
 
+ASK_REACH_CHARS = 12  # "how long until it pays back", "多长时间能回本": the question word sits right before
 CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
 
 
@@ -18,7 +19,9 @@ def claim_and_horizon(message: str, spans: list[SlotValue], state_horizon: float
 
     The span stated beside the payback words is the claim to check; another span, or the conversation's horizon,
     is the horizon. Without payback words nothing changes: every span is the horizon."""
-    words = [at for item, at in word_positions("tco_claim", message) if item == "payback"]
+    asks = [at for _, at in word_positions("tco_asks", message)]
+    # "多久回本", "when does it pay back": a question, so the span beside it ("用3年多久回本") is no claim
+    words = [at for item, at in word_positions("tco_claim", message) if item == "payback" and not any(0 <= at - q <= ASK_REACH_CHARS for q in asks)]
     spans = [v for v in spans if isinstance(v.value, float) and v.start >= 0]
     near = [(abs(v.start - at), v) for v in spans for at in words]
     if not near or min(near, key=lambda pair: pair[0])[0] > CLAIM_REACH_CHARS:
