@@ -88,5 +88,5 @@ def test_a_rent_below_the_running_cost_never_pays_back_and_says_what_would(offli
     r = tco_call(response).result
     assert r["payback_months"] is None
     first = response.answer.split("\n\n")[0]
-    assert first.startswith("**Buying never pays back** at your $3,000 a month rent")
+    assert first.startswith("**Rent: buying never pays back** at your $3,000 a month rent")
     assert money(r["rent_to_pay_back_in_horizon"], "USD") in first

@@ -114,6 +114,7 @@ class TcoResult(BaseModel):
     capex: float
     own_monthly_cost: float = Field(description="Amortised: (capex − resale) / months + monthly opex.")
     own_monthly_opex: float = Field(description="Cash spent each month on energy, colocation, maintenance and staff.")
+    monthly_margin: float = Field(0.0, description="Rent avoided minus owning's monthly cash cost: what each month of ownership pays back.")
     cloud_monthly_cost: float
     own_cost_per_used_gpu_hour: float
     payback_months: float | None = Field(description="capex / (cloud − opex); may exceed the lifetime. None if cloud ≤ opex.")
@@ -390,6 +391,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     return TcoResult(
         currency=currency, gpu_id=gpu.id if gpu else None, gpu_name=gpu.name if gpu else None, total_gpus=n.gpus, horizon_months=n.months, capex=n.capex,
         own_monthly_cost=n.own_monthly, own_monthly_opex=n.opex, cloud_monthly_cost=n.cloud_monthly,
+        monthly_margin=n.cloud_monthly - n.opex,
         own_cost_per_used_gpu_hour=n.own_monthly / n.gpu_hours, payback_months=n.payback,
         break_even_month=n.break_even_month, break_even_utilisation_pct=n.break_even_utilisation_pct,
         own_total=own_total, cloud_total=cloud_total, saving_from_owning=cloud_total - own_total,

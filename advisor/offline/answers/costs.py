@@ -297,7 +297,7 @@ def _lead(r: dict) -> Text:
     if r["payback_months"] is None:
         return phrase("tco.lead.never", rent=_rent_words(r), opex=money(r["own_monthly_opex"], cur))
     return phrase("tco.lead.payback", months=number(r["payback_months"]), rent=_rent_words(r), capex=money(r["capex"], cur),
-                  margin=money(r["cloud_monthly_cost"] - r["own_monthly_opex"], cur), opex=money(r["own_monthly_opex"], cur))  # fmt: skip
+                  margin=money(r["monthly_margin"], cur), opex=money(r["own_monthly_opex"], cur))  # fmt: skip
 
 
 def _flip(r: dict) -> Text:
