@@ -208,6 +208,15 @@ def test_amounts_and_deadlines_in_words(understanding):
     assert read(understanding, "预训练7B，3000亿token，月底前完成要几张H800").frame.get("deadline") <= 31 * 24
 
 
+@pytest.mark.parametrize(
+    ("message", "tokens"),
+    [("lora on qwen2.5 7b with 80k conversations averaging 2k tokens, 2 epochs on 2 a100s — how long", 80_000 * 2048),
+     ("全参微调一个13B，语料30万条，每条大约1k token，4张H100多久能训完", 300_000 * 1024)],
+)
+def test_a_corpus_given_as_samples_times_their_length_is_their_product(understanding, message, tokens):
+    assert read(understanding, message).frame.get("training_tokens") == pytest.approx(tokens, rel=0.03)
+
+
 def test_whether_a_message_continues_is_learned_from_its_conversation(understanding):
     """The same words continue a reported problem but not a cost question: the dialogue model reads context."""
     detail = "it only breaks when the job spans more than one machine"

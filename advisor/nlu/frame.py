@@ -119,7 +119,25 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
     _total_gpus(frame, text)
     _headcounts(frame, text)
     _most_specific_values(frame)
+    _corpus_size(frame)
     return frame
+
+
+PER_SAMPLE_TOKENS = 1_000_000  # a length in tokens this short is one sample's, not a corpus
+
+
+def _corpus_size(frame: Frame) -> None:
+    """"200k samples of about 1.5k tokens", "5万条×4k tokens": a count of samples and one sample's length in tokens
+    are two training_tokens values whose product is the data; the tokens the run reads are that product."""
+    values = frame.slots.get("training_tokens", [])
+    lengths = [v for v in values if "tok" in v.surface.lower() and v.value <= PER_SAMPLE_TOKENS]
+    counts = [v for v in values if "tok" not in v.surface.lower()]
+    if len(values) == 1 and len(counts) == 1:  # the sample's length may have been read as the sequence length it is
+        lengths = [v for v in frame.slots.get("context", []) if "tok" in v.surface.lower()]
+    if len(counts) == 1 and len(lengths) == 1 and len(values) == len(counts) + (lengths[0] in values):
+        count, length = counts[0], lengths[0]
+        first = min(count, length, key=lambda v: v.start)
+        frame.slots["training_tokens"] = [SlotValue(count.value * length.value, f"{count.surface} × {length.surface}", first.start)]
 
 
 def _most_specific_values(frame: Frame) -> None:
