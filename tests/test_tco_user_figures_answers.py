@@ -90,3 +90,15 @@ def test_a_rent_below_the_running_cost_never_pays_back_and_says_what_would(offli
     first = response.answer.split("\n\n")[0]
     assert first.startswith("**Rent: buying never pays back** at your $3,000 a month rent")
     assert money(r["rent_to_pay_back_in_horizon"], "USD") in first
+
+
+@pytest.mark.parametrize(
+    ("question", "capex"),
+    [("buying two 8-gpu h100 boxes would run us roughly $620k; we spend $50k a month renting 16 h100s. when does buying pay off?", 620_000),
+     ("自建的话两台8卡H100大概要花450万，现在云上16卡每月租金40万，几个月能回本", 4_500_000)],
+)
+def test_a_price_beside_several_servers_is_read_as_the_total_when_that_is_nearer_the_catalog(offline_advisor, question, capex):
+    response = offline_advisor.answer(question)
+    r = tco_call(response).result
+    assert r["capex"] == pytest.approx(capex, rel=0.01)  # not twice the price said
+    assert any(a["key"] == "server_price_is_total" for a in r["assumptions"])

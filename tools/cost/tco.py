@@ -59,6 +59,10 @@ class TcoRequest(BaseModel):
     gpus_per_server: int = Field(8, description="GPUs per server (1–128).")
     servers: int = Field(1, description="Number of servers to buy (1–100,000).")
     server_price: float | None = Field(None, description="Price of one server in `currency`, before network/storage overhead.")
+    server_price_each: bool | None = Field(
+        None, description="True: `server_price` is one server's; None with several servers: whichever of one server's or "
+        "all servers' price is closer to the catalog's price for one is taken, and the assumption says so."
+    )
     network_overhead_pct: float | None = Field(None, description="Network, cabling and storage as % of server capex (default 15).")
     lifetime_years: float | None = Field(None, description="Years you will use the servers; also the comparison horizon (default 4).")
     residual_value_pct: float | None = Field(None, description="Resale value at the end, % of capex (default 20).")
@@ -249,7 +253,8 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     default_price = default_kw = default_cloud = 0.0
     price_source = kw_source = cloud_source = ""
     price_ratio, power_ratio = defaults["server_price_per_gpu_price"], defaults["server_power_per_gpu_power"]
-    if price is None:
+    unsure_scope = price is not None and r.servers > 1 and r.server_price_each is None
+    if price is None or (unsure_scope and gpu is not None and gpu.purchase_price is not None):
         g = _need_gpu("server_price", gpu, gpu is not None and gpu.purchase_price is not None)
         gpus_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server
         host = server_data().for_gpus(sold_as(g), g.segment, r.gpus_per_server)
@@ -262,6 +267,12 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
             default_price = gpus_price * price_ratio.value
             price_source = (f"catalog price per GPU × GPUs × {price_ratio.value:g} ({price_ratio.basis}); "
                             f"GPU price {g.purchase_price.date}, {g.purchase_price.source}")  # fmt: skip
+    if unsure_scope and default_price and abs(price / r.servers - default_price) < abs(price - default_price):
+        # "two 8-GPU servers for about ¥3M": nearer two servers at the catalog price than one, so it is the total
+        price = price / r.servers
+        assumptions.append(Assumption(key="server_price_is_total", value=r.server_price, unit=currency,
+                                      source=f"read as the price of all {r.servers} servers: {price:,.0f} each is nearer the "
+                                             f"catalog's {default_price:,.0f} for one than {r.server_price:,.0f} is"))  # fmt: skip
     if r.server_max_kw is None:
         g = _need_gpu("server_max_kw", gpu, gpu is not None and gpu.tdp_w is not None)
         default_kw = g.tdp_w * r.gpus_per_server * power_ratio.value / 1000

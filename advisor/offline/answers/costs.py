@@ -140,6 +140,7 @@ def tco(turn: Turn) -> str:
             "gpus_per_server": per_server,
             "servers": servers,
             "server_price": server_price,
+            "server_price_each": True if server_price is not None and (purchase is None or purchase.per == "all" or servers == 1) else None,
             "lifetime_years": horizon_years,
             "claimed_payback_months": claimed_years * 12 if claimed_years else None,
             "today": dt.date.today().isoformat(),
@@ -170,6 +171,10 @@ def tco(turn: Turn) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
+    total = next((a for a in r["assumptions"] if a["key"] == "server_price_is_total"), None)
+    if total is not None:  # the tool read the price as all servers' (nearer the catalog's price for one): said in the lead
+        yours.append(phrase("tco.yours.price_total", amount=money(total["value"], cur := r["currency"]), servers=servers,
+                            each=money(total["value"] / servers, cur)))  # fmt: skip
     if payback.asks_for_electricity(turn):
         return payback.electricity(turn, r, _inputs)
     cur = r["currency"]
@@ -325,6 +330,7 @@ TCO_INPUTS = {
     "hours_per_month": ("busy hours per month", "每月使用小时"), "cloud_price_per_gpu_hour": ("cloud price per GPU-hour", "云上每卡时价格"),
     "cloud_discount_pct": ("cloud discount", "云上折扣"), "usd_to_cny": ("exchange rate, CNY per USD", "汇率（人民币/美元）"),
     "cloud_monthly_bill": ("cloud bill per month", "每月云上账单"),
+    "server_price_is_total": ("stated price, read as all servers'", "所报价格，按全部服务器总价计"),
 }  # fmt: skip
 
 
