@@ -223,9 +223,7 @@ def test_a_rent_or_buy_question_stays_a_comparison(offline_advisor):
 def test_every_facility_sentence_exists_in_both_languages_with_the_same_blanks():
     import string
 
-    import yaml
-
-    from advisor.offline.answers.facility import TEXT_FILE
+    from advisor.offline.answers.facility import WORDING
 
     def pairs(node, path=""):
         if isinstance(node, dict) and set(node) == {"en", "zh"}:
@@ -237,7 +235,7 @@ def test_every_facility_sentence_exists_in_both_languages_with_the_same_blanks()
     def blanks(text):
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
-    texts = yaml.safe_load(TEXT_FILE.read_text(encoding="utf-8"))
+    texts = WORDING.data
     found = list(pairs({k: v for k, v in texts.items() if k != "asks"}))
     assert len(found) > 30
     for path, pair in found:

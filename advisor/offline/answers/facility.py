@@ -3,23 +3,18 @@ air or liquid, electricity per year. The figures come from the plan_facility too
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
-import yaml
-
 from advisor.contract import Source
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
+from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.answer_text import asked_line
-from knowledge.bilingual import Text
 from knowledge.facility import shipped_facility_data
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.recommend.configs import SERVER_GPUS
 
-TEXT_FILE = Path(__file__).with_name("facility_text.yaml")
+WORDING = Wording("facility_text.yaml")
 DEFAULT_GPU = "h100-sxm"
 # Amounts that make a money question a rent-or-buy comparison rather than an electricity bill (so do the words in
 # facility_text.yaml asks.comparison)
@@ -40,7 +35,7 @@ def asks_only_electricity(turn: Turn) -> bool:
 
 def offer() -> tuple[str, str]:
     """What a concept answer offers to calculate for a facility question, (English, Chinese)."""
-    text = Text.model_validate(_texts()["offer"])
+    text = WORDING.text("offer")
     return text.en, text.zh
 
 
@@ -177,7 +172,7 @@ def _in_one_rack(turn: Turn) -> bool:
 def _asks(turn: Turn, what: str) -> bool:
     """Whether the question, with the follow-ups that changed it, asks for ``what`` (words in facility_text.yaml)."""
     asked = " ".join(turn.reading.task_messages or [turn.message]).casefold()
-    return any(word in asked for word in _texts()["asks"][what])
+    return any(word in asked for word in WORDING.data["asks"][what])
 
 
 def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
@@ -274,14 +269,5 @@ def _cite(turn: Turn, r: dict) -> None:
             turn.sources.append(Source(doc_id="facility:cooling", title=source.title, urls=[source.url]))
 
 
-@lru_cache(maxsize=1)
-def _texts() -> dict:
-    return yaml.safe_load(TEXT_FILE.read_text(encoding="utf-8"))
-
-
 def _say(turn: Turn, key: str, **values) -> str:
-    node = _texts()
-    for part in key.split("."):
-        node = node[part]
-    text = Text.model_validate(node)
-    return turn.text(text).format(**values)
+    return WORDING.say(turn, key, **values)

@@ -1,21 +1,18 @@
-""""What can I run on my GPUs?": the largest current model per precision, from the runnable_models tool."""
+""" "What can I run on my GPUs?": the largest current model per precision, from the runnable_models tool."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import yaml
-
 from advisor.markdown import number, table
+from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from tools.precision import weight_format
 
-TEXT = yaml.safe_load(Path(__file__).with_name("runnable_text.yaml").read_text(encoding="utf-8"))
+WORDING = Wording("runnable_text.yaml")
 ENGINE_NAMES = {"vllm": "vLLM", "llamacpp": "llama.cpp"}
 
 
 def _say(turn: Turn, key: str, **values) -> str:
-    return TEXT[key][turn.language if turn.language in ("en", "zh") else "en"].format(**values)
+    return WORDING.say(turn, key, **values)
 
 
 def _format_label(turn: Turn, fmt: str) -> str:
@@ -61,5 +58,5 @@ def answer(turn: Turn) -> str | None:
     parts.append(_say(turn, "assumptions", context=f"{r['context']:,}", split=split, engine=engine))
     rows = [[_format_label(turn, p["precision"]), turn.text(p["model_label"]), f"{number(p['params_b'])}B", f"{number(p['per_gpu_gb'])} GB",
              f"{number(p['headroom_pct'])}%", f"{number(p['decode_tokens_per_s'])} tok/s" if p.get("decode_tokens_per_s") else "—"] for p in picks]  # fmt: skip
-    parts.append(table(TEXT["table_header"][turn.language if turn.language in ("en", "zh") else "en"], rows))
+    parts.append(table(turn.t(*(WORDING.data["table_header"][lang] for lang in ("en", "zh"))), rows))
     return "\n\n".join(parts)

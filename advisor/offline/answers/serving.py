@@ -15,7 +15,7 @@ from advisor.nlu.asked import asks_precision_choice, is_latency_target, serving_
 from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
-from advisor.offline.answers.serving_words import TEXT, serving_text
+from advisor.offline.answers.serving_words import WORDING, serving_text
 from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
@@ -36,7 +36,7 @@ def weighs_a_precision(turn: Turn) -> bool:
 
 
 def _bound(r: dict) -> Text:
-    return Text(**TEXT["bounds"].get(r["bound"], {"en": r["bound"], "zh": r["bound"]}))
+    return Text(**WORDING.data["bounds"].get(r["bound"], {"en": r["bound"], "zh": r["bound"]}))
 
 
 @dataclass

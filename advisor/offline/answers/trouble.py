@@ -7,21 +7,17 @@ checked against the memory estimator: a run that cannot fit at all says so, with
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
-import yaml
-
 from advisor.labels import PARSED, PARSED_UNITS, VERDICT
 from advisor.markdown import code_span, number
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.wording import Wording
 from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of
 from advisor.offline.turn import Turn
 from tools.troubleshoot.diagnose import CHECKLIST_FAMILY
 
 SHOWN_FINDINGS = 3
-TEXT_FILE = Path(__file__).with_name("trouble_text.yaml")
+WORDING = Wording("trouble_text.yaml")
 TRAINING_TASKS = ("full_finetune", "pretrain", "lora", "qlora")
 MODEL_STATES = ("weights", "gradients", "optimizer_states")  # what a training step holds before any activation
 # Adapter methods tried on the same card when a full fine-tune does not fit, cheapest in memory last.
@@ -122,7 +118,7 @@ def _lead(turn: Turn, top: dict, check: dict | None, setup: dict) -> str:
                           raw=number(check["raw_gbs"])),
         }  # fmt: skip
         lead = _say(turn, f"measured_verdict.{check['verdict']}", **figures)
-        if check.get("shape") in _texts()["measured_shape"]:
+        if check.get("shape") in WORDING.data["measured_shape"]:
             lead += turn.t(" ", "") + _say(turn, f"measured_shape.{check['shape']}", one_low=number(check.get("one_nic_low_gbs") or 0),
                                one_high=number(check.get("one_nic_high_gbs") or 0))  # fmt: skip
         return lead
@@ -143,7 +139,7 @@ def _family_checklist(turn: Turn, finding: dict, notes: list[str]) -> str:
 
 def _general_checklist(turn: Turn, notes: list[str]) -> str:
     """Nothing matched, not even a symptom family: a first triage everyone can run, then the outputs to send."""
-    entry = _texts()["general_checklist"]
+    entry = WORDING.data["general_checklist"]
     steps = _steps(turn, entry["steps"])
     return "\n\n".join([_say(turn, "general_checklist.lead"), steps, _say(turn, "general_checklist.ask"), *notes])
 
@@ -155,16 +151,8 @@ def _steps(turn: Turn, actions: list[dict]) -> str:
     )
 
 
-@lru_cache(maxsize=1)
-def _texts() -> dict:
-    return yaml.safe_load(TEXT_FILE.read_text(encoding="utf-8"))
-
-
 def _say(turn: Turn, key: str, **values) -> str:
-    entry = _texts()
-    for part in key.split("."):
-        entry = entry[part]
-    return turn.t(entry["en"], entry["zh"]).format(**values)
+    return WORDING.say(turn, key, **values)
 
 
 def _stated_setup(turn: Turn) -> dict:
@@ -205,7 +193,7 @@ def _from_description(turn: Turn, finding: dict, setup: dict) -> str:
 
 def _fact(turn: Turn, field: str, value: object) -> str:
     """One stated setup fact in words: a named workload or link by its name, a figure as a number."""
-    names = _texts()["value_name"].get(field, {})
+    names = WORDING.data["value_name"].get(field, {})
     shown = _say(turn, f"value_name.{field}.{value}") if value in names else value
     return _say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown)
 
@@ -284,7 +272,7 @@ def _already_tried(turn: Turn) -> list[str]:
             if lever and (detail or (slot, value) in AT_LIMIT or lever == "offload"):
                 pulled.add(lever)
                 turn.slots.mark(slot)
-    return [lever for lever in _texts()["lever_name"] if lever in pulled]
+    return [lever for lever in WORDING.data["lever_name"] if lever in pulled]
 
 
 def _lever(slot: str, value: object) -> str | None:
