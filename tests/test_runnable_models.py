@@ -56,3 +56,9 @@ def test_the_answer_leads_with_the_largest_model_and_its_numbers(offline_advisor
     assert any(c.name == "runnable_models" for c in response.tool_calls)
     first = response.summary.split("\n\n")[0]
     assert says in first and "GB" in first
+
+
+def test_an_empty_card_name_is_the_same_clear_error_as_none(run):
+    with pytest.raises(AdvisorError) as error:
+        run(gpu="")
+    assert error.value.code == "missing_gpu"

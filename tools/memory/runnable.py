@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
+from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
 from knowledge.serving import ServingData
 from tools.checks import check_range
@@ -40,7 +41,9 @@ class RunnablePick(BaseModel):
     params_b: float
     per_gpu_gb: float = Field(description="Memory per GPU at that precision with one conversation of `context` tokens.")
     headroom_pct: float
-    decode_tokens_per_s: float | None = Field(None, description="Speed one user sees while the answer is generated; None without a named GPU.")
+    decode_tokens_per_s: float | None = Field(
+        None, description="Speed one user sees while the answer is generated; None without a named GPU."
+    )
     engine: str | None = None
     tight: bool = Field(False, description="Fits with little to spare: a shorter context or an 8-bit KV cache buys room for more users.")
 
@@ -54,9 +57,8 @@ class RunnableResult(BaseModel):
     picks: list[RunnablePick] = Field(description="The largest model per precision, widest format first.")
 
 
-def _formats(catalog: Catalog, gpu_id: str | None) -> tuple[list[str], str]:
+def _formats(gpu: GPU | None) -> tuple[list[str], str]:
     """The 16-, 8- and 4-bit formats a consultant would try on this hardware, and the engine that serves them."""
-    gpu = catalog.gpu(gpu_id) if gpu_id else None
     if gpu is not None and gpu.vendor == "Apple":
         return ["bf16", "q8_0", "q4_k_m"], "llamacpp"
     eight_bit = "fp8" if gpu is None or gpu.fp8_tflops else "int8"  # no FP8 tensor cores before Ada/Hopper
@@ -78,13 +80,13 @@ def runnable_models(request: RunnableRequest, catalog: Catalog, serving: Serving
     check_range(request.context, "Context", "上下文", minimum=256, maximum=1_048_576, code="invalid_context")
     if request.gpu_memory_gb is not None:
         check_range(request.gpu_memory_gb, "GPU memory (GB)", "显存（GB）", minimum=1, maximum=4096, code="invalid_memory")
-    if request.gpu is None and request.gpu_memory_gb is None:
+    if not request.gpu and request.gpu_memory_gb is None:  # an empty name names no card
         raise AdvisorError("missing_gpu", "Name the GPU you have (e.g. 'RTX 4090') or its memory (e.g. '24 GB').",
                            "请告诉我手上的显卡型号（例如“RTX 4090”）或显存大小（例如“24 GB”）。")  # fmt: skip
     gpu = catalog.gpu(request.gpu) if request.gpu else None
     # tensor parallelism must divide the attention heads: 3 or 6 cards split a model over 2 or 4, the rest run replicas
     tp = 1 << (request.num_gpus.bit_length() - 1)
-    formats, engine = _formats(catalog, gpu.id if gpu else None)
+    formats, engine = _formats(gpu)
     picks: list[RunnablePick] = []
     for fmt in formats:
         fitting = []
@@ -119,11 +121,10 @@ def runnable_models(request: RunnableRequest, catalog: Catalog, serving: Serving
             tight=estimate.verdict == "tight",
         ))  # fmt: skip
     if gpu is not None:
-        name = gpu.name
-        memory = gpu.memory_gb * request.num_gpus
+        name, memory = Text(en=gpu.name, zh=gpu.name), gpu.memory_gb * request.num_gpus
     else:
-        name = f"{request.gpu_memory_gb:g} GB GPU"
-        memory = (request.gpu_memory_gb or 0) * request.num_gpus
-    label = Text(en=f"{request.num_gpus}× {name}" if request.num_gpus > 1 else name,
-                 zh=f"{request.num_gpus} 张 {name.replace(' GB GPU', ' GB 显卡')}" if request.num_gpus > 1 else name.replace(" GB GPU", " GB 显卡"))  # fmt: skip
+        size = f"{request.gpu_memory_gb:g} GB"
+        name, memory = Text(en=f"{size} GPU", zh=f"{size} 显卡"), request.gpu_memory_gb * request.num_gpus
+    many = request.num_gpus > 1
+    label = Text(en=f"{request.num_gpus}× {name.en}" if many else name.en, zh=f"{request.num_gpus} 张 {name.zh}" if many else name.zh)
     return RunnableResult(gpu_label=label, num_gpus=request.num_gpus, tp=tp, memory_gb=memory, context=request.context, picks=picks)
