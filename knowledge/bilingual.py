@@ -6,7 +6,7 @@ explained in both. They live at the bottom layer so ``knowledge`` needs nothing 
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Text(BaseModel):
@@ -17,6 +17,14 @@ class Text(BaseModel):
 
     def pick(self, language: str) -> str:
         return self.zh if language == "zh" else self.en
+
+
+class Phrases(BaseModel):
+    """Several ways of saying something in each language (a card's questions, a facet's cue words); none empty."""
+
+    model_config = ConfigDict(extra="forbid")
+    en: list[str] = Field(min_length=1)
+    zh: list[str] = Field(min_length=1)
 
 
 class AdvisorError(ValueError):

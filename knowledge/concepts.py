@@ -14,7 +14,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from knowledge.bilingual import Text
+from knowledge.bilingual import Phrases, Text
 from knowledge.catalog import CatalogError
 
 CONCEPTS_FILE = Path(__file__).parent / "concepts.yaml"
@@ -22,12 +22,6 @@ FAMILIES_DIR = Path(__file__).parent / "concept_cards"
 Family = Literal["interconnects", "precision", "china", "datacentre", "market", "amd-intel", "training", "serving"]
 # The tools a card may offer; the answer turns the name into the matching "tell me X and I compute Y".
 Calculator = Literal["recommend", "estimate_memory", "estimate_throughput", "estimate_training_time", "compute_tco", "compare_gpus", "plan_facility", "diagnose"]
-
-
-class Questions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    en: list[str] = Field(min_length=1)
-    zh: list[str] = Field(min_length=1)
 
 
 class CardSource(BaseModel):
@@ -50,7 +44,7 @@ class ConceptCard(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     title: Text
-    questions: Questions = Field(description="The colloquial phrasings users type: the card's own retrieval text.")
+    questions: Phrases = Field(description="The colloquial phrasings users type: the card's own retrieval text.")
     answer: Text = Field(description="First sentence answers directly (yes/no or the number), then the reason.")
     calculator: Calculator | None = Field(None, description="The tool that can take the question further.")
     facets: list[str] = Field(default_factory=list, description="The sides of a subject this card answers (advisor/nlu/data/facets.yaml): "

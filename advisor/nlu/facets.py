@@ -12,22 +12,17 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.name_matcher import normalize_text
+from knowledge.bilingual import Phrases
 
 FACETS_FILE = Path(__file__).parent / "data" / "facets.yaml"
 SPECS = "specs"
-
-
-class Cues(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    en: list[str] = Field(min_length=1)
-    zh: list[str] = Field(min_length=1)
 
 
 class FacetEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
     facet: str = Field(pattern=r"^[a-z_]+$")
     takes_over: list[str] = Field(min_length=1, description="Calculations whose answer would miss this facet.")
-    cues: Cues
+    cues: Phrases
 
 
 class Facet(BaseModel):
