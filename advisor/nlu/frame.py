@@ -134,7 +134,7 @@ def _corpus_size(frame: Frame) -> None:
     counts = [v for v in values if "tok" not in v.surface.lower()]
     if len(values) == 1 and len(counts) == 1:  # the sample's length may have been read as the sequence length it is
         lengths = [v for v in frame.slots.get("context", []) if "tok" in v.surface.lower()]
-    if len(counts) == 1 and len(lengths) == 1 and len(values) == len(counts) + (lengths[0] in values):
+    if len(counts) == 1 and len(lengths) == 1 and all(v in counts or v in lengths for v in values):
         count, length = counts[0], lengths[0]
         first = min(count, length, key=lambda v: v.start)
         frame.slots["training_tokens"] = [SlotValue(count.value * length.value, f"{count.surface} × {length.surface}", first.start)]

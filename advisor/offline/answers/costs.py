@@ -173,8 +173,8 @@ def tco(turn: Turn) -> str:
     r = outcome.result
     total = next((a for a in r["assumptions"] if a["key"] == "server_price_is_total"), None)
     if total is not None:  # the tool read the price as all servers' (nearer the catalog's price for one): said in the lead
-        yours.append(phrase("tco.yours.price_total", amount=money(total["value"], cur := r["currency"]), servers=servers,
-                            each=money(total["value"] / servers, cur)))  # fmt: skip
+        yours.append(phrase("tco.yours.price_total", amount=money(total["value"], r["currency"]), servers=servers,
+                            each=money(total["value"] / servers, r["currency"])))  # fmt: skip
     if payback.asks_for_electricity(turn):
         return payback.electricity(turn, r, _inputs)
     cur = r["currency"]
