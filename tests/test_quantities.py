@@ -129,3 +129,17 @@ def test_find_numbers_locates_quantities_and_skips_product_names():
 
 def test_find_numbers_splits_lists_but_keeps_thousands():
     assert [m.value for m in find_numbers("8,16 or 1,000,000 GPUs")] == [8, 16, 1_000_000]
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("每个机柜供电 18千瓦", [18.0]),  # kilowatt: 千 is the unit's prefix
+        ("园区总共 3兆瓦", [3.0]),
+        ("三十千瓦的柜子", [30.0]),
+        ("预算 8千块", [8000.0]),  # 千 before a currency word stays the number's magnitude
+        ("两台服务器 6万元", [2.0, 60000.0]),
+    ],
+)
+def test_a_magnitude_character_that_starts_a_unit_word_belongs_to_the_unit(text, numbers):
+    assert [match.value for match in find_numbers(text)] == numbers

@@ -184,6 +184,9 @@ _CANDIDATE = re.compile(
 
 
 _MEASURE_WORD = re.compile(r"[台张个块片次人年月天周]")
+# Unit words that begin with a magnitude character: in "15千瓦" the 千 is the unit's prefix (kilowatt), not the
+# number's (15,000 watts), so the number stops before it and the unit reader sees the whole unit word.
+UNITS_WITH_MAGNITUDE_PREFIX = ("千瓦", "兆瓦", "千克", "千米", "千兆", "万兆")
 
 
 def find_numbers(text: str) -> list[NumberMatch]:
@@ -202,6 +205,8 @@ def find_numbers(text: str) -> list[NumberMatch]:
         raw = match.group(0).rstrip(".,")
         if raw[-2:-1] in ("万", "千", "亿") and raw.endswith("一") and _MEASURE_WORD.match(normalized, match.start() + len(raw)):
             raw = raw[:-1]  # "130万一台" is 1.3 million a server, not 1,300,001 servers
+        if any(normalized.startswith(unit, match.start() + len(raw) - 1) for unit in UNITS_WITH_MAGNITUDE_PREFIX):
+            raw = raw[:-1]
         value = parse_number(raw)
         if value is None and (digits := _LEADING_DIGITS.match(raw)):  # "0.5一度": digits run into a Chinese word; the digits are the number
             raw, value = digits.group(), parse_number(digits.group())

@@ -85,8 +85,6 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
     before = text[max(0, start - 12) : start]
     if raw in ("一", "二") and IN_A_WORD.match(text, end):  # 一样, 一直, 二手: words, not quantities
         return None
-    if raw.endswith("千") and text.startswith("瓦", end):  # "15千瓦" is power, not an amount
-        return Value(start, end + 1, "power_kw", value / 1000, "kW", text[start : end + 1])
     if DENOMINATOR_BEFORE.search(before):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
         return None
     context = None if words_only else CONTEXT_WORD_AFTER.match(text, end)
