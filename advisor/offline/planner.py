@@ -21,7 +21,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
-from advisor.offline.answers import costs, facility, guard, knowledge, runnable, serving, sizing, specs, trouble
+from advisor.offline.answers import costs, facility, followup, guard, knowledge, runnable, serving, sizing, specs, trouble
 from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
@@ -78,6 +78,8 @@ class OfflinePlanner:
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
         else:
             summary, details = fold(self._body(turn))  # the verdict and what fits on a screen; tables, defaults and sources below
+            if _calculated(turn):  # "and with 16?": the first sentence says which value the re-run changed
+                summary = followup.lead(turn) + summary
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
             turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))
         below = [details] if details else []
@@ -182,6 +184,10 @@ class OfflinePlanner:
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _calculated(turn: Turn) -> bool:
+    return any(call.name != "search_knowledge" for call in turn.calls)
 
 
 def _asks_another_facet(reading: Reading, task: str | None) -> bool:
