@@ -13,14 +13,16 @@ from advisor.offline.turn import Turn
 
 WORDING = Wording("followup_text.yaml")
 NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calculation
+# "4 nodes of 8" states servers and cards per server; the total they make is the change a reader checks
+PARTS_OF_TOTAL = ("server_count", "gpus_per_server")
 PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
 
 
 @dataclass(frozen=True)
 class Change:
     slot: str
-    new: str  # as the user wrote it in this message
-    old: str | None  # as the thread had it; None when it was a default
+    new: str  # as this message states it (a card by its catalog name, a count as the total)
+    old: str | None  # as the thread had it; None when the calculation used its default
 
 
 def changes(turn: Turn) -> list[Change]:
@@ -37,10 +39,12 @@ def changes(turn: Turn) -> list[Change]:
             continue
         if reading.before.all(slot) == [v.value for v in values]:  # said again, unchanged
             continue
-        old = _surface(reading.before.slots.get(slot, []))
+        if slot in PARTS_OF_TOTAL and reading.frame.has("gpu_count"):
+            continue
+        old = _shown(turn, slot, reading.before.slots.get(slot, []))
         if old is None and reading.task == PROBLEM:
             continue
-        found.append(Change(slot, _surface(values) or "", old))
+        found.append(Change(slot, _shown(turn, slot, values) or "", old))
     return found
 
 
@@ -56,6 +60,13 @@ def lead(turn: Turn) -> str:
     return WORDING.say(turn, "lead", changes=WORDING.say(turn, "joiner").join(parts))
 
 
-def _surface(values: list[SlotValue]) -> str | None:
-    said = [v.surface.strip() for v in values if v.surface.strip()]
+def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
+    """A value as the reader knows it: a card by its catalog name, a total of cards as the number (the user's "8" in
+    "4 nodes of 8" is 32 cards), anything else as the user wrote it."""
+    if slot == "gpu":
+        said = [gpu.name if (gpu := turn.catalog.find_gpu(v.value)) else v.surface.strip() for v in values]
+    elif slot == "gpu_count":
+        said = [str(v.value) for v in values]
+    else:
+        said = [v.surface.strip() for v in values if v.surface.strip()]
     return " + ".join(said) if said else None
