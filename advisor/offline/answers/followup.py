@@ -68,5 +68,15 @@ def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
     elif slot == "gpu_count":
         said = [str(v.value) for v in values]
     else:
-        said = [v.surface.strip() for v in values if v.surface.strip()]
+        said = [_plain(v) for v in values if v.surface.strip()]
     return " + ".join(said) if said else None
+
+
+def _plain(value: SlotValue) -> str:
+    """A whole number the user wrote inside words ("50 concurrent users", "100个并发") as the number alone (the label
+    says what it counts); a number with its magnitude ("128k") or any other value as written."""
+    surface = value.surface.strip()
+    bare = surface.rstrip("kKmM").replace(",", "").replace(".", "")
+    if isinstance(value.value, int) and not isinstance(value.value, bool) and not bare.isdigit():
+        return f"{value.value:,}"
+    return surface
