@@ -21,7 +21,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
-from advisor.offline.answers import costs, facility, followup, guard, knowledge, runnable, serving, sizing, specs, trouble
+from advisor.offline.answers import costs, facility, followup, guard, knowledge, payback, runnable, serving, sizing, specs, trouble
 from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
@@ -138,6 +138,8 @@ class OfflinePlanner:
         if reading.intent == "greeting":
             return guard.greeting(turn)
         task = reading.task if reading.intent == "follow_up" else reading.intent
+        if task == "tco" and payback.asked_for_line(turn):  # "托管费呢" after a rent-or-buy answer: that line, not the facility side of it
+            return TASK_HANDLERS[task](turn)
         if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
             return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
