@@ -15,6 +15,7 @@ WORDING = Wording("followup_text.yaml")
 NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calculation
 # "4 nodes of 8" states servers and cards per server; the total they make is the change a reader checks
 PARTS_OF_TOTAL = ("server_count", "gpus_per_server")
+COUNTED = {"concurrency", "batch", "audience", "server_count", "gpus_per_server", "tp", "pp", "dp"}  # "50 concurrent users" is shown as 50
 PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
 
 
@@ -68,15 +69,13 @@ def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
     elif slot == "gpu_count":
         said = [str(v.value) for v in values]
     else:
-        said = [_plain(v) for v in values if v.surface.strip()]
+        said = [_plain(v) if slot in COUNTED else v.surface.strip() for v in values if v.surface.strip()]
     return " + ".join(said) if said else None
 
 
 def _plain(value: SlotValue) -> str:
-    """A whole number the user wrote inside words ("50 concurrent users", "100个并发") as the number alone (the label
-    says what it counts); a number with its magnitude ("128k") or any other value as written."""
-    surface = value.surface.strip()
-    bare = surface.rstrip("kKmM").replace(",", "").replace(".", "")
-    if isinstance(value.value, int) and not isinstance(value.value, bool) and not bare.isdigit():
+    """A count the user wrote inside words ("50 concurrent users", "100个并发") as the number alone: the label says
+    what it counts."""
+    if isinstance(value.value, int) and not isinstance(value.value, bool):
         return f"{value.value:,}"
-    return surface
+    return value.surface.strip()
