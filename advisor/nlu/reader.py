@@ -41,6 +41,7 @@ class Understanding:
         for text in [*list(history)[-HISTORY_TURNS:], message]:
             reading = self.read_one(text)
             same_thread = _same_problem(task, reading)
+            reading.before = state
             reading.task, reading.state = task, state = self.advance(task, state, reading)
             reading.task_messages = messages = [*messages, reading.text] if same_thread else _task_messages(messages, reading)
         return reading

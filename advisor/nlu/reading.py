@@ -26,6 +26,7 @@ class Reading:
     task: str | None = None  # the calculation asked for: this message's task or, for a follow-up, the one it continues
     state: Frame = field(default_factory=Frame)  # the task's slots over the conversation
     task_messages: list[str] = field(default_factory=list)  # the user's messages that built ``state``, newest last
+    before: Frame = field(default_factory=Frame)  # the task's slots before this message: what a follow-up changed is told against it
     facet: Facet = field(default_factory=Facet)  # which side of the thing named is asked: figures, compliance, quality...
 
     @property

@@ -16,7 +16,9 @@ from advisor.name_matcher import matcher_for, normalize_text
 from advisor.nlu.count_words import (
     BATCH,
     BUY_BEFORE,
+    CARDS_AFTER_SERVERS,
     CONTEXT_SETTING,
+    DIGITS_OF_THEM,
     EPOCHS,
     GPUS_PER_NODE,
     MFU,
@@ -150,6 +152,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(match.start(), match.end(), "pue", float(match.group("n")), "", match.group()))
     for match in GPUS_PER_NODE.finditer(text):  # "8 per node": the cards in each server
         claim(Value(match.start(), match.end(), "count_gpu", float(match.group("n")), "", match.group()))
+    for match in (*CARDS_AFTER_SERVERS.finditer(text), *DIGITS_OF_THEM.finditer(text)):  # "4 nodes of 8", "8 of them"
+        claim(Value(match.start("n"), match.end("n"), "count_gpu", float(match.group("n")), "", match.group("n")))
     for match in NODES_OF_GPUS.finditer(text):  # "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers
         servers = WORD_NUMBERS.get(match.group("servers")) or float(match.group("servers"))
         claim(Value(match.start(), match.end(), "count_gpu", float(servers) * float(match.group("per")), "", match.group()))

@@ -21,7 +21,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
-from advisor.offline.answers import costs, facility, guard, knowledge, runnable, serving, sizing, specs, trouble
+from advisor.offline.answers import costs, facility, followup, guard, knowledge, payback, runnable, serving, sizing, specs, trouble
 from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
@@ -78,6 +78,8 @@ class OfflinePlanner:
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
         else:
             summary, details = fold(self._body(turn))  # the verdict and what fits on a screen; tables, defaults and sources below
+            if _calculated(turn):  # "and with 16?": the first sentence says which value the re-run changed
+                summary = followup.lead(turn) + summary
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
             turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))
         below = [details] if details else []
@@ -136,6 +138,8 @@ class OfflinePlanner:
         if reading.intent == "greeting":
             return guard.greeting(turn)
         task = reading.task if reading.intent == "follow_up" else reading.intent
+        if task == "tco" and payback.asked_for_line(turn):  # "托管费呢" after a rent-or-buy answer: that line, not the facility side of it
+            return TASK_HANDLERS[task](turn)
         if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
             return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
@@ -182,6 +186,10 @@ class OfflinePlanner:
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _calculated(turn: Turn) -> bool:
+    return any(call.name != "search_knowledge" for call in turn.calls)
 
 
 def _asks_another_facet(reading: Reading, task: str | None) -> bool:

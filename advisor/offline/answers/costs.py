@@ -175,8 +175,9 @@ def tco(turn: Turn) -> str:
     if total is not None:  # the tool read the price as all servers' (nearer the catalog's price for one): said in the lead
         yours.append(phrase("tco.yours.price_total", amount=money(total["value"], r["currency"]), servers=servers,
                             each=money(total["value"] / servers, r["currency"])))  # fmt: skip
-    if payback.asks_for_electricity(turn):
-        return payback.electricity(turn, r, _inputs)
+    asked_line = payback.asked_for_line(turn)
+    if asked_line:  # "电费多少?", "and the maintenance?" after the comparison: that line, not the whole table again
+        return payback.line(turn, r, asked_line, _inputs)
     cur = r["currency"]
     years = r["horizon_months"] / 12
     verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r))

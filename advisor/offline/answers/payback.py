@@ -32,11 +32,39 @@ def claim_and_horizon(message: str, spans: list[SlotValue], state_horizon: float
     return claimed.value, horizon
 
 
-def asks_for_electricity(turn: Turn) -> bool:
-    """"电费多少?" after a rent-or-buy answer: the electricity line, not the whole comparison again. A message that
-    states an electricity price changes the comparison instead."""
+# The inputs behind each line a follow-up may ask for alone: they are listed under it, given or defaulted.
+LINE_INPUTS = {
+    "maintenance": ("maintenance_pct_per_year", "server_price"),
+    "colocation": ("colo_price_per_kw_month", "server_max_kw", "load_factor_pct"),
+    "staff": ("staff_cost_per_month",),
+    "depreciation": ("residual_value_pct", "lifetime_years", "server_price"),
+    "capex": ("server_price", "network_overhead_pct"),
+}
+RUNNING_COSTS = {"energy", "maintenance", "colocation", "staff"}  # the monthly lines that make up owning's running cost
+
+
+def asked_for_line(turn: Turn) -> str | None:
+    """The one line of the rent-or-buy answer just given that a follow-up asks about ("电费多少?", "what's the
+    maintenance?"); None for a first question or a message that states a value (it changes the comparison)."""
     earlier = len(turn.reading.task_messages) > 1 or turn.reading.follow_up
-    return earlier and not turn.reading.frame.has("electricity_price") and asked_line("tco_line", turn.message) == "energy"
+    key = asked_line("tco_line", turn.message) if earlier else None
+    if key == "energy":
+        return None if turn.reading.frame.has("electricity_price") else key
+    return key if key in LINE_INPUTS and not turn.reading.frame.names() else None
+
+
+def line(turn: Turn, r: dict, key: str, inputs: Callable[[Turn, list[dict], str], str]) -> str:
+    """One line item of the comparison with its formula, its share of running costs, and the inputs behind it."""
+    if key == "energy":
+        return electricity(turn, r, inputs)
+    item = next(i for i in r["items"] if i["key"] == key)
+    cur, opex = r["currency"], r["own_monthly_opex"]
+    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    text = turn.text(phrase("tco.line.answer", label=item["label"], value=money(item["value"], cur), what=what, formula=f"`{turn.formula(item)}`"))
+    if key in RUNNING_COSTS and opex:
+        text += turn.text(phrase("tco.line.share", share=number(item["value"] / opex * 100), opex=money(opex, cur)))
+    used = [a for a in r["assumptions"] if a["key"] in LINE_INPUTS[key]]
+    return text + ("\n\n" + inputs(turn, used, cur) if used else "")
 
 
 def electricity(turn: Turn, r: dict, inputs: Callable[[Turn, list[dict], str], str]) -> str:

@@ -72,7 +72,7 @@ def answer(turn: Turn) -> str:
         return compare.answer(turn, compare.options(turn), model)
     asked = serving_asks(turn.reading.task_messages or [turn.message])
     args = _base_args(turn, model)
-    if asked == "gpu_count":
+    if asked == "gpu_count" and not count_given_since(turn):
         return _finish(turn, gpu_count(turn, args))
     parts, setup_note = [], []
     if weighs_a_precision(turn) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
@@ -356,6 +356,12 @@ def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
         return True
     stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
     return stated_load and asked == "gpu_count"
+
+
+def count_given_since(turn: Turn) -> bool:
+    """"only 2 cards though" after "how many A100s for 100 users?": the count asked for is now the user's, so the
+    load is served on those cards instead of sized again."""
+    return turn.slots.gpu_count is not None and not turn.count_asked and len(turn.reading.task_messages) > 1
 
 
 def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = True) -> Callable[[Turn], str]:

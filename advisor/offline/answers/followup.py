@@ -1,0 +1,81 @@
+"""What a follow-up changed in the thread's calculation, said before the re-run answer: "and with 16?" after a
+sizing for 50 users is answered "With concurrent users 16 instead of 50 (everything else as before): …", so the
+reader knows the model, precision and load of the earlier turns were kept and only that value moved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.nlu.frame import SlotValue
+from advisor.nlu.slot_labels import slot_label
+from advisor.offline.answers.wording import Wording
+from advisor.offline.turn import Turn
+
+WORDING = Wording("followup_text.yaml")
+NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calculation
+# "4 nodes of 8" states servers and cards per server; the total they make is the change a reader checks
+PARTS_OF_TOTAL = ("server_count", "gpus_per_server")
+COUNTED = {"concurrency", "batch", "audience", "server_count", "gpus_per_server", "tp", "pp", "dp"}  # "50 concurrent users" is shown as 50
+PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
+
+
+@dataclass(frozen=True)
+class Change:
+    slot: str
+    new: str  # as this message states it (a card by its catalog name, a count as the total)
+    old: str | None  # as the thread had it; None when the calculation used its default
+
+
+def changes(turn: Turn) -> list[Change]:
+    """The values this follow-up states that differ from what the thread held before it."""
+    reading = turn.reading
+    continues = reading.follow_up or (reading.intent == PROBLEM and len(reading.task_messages) > 1)
+    if not continues:
+        return []
+    found = []
+    for slot in reading.frame.names():
+        values = reading.frame.slots[slot]
+        # a value carried beside the new one ("vs L40S" keeps the A6000, start -1) sets cards side by side: nothing replaced
+        if slot in NOT_TOLD or any(v.start < 0 for v in values):
+            continue
+        if reading.before.all(slot) == [v.value for v in values]:  # said again, unchanged
+            continue
+        if slot in PARTS_OF_TOTAL and reading.frame.has("gpu_count"):
+            continue
+        old = _shown(turn, slot, reading.before.slots.get(slot, []))
+        if old is None and reading.task == PROBLEM:
+            continue
+        found.append(Change(slot, _shown(turn, slot, values) or "", old))
+    return found
+
+
+def lead(turn: Turn) -> str:
+    """"With GPU L40S instead of H100 (everything else as before): " or "" when the message changed nothing."""
+    found = changes(turn)
+    if not found:
+        return ""
+    parts = [
+        WORDING.say(turn, "changed" if c.old is not None else "added", label=slot_label(c.slot, turn.language), new=c.new, old=c.old)
+        for c in found
+    ]
+    return WORDING.say(turn, "lead", changes=WORDING.say(turn, "joiner").join(parts))
+
+
+def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
+    """A value as the reader knows it: a card by its catalog name, a total of cards as the number (the user's "8" in
+    "4 nodes of 8" is 32 cards), anything else as the user wrote it."""
+    if slot == "gpu":
+        said = [gpu.name if (gpu := turn.catalog.find_gpu(v.value)) else v.surface.strip() for v in values]
+    elif slot == "gpu_count":
+        said = [str(v.value) for v in values]
+    else:
+        said = [_plain(v) if slot in COUNTED else v.surface.strip() for v in values if v.surface.strip()]
+    return " + ".join(said) if said else None
+
+
+def _plain(value: SlotValue) -> str:
+    """A count the user wrote inside words ("50 concurrent users", "100个并发") as the number alone: the label says
+    what it counts."""
+    if isinstance(value.value, int) and not isinstance(value.value, bool):
+        return f"{value.value:,}"
+    return value.surface.strip()
