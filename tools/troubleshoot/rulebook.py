@@ -151,6 +151,9 @@ class Action(BaseModel):
         description="Stated setups for which this step is the wrong advice (ZeRO-3 across GPUs for a LoRA job).",
     )
 
+    only_when: list[StatedContext] = Field(
+        default_factory=list, description="Stated setups this step is for (one of them must hold); empty: any setup."
+    )
     stopgap_for: list[str] = Field(
         default_factory=list,
         description="Yes/no question ids whose verdict already covers this step (raising the timeout): when one of "
@@ -159,6 +162,8 @@ class Action(BaseModel):
 
     def applies(self, setup: dict[str, Value], asked: frozenset[str] = frozenset()) -> bool:
         """False for a step the stated setup makes wrong, or one a question's verdict already answers."""
+        if self.only_when and not any(context.holds(setup) for context in self.only_when):
+            return False
         return not any(context.holds(setup) for context in self.skip_when) and asked.isdisjoint(self.stopgap_for)
 
 

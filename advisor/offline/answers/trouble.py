@@ -17,6 +17,9 @@ from advisor.offline.turn import Turn
 from tools.troubleshoot.diagnose import CHECKLIST_FAMILY
 
 SHOWN_FINDINGS = 3
+# A cause scored below this share of the leading one is not worth the reader's time next to it (the network
+# between nodes when the user runs one NVLink node): it is left out rather than ranked third.
+RELEVANT_SHARE = 0.25
 WORDING = Wording("trouble_text.yaml")
 TRAINING_TASKS = ("full_finetune", "pretrain", "lora", "qlora")
 MODEL_STATES = ("weights", "gradients", "optimizer_states")  # what a training step holds before any activation
@@ -45,9 +48,13 @@ def answer(turn: Turn) -> str:
     if not findings:
         return _general_checklist(turn, notes[:-1])  # the tool's last note asks for logs; the checklist ends with that
     top = findings[0]
+    findings = [f for f in findings if f["score"] >= RELEVANT_SHARE * top["score"]]
+    verdicts = [turn.text(asked["verdict"]) for asked in result.get("answers", [])]
     if top["family"] == CHECKLIST_FAMILY:
-        return _family_checklist(turn, top, notes)
-    parts = [_lead(turn, top, check, setup)]
+        return _family_checklist(turn, top, notes, verdicts)
+    parts = [*verdicts, _lead(turn, top, check, setup)]  # the question asked is answered before anything else
+    parts += [turn.text(reading) for reading in result.get("readings", [])]
+    parts += _procedures(turn, result.get("answers", []))
     tried = _already_tried(turn)
     if tried:
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
@@ -126,15 +133,26 @@ def _lead(turn: Turn, top: dict, check: dict | None, setup: dict) -> str:
     return _say(turn, "lead_cause", title=turn.text(top["title"]), cause=cause).strip()
 
 
-def _family_checklist(turn: Turn, finding: dict, notes: list[str]) -> str:
+def _family_checklist(turn: Turn, finding: dict, notes: list[str], verdicts: list[str] = ()) -> str:
     """A problem named only by its family ("loss goes NaN"): the checks that tell its usual causes apart, in order,
-    then which output to send, by command."""
+    then which output to send, by command; a yes/no question asked is answered first all the same."""
     lines = [_say(turn, "checklist_lead", family=turn.text(finding["title"]))]
     lines += [turn.text(cause) for cause in finding["causes"][:1]]
     steps = _steps(turn, finding["actions"])
     ask = _say(turn, f"checklist_ask.{finding['rule_id']}")
     related(turn, turn.text(finding["title"]))
-    return "\n\n".join([turn.t(" ", "").join(lines), steps, ask, *notes])
+    return "\n\n".join([*verdicts, turn.t(" ", "").join(lines), steps, ask, *notes])
+
+
+def _procedures(turn: Turn, answers: list[dict]) -> list[str]:
+    """The steps that settle a question asked (the card-or-slot swap test), each procedure once even when two
+    questions share it ("is it the card? should I replace it?")."""
+    shown: dict[str, str] = {}
+    for asked in answers:
+        if asked.get("procedure"):
+            title = turn.text(asked["procedure_title"])
+            shown.setdefault(title, f"**{title}**\n" + _steps(turn, asked["procedure"]))
+    return list(shown.values())
 
 
 def _general_checklist(turn: Turn, notes: list[str]) -> str:
@@ -182,9 +200,9 @@ def _from_description(turn: Turn, finding: dict, setup: dict) -> str:
         facts.append(_say(turn, "fact.gpu_util_range", low=number(parsed["gpu_util_low_percent"]), high=number(parsed["gpu_util_high_percent"])))
     elif "gpu_util_percent" in parsed:
         facts.append(_say(turn, "fact.gpu_util_percent", value=number(parsed["gpu_util_percent"])))
-    if "temperature_c" in parsed:
-        facts.append(_say(turn, "fact.temperature_c", value=number(parsed["temperature_c"])))
     stated = {**setup, **finding.get("stated", {})}
+    if "temperature_c" in parsed and "temperature_c" not in stated:
+        facts.append(_say(turn, "fact.temperature_c", value=number(parsed["temperature_c"])))
     facts += [_fact(turn, field, value) for field, value in stated.items()]
     if not facts:
         facts.append(_say(turn, "fact.symptom_only"))
