@@ -97,7 +97,7 @@ def test_even_temperatures_do_not_blame_one_card():
         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.63 GiB "
         "of which 900.00 MiB is free. Of the allocated memory 15.2 GiB is allocated by PyTorch, and 6.1 GiB is reserved "
         "by PyTorch but unallocated.",
-        "训练时爆显存，日志里 reserved but unallocated 有 6 GiB 多",
+        "训练时爆显存，看 memory_summary 已预留未分配的显存有 6 GiB 多",
     ],
 )
 def test_reserved_but_unallocated_memory_leads_with_fragmentation(log):
