@@ -45,11 +45,11 @@ def answer(turn: Turn) -> str:
     notes = [f"ℹ️ {turn.text(n)}" for n in result["notes"]]
     check = _measured_check(turn, result)
     findings = _suspects_first(result["findings"], check)
-    if not findings:
-        return _general_checklist(turn, notes[:-1])  # the tool's last note asks for logs; the checklist ends with that
+    verdicts = [turn.text(asked["verdict"]) for asked in result.get("answers", [])]
+    if not findings:  # the tool's last note asks for logs; the checklist ends with that
+        return _general_checklist(turn, notes[:-1], verdicts, _procedures(turn, result.get("answers", [])))
     top = findings[0]
     findings = [f for f in findings if f["score"] >= RELEVANT_SHARE * top["score"]]
-    verdicts = [turn.text(asked["verdict"]) for asked in result.get("answers", [])]
     if top["family"] == CHECKLIST_FAMILY:
         return _family_checklist(turn, top, notes, verdicts)
     parts = [*verdicts, _lead(turn, top, check, setup)]  # the question asked is answered before anything else
@@ -155,11 +155,13 @@ def _procedures(turn: Turn, answers: list[dict]) -> list[str]:
     return list(shown.values())
 
 
-def _general_checklist(turn: Turn, notes: list[str]) -> str:
-    """Nothing matched, not even a symptom family: a first triage everyone can run, then the outputs to send."""
+def _general_checklist(turn: Turn, notes: list[str], verdicts: list[str] = (), procedures: list[str] = ()) -> str:
+    """Nothing matched, not even a symptom family: a first triage everyone can run, then the outputs to send; a
+    yes/no question asked is answered first, with the procedure that settles it."""
     entry = WORDING.data["general_checklist"]
     steps = _steps(turn, entry["steps"])
-    return "\n\n".join([_say(turn, "general_checklist.lead"), steps, _say(turn, "general_checklist.ask"), *notes])
+    lead = _say(turn, "general_checklist.lead")
+    return "\n\n".join([*verdicts, lead, *procedures, steps, _say(turn, "general_checklist.ask"), *notes])
 
 
 def _steps(turn: Turn, actions: list[dict]) -> str:
