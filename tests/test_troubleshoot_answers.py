@@ -83,7 +83,7 @@ def _blocks(answer: str) -> list[str]:
 
 
 def test_a_timeout_question_is_answered_no_first_and_the_stopgap_is_not_offered(offline_advisor):
-    answer = ask(offline_advisor, "our 8-GPU NVLink box stalls in allreduce until the NCCL watchdog fires; is a bigger timeout the fix?").answer
+    answer = ask(offline_advisor, "our one 8-GPU NVLink server stalls in allreduce until the NCCL watchdog fires; is a bigger timeout the fix?").answer
     assert answer.startswith("No — a longer timeout only waits longer")
     assert _blocks(answer)[1].startswith("**Most likely cause: NCCL collective timed out (watchdog).**")
     assert "timedelta" not in answer  # the verdict rejects the stopgap, so no step offers it
@@ -108,7 +108,7 @@ def test_one_hot_card_in_chinese_leads_with_that_card_and_states_the_readings(of
 
 
 def test_low_utilisation_on_one_node_explains_gpu_util_and_skips_the_pulled_batch_lever(offline_advisor):
-    answer = ask(offline_advisor, "single server, 8 GPUs, micro-batch is already 1 and GPU-Util sits around 30-40%").answer
+    answer = ask(offline_advisor, "single server with 8 GPUs, micro-batch 1, and GPU-Util sits around 30-40%").answer
     blocks = _blocks(answer)
     assert blocks[0].startswith("**Most likely cause: Too little work per step")
     assert blocks[1].startswith("nvidia-smi's GPU-Util is the share of time")

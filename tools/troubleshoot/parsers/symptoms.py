@@ -63,7 +63,7 @@ _NVLINKED = re.compile(r"(?i)\bnvlink|\bsxm\d?\b|\b[hd]gx\b")
 # One node stated: "single node", "on one server", "单机", "一台机器". Not "only one node is slow" (one of several).
 _ONE_NODE_LITERALS = ("single", "Single", "one ", "One ", "单机", "单节点", "单台", "一台")
 _ONE_NODE = re.compile(
-    r"(?i)\bsingle[- ](?:\w+[- ]){0,3}?(?:node|server|machine|box|host)\b|\b(?:on|in) one (?:\w+[- ]){0,2}?(?:node|server|machine|box|host)\b"
+    r"(?i)\bsingle[- ](?:\w+[- ]){0,3}?(?:node|server|machine|box|host)\b|\b(?:on|in|our|with) one (?:\w+[- ]){0,3}?(?:node|server|machine|box|host)\b"
     r"|单机|单节点|单台(?:机器|服务器)|(?<![其另])一台(?:机器|服务器|主机)"
 )
 # A serving engine named, or one of its start-up settings: the job is inference, whatever the OOM looks like.
