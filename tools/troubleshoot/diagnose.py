@@ -3,7 +3,10 @@
 Pure: the rules come in as a ``RuleBook``; the text is scanned once per compiled regex, once per
 parser and once per keyword, so a 200 KB log takes milliseconds. Findings are ranked by
 ``rule.weight`` × strength of the evidence (log/parser evidence counts fully, a keyword in prose
-counts ``KEYWORD_STRENGTH``). Every finding carries the lines that triggered it.
+counts ``KEYWORD_STRENGTH``); the weight is raised by the stated setup a rule names in ``likely_when`` and
+capped by what it names in ``unlikely_when`` (one NVLink node: not the network between nodes). Every finding
+carries the lines that triggered it. A yes/no question the text asks ("should I raise the timeout?") comes back
+in ``answers`` with the leading cause's verdict, and steps that verdict already covers are not listed again.
 """
 
 from __future__ import annotations
