@@ -114,3 +114,11 @@ def test_low_utilisation_on_one_node_explains_gpu_util_and_skips_the_pulled_batc
     assert blocks[1].startswith("nvidia-smi's GPU-Util is the share of time")
     assert "per_device_train_batch_size" not in answer
     assert len(blocks) == len(set(blocks))
+
+
+def test_an_adapter_oom_that_fits_leads_with_what_changed_and_never_shards(offline_advisor):
+    answer = ask(offline_advisor, "lora on a 13b model across 8 a100 80gb still hits cuda oom now and then, micro-batch 1").answer
+    lead = _blocks(answer)[0]
+    assert "16 bytes per parameter" not in lead and "batch size or sequence length grew" in lead
+    assert "ds_zero3" not in answer and "load_in_4bit" in answer
+    assert "per_device_train_batch_size" not in answer  # micro-batch 1 has nothing left to halve

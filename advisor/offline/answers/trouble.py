@@ -52,7 +52,11 @@ def answer(turn: Turn) -> str:
     findings = [f for f in findings if f["score"] >= RELEVANT_SHARE * top["score"]]
     if top["family"] == CHECKLIST_FAMILY:
         return _family_checklist(turn, top, notes, verdicts)
-    parts = [*verdicts, _lead(turn, top, check, setup)]  # the question asked is answered before anything else
+    fit, futile, fits = _fit_check(turn) if top["family"] == "oom" else ("", (), False)
+    # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
+    # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
+    lead_index = 1 if fits and len(top["causes"]) > 1 else 0
+    parts = [*verdicts, _lead(turn, top, check, setup, lead_index)]  # the question asked is answered before anything else
     parts += [turn.text(reading) for reading in result.get("readings", [])]
     parts += _procedures(turn, result.get("answers", []))
     tried = _already_tried(turn)
@@ -61,15 +65,14 @@ def answer(turn: Turn) -> str:
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
     if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
         parts.append(_from_description(turn, top, {**result.get("stated", {}), **setup}))
-    futile: tuple[str, ...] = ()
     if top["family"] == "oom":
-        fit, futile = _fit_check(turn)
         parts.append(fit)
     if check and check.get("verdict") == "as_expected":
         parts.append(_say(turn, "measured_fine_next"))
     else:
         for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
-            parts.append(_finding(turn, rank, finding, [*tried, *futile], lead_cause=rank == 1 and check is None))
+            said = lead_index if rank == 1 and check is None else None
+            parts.append(_finding(turn, rank, finding, [*tried, *futile], said_in_lead=said))
     if check and "formula" in check:
         parts.append(_say(turn, "measured_formula", formula=check["formula"], low=number(check["expected_low_gbs"]),
                           high=number(check["expected_high_gbs"]), source=check["sources"][0]))  # fmt: skip
@@ -111,7 +114,7 @@ def _suspects_first(findings: list[dict], check: dict | None) -> list[dict]:
     return sorted(findings, key=lambda f: order.get(f["rule_id"], len(order)))
 
 
-def _lead(turn: Turn, top: dict, check: dict | None, setup: dict) -> str:
+def _lead(turn: Turn, top: dict, check: dict | None, setup: dict, cause_index: int = 0) -> str:
     """The first sentence answers: the verdict on a measured figure, or the likeliest cause and why, never a title alone."""
     if check and "missing" in check:
         return _say(turn, "measured_missing", measured=number(check["measured_gbs"]), need=check["missing"], cause=turn.text(top["title"]))
@@ -129,7 +132,7 @@ def _lead(turn: Turn, top: dict, check: dict | None, setup: dict) -> str:
             lead += turn.t(" ", "") + _say(turn, f"measured_shape.{check['shape']}", one_low=number(check.get("one_nic_low_gbs") or 0),
                                one_high=number(check.get("one_nic_high_gbs") or 0))  # fmt: skip
         return lead
-    cause = turn.text(top["causes"][0]) if top["causes"] else ""
+    cause = turn.text(top["causes"][cause_index]) if top["causes"] else ""
     return _say(turn, "lead_cause", title=turn.text(top["title"]), cause=cause).strip()
 
 
@@ -218,28 +221,29 @@ def _fact(turn: Turn, field: str, value: object) -> str:
     return _say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown)
 
 
-def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...]]:
+def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
     """An OOM with a stated model, training method and card: does it fit at all, and if not, what does; with the
-    levers that cannot help (all those that shrink activations, when the model states alone overflow the card)."""
+    levers that cannot help (all those that shrink activations, when the model states alone overflow the card), and
+    whether the setup as stated fits by the estimate.
     model = model_of(turn)
     task, named = task_of(turn)
     s = turn.slots
     card = {"gpu": s.gpus[0]} if s.gpus else {"gpu_memory_gb": s.gpu_memory_gb} if s.gpu_memory_gb else None
     if model is None or card is None or not named or task not in TRAINING_TASKS:
-        return "", ()
+        return "", (), False
     base = {"model": model, "mode": "training", "precision": precision_for(turn, task), "batch": s.batch_size,
             "context": s.context_length, **card}  # fmt: skip
     stated = _estimate(turn, {**base, "method": tool_method(task)})
     if stated is None:
-        return "", ()
+        return "", (), False
     label = turn.t(*TASK_LABEL[task])
     figures = {"task": label, "model": turn.text(stated["model_label"]), "capacity": number(stated["gpu_capacity_gb"]),
                "total": number(stated["total_per_gpu_gb"]), "card": stated["gpu"]}  # fmt: skip
     states = sum(item["value"] for item in stated["items"] if item["key"] in MODEL_STATES)
     if stated["verdict"] != "does_not_fit":
-        return _say(turn, "fits_by_estimate", **figures), ()
+        return _say(turn, "fits_by_estimate", **figures), (), True
     if states < stated["gpu_capacity_gb"]:
-        return _say(turn, "over_by_activations", states=number(states), **figures), ()
+        return _say(turn, "over_by_activations", states=number(states), **figures), (), False
     lines = [_say(turn, "cannot_fit", states=number(states), per_param=number(states / stated["params_b"]), **figures)]
     lines.append(_say(turn, "what_fits"))
     if tool_method(task) == "full":
@@ -254,7 +258,7 @@ def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...]]:
             break
     else:
         lines.append("- " + _say(turn, "nothing_sharded", count=SHARDED_COUNTS[-1]))
-    return "\n".join(lines), ACTIVATION_LEVERS
+    return "\n".join(lines), ACTIVATION_LEVERS, False
 
 
 def _estimate(turn: Turn, args: dict) -> dict | None:
@@ -312,8 +316,8 @@ def _parsed(turn: Turn, field: str, value: object) -> str:
     return f"{name} {shown}{PARSED_UNITS.get(unit, '')}"
 
 
-def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), lead_cause: bool = False) -> str:
-    """One ranked cause with its evidence and steps; ``lead_cause``: its first cause was said in the lead already."""
+def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), said_in_lead: int | None = None) -> str:
+    """One ranked cause with its evidence and steps; ``said_in_lead``: which of its causes the lead said already."""
     evidence = finding["evidence"][0] if finding["evidence"] and not _described(finding) else None
     lines = [f"**{rank}. {turn.text(finding['title'])}**"]
     if finding.get("stated"):
@@ -324,7 +328,7 @@ def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), lead_c
     if finding["parsed"] and evidence:  # figures read from a description are listed once, as stated facts
         values = "; ".join(_parsed(turn, field, value) for field, value in list(finding["parsed"].items())[:6])
         lines.append(turn.t("Read from the log: ", "从日志读出：") + values)
-    causes = finding["causes"][1:3] if lead_cause else finding["causes"][:3]
+    causes = [cause for index, cause in enumerate(finding["causes"][:3]) if index != said_in_lead]
     if causes:
         lines.append(turn.t("Likely causes: ", "可能原因：") + turn.t(" ", "").join(turn.text(c) for c in causes))
     for action in [a for a in finding["actions"] if a.get("lever") not in tried][:4]:
