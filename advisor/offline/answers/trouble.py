@@ -224,7 +224,7 @@ def _fact(turn: Turn, field: str, value: object) -> str:
 def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
     """An OOM with a stated model, training method and card: does it fit at all, and if not, what does; with the
     levers that cannot help (all those that shrink activations, when the model states alone overflow the card), and
-    whether the setup as stated fits by the estimate.
+    whether the setup as stated fits by the estimate."""
     model = model_of(turn)
     task, named = task_of(turn)
     s = turn.slots
