@@ -187,11 +187,13 @@ def _asks(question: YesNoQuestion, lowered: str) -> bool:
 
 def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding]) -> QuestionAnswer:
     """The leading cause's own verdict on the question when it has one (a double-bit ECC error: not before the
-    remap test), else the question's general verdict."""
+    remap test), its own steps then being the procedure; else the question's general verdict and procedure."""
     lead = rules.rule(findings[0].rule_id) if findings else None
-    verdict = (lead.asks.get(question.id) if lead else None) or question.verdict
+    own = lead.asks.get(question.id) if lead else None
+    if own is not None:
+        return QuestionAnswer(id=question.id, verdict=own)
     return QuestionAnswer(
-        id=question.id, verdict=verdict, procedure_title=question.procedure_title, procedure=question.procedure
+        id=question.id, verdict=question.verdict, procedure_title=question.procedure_title, procedure=question.procedure
     )
 
 
