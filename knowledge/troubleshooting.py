@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from knowledge.catalog import CatalogError
 
 RULES_DIR = Path(__file__).parent / "troubleshooting"
+# Yes/no questions a report may ask, beside the rule files (a subfolder, so the rule-file glob does not read it).
+QUESTIONS_FILE = Path("questions") / "yes_no.yaml"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader reads xid.yaml ~10× faster
 Family = Literal["oom", "utilization", "thermal", "xid", "nccl", "hardware", "checklist"]
 FAMILIES: tuple[str, ...] = Family.__args__  # type: ignore[attr-defined]
@@ -53,3 +55,22 @@ def read_rule_files(directory: Path = RULES_DIR) -> list[RuleFile]:
             raise CatalogError(f"{path}: family '{file.family}' must match the file name")
         files.append(RuleFile(path, file.family, file.source, file.rules))
     return files
+
+
+class _QuestionFileSchema(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: str = Field(min_length=3)
+    shared: Any = Field(None, description="Free-form block that only holds YAML anchors.")
+    questions: list[Any] = Field(min_length=1)
+
+
+def read_question_file(directory: Path = RULES_DIR) -> list[Any]:
+    """The yes/no questions of ``directory/questions/yes_no.yaml``, unvalidated; none when the file is absent."""
+    path = directory / QUESTIONS_FILE
+    if not path.exists():
+        return []
+    try:
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+        return _QuestionFileSchema.model_validate(raw).questions
+    except (yaml.YAMLError, ValidationError) as exc:
+        raise CatalogError(f"{path}: not a valid question file: {exc}") from exc

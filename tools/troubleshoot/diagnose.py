@@ -3,7 +3,10 @@
 Pure: the rules come in as a ``RuleBook``; the text is scanned once per compiled regex, once per
 parser and once per keyword, so a 200 KB log takes milliseconds. Findings are ranked by
 ``rule.weight`` × strength of the evidence (log/parser evidence counts fully, a keyword in prose
-counts ``KEYWORD_STRENGTH``). Every finding carries the lines that triggered it.
+counts ``KEYWORD_STRENGTH``); the weight is raised by the stated setup a rule names in ``likely_when`` and
+capped by what it names in ``unlikely_when`` (one NVLink node: not the network between nodes). Every finding
+carries the lines that triggered it. A yes/no question the text asks ("should I raise the timeout?") comes back
+in ``answers`` with the leading cause's verdict, and steps that verdict already covers are not listed again.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from tools.troubleshoot.parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
-from tools.troubleshoot.rulebook import Action, Rule, RuleBook, RuleMatcher
+from tools.troubleshoot.rulebook import Action, Rule, RuleBook, RuleMatcher, YesNoQuestion
 from tools.troubleshoot.stated import StatedSetup
 
 MAX_INPUT_BYTES = 200 * 1024
@@ -102,6 +105,15 @@ class MemoryHint(BaseModel):
     model: str | None = Field(None, description="Model id from the request, if any.")
 
 
+class QuestionAnswer(BaseModel):
+    """A yes/no question asked inside the report, answered by the leading cause's verdict (or the question's own)."""
+
+    id: str
+    verdict: Text
+    procedure_title: Text | None = None
+    procedure: list[Action] = Field(default_factory=list, description="Steps that settle it (the card-or-slot swap test).")
+
+
 class Diagnosis(BaseModel):
     language: Literal["en", "zh"]
     findings: list[Finding] = Field(description="Ranked, most likely first; empty when nothing matched.")
@@ -119,6 +131,12 @@ class Diagnosis(BaseModel):
         default_factory=dict,
         description="Figures the user measured, e.g. busbw_gbs (NCCL all_reduce bus bandwidth); check them with check_measured.",
     )
+    answers: list[QuestionAnswer] = Field(
+        default_factory=list, description="Yes/no questions the text asks, each with its verdict; say these first."
+    )
+    readings: list[Text] = Field(
+        default_factory=list, description="What a described symptom's figure measures (GPU-Util is time-active, not SM use)."
+    )
 
 
 def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
@@ -128,10 +146,16 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     lowered = text.casefold()
     records = {name: _index(PARSERS[name].function(text)) for name in rules.parsers()}
     setup = {**_stated_in_text(records.get("symptoms", {})), **(request.setup.values() if request.setup else {})}
+    asked = [question for question in rules.questions if _asks(question, lowered)]
+    asked_ids = frozenset(question.id for question in asked)
     findings = [
-        finding for matcher in rules.matchers if (finding := _evaluate(matcher, text, lowered, lines, records, setup))
-    ]
-    findings = _causes_for_symptoms(findings, rules, setup)
+        finding for matcher in rules.matchers
+        if (finding := _evaluate(matcher, text, lowered, lines, records, setup, asked_ids))
+    ]  # fmt: skip
+    readings = list({
+        meaning.en: meaning for finding in findings if finding.described and (meaning := rules.rule(finding.rule_id).meaning)
+    }.values())  # fmt: skip
+    findings = _causes_for_symptoms(findings, rules, setup, asked_ids)
     findings = [finding for finding in findings if not rules.rule(finding.rule_id).ruled_out(setup)]
     if any(finding.family != CHECKLIST_FAMILY for finding in findings):
         findings = [finding for finding in findings if finding.family != CHECKLIST_FAMILY]
@@ -151,6 +175,25 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)),
         stated=setup,
         measured=_measured(records.get("symptoms", {})),
+        answers=[_answer(question, rules, findings) for question in asked],
+        readings=readings,
+    )
+
+
+def _asks(question: YesNoQuestion, lowered: str) -> bool:
+    ascii_text = lowered.isascii()
+    return any(_find_keyword(lowered, cue) >= 0 for cue in question.compiled_cues if cue.isascii() or not ascii_text)
+
+
+def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding]) -> QuestionAnswer:
+    """The leading cause's own verdict on the question when it has one (a double-bit ECC error: not before the
+    remap test), its own steps then being the procedure; else the question's general verdict and procedure."""
+    lead = rules.rule(findings[0].rule_id) if findings else None
+    own = lead.asks.get(question.id) if lead else None
+    if own is not None:
+        return QuestionAnswer(id=question.id, verdict=own)
+    return QuestionAnswer(
+        id=question.id, verdict=question.verdict, procedure_title=question.procedure_title, procedure=question.procedure
     )
 
 
@@ -205,7 +248,7 @@ def _index(records: list[ParsedRecord]) -> RecordIndex:
 
 def _evaluate(
     matcher: RuleMatcher, text: str, lowered: str, lines: list[str], records: dict[str, RecordIndex],
-    setup: dict[str, Value],
+    setup: dict[str, Value], asked: frozenset[str] = frozenset(),
 ) -> Finding | None:
     evidence: list[Evidence] = []
     parsed: dict[str, Value] = {}
@@ -241,29 +284,40 @@ def _evaluate(
     if not evidence:
         return None
     strong = strong and not all(item.source == "description" for item in evidence)
-    return _finding(matcher.rule, matcher.rule.weight, strong, evidence, parsed, setup)
+    return _finding(matcher.rule, matcher.rule.weight, strong, evidence, parsed, setup, asked=asked)
 
 
 def _finding(
     rule: Rule, base: float, strong: bool, evidence: list[Evidence], parsed: dict[str, Value], setup: dict[str, Value],
-    symptom: str | None = None,
+    symptom: str | None = None, asked: frozenset[str] = frozenset(),
 ) -> Finding:
-    """The rule's finding, its weight raised by what the stated setup makes likelier."""
+    """The rule's finding, its weight raised or lowered by what the stated setup says, without the steps the
+    setup makes wrong or an asked question's verdict already covers."""
     weight, because = rule.weight_given(base, setup)
     return Finding(
         rule_id=rule.id, family=rule.family, title=rule.title,
         score=round(weight * (1.0 if strong else KEYWORD_STRENGTH), 3),
-        evidence=evidence, parsed=parsed, causes=rule.causes, actions=rule.actions, docs=rule.docs, meta=rule.meta,
+        evidence=evidence, parsed=parsed, causes=rule.causes, docs=rule.docs, meta=rule.meta,
+        actions=[action for action in rule.actions if action.applies(setup, asked)],
         symptom=symptom, stated={field: setup[field] for field in because if field in setup},
     )  # fmt: skip
 
 
 def _stated_in_text(index: RecordIndex) -> dict[str, Value]:
-    """Setup facts the symptom parser read from the text itself ("num_workers=2")."""
+    """Setup facts the symptom parser read from the text itself ("num_workers=2", "single node"), and the
+    temperatures given: the hottest, and how far it stands above the coolest when several are given."""
     stated: dict[str, Value] = {}
     for record in index.get(("kind", "setting"), []):
         for field, value in record.values.items():
             stated.setdefault(field, value)
+    temperatures = [
+        value for record in index.get(("kind", "temperature"), [])
+        if isinstance(value := record.values.get("temperature_c"), float)
+    ]  # fmt: skip
+    if temperatures:
+        stated["temperature_c"] = max(temperatures)
+    if len(temperatures) >= 2:
+        stated["temperature_spread_c"] = max(temperatures) - min(temperatures)
     return stated
 
 
@@ -276,7 +330,9 @@ def _measured(index: RecordIndex) -> dict[str, Value]:
     return measured
 
 
-def _causes_for_symptoms(findings: list[Finding], rules: RuleBook, setup: dict[str, Value]) -> list[Finding]:
+def _causes_for_symptoms(
+    findings: list[Finding], rules: RuleBook, setup: dict[str, Value], asked: frozenset[str] = frozenset()
+) -> list[Finding]:
     """A symptom known only from a description ("utilisation is 30-40%") is replaced by the causes that explain it,
     each ranked by its likelihood given the stated setup. A symptom read from a log keeps its own finding: the log
     names what happened, and a cause it does not show is a guess."""
@@ -291,7 +347,7 @@ def _causes_for_symptoms(findings: list[Finding], rules: RuleBook, setup: dict[s
         if finding.rule_id not in {rule.id for rule in causes}:
             del by_rule[finding.rule_id]
         for rule in causes:
-            candidate = _finding(rule, rule.explains[symptom], False, finding.evidence, finding.parsed, setup, symptom)
+            candidate = _finding(rule, rule.explains[symptom], False, finding.evidence, finding.parsed, setup, symptom, asked)
             known = by_rule.get(rule.id)
             if known is None:
                 by_rule[rule.id] = candidate

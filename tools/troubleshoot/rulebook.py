@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError
-from knowledge.troubleshooting import RULES_DIR, Family, read_rule_files
+from knowledge.troubleshooting import RULES_DIR, Family, read_question_file, read_rule_files
 from tools.troubleshoot.parsers import PARSERS, Value
 from tools.troubleshoot.stated import SETUP_FIELDS
 
@@ -106,7 +106,7 @@ class Patterns(BaseModel):
 Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context", "workers"]
 Symptom = Literal[
     "low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang", "slow_interconnect",
-    "busy_but_slow",
+    "busy_but_slow", "slow_training",
 ]
 
 
@@ -132,7 +132,8 @@ class StatedContext(BaseModel):
 
 
 class Likelihood(StatedContext):
-    """A stated setup that makes a cause likelier: ``when`` all hold, the rule's weight is at least ``weight``."""
+    """A stated setup that makes a cause likelier: ``when`` all hold, the rule's weight is at least ``weight``
+    (or, under ``unlikely_when``, at most ``weight``)."""
 
     weight: float = Field(gt=0, le=1)
 
@@ -145,6 +146,56 @@ class Action(BaseModel):
     zh: str
     command: str | None = Field(None, description="Verbatim command/env/config, e.g. 'nvidia-smi -q -d PERFORMANCE'.")
     lever: Lever | None = Field(None, description="The setting this action changes; an action whose lever the user already pulled is not repeated.")
+    skip_when: list[StatedContext] = Field(
+        default_factory=list,
+        description="Stated setups for which this step is the wrong advice (ZeRO-3 across GPUs for a LoRA job).",
+    )
+
+    only_when: list[StatedContext] = Field(
+        default_factory=list, description="Stated setups this step is for (one of them must hold); empty: any setup."
+    )
+    stopgap_for: list[str] = Field(
+        default_factory=list,
+        description="Yes/no question ids whose verdict already covers this step (raising the timeout): when one of "
+        "them was asked, the verdict says it and the step is not listed again.",
+    )
+
+    def applies(self, setup: dict[str, Value], asked: frozenset[str] = frozenset()) -> bool:
+        """False for a step the stated setup makes wrong, or one a question's verdict already answers."""
+        if self.only_when and not any(context.holds(setup) for context in self.only_when):
+            return False
+        return not any(context.holds(setup) for context in self.skip_when) and asked.isdisjoint(self.stopgap_for)
+
+
+class YesNoQuestion(BaseModel):
+    """A yes/no question users put inside a report ("should I just raise the timeout?"), answered first.
+
+    ``verdict`` is the answer when the leading cause has none of its own (``Rule.asks``); ``procedure`` holds the
+    steps that settle the question when the verdict is "test it" (move the card, see whether the fault follows it)."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    cues: Keywords = Field(description="Phrases that ask this question, matched like rule keywords.")
+    verdict: Text
+    procedure_title: Text | None = None
+    procedure: list[Action] = Field(default_factory=list)
+    source: str | None = None
+
+    _cues: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="after")
+    def _compile(self) -> YesNoQuestion:
+        cues = [c.casefold().strip() for c in (*self.cues.en, *self.cues.zh)]
+        if not cues or any(not c for c in cues):
+            raise ValueError(f"question {self.id!r} needs non-empty cues")
+        if self.procedure and self.procedure_title is None:
+            raise ValueError(f"question {self.id!r} has a procedure without a procedure_title")
+        self._cues = tuple(dict.fromkeys(cues))
+        return self
+
+    @property
+    def compiled_cues(self) -> tuple[str, ...]:
+        return self._cues
 
 
 class Rule(BaseModel):
@@ -171,9 +222,20 @@ class Rule(BaseModel):
     likely_when: list[Likelihood] = Field(
         default_factory=list, description="Stated setups that raise this cause's weight (a multi-node job: the network)."
     )
+    unlikely_when: list[Likelihood] = Field(
+        default_factory=list,
+        description="Stated setups that make this cause less likely: its weight is at most the given one "
+        "(one NVLink node: the network between nodes).",
+    )
     ruled_out_when: list[StatedContext] = Field(
         default_factory=list,
         description="Stated setups in which this cause cannot apply (a serving engine's OOM is not a training step's).",
+    )
+    meaning: Text | None = Field(
+        None, description="For a symptom rule: what the symptom's figure measures, said once when the symptom is described."
+    )
+    asks: dict[str, Text] = Field(
+        default_factory=dict, description="Yes/no question id → the verdict when this cause leads (overrides the question's own)."
     )
     meta: dict[str, str] = Field(default_factory=dict, description="Source facts, e.g. NVIDIA's Xid resolution buckets.")
     source: str | None = None
@@ -234,12 +296,17 @@ class Rule(BaseModel):
         return self._keywords
 
     def weight_given(self, base: float, setup: dict[str, Value]) -> tuple[float, list[str]]:
-        """``base`` raised by every ``likely_when`` the stated setup satisfies, and the setup fields that raised it."""
+        """``base`` raised by every ``likely_when`` the stated setup satisfies and then capped by every
+        ``unlikely_when`` it satisfies (stated evidence against a cause outweighs evidence for it), with the setup
+        fields that raised it."""
         weight, because = base, []
         for likelihood in self.likely_when:
             if likelihood.holds(setup) and likelihood.weight > weight:
                 weight = likelihood.weight
                 because = [f for c in likelihood._conditions for f in c.fields()]
+        for unlikely in self.unlikely_when:
+            if unlikely.holds(setup) and unlikely.weight < weight:
+                weight, because = unlikely.weight, []
         return weight, because
 
     def ruled_out(self, setup: dict[str, Value]) -> bool:
@@ -264,6 +331,7 @@ class RuleBook(BaseModel):
 
     rules: list[Rule]
     sources: dict[str, str] = Field(description="Family → where its facts come from.")
+    questions: list[YesNoQuestion] = Field(default_factory=list, description="Yes/no questions a report may ask.")
     _matchers: tuple[RuleMatcher, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
@@ -272,6 +340,12 @@ class RuleBook(BaseModel):
         duplicated = sorted({i for i in ids if ids.count(i) > 1})
         if duplicated:
             raise ValueError(f"duplicate rule ids {duplicated}")
+        known = {question.id for question in self.questions}
+        named = {(rule.id, asked) for rule in self.rules for asked in rule.asks}
+        named |= {(rule.id, asked) for rule in self.rules for action in rule.actions for asked in action.stopgap_for}
+        unknown = sorted((rule_id, asked) for rule_id, asked in named if asked not in known)
+        if unknown:
+            raise ValueError(f"rules answer questions that are not in the question file: {unknown}")
         self._matchers = tuple(
             RuleMatcher(rule, rule.parser, rule.lookup, rule.conditions, rule.regexes, rule.keywords)
             for rule in self.rules
@@ -310,8 +384,14 @@ def read_rulebook(directory: Path = RULES_DIR) -> RuleBook:
                 raise CatalogError(f"{file.path}: rule {index} ({label}) is invalid:\n{exc}") from exc
             if rules[-1].family != file.family:
                 raise CatalogError(f"{file.path}: rule {index} ({label}) has family '{rules[-1].family}', not '{file.family}'")
+    questions = []
+    for index, item in enumerate(read_question_file(directory), start=1):
+        try:
+            questions.append(YesNoQuestion.model_validate(item))
+        except ValidationError as exc:
+            raise CatalogError(f"{directory}: yes/no question {index} is invalid:\n{exc}") from exc
     try:
-        return RuleBook(rules=rules, sources=sources)
+        return RuleBook(rules=rules, sources=sources, questions=questions)
     except ValidationError as exc:
         raise CatalogError(f"{directory}: {exc}") from exc
 

@@ -17,6 +17,9 @@ from advisor.offline.turn import Turn
 from tools.troubleshoot.diagnose import CHECKLIST_FAMILY
 
 SHOWN_FINDINGS = 3
+# A cause scored below this share of the leading one is not worth the reader's time next to it (the network
+# between nodes when the user runs one NVLink node): it is left out rather than ranked third.
+RELEVANT_SHARE = 0.25
 WORDING = Wording("trouble_text.yaml")
 TRAINING_TASKS = ("full_finetune", "pretrain", "lora", "qlora")
 MODEL_STATES = ("weights", "gradients", "optimizer_states")  # what a training step holds before any activation
@@ -42,27 +45,34 @@ def answer(turn: Turn) -> str:
     notes = [f"ℹ️ {turn.text(n)}" for n in result["notes"]]
     check = _measured_check(turn, result)
     findings = _suspects_first(result["findings"], check)
-    if not findings:
-        return _general_checklist(turn, notes[:-1])  # the tool's last note asks for logs; the checklist ends with that
+    verdicts = [turn.text(asked["verdict"]) for asked in result.get("answers", [])]
+    if not findings:  # the tool's last note asks for logs; the checklist ends with that
+        return _general_checklist(turn, notes[:-1], verdicts, _procedures(turn, result.get("answers", [])))
     top = findings[0]
+    findings = [f for f in findings if f["score"] >= RELEVANT_SHARE * top["score"]]
     if top["family"] == CHECKLIST_FAMILY:
-        return _family_checklist(turn, top, notes)
-    parts = [_lead(turn, top, check, setup)]
+        return _family_checklist(turn, top, notes, verdicts)
+    fit, futile, fits = _fit_check(turn) if top["family"] == "oom" else ("", (), False)
+    # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
+    # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
+    lead_index = 1 if fits and len(top["causes"]) > 1 else 0
+    parts = [*verdicts, _lead(turn, top, check, setup, lead_index)]  # the question asked is answered before anything else
+    parts += [turn.text(reading) for reading in result.get("readings", [])]
+    parts += _procedures(turn, result.get("answers", []))
     tried = _already_tried(turn)
     if tried:
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
     if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
         parts.append(_from_description(turn, top, {**result.get("stated", {}), **setup}))
-    futile: tuple[str, ...] = ()
     if top["family"] == "oom":
-        fit, futile = _fit_check(turn)
         parts.append(fit)
     if check and check.get("verdict") == "as_expected":
         parts.append(_say(turn, "measured_fine_next"))
     else:
         for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
-            parts.append(_finding(turn, rank, finding, [*tried, *futile], lead_cause=rank == 1 and check is None))
+            said = lead_index if rank == 1 and check is None else None
+            parts.append(_finding(turn, rank, finding, [*tried, *futile], said_in_lead=said))
     if check and "formula" in check:
         parts.append(_say(turn, "measured_formula", formula=check["formula"], low=number(check["expected_low_gbs"]),
                           high=number(check["expected_high_gbs"]), source=check["sources"][0]))  # fmt: skip
@@ -104,7 +114,7 @@ def _suspects_first(findings: list[dict], check: dict | None) -> list[dict]:
     return sorted(findings, key=lambda f: order.get(f["rule_id"], len(order)))
 
 
-def _lead(turn: Turn, top: dict, check: dict | None, setup: dict) -> str:
+def _lead(turn: Turn, top: dict, check: dict | None, setup: dict, cause_index: int = 0) -> str:
     """The first sentence answers: the verdict on a measured figure, or the likeliest cause and why, never a title alone."""
     if check and "missing" in check:
         return _say(turn, "measured_missing", measured=number(check["measured_gbs"]), need=check["missing"], cause=turn.text(top["title"]))
@@ -122,26 +132,39 @@ def _lead(turn: Turn, top: dict, check: dict | None, setup: dict) -> str:
             lead += turn.t(" ", "") + _say(turn, f"measured_shape.{check['shape']}", one_low=number(check.get("one_nic_low_gbs") or 0),
                                one_high=number(check.get("one_nic_high_gbs") or 0))  # fmt: skip
         return lead
-    cause = turn.text(top["causes"][0]) if top["causes"] else ""
+    cause = turn.text(top["causes"][cause_index]) if top["causes"] else ""
     return _say(turn, "lead_cause", title=turn.text(top["title"]), cause=cause).strip()
 
 
-def _family_checklist(turn: Turn, finding: dict, notes: list[str]) -> str:
+def _family_checklist(turn: Turn, finding: dict, notes: list[str], verdicts: list[str] = ()) -> str:
     """A problem named only by its family ("loss goes NaN"): the checks that tell its usual causes apart, in order,
-    then which output to send, by command."""
+    then which output to send, by command; a yes/no question asked is answered first all the same."""
     lines = [_say(turn, "checklist_lead", family=turn.text(finding["title"]))]
     lines += [turn.text(cause) for cause in finding["causes"][:1]]
     steps = _steps(turn, finding["actions"])
     ask = _say(turn, f"checklist_ask.{finding['rule_id']}")
     related(turn, turn.text(finding["title"]))
-    return "\n\n".join([turn.t(" ", "").join(lines), steps, ask, *notes])
+    return "\n\n".join([*verdicts, turn.t(" ", "").join(lines), steps, ask, *notes])
 
 
-def _general_checklist(turn: Turn, notes: list[str]) -> str:
-    """Nothing matched, not even a symptom family: a first triage everyone can run, then the outputs to send."""
+def _procedures(turn: Turn, answers: list[dict]) -> list[str]:
+    """The steps that settle a question asked (the card-or-slot swap test), each procedure once even when two
+    questions share it ("is it the card? should I replace it?")."""
+    shown: dict[str, str] = {}
+    for asked in answers:
+        if asked.get("procedure"):
+            title = turn.text(asked["procedure_title"])
+            shown.setdefault(title, f"**{title}**\n" + _steps(turn, asked["procedure"]))
+    return list(shown.values())
+
+
+def _general_checklist(turn: Turn, notes: list[str], verdicts: list[str] = (), procedures: list[str] = ()) -> str:
+    """Nothing matched, not even a symptom family: a first triage everyone can run, then the outputs to send; a
+    yes/no question asked is answered first, with the procedure that settles it."""
     entry = WORDING.data["general_checklist"]
     steps = _steps(turn, entry["steps"])
-    return "\n\n".join([_say(turn, "general_checklist.lead"), steps, _say(turn, "general_checklist.ask"), *notes])
+    lead = _say(turn, "general_checklist.lead")
+    return "\n\n".join([*verdicts, lead, *procedures, steps, _say(turn, "general_checklist.ask"), *notes])
 
 
 def _steps(turn: Turn, actions: list[dict]) -> str:
@@ -182,9 +205,9 @@ def _from_description(turn: Turn, finding: dict, setup: dict) -> str:
         facts.append(_say(turn, "fact.gpu_util_range", low=number(parsed["gpu_util_low_percent"]), high=number(parsed["gpu_util_high_percent"])))
     elif "gpu_util_percent" in parsed:
         facts.append(_say(turn, "fact.gpu_util_percent", value=number(parsed["gpu_util_percent"])))
-    if "temperature_c" in parsed:
-        facts.append(_say(turn, "fact.temperature_c", value=number(parsed["temperature_c"])))
     stated = {**setup, **finding.get("stated", {})}
+    if "temperature_c" in parsed and "temperature_c" not in stated:
+        facts.append(_say(turn, "fact.temperature_c", value=number(parsed["temperature_c"])))
     facts += [_fact(turn, field, value) for field, value in stated.items()]
     if not facts:
         facts.append(_say(turn, "fact.symptom_only"))
@@ -198,28 +221,29 @@ def _fact(turn: Turn, field: str, value: object) -> str:
     return _say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown)
 
 
-def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...]]:
+def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
     """An OOM with a stated model, training method and card: does it fit at all, and if not, what does; with the
-    levers that cannot help (all those that shrink activations, when the model states alone overflow the card)."""
+    levers that cannot help (all those that shrink activations, when the model states alone overflow the card), and
+    whether the setup as stated fits by the estimate."""
     model = model_of(turn)
     task, named = task_of(turn)
     s = turn.slots
     card = {"gpu": s.gpus[0]} if s.gpus else {"gpu_memory_gb": s.gpu_memory_gb} if s.gpu_memory_gb else None
     if model is None or card is None or not named or task not in TRAINING_TASKS:
-        return "", ()
+        return "", (), False
     base = {"model": model, "mode": "training", "precision": precision_for(turn, task), "batch": s.batch_size,
             "context": s.context_length, **card}  # fmt: skip
     stated = _estimate(turn, {**base, "method": tool_method(task)})
     if stated is None:
-        return "", ()
+        return "", (), False
     label = turn.t(*TASK_LABEL[task])
     figures = {"task": label, "model": turn.text(stated["model_label"]), "capacity": number(stated["gpu_capacity_gb"]),
                "total": number(stated["total_per_gpu_gb"]), "card": stated["gpu"]}  # fmt: skip
     states = sum(item["value"] for item in stated["items"] if item["key"] in MODEL_STATES)
     if stated["verdict"] != "does_not_fit":
-        return _say(turn, "fits_by_estimate", **figures), ()
+        return _say(turn, "fits_by_estimate", **figures), (), True
     if states < stated["gpu_capacity_gb"]:
-        return _say(turn, "over_by_activations", states=number(states), **figures), ()
+        return _say(turn, "over_by_activations", states=number(states), **figures), (), False
     lines = [_say(turn, "cannot_fit", states=number(states), per_param=number(states / stated["params_b"]), **figures)]
     lines.append(_say(turn, "what_fits"))
     if tool_method(task) == "full":
@@ -234,7 +258,7 @@ def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...]]:
             break
     else:
         lines.append("- " + _say(turn, "nothing_sharded", count=SHARDED_COUNTS[-1]))
-    return "\n".join(lines), ACTIVATION_LEVERS
+    return "\n".join(lines), ACTIVATION_LEVERS, False
 
 
 def _estimate(turn: Turn, args: dict) -> dict | None:
@@ -292,8 +316,8 @@ def _parsed(turn: Turn, field: str, value: object) -> str:
     return f"{name} {shown}{PARSED_UNITS.get(unit, '')}"
 
 
-def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), lead_cause: bool = False) -> str:
-    """One ranked cause with its evidence and steps; ``lead_cause``: its first cause was said in the lead already."""
+def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), said_in_lead: int | None = None) -> str:
+    """One ranked cause with its evidence and steps; ``said_in_lead``: which of its causes the lead said already."""
     evidence = finding["evidence"][0] if finding["evidence"] and not _described(finding) else None
     lines = [f"**{rank}. {turn.text(finding['title'])}**"]
     if finding.get("stated"):
@@ -304,7 +328,7 @@ def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), lead_c
     if finding["parsed"] and evidence:  # figures read from a description are listed once, as stated facts
         values = "; ".join(_parsed(turn, field, value) for field, value in list(finding["parsed"].items())[:6])
         lines.append(turn.t("Read from the log: ", "从日志读出：") + values)
-    causes = finding["causes"][1:3] if lead_cause else finding["causes"][:3]
+    causes = [cause for index, cause in enumerate(finding["causes"][:3]) if index != said_in_lead]
     if causes:
         lines.append(turn.t("Likely causes: ", "可能原因：") + turn.t(" ", "").join(turn.text(c) for c in causes))
     for action in [a for a in finding["actions"] if a.get("lever") not in tried][:4]:

@@ -15,7 +15,7 @@ _CHINESE_PERCENT = r"(?:百分之)?(?P<cn>[一二三四五六七八九]{0,2}十[
 _UTIL_LITERALS = ("利用率", "使用率", "util", "Util", "UTIL")
 _UTIL_PATTERNS = [
     re.compile(r"(?:利用率|使用率)[^\d\n%％。，,]{0,12}?" + _PERCENT),
-    re.compile(r"(?i)\butil(?:i[sz]ation)?\b[^\d\n%]{0,24}?" + _PERCENT),
+    re.compile(r"(?i)\butil(?:i[sz]ation)?\b[^\d\n%]{0,40}?" + _PERCENT),
     re.compile(r"(?i)" + _PERCENT + r"\s*(?:的)?\s*(?:GPU\s*)?(?:util(?:i[sz]ation)?\b|利用率|使用率)"),
     # The words between may hold a numeral of their own ("一直在三十多"): the shortest gap before a whole number wins.
     re.compile(r"(?:利用率|使用率)[^\d\n%％。，,]{0,8}?" + _CHINESE_PERCENT),
@@ -57,18 +57,30 @@ _PCIE_ONLY = re.compile(
     r"|(?:a100|h100|h800|a800|l40s?|gpus?|cards?|卡)\s*(?:\(|（)?\s*pcie\b"
     r"|\bno\s+nvlink|\bwithout\s+nvlink|没有\s*nvlink|无\s*nvlink|不带\s*nvlink"
 )
+# GPUs of a node on NVLink: "NVLink", "8x H100 SXM", "an HGX/DGX box" (a line that says "no NVLink" reads as PCIe above).
+_LINK_LITERALS = ("pcie", "PCIe", "PCIE", "Pcie", "nvlink", "NVLink", "NVLINK", "NVlink", "sxm", "SXM", "hgx", "HGX", "dgx", "DGX")
+_NVLINKED = re.compile(r"(?i)\bnvlink|\bsxm\d?\b|\b[hd]gx\b")
+# One node stated: "single node", "on one server", "单机", "一台机器". Not "only one node is slow" (one of several).
+_ONE_NODE_LITERALS = ("single", "Single", "one ", "One ", "单机", "单节点", "单台", "一台")
+_ONE_NODE = re.compile(
+    r"(?i)\bsingle[- ](?:\w+[- ]){0,3}?(?:node|server|machine|box|host)\b|\b(?:on|in|our|with) one (?:\w+[- ]){0,3}?(?:node|server|machine|box|host)\b"
+    r"|单机|单节点|单台(?:机器|服务器)|(?<![其另])一台(?:机器|服务器|主机)"
+)
 # A serving engine named, or one of its start-up settings: the job is inference, whatever the OOM looks like.
 _SERVING_LITERALS = ("vllm", "vLLM", "VLLM", "sglang", "SGLang", "SGLANG", "max_model_len", "max-model-len", "gpu_memory_utilization",
                      "gpu-memory-utilization", "mem-fraction-static", "mem_fraction_static", "max_num_seqs", "max-num-seqs")
-_TEMPERATURE_LITERALS = ("温度", "temp", "Temp", "TEMP", "°", "℃", "度")
+_TEMPERATURE_LITERALS = ("温度", "temp", "Temp", "TEMP", "°", "℃", "度", "degree", "hot", "Hot", "cool", "therm", "Therm")
 # "    GPU Max Operating Temp   : 85 C": nvidia-smi -q lines are limits or readings for the -q parser, not prose.
 _SMI_QUERY_LINE = re.compile(r"\s+\S[^:\n]*?\s{2,}:\s")
 _TEMPERATURE_PATTERNS = [
     re.compile(
         r"(?i)(?:温度|temp(?:erature)?s?\b)[^\d\n。，,]{0,15}?(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度|°|C\b)?"
     ),
-    re.compile(r"(?i)(?<![\d.])(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度(?!量))"),
+    re.compile(r"(?i)(?<![\d.])(\d{2,3})(?:\.\d+)?\s*(?:°\s*C|℃|摄氏度|度(?!量)|degrees?\b|deg\s*C\b)"),
 ]
+# "sits at 88 C", "88C": a bare capital C after a figure, looked for on its own lines (no heat word needed).
+_BARE_CELSIUS_LITERALS = tuple(f"{digit}{gap}C" for digit in range(10) for gap in ("", " "))
+_BARE_CELSIUS = re.compile(r"(?<![\d.:x])(\d{2,3})(?:\.\d+)?\s?C\b")
 
 
 def parse_symptoms(text: str) -> list[ParsedRecord]:
@@ -99,6 +111,13 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
                 value = number(match.group(1))
                 if value is not None and 20 <= value <= 130:
                     found.setdefault(("temperature", match.start(1)), (match.start(), {"temperature_c": value}))
+    for start, end in lines_with(text, _BARE_CELSIUS_LITERALS, 8):
+        if _SMI_QUERY_LINE.match(text, start, end) or "|" in text[start:end]:
+            continue  # nvidia-smi limits and table rows are read by their own parsers
+        for match in first_matches(_BARE_CELSIUS.finditer(text, start, end)):
+            value = number(match.group(1))
+            if value is not None and 20 <= value <= 130:
+                found.setdefault(("temperature", match.start(1)), (match.start(), {"temperature_c": value}))
     for start, end in lines_with(text, _BANDWIDTH_LITERALS, 20):
         for pattern in _BANDWIDTH_PATTERNS:
             match = next(first_matches(pattern.finditer(text, start, end)), None)
@@ -113,10 +132,19 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
             if count and rate and count <= 32 and 10 <= rate <= 1600:
                 found.setdefault(("setting", start + 1), (match.start(), {"nics_per_node": count, "nic_gbps": rate}))
                 break
-    for start, end in lines_with(text, ("pcie", "PCIe", "PCIE", "Pcie", "nvlink", "NVLink", "NVLINK", "NVlink"), 20):
+    for start, end in lines_with(text, _LINK_LITERALS, 20):
         match = _PCIE_ONLY.search(text, start, end)
         if match:
             found.setdefault(("setting", start + 2), (match.start(), {"interconnect": "pcie"}))
+            continue
+        match = _NVLINKED.search(text, start, end)
+        if match:
+            found.setdefault(("setting", start + 2), (match.start(), {"interconnect": "nvlink"}))
+    for start, end in lines_with(text, _ONE_NODE_LITERALS, 4):
+        match = _ONE_NODE.search(text, start, end)
+        if match:
+            found.setdefault(("setting", start + 4), (match.start(), {"nodes": 1.0}))
+            break
     serving = lines_with(text, _SERVING_LITERALS, 1)
     if serving:
         found.setdefault(("setting", serving[0][0] + 3), (serving[0][0], {"method": "inference"}))
