@@ -115,6 +115,11 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "discount_pct": "% off every price",
         "currency": _CURRENCY,
     },  # fmt: skip
+    "rental_prices": {
+        "gpu": _GPU, "currency": _CURRENCY, "china": "Renting in mainland China",
+        "quoted_price_per_gpu_hour": "A rate offered, per GPU-hour, to judge", "gpus": "GPUs rented at once",
+        "gpu_hours": "GPU-hours to price in every tier",
+    },
     "plan_facility": {"gpu": "", "servers": "", "gpus": "", "rack_power_kw": "", "pue": "", "electricity_price": "Per kWh", "currency": _CURRENCY},
     "search_knowledge": {"query": "Question or keywords (中文 or English)", "k": "Documents to return"},
     "diagnose": {"text": "Symptom or pasted log (traceback, dmesg, nvidia-smi, NCCL)", "model": "Model being trained/served"},

@@ -12,7 +12,7 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Money, SlotValue
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from advisor.offline.answers import compare, payback, rentals
+from advisor.offline.answers import compare, payback, rent_prices, rentals
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
@@ -99,6 +99,8 @@ def _cost_of_a_run(turn: Turn) -> bool:
 def tco(turn: Turn) -> str:
     if rentals.applies(turn):
         return rentals.answer(turn)
+    if rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
+        return rent_prices.answer(turn)
     if _cost_of_a_run(turn):
         return training_time(turn)
     s = turn.slots
