@@ -57,6 +57,7 @@ class CloudRate(BaseModel):
     via: Page | None = None
     derived: bool = False
     basis: str = Field("", description="How a derived price follows from a published one.")
+    billing: Literal["hourly", "lease"] = Field("hourly", description="'lease': a term contract paid for every hour, used or not.")
     overridden_by: str = Field("", description="Set when the price is the company's own (the prices file).")
     quoted_by: str = Field("", description="The company's source for an override: quote or contract.")
 

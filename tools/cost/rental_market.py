@@ -31,7 +31,7 @@ CEILING_TIER = "hyperscaler_on_demand"
 # Renting at this scale is negotiated: a fleet or run this big is bought at committed or specialist rates, and
 # on-demand list price is only its ceiling (troubleshooting-and-tco.md §2.2: neoclouds target large contracts).
 LARGE_GPUS = 64
-LARGE_GPU_HOURS = 50_000
+LARGE_GPU_HOURS = 250_000  # about 32 GPUs for a year, or 1,000 for ten days
 
 Verdict = Literal["below_market", "fair", "above_fair", "on_demand_or_more"]
 
@@ -122,6 +122,14 @@ def _verdict(quoted: float, fair_low: float | None, fair_high: float | None, cei
     if ceiling_low is not None and quoted >= ceiling_low:
         return "on_demand_or_more"
     return "above_fair"
+
+
+def buyer_tier(total_gpus: int, china: bool, tiers: set[str]) -> str | None:
+    """The tier a buyer of this size rents at when no rent is given: the China market for a China buyer, a specialist
+    cloud for a fleet of ``LARGE_GPUS`` or more; None for a server or two (the catalog's on-demand price), or when
+    the chosen tier has no figure for the GPU."""
+    wanted = "china" if china else "specialist" if total_gpus >= LARGE_GPUS else None
+    return wanted if wanted in tiers else None
 
 
 def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceBook = None) -> RentalMarketResult:  # type: ignore[assignment]  # the registry injects by annotation

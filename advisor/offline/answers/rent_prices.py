@@ -22,7 +22,7 @@ from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("rent_prices_text.yaml")
 # Any of these makes it another question: what a run, a purchase or a fleet over years costs
-OTHER_QUESTIONS = ("server_price", "budget", "utilisation", "training_tokens", "model", "size", "electricity_price", "deadline")
+OTHER_QUESTIONS = ("server_price", "budget", "training_tokens", "model", "size", "electricity_price", "deadline")
 PER_HOUR = ("gpu_hour", "hour", "once")  # a rate said without a period ("4.5美元一张") is per GPU-hour, as in rent-or-buy
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 PRICE_PERIOD_YEARS = 1 / 365  # a span under a day is the unit of a price ("一个小时多少钱"), not how long anything is kept
@@ -53,10 +53,18 @@ def applies(turn: Turn) -> bool:
     frame = turn.slots.frame
     if any(frame.has(slot) for slot in OTHER_QUESTIONS) or len(set(frame.all("gpu"))) != 1 or len(frame.all("cloud_price")) > 1:
         return False
-    if any(not isinstance(span, float) or span >= PRICE_PERIOD_YEARS for span in frame.all("horizon")):
-        return False
     texts = turn.reading.task_messages or [turn.message]
-    return any(says("rent", text) for text in texts) and not any(says("buying", text) for text in texts)
+    if any(says("buying", text) for text in texts):
+        return False
+    if _months(turn) is not None:  # "1024 H100 for 3 months, what will it cost?": the bill for that long
+        return frame.has("gpu_count") and turn.intent == "tco"
+    return not frame.has("utilisation") and any(says("rent", text) for text in texts)
+
+
+def _months(turn: Turn) -> float | None:
+    """How long the GPUs are rented, in months; None when no span is said or it is a price's unit ("一个小时")."""
+    spans = [span for span in turn.slots.frame.all("horizon") if isinstance(span, float) and span >= PRICE_PERIOD_YEARS]
+    return spans[0] * 12 if spans else None
 
 
 def _quote(turn: Turn, currency: str) -> tuple[float | None, str]:
@@ -74,7 +82,7 @@ def _quote(turn: Turn, currency: str) -> tuple[float | None, str]:
     return (amount if price.per in PER_HOUR else None), price.currency
 
 
-def _band(low: float | None, high: float | None, currency: str) -> str:
+def band(low: float | None, high: float | None, currency: str) -> str:
     if low is None or high is None:
         return "—"
     return money(low, currency) if abs(high - low) < 0.005 else f"{money(low, currency)}–{money(high, currency)}"
@@ -87,25 +95,32 @@ def answer(turn: Turn) -> str:
     china = s.region == "cn" or currency == "CNY"
     quoted, _ = _quote(turn, currency)
     gpus = s.gpu_count or 1
+    months = _months(turn)
+    share = s.utilisation if s.utilisation is not None else 1.0
+    if months is not None:
+        hours = gpus * HOURS_PER_MONTH * months * share
+    else:
+        hours = gpus * HOURS_PER_MONTH if gpus > 1 else None
     outcome = turn.call("rental_prices", {
         "gpu": s.gpus[0], "currency": currency, "china": china, "quoted_price_per_gpu_hour": quoted, "gpus": gpus,
-        "gpu_hours": gpus * HOURS_PER_MONTH if gpus > 1 else None, "today": dt.date.today().isoformat(),
+        "gpu_hours": hours, "today": dt.date.today().isoformat(),
     })  # fmt: skip
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
-    s.mark("cloud_price", "gpu_count", "region", "horizon")
+    s.mark("cloud_price", "gpu_count", "region", "horizon", "utilisation")
     cur = r["currency"]
     what = r["gpu_name"]
-    fair = _band(r["fair_low"], r["fair_high"], cur)
-    ceiling = _band(r["ceiling_low"], r["ceiling"], cur)
-    parts = [_lead(turn, r, what, fair, ceiling)]
-    if r["gpu_hours"]:
+    fair = band(r["fair_low"], r["fair_high"], cur)
+    ceiling = band(r["ceiling_low"], r["ceiling"], cur)
+    bill = _bill(turn, r, what, gpus, months, s.utilisation) if months is not None else ""
+    parts = [bill] if bill else [_lead(turn, r, what, fair, ceiling)]
+    if r["gpu_hours"] and not bill:
         fair_tier = next((t for t in r["tiers"] if t["tier"] == r["fair_tier"]), None)
         top = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
         if fair_tier is not None:
             parts.append(WORDING.say(turn, "fleet", gpus=gpus, what=what, hours=number(r["gpu_hours"]),
-                                     fair_cost=_band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
+                                     fair_cost=band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
                                      ceiling_cost=money(top["cost_high"], cur) if top else "—"))  # fmt: skip
     if r["large"]:
         parts.append(WORDING.say(turn, "large", gpus=gpus))
@@ -119,6 +134,28 @@ def answer(turn: Turn) -> str:
         parts.append(WORDING.say(turn, "stale", count=r["stale_count"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
+
+
+def _bill(turn: Turn, r: dict, what: str, gpus: int, months: float, utilisation: float | None) -> str:
+    """The bill for renting the GPUs for the months said, at the fair tier's range, on-demand as the ceiling."""
+    if months is not None and utilisation is None:
+        turn.assume("rented around the clock (no utilisation given): reserved training capacity is billed every hour",
+                    "按全天候租用计（未给出利用率）：包下的训练集群每个小时都计费")  # fmt: skip
+    fair = next((t for t in r["tiers"] if t["tier"] == r["fair_tier"]), None)
+    top = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
+    if fair is None or top is None:
+        return ""
+    use = WORDING.say(turn, "bill_use", utilisation=number(utilisation * 100)) if utilisation is not None else ""
+    if any(says("hyperscaler", text) for text in turn.reading.task_messages or [turn.message]):  # "on AWS": their list price first
+        committed = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_1yr"), None)
+        return WORDING.say(turn, "bill_hyperscaler", gpus=gpus, what=what, months=number(months), hours=number(r["gpu_hours"]), use=use,
+                           ceiling_cost=band(top["cost_low"], top["cost_high"], r["currency"]), ceiling=band(top["low"], top["high"], r["currency"]),
+                           fair_cost=band(fair["cost_low"], fair["cost_high"], r["currency"]), fair_tier=WORDING.say(turn, f"fair_tier.{r['fair_tier']}"),
+                           fair=band(fair["low"], fair["high"], r["currency"]),
+                           committed=WORDING.say(turn, "bill_committed", cost=money(committed["cost_low"], r["currency"])) if committed else "")  # fmt: skip
+    return WORDING.say(turn, "bill", gpus=gpus, what=what, months=number(months), hours=number(r["gpu_hours"]), use=use,
+                       fair_cost=band(fair["cost_low"], fair["cost_high"], r["currency"]), fair_tier=WORDING.say(turn, f"fair_tier.{r['fair_tier']}"),
+                       fair=band(fair["low"], fair["high"], r["currency"]), ceiling_cost=money(top["cost_high"], r["currency"]))  # fmt: skip
 
 
 def _lead(turn: Turn, r: dict, what: str, fair: str, ceiling: str) -> str:
@@ -148,9 +185,9 @@ def _table(turn: Turn, r: dict, what: str) -> str:
         header.insert(2, WORDING.say(turn, "table.cost", hours=number(r["gpu_hours"])))
     rows = []
     for tier in r["tiers"]:
-        row = [turn.text(tier["name"]), _band(tier["low"], tier["high"], cur), str(len(tier["offers"]))]
+        row = [turn.text(tier["name"]), band(tier["low"], tier["high"], cur), str(len(tier["offers"]))]
         if r["gpu_hours"]:
-            row.insert(2, _band(tier["cost_low"], tier["cost_high"], cur))
+            row.insert(2, band(tier["cost_low"], tier["cost_high"], cur))
         rows.append(row)
     return WORDING.say(turn, "table.title", what=what, currency=cur) + "\n\n" + table(header, rows)
 
@@ -164,9 +201,9 @@ def _sources(turn: Turn, r: dict) -> str:
             if offer["stale"]:
                 marks.append(WORDING.say(turn, "marks.stale"))
             if offer["quoted_currency"] != cur:
-                original = _band(offer["quoted_low"], offer["quoted_high"], offer["quoted_currency"])
+                original = band(offer["quoted_low"], offer["quoted_high"], offer["quoted_currency"])
                 marks.append(WORDING.say(turn, "marks.converted", original=original))
-            price = _band(offer["low"], offer["high"], cur) + (f" ({', '.join(marks)})" if marks else "")
+            price = band(offer["low"], offer["high"], cur) + (f" ({', '.join(marks)})" if marks else "")
             key = "company_line" if offer["company"] else "source_line"
             lines.append(WORDING.say(turn, key, tier=turn.text(tier["name"]), offer=turn.text(Text.model_validate(offer["offer"])), price=price,
                                      date=offer["date"], title=offer["source_title"] or "", url=offer["source_url"] or ""))  # fmt: skip
