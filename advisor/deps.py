@@ -69,8 +69,7 @@ TOOL_SPECS = [
         "机柜、功率、风冷/液冷、年电费",
     ),
     ToolSpec("compare_rentals", compare_rentals, "Rental bills of GPU options side by side", "对比租用不同显卡的费用"),
-    ToolSpec("rental_prices", rental_prices, "What renting a GPU costs per tier, the fair band, and a verdict on a quoted rate",
-             "各档租用价格区间、合理价位，以及报价是否合理"),
+    ToolSpec("rental_prices", rental_prices, "Rental price per tier; is a rate fair", "各档租价与报价是否合理"),
     ToolSpec(
         "search_knowledge",
         search_knowledge,

@@ -20,7 +20,9 @@ from advisor.registry import Registry, ToolOutcome, ToolSpec
 
 Field = str | dict[str, Any]  # a short description, or the whole property schema
 LIMITS_FIELD = "limits"
-HIDDEN_TOOLS = {"max_fit"}  # reached through estimate_memory(limits=true)
+# max_fit is reached through estimate_memory(limits=true); rental_prices answers offline (a model prices rent with
+# compare_rentals and compute_tco), kept off the model's list so the schemas stay within budget
+HIDDEN_TOOLS = {"max_fit", "rental_prices"}
 MAX_DESCRIPTION_CHARS = 90
 
 _MODEL = "Model name or size, e.g. 'qwen2.5-7b', '7B'"
@@ -115,11 +117,6 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "discount_pct": "% off every price",
         "currency": _CURRENCY,
     },  # fmt: skip
-    "rental_prices": {
-        "gpu": _GPU, "currency": _CURRENCY, "china": "Renting in mainland China",
-        "quoted_price_per_gpu_hour": "A rate offered, per GPU-hour, to judge", "gpus": "GPUs rented at once",
-        "gpu_hours": "GPU-hours to price in every tier",
-    },
     "plan_facility": {"gpu": "", "servers": "", "gpus": "", "rack_power_kw": "", "pue": "", "electricity_price": "Per kWh", "currency": _CURRENCY},
     "search_knowledge": {"query": "Question or keywords (中文 or English)", "k": "Documents to return"},
     "diagnose": {"text": "Symptom or pasted log (traceback, dmesg, nvidia-smi, NCCL)", "model": "Model being trained/served"},

@@ -16,6 +16,7 @@ from advisor.nlu.frame import Money
 from advisor.offline.answers.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
+from knowledge.answer_text import word_positions
 from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
@@ -54,7 +55,7 @@ def applies(turn: Turn) -> bool:
     if any(frame.has(slot) for slot in OTHER_QUESTIONS) or len(set(frame.all("gpu"))) != 1 or len(frame.all("cloud_price")) > 1:
         return False
     texts = turn.reading.task_messages or [turn.message]
-    if any(says("buying", text) for text in texts):
+    if any(says("buying", text) or word_positions("tco_claim", text) for text in texts):  # a purchase or a quoted payback
         return False
     if _months(turn) is not None:  # "1024 H100 for 3 months, what will it cost?": the bill for that long
         return frame.has("gpu_count") and turn.intent == "tco"
