@@ -161,3 +161,27 @@ def test_a_training_run_is_priced_at_the_china_market_zh(offline_advisor):
     response = ask(offline_advisor, "用256张A100预训练一个13B模型，2T token，租卡要花多少钱？")
     lead = first_sentence(response)
     assert "国内租赁/云" in lead and "公有云按需" in lead and "¥" in lead
+
+
+# ---- a card missing one of the two prices ----
+
+
+def test_a_card_without_a_server_price_still_gets_the_rent_side_en(offline_advisor):
+    response = ask(offline_advisor, "Would owning 8 L40S beat renting them for 2 years at 50% utilisation?")
+    lead = first_sentence(response)
+    assert "No sourced server price for NVIDIA L40S" in lead and "The rent side is known" in lead
+    assert "Renting 8 × NVIDIA L40S for 24 months" in response.summary and "at 50% use" in response.summary
+    assert "rental_prices" in called(response)
+
+
+def test_a_china_card_without_a_rent_says_the_rent_is_the_missing_figure_zh(offline_advisor):
+    response = ask(offline_advisor, "国内采购8卡H20整机，用三年，买还是租？")
+    lead = first_sentence(response)
+    assert "H20" in lead and "没有有出处的租价" in lead and "每卡时¥12" in lead
+    assert "整机价格" not in lead  # the server price is known (the catalog's dated card price): not asked for
+
+
+def test_a_card_with_neither_price_names_both_zh(offline_advisor):
+    response = ask(offline_advisor, "8卡L20服务器用两年，利用率一半，买还是租？")
+    lead = first_sentence(response)
+    assert "既没有有出处的整机价格，也没有租用价格" in lead

@@ -169,10 +169,7 @@ def tco(turn: Turn) -> str:
                 "(e.g. *“$11,500 each”*) and I will compare again.",
                 f"⚠️ 价格“{stated}”的币种没有可用的汇率。请用美元或人民币给出（例如「每台8万」），我再帮您对比。",
             )
-        return turn.error(outcome) + "\n\n" + turn.t(
-            "Please give the price of one server, e.g. *“a server costs $250k”*, and I will compare again.",
-            "请提供单台整机价格，例如「整机120万」，我再帮您对比。",
-        )
+        return _missing_price(turn, outcome.error, outcome.args["gpu"], currency, count, horizon_years)
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
@@ -207,6 +204,31 @@ def tco(turn: Turn) -> str:
     parts.append(_inputs(turn, r["assumptions"], r["currency"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
+
+
+def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: int, horizon_years: float | None) -> str:
+    """The card lacks a server price or a rent: say which figure is missing and still answer the side that is known
+    (the rent at market tiers for the GPUs, period and utilisation asked)."""
+    name = _name(turn, gpu_id)
+    examples = WORDING.entry("missing.examples")
+    if "server_price" not in (error.get("suggestions") or []):  # the rent is what is missing
+        return WORDING.say(turn, "missing.rent", gpu=name, example=examples["rent"][currency])
+    months = (horizon_years or 1) * 12
+    share = turn.slots.utilisation if turn.slots.utilisation is not None else 1.0
+    outcome = turn.call("rental_prices", {"gpu": gpu_id, "currency": currency, "china": turn.slots.region == "cn" or currency == "CNY",
+                                          "gpus": gpus, "gpu_hours": gpus * HOURS_PER_MONTH * months * share, "today": dt.date.today().isoformat()})  # fmt: skip
+    m = outcome.result if outcome.ok else None
+    fair = next((t for t in m["tiers"] if t["tier"] == m["fair_tier"]), None) if m else None
+    top = next((t for t in m["tiers"] if t["tier"] == "hyperscaler_on_demand"), None) if m else None
+    if fair is None:
+        return WORDING.say(turn, "missing.server_and_rent", gpu=name, example=examples["server"][currency])
+    use = rent_prices.WORDING.say(turn, "bill_use", utilisation=number(share * 100)) if turn.slots.utilisation is not None else ""
+    bill = rent_prices.WORDING.say(turn, "bill", gpus=gpus, what=name, months=number(months), hours=number(m["gpu_hours"]), use=use,
+                                   fair_cost=rent_prices.band(fair["cost_low"], fair["cost_high"], currency),
+                                   fair_tier=rent_prices.WORDING.say(turn, f"fair_tier.{m['fair_tier']}"),
+                                   fair=rent_prices.band(fair["low"], fair["high"], currency),
+                                   ceiling_cost=money(top["cost_high"], currency) if top else "—")  # fmt: skip
+    return WORDING.say(turn, "missing.server_price", gpu=name, example=examples["server"][currency]) + "\n\n" + bill
 
 
 def _committed(turn: Turn) -> bool:

@@ -130,7 +130,7 @@ def answer(turn: Turn) -> str:
         parts.append(_table(turn, r, what))
         parts.append(_sources(turn, r))
     if r["missing_tiers"] and r["tiers"]:
-        parts.append(WORDING.say(turn, "missing", what=what, tiers=turn.t(", ", "、").join(turn.text(t) for t in r["missing_tiers"])))
+        parts.append(WORDING.say(turn, "missing", what=what, tiers=turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])))
     if r["stale_count"]:
         parts.append(WORDING.say(turn, "stale", count=r["stale_count"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
@@ -161,7 +161,7 @@ def _bill(turn: Turn, r: dict, what: str, gpus: int, months: float, utilisation:
 
 def _lead(turn: Turn, r: dict, what: str, fair: str, ceiling: str) -> str:
     cur = r["currency"]
-    missing = turn.t(", ", "、").join(turn.text(t) for t in r["missing_tiers"])
+    missing = turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])
     if not r["tiers"]:
         return WORDING.say(turn, "lead.none", what=what, missing=missing)
     if r["fair_tier"] is None:
