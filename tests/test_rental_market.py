@@ -185,3 +185,21 @@ def test_a_card_with_neither_price_names_both_zh(offline_advisor):
     response = ask(offline_advisor, "8卡L20服务器用两年，利用率一半，买还是租？")
     lead = first_sentence(response)
     assert "既没有有出处的整机价格，也没有租用价格" in lead
+
+
+def test_a_published_whole_server_price_is_the_default_for_that_card():
+    from tools.cost.tco import TcoRequest, compute_tco
+
+    r = compute_tco(TcoRequest(gpu="h20", currency="CNY", cloud_price_per_gpu_hour=12, today="2026-12-06"), CATALOG, BOOK)
+    price = next(a for a in r.assumptions if a.key == "server_price")
+    assert price.value == 1_400_000 and price.links == ["https://dunyanews.tv/amp/english/788751.php"] and "2024-02" in price.source
+    assert any(p.date == "2024-02" for p in r.stale_prices)  # a 2024 figure is flagged as old, not passed off as today's
+    four = compute_tco(TcoRequest(gpu="h20", gpus_per_server=4, currency="CNY", cloud_price_per_gpu_hour=12), CATALOG, BOOK)
+    assert next(a for a in four.assumptions if a.key == "server_price").value != 1_400_000  # quoted for 8 cards only
+
+
+def test_a_china_card_with_a_quoted_rent_is_compared_at_the_sourced_server_price_zh(offline_advisor):
+    response = ask(offline_advisor, "8卡H20整机，租的话每卡时12块，打算用三年，买还是租？")
+    (call,) = [c for c in response.tool_calls if c.name == "compute_tco"]
+    assert next(a for a in call.result["assumptions"] if a["key"] == "server_price")["value"] == 1_400_000
+    assert "¥1,610,000" in response.answer and "超过 6 个月" in response.answer

@@ -271,14 +271,20 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     rate = r.usd_to_cny
     price = r.server_price
     default_price = default_kw = default_cloud = 0.0
+    quote_links: list[str] = []
     price_source = kw_source = cloud_source = ""
     price_ratio, power_ratio = defaults["server_price_per_gpu_price"], defaults["server_power_per_gpu_power"]
     unsure_scope = price is not None and r.servers > 1 and r.server_price_each is None
     if price is None or (unsure_scope and gpu is not None and gpu.purchase_price is not None):
-        g = _need_gpu("server_price", gpu, gpu is not None and gpu.purchase_price is not None)
-        gpus_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server
+        quote = server_data().quote_for(gpu.id, r.gpus_per_server) if gpu is not None else None
+        g = gpu if quote is not None else _need_gpu("server_price", gpu, gpu is not None and gpu.purchase_price is not None)
+        gpus_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server if g.purchase_price is not None else 0.0
         host = server_data().for_gpus(sold_as(g), g.segment, r.gpus_per_server)
-        if host is not None:  # the machine the GPUs go in, from the server bills of materials
+        if quote is not None:  # a whole server's published price beats a card price plus a generic host
+            default_price = convert(quote.price, quote.currency, currency, rate)
+            price_source = f"{quote.what.en}, {quote.price:,.0f} {quote.currency}, {quote.date}, {quote.source.title} {quote.source.url}"
+            quote_links = [quote.source.url]
+        elif host is not None:  # the machine the GPUs go in, from the server bills of materials
             default_price = gpus_price + host.price(currency, rate)
             price_source = (f"catalog price per GPU × GPUs + one {host.name.en} without GPUs "
                             f"({host.price(currency, rate):,.0f} {currency}, {host.date}, {host.quoted_by or host.basis}); "
@@ -316,7 +322,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     inputs = TcoInputs(
         servers=r.servers,
         gpus_per_server=r.gpus_per_server,
-        server_price=take("server_price", price, default_price, currency, price_source, price_ratio.links),
+        server_price=take("server_price", price, default_price, currency, price_source, quote_links or price_ratio.links),
         network_overhead_pct=plain("network_overhead_pct", r.network_overhead_pct),
         lifetime_years=plain("lifetime_years", r.lifetime_years),
         residual_value_pct=plain("residual_value_pct", r.residual_value_pct),
