@@ -520,7 +520,7 @@ def _run_at_market(turn: Turn, r: dict) -> str | None:
     m = outcome.result
     fair = next(t for t in m["tiers"] if t["tier"] == m["fair_tier"])
     top = next((t for t in m["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
-    scale = WORDING.say(turn, "run_scale", gpus=r["num_gpus"]) if m["large"] else ""
+    scale = WORDING.say(turn, "run_scale") if m["large"] else ""
     values = {"fair_cost": rent_prices.band(fair["cost_low"], fair["cost_high"], currency), "fair_tier": rent_prices.WORDING.say(turn, f"fair_tier.{m['fair_tier']}"),
               "fair": rent_prices.band(fair["low"], fair["high"], currency), "scale": scale}  # fmt: skip
     if top is None:
