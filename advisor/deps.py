@@ -13,6 +13,7 @@ from knowledge.clouds import PriceBook, load_price_book
 from knowledge.facility import FacilityBook, shipped_facility_book
 from knowledge.link_expectations import LinkExpectations, load_link_expectations
 from knowledge.serving import ServingData, load_serving_data
+from tools.cost.rental_market import rental_prices
 from tools.cost.rentals import compare_rentals
 from tools.cost.tco import compute_tco
 from tools.cost.training_time import estimate_training_time
@@ -68,6 +69,7 @@ TOOL_SPECS = [
         "机柜、功率、风冷/液冷、年电费",
     ),
     ToolSpec("compare_rentals", compare_rentals, "Rental bills of GPU options side by side", "对比租用不同显卡的费用"),
+    ToolSpec("rental_prices", rental_prices, "Rental price per tier; is a rate fair", "各档租价与报价是否合理"),
     ToolSpec(
         "search_knowledge",
         search_knowledge,

@@ -20,7 +20,9 @@ from advisor.registry import Registry, ToolOutcome, ToolSpec
 
 Field = str | dict[str, Any]  # a short description, or the whole property schema
 LIMITS_FIELD = "limits"
-HIDDEN_TOOLS = {"max_fit"}  # reached through estimate_memory(limits=true)
+# max_fit is reached through estimate_memory(limits=true); rental_prices answers offline (a model prices rent with
+# compare_rentals and compute_tco), kept off the model's list so the schemas stay within budget
+HIDDEN_TOOLS = {"max_fit", "rental_prices"}
 MAX_DESCRIPTION_CHARS = 90
 
 _MODEL = "Model name or size, e.g. 'qwen2.5-7b', '7B'"

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from knowledge.catalog import CatalogError, company_prices, load_catalog, read_yaml
 from knowledge.price_overrides import DATE_PATTERN, TIERS, PriceOverrides
@@ -20,12 +20,13 @@ from knowledge.servers import server_data
 from knowledge.tco_defaults import Default, tco_defaults
 
 DATA_FILE = Path(__file__).parent / "clouds.yaml"
-Tier = Literal["hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "china"]
+Tier = Literal["hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "marketplace", "china"]
 TIER_NAMES = {  # tier → (English, Chinese), for tables and the `prices` listing
     "hyperscaler_on_demand": ("Hyperscaler on-demand", "公有云按需"),
     "hyperscaler_1yr": ("Hyperscaler, 1-year commitment", "公有云 1 年承诺"),
     "hyperscaler_3yr": ("Hyperscaler, 3-year commitment", "公有云 3 年承诺"),
     "specialist": ("Specialist GPU cloud", "专业 GPU 云"),
+    "marketplace": ("Marketplace / community hosts", "算力市场/社区主机"),
     "china": ("China cloud / lease", "国内云/租赁"),
 }
 assert set(TIER_NAMES) == set(TIERS)
@@ -46,6 +47,8 @@ class CloudRate(BaseModel):
     offer: str = Field(min_length=3, description="What is rented, from whom.")
     offer_zh: str = Field("", description="The same in Chinese; a company's own offer is shown as written.")
     price: float = Field(gt=0, description="Per GPU-hour in `currency`.")
+    low: float | None = Field(None, gt=0, description="Low end of the band the same source gives (a lease band, a provider's spread).")
+    high: float | None = Field(None, gt=0, description="High end of that band.")
     currency: Literal["USD", "CNY"]
     region: str
     date: str = Field(pattern=DATE_PATTERN)
@@ -54,10 +57,17 @@ class CloudRate(BaseModel):
     via: Page | None = None
     derived: bool = False
     basis: str = Field("", description="How a derived price follows from a published one.")
+    billing: Literal["hourly", "lease"] = Field("hourly", description="'lease': a term contract paid for every hour, used or not.")
     overridden_by: str = Field("", description="Set when the price is the company's own (the prices file).")
     quoted_by: str = Field("", description="The company's source for an override: quote or contract.")
 
     _dates = field_validator("date", mode="before")(lambda v: v.isoformat() if hasattr(v, "isoformat") else v)
+
+    @model_validator(mode="after")
+    def _band_holds_the_price(self) -> CloudRate:
+        if (self.low is not None and self.low > self.price) or (self.high is not None and self.high < self.price):
+            raise ValueError(f"the band {self.low}–{self.high} does not hold the price {self.price}")
+        return self
 
 
 class CloudCatalog:
@@ -66,9 +76,15 @@ class CloudCatalog:
     def __init__(self, rates: list[CloudRate]):
         self.rates = rates
 
-    def for_gpu(self, gpu_id: str) -> list[CloudRate]:
+    def offers(self, gpu_id: str) -> list[CloudRate]:
+        """Every offer for the GPU, tier by tier (a tier may have several: its market range)."""
         order = {tier: i for i, tier in enumerate(TIERS)}
         return sorted((r for r in self.rates if r.gpu == gpu_id), key=lambda r: order[r.tier])
+
+    def for_gpu(self, gpu_id: str) -> list[CloudRate]:
+        """One offer per tier, the first listed (the reference offer a payback is worked against)."""
+        seen: set[str] = set()
+        return [r for r in self.offers(gpu_id) if not (r.tier in seen or seen.add(r.tier))]
 
 
 def load_cloud_rates(path: Path = DATA_FILE, gpu_ids: set[str] | None = None) -> list[CloudRate]:

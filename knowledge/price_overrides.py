@@ -32,7 +32,7 @@ from knowledge.bilingual import AdvisorError
 
 ENV_VAR = "ADVISOR_PRICES"
 CURRENCIES = ("USD", "CNY")
-TIERS = ("hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "china")
+TIERS = ("hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "marketplace", "china")
 DATE_PATTERN = r"^\d{4}(-\d{2}){0,2}$"
 MAX_PROBLEMS = 8  # enough to fix a file in one pass, short enough to read
 SERVERS_FILE = Path(__file__).parent / "servers.yaml"  # read for its class ids only: knowledge/servers.py applies this file

@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.bilingual import Text
@@ -90,6 +92,21 @@ class TierText(BaseModel):
     price_basis: Text
 
 
+class ServerQuote(BaseModel):
+    """A whole machine's price quoted for one card (a distributor's price for the pre-configured server): a better
+    default than the card's price plus its class's host, where one is published."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    gpu: str
+    gpus: int = Field(ge=1, le=8)
+    price: float = Field(gt=0, description="The whole server, GPUs included, in `currency`.")
+    currency: Literal["USD", "CNY"]
+    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
+    what: Text
+    source: ServerSource
+
+
 class ServerData(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -97,6 +114,11 @@ class ServerData(BaseModel):
     recommended: RecommendedRules
     grow: GrowRules
     tier_text: TierText
+    quotes: tuple[ServerQuote, ...] = ()
+
+    def quote_for(self, gpu_id: str, gpus: int) -> ServerQuote | None:
+        """The published price of a whole server of ``gpus`` of this card, if there is one."""
+        return next((q for q in self.quotes if q.gpu == gpu_id and q.gpus == gpus), None)
 
     def for_gpus(self, sold_as: str, segment: str, count: int) -> ServerClass | None:
         """The smallest class that takes this part and this many of it in one machine; beyond 8, the 8-GPU class

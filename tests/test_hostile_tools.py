@@ -41,6 +41,7 @@ BASE_CALLS: dict[str, list[dict]] = {
     "compute_tco": [{"gpu": "h100-sxm"}, {"server_price": 300_000, "server_max_kw": 10, "cloud_price_per_gpu_hour": 2.5, "currency": "CNY"}],
     "plan_facility": [{"gpu": "h100-sxm"}, {"gpu": "b200", "gpus": 256, "rack_power_kw": 40, "pue": 1.4, "electricity_price": 0.6, "currency": "CNY"}],
     "compare_rentals": [{"options": [{"name": "L4", "price_per_gpu_hour": 0.8}, {"name": "A10G", "gpus": 2, "price_per_gpu_hour": 1.01}]}],
+    "rental_prices": [{"gpu": "h100-sxm"}, {"gpu": "a100-80gb-sxm", "currency": "CNY", "quoted_price_per_gpu_hour": 9, "gpus": 64, "gpu_hours": 1e5}],
     "diagnose": [{"text": "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"}],
     "check_measured": [{"measured_busbw_gbs": 8, "nodes": 2, "nics_per_node": 4, "nic_gbps": 200}, {"measured_busbw_gbs": 20, "gpu": "a100-80gb-pcie"}],
     "search_knowledge": [{"query": "显存不够怎么办 OOM", "k": 3}],  # first call builds the session's knowledge index

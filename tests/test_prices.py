@@ -163,7 +163,7 @@ def test_shipped_cloud_tiers_are_dated_sourced_and_name_catalog_gpus():
 
     rates = load_cloud_rates(CLOUDS_FILE, {g.id for g in load_catalog().gpus})
     tiers = {r.tier for r in rates}
-    assert tiers == {"hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "china"}
+    assert tiers == {"hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "marketplace", "china"}
     for gpu in ("h100-sxm", "h200-sxm", "a100-80gb-sxm", "b200", "l40s", "rtx-4090"):
         assert any(r.gpu == gpu for r in rates), gpu
     for r in rates:

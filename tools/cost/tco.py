@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
-from knowledge.clouds import PriceBook
+from knowledge.clouds import TIER_NAMES, CloudRate, PriceBook
 from knowledge.gpus import GPU
 from knowledge.servers import server_data
 from knowledge.tco_defaults import Default, shipped_tco_defaults
@@ -40,6 +40,7 @@ from tools.cost.money import (
     normalize_currency,
     price_in,
 )
+from tools.cost.rental_market import buyer_tier
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
 from tools.cost.tco_tiers import ClaimCheck, StalePrice, TierPayback, claim_check, stale_prices, tier_paybacks
@@ -91,6 +92,10 @@ class TcoRequest(BaseModel):
     claimed_payback_months: float | None = Field(
         None, description="A payback someone quoted ('pays back in 8 months'), to check against each cloud tier; never the service life."
     )
+    rent_tier: Literal["auto"] | None = Field(
+        None, description="'auto': with no rent given, price it at the tier a buyer of this size would use (the China market for a "
+        "China buyer, a specialist cloud for 64 GPUs or more) instead of the catalog's on-demand price, which stays the upper bound."
+    )
     region: Literal["cn", "global"] | None = Field(None, description="'cn' adds the China cloud tier to a USD answer (CNY answers always have it).")
     today: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Today's date, YYYY-MM-DD: prices older than 6 months are flagged.")
 
@@ -138,6 +143,20 @@ class TcoResult(BaseModel):
     stale_prices: list[StalePrice] = Field(default_factory=list, description="Prices used that are older than 6 months on `today`.")
     cloud_billing: Literal["used_hours", "every_hour", "monthly_bill"] = Field(
         "used_hours", description="How the rent compared is billed: on demand for the hours used, every hour (reserved/committed), or a stated bill."
+    )
+    rent_tier: str | None = Field(None, description="The cloud tier the default rent was taken from; None = the catalog's on-demand price or the user's.")
+    rent_tier_name: Text | None = None
+    on_demand_rate: float | None = Field(None, description="The hyperscaler on-demand rate per GPU-hour in `currency`, the rent's upper bound.")
+    verdict: Literal["buy", "buy_with_resale", "rent"] = Field(
+        "rent", description="Who wins over the horizon: 'buy' = the purchase is paid back in cash within it; 'buy_with_resale' = not in "
+        "cash, but owning is cheaper once the servers' resale value is counted; 'rent' = renting costs less either way. The sign of "
+        "`saving_from_owning`, `monthly_advantage` and (billed by the hours used) break-even vs the utilisation always agree with it."
+    )
+    monthly_advantage: float = Field(0.0, description="cloud_monthly_cost − own_monthly_cost (amortised): owning's advantage per month, negative when renting is cheaper.")
+    resale_value: float = Field(0.0, description="What the servers fetch at the end of the horizon, in `currency`.")
+    break_even_applies: bool = Field(
+        True, description="False when the rent is billed every hour (reserved, committed or a monthly bill): how busy the GPUs are "
+        "then changes neither side, and the break-even utilisation says nothing."
     )
     rent_to_pay_back_in_horizon: float = Field(description="Monthly rent at which owning pays back (cash) exactly within the horizon.")
     utilisation_to_pay_back_in_horizon_pct: float | None = Field(
@@ -225,7 +244,8 @@ def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
     return gpu
 
 
-def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[str, Default]) -> tuple[TcoInputs, list[Assumption]]:
+def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[str, Default],
+             tier_rate: CloudRate | None = None) -> tuple[TcoInputs, list[Assumption]]:
     assumptions: list[Assumption] = []
 
     def take(key: str, given: float | None, default: float, unit: str, source: str, links: list[str] = ()) -> float:
@@ -251,14 +271,20 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     rate = r.usd_to_cny
     price = r.server_price
     default_price = default_kw = default_cloud = 0.0
+    quote_links: list[str] = []
     price_source = kw_source = cloud_source = ""
     price_ratio, power_ratio = defaults["server_price_per_gpu_price"], defaults["server_power_per_gpu_power"]
     unsure_scope = price is not None and r.servers > 1 and r.server_price_each is None
     if price is None or (unsure_scope and gpu is not None and gpu.purchase_price is not None):
-        g = _need_gpu("server_price", gpu, gpu is not None and gpu.purchase_price is not None)
-        gpus_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server
+        quote = server_data().quote_for(gpu.id, r.gpus_per_server) if gpu is not None else None
+        g = gpu if quote is not None else _need_gpu("server_price", gpu, gpu is not None and gpu.purchase_price is not None)
+        gpus_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server if g.purchase_price is not None else 0.0
         host = server_data().for_gpus(sold_as(g), g.segment, r.gpus_per_server)
-        if host is not None:  # the machine the GPUs go in, from the server bills of materials
+        if quote is not None:  # a whole server's published price beats a card price plus a generic host
+            default_price = convert(quote.price, quote.currency, currency, rate)
+            price_source = f"{quote.what.en}, {quote.price:,.0f} {quote.currency}, {quote.date}, {quote.source.title} {quote.source.url}"
+            quote_links = [quote.source.url]
+        elif host is not None:  # the machine the GPUs go in, from the server bills of materials
             default_price = gpus_price + host.price(currency, rate)
             price_source = (f"catalog price per GPU × GPUs + one {host.name.en} without GPUs "
                             f"({host.price(currency, rate):,.0f} {currency}, {host.date}, {host.quoted_by or host.basis}); "
@@ -282,6 +308,10 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         billed_rate = r.cloud_monthly_bill / (r.servers * r.gpus_per_server * HOURS_PER_MONTH)
         assumptions.append(Assumption(key="cloud_monthly_bill", value=r.cloud_monthly_bill, unit=f"{currency}/month", source="given"))
         default_cloud, cloud_source = billed_rate, DERIVED
+    elif r.cloud_price_per_gpu_hour is None and tier_rate is not None:  # the tier a buyer of this size rents at
+        default_cloud = convert(tier_rate.price, tier_rate.currency, currency, rate)
+        where = f"{tier_rate.source.title} {tier_rate.source.url}" if tier_rate.source else tier_rate.quoted_by
+        cloud_source = f"{TIER_NAMES[tier_rate.tier][0]}: {tier_rate.offer}, {tier_rate.date}, {where}"
     elif r.cloud_price_per_gpu_hour is None:
         g = _need_gpu("cloud_price_per_gpu_hour", gpu, gpu is not None and gpu.cloud_price is not None)
         default_cloud = price_in(g.cloud_price, currency, rate)
@@ -292,7 +322,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     inputs = TcoInputs(
         servers=r.servers,
         gpus_per_server=r.gpus_per_server,
-        server_price=take("server_price", price, default_price, currency, price_source, price_ratio.links),
+        server_price=take("server_price", price, default_price, currency, price_source, quote_links or price_ratio.links),
         network_overhead_pct=plain("network_overhead_pct", r.network_overhead_pct),
         lifetime_years=plain("lifetime_years", r.lifetime_years),
         residual_value_pct=plain("residual_value_pct", r.residual_value_pct),
@@ -309,7 +339,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
                                       f"{currency}/GPU-hour", cloud_source),
         # a bill is what is paid: any discount is already in it
         cloud_discount_pct=take("cloud_discount_pct", None, 0.0, "%", DERIVED) if billed_rate is not None else plain("cloud_discount_pct", r.cloud_discount_pct),
-        cloud_billed_pct=100.0 if billed_rate is not None or r.cloud_committed else None,
+        cloud_billed_pct=100.0 if billed_rate is not None or r.cloud_committed or (tier_rate is not None and tier_rate.billing == "lease") else None,
     )  # fmt: skip
     if currency == "CNY":
         assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE,
@@ -390,11 +420,15 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     currency = normalize_currency(request.currency)
     gpu = catalog.gpu(request.gpu) if request.gpu else None
     defaults = prices.defaults if prices is not None else shipped_tco_defaults()
-    inputs, assumptions = _resolve(request, gpu, currency, defaults)
-    n = evaluate(inputs)
-    today = dt.date.fromisoformat(request.today) if request.today else None
     rates = prices.clouds.for_gpu(gpu.id) if prices is not None and gpu is not None else []
     china = currency == "CNY" or request.region == "cn"
+    rent_given = request.cloud_price_per_gpu_hour is not None or request.cloud_monthly_bill is not None
+    tier = buyer_tier(request.servers * request.gpus_per_server, china, {r.tier for r in rates}) if request.rent_tier and not rent_given else None
+    tier_rate = next((r for r in rates if r.tier == tier), None)
+    inputs, assumptions = _resolve(request, gpu, currency, defaults, tier_rate)
+    n = evaluate(inputs)
+    today = dt.date.fromisoformat(request.today) if request.today else None
+    on_demand = next((r for r in rates if r.tier == "hyperscaler_on_demand"), None)
     tiers = tier_paybacks(rates, inputs, n, request.claimed_payback_months, request.usd_to_cny, currency, today, china)
     sensitivities, details = rank_sensitivities(inputs, currency, {"lifetime_years": lifetime_bounds(inputs.lifetime_years, request.lifetime_bounds_years)})
     own_total = n.capex + n.opex * n.months - n.residual
@@ -413,12 +447,24 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         claim_check=claim_check(request.claimed_payback_months, tiers, inputs.utilisation_pct),
         stale_prices=stale_prices(gpu, request.server_price is None, request.cloud_price_per_gpu_hour is None and request.cloud_monthly_bill is None,
                                   tiers, today),
-        cloud_billing="monthly_bill" if request.cloud_monthly_bill is not None else "every_hour" if request.cloud_committed else "used_hours",
+        cloud_billing="monthly_bill" if request.cloud_monthly_bill is not None else "every_hour" if inputs.cloud_billed_pct is not None else "used_hours",
+        rent_tier=tier, rent_tier_name=Text(en=TIER_NAMES[tier][0], zh=TIER_NAMES[tier][1]) if tier else None,
+        on_demand_rate=convert(on_demand.price, on_demand.currency, currency, request.usd_to_cny) if on_demand else None,
+        verdict=_verdict(n, cloud_total - own_total), monthly_advantage=(cloud_total - own_total) / n.months, resale_value=n.residual,
+        break_even_applies=inputs.cloud_billed_pct is None,
         rent_to_pay_back_in_horizon=n.capex / n.months + n.opex,
         utilisation_to_pay_back_in_horizon_pct=(
             None if inputs.cloud_billed_pct is not None else (n.capex / n.months + n.opex) / (n.gpus * HOURS_PER_MONTH * n.cloud_rate) * 100
         ),
     )  # fmt: skip
+
+
+def _verdict(n: TcoNumbers, saving: float) -> Literal["buy", "buy_with_resale", "rent"]:
+    """One verdict for the lead, the totals and the break-even line: paid back in cash within the horizon is a win
+    outright (the saving is then at least the resale value); ahead only once resale is counted is said as such."""
+    if n.payback is not None and n.payback <= n.months:
+        return "buy"
+    return "buy_with_resale" if saving > 0 else "rent"
 
 
 def lifetime_bounds(years: float, stated: tuple[float, float] | None) -> tuple[float, float]:

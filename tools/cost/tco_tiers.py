@@ -19,6 +19,8 @@ from tools.cost.money import Currency, convert
 from tools.cost.price_age import StalePrice, age_months, is_stale
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers
 
+# peer-to-peer listings are single machines without a capacity promise: no fleet is rented there instead of bought
+NOT_FOR_PAYBACK = {"marketplace"}
 CLAIM_SLACK = 1.1  # "~8 months" is met by 8.8: a quoted payback is a round figure, not a promise to the day
 
 
@@ -65,7 +67,7 @@ def tier_paybacks(rates: list[CloudRate], inputs: TcoInputs, n: TcoNumbers, clai
     rows = []
     used_share = inputs.utilisation_pct / 100
     for rate in rates:
-        if rate.tier == "china" and not china:
+        if (rate.tier == "china" and not china) or rate.tier in NOT_FOR_PAYBACK:
             continue
         price = convert(rate.price, rate.currency, currency, usd_to_cny)
         full = n.gpus * HOURS_PER_MONTH * price

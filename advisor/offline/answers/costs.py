@@ -12,8 +12,9 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Money, SlotValue
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from advisor.offline.answers import compare, payback, rentals
+from advisor.offline.answers import compare, payback, rent_prices, rentals
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
+from advisor.offline.answers.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
 from knowledge.answer_text import phrase, word_positions
@@ -23,6 +24,7 @@ from tools.cost.tco import DERIVED
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.recommend.configs import SERVER_GPUS, sold_count_from
 
+WORDING = Wording("costs_text.yaml")
 DEFAULT_GPU = "h100-sxm"
 QUARTER_DAYS = 90
 CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
@@ -99,6 +101,8 @@ def _cost_of_a_run(turn: Turn) -> bool:
 def tco(turn: Turn) -> str:
     if rentals.applies(turn):
         return rentals.answer(turn)
+    if rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
+        return rent_prices.answer(turn)
     if _cost_of_a_run(turn):
         return training_time(turn)
     s = turn.slots
@@ -148,6 +152,7 @@ def tco(turn: Turn) -> str:
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             **rent,
             "cloud_committed": committed,
+            "rent_tier": "auto",  # with no rent given: the tier a buyer of this size rents at; on-demand stays the upper bound
             "cloud_discount_pct": s.discount_pct,
             # a price the user stated is the purchase as quoted: nothing is added on top of it
             "network_overhead_pct": 0 if server_price is not None else None,
@@ -164,10 +169,7 @@ def tco(turn: Turn) -> str:
                 "(e.g. *“$11,500 each”*) and I will compare again.",
                 f"⚠️ 价格“{stated}”的币种没有可用的汇率。请用美元或人民币给出（例如「每台8万」），我再帮您对比。",
             )
-        return turn.error(outcome) + "\n\n" + turn.t(
-            "Please give the price of one server, e.g. *“a server costs $250k”*, and I will compare again.",
-            "请提供单台整机价格，例如「整机120万」，我再帮您对比。",
-        )
+        return _missing_price(turn, outcome.error, outcome.args["gpu"], currency, count, horizon_years)
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
@@ -180,7 +182,7 @@ def tco(turn: Turn) -> str:
         return payback.line(turn, r, asked_line, _inputs)
     cur = r["currency"]
     years = r["horizon_months"] / 12
-    verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r))
+    verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r)) + turn.t(" ", "") + turn.text(_totals(r))
     said = turn.text(phrase("tco.yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
         turn.text(line) for line in (yours or [phrase("tco.yours.none")])
     )
@@ -194,10 +196,7 @@ def tco(turn: Turn) -> str:
         verdict,
         said,
         table([turn.t("Path", "方案"), turn.t("Per month", "每月"), turn.t(f"Total over {number(years)} y", f"{number(years)} 年合计")], rows),
-        turn.t(
-            f"Capex {money(r['capex'], cur)}; owned cost per used GPU-hour {money(r['own_cost_per_used_gpu_hour'], cur)}; break-even utilisation {number(r['break_even_utilisation_pct'])}%.",
-            f"一次性投入 {money(r['capex'], cur)}；自购每有效GPU小时成本 {money(r['own_cost_per_used_gpu_hour'], cur)}；盈亏平衡利用率 {number(r['break_even_utilisation_pct'])}%。",
-        ),
+        WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
         *payback.tier_paybacks(turn, r),
         *payback.stale_note(turn, r),
         "**" + turn.t("What moves the answer most", "对结论影响最大的假设") + "**\n" + "\n".join(f"- {turn.text(x)}" for x in r["sensitivities"]),
@@ -206,6 +205,31 @@ def tco(turn: Turn) -> str:
     parts.append(_inputs(turn, r["assumptions"], r["currency"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
+
+
+def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: int, horizon_years: float | None) -> str:
+    """The card lacks a server price or a rent: say which figure is missing and still answer the side that is known
+    (the rent at market tiers for the GPUs, period and utilisation asked)."""
+    name = _name(turn, gpu_id)
+    examples = WORDING.entry("missing.examples")
+    if "server_price" not in (error.get("suggestions") or []):  # the rent is what is missing
+        return WORDING.say(turn, "missing.rent", gpu=name, example=examples["rent"][currency])
+    months = (horizon_years or 1) * 12
+    share = turn.slots.utilisation if turn.slots.utilisation is not None else 1.0
+    outcome = turn.call("rental_prices", {"gpu": gpu_id, "currency": currency, "china": turn.slots.region == "cn" or currency == "CNY",
+                                          "gpus": gpus, "gpu_hours": gpus * HOURS_PER_MONTH * months * share, "today": dt.date.today().isoformat()})  # fmt: skip
+    m = outcome.result if outcome.ok else None
+    fair = next((t for t in m["tiers"] if t["tier"] == m["fair_tier"]), None) if m else None
+    top = next((t for t in m["tiers"] if t["tier"] == "hyperscaler_on_demand"), None) if m else None
+    if fair is None:
+        return WORDING.say(turn, "missing.server_and_rent", gpu=name, example=examples["server"][currency])
+    use = rent_prices.WORDING.say(turn, "bill_use", utilisation=number(share * 100)) if turn.slots.utilisation is not None else ""
+    bill = rent_prices.WORDING.say(turn, "bill", gpus=gpus, what=name, months=number(months), hours=number(m["gpu_hours"]), use=use,
+                                   fair_cost=rent_prices.band(fair["cost_low"], fair["cost_high"], currency),
+                                   fair_tier=rent_prices.WORDING.say(turn, f"fair_tier.{m['fair_tier']}"),
+                                   fair=rent_prices.band(fair["low"], fair["high"], currency),
+                                   ceiling_cost=money(top["cost_high"], currency) if top else "—")  # fmt: skip
+    return WORDING.say(turn, "missing.server_price", gpu=name, example=examples["server"][currency]) + "\n\n" + bill
 
 
 def _committed(turn: Turn) -> bool:
@@ -290,6 +314,10 @@ def _rent_words(r: dict) -> Text:
     if r["cloud_billing"] == "monthly_bill":
         return phrase("tco.rent.bill", amount=monthly)
     rate, use = money(_assumed(r, "cloud_price_per_gpu_hour"), cur), number(_assumed(r, "utilisation_pct"))
+    if r.get("rent_tier"):
+        billing = WORDING.text("rent_billing.lease") if r["cloud_billing"] == "every_hour" else WORDING.text("rent_billing.used", utilisation=use)
+        ceiling = WORDING.text("ceiling", rate=money(r["on_demand_rate"], cur)) if r.get("on_demand_rate") else ""
+        return WORDING.text("rent_tier", tier=Text.model_validate(r["rent_tier_name"]), rate=rate, gpus=gpus, monthly=monthly, billing=billing, ceiling=ceiling)
     if _given(r, "cloud_price_per_gpu_hour") is None:
         return phrase("tco.rent.catalog", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
     if r["cloud_billing"] == "every_hour":
@@ -306,11 +334,25 @@ def _lead(r: dict) -> Text:
                   margin=money(r["monthly_margin"], cur), opex=money(r["own_monthly_opex"], cur))  # fmt: skip
 
 
+def _totals(r: dict) -> Text:
+    """The amortised comparison in one sentence, on the same basis as the verdict: owning's and renting's monthly
+    cost, the advantage per month, and the break-even utilisation set against the user's (or why it does not apply)."""
+    cur, years = r["currency"], number(r["horizon_months"] / 12)
+    ahead = r["verdict"] != "rent"
+    key = ("buy" if ahead else "rent") + ("" if r["break_even_applies"] else "_billed")
+    return WORDING.text(f"totals.{key}", years=years, own=money(r["own_monthly_cost"], cur), rent=money(r["cloud_monthly_cost"], cur),
+                        advantage=money(abs(r["monthly_advantage"]), cur), break_even=number(r["break_even_utilisation_pct"]),
+                        utilisation=number(_assumed(r, "utilisation_pct")))  # fmt: skip
+
+
 def _flip(r: dict) -> Text:
     """What turns the verdict: how long the servers are kept, how busy they are, how low the rent may fall."""
     cur, years = r["currency"], number(r["horizon_months"] / 12)
     needed, use = money(r["rent_to_pay_back_in_horizon"], cur), r["utilisation_to_pay_back_in_horizon_pct"]
-    if r["payback_months"] is not None and r["payback_months"] <= r["horizon_months"]:
+    if r["verdict"] == "buy_with_resale":  # not in cash within the horizon, ahead once resale is counted: said as such
+        return WORDING.text("flip.resale", years=years, resale=money(r["resale_value"], cur), saving=money(r["saving_from_owning"], cur),
+                            advantage=money(r["monthly_advantage"], cur))  # fmt: skip
+    if r["verdict"] == "buy":
         use_words = phrase("tco.flip.use_within", utilisation=number(use)) if use is not None else ""
         return phrase("tco.flip.within", months=number(r["payback_months"]), use=use_words, years=years,
                       saving=money(r["saving_from_owning"], cur), rent_needed=needed)  # fmt: skip
@@ -430,13 +472,14 @@ def training_time(turn: Turn) -> str:
     r = outcome.result
     cur = r["currency"]
     took_en, took_zh = _duration(r["wall_clock_days"])
+    market = None if args["price_per_gpu_hour"] is not None else _run_at_market(turn, r)
     verdict = turn.t(
         f"**≈ {took_en}** on {r['num_gpus']}× {_name(turn, r['gpu_id'])} — {number(r['gpu_hours'])} GPU-hours"
-        + (f", about {money(r['cost'], cur)} rented" if r["cost"] else "")
+        + (f", {market}" if market else f", about {money(r['cost'], cur)} rented" if r["cost"] else "")
         + (f"; electricity {money(r['electricity_cost'], cur)} on owned GPUs" if r["electricity_cost"] is not None else "")
         + ".",
         f"**约 {took_zh}**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}），共 {number(r['gpu_hours'])} 卡时"
-        + (f"，租卡费用约 {money(r['cost'], cur)}" if r["cost"] else "")
+        + (f"；{market}" if market else f"，租卡费用约 {money(r['cost'], cur)}" if r["cost"] else "")
         + (f"；用自有卡的电费约 {money(r['electricity_cost'], cur)}" if r["electricity_cost"] is not None else "")
         + "。",
     )
@@ -464,6 +507,26 @@ def training_time(turn: Turn) -> str:
         warnings[:0] = [f"⏱️ {line}" for line in [_within_a_quarter(turn, args)] if line]
     turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
     return "\n\n".join([verdict, table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows), *warnings])
+
+
+def _run_at_market(turn: Turn, r: dict) -> str | None:
+    """A run's GPU-hours priced at the tier a renter of that size pays (specialist clouds; the China market for a
+    China buyer), with hyperscaler on-demand as the ceiling; None when no tier has a fair band for the GPU."""
+    currency = r["currency"]
+    china = turn.slots.region == "cn" or currency == "CNY"
+    outcome = turn.call("rental_prices", {"gpu": r["gpu_id"], "currency": currency, "china": china, "gpus": r["num_gpus"],
+                                          "gpu_hours": r["gpu_hours"], "today": dt.date.today().isoformat()})  # fmt: skip
+    if not outcome.ok or outcome.result["fair_tier"] is None:
+        return None
+    m = outcome.result
+    fair = next(t for t in m["tiers"] if t["tier"] == m["fair_tier"])
+    top = next((t for t in m["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
+    scale = WORDING.say(turn, "run_scale") if m["large"] else ""
+    values = {"fair_cost": rent_prices.band(fair["cost_low"], fair["cost_high"], currency), "fair_tier": rent_prices.WORDING.say(turn, f"fair_tier.{m['fair_tier']}"),
+              "fair": rent_prices.band(fair["low"], fair["high"], currency), "scale": scale}  # fmt: skip
+    if top is None:
+        return WORDING.say(turn, "run_cost_no_ceiling", **values)
+    return WORDING.say(turn, "run_cost", ceiling_cost=money(top["cost_high"], currency), **values)
 
 
 def time_on(turn: Turn, model: str, task: str, option: dict) -> str:

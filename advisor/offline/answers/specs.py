@@ -5,7 +5,7 @@ from __future__ import annotations
 from advisor.labels import CHINA_STATUS
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.offline.answers import compare
+from advisor.offline.answers import compare, rent_prices
 from advisor.offline.answers.compare_view import link
 from advisor.offline.turn import Turn
 
@@ -19,6 +19,8 @@ SAME = {"memory_gb": ("memory", "显存"), "bandwidth_gbs": ("bandwidth", "带�
 
 
 def answer(turn: Turn) -> str:
+    if rent_prices.applies(turn):  # "what's a fair hourly price for an H100?": the rental market, not one catalog figure
+        return rent_prices.answer(turn)
     names = turn.entities.gpus or turn.slots.gpus
     if not names:
         return _filtered_list(turn)
