@@ -33,6 +33,7 @@ class Capability(BaseModel):
     unknown_when: list[str] = Field(default_factory=list, description="Interconnect words meaning 'has it, figure unpublished'.")
     figure: Text | None = Field(None, description="A minimum asked without a size: the figure alone.")
     threshold_slot: str | None = Field(None, description="The reading's slot that states the size asked about.")
+    not_with: list[str] = Field(default_factory=list, description="Slots that make the question one about a setup, not this card.")
 
     @model_validator(mode="after")
     def _field_exists(self) -> Capability:
@@ -46,7 +47,6 @@ class Capability(BaseModel):
 class CapabilityTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     capabilities: list[Capability] = Field(min_length=1)
-    wording: dict[str, Text]
 
     def get(self, capability_id: str) -> Capability | None:
         return next((c for c in self.capabilities if c.id == capability_id), None)
