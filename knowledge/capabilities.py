@@ -33,6 +33,7 @@ class Capability(BaseModel):
     unknown_when: list[str] = Field(default_factory=list, description="Interconnect words meaning 'has it, figure unpublished'.")
     figure: Text | None = Field(None, description="A minimum asked without a size: the figure alone.")
     threshold_slot: str | None = Field(None, description="The reading's slot that states the size asked about.")
+    absorbs: list[str] = Field(default_factory=list, description="Capabilities whose cues, beside this one's, ask about this one.")
     not_with: list[str] = Field(default_factory=list, description="Slots that make the question one about a setup, not this card.")
 
     @model_validator(mode="after")

@@ -30,9 +30,13 @@ def _capability_patterns() -> list[tuple[Capability, re.Pattern[str]]]:
 
 
 def capability_of(text: str) -> Capability | None:
-    """The capability a text asks about: the first of the table with a cue in it."""
+    """The one capability a text asks about; None for none, or for several ("memory and bandwidth?" wants the
+    spec sheet). A capability absorbs the ones its table entry names ("NVLink, how much bandwidth?" is one question)."""
     normal = normalize_text(text if isinstance(text, str) else "")
-    return next((capability for capability, pattern in _capability_patterns() if pattern.search(normal)), None)
+    named = [capability for capability, pattern in _capability_patterns() if pattern.search(normal)]
+    absorbed = {i for capability in named for i in capability.absorbs}
+    named = [capability for capability in named if capability.id not in absorbed]
+    return named[0] if len(named) == 1 else None
 
 
 def subjects_of(text: str, catalog: Catalog) -> Subjects:
@@ -58,9 +62,16 @@ def card_subjects(card: ConceptCard, catalog: Catalog) -> Subjects:
     return {kind: ids for kind, ids in (read | stated).items() if ids}
 
 
-def covers(card: Subjects, asked: Subjects) -> bool:
+NARROWING_KINDS = ("precision", "capability", "engine")  # what a card is narrowly about beyond the hardware
+
+
+def covers(card: Subjects, asked: Subjects, asks_figures: bool = True) -> bool:
     """A card answers a question when, for every kind of subject both name, they share one: a card silent on a
-    kind (a general card on FP8) holds for any subject of it."""
+    kind (a general card on FP8) holds for any subject of it. A question that asks another side than the figures
+    (whether to wait, whether it may be bought) is not answered by a card narrowed to a precision, capability or
+    engine the question never names: "wait for the next generation before buying L40S?" is not the L40S NVLink card."""
+    if not asks_figures and any(kind in card and kind not in asked for kind in NARROWING_KINDS):
+        return False
     return all(ids & card[kind] for kind, ids in asked.items() if kind in card)
 
 

@@ -25,7 +25,13 @@ def asked(turn: Turn) -> tuple[Capability, list[str]] | None:
     gpus = turn.entities.gpus or (turn.slots.gpus if turn.reading.follow_up else [])
     if capability is None or not gpus or any(turn.reading.frame.has(slot) for slot in capability.not_with):
         return None
+    if capability.kind == "minimum" and _threshold(turn, capability) is None:
+        return None  # "how much memory has the H20?": the spec sheet leads with memory and bandwidth already
     return capability, gpus[:MAX_GPUS]
+
+
+def _threshold(turn: Turn, capability: Capability) -> float | None:
+    return turn.slots.gpu_memory_gb if capability.threshold_slot == "gpu_memory" else None
 
 
 def answer(turn: Turn) -> str | None:
@@ -34,7 +40,7 @@ def answer(turn: Turn) -> str | None:
     if found is None:
         return None
     capability, gpus = found
-    threshold = turn.slots.gpu_memory_gb if capability.threshold_slot == "gpu_memory" else None
+    threshold = _threshold(turn, capability)
     blocks = []
     for name in gpus:
         outcome = turn.call("check_capability", {"gpu": name, "capability": capability.id, "threshold": threshold})

@@ -65,7 +65,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     if facet != SPECS:  # "NVIDIA says 15x the H100, real?" is answered by the card on vendor claims, not the H100's
         hits = _facet_first(hits, facet, words)
     asked = _asked_subjects(turn, question or turn.message, thread_cards)
-    hits = _covering(turn, hits, asked)
+    hits = _covering(turn, hits, asked, asks_figures=facet == SPECS)
     if _names_subjects(asked) and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
         return capability.answer(turn) or _uncovered(turn, asked)  # never a neighbouring card or a snippet list
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
@@ -103,7 +103,7 @@ def _names_subjects(asked: Subjects) -> bool:
     return any(kind not in UNNAMED_KINDS for kind in asked)
 
 
-def _covering(turn: Turn, hits: list[dict], asked: Subjects) -> list[dict]:
+def _covering(turn: Turn, hits: list[dict], asked: Subjects, asks_figures: bool) -> list[dict]:
     """The hits that may answer a question naming ``asked``: cards about those subjects (or silent on their kind);
     a guidance snippet is not checked against a named subject, so it goes too (a list of them is no answer)."""
     if not asked:
@@ -112,7 +112,7 @@ def _covering(turn: Turn, hits: list[dict], asked: Subjects) -> list[dict]:
     kept = []
     for hit in hits:
         card = cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)) if hit["doc_id"].startswith(CARD_PREFIX) else None
-        if card is not None and covers(card_subjects(card, turn.catalog), asked):
+        if card is not None and covers(card_subjects(card, turn.catalog), asked, asks_figures):
             kept.append(hit)
         elif card is None and not _names_subjects(asked):
             kept.append(hit)
@@ -122,7 +122,7 @@ def _covering(turn: Turn, hits: list[dict], asked: Subjects) -> list[dict]:
 def _verdict_before(turn: Turn, card: ConceptCard, asked: Subjects, facet: str) -> tuple[str | None, bool]:
     """A capability asked of a named GPU ("is the H20 SXM or PCIe?") that the card does not settle for that GPU:
     the catalog's verdict first, then the card only when it is about that capability in general (True)."""
-    found = capability.asked(turn) if facet != capability.VENDOR_CLAIM else None  # a claim gets its own lead
+    found = capability.asked(turn) if facet == SPECS else None  # "is FP4 on a B200 good enough?" asks the card's side, not the figure
     if found is None:
         return None, True
     about = card_subjects(card, turn.catalog)
