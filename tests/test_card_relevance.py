@@ -97,7 +97,7 @@ def test_a_serving_question_about_a_chip_gets_the_serving_card_not_the_training_
 
 
 @pytest.mark.parametrize(("message", "question_mark"), [
-    ("Is the L20 a good buy right now?", "?"),
+    ("Is the L20 still worth buying in 2026?", "?"),
     ("L20现在还值得买吗", "？"),
 ])  # fmt: skip
 def test_a_subject_no_card_covers_gets_what_can_be_answered_and_one_question(offline_advisor, message, question_mark):

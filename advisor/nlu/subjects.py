@@ -33,7 +33,11 @@ def capability_of(text: str) -> Capability | None:
     """The one capability a text asks about; None for none, or for several ("memory and bandwidth?" wants the
     spec sheet). A capability absorbs the ones its table entry names ("NVLink, how much bandwidth?" is one question)."""
     normal = normalize_text(text if isinstance(text, str) else "")
-    named = [capability for capability, pattern in _capability_patterns() if pattern.search(normal)]
+    spans = {capability.id: [m.span() for m in pattern.finditer(normal)] for capability, pattern in _capability_patterns()}
+    every = [span for found in spans.values() for span in found]
+    # a cue inside a longer cue of another capability ("显存" in "显存带宽") is part of that one
+    inside = {i for i, found in spans.items() if found and all(any(o[0] <= s[0] and s[1] <= o[1] and o != s for o in every) for s in found)}
+    named = [capability for capability, _ in _capability_patterns() if spans[capability.id] and capability.id not in inside]
     absorbed = {i for capability in named for i in capability.absorbs}
     named = [capability for capability in named if capability.id not in absorbed]
     return named[0] if len(named) == 1 else None
