@@ -20,7 +20,11 @@ from advisor.registry import Registry, ToolOutcome, ToolSpec
 
 Field = str | dict[str, Any]  # a short description, or the whole property schema
 LIMITS_FIELD = "limits"
-HIDDEN_TOOLS = {"max_fit"}  # reached through estimate_memory(limits=true)
+# Tools the model does not see, with the tool it reaches the same answer through while that one is registered.
+HIDDEN_TOOLS = {
+    "max_fit": "estimate_memory",  # estimate_memory(limits=true)
+    "check_capability": "compare_gpus",  # the spec rows carry the same catalog fields (fp8_tflops null = no FP8); the schema budget stays
+}
 MAX_DESCRIPTION_CHARS = 90
 
 _MODEL = "Model name or size, e.g. 'qwen2.5-7b', '7B'"
@@ -132,7 +136,7 @@ DESCRIPTIONS = {
 
 
 def llm_tool_names(registry: Registry) -> list[str]:
-    return [name for name in registry.names() if name not in HIDDEN_TOOLS or "estimate_memory" not in registry.specs]
+    return [name for name in registry.names() if HIDDEN_TOOLS.get(name) not in registry.specs]
 
 
 def llm_description(spec: ToolSpec) -> str:
