@@ -13,6 +13,7 @@ from knowledge.clouds import PriceBook, load_price_book
 from knowledge.facility import FacilityBook, shipped_facility_book
 from knowledge.link_expectations import LinkExpectations, load_link_expectations
 from knowledge.serving import ServingData, load_serving_data
+from tools.capability import check_capability
 from tools.cost.rental_market import rental_prices
 from tools.cost.rentals import compare_rentals
 from tools.cost.tco import compute_tco
@@ -54,6 +55,12 @@ TOOL_SPECS = [
         "手上显卡能部署的最大模型",
     ),
     ToolSpec("compare_gpus", compare_gpus, "Specs of one or more GPUs side by side", "查看/对比GPU参数"),
+    ToolSpec(
+        "check_capability",
+        check_capability,
+        "Does a GPU have FP8/FP4/BF16, NVLink, a PCIe generation, enough memory or bandwidth; its power or form factor",
+        "某款GPU是否支持FP8/FP4/BF16、NVLink、PCIe代数、显存或带宽是否够；功耗和形态",
+    ),
     ToolSpec("list_gpus", list_gpus, "List catalog GPUs, filtered by vendor, memory or China availability", "按厂商、显存、国内可购等条件筛选GPU"),
     ToolSpec(
         "estimate_training_time",

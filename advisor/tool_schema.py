@@ -20,9 +20,12 @@ from advisor.registry import Registry, ToolOutcome, ToolSpec
 
 Field = str | dict[str, Any]  # a short description, or the whole property schema
 LIMITS_FIELD = "limits"
-# max_fit is reached through estimate_memory(limits=true); rental_prices answers offline (a model prices rent with
-# compare_rentals and compute_tco), kept off the model's list so the schemas stay within budget
-HIDDEN_TOOLS = {"max_fit", "rental_prices"}
+# Tools the model does not see, with the tool it reaches the same answer through while that one is registered.
+HIDDEN_TOOLS = {
+    "max_fit": "estimate_memory",  # estimate_memory(limits=true)
+    "check_capability": "compare_gpus",  # the spec rows carry the same catalog fields (fp8_tflops null = no FP8); the schema budget stays
+    "rental_prices": "compare_rentals",  # a model prices rent with compare_rentals and compute_tco; offline answers use it directly
+}
 MAX_DESCRIPTION_CHARS = 90
 
 _MODEL = "Model name or size, e.g. 'qwen2.5-7b', '7B'"
@@ -72,6 +75,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
     },
     "runnable_models": {"gpu": _GPU, "gpu_memory_gb": "GB per GPU if unnamed", "num_gpus": ""},
     "compare_gpus": {"gpus": {"type": "array", "items": {"type": "string"}, "description": "GPU names, e.g. ['H100', '4090']"}},
+    "check_capability": {"gpu": _GPU, "capability": "fp4|fp8|bf16|nvlink|pcie_gen|memory|bandwidth|tdp|form_factor", "threshold": "GB or GB/s asked"},
     "list_gpus": {
         "vendor": "NVIDIA, AMD, Huawei…",
         "segment": "",
@@ -133,7 +137,7 @@ DESCRIPTIONS = {
 
 
 def llm_tool_names(registry: Registry) -> list[str]:
-    return [name for name in registry.names() if name not in HIDDEN_TOOLS or "estimate_memory" not in registry.specs]
+    return [name for name in registry.names() if HIDDEN_TOOLS.get(name) not in registry.specs]
 
 
 def llm_description(spec: ToolSpec) -> str:

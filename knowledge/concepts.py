@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.bilingual import Phrases, Text
 from knowledge.catalog import CatalogError
+from knowledge.subjects import Kind
 
 CONCEPTS_FILE = Path(__file__).parent / "concepts.yaml"
 FAMILIES_DIR = Path(__file__).parent / "concept_cards"
@@ -50,6 +51,11 @@ class ConceptCard(BaseModel):
     facets: list[str] = Field(default_factory=list, description="The sides of a subject this card answers (advisor/nlu/data/facets.yaml): "
                               "whether it may be bought, its quality, its software, what to do, a vendor's claim, where it can stand.")
     sources: list[CardSource] = Field(min_length=1)
+    about: dict[Kind, list[str]] | None = Field(
+        None, description="What the card is about, by kind (gpu: catalog families such as h100; precision, capability, engine, "
+        "activity: ids of knowledge/subjects.yaml). Omitted: read from the card's title and questions (advisor/nlu/subjects.py). "
+        "Written out only where that reading is wrong; an empty list says the card holds for any subject of that kind.",
+    )
     family: Family | None = Field(None, description="Set by the loader from the family file the card is in.")
 
 

@@ -34,6 +34,7 @@ BASE_CALLS: dict[str, list[dict]] = {
     "runnable_models": [{"gpu": "rtx-4090"}, {"gpu_memory_gb": 48, "num_gpus": 2, "context": 4096}],
     "compare_gpus": [{"gpus": ["h100-sxm", "a100-80gb-sxm"]}],
     "list_gpus": [{}],
+    "check_capability": [{"gpu": "l40s", "capability": "fp8"}, {"gpu": "rtx-6000-ada", "capability": "memory", "threshold": 48}],
     "estimate_training_time": [
         {"model": "llama-3.1-8b", "tokens": 1e12, "gpu": "h100-sxm", "num_gpus": 8},
         {"model": "llama-3.1-8b", "tokens": 1e12, "gpu": "h100-sxm", "deadline_days": 30},  # GPUs derived from the deadline

@@ -39,16 +39,18 @@ class FacetTable(BaseModel):
     facets: list[FacetEntry] = Field(min_length=1)
 
 
+def cue_pattern(cues: Phrases) -> re.Pattern[str]:
+    """One pattern for cue words in both languages, on ``normalize_text`` output, the longest cue first."""
+    ordered = sorted({normalize_text(c) for c in (*cues.en, *cues.zh)}, key=len, reverse=True)
+    # an ASCII cue is a whole word ("ban" is not in "bandwidth"); a Chinese cue stands anywhere
+    alternatives = [rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in ordered]
+    return re.compile("|".join(alternatives))
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> list[tuple[FacetEntry, re.Pattern[str]]]:
     table = FacetTable.model_validate(yaml.safe_load(FACETS_FILE.read_text(encoding="utf-8")))
-    compiled = []
-    for entry in table.facets:
-        cues = sorted({normalize_text(c) for c in (*entry.cues.en, *entry.cues.zh)}, key=len, reverse=True)
-        # an ASCII cue is a whole word ("ban" is not in "bandwidth"); a Chinese cue stands anywhere
-        alternatives = [rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in cues]
-        compiled.append((entry, re.compile("|".join(alternatives))))
-    return compiled
+    return [(entry, cue_pattern(entry.cues)) for entry in table.facets]
 
 
 def facet_of(text: str) -> Facet:

@@ -21,7 +21,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
-from advisor.offline.answers import costs, facility, followup, guard, knowledge, payback, runnable, serving, sizing, specs, trouble
+from advisor.offline.answers import capability, costs, facility, followup, guard, knowledge, payback, runnable, serving, sizing, specs, trouble
 from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
@@ -32,12 +32,12 @@ from tools.models.resolve import checkpoint_precision_note
 Handler = Callable[[Turn], str]
 TASK_HANDLERS: dict[str, Handler] = {
     "recommend": serving.or_sized_by_load(sizing.recommend),  # "how many H100s for TTFT < 500 ms?": the load decides, not memory alone
-    "memory": serving.or_sized_by_load(sizing.memory, weighs_precision=False),
+    "memory": capability.first(serving.or_sized_by_load(sizing.memory, weighs_precision=False), unless_sized=True),
     # "what can I run on two 3090s?" names no model: the largest that fit, per precision
     "max_fit": serving.or_sized_by_load(
         lambda turn: sizing.memory(turn) if model_of(turn) else (runnable.answer(turn) or sizing.memory(turn)), weighs_precision=False
     ),
-    "specs": specs.answer,
+    "specs": capability.first(specs.answer),  # "does the L40S do FP8?": the verdict, not the whole sheet
     "serving_speed": serving.answer,
     "training_time": costs.training_time,
     "tco": costs.tco,

@@ -7,11 +7,12 @@ import re
 from advisor.contract import Source
 from advisor.nlu.facets import SPECS, facet_of
 from advisor.nlu.slot_labels import said
-from advisor.offline.answers import facility
+from advisor.nlu.subjects import Subjects, card_subjects, covers, subject_labels, subjects_of
+from advisor.offline.answers import capability, facility
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
-from knowledge.concepts import load_concepts
+from knowledge.concepts import ConceptCard, load_concepts
 
 SHOWN_HITS = 3
 CANDIDATE_HITS = 6  # near-ties below the shown hits can still be the card naming the asked card or answering the asked facet
@@ -42,6 +43,8 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
 def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None,
             in_thread: bool = False) -> str:
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
+    A card is served only when it covers what the question names (GPUs, precisions, engines, capabilities, training
+    or serving); else the catalog's capability verdict, else what can be answered about them and one question.
     ``question``: what is asked, when the message only changes an earlier question (``asked_first``): "and fp8?"
     after "does int4 hurt quality?". Unless the change names a card another answer is titled with ("and the
     MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗").
@@ -61,14 +64,21 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     facet = facet_of(question or turn.message).name
     if facet != SPECS:  # "NVIDIA says 15x the H100, real?" is answered by the card on vendor claims, not the H100's
         hits = _facet_first(hits, facet, words)
+    asked = _asked_subjects(turn, question or turn.message, thread_cards)
+    hits = _covering(turn, hits, asked, asks_figures=facet == SPECS)
+    if _names_subjects(asked) and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
+        return capability.answer(turn) or _uncovered(turn, asked)  # never a neighbouring card or a snippet list
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
         body = _snippets(turn, outcome)
     else:
-        body = f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
-        for source in card.sources:
-            turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
-        offer = CALCULATOR_TASK.get(card.calculator or "") or offer  # the card names the tool that refines it; the reading only guessed
+        card_text = f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+        verdict, card_too = _verdict_before(turn, card, asked, facet)
+        body = capability.claim_lead(turn) + card_text if verdict is None else verdict + ("\n\n" + card_text if card_too else "")
+        if verdict is None or card_too:
+            for source in card.sources:
+                turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
+            offer = CALCULATOR_TASK.get(card.calculator or "") or offer  # the card names the tool that refines it; the reading only guessed
     if question is not None and turn.reading.frame.names():
         body += "\n\n📌 " + _noted(turn)
     if _calculation_open(turn):  # it can be changed, not asked for again
@@ -76,6 +86,56 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     elif offer in OFFERS:
         body += "\n\n🧮 " + turn.t(*OFFERS[offer])
     return body
+
+
+UNNAMED_KINDS = ("activity",)  # training or serving narrows which card fits, but names nothing a reply could be about
+
+
+def _asked_subjects(turn: Turn, question: str, thread_cards: list[str]) -> Subjects:
+    """What the question names; a question in a thread that names no GPU is about the thread's cards."""
+    asked = subjects_of(question, turn.catalog)
+    if "gpu" not in asked and thread_cards:
+        asked = asked | subjects_of(" ".join(thread_cards), turn.catalog)
+    return asked
+
+
+def _names_subjects(asked: Subjects) -> bool:
+    return any(kind not in UNNAMED_KINDS for kind in asked)
+
+
+def _covering(turn: Turn, hits: list[dict], asked: Subjects, asks_figures: bool) -> list[dict]:
+    """The hits that may answer a question naming ``asked``: cards about those subjects (or silent on their kind);
+    a guidance snippet is not checked against a named subject, so it goes too (a list of them is no answer)."""
+    if not asked:
+        return hits
+    cards = load_concepts()
+    kept = []
+    for hit in hits:
+        card = cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)) if hit["doc_id"].startswith(CARD_PREFIX) else None
+        if card is not None and covers(card_subjects(card, turn.catalog), asked, asks_figures):
+            kept.append(hit)
+        elif card is None and not _names_subjects(asked):
+            kept.append(hit)
+    return kept
+
+
+def _verdict_before(turn: Turn, card: ConceptCard, asked: Subjects, facet: str) -> tuple[str | None, bool]:
+    """A capability asked of a named GPU ("is the H20 SXM or PCIe?") that the card does not settle for that GPU:
+    the catalog's verdict first, then the card only when it is about that capability in general (True)."""
+    found = capability.asked(turn) if facet == SPECS else None  # "is FP4 on a B200 good enough?" asks the card's side, not the figure
+    if found is None:
+        return None, True
+    about = card_subjects(card, turn.catalog)
+    on_capability = any(found[0].id in ids for ids in about.values())
+    if on_capability and "gpu" in about and about["gpu"] & asked.get("gpu", frozenset()):
+        return None, True  # "does the RTX 6000 Ada have NVLink?" has a card of its own
+    return capability.answer(turn), on_capability and "gpu" not in about
+
+
+def _uncovered(turn: Turn, asked: Subjects) -> str:
+    """No card covers what the question names: what can be answered about it, and one precise question."""
+    subjects = turn.t(", ", "、").join(subject_labels(asked, turn.catalog, turn.language))
+    return capability.WORDING.say(turn, "uncovered", subjects=subjects) + "\n\n" + capability.WORDING.say(turn, "uncovered_question")
 
 
 def _calculation_open(turn: Turn) -> bool:

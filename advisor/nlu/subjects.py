@@ -1,0 +1,88 @@
+"""What a text names — GPUs (by catalog family), precisions, capabilities, engines, the activity — so an answer
+card is served only for a question it covers: a card about the H20 does not answer an H100 question, and a card
+about training on the 910B does not answer whether the 910B serves with vLLM. The words are data
+(knowledge/subjects.yaml, knowledge/capabilities.yaml, the catalog's names); a card may state its subjects
+(``about``) where reading its title and questions gets them wrong."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from advisor.name_matcher import matcher_for, normalize_text
+from advisor.nlu.facets import cue_pattern
+from knowledge.capabilities import Capability, load_capabilities
+from knowledge.catalog import Catalog, variant_family
+from knowledge.concepts import ConceptCard
+from knowledge.subjects import Subject, load_subjects
+
+Subjects = dict[str, frozenset[str]]  # kind → ids
+
+
+@lru_cache(maxsize=1)
+def _subject_patterns() -> list[tuple[Subject, re.Pattern[str]]]:
+    return [(subject, cue_pattern(subject.cues)) for subject in load_subjects().subjects]
+
+
+@lru_cache(maxsize=1)
+def _capability_patterns() -> list[tuple[Capability, re.Pattern[str]]]:
+    return [(capability, cue_pattern(capability.cues)) for capability in load_capabilities().capabilities]
+
+
+def capability_of(text: str) -> Capability | None:
+    """The one capability a text asks about; None for none, or for several ("memory and bandwidth?" wants the
+    spec sheet). A capability absorbs the ones its table entry names ("NVLink, how much bandwidth?" is one question)."""
+    normal = normalize_text(text if isinstance(text, str) else "")
+    spans = {capability.id: [m.span() for m in pattern.finditer(normal)] for capability, pattern in _capability_patterns()}
+    every = [span for found in spans.values() for span in found]
+    # a cue inside a longer cue of another capability ("显存" in "显存带宽") is part of that one
+    inside = {i for i, found in spans.items() if found and all(any(o[0] <= s[0] and s[1] <= o[1] and o != s for o in every) for s in found)}
+    named = [capability for capability, _ in _capability_patterns() if spans[capability.id] and capability.id not in inside]
+    absorbed = {i for capability in named for i in capability.absorbs}
+    named = [capability for capability in named if capability.id not in absorbed]
+    return named[0] if len(named) == 1 else None
+
+
+def subjects_of(text: str, catalog: Catalog) -> Subjects:
+    """The subjects ``text`` names, by kind; a kind it does not name is absent."""
+    normal = normalize_text(text if isinstance(text, str) else "")
+    found: dict[str, set[str]] = {}
+    gpus = {variant_family(match.id) for match in matcher_for(catalog).scan(normal) if match.kind == "gpu"}
+    if gpus:
+        found["gpu"] = gpus
+    by_id = {subject.id: subject for subject in load_subjects().subjects}
+    for subject, pattern in _subject_patterns():
+        if pattern.search(normal):
+            for named in (subject, *(by_id[i] for i in subject.implies)):
+                found.setdefault(named.kind, set()).add(named.id)
+    return {kind: frozenset(ids) for kind, ids in found.items()}
+
+
+def card_subjects(card: ConceptCard, catalog: Catalog) -> Subjects:
+    """What a card is about: its ``about`` where stated (kind by kind), else what its title names. Its example
+    questions are not read: "what network does an H100 cluster need" is an example, the InfiniBand card holds for any GPU."""
+    read = subjects_of(card.title.en + " \n " + card.title.zh, catalog)
+    stated = {kind: frozenset(ids) for kind, ids in (card.about or {}).items()}
+    return {kind: ids for kind, ids in (read | stated).items() if ids}
+
+
+NARROWING_KINDS = ("precision", "capability", "engine")  # what a card is narrowly about beyond the hardware
+
+
+def covers(card: Subjects, asked: Subjects, asks_figures: bool = True) -> bool:
+    """A card answers a question when, for every kind of subject both name, they share one: a card silent on a
+    kind (a general card on FP8) holds for any subject of it. A question that asks another side than the figures
+    (whether to wait, whether it may be bought) is not answered by a card narrowed to a precision, capability or
+    engine the question never names: "wait for the next generation before buying L40S?" is not the L40S NVLink card."""
+    if not asks_figures and any(kind in card and kind not in asked for kind in NARROWING_KINDS):
+        return False
+    return all(ids & card[kind] for kind, ids in asked.items() if kind in card)
+
+
+def subject_labels(asked: Subjects, catalog: Catalog, language: str) -> list[str]:
+    """The named subjects as a reader knows them: GPU names from the catalog, the rest from the subject table."""
+    labels = [next(g.name for g in catalog.gpus if variant_family(g.id) == family) for family in sorted(asked.get("gpu", ()))]
+    by_id = {subject.id: subject for subject in load_subjects().subjects}
+    for kind in ("precision", "capability", "engine"):
+        labels += [by_id[i].label.pick(language) for i in sorted(asked.get(kind, ()))]
+    return labels

@@ -1,0 +1,60 @@
+"""The subjects a question or a concept card names besides GPUs: precisions, capabilities, engines and the
+activity. The table is data (``subjects.yaml``); a subject that mirrors a capability takes its cues and label
+from ``capabilities.yaml`` so the words are written once."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from knowledge.bilingual import Phrases, Text
+from knowledge.capabilities import load_capabilities
+from knowledge.catalog import CatalogError, read_yaml
+
+SUBJECTS_FILE = Path(__file__).parent / "subjects.yaml"
+Kind = Literal["gpu", "precision", "capability", "engine", "activity"]
+
+
+class Subject(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z0-9_-]+$")
+    kind: Kind
+    capability: str | None = Field(None, description="The capability whose cues and label this subject takes.")
+    label: Text | None = None
+    cues: Phrases | None = None
+    implies: list[str] = Field(default_factory=list, description="Subjects a cue of this one brings with it.")
+
+    @model_validator(mode="after")
+    def _from_capability(self) -> Subject:
+        if self.capability is not None:
+            found = load_capabilities().get(self.capability)
+            if found is None:
+                raise ValueError(f"subject {self.id}: no capability {self.capability!r} in capabilities.yaml")
+            self.label, self.cues = self.label or found.label, self.cues or found.cues
+        if self.label is None or self.cues is None:
+            raise ValueError(f"subject {self.id}: needs a label and cues, or a capability to take them from")
+        return self
+
+
+class SubjectTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    subjects: list[Subject] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _implied_exist(self) -> SubjectTable:
+        ids = {s.id for s in self.subjects}
+        missing = sorted({i for s in self.subjects for i in s.implies} - ids)
+        if missing:
+            raise ValueError(f"implied subjects not in the table: {missing}")
+        return self
+
+
+@lru_cache(maxsize=1)
+def load_subjects(path: Path = SUBJECTS_FILE) -> SubjectTable:
+    try:
+        return SubjectTable.model_validate(read_yaml(path))
+    except ValidationError as exc:
+        raise CatalogError(f"{path}: not a valid subject table: {exc}") from exc
