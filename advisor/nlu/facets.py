@@ -39,16 +39,20 @@ class FacetTable(BaseModel):
     facets: list[FacetEntry] = Field(min_length=1)
 
 
+def cue_pattern(phrases: Phrases) -> re.Pattern[str]:
+    """One pattern for a list of cue words in both languages, to search in ``normalize_text`` output.
+
+    Shared by the facets and the Ask's flags (``ask_cues.yaml``) so that cue words mean the same everywhere."""
+    cues = sorted({normalize_text(c) for c in (*phrases.en, *phrases.zh)}, key=len, reverse=True)
+    # an ASCII cue is a whole word ("ban" is not in "bandwidth"); a Chinese cue stands anywhere
+    alternatives = [rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in cues]
+    return re.compile("|".join(alternatives))
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> list[tuple[FacetEntry, re.Pattern[str]]]:
     table = FacetTable.model_validate(yaml.safe_load(FACETS_FILE.read_text(encoding="utf-8")))
-    compiled = []
-    for entry in table.facets:
-        cues = sorted({normalize_text(c) for c in (*entry.cues.en, *entry.cues.zh)}, key=len, reverse=True)
-        # an ASCII cue is a whole word ("ban" is not in "bandwidth"); a Chinese cue stands anywhere
-        alternatives = [rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in cues]
-        compiled.append((entry, re.compile("|".join(alternatives))))
-    return compiled
+    return [(entry, cue_pattern(entry.cues)) for entry in table.facets]
 
 
 def facet_of(text: str) -> Facet:

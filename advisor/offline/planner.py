@@ -16,7 +16,7 @@ from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.markdown import escape_raw_html, fold, number, sources_section
-from advisor.nlu.dialogue import ASKS_WHY, restated_question
+from advisor.nlu.dialogue import restated_question
 from advisor.nlu.facets import SPECS
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
@@ -150,7 +150,7 @@ class OfflinePlanner:
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
         if task == "tco" and facility.asks_only_electricity(turn):  # "一年电费多少（64台8卡A100）": the bill and the load behind it
             task = "facility"
-        if reading.follow_up and not reading.frame.names() and ASKS_WHY.search(turn.message.lower()):
+        if reading.follow_up and not reading.frame.names() and turn.ask.asks_why:
             body = TASK_HANDLERS[task](turn)
             return turn.t(*WHERE_FROM) + _largest_part(turn) + "\n\n" + body
         return TASK_HANDLERS[task](turn)

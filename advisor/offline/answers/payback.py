@@ -8,7 +8,7 @@ from collections.abc import Callable
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import SlotValue
 from advisor.offline.turn import Turn
-from knowledge.answer_text import asked_line, phrase, word_positions
+from knowledge.answer_text import phrase, word_positions
 
 ASK_REACH_CHARS = 12  # "how long until it pays back", "多长时间能回本": the question word sits right before
 CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
@@ -35,8 +35,8 @@ def claim_and_horizon(message: str, spans: list[SlotValue], state_horizon: float
 def asks_for_electricity(turn: Turn) -> bool:
     """"电费多少?" after a rent-or-buy answer: the electricity line, not the whole comparison again. A message that
     states an electricity price changes the comparison instead."""
-    earlier = len(turn.reading.task_messages) > 1 or turn.reading.follow_up
-    return earlier and not turn.reading.frame.has("electricity_price") and asked_line("tco_line", turn.message) == "energy"
+    earlier = turn.ask.thread_messages > 1 or turn.reading.follow_up
+    return earlier and not turn.reading.frame.has("electricity_price") and turn.ask.tco_line == "energy"
 
 
 def electricity(turn: Turn, r: dict, inputs: Callable[[Turn, list[dict], str], str]) -> str:
