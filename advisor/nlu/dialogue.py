@@ -24,15 +24,17 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.corpus import TASKS, Corpus
 from advisor.nlu.features import words
 from advisor.nlu.frame import Frame
+from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reading import Reading
 
 SUBJECT = ("model", "size")
 TOPIC = "concept"  # a concept question asked with no calculation open: its follow-ups ask it again, changed
 PROBLEM = "troubleshoot"  # a thread that gathers facts about one problem
-CONTINUES = 0.4  # measured by cross-validation over the training conversations (0.3–0.6 tried)
-SHORT = 40  # characters: an amendment, not a full question
-SEEN_WITH_TASK = 0.03  # a slot stated in at least this share of a task's questions belongs to that task
-CONVERSATION_WEIGHT = 6.0  # a turn read in its real conversation counts more than a pairing made up for training
+# Settings declared in pipeline.yaml (continue_thread), with the measurements behind them
+CONTINUES = PIPELINE.continue_thread.continues
+SHORT = PIPELINE.continue_thread.short_chars
+SEEN_WITH_TASK = PIPELINE.continue_thread.seen_with_task
+CONVERSATION_WEIGHT = PIPELINE.continue_thread.conversation_weight
 # What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
 # A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
@@ -198,9 +200,8 @@ class ContinuationModel:
 
     def fit(self, rows: list[dict[str, float]], labels: list[bool], weights: list[float]) -> ContinuationModel:
         self.vectorizer = DictVectorizer()
-        # C by cross-validation over the training conversations: 1.0 → 0.750 / 0.785, 0.5 → 0.757 / 0.793,
-        # 0.25 → 0.764 / 0.807, 0.1 → 0.779 / 0.793 (en / zh); the many word features need the stronger prior
-        self.model = LogisticRegression(C=0.25, max_iter=2000)
+        # C chosen by cross-validation (the scores are beside it in pipeline.yaml): the many word features need a strong prior
+        self.model = LogisticRegression(C=PIPELINE.continue_thread.C, max_iter=PIPELINE.continue_thread.max_iter)
         self.model.fit(self.vectorizer.fit_transform(rows), labels, sample_weight=weights)
         return self
 

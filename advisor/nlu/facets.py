@@ -39,11 +39,13 @@ class FacetTable(BaseModel):
     facets: list[FacetEntry] = Field(min_length=1)
 
 
-def cue_pattern(cues: Phrases) -> re.Pattern[str]:
-    """One pattern for cue words in both languages, on ``normalize_text`` output, the longest cue first."""
-    ordered = sorted({normalize_text(c) for c in (*cues.en, *cues.zh)}, key=len, reverse=True)
+def cue_pattern(phrases: Phrases) -> re.Pattern[str]:
+    """One pattern for a list of cue words in both languages, to search in ``normalize_text`` output.
+
+    Shared by the facets and the Ask's flags (``ask_cues.yaml``) so that cue words mean the same everywhere."""
+    cues = sorted({normalize_text(c) for c in (*phrases.en, *phrases.zh)}, key=len, reverse=True)
     # an ASCII cue is a whole word ("ban" is not in "bandwidth"); a Chinese cue stands anywhere
-    alternatives = [rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in ordered]
+    alternatives = [rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in cues]
     return re.compile("|".join(alternatives))
 
 

@@ -11,11 +11,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor.nlu.cues import says
 from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
 from advisor.nlu.number_values import token_count
 from knowledge.audience import names_a_period
 
 HOURS_PER_YEAR = 8760.0
+SUFFIX_COUNT = re.compile(r"\s*[x×*]\s*\d")  # "4090 x2": the count follows its GPU
 PER_SERVER = re.compile(r"^\s*(?:,|，)?\s*(?:每台|每个节点|每节点|每机|each|per\s+(?:node|server|machine|box)|of|with|x|×)?\s*$")
 
 
@@ -24,6 +26,16 @@ class SlotValue:
     value: Any
     surface: str
     start: int = -1
+
+    @property
+    def said_per_card(self) -> bool:
+        """A price whose words make it the price of one card ("$2 per GPU-hour", "每张卡每月"), not of the machine."""
+        return says("price_per_card", self.surface)
+
+    @property
+    def follows_its_card(self) -> bool:
+        """A count written after its card as a multiplier ("4090 x2"), so it belongs to the card before it."""
+        return bool(SUFFIX_COUNT.match(self.surface))
 
 
 @dataclass

@@ -24,6 +24,7 @@ from advisor.nlu.corpus import TASKS, Corpus, Utterance
 from advisor.nlu.features import focus, masked, role_features, words
 from advisor.nlu.meaning import SENTENCE_VECTORS
 from advisor.nlu.number_values import Value
+from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.values import find_values
 from knowledge.catalog import Catalog
 
@@ -93,10 +94,11 @@ class UnderstandingModel:
     def fit_intent(self, utterances: list[Utterance], values: list[list[Value]]) -> None:
         self.exact = {_key(u.text): u.intent for u in utterances}
         texts = [masked(focus(u.text), v) for u, v in zip(utterances, values)]
-        self.chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 4), sublinear_tf=True, min_df=1)
-        self.words = TfidfVectorizer(analyzer=words, ngram_range=(1, 1), sublinear_tf=True)
+        settings = PIPELINE.classify
+        self.chars = TfidfVectorizer(analyzer="char_wb", ngram_range=settings.char_ngrams, sublinear_tf=True, min_df=1)
+        self.words = TfidfVectorizer(analyzer=words, ngram_range=settings.word_ngrams, sublinear_tf=True)
         matrix = hstack([self.chars.fit_transform(texts), self.words.fit_transform(texts), _sentence_vectors(texts)]).tocsr()
-        self.intent_model = LogisticRegression(C=20.0, solver="saga", tol=1e-3, max_iter=300, random_state=0)
+        self.intent_model = LogisticRegression(C=settings.C, solver=settings.solver, tol=settings.tol, max_iter=settings.max_iter, random_state=0)
         self.intent_model.fit(matrix, [u.intent for u in utterances])
         self.intents = list(self.intent_model.classes_)
 
@@ -108,7 +110,8 @@ class UnderstandingModel:
                 rows.append(role_features(text, value, found, utterance.intent))
                 labels.append(_gold_role(value, utterance))
         self.vectorizer = DictVectorizer()
-        self.role_model = LogisticRegression(C=5.0, tol=1e-3, max_iter=1000)
+        tagger = PIPELINE.tag_roles
+        self.role_model = LogisticRegression(C=tagger.C, tol=tagger.tol, max_iter=tagger.max_iter)
         self.role_model.fit(self.vectorizer.fit_transform(rows), labels)
         self.roles = list(self.role_model.classes_)
 

@@ -14,17 +14,18 @@ from advisor.nlu.corpus import TASKS
 from advisor.nlu.dialogue import CONTINUES, REFERENCE_BEFORE, TOPIC, compares_with, on_that_setup, only_values, own_subject
 from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
 from advisor.nlu.model import TaggedValue
+from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reading import Reading, read_message, retagged
 from advisor.nlu.training import load_or_train
 from knowledge.catalog import Catalog, load_catalog
 
-HISTORY_TURNS = 6  # earlier user turns read to rebuild the dialogue state; the server stays stateless
+HISTORY_TURNS = PIPELINE.dialogue_state.history_turns  # the server stays stateless: the state is rebuilt from these
 CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept")  # these leave the last task open
 RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
 LENGTHS = ("context", "prompt_tokens", "output_tokens")
 # Answers that set a newly named card beside the one in question ("跟4张3090比呢" after a speed): both are kept
 COMPARABLE = ("specs", "training_time", "serving_speed", TOPIC)
-SURE_INJECTION = 0.8  # real injections read at 0.88 and above; a policy statement ("no data leaves our DC") near 0.4
+SURE_INJECTION = PIPELINE.dialogue_state.sure_injection
 
 
 class Understanding:
@@ -197,8 +198,8 @@ def _restated_amounts(reading: Reading, state: Frame) -> None:
         reading.frame.slots[target] = [SlotValue(value, stated[0].surface, stated[0].start)]
 
 
-SURE_OF_ROLE = 0.75  # a tagger this sure that an amount is a slot the conversation lacks is believed
-MAGNITUDE_SPREAD = 10.0  # an amount restates one within this factor of it
+SURE_OF_ROLE = PIPELINE.dialogue_state.sure_of_role
+MAGNITUDE_SPREAD = PIPELINE.dialogue_state.magnitude_spread
 
 
 def _restated_money(newer: Money, state: Frame, stated: Frame) -> str | None:

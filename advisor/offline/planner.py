@@ -16,8 +16,9 @@ from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.markdown import escape_raw_html, fold, number, sources_section
-from advisor.nlu.dialogue import ASKS_WHY, restated_question
+from advisor.nlu.dialogue import restated_question
 from advisor.nlu.facets import SPECS
+from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
@@ -45,10 +46,10 @@ TASK_HANDLERS: dict[str, Handler] = {
     "facility": facility.answer,
 }
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
-# than a confident table for a question that was not asked.
-MIN_CONFIDENCE = 0.45
+# than a confident table for a question that was not asked (both thresholds declared in nlu/pipeline.yaml).
+MIN_CONFIDENCE = PIPELINE.classify.min_confidence
 GUARDED = ("injection", "out_of_scope", "greeting")
-GUARD_CONFIDENCE = 0.6  # below this a refusal, an off-topic reply or a greeting gives way to the next reading
+GUARD_CONFIDENCE = PIPELINE.classify.guard_confidence  # below this a refusal, an off-topic reply or a greeting gives way
 WHERE_FROM = (
     "Here is where the figure comes from: the same calculation, each line with its formula or source.",
     "这个数字的来历如下：同一个计算，每一行都附了公式或出处。",
@@ -154,7 +155,7 @@ class OfflinePlanner:
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
         if task == "tco" and facility.asks_only_electricity(turn):  # "一年电费多少（64台8卡A100）": the bill and the load behind it
             task = "facility"
-        if reading.follow_up and not reading.frame.names() and ASKS_WHY.search(turn.message.lower()):
+        if reading.follow_up and not reading.frame.names() and turn.ask.asks_why:
             body = TASK_HANDLERS[task](turn)
             return turn.t(*WHERE_FROM) + _largest_part(turn) + "\n\n" + body
         return TASK_HANDLERS[task](turn)

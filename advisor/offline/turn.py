@@ -9,7 +9,7 @@ from typing import Any
 from advisor.contract import Language, Source
 from advisor.labels import pick, unit
 from advisor.markdown import number
-from advisor.nlu.dialogue import asks_count
+from advisor.nlu.ask import Ask
 from advisor.nlu.entity_words import is_other_model
 from advisor.nlu.frame import Frame
 from advisor.nlu.reading import Reading
@@ -39,6 +39,7 @@ class Turn:
     assumptions: list[str] = field(default_factory=list)
     ignored: dict[str, str] = field(default_factory=dict)  # slot → why the answer could not use it
     earlier: list[str] = field(default_factory=list)  # the user's earlier messages, oldest first
+    ask: Ask = field(init=False)  # what was asked, as understood: the only place answers read it from
     slots: Slots = field(init=False)  # the conversation's frame for this task
     count_asked: bool = field(init=False)  # "要几台": how many cards is the question, not a given
     entities: Slots = field(init=False)  # what this message alone states
@@ -46,7 +47,8 @@ class Turn:
     def __post_init__(self) -> None:
         # "那全用910B的话要几台" after "放得进8卡H20吗" asks how many 910B it takes, not whether eight of them hold it:
         # the count asked for is dropped from the conversation's frame
-        self.count_asked = asks_count(self.message) and not any(self.reading.frame.has(slot) for slot in COUNTS)
+        self.ask = Ask.read(self.reading, self.catalog)
+        self.count_asked = self.ask.asks_count and not any(self.reading.frame.has(slot) for slot in COUNTS)
         state = self.reading.state
         self.slots = Slots(Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS}) if self.count_asked else state)
         self.entities = Slots(self.reading.frame)

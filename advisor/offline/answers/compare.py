@@ -9,19 +9,16 @@ training-time estimator (full training) says how fast it runs, and the catalog p
 
 from __future__ import annotations
 
-import re
-
 from advisor.language import default_currency
 from advisor.markdown import number
 from advisor.nlu.frame import SlotValue
 from advisor.offline.answers.compare_view import TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.offline.answers.engines import engine_of
-from advisor.offline.answers.workload import TASK_LABEL, model_of, pasted_config, precision_for, task_of, zero_stage_of
+from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 
 MAX_OPTIONS = 4
-SUFFIX_COUNT = re.compile(r"\s*[x×*]\s*\d")  # "4090 x2": the count follows its GPU
 PER_BILLION = 1e9  # without a token count, training speed is given per billion tokens
 
 
@@ -48,7 +45,7 @@ def counts_of(cards: list[SlotValue], counts: list[SlotValue]) -> list[int | Non
         for c in said:
             after = [i for i in own if 0 <= cards[i].start - (c.start + len(c.surface)) <= 12 and i not in paired]
             before = [i for i in own if 0 <= c.start - (cards[i].start + len(cards[i].surface)) <= 3 and i not in paired][::-1]
-            ordered = before + after if SUFFIX_COUNT.match(c.surface) else after + before
+            ordered = before + after if c.follows_its_card else after + before
             if ordered:
                 paired[ordered[0]] = c.value
     return [paired.get(i) for i in range(len(cards))]
@@ -56,7 +53,7 @@ def counts_of(cards: list[SlotValue], counts: list[SlotValue]) -> list[int | Non
 
 def route(turn: Turn, default_task: str = "inference") -> str | None:
     """The comparison, when the question names two or more options and a workload; otherwise None."""
-    workload = turn.slots.frame.has("model") or turn.slots.frame.has("size") or pasted_config(turn.message)
+    workload = turn.slots.frame.has("model") or turn.slots.frame.has("size") or turn.ask.pasted_config
     if not workload:
         return None
     pairs = options(turn)

@@ -6,7 +6,6 @@ estimate, and the catalog's per-card figures and dated prices (the whole option 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from advisor.labels import CHINA_STATUS, VERDICT
@@ -84,7 +83,6 @@ def _cost_kind(opts: list[Option]) -> str | None:
 
 
 # "cheapest", "最便宜": the lowest price itself, not the most speed for the money ("best value", "划算")
-PRICE_ONLY = re.compile(r"cheap|lowest cost|least expensive|affordable|budget|便宜|省钱|成本最低")
 
 
 def _speed(o: Option) -> float | None:
@@ -152,7 +150,7 @@ def _asked_ranking(turn: Turn, wanted: str, fitting: list[Option], kind: str, ch
     """The fastest, the cheapest ("最便宜", "cheapest"), or the most speed for the money ("哪个划算", "best value")."""
     if wanted == "fastest":
         return turn.t(f"**Choose {faster.label}**: faster; {cheaper.label} is cheaper.", f"**建议选 {faster.label}**：更快；{cheaper.label} 更便宜。")
-    if PRICE_ONLY.search(turn.slots.frame.surface("objective").lower()):
+    if turn.ask.price_only:
         return turn.t(f"**Choose {cheaper.label}**: cheaper; {faster.label} is faster.", f"**建议选 {cheaper.label}**：更便宜；{faster.label} 更快。")
     by_value = sorted(fitting, key=lambda o: _speed(o) / o.total(kind), reverse=True)
     pick, other = by_value[0], by_value[1]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 
 from advisor.language import default_currency
 from advisor.markdown import money, number, table, token_count
@@ -17,7 +16,7 @@ from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_meth
 from advisor.offline.answers.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
-from knowledge.answer_text import phrase, word_positions
+from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco import DERIVED
@@ -45,7 +44,6 @@ def _in(amount: Money | None, currency: str) -> float | None:
 
 
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
-PER_CARD = re.compile(r"卡|张|gpu|card|each", re.IGNORECASE)
 
 
 def _hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
@@ -55,7 +53,7 @@ def _hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
     amount = _in(price, currency)
     if price is None or amount is None or price.per not in PERIOD_HOURS:
         return amount
-    cards = 1 if PER_CARD.search(turn.slots.frame.surface("cloud_price")) else gpus
+    cards = 1 if turn.ask.price_per_card else gpus
     hourly = amount / PERIOD_HOURS[price.per] / cards
     period_en, period_zh = {"month": ("a month", "每月"), "year": ("a year", "每年")}[price.per]
     whole_en, whole_zh = (f" for {cards} GPUs", f"（{cards} 张卡）") if cards > 1 else ("", "")
@@ -234,7 +232,7 @@ def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: in
 
 def _committed(turn: Turn) -> bool:
     """Reserved or committed capacity ("1yr commit", "包年"), said anywhere in the question: billed every hour."""
-    return any(word_positions("tco_billing", text) for text in (turn.reading.task_messages or [turn.message]))
+    return turn.ask.committed_billing
 
 
 def _spans_beside_commitments(turn: Turn) -> tuple[list[SlotValue], float | None]:
@@ -243,7 +241,7 @@ def _spans_beside_commitments(turn: Turn) -> tuple[list[SlotValue], float | None
     Later in a conversation the reader's rule holds instead: a longer commitment lengthens the comparison said before."""
     text = normalize_text(turn.message)
     spans = turn.reading.frame.slots.get("horizon", [])
-    if len(turn.reading.task_messages) > 1:
+    if turn.ask.thread_messages > 1:
         return spans, turn.slots.horizon_years
     terms = [v for v in spans if v.start >= 0 and COMMITMENT_AFTER.match(text, v.start + len(v.surface))]
     kept = [v for v in spans if v not in terms]
@@ -291,7 +289,7 @@ def _rent(said: SlotValue | None, currency: str, gpus: int) -> tuple[dict, list[
         return {"cloud_price_per_gpu_hour": amount}, [phrase("tco.yours.hourly", rate=money(amount, currency))]
     monthly = amount / 12 if price.per == "year" else amount
     words = [phrase("tco.yours.year_bill", amount=money(amount, currency), monthly=money(monthly, currency))] if price.per == "year" else []
-    if PER_CARD.search(said.surface):  # "每张卡每月8000": the bill of one card
+    if said.said_per_card:  # "每张卡每月8000": the bill of one card
         words.append(phrase("tco.yours.bill_per_card", amount=money(monthly, currency), gpus=gpus, total=money(monthly * gpus, currency)))
         monthly *= gpus
     elif price.per == "month":

@@ -9,7 +9,6 @@ from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
-from knowledge.answer_text import asked_line
 from knowledge.facility import shipped_facility_data
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.recommend.configs import SERVER_GPUS
@@ -27,7 +26,7 @@ def asks_only_electricity(turn: Turn) -> bool:
     frame = turn.reading.frame
     return (
         not turn.reading.follow_up
-        and asked_line("tco_line", turn.message) == "energy"
+        and turn.ask.tco_line == "energy"
         and not any(frame.has(slot) for slot in COMPARISON_SLOTS)
         and not _asks(turn, "comparison")
     )
@@ -149,7 +148,7 @@ def _lead(turn: Turn, r: dict) -> str:
     rack_known = frame.has("rack_power") or r["whole_rack"] or _in_one_rack(turn)
     if _asks(turn, "cooling") and rack_known:  # the density of a known rack is the question
         return f"lead.cooling.{r['cooling']}"
-    if frame.has("electricity_price") or asked_line("tco_line", turn.message) == "energy":
+    if frame.has("electricity_price") or turn.ask.tco_line == "energy":
         return "lead.electricity"
     if _in_one_rack(turn):
         return "lead.one_rack"

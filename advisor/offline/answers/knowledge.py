@@ -142,8 +142,7 @@ def _calculation_open(turn: Turn) -> bool:
     """An earlier message asked for a calculation that is still open. A first question that merely names a
     GPU ("FP8 speed-up on H100?") has values but no calculation behind it: nothing "still stands"."""
     reading = turn.reading
-    opened_earlier = bool(reading.task_messages) and reading.task_messages[0] != turn.message
-    return reading.task in OFFERS and bool(reading.state.names()) and opened_earlier
+    return reading.task in OFFERS and bool(reading.state.names()) and turn.ask.opened_earlier
 
 
 def _noted(turn: Turn) -> str:

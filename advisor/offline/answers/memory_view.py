@@ -7,7 +7,6 @@ from functools import lru_cache
 
 from advisor.markdown import number, table
 from advisor.offline.turn import Turn
-from advisor.retrieval.glossary import default_glossary
 from knowledge.bilingual import Text
 from knowledge.catalog import DATA_DIR, read_yaml
 
@@ -62,8 +61,7 @@ def _leads() -> dict[str, Text]:
 
 def asks_about_kv_cache(turn: Turn) -> bool:
     """The question names the KV cache in either language (the glossary's phrases, not a pattern of our own)."""
-    found = default_glossary().expand(turn.message)
-    return "KV cache" in found.english or "KV 缓存" in found.chinese
+    return turn.ask.names_kv_cache
 
 
 def kv_cache_lead(turn: Turn, estimate: dict, sequences: int, context: int, precision: str) -> str | None:

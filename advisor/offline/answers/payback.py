@@ -8,7 +8,7 @@ from collections.abc import Callable
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import SlotValue
 from advisor.offline.turn import Turn
-from knowledge.answer_text import asked_line, phrase, word_positions
+from knowledge.answer_text import phrase, word_positions
 
 ASK_REACH_CHARS = 12  # "how long until it pays back", "多长时间能回本": the question word sits right before
 CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
@@ -46,8 +46,8 @@ RUNNING_COSTS = {"energy", "maintenance", "colocation", "staff"}  # the monthly 
 def asked_for_line(turn: Turn) -> str | None:
     """The one line of the rent-or-buy answer just given that a follow-up asks about ("电费多少?", "what's the
     maintenance?"); None for a first question or a message that states a value (it changes the comparison)."""
-    earlier = len(turn.reading.task_messages) > 1 or turn.reading.follow_up
-    key = asked_line("tco_line", turn.message) if earlier else None
+    earlier = turn.ask.thread_messages > 1 or turn.reading.follow_up
+    key = turn.ask.tco_line if earlier else None
     if key == "energy":
         return None if turn.reading.frame.has("electricity_price") else key
     return key if key in LINE_INPUTS and not turn.reading.frame.names() else None

@@ -6,8 +6,6 @@ rental comparison: the rent-or-buy model would ask for a server price nobody men
 
 from __future__ import annotations
 
-import re
-
 from advisor.labels import VERDICT
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money, SlotValue
@@ -18,7 +16,6 @@ from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 
-BUYING = re.compile(r"\b(?:buy|buying|purchase|own|owning|capex)\b|买|购|自建|采购", re.IGNORECASE)
 DEFAULT_MONTHS = 12
 HOURLY = ("gpu_hour", "hour", "once")  # a rent with no period of its own ("A100每卡时9块") is the rate per GPU-hour, as in rent-or-buy
 
@@ -28,7 +25,7 @@ def applies(turn: Turn) -> bool:
     by the rent-or-buy answer, never converted at a rate nobody keeps), and nothing to buy."""
     frame = turn.slots.frame
     prices = _rates(turn)
-    buying = frame.has("server_price") or frame.has("budget") or any(BUYING.search(text) for text in turn.reading.task_messages)
+    buying = frame.has("server_price") or frame.has("budget") or turn.ask.buying
     known = all(price.value.currency in CALCULATED_CURRENCIES for price in prices)
     return len(prices) >= 2 and len(prices) == len(_cards(turn)) and known and not buying
 

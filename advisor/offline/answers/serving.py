@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.markdown import number, table
-from advisor.nlu.asked import asks_precision_choice, is_latency_target, serving_asks
 from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
@@ -32,7 +31,7 @@ CLEAR_GAIN = 1.1  # a precision that moves speed or concurrency by less than thi
 
 def weighs_a_precision(turn: Turn) -> bool:
     """"Should we use FP8?" with a precision named in this message: a choice to answer, not a setting to use."""
-    return turn.reading.frame.has("precision") and asks_precision_choice(turn.message)
+    return turn.reading.frame.has("precision") and turn.ask.weighs_precision
 
 
 def _bound(r: dict) -> Text:
@@ -70,7 +69,7 @@ def answer(turn: Turn) -> str:
         return sizing.memory(turn)  # asks for the model, with what the knowledge base says
     if len(compare.options(turn)) > 1:  # "4090 x2 or A6000 for 16 users?": each option, side by side
         return compare.answer(turn, compare.options(turn), model)
-    asked = serving_asks(turn.reading.task_messages or [turn.message])
+    asked = turn.ask.serving_asks
     args = _base_args(turn, model)
     if asked == "gpu_count" and not count_given_since(turn):
         return _finish(turn, gpu_count(turn, args))
@@ -129,7 +128,7 @@ def _base_args(turn: Turn, model: str) -> dict:
     if isinstance(target, float):
         key = (
             "target_ttft_ms"
-            if is_latency_target(s.frame.surface("speed_target"), turn.catalog)
+            if turn.ask.latency_target
             else "target_tokens_per_s_per_user"
         )
         args[key] = target
@@ -351,7 +350,7 @@ def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
         return False
     if weighs_precision and weighs_a_precision(turn):
         return True
-    asked = serving_asks(turn.reading.task_messages or [turn.message])
+    asked = turn.ask.serving_asks
     if asked == "concurrency":  # "how many chats can 4 A100s hold?": the KV cache's sequences, with their speeds
         return True
     stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)

@@ -8,9 +8,6 @@ from typing import get_args
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.name_matcher import normalize_text
-from advisor.nlu.asked import is_latency_target
-from advisor.nlu.money_words import RENTING
 from advisor.offline.answers import costs, knowledge, memory_view, refit_view, specs
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
@@ -65,7 +62,7 @@ def _serving_args(turn: Turn, task: str) -> dict:
     """Concurrency, speed target, engine and 'for a team' — serving only; stated for training they are named as unused."""
     s = turn.slots
     target = s.frame.get("speed_target")
-    per_user = isinstance(target, float) and not is_latency_target(s.frame.surface("speed_target"), turn.catalog)
+    per_user = isinstance(target, float) and not turn.ask.latency_target
     if task != "inference":
         if s.frame.has("concurrency") or per_user:
             turn.ignore("concurrency", "concurrent users and speed targets size serving, not training", "并发用户数和速度目标只用于推理部署，不用于训练")
@@ -151,7 +148,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         if sized:
             args["gpus"] = sized
             turn.assume(f"cards with {number(s.gpu_memory_gb)} GB, as stated", f"按您说的 {number(s.gpu_memory_gb)} GB 显存的卡计算")
-    if args["objective"] == "cheapest" and any(RENTING.search(normalize_text(text)) for text in turn.reading.task_messages):
+    if args["objective"] == "cheapest" and turn.ask.renting:
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
         args["region"], args["objective"] = "cn", args["objective"] or "china"

@@ -27,21 +27,8 @@ TASK_LABEL = {
 }
 
 
-def pasted_config(text: str) -> str | None:
-    """A Hugging Face config.json pasted into the message (the model tools accept its text)."""
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        return None
-    candidate = text[start : end + 1]
-    shape_keys = ("hidden_size", "n_embd", "num_hidden_layers", "n_layer", "d_model", "text_config")
-    if not any(f'"{key}"' in candidate for key in shape_keys):
-        return None
-    # Broken JSON is passed on too: the model resolver explains what is wrong with it.
-    return candidate
-
-
 def model_of(turn: Turn) -> str | None:
-    return pasted_config(turn.message) or turn.model_reference()
+    return turn.ask.pasted_config or turn.model_reference()
 
 
 def task_of(turn: Turn) -> tuple[str, bool]:

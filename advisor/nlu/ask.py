@@ -1,0 +1,91 @@
+"""What the user asked, typed: the one object answers read for "what was asked", built once per turn
+from the understanding layer's Reading. Answers read ``turn.ask.<field>``, never the message itself:
+every word-based decision about the question is made here (cue words in ``data/ask_cues.yaml``, the
+serving and line-item words in their own tables), so understanding is decided in one place.
+
+The resolved workload (model, method, precision, context, ZeRO/TP) is not here yet: resolving it writes
+assumptions into the answer and looks models up in the catalog (``offline/answers/workload.py``), so it
+moves with the answer modules that share it rather than in this step."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.nlu.asked import Asked, asks_precision_choice, is_latency_target, serving_asks
+from advisor.nlu.cues import says
+from advisor.nlu.dialogue import ASKS_WHY, asks_count
+from advisor.nlu.reading import Reading
+from advisor.retrieval.glossary import default_glossary
+from knowledge.answer_text import asked_line, word_positions
+from knowledge.catalog import Catalog
+
+
+class Ask(BaseModel):
+    """The question of one turn, as understood."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task: str | None = Field(None, description="The calculation asked for: this message's task or, for a follow-up, the one it continues.")
+    asks_why: bool = Field(False, description='"why so much?", "怎么算的": the message asks where the last answer came from.')
+    asks_count: bool = Field(False, description='"how many would it take", "要几台": the number of cards is the question, not a given.')
+    renting: bool = Field(False, description="The task's messages speak of renting or the cloud.")
+    buying: bool = Field(False, description="The task's messages speak of buying or owning.")
+    price_only: bool = Field(
+        False, description='The priority said is the lowest price ("cheapest", "最省钱"), not the best value for money.'
+    )
+    price_per_card: bool = Field(False, description='The rent stated is the price of one card ("per GPU", "每张卡"), not of the machine.')
+    latency_target: bool = Field(
+        False, description='The speed target stated is a time ("first token under 500 ms"), not tokens/s per user.'
+    )
+    serving_asks: Asked = Field("speed", description="What a serving question asks for: a speed, a concurrency, a GPU count or a latency.")
+    weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
+    tco_line: str | None = Field(None, description='The cost line asked for by name ("电费多少?" → "energy"), if any.')
+    committed_billing: bool = Field(False, description='Reserved or committed capacity ("1yr commit", "包年") is said in the question.')
+    names_kv_cache: bool = Field(False, description="The message names the KV cache in either language (the glossary's phrases).")
+    pasted_config: str | None = Field(None, description="A model's config.json pasted into the message, as text for the model tools.")
+    thread_messages: int = Field(0, description="How many of the user's messages built the task's question, this one included.")
+    opened_earlier: bool = Field(False, description="The task's question was opened by an earlier message, not by this one.")
+
+    @classmethod
+    def read(cls, reading: Reading, catalog: Catalog) -> Ask:
+        """The Ask of ``reading``: from its message, the task's messages and the conversation's frame."""
+        message = reading.text
+        thread = reading.task_messages or [message]
+        state = reading.state
+        prices = state.slots.get("cloud_price")
+        return cls(
+            task=reading.task,
+            asks_why=bool(ASKS_WHY.search(message.lower())),
+            asks_count=asks_count(message),
+            renting=says("renting", *reading.task_messages),
+            buying=says("buying", *reading.task_messages),
+            price_only=says("price_only", state.surface("objective")),
+            price_per_card=bool(prices) and prices[0].said_per_card,
+            latency_target=is_latency_target(state.surface("speed_target"), catalog),
+            serving_asks=serving_asks(thread),
+            weighs_precision=asks_precision_choice(message),
+            tco_line=asked_line("tco_line", message),
+            committed_billing=any(word_positions("tco_billing", text) for text in thread),
+            names_kv_cache=_names_kv_cache(message),
+            pasted_config=pasted_config(message),
+            thread_messages=len(reading.task_messages),
+            opened_earlier=bool(reading.task_messages) and reading.task_messages[0] != message,
+        )
+
+
+def _names_kv_cache(text: str) -> bool:
+    found = default_glossary().expand(text)
+    return "KV cache" in found.english or "KV 缓存" in found.chinese
+
+
+def pasted_config(text: str) -> str | None:
+    """A Hugging Face config.json pasted into the message (the model tools accept its text)."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    candidate = text[start : end + 1]
+    shape_keys = ("hidden_size", "n_embd", "num_hidden_layers", "n_layer", "d_model", "text_config")
+    if not any(f'"{key}"' in candidate for key in shape_keys):
+        return None
+    # Broken JSON is passed on too: the model resolver explains what is wrong with it.
+    return candidate
