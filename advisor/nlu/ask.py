@@ -15,8 +15,10 @@ from advisor.nlu.asked import Asked, asks_precision_choice, is_latency_target, s
 from advisor.nlu.cues import says
 from advisor.nlu.dialogue import ASKS_WHY, asks_count
 from advisor.nlu.reading import Reading
+from advisor.nlu.subjects import capability_of
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
+from knowledge.capabilities import Capability
 from knowledge.catalog import Catalog
 
 
@@ -43,6 +45,18 @@ class Ask(BaseModel):
     committed_billing: bool = Field(False, description='Reserved or committed capacity ("1yr commit", "包年") is said in the question.')
     names_kv_cache: bool = Field(False, description="The message names the KV cache in either language (the glossary's phrases).")
     pasted_config: str | None = Field(None, description="A model's config.json pasted into the message, as text for the model tools.")
+    asks_rental_price: bool = Field(
+        False, description='The task asks what renting costs or whether a rate is fair ("租一张H100多少钱合理?").'
+    )
+    names_hyperscaler: bool = Field(
+        False, description="The task names a hyperscaler (AWS, Azure, GCP…), whose list price the user compares with."
+    )
+    weighs_owning: bool = Field(
+        False, description="The task weighs owning against renting: a purchase, a quoted payback, a server's price."
+    )
+    capability: Capability | None = Field(
+        None, description='The one capability asked of a GPU ("does the L4 have NVLink?"); a follow-up naming only another card keeps it.'
+    )
     thread_messages: int = Field(0, description="How many of the user's messages built the task's question, this one included.")
     opened_earlier: bool = Field(False, description="The task's question was opened by an earlier message, not by this one.")
 
@@ -68,9 +82,19 @@ class Ask(BaseModel):
             committed_billing=any(word_positions("tco_billing", text) for text in thread),
             names_kv_cache=_names_kv_cache(message),
             pasted_config=pasted_config(message),
+            asks_rental_price=says("rental_price", *thread),
+            names_hyperscaler=says("hyperscaler", *thread),
+            weighs_owning=says("owning", *thread) or any(word_positions("tco_claim", text) for text in thread),
+            capability=_capability_asked(reading),
             thread_messages=len(reading.task_messages),
             opened_earlier=bool(reading.task_messages) and reading.task_messages[0] != message,
         )
+
+
+def _capability_asked(reading: Reading) -> Capability | None:
+    """This message's capability; a follow-up that names none ("and the H200?") keeps the latest one the thread asked."""
+    messages = [reading.text, *reversed(reading.task_messages)] if reading.follow_up else [reading.text]
+    return next((found for text in messages if (found := capability_of(text)) is not None), None)
 
 
 def _names_kv_cache(text: str) -> bool:

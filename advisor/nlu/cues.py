@@ -15,7 +15,7 @@ from advisor.nlu.facets import cue_pattern
 from knowledge.bilingual import Phrases
 
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
-Flag = Literal["renting", "buying", "price_only", "price_per_card"]
+Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning"]
 
 
 class AskCues(BaseModel):
@@ -26,6 +26,9 @@ class AskCues(BaseModel):
     buying: Phrases
     price_only: Phrases
     price_per_card: Phrases
+    rental_price: Phrases
+    hyperscaler: Phrases
+    owning: Phrases
 
 
 @lru_cache(maxsize=1)

@@ -189,8 +189,12 @@ class OfflinePlanner:
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
 
 
+# Tools that look an answer up rather than calculate one: a follow-up they answer keeps nothing "as before"
+LOOKUPS = frozenset({"search_knowledge", "check_capability"})
+
+
 def _calculated(turn: Turn) -> bool:
-    return any(call.name != "search_knowledge" for call in turn.calls)
+    return any(call.name not in LOOKUPS for call in turn.calls)
 
 
 def _asks_another_facet(reading: Reading, task: str | None) -> bool:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from advisor.markdown import number
-from advisor.nlu.subjects import capability_of
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.capabilities import Capability
@@ -20,8 +19,7 @@ VENDOR_CLAIM = "vendor_claim"
 def asked(turn: Turn) -> tuple[Capability, list[str]] | None:
     """The capability asked and the GPUs it is asked of. A follow-up naming only another card ("and the H200?")
     keeps the capability of the question it continues."""
-    messages = [turn.message, *reversed(turn.reading.task_messages)] if turn.reading.follow_up else [turn.message]
-    capability = next((found for text in messages if (found := capability_of(text)) is not None), None)
+    capability = turn.ask.capability
     gpus = turn.entities.gpus or (turn.slots.gpus if turn.reading.follow_up else [])
     if capability is None or not gpus or any(turn.reading.frame.has(slot) for slot in capability.not_with):
         return None

@@ -29,7 +29,7 @@ class Change:
 def changes(turn: Turn) -> list[Change]:
     """The values this follow-up states that differ from what the thread held before it."""
     reading = turn.reading
-    continues = reading.follow_up or (reading.intent == PROBLEM and len(reading.task_messages) > 1)
+    continues = reading.follow_up or (reading.intent == PROBLEM and turn.ask.thread_messages > 1)
     if not continues:
         return []
     found = []

@@ -11,12 +11,10 @@ import datetime as dt
 
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Money
 from advisor.offline.answers.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
-from knowledge.answer_text import word_positions
 from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
@@ -29,37 +27,17 @@ PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 PRICE_PERIOD_YEARS = 1 / 365  # a span under a day is the unit of a price ("一个小时多少钱"), not how long anything is kept
 
 
-def says(kind: str, text: str) -> bool:
-    """True when ``text`` holds one of the ``asks.<kind>`` words: English ones at word edges ("rent" is not in
-    "current"), Chinese ones anywhere."""
-    normal = normalize_text(text)
-    for word in WORDING.entry(f"asks.{kind}"):
-        start = normal.find(word)
-        while start >= 0:
-            end = start + len(word)
-            before = normal[start - 1] if start else " "
-            after = normal[end] if end < len(normal) else " "
-            edges = (not word[0].isascii() or not word[0].isalnum() or not before.isalnum()) and (
-                not word[-1].isascii() or not word[-1].isalnum() or not after.isalnum()
-            )
-            if edges:
-                return True
-            start = normal.find(word, start + 1)
-    return False
-
-
 def applies(turn: Turn) -> bool:
     """One card named, words that ask what renting it costs, at most one rate to judge, and nothing bought, trained
     or kept over years in the conversation's task."""
     frame = turn.slots.frame
     if any(frame.has(slot) for slot in OTHER_QUESTIONS) or len(set(frame.all("gpu"))) != 1 or len(frame.all("cloud_price")) > 1:
         return False
-    texts = turn.reading.task_messages or [turn.message]
-    if any(says("buying", text) or word_positions("tco_claim", text) for text in texts):  # a purchase or a quoted payback
+    if turn.ask.weighs_owning:  # a purchase or a quoted payback: rent-or-buy answers it
         return False
     if _months(turn) is not None:  # "1024 H100 for 3 months, what will it cost?": the bill for that long
         return frame.has("gpu_count") and turn.intent == "tco"
-    return not frame.has("utilisation") and any(says("rent", text) for text in texts)
+    return not frame.has("utilisation") and turn.ask.asks_rental_price
 
 
 def _months(turn: Turn) -> float | None:
@@ -92,7 +70,11 @@ def band(low: float | None, high: float | None, currency: str) -> str:
 def answer(turn: Turn) -> str:
     s = turn.slots
     quoted_money = s.hourly_price
-    currency = quoted_money.currency if isinstance(quoted_money, Money) and quoted_money.currency in CALCULATED_CURRENCIES else default_currency(turn.language)
+    currency = (
+        quoted_money.currency
+        if isinstance(quoted_money, Money) and quoted_money.currency in CALCULATED_CURRENCIES
+        else default_currency(turn.language)
+    )
     china = s.region == "cn" or currency == "CNY"
     quoted, _ = _quote(turn, currency)
     gpus = s.gpu_count or 1
@@ -147,7 +129,7 @@ def _bill(turn: Turn, r: dict, what: str, gpus: int, months: float, utilisation:
     if fair is None or top is None:
         return ""
     use = WORDING.say(turn, "bill_use", utilisation=number(utilisation * 100)) if utilisation is not None else ""
-    if any(says("hyperscaler", text) for text in turn.reading.task_messages or [turn.message]):  # "on AWS": their list price first
+    if turn.ask.names_hyperscaler:  # "on AWS": their list price first
         committed = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_1yr"), None)
         return WORDING.say(turn, "bill_hyperscaler", gpus=gpus, what=what, months=number(months), hours=number(r["gpu_hours"]), use=use,
                            ceiling_cost=band(top["cost_low"], top["cost_high"], r["currency"]), ceiling=band(top["low"], top["high"], r["currency"]),

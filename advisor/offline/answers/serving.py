@@ -360,7 +360,7 @@ def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
 def count_given_since(turn: Turn) -> bool:
     """"only 2 cards though" after "how many A100s for 100 users?": the count asked for is now the user's, so the
     load is served on those cards instead of sized again."""
-    return turn.slots.gpu_count is not None and not turn.count_asked and len(turn.reading.task_messages) > 1
+    return turn.slots.gpu_count is not None and not turn.count_asked and turn.ask.thread_messages > 1
 
 
 def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = True) -> Callable[[Turn], str]:
