@@ -75,7 +75,7 @@ UNIT_AFTER = [
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
 # "每秒200个请求", "一分钟3000次调用": the period said before the count makes it a rate
-RATE_PERIOD_BEFORE = re.compile(r"(?:每|一)\s*(?P<period>秒钟?|分钟|小时)\s*(?:大概|大约|约|有|来|进来|会有|能有|差不多|峰值|高峰|最多|要|需要)*\s*$")
+RATE_PERIOD_BEFORE = re.compile(r"(?:每|一)\s*(?P<period>秒钟?|分钟|小时)\s*(?:大概|大约|约|有|来|进来|会有|能有|差不多|峰值|高峰|最多|要|需要|能|会|得|处理|承载|接入|接|支撑|扛|跑)*\s*$")
 # "QPS 20", "RPM大概3000", "request rate of 50/s": the rate's name said before the number
 RATE_NAME_BEFORE = re.compile(r"(?:(?P<second>qps|rps|每秒请求数?|请求速率|请求率|(?<![a-z])request\s+rate|arrival\s+rate)|(?P<minute>rpm|qpm|每分钟请求数?))\s*(?:峰值|高峰|peak|大概|大约|约|有|是|在|能到|要|达到|差不多|of|is|at|around|about|=|:|~)*\s*$")
 SECONDS_PER = {"second": 1.0, "minute": 60.0, "hour": 3600.0}

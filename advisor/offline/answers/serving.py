@@ -94,8 +94,9 @@ def answer(turn: Turn) -> str:
     first = estimate(turn, args)
     if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
         first = _fewest_that_fit(turn, args)
-    if not first.ok:
-        return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first)])))
+    if not first.ok:  # with a target stated, what would meet it follows the reason this setup cannot run
+        reaches = what_reaches(turn, args, turn.slots.concurrency or 1, None) if first.does_not_fit and _targets(args) else []
+        return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first), *reaches])))
     r = first.result
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
@@ -174,11 +175,16 @@ def _targets(args: dict) -> Text | None:
 
 def _speed_lead(turn: Turn, r: dict) -> str:
     if r["effective_batch"] > 1:  # many at once: each user's average (total ÷ users) beside the speed between prefills
-        return turn.text(serving_text("speed_lead_load", average=number(average_per_user(r)), per_user=number(r["decode_tokens_per_s_per_seq"]),
+        return turn.text(serving_text("speed_lead_load", average=_per_user_figure(average_per_user(r)), per_user=number(r["decode_tokens_per_s_per_seq"]),
                                       total=number(r["output_tokens_per_s_total"]), users=number(r["effective_batch"]), ttft=number(r["ttft_ms"]),
                                       bound=_bound(r)))  # fmt: skip
     return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), total=number(r["output_tokens_per_s_total"]),
                          ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
+
+
+def _per_user_figure(value: float) -> str:
+    """Two decimals below 10 tokens/s, so per-user × users still gives the total shown beside it."""
+    return number(value, 2 if value < 10 else 1)
 
 
 def average_per_user(r: dict) -> float:
@@ -193,7 +199,7 @@ def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
     full = r if r["effective_batch"] == fits else estimate(turn, {**args, "batch": fits}).result or r  # the speeds when that many run
     lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}",
                setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), engine=_engine_label(r["engine"]),
-               total=number(full["output_tokens_per_s_total"]), average=number(average_per_user(full)), per_user=number(full["decode_tokens_per_s_per_seq"]),
+               total=number(full["output_tokens_per_s_total"]), average=_per_user_figure(average_per_user(full)), per_user=number(full["decode_tokens_per_s_per_seq"]),
                ttft=number(full["ttft_ms"]))  # fmt: skip
     parts = [turn.text(lead)]
     target = _targets(args)
@@ -247,6 +253,9 @@ def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
     rate × T(N) ≤ N (T grows with N, so a bisection finds it); the setup's fullest load when none does.
     The estimate's error when the setup does not run at all."""
     first = estimate(turn, {**args, "batch": 1})
+    if first.does_not_fit and not args.get("precision") and _has_fp8(turn, args["gpu"]):  # the card's FP8 before "does not fit"
+        _precision_for_count(turn, args)
+        first = estimate(turn, {**args, "batch": 1})
     if not first.ok:
         return first
     fits = first.result["max_batch_fits"]
@@ -295,7 +304,7 @@ def keeps_up(turn: Turn, args: dict, rate: float) -> str:
     r, law = fit.result, fit.law
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
     figures = {"setup": setup, "rate": _rate_words(turn, rate), "model": Text(**r["model_label"]), "seconds": number(law.seconds_per_request, 2),
-               "ttft": number(r["ttft_ms"]), "per_user": number(law.per_user_tokens_per_s), "in_flight": number(law.in_flight),
+               "ttft": number(r["ttft_ms"]), "per_user": _per_user_figure(law.per_user_tokens_per_s), "in_flight": number(law.in_flight),
                "total": number(law.output_tokens_per_s_needed)}  # fmt: skip
     _rate_assumption(turn, rate, fit)
     if law.keeps_up:
