@@ -139,7 +139,7 @@ def test_an_overloaded_setup_names_how_many_would_carry_it(offline_advisor):
 @pytest.mark.parametrize(
     "question, no",
     [
-        ("Will A100 80GB cards give a single user 120 tokens per second on Llama 3.1 70B?", "**No"),
+        ("Will A100 80GB cards give a single user 120 tokens/s on Llama 3.1 70B?", "**No"),
         ("用A100 80G跑Llama 3.1 70B，单个用户能到每秒120个token吗？", "**做不到"),
     ],
 )
