@@ -14,7 +14,7 @@ import pytest
 from advisor.contract import ChatTurn
 from advisor.nlu.values import find_values
 from knowledge.catalog import load_catalog
-from tools.serving.load import DecodeCeiling, RateLoad, decode_ceiling, rate_load, requests_to_hold
+from tools.serving.load import DecodeCeiling, RateLoad, decode_ceiling, rate_load
 
 # --- the pure conversion -------------------------------------------------------------------------
 
@@ -44,10 +44,6 @@ def test_the_conversion_is_written_out_in_both_languages():
                              output_tokens_per_s_total=600, in_flight=20, prefill_tokens_per_s=9000))  # fmt: skip
     in_flight = next(item for item in law.lines if item.key == "in_flight")
     assert "2 requests/s" in in_flight.formula and "每秒 2 个请求" in in_flight.formula_zh
-
-
-def test_requests_to_hold_rounds_up():
-    assert requests_to_hold(0.2) == 1 and requests_to_hold(3.01) == 4 and requests_to_hold(4.0) == 4
 
 
 def test_decode_ceiling_is_bandwidth_over_bytes_per_token():
@@ -132,7 +128,9 @@ def test_keep_up_questions_get_a_verdict_first(offline_advisor, question, verdic
 
 
 def test_an_overloaded_setup_names_how_many_would_carry_it(offline_advisor):
-    first = _answer(offline_advisor, "20 QPS of Qwen2.5-14B on a single L4, 2000 tokens in and 500 out: will that hold?").summary.splitlines()[0]
+    first = _answer(
+        offline_advisor, "20 QPS of Qwen2.5-14B on a single L4, 2000 tokens in and 500 out: will that hold?"
+    ).summary.splitlines()[0]
     assert "copies of this setup" in first and "L4" in first
 
 

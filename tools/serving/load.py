@@ -8,8 +8,6 @@ Pure functions: the caller passes the estimator's figures in.
 
 from __future__ import annotations
 
-import math
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import Text
@@ -75,11 +73,6 @@ def rate_load(load: RateLoad) -> RateResult:
         prefill_tokens_per_s_needed=round(prefill_needed, 3), prefill_share=round(prefill_needed / load.prefill_tokens_per_s, 4),
         keeps_up=in_flight <= load.in_flight * (1 + 1e-9), lines=lines,
     )  # fmt: skip
-
-
-def requests_to_hold(in_flight: float) -> int:
-    """Whole requests the deployment must hold at once for a fractional Little's-law load."""
-    return max(1, math.ceil(in_flight - 1e-9))
 
 
 class DecodeCeiling(BaseModel):

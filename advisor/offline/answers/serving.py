@@ -20,7 +20,7 @@ from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
-from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load, requests_to_hold
+from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
 
 DEFAULT_GPU = "h100-sxm"
 TP_SIZES = (1, 2, 4, 8)  # the tensor-parallel sizes engines and 8-GPU servers support
