@@ -114,6 +114,15 @@ REPLACES = (("size", "model"), ("model", "size"), ("other_gpu", "gpu"), ("gpu", 
 
 
 @dataclass(frozen=True)
+class RequestRate:
+    """A load stated as requests arriving per unit of time ("50 QPS", "3k RPM", "每秒200个请求"), kept per second;
+    ``unit`` is how the user wrote it. The concurrency slot holds it: the answers turn it into requests in flight."""
+
+    per_second: float
+    unit: str = "requests/second"
+
+
+@dataclass(frozen=True)
 class Money:
     amount: float
     currency: str
@@ -189,7 +198,7 @@ def _headcounts(frame: Frame, text: str) -> None:
     groups = frame.slots.get("audience", [])
     people = [
         v for v in loads
-        if (HEADCOUNT.search(v.surface) or _counts_group(text, v, groups) or names_a_period(v.surface + _rest_of_phrase(text, v)))
+        if not isinstance(v.value, RequestRate) and (HEADCOUNT.search(v.surface) or _counts_group(text, v, groups) or names_a_period(v.surface + _rest_of_phrase(text, v)))
         and not AT_ONCE.search(v.surface + _rest_of_phrase(text, v))
     ]  # fmt: skip
     if people:
@@ -205,6 +214,8 @@ def resolve(item: TaggedValue, default_currency: str) -> Any:
     if kind == "money":
         amount, currency, per = value
         return Money(amount, currency or default_currency, per)
+    if kind == "request_rate":
+        return RequestRate(value, item.value.unit)
     if kind == "thousands":
         return Money(value, default_currency, "once") if role in MONEY_ROLES else round(token_count(item.value.surface, value))
     if role == "utilisation":

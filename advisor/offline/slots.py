@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from advisor.nlu.entity_words import weights_multiple
-from advisor.nlu.frame import CONDITIONS, Frame, Money
+from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
 from knowledge.audience import PeakLoad, peak_load
 
 METHOD_TO_WORKLOAD = {
@@ -114,9 +114,21 @@ class Slots:
         return self._get("batch")
 
     @property
+    def request_rate(self) -> RequestRate | None:
+        """A load stated as a rate ("50 QPS", "每分钟3000次请求"): requests arriving, not requests in flight."""
+        stated = self.frame.get("concurrency")
+        if not isinstance(stated, RequestRate):
+            return None
+        self.used.add("concurrency")
+        return stated
+
+    @property
     def concurrency(self) -> int | None:
-        """The stated load, else the peak share of a headcount ("给二十来个研发用", "500 daily users"; knowledge/audience.yaml)."""
+        """The stated load in flight, else the peak share of a headcount ("给二十来个研发用", "500 daily users";
+        knowledge/audience.yaml). A stated rate is no count in flight: ``request_rate`` reads it."""
         stated = self._get("concurrency")
+        if isinstance(stated, RequestRate):
+            return None
         headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
         if stated is not None or headcount is None:
             return stated

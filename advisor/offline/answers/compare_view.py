@@ -44,7 +44,7 @@ class Option:
 
     @property
     def label(self) -> str:
-        return f"{self.count or '?'}× {self.name}"
+        return f"{self.count}× {self.name}" if self.count else self.name  # no count picked: the card alone, never "?×"
 
     @property
     def fits(self) -> bool:
@@ -219,7 +219,7 @@ def side_by_side(turn: Turn, opts: list[Option], task: str) -> str:
         row("Plan", "并行方案", lambda o: o.plan or "—"),
         row("Memory per card", "单卡显存", lambda o: f"{number(o.gpu['memory_gb'])} GB"),
         row("Fits?", "能否放下", lambda o: _fit_text(turn, o)),
-        row("Headroom", "余量", lambda o: f"{number(o.fit['headroom_pct'])}%"),
+        row("Headroom", "余量", lambda o: f"{number(o.fit['headroom_pct'])}%" if o.fit["headroom_pct"] >= 0 else "—"),  # not fitting: the row above says by how much
     ]
     if task == "inference":
         body += [

@@ -19,6 +19,7 @@ from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
+from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
 
 DEFAULT_GPU = "h100-sxm"
 TP_SIZES = (1, 2, 4, 8)  # the tensor-parallel sizes engines and 8-GPU servers support
@@ -71,8 +72,12 @@ def answer(turn: Turn) -> str:
         return compare.answer(turn, compare.options(turn), model)
     asked = turn.ask.serving_asks
     args = _base_args(turn, model)
-    if asked == "gpu_count" and not count_given_since(turn):
+    rate = turn.slots.request_rate
+    sizes_for_rate = rate is not None and turn.slots.gpu_count is None and not turn.slots.tp
+    if (asked == "gpu_count" and not count_given_since(turn)) or sizes_for_rate:  # "50 QPS on H100s": the fewest that carry it
         return _finish(turn, gpu_count(turn, args))
+    if rate is not None:  # "10 req/s on 2 H100, will it keep up?"
+        return _finish(turn, keeps_up(turn, args, rate.per_second))
     parts, setup_note = [], []
     if weighs_a_precision(turn) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
         args["precision"] = None  # FP8 asked of a card without it: weighed below, the figures in its usual 16-bit weights
@@ -88,8 +93,9 @@ def answer(turn: Turn) -> str:
     first = estimate(turn, args)
     if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
         first = _fewest_that_fit(turn, args)
-    if not first.ok:
-        return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first)])))
+    if not first.ok:  # with a target stated, what would meet it follows the reason this setup cannot run
+        reaches = what_reaches(turn, args, turn.slots.concurrency or 1, None) if first.does_not_fit and _targets(args) else []
+        return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first), *reaches])))
     r = first.result
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
@@ -97,8 +103,10 @@ def answer(turn: Turn) -> str:
         parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
                                    per_user=number(r["decode_tokens_per_s_per_seq"]), bound=_bound(r))))  # fmt: skip
     else:
+        missed = target_missed(turn, args, r)
+        parts += missed
         parts.append(_speed_lead(turn, r))
-        if r.get("max_concurrency_at_target"):
+        if r.get("max_concurrency_at_target") and not missed:
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
     parts = [choice] * bool(choice) + parts[:1] + setup_note + parts[1:]  # "should we use FP8?" is the question: its verdict first
     parts += _details(turn, r)
@@ -165,8 +173,23 @@ def _targets(args: dict) -> Text | None:
 
 
 def _speed_lead(turn: Turn, r: dict) -> str:
+    if r["effective_batch"] > 1:  # many at once: each user's average (total ÷ users) beside the speed between prefills
+        return turn.text(serving_text("speed_lead_load", average=_per_user_figure(average_per_user(r)), per_user=number(r["decode_tokens_per_s_per_seq"]),
+                                      total=number(r["output_tokens_per_s_total"]), users=number(r["effective_batch"]), ttft=number(r["ttft_ms"]),
+                                      bound=_bound(r)))  # fmt: skip
     return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), total=number(r["output_tokens_per_s_total"]),
                          ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
+
+
+def _per_user_figure(value: float) -> str:
+    """Two decimals below 10 tokens/s, so per-user × users still gives the total shown beside it."""
+    return number(value, 2 if value < 10 else 1)
+
+
+def average_per_user(r: dict) -> float:
+    """Output tokens/s each running request gets on average: the total shared by the requests in flight, so the
+    new prompts prefilled between decode steps are counted (per-user × users = total)."""
+    return r["output_tokens_per_s_total"] / max(r["effective_batch"], 1)
 
 
 def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
@@ -175,7 +198,8 @@ def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
     full = r if r["effective_batch"] == fits else estimate(turn, {**args, "batch": fits}).result or r  # the speeds when that many run
     lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}",
                setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), engine=_engine_label(r["engine"]),
-               total=number(full["output_tokens_per_s_total"]), per_user=number(full["decode_tokens_per_s_per_seq"]), ttft=number(full["ttft_ms"]))  # fmt: skip
+               total=number(full["output_tokens_per_s_total"]), average=_per_user_figure(average_per_user(full)), per_user=number(full["decode_tokens_per_s_per_seq"]),
+               ttft=number(full["ttft_ms"]))  # fmt: skip
     parts = [turn.text(lead)]
     target = _targets(args)
     if target is not None:
@@ -191,18 +215,105 @@ def _engine_label(engine_id: str) -> str:
     return ENGINE_LABELS.get(engine_id, engine_id)
 
 
-def _capacity_per_copy(turn: Turn, args: dict, tp: int) -> int | None:
-    """Sequences one TP-``tp`` copy carries within the targets (its KV cache alone without targets); None when the weights do not fit."""
+def _capacity_per_copy(turn: Turn, args: dict, tp: int, rate: float | None = None) -> float | None:
+    """Sequences one TP-``tp`` copy carries within the targets (its KV cache alone without targets); with a
+    request ``rate``, the requests per second it sustains at that load. None when the weights do not fit."""
     e = estimate(turn, {**args, "num_gpus": tp, "tp": tp, "batch": 1})
     if not e.ok:
         return None
-    if _targets(args) is not None:
-        return e.result.get("max_concurrency_at_target") or 0
-    return e.result["max_batch_fits"]
+    held = e.result.get("max_concurrency_at_target") or 0 if _targets(args) is not None else e.result["max_batch_fits"]
+    if rate is None or not held:
+        return held
+    full = estimate(turn, {**args, "num_gpus": tp, "tp": tp, "batch": held})
+    return _law(rate, full.result).sustainable_requests_per_s if full.ok else None
 
 
-def _capacities(turn: Turn, args: dict) -> dict[int, int | None]:
-    return {tp: _capacity_per_copy(turn, args, tp) for tp in TP_SIZES}
+def _capacities(turn: Turn, args: dict, rate: float | None = None) -> dict[int, float | None]:
+    return {tp: _capacity_per_copy(turn, args, tp, rate) for tp in TP_SIZES}
+
+
+def _law(rate: float, r: dict) -> RateResult:
+    """Little's law for ``rate`` against the estimate ``r`` (its load, its speeds)."""
+    return rate_load(RateLoad(requests_per_s=rate, prompt_tokens=r["prompt_tokens"], output_tokens=r["output_tokens"], ttft_ms=r["ttft_ms"],
+                              output_tokens_per_s_total=r["output_tokens_per_s_total"], in_flight=r["effective_batch"],
+                              prefill_tokens_per_s=r["prefill_tokens_per_s"] * r["replicas"]))  # fmt: skip
+
+
+@dataclass
+class RateFit:
+    """The smallest load in flight at which a setup keeps up with a request rate (or its fullest, when it cannot)."""
+
+    result: dict
+    law: RateResult
+
+
+def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
+    """Requests in flight for ``rate`` on the setup in ``args``: the fewest N whose per-request time T(N) gives
+    rate × T(N) ≤ N (T grows with N, so a bisection finds it); the setup's fullest load when none does.
+    The estimate's error when the setup does not run at all."""
+    first = estimate(turn, {**args, "batch": 1})
+    if first.does_not_fit and not args.get("precision") and _has_fp8(turn, args["gpu"]):  # the card's FP8 before "does not fit"
+        _precision_for_count(turn, args)
+        first = estimate(turn, {**args, "batch": 1})
+    if not first.ok:
+        return first
+    fits = first.result["max_batch_fits"]
+
+    def at(n: int) -> RateFit:
+        r = estimate(turn, {**args, "batch": n}).result if n > 1 else first.result
+        return RateFit(r, _law(rate, r))
+
+    fullest = at(fits)
+    if not fullest.law.keeps_up:
+        return fullest
+    low, high, found = 1, fits, fullest
+    while low < high:
+        middle = (low + high) // 2
+        tried = at(middle)
+        if tried.law.keeps_up:
+            high, found = middle, tried
+        else:
+            low = middle + 1
+    return found if found.result["effective_batch"] == low else at(low)
+
+
+def _rate_words(turn: Turn, rate: float) -> str:
+    """The rate as the user wrote it: per minute stays per minute."""
+    unit = turn.slots.request_rate.unit if turn.slots.request_rate else "requests/second"
+    per_minute = unit == "requests/minute"
+    return turn.text(serving_text("rate_per_minute" if per_minute else "rate_per_second", value=number(rate * 60 if per_minute else rate)))
+
+
+def _rate_assumption(turn: Turn, rate: float, fit: RateFit) -> None:
+    """The conversion said as an assumption: rate × time per request = in flight; the prefill asked of the setup."""
+    law, r = fit.law, fit.result
+    shape = NOTHING if turn.slots.frame.has("prompt_tokens") and turn.slots.frame.has("output_tokens") else serving_text("shape_assumed")
+    turn.assumptions.append(turn.text(serving_text(
+        "rate_as_load", rate=_rate_words(turn, rate), seconds=number(law.seconds_per_request, 2), ttft=number(r["ttft_ms"]),
+        output=f"{r['output_tokens']:,}", per_user=number(law.per_user_tokens_per_s), in_flight=number(law.in_flight),
+        prefill=number(law.prefill_tokens_per_s_needed), prefill_share=number(law.prefill_share * 100), prompt=f"{r['prompt_tokens']:,}",
+        shape=shape)))  # fmt: skip
+
+
+def keeps_up(turn: Turn, args: dict, rate: float) -> str:
+    """ "10 requests/s on 2 H100s, will it keep up?": the load in flight by Little's law, against the setup's capacity."""
+    fit = load_for_rate(turn, args, rate)
+    if isinstance(fit, Estimate):
+        return _error(turn, fit)
+    r, law = fit.result, fit.law
+    setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
+    figures = {"setup": setup, "rate": _rate_words(turn, rate), "model": Text(**r["model_label"]), "seconds": number(law.seconds_per_request, 2),
+               "ttft": number(r["ttft_ms"]), "per_user": _per_user_figure(law.per_user_tokens_per_s), "in_flight": number(law.in_flight),
+               "total": number(law.output_tokens_per_s_needed)}  # fmt: skip
+    _rate_assumption(turn, rate, fit)
+    if law.keeps_up:
+        parts = [turn.text(serving_text("rate_keeps_up", held=number(r["effective_batch"]), **figures))]
+        parts += target_missed(turn, args, r)
+    else:
+        copies = math.ceil(rate / law.sustainable_requests_per_s)  # the whole setup copied, each copy taking its share
+        parts = [turn.text(serving_text("rate_overloaded", capacity=number(law.sustainable_requests_per_s, 2), fits=number(r["effective_batch"]),
+                                        copies=copies, more=copies * r["num_gpus"], gpu=r["gpu"], **figures))]  # fmt: skip
+    return "\n\n".join([*parts, *_details(turn, r)])
 
 
 def _smallest(capacities: dict[int, int | None], load: int) -> tuple[int, int] | None:
@@ -255,11 +366,13 @@ def _card_name(turn: Turn, gpu: str) -> str:
 
 
 def gpu_count(turn: Turn, args: dict) -> str:
-    """The fewest GPUs of the named card (standard TP sizes, then copies of the best) for the load and the targets."""
-    load = turn.slots.concurrency or 1
+    """The fewest GPUs of the named card (standard TP sizes, then copies of the best) for the load and the targets;
+    a request rate is carried as the requests per second each copy sustains (Little's law)."""
+    rate = turn.slots.request_rate.per_second if turn.slots.request_rate else None
+    load = rate or turn.slots.concurrency or 1
     _precision_for_count(turn, args)
-    capacities = _capacities(turn, args)
-    tried = [serving_text("tried_size", tp=tp, outcome=_tried(holds)) for tp, holds in capacities.items()]
+    capacities = _capacities(turn, args, rate)
+    tried = [serving_text("tried_size", tp=tp, outcome=_tried(holds, rate)) for tp, holds in capacities.items()]
     best = _smallest(capacities, load)
     card = _card_name(turn, args["gpu"])
     precision = (args.get("precision") or BASE_PRECISION).upper()
@@ -267,24 +380,98 @@ def gpu_count(turn: Turn, args: dict) -> str:
     listed = Text(en="; ".join(t.en for t in tried), zh="；".join(t.zh for t in tried))
     if best is None:
         return "\n\n".join([turn.text(serving_text("gpu_count_none", most=TP_SIZES[-1], gpu=card, model=model, precision=precision)),
-                            turn.text(serving_text("tried_sizes", tried=listed))])  # fmt: skip
+                            *what_reaches(turn, args, load, rate), turn.text(serving_text("tried_sizes", tried=listed))])  # fmt: skip
     tp, copies = best
-    final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
-    if not final.ok:
-        return _error(turn, final)
-    r = final.result
     target = _targets(args)
-    plan = _plan(tp, copies)
-    lead = serving_text("gpu_count_lead", total_gpus=tp * copies, gpu=r["gpu"], plan=plan, model=turn.text(r["model_label"]), precision=precision,
-               load=f"{load:,}", target_part=serving_text("target_part", target=target) if target else NOTHING,
-               per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]))  # fmt: skip
+    figures = {"total_gpus": tp * copies, "plan": _plan(tp, copies), "precision": precision,
+               "target_part": serving_text("target_part", target=target) if target else NOTHING}  # fmt: skip
+    if rate is not None:
+        fit = load_for_rate(turn, {**args, "num_gpus": tp * copies, "tp": tp}, rate)
+        if isinstance(fit, Estimate):
+            return _error(turn, fit)
+        r, law = fit.result, fit.law
+        _rate_assumption(turn, rate, fit)
+        lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=_rate_words(turn, rate),
+                            seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.per_user_tokens_per_s),
+                            ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
+    else:
+        final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
+        if not final.ok:
+            return _error(turn, final)
+        r = final.result
+        lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
+                            per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
     return "\n\n".join([turn.text(lead), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
-def _tried(holds: int | None) -> Text:
+def _tried(holds: float | None, rate: float | None = None) -> Text:
     if holds is None:
         return serving_text("tried_no_fit")
-    return serving_text("tried_holds", holds=number(holds)) if holds else serving_text("tried_misses")
+    if not holds:
+        return serving_text("tried_misses")
+    return serving_text("tried_holds_rate" if rate else "tried_holds", holds=number(holds, 2 if rate else 1))
+
+
+def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
+    """A stated target this setup misses leads the answer: for one user, the ceiling and its bandwidth arithmetic;
+    for the load asked, how far it holds; then what would meet it."""
+    target = _targets(args)
+    at_target = r.get("max_concurrency_at_target")
+    if target is None or at_target is None or at_target >= r["effective_batch"]:
+        return []
+    setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
+    if at_target == 0:
+        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(r["decode_tokens_per_s_per_seq"]),
+                            ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
+        return [turn.text(lead), *what_reaches(turn, args, 1, None)]
+    lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
+                        per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), at_target=number(at_target))  # fmt: skip
+    return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
+
+
+def _ceiling(turn: Turn, r: dict) -> Text:
+    """Bandwidth ÷ weight bytes read per token: why one user cannot go faster on this card."""
+    read = next((item["value"] for item in r.get("lines", []) if item["key"] == "weights_read"), None)
+    found = turn.catalog.find_gpu(r["gpu"])
+    if not read or found is None:
+        return NOTHING
+    ceiling = decode_ceiling(DecodeCeiling(weights_read_gb=read, bandwidth_gb_s=found.bandwidth_gbs))
+    return serving_text("ceiling_arithmetic", formula=ceiling.formula, per_user=number(r["decode_tokens_per_s_per_seq"]))
+
+
+def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> list[str]:
+    """Configurations that meet the targets for ``load``: more tensor parallelism or lower-bit weights on this card,
+    then faster cards (serving_text.yaml ``faster_cards``); each with its GPU count and per-user speed."""
+    options, seen, fastest = [], set(), None
+    lower = "fp8" if _has_fp8(turn, args["gpu"]) and args.get("precision") not in ("fp8", "awq-int4") else "awq-int4"
+    candidates = [(args["gpu"], args.get("precision")), (args["gpu"], lower)]
+    candidates += [(gpu, "fp8" if _has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
+    for gpu, precision in candidates:
+        trial = {**args, "gpu": gpu, "precision": precision}
+        best = _smallest(_capacities(turn, trial, rate), load)
+        if best is None:  # nothing meets it: remember the fastest single user at the largest standard size, to name it
+            top = estimate(turn, {**trial, "num_gpus": TP_SIZES[-1], "tp": TP_SIZES[-1], "batch": 1})
+            if top.ok and (fastest is None or top.result["decode_tokens_per_s_per_seq"] > fastest[0]["decode_tokens_per_s_per_seq"]):
+                fastest = (top.result, precision)
+        if best is None or (gpu, best) in seen:
+            continue
+        seen.add((gpu, best))
+        tp, copies = best
+        e = estimate(turn, {**trial, "num_gpus": tp * copies, "tp": tp, "batch": max(1, math.ceil(load)) if rate is None else 1})
+        if not e.ok or (tp * copies, gpu) == (args.get("num_gpus"), args["gpu"]) and precision == args.get("precision"):
+            continue
+        options.append(serving_text("reaches_option", count=tp * copies, gpu=e.result["gpu"], plan=_plan(tp, copies),
+                                    precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["decode_tokens_per_s_per_seq"])))  # fmt: skip
+        if len(options) == 3:
+            break
+    if not options and fastest is not None:
+        r, precision = fastest
+        return [turn.text(serving_text("reaches_nothing", count=r["num_gpus"], gpu=r["gpu"], plan=_plan(r["tp"], 1),
+                                       precision=(precision or BASE_PRECISION).upper(), per_user=number(r["decode_tokens_per_s_per_seq"])))]  # fmt: skip
+    if not options:
+        return []
+    listed = Text(en="; ".join(o.en for o in options), zh="；".join(o.zh for o in options))
+    return [turn.text(serving_text("reaches_list", options=listed))]
 
 
 def _precision_choice(turn: Turn, args: dict) -> str:
@@ -352,6 +539,8 @@ def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
         return True
     asked = turn.ask.serving_asks
     if asked == "concurrency":  # "how many chats can 4 A100s hold?": the KV cache's sequences, with their speeds
+        return True
+    if s.request_rate is not None:  # "QPS 30 on two A100s, enough?": a load to check, whatever the words ask
         return True
     stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
     return stated_load and asked == "gpu_count"

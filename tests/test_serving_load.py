@@ -1,0 +1,231 @@
+"""Serving answers read the load right and meet the user's targets.
+
+A request rate is not a concurrency (Little's law turns it into requests in flight); a per-user target the
+setup misses leads the answer, with the bandwidth arithmetic when one user cannot reach it; and the figures an
+answer shows agree with each other (per-user × users ≈ total, no headroom below −100 %, no "?" count).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from advisor.contract import ChatTurn
+from advisor.nlu.values import find_values
+from knowledge.catalog import load_catalog
+from tools.serving.load import DecodeCeiling, RateLoad, decode_ceiling, rate_load
+
+# --- the pure conversion -------------------------------------------------------------------------
+
+
+def test_littles_law_counts_the_requests_in_flight():
+    # 4 requests/s, each 0.5 s to its first token then 200 tokens at 1,000 ÷ 50 = 20 tokens/s: 10.5 s each
+    law = rate_load(RateLoad(requests_per_s=4, prompt_tokens=1000, output_tokens=200, ttft_ms=500,
+                             output_tokens_per_s_total=1000, in_flight=50, prefill_tokens_per_s=20000))  # fmt: skip
+    assert law.per_user_tokens_per_s == pytest.approx(20)
+    assert law.seconds_per_request == pytest.approx(10.5)
+    assert law.in_flight == pytest.approx(42)
+    assert law.keeps_up  # 42 in flight fit in the 50 the figures were measured at
+    assert law.prefill_tokens_per_s_needed == pytest.approx(4000) and law.prefill_share == pytest.approx(0.2)
+    assert law.output_tokens_per_s_needed == pytest.approx(800)
+    assert law.sustainable_requests_per_s == pytest.approx(50 / 10.5, rel=1e-3)
+
+
+def test_a_rate_beyond_the_load_measured_does_not_keep_up():
+    law = rate_load(RateLoad(requests_per_s=10, prompt_tokens=500, output_tokens=200, ttft_ms=200,
+                             output_tokens_per_s_total=1000, in_flight=50, prefill_tokens_per_s=20000))  # fmt: skip
+    assert law.in_flight > 50 and not law.keeps_up
+    assert law.sustainable_requests_per_s < 10
+
+
+def test_the_conversion_is_written_out_in_both_languages():
+    law = rate_load(RateLoad(requests_per_s=2, prompt_tokens=800, output_tokens=300, ttft_ms=100,
+                             output_tokens_per_s_total=600, in_flight=20, prefill_tokens_per_s=9000))  # fmt: skip
+    in_flight = next(item for item in law.lines if item.key == "in_flight")
+    assert "2 requests/s" in in_flight.formula and "每秒 2 个请求" in in_flight.formula_zh
+
+
+def test_decode_ceiling_is_bandwidth_over_bytes_per_token():
+    ceiling = decode_ceiling(DecodeCeiling(weights_read_gb=35, bandwidth_gb_s=3350))
+    assert ceiling.tokens_per_s == pytest.approx(95.714, rel=1e-3)
+    assert "3,350 GB/s" in ceiling.formula.en and "3,350 GB/s" in ceiling.formula.zh
+
+
+# --- reading a rate ------------------------------------------------------------------------------
+
+
+def _rates(text: str) -> list[tuple[float, str]]:
+    return [(v.value, v.unit) for v in find_values(text, load_catalog()) if v.kind == "request_rate"]
+
+
+@pytest.mark.parametrize(
+    "text, per_second, unit",
+    [
+        ("we see roughly 40 requests per second at peak", 40, "requests/second"),
+        ("traffic is 6k RPM on weekdays", 100, "requests/minute"),
+        ("peak load 25 req/s", 25, "requests/second"),
+        ("qps of 12 for the search bot", 12, "requests/second"),
+        ("高峰每秒大概80个请求", 80, "requests/second"),
+        ("每秒要处理60个请求", 60, "requests/second"),
+        ("每分钟1200次调用", 20, "requests/minute"),
+        ("线上QPS峰值15", 15, "requests/second"),
+        ("大约300请求/秒", 300, "requests/second"),
+    ],
+)
+def test_a_rate_is_read_per_second(text, per_second, unit):
+    found = _rates(text)
+    assert found == [(pytest.approx(per_second), unit)]
+
+
+@pytest.mark.parametrize("text", ["30 concurrent users", "同时在线40人", "200 requests in flight", "一共500个请求"])
+def test_counts_in_flight_are_not_rates(text):
+    assert _rates(text) == []
+
+
+# --- answers -------------------------------------------------------------------------------------
+
+
+def _answer(offline_advisor, *turns: str):
+    history, response = [], None
+    for text in turns:
+        response = offline_advisor.answer(text, [ChatTurn.model_validate(h) for h in history])
+        history += [{"role": "user", "content": text}, {"role": "assistant", "content": response.answer}]
+    return response
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*\.?\d*", text)]
+
+
+@pytest.mark.parametrize(
+    "question, says",
+    [
+        ("How many H100s would carry Llama 3.1 8B at 30 requests per second?", "Little's law"),
+        ("Qwen2.5-7B 每秒要处理60个请求，需要几张L40S？", "利特尔法则"),
+    ],
+)
+def test_a_rate_is_sized_as_requests_in_flight(offline_advisor, question, says):
+    response = _answer(offline_advisor, question)
+    first = response.summary.splitlines()[0]
+    assert says in first
+    assert "30 requests/s" in first or "每秒 60 个请求" in first
+    # the assumption line spells the conversion out: rate × time per request = in flight
+    assert "Little" in response.answer or "利特尔" in response.answer
+
+
+@pytest.mark.parametrize(
+    "question, verdict",
+    [
+        ("Llama 3.1 8B on one H100, we get 1 request per second with 500-token prompts and 200-token replies. Can it keep up?", "**Yes"),
+        ("Qwen2.5-14B 放在一张L4上，每秒20个请求，输入2000 token、输出500 token，扛得住吗？", "**扛不住"),
+        ("Qwen2.5-14B on a single L4 at 20 QPS, 2000 tokens in and 500 out: will that hold?", "**No"),
+    ],
+)
+def test_keep_up_questions_get_a_verdict_first(offline_advisor, question, verdict):
+    first = _answer(offline_advisor, question).summary.splitlines()[0]
+    assert first.startswith(verdict)
+
+
+def test_an_overloaded_setup_names_how_many_would_carry_it(offline_advisor):
+    first = _answer(
+        offline_advisor, "20 QPS of Qwen2.5-14B on a single L4, 2000 tokens in and 500 out: will that hold?"
+    ).summary.splitlines()[0]
+    assert "copies of this setup" in first and "L4" in first
+
+
+@pytest.mark.parametrize(
+    "question, no",
+    [
+        ("Will A100 80GB cards give a single user 120 tokens/s on Llama 3.1 70B?", "**No"),
+        ("用A100 80G跑Llama 3.1 70B，单个用户能到每秒120个token吗？", "**做不到"),
+    ],
+)
+def test_an_impossible_target_says_no_with_the_bandwidth_arithmetic(offline_advisor, question, no):
+    summary = _answer(offline_advisor, question).summary
+    first = summary.splitlines()[0]
+    assert first.startswith(no)
+    assert "GB/s" in first  # bandwidth ÷ bytes per token
+    assert "What meets it" in summary or "能达标的配置" in summary or "fastest tried" in summary or "试过最快" in summary
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Qwen2.5-72B for 100 users at once, each needs at least 30 tokens/s, how many H100?",
+        "Qwen2.5-72B 同时给100个人用，每人至少每秒30个token，需要几张H100？",
+    ],
+)
+def test_the_recommended_count_meets_the_stated_speed(offline_advisor, question):
+    first = _answer(offline_advisor, question).summary.splitlines()[0]
+    match = re.search(r"(?:per user|每用户约) ≈? ?([\d.,]+) (?:tokens/s|token/s)", first)
+    assert match, first
+    assert float(match.group(1).replace(",", "")) >= 30
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("Qwen2.5-72B for 100 users at once, each needs at least 30 tokens/s, how many H100?", "and with L20 cards?"),
+        ("Qwen2.5-72B 同时给100个人用，每人至少每秒30个token，需要几张H100？", "换成L20呢？"),
+    ],
+)
+def test_a_card_that_cannot_meet_the_target_names_what_can(offline_advisor, turns):
+    summary = _answer(offline_advisor, *turns).summary
+    assert "L20" in summary.splitlines()[0]
+    assert "What meets it" in summary or "能达标的配置" in summary or "fastest tried" in summary or "试过最快" in summary
+
+
+# --- consistency over a grid of questions ---------------------------------------------------------
+
+GRID = [
+    "how fast is Llama 3.1 70B on 4x A100 for 48 users",
+    "Llama-3.1-70B 在 4 张 A100 上 48 路并发，每个用户多少 token/s",
+    "How many chats can 8 H20s hold for Qwen2.5-72B?",
+    "8卡H20跑Qwen2.5-72B最多并发多少",
+    "Qwen2.5-32B on 2 H100 with 32 concurrent users, what speed?",
+    "两张H100跑Qwen2.5-32B，32个用户同时用，速度多少",
+    "Llama 3.1 8B on one L40S for 100 users, tokens per second?",
+]
+PAIR = re.compile(r"≈ ([\d.,]+) tokens/s per user on average with ([\d.,]+) at once, ([\d.,]+) tokens/s in total|"
+                  r"([\d.,]+) 路并发时平均每用户约 ([\d.,]+) token/s，总计约 ([\d.,]+) token/s|"
+                  r"≈ ([\d.,]+) tokens/s in total, ≈ ([\d.,]+) tokens/s per user on average|"
+                  r"总计约 ([\d.,]+) token/s，平均每用户约 ([\d.,]+) token/s")  # fmt: skip
+FITS = re.compile(r"\*\*≈ ([\d,]+) concurrent sequences|\*\*约 ([\d,]+) 路并发")
+
+
+def _value(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+@pytest.mark.parametrize("question", GRID)
+def test_per_user_times_users_is_the_total(offline_advisor, question):
+    summary = _answer(offline_advisor, question).summary
+    match = PAIR.search(summary)
+    assert match, summary[:300]
+    groups = [g for g in match.groups() if g is not None]
+    if match.group(1) or match.group(4):
+        per_user, users, total = (groups[0], groups[1], groups[2]) if match.group(1) else (groups[1], groups[0], groups[2])
+    else:
+        total, per_user = groups
+        fits = FITS.search(summary)
+        users = next(g for g in fits.groups() if g)
+    assert _value(per_user) * _value(users) == pytest.approx(_value(total), rel=0.03)
+
+
+HEADROOM = re.compile(r"(?:headroom|余量)[^\d−-]{0,6}[−-]([\d,]+(?:\.\d+)?)\s*%|[−-]([\d,]+(?:\.\d+)?)%\s*\|")
+
+COMPARISONS = [
+    "RTX 3060 or A100 80GB for serving Llama 3.1 70B?",
+    "3060还是A100 80G，部署Llama 3.1 70B用哪个？",
+    "2x 4090 or one L40S for Qwen2.5-32B inference?",
+    "两张4090还是一张L40S跑Qwen2.5-32B推理？",
+]
+
+
+@pytest.mark.parametrize("question", COMPARISONS)
+def test_a_comparison_shows_no_impossible_headroom_and_no_unknown_count(offline_advisor, question):
+    answer = _answer(offline_advisor, question).answer
+    for match in HEADROOM.finditer(answer):
+        assert _value(next(g for g in match.groups() if g)) <= 100, match.group()
+    assert "?×" not in answer and "?x" not in answer

@@ -1,0 +1,100 @@
+"""A request rate turned into the load a deployment carries (Little's law), and the decode ceiling of one user.
+
+A rate ("50 requests per second") is not a concurrency: the requests in flight are the arrival rate times the
+time each request stays (time to first token + output tokens ÷ the speed each user gets). The prefill work is
+the rate times the prompt tokens. Both are compared with what the configuration delivers at that load.
+Pure functions: the caller passes the estimator's figures in.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowledge.bilingual import Text
+from tools.common import LineItem
+from tools.serving.report import g, line
+
+
+class RateLoad(BaseModel):
+    """A stated request rate, the request shape, and a configuration's figures at some load."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    requests_per_s: float = Field(gt=0, description="Requests arriving per second.")
+    prompt_tokens: int = Field(ge=1, description="Input tokens per request.")
+    output_tokens: int = Field(ge=1, description="Generated tokens per request.")
+    ttft_ms: float = Field(ge=0, description="Time to first token at that load, ms.")
+    output_tokens_per_s_total: float = Field(gt=0, description="Generated tokens/s of the whole deployment at that load.")
+    in_flight: float = Field(gt=0, description="Requests running at once when these figures were measured.")
+    prefill_tokens_per_s: float = Field(gt=0, description="Prompt tokens/s the deployment prefills (all copies).")
+
+
+class RateResult(BaseModel):
+    """Little's law applied: the time a request stays, the requests in flight, and the work per second asked."""
+
+    seconds_per_request: float = Field(description="TTFT + output tokens ÷ the per-user speed at that load.")
+    per_user_tokens_per_s: float = Field(description="Output tokens/s each request gets on average: total ÷ requests in flight.")
+    in_flight: float = Field(description="Requests in flight = rate × seconds per request.")
+    sustainable_requests_per_s: float = Field(description="Rate this load sustains: requests in flight ÷ seconds per request.")
+    output_tokens_per_s_needed: float = Field(description="rate × output tokens.")
+    prefill_tokens_per_s_needed: float = Field(description="rate × prompt tokens.")
+    prefill_share: float = Field(description="Prefill tokens/s asked ÷ prefill tokens/s the deployment does (1 = saturated).")
+    keeps_up: bool = Field(description="The load measured holds the rate's requests in flight (in flight ≥ rate × time).")
+    lines: list[LineItem]
+
+
+def rate_load(load: RateLoad) -> RateResult:
+    """Little's law at the measured load: L = λ × W with W = TTFT + output ÷ per-user speed."""
+    per_user = load.output_tokens_per_s_total / load.in_flight
+    seconds = load.ttft_ms / 1e3 + load.output_tokens / per_user
+    in_flight = load.requests_per_s * seconds
+    sustainable = load.in_flight / seconds
+    output_needed = load.requests_per_s * load.output_tokens
+    prefill_needed = load.requests_per_s * load.prompt_tokens
+    rate, out, ttft = g(load.requests_per_s), f"{load.output_tokens:,}", g(load.ttft_ms / 1e3)
+    lines = [
+        line("seconds_per_request", "Time each request stays", "每个请求的停留时间", seconds, "s",
+             f"TTFT {ttft} s + {out} output tokens / {g(per_user)} tokens/s per user = {g(seconds)} s",
+             f"首 token {ttft} 秒 + {out} 个输出 token / 每用户 {g(per_user)} token/s = {g(seconds)} 秒"),
+        line("in_flight", "Requests in flight (Little's law)", "同时在途的请求（利特尔法则）", in_flight, "requests",
+             f"{rate} requests/s × {g(seconds)} s = {g(in_flight)}", f"每秒 {rate} 个请求 × {g(seconds)} 秒 = {g(in_flight)}"),
+        line("prefill_load", "Prefill work asked", "需要的预填充量", prefill_needed, "tokens/s",
+             f"{rate} requests/s × {load.prompt_tokens:,} prompt tokens = {g(prefill_needed)} tokens/s "
+             f"of {g(load.prefill_tokens_per_s)} the deployment prefills",
+             f"每秒 {rate} 个请求 × {load.prompt_tokens:,} 个提示词 token = {g(prefill_needed)} token/s"
+             f"（部署的预填充能力 {g(load.prefill_tokens_per_s)} token/s）"),
+        line("output_load", "Output tokens asked", "需要的输出量", output_needed, "tokens/s",
+             f"{rate} requests/s × {out} output tokens = {g(output_needed)} tokens/s of {g(load.output_tokens_per_s_total)} at this load",
+             f"每秒 {rate} 个请求 × {out} 个输出 token = {g(output_needed)} token/s（该负载下产出 {g(load.output_tokens_per_s_total)} token/s）"),
+    ]  # fmt: skip
+    return RateResult(
+        seconds_per_request=round(seconds, 4), per_user_tokens_per_s=round(per_user, 3), in_flight=round(in_flight, 3),
+        sustainable_requests_per_s=round(sustainable, 4), output_tokens_per_s_needed=round(output_needed, 3),
+        prefill_tokens_per_s_needed=round(prefill_needed, 3), prefill_share=round(prefill_needed / load.prefill_tokens_per_s, 4),
+        keeps_up=in_flight <= load.in_flight * (1 + 1e-9), lines=lines,
+    )  # fmt: skip
+
+
+class DecodeCeiling(BaseModel):
+    """The fastest one user can decode on a configuration: decode reads the weights once per token."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    weights_read_gb: float = Field(gt=0, description="Weight bytes read per token, per GPU, GB.")
+    bandwidth_gb_s: float = Field(gt=0, description="Peak memory bandwidth of one GPU, GB/s.")
+
+
+class CeilingResult(BaseModel):
+    tokens_per_s: float = Field(description="Peak bandwidth ÷ bytes per token: no engine gets above it.")
+    formula: Text
+
+
+def decode_ceiling(ceiling: DecodeCeiling) -> CeilingResult:
+    """Bandwidth ÷ bytes per token: the roofline of single-user decode, before any real efficiency."""
+    speed = ceiling.bandwidth_gb_s / ceiling.weights_read_gb
+    figures = f"{g(ceiling.bandwidth_gb_s)} GB/s ÷ {g(ceiling.weights_read_gb)} GB"
+    return CeilingResult(
+        tokens_per_s=round(speed, 3),
+        formula=Text(en=f"{figures} read per token = {g(speed)} tokens/s at most",
+                     zh=f"{figures}（每个 token 读取的权重）= 最多 {g(speed)} token/s"),
+    )  # fmt: skip
