@@ -12,6 +12,7 @@ from advisor.deps import default_registry
 from advisor.llm.agent import LLMAgent
 from advisor.offline.planner import OfflinePlanner
 from advisor.service import Advisor
+from advisor.tool_schema import HIDDEN_TOOLS
 from advisor.testing import ScriptedChatModel, tool_call
 from knowledge.catalog import load_catalog
 from tools.memory.estimator import MemoryRequest, estimate_memory
@@ -56,7 +57,7 @@ def test_memory_tool_result_reaches_the_model_and_the_response(planner):
     assert [m for m in first if isinstance(m, SystemMessage)] == [first[0]]  # exactly one, and first
     assert "English" in first[0].content
     assert tool_messages(second)[0]["total_per_gpu_gb"] == expected
-    assert {t.name for t in model.bound_tools} == set(planner.registry.names()) - {"max_fit"}  # folded into estimate_memory
+    assert {t.name for t in model.bound_tools} == set(planner.registry.names()) - set(HIDDEN_TOOLS)  # each reached through another tool
 
 
 def test_bad_arguments_and_unknown_tools_come_back_as_bilingual_errors(planner):

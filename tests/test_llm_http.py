@@ -11,7 +11,7 @@ from advisor.config import ConfigError, Settings
 from advisor.deps import build_advisor, shared_registry
 from advisor.llm.agent import LLMAgent, build_chat_model
 from advisor.testing import ScriptedOpenAIServer, call, fail, reply, stall, unused_base_url
-from advisor.tool_schema import llm_tools
+from advisor.tool_schema import HIDDEN_TOOLS, llm_tools
 from knowledge.catalog import load_catalog
 from tools.memory.estimator import MemoryRequest, estimate_memory
 
@@ -51,7 +51,7 @@ def advertises_registry_tools(body: dict) -> None:
     assert body["messages"][1]["content"] == QUESTION_ZH
     tools = {t["function"]["name"]: t["function"] for t in body["tools"]}
     assert body["tools"] == llm_tools(registry)  # the lean LLM-facing schemas
-    assert list(tools) == [n for n in registry.names() if n != "max_fit"]  # max_fit is estimate_memory(limits=true)
+    assert list(tools) == [n for n in registry.names() if n not in HIDDEN_TOOLS]  # each reached through another tool
     memory = tools["estimate_memory"]["parameters"]
     assert "显存" in tools["estimate_memory"]["description"] and memory["additionalProperties"] is False
     assert {"model", "context", "gpu", "limits"} <= memory["properties"].keys() <= MemoryRequest.model_fields.keys() | {"limits"}

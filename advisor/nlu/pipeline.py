@@ -31,6 +31,9 @@ class ClassifySettings(_Strict):
     held_out_folds: int = Field(ge=2, description="Folds for the held-out intent probabilities the continuation model learns from.")
     min_confidence: float = Field(ge=0, le=1, description="Below this the intent is a guess: a knowledge answer is given instead.")
     guard_confidence: float = Field(ge=0, le=1, description="Below this a refusal, off-topic reply or greeting yields to the next intent.")
+    calculation_mass: float = Field(
+        ge=0, le=1, description="An unsure reading whose calculation tasks together hold this much probability is unsure which calculation, not whether one."
+    )
 
 
 class TagRolesSettings(_Strict):

@@ -48,6 +48,7 @@ TASK_HANDLERS: dict[str, Handler] = {
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked (both thresholds declared in nlu/pipeline.yaml).
 MIN_CONFIDENCE = PIPELINE.classify.min_confidence
+CALCULATION_MASS = PIPELINE.classify.calculation_mass
 GUARDED = ("injection", "out_of_scope", "greeting")
 GUARD_CONFIDENCE = PIPELINE.classify.guard_confidence  # below this a refusal, an off-topic reply or a greeting gives way
 WHERE_FROM = (
@@ -151,7 +152,7 @@ class OfflinePlanner:
             return knowledge.concept(turn, question=self._topic(turn), asked_first=reading.task_messages[0])
         if task is None and reading.follow_up:
             task = _task_from_slots(turn)
-        if task not in TASK_HANDLERS or reading.confidence < MIN_CONFIDENCE:
+        if task not in TASK_HANDLERS or (reading.confidence < MIN_CONFIDENCE and not _unsure_which_calculation(reading)):
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
         if task == "tco" and facility.asks_only_electricity(turn):  # "一年电费多少（64台8卡A100）": the bill and the load behind it
             task = "facility"
@@ -187,6 +188,14 @@ class OfflinePlanner:
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _unsure_which_calculation(reading: Reading) -> bool:
+    """The classifier spreads its probability over calculations ("does the A100 do FP8?": memory or specs), not
+    between a calculation and a concept question: the likeliest calculation answers, it is no guess."""
+    if reading.intent not in TASK_HANDLERS:
+        return False
+    return sum(p for intent, p in reading.probabilities.items() if intent in TASK_HANDLERS) >= CALCULATION_MASS
 
 
 # Tools that look an answer up rather than calculate one: a follow-up they answer keeps nothing "as before"
