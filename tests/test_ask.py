@@ -45,6 +45,9 @@ def ask_of():
         (("性价比最高的卡跑14B推理，10个用户",), "price_only", False),
         (("8x H100 rented at $1,800 per GPU per month, how much a year?",), "price_per_card", True),
         (("an 8x H100 node rents for $15,000 a month; total for a year?",), "price_per_card", False),
+        (("6台A800，每张卡一个月租金9000块，两年总共多少钱？",), "price_per_card", True),  # the card is said before the price
+        (("6张A800的整机，一个月租金6万，两年总共多少钱？",), "price_per_card", False),  # "张" of the count is another clause's
+        (("一台8卡H800整机，每月租金11万，三年总共多少钱？",), "price_per_card", False),  # "8卡" counts cards; the rent is the machine's
         (("Llama 3 8B on one L40S with time to first token below 300 ms, how many users?",), "latency_target", True),
         (("一张L40S跑Llama 3 8B，首token延迟低于300毫秒，能撑多少用户？",), "latency_target", True),
         (("Llama 3 8B on one L40S at 30 tokens/s per user, how many users?",), "latency_target", False),

@@ -26,11 +26,13 @@ class SlotValue:
     value: Any
     surface: str
     start: int = -1
+    lead: str = ""  # the words before it in its clause, other values left out ("每张卡每月租金" before "1万元")
 
     @property
     def said_per_card(self) -> bool:
-        """A price whose words make it the price of one card ("$2 per GPU-hour", "每张卡每月"), not of the machine."""
-        return says("price_per_card", self.surface)
+        """A price whose words make it the price of one card ("$2 per GPU-hour", "每张卡每月租金1万元"), not of the
+        machine ("整机每月租金8万元")."""
+        return says("price_per_card", self.lead + " " + self.surface)
 
     @property
     def follows_its_card(self) -> bool:
@@ -129,14 +131,26 @@ class Money:
     per: str = "once"
 
 
+CLAUSE_END = "，。,;；!?！？\n"
+
+
+def _lead(text: str, start: int, others: list[tuple[int, int]]) -> str:
+    """The words before a value in its clause, without the other values said there ("8张A100每张卡每月租金" → "每张卡每月租金",
+    "一台8卡A100整机每月租金" → "整机每月租金"): what the value is said of, not what was counted."""
+    clause_start = max(text.rfind(mark, 0, start) for mark in CLAUSE_END) + 1
+    return "".join(ch for i, ch in enumerate(text[clause_start:start], clause_start) if not any(a <= i < b for a, b in others))
+
+
 def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> Frame:
     frame = Frame()
+    spans = [(item.value.start, item.value.end) for item in tagged]
     for item in tagged:
         if item.role == NONE:
             continue
         value = resolve(item, default_currency)
         if value is not None:
-            frame.slots.setdefault(item.role, []).append(SlotValue(value, item.value.surface, item.value.start))
+            lead = _lead(text, item.value.start, [span for span in spans if span != (item.value.start, item.value.end)])
+            frame.slots.setdefault(item.role, []).append(SlotValue(value, item.value.surface, item.value.start, lead))
     _total_gpus(frame, text)
     _headcounts(frame, text)
     _most_specific_values(frame)
