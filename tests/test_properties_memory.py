@@ -140,7 +140,9 @@ def test_kv_cache_is_linear_in_batch_times_context(setup, batch, context):
     scaled = estimate(**setup, batch=batch, context=context)
     assume(reference is not None and scaled is not None)
     per_token = item(reference, "kv_cache") / 1024
-    assert item(scaled, "kv_cache") == pytest.approx(per_token * batch * context, rel=1e-4, abs=1e-6)
+    # line items are rounded to 1e-6 GB: the reference's rounding grows with the factor it is scaled by
+    rounding = 0.5e-6 * (1 + batch * context / 1024)
+    assert item(scaled, "kv_cache") == pytest.approx(per_token * batch * context, rel=1e-4, abs=rounding)
 
 
 @laws
