@@ -8,10 +8,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowledge.bilingual import Phrases, Text
-from knowledge.catalog import CatalogError, read_yaml
+from knowledge.catalog import read_table
 from knowledge.gpus import GPU
 
 CAPABILITIES_FILE = Path(__file__).parent / "capabilities.yaml"
@@ -55,7 +55,4 @@ class CapabilityTable(BaseModel):
 
 @lru_cache(maxsize=1)
 def load_capabilities(path: Path = CAPABILITIES_FILE) -> CapabilityTable:
-    try:
-        return CapabilityTable.model_validate(read_yaml(path))
-    except ValidationError as exc:
-        raise CatalogError(f"{path}: not a valid capability table: {exc}") from exc
+    return read_table(path, CapabilityTable, "capability table")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from knowledge.bilingual import AdvisorError
 from knowledge.gpus import GPU, Price
@@ -18,6 +18,7 @@ from knowledge.price_overrides import PriceOverrides, Quote, active_overrides
 
 DATA_DIR = Path(__file__).parent
 Entry = TypeVar("Entry", GPU, ModelSpec)
+Table = TypeVar("Table", bound=BaseModel)
 # Longest catalog name/alias is ~50 characters; anything far longer is pasted text, not a name,
 # and fuzzy-matching a megabyte of it would take seconds.
 MAX_NAME_CHARS = 200
@@ -50,6 +51,14 @@ def read_yaml(path: Path) -> Any:
         return yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise CatalogError(f"{path}: not valid YAML: {exc}") from exc
+
+
+def read_table(path: Path, schema: type[Table], what: str) -> Table:
+    """A data file validated as one model; a mistake becomes a ``CatalogError`` naming the file and ``what`` it is."""
+    try:
+        return schema.model_validate(read_yaml(path))
+    except ValidationError as exc:
+        raise CatalogError(f"{path}: not a valid {what}: {exc}") from exc
 
 
 def load_rows(path: Path, schema: type[Entry]) -> list[Entry]:

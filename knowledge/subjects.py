@@ -8,11 +8,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowledge.bilingual import Phrases, Text
 from knowledge.capabilities import load_capabilities
-from knowledge.catalog import CatalogError, read_yaml
+from knowledge.catalog import read_table
 
 SUBJECTS_FILE = Path(__file__).parent / "subjects.yaml"
 Kind = Literal["gpu", "precision", "capability", "engine", "activity"]
@@ -54,7 +54,4 @@ class SubjectTable(BaseModel):
 
 @lru_cache(maxsize=1)
 def load_subjects(path: Path = SUBJECTS_FILE) -> SubjectTable:
-    try:
-        return SubjectTable.model_validate(read_yaml(path))
-    except ValidationError as exc:
-        raise CatalogError(f"{path}: not a valid subject table: {exc}") from exc
+    return read_table(path, SubjectTable, "subject table")

@@ -138,7 +138,11 @@ def _lead(text: str, start: int, others: list[tuple[int, int]]) -> str:
     """The words before a value in its clause, without the other values said there ("8张A100每张卡每月租金" → "每张卡每月租金",
     "一台8卡A100整机每月租金" → "整机每月租金"): what the value is said of, not what was counted."""
     clause_start = max(text.rfind(mark, 0, start) for mark in CLAUSE_END) + 1
-    return "".join(ch for i, ch in enumerate(text[clause_start:start], clause_start) if not any(a <= i < b for a, b in others))
+    words, position = [], clause_start
+    for a, b in sorted((a, b) for a, b in others if a < start and b > clause_start):  # a pasted log holds hundreds
+        words.append(text[position : max(position, a)])
+        position = max(position, b)
+    return "".join(words) + text[position:start]
 
 
 def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> Frame:

@@ -22,7 +22,20 @@ from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
-from advisor.offline.answers import capability, costs, facility, followup, guard, knowledge, payback, runnable, serving, sizing, specs, trouble
+from advisor.offline.answers import (
+    capability,
+    costs,
+    facility,
+    followup,
+    guard,
+    knowledge,
+    payback,
+    runnable,
+    serving,
+    sizing,
+    specs,
+    trouble,
+)
 from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
