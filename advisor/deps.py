@@ -18,6 +18,7 @@ from tools.cost.rental_market import rental_prices
 from tools.cost.rentals import compare_rentals
 from tools.cost.tco import compute_tco
 from tools.cost.training_time import estimate_training_time
+from tools.fabric import size_fabric
 from tools.facility import plan_facility
 from tools.gpu_specs import compare_gpus, list_gpus
 from tools.memory.estimator import estimate_memory, max_fit
@@ -74,6 +75,12 @@ TOOL_SPECS = [
         plan_facility,
         "Racks, kW, air/liquid, yearly power bill for GPU servers",
         "机柜、功率、风冷/液冷、年电费",
+    ),
+    ToolSpec(
+        "size_fabric",
+        size_fabric,
+        "Leaf/spine switches and links for a GPU cluster's 400G fabric; InfiniBand vs Spectrum-X vs Broadcom Ethernet",
+        "GPU 集群 400G 组网：叶/脊交换机与链路数量；IB、Spectrum-X 与博通以太网对比",
     ),
     ToolSpec("compare_rentals", compare_rentals, "Rental bills of GPU options side by side", "对比租用不同显卡的费用"),
     ToolSpec("rental_prices", rental_prices, "Rental price per tier; is a rate fair", "各档租价与报价是否合理"),

@@ -83,6 +83,28 @@ class Tariff(BaseModel):
     source: FacilitySource
 
 
+class Circuits(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    continuous_derating: PlanningDefault
+
+
+class Fabric(BaseModel):
+    """A scale-out fabric option: its leaf/spine switch and how many 400 Gb/s ports that switch has."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    name: Text
+    switch: str
+    ports_400g: int = Field(ge=8, le=1024)
+    rack_units: int = Field(ge=1, le=48)
+    date: str = Field(pattern=DATE)
+    strengths: Text
+    caveats: Text
+    source: FacilitySource
+
+
 class FacilityData(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -91,6 +113,14 @@ class FacilityData(BaseModel):
     cooling: Cooling
     planning: Planning
     tariffs: tuple[Tariff, ...] = Field(min_length=1)
+    circuits: Circuits
+    china_air_cooled: dict[str, tuple[str, ...]] = Field(
+        min_length=1, description="By segment: catalog GPUs a mainland buyer can get, in air-cooled servers."
+    )
+    fabrics: tuple[Fabric, ...] = Field(min_length=1)
+
+    def fabric(self, fabric_id: str) -> Fabric | None:
+        return next((f for f in self.fabrics if f.id == fabric_id), None)
 
     def system_for(self, gpu_id: str) -> SystemPower | None:
         return next((s for s in self.systems if gpu_id in s.gpus), None)
@@ -107,7 +137,7 @@ def load_facility(path: Path = DATA_FILE) -> FacilityData:
     except ValidationError as exc:
         raise CatalogError(f"{path}: invalid facility data:\n{exc}") from exc
     known = {g.id for g in load_catalog().gpus}
-    unknown = sorted({g for s in data.systems for g in s.gpus} - known)
+    unknown = sorted(({g for s in data.systems for g in s.gpus} | {g for gpus in data.china_air_cooled.values() for g in gpus}) - known)
     if unknown:
         raise CatalogError(f"{path}: systems name GPUs the catalog lacks: {unknown}")
     if data.cooling.air_limit_kw >= data.cooling.liquid_above_kw:

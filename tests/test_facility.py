@@ -150,7 +150,7 @@ def ask(advisor, message, *earlier):
 def plan_args(response):
     calls = [c for c in response.tool_calls if c.name == "plan_facility"]
     assert calls, [c.name for c in response.tool_calls]
-    return calls[-1].args
+    return calls[0].args  # the plan asked about; a China buyer's air-cooled alternatives are planned after it
 
 
 def first_sentence(response):

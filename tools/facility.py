@@ -119,6 +119,18 @@ MIN_PRACTICAL_CAP = 0.5  # GPUs below about half their board power lose more spe
 MIN_SERVER_KW = 0.05  # below 50 W the figure was given in W, not kW: no GPU server draws that little
 
 
+class Circuit(BaseModel):
+    """The power feeds a user states for their rack or cage ("two 30 A 208 V three-phase feeds, A+B")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    amps: float = Field(description="Breaker rating of one feed, A.")
+    volts: float = Field(description="Voltage of one feed, V (line-to-line for three-phase).")
+    three_phase: bool = Field(False, description="Three-phase feed: kW = A × V × √3.")
+    feeds: int = Field(1, description="Feeds of this rating.")
+    redundant: bool = Field(False, description="A+B (2N) feeds: the load must survive losing either side, so half of them count.")
+
+
 class FacilityPlanRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -132,6 +144,7 @@ class FacilityPlanRequest(BaseModel):
     one_rack: bool = Field(
         False, description="The servers are to share one rack: without a stated budget, the rack is sized to hold them all."
     )
+    circuit: Circuit | None = Field(None, description="The stated power feeds: how many servers they carry.")
     pue: float | None = Field(None, description="Facility PUE (default 1.3).")
     load_factor_pct: float | None = Field(None, description="Average draw as % of maximum (default 75).")
     network_storage_pct: float | None = Field(
@@ -186,6 +199,12 @@ class FacilityPlanResult(BaseModel):
     servers_in_capacity: int | None = Field(
         None, description="Servers the stated IT capacity takes at maximum draw, with network and storage."
     )
+    circuit_kw: float | None = Field(None, description="Continuous kW the stated feeds carry after derating and redundancy.")
+    servers_on_circuit: int | None = Field(None, description="Servers those feeds carry at maximum draw.")
+    circuit_redundant: bool = Field(False, description="The feeds are A+B: only one side counts.")
+    liquid_as_sold: bool = Field(False, description="The system is sold liquid-cooled (NVL72): no air-cooled variant.")
+    china: str = Field("", description="The GPU's mainland-China status from the catalog (export-controlled, china-variant, ...).")
+    china_rule: Text | None = Field(None, description="The rule or event behind that status.")
     figures: list[Figure]
     items: list[LineItem]
     notes: list[Text] = Field(default_factory=list)
@@ -204,14 +223,24 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         check_range(request.gpus, "GPUs", "GPU 数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
     servers = request.servers if request.servers is not None else math.ceil(request.gpus / per_server) if request.gpus else 1
     check_range(servers, "Servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_gpu_count")
+    circuit_kw = on_circuit = None
+    circuit_items: list[LineItem] = []
+    if request.circuit is not None:
+        circuit_kw, circuit_items = _circuit(request.circuit, data.circuits.continuous_derating, figures)
+        on_circuit = math.floor(circuit_kw / server_kw + 1e-9)
+        circuit_items.append(_item("servers_on_circuit", "Servers the feeds carry", "这些供电可带的台数", on_circuit, "servers",
+                                   f"⌊{circuit_kw:.2f} kW / {server_kw:g} kW⌋ = {on_circuit}", f"⌊{circuit_kw:.2f} kW / {server_kw:g} kW⌋ = {on_circuit}"))  # fmt: skip
+    # the stated feeds are the rack's budget when no other budget was given
+    stated_rack_kw = request.rack_power_kw if request.rack_power_kw is not None or circuit_kw is None else round(circuit_kw, 2)
+
     planning = data.planning
     whole_rack = system is not None and system.gpus_per_server > 8 and host is None
     rack_default = planning.rack_power_kw
-    if request.rack_power_kw is None and request.one_rack and not whole_rack:
+    if stated_rack_kw is None and request.one_rack and not whole_rack:
         rack_default = _shared_rack(min(servers, int(planning.rack_units.value // height) or 1) * server_kw, data)
-    elif request.rack_power_kw is None and (whole_rack or server_kw > rack_default.value):  # a typical rack cannot take even one
+    elif stated_rack_kw is None and (whole_rack or server_kw > rack_default.value):  # a typical rack cannot take even one
         rack_default = _denser_rack(server_kw if whole_rack else data.cooling.air_limit_kw, data, whole_rack)
-    rack_kw = _take(figures, "rack_power_kw", request.rack_power_kw, rack_default, "kW", "Rack power (kW)", "单机柜功率（kW）", 1000)
+    rack_kw = _take(figures, "rack_power_kw", stated_rack_kw, rack_default, "kW", "Rack power (kW)", "单机柜功率（kW）", 1000)
     pue = _take(figures, "pue", request.pue, None, "", "PUE", "PUE", 3, fallback=book.pue, minimum=1)
     load = _take(
         figures, "load_factor_pct", request.load_factor_pct, None, "%", "Load factor %", "负载率", 100, fallback=book.load_factor_pct
@@ -269,7 +298,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         in_capacity = math.floor(request.capacity_kw / (server_kw * (1 + overhead / 100)) + 1e-9)
 
     cur = request.currency
-    items = [
+    items = circuit_items + [
         _item("server_kw", "One server at maximum", "单台最大功率", server_kw, "kW", f"{name.en}: {server_kw:g} kW", f"{name.zh}：{server_kw:g} kW"),
         _item("servers_per_rack", "Servers per rack", "每柜台数", per_rack, "servers",
               f"min(⌊{rack_kw:g} kW / {server_kw:g} kW⌋, ⌊{planning.rack_units.value:g}U / {height}U⌋) = {per_rack}",
@@ -309,8 +338,35 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         whole_rack=whole_rack, cap_server_kw=cap_server, cap_gpu_w=cap_gpu, cap_practical=practical, it_kw=it_kw, facility_kw=facility_kw,
         energy_mwh_per_year=mwh, cost_per_year=cost, currency=cur, cooling=cooling, air_limit_kw=cooling_data.air_limit_kw,
         liquid_above_kw=cooling_data.liquid_above_kw, racks_at_air_limit=racks_dense, capacity_kw=request.capacity_kw,
-        servers_in_capacity=in_capacity, figures=figures, items=items, notes=notes,
+        servers_in_capacity=in_capacity, circuit_kw=circuit_kw, servers_on_circuit=on_circuit,
+        circuit_redundant=request.circuit is not None and request.circuit.redundant,
+        liquid_as_sold=system is not None and system.liquid_cooled and host is None, china=gpu.china or "",
+        china_rule=Text(en=gpu.china_rule.en, zh=gpu.china_rule.zh) if gpu.china_rule else None, figures=figures, items=items, notes=notes,
     )  # fmt: skip
+
+
+def _circuit(circuit: Circuit, derating: PlanningDefault, figures: list[Figure]) -> tuple[float, list[LineItem]]:
+    """Continuous kW the stated feeds carry: A × V (× √3 for three phases) × the continuous-load derating, per feed;
+    of A+B feeds only one side counts, since either side must carry the whole load when the other fails."""
+    check_range(circuit.amps, "Feed current (A)", "每路电流（A）", minimum=0, maximum=10_000, exclusive_minimum=True, code="invalid_power")
+    check_range(circuit.volts, "Feed voltage (V)", "每路电压（V）", minimum=90, maximum=50_000, code="invalid_power")
+    check_range(circuit.feeds, "Feeds", "供电路数", minimum=1, maximum=1_000, code="invalid_power")
+    phase = math.sqrt(3) if circuit.three_phase else 1.0
+    per_feed = circuit.amps * circuit.volts * phase * derating.value / 1000
+    counted = max(1, circuit.feeds // 2) if circuit.redundant else circuit.feeds
+    usable = per_feed * counted
+    figures.append(Figure(key="continuous_derating", value=derating.value, unit="", stated=False, basis=derating.basis, date=derating.date,
+                          url=derating.source.url, title=derating.source.title))  # fmt: skip
+    root = " × √3" if circuit.three_phase else ""
+    items = [
+        _item("feed_kw", "One feed, continuous", "单路持续可用功率", per_feed, "kW",
+              f"{circuit.amps:g} A × {circuit.volts:g} V{root} × {derating.value:g} = {per_feed:.2f} kW",
+              f"{circuit.amps:g} A × {circuit.volts:g} V{root} × {derating.value:g} = {per_feed:.2f} kW"),
+        _item("circuit_kw", "Usable from the feeds", "供电可用功率", usable, "kW",
+              f"{per_feed:.2f} kW × {counted} {'(A+B: one side of ' + str(circuit.feeds) + ' feeds)' if circuit.redundant else 'feeds'} = {usable:.2f} kW",
+              f"{per_feed:.2f} kW × {counted} {'（A+B 双路：' + str(circuit.feeds) + ' 路中只算一侧）' if circuit.redundant else '路'} = {usable:.2f} kW"),
+    ]  # fmt: skip
+    return usable, items
 
 
 def _server_power(request: FacilityPlanRequest, gpu, per_server: int, system, host, figures: list[Figure]):

@@ -165,6 +165,8 @@ class OfflinePlanner:
             return knowledge.concept(turn, question=self._topic(turn), asked_first=reading.task_messages[0])
         if task is None and reading.follow_up:
             task = _task_from_slots(turn)
+        if facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count, not a card
+            return facility.answer(turn)
         if task not in TASK_HANDLERS or (reading.confidence < MIN_CONFIDENCE and not _unsure_which_calculation(reading)):
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
         if task == "tco" and facility.asks_only_electricity(turn):  # "一年电费多少（64台8卡A100）": the bill and the load behind it

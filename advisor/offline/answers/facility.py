@@ -7,6 +7,8 @@ from advisor.contract import Source
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
+from advisor.offline.answers import facility_fabric
+from advisor.offline.answers.facility_circuit import read_circuit
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.facility import shipped_facility_data
@@ -38,7 +40,16 @@ def offer() -> tuple[str, str]:
     return text.en, text.zh
 
 
+def asks_fabric(turn: Turn) -> bool:
+    """A question about the cluster's network (leaf/spine switches, InfiniBand or RoCE) with servers or GPUs to connect."""
+    servers, gpus = _counts(turn)
+    return bool(servers or gpus) and _asks(turn, "fabric")
+
+
 def answer(turn: Turn) -> str:
+    if asks_fabric(turn):
+        servers, gpus = _counts(turn)
+        return facility_fabric.answer(turn, servers, gpus)
     s = turn.slots
     currency = _currency(turn)
     servers, gpus = _counts(turn)
@@ -59,6 +70,7 @@ def answer(turn: Turn) -> str:
             "currency": currency,
             "region": s.region,
             "one_rack": _in_one_rack(turn) or None,
+            "circuit": read_circuit(turn.reading.task_messages or [turn.message]),
         },
     )
     if not outcome.ok:
@@ -68,7 +80,9 @@ def answer(turn: Turn) -> str:
     values = _values(turn, r)
     lead = _lead(turn, r)
     blocks = [_say(turn, lead, **values), turn.t(" ", "").join(_summary(turn, r, values, lead))]
-    options = _options(turn, r, values)
+    if _china_buyer(turn) and r["china"] in WORDING.data["china_status"] and lead != "lead.electricity":
+        blocks.append(_say(turn, "summary.china", gpu=r["gpu_name"], status=_say(turn, f"china_status.{r['china']}"), rule=turn.text(r["china_rule"])))
+    options = _china_alternatives(turn, r, values) + _options(turn, r, values)
     if options:  # what a buyer can do comes before the fold; the assumptions follow it
         blocks.append(f"**{_say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options))
     blocks.append(f"**{_say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in _assumptions(turn, r, values, lead)))
@@ -125,6 +139,7 @@ def _values(turn: Turn, r: dict) -> dict:
         "tdp": number(r["gpu_tdp_w"] or 0, 0), "in_rack": min(r["servers"], r["servers_per_rack"]) or 1,
         "limited_by": _say(turn, f"limited_by.{r['limited_by']}"),
         "capacity": number(r["capacity_kw"] or 0, 0), "in_capacity": r["servers_in_capacity"],
+        "circuit_kw": number(r["circuit_kw"] or 0, 1), "on_circuit": r["servers_on_circuit"],
     }  # fmt: skip
 
 
@@ -139,6 +154,12 @@ def _lead(turn: Turn, r: dict) -> str:
     """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
     air or liquid, the yearly bill, what servers sharing one rack draw, how many a rack takes, else the load."""
     frame = turn.slots.frame
+    if r["circuit_kw"] is not None:
+        if r["servers_on_circuit"] == 0:
+            return "lead.circuit_none"
+        if _fleet(turn):
+            return "lead.circuit_fits" if r["servers_on_circuit"] >= r["servers"] else "lead.circuit_short"
+        return "lead.circuit"
     if r["capacity_kw"] is not None:
         return "lead.capacity"
     if frame.has("rack_power") and _fleet(turn) and not r["whole_rack"]:
@@ -155,6 +176,29 @@ def _lead(turn: Turn, r: dict) -> str:
     if not r["whole_rack"] and (frame.has("rack_power") or _asks(turn, "per_rack")):
         return "lead.per_rack" if r["servers_per_rack"] else "lead.none_fits"
     return "lead.load"
+
+
+def _china_buyer(turn: Turn) -> bool:
+    """A mainland buyer: the region said so, or a Chinese question that named no other region."""
+    region = turn.slots.region
+    return region == "cn" or (region is None and turn.language == "zh")
+
+
+def _china_alternatives(turn: Turn, r: dict, v: dict) -> list[str]:
+    """For a China buyer of a part they cannot buy new: the same GPU count on air-cooled parts they can, each
+    planned by the same tool (servers, kW, racks at the air-cooling limit)."""
+    if not _china_buyer(turn) or r["china"] not in WORDING.data["china_status"] or _lead(turn, r) == "lead.electricity":
+        return []
+    lines = []
+    for gpu in shipped_facility_data().china_air_cooled.get(turn.catalog.gpu(r["gpu_name"]).segment, ()):
+        outcome = turn.call("plan_facility", {"gpu": gpu, "gpus": v["gpus"], "currency": r["currency"], "region": turn.slots.region})
+        if not outcome.ok:  # a part with no rack server on file is left out, not guessed
+            continue
+        alt = outcome.result
+        lines.append(_say(turn, "option.china_alternative", alt_system=turn.text(alt["system"]), alt_servers=alt["servers"],
+                          alt_kw=number(alt["server_kw"], 1), alt_racks=alt["racks_at_air_limit"] or alt["racks"], gpus=v["gpus"],
+                          air_limit=v["air_limit"]))  # fmt: skip
+    return lines
 
 
 def _fleet(turn: Turn) -> bool:
@@ -175,6 +219,12 @@ def _asks(turn: Turn, what: str) -> bool:
 
 
 def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
+    if lead == "lead.electricity":  # the bill was asked: the load behind it, not the rack plan
+        return [_say(turn, "summary.load", **v)]
+    if r["circuit_kw"] is not None:  # the feeds were asked about: their arithmetic and the load, not a rack plan
+        formulas = {item["key"]: turn.formula(item) for item in r["items"]}
+        redundancy = _say(turn, "summary.redundancy." + ("redundant" if r["circuit_redundant"] else "plain"))
+        return [_say(turn, "summary.circuit", feed_formula=formulas["feed_kw"], circuit_formula=formulas["circuit_kw"], redundancy=redundancy)]
     lines = []
     if r["whole_rack"]:
         lines.append(_say(turn, "summary.whole_rack", **v))
@@ -210,6 +260,8 @@ def _assumptions(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
 
 
 def _options(turn: Turn, r: dict, v: dict) -> list[str]:
+    if _lead(turn, r) == "lead.electricity":
+        return []
     if r["whole_rack"]:
         return [_say(turn, "option.liquid", **v)]
     lines = []

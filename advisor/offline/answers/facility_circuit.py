@@ -1,0 +1,68 @@
+"""The power feeds a user states ("two 30 A 208 V three-phase feeds, A+B", "4路16A 220V"): read from the thread's
+messages with the words in facility_text.yaml ``circuit_words``; a later message's figure replaces an earlier one,
+so "what if they were 50 A?" re-runs the plan with the new rating."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from advisor.offline.answers.wording import Wording
+
+WORDING = Wording("facility_text.yaml")
+NUMBER = r"(\d+(?:\.\d+)?)"
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> dict[str, re.Pattern]:
+    """Patterns built from the word lists, so a new unit or count word is a data change."""
+    words = WORDING.data["circuit_words"]
+
+    def alternatives(key: str) -> str:
+        return "|".join(re.escape(w) for w in sorted(words[key], key=len, reverse=True))
+
+    counts = "|".join(re.escape(w) for w in sorted(words["count_words"], key=len, reverse=True))
+    return {
+        "amps": re.compile(NUMBER + r"\s*(?:" + alternatives("amps") + r")(?![a-z0-9])"),
+        "volts": re.compile(NUMBER + r"\s*(?:" + alternatives("volts") + r")(?![a-z0-9])"),
+        "feeds_after": re.compile(r"(" + r"\d+|" + counts + r")\s*(?:" + alternatives("feed_after") + r")"),
+        "count_before_amps": re.compile(r"(?<![a-z])(" + counts + r")\s+" + NUMBER + r"\s*(?:" + alternatives("amps") + r")(?![a-z0-9])"),
+        "times": re.compile(r"(?:" + alternatives("times") + r")\s*(\d+)(?!\s*(?:卡|gpu|张|台|u\b))"),
+    }
+
+
+def read_circuit(messages: list[str]) -> dict | None:
+    """The feeds the messages state, as the plan_facility ``circuit`` argument; None when no amps and volts are given."""
+    words = WORDING.data["circuit_words"]
+    patterns = _patterns()
+    found: dict = {}
+    for message in messages:
+        text = message.casefold()
+        amps = patterns["amps"].findall(text)
+        volts = patterns["volts"].findall(text)
+        if amps:
+            found["amps"] = float(amps[-1])
+        if volts:
+            found["volts"] = float(volts[-1])
+        if any(w in text for w in words["three_phase"]):
+            found["three_phase"] = True
+        elif any(w in text for w in words["single_phase"]):
+            found["three_phase"] = False
+        if any(w in text for w in words["redundant"]):
+            found["redundant"] = True
+        feeds = _feeds(text, patterns, words["count_words"])
+        if feeds:
+            found["feeds"] = feeds
+    if "amps" not in found or "volts" not in found:
+        return None
+    return found
+
+
+def _feeds(text: str, patterns: dict[str, re.Pattern], count_words: dict[str, int]) -> int | None:
+    """How many feeds: "4路" / "two feeds", a count right before the rating ("two 30A"), or "× 4" after it."""
+    for key in ("feeds_after", "count_before_amps", "times"):
+        match = patterns[key].search(text)
+        if match:
+            word = match.group(1)
+            return int(word) if word.isdigit() else count_words.get(word)
+    return None
