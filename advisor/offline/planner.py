@@ -165,7 +165,9 @@ class OfflinePlanner:
             return knowledge.concept(turn, question=self._topic(turn), asked_first=reading.task_messages[0])
         if task is None and reading.follow_up:
             task = _task_from_slots(turn)
-        if facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count, not a card
+        if task != "tco" and facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count
+            return facility.answer(turn)
+        if task not in ("facility", "tco") and facility.takes_over(turn):  # "4路16A 220V 能放几台8卡4090" is no spec card
             return facility.answer(turn)
         if task not in TASK_HANDLERS or (reading.confidence < MIN_CONFIDENCE and not _unsure_which_calculation(reading)):
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)

@@ -41,15 +41,32 @@ def offer() -> tuple[str, str]:
 
 
 def asks_fabric(turn: Turn) -> bool:
-    """A question about the cluster's network (leaf/spine switches, InfiniBand or RoCE) with servers or GPUs to connect."""
+    """A question about the cluster's network (leaf/spine switches, or InfiniBand vs RoCE) with servers or GPUs to connect."""
     servers, gpus = _counts(turn)
-    return bool(servers or gpus) and _asks(turn, "fabric")
+    return bool(servers or gpus) and (_asks_now(turn, "fabric") or _asks_now(turn, "fabric_choice"))
+
+
+def takes_over(turn: Turn) -> bool:
+    """A facility question that names a card, which a spec card or a knowledge snippet would otherwise answer: stated
+    feeds, the power bill alone, one server's draw, or what a site must prepare."""
+    servers, gpus = _counts(turn)
+    if not (turn.slots.gpus or servers or gpus):
+        return False
+    if read_circuit([turn.message]) or _asks_now(turn, "site"):
+        return True
+    if _asks_now(turn, "bill"):
+        return not any(turn.reading.frame.has(slot) for slot in COMPARISON_SLOTS) and not _asks_now(turn, "comparison")
+    return _asks_server_power(turn)
+
+
+def _asks_server_power(turn: Turn) -> bool:
+    return _asks_now(turn, "power") and _asks_now(turn, "server")
 
 
 def answer(turn: Turn) -> str:
     if asks_fabric(turn):
         servers, gpus = _counts(turn)
-        return facility_fabric.answer(turn, servers, gpus)
+        return facility_fabric.answer(turn, servers, gpus, choice=not _asks_now(turn, "fabric"))
     s = turn.slots
     currency = _currency(turn)
     servers, gpus = _counts(turn)
@@ -80,7 +97,7 @@ def answer(turn: Turn) -> str:
     values = _values(turn, r)
     lead = _lead(turn, r)
     blocks = [_say(turn, lead, **values), turn.t(" ", "").join(_summary(turn, r, values, lead))]
-    if _china_buyer(turn) and r["china"] in WORDING.data["china_status"] and lead != "lead.electricity":
+    if _china_high_density(turn, r, lead):
         blocks.append(_say(turn, "summary.china", gpu=r["gpu_name"], status=_say(turn, f"china_status.{r['china']}"), rule=turn.text(r["china_rule"])))
     options = _china_alternatives(turn, r, values) + _options(turn, r, values)
     if options:  # what a buyer can do comes before the fold; the assumptions follow it
@@ -140,6 +157,7 @@ def _values(turn: Turn, r: dict) -> dict:
         "limited_by": _say(turn, f"limited_by.{r['limited_by']}"),
         "capacity": number(r["capacity_kw"] or 0, 0), "in_capacity": r["servers_in_capacity"],
         "circuit_kw": number(r["circuit_kw"] or 0, 1), "on_circuit": r["servers_on_circuit"],
+        "server_basis": _say(turn, "assumption.published" if r["server_kw_published"] else "assumption.estimated"),
     }  # fmt: skip
 
 
@@ -167,12 +185,14 @@ def _lead(turn: Turn, r: dict) -> str:
             return "lead.none_fits"
         return "lead.fits" if r["fits"] else "lead.does_not_fit"
     rack_known = frame.has("rack_power") or r["whole_rack"] or _in_one_rack(turn)
-    if _asks(turn, "cooling") and rack_known:  # the density of a known rack is the question
+    if (_asks(turn, "cooling") or _asks_now(turn, "site")) and rack_known:  # the density of a known rack is the question
         return f"lead.cooling.{r['cooling']}"
     if frame.has("electricity_price") or turn.ask.tco_line == "energy":
         return "lead.electricity"
     if _in_one_rack(turn):
         return "lead.one_rack"
+    if not _fleet(turn) and not frame.has("rack_power") and _asks_server_power(turn):
+        return "lead.server"
     if not r["whole_rack"] and (frame.has("rack_power") or _asks(turn, "per_rack")):
         return "lead.per_rack" if r["servers_per_rack"] else "lead.none_fits"
     return "lead.load"
@@ -184,10 +204,17 @@ def _china_buyer(turn: Turn) -> bool:
     return region == "cn" or (region is None and turn.language == "zh")
 
 
+def _china_high_density(turn: Turn, r: dict, lead: str) -> bool:
+    """A China buyer planning a dense system they cannot buy new (a liquid-cooled rack, or racks past air's comfort
+    zone): the answer says so and offers air-cooled parts they can buy; a bill question is answered alone."""
+    dense = r["whole_rack"] or r["liquid_as_sold"] or r["cooling"] != "air"
+    return dense and lead != "lead.electricity" and _china_buyer(turn) and r["china"] in WORDING.data["china_status"]
+
+
 def _china_alternatives(turn: Turn, r: dict, v: dict) -> list[str]:
     """For a China buyer of a part they cannot buy new: the same GPU count on air-cooled parts they can, each
     planned by the same tool (servers, kW, racks at the air-cooling limit)."""
-    if not _china_buyer(turn) or r["china"] not in WORDING.data["china_status"] or _lead(turn, r) == "lead.electricity":
+    if not _china_high_density(turn, r, _lead(turn, r)):
         return []
     lines = []
     for gpu in shipped_facility_data().china_air_cooled.get(turn.catalog.gpu(r["gpu_name"]).segment, ()):
@@ -212,6 +239,12 @@ def _in_one_rack(turn: Turn) -> bool:
     return _fleet(turn) and not turn.slots.frame.has("rack_power") and _asks(turn, "one_rack")
 
 
+def _asks_now(turn: Turn, what: str) -> bool:
+    """Whether this message itself asks for ``what``: a word from an earlier turn does not redirect a later one."""
+    asked = turn.message.casefold()
+    return any(word in asked for word in WORDING.data["asks"][what])
+
+
 def _asks(turn: Turn, what: str) -> bool:
     """Whether the question, with the follow-ups that changed it, asks for ``what`` (words in facility_text.yaml)."""
     asked = " ".join(turn.reading.task_messages or [turn.message]).casefold()
@@ -226,7 +259,9 @@ def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
         redundancy = _say(turn, "summary.redundancy." + ("redundant" if r["circuit_redundant"] else "plain"))
         return [_say(turn, "summary.circuit", feed_formula=formulas["feed_kw"], circuit_formula=formulas["circuit_kw"], redundancy=redundancy)]
     lines = []
-    if r["whole_rack"]:
+    if lead == "lead.server":  # one server's draw was asked: its cooling and bill, not a rack plan
+        pass
+    elif r["whole_rack"]:
         lines.append(_say(turn, "summary.whole_rack", **v))
     elif r["servers_per_rack"]:
         lines.append(_say(turn, "summary.racks", **v))
@@ -236,7 +271,7 @@ def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
         lines.append(_say(turn, f"summary.cooling.{r['cooling']}", **v))
     if lead != "lead.electricity":
         lines.append(_say(turn, "summary.money", **v))
-    if lead != "lead.load":
+    if lead not in ("lead.load", "lead.server"):
         lines.append(_say(turn, "summary.load", **v))
     return lines
 
@@ -253,7 +288,7 @@ def _assumptions(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
         lines.append(_say(turn, "assumption.price_stated" if figures["electricity_price"]["stated"] else "assumption.price_default", **v))
         lines.append(_say(turn, "assumption.network", pct=number(figures["network_storage_pct"]["value"], 0)))
     rack = figures["rack_power_kw"]
-    if not rack["stated"] and not r["whole_rack"]:
+    if not rack["stated"] and not r["whole_rack"] and lead != "lead.server":
         lines.append(_say(turn, "assumption.rack_default", rack=v["rack"], basis=turn.text(rack["basis"])))
     lines += [turn.text(note) for note in r["notes"]]
     return lines
@@ -273,6 +308,8 @@ def _options(turn: Turn, r: dict, v: dict) -> list[str]:
     if r["racks"] and r["racks"] > 1:
         lines.append(_say(turn, "option.spread", **v))
     dense = r["racks_at_air_limit"]
+    if r["circuit_kw"] is not None:  # the feeds, not the rack, are the limit: denser racks do not help
+        dense = None
     if dense and r["rack_power_kw"] < r["air_limit_kw"] and (r["racks"] is None or dense < r["racks"]):
         lines.append(_say(turn, "option.dense", **{**v, "dense_racks": dense}))
     elif dense and r["cooling"] != "air":  # past air's comfort zone: spreading out keeps it on air

@@ -21,13 +21,15 @@ def _patterns() -> dict[str, re.Pattern]:
     def alternatives(key: str) -> str:
         return "|".join(re.escape(w) for w in sorted(words[key], key=len, reverse=True))
 
+    # a Latin letter ("x") is a times sign only on its own: "rtx 4090" is no fourfold feed
+    times = "|".join(r"(?<![a-z0-9])" + re.escape(w) if w.isascii() and w.isalpha() else re.escape(w) for w in words["times"])
     counts = "|".join(re.escape(w) for w in sorted(words["count_words"], key=len, reverse=True))
     return {
         "amps": re.compile(NUMBER + r"\s*(?:" + alternatives("amps") + r")(?![a-z0-9])"),
         "volts": re.compile(NUMBER + r"\s*(?:" + alternatives("volts") + r")(?![a-z0-9])"),
         "feeds_after": re.compile(r"(" + r"\d+|" + counts + r")\s*(?:" + alternatives("feed_after") + r")"),
         "count_before_amps": re.compile(r"(?<![a-z])(" + counts + r")\s+" + NUMBER + r"\s*(?:" + alternatives("amps") + r")(?![a-z0-9])"),
-        "times": re.compile(r"(?:" + alternatives("times") + r")\s*(\d+)(?!\s*(?:卡|gpu|张|台|u\b))"),
+        "times": re.compile(r"(?:" + times + r")\s*(\d+)(?!\s*(?:卡|gpu|张|台|u\b))"),
     }
 
 
@@ -55,6 +57,8 @@ def read_circuit(messages: list[str]) -> dict | None:
             found["feeds"] = feeds
     if "amps" not in found or "volts" not in found:
         return None
+    if found.get("redundant") and "feeds" not in found:  # "A+B" with no count is one pair
+        found["feeds"] = 2
     return found
 
 

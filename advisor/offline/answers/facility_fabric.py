@@ -14,7 +14,8 @@ from tools.recommend.configs import SERVER_GPUS
 WORDING = Wording("facility_fabric_text.yaml")
 
 
-def answer(turn: Turn, servers: int | None, gpus: int | None) -> str:
+def answer(turn: Turn, servers: int | None, gpus: int | None, choice: bool = False) -> str:
+    """``choice``: the question asks which fabric ("InfiniBand or RoCE?") rather than how many switches."""
     per_server = turn.slots.gpus_per_server or SERVER_GPUS
     if not servers and gpus:
         servers = math.ceil(gpus / per_server)
@@ -27,7 +28,11 @@ def answer(turn: Turn, servers: int | None, gpus: int | None) -> str:
     plans = r["plans"]
     first = plans[0]
     common = {"servers": r["servers"], "gpus_per_server": r["gpus_per_server"], "nics": r["nics"]}
-    if all(p["tiers"] == 1 for p in plans):
+    if choice and len(plans) > 1:
+        other = plans[1]
+        lead = _say(turn, "lead_choice", **common, first_name=turn.text(first["name"]), switches=first["switches"] or "—",
+                    other_name=turn.text(other["name"]), other_switches=other["switches"] or "—")  # fmt: skip
+    elif all(p["tiers"] == 1 for p in plans):
         lead = _say(turn, "lead_one", **common)
     elif first["tiers"] == 3:
         lead = _say(turn, "lead_three", **common, first_name=turn.text(first["name"]), ports=first["ports_400g"],
