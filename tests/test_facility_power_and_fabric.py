@@ -8,7 +8,7 @@ import math
 import pytest
 
 from advisor.contract import ChatTurn
-from advisor.offline.answers.facility_circuit import read_circuit
+from advisor.offline.answers.facility_circuit import read_circuit, read_rack_count
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
 from knowledge.facility import shipped_facility_book, shipped_facility_data
@@ -216,3 +216,13 @@ def test_a_fabric_question_gets_switch_counts_per_option(offline_advisor, questi
     ib = fabric(servers)["infiniband"]
     assert lead.startswith(starts) and f"{ib.switches}" in lead
     assert all(name in response.summary for name in ("QM9700", "SN5600", "Tomahawk 5"))
+
+
+@pytest.mark.parametrize(
+    ("question", "racks"),
+    [("Planning three GB300 NVL72 racks: what is the yearly power bill?", 3), ("准备上2个GB200 NVL72整柜，一年电费多少？", 2)],
+)
+def test_a_count_of_whole_rack_systems_counts_racks(offline_advisor, question, racks):
+    response = ask(offline_advisor, question)
+    assert calls(response, "plan_facility")[0].args["servers"] == racks
+    assert read_rack_count("GB200 NVL72 in 130 kW racks") is None  # a rack's power is no count of racks

@@ -40,7 +40,9 @@ BASE_CALLS: dict[str, list[dict]] = {
         {"model": "llama-3.1-8b", "tokens": 1e12, "gpu": "h100-sxm", "deadline_days": 30},  # GPUs derived from the deadline
     ],
     "compute_tco": [{"gpu": "h100-sxm"}, {"server_price": 300_000, "server_max_kw": 10, "cloud_price_per_gpu_hour": 2.5, "currency": "CNY"}],
-    "plan_facility": [{"gpu": "h100-sxm"}, {"gpu": "b200", "gpus": 256, "rack_power_kw": 40, "pue": 1.4, "electricity_price": 0.6, "currency": "CNY"}],
+    "plan_facility": [{"gpu": "h100-sxm"}, {"gpu": "b200", "gpus": 256, "rack_power_kw": 40, "pue": 1.4, "electricity_price": 0.6, "currency": "CNY"},
+                      {"gpu": "h20", "servers": 4, "circuit": {"amps": 32, "volts": 380, "three_phase": True, "feeds": 2, "redundant": True}}],
+    "size_fabric": [{"servers": 32}, {"servers": 600, "gpus_per_server": 8, "fabric": "infiniband"}],
     "compare_rentals": [{"options": [{"name": "L4", "price_per_gpu_hour": 0.8}, {"name": "A10G", "gpus": 2, "price_per_gpu_hour": 1.01}]}],
     "rental_prices": [{"gpu": "h100-sxm"}, {"gpu": "a100-80gb-sxm", "currency": "CNY", "quoted_price_per_gpu_hour": 9, "gpus": 64, "gpu_hours": 1e5}],
     "diagnose": [{"text": "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"}],

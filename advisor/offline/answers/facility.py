@@ -8,7 +8,7 @@ from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
 from advisor.offline.answers import facility_fabric
-from advisor.offline.answers.facility_circuit import read_circuit
+from advisor.offline.answers.facility_circuit import read_circuit, read_rack_count
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.facility import shipped_facility_data
@@ -116,7 +116,14 @@ def _counts(turn: Turn) -> tuple[int | None, int | None]:
         return gpus, None
     if servers and gpus and s.gpus_per_server is None and gpus <= 8:  # "两台8卡" read without a per-server link: 8 per server
         return servers, None
+    if servers is None and gpus is None and s.gpus and _sold_as_rack(s.gpus[0]):  # "two GB200 NVL72 racks"
+        return read_rack_count(turn.message), None
     return servers, None if servers else gpus
+
+
+def _sold_as_rack(gpu: str) -> bool:
+    system = shipped_facility_data().system_for(gpu)
+    return system is not None and system.gpus_per_server > SERVER_GPUS
 
 
 def _gpu(turn: Turn) -> str:

@@ -29,6 +29,7 @@ def _patterns() -> dict[str, re.Pattern]:
         "volts": re.compile(NUMBER + r"\s*(?:" + alternatives("volts") + r")(?![a-z0-9])"),
         "feeds_after": re.compile(r"(" + r"\d+|" + counts + r")\s*(?:" + alternatives("feed_after") + r")"),
         "count_before_amps": re.compile(r"(?<![a-z])(" + counts + r")\s+" + NUMBER + r"\s*(?:" + alternatives("amps") + r")(?![a-z0-9])"),
+        "racks": re.compile(r"(?<![a-z0-9])(\d+|" + counts + r")(?!\s*(?:kw|kilowatt|千瓦|mw|\d))\s*(?:个|套|台)?\s*(?:[a-z0-9\-]+\s*){0,3}(?:" + alternatives("rack_words") + r")"),
         "times": re.compile(r"(?:" + times + r")\s*(\d+)(?!\s*(?:卡|gpu|张|台|u\b))"),
     }
 
@@ -70,3 +71,12 @@ def _feeds(text: str, patterns: dict[str, re.Pattern], count_words: dict[str, in
             word = match.group(1)
             return int(word) if word.isdigit() else count_words.get(word)
     return None
+
+
+def read_rack_count(message: str) -> int | None:
+    """How many whole-rack systems a message asks about ("two GB200 NVL72 racks"), for a part sold as a rack."""
+    match = _patterns()["racks"].search(message.casefold())
+    if match is None:
+        return None
+    word = match.group(1)
+    return int(word) if word.isdigit() else WORDING.data["circuit_words"]["count_words"].get(word)

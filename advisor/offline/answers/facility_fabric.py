@@ -46,7 +46,7 @@ def answer(turn: Turn, servers: int | None, gpus: int | None, choice: bool = Fal
     rows = [[f"{turn.text(p['name'])}: {turn.text(i['label'])}", str(int(i["value"])), f"`{turn.formula(i)}`"] for p in plans for i in p["items"]]
     sources = [[turn.text(p["name"]), str(p["ports_400g"]), f"[{p['title']}]({p['url']}) ({p['date']})"] for p in plans]
     return "\n\n".join([
-        lead + " " + _say(turn, "reasoning"),
+        lead + turn.t(" ", "") + _say(turn, "reasoning"),
         f"**{_say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options),
         f"**{_say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in assumptions),
         table([_say(turn, "details_title"), value, formula], rows),
