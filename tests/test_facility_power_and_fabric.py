@@ -226,3 +226,17 @@ def test_a_count_of_whole_rack_systems_counts_racks(offline_advisor, question, r
     response = ask(offline_advisor, question)
     assert calls(response, "plan_facility")[0].args["servers"] == racks
     assert read_rack_count("GB200 NVL72 in 130 kW racks") is None  # a rack's power is no count of racks
+
+
+def test_a_follow_up_with_another_node_count_re_sizes_the_fabric(offline_advisor):
+    response = ask(offline_advisor, "what about 96 nodes?", "For 24 nodes of 8 H200, how many leaf and spine switches would we need?")
+    assert calls(response, "size_fabric")[0].args["servers"] == 96
+    assert f"{fabric(96)['infiniband'].switches} switches" in response.summary
+
+
+def test_the_bill_after_a_feeds_question_is_for_the_servers_the_feeds_carry_zh(offline_advisor):
+    response = ask(offline_advisor, "那一年电费是多少？", "机房是三相63A 400V，A+B两路，能带几台8卡H20？")
+    plans = calls(response, "plan_facility")
+    carried = plans[0].result["servers_on_circuit"]
+    assert carried > 1 and plans[-1].args["servers"] == carried
+    assert first_sentence(response).startswith("**年电费约 ¥") and f"{carried} 台" in first_sentence(response)

@@ -159,16 +159,16 @@ class OfflinePlanner:
             return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
             return trouble.answer(turn)
+        if task != "tco" and facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count
+            return facility.answer(turn)
+        if task not in ("facility", "tco") and facility.takes_over(turn):  # "4路16A 220V 能放几台8卡4090" is no spec card
+            return facility.answer(turn)
         if reading.follow_up and task == TOPIC:
             if self._asks_anew(turn):  # "why not just use an API?" after "does int4 hurt quality?": its own question
                 return knowledge.concept(turn, in_thread=True)
             return knowledge.concept(turn, question=self._topic(turn), asked_first=reading.task_messages[0])
         if task is None and reading.follow_up:
             task = _task_from_slots(turn)
-        if task != "tco" and facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count
-            return facility.answer(turn)
-        if task not in ("facility", "tco") and facility.takes_over(turn):  # "4路16A 220V 能放几台8卡4090" is no spec card
-            return facility.answer(turn)
         if task not in TASK_HANDLERS or (reading.confidence < MIN_CONFIDENCE and not _unsure_which_calculation(reading)):
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
         if task == "tco" and facility.asks_only_electricity(turn):  # "一年电费多少（64台8卡A100）": the bill and the load behind it

@@ -43,7 +43,12 @@ def offer() -> tuple[str, str]:
 def asks_fabric(turn: Turn) -> bool:
     """A question about the cluster's network (leaf/spine switches, or InfiniBand vs RoCE) with servers or GPUs to connect."""
     servers, gpus = _counts(turn)
-    return bool(servers or gpus) and (_asks_now(turn, "fabric") or _asks_now(turn, "fabric_choice"))
+    if not (servers or gpus):
+        return False
+    if _asks_now(turn, "fabric") or _asks_now(turn, "fabric_choice"):
+        return True
+    thread = turn.reading.task_messages
+    return turn.reading.follow_up and len(thread) > 1 and _says(thread[0], "fabric")  # "and with 64 nodes?" after a fabric count
 
 
 def takes_over(turn: Turn) -> bool:
@@ -66,7 +71,8 @@ def _asks_server_power(turn: Turn) -> bool:
 def answer(turn: Turn) -> str:
     if asks_fabric(turn):
         servers, gpus = _counts(turn)
-        return facility_fabric.answer(turn, servers, gpus, choice=not _asks_now(turn, "fabric"))
+        choice = _asks_now(turn, "fabric_choice") and not _asks_now(turn, "fabric")  # "IB or RoCE?" rather than "how many switches?"
+        return facility_fabric.answer(turn, servers, gpus, choice=choice)
     s = turn.slots
     currency = _currency(turn)
     servers, gpus = _counts(turn)
@@ -87,12 +93,18 @@ def answer(turn: Turn) -> str:
             "currency": currency,
             "region": s.region,
             "one_rack": _in_one_rack(turn) or None,
-            "circuit": read_circuit(turn.reading.task_messages or [turn.message]),
+            "circuit": read_circuit([*turn.earlier, turn.message]),  # the site's feeds hold for the whole conversation
         },
     )
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
+    if r["circuit_kw"] is not None and not _fleet(turn) and (r["servers_on_circuit"] or 0) > 1:
+        # no count stated: the load and the bill are those of the servers the feeds carry
+        outcome = turn.call("plan_facility", {**outcome.args, "servers": r["servers_on_circuit"]})
+        if not outcome.ok:
+            return turn.error(outcome)
+        r = outcome.result
     _cite(turn, r)
     values = _values(turn, r)
     lead = _lead(turn, r)
@@ -179,7 +191,7 @@ def _lead(turn: Turn, r: dict) -> str:
     """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
     air or liquid, the yearly bill, what servers sharing one rack draw, how many a rack takes, else the load."""
     frame = turn.slots.frame
-    if r["circuit_kw"] is not None:
+    if r["circuit_kw"] is not None and not (_asks_now(turn, "bill") or turn.ask.tco_line == "energy"):  # "电费多少?" later: the bill
         if r["servers_on_circuit"] == 0:
             return "lead.circuit_none"
         if _fleet(turn):
@@ -248,7 +260,11 @@ def _in_one_rack(turn: Turn) -> bool:
 
 def _asks_now(turn: Turn, what: str) -> bool:
     """Whether this message itself asks for ``what``: a word from an earlier turn does not redirect a later one."""
-    asked = turn.message.casefold()
+    return _says(turn.message, what)
+
+
+def _says(message: str, what: str) -> bool:
+    asked = message.casefold()
     return any(word in asked for word in WORDING.data["asks"][what])
 
 
@@ -321,7 +337,7 @@ def _options(turn: Turn, r: dict, v: dict) -> list[str]:
         lines.append(_say(turn, "option.dense", **{**v, "dense_racks": dense}))
     elif dense and r["cooling"] != "air":  # past air's comfort zone: spreading out keeps it on air
         lines.append(_say(turn, "option.stay_on_air", **{**v, "dense_racks": dense}))
-    if r["cooling"] != "air" or r["rack_power_kw"] > r["air_limit_kw"]:
+    if r["cooling"] != "air" or (r["rack_power_kw"] > r["air_limit_kw"] and r["circuit_kw"] is None):  # feeds may serve several racks
         lines.append(_say(turn, "option.liquid", **v))
     return lines
 
