@@ -79,8 +79,8 @@ TOOL_SPECS = [
     ToolSpec(
         "size_fabric",
         size_fabric,
-        "Leaf/spine switches and links for a GPU cluster's 400G fabric; InfiniBand vs Spectrum-X vs Broadcom Ethernet",
-        "GPU 集群 400G 组网：叶/脊交换机与链路数量；IB、Spectrum-X 与博通以太网对比",
+        "Leaf/spine switches: IB vs Ethernet",
+        "组网交换机数",
     ),
     ToolSpec("compare_rentals", compare_rentals, "Rental bills of GPU options side by side", "对比租用不同显卡的费用"),
     ToolSpec("rental_prices", rental_prices, "Rental price per tier; is a rate fair", "各档租价与报价是否合理"),

@@ -122,7 +122,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "currency": _CURRENCY,
     },  # fmt: skip
     "plan_facility": {"gpu": "", "servers": "", "gpus": "", "rack_power_kw": "", "pue": "", "electricity_price": "Per kWh", "currency": _CURRENCY},
-    "size_fabric": {"servers": "GPU servers", "gpus_per_server": "Default 8", "fabric": "infiniband, spectrum-x or broadcom; default all"},
+    "size_fabric": {"servers": "Servers"},
     "search_knowledge": {"query": "Question or keywords (中文 or English)", "k": "Documents to return"},
     "diagnose": {"text": "Symptom or pasted log (traceback, dmesg, nvidia-smi, NCCL)", "model": "Model being trained/served"},
     "check_measured": {
