@@ -161,7 +161,7 @@ class OfflinePlanner:
             return trouble.answer(turn)
         if task != "tco" and facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count
             return facility.answer(turn)
-        if task not in ("facility", "tco") and facility.takes_over(turn):  # "4路16A 220V 能放几台8卡4090" is no spec card
+        if task not in ("facility", "tco", "training_time") and facility.takes_over(turn):  # "4路16A 220V 能放几台8卡4090" is no spec card
             return facility.answer(turn)
         if reading.follow_up and task == TOPIC:
             if self._asks_anew(turn):  # "why not just use an API?" after "does int4 hurt quality?": its own question
