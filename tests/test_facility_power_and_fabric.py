@@ -53,6 +53,13 @@ def test_feeds_too_small_for_one_server_say_zero_and_become_the_rack_budget():
     assert result.cap_server_kw is not None  # a power cap is offered against the feeds' budget
 
 
+def test_short_feeds_say_what_rating_would_carry_every_server_asked_about():
+    result = plan(gpu="h200", servers=4, circuit=Circuit(amps=32, volts=400, three_phase=True, feeds=2, redundant=True))
+    assert result.servers_on_circuit == 2  # 17.7 kW on one side, 10.2 kW each
+    assert result.amps_needed == math.ceil(4 * 10.2 * 1000 / (400 * math.sqrt(3) * DERATING))
+    assert plan(gpu="h200", servers=1, circuit=Circuit(amps=32, volts=400, three_phase=True)).amps_needed is None
+
+
 @pytest.mark.parametrize("bad", [{"amps": 0, "volts": 230}, {"amps": 16, "volts": 12}, {"amps": 16, "volts": 230, "feeds": 0}])
 def test_an_impossible_feed_is_a_bilingual_error(bad):
     with pytest.raises(AdvisorError) as caught:
@@ -159,7 +166,9 @@ def test_stated_single_phase_feeds_give_the_verdict_first_zh(offline_advisor):
 def test_feeds_too_small_say_no_and_offer_a_power_cap(offline_advisor):
     response = ask(offline_advisor, "We only have one 30A 208V single-phase circuit, will a DGX H100 run on it?")
     assert first_sentence(response).startswith("**No: your feeds cannot carry even one")
-    assert "**Power-cap**" in response.summary and "your feeds carry 1" in response.summary
+    assert "**Power-cap**" in response.summary and "too low to be worth it" in response.summary
+    needed = math.ceil(30 * 10.2 / (30 * 208 * DERATING / 1000))  # the rating that carries one 10.2 kW server
+    assert f"each needs a {needed} A rating" in response.summary
 
 
 def test_a_follow_up_that_changes_the_feed_re_runs_the_plan(offline_advisor):

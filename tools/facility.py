@@ -202,6 +202,7 @@ class FacilityPlanResult(BaseModel):
     circuit_kw: float | None = Field(None, description="Continuous kW the stated feeds carry after derating and redundancy.")
     servers_on_circuit: int | None = Field(None, description="Servers those feeds carry at maximum draw.")
     circuit_redundant: bool = Field(False, description="The feeds are A+B: only one side counts.")
+    amps_needed: int | None = Field(None, description="Rating each feed would need (same voltage and count) for all the servers asked about.")
     liquid_as_sold: bool = Field(False, description="The system is sold liquid-cooled (NVL72): no air-cooled variant.")
     china: str = Field("", description="The GPU's mainland-China status from the catalog (export-controlled, china-variant, ...).")
     china_rule: Text | None = Field(None, description="The rule or event behind that status.")
@@ -223,11 +224,13 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         check_range(request.gpus, "GPUs", "GPU 数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
     servers = request.servers if request.servers is not None else math.ceil(request.gpus / per_server) if request.gpus else 1
     check_range(servers, "Servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_gpu_count")
-    circuit_kw = on_circuit = None
+    circuit_kw = on_circuit = amps_needed = None
     circuit_items: list[LineItem] = []
     if request.circuit is not None:
         circuit_kw, circuit_items = _circuit(request.circuit, data.circuits.continuous_derating, figures)
         on_circuit = math.floor(circuit_kw / server_kw + 1e-9)
+        if on_circuit < servers:  # the rating each feed would need for all the servers asked about (one, if none were counted)
+            amps_needed = math.ceil(request.circuit.amps * servers * server_kw / circuit_kw - 1e-9)
         circuit_items.append(_item("servers_on_circuit", "Servers the feeds carry", "这些供电可带的台数", on_circuit, "servers",
                                    f"⌊{circuit_kw:.2f} kW / {server_kw:g} kW⌋ = {on_circuit}", f"⌊{circuit_kw:.2f} kW / {server_kw:g} kW⌋ = {on_circuit}"))  # fmt: skip
     # the stated feeds are the rack's budget when no other budget was given
@@ -339,7 +342,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         energy_mwh_per_year=mwh, cost_per_year=cost, currency=cur, cooling=cooling, air_limit_kw=cooling_data.air_limit_kw,
         liquid_above_kw=cooling_data.liquid_above_kw, racks_at_air_limit=racks_dense, capacity_kw=request.capacity_kw,
         servers_in_capacity=in_capacity, circuit_kw=circuit_kw, servers_on_circuit=on_circuit,
-        circuit_redundant=request.circuit is not None and request.circuit.redundant,
+        circuit_redundant=request.circuit is not None and request.circuit.redundant, amps_needed=amps_needed,
         liquid_as_sold=system is not None and system.liquid_cooled and host is None, china=gpu.china or "",
         china_rule=Text(en=gpu.china_rule.en, zh=gpu.china_rule.zh) if gpu.china_rule else None, figures=figures, items=items, notes=notes,
     )  # fmt: skip

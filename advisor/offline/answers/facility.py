@@ -327,8 +327,11 @@ def _options(turn: Turn, r: dict, v: dict) -> list[str]:
         per_rack_capped = int(r["rack_power_kw"] / r["cap_server_kw"] + 1e-9)
         cap = {**v, "cap_gpu": number(r["cap_gpu_w"], 0), "cap_server": number(r["cap_server_kw"], 1), "per_rack_capped": per_rack_capped,
                "cap_pct": number(r["cap_gpu_w"] / r["gpu_tdp_w"] * 100, 0)}  # fmt: skip
-        practical = "option.cap_circuit" if r["circuit_kw"] is not None else "option.cap"
-        lines.append(_say(turn, practical if r["cap_practical"] else "option.cap_impractical", **cap))
+        on_feeds = "option.cap_circuit" if r["circuit_kw"] is not None else "option.cap"
+        beyond = "option.cap_circuit_impractical" if r["circuit_kw"] is not None else "option.cap_impractical"
+        lines.append(_say(turn, on_feeds if r["cap_practical"] else beyond, **cap))
+    if r["amps_needed"] is not None:
+        lines.append(_say(turn, "option.bigger_feeds", **{**v, "amps_needed": r["amps_needed"]}))
     if r["racks"] and r["racks"] > 1:
         lines.append(_say(turn, "option.spread", **v))
     dense = r["racks_at_air_limit"]
