@@ -54,8 +54,8 @@ def test_feeds_too_small_for_one_server_say_zero_and_become_the_rack_budget():
 
 
 def test_short_feeds_say_what_rating_would_carry_every_server_asked_about():
-    result = plan(gpu="h200", servers=4, circuit=Circuit(amps=32, volts=400, three_phase=True, feeds=2, redundant=True))
-    assert result.servers_on_circuit == 2  # 17.7 kW on one side, 10.2 kW each
+    result = plan(gpu="h200", servers=4, circuit=Circuit(amps=63, volts=400, three_phase=True, feeds=2, redundant=True))
+    assert result.servers_on_circuit == 3  # 34.9 kW on one side, 10.2 kW each
     assert result.amps_needed == math.ceil(4 * 10.2 * 1000 / (400 * math.sqrt(3) * DERATING))
     assert plan(gpu="h200", servers=1, circuit=Circuit(amps=32, volts=400, three_phase=True)).amps_needed is None
 
