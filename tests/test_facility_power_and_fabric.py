@@ -79,7 +79,10 @@ def test_the_plan_carries_the_china_status_of_the_part():
     ("messages", "expected"),
     [
         (["the colo gives us three 20 A 240 V single-phase circuits"], {"amps": 20, "volts": 240, "feeds": 3, "three_phase": False}),
-        (["cage fed by 2 feeds of 60A at 415V three-phase, redundant A/B"], {"amps": 60, "volts": 415, "feeds": 2, "three_phase": True, "redundant": True}),
+        (
+            ["cage fed by 2 feeds of 60A at 415V three-phase, redundant A/B"],
+            {"amps": 60, "volts": 415, "feeds": 2, "three_phase": True, "redundant": True},
+        ),
         (["机房给了6路32安 220伏的电"], {"amps": 32, "volts": 220, "feeds": 6}),
         (["三相 63A 380V 两路，主备供电"], {"amps": 63, "volts": 380, "feeds": 2, "three_phase": True, "redundant": True}),
         (["power is 30A 208V x 2"], {"amps": 30, "volts": 208, "feeds": 2}),
@@ -146,7 +149,10 @@ def calls(response, name):
 
 
 def test_stated_three_phase_feeds_give_the_verdict_first_en(offline_advisor):
-    response = ask(offline_advisor, "Our colo cage gets two 40 A 208 V three-phase circuits, A and B redundant. How many 8-GPU H200 servers can it power?")
+    response = ask(
+        offline_advisor,
+        "Our colo cage gets two 40 A 208 V three-phase circuits, A and B redundant. How many 8-GPU H200 servers can it power?",
+    )
     args = calls(response, "plan_facility")[0].args
     assert args["circuit"] == {"amps": 40.0, "volts": 208.0, "three_phase": True, "redundant": True, "feeds": 2}
     one_side = 40 * 208 * math.sqrt(3) * DERATING / 1000  # 11.5 kW: one DGX H200 at 10.2 kW

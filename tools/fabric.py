@@ -79,19 +79,26 @@ def _plan(fabric, servers: int, rails: int) -> FabricPlan:
     max_servers = per_leaf * radix // rails  # a spine of `radix` ports reaches `radix` leaves
     if nics <= radix:
         tiers, leaves, spines, uplinks = 1, 1, 0, 0
-        how = (f"{servers} × {rails} = {nics} NICs ≤ {radix} ports: one switch", f"{servers} × {rails} = {nics} 个网口 ≤ {radix} 口：一台交换机即可")
+        how = (
+            f"{servers} × {rails} = {nics} NICs ≤ {radix} ports: one switch",
+            f"{servers} × {rails} = {nics} 个网口 ≤ {radix} 口：一台交换机即可",
+        )
     elif servers <= max_servers:
         tiers = 2
         leaves_per_rail = math.ceil(servers / per_leaf)
         leaves = rails * leaves_per_rail
         uplinks = nics  # 1:1: every downlink in use has an uplink
         spines = math.ceil(uplinks / radix)
-        how = (f"{rails} rails × ⌈{servers} / {per_leaf}⌉ = {leaves} leaves; ⌈{uplinks} uplinks / {radix}⌉ = {spines} spines",
-               f"{rails} 个轨道 × ⌈{servers} / {per_leaf}⌉ = {leaves} 台叶交换机；⌈{uplinks} 条上行 / {radix}⌉ = {spines} 台脊交换机")
+        how = (
+            f"{rails} rails × ⌈{servers} / {per_leaf}⌉ = {leaves} leaves; ⌈{uplinks} uplinks / {radix}⌉ = {spines} spines",
+            f"{rails} 个轨道 × ⌈{servers} / {per_leaf}⌉ = {leaves} 台叶交换机；⌈{uplinks} 条上行 / {radix}⌉ = {spines} 台脊交换机",
+        )
     else:
         tiers, leaves, spines, uplinks = 3, 0, 0, 0
-        how = (f"{servers} servers > {max_servers}, the most a two-tier tree of {radix}-port switches reaches: a third tier is needed",
-               f"{servers} 台 > {max_servers} 台（{radix} 口交换机两层胖树的上限）：需要第三层")
+        how = (
+            f"{servers} servers > {max_servers}, the most a two-tier tree of {radix}-port switches reaches: a third tier is needed",
+            f"{servers} 台 > {max_servers} 台（{radix} 口交换机两层胖树的上限）：需要第三层",
+        )
     items = [
         LineItem(key="switches", label=Text(en="Switches", zh="交换机"), value=leaves + spines, unit="switches", formula=how[0], formula_zh=how[1]),
         LineItem(key="nic_cables", label=Text(en="Server-to-leaf links", zh="服务器到叶交换机链路"), value=nics if tiers < 3 else 0,

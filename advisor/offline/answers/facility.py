@@ -110,7 +110,9 @@ def answer(turn: Turn) -> str:
     lead = _lead(turn, r)
     blocks = [_say(turn, lead, **values), turn.t(" ", "").join(_summary(turn, r, values, lead))]
     if _china_high_density(turn, r, lead):
-        blocks.append(_say(turn, "summary.china", gpu=r["gpu_name"], status=_say(turn, f"china_status.{r['china']}"), rule=turn.text(r["china_rule"])))
+        blocks.append(
+            _say(turn, "summary.china", gpu=r["gpu_name"], status=_say(turn, f"china_status.{r['china']}"), rule=turn.text(r["china_rule"]))
+        )
     options = _china_alternatives(turn, r, values) + _options(turn, r, values)
     if options:  # what a buyer can do comes before the fold; the assumptions follow it
         blocks.append(f"**{_say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options))
@@ -280,7 +282,9 @@ def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
     if r["circuit_kw"] is not None:  # the feeds were asked about: their arithmetic and the load, not a rack plan
         formulas = {item["key"]: turn.formula(item) for item in r["items"]}
         redundancy = _say(turn, "summary.redundancy." + ("redundant" if r["circuit_redundant"] else "plain"))
-        return [_say(turn, "summary.circuit", feed_formula=formulas["feed_kw"], circuit_formula=formulas["circuit_kw"], redundancy=redundancy)]
+        return [
+            _say(turn, "summary.circuit", feed_formula=formulas["feed_kw"], circuit_formula=formulas["circuit_kw"], redundancy=redundancy)
+        ]
     lines = []
     if lead == "lead.server":  # one server's draw was asked: its cooling and bill, not a rack plan
         pass

@@ -29,7 +29,13 @@ def _patterns() -> dict[str, re.Pattern]:
         "volts": re.compile(NUMBER + r"\s*(?:" + alternatives("volts") + r")(?![a-z0-9])"),
         "feeds_after": re.compile(r"(" + r"\d+|" + counts + r")\s*(?:" + alternatives("feed_after") + r")"),
         "count_before_amps": re.compile(r"(?<![a-z])(" + counts + r")\s+" + NUMBER + r"\s*(?:" + alternatives("amps") + r")(?![a-z0-9])"),
-        "racks": re.compile(r"(?<![a-z0-9])(\d+|" + counts + r")(?!\s*(?:kw|kilowatt|千瓦|mw|\d))\s*(?:个|套|台)?\s*(?:[a-z0-9\-]+\s*){0,3}(?:" + alternatives("rack_words") + r")"),
+        "racks": re.compile(
+            r"(?<![a-z0-9])(\d+|"
+            + counts
+            + r")(?!\s*(?:kw|kilowatt|千瓦|mw|\d))\s*(?:个|套|台)?\s*(?:[a-z0-9\-]+\s*){0,3}(?:"
+            + alternatives("rack_words")
+            + r")"
+        ),
         "times": re.compile(r"(?:" + times + r")\s*(\d+)(?!\s*(?:卡|gpu|张|台|u\b))"),
     }
 

@@ -43,7 +43,11 @@ def answer(turn: Turn, servers: int | None, gpus: int | None, choice: bool = Fal
     assumptions = [turn.text(row) for row in WORDING.data["assumptions"]]
     _cite(turn, plans)
     value, formula = _say(turn, "headers.value"), _say(turn, "headers.formula")
-    rows = [[f"{turn.text(p['name'])}: {turn.text(i['label'])}", str(int(i["value"])), f"`{turn.formula(i)}`"] for p in plans for i in p["items"]]
+    rows = [
+        [f"{turn.text(p['name'])}: {turn.text(i['label'])}", str(int(i["value"])), f"`{turn.formula(i)}`"]
+        for p in plans
+        for i in p["items"]
+    ]
     sources = [[turn.text(p["name"]), str(p["ports_400g"]), f"[{p['title']}]({p['url']}) ({p['date']})"] for p in plans]
     return "\n\n".join([
         lead + turn.t(" ", "") + _say(turn, "reasoning"),
