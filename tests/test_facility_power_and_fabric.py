@@ -255,3 +255,22 @@ def test_the_bill_after_a_feeds_question_is_for_the_servers_the_feeds_carry_zh(o
     carried = plans[0].result["servers_on_circuit"]
     assert carried > 1 and plans[-1].args["servers"] == carried
     assert first_sentence(response).startswith("**年电费约 ¥") and f"{carried} 台" in first_sentence(response)
+
+
+@pytest.mark.parametrize(
+    ("question", "servers", "starts"),
+    [
+        ("For a 20-node B200 training cluster, should we go InfiniBand or RoCE?", 20, "**Both work at 20 servers"),
+        ("40个节点的H20集群，网络用IB还是以太网？", 40, "**40 台（320 张卡）两种都能用"),
+    ],
+)
+def test_which_fabric_is_answered_with_a_verdict_and_the_counts_behind_it(offline_advisor, question, servers, starts):
+    response = ask(offline_advisor, question)
+    assert calls(response, "size_fabric")[0].args["servers"] == servers
+    assert first_sentence(response).startswith(starts)
+    assert str(fabric(servers)["infiniband"].switches) in first_sentence(response)
+
+
+def test_a_measured_bandwidth_question_is_not_taken_for_a_fabric_choice(offline_advisor):
+    response = ask(offline_advisor, "Is 150 GB/s busbw normal for 4 nodes with 8x400G InfiniBand?")
+    assert not calls(response, "size_fabric")

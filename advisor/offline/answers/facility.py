@@ -8,7 +8,7 @@ from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
 from advisor.offline.answers import facility_fabric
-from advisor.offline.answers.facility_circuit import read_circuit, read_rack_count
+from advisor.offline.answers.facility_circuit import read_circuit, read_node_count, read_rack_count
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.facility import shipped_facility_data
@@ -132,6 +132,8 @@ def _counts(turn: Turn) -> tuple[int | None, int | None]:
         return servers, None
     if servers is None and gpus is None and s.gpus and _sold_as_rack(s.gpus[0]):  # "two GB200 NVL72 racks"
         return read_rack_count(turn.message), None
+    if servers is None and gpus is None:  # "a 16-node cluster"
+        return read_node_count(turn.message), None
     return servers, None if servers else gpus
 
 

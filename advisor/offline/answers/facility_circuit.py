@@ -29,6 +29,7 @@ def _patterns() -> dict[str, re.Pattern]:
         "volts": re.compile(NUMBER + r"\s*(?:" + alternatives("volts") + r")(?![a-z0-9])"),
         "feeds_after": re.compile(r"(" + r"\d+|" + counts + r")\s*(?:" + alternatives("feed_after") + r")"),
         "count_before_amps": re.compile(r"(?<![a-z])(" + counts + r")\s+" + NUMBER + r"\s*(?:" + alternatives("amps") + r")(?![a-z0-9])"),
+        "nodes": re.compile(r"(?<![a-z0-9.])(\d+)\s*[-‐]?\s*(?:" + alternatives("node_words") + r")(?![a-z])"),
         "racks": re.compile(
             r"(?<![a-z0-9])(\d+|"
             + counts
@@ -86,3 +87,9 @@ def read_rack_count(message: str) -> int | None:
         return None
     word = match.group(1)
     return int(word) if word.isdigit() else WORDING.data["circuit_words"]["count_words"].get(word)
+
+
+def read_node_count(message: str) -> int | None:
+    """Servers written as nodes ("a 16-node cluster", "16个节点") when the reader found no count."""
+    match = _patterns()["nodes"].search(message.casefold())
+    return int(match.group(1)) if match else None
