@@ -274,3 +274,18 @@ def test_which_fabric_is_answered_with_a_verdict_and_the_counts_behind_it(offlin
 def test_a_measured_bandwidth_question_is_not_taken_for_a_fabric_choice(offline_advisor):
     response = ask(offline_advisor, "Is 150 GB/s busbw normal for 4 nodes with 8x400G InfiniBand?")
     assert not calls(response, "size_fabric")
+
+
+@pytest.mark.parametrize(
+    ("question", "starts"),
+    [
+        ("What's our monthly power bill for 6 servers of 8x A100?", "**Electricity ≈ $"),
+        ("6台8卡A100服务器每个月电费多少钱？", "**每月电费约 ¥"),
+    ],
+)
+def test_a_monthly_bill_question_leads_with_the_month(offline_advisor, question, starts):
+    response = ask(offline_advisor, question)
+    result = calls(response, "plan_facility")[0].result
+    assert result["cost_per_month"] == pytest.approx(result["cost_per_year"] / 12)
+    lead = first_sentence(response)
+    assert lead.startswith(starts) and ("a month" in lead or "每月" in lead)

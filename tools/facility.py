@@ -190,6 +190,7 @@ class FacilityPlanResult(BaseModel):
     facility_kw: float = Field(description="IT load × PUE, kW.")
     energy_mwh_per_year: float
     cost_per_year: float
+    cost_per_month: float = Field(description="The yearly bill over 12 months.")
     currency: str
     cooling: str = Field(description="'air', 'air_limit' (rear-door or containment) or 'liquid' for the fullest rack.")
     air_limit_kw: float
@@ -339,7 +340,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         gpu_name=gpu.name, gpu_tdp_w=gpu.tdp_w, system=name, server_kw=server_kw, server_kw_published=published, gpus_per_server=per_server, servers=servers,
         rack_power_kw=rack_kw, servers_per_rack=per_rack, limited_by=limited_by, fits=per_rack >= servers, racks=racks, rack_load_kw=rack_load,
         whole_rack=whole_rack, cap_server_kw=cap_server, cap_gpu_w=cap_gpu, cap_practical=practical, it_kw=it_kw, facility_kw=facility_kw,
-        energy_mwh_per_year=mwh, cost_per_year=cost, currency=cur, cooling=cooling, air_limit_kw=cooling_data.air_limit_kw,
+        energy_mwh_per_year=mwh, cost_per_year=cost, cost_per_month=cost / 12, currency=cur, cooling=cooling, air_limit_kw=cooling_data.air_limit_kw,
         liquid_above_kw=cooling_data.liquid_above_kw, racks_at_air_limit=racks_dense, capacity_kw=request.capacity_kw,
         servers_in_capacity=in_capacity, circuit_kw=circuit_kw, servers_on_circuit=on_circuit,
         circuit_redundant=request.circuit is not None and request.circuit.redundant, amps_needed=amps_needed,

@@ -172,7 +172,7 @@ def _values(turn: Turn, r: dict) -> dict:
         "rack": number(r["rack_power_kw"], 1), "per_rack": r["servers_per_rack"], "racks": r["racks"] or "—",
         "load": number(r["rack_load_kw"], 1), "spare": number(r["rack_power_kw"] - r["rack_load_kw"], 1),
         "it": number(r["it_kw"], 1), "facility": number(r["facility_kw"], 1), "pue": number(figures["pue"]["value"], 2),
-        "gpus": r["servers"] * r["gpus_per_server"], "cost": money(r["cost_per_year"], cur), "energy": number(r["energy_mwh_per_year"], 0),
+        "gpus": r["servers"] * r["gpus_per_server"], "cost": money(r["cost_per_year"], cur), "cost_month": money(r["cost_per_month"], cur), "energy": number(r["energy_mwh_per_year"], 0),
         "load_factor": number(figures["load_factor_pct"]["value"], 0), "price": money(price["value"], cur) if price["value"] >= 1 else f"{_symbol(cur)}{price['value']:g}",
         "tariff": turn.text(price["basis"]) if price.get("basis") else turn.t(*_SAID), "date": price.get("date", ""),
         "rack_load": number(r["rack_load_kw"], 1), "air_limit": number(r["air_limit_kw"], 0), "liquid_above": number(r["liquid_above_kw"], 0),
@@ -210,8 +210,8 @@ def _lead(turn: Turn, r: dict) -> str:
     rack_known = frame.has("rack_power") or r["whole_rack"] or _in_one_rack(turn)
     if (_asks(turn, "cooling") or _asks_now(turn, "site")) and rack_known:  # the density of a known rack is the question
         return f"lead.cooling.{r['cooling']}"
-    if frame.has("electricity_price") or turn.ask.tco_line == "energy":
-        return "lead.electricity"
+    if frame.has("electricity_price") or turn.ask.tco_line == "energy" or _asks_now(turn, "bill"):
+        return "lead.electricity_month" if _asks_now(turn, "monthly") else "lead.electricity"
     if _in_one_rack(turn):
         return "lead.one_rack"
     if not _fleet(turn) and not frame.has("rack_power") and _asks_server_power(turn):
@@ -231,7 +231,7 @@ def _china_high_density(turn: Turn, r: dict, lead: str) -> bool:
     """A China buyer planning a dense system they cannot buy new (a liquid-cooled rack, or racks past air's comfort
     zone): the answer says so and offers air-cooled parts they can buy; a bill question is answered alone."""
     dense = r["whole_rack"] or r["liquid_as_sold"] or r["cooling"] != "air"
-    return dense and lead != "lead.electricity" and _china_buyer(turn) and r["china"] in WORDING.data["china_status"]
+    return dense and not lead.startswith("lead.electricity") and _china_buyer(turn) and r["china"] in WORDING.data["china_status"]
 
 
 def _china_alternatives(turn: Turn, r: dict, v: dict) -> list[str]:
@@ -279,7 +279,7 @@ def _asks(turn: Turn, what: str) -> bool:
 
 
 def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
-    if lead == "lead.electricity":  # the bill was asked: the load behind it, not the rack plan
+    if lead.startswith("lead.electricity"):  # the bill was asked: the load behind it, not the rack plan
         return [_say(turn, "summary.load", **v)]
     if r["circuit_kw"] is not None:  # the feeds were asked about: their arithmetic and the load, not a rack plan
         formulas = {item["key"]: turn.formula(item) for item in r["items"]}
@@ -298,7 +298,7 @@ def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
         lines.append(_say(turn, "summary.racks_none", **v))
     if not lead.startswith("lead.cooling"):
         lines.append(_say(turn, f"summary.cooling.{r['cooling']}", **v))
-    if lead != "lead.electricity":
+    if not lead.startswith("lead.electricity"):
         lines.append(_say(turn, "summary.money", **v))
     if lead not in ("lead.load", "lead.server"):
         lines.append(_say(turn, "summary.load", **v))
@@ -312,7 +312,7 @@ def _assumptions(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
     server = figures["server_kw"]
     basis = "assumption.stated" if server["stated"] else "assumption.published" if r["server_kw_published"] else "assumption.estimated"
     lines = [_say(turn, "assumption.max_draw", **{**v, "server_basis": _say(turn, basis)})]
-    if lead in ("lead.electricity", "lead.load"):
+    if lead in ("lead.electricity", "lead.electricity_month", "lead.load"):
         lines.append(_say(turn, "assumption.pue_stated" if figures["pue"]["stated"] else "assumption.pue_default", **v))
         lines.append(_say(turn, "assumption.price_stated" if figures["electricity_price"]["stated"] else "assumption.price_default", **v))
         lines.append(_say(turn, "assumption.network", pct=number(figures["network_storage_pct"]["value"], 0)))
@@ -324,7 +324,7 @@ def _assumptions(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
 
 
 def _options(turn: Turn, r: dict, v: dict) -> list[str]:
-    if _lead(turn, r) == "lead.electricity":
+    if _lead(turn, r).startswith("lead.electricity"):
         return []
     if r["whole_rack"]:
         return [_say(turn, "option.liquid", **v)]
