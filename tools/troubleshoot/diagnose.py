@@ -337,9 +337,15 @@ def _causes_for_symptoms(
     each ranked by its likelihood given the stated setup. A symptom read from a log keeps its own finding: the log
     names what happened, and a cause it does not show is a guess."""
     by_rule = {finding.rule_id: finding for finding in findings}
+    absorbed = {
+        symptom for finding in findings if finding.described for symptom in rules.rule(finding.rule_id).absorbs
+    }  # fmt: skip
     for finding in list(findings):
         symptom = rules.rule(finding.rule_id).symptom
         if symptom is None or not finding.described:
+            continue
+        if symptom in absorbed:  # part of another described symptom (a hang's 100% util): not a problem of its own
+            by_rule.pop(finding.rule_id, None)
             continue
         causes = rules.causes_of(symptom)
         if not causes:

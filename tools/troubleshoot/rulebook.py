@@ -234,6 +234,16 @@ class Rule(BaseModel):
     meaning: Text | None = Field(
         None, description="For a symptom rule: what the symptom's figure measures, said once when the symptom is described."
     )
+    absorbs: list[Symptom] = Field(
+        default_factory=list,
+        description="For a symptom rule: symptoms that, described beside this one, are part of it and not a problem of "
+        "their own (a hang's 100% GPU-Util is NCCL kernels spinning, not a slow link): their causes are not ranked.",
+    )
+    new_finding: Text | None = Field(
+        None,
+        description="What it means when this cause's log evidence arrives in a later message of a thread "
+        "(NET/Socket: NCCL fell back to TCP), said first so a follow-up is not answered with the first answer again.",
+    )
     asks: dict[str, Text] = Field(
         default_factory=dict, description="Yes/no question id → the verdict when this cause leads (overrides the question's own)."
     )
