@@ -80,6 +80,9 @@ class Finding(BaseModel):
     stated: dict[str, Value] = Field(
         default_factory=dict, description="Stated-setup facts that made this cause likelier (e.g. nodes: 2)."
     )
+    new_finding: Text | None = Field(
+        None, description="What this cause's evidence means when it arrives in a later message of a thread."
+    )
 
     @property
     def described(self) -> bool:
@@ -299,7 +302,7 @@ def _finding(
         score=round(weight * (1.0 if strong else KEYWORD_STRENGTH), 3),
         evidence=evidence, parsed=parsed, causes=rule.causes, docs=rule.docs, meta=rule.meta,
         actions=[action for action in rule.actions if action.applies(setup, asked)],
-        symptom=symptom, stated={field: setup[field] for field in because if field in setup},
+        symptom=symptom, stated={field: setup[field] for field in because if field in setup}, new_finding=rule.new_finding,
     )  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from advisor.markdown import code_span, number
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.wording import Wording
-from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of
+from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
 from tools.troubleshoot.diagnose import CHECKLIST_FAMILY
 
@@ -48,15 +48,20 @@ def answer(turn: Turn) -> str:
     verdicts = [turn.text(asked["verdict"]) for asked in result.get("answers", [])]
     if not findings:  # the tool's last note asks for logs; the checklist ends with that
         return _general_checklist(turn, notes[:-1], verdicts, _procedures(turn, result.get("answers", [])))
+    fresh = None if check else _new_in_thread(turn, findings)
+    if fresh:  # the newest message's evidence re-ranks the thread: the cause it shows leads
+        findings = [fresh, *(f for f in findings if f is not fresh)]
     top = findings[0]
-    findings = [f for f in findings if f["score"] >= RELEVANT_SHARE * top["score"]]
+    findings = [f for f in findings if f is fresh or f["score"] >= RELEVANT_SHARE * top["score"]]
     if top["family"] == CHECKLIST_FAMILY:
         return _family_checklist(turn, top, notes, verdicts)
     fit, futile, fits = _fit_check(turn) if top["family"] == "oom" else ("", (), False)
     # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
     lead_index = 1 if fits and len(top["causes"]) > 1 else 0
-    parts = [*verdicts, _lead(turn, top, check, setup, lead_index)]  # the question asked is answered before anything else
+    # The question asked is answered before anything else; a follow-up opens with what its new finding means.
+    lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"])) if fresh else _lead(turn, top, check, setup, lead_index)
+    parts = [*verdicts, lead]
     parts += [turn.text(reading) for reading in result.get("readings", [])]
     parts += _procedures(turn, result.get("answers", []))
     tried = _already_tried(turn)
@@ -71,7 +76,7 @@ def answer(turn: Turn) -> str:
         parts.append(_say(turn, "measured_fine_next"))
     else:
         for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
-            said = lead_index if rank == 1 and check is None else None
+            said = lead_index if rank == 1 and check is None and fresh is None else None
             parts.append(_finding(turn, rank, finding, [*tried, *futile], said_in_lead=said))
     if check and "formula" in check:
         parts.append(_say(turn, "measured_formula", formula=check["formula"], low=number(check["expected_low_gbs"]),
@@ -101,6 +106,19 @@ def _measured_check(turn: Turn, diagnosis: dict) -> dict | None:
         error = outcome.error or {}
         return {"missing": turn.t(error.get("en", ""), error.get("zh", "")), "measured_gbs": measured}
     return outcome.result
+
+
+def _new_in_thread(turn: Turn, findings: list[dict]) -> dict | None:
+    """In a thread, the cause whose evidence the newest message brings (NCCL's NET/Socket line, a stack dump that
+    shows one rank elsewhere), when its rule says what that evidence means; the thread is read newest first, so
+    that evidence sits in the newest message's lines."""
+    thread = turn.reading.task_messages
+    if len(thread) < 2 or thread[-1:] != [turn.message]:
+        return None
+    newest_lines = turn.message.count("\n") + 1
+    return next(
+        (f for f in findings if f.get("new_finding") and any(item["line"] <= newest_lines for item in f["evidence"])), None
+    )
 
 
 def _whole(value: object) -> int | None:
@@ -224,40 +242,47 @@ def _fact(turn: Turn, field: str, value: object) -> str:
 def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
     """An OOM with a stated model, training method and card: does it fit at all, and if not, what does; with the
     levers that cannot help (all those that shrink activations, when the model states alone overflow the card), and
-    whether the setup as stated fits by the estimate."""
+    whether the setup as stated fits by the estimate. A job on several GPUs is checked as it runs: with the ZeRO
+    stage or FSDP named, or ZeRO-3 for a full fine-tune that names none, and the recomputation stated."""
     model = model_of(turn)
     task, named = task_of(turn)
     s = turn.slots
     card = {"gpu": s.gpus[0]} if s.gpus else {"gpu_memory_gb": s.gpu_memory_gb} if s.gpu_memory_gb else None
     if model is None or card is None or not named or task not in TRAINING_TASKS:
         return "", (), False
+    count = s.gpu_count if (s.gpu_count or 1) > 1 else None
+    full = tool_method(task) == "full"
+    zero = (zero_stage_of(turn) or (3 if full else None)) if count else None
     base = {"model": model, "mode": "training", "precision": precision_for(turn, task), "batch": s.batch_size,
-            "context": s.context_length, **card}  # fmt: skip
-    stated = _estimate(turn, {**base, "method": tool_method(task)})
+            "context": s.context_length, "recompute": s.recompute, **card}  # fmt: skip
+    stated = _estimate(turn, {**base, "method": tool_method(task), "num_gpus": count, "zero_stage": zero})
     if stated is None:
         return "", (), False
     label = turn.t(*TASK_LABEL[task])
+    spread = _say(turn, "spread_sharded", stage=zero, count=count) if count and zero else ""
     figures = {"task": label, "model": turn.text(stated["model_label"]), "capacity": number(stated["gpu_capacity_gb"]),
-               "total": number(stated["total_per_gpu_gb"]), "card": stated["gpu"]}  # fmt: skip
+               "total": number(stated["total_per_gpu_gb"]), "card": stated["gpu"], "spread": spread}  # fmt: skip
     states = sum(item["value"] for item in stated["items"] if item["key"] in MODEL_STATES)
     if stated["verdict"] != "does_not_fit":
         return _say(turn, "fits_by_estimate", **figures), (), True
     if states < stated["gpu_capacity_gb"]:
         return _say(turn, "over_by_activations", states=number(states), **figures), (), False
-    lines = [_say(turn, "cannot_fit", states=number(states), per_param=number(states / stated["params_b"]), **figures)]
+    params = {"states": number(states), "per_param": number(states * (count or 1) / stated["params_b"] if zero == 3 else states / stated["params_b"])}
+    lines = [_say(turn, "cannot_fit_sharded" if spread else "cannot_fit", count=count, **params, **figures)]
     lines.append(_say(turn, "what_fits"))
-    if tool_method(task) == "full":
+    # The method the user runs comes first: the same job sharded across more of the same cards, then the adapters.
+    for more in (c for c in SHARDED_COUNTS if c > (count or 1)):
+        option = _estimate(turn, {**base, "method": tool_method(task), "zero_stage": 3, "num_gpus": more})
+        if option and option["verdict"] != "does_not_fit":
+            lines.append("- " + _say(turn, "fits_sharded", count=more, task=label, **_fit_of(turn, option)))
+            break
+    else:
+        lines.append("- " + _say(turn, "nothing_sharded", count=SHARDED_COUNTS[-1]))
+    if full:
         for method in SMALLER_METHODS:
             option = _estimate(turn, {**base, "method": method, "precision": None})
             if option and option["verdict"] != "does_not_fit":
                 lines.append("- " + _say(turn, "fits_with_method", task=turn.t(*TASK_LABEL[method]), **_fit_of(turn, option)))
-    for count in SHARDED_COUNTS:
-        option = _estimate(turn, {**base, "method": tool_method(task), "zero_stage": 3, "num_gpus": count})
-        if option and option["verdict"] != "does_not_fit":
-            lines.append("- " + _say(turn, "fits_sharded", count=count, **_fit_of(turn, option)))
-            break
-    else:
-        lines.append("- " + _say(turn, "nothing_sharded", count=SHARDED_COUNTS[-1]))
     return "\n".join(lines), ACTIVATION_LEVERS, False
 
 

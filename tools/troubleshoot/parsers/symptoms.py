@@ -8,7 +8,7 @@ from tools.troubleshoot.parsers.records import MAX_RECORDS, LineLocator, ParsedR
 
 # "35%", and a range "30-40%", "30%~40%", "30到40%": a range must read wherever a single figure does.
 _PERCENT = (
-    r"(?P<low>\d{1,3}(?:\.\d+)?)(?:\s*[%％]?\s*(?:-|–|~|～|到|至|\bto\b)\s*(?P<high>\d{1,3}(?:\.\d+)?))?\s*[%％]"
+    r"(?P<low>\d{1,3}(?:\.\d+)?)(?:\s*[%％]?\s*(?:-|–|~|～|到|至|\bto\b|\band\b)\s*(?P<high>\d{1,3}(?:\.\d+)?))?\s*[%％]"
 )
 # "三四十%", "百分之三十多", "利用率只有二三十": a percentage in Chinese numerals, a spread of two digits being a range.
 _CHINESE_PERCENT = r"(?:百分之)?(?P<cn>[一二三四五六七八九]{0,2}十[一二三四五六七八九多几]?)(?![一二三四五六七八九十百千万亿])"
