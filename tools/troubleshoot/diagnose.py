@@ -83,6 +83,7 @@ class Finding(BaseModel):
     new_finding: Text | None = Field(
         None, description="What this cause's evidence means when it arrives in a later message of a thread."
     )
+    verdict: Text | None = Field(None, description="The first sentence when this rule judges a stated figure.")
 
     @property
     def described(self) -> bool:
@@ -303,6 +304,7 @@ def _finding(
         evidence=evidence, parsed=parsed, causes=rule.causes, docs=rule.docs, meta=rule.meta,
         actions=[action for action in rule.actions if action.applies(setup, asked)],
         symptom=symptom, stated={field: setup[field] for field in because if field in setup}, new_finding=rule.new_finding,
+        verdict=rule.verdict,
     )  # fmt: skip
 
 

@@ -239,6 +239,11 @@ class Rule(BaseModel):
         description="For a symptom rule: symptoms that, described beside this one, are part of it and not a problem of "
         "their own (a hang's 100% GPU-Util is NCCL kernels spinning, not a slow link): their causes are not ranked.",
     )
+    verdict: Text | None = Field(
+        None,
+        description="For a rule that judges a figure the user stated (25% MFU): the first sentence of the answer, "
+        "with stated-setup fields as {placeholders}; said instead of 'most likely cause'.",
+    )
     new_finding: Text | None = Field(
         None,
         description="What it means when this cause's log evidence arrives in a later message of a thread "
@@ -266,6 +271,10 @@ class Rule(BaseModel):
         if not (self.parser or self.patterns.log or self.patterns.keywords.en or self.patterns.keywords.zh or self.explains):
             raise ValueError("a rule needs a parser, log patterns or keywords to ever match")
         conditions = tuple(Condition.parse(text) for text in self.when)
+        if self.verdict is not None:
+            named = {name for text in (self.verdict.en, self.verdict.zh) for name in re.findall(r"\{(\w+)\}", text)}
+            if named - SETUP_FIELDS:
+                raise ValueError(f"verdict names {sorted(named - SETUP_FIELDS)}, not stated-setup fields")
         if self.parser is not None:
             spec = PARSERS[self.parser]
             for condition in conditions:

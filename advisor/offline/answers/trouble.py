@@ -7,6 +7,8 @@ checked against the memory estimator: a run that cannot fit at all says so, with
 
 from __future__ import annotations
 
+from string import Formatter
+
 from advisor.labels import PARSED, PARSED_UNITS, VERDICT
 from advisor.markdown import code_span, number
 from advisor.offline.answers.compare_view import tool_method
@@ -60,7 +62,10 @@ def answer(turn: Turn) -> str:
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
     lead_index = 1 if fits and len(top["causes"]) > 1 else 0
     # The question asked is answered before anything else; a follow-up opens with what its new finding means.
-    lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"])) if fresh else _lead(turn, top, check, setup, lead_index)
+    if fresh:
+        lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"]))
+    else:
+        lead = _lead(turn, top, check, {**result.get("stated", {}), **setup}, lead_index)
     parts = [*verdicts, lead]
     parts += [turn.text(reading) for reading in result.get("readings", [])]
     parts += _procedures(turn, result.get("answers", []))
@@ -132,7 +137,7 @@ def _suspects_first(findings: list[dict], check: dict | None) -> list[dict]:
     return sorted(findings, key=lambda f: order.get(f["rule_id"], len(order)))
 
 
-def _lead(turn: Turn, top: dict, check: dict | None, setup: dict, cause_index: int = 0) -> str:
+def _lead(turn: Turn, top: dict, check: dict | None, stated: dict, cause_index: int = 0) -> str:
     """The first sentence answers: the verdict on a measured figure, or the likeliest cause and why, never a title alone."""
     if check and "missing" in check:
         return _say(turn, "measured_missing", measured=number(check["measured_gbs"]), need=check["missing"], cause=turn.text(top["title"]))
@@ -150,8 +155,22 @@ def _lead(turn: Turn, top: dict, check: dict | None, setup: dict, cause_index: i
             lead += turn.t(" ", "") + _say(turn, f"measured_shape.{check['shape']}", one_low=number(check.get("one_nic_low_gbs") or 0),
                                one_high=number(check.get("one_nic_high_gbs") or 0))  # fmt: skip
         return lead
+    verdict = _verdict(turn, top, stated)
+    if verdict:
+        return verdict
     cause = turn.text(top["causes"][cause_index]) if top["causes"] else ""
     return _say(turn, "lead_cause", title=turn.text(top["title"]), cause=cause).strip()
+
+
+def _verdict(turn: Turn, top: dict, stated: dict) -> str | None:
+    """The rule's verdict on a figure the user stated ("25% MFU is low: …"), when every figure it names was stated."""
+    if not top.get("verdict"):
+        return None
+    text = turn.text(top["verdict"])
+    names = {name for _, name, _, _ in Formatter().parse(text) if name}
+    if not names <= stated.keys():
+        return None
+    return text.format(**{name: number(stated[name]) if isinstance(stated[name], int | float) else stated[name] for name in names})
 
 
 def _family_checklist(turn: Turn, finding: dict, notes: list[str], verdicts: list[str] = ()) -> str:
@@ -207,6 +226,7 @@ def _stated_setup(turn: Turn) -> dict:
     setup = {
         "nodes": s.servers, "gpus": s.gpu_count, "batch": s.batch_size, "params_b": s.params / 1e9 if s.params else None,
         "gpu_memory_gb": capacity, "method": workloads[0] if workloads else None,
+        "mfu_percent": round(s.mfu * 100, 1) if s.mfu else None,
     }  # fmt: skip
     return {field: value for field, value in setup.items() if value}
 
