@@ -160,7 +160,10 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         meaning.en: meaning for finding in findings if finding.described and (meaning := rules.rule(finding.rule_id).meaning)
     }.values())  # fmt: skip
     findings = _causes_for_symptoms(findings, rules, setup, asked_ids)
-    findings = [finding for finding in findings if not rules.rule(finding.rule_id).ruled_out(setup)]
+    findings = [
+        finding for finding in findings
+        if not rules.rule(finding.rule_id).ruled_out(setup) and not _excluded(rules.rule(finding.rule_id), lowered)
+    ]  # fmt: skip
     if any(finding.family != CHECKLIST_FAMILY for finding in findings):
         findings = [finding for finding in findings if finding.family != CHECKLIST_FAMILY]
     findings.sort(key=lambda f: (-f.score, f.evidence[0].line))
@@ -182,6 +185,12 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         answers=[_answer(question, rules, findings) for question in asked],
         readings=readings,
     )
+
+
+def _excluded(rule: Rule, lowered: str) -> bool:
+    """The text says something that rules this cause out (a watchdog timeout for a silent hang)."""
+    ascii_text = lowered.isascii()
+    return any(_find_keyword(lowered, phrase) >= 0 for phrase in rule.exclusions if phrase.isascii() or not ascii_text)
 
 
 def _asks(question: YesNoQuestion, lowered: str) -> bool:

@@ -234,6 +234,11 @@ class Rule(BaseModel):
     meaning: Text | None = Field(
         None, description="For a symptom rule: what the symptom's figure measures, said once when the symptom is described."
     )
+    not_with: Keywords = Field(
+        default_factory=Keywords,
+        description="Phrases that, anywhere in the text, mean this cause does not apply (a hang that printed a "
+        "watchdog timeout is not a silent one); matched like keywords.",
+    )
     absorbs: list[Symptom] = Field(
         default_factory=list,
         description="For a symptom rule: symptoms that, described beside this one, are part of it and not a problem of "
@@ -258,6 +263,7 @@ class Rule(BaseModel):
     _conditions: tuple[Condition, ...] = PrivateAttr(default=())
     _regexes: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
     _keywords: tuple[str, ...] = PrivateAttr(default=())
+    _exclusions: tuple[str, ...] = PrivateAttr(default=())
     _lookup: tuple[str, Value] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
@@ -294,7 +300,13 @@ class Rule(BaseModel):
             raise ValueError("empty keyword")
         self._conditions, self._regexes, self._keywords = conditions, tuple(regexes), tuple(dict.fromkeys(keywords))
         self._lookup = next((c.equality for c in conditions if c.equality), None)
+        self._exclusions = tuple(dict.fromkeys(k.casefold().strip() for k in (*self.not_with.en, *self.not_with.zh)))
         return self
+
+    @property
+    def exclusions(self) -> tuple[str, ...]:
+        """Case-folded ``not_with`` phrases of both languages."""
+        return self._exclusions
 
     @property
     def conditions(self) -> tuple[Condition, ...]:
