@@ -103,7 +103,7 @@ class Patterns(BaseModel):
     keywords: Keywords = Field(default_factory=Keywords)
 
 
-Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context", "workers"]
+Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context", "workers", "reboot", "driver"]
 Symptom = Literal[
     "low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang", "slow_interconnect",
     "busy_but_slow", "slow_training",

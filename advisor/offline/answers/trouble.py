@@ -67,12 +67,12 @@ def answer(turn: Turn) -> str:
     else:
         lead = _lead(turn, top, check, {**result.get("stated", {}), **setup}, lead_index)
     parts = [*verdicts, lead]
-    parts += [turn.text(reading) for reading in result.get("readings", [])]
-    parts += _procedures(turn, result.get("answers", []))
     tried = _already_tried(turn)
-    if tried:
+    if tried:  # what the user already did is acknowledged before any reading or step
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
+    parts += [turn.text(reading) for reading in result.get("readings", [])]
+    parts += _procedures(turn, result.get("answers", []))
     if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
         parts.append(_from_description(turn, top, {**result.get("stated", {}), **setup}))
     if top["family"] == "oom":
