@@ -61,11 +61,13 @@ def answer(turn: Turn) -> str:
     # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
     lead_index = 1 if fits and len(top["causes"]) > 1 else 0
+    stated = {**result.get("stated", {}), **setup}
     # The question asked is answered before anything else; a follow-up opens with what its new finding means.
     if fresh:
         lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"]))
     else:
-        lead = _lead(turn, top, check, {**result.get("stated", {}), **setup}, lead_index)
+        lead = _lead(turn, top, check, stated, lead_index)
+    verdict_led = fresh is None and check is None and _verdict(turn, top, stated) is not None  # its causes are all still unsaid
     parts = [*verdicts, lead]
     tried = _already_tried(turn)
     if tried:  # what the user already did is acknowledged before any reading or step
@@ -74,14 +76,14 @@ def answer(turn: Turn) -> str:
     parts += [turn.text(reading) for reading in result.get("readings", [])]
     parts += _procedures(turn, result.get("answers", []))
     if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
-        parts.append(_from_description(turn, top, {**result.get("stated", {}), **setup}))
+        parts.append(_from_description(turn, top, stated))
     if top["family"] == "oom":
         parts.append(fit)
     if check and check.get("verdict") == "as_expected":
         parts.append(_say(turn, "measured_fine_next"))
     else:
         for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
-            said = lead_index if rank == 1 and check is None and fresh is None else None
+            said = lead_index if rank == 1 and check is None and fresh is None and not verdict_led else None
             parts.append(_finding(turn, rank, finding, [*tried, *futile], said_in_lead=said))
     if check and "formula" in check:
         parts.append(_say(turn, "measured_formula", formula=check["formula"], low=number(check["expected_low_gbs"]),
