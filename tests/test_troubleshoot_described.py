@@ -153,3 +153,9 @@ def test_the_shipped_rule_book_still_loads():
         assert load_rulebook().rule("hang-silent").absorbs
     except CatalogError as exc:  # pragma: no cover - the message names the file and rule
         pytest.fail(str(exc))
+
+
+def test_a_hang_named_by_another_rule_of_the_symptom_still_absorbs_the_busy_reading():
+    # "卡住不动" is the watchdog rule's phrase, not the silent hang's: the hang still explains the 100%
+    causes = ranked("两台机器训练卡住不动了，所有卡利用率显示 100%，没有任何报错", nodes=2)
+    assert causes[0] == "hang-silent" and "util-communication" not in causes

@@ -351,9 +351,8 @@ def _causes_for_symptoms(
     each ranked by its likelihood given the stated setup. A symptom read from a log keeps its own finding: the log
     names what happened, and a cause it does not show is a guess."""
     by_rule = {finding.rule_id: finding for finding in findings}
-    absorbed = {
-        symptom for finding in findings if finding.described for symptom in rules.rule(finding.rule_id).absorbs
-    }  # fmt: skip
+    described = {rules.rule(finding.rule_id).symptom for finding in findings if finding.described}
+    absorbed = {symptom for rule in rules.rules if rule.symptom in described for symptom in rule.absorbs}
     for finding in list(findings):
         symptom = rules.rule(finding.rule_id).symptom
         if symptom is None or not finding.described:

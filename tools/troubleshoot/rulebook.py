@@ -241,8 +241,9 @@ class Rule(BaseModel):
     )
     absorbs: list[Symptom] = Field(
         default_factory=list,
-        description="For a symptom rule: symptoms that, described beside this one, are part of it and not a problem of "
-        "their own (a hang's 100% GPU-Util is NCCL kernels spinning, not a slow link): their causes are not ranked.",
+        description="For a symptom rule: symptoms that, described beside its symptom (by this rule or another of the "
+        "same symptom), are part of it and not a problem of their own (a hang's 100% GPU-Util is NCCL kernels spinning, "
+        "not a slow link): their causes are not ranked.",
     )
     verdict: Text | None = Field(
         None,
