@@ -111,7 +111,9 @@ def test_low_utilisation_on_one_node_explains_gpu_util_and_skips_the_pulled_batc
     answer = ask(offline_advisor, "single server with 8 GPUs, micro-batch 1, and GPU-Util sits around 30-40%").answer
     blocks = _blocks(answer)
     assert blocks[0].startswith("**Most likely cause: Too little work per step")
-    assert blocks[1].startswith("nvidia-smi's GPU-Util is the share of time")
+    # what the user already did is said right after the lead, then what the figure measures
+    assert blocks[1].startswith("Already tried: a smaller batch")
+    assert blocks[2].startswith("nvidia-smi's GPU-Util is the share of time")
     assert "per_device_train_batch_size" not in answer
     assert len(blocks) == len(set(blocks))
 

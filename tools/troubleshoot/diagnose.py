@@ -80,6 +80,10 @@ class Finding(BaseModel):
     stated: dict[str, Value] = Field(
         default_factory=dict, description="Stated-setup facts that made this cause likelier (e.g. nodes: 2)."
     )
+    new_finding: Text | None = Field(
+        None, description="What this cause's evidence means when it arrives in a later message of a thread."
+    )
+    verdict: Text | None = Field(None, description="The first sentence when this rule judges a stated figure.")
 
     @property
     def described(self) -> bool:
@@ -156,7 +160,10 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         meaning.en: meaning for finding in findings if finding.described and (meaning := rules.rule(finding.rule_id).meaning)
     }.values())  # fmt: skip
     findings = _causes_for_symptoms(findings, rules, setup, asked_ids)
-    findings = [finding for finding in findings if not rules.rule(finding.rule_id).ruled_out(setup)]
+    findings = [
+        finding for finding in findings
+        if not rules.rule(finding.rule_id).ruled_out(setup) and not _excluded(rules.rule(finding.rule_id), lowered)
+    ]  # fmt: skip
     if any(finding.family != CHECKLIST_FAMILY for finding in findings):
         findings = [finding for finding in findings if finding.family != CHECKLIST_FAMILY]
     findings.sort(key=lambda f: (-f.score, f.evidence[0].line))
@@ -178,6 +185,12 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         answers=[_answer(question, rules, findings) for question in asked],
         readings=readings,
     )
+
+
+def _excluded(rule: Rule, lowered: str) -> bool:
+    """The text says something that rules this cause out (a watchdog timeout for a silent hang)."""
+    ascii_text = lowered.isascii()
+    return any(_find_keyword(lowered, phrase) >= 0 for phrase in rule.exclusions if phrase.isascii() or not ascii_text)
 
 
 def _asks(question: YesNoQuestion, lowered: str) -> bool:
@@ -299,7 +312,8 @@ def _finding(
         score=round(weight * (1.0 if strong else KEYWORD_STRENGTH), 3),
         evidence=evidence, parsed=parsed, causes=rule.causes, docs=rule.docs, meta=rule.meta,
         actions=[action for action in rule.actions if action.applies(setup, asked)],
-        symptom=symptom, stated={field: setup[field] for field in because if field in setup},
+        symptom=symptom, stated={field: setup[field] for field in because if field in setup}, new_finding=rule.new_finding,
+        verdict=rule.verdict,
     )  # fmt: skip
 
 
@@ -337,9 +351,14 @@ def _causes_for_symptoms(
     each ranked by its likelihood given the stated setup. A symptom read from a log keeps its own finding: the log
     names what happened, and a cause it does not show is a guess."""
     by_rule = {finding.rule_id: finding for finding in findings}
+    described = {rules.rule(finding.rule_id).symptom for finding in findings if finding.described}
+    absorbed = {symptom for rule in rules.rules if rule.symptom in described for symptom in rule.absorbs}
     for finding in list(findings):
         symptom = rules.rule(finding.rule_id).symptom
         if symptom is None or not finding.described:
+            continue
+        if symptom in absorbed:  # part of another described symptom (a hang's 100% util): not a problem of its own
+            by_rule.pop(finding.rule_id, None)
             continue
         causes = rules.causes_of(symptom)
         if not causes:

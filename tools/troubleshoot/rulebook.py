@@ -103,7 +103,7 @@ class Patterns(BaseModel):
     keywords: Keywords = Field(default_factory=Keywords)
 
 
-Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context", "workers"]
+Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context", "workers", "reboot", "driver"]
 Symptom = Literal[
     "low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang", "slow_interconnect",
     "busy_but_slow", "slow_training",
@@ -234,6 +234,27 @@ class Rule(BaseModel):
     meaning: Text | None = Field(
         None, description="For a symptom rule: what the symptom's figure measures, said once when the symptom is described."
     )
+    not_with: Keywords = Field(
+        default_factory=Keywords,
+        description="Phrases that, anywhere in the text, mean this cause does not apply (a hang that printed a "
+        "watchdog timeout is not a silent one); matched like keywords.",
+    )
+    absorbs: list[Symptom] = Field(
+        default_factory=list,
+        description="For a symptom rule: symptoms that, described beside its symptom (by this rule or another of the "
+        "same symptom), are part of it and not a problem of their own (a hang's 100% GPU-Util is NCCL kernels spinning, "
+        "not a slow link): their causes are not ranked.",
+    )
+    verdict: Text | None = Field(
+        None,
+        description="For a rule that judges a figure the user stated (25% MFU): the first sentence of the answer, "
+        "with stated-setup fields as {placeholders}; said instead of 'most likely cause'.",
+    )
+    new_finding: Text | None = Field(
+        None,
+        description="What it means when this cause's log evidence arrives in a later message of a thread "
+        "(NET/Socket: NCCL fell back to TCP), said first so a follow-up is not answered with the first answer again.",
+    )
     asks: dict[str, Text] = Field(
         default_factory=dict, description="Yes/no question id → the verdict when this cause leads (overrides the question's own)."
     )
@@ -243,6 +264,7 @@ class Rule(BaseModel):
     _conditions: tuple[Condition, ...] = PrivateAttr(default=())
     _regexes: tuple[re.Pattern[str], ...] = PrivateAttr(default=())
     _keywords: tuple[str, ...] = PrivateAttr(default=())
+    _exclusions: tuple[str, ...] = PrivateAttr(default=())
     _lookup: tuple[str, Value] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
@@ -256,6 +278,10 @@ class Rule(BaseModel):
         if not (self.parser or self.patterns.log or self.patterns.keywords.en or self.patterns.keywords.zh or self.explains):
             raise ValueError("a rule needs a parser, log patterns or keywords to ever match")
         conditions = tuple(Condition.parse(text) for text in self.when)
+        if self.verdict is not None:
+            named = {name for text in (self.verdict.en, self.verdict.zh) for name in re.findall(r"\{(\w+)\}", text)}
+            if named - SETUP_FIELDS:
+                raise ValueError(f"verdict names {sorted(named - SETUP_FIELDS)}, not stated-setup fields")
         if self.parser is not None:
             spec = PARSERS[self.parser]
             for condition in conditions:
@@ -275,7 +301,13 @@ class Rule(BaseModel):
             raise ValueError("empty keyword")
         self._conditions, self._regexes, self._keywords = conditions, tuple(regexes), tuple(dict.fromkeys(keywords))
         self._lookup = next((c.equality for c in conditions if c.equality), None)
+        self._exclusions = tuple(dict.fromkeys(k.casefold().strip() for k in (*self.not_with.en, *self.not_with.zh)))
         return self
+
+    @property
+    def exclusions(self) -> tuple[str, ...]:
+        """Case-folded ``not_with`` phrases of both languages."""
+        return self._exclusions
 
     @property
     def conditions(self) -> tuple[Condition, ...]:

@@ -26,6 +26,9 @@ class StatedSetup(BaseModel):
     interconnect: str | None = Field(None, description="How the GPUs of a node talk: 'pcie' (no NVLink between them) or 'nvlink'.")
     nics_per_node: int | None = Field(None, ge=1, description="Network cards (HCAs) per node used for inter-node traffic.")
     nic_gbps: float | None = Field(None, gt=0, description="Line rate of one of those cards, Gb/s (200 for HDR/200G).")
+    mfu_percent: float | None = Field(
+        None, gt=0, le=100, description="Model FLOPs utilisation the user measured for a training run, in percent."
+    )
     temperature_c: float | None = Field(None, gt=0, description="The hottest GPU temperature the user gave, °C.")
     temperature_spread_c: float | None = Field(
         None, ge=0, description="Hottest minus coolest of the temperatures given (one card at 88 °C, the rest at 65 °C: 23)."

@@ -7,12 +7,14 @@ checked against the memory estimator: a run that cannot fit at all says so, with
 
 from __future__ import annotations
 
+from string import Formatter
+
 from advisor.labels import PARSED, PARSED_UNITS, VERDICT
 from advisor.markdown import code_span, number
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.wording import Wording
-from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of
+from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
 from tools.troubleshoot.diagnose import CHECKLIST_FAMILY
 
@@ -48,30 +50,40 @@ def answer(turn: Turn) -> str:
     verdicts = [turn.text(asked["verdict"]) for asked in result.get("answers", [])]
     if not findings:  # the tool's last note asks for logs; the checklist ends with that
         return _general_checklist(turn, notes[:-1], verdicts, _procedures(turn, result.get("answers", [])))
+    fresh = None if check else _new_in_thread(turn, findings)
+    if fresh:  # the newest message's evidence re-ranks the thread: the cause it shows leads
+        findings = [fresh, *(f for f in findings if f is not fresh)]
     top = findings[0]
-    findings = [f for f in findings if f["score"] >= RELEVANT_SHARE * top["score"]]
+    findings = [f for f in findings if f is fresh or f["score"] >= RELEVANT_SHARE * top["score"]]
     if top["family"] == CHECKLIST_FAMILY:
         return _family_checklist(turn, top, notes, verdicts)
     fit, futile, fits = _fit_check(turn) if top["family"] == "oom" else ("", (), False)
     # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
     lead_index = 1 if fits and len(top["causes"]) > 1 else 0
-    parts = [*verdicts, _lead(turn, top, check, setup, lead_index)]  # the question asked is answered before anything else
-    parts += [turn.text(reading) for reading in result.get("readings", [])]
-    parts += _procedures(turn, result.get("answers", []))
+    stated = {**result.get("stated", {}), **setup}
+    # The question asked is answered before anything else; a follow-up opens with what its new finding means.
+    if fresh:
+        lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"]))
+    else:
+        lead = _lead(turn, top, check, stated, lead_index)
+    verdict_led = fresh is None and check is None and _verdict(turn, top, stated) is not None  # its causes are all still unsaid
+    parts = [*verdicts, lead]
     tried = _already_tried(turn)
-    if tried:
+    if tried:  # what the user already did is acknowledged before any reading or step
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
+    parts += [turn.text(reading) for reading in result.get("readings", [])]
+    parts += _procedures(turn, result.get("answers", []))
     if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
-        parts.append(_from_description(turn, top, {**result.get("stated", {}), **setup}))
+        parts.append(_from_description(turn, top, stated))
     if top["family"] == "oom":
         parts.append(fit)
     if check and check.get("verdict") == "as_expected":
         parts.append(_say(turn, "measured_fine_next"))
     else:
         for rank, finding in enumerate(findings[:SHOWN_FINDINGS], start=1):
-            said = lead_index if rank == 1 and check is None else None
+            said = lead_index if rank == 1 and check is None and fresh is None and not verdict_led else None
             parts.append(_finding(turn, rank, finding, [*tried, *futile], said_in_lead=said))
     if check and "formula" in check:
         parts.append(_say(turn, "measured_formula", formula=check["formula"], low=number(check["expected_low_gbs"]),
@@ -103,6 +115,19 @@ def _measured_check(turn: Turn, diagnosis: dict) -> dict | None:
     return outcome.result
 
 
+def _new_in_thread(turn: Turn, findings: list[dict]) -> dict | None:
+    """In a thread, the cause whose evidence the newest message brings (NCCL's NET/Socket line, a stack dump that
+    shows one rank elsewhere), when its rule says what that evidence means; the thread is read newest first, so
+    that evidence sits in the newest message's lines."""
+    thread = turn.reading.task_messages
+    if len(thread) < 2 or thread[-1:] != [turn.message]:
+        return None
+    newest_lines = turn.message.count("\n") + 1
+    return next(
+        (f for f in findings if f.get("new_finding") and any(item["line"] <= newest_lines for item in f["evidence"])), None
+    )
+
+
 def _whole(value: object) -> int | None:
     return int(value) if isinstance(value, int | float) and value >= 1 else None
 
@@ -114,7 +139,7 @@ def _suspects_first(findings: list[dict], check: dict | None) -> list[dict]:
     return sorted(findings, key=lambda f: order.get(f["rule_id"], len(order)))
 
 
-def _lead(turn: Turn, top: dict, check: dict | None, setup: dict, cause_index: int = 0) -> str:
+def _lead(turn: Turn, top: dict, check: dict | None, stated: dict, cause_index: int = 0) -> str:
     """The first sentence answers: the verdict on a measured figure, or the likeliest cause and why, never a title alone."""
     if check and "missing" in check:
         return _say(turn, "measured_missing", measured=number(check["measured_gbs"]), need=check["missing"], cause=turn.text(top["title"]))
@@ -132,8 +157,22 @@ def _lead(turn: Turn, top: dict, check: dict | None, setup: dict, cause_index: i
             lead += turn.t(" ", "") + _say(turn, f"measured_shape.{check['shape']}", one_low=number(check.get("one_nic_low_gbs") or 0),
                                one_high=number(check.get("one_nic_high_gbs") or 0))  # fmt: skip
         return lead
+    verdict = _verdict(turn, top, stated)
+    if verdict:
+        return verdict
     cause = turn.text(top["causes"][cause_index]) if top["causes"] else ""
     return _say(turn, "lead_cause", title=turn.text(top["title"]), cause=cause).strip()
+
+
+def _verdict(turn: Turn, top: dict, stated: dict) -> str | None:
+    """The rule's verdict on a figure the user stated ("25% MFU is low: …"), when every figure it names was stated."""
+    if not top.get("verdict"):
+        return None
+    text = turn.text(top["verdict"])
+    names = {name for _, name, _, _ in Formatter().parse(text) if name}
+    if not names <= stated.keys():
+        return None
+    return text.format(**{name: number(stated[name]) if isinstance(stated[name], int | float) else stated[name] for name in names})
 
 
 def _family_checklist(turn: Turn, finding: dict, notes: list[str], verdicts: list[str] = ()) -> str:
@@ -189,6 +228,7 @@ def _stated_setup(turn: Turn) -> dict:
     setup = {
         "nodes": s.servers, "gpus": s.gpu_count, "batch": s.batch_size, "params_b": s.params / 1e9 if s.params else None,
         "gpu_memory_gb": capacity, "method": workloads[0] if workloads else None,
+        "mfu_percent": round(s.mfu * 100, 1) if s.mfu else None,
     }  # fmt: skip
     return {field: value for field, value in setup.items() if value}
 
@@ -224,40 +264,47 @@ def _fact(turn: Turn, field: str, value: object) -> str:
 def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
     """An OOM with a stated model, training method and card: does it fit at all, and if not, what does; with the
     levers that cannot help (all those that shrink activations, when the model states alone overflow the card), and
-    whether the setup as stated fits by the estimate."""
+    whether the setup as stated fits by the estimate. A job on several GPUs is checked as it runs: with the ZeRO
+    stage or FSDP named, or ZeRO-3 for a full fine-tune that names none, and the recomputation stated."""
     model = model_of(turn)
     task, named = task_of(turn)
     s = turn.slots
     card = {"gpu": s.gpus[0]} if s.gpus else {"gpu_memory_gb": s.gpu_memory_gb} if s.gpu_memory_gb else None
     if model is None or card is None or not named or task not in TRAINING_TASKS:
         return "", (), False
+    count = s.gpu_count if (s.gpu_count or 1) > 1 else None
+    full = tool_method(task) == "full"
+    zero = (zero_stage_of(turn) or (3 if full else None)) if count else None
     base = {"model": model, "mode": "training", "precision": precision_for(turn, task), "batch": s.batch_size,
-            "context": s.context_length, **card}  # fmt: skip
-    stated = _estimate(turn, {**base, "method": tool_method(task)})
+            "context": s.context_length, "recompute": s.recompute, **card}  # fmt: skip
+    stated = _estimate(turn, {**base, "method": tool_method(task), "num_gpus": count, "zero_stage": zero})
     if stated is None:
         return "", (), False
     label = turn.t(*TASK_LABEL[task])
+    spread = _say(turn, "spread_sharded", stage=zero, count=count) if count and zero else ""
     figures = {"task": label, "model": turn.text(stated["model_label"]), "capacity": number(stated["gpu_capacity_gb"]),
-               "total": number(stated["total_per_gpu_gb"]), "card": stated["gpu"]}  # fmt: skip
+               "total": number(stated["total_per_gpu_gb"]), "card": stated["gpu"], "spread": spread}  # fmt: skip
     states = sum(item["value"] for item in stated["items"] if item["key"] in MODEL_STATES)
     if stated["verdict"] != "does_not_fit":
         return _say(turn, "fits_by_estimate", **figures), (), True
     if states < stated["gpu_capacity_gb"]:
         return _say(turn, "over_by_activations", states=number(states), **figures), (), False
-    lines = [_say(turn, "cannot_fit", states=number(states), per_param=number(states / stated["params_b"]), **figures)]
+    params = {"states": number(states), "per_param": number(states * (count or 1) / stated["params_b"] if zero == 3 else states / stated["params_b"])}
+    lines = [_say(turn, "cannot_fit_sharded" if spread else "cannot_fit", count=count, **params, **figures)]
     lines.append(_say(turn, "what_fits"))
-    if tool_method(task) == "full":
+    # The method the user runs comes first: the same job sharded across more of the same cards, then the adapters.
+    for more in (c for c in SHARDED_COUNTS if c > (count or 1)):
+        option = _estimate(turn, {**base, "method": tool_method(task), "zero_stage": 3, "num_gpus": more})
+        if option and option["verdict"] != "does_not_fit":
+            lines.append("- " + _say(turn, "fits_sharded", count=more, task=label, **_fit_of(turn, option)))
+            break
+    else:
+        lines.append("- " + _say(turn, "nothing_sharded", count=SHARDED_COUNTS[-1]))
+    if full:
         for method in SMALLER_METHODS:
             option = _estimate(turn, {**base, "method": method, "precision": None})
             if option and option["verdict"] != "does_not_fit":
                 lines.append("- " + _say(turn, "fits_with_method", task=turn.t(*TASK_LABEL[method]), **_fit_of(turn, option)))
-    for count in SHARDED_COUNTS:
-        option = _estimate(turn, {**base, "method": tool_method(task), "zero_stage": 3, "num_gpus": count})
-        if option and option["verdict"] != "does_not_fit":
-            lines.append("- " + _say(turn, "fits_sharded", count=count, **_fit_of(turn, option)))
-            break
-    else:
-        lines.append("- " + _say(turn, "nothing_sharded", count=SHARDED_COUNTS[-1]))
     return "\n".join(lines), ACTIVATION_LEVERS, False
 
 

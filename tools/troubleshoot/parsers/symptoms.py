@@ -8,7 +8,7 @@ from tools.troubleshoot.parsers.records import MAX_RECORDS, LineLocator, ParsedR
 
 # "35%", and a range "30-40%", "30%~40%", "30到40%": a range must read wherever a single figure does.
 _PERCENT = (
-    r"(?P<low>\d{1,3}(?:\.\d+)?)(?:\s*[%％]?\s*(?:-|–|~|～|到|至|\bto\b)\s*(?P<high>\d{1,3}(?:\.\d+)?))?\s*[%％]"
+    r"(?P<low>\d{1,3}(?:\.\d+)?)(?:\s*[%％]?\s*(?:-|–|~|～|到|至|\bto\b|\band\b)\s*(?P<high>\d{1,3}(?:\.\d+)?))?\s*[%％]"
 )
 # "三四十%", "百分之三十多", "利用率只有二三十": a percentage in Chinese numerals, a spread of two digits being a range.
 _CHINESE_PERCENT = r"(?:百分之)?(?P<cn>[一二三四五六七八九]{0,2}十[一二三四五六七八九多几]?)(?![一二三四五六七八九十百千万亿])"
@@ -28,6 +28,10 @@ _WORKERS = [
     re.compile(r"(?i)(?<![0-9A-Za-z_.])(\d{1,3})\s*(?:个)?\s*(?:dataloader\s*|data\s*loader\s*|loader\s*)?workers?\b"),
     re.compile(r"(?i)\bworkers?\s*(?:[=:]|设成|设为|只有|是)\s*(\d{1,3})\b"),
 ]
+# A measured MFU: "25% MFU", "MFU is only 25%", "MFU只有25%": a setting of the run the rules judge against published runs.
+_MFU = re.compile(
+    r"(?i)(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu(?![a-z])|(?<![a-z])mfu(?![a-z])[^\d\n%]{0,16}?(\d{1,2}(?:\.\d+)?)\s*%"
+)  # no \b beside "mfu": a Chinese character after it ("MFU只有25%") is a word character to \b
 # The default nvidia-smi table row: "| N/A 34C P0 61W / 400W | 1MiB / 81920MiB | 30% Default |"
 _SMI_TABLE_ROW = re.compile(
     r"\|\s*(?:\d+%|N/A)\s+(?P<temp>\d+)C\s+P\d+\s+(?P<draw>\d+)W\s*/\s*(?P<cap>\d+)W\s*\|[^|\n]*MiB\s*\|\s*(?P<util>\d+)%"
@@ -103,6 +107,11 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
         for pattern in _WORKERS:
             for match in first_matches(pattern.finditer(text, start, end)):
                 found.setdefault(("setting", start), (match.start(), {"dataloader_workers": float(match.group(1))}))
+    for start, end in lines_with(text, ("mfu", "MFU", "Mfu"), 4):
+        for match in first_matches(_MFU.finditer(text, start, end)):
+            value = number(match.group(1) or match.group(2))
+            if value is not None and 0 < value <= 100:
+                found.setdefault(("setting", start + 5), (match.start(), {"mfu_percent": value}))
     for start, end in lines_with(text, _TEMPERATURE_LITERALS, 20):
         if _SMI_QUERY_LINE.match(text, start, end):
             continue
