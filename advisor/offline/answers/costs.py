@@ -11,7 +11,7 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Money, SlotValue
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from advisor.offline.answers import compare, payback, rent_prices, rentals
+from advisor.offline.answers import compare, payback, rent_prices, rentals, training_speed
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.answers.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
@@ -426,6 +426,8 @@ def training_time(turn: Turn) -> str:
     compared = compare.route(turn, default_task="full_finetune")  # "H100 or A100 to train 8B on 1T tokens?"
     if compared is not None:
         return compared
+    if training_speed.applies(turn):  # "how much faster does B200 train than H100?": the cards, no run named
+        return training_speed.answer(turn)
     s = turn.slots
     methods = set(s.frame.all("method"))
     method = next((m for m in PEFT if m in methods), "full")
