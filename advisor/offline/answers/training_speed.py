@@ -30,24 +30,26 @@ def applies(turn: Turn) -> bool:
 
 def answer(turn: Turn) -> str:
     pairs = compare.options(turn)
-    (new_id, _), (old_id, old_count) = pairs[0], pairs[1]  # "how much faster is B than A": B first, A the baseline
     turn.slots.mark("gpu", "gpu_count")
-    new, old = turn.catalog.gpu(new_id), turn.catalog.gpu(old_id)
-    count = old_count or turn.slots.gpu_count or REFERENCE_GPUS
-    precision = _precision(turn, new, old)
+    first, second = turn.catalog.gpu(pairs[0][0]), turn.catalog.gpu(pairs[1][0])
+    count = next((c for _, c in pairs[:2] if c), None) or turn.slots.gpu_count or REFERENCE_GPUS
+    precision = _precision(turn, first, second)
     runs = []
-    for gpu in (new, old):
+    for gpu in (first, second):
         args = {"params_b": REFERENCE_PARAMS_B, "tokens": REFERENCE_TOKENS, "gpu": gpu.id, "num_gpus": count, "precision": precision, "mfu": turn.slots.mfu}
         outcome = turn.call("estimate_training_time", args)
         if not outcome.ok:
             return turn.error(outcome)
         runs.append(outcome.result)
-    fast, slow = runs
+    # "B vs A", "A换成B": word order does not say which card is the move; the faster one is, and the card count
+    # the user runs today belongs to the slower one; at equal speed the second named is the move ("from A to B")
+    fast, slow = sorted(runs[::-1], key=lambda run: run["gpu_hours"])
+    new, old = (first, second) if fast is runs[0] else (second, first)
     ratio = slow["gpu_hours"] / fast["gpu_hours"]
     label = precision.upper()
     values = {"new": new.name, "old": old.name, "precision": label, "new_peak": number(fast["peak_tflops"]), "old_peak": number(slow["peak_tflops"]),
               "new_mfu": f"{fast['mfu']:.0%}", "old_mfu": f"{slow['mfu']:.0%}"}  # fmt: skip
-    lead = WORDING.say(turn, "lead.faster" if ratio >= 1 else "lead.slower", ratio=number(max(ratio, 1 / ratio)), **values)
+    lead = WORDING.say(turn, "lead", ratio=number(ratio), **values)
     needed = max(1, math.ceil(count / ratio - 1e-9))
     sold = sold_count_from(new, needed)
     same = WORDING.say(turn, "same_time", count=count, old=old.name, new=new.name, needed=needed,
