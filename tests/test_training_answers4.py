@@ -97,6 +97,21 @@ def test_a_named_memory_size_is_not_restated_as_an_assumption(offline_advisor):
 
 def test_a_china_buyer_hears_that_the_card_is_not_sold_new(offline_advisor):
     response = ask(offline_advisor, "用64张H800预训练7B模型，5000亿token，要多久？")
-    assert "🇨🇳" in response.answer and "不能买到新卡" in response.answer
+    assert "🇨🇳" in response.answer and "直接买到新卡" in response.answer
     english = ask(offline_advisor, "pretrain a 7b model on 500B tokens with 64 h100 in the us, how long?")
     assert "🇨🇳" not in english.answer
+
+
+def test_an_adapter_run_is_not_described_as_sharded_full_training(offline_advisor):
+    response = ask(offline_advisor, "qlora on a 14b model over 4 a100 80gb cards, 50M tokens, how many hours?")
+    assert calls(response, "estimate_training_time")
+    assert "ZeRO-3/FSDP" not in response.answer
+
+
+@pytest.mark.parametrize(("question", "verdict"), [
+    ("for training a 70b model, is the h200 quicker than the a100, and could we get by with half as many cards?", "holds on compute"),
+    ("全参微调llama 3.1 70B，H200对比A100，换H200卡能减半吗？", "在算力上成立"),
+])
+def test_a_comparison_that_quotes_a_cut_also_gets_the_verdict(offline_advisor, question, verdict):
+    response = ask(offline_advisor, question)
+    assert verdict in response.summary and response.summary.startswith("**")

@@ -424,8 +424,8 @@ def _tokens_seen(turn: Turn) -> float | None:
 
 def training_time(turn: Turn) -> str:
     compared = compare.route(turn, default_task="full_finetune")  # "H100 or A100 to train 8B on 1T tokens?"
-    if compared is not None:
-        return compared
+    if compared is not None:  # with "can we use half as many?": the per-GPU ratio and the verdict on it first, the options after
+        return "\n\n".join([*training_speed.quoted_cut(turn, compare.options(turn)), compared])
     if training_speed.applies(turn):  # "how much faster does B200 train than H100?": the cards, no run named
         return training_speed.answer(turn)
     s = turn.slots
@@ -564,7 +564,7 @@ def _memory_plan(turn: Turn, model: str, task: str, gpu_id: str, count: int) -> 
     values = {"count": count, "need": number(r["total_per_gpu_gb"]), "holds": number(r["gpu_capacity_gb"])}
     if count == 1:
         _assume(turn, WORDING.text("training.one_card", **values))
-    elif option.zero == 3:
+    elif option.zero == 3 and task not in PEFT:  # adapters train a sliver of the weights: nothing to shard worth saying
         _assume(turn, WORDING.text("training.sharded", **values))
     return ""
 
@@ -589,8 +589,10 @@ def _china_status(turn: Turn, gpu_id: str) -> str:
     china_buyer = turn.slots.region == "cn" or turn.language == "zh"
     if not china_buyer or gpu.china in CHINA_BUYABLE or gpu.china is None:
         return ""
+    status = turn.t(*CHINA_STATUS[gpu.china])
     rule = turn.t(gpu.china_rule.label_en, gpu.china_rule.label_zh) if gpu.china_rule else ""
-    return WORDING.say(turn, "training.china", name=gpu.name, status=turn.t(*CHINA_STATUS[gpu.china]), rule=rule)
+    said = "" if not rule or status in rule else turn.t(f" ({rule})", f"（{rule}）")  # "second-hand only (…: second-hand only)" once
+    return WORDING.say(turn, "training.china", name=gpu.name, status=status, rule=said)
 
 
 def _against_before(turn: Turn, args: dict, r: dict) -> str:

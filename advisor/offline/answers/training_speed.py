@@ -31,6 +31,12 @@ def applies(turn: Turn) -> bool:
 def answer(turn: Turn) -> str:
     pairs = compare.options(turn)
     turn.slots.mark("gpu", "gpu_count")
+    return "\n\n".join(speed_ratio(turn, pairs, with_notes=True))
+
+
+def speed_ratio(turn: Turn, pairs: list[tuple[str, int | None]], with_notes: bool = False) -> list[str]:
+    """The per-GPU ratio of the first two cards, the count for the same time, the verdict on a quoted cut; with
+    notes, the memory and link caveats and the FP4 caution. [] when the estimator cannot time both cards."""
     first, second = turn.catalog.gpu(pairs[0][0]), turn.catalog.gpu(pairs[1][0])
     count = next((c for _, c in pairs[:2] if c), None) or turn.slots.gpu_count or REFERENCE_GPUS
     precision = _precision(turn, first, second)
@@ -39,7 +45,7 @@ def answer(turn: Turn) -> str:
         args = {"params_b": REFERENCE_PARAMS_B, "tokens": REFERENCE_TOKENS, "gpu": gpu.id, "num_gpus": count, "precision": precision, "mfu": turn.slots.mfu}
         outcome = turn.call("estimate_training_time", args)
         if not outcome.ok:
-            return turn.error(outcome)
+            return [turn.error(outcome)] if with_notes else []
         runs.append(outcome.result)
     # "B vs A", "A换成B": word order does not say which card is the move; the faster one is, and the card count
     # the user runs today belongs to the slower one; at equal speed the second named is the move ("from A to B")
@@ -62,6 +68,10 @@ def answer(turn: Turn) -> str:
         key = "claim.holds" if ratio >= factor else "claim.fails"
         parts.append(WORDING.say(turn, key, claim=said, ratio=number(ratio), claimed=number(factor), count=count, old=old.name,
                                  new=new.name, needed=needed, claimed_count=claimed_count, longer=number(needed / claimed_count)))  # fmt: skip
+    line = WORDING.text("assumption", params=REFERENCE_PARAMS_B, tokens=token_count(REFERENCE_TOKENS), count=count)
+    turn.assume(line.en, line.zh)
+    if not with_notes:
+        return parts
     link = WORDING.say(turn, "no_link")
     parts.append("\n".join([
         "- " + WORDING.say(turn, "memory", new=new.name, old=old.name, new_gb=number(new.memory_gb), old_gb=number(old.memory_gb),
@@ -71,10 +81,14 @@ def answer(turn: Turn) -> str:
     ]))  # fmt: skip
     if FP4 in turn.slots.frame.all("precision") or FP4 in normalize_text(turn.message):
         parts.append(WORDING.say(turn, "fp4", precision=label))
-    line = WORDING.text("assumption", params=REFERENCE_PARAMS_B, tokens=token_count(REFERENCE_TOKENS), count=count)
-    turn.assume(line.en, line.zh)
     turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
-    return "\n\n".join(parts)
+    return parts
+
+
+def quoted_cut(turn: Turn, pairs: list[tuple[str, int | None]]) -> list[str]:
+    """A comparison of sized options that also quotes a cut in cards ("can we use half as many?"): the ratio and
+    the verdict on it, [] when no cut was quoted."""
+    return speed_ratio(turn, pairs) if _claim(turn) is not None and len(pairs) >= 2 else []
 
 
 def _precision(turn: Turn, new, old) -> str:
