@@ -92,6 +92,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "deadline_days": "Finish within this many days (returns the GPUs needed)",
         "precision": "Matmul precision",
         "mfu": "Measured MFU, 0-1 (default from a table)",
+        "goodput": "Share of booked time that trains, 0.1-1; 0.9 allows for restarts",
         "price_per_gpu_hour": "Price per GPU-hour in `currency`",
         "currency": _CURRENCY,
     },

@@ -19,7 +19,7 @@ from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
 from tools.checks import check_range
 from tools.common import LineItem
-from tools.cost.mfu import FP8_MFU_FACTOR, MFU_TABLE, MfuRow, default_mfu_row
+from tools.cost.mfu import DEFAULT_GOODPUT, FP8_MFU_FACTOR, MFU_TABLE, MfuRow, default_mfu_row
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, money, normalize_currency, price_in
 from tools.models.resolve import MAX_PARAMS_B, resolve_model
 from tools.quantities import parse_number
@@ -49,6 +49,7 @@ MAX_DEADLINE_DAYS = 3650
 MIN_DEADLINE_DAYS = 1e-6  # a tenth of a second: far below any real run, far above a denormal
 MIN_MFU = 0.001
 MIN_PEAK_TFLOPS = 0.01
+MIN_GOODPUT = 0.1  # below this a run mostly restarts: a typo or a broken cluster, not a plan
 HIGH_MFU = 0.6  # the best published large-scale runs sit around 0.55 (Megatron 530B: 54.2% on A100)
 SECONDS_PER_DAY = 86_400
 
@@ -79,6 +80,11 @@ class TrainingTimeRequest(BaseModel):
         "none", description="Activation recomputation (checkpointing): 'none', 'selective' or 'full' (adds a forward pass)."
     )
     mfu: float | None = Field(None, description="Your measured MFU as a fraction (0–1, e.g. 0.4); default from the table.")
+    goodput: float = Field(
+        1.0,
+        description=f"Share of booked GPU time that trains (restarts, evaluation and stalls take the rest), 0.1–1. 1.0 = pure "
+        f"compute time; {DEFAULT_GOODPUT} is the planning allowance (Llama 3 paper: over 90% effective training time).",
+    )
     peak_tflops: float | None = Field(
         None, description="Dense TFLOPS per GPU at the chosen precision; overrides the catalog (for hardware it lacks)."
     )
@@ -115,6 +121,7 @@ class TrainingTimeResult(BaseModel):
     recompute: str
     peak_tflops: float = Field(description="Dense TFLOPS per GPU at the chosen precision.")
     mfu: float = Field(description="MFU used, as a fraction of dense peak at the chosen precision.")
+    goodput: float = Field(description="Share of booked GPU time that trains; GPU-hours and days are divided by it.")
     mfu_source: Literal["user", "default"]
     mfu_row: MfuRow | None = Field(description="The table row the default came from (None when the user gave mfu).")
     mfu_table: list[MfuRow] = Field(description="The whole default-MFU table, so the assumption is visible.")
@@ -150,6 +157,7 @@ def _check_request(request: TrainingTimeRequest) -> None:
         check_range(request.peak_tflops, "Peak TFLOPS", "峰值 TFLOPS", minimum=MIN_PEAK_TFLOPS, maximum=1e5, code="invalid_peak")
     if request.price_per_gpu_hour is not None:
         check_range(request.price_per_gpu_hour, "Price per GPU-hour", "每卡时价格", minimum=0, maximum=1e4, code="invalid_price")
+    check_range(request.goodput, "Goodput", "有效训练时间占比（goodput）", minimum=MIN_GOODPUT, maximum=1, code="invalid_goodput")
     check_range(request.pue, "PUE", "PUE", minimum=1, maximum=3, code="invalid_pue")
     check_exchange_rate(request.usd_to_cny)
     if request.num_gpus is None and request.deadline_days is None:
@@ -241,7 +249,8 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
     peak = _peak_tflops(request, gpu)
     k = FLOPS_PER_PARAM_TOKEN[request.method] + RECOMPUTE_FLOPS[request.recompute]
     flops = k * params_b * 1e9 * request.tokens
-    work = flops * (QLORA_SLOWDOWN if request.method == "qlora" else 1.0)  # what the GPUs spend time on
+    # what the GPUs spend booked time on: de-quantising (QLoRA), and restarts and evaluation (goodput)
+    work = flops * (QLORA_SLOWDOWN if request.method == "qlora" else 1.0) / request.goodput
 
     derived = request.num_gpus is None
     num_gpus = _gpus_for_deadline(request, gpu, work, peak) if derived else request.num_gpus
@@ -303,7 +312,7 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
     return TrainingTimeResult(
         model_id=model_id, params_b=params_b, tokens=request.tokens, gpu_id=gpu.id, gpu_name=gpu.name, num_gpus=num_gpus,
         gpus_derived_from_deadline=derived, method=request.method, precision=request.precision, recompute=request.recompute,
-        peak_tflops=peak, mfu=mfu, mfu_source="user" if row is None else "default", mfu_row=row, mfu_table=MFU_TABLE,
+        peak_tflops=peak, mfu=mfu, goodput=request.goodput, mfu_source="user" if row is None else "default", mfu_row=row, mfu_table=MFU_TABLE,
         total_flops=flops, gpu_hours=gpu_hours, wall_clock_days=days, energy_kwh=energy, cost=cost, electricity_cost=power_bill,
         currency=currency, price_per_gpu_hour=price, deadline_days=request.deadline_days, meets_deadline=meets, items=items, warnings=warnings,
     )  # fmt: skip
@@ -331,6 +340,9 @@ def _items(request: TrainingTimeRequest, gpu: GPU, flops: float, k: float, param
     what, what_zh = (f" ({name}: no weight gradients)", f"（{name}：不算权重梯度）") if name else ("", "")
     slowdown, slowdown_zh = ("", "") if request.method != "qlora" else (
         f" × {QLORA_SLOWDOWN:g} (QLoRA de-quantisation, measured)", f" × {QLORA_SLOWDOWN:g}（QLoRA 反量化开销，实测）")
+    if request.goodput < 1:
+        slowdown += f" / goodput {request.goodput:g} (restarts, evaluation)"
+        slowdown_zh += f" / goodput {request.goodput:g}（故障重启、评测）"
     items = [
         item("training_flops", "Training compute", "训练计算量", flops, "FLOP",
              f"{k:g} × {params_b:g}e9 params × {tokens} tokens = {total} FLOP{what}",

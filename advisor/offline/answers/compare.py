@@ -150,19 +150,22 @@ def fit_stated(turn: Turn, option: Option, model: str, task: str, precision: str
     return fit
 
 
-def does_not_fit(turn: Turn, model: str, task: str, gpu_id: str, count: int) -> str:
-    """A warning for a run timed on cards that cannot hold it ("full fine-tune 70B on 8 H100s, how long?"):
-    the memory it needs there, as the comparison would size it, and the estimator's main lever; else ""."""
+def memory_on(turn: Turn, model: str, task: str, gpu_id: str, count: int):
+    """The stated cards as an option and the memory estimate on them, sized as the comparison would (ZeRO-3 for
+    training on several cards unless a stage was named)."""
     gpu = turn.catalog.gpu(gpu_id)
     option = Option({"id": gpu.id, "name": gpu.name}, count, True)
-    fit = fit_stated(turn, option, model, task, precision_for(turn, task), turn.slots.batch_size)
-    if not fit.ok or fit.result["verdict"] != "does_not_fit":
-        return ""
-    r, plan, label = fit.result, _plan(turn, task, option), turn.t(*TASK_LABEL[task])
+    return option, fit_stated(turn, option, model, task, precision_for(turn, task), turn.slots.batch_size)
+
+
+def does_not_fit_warning(turn: Turn, task: str, option: Option, r: dict) -> str:
+    """The memory a run needs per GPU on the stated cards, what each holds, and the estimator's main lever."""
+    count, name = option.count, option.gpu["name"]
+    plan, label = _plan(turn, task, option), turn.t(*TASK_LABEL[task])
     need, holds, lever = number(r["total_per_gpu_gb"]), number(r["gpu_capacity_gb"]), turn.text(r["main_lever"]) if r.get("main_lever") else ""
     return turn.t(
         f"⚠️ Memory: {label} needs {need} GB per GPU on {option.label} ({plan}) and each card holds {holds} GB, so the run does not fit as stated; the time assumes it is made to fit. {lever}",
-        f"⚠️ 显存：{label}在 {count} 张 {gpu.name}（{plan}）上每卡需要 {need} GB，而每卡只有 {holds} GB，按所述配置放不下；上面的时间假设已设法放下。{lever}",
+        f"⚠️ 显存：{label}在 {count} 张 {name}（{plan}）上每卡需要 {need} GB，而每卡只有 {holds} GB，按所述配置放不下；上面的时间假设已设法放下。{lever}",
     ).rstrip()
 
 

@@ -11,14 +11,18 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Money, SlotValue
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from advisor.offline.answers import compare, payback, rent_prices, rentals
+from advisor.offline.answers import compare, payback, rent_prices, rentals, training_speed
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.answers.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
 from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
+from knowledge.catalog import variant_family
+from tools.cost.mfu import DEFAULT_GOODPUT, GOODPUT_SOURCE
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.gpu_specs import CHINA_BUYABLE
+from advisor.labels import CHINA_STATUS
 from tools.cost.tco import DERIVED
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.recommend.configs import SERVER_GPUS, sold_count_from
@@ -30,6 +34,7 @@ CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
 FULL_TRAINING = {"pretrain", "train", "full_finetune", "finetune"}
 FINE_TUNING = {"full_finetune", "finetune", *PEFT}
 FINE_TUNE_TOKENS = 1e8  # a round amount to scale from when a fine-tune's data set is not given
+SAME_SPEED = 0.05  # runs within 5% of each other are "about the same": below the estimate's own precision
 
 
 def _currency(turn: Turn) -> str:
@@ -419,8 +424,10 @@ def _tokens_seen(turn: Turn) -> float | None:
 
 def training_time(turn: Turn) -> str:
     compared = compare.route(turn, default_task="full_finetune")  # "H100 or A100 to train 8B on 1T tokens?"
-    if compared is not None:
-        return compared
+    if compared is not None:  # with "can we use half as many?": the per-GPU ratio and the verdict on it first, the options after
+        return "\n\n".join([*training_speed.quoted_cut(turn, compare.options(turn)), compared])
+    if training_speed.applies(turn):  # "how much faster does B200 train than H100?": the cards, no run named
+        return training_speed.answer(turn)
     s = turn.slots
     methods = set(s.frame.all("method"))
     method = next((m for m in PEFT if m in methods), "full")
@@ -442,7 +449,9 @@ def training_time(turn: Turn) -> str:
         electricity_price=_in(s.power_price, args["currency"]),
         mfu=s.mfu,
         method=method,
+        goodput=DEFAULT_GOODPUT,
     )
+    _assume(turn, WORDING.text("training.goodput", share=f"{DEFAULT_GOODPUT:.0%}", source=GOODPUT_SOURCE))
     if tokens is None and methods & FINE_TUNING:  # a fine-tune reads its own data set, not a pre-training budget
         args["tokens"] = FINE_TUNE_TOKENS
         turn.assume(
@@ -470,13 +479,14 @@ def training_time(turn: Turn) -> str:
     r = outcome.result
     cur = r["currency"]
     took_en, took_zh = _duration(r["wall_clock_days"])
-    market = None if args["price_per_gpu_hour"] is not None else _run_at_market(turn, r)
+    market, tier_rows = (None, []) if args["price_per_gpu_hour"] is not None else _run_at_market(turn, r)
+    compared = _against_before(turn, args, r)
     verdict = turn.t(
-        f"**≈ {took_en}** on {r['num_gpus']}× {_name(turn, r['gpu_id'])} — {number(r['gpu_hours'])} GPU-hours"
+        f"**≈ {took_en}** on {r['num_gpus']}× {_name(turn, r['gpu_id'])}{compared} — {number(r['gpu_hours'])} GPU-hours"
         + (f", {market}" if market else f", about {money(r['cost'], cur)} rented" if r["cost"] else "")
         + (f"; electricity {money(r['electricity_cost'], cur)} on owned GPUs" if r["electricity_cost"] is not None else "")
         + ".",
-        f"**约 {took_zh}**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}），共 {number(r['gpu_hours'])} 卡时"
+        f"**约 {took_zh}**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}{compared}），共 {number(r['gpu_hours'])} 卡时"
         + (f"；{market}" if market else f"，租卡费用约 {money(r['cost'], cur)}" if r["cost"] else "")
         + (f"；用自有卡的电费约 {money(r['electricity_cost'], cur)}" if r["electricity_cost"] is not None else "")
         + "。",
@@ -493,38 +503,121 @@ def training_time(turn: Turn) -> str:
             f"**{r['num_gpus']}× {_name(turn, r['gpu_id'])}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
             f"**需要 {r['num_gpus']} 张 {_name(turn, r['gpu_id'])}** 才能在 {number(r['deadline_days'])} 天内完成（约 {number(r['wall_clock_days'])} 天）。",
         ) + _as_sold(turn, args, r["num_gpus"]) + "\n\n" + verdict
-    rows = turn.item_rows(r["items"])
+    # with the market's tiers priced, the catalog's single on-demand figure would be a second, different cost
+    shown = [item for item in r["items"] if not (tier_rows and item["key"] == "cost")]
+    rows = turn.item_rows(shown) + tier_rows
     turn.assume(
         f"MFU {r['mfu']:.0%} ({'given' if r['mfu_source'] == 'user' else 'default for this GPU class and scale'})",
         f"MFU {r['mfu']:.0%}（{'用户给定' if r['mfu_source'] == 'user' else '按该GPU类别和规模的默认值'}）",
     )
     warnings = [f"⚠️ {turn.text(w)}" for w in r["warnings"]]
     task = method if method in PEFT else ("pretrain" if "pretrain" in methods else "full_finetune")
-    warnings += filter(None, [compare.does_not_fit(turn, model, task, r["gpu_id"], r["num_gpus"])])
+    warnings += filter(None, [_memory_plan(turn, model, task, r["gpu_id"], r["num_gpus"])])
+    _memory_variant(turn, r["gpu_id"])
+    warnings += filter(None, [_china_status(turn, r["gpu_id"])])
     if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:
         warnings[:0] = [f"⏱️ {line}" for line in [_within_a_quarter(turn, args)] if line]
     turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
     return "\n\n".join([verdict, table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows), *warnings])
 
 
-def _run_at_market(turn: Turn, r: dict) -> str | None:
+def _run_at_market(turn: Turn, r: dict) -> tuple[str | None, list[list[str]]]:
     """A run's GPU-hours priced at the tier a renter of that size pays (specialist clouds; the China market for a
-    China buyer), with hyperscaler on-demand as the ceiling; None when no tier has a fair band for the GPU."""
+    China buyer): that one tier in the headline, and every tier's figure for the same hours as table rows, so the
+    first screen and the table show the same numbers. (None, []) when no tier has a fair band for the GPU."""
     currency = r["currency"]
     china = turn.slots.region == "cn" or currency == "CNY"
     outcome = turn.call("rental_prices", {"gpu": r["gpu_id"], "currency": currency, "china": china, "gpus": r["num_gpus"],
                                           "gpu_hours": r["gpu_hours"], "today": dt.date.today().isoformat()})  # fmt: skip
     if not outcome.ok or outcome.result["fair_tier"] is None:
-        return None
+        return None, []
     m = outcome.result
     fair = next(t for t in m["tiers"] if t["tier"] == m["fair_tier"])
-    top = next((t for t in m["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
+    priced = [t for t in m["tiers"] if t["cost_low"] is not None]
     scale = WORDING.say(turn, "run_scale") if m["large"] else ""
-    values = {"fair_cost": rent_prices.band(fair["cost_low"], fair["cost_high"], currency), "fair_tier": rent_prices.WORDING.say(turn, f"fair_tier.{m['fair_tier']}"),
-              "fair": rent_prices.band(fair["low"], fair["high"], currency), "scale": scale}  # fmt: skip
-    if top is None:
-        return WORDING.say(turn, "run_cost_no_ceiling", **values)
-    return WORDING.say(turn, "run_cost", ceiling_cost=money(top["cost_high"], currency), **values)
+    others = WORDING.say(turn, "run_cost_others") if len(priced) > 1 else ""
+    headline = WORDING.say(turn, "run_cost", fair_cost=rent_prices.band(fair["cost_low"], fair["cost_high"], currency),
+                           fair_tier=rent_prices.WORDING.say(turn, f"fair_tier.{m['fair_tier']}"),
+                           fair=rent_prices.band(fair["low"], fair["high"], currency), scale=scale, others=others)  # fmt: skip
+    hours = number(r["gpu_hours"])
+    rows = []
+    for tier in priced:
+        cost = rent_prices.band(tier["cost_low"], tier["cost_high"], currency)
+        rows.append([WORDING.say(turn, "training.tier_row.label", tier=turn.text(tier["name"])), cost,
+                     f"`{WORDING.say(turn, 'training.tier_row.formula', hours=hours, rate=rent_prices.band(tier['low'], tier['high'], currency), cost=cost)}`"])  # fmt: skip
+    return headline, rows
+
+
+def _assume(turn: Turn, line: Text) -> None:
+    turn.assume(line.en, line.zh)
+
+
+def _memory_plan(turn: Turn, model: str, task: str, gpu_id: str, count: int) -> str:
+    """How the run holds in memory, said as a default (ZeRO-3/FSDP across the cards for a full run on several), or
+    the warning when it cannot hold as stated."""
+    option, fit = compare.memory_on(turn, model, task, gpu_id, count)
+    if not fit.ok:
+        return ""
+    r = fit.result
+    if r["verdict"] == "does_not_fit":
+        return compare.does_not_fit_warning(turn, task, option, r)
+    values = {"count": count, "need": number(r["total_per_gpu_gb"]), "holds": number(r["gpu_capacity_gb"])}
+    if count == 1:
+        _assume(turn, WORDING.text("training.one_card", **values))
+    elif option.zero == 3 and task not in PEFT:  # adapters train a sliver of the weights: nothing to shard worth saying
+        _assume(turn, WORDING.text("training.sharded", **values))
+    return ""
+
+
+def _memory_variant(turn: Turn, gpu_id: str) -> None:
+    """"A100" is sold with 40 and 80 GB: the size the estimate took, said when the user named none."""
+    gpu = turn.catalog.gpu(gpu_id)
+    said = turn.slots.frame.surface("gpu")
+    if not said or f"{gpu.memory_gb:g}" in said:
+        return
+    sizes = {g.memory_gb for g in turn.catalog.gpus if variant_family(g.id) == variant_family(gpu.id) and g.memory_gb != gpu.memory_gb}
+    variants = (turn.catalog.gpu_variant(gpu.id, memory_gb=size) for size in sorted(sizes))
+    # only a sibling with the same compute keeps the time: an H100 NVL is another card, not a memory option
+    others = [v for v in variants if v is not None and v.tensor16_tflops == gpu.tensor16_tflops]
+    if others:
+        _assume(turn, WORDING.text("training.variant", name=gpu.name, memory=f"{gpu.memory_gb:g}", others=", ".join(o.name for o in others)))
+
+
+def _china_status(turn: Turn, gpu_id: str) -> str:
+    """For a China buyer, a card that cannot be bought new there: its status and the rule behind it."""
+    gpu = turn.catalog.gpu(gpu_id)
+    china_buyer = turn.slots.region == "cn" or turn.language == "zh"
+    if not china_buyer or gpu.china in CHINA_BUYABLE or gpu.china is None:
+        return ""
+    status = turn.t(*CHINA_STATUS[gpu.china])
+    rule = turn.t(gpu.china_rule.label_en, gpu.china_rule.label_zh) if gpu.china_rule else ""
+    said = "" if not rule or status in rule else turn.t(f" ({rule})", f"（{rule}）")  # "second-hand only (…: second-hand only)" once
+    return WORDING.say(turn, "training.china", name=gpu.name, status=status, rule=said)
+
+
+def _against_before(turn: Turn, args: dict, r: dict) -> str:
+    """A follow-up that changed the card or the count ("and on H800?"): the new run against the one before it, as
+    a ratio, so the reader need not divide two answers. "" when nothing comparable changed."""
+    if not turn.reading.follow_up:
+        return ""
+    before = turn.reading.before
+    old_gpu = turn.catalog.find_gpu(str(before.get("gpu"))) if before.has("gpu") else None
+    old_count = before.get("gpu_count")
+    earlier = {**args, "gpu": old_gpu.id if old_gpu else r["gpu_id"], "num_gpus": old_count or r["num_gpus"], "deadline_days": None}
+    if earlier["gpu"] == r["gpu_id"] and earlier["num_gpus"] == r["num_gpus"]:
+        return ""
+    timed = turn.call("estimate_training_time", earlier)
+    if not timed.ok:
+        return ""
+    then = timed.result
+    ratio = then["wall_clock_days"] / r["wall_clock_days"]
+    took_en, took_zh = _duration(then["wall_clock_days"])
+    values = {"before": f"{then['num_gpus']}× {_name(turn, then['gpu_id'])}" if turn.language == "en" else f"{then['num_gpus']} 张 {_name(turn, then['gpu_id'])}",
+              "took": turn.t(took_en, took_zh)}  # fmt: skip
+    if abs(ratio - 1) < SAME_SPEED:
+        return turn.t(", ", "，") + WORDING.say(turn, "training.against_before.same", **values)
+    key = "faster" if ratio > 1 else "slower"
+    return turn.t(", ", "，") + WORDING.say(turn, f"training.against_before.{key}", ratio=number(max(ratio, 1 / ratio)), **values)
 
 
 def time_on(turn: Turn, model: str, task: str, option: dict) -> str:
@@ -533,7 +626,7 @@ def time_on(turn: Turn, model: str, task: str, option: dict) -> str:
     if task not in TIMED_TRAINING or turn.slots.tokens is None:
         return ""
     tokens, deadline = _tokens_seen(turn), turn.slots.deadline_hours
-    args = {"model": model, "gpu": option["gpu_id"], "tokens": tokens, "method": tool_method(task), "mfu": turn.slots.mfu,
+    args = {"model": model, "gpu": option["gpu_id"], "tokens": tokens, "method": tool_method(task), "mfu": turn.slots.mfu, "goodput": DEFAULT_GOODPUT,
             "currency": _currency(turn), "num_gpus": None if deadline else option["count"], "deadline_days": deadline / 24 if deadline else None}  # fmt: skip
     timed = turn.call("estimate_training_time", args)
     if not timed.ok:
