@@ -134,3 +134,13 @@ def test_a_yuan_budget_lists_only_parts_sold_in_china(offline_advisor):
     offered = [t["option"] for t in result["tiers"]] + result["options"]
     assert offered and all(CATALOG.gpu(o["gpu_id"]).china in CHINA_BUYABLE for o in offered)
     assert "买不到新卡" not in response.summary
+
+
+def test_a_published_whole_server_quote_prices_the_configuration():
+    # the H20 8-GPU machine has a distributor's price in knowledge/servers.yaml: the whole configuration uses it
+    result = recommend(params_b=70, currency="CNY", region="cn", gpus=["h20"])
+    h20 = next(o for o in result.options if o.count == 8)
+    assert h20.purchase_cost == 1_400_000
+    assert any("1,400,000" in r.en and "1,400,000" in r.zh for r in h20.reasons)
+    usd = recommend(params_b=70, region="cn", gpus=["h20"]).options[0]
+    assert usd.purchase_cost == pytest.approx(1_400_000 / RecommendRequest(params_b=1).usd_to_cny, rel=1e-6)

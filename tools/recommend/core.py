@@ -15,10 +15,10 @@ import math
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU, Price
-from knowledge.servers import server_data
+from knowledge.servers import ServerQuote, server_data
 from knowledge.serving import ServingData
 from tools.checks import check_range
-from tools.cost.money import Currency, check_exchange_rate, normalize_currency
+from tools.cost.money import Currency, check_exchange_rate, convert, normalize_currency
 from tools.cost.price_age import stale_purchase_prices
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
 from tools.memory.estimator import estimate_memory
@@ -27,7 +27,7 @@ from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
 from tools.recommend.configs import Layout, config_label, inference_layout, sold_as, sold_counts, sold_reasons, usable_fraction
 from tools.recommend.notes import candidates, china_buyer, notes
-from tools.recommend.rank import apply_budget, rank
+from tools.recommend.rank import apply_budget, money_text, rank
 from tools.memory.refit import INT4_FORMAT
 from tools.recommend.schema import BudgetFallback, FallbackChange, Option, Recommendation, RecommendRequest
 from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_speed
@@ -264,6 +264,11 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
     servers = math.ceil(count / server.holds) if server else 0
     server_cost = round(server.price(currency, request.usd_to_cny) * servers, 2) if server else None
     purchase = None if gpu_cost is None else round(gpu_cost + (server_cost or 0.0), 2)
+    quote = server_data().quote_for(gpu.id, count // servers) if servers else None
+    if quote is not None:  # a distributor's published price for the whole machine beats card price + generic host
+        each = convert(quote.price, quote.currency, currency, request.usd_to_cny)
+        purchase = round(each * servers, 2)
+        server_cost = round(max(0.0, purchase - (gpu_cost or 0.0)), 2)
     capacity = _usable_gb(gpu, estimate)
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
     label, units = config_label(gpu, count)
@@ -303,8 +308,14 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         host_power_w=server.power_w_excluding_gpus * servers if server else None,
         cloud_cost_per_hour=_price(gpu.cloud_price, count, currency, request.usd_to_cny),
         within_budget=None if request.budget is None or purchase is None else purchase <= request.budget,
-        reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed),
+        reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed) + ([_quoted(quote, currency, request.usd_to_cny)] if quote else []),
     )
+
+
+def _quoted(quote: ServerQuote, currency: Currency, usd_to_cny: float) -> Text:
+    template = server_data().tier_text.quoted
+    price = money_text(convert(quote.price, quote.currency, currency, usd_to_cny), currency)
+    return Text(en=template.en.format(what=quote.what.en, price=price, date=quote.date), zh=template.zh.format(what=quote.what.zh, price=price, date=quote.date))
 
 
 CONSUMER_SERVER_CARDS = 4  # from four GeForce cards up, a build needs a server chassis, i.e. a data-center deployment
