@@ -94,11 +94,11 @@ def budget_short(turn: Turn, r: dict, budget: float) -> list[str]:
 
 
 def rent_or_buy(turn: Turn, r: dict) -> list[str]:
-    """One line when the thread weighs renting: the recommended configuration's monthly rent against its purchase,
+    """One line when the thread weighs renting against buying: the recommended configuration's monthly rent against its purchase,
     and the payback month at the stated (or default) utilisation, from the TCO tool."""
-    if not turn.ask.renting:
+    if not (turn.ask.renting and (turn.ask.buying or turn.ask.weighs_owning)):  # "which GPU to rent?" weighs nothing
         return []
-    tiers = r.get("tiers") or []
+    tiers = [] if r.get("objective") else r.get("tiers") or []  # the configuration the answer leads with
     option = tiers[0]["option"] if tiers else (r.get("options") or [None])[0]
     if not option or option.get("purchase_cost") is None:
         return []
