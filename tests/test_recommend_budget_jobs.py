@@ -144,3 +144,16 @@ def test_a_published_whole_server_quote_prices_the_configuration():
     assert any("1,400,000" in r.en and "1,400,000" in r.zh for r in h20.reasons)
     usd = recommend(params_b=70, region="cn", gpus=["h20"]).options[0]
     assert usd.purchase_cost == pytest.approx(1_400_000 / RecommendRequest(params_b=1).usd_to_cny, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Plan: LoRA on Llama 3.1 8B plus a Qwen2.5-32B endpoint for 25 people at the same time, $70k. Which hardware?",
+     "计划用LoRA微调Llama-3.1-8B，再上线一个Qwen2.5-32B给25人同时使用，预算60万元，配什么硬件？"],
+)
+def test_a_serving_load_stated_beside_a_training_job_sizes_the_serving_job(offline_advisor, question):
+    response = offline_advisor.answer(question, [])
+    call = _first(response, "recommend_gpus")
+    assert call.args.get("concurrency") == 25  # kept for the serving job, not set aside as a training input
+    sized = next(d for d in call.result["workloads"] if d["sized_for"])
+    assert sized["task"] == "inference" and sized["params_b"] > 30

@@ -33,9 +33,16 @@ def _targets(turn: Turn) -> list[tuple[int, str]]:
     return sorted([(start, name) for start, name, _ in models] + sizes)
 
 
+SERVING_LOADS = ("concurrency", "speed_target")  # "for 25 people at once" describes serving even when no serving word is said
+
+
 def _methods(turn: Turn) -> list[tuple[int, str]]:
-    values: list[SlotValue] = turn.reading.frame.slots.get("method", [])
-    return [(v.start, TASK_BY_WORKLOAD[METHOD_TO_WORKLOAD[v.value]]) for v in values if v.start >= 0 and v.value in METHOD_TO_WORKLOAD]
+    frame = turn.reading.frame.slots
+    values: list[SlotValue] = frame.get("method", [])
+    found = [(v.start, TASK_BY_WORKLOAD[METHOD_TO_WORKLOAD[v.value]]) for v in values if v.start >= 0 and v.value in METHOD_TO_WORKLOAD]
+    if not any(task == "inference" for _, task in found):
+        found += [(v.start, "inference") for slot in SERVING_LOADS for v in frame.get(slot, [])[:1] if v.start >= 0][:1]
+    return sorted(found)
 
 
 def workloads_of(turn: Turn, model: str, task: str) -> list[dict] | None:

@@ -132,6 +132,8 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
     """What the conversation asks of ``recommend_gpus``: the answer and the procurement proposal size the same need."""
     s = turn.slots
     budget = s.budget
+    workloads = workloads_of(turn, model, task)  # "LoRA on 7B, serve 13B, sometimes a full fine-tune": sized for the largest
+    serves = task == "inference" or any(w["task"] == "inference" for w in workloads or [])  # users and speed belong to the serving job
     args = {
         "model": model,
         "task": task,
@@ -144,9 +146,9 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         "region": "cn" if s.region == "cn" else "global",
         "gpus": s.gpus or None,
         "max_gpus": gpus_on_hand(turn),
-        **_serving_args(turn, task),
+        **_serving_args(turn, "inference" if serves else task),
         "today": dt.date.today().isoformat(),
-        "workloads": workloads_of(turn, model, task),  # "LoRA on 7B, serve 13B, sometimes a full fine-tune": sized for the largest
+        "workloads": workloads,
     }
     if s.gpu_memory_gb and not args["gpus"]:  # "我有24G显存": the card the user has (or wants), not a value to set aside
         sized = [g.id for g in turn.catalog.gpus if g.memory_gb == s.gpu_memory_gb and g.segment != "apple"]
