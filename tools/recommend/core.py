@@ -22,13 +22,13 @@ from tools.cost.money import Currency, check_exchange_rate, convert, normalize_c
 from tools.cost.price_age import stale_purchase_prices
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
 from tools.memory.estimator import estimate_memory
+from tools.memory.refit import INT4_FORMAT
 from tools.memory.schema import MemoryEstimate, MemoryRequest
 from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
 from tools.recommend.configs import Layout, config_label, inference_layout, sold_as, sold_counts, sold_reasons, usable_fraction
 from tools.recommend.notes import candidates, china_buyer, notes
 from tools.recommend.rank import apply_budget, money_text, rank
-from tools.memory.refit import INT4_FORMAT
 from tools.recommend.schema import BudgetFallback, FallbackChange, Option, Recommendation, RecommendRequest
 from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_speed
 from tools.recommend.tiers import pick_tiers, tiers_first
