@@ -157,3 +157,11 @@ def test_a_serving_load_stated_beside_a_training_job_sizes_the_serving_job(offli
     assert call.args.get("concurrency") == 25  # kept for the serving job, not set aside as a training input
     sized = next(d for d in call.result["workloads"] if d["sized_for"])
     assert sized["task"] == "inference" and sized["params_b"] > 30
+
+
+def test_rent_or_buy_without_a_rental_price_says_what_to_give(offline_advisor):
+    # a China buyer's DeepSeek-V3 box is an 8-GPU H20, which has no rental price in the catalog
+    response = offline_advisor.answer("给DeepSeek-V3推荐一台服务器，预算280万元，租还是买？", [])
+    tco = _first(response, "compute_tco")
+    assert tco is not None and tco.result is None
+    assert "没有" in response.summary and "租还是买" in response.summary and "报价" in response.summary

@@ -120,8 +120,8 @@ def rent_or_buy(turn: Turn, r: dict) -> list[str]:
         "region": "cn" if r.get("currency") == "CNY" or turn.slots.region == "cn" else None,
         "currency": cur, "today": dt.date.today().isoformat(),
     })  # fmt: skip
-    if not outcome.ok:
-        return []
+    if not outcome.ok:  # typically no rental price for the part (H20, Ascend): said, with what to give
+        return [turn.text(phrase("recommend.rent_or_buy.no_rent", config=option["config_label"]))]
     t = outcome.result
     use = next((a["value"] for a in t["assumptions"] if a["key"] == "utilisation_pct"), None)
     values = {"config": option["config_label"], "rent": money(t["cloud_monthly_cost"], cur), "use": number(use) if use is not None else "—",

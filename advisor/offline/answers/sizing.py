@@ -100,7 +100,7 @@ def recommend(turn: Turn) -> str:
         return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
     short = budget_short(turn, r, budget.amount) if budget else []  # a budget that buys nothing: said first, with what it does buy
     lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
-    parts = [lead, *sized_for(turn, r), *tier_lines(turn, r), *rent_or_buy(turn, r), *_mainland_pick(turn, r, args["region"]),
+    parts = [lead, *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
              _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
