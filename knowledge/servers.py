@@ -89,6 +89,7 @@ class TierText(BaseModel):
     line_no_server: Text
     speed: Text
     price_basis: Text
+    quoted: Text = Field(description="A configuration priced from a published whole-server quote ({what}, {price}, {date}).")
 
 
 class ServerQuote(BaseModel):

@@ -310,10 +310,12 @@ def test_a_chinese_recommendation_with_no_region_points_at_the_first_card_sold_i
 
 def test_a_budget_nothing_fits_in_is_said_first_not_under_recommended(offline_advisor):
     response = ask(offline_advisor, "with $20k, what should we buy to fully fine-tune llama 3.1 70b")
-    assert response.answer.startswith("**Over the budget; the closest is") and "Ranked by: lowest purchase price" in response.answer
+    first = response.answer.split("\n\n")[0]
+    assert first.startswith("**The budget of $20,000 does not buy") and "the closest is" in first
+    assert "Ranked by: lowest purchase price" in response.answer
     assert calls(response, "recommend_gpus")[0].result["options"][0]["within_budget"] is False
     zh = ask(offline_advisor, "预算五万，全参微调70B买什么卡")
-    assert zh.answer.startswith("**预算内放不下，最接近的是")
+    assert zh.answer.startswith("**¥50,000 的预算买不到") and "最接近的是" in zh.answer.split("\n\n")[0]
 
 
 def test_a_budget_in_pounds_is_named_not_converted(offline_advisor):

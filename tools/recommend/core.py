@@ -15,22 +15,24 @@ import math
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU, Price
-from knowledge.servers import server_data
+from knowledge.servers import ServerQuote, server_data
 from knowledge.serving import ServingData
 from tools.checks import check_range
-from tools.cost.money import Currency, check_exchange_rate, normalize_currency
+from tools.cost.money import Currency, check_exchange_rate, convert, normalize_currency
 from tools.cost.price_age import stale_purchase_prices
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
 from tools.memory.estimator import estimate_memory
+from tools.memory.refit import INT4_FORMAT
 from tools.memory.schema import MemoryEstimate, MemoryRequest
 from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
 from tools.recommend.configs import Layout, config_label, inference_layout, sold_as, sold_counts, sold_reasons, usable_fraction
 from tools.recommend.notes import candidates, china_buyer, notes
-from tools.recommend.rank import apply_budget, rank
-from tools.recommend.schema import Option, Recommendation, RecommendRequest
+from tools.recommend.rank import apply_budget, money_text, rank
+from tools.recommend.schema import BudgetFallback, FallbackChange, Option, Recommendation, RecommendRequest
 from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_speed
 from tools.recommend.tiers import pick_tiers, tiers_first
+from tools.recommend.workloads import most_demanding
 from tools.serving.setup import ENGINE_LABELS
 
 MAX_COUNT = 512
@@ -41,12 +43,14 @@ Built = tuple[Option, MemoryEstimate]
 
 def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: ServingData) -> Recommendation:
     currency = normalize_currency(request.currency)
+    request, demands = most_demanding(request, catalog)
     _check(request)
     gpus, excluded = candidates(request, catalog)
-    sizer = Sizer(request, catalog, serving, currency)
-    built = [b for gpu in gpus if (b := sizer.configure(gpu)) is not None]
+    built = _build(request, catalog, serving, currency, gpus)
     estimates = {id(option): estimate for option, estimate in built}
     ranked = rank([option for option, _ in built], request)
+    working = [o for o in ranked if o.meets_target is not False]
+    short = request.budget is not None and any(o.purchase_cost is not None for o in working) and not any(o.within_budget for o in working)
     ranked, left_out, budget_notes = apply_budget(ranked, request, currency)
     tiers = pick_tiers(ranked, request, catalog, server_data())
     if request.objective is None:  # no ranking asked for: the tiers lead, the rest follow cheapest first
@@ -71,7 +75,39 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
             dt.date.fromisoformat(request.today) if request.today else None,
         ),
         unit_note=unit_note(catalog.gpu(top[0].gpu_id) if top else None),
+        workloads=demands,
+        budget_short=short,
+        cheapest_cost=min((o.purchase_cost for o in working if o.purchase_cost is not None), default=None),
+        cheapest_rent_per_hour=min((o.cloud_cost_per_hour for o in working if o.cloud_cost_per_hour is not None), default=None),
+        fallback=_fallback(request, catalog, serving, currency, gpus) if short else None,
     )
+
+
+def _build(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU]) -> list[Built]:
+    sizer = Sizer(request, catalog, serving, currency)
+    return [b for gpu in gpus if (b := sizer.configure(gpu)) is not None]
+
+
+# What a buyer gives up, in order, when the budget buys nothing that runs the job as asked.
+FALLBACKS: dict[str, tuple[FallbackChange, ...]] = {"inference": ("int4",), "full_finetune": ("lora", "qlora"), "pretrain": ("lora", "qlora"), "lora": ("qlora",)}
+FOUR_BIT = ("int4", "nf4", "q4", "4bit", "mxfp4", "fp4")
+
+
+def _fallback(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU]) -> BudgetFallback | None:
+    """The cheapest configuration within the budget once the weights go 4-bit (serving) or the training goes
+    LoRA/QLoRA; None when even that does not fit the budget."""
+    for change in FALLBACKS.get(request.task, ()):
+        if change == "int4":
+            if any(word in (request.precision or "").casefold() for word in FOUR_BIT):
+                continue
+            lighter = request.model_copy(update={"precision": INT4_FORMAT})
+        else:
+            lighter = request.model_copy(update={"task": change, "precision": None})
+        fits = [o for o, _ in _build(lighter, catalog, serving, currency, gpus) if o.within_budget and o.meets_target is not False]
+        if fits:
+            best = min(fits, key=lambda o: (o.consumer_server, o.purchase_cost or 0.0, o.count))
+            return BudgetFallback(change=change, option=best)
+    return None
 
 
 def _check(request: RecommendRequest) -> None:
@@ -228,6 +264,11 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
     servers = math.ceil(count / server.holds) if server else 0
     server_cost = round(server.price(currency, request.usd_to_cny) * servers, 2) if server else None
     purchase = None if gpu_cost is None else round(gpu_cost + (server_cost or 0.0), 2)
+    quote = server_data().quote_for(gpu.id, count // servers) if servers else None
+    if quote is not None:  # a distributor's published price for the whole machine beats card price + generic host
+        each = convert(quote.price, quote.currency, currency, request.usd_to_cny)
+        purchase = round(each * servers, 2)
+        server_cost = round(max(0.0, purchase - (gpu_cost or 0.0)), 2)
     capacity = _usable_gb(gpu, estimate)
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
     label, units = config_label(gpu, count)
@@ -267,8 +308,14 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         host_power_w=server.power_w_excluding_gpus * servers if server else None,
         cloud_cost_per_hour=_price(gpu.cloud_price, count, currency, request.usd_to_cny),
         within_budget=None if request.budget is None or purchase is None else purchase <= request.budget,
-        reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed),
+        reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed) + ([_quoted(quote, currency, request.usd_to_cny)] if quote else []),
     )
+
+
+def _quoted(quote: ServerQuote, currency: Currency, usd_to_cny: float) -> Text:
+    template = server_data().tier_text.quoted
+    price = money_text(convert(quote.price, quote.currency, currency, usd_to_cny), currency)
+    return Text(en=template.en.format(what=quote.what.en, price=price, date=quote.date), zh=template.zh.format(what=quote.what.zh, price=price, date=quote.date))
 
 
 CONSUMER_SERVER_CARDS = 4  # from four GeForce cards up, a build needs a server chassis, i.e. a data-center deployment

@@ -86,6 +86,6 @@ def apply_budget(options: list[Option], request: RecommendRequest, currency: str
         en=f"The budget of {budget} cannot be met: {closest}.{listed_en} Raise the budget, quantise the weights or rent instead.",
         zh=f"{budget} 的预算无法满足：{closest_zh}。{listed_zh}可以提高预算、量化权重或改为租用。",
     )
-    if request.objective == "budget":
-        options = sorted(options, key=lambda o: (o.purchase_cost is None, o.purchase_cost or 0.0, o.count))
+    if request.objective in ("budget", None):  # nothing within it: the closest is the cheapest that works, priced first
+        options = sorted(options, key=lambda o: (o.meets_target is False, o.purchase_cost is None, o.purchase_cost or 0.0, o.count))
     return options, [], [note]

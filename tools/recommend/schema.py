@@ -17,6 +17,17 @@ Objective = Literal["cheapest", "fastest", "cloud", "china", "budget", "power", 
 SoldAs = Literal["board", "server", "pair", "rack", "apple", "laptop", "module", "cloud"]
 
 
+class Workload(BaseModel):
+    """One more job the same configuration must run ("LoRA on 7B, 13B serving, sometimes a full fine-tune")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = Field(None, description="Model name/alias or bare size ('13B').")
+    params_b: float | None = Field(None, description="Parameters in billions, when no model is named.")
+    task: Task = Field("inference", description="inference, lora, qlora, full_finetune or pretrain.")
+    precision: str | None = Field(None, description="Weight precision (inference; QLoRA's 4-bit format).")
+
+
 class RecommendRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -46,6 +57,10 @@ class RecommendRequest(BaseModel):
     max_gpus: int = Field(64, description="Largest GPU count to consider (1–512); an NVL72 rack needs 72.")
     top: int = Field(5, description="How many options to return (1–20).")
     today: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Today's date, YYYY-MM-DD: GPU prices older than 6 months are flagged.")
+    workloads: list[Workload] | None = Field(
+        None, description="Every job the configuration must run, `model`/`task` included or not: it is sized for the one needing the most memory, "
+        "and `Recommendation.workloads` says which one that was.",
+    )
 
 
 class Option(BaseModel):
@@ -86,6 +101,25 @@ class Option(BaseModel):
     reasons: list[Text] = Field(default_factory=list)
 
 
+class WorkloadDemand(BaseModel):
+    model_id: str
+    model_label: Text
+    params_b: float
+    task: Task
+    memory_gb: float = Field(description="Memory one copy of the job needs on one GPU, unsharded (GB = 10^9 bytes): how the jobs are compared.")
+    sized_for: bool = Field(description="The most demanding job: the configuration is sized for it, the others run on the same hardware.")
+
+
+FallbackChange = Literal["int4", "qlora", "lora"]
+
+
+class BudgetFallback(BaseModel):
+    """What the budget does buy when nothing that runs the job as asked fits in it."""
+
+    change: FallbackChange = Field(description="What was given up: 4-bit weights for serving, LoRA/QLoRA for training.")
+    option: Option = Field(description="The cheapest whole configuration within the budget after that change.")
+
+
 TierName = Literal["recommended", "budget", "grow"]
 
 
@@ -113,3 +147,8 @@ class Recommendation(BaseModel):
     notes: list[Text] = Field(default_factory=list)
     stale_prices: list[StalePrice] = Field(default_factory=list, description="GPU purchase prices the options use that are older than 6 months on `today`.")
     unit_note: Text = Field(description="One sentence on units (GB = 10^9 bytes, cards sold in GiB), to show once.")
+    workloads: list[WorkloadDemand] = Field(default_factory=list, description="The jobs compared when several were given, the one sized for marked.")
+    budget_short: bool = Field(False, description="A budget was given and no priced configuration that runs the job as asked fits in it.")
+    cheapest_cost: float | None = Field(None, description="The lowest whole-configuration price that runs the job as asked, in `currency`.")
+    cheapest_rent_per_hour: float | None = Field(None, description="The lowest cloud price per hour among the configurations that run the job, in `currency`.")
+    fallback: BudgetFallback | None = Field(None, description="When the budget is short: the nearest thing it buys (4-bit weights, LoRA or QLoRA).")

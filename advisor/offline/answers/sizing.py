@@ -12,6 +12,7 @@ from advisor.offline.answers import costs, knowledge, memory_view, refit_view, s
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.recommend_lines import budget_short, rent_or_buy, sized_for, workloads_of
 from advisor.offline.answers.serving_words import serving_text
 from advisor.offline.answers.tiers_view import tier_lines
 from advisor.offline.answers.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of, zero_stage_of
@@ -90,14 +91,17 @@ def recommend(turn: Turn) -> str:
         return turn.error(outcome)
     r = outcome.result
     options = r["options"]
-    label = turn.t(*TASK_LABEL[task])
+    label = turn.t(*TASK_LABEL[r["task"]])  # several jobs asked: the one that set the size
     if not options and turn.slots.gpus and not turn.count_asked:  # "can my 4090 do it?": the verdict for that GPU says why not
         return memory(turn)
     if not named:
         turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
     if not options:
         return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
-    parts = [_verdict(turn, r, label), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]), _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]
+    short = budget_short(turn, r, budget.amount) if budget else []  # a budget that buys nothing: said first, with what it does buy
+    lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
+    parts = [lead, *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
+             _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
     parts += filter(None, [costs.time_on(turn, model, task, top)])
@@ -128,6 +132,8 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
     """What the conversation asks of ``recommend_gpus``: the answer and the procurement proposal size the same need."""
     s = turn.slots
     budget = s.budget
+    workloads = workloads_of(turn, model, task)  # "LoRA on 7B, serve 13B, sometimes a full fine-tune": sized for the largest
+    serves = task == "inference" or any(w["task"] == "inference" for w in workloads or [])  # users and speed belong to the serving job
     args = {
         "model": model,
         "task": task,
@@ -140,8 +146,9 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         "region": "cn" if s.region == "cn" else "global",
         "gpus": s.gpus or None,
         "max_gpus": gpus_on_hand(turn),
-        **_serving_args(turn, task),
+        **_serving_args(turn, "inference" if serves else task),
         "today": dt.date.today().isoformat(),
+        "workloads": workloads,
     }
     if s.gpu_memory_gb and not args["gpus"]:  # "我有24G显存": the card the user has (or wants), not a value to set aside
         sized = [g.id for g in turn.catalog.gpus if g.memory_gb == s.gpu_memory_gb and g.segment != "apple"]
