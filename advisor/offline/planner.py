@@ -55,7 +55,7 @@ TASK_HANDLERS: dict[str, Handler] = {
     "serving_speed": serving.answer,
     "training_time": costs.training_time,
     "tco": costs.tco,
-    "troubleshoot": trouble.answer,
+    "troubleshoot": serving.squeeze_first(trouble.answer),  # a serving slowdown leads with the KV cache left after the weights
     "facility": facility.answer,
 }
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
@@ -153,12 +153,14 @@ class OfflinePlanner:
         if reading.intent == "greeting":
             return guard.greeting(turn)
         task = reading.task if reading.intent == "follow_up" else reading.intent
+        if serving.checks_observed_speed(turn):  # "15 tok/s per user with 32 users, is that normal?": a verdict on the measurement
+            return serving.observed_verdict(turn)
         if task == "tco" and payback.asked_for_line(turn):  # "托管费呢" after a rent-or-buy answer: that line, not the facility side of it
             return TASK_HANDLERS[task](turn)
         if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
             return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
-            return trouble.answer(turn)
+            return TASK_HANDLERS["troubleshoot"](turn)
         if reading.follow_up and task == TOPIC:
             if self._asks_anew(turn):  # "why not just use an API?" after "does int4 hurt quality?": its own question
                 return knowledge.concept(turn, in_thread=True)

@@ -44,7 +44,7 @@ def estimate_throughput(request: ThroughputRequest, catalog: Catalog, serving: S
         decode_tokens_per_s_per_seq=round(1 / step.total, 3), per_user_tokens_per_s=round(per_user, 3), output_tokens_per_s_total=round(total, 3),
         prefill_tokens_per_s=round(s.prompt / pf.total, 3), ttft_ms=round(ttft * 1e3, 3), step_ms=round(step.total * 1e3, 4),
         request_latency_s=round(ttft + max(s.output - 1, 0) * step.total, 4), bound=bound, max_batch_fits=cap.max_batch * s.replicas,
-        memory_gb_per_gpu=round(cap.budget / 1e9, 3), weights_gb_per_gpu=round(cap.weights / 1e9, 3),
+        weights_format=s.weights.id, memory_gb_per_gpu=round(cap.budget / 1e9, 3), weights_gb_per_gpu=round(cap.weights / 1e9, 3),
         kv_free_gb_per_gpu=round(cap.free / 1e9, 3), kv_gb_per_sequence=round(cap.per_sequence / 1e9, 4),
         max_concurrency_at_target=at_target, limit_at_target=limit, compute_peak_tflops=s.peak_tflops,
         lines=[*decode_lines(s, w, r, step, batch), *prefill_lines(s, w, pf, ttft, step, batch),

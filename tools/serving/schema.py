@@ -79,6 +79,7 @@ class ThroughputResult(BaseModel):
         description="What limits the decode step ('overhead' includes tensor-parallel all-reduces), or 'capacity' when the batch does not fit in memory."
     )
     max_batch_fits: int = Field(description="Most sequences of prompt+output tokens whose KV cache fits.")
+    weights_format: str = Field("", description="The weight format the estimate used (its id: bf16, fp8, awq-int4…).")
     memory_gb_per_gpu: float = Field(0.0, description="Usable memory of each GPU the KV budget starts from (before the engine's share), GB.")
     weights_gb_per_gpu: float = Field(0.0, description="Weights held by each GPU, GB.")
     kv_free_gb_per_gpu: float = Field(0.0, description="Memory left for the KV cache on each GPU after weights and runtime, GB.")
