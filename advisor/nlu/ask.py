@@ -17,6 +17,7 @@ from advisor.nlu.asked import (
     asks_precision_choice,
     is_latency_target,
     names_reasoning_model,
+    observed_speed,
     reports_serving,
     serving_asks,
 )
@@ -50,6 +51,7 @@ class Ask(BaseModel):
     serving_asks: Asked = Field("speed", description="What a serving question asks for: a speed, a concurrency, a GPU count or a latency.")
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
     checks_observed: bool = Field(False, description='"15 tok/s with 32 users, is that normal?": the speed stated is a measurement to judge.')
+    observed_speed: float | None = Field(None, description="The tokens/s per user such a question says it measured.")
     reports_serving: bool = Field(False, description="The task's messages place the problem in serving (engine, requests, inference).")
     reasoning_model: bool = Field(False, description="The task's messages name a reasoning model (long outputs per request).")
     tco_line: str | None = Field(None, description='The cost line asked for by name ("电费多少?" → "energy"), if any.')
@@ -90,6 +92,7 @@ class Ask(BaseModel):
             serving_asks=serving_asks(thread),
             weighs_precision=asks_precision_choice(message),
             checks_observed=asks_if_observed_is_normal(message),
+            observed_speed=observed_speed(message, catalog),
             reports_serving=any(reports_serving(text) for text in thread),
             reasoning_model=any(names_reasoning_model(text) for text in thread),
             tco_line=asked_line("tco_line", message),

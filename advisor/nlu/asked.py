@@ -56,6 +56,13 @@ def asks_if_observed_is_normal(text: str) -> bool:
     return _says("observed_check", text)
 
 
+def observed_speed(text: str, catalog: Catalog) -> float | None:
+    """The tokens/s a "is this normal?" question reports having measured (its first speed), else None."""
+    if not asks_if_observed_is_normal(text):
+        return None
+    return next((float(value.value) for value in find_values(normalize_text(text), catalog) if value.kind == "rate"), None)
+
+
 def reports_serving(text: str) -> bool:
     """A slowdown report about serving (an engine, requests, inference) rather than a training run."""
     return _says("serving_report", text)

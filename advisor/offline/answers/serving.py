@@ -203,10 +203,10 @@ def _at_load(turn: Turn, args: dict, r: dict, batch: int) -> dict:
 def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
     """How many users at once. With a per-user speed or first-token target, the most that meet it leads and the
     KV-cache capacity follows as the second limit, naming the one that binds; without one, the KV cache's count."""
-    fits = r["max_batch_fits"]
     tokens = f"{r['prompt_tokens'] + r['output_tokens']:,}"
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
-    full = _at_load(turn, args, r, fits)  # the speeds when every sequence that fits runs
+    full = _at_load(turn, args, r, r["max_batch_fits"])  # the speeds when every sequence that fits runs
+    fits = full["effective_batch"]  # a full batch's prefill activations take a little of the room one request leaves
     target = _targets(args)
     if target is None:
         lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=tokens, setup=setup, engine=_engine_label(r["engine"]),
@@ -562,8 +562,7 @@ def checks_observed_speed(turn: Turn) -> bool:
     """ "We see 15 tok/s per user with 32 users on 4 A100s, is that normal?": a measured speed to judge, with the
     model and the card named."""
     s = turn.slots
-    return ("estimate_throughput" in turn.registry.names() and turn.ask.checks_observed and bool(s.models) and bool(s.gpus)
-            and isinstance(s.frame.get("speed_target"), float) and not turn.ask.latency_target)  # fmt: skip
+    return "estimate_throughput" in turn.registry.names() and bool(turn.ask.observed_speed) and bool(s.models) and bool(s.gpus)
 
 
 def observed_verdict(turn: Turn) -> str:
@@ -573,7 +572,8 @@ def observed_verdict(turn: Turn) -> str:
     if model is None:
         return sizing.memory(turn)
     args = _base_args(turn, model)
-    observed = args.pop("target_tokens_per_s_per_user", None) or 0.0
+    observed = turn.ask.observed_speed or 0.0
+    args.pop("target_tokens_per_s_per_user", None)  # the speed stated is the measurement, not a target
     args.pop("target_ttft_ms", None)
     users = turn.slots.concurrency or 1
     args["batch"] = users
