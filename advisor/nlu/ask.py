@@ -19,6 +19,7 @@ from advisor.nlu.asked import (
     names_reasoning_model,
     observed_speed,
     reports_serving,
+    reports_slowdown,
     serving_asks,
 )
 from advisor.nlu.cues import says
@@ -52,7 +53,9 @@ class Ask(BaseModel):
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
     checks_observed: bool = Field(False, description='"15 tok/s with 32 users, is that normal?": the speed stated is a measurement to judge.')
     observed_speed: float | None = Field(None, description="The tokens/s per user such a question says it measured.")
-    reports_serving: bool = Field(False, description="The task's messages place the problem in serving (engine, requests, inference).")
+    reports_serving: bool = Field(
+        False, description="The task's messages report a slowdown and place it in serving (engine, requests, inference)."
+    )
     reasoning_model: bool = Field(False, description="The task's messages name a reasoning model (long outputs per request).")
     tco_line: str | None = Field(None, description='The cost line asked for by name ("电费多少?" → "energy"), if any.')
     committed_billing: bool = Field(False, description='Reserved or committed capacity ("1yr commit", "包年") is said in the question.')
@@ -93,7 +96,7 @@ class Ask(BaseModel):
             weighs_precision=asks_precision_choice(message),
             checks_observed=asks_if_observed_is_normal(message),
             observed_speed=observed_speed(message, catalog),
-            reports_serving=any(reports_serving(text) for text in thread),
+            reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),
             reasoning_model=any(names_reasoning_model(text) for text in thread),
             tco_line=asked_line("tco_line", message),
             committed_billing=any(word_positions("tco_billing", text) for text in thread),

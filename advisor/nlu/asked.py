@@ -68,6 +68,11 @@ def reports_serving(text: str) -> bool:
     return _says("serving_report", text)
 
 
+def reports_slowdown(text: str) -> bool:
+    """ "it crawls", "only a few requests run", "推理很慢": a slowdown or a stall is reported."""
+    return _says("slowdown_report", text)
+
+
 def names_reasoning_model(text: str) -> bool:
     """The message names a reasoning model (R1, QwQ, a "thinking" model): long outputs per request."""
     return _says("reasoning_model", text)

@@ -109,9 +109,10 @@ def answer(turn: Turn) -> str:
         if r.get("max_concurrency_at_target") and not missed:
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
     parts = [choice] * bool(choice) + parts[:1] + setup_note + parts[1:]  # "should we use FP8?" is the question: its verdict first
-    if asked != "concurrency" and (_squeezed(r) or reports_serving_slowdown(turn) and _squeezed(r, reported=True)):
-        squeeze = squeeze_report(turn)  # "only a few requests run at once": the memory left after the weights is the cause
-        parts = [part for part in ([squeeze, *parts] if reports_serving_slowdown(turn) else [*parts, squeeze]) if part]
+    if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
+        parts = [part for part in [squeeze_report(turn), *parts] if part]
+    elif asked != "concurrency":
+        parts += _squeeze_note(turn, r)
     parts += _details(turn, r)
     return _finish(turn, "\n\n".join(parts))
 
