@@ -148,3 +148,15 @@ def test_a_long_context_squeeze_shows_in_a_concurrency_answer_too(offline_adviso
 def test_a_roomy_setup_is_not_called_squeezed(offline_advisor):
     response = ask(offline_advisor, "our vllm llama 3.1 8b on one H200 is slow with 8 users, why?")
     assert "squeezed" not in response.summary
+
+
+@pytest.mark.parametrize("first,follow_up", [
+    ("two L40S serve qwen2.5 32b awq to 40 users and each sees 6 tok/s, is that normal?", "and with 80 users?"),
+    ("两张L40S跑qwen2.5 32b awq，40个人同时用，每人6 token/s，正常吗？", "那80个人呢？"),
+])  # fmt: skip
+def test_a_measured_speed_is_no_target_for_the_follow_up(offline_advisor, first, follow_up):
+    response = ask(offline_advisor, follow_up, first)
+    calls = answered(response)
+    assert calls and all(call.args["batch"] == 80 for call in calls)
+    assert not any(call.args.get("target_tokens_per_s_per_user") for call in calls)  # 6 tok/s was measured, not asked for
+    assert "target" not in response.summary.split("\n\n")[0].lower() and "目标" not in response.summary.split("\n\n")[0]

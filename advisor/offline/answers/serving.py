@@ -137,7 +137,7 @@ def _base_args(turn: Turn, model: str) -> dict:
     }
     _sequence_from_context(turn, args)
     target = s.frame.get("speed_target")
-    if isinstance(target, float):
+    if isinstance(target, float) and not turn.ask.observed_in_thread:  # a speed measured and asked about is not a target
         key = (
             "target_ttft_ms"
             if turn.ask.latency_target
