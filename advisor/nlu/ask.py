@@ -51,7 +51,9 @@ class Ask(BaseModel):
     )
     serving_asks: Asked = Field("speed", description="What a serving question asks for: a speed, a concurrency, a GPU count or a latency.")
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
-    checks_observed: bool = Field(False, description='"15 tok/s with 32 users, is that normal?": the speed stated is a measurement to judge.')
+    checks_observed: bool = Field(
+        False, description='"15 tok/s with 32 users, is that normal?": the speed stated is a measurement to judge.'
+    )
     observed_speed: float | None = Field(None, description="The tokens/s per user such a question says it measured.")
     observed_in_thread: bool = Field(
         False, description="A message of the task asked whether a measured speed is normal: the tokens/s it stated is no target."
