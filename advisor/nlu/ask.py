@@ -51,9 +51,6 @@ class Ask(BaseModel):
     )
     serving_asks: Asked = Field("speed", description="What a serving question asks for: a speed, a concurrency, a GPU count or a latency.")
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
-    checks_observed: bool = Field(
-        False, description='"15 tok/s with 32 users, is that normal?": the speed stated is a measurement to judge.'
-    )
     observed_speed: float | None = Field(None, description="The tokens/s per user such a question says it measured.")
     observed_in_thread: bool = Field(
         False, description="A message of the task asked whether a measured speed is normal: the tokens/s it stated is no target."
@@ -99,7 +96,6 @@ class Ask(BaseModel):
             latency_target=is_latency_target(state.surface("speed_target"), catalog),
             serving_asks=serving_asks(thread),
             weighs_precision=asks_precision_choice(message),
-            checks_observed=asks_if_observed_is_normal(message),
             observed_speed=observed_speed(message, catalog),
             observed_in_thread=any(asks_if_observed_is_normal(text) for text in thread),
             reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),
