@@ -64,7 +64,7 @@ def test_a_card_known_by_its_memory_alone_is_checked_and_named_by_that_memory(of
 def test_a_serving_answer_shows_the_estimators_notes(offline_advisor):
     response = ask(offline_advisor, "qwen2.5 7b on 2 4090s with llama.cpp, tok/s?")
     assert "ℹ️ llama.cpp splits the layers over 2 GPUs that run one after another" in response.answer
-    assert "per user while generating" in response.answer and "in total with prefill counted" in response.answer  # why the total can be lower
+    assert "per user with one request at a time" in response.answer  # one request: one per-user figure, no second "total" beside it
 
 
 def test_a_kv_cache_precision_follow_up_reaches_the_recommender(offline_advisor):

@@ -77,13 +77,15 @@ def test_a_concurrency_question_leads_with_the_sequences_the_cache_holds(offline
     response = ask(offline_advisor, "how many simultaneous conversations can llama 3.1 70b hold on 4 a100 with vllm at 8k context?")
     first = answered(response)[0]
     assert first.args["prompt_tokens"] + first.result["output_tokens"] == 8192  # the context is one whole sequence
-    fits = first.result["max_batch_fits"]
-    assert fits > 1 and response.summary.startswith(f"**≈ {fits:,} concurrent sequences**")
     at_load = answered(response)[1]
-    # the speed between prefills is shown beside the average per user (total ÷ users), so the two never look contradictory
-    assert at_load.args["batch"] == fits and f"({number(at_load.result['decode_tokens_per_s_per_seq'])} between the prefills" in response.summary
+    fits = at_load.result["effective_batch"]  # the sequences that fit with a full batch's prefill room kept
+    assert at_load.args["batch"] == first.result["max_batch_fits"] and fits > 1
+    assert response.summary.startswith(f"**≈ {fits:,} concurrent sequences**")
+    # one per-user figure (total ÷ users), so per user × users is the total shown
+    shown = float(response.summary.split("each user gets ≈ ")[1].split(" ")[0])
+    assert shown == pytest.approx(at_load.result["per_user_tokens_per_s"], abs=0.01)
     zh = ask(offline_advisor, "Qwen2.5-72B部署在4张H100上，8k上下文最多支持多少并发？")
-    fits_zh = answered(zh)[0].result["max_batch_fits"]
+    fits_zh = answered(zh)[1].result["effective_batch"]
     assert zh.summary.startswith(f"**约 {fits_zh:,} 路并发**")
 
 

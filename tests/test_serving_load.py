@@ -187,11 +187,11 @@ GRID = [
     "两张H100跑Qwen2.5-32B，32个用户同时用，速度多少",
     "Llama 3.1 8B on one L40S for 100 users, tokens per second?",
 ]
-PAIR = re.compile(r"≈ ([\d.,]+) tokens/s per user on average with ([\d.,]+) at once, ([\d.,]+) tokens/s in total|"
-                  r"([\d.,]+) 路并发时平均每用户约 ([\d.,]+) token/s，总计约 ([\d.,]+) token/s|"
-                  r"≈ ([\d.,]+) tokens/s in total, ≈ ([\d.,]+) tokens/s per user on average|"
-                  r"总计约 ([\d.,]+) token/s，平均每用户约 ([\d.,]+) token/s")  # fmt: skip
-FITS = re.compile(r"\*\*≈ ([\d,]+) concurrent sequences|\*\*约 ([\d,]+) 路并发")
+PAIR = re.compile(r"≈ ([\d.,]+) tokens/s per user with ([\d.,]+) at once, ([\d.,]+) tokens/s in total|"
+                  r"([\d.,]+) 路并发时每用户约 ([\d.,]+) token/s，总计约 ([\d.,]+) token/s|"
+                  r"each user gets ≈ ([\d.,]+) tokens/s \(([\d.,]+) tokens/s in total|"
+                  r"每用户约 ([\d.,]+) token/s（总计 ([\d.,]+) token/s")  # fmt: skip
+FITS = re.compile(r"\*\*≈ ([\d,]+) concurrent|\*\*约 ([\d,]+) 路并发|要求下约 ([\d,]+) 路并发")
 
 
 def _value(text: str) -> float:
@@ -207,7 +207,7 @@ def test_per_user_times_users_is_the_total(offline_advisor, question):
     if match.group(1) or match.group(4):
         per_user, users, total = (groups[0], groups[1], groups[2]) if match.group(1) else (groups[1], groups[0], groups[2])
     else:
-        total, per_user = groups
+        per_user, total = groups
         fits = FITS.search(summary)
         users = next(g for g in fits.groups() if g)
     assert _value(per_user) * _value(users) == pytest.approx(_value(total), rel=0.03)

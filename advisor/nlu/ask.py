@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.nlu.asked import Asked, asks_precision_choice, is_latency_target, serving_asks
+from advisor.nlu.asked import (
+    Asked,
+    asks_if_observed_is_normal,
+    asks_precision_choice,
+    is_latency_target,
+    names_reasoning_model,
+    observed_speed,
+    reports_serving,
+    reports_slowdown,
+    serving_asks,
+)
 from advisor.nlu.cues import says
 from advisor.nlu.dialogue import ASKS_WHY, asks_count
 from advisor.nlu.reading import Reading
@@ -41,6 +51,14 @@ class Ask(BaseModel):
     )
     serving_asks: Asked = Field("speed", description="What a serving question asks for: a speed, a concurrency, a GPU count or a latency.")
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
+    observed_speed: float | None = Field(None, description="The tokens/s per user such a question says it measured.")
+    observed_in_thread: bool = Field(
+        False, description="A message of the task asked whether a measured speed is normal: the tokens/s it stated is no target."
+    )
+    reports_serving: bool = Field(
+        False, description="The task's messages report a slowdown and place it in serving (engine, requests, inference)."
+    )
+    reasoning_model: bool = Field(False, description="The task's messages name a reasoning model (long outputs per request).")
     tco_line: str | None = Field(None, description='The cost line asked for by name ("电费多少?" → "energy"), if any.')
     committed_billing: bool = Field(False, description='Reserved or committed capacity ("1yr commit", "包年") is said in the question.')
     names_kv_cache: bool = Field(False, description="The message names the KV cache in either language (the glossary's phrases).")
@@ -78,6 +96,10 @@ class Ask(BaseModel):
             latency_target=is_latency_target(state.surface("speed_target"), catalog),
             serving_asks=serving_asks(thread),
             weighs_precision=asks_precision_choice(message),
+            observed_speed=observed_speed(message, catalog),
+            observed_in_thread=any(asks_if_observed_is_normal(text) for text in thread),
+            reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),
+            reasoning_model=any(names_reasoning_model(text) for text in thread),
             tco_line=asked_line("tco_line", message),
             committed_billing=any(word_positions("tco_billing", text) for text in thread),
             names_kv_cache=_names_kv_cache(message),

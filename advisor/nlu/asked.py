@@ -51,6 +51,33 @@ def asks_precision_choice(text: str) -> bool:
     return _says("precision_choice", text)
 
 
+def asks_if_observed_is_normal(text: str) -> bool:
+    """ "we see 15 tok/s with 32 users, is that normal?": the speed stated is a measurement to judge."""
+    return _says("observed_check", text)
+
+
+def observed_speed(text: str, catalog: Catalog) -> float | None:
+    """The tokens/s a "is this normal?" question reports having measured (its first speed), else None."""
+    if not asks_if_observed_is_normal(text):
+        return None
+    return next((float(value.value) for value in find_values(normalize_text(text), catalog) if value.kind == "rate"), None)
+
+
+def reports_serving(text: str) -> bool:
+    """A slowdown report about serving (an engine, requests, inference) rather than a training run."""
+    return _says("serving_report", text)
+
+
+def reports_slowdown(text: str) -> bool:
+    """ "it crawls", "only a few requests run", "推理很慢": a slowdown or a stall is reported."""
+    return _says("slowdown_report", text)
+
+
+def names_reasoning_model(text: str) -> bool:
+    """The message names a reasoning model (R1, QwQ, a "thinking" model): long outputs per request."""
+    return _says("reasoning_model", text)
+
+
 def is_latency_target(surface: str, catalog: Catalog) -> bool:
     """"first token under 1 second", "500毫秒": a time (kept in ms), not a speed per user ("20 tokens/s")."""
     return any(value.kind == "latency" for value in find_values(normalize_text(surface), catalog))

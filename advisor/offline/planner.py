@@ -55,7 +55,7 @@ TASK_HANDLERS: dict[str, Handler] = {
     "serving_speed": serving.answer,
     "training_time": costs.training_time,
     "tco": costs.tco,
-    "troubleshoot": trouble.answer,
+    "troubleshoot": serving.squeeze_first(trouble.answer),  # a serving slowdown leads with the KV cache left after the weights
     "facility": facility.answer,
 }
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
@@ -153,12 +153,14 @@ class OfflinePlanner:
         if reading.intent == "greeting":
             return guard.greeting(turn)
         task = reading.task if reading.intent == "follow_up" else reading.intent
+        if serving.checks_observed_speed(turn):  # "15 tok/s per user with 32 users, is that normal?": a verdict on the measurement
+            return serving.observed_verdict(turn)
         if task == "tco" and payback.asked_for_line(turn):  # "托管费呢" after a rent-or-buy answer: that line, not the facility side of it
             return TASK_HANDLERS[task](turn)
         if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
             return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
-            return trouble.answer(turn)
+            return TASK_HANDLERS["troubleshoot"](turn)
         if task != "tco" and facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count
             return facility.answer(turn)
         if task not in ("facility", "tco", "training_time") and facility.takes_over(turn):  # "4路16A 220V 能放几台8卡4090" is no spec card

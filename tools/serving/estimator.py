@@ -12,7 +12,7 @@ from knowledge.catalog import Catalog
 from knowledge.serving import ServingData
 from tools.serving.physics import Capacity, Prefill, Rates, Step, capacity, decode_step, prefill, rates
 from tools.serving.report import capacity_line, decode_lines, efficiencies, prefill_lines, throughput_line
-from tools.serving.schema import ThroughputRequest, ThroughputResult
+from tools.serving.schema import TargetLimit, ThroughputRequest, ThroughputResult
 from tools.serving.setup import ServingSetup, resolve_setup
 from tools.serving.workload import Workload, workload
 
@@ -32,17 +32,21 @@ def estimate_throughput(request: ThroughputRequest, catalog: Catalog, serving: S
     step = decode_step(s, w, r, batch)
     pf = prefill(s, w, r)
     ttft = ttft_seconds(pf, step, batch)
-    total = replicas * batch * s.output / (s.output * step.total + batch * pf.amortised(batch))
+    per_user = per_user_speed(s, pf, step, batch)
+    total = replicas * batch * per_user
     shares = step.shares()
     bound = "capacity" if effective < s.batch else max(shares, key=shares.__getitem__)
+    at_target, limit = max_concurrency(s, w, r, pf, cap)
     result = ThroughputResult(
         model_id=s.spec.id, model_name=s.spec.name, model_label=s.spec.label, gpu=s.gpu.name, engine=s.engine.id, num_gpus=s.num_gpus, tp=s.tp,
         replicas=s.replicas, layer_split=s.layer_split, batch=s.batch, effective_batch=effective,
         prompt_tokens=s.prompt, output_tokens=s.output,
-        decode_tokens_per_s_per_seq=round(1 / step.total, 3), output_tokens_per_s_total=round(total, 3),
+        decode_tokens_per_s_per_seq=round(1 / step.total, 3), per_user_tokens_per_s=round(per_user, 3), output_tokens_per_s_total=round(total, 3),
         prefill_tokens_per_s=round(s.prompt / pf.total, 3), ttft_ms=round(ttft * 1e3, 3), step_ms=round(step.total * 1e3, 4),
         request_latency_s=round(ttft + max(s.output - 1, 0) * step.total, 4), bound=bound, max_batch_fits=cap.max_batch * s.replicas,
-        max_concurrency_at_target=max_concurrency(s, w, r, pf, cap), compute_peak_tflops=s.peak_tflops,
+        weights_format=s.weights.id, memory_gb_per_gpu=round(cap.budget / 1e9, 3), weights_gb_per_gpu=round(cap.weights / 1e9, 3),
+        kv_free_gb_per_gpu=round(cap.free / 1e9, 3), kv_gb_per_sequence=round(cap.per_sequence / 1e9, 4),
+        max_concurrency_at_target=at_target, limit_at_target=limit, compute_peak_tflops=s.peak_tflops,
         lines=[*decode_lines(s, w, r, step, batch), *prefill_lines(s, w, pf, ttft, step, batch),
                throughput_line(s, step, pf, batch, replicas, total), capacity_line(s, cap)],
         efficiencies=efficiencies(s, w, r), precision_basis=s.precision_basis, notes=s.notes, assumptions=assumptions(s),
@@ -83,24 +87,36 @@ def _check_fits(s: ServingSetup, cap: Capacity) -> None:
         )  # fmt: skip
 
 
-def _meets(s: ServingSetup, w: Workload, r: Rates, pf: Prefill, batch: int) -> bool:
+def per_user_speed(s: ServingSetup, pf: Prefill, step: Step, batch: float) -> float:
+    """Output tokens/s each running request receives: the deployment's output shared by the requests in flight, so the
+    pauses for new prompts' prefills are counted. The one per-user definition: per user × users = total."""
+    return s.output / (s.output * step.total + batch * pf.amortised(batch))
+
+
+def _missed(s: ServingSetup, w: Workload, r: Rates, pf: Prefill, batch: int) -> TargetLimit | None:
+    """The first target ``batch`` concurrent sequences miss, or None when they meet both."""
     step = decode_step(s, w, r, batch)
-    if s.target_tps is not None and 1 / step.total < s.target_tps:
-        return False
-    return s.target_ttft_ms is None or ttft_seconds(pf, step, batch) * 1e3 <= s.target_ttft_ms
+    if s.target_tps is not None and per_user_speed(s, pf, step, batch) < s.target_tps:
+        return "speed"
+    if s.target_ttft_ms is not None and ttft_seconds(pf, step, batch) * 1e3 > s.target_ttft_ms:
+        return "ttft"
+    return None
 
 
-def max_concurrency(s: ServingSetup, w: Workload, r: Rates, pf: Prefill, cap: Capacity) -> int | None:
-    """Most concurrent sequences (all replicas) meeting both targets; both speeds fall as the batch grows."""
+def max_concurrency(s: ServingSetup, w: Workload, r: Rates, pf: Prefill, cap: Capacity) -> tuple[int | None, TargetLimit | None]:
+    """Most concurrent sequences (all replicas) meeting both targets, and the limit that stops one more: a target,
+    or the KV cache when every sequence that fits meets them. Both speeds fall as the batch grows."""
     if s.target_tps is None and s.target_ttft_ms is None:
-        return None
-    if not _meets(s, w, r, pf, 1):
-        return 0
+        return None, None
+    first_miss = _missed(s, w, r, pf, 1)
+    if first_miss:
+        return 0, first_miss
     low, high = 1, cap.max_batch
     while low < high:
         middle = (low + high + 1) // 2
-        low, high = (middle, high) if _meets(s, w, r, pf, middle) else (low, middle - 1)
-    return low * s.replicas
+        low, high = (middle, high) if _missed(s, w, r, pf, middle) is None else (low, middle - 1)
+    limit = "kv_cache" if low >= cap.max_batch else _missed(s, w, r, pf, low + 1)
+    return low * s.replicas, limit
 
 
 def add_notes(result: ThroughputResult, s: ServingSetup, w: Workload, cap: Capacity) -> None:

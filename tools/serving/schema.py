@@ -15,6 +15,7 @@ from tools.common import LineItem
 
 EngineId = Literal["hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp", "ollama", "mlc", "exllamav2", "autoawq"]
 Bound = Literal["bandwidth", "compute", "overhead", "capacity"]
+TargetLimit = Literal["speed", "ttft", "kv_cache"]
 
 
 class ThroughputRequest(BaseModel):
@@ -64,7 +65,11 @@ class ThroughputResult(BaseModel):
     effective_batch: int = Field(description="Sequences actually running at once (limited by KV-cache memory).")
     prompt_tokens: int
     output_tokens: int
-    decode_tokens_per_s_per_seq: float = Field(description="Tokens/s each sequence gets while decoding.")
+    decode_tokens_per_s_per_seq: float = Field(description="Tokens/s each sequence gets between the prefills of new requests (one decode step's rate).")
+    per_user_tokens_per_s: float = Field(
+        0.0, description="Output tokens/s each user receives, prefill pauses counted: total ÷ sequences running (per user × users = total). "
+        "Latency targets are checked against it.",
+    )
     output_tokens_per_s_total: float = Field(description="Generated tokens/s of the whole deployment, prefill work included.")
     prefill_tokens_per_s: float = Field(description="Prompt tokens/s while one prompt is prefilled.")
     ttft_ms: float = Field(description="Time to first token of a request joining the running batch (no queueing).")
@@ -74,7 +79,15 @@ class ThroughputResult(BaseModel):
         description="What limits the decode step ('overhead' includes tensor-parallel all-reduces), or 'capacity' when the batch does not fit in memory."
     )
     max_batch_fits: int = Field(description="Most sequences of prompt+output tokens whose KV cache fits.")
+    weights_format: str = Field("", description="The weight format the estimate used (its id: bf16, fp8, awq-int4…).")
+    memory_gb_per_gpu: float = Field(0.0, description="Usable memory of each GPU the KV budget starts from (before the engine's share), GB.")
+    weights_gb_per_gpu: float = Field(0.0, description="Weights held by each GPU, GB.")
+    kv_free_gb_per_gpu: float = Field(0.0, description="Memory left for the KV cache on each GPU after weights and runtime, GB.")
+    kv_gb_per_sequence: float = Field(0.0, description="KV cache of one prompt+output sequence on each GPU, GB.")
     max_concurrency_at_target: int | None = Field(None, description="Most concurrent sequences that still meet the latency targets.")
+    limit_at_target: TargetLimit | None = Field(
+        None, description="What stops one more sequence at the target: the per-user speed, the first-token time, or the KV cache (memory binds first)."
+    )
     compute_peak_tflops: float = Field(
         description="Dense 16-bit peak per GPU the compute times use: the catalog's BF16/FP16 figure, else its FP32 rate (a note says so)."
     )

@@ -101,7 +101,7 @@ def answer(turn: Turn) -> str:
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
         parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
-                                   per_user=number(r["decode_tokens_per_s_per_seq"]), bound=_bound(r))))  # fmt: skip
+                                   per_user=number(r["per_user_tokens_per_s"]), bound=_bound(r))))  # fmt: skip
     else:
         missed = target_missed(turn, args, r)
         parts += missed
@@ -109,6 +109,10 @@ def answer(turn: Turn) -> str:
         if r.get("max_concurrency_at_target") and not missed:
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
     parts = [choice] * bool(choice) + parts[:1] + setup_note + parts[1:]  # "should we use FP8?" is the question: its verdict first
+    if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
+        parts = [part for part in [squeeze_report(turn), *parts] if part]
+    elif asked != "concurrency":
+        parts += _squeeze_note(turn, r)
     parts += _details(turn, r)
     return _finish(turn, "\n\n".join(parts))
 
@@ -133,7 +137,7 @@ def _base_args(turn: Turn, model: str) -> dict:
     }
     _sequence_from_context(turn, args)
     target = s.frame.get("speed_target")
-    if isinstance(target, float):
+    if isinstance(target, float) and not turn.ask.observed_in_thread:  # a speed measured and asked about is not a target
         key = (
             "target_ttft_ms"
             if turn.ask.latency_target
@@ -173,12 +177,10 @@ def _targets(args: dict) -> Text | None:
 
 
 def _speed_lead(turn: Turn, r: dict) -> str:
-    if r["effective_batch"] > 1:  # many at once: each user's average (total ÷ users) beside the speed between prefills
-        return turn.text(serving_text("speed_lead_load", average=_per_user_figure(average_per_user(r)), per_user=number(r["decode_tokens_per_s_per_seq"]),
-                                      total=number(r["output_tokens_per_s_total"]), users=number(r["effective_batch"]), ttft=number(r["ttft_ms"]),
-                                      bound=_bound(r)))  # fmt: skip
-    return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), total=number(r["output_tokens_per_s_total"]),
-                         ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
+    if r["effective_batch"] > 1:  # many at once: one per-user figure, total ÷ users, so per user × users = total
+        return turn.text(serving_text("speed_lead_load", average=_per_user_figure(average_per_user(r)), total=number(r["output_tokens_per_s_total"]),
+                                      users=number(r["effective_batch"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
+    return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))
 
 
 def _per_user_figure(value: float) -> str:
@@ -187,26 +189,61 @@ def _per_user_figure(value: float) -> str:
 
 
 def average_per_user(r: dict) -> float:
-    """Output tokens/s each running request gets on average: the total shared by the requests in flight, so the
-    new prompts prefilled between decode steps are counted (per-user × users = total)."""
-    return r["output_tokens_per_s_total"] / max(r["effective_batch"], 1)
+    """Output tokens/s each running request gets: the estimator's one per-user definition (total ÷ requests in
+    flight, the new prompts prefilled between decode steps counted), so per-user × users = total."""
+    return r.get("per_user_tokens_per_s") or r["output_tokens_per_s_total"] / max(r["effective_batch"], 1)
+
+
+def _at_load(turn: Turn, args: dict, r: dict, batch: int) -> dict:
+    """The estimate ``r`` re-run with ``batch`` sequences in flight (``r`` itself when it already has that load)."""
+    if batch == r["effective_batch"]:
+        return r
+    return estimate(turn, {**args, "batch": max(batch, 1)}).result or r
 
 
 def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
-    """How many sequences of the stated length the KV cache holds, and the speeds when that many run."""
-    fits = r["max_batch_fits"]
-    full = r if r["effective_batch"] == fits else estimate(turn, {**args, "batch": fits}).result or r  # the speeds when that many run
-    lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}",
-               setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), engine=_engine_label(r["engine"]),
-               total=number(full["output_tokens_per_s_total"]), average=_per_user_figure(average_per_user(full)), per_user=number(full["decode_tokens_per_s_per_seq"]),
-               ttft=number(full["ttft_ms"]))  # fmt: skip
-    parts = [turn.text(lead)]
+    """How many users at once. With a per-user speed or first-token target, the most that meet it leads and the
+    KV-cache capacity follows as the second limit, naming the one that binds; without one, the KV cache's count."""
+    tokens = f"{r['prompt_tokens'] + r['output_tokens']:,}"
+    setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
+    full = _at_load(turn, args, r, r["max_batch_fits"])  # the speeds when every sequence that fits runs
+    fits = full["effective_batch"]  # a full batch's prefill activations take a little of the room one request leaves
     target = _targets(args)
-    if target is not None:
-        at_target = full.get("max_concurrency_at_target")
-        key = "concurrency_target_holds" if at_target else "concurrency_target_misses"
-        parts.append(turn.text(serving_text(key, target=target, at_target=number(at_target or 0))))
-    return parts
+    if target is None:
+        lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=tokens, setup=setup, engine=_engine_label(r["engine"]),
+                            total=number(full["output_tokens_per_s_total"]), average=_per_user_figure(average_per_user(full)),
+                            ttft=number(full["ttft_ms"]))  # fmt: skip
+        return [turn.text(lead), *_squeeze_note(turn, full)]
+    at_target = full.get("max_concurrency_at_target") or 0
+    if not at_target:
+        one = _at_load(turn, args, r, 1)
+        return [turn.text(serving_text("concurrency_target_misses", target=target, setup=setup, average=_per_user_figure(average_per_user(one)),
+                                       ttft=number(one["ttft_ms"]))), *what_reaches(turn, args, 1, None)]  # fmt: skip
+    held = _at_load(turn, args, r, at_target)
+    lead = serving_text("concurrency_at_target_lead", at_target=f"{at_target:,}", target=target, setup=setup, engine=_engine_label(r["engine"]),
+                        average=_per_user_figure(average_per_user(held)), total=number(held["output_tokens_per_s_total"]), ttft=number(held["ttft_ms"]))  # fmt: skip
+    limit = full.get("limit_at_target") or "kv_cache"
+    binds = serving_text(f"binds_{limit}", fits=f"{fits:,}", tokens=tokens, at_target=f"{at_target:,}", at_fits=_per_user_figure(average_per_user(full)))
+    return [turn.text(lead), turn.text(binds), *_squeeze_note(turn, held)]
+
+
+def _squeezed(r: dict, reported: bool = False) -> bool:
+    """A handful of sequences fit; in a slowdown report, also weights that take most of each card's memory."""
+    few = 0 < r["max_batch_fits"] <= WORDING.data["squeeze_max_sequences"]
+    crowded = r["weights_gb_per_gpu"] >= WORDING.data["squeeze_weights_share"] * r["memory_gb_per_gpu"] > 0
+    return few or (reported and crowded)
+
+
+def _squeeze_note(turn: Turn, r: dict) -> list[str]:
+    """Few sequences fit once the weights are loaded: the memory arithmetic per GPU, in the serving answer itself."""
+    return [turn.text(kv_squeeze_text(turn, r))] if _squeezed(r) else []
+
+
+def kv_squeeze_text(turn: Turn, r: dict) -> Text:
+    precision = (r.get("weights_format") or BASE_PRECISION).upper()
+    return serving_text("kv_squeeze", fits=f"{r['max_batch_fits']:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}", gpu=r["gpu"],
+                        memory=number(r["memory_gb_per_gpu"]), model=Text(**r["model_label"]), precision=precision,
+                        weights=number(r["weights_gb_per_gpu"]), free=number(r["kv_free_gb_per_gpu"], 2), per_seq=number(r["kv_gb_per_sequence"], 3))  # fmt: skip
 
 
 def _engine_label(engine_id: str) -> str:
@@ -400,7 +437,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
             return _error(turn, final)
         r = final.result
         lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
-                            per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
+                            per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
     return "\n\n".join([turn.text(lead), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
@@ -421,11 +458,11 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
         return []
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
     if at_target == 0:
-        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(r["decode_tokens_per_s_per_seq"]),
+        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(r["per_user_tokens_per_s"]),
                             ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
         return [turn.text(lead), *what_reaches(turn, args, 1, None)]
     lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
-                        per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), at_target=number(at_target))  # fmt: skip
+                        per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), at_target=number(at_target))  # fmt: skip
     return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
 
 
@@ -461,13 +498,13 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
         if not e.ok or (tp * copies, gpu) == (args.get("num_gpus"), args["gpu"]) and precision == args.get("precision"):
             continue
         options.append(serving_text("reaches_option", count=tp * copies, gpu=e.result["gpu"], plan=_plan(tp, copies),
-                                    precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["decode_tokens_per_s_per_seq"])))  # fmt: skip
+                                    precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["per_user_tokens_per_s"])))  # fmt: skip
         if len(options) == 3:
             break
     if not options and fastest is not None:
         r, precision = fastest
         return [turn.text(serving_text("reaches_nothing", count=r["num_gpus"], gpu=r["gpu"], plan=_plan(r["tp"], 1),
-                                       precision=(precision or BASE_PRECISION).upper(), per_user=number(r["decode_tokens_per_s_per_seq"])))]  # fmt: skip
+                                       precision=(precision or BASE_PRECISION).upper(), per_user=number(r["per_user_tokens_per_s"])))]  # fmt: skip
     if not options:
         return []
     listed = Text(en="; ".join(o.en for o in options), zh="；".join(o.zh for o in options))
@@ -520,6 +557,122 @@ def _details(turn: Turn, r: dict) -> list[str]:
         turn.assumptions.append(turn.text(serving_text("staggered")))
     turn.assumptions.append(turn.text(serving_text("prefill_rule")))
     return parts
+
+
+def checks_observed_speed(turn: Turn) -> bool:
+    """ "We see 15 tok/s per user with 32 users on 4 A100s, is that normal?": a measured speed to judge, with the
+    model and the card named."""
+    s = turn.slots
+    return "estimate_throughput" in turn.registry.names() and bool(turn.ask.observed_speed) and bool(s.models) and bool(s.gpus)
+
+
+def observed_verdict(turn: Turn) -> str:
+    """Normal, low or high: the measured per-user speed against the estimate at the stated load (the same per-user
+    definition), then why decode runs at that speed, then the levers to try."""
+    model = turn.model_reference()
+    if model is None:
+        return sizing.memory(turn)
+    args = _base_args(turn, model)
+    observed = turn.ask.observed_speed or 0.0
+    args.pop("target_tokens_per_s_per_user", None)  # the speed stated is the measurement, not a target
+    args.pop("target_ttft_ms", None)
+    users = turn.slots.concurrency or 1
+    args["batch"] = users
+    first = estimate(turn, args)
+    if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:
+        first = _fewest_that_fit(turn, args)
+    if not first.ok:
+        return _finish(turn, _error(turn, first))
+    r = first.result
+    expected = average_per_user(r)
+    band = WORDING.data["normal_band"]
+    kind = "low" if observed < expected * (1 - band) else "high" if observed > expected * (1 + band) else "normal"
+    figures = {"observed": number(observed), "expected": _per_user_figure(expected), "model": Text(**r["model_label"]),
+               "setup": serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), "engine": _engine_label(r["engine"]),
+               "users": f"{r['effective_batch']:,}", "prompt": f"{r['prompt_tokens']:,}", "output": f"{r['output_tokens']:,}"}  # fmt: skip
+    single = _at_load(turn, args, r, 1)
+    parts = [turn.text(serving_text(f"normal_verdict.{kind}", **figures)),
+             turn.text(serving_text("normal_why_bandwidth", weights=number(r["weights_gb_per_gpu"]), single=_per_user_figure(average_per_user(single)),
+                                    users=f"{r['effective_batch']:,}"))]  # fmt: skip
+    card = turn.catalog.find_gpu(r["gpu"])
+    if card is not None and card.bf16_tflops and card.bf16_tflops * 1e3 / card.bandwidth_gbs < WORDING.data["weak_prefill_flops_per_byte"]:
+        parts.append(turn.text(serving_text("normal_why_prefill", gpu=card.name, tflops=number(card.bf16_tflops), bandwidth=number(card.bandwidth_gbs),
+                                            ttft=number(r["ttft_ms"]))))  # fmt: skip
+    if turn.ask.reasoning_model:
+        parts.append(turn.text(serving_text("normal_why_reasoning")))
+    parts += _squeeze_note(turn, r)
+    parts.append(turn.text(serving_text("normal_levers")))
+    return _finish(turn, "\n\n".join([*parts, *_details(turn, r)]))
+
+
+def reports_serving_slowdown(turn: Turn) -> bool:
+    """A slowdown report about serving a named model on named cards: the memory left for the KV cache is checked first."""
+    s = turn.slots
+    return ("estimate_throughput" in turn.registry.names() and turn.ask.reports_serving and bool(s.models) and bool(s.gpus)
+            and task_of(turn)[0] == "inference")  # fmt: skip
+
+
+def squeeze_report(turn: Turn) -> str:
+    """Free memory per GPU after the weights → the sequences that fit at the stated context; when that is a handful
+    (or nothing fits), the cause with its arithmetic and what frees room, each with the sequences it makes fit."""
+    model = turn.model_reference()
+    if model is None:
+        return ""
+    args = {**_base_args(turn, model), "batch": 1}
+    args.pop("target_tokens_per_s_per_user", None)
+    args.pop("target_ttft_ms", None)
+    first = estimate(turn, args)
+    if first.does_not_fit:
+        found = turn.catalog.find_gpu(args["gpu"])
+        lead = serving_text("kv_squeeze_no_fit", model=turn.catalog.model(model).name if turn.catalog.find_model(model) else model,
+                            precision=(args.get("precision") or BASE_PRECISION).upper(), memory=number(found.memory_gb) if found else "?",
+                            gpu=_card_name(turn, args["gpu"]), count=args.get("num_gpus") or 1)  # fmt: skip
+        return "\n\n".join([turn.text(lead), *_squeeze_fixes(turn, args, None)])
+    if not first.ok or not _squeezed(first.result, reported=True):
+        return ""
+    r = first.result
+    return "\n\n".join([turn.text(kv_squeeze_text(turn, r)), *_squeeze_fixes(turn, args, r)])
+
+
+def _squeeze_fixes(turn: Turn, args: dict, r: dict | None) -> list[str]:
+    """Lower-bit weights, an FP8 KV cache, twice the GPUs in tensor parallel, a larger card: the sequences each fits."""
+    count = args.get("num_gpus") or 1
+    card = _card_name(turn, args["gpu"])
+    current = (r or {}).get("weights_format") or args.get("precision") or BASE_PRECISION
+    lower = "fp8" if _has_fp8(turn, args["gpu"]) and current not in ("fp8", "awq-int4") else "awq-int4"
+    trials: list[tuple[Text, dict]] = []
+    if current != lower:
+        trials.append((serving_text("fix_precision", precision=lower.upper(), count=count, gpu=card), {"precision": lower}))
+    if args.get("kv_precision") != "fp8" and r is not None:
+        trials.append((serving_text("fix_kv_fp8"), {"kv_precision": "fp8"}))
+    if count * 2 <= TP_SIZES[-1]:
+        trials.append((serving_text("fix_more_gpus", count=count * 2, gpu=card), {"num_gpus": count * 2, "tp": count * 2}))
+    here = turn.catalog.find_gpu(args["gpu"])
+    for gpu in WORDING.data["larger_cards"]:
+        bigger = turn.catalog.find_gpu(gpu)
+        if bigger is not None and here is not None and bigger.memory_gb > here.memory_gb:
+            trials.append((serving_text("fix_larger_card", count=count, gpu=bigger.name), {"gpu": gpu}))
+            break
+    options = []
+    for what, change in trials:
+        e = estimate(turn, {**args, **change})
+        if e.ok:
+            options.append(serving_text("kv_squeeze_option", what=what, fits=f"{e.result['max_batch_fits']:,}"))
+    if not options:
+        return []
+    listed = Text(en="; ".join(o.en for o in options), zh="；".join(o.zh for o in options))
+    return [turn.text(serving_text("kv_squeeze_fixes", options=listed))]
+
+
+def squeeze_first(handler: Callable[[Turn], str]) -> Callable[[Turn], str]:
+    """``handler`` (the troubleshooting checklist), led by the KV-cache squeeze when a serving slowdown shows one."""
+
+    def route(turn: Turn) -> str:
+        found = squeeze_report(turn) if reports_serving_slowdown(turn) else ""
+        rest = handler(turn)
+        return f"{found}\n\n{rest}" if found else rest
+
+    return route
 
 
 def _finish(turn: Turn, body: str) -> str:
