@@ -29,6 +29,7 @@ from advisor.nlu.money_words import (
     WAN_CONTEXT_AFTER,
     WAN_CONTEXT_BEFORE,
 )
+from advisor.nlu.phrases import phrase_table
 from advisor.nlu.time_words import HOURS, duration_unit
 
 
@@ -62,11 +63,9 @@ UNIT_AFTER = [
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.IGNORECASE)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
-    # a request RATE, not requests in flight: "50 QPS", "3k RPM", "20 req/s", "200 requests per minute", "200请求/秒"
-    ("request_rate", re.compile(_SPACE + r"(?:(?P<second>qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|(?:requests?|queries|calls)\s+(?:per|a|each|every)\s+sec\w*|(?:个|次)?\s*(?:请求|调用|查询)\s*/\s*秒|次\s*/\s*秒)"
-                                r"|(?P<minute>rpm|qpm|req(?:uest)?s?\s*/\s*min\w*|(?:requests?|queries|calls)\s+(?:per|a|each|every)\s+min\w*|(?:个|次)?\s*(?:请求|调用|查询)\s*/\s*分钟?|次\s*/\s*分钟?)"
-                                r"|(?P<hour>req(?:uest)?s?\s*/\s*h(?:ou)?r|(?:requests?|queries|calls)\s+(?:per|an?|each|every)\s+hour))(?![a-z])")),
-    ("requests", re.compile(_SPACE + r"(?:个|次)?\s*(?:请求|调用|查询|requests?|queries|calls)(?![a-z])")),  # a rate only after "每秒" (below)
+    # a request RATE, not requests in flight ("50 QPS", "200请求/秒"); a count of requests is one only after a period
+    ("request_rate", phrase_table("request_rate_unit").pattern),
+    ("requests", phrase_table("request_count_unit").pattern),
     ("users", re.compile(r"-(?:person|member|strong)(?![a-z])|" + _SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|engineers|devs|developers|researchers|students|analysts|scientists|at\s+once|at\s+a\s+time|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学|柜|房|架)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?|workstations?|rigs?)(?![a-z]))")),
     ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
@@ -74,10 +73,6 @@ UNIT_AFTER = [
 ]
 PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
 DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
-# "每秒200个请求", "一分钟3000次调用": the period said before the count makes it a rate
-RATE_PERIOD_BEFORE = re.compile(r"(?:每|一)\s*(?P<period>秒钟?|分钟|小时)\s*(?:大概|大约|约|有|来|进来|会有|能有|差不多|峰值|高峰|最多|要|需要|能|会|得|处理|承载|接入|接|支撑|扛|跑)*\s*$")
-# "QPS 20", "RPM大概3000", "request rate of 50/s": the rate's name said before the number
-RATE_NAME_BEFORE = re.compile(r"(?:(?P<second>qps|rps|每秒请求数?|请求速率|请求率|(?<![a-z])request\s+rate|arrival\s+rate)|(?P<minute>rpm|qpm|每分钟请求数?))\s*(?:峰值|高峰|peak|大概|大约|约|有|是|在|能到|要|达到|差不多|of|is|at|around|about|=|:|~)*\s*$")
 SECONDS_PER = {"second": 1.0, "minute": 60.0, "hour": 3600.0}
 USERS_BEFORE = re.compile(r"(?:用户数|用户量|人数|并发数|并发量|并发|同时在线|(?<![a-z])concurrency)\s*(?:也就|就|大概|大约|约|有|是|在|差不多|最多|顶多|撑死|能到|要|is|of|=|:)*\s*(?:about|around|~)?\s*$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只在)白天|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
@@ -137,13 +132,12 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         if kind == "power_kw":
             return Value(start, stop, "power_kw", value, "kW", surface)
         if kind == "request_rate":
-            period = next(p for p in SECONDS_PER if match.group(p))
-            return request_rate(start, stop, value, period, surface)
+            return request_rate(start, stop, value, next(p for p in SECONDS_PER if match.group(p)), surface)
         if kind == "requests":
-            per = RATE_PERIOD_BEFORE.search(before)
-            if per is None:
+            period = phrase_table("request_rate_period").ending_at(text, start)
+            if period is None:
                 continue  # "200个请求" with no period: not a rate
-            return request_rate(start, stop, value, _period_word(per.group("period")), surface)
+            return request_rate(start, stop, value, period.label, surface)
         if kind == "latency_seconds":  # "首token 1秒以内", "ttft under 2s": kept in milliseconds like "300ms"
             return Value(start, stop, "latency", value * 1000, "", surface)
         return Value(start, stop, kind, value, "", surface)
@@ -161,9 +155,9 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         return money_value(text, start - len(symbol), end, value, True, symbol=symbol)
     if symbol or (BUDGET_BEFORE.search(before) and value >= 100):  # "预算5000", "budget 5000": an amount
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
-    named_rate = RATE_NAME_BEFORE.search(text, max(0, start - 24), start)
+    named_rate = phrase_table("request_rate_name").ending_at(text, start)
     if named_rate:  # "QPS 20", "rpm大概3000"
-        return request_rate(start, end, value, "second" if named_rate.group("second") else "minute", raw)
+        return request_rate(start, end, value, named_rate.label, raw)
     if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|lakh|crore|\dt$", raw):
         return magnitude_value(text, start, end, raw, value)
     if USERS_BEFORE.search(text, max(0, start - 24), start):  # "用户数大概五十个", "concurrency is 40"
@@ -176,10 +170,6 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
 def request_rate(start: int, end: int, value: float, period: str, surface: str) -> Value:
     """Requests arriving per second/minute/hour, kept per second; the unit says how the user wrote it."""
     return Value(start, end, "request_rate", value / SECONDS_PER[period], f"requests/{period}", surface)
-
-
-def _period_word(word: str) -> str:
-    return "second" if word.startswith("秒") else "minute" if word.startswith("分") else "hour"
 
 
 def _energy_price_before(text: str, start: int) -> bool:

@@ -16,14 +16,11 @@ from advisor.name_matcher import matcher_for, normalize_text
 from advisor.nlu.count_words import (
     BATCH,
     BUY_BEFORE,
-    CARDS_AFTER_SERVERS,
     CONTEXT_SETTING,
-    DIGITS_OF_THEM,
     EPOCHS,
     GPUS_PER_NODE,
     MFU,
     NODES_OF_GPUS,
-    OF_THEM,
     OTHER_SETTING,
     PARALLEL,
     PUE,
@@ -53,6 +50,7 @@ from advisor.nlu.money_words import (
     YUAN_AND_JIAO,
 )
 from advisor.nlu.number_values import DAILY_BEFORE, Value, money_value, number_value
+from advisor.nlu.phrases import phrase_table
 from advisor.nlu.time_words import time_values
 from knowledge.catalog import Catalog
 from tools.quantities import CHINESE_DIGITS, find_numbers, parse_number
@@ -152,8 +150,8 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         claim(Value(match.start(), match.end(), "pue", float(match.group("n")), "", match.group()))
     for match in GPUS_PER_NODE.finditer(text):  # "8 per node": the cards in each server
         claim(Value(match.start(), match.end(), "count_gpu", float(match.group("n")), "", match.group()))
-    for match in (*CARDS_AFTER_SERVERS.finditer(text), *DIGITS_OF_THEM.finditer(text)):  # "4 nodes of 8", "8 of them"
-        claim(Value(match.start("n"), match.end("n"), "count_gpu", float(match.group("n")), "", match.group("n")))
+    for match in (*phrase_table("cards_after_servers").find_all(text), *phrase_table("digits_of_them").find_all(text)):  # "4 nodes of 8", "8 of them"
+        claim(Value(match.number_start, match.number_end, "count_gpu", float(match.number), "", match.number))
     for match in NODES_OF_GPUS.finditer(text):  # "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers
         servers = WORD_NUMBERS.get(match.group("servers")) or float(match.group("servers"))
         claim(Value(match.start(), match.end(), "count_gpu", float(servers) * float(match.group("per")), "", match.group()))
@@ -215,7 +213,7 @@ def _scan(text: str, catalog: Catalog) -> list[Value]:
         for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
             value = number_value(text, match.start(), match.end(), word, float(count), words_only=True)
             gap = BEFORE_CARD.match(text, match.end()).end()
-            cards = gap in gpu_starts or (count > 1 and (BUY_BEFORE.search(text, 0, match.start()) or OF_THEM.match(text, match.end())))
+            cards = gap in gpu_starts or (count > 1 and (BUY_BEFORE.search(text, 0, match.start()) or phrase_table("of_them").at(text, match.end())))
             if value is None and cards:  # "two l40s", "buy two", "two of them"
                 value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)
             elif value is None and count > 1 and word.isalpha() and ENDS_MESSAGE.match(text, match.end()):  # "and with four?"
