@@ -8,14 +8,21 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.name_matcher import normalize_text
 from advisor.nlu.facets import cue_pattern
 from knowledge.bilingual import Phrases
 
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
-Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning"]
+Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count"]
+
+
+class ExceptedCues(Phrases):
+    """Cue words that do not count when the next word begins with one of ``not_before`` (``skipping`` may come between)."""
+
+    not_before: list[str] = Field(min_length=1)
+    skipping: list[str] = Field(default_factory=list)
 
 
 class AskCues(BaseModel):
@@ -29,12 +36,21 @@ class AskCues(BaseModel):
     rental_price: Phrases
     hyperscaler: Phrases
     owning: Phrases
+    asks_why: Phrases
+    asks_count: ExceptedCues
 
 
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
     table = AskCues.model_validate(yaml.safe_load(CUES_FILE.read_text(encoding="utf-8")))
-    return {flag: cue_pattern(getattr(table, flag)) for flag in AskCues.model_fields}
+    patterns = {}
+    for flag in AskCues.model_fields:
+        cues = getattr(table, flag)
+        if isinstance(cues, ExceptedCues):
+            patterns[flag] = cue_pattern(cues, cues.not_before, cues.skipping)
+        else:
+            patterns[flag] = cue_pattern(cues)
+    return patterns
 
 
 def says(flag: Flag, *texts: str) -> bool:

@@ -22,6 +22,7 @@ from sklearn.linear_model import LogisticRegression
 
 from advisor.name_matcher import normalize_text
 from advisor.nlu.corpus import TASKS, Corpus
+from advisor.nlu.cues import says
 from advisor.nlu.features import words
 from advisor.nlu.frame import Frame
 from advisor.nlu.pipeline import PIPELINE
@@ -38,12 +39,6 @@ CONVERSATION_WEIGHT = PIPELINE.continue_thread.conversation_weight
 # What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
 # A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
-# "why so much?", "这个数怎么算的": a question about the answer just given, which changes nothing in it
-# Not "assume 35% MFU" / "假设MFU 40%": that states a value; "what did you assume" asks about the answer.
-ASKS_WHY = re.compile(
-    r"\b(?:why|how come|where (?:does|do|did)|how did you|how do you get|break (?:it|that|this) down|assumptions?|(?:you|did)\s+assum\w*)\b"
-    r"|为什么|为啥|怎么算|怎么来的|咋算|咋来的|依据|(?:什么|哪些|啥)假设|假设(?:是|了什么|条件)|拆开"
-)
 # "btw, in general…", "顺便问下，一般来说…": the message says it steps aside from the open question
 ASIDE = re.compile(r"\b(?:btw|by the way|unrelated|side question|off[- ]topic|in general|generally speaking|as a rule)\b|顺便|顺带|另外问|题外话|插一句|跑个题|一般来说|通常来说|一般而言")
 # "if i drop max_model_len to 16k…", "would switching to 8-bit adam fix it", "我把batch调小…": the user proposes a change to their own setup
@@ -51,14 +46,6 @@ PROPOSES_CHANGE = re.compile(
     r"\b(?:if|should|can|could|would|will)\s+(?:i|we)\s+(?:just\s+)?(?:set|drop|lower|raise|increase|decrease|reduce|bump|cut|halve|double|switch|turn|enable|disable|change|use|add)\b"
     r"|\b(?:would|will|does|do|could|can|should)\s+(?:just\s+)?(?:setting|dropping|lowering|raising|increasing|decreasing|reducing|bumping|cutting|halving|doubling|switching|turning|enabling|disabling|changing|using|adding|moving|upgrading)\b"
     r"|(?:我|我们|咱)(?:把|将)|(?:设成|改成|改用|换用|换成?|调到|调成|降到|调小|调大|改为|设为|打开|关掉|关了|开了).{0,8}(?:行|能|会|够|可以|有用|管用)"
-)
-# "how many would it take", "要几台": the count is what is asked, so a count held from earlier turns is no limit.
-# Not "how many users / tokens / days", which ask for a load, a speed or a time.
-ASKS_COUNT = re.compile(
-    r"\bhow many\b(?!\s+(?:more\s+)?(?:tokens?|tok|users?|people|requests?|concurrent|sessions?|queries|hours?|days?|weeks?|months?|years?|"
-    r"gb|gigs?|params?|parameters|layers|steps|epochs|kwh|watts?|dollars|bucks|tflops|seconds?|minutes?))|"
-    r"(?:几|多少)(?:张|台|块|卡|个节点|个?gpu|个?节点)",
-    re.IGNORECASE,
 )
 # Thanks and acknowledgements: a "greeting" reading without one is more likely a statement about the open question.
 COURTESY = re.compile(
@@ -92,10 +79,6 @@ ON_THAT_SETUP = re.compile(
 )
 # "is vllm or ollama the better call", "zero2还是zero3": a choice between values, asked of the advisor.
 CHOICE = re.compile(r"\b(?:or|vs\.?|versus)\b|还是|或者|或是|二选一|选哪")
-
-
-def asks_count(text: str) -> bool:
-    return bool(ASKS_COUNT.search(normalize_text(text)))
 
 
 def compares_with(reading: Reading) -> bool:
@@ -135,7 +118,7 @@ class ContinuationModel:
         stated = as_follow_up.names()
         text = reading.text.strip()
         lowered = text.lower()
-        courteous, asks_why, compares = bool(COURTESY.search(lowered)), bool(ASKS_WHY.search(lowered)), compares_with(reading)
+        courteous, asks_why, compares = bool(COURTESY.search(lowered)), says("asks_why", text), compares_with(reading)
         probabilities = reading.probabilities
         features = {
             f"open={task}": 1.0,
