@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.nlu.cues import says
+from advisor.nlu.cues import dialogue_cue, says
 
 
 @pytest.mark.parametrize(
@@ -39,3 +39,23 @@ def test_asks_why(message, expected):
 )
 def test_asks_count(message, expected):
     assert says("asks_count", message) is expected
+
+
+@pytest.mark.parametrize(
+    ("cue", "message", "expected"),
+    [
+        ("aside", "unrelated, but is nvlink worth it in general?", True),
+        ("aside", "题外话，国产卡现在怎么样", True),
+        ("courtesy", "cheers, that makes sense", True),
+        ("courtesy", "辛苦了，学到了", True),
+        ("courtesy", "IT负载是多少", False),  # an English cue touching Chinese is no word of its own
+        ("refers_back", "is that still true with zero-3?", True),
+        ("refers_back", "16台B200整机的IT负载是多少", False),
+        ("refers_back", "换成fp8的话会不会更快", True),
+        ("choice", "vllm or sglang for this?", True),
+        ("choice", "zero2还是zero3", True),
+        ("choice", "a 70b model on origin servers", False),
+    ],
+)
+def test_dialogue_cues(cue, message, expected):
+    assert dialogue_cue(cue, message) is expected

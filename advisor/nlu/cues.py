@@ -57,3 +57,37 @@ def says(flag: Flag, *texts: str) -> bool:
     """Whether any of ``texts`` carries a cue of ``flag``."""
     pattern = _patterns()[flag]
     return any(pattern.search(normalize_text(text)) for text in texts if isinstance(text, str))
+
+
+DIALOGUE_CUES_FILE = Path(__file__).parent / "data" / "dialogue_cues.yaml"
+DialogueCue = Literal["aside", "courtesy", "refers_back", "choice"]
+
+
+class DialogueCues(BaseModel):
+    """The cue words of the continuation model's features (``data/dialogue_cues.yaml``), in both languages."""
+
+    model_config = ConfigDict(extra="forbid")
+    aside: Phrases
+    courtesy: Phrases
+    refers_back: Phrases
+    choice: Phrases
+
+
+@lru_cache(maxsize=1)
+def _dialogue_patterns() -> dict[str, re.Pattern[str]]:
+    table = DialogueCues.model_validate(yaml.safe_load(DIALOGUE_CUES_FILE.read_text(encoding="utf-8")))
+    patterns = {}
+    for cue in DialogueCues.model_fields:
+        phrases = getattr(table, cue)
+        english, chinese = (_alternatives(phrases.en), _alternatives(phrases.zh))
+        patterns[cue] = re.compile(rf"\b(?:{english})\b|{chinese}")  # \b counts Chinese characters as letters too
+    return patterns
+
+
+def _alternatives(cues: list[str]) -> str:
+    return "|".join(re.escape(cue.lower()) for cue in sorted(cues, key=len, reverse=True))
+
+
+def dialogue_cue(cue: DialogueCue, text: str) -> bool:
+    """Whether ``text`` (as written, lower-cased) carries a cue word of ``cue``."""
+    return isinstance(text, str) and bool(_dialogue_patterns()[cue].search(text.lower()))
