@@ -32,7 +32,6 @@ MFU = re.compile(
 )
 # "PUE 1.3", "PUE按1.5算", "a PUE of 1.4": a facility's power usage effectiveness (always between 1 and 3)
 PUE = re.compile(r"(?<![a-z])pue[^\d\n,，。;；]{0,8}?(?P<n>[12](?:\.\d{1,2})?)(?![\d.%])")
-BUY_BEFORE = re.compile(r"(?<![a-z])(?:buy|buying|get|getting|rent|renting|order|grab|add|adding)\s+$")  # "buy two for $3.6k": two cards
 GPUS_PER_NODE = re.compile(r"(?<![\d.])(?P<n>\d{1,2})\s*(?:gpus?\s+|cards?\s+)?(?:per|each|a|/)\s*(?:node|server|box|machine|host)(?![a-z])")
 NODES_OF_GPUS = re.compile(
     r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"

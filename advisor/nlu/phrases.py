@@ -174,6 +174,14 @@ def _file() -> PhraseFile:
     return PhraseFile.model_validate(yaml.safe_load(PHRASES_FILE.read_text(encoding="utf-8")))
 
 
+def word_at(text: str, position: int, words: str, after_spaces: bool = True) -> int | None:
+    """Where the longest word of the list ``words`` written at ``position`` (after any spaces) ends, else ``None``."""
+    start = position
+    while after_spaces and start < len(text) and text[start].isspace():
+        start += 1
+    return max((start + len(word) for word in _file().words[words] if text.startswith(word, start)), default=None)
+
+
 @lru_cache(maxsize=None)
 def phrase_table(name: str) -> PhraseTable:
     """The table ``name`` of value_phrases.yaml, compiled once."""

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 from advisor.nlu.count_words import (
     BATCH,
-    BUY_BEFORE,
     CONTEXT_SETTING,
     EPOCHS,
     GPUS_PER_NODE,
@@ -140,7 +139,7 @@ def word_numbers(scan: Scan) -> None:
         for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
             value = number_value(text, match.start(), match.end(), word, float(count), words_only=True)
             gap = BEFORE_CARD.match(text, match.end()).end()
-            cards = gap in gpu_starts or (count > 1 and (BUY_BEFORE.search(text, 0, match.start()) or phrase_table("of_them").at(text, match.end())))
+            cards = gap in gpu_starts or (count > 1 and (phrase_table("buy_before").ending_at(text, match.start()) or phrase_table("of_them").at(text, match.end())))
             if value is None and cards:
                 value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)
             elif value is None and count > 1 and word.isalpha() and ENDS_MESSAGE.match(text, match.end()):
