@@ -49,14 +49,14 @@ class Value:
 # Units written right after a number (the number's end is where matching starts).
 _SPACE = r"[\s]*"
 UNIT_AFTER = [
-    ("rate", re.compile(_SPACE + r"\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
-    ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
-    ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
-    ("power_kw", re.compile(_SPACE + r"(?:kw|kilowatts?|千瓦)(?![a-z时])")),  # "20 kW rack", "单柜8kW" (not kWh, a price)
-    ("power_mw", re.compile(_SPACE + r"(?:mw|megawatts?|兆瓦)(?![a-z时])")),
+    ("rate", phrase_table("token_rate_unit").pattern),
+    ("latency", phrase_table("latency_unit").pattern),
+    ("latency_seconds", phrase_table("latency_seconds_unit").pattern),
+    ("power_kw", phrase_table("power_kw_unit").pattern),  # "20 kW rack", "单柜8kW" (not kWh, a price)
+    ("power_mw", phrase_table("power_mw_unit").pattern),
     ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元|£|gbp|p|pence)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑|rupees?|inr)(?![a-z])")),
-    ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
+    ("percent", phrase_table("percent_unit").pattern),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.IGNORECASE)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
@@ -65,7 +65,7 @@ UNIT_AFTER = [
     ("requests", phrase_table("request_count_unit").pattern),
     ("users", re.compile(r"-(?:person|member|strong)(?![a-z])|" + _SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|engineers|devs|developers|researchers|students|analysts|scientists|at\s+once|at\s+a\s+time|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学|柜|房|架)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?|workstations?|rigs?)(?![a-z]))")),
-    ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
+    ("daily", phrase_table("daily_unit").pattern),
     ("duration", re.compile(r"[\s-]*(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
 SECONDS_PER = {"second": 1.0, "minute": 60.0, "hour": 3600.0}

@@ -9,6 +9,8 @@ or a count is a line of data, not a new regular expression. A template is tokens
 - a token ending in ``?`` may be left out, one ending in ``*`` may repeat;
 - ``>``: what follows it must come next but is not part of the phrase.
 
+A table's ``not_before`` lists what may not come right after any of its phrases.
+
 Words written in letters keep to whole words; tokens both written in letters or digits need a space between them,
 any other pair may be written together ("200请求/秒") or apart ("200 req / s").
 """
@@ -36,6 +38,7 @@ class PhraseTableEntry(BaseModel):
     place: Place = Field(description="after: written right after the number; before: ends where the number starts; anywhere: found in the text.")
     window: int = Field(24, gt=0, description="Characters before the number a 'before' phrase is looked for in.")
     phrases: dict[str, list[str]] = Field(min_length=1, description="Label → templates; a match says which label it is.")
+    not_before: list[str] = Field(default_factory=list, description="What may not come right after a phrase: '20 kW' is power, '20 kWh' is not.")
 
 
 class PhraseFile(BaseModel):
@@ -80,6 +83,7 @@ class PhraseTable:
 
     def __init__(self, name: str, entry: PhraseTableEntry, words: dict[str, list[str]]):
         self.name, self.place, self.window = name, entry.place, entry.window
+        self.not_before = entry.not_before
         self._numbers: list[str] = []
         groups = []
         for label, templates in entry.phrases.items():
@@ -117,6 +121,8 @@ class PhraseTable:
         taken, _, ahead = template.partition(" > ")
         guard_start = self.place != "after"  # right after a number ("3krpm") the number's own letters come first
         pattern, last = self._sequence(taken.split(), words, guard_start)
+        if self.not_before:
+            pattern += "(?!" + "|".join(re.escape(word) for word in self.not_before) + ")"
         if ahead:
             following, _ = self._sequence(ahead.split(), words, guard_start=False, before=last)
             pattern += f"(?={following})"
