@@ -125,6 +125,6 @@ def test_an_extractor_listed_twice_is_refused(tmp_path):
 
 
 def test_keywords_of_equal_length_claim_in_one_order_every_run(catalog):
-    """"pcie版" and "pci-e" are both five characters; the tie used to follow the hash seed of the process."""
+    """ "pcie版" and "pci-e" are both five characters; the tie used to follow the hash seed of the process."""
     [form] = run(normalize_text("SXM版还是PCIe版"), catalog, ["keywords"])[1:]
     assert (form.value, form.surface) == ("pcie", "pcie版")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -35,10 +35,14 @@ TOKEN_SHAPE = r"^(?:\{[a-z_]+\}|#\d|<end>|[^\s{}#<>]+)[?*]?$"
 
 class PhraseTableEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    place: Place = Field(description="after: written right after the number; before: ends where the number starts; anywhere: found in the text.")
+    place: Place = Field(
+        description="after: written right after the number; before: ends where the number starts; anywhere: found in the text."
+    )
     window: int = Field(24, gt=0, description="Characters before the number a 'before' phrase is looked for in.")
     phrases: dict[str, list[str]] = Field(min_length=1, description="Label → templates; a match says which label it is.")
-    not_before: list[str] = Field(default_factory=list, description="What may not come right after a phrase: '20 kW' is power, '20 kWh' is not.")
+    not_before: list[str] = Field(
+        default_factory=list, description="What may not come right after a phrase: '20 kW' is power, '20 kWh' is not."
+    )
 
 
 class PhraseFile(BaseModel):
@@ -128,7 +132,9 @@ class PhraseTable:
             pattern += f"(?={following})"
         return pattern
 
-    def _sequence(self, parts: list[str], words: dict[str, list[str]], guard_start: bool, before: _Token | None = None) -> tuple[str, _Token]:
+    def _sequence(
+        self, parts: list[str], words: dict[str, list[str]], guard_start: bool, before: _Token | None = None
+    ) -> tuple[str, _Token]:
         tokens = [self._token(part, words, first=guard_start and i == 0, last=i == len(parts) - 1) for i, part in enumerate(parts)]
         pattern, previous, joined = "", before, False
         for i, token in enumerate(tokens):
@@ -188,7 +194,7 @@ def word_at(text: str, position: int, words: str, after_spaces: bool = True) -> 
     return max((start + len(word) for word in _file().words[words] if text.startswith(word, start)), default=None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def phrase_table(name: str) -> PhraseTable:
     """The table ``name`` of value_phrases.yaml, compiled once."""
     data = _file()

@@ -16,12 +16,12 @@ from pathlib import Path
 from advisor import language
 from advisor.nlu import corpus as corpus_module
 from advisor.nlu.corpus import Corpus
+from advisor.nlu.cues import CUES_FILE, DIALOGUE_CUES_FILE
 from advisor.nlu.dialogue import train_continuation
 from advisor.nlu.entity_words import ENTITIES_FILE
-from advisor.nlu.cues import CUES_FILE, DIALOGUE_CUES_FILE
-from advisor.nlu.phrases import PHRASES_FILE
 from advisor.nlu.model import UnderstandingModel
 from advisor.nlu.number_values import Value
+from advisor.nlu.phrases import PHRASES_FILE
 from advisor.nlu.pipeline import PIPELINE, PIPELINE_FILE
 from advisor.nlu.reading import Reading, read_message, retagged
 from advisor.nlu.values import find_values

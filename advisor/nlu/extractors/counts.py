@@ -33,7 +33,7 @@ PARALLEL_WORD_KIND = {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp",
 
 @extractor("parallel_degrees")
 def parallel_degrees(scan: Scan) -> None:
-    """"tp=4", "pipeline parallel 2", "张量并行8"."""
+    """ "tp=4", "pipeline parallel 2", "张量并行8"."""
     for match in PARALLEL.finditer(scan.text):
         kind = match.group("kind") or PARALLEL_WORD_KIND[match.group("word")[0]]
         scan.claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))
@@ -41,7 +41,7 @@ def parallel_degrees(scan: Scan) -> None:
 
 @extractor("context_settings")
 def context_settings(scan: Scan) -> None:
-    """"max-model-len is set to 32768": a length, whatever its size."""
+    """ "max-model-len is set to 32768": a length, whatever its size."""
     for match in CONTEXT_SETTING.finditer(scan.text):
         scale = 1024 if match.group("k") else 1
         surface = scan.text[match.start("n") : match.end()]
@@ -56,7 +56,7 @@ def batch_sizes(scan: Scan) -> None:
 
 @extractor("mfu")
 def mfu(scan: Scan) -> None:
-    """"40% MFU", "mfu of 0.35": kept in percent."""
+    """ "40% MFU", "mfu of 0.35": kept in percent."""
     for match in MFU.finditer(scan.text):
         share = float(match.group("fraction")) * 100 if match.group("fraction") else float(match.group("pct") or match.group("pct_after"))
         scan.claim(Value(match.start(), match.end(), "mfu", share, "%", match.group()))
@@ -70,21 +70,21 @@ def pue(scan: Scan) -> None:
 
 @extractor("gpus_per_node")
 def gpus_per_node(scan: Scan) -> None:
-    """"8 per node": the cards in each server."""
+    """ "8 per node": the cards in each server."""
     for match in GPUS_PER_NODE.finditer(scan.text):
         scan.claim(Value(match.start(), match.end(), "count_gpu", float(match.group("n")), "", match.group()))
 
 
 @extractor("cards_in_words")
 def cards_in_words(scan: Scan) -> None:
-    """"4 nodes of 8", "8 of them": a bare number the words around it make a count of cards (phrase tables)."""
+    """ "4 nodes of 8", "8 of them": a bare number the words around it make a count of cards (phrase tables)."""
     for match in (*phrase_table("cards_after_servers").find_all(scan.text), *phrase_table("digits_of_them").find_all(scan.text)):
         scan.claim(Value(match.number_start, match.number_end, "count_gpu", float(match.number), "", match.number))
 
 
 @extractor("nodes_of_gpus")
 def nodes_of_gpus(scan: Scan) -> None:
-    """"two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers."""
+    """ "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers."""
     for match in NODES_OF_GPUS.finditer(scan.text):
         servers = WORD_NUMBERS.get(match.group("servers")) or float(match.group("servers"))
         scan.claim(Value(match.start(), match.end(), "count_gpu", float(servers) * float(match.group("per")), "", match.group()))
@@ -92,7 +92,7 @@ def nodes_of_gpus(scan: Scan) -> None:
 
 @extractor("servers_of_named_cards")
 def servers_of_named_cards(scan: Scan) -> None:
-    """"two 8-GPU L40S servers": two servers."""
+    """ "two 8-GPU L40S servers": two servers."""
     for match in SERVERS_OF_NAMED_CARDS.finditer(scan.text):
         servers = match.group("servers")
         scan.claim(Value(match.start(), match.end(), "count_server", float(WORD_NUMBERS.get(servers) or servers), "", servers))
@@ -107,14 +107,14 @@ def epochs(scan: Scan) -> None:
 
 @extractor("other_settings")
 def other_settings(scan: Scan) -> None:
-    """"num_workers=8": a setting the advisor has no slot for; its number is nobody's batch or count."""
+    """ "num_workers=8": a setting the advisor has no slot for; its number is nobody's batch or count."""
     for match in OTHER_SETTING.finditer(scan.text):
         scan.block(match.start(), match.end())
 
 
 @extractor("times_count")
 def times_count(scan: Scan) -> None:
-    """"x8", "×4": a count of cards."""
+    """ "x8", "×4": a count of cards."""
     for match in TIMES_COUNT.finditer(scan.text):
         scan.claim(Value(match.start(), match.end(), "count_gpu", float(match.group(1)), "", match.group()))
 
@@ -125,7 +125,13 @@ def numbers(scan: Scan) -> None:
     text, gpu_starts = scan.text, scan.gpu_starts()
     for number in find_numbers(text):
         value = number_value(text, number.start, number.end, number.text, number.value)
-        if value is not None and value.kind == "number" and value.value.is_integer() and 1 <= value.value <= 1024 and BEFORE_CARD.match(text, value.end).end() in gpu_starts:
+        if (
+            value is not None
+            and value.kind == "number"
+            and value.value.is_integer()
+            and 1 <= value.value <= 1024
+            and BEFORE_CARD.match(text, value.end).end() in gpu_starts
+        ):
             value = replace(value, kind="count_gpu")  # "16 H100s total": a count of the card named right after it
         if value is not None:
             scan.claim(value)
@@ -139,7 +145,9 @@ def word_numbers(scan: Scan) -> None:
         for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
             value = number_value(text, match.start(), match.end(), word, float(count), words_only=True)
             gap = BEFORE_CARD.match(text, match.end()).end()
-            cards = gap in gpu_starts or (count > 1 and (phrase_table("buy_before").ending_at(text, match.start()) or phrase_table("of_them").at(text, match.end())))
+            cards = gap in gpu_starts or (
+                count > 1 and (phrase_table("buy_before").ending_at(text, match.start()) or phrase_table("of_them").at(text, match.end()))
+            )
             if value is None and cards:
                 value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)
             elif value is None and count > 1 and word.isalpha() and ENDS_MESSAGE.match(text, match.end()):

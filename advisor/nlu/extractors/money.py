@@ -24,12 +24,16 @@ def unit_prices(scan: Scan) -> None:
 def tenths(scan: Scan) -> None:
     for match in TENTHS.finditer(scan.text):
         digit = match.group("n")
-        scan.claim(Value(match.start(), match.end(), "percent", 10.0 * (int(digit) if digit.isdigit() else CHINESE_DIGITS[digit]), "%", match.group()))
+        scan.claim(
+            Value(
+                match.start(), match.end(), "percent", 10.0 * (int(digit) if digit.isdigit() else CHINESE_DIGITS[digit]), "%", match.group()
+            )
+        )
 
 
 @extractor("discounts")
 def discounts(scan: Scan) -> None:
-    """"6折", "8.5折", "八五折" are tenths paid; "20% off" a share taken off. Kept as the share off."""
+    """ "6折", "8.5折", "八五折" are tenths paid; "20% off" a share taken off. Kept as the share off."""
     for match in DISCOUNT.finditer(scan.text):
         pay = match.group("pay")
         paid = parse_number(pay) if pay else None
@@ -45,7 +49,7 @@ def unit_before_price(scan: Scan) -> None:
 
 @extractor("jiao_and_fen")
 def jiao_and_fen(scan: Scan) -> None:
-    """"六毛五一度", "电价七毛五": a price per kWh in jiao and fen."""
+    """ "六毛五一度", "电价七毛五": a price per kWh in jiao and fen."""
     for match in JIAO_AND_FEN.finditer(scan.text):
         amount = parse_number(match.group("jiao")) / 10 + parse_number(match.group("fen") or "0") / 100
         per_kwh = PER_KWH_AFTER.match(scan.text, match.end())
@@ -54,7 +58,7 @@ def jiao_and_fen(scan: Scan) -> None:
 
 @extractor("yuan_and_jiao")
 def yuan_and_jiao(scan: Scan) -> None:
-    """"1块5", "一块八毛" are ¥1.5 and ¥1.8, not one card and a five; "3块2一度" a price per kWh."""
+    """ "1块5", "一块八毛" are ¥1.5 and ¥1.8, not one card and a five; "3块2一度" a price per kWh."""
     for match in YUAN_AND_JIAO.finditer(scan.text):
         amount = parse_number(match.group("yuan")) + parse_number(match.group("jiao")) / 10
         per_kwh = PER_KWH_AFTER.match(scan.text, match.end())

@@ -14,12 +14,14 @@ from advisor.nlu.scan import Scan, extractor
 PCI_ADDRESS = re.compile(r"(?<![0-9a-f])(?:pci:)?[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?(?![0-9a-f])")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
 NUMBER_NAME_AND_COUNT = re.compile(r"(?<![\d.a-z])(?P<name>\d{4})(?P<n>\d{1,2})\s*(?:张|块)?\s*(?:卡|显卡)")
-NEGATED = re.compile(r"(?:不|不做|不搞|不用|不需要|没有|无需|(?<![a-z])(?:not|no|without|never|don'?t|won'?t|isn'?t)\s+(?:do(?:ing)?\s+|any\s+)?)$")
+NEGATED = re.compile(
+    r"(?:不|不做|不搞|不用|不需要|没有|无需|(?<![a-z])(?:not|no|without|never|don'?t|won'?t|isn'?t)\s+(?:do(?:ing)?\s+|any\s+)?)$"
+)
 
 
 @extractor("pci_addresses")
 def pci_addresses(scan: Scan) -> None:
-    """"00000000:3b:00.0" in an nvidia-smi row holds no quantity ("3b" is no model size)."""
+    """ "00000000:3b:00.0" in an nvidia-smi row holds no quantity ("3b" is no model size)."""
     for address in PCI_ADDRESS.finditer(scan.text):
         scan.block(address.start(), address.end())
 
@@ -49,7 +51,7 @@ def catalog_names(scan: Scan) -> None:
 
 @extractor("number_name_and_count")
 def number_name_and_count(scan: Scan) -> None:
-    """"40908卡": a 4090, then 8 cards."""
+    """ "40908卡": a 4090, then 8 cards."""
     text = scan.text
     for match in NUMBER_NAME_AND_COUNT.finditer(text):
         named = matcher_for(scan.catalog).scan(match.group("name"))
