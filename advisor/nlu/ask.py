@@ -23,7 +23,6 @@ from advisor.nlu.asked import (
     serving_asks,
 )
 from advisor.nlu.cues import says
-from advisor.nlu.dialogue import ASKS_WHY, asks_count
 from advisor.nlu.reading import Reading
 from advisor.nlu.subjects import capability_of
 from advisor.retrieval.glossary import default_glossary
@@ -87,8 +86,8 @@ class Ask(BaseModel):
         prices = state.slots.get("cloud_price")
         return cls(
             task=reading.task,
-            asks_why=bool(ASKS_WHY.search(message.lower())),
-            asks_count=asks_count(message),
+            asks_why=says("asks_why", message),
+            asks_count=says("asks_count", message),
             renting=says("renting", *reading.task_messages),
             buying=says("buying", *reading.task_messages),
             price_only=says("price_only", state.surface("objective")),

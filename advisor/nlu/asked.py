@@ -10,7 +10,7 @@ from typing import Literal
 import yaml
 
 from advisor.name_matcher import normalize_text
-from advisor.nlu.dialogue import asks_count
+from advisor.nlu.cues import says
 from advisor.nlu.values import find_values
 from knowledge.catalog import Catalog
 
@@ -31,10 +31,10 @@ def _says(kind: str, text: str) -> bool:
 
 def asked_of(text: str) -> Asked | None:
     """What this one message asks for, or None when it asks none of them in words. Concurrency is checked
-    first: "how many chats can 4 A100s hold" is read by ``asks_count`` as a count, but asks how many chats."""
+    first: "how many chats can 4 A100s hold" is read by the ``asks_count`` cues as a count, but asks how many chats."""
     if _says("concurrency", text):
         return "concurrency"
-    if asks_count(text):
+    if says("asks_count", text):
         return "gpu_count"
     return "latency" if _says("latency", text) else None
 

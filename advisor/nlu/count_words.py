@@ -32,19 +32,11 @@ MFU = re.compile(
 )
 # "PUE 1.3", "PUE按1.5算", "a PUE of 1.4": a facility's power usage effectiveness (always between 1 and 3)
 PUE = re.compile(r"(?<![a-z])pue[^\d\n,，。;；]{0,8}?(?P<n>[12](?:\.\d{1,2})?)(?![\d.%])")
-OF_THEM = re.compile(r"\s+of\s+(?:them|those|these)(?![a-z])")
-BUY_BEFORE = re.compile(r"(?<![a-z])(?:buy|buying|get|getting|rent|renting|order|grab|add|adding)\s+$")  # "buy two for $3.6k": two cards
 GPUS_PER_NODE = re.compile(r"(?<![\d.])(?P<n>\d{1,2})\s*(?:gpus?\s+|cards?\s+)?(?:per|each|a|/)\s*(?:node|server|box|machine|host)(?![a-z])")
 NODES_OF_GPUS = re.compile(
     r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"
     r"(?P<cards>(?P<per>\d{1,2})[\s-]*(?:gpus?|cards?)[\s-]*(?:nodes?|servers?|boxes|machines?|hosts?))(?![a-z])"
 )
-# "4 nodes of 8", "3 servers with 8 each", "over 8 of them": a bare number that the servers before it, or the cards
-# the thread is about, make a count of cards (the total is the servers times it, worked out in the frame)
-CARDS_AFTER_SERVERS = re.compile(
-    r"(?<![a-z])(?:nodes?|servers?|machines?|boxes|hosts?)\s+(?:of|with)\s+(?P<n>\d{1,2})(?=\s*(?:$|[,.;!?)]|each\b|apiece\b|gpus?\b|cards?\b))"
-)
-DIGITS_OF_THEM = re.compile(r"(?<![\d.$])(?P<n>\d{1,4})(?=\s+of\s+(?:them|those|these)(?![a-z]))")
 # "two 8-GPU L40S servers", "three 8xH200 servers": the first number counts the servers, the card name sits between
 SERVERS_OF_NAMED_CARDS = re.compile(
     r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten)(?=\s+\d{1,2}(?:[\s-]*(?:gpus?|cards?)\s+|\s*[x×*]\s*)(?:[a-z0-9.\-]+\s+){1,3}?(?:nodes?|servers?|boxes|machines?|hosts?)(?![a-z]))"

@@ -22,6 +22,7 @@ from sklearn.linear_model import LogisticRegression
 
 from advisor.name_matcher import normalize_text
 from advisor.nlu.corpus import TASKS, Corpus
+from advisor.nlu.cues import dialogue_cue, says
 from advisor.nlu.features import words
 from advisor.nlu.frame import Frame
 from advisor.nlu.pipeline import PIPELINE
@@ -38,36 +39,12 @@ CONVERSATION_WEIGHT = PIPELINE.continue_thread.conversation_weight
 # What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
 # A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
 ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
-# "why so much?", "这个数怎么算的": a question about the answer just given, which changes nothing in it
-# Not "assume 35% MFU" / "假设MFU 40%": that states a value; "what did you assume" asks about the answer.
-ASKS_WHY = re.compile(
-    r"\b(?:why|how come|where (?:does|do|did)|how did you|how do you get|break (?:it|that|this) down|assumptions?|(?:you|did)\s+assum\w*)\b"
-    r"|为什么|为啥|怎么算|怎么来的|咋算|咋来的|依据|(?:什么|哪些|啥)假设|假设(?:是|了什么|条件)|拆开"
-)
-# "btw, in general…", "顺便问下，一般来说…": the message says it steps aside from the open question
-ASIDE = re.compile(r"\b(?:btw|by the way|unrelated|side question|off[- ]topic|in general|generally speaking|as a rule)\b|顺便|顺带|另外问|题外话|插一句|跑个题|一般来说|通常来说|一般而言")
 # "if i drop max_model_len to 16k…", "would switching to 8-bit adam fix it", "我把batch调小…": the user proposes a change to their own setup
 PROPOSES_CHANGE = re.compile(
     r"\b(?:if|should|can|could|would|will)\s+(?:i|we)\s+(?:just\s+)?(?:set|drop|lower|raise|increase|decrease|reduce|bump|cut|halve|double|switch|turn|enable|disable|change|use|add)\b"
     r"|\b(?:would|will|does|do|could|can|should)\s+(?:just\s+)?(?:setting|dropping|lowering|raising|increasing|decreasing|reducing|bumping|cutting|halving|doubling|switching|turning|enabling|disabling|changing|using|adding|moving|upgrading)\b"
     r"|(?:我|我们|咱)(?:把|将)|(?:设成|改成|改用|换用|换成?|调到|调成|降到|调小|调大|改为|设为|打开|关掉|关了|开了).{0,8}(?:行|能|会|够|可以|有用|管用)"
 )
-# "how many would it take", "要几台": the count is what is asked, so a count held from earlier turns is no limit.
-# Not "how many users / tokens / days", which ask for a load, a speed or a time.
-ASKS_COUNT = re.compile(
-    r"\bhow many\b(?!\s+(?:more\s+)?(?:tokens?|tok|users?|people|requests?|concurrent|sessions?|queries|hours?|days?|weeks?|months?|years?|"
-    r"gb|gigs?|params?|parameters|layers|steps|epochs|kwh|watts?|dollars|bucks|tflops|seconds?|minutes?))|"
-    r"(?:几|多少)(?:张|台|块|卡|个节点|个?gpu|个?节点)",
-    re.IGNORECASE,
-)
-# Thanks and acknowledgements: a "greeting" reading without one is more likely a statement about the open question.
-COURTESY = re.compile(
-    r"谢|辛苦|明白了|懂了|了解|清楚了|好的|好嘞|好滴|收到|有数了|有底了|学到了|3q|666|"
-    r"\b(?:thanks?|thx|ty|ta|tysm|cheers|appreciated?|perfect|great|awesome|got\s?it|gotcha|noted|roger|sweet|kk|ok|okay|cool|nice|neat|"
-    r"makes sense|that tracks|useful|helpful|good to know|bye|hi|hello|hey)\b|👍|🙏|👌"
-)
-# Words that point back at the question on the table ("does that change with tp 8?", "zero3会不会省更多").
-REFERS_BACK = re.compile(r"\b(?:it|its|it's|that|those|them|this|these|then|same|instead|still|more|less|faster|slower|better|worse|change)\b|更|还|它|这个|那个|这样|这种|这情况|同样|会不会|能不能|的话")
 # Amending verbs count as filler too: "raised it to 0.19", "改成64" say no more than the number.
 FILLER = re.compile(
     r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
@@ -90,12 +67,6 @@ ON_THAT_SETUP = re.compile(
     r"\b(?:on|with|using)\s+(?:that|this|those|these|the\s+same)(?:\s+(?:setup|cluster|hardware|config(?:uration)?|box(?:es)?|nodes?|machines?|servers?|gpus?|cards?))?\b"
     r"|[这那]套|[这那]个?配置|[这那]些卡|[这那]几台|同样的(?:配置|机器|卡)"
 )
-# "is vllm or ollama the better call", "zero2还是zero3": a choice between values, asked of the advisor.
-CHOICE = re.compile(r"\b(?:or|vs\.?|versus)\b|还是|或者|或是|二选一|选哪")
-
-
-def asks_count(text: str) -> bool:
-    return bool(ASKS_COUNT.search(normalize_text(text)))
 
 
 def compares_with(reading: Reading) -> bool:
@@ -105,7 +76,7 @@ def compares_with(reading: Reading) -> bool:
 def offers_choice(reading: Reading) -> bool:
     """Two or more values of one slot with a word that offers them as alternatives."""
     several = any(len(values) > 1 for slot, values in reading.frame.slots.items() if slot != "gpu")
-    return several and bool(CHOICE.search(normalize_text(reading.text)))
+    return several and dialogue_cue("choice", normalize_text(reading.text))
 
 
 def on_that_setup(reading: Reading) -> bool:
@@ -135,7 +106,7 @@ class ContinuationModel:
         stated = as_follow_up.names()
         text = reading.text.strip()
         lowered = text.lower()
-        courteous, asks_why, compares = bool(COURTESY.search(lowered)), bool(ASKS_WHY.search(lowered)), compares_with(reading)
+        courteous, asks_why, compares = dialogue_cue("courtesy", text), says("asks_why", text), compares_with(reading)
         probabilities = reading.probabilities
         features = {
             f"open={task}": 1.0,
@@ -161,13 +132,13 @@ class ContinuationModel:
             # "ok thanks" is courtesy; "ok tp 4?" is an amendment that starts politely
             "courtesy": float(courteous and not stated),
             "courtesy_with_values": float(courteous and bool(stated)),
-            "refers_back": float(bool(REFERS_BACK.search(text.lower()))),
+            "refers_back": float(dialogue_cue("refers_back", text)),
             "asks_why": float(asks_why),  # "why is that slower than the A6000?" names cards, yet asks about the answer
             "questions_answer": float(len(text) <= SHORT and not reading.frame.names() and asks_why),
             # "why is it slower than an H100?", "为啥比A6000还慢": the answer just given, set beside another card
-            "questions_answer_beside": float(asks_why and compares and bool(REFERS_BACK.search(lowered))),
+            "questions_answer_beside": float(asks_why and compares and dialogue_cue("refers_back", text)),
             "compares": float(compares),  # "跟4张3090比呢" after a speed sets a card beside the answer
-            "aside": float(bool(ASIDE.search(lowered))),
+            "aside": float(dialogue_cue("aside", text)),
             "proposes_change": float(bool(PROPOSES_CHANGE.search(lowered))),  # "我把max_model_len设成16384能行吗" in a problem thread
         }
         for name in ("compares", "aside", "proposes_change"):  # what each means depends on the question open

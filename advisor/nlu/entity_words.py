@@ -161,7 +161,9 @@ def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
             # which alone mean other things ("fine-tune llama 8b full", "none of them")
             for synonym in set(synonyms) if table in UNWRITTEN_CANONICAL else {canonical, *synonyms}:
                 rows.append((table, canonical, synonym.lower()))
-    rows.sort(key=lambda row: -len(row[2]))
+    # ties of length in one order every run (a set's order changes with the hash seed): fewer separators first, so
+    # "pcie版" claims "PCIe版" before "pci-e" takes its "pcie", then by spelling
+    rows.sort(key=lambda row: (-len(row[2]), sum(char in " -_" for char in row[2]), row[2]))
     return [(table, canonical, re.compile(synonym_pattern(synonym))) for table, canonical, synonym in rows]
 
 

@@ -5,6 +5,7 @@ can stand). The cue words per facet are data (``data/facets.yaml``); a message w
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,14 +40,22 @@ class FacetTable(BaseModel):
     facets: list[FacetEntry] = Field(min_length=1)
 
 
-def cue_pattern(phrases: Phrases) -> re.Pattern[str]:
+def cue_pattern(phrases: Phrases, not_before: Sequence[str] = (), skipping: Sequence[str] = ()) -> re.Pattern[str]:
     """One pattern for a list of cue words in both languages, to search in ``normalize_text`` output.
 
-    Shared by the facets and the Ask's flags (``ask_cues.yaml``) so that cue words mean the same everywhere."""
+    Shared by the facets and the Ask's flags (``ask_cues.yaml``) so that cue words mean the same everywhere.
+    A cue followed by a word that begins with one of ``not_before`` (after any of ``skipping``) does not count."""
     cues = sorted({normalize_text(c) for c in (*phrases.en, *phrases.zh)}, key=len, reverse=True)
     # an ASCII cue is a whole word ("ban" is not in "bandwidth"); a Chinese cue stands anywhere
-    alternatives = [rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in cues]
-    return re.compile("|".join(alternatives))
+    alternatives = "|".join(rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in cues)
+    if not_before:  # "how many tokens" asks for a length, not a count: the cue is refused before those words
+        skipped = rf"(?:(?:{_any_of(skipping)})\s+)?" if skipping else ""
+        alternatives = rf"(?:{alternatives})(?!\s+{skipped}(?:{_any_of(not_before)}))"
+    return re.compile(alternatives)
+
+
+def _any_of(words: Sequence[str]) -> str:
+    return "|".join(re.escape(normalize_text(word)) for word in sorted(words, key=len, reverse=True))
 
 
 @lru_cache(maxsize=1)

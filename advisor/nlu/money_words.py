@@ -3,7 +3,6 @@
 
 import re
 
-MONEY_BEFORE = re.compile(r"(?:us\$|\$|usd|¥|￥|rmb|cny|人民币|€|eur|£|gbp|₹|inr|(?<![a-z])rs\.?)\s*$")
 CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
 # Read so that they can be named as unusable, not mistaken for dollars or yuan
 OTHER_CURRENCIES = {
@@ -20,7 +19,6 @@ PER_AFTER = re.compile(
 _PERIOD_TO_PRICE = r"(?:要花|要付|就要|得花|要|得|付|花|大概|约|差不多)?"
 PRICE_AFTER_PERIOD = re.compile(_PERIOD_TO_PRICE + r"\s*(?:\d|[两三四五六七八九十])[\d.两三四五六七八九十百千多]*\s*(?:万|千|k|w|元|块|刀|美元)")
 # "两台一共280万", "$420k for two HGX boxes", "2.3M all in": the price of everything bought, not of one server
-TOTAL_BEFORE = re.compile(r"(?:一共|总共|合计|总价|总计|加起来|in\s+total|total(?:ling)?|altogether)\s*(?:买下来|下来|花了?|要花|得花)?\s*(?:is|of|:|=|要|是|大概|约)?\s*$")
 TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|total|altogether|together|all\s+in|for\s+(?:the\s+)?(?:both|all|two|three|four|five|six|eight|\d+)\b|一共|总共|合计)")
 # "5000块一张", "$1,800 each": a price per card, whose "一张" is not a count of cards
 UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")

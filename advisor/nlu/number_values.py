@@ -7,13 +7,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from advisor.nlu.count_words import BUY_BEFORE
 from advisor.nlu.money_words import (
     BUDGET_AFTER,
     BUDGET_BEFORE,
     CURRENCY_USD,
     ENERGY_PRICE_BEFORE,
-    MONEY_BEFORE,
     OTHER_CURRENCIES,
     PER_AFTER,
     PER_BEFORE,
@@ -24,11 +22,11 @@ from advisor.nlu.money_words import (
     SPENDING_BEFORE,
     SUBUNIT,
     TOTAL_AFTER,
-    TOTAL_BEFORE,
     UNIT_PRICE_AFTER,
     WAN_CONTEXT_AFTER,
     WAN_CONTEXT_BEFORE,
 )
+from advisor.nlu.phrases import phrase_table, word_at
 from advisor.nlu.time_words import HOURS, duration_unit
 
 
@@ -51,57 +49,45 @@ class Value:
 # Units written right after a number (the number's end is where matching starts).
 _SPACE = r"[\s]*"
 UNIT_AFTER = [
-    ("rate", re.compile(_SPACE + r"\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tps|tokens?\s+(?:per|a)\s+sec\w*)(?![a-z])")),
-    ("latency", re.compile(_SPACE + r"(?:ms|毫秒)(?![a-z])")),
-    ("latency_seconds", re.compile(_SPACE + r"(?:秒钟|秒|s|secs?|seconds?)(?![a-z0-9/])")),
-    ("power_kw", re.compile(_SPACE + r"(?:kw|kilowatts?|千瓦)(?![a-z时])")),  # "20 kW rack", "单柜8kW" (not kWh, a price)
-    ("power_mw", re.compile(_SPACE + r"(?:mw|megawatts?|兆瓦)(?![a-z时])")),
+    ("rate", phrase_table("token_rate_unit").pattern),
+    ("latency", phrase_table("latency_unit").pattern),
+    ("latency_seconds", phrase_table("latency_seconds_unit").pattern),
+    ("power_kw", phrase_table("power_kw_unit").pattern),  # "20 kW rack", "单柜8kW" (not kWh, a price)
+    ("power_mw", phrase_table("power_mw_unit").pattern),
     ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元|£|gbp|p|pence)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑|rupees?|inr)(?![a-z])")),
-    ("percent", re.compile(_SPACE + r"(?:%|％|percent|个百分点)")),
+    ("percent", phrase_table("percent_unit").pattern),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.IGNORECASE)),
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
-    # a request RATE, not requests in flight: "50 QPS", "3k RPM", "20 req/s", "200 requests per minute", "200请求/秒"
-    ("request_rate", re.compile(_SPACE + r"(?:(?P<second>qps|rps|req(?:uest)?s?\s*/\s*s(?:ec)?|(?:requests?|queries|calls)\s+(?:per|a|each|every)\s+sec\w*|(?:个|次)?\s*(?:请求|调用|查询)\s*/\s*秒|次\s*/\s*秒)"
-                                r"|(?P<minute>rpm|qpm|req(?:uest)?s?\s*/\s*min\w*|(?:requests?|queries|calls)\s+(?:per|a|each|every)\s+min\w*|(?:个|次)?\s*(?:请求|调用|查询)\s*/\s*分钟?|次\s*/\s*分钟?)"
-                                r"|(?P<hour>req(?:uest)?s?\s*/\s*h(?:ou)?r|(?:requests?|queries|calls)\s+(?:per|an?|each|every)\s+hour))(?![a-z])")),
-    ("requests", re.compile(_SPACE + r"(?:个|次)?\s*(?:请求|调用|查询|requests?|queries|calls)(?![a-z])")),  # a rate only after "每秒" (below)
+    # a request RATE, not requests in flight ("50 QPS", "200请求/秒"); a count of requests is one only after a period
+    ("request_rate", phrase_table("request_rate_unit").pattern),
+    ("requests", phrase_table("request_count_unit").pattern),
     ("users", re.compile(r"-(?:person|member|strong)(?![a-z])|" + _SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|engineers|devs|developers|researchers|students|analysts|scientists|at\s+once|at\s+a\s+time|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学|柜|房|架)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?|workstations?|rigs?)(?![a-z]))")),
-    ("daily", re.compile(_SPACE + r"(?:个)?\s*(?:小时|hours?|hrs?|h)\s*(?:/\s*(?:天|day|d)(?![a-z])|每天|一天|a\s+day|per\s+day|daily|each\s+day)")),
+    ("daily", phrase_table("daily_unit").pattern),
     ("duration", re.compile(r"[\s-]*(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
-PER_SECOND_BEFORE = re.compile(r"(?:每秒钟?|一秒钟?|per\s+second)\s*(?:至少|最少|能|要|大概|约)?\s*$")
-DENOMINATOR_BEFORE = re.compile(r"(?:每|(?<![a-z])per)\s*$")
-# "每秒200个请求", "一分钟3000次调用": the period said before the count makes it a rate
-RATE_PERIOD_BEFORE = re.compile(r"(?:每|一)\s*(?P<period>秒钟?|分钟|小时)\s*(?:大概|大约|约|有|来|进来|会有|能有|差不多|峰值|高峰|最多|要|需要|能|会|得|处理|承载|接入|接|支撑|扛|跑)*\s*$")
-# "QPS 20", "RPM大概3000", "request rate of 50/s": the rate's name said before the number
-RATE_NAME_BEFORE = re.compile(r"(?:(?P<second>qps|rps|每秒请求数?|请求速率|请求率|(?<![a-z])request\s+rate|arrival\s+rate)|(?P<minute>rpm|qpm|每分钟请求数?))\s*(?:峰值|高峰|peak|大概|大约|约|有|是|在|能到|要|达到|差不多|of|is|at|around|about|=|:|~)*\s*$")
 SECONDS_PER = {"second": 1.0, "minute": 60.0, "hour": 3600.0}
-USERS_BEFORE = re.compile(r"(?:用户数|用户量|人数|并发数|并发量|并发|同时在线|(?<![a-z])concurrency)\s*(?:也就|就|大概|大约|约|有|是|在|差不多|最多|顶多|撑死|能到|要|is|of|=|:)*\s*(?:about|around|~)?\s*$")
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只在)白天|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
-IN_A_WORD = re.compile(r"对|手|样|直|定|般|起|些|旦|切|致|向|律|边|共|下子|会儿|点儿")
 K_SUFFIX = re.compile(r"\d\s*k$")
 CONTEXT_WORD_AFTER = re.compile(r"\s*(?:of\s+)?(?:context|ctx|上下文)(?:\s*(?:window|length|len))?(?![a-z])")
-TOKEN_WORD_AFTER = re.compile(r"\s*(?:context|ctx|tokens?|seq|sequence|上下文|长度)")
 DATA_BEFORE = re.compile(r"(?:数据|语料)(?:量|集)?[^\d，。,;；]{0,6}$|(?<![a-z])(?:data(?:set)?|corpus)\s*(?:of|is|at|to|:)?\s*$")
 MODEL_WORD_AFTER = re.compile(r"\s*(?:[a-z][\w.\-]*[\s-]*(?:style|like|class|arch(?:itecture)?)\s+)?(?:model|llm|transformer|模型)(?![a-z])")
-PARAMS_WORD = re.compile(r"\s*(?:个)?(?:参数|params?|parameters?)")
 
 
 def number_value(text: str, start: int, end: int, raw: str, value: float, words_only: bool = False) -> Value | None:
     """A number with what follows or precedes it; ``None`` when it is part of a name or a log line."""
     before = text[max(0, start - 12) : start]
-    if raw in ("一", "二") and IN_A_WORD.match(text, end):  # 一样, 一直, 二手: words, not quantities
+    if raw in ("一", "二") and word_at(text, end, "one_in_a_word", after_spaces=False) is not None:  # 一样, 一直, 二手: words, not quantities
         return None
-    if DENOMINATOR_BEFORE.search(before):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
+    if phrase_table("denominator_before").ending_at(text, start):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
         return None
     context = None if words_only else CONTEXT_WORD_AFTER.match(text, end)
     if context and (K_SUFFIX.search(raw) or value >= 512):  # "4k context", "8192 ctx": a context length, in any task
         return Value(start, context.end(), "context_setting", token_count(raw, value), "tokens", text[start : context.end()])
-    symbol_match = None if words_only else MONEY_BEFORE.search(before)
-    symbol = symbol_match.group() if symbol_match else ""
+    symbol_match = None if words_only else phrase_table("currency_before").ending_at(text, start)
+    symbol = text[symbol_match.start : symbol_match.end] if symbol_match else ""
     if raw.endswith("w"):  # read as 万 by the number parser
         if symbol or WAN_CONTEXT_BEFORE.search(before) or WAN_CONTEXT_AFTER.match(text, end):
             return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
@@ -120,7 +106,7 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         if kind == "memory":
             return Value(start, stop, "memory", value, "GB", surface)
         if kind == "tokens":
-            if PER_SECOND_BEFORE.search(before):  # "每人每秒20个token": a speed, not a length
+            if phrase_table("per_second_before").ending_at(text, start):  # "每人每秒20个token": a speed, not a length
                 return Value(start, stop, "rate", value, "tokens/s", surface)
             return Value(start, stop, "tokens", token_count(raw, value), "tokens", surface)
         if kind == "duration":
@@ -137,13 +123,12 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         if kind == "power_kw":
             return Value(start, stop, "power_kw", value, "kW", surface)
         if kind == "request_rate":
-            period = next(p for p in SECONDS_PER if match.group(p))
-            return request_rate(start, stop, value, period, surface)
+            return request_rate(start, stop, value, next(p for p in SECONDS_PER if match.group(p)), surface)
         if kind == "requests":
-            per = RATE_PERIOD_BEFORE.search(before)
-            if per is None:
+            period = phrase_table("request_rate_period").ending_at(text, start)
+            if period is None:
                 continue  # "200个请求" with no period: not a rate
-            return request_rate(start, stop, value, _period_word(per.group("period")), surface)
+            return request_rate(start, stop, value, period.label, surface)
         if kind == "latency_seconds":  # "首token 1秒以内", "ttft under 2s": kept in milliseconds like "300ms"
             return Value(start, stop, "latency", value * 1000, "", surface)
         return Value(start, stop, kind, value, "", surface)
@@ -161,14 +146,14 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         return money_value(text, start - len(symbol), end, value, True, symbol=symbol)
     if symbol or (BUDGET_BEFORE.search(before) and value >= 100):  # "预算5000", "budget 5000": an amount
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
-    named_rate = RATE_NAME_BEFORE.search(text, max(0, start - 24), start)
+    named_rate = phrase_table("request_rate_name").ending_at(text, start)
     if named_rate:  # "QPS 20", "rpm大概3000"
-        return request_rate(start, end, value, "second" if named_rate.group("second") else "minute", raw)
+        return request_rate(start, end, value, named_rate.label, raw)
     if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|lakh|crore|\dt$", raw):
         return magnitude_value(text, start, end, raw, value)
-    if USERS_BEFORE.search(text, max(0, start - 24), start):  # "用户数大概五十个", "concurrency is 40"
+    if phrase_table("users_before").ending_at(text, start):  # "用户数大概五十个", "concurrency is 40"
         return Value(start, end, "users", value, "", raw)
-    if value.is_integer() and 1 < value <= 1024 and BUY_BEFORE.search(text, 0, start):  # "when would buying 8 pay off"
+    if value.is_integer() and 1 < value <= 1024 and phrase_table("buy_before").ending_at(text, start):  # "when would buying 8 pay off"
         return Value(start, end, "count_gpu", value, "", raw)
     return Value(start, end, "number", value, "", raw)
 
@@ -178,10 +163,6 @@ def request_rate(start: int, end: int, value: float, period: str, surface: str) 
     return Value(start, end, "request_rate", value / SECONDS_PER[period], f"requests/{period}", surface)
 
 
-def _period_word(word: str) -> str:
-    return "second" if word.startswith("秒") else "minute" if word.startswith("分") else "hour"
-
-
 def _energy_price_before(text: str, start: int) -> bool:
     """An electricity word right before the amount ("电费0.6", "power was", "一度电"): the amount is per kWh."""
     return bool(ENERGY_PRICE_BEFORE.search(text[max(0, start - 24) : start]))
@@ -189,17 +170,17 @@ def _energy_price_before(text: str, start: int) -> bool:
 
 def magnitude_value(text: str, start: int, end: int, raw: str, value: float) -> Value:
     """'70b' / '70亿' (参数) is a model size; '16k' / '1.5T' (tokens) a token count; '30万' an amount."""
-    params = PARAMS_WORD.match(text, end)
-    if not params and DATA_BEFORE.search(text, max(0, start - 12), start):  # "数据加到500亿": an amount of data is tokens
+    params_end = word_at(text, end, "params_word")
+    if params_end is None and DATA_BEFORE.search(text, max(0, start - 12), start):  # "数据加到500亿": an amount of data is tokens
         return Value(start, end, "tokens", value, "tokens", raw)
     model_after = value >= 1e7 and MODEL_WORD_AFTER.match(text, end)  # "a 125M gpt-2 style model"
-    if params or model_after or re.search(r"\d\s*b$|billion|\d\s*b\s", raw + " ") and value >= 1e8:
-        stop = params.end() if params else end
+    if params_end is not None or model_after or re.search(r"\d\s*b$|billion|\d\s*b\s", raw + " ") and value >= 1e8:
+        stop = params_end if params_end is not None else end
         return Value(start, stop, "params", value, "params", text[start:stop])
     if "亿" in raw and value >= 1e8:
         return Value(start, end, "params", value, "params", raw)
     spending = SPENDING_BEFORE.search(text[max(0, start - 40) : start]) or BUDGET_AFTER.match(text, end)  # "on a 5k budget"
-    if K_SUFFIX.search(raw) and spending and not TOKEN_WORD_AFTER.match(text, end):
+    if K_SUFFIX.search(raw) and spending and word_at(text, end, "length_word") is None:
         money = money_value(text, start, end, value, False)  # "under 15k", "budget is 80k": an amount, not tokens
         if money.value[1] or money.unit != "once":
             return money
@@ -245,6 +226,6 @@ def money_value(text: str, start: int, end: int, value: float, per_kwh: bool, sy
                 per = "gpu_hour"
     if per == "hour" and re.search(r"gpu|卡", text[end : end + 12]):
         per = "gpu_hour"
-    if per == "once" and (TOTAL_BEFORE.search(text, max(0, start - 16), start) or TOTAL_AFTER.match(text, end)):
+    if per == "once" and (phrase_table("total_before").ending_at(text, start) or TOTAL_AFTER.match(text, end)):
         per = "all"
     return Value(start, end, "money", (value, currency, per), per, text[start:end])

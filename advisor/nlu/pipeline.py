@@ -60,6 +60,7 @@ class DialogueStateSettings(_Strict):
 
 class Pipeline(_Strict):
     stages: list[Stage] = Field(description="The stages in the order a message passes them.")
+    extractors: list[str] = Field(min_length=1, description="The value extractors of the extract stage, in the order they claim the text.")
     classify: ClassifySettings
     tag_roles: TagRolesSettings
     continue_thread: ContinueThreadSettings
@@ -71,6 +72,14 @@ class Pipeline(_Strict):
         if tuple(stages) != STAGE_ORDER:
             raise ValueError(f"the stages run in the order {' → '.join(STAGE_ORDER)}, each once; got {' → '.join(stages)}")
         return stages
+
+    @field_validator("extractors")
+    @classmethod
+    def _each_once(cls, extractors: list[str]) -> list[str]:
+        repeated = sorted({name for name in extractors if extractors.count(name) > 1})
+        if repeated:
+            raise ValueError(f"each extractor runs once; listed more than once: {', '.join(repeated)}")
+        return extractors
 
 
 class PipelineError(ValueError):

@@ -16,10 +16,12 @@ from pathlib import Path
 from advisor import language
 from advisor.nlu import corpus as corpus_module
 from advisor.nlu.corpus import Corpus
+from advisor.nlu.cues import CUES_FILE, DIALOGUE_CUES_FILE
 from advisor.nlu.dialogue import train_continuation
 from advisor.nlu.entity_words import ENTITIES_FILE
 from advisor.nlu.model import UnderstandingModel
 from advisor.nlu.number_values import Value
+from advisor.nlu.phrases import PHRASES_FILE
 from advisor.nlu.pipeline import PIPELINE, PIPELINE_FILE
 from advisor.nlu.reading import Reading, read_message, retagged
 from advisor.nlu.values import find_values
@@ -30,7 +32,7 @@ from tools import quantities
 
 log = logging.getLogger(__name__)
 FOLDS = PIPELINE.classify.held_out_folds
-CODE_FILES = ("model.py", "features.py", "values.py", "number_values.py", "money_words.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py", "meaning.py")
+CODE_FILES = ("model.py", "features.py", "values.py", "scan.py", "extractors/names.py", "extractors/counts.py", "extractors/money.py", "extractors/times.py", "extractors/claims.py", "number_values.py", "phrases.py", "cues.py", "facets.py", "money_words.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py", "meaning.py")
 
 
 def train(catalog: Catalog, data: Corpus) -> UnderstandingModel:
@@ -65,7 +67,7 @@ def data_fingerprint() -> str:
     digest = hashlib.sha256(resolve_model()[1].encode())  # the sentence vectors' model and version
     catalogs = [DATA_DIR / "gpus.yaml", DATA_DIR / "models.yaml"]  # names the values are found by, masked in training
     readers = [Path(quantities.__file__), Path(language.__file__)]  # how numbers are parsed and which messages are nonsense
-    for path in [*corpus_module.training_files(), ENTITIES_FILE, PIPELINE_FILE, *catalogs, *(Path(__file__).parent / name for name in CODE_FILES), *readers]:
+    for path in [*corpus_module.training_files(), ENTITIES_FILE, PHRASES_FILE, CUES_FILE, DIALOGUE_CUES_FILE, PIPELINE_FILE, *catalogs, *(Path(__file__).parent / name for name in CODE_FILES), *readers]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

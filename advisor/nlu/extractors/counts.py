@@ -1,0 +1,156 @@
+"""Extractors of counts and run settings: parallel degrees, context and batch settings, MFU and PUE, cards per
+node and servers of cards, epochs, and every other number with what its unit or its neighbours make of it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from advisor.nlu.count_words import (
+    BATCH,
+    CONTEXT_SETTING,
+    EPOCHS,
+    GPUS_PER_NODE,
+    MFU,
+    NODES_OF_GPUS,
+    OTHER_SETTING,
+    PARALLEL,
+    PUE,
+    SERVERS_OF_NAMED_CARDS,
+    TIMES_COUNT,
+    WORD_NUMBERS,
+)
+from advisor.nlu.number_values import Value, number_value
+from advisor.nlu.phrases import phrase_table
+from advisor.nlu.scan import Scan, extractor
+from tools.quantities import find_numbers, parse_number
+
+# "two used 3090s", "3 refurbished a100s": a word on the card's condition between a count and the card
+BEFORE_CARD = re.compile(r"\s*(?:(?:used|second[\s-]?hand|secondhand|refurb(?:ished)?|new|old|spare|rented)\s+)?")
+ENDS_MESSAGE = re.compile(r"[\s?？!！.。呢吗]*$")
+PARALLEL_WORD_KIND = {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp", "数": "dp"}  # the first letter of the word
+
+
+@extractor("parallel_degrees")
+def parallel_degrees(scan: Scan) -> None:
+    """ "tp=4", "pipeline parallel 2", "张量并行8"."""
+    for match in PARALLEL.finditer(scan.text):
+        kind = match.group("kind") or PARALLEL_WORD_KIND[match.group("word")[0]]
+        scan.claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))
+
+
+@extractor("context_settings")
+def context_settings(scan: Scan) -> None:
+    """ "max-model-len is set to 32768": a length, whatever its size."""
+    for match in CONTEXT_SETTING.finditer(scan.text):
+        scale = 1024 if match.group("k") else 1
+        surface = scan.text[match.start("n") : match.end()]
+        scan.claim(Value(match.start("n"), match.end(), "context_setting", float(match.group("n")) * scale, "tokens", surface))
+
+
+@extractor("batch_sizes")
+def batch_sizes(scan: Scan) -> None:
+    for match in BATCH.finditer(scan.text):
+        scan.claim(Value(match.start(), match.end(), "batch", float(match.group("n")), "", match.group()))
+
+
+@extractor("mfu")
+def mfu(scan: Scan) -> None:
+    """ "40% MFU", "mfu of 0.35": kept in percent."""
+    for match in MFU.finditer(scan.text):
+        share = float(match.group("fraction")) * 100 if match.group("fraction") else float(match.group("pct") or match.group("pct_after"))
+        scan.claim(Value(match.start(), match.end(), "mfu", share, "%", match.group()))
+
+
+@extractor("pue")
+def pue(scan: Scan) -> None:
+    for match in PUE.finditer(scan.text):
+        scan.claim(Value(match.start(), match.end(), "pue", float(match.group("n")), "", match.group()))
+
+
+@extractor("gpus_per_node")
+def gpus_per_node(scan: Scan) -> None:
+    """ "8 per node": the cards in each server."""
+    for match in GPUS_PER_NODE.finditer(scan.text):
+        scan.claim(Value(match.start(), match.end(), "count_gpu", float(match.group("n")), "", match.group()))
+
+
+@extractor("cards_in_words")
+def cards_in_words(scan: Scan) -> None:
+    """ "4 nodes of 8", "8 of them": a bare number the words around it make a count of cards (phrase tables)."""
+    for match in (*phrase_table("cards_after_servers").find_all(scan.text), *phrase_table("digits_of_them").find_all(scan.text)):
+        scan.claim(Value(match.number_start, match.number_end, "count_gpu", float(match.number), "", match.number))
+
+
+@extractor("nodes_of_gpus")
+def nodes_of_gpus(scan: Scan) -> None:
+    """ "two 8-GPU nodes", "4 x 8-card servers": the cards of all the servers."""
+    for match in NODES_OF_GPUS.finditer(scan.text):
+        servers = WORD_NUMBERS.get(match.group("servers")) or float(match.group("servers"))
+        scan.claim(Value(match.start(), match.end(), "count_gpu", float(servers) * float(match.group("per")), "", match.group()))
+
+
+@extractor("servers_of_named_cards")
+def servers_of_named_cards(scan: Scan) -> None:
+    """ "two 8-GPU L40S servers": two servers."""
+    for match in SERVERS_OF_NAMED_CARDS.finditer(scan.text):
+        servers = match.group("servers")
+        scan.claim(Value(match.start(), match.end(), "count_server", float(WORD_NUMBERS.get(servers) or servers), "", servers))
+
+
+@extractor("epochs")
+def epochs(scan: Scan) -> None:
+    for match in EPOCHS.finditer(scan.text):
+        passes = match.group("n") or match.group("setting")
+        scan.claim(Value(match.start(), match.end(), "epochs", float(WORD_NUMBERS.get(passes) or parse_number(passes)), "", match.group()))
+
+
+@extractor("other_settings")
+def other_settings(scan: Scan) -> None:
+    """ "num_workers=8": a setting the advisor has no slot for; its number is nobody's batch or count."""
+    for match in OTHER_SETTING.finditer(scan.text):
+        scan.block(match.start(), match.end())
+
+
+@extractor("times_count")
+def times_count(scan: Scan) -> None:
+    """ "x8", "×4": a count of cards."""
+    for match in TIMES_COUNT.finditer(scan.text):
+        scan.claim(Value(match.start(), match.end(), "count_gpu", float(match.group(1)), "", match.group()))
+
+
+@extractor("numbers")
+def numbers(scan: Scan) -> None:
+    """Every other number, read from its unit or the words around it (``number_values.number_value``)."""
+    text, gpu_starts = scan.text, scan.gpu_starts()
+    for number in find_numbers(text):
+        value = number_value(text, number.start, number.end, number.text, number.value)
+        if (
+            value is not None
+            and value.kind == "number"
+            and value.value.is_integer()
+            and 1 <= value.value <= 1024
+            and BEFORE_CARD.match(text, value.end).end() in gpu_starts
+        ):
+            value = replace(value, kind="count_gpu")  # "16 H100s total": a count of the card named right after it
+        if value is not None:
+            scan.claim(value)
+
+
+@extractor("word_numbers")
+def word_numbers(scan: Scan) -> None:
+    """Counts written as words: "two l40s", "buy two", "two of them", "and with four?"."""
+    text, gpu_starts = scan.text, scan.gpu_starts()
+    for word, count in WORD_NUMBERS.items():
+        for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
+            value = number_value(text, match.start(), match.end(), word, float(count), words_only=True)
+            gap = BEFORE_CARD.match(text, match.end()).end()
+            cards = gap in gpu_starts or (
+                count > 1 and (phrase_table("buy_before").ending_at(text, match.start()) or phrase_table("of_them").at(text, match.end()))
+            )
+            if value is None and cards:
+                value = Value(match.start(), match.end(), "count_gpu", float(count), "", word)
+            elif value is None and count > 1 and word.isalpha() and ENDS_MESSAGE.match(text, match.end()):
+                value = Value(match.start(), match.end(), "number", float(count), "", word)
+            if value is not None:
+                scan.claim(value)

@@ -1,0 +1,130 @@
+"""Each value extractor on its own, as a table of message → values, one table per kind module; and the order
+pipeline.yaml declares is the order they claim the text in."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.name_matcher import normalize_text
+from advisor.nlu.pipeline import Pipeline, PipelineError, load_pipeline
+from advisor.nlu.scan import REGISTRY, run
+from advisor.nlu.values import EXTRACTORS, declared_extractors
+from knowledge.catalog import load_catalog
+
+# (extractors run in this order, message, [(kind, value)] they find); the first extractor is the one under test,
+# any after it show what it keeps other extractors from reading.
+NAMES = [
+    (("pci_addresses", "numbers"), "bus 00000000:3b:00.0 reads 79", [("number", 79.0)]),
+    (("names_written_apart",), "deepseek r1 distill qwen 32b", [("model", "qwen2.5-32b")]),
+    (("names_written_apart",), "rtx 4090 laptop", [("gpu", "rtx-4090-laptop")]),
+    (("catalog_names",), "4090x2 跑 qwen2.5 72b", [("gpu", "rtx-4090"), ("count_gpu", 2.0), ("model", "qwen2.5-72b")]),
+    (("catalog_names",), "910B8卡够不够", [("gpu", "ascend-910b"), ("count_gpu", 8.0)]),
+    (("catalog_names",), "a100 80gb", [("gpu", "a100-80gb-sxm")]),
+    (("number_name_and_count",), "40908卡能跑吗", [("gpu", "rtx-4090"), ("count_gpu", 8.0)]),
+    (("model_names",), "my own foo-13b finetune", [("model", "foo-13b")]),
+    (("model_versions",), "glm-4.5 air", [("model", "glm-4.5")]),
+    (("other_gpus",), "what about a radeon rx 7900 xtx", [("other_gpu", "radeon rx 7900 xtx")]),
+    (("keywords",), "int4 qlora", [("precision", "int4"), ("method", "qlora")]),
+    (("keywords",), "不训练，只做推理", [("method", "inference")]),
+]
+COUNTS = [
+    (("parallel_degrees",), "tp=4 and pp 2", [("tp", 4.0), ("pp", 2.0)]),
+    (("parallel_degrees",), "张量并行8", [("tp", 8.0)]),
+    (("context_settings",), "max-model-len set to 32768", [("context_setting", 32768.0)]),
+    (("context_settings",), "上下文长度设成16000", [("context_setting", 16000.0)]),
+    (("batch_sizes",), "batch size 16", [("batch", 16.0)]),
+    (("batch_sizes",), "批大小已经降到4", [("batch", 4.0)]),
+    (("mfu",), "assume 40% mfu", [("mfu", 40.0)]),
+    (("mfu",), "mfu按0.35算", [("mfu", 35.0)]),
+    (("pue",), "pue 1.4", [("pue", 1.4)]),
+    (("pue",), "机房PUE按1.5算", [("pue", 1.5)]),
+    (("gpus_per_node",), "8 per node", [("count_gpu", 8.0)]),
+    (("cards_in_words",), "4 nodes of 8 each", [("count_gpu", 8.0)]),
+    (("cards_in_words",), "buy 16 of those", [("count_gpu", 16.0)]),
+    (("nodes_of_gpus",), "two 8-gpu nodes", [("count_gpu", 16.0)]),
+    (("servers_of_named_cards",), "three 8xh200 servers", [("count_server", 3.0)]),
+    (("epochs",), "3 epochs", [("epochs", 3.0)]),
+    (("epochs",), "训两轮", [("epochs", 2.0)]),
+    (("other_settings", "numbers"), "num_workers=8 batch", []),
+    (("times_count",), "need x8", [("count_gpu", 8.0)]),
+    (("numbers",), "8卡 80g 显存", [("count_gpu", 8.0), ("memory", 80.0)]),
+    (("numbers",), "50 qps", [("request_rate", 50.0)]),
+    (("numbers",), "每秒200个请求", [("request_rate", 200.0)]),
+    (("word_numbers",), "buy two", [("count_gpu", 2.0)]),
+    (("word_numbers",), "and with four?", [("number", 4.0)]),
+]
+MONEY = [
+    (("unit_prices",), "5000块一张", [("money", (5000.0, "CNY", "once"))]),
+    (("unit_prices",), "1.2万每张卡", [("money", (12000.0, "", "once"))]),
+    (("tenths",), "便宜三成", [("percent", 30.0)]),
+    (("discounts",), "打八五折", [("discount", 15.0)]),
+    (("discounts",), "20% off", [("discount", 20.0)]),
+    (("unit_before_price", "numbers"), "报价一台230万", [("money", (2300000.0, "", "once"))]),
+    (("jiao_and_fen",), "电价六毛五一度", [("money", (0.65, "", "kwh"))]),
+    (("yuan_and_jiao",), "1块5一度", [("money", (1.5, "CNY", "kwh"))]),
+]
+TIMES = [
+    (("always_on",), "runs 24/7", [("always_on", 1.0)]),
+    (("always_on",), "全年无休", [("always_on", 1.0)]),
+    (("dates_and_durations",), "half the time", [("percent", 50.0)]),
+    (("dates_and_durations",), "晚上10点到早上6点", [("percent", 33.3)]),
+]
+CLAIMS = [
+    (("weights_multiple_claims",), "memory is weights x 1.2", [("claim", "1.2× weights")]),
+    (("bytes_per_parameter_claims",), "16 bytes per parameter", [("claim", 16.0)]),
+]
+TABLES = {"names": NAMES, "counts": COUNTS, "money": MONEY, "times": TIMES, "claims": CLAIMS}
+ROWS = [(kind, *row) for kind, rows in TABLES.items() for row in rows]
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+@pytest.mark.parametrize(("kind", "extractors", "message", "expected"), ROWS, ids=[f"{r[1][0]}:{r[2]}" for r in ROWS])
+def test_each_extractor_reads_its_table(catalog, kind, extractors, message, expected):
+    found = run(normalize_text(message), catalog, extractors)
+    assert [(v.kind, v.value) for v in found] == expected
+
+
+def test_every_registered_extractor_has_rows_in_the_table_of_its_module():
+    tested = {row[1][0]: row[0] for row in ROWS}
+    assert set(tested) == set(REGISTRY)
+    for name, kind in tested.items():
+        assert REGISTRY[name].__module__ == f"advisor.nlu.extractors.{kind}", name
+
+
+def test_a_blocking_extractor_changes_what_the_next_one_reads(catalog):
+    """The rows whose extractor only keeps others out are tested against the follower alone, so they can fail."""
+    for _, extractors, message, expected in ROWS:
+        if len(extractors) > 1:
+            alone = run(normalize_text(message), catalog, extractors[1:])
+            assert [(v.kind, v.value) for v in alone] != expected, extractors
+
+
+def test_the_declared_order_is_the_order_of_claiming(catalog):
+    text = normalize_text("num_workers=8")
+    assert run(text, catalog, ["other_settings", "numbers"]) == []
+    assert [v.value for v in run(text, catalog, ["numbers", "other_settings"])] == [8.0]
+    assert EXTRACTORS == tuple(load_pipeline().extractors)
+
+
+def test_a_pipeline_naming_an_unknown_or_leaving_out_an_extractor_is_refused():
+    with pytest.raises(PipelineError, match="unknown \\['spelling_mistake'\\]"):
+        declared_extractors([*EXTRACTORS, "spelling_mistake"])
+    with pytest.raises(PipelineError, match="not listed \\['word_numbers'\\]"):
+        declared_extractors([name for name in EXTRACTORS if name != "word_numbers"])
+
+
+def test_an_extractor_listed_twice_is_refused(tmp_path):
+    data = load_pipeline().model_dump()
+    data["extractors"] = [*data["extractors"], "numbers"]
+    with pytest.raises(ValueError, match="more than once: numbers"):
+        Pipeline.model_validate(data)
+
+
+def test_keywords_of_equal_length_claim_in_one_order_every_run(catalog):
+    """ "pcie版" and "pci-e" are both five characters; the tie used to follow the hash seed of the process."""
+    [form] = run(normalize_text("SXM版还是PCIe版"), catalog, ["keywords"])[1:]
+    assert (form.value, form.surface) == ("pcie", "pcie版")
