@@ -8,7 +8,7 @@ from advisor.contract import Source
 from advisor.nlu.facets import SPECS, facet_of
 from advisor.nlu.slot_labels import said
 from advisor.nlu.subjects import Subjects, card_subjects, covers, subject_labels, subjects_of
-from advisor.offline.answers import capability, facility
+from advisor.offline.answers import capability, compliance, facility
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
@@ -66,6 +66,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         hits = _facet_first(hits, facet, words)
     asked = _asked_subjects(turn, question or turn.message, thread_cards)
     hits = _covering(turn, hits, asked, asks_figures=facet == SPECS)
+    if compliance.asks_compliance(asked):  # the status verdict leads; a card on exactly that card's rules may follow
+        return _with_card(turn, compliance.answer(turn, asked), hits) + "\n\n🧮 " + compliance.offer(turn)
     if _names_subjects(asked) and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
         return capability.answer(turn) or _uncovered(turn, asked)  # never a neighbouring card or a snippet list
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
@@ -117,6 +119,16 @@ def _covering(turn: Turn, hits: list[dict], asked: Subjects, asks_figures: bool)
         elif card is None and not _names_subjects(asked):
             kept.append(hit)
     return kept
+
+
+def _with_card(turn: Turn, verdict: str, hits: list[dict]) -> str:
+    """A computed verdict, then the covering card (if the top hit is one) as its background, cited."""
+    if not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
+        return verdict
+    card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX))
+    for source in card.sources:
+        turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
+    return f"{verdict}\n\n**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
 
 
 def _verdict_before(turn: Turn, card: ConceptCard, asked: Subjects, facet: str) -> tuple[str | None, bool]:
