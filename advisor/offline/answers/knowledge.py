@@ -8,7 +8,7 @@ from advisor.contract import Source
 from advisor.nlu.facets import SPECS, facet_of
 from advisor.nlu.slot_labels import said
 from advisor.nlu.subjects import Subjects, card_subjects, covers, subject_labels, subjects_of
-from advisor.offline.answers import capability, compliance, facility
+from advisor.offline.answers import capability, compliance, facility, specs
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
@@ -69,6 +69,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     if compliance.asks_compliance(asked):  # the status verdict leads; a card on exactly that card's rules may follow
         return _with_card(turn, compliance.answer(turn, asked), hits) + "\n\n🧮 " + compliance.offer(turn)
     if _names_subjects(asked) and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
+        if len(asked.get("gpu", ())) > 1 and not capability.asked(turn):  # "H100 now, H200, or wait for B200?": a row per option, value first
+            return specs.answer(turn, value_first=True)
         return capability.answer(turn) or _uncovered(turn, asked)  # never a neighbouring card or a snippet list
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
