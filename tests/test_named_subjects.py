@@ -129,3 +129,29 @@ def test_a_question_weighing_several_cards_answers_each_of_them(offline_advisor,
     for card_id in _served_cards(response):
         about = card_subjects(CARDS.card(card_id), CATALOG).get("gpu", frozenset())
         assert {"a100", "h100", "b200"} <= about, card_id
+
+
+# --- a measured efficiency, judged for its setup --------------------------------------------------------------
+
+
+def test_a_measured_mfu_is_judged_against_its_gpu_class_and_scale():
+    from tools.cost.mfu_verdict import MfuJudgementRequest, judge_mfu
+
+    typical = judge_mfu(MfuJudgementRequest(mfu=0.40, gpu="H100", num_gpus=256), CATALOG)
+    assert typical.verdict == "typical" and typical.gpu_class == "nvidia-linked"
+    assert judge_mfu(MfuJudgementRequest(mfu=typical.typical - typical.band - 0.01, gpu="H100", num_gpus=256), CATALOG).verdict == "below"
+    assert judge_mfu(MfuJudgementRequest(mfu=typical.typical + typical.band + 0.01, gpu="H100", num_gpus=256), CATALOG).verdict == "above"
+
+
+@pytest.mark.parametrize(("message", "verdict_words", "figure"), [
+    ("Pretraining on 256 H100s we measure 41% MFU; is that healthy?", "normal", "41%"),
+    ("256张H100预训练，实测MFU 41%，这个水平算正常吗？", "正常", "41%"),
+    ("Only 21% MFU on 128 A100s for our fine-tune. Where does the time go?", "below", "21%"),
+    ("128张A100微调，MFU才21%，时间花在哪了？", "低于", "21%"),
+])  # fmt: skip
+def test_a_stated_mfu_gets_a_verdict_for_its_setup_first(offline_advisor, message, verdict_words, figure):
+    response = offline_advisor.answer(message, [])
+    first = _first_sentence(response.summary)
+    assert verdict_words in first and figure in first, first
+    for card_id in _served_cards(response):
+        assert "mfu" in card_subjects(CARDS.card(card_id), CATALOG).get("topic", ()), card_id

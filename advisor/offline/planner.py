@@ -27,6 +27,7 @@ from advisor.offline.answers import (
     capability,
     compliance,
     costs,
+    efficiency,
     facility,
     followup,
     guard,
@@ -162,6 +163,10 @@ class OfflinePlanner:
         if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
             return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
+            if efficiency.judges_mfu(turn, subjects_of(turn.message, turn.catalog)):  # "MFU 38% on 512 H100s, normal?": judged first
+                if not efficiency.is_low(turn):
+                    return knowledge.concept(turn)  # nothing to diagnose: the verdict and what MFU depends on
+                return efficiency.verdict(turn) + "\n\n" + trouble.answer(turn)  # low: where the time goes
             return trouble.answer(turn)
         if reading.follow_up and task == TOPIC:
             if self._asks_anew(turn):  # "why not just use an API?" after "does int4 hurt quality?": its own question
