@@ -155,3 +155,19 @@ def test_a_stated_mfu_gets_a_verdict_for_its_setup_first(offline_advisor, messag
     assert verdict_words in first and figure in first, first
     for card_id in _served_cards(response):
         assert "mfu" in card_subjects(CARDS.card(card_id), CATALOG).get("topic", ()), card_id
+
+
+# --- a named comparison leads with the figures -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("message", "unit"), [
+    ("Serving Qwen2.5-72B: does the cheaper H20 outrun an H100?", "tokens/s per user"),
+    ("跑Qwen2.5-72B推理，便宜点的H20能跑赢H100吗？", "token/s"),
+])  # fmt: skip
+def test_a_named_comparison_leads_with_each_cards_speed_for_the_model(offline_advisor, message, unit):
+    response = offline_advisor.answer(message, [])
+    first = _first_sentence(response.summary)
+    assert "H20" in first and "H100" in first and "Qwen2.5-72B" in first and unit in first, first
+    timed = {call.args["gpu"] for call in response.tool_calls if call.name == "estimate_throughput"}
+    assert timed == {"h20", "h100-sxm"}
+    assert not _served_cards(response)

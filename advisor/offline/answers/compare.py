@@ -12,7 +12,7 @@ from __future__ import annotations
 from advisor.language import default_currency
 from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
-from advisor.offline.answers.compare_view import TIMED_TRAINING, Option, side_by_side, tool_method, verdict
+from advisor.offline.answers.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.nlu.subjects import subjects_of
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.wording import Wording
@@ -91,7 +91,8 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     label = turn.t(*TASK_LABEL[task])
     first = next((o for o in opts if o.fit), None)
     what = turn.text(first.fit["model_label"]) if first else model
-    head = turn.t(
+    head = _speed_lead(turn, opts, what) if task == "inference" else ""
+    head = head or turn.t(
         f"**{' vs '.join(o.label for o in opts)}** for {label} of {what}", f"**{' 对比 '.join(o.label for o in opts)}**：{what} {label}"
     )
     parts = [head, verdict(turn, opts, task), side_by_side(turn, opts, task)]
@@ -102,6 +103,20 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
         "prices are indicative catalog figures with dates, per card × number of cards", "价格为目录参考价（带日期），按单卡价 × 卡数计算"
     )
     return "\n\n".join(p for p in parts if p)
+
+
+def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:
+    """The fastest and slowest fitting options' speed per user, and by how much: the figures the verdict rests on."""
+    timed = sorted((o for o in opts if o.fits and o.speed), key=lambda o: o.speed["decode_tokens_per_s_per_seq"], reverse=True)
+    if len(timed) < 2:
+        return ""
+    fast, slow = timed[0], timed[-1]
+    fast_speed, slow_speed = fast.speed["decode_tokens_per_s_per_seq"], slow.speed["decode_tokens_per_s_per_seq"]
+    if fast_speed - slow_speed <= SAME_SPEED * fast_speed:
+        return "**" + WORDING.say(turn, "speed_same", model=model, options=turn.t(", ", "、").join(o.label for o in timed),
+                                  speeds=" / ".join(number(o.speed["decode_tokens_per_s_per_seq"]) for o in timed)) + "**"  # fmt: skip
+    return "**" + WORDING.say(turn, "speed_lead", model=model, faster=fast.label, slower=slow.label, faster_name=fast.name,
+                              fast=number(fast_speed), slow=number(slow_speed), gain=round((fast_speed / slow_speed - 1) * 100)) + "**"  # fmt: skip
 
 
 def asks_cost_per_token(turn: Turn) -> bool:
