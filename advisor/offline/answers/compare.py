@@ -115,8 +115,10 @@ def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:
     if fast_speed - slow_speed <= SAME_SPEED * fast_speed:
         return "**" + WORDING.say(turn, "speed_same", model=model, options=turn.t(", ", "、").join(o.label for o in timed),
                                   speeds=" / ".join(number(o.speed["decode_tokens_per_s_per_seq"]) for o in timed)) + "**"  # fmt: skip
-    return "**" + WORDING.say(turn, "speed_lead", model=model, faster=fast.label, slower=slow.label, faster_name=fast.name,
-                              fast=number(fast_speed), slow=number(slow_speed), gain=round((fast_speed / slow_speed - 1) * 100)) + "**"  # fmt: skip
+    ratio = fast_speed / slow_speed
+    return "**" + WORDING.say(turn, "speed_lead_times" if ratio >= 2 else "speed_lead", model=model, faster=fast.label,
+                              slower=slow.label, faster_name=fast.name, fast=number(fast_speed), slow=number(slow_speed),
+                              gain=round((ratio - 1) * 100), times=number(ratio, 1)) + "**"  # fmt: skip
 
 
 def asks_cost_per_token(turn: Turn) -> bool:
