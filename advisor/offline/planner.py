@@ -22,7 +22,6 @@ from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
-from advisor.nlu.subjects import subjects_of
 from advisor.offline.answers import (
     capability,
     compliance,
@@ -158,12 +157,12 @@ class OfflinePlanner:
         task = reading.task if reading.intent == "follow_up" else reading.intent
         if task == "tco" and payback.asked_for_line(turn):  # "托管费呢" after a rent-or-buy answer: that line, not the facility side of it
             return TASK_HANDLERS[task](turn)
-        if reading.intent != "troubleshoot" and compliance.asks_compliance(subjects_of(turn.message, turn.catalog)):
+        if reading.intent != "troubleshoot" and compliance.asks_compliance(turn.ask.named):
             return knowledge.concept(turn, offer=task, in_thread=True)  # "ship A100 racks to a Hangzhou colo?": may it go there at all
         if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
             return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
-            if efficiency.judges_mfu(turn, subjects_of(turn.message, turn.catalog)):  # "MFU 38% on 512 H100s, normal?": judged first
+            if efficiency.judges_mfu(turn, turn.ask.named):  # "MFU 38% on 512 H100s, normal?": judged first
                 if not efficiency.is_low(turn):
                     return knowledge.concept(turn)  # nothing to diagnose: the verdict and what MFU depends on
                 return efficiency.verdict(turn) + "\n\n" + trouble.answer(turn)  # low: where the time goes

@@ -13,7 +13,6 @@ from advisor.language import default_currency
 from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
 from advisor.offline.answers.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
-from advisor.nlu.subjects import subjects_of
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.wording import Wording
 from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
@@ -123,7 +122,7 @@ def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:
 
 def asks_cost_per_token(turn: Turn) -> bool:
     """The question asks what a token costs ("cost per million tokens", "每百万token成本")."""
-    return "cost_per_token" in subjects_of(turn.message, turn.catalog).get("topic", ())
+    return "cost_per_token" in turn.ask.named.get("topic", ())
 
 
 def per_token(turn: Turn, opts: list[Option], model: str) -> str:

@@ -255,7 +255,7 @@ def related(turn: Turn, query: str, k: int = 2) -> None:
     card among them is cited only when it covers what the question names (no serving FAQ beside an MFU verdict)."""
     outcome = turn.call("search_knowledge", {"query": query[:2000], "k": k, "language": turn.language})
     hits = (outcome.result or {}).get("hits", [])
-    asked = subjects_of(turn.message, turn.catalog)
+    asked = turn.ask.named
     cards = load_concepts()
     for hit in hits:
         card = cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)) if hit["doc_id"].startswith(CARD_PREFIX) else None
