@@ -13,8 +13,11 @@ ONE_SERVER = 8  # without a count, the job is judged on one 8-GPU server, and th
 
 
 def judges_mfu(turn: Turn, asked: Subjects) -> bool:
-    """The question states an MFU and the GPU it was measured on."""
-    return "mfu" in asked.get("topic", ()) and turn.slots.mfu is not None and bool(turn.slots.gpus)
+    """The question states an MFU and the GPU it was measured on, both usable ("MFU 0.0 on 1e-300 A100s" is
+    left to the answers that explain why such figures cannot be computed)."""
+    mfu, count = turn.slots.mfu, turn.slots.gpu_count
+    usable = mfu is not None and 0 < mfu < 1 and (count is None or (count >= 1 and float(count).is_integer()))
+    return "mfu" in asked.get("topic", ()) and usable and bool(turn.slots.gpus)
 
 
 def _judged(turn: Turn) -> MfuJudgement:
