@@ -15,7 +15,7 @@ from knowledge.capabilities import load_capabilities
 from knowledge.catalog import read_table
 
 SUBJECTS_FILE = Path(__file__).parent / "subjects.yaml"
-Kind = Literal["gpu", "precision", "capability", "engine", "activity"]
+Kind = Literal["gpu", "model", "precision", "capability", "engine", "activity", "topic"]
 
 
 class Subject(BaseModel):
@@ -42,6 +42,10 @@ class Subject(BaseModel):
 class SubjectTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     subjects: list[Subject] = Field(min_length=1)
+    card_must_name: list[Kind] = Field(default_factory=list, description="Kinds a card must name itself when the question names them: "
+                                       "a card silent on the topic asked (MFU, export rules, cost per token) is about something else.")
+    card_covers_each: list[Kind] = Field(default_factory=list, description="Kinds where a card must cover every subject the "
+                                         "question names: a card on one of two compared GPUs does not answer the comparison.")
 
     @model_validator(mode="after")
     def _implied_exist(self) -> SubjectTable:

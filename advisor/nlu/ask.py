@@ -24,7 +24,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says
 from advisor.nlu.reading import Reading
-from advisor.nlu.subjects import capability_of
+from advisor.nlu.subjects import capability_of, subjects_of
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -76,6 +76,8 @@ class Ask(BaseModel):
     )
     thread_messages: int = Field(0, description="How many of the user's messages built the task's question, this one included.")
     opened_earlier: bool = Field(False, description="The task's question was opened by an earlier message, not by this one.")
+    named: dict[str, frozenset[str]] = Field(default_factory=dict, description="What this message names, by kind "
+                                             "(advisor/nlu/subjects.py): GPUs, models, precisions, engines, topics such as MFU or export rules.")
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog) -> Ask:
@@ -109,6 +111,7 @@ class Ask(BaseModel):
             capability=_capability_asked(reading),
             thread_messages=len(reading.task_messages),
             opened_earlier=bool(reading.task_messages) and reading.task_messages[0] != message,
+            named=subjects_of(message, catalog),
         )
 
 

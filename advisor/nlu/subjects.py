@@ -1,4 +1,4 @@
-"""What a text names — GPUs (by catalog family), precisions, capabilities, engines, the activity — so an answer
+"""What a text names — GPUs (by catalog family), models, precisions, capabilities, engines, the activity — so an answer
 card is served only for a question it covers: a card about the H20 does not answer an H100 question, and a card
 about training on the 910B does not answer whether the 910B serves with vLLM. The words are data
 (knowledge/subjects.yaml, knowledge/capabilities.yaml, the catalog's names); a card may state its subjects
@@ -47,9 +47,13 @@ def subjects_of(text: str, catalog: Catalog) -> Subjects:
     """The subjects ``text`` names, by kind; a kind it does not name is absent."""
     normal = normalize_text(text if isinstance(text, str) else "")
     found: dict[str, set[str]] = {}
-    gpus = {variant_family(match.id) for match in matcher_for(catalog).scan(normal) if match.kind == "gpu"}
+    names = matcher_for(catalog).scan(normal)
+    gpus = {variant_family(match.id) for match in names if match.kind == "gpu"}
     if gpus:
         found["gpu"] = gpus
+    models = {match.id for match in names if match.kind == "model"}
+    if models:
+        found["model"] = models
     by_id = {subject.id: subject for subject in load_subjects().subjects}
     for subject, pattern in _subject_patterns():
         if pattern.search(normal):
@@ -70,19 +74,24 @@ NARROWING_KINDS = ("precision", "capability", "engine")  # what a card is narrow
 
 
 def covers(card: Subjects, asked: Subjects, asks_figures: bool = True) -> bool:
-    """A card answers a question when, for every kind of subject both name, they share one: a card silent on a
-    kind (a general card on FP8) holds for any subject of it. A question that asks another side than the figures
+    """A card answers a question when, for every kind of subject both name, they share one (for GPUs and models:
+    the card names each one asked), and it names the topic asked (MFU, export rules, cost per token); a card silent
+    on another kind (a general card on FP8) holds for any subject of it. A question that asks another side than the figures
     (whether to wait, whether it may be bought) is not answered by a card narrowed to a precision, capability or
     engine the question never names: "wait for the next generation before buying L40S?" is not the L40S NVLink card."""
     if not asks_figures and any(kind in card and kind not in asked for kind in NARROWING_KINDS):
         return False
-    return all(ids & card[kind] for kind, ids in asked.items() if kind in card)
+    table = load_subjects()
+    if any(kind in asked and kind not in card for kind in table.card_must_name):
+        return False
+    return all(ids <= card[kind] if kind in table.card_covers_each else ids & card[kind] for kind, ids in asked.items() if kind in card)
 
 
 def subject_labels(asked: Subjects, catalog: Catalog, language: str) -> list[str]:
     """The named subjects as a reader knows them: GPU names from the catalog, the rest from the subject table."""
     labels = [next(g.name for g in catalog.gpus if variant_family(g.id) == family) for family in sorted(asked.get("gpu", ()))]
+    labels += [catalog.model(model).name for model in sorted(asked.get("model", ()))]
     by_id = {subject.id: subject for subject in load_subjects().subjects}
-    for kind in ("precision", "capability", "engine"):
+    for kind in ("precision", "capability", "engine", "topic"):
         labels += [by_id[i].label.pick(language) for i in sorted(asked.get(kind, ()))]
     return labels

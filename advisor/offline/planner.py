@@ -24,7 +24,9 @@ from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
 from advisor.offline.answers import (
     capability,
+    compliance,
     costs,
+    efficiency,
     facility,
     followup,
     guard,
@@ -157,9 +159,15 @@ class OfflinePlanner:
             return serving.observed_verdict(turn)
         if task == "tco" and payback.asked_for_line(turn):  # "托管费呢" after a rent-or-buy answer: that line, not the facility side of it
             return TASK_HANDLERS[task](turn)
+        if reading.intent != "troubleshoot" and compliance.asks_compliance(turn.ask.named):
+            return knowledge.concept(turn, offer=task, in_thread=True)  # "ship A100 racks to a Hangzhou colo?": may it go there at all
         if _asks_another_facet(reading, task):  # "can a US firm buy H20?" names a card but asks whether it may be bought
             return knowledge.concept(turn, offer=task, in_thread=True)
         if reading.intent == "troubleshoot":  # a pasted log is diagnosed however unsure the classifier is
+            if efficiency.judges_mfu(turn, turn.ask.named):  # "MFU 38% on 512 H100s, normal?": judged first
+                if not efficiency.is_low(turn):
+                    return knowledge.concept(turn)  # nothing to diagnose: the verdict and what MFU depends on
+                return efficiency.verdict(turn) + "\n\n" + TASK_HANDLERS["troubleshoot"](turn)  # low: where the time goes
             return TASK_HANDLERS["troubleshoot"](turn)
         if task != "tco" and facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count
             return facility.answer(turn)

@@ -10,13 +10,17 @@ training-time estimator (full training) says how fast it runs, and the catalog p
 from __future__ import annotations
 
 from advisor.language import default_currency
-from advisor.markdown import number
+from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
-from advisor.offline.answers.compare_view import TIMED_TRAINING, Option, side_by_side, tool_method, verdict
+from advisor.offline.answers.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.offline.answers.engines import engine_of
+from advisor.offline.answers.wording import Wording
 from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
+from tools.cost.token_cost import TokenCostRequest, token_cost
+
+WORDING = Wording("compare_text.yaml")
 
 MAX_OPTIONS = 4
 PER_BILLION = 1e9  # without a token count, training speed is given per billion tokens
@@ -86,15 +90,71 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     label = turn.t(*TASK_LABEL[task])
     first = next((o for o in opts if o.fit), None)
     what = turn.text(first.fit["model_label"]) if first else model
-    head = turn.t(
+    head = _speed_lead(turn, opts, what) if task == "inference" else ""
+    head = head or turn.t(
         f"**{' vs '.join(o.label for o in opts)}** for {label} of {what}", f"**{' 对比 '.join(o.label for o in opts)}**：{what} {label}"
     )
     parts = [head, verdict(turn, opts, task), side_by_side(turn, opts, task)]
+    if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
+        parts = [per_token(turn, opts, what), *parts]
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     turn.assume(
         "prices are indicative catalog figures with dates, per card × number of cards", "价格为目录参考价（带日期），按单卡价 × 卡数计算"
     )
     return "\n\n".join(p for p in parts if p)
+
+
+def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:
+    """The fastest and slowest fitting options' speed per user, and by how much: the figures the verdict rests on."""
+    timed = sorted((o for o in opts if o.fits and o.speed), key=lambda o: o.speed["decode_tokens_per_s_per_seq"], reverse=True)
+    if len(timed) < 2:
+        return ""
+    fast, slow = timed[0], timed[-1]
+    fast_speed, slow_speed = fast.speed["decode_tokens_per_s_per_seq"], slow.speed["decode_tokens_per_s_per_seq"]
+    if fast_speed - slow_speed <= SAME_SPEED * fast_speed:
+        return "**" + WORDING.say(turn, "speed_same", model=model, options=turn.t(", ", "、").join(o.label for o in timed),
+                                  speeds=" / ".join(number(o.speed["decode_tokens_per_s_per_seq"]) for o in timed)) + "**"  # fmt: skip
+    ratio = fast_speed / slow_speed
+    return "**" + WORDING.say(turn, "speed_lead_times" if ratio >= 2 else "speed_lead", model=model, faster=fast.label,
+                              slower=slow.label, faster_name=fast.name, fast=number(fast_speed), slow=number(slow_speed),
+                              gain=round((ratio - 1) * 100), times=number(ratio, 1)) + "**"  # fmt: skip
+
+
+def asks_cost_per_token(turn: Turn) -> bool:
+    """The question asks what a token costs ("cost per million tokens", "每百万token成本")."""
+    return "cost_per_token" in turn.ask.named.get("topic", ())
+
+
+def per_token(turn: Turn, opts: list[Option], model: str) -> str:
+    """Cost per million output tokens of each option at full load and on-demand cloud prices, the cheaper first."""
+    costed, lines = [], []
+    for o in opts:
+        price = o.price("cloud_price")
+        if not (price and o.speed and o.count):
+            lines.append(WORDING.say(turn, "token_cost_missing", option=o.label))
+            continue
+        cost = token_cost(TokenCostRequest(price_per_gpu_hour=price["amount"], gpus=o.count, output_tokens_per_s=o.speed["output_tokens_per_s_total"]))
+        costed.append((cost.per_million_tokens, o, price["currency"]))
+        lines.append(WORDING.say(turn, "token_cost_line", option=o.label, speed=number(o.speed["output_tokens_per_s_total"]),
+                                 batch=o.speed["effective_batch"], tokens_per_hour=number(cost.tokens_per_hour),
+                                 hourly=money(price["amount"] * o.count, price["currency"]), per_card=money(price["amount"], price["currency"]),
+                                 gpus=o.count, cost=money(cost.per_million_tokens, price["currency"])))  # fmt: skip
+    parts, ask, missing = [], "", turn.t(", ", "、").join(o.name for o in opts if all(o is not c for _, c, _ in costed))
+    if len(costed) == 1 and missing:  # what can be worked out, and the one figure that would finish it
+        cost, costed_option, currency = costed[0]
+        parts.append("**" + WORDING.say(turn, "token_cost_one", model=model, costed=costed_option.label,
+                                        cost=money(cost, currency), missing=missing) + "**")  # fmt: skip
+        ask = WORDING.say(turn, "token_cost_ask", missing=missing)
+    if len(costed) > 1 and len({currency for _, _, currency in costed}) == 1:
+        costed.sort(key=lambda entry: entry[0])
+        (low, cheaper, currency), (high, dearer, _) = costed[0], costed[-1]
+        parts.append("**" + WORDING.say(turn, "token_cost_lead", model=model, cheaper=cheaper.label, dearer=dearer.label,
+                                        cheaper_name=cheaper.name, cheaper_cost=money(low, currency),
+                                        dearer_cost=money(high, currency), saving=round((1 - low / high) * 100)) + "**")  # fmt: skip
+    parts += ["\n".join(f"- {line}" for line in lines), ask]
+    basis = WORDING.text("token_cost_basis")
+    turn.assume(basis.en, basis.zh)
+    return "\n\n".join(part for part in parts if part)
 
 
 def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str | None) -> None:
@@ -234,6 +294,8 @@ def _serving_speed(turn: Turn, option: Option, model: str, precision: str | None
         "prompt_tokens": s.frame.get("prompt_tokens"), "output_tokens": s.frame.get("output_tokens"),
     }  # fmt: skip
     speed = turn.call("estimate_throughput", args)
+    if speed.ok and batch is None and asks_cost_per_token(turn):  # a token's cost is the deployment's when it is kept full
+        speed = turn.call("estimate_throughput", {**args, "batch": max(speed.result["max_batch_fits"], 1)})
     if not speed.ok:
         option.problem = _problem(turn, speed)
         return

@@ -108,6 +108,10 @@ def tco(turn: Turn) -> str:
         return rent_prices.answer(turn)
     if _cost_of_a_run(turn):
         return training_time(turn)
+    if compare.asks_cost_per_token(turn):  # "cost per million tokens, L40S or A100, for an 8B?": both cards served and priced
+        compared = compare.route(turn)
+        if compared is not None:
+            return compared
     s = turn.slots
     currency = _currency(turn)
     count = s.gpu_count or 8

@@ -8,7 +8,7 @@ from advisor.contract import Source
 from advisor.nlu.facets import SPECS, facet_of
 from advisor.nlu.slot_labels import said
 from advisor.nlu.subjects import Subjects, card_subjects, covers, subject_labels, subjects_of
-from advisor.offline.answers import capability, facility
+from advisor.offline.answers import capability, compliance, efficiency, facility, specs
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
@@ -66,7 +66,11 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         hits = _facet_first(hits, facet, words)
     asked = _asked_subjects(turn, question or turn.message, thread_cards)
     hits = _covering(turn, hits, asked, asks_figures=facet == SPECS)
+    if compliance.asks_compliance(asked):  # the status verdict leads; a card on exactly that card's rules may follow
+        return _with_card(turn, compliance.answer(turn, asked), hits) + "\n\n🧮 " + compliance.offer(turn)
     if _names_subjects(asked) and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
+        if len(asked.get("gpu", ())) > 1 and not capability.asked(turn):  # "H100 now, H200, or wait for B200?": a row per option, value first
+            return specs.answer(turn, value_first=True)
         return capability.answer(turn) or _uncovered(turn, asked)  # never a neighbouring card or a snippet list
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:
@@ -79,6 +83,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
             for source in card.sources:
                 turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
             offer = CALCULATOR_TASK.get(card.calculator or "") or offer  # the card names the tool that refines it; the reading only guessed
+    if efficiency.judges_mfu(turn, asked):  # "38% MFU on 512 H100s, good?": the verdict for that setup, then the card on MFU
+        body = efficiency.verdict(turn) + "\n\n" + body
     if question is not None and turn.reading.frame.names():
         body += "\n\n📌 " + _noted(turn)
     if _calculation_open(turn):  # it can be changed, not asked for again
@@ -117,6 +123,16 @@ def _covering(turn: Turn, hits: list[dict], asked: Subjects, asks_figures: bool)
         elif card is None and not _names_subjects(asked):
             kept.append(hit)
     return kept
+
+
+def _with_card(turn: Turn, verdict: str, hits: list[dict]) -> str:
+    """A computed verdict, then the covering card (if the top hit is one) as its background, cited."""
+    if not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
+        return verdict
+    card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX))
+    for source in card.sources:
+        turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
+    return f"{verdict}\n\n**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
 
 
 def _verdict_before(turn: Turn, card: ConceptCard, asked: Subjects, facet: str) -> tuple[str | None, bool]:
@@ -235,7 +251,13 @@ def _snippets(turn: Turn, outcome: ToolOutcome) -> str:
 
 
 def related(turn: Turn, query: str, k: int = 2) -> None:
-    """Cite the guidance docs most related to a tool answer, so every answer points somewhere to read more."""
+    """Cite the guidance docs most related to a tool answer, so every answer points somewhere to read more; a
+    card among them is cited only when it covers what the question names (no serving FAQ beside an MFU verdict)."""
     outcome = turn.call("search_knowledge", {"query": query[:2000], "k": k, "language": turn.language})
-    for hit in (outcome.result or {}).get("hits", []):
-        turn.cite_source(Source.from_hit(hit))
+    hits = (outcome.result or {}).get("hits", [])
+    asked = turn.ask.named
+    cards = load_concepts()
+    for hit in hits:
+        card = cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)) if hit["doc_id"].startswith(CARD_PREFIX) else None
+        if card is None or covers(card_subjects(card, turn.catalog), asked):
+            turn.cite_source(Source.from_hit(hit))

@@ -8,7 +8,7 @@ from typing import get_args
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.offline.answers import costs, knowledge, memory_view, refit_view, specs
+from advisor.offline.answers import compare, costs, knowledge, memory_view, refit_view, specs
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
@@ -251,6 +251,10 @@ def memory(turn: Turn) -> str:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     if turn.count_asked and turn.slots.gpus:  # "那全用910B的话要几台": the fewest of that card that hold it
         return recommend(turn)
+    if len(set(turn.entities.gpus)) > 1:  # "can the H20 beat the H100 on a 72B?": every named card sized and timed
+        compared = compare.route(turn)
+        if compared is not None:
+            return compared
     task, named = task_of(turn)
     if not named:
         turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")

@@ -18,7 +18,9 @@ LEADERS = (
 SAME = {"memory_gb": ("memory", "显存"), "bandwidth_gbs": ("bandwidth", "带宽"), "bf16_tflops": ("BF16", "BF16 算力")}
 
 
-def answer(turn: Turn) -> str:
+def answer(turn: Turn, value_first: bool = False) -> str:
+    """``value_first``: the question weighs the named cards against each other ("H100 now, H200, or wait for
+    B200?"), so what a unit of compute and of bandwidth costs on each leads, whatever objective was read."""
     if rent_prices.applies(turn):  # "what's a fair hourly price for an H100?": the rental market, not one catalog figure
         return rent_prices.answer(turn)
     names = turn.entities.gpus or turn.slots.gpus
@@ -48,6 +50,7 @@ def answer(turn: Turn) -> str:
         line("Purchase (indicative)", "参考购买价", lambda r: _price(r["gpu"]["purchase_price"])),
         line("Cloud /GPU-h", "云上每卡时", lambda r: _price(r["gpu"]["cloud_price"])),
     ]
+    value_first = value_first or (turn.ask.buying and len(rows) > 1)  # "buy the H100 now or the H200?" weighs them
     bought = bool(result["best_training_value"])  # two or more priced to buy; else, when they are, to rent
     for best, field, en, zh, _, _ in (VALUES[work, bought] for work in WORKS):  # what a unit of compute or bandwidth costs
         if result[best]:
@@ -60,7 +63,7 @@ def answer(turn: Turn) -> str:
         )
     else:
         lead = _leaders(turn, result)
-    chosen = _value_lead(turn, result, bought) or _objective_lead(turn, [r["gpu"] for r in rows])
+    chosen = _value_lead(turn, result, bought, value_first) or _objective_lead(turn, [r["gpu"] for r in rows])
     if chosen:
         lead = chosen + "\n\n" + lead
     for r in rows:
@@ -144,9 +147,9 @@ VALUES = {
 }  # fmt: skip
 
 
-def _value_lead(turn: Turn, result: dict, bought: bool) -> str:
+def _value_lead(turn: Turn, result: dict, bought: bool, value_first: bool = False) -> str:
     """"H20和910B训练哪个划算": the price of a unit of the work's bottleneck, with its formula."""
-    if turn.slots.objective != "cheapest" or not (bought or result["best_training_rent"]):
+    if (turn.slots.objective != "cheapest" and not value_first) or not (bought or result["best_training_rent"]):
         return ""
     named = [w for w in turn.slots.workloads if w != "inference"]
     works = ["training"] if named else ["serving"] if turn.slots.workloads else WORKS
