@@ -245,7 +245,8 @@ def _asks_another_facet(reading: Reading, task: str | None) -> bool:
 
 def _precision_first(turn: Turn, body: str) -> str:
     """A precision the person did not ask for (the one a pasted checkpoint name states, or the one the model
-    ships in) changes every figure, so it is the answer's first line rather than a note among the details."""
+    ships in) changes every figure, so it follows the verdict line at once rather than sitting among the
+    details; the verdict itself stays the first line (what was asked is answered before how)."""
     basis = next((found for call in turn.calls if call.ok and call.result
                   if (found := call.result.get("precision_basis") or (call.result.get("estimate") or {}).get("precision_basis"))), None)  # fmt: skip
     if basis is None:
@@ -253,8 +254,9 @@ def _precision_first(turn: Turn, body: str) -> str:
     if basis is None:
         return body
     lead = turn.text(basis)
-    kept = [line for line in body.split("\n") if line.lstrip("-ℹ️ ").strip() != lead]  # said once, first
-    return lead + "\n" + "\n".join(kept)
+    kept = [line for line in body.split("\n") if line.lstrip("-ℹ️ ").strip() != lead]  # said once, under the verdict
+    first = next((n for n, line in enumerate(kept) if line.strip()), 0)
+    return "\n".join([*kept[: first + 1], lead, *kept[first + 1 :]])
 
 
 def _pasted_checkpoint_basis(turn: Turn) -> Text | None:

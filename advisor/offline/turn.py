@@ -43,6 +43,7 @@ class Turn:
     slots: Slots = field(init=False)  # the conversation's frame for this task
     count_asked: bool = field(init=False)  # "要几台": how many cards is the question, not a given
     entities: Slots = field(init=False)  # what this message alone states
+    judged: set[str] = field(default_factory=set)  # stated figures already given a verdict above ("mfu_percent"): not judged twice
 
     def __post_init__(self) -> None:
         # "那全用910B的话要几台" after "放得进8卡H20吗" asks how many 910B it takes, not whether eight of them hold it:

@@ -36,6 +36,7 @@ def verdict(turn: Turn) -> str:
         assumed = WORDING.text("count_assumed", count=count)
         turn.assume(assumed.en, assumed.zh)
     turn.slots.mark("mfu", "gpu", "gpu_count")
+    turn.judged.add("mfu_percent")  # the troubleshooting rules' own MFU verdict would repeat this one
     judged = _judged(turn)
     line = WORDING.say(turn, f"verdict.{judged.verdict}", stated=_percent(judged.stated), count=count, gpu=judged.gpu_name,
                        typical=_percent(judged.typical), band=_points(judged.band), gap=_points(abs(judged.stated - judged.typical)))  # fmt: skip

@@ -170,7 +170,7 @@ def _verdict(turn: Turn, top: dict, stated: dict) -> str | None:
         return None
     text = turn.text(top["verdict"])
     names = {name for _, name, _, _ in Formatter().parse(text) if name}
-    if not names <= stated.keys():
+    if not names <= stated.keys() or names & turn.judged:
         return None
     return text.format(**{name: number(stated[name]) if isinstance(stated[name], int | float) else stated[name] for name in names})
 
