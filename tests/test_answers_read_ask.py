@@ -17,7 +17,6 @@ USER_TEXT = ("message", "task_messages")  # attributes holding what the user wro
 READS_TEXT = {
     ("costs.py", "tco"): "the payback claim is found by the distance between its words and a question word in the message",
     ("costs.py", "_spans_beside_commitments"): "whether a time span is a commitment's term is read from the words right after it",
-    ("facility.py", "_asks"): "facility_text.yaml keeps its own 'asks' words beside its wording; to move into ask_cues.yaml",
     ("knowledge.py", "concept"): "the question's own words are the knowledge-base search query",
     ("serving.py", "_finish"): "the question's own words are the search query for related reading",
     ("sizing.py", "recommend"): "the question's own words are the search query for related reading",

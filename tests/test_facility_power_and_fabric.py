@@ -8,7 +8,7 @@ import math
 import pytest
 
 from advisor.contract import ChatTurn
-from advisor.offline.answers.facility_circuit import read_circuit, read_rack_count
+from advisor.nlu.site import read_circuit, read_rack_count
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
 from knowledge.facility import shipped_facility_book, shipped_facility_data

@@ -34,13 +34,13 @@ def test_a_silent_hang_in_chinese(offline_advisor):
 
 def test_a_low_mfu_is_judged_first_with_the_published_range(offline_advisor):
     answer = ask(offline_advisor, "our dense 65b pretraining on 2048 h100 runs at 27% mfu, should we worry?").answer
-    assert answer.startswith("**Yes, 27% MFU is low: Meta reported 38–43% BF16 MFU")
+    assert answer.startswith("**27% MFU on 2048× NVIDIA H100 SXM is below what well-run jobs reach")  # judged once, for its scale
     assert "exposed" in answer and "stragglers" in answer.lower()  # where the time goes, and how to look
 
 
 def test_a_low_mfu_in_chinese(offline_advisor):
     answer = ask(offline_advisor, "2048张H100预训练稠密65B，MFU才27%，算不算低").answer
-    assert answer.startswith("**是的，27% 的 MFU 偏低") and "38–43%" in answer
+    assert answer.startswith("**2048 张 NVIDIA H100 SXM 上 MFU 27%，低于调得好的作业") and "是的，27% 的 MFU 偏低" not in answer
 
 
 def test_an_oom_on_sharded_gpus_is_sized_as_it_runs_and_keeps_the_method(offline_advisor):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from advisor.name_matcher import normalize_text
 from advisor.nlu.asked import (
     Asked,
     asks_if_observed_is_normal,
@@ -24,6 +25,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says
 from advisor.nlu.reading import Reading
+from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capability_of, subjects_of
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
@@ -79,9 +81,21 @@ class Ask(BaseModel):
     named: dict[str, frozenset[str]] = Field(default_factory=dict, description="What this message names, by kind "
                                              "(advisor/nlu/subjects.py): GPUs, models, precisions, engines, topics such as MFU or export rules.")
 
+    facility_asks_now: frozenset[str] = Field(frozenset(), description='What this message asks of a site ("bill", "fabric", "power"…; data/site_words.yaml).')
+    facility_asks: frozenset[str] = Field(frozenset(), description="What the task's messages together ask of a site.")
+    fabric_opened: bool = Field(False, description="The task's first message asked to size the cluster network.")
+    circuit: dict | None = Field(None, description="The power feeds stated anywhere in the conversation, the latest figure winning.")
+    states_circuit: bool = Field(False, description="This message states power feeds (amps and volts).")
+    rack_count: int | None = Field(None, description='Whole-rack systems counted ("two NVL72 racks").')
+    node_count: int | None = Field(None, description='Servers written as nodes ("a 16-node cluster", "16个节点").')
+    card_cut: tuple[str, float] | None = Field(None, description='A quoted cut in cards ("half the cards") and the speed factor it needs.')
+    names_fp4: bool = Field(False, description="The message names FP4.")
+    message_lines: int = Field(1, description="Lines in this message: a pasted log's newest evidence sits within them.")
+
     @classmethod
-    def read(cls, reading: Reading, catalog: Catalog) -> Ask:
-        """The Ask of ``reading``: from its message, the task's messages and the conversation's frame."""
+    def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
+        """The Ask of ``reading``: from its message, the task's messages, the user's ``earlier`` messages (for
+        what holds for the whole conversation, such as a site's feeds) and the conversation's frame."""
         message = reading.text
         thread = reading.task_messages or [message]
         state = reading.state
@@ -112,6 +126,16 @@ class Ask(BaseModel):
             thread_messages=len(reading.task_messages),
             opened_earlier=bool(reading.task_messages) and reading.task_messages[0] != message,
             named=subjects_of(message, catalog),
+            facility_asks_now=facility_asks(message),
+            facility_asks=facility_asks(" ".join(thread)),
+            fabric_opened="fabric" in facility_asks(reading.task_messages[0]) if reading.task_messages else False,
+            circuit=read_circuit([*earlier, message]),
+            states_circuit=read_circuit([message]) is not None,
+            rack_count=read_rack_count(message),
+            node_count=read_node_count(message),
+            card_cut=card_cut(message),
+            names_fp4="fp4" in normalize_text(message),
+            message_lines=message.count("\n") + 1,
         )
 
 

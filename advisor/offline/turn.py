@@ -48,7 +48,7 @@ class Turn:
     def __post_init__(self) -> None:
         # "那全用910B的话要几台" after "放得进8卡H20吗" asks how many 910B it takes, not whether eight of them hold it:
         # the count asked for is dropped from the conversation's frame
-        self.ask = Ask.read(self.reading, self.catalog)
+        self.ask = Ask.read(self.reading, self.catalog, self.earlier)
         self.count_asked = self.ask.asks_count and not any(self.reading.frame.has(slot) for slot in COUNTS)
         state = self.reading.state
         self.slots = Slots(Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS}) if self.count_asked else state)

@@ -8,7 +8,6 @@ from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
 from advisor.offline.answers import facility_fabric
-from advisor.offline.answers.facility_circuit import read_circuit, read_node_count, read_rack_count
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.facility import shipped_facility_data
@@ -47,8 +46,7 @@ def asks_fabric(turn: Turn) -> bool:
         return False
     if _asks_now(turn, "fabric") or _asks_now(turn, "fabric_choice"):
         return True
-    thread = turn.reading.task_messages
-    return turn.reading.follow_up and len(thread) > 1 and _says(thread[0], "fabric")  # "and with 64 nodes?" after a fabric count
+    return turn.reading.follow_up and turn.ask.thread_messages > 1 and turn.ask.fabric_opened  # "and with 64 nodes?" after a fabric count
 
 
 def takes_over(turn: Turn) -> bool:
@@ -57,7 +55,7 @@ def takes_over(turn: Turn) -> bool:
     servers, gpus = _counts(turn)
     if not (turn.slots.gpus or servers or gpus):
         return False
-    if read_circuit([turn.message]) or _asks_now(turn, "site"):
+    if turn.ask.states_circuit or _asks_now(turn, "site"):
         return True
     if _asks_now(turn, "bill"):
         return not any(turn.reading.frame.has(slot) for slot in COMPARISON_SLOTS) and not _asks_now(turn, "comparison")
@@ -93,7 +91,7 @@ def answer(turn: Turn) -> str:
             "currency": currency,
             "region": s.region,
             "one_rack": _in_one_rack(turn) or None,
-            "circuit": read_circuit([*turn.earlier, turn.message]),  # the site's feeds hold for the whole conversation
+            "circuit": turn.ask.circuit,  # the site's feeds hold for the whole conversation
         },
     )
     if not outcome.ok:
@@ -131,9 +129,9 @@ def _counts(turn: Turn) -> tuple[int | None, int | None]:
     if servers and gpus and s.gpus_per_server is None and gpus <= 8:  # "两台8卡" read without a per-server link: 8 per server
         return servers, None
     if servers is None and gpus is None and s.gpus and _sold_as_rack(s.gpus[0]):  # "two GB200 NVL72 racks"
-        return read_rack_count(turn.message), None
+        return turn.ask.rack_count, None
     if servers is None and gpus is None:  # "a 16-node cluster"
-        return read_node_count(turn.message), None
+        return turn.ask.node_count, None
     return servers, None if servers else gpus
 
 
@@ -264,18 +262,12 @@ def _in_one_rack(turn: Turn) -> bool:
 
 def _asks_now(turn: Turn, what: str) -> bool:
     """Whether this message itself asks for ``what``: a word from an earlier turn does not redirect a later one."""
-    return _says(turn.message, what)
-
-
-def _says(message: str, what: str) -> bool:
-    asked = message.casefold()
-    return any(word in asked for word in WORDING.data["asks"][what])
+    return what in turn.ask.facility_asks_now
 
 
 def _asks(turn: Turn, what: str) -> bool:
-    """Whether the question, with the follow-ups that changed it, asks for ``what`` (words in facility_text.yaml)."""
-    asked = " ".join(turn.reading.task_messages or [turn.message]).casefold()
-    return any(word in asked for word in WORDING.data["asks"][what])
+    """Whether the question, with the follow-ups that changed it, asks for ``what`` (words in nlu/data/site_words.yaml)."""
+    return what in turn.ask.facility_asks
 
 
 def _summary(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:

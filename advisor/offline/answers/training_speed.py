@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 
 from advisor.markdown import number, token_count
-from advisor.name_matcher import normalize_text
 from advisor.offline.answers import compare
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
@@ -79,7 +78,7 @@ def speed_ratio(turn: Turn, pairs: list[tuple[str, int | None]], with_notes: boo
         "- " + WORDING.say(turn, "links", new=new.name, old=old.name, new_link=f"{number(new.nvlink_gbs)} GB/s" if new.nvlink_gbs else link,
                            old_link=f"{number(old.nvlink_gbs)} GB/s" if old.nvlink_gbs else link),
     ]))  # fmt: skip
-    if FP4 in turn.slots.frame.all("precision") or FP4 in normalize_text(turn.message):
+    if FP4 in turn.slots.frame.all("precision") or turn.ask.names_fp4:
         parts.append(WORDING.say(turn, "fp4", precision=label))
     turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
     return parts
@@ -100,10 +99,5 @@ def _precision(turn: Turn, new, old) -> str:
 
 
 def _claim(turn: Turn) -> tuple[str, float] | None:
-    """A quoted cut in cards ("half the cards", "卡可以减半") and the speed factor it needs, from the word table."""
-    text = normalize_text(turn.message)
-    for row in WORDING.entry("claims"):
-        for words in row["words"]:
-            if normalize_text(words) in text:
-                return words, float(row["factor"])
-    return None
+    """A quoted cut in cards ("half the cards", "卡可以减半") and the speed factor it needs, as the NLU read it."""
+    return turn.ask.card_cut

@@ -119,10 +119,9 @@ def _new_in_thread(turn: Turn, findings: list[dict]) -> dict | None:
     """In a thread, the cause whose evidence the newest message brings (NCCL's NET/Socket line, a stack dump that
     shows one rank elsewhere), when its rule says what that evidence means; the thread is read newest first, so
     that evidence sits in the newest message's lines."""
-    thread = turn.reading.task_messages
-    if len(thread) < 2 or thread[-1:] != [turn.message]:
+    if turn.ask.thread_messages < 2:
         return None
-    newest_lines = turn.message.count("\n") + 1
+    newest_lines = turn.ask.message_lines
     return next(
         (f for f in findings if f.get("new_finding") and any(item["line"] <= newest_lines for item in f["evidence"])), None
     )

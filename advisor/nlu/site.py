@@ -1,22 +1,46 @@
-"""The power feeds a user states ("two 30 A 208 V three-phase feeds, A+B", "4路16A 220V"): read from the thread's
-messages with the words in facility_text.yaml ``circuit_words``; a later message's figure replaces an earlier one,
-so "what if they were 50 A?" re-runs the plan with the new rating."""
+"""What a site question states, read once for the Ask: the power feeds ("two 30 A 208 V three-phase feeds, A+B",
+"4路16A 220V"), whole racks and nodes counted, what a facility question asks for, and a quoted cut in cards
+("half the cards"). The words are data in ``data/site_words.yaml``; for feeds a later message's figure replaces
+an earlier one, so "what if they were 50 A?" re-runs the plan with the new rating."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from pathlib import Path
 
-from advisor.offline.answers.wording import Wording
+import yaml
 
-WORDING = Wording("facility_text.yaml")
+from advisor.name_matcher import normalize_text
+
 NUMBER = r"(\d+(?:\.\d+)?)"
+
+
+@lru_cache(maxsize=1)
+def _words() -> dict:
+    return yaml.safe_load((Path(__file__).parent / "data" / "site_words.yaml").read_text(encoding="utf-8"))
+
+
+def facility_asks(text: str) -> frozenset[str]:
+    """What a facility question asks for ("bill", "fabric", "one_rack"…): the ``asks`` keys whose words ``text`` holds."""
+    said = text.casefold()
+    return frozenset(key for key, words in _words()["asks"].items() if any(word in said for word in words))
+
+
+def card_cut(text: str) -> tuple[str, float] | None:
+    """A quoted cut in cards ("half the cards", "卡可以减半") as said, with the speed factor it needs."""
+    said = normalize_text(text)
+    for row in _words()["card_cuts"]:
+        for words in row["words"]:
+            if normalize_text(words) in said:
+                return words, float(row["factor"])
+    return None
 
 
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern]:
     """Patterns built from the word lists, so a new unit or count word is a data change."""
-    words = WORDING.data["circuit_words"]
+    words = _words()["circuit_words"]
 
     def alternatives(key: str) -> str:
         return "|".join(re.escape(w) for w in sorted(words[key], key=len, reverse=True))
@@ -43,7 +67,7 @@ def _patterns() -> dict[str, re.Pattern]:
 
 def read_circuit(messages: list[str]) -> dict | None:
     """The feeds the messages state, as the plan_facility ``circuit`` argument; None when no amps and volts are given."""
-    words = WORDING.data["circuit_words"]
+    words = _words()["circuit_words"]
     patterns = _patterns()
     found: dict = {}
     for message in messages:
@@ -86,7 +110,7 @@ def read_rack_count(message: str) -> int | None:
     if match is None:
         return None
     word = match.group(1)
-    return int(word) if word.isdigit() else WORDING.data["circuit_words"]["count_words"].get(word)
+    return int(word) if word.isdigit() else _words()["circuit_words"]["count_words"].get(word)
 
 
 def read_node_count(message: str) -> int | None:
