@@ -92,7 +92,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "deadline_days": "Finish within this many days (returns the GPUs needed)",
         "precision": "Matmul precision",
         "mfu": "Measured MFU, 0-1 (default from a table)",
-        "goodput": "Share of booked time that trains, 0.1-1; 0.9 allows for restarts",
+        "goodput": "Booked time that trains, 0.1-1 (0.9: restarts)",
         "price_per_gpu_hour": "Price per GPU-hour in `currency`",
         "currency": _CURRENCY,
     },
@@ -135,6 +135,8 @@ DESCRIPTIONS = {
     "estimate_memory": "GPU memory per GPU for inference or training, itemised, with a fit verdict for `gpu` / 逐项估算显存并判断能否放进指定GPU",
     "estimate_throughput": "Serving speed: tokens/s per user and in total, TTFT, bottleneck, max concurrency / 推理速度、首token时延与最大并发",
     "recommend_gpus": "Ranked GPU options for a model and task: which GPU, how many, parallel plan, headroom, cost / 排序的选卡方案",
+    "estimate_training_time": "Training time, GPU-hours and cost, or GPUs for a deadline / 训练时长、卡时与费用",
+    "check_measured": "Measured NCCL busbw against what the fabric should give / 实测带宽对比预期",
 }
 
 

@@ -20,7 +20,7 @@ UNITS = {
 }  # fmt: skip
 TECH = {
     # parallelism, training and serving
-    "zero", "zero-offload", "lora", "qlora", "fsdp", "tp", "pp", "dp", "mfu", "adamw", "adam", "sgd", "moe", "mla", "gqa", "mqa",
+    "zero", "zero-offload", "megatron", "deepspeed", "lora", "qlora", "fsdp", "tp", "pp", "dp", "mfu", "adamw", "adam", "sgd", "moe", "mla", "gqa", "mqa",
     "mlp", "kv", "micro-batch", "dropout", "softmax", "log-softmax", "logits", "token", "max", "min", "sbh", "full_shard",
     "flashattention", "sdpa", "oom", "ecc", "xid", "sxid", "nccl", "nvlink", "nvswitch", "pcie", "infiniband", "roce", "cuda", "cublas",
     "nvidia-smi", "gpu", "cpu", "npu", "hbm", "tdp", "sxm", "gguf", "gptq", "awq", "bitsandbytes", "vllm", "sglang", "lmdeploy", "transformers",

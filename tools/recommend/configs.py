@@ -18,6 +18,7 @@ RACK_GPUS = 72
 SERVER_GPUS = 8
 # Past one server the plan needs a fast fabric; consumer cards, Macs, laptops and modules don't scale there.
 MAX_COUNT_BY_SEGMENT = {"consumer": SERVER_GPUS, "workstation": SERVER_GPUS, "apple": 1, "datacenter": 512}
+STANDARD_PCIE_COUNTS = (1, 2, 4, 8)
 FABRIC_COUNTS = (*range(16, 65, 8), 96, 128, 192, 256, 384, 512)  # whole 8-GPU servers or boards
 
 
@@ -60,8 +61,9 @@ def sold_counts(gpu: GPU, max_gpus: int) -> list[int]:
         counts = (4, 8, *FABRIC_COUNTS) if board_size(gpu) == 4 else (8, *FABRIC_COUNTS)
     elif kind == "pair":
         counts = (2, 4, 6, 8, *FABRIC_COUNTS)
-    else:  # PCIe servers hold 1-8 cards; data-center parts scale out in whole servers over a fabric
-        counts = tuple(range(1, SERVER_GPUS + 1)) + (FABRIC_COUNTS if gpu.segment == "datacenter" else ())
+    else:  # PCIe servers are built with 1, 2, 4 or 8 cards (what tensor parallelism splits evenly and integrators
+        # sell as standard); data-center parts scale out in whole servers over a fabric
+        counts = STANDARD_PCIE_COUNTS + (FABRIC_COUNTS if gpu.segment == "datacenter" else ())
     return [c for c in counts if c <= limit]
 
 
