@@ -57,7 +57,7 @@ def _patterns() -> dict[str, re.Pattern]:
         "racks": re.compile(
             r"(?<![a-z0-9])(\d+|"
             + counts
-            + r")(?!\s*(?:kw|kilowatt|千瓦|mw|\d))\s*(?:个|套|台)?\s*(?:[a-z0-9\-]+\s*){0,3}(?:"
+            + r")(?!\s*(?:kw|kilowatt|千瓦|mw|\d))\s*(?:个|套|台)?\s*(?:[a-z0-9\-]++\s*){0,3}(?:"
             + alternatives("rack_words")
             + r")"
         ),
