@@ -13,7 +13,7 @@ import yaml
 
 from advisor.name_matcher import normalize_text
 
-NUMBER = r"(\d+(?:\.\d+)?)"
+NUMBER = r"(?<![\d.])(\d+(?:\.\d+)?)"  # starts where a number starts: no rescan of a long digit run from each digit
 
 
 @lru_cache(maxsize=1)
@@ -51,7 +51,7 @@ def _patterns() -> dict[str, re.Pattern]:
     return {
         "amps": re.compile(NUMBER + r"\s*(?:" + alternatives("amps") + r")(?![a-z0-9])"),
         "volts": re.compile(NUMBER + r"\s*(?:" + alternatives("volts") + r")(?![a-z0-9])"),
-        "feeds_after": re.compile(r"(" + r"\d+|" + counts + r")\s*(?:" + alternatives("feed_after") + r")"),
+        "feeds_after": re.compile(r"(?<!\d)(" + r"\d+|" + counts + r")\s*(?:" + alternatives("feed_after") + r")"),
         "count_before_amps": re.compile(r"(?<![a-z])(" + counts + r")\s+" + NUMBER + r"\s*(?:" + alternatives("amps") + r")(?![a-z0-9])"),
         "nodes": re.compile(r"(?<![a-z0-9.])(\d+)\s*[-‐]?\s*(?:" + alternatives("node_words") + r")(?![a-z])"),
         "racks": re.compile(
