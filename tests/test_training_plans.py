@@ -61,4 +61,4 @@ def test_counts_as_sold_are_whole_servers_past_one_and_racks_for_rack_scale_part
     catalog = load_catalog()
     assert [sold_count_from(catalog.gpu("h100-sxm"), n) for n in (3, 8, 9, 77, 700)] == [4, 8, 16, 80, 704]
     assert sold_count_from(catalog.gpu("gb200"), 80) == 144
-    assert sold_count_from(catalog.gpu("rtx-4090"), 3) == 3 and sold_count_from(catalog.gpu("rtx-4090"), 11) is None
+    assert sold_count_from(catalog.gpu("rtx-4090"), 3) == 4 and sold_count_from(catalog.gpu("rtx-4090"), 11) is None

@@ -29,9 +29,7 @@ class Change:
 def changes(turn: Turn) -> list[Change]:
     """The values this follow-up states that differ from what the thread held before it."""
     reading = turn.reading
-    # a message that built on an earlier one, or whose task kept the earlier values, continues it whichever intent it
-    # read as (a count asked after a fit check reads as a recommendation, yet replaces the thread's card)
-    continues = reading.follow_up or turn.ask.thread_messages > 1 or bool(reading.before.slots)
+    continues = reading.follow_up or (reading.intent == PROBLEM and turn.ask.thread_messages > 1)
     if not continues:
         return []
     found = []
