@@ -56,6 +56,7 @@ class Ask(BaseModel):
     observed_in_thread: bool = Field(
         False, description="A message of the task asked whether a measured speed is normal: the tokens/s it stated is no target."
     )
+    speaks_of_serving: bool = Field(False, description="The task's messages speak of serving (an engine, requests, users), slow or not.")
     reports_serving: bool = Field(
         False, description="The task's messages report a slowdown and place it in serving (engine, requests, inference)."
     )
@@ -113,6 +114,7 @@ class Ask(BaseModel):
             weighs_precision=asks_precision_choice(message),
             observed_speed=observed_speed(message, catalog),
             observed_in_thread=any(asks_if_observed_is_normal(text) for text in thread),
+            speaks_of_serving=any(reports_serving(text) for text in thread),
             reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),
             reasoning_model=any(names_reasoning_model(text) for text in thread),
             tco_line=asked_line("tco_line", message),

@@ -612,6 +612,12 @@ def reports_serving_slowdown(turn: Turn) -> bool:
             and task_of(turn)[0] == "inference")  # fmt: skip
 
 
+def _a_serving_problem(turn: Turn) -> bool:
+    s = turn.slots
+    return ("estimate_throughput" in turn.registry.names() and turn.ask.speaks_of_serving and bool(s.models) and bool(s.gpus)
+            and task_of(turn)[0] == "inference")  # fmt: skip
+
+
 def squeeze_report(turn: Turn) -> str:
     """Free memory per GPU after the weights → the sequences that fit at the stated context; when that is a handful
     (or nothing fits), the cause with its arithmetic and what frees room, each with the sequences it makes fit."""
@@ -668,7 +674,9 @@ def squeeze_first(handler: Callable[[Turn], str]) -> Callable[[Turn], str]:
     """``handler`` (the troubleshooting checklist), led by the KV-cache squeeze when a serving slowdown shows one."""
 
     def route(turn: Turn) -> str:
-        found = squeeze_report(turn) if reports_serving_slowdown(turn) else ""
+        # the troubleshooting intent is itself the report of a problem: serving words and a named model on named cards
+        # are enough to check the memory left for the KV cache first (nothing is said when it is roomy)
+        found = squeeze_report(turn) if reports_serving_slowdown(turn) or _a_serving_problem(turn) else ""
         rest = handler(turn)
         return f"{found}\n\n{rest}" if found else rest
 
