@@ -605,16 +605,12 @@ def observed_verdict(turn: Turn) -> str:
     return _finish(turn, "\n\n".join([*parts, *_details(turn, r)]))
 
 
-def reports_serving_slowdown(turn: Turn) -> bool:
-    """A slowdown report about serving a named model on named cards: the memory left for the KV cache is checked first."""
+def reports_serving_slowdown(turn: Turn, *, problem_known: bool = False) -> bool:
+    """A slowdown report about serving a named model on named cards: the memory left for the KV cache is checked first.
+    When the message is already known to report a problem (the troubleshooting intent), serving words suffice."""
     s = turn.slots
-    return ("estimate_throughput" in turn.registry.names() and turn.ask.reports_serving and bool(s.models) and bool(s.gpus)
-            and task_of(turn)[0] == "inference")  # fmt: skip
-
-
-def _a_serving_problem(turn: Turn) -> bool:
-    s = turn.slots
-    return ("estimate_throughput" in turn.registry.names() and turn.ask.speaks_of_serving and bool(s.models) and bool(s.gpus)
+    about_serving = turn.ask.speaks_of_serving if problem_known else turn.ask.reports_serving
+    return ("estimate_throughput" in turn.registry.names() and about_serving and bool(s.models) and bool(s.gpus)
             and task_of(turn)[0] == "inference")  # fmt: skip
 
 
@@ -676,7 +672,7 @@ def squeeze_first(handler: Callable[[Turn], str]) -> Callable[[Turn], str]:
     def route(turn: Turn) -> str:
         # the troubleshooting intent is itself the report of a problem: serving words and a named model on named cards
         # are enough to check the memory left for the KV cache first (nothing is said when it is roomy)
-        found = squeeze_report(turn) if reports_serving_slowdown(turn) or _a_serving_problem(turn) else ""
+        found = squeeze_report(turn) if reports_serving_slowdown(turn, problem_known=True) else ""
         rest = handler(turn)
         return f"{found}\n\n{rest}" if found else rest
 
