@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -40,17 +41,21 @@ class AskCues(BaseModel):
     asks_count: ExceptedCues
 
 
+def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:
+    """Each field of a cue table (validated by ``table_model``, so every flag has its cues) as one compiled pattern."""
+    table = table_model.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    return {name: compile_cues(getattr(table, name)) for name in table_model.model_fields}
+
+
+def _flag_pattern(cues: Phrases) -> re.Pattern[str]:
+    if isinstance(cues, ExceptedCues):
+        return cue_pattern(cues, cues.not_before, cues.skipping)
+    return cue_pattern(cues)
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
-    table = AskCues.model_validate(yaml.safe_load(CUES_FILE.read_text(encoding="utf-8")))
-    patterns = {}
-    for flag in AskCues.model_fields:
-        cues = getattr(table, flag)
-        if isinstance(cues, ExceptedCues):
-            patterns[flag] = cue_pattern(cues, cues.not_before, cues.skipping)
-        else:
-            patterns[flag] = cue_pattern(cues)
-    return patterns
+    return _cue_patterns(CUES_FILE, AskCues, _flag_pattern)
 
 
 def says(flag: Flag, *texts: str) -> bool:
@@ -73,15 +78,14 @@ class DialogueCues(BaseModel):
     choice: Phrases
 
 
+def _dialogue_pattern(phrases: Phrases) -> re.Pattern[str]:
+    # matched on lower-cased text as written (the continuation features were trained so), \b counting Chinese characters as letters too
+    return re.compile(rf"\b(?:{_alternatives(phrases.en)})\b|{_alternatives(phrases.zh)}")
+
+
 @lru_cache(maxsize=1)
 def _dialogue_patterns() -> dict[str, re.Pattern[str]]:
-    table = DialogueCues.model_validate(yaml.safe_load(DIALOGUE_CUES_FILE.read_text(encoding="utf-8")))
-    patterns = {}
-    for cue in DialogueCues.model_fields:
-        phrases = getattr(table, cue)
-        english, chinese = (_alternatives(phrases.en), _alternatives(phrases.zh))
-        patterns[cue] = re.compile(rf"\b(?:{english})\b|{chinese}")  # \b counts Chinese characters as letters too
-    return patterns
+    return _cue_patterns(DIALOGUE_CUES_FILE, DialogueCues, _dialogue_pattern)
 
 
 def _alternatives(cues: list[str]) -> str:
