@@ -8,7 +8,8 @@ import pytest
 
 from advisor.contract import ChatTurn
 from advisor.language import analyze_language
-from advisor.offline.planner import WHERE_FROM, _questions
+from advisor.offline.planner import _questions
+from advisor.offline.router import WHERE_FROM
 
 # the scope sentence of guard_text.yaml and the capability list of the off-topic reply both name what the advisor does
 SAYS_WHAT_IT_DOES = {"en": "GPU", "zh": "卡"}

@@ -11,7 +11,7 @@ import pytest
 
 from advisor.contract import ChatTurn
 from advisor.nlu.facets import FACETS_FILE, SPECS, FacetTable, facet_of
-from advisor.offline.planner import GUARDED, TASK_HANDLERS
+from advisor.offline.router import GUARDED, TASKS
 from knowledge.concepts import load_concepts
 
 import yaml
@@ -51,7 +51,7 @@ def test_a_question_about_figures_has_no_other_facet(message):
 
 def test_every_facet_takes_over_only_tasks_that_exist():
     table = FacetTable.model_validate(yaml.safe_load(FACETS_FILE.read_text(encoding="utf-8")))
-    known = set(TASK_HANDLERS) | {"troubleshoot"}
+    known = set(TASKS) | {"troubleshoot"}
     assert all(set(entry.takes_over) <= known and entry.facet != SPECS for entry in table.facets)
     assert not set(GUARDED) & {task for entry in table.facets for task in entry.takes_over}
 

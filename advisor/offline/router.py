@@ -1,0 +1,398 @@
+"""Which answer a message gets, as data: ``routes.yaml`` lists the task handlers and the routes in order of
+precedence; this module holds the named conditions and handlers the table refers to, and runs the table.
+
+A route's conditions are checked in the table's order and stop at the first that fails, so each condition is
+evaluated exactly where the former if-chain evaluated it (some read slots, which marks them used).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from advisor.markdown import number
+from advisor.nlu.ask import Ask
+from advisor.nlu.dialogue import restated_question
+from advisor.nlu.facets import SPECS
+from advisor.nlu.pipeline import PIPELINE
+from advisor.nlu.reader import Understanding
+from advisor.nlu.reading import Reading
+from advisor.offline.answers import (
+    capability,
+    compliance,
+    costs,
+    efficiency,
+    facility,
+    guard,
+    knowledge,
+    payback,
+    runnable,
+    serving,
+    sizing,
+    specs,
+    trouble,
+)
+from advisor.offline.answers.workload import model_of
+from advisor.offline.turn import Turn
+from knowledge.wording import Wording
+
+ROUTES_FILE = Path(__file__).with_name("routes.yaml")
+NO_TASK = "none"  # how the table writes "no task"
+NEGATION = "not "
+# Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
+# than a confident table for a question that was not asked (both thresholds declared in nlu/pipeline.yaml).
+MIN_CONFIDENCE = PIPELINE.classify.min_confidence
+CALCULATION_MASS = PIPELINE.classify.calculation_mass
+GUARDED = ("injection", "out_of_scope", "greeting")
+GUARD_CONFIDENCE = PIPELINE.classify.guard_confidence  # below this a refusal, an off-topic reply or a greeting gives way
+SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
+WORDING = Wording(Path(__file__).with_name("planner_text.yaml"))
+WHERE_FROM = WORDING.pair("where_from")
+
+
+@dataclass
+class Routing:
+    """One message on its way through the table: the turn, the task as redirected so far, and the reader (some
+    routes read an earlier message of the thread again)."""
+
+    turn: Turn
+    task: str | None
+    understanding: Understanding
+    taken: list[str] = field(default_factory=list)
+
+    @property
+    def reading(self) -> Reading:
+        return self.turn.reading
+
+
+Condition = Callable[[Routing], bool]
+Handler = Callable[[Routing], str]
+TaskHandler = Callable[[Turn], str]
+
+# ---- the task handlers: a task's answer, with the take-overs that belong to that task alone ----
+TASK_ANSWERS: dict[str, TaskHandler] = {
+    "recommend": serving.or_sized_by_load(sizing.recommend),  # "how many H100s for TTFT < 500 ms?": the load decides, not memory alone
+    "memory": capability.first(serving.or_sized_by_load(sizing.memory, weighs_precision=False), unless_sized=True),
+    # "what can I run on two 3090s?" names no model: the largest that fit, per precision
+    "max_fit": serving.or_sized_by_load(
+        lambda turn: sizing.memory(turn) if model_of(turn) else (runnable.answer(turn) or sizing.memory(turn)), weighs_precision=False
+    ),
+    "specs": capability.first(specs.answer),  # "does the L40S do FP8?": the verdict, not the whole sheet
+    "serving_speed": serving.answer,
+    "training_time": costs.training_time,
+    "tco": costs.tco,
+    "troubleshoot": serving.squeeze_first(trouble.answer),  # a serving slowdown leads with the KV cache left after the weights
+    "facility": facility.answer,
+}
+
+
+# ---- the conditions a route may name (besides the Ask's yes/no fields) ----
+CONDITIONS: dict[str, Condition] = {}
+
+
+def condition(function: Condition) -> Condition:
+    CONDITIONS[function.__name__] = function
+    return function
+
+
+@condition
+def unreadable(routing: Routing) -> bool:
+    return guard.unreadable(routing.turn) is not None
+
+
+@condition
+def checks_observed_speed(routing: Routing) -> bool:
+    return serving.checks_observed_speed(routing.turn)
+
+
+@condition
+def asks_for_cost_line(routing: Routing) -> bool:
+    return bool(payback.asked_for_line(routing.turn))
+
+
+@condition
+def asks_compliance(routing: Routing) -> bool:
+    return compliance.asks_compliance(routing.turn.ask.named)
+
+
+@condition
+def asks_another_facet(routing: Routing) -> bool:
+    """The message asks a side of its subject that the calculation it reads as would miss: the facet takes that
+    task over ("is the 910B mature enough to train on?" is no spec sheet), or a follow-up that states no values of
+    its own asks a new side of the thread ("can this go in a normal server room?" after a sizing)."""
+    reading, task = routing.reading, routing.task
+    if reading.facet.overrides("troubleshoot" if reading.intent == "troubleshoot" else task):
+        return True
+    # a troubleshooting thread gathers facts ("the room runs hot"): they go on into the diagnosis
+    return reading.follow_up and task in TASKS and task != "troubleshoot" and reading.facet.name != SPECS and not reading.frame.names()
+
+
+@condition
+def judges_mfu(routing: Routing) -> bool:
+    return efficiency.judges_mfu(routing.turn, routing.turn.ask.named)
+
+
+@condition
+def mfu_low(routing: Routing) -> bool:
+    return efficiency.is_low(routing.turn)
+
+
+@condition
+def asks_fabric(routing: Routing) -> bool:
+    return facility.asks_fabric(routing.turn)
+
+
+@condition
+def facility_takes_over(routing: Routing) -> bool:
+    return facility.takes_over(routing.turn)
+
+
+@condition
+def follow_up(routing: Routing) -> bool:
+    return routing.reading.follow_up
+
+
+@condition
+def asks_anew(routing: Routing) -> bool:
+    """A follow-up to a concept answer that asks about another side of the thread (its cost, its software,
+    whether to use it at all) than the question first asked: a new question, answered in the thread's context."""
+    facet = routing.reading.facet.name
+    return facet != SPECS and facet != routing.understanding.read_one(routing.reading.task_messages[0]).facet.name
+
+
+@condition
+def names_model(routing: Routing) -> bool:
+    return bool(routing.turn.entities.models or routing.turn.entities.params)
+
+
+@condition
+def names_gpu(routing: Routing) -> bool:
+    return bool(routing.turn.entities.gpus)
+
+
+@condition
+def no_confident_task(routing: Routing) -> bool:
+    return routing.task not in TASKS or (routing.reading.confidence < MIN_CONFIDENCE and not unsure_which_calculation(routing.reading))
+
+
+@condition
+def asks_only_electricity(routing: Routing) -> bool:
+    return facility.asks_only_electricity(routing.turn)
+
+
+@condition
+def states_nothing(routing: Routing) -> bool:
+    return not routing.reading.frame.names()
+
+
+# ---- the handlers a route may name ----
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(function: Handler) -> Handler:
+    HANDLERS[function.__name__] = function
+    return function
+
+
+@handler
+def task(routing: Routing) -> str:
+    """The task's own answer."""
+    return TASKS[routing.task](routing.turn)
+
+
+HANDLERS["unreadable"] = lambda routing: guard.unreadable(routing.turn)
+HANDLERS["out_of_scope"] = lambda routing: guard.out_of_scope(routing.turn)
+HANDLERS["greeting"] = lambda routing: guard.greeting(routing.turn)
+HANDLERS["observed_speed"] = lambda routing: serving.observed_verdict(routing.turn)
+HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
+HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
+HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
+
+
+@handler
+def injection(routing: Routing) -> str:
+    return guard.injection(routing.turn) + beside_injection(routing)
+
+
+@handler
+def concept_in_thread(routing: Routing) -> str:
+    """A knowledge answer read in the thread's context, offering the task's calculator."""
+    return knowledge.concept(routing.turn, offer=routing.task, in_thread=True)
+
+
+@handler
+def concept_thread(routing: Routing) -> str:
+    """The open concept question as its follow-ups have changed it."""
+    return knowledge.concept(routing.turn, question=_topic(routing), asked_first=routing.reading.task_messages[0])
+
+
+@handler
+def concept_with_offer(routing: Routing) -> str:
+    return knowledge.concept(routing.turn, offer=routing.task if routing.task in TASKS else None)
+
+
+@handler
+def mfu_verdict(routing: Routing) -> str:
+    """A low MFU: the verdict, then where the time goes."""
+    return efficiency.verdict(routing.turn) + "\n\n" + TASKS["troubleshoot"](routing.turn)
+
+
+@handler
+def where_from(routing: Routing) -> str:
+    turn = routing.turn
+    body = TASKS[routing.task](turn)
+    return turn.t(*WHERE_FROM) + _largest_part(turn) + "\n\n" + body
+
+
+# ---- the table ----
+class Route(BaseModel):
+    """One row of routes.yaml (see its header)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    intent: list[str] = []
+    not_intent: list[str] = []
+    task: list[str] = []
+    not_task: list[str] = []
+    when: list[str] = []
+    handler: str | None = None
+    redirect: str | None = None
+
+    @model_validator(mode="after")
+    def _one_outcome(self) -> Route:
+        if (self.handler is None) == (self.redirect is None):
+            raise ValueError(f"route {self.name}: give exactly one of handler and redirect")
+        return self
+
+    def admits(self, routing: Routing) -> bool:
+        intent, task = routing.reading.intent, routing.task or NO_TASK
+        if (self.intent and intent not in self.intent) or intent in self.not_intent:
+            return False
+        if (self.task and task not in self.task) or task in self.not_task:
+            return False
+        return all(_holds(name, routing) for name in self.when)
+
+
+class RouteTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tasks: dict[str, str]
+    routes: list[Route]
+
+
+def _holds(name: str, routing: Routing) -> bool:
+    negated = name.startswith(NEGATION)
+    name = name.removeprefix(NEGATION)
+    found = CONDITIONS[name](routing) if name in CONDITIONS else bool(getattr(routing.turn.ask, name))
+    return found != negated
+
+
+@lru_cache(maxsize=1)
+def table() -> RouteTable:
+    return RouteTable.model_validate(yaml.safe_load(ROUTES_FILE.read_text(encoding="utf-8")))
+
+
+TASKS: dict[str, TaskHandler] = {name: TASK_ANSWERS[answer] for name, answer in table().tasks.items()}
+
+
+def chosen(routing: Routing) -> Route:
+    """The first route that admits the message, following redirects (which change ``routing.task``); every route
+    taken, redirects included, is added to ``routing.taken``."""
+    for row in table().routes:
+        if not row.admits(routing):
+            continue
+        routing.taken.append(row.name)
+        if row.redirect is None:
+            return row
+        routing.task = row.redirect
+    raise LookupError("routes.yaml must end with a route that admits every message")
+
+
+def start(turn: Turn, understanding: Understanding) -> Routing:
+    """The message ready for the table: unsure guards settled, the task it asks or continues."""
+    _settle_guards(turn.reading, turn.message)
+    reading = turn.reading
+    return Routing(turn, reading.task if reading.intent == "follow_up" else reading.intent, understanding)
+
+
+def route(turn: Turn, understanding: Understanding) -> str:
+    """The answer's body, written by the handler of the first route that admits the message."""
+    routing = start(turn, understanding)
+    return HANDLERS[chosen(routing).handler](routing)
+
+
+def _settle_guards(reading: Reading, message: str) -> None:
+    """An unsure refusal, off-topic reply or greeting is worse than an answer: below GUARD_CONFIDENCE it gives way
+    (reading only the classifier's probabilities, so it may run before the unreadable check, which does not)."""
+    guarded = sum(p for intent, p in reading.probabilities.items() if intent in GUARDED)
+    if all(m == message for m in reading.task_messages):  # a first message continues nothing: its follow-up share is noise
+        guarded /= max(1.0 - reading.probabilities.get("follow_up", 0.0), GUARD_CONFIDENCE)
+    if reading.intent in GUARDED and max(reading.confidence, guarded) < GUARD_CONFIDENCE:
+        reading.settle_besides(GUARDED)  # but "ok unrelated, a pasta recipe?" (off-topic 0.5, greeting 0.4) is no question of ours
+
+
+def unsure_which_calculation(reading: Reading) -> bool:
+    """The classifier spreads its probability over calculations ("does the A100 do FP8?": memory or specs), not
+    between a calculation and a concept question: the likeliest calculation answers, it is no guess."""
+    if reading.intent not in TASKS:
+        return False
+    return sum(p for intent, p in reading.probabilities.items() if intent in TASKS) >= CALCULATION_MASS
+
+
+def _topic(routing: Routing) -> str:
+    """The open concept question as the follow-ups have changed it."""
+    read = routing.understanding.read_one
+    first, *changes = routing.reading.task_messages
+    question = read(first)
+    for change in changes:
+        question = read(restated_question(question, read(change)))
+    return question.text
+
+
+def beside_injection(routing: Routing) -> str:
+    """What is left once the injection sentences are removed (a question, a pasted log) still gets its answer."""
+    turn, read = routing.turn, routing.understanding.read_one
+    kept = [s for s in SENTENCE.split(turn.message) if s.strip() and read(s).intent != "injection"]
+    rest = "".join(kept)
+    if not rest.strip():
+        return ""
+    reading = read(rest)
+    if reading.confidence < MIN_CONFIDENCE or reading.intent not in TASKS:
+        return ""
+    reading.task, reading.state = reading.intent, reading.frame
+    inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
+    return "\n\n" + TASKS[reading.intent](inner)
+
+
+def _largest_part(turn: Turn) -> str:
+    """The line item that weighs most in the itemised result, with its formula: most of a "why so much?"."""
+    items = [i for call in turn.calls for i in (call.result or {}).get("items", []) if isinstance(i, dict) and "value" in i]
+    if not items:
+        return ""
+    top = max(items, key=lambda i: i["value"])
+    return turn.t(*WORDING.pair("largest_part")).format(
+        label=turn.text(top["label"]), value=number(top["value"], 2), unit=top["unit"], formula=turn.formula(top)
+    )
+
+
+def _check_names() -> None:
+    """Every name the table uses exists here, so a typo fails at import, not on the first message that reaches it."""
+    unknown = [f"tasks.{t}: {a}" for t, a in table().tasks.items() if a not in TASK_ANSWERS]
+    for row in table().routes:
+        if row.handler is not None and row.handler not in HANDLERS:
+            unknown.append(f"{row.name}: handler {row.handler}")
+        for name in row.when:
+            name = name.removeprefix(NEGATION)
+            field = Ask.model_fields.get(name)
+            if name not in CONDITIONS and (field is None or field.annotation is not bool):
+                unknown.append(f"{row.name}: condition {name}")
+    if unknown:
+        raise LookupError(f"{ROUTES_FILE.name} names what router.py does not have: " + "; ".join(unknown))
+
+
+_check_names()

@@ -1,0 +1,55 @@
+"""Wording kept as data: a {key: {en, zh}} YAML file read once, its phrases filled on use.
+
+Keys may nest ("general_checklist.lead"); a value may be a plain string or a ``Text`` that fills each
+language with its own form. Entries that are not phrases (word lists, table headers) are read through ``data``.
+The answer writers use it through ``advisor/offline/answers/wording.py``; other modules name their file directly.
+"""
+
+from __future__ import annotations
+
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from knowledge.bilingual import Text
+
+
+class Wording:
+    def __init__(self, path: Path):
+        self.path = path
+
+    @cached_property
+    def data(self) -> dict:
+        return yaml.safe_load(self.path.read_text(encoding="utf-8"))
+
+    def entry(self, key: str) -> Any:
+        node = self.data
+        for part in key.split("."):
+            node = node[part]
+        return node
+
+    def text(self, key: str, **values: Any) -> Text:
+        """The phrase in both languages with its blanks filled."""
+        row = self.entry(key)
+        return Text(
+            en=row["en"].format(**{k: v.en if isinstance(v, Text) else v for k, v in values.items()}),
+            zh=row["zh"].format(**{k: v.zh if isinstance(v, Text) else v for k, v in values.items()}),
+        )
+
+    def pair(self, key: str) -> tuple[str, str]:
+        """The phrase as an (en, zh) pair, blanks unfilled: for code that takes the two languages apart."""
+        row = self.entry(key)
+        return row["en"], row["zh"]
+
+    def pick(self, key: str, language: str, **values: Any) -> str:
+        """The phrase in ``language`` with its blanks filled (only that language is formatted)."""
+        template = self.entry(key)["zh" if language == "zh" else "en"]
+        return template.format(**{k: v.pick(language) if isinstance(v, Text) else v for k, v in values.items()})
+
+
+@cache
+def shipped(file_name: str) -> Wording:
+    """A text file shipped in knowledge/, for the calculators (which read no files themselves)."""
+    return Wording(Path(__file__).with_name(file_name))
