@@ -4,39 +4,18 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from knowledge.bilingual import AdvisorError
+from knowledge.bilingual import AdvisorError, Text
+from knowledge.wording import Wording
 from tools.checks import is_finite_number, shown_number
 
+TEXT = Wording(Path(__file__).with_name("validation_text.yaml"))
 # Chinese messages by pydantic error type; {placeholders} are filled from the error's context.
-_ZH_BY_TYPE = {
-    "missing": "缺少必填项",
-    "greater_than": "必须大于 {gt}",
-    "greater_than_equal": "必须不小于 {ge}",
-    "less_than": "必须小于 {lt}",
-    "less_than_equal": "必须不大于 {le}",
-    "literal_error": "取值必须是其中之一：{expected}",
-    "int_parsing": "必须是整数",
-    "float_parsing": "必须是数字",
-    "bool_parsing": "必须是布尔值",
-    "string_type": "必须是字符串",
-    "too_short": "至少需要 {min_length} 项",
-    "too_long": "最多 {max_length} 项",
-    "extra_forbidden": "不支持这个字段",
-    "model_type": "必须是 JSON 对象",
-    "dict_type": "必须是 JSON 对象",
-    "list_type": "必须是列表",
-    "int_type": "必须是整数",
-    "int_from_float": "必须是整数",
-    "float_type": "必须是数字",
-    "finite_number": "必须是有限的数字",
-    "string_too_long": "最多 {max_length} 个字符",
-    "string_too_short": "至少需要 {min_length} 个字符",
-    "recursion_loop": "嵌套层数过多",
-}
+_ZH_BY_TYPE: dict[str, str] = TEXT.data["pydantic_zh"]
 # Echoed values are cut so a 1 MB string in an argument does not come back as a 1 MB message.
 MAX_ECHO_CHARS = 80
 
@@ -50,17 +29,23 @@ def bilingual_errors(errors: Sequence[Mapping[str, Any]]) -> AdvisorError:
     en_parts, zh_parts = [], []
     for error in list(errors)[:5]:
         where = ".".join(str(p) for p in error["loc"]) or "input"
-        en_parts.append(f"{where}: {error['msg']}")
-        zh_parts.append(f"{where}：{_zh_message(error)}")
-    return AdvisorError(
-        "invalid_arguments",
-        "Invalid input — " + "; ".join(en_parts) + ".",
-        "输入有误——" + "；".join(zh_parts) + "。",
-    )
+        en_parts.append(TEXT.pick("field_problem", "en", where=where, problem=error["msg"]))
+        zh_parts.append(TEXT.pick("field_problem", "zh", where=where, problem=_zh_message(error)))
+    return _error("invalid_arguments", "invalid_input", parts=_joined("part_separator", en_parts, zh_parts))
+
+
+def _joined(separator: str, en_parts: list[str], zh_parts: list[str]) -> Text:
+    en, zh = TEXT.pair(separator)
+    return Text(en=en.join(en_parts), zh=zh.join(zh_parts))
+
+
+def _error(code: str, key: str, suggestions: Sequence[str] = (), **values: Any) -> AdvisorError:
+    text = TEXT.text(key, **values)
+    return AdvisorError(code, text.en, text.zh, suggestions)
 
 
 def _zh_message(error: Mapping[str, Any]) -> str:
-    template = _ZH_BY_TYPE.get(error["type"], "取值无效")
+    template = _ZH_BY_TYPE.get(error["type"], _ZH_BY_TYPE["other"])
     context = {key: shorten(str(value)) for key, value in (error.get("ctx") or {}).items()}
     try:
         return template.format(**context)
@@ -102,27 +87,16 @@ def unknown_arguments(tool: str, unknown: Sequence[str], valid: Sequence[str]) -
         shown = shorten(str(name), 40)
         close = closest_fields(str(name), valid)
         suggestions += [c for c in close if c not in suggestions]
-        if close:
-            en_parts.append(f"'{shown}' (did you mean '{close[0]}'?)")
-            zh_parts.append(f"“{shown}”（是不是想用“{close[0]}”？）")
-        else:
-            en_parts.append(f"'{shown}'")
-            zh_parts.append(f"“{shown}”")
-    return AdvisorError(
-        "unknown_argument",
-        f"{tool} has no argument " + ", ".join(en_parts) + f". Valid arguments: {', '.join(valid)}.",
-        f"{tool} 没有参数 " + "、".join(zh_parts) + f"。可用参数：{', '.join(valid)}。",
-        suggestions or list(valid),
-    )
+        named = TEXT.text("unknown_name_close", shown=shown, close=close[0]) if close else TEXT.text("unknown_name", shown=shown)
+        en_parts.append(named.en)
+        zh_parts.append(named.zh)
+    parts = _joined("name_separator", en_parts, zh_parts)
+    return _error("unknown_argument", "unknown_argument", suggestions or list(valid), tool=tool, parts=parts, valid=", ".join(valid))
 
 
 def malformed_json(detail: str) -> AdvisorError:
     """Input that is not JSON at all (API body, CLI --json, history file)."""
-    return AdvisorError(
-        "malformed_json",
-        f"The input is not valid JSON ({detail}). Send a JSON object, e.g. {{\"gpus\": [\"H100\"]}}.",
-        f"输入不是合法的 JSON（{detail}）。请提供 JSON 对象，例如 {{\"gpus\": [\"H100\"]}}。",
-    )
+    return _error("malformed_json", "malformed_json", detail=detail)
 
 
 def shorten(text: str, limit: int = MAX_ECHO_CHARS) -> str:
@@ -190,17 +164,9 @@ def reject_non_finite(request: BaseModel) -> None:
         return
     where = ", ".join(path for path, _ in found[:5])
     shown = shorten(shown_number(found[0][1]))
-    raise AdvisorError(
-        "invalid_number",
-        f"Invalid input — {where}: must be a finite number (got {shown}).",
-        f"输入有误——{where}：必须是有限的数字（收到的是 {shown}）。",
-    )
+    raise _error("invalid_number", "invalid_number", where=where, shown=shown)
 
 
 def result_not_finite(path: str) -> AdvisorError:
     """A tool produced NaN/inf from finite inputs: the inputs were too extreme to compute with."""
-    return AdvisorError(
-        "result_out_of_range",
-        f"The inputs are too extreme to give a meaningful figure ({path} is not a finite number). Check the units and magnitudes.",
-        f"输入数值过于极端，无法得到有意义的结果（{path} 不是有限的数字）。请检查单位和数量级。",
-    )
+    return _error("result_out_of_range", "result_out_of_range", path=path)
