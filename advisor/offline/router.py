@@ -92,13 +92,19 @@ TASK_ANSWERS: dict[str, TaskHandler] = {
 }
 
 
+def _registers_in(names: dict) -> Callable:
+    """A decorator that lists a function in ``names`` under its own name, the name routes.yaml uses."""
+
+    def register(function: Callable) -> Callable:
+        names[function.__name__] = function
+        return function
+
+    return register
+
+
 # ---- the conditions a route may name (besides the Ask's yes/no fields) ----
 CONDITIONS: dict[str, Condition] = {}
-
-
-def condition(function: Condition) -> Condition:
-    CONDITIONS[function.__name__] = function
-    return function
+condition = _registers_in(CONDITIONS)
 
 
 @condition
@@ -193,11 +199,7 @@ def states_nothing(routing: Routing) -> bool:
 
 # ---- the handlers a route may name ----
 HANDLERS: dict[str, Handler] = {}
-
-
-def handler(function: Handler) -> Handler:
-    HANDLERS[function.__name__] = function
-    return function
+handler = _registers_in(HANDLERS)
 
 
 @handler
