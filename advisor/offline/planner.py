@@ -1,10 +1,11 @@
 """Offline mode: a deterministic bilingual planner that calls the same tools as the LLM agent.
 
 The understanding layer reads the message in its conversation (intent with confidence, slots
-with roles, the task a follow-up continues); the policy here picks the answer: a confident
-task with its slots → the tools; a missing model → the stated assumption plus a question for
-it; low confidence → a concept answer from the knowledge base and the closest calculator.
-Every slot the user stated either reaches a tool or is named in the answer with the reason.
+with roles, the task a follow-up continues); the routing table (routes.yaml, run by router.py) picks
+the answer: a confident task with its slots → the tools; a missing model → the stated assumption plus
+a question for it; low confidence → a concept answer from the knowledge base and the closest
+calculator. This module splits a message of several questions, folds the answer and names every
+slot the user stated that no tool used, with the reason.
 """
 
 from __future__ import annotations
