@@ -24,6 +24,7 @@ CASES = [
     ("compliance", "en", ["Can we ship H100 servers to a data centre in Shenzhen?"]),
     ("compliance", "zh", ["A100服务器能运到杭州的机房吗？"]),
     ("another_facet", "en", ["Can an American company buy the H20?"]),
+    ("another_facet", "zh", ["美国公司能买H20吗？"]),
     ("mfu_low", "zh", ["我们512张H100训练70B模型，MFU只有18%，正常吗？"]),
     ("mfu_normal", "en", ["Our MFU is 45% on 64 H100s training Llama 3 70B with Megatron, is that ok?"]),
     ("mfu_normal", "zh", ["64张H100训练Llama 3 70B，MFU 45%，正常吗？"]),
@@ -31,6 +32,8 @@ CASES = [
     ("troubleshoot", "zh", ["训练时报错 CUDA out of memory，显卡是4090"]),
     ("fabric", "en", ["32 nodes of 8 H100 each: how many leaf and spine switches do we need?"]),
     ("fabric", "zh", ["32台8卡H100服务器，需要多少台leaf和spine交换机？"]),
+    ("facility_takes_over", "en", ["How much power does one 8-GPU H100 server draw?"]),
+    ("facility_takes_over", "zh", ["一台8卡H100服务器功耗多少？"]),
     ("concept_asked_anew", "en", ["Does int4 quantisation hurt quality?", "why not just use an API instead?"]),
     ("concept_asked_anew", "zh", ["int4量化会影响效果吗？", "那为什么不直接用API？"]),
     ("concept_follow_up", "en", ["What is tensor parallelism?", "and for pipeline parallelism?"]),
@@ -38,7 +41,9 @@ CASES = [
     ("unsure", "en", ["What is tensor parallelism?"]),
     ("unsure", "zh", ["什么是张量并行？"]),
     ("electricity_only", "en", ["What is the yearly electricity bill for 64 servers of 8 A100?"]),
+    ("electricity_only", "zh", ["64台8卡A100服务器一年电费多少钱？"]),
     ("why_follow_up", "en", ["How much memory does Qwen2.5-32B need in FP16?", "why so much?"]),
+    ("why_follow_up", "zh", ["Qwen2.5-32B FP16需要多少显存？", "这个数是怎么算出来的？"]),
     ("task", "en", ["How much memory does Llama 3 8B need?"]),
     ("task", "zh", ["Llama 3 8B推理需要多少显存？"]),
 ]
@@ -72,6 +77,6 @@ def test_a_message_reaches_its_route(offline_advisor, routes_taken, route, langu
 
 def test_every_route_but_the_rare_ones_has_a_message():
     """A route without a message here is reached only in test_router.py; these are the known ones."""
-    rare = {"facility_takes_over", "follow_up_names_model", "follow_up_names_gpu"}
+    rare = {"follow_up_names_model", "follow_up_names_gpu"}  # a first message the reader takes for a follow-up
     covered = {route for route, _, _ in CASES}
     assert {r.name for r in router.table().routes} - covered <= rare
