@@ -160,7 +160,8 @@ def _quoted(question: str) -> str:
     return question if len(question) <= QUOTED_CHARS else question[: QUOTED_CHARS - 1] + "…"
 
 
-UNUSED_BECAUSE = WORDING.data["unused_because"]  # slot → {en, zh}: why a stated value no tool used changes nothing
+# slot → (en, zh): why a stated value no tool used changes nothing (Slots.unusable gives its reasons in the same form)
+UNUSED_BECAUSE = {slot: (row["en"], row["zh"]) for slot, row in WORDING.data["unused_because"].items()}
 
 
 def _unused(turn: Turn) -> str:
@@ -175,7 +176,7 @@ def _unused(turn: Turn) -> str:
         if slot == "server_count" and stated.has("gpus_per_server") and "gpu_count" in turn.slots.used:  # "two servers of 8 cards" made the total
             continue
         reason = turn.slots.unusable.get(slot) or UNUSED_BECAUSE.get(slot)
-        why = turn.ignored.get(slot) or (turn.t(reason["en"], reason["zh"]) if reason else None)
+        why = turn.ignored.get(slot) or (turn.t(*reason) if reason else None)
         if why is None:  # nothing the user could change by knowing it: silence
             continue
         lines.append(f"- {said(slot, stated.surface(slot), turn.language)}: {why}")
