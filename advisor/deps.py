@@ -24,6 +24,7 @@ from tools.gpu_specs import compare_gpus, list_gpus
 from tools.memory.estimator import estimate_memory, max_fit
 from tools.memory.runnable import runnable_models
 from tools.recommend import recommend_gpus
+from tools.recommend.price_estimate import estimate_server_price
 from tools.serving.estimator import estimate_throughput
 from tools.troubleshoot.diagnose import diagnose
 from tools.troubleshoot.expected import check_measured
@@ -54,6 +55,12 @@ TOOL_SPECS = [
         runnable_models,
         "Largest open models the user's GPUs can serve (16/8/4-bit)",
         "手上显卡能部署的最大模型",
+    ),
+    ToolSpec(
+        "estimate_server_price",
+        estimate_server_price,
+        "What a card and a whole server of it cost, as a dated range with its basis (quote, catalog or sourced estimate)",
+        "单卡与整机价格区间及其依据（报价、目录价或有来源的估算），带日期",
     ),
     ToolSpec("compare_gpus", compare_gpus, "Specs of one or more GPUs side by side", "查看/对比GPU参数"),
     ToolSpec(

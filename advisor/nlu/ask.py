@@ -74,6 +74,7 @@ class Ask(BaseModel):
     weighs_owning: bool = Field(
         False, description="The task weighs owning against renting: a purchase, a quoted payback, a server's price."
     )
+    asks_price: bool = Field(False, description='"how much is an A800 server?": this message asks what hardware costs.')
     capability: Capability | None = Field(
         None, description='The one capability asked of a GPU ("does the L4 have NVLink?"); a follow-up naming only another card keeps it.'
     )
@@ -124,6 +125,7 @@ class Ask(BaseModel):
             asks_rental_price=says("rental_price", *thread),
             names_hyperscaler=says("hyperscaler", *thread),
             weighs_owning=says("owning", *thread) or any(word_positions("tco_claim", text) for text in thread),
+            asks_price=says("asks_price", message),
             capability=_capability_asked(reading),
             thread_messages=len(reading.task_messages),
             opened_earlier=bool(reading.task_messages) and reading.task_messages[0] != message,
