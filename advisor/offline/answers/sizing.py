@@ -8,7 +8,7 @@ from typing import get_args
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.offline.answers import compare, costs, knowledge, memory_view, refit_view, specs
+from advisor.offline.answers import compare, costs, knowledge, memory_view, refit_view, specs, vendor_rows
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
@@ -83,6 +83,8 @@ def recommend(turn: Turn) -> str:
     model = model_of(turn)
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
+    if vendor_rows.applies(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
+        return vendor_rows.answer(turn)
     task, named = task_of(turn)
     budget = turn.slots.budget
     args = recommend_args(turn, model, task)
@@ -157,6 +159,9 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
             turn.assume(f"cards with {number(s.gpu_memory_gb)} GB, as stated", f"按您说的 {number(s.gpu_memory_gb)} GB 显存的卡计算")
     if args["objective"] == "cheapest" and turn.ask.renting:
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
+    if args["region"] != "cn" and turn.ask.market == "cn" and not s.gpus:  # a Chinese question or a yuan budget: a mainland buyer
+        args["region"] = "cn"
+        turn.assume(*_pair(phrase("recommend.market_cn")))
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
         args["region"], args["objective"] = "cn", args["objective"] or "china"
     if s.keeps_to("domestic"):  # Chinese-made accelerators only
@@ -166,6 +171,10 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
         turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
     return args
+
+
+def _pair(text: Text) -> tuple[str, str]:
+    return text.en, text.zh
 
 
 def _verdict(turn: Turn, r: dict, label: str) -> str:
