@@ -32,3 +32,14 @@ def test_each_named_vendor_gets_a_row_and_the_answer_leads_with_a_verdict(offlin
     assert no_part in rows[2]  # Hygon: no invented figures
     (call,) = [c for c in response.tool_calls if c.name == "recommend_gpus"]
     assert call.args["region"] == "cn" and set(call.args["gpus"]) >= {"h20", "ascend-910b"}
+
+
+@pytest.mark.parametrize(
+    ("owned", "fresh", "rent_header"),
+    [("We already have 4x RTX 3090 in a box. Which layout should serve Qwen2.5-32B for the team?",
+      "Which GPUs should we buy to serve Qwen2.5-32B for the team?", "Cloud/h"),
+     ("手上已经有4张3090了，给团队部署Qwen2.5-32B用什么方案", "给团队部署Qwen2.5-32B该买什么卡", "云上每小时")],
+)
+def test_cards_on_hand_get_no_rental_column(offline_advisor, owned, fresh, rent_header):
+    assert rent_header not in offline_advisor.answer(owned, []).answer
+    assert rent_header in offline_advisor.answer(fresh, []).answer  # the column is there when nothing is owned

@@ -37,6 +37,7 @@ from advisor.offline.answers import (
     sizing,
     specs,
     trouble,
+    vendor_rows,
 )
 from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
@@ -169,6 +170,8 @@ class OfflinePlanner:
                     return knowledge.concept(turn)  # nothing to diagnose: the verdict and what MFU depends on
                 return efficiency.verdict(turn) + "\n\n" + TASK_HANDLERS["troubleshoot"](turn)  # low: where the time goes
             return TASK_HANDLERS["troubleshoot"](turn)
+        if vendor_rows.applies(turn):  # "NVIDIA, Ascend or Hygon for our 70B serving?": a row per vendor, not one card's FAQ
+            return vendor_rows.answer(turn)
         if task != "tco" and facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count
             return facility.answer(turn)
         if task not in ("facility", "tco", "training_time") and facility.takes_over(turn):  # "4路16A 220V 能放几台8卡4090" is no spec card

@@ -236,7 +236,9 @@ def _options_table(turn: Turn, r: dict) -> str:
         headers += [turn.t("tokens/s per user", "每用户 token/s"), turn.t("tokens/s total", "总 token/s")]
     if sized:
         headers.append(turn.t("Meets the load", "满足负载"))
-    headers += [turn.t("Purchase, whole ≈", "整套采购价≈"), turn.t("Cloud/h ≈", "云上每小时≈")]
+    # cards already on hand and no word of renting: a rental column answers nothing asked
+    rent = turn.ask.renting or not (turn.slots.gpus and gpus_on_hand(turn))
+    headers += [turn.t("Purchase, whole ≈", "整套采购价≈")] + ([turn.t("Cloud/h ≈", "云上每小时≈")] if rent else [])
     rows = []
     for i, o in enumerate(options, start=1):
         row = [i, turn.text(o["config_label"]), f"{number(_nominal(turn, o))} GB", turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%"]
@@ -244,7 +246,7 @@ def _options_table(turn: Turn, r: dict) -> str:
             row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
         if sized:
             row.append({True: turn.t("yes", "是"), False: turn.t("no", "否")}.get(o.get("meets_target"), "—"))
-        row += [money(o["purchase_cost"], cur), money(o["cloud_cost_per_hour"], cur)]
+        row += [money(o["purchase_cost"], cur)] + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
         rows.append(row)
     return table(headers, rows)
 
