@@ -97,8 +97,10 @@ def test_a_budget_never_puts_a_configuration_missing_the_load_first():
 
 @pytest.mark.parametrize(
     ("question", "says", "estimate_word"),
-    [("what would a full 8-card A800 box set us back these days?", "whole machine", "estimate"),
-     ("想问下现在一台八卡A800整机要多少钱", "整机约", "估算")],
+    [
+        ("what would a full 8-card A800 box set us back these days?", "whole machine", "estimate"),
+        ("想问下现在一台八卡A800整机要多少钱", "整机约", "估算"),
+    ],
 )
 def test_a_price_question_leads_with_the_machine_price_labelled(offline_advisor, question, says, estimate_word):
     response = offline_advisor.answer(question, [])

@@ -30,7 +30,9 @@ class PriceRange(BaseModel):
     low: float
     high: float
     currency: Currency
-    basis: Basis = Field(description="'quote': a published whole-machine price; 'catalog': the catalog's card price; 'estimate': a range from anchors.")
+    basis: Basis = Field(
+        description="'quote': a published whole-machine price; 'catalog': the catalog's card price; 'estimate': a range from anchors."
+    )
     date: str = Field(description="The newest figure's date.")
     derivation: Text | None = Field(None, description="How the anchors make the range (estimates only).")
     sources: list[str] = Field(default_factory=list, description="Pages a reader can open, with their titles.")
@@ -72,7 +74,9 @@ def card_price(gpu: GPU, currency: Currency, usd_to_cny: float) -> PriceRange | 
     """The catalog's dated card price; else the sourced estimate; else None."""
     if gpu.purchase_price is not None:
         amount = round(convert(gpu.purchase_price.amount, gpu.purchase_price.currency, currency, usd_to_cny), 2)
-        return PriceRange(low=amount, high=amount, currency=currency, basis="catalog", date=gpu.purchase_price.date, sources=[gpu.purchase_price.source])
+        return PriceRange(
+            low=amount, high=amount, currency=currency, basis="catalog", date=gpu.purchase_price.date, sources=[gpu.purchase_price.source]
+        )
     estimate = price_estimates().for_gpu(gpu.id)
     return _estimate_range(estimate, currency, usd_to_cny) if estimate else None
 
@@ -99,7 +103,9 @@ def estimate_server_price(request: ServerPriceRequest, catalog: Catalog) -> Serv
                          host_label=server.name if server else None, host_date=server.date if server else None)  # fmt: skip
     if quote is not None:
         price = round(convert(quote.price, quote.currency, currency, rate), 2)
-        whole = PriceRange(low=price, high=price, currency=currency, basis="quote", date=quote.date, sources=[f"{quote.source.title} — {quote.source.url}"])
+        whole = PriceRange(
+            low=price, high=price, currency=currency, basis="quote", date=quote.date, sources=[f"{quote.source.title} — {quote.source.url}"]
+        )
         return result.model_copy(update={"whole": whole, "quote_what": quote.what, "quote_title": quote.source.title})
     if card is None:
         return result

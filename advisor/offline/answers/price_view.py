@@ -1,4 +1,4 @@
-""""How much is an A800 server?": the whole machine's price first, as a labelled range with its basis and date,
+""" "How much is an A800 server?": the whole machine's price first, as a labelled range with its basis and date,
 then the card's, the part's China status with its rule, and where to get a current quote. Every figure comes from
 the ``estimate_server_price`` tool; the wording is data (knowledge/price_estimates.yaml, ``text``)."""
 
@@ -21,6 +21,13 @@ def market_currency(turn: Turn) -> str:
 
 def range_text(low: float, high: float, currency: str) -> str:
     return money(low, currency) if round(low) == round(high) else f"{money(low, currency)}–{money(high, currency)}"
+
+
+def option_price(turn: Turn, option: dict, currency: str) -> str:
+    """A configuration's whole price; a range labelled as an estimate when its card price is one (never a bare number)."""
+    if not option.get("price_estimated") or option.get("purchase_low") is None:
+        return money(option.get("purchase_cost"), currency)
+    return range_text(option["purchase_low"], option["purchase_high"], currency) + turn.text(price_estimates().text.estimate_tag)
 
 
 def _fill(template: Text, **values: str) -> Text:

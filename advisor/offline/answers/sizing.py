@@ -12,6 +12,7 @@ from advisor.offline.answers import compare, costs, knowledge, memory_view, refi
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.price_view import option_price
 from advisor.offline.answers.recommend_lines import budget_short, rent_or_buy, sized_for, workloads_of
 from advisor.offline.answers.serving_words import serving_text
 from advisor.offline.answers.tiers_view import tier_lines
@@ -189,7 +190,7 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
         f"每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
     )
     if top.get("purchase_cost") is not None:
-        lead += turn.t(f" The whole configuration ≈ {money(top['purchase_cost'], cur)}.", f"整套约 {money(top['purchase_cost'], cur)}。")
+        lead += turn.t(f" The whole configuration ≈ {option_price(turn, top, cur)}.", f"整套约 {option_price(turn, top, cur)}。")
     if over:  # configurations without a known price that need less memory in all may be within the budget: name them
         room = top["count"] * top["nominal_memory_gb"]
         smaller = [o for o in r["options"] if o.get("purchase_cost") is None and o["count"] * o["nominal_memory_gb"] < room][:2]
@@ -246,7 +247,7 @@ def _options_table(turn: Turn, r: dict) -> str:
             row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
         if sized:
             row.append({True: turn.t("yes", "是"), False: turn.t("no", "否")}.get(o.get("meets_target"), "—"))
-        row += [money(o["purchase_cost"], cur)] + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
+        row += [option_price(turn, o, cur)] + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
         rows.append(row)
     return table(headers, rows)
 

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from advisor.markdown import money, number
-from advisor.offline.answers.price_view import range_text
+from advisor.markdown import number
+from advisor.offline.answers.price_view import option_price
 from advisor.offline.turn import Turn
-from knowledge.price_estimates import price_estimates
 from knowledge.servers import server_data
 
 
@@ -23,7 +22,7 @@ def tier_lines(turn: Turn, r: dict) -> list[str]:
             "label": turn.text(tier["label"]),
             "config": f"{o['count']}× {o['gpu_name']}" if o["sold_as"] in ("server", "pair") else turn.text(o["config_label"]),
             "server": turn.text(o["server_label"]) if o.get("server_label") else "",
-            "price": _price(turn, o, r["currency"]),
+            "price": option_price(turn, o, r["currency"]),
             "reason": _sentence(turn.text(tier["reason"])),
             "speed_en": text.speed.en.format(speed=number(speed)) if speed else "",
             "speed_zh": text.speed.zh.format(speed=number(speed)) if speed else "",
@@ -31,13 +30,6 @@ def tier_lines(turn: Turn, r: dict) -> list[str]:
         template = text.line if o.get("server_label") else text.line_no_server
         lines.append("- " + turn.text(template).format(**filled))
     return ["\n".join(lines) + "\n\n_" + turn.text(text.price_basis) + "_"]
-
-
-def _price(turn: Turn, option: dict, currency: str) -> str:
-    """The whole price; a range labelled as an estimate when the card price is one (never a bare number)."""
-    if not option.get("price_estimated") or option.get("purchase_low") is None:
-        return money(option["purchase_cost"], currency)
-    return range_text(option["purchase_low"], option["purchase_high"], currency) + turn.text(price_estimates().text.estimate_tag)
 
 
 def _sentence(text: str) -> str:

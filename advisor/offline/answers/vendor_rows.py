@@ -1,4 +1,4 @@
-""""NVIDIA, Ascend or Hygon for our 70B serving?": one row per vendor named — buyable in mainland China (status and
+""" "NVIDIA, Ascend or Hygon for our 70B serving?": one row per vendor named — buyable in mainland China (status and
 its dated rule), the configuration and its whole price, the speed for the stated workload, the software and what
 porting from CUDA takes — and a verdict line first. Figures come from ``recommend_gpus`` (sized over every part the
 named vendors sell there); the vendors and their wording are data (knowledge/vendor_options.yaml)."""
@@ -6,12 +6,11 @@ named vendors sell there); the vendors and their wording are data (knowledge/ven
 from __future__ import annotations
 
 from advisor.labels import CHINA_STATUS
-from advisor.markdown import money, number, table
-from advisor.offline.answers.price_view import range_text
+from advisor.markdown import number, table
+from advisor.offline.answers.price_view import option_price
 from advisor.offline.answers.workload import TASK_LABEL, model_of, precision_for, task_of
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
-from knowledge.price_estimates import price_estimates
 from knowledge.vendor_options import Vendor, vendor_options
 
 MIN_VENDORS = 2  # one vendor named is a recommendation within it, not a comparison
@@ -24,12 +23,6 @@ def applies(turn: Turn) -> bool:
 
 def _fill(template: Text, **values: object) -> Text:
     return Text(en=template.en.format(**values), zh=template.zh.format(**values))
-
-
-def _price(turn: Turn, option: dict, currency: str) -> str:
-    if option.get("price_estimated") and option.get("purchase_low") is not None:
-        return range_text(option["purchase_low"], option["purchase_high"], currency) + turn.text(price_estimates().text.estimate_tag)
-    return money(option["purchase_cost"], currency)
 
 
 def _best(options: list[dict], vendor: Vendor) -> dict | None:
@@ -56,15 +49,22 @@ def answer(turn: Turn) -> str:
         })  # fmt: skip
         if outcome.ok:
             options, currency = outcome.result["options"], outcome.result["currency"]
-            workload = f"{workload} {turn.text(outcome.result['model_label'])}" if turn.language == "en" else f"{turn.text(outcome.result['model_label'])}{workload}"
+            workload = (
+                f"{workload} {turn.text(outcome.result['model_label'])}"
+                if turn.language == "en"
+                else f"{turn.text(outcome.result['model_label'])}{workload}"
+            )
     chosen = {v.id: _best(options, v) for v in named}
-    ranked = sorted((v for v in named if chosen[v.id]), key=lambda v: (-(chosen[v.id].get("tokens_per_s_per_user") or 0), chosen[v.id].get("purchase_cost") or 0))
+    ranked = sorted(
+        (v for v in named if chosen[v.id]),
+        key=lambda v: (-(chosen[v.id].get("tokens_per_s_per_user") or 0), chosen[v.id].get("purchase_cost") or 0),
+    )
 
     def described(template: Text, vendor: Vendor, key: str) -> str:
         o = chosen[vendor.id]
         return turn.text(_fill(template, **{key: turn.text(vendor.label)}, workload=workload, config=turn.text(o["config_label"]),
                                speed=number(o.get("tokens_per_s_per_user")) if o.get("tokens_per_s_per_user") else "—",
-                               price=_price(turn, o, currency) if o.get("purchase_cost") is not None else "—",
+                               price=option_price(turn, o, currency) if o.get("purchase_cost") is not None else "—",
                                strength=turn.text(vendor.strength)))  # fmt: skip
 
     lines = [described(text.lead, ranked[0], "best")] if ranked else [turn.text(_fill(text.none_fits, workload=workload))]
@@ -78,8 +78,12 @@ def answer(turn: Turn) -> str:
             rows.append([turn.text(vendor.label), status, turn.text(text.no_part) if not part else "—", turn.text(text.no_speed),
                          turn.text(vendor.software), turn.text(vendor.porting)])  # fmt: skip
             continue
-        speed = turn.text(_fill(text.speed, speed=number(o["tokens_per_s_per_user"]))) if o.get("tokens_per_s_per_user") else turn.text(text.no_speed)
-        price = _price(turn, o, currency) if o.get("purchase_cost") is not None else "—"
+        speed = (
+            turn.text(_fill(text.speed, speed=number(o["tokens_per_s_per_user"])))
+            if o.get("tokens_per_s_per_user")
+            else turn.text(text.no_speed)
+        )
+        price = option_price(turn, o, currency) if o.get("purchase_cost") is not None else "—"
         rows.append([turn.text(vendor.label), _status(turn, o["gpu_id"]), f"{turn.text(o['config_label'])}, {price}", speed,
                      turn.text(vendor.software), turn.text(vendor.porting)])  # fmt: skip
         for source in vendor.sources:
