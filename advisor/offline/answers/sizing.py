@@ -160,7 +160,8 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
             turn.assume(f"cards with {number(s.gpu_memory_gb)} GB, as stated", f"按您说的 {number(s.gpu_memory_gb)} GB 显存的卡计算")
     if args["objective"] == "cheapest" and turn.ask.renting:
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
-    if args["region"] != "cn" and turn.ask.market == "cn" and not s.gpus:  # a Chinese question or a yuan budget: a mainland buyer
+    # a Chinese question or a yuan budget is a mainland buyer; renting is not buying (China clouds still rent A100s and 4090s)
+    if args["region"] != "cn" and turn.ask.market == "cn" and not s.gpus and not turn.ask.renting:
         args["region"] = "cn"
         turn.assume(*_pair(phrase("recommend.market_cn")))
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
