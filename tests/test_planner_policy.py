@@ -301,8 +301,12 @@ def test_a_chinese_recommendation_with_no_region_lists_only_parts_sold_in_mainla
         assert all(catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE for o in recommended.result["options"])
         assert "若在中国大陆采购" not in response.answer
     assert "市场：中国大陆" in response.answer
+    in_yuan = ask(offline_advisor, "we can spend 600k yuan on hardware to fully fine-tune a 7b model, what should we get?")
+    assert calls(in_yuan, "recommend_gpus")[0].args["region"] == "cn"  # an English question with a yuan budget: mainland too
     abroad = ask(offline_advisor, "what should I buy to fully fine-tune a 7b model")
     assert calls(abroad, "recommend_gpus")[0].args["region"] != "cn"
+    renting = ask(offline_advisor, "给20个人跑Qwen2.5-7B，租哪种卡最便宜")
+    assert calls(renting, "recommend_gpus")[0].args["region"] != "cn"  # renting is not buying: China clouds rent older parts
 
 
 def test_a_budget_nothing_fits_in_is_said_first_not_under_recommended(offline_advisor):
