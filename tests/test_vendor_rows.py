@@ -54,5 +54,7 @@ def test_each_named_vendor_gets_a_row_and_the_answer_leads_with_a_verdict(offlin
     ],
 )
 def test_cards_on_hand_get_no_rental_column(offline_advisor, owned, fresh, rent_header):
-    assert rent_header not in offline_advisor.answer(owned, []).answer
+    on_hand = offline_advisor.answer(owned, [])
+    assert rent_header not in on_hand.answer
+    assert "≈ $" not in on_hand.summary.split("\n\n")[0] and "整套约" not in on_hand.summary.split("\n\n")[0]  # no price for owned cards
     assert rent_header in offline_advisor.answer(fresh, []).answer  # the column is there when nothing is owned

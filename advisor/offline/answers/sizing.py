@@ -175,6 +175,12 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
     return args
 
 
+def _on_hand(turn: Turn, option: dict) -> bool:
+    """The option is the cards the user says they have (that GPU, no more of them than they have)."""
+    have = gpus_on_hand(turn)
+    return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have
+
+
 def _pair(text: Text) -> tuple[str, str]:
     return text.en, text.zh
 
@@ -190,7 +196,7 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
         f"**{head}{what}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}："
         f"每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
     )
-    if top.get("purchase_cost") is not None:
+    if top.get("purchase_cost") is not None and not _on_hand(turn, top):  # no purchase price for cards already owned
         lead += turn.t(f" The whole configuration ≈ {option_price(turn, top, cur)}.", f"整套约 {option_price(turn, top, cur)}。")
     if over:  # configurations without a known price that need less memory in all may be within the budget: name them
         room = top["count"] * top["nominal_memory_gb"]
