@@ -290,22 +290,23 @@ def test_a_rental_comparison_with_a_model_checks_that_it_fits_each_card(offline_
     assert "都放不下这个模型" in neither.answer and "这里只比较租金" not in neither.answer
 
 
-def test_a_chinese_recommendation_with_no_region_points_at_the_first_card_sold_in_mainland_china(offline_advisor):
-    in_yuan = ask(offline_advisor, "课题组预算八十万，全参微调一个7b，买什么卡")  # a yuan budget: only parts sold there
+def test_a_chinese_recommendation_with_no_region_lists_only_parts_sold_in_mainland_china(offline_advisor):
+    """The market is decided once (Ask.market): a yuan budget or a Chinese question is a mainland buyer, so no option
+    is listed first and then declared unbuyable; the answer says which market it assumed and how to change it."""
     catalog = load_catalog()
-    assert all(catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE for o in calls(in_yuan, "recommend_gpus")[0].result["options"])
-    assert "若在中国大陆采购" not in in_yuan.answer
-    response = ask(offline_advisor, "全参微调一个7b，买什么卡")
-    (recommended,) = calls(response, "recommend_gpus")
-    options = recommended.result["options"]
-    assert catalog.gpu(options[0]["gpu_id"]).china not in CHINA_BUYABLE
-    sold = next((i for i, o in enumerate(options, start=1) if catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE), None)
-    line = "若在中国大陆采购：以上方案都受出口管制" if sold is None else f"若在中国大陆采购：首选是第 {sold} 项"
-    assert line in response.answer
-    fastest = ask(offline_advisor, "全参微调70B的模型买什么卡最快")
-    assert "若在中国大陆采购：以上方案都受出口管制" in fastest.answer
-    domestic = ask(offline_advisor, "国内采购，全参微调70B的模型买什么卡最快")
-    assert "若在中国大陆采购" not in domestic.answer and calls(domestic, "recommend_gpus")[0].args["region"] == "cn"
+    for question in ("课题组预算八十万，全参微调一个7b，买什么卡", "全参微调一个7b，买什么卡", "全参微调70B的模型买什么卡最快"):
+        response = ask(offline_advisor, question)
+        (recommended,) = calls(response, "recommend_gpus")
+        assert recommended.args["region"] == "cn"
+        assert all(catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE for o in recommended.result["options"])
+        assert "若在中国大陆采购" not in response.answer
+    assert "市场：中国大陆" in response.answer
+    in_yuan = ask(offline_advisor, "we can spend 600k yuan on hardware to fully fine-tune a 7b model, what should we get?")
+    assert calls(in_yuan, "recommend_gpus")[0].args["region"] == "cn"  # an English question with a yuan budget: mainland too
+    abroad = ask(offline_advisor, "what should I buy to fully fine-tune a 7b model")
+    assert calls(abroad, "recommend_gpus")[0].args["region"] != "cn"
+    renting = ask(offline_advisor, "给20个人跑Qwen2.5-7B，租哪种卡最便宜")
+    assert calls(renting, "recommend_gpus")[0].args["region"] != "cn"  # renting is not buying: China clouds rent older parts
 
 
 def test_a_budget_nothing_fits_in_is_said_first_not_under_recommended(offline_advisor):

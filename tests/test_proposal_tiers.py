@@ -26,8 +26,11 @@ def test_price_fields_are_ones_the_recommender_returns():
 @pytest.mark.parametrize("language", ["zh", "en"])
 def test_options_are_the_tiers_in_order(proposals, language):
     options = proposals[language].options
-    assert [o["tier"][language] for o in options] == TIER_NAMES[language]
-    assert all(o["tier_reason"][language] for o in options)
+    tiers = [o["tier"][language] for o in options if "tier" in o]
+    # a Chinese question is a mainland buyer: fewer parts, so two tiers may be one configuration (then listed once)
+    assert tiers[0] == TIER_NAMES[language][0] and tiers == [name for name in TIER_NAMES[language] if name in tiers]
+    assert len(tiers) >= 2 and all(o["tier_reason"][language] for o in options if "tier" in o)
+    assert [o for o in options if "tier" in o] == options[: len(tiers)]  # the tiers lead, the alternatives follow
 
 
 @pytest.mark.parametrize("language", ["zh", "en"])
@@ -42,4 +45,5 @@ def test_whole_configuration_price_includes_the_servers_and_names_them(proposals
     price = f"{top['purchase_cost']:,.0f}"
     assert price in verdict
     for option in p.options:
-        assert option["tier_reason"][language] in text
+        if "tier_reason" in option:
+            assert option["tier_reason"][language] in text

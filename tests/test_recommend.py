@@ -86,10 +86,12 @@ def test_china_returns_only_china_buyable_cards(args):
     result = recommend(model="qwen2.5-72b", currency="CNY", top=20, **args)
     assert result.options and all(gpu(o).china in CHINA_BUYABLE for o in result.options)
     assert any("mainland China" in x.en for x in result.excluded)
+    chosen = [t.option for t in result.tiers] if result.objective is None else []
+    rest = result.options[len(chosen):]  # without an objective the tiers lead (recommended, budget, room to grow)
     for consumer_build in (False, True):  # GeForce servers rank after the rest, then cheapest within each
-        prices = [o.purchase_cost for o in result.options if o.purchase_cost is not None and o.consumer_server is consumer_build]
+        prices = [o.purchase_cost for o in rest if o.purchase_cost is not None and o.consumer_server is consumer_build]
         assert prices == sorted(prices)
-    tiers = [o.consumer_server for o in result.options]
+    tiers = [o.consumer_server for o in rest]
     assert tiers == sorted(tiers)
 
 

@@ -30,6 +30,8 @@ CASES = [
     ("mfu_normal", "zh", ["64张H100训练Llama 3 70B，MFU 45%，正常吗？"]),
     ("troubleshoot", "en", ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB on my 4090"]),
     ("troubleshoot", "zh", ["训练时报错 CUDA out of memory，显卡是4090"]),
+    ("vendor_rows", "en", ["For serving Qwen2.5-72B, should we go with NVIDIA or Huawei Ascend?"]),
+    ("vendor_rows", "zh", ["部署Llama 3 70B推理，英伟达、昇腾和海光三家怎么选？"]),
     ("fabric", "en", ["32 nodes of 8 H100 each: how many leaf and spine switches do we need?"]),
     ("fabric", "zh", ["32台8卡H100服务器，需要多少台leaf和spine交换机？"]),
     ("facility_takes_over", "en", ["How much power does one 8-GPU H100 server draw?"]),

@@ -31,6 +31,7 @@ from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
 from knowledge.catalog import Catalog
+from knowledge.vendor_options import vendor_options
 
 
 class Ask(BaseModel):
@@ -74,6 +75,11 @@ class Ask(BaseModel):
     weighs_owning: bool = Field(
         False, description="The task weighs owning against renting: a purchase, a quoted payback, a server's price."
     )
+    market: str | None = Field(None, description='Where the hardware is bought, decided once: "cn" for a region said to be mainland China, '
+                               'a budget in yuan or a Chinese-language question; "global" for another region said; None otherwise.')
+    vendors_named: tuple[str, ...] = Field((), description='Accelerator vendors this message names ("NVIDIA vs Ascend vs Hygon"), in order; '
+                                           'knowledge/vendor_options.yaml.')
+    asks_price: bool = Field(False, description='"how much is an A800 server?": this message asks what hardware costs.')
     capability: Capability | None = Field(
         None, description='The one capability asked of a GPU ("does the L4 have NVLink?"); a follow-up naming only another card keeps it.'
     )
@@ -124,6 +130,9 @@ class Ask(BaseModel):
             asks_rental_price=says("rental_price", *thread),
             names_hyperscaler=says("hyperscaler", *thread),
             weighs_owning=says("owning", *thread) or any(word_positions("tco_claim", text) for text in thread),
+            market=_market(reading),
+            vendors_named=tuple(v.id for v in vendor_options().named_in(message.casefold())),
+            asks_price=says("asks_price", message),
             capability=_capability_asked(reading),
             thread_messages=len(reading.task_messages),
             opened_earlier=bool(reading.task_messages) and reading.task_messages[0] != message,
@@ -163,3 +172,14 @@ def pasted_config(text: str) -> str | None:
         return None
     # Broken JSON is passed on too: the model resolver explains what is wrong with it.
     return candidate
+
+
+def _market(reading: Reading) -> str | None:
+    """The buyer's market: a region said wins, then the budget's currency, then the question's language."""
+    region = reading.state.get("region")
+    if region:
+        return "cn" if region == "cn" else "global"
+    budget = reading.state.get("budget")
+    if getattr(budget, "currency", None) == "CNY" or reading.language == "zh":
+        return "cn"
+    return None

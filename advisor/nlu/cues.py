@@ -16,7 +16,7 @@ from advisor.nlu.facets import cue_pattern
 from knowledge.bilingual import Phrases
 
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
-Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count"]
+Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price"]
 
 
 class ExceptedCues(Phrases):
@@ -39,6 +39,7 @@ class AskCues(BaseModel):
     owning: Phrases
     asks_why: Phrases
     asks_count: ExceptedCues
+    asks_price: Phrases
 
 
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:

@@ -37,6 +37,7 @@ from advisor.offline.answers import (
     sizing,
     specs,
     trouble,
+    vendor_rows,
 )
 from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
@@ -150,6 +151,11 @@ def mfu_low(routing: Routing) -> bool:
 
 
 @condition
+def compares_vendors(routing: Routing) -> bool:
+    return vendor_rows.applies(routing.turn)
+
+
+@condition
 def asks_fabric(routing: Routing) -> bool:
     return facility.asks_fabric(routing.turn)
 
@@ -215,6 +221,7 @@ HANDLERS["observed_speed"] = lambda routing: serving.observed_verdict(routing.tu
 HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
 HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
 HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
+HANDLERS["vendor_rows"] = lambda routing: vendor_rows.answer(routing.turn)
 
 
 @handler

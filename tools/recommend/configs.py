@@ -60,7 +60,7 @@ def sold_counts(gpu: GPU, max_gpus: int) -> list[int]:
     elif kind == "board":
         counts = (4, 8, *FABRIC_COUNTS) if board_size(gpu) == 4 else (8, *FABRIC_COUNTS)
     elif kind == "pair":
-        counts = (2, 4, 6, 8, *FABRIC_COUNTS)
+        counts = (2, 4, 8, *FABRIC_COUNTS)  # pairs in servers of 2, 4 or 8: a 6-card box is no standard build
     else:  # PCIe servers are built with 1, 2, 4 or 8 cards (what tensor parallelism splits evenly and integrators
         # sell as standard); data-center parts scale out in whole servers over a fabric
         counts = STANDARD_PCIE_COUNTS + (FABRIC_COUNTS if gpu.segment == "datacenter" else ())

@@ -15,6 +15,7 @@ import math
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU, Price
+from knowledge.price_estimates import price_estimates
 from knowledge.servers import ServerQuote, server_data
 from knowledge.serving import ServingData
 from tools.checks import check_range
@@ -28,6 +29,7 @@ from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
 from tools.recommend.configs import Layout, config_label, inference_layout, sold_as, sold_counts, sold_reasons, usable_fraction
 from tools.recommend.notes import candidates, china_buyer, notes
+from tools.recommend.price_estimate import PriceRange, card_price
 from tools.recommend.rank import apply_budget, money_text, rank
 from tools.recommend.schema import BudgetFallback, FallbackChange, Option, Recommendation, RecommendRequest
 from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_speed
@@ -259,7 +261,9 @@ def _plan(request: RecommendRequest, layout: Layout) -> Text:
 
 def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | None, request: RecommendRequest, currency: Currency, needed: int | None) -> Option:
     count = layout.count
-    gpu_cost = _price(gpu.purchase_price, count, currency, request.usd_to_cny)
+    card = card_price(gpu, currency, request.usd_to_cny)  # the catalog's price, else a sourced estimate (its midpoint)
+    gpu_cost = round(card.mid * count, 2) if card else None
+    estimated = card is not None and card.basis == "estimate"
     server = server_data().for_gpus(sold_as(gpu), gpu.segment, count)
     servers = math.ceil(count / server.holds) if server else 0
     server_cost = round(server.price(currency, request.usd_to_cny) * servers, 2) if server else None
@@ -269,6 +273,8 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         each = convert(quote.price, quote.currency, currency, request.usd_to_cny)
         purchase = round(each * servers, 2)
         server_cost = round(max(0.0, purchase - (gpu_cost or 0.0)), 2)
+    spread = (round(purchase - (card.high - card.low) * count / 2, 2), round(purchase + (card.high - card.low) * count / 2, 2)) \
+        if estimated and purchase is not None and quote is None else (None, None)  # fmt: skip
     capacity = _usable_gb(gpu, estimate)
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
     label, units = config_label(gpu, count)
@@ -301,6 +307,9 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         power_w=gpu.tdp_w * count if gpu.tdp_w else None,
         purchase_cost=purchase,
         gpu_cost=gpu_cost,
+        price_estimated=estimated and quote is None,
+        purchase_low=spread[0],
+        purchase_high=spread[1],
         server_class=server.id if server else None,
         server_label=server.name if server else None,
         server_count=servers,
@@ -308,7 +317,8 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         host_power_w=server.power_w_excluding_gpus * servers if server else None,
         cloud_cost_per_hour=_price(gpu.cloud_price, count, currency, request.usd_to_cny),
         within_budget=None if request.budget is None or purchase is None else purchase <= request.budget,
-        reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed) + ([_quoted(quote, currency, request.usd_to_cny)] if quote else []),
+        reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed) + ([_quoted(quote, currency, request.usd_to_cny)] if quote else [])
+        + ([_estimated(card, count, currency)] if estimated and quote is None else []),
     )
 
 
@@ -316,6 +326,14 @@ def _quoted(quote: ServerQuote, currency: Currency, usd_to_cny: float) -> Text:
     template = server_data().tier_text.quoted
     price = money_text(convert(quote.price, quote.currency, currency, usd_to_cny), currency)
     return Text(en=template.en.format(what=quote.what.en, price=price, date=quote.date), zh=template.zh.format(what=quote.what.zh, price=price, date=quote.date))
+
+
+def _estimated(card: PriceRange, count: int, currency: Currency) -> Text:
+    """Why the price is a range: the estimate's derivation, in the words of knowledge/price_estimates.yaml."""
+    template = price_estimates().text.option_estimated
+    cards = f"{count} × {money_text(card.low, currency)}" + (f"–{money_text(card.high, currency)}" if round(card.low) != round(card.high) else "")
+    derivation = card.derivation or Text(en="", zh="")
+    return Text(en=template.en.format(range=cards, derivation=derivation.en), zh=template.zh.format(range=cards, derivation=derivation.zh))
 
 
 CONSUMER_SERVER_CARDS = 4  # from four GeForce cards up, a build needs a server chassis, i.e. a data-center deployment

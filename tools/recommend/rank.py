@@ -45,9 +45,16 @@ def objective_key(option: Option, request: RecommendRequest, fastest: float | No
     return (*price, *cloud, *tail)  # cheapest, china
 
 
+def _affordable(option: Option) -> bool:
+    """Within the budget and running the job as asked (the load met, when one is given)."""
+    return bool(option.within_budget) and option.meets_target is not False
+
+
 def rank(options: list[Option], request: RecommendRequest) -> list[Option]:
     """Within budget first (when anything is), then unknown price, then over; configurations missing the load last."""
-    partition = request.budget is not None and any(o.within_budget for o in options)
+    # the budget splits the list only when something within it runs the job as asked: a configuration that fits the
+    # money but misses the load never leads over one that works (the answer says first that the budget is short)
+    partition = request.budget is not None and any(_affordable(o) for o in options)
     fastest = max((v for o in options if (v := _speed(o, request.task)) is not None), default=None)
 
     def key(option: Option) -> tuple:
@@ -68,7 +75,7 @@ def apply_budget(options: list[Option], request: RecommendRequest, currency: str
     if request.budget is None or not options:
         return options, [], []
     budget = money_text(request.budget, currency)
-    within = [o for o in options if o.within_budget]
+    within = [o for o in options if _affordable(o)]
     if within and request.objective == "budget":
         left = len(options) - len(within)
         excluded = [Text(

@@ -8,10 +8,11 @@ from typing import get_args
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.offline.answers import compare, costs, knowledge, memory_view, refit_view, specs
+from advisor.offline.answers import compare, costs, knowledge, memory_view, refit_view, specs, vendor_rows
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.price_view import option_price
 from advisor.offline.answers.recommend_lines import budget_short, rent_or_buy, sized_for, workloads_of
 from advisor.offline.answers.serving_words import serving_text
 from advisor.offline.answers.tiers_view import tier_lines
@@ -83,6 +84,8 @@ def recommend(turn: Turn) -> str:
     model = model_of(turn)
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
+    if vendor_rows.applies(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
+        return vendor_rows.answer(turn)
     task, named = task_of(turn)
     budget = turn.slots.budget
     args = recommend_args(turn, model, task)
@@ -157,6 +160,10 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
             turn.assume(f"cards with {number(s.gpu_memory_gb)} GB, as stated", f"按您说的 {number(s.gpu_memory_gb)} GB 显存的卡计算")
     if args["objective"] == "cheapest" and turn.ask.renting:
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
+    # a Chinese question or a yuan budget is a mainland buyer; renting is not buying (China clouds still rent A100s and 4090s)
+    if args["region"] != "cn" and turn.ask.market == "cn" and not s.gpus and not turn.ask.renting:
+        args["region"] = "cn"
+        turn.assume(*_pair(phrase("recommend.market_cn")))
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
         args["region"], args["objective"] = "cn", args["objective"] or "china"
     if s.keeps_to("domestic"):  # Chinese-made accelerators only
@@ -166,6 +173,16 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
         turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
     return args
+
+
+def _on_hand(turn: Turn, option: dict) -> bool:
+    """The option is the cards the user says they have (that GPU, no more of them than they have)."""
+    have = gpus_on_hand(turn)
+    return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have
+
+
+def _pair(text: Text) -> tuple[str, str]:
+    return text.en, text.zh
 
 
 def _verdict(turn: Turn, r: dict, label: str) -> str:
@@ -179,8 +196,8 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
         f"**{head}{what}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}："
         f"每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
     )
-    if top.get("purchase_cost") is not None:
-        lead += turn.t(f" The whole configuration ≈ {money(top['purchase_cost'], cur)}.", f"整套约 {money(top['purchase_cost'], cur)}。")
+    if top.get("purchase_cost") is not None and not _on_hand(turn, top):  # no purchase price for cards already owned
+        lead += turn.t(f" The whole configuration ≈ {option_price(turn, top, cur)}.", f"整套约 {option_price(turn, top, cur)}。")
     if over:  # configurations without a known price that need less memory in all may be within the budget: name them
         room = top["count"] * top["nominal_memory_gb"]
         smaller = [o for o in r["options"] if o.get("purchase_cost") is None and o["count"] * o["nominal_memory_gb"] < room][:2]
@@ -227,7 +244,9 @@ def _options_table(turn: Turn, r: dict) -> str:
         headers += [turn.t("tokens/s per user", "每用户 token/s"), turn.t("tokens/s total", "总 token/s")]
     if sized:
         headers.append(turn.t("Meets the load", "满足负载"))
-    headers += [turn.t("Purchase, whole ≈", "整套采购价≈"), turn.t("Cloud/h ≈", "云上每小时≈")]
+    # cards already on hand and no word of renting: a rental column answers nothing asked
+    rent = turn.ask.renting or not (turn.slots.gpus and gpus_on_hand(turn))
+    headers += [turn.t("Purchase, whole ≈", "整套采购价≈")] + ([turn.t("Cloud/h ≈", "云上每小时≈")] if rent else [])
     rows = []
     for i, o in enumerate(options, start=1):
         row = [i, turn.text(o["config_label"]), f"{number(_nominal(turn, o))} GB", turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%"]
@@ -235,7 +254,7 @@ def _options_table(turn: Turn, r: dict) -> str:
             row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
         if sized:
             row.append({True: turn.t("yes", "是"), False: turn.t("no", "否")}.get(o.get("meets_target"), "—"))
-        row += [money(o["purchase_cost"], cur), money(o["cloud_cost_per_hour"], cur)]
+        row += [option_price(turn, o, cur)] + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
         rows.append(row)
     return table(headers, rows)
 

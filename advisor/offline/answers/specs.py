@@ -5,7 +5,7 @@ from __future__ import annotations
 from advisor.labels import CHINA_STATUS
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.offline.answers import compare, rent_prices
+from advisor.offline.answers import compare, price_view, rent_prices, vendor_rows
 from advisor.offline.answers.compare_view import link
 from advisor.offline.turn import Turn
 
@@ -26,6 +26,8 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     names = turn.entities.gpus or turn.slots.gpus
     if not names:
         return _filtered_list(turn)
+    if vendor_rows.applies(turn):  # "NVIDIA vs Ascend vs Hygon for our 70B serving?": a row per vendor, a verdict
+        return vendor_rows.answer(turn)
     compared = compare.route(turn)  # "one L40S or two 4090s for a 32B model?": sized, timed and priced
     if compared is not None:
         return compared
@@ -70,6 +72,9 @@ def answer(turn: Turn, value_first: bool = False) -> str:
         gpu = r["gpu"]
         note = turn.t(gpu["availability_en"], gpu["availability_zh"])
         turn.cite(f"gpu:{gpu['id']}", gpu["name"], note, citation=gpu["source"])
+    if turn.ask.asks_price and not turn.ask.renting:  # "how much is an A800 server?": the machine's price leads
+        priced = price_view.price_lines(turn, [r["gpu"]["id"] for r in rows])
+        lead = f"{priced}\n\n{lead}" if priced else lead
     return "\n\n".join([lead, table(headers, body)])
 
 

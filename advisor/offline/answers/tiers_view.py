@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from advisor.markdown import money, number
+from advisor.markdown import number
+from advisor.offline.answers.price_view import option_price
 from advisor.offline.turn import Turn
 from knowledge.servers import server_data
 
@@ -21,7 +22,7 @@ def tier_lines(turn: Turn, r: dict) -> list[str]:
             "label": turn.text(tier["label"]),
             "config": f"{o['count']}× {o['gpu_name']}" if o["sold_as"] in ("server", "pair") else turn.text(o["config_label"]),
             "server": turn.text(o["server_label"]) if o.get("server_label") else "",
-            "price": money(o["purchase_cost"], r["currency"]),
+            "price": option_price(turn, o, r["currency"]),
             "reason": _sentence(turn.text(tier["reason"])),
             "speed_en": text.speed.en.format(speed=number(speed)) if speed else "",
             "speed_zh": text.speed.zh.format(speed=number(speed)) if speed else "",
