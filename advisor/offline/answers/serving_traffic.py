@@ -1,0 +1,66 @@
+"""Traffic said over a period — daily or monthly users, requests a day or a month — as the peak load the answers size for.
+
+The conversion is tools.serving.traffic (Little's law after the planning ratios of knowledge/traffic.yaml); this module
+only says it: the chain in one line for the answer, and the ratios with their sources as an assumption that can be changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.offline.answers.serving_words import WORDING, serving_text
+from knowledge.bilingual import Text
+from knowledge.traffic import planning_ratios, sources
+from tools.serving.traffic import TrafficKind, TrafficRequest, TrafficResult, peak_concurrency
+
+# Which ratios each kind of traffic goes through (the others are not said)
+RATIOS_USED: dict[str, tuple[str, ...]] = {
+    "daily_users": ("peak_hour_active_share", "requests_per_active_user_per_hour"),
+    "monthly_users": ("daily_share_of_monthly_users", "peak_hour_active_share", "requests_per_active_user_per_hour"),
+    "online_users": ("requests_per_active_user_per_hour",),
+    "requests_per_day": ("peak_to_mean",),
+    "requests_per_month": ("peak_to_mean",),
+}
+PERCENT_RATIOS = ("peak_hour_active_share", "daily_share_of_monthly_users")
+
+
+def default_seconds_per_request() -> float:
+    """A request's stay without a speed estimate: first token + output tokens ÷ a chat speed."""
+    data = WORDING.data
+    return data["traffic_first_token_s"] + data["traffic_output_tokens"] / data["traffic_speed_tokens_per_s"]
+
+
+@dataclass(frozen=True)
+class TrafficLoad:
+    """Traffic the user stated, converted: ``concurrent`` sequences in flight at the default request time, and
+    ``per_second`` requests arriving at the peak (the serving answers apply Little's law with their own speed)."""
+
+    said: str
+    kind: TrafficKind
+    result: TrafficResult
+
+    @property
+    def concurrent(self) -> int:
+        return self.result.concurrent or 1
+
+    @property
+    def per_second(self) -> float:
+        return self.result.peak_requests_per_s
+
+    def chain(self, to_rate: bool = False) -> Text:
+        """"Peak load from '20k DAU': 20,000 × 18% → … requests/s (→ … in flight)", one line for the answer."""
+        return serving_text("traffic_chain", said=self.said, chain=self.result.rate_chain if to_rate else self.result.chain)
+
+    def assumption(self) -> Text:
+        ratios = planning_ratios()
+        used = RATIOS_USED[self.kind]
+        said = [serving_text(f"traffic_ratio.{key}", value=f"{ratios[key] * 100:g}" if key in PERCENT_RATIOS else f"{ratios[key]:g}") for key in used]
+        data = WORDING.data
+        return serving_text("traffic_assumption", ratios=Text(en="; ".join(t.en for t in said), zh="；".join(t.zh for t in said)),
+                            seconds=f"{default_seconds_per_request():g}", output=data["traffic_output_tokens"],
+                            speed=data["traffic_speed_tokens_per_s"], sources=sources(*used))  # fmt: skip
+
+
+def traffic_load(amount: float, kind: TrafficKind, said: str) -> TrafficLoad:
+    request = TrafficRequest(amount=amount, kind=kind, seconds_per_request=default_seconds_per_request(), **planning_ratios())
+    return TrafficLoad(said=said, kind=kind, result=peak_concurrency(request))
