@@ -7,11 +7,15 @@ only says it: the chain in one line for the answer, and the ratios with their so
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from advisor.offline.answers.serving_words import WORDING, serving_text
 from knowledge.bilingual import Text
 from knowledge.traffic import planning_ratios, sources
 from tools.serving.traffic import TrafficKind, TrafficRequest, TrafficResult, peak_concurrency
+
+if TYPE_CHECKING:
+    from advisor.offline.turn import Turn
 
 # Which ratios each kind of traffic goes through (the others are not said)
 RATIOS_USED: dict[str, tuple[str, ...]] = {
@@ -64,3 +68,10 @@ class TrafficLoad:
 def traffic_load(amount: float, kind: TrafficKind, said: str) -> TrafficLoad:
     request = TrafficRequest(amount=amount, kind=kind, seconds_per_request=default_seconds_per_request(), **planning_ratios())
     return TrafficLoad(said=said, kind=kind, result=peak_concurrency(request))
+
+
+def traffic_lines(turn: Turn, to_rate: bool = False) -> list[str]:
+    """The conversion in one line when the load came from traffic over a period (``to_rate``: up to the peak rate, for
+    answers that apply Little's law with their own speed estimate)."""
+    traffic = turn.slots.traffic
+    return [turn.text(traffic.chain(to_rate))] if traffic is not None else []
