@@ -15,6 +15,7 @@ from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.serving_card import stated_card
+from advisor.offline.answers.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.answers.serving_words import WORDING, serving_text
 from advisor.offline.answers.serving_traffic import traffic_lines
 from advisor.offline.answers.workload import task_of
@@ -110,7 +111,8 @@ def answer(turn: Turn) -> str:
         parts.append(_speed_lead(turn, r))
         if r.get("max_concurrency_at_target") and not missed:
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
-    parts = [choice] * bool(choice) + parts[:1] + setup_note + parts[1:]  # "should we use FP8?" is the question: its verdict first
+    facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
+    parts = [choice] * bool(choice) + parts[:1] + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
     if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
         parts = [part for part in [squeeze_report(turn), *parts] if part]
     elif asked != "concurrency":
@@ -243,9 +245,10 @@ def _squeeze_note(turn: Turn, r: dict) -> list[str]:
     return [turn.text(kv_squeeze_text(turn, r))] if _squeezed(r) else []
 
 
-def kv_squeeze_text(turn: Turn, r: dict) -> Text:
+def kv_squeeze_text(turn: Turn, r: dict, key: str = "kv_squeeze") -> Text:
+    """Free memory per GPU after the weights → the sequences that fit (``key``: squeezed, or roomy)."""
     precision = (r.get("weights_format") or BASE_PRECISION).upper()
-    return serving_text("kv_squeeze", fits=f"{r['max_batch_fits']:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}", gpu=r["gpu"],
+    return serving_text(key, fits=f"{r['max_batch_fits']:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}", gpu=r["gpu"],
                         memory=number(r["memory_gb_per_gpu"]), model=Text(**r["model_label"]), precision=precision,
                         weights=number(r["weights_gb_per_gpu"]), free=number(r["kv_free_gb_per_gpu"], 2), per_seq=number(r["kv_gb_per_sequence"], 3))  # fmt: skip
 
@@ -635,9 +638,11 @@ def squeeze_report(turn: Turn) -> str:
                             precision=(args.get("precision") or BASE_PRECISION).upper(), memory=number(args.get("gpu_memory_gb") or found.memory_gb) if found else "?",
                             gpu=_card_name(turn, args["gpu"]), count=args.get("num_gpus") or 1)  # fmt: skip
         return "\n\n".join([turn.text(lead), *_squeeze_fixes(turn, args, None)])
-    if not first.ok or not _squeezed(first.result, reported=True):
+    if not first.ok:
         return ""
     r = first.result
+    if not _squeezed(r, reported=True):  # roomy: memory is ruled out with the same arithmetic, and the slowdown's usual cause named
+        return turn.text(kv_squeeze_text(turn, r, key="kv_roomy"))
     return "\n\n".join([turn.text(kv_squeeze_text(turn, r)), *_squeeze_fixes(turn, args, r)])
 
 

@@ -14,6 +14,7 @@ from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.recommend_lines import budget_short, rent_or_buy, sized_for, workloads_of
 from advisor.offline.answers.serving_card import stated_card
+from advisor.offline.answers.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.answers.serving_traffic import traffic_lines
 from advisor.offline.answers.serving_words import serving_text
 from advisor.offline.answers.tiers_view import tier_lines
@@ -364,7 +365,8 @@ def memory(turn: Turn) -> str:
             f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",
             f"按 vLLM 预分配，每卡还能放 {number(r['kv_cache_tokens'])} 个 KV cache token（当前上下文下约 {number(r['max_concurrency'])} 路并发）。",
         ))
-    parts[1:1] = [card.note] if card and card.note else []
+    stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
+    parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
     parts += memory_view.rule_of_thumb(turn, r)
     parts.append(memory_view.breakdown(turn, r))
     parts.append(f"_{turn.text(r['unit_note'])}_")
