@@ -12,7 +12,7 @@ import math
 from advisor.nlu.entity_words import weights_multiple
 from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
-from advisor.offline.answers.serving_traffic import TrafficLoad, traffic_load
+from advisor.offline.answers.serving_traffic import TrafficLoad, said_online, traffic_load
 from knowledge.audience import PeakLoad, audience_kind, peak_load
 
 METHOD_TO_WORKLOAD = {
@@ -35,6 +35,7 @@ class Slots:
         self.unusable: dict[str, tuple[str, str]] = {}  # slot → why no tool could take it (English, Chinese)
         self.load_from_headcount = ""  # the headcount a load was taken from, when no load was stated
         self.peak_load: PeakLoad | TrafficLoad | None = None  # how that load was taken from it
+        self.said = ""  # the user's messages, for the words around a stated load (Turn sets it)
 
     def _get(self, slot: str, default=None):
         if self.frame.has(slot):
@@ -141,6 +142,13 @@ class Slots:
             surface = next((v.surface for v in self.frame.slots.get("concurrency", []) if isinstance(v.value, RequestRate)), "")
             amount = stated.per_second * SECONDS_PER[stated.unit.split("/")[1]]
             self.peak_load = traffic_load(amount, TRAFFIC_PERIODS[stated.unit], surface or f"{amount:,.0f}")
+            return self.peak_load
+        if isinstance(stated, int | float) and not isinstance(stated, bool):
+            value = next(v for v in self.frame.slots.get("concurrency", []) if v.value == stated)
+            if not said_online(self.said, value.surface):
+                return None
+            self.used.add("concurrency")  # "500 people online at the busiest hour": online, not all generating at once
+            self.peak_load = traffic_load(stated, "online_users", value.surface)
             return self.peak_load
         if stated is not None:
             return None

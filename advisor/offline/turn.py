@@ -53,6 +53,7 @@ class Turn:
         state = self.reading.state
         self.slots = Slots(Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS}) if self.count_asked else state)
         self.entities = Slots(self.reading.frame)
+        self.slots.said = "\n".join([*self.earlier, self.message])  # where "500 people online at peak" can be read as online users
 
     @property
     def language(self) -> Language:

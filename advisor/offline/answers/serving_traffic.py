@@ -75,3 +75,16 @@ def traffic_lines(turn: Turn, to_rate: bool = False) -> list[str]:
     answers that apply Little's law with their own speed estimate)."""
     traffic = turn.slots.traffic
     return [turn.text(traffic.chain(to_rate))] if traffic is not None else []
+
+
+def said_online(said: str, surface: str) -> bool:
+    """"500 people online at the busiest hour", "高峰同时在线300人": the online words stand right beside the number."""
+    if not said or not surface:
+        return False
+    folded = said.lower()
+    at = folded.find(surface.lower())
+    if at < 0:
+        return False
+    window = WORDING.data["traffic_online_window"]
+    around = folded[max(0, at - window) : at + len(surface) + 2 * window]
+    return any(word in around for word in WORDING.data["traffic_online_words"])
