@@ -36,6 +36,7 @@ class Slots:
         self.load_from_headcount = ""  # the headcount a load was taken from, when no load was stated
         self.peak_load: PeakLoad | TrafficLoad | None = None  # how that load was taken from it
         self.said = ""  # the user's messages, for the words around a stated load (Turn sets it)
+        self.fresh: Frame | None = None  # what the latest message alone states (Turn sets it)
 
     def _get(self, slot: str, default=None):
         if self.frame.has(slot):
@@ -137,6 +138,8 @@ class Slots:
     def traffic(self) -> TrafficLoad | None:
         """Daily or monthly users, or a request volume a day or a month, converted to the peak (said as an assumption)."""
         stated = self.frame.get("concurrency")
+        if self.fresh is not None and self.fresh.has("audience") and not self.fresh.has("concurrency"):
+            stated = None  # "如果是日活2万呢" after a request volume: the users said now are the load
         if isinstance(stated, RequestRate) and stated.unit in TRAFFIC_PERIODS:
             self.used.add("concurrency")
             surface = next((v.surface for v in self.frame.slots.get("concurrency", []) if isinstance(v.value, RequestRate)), "")
