@@ -63,6 +63,6 @@ def test_moe_memory_counts_every_expert_when_the_question_leans_on_active(offlin
 
 
 def test_a_zh_slowdown_with_roomy_memory_leads_with_the_kv_check(offline_advisor):
-    r = ask(offline_advisor, "并发上去之后变慢很多，是显存不够吗？", "我们用4张H100部署Qwen2.5-32B，速度如何")
+    r = ask(offline_advisor, "并发一高就变得很慢，是显存不足吗", "我们用4张H100部署Qwen2.5-32B，速度如何")
     first = r.summary.split("\n\n")[0]
     assert "KV" in first and ("不是显存不够" in first or "KV 缓存被挤占" in first)
