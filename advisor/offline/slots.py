@@ -147,8 +147,8 @@ class Slots:
             self.peak_load = traffic_load(amount, TRAFFIC_PERIODS[stated.unit], surface or f"{amount:,.0f}")
             return self.peak_load
         if isinstance(stated, int | float) and not isinstance(stated, bool):
-            value = next(v for v in self.frame.slots.get("concurrency", []) if v.value == stated)
-            if not said_online(self.said, value.surface):
+            value = next((v for v in self.frame.slots.get("concurrency", []) if v.value == stated), None)
+            if value is None or not said_online(self.said, value.surface):
                 return None
             self.used.add("concurrency")  # "500 people online at the busiest hour": online, not all generating at once
             self.peak_load = traffic_load(stated, "online_users", value.surface)

@@ -14,10 +14,9 @@ from advisor.markdown import number, table
 from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
-from advisor.offline.answers.serving_card import stated_card
+from advisor.offline.answers.serving_card import stated_card, traffic_lines
 from advisor.offline.answers.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.answers.serving_words import WORDING, serving_text
-from advisor.offline.answers.serving_traffic import traffic_lines
 from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome

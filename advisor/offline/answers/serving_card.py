@@ -38,3 +38,10 @@ def _variant(turn: Turn, card, memory_gb: float):
     if wanted == card.name:
         return None
     return next((g for g in turn.catalog.gpus if g.name == wanted and g.memory_gb == memory_gb), None)
+
+
+def traffic_lines(turn: Turn, to_rate: bool = False) -> list[str]:
+    """The conversion in one line when the load came from traffic over a period (``to_rate``: up to the peak rate, for
+    answers that apply Little's law with their own speed estimate)."""
+    traffic = turn.slots.traffic
+    return [turn.text(traffic.chain(to_rate))] if traffic is not None else []

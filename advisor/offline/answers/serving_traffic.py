@@ -1,21 +1,19 @@
-"""Traffic said over a period — daily or monthly users, requests a day or a month — as the peak load the answers size for.
+"""Traffic said over a period — daily or monthly users, users online at the peak, requests a day or a month — as the
+peak load the answers size for.
 
 The conversion is tools.serving.traffic (Little's law after the planning ratios of knowledge/traffic.yaml); this module
 only says it: the chain in one line for the answer, and the ratios with their sources as an assumption that can be changed.
+Its wording lives in knowledge/traffic.yaml beside the ratios (the slots read it, so it imports no answer module).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
-from advisor.offline.answers.serving_words import WORDING, serving_text
 from knowledge.bilingual import Text
-from knowledge.traffic import planning_ratios, sources
+from knowledge.traffic import planning_ratios, sources, traffic_data
 from tools.serving.traffic import TrafficKind, TrafficRequest, TrafficResult, peak_concurrency
-
-if TYPE_CHECKING:
-    from advisor.offline.turn import Turn
 
 # Which ratios each kind of traffic goes through (the others are not said)
 RATIOS_USED: dict[str, tuple[str, ...]] = {
@@ -28,10 +26,19 @@ RATIOS_USED: dict[str, tuple[str, ...]] = {
 PERCENT_RATIOS = ("peak_hour_active_share", "daily_share_of_monthly_users")
 
 
+def _text(key: str, **values: Any) -> Text:
+    """A phrase of knowledge/traffic.yaml with its blanks filled; a ``Text`` value fills each language with its own."""
+    node = traffic_data()
+    for part in key.split("."):
+        node = node[part]
+    return Text(en=node["en"].format(**{k: v.en if isinstance(v, Text) else v for k, v in values.items()}),
+                zh=node["zh"].format(**{k: v.zh if isinstance(v, Text) else v for k, v in values.items()}))  # fmt: skip
+
+
 def default_seconds_per_request() -> float:
     """A request's stay without a speed estimate: first token + output tokens ÷ a chat speed."""
-    data = WORDING.data
-    return data["traffic_first_token_s"] + data["traffic_output_tokens"] / data["traffic_speed_tokens_per_s"]
+    data = traffic_data()
+    return data["first_token_s"] + data["output_tokens"] / data["speed_tokens_per_s"]
 
 
 @dataclass(frozen=True)
@@ -53,28 +60,21 @@ class TrafficLoad:
 
     def chain(self, to_rate: bool = False) -> Text:
         """"Peak load from '20k DAU': 20,000 × 18% → … requests/s (→ … in flight)", one line for the answer."""
-        return serving_text("traffic_chain", said=self.said, chain=self.result.rate_chain if to_rate else self.result.chain)
+        return _text("chain_text", said=self.said, chain=self.result.rate_chain if to_rate else self.result.chain)
 
     def assumption(self) -> Text:
         ratios = planning_ratios()
         used = RATIOS_USED[self.kind]
-        said = [serving_text(f"traffic_ratio.{key}", value=f"{ratios[key] * 100:g}" if key in PERCENT_RATIOS else f"{ratios[key]:g}") for key in used]
-        data = WORDING.data
-        return serving_text("traffic_assumption", ratios=Text(en="; ".join(t.en for t in said), zh="；".join(t.zh for t in said)),
-                            seconds=f"{default_seconds_per_request():g}", output=data["traffic_output_tokens"],
-                            speed=data["traffic_speed_tokens_per_s"], sources=sources(*used))  # fmt: skip
+        said = [_text(f"ratio_text.{key}", value=f"{ratios[key] * 100:g}" if key in PERCENT_RATIOS else f"{ratios[key]:g}") for key in used]
+        data = traffic_data()
+        return _text("assumption_text", ratios=Text(en="; ".join(t.en for t in said), zh="；".join(t.zh for t in said)),
+                     seconds=f"{default_seconds_per_request():g}", output=data["output_tokens"], speed=data["speed_tokens_per_s"],
+                     sources=sources(*used))  # fmt: skip
 
 
 def traffic_load(amount: float, kind: TrafficKind, said: str) -> TrafficLoad:
     request = TrafficRequest(amount=amount, kind=kind, seconds_per_request=default_seconds_per_request(), **planning_ratios())
     return TrafficLoad(said=said, kind=kind, result=peak_concurrency(request))
-
-
-def traffic_lines(turn: Turn, to_rate: bool = False) -> list[str]:
-    """The conversion in one line when the load came from traffic over a period (``to_rate``: up to the peak rate, for
-    answers that apply Little's law with their own speed estimate)."""
-    traffic = turn.slots.traffic
-    return [turn.text(traffic.chain(to_rate))] if traffic is not None else []
 
 
 def said_online(said: str, surface: str) -> bool:
@@ -85,6 +85,7 @@ def said_online(said: str, surface: str) -> bool:
     at = folded.find(surface.lower())
     if at < 0:
         return False
-    window = WORDING.data["traffic_online_window"]
+    data = traffic_data()
+    window = data["online_window"]
     around = folded[max(0, at - window) : at + len(surface) + 2 * window]
-    return any(word in around for word in WORDING.data["traffic_online_words"])
+    return any(word in around for word in data["online_words"])

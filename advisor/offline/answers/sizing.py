@@ -13,9 +13,8 @@ from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.recommend_lines import budget_short, rent_or_buy, sized_for, workloads_of
-from advisor.offline.answers.serving_card import stated_card
+from advisor.offline.answers.serving_card import stated_card, traffic_lines
 from advisor.offline.answers.serving_facts import fp8_weight_only_lines, moe_lines
-from advisor.offline.answers.serving_traffic import traffic_lines
 from advisor.offline.answers.serving_words import serving_text
 from advisor.offline.answers.tiers_view import tier_lines
 from advisor.offline.answers.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of, zero_stage_of
