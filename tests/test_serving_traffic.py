@@ -55,6 +55,14 @@ def test_a_request_volume_is_spread_over_its_hours_with_a_peak_factor():
     assert "86,400" in per_day.chain.en and "高峰系数" in per_day.chain.zh
 
 
+def test_requests_per_user_per_day_make_the_daily_users_a_volume():
+    ratios = planning_ratios()
+    result = peak_concurrency(TrafficRequest(amount=12_000, kind="daily_users", seconds_per_request=10,
+                                             requests_per_user_per_day=24, **ratios))  # fmt: skip
+    assert result.peak_requests_per_s == pytest.approx(12_000 * 24 / 86_400 * ratios["peak_to_mean"])
+    assert "24 requests each" in result.chain.en and "每人每天 24 次" in result.chain.zh
+
+
 def test_users_online_at_the_peak_skip_the_daily_share():
     online = traffic(720, "online_users", seconds=20)
     assert online.peak_requests_per_s == pytest.approx(720 * planning_ratios()["requests_per_active_user_per_hour"] / 3600)

@@ -66,3 +66,8 @@ def test_a_zh_slowdown_with_roomy_memory_leads_with_the_kv_check(offline_advisor
     r = ask(offline_advisor, "并发一高就变得很慢，是显存不足吗", "我们用4张H100部署Qwen2.5-32B，速度如何")
     first = r.summary.split("\n\n")[0]
     assert "KV" in first and ("不是显存不够" in first or "KV 缓存被挤占" in first)
+
+
+def test_a_per_user_volume_after_daily_users_multiplies_them(offline_advisor):
+    r = ask(offline_advisor, "and if every user fires off 40 requests per day?", "how many l40s to serve qwen2.5 7b to 8k DAU?")
+    assert "8,000 daily users × 40 requests each = 320,000 a day" in r.summary

@@ -12,7 +12,7 @@ import math
 from advisor.nlu.entity_words import weights_multiple
 from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
-from advisor.offline.answers.serving_traffic import TrafficLoad, said_online, traffic_load
+from advisor.offline.answers.serving_traffic import TrafficLoad, said_online, said_per_user, traffic_load
 from knowledge.audience import PeakLoad, audience_kind, peak_load
 
 METHOD_TO_WORKLOAD = {
@@ -134,6 +134,11 @@ class Slots:
         self.used.add("concurrency")
         return stated
 
+    def _period_audience(self):
+        """The stated daily or monthly users ("10k DAU", "月活20万"), if any."""
+        headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
+        return headcount if headcount is not None and audience_kind(headcount.surface) in AUDIENCE_TRAFFIC else None
+
     @property
     def traffic(self) -> TrafficLoad | None:
         """Daily or monthly users, or a request volume a day or a month, converted to the peak (said as an assumption)."""
@@ -144,6 +149,12 @@ class Slots:
             self.used.add("concurrency")
             surface = next((v.surface for v in self.frame.slots.get("concurrency", []) if isinstance(v.value, RequestRate)), "")
             amount = stated.per_second * SECONDS_PER[stated.unit.split("/")[1]]
+            users = self._period_audience()
+            if users is not None and said_per_user(self.said, surface):  # "what if each user sends 30 a day?" after "10k DAU"
+                per_day = stated.per_second * SECONDS_PER["day"]
+                self.used.add("audience")
+                self.peak_load = traffic_load(users.value, AUDIENCE_TRAFFIC[audience_kind(users.surface)], users.surface, per_day)
+                return self.peak_load
             self.peak_load = traffic_load(amount, TRAFFIC_PERIODS[stated.unit], surface or f"{amount:,.0f}")
             return self.peak_load
         if isinstance(stated, int | float) and not isinstance(stated, bool):
@@ -155,10 +166,10 @@ class Slots:
             return self.peak_load
         if stated is not None:
             return None
-        headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
-        kind = audience_kind(headcount.surface) if headcount is not None else None
-        if kind not in AUDIENCE_TRAFFIC:
+        headcount = self._period_audience()
+        if headcount is None:
             return None
+        kind = audience_kind(headcount.surface)
         self.used.add("audience")
         self.load_from_headcount = headcount.surface
         self.peak_load = traffic_load(headcount.value, AUDIENCE_TRAFFIC[kind], headcount.surface)

@@ -39,6 +39,9 @@ class TrafficRequest(BaseModel):
     daily_share_of_monthly_users: float = Field(gt=0, le=1, description="Daily users ÷ monthly users (DAU/MAU).")
     peak_to_mean: float = Field(ge=1, description="Requests in the busiest hour ÷ requests in an average hour.")
     days_per_month: float = Field(30.0, gt=0)
+    requests_per_user_per_day: float | None = Field(
+        None, gt=0, description="Requests each daily user sends a day, when the user says so: the day's volume then peaks like any volume."
+    )
 
 
 class TrafficResult(BaseModel):
@@ -76,6 +79,12 @@ def peak_concurrency(request: TrafficRequest) -> TrafficResult:
             steps_en.append(f"{_count(r.amount)} monthly users × {g(r.daily_share_of_monthly_users * 100)}% daily = {_count(users)} daily users")
             steps_zh.append(f"月活 {_count(r.amount)} × 日活占比 {g(r.daily_share_of_monthly_users * 100)}% = 日活 {_count(users)}")
             lines.append(line("daily_users", "Daily users", "日活用户", users, "users", steps_en[-1], steps_zh[-1]))
+        if r.requests_per_user_per_day is not None and r.kind != "online_users":  # "each user sends 30 a day": a volume
+            per_day = users * r.requests_per_user_per_day
+            steps_en.append(f"{_count(users)} daily users × {g(r.requests_per_user_per_day)} requests each = {_count(per_day)} a day")
+            steps_zh.append(f"日活 {_count(users)} × 每人每天 {g(r.requests_per_user_per_day)} 次 = 每天 {_count(per_day)} 次")
+            lines.append(line("requests_per_day", "Requests a day", "每天请求数", per_day, "requests", steps_en[-1], steps_zh[-1]))
+            return _finish(r, lines, steps_en, steps_zh, None, _peak_of_volume(r, per_day, steps_en, steps_zh))
         if r.kind == "online_users":
             active = users
         else:
@@ -93,9 +102,20 @@ def peak_concurrency(request: TrafficRequest) -> TrafficResult:
             steps_en.append(f"{_count(r.amount)} requests a month ÷ {g(r.days_per_month)} days = {_count(per_day)} a day")
             steps_zh.append(f"每月 {_count(r.amount)} 次请求 ÷ {g(r.days_per_month)} 天 = 每天 {_count(per_day)} 次")
             lines.append(line("requests_per_day", "Requests a day", "每天请求数", per_day, "requests", steps_en[-1], steps_zh[-1]))
-        rate = per_day / SECONDS_PER_DAY * r.peak_to_mean
-        steps_en.append(f"{_count(per_day)} a day ÷ 86,400 s × {g(r.peak_to_mean)} (busiest hour ÷ average hour) = {g(rate)} requests/s")
-        steps_zh.append(f"每天 {_count(per_day)} 次 ÷ 86,400 秒 × 高峰系数 {g(r.peak_to_mean)} = 每秒 {g(rate)} 个请求")
+        return _finish(r, lines, steps_en, steps_zh, None, _peak_of_volume(r, per_day, steps_en, steps_zh))
+    return _finish(r, lines, steps_en, steps_zh, active, rate)
+
+
+def _peak_of_volume(r: TrafficRequest, per_day: float, steps_en: list[str], steps_zh: list[str]) -> float:
+    """A day's requests spread over its seconds, times the busiest hour's multiple of the mean."""
+    rate = per_day / SECONDS_PER_DAY * r.peak_to_mean
+    steps_en.append(f"{_count(per_day)} a day ÷ 86,400 s × {g(r.peak_to_mean)} (busiest hour ÷ average hour) = {g(rate)} requests/s")
+    steps_zh.append(f"每天 {_count(per_day)} 次 ÷ 86,400 秒 × 高峰系数 {g(r.peak_to_mean)} = 每秒 {g(rate)} 个请求")
+    return rate
+
+
+def _finish(r: TrafficRequest, lines: list[LineItem], steps_en: list[str], steps_zh: list[str], active: float | None, rate: float) -> TrafficResult:
+    """The peak rate's line, then Little's law when a request time was given."""
     lines.append(line("peak_rate", "Requests arriving at the peak", "高峰到达率", rate, "requests/s", steps_en[-1], steps_zh[-1]))
     rate_chain = Text(en=" → ".join(steps_en), zh=" → ".join(steps_zh))
     if r.seconds_per_request is None:

@@ -72,13 +72,23 @@ class TrafficLoad:
                      sources=sources(*used))  # fmt: skip
 
 
-def traffic_load(amount: float, kind: TrafficKind, said: str) -> TrafficLoad:
-    request = TrafficRequest(amount=amount, kind=kind, seconds_per_request=default_seconds_per_request(), **planning_ratios())
+def traffic_load(amount: float, kind: TrafficKind, said: str, requests_per_user_per_day: float | None = None) -> TrafficLoad:
+    request = TrafficRequest(amount=amount, kind=kind, seconds_per_request=default_seconds_per_request(),
+                             requests_per_user_per_day=requests_per_user_per_day, **planning_ratios())  # fmt: skip
     return TrafficLoad(said=said, kind=kind, result=peak_concurrency(request))
 
 
 def said_online(said: str, surface: str) -> bool:
     """"500 people online at the busiest hour", "高峰同时在线300人": the online words stand right beside the number."""
+    return _said_beside(said, surface, "online_words")
+
+
+def said_per_user(said: str, surface: str) -> bool:
+    """"each user sends 30 requests a day", "每个用户每天30次": a volume per user, not the service's total."""
+    return _said_beside(said, surface, "per_user_words")
+
+
+def _said_beside(said: str, surface: str, words: str) -> bool:
     if not said or not surface:
         return False
     folded = said.lower()
@@ -86,6 +96,6 @@ def said_online(said: str, surface: str) -> bool:
     if at < 0:
         return False
     data = traffic_data()
-    window = data["online_window"]
+    window = data["beside_window"]
     around = folded[max(0, at - window) : at + len(surface) + 2 * window]
-    return any(word in around for word in data["online_words"])
+    return any(word in around for word in data[words])
