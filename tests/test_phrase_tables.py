@@ -38,7 +38,8 @@ def test_request_rates_are_read_in_both_languages(catalog, message, expected):
     assert rates(message, catalog) == expected
 
 
-@pytest.mark.parametrize("message", ["we queue 300 requests a day... no wait, in a batch", "排队的有300个请求", "200 concurrent requests"])
+# (a volume "per day" is traffic since serve5: tests/test_serving_traffic.py reads it as requests/day)
+@pytest.mark.parametrize("message", ["we queue 300 requests in one batch", "排队的有300个请求", "200 concurrent requests"])
 def test_requests_without_a_period_are_no_rate(catalog, message):
     assert rates(message, catalog) == []
 

@@ -63,12 +63,12 @@ UNIT_AFTER = [
     # a request RATE, not requests in flight ("50 QPS", "200请求/秒"); a count of requests is one only after a period
     ("request_rate", phrase_table("request_rate_unit").pattern),
     ("requests", phrase_table("request_count_unit").pattern),
-    ("users", re.compile(r"-(?:person|member|strong)(?![a-z])|" + _SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily)\s+)?(?:(?:concurrent|simultaneous|parallel)\s+requests?|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|engineers|devs|developers|researchers|students|analysts|scientists|at\s+once|at\s+a\s+time|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事)(?![a-z])")),
+    ("users", re.compile(r"-(?:person|member|strong)(?![a-z])|" + _SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily|monthly)\s+){0,2}(?:(?:concurrent|simultaneous|parallel)\s+requests?|dau|mau|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|engineers|devs|developers|researchers|students|analysts|scientists|at\s+once|at\s+a\s+time|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学|柜|房|架)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?|workstations?|rigs?)(?![a-z]))")),
     ("daily", phrase_table("daily_unit").pattern),
     ("duration", re.compile(r"[\s-]*(?:个|more|extra|additional)?\s*(?P<unit>小时|钟头|钟(?=[^头])|钟$|hours?|hrs?|h(?![a-z0-9])|天|days?|d(?![a-z0-9])|周|星期|weeks?|wks?|个月|月|months?|mos?|年|years?|yrs?)(?![a-z])")),
 ]
-SECONDS_PER = {"second": 1.0, "minute": 60.0, "hour": 3600.0}
+SECONDS_PER = {"second": 1.0, "minute": 60.0, "hour": 3600.0, "day": 86_400.0, "month": 30 * 86_400.0}
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只在)白天|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
 K_SUFFIX = re.compile(r"\d\s*k$")
 CONTEXT_WORD_AFTER = re.compile(r"\s*(?:of\s+)?(?:context|ctx|上下文)(?:\s*(?:window|length|len))?(?![a-z])")
@@ -149,6 +149,9 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
     named_rate = phrase_table("request_rate_name").ending_at(text, start)
     if named_rate:  # "QPS 20", "rpm大概3000"
         return request_rate(start, end, value, named_rate.label, raw)
+    traffic = phrase_table("traffic_users_before").ending_at(text, start)
+    if traffic:  # "日活5万", "DAU of 20k": an audience over a period, said before the number (its words kept in the surface)
+        return Value(start, end, "users", value, "", text[traffic.start : end])
     if re.search(r"[kmb]$|万|亿|千|billion|trillion|million|thousand|lakh|crore|\dt$", raw):
         return magnitude_value(text, start, end, raw, value)
     if phrase_table("users_before").ending_at(text, start):  # "用户数大概五十个", "concurrency is 40"

@@ -10,14 +10,20 @@ from __future__ import annotations
 import math
 
 from advisor.nlu.entity_words import weights_multiple
+from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
-from knowledge.audience import PeakLoad, peak_load
+from advisor.offline.answers.serving_traffic import TrafficLoad, said_online, said_per_user, traffic_load
+from knowledge.audience import PeakLoad, audience_kind, peak_load
 
 METHOD_TO_WORKLOAD = {
     "inference": "inference", "lora": "lora", "qlora": "qlora", "full_finetune": "full_finetune",
     "pretrain": "pretrain", "finetune": "finetune", "train": "train",
 }  # fmt: skip
 
+
+# traffic over a period, by the unit the reader kept it in, or the audience's period words (knowledge/audience.yaml)
+TRAFFIC_PERIODS = {"requests/day": "requests_per_day", "requests/month": "requests_per_month"}
+AUDIENCE_TRAFFIC = {"daily": "daily_users", "monthly": "monthly_users"}
 
 CALCULATED_CURRENCIES = ("USD", "CNY")  # the calculators' currencies; no exchange rate is kept for any other
 
@@ -28,7 +34,9 @@ class Slots:
         self.used: set[str] = set()
         self.unusable: dict[str, tuple[str, str]] = {}  # slot → why no tool could take it (English, Chinese)
         self.load_from_headcount = ""  # the headcount a load was taken from, when no load was stated
-        self.peak_load: PeakLoad | None = None  # how that load was taken from it
+        self.peak_load: PeakLoad | TrafficLoad | None = None  # how that load was taken from it
+        self.said = ""  # the user's messages, for the words around a stated load (Turn sets it)
+        self.fresh: Frame | None = None  # what the latest message alone states (Turn sets it)
 
     def _get(self, slot: str, default=None):
         if self.frame.has(slot):
@@ -115,17 +123,65 @@ class Slots:
 
     @property
     def request_rate(self) -> RequestRate | None:
-        """A load stated as a rate ("50 QPS", "每分钟3000次请求"): requests arriving, not requests in flight."""
+        """A load stated as a rate ("50 QPS", "每分钟3000次请求"): requests arriving, not requests in flight. Traffic over
+        a day or a month ("3M requests a month", "日活5万") is the rate of its busiest hour (tools/serving/traffic.py)."""
         stated = self.frame.get("concurrency")
+        traffic = self.traffic
+        if traffic is not None:
+            return RequestRate(traffic.per_second)
         if not isinstance(stated, RequestRate):
             return None
         self.used.add("concurrency")
         return stated
 
+    def _period_audience(self):
+        """The stated daily or monthly users ("10k DAU", "月活20万"), if any."""
+        headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
+        return headcount if headcount is not None and audience_kind(headcount.surface) in AUDIENCE_TRAFFIC else None
+
+    @property
+    def traffic(self) -> TrafficLoad | None:
+        """Daily or monthly users, or a request volume a day or a month, converted to the peak (said as an assumption)."""
+        stated = self.frame.get("concurrency")
+        if self.fresh is not None and self.fresh.has("audience") and not self.fresh.has("concurrency"):
+            stated = None  # "如果是日活2万呢" after a request volume: the users said now are the load
+        if isinstance(stated, RequestRate) and stated.unit in TRAFFIC_PERIODS:
+            self.used.add("concurrency")
+            surface = next((v.surface for v in self.frame.slots.get("concurrency", []) if isinstance(v.value, RequestRate)), "")
+            amount = stated.per_second * SECONDS_PER[stated.unit.split("/")[1]]
+            users = self._period_audience()
+            if users is not None and said_per_user(self.said, surface):  # "what if each user sends 30 a day?" after "10k DAU"
+                per_day = stated.per_second * SECONDS_PER["day"]
+                self.used.add("audience")
+                self.peak_load = traffic_load(users.value, AUDIENCE_TRAFFIC[audience_kind(users.surface)], users.surface, per_day)
+                return self.peak_load
+            self.peak_load = traffic_load(amount, TRAFFIC_PERIODS[stated.unit], surface or f"{amount:,.0f}")
+            return self.peak_load
+        if isinstance(stated, int | float) and not isinstance(stated, bool):
+            value = next((v for v in self.frame.slots.get("concurrency", []) if v.value == stated), None)
+            if value is None or not said_online(self.said, value.surface):
+                return None
+            self.used.add("concurrency")  # "500 people online at the busiest hour": online, not all generating at once
+            self.peak_load = traffic_load(stated, "online_users", value.surface)
+            return self.peak_load
+        if stated is not None:
+            return None
+        headcount = self._period_audience()
+        if headcount is None:
+            return None
+        kind = audience_kind(headcount.surface)
+        self.used.add("audience")
+        self.load_from_headcount = headcount.surface
+        self.peak_load = traffic_load(headcount.value, AUDIENCE_TRAFFIC[kind], headcount.surface)
+        return self.peak_load
+
     @property
     def concurrency(self) -> int | None:
         """The stated load in flight, else the peak share of a headcount ("给二十来个研发用", "500 daily users";
         knowledge/audience.yaml). A stated rate is no count in flight: ``request_rate`` reads it."""
+        traffic = self.traffic
+        if traffic is not None:  # "20k daily users", "1M requests a day": the sequences in flight at the peak, not all at once
+            return traffic.concurrent
         stated = self._get("concurrency")
         if isinstance(stated, RequestRate):
             return None

@@ -53,6 +53,8 @@ class Turn:
         state = self.reading.state
         self.slots = Slots(Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS}) if self.count_asked else state)
         self.entities = Slots(self.reading.frame)
+        self.slots.said = "\n".join([*self.earlier, self.message])  # where "500 people online at peak" can be read as online users
+        self.slots.fresh = self.reading.frame  # "如果是日活2万呢": a load this message states replaces an earlier one of another kind
 
     @property
     def language(self) -> Language:

@@ -106,7 +106,8 @@ class MemoryRequest(BaseModel):
     activation_offload: bool = Field(False, description="Checkpointed activations offloaded to CPU (torchtune enable_activation_offloading).")
     gpu: str | None = Field(None, description="GPU to check the fit against, e.g. 'H100', 'RTX 4090', 'A100 80G', '昇腾910B'.")
     gpu_memory_gb: float | None = Field(
-        None, ge=1, le=4096, description="Memory of a card not in the catalog, as sold (10 for a 10 GB card); the fit is checked against it when no gpu is given."
+        None, ge=1, le=4096, description="Memory of one card as sold (10 for a 10 GB card): a card not in the catalog when no gpu is given; "
+        "with a gpu, the memory the user states for it (a modded 48 GB RTX 4090), which replaces the catalog's figure."
     )
 
 

@@ -85,9 +85,16 @@ def _stated_card(memory_gb: float | None) -> GPU | None:
     return GPU.model_construct(id=STATED_CARD, name=f"{memory_gb:g} GB GPU", memory_gb=memory_gb)  # "the 10 GB GPU has 10.7 GB"
 
 
+def stated_memory(gpu: GPU, memory_gb: float | None) -> GPU:
+    """A named card whose memory the user states differently (a modded 48 GB RTX 4090): the user's figure wins."""
+    if memory_gb is None or memory_gb == gpu.memory_gb:
+        return gpu
+    return gpu.model_copy(update={"memory_gb": memory_gb})
+
+
 def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
     spec, overridden = resolve_sized_model(request.model, request.params_b, catalog)
-    gpu = _gpu_cached(request.gpu, catalog) if request.gpu else _stated_card(request.gpu_memory_gb)
+    gpu = stated_memory(_gpu_cached(request.gpu, catalog), request.gpu_memory_gb) if request.gpu else _stated_card(request.gpu_memory_gb)
     _check_numbers(request)
     training = request.mode == "training"
     tp, pp = request.tp, request.pp

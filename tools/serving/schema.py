@@ -30,6 +30,9 @@ class ThroughputRequest(BaseModel):
     )
     kv_precision: str | None = Field(None, description="KV-cache format: bf16 (default), fp8, int8, int4.")
     gpu: str = Field(description="GPU, e.g. 'H100', 'RTX 4090', 'A100 80G', 'M2 Ultra'.")
+    gpu_memory_gb: float | None = Field(
+        None, description="Memory of each card as the user states it (a modded 48 GB RTX 4090), GB: it replaces the catalog's figure."
+    )
     num_gpus: int | None = Field(None, description="GPUs in total; default tp. Extra GPUs run replicas.")
     tp: int | None = Field(None, description="Tensor-parallel degree; default num_gpus (1 for hf/llamacpp, which split layers).")
     engine: EngineId = Field("vllm", description="Serving engine; when left out, vLLM, or llama.cpp for GGUF weights.")

@@ -17,6 +17,7 @@ from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
 from knowledge.serving import DeviceFamily, Efficiency, Engine, ServingData
 from tools.checks import check_range
+from tools.memory.setup import stated_memory
 from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
 from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
 from tools.models.resolve import checkpoint_precision_note, resolve_sized_model
@@ -79,7 +80,7 @@ def _gpu(name: str, catalog: Catalog) -> GPU:
 def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingData) -> ServingSetup:
     _check_numbers(request)
     spec, overridden = resolve_sized_model(request.model, request.params_b, catalog)
-    gpu = _gpu(request.gpu, catalog)
+    gpu = stated_memory(_gpu(request.gpu, catalog), request.gpu_memory_gb)
     request, precision_note = _default_precision(request, spec, catalog)
     named = "engine" in request.model_fields_set
     asked_format = _format_id(request.precision)
@@ -155,6 +156,8 @@ def _compute_peak(gpu: GPU) -> tuple[float, Text | None]:
 
 def _check_numbers(request: ThroughputRequest) -> None:
     check_range(request.batch, "batch", "并发序列数(batch)", minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "16", "64"])
+    if request.gpu_memory_gb is not None:
+        check_range(request.gpu_memory_gb, "gpu_memory_gb", "单卡显存(GB)", minimum=1, maximum=4096, code="invalid_memory", hint=["24", "48", "80"])
     for value, en, zh in (
         (request.prompt_tokens, "prompt_tokens", "输入 token 数"),
         (request.output_tokens, "output_tokens", "输出 token 数"),

@@ -14,6 +14,8 @@ from advisor.markdown import number, table
 from advisor.offline.answers import compare, sizing
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
+from advisor.offline.answers.serving_card import stated_card, traffic_lines
+from advisor.offline.answers.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.answers.serving_words import WORDING, serving_text
 from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
@@ -108,7 +110,8 @@ def answer(turn: Turn) -> str:
         parts.append(_speed_lead(turn, r))
         if r.get("max_concurrency_at_target") and not missed:
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
-    parts = [choice] * bool(choice) + parts[:1] + setup_note + parts[1:]  # "should we use FP8?" is the question: its verdict first
+    facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
+    parts = [choice] * bool(choice) + parts[:1] + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
     if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
         parts = [part for part in [squeeze_report(turn), *parts] if part]
     elif asked != "concurrency":
@@ -123,9 +126,11 @@ def _base_args(turn: Turn, model: str) -> dict:
     if gpu is None:
         gpu = DEFAULT_GPU
         turn.assume("GPU: H100 (none named)", "显卡：未指定，按 H100 计算")
+    card = stated_card(turn, gpu)  # "our A100s are the 40 GB ones": the user's memory figure wins over the catalog
     args = {
         "model": model,
-        "gpu": gpu,
+        "gpu": card.gpu,
+        "gpu_memory_gb": card.memory_gb,
         "num_gpus": s.gpu_count,
         "tp": s.tp,
         "precision": s.precision,
@@ -239,9 +244,10 @@ def _squeeze_note(turn: Turn, r: dict) -> list[str]:
     return [turn.text(kv_squeeze_text(turn, r))] if _squeezed(r) else []
 
 
-def kv_squeeze_text(turn: Turn, r: dict) -> Text:
+def kv_squeeze_text(turn: Turn, r: dict, key: str = "kv_squeeze") -> Text:
+    """Free memory per GPU after the weights → the sequences that fit (``key``: squeezed, or roomy)."""
     precision = (r.get("weights_format") or BASE_PRECISION).upper()
-    return serving_text("kv_squeeze", fits=f"{r['max_batch_fits']:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}", gpu=r["gpu"],
+    return serving_text(key, fits=f"{r['max_batch_fits']:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}", gpu=r["gpu"],
                         memory=number(r["memory_gb_per_gpu"]), model=Text(**r["model_label"]), precision=precision,
                         weights=number(r["weights_gb_per_gpu"]), free=number(r["kv_free_gb_per_gpu"], 2), per_seq=number(r["kv_gb_per_sequence"], 3))  # fmt: skip
 
@@ -350,7 +356,7 @@ def keeps_up(turn: Turn, args: dict, rate: float) -> str:
         copies = math.ceil(rate / law.sustainable_requests_per_s)  # the whole setup copied, each copy taking its share
         parts = [turn.text(serving_text("rate_overloaded", capacity=number(law.sustainable_requests_per_s, 2), fits=number(r["effective_batch"]),
                                         copies=copies, more=copies * r["num_gpus"], gpu=r["gpu"], **figures))]  # fmt: skip
-    return "\n\n".join([*parts, *_details(turn, r)])
+    return "\n\n".join([parts[0], *traffic_lines(turn, to_rate=True), *parts[1:], *_details(turn, r)])
 
 
 def _smallest(capacities: dict[int, int | None], load: int) -> tuple[int, int] | None:
@@ -431,6 +437,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
         lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=_rate_words(turn, rate),
                             seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.per_user_tokens_per_s),
                             ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
+        return "\n\n".join([turn.text(lead), *traffic_lines(turn, to_rate=True), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
     else:
         final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
         if not final.ok:
@@ -484,7 +491,7 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
     candidates = [(args["gpu"], args.get("precision")), (args["gpu"], lower)]
     candidates += [(gpu, "fp8" if _has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
     for gpu, precision in candidates:
-        trial = {**args, "gpu": gpu, "precision": precision}
+        trial = {**args, "gpu": gpu, "precision": precision, **({} if gpu == args["gpu"] else {"gpu_memory_gb": None})}
         best = _smallest(_capacities(turn, trial, rate), load)
         if best is None:  # nothing meets it: remember the fastest single user at the largest standard size, to name it
             top = estimate(turn, {**trial, "num_gpus": TP_SIZES[-1], "tp": TP_SIZES[-1], "batch": 1})
@@ -627,12 +634,14 @@ def squeeze_report(turn: Turn) -> str:
     if first.does_not_fit:
         found = turn.catalog.find_gpu(args["gpu"])
         lead = serving_text("kv_squeeze_no_fit", model=turn.catalog.model(model).name if turn.catalog.find_model(model) else model,
-                            precision=(args.get("precision") or BASE_PRECISION).upper(), memory=number(found.memory_gb) if found else "?",
+                            precision=(args.get("precision") or BASE_PRECISION).upper(), memory=number(args.get("gpu_memory_gb") or found.memory_gb) if found else "?",
                             gpu=_card_name(turn, args["gpu"]), count=args.get("num_gpus") or 1)  # fmt: skip
         return "\n\n".join([turn.text(lead), *_squeeze_fixes(turn, args, None)])
-    if not first.ok or not _squeezed(first.result, reported=True):
+    if not first.ok:
         return ""
     r = first.result
+    if not _squeezed(r, reported=True):  # roomy: memory is ruled out with the same arithmetic, and the slowdown's usual cause named
+        return turn.text(kv_squeeze_text(turn, r, key="kv_roomy"))
     return "\n\n".join([turn.text(kv_squeeze_text(turn, r)), *_squeeze_fixes(turn, args, r)])
 
 
@@ -650,10 +659,11 @@ def _squeeze_fixes(turn: Turn, args: dict, r: dict | None) -> list[str]:
     if count * 2 <= TP_SIZES[-1]:
         trials.append((serving_text("fix_more_gpus", count=count * 2, gpu=card), {"num_gpus": count * 2, "tp": count * 2}))
     here = turn.catalog.find_gpu(args["gpu"])
+    here_gb = args.get("gpu_memory_gb") or (here.memory_gb if here is not None else None)
     for gpu in WORDING.data["larger_cards"]:
         bigger = turn.catalog.find_gpu(gpu)
-        if bigger is not None and here is not None and bigger.memory_gb > here.memory_gb:
-            trials.append((serving_text("fix_larger_card", count=count, gpu=bigger.name), {"gpu": gpu}))
+        if bigger is not None and here_gb is not None and bigger.memory_gb > here_gb:
+            trials.append((serving_text("fix_larger_card", count=count, gpu=bigger.name), {"gpu": gpu, "gpu_memory_gb": None}))
             break
     options = []
     for what, change in trials:
@@ -681,7 +691,16 @@ def squeeze_first(handler: Callable[[Turn], str]) -> Callable[[Turn], str]:
 
 def _finish(turn: Turn, body: str) -> str:
     related(turn, f"serving throughput {turn.message}")
-    return body
+    return with_stated_card(turn, body)
+
+
+def with_stated_card(turn: Turn, body: str) -> str:
+    """The sentence that says a stated memory was used, right after the answer's first paragraph."""
+    note = stated_card(turn, turn.slots.gpus[0]).note if turn.slots.gpus else ""
+    if not note:
+        return body
+    first, _, rest = body.partition("\n\n")
+    return "\n\n".join(filter(None, [first, note, rest]))
 
 
 def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:

@@ -14,6 +14,8 @@ from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.price_view import option_price
 from advisor.offline.answers.recommend_lines import budget_short, rent_or_buy, sized_for, workloads_of
+from advisor.offline.answers.serving_card import stated_card, traffic_lines
+from advisor.offline.answers.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.answers.serving_words import serving_text
 from advisor.offline.answers.tiers_view import tier_lines
 from advisor.offline.answers.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of, zero_stage_of
@@ -86,6 +88,8 @@ def recommend(turn: Turn) -> str:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     if vendor_rows.applies(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
         return vendor_rows.answer(turn)
+    if _modded_card(turn):  # the recommender knows catalog cards only: the stated card is sized by the memory estimate
+        return memory(turn)
     task, named = task_of(turn)
     budget = turn.slots.budget
     args = recommend_args(turn, model, task)
@@ -103,7 +107,7 @@ def recommend(turn: Turn) -> str:
         return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
     short = budget_short(turn, r, budget.amount) if budget else []  # a budget that buys nothing: said first, with what it does buy
     lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
-    parts = [lead, *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
+    parts = [lead, *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
              _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]
     parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
@@ -147,7 +151,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         "budget": budget.amount if budget else None,
         "currency": budget.currency if budget else default_currency(turn.language),
         "region": "cn" if s.region == "cn" else "global",
-        "gpus": s.gpus or None,
+        "gpus": [stated_card(turn, gpu).gpu for gpu in s.gpus] or None,  # "our A100s are the 40 GB ones": that variant
         "max_gpus": gpus_on_hand(turn),
         **_serving_args(turn, "inference" if serves else task),
         "today": dt.date.today().isoformat(),
@@ -183,6 +187,15 @@ def _on_hand(turn: Turn, option: dict) -> bool:
 
 def _pair(text: Text) -> tuple[str, str]:
     return text.en, text.zh
+def stated_variants(turn: Turn) -> list[str]:
+    """The sentence that says the card's stated memory was used (the recommender takes a catalog variant only)."""
+    cards = [stated_card(turn, gpu) for gpu in turn.slots.gpus[:1]]
+    return [card.note for card in cards if card.note and card.memory_gb is None]
+
+
+def _modded_card(turn: Turn) -> bool:
+    """The one named card has a memory no catalog variant has (a modded 48 GB 4090): the memory estimate sizes it."""
+    return bool(turn.slots.gpus) and stated_card(turn, turn.slots.gpus[0]).memory_gb is not None
 
 
 def _verdict(turn: Turn, r: dict, label: str) -> str:
@@ -268,7 +281,7 @@ def memory(turn: Turn) -> str:
     model = model_of(turn)
     if model is None:  # "H20有多少显存" asks about the card, not a workload
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
-    if turn.count_asked and turn.slots.gpus:  # "那全用910B的话要几台": the fewest of that card that hold it
+    if turn.count_asked and turn.slots.gpus and not _modded_card(turn):  # "那全用910B的话要几台": the fewest of that card that hold it
         return recommend(turn)
     if len(set(turn.entities.gpus)) > 1:  # "can the H20 beat the H100 on a 72B?": every named card sized and timed
         compared = compare.route(turn)
@@ -279,6 +292,7 @@ def memory(turn: Turn) -> str:
         turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")
     s = turn.slots
     count = gpus_on_hand(turn)
+    card = stated_card(turn, s.gpus[0]) if s.gpus else None  # "a modded 48 GB 4090": the stated memory, not the catalog's
     args = {
         "model": model,
         "mode": "inference" if task == "inference" else "training",
@@ -286,8 +300,8 @@ def memory(turn: Turn) -> str:
         "precision": precision_for(turn, task),
         "context": s.context_length,
         "batch": s.batch_size or (s.concurrency if task == "inference" else None),  # "16 users": 16 sequences at once
-        "gpu": s.gpus[0] if s.gpus else None,
-        "gpu_memory_gb": None if s.gpus else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
+        "gpu": card.gpu if card else None,
+        "gpu_memory_gb": card.memory_gb if card else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
         "num_gpus": count,
         "zero_stage": zero_stage_of(turn) if (count or 1) > 1 else None,
         "kv_precision": s.kv_precision,
@@ -367,6 +381,8 @@ def memory(turn: Turn) -> str:
             f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",
             f"按 vLLM 预分配，每卡还能放 {number(r['kv_cache_tokens'])} 个 KV cache token（当前上下文下约 {number(r['max_concurrency'])} 路并发）。",
         ))
+    stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
+    parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
     parts += memory_view.rule_of_thumb(turn, r)
     parts.append(memory_view.breakdown(turn, r))
     parts.append(f"_{turn.text(r['unit_note'])}_")

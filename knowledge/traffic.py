@@ -1,0 +1,29 @@
+"""The planning ratios of knowledge/traffic.yaml, each with its source, for tools.serving.traffic."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from knowledge.catalog import read_yaml
+
+DATA_FILE = Path(__file__).with_name("traffic.yaml")
+RATIOS = ("peak_hour_active_share", "requests_per_active_user_per_hour", "daily_share_of_monthly_users", "peak_to_mean")
+
+
+@lru_cache(maxsize=1)
+def traffic_data() -> dict:
+    return read_yaml(DATA_FILE)
+
+
+def planning_ratios() -> dict[str, float]:
+    """The ratios as tool arguments."""
+    data = traffic_data()
+    return {**{key: float(data[key]["value"]) for key in RATIOS}, "days_per_month": float(data["days_per_month"])}
+
+
+def sources(*keys: str) -> str:
+    """"title, url" of each ratio used, once each."""
+    data = traffic_data()
+    seen = dict.fromkeys(f"{data[k]['source']['title']}, {data[k]['source']['url']}" for k in keys)
+    return "; ".join(seen)
