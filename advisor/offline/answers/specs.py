@@ -5,7 +5,7 @@ from __future__ import annotations
 from advisor.labels import CHINA_STATUS
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.offline.answers import compare, rent_prices
+from advisor.offline.answers import compare, price_dates, rent_prices
 from advisor.offline.answers.compare_view import link
 from advisor.offline.turn import Turn
 
@@ -70,7 +70,8 @@ def answer(turn: Turn, value_first: bool = False) -> str:
         gpu = r["gpu"]
         note = turn.t(gpu["availability_en"], gpu["availability_zh"])
         turn.cite(f"gpu:{gpu['id']}", gpu["name"], note, citation=gpu["source"])
-    return "\n\n".join([lead, table(headers, body)])
+    stale = price_dates.stale_note(turn, [dated for r in rows for dated in price_dates.gpu_prices(r["gpu"])])
+    return "\n\n".join([lead, table(headers, body), *stale])
 
 
 def _leaders(turn: Turn, result: dict) -> str:
