@@ -116,14 +116,15 @@ TEXT: dict[str, tuple[str, str]] = {
         "`ADVISOR_PRICES`: `gpus`, `power`, `clouds`, `servers`, each price with amount, currency, date and source). "
         "They replace the catalog's figures in this session's chat answers and calculators; other people's sessions "
         "are not affected, and closing or reloading the page forgets them.",
-        "**您自己的价格，仅对本浏览器会话生效。** 粘贴价格 YAML 文件的内容（格式与 `ADVISOR_PRICES` 相同：`gpus`、`power`、"
-        "`clouds`、`servers`，每个价格都要写金额、币种、日期和来源）。它们会在本会话的对话回答和计算器中替换目录价格；"
+        "**您自己的价格，仅对本浏览器会话生效。** 粘贴价格 YAML 文件的内容，格式与 ADVISOR_PRICES 文件相同：分为显卡（“gpus”）、"
+        "电价与机房（“power”）、云合同（“clouds”）、整机（“servers”）几节，每个价格都要写金额（“amount”）、币种（“currency”）、"
+        "日期（“date”）和来源（“source”）。它们会在本会话的对话回答和计算器中替换目录价格；"
         "不影响其他人的会话，关闭或刷新页面后即失效。",
     ),
     "prices_box": ("Prices (YAML)", "价格（YAML）"),
     "prices_placeholder": (
         "gpus:\n  h100-sxm:\n    purchase: {amount: 25000, currency: USD, date: 2026-11-01, source: \"quote Q-1\"}",
-        "gpus:\n  h100-sxm:\n    purchase: {amount: 180000, currency: CNY, date: 2026-11-01, source: \"报价单 Q-1\"}",
+        "在此粘贴价格 YAML，例如一张 H100 的采购价：金额、币种（USD 或 CNY）、报价日期和来源各占一个字段（示例见英文界面）",
     ),
     "prices_apply": ("Use these prices", "使用这些价格"),
     "prices_clear": ("Back to the catalog prices", "恢复目录价格"),
@@ -132,15 +133,15 @@ TEXT: dict[str, tuple[str, str]] = {
         "本会话没有使用您自己的价格：回答采用目录价格。",
     ),
     "prices_in_force": (
-        "✅ **Your prices are in force** for this session's answers ({count} entries, shown in sources as "
+        "✅ **Your prices are in force** for this session's answers ({} entries, shown in sources as "
         "\"company prices (settings)\"):",
-        "✅ **您的价格已生效**，用于本会话的回答（共 {count} 项，来源中显示为“company prices (settings)”）：",
+        "✅ **您的价格已生效**，用于本会话的回答（共 {} 项，来源中标注为“company prices (settings)”）：",
     ),
     "prices_rejected": (
         "⚠️ These prices were not applied; your text is kept in the box so you can fix it.",
         "⚠️ 这些价格未被采用；您的文本仍保留在输入框中，可直接修改。",
     ),
-    "prices_kept": ("Still in force: {what}", "仍然生效：{what}"),
+    "prices_kept": ("Still in force: {}", "仍然生效：{}"),
     "prices_kept_catalog": ("the catalog's prices", "目录价格"),
     "prices_kept_yours": ("the prices you applied before", "您之前应用的价格"),
     # errors

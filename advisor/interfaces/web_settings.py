@@ -28,7 +28,7 @@ def prices_status(prices: str, language: str) -> str:
     if overrides is None:
         return t("prices_none", language)
     entries = overrides.entries()
-    return t("prices_in_force", language).format(count=len(entries)) + "\n\n" + "\n".join(f"- `{entry}`" for entry in entries)
+    return t("prices_in_force", language).format(len(entries)) + "\n\n" + "\n".join(f"- `{entry}`" for entry in entries)
 
 
 def apply_prices(text: str | None, current: str, language: str) -> tuple[str, str]:
@@ -39,7 +39,7 @@ def apply_prices(text: str | None, current: str, language: str) -> tuple[str, st
     except AdvisorError as exc:
         kept = t("prices_kept_yours" if current else "prices_kept_catalog", language)
         error = exc.message(language).replace("\n", "\n\n")  # one problem per paragraph in Markdown
-        return current, f"{t('prices_rejected', language)}\n\n{error}\n\n{t('prices_kept', language).format(what=kept)}"
+        return current, f"{t('prices_rejected', language)}\n\n{error}\n\n{t('prices_kept', language).format(kept)}"
     kept_text = text if text.strip() else ""
     return kept_text, prices_status(kept_text, language)
 
