@@ -187,12 +187,18 @@ def catalog_gpu_id(name: str) -> str | None:
 
 
 def shipped_gpu_ids() -> list[str]:
-    return [g.id for g in _shipped_gpus().entries]
+    return list(_shipped_gpu_id_tuple())
+
+
+@lru_cache(maxsize=1)
+def _shipped_gpu_id_tuple() -> tuple[str, ...]:
+    return tuple(g.id for g in _shipped_gpus().entries)
 
 
 def company_prices() -> PriceOverrides | None:
-    """The validated ``ADVISOR_PRICES`` file, or None when unset; a bad file raises its bilingual error."""
-    return active_overrides(catalog_gpu_id, shipped_gpu_ids())
+    """The prices in force: the validated ``ADVISOR_PRICES`` file (None when unset; a bad file raises its bilingual
+    error), with a web session's pasted prices on top. Asked on every tool call, so it builds nothing."""
+    return active_overrides(catalog_gpu_id, _shipped_gpu_id_tuple())
 
 
 @lru_cache(maxsize=16)  # the same text gives the same object, so a session's answers reuse its priced catalog

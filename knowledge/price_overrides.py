@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -292,7 +292,7 @@ def _cached(path: Path, mtime: float, resolve_gpu: Callable[[str], str | None], 
     return load_price_overrides(path, resolve_gpu, list(ids))
 
 
-def file_overrides(resolve_gpu: Callable[[str], str | None], gpu_ids: list[str]) -> PriceOverrides | None:
+def file_overrides(resolve_gpu: Callable[[str], str | None], gpu_ids: Sequence[str]) -> PriceOverrides | None:
     """The validated file ``ADVISOR_PRICES`` names, or None; raises the bilingual error for a bad file."""
     path = prices_path()
     if path is None:
@@ -304,7 +304,7 @@ def file_overrides(resolve_gpu: Callable[[str], str | None], gpu_ids: list[str])
     return _cached(path, mtime, resolve_gpu, tuple(gpu_ids))
 
 
-def active_overrides(resolve_gpu: Callable[[str], str | None], gpu_ids: list[str]) -> PriceOverrides | None:
+def active_overrides(resolve_gpu: Callable[[str], str | None], gpu_ids: Sequence[str]) -> PriceOverrides | None:
     """The prices in force for the answer being computed: the session's pasted prices on top of the file's."""
     session = _session.get()
     base = file_overrides(resolve_gpu, gpu_ids)

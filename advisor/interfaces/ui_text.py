@@ -129,8 +129,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "prices_apply": ("Use these prices", "使用这些价格"),
     "prices_clear": ("Back to the catalog prices", "恢复目录价格"),
     "prices_none": (
-        "No prices of your own are in force in this session: answers use the catalog's prices.",
-        "本会话没有使用您自己的价格：回答采用目录价格。",
+        "No prices of your own are in force in this session: answers use the catalog's prices (with the server's "
+        "prices file, where its administrator set one).",
+        "本会话没有使用您自己的价格：回答采用目录价格（若管理员为服务器配置了价格文件，则含该文件中的价格）。",
     ),
     "prices_in_force": (
         "✅ **Your prices are in force** for this session's answers ({} entries, shown in sources as "
