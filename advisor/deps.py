@@ -60,7 +60,7 @@ TOOL_SPECS = [ToolSpec(name, function, *SUMMARIES.pair(name)) for name, function
 def default_registry() -> Registry:
     providers = {Catalog: load_catalog, PriceBook: load_price_book, ServingData: load_serving_data, RuleBook: load_rulebook, Retriever: shared_retriever,
                  LinkExpectations: load_link_expectations, FacilityBook: shipped_facility_book}
-    return Registry(TOOL_SPECS, providers)
+    return Registry(TOOL_SPECS, providers, per_answer=frozenset({Catalog, PriceBook}))  # prices can differ per web session
 
 
 @lru_cache(maxsize=1)

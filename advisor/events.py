@@ -22,6 +22,7 @@ class AnswerOptions:
     max_tokens: int | None = None
     instructions: str = ""  # the client's system message; the advisor's rules come first
     request_id: str = ""
+    prices: str = ""  # prices YAML pasted in the web UI's settings (already validated): in force for this answer only
 
 
 @dataclass(frozen=True)

@@ -69,9 +69,12 @@ class Registry:
     expensive provider (compile the rule book, open Chroma and sync the index) at once.
     """
 
-    def __init__(self, specs: list[ToolSpec], dependencies: dict[type, Callable[[], Any]]):
+    def __init__(self, specs: list[ToolSpec], dependencies: dict[type, Callable[[], Any]], per_answer: frozenset[type] = frozenset()):
         self.specs = {spec.name: spec for spec in specs}
         self._providers = dependencies
+        # Kinds asked of their provider on every use: they depend on the prices in force for the answer
+        # being computed (a web session may have pasted its own); the provider caches them itself.
+        self._per_answer = per_answer
         self._built: dict[type, Any] = {}
         self._building = {kind: threading.Lock() for kind in dependencies}
 
@@ -88,6 +91,8 @@ class Registry:
 
     def dependency(self, kind: type) -> Any:
         """The shared instance of a tool dependency; a provider that raises is retried next time."""
+        if kind in self._per_answer:
+            return self._providers[kind]()
         try:
             return self._built[kind]
         except KeyError:

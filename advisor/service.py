@@ -7,6 +7,7 @@ keeps failing, and ``health()`` tells /healthz whether answers really come from 
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import logging
 import threading
@@ -23,6 +24,8 @@ from advisor.llm.history import ToolMemory, with_tool_calls
 from advisor.llm.resilience import ENDPOINT_FAILURES, CircuitBreaker
 from advisor.offline.planner import OfflinePlanner
 from advisor.proposal.wording import is_proposal_command
+from knowledge.catalog import pasted_prices
+from knowledge.price_overrides import session_prices
 
 if TYPE_CHECKING:  # LangChain is imported only when an LLM endpoint is configured
     from advisor.llm.agent import LLMAgent
@@ -71,7 +74,8 @@ def answer_with(
     except (TypeError, ValueError):
         accepted = {}
     extra = {name: value for name, value in (("options", options), ("on_event", on_event)) if name in accepted and value is not None}
-    return advisor.answer(message, list(history), **extra)
+    with session_prices(pasted_prices(options.prices) if options is not None and options.prices else None):
+        return advisor.answer(message, list(history), **extra)
 
 
 def llm_health(advisor) -> LLMHealth:
@@ -183,7 +187,8 @@ class Advisor:
             finally:
                 finished.set()
 
-        threading.Thread(target=work, name=f"llm-answer-{options.request_id or 'local'}", daemon=True).start()
+        # run in a copy of this context: a web session's pasted prices stay in force for the model's tool calls
+        threading.Thread(target=contextvars.copy_context().run, args=(work,), name=f"llm-answer-{options.request_id or 'local'}", daemon=True).start()
         if not finished.wait(deadline.remaining() + GRACE_S):
             abandoned.set()
             deadline.expire()  # the thread stops at its next model or tool call

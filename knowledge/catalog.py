@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from knowledge.bilingual import AdvisorError
 from knowledge.gpus import GPU, Price
 from knowledge.models import ModelSpec
-from knowledge.price_overrides import PriceOverrides, Quote, active_overrides
+from knowledge.price_overrides import PriceOverrides, Quote, active_overrides, load_pasted_prices
 
 DATA_DIR = Path(__file__).parent
 Entry = TypeVar("Entry", GPU, ModelSpec)
@@ -187,12 +187,25 @@ def catalog_gpu_id(name: str) -> str | None:
 
 
 def shipped_gpu_ids() -> list[str]:
-    return [g.id for g in _shipped_gpus().entries]
+    return list(_shipped_gpu_id_tuple())
+
+
+@lru_cache(maxsize=1)
+def _shipped_gpu_id_tuple() -> tuple[str, ...]:
+    return tuple(g.id for g in _shipped_gpus().entries)
 
 
 def company_prices() -> PriceOverrides | None:
-    """The validated ``ADVISOR_PRICES`` file, or None when unset; a bad file raises its bilingual error."""
-    return active_overrides(catalog_gpu_id, shipped_gpu_ids())
+    """The prices in force: the validated ``ADVISOR_PRICES`` file (None when unset; a bad file raises its bilingual
+    error), with a web session's pasted prices on top. Asked on every tool call, so it builds nothing."""
+    return active_overrides(catalog_gpu_id, _shipped_gpu_id_tuple())
+
+
+@lru_cache(maxsize=16)  # the same text gives the same object, so a session's answers reuse its priced catalog
+def pasted_prices(text: str) -> PriceOverrides | None:
+    """Prices pasted in the web UI's settings, validated as a prices file is; None when empty. A mistake raises
+    the bilingual error naming the line."""
+    return load_pasted_prices(text, catalog_gpu_id, shipped_gpu_ids()) if text.strip() else None
 
 
 def with_company_gpu_prices(gpus: list[GPU], overrides: PriceOverrides | None) -> list[GPU]:
@@ -218,9 +231,18 @@ def with_company_gpu_prices(gpus: list[GPU], overrides: PriceOverrides | None) -
     return priced
 
 
-@lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
-    """The shipped catalogs with the company's prices applied, parsed and validated once per process."""
-    gpus = with_company_gpu_prices(list(_shipped_gpus().entries), company_prices())
-    return Catalog(gpus, load_rows(DATA_DIR / "models.yaml", ModelSpec))
+    """The shipped catalogs with the prices in force applied (the company's file, and a web session's pasted prices)."""
+    return priced_catalog(company_prices())
+
+
+@lru_cache(maxsize=1)
+def _shipped_models() -> list[ModelSpec]:
+    return load_rows(DATA_DIR / "models.yaml", ModelSpec)
+
+
+@lru_cache(maxsize=16)  # one per set of prices in force: the file's, and each pasting browser session's lately used
+def priced_catalog(overrides: PriceOverrides | None) -> Catalog:
+    """The catalogs with ``overrides`` applied, built once per set of overrides."""
+    return Catalog(with_company_gpu_prices(list(_shipped_gpus().entries), overrides), _shipped_models())
 

@@ -14,10 +14,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from knowledge.catalog import CatalogError, company_prices, load_catalog, read_yaml
+from knowledge.catalog import CatalogError, company_prices, load_catalog, priced_catalog, read_yaml
 from knowledge.price_overrides import DATE_PATTERN, TIERS, PriceOverrides
 from knowledge.servers import server_data
-from knowledge.tco_defaults import Default, tco_defaults
+from knowledge.tco_defaults import Default, shipped_tco_defaults, tco_defaults, with_company_power_prices
 
 DATA_FILE = Path(__file__).parent / "clouds.yaml"
 Tier = Literal["hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "marketplace", "china"]
@@ -118,11 +118,19 @@ def with_company_rates(rates: list[CloudRate], overrides: PriceOverrides | None)
     return [r for r in rates if (r.gpu, r.tier) not in replaced] + theirs
 
 
-@lru_cache(maxsize=1)
 def load_clouds() -> CloudCatalog:
-    """The shipped cloud rates with the company's own on top, loaded once per process."""
-    ids = {g.id for g in load_catalog().gpus}
-    return CloudCatalog(with_company_rates(load_cloud_rates(DATA_FILE, ids), company_prices()))
+    """The shipped cloud rates with the company's own on top (its file's, and a web session's pasted ones)."""
+    return _priced_clouds(company_prices())
+
+
+@lru_cache(maxsize=1)
+def _shipped_rates() -> list[CloudRate]:
+    return load_cloud_rates(DATA_FILE, {g.id for g in priced_catalog(None).gpus})
+
+
+@lru_cache(maxsize=16)  # one per set of prices in force, as the catalog
+def _priced_clouds(overrides: PriceOverrides | None) -> CloudCatalog:
+    return CloudCatalog(with_company_rates(_shipped_rates(), overrides))
 
 
 @dataclass(frozen=True)
@@ -134,9 +142,13 @@ class PriceBook:
     defaults: dict[str, Default]
 
 
-@lru_cache(maxsize=1)
 def load_price_book() -> PriceBook:
-    return PriceBook(load_clouds(), tco_defaults())
+    return _price_book(company_prices())
+
+
+@lru_cache(maxsize=16)  # one per set of prices in force, as the catalog
+def _price_book(overrides: PriceOverrides | None) -> PriceBook:
+    return PriceBook(_priced_clouds(overrides), with_company_power_prices(shipped_tco_defaults(), overrides))
 
 
 class PriceInForce(BaseModel):

@@ -22,7 +22,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _clear_caches() -> None:
-    for cached in (catalog_module.load_catalog, clouds_module.load_clouds, clouds_module.load_price_book):
+    for cached in (catalog_module.priced_catalog, clouds_module._priced_clouds, clouds_module._price_book):
         cached.cache_clear()
 
 

@@ -15,6 +15,7 @@ from advisor.interfaces.web_calculators import FormContext, calculator_tabs
 from advisor.interfaces.web_chat import respond
 from advisor.interfaces.web_labels import Relabeler
 from advisor.interfaces.web_proposal import proposal_download
+from advisor.interfaces.web_settings import priced, settings_tab
 from advisor.interfaces.web_style import table_style
 from advisor.registry import Registry
 from knowledge.catalog import load_catalog
@@ -26,7 +27,7 @@ if TYPE_CHECKING:  # the agent package is heavy to import; the UI only calls Adv
     from advisor.service import Advisor
 
 
-def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:
+def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio, prices: gr.State) -> None:
     with labels.add(gr.Tab(t("tab_chat", DEFAULT_LANGUAGE), id="chat"), label="tab_chat"):
         chatbot = labels.add(
             gr.Chatbot(
@@ -66,17 +67,17 @@ def _chat_tab(advisor: Advisor, labels: Relabeler, language: gr.Radio) -> None:
         examples = gr.Examples(EXAMPLES, inputs=message, label=t("examples", DEFAULT_LANGUAGE))
         labels.add(examples.dataset, label="examples")
     answer = partial(_answer, advisor)
-    inputs, outputs = [message, shown, turns, language], [chatbot, shown, turns, message]
+    inputs, outputs = [message, shown, turns, language, prices], [chatbot, shown, turns, message]
     send.click(answer, inputs, outputs, api_name="chat")
     message.submit(answer, inputs, outputs, api_visibility="private")
     clear.click(lambda: ([], [], [], ""), None, [chatbot, shown, turns, message], api_visibility="private")
     for button, fmt in ((as_html, "html"), (as_pdf, "pdf")):
-        button.click(partial(proposal_download, advisor, fmt=fmt), [turns, language], proposal_file, api_visibility="private")
+        button.click(priced(partial(proposal_download, advisor, fmt=fmt)), [prices, turns, language], proposal_file, api_visibility="private")
 
 
-def _answer(advisor: Advisor, message: str, shown: list, turns: list, language: str):
+def _answer(advisor: Advisor, message: str, shown: list, turns: list, language: str, prices: str = ""):
     """``respond``'s messages go to the chatbot and to the server-side copy it is read back from."""
-    for messages, new_turns, text in respond(advisor, message, shown, turns, language):
+    for messages, new_turns, text in respond(advisor, message, shown, turns, language, prices):
         yield messages, messages, new_turns, text
 
 
@@ -99,8 +100,9 @@ def build_ui(advisor: Advisor, registry: Registry) -> gr.Blocks:
                 ),
                 label="language",
             )
+        prices = gr.State("")  # the prices YAML this browser session pasted in the settings (validated), or ""
         with gr.Tabs():
-            _chat_tab(advisor, labels, language)
+            _chat_tab(advisor, labels, language, prices)
             catalog = load_catalog()
             ctx = FormContext(
                 registry=registry,
@@ -108,8 +110,10 @@ def build_ui(advisor: Advisor, registry: Registry) -> gr.Blocks:
                 language=language,
                 gpu_choices=[(f"{g.name} ({g.memory_gb:g} GB)", g.id) for g in catalog.gpus],
                 model_choices=[(f"{m.name} ({m.params_b:g}B)", m.id) for m in catalog.models],
+                prices=prices,
             )
             calculator_tabs(ctx, catalog)
+            settings_tab(labels, language, prices)
         language.change(labels.updates, language, labels.components, api_visibility="private")
     # Gradio runs one event at a time per handler by default: one slow (LLM) answer would make every
     # other person wait. Answers are thread-safe; with --workers they run in other processes anyway.

@@ -18,6 +18,7 @@ from advisor.interfaces import web_forms as forms
 from advisor.interfaces import web_handlers as handlers
 from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, t
 from advisor.interfaces.web_labels import Choices, Relabeler
+from advisor.interfaces.web_settings import priced
 from advisor.labels import CURRENCY, ENGINE, METHOD, MODE, OBJECTIVE, TASK, ZERO_STAGE
 from advisor.registry import Registry
 from knowledge.catalog import Catalog
@@ -45,6 +46,13 @@ class FormContext:
     language: gr.Radio
     gpu_choices: list[tuple[str, str]]
     model_choices: list[tuple[str, str]]
+    prices: gr.State | None = None  # the session's pasted prices (settings tab); None in a UI built without one
+
+    def priced(self, handler, inputs: list) -> tuple:
+        """(function, inputs) that run ``handler`` with the session's prices in force, for the tabs whose results hold prices."""
+        if self.prices is None:
+            return handler, inputs
+        return priced(handler), [self.prices, *inputs]
 
     def label(self, component, **keys: str):
         return self.labels.add(component, **keys)
@@ -120,8 +128,8 @@ def recommend_tab(ctx: FormContext) -> None:
     for name, control in (("task", task), ("precision", precision)):
         control.input(partial(forms.recommend_form_updates, changed=name), [task, precision], precision, api_visibility="private")
     run.click(
-        partial(handlers.recommend_calc, ctx.registry),
-        [ctx.language, model, task, precision, context, batch, budget, currency, china, max_gpus, objective],
+        *ctx.priced(partial(handlers.recommend_calc, ctx.registry),
+                    [ctx.language, model, task, precision, context, batch, budget, currency, china, max_gpus, objective]),
         [table, summary],
         api_name="recommend",
     )
@@ -170,8 +178,8 @@ def tco_tab(ctx: FormContext) -> None:
         plot = ctx.label(gr.Plot(label=t("tco_chart", DEFAULT_LANGUAGE)), label="tco_chart")
         details = gr.Markdown(elem_classes=["calc-result"])
     run.click(
-        partial(handlers.tco_calc, ctx.registry),
-        [ctx.language, gpu, servers, per_server, utilisation, lifetime, currency, server_price, cloud_price],
+        *ctx.priced(partial(handlers.tco_calc, ctx.registry),
+                    [ctx.language, gpu, servers, per_server, utilisation, lifetime, currency, server_price, cloud_price]),
         [plot, details],
         api_name="tco",
     )
@@ -195,8 +203,7 @@ def training_tab(ctx: FormContext, catalog: Catalog) -> None:
     for control in (gpu, precision):  # FP8 only where the GPU has FP8 tensor cores
         control.input(partial(forms.training_form_updates, catalog), [gpu, precision], precision, api_visibility="private")
     run.click(
-        partial(handlers.training_calc, ctx.registry),
-        [ctx.language, model, tokens, gpu, num_gpus, deadline, precision, mfu, price],
+        *ctx.priced(partial(handlers.training_calc, ctx.registry), [ctx.language, model, tokens, gpu, num_gpus, deadline, precision, mfu, price]),
         details,
         api_name="training_time",
     )
@@ -228,9 +235,9 @@ def catalog_tab(ctx: FormContext, catalog: Catalog) -> None:
             gr.Dataframe(initial, label=t("table", DEFAULT_LANGUAGE), interactive=False, wrap=True, column_widths=CATALOG_WIDTHS),
             label="table",
         )
-    inputs = [ctx.language, vendor, segment, min_memory, china]
+    listing, inputs = ctx.priced(partial(handlers.catalog_calc, ctx.registry), [ctx.language, vendor, segment, min_memory, china])
     for control in (ctx.language, vendor, segment, min_memory, china):  # the language too: headers are translated
-        control.change(partial(handlers.catalog_calc, ctx.registry), inputs, [table, error], api_visibility="private")
+        control.change(listing, inputs, [table, error], api_visibility="private")
 
 
 def calculator_tabs(ctx: FormContext, catalog: Catalog) -> None:

@@ -14,7 +14,7 @@ import gradio as gr
 from pydantic import ValidationError
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
-from advisor.events import ProgressEvent
+from advisor.events import AnswerOptions, ProgressEvent
 from advisor.interfaces.progress import progress_line, run_with_progress
 from advisor.interfaces.ui_text import t
 from advisor.interfaces.web_results import value_text
@@ -146,9 +146,10 @@ def to_turns(turns: list[dict] | None) -> list[ChatTurn]:
 
 
 def respond(
-    advisor: Advisor, message: str, messages: list | None, turns: list[dict] | None, ui_language: str
+    advisor: Advisor, message: str, messages: list | None, turns: list[dict] | None, ui_language: str, prices: str = ""
 ) -> Iterator[tuple[list, list[dict], str]]:
-    """Stream one exchange: yields (chatbot messages, conversation turns, text left in the input box)."""
+    """Stream one exchange: yields (chatbot messages, conversation turns, text left in the input box).
+    ``prices``: the session's pasted prices YAML (validated in the settings), in force for this answer only."""
     messages = list(messages or [])
     turns = list(turns or [])
     if not message or not message.strip():
@@ -159,7 +160,7 @@ def respond(
     yield shown + [pending], turns, ""
     live: dict[str, gr.ChatMessage] = {}  # steps of an answer in progress (LLM mode), by tool-call id
     response = None
-    for item in run_with_progress(advisor, message, to_turns(turns)):
+    for item in run_with_progress(advisor, message, to_turns(turns), AnswerOptions(prices=prices) if prices else None):
         if isinstance(item, ProgressEvent):
             live[item.call_id or f"{item.kind}-{len(live)}"] = live_step(item, ui_language)
             yield shown + list(live.values()) + [pending], turns, ""

@@ -162,6 +162,13 @@ class MemoryEstimate(BaseModel):
         description="What nvidia-smi would show for the process: the allocator peak plus the runtime outside it. "
         "This is the figure compared with the card's capacity."
     )
+    outside_allocator_gb: float = Field(
+        0.0, description="The runtime's share of the nvidia-smi total, outside PyTorch's allocator: CUDA context and kernels, "
+        "non-torch workspaces, CUDA graphs, fragmentation (nvidia_smi_total_gb − torch_allocated_peak_gb).",
+    )
+    compared_with_card: Literal["nvidia_smi_total"] = Field(
+        "nvidia_smi_total", description="The total the verdict and headroom compare with the card's capacity."
+    )
     scopes_note: Text = Field(description="Which of the two totals is compared with the card, and why they differ.")
     gpu: str | None = None
     gpu_capacity_gb: float | None = None

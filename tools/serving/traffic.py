@@ -16,8 +16,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import Text
+from knowledge.wording import shipped
 from tools.common import LineItem
 from tools.serving.report import g, line
+
+TEXT = shipped("traffic_text.yaml")
 
 TrafficKind = Literal["daily_users", "monthly_users", "online_users", "requests_per_day", "requests_per_month"]
 SECONDS_PER_HOUR = 3600.0
@@ -65,6 +68,19 @@ def _count(value: float) -> str:
     return f"{value:,.0f}" if value >= 10 else g(value)
 
 
+def _step(steps_en: list[str], steps_zh: list[str], key: str, **values: str) -> None:
+    """One step of the chain, in both languages (wording in knowledge/traffic_text.yaml)."""
+    step = TEXT.text(f"steps.{key}", **values)
+    steps_en.append(step.en)
+    steps_zh.append(step.zh)
+
+
+def _line(key: str, value: float, unit: str, steps_en: list[str], steps_zh: list[str]) -> LineItem:
+    """The line item the last step computed, labelled from the text file."""
+    en, zh = TEXT.pair(f"labels.{key}")
+    return line(key, en, zh, value, unit, steps_en[-1], steps_zh[-1])
+
+
 def peak_concurrency(request: TrafficRequest) -> TrafficResult:
     """Users or a request volume → peak requests/s → sequences in flight (Little's law: L = λ × W)."""
     r = request
@@ -76,32 +92,27 @@ def peak_concurrency(request: TrafficRequest) -> TrafficResult:
         users = r.amount
         if r.kind == "monthly_users":
             users = r.amount * r.daily_share_of_monthly_users
-            steps_en.append(f"{_count(r.amount)} monthly users × {g(r.daily_share_of_monthly_users * 100)}% daily = {_count(users)} daily users")
-            steps_zh.append(f"月活 {_count(r.amount)} × 日活占比 {g(r.daily_share_of_monthly_users * 100)}% = 日活 {_count(users)}")
-            lines.append(line("daily_users", "Daily users", "日活用户", users, "users", steps_en[-1], steps_zh[-1]))
+            _step(steps_en, steps_zh, "monthly_to_daily", monthly=_count(r.amount), share=g(r.daily_share_of_monthly_users * 100), daily=_count(users))
+            lines.append(_line("daily_users", users, "users", steps_en, steps_zh))
         if r.requests_per_user_per_day is not None and r.kind != "online_users":  # "each user sends 30 a day": a volume
             per_day = users * r.requests_per_user_per_day
-            steps_en.append(f"{_count(users)} daily users × {g(r.requests_per_user_per_day)} requests each = {_count(per_day)} a day")
-            steps_zh.append(f"日活 {_count(users)} × 每人每天 {g(r.requests_per_user_per_day)} 次 = 每天 {_count(per_day)} 次")
-            lines.append(line("requests_per_day", "Requests a day", "每天请求数", per_day, "requests", steps_en[-1], steps_zh[-1]))
+            _step(steps_en, steps_zh, "daily_volume", users=_count(users), each=g(r.requests_per_user_per_day), per_day=_count(per_day))
+            lines.append(_line("requests_per_day", per_day, "requests", steps_en, steps_zh))
             return _finish(r, lines, steps_en, steps_zh, None, _peak_of_volume(r, per_day, steps_en, steps_zh))
         if r.kind == "online_users":
             active = users
         else:
             active = users * r.peak_hour_active_share
-            steps_en.append(f"{_count(users)} daily users × {g(r.peak_hour_active_share * 100)}% active in the busiest hour = {_count(active)}")
-            steps_zh.append(f"日活 {_count(users)} × 高峰小时活跃 {g(r.peak_hour_active_share * 100)}% = {_count(active)} 人")
-            lines.append(line("active_at_peak", "Users active in the busiest hour", "高峰小时活跃用户", active, "users", steps_en[-1], steps_zh[-1]))
+            _step(steps_en, steps_zh, "active_at_peak", users=_count(users), share=g(r.peak_hour_active_share * 100), active=_count(active))
+            lines.append(_line("active_at_peak", active, "users", steps_en, steps_zh))
         rate = active * r.requests_per_active_user_per_hour / SECONDS_PER_HOUR
         per_user = g(r.requests_per_active_user_per_hour)
-        steps_en.append(f"{_count(active)} active users × {per_user} requests per user per hour ÷ 3,600 s = {g(rate)} requests/s")
-        steps_zh.append(f"{_count(active)} 人 × 每人每小时 {per_user} 次请求 ÷ 3,600 秒 = 每秒 {g(rate)} 个请求")
+        _step(steps_en, steps_zh, "active_rate", active=_count(active), per_user=per_user, rate=g(rate))
     else:
         per_day = r.amount if r.kind == "requests_per_day" else r.amount / r.days_per_month
         if r.kind == "requests_per_month":
-            steps_en.append(f"{_count(r.amount)} requests a month ÷ {g(r.days_per_month)} days = {_count(per_day)} a day")
-            steps_zh.append(f"每月 {_count(r.amount)} 次请求 ÷ {g(r.days_per_month)} 天 = 每天 {_count(per_day)} 次")
-            lines.append(line("requests_per_day", "Requests a day", "每天请求数", per_day, "requests", steps_en[-1], steps_zh[-1]))
+            _step(steps_en, steps_zh, "monthly_volume", monthly=_count(r.amount), days=g(r.days_per_month), per_day=_count(per_day))
+            lines.append(_line("requests_per_day", per_day, "requests", steps_en, steps_zh))
         return _finish(r, lines, steps_en, steps_zh, None, _peak_of_volume(r, per_day, steps_en, steps_zh))
     return _finish(r, lines, steps_en, steps_zh, active, rate)
 
@@ -109,21 +120,19 @@ def peak_concurrency(request: TrafficRequest) -> TrafficResult:
 def _peak_of_volume(r: TrafficRequest, per_day: float, steps_en: list[str], steps_zh: list[str]) -> float:
     """A day's requests spread over its seconds, times the busiest hour's multiple of the mean."""
     rate = per_day / SECONDS_PER_DAY * r.peak_to_mean
-    steps_en.append(f"{_count(per_day)} a day ÷ 86,400 s × {g(r.peak_to_mean)} (busiest hour ÷ average hour) = {g(rate)} requests/s")
-    steps_zh.append(f"每天 {_count(per_day)} 次 ÷ 86,400 秒 × 高峰系数 {g(r.peak_to_mean)} = 每秒 {g(rate)} 个请求")
+    _step(steps_en, steps_zh, "volume_rate", per_day=_count(per_day), peak=g(r.peak_to_mean), rate=g(rate))
     return rate
 
 
 def _finish(r: TrafficRequest, lines: list[LineItem], steps_en: list[str], steps_zh: list[str], active: float | None, rate: float) -> TrafficResult:
     """The peak rate's line, then Little's law when a request time was given."""
-    lines.append(line("peak_rate", "Requests arriving at the peak", "高峰到达率", rate, "requests/s", steps_en[-1], steps_zh[-1]))
+    lines.append(_line("peak_rate", rate, "requests/s", steps_en, steps_zh))
     rate_chain = Text(en=" → ".join(steps_en), zh=" → ".join(steps_zh))
     if r.seconds_per_request is None:
         return TrafficResult(active_at_peak=_rounded(active), peak_requests_per_s=round(rate, 6), rate_chain=rate_chain, chain=rate_chain, lines=lines)
     in_flight = rate * r.seconds_per_request
-    steps_en.append(f"{g(rate)} requests/s × {g(r.seconds_per_request)} s per request = {g(in_flight)} in flight (Little's law)")
-    steps_zh.append(f"每秒 {g(rate)} 个请求 × 每个请求 {g(r.seconds_per_request)} 秒 = 同时在途 {g(in_flight)} 路（利特尔法则）")
-    lines.append(line("in_flight", "Sequences in flight at the peak", "高峰同时在途序列", in_flight, "sequences", steps_en[-1], steps_zh[-1]))
+    _step(steps_en, steps_zh, "in_flight", rate=g(rate), seconds=g(r.seconds_per_request), in_flight=g(in_flight))
+    lines.append(_line("in_flight", in_flight, "sequences", steps_en, steps_zh))
     return TrafficResult(
         active_at_peak=_rounded(active),
         peak_requests_per_s=round(rate, 6),

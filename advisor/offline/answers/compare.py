@@ -12,6 +12,7 @@ from __future__ import annotations
 from advisor.language import default_currency
 from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
+from advisor.offline.answers import price_dates
 from advisor.offline.answers.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.wording import Wording
@@ -98,6 +99,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
         parts = [per_token(turn, opts, what), *parts]
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
+    parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(
         "prices are indicative catalog figures with dates, per card × number of cards", "价格为目录参考价（带日期），按单卡价 × 卡数计算"
     )

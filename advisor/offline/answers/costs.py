@@ -11,7 +11,7 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Money, SlotValue
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from advisor.offline.answers import compare, payback, rent_prices, rentals, training_speed
+from advisor.offline.answers import compare, payback, price_dates, rent_prices, rentals, training_speed
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.answers.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
@@ -483,7 +483,9 @@ def training_time(turn: Turn) -> str:
     r = outcome.result
     cur = r["currency"]
     took_en, took_zh = _duration(r["wall_clock_days"])
-    market, tier_rows = (None, []) if args["price_per_gpu_hour"] is not None else _run_at_market(turn, r)
+    market, tier_rows, dated = (None, [], []) if args["price_per_gpu_hour"] is not None else _run_at_market(turn, r)
+    if not market and r["cost"] and args["price_per_gpu_hour"] is None:  # priced at the catalog's on-demand rate
+        dated = price_dates.catalog_prices(r["gpu_id"], ["cloud_price"])
     compared = _against_before(turn, args, r)
     verdict = turn.t(
         f"**≈ {took_en}** on {r['num_gpus']}× {_name(turn, r['gpu_id'])}{compared} — {number(r['gpu_hours'])} GPU-hours"
@@ -522,19 +524,21 @@ def training_time(turn: Turn) -> str:
     if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:
         warnings[:0] = [f"⏱️ {line}" for line in [_within_a_quarter(turn, args)] if line]
     turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
+    warnings += price_dates.stale_note(turn, dated)
     return "\n\n".join([verdict, table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows), *warnings])
 
 
-def _run_at_market(turn: Turn, r: dict) -> tuple[str | None, list[list[str]]]:
+def _run_at_market(turn: Turn, r: dict) -> tuple[str | None, list[list[str]], list[tuple[Text, str]]]:
     """A run's GPU-hours priced at the tier a renter of that size pays (specialist clouds; the China market for a
     China buyer): that one tier in the headline, and every tier's figure for the same hours as table rows, so the
-    first screen and the table show the same numbers. (None, []) when no tier has a fair band for the GPU."""
+    first screen and the table show the same numbers, and the dated offers behind them. (None, [], []) when no tier
+    has a fair band for the GPU."""
     currency = r["currency"]
     china = turn.slots.region == "cn" or currency == "CNY"
     outcome = turn.call("rental_prices", {"gpu": r["gpu_id"], "currency": currency, "china": china, "gpus": r["num_gpus"],
                                           "gpu_hours": r["gpu_hours"], "today": dt.date.today().isoformat()})  # fmt: skip
     if not outcome.ok or outcome.result["fair_tier"] is None:
-        return None, []
+        return None, [], []
     m = outcome.result
     fair = next(t for t in m["tiers"] if t["tier"] == m["fair_tier"])
     priced = [t for t in m["tiers"] if t["cost_low"] is not None]
@@ -549,7 +553,8 @@ def _run_at_market(turn: Turn, r: dict) -> tuple[str | None, list[list[str]]]:
         cost = rent_prices.band(tier["cost_low"], tier["cost_high"], currency)
         rows.append([WORDING.say(turn, "training.tier_row.label", tier=turn.text(tier["name"])), cost,
                      f"`{WORDING.say(turn, 'training.tier_row.formula', hours=hours, rate=rent_prices.band(tier['low'], tier['high'], currency), cost=cost)}`"])  # fmt: skip
-    return headline, rows
+    dated = [(phrase("price_age.offer", tier=tier["name"], offer=offer["offer"]), offer["date"]) for tier in priced for offer in tier["offers"]]
+    return headline, rows, dated
 
 
 def _assume(turn: Turn, line: Text) -> None:

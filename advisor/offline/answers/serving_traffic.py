@@ -79,12 +79,12 @@ def traffic_load(amount: float, kind: TrafficKind, said: str, requests_per_user_
 
 
 def said_online(said: str, surface: str) -> bool:
-    """"500 people online at the busiest hour", "高峰同时在线300人": the online words stand right beside the number."""
+    """"500 people online at the busiest hour" (or the same in Chinese): the online words stand right beside the number."""
     return _said_beside(said, surface, "online_words")
 
 
 def said_per_user(said: str, surface: str) -> bool:
-    """"each user sends 30 requests a day", "每个用户每天30次": a volume per user, not the service's total."""
+    """"each user sends 30 requests a day" (or the same in Chinese): a volume per user, not the service's total."""
     return _said_beside(said, surface, "per_user_words")
 
 

@@ -8,7 +8,7 @@ from typing import get_args
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.offline.answers import compare, costs, knowledge, memory_view, refit_view, specs, vendor_rows
+from advisor.offline.answers import compare, costs, knowledge, memory_scopes, memory_view, refit_view, specs, vendor_rows
 from advisor.offline.answers.compare_view import tool_method
 from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
@@ -385,6 +385,7 @@ def memory(turn: Turn) -> str:
     parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
     parts += memory_view.rule_of_thumb(turn, r)
     parts.append(memory_view.breakdown(turn, r))
+    parts += memory_scopes.scopes_line(turn, r)
     parts.append(f"_{turn.text(r['unit_note'])}_")
     # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
     parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"]][:3]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from advisor.labels import CHINA_STATUS
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
-from advisor.offline.answers import compare, price_view, rent_prices, vendor_rows
+from advisor.offline.answers import compare, price_dates, price_view, rent_prices, vendor_rows
 from advisor.offline.answers.compare_view import link
 from advisor.offline.turn import Turn
 
@@ -75,7 +75,8 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     if turn.ask.asks_price and not turn.ask.renting:  # "how much is an A800 server?": the machine's price leads
         priced = price_view.price_lines(turn, [r["gpu"]["id"] for r in rows])
         lead = f"{priced}\n\n{lead}" if priced else lead
-    return "\n\n".join([lead, table(headers, body)])
+    stale = price_dates.stale_note(turn, [dated for r in rows for dated in price_dates.gpu_prices(r["gpu"])])
+    return "\n\n".join([lead, table(headers, body), *stale])
 
 
 def _leaders(turn: Turn, result: dict) -> str:

@@ -1,0 +1,46 @@
+"""Prices an answer leans on that are over 6 months old, said once in the answer (wording: knowledge/answer_text.yaml).
+
+Answers built on a tool that reports stale prices itself (recommendations, rent-or-buy, the rental market) use
+that; the rest (GPU specs, training cost, cost per token) pass the dated prices they show here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from advisor.markdown import number
+from advisor.offline.turn import Turn
+from knowledge.answer_text import phrase
+from knowledge.bilingual import Text
+from knowledge.catalog import load_catalog
+from tools.cost.price_age import age_months, is_stale
+
+
+def today() -> dt.date:
+    """The day prices are aged against (tests move it)."""
+    return dt.date.today()
+
+
+def gpu_prices(gpu: dict, kinds: Iterable[str] = ("purchase_price", "cloud_price")) -> list[tuple[Text, str]]:
+    """(what, date) of a catalog GPU's dated prices, as a tool returned the GPU."""
+    words = {"purchase_price": "price_age.purchase", "cloud_price": "price_age.cloud"}
+    return [(phrase(words[kind], gpu=gpu["name"]), gpu[kind]["date"]) for kind in kinds if gpu.get(kind)]
+
+
+def catalog_prices(gpu_id: str, kinds: Iterable[str] = ("purchase_price", "cloud_price")) -> list[tuple[Text, str]]:
+    """(what, date) of the prices in force for a GPU (the loader's: a session's own prices included)."""
+    gpu = load_catalog().find_gpu(gpu_id)
+    return gpu_prices(gpu.model_dump(), kinds) if gpu else []
+
+
+def stale_note(turn: Turn, dated: Iterable[tuple[Text, str]]) -> list[str]:
+    """One line naming each price older than 6 months, with its date and age; nothing when all are recent."""
+    now, seen, items = today(), set(), []
+    for what, date in dated:
+        key = (what.en, str(date))
+        if key in seen or not str(date)[:4].isdigit() or not is_stale(str(date), now):
+            continue
+        seen.add(key)
+        items.append(turn.text(phrase("tco.stale.item", what=what, date=date, age=number(age_months(str(date), now), 1))))
+    return [turn.text(phrase("tco.stale.note", items=turn.t("; ", "；").join(items)))] if items else []
