@@ -92,12 +92,28 @@ class TcoRequest(BaseModel):
     claimed_payback_months: float | None = Field(
         None, description="A payback someone quoted ('pays back in 8 months'), to check against each cloud tier; never the service life."
     )
-    rent_tier: Literal["auto"] | None = Field(
+    rent_tier: Literal["auto", "hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "china"] | None = Field(
         None, description="'auto': with no rent given, price it at the tier a buyer of this size would use (the China market for a "
-        "China buyer, a specialist cloud for 64 GPUs or more) instead of the catalog's on-demand price, which stays the upper bound."
+        "China buyer, a specialist cloud for 64 GPUs or more) instead of the catalog's on-demand price, which stays the upper bound. "
+        "A tier name prices the rent at that tier when it has a figure for the GPU (a 3-year reservation: 'hyperscaler_3yr')."
+    )
+    owned: bool = Field(
+        False, description="The GPUs are already owned: the purchase is sunk and not a cost; keeping them is compared on running cost "
+        "(power, colocation, maintenance, staff) against renting the same GPU-hours at each tier."
+    )
+    rent_needed: bool = Field(
+        True, description="False when only owning's cost is wanted (a cost per GPU-hour of owning): a card with no rental price is then no error."
     )
     region: Literal["cn", "global"] | None = Field(None, description="'cn' adds the China cloud tier to a USD answer (CNY answers always have it).")
     today: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Today's date, YYYY-MM-DD: prices older than 6 months are flagged.")
+
+
+class KeepTier(BaseModel):
+    tier: str
+    tier_name: Text
+    price_per_gpu_hour: float
+    monthly_rent: float = Field(description="The same GPU-hours used per month, rented at this tier.")
+    keeping_saves: float = Field(description="monthly_rent − running cost: positive means keeping the owned GPUs is cheaper.")
 
 
 class Assumption(BaseModel):
@@ -112,6 +128,16 @@ class MonthPoint(BaseModel):
     month: int
     own_cumulative: float = Field(description="Capex plus owned opex paid so far (cash; resale not credited).")
     cloud_cumulative: float
+
+
+class KeepOrRent(BaseModel):
+    """Owned GPUs: keep running them or hand them back and rent, per cloud tier (the purchase is sunk)."""
+
+    running_cost_per_month: float = Field(description="Power, colocation, maintenance and staff a month: what keeping them costs.")
+    running_cost_per_used_gpu_hour: float
+    resale_now: float = Field(description="What selling them would fetch, at the resale share of the purchase: the only capital still in play.")
+    tiers: list[KeepTier]
+    keep: bool = Field(description="Keeping costs less than renting at the cheapest tier with a price.")
 
 
 class TcoResult(BaseModel):
@@ -162,6 +188,7 @@ class TcoResult(BaseModel):
     utilisation_to_pay_back_in_horizon_pct: float | None = Field(
         description="Utilisation at which owning pays back within the horizon, when the rent is billed by the hours used; else None."
     )
+    keep_or_rent: KeepOrRent | None = Field(None, description="For GPUs already owned: running cost against each tier's rent.")
 
 
 def _check_request(r: TcoRequest) -> None:
@@ -312,6 +339,8 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         default_cloud = convert(tier_rate.price, tier_rate.currency, currency, rate)
         where = f"{tier_rate.source.title} {tier_rate.source.url}" if tier_rate.source else tier_rate.quoted_by
         cloud_source = f"{TIER_NAMES[tier_rate.tier][0]}: {tier_rate.offer}, {tier_rate.date}, {where}"
+    elif r.cloud_price_per_gpu_hour is None and not r.rent_needed and (gpu is None or gpu.cloud_price is None):
+        default_cloud, cloud_source = MIN_CLOUD_PRICE, "not needed: only owning's cost is asked"
     elif r.cloud_price_per_gpu_hour is None:
         g = _need_gpu("cloud_price_per_gpu_hour", gpu, gpu is not None and gpu.cloud_price is not None)
         default_cloud = price_in(g.cloud_price, currency, rate)
@@ -423,7 +452,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     rates = prices.clouds.for_gpu(gpu.id) if prices is not None and gpu is not None else []
     china = currency == "CNY" or request.region == "cn"
     rent_given = request.cloud_price_per_gpu_hour is not None or request.cloud_monthly_bill is not None
-    tier = buyer_tier(request.servers * request.gpus_per_server, china, {r.tier for r in rates}) if request.rent_tier and not rent_given else None
+    tier = _rent_tier(request, china, {r.tier for r in rates}) if request.rent_tier and not rent_given else None
     tier_rate = next((r for r in rates if r.tier == tier), None)
     inputs, assumptions = _resolve(request, gpu, currency, defaults, tier_rate)
     n = evaluate(inputs)
@@ -456,6 +485,29 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         utilisation_to_pay_back_in_horizon_pct=(
             None if inputs.cloud_billed_pct is not None else (n.capex / n.months + n.opex) / (n.gpus * HOURS_PER_MONTH * n.cloud_rate) * 100
         ),
+        keep_or_rent=keep_or_rent(n, inputs.utilisation_pct, tiers) if request.owned else None,
+    )  # fmt: skip
+
+
+def _rent_tier(request: TcoRequest, china: bool, tiers: set[str]) -> str | None:
+    """The tier the rent is priced at when none was given: the one named, else the one a buyer of this size uses."""
+    if request.rent_tier == "auto":
+        return buyer_tier(request.servers * request.gpus_per_server, china, tiers)
+    return request.rent_tier if request.rent_tier in tiers else None
+
+
+def keep_or_rent(n: TcoNumbers, utilisation_pct: float, tiers: list[TierPayback]) -> KeepOrRent:
+    """GPUs already owned: what they were bought for is spent either way, so keeping them is weighed on the
+    running cost alone against the rent of the same GPU-hours, tier by tier."""
+    rows = [KeepTier(tier=t.tier, tier_name=t.tier_name, price_per_gpu_hour=t.price_per_gpu_hour, monthly_rent=t.monthly_rent_avoided,
+                     keeping_saves=t.monthly_rent_avoided - n.opex) for t in tiers]  # fmt: skip
+    if not rows:  # no tier prices the card: the rent this comparison used (the user's or the catalog's)
+        rows = [KeepTier(tier="compared", tier_name=Text(en="The rent compared", zh="对比所用租金"), price_per_gpu_hour=n.cloud_rate,
+                         monthly_rent=n.cloud_monthly, keeping_saves=n.cloud_monthly - n.opex)]  # fmt: skip
+    cheapest = min(rows, key=lambda row: row.monthly_rent)
+    return KeepOrRent(
+        running_cost_per_month=n.opex, running_cost_per_used_gpu_hour=n.opex / n.gpu_hours if n.gpu_hours else 0.0,
+        resale_now=n.residual, tiers=rows, keep=cheapest.keeping_saves > 0,
     )  # fmt: skip
 
 

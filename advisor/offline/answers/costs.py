@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Callable
 
 from advisor.language import default_currency
 from advisor.markdown import money, number, table, token_count
@@ -11,7 +12,7 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Money, SlotValue
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from advisor.offline.answers import compare, payback, rent_prices, rentals, training_speed
+from advisor.offline.answers import compare, payback, rent_prices, rentals, token_price, training_speed
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.answers.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
@@ -102,9 +103,10 @@ def _cost_of_a_run(turn: Turn) -> bool:
 
 
 def tco(turn: Turn) -> str:
-    if rentals.applies(turn):
+    owns_cards = _owned(turn, turn.slots.server_price)  # "we already have 16 A100s": keep or rent, not the rental market
+    if not owns_cards and rentals.applies(turn):
         return rentals.answer(turn)
-    if rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
+    if not owns_cards and rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
         return rent_prices.answer(turn)
     if _cost_of_a_run(turn):
         return training_time(turn)
@@ -112,6 +114,8 @@ def tco(turn: Turn) -> str:
         compared = compare.route(turn)
         if compared is not None:
             return compared
+    if token_price.applies(turn):  # "每百万token成本多少" on one card: served at full load and priced per rental tier
+        return token_price.answer(turn, _gpu(turn), _currency(turn))
     s = turn.slots
     currency = _currency(turn)
     count = s.gpu_count or 8
@@ -144,9 +148,11 @@ def tco(turn: Turn) -> str:
     committed = _committed(turn)
     if committed:
         yours.append(phrase("tco.yours.committed"))
+    owned = _owned(turn, server_price)
     outcome = turn.call(
         "compute_tco",
         {
+            "owned": owned,
             "gpu": _gpu(turn),
             "gpus_per_server": per_server,
             "servers": servers,
@@ -187,6 +193,8 @@ def tco(turn: Turn) -> str:
     asked_line = payback.asked_for_line(turn)
     if asked_line:  # "电费多少?", "and the maintenance?" after the comparison: that line, not the whole table again
         return payback.line(turn, r, asked_line, _inputs)
+    if owned:
+        return _keep_or_rent(turn, r)
     cur = r["currency"]
     years = r["horizon_months"] / 12
     verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r)) + turn.t(" ", "") + turn.text(_totals(r))
@@ -212,6 +220,47 @@ def tco(turn: Turn) -> str:
     parts.append(_inputs(turn, r["assumptions"], r["currency"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
+
+
+def _owned(turn: Turn, server_price: float | None) -> bool:
+    """The cards are already there ("we already own 16 A100s", "公司已经有16张A100"): no purchase is weighed, unless
+    a price to buy was stated too (then the question is a purchase)."""
+    text = turn.message.casefold()
+    return server_price is None and any(word in text for word in WORDING.entry("owned.words"))
+
+
+def _keep_or_rent(turn: Turn, r: dict) -> str:
+    """Owned GPUs: running cost against the rent of the same hours at each tier, the purchase left out as sunk,
+    with replacing them by new servers as the third option."""
+    k, cur = r["keep_or_rent"], r["currency"]
+    use = _assumed(r, "utilisation_pct")
+    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    running = k["running_cost_per_month"]
+    cheapest = min(k["tiers"], key=lambda row: row["monthly_rent"])
+    values = {"what": what, "running": money(running, cur), "cheapest": money(cheapest["monthly_rent"], cur), "tier": turn.text(cheapest["tier_name"]),
+              "rate": money(cheapest["price_per_gpu_hour"], cur), "utilisation": number(use), "saves": money(abs(cheapest["keeping_saves"]), cur)}  # fmt: skip
+    lead = WORDING.say(turn, "owned.keep" if k["keep"] else "owned.rent", **values)
+    resale_pct = _assumed(r, "residual_value_pct")
+    sunk = WORDING.say(turn, "owned.sunk", resale=money(k["resale_now"], cur), resale_pct=number(resale_pct), utilisation=number(use),
+                       per_hour=money(k["running_cost_per_used_gpu_hour"], cur))  # fmt: skip
+    full_rent = cheapest["price_per_gpu_hour"] * r["total_gpus"] * HOURS_PER_MONTH
+    break_even = running / full_rent * 100 if full_rent else math.inf
+    flip = (WORDING.say(turn, "owned.flip", running=money(running, cur), tier=turn.text(cheapest["tier_name"]), use=number(break_even))
+            if break_even <= 100 else WORDING.say(turn, "owned.flip_never", tier=turn.text(cheapest["tier_name"])))  # fmt: skip
+
+    def against(amount: float) -> str:
+        return WORDING.say(turn, "owned.table.more" if amount > 0 else "owned.table.less", amount=money(abs(amount), cur))
+
+    rows = [[WORDING.say(turn, "owned.table.keep"), money(running, cur), "—"]]
+    rows += [[WORDING.say(turn, "owned.table.rent", tier=turn.text(row["tier_name"]), rate=money(row["price_per_gpu_hour"], cur)),
+              money(row["monthly_rent"], cur), against(row["monthly_rent"] - running)] for row in k["tiers"]]  # fmt: skip
+    rows.append([WORDING.say(turn, "owned.table.replace", years=number(r["horizon_months"] / 12)), money(r["own_monthly_cost"], cur),
+                 against(r["own_monthly_cost"] - running)])  # fmt: skip
+    headers = [WORDING.say(turn, f"owned.table.{key}") for key in ("path", "monthly", "against")]
+    running_items = [i for i in r["items"] if i["key"] in payback.RUNNING_COSTS]
+    details = table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], turn.item_rows(running_items))
+    turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
+    return "\n\n".join([lead, sunk, flip, table(headers, rows), details, *payback.stale_note(turn, r), _inputs(turn, r["assumptions"], cur)])
 
 
 def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: int, horizon_years: float | None) -> str:
@@ -679,3 +728,15 @@ def _as_sold(turn: Turn, args: dict, needed: int) -> str:
         f" As sold, that is **{sold}**" + (f" ({servers} servers of {SERVER_GPUS})" if servers else "") + f": ≈ {took_en}.",
         f"按整机或整板采购为 **{sold} 张**" + (f"（{servers} 台 {SERVER_GPUS} 卡服务器）" if servers else "") + f"：约 {took_zh}。",
     )
+
+
+def per_token_first(answer: Callable[[Turn], str]) -> Callable[[Turn], str]:
+    """A serving question that asks what a token costs on one card: the cost per token answers it, the speed
+    behind it is in that answer; anything else goes to ``answer`` unchanged."""
+
+    def route(turn: Turn) -> str:
+        if token_price.applies(turn) and turn.model_reference() is not None:
+            return token_price.answer(turn, _gpu(turn), _currency(turn))
+        return answer(turn)
+
+    return route
