@@ -12,12 +12,12 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Money, SlotValue
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from advisor.offline.answers import compare, payback, rent_prices, rentals, token_price, training_speed
+from advisor.offline.answers import compare, followup, payback, rent_prices, rentals, token_price, training_speed
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.answers.wording import Wording
-from advisor.offline.slots import CALCULATED_CURRENCIES
+from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
 from advisor.offline.turn import Turn
-from knowledge.answer_text import phrase
+from knowledge.answer_text import phrase, word_positions
 from knowledge.bilingual import Text
 from knowledge.catalog import variant_family
 from tools.cost.mfu import DEFAULT_GOODPUT, GOODPUT_SOURCE
@@ -165,7 +165,9 @@ def tco(turn: Turn) -> str:
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             **rent,
             "cloud_committed": committed,
-            "rent_tier": "auto",  # with no rent given: the tier a buyer of this size rents at; on-demand stays the upper bound
+            # with no rent given: a reservation at the hyperscaler's committed rate for its term, else the tier a buyer of
+            # this size rents at; on-demand stays the upper bound
+            "rent_tier": _committed_tier(horizon_years, _china(turn, currency)) if committed else "auto",
             "cloud_discount_pct": s.discount_pct,
             # a price the user stated is the purchase as quoted: nothing is added on top of it
             "network_overhead_pct": 0 if server_price is not None else None,
@@ -207,8 +209,10 @@ def tco(turn: Turn) -> str:
     ]
     claim = payback.claim_check(turn, r)
     parts = [
+        *filter(None, [_against_earlier(turn, outcome.args, r)]),
         *claim,
         verdict,
+        *filter(None, [payback.tier_summary(turn, r)]),
         said,
         table([turn.t("Path", "方案"), turn.t("Per month", "每月"), turn.t(f"Total over {number(years)} y", f"{number(years)} 年合计")], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
@@ -263,6 +267,56 @@ def _keep_or_rent(turn: Turn, r: dict) -> str:
     return "\n\n".join([lead, sunk, flip, table(headers, rows), details, *payback.stale_note(turn, r), _inputs(turn, r["assumptions"], cur)])
 
 
+def _earlier_args(turn: Turn, args: dict) -> dict | None:
+    """The comparison as it stood before this follow-up: this one's inputs with the values the follow-up changed put
+    back. None when nothing it changed is an input of the comparison."""
+    before = Slots(turn.reading.before)
+    earlier = dict(args)
+    said_before = turn.ask.opened_earlier and any(word_positions("tco_billing", text) for text in turn.reading.task_messages[:-1])
+    if turn.ask.committed_billing and not said_before:  # "what if we go 3-year reserved?": the rent was on demand before
+        earlier.update(cloud_committed=False, rent_tier="auto")
+    for change in followup.changes(turn):
+        if change.slot == "utilisation":
+            earlier["utilisation_pct"] = before.utilisation * 100 if before.utilisation is not None else None
+        elif change.slot == "horizon":
+            earlier["lifetime_years"] = before.horizon_years
+            if turn.ask.committed_billing:
+                earlier["rent_tier"] = _committed_tier(before.horizon_years, _china(turn, args["currency"])) if said_before else "auto"
+        elif change.slot == "electricity_price":
+            earlier["electricity_price"] = _in(before.power_price, args["currency"])
+        elif change.slot == "gpu" and before.gpus:
+            earlier["gpu"] = before.gpus[0]
+    earlier = {key: value for key, value in earlier.items() if value is not None}
+    return earlier if earlier != {key: value for key, value in args.items() if value is not None} else None
+
+
+def _against_earlier(turn: Turn, args: dict, r: dict) -> str:
+    """A follow-up that changed an input ("and at 40%?", "3-year reserved?"): the new payback and verdict against the
+    ones before, first, so the reader need not compare two answers."""
+    if not turn.reading.follow_up:
+        return ""
+    earlier = _earlier_args(turn, args)
+    if earlier is None:
+        return ""
+    then = turn.call("compute_tco", earlier)
+    if not then.ok:
+        return ""
+    old = then.result
+
+    def months(value: float | None) -> str:
+        return number(value) if value is not None else WORDING.say(turn, "change.never")
+
+    verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
+    same = old["verdict"] == r["verdict"]
+    # "and at 40%?" against a lease billed every hour: the rent did not move, and the reader is told why
+    billed = WORDING.say(turn, "change.billed") if r["cloud_billing"] != "used_hours" and old["cloud_monthly_cost"] == r["cloud_monthly_cost"] else ""
+    return WORDING.say(turn, "change.lead", before=months(old["payback_months"]), now=months(r["payback_months"]),
+                       verdict=WORDING.say(turn, "change.same", verdict=verdict) if same else
+                       WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict),
+                       years=number(r["horizon_months"] / 12), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
+                       monthly_now=money(r["cloud_monthly_cost"], r["currency"])) + turn.t(" ", "") + billed  # fmt: skip
+
+
 def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: int, horizon_years: float | None) -> str:
     """The card lacks a server price or a rent: say which figure is missing and still answer the side that is known
     (the rent at market tiers for the GPUs, period and utilisation asked)."""
@@ -286,6 +340,21 @@ def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: in
                                    fair=rent_prices.band(fair["low"], fair["high"], currency),
                                    ceiling_cost=money(top["cost_high"], currency) if top else "—")  # fmt: skip
     return WORDING.say(turn, "missing.server_price", gpu=name, example=examples["server"][currency]) + "\n\n" + bill
+
+
+THREE_YEAR_TERM = 3  # a reservation of three years or more is priced at the 3-year commitment rate
+
+
+def _committed_tier(horizon_years: float | None, china: bool) -> str:
+    """The committed tier a reservation is priced at: three years when the servers are kept that long, else one. A
+    China buyer's "包年" is a China lease, already billed for every hour: the China tier ("auto") prices it."""
+    if china:
+        return "auto"
+    return "hyperscaler_3yr" if (horizon_years or 0) >= THREE_YEAR_TERM else "hyperscaler_1yr"
+
+
+def _china(turn: Turn, currency: str) -> bool:
+    return currency == "CNY" or turn.slots.region == "cn"
 
 
 def _committed(turn: Turn) -> bool:

@@ -8,7 +8,10 @@ from collections.abc import Callable
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import SlotValue
 from advisor.offline.turn import Turn
+from advisor.offline.answers.wording import Wording
 from knowledge.answer_text import phrase, word_positions
+
+WORDING = Wording("costs_text.yaml")
 
 ASK_REACH_CHARS = 12  # "how long until it pays back", "多长时间能回本": the question word sits right before
 CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
@@ -130,7 +133,10 @@ def tier_paybacks(turn: Turn, r: dict) -> list[str]:
         cells = [turn.text(row["tier_name"]), rate, _months(turn, row["payback_months"]), _months(turn, row["payback_months_full_use"])]
         if check:
             needed = row["utilisation_for_claim_pct"]
-            cells.append(f"{number(needed)}%" if needed is not None and needed <= 100 else turn.text(phrase("tco.tiers.unreachable")))
+            if row.get("billed_every_hour") and needed is not None:
+                cells.append(WORDING.say(turn, "tier_summary.any_use"))
+            else:
+                cells.append(f"{number(needed)}%" if needed is not None and needed <= 100 else turn.text(phrase("tco.tiers.unreachable")))
         body.append(cells)
         fields = {"tier": row["tier_name"], "offer": row["offer"], "date": row["date"], "title": row["source_title"] or "", "url": row["source_url"] or ""}
         sources.append(turn.text(phrase("tco.tiers.company_source" if row["company"] else "tco.tiers.source", **fields)))
@@ -145,3 +151,21 @@ def stale_note(turn: Turn, r: dict) -> list[str]:
         return []
     items = [turn.text(phrase("tco.stale.item", what=p["what"], date=p["date"], age=number(p["age_months"], 0))) for p in stale]
     return [turn.text(phrase("tco.stale.note", items=turn.t("; ", "；").join(items)))]
+
+
+def tier_summary(turn: Turn, r: dict) -> str:
+    """Payback against every tier in one sentence under the verdict, so the first screen shows what each way of
+    renting means for the purchase (the table with rates' dates and sources is below the fold)."""
+    rows = r.get("tier_paybacks") or []
+    if len(rows) < 2:
+        return ""
+    cur = r["currency"]
+    use = next((number(a["value"]) for a in r["assumptions"] if a["key"] == "utilisation_pct"), "—")
+
+    def months(value: float | None) -> str:
+        return WORDING.say(turn, "tier_summary.never") if value is None else WORDING.say(turn, "tier_summary.months", months=number(value))
+
+    said = [WORDING.say(turn, "tier_summary.row", tier=turn.text(row["tier_name"]), rate=money(row["price_per_gpu_hour"], cur),
+                        months=months(row["payback_months"])) + (WORDING.say(turn, "tier_summary.every_hour") if row.get("billed_every_hour") else "")
+            for row in rows]  # fmt: skip
+    return WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
