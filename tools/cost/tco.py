@@ -72,6 +72,10 @@ class TcoRequest(BaseModel):
     pue: float | None = Field(None, description="Facility PUE, 1.0–3.0 (default 1.3).")
     electricity_price: float | None = Field(None, description="Electricity per kWh in `currency` (default $0.10 or ¥0.63).")
     colo_price_per_kw_month: float | None = Field(None, description="Colocation/facility price per kW-month in `currency` (default $180).")
+    colo_per_month: float | None = Field(
+        None, description="Colocation billed per month for all the servers (per rack or for the space), in `currency`: spread over "
+        "their maximum kW. Give this or colo_price_per_kw_month."
+    )
     colo_includes_power: bool = Field(False, description="True when the colocation price already includes electricity.")
     maintenance_pct_per_year: float | None = Field(None, description="Support and maintenance, % of capex per year (default 8).")
     staff_cost_per_month: float | None = Field(None, description="Operations staff cost per month in `currency` (default 0).")
@@ -205,6 +209,7 @@ def _check_request(r: TcoRequest) -> None:
         ("pue", "PUE", "PUE", 1, 3, False),
         ("electricity_price", "Electricity price", "电价", 0, 100, False),
         ("colo_price_per_kw_month", "Colocation price per kW-month", "每 kW 每月托管费", 0, 1e5, False),
+        ("colo_per_month", "Colocation per month", "每月托管费", 0, 1e10, False),
         ("maintenance_pct_per_year", "Maintenance % per year", "每年维保比例", 0, 100, False),
         ("staff_cost_per_month", "Staff cost per month", "每月人力成本", 0, 1e9, False),
         # Floors rather than "> 0": a denormal utilisation or price underflows to 0 GPU-hours
@@ -243,7 +248,8 @@ def _check_request(r: TcoRequest) -> None:
         )
 
 
-DERIVED = "derived from your monthly bill"  # the source of figures worked out from the bill the user gave
+DERIVED = "derived from your monthly bill"
+DERIVED_COLO = "your colocation bill ÷ the servers' maximum kW"  # the source of figures worked out from the bill the user gave
 NEEDED = {  # what a missing default is, in words: field names are for programs, not people
     "server_price": ("the server price", "整机价格"),
     "server_max_kw": ("the server's maximum power (kW)", "单台服务器最大功率（kW）"),
@@ -347,6 +353,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         cloud_source = f"catalog: {g.cloud_price.note or 'on-demand'}, {g.cloud_price.date}, {g.cloud_price.source}"
 
     utilisation = None if r.hours_per_month is None else min(100.0, r.hours_per_month / HOURS_PER_MONTH * 100)
+    kw_each = r.server_max_kw if r.server_max_kw is not None else default_kw
     electricity = defaults["electricity_price_cny" if currency == "CNY" else "electricity_price_usd"]
     inputs = TcoInputs(
         servers=r.servers,
@@ -359,7 +366,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         load_factor_pct=plain("load_factor_pct", r.load_factor_pct),
         pue=plain("pue", r.pue),
         electricity_price=from_data("electricity_price", r.electricity_price, electricity),
-        colo_price_per_kw_month=usd("colo_price_per_kw_month", r.colo_price_per_kw_month),
+        colo_price_per_kw_month=_colo(r, usd, take, kw_each),
         colo_includes_power=r.colo_includes_power,
         maintenance_pct_per_year=plain("maintenance_pct_per_year", r.maintenance_pct_per_year),
         staff_cost_per_month=usd("staff_cost_per_month", r.staff_cost_per_month),
@@ -374,6 +381,15 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE,
                                       links=defaults["usd_to_cny"].links))  # fmt: skip
     return inputs, assumptions
+
+
+def _colo(r: TcoRequest, usd, take, kw_each: float) -> float:  # noqa: ANN001 (the resolver's own helpers)
+    """Colocation per kW-month: as given, from a monthly bill spread over the servers' maximum kW, or the default."""
+    if r.colo_per_month is None:
+        return usd("colo_price_per_kw_month", r.colo_price_per_kw_month)
+    take("colo_per_month", r.colo_per_month, r.colo_per_month, f"{r.currency}/month", "given")
+    per_kw = r.colo_per_month / (r.servers * kw_each)
+    return take("colo_price_per_kw_month", None, per_kw, f"{r.currency}/kW-month", DERIVED_COLO)
 
 
 def _power_reminder(inputs: TcoInputs, gpu: GPU | None) -> Text:

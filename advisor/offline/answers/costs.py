@@ -9,7 +9,7 @@ from collections.abc import Callable
 from advisor.language import default_currency
 from advisor.markdown import money, number, table, token_count
 from advisor.name_matcher import normalize_text
-from advisor.nlu.frame import Money, SlotValue
+from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
 from advisor.offline.answers import compare, followup, payback, rent_prices, rentals, token_price, training_speed
@@ -116,6 +116,7 @@ def tco(turn: Turn) -> str:
             return compared
     if token_price.applies(turn):  # "每百万token成本多少" on one card: served at full load and priced per rental tier
         return token_price.answer(turn, _gpu(turn), _currency(turn))
+    running = _running_costs(turn)  # before anything reads the purchase or the rent: those amounts are not them
     s = turn.slots
     currency = _currency(turn)
     count = s.gpu_count or 8
@@ -145,6 +146,14 @@ def tco(turn: Turn) -> str:
                      if bounds else phrase("tco.yours.horizon", years=number(horizon_years)))  # fmt: skip
     rent, rent_words = _rent(rent_said, currency, count)
     yours += rent_words
+    running_args, running_words = _running_args(running, currency)
+    yours += running_words
+    if s.utilisation is not None:  # every figure the user gave is echoed where the verdict is read, not only in the inputs
+        yours.append(WORDING.text("yours.utilisation", utilisation=number(s.utilisation * 100)))
+    if s.power_price is not None and _in(s.power_price, currency) is not None:
+        yours.append(WORDING.text("yours.electricity", amount=money(_in(s.power_price, currency), currency)))
+    if s.discount_pct is not None:
+        yours.append(WORDING.text("yours.discount", discount=number(s.discount_pct)))
     committed = _committed(turn)
     if committed:
         yours.append(phrase("tco.yours.committed"))
@@ -173,6 +182,7 @@ def tco(turn: Turn) -> str:
             "network_overhead_pct": 0 if server_price is not None else None,
             "lifetime_bounds_years": bounds,
             "electricity_price": _in(s.power_price, currency),
+            **running_args,
             "currency": currency,
         },
     )
@@ -224,6 +234,57 @@ def tco(turn: Turn) -> str:
     parts.append(_inputs(turn, r["assumptions"], r["currency"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
+
+
+RUNNING_FROM = ("server_price", "budget", "cloud_price")  # the roles the reader gives an amount it has no slot for
+
+
+def _running_costs(turn: Turn) -> dict[str, tuple[SlotValue, str]]:
+    """Colocation and staff amounts the reader took for a purchase, a budget or a rent, found by the words of their
+    clause ("colo $200 per kW-month", "运维人员每月2万元"): taken out of those slots (``turn.slots`` is rebuilt
+    without them) and returned by role ('colocation', 'staff') with the words said around them."""
+    words = WORDING.entry("running_costs")
+    found: dict[str, tuple[SlotValue, str]] = {}
+    frame = turn.slots.frame
+    for slot in RUNNING_FROM:
+        for value in frame.slots.get(slot, []):
+            if not isinstance(value.value, Money):
+                continue
+            end = value.start + len(value.surface)
+            after = turn.message[end : end + words["after_chars"]] if value.start >= 0 else ""
+            clause = f"{value.lead} {value.surface}".casefold()  # what it is the price of is said before it, its unit may follow
+            role = next((role for role in ("colocation", "staff") if role not in found and any(w in clause for w in words[role]["words"])), None)
+            if role:
+                found[role] = (value, f"{clause} {after.casefold()}")
+    if found:
+        taken = {id(value) for value, _ in found.values()}
+        turn.slots = Slots(Frame({slot: [v for v in values if id(v) not in taken] for slot, values in frame.slots.items()}))
+    return found
+
+
+def _running_args(found: dict[str, tuple[SlotValue, str]], currency: str) -> tuple[dict, list[Text]]:
+    """The running costs stated, as the comparison's inputs, and the words that echo them."""
+    args: dict = {}
+    words: list[Text] = []
+    if "colocation" in found:
+        value, said = found["colocation"]
+        amount = _in(value.value, currency)
+        if any(word.replace(" ", "") in said.replace(" ", "") for word in WORDING.entry("running_costs.per_kw")):
+            args["colo_price_per_kw_month"] = amount
+            words.append(WORDING.text("yours.colo_per_kw", amount=money(amount, currency)))
+        else:  # a bill per rack or for the whole space
+            args["colo_per_month"] = amount
+            words.append(WORDING.text("yours.colo_bill", amount=money(amount, currency)))
+    if "staff" in found:
+        value, _ = found["staff"]
+        amount = _in(value.value, currency)
+        if value.value.per == "month":
+            args["staff_cost_per_month"] = amount
+            words.append(WORDING.text("yours.staff", amount=money(amount, currency)))
+        else:  # a salary said once or per year is a year's pay
+            args["staff_cost_per_month"] = amount / 12
+            words.append(WORDING.text("yours.staff_yearly", amount=money(amount, currency), monthly=money(amount / 12, currency)))
+    return args, words
 
 
 def _owned(turn: Turn, server_price: float | None) -> bool:
@@ -497,13 +558,13 @@ TCO_INPUTS = {
     "staff_cost_per_month": ("staff per month", "每月运维人力"), "utilisation_pct": ("utilisation", "利用率"),
     "hours_per_month": ("busy hours per month", "每月使用小时"), "cloud_price_per_gpu_hour": ("cloud price per GPU-hour", "云上每卡时价格"),
     "cloud_discount_pct": ("cloud discount", "云上折扣"), "usd_to_cny": ("exchange rate, CNY per USD", "汇率（人民币/美元）"),
-    "cloud_monthly_bill": ("cloud bill per month", "每月云上账单"),
+    "cloud_monthly_bill": ("cloud bill per month", "每月云上账单"), "colo_per_month": ("colocation bill per month", "每月托管费账单"),
     "server_price_is_total": ("stated price, read as all servers'", "所报价格，按全部服务器总价计"),
 }  # fmt: skip
 
 
 SET_BY_THE_ANSWER = {"network_overhead_pct"}  # set to 0 because a stated price is the whole purchase, and said so there
-MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour"}
+MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour", "colo_per_month"}
 
 
 def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
