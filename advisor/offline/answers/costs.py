@@ -345,6 +345,8 @@ def _earlier_args(turn: Turn, args: dict) -> dict | None:
                 earlier["rent_tier"] = _committed_tier(before.horizon_years, _china(turn, args["currency"])) if said_before else "auto"
         elif change.slot == "electricity_price":
             earlier["electricity_price"] = _in(before.power_price, args["currency"])
+        elif change.slot == "discount":
+            earlier["cloud_discount_pct"] = before.discount_pct
         elif change.slot == "gpu" and before.gpus:
             earlier["gpu"] = before.gpus[0]
     earlier = {key: value for key, value in earlier.items() if value is not None}
