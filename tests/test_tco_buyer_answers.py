@@ -142,3 +142,24 @@ def test_a_reservation_is_priced_at_the_committed_rate(offline_advisor):
 def test_self_build_or_cloud_with_figures_is_a_calculation(offline_advisor):
     zh = offline_advisor.answer("8卡H800自建还是上云划算？整机两百万，用三年", [])
     assert calls(zh, "compute_tco") and zh.summary.startswith("**")
+
+
+def test_a_quoted_multiple_is_checked_per_tier():
+    r = tco(gpu="h100-sxm", claimed_cloud_ratio=2.5)
+    check = r.ratio_check
+    assert check is not None and len(check.tiers) == len(r.tier_paybacks)
+    for tier, row in zip(check.tiers, r.tier_paybacks, strict=True):
+        assert tier.ratio == pytest.approx(row.monthly_rent_avoided / r.own_monthly_cost)
+    assert check.holds_at_your_use == any(t.ratio * 1.1 >= 2.5 for t in check.tiers)
+    assert tco(gpu="h100-sxm", claimed_cloud_ratio=40).ratio_check.holds_at_your_use is False
+    assert tco(gpu="h100-sxm").ratio_check is None
+
+
+def test_a_quoted_multiple_gets_a_verdict_and_its_number_is_no_gpu_count(offline_advisor):
+    en = offline_advisor.answer("I keep hearing GPU clouds cost 4x more than running your own H100 server. Is that so?", [])
+    args = next(iter(calls(en, "compute_tco"))).args
+    assert args["claimed_cloud_ratio"] == 4 and args["gpus_per_server"] == 8
+    assert en.summary.startswith("**“Cloud costs 4× owning”")
+    zh = offline_advisor.answer("听说租卡比自己买贵两三倍，8卡H100是这样吗？", [])
+    assert next(iter(calls(zh, "compute_tco"))).args["claimed_cloud_ratio"] == 3
+    assert zh.summary.startswith("**“云比自建贵 3 倍”")

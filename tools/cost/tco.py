@@ -43,7 +43,7 @@ from tools.cost.money import (
 from tools.cost.rental_market import buyer_tier
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
-from tools.cost.tco_tiers import ClaimCheck, StalePrice, TierPayback, claim_check, stale_prices, tier_paybacks
+from tools.cost.tco_tiers import ClaimCheck, RatioCheck, StalePrice, TierPayback, claim_check, ratio_check, stale_prices, tier_paybacks
 from tools.recommend.configs import sold_as
 
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
@@ -95,6 +95,9 @@ class TcoRequest(BaseModel):
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="Exchange rate, CNY per USD, for converting defaults and catalog prices.")
     claimed_payback_months: float | None = Field(
         None, description="A payback someone quoted ('pays back in 8 months'), to check against each cloud tier; never the service life."
+    )
+    claimed_cloud_ratio: float | None = Field(
+        None, description="A quoted multiple ('cloud is 3x more expensive than owning'), checked against each tier's rent for the hours used."
     )
     rent_tier: Literal["auto", "hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "china"] | None = Field(
         None, description="'auto': with no rent given, price it at the tier a buyer of this size would use (the China market for a "
@@ -193,6 +196,7 @@ class TcoResult(BaseModel):
         description="Utilisation at which owning pays back within the horizon, when the rent is billed by the hours used; else None."
     )
     keep_or_rent: KeepOrRent | None = Field(None, description="For GPUs already owned: running cost against each tier's rent.")
+    ratio_check: RatioCheck | None = Field(None, description="A quoted 'cloud costs N× owning', checked per tier.")
 
 
 def _check_request(r: TcoRequest) -> None:
@@ -225,6 +229,8 @@ def _check_request(r: TcoRequest) -> None:
         if value is not None:
             check_range(value, en, zh, minimum=low, maximum=high, exclusive_minimum=exclusive, code=f"invalid_{field}")
     check_exchange_rate(r.usd_to_cny)
+    if r.claimed_cloud_ratio is not None:
+        check_range(r.claimed_cloud_ratio, "Claimed cost ratio", "声称的成本倍数", minimum=1.01, maximum=100, code="invalid_claimed_ratio")
     if r.claimed_payback_months is not None:
         # a floor, not "> 0": a denormal claim overflows the utilisation it needs to inf; under 3 days it is a typo
         check_range(r.claimed_payback_months, "Claimed payback (months)", "声称的回本月数", minimum=MIN_CLAIMED_MONTHS, maximum=600,
@@ -502,6 +508,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
             None if inputs.cloud_billed_pct is not None else (n.capex / n.months + n.opex) / (n.gpus * HOURS_PER_MONTH * n.cloud_rate) * 100
         ),
         keep_or_rent=keep_or_rent(n, inputs.utilisation_pct, tiers) if request.owned else None,
+        ratio_check=ratio_check(request.claimed_cloud_ratio, tiers, n.own_monthly, n.gpus),
     )  # fmt: skip
 
 

@@ -60,6 +60,32 @@ class ClaimCheck(BaseModel):
 
 
 
+class TierRatio(BaseModel):
+    tier: str
+    tier_name: Text
+    ratio: float = Field(description="Rent of the GPU-hours used at this tier ÷ owning's monthly cost (purchase amortised).")
+    utilisation_for_claim_pct: float | None = Field(description="Use at which this tier reaches the claimed ratio (None: billed every hour, use does not move it).")
+
+
+class RatioCheck(BaseModel):
+    """A quoted "cloud costs N× owning", checked against each tier at the utilisation used."""
+
+    claimed_ratio: float
+    holds_at_your_use: bool = Field(description="Some tier's rent is at least the claimed multiple of owning's cost (−10%).")
+    tiers: list[TierRatio]
+
+
+def ratio_check(claimed: float | None, rows: list[TierPayback], own_monthly: float, gpus: int) -> RatioCheck | None:
+    """Renting the hours used at each tier over owning's amortised monthly cost, against a claimed multiple; for a
+    tier billed by the hour, the use at which it would reach the claim: claim × own ÷ (GPUs × 730 h × rate)."""
+    if claimed is None or not rows or own_monthly <= 0:
+        return None
+    tiers = [TierRatio(tier=row.tier, tier_name=row.tier_name, ratio=row.monthly_rent_avoided / own_monthly,
+                       utilisation_for_claim_pct=None if row.billed_every_hour else claimed * own_monthly / (gpus * HOURS_PER_MONTH * row.price_per_gpu_hour) * 100)
+             for row in rows]  # fmt: skip
+    return RatioCheck(claimed_ratio=claimed, holds_at_your_use=any(t.ratio * CLAIM_SLACK >= claimed for t in tiers), tiers=tiers)
+
+
 def _payback(capex: float, opex: float, rent: float) -> float | None:
     return capex / (rent - opex) if rent > opex else None
 

@@ -117,6 +117,7 @@ def tco(turn: Turn) -> str:
     if token_price.applies(turn):  # "每百万token成本多少" on one card: served at full load and priced per rental tier
         return token_price.answer(turn, _gpu(turn), _currency(turn))
     running = _running_costs(turn)  # before anything reads the purchase or the rent: those amounts are not them
+    ratio = _ratio_claim(turn)  # before the count is read: the "3" of "3x more expensive" is no number of GPUs
     s = turn.slots
     currency = _currency(turn)
     count = s.gpu_count or 8
@@ -169,6 +170,7 @@ def tco(turn: Turn) -> str:
             "server_price_each": True if server_price is not None and (purchase is None or purchase.per == "all" or servers == 1) else None,
             "lifetime_years": horizon_years,
             "claimed_payback_months": claimed_years * 12 if claimed_years else None,
+            "claimed_cloud_ratio": ratio,
             "today": dt.date.today().isoformat(),
             "region": s.region,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
@@ -217,7 +219,7 @@ def tco(turn: Turn) -> str:
         [turn.t("Own (amortised)", "自购（摊销）"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
         [turn.t("Rent (cloud)", "租用（云）"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
     ]
-    claim = payback.claim_check(turn, r)
+    claim = payback.claim_check(turn, r) + [line for line in [payback.ratio_verdict(turn, r)] if line]
     parts = [
         *filter(None, [_against_earlier(turn, outcome.args, r)]),
         *claim,
@@ -237,6 +239,18 @@ def tco(turn: Turn) -> str:
 
 
 RUNNING_FROM = ("server_price", "budget", "cloud_price")  # the roles the reader gives an amount it has no slot for
+
+
+def _ratio_claim(turn: Turn) -> float | None:
+    """A quoted "cloud costs N× owning"; a count of GPUs the reader took from its number is dropped."""
+    found = payback.claimed_ratio(turn.message)
+    if found is None:
+        return None
+    value, start = found
+    frame = turn.slots.frame
+    if any(v.start == start for v in frame.slots.get("gpu_count", [])):
+        turn.slots = Slots(Frame({slot: [v for v in values if not (slot == "gpu_count" and v.start == start)] for slot, values in frame.slots.items()}))
+    return value
 
 
 def _running_costs(turn: Turn) -> dict[str, tuple[SlotValue, str]]:

@@ -10,6 +10,7 @@ from advisor.nlu.frame import SlotValue
 from advisor.offline.turn import Turn
 from advisor.offline.answers.wording import Wording
 from knowledge.answer_text import phrase, word_positions
+from tools.quantities import parse_number
 
 WORDING = Wording("costs_text.yaml")
 
@@ -169,3 +170,52 @@ def tier_summary(turn: Turn, r: dict) -> str:
                         months=months(row["payback_months"])) + (WORDING.say(turn, "tier_summary.every_hour") if row.get("billed_every_hour") else "")
             for row in rows]  # fmt: skip
     return WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
+
+
+def claimed_ratio(message: str) -> tuple[float, int] | None:
+    """A quoted multiple of owning's cost ("cloud is 3x more expensive", "比自建贵两三倍") and where its number
+    starts, or None. The words are data (costs_text.yaml ``ratio_claim``)."""
+    words = WORDING.entry("ratio_claim")
+    text = message.casefold()
+    if not any(word in text for word in words["dearer"]):
+        return None
+    digits = set(words["number_chars"])
+    for kind, times in words["times"].items():
+        for word in times:
+            at = text.find(word)
+            while at > 0:
+                following = text[at + len(word) : at + len(word) + words["after_chars"] + max(map(len, words["dearer"]))].lstrip()
+                start = at
+                while start > 0 and text[start - 1] in digits:
+                    start -= 1
+                if start < at and (kind == "chinese" or any(following.startswith(d) for d in words["dearer"])):
+                    value = parse_number(text[start:at])
+                    if value is not None and value > 1:
+                        return value, start
+                at = text.find(word, at + 1)
+    return None
+
+
+def ratio_verdict(turn: Turn, r: dict) -> str:
+    """The quoted multiple, checked: the tier it holds against at the use stated, the use it needs, or why not."""
+    check = r.get("ratio_check")
+    if not check:
+        return ""
+    cur, own = r["currency"], r["own_monthly_cost"]
+    rows = {row["tier"]: row for row in r.get("tier_paybacks") or []}
+    tiers = sorted(check["tiers"], key=lambda t: t["ratio"], reverse=True)
+    dearest, cheapest = tiers[0], tiers[-1]
+    use = next((a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct"), 0)
+    values = {"claimed": number(check["claimed_ratio"]), "utilisation": number(use), "own": money(own, cur), "years": number(r["horizon_months"] / 12)}
+
+    def of(tier: dict) -> dict:
+        return {"tier": turn.text(tier["tier_name"]), "ratio": number(tier["ratio"], 1), "rent": money(rows[tier["tier"]]["monthly_rent_avoided"], cur)}
+
+    if check["holds_at_your_use"]:
+        return WORDING.say(turn, "ratio.holds", **values, **of(dearest), cheap_tier=turn.text(cheapest["tier_name"]), cheap_ratio=number(cheapest["ratio"], 1))
+    reachable = [t for t in tiers if t["utilisation_for_claim_pct"] is not None and t["utilisation_for_claim_pct"] <= 100]
+    if reachable:
+        best = min(reachable, key=lambda t: t["utilisation_for_claim_pct"])
+        return WORDING.say(turn, "ratio.holds_only", **values, **of(best), need=number(best["utilisation_for_claim_pct"]))
+    return WORDING.say(turn, "ratio.does_not_hold", **values, **of(dearest), cheap_tier=turn.text(cheapest["tier_name"]),
+                       cheap_ratio=number(cheapest["ratio"], 1))  # fmt: skip
