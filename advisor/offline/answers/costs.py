@@ -242,14 +242,20 @@ RUNNING_FROM = ("server_price", "budget", "cloud_price")  # the roles the reader
 
 
 def _ratio_claim(turn: Turn) -> float | None:
-    """A quoted "cloud costs N× owning"; a count of GPUs the reader took from its number is dropped."""
-    found = payback.claimed_ratio(turn.message)
+    """A quoted "cloud costs N× owning" in this message or earlier in the thread (a follow-up re-checks it); a count
+    of GPUs the reader took from its number ("3x") is dropped."""
+    thread = [turn.message, *reversed(turn.reading.task_messages[:-1])] if turn.ask.opened_earlier else [turn.message]
+    found = next((claim for text in thread if (claim := payback.claimed_ratio(text))), None)
     if found is None:
         return None
-    value, start = found
+    value, start, written = found
+
+    def from_claim(v: SlotValue) -> bool:
+        return v.start == start if v.start >= 0 else v.surface.strip().casefold() == written.strip()
+
     frame = turn.slots.frame
-    if any(v.start == start for v in frame.slots.get("gpu_count", [])):
-        turn.slots = Slots(Frame({slot: [v for v in values if not (slot == "gpu_count" and v.start == start)] for slot, values in frame.slots.items()}))
+    if any(from_claim(v) for v in frame.slots.get("gpu_count", [])):
+        turn.slots = Slots(Frame({slot: [v for v in values if not (slot == "gpu_count" and from_claim(v))] for slot, values in frame.slots.items()}))
     return value
 
 

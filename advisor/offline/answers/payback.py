@@ -172,9 +172,9 @@ def tier_summary(turn: Turn, r: dict) -> str:
     return WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
 
 
-def claimed_ratio(message: str) -> tuple[float, int] | None:
-    """A quoted multiple of owning's cost ("cloud is 3x more expensive", "比自建贵两三倍") and where its number
-    starts, or None. The words are data (costs_text.yaml ``ratio_claim``)."""
+def claimed_ratio(message: str) -> tuple[float, int, str] | None:
+    """A quoted multiple of owning's cost ("cloud is 3x more expensive", "比自建贵两三倍"), where its number
+    starts and the number with its times word as written, or None. The words are data (costs_text.yaml ``ratio_claim``)."""
     words = WORDING.entry("ratio_claim")
     text = message.casefold()
     if not any(word in text for word in words["dearer"]):
@@ -191,7 +191,7 @@ def claimed_ratio(message: str) -> tuple[float, int] | None:
                 if start < at and (kind == "chinese" or any(following.startswith(d) for d in words["dearer"])):
                     value = parse_number(text[start:at])
                     if value is not None and value > 1:
-                        return value, start
+                        return value, start, text[start : at + len(word)]
                 at = text.find(word, at + 1)
     return None
 
