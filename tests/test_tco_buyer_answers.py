@@ -163,3 +163,13 @@ def test_a_quoted_multiple_gets_a_verdict_and_its_number_is_no_gpu_count(offline
     zh = offline_advisor.answer("听说租卡比自己买贵两三倍，8卡H100是这样吗？", [])
     assert next(iter(calls(zh, "compute_tco"))).args["claimed_cloud_ratio"] == 3
     assert zh.summary.startswith("**“云比自建贵 3 倍”")
+
+
+def test_the_electricity_line_needs_no_rental_price(offline_advisor):
+    unpriced = next(g for g in CATALOG.gpus if g.cloud_price is None and g.purchase_price is not None and g.tdp_w
+                    and not BOOK.clouds.for_gpu(g.id) and g.memory_gb >= 80)
+    first = f"buy one 8x {unpriced.name} server or rent, payback?"
+    en = ask(offline_advisor, "and the power bill?", first)
+    assert en.summary.startswith("**Electricity: $")
+    zh = ask(offline_advisor, "电费多少？", f"买一台8卡{unpriced.name}和租比，多久回本？")
+    assert zh.summary.startswith("**电费：每月 ¥")

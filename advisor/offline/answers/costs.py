@@ -188,6 +188,9 @@ def tco(turn: Turn) -> str:
             "currency": currency,
         },
     )
+    missing_rent = not outcome.ok and "cloud_price_per_gpu_hour" in ((outcome.error or {}).get("suggestions") or [])
+    if missing_rent and payback.asked_for_line(turn):  # "电费呢?" needs no rent: that line is answered all the same
+        outcome = turn.call("compute_tco", {**outcome.args, "rent_needed": False})
     if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
         stated = next((s.frame.surface(slot) for slot in ("server_price", "budget") if slot in s.unusable), "")
         if stated:  # "£9k each": said, in a currency with no rate
