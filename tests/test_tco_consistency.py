@@ -51,7 +51,8 @@ def ask(advisor, message, *earlier):
 
 
 def tco_result(response):
-    (call,) = [c for c in response.tool_calls if c.name == "compute_tco" and c.result]
+    # the comparison answered; a follow-up then re-runs the one before it, to say what changed
+    call = next(c for c in response.tool_calls if c.name == "compute_tco" and c.result)
     return call.result
 
 

@@ -9,7 +9,8 @@ from advisor.markdown import money, number
 
 
 def tco_call(response):
-    (call,) = [c for c in response.tool_calls if c.name == "compute_tco"]
+    # the comparison answered; a follow-up then re-runs the one before it, to say what changed
+    call = next(c for c in response.tool_calls if c.name == "compute_tco")
     return call
 
 

@@ -85,7 +85,7 @@ TASK_ANSWERS: dict[str, TaskHandler] = {
         lambda turn: sizing.memory(turn) if model_of(turn) else (runnable.answer(turn) or sizing.memory(turn)), weighs_precision=False
     ),
     "specs": capability.first(specs.answer),  # "does the L40S do FP8?": the verdict, not the whole sheet
-    "serving_speed": serving.answer,
+    "serving_speed": costs.per_token_first(serving.answer),  # a cost per million tokens read as a speed question: the cost leads
     "training_time": costs.training_time,
     "tco": costs.tco,
     "troubleshoot": serving.squeeze_first(trouble.answer),  # a serving slowdown leads with the KV cache left after the weights

@@ -43,7 +43,7 @@ from tools.cost.money import (
 from tools.cost.rental_market import buyer_tier
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
-from tools.cost.tco_tiers import ClaimCheck, StalePrice, TierPayback, claim_check, stale_prices, tier_paybacks
+from tools.cost.tco_tiers import ClaimCheck, RatioCheck, StalePrice, TierPayback, claim_check, ratio_check, stale_prices, tier_paybacks
 from tools.recommend.configs import sold_as
 
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
@@ -72,6 +72,10 @@ class TcoRequest(BaseModel):
     pue: float | None = Field(None, description="Facility PUE, 1.0–3.0 (default 1.3).")
     electricity_price: float | None = Field(None, description="Electricity per kWh in `currency` (default $0.10 or ¥0.63).")
     colo_price_per_kw_month: float | None = Field(None, description="Colocation/facility price per kW-month in `currency` (default $180).")
+    colo_per_month: float | None = Field(
+        None, description="Colocation billed per month for all the servers (per rack or for the space), in `currency`: spread over "
+        "their maximum kW. Give this or colo_price_per_kw_month."
+    )
     colo_includes_power: bool = Field(False, description="True when the colocation price already includes electricity.")
     maintenance_pct_per_year: float | None = Field(None, description="Support and maintenance, % of capex per year (default 8).")
     staff_cost_per_month: float | None = Field(None, description="Operations staff cost per month in `currency` (default 0).")
@@ -92,12 +96,31 @@ class TcoRequest(BaseModel):
     claimed_payback_months: float | None = Field(
         None, description="A payback someone quoted ('pays back in 8 months'), to check against each cloud tier; never the service life."
     )
-    rent_tier: Literal["auto"] | None = Field(
+    claimed_cloud_ratio: float | None = Field(
+        None, description="A quoted multiple ('cloud is 3x more expensive than owning'), checked against each tier's rent for the hours used."
+    )
+    rent_tier: Literal["auto", "hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "china"] | None = Field(
         None, description="'auto': with no rent given, price it at the tier a buyer of this size would use (the China market for a "
-        "China buyer, a specialist cloud for 64 GPUs or more) instead of the catalog's on-demand price, which stays the upper bound."
+        "China buyer, a specialist cloud for 64 GPUs or more) instead of the catalog's on-demand price, which stays the upper bound. "
+        "A tier name prices the rent at that tier when it has a figure for the GPU (a 3-year reservation: 'hyperscaler_3yr')."
+    )
+    owned: bool = Field(
+        False, description="The GPUs are already owned: the purchase is sunk and not a cost; keeping them is compared on running cost "
+        "(power, colocation, maintenance, staff) against renting the same GPU-hours at each tier."
+    )
+    rent_needed: bool = Field(
+        True, description="False when only owning's cost is wanted (a cost per GPU-hour of owning): a card with no rental price is then no error."
     )
     region: Literal["cn", "global"] | None = Field(None, description="'cn' adds the China cloud tier to a USD answer (CNY answers always have it).")
     today: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Today's date, YYYY-MM-DD: prices older than 6 months are flagged.")
+
+
+class KeepTier(BaseModel):
+    tier: str
+    tier_name: Text
+    price_per_gpu_hour: float
+    monthly_rent: float = Field(description="The same GPU-hours used per month, rented at this tier.")
+    keeping_saves: float = Field(description="monthly_rent − running cost: positive means keeping the owned GPUs is cheaper.")
 
 
 class Assumption(BaseModel):
@@ -112,6 +135,16 @@ class MonthPoint(BaseModel):
     month: int
     own_cumulative: float = Field(description="Capex plus owned opex paid so far (cash; resale not credited).")
     cloud_cumulative: float
+
+
+class KeepOrRent(BaseModel):
+    """Owned GPUs: keep running them or hand them back and rent, per cloud tier (the purchase is sunk)."""
+
+    running_cost_per_month: float = Field(description="Power, colocation, maintenance and staff a month: what keeping them costs.")
+    running_cost_per_used_gpu_hour: float
+    resale_now: float = Field(description="What selling them would fetch, at the resale share of the purchase: the only capital still in play.")
+    tiers: list[KeepTier]
+    keep: bool = Field(description="Keeping costs less than renting at the cheapest tier with a price.")
 
 
 class TcoResult(BaseModel):
@@ -162,6 +195,8 @@ class TcoResult(BaseModel):
     utilisation_to_pay_back_in_horizon_pct: float | None = Field(
         description="Utilisation at which owning pays back within the horizon, when the rent is billed by the hours used; else None."
     )
+    keep_or_rent: KeepOrRent | None = Field(None, description="For GPUs already owned: running cost against each tier's rent.")
+    ratio_check: RatioCheck | None = Field(None, description="A quoted 'cloud costs N× owning', checked per tier.")
 
 
 def _check_request(r: TcoRequest) -> None:
@@ -178,6 +213,7 @@ def _check_request(r: TcoRequest) -> None:
         ("pue", "PUE", "PUE", 1, 3, False),
         ("electricity_price", "Electricity price", "电价", 0, 100, False),
         ("colo_price_per_kw_month", "Colocation price per kW-month", "每 kW 每月托管费", 0, 1e5, False),
+        ("colo_per_month", "Colocation per month", "每月托管费", 0, 1e10, False),
         ("maintenance_pct_per_year", "Maintenance % per year", "每年维保比例", 0, 100, False),
         ("staff_cost_per_month", "Staff cost per month", "每月人力成本", 0, 1e9, False),
         # Floors rather than "> 0": a denormal utilisation or price underflows to 0 GPU-hours
@@ -193,6 +229,8 @@ def _check_request(r: TcoRequest) -> None:
         if value is not None:
             check_range(value, en, zh, minimum=low, maximum=high, exclusive_minimum=exclusive, code=f"invalid_{field}")
     check_exchange_rate(r.usd_to_cny)
+    if r.claimed_cloud_ratio is not None:
+        check_range(r.claimed_cloud_ratio, "Claimed cost ratio", "声称的成本倍数", minimum=1.01, maximum=100, code="invalid_claimed_ratio")
     if r.claimed_payback_months is not None:
         # a floor, not "> 0": a denormal claim overflows the utilisation it needs to inf; under 3 days it is a typo
         check_range(r.claimed_payback_months, "Claimed payback (months)", "声称的回本月数", minimum=MIN_CLAIMED_MONTHS, maximum=600,
@@ -216,7 +254,8 @@ def _check_request(r: TcoRequest) -> None:
         )
 
 
-DERIVED = "derived from your monthly bill"  # the source of figures worked out from the bill the user gave
+DERIVED = "derived from your monthly bill"
+DERIVED_COLO = "your colocation bill ÷ the servers' maximum kW"  # the source of figures worked out from the bill the user gave
 NEEDED = {  # what a missing default is, in words: field names are for programs, not people
     "server_price": ("the server price", "整机价格"),
     "server_max_kw": ("the server's maximum power (kW)", "单台服务器最大功率（kW）"),
@@ -312,12 +351,15 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         default_cloud = convert(tier_rate.price, tier_rate.currency, currency, rate)
         where = f"{tier_rate.source.title} {tier_rate.source.url}" if tier_rate.source else tier_rate.quoted_by
         cloud_source = f"{TIER_NAMES[tier_rate.tier][0]}: {tier_rate.offer}, {tier_rate.date}, {where}"
+    elif r.cloud_price_per_gpu_hour is None and not r.rent_needed and (gpu is None or gpu.cloud_price is None):
+        default_cloud, cloud_source = MIN_CLOUD_PRICE, "not needed: only owning's cost is asked"
     elif r.cloud_price_per_gpu_hour is None:
         g = _need_gpu("cloud_price_per_gpu_hour", gpu, gpu is not None and gpu.cloud_price is not None)
         default_cloud = price_in(g.cloud_price, currency, rate)
         cloud_source = f"catalog: {g.cloud_price.note or 'on-demand'}, {g.cloud_price.date}, {g.cloud_price.source}"
 
     utilisation = None if r.hours_per_month is None else min(100.0, r.hours_per_month / HOURS_PER_MONTH * 100)
+    kw_each = r.server_max_kw if r.server_max_kw is not None else default_kw
     electricity = defaults["electricity_price_cny" if currency == "CNY" else "electricity_price_usd"]
     inputs = TcoInputs(
         servers=r.servers,
@@ -330,7 +372,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         load_factor_pct=plain("load_factor_pct", r.load_factor_pct),
         pue=plain("pue", r.pue),
         electricity_price=from_data("electricity_price", r.electricity_price, electricity),
-        colo_price_per_kw_month=usd("colo_price_per_kw_month", r.colo_price_per_kw_month),
+        colo_price_per_kw_month=_colo(r, usd, take, kw_each),
         colo_includes_power=r.colo_includes_power,
         maintenance_pct_per_year=plain("maintenance_pct_per_year", r.maintenance_pct_per_year),
         staff_cost_per_month=usd("staff_cost_per_month", r.staff_cost_per_month),
@@ -345,6 +387,15 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE,
                                       links=defaults["usd_to_cny"].links))  # fmt: skip
     return inputs, assumptions
+
+
+def _colo(r: TcoRequest, usd, take, kw_each: float) -> float:  # noqa: ANN001 (the resolver's own helpers)
+    """Colocation per kW-month: as given, from a monthly bill spread over the servers' maximum kW, or the default."""
+    if r.colo_per_month is None:
+        return usd("colo_price_per_kw_month", r.colo_price_per_kw_month)
+    take("colo_per_month", r.colo_per_month, r.colo_per_month, f"{r.currency}/month", "given")
+    per_kw = r.colo_per_month / (r.servers * kw_each)
+    return take("colo_price_per_kw_month", None, per_kw, f"{r.currency}/kW-month", DERIVED_COLO)
 
 
 def _power_reminder(inputs: TcoInputs, gpu: GPU | None) -> Text:
@@ -423,7 +474,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     rates = prices.clouds.for_gpu(gpu.id) if prices is not None and gpu is not None else []
     china = currency == "CNY" or request.region == "cn"
     rent_given = request.cloud_price_per_gpu_hour is not None or request.cloud_monthly_bill is not None
-    tier = buyer_tier(request.servers * request.gpus_per_server, china, {r.tier for r in rates}) if request.rent_tier and not rent_given else None
+    tier = _rent_tier(request, china, {r.tier for r in rates}) if request.rent_tier and not rent_given else None
     tier_rate = next((r for r in rates if r.tier == tier), None)
     inputs, assumptions = _resolve(request, gpu, currency, defaults, tier_rate)
     n = evaluate(inputs)
@@ -456,6 +507,30 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         utilisation_to_pay_back_in_horizon_pct=(
             None if inputs.cloud_billed_pct is not None else (n.capex / n.months + n.opex) / (n.gpus * HOURS_PER_MONTH * n.cloud_rate) * 100
         ),
+        keep_or_rent=keep_or_rent(n, inputs.utilisation_pct, tiers) if request.owned else None,
+        ratio_check=ratio_check(request.claimed_cloud_ratio, tiers, n.own_monthly, n.gpus),
+    )  # fmt: skip
+
+
+def _rent_tier(request: TcoRequest, china: bool, tiers: set[str]) -> str | None:
+    """The tier the rent is priced at when none was given: the one named, else the one a buyer of this size uses."""
+    if request.rent_tier == "auto":
+        return buyer_tier(request.servers * request.gpus_per_server, china, tiers)
+    return request.rent_tier if request.rent_tier in tiers else None
+
+
+def keep_or_rent(n: TcoNumbers, utilisation_pct: float, tiers: list[TierPayback]) -> KeepOrRent:
+    """GPUs already owned: what they were bought for is spent either way, so keeping them is weighed on the
+    running cost alone against the rent of the same GPU-hours, tier by tier."""
+    rows = [KeepTier(tier=t.tier, tier_name=t.tier_name, price_per_gpu_hour=t.price_per_gpu_hour, monthly_rent=t.monthly_rent_avoided,
+                     keeping_saves=t.monthly_rent_avoided - n.opex) for t in tiers]  # fmt: skip
+    if not rows:  # no tier prices the card: the rent this comparison used (the user's or the catalog's)
+        rows = [KeepTier(tier="compared", tier_name=Text(en="The rent compared", zh="对比所用租金"), price_per_gpu_hour=n.cloud_rate,
+                         monthly_rent=n.cloud_monthly, keeping_saves=n.cloud_monthly - n.opex)]  # fmt: skip
+    cheapest = min(rows, key=lambda row: row.monthly_rent)
+    return KeepOrRent(
+        running_cost_per_month=n.opex, running_cost_per_used_gpu_hour=n.opex / n.gpu_hours if n.gpu_hours else 0.0,
+        resale_now=n.residual, tiers=rows, keep=cheapest.keeping_saves > 0,
     )  # fmt: skip
 
 

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Callable
 
 from advisor.language import default_currency
 from advisor.markdown import money, number, table, token_count
 from advisor.name_matcher import normalize_text
-from advisor.nlu.frame import Money, SlotValue
+from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from advisor.offline.answers import compare, payback, price_dates, rent_prices, rentals, training_speed
+from advisor.offline.answers import compare, followup, payback, price_dates, rent_prices, rentals, token_price, training_speed
 from advisor.offline.answers.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.answers.wording import Wording
-from advisor.offline.slots import CALCULATED_CURRENCIES
+from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
 from advisor.offline.turn import Turn
-from knowledge.answer_text import phrase
+from knowledge.answer_text import phrase, word_positions
 from knowledge.bilingual import Text
 from knowledge.catalog import variant_family
 from tools.cost.mfu import DEFAULT_GOODPUT, GOODPUT_SOURCE
@@ -102,9 +103,10 @@ def _cost_of_a_run(turn: Turn) -> bool:
 
 
 def tco(turn: Turn) -> str:
-    if rentals.applies(turn):
+    owns_cards = _owned(turn, turn.slots.server_price)  # "we already have 16 A100s": keep or rent, not the rental market
+    if not owns_cards and rentals.applies(turn):
         return rentals.answer(turn)
-    if rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
+    if not owns_cards and rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
         return rent_prices.answer(turn)
     if _cost_of_a_run(turn):
         return training_time(turn)
@@ -112,6 +114,10 @@ def tco(turn: Turn) -> str:
         compared = compare.route(turn)
         if compared is not None:
             return compared
+    if token_price.applies(turn):  # "每百万token成本多少" on one card: served at full load and priced per rental tier
+        return token_price.answer(turn, _gpu(turn), _currency(turn))
+    running = _running_costs(turn)  # before anything reads the purchase or the rent: those amounts are not them
+    ratio = _ratio_claim(turn)  # before the count is read: the "3" of "3x more expensive" is no number of GPUs
     s = turn.slots
     currency = _currency(turn)
     count = s.gpu_count or 8
@@ -141,12 +147,22 @@ def tco(turn: Turn) -> str:
                      if bounds else phrase("tco.yours.horizon", years=number(horizon_years)))  # fmt: skip
     rent, rent_words = _rent(rent_said, currency, count)
     yours += rent_words
+    running_args, running_words = _running_args(running, currency)
+    yours += running_words
+    if s.utilisation is not None:  # every figure the user gave is echoed where the verdict is read, not only in the inputs
+        yours.append(WORDING.text("yours.utilisation", utilisation=number(s.utilisation * 100)))
+    if s.power_price is not None and _in(s.power_price, currency) is not None:
+        yours.append(WORDING.text("yours.electricity", amount=money(_in(s.power_price, currency), currency)))
+    if s.discount_pct is not None:
+        yours.append(WORDING.text("yours.discount", discount=number(s.discount_pct)))
     committed = _committed(turn)
     if committed:
         yours.append(phrase("tco.yours.committed"))
+    owned = _owned(turn, server_price)
     outcome = turn.call(
         "compute_tco",
         {
+            "owned": owned,
             "gpu": _gpu(turn),
             "gpus_per_server": per_server,
             "servers": servers,
@@ -154,20 +170,27 @@ def tco(turn: Turn) -> str:
             "server_price_each": True if server_price is not None and (purchase is None or purchase.per == "all" or servers == 1) else None,
             "lifetime_years": horizon_years,
             "claimed_payback_months": claimed_years * 12 if claimed_years else None,
+            "claimed_cloud_ratio": ratio,
             "today": dt.date.today().isoformat(),
             "region": s.region,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             **rent,
             "cloud_committed": committed,
-            "rent_tier": "auto",  # with no rent given: the tier a buyer of this size rents at; on-demand stays the upper bound
+            # with no rent given: a reservation at the hyperscaler's committed rate for its term, else the tier a buyer of
+            # this size rents at; on-demand stays the upper bound
+            "rent_tier": _committed_tier(horizon_years, _china(turn, currency)) if committed else "auto",
             "cloud_discount_pct": s.discount_pct,
             # a price the user stated is the purchase as quoted: nothing is added on top of it
             "network_overhead_pct": 0 if server_price is not None else None,
             "lifetime_bounds_years": bounds,
             "electricity_price": _in(s.power_price, currency),
+            **running_args,
             "currency": currency,
         },
     )
+    missing_rent = not outcome.ok and "cloud_price_per_gpu_hour" in ((outcome.error or {}).get("suggestions") or [])
+    if missing_rent and payback.asked_for_line(turn):  # "电费呢?" needs no rent: that line is answered all the same
+        outcome = turn.call("compute_tco", {**outcome.args, "rent_needed": False})
     if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
         stated = next((s.frame.surface(slot) for slot in ("server_price", "budget") if slot in s.unusable), "")
         if stated:  # "£9k each": said, in a currency with no rate
@@ -187,6 +210,8 @@ def tco(turn: Turn) -> str:
     asked_line = payback.asked_for_line(turn)
     if asked_line:  # "电费多少?", "and the maintenance?" after the comparison: that line, not the whole table again
         return payback.line(turn, r, asked_line, _inputs)
+    if owned:
+        return _keep_or_rent(turn, r)
     cur = r["currency"]
     years = r["horizon_months"] / 12
     verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r)) + turn.t(" ", "") + turn.text(_totals(r))
@@ -197,10 +222,12 @@ def tco(turn: Turn) -> str:
         [turn.t("Own (amortised)", "自购（摊销）"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
         [turn.t("Rent (cloud)", "租用（云）"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
     ]
-    claim = payback.claim_check(turn, r)
+    claim = payback.claim_check(turn, r) + [line for line in [payback.ratio_verdict(turn, r)] if line]
     parts = [
+        *filter(None, [_against_earlier(turn, outcome.args, r)]),
         *claim,
         verdict,
+        *filter(None, [payback.tier_summary(turn, r)]),
         said,
         table([turn.t("Path", "方案"), turn.t("Per month", "每月"), turn.t(f"Total over {number(years)} y", f"{number(years)} 年合计")], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
@@ -212,6 +239,168 @@ def tco(turn: Turn) -> str:
     parts.append(_inputs(turn, r["assumptions"], r["currency"]))
     turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
     return "\n\n".join(parts)
+
+
+RUNNING_FROM = ("server_price", "budget", "cloud_price")  # the roles the reader gives an amount it has no slot for
+
+
+def _ratio_claim(turn: Turn) -> float | None:
+    """A quoted "cloud costs N× owning" in this message or earlier in the thread (a follow-up re-checks it); a count
+    of GPUs the reader took from its number ("3x") is dropped."""
+    thread = [turn.message, *reversed(turn.reading.task_messages[:-1])] if turn.ask.opened_earlier else [turn.message]
+    found = next((claim for text in thread if (claim := payback.claimed_ratio(text))), None)
+    if found is None:
+        return None
+    value, start, written = found
+
+    def from_claim(v: SlotValue) -> bool:
+        return v.start == start if v.start >= 0 else v.surface.strip().casefold() == written.strip()
+
+    frame = turn.slots.frame
+    if any(from_claim(v) for v in frame.slots.get("gpu_count", [])):
+        turn.slots = Slots(Frame({slot: [v for v in values if not (slot == "gpu_count" and from_claim(v))] for slot, values in frame.slots.items()}))
+    return value
+
+
+def _running_costs(turn: Turn) -> dict[str, tuple[SlotValue, str]]:
+    """Colocation and staff amounts the reader took for a purchase, a budget or a rent, found by the words of their
+    clause ("colo $200 per kW-month", "运维人员每月2万元"): taken out of those slots (``turn.slots`` is rebuilt
+    without them) and returned by role ('colocation', 'staff') with the words said around them."""
+    words = WORDING.entry("running_costs")
+    found: dict[str, tuple[SlotValue, str]] = {}
+    frame = turn.slots.frame
+    for slot in RUNNING_FROM:
+        for value in frame.slots.get(slot, []):
+            if not isinstance(value.value, Money):
+                continue
+            end = value.start + len(value.surface)
+            after = turn.message[end : end + words["after_chars"]] if value.start >= 0 else ""
+            clause = f"{value.lead} {value.surface}".casefold()  # what it is the price of is said before it, its unit may follow
+            role = next((role for role in ("colocation", "staff") if role not in found and any(w in clause for w in words[role]["words"])), None)
+            if role:
+                found[role] = (value, f"{clause} {after.casefold()}")
+    if found:
+        taken = {id(value) for value, _ in found.values()}
+        turn.slots = Slots(Frame({slot: [v for v in values if id(v) not in taken] for slot, values in frame.slots.items()}))
+    return found
+
+
+def _running_args(found: dict[str, tuple[SlotValue, str]], currency: str) -> tuple[dict, list[Text]]:
+    """The running costs stated, as the comparison's inputs, and the words that echo them."""
+    args: dict = {}
+    words: list[Text] = []
+    if "colocation" in found:
+        value, said = found["colocation"]
+        amount = _in(value.value, currency)
+        if any(word.replace(" ", "") in said.replace(" ", "") for word in WORDING.entry("running_costs.per_kw")):
+            args["colo_price_per_kw_month"] = amount
+            words.append(WORDING.text("yours.colo_per_kw", amount=money(amount, currency)))
+        else:  # a bill per rack or for the whole space
+            args["colo_per_month"] = amount
+            words.append(WORDING.text("yours.colo_bill", amount=money(amount, currency)))
+    if "staff" in found:
+        value, _ = found["staff"]
+        amount = _in(value.value, currency)
+        if value.value.per == "month":
+            args["staff_cost_per_month"] = amount
+            words.append(WORDING.text("yours.staff", amount=money(amount, currency)))
+        else:  # a salary said once or per year is a year's pay
+            args["staff_cost_per_month"] = amount / 12
+            words.append(WORDING.text("yours.staff_yearly", amount=money(amount, currency), monthly=money(amount / 12, currency)))
+    return args, words
+
+
+def _owned(turn: Turn, server_price: float | None) -> bool:
+    """The cards are already there ("we already own 16 A100s", "公司已经有16张A100"): no purchase is weighed, unless
+    a price to buy was stated too (then the question is a purchase)."""
+    text = turn.message.casefold()
+    return server_price is None and any(word in text for word in WORDING.entry("owned.words"))
+
+
+def _keep_or_rent(turn: Turn, r: dict) -> str:
+    """Owned GPUs: running cost against the rent of the same hours at each tier, the purchase left out as sunk,
+    with replacing them by new servers as the third option."""
+    k, cur = r["keep_or_rent"], r["currency"]
+    use = _assumed(r, "utilisation_pct")
+    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    running = k["running_cost_per_month"]
+    cheapest = min(k["tiers"], key=lambda row: row["monthly_rent"])
+    values = {"what": what, "running": money(running, cur), "cheapest": money(cheapest["monthly_rent"], cur), "tier": turn.text(cheapest["tier_name"]),
+              "rate": money(cheapest["price_per_gpu_hour"], cur), "utilisation": number(use), "saves": money(abs(cheapest["keeping_saves"]), cur)}  # fmt: skip
+    lead = WORDING.say(turn, "owned.keep" if k["keep"] else "owned.rent", **values)
+    resale_pct = _assumed(r, "residual_value_pct")
+    sunk = WORDING.say(turn, "owned.sunk", resale=money(k["resale_now"], cur), resale_pct=number(resale_pct), utilisation=number(use),
+                       per_hour=money(k["running_cost_per_used_gpu_hour"], cur))  # fmt: skip
+    full_rent = cheapest["price_per_gpu_hour"] * r["total_gpus"] * HOURS_PER_MONTH
+    break_even = running / full_rent * 100 if full_rent else math.inf
+    flip = (WORDING.say(turn, "owned.flip", running=money(running, cur), tier=turn.text(cheapest["tier_name"]), use=number(break_even))
+            if break_even <= 100 else WORDING.say(turn, "owned.flip_never", tier=turn.text(cheapest["tier_name"])))  # fmt: skip
+
+    def against(amount: float) -> str:
+        return WORDING.say(turn, "owned.table.more" if amount > 0 else "owned.table.less", amount=money(abs(amount), cur))
+
+    rows = [[WORDING.say(turn, "owned.table.keep"), money(running, cur), "—"]]
+    rows += [[WORDING.say(turn, "owned.table.rent", tier=turn.text(row["tier_name"]), rate=money(row["price_per_gpu_hour"], cur)),
+              money(row["monthly_rent"], cur), against(row["monthly_rent"] - running)] for row in k["tiers"]]  # fmt: skip
+    rows.append([WORDING.say(turn, "owned.table.replace", years=number(r["horizon_months"] / 12)), money(r["own_monthly_cost"], cur),
+                 against(r["own_monthly_cost"] - running)])  # fmt: skip
+    headers = [WORDING.say(turn, f"owned.table.{key}") for key in ("path", "monthly", "against")]
+    running_items = [i for i in r["items"] if i["key"] in payback.RUNNING_COSTS]
+    details = table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], turn.item_rows(running_items))
+    turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
+    return "\n\n".join([lead, sunk, flip, table(headers, rows), details, *payback.stale_note(turn, r), _inputs(turn, r["assumptions"], cur)])
+
+
+def _earlier_args(turn: Turn, args: dict) -> dict | None:
+    """The comparison as it stood before this follow-up: this one's inputs with the values the follow-up changed put
+    back. None when nothing it changed is an input of the comparison."""
+    before = Slots(turn.reading.before)
+    earlier = dict(args)
+    said_before = turn.ask.opened_earlier and any(word_positions("tco_billing", text) for text in turn.reading.task_messages[:-1])
+    if turn.ask.committed_billing and not said_before:  # "what if we go 3-year reserved?": the rent was on demand before
+        earlier.update(cloud_committed=False, rent_tier="auto")
+    for change in followup.changes(turn):
+        if change.slot == "utilisation":
+            earlier["utilisation_pct"] = before.utilisation * 100 if before.utilisation is not None else None
+        elif change.slot == "horizon":
+            earlier["lifetime_years"] = before.horizon_years
+            if turn.ask.committed_billing:
+                earlier["rent_tier"] = _committed_tier(before.horizon_years, _china(turn, args["currency"])) if said_before else "auto"
+        elif change.slot == "electricity_price":
+            earlier["electricity_price"] = _in(before.power_price, args["currency"])
+        elif change.slot == "discount":
+            earlier["cloud_discount_pct"] = before.discount_pct
+        elif change.slot == "gpu" and before.gpus:
+            earlier["gpu"] = before.gpus[0]
+    earlier = {key: value for key, value in earlier.items() if value is not None}
+    return earlier if earlier != {key: value for key, value in args.items() if value is not None} else None
+
+
+def _against_earlier(turn: Turn, args: dict, r: dict) -> str:
+    """A follow-up that changed an input ("and at 40%?", "3-year reserved?"): the new payback and verdict against the
+    ones before, first, so the reader need not compare two answers."""
+    if not turn.reading.follow_up:
+        return ""
+    earlier = _earlier_args(turn, args)
+    if earlier is None:
+        return ""
+    then = turn.call("compute_tco", earlier)
+    if not then.ok:
+        return ""
+    old = then.result
+
+    def months(value: float | None) -> str:
+        return number(value) if value is not None else WORDING.say(turn, "change.never")
+
+    verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
+    same = old["verdict"] == r["verdict"]
+    # "and at 40%?" against a lease billed every hour: the rent did not move, and the reader is told why
+    billed = WORDING.say(turn, "change.billed") if r["cloud_billing"] != "used_hours" and old["cloud_monthly_cost"] == r["cloud_monthly_cost"] else ""
+    return WORDING.say(turn, "change.lead", before=months(old["payback_months"]), now=months(r["payback_months"]),
+                       verdict=WORDING.say(turn, "change.same", verdict=verdict) if same else
+                       WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict),
+                       years=number(r["horizon_months"] / 12), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
+                       monthly_now=money(r["cloud_monthly_cost"], r["currency"])) + turn.t(" ", "") + billed  # fmt: skip
 
 
 def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: int, horizon_years: float | None) -> str:
@@ -237,6 +426,21 @@ def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: in
                                    fair=rent_prices.band(fair["low"], fair["high"], currency),
                                    ceiling_cost=money(top["cost_high"], currency) if top else "—")  # fmt: skip
     return WORDING.say(turn, "missing.server_price", gpu=name, example=examples["server"][currency]) + "\n\n" + bill
+
+
+THREE_YEAR_TERM = 3  # a reservation of three years or more is priced at the 3-year commitment rate
+
+
+def _committed_tier(horizon_years: float | None, china: bool) -> str:
+    """The committed tier a reservation is priced at: three years when the servers are kept that long, else one. A
+    China buyer's "包年" is a China lease, already billed for every hour: the China tier ("auto") prices it."""
+    if china:
+        return "auto"
+    return "hyperscaler_3yr" if (horizon_years or 0) >= THREE_YEAR_TERM else "hyperscaler_1yr"
+
+
+def _china(turn: Turn, currency: str) -> bool:
+    return currency == "CNY" or turn.slots.region == "cn"
 
 
 def _committed(turn: Turn) -> bool:
@@ -379,13 +583,13 @@ TCO_INPUTS = {
     "staff_cost_per_month": ("staff per month", "每月运维人力"), "utilisation_pct": ("utilisation", "利用率"),
     "hours_per_month": ("busy hours per month", "每月使用小时"), "cloud_price_per_gpu_hour": ("cloud price per GPU-hour", "云上每卡时价格"),
     "cloud_discount_pct": ("cloud discount", "云上折扣"), "usd_to_cny": ("exchange rate, CNY per USD", "汇率（人民币/美元）"),
-    "cloud_monthly_bill": ("cloud bill per month", "每月云上账单"),
+    "cloud_monthly_bill": ("cloud bill per month", "每月云上账单"), "colo_per_month": ("colocation bill per month", "每月托管费账单"),
     "server_price_is_total": ("stated price, read as all servers'", "所报价格，按全部服务器总价计"),
 }  # fmt: skip
 
 
 SET_BY_THE_ANSWER = {"network_overhead_pct"}  # set to 0 because a stated price is the whole purchase, and said so there
-MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour"}
+MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour", "colo_per_month"}
 
 
 def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
@@ -684,3 +888,15 @@ def _as_sold(turn: Turn, args: dict, needed: int) -> str:
         f" As sold, that is **{sold}**" + (f" ({servers} servers of {SERVER_GPUS})" if servers else "") + f": ≈ {took_en}.",
         f"按整机或整板采购为 **{sold} 张**" + (f"（{servers} 台 {SERVER_GPUS} 卡服务器）" if servers else "") + f"：约 {took_zh}。",
     )
+
+
+def per_token_first(answer: Callable[[Turn], str]) -> Callable[[Turn], str]:
+    """A serving question that asks what a token costs on one card: the cost per token answers it, the speed
+    behind it is in that answer; anything else goes to ``answer`` unchanged."""
+
+    def route(turn: Turn) -> str:
+        if token_price.applies(turn) and turn.model_reference() is not None:
+            return token_price.answer(turn, _gpu(turn), _currency(turn))
+        return answer(turn)
+
+    return route

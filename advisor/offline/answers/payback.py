@@ -8,7 +8,11 @@ from collections.abc import Callable
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import SlotValue
 from advisor.offline.turn import Turn
+from advisor.offline.answers.wording import Wording
 from knowledge.answer_text import phrase, word_positions
+from tools.quantities import parse_number
+
+WORDING = Wording("costs_text.yaml")
 
 ASK_REACH_CHARS = 12  # "how long until it pays back", "多长时间能回本": the question word sits right before
 CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
@@ -130,7 +134,10 @@ def tier_paybacks(turn: Turn, r: dict) -> list[str]:
         cells = [turn.text(row["tier_name"]), rate, _months(turn, row["payback_months"]), _months(turn, row["payback_months_full_use"])]
         if check:
             needed = row["utilisation_for_claim_pct"]
-            cells.append(f"{number(needed)}%" if needed is not None and needed <= 100 else turn.text(phrase("tco.tiers.unreachable")))
+            if row.get("billed_every_hour") and needed is not None:
+                cells.append(WORDING.say(turn, "tier_summary.any_use"))
+            else:
+                cells.append(f"{number(needed)}%" if needed is not None and needed <= 100 else turn.text(phrase("tco.tiers.unreachable")))
         body.append(cells)
         fields = {"tier": row["tier_name"], "offer": row["offer"], "date": row["date"], "title": row["source_title"] or "", "url": row["source_url"] or ""}
         sources.append(turn.text(phrase("tco.tiers.company_source" if row["company"] else "tco.tiers.source", **fields)))
@@ -145,3 +152,70 @@ def stale_note(turn: Turn, r: dict) -> list[str]:
         return []
     items = [turn.text(phrase("tco.stale.item", what=p["what"], date=p["date"], age=number(p["age_months"], 0))) for p in stale]
     return [turn.text(phrase("tco.stale.note", items=turn.t("; ", "；").join(items)))]
+
+
+def tier_summary(turn: Turn, r: dict) -> str:
+    """Payback against every tier in one sentence under the verdict, so the first screen shows what each way of
+    renting means for the purchase (the table with rates' dates and sources is below the fold)."""
+    rows = r.get("tier_paybacks") or []
+    if len(rows) < 2:
+        return ""
+    cur = r["currency"]
+    use = next((number(a["value"]) for a in r["assumptions"] if a["key"] == "utilisation_pct"), "—")
+
+    def months(value: float | None) -> str:
+        return WORDING.say(turn, "tier_summary.never") if value is None else WORDING.say(turn, "tier_summary.months", months=number(value))
+
+    said = [WORDING.say(turn, "tier_summary.row", tier=turn.text(row["tier_name"]), rate=money(row["price_per_gpu_hour"], cur),
+                        months=months(row["payback_months"])) + (WORDING.say(turn, "tier_summary.every_hour") if row.get("billed_every_hour") else "")
+            for row in rows]  # fmt: skip
+    return WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
+
+
+def claimed_ratio(message: str) -> tuple[float, int, str] | None:
+    """A quoted multiple of owning's cost ("cloud is 3x more expensive", "比自建贵两三倍"), where its number
+    starts and the number with its times word as written, or None. The words are data (costs_text.yaml ``ratio_claim``)."""
+    words = WORDING.entry("ratio_claim")
+    text = message.casefold()
+    if not any(word in text for word in words["dearer"]):
+        return None
+    digits = set(words["number_chars"])
+    for kind, times in words["times"].items():
+        for word in times:
+            at = text.find(word)
+            while at > 0:
+                following = text[at + len(word) : at + len(word) + words["after_chars"] + max(map(len, words["dearer"]))].lstrip()
+                start = at
+                while start > 0 and text[start - 1] in digits:
+                    start -= 1
+                if start < at and (kind == "chinese" or any(following.startswith(d) for d in words["dearer"])):
+                    value = parse_number(text[start:at])
+                    if value is not None and value > 1:
+                        return value, start, text[start : at + len(word)]
+                at = text.find(word, at + 1)
+    return None
+
+
+def ratio_verdict(turn: Turn, r: dict) -> str:
+    """The quoted multiple, checked: the tier it holds against at the use stated, the use it needs, or why not."""
+    check = r.get("ratio_check")
+    if not check:
+        return ""
+    cur, own = r["currency"], r["own_monthly_cost"]
+    rows = {row["tier"]: row for row in r.get("tier_paybacks") or []}
+    tiers = sorted(check["tiers"], key=lambda t: t["ratio"], reverse=True)
+    dearest, cheapest = tiers[0], tiers[-1]
+    use = next((a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct"), 0)
+    values = {"claimed": number(check["claimed_ratio"]), "utilisation": number(use), "own": money(own, cur), "years": number(r["horizon_months"] / 12)}
+
+    def of(tier: dict) -> dict:
+        return {"tier": turn.text(tier["tier_name"]), "ratio": number(tier["ratio"], 1), "rent": money(rows[tier["tier"]]["monthly_rent_avoided"], cur)}
+
+    if check["holds_at_your_use"]:
+        return WORDING.say(turn, "ratio.holds", **values, **of(dearest), cheap_tier=turn.text(cheapest["tier_name"]), cheap_ratio=number(cheapest["ratio"], 1))
+    reachable = [t for t in tiers if t["utilisation_for_claim_pct"] is not None and t["utilisation_for_claim_pct"] <= 100]
+    if reachable:
+        best = min(reachable, key=lambda t: t["utilisation_for_claim_pct"])
+        return WORDING.say(turn, "ratio.holds_only", **values, **of(best), need=number(best["utilisation_for_claim_pct"]))
+    return WORDING.say(turn, "ratio.does_not_hold", **values, **of(dearest), cheap_tier=turn.text(cheapest["tier_name"]),
+                       cheap_ratio=number(cheapest["ratio"], 1))  # fmt: skip
