@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from tools.troubleshoot.parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
-from tools.troubleshoot.rulebook import Action, Rule, RuleBook, RuleMatcher, YesNoQuestion
+from tools.troubleshoot.rulebook import Action, Lever, Rule, RuleBook, RuleMatcher, ThreadFact, YesNoQuestion
 from tools.troubleshoot.stated import StatedSetup
 
 MAX_INPUT_BYTES = 200 * 1024
@@ -118,6 +118,16 @@ class QuestionAnswer(BaseModel):
     procedure: list[Action] = Field(default_factory=list, description="Steps that settle it (the card-or-slot swap test).")
 
 
+class StatedFact(BaseModel):
+    """A fact the text states in words ("always the same node"), where it was said, and what it means."""
+
+    id: str
+    line: int = Field(description="1-based line of the first cue, as the user pasted it.")
+    meaning: Text
+    sets: dict[str, Value] = Field(default_factory=dict, description="Stated-setup fields it set (they re-rank the causes).")
+    pulls: list[Lever] = Field(default_factory=list, description="Levers it says were already pulled.")
+
+
 class Diagnosis(BaseModel):
     language: Literal["en", "zh"]
     findings: list[Finding] = Field(description="Ranked, most likely first; empty when nothing matched.")
@@ -141,6 +151,10 @@ class Diagnosis(BaseModel):
     readings: list[Text] = Field(
         default_factory=list, description="What a described symptom's figure measures (GPU-Util is time-active, not SM use)."
     )
+    facts: list[StatedFact] = Field(
+        default_factory=list, description="Facts stated in words (the same node, hours in, a timeout already raised), first line first."
+    )
+    tried: list[Lever] = Field(default_factory=list, description="Levers the text says were already pulled: never suggest them.")
 
 
 def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
@@ -149,7 +163,9 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     lines = text.split("\n")
     lowered = _Lowered(text.casefold())
     records = {name: _index(PARSERS[name].function(text)) for name in rules.parsers()}
-    setup = {**_stated_in_text(records.get("symptoms", {})), **(request.setup.values() if request.setup else {})}
+    facts = _facts_stated(rules.facts, lowered)
+    stated_facts = {field: value for fact in facts for field, value in fact.sets.items()}
+    setup = {**_stated_in_text(records.get("symptoms", {})), **stated_facts, **(request.setup.values() if request.setup else {})}
     asked = [question for question in rules.questions if _asks(question, lowered)]
     asked_ids = frozenset(question.id for question in asked)
     findings = [
@@ -170,6 +186,10 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     for finding in findings:  # report lines as numbered in what the user pasted
         for item in finding.evidence:
             item.line += dropped_lines
+    for fact in facts:
+        fact.line += dropped_lines
+    tried = list(dict.fromkeys(lever for fact in facts for lever in fact.pulls))
+    findings = [finding.model_copy(update={"actions": [a for a in finding.actions if a.lever not in tried]}) for finding in findings]
     analyzed_bytes = len(text.encode("utf-8", "replace"))
     truncated = analyzed_bytes < input_bytes
     return Diagnosis(
@@ -184,7 +204,24 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         measured=_measured(records.get("symptoms", {})),
         answers=[_answer(question, rules, findings) for question in asked],
         readings=readings,
+        facts=facts,
+        tried=tried,
     )
+
+
+def _facts_stated(facts: list[ThreadFact], lowered: str) -> list[StatedFact]:
+    """The thread facts the text states, each at the line of its first cue, first line first."""
+    ascii_text = lowered.isascii()
+    stated = []
+    for fact in facts:
+        positions = [
+            position for cue in fact.compiled_cues
+            if (cue.isascii() or not ascii_text) and (position := _find_keyword(lowered, cue)) >= 0
+        ]  # fmt: skip
+        if positions:
+            line = lowered.count("\n", 0, min(positions)) + 1
+            stated.append(StatedFact(id=fact.id, line=line, meaning=fact.meaning, sets=fact.setup_values(), pulls=fact.pulls))
+    return sorted(stated, key=lambda fact: fact.line)
 
 
 def _excluded(rule: Rule, lowered: str) -> bool:

@@ -53,6 +53,9 @@ def answer(turn: Turn) -> str:
     fresh = None if check else _new_in_thread(turn, findings)
     if fresh:  # the newest message's evidence re-ranks the thread: the cause it shows leads
         findings = [fresh, *(f for f in findings if f is not fresh)]
+    # A fact the newest message states in words ("always node 3", "only hours in") has re-ranked the causes already:
+    # what it means is said first, so a follow-up is not answered with the first answer again.
+    told = [] if check or fresh else _new_facts(turn, result)
     top = findings[0]
     findings = [f for f in findings if f is fresh or f["score"] >= RELEVANT_SHARE * top["score"]]
     if top["family"] == CHECKLIST_FAMILY:
@@ -65,11 +68,15 @@ def answer(turn: Turn) -> str:
     # The question asked is answered before anything else; a follow-up opens with what its new finding means.
     if fresh:
         lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"]))
+    elif told:
+        meaning = _say(turn, "facts_meaning_joiner").join(turn.text(fact["meaning"]) for fact in told)
+        cause = turn.text(top["causes"][lead_index]) if top["causes"] else ""
+        lead = _say(turn, "thread_new_fact", meaning=meaning, title=turn.text(top["title"]), cause=cause)
     else:
         lead = _lead(turn, top, check, stated, lead_index)
     verdict_led = fresh is None and check is None and _verdict(turn, top, stated) is not None  # its causes are all still unsaid
     parts = [*verdicts, lead]
-    tried = _already_tried(turn)
+    tried = _already_tried(turn, result.get("tried", []))
     if tried:  # what the user already did is acknowledged before any reading or step
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
@@ -125,6 +132,14 @@ def _new_in_thread(turn: Turn, findings: list[dict]) -> dict | None:
     return next(
         (f for f in findings if f.get("new_finding") and any(item["line"] <= newest_lines for item in f["evidence"])), None
     )
+
+
+def _new_facts(turn: Turn, diagnosis: dict) -> list[dict]:
+    """The facts stated in words in the newest message of a thread (the report is read newest first, so they sit in
+    its first lines); none for a first message, whose facts are part of the description."""
+    if turn.ask.thread_messages < 2:
+        return []
+    return [fact for fact in diagnosis.get("facts", []) if fact["line"] <= turn.ask.message_lines]
 
 
 def _whole(value: object) -> int | None:
@@ -329,11 +344,12 @@ def _reported(turn: Turn) -> str:
 AT_LIMIT = {("batch", 1), ("sharding", "zero-3"), ("sharding", "fsdp"), ("recompute", "full")}
 
 
-def _already_tried(turn: Turn) -> list[str]:
+def _already_tried(turn: Turn, stated: list[str] = ()) -> list[str]:
     """Levers pulled already, in the order the rules' actions list them: changes the user names as tried (the
-    already_tried slot), settings a later message of the thread says were changed ("bs已经降到2了"), and settings
+    already_tried slot), those the diagnosis read from the thread's words (``stated``: "we already raised the
+    timeout"), settings a later message of the thread says were changed ("bs已经降到2了"), and settings
     stated at their limit (micro-batch 1, ZeRO-3, full recomputation), which no step can pull further."""
-    pulled = set(turn.slots.already_tried)
+    pulled = set(turn.slots.already_tried) | set(stated)
     frame = turn.reading.frame
     detail = len(turn.reading.task_messages) >= 2  # the first message states the setup, a later one what was changed
     for slot in frame.names():
