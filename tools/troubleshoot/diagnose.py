@@ -32,6 +32,9 @@ DESCRIBED_KINDS = {
     ("xid", "mention"),
 }
 MAX_EVIDENCE = 3
+# GPUs sold in one server: a job on this many or fewer, with no node count said, is read as one server (an 8× H100
+# job is an HGX box far more often than two half-filled nodes), and the answer says so.
+ONE_SERVER_GPUS = 8
 MIB_PER_GIB = 1024
 GB_PER_GIB = 2**30 / 1e9
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -155,6 +158,10 @@ class Diagnosis(BaseModel):
         default_factory=list, description="Facts stated in words (the same node, hours in, a timeout already raised), first line first."
     )
     tried: list[Lever] = Field(default_factory=list, description="Levers the text says were already pulled: never suggest them.")
+    stated_at: dict[str, int] = Field(
+        default_factory=dict, description="Setup field → line of the text that stated it (settings and facts said in words)."
+    )
+    assumed: list[str] = Field(default_factory=list, description="Setup fields filled by a default, not stated (see notes).")
 
 
 def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
@@ -166,6 +173,9 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     facts = _facts_stated(rules.facts, lowered)
     stated_facts = {field: value for fact in facts for field, value in fact.sets.items()}
     setup = {**_stated_in_text(records.get("symptoms", {})), **stated_facts, **(request.setup.values() if request.setup else {})}
+    one_server = "nodes" not in setup and isinstance(gpus := setup.get("gpus"), float) and 1 < gpus <= ONE_SERVER_GPUS
+    if one_server:
+        setup["nodes"] = 1.0
     asked = [question for question in rules.questions if _asks(question, lowered)]
     asked_ids = frozenset(question.id for question in asked)
     findings = [
@@ -199,13 +209,17 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         input_bytes=input_bytes,
         analyzed_bytes=analyzed_bytes,
         memory_hint=_memory_hint(records.get("pytorch_oom", {}).get(None, []), request.model),
-        notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)),
+        notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)) + ([_one_server_note(setup["gpus"])] if one_server else []),
         stated=setup,
         measured=_measured(records.get("symptoms", {})),
         answers=[_answer(question, rules, findings) for question in asked],
         readings=readings,
         facts=facts,
         tried=tried,
+        stated_at={**_stated_lines(records.get("symptoms", {}), dropped_lines), **{
+            field: fact.line for fact in reversed(facts) for field in fact.sets
+        }},
+        assumed=["nodes"] if one_server else [],
     )
 
 
@@ -372,6 +386,15 @@ def _stated_in_text(index: RecordIndex) -> dict[str, Value]:
     return stated
 
 
+def _stated_lines(index: RecordIndex, dropped_lines: int) -> dict[str, int]:
+    """Each setup field the symptom parser read, at the first line that stated it."""
+    lines: dict[str, int] = {}
+    for record in index.get(("kind", "setting"), []):
+        for field in record.values:
+            lines.setdefault(field, record.line + dropped_lines)
+    return lines
+
+
 def _measured(index: RecordIndex) -> dict[str, Value]:
     """The first measured figure of each kind the text states ("busbw only 8 GB/s")."""
     measured: dict[str, Value] = {}
@@ -528,6 +551,13 @@ def _memory_hint(records: list[ParsedRecord], model: str | None) -> MemoryHint |
         reserved_unallocated_gib=gib("reserved_unallocated_mib"), this_process_gib=gib("this_process_mib"),
         other_processes_gib=gib("other_processes_mib"), model=model,
     )  # fmt: skip
+
+
+def _one_server_note(gpus: Value) -> Text:
+    return Text(
+        en=f"{gpus:g} GPUs read as one server (no node count was given); if they span several nodes, say how many: the network between them then ranks higher.",
+        zh=f"{gpus:g} 张卡按一台服务器理解（没有说明机器数）；如果分布在多台机器上，请告诉我几台：那样节点间网络的嫌疑会更大。",
+    )
 
 
 def _notes(truncated: bool, input_bytes: int, dropped_lines: int, matched: bool) -> list[Text]:

@@ -64,7 +64,7 @@ def answer(turn: Turn) -> str:
     # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
     lead_index = 1 if fits and len(top["causes"]) > 1 else 0
-    stated = {**result.get("stated", {}), **setup}
+    stated = {**{k: v for k, v in result.get("stated", {}).items() if k not in result.get("assumed", [])}, **setup}
     # The question asked is answered before anything else; a follow-up opens with what its new finding means.
     if fresh:
         lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"]))
@@ -72,11 +72,15 @@ def answer(turn: Turn) -> str:
         meaning = _say(turn, "facts_meaning_joiner").join(turn.text(fact["meaning"]) for fact in told)
         cause = turn.text(top["causes"][lead_index]) if top["causes"] else ""
         lead = _say(turn, "thread_new_fact", meaning=meaning, title=turn.text(top["title"]), cause=cause)
+    elif raised := _newly_stated(turn, result, top):  # "batch is already 1": the setting that moved this cause up
+        cause = turn.text(top["causes"][lead_index]) if top["causes"] else ""
+        facts = _say(turn, "facts_joiner").join(_fact(turn, field, value) for field, value in raised.items())
+        lead = _say(turn, "thread_new_setting", facts=facts, title=turn.text(top["title"]), cause=cause)
     else:
         lead = _lead(turn, top, check, stated, lead_index)
     verdict_led = fresh is None and check is None and _verdict(turn, top, stated) is not None  # its causes are all still unsaid
     parts = [*verdicts, lead]
-    tried = _already_tried(turn, result.get("tried", []))
+    tried = _already_tried(turn, result.get("tried", []), stated)
     if tried:  # what the user already did is acknowledged before any reading or step
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
@@ -140,6 +144,14 @@ def _new_facts(turn: Turn, diagnosis: dict) -> list[dict]:
     if turn.ask.thread_messages < 2:
         return []
     return [fact for fact in diagnosis.get("facts", []) if fact["line"] <= turn.ask.message_lines]
+
+
+def _newly_stated(turn: Turn, diagnosis: dict, top: dict) -> dict:
+    """Settings the newest message of a thread states (read from its own lines) that raised the leading cause."""
+    if turn.ask.thread_messages < 2:
+        return {}
+    lines = diagnosis.get("stated_at", {})
+    return {field: value for field, value in top.get("stated", {}).items() if lines.get(field, turn.ask.message_lines + 1) <= turn.ask.message_lines}
 
 
 def _whole(value: object) -> int | None:
@@ -271,7 +283,8 @@ def _from_description(turn: Turn, finding: dict, setup: dict) -> str:
 def _fact(turn: Turn, field: str, value: object) -> str:
     """One stated setup fact in words: a named workload or link by its name, a figure as a number."""
     names = WORDING.data["value_name"].get(field, {})
-    shown = _say(turn, f"value_name.{field}.{value}") if value in names else value
+    key = f"{value:g}" if isinstance(value, float) else value  # a yes/no field arrives as 1.0 / 0.0: named "1" / "0"
+    shown = _say(turn, f"value_name.{field}.{key}") if key in names else value
     return _say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown)
 
 
@@ -344,12 +357,14 @@ def _reported(turn: Turn) -> str:
 AT_LIMIT = {("batch", 1), ("sharding", "zero-3"), ("sharding", "fsdp"), ("recompute", "full")}
 
 
-def _already_tried(turn: Turn, stated: list[str] = ()) -> list[str]:
+def _already_tried(turn: Turn, said_tried: list[str] = (), setup: dict | None = None) -> list[str]:
     """Levers pulled already, in the order the rules' actions list them: changes the user names as tried (the
-    already_tried slot), those the diagnosis read from the thread's words (``stated``: "we already raised the
+    already_tried slot), those the diagnosis read from the thread's words (``said_tried``: "we already raised the
     timeout"), settings a later message of the thread says were changed ("bs已经降到2了"), and settings
-    stated at their limit (micro-batch 1, ZeRO-3, full recomputation), which no step can pull further."""
-    pulled = set(turn.slots.already_tried) | set(stated)
+    stated at their limit (micro-batch 1, ZeRO-3, full recomputation) in the message or in the diagnosis's ``setup``,
+    which no step can pull further."""
+    pulled = set(turn.slots.already_tried) | set(said_tried)
+    pulled |= {lever for slot, value in AT_LIMIT if (setup or {}).get(slot) == value and (lever := _lever(slot, value))}
     frame = turn.reading.frame
     detail = len(turn.reading.task_messages) >= 2  # the first message states the setup, a later one what was changed
     for slot in frame.names():
