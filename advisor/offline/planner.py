@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
-from advisor.markdown import escape_raw_html, fold, number, sources_section
+from advisor.markdown import FOLD_LINES, escape_raw_html, fold, number, sources_section
 from advisor.nlu.dialogue import restated_question
 from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
@@ -94,7 +94,9 @@ class OfflinePlanner:
             folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{self._body(part)}") for index, part in enumerate(parts, 1)]
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
         else:
-            summary, details = fold(self._body(turn))  # the verdict and what fits on a screen; tables, defaults and sources below
+            # the verdict and what fits on a screen; tables, defaults and sources below. "why?" shows its explanation
+            # alone above the fold: the answer it explains was just read.
+            summary, details = fold(self._body(turn), limit=1 if _asks_why(turn) else FOLD_LINES)
             if _calculated(turn):  # "and with 16?": the first sentence says which value the re-run changed
                 summary = followup.lead(turn) + summary
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
@@ -183,9 +185,10 @@ class OfflinePlanner:
             return knowledge.concept(turn, offer=task if task in TASK_HANDLERS else None)
         if task == "tco" and facility.asks_only_electricity(turn):  # "一年电费多少（64台8卡A100）": the bill and the load behind it
             task = "facility"
-        if reading.follow_up and not reading.frame.names() and turn.ask.asks_why:
+        if _asks_why(turn):
             body = TASK_HANDLERS[task](turn)
-            return turn.t(*WHERE_FROM) + _largest_part(turn) + "\n\n" + body
+            explained = followup.why(turn, trouble.why_figures)  # the main driver with its formula; the rest is folded
+            return (explained or turn.t(*WHERE_FROM) + _largest_part(turn)) + "\n\n" + body
         return TASK_HANDLERS[task](turn)
 
 
@@ -215,6 +218,12 @@ class OfflinePlanner:
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _asks_why(turn: Turn) -> bool:
+    """"why?", "为什么这么多?" with no value of its own: the last answer's figure is to be explained, not redone."""
+    reading = turn.reading
+    return reading.follow_up and not reading.frame.names() and turn.ask.asks_why
 
 
 def _unsure_which_calculation(reading: Reading) -> bool:

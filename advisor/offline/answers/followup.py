@@ -4,8 +4,10 @@ reader knows the model, precision and load of the earlier turns were kept and on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from advisor.markdown import number
 from advisor.nlu.frame import SlotValue
 from advisor.nlu.slot_labels import slot_label
 from advisor.offline.answers.wording import Wording
@@ -79,3 +81,54 @@ def _plain(value: SlotValue) -> str:
     if isinstance(value.value, int) and not isinstance(value.value, bool):
         return f"{value.value:,}"
     return value.surface.strip()
+
+
+def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) -> str:
+    """"why?" after an answer: the main driver of the figure just given, in a few lines with its formula, from the
+    calculation this turn re-ran; "" when no calculation here has an explanation (the caller then shows the whole
+    calculation). ``diagnosis_why``: the figures of a problem thread's leading cause (answers/trouble.py)."""
+    entries = WORDING.data["why"]
+    if turn.intent == PROBLEM and diagnosis_why is not None:
+        figures = diagnosis_why(turn)
+        if figures is None:
+            return ""
+        key = "why.troubleshoot" if figures.get("facts") else "why.troubleshoot_symptom_only"
+        return WORDING.say(turn, key, **figures)
+    for call in turn.calls:
+        entry = entries.get(call.name)
+        if entry is None or not call.ok or not call.result:
+            continue
+        if entry.get("single_call") and sum(c.name == call.name for c in turn.calls) > 1:
+            return ""  # several sizes tried: which one the answer chose is the answer's own business
+        figures = _figures(turn, call.result, entry.get("total"))
+        if any(figures.get(field) in (None, "—") for field in entry.get("needs", [])):
+            return ""
+        try:
+            return WORDING.say(turn, f"why.{call.name}", **figures)
+        except (KeyError, IndexError):  # a figure this result does not carry: no half-filled sentence
+            return ""
+    return ""
+
+
+def _figures(turn: Turn, result: dict, total_field: str | None) -> dict[str, str]:
+    """A result's top-level numbers as shown, its words in the reader's language, and its two largest parts."""
+    figures: dict[str, str] = {}
+    for field, value in result.items():
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, int | float):
+            figures[field] = number(value, 2)
+        elif isinstance(value, str):
+            names = WORDING.data["why"].get(field, {})
+            figures[field] = WORDING.say(turn, f"why.{field}.{value}") if value in names else value
+    items = sorted((i for i in result.get("items", []) if isinstance(i, dict) and isinstance(i.get("value"), int | float)),
+                   key=lambda i: -i["value"])  # fmt: skip
+    total = result.get(total_field) if total_field else None
+    for prefix, item in zip(("top", "next"), items):
+        figures[f"{prefix}_label"] = turn.text(item["label"])
+        figures[f"{prefix}_value"] = number(item["value"], 2)
+        figures[f"{prefix}_formula"] = turn.formula(item)
+    if items and isinstance(total, int | float) and total > 0:
+        figures["total"] = number(total, 1)
+        figures["top_share"] = number(100 * items[0]["value"] / total, 0)
+    return figures

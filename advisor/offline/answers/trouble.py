@@ -427,3 +427,19 @@ def _memory_tie_in(turn: Turn, hint: dict) -> str:
         "可以问我「<模型> 做 <任务> 需要多少显存？」，对比作业理论上应占用的显存。",
     )
     return text
+
+
+def why_figures(turn: Turn) -> dict | None:
+    """Why the leading cause of this turn's diagnosis leads: its title, the first of its causes, and the facts of
+    the thread that raised it (stated setup and facts said in words), for followup.why; None without a diagnosis."""
+    diagnosis = next((call.result for call in reversed(turn.calls) if call.name == "diagnose" and call.ok and call.result), None)
+    if not diagnosis or not diagnosis.get("findings"):
+        return None
+    top = diagnosis["findings"][0]
+    assumed = set(diagnosis.get("assumed", []))
+    facts = [_fact(turn, field, value) for field, value in top.get("stated", {}).items() if field not in assumed]
+    return {
+        "title": turn.text(top["title"]),
+        "cause": turn.text(top["causes"][0]) if top["causes"] else "",
+        "facts": _say(turn, "facts_joiner").join(facts),
+    }
