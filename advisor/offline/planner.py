@@ -98,7 +98,7 @@ class OfflinePlanner:
             # alone above the fold: the answer it explains was just read.
             summary, details = fold(self._body(turn), limit=1 if _asks_why(turn) else FOLD_LINES)
             if _calculated(turn):  # "and with 16?": the first sentence says which value the re-run changed
-                summary = followup.lead(turn) + summary
+                summary = followup.lead(turn, _previous_calls(history)) + summary
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
             turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))
         below = [details] if details else []
@@ -218,6 +218,11 @@ class OfflinePlanner:
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _previous_calls(history: list[ChatTurn]) -> list[ToolCall]:
+    """The tool calls behind the last answer, when the history carries them (a client that sends them back)."""
+    return next((list(t.tool_calls) for t in reversed(history) if t.role == "assistant"), [])
 
 
 def _asks_why(turn: Turn) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from advisor.contract import ToolCall
 from advisor.markdown import number
 from advisor.nlu.frame import SlotValue
 from advisor.nlu.slot_labels import slot_label
@@ -19,6 +20,7 @@ NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calcu
 PARTS_OF_TOTAL = ("server_count", "gpus_per_server")
 COUNTED = {"concurrency", "batch", "audience", "server_count", "gpus_per_server", "tp", "pp", "dp"}  # "50 concurrent users" is shown as 50
 PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
+LOOKUPS = frozenset({"search_knowledge", "check_capability", "rental_prices"})  # look-ups beside an answer, not its calculation
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,10 @@ def changes(turn: Turn) -> list[Change]:
     return found
 
 
-def lead(turn: Turn) -> str:
-    """"With GPU L40S instead of H100 (everything else as before): " or "" when the message changed nothing."""
+def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
+    """"With GPU L40S instead of H100 (everything else as before): " or "" when the message changed nothing;
+    with ``before`` (the tool calls behind the previous answer, as the history carries them) it goes on with how the
+    headline figure moved: "≈ 1.3× the memory of before (164.5 → 217.3 GB per GPU)"."""
     found = changes(turn)
     if not found:
         return ""
@@ -60,7 +64,34 @@ def lead(turn: Turn) -> str:
         WORDING.say(turn, "changed" if c.old is not None else "added", label=slot_label(c.slot, turn.language), new=c.new, old=c.old)
         for c in found
     ]
-    return WORDING.say(turn, "lead", changes=WORDING.say(turn, "joiner").join(parts))
+    return WORDING.say(turn, "lead", changes=WORDING.say(turn, "joiner").join(parts)) + _delta(turn, before)
+
+
+def _delta(turn: Turn, before: list[ToolCall]) -> str:
+    """The re-run's headline figure against the previous answer's, when both ran the answer's tool once."""
+    name = next((call.name for call in turn.calls if call.name not in LOOKUPS), None)  # the tool behind the answer
+    entry = WORDING.data["delta"].get(name)
+    if entry is None:
+        return ""
+    now = [call.result for call in turn.calls if call.name == name and call.ok and call.result]
+    then = [call.result for call in before if call.name == name and call.result]
+    if len(now) != 1 or len(then) != 1:  # several sizes tried on either side: no one figure to set beside the other
+        return ""
+    new, old = now[0].get(entry["field"]), then[0].get(entry["field"])
+    if not isinstance(new, int | float) or not isinstance(old, int | float) or old <= 0 or new <= 0:
+        return ""
+    figures = {"name": turn.text(entry["name"]), "unit": turn.text(entry["unit"]), "old": number(old), "new": number(new)}
+    if number(old) == number(new):
+        return WORDING.say(turn, "delta_same", **figures)
+    return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
+        new, old = now[0].get(entry["field"]), then[0].get(entry["field"])
+        if not isinstance(new, int | float) or not isinstance(old, int | float) or old <= 0 or new <= 0:
+            return ""
+        figures = {"name": turn.text(entry["name"]), "unit": turn.text(entry["unit"]), "old": number(old), "new": number(new)}
+        if number(old) == number(new):
+            return WORDING.say(turn, "delta_same", **figures)
+        return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
+    return ""
 
 
 def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
