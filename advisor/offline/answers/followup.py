@@ -84,14 +84,6 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
     if number(old) == number(new):
         return WORDING.say(turn, "delta_same", **figures)
     return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
-        new, old = now[0].get(entry["field"]), then[0].get(entry["field"])
-        if not isinstance(new, int | float) or not isinstance(old, int | float) or old <= 0 or new <= 0:
-            return ""
-        figures = {"name": turn.text(entry["name"]), "unit": turn.text(entry["unit"]), "old": number(old), "new": number(new)}
-        if number(old) == number(new):
-            return WORDING.say(turn, "delta_same", **figures)
-        return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
-    return ""
 
 
 def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
