@@ -74,3 +74,18 @@ def test_a_changed_value_says_how_the_figure_moved(offline_advisor, messages, mo
     # without the earlier tool results the lead still names the change, and makes up no comparison
     _, bare = thread(offline_advisor, *messages, with_tools=False)
     assert not re.search(moved, bare.summary)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ["how many kilowatts does one 8-GPU H100 box pull?", "and an A100 one?"],
+        ["一台8卡H100的整机功率多大？", "换成A100呢"],
+    ],
+)
+def test_a_card_only_follow_up_after_a_power_answer_stays_on_server_power(offline_advisor, messages):
+    first, then = thread(offline_advisor, *messages)
+    assert [call.name for call in first.tool_calls] == ["plan_facility"]
+    assert "plan_facility" in [call.name for call in then.tool_calls]  # the server's power again, not the card's TDP
+    assert "check_capability" not in [call.name for call in then.tool_calls]
+    assert "A100" in then.summary.split("\n")[0] and "kW" in then.summary.split("\n")[0]

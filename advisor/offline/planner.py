@@ -16,7 +16,7 @@ from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.markdown import FOLD_LINES, escape_raw_html, fold, number, sources_section
-from advisor.nlu.dialogue import restated_question
+from advisor.nlu.dialogue import only_values, restated_question
 from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
@@ -75,6 +75,8 @@ MAX_PARTS = 3  # more questions than this in one message is a list to go through
 QUOTED_CHARS = 120
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 NOT_REPORTED = {"gpus_per_server"}
+HARDWARE_SLOTS = {"gpu", "gpu_count", "server_count", "gpus_per_server"}
+SHORT_FOLLOW_UP = PIPELINE.continue_thread.short_chars
 CHECKPOINT_CHARACTERS = frozenset(string.ascii_letters + string.digits + "/-_.:")
 
 
@@ -96,7 +98,7 @@ class OfflinePlanner:
         else:
             # the verdict and what fits on a screen; tables, defaults and sources below. "why?" shows its explanation
             # alone above the fold: the answer it explains was just read.
-            summary, details = fold(self._body(turn), limit=1 if _asks_why(turn) else FOLD_LINES)
+            summary, details = fold(self._body(turn, _previous_calls(history)), limit=1 if _asks_why(turn) else FOLD_LINES)
             if _calculated(turn):  # "and with 16?": the first sentence says which value the re-run changed
                 summary = followup.lead(turn, _previous_calls(history)) + summary
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
@@ -117,9 +119,9 @@ class OfflinePlanner:
             sources=turn.sources,
         )
 
-    def _body(self, turn: Turn) -> str:
+    def _body(self, turn: Turn, previous: list[ToolCall] = ()) -> str:
         calls_before = len(turn.calls)
-        body = _precision_first(turn, self._route(turn))
+        body = _precision_first(turn, self._route(turn, previous))
         if any(call.name != "search_knowledge" for call in turn.calls[calls_before:]):
             body += _unused(turn)  # a calculation: every stated value was used or is named here
         return body
@@ -140,7 +142,7 @@ class OfflinePlanner:
             parts.append(Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions))
         return parts if len(asked) == len(parts) else []  # the same task twice is one question told in steps
 
-    def _route(self, turn: Turn) -> str:
+    def _route(self, turn: Turn, previous: list[ToolCall] = ()) -> str:
         unreadable = guard.unreadable(turn)
         if unreadable:
             return unreadable
@@ -171,6 +173,8 @@ class OfflinePlanner:
                     return knowledge.concept(turn)  # nothing to diagnose: the verdict and what MFU depends on
                 return efficiency.verdict(turn) + "\n\n" + TASK_HANDLERS["troubleshoot"](turn)  # low: where the time goes
             return TASK_HANDLERS["troubleshoot"](turn)
+        if _continues_facility(turn, task, previous):  # "and the A100?" after a server's power: that server's power
+            return facility.answer(turn)
         if task != "tco" and facility.asks_fabric(turn):  # "32 nodes of 8 GPUs: how many leaf and spine switches?" is a count
             return facility.answer(turn)
         if task not in ("facility", "tco", "training_time") and facility.takes_over(turn):  # "4路16A 220V 能放几台8卡4090" is no spec card
@@ -218,6 +222,17 @@ class OfflinePlanner:
         reading.task, reading.state = reading.intent, reading.frame
         inner = Turn(rest, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions)
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
+
+
+def _continues_facility(turn: Turn, task: str | None, previous: list[ToolCall]) -> bool:
+    """A follow-up of values only ("and the A100?", "那4台呢") after a power/rack answer asks the same of the new
+    values: the subject kind of the last answer carries on, though the card alone reads as a spec question."""
+    reading = turn.reading
+    if not reading.follow_up or task == "facility" or not any(call.name == "plan_facility" for call in previous):
+        return False
+    # only hardware values, in a message too short to ask anything of its own ("and an A100 one?", "换成A100呢")
+    hardware_only = set(reading.frame.names()) <= HARDWARE_SLOTS and reading.frame.names()
+    return only_values(reading) or (hardware_only and len(turn.message.strip()) <= SHORT_FOLLOW_UP)
 
 
 def _previous_calls(history: list[ChatTurn]) -> list[ToolCall]:
