@@ -18,6 +18,8 @@ from knowledge.catalog import CatalogError
 RULES_DIR = Path(__file__).parent / "troubleshooting"
 # Yes/no questions a report may ask, beside the rule files (a subfolder, so the rule-file glob does not read it).
 QUESTIONS_FILE = Path("questions") / "yes_no.yaml"
+# Facts a thread adds in words ("always the same node"), each with the setup fields it states: also a subfolder.
+FACTS_FILE = Path("facts") / "thread_facts.yaml"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader reads xid.yaml ~10× faster
 Family = Literal["oom", "utilization", "thermal", "xid", "nccl", "hardware", "checklist"]
 FAMILIES: tuple[str, ...] = Family.__args__  # type: ignore[attr-defined]
@@ -74,3 +76,21 @@ def read_question_file(directory: Path = RULES_DIR) -> list[Any]:
         return _QuestionFileSchema.model_validate(raw).questions
     except (yaml.YAMLError, ValidationError) as exc:
         raise CatalogError(f"{path}: not a valid question file: {exc}") from exc
+
+
+class _FactFileSchema(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: str = Field(min_length=3)
+    facts: list[Any] = Field(min_length=1)
+
+
+def read_fact_file(directory: Path = RULES_DIR) -> list[Any]:
+    """The thread facts of ``directory/facts/thread_facts.yaml``, unvalidated; none when the file is absent."""
+    path = directory / FACTS_FILE
+    if not path.exists():
+        return []
+    try:
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+        return _FactFileSchema.model_validate(raw).facts
+    except (yaml.YAMLError, ValidationError) as exc:
+        raise CatalogError(f"{path}: not a valid fact file: {exc}") from exc

@@ -81,7 +81,10 @@ def test_a_bare_why_after_a_calculation_explains_that_figure(offline_advisor, fi
     tool = next(call.name for call in before.tool_calls if call.name != "search_knowledge")
     response = ask(offline_advisor, why, first)
     assert response.language == language
-    assert response.summary.startswith(WHERE_FROM[0 if language == "en" else 1])
+    lead = response.summary.strip().split("\n")[0]
+    # the figure's main driver with its formula, said alone above the fold; the calculation itself below it
+    assert not response.summary.startswith(WHERE_FROM[0 if language == "en" else 1]) and ("=" in lead or "`" in lead)
+    assert response.details and lead != before.summary.strip().split("\n")[0]
     assert tool in [call.name for call in response.tool_calls]  # the same calculation again, not a knowledge snippet
 
 

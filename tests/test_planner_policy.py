@@ -230,13 +230,13 @@ def test_an_aside_split_between_off_topic_and_chat_is_not_answered_from_the_know
     assert not aside.tool_calls and "outside" in aside.answer
 
 
-def test_a_question_about_the_last_answer_shows_the_same_calculation_again(offline_advisor):
+def test_a_question_about_the_last_answer_explains_its_main_driver_above_the_same_calculation(offline_advisor):
     question = "how much gpu memory does qwen2.5 14b need in bf16 with a 4k context"
     again = ask(offline_advisor, "how did you get that number?", question)
-    assert again.answer.startswith("Here is where the figure comes from") and "The largest part is Weights" in again.answer
-    assert calls(again, "estimate_memory") and "| Weights" in again.answer
+    assert again.summary.startswith("**The ") and "mostly Weights" in again.summary and "| Weights" not in again.summary
+    assert calls(again, "estimate_memory") and "| Weights" in again.details  # the whole calculation, below the fold
     zh = ask(offline_advisor, "这个数是怎么算出来的", "qwen2.5 14b bf16 4k上下文推理要多少显存")
-    assert zh.answer.startswith("这个数字的来历如下") and "。占比最大的一项是模型权重" in zh.answer and calls(zh, "estimate_memory")
+    assert "最大的一块是模型权重" in zh.summary.split("\n")[0] and calls(zh, "estimate_memory") and "| 模型权重" in zh.details
 
 
 def test_a_concept_question_inside_a_calculation_offers_to_change_it_not_to_name_the_model(offline_advisor):

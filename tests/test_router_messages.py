@@ -30,6 +30,8 @@ CASES = [
     ("mfu_normal", "zh", ["64张H100训练Llama 3 70B，MFU 45%，正常吗？"]),
     ("troubleshoot", "en", ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB on my 4090"]),
     ("troubleshoot", "zh", ["训练时报错 CUDA out of memory，显卡是4090"]),
+    ("continues_facility", "en", ["How much power does a server with 8 H100 SXM draw?", "and an A100 one?"]),
+    ("continues_facility", "zh", ["一台8卡H100服务器功耗多少？", "换成A100呢"]),
     ("vendor_rows", "en", ["For serving Qwen2.5-72B, should we go with NVIDIA or Huawei Ascend?"]),
     ("vendor_rows", "zh", ["部署Llama 3 70B推理，英伟达、昇腾和海光三家怎么选？"]),
     ("fabric", "en", ["32 nodes of 8 H100 each: how many leaf and spine switches do we need?"]),

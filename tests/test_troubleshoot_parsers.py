@@ -211,7 +211,12 @@ def test_driver_problems_and_versions(name, kind, values):
         ("GPU utilization is only 35% and temps hit 88C", {"gpu_util_percent": 35, "temperature_c": 88}),
         ("sitting at 45% GPU util", {"gpu_util_percent": 45}),
         ("My RTX 4090 hits 91°C after ten minutes", {"temperature_c": 91}),
-        ("训练速度很慢，batch size 是 8", {}),
+        ("训练速度很慢，batch size 是 8", {"batch": 8}),  # a setting the rules rank causes by, not a symptom figure
+        ("利用率大概只有一半", {"gpu_util_percent": 50}),
+        ("the micro-batch is down to 1 already", {"batch": 1}),
+        ("我们三台服务器一起训", {"nodes": 3}),
+        ("a 16-node run", {"nodes": 16}),
+        ("每次都是2号节点报错", {}),  # which node it is, not how many
     ],
 )
 def test_symptom_numbers(text, expected):

@@ -14,11 +14,11 @@ import string
 from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
-from advisor.markdown import escape_raw_html, fold, sources_section
+from advisor.markdown import FOLD_LINES, escape_raw_html, fold, sources_section
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
 from advisor.offline.answers import followup
-from advisor.offline.router import GUARDED, MIN_CONFIDENCE, TASKS, route
+from advisor.offline.router import GUARDED, MIN_CONFIDENCE, TASKS, explains_last_figure, route
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
 from knowledge.bilingual import Text
@@ -50,9 +50,12 @@ class OfflinePlanner:
             folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{self._body(part)}") for index, part in enumerate(parts, 1)]
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
         else:
-            summary, details = fold(self._body(turn))  # the verdict and what fits on a screen; tables, defaults and sources below
+            # the verdict and what fits on a screen; tables, defaults and sources below. "why?" shows its explanation
+            # alone above the fold: the answer it explains was just read.
+            previous = _previous_calls(history)
+            summary, details = fold(self._body(turn, previous), limit=1 if explains_last_figure(turn) else FOLD_LINES)
             if _calculated(turn):  # "and with 16?": the first sentence says which value the re-run changed
-                summary = followup.lead(turn) + summary
+                summary = followup.lead(turn, previous) + summary
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
             turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))
         below = [details] if details else []
@@ -71,9 +74,9 @@ class OfflinePlanner:
             sources=turn.sources,
         )
 
-    def _body(self, turn: Turn) -> str:
+    def _body(self, turn: Turn, previous: list[ToolCall] = ()) -> str:
         calls_before = len(turn.calls)
-        body = _precision_first(turn, route(turn, self.understanding))
+        body = _precision_first(turn, route(turn, self.understanding, previous))
         if any(call.name != "search_knowledge" for call in turn.calls[calls_before:]):
             body += _unused(turn)  # a calculation: every stated value was used or is named here
         return body
@@ -97,6 +100,11 @@ class OfflinePlanner:
 
 # Tools that look an answer up rather than calculate one: a follow-up they answer keeps nothing "as before"
 LOOKUPS = frozenset({"search_knowledge", "check_capability"})
+
+
+def _previous_calls(history: list[ChatTurn]) -> list[ToolCall]:
+    """The tool calls behind the last answer, when the history carries them (a client that sends them back)."""
+    return next((list(t.tool_calls) for t in reversed(history) if t.role == "assistant"), [])
 
 
 def _calculated(turn: Turn) -> bool:

@@ -16,9 +16,10 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from advisor.contract import ToolCall
 from advisor.markdown import number
 from advisor.nlu.ask import Ask
-from advisor.nlu.dialogue import restated_question
+from advisor.nlu.dialogue import only_values, restated_question
 from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
@@ -29,6 +30,7 @@ from advisor.offline.answers import (
     costs,
     efficiency,
     facility,
+    followup,
     guard,
     knowledge,
     payback,
@@ -55,6 +57,8 @@ GUARD_CONFIDENCE = PIPELINE.classify.guard_confidence  # below this a refusal, a
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 WORDING = Wording(Path(__file__).with_name("planner_text.yaml"))
 WHERE_FROM = WORDING.pair("where_from")
+HARDWARE_SLOTS = {"gpu", "gpu_count", "server_count", "gpus_per_server"}
+SHORT_FOLLOW_UP = PIPELINE.continue_thread.short_chars
 
 
 @dataclass
@@ -66,6 +70,7 @@ class Routing:
     task: str | None
     understanding: Understanding
     taken: list[str] = field(default_factory=list)
+    previous: list[ToolCall] = field(default_factory=list)  # the tool calls behind the last answer, when the client sends them back
 
     @property
     def reading(self) -> Reading:
@@ -148,6 +153,18 @@ def judges_mfu(routing: Routing) -> bool:
 @condition
 def mfu_low(routing: Routing) -> bool:
     return efficiency.is_low(routing.turn)
+
+
+@condition
+def continues_facility(routing: Routing) -> bool:
+    """A follow-up of values only ("and the A100?", "and four of them?") after a power/rack answer asks the same of the new
+    values: the subject kind of the last answer carries on, though the card alone reads as a spec question."""
+    reading = routing.reading
+    if not reading.follow_up or routing.task == "facility" or not any(call.name == "plan_facility" for call in routing.previous):
+        return False
+    # only hardware values, in a message too short to ask anything of its own ("and an A100 one?", in either language)
+    hardware_only = set(reading.frame.names()) <= HARDWARE_SLOTS and reading.frame.names()
+    return only_values(reading) or bool(hardware_only and len(routing.turn.message.strip()) <= SHORT_FOLLOW_UP)
 
 
 @condition
@@ -256,7 +273,8 @@ def mfu_verdict(routing: Routing) -> str:
 def where_from(routing: Routing) -> str:
     turn = routing.turn
     body = TASKS[routing.task](turn)
-    return turn.t(*WHERE_FROM) + _largest_part(turn) + "\n\n" + body
+    explained = followup.why(turn, trouble.why_figures)  # the main driver with its formula; the rest is folded
+    return (explained or turn.t(*WHERE_FROM) + _largest_part(turn)) + "\n\n" + body
 
 
 # ---- the table ----
@@ -322,16 +340,22 @@ def chosen(routing: Routing) -> Route:
     raise LookupError("routes.yaml must end with a route that admits every message")
 
 
-def start(turn: Turn, understanding: Understanding) -> Routing:
+def explains_last_figure(turn: Turn) -> bool:
+    """"why?" with no value of its own: the last answer's figure is to be explained, not redone."""
+    reading = turn.reading
+    return reading.follow_up and not reading.frame.names() and turn.ask.asks_why
+
+
+def start(turn: Turn, understanding: Understanding, previous: list[ToolCall] = ()) -> Routing:
     """The message ready for the table: unsure guards settled, the task it asks or continues."""
     _settle_guards(turn.reading, turn.message)
     reading = turn.reading
-    return Routing(turn, reading.task if reading.intent == "follow_up" else reading.intent, understanding)
+    return Routing(turn, reading.task if reading.intent == "follow_up" else reading.intent, understanding, previous=list(previous))
 
 
-def route(turn: Turn, understanding: Understanding) -> str:
+def route(turn: Turn, understanding: Understanding, previous: list[ToolCall] = ()) -> str:
     """The answer's body, written by the handler of the first route that admits the message."""
-    routing = start(turn, understanding)
+    routing = start(turn, understanding, previous)
     return HANDLERS[chosen(routing).handler](routing)
 
 

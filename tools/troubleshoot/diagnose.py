@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from tools.troubleshoot.parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
-from tools.troubleshoot.rulebook import Action, Rule, RuleBook, RuleMatcher, YesNoQuestion
+from tools.troubleshoot.rulebook import Action, Lever, Rule, RuleBook, RuleMatcher, ThreadFact, YesNoQuestion
 from tools.troubleshoot.stated import StatedSetup
 
 MAX_INPUT_BYTES = 200 * 1024
@@ -32,6 +32,9 @@ DESCRIBED_KINDS = {
     ("xid", "mention"),
 }
 MAX_EVIDENCE = 3
+# GPUs sold in one server: a job on this many or fewer, with no node count said, is read as one server (an 8× H100
+# job is an HGX box far more often than two half-filled nodes), and the answer says so.
+ONE_SERVER_GPUS = 8
 MIB_PER_GIB = 1024
 GB_PER_GIB = 2**30 / 1e9
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -118,6 +121,16 @@ class QuestionAnswer(BaseModel):
     procedure: list[Action] = Field(default_factory=list, description="Steps that settle it (the card-or-slot swap test).")
 
 
+class StatedFact(BaseModel):
+    """A fact the text states in words ("always the same node"), where it was said, and what it means."""
+
+    id: str
+    line: int = Field(description="1-based line of the first cue, as the user pasted it.")
+    meaning: Text
+    sets: dict[str, Value] = Field(default_factory=dict, description="Stated-setup fields it set (they re-rank the causes).")
+    pulls: list[Lever] = Field(default_factory=list, description="Levers it says were already pulled.")
+
+
 class Diagnosis(BaseModel):
     language: Literal["en", "zh"]
     findings: list[Finding] = Field(description="Ranked, most likely first; empty when nothing matched.")
@@ -141,6 +154,14 @@ class Diagnosis(BaseModel):
     readings: list[Text] = Field(
         default_factory=list, description="What a described symptom's figure measures (GPU-Util is time-active, not SM use)."
     )
+    facts: list[StatedFact] = Field(
+        default_factory=list, description="Facts stated in words (the same node, hours in, a timeout already raised), first line first."
+    )
+    tried: list[Lever] = Field(default_factory=list, description="Levers the text says were already pulled: never suggest them.")
+    stated_at: dict[str, int] = Field(
+        default_factory=dict, description="Setup field → line of the text that stated it (settings and facts said in words)."
+    )
+    assumed: list[str] = Field(default_factory=list, description="Setup fields filled by a default, not stated (see notes).")
 
 
 def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
@@ -149,7 +170,12 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     lines = text.split("\n")
     lowered = _Lowered(text.casefold())
     records = {name: _index(PARSERS[name].function(text)) for name in rules.parsers()}
-    setup = {**_stated_in_text(records.get("symptoms", {})), **(request.setup.values() if request.setup else {})}
+    facts = _facts_stated(rules.facts, lowered)
+    stated_facts = {field: value for fact in facts for field, value in fact.sets.items()}
+    setup = {**_stated_in_text(records.get("symptoms", {})), **stated_facts, **(request.setup.values() if request.setup else {})}
+    one_server = "nodes" not in setup and isinstance(gpus := setup.get("gpus"), float) and 1 < gpus <= ONE_SERVER_GPUS
+    if one_server:
+        setup["nodes"] = 1.0
     asked = [question for question in rules.questions if _asks(question, lowered)]
     asked_ids = frozenset(question.id for question in asked)
     findings = [
@@ -170,6 +196,10 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     for finding in findings:  # report lines as numbered in what the user pasted
         for item in finding.evidence:
             item.line += dropped_lines
+    for fact in facts:
+        fact.line += dropped_lines
+    tried = list(dict.fromkeys(lever for fact in facts for lever in fact.pulls))
+    findings = [finding.model_copy(update={"actions": [a for a in finding.actions if a.lever not in tried]}) for finding in findings]
     analyzed_bytes = len(text.encode("utf-8", "replace"))
     truncated = analyzed_bytes < input_bytes
     return Diagnosis(
@@ -179,12 +209,33 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         input_bytes=input_bytes,
         analyzed_bytes=analyzed_bytes,
         memory_hint=_memory_hint(records.get("pytorch_oom", {}).get(None, []), request.model),
-        notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)),
+        notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)) + ([_one_server_note(setup["gpus"])] if one_server else []),
         stated=setup,
         measured=_measured(records.get("symptoms", {})),
         answers=[_answer(question, rules, findings) for question in asked],
         readings=readings,
+        facts=facts,
+        tried=tried,
+        stated_at={**_stated_lines(records.get("symptoms", {}), dropped_lines), **{
+            field: fact.line for fact in reversed(facts) for field in fact.sets
+        }},
+        assumed=["nodes"] if one_server else [],
     )
+
+
+def _facts_stated(facts: list[ThreadFact], lowered: str) -> list[StatedFact]:
+    """The thread facts the text states, each at the line of its first cue, first line first."""
+    ascii_text = lowered.isascii()
+    stated = []
+    for fact in facts:
+        positions = [
+            position for cue in fact.compiled_cues
+            if (cue.isascii() or not ascii_text) and (position := _find_keyword(lowered, cue)) >= 0
+        ]  # fmt: skip
+        if positions:
+            line = lowered.count("\n", 0, min(positions)) + 1
+            stated.append(StatedFact(id=fact.id, line=line, meaning=fact.meaning, sets=fact.setup_values(), pulls=fact.pulls))
+    return sorted(stated, key=lambda fact: fact.line)
 
 
 def _excluded(rule: Rule, lowered: str) -> bool:
@@ -333,6 +384,15 @@ def _stated_in_text(index: RecordIndex) -> dict[str, Value]:
     if len(temperatures) >= 2:
         stated["temperature_spread_c"] = max(temperatures) - min(temperatures)
     return stated
+
+
+def _stated_lines(index: RecordIndex, dropped_lines: int) -> dict[str, int]:
+    """Each setup field the symptom parser read, at the first line that stated it."""
+    lines: dict[str, int] = {}
+    for record in index.get(("kind", "setting"), []):
+        for field in record.values:
+            lines.setdefault(field, record.line + dropped_lines)
+    return lines
 
 
 def _measured(index: RecordIndex) -> dict[str, Value]:
@@ -491,6 +551,13 @@ def _memory_hint(records: list[ParsedRecord], model: str | None) -> MemoryHint |
         reserved_unallocated_gib=gib("reserved_unallocated_mib"), this_process_gib=gib("this_process_mib"),
         other_processes_gib=gib("other_processes_mib"), model=model,
     )  # fmt: skip
+
+
+def _one_server_note(gpus: Value) -> Text:
+    return Text(
+        en=f"{gpus:g} GPUs read as one server (no node count was given); if they span several nodes, say how many: the network between them then ranks higher.",
+        zh=f"{gpus:g} 张卡按一台服务器理解（没有说明机器数）；如果分布在多台机器上，请告诉我几台：那样节点间网络的嫌疑会更大。",
+    )
 
 
 def _notes(truncated: bool, input_bytes: int, dropped_lines: int, matched: bool) -> list[Text]:

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError
-from knowledge.troubleshooting import RULES_DIR, Family, read_question_file, read_rule_files
+from knowledge.troubleshooting import RULES_DIR, Family, read_fact_file, read_question_file, read_rule_files
 from tools.troubleshoot.parsers import PARSERS, Value
 from tools.troubleshoot.stated import SETUP_FIELDS
 
@@ -103,7 +103,9 @@ class Patterns(BaseModel):
     keywords: Keywords = Field(default_factory=Keywords)
 
 
-Lever = Literal["batch", "recompute", "precision", "sharding", "offload", "context", "workers", "reboot", "driver"]
+Lever = Literal[
+    "batch", "recompute", "precision", "sharding", "offload", "context", "workers", "reboot", "driver", "timeout", "ib_transport"
+]
 Symptom = Literal[
     "low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang", "slow_interconnect",
     "busy_but_slow", "slow_training",
@@ -196,6 +198,42 @@ class YesNoQuestion(BaseModel):
     @property
     def compiled_cues(self) -> tuple[str, ...]:
         return self._cues
+
+
+class ThreadFact(BaseModel):
+    """A fact a user states in words, often in a later message of a thread ("it's always node 3"): the setup fields
+    it states (the rules' likely_when / unlikely_when read them, so the causes are re-ranked), the levers it says
+    were already pulled, and what it means, said first when it is what the newest message brings."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    cues: Keywords = Field(description="Phrases that state the fact, matched like rule keywords.")
+    sets: dict[str, bool | float | str] = Field(default_factory=dict, description="Stated-setup fields the fact states.")
+    pulls: list[Lever] = Field(default_factory=list, description="Levers the fact says were already pulled.")
+    meaning: Text
+
+    _cues: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="after")
+    def _compile(self) -> ThreadFact:
+        unknown = sorted(set(self.sets) - SETUP_FIELDS)
+        if unknown:
+            raise ValueError(f"fact {self.id!r} sets {unknown}, not stated-setup fields; they are {sorted(SETUP_FIELDS)}")
+        if not self.sets and not self.pulls:
+            raise ValueError(f"fact {self.id!r} neither sets a setup field nor pulls a lever: it could change nothing")
+        cues = [c.casefold().strip() for c in (*self.cues.en, *self.cues.zh)]
+        if not cues or any(not c for c in cues):
+            raise ValueError(f"fact {self.id!r} needs non-empty cues")
+        self._cues = tuple(dict.fromkeys(cues))
+        return self
+
+    @property
+    def compiled_cues(self) -> tuple[str, ...]:
+        return self._cues
+
+    def setup_values(self) -> dict[str, Value]:
+        """The fields it sets as rule conditions compare them (true as 1.0, like StatedSetup.values)."""
+        return {name: float(value) if isinstance(value, bool | int | float) else value for name, value in self.sets.items()}
 
 
 class Rule(BaseModel):
@@ -364,6 +402,7 @@ class RuleBook(BaseModel):
     rules: list[Rule]
     sources: dict[str, str] = Field(description="Family → where its facts come from.")
     questions: list[YesNoQuestion] = Field(default_factory=list, description="Yes/no questions a report may ask.")
+    facts: list[ThreadFact] = Field(default_factory=list, description="Facts a thread may state in words (the same node, hours in).")
     _matchers: tuple[RuleMatcher, ...] = PrivateAttr(default=())
 
     @model_validator(mode="after")
@@ -422,8 +461,14 @@ def read_rulebook(directory: Path = RULES_DIR) -> RuleBook:
             questions.append(YesNoQuestion.model_validate(item))
         except ValidationError as exc:
             raise CatalogError(f"{directory}: yes/no question {index} is invalid:\n{exc}") from exc
+    facts = []
+    for index, item in enumerate(read_fact_file(directory), start=1):
+        try:
+            facts.append(ThreadFact.model_validate(item))
+        except ValidationError as exc:
+            raise CatalogError(f"{directory}: thread fact {index} is invalid:\n{exc}") from exc
     try:
-        return RuleBook(rules=rules, sources=sources, questions=questions)
+        return RuleBook(rules=rules, sources=sources, questions=questions, facts=facts)
     except ValidationError as exc:
         raise CatalogError(f"{directory}: {exc}") from exc
 

@@ -33,6 +33,13 @@ class StatedSetup(BaseModel):
     temperature_spread_c: float | None = Field(
         None, ge=0, description="Hottest minus coolest of the temperatures given (one card at 88 °C, the rest at 65 °C: 23)."
     )
+    fault_on_one_node: bool | None = Field(
+        None, description="The fault always shows on the same node (or rank): a property of that machine, not of the code."
+    )
+    late_onset: bool | None = Field(
+        None, description="The problem appears only after the run has gone for a while (hours), not from the first step."
+    )
+    rdma: bool | None = Field(None, description="Whether the nodes have an RDMA fabric (InfiniBand/RoCE); false: plain Ethernet/TCP.")
 
     def values(self) -> dict[str, Value]:
         """Stated fields as rule conditions compare them: numbers as floats, words as text."""

@@ -4,8 +4,11 @@ reader knows the model, precision and load of the earlier turns were kept and on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from advisor.contract import ToolCall
+from advisor.markdown import number
 from advisor.nlu.frame import SlotValue
 from advisor.nlu.slot_labels import slot_label
 from advisor.offline.answers.wording import Wording
@@ -17,6 +20,7 @@ NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calcu
 PARTS_OF_TOTAL = ("server_count", "gpus_per_server")
 COUNTED = {"concurrency", "batch", "audience", "server_count", "gpus_per_server", "tp", "pp", "dp"}  # "50 concurrent users" is shown as 50
 PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
+LOOKUPS = frozenset({"search_knowledge", "check_capability", "rental_prices"})  # look-ups beside an answer, not its calculation
 
 
 @dataclass(frozen=True)
@@ -49,8 +53,10 @@ def changes(turn: Turn) -> list[Change]:
     return found
 
 
-def lead(turn: Turn) -> str:
-    """"With GPU L40S instead of H100 (everything else as before): " or "" when the message changed nothing."""
+def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
+    """"With GPU L40S instead of H100 (everything else as before): " or "" when the message changed nothing;
+    with ``before`` (the tool calls behind the previous answer, as the history carries them) it goes on with how the
+    headline figure moved: "≈ 1.3× the memory of before (164.5 → 217.3 GB per GPU)"."""
     found = changes(turn)
     if not found:
         return ""
@@ -58,7 +64,26 @@ def lead(turn: Turn) -> str:
         WORDING.say(turn, "changed" if c.old is not None else "added", label=slot_label(c.slot, turn.language), new=c.new, old=c.old)
         for c in found
     ]
-    return WORDING.say(turn, "lead", changes=WORDING.say(turn, "joiner").join(parts))
+    return WORDING.say(turn, "lead", changes=WORDING.say(turn, "joiner").join(parts)) + _delta(turn, before)
+
+
+def _delta(turn: Turn, before: list[ToolCall]) -> str:
+    """The re-run's headline figure against the previous answer's, when both ran the answer's tool once."""
+    name = next((call.name for call in turn.calls if call.name not in LOOKUPS), None)  # the tool behind the answer
+    entry = WORDING.data["delta"].get(name)
+    if entry is None:
+        return ""
+    now = [call.result for call in turn.calls if call.name == name and call.ok and call.result]
+    then = [call.result for call in before if call.name == name and call.result]
+    if len(now) != 1 or len(then) != 1:  # several sizes tried on either side: no one figure to set beside the other
+        return ""
+    new, old = now[0].get(entry["field"]), then[0].get(entry["field"])
+    if not isinstance(new, int | float) or not isinstance(old, int | float) or old <= 0 or new <= 0:
+        return ""
+    figures = {"name": turn.text(entry["name"]), "unit": turn.text(entry["unit"]), "old": number(old), "new": number(new)}
+    if number(old) == number(new):
+        return WORDING.say(turn, "delta_same", **figures)
+    return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
 
 
 def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
@@ -79,3 +104,54 @@ def _plain(value: SlotValue) -> str:
     if isinstance(value.value, int) and not isinstance(value.value, bool):
         return f"{value.value:,}"
     return value.surface.strip()
+
+
+def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) -> str:
+    """"why?" after an answer: the main driver of the figure just given, in a few lines with its formula, from the
+    calculation this turn re-ran; "" when no calculation here has an explanation (the caller then shows the whole
+    calculation). ``diagnosis_why``: the figures of a problem thread's leading cause (answers/trouble.py)."""
+    entries = WORDING.data["why"]
+    if turn.intent == PROBLEM and diagnosis_why is not None:
+        figures = diagnosis_why(turn)
+        if figures is None:
+            return ""
+        key = "why.troubleshoot" if figures.get("facts") else "why.troubleshoot_symptom_only"
+        return WORDING.say(turn, key, **figures)
+    for call in turn.calls:
+        entry = entries.get(call.name)
+        if entry is None or not call.ok or not call.result:
+            continue
+        if entry.get("single_call") and sum(c.name == call.name for c in turn.calls) > 1:
+            return ""  # several sizes tried: which one the answer chose is the answer's own business
+        figures = _figures(turn, call.result, entry.get("total"))
+        if any(figures.get(field) in (None, "—") for field in entry.get("needs", [])):
+            return ""
+        try:
+            return WORDING.say(turn, f"why.{call.name}", **figures)
+        except (KeyError, IndexError):  # a figure this result does not carry: no half-filled sentence
+            return ""
+    return ""
+
+
+def _figures(turn: Turn, result: dict, total_field: str | None) -> dict[str, str]:
+    """A result's top-level numbers as shown, its words in the reader's language, and its two largest parts."""
+    figures: dict[str, str] = {}
+    for field, value in result.items():
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, int | float):
+            figures[field] = number(value, 2)
+        elif isinstance(value, str):
+            names = WORDING.data["why"].get(field, {})
+            figures[field] = WORDING.say(turn, f"why.{field}.{value}") if value in names else value
+    items = sorted((i for i in result.get("items", []) if isinstance(i, dict) and isinstance(i.get("value"), int | float)),
+                   key=lambda i: -i["value"])  # fmt: skip
+    total = result.get(total_field) if total_field else None
+    for prefix, item in zip(("top", "next"), items):
+        figures[f"{prefix}_label"] = turn.text(item["label"])
+        figures[f"{prefix}_value"] = number(item["value"], 2)
+        figures[f"{prefix}_formula"] = turn.formula(item)
+    if items and isinstance(total, int | float) and total > 0:
+        figures["total"] = number(total, 1)
+        figures["top_share"] = number(100 * items[0]["value"] / total, 0)
+    return figures

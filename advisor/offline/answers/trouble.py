@@ -53,6 +53,9 @@ def answer(turn: Turn) -> str:
     fresh = None if check else _new_in_thread(turn, findings)
     if fresh:  # the newest message's evidence re-ranks the thread: the cause it shows leads
         findings = [fresh, *(f for f in findings if f is not fresh)]
+    # A fact the newest message states in words ("always node 3", "only hours in") has re-ranked the causes already:
+    # what it means is said first, so a follow-up is not answered with the first answer again.
+    told = [] if check or fresh else _new_facts(turn, result)
     top = findings[0]
     findings = [f for f in findings if f is fresh or f["score"] >= RELEVANT_SHARE * top["score"]]
     if top["family"] == CHECKLIST_FAMILY:
@@ -61,15 +64,23 @@ def answer(turn: Turn) -> str:
     # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
     lead_index = 1 if fits and len(top["causes"]) > 1 else 0
-    stated = {**result.get("stated", {}), **setup}
+    stated = {**{k: v for k, v in result.get("stated", {}).items() if k not in result.get("assumed", [])}, **setup}
     # The question asked is answered before anything else; a follow-up opens with what its new finding means.
     if fresh:
         lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"]))
+    elif told:
+        meaning = _say(turn, "facts_meaning_joiner").join(turn.text(fact["meaning"]) for fact in told)
+        cause = turn.text(top["causes"][lead_index]) if top["causes"] else ""
+        lead = _say(turn, "thread_new_fact", meaning=meaning, title=turn.text(top["title"]), cause=cause)
+    elif raised := _newly_stated(turn, result, top):  # "batch is already 1": the setting that moved this cause up
+        cause = turn.text(top["causes"][lead_index]) if top["causes"] else ""
+        facts = _say(turn, "facts_joiner").join(_fact(turn, field, value) for field, value in raised.items())
+        lead = _say(turn, "thread_new_setting", facts=facts, title=turn.text(top["title"]), cause=cause)
     else:
         lead = _lead(turn, top, check, stated, lead_index)
     verdict_led = fresh is None and check is None and _verdict(turn, top, stated) is not None  # its causes are all still unsaid
     parts = [*verdicts, lead]
-    tried = _already_tried(turn)
+    tried = _already_tried(turn, result.get("tried", []), stated)
     if tried:  # what the user already did is acknowledged before any reading or step
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
         parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
@@ -125,6 +136,22 @@ def _new_in_thread(turn: Turn, findings: list[dict]) -> dict | None:
     return next(
         (f for f in findings if f.get("new_finding") and any(item["line"] <= newest_lines for item in f["evidence"])), None
     )
+
+
+def _new_facts(turn: Turn, diagnosis: dict) -> list[dict]:
+    """The facts stated in words in the newest message of a thread (the report is read newest first, so they sit in
+    its first lines); none for a first message, whose facts are part of the description."""
+    if turn.ask.thread_messages < 2:
+        return []
+    return [fact for fact in diagnosis.get("facts", []) if fact["line"] <= turn.ask.message_lines]
+
+
+def _newly_stated(turn: Turn, diagnosis: dict, top: dict) -> dict:
+    """Settings the newest message of a thread states (read from its own lines) that raised the leading cause."""
+    if turn.ask.thread_messages < 2:
+        return {}
+    lines = diagnosis.get("stated_at", {})
+    return {field: value for field, value in top.get("stated", {}).items() if lines.get(field, turn.ask.message_lines + 1) <= turn.ask.message_lines}
 
 
 def _whole(value: object) -> int | None:
@@ -256,7 +283,8 @@ def _from_description(turn: Turn, finding: dict, setup: dict) -> str:
 def _fact(turn: Turn, field: str, value: object) -> str:
     """One stated setup fact in words: a named workload or link by its name, a figure as a number."""
     names = WORDING.data["value_name"].get(field, {})
-    shown = _say(turn, f"value_name.{field}.{value}") if value in names else value
+    key = f"{value:g}" if isinstance(value, float) else value  # a yes/no field arrives as 1.0 / 0.0: named "1" / "0"
+    shown = _say(turn, f"value_name.{field}.{key}") if key in names else value
     return _say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown)
 
 
@@ -329,11 +357,14 @@ def _reported(turn: Turn) -> str:
 AT_LIMIT = {("batch", 1), ("sharding", "zero-3"), ("sharding", "fsdp"), ("recompute", "full")}
 
 
-def _already_tried(turn: Turn) -> list[str]:
+def _already_tried(turn: Turn, said_tried: list[str] = (), setup: dict | None = None) -> list[str]:
     """Levers pulled already, in the order the rules' actions list them: changes the user names as tried (the
-    already_tried slot), settings a later message of the thread says were changed ("bs已经降到2了"), and settings
-    stated at their limit (micro-batch 1, ZeRO-3, full recomputation), which no step can pull further."""
-    pulled = set(turn.slots.already_tried)
+    already_tried slot), those the diagnosis read from the thread's words (``said_tried``: "we already raised the
+    timeout"), settings a later message of the thread says were changed ("bs已经降到2了"), and settings
+    stated at their limit (micro-batch 1, ZeRO-3, full recomputation) in the message or in the diagnosis's ``setup``,
+    which no step can pull further."""
+    pulled = set(turn.slots.already_tried) | set(said_tried)
+    pulled |= {lever for slot, value in AT_LIMIT if (setup or {}).get(slot) == value and (lever := _lever(slot, value))}
     frame = turn.reading.frame
     detail = len(turn.reading.task_messages) >= 2  # the first message states the setup, a later one what was changed
     for slot in frame.names():
@@ -396,3 +427,19 @@ def _memory_tie_in(turn: Turn, hint: dict) -> str:
         "可以问我「<模型> 做 <任务> 需要多少显存？」，对比作业理论上应占用的显存。",
     )
     return text
+
+
+def why_figures(turn: Turn) -> dict | None:
+    """Why the leading cause of this turn's diagnosis leads: its title, the first of its causes, and the facts of
+    the thread that raised it (stated setup and facts said in words), for followup.why; None without a diagnosis."""
+    diagnosis = next((call.result for call in reversed(turn.calls) if call.name == "diagnose" and call.ok and call.result), None)
+    if not diagnosis or not diagnosis.get("findings"):
+        return None
+    top = diagnosis["findings"][0]
+    assumed = set(diagnosis.get("assumed", []))
+    facts = [_fact(turn, field, value) for field, value in top.get("stated", {}).items() if field not in assumed]
+    return {
+        "title": turn.text(top["title"]),
+        "cause": turn.text(top["causes"][0]) if top["causes"] else "",
+        "facts": _say(turn, "facts_joiner").join(facts),
+    }

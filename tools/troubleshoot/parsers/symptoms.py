@@ -28,6 +28,22 @@ _WORKERS = [
     re.compile(r"(?i)(?<![0-9A-Za-z_.])(\d{1,3})\s*(?:个)?\s*(?:dataloader\s*|data\s*loader\s*|loader\s*)?workers?\b"),
     re.compile(r"(?i)\bworkers?\s*(?:[=:]|设成|设为|只有|是)\s*(\d{1,3})\b"),
 ]
+# The micro-batch the user runs: "micro batch is already 1", "bs=1", "batch size 2", "batch已经是1": a setting the
+# rules rank causes by (a batch of 1 leaves kernels too small to fill the GPU, and no smaller batch is left to try).
+_BATCH_LITERALS = ("batch", "Batch", "BATCH", "bs", "BS")
+_BATCH = re.compile(
+    r"(?i)(?<![a-z_])(?:micro[-_ ]?batch(?:[-_ ]?size)?|per[-_ ]device[-_ ]train[-_ ]batch[-_ ]size|batch[-_ ]?size|batch|bs)(?![a-z])"
+    r"[^\d\n。，,;；]{0,16}?(?<![\d.])(\d{1,4})(?![\d.%])"
+)
+# Nodes the job runs on, stated before the word: "a 4-node job", "across 2 machines", "四台机器", "3个节点".
+_NODES_LITERALS = ("node", "Node", "machine", "server", "host", "台", "节点")
+_NODES = re.compile(
+    r"(?i)(?<![\d.#])(?P<count>\d{1,3})[- ]?(?:nodes?|machines|servers|hosts)\b"
+    r"|(?P<zh>\d{1,3}|[两二三四五六七八九十]{1,2})\s*(?:台|个)\s*(?:机器|节点|服务器|主机)"
+)
+# "利用率只有一半": half, as a figure the utilisation rules compare.
+_HALF_UTIL = re.compile(r"(?:利用率|使用率)[^\d\n%％。，,]{0,8}?一半")
+_HALF_PERCENT = 50.0
 # A measured MFU: "25% MFU", "MFU is only 25%", "MFU只有25%": a setting of the run the rules judge against published runs.
 _MFU = re.compile(
     r"(?i)(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu(?![a-z])|(?<![a-z])mfu(?![a-z])[^\d\n%]{0,16}?(\d{1,2}(?:\.\d+)?)\s*%"
@@ -103,6 +119,20 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
                 values = _utilisation(match)
                 if values:
                     found.setdefault(("gpu_util", match.start(1)), (match.start(), values))
+    for start, end in lines_with(text, ("利用率", "使用率"), 20):
+        match = _HALF_UTIL.search(text, start, end)
+        if match:
+            found.setdefault(("gpu_util", match.end() - 1), (match.start(), {"gpu_util_percent": _HALF_PERCENT}))
+    for start, end in lines_with(text, _BATCH_LITERALS, 20):
+        match = _BATCH.search(text, start, end)
+        value = number(match.group(1)) if match else None
+        if value is not None and value >= 1:
+            found.setdefault(("setting", start + 6), (match.start(), {"batch": value}))
+    for start, end in lines_with(text, _NODES_LITERALS, 20):
+        match = _NODES.search(text, start, end)
+        count = _node_count(match) if match else None
+        if count:
+            found.setdefault(("setting", start + 7), (match.start(), {"nodes": count}))
     for start, end in lines_with(text, ("worker",), 20):
         for pattern in _WORKERS:
             for match in first_matches(pattern.finditer(text, start, end)):
@@ -177,6 +207,19 @@ def _utilisation(match: re.Match[str]) -> dict[str, Value] | None:
     if high > low:
         values.update(gpu_util_low_percent=low, gpu_util_high_percent=high)
     return values
+
+
+def _node_count(match: re.Match[str]) -> float | None:
+    """"4-node" → 4, "四台机器" → 4, "十台" → 10; a count of zero is no count."""
+    written = match.group("count") or match.group("zh")
+    if written.isdigit():
+        return float(written) or None
+    if written in ("两", "二"):
+        return 2.0
+    tens, _, ones = written.partition("十")
+    if not _:
+        return float(_DIGIT[written])
+    return float((_DIGIT.get(tens, 1) if tens else 1) * 10 + _DIGIT.get(ones, 0))
 
 
 def _chinese_percent(written: str) -> tuple[float, float] | None:
