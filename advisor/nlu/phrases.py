@@ -216,6 +216,11 @@ def word_at(text: str, position: int, words: str, after_spaces: bool = True) -> 
     return max((start + len(word) for word in _file().words[words] if text.startswith(word, start)), default=None)
 
 
+def words_in(text: str, words: str) -> bool:
+    """Whether any word of the list ``words`` is written anywhere in ``text`` (inside other words too: "5 bucks")."""
+    return any(word in text for word in _file().words[words])
+
+
 @cache
 def phrase_table(name: str) -> PhraseTable:
     """The table ``name`` of value_phrases.yaml, compiled once."""
