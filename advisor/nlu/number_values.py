@@ -66,7 +66,6 @@ UNIT_AFTER = [
 SECONDS_PER = {"second": 1.0, "minute": 60.0, "hour": 3600.0}
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只在)白天|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
 K_SUFFIX = re.compile(r"\d\s*k$")
-CONTEXT_WORD_AFTER = re.compile(r"\s*(?:of\s+)?(?:context|ctx|上下文)(?:\s*(?:window|length|len))?(?![a-z])")
 DATA_BEFORE = re.compile(r"(?:数据|语料)(?:量|集)?[^\d，。,;；]{0,6}$|(?<![a-z])(?:data(?:set)?|corpus)\s*(?:of|is|at|to|:)?\s*$")
 MODEL_WORD_AFTER = re.compile(r"\s*(?:[a-z][\w.\-]*[\s-]*(?:style|like|class|arch(?:itecture)?)\s+)?(?:model|llm|transformer|模型)(?![a-z])")
 
@@ -78,9 +77,9 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         return None
     if phrase_table("denominator_before").ending_at(text, start):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
         return None
-    context = None if words_only else CONTEXT_WORD_AFTER.match(text, end)
+    context = None if words_only else phrase_table("context_after").at(text, end)
     if context and (K_SUFFIX.search(raw) or value >= 512):  # "4k context", "8192 ctx": a context length, in any task
-        return Value(start, context.end(), "context_setting", token_count(raw, value), "tokens", text[start : context.end()])
+        return Value(start, context.end, "context_setting", token_count(raw, value), "tokens", text[start : context.end])
     symbol_match = None if words_only else phrase_table("currency_before").ending_at(text, start)
     symbol = text[symbol_match.start : symbol_match.end] if symbol_match else ""
     if raw.endswith("w"):  # read as 万 by the number parser

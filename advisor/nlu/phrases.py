@@ -217,8 +217,10 @@ def word_at(text: str, position: int, words: str, after_spaces: bool = True) -> 
 
 
 def words_in(text: str, words: str) -> bool:
-    """Whether any word of the list ``words`` is written anywhere in ``text`` (inside other words too: "5 bucks")."""
-    return any(word in text for word in _file().words[words])
+    """Whether any word of the list ``words`` is written anywhere in ``text`` (inside other words too: "5 bucks");
+    a space in a word stands for any run of white space ("at  once")."""
+    said = " ".join(text.split())
+    return any(word in said for word in _file().words[words])
 
 
 @cache
