@@ -11,7 +11,14 @@ from knowledge.catalog import load_catalog
 
 @pytest.mark.parametrize(
     ("surface", "headcount"),
-    [("60 researchers", True), ("a 12-person lab", True), ("300号人", True), ("研发同事40个", True), ("25 users", False), ("几百人", False)],
+    [
+        ("60 researchers", True),
+        ("a 12-person lab", True),
+        ("300号人", True),
+        ("研发同事40个", True),
+        ("25 users", False),
+        ("几百人", False),
+    ],
 )
 def test_people_of_an_organisation_are_a_headcount(surface, headcount):
     assert words_in(surface, "headcount_word") is headcount
@@ -35,6 +42,8 @@ def test_a_longer_word_starting_like_context_is_not_one():
     assert phrase_table("context_after").at("4k of context length", 2).end == len("4k of context length")
 
 
-@pytest.mark.parametrize(("before", "reference"), [("slower than the ", True), ("比起", True), ("compared  with ", True), ("more of the ", False)])
+@pytest.mark.parametrize(
+    ("before", "reference"), [("slower than the ", True), ("比起", True), ("compared  with ", True), ("more of the ", False)]
+)
 def test_what_follows_than_or_bi_is_a_reference(before, reference):
     assert bool(phrase_table("reference_before").ending_at(before + "8", len(before))) is reference

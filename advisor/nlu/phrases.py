@@ -166,7 +166,7 @@ class PhraseTable:
     def _token(self, part: str, words: dict[str, list[str]], first: bool, last: bool) -> _Token:
         suffix = re.search(REPEAT_SUFFIX, part) if len(part) > 1 else None
         name = part[: suffix.start()] if suffix else part
-        repeat = {"": "", "?": "?", "*": "*"}.get(suffix.group() if suffix else "", "{0,%s}" % part[-1])
+        repeat = {"": "", "?": "?", "*": "*"}.get(suffix.group() if suffix else "", f"{{0,{part[-1]}}}")
         if name == "<end>":
             return _Token("$", repeat, False, False)
         if name == "<start>":
