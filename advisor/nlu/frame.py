@@ -189,8 +189,6 @@ def _most_specific_values(frame: Frame) -> None:
             frame.slots[slot] = kept
 
 
-
-
 def _rest_of_phrase(text: str, value: SlotValue) -> str:
     """The words after a value up to the next number or punctuation: "15 people at the same time"."""
     return re.split(r"[,，;；。.!?？\d]", text[value.start + len(value.surface) : value.start + len(value.surface) + 24])[0]
