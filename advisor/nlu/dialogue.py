@@ -60,8 +60,6 @@ FILLER = re.compile(
 COMPARED_WITH = re.compile(
     r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|side\s+by\s+side|than)(?:\s|$)|对比|相比|比起|[和跟与].{1,24}比|(?:为什么|为啥|怎么|咋)[^，。,?？]{0,4}比"
 )
-# "more than inference", "比推理多": the value after it is what the answer is measured against
-REFERENCE_BEFORE = re.compile(r"(?:\bthan|compared\s+(?:to|with)|比起?|相比于?)\s*(?:the\s+|an?\s+|for\s+|doing\s+|with\s+)?$")
 # "how long would it take on that", "用这套跑": a new question asked of the setup already described
 ON_THAT_SETUP = re.compile(
     r"\b(?:on|with|using)\s+(?:that|this|those|these|the\s+same)(?:\s+(?:setup|cluster|hardware|config(?:uration)?|box(?:es)?|nodes?|machines?|servers?|gpus?|cards?))?\b"

@@ -14,6 +14,7 @@ from typing import Any
 from advisor.nlu.cues import says
 from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
 from advisor.nlu.number_values import token_count
+from advisor.nlu.phrases import words_in
 from knowledge.audience import names_a_period
 
 HOURS_PER_YEAR = 8760.0
@@ -188,11 +189,6 @@ def _most_specific_values(frame: Frame) -> None:
             frame.slots[slot] = kept
 
 
-# The people of an organisation; "10 users", "几百人", "单用户" are left to mean a load, as labellers read them.
-HEADCOUNT = re.compile(r"-(?:person|member|strong)|employees|staff|students|researchers|engineers|devs|developers|analysts|scientists|colleagues|号人|员工|学生|同学|研究生|研发|同事|工程师")
-AT_ONCE = re.compile(r"concurren|simultaneous|at\s+once|at\s+a\s+time|same\s+time|parallel|peak|同时|并发|在线|高峰")
-
-
 def _rest_of_phrase(text: str, value: SlotValue) -> str:
     """The words after a value up to the next number or punctuation: "15 people at the same time"."""
     return re.split(r"[,，;；。.!?？\d]", text[value.start + len(value.surface) : value.start + len(value.surface) + 24])[0]
@@ -216,8 +212,8 @@ def _headcounts(frame: Frame, text: str) -> None:
     groups = frame.slots.get("audience", [])
     people = [
         v for v in loads
-        if not isinstance(v.value, RequestRate) and (HEADCOUNT.search(v.surface) or _counts_group(text, v, groups) or names_a_period(v.surface + _rest_of_phrase(text, v)))
-        and not AT_ONCE.search(v.surface + _rest_of_phrase(text, v))
+        if not isinstance(v.value, RequestRate) and (words_in(v.surface, "headcount_word") or _counts_group(text, v, groups) or names_a_period(v.surface + _rest_of_phrase(text, v)))
+        and not words_in(v.surface + _rest_of_phrase(text, v), "at_once_word")
     ]  # fmt: skip
     if people:
         frame.slots["concurrency"] = [v for v in loads if v not in people]

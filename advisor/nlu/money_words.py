@@ -3,7 +3,6 @@
 
 import re
 
-CURRENCY_USD = re.compile(r"美元|美金|刀|usd|dollar|bucks|\$|cents?|美分")
 # Read so that they can be named as unusable, not mistaken for dollars or yuan
 OTHER_CURRENCIES = {
     "EUR": re.compile(r"€|eur|欧元"),
@@ -31,7 +30,6 @@ JIAO_AND_FEN = re.compile(
 )
 # "报价一台230万", "一张要2万": the unit an amount is the price of, not a count
 UNIT_BEFORE_PRICE = re.compile(r"[一每]\s*(?:台|张|块|片)\s*(?:要|是|就要|大概|约|差不多)?\s*(?=[\d两三四五六七八九十]+(?:\.\d+)?\s*(?:万|千|k|w|元|块))")
-PER_KWH_AFTER = re.compile(r"\s*(?:/|每|一|per)\s*(?:度|kwh|千瓦时)")
 # "1.3万一张", "5000块一台": an amount per unit; read whole, or "1.3万一" would be 14,000 by the colloquial rule
 UNIT_PRICE = re.compile(r"(?<![\w.\-])(?P<n>\d+(?:\.\d+)?)\s*(?P<mag>万|千|k|w)?\s*(?P<currency>元|块钱|块|刀|美元)?\s*(?:一|每|/)\s*(?:张|台|片|个)")
 # "六成", "七成负载": tenths of the time
@@ -44,11 +42,7 @@ DISCOUNT = re.compile(
 # "30w预算", "8w块": Chinese writers shorten 万 (ten thousand) to w; only around money words, since
 # "700W" is also a card's power.
 WAN_CONTEXT_BEFORE = re.compile(r"(?:预算|花|报价|价格|价钱|售价|成本|买|租金|月租|总共|一共|每月|每个月|一个月|每年|一年|budget)[^\d]{0,4}$")
-WAN_CONTEXT_AFTER = re.compile(r"\s*(?:的?预算|以内|以下|左右|块|元|rmb|cny|人民币|一台|一张|买|的机器|的服务器)")
 SPENDING_BEFORE = re.compile(r"(?:budget\b[^\d\n]{0,24}?\b(?:to|at)|(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|caps?\b[^\n]{0,20}?\bat|capped\s+at|ceiling|approved|grant|funding|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
-BUDGET_BEFORE = re.compile(r"(?:budget|预算)\s*(?:of|is|was|:|=|是|有|大概|约|在)?\s*(?:about|around|~)?\s*$")
-BUDGET_AFTER = re.compile(r"\s*(?:budget|(?:的)?预算)")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价|[一每]\s*度电?)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
 RENTING = re.compile(r"租|\brent|\blease|\bcloud")
-PERIOD_RIGHT_BEFORE = re.compile(r"(?:每|一)\s*(?P<card>张?卡\s*每?\s*)?个?(?:小时|月)\s*(?:大概|约|是|要|差不多|就|才)?\s*$")
 RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")

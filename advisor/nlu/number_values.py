@@ -8,14 +8,10 @@ import re
 from dataclasses import dataclass
 
 from advisor.nlu.money_words import (
-    BUDGET_AFTER,
-    BUDGET_BEFORE,
-    CURRENCY_USD,
     ENERGY_PRICE_BEFORE,
     OTHER_CURRENCIES,
     PER_AFTER,
     PER_BEFORE,
-    PERIOD_RIGHT_BEFORE,
     PRICE_AFTER_PERIOD,
     RENT_BEFORE,
     RENTING,
@@ -23,10 +19,9 @@ from advisor.nlu.money_words import (
     SUBUNIT,
     TOTAL_AFTER,
     UNIT_PRICE_AFTER,
-    WAN_CONTEXT_AFTER,
     WAN_CONTEXT_BEFORE,
 )
-from advisor.nlu.phrases import phrase_table, word_at
+from advisor.nlu.phrases import phrase_table, word_at, words_in
 from advisor.nlu.time_words import HOURS, duration_unit
 
 
@@ -71,7 +66,6 @@ UNIT_AFTER = [
 SECONDS_PER = {"second": 1.0, "minute": 60.0, "hour": 3600.0, "day": 86_400.0, "month": 30 * 86_400.0}
 DAILY_BEFORE = re.compile(r"(?:每天|每日|一天|天天|日均|(?:只|就|只在)白天|daily|a day)\s*(?:就|也就|大概|大约|约|只|只会|差不多)?\s*(?:用|跑|运行|开|使用|工作|run|use)?\s*(?:大概|约)?\s*$")
 K_SUFFIX = re.compile(r"\d\s*k$")
-CONTEXT_WORD_AFTER = re.compile(r"\s*(?:of\s+)?(?:context|ctx|上下文)(?:\s*(?:window|length|len))?(?![a-z])")
 DATA_BEFORE = re.compile(r"(?:数据|语料)(?:量|集)?[^\d，。,;；]{0,6}$|(?<![a-z])(?:data(?:set)?|corpus)\s*(?:of|is|at|to|:)?\s*$")
 MODEL_WORD_AFTER = re.compile(r"\s*(?:[a-z][\w.\-]*[\s-]*(?:style|like|class|arch(?:itecture)?)\s+)?(?:model|llm|transformer|模型)(?![a-z])")
 
@@ -83,13 +77,13 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         return None
     if phrase_table("denominator_before").ending_at(text, start):  # "每10亿参数约4GB", "per 1k tokens": a unit of a rate, not a quantity
         return None
-    context = None if words_only else CONTEXT_WORD_AFTER.match(text, end)
+    context = None if words_only else phrase_table("context_after").at(text, end)
     if context and (K_SUFFIX.search(raw) or value >= 512):  # "4k context", "8192 ctx": a context length, in any task
-        return Value(start, context.end(), "context_setting", token_count(raw, value), "tokens", text[start : context.end()])
+        return Value(start, context.end, "context_setting", token_count(raw, value), "tokens", text[start : context.end])
     symbol_match = None if words_only else phrase_table("currency_before").ending_at(text, start)
     symbol = text[symbol_match.start : symbol_match.end] if symbol_match else ""
     if raw.endswith("w"):  # read as 万 by the number parser
-        if symbol or WAN_CONTEXT_BEFORE.search(before) or WAN_CONTEXT_AFTER.match(text, end):
+        if symbol or WAN_CONTEXT_BEFORE.search(before) or phrase_table("wan_money_after").at(text, end):
             return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
         return Value(start, end, "number", value / 1e4, "W", raw)  # "450w": watts
     for kind, pattern in UNIT_AFTER:
@@ -137,14 +131,14 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
     rate = PER_AFTER.match(text, end)
     if rate and (rate.group("gpu") or RENT_BEFORE.search(before) or rate.group().startswith("/")):  # "2.99 per gpu hour", "at 0.79/hr": a price
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
-    period = PERIOD_RIGHT_BEFORE.search(text, max(0, start - 16), start)
-    if period and (RENTING.search(text, 0, start) or period.group("card")):  # "租的话每小时2.5", "每张卡每小时1.8": a rent
+    period = phrase_table("period_right_before").ending_at(text, start)
+    if period and (RENTING.search(text, 0, start) or period.label == "card"):  # "租的话每小时2.5", "每张卡每小时1.8": a rent
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
     if value >= 100 and RENT_BEFORE.search(before) and PER_BEFORE.search(text, max(0, start - 16), start):  # "每月租金8000": a rent for that period
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
     if _energy_price_before(text, start) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
         return money_value(text, start - len(symbol), end, value, True, symbol=symbol)
-    if symbol or (BUDGET_BEFORE.search(before) and value >= 100):  # "预算5000", "budget 5000": an amount
+    if symbol or (phrase_table("budget_before").ending_at(text, start) and value >= 100):  # "预算5000", "budget 5000": an amount
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
     named_rate = phrase_table("request_rate_name").ending_at(text, start)
     if named_rate:  # "QPS 20", "rpm大概3000"
@@ -182,7 +176,7 @@ def magnitude_value(text: str, start: int, end: int, raw: str, value: float) -> 
         return Value(start, stop, "params", value, "params", text[start:stop])
     if "亿" in raw and value >= 1e8:
         return Value(start, end, "params", value, "params", raw)
-    spending = SPENDING_BEFORE.search(text[max(0, start - 40) : start]) or BUDGET_AFTER.match(text, end)  # "on a 5k budget"
+    spending = SPENDING_BEFORE.search(text[max(0, start - 40) : start]) or phrase_table("budget_after").at(text, end)  # "on a 5k budget"
     if K_SUFFIX.search(raw) and spending and word_at(text, end, "length_word") is None:
         money = money_value(text, start, end, value, False)  # "under 15k", "budget is 80k": an amount, not tokens
         if money.value[1] or money.unit != "once":
@@ -206,7 +200,7 @@ def token_count(raw: str, value: float) -> float:
 def money_value(text: str, start: int, end: int, value: float, per_kwh: bool, symbol: str = "") -> Value:
     surface = text[start:end]
     other = next((code for code, written in OTHER_CURRENCIES.items() if written.search(surface)), None)
-    currency = other or ("USD" if CURRENCY_USD.search(surface) else "CNY")
+    currency = other or ("USD" if words_in(surface, "usd_written") else "CNY")
     if not symbol and not other and not re.search(r"[元块钱币]|rmb|cny|yuan|usd|美|刀|dollar|bucks|\$|cent", surface):
         currency = ""  # "30万": an amount with no currency written; the language decides later
     if SUBUNIT.search(surface):

@@ -4,9 +4,12 @@ A table lists, per label, phrase templates built from named word lists, so that 
 or a count is a line of data, not a new regular expression. A template is tokens separated by spaces:
 
 - ``{name}``: any word of the list ``name``; any other token is itself, literally;
-- ``#N``: a number of at most N digits, the value the phrase is about;
-- ``<end>``: the end of the text;
-- a token ending in ``?`` may be left out, one ending in ``*`` may repeat;
+- ``#N``: a number of at most N digits, the value the phrase is about; ``#N.D`` may have up to D decimals ("16.5");
+- ``<end>``: the end of the text; ``<start>``: not right after a letter, a digit or a point ("h100 nodes" is no count);
+- ``<word>``: a run of at most 24 letters, digits and hyphens, such as a product name ("gb200", "nvl72");
+- ``!{name}``: no word of the list ``name`` comes next, after any spaces ("2 kW racks" is no count of racks);
+- ``~``: the tokens either side may be written together even when both are in letters or digits ("x4");
+- a token ending in ``?`` may be left out, one ending in ``*`` may repeat, ``*N`` at most N times;
 - ``>``: what follows it must come next but is not part of the phrase.
 
 A table's ``not_before`` lists what may not come right after any of its phrases.
@@ -30,7 +33,9 @@ PHRASES_FILE = Path(__file__).parent / "data" / "value_phrases.yaml"
 Place = Literal["after", "before", "anywhere"]
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 WORD_CHARACTERS = LETTERS + "0123456789"
-TOKEN_SHAPE = r"^(?:\{[a-z_]+\}|#\d|<end>|[^\s{}#<>]+)[?*]?$"
+TOKEN_SHAPE = r"^(?:!?\{[a-z_]+\}|#\d(?:\.\d)?|<end>|<start>|<word>|[^\s{}#<>]+)(?:\?|\*\d?)?$"
+REPEAT_SUFFIX = r"(?:\?|\*\d?)$"
+ZERO_WIDTH = ("<start>", "!{")
 
 
 class PhraseTableEntry(BaseModel):
@@ -58,7 +63,7 @@ class PhraseFile(BaseModel):
                     for token in template.replace(" > ", " ").split():
                         if not re.match(TOKEN_SHAPE, token):
                             raise ValueError(f"{table}.{label}: '{token}' in '{template}' is no token")
-                        name = token.rstrip("?*")
+                        name = re.sub(REPEAT_SUFFIX, "", token).lstrip("!")
                         if name.startswith("{") and name[1:-1] not in self.words:
                             raise ValueError(f"{table}.{label}: '{template}' names the word list {name}, which is not under words:")
         return self
@@ -80,6 +85,7 @@ class _Token:
     repeat: str  # "", "?" or "*"
     starts_word: bool
     ends_word: bool
+    zero_width: bool = False  # a look around: it takes no text and leaves the spacing to the tokens either side
 
 
 class PhraseTable:
@@ -135,14 +141,20 @@ class PhraseTable:
     def _sequence(
         self, parts: list[str], words: dict[str, list[str]], guard_start: bool, before: _Token | None = None
     ) -> tuple[str, _Token]:
+        glued = {i for i, part in enumerate(parts) if part == "~"}  # the token after a "~" joins without a space
+        parts = [part for part in parts if part != "~"]
+        glued = {i - sum(1 for g in glued if g < i) for i in glued}
         tokens = [self._token(part, words, first=guard_start and i == 0, last=i == len(parts) - 1) for i, part in enumerate(parts)]
         pattern, previous, joined = "", before, False
         for i, token in enumerate(tokens):
-            joiner = "" if previous is None or joined else _joiner(previous, token)
+            if token.zero_width:
+                pattern += token.pattern
+                continue
+            joiner = "" if previous is None or joined else (r"\s*" if i in glued else _joiner(previous, token))
             joined = False
-            if token.repeat and previous is None and len(tokens) > 1:
+            if token.repeat and previous is None and i + 1 < len(tokens):
                 # a leading optional word carries the space after it: "(个)?请求" is "个请求" or "请求"
-                pattern += f"(?:{token.pattern}{_joiner(token, tokens[1])}){token.repeat}"
+                pattern += f"(?:{token.pattern}{_joiner(token, tokens[i + 1])}){token.repeat}"
                 joined = True
             elif token.repeat:
                 pattern += f"(?:{joiner}{token.pattern}){token.repeat}"
@@ -152,14 +164,24 @@ class PhraseTable:
         return pattern, tokens[-1]
 
     def _token(self, part: str, words: dict[str, list[str]], first: bool, last: bool) -> _Token:
-        repeat = part[-1] if len(part) > 1 and part[-1] in "?*" else ""
-        name = part[: len(part) - len(repeat)]
+        suffix = re.search(REPEAT_SUFFIX, part) if len(part) > 1 else None
+        name = part[: suffix.start()] if suffix else part
+        repeat = {"": "", "?": "?", "*": "*"}.get(suffix.group() if suffix else "", f"{{0,{part[-1]}}}")
         if name == "<end>":
             return _Token("$", repeat, False, False)
+        if name == "<start>":
+            return _Token("(?<![a-z0-9.])", "", False, False, zero_width=True)
+        if name == "<word>":
+            # possessive and at most 24 long: a run is never split two ways, nor scanned to its end from every start
+            return _Token(r"[a-z0-9\-]{1,24}+", repeat, True, True)
+        if name.startswith("!{"):
+            return _Token(rf"(?!\s*{self._token(name[1:], words, first=False, last=True).pattern})", "", False, False, zero_width=True)
         if name.startswith("#"):
             group = f"n{len(self._numbers)}"
             self._numbers.append(group)
-            return _Token(rf"(?<![\d.$])(?P<{group}>\d{{1,{int(name[1:])}}})", repeat, True, True)
+            digits, _, decimals = name[1:].partition(".")
+            fraction = rf"(?:\.\d{{1,{int(decimals)}}})?" if decimals else ""
+            return _Token(rf"(?<![\d.$])(?P<{group}>\d{{1,{int(digits)}}}{fraction})", repeat, True, True)
         items = words[name[1:-1]] if name.startswith("{") else [name]
         alternatives = []
         for item in sorted(items, key=len, reverse=True):  # the longest first: "seconds" before "s"
@@ -194,8 +216,21 @@ def word_at(text: str, position: int, words: str, after_spaces: bool = True) -> 
     return max((start + len(word) for word in _file().words[words] if text.startswith(word, start)), default=None)
 
 
+def words_in(text: str, words: str) -> bool:
+    """Whether any word of the list ``words`` is written anywhere in ``text`` (inside other words too: "5 bucks");
+    a space in a word stands for any run of white space ("at  once")."""
+    said = " ".join(text.split())
+    return any(word in said for word in _file().words[words])
+
+
 @cache
 def phrase_table(name: str) -> PhraseTable:
     """The table ``name`` of value_phrases.yaml, compiled once."""
     data = _file()
     return PhraseTable(name, data.tables[name], data.words)
+
+
+def phrase_tables(words: dict[str, list[str]], tables: dict) -> dict[str, PhraseTable]:
+    """Tables kept beside another reader's own words (site_words.yaml), checked and compiled like value_phrases.yaml's."""
+    checked = PhraseFile.model_validate({"words": words, "tables": tables})
+    return {name: PhraseTable(name, entry, checked.words) for name, entry in checked.tables.items()}

@@ -11,9 +11,10 @@ from pathlib import Path
 from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
 from advisor.nlu.corpus import TASKS
-from advisor.nlu.dialogue import CONTINUES, REFERENCE_BEFORE, TOPIC, compares_with, on_that_setup, only_values, own_subject
+from advisor.nlu.dialogue import CONTINUES, TOPIC, compares_with, on_that_setup, only_values, own_subject
 from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
 from advisor.nlu.model import TaggedValue
+from advisor.nlu.phrases import phrase_table
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reading import Reading, read_message, retagged
 from advisor.nlu.training import load_or_train
@@ -140,7 +141,7 @@ def _references_change_nothing(reading: Reading, state: Frame, beside: tuple[str
     for slot, values in list(reading.frame.slots.items()):
         if slot in beside or (slot == "gpu_count" and "gpu" in beside) or not state.has(slot):  # a card set beside keeps its count
             continue
-        own = [v for v in values if not REFERENCE_BEFORE.search(text, max(0, v.start - 24), v.start)]
+        own = [v for v in values if not phrase_table("reference_before").ending_at(text, v.start)]
         if own:
             reading.frame.slots[slot] = own
         else:

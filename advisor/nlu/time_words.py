@@ -7,13 +7,12 @@ import re
 from datetime import date, timedelta
 
 from advisor.nlu.count_words import WORD_NUMBERS
+from advisor.nlu.phrases import phrase_table
 from tools.quantities import CHINESE_DIGITS, parse_number
 
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 730.0, "year": 8760.0}
-# "half the time", "一半时间": a share of the time the hardware is busy
-TIME_SHARE = re.compile(r"(?P<en>half|a\s+third|a\s+quarter|two\s+thirds|three\s+quarters)\s+(?:of\s+)?the\s+time|(?P<zh>一半|三分之一|四分之一|三分之二|四分之三)(?:的)?时间")
-TIME_SHARES = {"half": 50.0, "a third": 33.3, "a quarter": 25.0, "two thirds": 66.7, "three quarters": 75.0,
-               "一半": 50.0, "三分之一": 33.3, "四分之一": 25.0, "三分之二": 66.7, "四分之三": 75.0}  # fmt: skip
+# "half the time", "一半时间": a share of the time the hardware is busy, by the label of the time_share phrase table
+TIME_SHARES = {"half": 50.0, "third": 33.3, "quarter": 25.0, "two_thirds": 66.7, "three_quarters": 75.0}
 CALENDAR_DEADLINE = re.compile(
     r"(?<![a-z])(?:(?:by|before|until)\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|next|the)\s+)?(?:week|month|quarter|year)(?![a-z])|(?<![a-z])(?:eoy|year[\s-]end)(?![a-z])"
     r"|(?:本周|这周|下周|本月|这个月|下个?月)(?:末|底|之内|以内|内|前)|下个?月底(?:前|之前)?|月底(?:前|之前)?"
@@ -33,7 +32,6 @@ WEEKEND_DEADLINE = re.compile(
     r"|(?:一个|这个?|下个?)?周末(?=(?:之内|以内|内|前|跑完|搞定|弄完|训完|做完|出结果))"
 )
 WEEKEND_HOURS = 48.0
-ARTICLE_DURATION = re.compile(r"(?<![a-z])an?\s+(?P<unit>year|month|week|day)(?![a-z])")
 NUMBER_BEFORE_ARTICLE = re.compile(r"\d\s*(?:h|hrs?|hours?)?\s*$")
 # "two and a half years", "a year and a half", "两年半", "三个半月": a whole number of units and a half
 AND_A_HALF = re.compile(
@@ -47,7 +45,6 @@ DURATION_RANGE = re.compile(
     rf"(?<![\d.])(?P<low>{_RANGE_END})\s*(?:-|–|~|～|到|至|to|or)\s*(?P<high>{_RANGE_END})\s*(?P<unit>个月|年|years?|yrs?|months?)(?![a-z])"
     r"|(?P<pair>[一两二三四五六七八])(?P<pair_high>[二三四五六七八九])(?P<pair_unit>个月|年)"
 )
-HALF_DURATION = re.compile(r"半个?(?P<zh>年|月)|(?<![a-z])half\s+an?\s+(?P<en>year|month)(?![a-z])")
 # A working-hours schedule is a utilisation: "weekdays 9-6", "工作日9点到18点", "朝九晚五".
 _DAYS = r"(?P<days>weekdays?|work\s?days?|working\s+days|business\s+days|mon(?:day)?\s*(?:-|to|through)\s*fri(?:day)?|工作日|周一到周五|周一至周五)"
 _HOURS = r"(?P<start>\d{1,2})(?::00)?\s*(?P<start_half>am|pm|点|時)?\s*(?:-|–|to|until|到|至|~)\s*(?P<end>\d{1,2})(?::00)?\s*(?P<end_half>am|pm|点)?"
@@ -76,9 +73,8 @@ WEEKLY_HOURS = re.compile(r"(?P<n>\d{1,3})\s*(?:hours?|hrs?|h|个?小时)\s*(?:a
 def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
     """Shares of the time, schedules and deadlines in ``text``, in the order they should be claimed."""
     found: list[tuple[int, int, str, float, str]] = []
-    for match in TIME_SHARE.finditer(text):
-        share = TIME_SHARES[" ".join((match.group("en") or match.group("zh")).split())]
-        found.append((match.start(), match.end(), "percent", share, "%"))
+    for said in phrase_table("time_share").find_all(text):
+        found.append((said.start, said.end, "percent", TIME_SHARES[said.label], "%"))
     for match in (match for pattern in SCHEDULES for match in pattern.finditer(text)):
         share = _schedule_share(match)
         if share is not None:
@@ -110,14 +106,12 @@ def time_values(text: str) -> list[tuple[int, int, str, float, str]]:
         unit = duration_unit(match.group("unit") or match.group("unit_first") or match.group("zh_year") or "月")
         count = 1 if whole in ("a", "an") else WORD_NUMBERS.get(whole) or parse_number(whole)
         found.append((match.start(), match.end(), "duration", HOURS[unit] * (count + 0.5), unit))
-    for match in HALF_DURATION.finditer(text):  # "半年", "half a year"
-        unit = duration_unit(match.group("zh") or match.group("en"))
-        found.append((match.start(), match.end(), "duration", HOURS[unit] / 2, unit))
-    for match in ARTICLE_DURATION.finditer(text):
-        if NUMBER_BEFORE_ARTICLE.search(text, 0, match.start()):  # "8h a day" is a schedule, read with its number
+    for said in phrase_table("half_duration").find_all(text):  # "半年", "half a year"
+        found.append((said.start, said.end, "duration", HOURS[said.label] / 2, said.label))
+    for said in phrase_table("article_duration").find_all(text):
+        if NUMBER_BEFORE_ARTICLE.search(text, 0, said.start):  # "8h a day" is a schedule, read with its number
             continue
-        unit = duration_unit(match.group("unit"))
-        found.append((match.start(), match.end(), "duration", HOURS[unit], unit))
+        found.append((said.start, said.end, "duration", HOURS[said.label], said.label))
     return found
 
 

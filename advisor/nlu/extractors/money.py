@@ -3,8 +3,9 @@ discounts ("打8折"), jiao and fen ("六毛五一度"), yuan and jiao ("1块5")
 
 from __future__ import annotations
 
-from advisor.nlu.money_words import DISCOUNT, JIAO_AND_FEN, PER_KWH_AFTER, TENTHS, UNIT_BEFORE_PRICE, UNIT_PRICE, YUAN_AND_JIAO
+from advisor.nlu.money_words import DISCOUNT, JIAO_AND_FEN, TENTHS, UNIT_BEFORE_PRICE, UNIT_PRICE, YUAN_AND_JIAO
 from advisor.nlu.number_values import Value, money_value
+from advisor.nlu.phrases import phrase_table
 from advisor.nlu.scan import Scan, extractor
 from tools.quantities import CHINESE_DIGITS, parse_number
 
@@ -52,8 +53,8 @@ def jiao_and_fen(scan: Scan) -> None:
     """ "六毛五一度", "电价七毛五": a price per kWh in jiao and fen."""
     for match in JIAO_AND_FEN.finditer(scan.text):
         amount = parse_number(match.group("jiao")) / 10 + parse_number(match.group("fen") or "0") / 100
-        per_kwh = PER_KWH_AFTER.match(scan.text, match.end())
-        scan.claim(money_value(scan.text, match.start(), per_kwh.end() if per_kwh else match.end(), amount, True))
+        per_kwh = phrase_table("per_kwh_after").at(scan.text, match.end())
+        scan.claim(money_value(scan.text, match.start(), per_kwh.end if per_kwh else match.end(), amount, True))
 
 
 @extractor("yuan_and_jiao")
@@ -61,5 +62,5 @@ def yuan_and_jiao(scan: Scan) -> None:
     """ "1块5", "一块八毛" are ¥1.5 and ¥1.8, not one card and a five; "3块2一度" a price per kWh."""
     for match in YUAN_AND_JIAO.finditer(scan.text):
         amount = parse_number(match.group("yuan")) + parse_number(match.group("jiao")) / 10
-        per_kwh = PER_KWH_AFTER.match(scan.text, match.end())
-        scan.claim(money_value(scan.text, match.start(), per_kwh.end() if per_kwh else match.end(), amount, bool(per_kwh)))
+        per_kwh = phrase_table("per_kwh_after").at(scan.text, match.end())
+        scan.claim(money_value(scan.text, match.start(), per_kwh.end if per_kwh else match.end(), amount, bool(per_kwh)))
