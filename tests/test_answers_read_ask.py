@@ -16,6 +16,8 @@ USER_TEXT = ("message", "task_messages")  # attributes holding what the user wro
 # text is data for a tool or a search, not a decision about what was asked.
 READS_TEXT = {
     ("costs.py", "tco"): "the payback claim is found by the distance between its words and a question word in the message",
+    ("costs.py", "_ratio_claim"): "a quoted cloud-to-owning multiple is found in the thread's text; to move into the NLU as an Ask field (#34)",
+    ("costs.py", "_running_costs"): "colocation and staff amounts are told apart by the words after them in the message; to move into the NLU's role tagging (#34)",
     ("costs.py", "_spans_beside_commitments"): "whether a time span is a commitment's term is read from the words right after it",
     ("knowledge.py", "concept"): "the question's own words are the knowledge-base search query",
     ("serving.py", "_finish"): "the question's own words are the search query for related reading",
@@ -26,7 +28,7 @@ READS_TEXT = {
 }
 # (file, constant) → why a pattern is compiled outside the understanding layer.
 COMPILES = {
-    ("planner.py", "SENTENCE"): "splits a message into sentences to answer what is left beside an injection",
+    ("router.py", "SENTENCE"): "splits a message into sentences to answer what is left beside an injection",
     ("turn.py", "DERIVED_MODEL"): "compares a catalog model's name with the name said, to say whose shapes a fine-tune keeps",
     ("turn.py", "SIZE_IN_NAME"): "reads the size in a model name the catalog lacks, to size it as a generic model",
     ("turn.py", "FIELD_NAME"): "reads a tool's suggestion, not the user's words",

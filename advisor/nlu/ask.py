@@ -80,6 +80,9 @@ class Ask(BaseModel):
     vendors_named: tuple[str, ...] = Field((), description='Accelerator vendors this message names ("NVIDIA vs Ascend vs Hygon"), in order; '
                                            'knowledge/vendor_options.yaml.')
     asks_price: bool = Field(False, description='"how much is an A800 server?": this message asks what hardware costs.')
+    owns_hardware: bool = Field(False, description='"we already own 16 A100s": the cards are there; owning is no purchase to weigh.')
+    leans_on_active: bool = Field(False, description='The question leans on an MoE model\'s active parameter count ("only 37B active").')
+    billing_said_earlier: bool = Field(False, description='Reserved or committed billing was said in an earlier message of the task.')
     capability: Capability | None = Field(
         None, description='The one capability asked of a GPU ("does the L4 have NVLink?"); a follow-up naming only another card keeps it.'
     )
@@ -133,6 +136,9 @@ class Ask(BaseModel):
             market=_market(reading),
             vendors_named=tuple(v.id for v in vendor_options().named_in(message.casefold())),
             asks_price=says("asks_price", message),
+            owns_hardware=says("owns_hardware", message),
+            leans_on_active=says("leans_on_active", message),
+            billing_said_earlier=any(word_positions("tco_billing", text) for text in reading.task_messages[:-1]),
             capability=_capability_asked(reading),
             thread_messages=len(reading.task_messages),
             opened_earlier=bool(reading.task_messages) and reading.task_messages[0] != message,

@@ -40,6 +40,8 @@ class AskCues(BaseModel):
     asks_why: Phrases
     asks_count: ExceptedCues
     asks_price: Phrases
+    owns_hardware: Phrases
+    leans_on_active: Phrases
 
 
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:

@@ -313,8 +313,7 @@ def _running_args(found: dict[str, tuple[SlotValue, str]], currency: str) -> tup
 def _owned(turn: Turn, server_price: float | None) -> bool:
     """The cards are already there ("we already own 16 A100s", "公司已经有16张A100"): no purchase is weighed, unless
     a price to buy was stated too (then the question is a purchase)."""
-    text = turn.message.casefold()
-    return server_price is None and any(word in text for word in WORDING.entry("owned.words"))
+    return server_price is None and turn.ask.owns_hardware
 
 
 def _keep_or_rent(turn: Turn, r: dict) -> str:
@@ -356,7 +355,7 @@ def _earlier_args(turn: Turn, args: dict) -> dict | None:
     back. None when nothing it changed is an input of the comparison."""
     before = Slots(turn.reading.before)
     earlier = dict(args)
-    said_before = turn.ask.opened_earlier and any(word_positions("tco_billing", text) for text in turn.reading.task_messages[:-1])
+    said_before = turn.ask.opened_earlier and turn.ask.billing_said_earlier
     if turn.ask.committed_billing and not said_before:  # "what if we go 3-year reserved?": the rent was on demand before
         earlier.update(cloud_committed=False, rent_tier="auto")
     for change in followup.changes(turn):

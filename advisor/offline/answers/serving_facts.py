@@ -16,9 +16,7 @@ def moe_lines(turn: Turn, model_id: str) -> list[str]:
     spec = turn.catalog.find_model(model_id)
     if spec is None or not spec.moe_experts or not spec.active_params_b:
         return []
-    message = turn.message.lower()
-    leans_on_active = any(word in message for word in WORDING.data["moe_active_words"])
-    key = "moe_active_assumed" if leans_on_active else "moe_total_vs_active"
+    key = "moe_active_assumed" if turn.ask.leans_on_active else "moe_total_vs_active"
     return [turn.text(serving_text(key, model=spec.name, total=number(spec.params_b), active=number(spec.active_params_b),
                                    experts=spec.moe_experts))]  # fmt: skip
 
