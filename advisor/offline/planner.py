@@ -19,6 +19,7 @@ from advisor.markdown import escape_raw_html, fold, number, sources_section
 from advisor.nlu.dialogue import restated_question
 from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
+from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import said
@@ -38,6 +39,7 @@ from advisor.offline.answers import (
     specs,
     trouble,
 )
+from advisor.offline.answers import parts as answer_parts
 from advisor.offline.answers.workload import model_of
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
@@ -70,8 +72,6 @@ WHERE_FROM = (
     "Here is where the figure comes from: the same calculation, each line with its formula or source.",
     "这个数字的来历如下：同一个计算，每一行都附了公式或出处。",
 )
-QUESTION_MARKS = "?？"
-MAX_PARTS = 3  # more questions than this in one message is a list to go through together, not parts to answer apart
 QUOTED_CHARS = 120
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 NOT_REPORTED = {"gpus_per_server"}
@@ -90,9 +90,11 @@ class OfflinePlanner:
         reading = self.understanding.read(message, earlier)
         turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog, earlier=earlier)
         parts = self._separate_questions(turn, earlier)
-        if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, both above the fold
-            folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{self._body(part)}") for index, part in enumerate(parts, 1)]
+        if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, all in the opening line
+            bodies = [self._part_body(part) for part in parts]
+            folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{body}") for index, (part, body) in enumerate(zip(parts, bodies, strict=True), 1)]
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
+            summary = "\n\n".join(filter(None, [answer_parts.combined(turn, bodies), summary]))
         else:
             summary, details = fold(self._body(turn))  # the verdict and what fits on a screen; tables, defaults and sources below
             if _calculated(turn):  # "and with 16?": the first sentence says which value the re-run changed
@@ -118,25 +120,39 @@ class OfflinePlanner:
     def _body(self, turn: Turn) -> str:
         calls_before = len(turn.calls)
         body = _precision_first(turn, self._route(turn))
+        if turn.reading.intent not in GUARDED:  # "tensor parallel over NVLink on four 4090s?": the missing link is the first sentence
+            body = capability.premise_first(turn, body)
         if any(call.name != "search_knowledge" for call in turn.calls[calls_before:]):
             body += _unused(turn)  # a calculation: every stated value was used or is named here
         return body
 
     def _separate_questions(self, turn: Turn, earlier: list[str]) -> list[Turn]:
-        """The questions of a message that asks two or three different things, each read after the ones before it
-        (so "and what does moving cost?" keeps the card of the first); [] for one question, however many sentences."""
-        pieces = _questions(turn.message)
-        if not MAX_PARTS >= len(pieces) > 1 or turn.reading.intent in (*GUARDED, "troubleshoot"):
+        """The questions of a message that asks two to four things (advisor/nlu/question_parts.py), each read after
+        the ones before it, so "what does moving cost?" keeps the 910B of the first; [] for one question, however
+        many sentences. The same calculation asked twice is one question told in steps."""
+        pieces = question_parts(turn.message)
+        if not pieces or turn.reading.intent in (*GUARDED, "troubleshoot"):
             return []
-        parts, asked = [], set()
+        parts, calculations = [], set()
         for index, piece in enumerate(pieces):
-            reading = self.understanding.read(piece, earlier + pieces[:index])
+            before = earlier + pieces[:index]
+            reading = self.understanding.read(piece, before)
             task = reading.task if reading.follow_up else reading.intent
-            if reading.intent in GUARDED or reading.confidence < MIN_CONFIDENCE or task not in (*TASK_HANDLERS, TOPIC, "concept"):
-                return []
-            asked.add(task)
-            parts.append(Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions))
-        return parts if len(asked) == len(parts) else []  # the same task twice is one question told in steps
+            if _calculates(reading, task):
+                if task in calculations:
+                    return []
+                calculations.add(task)
+            parts.append(Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before))
+        return parts
+
+    def _part_body(self, part: Turn) -> str:
+        """One part of a several-question message: a confident calculation runs; anything else (a judgement, an
+        explanation, an aside the classifier cannot place alone: "and training?") is answered from the cards, in the
+        thread of the parts before it."""
+        reading = part.reading
+        if _calculates(reading, reading.task if reading.follow_up else reading.intent):
+            return self._body(part)
+        return capability.premise_first(part, knowledge.concept(part, in_thread=True))
 
     def _route(self, turn: Turn) -> str:
         unreadable = guard.unreadable(turn)
@@ -217,6 +233,11 @@ class OfflinePlanner:
         return "\n\n" + TASK_HANDLERS[reading.intent](inner)
 
 
+def _calculates(reading: Reading, task: str | None) -> bool:
+    """A reading sure enough of a calculation to run it (not a refusal, not a concept question)."""
+    return reading.intent not in GUARDED and task in TASK_HANDLERS and reading.confidence >= MIN_CONFIDENCE
+
+
 def _unsure_which_calculation(reading: Reading) -> bool:
     """The classifier spreads its probability over calculations ("does the A100 do FP8?": memory or specs), not
     between a calculation and a concept question: the likeliest calculation answers, it is no guess."""
@@ -281,19 +302,6 @@ def message_words(text: str) -> list[str]:
             words.append("".join(current).rstrip(".:"))
             current = []
     return [word for word in words if word]
-
-
-def _questions(message: str) -> list[str]:
-    """The message cut after each question mark; [] unless every piece is a question (a statement then a question
-    is one question with its setup)."""
-    pieces, start = [], 0
-    for index, char in enumerate(message):
-        if char in QUESTION_MARKS:
-            pieces.append(message[start : index + 1].strip())
-            start = index + 1
-    if message[start:].strip():
-        return []
-    return [p for p in pieces if p.strip(QUESTION_MARKS + " ")]
 
 
 def _quoted(question: str) -> str:

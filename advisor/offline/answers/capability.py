@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from advisor.markdown import number
+from advisor.nlu.subjects import capabilities_named
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.capabilities import Capability
 
 WORDING = Wording("capability_text.yaml")
+MAX_PREMISES = 2  # "FP8 training over NVLink on 4090s": the two traps lead; more would push the answer off the screen
 MAX_GPUS = 4  # "does the H100, A100 or L40S do FP8?": one verdict each; more is a comparison table
 VENDOR_CLAIM = "vendor_claim"
 
@@ -125,3 +127,33 @@ def _verdict(turn: Turn, capability: Capability, result: dict) -> str:
 
 def _figure(value: float | str | None, unit: str) -> str:
     return f"{number(value)} {unit}".strip() if isinstance(value, int | float) else str(value)
+
+
+def premise_first(turn: Turn, body: str) -> str:
+    """A question resting on a capability the named card lacks ("tensor-parallel over NVLink on four 4090s", "FP8
+    training on our A100s", "MIG slices of a 4090") is answered with that trap as its first sentence, whatever
+    answer follows; a body whose first paragraph already says so is left as it is."""
+    leads = [lead for lead in _premises(turn) if not _already_said(turn, body, lead[0])]
+    if not leads:
+        return body
+    return "\n".join(sentence for _, sentence in leads[:MAX_PREMISES]) + "\n\n" + body
+
+
+def _premises(turn: Turn) -> list[tuple[Capability, str]]:
+    gpus = list(dict.fromkeys(turn.entities.gpus))[:MAX_GPUS]
+    relied_on = [c for c in capabilities_named(turn.message) if c.premise is not None] if gpus else []
+    found = []
+    for capability in relied_on:
+        for name in gpus:
+            outcome = turn.call("check_capability", {"gpu": name, "capability": capability.id})
+            if outcome.ok and outcome.result["verdict"] == "no":
+                found.append((capability, turn.text(capability.premise).format(**_values(outcome.result))))
+    return found
+
+
+def _already_said(turn: Turn, body: str, capability: Capability) -> bool:
+    """The first paragraph of the answer (past a bold title line) names the capability with a negation."""
+    paragraphs = [p for p in body.split("\n\n") if p.strip() and not (p.startswith("**") and p.rstrip().endswith("**"))]
+    opening = paragraphs[0].lower() if paragraphs else ""
+    negations = WORDING.entry("premise_stated")[turn.language if turn.language in ("en", "zh") else "en"]
+    return turn.text(capability.label).lower() in opening and any(word in opening for word in negations)
