@@ -74,11 +74,21 @@ def _sentences(message: str, words: PartWords) -> list[str]:
     return [piece for piece in pieces if piece.strip("".join(words.ends) + " ")]
 
 
+def _next_clause(sentence: str, start: int, words: PartWords) -> str:
+    ends = [index for index in range(start, len(sentence)) if sentence[index] in words.commas]
+    return sentence[start : ends[0] if ends else len(sentence)]
+
+
+def _opens_question(clause: str, words: PartWords) -> bool:
+    """English asks up front ("how long would a port take"); Chinese anywhere in the clause ("迁过去要改多少代码")."""
+    return _is_question(clause, words) if _chinese(clause) else _starts_with_opener(clause, words)
+
+
 def _clauses(sentence: str, words: PartWords) -> list[str]:
     """A sentence cut at each comma that starts another question after a question."""
     cuts, start = [], 0
     for index, char in enumerate(sentence):
-        if char in words.commas and _starts_with_opener(sentence[index + 1 :], words) and _is_question(sentence[start:index], words):
+        if char in words.commas and _opens_question(_next_clause(sentence, index + 1, words), words) and _is_question(sentence[start:index], words):
             cuts.append(sentence[start:index].strip())
             start = index + 1
     return [*cuts, sentence[start:].strip()]

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from advisor.markdown import number
 from advisor.nlu.subjects import capabilities_named
+from advisor.offline.answers.parts import verdict_of
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.capabilities import Capability
@@ -152,8 +153,8 @@ def _premises(turn: Turn) -> list[tuple[Capability, str]]:
 
 
 def _already_said(turn: Turn, body: str, capability: Capability) -> bool:
-    """The first paragraph of the answer (past a bold title line) names the capability with a negation."""
-    paragraphs = [p for p in body.split("\n\n") if p.strip() and not (p.startswith("**") and p.rstrip().endswith("**"))]
-    opening = paragraphs[0].lower() if paragraphs else ""
+    """The answer's first sentence (past a bold title line) names the capability with a negation; a card that
+    says so three sentences in ("…, but no FP8") has not led with it."""
+    opening = verdict_of(body).lower()
     negations = WORDING.entry("premise_stated")[turn.language if turn.language in ("en", "zh") else "en"]
     return turn.text(capability.label).lower() in opening and any(word in opening for word in negations)
