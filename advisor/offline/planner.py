@@ -134,8 +134,9 @@ class OfflinePlanner:
         the ones before it, so "what does moving cost?" keeps the 910B of the first; [] for one question, however
         many sentences. The same calculation asked twice is one question told in steps."""
         pieces = question_parts(turn.message)
-        if not pieces or turn.reading.intent in (*GUARDED, "troubleshoot"):
-            return []
+        reading = turn.reading
+        if not pieces or reading.intent in GUARDED or (reading.intent == "troubleshoot" and reading.confidence >= MIN_CONFIDENCE):
+            return []  # a pasted log with its questions is one report; an unsure "troubleshoot" is often a list of strategy questions
         parts, calculations = [], set()
         for index, piece in enumerate(pieces):
             before = earlier + pieces[:index]
@@ -155,7 +156,7 @@ class OfflinePlanner:
         reading = part.reading
         if _calculates(reading, reading.task if reading.follow_up else reading.intent):
             return self._body(part)
-        return capability.premise_first(part, knowledge.concept(part, in_thread=True))
+        return capability.premise_first(part, knowledge.concept(part, in_thread=True, answered=knowledge.cards_cited(part)))
 
     def _route(self, turn: Turn) -> str:
         unreadable = guard.unreadable(turn)
