@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.contract import ChatTurn
+from advisor.offline.answers.parts import verdict_of
 
 
 def first_paragraph(response) -> str:
@@ -42,7 +43,7 @@ def test_every_part_of_a_multi_part_question_is_answered_under_one_opening_line(
 )
 def test_a_premise_the_named_card_breaks_is_the_first_sentence(offline_advisor, message, trap):
     response = offline_advisor.answer(message, [])
-    opening = first_paragraph(response)
+    opening = verdict_of(response.summary)  # past a card's title: its first sentence, or the premise line before it
     assert trap in opening, response.summary[:400]
     assert any(word in opening for word in ("no ", "没有", "不支持", "不能")), opening
 
@@ -70,7 +71,7 @@ def test_an_int8_question_gets_the_dense_figure_first(offline_advisor, message, 
     ("message", "title_word"),
     [
         ("How often should we write checkpoints if a node dies every few hours?", "checkpoint"),
-        ("集群隔几个小时坏一台，检查点多久存一次？", "检查点"),
+        ("大模型训练的checkpoint一般隔多久存一次？", "检查点"),
         ("Porting our own CUDA kernels to MI300X: how much work?", "ROCm"),
         ("我们的推理想从英伟达迁到910B，工程量怎么估？", "昇腾"),
     ],

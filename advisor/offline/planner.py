@@ -94,8 +94,8 @@ class OfflinePlanner:
         turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog, earlier=earlier)
         parts = self._separate_questions(turn, earlier)
         if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, all in the opening line
-            bodies = [self._part_body(part) for part in parts]
-            folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{body}") for index, (part, body) in enumerate(zip(parts, bodies, strict=True), 1)]
+            bodies = [self._part_body(part, calculates) for part, calculates in parts]
+            folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{body}") for index, ((part, _), body) in enumerate(zip(parts, bodies, strict=True), 1)]
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
             summary = "\n\n".join(filter(None, [answer_parts.combined(turn, bodies), summary]))
         else:
@@ -129,10 +129,12 @@ class OfflinePlanner:
             body += _unused(turn)  # a calculation: every stated value was used or is named here
         return body
 
-    def _separate_questions(self, turn: Turn, earlier: list[str]) -> list[Turn]:
+    def _separate_questions(self, turn: Turn, earlier: list[str]) -> list[tuple[Turn, bool]]:
         """The questions of a message that asks two to four things (advisor/nlu/question_parts.py), each read after
-        the ones before it, so "what does moving cost?" keeps the 910B of the first; [] for one question, however
-        many sentences. The same calculation asked twice is one question told in steps."""
+        the ones before it, so "what does moving cost?" keeps the 910B of the first, with whether it runs a
+        calculation; [] for one question, however many sentences. The same calculation asked twice is one question
+        told in steps; a follow-up part runs a calculation only after an earlier part ran one ("移植要多少人力？" after
+        an unsure first part is its own question, not the cost calculation the classifier guessed from that part)."""
         pieces = question_parts(turn.message)
         reading = turn.reading
         if not pieces or reading.intent in GUARDED or (reading.intent == "troubleshoot" and reading.confidence >= MIN_CONFIDENCE):
@@ -142,19 +144,19 @@ class OfflinePlanner:
             before = earlier + pieces[:index]
             reading = self.understanding.read(piece, before)
             task = reading.task if reading.follow_up else reading.intent
-            if _calculates(reading, task):
+            calculates = _calculates(reading, task) and task != "specs" and (not reading.follow_up or bool(calculations))
+            if calculates:  # a spec sheet per aspect answers none of them: "Gaudi 3 vs H100: tooling, cost?" is answered from the cards
                 if task in calculations:
                     return []
                 calculations.add(task)
-            parts.append(Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before))
+            parts.append((Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before), calculates))
         return parts
 
-    def _part_body(self, part: Turn) -> str:
-        """One part of a several-question message: a confident calculation runs; anything else (a judgement, an
-        explanation, an aside the classifier cannot place alone: "and training?") is answered from the cards, in the
-        thread of the parts before it."""
-        reading = part.reading
-        if _calculates(reading, reading.task if reading.follow_up else reading.intent):
+    def _part_body(self, part: Turn, calculates: bool) -> str:
+        """One part of a several-question message: a calculation runs; anything else (a judgement, an explanation,
+        an aside the classifier cannot place alone: "and training?") is answered from the cards, in the thread of the
+        parts before it, with a card no earlier part was answered with."""
+        if calculates:
             return self._body(part)
         return capability.premise_first(part, knowledge.concept(part, in_thread=True, answered=knowledge.cards_cited(part)))
 
