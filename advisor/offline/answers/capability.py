@@ -11,7 +11,9 @@ from advisor.nlu.subjects import capabilities_named
 from advisor.offline.answers.parts import verdict_of
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
+from knowledge.bilingual import AdvisorError
 from knowledge.capabilities import Capability
+from tools.capability import CapabilityRequest, check_capability
 
 WORDING = Wording("capability_text.yaml")
 MAX_PREMISES = 2  # "FP8 training over NVLink on 4090s": the two traps lead; more would push the answer off the screen
@@ -146,10 +148,19 @@ def _premises(turn: Turn) -> list[tuple[Capability, str]]:
     found = []
     for capability in relied_on:
         for name in gpus:
+            if not _lacks(turn, name, capability):
+                continue  # only a broken premise is a call worth showing: "does the H100 do FP8?" needs no second check
             outcome = turn.call("check_capability", {"gpu": name, "capability": capability.id})
             if outcome.ok and outcome.result["verdict"] == "no":
                 found.append((capability, turn.text(capability.premise).format(**_values(outcome.result))))
     return found
+
+
+def _lacks(turn: Turn, name: str, capability: Capability) -> bool:
+    try:
+        return check_capability(CapabilityRequest(gpu=name, capability=capability.id), turn.catalog).verdict == "no"
+    except (AdvisorError, ValueError):
+        return False  # a card the catalog does not know: the answer below says so
 
 
 def _already_said(turn: Turn, body: str, capability: Capability) -> bool:
