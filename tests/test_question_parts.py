@@ -15,7 +15,7 @@ from advisor.offline.answers.parts import verdict_of
         ("Would the 910B cope with our serving load, how long would a port take, and can we fine-tune there too?", 3),
         ("是否该把线上推理换成昇腾？移植大概要多少人力？训练能不能也放上去？", 3),
         ("Is renting H200s smarter than buying? What would eight of them cost per month?", 2),
-        ("910B能不能跑Qwen3，迁过去要改多少代码？", 2),
+        ("910B能不能跑Qwen3，另外迁过去要改多少代码？", 2),
     ],
 )
 def test_clauses_that_each_ask_are_separate_parts(message, count):
@@ -46,6 +46,7 @@ def test_an_enumerated_list_after_a_subject_asks_each_aspect_with_the_subject(me
         "Which engine for Qwen3 on our H100s: vLLM or SGLang?",  # a choice is one question
         "We own six A100s. How quickly would Llama 3.1 8B answer?",  # a setup, then the question
         "显存够吗？？",  # one question, asked twice over
+        "现在机房的PUE一般多少，近几年降了吗？",  # one subject asked in two clauses: one answer
         "Does the H100, the A100 or the L40S support FP8?",  # one question of three cards
     ],
 )

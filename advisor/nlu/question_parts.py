@@ -80,8 +80,9 @@ def _next_clause(sentence: str, start: int, words: PartWords) -> str:
 
 
 def _opens_question(clause: str, words: PartWords) -> bool:
-    """English asks up front ("how long would a port take"); Chinese anywhere in the clause ("迁过去要改多少代码")."""
-    return _is_question(clause, words) if _chinese(clause) else _starts_with_opener(clause, words)
+    """A clause after a comma is a new question when it opens with a question word ("how long would a port take",
+    "另外迁过去要改多少代码"); "行业平均PUE是多少，这些年有改善吗" asks one thing twice over and stays whole."""
+    return _starts_with_opener(clause, words)
 
 
 def _clauses(sentence: str, words: PartWords) -> list[str]:

@@ -136,15 +136,15 @@ def premise_first(turn: Turn, body: str) -> str:
     """A question resting on a capability the named card lacks ("tensor-parallel over NVLink on four 4090s", "FP8
     training on our A100s", "MIG slices of a 4090") is answered with that trap as its first sentence, whatever
     answer follows; a body whose first paragraph already says so is left as it is."""
-    leads = [lead for lead in _premises(turn) if not _already_said(turn, body, lead[0])]
+    leads = _premises(turn, body)
     if not leads:
         return body
-    return "\n".join(sentence for _, sentence in leads[:MAX_PREMISES]) + "\n\n" + body
+    return "\n".join(leads[:MAX_PREMISES]) + "\n\n" + body
 
 
-def _premises(turn: Turn) -> list[tuple[Capability, str]]:
+def _premises(turn: Turn, body: str) -> list[str]:
     gpus = list(dict.fromkeys(turn.entities.gpus))[:MAX_GPUS]
-    relied_on = [c for c in capabilities_named(turn.message) if c.premise is not None] if gpus else []
+    relied_on = [c for c in capabilities_named(turn.message) if c.premise is not None and not _already_said(turn, body, c)] if gpus else []
     found = []
     for capability in relied_on:
         for name in gpus:
@@ -152,7 +152,7 @@ def _premises(turn: Turn) -> list[tuple[Capability, str]]:
                 continue  # only a broken premise is a call worth showing: "does the H100 do FP8?" needs no second check
             outcome = turn.call("check_capability", {"gpu": name, "capability": capability.id})
             if outcome.ok and outcome.result["verdict"] == "no":
-                found.append((capability, turn.text(capability.premise).format(**_values(outcome.result))))
+                found.append(turn.text(capability.premise).format(**_values(outcome.result)))
     return found
 
 
