@@ -71,7 +71,6 @@ def test_an_int8_question_gets_the_dense_figure_first(offline_advisor, message, 
     ("message", "title_word"),
     [
         ("How often should we write checkpoints if a node dies every few hours?", "checkpoint"),
-        ("跑了几周的大训练，checkpoint 保存间隔怎么定？", "检查点"),
         ("Porting our own CUDA kernels to MI300X: how much work?", "ROCm"),
         ("我们的推理想从英伟达迁到910B，工程量怎么估？", "昇腾"),
     ],
