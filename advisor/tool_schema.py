@@ -76,7 +76,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
     },
     "runnable_models": {"gpu": _GPU, "gpu_memory_gb": "GB per GPU if unnamed", "num_gpus": ""},
     "compare_gpus": {"gpus": {"type": "array", "items": {"type": "string"}, "description": "GPU names, e.g. ['H100', '4090']"}},
-    "check_capability": {"gpu": _GPU, "capability": "fp4|fp8|bf16|nvlink|pcie_gen|memory|bandwidth|tdp|form_factor", "threshold": "GB or GB/s asked"},
+    "check_capability": {"gpu": _GPU, "capability": "fp4|fp8|bf16|mig|int8|sparsity|nvlink|pcie_gen|memory|bandwidth|tdp|form_factor", "threshold": "GB or GB/s asked"},
     "list_gpus": {
         "vendor": "NVIDIA, AMD, Huawei…",
         "segment": "",

@@ -30,6 +30,8 @@ class Capability(BaseModel):
     meaning_has: Text
     meaning_lacks: Text
     unknown: Text | None = Field(None, description="Said when the field is empty but the interconnect text names such a link.")
+    unknown_if_unsourced: bool = Field(False, description="An empty field means 'not in our sources' (unknown); 0 or false is a no.")
+    premise: Text | None = Field(None, description="Leads any answer whose question relies on this capability of a card that lacks it.")
     unknown_when: list[str] = Field(default_factory=list, description="Interconnect words meaning 'has it, figure unpublished'.")
     figure: Text | None = Field(None, description="A minimum asked without a size: the figure alone.")
     threshold_slot: str | None = Field(None, description="The reading's slot that states the size asked about.")
@@ -40,6 +42,10 @@ class Capability(BaseModel):
     def _field_exists(self) -> Capability:
         if self.field not in GPU.model_fields:
             raise ValueError(f"capability {self.id}: {self.field!r} is not a GPU catalog field")
+        if self.premise is not None and self.kind != "presence":
+            raise ValueError(f"capability {self.id}: only a presence capability can be a premise a card lacks")
+        if self.unknown_if_unsourced and self.unknown is None:
+            raise ValueError(f"capability {self.id}: an unsourced field needs the `unknown` wording")
         if self.kind == "minimum" and self.figure is None:
             raise ValueError(f"capability {self.id}: a minimum needs the `figure` wording for a question without a size")
         return self

@@ -9,6 +9,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from knowledge.export_rules import ChinaRule, ChinaStatus, china_rule, load_export_rules
 
 
+class CapabilitySource(BaseModel):
+    """Where a row's MIG, INT8 and sparsity figures come from: a page a reader can open, with its date."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str = Field(min_length=3)
+    url: str = Field(pattern=r"^https?://")
+    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
+
+
 class Price(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -58,6 +67,17 @@ class GPU(BaseModel):
     pcie_gen: int | None = Field(None, ge=3, le=6)
     form_factor: str
     launch_year: int = Field(ge=2015, le=2030)
+    mig_instances: int | None = Field(
+        None, ge=0, description="Most hardware-isolated MIG instances one GPU splits into; 0 = no MIG (GeForce, workstation Ada, L40S, "
+        "non-NVIDIA parts); None = not in our sources.",
+    )
+    int8_tops: float | None = Field(None, gt=0, description="Dense INT8 tensor TOPS (sparse figures halved); None = not in our sources.")
+    sparsity_2_4: bool | None = Field(
+        None, description="2:4 structured sparsity in the tensor cores (doubles the peak on pruned weights); None = not in our sources."
+    )
+    capability_sources: list[CapabilitySource] = Field(
+        default_factory=list, description="Sources of mig_instances, int8_tops and sparsity_2_4 (required when any is set)."
+    )
     inference_only: bool = Field(False, description="True where training is impractical (e.g. Apple silicon).")
     china: ChinaStatus | None = Field(
         None,
@@ -81,6 +101,13 @@ class GPU(BaseModel):
     def precision_tflops(self) -> dict[str, float | None]:
         return {"fp4_tflops": self.fp4_tflops, "fp8_tflops": self.fp8_tflops, "bf16_tflops": self.bf16_tflops,
                 "fp16_tflops": self.fp16_tflops, "fp32_tflops": self.fp32_tflops}  # fmt: skip
+
+    @model_validator(mode="after")
+    def _capability_fields_are_sourced(self) -> GPU:
+        stated = self.mig_instances is not None or self.int8_tops is not None or self.sparsity_2_4 is not None
+        if stated and not self.capability_sources:
+            raise ValueError(f"{self.id}: mig_instances / int8_tops / sparsity_2_4 need capability_sources (title, url, date)")
+        return self
 
     @model_validator(mode="after")
     def _derive_china(self) -> GPU:

@@ -8,7 +8,7 @@ import pytest
 
 from advisor.contract import ChatTurn
 from advisor.language import analyze_language
-from advisor.offline.planner import _questions
+from advisor.nlu.question_parts import question_parts
 from advisor.offline.router import WHERE_FROM
 
 # the scope sentence of guard_text.yaml and the capability list of the off-topic reply both name what the advisor does
@@ -101,13 +101,13 @@ def test_a_chinese_follow_up_naming_only_a_card_is_answered_in_chinese(offline_a
 
 
 def test_only_a_message_of_questions_is_cut_into_questions():
-    assert _questions("Does a 14B fit on one L40S? And what would a month of it cost?") == [
+    assert question_parts("Does a 14B fit on one L40S? And what would a month of it cost?") == [
         "Does a 14B fit on one L40S?",
         "And what would a month of it cost?",
     ]
-    assert _questions("我们有两张4090。能跑32B吗？") == ["我们有两张4090。能跑32B吗？"]  # a setup, then one question: one piece
-    assert _questions("Can a 32B run on it? I have two 4090s.") == []  # ends with a statement: not a list of questions
-    assert _questions("能跑吗？？") == ["能跑吗？"]
+    assert question_parts("我们有两张4090。能跑32B吗？") == []  # a setup, then one question: nothing to cut
+    assert question_parts("Can a 32B run on it? I have two 4090s.") == []  # ends with a statement: not a list of questions
+    assert question_parts("能跑吗？？") == []  # one question, asked loudly
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ PCIE_GEN3_X16_GBS = 16  # ≈15.75 GB/s per direction for a Gen3 x16 link; each 
 class CapabilityRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     gpu: str = Field(min_length=1, description="GPU name or alias, e.g. 'L40S', '4090', '昇腾910B'.")
-    capability: str = Field(description="fp4, fp8, bf16, nvlink, pcie_gen, memory, bandwidth, tdp or form_factor.")
+    capability: str = Field(description="fp4, fp8, bf16, mig, int8, sparsity, nvlink, pcie_gen, memory, bandwidth, tdp or form_factor.")
     threshold: float | None = Field(None, gt=0, description="For memory or bandwidth: the size asked about ('at least 48 GB').")
 
 
@@ -61,7 +61,16 @@ def _meets(capability: Capability, gpu: GPU, threshold: float | None) -> bool:
     value = getattr(gpu, capability.field)
     if capability.kind == "minimum" and threshold is not None:
         return value is not None and value >= threshold
-    return value is not None
+    return value is not None and value is not False and value != 0  # 0 MIG instances, no sparsity: the card lacks it
+
+
+def _unsourced(capability: Capability, gpu: GPU) -> bool:
+    """Has such a link whose figure is unpublished, or a field our sources leave empty: neither is a "no"."""
+    if capability.kind != "presence":
+        return False
+    if capability.unknown_if_unsourced and getattr(gpu, capability.field) is None:
+        return True
+    return any(word.lower() in gpu.interconnect.lower() for word in capability.unknown_when)
 
 
 def _alternatives(capability: Capability, gpu: GPU, threshold: float | None, catalog: Catalog) -> list[CardFigure]:
@@ -85,7 +94,7 @@ def check_capability(request: CapabilityRequest, catalog: Catalog) -> Capability
         verdict = "figure"
     elif _meets(capability, gpu, threshold):
         verdict = "yes"
-    elif capability.kind == "presence" and any(word.lower() in gpu.interconnect.lower() for word in capability.unknown_when):
+    elif _unsourced(capability, gpu):
         verdict = "unknown"
     else:
         verdict = "no"

@@ -26,7 +26,7 @@ from advisor.nlu.asked import (
 from advisor.nlu.cues import says
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
-from advisor.nlu.subjects import capability_of, subjects_of
+from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -86,6 +86,9 @@ class Ask(BaseModel):
     capability: Capability | None = Field(
         None, description='The one capability asked of a GPU ("does the L4 have NVLink?"); a follow-up naming only another card keeps it.'
     )
+    capabilities_named: tuple[Capability, ...] = Field(
+        (), description='Every capability this message names, which a question may rely on ("four 4090s over NVLink for FP8 training").'
+    )
     thread_messages: int = Field(0, description="How many of the user's messages built the task's question, this one included.")
     opened_earlier: bool = Field(False, description="The task's question was opened by an earlier message, not by this one.")
     named: dict[str, frozenset[str]] = Field(default_factory=dict, description="What this message names, by kind "
@@ -140,6 +143,7 @@ class Ask(BaseModel):
             leans_on_active=says("leans_on_active", message),
             billing_said_earlier=any(word_positions("tco_billing", text) for text in reading.task_messages[:-1]),
             capability=_capability_asked(reading),
+            capabilities_named=tuple(capabilities_named(message)),
             thread_messages=len(reading.task_messages),
             opened_earlier=bool(reading.task_messages) and reading.task_messages[0] != message,
             named=subjects_of(message, catalog),

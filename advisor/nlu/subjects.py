@@ -29,15 +29,20 @@ def _capability_patterns() -> list[tuple[Capability, re.Pattern[str]]]:
     return [(capability, cue_pattern(capability.cues)) for capability in load_capabilities().capabilities]
 
 
-def capability_of(text: str) -> Capability | None:
-    """The one capability a text asks about; None for none, or for several ("memory and bandwidth?" wants the
-    spec sheet). A capability absorbs the ones its table entry names ("NVLink, how much bandwidth?" is one question)."""
+def capabilities_named(text: str) -> list[Capability]:
+    """Every capability a text names, in table order: a cue inside a longer cue of another capability ("显存" in
+    "显存带宽") is part of that one. What a question relies on ("four 4090s over NVLink for FP8 training") is all of them."""
     normal = normalize_text(text if isinstance(text, str) else "")
     spans = {capability.id: [m.span() for m in pattern.finditer(normal)] for capability, pattern in _capability_patterns()}
     every = [span for found in spans.values() for span in found]
-    # a cue inside a longer cue of another capability ("显存" in "显存带宽") is part of that one
     inside = {i for i, found in spans.items() if found and all(any(o[0] <= s[0] and s[1] <= o[1] and o != s for o in every) for s in found)}
-    named = [capability for capability, _ in _capability_patterns() if spans[capability.id] and capability.id not in inside]
+    return [capability for capability, _ in _capability_patterns() if spans[capability.id] and capability.id not in inside]
+
+
+def capability_of(text: str) -> Capability | None:
+    """The one capability a text asks about; None for none, or for several ("memory and bandwidth?" wants the
+    spec sheet). A capability absorbs the ones its table entry names ("NVLink, how much bandwidth?" is one question)."""
+    named = capabilities_named(text)
     absorbed = {i for capability in named for i in capability.absorbs}
     named = [capability for capability in named if capability.id not in absorbed]
     return named[0] if len(named) == 1 else None

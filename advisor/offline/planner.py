@@ -17,7 +17,10 @@ from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.markdown import FOLD_LINES, escape_raw_html, fold, sources_section
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
-from advisor.offline.answers import followup
+from advisor.nlu.question_parts import question_parts
+from advisor.nlu.reading import Reading
+from advisor.offline.answers import capability, followup, knowledge
+from advisor.offline.answers import parts as answer_parts
 from advisor.offline.router import GUARDED, MIN_CONFIDENCE, TASKS, explains_last_figure, route
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
@@ -26,8 +29,6 @@ from knowledge.catalog import Catalog, load_catalog
 from knowledge.wording import Wording
 from tools.models.resolve import checkpoint_precision_note
 
-QUESTION_MARKS = "?？"
-MAX_PARTS = 3  # more questions than this in one message is a list to go through together, not parts to answer apart
 QUOTED_CHARS = 120
 NOT_REPORTED = {"gpus_per_server"}
 CHECKPOINT_CHARACTERS = frozenset(string.ascii_letters + string.digits + "/-_.:")
@@ -46,9 +47,11 @@ class OfflinePlanner:
         reading = self.understanding.read(message, earlier)
         turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog, earlier=earlier)
         parts = self._separate_questions(turn, earlier)
-        if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, both above the fold
-            folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{self._body(part)}") for index, part in enumerate(parts, 1)]
+        if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, all in the opening line
+            bodies = [self._part_body(part, calculates) for part, calculates in parts]
+            folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{body}") for index, ((part, _), body) in enumerate(zip(parts, bodies, strict=True), 1)]
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
+            summary = "\n\n".join(filter(None, [answer_parts.combined(turn, bodies), summary]))
         else:
             # the verdict and what fits on a screen; tables, defaults and sources below. "why?" shows its explanation
             # alone above the fold: the answer it explains was just read.
@@ -77,29 +80,51 @@ class OfflinePlanner:
     def _body(self, turn: Turn, previous: list[ToolCall] = ()) -> str:
         calls_before = len(turn.calls)
         body = _precision_first(turn, route(turn, self.understanding, previous))
+        if turn.reading.intent not in GUARDED:  # "tensor parallel over NVLink on four 4090s?": the missing link is the first sentence
+            body = capability.premise_first(turn, body)
         if any(call.name != "search_knowledge" for call in turn.calls[calls_before:]):
             body += _unused(turn)  # a calculation: every stated value was used or is named here
         return body
 
-    def _separate_questions(self, turn: Turn, earlier: list[str]) -> list[Turn]:
-        """The questions of a message that asks two or three different things, each read after the ones before it
-        (so "and what does moving cost?" keeps the card of the first); [] for one question, however many sentences."""
-        pieces = _questions(turn.message)
-        if not MAX_PARTS >= len(pieces) > 1 or turn.reading.intent in (*GUARDED, "troubleshoot"):
-            return []
-        parts, asked = [], set()
+    def _separate_questions(self, turn: Turn, earlier: list[str]) -> list[tuple[Turn, bool]]:
+        """The questions of a message that asks two to four things (advisor/nlu/question_parts.py), each read after
+        the ones before it, so "what does moving cost?" keeps the 910B of the first, with whether it runs a
+        calculation; [] for one question, however many sentences. The same calculation asked twice is one question
+        told in steps; a follow-up part runs a calculation only after an earlier part ran one ("how many engineers would the port take?" after
+        an unsure first part is its own question, not the cost calculation the classifier guessed from that part)."""
+        pieces = question_parts(turn.message)
+        reading = turn.reading
+        if not pieces or reading.intent in GUARDED or (reading.intent == "troubleshoot" and reading.confidence >= MIN_CONFIDENCE):
+            return []  # a pasted log with its questions is one report; an unsure "troubleshoot" is often a list of strategy questions
+        parts, calculations = [], set()
         for index, piece in enumerate(pieces):
-            reading = self.understanding.read(piece, earlier + pieces[:index])
+            before = earlier + pieces[:index]
+            reading = self.understanding.read(piece, before)
             task = reading.task if reading.follow_up else reading.intent
-            if reading.intent in GUARDED or reading.confidence < MIN_CONFIDENCE or task not in (*TASKS, TOPIC, "concept"):
-                return []
-            asked.add(task)
-            parts.append(Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions))
-        return parts if len(asked) == len(parts) else []  # the same task twice is one question told in steps
+            calculates = _calculates(reading, task) and task != "specs" and (not reading.follow_up or bool(calculations))
+            if calculates:  # a spec sheet per aspect answers none of them: "Gaudi 3 vs H100: tooling, cost?" is answered from the cards
+                if task in calculations:
+                    return []
+                calculations.add(task)
+            parts.append((Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before), calculates))
+        return parts
+
+    def _part_body(self, part: Turn, calculates: bool) -> str:
+        """One part of a several-question message: a calculation runs; anything else (a judgement, an explanation,
+        an aside the classifier cannot place alone: "and training?") is answered from the cards, in the thread of the
+        parts before it, with a card no earlier part was answered with."""
+        if calculates:
+            return self._body(part)
+        return capability.premise_first(part, knowledge.concept(part, in_thread=True, answered=knowledge.cards_cited(part)))
 
 
 # Tools that look an answer up rather than calculate one: a follow-up they answer keeps nothing "as before"
 LOOKUPS = frozenset({"search_knowledge", "check_capability"})
+
+
+def _calculates(reading: Reading, task: str | None) -> bool:
+    """A reading sure enough of a calculation to run it (not a refusal, not a concept question)."""
+    return reading.intent not in GUARDED and task in TASKS and reading.confidence >= MIN_CONFIDENCE
 
 
 def _previous_calls(history: list[ChatTurn]) -> list[ToolCall]:
@@ -149,19 +174,6 @@ def message_words(text: str) -> list[str]:
             words.append("".join(current).rstrip(".:"))
             current = []
     return [word for word in words if word]
-
-
-def _questions(message: str) -> list[str]:
-    """The message cut after each question mark; [] unless every piece is a question (a statement then a question
-    is one question with its setup)."""
-    pieces, start = [], 0
-    for index, char in enumerate(message):
-        if char in QUESTION_MARKS:
-            pieces.append(message[start : index + 1].strip())
-            start = index + 1
-    if message[start:].strip():
-        return []
-    return [p for p in pieces if p.strip(QUESTION_MARKS + " ")]
 
 
 def _quoted(question: str) -> str:

@@ -86,8 +86,11 @@ TASK_ANSWERS: dict[str, TaskHandler] = {
     "recommend": serving.or_sized_by_load(sizing.recommend),  # "how many H100s for TTFT < 500 ms?": the load decides, not memory alone
     "memory": capability.first(serving.or_sized_by_load(sizing.memory, weighs_precision=False), unless_sized=True),
     # "what can I run on two 3090s?" names no model: the largest that fit, per precision
-    "max_fit": serving.or_sized_by_load(
-        lambda turn: sizing.memory(turn) if model_of(turn) else (runnable.answer(turn) or sizing.memory(turn)), weighs_precision=False
+    "max_fit": capability.first(  # "how many MIG slices does an H100 take?" asks the card, not the largest model
+        serving.or_sized_by_load(
+            lambda turn: sizing.memory(turn) if model_of(turn) else (runnable.answer(turn) or sizing.memory(turn)), weighs_precision=False
+        ),
+        unless_sized=True,
     ),
     "specs": capability.first(specs.answer),  # "does the L40S do FP8?": the verdict, not the whole sheet
     "serving_speed": costs.per_token_first(serving.answer),  # a cost per million tokens read as a speed question: the cost leads

@@ -7,11 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from advisor.markdown import number
+from advisor.offline.answers.parts import verdict_of
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
+from knowledge.bilingual import AdvisorError
 from knowledge.capabilities import Capability
+from tools.capability import CapabilityRequest, check_capability
 
 WORDING = Wording("capability_text.yaml")
+MAX_PREMISES = 2  # "FP8 training over NVLink on 4090s": the two traps lead; more would push the answer off the screen
 MAX_GPUS = 4  # "does the H100, A100 or L40S do FP8?": one verdict each; more is a comparison table
 VENDOR_CLAIM = "vendor_claim"
 
@@ -125,3 +129,42 @@ def _verdict(turn: Turn, capability: Capability, result: dict) -> str:
 
 def _figure(value: float | str | None, unit: str) -> str:
     return f"{number(value)} {unit}".strip() if isinstance(value, int | float) else str(value)
+
+
+def premise_first(turn: Turn, body: str) -> str:
+    """A question resting on a capability the named card lacks ("tensor-parallel over NVLink on four 4090s", "FP8
+    training on our A100s", "MIG slices of a 4090") is answered with that trap as its first sentence, whatever
+    answer follows; a body whose first paragraph already says so is left as it is."""
+    leads = _premises(turn, body)
+    if not leads:
+        return body
+    return "\n".join(leads[:MAX_PREMISES]) + "\n\n" + body
+
+
+def _premises(turn: Turn, body: str) -> list[str]:
+    gpus = list(dict.fromkeys(turn.entities.gpus))[:MAX_GPUS]
+    relied_on = [c for c in turn.ask.capabilities_named if c.premise is not None and not _already_said(turn, body, c)] if gpus else []
+    found = []
+    for capability in relied_on:
+        for name in gpus:
+            if not _lacks(turn, name, capability):
+                continue  # only a broken premise is a call worth showing: "does the H100 do FP8?" needs no second check
+            outcome = turn.call("check_capability", {"gpu": name, "capability": capability.id})
+            if outcome.ok and outcome.result["verdict"] == "no":
+                found.append(turn.text(capability.premise).format(**_values(outcome.result)))
+    return found
+
+
+def _lacks(turn: Turn, name: str, capability: Capability) -> bool:
+    try:
+        return check_capability(CapabilityRequest(gpu=name, capability=capability.id), turn.catalog).verdict == "no"
+    except (AdvisorError, ValueError):
+        return False  # a card the catalog does not know: the answer below says so
+
+
+def _already_said(turn: Turn, body: str, capability: Capability) -> bool:
+    """The answer's first sentence (past a bold title line) names the capability with a negation; a card that
+    says so three sentences in ("…, but no FP8") has not led with it."""
+    opening = verdict_of(body).lower()
+    negations = WORDING.entry("premise_stated")[turn.language if turn.language in ("en", "zh") else "en"]
+    return turn.text(capability.label).lower() in opening and any(word in opening for word in negations)

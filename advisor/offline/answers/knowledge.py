@@ -41,7 +41,7 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
 
 
 def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None,
-            in_thread: bool = False) -> str:
+            in_thread: bool = False, answered: frozenset[str] = frozenset()) -> str:
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
     A card is served only when it covers what the question names (GPUs, precisions, engines, capabilities, training
     or serving); else the catalog's capability verdict, else what can be answered about them and one question.
@@ -49,7 +49,9 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     after "does int4 hurt quality?". Unless the change names a card another answer is titled with ("and the
     MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗").
     ``in_thread``: the message is its own question about the conversation's subject ("what would migrating cost?"
-    after an Ascend answer): it is searched with the cards the conversation named."""
+    after an Ascend answer): it is searched with the cards the conversation named.
+    ``answered``: cards an earlier part of the same message was answered with ("AMD or NVIDIA: software, price?"):
+    another part is not answered with the same card again while another one fits."""
     thread_cards = _thread_cards(turn) if in_thread else []
     outcome = _search(turn, " ".join([question or turn.message, *_thread_card_words(turn, thread_cards)]))
     words = _card_words(turn) | _model_numbers(thread_cards)
@@ -61,6 +63,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     if in_thread and turn.earlier and (thread_cards or turn.reading.follow_up):  # a new question in the thread: the card that answered the last one is not its answer
         answered = _top_card(_hits(_search(turn, turn.earlier[-1])))
         hits = _card_first([hit for hit in hits if hit["doc_id"] != answered] or hits)
+    if answered:
+        hits = _card_first([hit for hit in hits if hit["doc_id"] not in answered] or hits)
     facet = facet_of(question or turn.message).name
     if facet != SPECS:  # "NVIDIA says 15x the H100, real?" is answered by the card on vendor claims, not the H100's
         hits = _facet_first(hits, facet, words)
@@ -192,6 +196,11 @@ def _thread_cards(turn: Turn) -> list[str]:
     own = set(turn.entities.gpus)
     found = [turn.catalog.find_gpu(gpu) for gpu in turn.slots.gpus if gpu not in own]
     return list(dict.fromkeys(gpu.name for gpu in found if gpu is not None))
+
+
+def cards_cited(turn: Turn) -> frozenset[str]:
+    """The concept cards the answer so far cites (a card cites each source as "<card doc id>:<url>")."""
+    return frozenset(source.doc_id.split(":", 1)[0] for source in turn.sources if source.doc_id.startswith(CARD_PREFIX))
 
 
 def _search(turn: Turn, query: str) -> ToolOutcome:
