@@ -173,3 +173,26 @@ def test_the_electricity_line_needs_no_rental_price(offline_advisor):
     assert en.summary.startswith("**Electricity: $")
     zh = ask(offline_advisor, "电费多少？", f"买一台8卡{unpriced.name}和租比，多久回本？")
     assert zh.summary.startswith("**电费：每月 ¥")
+
+
+# --- a quoted rent for cards already owned ---------------------------------------------------------------------------
+
+
+def test_owned_cards_are_compared_with_the_rent_quoted_not_the_catalog_tiers():
+    r = tco(gpu="h100-sxm", gpus_per_server=8, servers=2, owned=True, cloud_price_per_gpu_hour=1.9)
+    assert [row.price_per_gpu_hour for row in r.keep_or_rent.tiers] == [pytest.approx(1.9)]
+
+
+@pytest.mark.parametrize(
+    ("message", "rate"),
+    [
+        ("Our 24 H100s sit in a colo cage today; should we keep them or switch to a cloud offering $1.95/GPU-hour?", 1.95),
+        ("我们托管机房里有24张H100，是继续用还是换到云上？云上报价每卡每小时14元", 14.0),
+    ],
+)
+def test_an_hourly_rate_beside_colocation_words_is_the_rent_not_the_colocation_bill(offline_advisor, message, rate):
+    response = ask(offline_advisor, message)
+    (call,) = calls(response, "compute_tco")
+    assert call.args.get("cloud_price_per_gpu_hour") == pytest.approx(rate)
+    assert call.args.get("colo_per_month") is None
+    assert call.result["keep_or_rent"]["tiers"][0]["price_per_gpu_hour"] == pytest.approx(rate)

@@ -507,7 +507,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         utilisation_to_pay_back_in_horizon_pct=(
             None if inputs.cloud_billed_pct is not None else (n.capex / n.months + n.opex) / (n.gpus * HOURS_PER_MONTH * n.cloud_rate) * 100
         ),
-        keep_or_rent=keep_or_rent(n, inputs.utilisation_pct, tiers) if request.owned else None,
+        keep_or_rent=keep_or_rent(n, inputs.utilisation_pct, tiers, rent_stated=request.cloud_price_per_gpu_hour is not None) if request.owned else None,
         ratio_check=ratio_check(request.claimed_cloud_ratio, tiers, n.own_monthly, n.gpus),
     )  # fmt: skip
 
@@ -519,12 +519,13 @@ def _rent_tier(request: TcoRequest, china: bool, tiers: set[str]) -> str | None:
     return request.rent_tier if request.rent_tier in tiers else None
 
 
-def keep_or_rent(n: TcoNumbers, utilisation_pct: float, tiers: list[TierPayback]) -> KeepOrRent:
+def keep_or_rent(n: TcoNumbers, utilisation_pct: float, tiers: list[TierPayback], rent_stated: bool = False) -> KeepOrRent:
     """GPUs already owned: what they were bought for is spent either way, so keeping them is weighed on the
-    running cost alone against the rent of the same GPU-hours, tier by tier."""
-    rows = [KeepTier(tier=t.tier, tier_name=t.tier_name, price_per_gpu_hour=t.price_per_gpu_hour, monthly_rent=t.monthly_rent_avoided,
-                     keeping_saves=t.monthly_rent_avoided - n.opex) for t in tiers]  # fmt: skip
-    if not rows:  # no tier prices the card: the rent this comparison used (the user's or the catalog's)
+    running cost alone against the rent of the same GPU-hours, tier by tier; a rent the user quoted is the one
+    they would move to, so it alone is compared."""
+    rows = [] if rent_stated else [KeepTier(tier=t.tier, tier_name=t.tier_name, price_per_gpu_hour=t.price_per_gpu_hour,
+                                            monthly_rent=t.monthly_rent_avoided, keeping_saves=t.monthly_rent_avoided - n.opex) for t in tiers]  # fmt: skip
+    if not rows:  # a quoted rent, or no tier prices the card: the rent this comparison used (the user's or the catalog's)
         rows = [KeepTier(tier="compared", tier_name=Text(en="The rent compared", zh="对比所用租金"), price_per_gpu_hour=n.cloud_rate,
                          monthly_rent=n.cloud_monthly, keeping_saves=n.cloud_monthly - n.opex)]  # fmt: skip
     cheapest = min(rows, key=lambda row: row.monthly_rent)

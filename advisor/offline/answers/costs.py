@@ -241,7 +241,8 @@ def tco(turn: Turn) -> str:
     return "\n\n".join(parts)
 
 
-RUNNING_FROM = ("server_price", "budget", "cloud_price")  # the roles the reader gives an amount it has no slot for
+RUNNING_FROM = ("server_price", "budget", "cloud_price")
+HOURLY = frozenset({"hour", "gpu_hour"})  # the roles the reader gives an amount it has no slot for
 
 
 def _ratio_claim(turn: Turn) -> float | None:
@@ -271,8 +272,8 @@ def _running_costs(turn: Turn) -> dict[str, tuple[SlotValue, str]]:
     frame = turn.slots.frame
     for slot in RUNNING_FROM:
         for value in frame.slots.get(slot, []):
-            if not isinstance(value.value, Money):
-                continue
+            if not isinstance(value.value, Money) or value.value.per in HOURLY:
+                continue  # a price per (GPU-)hour is a rental rate: colocation and staff are billed by the month or year
             end = value.start + len(value.surface)
             after = turn.message[end : end + words["after_chars"]] if value.start >= 0 else ""
             clause = f"{value.lead} {value.surface}".casefold()  # what it is the price of is said before it, its unit may follow
