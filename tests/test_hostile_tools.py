@@ -32,6 +32,7 @@ BASE_CALLS: dict[str, list[dict]] = {
     ],
     "max_fit": [{"model": "llama-3.1-8b", "gpu": "h100-sxm"}, {"model": "llama-3.1-8b", "gpu": "h100-sxm", "engine": "vllm"}],
     "runnable_models": [{"gpu": "rtx-4090"}, {"gpu_memory_gb": 48, "num_gpus": 2, "context": 4096}],
+    "estimate_server_price": [{"gpu": "a800"}, {"gpu": "h100-sxm", "gpus": 8, "currency": "USD"}],
     "compare_gpus": [{"gpus": ["h100-sxm", "a100-80gb-sxm"]}],
     "list_gpus": [{}],
     "check_capability": [{"gpu": "l40s", "capability": "fp8"}, {"gpu": "rtx-6000-ada", "capability": "memory", "threshold": 48}],

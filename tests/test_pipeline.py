@@ -14,7 +14,7 @@ from advisor.nlu import model as model_module
 from advisor.nlu.corpus import Utterance
 from advisor.nlu.model import UnderstandingModel
 from advisor.nlu.pipeline import PIPELINE, PIPELINE_FILE, STAGE_ORDER, PipelineError, load_pipeline
-from advisor.offline import planner
+from advisor.offline import router
 from knowledge.catalog import load_catalog
 
 
@@ -34,8 +34,8 @@ def test_the_shipped_pipeline_validates_and_runs_every_stage_once_in_order():
 def test_the_code_reads_its_settings_from_the_file():
     assert dialogue.CONTINUES == PIPELINE.continue_thread.continues
     assert reader.HISTORY_TURNS == PIPELINE.dialogue_state.history_turns
-    assert planner.MIN_CONFIDENCE == PIPELINE.classify.min_confidence
-    assert planner.GUARD_CONFIDENCE == PIPELINE.classify.guard_confidence
+    assert router.MIN_CONFIDENCE == PIPELINE.classify.min_confidence
+    assert router.GUARD_CONFIDENCE == PIPELINE.classify.guard_confidence
 
 
 def test_the_classifier_is_built_with_the_declared_hyperparameters(monkeypatch):

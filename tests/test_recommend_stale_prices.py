@@ -39,8 +39,8 @@ class _Far(dt.date):
 
 
 @pytest.mark.parametrize("question, says", [
-    ("Which GPU should I buy to serve Qwen2.5-7B?", "more than 6 months old"),
-    ("部署 Qwen2.5-7B 推理应该买什么显卡？", "已超过 6 个月"),
+    ("Which GPU should I buy to serve Qwen2.5-7B?", "more than half a year old"),
+    ("部署 Qwen2.5-7B 推理应该买什么显卡？", "已超过半年"),
 ])  # fmt: skip
 def test_answer_says_so_in_the_details(offline_advisor, monkeypatch, question, says):
     from advisor.offline.answers import sizing

@@ -189,7 +189,7 @@ def _market(reading: Reading) -> str | None:
     region = reading.state.get("region")
     if region:
         return "cn" if region == "cn" else "global"
-    budget = reading.state.get("budget")
-    if getattr(budget, "currency", None) == "CNY" or reading.language == "zh":
-        return "cn"
-    return None
+    currency = getattr(reading.state.get("budget"), "currency", None)
+    if currency is not None:  # "预算30万美元": a dollar budget is spent on the global market, whatever the language
+        return "cn" if currency == "CNY" else "global"
+    return "cn" if reading.language == "zh" else None

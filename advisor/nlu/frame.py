@@ -220,6 +220,12 @@ def _headcounts(frame: Frame, text: str) -> None:
         if not frame.slots["concurrency"]:
             del frame.slots["concurrency"]
         frame.slots.setdefault("audience", []).extend(people)
+    at_once = [v for v in frame.slots.get("audience", []) if v not in people and words_in(v.surface, "simultaneous_word")]
+    if at_once:  # "320 simultaneous chats" says its own simultaneity: a load, not a headcount to take a peak share of
+        frame.slots["audience"] = [v for v in frame.slots["audience"] if v not in at_once]
+        if not frame.slots["audience"]:
+            del frame.slots["audience"]
+        frame.slots.setdefault("concurrency", []).extend(at_once)
 
 
 def resolve(item: TaggedValue, default_currency: str) -> Any:

@@ -28,6 +28,7 @@ class PartWords(BaseModel):
     asked_each: Phrases
     aspect_question: Text
     max_parts: int = Field(ge=2)
+    about_what_came_before: list[str] = []
 
 
 @lru_cache(maxsize=1)
@@ -82,6 +83,9 @@ def _next_clause(sentence: str, start: int, words: PartWords) -> str:
 def _opens_question(clause: str, words: PartWords) -> bool:
     """A clause after a comma is a new question when it opens with a question word ("how long would a port take",
     or its Chinese counterpart); "what is the average PUE, has it improved?" asks one thing twice over and stays whole."""
+    asked = clause.strip().strip("".join(words.ends) + " ").casefold()
+    if any(asked == tail for tail in words.about_what_came_before):
+        return False  # "…, 怎么回事？", "…, why?": a question about everything said before it, not one of its own
     return _starts_with_opener(clause, words)
 
 

@@ -230,10 +230,11 @@ def _tco(builder: Builder, need: Need, options: list[dict]) -> tuple[TcoResult |
     first_error = None
     for index, option in enumerate(options):
         servers, per_server = _servers(option)
+        args = {"gpu": option["gpu_id"], "servers": servers, "gpus_per_server": per_server, "currency": need.currency}
+        if option.get("price_estimated") and option.get("purchase_cost"):  # no catalog price: the labelled estimate the option was priced at
+            args.update(server_price=option["purchase_cost"] / servers, server_price_each=True)
         try:
-            result = builder.run(
-                "compute_tco", {"gpu": option["gpu_id"], "servers": servers, "gpus_per_server": per_server, "currency": need.currency}
-            )
+            result = builder.run("compute_tco", args)
         except AdvisorError as exc:
             first_error = first_error or Text(en=exc.en, zh=exc.zh)
             continue

@@ -9,12 +9,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from advisor.markdown import number
 from advisor.offline.turn import Turn
 from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from knowledge.catalog import load_catalog
-from tools.cost.price_age import age_months, is_stale
+from tools.cost.price_age import is_stale
 
 
 def today() -> dt.date:
@@ -42,5 +41,5 @@ def stale_note(turn: Turn, dated: Iterable[tuple[Text, str]]) -> list[str]:
         if key in seen or not str(date)[:4].isdigit() or not is_stale(str(date), now):
             continue
         seen.add(key)
-        items.append(turn.text(phrase("tco.stale.item", what=what, date=date, age=number(age_months(str(date), now), 1))))
-    return [turn.text(phrase("tco.stale.note", items=turn.t("; ", "；").join(items)))] if items else []
+        items.append(turn.text(phrase("recommend.stale_price", what=what, date=date)))  # the date says the age: no figure no tool gave
+    return [turn.text(phrase("recommend.stale_prices", items=turn.t("; ", "；").join(items)))] if items else []

@@ -403,6 +403,9 @@ def _has_fp8(turn: Turn, gpu: str) -> bool:
     return bool(found is not None and found.fp8_tflops)
 
 
+GPUS_PER_SERVER = 8  # the standard server of data-centre cards (HGX and 8-slot PCIe): counts past it are ordered in eights
+
+
 def _card_name(turn: Turn, gpu: str) -> str:
     found = turn.catalog.find_gpu(gpu)
     return found.name if found is not None else gpu
@@ -437,7 +440,8 @@ def gpu_count(turn: Turn, args: dict) -> str:
         lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=_rate_words(turn, rate),
                             seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.per_user_tokens_per_s),
                             ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
-        return "\n\n".join([turn.text(lead), *traffic_lines(turn, to_rate=True), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
+        return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), *traffic_lines(turn, to_rate=True),
+                            turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])  # fmt: skip
     else:
         final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
         if not final.ok:
@@ -445,7 +449,17 @@ def gpu_count(turn: Turn, args: dict) -> str:
         r = final.result
         lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
                             per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
-    return "\n\n".join([turn.text(lead), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
+    return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
+
+
+def _in_servers(turn: Turn, total: int) -> list[str]:
+    """A count past one server that does not fill whole servers ("13 H20") is ordered as whole servers: say how many,
+    and what the slots left over are for."""
+    if total <= GPUS_PER_SERVER or total % GPUS_PER_SERVER == 0:
+        return []
+    servers = math.ceil(total / GPUS_PER_SERVER)
+    slots = servers * GPUS_PER_SERVER
+    return [turn.text(serving_text("in_servers", servers=servers, per_server=GPUS_PER_SERVER, slots=slots, spare=slots - total, total=total))]
 
 
 def _tried(holds: float | None, rate: float | None = None) -> Text:

@@ -1,0 +1,28 @@
+"""A serving GPU count past one server is also said in the whole servers a buyer orders (a count of 12 or 13 cards
+is two 8-GPU servers, the slots left over named), in both languages; counts that fill servers exactly say nothing more."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("message", "servers_word"),
+    [
+        ("We expect 320 simultaneous chats on Llama 3.1 70B, each wanting at least 20 tokens/s. How many H100s?", "In whole servers"),
+        ("Llama 3.1 70B 要同时服务 320 个会话、每个至少 20 token/s，需要几张 H100？", "按整机采购"),
+    ],
+)
+def test_a_count_past_one_server_is_said_in_whole_servers(offline_advisor, message, servers_word):
+    response = offline_advisor.answer(message, [])
+    counted = [c for c in response.tool_calls if c.name == "estimate_throughput" and c.error is None]
+    total = counted[-1].args["num_gpus"]
+    if total <= 8 or total % 8 == 0:
+        assert servers_word not in response.summary
+        return
+    assert servers_word in response.summary
+    line = next(line for line in response.summary.splitlines() if servers_word in line)
+    servers = -(-total // 8)
+    assert re.search(rf"\b{servers}\b", line) and re.search(rf"\b{servers * 8}\b", line)
