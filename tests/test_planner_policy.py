@@ -8,20 +8,9 @@ import re
 
 import pytest
 
-from advisor.contract import ChatTurn
 from knowledge.catalog import load_catalog
+from tests.threads import ask, calls
 from tools.gpu_specs import CHINA_BUYABLE
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
-
-
-def calls(response, name):
-    return [call for call in response.tool_calls if call.name == name]
 
 
 def test_a_concept_question_gets_a_card_not_a_catalog_table(offline_advisor):

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
+from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
 from knowledge.clouds import load_price_book
+from tests.threads import ask, calls
 from tools.cost.tco import TcoRequest, compute_tco
 from tools.cost.token_cost import TokenCostRangeRequest, token_cost_range
 
@@ -20,15 +21,6 @@ def tco(**fields):
     return compute_tco(TcoRequest(**fields), CATALOG, BOOK)
 
 
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
-
-
-def calls(response, name):
-    return [c for c in response.tool_calls if c.name == name]
 
 
 # --- the tools ---------------------------------------------------------------------------------------------------
@@ -72,7 +64,7 @@ def test_a_named_tier_prices_the_rent_and_falls_back_when_the_card_has_none():
 
 def test_owning_cost_alone_needs_no_rental_price():
     cardless = next(g for g in CATALOG.gpus if g.cloud_price is None and g.purchase_price is not None and g.tdp_w)
-    with pytest.raises(Exception):
+    with pytest.raises(AdvisorError):
         tco(gpu=cardless.id)
     assert tco(gpu=cardless.id, rent_needed=False).own_cost_per_used_gpu_hour > 0
 

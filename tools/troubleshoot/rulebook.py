@@ -37,6 +37,14 @@ _CONDITION = re.compile(
 )
 
 
+def _folded_cues(kind: str, ident: str, cues) -> tuple[str, ...]:
+    """A question's or a fact's cues in both languages, lower-cased and without repeats; an empty one is refused."""
+    folded = [c.casefold().strip() for c in (*cues.en, *cues.zh)]
+    if not folded or any(not c for c in folded):
+        raise ValueError(f"{kind} {ident!r} needs non-empty cues")
+    return tuple(dict.fromkeys(folded))
+
+
 @dataclass(frozen=True)
 class Condition:
     """``field op value`` on a parser record: ``xid == 79``, ``kind == 'device_oom'``,
@@ -187,12 +195,10 @@ class YesNoQuestion(BaseModel):
 
     @model_validator(mode="after")
     def _compile(self) -> YesNoQuestion:
-        cues = [c.casefold().strip() for c in (*self.cues.en, *self.cues.zh)]
-        if not cues or any(not c for c in cues):
-            raise ValueError(f"question {self.id!r} needs non-empty cues")
+        cues = _folded_cues("question", self.id, self.cues)
         if self.procedure and self.procedure_title is None:
             raise ValueError(f"question {self.id!r} has a procedure without a procedure_title")
-        self._cues = tuple(dict.fromkeys(cues))
+        self._cues = cues
         return self
 
     @property
@@ -221,10 +227,7 @@ class ThreadFact(BaseModel):
             raise ValueError(f"fact {self.id!r} sets {unknown}, not stated-setup fields; they are {sorted(SETUP_FIELDS)}")
         if not self.sets and not self.pulls:
             raise ValueError(f"fact {self.id!r} neither sets a setup field nor pulls a lever: it could change nothing")
-        cues = [c.casefold().strip() for c in (*self.cues.en, *self.cues.zh)]
-        if not cues or any(not c for c in cues):
-            raise ValueError(f"fact {self.id!r} needs non-empty cues")
-        self._cues = tuple(dict.fromkeys(cues))
+        self._cues = _folded_cues("fact", self.id, self.cues)
         return self
 
     @property

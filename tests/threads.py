@@ -1,0 +1,18 @@
+"""Conversations for answer tests: a message asked after earlier ones (each answered in turn), and the calls of one tool."""
+
+from __future__ import annotations
+
+from advisor.contract import ChatTurn
+
+
+def ask(advisor, message, *earlier):
+    """The answer to ``message`` after ``earlier`` messages, each answered by ``advisor`` first."""
+    history = []
+    for text in earlier:
+        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
+    return advisor.answer(message, history)
+
+
+def calls(response, name):
+    """The calls of tool ``name`` behind an answer, in order."""
+    return [call for call in response.tool_calls if call.name == name]
