@@ -85,7 +85,7 @@ def _opens_question(clause: str, words: PartWords) -> bool:
     or its Chinese counterpart); "what is the average PUE, has it improved?" asks one thing twice over and stays whole."""
     asked = clause.strip().strip("".join(words.ends) + " ").casefold()
     if any(asked == tail for tail in words.about_what_came_before):
-        return False  # "…, 怎么回事？", "…, why?": a question about everything said before it, not one of its own
+        return False  # "…, why?" (or its Chinese counterpart): a question about everything said before it, not one of its own
     return _starts_with_opener(clause, words)
 
 
