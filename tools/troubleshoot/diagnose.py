@@ -478,6 +478,8 @@ def _find_keyword(lowered: str, keyword: str) -> int:
     a phrase may have one word between them ("nccl timeout" is in "NCCL watchdog timeout")."""
     if not keyword.isascii():
         return lowered.find(keyword)
+    if isinstance(lowered, _Lowered) and not lowered.holds_words_of(keyword):
+        return -1  # whole words only: a word the text never holds as a word cannot start a match
     position = _find_whole_words(lowered, keyword)
     if position >= 0 or " " not in keyword or not all(_contains(lowered, word) for word in keyword.split()):
         return position  # the cheap tests first: a 200 KB log rarely holds every word of a phrase
@@ -491,12 +493,20 @@ class _Lowered(str):
     """The lower-cased text of one diagnosis, remembering which words it holds: rules share words ("nccl",
     "timeout"), and on a 200 KB log each absent word would otherwise cost a full scan per phrase."""
 
-    __slots__ = ("present",)
+    __slots__ = ("present", "_words")
 
     def __new__(cls, text: str) -> _Lowered:
         lowered = super().__new__(cls, text)
         lowered.present = {}
+        lowered._words = None
         return lowered
+
+    def holds_words_of(self, keyword: str) -> bool:
+        """Every ASCII word of ``keyword`` stands somewhere in the text as a whole word: one pass over the text
+        builds the set, after which an absent cue costs a lookup instead of a scan of the whole log."""
+        if self._words is None:
+            self._words = frozenset(ASCII_WORD.findall(self))
+        return all(word in self._words for word in ASCII_WORD.findall(keyword))
 
 
 def _contains(lowered: str, word: str) -> bool:
@@ -522,6 +532,9 @@ def _find_whole_words(lowered: str, keyword: str) -> int:
 
 def _word_character(character: str) -> bool:
     return character.isascii() and (character.isalnum() or character == "_")
+
+
+ASCII_WORD = re.compile(r"[a-z0-9_]+")  # a run of the characters _word_character counts as a word's
 
 
 @lru_cache(maxsize=1024)
