@@ -442,6 +442,17 @@ class RuleBook(BaseModel):
         return sorted({rule.parser for rule in self.rules if rule.parser})
 
 
+def _validated(model: type[BaseModel], items: list, directory: Path, what: str) -> list:
+    """Every entry of a rule-book file as ``model``; the first invalid one names the file's folder, its number and why."""
+    validated = []
+    for index, item in enumerate(items, start=1):
+        try:
+            validated.append(model.model_validate(item))
+        except ValidationError as exc:
+            raise CatalogError(f"{directory}: {what} {index} is invalid:\n{exc}") from exc
+    return validated
+
+
 def read_rulebook(directory: Path = RULES_DIR) -> RuleBook:
     """Read, validate and compile every ``<family>.yaml`` in ``directory``; ``CatalogError`` names file and rule."""
     rules: list[Rule] = []
@@ -458,18 +469,8 @@ def read_rulebook(directory: Path = RULES_DIR) -> RuleBook:
                 raise CatalogError(f"{file.path}: rule {index} ({label}) is invalid:\n{exc}") from exc
             if rules[-1].family != file.family:
                 raise CatalogError(f"{file.path}: rule {index} ({label}) has family '{rules[-1].family}', not '{file.family}'")
-    questions = []
-    for index, item in enumerate(read_question_file(directory), start=1):
-        try:
-            questions.append(YesNoQuestion.model_validate(item))
-        except ValidationError as exc:
-            raise CatalogError(f"{directory}: yes/no question {index} is invalid:\n{exc}") from exc
-    facts = []
-    for index, item in enumerate(read_fact_file(directory), start=1):
-        try:
-            facts.append(ThreadFact.model_validate(item))
-        except ValidationError as exc:
-            raise CatalogError(f"{directory}: thread fact {index} is invalid:\n{exc}") from exc
+    questions = _validated(YesNoQuestion, read_question_file(directory), directory, "yes/no question")
+    facts = _validated(ThreadFact, read_fact_file(directory), directory, "thread fact")
     try:
         return RuleBook(rules=rules, sources=sources, questions=questions, facts=facts)
     except ValidationError as exc:

@@ -9,10 +9,10 @@ Its wording lives in knowledge/traffic.yaml beside the ratios (the slots read it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from knowledge.bilingual import Text
 from knowledge.traffic import planning_ratios, sources, traffic_data
+from knowledge.wording import shipped
 from tools.serving.traffic import TrafficKind, TrafficRequest, TrafficResult, peak_concurrency
 
 # Which ratios each kind of traffic goes through (the others are not said)
@@ -24,15 +24,7 @@ RATIOS_USED: dict[str, tuple[str, ...]] = {
     "requests_per_month": ("peak_to_mean",),
 }
 PERCENT_RATIOS = ("peak_hour_active_share", "daily_share_of_monthly_users")
-
-
-def _text(key: str, **values: Any) -> Text:
-    """A phrase of knowledge/traffic.yaml with its blanks filled; a ``Text`` value fills each language with its own."""
-    node = traffic_data()
-    for part in key.split("."):
-        node = node[part]
-    return Text(en=node["en"].format(**{k: v.en if isinstance(v, Text) else v for k, v in values.items()}),
-                zh=node["zh"].format(**{k: v.zh if isinstance(v, Text) else v for k, v in values.items()}))  # fmt: skip
+TEXT = shipped("traffic.yaml")  # the wording beside the ratios it says
 
 
 def default_seconds_per_request() -> float:
@@ -60,14 +52,14 @@ class TrafficLoad:
 
     def chain(self, to_rate: bool = False) -> Text:
         """"Peak load from '20k DAU': 20,000 × 18% → … requests/s (→ … in flight)", one line for the answer."""
-        return _text("chain_text", said=self.said, chain=self.result.rate_chain if to_rate else self.result.chain)
+        return TEXT.text("chain_text", said=self.said, chain=self.result.rate_chain if to_rate else self.result.chain)
 
     def assumption(self) -> Text:
         ratios = planning_ratios()
         used = RATIOS_USED[self.kind]
-        said = [_text(f"ratio_text.{key}", value=f"{ratios[key] * 100:g}" if key in PERCENT_RATIOS else f"{ratios[key]:g}") for key in used]
+        said = [TEXT.text(f"ratio_text.{key}", value=f"{ratios[key] * 100:g}" if key in PERCENT_RATIOS else f"{ratios[key]:g}") for key in used]
         data = traffic_data()
-        return _text("assumption_text", ratios=Text(en="; ".join(t.en for t in said), zh="；".join(t.zh for t in said)),
+        return TEXT.text("assumption_text", ratios=Text(en="; ".join(t.en for t in said), zh="；".join(t.zh for t in said)),
                      seconds=f"{default_seconds_per_request():g}", output=data["output_tokens"], speed=data["speed_tokens_per_s"],
                      sources=sources(*used))  # fmt: skip
 
