@@ -14,8 +14,8 @@ from advisor.offline.slots import METHOD_TO_WORKLOAD
 from advisor.offline.turn import Turn
 from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
+from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 
-SERVER_GPUS = 8
 HOURS_PER_MONTH = 730
 
 

@@ -9,8 +9,8 @@ from advisor.markdown import number
 from advisor.offline.turn import Turn
 from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
+from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 
-SERVER_GPUS = 8
 EIGHT_BIT_ADAM = ("adamw_8bit", "adamw_8bit_paged")
 
 

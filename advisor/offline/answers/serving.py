@@ -21,6 +21,7 @@ from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
+from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
 
 DEFAULT_GPU = "h100-sxm"
@@ -403,9 +404,6 @@ def _has_fp8(turn: Turn, gpu: str) -> bool:
     return bool(found is not None and found.fp8_tflops)
 
 
-GPUS_PER_SERVER = 8  # the standard server of data-centre cards (HGX and 8-slot PCIe): counts past it are ordered in eights
-
-
 def _card_name(turn: Turn, gpu: str) -> str:
     found = turn.catalog.find_gpu(gpu)
     return found.name if found is not None else gpu
@@ -455,11 +453,11 @@ def gpu_count(turn: Turn, args: dict) -> str:
 def _in_servers(turn: Turn, total: int) -> list[str]:
     """A count past one server that does not fill whole servers ("13 H20") is ordered as whole servers: say how many,
     and what the slots left over are for."""
-    if total <= GPUS_PER_SERVER or total % GPUS_PER_SERVER == 0:
+    if total <= SERVER_GPUS or total % SERVER_GPUS == 0:
         return []
-    servers = math.ceil(total / GPUS_PER_SERVER)
-    slots = servers * GPUS_PER_SERVER
-    return [turn.text(serving_text("in_servers", servers=servers, per_server=GPUS_PER_SERVER, slots=slots, spare=slots - total, total=total))]
+    servers = math.ceil(total / SERVER_GPUS)
+    slots = servers * SERVER_GPUS
+    return [turn.text(serving_text("in_servers", servers=servers, per_server=SERVER_GPUS, slots=slots, spare=slots - total, total=total))]
 
 
 def _tried(holds: float | None, rate: float | None = None) -> Text:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from advisor.offline.turn import Turn
 from knowledge.answer_text import phrase
+from tools.recommend.configs import SERVER_GPUS  # "one server" of data-centre GPUs: an 8-GPU HGX/OAM board or PCIe box
 
 TASK_BY_WORKLOAD = {
     "inference": "inference",
@@ -43,7 +44,6 @@ def task_of(turn: Turn) -> tuple[str, bool]:
     return "inference", False
 
 
-SERVER_GPUS = 8  # "one server" of data-center GPUs: an 8-GPU HGX/OAM board or PCIe box
 
 
 def gpus_on_hand(turn: Turn) -> int | None:
