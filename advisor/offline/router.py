@@ -219,8 +219,9 @@ def asks_only_electricity(routing: Routing) -> bool:
 
 
 @condition
-def states_nothing(routing: Routing) -> bool:
-    return not routing.reading.frame.names()
+def asks_about_last_figure(routing: Routing) -> bool:
+    """"why so much?" after a figure, stating no value: the planner folds that answer after its explanation too."""
+    return explains_last_figure(routing.turn)
 
 
 # ---- the handlers a route may name ----
