@@ -215,17 +215,19 @@ def _headcounts(frame: Frame, text: str) -> None:
         if not isinstance(v.value, RequestRate) and (words_in(v.surface, "headcount_word") or _counts_group(text, v, groups) or names_a_period(v.surface + _rest_of_phrase(text, v)))
         and not words_in(v.surface + _rest_of_phrase(text, v), "at_once_word")
     ]  # fmt: skip
-    if people:
-        frame.slots["concurrency"] = [v for v in loads if v not in people]
-        if not frame.slots["concurrency"]:
-            del frame.slots["concurrency"]
-        frame.slots.setdefault("audience", []).extend(people)
+    _move(frame, people, "concurrency", "audience")
     at_once = [v for v in frame.slots.get("audience", []) if v not in people and words_in(v.surface, "simultaneous_word")]
-    if at_once:  # "320 simultaneous chats" says its own simultaneity: a load, not a headcount to take a peak share of
-        frame.slots["audience"] = [v for v in frame.slots["audience"] if v not in at_once]
-        if not frame.slots["audience"]:
-            del frame.slots["audience"]
-        frame.slots.setdefault("concurrency", []).extend(at_once)
+    _move(frame, at_once, "audience", "concurrency")  # "320 simultaneous chats" says its own simultaneity: a load, not a headcount
+
+
+def _move(frame: Frame, values: list[SlotValue], source: str, target: str) -> None:
+    """Give ``values`` of slot ``source`` to slot ``target`` (a slot left empty is dropped)."""
+    if not values:
+        return
+    frame.slots[source] = [v for v in frame.slots[source] if v not in values]
+    if not frame.slots[source]:
+        del frame.slots[source]
+    frame.slots.setdefault(target, []).extend(values)
 
 
 def resolve(item: TaggedValue, default_currency: str) -> Any:
