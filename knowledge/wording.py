@@ -2,7 +2,7 @@
 
 Keys may nest ("general_checklist.lead"); a value may be a plain string or a ``Text`` that fills each
 language with its own form. Entries that are not phrases (word lists, table headers) are read through ``data``.
-The answer writers use it through ``advisor/offline/answers/wording.py``; other modules name their file directly.
+The answer writers use it through ``advisor/offline/wording.py``; other modules name their file directly.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from advisor.offline.answers.payback import claim_and_horizon
+from advisor.offline.tasks.tco.payback import claim_and_horizon
 from advisor.nlu.frame import SlotValue
 from knowledge.bilingual import AdvisorError
 from knowledge.clouds import DATA_FILE as CLOUDS_FILE

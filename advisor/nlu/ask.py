@@ -4,7 +4,7 @@ every word-based decision about the question is made here (cue words in ``data/a
 serving and line-item words in their own tables), so understanding is decided in one place.
 
 The resolved workload (model, method, precision, context, ZeRO/TP) is not here yet: resolving it writes
-assumptions into the answer and looks models up in the catalog (``offline/answers/workload.py``), so it
+assumptions into the answer and looks models up in the catalog (``offline/workload.py``), so it
 moves with the answer modules that share it rather than in this step."""
 
 from __future__ import annotations
