@@ -15,10 +15,6 @@ USER_TEXT = ("message", "task_messages")  # attributes holding what the user wro
 # (file, function) → why it may still read the user's text. Keep this short: a new entry needs a reason that the
 # text is data for a tool or a search, not a decision about what was asked.
 READS_TEXT = {
-    ("costs.py", "tco"): "the payback claim is found by the distance between its words and a question word in the message",
-    ("costs.py", "_ratio_claim"): "a quoted cloud-to-owning multiple is found in the thread's text; to move into the NLU as an Ask field (#34)",
-    ("costs.py", "_running_costs"): "colocation and staff amounts are told apart by the words after them in the message; to move into the NLU's role tagging (#34)",
-    ("costs.py", "_spans_beside_commitments"): "whether a time span is a commitment's term is read from the words right after it",
     ("knowledge.py", "concept"): "the question's own words are the knowledge-base search query",
     ("serving.py", "_finish"): "the question's own words are the search query for related reading",
     ("sizing.py", "recommend"): "the question's own words are the search query for related reading",

@@ -8,10 +8,7 @@ from collections.abc import Callable
 
 from advisor.language import default_currency
 from advisor.markdown import money, number, table, token_count
-from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Frame, Money, SlotValue
-from advisor.nlu.reader import COMMITMENT_AFTER
-from advisor.nlu.time_words import HOURS, duration_range
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.tco import payback, price_dates, rent_prices, rentals, token_price
@@ -20,7 +17,7 @@ from advisor.offline.tasks.specs.compare_view import PEFT, TIMED_TRAINING, tool_
 from advisor.offline.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
 from advisor.offline.turn import Turn
-from knowledge.answer_text import phrase, word_positions
+from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from knowledge.catalog import variant_family
 from tools.cost.mfu import DEFAULT_GOODPUT, GOODPUT_SOURCE
@@ -143,7 +140,7 @@ def tco(turn: Turn) -> str:
         yours.append(phrase("tco.yours.price", amount=money(budget, currency)))
         server_price = budget / servers
     spans, state_horizon = _spans_beside_commitments(turn)
-    claimed_years, horizon_years = payback.claim_and_horizon(turn.message, spans, state_horizon)
+    claimed_years, horizon_years = payback.claim_and_horizon(turn.ask.payback_word_starts, spans, state_horizon)
     bounds = _horizon_bounds(turn, horizon_years)
     if horizon_years is not None:
         yours.append(phrase("tco.yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), years=number(horizon_years))
@@ -244,59 +241,48 @@ def tco(turn: Turn) -> str:
     return "\n\n".join(parts)
 
 
-RUNNING_FROM = ("server_price", "budget", "cloud_price")
-HOURLY = frozenset({"hour", "gpu_hour"})  # the roles the reader gives an amount it has no slot for
 
 
 def _ratio_claim(turn: Turn) -> float | None:
     """A quoted "cloud costs N× owning" in this message or earlier in the thread (a follow-up re-checks it); a count
     of GPUs the reader took from its number ("3x") is dropped."""
-    thread = [turn.message, *reversed(turn.reading.task_messages[:-1])] if turn.ask.opened_earlier else [turn.message]
-    found = next((claim for text in thread if (claim := payback.claimed_ratio(text))), None)
-    if found is None:
+    claim = turn.ask.ratio_claim
+    if claim is None:
         return None
-    value, start, written = found
 
     def from_claim(v: SlotValue) -> bool:
-        return v.start == start if v.start >= 0 else v.surface.strip().casefold() == written.strip()
+        return v.start == claim.start if v.start >= 0 else v.surface.strip().casefold() == claim.written.strip()
 
     frame = turn.slots.frame
     if any(from_claim(v) for v in frame.slots.get("gpu_count", [])):
         turn.slots = Slots(Frame({slot: [v for v in values if not (slot == "gpu_count" and from_claim(v))] for slot, values in frame.slots.items()}))
-    return value
+    return claim.value
 
 
-def _running_costs(turn: Turn) -> dict[str, tuple[SlotValue, str]]:
-    """Colocation and staff amounts the reader took for a purchase, a budget or a rent, found by the words of their
-    clause ("colo $200 per kW-month", "运维人员每月2万元"): taken out of those slots (``turn.slots`` is rebuilt
-    without them) and returned by role ('colocation', 'staff') with the words said around them."""
-    words = WORDING.entry("running_costs")
-    found: dict[str, tuple[SlotValue, str]] = {}
+def _running_costs(turn: Turn) -> dict[str, tuple[SlotValue, bool]]:
+    """Colocation and staff amounts the reader took for a purchase, a budget or a rent (``Ask.running_costs``): taken
+    out of those slots (``turn.slots`` is rebuilt without them) and returned by role ('colocation', 'staff') with
+    whether a colocation rate is per kW-month."""
     frame = turn.slots.frame
-    for slot in RUNNING_FROM:
-        for value in frame.slots.get(slot, []):
-            if not isinstance(value.value, Money) or value.value.per in HOURLY:
-                continue  # a price per (GPU-)hour is a rental rate: colocation and staff are billed by the month or year
-            end = value.start + len(value.surface)
-            after = turn.message[end : end + words["after_chars"]] if value.start >= 0 else ""
-            clause = f"{value.lead} {value.surface}".casefold()  # what it is the price of is said before it, its unit may follow
-            role = next((role for role in ("colocation", "staff") if role not in found and any(w in clause for w in words[role]["words"])), None)
-            if role:
-                found[role] = (value, f"{clause} {after.casefold()}")
+    found: dict[str, tuple[SlotValue, bool]] = {}
+    for said in turn.ask.running_costs:
+        value = next((v for v in frame.slots.get(said.slot, []) if v.start == said.start and v.surface == said.surface), None)
+        if value is not None:
+            found[said.role] = (value, said.per_kw)
     if found:
         taken = {id(value) for value, _ in found.values()}
         turn.slots = Slots(Frame({slot: [v for v in values if id(v) not in taken] for slot, values in frame.slots.items()}))
     return found
 
 
-def _running_args(found: dict[str, tuple[SlotValue, str]], currency: str) -> tuple[dict, list[Text]]:
+def _running_args(found: dict[str, tuple[SlotValue, bool]], currency: str) -> tuple[dict, list[Text]]:
     """The running costs stated, as the comparison's inputs, and the words that echo them."""
     args: dict = {}
     words: list[Text] = []
     if "colocation" in found:
-        value, said = found["colocation"]
+        value, per_kw = found["colocation"]
         amount = _in(value.value, currency)
-        if any(word.replace(" ", "") in said.replace(" ", "") for word in WORDING.entry("running_costs.per_kw")):
+        if per_kw:
             args["colo_price_per_kw_month"] = amount
             words.append(WORDING.text("yours.colo_per_kw", amount=money(amount, currency)))
         else:  # a bill per rack or for the whole space
@@ -455,11 +441,10 @@ def _spans_beside_commitments(turn: Turn) -> tuple[list[SlotValue], float | None
     """This message's spans of time that are not a commitment's term, and the conversation's horizon without one:
     "1yr commit" prices the rent; how long the servers are kept is another matter (the default life when unsaid).
     Later in a conversation the reader's rule holds instead: a longer commitment lengthens the comparison said before."""
-    text = normalize_text(turn.message)
     spans = turn.reading.frame.slots.get("horizon", [])
     if turn.ask.thread_messages > 1:
         return spans, turn.slots.horizon_years
-    terms = [v for v in spans if v.start >= 0 and COMMITMENT_AFTER.match(text, v.start + len(v.surface))]
+    terms = [v for v in spans if v.start in turn.ask.commitment_terms]
     kept = [v for v in spans if v not in terms]
     horizon = turn.slots.horizon_years
     if terms and not kept and horizon in {v.value for v in terms}:
@@ -471,11 +456,7 @@ def _spans_beside_commitments(turn: Turn) -> tuple[list[SlotValue], float | None
 
 def _horizon_bounds(turn: Turn, horizon_years: float | None) -> tuple[float, float] | None:
     """The two ends of a horizon given as a range ("用2-3年"), in years."""
-    for said in turn.slots.frame.slots.get("horizon", []):
-        hours = duration_range(said.surface)
-        if hours and said.value == horizon_years:
-            return hours[0] / HOURS["year"], hours[1] / HOURS["year"]
-    return None
+    return next(((r.low, r.high) for r in turn.ask.horizon_ranges if r.value == horizon_years), None)
 
 
 def _purchase_and_rent(turn: Turn) -> tuple[Money | None, SlotValue | None]:

@@ -9,25 +9,21 @@ from advisor.markdown import money, number, table
 from advisor.nlu.frame import SlotValue
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from knowledge.answer_text import phrase, word_positions
-from tools.quantities import parse_number
+from knowledge.answer_text import phrase
 
 WORDING = Wording("tco/costs_text.yaml")
 
-ASK_REACH_CHARS = 12  # "how long until it pays back", "多长时间能回本": the question word sits right before
 CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
 
 
-def claim_and_horizon(message: str, spans: list[SlotValue], state_horizon: float | None) -> tuple[float | None, float | None]:
-    """A quoted payback and the comparison horizon, in years, from this message's spans of time (``spans``).
+def claim_and_horizon(payback_words: tuple[int, ...], spans: list[SlotValue], state_horizon: float | None) -> tuple[float | None, float | None]:
+    """A quoted payback and the comparison horizon, in years, from this message's spans of time (``spans``) and where
+    it claims a payback (``Ask.payback_word_starts``).
 
     The span stated beside the payback words is the claim to check; another span, or the conversation's horizon,
     is the horizon. Without payback words nothing changes: every span is the horizon."""
-    asks = [at for _, at in word_positions("tco_asks", message)]
-    # "多久回本", "when does it pay back": a question, so the span beside it ("用3年多久回本") is no claim
-    words = [at for item, at in word_positions("tco_claim", message) if item == "payback" and not any(0 <= at - q <= ASK_REACH_CHARS for q in asks)]
     spans = [v for v in spans if isinstance(v.value, float) and v.start >= 0]
-    near = [(abs(v.start - at), v) for v in spans for at in words]
+    near = [(abs(v.start - at), v) for v in spans for at in payback_words]
     if not near or min(near, key=lambda pair: pair[0])[0] > CLAIM_REACH_CHARS:
         return None, state_horizon
     claimed = min(near, key=lambda pair: pair[0])[1]
@@ -170,30 +166,6 @@ def tier_summary(turn: Turn, r: dict) -> str:
                         months=months(row["payback_months"])) + (WORDING.say(turn, "tier_summary.every_hour") if row.get("billed_every_hour") else "")
             for row in rows]  # fmt: skip
     return WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
-
-
-def claimed_ratio(message: str) -> tuple[float, int, str] | None:
-    """A quoted multiple of owning's cost ("cloud is 3x more expensive", "比自建贵两三倍"), where its number
-    starts and the number with its times word as written, or None. The words are data (costs_text.yaml ``ratio_claim``)."""
-    words = WORDING.entry("ratio_claim")
-    text = message.casefold()
-    if not any(word in text for word in words["dearer"]):
-        return None
-    digits = set(words["number_chars"])
-    for kind, times in words["times"].items():
-        for word in times:
-            at = text.find(word)
-            while at > 0:
-                following = text[at + len(word) : at + len(word) + words["after_chars"] + max(map(len, words["dearer"]))].lstrip()
-                start = at
-                while start > 0 and text[start - 1] in digits:
-                    start -= 1
-                if start < at and (kind == "chinese" or any(following.startswith(d) for d in words["dearer"])):
-                    value = parse_number(text[start:at])
-                    if value is not None and value > 1:
-                        return value, start, text[start : at + len(word)]
-                at = text.find(word, at + 1)
-    return None
 
 
 def ratio_verdict(turn: Turn, r: dict) -> str:
