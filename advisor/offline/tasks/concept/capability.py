@@ -14,7 +14,7 @@ from knowledge.bilingual import AdvisorError
 from knowledge.capabilities import Capability
 from tools.capability import CapabilityRequest, check_capability
 
-WORDING = Wording("concept/capability_text.yaml")
+WORDING = Wording("concept", "capability")
 MAX_PREMISES = 2  # "FP8 training over NVLink on 4090s": the two traps lead; more would push the answer off the screen
 MAX_GPUS = 4  # "does the H100, A100 or L40S do FP8?": one verdict each; more is a comparison table
 VENDOR_CLAIM = "vendor_claim"

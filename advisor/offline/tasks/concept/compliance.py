@@ -12,7 +12,7 @@ from knowledge.catalog import variant_family
 from knowledge.gpus import GPU
 from tools.gpu_specs import CHINA_BUYABLE
 
-WORDING = Wording("concept/compliance_text.yaml")
+WORDING = Wording("concept", "compliance")
 ALTERNATIVES = 3  # buyable cards shown instead: the closest in memory, enough to act on without a list to read
 
 

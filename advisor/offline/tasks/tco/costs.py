@@ -28,7 +28,7 @@ from tools.cost.tco import DERIVED
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.recommend.configs import SERVER_GPUS, sold_count_from
 
-WORDING = Wording("tco/costs_text.yaml")
+WORDING = Wording("tco", "costs")
 DEFAULT_GPU = "h100-sxm"
 QUARTER_DAYS = 90
 CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio

@@ -11,7 +11,7 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.answer_text import phrase
 
-WORDING = Wording("tco/costs_text.yaml")
+WORDING = Wording("tco", "costs")
 
 CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
 

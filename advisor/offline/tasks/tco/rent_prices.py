@@ -19,7 +19,7 @@ from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 
-WORDING = Wording("tco/rent_prices_text.yaml")
+WORDING = Wording("tco", "rent_prices")
 # Any of these makes it another question: what a run, a purchase or a fleet over years costs
 OTHER_QUESTIONS = ("server_price", "budget", "training_tokens", "model", "size", "electricity_price", "deadline")
 PER_HOUR = ("gpu_hour", "hour", "once")  # a rate said without a period ("4.5美元一张") is per GPU-hour, as in rent-or-buy

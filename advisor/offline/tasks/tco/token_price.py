@@ -17,7 +17,7 @@ from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from tools.cost.token_cost import TokenCostRangeRequest, token_cost_range
 
-WORDING = Wording("tco/token_price_text.yaml")
+WORDING = Wording("tco", "token_price")
 COUNTS_TRIED = (1, 2, 4, 8)  # the deployments sold: one card, then whole boards
 ON_DEMAND = "hyperscaler_on_demand"
 

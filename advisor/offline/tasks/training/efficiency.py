@@ -8,7 +8,7 @@ from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from tools.cost.mfu_verdict import MfuJudgement, MfuJudgementRequest, judge_mfu
 
-WORDING = Wording("training/efficiency_text.yaml")
+WORDING = Wording("training", "efficiency")
 ONE_SERVER = 8  # without a count, the job is judged on one 8-GPU server, and the answer says so
 
 

@@ -13,7 +13,7 @@ from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from tools.recommend.configs import sold_count_from
 
-WORDING = Wording("training/training_speed_text.yaml")
+WORDING = Wording("training", "training_speed")
 # The run both cards are timed on. Time is FLOPs / (GPUs × peak × MFU), so the ratio does not depend on it, as
 # long as both sit in the same MFU row (up to 8,192 GPUs of one class).
 REFERENCE_PARAMS_B = 70
