@@ -43,6 +43,11 @@ class Wording:
         row = self.entry(key)
         return row["en"], row["zh"]
 
+    def both(self, key: str, **values: Any) -> tuple[str, str]:
+        """The phrase as an (en, zh) pair with its blanks filled: for code that takes the two languages apart."""
+        filled = self.text(key, **values)
+        return filled.en, filled.zh
+
     def pick(self, key: str, language: str, **values: Any) -> str:
         """The phrase in ``language`` with its blanks filled (only that language is formatted)."""
         template = self.entry(key)["zh" if language == "zh" else "en"]

@@ -21,14 +21,14 @@ from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 from tools.cost.token_cost import TokenCostRequest, token_cost
 
-WORDING = Wording("specs/text.yaml")
+WORDING = Wording("specs", "compare")
 
 MAX_OPTIONS = 4
 PER_BILLION = 1e9  # without a token count, training speed is given per billion tokens
 
 
 def options(turn: Turn) -> list[tuple[str, int | None]]:
-    """(GPU, cards) pairs in the order named; a count belongs to the GPU right after it ("two 4090s", "2张4090")
+    """(GPU, cards) pairs in the order named; a count belongs to the GPU right after it ("two 4090s", "4090 x2")
     or right before it ("4090 x2"). The same GPU named twice with different counts is two options."""
     frame = turn.entities.frame if turn.entities.frame.has("gpu") else turn.slots.frame
     gpus = sorted(frame.slots.get("gpu", []), key=lambda v: v.start)
@@ -72,7 +72,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     if not named:
         task = default_task
         turn.assume(
-            f"task: {turn.t(*TASK_LABEL[task])}, since none was named", f"任务：未说明，按{turn.t(*TASK_LABEL[task])}计算"
+            *WORDING.both("compare_phrases.answer.task_since_none_was_named", task=turn.t(*TASK_LABEL[task]))
         )
     listed = turn.call("compare_gpus", {"gpus": list(dict.fromkeys(g for g, _ in pairs))})
     if not listed.ok:
@@ -92,16 +92,14 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     first = next((o for o in opts if o.fit), None)
     what = turn.text(first.fit["model_label"]) if first else model
     head = _speed_lead(turn, opts, what) if task == "inference" else ""
-    head = head or turn.t(
-        f"**{' vs '.join(o.label for o in opts)}** for {label} of {what}", f"**{' 对比 '.join(o.label for o in opts)}**：{what} {label}"
-    )
+    head = head or WORDING.say(turn, "lines.versus", names=WORDING.say(turn, "lines.vs").join(o.label for o in opts), label=label, what=what)
     parts = [head, verdict(turn, opts, task), side_by_side(turn, opts, task)]
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
         parts = [per_token(turn, opts, what), *parts]
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(
-        "prices are indicative catalog figures with dates, per card × number of cards", "价格为目录参考价（带日期），按单卡价 × 卡数计算"
+        *WORDING.pair("compare_phrases.answer.prices_are_indicative_catalog_figures")
     )
     return "\n\n".join(p for p in parts if p)
 
@@ -123,7 +121,7 @@ def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:
 
 
 def asks_cost_per_token(turn: Turn) -> bool:
-    """The question asks what a token costs ("cost per million tokens", "每百万token成本")."""
+    """The question asks what a token costs ("cost per million tokens", in either language)."""
     return "cost_per_token" in turn.ask.named.get("topic", ())
 
 
@@ -169,8 +167,7 @@ def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str 
         option.count, option.tp, option.pp = chosen["count"], chosen["tp"], chosen.get("pp", 1)
         option.zero, option.plan = chosen["zero_stage"], turn.text(chosen["plan_label"])
         config = turn.text(chosen["config_label"]) if chosen.get("config_label") else option.label
-        turn.assume(f"{option.name}: the smallest configuration on sale that holds it ({config})",
-                    f"{option.name}：按能放下的最小在售配置计算（{config}）")  # fmt: skip
+        turn.assume(*WORDING.both("compare_phrases.evaluate.the_smallest_configuration_on_sale", name=option.name, config=config))  # fmt: skip
         fit = _fit(turn, option, model, task, precision, batch)
     else:
         fit = fit_stated(turn, option, model, task, precision, batch)
@@ -184,9 +181,7 @@ def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str 
             needed = _on_sale(turn, option, model, task, precision, batch)
             if needed:
                 plan = turn.text(needed["plan_label"])
-                option.needed = turn.t(
-                    f"needs {needed['count']}× {option.name}, {plan}", f"需要 {needed['count']} 张 {option.name}，{plan}"
-                )
+                option.needed = WORDING.say(turn, "compare_phrases.evaluate.needs", count=needed['count'], name=option.name, plan=plan)
         return
     if inference and "estimate_throughput" in turn.registry.names():
         _serving_speed(turn, option, model, precision, batch)
@@ -225,10 +220,7 @@ def does_not_fit_warning(turn: Turn, task: str, option: Option, r: dict) -> str:
     count, name = option.count, option.gpu["name"]
     plan, label = _plan(turn, task, option), turn.t(*TASK_LABEL[task])
     need, holds, lever = number(r["total_per_gpu_gb"]), number(r["gpu_capacity_gb"]), turn.text(r["main_lever"]) if r.get("main_lever") else ""
-    return turn.t(
-        f"⚠️ Memory: {label} needs {need} GB per GPU on {option.label} ({plan}) and each card holds {holds} GB, so the run does not fit as stated; the time assumes it is made to fit. {lever}",
-        f"⚠️ 显存：{label}在 {count} 张 {name}（{plan}）上每卡需要 {need} GB，而每卡只有 {holds} GB，按所述配置放不下；上面的时间假设已设法放下。{lever}",
-    ).rstrip()
+    return WORDING.say(turn, "lines.does_not_fit", label=label, need=need, count=count, name=name, plan=plan, holds=holds, lever=lever).rstrip()
 
 
 def _fit(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):
@@ -259,7 +251,7 @@ def _on_sale(turn: Turn, option: Option, model: str, task: str, precision: str |
         return None
     if not found.result["options"]:
         notes = "; ".join(turn.text(n) for n in found.result["notes"])
-        option.needed = notes or turn.t("does not fit in any number of cards considered", "在考虑的卡数范围内都放不下")
+        option.needed = notes or WORDING.say(turn, "compare_phrases.on_sale.does_not_fit_in_any")
         return None
     return found.result["options"][0]
 
@@ -267,19 +259,19 @@ def _on_sale(turn: Turn, option: Option, model: str, task: str, precision: str |
 def _plan(turn: Turn, task: str, option: Option) -> str:
     count = option.count
     if count == 1:
-        return turn.t("single GPU", "单卡")
+        return WORDING.say(turn, "compare_phrases.plan.single_gpu")
     if task != "inference" and option.zero:
-        return turn.t(f"ZeRO-{option.zero} over {count} GPUs", f"{count} 卡 ZeRO-{option.zero}")
+        return WORDING.say(turn, "compare_phrases.plan.zero_over_gpus", zero=option.zero, count=count)
     if task != "inference":
-        return turn.t(f"data parallel over {count} GPUs", f"{count} 卡数据并行")
+        return WORDING.say(turn, "compare_phrases.plan.data_parallel_over_gpus", count=count)
     parts = ([f"TP={option.tp}"] if option.tp > 1 else []) + ([f"PP={option.pp}"] if option.pp > 1 else [])
     split = " × ".join(parts)
     replicas = count // (option.tp * option.pp)
     if replicas == 1:
         return split
     if not split:
-        return turn.t(f"{replicas} replicas, one per GPU", f"{replicas} 个副本，每卡一个")
-    return turn.t(f"{split} × {replicas} replicas", f"{split}，{replicas} 个副本")
+        return WORDING.say(turn, "compare_phrases.plan.replicas_one_per_gpu", replicas=replicas)
+    return WORDING.say(turn, "compare_phrases.plan.replicas", split=split, replicas=replicas)
 
 
 def _serving_speed(turn: Turn, option: Option, model: str, precision: str | None, batch: int | None) -> None:
@@ -289,7 +281,7 @@ def _serving_speed(turn: Turn, option: Option, model: str, precision: str | None
     s.mark("prompt_tokens", "output_tokens")
     split = option.tp * option.pp
     if option.pp > 1:
-        turn.assume(f"{option.label}: speed estimated as TP={split}", f"{option.label}：速度按 TP={split} 估算")
+        turn.assume(*WORDING.both("compare_phrases.serving_speed.speed_estimated_as_tp", label=option.label, split=split))
     args = {
         "model": model, "gpu": option.gpu["id"], "num_gpus": option.count, "tp": split, "precision": precision,
         "kv_precision": s.kv_precision, "engine": engine_of(turn), "batch": batch,
@@ -310,7 +302,7 @@ def _training_speed(turn: Turn, option: Option, model: str, task: str) -> None:
     tokens = turn.slots.tokens
     if tokens is None:
         turn.assume(
-            "training speed is given per billion tokens (no token count named)", "未给出训练 token 数，训练速度按每 10 亿 token 给出"
+            *WORDING.pair("compare_phrases.training_speed.training_speed_is_given_per")
         )
     args = {"model": model, "tokens": tokens or PER_BILLION, "gpu": option.gpu["id"], "num_gpus": option.count,
             "currency": default_currency(turn.language), "method": tool_method(task)}  # fmt: skip

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.offline.wording import Wording
 from advisor.labels import CHINA_STATUS, VERDICT
 from advisor.markdown import money, number, table
 from advisor.offline.turn import Turn
+
+WORDING = Wording("specs", "compare_view")
 
 PEFT = ("qlora", "lora")  # the training-time tool's adapter methods, the more specific first
 TIMED_TRAINING = ("full_finetune", "pretrain", *PEFT)  # every task the training-time tool counts FLOPs for
@@ -82,7 +85,7 @@ def _cost_kind(opts: list[Option]) -> str | None:
     return None
 
 
-# "cheapest", "最便宜": the lowest price itself, not the most speed for the money ("best value", "划算")
+# "cheapest": the lowest price itself, not the most speed for the money ("best value")
 
 
 def _speed(o: Option) -> float | None:
@@ -107,16 +110,13 @@ def verdict(turn: Turn, opts: list[Option], task: str) -> str:
     for o in opts:
         if not o.fits and not o.problem:
             need = f" ({o.needed})" if o.needed else ""
-            notes.append(turn.t(f"**{o.label}** does not hold the workload{need}.", f"**{o.label}** 放不下{need}。"))
+            notes.append(WORDING.say(turn, "compare_view_phrases.verdict.does_not_hold_the_workload", label=o.label, need=need))
     if not fitting:
-        lead = turn.t("**No option fits as stated.**", "**按所给配置，各方案都放不下。**")
+        lead = WORDING.say(turn, "compare_view_phrases.verdict.no_option_fits_as_stated")
         return "\n".join([lead, *(f"- {line}" for line in notes)])
     if len(fitting) == 1:
         only = fitting[0]
-        lead = turn.t(
-            f"**Choose {only.label}** ({only.plan}): it is the only option that fits.",
-            f"**建议选 {only.label}**（{only.plan}）：只有它放得下。",
-        )
+        lead = WORDING.say(turn, "compare_view_phrases.verdict.choose_it_is_the_only", label=only.label, plan=only.plan)
         return "\n".join([lead, *(f"- {line}" for line in notes)])
     kind = _cost_kind(fitting)
     cheaper = _pick_best(fitting, lambda o: o.total(kind), higher=False, close=0.0) if kind else None
@@ -126,40 +126,36 @@ def verdict(turn: Turn, opts: list[Option], task: str) -> str:
         roomier = None
     lines = [_trade_offs(turn, o, fitting, kind, cheaper, faster, roomier) for o in fitting]
     if faster is None and all(_speed(o) is not None for o in fitting):
-        lines.append(turn.t("Speed is about the same (within 5%).", "速度基本相同（相差不到 5%）。"))
+        lines.append(WORDING.say(turn, "compare_view_phrases.verdict.speed_is_about_the_same"))
     return "\n".join([_lead(turn, fitting, kind, cheaper, faster, roomier), *(f"- {line}" for line in lines + notes)])
 
 
 def _lead(turn: Turn, fitting: list[Option], kind: str | None, cheaper: Option | None, faster: Option | None, roomier: Option | None) -> str:
     if cheaper and cheaper is faster:
-        return turn.t(f"**Choose {cheaper.label}**: cheaper and faster.", f"**建议选 {cheaper.label}**：更便宜也更快。")
+        return WORDING.say(turn, "compare_view_phrases.lead.choose_cheaper_and_faster", label=cheaper.label)
     wanted = turn.slots.objective
-    if cheaper and faster and wanted in ("cheapest", "cheapest_cloud", "fastest"):  # "哪个划算", "which is faster": the ranking asked for
+    if cheaper and faster and wanted in ("cheapest", "cheapest_cloud", "fastest"):  # "which is better value", "which is faster": the ranking asked for
         turn.slots.mark("objective")
         return _asked_ranking(turn, wanted, fitting, kind, cheaper, faster)
     if cheaper and faster:
-        return turn.t(f"**{cheaper.label} if cost matters most, {faster.label} if speed matters most.**",
-                      f"**看重成本选 {cheaper.label}，看重速度选 {faster.label}。**")  # fmt: skip
+        return WORDING.say(turn, "compare_view_phrases.lead.if_cost_matters_most_if", label=cheaper.label, label_2=faster.label)  # fmt: skip
     best = cheaper or faster or roomier or min(fitting, key=lambda o: o.count)
-    why = turn.t("cheaper", "更便宜") if best is cheaper else turn.t("faster", "更快") if best is faster else (
-        turn.t("more memory headroom", "显存余量更大") if best is roomier else turn.t("fewest cards", "卡数最少"))  # fmt: skip
-    return turn.t(f"**Choose {best.label}** ({why}); all options fit.", f"**建议选 {best.label}**（{why}）；各方案都放得下。")
+    why = WORDING.say(turn, "compare_view_phrases.lead.cheaper") if best is cheaper else WORDING.say(turn, "compare_view_phrases.lead.faster") if best is faster else (
+        WORDING.say(turn, "compare_view_phrases.lead.more_memory_headroom") if best is roomier else WORDING.say(turn, "compare_view_phrases.lead.fewest_cards"))  # fmt: skip
+    return WORDING.say(turn, "compare_view_phrases.lead.choose_all_options_fit", label=best.label, why=why)
 
 
 def _asked_ranking(turn: Turn, wanted: str, fitting: list[Option], kind: str, cheaper: Option, faster: Option) -> str:
-    """The fastest, the cheapest ("最便宜", "cheapest"), or the most speed for the money ("哪个划算", "best value")."""
+    """The fastest, the cheapest, or the most speed for the money ("best value")."""
     if wanted == "fastest":
-        return turn.t(f"**Choose {faster.label}**: faster; {cheaper.label} is cheaper.", f"**建议选 {faster.label}**：更快；{cheaper.label} 更便宜。")
+        return WORDING.say(turn, "compare_view_phrases.asked_ranking.choose_faster_is_cheaper", label=faster.label, label_2=cheaper.label)
     if turn.ask.price_only:
-        return turn.t(f"**Choose {cheaper.label}**: cheaper; {faster.label} is faster.", f"**建议选 {cheaper.label}**：更便宜；{faster.label} 更快。")
+        return WORDING.say(turn, "compare_view_phrases.asked_ranking.choose_cheaper_is_faster", label=cheaper.label, label_2=faster.label)
     by_value = sorted(fitting, key=lambda o: _speed(o) / o.total(kind), reverse=True)
     pick, other = by_value[0], by_value[1]
     more = round((_speed(pick) / pick.total(kind)) / (_speed(other) / other.total(kind)) * 100 - 100)
-    trait_en, trait_zh = ("cheaper", "更便宜") if other is cheaper else ("faster", "更快")
-    return turn.t(
-        f"**Choose {pick.label}** for value: about {more}% more speed for the money than {other.label}, which is {trait_en}.",
-        f"**建议选 {pick.label}**（性价比更高）：同样的钱速度高约 {more}%；{other.label} {trait_zh}。",
-    )
+    trait = WORDING.say(turn, "compare_view_phrases.asked_ranking.cheaper" if other is cheaper else "compare_view_phrases.asked_ranking.faster")
+    return WORDING.say(turn, "lines.choose_for_value", pick=pick.label, more=more, other=other.label, trait=trait)
 
 
 def _trade_offs(turn: Turn, o: Option, fitting: list[Option], kind: str | None, cheaper, faster, roomier) -> str:
@@ -167,38 +163,38 @@ def _trade_offs(turn: Turn, o: Option, fitting: list[Option], kind: str | None, 
     pros, cons = [], []
     if o is cheaper:
         mine, vs = _cost_text(o, kind), ", ".join(_cost_text(x, kind) for x in others)
-        pros.append(turn.t(f"cheaper to buy ({mine} vs {vs})", f"采购更便宜（{mine}，其他方案 {vs}）") if kind == "purchase_price"
-                    else turn.t(f"cheaper to rent ({mine}/h vs {vs}/h)", f"租用更便宜（每小时 {mine}，其他方案 {vs}）"))  # fmt: skip
+        pros.append(WORDING.say(turn, "compare_view_phrases.trade_offs.cheaper_to_buy_vs", mine=mine, vs=vs) if kind == "purchase_price"
+                    else WORDING.say(turn, "compare_view_phrases.trade_offs.cheaper_to_rent_h_vs", mine=mine, vs=vs))  # fmt: skip
     if o is faster:
         mine, vs = _speed_value(o), ", ".join(_speed_value(x) for x in others)
-        pros.append(turn.t(f"faster ({mine} vs {vs} tokens/s per user)", f"更快（单用户 {mine} token/s，其他方案 {vs} token/s）") if o.speed
-                    else turn.t(f"faster ({mine} vs {vs} days)", f"更快（{mine} 天，其他方案 {vs} 天）"))  # fmt: skip
+        pros.append(WORDING.say(turn, "compare_view_phrases.trade_offs.faster_vs_tokens_s_per", mine=mine, vs=vs) if o.speed
+                    else WORDING.say(turn, "compare_view_phrases.trade_offs.faster_vs_days", mine=mine, vs=vs))  # fmt: skip
     room = number(o.fit["headroom_pct"])
     if o.count == 1:
-        pros.append(turn.t(f"fits on one card with {room}% headroom", f"单卡放得下，余量 {room}%"))
+        pros.append(WORDING.say(turn, "compare_view_phrases.trade_offs.fits_on_one_card_with", room=room))
     elif o is roomier:
-        pros.append(turn.t(f"more headroom ({room}%)", f"余量更大（{room}%）"))
+        pros.append(WORDING.say(turn, "compare_view_phrases.trade_offs.more_headroom", room=room))
     if o.count > 1 and not o.gpu.get("nvlink_gbs"):
-        cons.append(turn.t(f"needs {o.plan} over PCIe (no direct GPU link)", f"需要 {o.plan}，卡间只走 PCIe（没有高速直连）"))
+        cons.append(WORDING.say(turn, "compare_view_phrases.trade_offs.needs_over_pcie_no_direct", plan=o.plan))
     if o.fit["verdict"] == "tight":
-        cons.append(turn.t(f"tight fit ({room}% headroom)", f"偏紧（余量 {room}%）"))
+        cons.append(WORDING.say(turn, "compare_view_phrases.trade_offs.tight_fit_headroom", room=room))
     if turn.slots.region == "cn" and o.gpu["china"] in ("export-controlled", "not-sold"):
         cons.append(turn.t(*CHINA_STATUS[o.gpu["china"]]))
-    text = f"**{o.label}**" + turn.t(": ", "：") + turn.t("; ", "；").join(pros or [turn.t(f"fits ({o.plan})", f"放得下（{o.plan}）")])
-    return text + (turn.t(", but ", "，但") + turn.t("; ", "；").join(cons) if cons else "")
+    text = f"**{o.label}**" + turn.t(": ", "：") + turn.t("; ", "；").join(pros or [WORDING.say(turn, "compare_view_phrases.trade_offs.fits", plan=o.plan)])
+    return text + (WORDING.say(turn, "compare_view_phrases.trade_offs.but") + turn.t("; ", "；").join(cons) if cons else "")
 
 
 def _equal_specs(turn: Turn, opts: list[Option]) -> list[str]:
     """Per-card figures the options share are said to be equal, never "more" for one of them."""
     lines = []
     for key, en, zh, unit in (
-        ("memory_gb", "Memory per card", "单卡显存", "GB"),
-        ("bandwidth_gbs", "Bandwidth per card", "单卡带宽", "GB/s"),
+        ("memory_gb", *WORDING.pair("compare_view_phrases.equal_specs.memory_per_card"), "GB"),
+        ("bandwidth_gbs", *WORDING.pair("compare_view_phrases.equal_specs.bandwidth_per_card"), "GB/s"),
     ):
         values = {o.gpu[key] for o in opts}
         if len(values) == 1:
             shown = number(values.pop())
-            lines.append(turn.t(f"{en} is the same: {shown} {unit} each.", f"{zh}相同：都是 {shown} {unit}。"))
+            lines.append(WORDING.say(turn, "lines.same_each", what=turn.t(en, zh), shown=shown, unit=unit))
     return lines
 
 
@@ -216,43 +212,42 @@ def side_by_side(turn: Turn, opts: list[Option], task: str) -> str:
         return [turn.t(en, zh)] + [cell(o, fn) for o in opts]
 
     body = [
-        row("Plan", "并行方案", lambda o: o.plan or "—"),
-        row("Memory per card", "单卡显存", lambda o: f"{number(o.gpu['memory_gb'])} GB"),
-        row("Fits?", "能否放下", lambda o: _fit_text(turn, o)),
-        row("Headroom", "余量", lambda o: f"{number(o.fit['headroom_pct'])}%" if o.fit["headroom_pct"] >= 0 else "—"),  # not fitting: the row above says by how much
+        row(*WORDING.pair("compare_view_phrases.side_by_side.plan"), lambda o: o.plan or "—"),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.memory_per_card"), lambda o: f"{number(o.gpu['memory_gb'])} GB"),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.fits"), lambda o: _fit_text(turn, o)),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.headroom"), lambda o: f"{number(o.fit['headroom_pct'])}%" if o.fit["headroom_pct"] >= 0 else "—"),  # not fitting: the row above says by how much
     ]
     if task == "inference":
         body += [
             row(
-                "Speed per user",
-                "单用户速度",
+                *WORDING.pair("compare_view_phrases.side_by_side.speed_per_user"),
                 lambda o: f"{number(o.speed['decode_tokens_per_s_per_seq'])} {turn.t('tokens/s', 'token/s')}",
             ),
-            row("Total throughput", "总吞吐", lambda o: f"{number(o.speed['output_tokens_per_s_total'])} {turn.t('tokens/s', 'token/s')}"),
-            row("Time to first token", "首 token 延迟", lambda o: f"{number(o.speed['ttft_ms'], 0)} {turn.t('ms', '毫秒')}"),
+            row(*WORDING.pair("compare_view_phrases.side_by_side.total_throughput"), lambda o: f"{number(o.speed['output_tokens_per_s_total'])} {turn.t('tokens/s', 'token/s')}"),
+            row(*WORDING.pair("compare_view_phrases.side_by_side.time_to_first_token"), lambda o: f"{number(o.speed['ttft_ms'], 0)} {WORDING.say(turn, 'lines.ms')}"),
         ]
     elif task in TIMED_TRAINING:
         tokens = turn.slots.tokens
         en, zh = (
-            (f"Time for {number(tokens)} tokens", f"训练 {number(tokens)} token 用时")
+            WORDING.both("compare_view_phrases.side_by_side.time_for_tokens", tokens=number(tokens))
             if tokens
-            else ("Time per 1B tokens", "每 10 亿 token 用时")
+            else WORDING.pair("compare_view_phrases.side_by_side.time_per_1b_tokens")
         )
         body.append(
             row(
                 en,
                 zh,
-                lambda o: turn.t(f"{number(o.training['wall_clock_days'], 2)} days", f"{number(o.training['wall_clock_days'], 2)} 天"),
+                lambda o: WORDING.say(turn, "compare_view_phrases.side_by_side.days", wall_clock_days=number(o.training['wall_clock_days'], 2)),
             )
         )
     body += [
         row(
-            "BF16 dense per card", "单卡 BF16 稠密算力", lambda o: f"{number(o.gpu['bf16_tflops'])} TFLOPS" if o.gpu["bf16_tflops"] else "—"
+            *WORDING.pair("compare_view_phrases.side_by_side.bf16_dense_per_card"), lambda o: f"{number(o.gpu['bf16_tflops'])} TFLOPS" if o.gpu["bf16_tflops"] else "—"
         ),
-        row("Link between cards", "卡间互联", lambda o: link(turn, o.gpu)),
-        row("Purchase (whole option)", "整套采购价", lambda o: _priced(o, "purchase_price", "")),
-        row("Cloud per hour", "云上每小时", lambda o: _priced(o, "cloud_price", turn.t("/h", "/小时"))),
-        row("China", "国内可购", lambda o: turn.t(*CHINA_STATUS[o.gpu["china"]])),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.link_between_cards"), lambda o: link(turn, o.gpu)),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.purchase_whole_option"), lambda o: _priced(o, "purchase_price", "")),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.cloud_per_hour"), lambda o: _priced(o, "cloud_price", WORDING.say(turn, "compare_view_phrases.side_by_side.h"))),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.china"), lambda o: turn.t(*CHINA_STATUS[o.gpu["china"]])),
     ]
     return table([""] + [o.label for o in opts], body)
 
@@ -260,8 +255,8 @@ def side_by_side(turn: Turn, opts: list[Option], task: str) -> str:
 def link(turn: Turn, gpu: dict) -> str:
     """GPU-to-GPU bandwidth (NVLink, Infinity Fabric, HCCS…) or PCIe only, in words of the user's language."""
     if gpu.get("nvlink_gbs"):
-        return turn.t(f"direct link {number(gpu['nvlink_gbs'])} GB/s", f"卡间直连 {number(gpu['nvlink_gbs'])} GB/s")
-    return turn.t("PCIe only", "仅 PCIe")
+        return WORDING.say(turn, "compare_view_phrases.link.direct_link_gb_s", nvlink_gbs=number(gpu['nvlink_gbs']))
+    return WORDING.say(turn, "compare_view_phrases.link.pcie_only")
 
 
 def _fit_text(turn: Turn, o: Option) -> str:

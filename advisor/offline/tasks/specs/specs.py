@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from advisor.offline.wording import Wording
 from advisor.labels import CHINA_STATUS
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
@@ -11,13 +12,15 @@ from advisor.offline.tasks.recommend import price_view, vendor_rows
 from advisor.offline.tasks.specs.compare_view import link
 from advisor.offline.turn import Turn
 
+WORDING = Wording("specs", "specs")
+
 # (result key of the best GPU, GPU field, English, Chinese, unit) for the comparison's lead sentence
 LEADERS = (
-    ("best_memory", "memory_gb", "most memory", "显存最大", "GB"),
-    ("best_bandwidth", "bandwidth_gbs", "highest bandwidth", "带宽最高", "GB/s"),
-    ("best_bf16", "bf16_tflops", "fastest BF16", "BF16 算力最强", "TFLOPS"),
+    ("best_memory", "memory_gb", *WORDING.pair("specs_phrases.leaders.most_memory"), "GB"),
+    ("best_bandwidth", "bandwidth_gbs", *WORDING.pair("specs_phrases.leaders.highest_bandwidth"), "GB/s"),
+    ("best_bf16", "bf16_tflops", *WORDING.pair("specs_phrases.leaders.fastest_bf16"), "TFLOPS"),
 )
-SAME = {"memory_gb": ("memory", "显存"), "bandwidth_gbs": ("bandwidth", "带宽"), "bf16_tflops": ("BF16", "BF16 算力")}
+SAME = {"memory_gb": WORDING.pair("specs_phrases.same.memory"), "bandwidth_gbs": WORDING.pair("specs_phrases.same.bandwidth"), "bf16_tflops": WORDING.pair("specs_phrases.same.bf16")}
 
 
 def answer(turn: Turn, value_first: bool = False) -> str:
@@ -38,21 +41,21 @@ def answer(turn: Turn, value_first: bool = False) -> str:
         return turn.error(outcome)
     result = outcome.result
     rows = result["rows"]
-    headers = [turn.t("Spec", "参数")] + [r["gpu"]["name"] for r in rows]
+    headers = [WORDING.say(turn, "specs_phrases.answer.spec")] + [r["gpu"]["name"] for r in rows]
 
     def line(label_en: str, label_zh: str, fmt) -> list[str]:
         return [turn.t(label_en, label_zh)] + [fmt(r) for r in rows]
 
     body = [
-        line("Memory", "显存", lambda r: f"{number(r['gpu']['memory_gb'])} GB {r['gpu']['memory_type']}"),
-        line("Bandwidth", "显存带宽", lambda r: f"{number(r['gpu']['bandwidth_gbs'])} GB/s"),
-        line("BF16 dense", "BF16 稠密算力", lambda r: _tflops(r["gpu"]["bf16_tflops"])),
-        line("FP8 dense", "FP8 稠密算力", lambda r: _tflops(r["gpu"]["fp8_tflops"])),
-        line("Power", "功耗", lambda r: f"{number(r['gpu']['tdp_w'])} W" if r["gpu"]["tdp_w"] else "—"),
-        line("Interconnect", "互联", lambda r: r["gpu"]["interconnect"].split(";")[0] if turn.language == "en" else link(turn, r["gpu"])),
-        line("China", "国内可购", lambda r: turn.t(*CHINA_STATUS[r["gpu"]["china"]])),
-        line("Purchase (indicative)", "参考购买价", lambda r: _price(r["gpu"]["purchase_price"])),
-        line("Cloud /GPU-h", "云上每卡时", lambda r: _price(r["gpu"]["cloud_price"])),
+        line(*WORDING.pair("specs_phrases.answer.memory"), lambda r: f"{number(r['gpu']['memory_gb'])} GB {r['gpu']['memory_type']}"),
+        line(*WORDING.pair("specs_phrases.answer.bandwidth"), lambda r: f"{number(r['gpu']['bandwidth_gbs'])} GB/s"),
+        line(*WORDING.pair("specs_phrases.answer.bf16_dense"), lambda r: _tflops(r["gpu"]["bf16_tflops"])),
+        line(*WORDING.pair("specs_phrases.answer.fp8_dense"), lambda r: _tflops(r["gpu"]["fp8_tflops"])),
+        line(*WORDING.pair("specs_phrases.answer.power"), lambda r: f"{number(r['gpu']['tdp_w'])} W" if r["gpu"]["tdp_w"] else "—"),
+        line(*WORDING.pair("specs_phrases.answer.interconnect"), lambda r: r["gpu"]["interconnect"].split(";")[0] if turn.language == "en" else link(turn, r["gpu"])),
+        line(*WORDING.pair("specs_phrases.answer.china"), lambda r: turn.t(*CHINA_STATUS[r["gpu"]["china"]])),
+        line(*WORDING.pair("specs_phrases.answer.purchase_indicative"), lambda r: _price(r["gpu"]["purchase_price"])),
+        line(*WORDING.pair("specs_phrases.answer.cloud_gpu_h"), lambda r: _price(r["gpu"]["cloud_price"])),
     ]
     value_first = value_first or (turn.ask.buying and len(rows) > 1)  # "buy the H100 now or the H200?" weighs them
     bought = bool(result["best_training_value"])  # two or more priced to buy; else, when they are, to rent
@@ -61,10 +64,7 @@ def answer(turn: Turn, value_first: bool = False) -> str:
             body.append(line(en, zh, lambda r, field=field: _ratio(r[field], result["currency"])))
     if len(rows) == 1:
         gpu = rows[0]["gpu"]
-        lead = turn.t(
-            f"**{gpu['name']}**: {number(gpu['memory_gb'])} GB, {number(gpu['bandwidth_gbs'])} GB/s, {_tflops(gpu['bf16_tflops'])} dense BF16.",
-            f"**{gpu['name']}**：显存 {number(gpu['memory_gb'])} GB，带宽 {number(gpu['bandwidth_gbs'])} GB/s，BF16 稠密算力 {_tflops(gpu['bf16_tflops'])}。",
-        )
+        lead = WORDING.say(turn, "specs_phrases.answer.gb_gb_s_dense_bf16", name=gpu['name'], memory_gb=number(gpu['memory_gb']), bandwidth_gbs=number(gpu['bandwidth_gbs']), bf16_tflops=_tflops(gpu['bf16_tflops']))
     else:
         lead = _leaders(turn, result)
     chosen = _value_lead(turn, result, bought, value_first) or _objective_lead(turn, [r["gpu"] for r in rows])
@@ -91,11 +91,10 @@ def _leaders(turn: Turn, result: dict) -> str:
         if not result.get(best) or not values:
             continue
         if len(set(values)) == 1 and len(values) == len(gpus):
-            same_en, same_zh = SAME[key]
-            parts.append(turn.t(f"same {same_en}: {number(values[0])} {unit} each", f"{same_zh}相同：都是 {number(values[0])} {unit}"))
+            parts.append(WORDING.say(turn, "lines.same_for_all", what=turn.t(*SAME[key]), value=number(values[0]), unit=unit))
         elif values.count(max(values)) > 1:
             tied = [g["name"] for g in gpus if g[key] is not None and g[key] == max(values)]
-            parts.append(turn.t(f"{en}: {' and '.join(tied)} (equal, {number(max(values))} {unit})", f"{zh}：{'、'.join(tied)}（并列，{number(max(values))} {unit}）"))
+            parts.append(WORDING.say(turn, "lines.tied", what=turn.t(en, zh), names=_listed(turn, tied), value=number(max(values)), unit=unit))
         else:
             parts.append(turn.t(f"{en}: **{by_id[result[best]]}**", f"{zh}：**{by_id[result[best]]}**"))
     text = turn.t("; ", "；").join(parts) + turn.t(".", "。")
@@ -104,11 +103,11 @@ def _leaders(turn: Turn, result: dict) -> str:
 
 # "which of these is cheapest / draws the least power": (GPU field, pick the lowest, English, Chinese, unit)
 OBJECTIVE_FIELDS = {
-    "cheapest": ("purchase_price", True, "Cheapest to buy", "购买价最低"),
-    "cheapest_cloud": ("cloud_price", True, "Cheapest to rent", "租用最便宜"),
-    "least_power": ("tdp_w", True, "Least power", "功耗最低"),
-    "most_memory": ("memory_gb", False, "Most memory", "显存最大"),
-    "fastest": ("bf16_tflops", False, "Fastest (dense BF16)", "算力最强（BF16 稠密）"),
+    "cheapest": ("purchase_price", True, *WORDING.pair("specs_phrases.objective_fields.cheapest_to_buy")),
+    "cheapest_cloud": ("cloud_price", True, *WORDING.pair("specs_phrases.objective_fields.cheapest_to_rent")),
+    "least_power": ("tdp_w", True, *WORDING.pair("specs_phrases.objective_fields.least_power")),
+    "most_memory": ("memory_gb", False, *WORDING.pair("specs_phrases.objective_fields.most_memory")),
+    "fastest": ("bf16_tflops", False, *WORDING.pair("specs_phrases.objective_fields.fastest_dense_bf16")),
 }
 
 
@@ -131,11 +130,11 @@ def _objective_lead(turn: Turn, gpus: list[dict]) -> str:
     units = {"tdp_w": "W", "memory_gb": "GB"}
     shown = _price(best[key]) if key.endswith("price") else (f"{number(best[key])} {units[key]}" if key in units else _tflops(best[key]))
     if key == "cloud_price":
-        shown = turn.t(f"{shown} per GPU-hour", f"每卡时 {shown}")
+        shown = WORDING.say(turn, "specs_phrases.objective_lead.per_gpu_hour", shown=shown)
     unknown = [g["name"] for g in gpus if value(g) is None]
-    tail = turn.t(f" (no figure for {', '.join(unknown)})", f"（{'、'.join(unknown)} 无数据）") if unknown else ""
+    tail = WORDING.say(turn, "lines.no_figure_for", names=_listed(turn, unknown, "lines.comma")) if unknown else ""
     if len(tied) > 1:
-        return turn.t(f"**{en}: {' and '.join(tied)}** (equal, {shown}){tail}.", f"**{zh}：{'、'.join(tied)}**（并列，{shown}）{tail}。")
+        return WORDING.say(turn, "lines.tied_lead", what=turn.t(en, zh), names=_listed(turn, tied), shown=shown, tail=tail)
     return turn.t(f"**{en}: {best['name']}** — {shown}{tail}.", f"**{zh}：{best['name']}** —— {shown}{tail}。")
 
 
@@ -144,19 +143,19 @@ WORKS = ("training", "serving")
 # bought when two or more have a purchase price, else rented. (work, bought) → (result key of the best card, row field,
 # table row English, Chinese, lead English, Chinese)
 VALUES = {
-    ("training", True): ("best_training_value", "price_per_bf16_tflops", "Price per BF16 TFLOPS", "每 TFLOPS（BF16）购价",
-                         "For training, the most BF16 compute for the money", "训练看算力，同样的钱买到 BF16 算力最多的是"),
-    ("serving", True): ("best_serving_value", "price_per_tb_s", "Price per TB/s", "每 TB/s 带宽购价",
-                        "For serving, the most memory bandwidth for the money", "推理看显存带宽，同样的钱买到带宽最多的是"),
-    ("training", False): ("best_training_rent", "rent_per_bf16_pflops", "Rent /GPU-h per BF16 PFLOPS", "每卡时租金 / PFLOPS（BF16）",
-                          "For training, the most BF16 compute per rented GPU-hour", "训练看算力，每卡时租金买到 BF16 算力最多的是"),
-    ("serving", False): ("best_serving_rent", "rent_per_tb_s", "Rent /GPU-h per TB/s", "每卡时租金 / TB/s 带宽",
-                         "For serving, the most memory bandwidth per rented GPU-hour", "推理看显存带宽，每卡时租金买到带宽最多的是"),
+    ("training", True): ("best_training_value", "price_per_bf16_tflops", *WORDING.pair("specs_phrases.values.price_per_bf16_tflops"),
+                         *WORDING.pair("specs_phrases.values.for_training_the_most_bf16")),
+    ("serving", True): ("best_serving_value", "price_per_tb_s", *WORDING.pair("specs_phrases.values.price_per_tb_s"),
+                        *WORDING.pair("specs_phrases.values.for_serving_the_most_memory")),
+    ("training", False): ("best_training_rent", "rent_per_bf16_pflops", *WORDING.pair("specs_phrases.values.rent_gpu_h_per_bf16"),
+                          *WORDING.pair("specs_phrases.values.for_training_the_most_bf16_2")),
+    ("serving", False): ("best_serving_rent", "rent_per_tb_s", *WORDING.pair("specs_phrases.values.rent_gpu_h_per_tb"),
+                         *WORDING.pair("specs_phrases.values.for_serving_the_most_memory_2")),
 }  # fmt: skip
 
 
 def _value_lead(turn: Turn, result: dict, bought: bool, value_first: bool = False) -> str:
-    """"H20和910B训练哪个划算": the price of a unit of the work's bottleneck, with its formula."""
+    """"H20 or 910B, which is better value for training": the price of a unit of the work's bottleneck, with its formula."""
     if (turn.slots.objective != "cheapest" and not value_first) or not (bought or result["best_training_rent"]):
         return ""
     named = [w for w in turn.slots.workloads if w != "inference"]
@@ -167,15 +166,15 @@ def _value_lead(turn: Turn, result: dict, bought: bool, value_first: bool = Fals
         best, field, _, _, en, zh = VALUES[work, bought]
         row = by_id[result[best]]
         others = [f"{r['gpu']['name']} {money(r[field]['amount'], result['currency'])}" for r in result["rows"] if r is not row and r[field]]
-        lines.append(turn.t(
-            f"**{en}: {row['gpu']['name']}** — `{row[field]['formula']}` (vs {', '.join(others)}).",
-            f"**{zh} {row['gpu']['name']}** —— `{row[field]['formula']}`（对比 {'、'.join(others)}）。",
-        ))
-    lines.append(turn.t(
-        "Indicative list prices with their dates; software support and interconnect (see the table) can outweigh the ratio.",
-        "价格为带日期的参考价；软件生态和互联（见下表）可能比这个比值更重要。",
-    ))
+        lines.append(WORDING.say(turn, "lines.best_value", what=turn.t(en, zh), name=row["gpu"]["name"], formula=row[field]["formula"],
+                                 others=_listed(turn, others, "lines.comma")))
+    lines.append(WORDING.say(turn, "specs_phrases.value_lead.indicative_list_prices_with_their"))
     return "\n\n".join(lines)
+
+
+def _listed(turn: Turn, names: list[str], joiner: str = "lines.and") -> str:
+    """Names joined the way each language lists them ("A and B", "A、B")."""
+    return WORDING.say(turn, joiner).join(names)
 
 
 def _ratio(ratio: dict | None, currency: str) -> str:
@@ -207,5 +206,5 @@ def _filtered_list(turn: Turn) -> str:
         return turn.error(outcome)
     gpus = outcome.result["gpus"][:12]
     rows = [[g["name"], f"{number(g['memory_gb'])} GB", _tflops(g["bf16_tflops"]), _china(turn, g)] for g in gpus]
-    lead = turn.t("GPUs in the catalog matching your question:", "目录中符合条件的GPU：")
-    return "\n\n".join([lead, table(["GPU", turn.t("Memory", "显存"), "BF16", turn.t("China", "国内")], rows)])
+    lead = WORDING.say(turn, "specs_phrases.filtered_list.gpus_in_the_catalog_matching")
+    return "\n\n".join([lead, table(["GPU", WORDING.say(turn, "specs_phrases.filtered_list.memory"), "BF16", WORDING.say(turn, "specs_phrases.filtered_list.china")], rows)])
