@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
+from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError, read_yaml
 from knowledge.gpus import GPU
 
@@ -150,7 +151,9 @@ class ServingData(BaseModel):
     fp8_compute_gain: float = Field(ge=1, le=2, description="Realised FP8 GEMM speed-up over BF16 where the GPU has FP8.")
     fp8_source: str = Field(min_length=3)
     format_kernels: list[FormatKernel] = Field(default_factory=list, description="Measured dequantising-kernel factors.")
-    format_gaps: str = Field("", description="Where no format-kernel measurement exists, said with every estimate that falls there.")
+    format_gap: Text | None = Field(
+        None, description="Said when a format with a measured kernel factor somewhere runs where none was measured ({format}, {engine}, {family})."
+    )
     _efficiencies: dict[tuple[str, str], Efficiency] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
@@ -169,6 +172,12 @@ class ServingData(BaseModel):
         """The measured factor for this engine, device family and weight format, if any."""
         return next((k for k in self.format_kernels
                      if format_id in k.formats and engine_id in k.engines and family_id in k.families), None)  # fmt: skip
+
+    def unmeasured_format(self, engine_id: str, family_id: str, format_id: str) -> FormatKernel | None:
+        """The measurement of this format elsewhere, when this engine's kernels on this family have none."""
+        if self.format_kernel(engine_id, family_id, format_id):
+            return None
+        return next((k for k in self.format_kernels if format_id in k.formats), None)
 
     def engine(self, engine_id: str) -> Engine:
         return next(e for e in self.engines if e.id == engine_id)

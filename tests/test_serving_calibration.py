@@ -75,6 +75,7 @@ def test_every_fitted_figure_names_points_that_are_marked_fitted():
     data = load_serving_data()
     rows_ = [e.efficiency for e in data.engines] + [row for e in data.engines for row in e.families.values()]
     rows_ += data.interconnect.allreduce_latency
+    rows_ += data.format_kernels
     named = {point for row in rows_ for point in row.fitted_on}
     assert named and named <= fitted, named - fitted
 
