@@ -82,7 +82,7 @@ def test_every_fitted_figure_names_points_that_are_marked_fitted():
 
 def test_calibration_spans_engines_and_device_families():
     engines = {p["request"].get("engine", "vllm") for p in POINTS}
-    assert engines == {"hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp"}  # the engines with measurements
+    assert engines == {"hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp", "autoawq"}  # the engines with measurements
     gpus = {p["request"]["gpu"] for p in POINTS}
     assert {"h20", "rtx-4090", "apple-m2-ultra", "mi300x", "a100-80gb-sxm", "h100-sxm"} <= gpus
 
