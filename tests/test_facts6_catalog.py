@@ -71,3 +71,29 @@ def test_a_small_mac_is_told_a_limit_above_its_default_too(catalog):
     note = result.notes[0].en
     suggested = int(re.search(r"e\.g\. (\d+)", note).group(1))
     assert 12 * 1024 < suggested < 16 * 1024
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_apple_bf16_is_unpublished_not_absent(catalog, language):
+    from knowledge.capabilities import load_capabilities
+    from tools.capability import CapabilityRequest, check_capability
+
+    apple = check_capability(CapabilityRequest(capability="bf16", gpu="M2 Ultra"), catalog)
+    assert apple.verdict == "unknown"  # BF16 runs on macOS 14+ (emulated on M1/M2); Apple just publishes no rate
+    assert check_capability(CapabilityRequest(capability="bf16", gpu="V100"), catalog).verdict == "no"  # a real lack
+    wording = load_capabilities().get("bf16").unknown.pick(language)
+    assert "macOS 14" in wording and "FP16" in wording
+
+
+@pytest.mark.parametrize(
+    ("question", "share_words", "wrong_premise"),
+    [
+        ("Will Llama-3.1-70B in BF16 fit on my Mac Studio M2 Ultra with 192GB?", "144 GiB", "has no BF16"),
+        ("我的 M2 Ultra 192GB 装得下 BF16 的 Llama-3.1-70B 吗", "144 GiB", "不支持 BF16"),
+    ],
+)
+def test_the_mac_verdict_says_it_is_compared_with_the_gpu_share(offline_advisor, question, share_words, wrong_premise):
+    summary = offline_advisor.answer(question, []).summary
+    verdict_at = summary.index("154.6")
+    assert share_words in summary[verdict_at : verdict_at + 600]  # the share sits beside the verdict, on the first screen
+    assert wrong_premise not in summary  # BF16 runs on macOS 14+; no "correction" leads the answer
