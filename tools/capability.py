@@ -68,7 +68,7 @@ def _unsourced(capability: Capability, gpu: GPU) -> bool:
     """Has such a link whose figure is unpublished, or a field our sources leave empty: neither is a "no"."""
     if capability.kind != "presence":
         return False
-    if capability.unknown_if_unsourced and getattr(gpu, capability.field) is None:
+    if (capability.unknown_if_unsourced or gpu.segment in capability.unknown_for_segments) and getattr(gpu, capability.field) is None:
         return True
     return any(word.lower() in gpu.interconnect.lower() for word in capability.unknown_when)
 

@@ -97,6 +97,7 @@ def _estimate(request: MemoryRequest, catalog: Catalog) -> tuple[MemoryEstimate,
         result.capacity = capacity
         if (usable := usable_memory_note(setup.gpu)) is not None:
             result.notes.insert(0, usable)
+            result.gpu_share_note = usable
         result.verdict, headroom = verdict(total, budget)
         result.headroom_pct = round(headroom, 1)
         if result.verdict != "fits":

@@ -173,6 +173,10 @@ class MemoryEstimate(BaseModel):
     gpu: str | None = None
     gpu_capacity_gb: float | None = None
     capacity: LineItem | None = Field(None, description="The memory available per GPU (vLLM: its utilisation budget).")
+    gpu_share_note: Text | None = Field(
+        None, description="Apple: the share of unified memory the GPU may use by default, which the verdict compares with; "
+        "answers show it beside the verdict (it is also the first note).",
+    )
     verdict: Verdict | None = None
     headroom_pct: float | None = Field(None, description="Free share of capacity at peak; negative when it does not fit.")
     main_lever: Text | None = Field(None, description="The change most likely to make it fit (or give headroom).")

@@ -185,6 +185,10 @@ def efficiencies(s: ServingSetup, w: Workload, r: Rates) -> list[EfficiencyUsed]
         ]
         if engine.moe_expert_loop_us:
             used.append(EfficiencyUsed(key="moe_expert_loop", value=engine.moe_expert_loop_us, unit="µs", source=engine.moe_source))
+    kernel = s.data.format_kernel(engine.runtime, s.family.id, s.weights.id)
+    if kernel:
+        source = kernel.source + (f" (fitted on {', '.join(kernel.fitted_on)})" if kernel.fitted_on else "")
+        used.append(EfficiencyUsed(key="format_kernel_factor", value=kernel.bandwidth_factor, unit="× weight streaming", source=source))
     if r.fp8_gain > 1:
         used.append(EfficiencyUsed(key="fp8_compute_gain", value=r.fp8_gain, unit="× BF16", source=s.data.fp8_source))
     if s.tp > 1:

@@ -112,6 +112,11 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
             en=f"Parameter count overridden to {spec.params_b:g}B; layer shapes are {spec.name}'s.",
             zh=f"参数量按指定值 {spec.params_b:g}B 计算；层结构沿用 {spec.label.zh}。",
         ))  # fmt: skip
+    elsewhere = data.unmeasured_format(engine.runtime, family.id, weights.id)
+    if data.format_gap and elsewhere:
+        fill = {"format": weights.id.upper(), "engine": engine.name, "factor": f"{elsewhere.bandwidth_factor:g}"}
+        setup.notes.append(Text(en=data.format_gap.en.format(family=family.label_en, **fill),
+                                zh=data.format_gap.zh.format(family=family.label_zh, **fill)))  # fmt: skip
     if spec.family == "generic":
         setup.notes.append(Text(en=spec.source, zh=GENERIC_SOURCE_ZH))
     if request.prompt_tokens + request.output_tokens > spec.max_context:

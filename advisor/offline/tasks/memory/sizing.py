@@ -374,6 +374,8 @@ def memory(turn: Turn) -> str:
                 f" {r['gpu']} 单卡 {number(r['gpu_capacity_gb'])} GB（余量 {number(r['headroom_pct'])}%）。",
             )
         )
+        if r.get("gpu_share_note"):  # Apple: the verdict's capacity is the GPU's share, so say so beside it
+            parts.append("ℹ️ " + turn.text(r["gpu_share_note"]))
         if r.get("main_lever"):
             parts.append("💡 " + turn.text(r["main_lever"]))
     else:
@@ -392,7 +394,7 @@ def memory(turn: Turn) -> str:
     parts += memory_scopes.scopes_line(turn, r)
     parts.append(f"_{turn.text(r['unit_note'])}_")
     # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
-    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"]][:3]
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"] and n != r.get("gpu_share_note")][:3]
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
     related(turn, f"memory {label} {turn.message}")
     return "\n\n".join(parts)
