@@ -23,6 +23,10 @@ TEXT_FILES = [
     "advisor/retrieval/gpu_family_text.yaml",
     "knowledge/memory_verdict_text.yaml",
     "knowledge/fact_notes.yaml",
+    "knowledge/input_names_text.yaml",
+    "knowledge/input_errors_text.yaml",
+    "knowledge/cost_text.yaml",
+    "knowledge/mfu_defaults.yaml",
 ]
 NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
 

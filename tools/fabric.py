@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.facility import FacilityBook
-from tools.checks import check_range
+from tools.checks import INPUT_NAMES, check_range
 from tools.common import LineItem
 
 
@@ -57,8 +57,8 @@ class FabricResult(BaseModel):
 
 
 def size_fabric(request: FabricRequest, book: FacilityBook) -> FabricResult:
-    check_range(request.servers, "Servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_gpu_count")
-    check_range(request.gpus_per_server, "GPUs per server", "每台卡数", minimum=1, maximum=16, code="invalid_gpu_count")
+    check_range(request.servers, *INPUT_NAMES.pair("servers"), minimum=1, maximum=100_000, code="invalid_gpu_count")
+    check_range(request.gpus_per_server, *INPUT_NAMES.pair("gpus_per_server"), minimum=1, maximum=16, code="invalid_gpu_count")
     fabrics = book.data.fabrics
     if request.fabric is not None:
         chosen = book.data.fabric(request.fabric)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.facility import FacilityBook, PlanningDefault
-from tools.checks import check_range
+from tools.checks import INPUT_NAMES, check_range
 from tools.common import LineItem
 
 BTU_PER_KWH = 3412.14  # 1 kW of heat = 3412.14 BTU/h (unit definition)
@@ -49,12 +49,12 @@ class FacilityResult(BaseModel):
 
 
 def facility_needs(request: FacilityRequest) -> FacilityResult:
-    check_range(request.gpus, "GPUs", "GPU 数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
-    check_range(request.units, "Units", "台数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
-    check_range(request.gpu_tdp_w, "GPU power (W)", "单卡功耗（W）", minimum=0, maximum=5_000, exclusive_minimum=True, code="invalid_power")
-    check_range(request.server_power_factor, "Server power factor", "整机功耗系数", minimum=1, maximum=5, code="invalid_power")
+    check_range(request.gpus, *INPUT_NAMES.pair("gpus"), minimum=1, maximum=1_000_000, code="invalid_gpu_count")
+    check_range(request.units, *INPUT_NAMES.pair("units"), minimum=1, maximum=1_000_000, code="invalid_gpu_count")
+    check_range(request.gpu_tdp_w, *INPUT_NAMES.pair("gpu_power_w"), minimum=0, maximum=5_000, exclusive_minimum=True, code="invalid_power")
+    check_range(request.server_power_factor, *INPUT_NAMES.pair("server_power_factor"), minimum=1, maximum=5, code="invalid_power")
     check_range(
-        request.rack_power_kw, "Rack power (kW)", "单机柜功率（kW）", minimum=0, maximum=1_000, exclusive_minimum=True, code="invalid_power"
+        request.rack_power_kw, *INPUT_NAMES.pair("rack_power_kw"), minimum=0, maximum=1_000, exclusive_minimum=True, code="invalid_power"
     )
     gpu_kw = request.gpu_tdp_w * request.gpus / 1000
     total_kw = gpu_kw * request.server_power_factor
@@ -218,13 +218,13 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     system = data.system_for(gpu.id)
     figures: list[Figure] = []
     per_server = request.gpus_per_server or (system.gpus_per_server if system else 8)
-    check_range(per_server, "GPUs per server", "每台卡数", minimum=1, maximum=72, code="invalid_gpu_count")
+    check_range(per_server, *INPUT_NAMES.pair("gpus_per_server"), minimum=1, maximum=72, code="invalid_gpu_count")
     host = _host(gpu, per_server, book) if system is None or per_server != system.gpus_per_server else None
     server_kw, published, name, height = _server_power(request, gpu, per_server, system, host, figures)
     if request.gpus is not None:
-        check_range(request.gpus, "GPUs", "GPU 数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
+        check_range(request.gpus, *INPUT_NAMES.pair("gpus"), minimum=1, maximum=1_000_000, code="invalid_gpu_count")
     servers = request.servers if request.servers is not None else math.ceil(request.gpus / per_server) if request.gpus else 1
-    check_range(servers, "Servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_gpu_count")
+    check_range(servers, *INPUT_NAMES.pair("servers"), minimum=1, maximum=100_000, code="invalid_gpu_count")
     circuit_kw = on_circuit = amps_needed = None
     circuit_items: list[LineItem] = []
     if request.circuit is not None:
@@ -292,8 +292,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     if request.capacity_kw is not None:
         check_range(
             request.capacity_kw,
-            "IT capacity (kW)",
-            "IT 容量（kW）",
+            *INPUT_NAMES.pair("it_capacity_kw"),
             minimum=0,
             maximum=10_000_000,
             exclusive_minimum=True,
@@ -352,9 +351,9 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
 def _circuit(circuit: Circuit, derating: PlanningDefault, figures: list[Figure]) -> tuple[float, list[LineItem]]:
     """Continuous kW the stated feeds carry: A × V (× √3 for three phases) × the continuous-load derating, per feed;
     of A+B feeds only one side counts, since either side must carry the whole load when the other fails."""
-    check_range(circuit.amps, "Feed current (A)", "每路电流（A）", minimum=0, maximum=10_000, exclusive_minimum=True, code="invalid_power")
-    check_range(circuit.volts, "Feed voltage (V)", "每路电压（V）", minimum=90, maximum=50_000, code="invalid_power")
-    check_range(circuit.feeds, "Feeds", "供电路数", minimum=1, maximum=1_000, code="invalid_power")
+    check_range(circuit.amps, *INPUT_NAMES.pair("feed_current_a"), minimum=0, maximum=10_000, exclusive_minimum=True, code="invalid_power")
+    check_range(circuit.volts, *INPUT_NAMES.pair("feed_voltage_v"), minimum=90, maximum=50_000, code="invalid_power")
+    check_range(circuit.feeds, *INPUT_NAMES.pair("feeds"), minimum=1, maximum=1_000, code="invalid_power")
     phase = math.sqrt(3) if circuit.three_phase else 1.0
     per_feed = circuit.amps * circuit.volts * phase * derating.value / 1000
     counted = max(1, circuit.feeds // 2) if circuit.redundant else circuit.feeds
@@ -379,7 +378,7 @@ def _server_power(request: FacilityPlanRequest, gpu, per_server: int, system, ho
     height = system.rack_units if host is None else host.rack_units or 4
     if request.server_kw is not None:
         check_range(
-            request.server_kw, "Server power (kW)", "单机功率（kW）", minimum=MIN_SERVER_KW, maximum=500, code="invalid_power"
+            request.server_kw, *INPUT_NAMES.pair("server_power_kw"), minimum=MIN_SERVER_KW, maximum=500, code="invalid_power"
         )
         figures.append(Figure(key="server_kw", value=request.server_kw, unit="kW", stated=True))
         return request.server_kw, False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), height

@@ -28,7 +28,7 @@ from knowledge.clouds import TIER_NAMES, CloudRate, PriceBook
 from knowledge.gpus import GPU
 from knowledge.servers import server_data
 from knowledge.tco_defaults import Default, shipped_tco_defaults
-from tools.checks import check_range
+from tools.checks import INPUT_NAMES, check_range
 from tools.common import LineItem
 from tools.cost.money import (
     DEFAULT_USD_TO_CNY,
@@ -200,9 +200,9 @@ class TcoResult(BaseModel):
 
 
 def _check_request(r: TcoRequest) -> None:
-    check_range(r.servers, "Number of servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_server_count")
-    check_range(r.gpus_per_server, "GPUs per server", "每台服务器的 GPU 数", minimum=1, maximum=128, code="invalid_gpu_count")
-    check_range(r.servers * r.gpus_per_server, "Total GPUs", "GPU 总数", maximum=MAX_TOTAL_GPUS, code="invalid_gpu_count")
+    check_range(r.servers, *INPUT_NAMES.pair("number_of_servers"), minimum=1, maximum=100_000, code="invalid_server_count")
+    check_range(r.gpus_per_server, *INPUT_NAMES.pair("gpus_in_each_server"), minimum=1, maximum=128, code="invalid_gpu_count")
+    check_range(r.servers * r.gpus_per_server, *INPUT_NAMES.pair("total_gpus"), maximum=MAX_TOTAL_GPUS, code="invalid_gpu_count")
     checks = [  # field, English name, Chinese name, min, max, exclusive minimum
         ("server_price", "Server price", "服务器价格", 0, 1e9, True),
         ("network_overhead_pct", "Network/storage overhead %", "网络/存储附加比例", 0, 200, False),
@@ -230,14 +230,14 @@ def _check_request(r: TcoRequest) -> None:
             check_range(value, en, zh, minimum=low, maximum=high, exclusive_minimum=exclusive, code=f"invalid_{field}")
     check_exchange_rate(r.usd_to_cny)
     if r.claimed_cloud_ratio is not None:
-        check_range(r.claimed_cloud_ratio, "Claimed cost ratio", "声称的成本倍数", minimum=1.01, maximum=100, code="invalid_claimed_ratio")
+        check_range(r.claimed_cloud_ratio, *INPUT_NAMES.pair("claimed_cost_ratio"), minimum=1.01, maximum=100, code="invalid_claimed_ratio")
     if r.claimed_payback_months is not None:
         # a floor, not "> 0": a denormal claim overflows the utilisation it needs to inf; under 3 days it is a typo
-        check_range(r.claimed_payback_months, "Claimed payback (months)", "声称的回本月数", minimum=MIN_CLAIMED_MONTHS, maximum=600,
+        check_range(r.claimed_payback_months, *INPUT_NAMES.pair("claimed_payback_months"), minimum=MIN_CLAIMED_MONTHS, maximum=600,
                     code="invalid_claimed_payback")  # fmt: skip
     if r.lifetime_bounds_years is not None:
         for bound in r.lifetime_bounds_years:
-            check_range(bound, "Lifetime (years)", "使用年限", minimum=0.25, maximum=15, code="invalid_lifetime_years")
+            check_range(bound, *INPUT_NAMES.pair("lifetime_years"), minimum=0.25, maximum=15, code="invalid_lifetime_years")
     if r.cloud_monthly_bill is not None and r.cloud_price_per_gpu_hour is not None:
         raise AdvisorError(
             "conflicting_cloud_price",

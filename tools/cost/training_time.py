@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
-from tools.checks import check_range
+from tools.checks import INPUT_NAMES, check_range
 from tools.common import LineItem
 from tools.cost.mfu import DEFAULT_GOODPUT, FP8_MFU_FACTOR, MFU_TABLE, MfuRow, default_mfu_row
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, money, normalize_currency, price_in
@@ -144,20 +144,20 @@ def _sci(value: float) -> str:
 
 
 def _check_request(request: TrainingTimeRequest) -> None:
-    check_range(request.tokens, "Training tokens", "训练 token 数", minimum=0, maximum=MAX_TOKENS, exclusive_minimum=True, code="invalid_tokens")
+    check_range(request.tokens, *INPUT_NAMES.pair("training_tokens"), minimum=0, maximum=MAX_TOKENS, exclusive_minimum=True, code="invalid_tokens")
     if request.params_b is not None:
-        check_range(request.params_b, "Parameters (billions)", "参数量（十亿）", minimum=0, maximum=MAX_PARAMS_B, exclusive_minimum=True, code="invalid_params")
+        check_range(request.params_b, *INPUT_NAMES.pair("parameters_billions"), minimum=0, maximum=MAX_PARAMS_B, exclusive_minimum=True, code="invalid_params")
     if request.num_gpus is not None:
-        check_range(request.num_gpus, "Number of GPUs", "GPU 数量", minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count")
+        check_range(request.num_gpus, *INPUT_NAMES.pair("number_of_gpus"), minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count")
     if request.deadline_days is not None:
-        check_range(request.deadline_days, "Deadline (days)", "期限（天）", minimum=MIN_DEADLINE_DAYS, maximum=MAX_DEADLINE_DAYS, code="invalid_deadline")
+        check_range(request.deadline_days, *INPUT_NAMES.pair("deadline_days"), minimum=MIN_DEADLINE_DAYS, maximum=MAX_DEADLINE_DAYS, code="invalid_deadline")
     if request.mfu is not None:
-        check_range(request.mfu, "MFU", "MFU（模型算力利用率）", minimum=MIN_MFU, maximum=1, code="invalid_mfu")
+        check_range(request.mfu, *INPUT_NAMES.pair("mfu"), minimum=MIN_MFU, maximum=1, code="invalid_mfu")
     if request.peak_tflops is not None:
-        check_range(request.peak_tflops, "Peak TFLOPS", "峰值 TFLOPS", minimum=MIN_PEAK_TFLOPS, maximum=1e5, code="invalid_peak")
+        check_range(request.peak_tflops, *INPUT_NAMES.pair("peak_tflops"), minimum=MIN_PEAK_TFLOPS, maximum=1e5, code="invalid_peak")
     if request.price_per_gpu_hour is not None:
-        check_range(request.price_per_gpu_hour, "Price per GPU-hour", "每卡时价格", minimum=0, maximum=1e4, code="invalid_price")
-    check_range(request.goodput, "Goodput", "有效训练时间占比（goodput）", minimum=MIN_GOODPUT, maximum=1, code="invalid_goodput")
+        check_range(request.price_per_gpu_hour, *INPUT_NAMES.pair("price_per_gpu_hour"), minimum=0, maximum=1e4, code="invalid_price")
+    check_range(request.goodput, *INPUT_NAMES.pair("goodput"), minimum=MIN_GOODPUT, maximum=1, code="invalid_goodput")
     check_range(request.pue, "PUE", "PUE", minimum=1, maximum=3, code="invalid_pue")
     check_exchange_rate(request.usd_to_cny)
     if request.num_gpus is None and request.deadline_days is None:

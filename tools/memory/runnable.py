@@ -15,7 +15,7 @@ from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
 from knowledge.serving import ServingData
-from tools.checks import check_range
+from tools.checks import INPUT_NAMES, check_range
 from tools.memory.estimator import estimate_memory
 from tools.memory.schema import MemoryRequest
 from tools.precision import weight_format
@@ -76,10 +76,10 @@ def _served(catalog: Catalog) -> list[ModelSpec]:
 
 
 def runnable_models(request: RunnableRequest, catalog: Catalog, serving: ServingData) -> RunnableResult:
-    check_range(request.num_gpus, "GPUs", "GPU 数", minimum=1, maximum=64, code="invalid_gpu_count")
-    check_range(request.context, "Context", "上下文", minimum=256, maximum=1_048_576, code="invalid_context")
+    check_range(request.num_gpus, *INPUT_NAMES.pair("gpus"), minimum=1, maximum=64, code="invalid_gpu_count")
+    check_range(request.context, *INPUT_NAMES.pair("context_window"), minimum=256, maximum=1_048_576, code="invalid_context")
     if request.gpu_memory_gb is not None:
-        check_range(request.gpu_memory_gb, "GPU memory (GB)", "显存（GB）", minimum=1, maximum=4096, code="invalid_memory")
+        check_range(request.gpu_memory_gb, *INPUT_NAMES.pair("gpu_memory_gb"), minimum=1, maximum=4096, code="invalid_memory")
     if not request.gpu and request.gpu_memory_gb is None:  # an empty name names no card
         raise AdvisorError("missing_gpu", "Name the GPU you have (e.g. 'RTX 4090') or its memory (e.g. '24 GB').",
                            "请告诉我手上的显卡型号（例如“RTX 4090”）或显存大小（例如“24 GB”）。")  # fmt: skip

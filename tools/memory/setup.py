@@ -10,7 +10,7 @@ from knowledge.catalog import Catalog
 from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
-from tools.checks import check_range
+from tools.checks import INPUT_NAMES, check_range
 from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
 from tools.memory.recipes import RECIPES, Recipe, fp32_variant
 from tools.memory.schema import MemoryRequest
@@ -197,23 +197,23 @@ def _format_label(precision: str) -> Text:
 
 
 def _check_numbers(request: MemoryRequest) -> None:
-    check_range(request.batch, "batch", "批大小", minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "8", "32"])
-    check_range(request.context, "context", "上下文长度", minimum=1, maximum=MAX_CONTEXT_TOKENS,
+    check_range(request.batch, *INPUT_NAMES.pair("batch"), minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "8", "32"])
+    check_range(request.context, *INPUT_NAMES.pair("context"), minimum=1, maximum=MAX_CONTEXT_TOKENS,
                 code="invalid_context", hint=["4096", "32768", "131072"])  # fmt: skip
     if request.prompt_tokens is not None:
-        check_range(request.prompt_tokens, "prompt_tokens", "提示词长度", minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
+        check_range(request.prompt_tokens, *INPUT_NAMES.pair("prompt_tokens"), minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
     if request.prefill_chunk is not None:
-        check_range(request.prefill_chunk, "prefill_chunk", "预填充分块", minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
-    check_range(request.gpu_memory_utilization, "gpu_memory_utilization", "显存利用率", minimum=0, maximum=1,
+        check_range(request.prefill_chunk, *INPUT_NAMES.pair("prefill_chunk"), minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
+    check_range(request.gpu_memory_utilization, *INPUT_NAMES.pair("gpu_memory_utilization"), minimum=0, maximum=1,
                 exclusive_minimum=True, code="invalid_utilization", hint=["0.9"])  # fmt: skip
-    check_range(request.group_size, "group_size", "量化分组大小", minimum=16, maximum=8192, code="invalid_group_size", hint=["128"])
+    check_range(request.group_size, *INPUT_NAMES.pair("group_size"), minimum=16, maximum=8192, code="invalid_group_size", hint=["128"])
     for value, en, zh in ((request.tp, "tp", "张量并行度"), (request.pp, "pp", "流水线并行度")):
         check_range(value, en, zh, minimum=1, maximum=MAX_GPUS, code="invalid_parallelism")
     if request.num_gpus is not None:
-        check_range(request.num_gpus, "num_gpus", "GPU 数量", minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count", hint=["1", "8"])
-    check_range(request.grad_accumulation, "grad_accumulation", "梯度累积步数", minimum=1, maximum=1e6, code="invalid_batch")
+        check_range(request.num_gpus, *INPUT_NAMES.pair("num_gpus"), minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count", hint=["1", "8"])
+    check_range(request.grad_accumulation, *INPUT_NAMES.pair("grad_accumulation"), minimum=1, maximum=1e6, code="invalid_batch")
     if request.mode == "training" and request.method in ("lora", "qlora"):
-        check_range(request.lora_rank, "lora_rank", "LoRA 秩", minimum=1, maximum=65536, code="invalid_lora_rank", hint=["8", "16", "64"])
+        check_range(request.lora_rank, *INPUT_NAMES.pair("lora_rank"), minimum=1, maximum=65536, code="invalid_lora_rank", hint=["8", "16", "64"])
 
 
 def _check_parallelism(spec: ModelSpec, tp: int, pp: int, num_gpus: int) -> None:
@@ -242,7 +242,7 @@ def _check_parallelism(spec: ModelSpec, tp: int, pp: int, num_gpus: int) -> None
 
 
 def _zero_stage(request: MemoryRequest) -> int:
-    check_range(request.zero_stage, "zero_stage", "ZeRO 阶段", minimum=0, maximum=3, code="invalid_zero_stage", hint=["0", "1", "2", "3"])
+    check_range(request.zero_stage, *INPUT_NAMES.pair("zero_stage"), minimum=0, maximum=3, code="invalid_zero_stage", hint=["0", "1", "2", "3"])
     if request.fsdp is None:
         return int(request.zero_stage)
     mapped = FSDP_TO_ZERO[request.fsdp]
@@ -321,7 +321,7 @@ def _check_training(setup: Setup, request: MemoryRequest) -> None:
             ["zero_stage=3", "offload=optimizer"],
         )
     if setup.method == "freeze":
-        check_range(setup.trainable_layers, "trainable_layers", "可训练层数", minimum=1, maximum=setup.spec.layers,
+        check_range(setup.trainable_layers, *INPUT_NAMES.pair("trainable_layers"), minimum=1, maximum=setup.spec.layers,
                     code="invalid_trainable_layers", hint=["2", str(setup.spec.layers)])  # fmt: skip
     if setup.lora_rank > setup.spec.hidden and setup.method in ("lora", "qlora"):
         raise contradiction(

@@ -14,7 +14,7 @@ from knowledge.catalog import MAX_NAME_CHARS, Catalog
 from knowledge.checkpoint_names import load_checkpoint_names
 from knowledge.fact_notes import fact_note
 from knowledge.models import ModelSpec
-from tools.checks import check_range
+from tools.checks import INPUT_NAMES, check_range
 from tools.models.checkpoint import split_checkpoint_name
 from tools.models.generic import generic_model
 from tools.models.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
@@ -89,7 +89,7 @@ def resolve_sized_model(model: str | None, params_b: float | None, catalog: Cata
     the catalog parameter count and keeps the layer shapes. Returns (spec, whether it overrode).
     """
     if params_b is not None:
-        check_range(params_b, "params_b", "参数量(十亿)", minimum=MIN_PARAMS_B, maximum=MAX_PARAMS_B,
+        check_range(params_b, *INPUT_NAMES.pair("params_b"), minimum=MIN_PARAMS_B, maximum=MAX_PARAMS_B,
                     code="invalid_model_size", hint=["7", "70", "405"])  # fmt: skip
     return _sized_model(model, params_b, catalog)
 
