@@ -27,6 +27,8 @@ TEXT_FILES = [
     "knowledge/input_errors_text.yaml",
     "knowledge/cost_text.yaml",
     "knowledge/mfu_defaults.yaml",
+    "knowledge/training_time_text.yaml",
+    "knowledge/tco_text.yaml",
 ]
 NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
 
