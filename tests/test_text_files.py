@@ -29,6 +29,9 @@ TEXT_FILES = [
     "knowledge/mfu_defaults.yaml",
     "knowledge/training_time_text.yaml",
     "knowledge/tco_text.yaml",
+    "knowledge/fabric_text.yaml",
+    "knowledge/precision_text.yaml",
+    "knowledge/model_text.yaml",
 ]
 NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
 
