@@ -58,16 +58,18 @@ def divisor(label: str, value: float) -> str:
 # Fixed costs outside the PyTorch allocator that inference and training both pay (the sources are
 # next to the constants); vLLM reports its own non-torch figure, so its engine has its own line.
 # Named for any accelerator (CANN, ROCm and Metal have one too); the figure is the one measured on CUDA.
-def worded_part(key: str, bytes: float, label: Text, formula: Text) -> Part:
+def worded_part(key: str, size_bytes: float, label: Text, formula: Text) -> Part:
     """A Part whose label and formula come as bilingual texts (read from memory_text.yaml)."""
-    return Part(key, label.en, label.zh, bytes, formula.en, formula.zh)
+    return Part(key, label.en, label.zh, size_bytes, formula.en, formula.zh)
 
 
-def text_part(key: str, bytes: float, text_key: str, label_values: dict | None = None, **values: object) -> Part:
-    """A Part whose label and formula are ``parts.<text_key>.label`` and ``.formula`` of memory_text.yaml."""
-    return worded_part(key, bytes, MEMORY_TEXT.text(f"parts.{text_key}.label", **(label_values or {})),
-                       MEMORY_TEXT.text(f"parts.{text_key}.formula", **values))  # fmt: skip
+def text_part(key: str, size_bytes: float, text_key: str, /, **values: object) -> Part:
+    """A Part whose label and formula are ``<text_key>.label`` and ``<text_key>.formula`` of memory_text.yaml."""
+    # each language is filled on its own (no Text built in between): the estimator makes dozens of parts per call
+    label, formula = f"{text_key}.label", f"{text_key}.formula"
+    return Part(key, MEMORY_TEXT.pick(label, "en"), MEMORY_TEXT.pick(label, "zh"), size_bytes,
+                MEMORY_TEXT.pick(formula, "en", **values), MEMORY_TEXT.pick(formula, "zh", **values))  # fmt: skip
 
 
-CUDA_CONTEXT = text_part("cuda_context", CUDA_CONTEXT_BYTES, "cuda_context", size=gb(CUDA_CONTEXT_BYTES))
-MULTI_GPU_WORKSPACES = text_part("non_torch", NON_TORCH_BYTES, "multi_gpu_workspaces", size=gb(NON_TORCH_BYTES))
+CUDA_CONTEXT = text_part("cuda_context", CUDA_CONTEXT_BYTES, "parts.cuda_context", size=gb(CUDA_CONTEXT_BYTES))
+MULTI_GPU_WORKSPACES = text_part("non_torch", NON_TORCH_BYTES, "parts.multi_gpu_workspaces", size=gb(NON_TORCH_BYTES))
