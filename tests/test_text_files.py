@@ -33,6 +33,7 @@ TEXT_FILES = [
     "knowledge/precision_text.yaml",
     "knowledge/model_text.yaml",
     "knowledge/memory_text.yaml",
+    "knowledge/facility_text.yaml",
 ]
 NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
 
