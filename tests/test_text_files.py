@@ -34,6 +34,7 @@ TEXT_FILES = [
     "knowledge/model_text.yaml",
     "knowledge/memory_text.yaml",
     "knowledge/facility_text.yaml",
+    "knowledge/recommend_text.yaml",
 ]
 NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
 
