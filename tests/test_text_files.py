@@ -36,6 +36,7 @@ TEXT_FILES = [
     "knowledge/facility_text.yaml",
     "knowledge/recommend_text.yaml",
     "knowledge/troubleshoot_text.yaml",
+    "knowledge/serving_text.yaml",
 ] + sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "advisor" / "offline" / "tasks").rglob("*.yaml"))  # each task's wording
 NOT_PHRASES = {"examples", "pydantic_zh", "premise_stated"}  # sample questions in either language; Chinese beside pydantic's own English; word lists
 
