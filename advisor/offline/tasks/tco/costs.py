@@ -53,7 +53,7 @@ PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 
 
 def _hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
-    """The rental price per GPU-hour; a monthly or yearly bill ("每个月要付四十多万") is spread over its
+    """The rental price per GPU-hour; a monthly or yearly bill ("over 400k a month") is spread over its
     hours and, unless it was said per card, over the GPUs, and the answer says so."""
     price = turn.slots.hourly_price
     amount = _in(price, currency)
@@ -61,12 +61,10 @@ def _hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
         return amount
     cards = 1 if turn.ask.price_per_card else gpus
     hourly = amount / PERIOD_HOURS[price.per] / cards
-    period_en, period_zh = {"month": ("a month", "每月"), "year": ("a year", "每年")}[price.per]
-    whole_en, whole_zh = (f" for {cards} GPUs", f"（{cards} 张卡）") if cards > 1 else ("", "")
-    turn.assume(
-        f"{money(amount, currency)} {period_en}{whole_en} = {money(hourly, currency)} per GPU-hour ({PERIOD_HOURS[price.per]:g} h {period_en})",
-        f"{period_zh} {money(amount, currency)}{whole_zh} = 每卡时 {money(hourly, currency)}（{period_zh}按 {PERIOD_HOURS[price.per]:g} 小时）",
-    )
+    period = WORDING.text("costs_phrases.hourly_price.a_month" if price.per == "month" else "costs_phrases.hourly_price.a_year")
+    whole = WORDING.text("costs_phrases.hourly_price.for_gpus", cards=cards) if cards > 1 else Text(en="", zh="")
+    turn.assume(*WORDING.both("lines.bill_per_gpu_hour", amount=money(amount, currency), period=period, whole=whole,
+                              hourly=money(hourly, currency), hours=f"{PERIOD_HOURS[price.per]:g}"))
     return hourly
 
 
@@ -82,21 +80,21 @@ def _gpu(turn: Turn) -> str:
     other = turn.slots.frame.surface("other_gpu")
     if other:  # "my rtx 3080": named, but the catalog has no figures for it
         turn.slots.mark("other_gpu")
-        turn.assume(f"GPU: {name}, since “{other}” is not in the catalog", f"GPU：目录里没有“{other}”，按 {name} 计算")
+        turn.assume(*WORDING.both("costs_phrases.gpu.gpu_since_is_not_in", name=name, other=other))
     else:
-        turn.assume(f"GPU: {name} (none named)", f"GPU：未指定，按 {name} 计算")
+        turn.assume(*WORDING.both("costs_phrases.gpu.gpu_none_named", name=name))
     return DEFAULT_GPU
 
 
 def _duration(days: float) -> tuple[str, str]:
     """A wall-clock time in the unit it is read in: "≈ 15 hours", not "≈ 0 days"."""
     if days < 1:
-        return f"{number(days * 24)} hours", f"{number(days * 24)} 小时"
-    return f"{number(days)} days", f"{number(days)} 天"
+        return WORDING.both("costs_phrases.duration.hours", days=number(days * 24))
+    return WORDING.both("costs_phrases.duration.days", days=number(days))
 
 
 def _cost_of_a_run(turn: Turn) -> bool:
-    """"What would that run cost at $2.2/hr", "这么跑电费多少": the cost of a training run already described, not
+    """"What would that run cost at $2.2/hr", "and the electricity for that run?": the cost of a training run already described, not
     owning against renting (which needs a server price or a span of years the user did not give)."""
     f = turn.slots.frame
     return f.has("training_tokens") and not any(f.has(slot) for slot in ("server_price", "budget", "horizon", "utilisation"))
@@ -114,7 +112,7 @@ def tco(turn: Turn) -> str:
         compared = compare.route(turn)
         if compared is not None:
             return compared
-    if token_price.applies(turn):  # "每百万token成本多少" on one card: served at full load and priced per rental tier
+    if token_price.applies(turn):  # "cost per million tokens?" on one card: served at full load and priced per rental tier
         return token_price.answer(turn, _gpu(turn), _currency(turn))
     running = _running_costs(turn)  # before anything reads the purchase or the rent: those amounts are not them
     ratio = _ratio_claim(turn)  # before the count is read: the "3" of "3x more expensive" is no number of GPUs
@@ -128,15 +126,14 @@ def tco(turn: Turn) -> str:
     yours: list[Text] = []
     if server_price is not None:
         yours.append(phrase("tco.yours.price", amount=money(server_price, currency)))
-    if server_price is not None and purchase.per == "all" and servers > 1:  # "两台一共280万"
+    if server_price is not None and purchase.per == "all" and servers > 1:  # "2.8M for the two of them"
         turn.assume(
-            f"{money(server_price, currency)} is the price of all {servers} servers: {money(server_price / servers, currency)} each",
-            f"{money(server_price, currency)} 是 {servers} 台的总价：每台 {money(server_price / servers, currency)}",
+            *WORDING.both("costs_phrases.tco.is_the_price_of_all", currency=money(server_price, currency), servers=servers, currency_2=money(server_price / servers, currency)),
         )
         server_price /= servers
     budget = _in(s.budget, currency)
     if server_price is None and budget is not None:
-        turn.assume(f"{money(budget, currency)} is the purchase price of all servers", f"{money(budget, currency)} 视为全部服务器的采购价")
+        turn.assume(*WORDING.both("costs_phrases.tco.is_the_purchase_price_of", currency=money(budget, currency)))
         yours.append(phrase("tco.yours.price", amount=money(budget, currency)))
         server_price = budget / servers
     spans, state_horizon = _spans_beside_commitments(turn)
@@ -189,16 +186,12 @@ def tco(turn: Turn) -> str:
         },
     )
     missing_rent = not outcome.ok and "cloud_price_per_gpu_hour" in ((outcome.error or {}).get("suggestions") or [])
-    if missing_rent and payback.asked_for_line(turn):  # "电费呢?" needs no rent: that line is answered all the same
+    if missing_rent and payback.asked_for_line(turn):  # "and the electricity?" needs no rent: that line is answered all the same
         outcome = turn.call("compute_tco", {**outcome.args, "rent_needed": False})
     if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
         stated = next((s.frame.surface(slot) for slot in ("server_price", "budget") if slot in s.unusable), "")
         if stated:  # "£9k each": said, in a currency with no rate
-            return turn.t(
-                f"⚠️ The price “{stated}” is in a currency the calculators keep no exchange rate for. Please give it in USD or CNY "
-                "(e.g. *“$11,500 each”*) and I will compare again.",
-                f"⚠️ 价格“{stated}”的币种没有可用的汇率。请用美元或人民币给出（例如「每台8万」），我再帮您对比。",
-            )
+            return WORDING.say(turn, "costs_phrases.tco.the_price_is_in_a", stated=stated)
         return _missing_price(turn, outcome.error, outcome.args["gpu"], currency, count, horizon_years)
     if not outcome.ok:
         return turn.error(outcome)
@@ -208,7 +201,7 @@ def tco(turn: Turn) -> str:
         yours.append(phrase("tco.yours.price_total", amount=money(total["value"], r["currency"]), servers=servers,
                             each=money(total["value"] / servers, r["currency"])))  # fmt: skip
     asked_line = payback.asked_for_line(turn)
-    if asked_line:  # "电费多少?", "and the maintenance?" after the comparison: that line, not the whole table again
+    if asked_line:  # "what's the electricity?", "and the maintenance?" after the comparison: that line, not the whole table again
         return payback.line(turn, r, asked_line, _inputs)
     if owned:
         return _keep_or_rent(turn, r)
@@ -219,8 +212,8 @@ def tco(turn: Turn) -> str:
         turn.text(line) for line in (yours or [phrase("tco.yours.none")])
     )
     rows = [
-        [turn.t("Own (amortised)", "自购（摊销）"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
-        [turn.t("Rent (cloud)", "租用（云）"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
+        [WORDING.say(turn, "costs_phrases.tco.own_amortised"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
+        [WORDING.say(turn, "costs_phrases.tco.rent_cloud"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
     ]
     claim = payback.claim_check(turn, r) + [line for line in [payback.ratio_verdict(turn, r)] if line]
     parts = [
@@ -229,15 +222,15 @@ def tco(turn: Turn) -> str:
         verdict,
         *filter(None, [payback.tier_summary(turn, r)]),
         said,
-        table([turn.t("Path", "方案"), turn.t("Per month", "每月"), turn.t(f"Total over {number(years)} y", f"{number(years)} 年合计")], rows),
+        table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
         *payback.tier_paybacks(turn, r),
         *payback.stale_note(turn, r),
-        "**" + turn.t("What moves the answer most", "对结论影响最大的假设") + "**\n" + "\n".join(f"- {turn.text(x)}" for x in r["sensitivities"]),
+        "**" + WORDING.say(turn, "costs_phrases.tco.what_moves_the_answer_most") + "**\n" + "\n".join(f"- {turn.text(x)}" for x in r["sensitivities"]),
         f"⚡ {turn.text(r['power_reminder'])}",
     ]
     parts.append(_inputs(turn, r["assumptions"], r["currency"]))
-    turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
+    turn.cite("rent-vs-buy", WORDING.say(turn, "costs_phrases.tco.rent_vs_buy"))
     return "\n\n".join(parts)
 
 
@@ -301,7 +294,7 @@ def _running_args(found: dict[str, tuple[SlotValue, bool]], currency: str) -> tu
 
 
 def _owned(turn: Turn, server_price: float | None) -> bool:
-    """The cards are already there ("we already own 16 A100s", "公司已经有16张A100"): no purchase is weighed, unless
+    """The cards are already there ("we already own 16 A100s"): no purchase is weighed, unless
     a price to buy was stated too (then the question is a purchase)."""
     return server_price is None and turn.ask.owns_hardware
 
@@ -335,8 +328,8 @@ def _keep_or_rent(turn: Turn, r: dict) -> str:
                  against(r["own_monthly_cost"] - running)])  # fmt: skip
     headers = [WORDING.say(turn, f"owned.table.{key}") for key in ("path", "monthly", "against")]
     running_items = [i for i in r["items"] if i["key"] in payback.RUNNING_COSTS]
-    details = table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], turn.item_rows(running_items))
-    turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
+    details = table([WORDING.say(turn, "costs_phrases.keep_or_rent.item"), WORDING.say(turn, "costs_phrases.keep_or_rent.value"), WORDING.say(turn, "costs_phrases.keep_or_rent.formula")], turn.item_rows(running_items))
+    turn.cite("rent-vs-buy", WORDING.say(turn, "costs_phrases.keep_or_rent.rent_vs_buy"))
     return "\n\n".join([lead, sunk, flip, table(headers, rows), details, *payback.stale_note(turn, r), _inputs(turn, r["assumptions"], cur)])
 
 
@@ -422,7 +415,7 @@ THREE_YEAR_TERM = 3  # a reservation of three years or more is priced at the 3-y
 
 def _committed_tier(horizon_years: float | None, china: bool) -> str:
     """The committed tier a reservation is priced at: three years when the servers are kept that long, else one. A
-    China buyer's "包年" is a China lease, already billed for every hour: the China tier ("auto") prices it."""
+    China buyer's yearly package is a China lease, already billed for every hour: the China tier ("auto") prices it."""
     if china:
         return "auto"
     return "hyperscaler_3yr" if (horizon_years or 0) >= THREE_YEAR_TERM else "hyperscaler_1yr"
@@ -433,7 +426,7 @@ def _china(turn: Turn, currency: str) -> bool:
 
 
 def _committed(turn: Turn) -> bool:
-    """Reserved or committed capacity ("1yr commit", "包年"), said anywhere in the question: billed every hour."""
+    """Reserved or committed capacity ("1yr commit", a yearly package), said anywhere in the question: billed every hour."""
     return turn.ask.committed_billing
 
 
@@ -455,7 +448,7 @@ def _spans_beside_commitments(turn: Turn) -> tuple[list[SlotValue], float | None
 
 
 def _horizon_bounds(turn: Turn, horizon_years: float | None) -> tuple[float, float] | None:
-    """The two ends of a horizon given as a range ("用2-3年"), in years."""
+    """The two ends of a horizon given as a range ("for 2-3 years"), in years."""
     return next(((r.low, r.high) for r in turn.ask.horizon_ranges if r.value == horizon_years), None)
 
 
@@ -486,7 +479,7 @@ def _rent(said: SlotValue | None, currency: str, gpus: int) -> tuple[dict, list[
         return {"cloud_price_per_gpu_hour": amount}, [phrase("tco.yours.hourly", rate=money(amount, currency))]
     monthly = amount / 12 if price.per == "year" else amount
     words = [phrase("tco.yours.year_bill", amount=money(amount, currency), monthly=money(monthly, currency))] if price.per == "year" else []
-    if said.said_per_card:  # "每张卡每月8000": the bill of one card
+    if said.said_per_card:  # "8000 a month per card": the bill of one card
         words.append(phrase("tco.yours.bill_per_card", amount=money(monthly, currency), gpus=gpus, total=money(monthly * gpus, currency)))
         monthly *= gpus
     elif price.per == "month":
@@ -558,17 +551,17 @@ def _flip(r: dict) -> Text:
 
 
 TCO_INPUTS = {
-    "gpus_per_server": ("GPUs per server", "每台卡数"), "servers": ("servers", "服务器台数"),
-    "server_price": ("price per server", "单台整机价格"), "network_overhead_pct": ("network and storage, share of capex", "网络与存储占投入比例"),
-    "lifetime_years": ("years compared", "对比年限"), "residual_value_pct": ("resale value at the end", "期末残值比例"),
-    "server_max_kw": ("server maximum power, kW", "单台最大功率（kW）"), "load_factor_pct": ("average draw, share of maximum", "平均功耗占最大功率比例"),
-    "pue": ("facility PUE", "机房 PUE"), "electricity_price": ("electricity per kWh", "电价（每度）"),
-    "colo_price_per_kw_month": ("colocation per kW-month", "托管费（每 kW 每月）"), "maintenance_pct_per_year": ("maintenance per year, share of capex", "年维保费占投入比例"),
-    "staff_cost_per_month": ("staff per month", "每月运维人力"), "utilisation_pct": ("utilisation", "利用率"),
-    "hours_per_month": ("busy hours per month", "每月使用小时"), "cloud_price_per_gpu_hour": ("cloud price per GPU-hour", "云上每卡时价格"),
-    "cloud_discount_pct": ("cloud discount", "云上折扣"), "usd_to_cny": ("exchange rate, CNY per USD", "汇率（人民币/美元）"),
-    "cloud_monthly_bill": ("cloud bill per month", "每月云上账单"), "colo_per_month": ("colocation bill per month", "每月托管费账单"),
-    "server_price_is_total": ("stated price, read as all servers'", "所报价格，按全部服务器总价计"),
+    "gpus_per_server": WORDING.pair("costs_phrases.tco_inputs.gpus_per_server"), "servers": WORDING.pair("costs_phrases.tco_inputs.servers"),
+    "server_price": WORDING.pair("costs_phrases.tco_inputs.price_per_server"), "network_overhead_pct": WORDING.pair("costs_phrases.tco_inputs.network_and_storage_share_of"),
+    "lifetime_years": WORDING.pair("costs_phrases.tco_inputs.years_compared"), "residual_value_pct": WORDING.pair("costs_phrases.tco_inputs.resale_value_at_the_end"),
+    "server_max_kw": WORDING.pair("costs_phrases.tco_inputs.server_maximum_power_kw"), "load_factor_pct": WORDING.pair("costs_phrases.tco_inputs.average_draw_share_of_maximum"),
+    "pue": WORDING.pair("costs_phrases.tco_inputs.facility_pue"), "electricity_price": WORDING.pair("costs_phrases.tco_inputs.electricity_per_kwh"),
+    "colo_price_per_kw_month": WORDING.pair("costs_phrases.tco_inputs.colocation_per_kw_month"), "maintenance_pct_per_year": WORDING.pair("costs_phrases.tco_inputs.maintenance_per_year_share_of"),
+    "staff_cost_per_month": WORDING.pair("costs_phrases.tco_inputs.staff_per_month"), "utilisation_pct": WORDING.pair("costs_phrases.tco_inputs.utilisation"),
+    "hours_per_month": WORDING.pair("costs_phrases.tco_inputs.busy_hours_per_month"), "cloud_price_per_gpu_hour": WORDING.pair("costs_phrases.tco_inputs.cloud_price_per_gpu_hour"),
+    "cloud_discount_pct": WORDING.pair("costs_phrases.tco_inputs.cloud_discount"), "usd_to_cny": WORDING.pair("costs_phrases.tco_inputs.exchange_rate_cny_per_usd"),
+    "cloud_monthly_bill": WORDING.pair("costs_phrases.tco_inputs.cloud_bill_per_month"), "colo_per_month": WORDING.pair("costs_phrases.tco_inputs.colocation_bill_per_month"),
+    "server_price_is_total": WORDING.pair("costs_phrases.tco_inputs.stated_price_read_as_all"),
 }  # fmt: skip
 
 
@@ -585,18 +578,17 @@ def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
         return f"{label} {number(a['value'], 2)}" + ("%" if "_pct" in a["key"] else "")
     given = [line(a) for a in assumptions if a["source"] == "given" and a["key"] not in SET_BY_THE_ANSWER]
     defaulted = [a for a in assumptions if a["source"] != "given"]
-    lines = ["**" + turn.t("Inputs", "计算输入") + "**"]
+    lines = ["**" + WORDING.say(turn, "costs_phrases.inputs.inputs") + "**"]
     if given:
-        lines.append("- " + turn.t("You gave: ", "您给出的：") + turn.t("; ", "；").join(given))
+        lines.append("- " + WORDING.say(turn, "costs_phrases.inputs.you_gave") + turn.t("; ", "；").join(given))
     for a in defaulted:
         source = a["source"] if len(a["source"]) <= 90 else a["source"][:87] + "…"
         links = a.get("links") or []
-        link_en = f" [source]({links[0]})" if links else ""
-        link_zh = f"（[来源]({links[0]})）" if links else ""
+        link = WORDING.text("lines.source_link", url=links[0]) if links else Text(en="", zh="")
         if a["source"] == DERIVED:
-            lines.append("- " + turn.t(f"Worked out from your bill: {line(a)}", f"由您的账单推算：{line(a)}"))
+            lines.append("- " + WORDING.say(turn, "costs_phrases.inputs.worked_out_from_your_bill", a=line(a)))
             continue
-        lines.append("- " + turn.t(f"Default: {line(a)} ({source}){link_en}", f"默认值：{line(a)}{link_zh}"))
+        lines.append("- " + WORDING.say(turn, "lines.default", value=line(a), source=Text(en=f" ({source})", zh=""), link=link))
     return "\n".join(lines)
 
 
@@ -606,11 +598,11 @@ def _tokens_seen(turn: Turn) -> float | None:
     if epochs is None:
         return tokens
     if tokens is None:
-        turn.ignore("epochs", "epochs multiply the training data, and no amount of data (tokens) was given", "训练轮数要乘以训练数据量，但没有给出数据量（token 数）")
+        turn.ignore("epochs", *WORDING.pair("costs_phrases.tokens_seen.epochs_multiply_the_training_data"))
         return None
     turn.slots.mark("epochs")
     total = tokens * epochs
-    turn.assume(f"{number(total / 1e6)}M tokens processed = {number(tokens / 1e6)}M × {number(epochs)} epochs", f"共处理 {number(total / 1e6)}M token = {number(tokens / 1e6)}M × {number(epochs)} 轮")
+    turn.assume(*WORDING.both("costs_phrases.tokens_seen.m_tokens_processed_m_epochs", e6=number(total / 1e6), e6_2=number(tokens / 1e6), epochs=number(epochs)))
     return total
 
 
@@ -623,14 +615,11 @@ def training_time(turn: Turn) -> str:
     s = turn.slots
     methods = set(s.frame.all("method"))
     method = next((m for m in PEFT if m in methods), "full")
-    if methods & (FULL_TRAINING | set(PEFT)):  # "预训练13b", "LoRA": what the FLOPs count per token is
+    if methods & (FULL_TRAINING | set(PEFT)):  # "pretrain a 13b", "LoRA": what the FLOPs count per token is
         s.mark("method")
     model = turn.model_reference()
     if model is None:
-        return turn.t(
-            "Which model (or how many parameters) do you want to train, on how many tokens? e.g. *“7B on 2T tokens with 64 H100”*.",
-            "请告诉我要训练的模型（或参数量）和数据量，例如「7B 模型、2万亿 token、64 张 H100」。",
-        )
+        return WORDING.say(turn, "costs_phrases.training_time.which_model_or_how_many")
     tokens = _tokens_seen(turn)
     args = {"model": model, "gpu": _gpu(turn), "currency": _currency(turn)}
     args.update(
@@ -647,24 +636,22 @@ def training_time(turn: Turn) -> str:
     if tokens is None and methods & FINE_TUNING:  # a fine-tune reads its own data set, not a pre-training budget
         args["tokens"] = FINE_TUNE_TOKENS
         turn.assume(
-            f"Training tokens: {number(FINE_TUNE_TOKENS / 1e6)}M (none given); time grows in proportion: 10× the data, 10× the time",
-            f"训练数据量：未给出，按 {number(FINE_TUNE_TOKENS / 1e6)}M token 计；时间与数据量成正比，数据多 10 倍时间也多 10 倍",
+            *WORDING.both("costs_phrases.training_time.training_tokens_m_none_given", e6=number(FINE_TUNE_TOKENS / 1e6)),
         )
     elif tokens is None:
         params = s.params or turn.catalog.model(model).params_b * 1e9
         args["tokens"] = CHINCHILLA_TOKENS_PER_PARAM * params
         turn.assume(
-            f"Training tokens: {number(args['tokens'] / 1e9)}B (Chinchilla ≈ 20 tokens per parameter; none given)",
-            f"训练数据量：未给出，按 Chinchilla 经验每参数约 20 个 token，即 {number(args['tokens'] / 1e9)}B token",
+            *WORDING.both("costs_phrases.training_time.training_tokens_b_chinchilla_20", e9=number(args['tokens'] / 1e9)),
         )
     if args["num_gpus"] is None and s.parallel_gpus:
         args["num_gpus"] = s.parallel_gpus
         layout = " × ".join(f"{name} {degree}" for name, degree in (("TP", s.tp), ("PP", s.pp), ("DP", s.dp)) if degree)
-        turn.assume(f"{s.parallel_gpus} GPUs = {layout}", f"{s.parallel_gpus} 张卡 = {layout}")
+        turn.assume(*WORDING.both("costs_phrases.training_time.gpus", parallel_gpus=s.parallel_gpus, layout=layout))
     if args["num_gpus"] is None and args["deadline_days"] is None:  # adapters are mostly trained on one card, full runs on a server
         args["num_gpus"] = 1 if method in PEFT else 8
-        counted = "1 GPU" if args["num_gpus"] == 1 else f"{args['num_gpus']} GPUs"
-        turn.assume(f"{counted} (no count or deadline given)", f"未给出卡数或期限，按 {args['num_gpus']} 张卡计算")
+        counted = WORDING.text("lines.one_gpu") if args["num_gpus"] == 1 else WORDING.text("lines.gpus", count=args["num_gpus"])
+        turn.assume(*WORDING.both("lines.count_assumed", gpus=counted))
     outcome = turn.call("estimate_training_time", args)
     if not outcome.ok:
         return turn.error(outcome)
@@ -675,35 +662,21 @@ def training_time(turn: Turn) -> str:
     if not market and r["cost"] and args["price_per_gpu_hour"] is None:  # priced at the catalog's on-demand rate
         dated = price_dates.catalog_prices(r["gpu_id"], ["cloud_price"])
     compared = _against_before(turn, args, r)
-    verdict = turn.t(
-        f"**≈ {took_en}** on {r['num_gpus']}× {_name(turn, r['gpu_id'])}{compared} — {number(r['gpu_hours'])} GPU-hours"
-        + (f", {market}" if market else f", about {money(r['cost'], cur)} rented" if r["cost"] else "")
-        + (f"; electricity {money(r['electricity_cost'], cur)} on owned GPUs" if r["electricity_cost"] is not None else "")
-        + ".",
-        f"**约 {took_zh}**（{r['num_gpus']} 张 {_name(turn, r['gpu_id'])}{compared}），共 {number(r['gpu_hours'])} 卡时"
-        + (f"；{market}" if market else f"，租卡费用约 {money(r['cost'], cur)}" if r["cost"] else "")
-        + (f"；用自有卡的电费约 {money(r['electricity_cost'], cur)}" if r["electricity_cost"] is not None else "")
-        + "。",
-    )
-    if r["deadline_days"] and not r["gpus_derived_from_deadline"]:  # "单卡来得及吗": the answer to the question asked
+    cost = (WORDING.say(turn, "lines.run_at_market", market=market) if market
+            else WORDING.say(turn, "lines.run_rented", cost=money(r["cost"], cur)) if r["cost"] else "")
+    power = WORDING.say(turn, "lines.run_electricity", cost=money(r["electricity_cost"], cur)) if r["electricity_cost"] is not None else ""
+    verdict = WORDING.say(turn, "lines.run_verdict", took=turn.t(took_en, took_zh), count=r["num_gpus"], name=_name(turn, r["gpu_id"]),
+                          compared=compared, gpu_hours=number(r["gpu_hours"]), cost=cost, power=power)
+    if r["deadline_days"] and not r["gpus_derived_from_deadline"]:  # "can one card make it in time?": the answer to the question asked
         within = r["wall_clock_days"] <= r["deadline_days"]
         limit_en, limit_zh = _duration(r["deadline_days"])
-        verdict = turn.t(
-            f"{'✅ Meets' if within else '❌ Misses'} the deadline of {limit_en}.",
-            f"{'✅ 赶得上' if within else '❌ 赶不上'}期限（{limit_zh}）。",
-        ) + " " + verdict
+        verdict = WORDING.say(turn, "lines.meets_deadline" if within else "lines.misses_deadline", limit=turn.t(limit_en, limit_zh)) + " " + verdict
     if r["gpus_derived_from_deadline"]:
-        verdict = turn.t(
-            f"**{r['num_gpus']}× {_name(turn, r['gpu_id'])}** finish within {number(r['deadline_days'])} days (≈ {number(r['wall_clock_days'])} days).",
-            f"**需要 {r['num_gpus']} 张 {_name(turn, r['gpu_id'])}** 才能在 {number(r['deadline_days'])} 天内完成（约 {number(r['wall_clock_days'])} 天）。",
-        ) + _as_sold(turn, args, r["num_gpus"]) + "\n\n" + verdict
+        verdict = WORDING.say(turn, "costs_phrases.training_time.finish_within_days_days", num_gpus=r['num_gpus'], gpu_id=_name(turn, r['gpu_id']), deadline_days=number(r['deadline_days']), wall_clock_days=number(r['wall_clock_days'])) + _as_sold(turn, args, r["num_gpus"]) + "\n\n" + verdict
     # with the market's tiers priced, the catalog's single on-demand figure would be a second, different cost
     shown = [item for item in r["items"] if not (tier_rows and item["key"] == "cost")]
     rows = turn.item_rows(shown) + tier_rows
-    turn.assume(
-        f"MFU {r['mfu']:.0%} ({'given' if r['mfu_source'] == 'user' else 'default for this GPU class and scale'})",
-        f"MFU {r['mfu']:.0%}（{'用户给定' if r['mfu_source'] == 'user' else '按该GPU类别和规模的默认值'}）",
-    )
+    turn.assume(*WORDING.both("lines.mfu", mfu=f"{r['mfu']:.0%}", source=WORDING.text("lines.mfu_given" if r["mfu_source"] == "user" else "lines.mfu_default")))
     warnings = [f"⚠️ {turn.text(w)}" for w in r["warnings"]]
     task = method if method in PEFT else ("pretrain" if "pretrain" in methods else "full_finetune")
     warnings += filter(None, [_memory_plan(turn, model, task, r["gpu_id"], r["num_gpus"])])
@@ -711,9 +684,9 @@ def training_time(turn: Turn) -> str:
     warnings += filter(None, [_china_status(turn, r["gpu_id"])])
     if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:
         warnings[:0] = [f"⏱️ {line}" for line in [_within_a_quarter(turn, args)] if line]
-    turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
+    turn.cite("parallelism", WORDING.say(turn, "costs_phrases.training_time.parallelism_and_scaling"))
     warnings += price_dates.stale_note(turn, dated)
-    return "\n\n".join([verdict, table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows), *warnings])
+    return "\n\n".join([verdict, table([WORDING.say(turn, "costs_phrases.training_time.item"), WORDING.say(turn, "costs_phrases.training_time.value"), WORDING.say(turn, "costs_phrases.training_time.formula")], rows), *warnings])
 
 
 def _run_at_market(turn: Turn, r: dict) -> tuple[str | None, list[list[str]], list[tuple[Text, str]]]:
@@ -809,8 +782,7 @@ def _against_before(turn: Turn, args: dict, r: dict) -> str:
     then = timed.result
     ratio = then["wall_clock_days"] / r["wall_clock_days"]
     took_en, took_zh = _duration(then["wall_clock_days"])
-    values = {"before": f"{then['num_gpus']}× {_name(turn, then['gpu_id'])}" if turn.language == "en" else f"{then['num_gpus']} 张 {_name(turn, then['gpu_id'])}",
-              "took": turn.t(took_en, took_zh)}  # fmt: skip
+    values = {"before": WORDING.say(turn, "lines.cards", count=then["num_gpus"], name=_name(turn, then["gpu_id"])), "took": turn.t(took_en, took_zh)}
     if abs(ratio - 1) < SAME_SPEED:
         return turn.t(", ", "，") + WORDING.say(turn, "training.against_before.same", **values)
     key = "faster" if ratio > 1 else "slower"
@@ -833,14 +805,9 @@ def time_on(turn: Turn, model: str, task: str, option: dict) -> str:
     data = token_count(tokens)
     if deadline:
         limit_en, limit_zh = _duration(deadline / 24)
-        return turn.t(
-            f"⏱️ To train on {data} tokens within {limit_en} you need about **{r['num_gpus']}× {name}** (≈ {took_en}, MFU {r['mfu']:.0%}); memory alone needs {option['count']}.",
-            f"⏱️ 要在 {limit_zh}内训完 {data} token，大约需要 **{r['num_gpus']} 张 {name}**（约 {took_zh}，MFU {r['mfu']:.0%}）；仅按显存需要 {option['count']} 张。",
-        ) + _as_sold(turn, args, r["num_gpus"])
-    line = turn.t(
-        f"⏱️ On this configuration {data} tokens take **≈ {took_en}** ({number(r['gpu_hours'])} GPU-hours at MFU {r['mfu']:.0%}).",
-        f"⏱️ 按这个配置，{data} token 要训 **约 {took_zh}**（{number(r['gpu_hours'])} 卡时，MFU {r['mfu']:.0%}）。",
-    )
+        return WORDING.say(turn, "lines.within_deadline_needs", data=data, limit=turn.t(limit_en, limit_zh), count=r["num_gpus"], name=name,
+                           took=turn.t(took_en, took_zh), mfu=f"{r['mfu']:.0%}", memory_count=option["count"]) + _as_sold(turn, args, r["num_gpus"])
+    line = WORDING.say(turn, "lines.on_this_configuration", data=data, took=turn.t(took_en, took_zh), gpu_hours=number(r["gpu_hours"]), mfu=f"{r['mfu']:.0%}")
     quicker = _within_a_quarter(turn, args) if r["wall_clock_days"] > QUARTER_DAYS else ""
     return f"{line} {quicker}".rstrip()
 
@@ -851,10 +818,7 @@ def _within_a_quarter(turn: Turn, args: dict) -> str:
     if not faster.ok:
         return ""
     n, name = faster.result["num_gpus"], _name(turn, args["gpu"])
-    return turn.t(
-        f"To finish within {QUARTER_DAYS} days you would need about **{number(n)}× {name}**.",
-        f"若要在 {QUARTER_DAYS} 天内完成，大约需要 **{number(n)} 张 {name}**。",
-    ) + _as_sold(turn, args, n)
+    return WORDING.say(turn, "costs_phrases.within_a_quarter.to_finish_within_days_you", quarter_days=QUARTER_DAYS, n=number(n), name=name) + _as_sold(turn, args, n)
 
 
 def _as_sold(turn: Turn, args: dict, needed: int) -> str:
@@ -868,10 +832,8 @@ def _as_sold(turn: Turn, args: dict, needed: int) -> str:
         return ""
     took_en, took_zh = _duration(timed.result["wall_clock_days"])
     servers = sold // SERVER_GPUS if sold > SERVER_GPUS and sold % SERVER_GPUS == 0 else 0
-    return turn.t(
-        f" As sold, that is **{sold}**" + (f" ({servers} servers of {SERVER_GPUS})" if servers else "") + f": ≈ {took_en}.",
-        f"按整机或整板采购为 **{sold} 张**" + (f"（{servers} 台 {SERVER_GPUS} 卡服务器）" if servers else "") + f"：约 {took_zh}。",
-    )
+    in_servers = WORDING.say(turn, "lines.in_servers", servers=servers, per_server=SERVER_GPUS) if servers else ""
+    return WORDING.say(turn, "lines.as_sold", sold=sold, in_servers=in_servers, took=turn.t(took_en, took_zh))
 
 
 def per_token_first(answer: Callable[[Turn], str]) -> Callable[[Turn], str]:

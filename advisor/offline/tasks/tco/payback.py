@@ -13,7 +13,7 @@ from knowledge.answer_text import phrase
 
 WORDING = Wording("tco", "costs")
 
-CLAIM_REACH_CHARS = 24  # "pays back in about 8 months" / "大概8个月就能回本": the months sit within a few words
+CLAIM_REACH_CHARS = 24  # "pays back in about 8 months": the months sit within a few words
 
 
 def claim_and_horizon(payback_words: tuple[int, ...], spans: list[SlotValue], state_horizon: float | None) -> tuple[float | None, float | None]:
@@ -44,7 +44,7 @@ RUNNING_COSTS = {"energy", "maintenance", "colocation", "staff"}  # the monthly 
 
 
 def asked_for_line(turn: Turn) -> str | None:
-    """The one line of the rent-or-buy answer just given that a follow-up asks about ("电费多少?", "what's the
+    """The one line of the rent-or-buy answer just given that a follow-up asks about ("and the electricity?", "what's the
     maintenance?"); None for a first question or a message that states a value (it changes the comparison)."""
     earlier = turn.ask.thread_messages > 1 or turn.reading.follow_up
     key = turn.ask.tco_line if earlier else None

@@ -1,5 +1,5 @@
 """What renting a GPU costs, or whether a quoted rate is fair ("what's a reasonable price to rent an H100?",
-"一张H100每小时4.5美元贵不贵?"): the verdict first, then each cloud tier's range with dates and sources.
+"is $4.50 an hour for one H100 expensive?"): the verdict first, then each cloud tier's range with dates and sources.
 
 Nothing is bought and nothing is trained, so neither the rent-or-buy model (it needs a server price) nor a
 spec sheet (one catalog figure) answers it: the rental_prices tool gives the market tier by tier.
@@ -22,9 +22,9 @@ from tools.cost.tco_model import HOURS_PER_MONTH
 WORDING = Wording("tco", "rent_prices")
 # Any of these makes it another question: what a run, a purchase or a fleet over years costs
 OTHER_QUESTIONS = ("server_price", "budget", "training_tokens", "model", "size", "electricity_price", "deadline")
-PER_HOUR = ("gpu_hour", "hour", "once")  # a rate said without a period ("4.5美元一张") is per GPU-hour, as in rent-or-buy
+PER_HOUR = ("gpu_hour", "hour", "once")  # a rate said without a period ("$4.50 a card") is per GPU-hour, as in rent-or-buy
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
-PRICE_PERIOD_YEARS = 1 / 365  # a span under a day is the unit of a price ("一个小时多少钱"), not how long anything is kept
+PRICE_PERIOD_YEARS = 1 / 365  # a span under a day is the unit of a price ("how much for an hour"), not how long anything is kept
 
 
 def applies(turn: Turn) -> bool:
@@ -41,22 +41,22 @@ def applies(turn: Turn) -> bool:
 
 
 def _months(turn: Turn) -> float | None:
-    """How long the GPUs are rented, in months; None when no span is said or it is a price's unit ("一个小时")."""
+    """How long the GPUs are rented, in months; None when no span is said or it is a price's unit ("an hour")."""
     spans = [span for span in turn.slots.frame.all("horizon") if isinstance(span, float) and span >= PRICE_PERIOD_YEARS]
     return spans[0] * 12 if spans else None
 
 
 def _quote(turn: Turn, currency: str) -> tuple[float | None, str]:
     """The rate to judge per GPU-hour in ``currency``, and the currency it was said in; a monthly rent per card
-    ("每张卡每月8000") is spread over the month's hours."""
+    ("8000 a month per card") is spread over the month's hours."""
     price = turn.slots.hourly_price
     if not isinstance(price, Money) or price.currency not in CALCULATED_CURRENCIES:
         return None, currency
     amount = convert(price.amount, price.currency, currency, DEFAULT_USD_TO_CNY)
     if price.per in PERIOD_HOURS:
         hourly = amount / PERIOD_HOURS[price.per]
-        turn.assume(f"{money(amount, currency)} a {price.per} per GPU = {money(hourly, currency)} per GPU-hour ({PERIOD_HOURS[price.per]:g} h)",
-                    f"每卡每{'月' if price.per == 'month' else '年'} {money(amount, currency)} = 每卡时 {money(hourly, currency)}（按 {PERIOD_HOURS[price.per]:g} 小时）")  # fmt: skip
+        turn.assume(*WORDING.both("lines.monthly_per_gpu_hour" if price.per == "month" else "lines.yearly_per_gpu_hour",
+                                  amount=money(amount, currency), hourly=money(hourly, currency), hours=f"{PERIOD_HOURS[price.per]:g}"))
         return hourly, price.currency
     return (amount if price.per in PER_HOUR else None), price.currency
 
@@ -115,15 +115,14 @@ def answer(turn: Turn) -> str:
         parts.append(WORDING.say(turn, "missing", what=what, tiers=turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])))
     if r["stale_count"]:
         parts.append(WORDING.say(turn, "stale", count=r["stale_count"]))
-    turn.cite("rent-vs-buy", turn.t("Rent vs buy", "租还是买"))
+    turn.cite("rent-vs-buy", WORDING.say(turn, "rent_prices_phrases.answer.rent_vs_buy"))
     return "\n\n".join(parts)
 
 
 def _bill(turn: Turn, r: dict, what: str, gpus: int, months: float, utilisation: float | None) -> str:
     """The bill for renting the GPUs for the months said, at the fair tier's range, on-demand as the ceiling."""
     if months is not None and utilisation is None:
-        turn.assume("rented around the clock (no utilisation given): reserved training capacity is billed every hour",
-                    "按全天候租用计（未给出利用率）：包下的训练集群每个小时都计费")  # fmt: skip
+        turn.assume(*WORDING.pair("rent_prices_phrases.bill.rented_around_the_clock_no"))  # fmt: skip
     fair = next((t for t in r["tiers"] if t["tier"] == r["fair_tier"]), None)
     top = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
     if fair is None or top is None:

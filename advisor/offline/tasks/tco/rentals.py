@@ -6,6 +6,7 @@ rental comparison: the rent-or-buy model would ask for a server price nobody men
 
 from __future__ import annotations
 
+from advisor.offline.wording import Wording
 from advisor.labels import VERDICT
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money, SlotValue
@@ -16,8 +17,10 @@ from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 
+WORDING = Wording("tco", "rentals")
+
 DEFAULT_MONTHS = 12
-HOURLY = ("gpu_hour", "hour", "once")  # a rent with no period of its own ("A100每卡时9块") is the rate per GPU-hour, as in rent-or-buy
+HOURLY = ("gpu_hour", "hour", "once")  # a rent with no period of its own ("9 yuan per A100-hour") is the rate per GPU-hour, as in rent-or-buy
 
 
 def applies(turn: Turn) -> bool:
@@ -44,11 +47,11 @@ def answer(turn: Turn) -> str:
     months = s.horizon_years * 12 if s.horizon_years else None
     if months is None:
         months = DEFAULT_MONTHS
-        turn.assume(f"{DEFAULT_MONTHS} months of renting (no period given)", f"租用 {DEFAULT_MONTHS} 个月（未给出时长）")
+        turn.assume(*WORDING.both("rentals_phrases.answer.months_of_renting_no_period", default_months=DEFAULT_MONTHS))
     share = s.utilisation * 100 if s.utilisation is not None else None
     if share is None:
         share = 100
-        turn.assume("rented around the clock (no hours given)", "全天候租用（未给出每天使用时长）")
+        turn.assume(*WORDING.pair("rentals_phrases.answer.rented_around_the_clock_no"))
     outcome = turn.call(
         "compare_rentals",
         {"options": options, "months": months, "utilisation_pct": share, "discount_pct": s.discount_pct or 0, "currency": currency},
@@ -59,17 +62,14 @@ def answer(turn: Turn) -> str:
     cur = r["currency"]
     rows = [[row["name"], str(row["gpus"]), money(row["price_per_gpu_hour"], cur), money(row["monthly"], cur), money(row["total"], cur),
              f"`{turn.formula(row)}`"] for row in r["rows"]]  # fmt: skip
-    header = [turn.t("Option", "方案"), turn.t("GPUs", "卡数"), turn.t("Per GPU-hour", "每卡时"), turn.t("Per month", "每月"),
-              turn.t(f"Over {number(months)} months", f"{number(months)} 个月合计"), turn.t("Formula", "公式")]  # fmt: skip
+    header = [WORDING.say(turn, "rentals_phrases.answer.option"), WORDING.say(turn, "rentals_phrases.answer.gpus"), WORDING.say(turn, "rentals_phrases.answer.per_gpu_hour"), WORDING.say(turn, "rentals_phrases.answer.per_month"),
+              WORDING.say(turn, "rentals_phrases.answer.over_months", months=number(months)), WORDING.say(turn, "rentals_phrases.answer.formula")]  # fmt: skip
     fits = _fits(turn, options)
     if fits is None:
         first = options[0]["name"]
-        caveat = turn.t(
-            f"This compares the bills only. Whether a model fits and how fast it runs on each card: ask, e.g. *“does a 32B model fit on the {first}?”*.",
-            f"这里只比较租金。模型能否放下、各卡速度如何，可以接着问，例如「{first} 放得下32B吗」。",
-        )
+        caveat = WORDING.say(turn, "rentals_phrases.answer.this_compares_the_bills_only", first=first)
         return "\n\n".join([_lead(turn, r, months, set()), table(header, rows), caveat])
-    header.insert(2, turn.t("Does the model fit", "模型放得下吗"))
+    header.insert(2, WORDING.say(turn, "rentals_phrases.answer.does_the_model_fit"))
     for row, (verdict, _) in zip(rows, fits, strict=True):
         row.insert(2, verdict)
     too_small = {option["name"] for option, (_, holds) in zip(options, fits, strict=True) if not holds}
@@ -81,17 +81,10 @@ def _lead(turn: Turn, r: dict, months: float, too_small: set[str]) -> str:
     cur = r["currency"]
     holding = sorted((row for row in r["rows"] if row["name"] not in too_small), key=lambda row: row["total"])
     if r["cheapest"] not in too_small or not holding:
-        lead = turn.t(
-            f"**{r['cheapest']} is the cheaper rental**: {money(r['saving_vs_next'], cur)} less over {number(months)} months.",
-            f"**租 {r['cheapest']} 更便宜**：{number(months)} 个月共省 {money(r['saving_vs_next'], cur)}。",
-        )
-        return lead + (turn.t(" None of them holds the model as asked.", "但按所问的配置，都放不下这个模型。") if too_small and not holding else "")
+        lead = WORDING.say(turn, "rentals_phrases.lead.is_the_cheaper_rental_less", cheapest=r['cheapest'], cur=money(r['saving_vs_next'], cur), months=number(months))
+        return lead + (WORDING.say(turn, "rentals_phrases.lead.none_of_them_holds_the") if too_small and not holding else "")
     best = holding[0]
-    return turn.t(
-        f"**{best['name']} is the cheapest rental that holds the model** ({money(best['total'], cur)} over {number(months)} months); "
-        f"{r['cheapest']} costs less but cannot hold it.",
-        f"**能放下模型的方案里，租 {best['name']} 最便宜**（{number(months)} 个月共 {money(best['total'], cur)}）；{r['cheapest']} 虽更便宜，但放不下。",
-    )
+    return WORDING.say(turn, "rentals_phrases.lead.is_the_cheapest_rental_that", name=best['name'], cur=money(best['total'], cur), months=number(months), cheapest=r['cheapest'])
 
 
 def _fits(turn: Turn, options: list[dict]) -> list[tuple[str, bool]] | None:
@@ -102,14 +95,14 @@ def _fits(turn: Turn, options: list[dict]) -> list[tuple[str, bool]] | None:
         return None
     task, named = task_of(turn)
     if not named:
-        turn.assume("the model is served (inference), since no training method was named", "未说明训练方式，按推理部署判断能否放下")
+        turn.assume(*WORDING.pair("rentals_phrases.fits.the_model_is_served_inference"))
     precision = precision_for(turn, task)
     batch = turn.slots.concurrency or turn.slots.batch_size
     verdicts = []
     for option in options:
         gpu = turn.catalog.find_gpu(option["name"])
         if gpu is None:
-            verdicts.append((turn.t("not in the catalog", "目录中没有此卡"), True))
+            verdicts.append((WORDING.say(turn, "rentals_phrases.fits.not_in_the_catalog"), True))
             continue
         outcome = compare.fit_stated(turn, Option({"id": gpu.id, "name": gpu.name}, option["gpus"], True), model, task, precision, batch)
         if not outcome.ok:
