@@ -18,7 +18,8 @@ from knowledge.gpus import GPU, Price
 from knowledge.price_estimates import price_estimates
 from knowledge.servers import ServerQuote, server_data
 from knowledge.serving import ServingData
-from tools.checks import check_range
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
 from tools.cost.money import Currency, check_exchange_rate, convert, normalize_currency
 from tools.cost.price_age import stale_purchase_prices
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
@@ -36,6 +37,8 @@ from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_s
 from tools.recommend.tiers import pick_tiers, tiers_first
 from tools.recommend.workloads import most_demanding
 from tools.serving.setup import ENGINE_LABELS
+
+TEXT = shipped("recommend_text.yaml")
 
 MAX_COUNT = 512
 MAX_TARGET_TOKENS_PER_S = 10_000
@@ -114,30 +117,28 @@ def _fallback(request: RecommendRequest, catalog: Catalog, serving: ServingData,
 
 def _check(request: RecommendRequest) -> None:
     check_exchange_rate(request.usd_to_cny)
-    check_range(request.max_gpus, "Maximum GPUs", "最大GPU数", minimum=1, maximum=MAX_COUNT, code="invalid_gpu_count")
-    check_range(request.top, "Number of options", "返回方案数", minimum=1, maximum=20, code="invalid_top")
+    check_range(request.max_gpus, *INPUT_NAMES.pair("maximum_gpus"), minimum=1, maximum=MAX_COUNT, code="invalid_gpu_count")
+    check_range(request.top, *INPUT_NAMES.pair("options_returned"), minimum=1, maximum=20, code="invalid_top")
     if request.budget is not None:
-        check_range(request.budget, "Budget", "预算", minimum=0, maximum=1e11, exclusive_minimum=True, code="invalid_budget")
+        check_range(request.budget, *INPUT_NAMES.pair("budget"), minimum=0, maximum=1e11, exclusive_minimum=True, code="invalid_budget")
     if request.objective == "budget" and request.budget is None:
         raise AdvisorError(
             "missing_budget",
-            "Ranking by budget needs the amount you can spend (e.g. a budget of 40,000 USD); or rank by the cheapest configuration instead.",
-            "按预算筛选需要给出可花费的金额（例如预算 4 万美元）；或者改为按最便宜的配置排序。",
-            ["budget=40000", "objective=cheapest"],
+            **TEXT.text("errors.missing_budget").model_dump(),
+            suggestions=["budget=40000", "objective=cheapest"],
         )
     if request.concurrency is not None:
-        check_range(request.concurrency, "Concurrent users", "并发用户数", minimum=1, maximum=MAX_BATCH,
+        check_range(request.concurrency, *INPUT_NAMES.pair("concurrent_users"), minimum=1, maximum=MAX_BATCH,
                     code="invalid_concurrency", hint=["1", "10", "50"])  # fmt: skip
     if request.tokens_per_s_per_user is not None:
-        check_range(request.tokens_per_s_per_user, "Speed per user (tokens/s)", "每用户生成速度（token/s）", minimum=0,
+        check_range(request.tokens_per_s_per_user, *INPUT_NAMES.pair("speed_per_user"), minimum=0,
                     maximum=MAX_TARGET_TOKENS_PER_S, exclusive_minimum=True, code="invalid_target", hint=["10", "20", "50"])  # fmt: skip
     serving_only = request.concurrency is not None or request.tokens_per_s_per_user is not None
     if serving_only and request.task != "inference":
         raise AdvisorError(
             "serving_target_for_training",
-            "Concurrent users and a speed per user describe serving: choose the inference task, or leave them out for training.",
-            "并发用户数和每用户速度只用于推理部署：请把任务改为推理，或在训练时不要填写这两项。",
-            ["task=inference"],
+            **TEXT.text("errors.serving_target_for_training").model_dump(),
+            suggestions=["task=inference"],
         )
 
 
@@ -248,15 +249,15 @@ def _price(price: Price | None, count: int, currency: Currency, usd_to_cny: floa
 def _plan(request: RecommendRequest, layout: Layout) -> Text:
     count, tp, pp, replicas = layout.count, layout.tp, layout.pp, layout.replicas
     if count == 1:
-        return Text(en="single GPU", zh="单卡")
+        return TEXT.text("plans.single_gpu")
     if request.task != "inference":
-        return Text(en=f"ZeRO-3 over {count} GPUs", zh=f"{count} 卡 ZeRO-3")
+        return TEXT.text("plans.zero3", count=count)
     split = f"TP={tp}" + (f" × PP={pp}" if pp > 1 else "")
     if replicas == 1:
         return Text(en=split, zh=split)
     if layout.group == 1:
-        return Text(en=f"{replicas} replicas, one per GPU", zh=f"{replicas} 个副本，每卡一个")
-    return Text(en=f"{split} × {replicas} replicas", zh=f"{split}，{replicas} 个副本")
+        return TEXT.text("plans.replicas_one_per_gpu", replicas=replicas)
+    return TEXT.text("plans.split_replicas", split=split, replicas=replicas)
 
 
 def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | None, request: RecommendRequest, currency: Currency, needed: int | None) -> Option:
@@ -348,24 +349,18 @@ def _reasons(gpu: GPU, layout: Layout, estimate: MemoryEstimate, capacity: float
              request: RecommendRequest, needed: int | None) -> list[Text]:  # fmt: skip
     count = layout.count
     need, nominal, room = f"{estimate.total_per_gpu_gb:.1f}", f"{gpu.memory_gb:g}", f"{headroom:.0f}%"
-    reasons = [Text(
-        en=f"needs {need} GB per GPU; the card sold as {nominal} GB holds {capacity:.1f} GB ({room} headroom)",
-        zh=f"每卡需要 {need} GB；标称 {nominal} GB 的卡实有 {capacity:.1f} GB（余量 {room}）",
-    )]
+    reasons = [TEXT.text("reasons.memory", need=need, nominal=nominal, capacity=capacity, room=room)]
     reasons += sold_reasons(gpu, count, needed)
     if _consumer_server(gpu, count, request):
-        reasons.append(Text(
-            en="GeForce build: NVIDIA's GeForce driver licence excludes data-center deployment and the cards have no ECC or server cooling, so it ranks after data-center options",
-            zh="消费级显卡整机：NVIDIA GeForce 驱动许可不允许数据中心部署，且无 ECC、非服务器散热，因此排在数据中心方案之后",
-        ))
+        reasons.append(TEXT.text("reasons.geforce_build"))
     if count > 8:
-        reasons.append(Text(en="spans several servers: needs InfiniBand/RoCE between nodes", zh="需要多台服务器，节点间需 InfiniBand/RoCE 高速网络"))
+        reasons.append(TEXT.text("reasons.several_servers"))
     elif count > 1 and not gpu.nvlink_gbs:
-        reasons.append(Text(en="PCIe only: splitting across cards costs speed", zh="仅PCIe互联：多卡切分会损失速度"))
+        reasons.append(TEXT.text("reasons.pcie_only"))
     if gpu.china == "export-controlled" and not china_buyer(request):
-        reasons.append(Text(en="not sold new in mainland China", zh="中国大陆买不到新卡（出口管制）"))
+        reasons.append(TEXT.text("reasons.not_in_china"))
     if gpu.inference_only:
-        reasons.append(Text(en="inference only (no practical training)", zh="仅适合推理"))
+        reasons.append(TEXT.text("reasons.inference_only"))
     if request.task == "inference":
         reasons += _speed_reasons(layout, speed, request)
     return reasons
@@ -375,17 +370,13 @@ def _speed_reasons(layout: Layout, speed: Speed | None, request: RecommendReques
     reasons = []
     if speed is not None and speed.engine != request.engine:
         used, asked = ENGINE_LABELS[speed.engine], ENGINE_LABELS[request.engine]
-        reasons.append(Text(en=f"speed estimated with {used}: {asked} does not run this model here", zh=f"速度按 {used} 估算：{asked} 不支持该硬件或权重格式"))
+        reasons.append(TEXT.text("reasons.other_engine", used=used, asked=asked))
     if speed is None:
-        reasons.append(Text(en="no speed estimate: no engine in our data serves this model on this hardware", zh="无法估算速度：我们的数据中没有能在该硬件上运行此模型的引擎"))
+        reasons.append(TEXT.text("reasons.no_speed"))
     if layout.pp > 1 and speed is not None:
-        reasons.append(Text(en="speed estimated as if the pipeline stages were one tensor-parallel group: expect less", zh="速度按把流水线各段视作一个张量并行组估算，实际会更低"))
+        reasons.append(TEXT.text("reasons.pipeline_speed"))
     if sized_by_speed(request) and speed is not None:
         users, target = load(request), request.tokens_per_s_per_user
-        at_en = f" at {target:g} tokens/s each" if target else ""
-        at_zh = f"、每人 {target:g} token/s" if target else ""
-        if meets(speed, request):
-            reasons.append(Text(en=f"serves {users:,} concurrent users{at_en} (up to about {speed.users:,})", zh=f"可服务 {users:,} 个并发用户{at_zh}（最多约 {speed.users:,} 个）"))
-        else:
-            reasons.append(Text(en=f"does not reach {users:,} concurrent users{at_en}: about {speed.users:,} at most", zh=f"达不到 {users:,} 个并发用户{at_zh}：最多约 {speed.users:,} 个"))
+        at = TEXT.text("reasons.each_at", target=target) if target else Text(en="", zh="")
+        reasons.append(TEXT.text("reasons.serves" if meets(speed, request) else "reasons.falls_short", users=users, at=at, most=speed.users))
     return reasons

@@ -7,10 +7,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import Text
+from knowledge.wording import shipped
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency
 from tools.cost.price_age import StalePrice
 from tools.memory.schema import MemoryEstimate
 from tools.serving.schema import EngineId
+
+FIELDS = shipped("tool_field_descriptions.yaml")
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
 Objective = Literal["cheapest", "fastest", "cloud", "china", "budget", "power", "memory"]
@@ -31,7 +34,7 @@ class Workload(BaseModel):
 class RecommendRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    model: str | None = Field(None, description="Model name/alias, bare size ('7B', '70亿') or config.json text.")
+    model: str | None = Field(None, description=FIELDS.entry("recommend.model"))
     params_b: float | None = Field(None, description="Parameters in billions, when no model is named.")
     task: Task = Field("inference", description="inference (serving), lora, qlora, full_finetune or pretrain.")
     precision: str | None = Field(None, description="Weight precision for inference (bf16 default; fp8, int8, int4, awq-int4, q4_k_m…).")
@@ -70,9 +73,9 @@ class Option(BaseModel):
     sold_as: SoldAs = Field(description="How the part is bought: HGX/OAM board, PCIe server, NVLink pair, NVL72 rack, Mac, laptop, module, or cloud-only.")
     consumer_server: bool = Field(False, description="Four or more GeForce cards in one box, or GeForce for team serving: a hobby build, ranked after data-center options.")
     units: int = Field(description="Boards, servers, racks or machines bought.")
-    config_label: Text = Field(description="What you buy, e.g. '1 HGX board, 4× H100 SXM' / '4× H100 SXM（1 块 HGX 板）'.")
+    config_label: Text = Field(description=FIELDS.entry("recommend.config_label"))
     plan: str = Field(description="Parallel plan, e.g. 'single GPU', 'TP=4', 'TP=8 × 2 replicas', 'ZeRO-3 over 8 GPUs'.")
-    plan_label: Text = Field(description="The plan in both languages, e.g. 'single GPU' / '单卡'.")
+    plan_label: Text = Field(description=FIELDS.entry("recommend.plan_label"))
     tp: int
     pp: int = 1
     replicas: int = Field(1, description="Independent copies of the model (inference).")
@@ -128,7 +131,7 @@ TierName = Literal["recommended", "budget", "grow"]
 
 class Tier(BaseModel):
     name: TierName
-    label: Text = Field(description="'Recommended' / '推荐', 'Budget' / '经济', 'Room to grow' / '留有余地'.")
+    label: Text = Field(description=FIELDS.entry("recommend.tier_label"))
     option: Option
     reason: Text = Field(description="Why this configuration is in this tier, in one line.")
 
