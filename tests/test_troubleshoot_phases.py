@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.nlu.ask import problem_phase
+from advisor.nlu.cues import says
 from tools.troubleshoot.diagnose import TroubleshootRequest, diagnose
 from tools.troubleshoot.parsers.symptoms import parse_symptoms
 from tools.troubleshoot.rulebook import load_rulebook
@@ -44,6 +45,19 @@ def commands(finding) -> str:
 )
 def test_the_phase_of_a_problem_is_read_from_the_thread(thread, phase):
     assert problem_phase(thread) == phase
+
+
+@pytest.mark.parametrize(
+    ("message", "reported"),
+    [
+        ("tgi keeps hitting cuda oom at peak", True),
+        ("latency climbs with users, is it the memory?", False),
+        ("部署以后一直爆显存", True),
+        ("用户一多就卡，是不是显存不够", False),
+    ],
+)
+def test_an_oom_reported_is_told_from_memory_asked_about(message, reported):
+    assert (says("reports_oom", message) and not says("asks_if_oom", message)) is reported
 
 
 # --- serving OOM: start-up and under load have different causes, neither a training step's ---

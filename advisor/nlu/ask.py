@@ -108,7 +108,9 @@ class Ask(BaseModel):
         None, description='When a reported problem happens: "startup" (launch, init, before the first step) or "under_load" '
         "(traffic, concurrency); the newest message of the task that says one wins."
     )
-    reports_oom: bool = Field(False, description="The task's messages report an out-of-memory failure.")
+    reports_oom: bool = Field(
+        False, description='The task\'s messages report an out-of-memory failure (not "is it memory?", which asks about a suspect).'
+    )
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -163,7 +165,7 @@ class Ask(BaseModel):
             names_fp4="fp4" in normalize_text(message),
             message_lines=message.count("\n") + 1,
             problem_phase=problem_phase(thread),
-            reports_oom=says("reports_oom", *thread),
+            reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
         )
 
 
