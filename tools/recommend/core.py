@@ -27,7 +27,7 @@ from tools.memory.refit import INT4_FORMAT
 from tools.memory.schema import MemoryEstimate, MemoryRequest
 from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
-from tools.recommend.configs import Layout, config_label, inference_layout, sold_as, sold_counts, sold_reasons, usable_fraction
+from tools.recommend.configs import Layout, config_label, inference_layout, serving_layouts, sold_as, sold_counts, sold_reasons, usable_fraction
 from tools.recommend.notes import candidates, china_buyer, notes
 from tools.recommend.price_estimate import PriceRange, card_price
 from tools.recommend.rank import apply_budget, money_text, rank
@@ -47,6 +47,7 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     currency = normalize_currency(request.currency)
     request, demands = most_demanding(request, catalog)
     _check(request)
+    request, floor_note = _with_speed_floor(request)
     gpus, excluded = candidates(request, catalog)
     built = _build(request, catalog, serving, currency, gpus)
     estimates = {id(option): estimate for option, estimate in built}
@@ -71,7 +72,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         tiers=tiers,
         estimate=estimates[id(top[0])] if top else None,
         excluded=excluded + left_out,
-        notes=notes(request, gpus, top) + budget_notes,
+        notes=notes(request, gpus, top) + budget_notes + floor_note,
+        speed_floor=request.tokens_per_s_per_user if floor_note else None,
         stale_prices=stale_purchase_prices(
             [catalog.gpu(option.gpu_id) for option in [*(tier.option for tier in tiers), *top]],
             dt.date.fromisoformat(request.today) if request.today else None,
@@ -83,6 +85,18 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         cheapest_rent_per_hour=min((o.cloud_cost_per_hour for o in working if o.cloud_cost_per_hour is not None), default=None),
         fallback=_fallback(request, catalog, serving, currency, gpus) if short else None,
     )
+
+
+def _with_speed_floor(request: RecommendRequest) -> tuple[RecommendRequest, list[Text]]:
+    """Several users and no speed asked for: every user gets at least the sourced floor, so one card never "serves"
+    a hundred users at a token or two a second each (knowledge/servers.yaml, serving_floor)."""
+    if request.task != "inference" or (request.concurrency or 1) <= 1 or request.tokens_per_s_per_user is not None:
+        return request, []
+    floor = server_data().serving_floor
+    source = floor.sources[0]
+    values = {"floor": f"{floor.tokens_per_s_per_user:g}", "title": source.title, "url": source.url}
+    note = Text(en=floor.text.en.format(**values), zh=floor.text.zh.format(**values))
+    return request.model_copy(update={"tokens_per_s_per_user": floor.tokens_per_s_per_user}), [note]
 
 
 def _build(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU]) -> list[Built]:
@@ -214,21 +228,29 @@ class Sizer:
             return None
         best: tuple[tuple, Layout, MemoryEstimate, Speed | None] | None = None
         for count in counts:
-            layout = inference_layout(count, needed, self.heads) if count >= needed else None
-            estimate = self.fit(gpu, layout) if layout else None
-            if layout is None or estimate is None:
-                continue
-            speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
-            if not sized_by_speed(request) or meets(speed, request):
-                best = ((), layout, estimate, speed)
-                break
-            score = (speed.users if speed else -1, -count)  # not met: the configuration that comes closest
-            if best is None or score > best[0]:
-                best = (score, layout, estimate, speed)
+            for layout in self._layouts(count, needed):
+                estimate = self.fit(gpu, layout)
+                if estimate is None:
+                    continue
+                speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
+                if not sized_by_speed(request) or meets(speed, request):
+                    return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+                score = (speed.users if speed else -1, -count, -layout.group)  # not met: the configuration that comes closest
+                if best is None or score > best[0]:
+                    best = (score, layout, estimate, speed)
         if best is None:
             return None
         _, layout, estimate, speed = best
         return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+
+    def _layouts(self, count: int, needed: int) -> list[Layout]:
+        """A load of several users grows replicas of the smallest group before widening it; one stream has only
+        tensor parallelism to gain from more cards, so it takes the widest group the count allows."""
+        if count < needed:
+            return []
+        if sized_by_speed(self.request) and load(self.request) > 1:
+            return serving_layouts(count, needed, self.heads)
+        return [layout] if (layout := inference_layout(count, needed, self.heads)) else []
 
 
 def _group_layout(group: int) -> Layout:

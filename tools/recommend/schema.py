@@ -155,3 +155,4 @@ class Recommendation(BaseModel):
     cheapest_cost: float | None = Field(None, description="The lowest whole-configuration price that runs the job as asked, in `currency`.")
     cheapest_rent_per_hour: float | None = Field(None, description="The lowest cloud price per hour among the configurations that run the job, in `currency`.")
     fallback: BudgetFallback | None = Field(None, description="When the budget is short: the nearest thing it buys (4-bit weights, LoRA or QLoRA).")
+    speed_floor: float | None = Field(None, description="Per-user tokens/s every configuration was grown to when several users and no speed were given (a sourced floor).")
