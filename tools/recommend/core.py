@@ -53,7 +53,9 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     estimates = {id(option): estimate for option, estimate in built}
     ranked = rank([option for option, _ in built], request)
     working = [o for o in ranked if o.meets_target is not False]
-    short = request.budget is not None and any(o.purchase_cost is not None for o in working) and not any(o.within_budget for o in working)
+    monthly = monthly_budget(request)
+    spend = (lambda o: o.rent_per_month) if monthly is not None else (lambda o: o.purchase_cost)  # what the budget is set against
+    short = request.budget is not None and any(spend(o) is not None for o in working) and not any(o.within_budget for o in working)
     ranked, left_out, budget_notes = apply_budget(ranked, request, currency)
     tiers = pick_tiers(ranked, request, catalog, server_data())
     if request.objective is None:  # no ranking asked for: the tiers lead, the rest follow cheapest first
@@ -84,7 +86,14 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         cheapest_cost=min((o.purchase_cost for o in working if o.purchase_cost is not None), default=None),
         cheapest_rent_per_hour=min((o.cloud_cost_per_hour for o in working if o.cloud_cost_per_hour is not None), default=None),
         fallback=_fallback(request, catalog, serving, currency, gpus) if short else None,
+        budget_months_to_buy=_months_to_buy(tiers[0].option if tiers else (top[0] if top else None), monthly),
     )
+
+
+def _months_to_buy(option: Option | None, monthly: float | None) -> float | None:
+    if option is None or monthly is None or option.purchase_cost is None:
+        return None
+    return round(option.purchase_cost / monthly, 1)
 
 
 def _with_speed_floor(request: RecommendRequest) -> tuple[RecommendRequest, list[Text]]:
@@ -297,6 +306,8 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         server_cost = round(max(0.0, purchase - (gpu_cost or 0.0)), 2)
     spread = (round(purchase - (card.high - card.low) * count / 2, 2), round(purchase + (card.high - card.low) * count / 2, 2)) \
         if estimated and purchase is not None and quote is None else (None, None)  # fmt: skip
+    rent_hour = _price(gpu.cloud_price, count, currency, request.usd_to_cny)
+    rent_month = round(rent_hour * HOURS_PER_MONTH, 2) if rent_hour is not None else None
     capacity = _usable_gb(gpu, estimate)
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
     label, units = config_label(gpu, count)
@@ -337,11 +348,32 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         server_count=servers,
         server_cost=server_cost,
         host_power_w=server.power_w_excluding_gpus * servers if server else None,
-        cloud_cost_per_hour=_price(gpu.cloud_price, count, currency, request.usd_to_cny),
-        within_budget=None if request.budget is None or purchase is None else purchase <= request.budget,
+        cloud_cost_per_hour=rent_hour,
+        rent_per_month=rent_month,
+        within_budget=_within_budget(request, purchase, rent_month),
         reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed) + ([_quoted(quote, currency, request.usd_to_cny)] if quote else [])
         + ([_estimated(card, count, currency)] if estimated and quote is None else []),
     )
+
+
+HOURS_PER_MONTH = 730
+MONTHS_PER_BUDGET = {"month": 1, "year": 12}
+
+
+def monthly_budget(request: RecommendRequest) -> float | None:
+    """A running budget ("$5,000 a month for the team") per month; None for a budget that buys once, or none."""
+    months = MONTHS_PER_BUDGET.get(request.budget_per)
+    return None if request.budget is None or months is None else request.budget / months
+
+
+def _within_budget(request: RecommendRequest, purchase: float | None, rent_month: float | None) -> bool | None:
+    """A purchase budget holds the whole configuration's price; a running budget holds renting it around the clock."""
+    if request.budget is None:
+        return None
+    monthly = monthly_budget(request)
+    if monthly is not None:  # no rent known: nothing shows it fits a running budget, so it is not offered within it
+        return rent_month is not None and rent_month <= monthly
+    return None if purchase is None else purchase <= request.budget
 
 
 def _quoted(quote: ServerQuote, currency: Currency, usd_to_cny: float) -> Text:
