@@ -134,3 +134,32 @@ def test_a_module_sold_in_its_vendors_eight_way_server_rounds_up_to_it():
     (ascend,) = recommend(model="7B", gpus=["Ascend 910C"], region="cn").options
     assert ascend.count == 8 and ascend.sold_as == "board"
     assert any("8" in r.en and "sold only" in r.en for r in ascend.reasons)
+
+
+# --- a running budget -------------------------------------------------------------------------------------
+
+
+def test_a_monthly_budget_is_set_against_renting_around_the_clock():
+    result = recommend(model="32B", budget=5000, budget_per="month")
+    lead = result.tiers[0].option
+    assert lead.rent_per_month == pytest.approx(lead.cloud_cost_per_hour * 730, abs=1)
+    assert lead.within_budget is (lead.rent_per_month <= 5000)
+    assert result.budget_months_to_buy == pytest.approx(lead.purchase_cost / 5000, abs=0.1)
+    # the same sum as a one-off purchase budget buys less than the same sum every month rents
+    once = recommend(model="32B", budget=5000)
+    assert once.budget_short and not result.budget_short
+
+
+def test_a_yearly_budget_is_a_twelfth_a_month():
+    yearly = recommend(model="32B", budget=60000, budget_per="year")
+    monthly = recommend(model="32B", budget=5000, budget_per="month")
+    assert yearly.budget_months_to_buy == pytest.approx(monthly.budget_months_to_buy, rel=0.01)
+    assert [o.within_budget for o in yearly.options] == [o.within_budget for o in monthly.options]
+
+
+def test_a_running_budget_nothing_rents_within_says_so_and_offers_the_cheapest_rent_first():
+    result = recommend(model="32B", budget=100, budget_per="month")
+    assert result.budget_short
+    rents = [o.rent_per_month for o in result.options if o.rent_per_month is not None]
+    assert result.options[0].rent_per_month == min(rents)
+    assert all(o.within_budget is False for o in result.options)
