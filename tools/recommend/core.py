@@ -21,6 +21,7 @@ from knowledge.serving import ServingData
 from tools.checks import check_range
 from tools.cost.money import Currency, check_exchange_rate, convert, normalize_currency
 from tools.cost.price_age import stale_purchase_prices
+from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
 from tools.memory.estimator import estimate_memory
 from tools.memory.refit import INT4_FORMAT
@@ -356,7 +357,6 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
     )
 
 
-HOURS_PER_MONTH = 730
 MONTHS_PER_BUDGET = {"month": 1, "year": 12}
 
 

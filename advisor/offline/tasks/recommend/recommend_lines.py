@@ -16,8 +16,6 @@ from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 
-HOURS_PER_MONTH = 730
-
 
 def _task_text(task: str) -> Text:
     en, zh = TASK_LABEL[task]
