@@ -18,6 +18,7 @@ TEXT_FILES = [
     "advisor/validation_text.yaml",
     "advisor/nlu/data/slot_labels.yaml",
     "advisor/offline/planner_text.yaml",
+    "advisor/offline/workload_text.yaml",
     "advisor/interfaces/ui_text.yaml",
     "advisor/interfaces/web_results_text.yaml",
     "advisor/retrieval/gpu_family_text.yaml",

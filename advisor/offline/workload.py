@@ -7,8 +7,13 @@ sizing answer, which imports them back through the cost and spec answers.
 from __future__ import annotations
 
 from advisor.offline.turn import Turn
+from pathlib import Path
+
 from knowledge.answer_text import phrase
+from knowledge.wording import Wording
 from tools.recommend.configs import SERVER_GPUS  # "one server" of data-centre GPUs: an 8-GPU HGX/OAM board or PCIe box
+
+WORDING = Wording(Path(__file__).with_name("workload_text.yaml"))
 
 TASK_BY_WORKLOAD = {
     "inference": "inference",
@@ -20,11 +25,11 @@ TASK_BY_WORKLOAD = {
     "finetune": "lora",
 }
 TASK_LABEL = {
-    "inference": ("serving (inference)", "推理部署"),
-    "lora": ("LoRA fine-tuning", "LoRA 微调"),
-    "qlora": ("QLoRA fine-tuning", "QLoRA 微调"),
-    "full_finetune": ("full fine-tuning", "全参微调"),
-    "pretrain": ("pre-training", "预训练"),
+    "inference": WORDING.pair("workload_phrases.task_label.serving_inference"),
+    "lora": WORDING.pair("workload_phrases.task_label.lora_fine_tuning"),
+    "qlora": WORDING.pair("workload_phrases.task_label.qlora_fine_tuning"),
+    "full_finetune": WORDING.pair("workload_phrases.task_label.full_fine_tuning"),
+    "pretrain": WORDING.pair("workload_phrases.task_label.pre_training"),
 }
 
 
@@ -47,7 +52,7 @@ def task_of(turn: Turn) -> tuple[str, bool]:
 
 
 def gpus_on_hand(turn: Turn) -> int | None:
-    """The GPUs the user has: a count, or servers × GPUs per server ("we only have one server", "只有一台").
+    """The GPUs the user has: a count, or servers × GPUs per server ("we only have one server").
     A bare count said as a follow-up ("we only have 8") is read from the message itself when the conversation's
     frame dropped it because the previous question asked for a count."""
     s = turn.slots
@@ -78,7 +83,7 @@ def precision_for(turn: Turn, task: str) -> str | None:
     else:
         usable = True
     if not usable:
-        turn.ignore("precision", f"{turn.t(*TASK_LABEL[task])} trains in bf16/fp16 weights (QLoRA: 4-bit NF4)", f"{turn.t(*TASK_LABEL[task])}需要 bf16/fp16 权重（QLoRA 为 4 位 NF4）")
+        turn.ignore("precision", *WORDING.both("workload_phrases.precision_for.trains_in_bf16_fp16_weights", task=turn.t(*TASK_LABEL[task])))
         return None
     turn.slots.mark("precision")
     return stated

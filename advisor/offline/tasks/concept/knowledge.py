@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.offline.wording import Wording
 from advisor.contract import Source
 from advisor.nlu.facets import SPECS, facet_of
 from advisor.nlu.slot_labels import said
@@ -17,27 +18,26 @@ from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import ConceptCard, load_concepts
 
+WORDING = Wording("concept", "knowledge")
+
 SHOWN_HITS = 3
 CANDIDATE_HITS = 6  # near-ties below the shown hits can still be the card naming the asked card or answering the asked facet
 SURE_CONCEPT = 0.6  # a question surely about the field gets the card among the top hits; an unsure reading only a top card
 
 
 OFFERS = {
-    "recommend": ("If you tell me the model and task, I can rank GPU options for it.", "告诉我模型和任务，我可以给出选卡方案和排名。"),
-    "memory": ("If you tell me the model, I can itemise the memory it needs.", "告诉我模型，我可以逐项估算所需显存。"),
-    "max_fit": ("Name the GPU and model, and I can compute the largest batch and context that fit.", "告诉我显卡和模型，我可以算出能放下的最大 batch 和上下文。"),
-    "specs": ("Name two GPUs and I can compare their specs side by side.", "告诉我两款显卡，我可以并排对比参数。"),
-    "serving_speed": ("Name the model and GPU, and I can estimate tokens per second and concurrency.", "告诉我模型和显卡，我可以估算每秒 token 数和并发。"),
-    "training_time": ("Give me the model, token count and GPUs, and I can estimate the training time.", "告诉我模型、数据量和显卡，我可以估算训练时间。"),
-    "tco": ("Give me the GPUs and expected utilisation, and I can compare renting with buying.", "告诉我显卡数量和预计利用率，我可以对比租和买的成本。"),
+    "recommend": WORDING.pair("knowledge_phrases.offers.if_you_tell_me_the"),
+    "memory": WORDING.pair("knowledge_phrases.offers.if_you_tell_me_the_2"),
+    "max_fit": WORDING.pair("knowledge_phrases.offers.name_the_gpu_and_model"),
+    "specs": WORDING.pair("knowledge_phrases.offers.name_two_gpus_and_i"),
+    "serving_speed": WORDING.pair("knowledge_phrases.offers.name_the_model_and_gpu"),
+    "training_time": WORDING.pair("knowledge_phrases.offers.give_me_the_model_token"),
+    "tco": WORDING.pair("knowledge_phrases.offers.give_me_the_gpus_and"),
     "facility": facility.offer(),
 }
 
 
-OPEN_CALCULATION = (
-    "The calculation before this question still stands: say what to change (“with 2 cards?”, “at 32k context?”) and I run it again.",
-    "前面的计算仍然有效：说出要改的一项（如“换两张卡呢”“上下文32k呢”），我就重新算。",
-)
+OPEN_CALCULATION = WORDING.pair("knowledge_phrases.open_calculation.the_calculation_before_this_question")
 CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estimate_throughput": "serving_speed",
                    "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs",
                    "plan_facility": "facility"}  # fmt: skip
@@ -50,7 +50,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     or serving); else the catalog's capability verdict, else what can be answered about them and one question.
     ``question``: what is asked, when the message only changes an earlier question (``asked_first``): "and fp8?"
     after "does int4 hurt quality?". Unless the change names a card another answer is titled with ("and the
-    MI300X?"), the answer to the question first asked still answers it ("那8台呢" after "两台要上IB吗").
+    MI300X?"), the answer to the question first asked still answers it ("and with 8 servers?" after "do two servers need IB?").
     ``in_thread``: the message is its own question about the conversation's subject ("what would migrating cost?"
     after an Ascend answer): it is searched with the cards the conversation named.
     ``answered``: cards an earlier part of the same message was answered with ("AMD or NVIDIA: software, price?"):
@@ -172,9 +172,9 @@ def _noted(turn: Turn) -> str:
     """What a follow-up to a concept question adds ("and at 64 gpus across 8 nodes") does not change the card,
     but it is kept: the next calculation asked "on that" starts from it."""
     stated = turn.reading.frame
-    worked_out = {"gpu_count"} if stated.has("gpus_per_server") else set()  # "两台8卡": the user said 8 per server, not the total
+    worked_out = {"gpu_count"} if stated.has("gpus_per_server") else set()  # "two 8-GPU servers": the user said 8 per server, not the total
     values = turn.t(", ", "、").join(said(slot, stated.surface(slot), turn.language) for slot in stated.names() if slot not in worked_out)
-    return turn.t("Noted for the next calculation: {values}. The answer above holds for it.", "已记下，后面的计算会用到：{values}。上面的回答同样适用。").format(values=values)
+    return WORDING.say(turn, "knowledge_phrases.noted.noted_for_the_next_calculation").format(values=values)
 
 
 def _card_words(turn: Turn) -> set[str]:
@@ -188,7 +188,7 @@ def _model_numbers(names: list[str]) -> set[str]:
 
 
 def _thread_card_words(turn: Turn, names: list[str]) -> list[str]:
-    """The thread's cards as the user wrote them ("昇腾910B"), so a Chinese question is searched in Chinese."""
+    """The thread's cards as the user wrote them ("Ascend 910B" written in Chinese), so a Chinese question is searched in Chinese."""
     said = {turn.catalog.find_gpu(value.value).name: value.surface for value in turn.reading.state.slots.get("gpu", [])
             if turn.catalog.find_gpu(value.value) is not None}  # fmt: skip
     return list(dict.fromkeys(said.get(name, name) for name in names))
@@ -240,7 +240,7 @@ def _naming_first(hits: list[dict], card_words: set[str]) -> list[dict]:
 
 def _card_first(hits: list[dict]) -> list[dict]:
     """A concept card among the top hits answers the question directly; a guidance snippet ranked above it
-    ("做微调" pulls the fine-tuning sizing doc) is only its context."""
+    ("for fine-tuning" pulls the fine-tuning sizing doc) is only its context."""
     cards = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)]
     return [cards[0], *[hit for hit in hits if hit is not cards[0]]] if cards else hits
 
@@ -251,11 +251,8 @@ def _snippets(turn: Turn, outcome: ToolOutcome) -> str:
         return turn.error(outcome)
     hits = outcome.result["hits"][:SHOWN_HITS]
     if not hits:
-        return turn.t(
-            "I found nothing on that in my knowledge base. Try asking about GPU choice, memory, cost, or a specific error.",
-            "知识库里没有找到相关内容。可以问我选卡、显存、成本或具体报错方面的问题。",
-        )
-    parts = [turn.t("From the GPU Advisor knowledge base:", "以下内容来自 GPU Advisor 知识库：")]
+        return WORDING.say(turn, "knowledge_phrases.snippets.i_found_nothing_on_that")
+    parts = [WORDING.say(turn, "knowledge_phrases.snippets.from_the_gpu_advisor_knowledge")]
     for hit in hits:
         parts.append(f"**{hit['title']} — {hit['section']}**\n\n{hit['snippet']}")
         turn.cite_source(Source.from_hit(hit))

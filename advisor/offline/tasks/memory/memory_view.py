@@ -5,50 +5,50 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from advisor.offline.wording import Wording
 from advisor.markdown import number, table
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
 from knowledge.catalog import DATA_DIR, read_yaml
+
+WORDING = Wording("memory", "memory_view")
 
 LEADS_FILE = DATA_DIR / "answer_leads.yaml"
 
 
 def breakdown(turn: Turn, estimate: dict) -> str:
     rows = [[turn.text(i["label"]), number(i["value"], 2), f"`{turn.formula(i)}`"] for i in estimate["items"] if abs(i["value"]) >= 0.005]
-    title = turn.t("Memory per GPU (GB)", "每卡显存构成（GB）")
-    return f"**{title}**\n\n" + table([turn.t("Part", "组成"), "GB", turn.t("Formula", "公式")], rows)
+    title = WORDING.say(turn, "memory_view_phrases.breakdown.memory_per_gpu_gb")
+    return f"**{title}**\n\n" + table([WORDING.say(turn, "memory_view_phrases.breakdown.part"), "GB", WORDING.say(turn, "memory_view_phrases.breakdown.formula")], rows)
 
 
 def other_tasks(turn: Turn, model: str) -> str:
     """Serving was assumed: show what fine-tuning the same model would take, so the user can re-ask."""
     lines = []
-    for method, label in (("qlora", "QLoRA"), ("lora", "LoRA"), ("full", turn.t("full fine-tune", "全参微调"))):
+    for method, label in (("qlora", "QLoRA"), ("lora", "LoRA"), ("full", WORDING.say(turn, "memory_view_phrases.other_tasks.full_fine_tune"))):
         outcome = turn.call("estimate_memory", {"model": model, "mode": "training", "method": method})
         if outcome.ok:
             lines.append(f"{label} ≈ {number(outcome.result['total_per_gpu_gb'])} GB")
-    lead = turn.t("If you also want to fine-tune it (one GPU, 4k context, batch 1): ", "如果还要微调（单卡、4k上下文、batch 1）：")
+    lead = WORDING.say(turn, "memory_view_phrases.other_tasks.if_you_also_want_to")
     return lead + ", ".join(lines) if lines else ""
 
 
 def rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
-    """The user quoted a rule ("4 GB per 1B parameters", "参数量乘16字节"): put its figure next to the itemised one."""
+    """The user quoted a rule ("4 GB per 1B parameters", "16 bytes a parameter"): put its figure next to the itemised one."""
     if not turn.slots.quotes_rule_of_thumb or not estimate:
         return []
     needed, multiple = estimate["total_all_gpus_gb"], turn.slots.claimed_weights_multiple
     weights = sum(item["value"] for item in estimate["items"] if item["key"] == "weights") * (estimate["total_all_gpus_gb"] / estimate["total_per_gpu_gb"])
     if multiple is not None and weights:  # "1.2x the weights": the rule scales the weights, whatever their precision
         ruled = weights * multiple
-        worked = turn.t(f"{number(weights)} GB of weights × {number(multiple)}", f"权重 {number(weights)} GB × {number(multiple)}")
+        worked = WORDING.say(turn, "memory_view_phrases.rule_of_thumb.gb_of_weights", weights=number(weights), multiple=number(multiple))
     else:
         per_parameter = turn.slots.claimed_bytes_per_parameter or 4
         ruled = estimate["params_b"] * per_parameter
-        worked = turn.t(f"{number(estimate['params_b'])}B × {number(per_parameter)} B", f"{number(estimate['params_b'])}B × {number(per_parameter)} 字节")
+        worked = WORDING.say(turn, "memory_view_phrases.rule_of_thumb.b_b", params_b=number(estimate['params_b']), per_parameter=number(per_parameter))
     off = number(abs(ruled / needed - 1) * 100)
-    share = turn.t(f"{off}% {'under' if ruled < needed else 'over'}", f"{'少算' if ruled < needed else '多算'}了 {off}%")
-    lines = [turn.t(
-        f"📏 The rule you quote gives {worked} = {number(ruled)} GB; this setup needs {number(needed)} GB in total ({share}).",
-        f"📏 按您说的经验法则是 {worked} = {number(ruled)} GB；按当前设置实际共需 {number(needed)} GB（{share}）。",
-    )]
+    share = WORDING.say(turn, "lines.under" if ruled < needed else "lines.over", off=off)
+    lines = [WORDING.say(turn, "memory_view_phrases.rule_of_thumb.the_rule_you_quote_gives", worked=worked, ruled=number(ruled), needed=number(needed), share=share)]
     default_rule = multiple is None and turn.slots.claimed_bytes_per_parameter in (None, 4)
     return lines + [f"ℹ️ {turn.text(n)}" for n in estimate.get("notes", []) if "4 GB" in n["en"] and default_rule][:1]
 

@@ -46,7 +46,7 @@ def speed_ratio(turn: Turn, pairs: list[tuple[str, int | None]], with_notes: boo
         if not outcome.ok:
             return [turn.error(outcome)] if with_notes else []
         runs.append(outcome.result)
-    # "B vs A", "A换成B": word order does not say which card is the move; the faster one is, and the card count
+    # "B vs A", "swap A for B": word order does not say which card is the move; the faster one is, and the card count
     # the user runs today belongs to the slower one; at equal speed the second named is the move ("from A to B")
     fast, slow = sorted(runs[::-1], key=lambda run: run["gpu_hours"])
     new, old = (first, second) if fast is runs[0] else (second, first)
@@ -80,7 +80,7 @@ def speed_ratio(turn: Turn, pairs: list[tuple[str, int | None]], with_notes: boo
     ]))  # fmt: skip
     if FP4 in turn.slots.frame.all("precision") or turn.ask.names_fp4:
         parts.append(WORDING.say(turn, "fp4", precision=label))
-    turn.cite("parallelism", turn.t("Parallelism and scaling", "并行策略"))
+    turn.cite("parallelism", WORDING.say(turn, "training_speed_phrases.speed_ratio.parallelism_and_scaling"))
     return parts
 
 
@@ -99,5 +99,5 @@ def _precision(turn: Turn, new, old) -> str:
 
 
 def _claim(turn: Turn) -> tuple[str, float] | None:
-    """A quoted cut in cards ("half the cards", "卡可以减半") and the speed factor it needs, as the NLU read it."""
+    """A quoted cut in cards ("half the cards") and the speed factor it needs, as the NLU read it."""
     return turn.ask.card_cut
