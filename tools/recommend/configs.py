@@ -35,8 +35,8 @@ def sold_as(gpu: GPU) -> SoldAs:
         return "laptop"
     if "cloud-only" in form or "not sold separately" in form:
         return "cloud"
-    if form.startswith(("sxm", "oam")):
-        return "board"
+    if form.startswith(("sxm", "oam")) or (gpu.segment == "datacenter" and "module" in form and "server" in form):
+        return "board"  # a data-centre module comes in its vendor's 8-way server (Ascend 910C in an Atlas 800T A3)
     if "module" in form and gpu.segment != "datacenter":
         return "module"  # Jetson: one system-on-module
     if "pair" in form:
@@ -123,6 +123,16 @@ def inference_layout(count: int, smallest_group: int, heads: int | None) -> Layo
         return Layout(count, SERVER_GPUS, smallest_group // SERVER_GPUS)
     sizes = [d for d in (8, 4, 2, 1) if d <= count and count % d == 0 and d >= smallest_group and divides(d)]
     return Layout(count, sizes[0], 1) if sizes else None
+
+
+def serving_layouts(count: int, smallest_group: int, heads: int | None) -> list[Layout]:
+    """Ways to serve many users on one count, replicas first: copies of the smallest group that holds the model
+    (data parallel), then wider tensor-parallel groups within a server, which only a per-user speed target justifies."""
+    if smallest_group > SERVER_GPUS:
+        return [layout] if (layout := inference_layout(count, smallest_group, heads)) else []
+    divides = (lambda d: heads % d == 0) if heads else (lambda d: True)
+    groups = [g for g in (1, 2, 4, 8) if smallest_group <= g <= min(count, SERVER_GPUS) and count % g == 0 and divides(g)]
+    return [Layout(count, g, 1) for g in groups]
 
 
 def _short(gpu: GPU) -> str:

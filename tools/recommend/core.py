@@ -22,13 +22,14 @@ from knowledge.wording import shipped
 from tools.checks import INPUT_NAMES, check_range
 from tools.cost.money import Currency, check_exchange_rate, convert, normalize_currency
 from tools.cost.price_age import stale_purchase_prices
+from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
 from tools.memory.estimator import estimate_memory
 from tools.memory.refit import INT4_FORMAT
 from tools.memory.schema import MemoryEstimate, MemoryRequest
 from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
-from tools.recommend.configs import Layout, config_label, inference_layout, sold_as, sold_counts, sold_reasons, usable_fraction
+from tools.recommend.configs import Layout, config_label, inference_layout, serving_layouts, sold_as, sold_counts, sold_reasons, usable_fraction
 from tools.recommend.notes import candidates, china_buyer, notes
 from tools.recommend.price_estimate import PriceRange, card_price
 from tools.recommend.rank import apply_budget, money_text, rank
@@ -50,12 +51,15 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     currency = normalize_currency(request.currency)
     request, demands = most_demanding(request, catalog)
     _check(request)
+    request, floor_note = _with_speed_floor(request)
     gpus, excluded = candidates(request, catalog)
     built = _build(request, catalog, serving, currency, gpus)
     estimates = {id(option): estimate for option, estimate in built}
     ranked = rank([option for option, _ in built], request)
     working = [o for o in ranked if o.meets_target is not False]
-    short = request.budget is not None and any(o.purchase_cost is not None for o in working) and not any(o.within_budget for o in working)
+    monthly = monthly_budget(request)
+    spend = (lambda o: o.rent_per_month) if monthly is not None else (lambda o: o.purchase_cost)  # what the budget is set against
+    short = request.budget is not None and any(spend(o) is not None for o in working) and not any(o.within_budget for o in working)
     ranked, left_out, budget_notes = apply_budget(ranked, request, currency)
     tiers = pick_tiers(ranked, request, catalog, server_data())
     if request.objective is None:  # no ranking asked for: the tiers lead, the rest follow cheapest first
@@ -74,7 +78,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         tiers=tiers,
         estimate=estimates[id(top[0])] if top else None,
         excluded=excluded + left_out,
-        notes=notes(request, gpus, top) + budget_notes,
+        notes=notes(request, gpus, top) + budget_notes + floor_note,
+        speed_floor=request.tokens_per_s_per_user if floor_note else None,
         stale_prices=stale_purchase_prices(
             [catalog.gpu(option.gpu_id) for option in [*(tier.option for tier in tiers), *top]],
             dt.date.fromisoformat(request.today) if request.today else None,
@@ -85,7 +90,26 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         cheapest_cost=min((o.purchase_cost for o in working if o.purchase_cost is not None), default=None),
         cheapest_rent_per_hour=min((o.cloud_cost_per_hour for o in working if o.cloud_cost_per_hour is not None), default=None),
         fallback=_fallback(request, catalog, serving, currency, gpus) if short else None,
+        budget_months_to_buy=_months_to_buy(tiers[0].option if tiers else (top[0] if top else None), monthly),
     )
+
+
+def _months_to_buy(option: Option | None, monthly: float | None) -> float | None:
+    if option is None or monthly is None or option.purchase_cost is None:
+        return None
+    return round(option.purchase_cost / monthly, 1)
+
+
+def _with_speed_floor(request: RecommendRequest) -> tuple[RecommendRequest, list[Text]]:
+    """Several users and no speed asked for: every user gets at least the sourced floor, so one card never "serves"
+    a hundred users at a token or two a second each (knowledge/servers.yaml, serving_floor)."""
+    if request.task != "inference" or (request.concurrency or 1) <= 1 or request.tokens_per_s_per_user is not None:
+        return request, []
+    floor = server_data().serving_floor
+    source = floor.sources[0]
+    values = {"floor": f"{floor.tokens_per_s_per_user:g}", "title": source.title, "url": source.url}
+    note = Text(en=floor.text.en.format(**values), zh=floor.text.zh.format(**values))
+    return request.model_copy(update={"tokens_per_s_per_user": floor.tokens_per_s_per_user}), [note]
 
 
 def _build(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU]) -> list[Built]:
@@ -215,21 +239,29 @@ class Sizer:
             return None
         best: tuple[tuple, Layout, MemoryEstimate, Speed | None] | None = None
         for count in counts:
-            layout = inference_layout(count, needed, self.heads) if count >= needed else None
-            estimate = self.fit(gpu, layout) if layout else None
-            if layout is None or estimate is None:
-                continue
-            speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
-            if not sized_by_speed(request) or meets(speed, request):
-                best = ((), layout, estimate, speed)
-                break
-            score = (speed.users if speed else -1, -count)  # not met: the configuration that comes closest
-            if best is None or score > best[0]:
-                best = (score, layout, estimate, speed)
+            for layout in self._layouts(count, needed):
+                estimate = self.fit(gpu, layout)
+                if estimate is None:
+                    continue
+                speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
+                if not sized_by_speed(request) or meets(speed, request):
+                    return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+                score = (speed.users if speed else -1, -count, -layout.group)  # not met: the configuration that comes closest
+                if best is None or score > best[0]:
+                    best = (score, layout, estimate, speed)
         if best is None:
             return None
         _, layout, estimate, speed = best
         return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+
+    def _layouts(self, count: int, needed: int) -> list[Layout]:
+        """A load of several users grows replicas of the smallest group before widening it; one stream has only
+        tensor parallelism to gain from more cards, so it takes the widest group the count allows."""
+        if count < needed:
+            return []
+        if sized_by_speed(self.request) and load(self.request) > 1:
+            return serving_layouts(count, needed, self.heads)
+        return [layout] if (layout := inference_layout(count, needed, self.heads)) else []
 
 
 def _group_layout(group: int) -> Layout:
@@ -276,6 +308,8 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         server_cost = round(max(0.0, purchase - (gpu_cost or 0.0)), 2)
     spread = (round(purchase - (card.high - card.low) * count / 2, 2), round(purchase + (card.high - card.low) * count / 2, 2)) \
         if estimated and purchase is not None and quote is None else (None, None)  # fmt: skip
+    rent_hour = _price(gpu.cloud_price, count, currency, request.usd_to_cny)
+    rent_month = round(rent_hour * HOURS_PER_MONTH, 2) if rent_hour is not None else None
     capacity = _usable_gb(gpu, estimate)
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
     label, units = config_label(gpu, count)
@@ -316,11 +350,31 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         server_count=servers,
         server_cost=server_cost,
         host_power_w=server.power_w_excluding_gpus * servers if server else None,
-        cloud_cost_per_hour=_price(gpu.cloud_price, count, currency, request.usd_to_cny),
-        within_budget=None if request.budget is None or purchase is None else purchase <= request.budget,
+        cloud_cost_per_hour=rent_hour,
+        rent_per_month=rent_month,
+        within_budget=_within_budget(request, purchase, rent_month),
         reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed) + ([_quoted(quote, currency, request.usd_to_cny)] if quote else [])
         + ([_estimated(card, count, currency)] if estimated and quote is None else []),
     )
+
+
+MONTHS_PER_BUDGET = {"month": 1, "year": 12}
+
+
+def monthly_budget(request: RecommendRequest) -> float | None:
+    """A running budget ("$5,000 a month for the team") per month; None for a budget that buys once, or none."""
+    months = MONTHS_PER_BUDGET.get(request.budget_per)
+    return None if request.budget is None or months is None else request.budget / months
+
+
+def _within_budget(request: RecommendRequest, purchase: float | None, rent_month: float | None) -> bool | None:
+    """A purchase budget holds the whole configuration's price; a running budget holds renting it around the clock."""
+    if request.budget is None:
+        return None
+    monthly = monthly_budget(request)
+    if monthly is not None:  # no rent known: nothing shows it fits a running budget, so it is not offered within it
+        return rent_month is not None and rent_month <= monthly
+    return None if purchase is None else purchase <= request.budget
 
 
 def _quoted(quote: ServerQuote, currency: Currency, usd_to_cny: float) -> Text:

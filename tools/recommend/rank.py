@@ -85,6 +85,8 @@ def apply_budget(options: list[Option], request: RecommendRequest, currency: str
         return within, excluded, []
     if within:
         return options, [], []
+    if request.budget_per != "once":  # a running budget nothing rents within: the answer says so with the monthly rent
+        return sorted(options, key=lambda o: (o.meets_target is False, o.rent_per_month is None, o.rent_per_month or 0.0, o.count)), [], []
     cheapest = min((o.purchase_cost for o in options if o.purchase_cost is not None), default=None)
     closest = TEXT.text("budget.cheapest", cost=money_text(cheapest, currency)) if cheapest is not None else TEXT.text("budget.no_price")
     listed = TEXT.text("budget.closest_listed") if request.objective == "budget" else Text(en="", zh="")

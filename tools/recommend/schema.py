@@ -53,6 +53,9 @@ class RecommendRequest(BaseModel):
     engine: EngineId = Field("vllm", description="Serving engine for the speed estimate: vllm, sglang, trtllm, lmdeploy, hf, llamacpp, ollama, mlc, exllamav2 or autoawq.")
     team: bool = Field(False, description="Serving shared by a team: single-user machines (Macs) are left out.")
     budget: float | None = Field(None, description="Purchase budget for the whole configuration (GPUs and the servers that hold them), in `currency`; a CNY budget means buying in mainland China.")
+    budget_per: Literal["once", "month", "year"] = Field(
+        "once", description="'once': `budget` buys the configuration; 'month'/'year': a running budget, met by renting it around the clock."
+    )
     currency: str = Field("USD", description="'USD' or 'CNY'.")
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="CNY per USD for converting catalog prices.")
     region: Literal["global", "cn"] = Field("global", description="'cn' keeps only GPUs that can be bought new in mainland China.")
@@ -103,6 +106,7 @@ class Option(BaseModel):
     server_cost: float | None = Field(None, description="Those machines without GPUs (chassis, CPUs, RAM, NICs, storage), in `currency`.")
     host_power_w: float | None = Field(None, description="What those machines draw besides the GPUs, watts.")
     cloud_cost_per_hour: float | None = Field(None, description="Indicative cloud price of the whole configuration per hour (count × per-GPU-hour).")
+    rent_per_month: float | None = Field(None, description="That price around the clock for a month (730 hours), in `currency`.")
     within_budget: bool | None = None
     reasons: list[Text] = Field(default_factory=list)
 
@@ -158,3 +162,5 @@ class Recommendation(BaseModel):
     cheapest_cost: float | None = Field(None, description="The lowest whole-configuration price that runs the job as asked, in `currency`.")
     cheapest_rent_per_hour: float | None = Field(None, description="The lowest cloud price per hour among the configurations that run the job, in `currency`.")
     fallback: BudgetFallback | None = Field(None, description="When the budget is short: the nearest thing it buys (4-bit weights, LoRA or QLoRA).")
+    budget_months_to_buy: float | None = Field(None, description="A running budget: how many months of it the leading configuration's purchase price takes.")
+    speed_floor: float | None = Field(None, description="Per-user tokens/s every configuration was grown to when several users and no speed were given (a sourced floor).")
