@@ -138,7 +138,7 @@ class Advisor:
     ) -> AdvisorResponse:
         """Answer ``message``; ``on_event`` hears about tool steps while LLM mode works (never raises)."""
         history = list(history)
-        if is_proposal_command(message):  # "生成采购方案": the document for the conversation so far, in either mode
+        if is_proposal_command(message):  # "make this a proposal": the document for the conversation so far, in either mode
             from advisor.proposal.chat import proposal_reply  # matplotlib and fpdf2 load only when a proposal is asked for
 
             return proposal_reply(self.planner, message, history)

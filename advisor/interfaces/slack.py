@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # the agent stack is heavy; only run() needs it, via build_ad
 
 log = logging.getLogger(__name__)
 
-# Thread context: enough earlier turns for follow-ups ("那如果用 QLoRA 呢？"), bounded so a long
+# Thread context: enough earlier turns for follow-ups ("and what if it were QLoRA?"), bounded so a long
 # thread cannot blow up the prompt or the Slack call.
 HISTORY_FETCH = 50
 HISTORY_TURNS = 12

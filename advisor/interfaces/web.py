@@ -1,4 +1,4 @@
-"""The Gradio web UI: a chat tab plus calculator tabs, relabelled in place by a 中文/English toggle.
+"""The Gradio web UI: a chat tab plus calculator tabs, relabelled in place by a Chinese/English toggle.
 
 ``build_ui`` only builds the Blocks; ``advisor.interfaces.server`` mounts it at ``/`` on the FastAPI app.
 """

@@ -54,7 +54,7 @@ def _short(value: Any) -> str:
 
 
 def _item(item: dict[str, Any], language: str) -> str:
-    """'每月折旧：$5,271' — a line item as the calculator tabs show it."""
+    """'Depreciation per month: $5,271' — a line item as the calculator tabs show it."""
     try:
         shown = value_text(LineItem.model_validate(item), language)
     except ValidationError:  # a compacted result may have lost fields; the figure still shows

@@ -65,11 +65,11 @@ def role_features(text: str, value: Value, values: list[Value], intent: str) -> 
         features[f"R{min(i, 3)}={word}"] = 1.0
         features[f"Rw={word}"] = 1.0
         features[f"kind+Rw={value.kind}|{word}"] = 1.0
-    for word in [*left[-2:], *right[:2]]:  # "1k output tokens", "输出2k", "512 in": which end of the request a length is
+    for word in [*left[-2:], *right[:2]]:  # "1k output tokens", "output 2k", "512 in": which end of the request a length is
         if word in SIDE_WORDS:
             features[f"side={SIDE_WORDS[word]}"] = 1.0
     said_before = [SIDE_WORDS[word] for word in words(_sentence_before(text, value.start)) if word in SIDE_WORDS]
-    if said_before:  # "输入砍到1000", "prompts are short, like 300 tokens": the last side named before it in its sentence
+    if said_before:  # "cut the input to 1000", "prompts are short, like 300 tokens": the last side named before it in its sentence
         features[f"sentence_side={said_before[-1]}"] = 1.0
     surface_words = words(value.surface)
     for word in surface_words:

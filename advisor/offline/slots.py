@@ -123,8 +123,8 @@ class Slots:
 
     @property
     def request_rate(self) -> RequestRate | None:
-        """A load stated as a rate ("50 QPS", "每分钟3000次请求"): requests arriving, not requests in flight. Traffic over
-        a day or a month ("3M requests a month", "日活5万") is the rate of its busiest hour (tools/serving/traffic.py)."""
+        """A load stated as a rate ("50 QPS", "3000 requests per minute"): requests arriving, not requests in flight. Traffic over
+        a day or a month ("3M requests a month", "50k daily actives") is the rate of its busiest hour (tools/serving/traffic.py)."""
         stated = self.frame.get("concurrency")
         traffic = self.traffic
         if traffic is not None:
@@ -135,7 +135,7 @@ class Slots:
         return stated
 
     def _period_audience(self):
-        """The stated daily or monthly users ("10k DAU", "月活20万"), if any."""
+        """The stated daily or monthly users ("10k DAU", "200k monthly actives"), if any."""
         headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
         return headcount if headcount is not None and audience_kind(headcount.surface) in AUDIENCE_TRAFFIC else None
 
@@ -144,7 +144,7 @@ class Slots:
         """Daily or monthly users, or a request volume a day or a month, converted to the peak (said as an assumption)."""
         stated = self.frame.get("concurrency")
         if self.fresh is not None and self.fresh.has("audience") and not self.fresh.has("concurrency"):
-            stated = None  # "如果是日活2万呢" after a request volume: the users said now are the load
+            stated = None  # "what if it were 20k daily actives?" after a request volume: the users said now are the load
         if isinstance(stated, RequestRate) and stated.unit in TRAFFIC_PERIODS:
             self.used.add("concurrency")
             surface = next((v.surface for v in self.frame.slots.get("concurrency", []) if isinstance(v.value, RequestRate)), "")
@@ -177,7 +177,7 @@ class Slots:
 
     @property
     def concurrency(self) -> int | None:
-        """The stated load in flight, else the peak share of a headcount ("给二十来个研发用", "500 daily users";
+        """The stated load in flight, else the peak share of a headcount ("for twenty-odd developers", "500 daily users";
         knowledge/audience.yaml). A stated rate is no count in flight: ``request_rate`` reads it."""
         traffic = self.traffic
         if traffic is not None:  # "20k daily users", "1M requests a day": the sequences in flight at the peak, not all at once
@@ -252,7 +252,7 @@ class Slots:
 
     @property
     def discount_pct(self) -> float | None:
-        """The share taken off the rent ("40% off", "打6折" is 40)."""
+        """The share taken off the rent ("40% off", "60% of list" is 40)."""
         return self._get("discount")
 
     @property
@@ -267,7 +267,7 @@ class Slots:
 
     @property
     def rack_power_kw(self) -> float | None:
-        """A rack's power budget in kW ("20 kW rack", "单机柜8kW")."""
+        """A rack's power budget in kW ("20 kW rack", "8 kW per rack")."""
         return self._get("rack_power")
 
     @property
@@ -309,7 +309,7 @@ class Slots:
 
     @property
     def claimed_bytes_per_parameter(self) -> float | None:
-        """The figure of the quoted rule ("每个参数16字节": 16); None when the rule was named without one."""
+        """The figure of the quoted rule ("16 bytes per parameter": 16); None when the rule was named without one."""
         claim = self._get("claim")
         return float(claim) if isinstance(claim, (int, float)) else None
 

@@ -41,12 +41,12 @@ class Turn:
     earlier: list[str] = field(default_factory=list)  # the user's earlier messages, oldest first
     ask: Ask = field(init=False)  # what was asked, as understood: the only place answers read it from
     slots: Slots = field(init=False)  # the conversation's frame for this task
-    count_asked: bool = field(init=False)  # "要几台": how many cards is the question, not a given
+    count_asked: bool = field(init=False)  # "how many would it take": how many cards is the question, not a given
     entities: Slots = field(init=False)  # what this message alone states
     judged: set[str] = field(default_factory=set)  # stated figures already given a verdict above ("mfu_percent"): not judged twice
 
     def __post_init__(self) -> None:
-        # "那全用910B的话要几台" after "放得进8卡H20吗" asks how many 910B it takes, not whether eight of them hold it:
+        # "then how many if all 910B?" after "does it fit on 8 H20s?" asks how many 910B it takes, not whether eight of them hold it:
         # the count asked for is dropped from the conversation's frame
         self.ask = Ask.read(self.reading, self.catalog, self.earlier)
         self.count_asked = self.ask.asks_count and not any(self.reading.frame.has(slot) for slot in COUNTS)
@@ -54,7 +54,7 @@ class Turn:
         self.slots = Slots(Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS}) if self.count_asked else state)
         self.entities = Slots(self.reading.frame)
         self.slots.said = "\n".join([*self.earlier, self.message])  # where "500 people online at peak" can be read as online users
-        self.slots.fresh = self.reading.frame  # "如果是日活2万呢": a load this message states replaces an earlier one of another kind
+        self.slots.fresh = self.reading.frame  # "what if it were 20k daily actives?": a load this message states replaces an earlier one of another kind
 
     @property
     def language(self) -> Language:
@@ -99,7 +99,7 @@ class Turn:
         return None
 
     def _language_model(self, names: list[str]) -> str:
-        """"bge-m3和qwen2.5 7b": the language model is the one sized; a model of another kind beside it is said to be left out."""
+        """"bge-m3 and qwen2.5 7b": the language model is the one sized; a model of another kind beside it is said to be left out."""
         llms = [name for name in names if not is_other_model(name)]
         if not llms:
             return names[0]
@@ -158,7 +158,7 @@ class Turn:
         return text
 
     def _in_words(self, suggestion: str) -> str | None:
-        """"engine=llamacpp" as "engine llama.cpp" / "推理引擎 llama.cpp"; a bare field name or an unknown field says nothing."""
+        """"engine=llamacpp" as "engine llama.cpp" / its Chinese wording; a bare field name or an unknown field says nothing."""
         setting = SETTING.fullmatch(suggestion)
         if setting is None:
             return None if FIELD_NAME.fullmatch(suggestion) else suggestion

@@ -1,4 +1,4 @@
-"""BM25 over jieba-segmented, lower-cased text: exact terms ("Xid 79", "H20", 「降频」) that a
+"""BM25 over jieba-segmented, lower-cased text: exact terms ("Xid 79", "H20", Chinese "throttling") that a
 small English embedder blurs or cannot read at all."""
 
 from __future__ import annotations

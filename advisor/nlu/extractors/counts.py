@@ -33,7 +33,7 @@ PARALLEL_WORD_KIND = {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp",
 
 @extractor("parallel_degrees")
 def parallel_degrees(scan: Scan) -> None:
-    """ "tp=4", "pipeline parallel 2", "张量并行8"."""
+    """ "tp=4", "pipeline parallel 2", "tensor parallel 8" in Chinese."""
     for match in PARALLEL.finditer(scan.text):
         kind = match.group("kind") or PARALLEL_WORD_KIND[match.group("word")[0]]
         scan.claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))

@@ -34,7 +34,7 @@ def names_apart(scan: Scan) -> None:
 
 @extractor("catalog_names")
 def catalog_names(scan: Scan) -> None:
-    """Catalog cards and models, with a count glued to a card: "4090x2", "910B8卡"."""
+    """Catalog cards and models, with a count glued to a card: "4090x2", "910B 8 cards" written together."""
     text = scan.text
     for name in matcher_for(scan.catalog).scan(text):
         end = _name_end(text, name.end) if name.kind == "gpu" else name.end
@@ -43,7 +43,7 @@ def catalog_names(scan: Scan) -> None:
         if times:  # "4090x2": the count of that card
             scan.claim(Value(times.start("x"), times.end(), "count_gpu", float(times.group("n")), "", times.group("x")))
         glued = GLUED_DIGITS.match(text, end) if name.kind == "gpu" and text[end - 1 : end].isalpha() else None
-        if glued:  # "910B8卡": the digits after a name that ends in a letter are a count
+        if glued:  # "910B" glued to "8 cards": the digits after a name that ends in a letter are a count
             count = number_value(text, end, glued.end(), glued.group(), float(glued.group()))
             if count is not None and count.kind in ("count_gpu", "count_server"):
                 scan.claim(count)
@@ -51,7 +51,7 @@ def catalog_names(scan: Scan) -> None:
 
 @extractor("number_name_and_count")
 def number_name_and_count(scan: Scan) -> None:
-    """ "40908卡": a 4090, then 8 cards."""
+    """ "4090" glued to "8 cards": a 4090, then 8 cards."""
     text = scan.text
     for match in NUMBER_NAME_AND_COUNT.finditer(text):
         named = matcher_for(scan.catalog).scan(match.group("name"))
@@ -82,7 +82,7 @@ def other_gpus(scan: Scan) -> None:
 
 @extractor("keywords")
 def keywords(scan: Scan) -> None:
-    """The keyword tables' words (precision, method, ...); "不训练", "not training" name no method."""
+    """The keyword tables' words (precision, method, ...); "no training" (either language) name no method."""
     text = scan.text
     for table, canonical, pattern in keyword_tables():
         for match in pattern.finditer(text):
