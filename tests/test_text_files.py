@@ -23,6 +23,11 @@ TEXT_FILES = [
     "advisor/retrieval/gpu_family_text.yaml",
     "knowledge/memory_verdict_text.yaml",
     "knowledge/fact_notes.yaml",
+    "advisor/cli_text.yaml",
+    "advisor/config_text.yaml",
+    "advisor/messages_text.yaml",
+    "advisor/interfaces/interfaces_text.yaml",
+    "advisor/proposal/text.yaml",
 ]
 NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
 
