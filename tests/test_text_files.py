@@ -28,6 +28,8 @@ TEXT_FILES = [
     "advisor/messages_text.yaml",
     "advisor/interfaces/interfaces_text.yaml",
     "advisor/proposal/text.yaml",
+    "advisor/llm/llm_text.yaml",
+    "advisor/tool_schema_text.yaml",
 ]
 NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
 
