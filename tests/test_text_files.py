@@ -30,6 +30,7 @@ TEXT_FILES = [
     "advisor/proposal/text.yaml",
     "advisor/llm/llm_text.yaml",
     "advisor/tool_schema_text.yaml",
+    "advisor/offline/turn_text.yaml",
 ]
 NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
 

@@ -8,12 +8,16 @@ value that did not reach a tool instead of silently dropping it.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 from advisor.nlu.entity_words import weights_multiple
 from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
 from advisor.offline.answers.serving_traffic import TrafficLoad, said_online, said_per_user, traffic_load
 from knowledge.audience import PeakLoad, audience_kind, peak_load
+from knowledge.wording import Wording
+
+TURN_TEXT = Wording(Path(__file__).with_name("turn_text.yaml"))
 
 METHOD_TO_WORKLOAD = {
     "inference": "inference", "lora": "lora", "qlora": "qlora", "full_finetune": "full_finetune",
@@ -46,10 +50,8 @@ class Slots:
     def _money(self, slot: str) -> Money | None:
         value = self.frame.get(slot)
         if isinstance(value, Money) and value.currency not in CALCULATED_CURRENCIES:
-            self.unusable[slot] = (
-                f"the calculators work in USD or CNY and keep no {value.currency} exchange rate: please give it in one of those",
-                f"计算器只用美元或人民币，没有 {value.currency} 汇率：请换算成其中一种",
-            )
+            why = TURN_TEXT.text("currency_not_calculated", currency=value.currency)
+            self.unusable[slot] = (why.en, why.zh)
             return None
         return self._get(slot)
 
