@@ -24,6 +24,7 @@ from advisor.nlu.asked import (
     serving_asks,
 )
 from advisor.nlu.cues import says
+from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
@@ -168,7 +169,8 @@ def _capability_asked(reading: Reading) -> Capability | None:
 
 def _names_kv_cache(text: str) -> bool:
     found = default_glossary().expand(text)
-    return "KV cache" in found.english or "KV 缓存" in found.chinese
+    terms = pattern_words("kv_cache_terms")
+    return terms["english"] in found.english or terms["chinese"] in found.chinese
 
 
 def pasted_config(text: str) -> str | None:

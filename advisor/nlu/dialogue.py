@@ -25,6 +25,7 @@ from advisor.nlu.corpus import TASKS, Corpus
 from advisor.nlu.cues import dialogue_cue, says
 from advisor.nlu.features import words
 from advisor.nlu.frame import Frame
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reading import Reading
 
@@ -38,33 +39,18 @@ SEEN_WITH_TASK = PIPELINE.continue_thread.seen_with_task
 CONVERSATION_WEIGHT = PIPELINE.continue_thread.conversation_weight
 # What is left of "5090s?", "H200 then?", "and 32k?" once the values are taken out: nothing a question needs.
 # A question asks ("how fast…?", "can it run?"); a statement after a question adds to it ("it lives in my bedroom").
-ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
+ASKS = re.compile(alternatives("asks"), re.IGNORECASE)
 # "if i drop max_model_len to 16k…", "would switching to 8-bit adam fix it", "I turn the batch down…": the user proposes a change to their own setup
-PROPOSES_CHANGE = re.compile(
-    r"\b(?:if|should|can|could|would|will)\s+(?:i|we)\s+(?:just\s+)?(?:set|drop|lower|raise|increase|decrease|reduce|bump|cut|halve|double|switch|turn|enable|disable|change|use|add)\b"
-    r"|\b(?:would|will|does|do|could|can|should)\s+(?:just\s+)?(?:setting|dropping|lowering|raising|increasing|decreasing|reducing|bumping|cutting|halving|doubling|switching|turning|enabling|disabling|changing|using|adding|moving|upgrading)\b"
-    r"|(?:我|我们|咱)(?:把|将)|(?:设成|改成|改用|换用|换成?|调到|调成|降到|调小|调大|改为|设为|打开|关掉|关了|开了).{0,8}(?:行|能|会|够|可以|有用|管用)"
-)
+PROPOSES_CHANGE = re.compile(alternatives("proposes_change"))
 # Amending verbs count as filler too: "raised it to 0.19", "change it to 64" say no more than the number.
-FILLER = re.compile(
-    r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
-    r"\b(?:and|or|vs|then|instead|with|what|how|about|ok|on|for|at|in|if|we|it|its|to|make|set|say|just|now|only|up|down|"
-    r"my|our|the|a|an|using|use|try|trying|same|but|so|i|have|has|had|got|"
-    r"raise[sd]?|lower(?:s|ed)?|drop(?:s|ped)?|bump(?:s|ed)?|go(?:es)?|went|falls?|fell|climb(?:s|ed)?)\b",
-    re.IGNORECASE,
-)
+FILLER = re.compile(alternatives("filler"), re.IGNORECASE)
 
 
 # "vs l40s", "and compared with an H20?": a card set beside the ones on the table, not in their place.
 # "why is that slower than the A6000?", "how is it even slower than the L40S": the answer's card measured against another.
-COMPARED_WITH = re.compile(
-    r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|side\s+by\s+side|than)(?:\s|$)|对比|相比|比起|[和跟与].{1,24}比|(?:为什么|为啥|怎么|咋)[^，。,?？]{0,4}比"
-)
+COMPARED_WITH = re.compile(alternatives("compared_with"))
 # "how long would it take on that", "run it on this setup": a new question asked of the setup already described
-ON_THAT_SETUP = re.compile(
-    r"\b(?:on|with|using)\s+(?:that|this|those|these|the\s+same)(?:\s+(?:setup|cluster|hardware|config(?:uration)?|box(?:es)?|nodes?|machines?|servers?|gpus?|cards?))?\b"
-    r"|[这那]套|[这那]个?配置|[这那]些卡|[这那]几台|同样的(?:配置|机器|卡)"
-)
+ON_THAT_SETUP = re.compile(alternatives("on_that_setup"))
 
 
 def compares_with(reading: Reading) -> bool:

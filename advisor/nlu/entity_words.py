@@ -22,7 +22,7 @@ OTHER_GPU = re.compile(
     r"|(?<![a-z0-9.])[45]090\s*d(?![a-z0-9])"  # "5090D", "4090D": the China editions, not 5,090 days
     r"|(?:(?<=used\s)|(?<=old\s)|(?<=二手)|(?<=老))(?:[1-9]0[5-9]0|16[56]0)(?![a-z0-9.])"  # "a used 1070": the word says card
     r"|(?<![a-z0-9.])[1-9]0[5-9]0(?=\s*\d{1,2}\s*(?:gb?|g显存)(?![a-z]))"  # "4060 8G": the memory after it says card
-    r"|(?<=[张块片])\s*[1-9]0[5-9]0(?:\s*ti)?(?![\d.a-z])"  # "几张4070", "两块3080": the measure word says card
+    r"|(?<=[张块片])\s*[1-9]0[5-9]0(?:\s*ti)?(?![\d.a-z])"  # "a few 4070s", "two 3080s" with a measure word: it says card
     r"|(?:海光|hygon)\s*(?:dcu\s*)?[a-z]{1,2}\d{2,3}[a-z]?(?![a-z0-9])|(?:寒武纪|cambricon)?\s*mlu\s*-?\d{3}[a-z]?(?:-[a-z]\d)?(?![a-z0-9])"  # Chinese accelerators
     r"|(?:摩尔线程|moore\s*threads)?\s*mtt\s*[sx]\d{3,4}(?![a-z0-9])|(?:昆仑芯?|kunlun)\s*(?:p800|r\d{3}|[23]代)"
     r"|寒武纪|海光|摩尔线程|沐曦|壁仞|燧原|天数智芯|昆仑芯"  # a Chinese accelerator maker said as the card ("would a Cambricon do?")

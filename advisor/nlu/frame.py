@@ -14,12 +14,14 @@ from typing import Any
 from advisor.nlu.cues import says
 from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
 from advisor.nlu.number_values import token_count
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.phrases import words_in
 from knowledge.audience import names_a_period
 
 HOURS_PER_YEAR = 8760.0
 SUFFIX_COUNT = re.compile(r"\s*[x×*]\s*\d")  # "4090 x2": the count follows its GPU
-PER_SERVER = re.compile(r"^\s*(?:,|，)?\s*(?:每台|每个节点|每节点|每机|each|per\s+(?:node|server|machine|box)|of|with|x|×)?\s*$")
+PER_SERVER = re.compile(rf"^\s*(?:,|，)?\s*(?:{alternatives('per_server')})?\s*$")
+PER_SERVER_BEFORE = re.compile(alternatives("per_server_before"))
 
 
 @dataclass(frozen=True)
@@ -195,7 +197,7 @@ def _rest_of_phrase(text: str, value: SlotValue) -> str:
 
 
 # "a team of twenty-odd", "our team of 20 people": a count right after a group is how many the group has.
-GROUP_THEN_COUNT = re.compile(r"\s*(?:of|with|has|有|共|一共|总共|大概|大约|约|差不多|about|around|~)?\s*$")
+GROUP_THEN_COUNT = re.compile(rf"\s*(?:{alternatives('group_then_count')})?\s*$")
 
 
 def _counts_group(text: str, count: SlotValue, groups: list[SlotValue]) -> bool:
@@ -265,7 +267,7 @@ def _total_gpus(frame: Frame, text: str) -> None:
     server, card = servers[0], cards[0]
     gap = text[server.start + len(server.surface) : card.start] if card.start > server.start else ""
     before = text[max(0, card.start - 8) : card.start]
-    if card.start > server.start and (PER_SERVER.match(gap) or re.search(r"每台|each|per\s+(?:node|server)", before)):
+    if card.start > server.start and (PER_SERVER.match(gap) or PER_SERVER_BEFORE.search(before)):
         per_server = card.value
         frame.slots["gpus_per_server"] = [card]
         frame.slots["gpu_count"] = [SlotValue(per_server * server.value, card.surface, card.start)]

@@ -24,6 +24,7 @@ from advisor.nlu.corpus import TASKS, Corpus, Utterance
 from advisor.nlu.features import focus, masked, role_features, words
 from advisor.nlu.meaning import SENTENCE_VECTORS
 from advisor.nlu.number_values import Value
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.values import find_values
 from knowledge.catalog import Catalog
@@ -50,9 +51,9 @@ ROLES_BY_KIND: dict[str, set[str]] = {
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
 COUNTED_KINDS = {"money", "thousands", "count_gpu", "count_server", "users"}
-KV_WORDS = re.compile(r"kv|cache|缓存")
+KV_WORDS = re.compile(alternatives("kv_words"))
 CLAUSE_BREAK = re.compile(r"[,;，；。!?！？\n]")
-KV_SETTING = re.compile(r"(?:kv[\s_-]*cache[\s_-]*dtype|kv[\s_-]*cache|kv|缓存)\s*(?:=|:|用|in|at|to|is|设成|改成|换成)?\s*$")
+KV_SETTING = re.compile(rf"(?:{alternatives('kv_setting_names')})\s*(?:{alternatives('kv_setting_verbs')})?\s*$")
 # Pasted logs and spec sheets are full of counts nobody asked about ("GPU 7", "8 x NVIDIA H100"), so there
 # the tagger decides; a count typed in a sentence states the setup, in a problem report ("one node is fine, two nodes hang")
 # as in a one-line spec question ("8 cards in one server").

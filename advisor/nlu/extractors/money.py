@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from advisor.nlu.money_words import DISCOUNT, JIAO_AND_FEN, TENTHS, UNIT_BEFORE_PRICE, UNIT_PRICE, YUAN_AND_JIAO
 from advisor.nlu.number_values import Value, money_value
+from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.phrases import phrase_table
 from advisor.nlu.scan import Scan, extractor
 from tools.quantities import CHINESE_DIGITS, parse_number
 
-MAGNITUDE = {"万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3}
+MAGNITUDE = pattern_words("money_magnitude")
 
 
 @extractor("unit_prices")

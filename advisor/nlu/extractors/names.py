@@ -9,14 +9,17 @@ from advisor.name_matcher import matcher_for
 from advisor.nlu.count_words import TIMES_AFTER_NAME
 from advisor.nlu.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern, names_written_apart
 from advisor.nlu.number_values import Value, number_value
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.scan import Scan, extractor
 
 PCI_ADDRESS = re.compile(r"(?<![0-9a-f])(?:pci:)?[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?(?![0-9a-f])")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
-NUMBER_NAME_AND_COUNT = re.compile(r"(?<![\d.a-z])(?P<name>\d{4})(?P<n>\d{1,2})\s*(?:张|块)?\s*(?:卡|显卡)")
-NEGATED = re.compile(
-    r"(?:不|不做|不搞|不用|不需要|没有|无需|(?<![a-z])(?:not|no|without|never|don'?t|won'?t|isn'?t)\s+(?:do(?:ing)?\s+|any\s+)?)$"
+NUMBER_NAME_AND_COUNT = re.compile(
+    rf"(?<![\d.a-z])(?P<name>\d{{4}})(?P<n>\d{{1,2}})\s*(?:{alternatives('measure_words')})?\s*(?:{alternatives('card_words')})"
 )
+NEGATED = re.compile(f"(?:{alternatives('negations')})$")
+# what may follow a name and still be part of it: 'A100 80GB', '4090 laptop'
+NAME_TAIL = re.compile(rf"[\s\-]*(?:{alternatives('name_tail')})")
 
 
 @extractor("pci_addresses")
@@ -94,5 +97,5 @@ def keywords(scan: Scan) -> None:
 
 def _name_end(text: str, end: int) -> int:
     """A name runs on over a memory variant or form factor the matcher left out: 'A100 80GB', '4090 laptop'."""
-    tail = re.match(r"[\s\-]*(?:\d+\s*(?:gb|g)\b|laptop|mobile|笔记本|移动版|pcie|sxm\d?|nvl)", text[end:])
+    tail = NAME_TAIL.match(text[end:])
     return end + tail.end() if tail else end
