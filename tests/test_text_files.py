@@ -31,8 +31,8 @@ TEXT_FILES = [
     "advisor/llm/llm_text.yaml",
     "advisor/tool_schema_text.yaml",
     "advisor/offline/turn_text.yaml",
-]
-NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
+] + sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "advisor" / "offline" / "tasks").rglob("*.yaml"))  # each task's wording
+NOT_PHRASES = {"examples", "pydantic_zh", "premise_stated"}  # sample questions in either language; Chinese beside pydantic's own English; word lists
 
 
 def blanks(template: str) -> set[str]:
@@ -59,7 +59,7 @@ def test_every_phrase_has_both_languages_with_the_same_blanks(path):
             assert len(en) == len(zh) and all(en) and all(zh), f"{path}: {key}"
             continue
         assert isinstance(en, str) and isinstance(zh, str), f"{path}: {key}"
-        assert en.strip() or key.endswith(("fraction", "sentence_separator")), f"{path}: {key} has no English"
+        assert en.strip() or key.endswith(("fraction", "sentence_separator", "joiner")), f"{path}: {key} has no English"
         assert blanks(en) == blanks(zh), f"{path}: {key} has different blanks in English and Chinese"
 
 
