@@ -44,8 +44,7 @@ def parse_json_object(text: str) -> dict:
     except json.JSONDecodeError as exc:
         raise malformed_json(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     if not isinstance(value, dict):
-        message = TEXT.text("errors.not_an_object", kind=type(value).__name__)
-        raise AdvisorError("invalid_arguments", message.en, message.zh)
+        raise AdvisorError("invalid_arguments", *TEXT.both("errors.not_an_object", kind=type(value).__name__))
     return value
 
 
@@ -62,8 +61,7 @@ def read_history(path: str | None) -> list:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        message = TEXT.text("errors.history_unreadable", path=path, reason=exc.strerror)
-        raise AdvisorError("history_unreadable", message.en, message.zh) from None
+        raise AdvisorError("history_unreadable", *TEXT.both("errors.history_unreadable", path=path, reason=exc.strerror)) from None
     try:
         return TypeAdapter(list[ChatTurn]).validate_json(text)
     except ValidationError as exc:

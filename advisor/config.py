@@ -28,8 +28,7 @@ TEXT = Wording(Path(__file__).with_name("config_text.yaml"))
 
 
 def _bilingual(key: str, **values: Any) -> ConfigError:
-    message = TEXT.text(key, **values)
-    return ConfigError(message.en, message.zh)
+    return ConfigError(*TEXT.both(key, **values))
 
 
 MIN_TOKEN_CHARS = 32

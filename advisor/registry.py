@@ -88,8 +88,8 @@ class Registry:
         try:
             return self.specs[name]
         except (KeyError, TypeError):  # TypeError: an unhashable "name" from a malformed tool call
-            message = TEXT.text("tool_errors.unknown_tool", name=shorten(str(name)))
-            raise UnknownToolError("unknown_tool", message.en, message.zh, sorted(self.specs)) from None
+            en, zh = TEXT.both("tool_errors.unknown_tool", name=shorten(str(name)))
+            raise UnknownToolError("unknown_tool", en, zh, sorted(self.specs)) from None
 
     def dependency(self, kind: type) -> Any:
         """The shared instance of a tool dependency; a provider that raises is retried next time."""
@@ -162,5 +162,4 @@ def check_known_fields(spec: ToolSpec, args: Mapping[str, Any]) -> None:
 
 
 def internal_error(name: str) -> AdvisorError:
-    message = TEXT.text("tool_errors.internal_error", name=name)
-    return AdvisorError("internal_error", message.en, message.zh)
+    return AdvisorError("internal_error", *TEXT.both("tool_errors.internal_error", name=name))

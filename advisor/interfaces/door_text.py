@@ -13,5 +13,4 @@ TEXT = Wording(Path(__file__).with_name("interfaces_text.yaml"))
 
 def worded_error(code: str, key: str | None = None, **values: Any) -> AdvisorError:
     """An ``AdvisorError`` whose two languages are the phrase ``errors.<key>`` (the code itself when no key is given)."""
-    message = TEXT.text(f"errors.{key or code}", **values)
-    return AdvisorError(code, message.en, message.zh)
+    return AdvisorError(code, *TEXT.both(f"errors.{key or code}", **values))

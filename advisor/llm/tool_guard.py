@@ -41,8 +41,7 @@ def tool_content(outcome: ToolOutcome, language: str = "en") -> str:
 
 
 def arguments_too_large(size: int, limit: int) -> AdvisorError:
-    message = LLM_TEXT.text("errors.arguments_too_large", size=size, limit=limit)
-    return AdvisorError("arguments_too_large", message.en, message.zh)
+    return AdvisorError("arguments_too_large", *LLM_TEXT.both("errors.arguments_too_large", size=size, limit=limit))
 
 
 class RegistryToolGuard(AgentMiddleware):

@@ -50,8 +50,7 @@ class Slots:
     def _money(self, slot: str) -> Money | None:
         value = self.frame.get(slot)
         if isinstance(value, Money) and value.currency not in CALCULATED_CURRENCIES:
-            why = TURN_TEXT.text("currency_not_calculated", currency=value.currency)
-            self.unusable[slot] = (why.en, why.zh)
+            self.unusable[slot] = TURN_TEXT.both("currency_not_calculated", currency=value.currency)
             return None
         return self._get(slot)
 

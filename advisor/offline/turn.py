@@ -78,16 +78,16 @@ class Turn:
             if size is None:
                 only = self.catalog.models_extending(name)
                 if len(only) == 1:  # "GLM4": the catalog has one model by that name
-                    self.assume_text(TURN_TEXT.text("model_read_as_only", name=name, model=only[0].name))
+                    self.assume(*TURN_TEXT.both("model_read_as_only", name=name, model=only[0].name))
                     return only[0].id
             # the size in its name, else the size the user gave ("a 175b gpt-3 style model")
             size_b = size.group(1) if size else (f"{self.slots.params / 1e9:g}" if self.slots.params else None)
             newest = self.catalog.newest_of_family(name[: size.start()].strip(" -_"), float(size_b)) if size and size_b else None
             if newest is not None:
-                self.assume_text(TURN_TEXT.text("model_read_as_newest", name=name, model=newest.name, family=newest.family))
+                self.assume(*TURN_TEXT.both("model_read_as_newest", name=name, model=newest.name, family=newest.family))
                 return newest.id
             if size_b:
-                self.assume_text(TURN_TEXT.text("model_sized_generic", name=name, size_b=size_b))
+                self.assume(*TURN_TEXT.both("model_sized_generic", name=name, size_b=size_b))
                 return f"{size_b}B"
             return name  # the tool explains that it does not know it, with suggestions
         if self.slots.params:
@@ -101,7 +101,7 @@ class Turn:
             return names[0]
         label = self.catalog.model(llms[0]).name if self.catalog.find_model(llms[0]) else llms[0]
         for other in (name for name in names if is_other_model(name)):
-            self.assume_text(TURN_TEXT.text("other_model_left_out", other=other, label=label))
+            self.assume(*TURN_TEXT.both("other_model_left_out", other=other, label=label))
         return llms[0]
 
     def _say_whose_shapes(self, model_id: str) -> None:
@@ -110,7 +110,7 @@ class Turn:
         label = self.catalog.model(model_id).name
         for said in (v.surface for v in self.slots.frame.slots.get("model", []) if v.value == model_id):
             if DERIVED_MODEL.search(said) and not DERIVED_MODEL.search(label):
-                self.assume_text(TURN_TEXT.text("derived_model_shapes", said=said, label=label))
+                self.assume(*TURN_TEXT.both("derived_model_shapes", said=said, label=label))
                 return
 
     def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
@@ -135,9 +135,6 @@ class Turn:
 
     def assume(self, en: str, zh: str) -> None:
         self.assumptions.append(self.t(en, zh))
-
-    def assume_text(self, said: Text) -> None:
-        self.assumptions.append(said.pick(self.language))
 
     def ignore(self, slot: str, en: str, zh: str) -> None:
         """The user stated ``slot`` but this answer cannot use it: say so rather than drop it (even if it was read)."""
