@@ -11,7 +11,10 @@ import json
 import sys
 from pathlib import Path
 
+from knowledge.wording import Wording
+
 EXIT_BAD_INPUT = 2
+TEXT = Wording(Path(__file__).with_name("cli_text.yaml"))
 
 
 
@@ -41,11 +44,7 @@ def parse_json_object(text: str) -> dict:
     except json.JSONDecodeError as exc:
         raise malformed_json(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     if not isinstance(value, dict):
-        raise AdvisorError(
-            "invalid_arguments",
-            f"Expected a JSON object with the tool's arguments, got {type(value).__name__}.",
-            f"工具参数应为 JSON 对象，而不是 {type(value).__name__}。",
-        )
+        raise AdvisorError("invalid_arguments", *TEXT.both("errors.not_an_object", kind=type(value).__name__))
     return value
 
 
@@ -62,9 +61,7 @@ def read_history(path: str | None) -> list:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise AdvisorError(
-            "history_unreadable", f"Cannot read the history file {path}: {exc.strerror}.", f"无法读取对话历史文件 {path}：{exc.strerror}。"
-        ) from None
+        raise AdvisorError("history_unreadable", *TEXT.both("errors.history_unreadable", path=path, reason=exc.strerror)) from None
     try:
         return TypeAdapter(list[ChatTurn]).validate_json(text)
     except ValidationError as exc:
@@ -86,7 +83,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     # The verdict and what fits on a screen; --detail adds the formula tables, defaults and sources.
     _console().print(Markdown(response.answer if args.detail or not response.details else response.summary))
     if response.details and not args.detail:
-        _console().print("[dim]" + ("更多细节（公式、默认值、来源）：加 --detail" if response.language == "zh" else "More (formulas, defaults, sources): add --detail") + "[/dim]")
+        _console().print("[dim]" + TEXT.pick("more_detail", response.language) + "[/dim]")
     return 0
 
 
@@ -98,7 +95,7 @@ def cmd_proposal(args: argparse.Namespace) -> int:
     from knowledge.bilingual import AdvisorError
 
     if bool(args.question) == bool(args.from_file):
-        raise AdvisorError("proposal_source", "Give either a QUESTION or --from FILE.", "请给出问题 QUESTION 或 --from 文件，二者选一。")
+        raise AdvisorError("proposal_source", *TEXT.pair("errors.proposal_source"))
     planner = OfflinePlanner(shared_registry(), cache_dir=_settings().data_dir)
     output = Path(args.output)
     if args.from_file:
@@ -122,7 +119,7 @@ def cmd_tool(args: argparse.Namespace) -> int:
     if not args.name:
         from rich.table import Table
 
-        table = Table("tool", "summary", "说明")
+        table = Table("tool", *TEXT.pair("tool_table_summary"))
         for spec in (registry.spec(n) for n in registry.names()):
             table.add_row(spec.name, spec.summary_en, spec.summary_zh)
         _console().print(table)
@@ -242,22 +239,27 @@ def _workers(text: str) -> int:
     return value
 
 
+def _both(command: str) -> str:
+    """A help line in both languages, as --help shows it to either reader."""
+    return " / ".join(TEXT.pair(f"help.{command}"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gpu-advisor",
-        description="Bilingual GPU advisor: choose, size, cost and troubleshoot GPU servers. 中英双语 GPU 选型顾问。",
+        description=" ".join(TEXT.pair("help.description")),
         epilog="Settings come from ADVISOR_* environment variables (see docs).",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    ask = commands.add_parser("ask", help="ask a question / 提问")
+    ask = commands.add_parser("ask", help=_both("ask"))
     ask.add_argument("question")
     ask.add_argument("--json", action="store_true", help="print the full response contract as JSON")
-    ask.add_argument("--detail", action="store_true", help="also print the details: formula tables, every default, sources / 显示细节")
+    ask.add_argument("--detail", action="store_true", help=_both("detail"))
     ask.add_argument("--history", metavar="FILE", help='JSON file of earlier turns: [{"role": "user", "content": "..."}]')
     ask.set_defaults(run=cmd_ask)
 
-    proposal = commands.add_parser("proposal", help="a procurement proposal (HTML, PDF or Markdown) / 生成采购方案")
+    proposal = commands.add_parser("proposal", help=_both("proposal"))
     proposal.add_argument("question", nargs="?", metavar="QUESTION")
     proposal.add_argument("--history", metavar="FILE", help='JSON file of earlier turns: [{"role": "user", "content": "..."}]')
     proposal.add_argument("--from", dest="from_file", metavar="FILE",
@@ -272,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     tool.add_argument("--json", default="{}", metavar="ARGS", help="the tool's arguments as a JSON object")
     tool.set_defaults(run=cmd_tool)
 
-    gpus = commands.add_parser("gpus", help="list catalog GPUs / 列出GPU")
+    gpus = commands.add_parser("gpus", help=_both("gpus"))
     gpus.add_argument("--vendor", help="e.g. NVIDIA, AMD, Huawei")
     gpus.add_argument("--china", action="store_true", help="only GPUs that can be bought new in mainland China")
     gpus.add_argument("--min-memory", type=float, default=0, metavar="GB")
@@ -280,9 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
     gpus.add_argument("--json", action="store_true")
     gpus.set_defaults(run=cmd_gpus)
 
-    commands.add_parser("models", help="list catalog models / 列出模型").set_defaults(run=cmd_models)
+    commands.add_parser("models", help=_both("models")).set_defaults(run=cmd_models)
 
-    prices = commands.add_parser("prices", help="list the prices in force, with dates and sources; ★ marks ADVISOR_PRICES / 列出当前价格")
+    prices = commands.add_parser("prices", help=_both("prices"))
     prices.add_argument("--json", action="store_true")
     prices.set_defaults(run=cmd_prices)
 
@@ -309,8 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def print_error(error) -> None:
-    print(f"Error [{error.code}]: {error.message('en')}", file=sys.stderr)
-    print(f"错误：{error.message('zh')}", file=sys.stderr)
+    print(f"{TEXT.pick('error', 'en')} [{error.code}]: {error.message('en')}", file=sys.stderr)
+    print(f"{TEXT.pick('error', 'zh')}：{error.message('zh')}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -323,9 +325,9 @@ def main(argv: list[str] | None = None) -> int:
         company_prices()  # every command reads prices: a bad ADVISOR_PRICES file stops each one, with the line to fix
         return args.run(args)
     except ConfigError as exc:
-        print(f"Configuration error: {exc.en}", file=sys.stderr)
+        print(f"{TEXT.pick('config_error', 'en')}: {exc.en}", file=sys.stderr)
         if exc.zh:
-            print(f"配置错误：{exc.zh}", file=sys.stderr)
+            print(f"{TEXT.pick('config_error', 'zh')}：{exc.zh}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except AdvisorError as exc:
         print_error(exc)

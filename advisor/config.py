@@ -11,6 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, SecretStr, field_validator
 
+from knowledge.wording import Wording
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -20,6 +22,13 @@ class ConfigError(RuntimeError):
     def __init__(self, message: str, zh: str | None = None):
         super().__init__(message if zh is None else f"{message}\n{zh}")
         self.en, self.zh = message, zh
+
+
+TEXT = Wording(Path(__file__).with_name("config_text.yaml"))
+
+
+def _bilingual(key: str, **values: Any) -> ConfigError:
+    return ConfigError(*TEXT.both(key, **values))
 
 
 MIN_TOKEN_CHARS = 32
@@ -37,11 +46,7 @@ def check_token_strength(token: str, name: str = "ADVISOR_API_TOKEN") -> None:
     # Long but not random ("x" * 40, "changeme" five times, "1234…"): too few different characters left.
     repeats_a_short_run = any(token == (token[:size] * len(token))[: len(token)] for size in range(1, 13))
     if len(token) < MIN_TOKEN_CHARS or len(set(residue)) < MIN_DISTINCT_CHARS or repeats_a_short_run:
-        raise ConfigError(
-            f"{name} is too easy to guess ({len(token)} characters; at least {MIN_TOKEN_CHARS} random characters are needed). "
-            f"Generate one with: {GENERATE_TOKEN}",
-            f"{name} 太容易被猜到（{len(token)} 个字符，至少需要 {MIN_TOKEN_CHARS} 个随机字符）。可用此命令生成：{GENERATE_TOKEN}",
-        )
+        raise _bilingual("weak_token", name=name, length=len(token), minimum=MIN_TOKEN_CHARS, command=GENERATE_TOKEN)
 
 
 def _number(env: Mapping[str, str], name: str, default: float, cast=float, minimum: float = 0):
@@ -108,13 +113,9 @@ def _networks(env: Mapping[str, str], name: str) -> list[str]:
         try:
             network = ipaddress.ip_network(entry, strict=False)
         except ValueError:
-            raise ConfigError(f"{name} entry {entry!r} is not an IP address or CIDR; set {name} to e.g. 127.0.0.1,10.0.0.0/8.",
-                              f"{name} 中的 {entry!r} 不是 IP 地址或 CIDR；请设为例如 127.0.0.1,10.0.0.0/8。") from None  # fmt: skip
+            raise _bilingual("not_a_network", name=name, entry=entry) from None
         if network.prefixlen == 0:  # "every address is our proxy": anyone could pick the client address it is limited by
-            raise ConfigError(
-                f"{name} entry {entry!r} trusts every address on the internet; list only your reverse proxies, e.g. 10.0.0.5 or 10.0.0.0/24.",
-                f"{name} 中的 {entry!r} 会信任互联网上的所有地址；请只列出你的反向代理，例如 10.0.0.5 或 10.0.0.0/24。",
-            )
+            raise _bilingual("trusts_every_address", name=name, entry=entry)
         networks.append(str(network))
     return networks
 
@@ -124,10 +125,7 @@ def _public_url(env: Mapping[str, str]) -> str | None:
     if not raw:
         return None
     if not raw.startswith(("http://", "https://")) or "?" in raw or "#" in raw:
-        raise ConfigError(
-            f"ADVISOR_PUBLIC_URL must be the address people open, e.g. https://gpu-advisor.example.com, got {raw!r}.",
-            f"ADVISOR_PUBLIC_URL 应为用户访问的地址，例如 https://gpu-advisor.example.com，当前为 {raw!r}。",
-        )
+        raise _bilingual("public_url", raw=raw)
     return raw
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
+from knowledge.wording import Wording
 from tools.cost.money import SYMBOLS
+
+TEXT = Wording(Path(__file__).with_name("messages_text.yaml"))
 
 # A backtick run (a code span may open here) or a '<' that a renderer would read as an HTML tag.
 _TICKS_OR_TAG = re.compile(r"(?P<ticks>`+)|<(?=[A-Za-z/!?])")
@@ -111,7 +115,7 @@ def sources_section(sources: Sequence, language: str) -> str:
             lines.append(f"- {name}" + (f" ({cited})" if cited else ""))
     if not lines:
         return ""
-    return "**" + ("参考资料" if language == "zh" else "Sources") + "**\n" + "\n".join(lines)
+    return "**" + TEXT.pick("sources_heading", language) + "**\n" + "\n".join(lines)
 
 
 FOLD_LINES = 14  # about one screen above the fold (a phone held sideways, a chat pane on a laptop)

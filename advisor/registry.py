@@ -7,6 +7,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -22,8 +23,10 @@ from advisor.validation import (
     without_long_echoes,
 )
 from knowledge.bilingual import AdvisorError
+from knowledge.wording import Wording
 
 log = logging.getLogger(__name__)
+TEXT = Wording(Path(__file__).with_name("messages_text.yaml"))
 
 
 @dataclass(frozen=True)
@@ -85,9 +88,8 @@ class Registry:
         try:
             return self.specs[name]
         except (KeyError, TypeError):  # TypeError: an unhashable "name" from a malformed tool call
-            raise UnknownToolError(
-                "unknown_tool", f"Unknown tool '{shorten(str(name))}'.", f"没有名为“{shorten(str(name))}”的工具。", sorted(self.specs)
-            ) from None
+            en, zh = TEXT.both("tool_errors.unknown_tool", name=shorten(str(name)))
+            raise UnknownToolError("unknown_tool", en, zh, sorted(self.specs)) from None
 
     def dependency(self, kind: type) -> Any:
         """The shared instance of a tool dependency; a provider that raises is retried next time."""
@@ -160,8 +162,4 @@ def check_known_fields(spec: ToolSpec, args: Mapping[str, Any]) -> None:
 
 
 def internal_error(name: str) -> AdvisorError:
-    return AdvisorError(
-        "internal_error",
-        f"The {name} tool could not handle this input. Please rephrase it or change the numbers.",
-        f"工具 {name} 无法处理这个输入，请换一种说法或调整数值。",
-    )
+    return AdvisorError("internal_error", *TEXT.both("tool_errors.internal_error", name=name))

@@ -13,12 +13,12 @@ import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from advisor.contract import AdvisorResponse, ChatTurn, Grounding
 from advisor.events import AnswerOptions, Deadline, EventSink, ProgressEvent, ignore
 from advisor.failure import LLMFailure
-from advisor.labels import label
 from advisor.language import detect_language
 from advisor.llm.history import ToolMemory, with_tool_calls
 from advisor.llm.resilience import ENDPOINT_FAILURES, CircuitBreaker
@@ -26,6 +26,7 @@ from advisor.offline.planner import OfflinePlanner
 from advisor.proposal.wording import is_proposal_command
 from knowledge.catalog import pasted_prices
 from knowledge.price_overrides import session_prices
+from knowledge.wording import Wording
 
 if TYPE_CHECKING:  # LangChain is imported only when an LLM endpoint is configured
     from advisor.llm.agent import LLMAgent
@@ -33,35 +34,14 @@ if TYPE_CHECKING:  # LangChain is imported only when an LLM endpoint is configur
 log = logging.getLogger(__name__)
 GRACE_S = 0.25  # past the deadline, the answer thread is abandoned (it stops at its next step)
 
-FALLBACK_NOTICE = {
-    "en": "The language-model endpoint could not answer ({reason}); this answer comes from the built-in offline planner.",
-    "zh": "大模型接口暂时无法回答（{reason}），以下回答来自内置的离线规划器。",
-}
-UNGROUNDED_NOTICE = {
-    "en": "The language model's answer quoted figures that no tool produced ({figures}); this answer comes from the built-in offline planner instead.",
-    "zh": "大模型的回答中有未经工具计算的数字（{figures}），以下改用内置离线规划器的回答。",
-}
-# Human words for ``LLMFailure.reason``; never the exception text, which may name hosts or keys.
-FALLBACK_REASONS = {
-    "timeout": ("timed out", "响应超时"),
-    "deadline": ("no answer within {seconds:g} s", "{seconds:g} 秒内未完成"),
-    "unreachable": ("unreachable", "无法连接"),
-    "auth": ("API key rejected", "API 密钥被拒绝"),
-    "rate_limited": ("rate-limited", "请求过于频繁，已被限流"),
-    "server_error": ("server error", "服务端出错"),
-    "bad_response": ("invalid reply", "返回内容无法解析"),
-    "circuit_open": ("skipped for a while after repeated failures", "连续出错，暂时跳过"),
-    "step_limit": ("too many tool steps", "工具调用步数超过上限"),
-    "empty_answer": ("empty answer", "返回了空回答"),
-    "error": ("unexpected error", "发生意外错误"),
-}
+TEXT = Wording(Path(__file__).with_name("messages_text.yaml"))
 
 
 def fallback_notice(reason: str, language: str, *, seconds: float = 0, figures: Sequence[str] = ()) -> str:
     if reason == "ungrounded":
-        return UNGROUNDED_NOTICE[language].format(figures=", ".join(figures))
-    words = label(FALLBACK_REASONS.get(reason, FALLBACK_REASONS["error"]), language).format(seconds=seconds)
-    return FALLBACK_NOTICE[language].format(reason=words)
+        return TEXT.pick("fallback.ungrounded", language, figures=", ".join(figures))
+    known = reason if reason in TEXT.entry("fallback.reasons") else "error"
+    return TEXT.pick("fallback.notice", language, reason=TEXT.pick(f"fallback.reasons.{known}", language, seconds=seconds))
 
 
 def answer_with(
@@ -138,7 +118,7 @@ class Advisor:
     ) -> AdvisorResponse:
         """Answer ``message``; ``on_event`` hears about tool steps while LLM mode works (never raises)."""
         history = list(history)
-        if is_proposal_command(message):  # "生成采购方案": the document for the conversation so far, in either mode
+        if is_proposal_command(message):  # "make this a proposal": the document for the conversation so far, in either mode
             from advisor.proposal.chat import proposal_reply  # matplotlib and fpdf2 load only when a proposal is asked for
 
             return proposal_reply(self.planner, message, history)

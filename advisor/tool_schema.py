@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from advisor.registry import Registry, ToolOutcome, ToolSpec
+from knowledge.wording import Wording
 
 Field = str | dict[str, Any]  # a short description, or the whole property schema
+TEXT = Wording(Path(__file__).with_name("tool_schema_text.yaml"))
 LIMITS_FIELD = "limits"
 # Tools the model does not see, with the tool it reaches the same answer through while that one is registered.
 HIDDEN_TOOLS = {
@@ -87,7 +90,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
     "estimate_training_time": {
         "model": {"type": "string", "description": _MODEL},
         "params_b": "Parameters (billions) per token; ACTIVE count for MoE",
-        "tokens": {"type": ["number", "string"], "description": "Training tokens: 2e12, '2T', '2万亿'"},
+        "tokens": {"type": ["number", "string"], "description": TEXT.entry("hints.training_tokens")},
         "gpu": _GPU,
         "num_gpus": "GPUs in the job; give this, deadline_days or both",
         "deadline_days": "Finish within this many days (returns the GPUs needed)",
@@ -125,20 +128,14 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
     },  # fmt: skip
     "plan_facility": {"gpu": "", "servers": "", "gpus": "", "rack_power_kw": "", "pue": "", "electricity_price": "Per kWh", "currency": _CURRENCY},
     "size_fabric": {"servers": "Servers"},
-    "search_knowledge": {"query": "Question or keywords (中文 or English)", "k": "Documents to return"},
+    "search_knowledge": {"query": TEXT.entry("hints.search_query"), "k": "Documents to return"},
     "diagnose": {"text": "Symptom or pasted log (traceback, dmesg, nvidia-smi, NCCL)", "model": "Model being trained/served"},
     "check_measured": {
         "measured_busbw_gbs": "busbw, GB/s", "nodes": "Nodes", "nics_per_node": "NICs per node", "nic_gbps": "Gb/s per NIC",
         "gpu": _GPU,
     },
 }
-DESCRIPTIONS = {
-    "estimate_memory": "GPU memory per GPU for inference or training, itemised, with a fit verdict for `gpu` / 逐项估算显存并判断能否放进指定GPU",
-    "estimate_throughput": "Serving speed: tokens/s per user and in total, TTFT, bottleneck, max concurrency / 推理速度、首token时延与最大并发",
-    "recommend_gpus": "Ranked GPU options for a model and task: which GPU, how many, parallel plan, headroom, cost / 排序的选卡方案",
-    "estimate_training_time": "Training time, GPU-hours and cost, or GPUs for a deadline / 训练时长、卡时与费用",
-    "check_measured": "Measured NCCL busbw against what the fabric should give / 实测带宽对比预期",
-}
+DESCRIPTIONS = {tool: " / ".join(TEXT.pair(f"descriptions.{tool}")) for tool in TEXT.entry("descriptions")}
 
 
 def llm_tool_names(registry: Registry) -> list[str]:
@@ -218,7 +215,7 @@ def run_llm_tool(registry: Registry, name: str, args: Any) -> ToolOutcome:
     if not (wanted and outcome.ok and "max_fit" in registry.specs):
         return outcome.model_copy(update={"args": recorded})
     if not rest.get("gpu"):
-        limits: dict[str, Any] = {"error": {"code": "missing_gpu", "en": "limits need a `gpu`.", "zh": "计算上限需要指定 gpu。"}}
+        limits: dict[str, Any] = {"error": {"code": "missing_gpu", **TEXT.entry("errors.missing_gpu")}}
     else:
         found = registry.call("max_fit", rest)
         limits = found.result if found.ok else {"error": found.error}

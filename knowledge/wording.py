@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from knowledge.bilingual import Text
+if TYPE_CHECKING:  # imported on use: the CLI reads its help wording without loading pydantic
+    from knowledge.bilingual import Text
 
 
 class Wording:
@@ -32,6 +33,8 @@ class Wording:
 
     def text(self, key: str, **values: Any) -> Text:
         """The phrase in both languages with its blanks filled."""
+        from knowledge.bilingual import Text
+
         row = self.entry(key)
         return Text(
             en=row["en"].format(**{k: v.en if isinstance(v, Text) else v for k, v in values.items()}),
@@ -50,6 +53,8 @@ class Wording:
 
     def pick(self, key: str, language: str, **values: Any) -> str:
         """The phrase in ``language`` with its blanks filled (only that language is formatted)."""
+        from knowledge.bilingual import Text
+
         template = self.entry(key)["zh" if language == "zh" else "en"]
         return template.format(**{k: v.pick(language) if isinstance(v, Text) else v for k, v in values.items()})
 

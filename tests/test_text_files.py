@@ -38,6 +38,14 @@ TEXT_FILES = [
     "knowledge/recommend_text.yaml",
     "knowledge/troubleshoot_text.yaml",
     "knowledge/serving_text.yaml",
+    "advisor/cli_text.yaml",
+    "advisor/config_text.yaml",
+    "advisor/messages_text.yaml",
+    "advisor/interfaces/interfaces_text.yaml",
+    "advisor/proposal/text.yaml",
+    "advisor/llm/llm_text.yaml",
+    "advisor/tool_schema_text.yaml",
+    "advisor/offline/turn_text.yaml",
 ] + sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "advisor" / "offline" / "tasks").rglob("*.yaml"))  # each task's wording
 NOT_PHRASES = {"examples", "pydantic_zh", "premise_stated"}  # sample questions in either language; Chinese beside pydantic's own English; word lists
 

@@ -23,6 +23,7 @@ from advisor.deps import build_advisor, shared_registry
 from advisor.events import AnswerOptions
 from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest, Health, ModelList, ProposalRequest, ToolInfo, ToolList
 from advisor.interfaces.docs import install_docs
+from advisor.interfaces.door_text import TEXT
 from advisor.interfaces.embed import frame_origins, install_embed
 from advisor.interfaces.guards import ApiGuard
 from advisor.interfaces.health import IndexProbe, running_retriever
@@ -36,17 +37,7 @@ from advisor.service import Advisor, answer_with, llm_health
 from knowledge.catalog import load_catalog
 from tools.gpu_specs import GpuFilter, GpuList
 
-DESCRIPTION = """Bilingual (中文/English) advisor for choosing, sizing, costing and troubleshooting GPU servers.
-
-* `POST /api/chat` — ask a question; the server is stateless, so send the earlier turns as `history`.
-* `POST /api/proposal` — the same body plus `format` (html, pdf, markdown) and `language`: a procurement proposal file.
-* `POST /api/tools/{name}` — call one calculator directly; `GET /api/tools` lists them with JSON schemas.
-* `POST /v1/chat/completions` — OpenAI-compatible (model `gpu-advisor`, streaming supported).
-
-Errors are `{"error": {"code", "en", "zh", "suggestions", "message"}}`. When `ADVISOR_API_TOKEN` is set,
-send `Authorization: Bearer <token>` to `/api/*`, `/v1/*` and the Gradio UI's `/gradio_api/*` (browsers sign in
-at `/login` instead). `/api/embed/*` takes the narrow `X-Embed-Key` (ADVISOR_EMBED_KEY) instead.
-"""
+DESCRIPTION = TEXT.data["api_description"]
 # /healthz probes here, never on the threadpool the chat handlers share: a full or stuck pool must not hide the answer.
 HEALTH_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="healthz")
 HEALTH_DEADLINE_S = 2.0

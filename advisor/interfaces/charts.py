@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from advisor.interfaces.door_text import TEXT as DOORS
 from advisor.interfaces.ui_text import TEXT, t
 from advisor.labels import CURRENCY, enum_label, pick
 from tools.common import LineItem
@@ -62,7 +63,7 @@ def _layout(fig: go.Figure, title: str, x_title: str, y_title: str) -> go.Figure
 def memory_figure(estimate: MemoryEstimate, language: str) -> go.Figure:
     """Stacked bar of per-GPU memory by component, with the GPU's usable capacity as a horizontal line."""
     gpus = f"{estimate.num_gpus}×" if estimate.num_gpus > 1 else ""
-    category = f"{gpus}{estimate.gpu or ('GPU' if language == 'en' else '单卡')}"
+    category = f"{gpus}{estimate.gpu or DOORS.pick('charts.one_gpu', language)}"
     fig = go.Figure()
     for group, items in memory_groups(estimate).items():
         value = max(0.0, sum(i.value for i in items))  # a group is never drawn below zero
@@ -96,7 +97,7 @@ def tco_figure(result: TcoResult, language: str) -> go.Figure:
     """Cumulative cash spent owning versus renting, month by month, with the break-even month marked."""
     months = [p.month for p in result.series]
     symbol = SYMBOLS[result.currency]
-    month = pick(language, "month %{x}", "第 %{x} 个月")
+    month = DOORS.pick("charts.month_hover", language)
     fig = go.Figure()
     for name, values, colour in (
         (t("series_own", language), [p.own_cumulative for p in result.series], OWN_COLOUR),
@@ -118,14 +119,14 @@ def tco_figure(result: TcoResult, language: str) -> go.Figure:
                 y=[point.cloud_cumulative],
                 mode="markers+text",
                 marker={"color": MARKER_COLOUR, "size": 14, "symbol": "star"},
-                text=[pick(language, f"{label}: month {point.month}", f"{label}：第 {point.month} 个月")],
+                text=[DOORS.pick("charts.break_even_at", language, label=label, month=point.month)],
                 textposition="top left",
                 hovertemplate=f"{label}<br>{month}: {symbol}%{{y:,.0f}}<extra></extra>",
             )
         )
     fig.update_yaxes(tickprefix=symbol, separatethousands=True)
     gpus, currency = result.total_gpus, enum_label(CURRENCY, result.currency, language)
-    title = t("tco_chart", language) + pick(language, f" ({gpus} GPUs, {currency})", f"（{gpus} 张卡，{currency}）")
+    title = t("tco_chart", language) + DOORS.pick("charts.tco_title_suffix", language, gpus=gpus, currency=currency)
     return _layout(fig, title, t("axis_month", language), t("axis_cost", language))
 
 
@@ -142,7 +143,7 @@ def serving_figure(
     series = (
         ("series_per_user", [r.decode_tokens_per_s_per_seq for r in curve], USER_COLOUR, 1, False, "token/s"),
         ("series_total", [r.output_tokens_per_s_total for r in curve], TOTAL_COLOUR, 1, True, "token/s"),
-        ("series_ttft", [r.ttft_ms for r in curve], TTFT_COLOUR, 2, False, pick(language, "ms", "毫秒")),
+        ("series_ttft", [r.ttft_ms for r in curve], TTFT_COLOUR, 2, False, DOORS.pick("charts.ms", language)),
     )
     for key, values, colour, row, secondary, unit_text in series:
         name = t(key, language)
@@ -157,7 +158,7 @@ def serving_figure(
                       annotation_position="top right")  # fmt: skip
     if target_ttft_ms:
         fig.add_hline(y=target_ttft_ms, row=2, col=1, line={"color": TARGET_COLOUR, "dash": "dash", "width": 2},
-                      annotation_text=f"{t('target_ttft_line', language)}{sep}{target_ttft_ms:,.0f} {pick(language, 'ms', '毫秒')}",
+                      annotation_text=f"{t('target_ttft_line', language)}{sep}{target_ttft_ms:,.0f} {DOORS.pick('charts.ms', language)}",
                       annotation_position="top right")  # fmt: skip
     if result.max_concurrency_at_target and (target_tokens_per_s or target_ttft_ms):
         fig.add_vline(x=result.max_concurrency_at_target, line={"color": TARGET_COLOUR, "dash": "dot", "width": 1},

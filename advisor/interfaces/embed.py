@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from advisor.config import Settings
 from advisor.contract import AdvisorResponse
 from advisor.interfaces.api_models import ERROR_RESPONSES, ChatRequest, ProposalRequest
+from advisor.interfaces.door_text import TEXT
 from advisor.interfaces.http_errors import request_id_of
 from advisor.interfaces.proposal_door import proposal_response
 
@@ -30,34 +31,7 @@ STATIC_DIR = Path(__file__).parent / "static"
 # scheme://host[:port] only: anything else in ADVISOR_EMBED_ORIGINS could smuggle CSP directives.
 ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-]+(:\d{1,5})?$")
 
-EMBED_TEXT = {
-    "zh": {
-        "html_lang": "zh-CN",
-        "title": "GPU 选型顾问",
-        "placeholder": "例如：我有一个70亿参数模型，该选什么卡？",
-        "send": "发送",
-        "new_chat": "新对话",
-        "thinking": "正在分析…",
-        "sources": "引用的文档",
-        "error": "请求失败",
-        "hint": "回答由计算工具和知识库生成，价格与供货情况请以供应商为准。",
-        "no_key": "此处的问答助手暂时无法使用：嵌入它的页面缺少访问密钥，请告知页面维护者。",
-        "proposal": "下载采购方案（PDF）",
-    },
-    "en": {
-        "html_lang": "en",
-        "title": "GPU Advisor",
-        "placeholder": "e.g. Which GPU should I pick for a 7B model?",
-        "send": "Send",
-        "new_chat": "New chat",
-        "thinking": "Working on it…",
-        "sources": "Documents used",
-        "error": "Request failed",
-        "hint": "Answers come from calculators and a knowledge base; confirm prices and availability with vendors.",
-        "no_key": "This assistant can't answer on this page yet: the page that embeds it has no access key. Please let the page's editor know.",
-        "proposal": "Download a proposal (PDF)",
-    },
-}
+EMBED_TEXT = {language: {key: row[language] for key, row in TEXT.entry("embed").items()} for language in ("zh", "en")}
 
 
 def frame_origins(settings: Settings) -> list[str]:

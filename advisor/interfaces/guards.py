@@ -34,6 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from advisor.config import Settings
 from advisor.interfaces.access_log import log_access
+from advisor.interfaces.door_text import worded_error
 from advisor.interfaces.embed import frame_origins
 from advisor.interfaces.http_errors import error_response
 from advisor.interfaces.proxies import TrustedProxies
@@ -158,39 +159,15 @@ def is_public(path: str) -> bool:
 
 
 def rate_limited(limit: int, seconds: int) -> AdvisorError:
-    return AdvisorError(
-        "rate_limited",
-        f"Too many requests: the limit is {limit} per minute. Retry in {seconds} s.",
-        f"请求过于频繁：每分钟最多 {limit} 次，请 {seconds} 秒后重试。",
-    )
+    return worded_error("rate_limited", limit=limit, seconds=seconds)
 
 
-UNAUTHORIZED = AdvisorError(
-    "unauthorized",
-    "Missing or invalid API token: send the header 'Authorization: Bearer <ADVISOR_API_TOKEN>', or sign in at /login.",
-    "缺少或错误的 API 令牌：请在请求头中加入 'Authorization: Bearer <ADVISOR_API_TOKEN>'，或在 /login 登录。",
-)
-FILES_REFUSED = AdvisorError(
-    "files_refused",
-    "Refused: this server takes no files and serves none through the UI's API.",
-    "已拒绝：本服务不接收文件，也不通过界面 API 提供文件。",
-)
-CROSS_SITE = AdvisorError(
-    "cross_site_request",
-    "Refused: this request came from another site's page. Behind a reverse proxy, forward the Host header (proxy_set_header Host $host).",
-    "已拒绝：该请求来自其他网站的页面。如经反向代理访问，请转发 Host 请求头（proxy_set_header Host $host）。",
-)
+UNAUTHORIZED = worded_error("unauthorized")
+FILES_REFUSED = worded_error("files_refused")
+CROSS_SITE = worded_error("cross_site_request")
 # What a wiki reader sees when the page embedding the chat has no valid key: no developer jargon.
-EMBED_KEY_REFUSED = AdvisorError(
-    "embed_key_invalid",
-    "This assistant can't answer on this page yet: the page that embeds it has no valid access key. Please let the page's editor know.",
-    "此处的问答助手暂时无法使用：嵌入它的页面缺少有效的访问密钥，请告知页面维护者。",
-)
-EMBED_ORIGIN_REFUSED = AdvisorError(
-    "embed_origin_refused",
-    "This assistant can only be used from the pages it was set up for. Please let the page's editor know.",
-    "此问答助手只能在指定的页面中使用，请告知页面维护者。",
-)
+EMBED_KEY_REFUSED = worded_error("embed_key_invalid")
+EMBED_ORIGIN_REFUSED = worded_error("embed_origin_refused")
 
 
 class ApiGuard:
@@ -312,11 +289,7 @@ class ApiGuard:
         length = header(scope, b"content-length") if scope is not None else None
         if scope is not None and not (length and length.strip().isdigit() and int(length) > self.max_body):
             return None
-        error = AdvisorError(
-            "body_too_large",
-            f"The request body exceeds the limit of {self.max_body} bytes (ADVISOR_MAX_BODY_BYTES).",
-            f"请求体超过上限 {self.max_body} 字节（ADVISOR_MAX_BODY_BYTES）。",
-        )
+        error = worded_error("body_too_large", "body_too_large_limit", limit=self.max_body)
         return 413, error, None
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, request_id: str, refusal) -> None:

@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from advisor.interfaces.door_text import TEXT, worded_error
 from advisor.registry import UnknownToolError
 from advisor.validation import bilingual_errors, malformed_json
 from knowledge.bilingual import AdvisorError
@@ -21,14 +22,7 @@ from knowledge.bilingual import AdvisorError
 log = logging.getLogger(__name__)
 
 # Generic wording for statuses raised by the framework itself (unknown path, wrong method...).
-STATUS_TEXT = {
-    400: ("bad_request", "The request is malformed.", "请求格式有误。"),
-    401: ("unauthorized", "Missing or invalid API token.", "缺少或错误的 API 令牌。"),
-    404: ("not_found", "No such endpoint.", "没有这个接口。"),
-    405: ("method_not_allowed", "This HTTP method is not allowed here.", "此接口不支持该请求方法。"),
-    413: ("body_too_large", "The request body is too large.", "请求体过大。"),
-    429: ("rate_limited", "Too many requests.", "请求过于频繁。"),
-}
+STATUS_TEXT = {status: (row["code"], row["en"], row["zh"]) for status, row in TEXT.entry("http_status").items()}
 
 
 def request_id_of(request: Request) -> str:
@@ -73,19 +67,16 @@ def _user_location(error: dict) -> dict:
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    code, en, zh = STATUS_TEXT.get(exc.status_code, ("http_error", f"HTTP error {exc.status_code}.", f"HTTP 错误 {exc.status_code}。"))
-    return error_response(exc.status_code, AdvisorError(code, en, zh), request_id_of(request), getattr(exc, "headers", None))
+    known = STATUS_TEXT.get(exc.status_code)
+    error = AdvisorError(*known) if known else worded_error("http_error", status=exc.status_code)
+    return error_response(exc.status_code, error, request_id_of(request), getattr(exc, "headers", None))
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     request_id = request_id_of(request)
     # The trace stays in the server log, tied to the id the user can quote; the body carries neither.
     log.error("Unhandled error for %s %s [request_id=%s]", request.method, request.url.path, request_id, exc_info=exc)
-    error = AdvisorError(
-        "internal_error",
-        f"Internal server error. Quote request id {request_id} when reporting it.",
-        f"服务器内部错误。反馈问题时请附上请求编号 {request_id}。",
-    )
+    error = worded_error("internal_error", request_id=request_id)
     return error_response(500, error, request_id)
 
 

@@ -29,15 +29,12 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INVALID_PARAMS
 
 from advisor.config import Settings
+from advisor.interfaces.door_text import TEXT, worded_error
 from advisor.registry import Registry, UnknownToolError
 from knowledge.bilingual import AdvisorError
 
 log = logging.getLogger(__name__)
-INSTRUCTIONS = (
-    "Deterministic calculators for choosing, sizing, costing and troubleshooting GPU servers for large models, "
-    "plus a cited knowledge search. Every number comes with its formula. Errors are given in English and Chinese. "
-    "用于GPU选型、显存估算、训练时间、租买成本与故障诊断的计算工具，以及带引用的知识库检索。"
-)
+INSTRUCTIONS = " ".join(TEXT.pair("mcp_instructions"))
 
 
 def _version() -> str:
@@ -69,11 +66,7 @@ def error_result(error: AdvisorError) -> types.CallToolResult:
 
 
 def arguments_too_large(limit: int) -> AdvisorError:
-    return AdvisorError(
-        "arguments_too_large",
-        f"The tool arguments exceed the limit of {limit} bytes (ADVISOR_MAX_BODY_BYTES); shorten the pasted text.",
-        f"工具参数超过上限 {limit} 字节（ADVISOR_MAX_BODY_BYTES），请缩短粘贴的内容。",
-    )
+    return worded_error("arguments_too_large", limit=limit)
 
 
 def build_server(registry: Registry, max_argument_bytes: int = 1_000_000) -> Server:
@@ -106,7 +99,7 @@ def build_server(registry: Registry, max_argument_bytes: int = 1_000_000) -> Ser
     return Server(
         "gpu-advisor",
         version=_version(),
-        title="GPU Advisor · GPU 选型顾问",
+        title=" · ".join(TEXT.pair("product_title")),
         instructions=INSTRUCTIONS,
         get_tool_input_schema=schemas.get,
         on_list_tools=list_tools,

@@ -30,18 +30,18 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from advisor.contract import AdvisorResponse, ChatTurn
 from advisor.events import AnswerOptions, ProgressEvent
+from advisor.interfaces.door_text import TEXT, worded_error
 from advisor.interfaces.http_errors import request_id_of
 from advisor.interfaces.progress import event_payload, progress_line
 from advisor.language import detect_language
 from advisor.service import Advisor, answer_with
 from advisor.validation import bilingual_validation_error
-from knowledge.bilingual import AdvisorError
 
 log = logging.getLogger(__name__)
 MODEL_ID = "gpu-advisor"
 STREAM_PIECE_CHARS = 80
 KEEPALIVE_S = 15.0  # under the 60 s idle timeout of common proxies (nginx proxy_read_timeout, ALBs)
-FAILED_ANSWER = {"en": "Sorry, something went wrong while answering. Please try again.", "zh": "抱歉，回答时出错了，请重试。"}
+FAILED_ANSWER = TEXT.entry("errors.failed_answer")
 
 
 class ChatMessage(BaseModel):
@@ -116,11 +116,7 @@ def split_conversation(messages: list[ChatMessage]) -> tuple[str, list[ChatTurn]
         raise bilingual_validation_error(exc) from None
     last_user = max((i for i, turn in enumerate(turns) if turn.role == "user"), default=None)
     if last_user is None or not turns[last_user].content.strip():
-        raise AdvisorError(
-            "no_user_message",
-            "The conversation has no user message to answer.",
-            "对话中没有可回答的用户消息。",
-        )
+        raise worded_error("no_user_message")
     return turns[last_user].content, turns[:last_user]
 
 

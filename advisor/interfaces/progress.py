@@ -14,19 +14,14 @@ from typing import Any
 
 from advisor.contract import AdvisorResponse, ChatTurn
 from advisor.events import AnswerOptions, ProgressEvent
+from advisor.interfaces.door_text import TEXT
 from advisor.service import answer_with
 
 ARGS_SHOWN_CHARS = 120
-WORDS = {
-    "retry": ("Endpoint busy ({detail}); retrying…", "接口繁忙（{detail}），正在重试……"),
-    "repair": ("Checking figures against the tools: {detail}…", "正在用工具核对数字：{detail}……"),
-    "fallback": ("Answering with the built-in offline planner ({detail}).", "改用内置离线规划器回答（{detail}）。"),
-}
 
 
 def progress_line(event: ProgressEvent, language: str) -> str:
     """One line for a stream, in the user's language; "" for events not worth showing."""
-    zh = language == "zh"
     if event.kind == "tool_start":
         args = json.dumps(event.args, ensure_ascii=False, default=str)
         args = args if len(args) <= ARGS_SHOWN_CHARS else args[: ARGS_SHOWN_CHARS - 1] + "…}"
@@ -35,8 +30,9 @@ def progress_line(event: ProgressEvent, language: str) -> str:
         if event.call is not None and event.call.error:
             return f"⚠️ {event.name}: {event.call.error.get('code', 'error')}\n"
         return f"✓ {event.name}\n"
-    template = WORDS.get(event.kind)
-    return template[1 if zh else 0].format(detail=event.detail) + "\n" if template else ""
+    if event.kind not in TEXT.entry("progress"):
+        return ""
+    return TEXT.pick(f"progress.{event.kind}", language, detail=event.detail) + "\n"
 
 
 def event_payload(event: ProgressEvent) -> dict[str, Any]:

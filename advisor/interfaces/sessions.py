@@ -27,6 +27,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 
 from advisor.config import Settings
+from advisor.interfaces.door_text import TEXT
 from advisor.interfaces.same_origin import from_another_site
 from advisor.server_secret import derive_key, server_secret
 
@@ -36,11 +37,8 @@ SESSION_S = 12 * 3600
 REVOKED_FILE = "revoked-sessions.json"
 STATIC_DIR = Path(__file__).parent / "static"
 LOGIN_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
-LOGIN_TEXT = {
-    "failed": "令牌不正确，请重试。 · That token is not right. Please try again.",
-    "limited": "尝试次数过多，请稍后再试。 · Too many attempts. Please wait a minute and try again.",
-    "cross_site": "已拒绝：退出请求来自其他网站的页面。请在本页点击按钮退出。 · Refused: another site's page asked to sign you out. Use the button on this page.",
-}
+# The sign-in page speaks both languages at once, Chinese first.
+LOGIN_TEXT = {key: " · ".join(reversed(TEXT.pair(f"login.{key}"))) for key in TEXT.entry("login")}
 
 
 class RevokedSessions:

@@ -31,6 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from advisor.config import ConfigError, Settings
 from advisor.contract import AdvisorResponse, ChatTurn, Language
 from advisor.deps import shared_registry
+from advisor.interfaces.door_text import TEXT
 from advisor.interfaces.slack_format import MESSAGE_LIMIT, escape, slack_to_plain, split_message, to_mrkdwn
 from advisor.language import detect_language
 from advisor.registry import Registry
@@ -42,7 +43,7 @@ if TYPE_CHECKING:  # the agent stack is heavy; only run() needs it, via build_ad
 
 log = logging.getLogger(__name__)
 
-# Thread context: enough earlier turns for follow-ups ("那如果用 QLoRA 呢？"), bounded so a long
+# Thread context: enough earlier turns for follow-ups ("and what if it were QLoRA?"), bounded so a long
 # thread cannot blow up the prompt or the Slack call.
 HISTORY_FETCH = 50
 HISTORY_TURNS = 12
@@ -51,14 +52,11 @@ TURN_CHARS = 8000
 MAX_MESSAGES = 5
 # Message subtypes that are still a person talking; edits, joins, deletions and bot posts are not.
 HUMAN_SUBTYPES = frozenset({"thread_broadcast", "file_share"})
-HELP_WORDS = frozenset({"", "help", "帮助", "?", "？"})
+HELP_WORDS = frozenset(TEXT.entry("slack.help_words"))
 
-THINKING = {"en": "_Thinking…_", "zh": "_思考中…_"}
-FAILED = {
-    "en": "Sorry, something went wrong while answering. Please try again in a moment.",
-    "zh": "抱歉，生成回答时出错了，请稍后重试。",
-}
-TRUNCATED = {"en": "_(answer shortened: ask a narrower question for the rest)_", "zh": "_（回答过长已截断，可缩小问题范围继续提问）_"}
+THINKING = TEXT.entry("slack.thinking")
+FAILED = TEXT.entry("slack.failed")
+TRUNCATED = TEXT.entry("slack.truncated")
 
 
 class SlackSettings(BaseModel):
@@ -127,17 +125,14 @@ def usage_help(registry: Registry) -> str:
     tools = [f"• `{name}` — {escape(registry.spec(name).summary_en)} / {escape(registry.spec(name).summary_zh)}" for name in registry.names()]
     return "\n".join(
         [
-            "*GPU Advisor* — choosing, sizing, costing and troubleshooting GPU servers / GPU服务器选型、显存估算、成本与故障排查",
-            "*Usage / 用法:* `/gpu <question / 问题>`",
-            "e.g. `/gpu Can one RTX 4090 serve Qwen2.5-14B?` · `/gpu 训练 Llama-3.1-70B 需要多少张 H100？`",
-            "*What I can work out / 我能计算:*",
+            *TEXT.entry("slack.usage_head"),
             *tools,
-            "Mention me in a channel or DM me to keep talking in a thread. / 在频道里 @我 或私信我，可在话题中继续追问。",
+            *TEXT.entry("slack.usage_tail"),
         ]
     )
 
 
-DETAILS_HEADING = {"en": "*Details: formulas, defaults, sources*", "zh": "*细节：公式、默认值与来源*"}
+DETAILS_HEADING = TEXT.entry("slack.details_heading")
 
 
 def render_response(response: AdvisorResponse, max_messages: int = MAX_MESSAGES) -> list[str]:
@@ -155,8 +150,8 @@ def render_response(response: AdvisorResponse, max_messages: int = MAX_MESSAGES)
 
 
 PROPOSAL_ACTION = "make_proposal"
-PROPOSAL_BUTTON = {"en": "Make this a proposal (PDF)", "zh": "生成采购方案（PDF）"}
-PROPOSAL_TITLE = {"en": "GPU procurement proposal", "zh": "GPU 采购方案"}
+PROPOSAL_BUTTON = TEXT.entry("slack.proposal_button")
+PROPOSAL_TITLE = TEXT.entry("slack.proposal_title")
 SECTION_LIMIT = 3000  # Slack's limit for a section block's text
 
 

@@ -1,4 +1,4 @@
-"""The Gradio web UI: a chat tab plus calculator tabs, relabelled in place by a 中文/English toggle.
+"""The Gradio web UI: a chat tab plus calculator tabs, relabelled in place by a Chinese/English toggle.
 
 ``build_ui`` only builds the Blocks; ``advisor.interfaces.server`` mounts it at ``/`` on the FastAPI app.
 """
@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import gradio as gr
 
+from advisor.interfaces.door_text import TEXT
 from advisor.interfaces.ui_text import DEFAULT_LANGUAGE, EXAMPLES, t
 from advisor.interfaces.web_calculators import FormContext, calculator_tabs
 from advisor.interfaces.web_chat import respond
@@ -84,7 +85,7 @@ def _answer(advisor: Advisor, message: str, shown: list, turns: list, language: 
 def build_ui(advisor: Advisor, registry: Registry) -> gr.Blocks:
     """The whole UI; nothing runs until a browser connects."""
     labels = Relabeler()
-    with gr.Blocks(title="GPU Advisor · GPU 选型顾问", analytics_enabled=False) as demo:
+    with gr.Blocks(title=" · ".join(TEXT.pair("product_title")), analytics_enabled=False) as demo:
         table_style()  # figures in table cells never wrap
         with gr.Row(equal_height=True):
             with gr.Column(scale=4):
@@ -92,7 +93,7 @@ def build_ui(advisor: Advisor, registry: Registry) -> gr.Blocks:
                 labels.add(gr.Markdown(t("subtitle", DEFAULT_LANGUAGE)), value="subtitle")
             language = labels.add(
                 gr.Radio(
-                    [("中文", "zh"), ("English", "en")],
+                    [(TEXT.pick("language_names", "zh"), "zh"), (TEXT.pick("language_names", "en"), "en")],
                     value=DEFAULT_LANGUAGE,
                     label=t("language", DEFAULT_LANGUAGE),
                     scale=1,

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.events import AnswerOptions, ProgressEvent
+from advisor.interfaces.door_text import TEXT
 from advisor.interfaces.progress import progress_line, run_with_progress
 from advisor.interfaces.ui_text import t
 from advisor.interfaces.web_results import value_text
@@ -34,17 +35,7 @@ MAX_SUMMARY_LINES = 10
 COMPACT_ARGS_CHARS = 100
 MAX_ARGS_CHARS = 1500  # a pasted log can be long; the step shows its start, the tool saw all of it
 # Headline fields of results, as people read them: (English, Chinese) with {} for the value.
-HIGHLIGHTS = {
-    "total_per_gpu_gb": ("{} GB per GPU", "每卡 {} GB"),
-    "verdict": ("{}", "{}"),
-    "headroom_pct": ("headroom {}%", "余量 {}%"),
-    "max_batch": ("largest batch {}", "最大批大小 {}"),
-    "max_context": ("longest context {} tokens", "最长上下文 {} token"),
-    "break_even_month": ("break-even in month {}", "第 {} 个月回本"),
-    "wall_clock_days": ("{} days", "{} 天"),
-    "output_tokens_per_s_total": ("{} tokens/s in total", "总吞吐 {} token/s"),
-    "ttft_ms": ("first token after {} ms", "首 token 延迟 {} 毫秒"),
-}
+HIGHLIGHTS = {field: (row["en"], row["zh"]) for field, row in TEXT.entry("highlights").items()}
 
 
 def _short(value: Any) -> str:
@@ -54,7 +45,7 @@ def _short(value: Any) -> str:
 
 
 def _item(item: dict[str, Any], language: str) -> str:
-    """'每月折旧：$5,271' — a line item as the calculator tabs show it."""
+    """'Depreciation per month: $5,271' — a line item as the calculator tabs show it."""
     try:
         shown = value_text(LineItem.model_validate(item), language)
     except ValidationError:  # a compacted result may have lost fields; the figure still shows

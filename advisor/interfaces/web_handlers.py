@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from pydantic import BaseModel
 
 from advisor.interfaces.charts import memory_figure, serving_figure, tco_figure
+from advisor.interfaces.door_text import TEXT
 from advisor.interfaces.ui_text import t
 from advisor.interfaces.web_results import (
     CATALOG_COLUMNS,
@@ -76,7 +77,7 @@ def error_message(exc: AdvisorError, language: str) -> str:
         names = [s for s in exc.suggestions if _suggestion(s, language) is not None]
         return AdvisorError(exc.code, exc.en, exc.zh, names).message(language)
     shown = [s for s in (_suggestion(s, language) for s in exc.suggestions) if s]
-    return pick(language, exc.en, exc.zh) + pick(language, " Try changing: ", " 可以调整：") + pick(language, ", ", "、").join(shown)
+    return pick(language, exc.en, exc.zh) + TEXT.pick("try_changing", language) + TEXT.pick("list_separator", language).join(shown)
 
 
 def _given(args: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 Gradio's Markdown lets long words break anywhere, so a narrow column could show "-0.0" over "2 GB".
 Cells break only at spaces here, and a cell holding one figure ("16.06 GB", "$316,250", "24.7%",
-"1,794,617 卡时") does not break at all — the same rule as the wiki embed's renderer (static/markdown.js).
+"1,794,617 GPU-hours" written in Chinese) does not break at all — the same rule as the wiki embed's renderer (static/markdown.js).
 Answers stream in, so a MutationObserver marks new cells as they appear.
 """
 

@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from advisor.contract import ToolCall
 from advisor.events import ProgressEvent
 from advisor.llm.history import TOOL_RESULT_CHARS, compact_result
+from advisor.llm.prompt import TEXT as LLM_TEXT
 from advisor.registry import ToolOutcome
 from advisor.tool_schema import run_llm_tool
 from advisor.validation import malformed_json, shorten
@@ -40,12 +41,7 @@ def tool_content(outcome: ToolOutcome, language: str = "en") -> str:
 
 
 def arguments_too_large(size: int, limit: int) -> AdvisorError:
-    return AdvisorError(
-        "arguments_too_large",
-        f"The tool arguments are {size:,} characters long; the limit is {limit:,}. Send only the fields the tool needs "
-        "(for a pasted log, its last lines).",
-        f"工具参数长达 {size:,} 个字符，上限为 {limit:,}。请只传工具需要的字段（日志只需最后几行）。",
-    )
+    return AdvisorError("arguments_too_large", *LLM_TEXT.both("errors.arguments_too_large", size=size, limit=limit))
 
 
 class RegistryToolGuard(AgentMiddleware):

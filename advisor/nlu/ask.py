@@ -24,6 +24,7 @@ from advisor.nlu.asked import (
     serving_asks,
 )
 from advisor.nlu.cues import says
+from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
@@ -41,14 +42,14 @@ class Ask(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     task: str | None = Field(None, description="The calculation asked for: this message's task or, for a follow-up, the one it continues.")
-    asks_why: bool = Field(False, description='"why so much?", "怎么算的": the message asks where the last answer came from.')
-    asks_count: bool = Field(False, description='"how many would it take", "要几台": the number of cards is the question, not a given.')
+    asks_why: bool = Field(False, description='"why so much?", "how was that worked out": the message asks where the last answer came from.')
+    asks_count: bool = Field(False, description='"how many would it take", "how many servers": the number of cards is the question, not a given.')
     renting: bool = Field(False, description="The task's messages speak of renting or the cloud.")
     buying: bool = Field(False, description="The task's messages speak of buying or owning.")
     price_only: bool = Field(
-        False, description='The priority said is the lowest price ("cheapest", "最省钱"), not the best value for money.'
+        False, description='The priority said is the lowest price ("cheapest", "lowest cost"), not the best value for money.'
     )
-    price_per_card: bool = Field(False, description='The rent stated is the price of one card ("per GPU", "每张卡"), not of the machine.')
+    price_per_card: bool = Field(False, description='The rent stated is the price of one card ("per GPU", "each card"), not of the machine.')
     latency_target: bool = Field(
         False, description='The speed target stated is a time ("first token under 500 ms"), not tokens/s per user.'
     )
@@ -63,12 +64,12 @@ class Ask(BaseModel):
         False, description="The task's messages report a slowdown and place it in serving (engine, requests, inference)."
     )
     reasoning_model: bool = Field(False, description="The task's messages name a reasoning model (long outputs per request).")
-    tco_line: str | None = Field(None, description='The cost line asked for by name ("电费多少?" → "energy"), if any.')
-    committed_billing: bool = Field(False, description='Reserved or committed capacity ("1yr commit", "包年") is said in the question.')
+    tco_line: str | None = Field(None, description='The cost line asked for by name ("what is the power bill?" → "energy"), if any.')
+    committed_billing: bool = Field(False, description='Reserved or committed capacity ("1yr commit", "yearly plan") is said in the question.')
     names_kv_cache: bool = Field(False, description="The message names the KV cache in either language (the glossary's phrases).")
     pasted_config: str | None = Field(None, description="A model's config.json pasted into the message, as text for the model tools.")
     asks_rental_price: bool = Field(
-        False, description='The task asks what renting costs or whether a rate is fair ("租一张H100多少钱合理?").'
+        False, description='The task asks what renting costs or whether a rate is fair ("what is a fair price to rent one H100?").'
     )
     names_hyperscaler: bool = Field(
         False, description="The task names a hyperscaler (AWS, Azure, GCP…), whose list price the user compares with."
@@ -101,7 +102,7 @@ class Ask(BaseModel):
     circuit: dict | None = Field(None, description="The power feeds stated anywhere in the conversation, the latest figure winning.")
     states_circuit: bool = Field(False, description="This message states power feeds (amps and volts).")
     rack_count: int | None = Field(None, description='Whole-rack systems counted ("two NVL72 racks").')
-    node_count: int | None = Field(None, description='Servers written as nodes ("a 16-node cluster", "16个节点").')
+    node_count: int | None = Field(None, description='Servers written as nodes ("a 16-node cluster", "16 nodes" in Chinese).')
     card_cut: tuple[str, float] | None = Field(None, description='A quoted cut in cards ("half the cards") and the speed factor it needs.')
     names_fp4: bool = Field(False, description="The message names FP4.")
     message_lines: int = Field(1, description="Lines in this message: a pasted log's newest evidence sits within them.")
@@ -201,7 +202,8 @@ def _capability_asked(reading: Reading) -> Capability | None:
 
 def _names_kv_cache(text: str) -> bool:
     found = default_glossary().expand(text)
-    return "KV cache" in found.english or "KV 缓存" in found.chinese
+    terms = pattern_words("kv_cache_terms")
+    return terms["english"] in found.english or terms["chinese"] in found.chinese
 
 
 def pasted_config(text: str) -> str | None:
@@ -223,6 +225,6 @@ def _market(reading: Reading) -> str | None:
     if region:
         return "cn" if region == "cn" else "global"
     currency = getattr(reading.state.get("budget"), "currency", None)
-    if currency is not None:  # "预算30万美元": a dollar budget is spent on the global market, whatever the language
+    if currency is not None:  # "a budget of 300k US dollars" said in Chinese: a dollar budget is spent on the global market, whatever the language
         return "cn" if currency == "CNY" else "global"
     return "cn" if reading.language == "zh" else None

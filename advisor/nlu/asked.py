@@ -69,7 +69,7 @@ def reports_serving(text: str) -> bool:
 
 
 def reports_slowdown(text: str) -> bool:
-    """ "it crawls", "only a few requests run", "推理很慢": a slowdown or a stall is reported."""
+    """ "it crawls", "only a few requests run", "inference is very slow": a slowdown or a stall is reported."""
     return _says("slowdown_report", text)
 
 
@@ -79,5 +79,5 @@ def names_reasoning_model(text: str) -> bool:
 
 
 def is_latency_target(surface: str, catalog: Catalog) -> bool:
-    """"first token under 1 second", "500毫秒": a time (kept in ms), not a speed per user ("20 tokens/s")."""
+    """"first token under 1 second", "500 milliseconds": a time (kept in ms), not a speed per user ("20 tokens/s")."""
     return any(value.kind == "latency" for value in find_values(normalize_text(surface), catalog))

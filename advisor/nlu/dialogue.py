@@ -25,6 +25,7 @@ from advisor.nlu.corpus import TASKS, Corpus
 from advisor.nlu.cues import dialogue_cue, says
 from advisor.nlu.features import words
 from advisor.nlu.frame import Frame
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reading import Reading
 
@@ -36,35 +37,20 @@ CONTINUES = PIPELINE.continue_thread.continues
 SHORT = PIPELINE.continue_thread.short_chars
 SEEN_WITH_TASK = PIPELINE.continue_thread.seen_with_task
 CONVERSATION_WEIGHT = PIPELINE.continue_thread.conversation_weight
-# What is left of "5090s?", "H200呢", "and 32k?" once the values are taken out: nothing a question needs.
-# A question asks ("how fast…?", "能跑吗"); a statement after a question adds to it ("it lives in my bedroom").
-ASKS = re.compile(r"[?？]|吗|呢|么|嘛|多少|几[个张台天]|怎么|什么|哪|能不能|是否|行不行|够不够|会不会|\b(?:how|what|which|why|when|can|could|does|do|is|are|should|would|will)\b", re.IGNORECASE)
-# "if i drop max_model_len to 16k…", "would switching to 8-bit adam fix it", "我把batch调小…": the user proposes a change to their own setup
-PROPOSES_CHANGE = re.compile(
-    r"\b(?:if|should|can|could|would|will)\s+(?:i|we)\s+(?:just\s+)?(?:set|drop|lower|raise|increase|decrease|reduce|bump|cut|halve|double|switch|turn|enable|disable|change|use|add)\b"
-    r"|\b(?:would|will|does|do|could|can|should)\s+(?:just\s+)?(?:setting|dropping|lowering|raising|increasing|decreasing|reducing|bumping|cutting|halving|doubling|switching|turning|enabling|disabling|changing|using|adding|moving|upgrading)\b"
-    r"|(?:我|我们|咱)(?:把|将)|(?:设成|改成|改用|换用|换成?|调到|调成|降到|调小|调大|改为|设为|打开|关掉|关了|开了).{0,8}(?:行|能|会|够|可以|有用|管用)"
-)
-# Amending verbs count as filler too: "raised it to 0.19", "改成64" say no more than the number.
-FILLER = re.compile(
-    r"[\s\W_]+|呢|吗|吧|呀|啊|那|还有|如果|要是|假如|的话|改成|变成|换成|涨到|降到|调到|改到|设成|"
-    r"\b(?:and|or|vs|then|instead|with|what|how|about|ok|on|for|at|in|if|we|it|its|to|make|set|say|just|now|only|up|down|"
-    r"my|our|the|a|an|using|use|try|trying|same|but|so|i|have|has|had|got|"
-    r"raise[sd]?|lower(?:s|ed)?|drop(?:s|ped)?|bump(?:s|ed)?|go(?:es)?|went|falls?|fell|climb(?:s|ed)?)\b",
-    re.IGNORECASE,
-)
+# What is left of "5090s?", "H200 then?", "and 32k?" once the values are taken out: nothing a question needs.
+# A question asks ("how fast…?", "can it run?"); a statement after a question adds to it ("it lives in my bedroom").
+ASKS = re.compile(alternatives("asks"), re.IGNORECASE)
+# "if i drop max_model_len to 16k…", "would switching to 8-bit adam fix it", "I turn the batch down…": the user proposes a change to their own setup
+PROPOSES_CHANGE = re.compile(alternatives("proposes_change"))
+# Amending verbs count as filler too: "raised it to 0.19", "change it to 64" say no more than the number.
+FILLER = re.compile(alternatives("filler"), re.IGNORECASE)
 
 
-# "vs l40s", "跟H20比呢": a card set beside the ones on the table, not in their place.
-# "why is that slower than the A6000?", "怎么反而比L40S还慢": the answer's card measured against another.
-COMPARED_WITH = re.compile(
-    r"\b(?:vs\.?|versus|compared\s+(?:to|with)|against|side\s+by\s+side|than)(?:\s|$)|对比|相比|比起|[和跟与].{1,24}比|(?:为什么|为啥|怎么|咋)[^，。,?？]{0,4}比"
-)
-# "how long would it take on that", "用这套跑": a new question asked of the setup already described
-ON_THAT_SETUP = re.compile(
-    r"\b(?:on|with|using)\s+(?:that|this|those|these|the\s+same)(?:\s+(?:setup|cluster|hardware|config(?:uration)?|box(?:es)?|nodes?|machines?|servers?|gpus?|cards?))?\b"
-    r"|[这那]套|[这那]个?配置|[这那]些卡|[这那]几台|同样的(?:配置|机器|卡)"
-)
+# "vs l40s", "and compared with an H20?": a card set beside the ones on the table, not in their place.
+# "why is that slower than the A6000?", "how is it even slower than the L40S": the answer's card measured against another.
+COMPARED_WITH = re.compile(alternatives("compared_with"))
+# "how long would it take on that", "run it on this setup": a new question asked of the setup already described
+ON_THAT_SETUP = re.compile(alternatives("on_that_setup"))
 
 
 def compares_with(reading: Reading) -> bool:
@@ -86,7 +72,7 @@ def own_subject(reading: Reading) -> bool:
 
 
 def only_values(reading: Reading) -> bool:
-    """A message that is only values and particles ("H20?", "32k呢"); two GPUs side by side are a comparison."""
+    """A message that is only values and particles ("H20?", "32k then?"); two GPUs side by side are a comparison."""
     if not reading.tagged or len(reading.frame.all("gpu")) > 1:
         return False
     text = normalize_text(reading.text)
@@ -133,11 +119,11 @@ class ContinuationModel:
             "refers_back": float(dialogue_cue("refers_back", text)),
             "asks_why": float(asks_why),  # "why is that slower than the A6000?" names cards, yet asks about the answer
             "questions_answer": float(len(text) <= SHORT and not reading.frame.names() and asks_why),
-            # "why is it slower than an H100?", "为啥比A6000还慢": the answer just given, set beside another card
+            # "why is it slower than an H100?", "why slower than an A6000": the answer just given, set beside another card
             "questions_answer_beside": float(asks_why and compares and dialogue_cue("refers_back", text)),
-            "compares": float(compares),  # "跟4张3090比呢" after a speed sets a card beside the answer
+            "compares": float(compares),  # "and against four 3090s?" after a speed sets a card beside the answer
             "aside": float(dialogue_cue("aside", text)),
-            "proposes_change": float(bool(PROPOSES_CHANGE.search(lowered))),  # "我把max_model_len设成16384能行吗" in a problem thread
+            "proposes_change": float(bool(PROPOSES_CHANGE.search(lowered))),  # "would setting max_model_len to 16384 work?" in a problem thread
         }
         for name in ("compares", "aside", "proposes_change"):  # what each means depends on the question open
             features[f"{name}&open={task}"] = features[name]
@@ -149,7 +135,7 @@ class ContinuationModel:
             features["best_task_is_open"] = float(best_task == task)
             features["p_best_task"] = probabilities[best_task]
         features[f"asks&read={reading.intent}"] = features["asks"]
-        features[f"courtesy&read={reading.intent}"] = features["courtesy"]  # "学习率降了也不行" reads as a greeting but thanks nobody
+        features[f"courtesy&read={reading.intent}"] = features["courtesy"]  # "lowering the learning rate did not help either" reads as a greeting but thanks nobody
         features[f"refers_back&read={reading.intent}"] = features["refers_back"]
         for name in ("no_slots", "short", "only_values", "same_task", "offers_choice", "asks_why", "compares", "aside", "proposes_change", "questions_answer_beside"):  # how much each cue counts depends on what the classifier read
             features[f"{name}&read={reading.intent}"] = features[name]
@@ -157,13 +143,13 @@ class ContinuationModel:
             features["fits_open_task"] = sum(slot in self.task_slots.get(task, ()) for slot in stated) / len(stated)
             features["restates"] = sum(state.has(slot) for slot in stated) / len(stated)
             features["slots"] = min(len(stated), 5) / 5
-            for name in ("fits_open_task", "restates"):  # "TensorRT-LLM会不会更快" reads as a concept, but its engine fits the open question
+            for name in ("fits_open_task", "restates"):  # "would TensorRT-LLM be faster" reads as a concept, but its engine fits the open question
                 features[f"{name}&read={reading.intent}"] = features[name]
-        if len(text) <= 2 * SHORT:  # a short message's own words ("btw", "already", "只有", "还是") carry the cue
+        if len(text) <= 2 * SHORT:  # a short message's own words ("btw", "already", "only", "still") carry the cue
             tokens = words(normalize_text(text))
             for word in set(tokens):
                 features[f"w={word}"] = 1.0
-            for pair in set(zip(tokens, tokens[1:])):  # "what if", "how about", "换成": phrasings, not words
+            for pair in set(zip(tokens, tokens[1:])):  # "what if", "how about", "switch to": phrasings, not words
                 features[f"b={pair[0]}_{pair[1]}"] = 1.0
         return features
 

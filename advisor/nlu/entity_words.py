@@ -22,10 +22,10 @@ OTHER_GPU = re.compile(
     r"|(?<![a-z0-9.])[45]090\s*d(?![a-z0-9])"  # "5090D", "4090D": the China editions, not 5,090 days
     r"|(?:(?<=used\s)|(?<=old\s)|(?<=二手)|(?<=老))(?:[1-9]0[5-9]0|16[56]0)(?![a-z0-9.])"  # "a used 1070": the word says card
     r"|(?<![a-z0-9.])[1-9]0[5-9]0(?=\s*\d{1,2}\s*(?:gb?|g显存)(?![a-z]))"  # "4060 8G": the memory after it says card
-    r"|(?<=[张块片])\s*[1-9]0[5-9]0(?:\s*ti)?(?![\d.a-z])"  # "几张4070", "两块3080": the measure word says card
+    r"|(?<=[张块片])\s*[1-9]0[5-9]0(?:\s*ti)?(?![\d.a-z])"  # "a few 4070s", "two 3080s" with a measure word: it says card
     r"|(?:海光|hygon)\s*(?:dcu\s*)?[a-z]{1,2}\d{2,3}[a-z]?(?![a-z0-9])|(?:寒武纪|cambricon)?\s*mlu\s*-?\d{3}[a-z]?(?:-[a-z]\d)?(?![a-z0-9])"  # Chinese accelerators
     r"|(?:摩尔线程|moore\s*threads)?\s*mtt\s*[sx]\d{3,4}(?![a-z0-9])|(?:昆仑芯?|kunlun)\s*(?:p800|r\d{3}|[23]代)"
-    r"|寒武纪|海光|摩尔线程|沐曦|壁仞|燧原|天数智芯|昆仑芯"  # a Chinese accelerator maker said as the card ("寒武纪的能考虑不")
+    r"|寒武纪|海光|摩尔线程|沐曦|壁仞|燧原|天数智芯|昆仑芯"  # a Chinese accelerator maker said as the card ("would a Cambricon do?")
     r"|(?<![a-z0-9])m[1-5]\s*(?:pro|max|ultra)(?![a-z0-9])"  # an Apple chip the catalog lacks ("M2 Pro")
     r"|(?<![a-z0-9])(?:google\s+)?tpu\s*-?\s*v[2-7][a-z]?(?:\s*-\s*\d{1,4})?(?![a-z0-9])"  # "TPU v4", "tpu v6e-8"
     r"|(?<![a-z0-9])(?:(?:amd|instinct)\s+)*mi\s*-?\s*[1-9]\d{1,2}[xa]?(?=s?(?![a-z0-9]))"  # "MI210s", "mi100"
@@ -34,8 +34,8 @@ OTHER_GPU = re.compile(
 )
 # "orin nano", "jetson orin nx 16gb": the smaller Jetson modules, not the AGX Orin the catalog lists
 SMALLER_JETSON = re.compile(r"(?<![a-z])(?:jetson\s*)?orin\s*(?:nano|nx)(?:\s*super)?(?:\s*\d{1,2}\s*gb?)?(?![a-z0-9])")
-# A rule of thumb written with its figure, not a model size and a memory: as a ratio ("1B参数占2个G", "1b params = 2gb",
-# "每10亿参数2GB"), per parameter ("2 bytes per param", "每个参数16字节") or as a product ("参数量乘16字节", "params x 18 bytes")
+# A rule of thumb written with its figure, not a model size and a memory: as a ratio ("1B params take 2G", "1b params = 2gb",
+# "2GB per billion params"), per parameter ("2 bytes per param", "16 bytes each parameter") or as a product ("param count times 16 bytes", "params x 18 bytes")
 _BILLION = r"(?<![\d.])(?:1\s*b|10亿|十亿|一十亿|billion)"
 _PARAMS = r"(?:个?参数量?|param(?:eter)?s?)"
 _BYTE_UNIT = r"(?:个\s*)?(?:gb?|gib|字节|bytes?)(?![a-z])"
@@ -51,7 +51,7 @@ CLAIM_RATIO = re.compile(
 _CLAIMED_FIGURE = re.compile(rf"{_TIMES}\s*(\d+(?:\.\d+)?)|(?<![\d.])(\d+(?:\.\d+)?)\s*{_BYTE_UNIT}")
 
 
-# A rule of thumb that scales the weights ("1.2x the weights", "权重的1.2倍", "model size * 1.2"): the total memory
+# A rule of thumb that scales the weights ("1.2x the weights", "1.2 times the weights", "model size * 1.2"): the total memory
 # as a multiple of the weights alone; the figure is the multiple (plausible rules say 1–4×)
 _WEIGHTS = r"(?:the\s+)?(?:model\s+)?(?:weights?|model\s+size|size\s+of\s+the\s+(?:model|weights)|file\s+size|权重(?:大小|文件)?|模型(?:大小|体积|文件)?)"
 _MULTIPLE = r"(?P<{}>[1-4](?:\.\d+)?)(?![\d.])"
@@ -78,7 +78,7 @@ def weights_multiple(claim: object) -> float | None:
 
 
 def claimed_bytes_per_parameter(surface: str) -> float | None:
-    """The bytes per parameter a quoted rule states ("1B参数占2个G": 2, "参数量乘16字节": 16), if it states them."""
+    """The bytes per parameter a quoted rule states ("1B params take 2G": 2, "param count times 16 bytes": 16), if it states them."""
     match = _CLAIMED_FIGURE.search(surface)
     return float(match.group(1) or match.group(2)) if match else None
 
@@ -86,9 +86,9 @@ def claimed_bytes_per_parameter(surface: str) -> float | None:
 CARD_NUMBER = re.compile(r"[1-9]0[5-9]0(?:\s*ti)?")
 
 
-# "r1 distill 32b", "r1蒸馏版32b": DeepSeek's distillations, named by the size of the model they were distilled into
+# "r1 distill 32b", "r1 distilled 32b": DeepSeek's distillations, named by the size of the model they were distilled into
 R1_DISTILL = re.compile(r"(?:deepseek[\s-]*)?r1[\s-]*(?:distill(?:ed)?|蒸馏(?:版|的)?)[\s-]*(?P<family>qwen|llama)?[\s-]*(?P<size>\d+(?:\.\d+)?)\s*b(?![a-z])")
-# "laptop 4060", "笔记本的4070", "rtx 3060 laptop": the form said with the card's number names the laptop part
+# "laptop 4060", "the laptop 4070", "rtx 3060 laptop": the form said with the card's number names the laptop part
 LAPTOP_NAME = re.compile(
     r"(?<![a-z])(?:laptop|notebook|mobile|笔记本(?:上的|的|版)?)\s*(?:rtx\s*)?(?P<name>\d{4}(?:\s*ti)?)(?![\d])"
     r"|(?<![a-z0-9])(?:(?:nvidia|geforce)\s+)?(?:rtx\s*)?(?P<name_first>\d{4}(?:\s*ti)?)\s*(?:laptop|mobile|笔记本版?|移动版)"
@@ -162,7 +162,7 @@ def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
             for synonym in set(synonyms) if table in UNWRITTEN_CANONICAL else {canonical, *synonyms}:
                 rows.append((table, canonical, synonym.lower()))
     # ties of length in one order every run (a set's order changes with the hash seed): fewer separators first, so
-    # "pcie版" claims "PCIe版" before "pci-e" takes its "pcie", then by spelling
+    # "pcie edition" claims "PCIe edition" before "pci-e" takes its "pcie", then by spelling
     rows.sort(key=lambda row: (-len(row[2]), sum(char in " -_" for char in row[2]), row[2]))
     return [(table, canonical, re.compile(synonym_pattern(synonym))) for table, canonical, synonym in rows]
 

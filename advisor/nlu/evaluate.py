@@ -120,8 +120,8 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
     sets of values: the frame must hold every value the user gave for the task and has not replaced.
 
     Two labels give the same answer when the open task goes on: a question of the open task that
-    keeps its setup ("现在还能买到吗" after a spec table, labelled follow-up or specs) and a further
-    detail of a problem thread ("这是卡坏了吗", labelled troubleshoot or follow-up). Either reading
+    keeps its setup ("can I still buy it now?" after a spec table, labelled follow-up or specs) and a further
+    detail of a problem thread ("is the card broken, then?", labelled troubleshoot or follow-up). Either reading
     counts if the task and the frame are right. Returns (success, success with every turn read as
     its labelled intent, why not).
     """
@@ -150,7 +150,7 @@ def conversation_succeeds(understanding: Understanding, conversation: Conversati
             have: dict[str, set] = defaultdict(set)
             for slot, value in _frame_pairs(state):
                 have[slot].add(value)
-            have["gpu_count"] |= set(state.all("gpus_per_server"))  # "两台8卡": the 8 is held, per server, beside the total
+            have["gpu_count"] |= set(state.all("gpus_per_server"))  # "two servers of 8 cards": the 8 is held, per server, beside the total
             missing = {
                 slot: lacking for slot, values in anchor_gold.items()
                 if (lacking := {v for v in _lacking(values, have[slot]) if not _named_by_gpu(slot, v, have["gpu"], understanding)})
@@ -170,7 +170,7 @@ def _commitment_never_shortens(utterance: Utterance, gold: dict, anchor: dict) -
 
 
 def _lacking(gold: set, have: set) -> set:
-    """Gold values the frame does not hold. An amount written without its full unit ("租金掉到1块5",
+    """Gold values the frame does not hold. An amount written without its full unit ("the rent fell to 1.5 kuai",
     "$1/hr") is read on its own as a one-off or hourly sum; in the conversation it keeps the unit of
     the amount it restates, so it is held when the frame has that amount in that unit."""
     held = {(v.amount, v.currency): v.per for v in have if isinstance(v, Money)}
@@ -178,7 +178,7 @@ def _lacking(gold: set, have: set) -> set:
 
 
 def _named_by_gpu(slot: str, value: object, gpus: set, understanding: Understanding) -> bool:
-    """A variant said apart from its GPU ("the SXM version", "80G的呢") is held when the frame's GPU is
+    """A variant said apart from its GPU ("the SXM version", "what about the 80G one?") is held when the frame's GPU is
     that variant: the words are in its id, or the memory is its size; and the GPU it was said of is then
     held by its variant."""
     held = [g for g in (understanding.catalog.find_gpu(str(gpu)) for gpu in gpus) if g is not None]

@@ -9,6 +9,7 @@ import jieba
 
 from advisor.name_matcher import normalize_text
 from advisor.nlu.number_values import Value
+from advisor.nlu.pattern_words import pattern_words
 
 jieba.setLogLevel(60)
 # A tokenizer of our own with jieba's dictionary alone: retrieval adds its glossary terms to jieba's shared
@@ -18,11 +19,7 @@ WORD = re.compile(r"[a-z][a-z0-9_.+\-]*|[\u4e00-\u9fff]+|[^\sa-z0-9\u4e00-\u9fff
 PLACEHOLDER = {"model": " 〈model〉 ", "gpu": " 〈gpu〉 ", "gpu_family": " 〈gpu〉 ", "other_gpu": " 〈gpu〉 ", "params": " 〈size〉 "}
 EDGE = 1200  # a long paste is read at its start and end, where the question sits
 CONTEXT_CHARS = 16
-SIDE_WORDS = {
-    **dict.fromkeys(("output", "outputs", "out", "completion", "completions", "generation", "generate", "generated", "response", "responses", "reply", "replies", "answer", "answers", "输出", "生成", "回答", "回复", "答案"), "output"),
-    **dict.fromkeys(("input", "inputs", "in", "prompt", "prompts", "输入", "提示", "提示词", "问题"), "prompt"),
-    **dict.fromkeys(("context", "ctx", "window", "seq", "sequence", "request", "requests", "上下文", "窗口", "序列", "请求"), "context"),
-}  # fmt: skip
+SIDE_WORDS = {word: side for side, words_of_side in pattern_words("side_words").items() for word in words_of_side}
 CLAUSE = re.compile(r"[。；;!！?？\n]|\.\s")  # a sentence ends there; a comma does not ("prompts are short, 300 tokens")
 
 
@@ -65,11 +62,11 @@ def role_features(text: str, value: Value, values: list[Value], intent: str) -> 
         features[f"R{min(i, 3)}={word}"] = 1.0
         features[f"Rw={word}"] = 1.0
         features[f"kind+Rw={value.kind}|{word}"] = 1.0
-    for word in [*left[-2:], *right[:2]]:  # "1k output tokens", "输出2k", "512 in": which end of the request a length is
+    for word in [*left[-2:], *right[:2]]:  # "1k output tokens", "output 2k", "512 in": which end of the request a length is
         if word in SIDE_WORDS:
             features[f"side={SIDE_WORDS[word]}"] = 1.0
     said_before = [SIDE_WORDS[word] for word in words(_sentence_before(text, value.start)) if word in SIDE_WORDS]
-    if said_before:  # "输入砍到1000", "prompts are short, like 300 tokens": the last side named before it in its sentence
+    if said_before:  # "cut the input to 1000", "prompts are short, like 300 tokens": the last side named before it in its sentence
         features[f"sentence_side={said_before[-1]}"] = 1.0
     surface_words = words(value.surface)
     for word in surface_words:

@@ -14,12 +14,14 @@ from typing import Any
 from advisor.nlu.cues import says
 from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
 from advisor.nlu.number_values import token_count
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.phrases import words_in
 from knowledge.audience import names_a_period
 
 HOURS_PER_YEAR = 8760.0
 SUFFIX_COUNT = re.compile(r"\s*[x×*]\s*\d")  # "4090 x2": the count follows its GPU
-PER_SERVER = re.compile(r"^\s*(?:,|，)?\s*(?:每台|每个节点|每节点|每机|each|per\s+(?:node|server|machine|box)|of|with|x|×)?\s*$")
+PER_SERVER = re.compile(rf"^\s*(?:,|，)?\s*(?:{alternatives('per_server')})?\s*$")
+PER_SERVER_BEFORE = re.compile(alternatives("per_server_before"))
 
 
 @dataclass(frozen=True)
@@ -27,12 +29,12 @@ class SlotValue:
     value: Any
     surface: str
     start: int = -1
-    lead: str = ""  # the words before it in its clause, other values left out ("每张卡每月租金" before "1万元")
+    lead: str = ""  # the words before it in its clause, other values left out ("monthly rent per card" before "10k yuan")
 
     @property
     def said_per_card(self) -> bool:
-        """A price whose words make it the price of one card ("$2 per GPU-hour", "每张卡每月租金1万元"), not of the
-        machine ("整机每月租金8万元")."""
+        """A price whose words make it the price of one card ("$2 per GPU-hour", "monthly rent per card 10k yuan"), not of the
+        machine ("whole-server monthly rent 80k yuan")."""
         return says("price_per_card", self.lead + " " + self.surface)
 
     @property
@@ -82,7 +84,7 @@ class Frame:
         return Frame(merged)
 
     def joined(self, newer: Frame) -> Frame:
-        """This frame with ``newer``'s values before its own: a problem thread gathers facts ("单机跑是正常的"
+        """This frame with ``newer``'s values before its own: a problem thread gathers facts ("it runs fine on one node"
         after a two-node report adds the single node, it does not move the job onto it), the latest first
         ("lowered max-model-len to 16384" is the setting now)."""
         merged = {name: list(values) for name, values in self.slots.items()}
@@ -97,7 +99,7 @@ class Frame:
 MORE_GENERAL = {"train": {"full_finetune", "lora", "qlora", "pretrain", "finetune"}, "finetune": {"full_finetune", "lora", "qlora"}}
 
 
-# "加上offload呢" after ZeRO-3 adds to the sharding, and "has to be buyable in China" after "cheapest" to the
+# "and with offload?" after ZeRO-3 adds to the sharding, and "has to be buyable in China" after "cheapest" to the
 # objective: a condition is kept beside the value it qualifies, and a new value of the slot does not drop it.
 CONDITIONS = {"china_buyable", "domestic", "datacenter_only"}  # objective values that limit the options, not rank them
 ADDS_TO_SLOT = {"offload", *CONDITIONS}
@@ -108,7 +110,7 @@ def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool
 
 
 def implicitly_replaced(stated: list[str]) -> set[str]:
-    """Slots a follow-up replaces without naming them: "same but 70b" drops the named model, and back; "换海光K100呢"
+    """Slots a follow-up replaces without naming them: "same but 70b" drops the named model, and back; "switch to a Hygon K100?"
     drops the catalog's card for one it lacks, and back."""
     return {other for slot, other in REPLACES if slot in stated and other not in stated}
 
@@ -118,7 +120,7 @@ REPLACES = (("size", "model"), ("model", "size"), ("other_gpu", "gpu"), ("gpu", 
 
 @dataclass(frozen=True)
 class RequestRate:
-    """A load stated as requests arriving per unit of time ("50 QPS", "3k RPM", "每秒200个请求"), kept per second;
+    """A load stated as requests arriving per unit of time ("50 QPS", "3k RPM", "200 requests each second"), kept per second;
     ``unit`` is how the user wrote it. The concurrency slot holds it: the answers turn it into requests in flight."""
 
     per_second: float
@@ -136,8 +138,8 @@ CLAUSE_END = "，。,;；!?！？\n"
 
 
 def _lead(text: str, start: int, others: list[tuple[int, int]]) -> str:
-    """The words before a value in its clause, without the other values said there ("8张A100每张卡每月租金" → "每张卡每月租金",
-    "一台8卡A100整机每月租金" → "整机每月租金"): what the value is said of, not what was counted."""
+    """The words before a value in its clause, without the other values said there ("8 A100s, monthly rent per card" → "monthly rent per card",
+    "one 8-card A100 server, whole-server monthly rent" → "whole-server monthly rent"): what the value is said of, not what was counted."""
     clause_start = max(text.rfind(mark, 0, start) for mark in CLAUSE_END) + 1
     words, position = [], clause_start
     for a, b in sorted((a, b) for a, b in others if a < start and b > clause_start):  # a pasted log holds hundreds
@@ -167,7 +169,7 @@ PER_SAMPLE_TOKENS = 1_000_000  # a length in tokens this short is one sample's, 
 
 
 def _corpus_size(frame: Frame) -> None:
-    """"200k samples of about 1.5k tokens", "5万条×4k tokens": a count of samples and one sample's length in tokens
+    """"200k samples of about 1.5k tokens", "50k samples × 4k tokens": a count of samples and one sample's length in tokens
     are two training_tokens values whose product is the data; the tokens the run reads are that product."""
     values = frame.slots.get("training_tokens", [])
     lengths = [v for v in values if "tok" in v.surface.lower() and v.value <= PER_SAMPLE_TOKENS]
@@ -194,8 +196,8 @@ def _rest_of_phrase(text: str, value: SlotValue) -> str:
     return re.split(r"[,，;；。.!?？\d]", text[value.start + len(value.surface) : value.start + len(value.surface) + 24])[0]
 
 
-# "团队二十来个人", "our team of 20 people": a count right after a group is how many the group has.
-GROUP_THEN_COUNT = re.compile(r"\s*(?:of|with|has|有|共|一共|总共|大概|大约|约|差不多|about|around|~)?\s*$")
+# "a team of twenty-odd", "our team of 20 people": a count right after a group is how many the group has.
+GROUP_THEN_COUNT = re.compile(rf"\s*(?:{alternatives('group_then_count')})?\s*$")
 
 
 def _counts_group(text: str, count: SlotValue, groups: list[SlotValue]) -> bool:
@@ -206,7 +208,7 @@ def _counts_group(text: str, count: SlotValue, groups: list[SlotValue]) -> bool:
 
 
 def _headcounts(frame: Frame, text: str) -> None:
-    """"20 people on the team", "给二十来个研发用", "500 daily users": the people served are the audience, not a load;
+    """"20 people on the team", "for twenty-odd developers", "500 daily users": the people served are the audience, not a load;
     the answer takes a peak share of them (knowledge/audience.yaml) unless a load is stated beside them ("~200 employees, 40 concurrent")."""
     loads = frame.slots.get("concurrency", [])
     groups = frame.slots.get("audience", [])
@@ -258,14 +260,14 @@ def resolve(item: TaggedValue, default_currency: str) -> Any:
 
 
 def _total_gpus(frame: Frame, text: str) -> None:
-    """'两台8卡' / '2 nodes of 8': the card count is per server, so the total is the product."""
+    """'two servers of 8 cards' / '2 nodes of 8': the card count is per server, so the total is the product."""
     servers, cards = frame.slots.get("server_count"), frame.slots.get("gpu_count")
     if not servers or not cards or cards[0].start < 0 or servers[0].start < 0:
         return
     server, card = servers[0], cards[0]
     gap = text[server.start + len(server.surface) : card.start] if card.start > server.start else ""
     before = text[max(0, card.start - 8) : card.start]
-    if card.start > server.start and (PER_SERVER.match(gap) or re.search(r"每台|each|per\s+(?:node|server)", before)):
+    if card.start > server.start and (PER_SERVER.match(gap) or PER_SERVER_BEFORE.search(before)):
         per_server = card.value
         frame.slots["gpus_per_server"] = [card]
         frame.slots["gpu_count"] = [SlotValue(per_server * server.value, card.surface, card.start)]

@@ -24,6 +24,7 @@ from advisor.nlu.corpus import TASKS, Corpus, Utterance
 from advisor.nlu.features import focus, masked, role_features, words
 from advisor.nlu.meaning import SENTENCE_VECTORS
 from advisor.nlu.number_values import Value
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.values import find_values
 from knowledge.catalog import Catalog
@@ -50,12 +51,12 @@ ROLES_BY_KIND: dict[str, set[str]] = {
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
 COUNTED_KINDS = {"money", "thousands", "count_gpu", "count_server", "users"}
-KV_WORDS = re.compile(r"kv|cache|缓存")
+KV_WORDS = re.compile(alternatives("kv_words"))
 CLAUSE_BREAK = re.compile(r"[,;，；。!?！？\n]")
-KV_SETTING = re.compile(r"(?:kv[\s_-]*cache[\s_-]*dtype|kv[\s_-]*cache|kv|缓存)\s*(?:=|:|用|in|at|to|is|设成|改成|换成)?\s*$")
+KV_SETTING = re.compile(rf"(?:{alternatives('kv_setting_names')})\s*(?:{alternatives('kv_setting_verbs')})?\s*$")
 # Pasted logs and spec sheets are full of counts nobody asked about ("GPU 7", "8 x NVIDIA H100"), so there
-# the tagger decides; a count typed in a sentence states the setup, in a problem report ("单机正常，两台就hang")
-# as in a one-line spec question ("8卡一台").
+# the tagger decides; a count typed in a sentence states the setup, in a problem report ("one node is fine, two nodes hang")
+# as in a one-line spec question ("8 cards in one server").
 PASTED = re.compile(r"\n.*\n|\|")  # several lines, or an nvidia-smi table row
 NUMBER_KINDS = {"memory", "tokens", "money", "thousands", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
 # A change named ("smaller batch") is a question until the words around it say it was already made.
@@ -142,16 +143,16 @@ class UnderstandingModel:
                 continue
             # an amount or a count of cards, servers or users in a question is never noise
             sure = value.kind in ("money", "thousands") or (value.kind in COUNTED_KINDS and not (intent in ("troubleshoot", "specs") and pasted))
-            sure |= value.kind == "precision" and intent != "specs"  # "AWQ量化" in a question is its precision; "fp8 TFLOPS" is a spec
-            sure |= value.kind == "memory" and any(v.kind == "other_gpu" for v in values)  # "我那张3080是10G的": that card's memory
+            sure |= value.kind == "precision" and intent != "specs"  # "AWQ quantised" in a question is its precision; "fp8 TFLOPS" is a spec
+            sure |= value.kind == "memory" and any(v.kind == "other_gpu" for v in values)  # "that 3080 of mine has 10G": that card's memory
             # "and at 64 gpus across 8 nodes" after "Megatron or DeepSpeed?": the setup the concept is asked for
             counted_in_concept = intent == "concept" and value.kind in COUNTED_KINDS - {"money"}
             allowed = roles if sure and (intent in STATING_INTENTS or counted_in_concept) else roles | {NONE}
             if value.kind == "precision" and not KV_WORDS.search(_clause_around(normalized, value)):  # a cache precision is said of the cache
                 allowed = allowed - {"kv_precision"}
             elif value.kind == "precision" and KV_SETTING.search(normalized, max(0, value.start - 24), value.start):
-                allowed = {"kv_precision"}  # "--kv-cache-dtype fp8", "kv cache用fp8": said of the cache itself
-            if value.kind == "memory" and _worked_from_claim(value, values):  # "参数量乘16字节，那7B就要112G": the rule's result, not a card
+                allowed = {"kv_precision"}  # "--kv-cache-dtype fp8", "kv cache in fp8": said of the cache itself
+            if value.kind == "memory" and _worked_from_claim(value, values):  # "params times 16 bytes, so 7B needs 112G": the rule's result, not a card
                 allowed = {NONE}
             if value.kind == "number" and not float(value.value).is_integer():  # "and at 0.09" counts nothing
                 allowed = allowed - INTEGER_ROLES
@@ -196,7 +197,7 @@ def _gold_role(value: Value, utterance: Utterance) -> str:
 
 
 def _clause_around(text: str, value: Value) -> str:
-    """The words between the punctuation on either side of ``value``: "bf16，KV cache得占多少" says bf16 of the
+    """The words between the punctuation on either side of ``value``: "bf16, how much will the KV cache take" (a full-width comma) says bf16 of the
     model, in a clause of its own, and asks about the cache in the next."""
     starts = [m.end() for m in CLAUSE_BREAK.finditer(text, 0, value.start)]
     end = CLAUSE_BREAK.search(text, value.end)

@@ -15,7 +15,7 @@ or a count is a line of data, not a new regular expression. A template is tokens
 A table's ``not_before`` lists what may not come right after any of its phrases.
 
 Words written in letters keep to whole words; tokens both written in letters or digits need a space between them,
-any other pair may be written together ("200请求/秒") or apart ("200 req / s").
+any other pair may be written together ("200requests/s") or apart ("200 req / s").
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ class PhraseTable:
             joiner = "" if previous is None or joined else (r"\s*" if i in glued else _joiner(previous, token))
             joined = False
             if token.repeat and previous is None and i + 1 < len(tokens):
-                # a leading optional word carries the space after it: "(个)?请求" is "个请求" or "请求"
+                # a leading optional word carries the space after it: "(a)? request" may start with its measure word or not
                 pattern += f"(?:{token.pattern}{_joiner(token, tokens[i + 1])}){token.repeat}"
                 joined = True
             elif token.repeat:

@@ -14,6 +14,7 @@ from advisor.nlu.corpus import TASKS
 from advisor.nlu.dialogue import CONTINUES, TOPIC, compares_with, on_that_setup, only_values, own_subject
 from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
 from advisor.nlu.model import TaggedValue
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.phrases import phrase_table
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reading import Reading, read_message, retagged
@@ -24,7 +25,7 @@ HISTORY_TURNS = PIPELINE.dialogue_state.history_turns  # the server stays statel
 CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept")  # these leave the last task open
 RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
 LENGTHS = ("context", "prompt_tokens", "output_tokens")
-# Answers that set a newly named card beside the one in question ("跟4张3090比呢" after a speed): both are kept
+# Answers that set a newly named card beside the one in question ("and against four 3090s?" after a speed): both are kept
 COMPARABLE = ("specs", "training_time", "serving_speed", TOPIC)
 SURE_INJECTION = PIPELINE.dialogue_state.sure_injection
 
@@ -52,7 +53,7 @@ class Understanding:
         """The dialogue state after one more message: a new question starts a frame, a follow-up edits it.
 
         Whether the message continues the open question is the continuation model's call; a
-        different task that names no model of its own ("那租两个月多少钱") keeps its intent but
+        different task that names no model of its own ("then what does renting for two months cost") keeps its intent but
         carries the slots over.
         """
         same_problem = _same_problem(task, reading)
@@ -72,7 +73,7 @@ class Understanding:
         if reading.intent in TASKS:
             if same_problem:
                 return task, state.joined(reading.frame)
-            # "那租两个月多少钱" names no model of its own; "how long would a 13B take on that" names the setup it keeps
+            # "then what does renting for two months cost" names no model of its own; "how long would a 13B take on that" names the setup it keeps
             if state.names() and ((task in TASKS and not own_subject(reading)) or (task in (*TASKS, TOPIC) and on_that_setup(reading))):
                 return reading.intent, state.updated(reading.frame)
             return reading.intent, reading.frame
@@ -98,7 +99,7 @@ class Understanding:
         return None, Frame()
 
     def _pick_variant(self, reading: Reading, state: Frame) -> None:
-        """"the SXM version", "80G的呢": another form factor or memory size of the GPU in question, the
+        """"the SXM version", "the 80G one?": another form factor or memory size of the GPU in question, the
         message's own or, in a follow-up, the conversation's. Beside other cards (its own, or a comparison
         already open) it is one more card; alone it replaces the conversation's."""
         forms, memory = reading.frame.slots.get("gpu_form", []), reading.frame.slots.get("gpu_memory", [])
@@ -130,7 +131,7 @@ def _keep_beside(reading: Reading, state: Frame, slots: tuple[str, ...]) -> None
 
 
 def _joins_comparison(reading: Reading, state: Frame, task: str) -> bool:
-    """"那两张二手3090呢" after "4090和5090跑32B哪个划算": one more option for the workload the cards were compared on."""
+    """"and two used 3090s?" after "4090 or 5090 for a 32B, which is better value": one more option for the workload the cards were compared on."""
     return task == "specs" and len(state.all("gpu")) > 1 and reading.frame.has("gpu") and (state.has("model") or state.has("size"))
 
 
@@ -149,7 +150,7 @@ def _references_change_nothing(reading: Reading, state: Frame, beside: tuple[str
 
 
 def _same_problem(task: str | None, reading: Reading) -> bool:
-    """A report in a problem thread (a pasted log, "是不是得找厂家换卡了") is read with the thread so far."""
+    """A report in a problem thread (a pasted log, "do I need the vendor to swap the card?") is read with the thread so far."""
     return task == "troubleshoot" and reading.intent == "troubleshoot"
 
 
@@ -174,14 +175,14 @@ def _restated_amounts(reading: Reading, state: Frame) -> None:
     """An amount in a follow-up restates the amount of the same shape the conversation already has,
     whichever role the tagger guessed for it on its own: "what if it's $50k" after a $100k budget,
     "what about $2.8" after a $2.2/GPU-hour rate and a $280k server (the nearer magnitude, per hour),
-    "时间放宽到一个月" after a two-week deadline."""
+    "relax the deadline to a month" after a two-week deadline."""
     currency = default_currency(reading.language)
     for item in reading.tagged:
         kind, role = item.value.kind, item.role
         stated = [v for v in reading.frame.slots.get(role, []) if v.start == item.value.start]
         if kind not in RESTATABLE_BY_KIND or not stated:
             continue
-        if not state.has(role) and item.confidence >= SURE_OF_ROLE:  # "供应商报价两台280万" after a monthly rent: a new price, not the rent again
+        if not state.has(role) and item.confidence >= SURE_OF_ROLE:  # "the vendor quotes 2.8M for two servers" after a monthly rent: a new price, not the rent again
             continue
         if kind == "money":
             target = _restated_money(stated[0].value, state, reading.frame)
@@ -195,7 +196,7 @@ def _restated_amounts(reading: Reading, state: Frame) -> None:
             del reading.frame.slots[role]
         value = resolve(TaggedValue(item.value, target, item.confidence), currency)
         if isinstance(value, Money) and (value.per in ("once", "all") or (value.per, state.get(target).per) == ("hour", "gpu_hour")):
-            value = Money(value.amount, value.currency, state.get(target).per)  # "每卡1.3刀" after "每卡每小时2.5刀"
+            value = Money(value.amount, value.currency, state.get(target).per)  # "1.3 bucks per card" after "2.5 bucks per card-hour"
         reading.frame.slots[target] = [SlotValue(value, stated[0].surface, stated[0].start)]
 
 
@@ -226,17 +227,17 @@ def _restated_money(newer: Money, state: Frame, stated: Frame) -> str | None:
 
 
 def _bare_number_restates(reading: Reading, state: Frame) -> None:
-    """'8192呢' / 'make it 5': a lone number with no unit restates a number of the conversation, the
+    """'8192 then?' / 'make it 5': a lone number with no unit restates a number of the conversation, the
     nearest in magnitude (8192 after a 4096 context and one GPU is a context), and of those about as
     near, the one the user gave last."""
     if len(reading.tagged) != 1 or reading.tagged[0].value.kind != "number":
         return
-    if not only_values(reading):  # "并发64的时候呢", "汇率按7.2" say what their number is
+    if not only_values(reading):  # "and at concurrency 64?", "exchange rate at 7.2" say what their number is
         return
     number = reading.tagged[0].value
     value = float(number.value)
     amount = {slot: _magnitude(state.get(slot)) for slot in reversed(state.order) if slot in RESTATABLE or slot in RESTATABLE_BY_KIND["money"]}
-    # "汇率按7.2" restates no count: a fraction only restates a slot that holds fractions
+    # "exchange rate at 7.2" restates no count: a fraction only restates a slot that holds fractions
     numeric = [slot for slot, held in amount.items() if held and (value.is_integer() or slot not in INTEGER_ROLES)]
     distance = {slot: abs(math.log(value / amount[slot])) for slot in numeric} if value > 0 else {}
     near = [slot for slot in numeric if distance.get(slot, math.inf) <= math.log(MAGNITUDE_SPREAD)]
@@ -268,8 +269,8 @@ def _magnitude(held: object) -> float | None:
     return float(amount) if isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount > 0 else None
 
 
-# "a 3-year commitment", "签三年合同": the span a commitment runs for, not the span the costs are compared over
-COMMITMENT_AFTER = re.compile(r"[\s-]*(?:commit\w*|reserv\w*|contract|term|合同|承诺|协议)")
+# "a 3-year commitment", "sign a three-year contract": the span a commitment runs for, not the span the costs are compared over
+COMMITMENT_AFTER = re.compile(rf"[\s-]*(?:{alternatives('commitment_after')})")
 
 
 def _commitment_keeps_longer_horizon(reading: Reading, state: Frame) -> None:

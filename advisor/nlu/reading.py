@@ -77,7 +77,7 @@ def retagged(reading: Reading, model: UnderstandingModel, intent: str) -> tuple[
 
 
 def _frame(tagged: list[TaggedValue], text: str, language: str, catalog: Catalog) -> Frame:
-    """The frame of the tagged values; a family said as the GPU ("昇腾的话呢") holds each of its cards."""
+    """The frame of the tagged values; a family said as the GPU ("what about Ascend, then?") holds each of its cards."""
     frame = build_frame(tagged, normalize_text(text), default_currency(language))
     families = {item.value.value for item in tagged if item.value.kind == "gpu_family" and item.role == "gpu"}
     if families:

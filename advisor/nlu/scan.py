@@ -38,7 +38,7 @@ class Scan:
 
     def claim(self, value: Value) -> None:
         """Keep ``value`` unless a value claimed earlier covers part of its span."""
-        # "2000 dollars a month", "3M requests a month", "一天大概开10个钟": a span of time read earlier is the period of the amount
+        # "2000 dollars a month", "3M requests a month", "runs about 10 hours a day": a span of time read earlier is the period of the amount
         if value.kind in ("money", "request_rate"):
             periods = [v for v in self.found if v.kind == "duration" and value.start <= v.start and v.end <= value.end]
         elif value.kind == "daily":

@@ -1,5 +1,5 @@
 """What a site question states, read once for the Ask: the power feeds ("two 30 A 208 V three-phase feeds, A+B",
-"4路16A 220V"), whole racks and nodes counted, what a facility question asks for, and a quoted cut in cards
+"four 16 A 220 V feeds"), whole racks and nodes counted, what a facility question asks for, and a quoted cut in cards
 ("half the cards"). The words are data in ``data/site_words.yaml``; for feeds a later message's figure replaces
 an earlier one, so "what if they were 50 A?" re-runs the plan with the new rating."""
 
@@ -26,7 +26,7 @@ def facility_asks(text: str) -> frozenset[str]:
 
 
 def card_cut(text: str) -> tuple[str, float] | None:
-    """A quoted cut in cards ("half the cards", "卡可以减半") as said, with the speed factor it needs."""
+    """A quoted cut in cards ("half the cards", "the cards can be halved") as said, with the speed factor it needs."""
     said = normalize_text(text)
     for row in _words()["card_cuts"]:
         for words in row["words"]:
@@ -45,7 +45,7 @@ def _tables() -> dict[str, PhraseTable]:
 
 def _count(match: PhraseMatch | None, text: str) -> int | None:
     """The count a phrase starts with: its digits (label ``digits``), else the longest count word written where it
-    starts ("two", "两"; a ``word`` phrase's own number is the rating after the count: "two 30A")."""
+    starts ("two", or its Chinese word; a ``word`` phrase's own number is the rating after the count: "two 30A")."""
     if match is None:
         return None
     if match.label == "digits":
@@ -86,7 +86,7 @@ def read_circuit(messages: list[str]) -> dict | None:
 
 
 def _feeds(text: str) -> int | None:
-    """How many feeds: "4路" / "two feeds", a count right before the rating ("two 30A"), or "× 4" after it."""
+    """How many feeds: "4 feeds" / "two feeds", a count right before the rating ("two 30A"), or "× 4" after it."""
     for table in ("feeds_named", "feeds_before_amps", "feeds_times"):
         match = _first(table, text)
         if match:
@@ -101,6 +101,6 @@ def read_rack_count(message: str) -> int | None:
 
 
 def read_node_count(message: str) -> int | None:
-    """Servers written as nodes ("a 16-node cluster", "16个节点") when the reader found no count."""
+    """Servers written as nodes ("a 16-node cluster", "16 nodes" in Chinese) when the reader found no count."""
     text = message.casefold()
     return _count(_first("nodes", text), text)

@@ -30,8 +30,8 @@ def _capability_patterns() -> list[tuple[Capability, re.Pattern[str]]]:
 
 
 def capabilities_named(text: str) -> list[Capability]:
-    """Every capability a text names, in table order: a cue inside a longer cue of another capability ("显存" in
-    "显存带宽") is part of that one. What a question relies on ("four 4090s over NVLink for FP8 training") is all of them."""
+    """Every capability a text names, in table order: a cue inside a longer cue of another capability ("memory" in
+    "memory bandwidth") is part of that one. What a question relies on ("four 4090s over NVLink for FP8 training") is all of them."""
     normal = normalize_text(text if isinstance(text, str) else "")
     spans = {capability.id: [m.span() for m in pattern.finditer(normal)] for capability, pattern in _capability_patterns()}
     every = [span for found in spans.values() for span in found]

@@ -1,7 +1,7 @@
 """Built-in values: every mention of a name, number-with-unit or known keyword, resolved.
 
 This is the deterministic half of understanding (as in Snips' built-in entities): it finds
-*what* was written — "8卡" is a count of cards, "0.8元/度" money per kWh, "A100 80GB" a
+*what* was written — "8 cards" is a count of cards, "0.8 yuan/kWh" money per kWh, "A100 80GB" a
 catalog GPU — and resolves it to a value. *Which role* a value plays (a GPU count or a TP
 degree, a budget or a server price, a context or an output length) is left to the trained
 role tagger. Nothing here raises; odd input gives fewer values.

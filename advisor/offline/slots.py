@@ -8,12 +8,16 @@ value that did not reach a tool instead of silently dropping it.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 from advisor.nlu.entity_words import weights_multiple
 from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
 from advisor.offline.tasks.serving.serving_traffic import TrafficLoad, said_online, said_per_user, traffic_load
 from knowledge.audience import PeakLoad, audience_kind, peak_load
+from knowledge.wording import Wording
+
+TURN_TEXT = Wording(Path(__file__).with_name("turn_text.yaml"))
 
 METHOD_TO_WORKLOAD = {
     "inference": "inference", "lora": "lora", "qlora": "qlora", "full_finetune": "full_finetune",
@@ -46,10 +50,7 @@ class Slots:
     def _money(self, slot: str) -> Money | None:
         value = self.frame.get(slot)
         if isinstance(value, Money) and value.currency not in CALCULATED_CURRENCIES:
-            self.unusable[slot] = (
-                f"the calculators work in USD or CNY and keep no {value.currency} exchange rate: please give it in one of those",
-                f"计算器只用美元或人民币，没有 {value.currency} 汇率：请换算成其中一种",
-            )
+            self.unusable[slot] = TURN_TEXT.both("currency_not_calculated", currency=value.currency)
             return None
         return self._get(slot)
 
@@ -123,8 +124,8 @@ class Slots:
 
     @property
     def request_rate(self) -> RequestRate | None:
-        """A load stated as a rate ("50 QPS", "每分钟3000次请求"): requests arriving, not requests in flight. Traffic over
-        a day or a month ("3M requests a month", "日活5万") is the rate of its busiest hour (tools/serving/traffic.py)."""
+        """A load stated as a rate ("50 QPS", "3000 requests per minute"): requests arriving, not requests in flight. Traffic over
+        a day or a month ("3M requests a month", "50k daily actives") is the rate of its busiest hour (tools/serving/traffic.py)."""
         stated = self.frame.get("concurrency")
         traffic = self.traffic
         if traffic is not None:
@@ -135,7 +136,7 @@ class Slots:
         return stated
 
     def _period_audience(self):
-        """The stated daily or monthly users ("10k DAU", "月活20万"), if any."""
+        """The stated daily or monthly users ("10k DAU", "200k monthly actives"), if any."""
         headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
         return headcount if headcount is not None and audience_kind(headcount.surface) in AUDIENCE_TRAFFIC else None
 
@@ -144,7 +145,7 @@ class Slots:
         """Daily or monthly users, or a request volume a day or a month, converted to the peak (said as an assumption)."""
         stated = self.frame.get("concurrency")
         if self.fresh is not None and self.fresh.has("audience") and not self.fresh.has("concurrency"):
-            stated = None  # "如果是日活2万呢" after a request volume: the users said now are the load
+            stated = None  # "what if it were 20k daily actives?" after a request volume: the users said now are the load
         if isinstance(stated, RequestRate) and stated.unit in TRAFFIC_PERIODS:
             self.used.add("concurrency")
             surface = next((v.surface for v in self.frame.slots.get("concurrency", []) if isinstance(v.value, RequestRate)), "")
@@ -177,7 +178,7 @@ class Slots:
 
     @property
     def concurrency(self) -> int | None:
-        """The stated load in flight, else the peak share of a headcount ("给二十来个研发用", "500 daily users";
+        """The stated load in flight, else the peak share of a headcount ("for twenty-odd developers", "500 daily users";
         knowledge/audience.yaml). A stated rate is no count in flight: ``request_rate`` reads it."""
         traffic = self.traffic
         if traffic is not None:  # "20k daily users", "1M requests a day": the sequences in flight at the peak, not all at once
@@ -252,7 +253,7 @@ class Slots:
 
     @property
     def discount_pct(self) -> float | None:
-        """The share taken off the rent ("40% off", "打6折" is 40)."""
+        """The share taken off the rent ("40% off", "60% of list" is 40)."""
         return self._get("discount")
 
     @property
@@ -267,7 +268,7 @@ class Slots:
 
     @property
     def rack_power_kw(self) -> float | None:
-        """A rack's power budget in kW ("20 kW rack", "单机柜8kW")."""
+        """A rack's power budget in kW ("20 kW rack", "8 kW per rack")."""
         return self._get("rack_power")
 
     @property
@@ -309,7 +310,7 @@ class Slots:
 
     @property
     def claimed_bytes_per_parameter(self) -> float | None:
-        """The figure of the quoted rule ("每个参数16字节": 16); None when the rule was named without one."""
+        """The figure of the quoted rule ("16 bytes per parameter": 16); None when the rule was named without one."""
         claim = self._get("claim")
         return float(claim) if isinstance(claim, (int, float)) else None
 

@@ -14,7 +14,7 @@ from advisor.nlu.entity_words import is_other_model
 from advisor.nlu.frame import Frame
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import LABELS, slot_label
-from advisor.offline.slots import Slots
+from advisor.offline.slots import TURN_TEXT, Slots
 from advisor.registry import Registry, ToolOutcome
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
@@ -41,12 +41,12 @@ class Turn:
     earlier: list[str] = field(default_factory=list)  # the user's earlier messages, oldest first
     ask: Ask = field(init=False)  # what was asked, as understood: the only place answers read it from
     slots: Slots = field(init=False)  # the conversation's frame for this task
-    count_asked: bool = field(init=False)  # "要几台": how many cards is the question, not a given
+    count_asked: bool = field(init=False)  # "how many would it take": how many cards is the question, not a given
     entities: Slots = field(init=False)  # what this message alone states
     judged: set[str] = field(default_factory=set)  # stated figures already given a verdict above ("mfu_percent"): not judged twice
 
     def __post_init__(self) -> None:
-        # "那全用910B的话要几台" after "放得进8卡H20吗" asks how many 910B it takes, not whether eight of them hold it:
+        # "then how many if all 910B?" after "does it fit on 8 H20s?" asks how many 910B it takes, not whether eight of them hold it:
         # the count asked for is dropped from the conversation's frame
         self.ask = Ask.read(self.reading, self.catalog, self.earlier)
         self.count_asked = self.ask.asks_count and not any(self.reading.frame.has(slot) for slot in COUNTS)
@@ -54,7 +54,7 @@ class Turn:
         self.slots = Slots(Frame({slot: values for slot, values in state.slots.items() if slot not in COUNTS}) if self.count_asked else state)
         self.entities = Slots(self.reading.frame)
         self.slots.said = "\n".join([*self.earlier, self.message])  # where "500 people online at peak" can be read as online users
-        self.slots.fresh = self.reading.frame  # "如果是日活2万呢": a load this message states replaces an earlier one of another kind
+        self.slots.fresh = self.reading.frame  # "what if it were 20k daily actives?": a load this message states replaces an earlier one of another kind
 
     @property
     def language(self) -> Language:
@@ -78,20 +78,16 @@ class Turn:
             if size is None:
                 only = self.catalog.models_extending(name)
                 if len(only) == 1:  # "GLM4": the catalog has one model by that name
-                    self.assume(f"“{name}” read as {only[0].name}, the catalog's only model by that name", f"“{name}”按目录中唯一同名模型 {only[0].name} 计算")
+                    self.assume(*TURN_TEXT.both("model_read_as_only", name=name, model=only[0].name))
                     return only[0].id
             # the size in its name, else the size the user gave ("a 175b gpt-3 style model")
             size_b = size.group(1) if size else (f"{self.slots.params / 1e9:g}" if self.slots.params else None)
             newest = self.catalog.newest_of_family(name[: size.start()].strip(" -_"), float(size_b)) if size and size_b else None
             if newest is not None:
-                self.assume(f"“{name}” read as {newest.name}, the newest {newest.family} model of that size in the catalog",
-                            f"“{name}”按目录中同系列同尺寸最新的 {newest.name} 计算")  # fmt: skip
+                self.assume(*TURN_TEXT.both("model_read_as_newest", name=name, model=newest.name, family=newest.family))
                 return newest.id
             if size_b:
-                self.assume(
-                    f"“{name}” is not in the model catalog; sized as a generic {size_b}B dense decoder",
-                    f"模型目录中没有“{name}”，按通用 {size_b}B 稠密模型估算",
-                )
+                self.assume(*TURN_TEXT.both("model_sized_generic", name=name, size_b=size_b))
                 return f"{size_b}B"
             return name  # the tool explains that it does not know it, with suggestions
         if self.slots.params:
@@ -99,16 +95,13 @@ class Turn:
         return None
 
     def _language_model(self, names: list[str]) -> str:
-        """"bge-m3和qwen2.5 7b": the language model is the one sized; a model of another kind beside it is said to be left out."""
+        """"bge-m3 and qwen2.5 7b": the language model is the one sized; a model of another kind beside it is said to be left out."""
         llms = [name for name in names if not is_other_model(name)]
         if not llms:
             return names[0]
         label = self.catalog.model(llms[0]).name if self.catalog.find_model(llms[0]) else llms[0]
         for other in (name for name in names if is_other_model(name)):
-            self.assume(
-                f"“{other}” is not a language model, so this sizes {label} alone: add the memory “{other}” needs on the same card",
-                f"“{other}”不是大语言模型，这里只估算 {label}；同卡部署时还要加上“{other}”自身占用的显存",
-            )
+            self.assume(*TURN_TEXT.both("other_model_left_out", other=other, label=label))
         return llms[0]
 
     def _say_whose_shapes(self, model_id: str) -> None:
@@ -117,7 +110,7 @@ class Turn:
         label = self.catalog.model(model_id).name
         for said in (v.surface for v in self.slots.frame.slots.get("model", []) if v.value == model_id):
             if DERIVED_MODEL.search(said) and not DERIVED_MODEL.search(label):
-                self.assume(f"“{said}” keeps the architecture of {label}, so it is sized as {label}", f"“{said}”与 {label} 结构相同，按 {label} 计算")
+                self.assume(*TURN_TEXT.both("derived_model_shapes", said=said, label=label))
                 return
 
     def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
@@ -158,7 +151,7 @@ class Turn:
         return text
 
     def _in_words(self, suggestion: str) -> str | None:
-        """"engine=llamacpp" as "engine llama.cpp" / "推理引擎 llama.cpp"; a bare field name or an unknown field says nothing."""
+        """"engine=llamacpp" as "engine llama.cpp" / its Chinese wording; a bare field name or an unknown field says nothing."""
         setting = SETTING.fullmatch(suggestion)
         if setting is None:
             return None if FIELD_NAME.fullmatch(suggestion) else suggestion
@@ -171,15 +164,8 @@ class Turn:
     def _unknown_model_help(self) -> str:
         name = self.slots.models[0] if self.slots.models else ""
         if name and is_other_model(name):
-            return self.t(
-                f"“{name}” is not a language model. The memory, speed and training calculators here size decoder language models, "
-                "so they cannot size it; ask about the GPU's memory instead (for example “which cards have 24 GB or more?”).",
-                f"“{name}”不是大语言模型。这里的显存、速度和训练计算器只适用于解码器语言模型，无法估算它；可以改问显卡的显存（例如“哪些卡有 24 GB 以上显存？”）。",
-            )
-        return self.t(
-            "Name a model from the catalog, give its size (for example “a 13B model”), or paste its config.json.",
-            "请给出目录中的模型名、模型参数量（例如“13B 模型”），或贴出它的 config.json。",
-        )
+            return TURN_TEXT.pick("not_a_language_model", self.language, name=name)
+        return TURN_TEXT.pick("name_a_model", self.language)
 
     def cite(self, doc_id: str, title: str, section: str = "", urls: list[str] | None = None, citation: str = "") -> None:
         self.cite_source(Source(doc_id=doc_id, title=title, section=section, urls=urls or [], citation=citation))

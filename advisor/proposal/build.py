@@ -29,7 +29,7 @@ from advisor.proposal.sections import (
     SpeedSeries,
     TrainingSeries,
 )
-from advisor.proposal.wording import facts
+from advisor.proposal.wording import facts, phrase
 from advisor.registry import Registry
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
@@ -273,12 +273,9 @@ def _china(catalog: Catalog, options: list[dict], need: Need) -> list[ChinaLine]
 def _prices(catalog: Catalog, options: list[dict]) -> list[PriceLine]:
     lines = []
     for gpu in (catalog.gpu(gpu_id) for gpu_id in dict.fromkeys(o["gpu_id"] for o in options)):
-        for price, en, zh in (
-            (gpu.purchase_price, "purchase, per GPU", "采购价（每卡）"),
-            (gpu.cloud_price, "cloud, per GPU-hour", "云上租用（每卡时）"),
-        ):
+        for price, key in ((gpu.purchase_price, "price_purchase"), (gpu.cloud_price, "price_cloud")):
             if price is not None:
-                lines.append(PriceLine(what=Text(en=f"{gpu.name}: {en}", zh=f"{gpu.name}：{zh}"), amount=price.amount,
+                lines.append(PriceLine(what=Text(en=phrase(key, "en", gpu=gpu.name), zh=phrase(key, "zh", gpu=gpu.name)), amount=price.amount,
                                        currency=price.currency, date=price.date, note=price.note, source=price.source))  # fmt: skip
     return lines
 
@@ -328,17 +325,17 @@ def _figures(p: Proposal) -> list[SourcedFigure]:
         top = p.options[0]
         row = data["rack_units_by_sold_as"].get(top.get("sold_as", ""))
         if row:
-            out.append(_sourced(("Rack height per server", "单台服务器高度"), f"{row['value']}U", row))
+            out.append(_sourced("figure_rack_height", f"{row['value']}U", row))
         if p.facility.racks is not None:
-            out.append(_sourced(("Power per rack", "单机柜功率"), f"{data['rack_power_kw']['value']} kW", data["rack_power_kw"]))
+            out.append(_sourced("figure_rack_power", f"{data['rack_power_kw']['value']} kW", data["rack_power_kw"]))
         if p.facility.liquid_cooled:
-            out.append(_sourced(("Whole-rack cooling", "整柜散热"), "liquid", data["whole_rack"]))
+            out.append(_sourced("figure_whole_rack_cooling", "liquid", data["whole_rack"]))
     if p.speed is not None and not p.speed.target_stated:
         out.append(
-            _sourced(("Speed per user (assumed)", "每用户速度（假设）"), f"{p.speed.target:g} tokens/s", data["speed_target_tokens_per_s"])
+            _sourced("figure_speed_assumed", f"{p.speed.target:g} tokens/s", data["speed_target_tokens_per_s"])
         )
     if p.training is not None and not p.need.tokens.stated:
-        out.append(_sourced(("Training data (assumed)", "训练数据量（假设）"), f"{p.training.tokens:.3g} tokens", data["training_tokens"]))
+        out.append(_sourced("figure_training_data_assumed", f"{p.training.tokens:.3g} tokens", data["training_tokens"]))
     if p.tco is not None:
         for a in p.tco.assumptions:
             if a.source != "given":
@@ -348,9 +345,9 @@ def _figures(p: Proposal) -> list[SourcedFigure]:
     return out
 
 
-def _sourced(label: tuple[str, str], value: str, row: dict) -> SourcedFigure:
+def _sourced(label_key: str, value: str, row: dict) -> SourcedFigure:
     source = row.get("source", {})
-    return SourcedFigure(label=Text(en=label[0], zh=label[1]), value=value, basis=Text(**row["basis"]),
+    return SourcedFigure(label=Text(en=phrase(label_key, "en"), zh=phrase(label_key, "zh")), value=value, basis=Text(**row["basis"]),
                          url=source.get("url", ""), title=source.get("title", ""), date=str(source.get("date", "")))  # fmt: skip
 
 

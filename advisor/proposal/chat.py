@@ -1,4 +1,4 @@
-"""The chat door: "生成采购方案" / "make this a proposal" answers with the proposal of the conversation so far.
+"""The chat door: "make this a proposal", in either language, answers with the proposal of the conversation so far.
 
 A data-driven command check (``text.yaml`` → commands) in the service layer, not a new intent of the
 understanding model: the request carries no slots of its own, and retraining the classifier for one

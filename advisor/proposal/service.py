@@ -68,7 +68,8 @@ def embedded_inputs(path: Path) -> dict[str, Any]:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise AdvisorError("proposal_unreadable", f"Cannot read {path}: {exc.strerror}.", f"无法读取 {path}：{exc.strerror}。") from None
+        en, zh = (phrase("proposal_unreadable", language, path=path, reason=exc.strerror) for language in ("en", "zh"))
+        raise AdvisorError("proposal_unreadable", en, zh) from None
     text = _pdf_attachment(data) if data.startswith(b"%PDF") else data.decode("utf-8", errors="replace")
     found = INPUTS_SCRIPT.search(text) if text and "<html" in text[:500].lower() else None
     if found:

@@ -34,7 +34,7 @@ def _commands() -> tuple[str, ...]:
 
 
 def is_proposal_command(message: str) -> bool:
-    """ "生成采购方案" / "make this a proposal": the chat's request for the document, not a question to size."""
+    """ "make this a proposal" (in either language): the chat's request for the document, not a question to size."""
     if not isinstance(message, str) or len(message) > texts()["commands"]["max_length"]:
         return False
     said = normalize_text(message)

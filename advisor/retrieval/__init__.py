@@ -5,7 +5,7 @@ documents / gpu_family_docs / corpus   what is indexed: `## ` sections of knowle
 embeddings   the local sentence-transformers model (packaged MiniLM, or ADVISOR_EMBEDDING_MODEL)
 store        Chroma vectors with a manifest; incremental, self-repairing builds
 healing      one background worker re-syncing a store that failed mid-run, with back-off
-glossary     中文 ↔ English domain terms for query expansion and jieba user words
+glossary     Chinese ↔ English domain terms for query expansion and jieba user words
 lexical      BM25 over jieba tokens of both languages
 search       Retriever.search(): both retrievers fused by reciprocal rank, one Hit per doc
 index        build_index() for `gpu-advisor index`, ensure_index() at app start

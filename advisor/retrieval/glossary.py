@@ -1,9 +1,9 @@
 """Bilingual domain glossary: expands queries across languages and teaches jieba our words.
 
-The English embedder cannot read 「显存不够」, and the Chinese half of the lexical index never
+The English embedder cannot read "out of GPU memory" written in Chinese, and the Chinese half of the lexical index never
 sees "VRAM", so each query is expanded with the other language's terms for the concepts it
-mentions. The same Chinese terms are registered as jieba user words so 「降频」 or 「梯度累积」
-segment as one token instead of being cut apart or merged with neighbours.
+mentions. The same Chinese terms are registered as jieba user words so "throttling" or "gradient
+accumulation" in Chinese segment as one token instead of being cut apart or merged with neighbours.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class Expansion(BaseModel):
 class Glossary:
     def __init__(self, terms: list[Term]):
         self.terms = terms
-        # Longest phrases first so "显存不够" wins over "显存" when both are listed.
+        # Longest phrases first so "out of memory" wins over "memory" when both are listed.
         self._zh = sorted(((p, t) for t in terms for p in t.zh), key=lambda item: -len(item[0]))
         self._en = [(re.compile(rf"(?<![\w-]){re.escape(p.lower())}(?![\w-])"), t) for t in terms for p in t.en]
 

@@ -1,4 +1,4 @@
-"""BM25 over jieba-segmented, lower-cased text: exact terms ("Xid 79", "H20", 「降频」) that a
+"""BM25 over jieba-segmented, lower-cased text: exact terms ("Xid 79", "H20", Chinese "throttling") that a
 small English embedder blurs or cannot read at all."""
 
 from __future__ import annotations
@@ -7,21 +7,17 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import jieba
+import yaml
 
 from advisor.retrieval.glossary import ensure_jieba
 
+STOPWORDS_FILE = Path(__file__).with_name("stopwords.yaml")
 WORD = re.compile(r"[0-9a-z\u3400-\u9fff\uf900-\ufaff]")
 # Function words that occur everywhere and only add noise to scores.
-STOPWORDS = frozenset(
-    """a an the is are was were be been to of in on at for from with by and or not it its this that
-    these those as if so do does did can could should would will i you we my our your me how what
-    which when why where there here than then into per vs via about much many have has had any some
-    more most just also only very too still being such each other
-    的 了 是 吗 呢 吧 啊 和 与 及 在 我 我们 你 你们 他 她 它 这 那 这个 那个 就 都 也 还 要 会 能 有
-    个 上 下 把 被 让 给 对 从 到 用 为 以 而 或 及其 之 其 一个 一下 怎么 怎么办 什么 如何 哪些 哪个""".split()
-)
+STOPWORDS = frozenset(word for words in yaml.safe_load(STOPWORDS_FILE.read_text(encoding="utf-8")).values() for word in words)
 
 
 def _stem(token: str) -> str:

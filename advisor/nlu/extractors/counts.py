@@ -21,19 +21,20 @@ from advisor.nlu.count_words import (
     WORD_NUMBERS,
 )
 from advisor.nlu.number_values import Value, number_value
+from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.phrases import phrase_table
 from advisor.nlu.scan import Scan, extractor
 from tools.quantities import find_numbers, parse_number
 
 # "two used 3090s", "3 refurbished a100s": a word on the card's condition between a count and the card
 BEFORE_CARD = re.compile(r"\s*(?:(?:used|second[\s-]?hand|secondhand|refurb(?:ished)?|new|old|spare|rented)\s+)?")
-ENDS_MESSAGE = re.compile(r"[\s?？!！.。呢吗]*$")
-PARALLEL_WORD_KIND = {"t": "tp", "p": "pp", "d": "dp", "张": "tp", "流": "pp", "数": "dp"}  # the first letter of the word
+ENDS_MESSAGE = re.compile(r"[\s?？!！.。" + "".join(pattern_words("message_end_particles")) + "]*$")
+PARALLEL_WORD_KIND = pattern_words("parallel_word_kind")  # the first letter of the word
 
 
 @extractor("parallel_degrees")
 def parallel_degrees(scan: Scan) -> None:
-    """ "tp=4", "pipeline parallel 2", "张量并行8"."""
+    """ "tp=4", "pipeline parallel 2", "tensor parallel 8" in Chinese."""
     for match in PARALLEL.finditer(scan.text):
         kind = match.group("kind") or PARALLEL_WORD_KIND[match.group("word")[0]]
         scan.claim(Value(match.start(), match.end(), kind, float(match.group("n") or match.group("wn")), kind, match.group()))

@@ -1,21 +1,22 @@
-"""Extractors of money written in ways the number reader alone misses: unit prices ("5000块一张"), tenths and
-discounts ("打8折"), jiao and fen ("六毛五一度"), yuan and jiao ("1块5")."""
+"""Extractors of money written in ways the number reader alone misses: unit prices ("5000 kuai apiece"), tenths and
+discounts ("80% of list"), jiao and fen ("six mao five a kWh"), yuan and jiao ("1 kuai 5")."""
 
 from __future__ import annotations
 
 from advisor.nlu.money_words import DISCOUNT, JIAO_AND_FEN, TENTHS, UNIT_BEFORE_PRICE, UNIT_PRICE, YUAN_AND_JIAO
 from advisor.nlu.number_values import Value, money_value
+from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.phrases import phrase_table
 from advisor.nlu.scan import Scan, extractor
 from tools.quantities import CHINESE_DIGITS, parse_number
 
-MAGNITUDE = {"万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3}
+MAGNITUDE = pattern_words("money_magnitude")
 
 
 @extractor("unit_prices")
 def unit_prices(scan: Scan) -> None:
     for match in UNIT_PRICE.finditer(scan.text):
-        if not (match.group("mag") or match.group("currency")):  # "ZeRO-3每张卡" is no price
+        if not (match.group("mag") or match.group("currency")):  # "ZeRO-3 per card" is no price
             continue
         scale = MAGNITUDE.get(match.group("mag") or "", 1.0)
         scan.claim(money_value(scan.text, match.start(), match.end(), float(match.group("n")) * scale, False))
@@ -34,7 +35,7 @@ def tenths(scan: Scan) -> None:
 
 @extractor("discounts")
 def discounts(scan: Scan) -> None:
-    """ "6折", "8.5折", "八五折" are tenths paid; "20% off" a share taken off. Kept as the share off."""
+    """ "60% of list", "85% of list" (written as tenths) are tenths paid; "20% off" a share taken off. Kept as the share off."""
     for match in DISCOUNT.finditer(scan.text):
         pay = match.group("pay")
         paid = parse_number(pay) if pay else None
@@ -50,7 +51,7 @@ def unit_before_price(scan: Scan) -> None:
 
 @extractor("jiao_and_fen")
 def jiao_and_fen(scan: Scan) -> None:
-    """ "六毛五一度", "电价七毛五": a price per kWh in jiao and fen."""
+    """ "six mao five a kWh", "power at seven mao five": a price per kWh in jiao and fen."""
     for match in JIAO_AND_FEN.finditer(scan.text):
         amount = parse_number(match.group("jiao")) / 10 + parse_number(match.group("fen") or "0") / 100
         per_kwh = phrase_table("per_kwh_after").at(scan.text, match.end())
@@ -59,7 +60,7 @@ def jiao_and_fen(scan: Scan) -> None:
 
 @extractor("yuan_and_jiao")
 def yuan_and_jiao(scan: Scan) -> None:
-    """ "1块5", "一块八毛" are ¥1.5 and ¥1.8, not one card and a five; "3块2一度" a price per kWh."""
+    """ "1 kuai 5", "one kuai eight mao" are ¥1.5 and ¥1.8, not one card and a five; "3 kuai 2 a kWh" a price per kWh."""
     for match in YUAN_AND_JIAO.finditer(scan.text):
         amount = parse_number(match.group("yuan")) + parse_number(match.group("jiao")) / 10
         per_kwh = phrase_table("per_kwh_after").at(scan.text, match.end())

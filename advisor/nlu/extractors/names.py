@@ -9,14 +9,17 @@ from advisor.name_matcher import matcher_for
 from advisor.nlu.count_words import TIMES_AFTER_NAME
 from advisor.nlu.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern, names_written_apart
 from advisor.nlu.number_values import Value, number_value
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.scan import Scan, extractor
 
 PCI_ADDRESS = re.compile(r"(?<![0-9a-f])(?:pci:)?[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?(?![0-9a-f])")
 GLUED_DIGITS = re.compile(r"\d{1,4}")
-NUMBER_NAME_AND_COUNT = re.compile(r"(?<![\d.a-z])(?P<name>\d{4})(?P<n>\d{1,2})\s*(?:张|块)?\s*(?:卡|显卡)")
-NEGATED = re.compile(
-    r"(?:不|不做|不搞|不用|不需要|没有|无需|(?<![a-z])(?:not|no|without|never|don'?t|won'?t|isn'?t)\s+(?:do(?:ing)?\s+|any\s+)?)$"
+NUMBER_NAME_AND_COUNT = re.compile(
+    rf"(?<![\d.a-z])(?P<name>\d{{4}})(?P<n>\d{{1,2}})\s*(?:{alternatives('measure_words')})?\s*(?:{alternatives('card_words')})"
 )
+NEGATED = re.compile(f"(?:{alternatives('negations')})$")
+# what may follow a name and still be part of it: 'A100 80GB', '4090 laptop'
+NAME_TAIL = re.compile(rf"[\s\-]*(?:{alternatives('name_tail')})")
 
 
 @extractor("pci_addresses")
@@ -34,7 +37,7 @@ def names_apart(scan: Scan) -> None:
 
 @extractor("catalog_names")
 def catalog_names(scan: Scan) -> None:
-    """Catalog cards and models, with a count glued to a card: "4090x2", "910B8卡"."""
+    """Catalog cards and models, with a count glued to a card: "4090x2", "910B 8 cards" written together."""
     text = scan.text
     for name in matcher_for(scan.catalog).scan(text):
         end = _name_end(text, name.end) if name.kind == "gpu" else name.end
@@ -43,7 +46,7 @@ def catalog_names(scan: Scan) -> None:
         if times:  # "4090x2": the count of that card
             scan.claim(Value(times.start("x"), times.end(), "count_gpu", float(times.group("n")), "", times.group("x")))
         glued = GLUED_DIGITS.match(text, end) if name.kind == "gpu" and text[end - 1 : end].isalpha() else None
-        if glued:  # "910B8卡": the digits after a name that ends in a letter are a count
+        if glued:  # "910B" glued to "8 cards": the digits after a name that ends in a letter are a count
             count = number_value(text, end, glued.end(), glued.group(), float(glued.group()))
             if count is not None and count.kind in ("count_gpu", "count_server"):
                 scan.claim(count)
@@ -51,7 +54,7 @@ def catalog_names(scan: Scan) -> None:
 
 @extractor("number_name_and_count")
 def number_name_and_count(scan: Scan) -> None:
-    """ "40908卡": a 4090, then 8 cards."""
+    """ "4090" glued to "8 cards": a 4090, then 8 cards."""
     text = scan.text
     for match in NUMBER_NAME_AND_COUNT.finditer(text):
         named = matcher_for(scan.catalog).scan(match.group("name"))
@@ -82,7 +85,7 @@ def other_gpus(scan: Scan) -> None:
 
 @extractor("keywords")
 def keywords(scan: Scan) -> None:
-    """The keyword tables' words (precision, method, ...); "不训练", "not training" name no method."""
+    """The keyword tables' words (precision, method, ...); "no training" (either language) name no method."""
     text = scan.text
     for table, canonical, pattern in keyword_tables():
         for match in pattern.finditer(text):
@@ -94,5 +97,5 @@ def keywords(scan: Scan) -> None:
 
 def _name_end(text: str, end: int) -> int:
     """A name runs on over a memory variant or form factor the matcher left out: 'A100 80GB', '4090 laptop'."""
-    tail = re.match(r"[\s\-]*(?:\d+\s*(?:gb|g)\b|laptop|mobile|笔记本|移动版|pcie|sxm\d?|nvl)", text[end:])
+    tail = NAME_TAIL.match(text[end:])
     return end + tail.end() if tail else end

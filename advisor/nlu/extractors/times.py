@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 
 from advisor.nlu.number_values import Value
+from advisor.nlu.pattern_words import alternatives
 from advisor.nlu.scan import Scan, extractor
 from advisor.nlu.time_words import time_values
 
-ALWAYS_ON = re.compile(
-    r"24\s*/\s*7|7\s*[x×*]\s*24|全天候|全天(?:运行|跑)|不间断|不关机|24\s*小时\s*(?:满载|满跑|不停|运行|开着|在线|跑|开机|工作|都在跑)|满载运行|全年无休|全年不停|常年开着|一直开着|不停机|around\s+the\s+clock|non[\s-]?stop"
-)
+ALWAYS_ON = re.compile(alternatives("always_on"))
 
 
 @extractor("always_on")
