@@ -7,7 +7,7 @@ from advisor.contract import Source
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
-from advisor.offline.answers import facility_fabric
+from advisor.offline.answers import facility_fabric, facility_prep
 from advisor.offline.answers.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.facility import shipped_facility_data
@@ -55,7 +55,7 @@ def takes_over(turn: Turn) -> bool:
     servers, gpus = _counts(turn)
     if not (turn.slots.gpus or servers or gpus):
         return False
-    if turn.ask.states_circuit or _asks_now(turn, "site"):
+    if turn.ask.states_circuit or _asks_now(turn, "site") or _asks_now(turn, "prepare"):
         return True
     if _asks_now(turn, "bill"):
         return not any(turn.reading.frame.has(slot) for slot in COMPARISON_SLOTS) and not _asks_now(turn, "comparison")
@@ -105,6 +105,8 @@ def answer(turn: Turn) -> str:
         r = outcome.result
     _cite(turn, r)
     values = _values(turn, r)
+    if _asks_now(turn, "prepare") and (prepared := facility_prep.checklist(turn, outcome.args, r, values, _china_buyer(turn))):
+        return "\n\n".join([*prepared, *_details(turn, r)])  # what the room must have, line by line, then the formulas
     lead = _lead(turn, r)
     blocks = [_say(turn, lead, **values), turn.t(" ", "").join(_summary(turn, r, values, lead))]
     if _china_high_density(turn, r, lead):
