@@ -181,6 +181,11 @@ def asks_fabric(routing: Routing) -> bool:
 
 
 @condition
+def prepares_site(routing: Routing) -> bool:
+    return facility.prepares_site(routing.turn)
+
+
+@condition
 def facility_takes_over(routing: Routing) -> bool:
     return facility.takes_over(routing.turn)
 

@@ -62,6 +62,13 @@ def takes_over(turn: Turn) -> bool:
     return _asks_server_power(turn)
 
 
+def prepares_site(turn: Turn) -> bool:
+    """What a room must have for named servers or cards ("three 8x H200 servers arrive in January: what does the data
+    centre need?"): a preparation checklist, whatever calculation the classifier guessed from the counts."""
+    servers, gpus = _counts(turn)
+    return _asks_now(turn, "prepare") and bool(turn.slots.gpus or servers or gpus)
+
+
 def _asks_server_power(turn: Turn) -> bool:
     return _asks_now(turn, "power") and _asks_now(turn, "server")
 
