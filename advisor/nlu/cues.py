@@ -42,6 +42,7 @@ class AskCues(BaseModel):
     asks_price: Phrases
     owns_hardware: Phrases
     leans_on_active: Phrases
+    beyond_reach: Phrases
 
 
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:

@@ -69,6 +69,14 @@ def prepares_site(turn: Turn) -> bool:
     return _asks_now(turn, "prepare") and bool(turn.slots.gpus or servers or gpus)
 
 
+def fabric_for_one_server(turn: Turn) -> bool:
+    """A network question whose counts come to a single server ("…between two of them" read without its count): a
+    switch count for one box answers nothing, so the cards answer it instead."""
+    servers, gpus = _counts(turn)
+    per_server = turn.slots.gpus_per_server or SERVER_GPUS
+    return asks_fabric(turn) and (servers or 1) < 2 and (gpus or 0) <= per_server
+
+
 def _asks_server_power(turn: Turn) -> bool:
     return _asks_now(turn, "power") and _asks_now(turn, "server")
 
