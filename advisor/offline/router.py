@@ -181,6 +181,11 @@ def asks_fabric(routing: Routing) -> bool:
 
 
 @condition
+def asks_site_of_thread(routing: Routing) -> bool:
+    return facility.asks_site_of_thread(routing.turn)
+
+
+@condition
 def prepares_site(routing: Routing) -> bool:
     return facility.prepares_site(routing.turn)
 
