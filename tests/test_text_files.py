@@ -24,6 +24,20 @@ TEXT_FILES = [
     "advisor/retrieval/gpu_family_text.yaml",
     "knowledge/memory_verdict_text.yaml",
     "knowledge/fact_notes.yaml",
+    "knowledge/input_names_text.yaml",
+    "knowledge/input_errors_text.yaml",
+    "knowledge/cost_text.yaml",
+    "knowledge/mfu_defaults.yaml",
+    "knowledge/training_time_text.yaml",
+    "knowledge/tco_text.yaml",
+    "knowledge/fabric_text.yaml",
+    "knowledge/precision_text.yaml",
+    "knowledge/model_text.yaml",
+    "knowledge/memory_text.yaml",
+    "knowledge/facility_text.yaml",
+    "knowledge/recommend_text.yaml",
+    "knowledge/troubleshoot_text.yaml",
+    "knowledge/serving_text.yaml",
 ] + sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "advisor" / "offline" / "tasks").rglob("*.yaml"))  # each task's wording
 NOT_PHRASES = {"examples", "pydantic_zh", "premise_stated"}  # sample questions in either language; Chinese beside pydantic's own English; word lists
 

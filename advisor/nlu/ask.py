@@ -106,6 +106,13 @@ class Ask(BaseModel):
     card_cut: tuple[str, float] | None = Field(None, description='A quoted cut in cards ("half the cards") and the speed factor it needs.')
     names_fp4: bool = Field(False, description="The message names FP4.")
     message_lines: int = Field(1, description="Lines in this message: a pasted log's newest evidence sits within them.")
+    problem_phase: str | None = Field(
+        None, description='When a reported problem happens: "startup" (launch, init, before the first step) or "under_load" '
+        "(traffic, concurrency); the newest message of the task that says one wins."
+    )
+    reports_oom: bool = Field(
+        False, description='The task\'s messages report an out-of-memory failure (not "is it memory?", which asks about a suspect).'
+    )
     running_costs: tuple[RunningCost, ...] = Field((), description='Colocation and staff amounts the reader took for a price, '
                                                    'told by the words of their clause ("colo $200 per kW-month").')
     ratio_claim: RatioClaim | None = Field(None, description='A quoted "cloud costs N× owning" in this message or, for a follow-up, the thread.')
@@ -167,12 +174,25 @@ class Ask(BaseModel):
             card_cut=card_cut(message),
             names_fp4="fp4" in normalize_text(message),
             message_lines=message.count("\n") + 1,
+            problem_phase=problem_phase(thread),
+            reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
             running_costs=running_costs(message, state),
             ratio_claim=ratio_claim([message, *reversed(reading.task_messages[:-1])] if opened_earlier else [message]),
             payback_word_starts=payback_word_starts(message),
             commitment_terms=commitment_terms(message, reading.frame),
             horizon_ranges=horizon_ranges(state),
         )
+
+
+def problem_phase(thread: list[str]) -> str | None:
+    """The phase the newest message that names one gives; in one message, a load named beside the start-up wins
+    ("starts fine, but OOMs under heavy load": the start-up is what went well)."""
+    for text in reversed(thread):
+        if says("under_load_phase", text):
+            return "under_load"
+        if says("startup_phase", text):
+            return "startup"
+    return None
 
 
 def _capability_asked(reading: Reading) -> Capability | None:

@@ -29,6 +29,8 @@ def asked(turn: Turn) -> tuple[Capability, list[str]] | None:
         return None
     if capability.kind == "minimum" and _threshold(turn, capability) is None:
         return None  # "how much memory has the H20?": the spec sheet leads with memory and bandwidth already
+    if capability.kind == "value" and len(gpus) > 1:
+        return None  # "H100 PCIe vs SXM, how different?": a value of two cards is read side by side in their comparison
     return capability, gpus[:MAX_GPUS]
 
 

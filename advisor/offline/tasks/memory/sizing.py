@@ -17,7 +17,7 @@ from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.recommend.price_view import option_price
-from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, sized_for, workloads_of
+from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, sized_for, workloads_of
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.tasks.serving.serving_words import serving_text
@@ -109,7 +109,9 @@ def recommend(turn: Turn) -> str:
         turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
     if not options:
         return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
-    short = budget_short(turn, r, budget.amount) if budget else []  # a budget that buys nothing: said first, with what it does buy
+    running = running_budget(turn, r, budget.amount, budget.per) if budget else []  # "$5,000 a month": set against renting
+    # a budget that buys nothing: said first, with what it does buy
+    short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
     lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
     parts = [lead, *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
              _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
@@ -123,7 +125,7 @@ def recommend(turn: Turn) -> str:
     parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
     parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
     parts += _stale_prices(turn, r["stale_prices"])
-    if budget:
+    if budget and not running:
         turn.assume(f"budget {money(budget.amount, budget.currency)} for the whole configuration (GPUs and servers)", f"预算 {money(budget.amount, budget.currency)} 按整套配置计（GPU 加服务器）")
     turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
     related(turn, f"{label} {turn.message}")
@@ -153,6 +155,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         "batch": s.batch_size,
         "objective": OBJECTIVES.get(s.objective or ""),  # none stated: the tiers lead (within the budget, when given)
         "budget": budget.amount if budget else None,
+        **({"budget_per": budget.per} if budget and budget.per in ("month", "year") else {}),  # a running budget is met by renting
         "currency": budget.currency if budget else default_currency(turn.language),
         "region": "cn" if s.region == "cn" else "global",
         "gpus": [stated_card(turn, gpu).gpu for gpu in s.gpus] or None,  # "our A100s are the 40 GB ones": that variant
@@ -374,6 +377,8 @@ def memory(turn: Turn) -> str:
                 f" {r['gpu']} 单卡 {number(r['gpu_capacity_gb'])} GB（余量 {number(r['headroom_pct'])}%）。",
             )
         )
+        if r.get("gpu_share_note"):  # Apple: the verdict's capacity is the GPU's share, so say so beside it
+            parts.append("ℹ️ " + turn.text(r["gpu_share_note"]))
         if r.get("main_lever"):
             parts.append("💡 " + turn.text(r["main_lever"]))
     else:
@@ -392,7 +397,7 @@ def memory(turn: Turn) -> str:
     parts += memory_scopes.scopes_line(turn, r)
     parts.append(f"_{turn.text(r['unit_note'])}_")
     # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
-    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"]][:3]
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"] and n != r.get("gpu_share_note")][:3]
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
     related(turn, f"memory {label} {turn.message}")
     return "\n\n".join(parts)

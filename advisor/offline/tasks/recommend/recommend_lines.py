@@ -16,8 +16,6 @@ from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 
-HOURS_PER_MONTH = 730
-
 
 def _task_text(task: str) -> Text:
     en, zh = TASK_LABEL[task]
@@ -97,6 +95,26 @@ def budget_short(turn: Turn, r: dict, budget: float) -> list[str]:
         lines.append(phrase("recommend.fallback.none"))
     if r.get("cheapest_rent_per_hour") is not None:
         lines.append(phrase("recommend.fallback.rent", rate=money(r["cheapest_rent_per_hour"], cur)))
+    return [" ".join(turn.text(line) for line in lines)]
+
+
+def running_budget(turn: Turn, r: dict, budget: float, per: str) -> list[str]:
+    """A budget per month or year ("$5,000 a month for the team"): set against renting the leading configuration
+    around the clock, with what buying it would take of that budget; or, when nothing rents within it, the cheapest rent."""
+    if per not in ("month", "year"):
+        return []
+    tiers = [] if r.get("objective") else r.get("tiers") or []
+    option = tiers[0]["option"] if tiers else (r.get("options") or [None])[0]
+    if not option or option.get("rent_per_month") is None:
+        return []
+    cur = r["currency"]
+    values = {"budget": money(budget, cur), "period": phrase(f"recommend.budget_running.period_{per}"), "config": option["config_label"],
+              "rent": money(option["rent_per_month"], cur)}  # fmt: skip
+    if not option.get("within_budget"):
+        return [turn.text(phrase("recommend.budget_running.over", task=_task_text(r["task"]), model=r["model_label"], **values))]
+    lines = [phrase("recommend.budget_running.within", **values)]
+    if r.get("budget_months_to_buy") is not None and option.get("purchase_cost") is not None:
+        lines.append(phrase("recommend.budget_running.buy", price=money(option["purchase_cost"], cur), months=number(r["budget_months_to_buy"])))
     return [" ".join(turn.text(line) for line in lines)]
 
 

@@ -654,7 +654,7 @@ def squeeze_report(turn: Turn) -> str:
         return ""
     r = first.result
     if not _squeezed(r, reported=True):  # roomy: memory is ruled out with the same arithmetic, and the slowdown's usual cause named
-        return turn.text(kv_squeeze_text(turn, r, key="kv_roomy"))
+        return turn.text(kv_squeeze_text(turn, r, key="kv_roomy_oom" if turn.ask.reports_oom else "kv_roomy"))
     return "\n\n".join([turn.text(kv_squeeze_text(turn, r)), *_squeeze_fixes(turn, args, r)])
 
 

@@ -254,7 +254,7 @@ def _stated_setup(turn: Turn) -> dict:
     setup = {
         "nodes": s.servers, "gpus": s.gpu_count, "batch": s.batch_size, "params_b": s.params / 1e9 if s.params else None,
         "gpu_memory_gb": capacity, "method": workloads[0] if workloads else None,
-        "mfu_percent": round(s.mfu * 100, 1) if s.mfu else None,
+        "mfu_percent": round(s.mfu * 100, 1) if s.mfu else None, "phase": turn.ask.problem_phase,
     }  # fmt: skip
     return {field: value for field, value in setup.items() if value}
 
