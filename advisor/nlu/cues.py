@@ -43,6 +43,7 @@ class AskCues(BaseModel):
     asks_price: Phrases
     owns_hardware: Phrases
     leans_on_active: Phrases
+    beyond_reach: Phrases
     startup_phase: Phrases
     under_load_phase: Phrases
     reports_oom: Phrases

@@ -49,7 +49,7 @@ class OfflinePlanner:
         turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog, earlier=earlier)
         parts = self._separate_questions(turn, earlier)
         if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, all in the opening line
-            bodies = [self._part_body(part, calculates) for part, calculates in parts]
+            bodies = answer_parts.without_repeats(turn, [self._part_body(part, calculates, index > 0) for index, (part, calculates) in enumerate(parts)])
             folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{body}") for index, ((part, _), body) in enumerate(zip(parts, bodies, strict=True), 1)]
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
             summary = "\n\n".join(filter(None, [answer_parts.combined(turn, bodies), summary]))
@@ -103,20 +103,26 @@ class OfflinePlanner:
             reading = self.understanding.read(piece, before)
             task = reading.task if reading.follow_up else reading.intent
             calculates = _calculates(reading, task) and task != "specs" and (not reading.follow_up or bool(calculations))
-            if calculates:  # a spec sheet per aspect answers none of them: "Gaudi 3 vs H100: tooling, cost?" is answered from the cards
-                if task in calculations:
+            part = Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before)
+            if calculates and task in calculations:  # the same calculation again: told in steps, unless it asks something of its own
+                if not answer_parts.asks_its_own(part):
                     return []
+                calculates = False
+            if calculates:  # a spec sheet per aspect answers none of them: "Gaudi 3 vs H100: tooling, cost?" is answered from the cards
                 calculations.add(task)
-            parts.append((Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before), calculates))
+            parts.append((part, calculates))
         return parts
 
-    def _part_body(self, part: Turn, calculates: bool) -> str:
+    def _part_body(self, part: Turn, calculates: bool, after_part: bool = False) -> str:
         """One part of a several-question message: a calculation runs; anything else (a judgement, an explanation,
         an aside the classifier cannot place alone: "and training?") is answered from the cards, in the thread of the
         parts before it, with a card no earlier part was answered with."""
         if calculates:
             return self._body(part)
-        return capability.premise_first(part, knowledge.concept(part, in_thread=True, answered=knowledge.cards_cited(part)))
+        question = answer_parts.with_context(part, after_part)  # "…A100? what are the risks?": the risks of that
+        return answer_parts.without_calculation(
+            part, lambda part: capability.premise_first(part, knowledge.concept(part, question=question, in_thread=True, answered=knowledge.cards_cited(part)))
+        )
 
 
 # Tools that look an answer up rather than calculate one: a follow-up they answer keeps nothing "as before"

@@ -174,6 +174,16 @@ def asks_fabric(routing: Routing) -> bool:
 
 
 @condition
+def asks_site_of_thread(routing: Routing) -> bool:
+    return facility.asks_site_of_thread(routing.turn)
+
+
+@condition
+def prepares_site(routing: Routing) -> bool:
+    return facility.prepares_site(routing.turn)
+
+
+@condition
 def facility_takes_over(routing: Routing) -> bool:
     return facility.takes_over(routing.turn)
 

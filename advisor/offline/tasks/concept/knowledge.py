@@ -63,7 +63,9 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     hits = _naming_first(_hits(outcome), words)
     if question is not None or (turn.reading.intent == "concept" and turn.reading.confidence >= SURE_CONCEPT):
         hits = _card_first(hits)
-    if in_thread and turn.earlier and (thread_cards or turn.reading.follow_up):  # a new question in the thread: the card that answered the last one is not its answer
+    # a new question in the thread: the card that answered the last one is not its answer (the cards an earlier part of
+    # this message cited say which that was, when there are any)
+    if in_thread and turn.earlier and (thread_cards or turn.reading.follow_up) and not answered:
         answered = _top_card(_hits(_search(turn, turn.earlier[-1])))
         hits = _card_first([hit for hit in hits if hit["doc_id"] != answered] or hits)
     if answered:

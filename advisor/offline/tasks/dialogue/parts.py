@@ -3,6 +3,10 @@ answers all of them; the parts follow, each with its own answer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from advisor.nlu.facets import SPECS
+from advisor.offline.tasks.facility import facility
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 
@@ -32,3 +36,48 @@ def combined(turn: Turn, bodies: list[str]) -> str:
     if len(verdicts) < 2:
         return ""
     return WORDING.say(turn, "combined", verdicts=WORDING.say(turn, "joiner").join(verdicts))
+
+
+# what a part asks of a site that the facility plan answers for the hardware of the thread
+FACILITY_ASKS = frozenset({"cooling", "fabric", "fabric_choice", "power", "bill", "site", "prepare", "one_rack", "per_rack"})
+
+
+def asks_its_own(part: Turn) -> bool:
+    """A later part that reads as the calculation an earlier part already runs, yet asks something else of it ("…? And
+    what about cooling for that server?"): answered on its own, not folded into that calculation. A part that only
+    changes a value ("…? and with 8k context?") is the same question told in steps."""
+    if part.ask.facility_asks_now & FACILITY_ASKS or part.ask.beyond_reach:
+        return True
+    return not part.reading.frame.names() and part.reading.facet.name != SPECS
+
+
+def without_calculation(part: Turn, from_cards: Callable[[Turn], str]) -> str:
+    """A part that runs no calculation of its own: a question no card or tool covers says so and what can be done;
+    a site question (cooling, power, network of the thread's servers) gets the facility plan; anything else the
+    cards (``from_cards``)."""
+    if part.ask.beyond_reach:
+        return WORDING.say(part, "beyond_reach")
+    if facility.fabric_for_one_server(part):
+        return from_cards(part)
+    if part.ask.facility_asks_now & FACILITY_ASKS and (facility.asks_fabric(part) or facility.takes_over(part) or part.slots.gpus):
+        return facility.answer(part)
+    return from_cards(part)
+
+
+def without_repeats(turn: Turn, bodies: list[str]) -> list[str]:
+    """A part whose answer opens with the same sentence as an earlier part's (the same card found twice) points back to
+    that part instead of repeating it: one answer per question, no section twice."""
+    kept: list[str] = []
+    for body in bodies:
+        verdict = verdict_of(body)
+        earlier = next((index for index, shown in enumerate(kept, 1) if verdict and verdict_of(shown) == verdict), None)
+        kept.append(body if earlier is None else WORDING.say(turn, "repeated", index=earlier))
+    return kept
+
+
+def with_context(part: Turn, after_part: bool) -> str | None:
+    """A later part that names nothing of its own ("…second-hand A100s? what are the risks?") is searched with the part
+    before it, so the card found is about that subject; None (the part alone) otherwise."""
+    if not after_part or part.ask.named or not part.earlier or part.reading.facet.name != SPECS:  # "and cooling?" has a topic of its own
+        return None
+    return f"{part.earlier[-1]} {part.reading.text}"

@@ -7,7 +7,7 @@ from advisor.contract import Source
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
-from advisor.offline.tasks.facility import facility_fabric
+from advisor.offline.tasks.facility import facility_fabric, facility_prep
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.facility import shipped_facility_data
@@ -16,6 +16,7 @@ from tools.recommend.configs import SERVER_GPUS
 
 WORDING = Wording("facility/facility_text.yaml")
 DEFAULT_GPU = "h100-sxm"
+PREPARE = "lead.prepare"  # the site-preparation checklist's lead (facility_prep.py), for the checks that ask which lead was given
 # Amounts that make a money question a rent-or-buy comparison rather than an electricity bill (so do the words in
 # facility_text.yaml asks.comparison)
 COMPARISON_SLOTS = ("server_price", "cloud_price", "discount", "budget")
@@ -55,11 +56,35 @@ def takes_over(turn: Turn) -> bool:
     servers, gpus = _counts(turn)
     if not (turn.slots.gpus or servers or gpus):
         return False
-    if turn.ask.states_circuit or _asks_now(turn, "site"):
+    if turn.ask.states_circuit or _asks_now(turn, "site") or _asks_now(turn, "prepare"):
         return True
     if _asks_now(turn, "bill"):
         return not any(turn.reading.frame.has(slot) for slot in COMPARISON_SLOTS) and not _asks_now(turn, "comparison")
     return _asks_server_power(turn)
+
+
+def prepares_site(turn: Turn) -> bool:
+    """What a room must have for named servers or cards ("three 8x H200 servers arrive in January: what does the data
+    centre need?"): a preparation checklist, whatever calculation the classifier guessed from the counts."""
+    servers, gpus = _counts(turn)
+    return _asks_now(turn, "prepare") and bool(turn.slots.gpus or servers or gpus)
+
+
+SITE_SIDES = frozenset({"cooling", "power", "prepare", "site"})
+
+
+def asks_site_of_thread(turn: Turn) -> bool:
+    """A follow-up that asks the site side of the thread's hardware ("what about cooling?" after a sizing on H20): the
+    plan for those cards, not a general card on cooling."""
+    return turn.reading.follow_up and bool(turn.ask.facility_asks_now & SITE_SIDES) and bool(turn.slots.gpus)
+
+
+def fabric_for_one_server(turn: Turn) -> bool:
+    """A network question whose counts come to a single server ("…between two of them" read without its count): a
+    switch count for one box answers nothing, so the cards answer it instead."""
+    servers, gpus = _counts(turn)
+    per_server = turn.slots.gpus_per_server or SERVER_GPUS
+    return asks_fabric(turn) and (servers or 1) < 2 and (gpus or 0) <= per_server
 
 
 def _asks_server_power(turn: Turn) -> bool:
@@ -105,6 +130,13 @@ def answer(turn: Turn) -> str:
         r = outcome.result
     _cite(turn, r)
     values = _values(turn, r)
+    if _asks_now(turn, "prepare") and (prepared := facility_prep.checklist(turn, outcome.args, r, values, _china_buyer(turn))):
+        # what the room must have, line by line; a China buyer of a part they cannot buy new hears so, with parts they can
+        china = _china_high_density(turn, r, PREPARE)
+        status = [_say(turn, "summary.china", gpu=r["gpu_name"], status=_say(turn, f"china_status.{r['china']}"), rule=turn.text(r["china_rule"]))] if china else []
+        options = _china_alternatives(turn, r, values, PREPARE)
+        listed = [f"**{_say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options)] if options else []
+        return "\n\n".join([prepared[0], *status, *prepared[1:], *listed, *_details(turn, r)])
     lead = _lead(turn, r)
     blocks = [_say(turn, lead, **values), turn.t(" ", "").join(_summary(turn, r, values, lead))]
     if _china_high_density(turn, r, lead):
@@ -206,7 +238,8 @@ def _lead(turn: Turn, r: dict) -> str:
             return "lead.none_fits"
         return "lead.fits" if r["fits"] else "lead.does_not_fit"
     rack_known = frame.has("rack_power") or r["whole_rack"] or _in_one_rack(turn)
-    if (_asks(turn, "cooling") or _asks_now(turn, "site")) and rack_known:  # the density of a known rack is the question
+    # the density of a known rack is the question, and so it is for a follow-up on cooling alone ("what about cooling?")
+    if (_asks(turn, "cooling") or _asks_now(turn, "site")) and (rack_known or (turn.reading.follow_up and _asks_now(turn, "cooling"))):
         return f"lead.cooling.{r['cooling']}"
     if frame.has("electricity_price") or turn.ask.tco_line == "energy" or _asks_now(turn, "bill"):
         return "lead.electricity_month" if _asks_now(turn, "monthly") else "lead.electricity"
@@ -232,10 +265,10 @@ def _china_high_density(turn: Turn, r: dict, lead: str) -> bool:
     return dense and not lead.startswith("lead.electricity") and _china_buyer(turn) and r["china"] in WORDING.data["china_status"]
 
 
-def _china_alternatives(turn: Turn, r: dict, v: dict) -> list[str]:
+def _china_alternatives(turn: Turn, r: dict, v: dict, lead: str | None = None) -> list[str]:
     """For a China buyer of a part they cannot buy new: the same GPU count on air-cooled parts they can, each
     planned by the same tool (servers, kW, racks at the air-cooling limit)."""
-    if not _china_high_density(turn, r, _lead(turn, r)):
+    if not _china_high_density(turn, r, lead or _lead(turn, r)):
         return []
     lines = []
     for gpu in shipped_facility_data().china_air_cooled.get(turn.catalog.gpu(r["gpu_name"]).segment, ()):
