@@ -16,6 +16,7 @@ from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.serving_card import stated_card, traffic_lines
 from advisor.offline.answers.serving_facts import fp8_weight_only_lines, moe_lines
+from advisor.offline.answers.serving_floor import apply_chat_floor, is_floor, tool_args
 from advisor.offline.answers.serving_words import WORDING, serving_text
 from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
@@ -62,7 +63,7 @@ class Estimate:
 
 
 def estimate(turn: Turn, args: dict) -> Estimate:
-    return Estimate(turn.call("estimate_throughput", args))
+    return Estimate(turn.call("estimate_throughput", tool_args(args)))
 
 
 def answer(turn: Turn) -> str:
@@ -75,6 +76,7 @@ def answer(turn: Turn) -> str:
         return compare.answer(turn, compare.options(turn), model)
     asked = turn.ask.serving_asks
     args = _base_args(turn, model)
+    apply_chat_floor(turn, args)  # no target stated: every verdict and size below is held to the chat floor
     rate = turn.slots.request_rate
     sizes_for_rate = rate is not None and turn.slots.gpu_count is None and not turn.slots.tp
     if (asked == "gpu_count" and not count_given_since(turn)) or sizes_for_rate:  # "50 QPS on H100s": the fewest that carry it
@@ -106,11 +108,13 @@ def answer(turn: Turn) -> str:
         parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
                                    per_user=number(r["per_user_tokens_per_s"]), bound=_bound(r))))  # fmt: skip
     else:
-        missed = target_missed(turn, args, r)
+        missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
         parts += missed
         parts.append(_speed_lead(turn, r))
+        if not missed and is_floor(args):  # the verdict against the floor: before the figures under load, after them for one user
+            parts.insert(1 if r["effective_batch"] == 1 else 0, floor_met(turn, args, r))
         if r.get("max_concurrency_at_target") and not missed:
-            parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
+            parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=_targets(args))))
     facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
     parts = [choice] * bool(choice) + parts[:1] + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
     if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
@@ -178,7 +182,7 @@ def _targets(args: dict) -> Text | None:
     if args.get("target_ttft_ms"):
         return serving_text("target_ttft", value=number(args["target_ttft_ms"]))
     if args.get("target_tokens_per_s_per_user"):
-        return serving_text("target_speed", value=number(args["target_tokens_per_s_per_user"]))
+        return serving_text("target_floor" if is_floor(args) else "target_speed", value=number(args["target_tokens_per_s_per_user"]))
     return None
 
 
@@ -481,8 +485,34 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
                             ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
         return [turn.text(lead), *what_reaches(turn, args, 1, None)]
     lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
-                        per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), at_target=number(at_target))  # fmt: skip
+                        per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=_bound(r))  # fmt: skip
     return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
+
+
+def floor_met(turn: Turn, args: dict, r: dict) -> str:
+    """The speed at the stated load clears the chat floor: said as the verdict, with what limits each decode step."""
+    key = "floor_met_single" if r["effective_batch"] == 1 else "floor_met"
+    return turn.text(serving_text(key, per_user=_per_user_figure(average_per_user(r)), users=f"{r['effective_batch']:,}", target=_targets(args),
+                                  bound=_bound(r)))  # fmt: skip
+
+
+def queued(turn: Turn, args: dict, r: dict) -> list[str]:
+    """More users asked for than the KV cache holds: "no, not all at once" leads, then what carries the whole load."""
+    if r["effective_batch"] >= r["batch"]:
+        return []
+    setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
+    lead = serving_text("kv_queued", users=f"{r['batch']:,}", fits=f"{r['effective_batch']:,}", queued=f"{r['batch'] - r['effective_batch']:,}",
+                        setup=setup, per_user=_per_user_figure(average_per_user(r)), against=_against(args, r))  # fmt: skip
+    return [turn.text(lead), *what_reaches(turn, args, r["batch"], None)]
+
+
+def _against(args: dict, r: dict) -> Text:
+    """", below the chat floor of ≥ 20 tokens/s per user" — the speed of the running ones against the target, when one applies."""
+    target = _targets(args)
+    if target is None or not args.get("target_tokens_per_s_per_user"):
+        return NOTHING
+    above = average_per_user(r) >= args["target_tokens_per_s_per_user"]
+    return serving_text("against_above" if above else "against_below", target=target)
 
 
 def _ceiling(turn: Turn, r: dict) -> Text:
