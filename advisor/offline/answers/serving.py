@@ -110,9 +110,7 @@ def answer(turn: Turn) -> str:
     else:
         missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
         parts += missed
-        parts.append(_speed_lead(turn, r))
-        if not missed and is_floor(args):  # the verdict against the floor: before the figures under load, after them for one user
-            parts.insert(1 if r["effective_batch"] == 1 else 0, floor_met(turn, args, r))
+        parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
         if r.get("max_concurrency_at_target") and not missed:
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=_targets(args))))
     facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
@@ -219,11 +217,11 @@ def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
     full = _at_load(turn, args, r, r["max_batch_fits"])  # the speeds when every sequence that fits runs
     fits = full["effective_batch"]  # a full batch's prefill activations take a little of the room one request leaves
     target = _targets(args)
-    if target is None:
+    if target is None or is_floor(args):  # "how many can it hold?": the KV cache's count answers it, the floor judges it
         lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=tokens, setup=setup, engine=_engine_label(r["engine"]),
                             total=number(full["output_tokens_per_s_total"]), average=_per_user_figure(average_per_user(full)),
                             ttft=number(full["ttft_ms"]))  # fmt: skip
-        return [turn.text(lead), *_squeeze_note(turn, full)]
+        return [f"{turn.text(lead)} {concurrency_floor(turn, args, full, fits)}".strip(), *_squeeze_note(turn, full)]
     at_target = full.get("max_concurrency_at_target") or 0
     if not at_target:
         one = _at_load(turn, args, r, 1)
@@ -490,10 +488,17 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
 
 
 def floor_met(turn: Turn, args: dict, r: dict) -> str:
-    """The speed at the stated load clears the chat floor: said as the verdict, with what limits each decode step."""
-    key = "floor_met_single" if r["effective_batch"] == 1 else "floor_met"
-    return turn.text(serving_text(key, per_user=_per_user_figure(average_per_user(r)), users=f"{r['effective_batch']:,}", target=_targets(args),
-                                  bound=_bound(r)))  # fmt: skip
+    """The speed lead when it clears the chat floor: the figures, and the floor they clear."""
+    return f"{_speed_lead(turn, r)} {turn.text(serving_text('floor_met', target=_targets(args)))}"
+
+
+def concurrency_floor(turn: Turn, args: dict, full: dict, fits: int) -> str:
+    """After the KV cache's count: how many of those stay at the chat floor (all, some, or not even one)."""
+    if not is_floor(args):
+        return turn.text(serving_text("concurrency_no_target"))
+    at_floor = full.get("max_concurrency_at_target") or 0
+    key = "concurrency_floor_all" if at_floor >= fits else "concurrency_floor_some" if at_floor else "concurrency_floor_none"
+    return turn.text(serving_text(key, target=_targets(args), at_floor=f"{at_floor:,}", fits=f"{fits:,}", average=_per_user_figure(average_per_user(full))))
 
 
 def queued(turn: Turn, args: dict, r: dict) -> list[str]:

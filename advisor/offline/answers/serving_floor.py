@@ -30,8 +30,8 @@ def floor_assumption() -> Text:
 def apply_chat_floor(turn: Turn, args: dict) -> bool:
     """With no per-user speed or first-token target stated, the chat floor becomes the speed target (marked so the
     wording names it as the floor, not as the user's target). Returns whether it was applied."""
-    if args.get(SPEED_TARGET) or args.get("target_ttft_ms"):
-        return False
+    if args.get(SPEED_TARGET) or args.get("target_ttft_ms") or turn.ask.observed_in_thread:
+        return False  # a measured speed in the thread is judged against the estimate, not against a floor
     args[SPEED_TARGET] = chat_floor_tokens_per_s()
     args[FLOOR_MARK] = True
     turn.assumptions.append(turn.text(floor_assumption()))
