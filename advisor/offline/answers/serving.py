@@ -16,7 +16,8 @@ from advisor.offline.answers.engines import engine_of
 from advisor.offline.answers.knowledge import related
 from advisor.offline.answers.serving_card import stated_card, traffic_lines
 from advisor.offline.answers.serving_facts import fp8_weight_only_lines, moe_lines
-from advisor.offline.answers.serving_floor import apply_chat_floor, is_floor, tool_args
+from advisor.offline.answers.serving_floor import apply_chat_floor, chat_floor_tokens_per_s, is_floor, tool_args
+from advisor.offline.answers.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.answers.serving_words import WORDING, serving_text
 from advisor.offline.answers.workload import task_of
 from advisor.offline.turn import Turn
@@ -74,8 +75,31 @@ def answer(turn: Turn) -> str:
         return sizing.memory(turn)  # asks for the model, with what the knowledge base says
     if len(compare.options(turn)) > 1:  # "4090 x2 or A6000 for 16 users?": each option, side by side
         return compare.answer(turn, compare.options(turn), model)
+    ends = range_models(turn)
+    if ends:  # "7B to 72B": a row per end, the larger one answered in full
+        return range_answer(turn, ends)
+    return answer_model(turn, model)
+
+
+def range_answer(turn: Turn, ends: list[tuple[str, float]]) -> str:
+    """Both ends of a model range at the stated setup and load; then the full answer for the larger end."""
+    args = _base_args(turn, ends[-1][0])
+    floor = None if args.get("target_tokens_per_s_per_user") or args.get("target_ttft_ms") or turn.ask.observed_in_thread else chat_floor_tokens_per_s()
+    results = []
+    for model, size in ends:
+        e = estimate(turn, {**args, "model": model, "batch": args["batch"] or 1})
+        results.append(RangeEnd(model, size, e.result if e.ok else None))
+    sized = next((end.result for end in reversed(results) if end.result is not None), None)
+    setup = serving_text("setup", count=sized["num_gpus"] if sized else args.get("num_gpus") or 1, gpu=_card_name(turn, args["gpu"]))
+    lead = range_lead(turn, results, setup, args["batch"] or 1, floor, _bound)
+    turn.slots.mark("size")
+    return "\n\n".join([*lead, answer_model(turn, ends[-1][0], dict(args))])
+
+
+def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
+    """The serving answer for one model (``args``: the estimate's arguments when already built)."""
     asked = turn.ask.serving_asks
-    args = _base_args(turn, model)
+    args = args or _base_args(turn, model)
     apply_chat_floor(turn, args)  # no target stated: every verdict and size below is held to the chat floor
     rate = turn.slots.request_rate
     sizes_for_rate = rate is not None and turn.slots.gpu_count is None and not turn.slots.tp
