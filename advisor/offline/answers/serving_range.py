@@ -13,6 +13,9 @@ from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
 
 
+RANGE_COLUMNS = ("model", "per_user", "total", "fits", "limit")
+
+
 @dataclass(frozen=True)
 class RangeEnd:
     model: str  # what the estimator takes: a catalog id, else a bare size ("72b")
@@ -67,8 +70,7 @@ def range_lead(turn: Turn, ends: list[RangeEnd], setup: Text, users: int, floor:
     lead = serving_text("range_lead", large=_label(turn, large), small=_label(turn, small),
                         setup=setup, users=f"{users:,}", large_speed=speed(large), small_speed=speed(small),
                         large_verdict=_verdict(turn, large, floor), small_verdict=_verdict(turn, small, floor))  # fmt: skip
-    header = [turn.t("Model", "模型"), turn.t("Per user, tokens/s", "每用户 token/s"), turn.t("Total, tokens/s", "总计 token/s"),
-              turn.t("Fit at once", "可同时容纳"), turn.t("Limit", "瓶颈")]  # fmt: skip
+    header = [turn.text(serving_text(f"range_columns.{column}")) for column in RANGE_COLUMNS]
     rows = []
     for end in ends:
         r = end.result

@@ -96,7 +96,7 @@ def _said_beside(said: str, surface: str, words: str) -> bool:
 
 def period_of(said: str, surface: str) -> str:
     """'daily', 'monthly' or 'headcount' for users stated as ``surface``: its own words first, then the words written
-    just before it ("日活2000人" is read with the surface "2000人"; "日活" still makes it a day's users)."""
+    just before it (a Chinese "daily active" word written before the number is left out of the number's surface)."""
     kind = audience_kind(surface)
     if kind != "headcount" or not said or not surface:
         return kind
