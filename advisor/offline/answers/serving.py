@@ -503,7 +503,8 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
         return []
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
     if at_target == 0:
-        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(r["per_user_tokens_per_s"]),
+        alone = _at_load(turn, args, r, 1)  # "the most one user gets": the speed of a single request, not of the load
+        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(average_per_user(alone)),
                             ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
         return [turn.text(lead), *what_reaches(turn, args, 1, None)]
     lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
