@@ -33,6 +33,9 @@ class Capability(BaseModel):
     unknown_if_unsourced: bool = Field(False, description="An empty field means 'not in our sources' (unknown); 0 or false is a no.")
     premise: Text | None = Field(None, description="Leads any answer whose question relies on this capability of a card that lacks it.")
     unknown_when: list[str] = Field(default_factory=list, description="Interconnect words meaning 'has it, figure unpublished'.")
+    unknown_for_segments: list[str] = Field(
+        default_factory=list, description="Catalog segments whose vendor publishes no such figure: an empty field there is not a 'no'."
+    )
     figure: Text | None = Field(None, description="A minimum asked without a size: the figure alone.")
     threshold_slot: str | None = Field(None, description="The reading's slot that states the size asked about.")
     absorbs: list[str] = Field(default_factory=list, description="Capabilities whose cues, beside this one's, ask about this one.")
@@ -44,7 +47,7 @@ class Capability(BaseModel):
             raise ValueError(f"capability {self.id}: {self.field!r} is not a GPU catalog field")
         if self.premise is not None and self.kind != "presence":
             raise ValueError(f"capability {self.id}: only a presence capability can be a premise a card lacks")
-        if self.unknown_if_unsourced and self.unknown is None:
+        if (self.unknown_if_unsourced or self.unknown_for_segments) and self.unknown is None:
             raise ValueError(f"capability {self.id}: an unsourced field needs the `unknown` wording")
         if self.kind == "minimum" and self.figure is None:
             raise ValueError(f"capability {self.id}: a minimum needs the `figure` wording for a question without a size")

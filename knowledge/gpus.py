@@ -34,7 +34,7 @@ class GPU(BaseModel):
 
     id: str = Field(description="Stable slug, e.g. 'h100-sxm'.")
     name: str = Field(description="Marketing name, e.g. 'NVIDIA H100 SXM'.")
-    vendor: Literal["NVIDIA", "AMD", "Intel", "Huawei", "Google", "AWS", "Apple"]
+    vendor: Literal["NVIDIA", "AMD", "Intel", "Huawei", "Cambricon", "Google", "AWS", "Apple"]
     architecture: str
     segment: Literal["datacenter", "workstation", "consumer", "apple"]
     memory_gb: float = Field(

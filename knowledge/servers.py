@@ -40,6 +40,7 @@ class ServerClass(BaseModel):
     holds: int = Field(ge=1, le=8, description="GPUs one machine of this class holds.")
     sold_as: tuple[SoldAsName, ...] = Field(min_length=1, description="How the GPUs it holds are sold (board, server, pair).")
     segments: tuple[Segment, ...] = Field(min_length=1)
+    max_by_segment: dict[Segment, int] = Field(default_factory=dict, description="Fewer GPUs than `holds` for a segment (power-hungry data-centre cards).")
     chassis: str
     cpus: str
     ram: str
@@ -107,6 +108,17 @@ class ServerQuote(BaseModel):
     source: ServerSource
 
 
+class ServingFloor(BaseModel):
+    """The slowest per-user speed a recommendation for several users may give when no target is stated."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tokens_per_s_per_user: float = Field(gt=0)
+    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
+    sources: tuple[ServerSource, ...] = Field(min_length=1)
+    text: Text = Field(description="The note saying the floor was applied ({floor}, {title}).")
+
+
 class ServerData(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -114,6 +126,7 @@ class ServerData(BaseModel):
     recommended: RecommendedRules
     grow: GrowRules
     tier_text: TierText
+    serving_floor: ServingFloor
     quotes: tuple[ServerQuote, ...] = ()
 
     def quote_for(self, gpu_id: str, gpus: int) -> ServerQuote | None:
@@ -126,7 +139,7 @@ class ServerData(BaseModel):
         fitting = [c for c in self.classes if sold_as in c.sold_as and segment in c.segments]
         if not fitting:
             return None
-        holding = [c for c in fitting if c.holds >= count]
+        holding = [c for c in fitting if min(c.holds, c.max_by_segment.get(segment, c.holds)) >= count]
         return min(holding, key=lambda c: c.holds) if holding else max(fitting, key=lambda c: c.holds)
 
 

@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
+from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError, read_yaml
 from knowledge.gpus import GPU
 
@@ -125,6 +126,20 @@ class Interconnect(BaseModel):
         return next((row for row in rows if row.engine == engine_id), next(row for row in rows if row.engine is None))
 
 
+class FormatKernel(BaseModel):
+    """How much slower an engine's kernels for a weight format stream weights than its 16-bit kernels (dequantisation),
+    on the device families it was measured on; formats, engines and families without a row stream at the base rate."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    formats: list[str] = Field(min_length=1, description="Weight-format ids (tools.precision), e.g. gptq-int4.")
+    engines: list[str] = Field(min_length=1)
+    families: list[str] = Field(min_length=1, description="Device-family ids the measurement covers.")
+    bandwidth_factor: float = Field(gt=0, le=1, description="Multiplies the engine's weight-streaming share for these formats.")
+    source: str = Field(min_length=3)
+    fitted_on: list[str] = Field(default_factory=list, description="Calibration ids the factor was fitted on.")
+
+
 class ServingData(BaseModel):
     """Everything the throughput estimator looks up, validated."""
 
@@ -135,6 +150,10 @@ class ServingData(BaseModel):
     interconnect: Interconnect
     fp8_compute_gain: float = Field(ge=1, le=2, description="Realised FP8 GEMM speed-up over BF16 where the GPU has FP8.")
     fp8_source: str = Field(min_length=3)
+    format_kernels: list[FormatKernel] = Field(default_factory=list, description="Measured dequantising-kernel factors.")
+    format_gap: Text | None = Field(
+        None, description="Said when a format with a measured kernel factor somewhere runs where none was measured ({format}, {engine}, {family})."
+    )
     _efficiencies: dict[tuple[str, str], Efficiency] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
@@ -148,6 +167,17 @@ class ServingData(BaseModel):
             if unknown:
                 raise ValueError(f"engine {engine.id}: unknown families {sorted(unknown)}")
         return self
+
+    def format_kernel(self, engine_id: str, family_id: str, format_id: str) -> FormatKernel | None:
+        """The measured factor for this engine, device family and weight format, if any."""
+        return next((k for k in self.format_kernels
+                     if format_id in k.formats and engine_id in k.engines and family_id in k.families), None)  # fmt: skip
+
+    def unmeasured_format(self, engine_id: str, family_id: str, format_id: str) -> FormatKernel | None:
+        """The measurement of this format elsewhere, when this engine's kernels on this family have none."""
+        if self.format_kernel(engine_id, family_id, format_id):
+            return None
+        return next((k for k in self.format_kernels if format_id in k.formats), None)
 
     def engine(self, engine_id: str) -> Engine:
         return next(e for e in self.engines if e.id == engine_id)

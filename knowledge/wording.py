@@ -2,7 +2,7 @@
 
 Keys may nest ("general_checklist.lead"); a value may be a plain string or a ``Text`` that fills each
 language with its own form. Entries that are not phrases (word lists, table headers) are read through ``data``.
-The answer writers use it through ``advisor/offline/answers/wording.py``; other modules name their file directly.
+The answer writers use it through ``advisor/offline/wording.py``; other modules name their file directly.
 """
 
 from __future__ import annotations
@@ -42,6 +42,11 @@ class Wording:
         """The phrase as an (en, zh) pair, blanks unfilled: for code that takes the two languages apart."""
         row = self.entry(key)
         return row["en"], row["zh"]
+
+    def both(self, key: str, **values: Any) -> tuple[str, str]:
+        """The phrase as an (en, zh) pair with its blanks filled: for code that takes the two languages apart."""
+        filled = self.text(key, **values)
+        return filled.en, filled.zh
 
     def pick(self, key: str, language: str, **values: Any) -> str:
         """The phrase in ``language`` with its blanks filled (only that language is formatted)."""

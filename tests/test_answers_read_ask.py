@@ -9,16 +9,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFLINE = ROOT / "advisor" / "offline"
-ANSWERS = OFFLINE / "answers"
+ANSWERS = OFFLINE / "tasks"
 USER_TEXT = ("message", "task_messages")  # attributes holding what the user wrote
 
 # (file, function) → why it may still read the user's text. Keep this short: a new entry needs a reason that the
 # text is data for a tool or a search, not a decision about what was asked.
 READS_TEXT = {
-    ("costs.py", "tco"): "the payback claim is found by the distance between its words and a question word in the message",
-    ("costs.py", "_ratio_claim"): "a quoted cloud-to-owning multiple is found in the thread's text; to move into the NLU as an Ask field (#34)",
-    ("costs.py", "_running_costs"): "colocation and staff amounts are told apart by the words after them in the message; to move into the NLU's role tagging (#34)",
-    ("costs.py", "_spans_beside_commitments"): "whether a time span is a commitment's term is read from the words right after it",
     ("knowledge.py", "concept"): "the question's own words are the knowledge-base search query",
     ("serving.py", "_finish"): "the question's own words are the search query for related reading",
     ("sizing.py", "recommend"): "the question's own words are the search query for related reading",
@@ -78,7 +74,7 @@ def _compiled_patterns(path: Path) -> set[tuple[str, str]]:
 
 
 def test_answers_read_the_ask_not_the_message():
-    reads = set().union(*(_user_text_reads(path) for path in sorted(ANSWERS.glob("*.py"))))
+    reads = set().union(*(_user_text_reads(path) for path in sorted(ANSWERS.rglob("*.py"))))
     unexpected = sorted(reads - set(READS_TEXT))
     assert not unexpected, f"answers reading the user's text again (read turn.ask instead): {unexpected}"
 
@@ -91,7 +87,7 @@ def test_no_patterns_compiled_outside_understanding():
 
 def test_every_exception_is_still_needed():
     """An exception whose code is gone is removed from the list, so the list only ever shrinks."""
-    reads = set().union(*(_user_text_reads(path) for path in sorted(ANSWERS.glob("*.py"))))
+    reads = set().union(*(_user_text_reads(path) for path in sorted(ANSWERS.rglob("*.py"))))
     compiled = set().union(*(_compiled_patterns(path) for path in sorted(OFFLINE.rglob("*.py"))))
     assert sorted(set(READS_TEXT) - reads) == []
     assert sorted(set(COMPILES) - compiled) == []

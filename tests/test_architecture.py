@@ -47,3 +47,54 @@ def test_the_check_sees_an_upward_import(tmp_path):
     module.write_text("from advisor.registry import Registry\nimport tools.memory\n")
     assert {root for root, _ in imported_roots(module)} == {"advisor", "tools"}
 
+
+
+# The task packages (advisor/offline/tasks/<task>/) read what was asked from the Ask and its value types, never from
+# the understanding pipeline itself: the NLU modules they may import are its public vocabulary, listed here.
+NLU_PUBLIC = {
+    "advisor.nlu.ask": "the typed Ask, the one object answers read",
+    "advisor.nlu.frame": "the value types a slot holds (SlotValue, Money, Frame)",
+    "advisor.nlu.slot_labels": "the slots' names in both languages, for notes that name a value",
+    "advisor.nlu.subjects": "the subject vocabulary (what a card or a question is about), shared with retrieval",
+    "advisor.nlu.facets": "the facet vocabulary (specs, compliance, quality...), shared with retrieval",
+}
+TASKS_MAY_NOT = ("advisor.interfaces", "advisor.llm", "advisor.proposal", "advisor.service", "advisor.deps")
+
+
+def imported_modules(path: Path) -> set[tuple[str, int]]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {(alias.name, node.lineno) for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add((node.module, node.lineno))
+    return found
+
+
+def boundary_offences(path: Path) -> list[str]:
+    offences = []
+    for module, line in imported_modules(path):
+        if module.startswith("advisor.nlu") and module not in NLU_PUBLIC:
+            offences.append(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name}:{line} imports the NLU's internals ({module})")
+        elif module.startswith(TASKS_MAY_NOT):
+            offences.append(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name}:{line} imports a layer above the answers ({module})")
+    return offences
+
+
+def test_task_packages_read_the_ask_not_the_understanding_pipeline():
+    offenders = [o for path in sorted((ROOT / "advisor" / "offline" / "tasks").rglob("*.py")) for o in boundary_offences(path)]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_every_task_package_has_its_wording_beside_it():
+    packages = [p for p in (ROOT / "advisor" / "offline" / "tasks").iterdir() if p.is_dir() and (p / "__init__.py").exists()]
+    assert len(packages) >= 9
+    for package in packages:
+        assert list(package.glob("*.py")) and any(package.glob("*.yaml")) or package.name == "recommend", package.name
+
+
+def test_the_boundary_check_sees_an_internal_import(tmp_path):
+    module = tmp_path / "bad.py"
+    module.write_text("from advisor.nlu.reader import COMMITMENT_AFTER\nfrom advisor.nlu.ask import Ask\nimport advisor.llm.agent\n")
+    offences = boundary_offences(module)
+    assert len(offences) == 2 and "advisor.nlu.reader" in offences[0] + offences[1]

@@ -24,6 +24,12 @@ def test_every_gpu_has_the_facts_the_advice_needs(catalog):
         assert gpu.tensor16_tflops or gpu.fp32_tflops, gpu.id  # a dense rate for at least one supported precision
         assert gpu.china and gpu.china_rule and gpu.china_rule.rule != "unknown_density", gpu.id
         assert gpu.china_rule.date and len(gpu.china_rule.source) > 10 and len(gpu.source) > 10, gpu.id
+        # A rate per supported precision, none where unsupported: a chip with FP4 has FP8, one with FP8 has a 16-bit rate
+        if gpu.fp4_tflops:
+            assert gpu.fp8_tflops, gpu.id
+        if gpu.fp8_tflops:
+            assert gpu.tensor16_tflops and gpu.fp8_tflops > gpu.tensor16_tflops * 0.99, gpu.id
+    assert {"mlu370-x8", "ascend-910b", "rtx-5090d"} <= {gpu.id for gpu in catalog.gpus}  # new rows are held to the same test
     # Power is missing only where the vendor publishes no chip power; a new row must bring it.
     unpowered = {gpu.id for gpu in catalog.gpus if not gpu.tdp_w and gpu.vendor != "Apple"}  # Apple publishes no chip power
     assert unpowered == {"ascend-910c", "tpu-v5e", "tpu-v5p"}

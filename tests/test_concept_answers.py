@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from advisor.offline.answers.knowledge import CALCULATOR_TASK, OFFERS
+from advisor.offline.tasks.concept.knowledge import CALCULATOR_TASK, OFFERS
 from knowledge.concepts import load_concepts
 
 # family, card, (English question, verdict), (Chinese question, verdict)

@@ -8,7 +8,7 @@ from typing import get_args
 
 import pytest
 
-from advisor.offline.answers.knowledge import CALCULATOR_TASK
+from advisor.offline.tasks.concept.knowledge import CALCULATOR_TASK
 from advisor.retrieval.search import _keep_a_doc_slot
 from knowledge.catalog import CatalogError
 from knowledge.concepts import CONCEPTS_FILE, Calculator, Family, load_concepts

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.contract import ChatTurn
-from advisor.offline.answers.parts import verdict_of
+from advisor.offline.tasks.dialogue.parts import verdict_of
 
 
 def first_paragraph(response) -> str:

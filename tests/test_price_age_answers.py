@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from advisor.offline.answers import price_dates
+from advisor.offline.tasks.tco import price_dates
 from knowledge.catalog import load_catalog
 from tools.cost.price_age import price_date
 

@@ -9,7 +9,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from advisor.offline.answers.payback import claim_and_horizon
+from advisor.offline.tasks.tco.payback import claim_and_horizon
+from advisor.nlu.tco_said import payback_word_starts
 from advisor.nlu.frame import SlotValue
 from knowledge.bilingual import AdvisorError
 from knowledge.clouds import DATA_FILE as CLOUDS_FILE
@@ -121,16 +122,16 @@ def spans(message: str, *surfaces_and_years: tuple[str, float]) -> list[SlotValu
 
 def test_months_beside_payback_words_are_the_claim_and_other_spans_the_horizon():
     message = "vendor says it pays back in ~8 months; we keep servers for 5 years"
-    claimed, horizon = claim_and_horizon(message, spans(message, ("8 months", 8 / 12), ("5 years", 5.0)), 5.0)
+    claimed, horizon = claim_and_horizon(payback_word_starts(message), spans(message, ("8 months", 8 / 12), ("5 years", 5.0)), 5.0)
     assert claimed == pytest.approx(8 / 12) and horizon == 5.0
     message = "听说8个月就能回本，真的吗"
-    claimed, horizon = claim_and_horizon(message, spans(message, ("8个月", 8 / 12)), 8 / 12)
+    claimed, horizon = claim_and_horizon(payback_word_starts(message), spans(message, ("8个月", 8 / 12)), 8 / 12)
     assert claimed == pytest.approx(8 / 12) and horizon is None  # the claim is not also the servers' life
     # a span far from the words stays the horizon; no payback words: nothing changes
     message = "over 3 years, with our usage and the current rent, when would buying the cards pay back?"
-    assert claim_and_horizon(message, spans(message, ("3 years", 3.0)), 3.0) == (None, 3.0)
+    assert claim_and_horizon(payback_word_starts(message), spans(message, ("3 years", 3.0)), 3.0) == (None, 3.0)
     message = "rent or buy 8 h100 over 3 years"
-    assert claim_and_horizon(message, spans(message, ("3 years", 3.0)), 3.0) == (None, 3.0)
+    assert claim_and_horizon(payback_word_starts(message), spans(message, ("3 years", 3.0)), 3.0) == (None, 3.0)
 
 
 # ---------------------------------------------------------------- dated prices

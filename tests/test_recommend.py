@@ -175,7 +175,9 @@ def test_fifty_users_at_twenty_tokens_per_second_need_more_gpus_than_one():
 
 def test_a_load_beyond_one_server_adds_whole_boards():
     (h100,) = recommend(model="llama-3.1-70b", gpus=["H100 SXM"], concurrency=500, tokens_per_s_per_user=20, max_gpus=128).options  # per user = total ÷ users
-    assert h100.meets_target and h100.count > 8 and h100.count % 8 == 0 and h100.replicas == h100.count // 8
+    # whole boards of 8, filled with copies of a tensor-parallel group no wider than one server
+    assert h100.meets_target and h100.count > 8 and h100.count % 8 == 0
+    assert h100.tp * h100.replicas == h100.count and 2 <= h100.tp <= 8 and h100.replicas > h100.count // 8
     assert h100.config_label.en.startswith(f"{h100.count // 8} HGX boards")
 
 

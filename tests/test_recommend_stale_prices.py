@@ -43,7 +43,7 @@ class _Far(dt.date):
     ("部署 Qwen2.5-7B 推理应该买什么显卡？", "已超过半年"),
 ])  # fmt: skip
 def test_answer_says_so_in_the_details(offline_advisor, monkeypatch, question, says):
-    from advisor.offline.answers import sizing
+    from advisor.offline.tasks.memory import sizing
 
     monkeypatch.setattr(sizing, "dt", types.SimpleNamespace(date=_Far))
     response = offline_advisor.answer(question, [])

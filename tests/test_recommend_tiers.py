@@ -43,7 +43,8 @@ def test_every_server_class_is_priced_dated_and_sourced():
 @pytest.mark.parametrize(
     ("sold_as", "segment", "count", "expected"),
     [("board", "datacenter", 4, "hgx-8gpu"), ("server", "consumer", 1, "desktop-1gpu"), ("server", "consumer", 3, "workstation-4gpu"),
-     ("server", "workstation", 8, "pcie-8gpu"), ("server", "datacenter", 1, "pcie-8gpu"), ("rack", "datacenter", 72, None)],
+     ("server", "workstation", 8, "pcie-8gpu"), ("server", "datacenter", 1, "workstation-4gpu"), ("server", "datacenter", 2, "workstation-4gpu"),
+     ("server", "datacenter", 4, "pcie-8gpu"), ("rack", "datacenter", 72, None)],
 )  # fmt: skip
 def test_each_part_goes_into_the_smallest_server_class_that_holds_it(sold_as, segment, count, expected):
     server = SERVERS.for_gpus(sold_as, segment, count)

@@ -82,7 +82,8 @@ def test_every_catalog_gpu_belongs_to_exactly_one_family():
      ("rtx-pro-6000-blackwell", "gpu-nvidia-blackwell"), ("a800-80gb-sxm", "gpu-nvidia-ampere"),
      ("l40s", "gpu-nvidia-ada"), ("t4", "gpu-nvidia-volta-turing"), ("rtx-5090", "gpu-geforce"),
      ("rtx-3090", "gpu-geforce"), ("mi300x", "gpu-amd-instinct"), ("gaudi3", "gpu-intel-gaudi"),
-     ("ascend-910b", "gpu-huawei-ascend"), ("tpu-v5e", "gpu-google-tpu"), ("trainium2", "gpu-aws-trainium"),
+     ("ascend-910b", "gpu-huawei-ascend"), ("mlu370-x8", "gpu-cambricon-mlu"), ("tpu-v5e", "gpu-google-tpu"),
+     ("trainium2", "gpu-aws-trainium"),
      ("apple-m3-ultra", "gpu-apple-silicon")],
 )  # fmt: skip
 def test_family_grouping(gpu_id, family):

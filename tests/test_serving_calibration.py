@@ -75,13 +75,14 @@ def test_every_fitted_figure_names_points_that_are_marked_fitted():
     data = load_serving_data()
     rows_ = [e.efficiency for e in data.engines] + [row for e in data.engines for row in e.families.values()]
     rows_ += data.interconnect.allreduce_latency
+    rows_ += data.format_kernels
     named = {point for row in rows_ for point in row.fitted_on}
     assert named and named <= fitted, named - fitted
 
 
 def test_calibration_spans_engines_and_device_families():
     engines = {p["request"].get("engine", "vllm") for p in POINTS}
-    assert engines == {"hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp"}  # the engines with measurements
+    assert engines == {"hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp", "autoawq"}  # the engines with measurements
     gpus = {p["request"]["gpu"] for p in POINTS}
     assert {"h20", "rtx-4090", "apple-m2-ultra", "mi300x", "a100-80gb-sxm", "h100-sxm"} <= gpus
 

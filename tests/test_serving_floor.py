@@ -68,7 +68,7 @@ def test_more_users_than_the_kv_cache_holds_lead_as_not_all_at_once(offline_advi
 
 def test_a_measured_speed_keeps_no_floor():
     # the floor is a default target; a thread that asks whether a measured speed is normal compares with the estimate instead
-    from advisor.offline.answers.serving_floor import FLOOR_MARK, tool_args
+    from advisor.offline.tasks.serving.serving_floor import FLOOR_MARK, tool_args
 
     assert FLOOR_MARK not in tool_args({FLOOR_MARK: True, "model": "x"})
 

@@ -185,3 +185,31 @@ def test_every_number_is_finite_and_positive(settings):
         value = getattr(result, name)
         assert math.isfinite(value) and value > 0, (name, value)
     assert 1 <= result.effective_batch <= result.batch and result.max_batch_fits >= 1
+
+
+# ---- 4-bit dequantising kernels (QW points of tests/data/serving_calibration.yaml) ----
+
+
+def _four_bit(gpu: str, engine: str = "vllm"):
+    catalog, data = load_catalog(), load_serving_data()
+    ask = dict(model="qwen2.5-7b", engine=engine, gpu=gpu, prompt_tokens=1, output_tokens=512)
+    quantised = estimate_throughput(ThroughputRequest(precision="gptq-int4", **ask), catalog, data)
+    sixteen = estimate_throughput(ThroughputRequest(precision="bf16", **ask), catalog, data)
+    return quantised, sixteen
+
+
+def test_measured_4bit_kernels_stream_weights_slower_than_16_bit_on_a100():
+    quantised, sixteen = _four_bit("a100-80gb-sxm")
+    used = {e.key: e for e in quantised.efficiencies}
+    assert used["format_kernel_factor"].value < 1 and "QW-1" in used["format_kernel_factor"].source
+    assert used["bandwidth_weights"].value < {e.key: e for e in sixteen.efficiencies}["bandwidth_weights"].value
+    assert not any("no measured speed" in n.en for n in quantised.notes)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_unmeasured_4bit_kernels_say_the_gap_in_both_languages(language):
+    quantised, sixteen = _four_bit("rtx-4090")
+    assert "format_kernel_factor" not in {e.key for e in quantised.efficiencies}
+    gap = [n.pick(language) for n in quantised.notes if "GPTQ-INT4" in n.pick(language) and "0.75" in n.pick(language)]
+    assert len(gap) == 1 and ("16-bit" in gap[0] or "16 位" in gap[0])
+    assert not any("0.75" in n.pick(language) for n in sixteen.notes)  # a 16-bit request has no such gap

@@ -18,13 +18,28 @@ TEXT_FILES = [
     "advisor/validation_text.yaml",
     "advisor/nlu/data/slot_labels.yaml",
     "advisor/offline/planner_text.yaml",
+    "advisor/offline/workload_text.yaml",
     "advisor/interfaces/ui_text.yaml",
     "advisor/interfaces/web_results_text.yaml",
     "advisor/retrieval/gpu_family_text.yaml",
     "knowledge/memory_verdict_text.yaml",
     "knowledge/fact_notes.yaml",
-]
-NOT_PHRASES = {"examples", "pydantic_zh"}  # a list of sample questions in either language; Chinese beside pydantic's own English
+    "knowledge/input_names_text.yaml",
+    "knowledge/input_errors_text.yaml",
+    "knowledge/cost_text.yaml",
+    "knowledge/mfu_defaults.yaml",
+    "knowledge/training_time_text.yaml",
+    "knowledge/tco_text.yaml",
+    "knowledge/fabric_text.yaml",
+    "knowledge/precision_text.yaml",
+    "knowledge/model_text.yaml",
+    "knowledge/memory_text.yaml",
+    "knowledge/facility_text.yaml",
+    "knowledge/recommend_text.yaml",
+    "knowledge/troubleshoot_text.yaml",
+    "knowledge/serving_text.yaml",
+] + sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "advisor" / "offline" / "tasks").rglob("*.yaml"))  # each task's wording
+NOT_PHRASES = {"examples", "pydantic_zh", "premise_stated"}  # sample questions in either language; Chinese beside pydantic's own English; word lists
 
 
 def blanks(template: str) -> set[str]:
@@ -51,7 +66,7 @@ def test_every_phrase_has_both_languages_with_the_same_blanks(path):
             assert len(en) == len(zh) and all(en) and all(zh), f"{path}: {key}"
             continue
         assert isinstance(en, str) and isinstance(zh, str), f"{path}: {key}"
-        assert en.strip() or key.endswith(("fraction", "sentence_separator")), f"{path}: {key} has no English"
+        assert en.strip() or key.endswith(("fraction", "sentence_separator", "joiner")), f"{path}: {key} has no English"
         assert blanks(en) == blanks(zh), f"{path}: {key} has different blanks in English and Chinese"
 
 

@@ -7,10 +7,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.bilingual import AdvisorError
+from knowledge.bilingual import AdvisorError, Text
 from knowledge.capabilities import Capability, load_capabilities
 from knowledge.catalog import Catalog, variant_family
 from knowledge.gpus import GPU
+from knowledge.wording import shipped
+
+FIELDS = shipped("tool_field_descriptions.yaml")
+ERRORS = shipped("input_errors_text.yaml")
 
 ALTERNATIVES = 3
 PCIE_GEN3_X16_GBS = 16  # ≈15.75 GB/s per direction for a Gen3 x16 link; each generation doubles it (PCI-SIG specifications)
@@ -18,7 +22,7 @@ PCIE_GEN3_X16_GBS = 16  # ≈15.75 GB/s per direction for a Gen3 x16 link; each 
 
 class CapabilityRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    gpu: str = Field(min_length=1, description="GPU name or alias, e.g. 'L40S', '4090', '昇腾910B'.")
+    gpu: str = Field(min_length=1, description=FIELDS.entry("capability.gpu"))
     capability: str = Field(description="fp4, fp8, bf16, mig, int8, sparsity, nvlink, pcie_gen, memory, bandwidth, tdp or form_factor.")
     threshold: float | None = Field(None, gt=0, description="For memory or bandwidth: the size asked about ('at least 48 GB').")
 
@@ -50,9 +54,8 @@ def _capability(name: str) -> Capability:
         known = [c.id for c in table.capabilities]
         raise AdvisorError(
             "unknown_capability",
-            f"Unknown capability '{name[:40]}'. Known: {', '.join(known)}.",
-            f"未知的能力“{name[:40]}”。可查询：{'、'.join(known)}。",
-            known,
+            **ERRORS.text("unknown_capability", name=name[:40], known=Text(en=", ".join(known), zh="、".join(known))).model_dump(),
+            suggestions=known,
         )
     return found
 
@@ -68,7 +71,7 @@ def _unsourced(capability: Capability, gpu: GPU) -> bool:
     """Has such a link whose figure is unpublished, or a field our sources leave empty: neither is a "no"."""
     if capability.kind != "presence":
         return False
-    if capability.unknown_if_unsourced and getattr(gpu, capability.field) is None:
+    if (capability.unknown_if_unsourced or gpu.segment in capability.unknown_for_segments) and getattr(gpu, capability.field) is None:
         return True
     return any(word.lower() in gpu.interconnect.lower() for word in capability.unknown_when)
 

@@ -11,7 +11,10 @@ import math
 import sys
 
 from knowledge.bilingual import AdvisorError
+from knowledge.wording import shipped
 
+INPUT_NAMES = shipped("input_names_text.yaml")  # callers pass *INPUT_NAMES.pair(key) as the two names
+ERRORS = shipped("input_errors_text.yaml")
 MAX_FLOAT_INT = int(sys.float_info.max)  # a larger int overflows float(), which every formula uses
 
 
@@ -43,20 +46,19 @@ def check_range(
     """Return ``value`` if it is a finite number within the bounds, else raise ``AdvisorError``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not is_finite_number(value):
         got = shown_number(value)[:80]  # a direct caller may pass any object, even a 1 MB string
-        raise AdvisorError(code, f"{name_en} must be a finite number; got {got}.", f"{name_zh}必须是有限的数字，收到的是 {got}。", hint)
+        raise AdvisorError(code, *_filled("range.not_finite", name_en, name_zh, got=got), hint)
     too_low = minimum is not None and (value <= minimum if exclusive_minimum else value < minimum)
     too_high = maximum is not None and value > maximum
     if not (too_low or too_high):
         return value
-    if minimum is not None and maximum is not None:
-        low_en = f"above {minimum:g}" if exclusive_minimum else f"at least {minimum:g}"
-        low_zh = f"大于 {minimum:g}" if exclusive_minimum else f"不小于 {minimum:g}"
-        en = f"{name_en} must be {low_en} and at most {maximum:g}; got {value:g}."
-        zh = f"{name_zh}必须{low_zh}且不大于 {maximum:g}，收到的是 {value:g}。"
-    elif minimum is not None:
-        en = f"{name_en} must be {'above' if exclusive_minimum else 'at least'} {minimum:g}; got {value:g}."
-        zh = f"{name_zh}必须{'大于' if exclusive_minimum else '不小于'} {minimum:g}，收到的是 {value:g}。"
-    else:
-        en = f"{name_en} must be at most {maximum:g}; got {value:g}."
-        zh = f"{name_zh}不能大于 {maximum:g}，收到的是 {value:g}。"
-    raise AdvisorError(code, en, zh, hint)
+    shown = {"value": f"{value:g}", "maximum": f"{maximum:g}" if maximum is not None else ""}
+    if minimum is not None:
+        low = ERRORS.text("range.above" if exclusive_minimum else "range.at_least", minimum=f"{minimum:g}")
+        sentence = "range.between" if maximum is not None else "range.too_low"
+        raise AdvisorError(code, *_filled(sentence, name_en, name_zh, low=low, **shown), hint)
+    raise AdvisorError(code, *_filled("range.too_high", name_en, name_zh, **shown), hint)
+
+
+def _filled(key: str, name_en: str, name_zh: str, **values) -> tuple[str, str]:
+    """The error sentence in both languages, each naming the input in its own language."""
+    return ERRORS.pick(key, "en", name=name_en, **values), ERRORS.pick(key, "zh", name=name_zh, **values)

@@ -15,8 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.facility import FacilityBook
-from tools.checks import check_range
-from tools.common import LineItem
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
+from tools.common import LineItem, formula_fields
+
+TEXT = shipped("fabric_text.yaml")
+ERRORS = shipped("input_errors_text.yaml")
 
 
 class FabricRequest(BaseModel):
@@ -57,15 +61,14 @@ class FabricResult(BaseModel):
 
 
 def size_fabric(request: FabricRequest, book: FacilityBook) -> FabricResult:
-    check_range(request.servers, "Servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_gpu_count")
-    check_range(request.gpus_per_server, "GPUs per server", "每台卡数", minimum=1, maximum=16, code="invalid_gpu_count")
+    check_range(request.servers, *INPUT_NAMES.pair("servers"), minimum=1, maximum=100_000, code="invalid_gpu_count")
+    check_range(request.gpus_per_server, *INPUT_NAMES.pair("gpus_per_server"), minimum=1, maximum=16, code="invalid_gpu_count")
     fabrics = book.data.fabrics
     if request.fabric is not None:
         chosen = book.data.fabric(request.fabric)
         if chosen is None:
             known = ", ".join(f.id for f in fabrics)
-            raise AdvisorError("invalid_fabric", f"Unknown fabric '{request.fabric}'; choose one of: {known}.",
-                               f"未知的网络方案“{request.fabric}”；可选：{known}。", ["fabric"])  # fmt: skip
+            raise AdvisorError("invalid_fabric", **ERRORS.text("invalid_fabric", fabric=request.fabric, known=known).model_dump(), suggestions=["fabric"])
         fabrics = (chosen,)
     plans = [_plan(fabric, request.servers, request.gpus_per_server) for fabric in fabrics]
     return FabricResult(servers=request.servers, gpus_per_server=request.gpus_per_server, nics=request.servers * request.gpus_per_server,
@@ -79,32 +82,23 @@ def _plan(fabric, servers: int, rails: int) -> FabricPlan:
     max_servers = per_leaf * radix // rails  # a spine of `radix` ports reaches `radix` leaves
     if nics <= radix:
         tiers, leaves, spines, uplinks = 1, 1, 0, 0
-        how = (
-            f"{servers} × {rails} = {nics} NICs ≤ {radix} ports: one switch",
-            f"{servers} × {rails} = {nics} 个网口 ≤ {radix} 口：一台交换机即可",
-        )
+        how = TEXT.text("one_switch", servers=servers, rails=rails, nics=nics, radix=radix)
     elif servers <= max_servers:
         tiers = 2
         leaves_per_rail = math.ceil(servers / per_leaf)
         leaves = rails * leaves_per_rail
         uplinks = nics  # 1:1: every downlink in use has an uplink
         spines = math.ceil(uplinks / radix)
-        how = (
-            f"{rails} rails × ⌈{servers} / {per_leaf}⌉ = {leaves} leaves; ⌈{uplinks} uplinks / {radix}⌉ = {spines} spines",
-            f"{rails} 个轨道 × ⌈{servers} / {per_leaf}⌉ = {leaves} 台叶交换机；⌈{uplinks} 条上行 / {radix}⌉ = {spines} 台脊交换机",
-        )
+        how = TEXT.text("two_tiers", rails=rails, servers=servers, per_leaf=per_leaf, leaves=leaves, uplinks=uplinks, radix=radix, spines=spines)
     else:
         tiers, leaves, spines, uplinks = 3, 0, 0, 0
-        how = (
-            f"{servers} servers > {max_servers}, the most a two-tier tree of {radix}-port switches reaches: a third tier is needed",
-            f"{servers} 台 > {max_servers} 台（{radix} 口交换机两层胖树的上限）：需要第三层",
-        )
+        how = TEXT.text("three_tiers", servers=servers, max_servers=max_servers, radix=radix)
     items = [
-        LineItem(key="switches", label=Text(en="Switches", zh="交换机"), value=leaves + spines, unit="switches", formula=how[0], formula_zh=how[1]),
-        LineItem(key="nic_cables", label=Text(en="Server-to-leaf links", zh="服务器到叶交换机链路"), value=nics if tiers < 3 else 0,
+        LineItem(key="switches", label=TEXT.text("labels.switches"), value=leaves + spines, unit="switches", **formula_fields(how)),
+        LineItem(key="nic_cables", label=TEXT.text("labels.nic_cables"), value=nics if tiers < 3 else 0,
                  unit="links", formula=f"{servers} × {rails} = {nics}", formula_zh=f"{servers} × {rails} = {nics}"),
-        LineItem(key="spine_cables", label=Text(en="Leaf-to-spine links", zh="叶到脊链路"), value=uplinks, unit="links",
-                 formula=f"= {uplinks} (1:1, non-blocking)", formula_zh=f"= {uplinks}（1:1 无收敛）"),
+        LineItem(key="spine_cables", label=TEXT.text("labels.spine_cables"), value=uplinks, unit="links",
+                 **formula_fields(TEXT.text("spine_links", uplinks=uplinks))),
     ]  # fmt: skip
     return FabricPlan(
         fabric=fabric.id, name=fabric.name, switch=fabric.switch, ports_400g=radix, tiers=tiers, leaves=leaves, spines=spines,

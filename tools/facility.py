@@ -15,8 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.facility import FacilityBook, PlanningDefault
-from tools.checks import check_range
-from tools.common import LineItem
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
+from tools.common import LineItem, formula_fields
+
+TEXT = shipped("facility_text.yaml")
 
 BTU_PER_KWH = 3412.14  # 1 kW of heat = 3412.14 BTU/h (unit definition)
 RACK_UNITS = 42  # a full-height rack's usable mounting space
@@ -49,39 +52,28 @@ class FacilityResult(BaseModel):
 
 
 def facility_needs(request: FacilityRequest) -> FacilityResult:
-    check_range(request.gpus, "GPUs", "GPU 数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
-    check_range(request.units, "Units", "台数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
-    check_range(request.gpu_tdp_w, "GPU power (W)", "单卡功耗（W）", minimum=0, maximum=5_000, exclusive_minimum=True, code="invalid_power")
-    check_range(request.server_power_factor, "Server power factor", "整机功耗系数", minimum=1, maximum=5, code="invalid_power")
+    check_range(request.gpus, *INPUT_NAMES.pair("gpus"), minimum=1, maximum=1_000_000, code="invalid_gpu_count")
+    check_range(request.units, *INPUT_NAMES.pair("units"), minimum=1, maximum=1_000_000, code="invalid_gpu_count")
+    check_range(request.gpu_tdp_w, *INPUT_NAMES.pair("gpu_power_w"), minimum=0, maximum=5_000, exclusive_minimum=True, code="invalid_power")
+    check_range(request.server_power_factor, *INPUT_NAMES.pair("server_power_factor"), minimum=1, maximum=5, code="invalid_power")
     check_range(
-        request.rack_power_kw, "Rack power (kW)", "单机柜功率（kW）", minimum=0, maximum=1_000, exclusive_minimum=True, code="invalid_power"
+        request.rack_power_kw, *INPUT_NAMES.pair("rack_power_kw"), minimum=0, maximum=1_000, exclusive_minimum=True, code="invalid_power"
     )
     gpu_kw = request.gpu_tdp_w * request.gpus / 1000
     total_kw = gpu_kw * request.server_power_factor
     btu = total_kw * BTU_PER_KWH
     items = [
-        _item("gpu_kw", "GPU boards", "GPU 板卡", gpu_kw, "kW",
-              f"{request.gpu_tdp_w:g} W × {request.gpus} GPUs = {gpu_kw:.2f} kW", f"{request.gpu_tdp_w:g} W × {request.gpus} 卡 = {gpu_kw:.2f} kW"),
-        _item("total_kw", "Whole configuration, maximum", "整套最大功率", total_kw, "kW",
-              f"{gpu_kw:.2f} kW × {request.server_power_factor:g} (server overhead) = {total_kw:.2f} kW",
-              f"{gpu_kw:.2f} kW × {request.server_power_factor:g}（整机附加）= {total_kw:.2f} kW"),
-        _item("heat", "Heat to remove", "需散热量", btu, "BTU/h",
-              f"{total_kw:.2f} kW × {BTU_PER_KWH} = {btu:,.0f} BTU/h", f"{total_kw:.2f} kW × {BTU_PER_KWH} = {btu:,.0f} BTU/h"),
+        _item("gpu_kw", "gpu_kw", gpu_kw, "kW", TEXT.text("formulas.gpu_kw", tdp=request.gpu_tdp_w, gpus=request.gpus, kw=gpu_kw)),
+        _item("total_kw", "total_kw", total_kw, "kW",
+              TEXT.text("formulas.total_kw", gpu_kw=gpu_kw, factor=request.server_power_factor, total=total_kw)),
+        _item("heat", "heat_to_remove", btu, "BTU/h", f"{total_kw:.2f} kW × {BTU_PER_KWH} = {btu:,.0f} BTU/h"),
     ]  # fmt: skip
     rack_units, racks = None, None
     if request.whole_rack:
         racks = request.units
         rack_units = float(request.units * RACK_UNITS)
         items.append(
-            _item(
-                "racks",
-                "Racks",
-                "机柜数",
-                racks,
-                "racks",
-                f"{request.units} complete racks as sold",
-                f"整柜交付，共 {request.units} 个机柜",
-            )
+            _item("racks", "racks", racks, "racks", TEXT.text("formulas.whole_racks", units=request.units))
         )
     elif request.units_height_u is not None:
         rack_units = request.units * request.units_height_u
@@ -89,16 +81,13 @@ def facility_needs(request: FacilityRequest) -> FacilityResult:
         by_power = math.ceil(total_kw / request.rack_power_kw - 1e-9)
         racks = max(by_space, by_power)
         items += [
-            _item("rack_units", "Rack space", "机架空间", rack_units, "U",
-                  f"{request.units} × {request.units_height_u:g}U = {rack_units:g}U", f"{request.units} 台 × {request.units_height_u:g}U = {rack_units:g}U"),
-            _item("racks", "Racks (space or power, whichever is more)", "机柜数（按空间与功率取大者）", racks, "racks",
-                  f"max(⌈{rack_units:g}U / {RACK_UNITS}U⌉, ⌈{total_kw:.2f} kW / {request.rack_power_kw:g} kW⌉) = {racks}",
+            _item("rack_units", "rack_units", rack_units, "U",
+                  TEXT.text("formulas.rack_units", units=request.units, height=request.units_height_u, total=rack_units)),
+            _item("racks", "racks_by_space_or_power", racks, "racks",
                   f"max(⌈{rack_units:g}U / {RACK_UNITS}U⌉, ⌈{total_kw:.2f} kW / {request.rack_power_kw:g} kW⌉) = {racks}"),
         ]  # fmt: skip
     if request.units_height_u is None and not request.whole_rack:
-        notes = [
-            Text(en="Not rack-mounted as sold: a desk or a cloud rental needs no rack.", zh="此形态不上机架：桌面设备或云上租用无需机柜。")
-        ]
+        notes = [TEXT.text("not_rack_mounted")]
     else:
         notes = []
     return FacilityResult(
@@ -107,8 +96,10 @@ def facility_needs(request: FacilityRequest) -> FacilityResult:
     )  # fmt: skip
 
 
-def _item(key: str, en: str, zh: str, value: float, unit: str, formula: str, formula_zh: str) -> LineItem:
-    return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula, formula_zh=formula_zh)
+def _item(key: str, label: str, value: float, unit: str, formula: Text | str) -> LineItem:
+    """A figure labelled ``labels.<label>`` of the text file; a formula of numbers and symbols only reads the same in both languages."""
+    both = formula if isinstance(formula, Text) else Text(en=formula, zh=formula)
+    return LineItem(key=key, label=TEXT.text(f"labels.{label}"), value=value, unit=unit, **formula_fields(both))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -218,13 +209,13 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     system = data.system_for(gpu.id)
     figures: list[Figure] = []
     per_server = request.gpus_per_server or (system.gpus_per_server if system else 8)
-    check_range(per_server, "GPUs per server", "每台卡数", minimum=1, maximum=72, code="invalid_gpu_count")
+    check_range(per_server, *INPUT_NAMES.pair("gpus_per_server"), minimum=1, maximum=72, code="invalid_gpu_count")
     host = _host(gpu, per_server, book) if system is None or per_server != system.gpus_per_server else None
     server_kw, published, name, height = _server_power(request, gpu, per_server, system, host, figures)
     if request.gpus is not None:
-        check_range(request.gpus, "GPUs", "GPU 数", minimum=1, maximum=1_000_000, code="invalid_gpu_count")
+        check_range(request.gpus, *INPUT_NAMES.pair("gpus"), minimum=1, maximum=1_000_000, code="invalid_gpu_count")
     servers = request.servers if request.servers is not None else math.ceil(request.gpus / per_server) if request.gpus else 1
-    check_range(servers, "Servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_gpu_count")
+    check_range(servers, *INPUT_NAMES.pair("servers"), minimum=1, maximum=100_000, code="invalid_gpu_count")
     circuit_kw = on_circuit = amps_needed = None
     circuit_items: list[LineItem] = []
     if request.circuit is not None:
@@ -232,8 +223,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         on_circuit = math.floor(circuit_kw / server_kw + 1e-9)
         if on_circuit < servers:  # the rating each feed would need for all the servers asked about (one, if none were counted)
             amps_needed = math.ceil(request.circuit.amps * servers * server_kw / circuit_kw - 1e-9)
-        circuit_items.append(_item("servers_on_circuit", "Servers the feeds carry", "这些供电可带的台数", on_circuit, "servers",
-                                   f"⌊{circuit_kw:.2f} kW / {server_kw:g} kW⌋ = {on_circuit}", f"⌊{circuit_kw:.2f} kW / {server_kw:g} kW⌋ = {on_circuit}"))  # fmt: skip
+        circuit_items.append(_item("servers_on_circuit", "servers_on_circuit", on_circuit, "servers", f"⌊{circuit_kw:.2f} kW / {server_kw:g} kW⌋ = {on_circuit}"))
     # the stated feeds are the rack's budget when no other budget was given
     stated_rack_kw = request.rack_power_kw if request.rack_power_kw is not None or circuit_kw is None else round(circuit_kw, 2)
 
@@ -244,10 +234,10 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         rack_default = _shared_rack(min(servers, int(planning.rack_units.value // height) or 1) * server_kw, data)
     elif stated_rack_kw is None and (whole_rack or server_kw > rack_default.value):  # a typical rack cannot take even one
         rack_default = _denser_rack(server_kw if whole_rack else data.cooling.air_limit_kw, data, whole_rack)
-    rack_kw = _take(figures, "rack_power_kw", stated_rack_kw, rack_default, "kW", "Rack power (kW)", "单机柜功率（kW）", 1000)
+    rack_kw = _take(figures, "rack_power_kw", stated_rack_kw, rack_default, "kW", *INPUT_NAMES.pair("rack_power_kw"), 1000)
     pue = _take(figures, "pue", request.pue, None, "", "PUE", "PUE", 3, fallback=book.pue, minimum=1)
     load = _take(
-        figures, "load_factor_pct", request.load_factor_pct, None, "%", "Load factor %", "负载率", 100, fallback=book.load_factor_pct
+        figures, "load_factor_pct", request.load_factor_pct, None, "%", *TEXT.pair("inputs.load_factor_pct"), 100, fallback=book.load_factor_pct
     )
     overhead = _take(
         figures,
@@ -255,8 +245,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         request.network_storage_pct,
         planning.network_storage_pct,
         "%",
-        "Network and storage %",
-        "网络与存储占比",
+        *TEXT.pair("inputs.network_storage_pct"),
         100,
         zero_allowed=True,
     )
@@ -267,7 +256,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
                               date=tariff.date, url=tariff.source.url, title=tariff.source.title))  # fmt: skip
     else:
         price = _take(
-            figures, "electricity_price", request.electricity_price, None, f"{request.currency}/kWh", "Electricity price", "电价", 5
+            figures, "electricity_price", request.electricity_price, None, f"{request.currency}/kWh", *TEXT.pair("inputs.electricity_price"), 5
         )
 
     space = 1 if whole_rack else max(1, int(planning.rack_units.value // height))
@@ -292,8 +281,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     if request.capacity_kw is not None:
         check_range(
             request.capacity_kw,
-            "IT capacity (kW)",
-            "IT 容量（kW）",
+            *INPUT_NAMES.pair("it_capacity_kw"),
             minimum=0,
             maximum=10_000_000,
             exclusive_minimum=True,
@@ -303,39 +291,27 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
 
     cur = request.currency
     items = circuit_items + [
-        _item("server_kw", "One server at maximum", "单台最大功率", server_kw, "kW", f"{name.en}: {server_kw:g} kW", f"{name.zh}：{server_kw:g} kW"),
-        _item("servers_per_rack", "Servers per rack", "每柜台数", per_rack, "servers",
-              f"min(⌊{rack_kw:g} kW / {server_kw:g} kW⌋, ⌊{planning.rack_units.value:g}U / {height}U⌋) = {per_rack}",
+        _item("server_kw", "server_kw", server_kw, "kW", TEXT.text("formulas.server_kw", name=name, kw=server_kw)),
+        _item("servers_per_rack", "servers_per_rack", per_rack, "servers",
               f"min(⌊{rack_kw:g} kW / {server_kw:g} kW⌋, ⌊{planning.rack_units.value:g}U / {height}U⌋) = {per_rack}"),
     ]  # fmt: skip
     if racks is not None:
         items.append(
-            _item("racks", "Racks", "机柜数", racks, "racks", f"⌈{servers} / {per_rack}⌉ = {racks}", f"⌈{servers} / {per_rack}⌉ = {racks}")
+            _item("racks", "racks", racks, "racks", f"⌈{servers} / {per_rack}⌉ = {racks}")
         )
     items += [
-        _item("it_kw", "IT load at maximum", "IT 最大负载", it_kw, "kW",
-              f"{servers} × {server_kw:g} kW × (1 + {overhead:g}% network/storage) = {it_kw:,.1f} kW",
-              f"{servers} × {server_kw:g} kW × (1 + {overhead:g}% 网络/存储) = {it_kw:,.1f} kW"),
-        _item("facility_kw", "Facility load (with cooling and losses)", "机房总负载（含制冷与损耗）", facility_kw, "kW",
-              f"{it_kw:,.1f} kW × PUE {pue:g} = {facility_kw:,.1f} kW", f"{it_kw:,.1f} kW × PUE {pue:g} = {facility_kw:,.1f} kW"),
-        _item("heat", "Heat from the IT load", "IT 负载散热量", it_kw * BTU_PER_KWH, "BTU/h",
-              f"{it_kw:,.1f} kW × {BTU_PER_KWH} = {it_kw * BTU_PER_KWH:,.0f} BTU/h", f"{it_kw:,.1f} kW × {BTU_PER_KWH} = {it_kw * BTU_PER_KWH:,.0f} BTU/h"),
-        _item("energy", "Energy per year", "年用电量", mwh, "MWh",
-              f"{it_kw:,.1f} kW × {load:g}% average draw × PUE {pue:g} × {HOURS_PER_YEAR} h = {mwh:,.0f} MWh",
-              f"{it_kw:,.1f} kW × 平均负载 {load:g}% × PUE {pue:g} × {HOURS_PER_YEAR} 小时 = {mwh:,.0f} MWh"),
-        _item("electricity", "Electricity per year", "年电费", cost, cur,
-              f"{mwh:,.0f} MWh × 1000 × {price:g} {cur}/kWh = {cost:,.0f} {cur}", f"{mwh:,.0f} MWh × 1000 × {price:g} {cur}/度 = {cost:,.0f} {cur}"),
+        _item("it_kw", "it_kw", it_kw, "kW", TEXT.text("formulas.it_kw", servers=servers, kw=server_kw, overhead=overhead, it=it_kw)),
+        _item("facility_kw", "facility_kw", facility_kw, "kW", f"{it_kw:,.1f} kW × PUE {pue:g} = {facility_kw:,.1f} kW"),
+        _item("heat", "heat_from_it", it_kw * BTU_PER_KWH, "BTU/h", f"{it_kw:,.1f} kW × {BTU_PER_KWH} = {it_kw * BTU_PER_KWH:,.0f} BTU/h"),
+        _item("energy", "energy", mwh, "MWh", TEXT.text("formulas.energy", it=it_kw, load=load, pue=pue, hours=HOURS_PER_YEAR, mwh=mwh)),
+        _item("electricity", "electricity", cost, cur, TEXT.text("formulas.electricity", mwh=mwh, price=price, currency=cur, cost=cost)),
     ]  # fmt: skip
     if in_capacity is not None:
-        items.append(_item("servers_in_capacity", "Servers the IT capacity takes", "IT 容量可容纳的台数", in_capacity, "servers",
-                           f"⌊{request.capacity_kw:g} kW / ({server_kw:g} kW × (1 + {overhead:g}%))⌋ = {in_capacity}",
+        items.append(_item("servers_in_capacity", "servers_in_capacity", in_capacity, "servers",
                            f"⌊{request.capacity_kw:g} kW / ({server_kw:g} kW × (1 + {overhead:g}%))⌋ = {in_capacity}"))  # fmt: skip
     notes = []
     if not published and request.server_kw is None:
-        notes.append(Text(en=f"No datasheet maximum for a {per_server}-GPU {gpu.name} server: estimated as {per_server} × {gpu.tdp_w:g} W GPUs "
-                             f"+ {host.power_w_excluding_gpus:g} W for the rest of the server; a vendor's figure replaces it.",
-                          zh=f"{per_server} 卡 {gpu.name} 服务器没有官方最大功率：按 {per_server} × {gpu.tdp_w:g} W 显卡 + 其余部件 "
-                             f"{host.power_w_excluding_gpus:g} W 估算；有厂商数据时以厂商为准。"))  # fmt: skip
+        notes.append(TEXT.text("estimated_server", per_server=per_server, gpu=gpu.name, tdp=gpu.tdp_w, host=host.power_w_excluding_gpus))
     return FacilityPlanResult(
         gpu_name=gpu.name, gpu_tdp_w=gpu.tdp_w, system=name, server_kw=server_kw, server_kw_published=published, gpus_per_server=per_server, servers=servers,
         rack_power_kw=rack_kw, servers_per_rack=per_rack, limited_by=limited_by, fits=per_rack >= servers, racks=racks, rack_load_kw=rack_load,
@@ -352,9 +328,9 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
 def _circuit(circuit: Circuit, derating: PlanningDefault, figures: list[Figure]) -> tuple[float, list[LineItem]]:
     """Continuous kW the stated feeds carry: A × V (× √3 for three phases) × the continuous-load derating, per feed;
     of A+B feeds only one side counts, since either side must carry the whole load when the other fails."""
-    check_range(circuit.amps, "Feed current (A)", "每路电流（A）", minimum=0, maximum=10_000, exclusive_minimum=True, code="invalid_power")
-    check_range(circuit.volts, "Feed voltage (V)", "每路电压（V）", minimum=90, maximum=50_000, code="invalid_power")
-    check_range(circuit.feeds, "Feeds", "供电路数", minimum=1, maximum=1_000, code="invalid_power")
+    check_range(circuit.amps, *INPUT_NAMES.pair("feed_current_a"), minimum=0, maximum=10_000, exclusive_minimum=True, code="invalid_power")
+    check_range(circuit.volts, *INPUT_NAMES.pair("feed_voltage_v"), minimum=90, maximum=50_000, code="invalid_power")
+    check_range(circuit.feeds, *INPUT_NAMES.pair("feeds"), minimum=1, maximum=1_000, code="invalid_power")
     phase = math.sqrt(3) if circuit.three_phase else 1.0
     per_feed = circuit.amps * circuit.volts * phase * derating.value / 1000
     counted = max(1, circuit.feeds // 2) if circuit.redundant else circuit.feeds
@@ -362,13 +338,10 @@ def _circuit(circuit: Circuit, derating: PlanningDefault, figures: list[Figure])
     figures.append(Figure(key="continuous_derating", value=derating.value, unit="", stated=False, basis=derating.basis, date=derating.date,
                           url=derating.source.url, title=derating.source.title))  # fmt: skip
     root = " × √3" if circuit.three_phase else ""
+    feeds = TEXT.text("formulas.feeds_redundant", feeds=circuit.feeds) if circuit.redundant else TEXT.text("formulas.feeds")
     items = [
-        _item("feed_kw", "One feed, continuous", "单路持续可用功率", per_feed, "kW",
-              f"{circuit.amps:g} A × {circuit.volts:g} V{root} × {derating.value:g} = {per_feed:.2f} kW",
-              f"{circuit.amps:g} A × {circuit.volts:g} V{root} × {derating.value:g} = {per_feed:.2f} kW"),
-        _item("circuit_kw", "Usable from the feeds", "供电可用功率", usable, "kW",
-              f"{per_feed:.2f} kW × {counted} {'(A+B: one side of ' + str(circuit.feeds) + ' feeds)' if circuit.redundant else 'feeds'} = {usable:.2f} kW",
-              f"{per_feed:.2f} kW × {counted} {'（A+B 双路：' + str(circuit.feeds) + ' 路中只算一侧）' if circuit.redundant else '路'} = {usable:.2f} kW"),
+        _item("feed_kw", "feed_kw", per_feed, "kW", f"{circuit.amps:g} A × {circuit.volts:g} V{root} × {derating.value:g} = {per_feed:.2f} kW"),
+        _item("circuit_kw", "circuit_kw", usable, "kW", TEXT.text("formulas.circuit_kw", per_feed=per_feed, counted=counted, feeds=feeds, usable=usable)),
     ]  # fmt: skip
     return usable, items
 
@@ -379,21 +352,20 @@ def _server_power(request: FacilityPlanRequest, gpu, per_server: int, system, ho
     height = system.rack_units if host is None else host.rack_units or 4
     if request.server_kw is not None:
         check_range(
-            request.server_kw, "Server power (kW)", "单机功率（kW）", minimum=MIN_SERVER_KW, maximum=500, code="invalid_power"
+            request.server_kw, *INPUT_NAMES.pair("server_power_kw"), minimum=MIN_SERVER_KW, maximum=500, code="invalid_power"
         )
         figures.append(Figure(key="server_kw", value=request.server_kw, unit="kW", stated=True))
-        return request.server_kw, False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), height
+        return request.server_kw, False, TEXT.text("server_name", per_server=per_server, gpu=gpu.name), height
     if host is None:
         figures.append(Figure(key="server_kw", value=system.max_kw, unit="kW", stated=False, date=system.date, url=system.source.url,
                               title=system.source.title))  # fmt: skip
         return system.max_kw, True, system.name, height
     if gpu.tdp_w is None:
-        raise AdvisorError("invalid_power", f"The catalog has no power figure for {gpu.name}; give the server's power in kW.",
-                           f"目录中没有 {gpu.name} 的功耗数据；请告诉我整机功率（kW）。", ["server_kw"])  # fmt: skip
+        raise AdvisorError("invalid_power", **TEXT.text("errors.no_power_figure", gpu=gpu.name).model_dump(), suggestions=["server_kw"])
     server_kw = (gpu.tdp_w * per_server + host.power_w_excluding_gpus) / 1000
     source = host.sources[0]
     figures.append(Figure(key="server_kw", value=server_kw, unit="kW", stated=False, date=host.date, url=source.url, title=source.title))
-    return server_kw, False, Text(en=f"{per_server}-GPU {gpu.name} server", zh=f"{per_server} 卡 {gpu.name} 服务器"), height
+    return server_kw, False, TEXT.text("server_name", per_server=per_server, gpu=gpu.name), height
 
 
 def _host(gpu, per_server: int, book: FacilityBook):
@@ -402,8 +374,7 @@ def _host(gpu, per_server: int, book: FacilityBook):
 
     host = book.servers.for_gpus(sold_as(gpu), gpu.segment, per_server)
     if host is None:
-        raise AdvisorError("invalid_power", f"{gpu.name} does not go into a rack server; the rack plan does not apply.",
-                           f"{gpu.name} 不装在机架服务器里，不适用机柜规划。")  # fmt: skip
+        raise AdvisorError("invalid_power", **TEXT.text("errors.not_rack_server", gpu=gpu.name).model_dump())
     return host
 
 
@@ -443,10 +414,7 @@ def _cap(gpu, server_kw: float, per_server: int, servers: int, per_rack: int, sp
 def _shared_rack(kw: float, data) -> PlanningDefault:
     """The rack budget when the servers are to share one rack and no budget was given: what they all draw."""
     cooling = data.cooling.sources[0]
-    basis = Text(
-        en="all the servers in one rack, as asked: the rack must carry what they draw",
-        zh="按您说的全部放在一个机柜：机柜需承载它们的总功率",
-    )
+    basis = TEXT.text("shared_rack")
     return PlanningDefault(value=round(kw, 1), date=data.cooling.date, basis=basis, source={"url": cooling.url, "title": cooling.title})
 
 
@@ -455,8 +423,7 @@ def _denser_rack(kw: float, data, whole_rack: bool) -> PlanningDefault:
     draw), said as the assumption it is."""
     cooling = data.cooling.sources[0]
     if whole_rack:
-        basis = Text(en="a rack-scale system is its own rack: planned at its own draw", zh="整柜系统自成一个机柜：按其自身功率规划")
+        basis = TEXT.text("rack_scale")
     else:
-        basis = Text(en=f"one server draws more than a typical 10 kW rack, so racks are planned at the {kw:g} kW air-cooling limit",
-                     zh=f"单台服务器就超过常见的 10 kW 机柜，因此按 {kw:g} kW 风冷上限规划机柜")  # fmt: skip
+        basis = TEXT.text("air_limit", kw=kw)
     return PlanningDefault(value=kw, date=data.cooling.date, basis=basis, source={"url": cooling.url, "title": cooling.title})

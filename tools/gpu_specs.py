@@ -9,7 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU, Price
+from knowledge.wording import shipped
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, convert, money, normalize_currency
+
+ERRORS = shipped("input_errors_text.yaml")
 
 
 class CompareRequest(BaseModel):
@@ -114,7 +117,7 @@ def list_gpus(request: GpuFilter, catalog: Catalog) -> GpuList:
     if vendor and vendor not in {g.vendor.casefold() for g in catalog.gpus}:
         vendors = sorted({g.vendor for g in catalog.gpus})
         raise AdvisorError(
-            "unknown_vendor", f"Unknown vendor '{request.vendor}'.", f"未知厂商“{request.vendor}”。", vendors
+            "unknown_vendor", **ERRORS.text("unknown_vendor", vendor=request.vendor).model_dump(), suggestions=vendors
         )
     rows = [
         g

@@ -12,7 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from knowledge.bilingual import AdvisorError
+from knowledge.bilingual import AdvisorError, Text
+from knowledge.wording import shipped
+
+NAMES = shipped("precision_text.yaml")
 
 Scope = Literal["all", "linear", "mlp"]
 
@@ -92,8 +95,10 @@ def runs_natively(format_id: str, vendor: str, fp4_tflops: float | None) -> bool
     return vendors is None or (bool(fp4_tflops) and vendor in vendors)
 
 
-def _fmt(id: str, bits: float, scope: Scope, label: str, source: str, *, quantized: bool = True, zh: str = "") -> WeightFormat:
-    return WeightFormat(id, bits, scope, quantized, label, source, zh)
+def _fmt(id: str, bits: float, scope: Scope, label: str | Text, source: str, *, quantized: bool = True) -> WeightFormat:
+    """A format; a ``Text`` label carries its Chinese name, a plain one (letters and numbers only) has none."""
+    name = label if isinstance(label, Text) else Text(en=label, zh="")
+    return WeightFormat(id, bits, scope, quantized, name.en, source, name.zh)
 
 
 BNB_DOCS = "bitsandbytes / transformers BitsAndBytesConfig docs; QLoRA paper arXiv:2305.14314 §2"
@@ -103,26 +108,24 @@ WEIGHT_FORMATS: dict[str, WeightFormat] = {
         _fmt("fp32", 32, "all", "FP32", "IEEE float32", quantized=False),
         _fmt("bf16", 16, "all", "BF16", "bfloat16", quantized=False),
         _fmt("fp16", 16, "all", "FP16", "IEEE float16", quantized=False),
-        _fmt("fp8", 8, "linear", "FP8 (E4M3) linear layers", "FP8 W8 checkpoints (llm-compressor, vLLM fp8): per-tensor/channel scales; embeddings and LM head stay 16-bit",
-             zh="FP8（E4M3）线性层"),
-        _fmt("fp8-mlp", 8, "mlp", "FP8 MLP weights only", "Meta Llama-3.1-405B-Instruct-FP8: row-wise FP8 on MLP weights of all but the first and last layers; attention in BF16",
-             zh="仅 MLP 权重为 FP8"),
-        _fmt("nvfp4", NVFP4_BITS, "linear", "NVFP4 (4-bit, FP8 scale per 16)", NVFP4_SOURCE, zh="NVFP4（4 位，每 16 个值一个 FP8 缩放）"),
-        _fmt("mxfp4", MXFP4_BITS, "linear", "MXFP4 (4-bit, E8M0 scale per 32)", MXFP4_SOURCE, zh="MXFP4（4 位，每 32 个值一个 E8M0 缩放）"),
-        _fmt("int8", 8, "linear", "INT8 weights", "W8 weight-only / W8A8: per-channel scales are negligible; embeddings and LM head stay 16-bit", zh="INT8 权重"),
-        _fmt("int4", 4, "linear", "INT4 weights", "Plain 4-bit weights, scale overhead ignored (use gptq-int4/awq-int4 for group scales)", zh="INT4 权重"),
+        _fmt("fp8", 8, "linear", NAMES.text("weight_formats.fp8"),
+             "FP8 W8 checkpoints (llm-compressor, vLLM fp8): per-tensor/channel scales; embeddings and LM head stay 16-bit"),
+        _fmt("fp8-mlp", 8, "mlp", NAMES.text("weight_formats.fp8-mlp"),
+             "Meta Llama-3.1-405B-Instruct-FP8: row-wise FP8 on MLP weights of all but the first and last layers; attention in BF16"),
+        _fmt("nvfp4", NVFP4_BITS, "linear", NAMES.text("weight_formats.nvfp4"), NVFP4_SOURCE),
+        _fmt("mxfp4", MXFP4_BITS, "linear", NAMES.text("weight_formats.mxfp4"), MXFP4_SOURCE),
+        _fmt("int8", 8, "linear", NAMES.text("weight_formats.int8"), "W8 weight-only / W8A8: per-channel scales are negligible; embeddings and LM head stay 16-bit"),
+        _fmt("int4", 4, "linear", NAMES.text("weight_formats.int4"), "Plain 4-bit weights, scale overhead ignored (use gptq-int4/awq-int4 for group scales)"),
         _fmt("bnb-int8", 8, "linear", "bitsandbytes LLM.int8()", BNB_DOCS + " (one fp32 scale per row: negligible)"),
-        _fmt("bnb-4bit", 4 + 32 / 64, "linear", "bitsandbytes 4-bit, no double quant", BNB_DOCS + " (one fp32 absmax per 64 weights)",
-             zh="bitsandbytes 4 位，无双重量化"),
-        _fmt("nf4", 4 + 8 / 64 + 32 / (64 * 256), "linear", "NF4 with double quantisation (QLoRA)", BNB_DOCS + " (8-bit absmax per 64, fp32 per 256 blocks)",
-             zh="NF4 双重量化（QLoRA）"),
+        _fmt("bnb-4bit", 4 + 32 / 64, "linear", NAMES.text("weight_formats.bnb-4bit"), BNB_DOCS + " (one fp32 absmax per 64 weights)"),
+        _fmt("nf4", 4 + 8 / 64 + 32 / (64 * 256), "linear", NAMES.text("weight_formats.nf4"), BNB_DOCS + " (8-bit absmax per 64, fp32 per 256 blocks)"),
         *(
             _fmt(name, gguf_bits(name), "all", f"GGUF {name.upper()}", GGUF_SOURCE)
             for name in GGUF_LLAMA3_8B_GIB
         ),
         *(
-            _fmt(name, gb * 1e9 * 8 / DEEPSEEK_R1_PARAMS, "all", f"Unsloth dynamic GGUF {DYNAMIC_GGUF_NAME[name]} ({name.upper()})", DYNAMIC_GGUF_SOURCE,
-                 zh=f"Unsloth 动态 GGUF {DYNAMIC_GGUF_NAME[name]}（{name.upper()}）")
+            _fmt(name, gb * 1e9 * 8 / DEEPSEEK_R1_PARAMS, "all", NAMES.text("weight_formats.dynamic_gguf", name=DYNAMIC_GGUF_NAME[name], id=name.upper()),
+                 DYNAMIC_GGUF_SOURCE)
             for name, gb in DYNAMIC_GGUF_GB.items()
         ),
     )
@@ -170,14 +173,13 @@ def weight_format(name: str, group_size: int = 128) -> WeightFormat:
     if canonical is None:
         raise AdvisorError(
             "unknown_precision",
-            f"Unknown weight precision '{name}'.",
-            f"无法识别的权重精度“{name}”。",
-            known_weight_formats(),
+            **NAMES.text("errors.unknown_precision", name=name).model_dump(),
+            suggestions=known_weight_formats(),
         )
     if canonical in GROUPED_FORMATS:
         bits = GROUPED_FORMATS[canonical]
-        label, zh = f"{canonical.upper()} (group {group_size})", f"{canonical.upper()}（分组 {group_size}）"
-        return _fmt(canonical, group_bits(bits, group_size), "linear", label, GROUPED_SOURCE, zh=zh)
+        label = NAMES.text("weight_formats.grouped", id=canonical.upper(), group=group_size)
+        return _fmt(canonical, group_bits(bits, group_size), "linear", label, GROUPED_SOURCE)
     return WEIGHT_FORMATS[canonical]
 
 
@@ -213,8 +215,7 @@ def kv_format(name: str) -> KVFormat:
     if key not in KV_FORMATS:
         raise AdvisorError(
             "unknown_kv_precision",
-            f"Unknown KV-cache precision '{name}'.",
-            f"无法识别的 KV 缓存精度“{name}”。",
-            list(KV_FORMATS),
+            **NAMES.text("errors.unknown_kv_precision", name=name).model_dump(),
+            suggestions=list(KV_FORMATS),
         )
     return KV_FORMATS[key]

@@ -4,7 +4,7 @@ every word-based decision about the question is made here (cue words in ``data/a
 serving and line-item words in their own tables), so understanding is decided in one place.
 
 The resolved workload (model, method, precision, context, ZeRO/TP) is not here yet: resolving it writes
-assumptions into the answer and looks models up in the catalog (``offline/answers/workload.py``), so it
+assumptions into the answer and looks models up in the catalog (``offline/workload.py``), so it
 moves with the answer modules that share it rather than in this step."""
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from advisor.nlu.cues import says
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
+from advisor.nlu.tco_said import HorizonRange, RatioClaim, RunningCost, commitment_terms, horizon_ranges, payback_word_starts, ratio_claim, running_costs
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -111,6 +112,19 @@ class Ask(BaseModel):
         '("7B to 72B", "14B–32B", "Qwen2.5-14B和32B") that serving answers per end.',
     )
     message_lines: int = Field(1, description="Lines in this message: a pasted log's newest evidence sits within them.")
+    problem_phase: str | None = Field(
+        None, description='When a reported problem happens: "startup" (launch, init, before the first step) or "under_load" '
+        "(traffic, concurrency); the newest message of the task that says one wins."
+    )
+    reports_oom: bool = Field(
+        False, description='The task\'s messages report an out-of-memory failure (not "is it memory?", which asks about a suspect).'
+    )
+    running_costs: tuple[RunningCost, ...] = Field((), description='Colocation and staff amounts the reader took for a price, '
+                                                   'told by the words of their clause ("colo $200 per kW-month").')
+    ratio_claim: RatioClaim | None = Field(None, description='A quoted "cloud costs N× owning" in this message or, for a follow-up, the thread.')
+    payback_word_starts: tuple[int, ...] = Field((), description='Where this message claims a payback ("pays back in 8 months"), not asks one.')
+    commitment_terms: tuple[int, ...] = Field((), description='Where this message\'s spans of time that are a commitment\'s term start ("1yr commit").')
+    horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -120,6 +134,7 @@ class Ask(BaseModel):
         thread = reading.task_messages or [message]
         state = reading.state
         prices = state.slots.get("cloud_price")
+        opened_earlier = bool(reading.task_messages) and reading.task_messages[0] != message
         return cls(
             task=reading.task,
             asks_why=says("asks_why", message),
@@ -152,7 +167,7 @@ class Ask(BaseModel):
             capability=_capability_asked(reading),
             capabilities_named=tuple(capabilities_named(message)),
             thread_messages=len(reading.task_messages),
-            opened_earlier=bool(reading.task_messages) and reading.task_messages[0] != message,
+            opened_earlier=opened_earlier,
             named=subjects_of(message, catalog),
             facility_asks_now=facility_asks(message),
             facility_asks=facility_asks(" ".join(thread)),
@@ -165,7 +180,25 @@ class Ask(BaseModel):
             names_fp4="fp4" in normalize_text(message),
             model_sizes_b=_model_sizes(reading, catalog),
             message_lines=message.count("\n") + 1,
+            problem_phase=problem_phase(thread),
+            reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
+            running_costs=running_costs(message, state),
+            ratio_claim=ratio_claim([message, *reversed(reading.task_messages[:-1])] if opened_earlier else [message]),
+            payback_word_starts=payback_word_starts(message),
+            commitment_terms=commitment_terms(message, reading.frame),
+            horizon_ranges=horizon_ranges(state),
         )
+
+
+def problem_phase(thread: list[str]) -> str | None:
+    """The phase the newest message that names one gives; in one message, a load named beside the start-up wins
+    ("starts fine, but OOMs under heavy load": the start-up is what went well)."""
+    for text in reversed(thread):
+        if says("under_load_phase", text):
+            return "under_load"
+        if says("startup_phase", text):
+            return "startup"
+    return None
 
 
 def _capability_asked(reading: Reading) -> Capability | None:

@@ -16,7 +16,8 @@ from advisor.nlu.facets import cue_pattern
 from knowledge.bilingual import Phrases
 
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
-Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price"]
+Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
+               "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom"]
 
 
 class ExceptedCues(Phrases):
@@ -42,6 +43,10 @@ class AskCues(BaseModel):
     asks_price: Phrases
     owns_hardware: Phrases
     leans_on_active: Phrases
+    startup_phase: Phrases
+    under_load_phase: Phrases
+    reports_oom: Phrases
+    asks_if_oom: Phrases
 
 
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:

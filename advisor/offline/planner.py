@@ -19,8 +19,9 @@ from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
 from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reading import Reading
-from advisor.offline.answers import capability, followup, knowledge
-from advisor.offline.answers import parts as answer_parts
+from advisor.offline.tasks.concept import capability, knowledge
+from advisor.offline.tasks.dialogue import followup
+from advisor.offline.tasks.dialogue import parts as answer_parts
 from advisor.offline.router import GUARDED, MIN_CONFIDENCE, TASKS, explains_last_figure, route
 from advisor.offline.turn import Turn
 from advisor.registry import Registry

@@ -24,24 +24,17 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
-from advisor.offline.answers import (
-    capability,
-    compliance,
-    costs,
-    efficiency,
-    facility,
-    followup,
-    guard,
-    knowledge,
-    payback,
-    runnable,
-    serving,
-    sizing,
-    specs,
-    trouble,
-    vendor_rows,
-)
-from advisor.offline.answers.workload import model_of
+from advisor.offline.tasks.concept import capability, compliance, knowledge
+from advisor.offline.tasks.dialogue import followup, guard
+from advisor.offline.tasks.facility import facility
+from advisor.offline.tasks.memory import runnable, sizing
+from advisor.offline.tasks.recommend import vendor_rows
+from advisor.offline.tasks.serving import serving
+from advisor.offline.tasks.specs import specs
+from advisor.offline.tasks.tco import costs, payback
+from advisor.offline.tasks.training import efficiency
+from advisor.offline.tasks.troubleshoot import trouble
+from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
 from knowledge.wording import Wording
 

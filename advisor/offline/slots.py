@@ -12,7 +12,7 @@ import math
 from advisor.nlu.entity_words import weights_multiple
 from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
-from advisor.offline.answers.serving_traffic import TrafficLoad, period_of, said_online, said_per_user, traffic_load
+from advisor.offline.tasks.serving.serving_traffic import TrafficLoad, period_of, said_online, said_per_user, traffic_load
 from knowledge.audience import PeakLoad, peak_load
 
 METHOD_TO_WORKLOAD = {

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from advisor.contract import ChatTurn, Language
-from advisor.offline.answers.sizing import model_of, recommend_args, task_of
+from advisor.offline.tasks.memory.sizing import model_of, recommend_args, task_of
 from advisor.offline.planner import OfflinePlanner
 from advisor.offline.turn import Turn
 from advisor.proposal.wording import facts, is_proposal_command, phrase

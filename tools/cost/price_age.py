@@ -9,6 +9,9 @@ from pydantic import BaseModel
 
 from knowledge.bilingual import Text
 from knowledge.gpus import GPU
+from knowledge.wording import shipped
+
+COST_TEXT = shipped("cost_text.yaml")
 
 STALE_AFTER_MONTHS = 6
 
@@ -45,6 +48,6 @@ def stale_purchase_prices(gpus: Iterable[GPU], today: dt.date | None) -> list[St
         if gpu.id in seen or price is None or not is_stale(price.date, today):
             continue
         seen.add(gpu.id)
-        stale.append(StalePrice(what=Text(en=f"{gpu.name} purchase price", zh=f"{gpu.name} 采购价"), date=price.date,
+        stale.append(StalePrice(what=COST_TEXT.text("prices.purchase", gpu=gpu.name), date=price.date,
                                 age_months=round(age_months(price.date, today), 1)))  # fmt: skip
     return stale

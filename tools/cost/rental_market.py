@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.clouds import TIER_NAMES, CloudRate, PriceBook
-from tools.checks import check_range
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, convert, normalize_currency
 from tools.cost.price_age import is_stale
 
@@ -136,14 +137,14 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
     """The rental market for one GPU, tier by tier, with the fair band, the on-demand ceiling and a verdict on a quote."""
     currency = normalize_currency(request.currency)
     check_exchange_rate(request.usd_to_cny)
-    gpus = int(check_range(request.gpus, "GPUs", "卡数", minimum=1, maximum=1_000_000, code="invalid_gpu_count"))
+    gpus = int(check_range(request.gpus, *INPUT_NAMES.pair("cards"), minimum=1, maximum=1_000_000, code="invalid_gpu_count"))
     if request.quoted_price_per_gpu_hour is not None:
-        check_range(request.quoted_price_per_gpu_hour, "Price per GPU-hour", "每卡时价格", minimum=0.001, maximum=1e4, code="invalid_price")
+        check_range(request.quoted_price_per_gpu_hour, *INPUT_NAMES.pair("price_per_gpu_hour"), minimum=0.001, maximum=1e4, code="invalid_price")
     if request.gpu_hours is not None:
-        check_range(request.gpu_hours, "GPU-hours", "卡时", minimum=0.01, maximum=1e12, code="invalid_gpu_hours")
+        check_range(request.gpu_hours, *INPUT_NAMES.pair("gpu_hours"), minimum=0.01, maximum=1e12, code="invalid_gpu_hours")
     gpu = catalog.gpu(request.gpu)
     if prices is None:
-        raise AdvisorError("no_price_book", "No cloud prices are loaded.", "没有加载云价格数据。", [])
+        raise AdvisorError("no_price_book", **shipped("input_errors_text.yaml").text("no_price_book").model_dump())
     today = dt.date.fromisoformat(request.today) if request.today else None
     china = request.china or currency == "CNY"
     by_tier: dict[str, list[Offer]] = {}

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tools.checks import check_range
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
+from tools.common import formula_fields
 from tools.cost.money import Currency, normalize_currency
 from tools.cost.tco_model import HOURS_PER_MONTH
+
+COST_TEXT = shipped("cost_text.yaml")
 
 MAX_OPTIONS = 8
 
@@ -54,22 +58,21 @@ class RentalResult(BaseModel):
 
 def compare_rentals(request: RentalRequest) -> RentalResult:
     currency = normalize_currency(request.currency)
-    check_range(len(request.options), "Number of options", "方案数", minimum=2, maximum=MAX_OPTIONS, code="invalid_options")
-    months = check_range(request.months, "Months", "月数", minimum=0.1, maximum=120, code="invalid_months")
-    share = check_range(request.utilisation_pct, "Utilisation %", "使用率 %", minimum=1, maximum=100, code="invalid_utilisation")
-    discount = check_range(request.discount_pct, "Discount %", "折扣 %", minimum=0, maximum=99, code="invalid_discount")
+    check_range(len(request.options), *INPUT_NAMES.pair("number_of_options"), minimum=2, maximum=MAX_OPTIONS, code="invalid_options")
+    months = check_range(request.months, *INPUT_NAMES.pair("months"), minimum=0.1, maximum=120, code="invalid_months")
+    share = check_range(request.utilisation_pct, *INPUT_NAMES.pair("utilisation"), minimum=1, maximum=100, code="invalid_utilisation")
+    discount = check_range(request.discount_pct, *INPUT_NAMES.pair("discount"), minimum=0, maximum=99, code="invalid_discount")
     hours = HOURS_PER_MONTH * share / 100
     rows = []
     for option in request.options:
-        gpus = int(check_range(option.gpus, "GPUs", "卡数", minimum=1, maximum=4096, code="invalid_gpu_count"))
-        price = check_range(option.price_per_gpu_hour, "Price per GPU-hour", "每卡时价格", minimum=0.001, maximum=1e4, code="invalid_price")
+        gpus = int(check_range(option.gpus, *INPUT_NAMES.pair("cards"), minimum=1, maximum=4096, code="invalid_gpu_count"))
+        price = check_range(option.price_per_gpu_hour, *INPUT_NAMES.pair("price_per_gpu_hour"), minimum=0.001, maximum=1e4, code="invalid_price")
         monthly = gpus * price * (1 - discount / 100) * hours
         off = f" × (1 − {discount:g}%)" if discount else ""
         rows.append(
             RentalRow(
                 name=option.name, gpus=gpus, price_per_gpu_hour=price, monthly=monthly, total=monthly * months,
-                formula=f"{gpus} GPU × {price:g}/h{off} × {hours:g} h/month × {months:g} months",
-                formula_zh=f"{gpus} 张 × 每卡时 {price:g}{off} × 每月 {hours:g} 小时 × {months:g} 个月",
+                **formula_fields(COST_TEXT.text("rentals.formula", gpus=gpus, price=f"{price:g}", off=off, hours=f"{hours:g}", months=f"{months:g}")),
             )
         )  # fmt: skip
     ranked = sorted(rows, key=lambda row: row.total)

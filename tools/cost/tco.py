@@ -28,8 +28,9 @@ from knowledge.clouds import TIER_NAMES, CloudRate, PriceBook
 from knowledge.gpus import GPU
 from knowledge.servers import server_data
 from knowledge.tco_defaults import Default, shipped_tco_defaults
-from tools.checks import check_range
-from tools.common import LineItem
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
+from tools.common import LineItem, formula_fields
 from tools.cost.money import (
     DEFAULT_USD_TO_CNY,
     USD_TO_CNY_NOTE,
@@ -45,6 +46,9 @@ from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluat
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
 from tools.cost.tco_tiers import ClaimCheck, RatioCheck, StalePrice, TierPayback, claim_check, ratio_check, stale_prices, tier_paybacks
 from tools.recommend.configs import sold_as
+
+TEXT = shipped("tco_text.yaml")
+FIELDS = shipped("tool_field_descriptions.yaml")
 
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
 MAX_TOTAL_GPUS = 1_000_000
@@ -83,7 +87,7 @@ class TcoRequest(BaseModel):
     hours_per_month: float | None = Field(None, description="GPU-busy hours per month (0–744); alternative to utilisation_pct.")
     cloud_price_per_gpu_hour: float | None = Field(None, description="Cloud on-demand price per GPU-hour in `currency` (default: catalog).")
     cloud_discount_pct: float | None = Field(None, description="Reserved/committed or spot discount off the cloud price, % (default 0).")
-    cloud_committed: bool = Field(False, description="Reserved/committed capacity (1-yr or 3-yr commit, 包年): billed for every hour, used or not.")
+    cloud_committed: bool = Field(False, description=FIELDS.entry("tco.cloud_committed"))
     cloud_monthly_bill: float | None = Field(
         None, description="What is paid the cloud per month for all the GPUs compared, in `currency`: used as is, never scaled by "
         "utilisation. Give this or cloud_price_per_gpu_hour.",
@@ -200,85 +204,76 @@ class TcoResult(BaseModel):
 
 
 def _check_request(r: TcoRequest) -> None:
-    check_range(r.servers, "Number of servers", "服务器台数", minimum=1, maximum=100_000, code="invalid_server_count")
-    check_range(r.gpus_per_server, "GPUs per server", "每台服务器的 GPU 数", minimum=1, maximum=128, code="invalid_gpu_count")
-    check_range(r.servers * r.gpus_per_server, "Total GPUs", "GPU 总数", maximum=MAX_TOTAL_GPUS, code="invalid_gpu_count")
-    checks = [  # field, English name, Chinese name, min, max, exclusive minimum
-        ("server_price", "Server price", "服务器价格", 0, 1e9, True),
-        ("network_overhead_pct", "Network/storage overhead %", "网络/存储附加比例", 0, 200, False),
-        ("lifetime_years", "Lifetime (years)", "使用年限", 0.25, 15, False),
-        ("residual_value_pct", "Residual value %", "残值比例", 0, 95, False),
-        ("server_max_kw", "Server power (kW)", "单机功率（kW）", 0, 500, True),
-        ("load_factor_pct", "Load factor %", "负载率", 0, 100, True),
-        ("pue", "PUE", "PUE", 1, 3, False),
-        ("electricity_price", "Electricity price", "电价", 0, 100, False),
-        ("colo_price_per_kw_month", "Colocation price per kW-month", "每 kW 每月托管费", 0, 1e5, False),
-        ("colo_per_month", "Colocation per month", "每月托管费", 0, 1e10, False),
-        ("maintenance_pct_per_year", "Maintenance % per year", "每年维保比例", 0, 100, False),
-        ("staff_cost_per_month", "Staff cost per month", "每月人力成本", 0, 1e9, False),
+    check_range(r.servers, *INPUT_NAMES.pair("number_of_servers"), minimum=1, maximum=100_000, code="invalid_server_count")
+    check_range(r.gpus_per_server, *INPUT_NAMES.pair("gpus_in_each_server"), minimum=1, maximum=128, code="invalid_gpu_count")
+    check_range(r.servers * r.gpus_per_server, *INPUT_NAMES.pair("total_gpus"), maximum=MAX_TOTAL_GPUS, code="invalid_gpu_count")
+    checks = [  # field (its name in both languages is inputs.<field> of the text file), min, max, exclusive minimum
+        ("server_price", 0, 1e9, True),
+        ("network_overhead_pct", 0, 200, False),
+        ("lifetime_years", 0.25, 15, False),
+        ("residual_value_pct", 0, 95, False),
+        ("server_max_kw", 0, 500, True),
+        ("load_factor_pct", 0, 100, True),
+        ("pue", 1, 3, False),
+        ("electricity_price", 0, 100, False),
+        ("colo_price_per_kw_month", 0, 1e5, False),
+        ("colo_per_month", 0, 1e10, False),
+        ("maintenance_pct_per_year", 0, 100, False),
+        ("staff_cost_per_month", 0, 1e9, False),
         # Floors rather than "> 0": a denormal utilisation or price underflows to 0 GPU-hours
         # (division by zero) or overflows the break-even figure to inf; below them it is a typo anyway.
-        ("utilisation_pct", "Utilisation %", "利用率", MIN_UTILISATION_PCT, 100, False),
-        ("hours_per_month", "Hours used per month", "每月使用小时数", MIN_UTILISATION_PCT / 100 * HOURS_PER_MONTH, MAX_HOURS_PER_MONTH, False),
-        ("cloud_price_per_gpu_hour", "Cloud price per GPU-hour", "云上每卡时价格", MIN_CLOUD_PRICE, 1e4, False),
-        ("cloud_discount_pct", "Cloud discount %", "云上折扣", 0, 99, False),
-        ("cloud_monthly_bill", "Monthly cloud bill", "每月云上账单", 1, 1e10, False),  # a denormal bill would spread to a zero rate
+        ("utilisation_pct", MIN_UTILISATION_PCT, 100, False),
+        ("hours_per_month", MIN_UTILISATION_PCT / 100 * HOURS_PER_MONTH, MAX_HOURS_PER_MONTH, False),
+        ("cloud_price_per_gpu_hour", MIN_CLOUD_PRICE, 1e4, False),
+        ("cloud_discount_pct", 0, 99, False),
+        ("cloud_monthly_bill", 1, 1e10, False),  # a denormal bill would spread to a zero rate
     ]  # fmt: skip
-    for field, en, zh, low, high, exclusive in checks:
+    for field, low, high, exclusive in checks:
         value = getattr(r, field)
         if value is not None:
-            check_range(value, en, zh, minimum=low, maximum=high, exclusive_minimum=exclusive, code=f"invalid_{field}")
+            check_range(value, *TEXT.pair(f"inputs.{field}"), minimum=low, maximum=high, exclusive_minimum=exclusive, code=f"invalid_{field}")
     check_exchange_rate(r.usd_to_cny)
     if r.claimed_cloud_ratio is not None:
-        check_range(r.claimed_cloud_ratio, "Claimed cost ratio", "声称的成本倍数", minimum=1.01, maximum=100, code="invalid_claimed_ratio")
+        check_range(r.claimed_cloud_ratio, *INPUT_NAMES.pair("claimed_cost_ratio"), minimum=1.01, maximum=100, code="invalid_claimed_ratio")
     if r.claimed_payback_months is not None:
         # a floor, not "> 0": a denormal claim overflows the utilisation it needs to inf; under 3 days it is a typo
-        check_range(r.claimed_payback_months, "Claimed payback (months)", "声称的回本月数", minimum=MIN_CLAIMED_MONTHS, maximum=600,
+        check_range(r.claimed_payback_months, *INPUT_NAMES.pair("claimed_payback_months"), minimum=MIN_CLAIMED_MONTHS, maximum=600,
                     code="invalid_claimed_payback")  # fmt: skip
     if r.lifetime_bounds_years is not None:
         for bound in r.lifetime_bounds_years:
-            check_range(bound, "Lifetime (years)", "使用年限", minimum=0.25, maximum=15, code="invalid_lifetime_years")
+            check_range(bound, *INPUT_NAMES.pair("lifetime_years"), minimum=0.25, maximum=15, code="invalid_lifetime_years")
     if r.cloud_monthly_bill is not None and r.cloud_price_per_gpu_hour is not None:
         raise AdvisorError(
             "conflicting_cloud_price",
-            "Give either the monthly cloud bill or the price per GPU-hour, not both.",
-            "每月云上账单和每卡时价格只需给一个。",
-            ["cloud_monthly_bill", "cloud_price_per_gpu_hour"],
+            **TEXT.text("errors.conflicting_cloud_price").model_dump(),
+            suggestions=["cloud_monthly_bill", "cloud_price_per_gpu_hour"],
         )
     if r.utilisation_pct is not None and r.hours_per_month is not None:
         raise AdvisorError(
             "conflicting_utilisation",
-            "Give either the utilisation or the hours used per month, not both.",
-            "利用率和每月使用小时数只需给一个。",
-            ["utilisation_pct", "hours_per_month"],
+            **TEXT.text("errors.conflicting_utilisation").model_dump(),
+            suggestions=["utilisation_pct", "hours_per_month"],
         )
 
 
 DERIVED = "derived from your monthly bill"
 DERIVED_COLO = "your colocation bill ÷ the servers' maximum kW"  # the source of figures worked out from the bill the user gave
-NEEDED = {  # what a missing default is, in words: field names are for programs, not people
-    "server_price": ("the server price", "整机价格"),
-    "server_max_kw": ("the server's maximum power (kW)", "单台服务器最大功率（kW）"),
-    "cloud_price_per_gpu_hour": ("the cloud price per GPU-hour", "云上每卡时价格"),
-}
 
 
 def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
     """The catalog GPU a default needs, or a bilingual error naming the missing input."""
-    en, zh = NEEDED[field]
+    needed = TEXT.text(f"needed.{field}")  # what a missing default is, in words: field names are for programs, not people
     if gpu is None:
         raise AdvisorError(
             "tco_needs_gpu",
-            f"Say which GPU (to look up its default) or give {en}.",
-            f"请说明 GPU 型号（用于查默认值），或直接给出{zh}。",
-            ["gpu", field],
+            **TEXT.text("errors.needs_gpu", needed=needed).model_dump(),
+            suggestions=["gpu", field],
         )
     if not available:
         raise AdvisorError(
             "tco_missing_price",
-            f"The catalog has no figure for {gpu.name} to default {en}; please give it.",
-            f"目录中没有 {gpu.name} 的相关数据，无法给出{zh}的默认值，请直接填写。",
-            [field],
+            **TEXT.text("errors.missing_price", gpu=gpu.name, needed=needed).model_dump(),
+            suggestions=[field],
         )
     return gpu
 
@@ -399,34 +394,28 @@ def _colo(r: TcoRequest, usd, take, kw_each: float) -> float:  # noqa: ANN001 (t
 
 
 def _power_reminder(inputs: TcoInputs, gpu: GPU | None) -> Text:
-    what = f"{inputs.gpus_per_server}× {gpu.name}" if gpu else f"{inputs.gpus_per_server}-GPU"
-    what_zh = f"{inputs.gpus_per_server}× {gpu.name}" if gpu else f"{inputs.gpus_per_server} 卡"
+    what = TEXT.text("power.named_server", gpus=inputs.gpus_per_server, gpu=gpu.name) if gpu else TEXT.text("power.any_server", gpus=inputs.gpus_per_server)
     each, total = inputs.server_max_kw, inputs.server_max_kw * inputs.servers
-    fleet_en = f" ({inputs.servers} servers: ~{total:,.1f} kW)" if inputs.servers > 1 else ""
-    fleet_zh = f"（{inputs.servers} 台合计约 {total:,.1f} kW）" if inputs.servers > 1 else ""
-    return Text(
-        en=f"Power and cooling: one {what} server draws up to ~{each:,.1f} kW{fleet_en} and turns all of it into heat. "
-           "It needs data-centre power circuits and cooling (many colocation racks are capped at 5–10 kW); "
-           "an 8×H100 server draws ~10 kW and does not belong in an office.",
-        zh=f"电力与散热：一台 {what_zh} 服务器最高约 {each:,.1f} kW{fleet_zh}，电几乎全部变成热量，"
-           "需要机房级供电和制冷（很多托管机柜单柜只有 5–10 kW）；一台 8×H100 服务器约 10 kW，不能放在办公室里。",
-    )  # fmt: skip
+    fleet = TEXT.text("power.fleet", servers=inputs.servers, total=total) if inputs.servers > 1 else Text(en="", zh="")
+    return TEXT.text("power.reminder", what=what, each=each, fleet=fleet)
 
 
 def _items(p: TcoInputs, n: TcoNumbers, c: Currency) -> list[LineItem]:
     """Each figure with its formula in English and Chinese: the same numbers, the words translated."""
 
-    def item(key: str, en: str, zh: str, value: float, unit: str, formula: str, formula_zh: str) -> LineItem:
-        return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula, formula_zh=formula_zh)
+    def item(key: str, value: float, unit: str, formula: Text | str, **label_values: object) -> LineItem:
+        # a formula of numbers and symbols only reads the same in both languages
+        both = formula if isinstance(formula, Text) else Text(en=formula, zh=formula)
+        return LineItem(key=key, label=TEXT.text(f"items.{key}.label", **label_values), value=value, unit=unit, **formula_fields(both))
 
     def m(amount: float) -> str:
         return money(amount, c)
 
     power = f"{p.servers} × {p.server_max_kw:g} kW"
     if p.colo_includes_power:
-        energy, energy_zh = "included in the colocation price", "已含在机房托管费中"
+        energy = TEXT.text("items.energy.included")
     else:
-        energy = energy_zh = f"{power} × {p.load_factor_pct:g}% × PUE {p.pue:g} × {HOURS_PER_MONTH} h × {m(p.electricity_price)}/kWh = {m(n.energy)}"
+        energy = f"{power} × {p.load_factor_pct:g}% × PUE {p.pue:g} × {HOURS_PER_MONTH} h × {m(p.electricity_price)}/kWh = {m(n.energy)}"
     capex = f"{p.servers} × {m(p.server_price)} × (1 + {p.network_overhead_pct:g}%"
     residual = f"{m(n.capex)} − {p.residual_value_pct:g}%"
     monthly = f"{m(n.depreciation)} + {m(n.energy)} + {m(n.colo)} + {m(n.maintenance)} + {m(n.staff)} = {m(n.own_monthly)}"
@@ -435,32 +424,24 @@ def _items(p: TcoInputs, n: TcoNumbers, c: Currency) -> list[LineItem]:
     break_even = f"{m(n.own_monthly)} / ({n.gpus:,} × {HOURS_PER_MONTH} h × {m(n.cloud_rate)}) = {n.break_even_utilisation_pct:.1f}%"
     own_total = f"{m(n.capex)} + {n.months} × {m(n.opex)} − {m(n.residual)} = {m(n.capex + n.opex * n.months - n.residual)}"
     items = [
-        item("capex", "Up-front purchase", "一次性采购", n.capex, c,
-             f"{capex} network/storage) = {m(n.capex)}", f"{capex} 网络与存储) = {m(n.capex)}"),
-        item("depreciation", "Depreciation per month", "每月折旧", n.depreciation, c,
-             f"({residual} resale {m(n.residual)}) / {n.months} months = {m(n.depreciation)}",
-             f"({residual} 残值 {m(n.residual)}) / {n.months} 个月 = {m(n.depreciation)}"),
-        item("energy", "Electricity per month", "每月电费", n.energy, c, energy, energy_zh),
-        item("colocation", "Colocation per month", "每月机房托管费", n.colo, c,
-             f"{power} × {m(p.colo_price_per_kw_month)}/kW-month = {m(n.colo)}", f"{power} × {m(p.colo_price_per_kw_month)}/kW·月 = {m(n.colo)}"),
-        item("maintenance", "Maintenance per month", "每月维保", n.maintenance, c,
-             *[f"{m(n.capex)} × {p.maintenance_pct_per_year:g}% / 12 = {m(n.maintenance)}"] * 2),
-        item("staff", "Ops staff per month", "每月运维人力", n.staff, c, f"{m(n.staff)} per month", f"每月 {m(n.staff)}"),
-        item("own_monthly", "Owning, per month (amortised)", "自建每月成本（含折旧）", n.own_monthly, c, monthly, monthly),
-        item("cloud_monthly", "Renting, per month", "租用每月成本", n.cloud_monthly, c, f"{n.gpus:,} GPUs × {rent}", f"{n.gpus:,} 卡 × {rent}"),
-        item("own_per_gpu_hour", "Owned cost per used GPU-hour", "自建每个有效卡时成本", n.own_monthly / n.gpu_hours, f"{c}/GPU-hour",
-             f"{m(n.own_monthly)} / {n.gpu_hours:,.0f} used GPU-h = {m(n.own_monthly / n.gpu_hours)}",
-             f"{m(n.own_monthly)} / {n.gpu_hours:,.0f} 有效卡时 = {m(n.own_monthly / n.gpu_hours)}"),
-        item("break_even_utilisation", "Break-even utilisation", "盈亏平衡利用率", n.break_even_utilisation_pct, "%", break_even, break_even),
-        item("own_total", f"Owning over {n.months} months", f"{n.months} 个月自建总成本", n.capex + n.opex * n.months - n.residual, c,
-             own_total, own_total),
-        item("cloud_total", f"Renting over {n.months} months", f"{n.months} 个月租用总成本", n.cloud_monthly * n.months, c,
-             *[f"{n.months} × {m(n.cloud_monthly)} = {m(n.cloud_monthly * n.months)}"] * 2),
+        item("capex", n.capex, c, TEXT.text("items.capex.formula", capex=capex, total=m(n.capex))),
+        item("depreciation", n.depreciation, c,
+             TEXT.text("items.depreciation.formula", residual=residual, resale=m(n.residual), months=n.months, each=m(n.depreciation))),
+        item("energy", n.energy, c, energy),
+        item("colocation", n.colo, c, TEXT.text("items.colocation.formula", power=power, price=m(p.colo_price_per_kw_month), total=m(n.colo))),
+        item("maintenance", n.maintenance, c, f"{m(n.capex)} × {p.maintenance_pct_per_year:g}% / 12 = {m(n.maintenance)}"),
+        item("staff", n.staff, c, TEXT.text("items.staff.formula", amount=m(n.staff))),
+        item("own_monthly", n.own_monthly, c, monthly),
+        item("cloud_monthly", n.cloud_monthly, c, TEXT.text("items.cloud_monthly.formula", gpus=n.gpus, rent=rent)),
+        item("own_per_gpu_hour", n.own_monthly / n.gpu_hours, f"{c}/GPU-hour",
+             TEXT.text("items.own_per_gpu_hour.formula", own=m(n.own_monthly), hours=n.gpu_hours, each=m(n.own_monthly / n.gpu_hours))),
+        item("break_even_utilisation", n.break_even_utilisation_pct, "%", break_even),
+        item("own_total", n.capex + n.opex * n.months - n.residual, c, own_total, months=n.months),
+        item("cloud_total", n.cloud_monthly * n.months, c, f"{n.months} × {m(n.cloud_monthly)} = {m(n.cloud_monthly * n.months)}", months=n.months),
     ]  # fmt: skip
     if n.payback is not None:  # no figure to show when the cloud bill never exceeds owned running costs
         payback = f"{m(n.capex)} / ({m(n.cloud_monthly)} − {m(n.opex)}) = {n.payback:.1f}"
-        items.append(item("payback", "Payback (cash)", "回本周期（现金口径）", n.payback, "months",
-                          f"{payback} months", f"{payback} 个月"))  # fmt: skip
+        items.append(item("payback", n.payback, "months", TEXT.text("items.payback.formula", payback=payback)))
     return items
 
 
@@ -526,7 +507,7 @@ def keep_or_rent(n: TcoNumbers, utilisation_pct: float, tiers: list[TierPayback]
     rows = [] if rent_stated else [KeepTier(tier=t.tier, tier_name=t.tier_name, price_per_gpu_hour=t.price_per_gpu_hour,
                                             monthly_rent=t.monthly_rent_avoided, keeping_saves=t.monthly_rent_avoided - n.opex) for t in tiers]  # fmt: skip
     if not rows:  # a quoted rent, or no tier prices the card: the rent this comparison used (the user's or the catalog's)
-        rows = [KeepTier(tier="compared", tier_name=Text(en="The rent compared", zh="对比所用租金"), price_per_gpu_hour=n.cloud_rate,
+        rows = [KeepTier(tier="compared", tier_name=TEXT.text("the_rent_compared"), price_per_gpu_hour=n.cloud_rate,
                          monthly_rent=n.cloud_monthly, keeping_saves=n.cloud_monthly - n.opex)]  # fmt: skip
     cheapest = min(rows, key=lambda row: row.monthly_rent)
     return KeepOrRent(

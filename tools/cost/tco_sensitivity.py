@@ -12,28 +12,20 @@ from dataclasses import replace
 from pydantic import BaseModel, Field
 
 from knowledge.bilingual import Text
+from knowledge.wording import shipped
 from tools.cost.money import Currency, money
 from tools.cost.tco_model import TcoInputs, TcoNumbers, evaluate
+
+COST_TEXT = shipped("cost_text.yaml")
 
 STEP = 0.2
 TOP = 3
 
 # field, English label, Chinese label, unit shown after the value (English, Chinese), (lowest, highest) allowed value
 PERTURBED: list[tuple[str, str, str, tuple[str, str], tuple[float, float]]] = [
-    ("server_price", "Server price", "服务器价格", ("", ""), (0, float("inf"))),
-    ("lifetime_years", "Service life", "使用年限", (" yr", " 年"), (0.25, 15)),
-    ("residual_value_pct", "Resale value", "残值", ("%", "%"), (0, 95)),
-    ("utilisation_pct", "Utilisation", "利用率", ("%", "%"), (0, 100)),
-    ("cloud_price_per_gpu_hour", "Cloud price per GPU-hour", "云上每卡时价格", ("", ""), (0, float("inf"))),
-    ("cloud_discount_pct", "Cloud discount", "云上折扣", ("%", "%"), (0, 99)),
-    ("electricity_price", "Electricity price", "电价", ("/kWh", "/kWh"), (0, float("inf"))),
-    ("pue", "PUE", "PUE", ("", ""), (1, 3)),
-    ("load_factor_pct", "Average power draw", "平均功耗", ("%", "%"), (0, 100)),
-    ("colo_price_per_kw_month", "Colocation price", "机房托管费", ("/kW-month", "/kW·月"), (0, float("inf"))),
-    ("maintenance_pct_per_year", "Maintenance", "维保费用", ("%/yr", "%/年"), (0, 100)),
-    ("staff_cost_per_month", "Ops staff cost", "运维人力成本", ("/month", "/月"), (0, float("inf"))),
-    ("network_overhead_pct", "Network/storage overhead", "网络/存储附加", ("%", "%"), (0, 200)),
-]  # fmt: skip
+    (key, row["label"]["en"], row["label"]["zh"], tuple(row["unit"]), tuple(row["range"]))
+    for key, row in COST_TEXT.entry("sensitivity.inputs").items()
+]
 MONEY_FIELDS = {"server_price", "cloud_price_per_gpu_hour", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month"}
 
 
@@ -50,8 +42,9 @@ def _advantage(numbers: TcoNumbers) -> float:
     return numbers.cloud_monthly - numbers.own_monthly
 
 
-def _month(numbers: TcoNumbers) -> str:
-    return "never" if numbers.break_even_month is None else str(numbers.break_even_month)
+def _month(numbers: TcoNumbers) -> Text:
+    month = numbers.break_even_month
+    return COST_TEXT.text("sensitivity.never") if month is None else Text(en=str(month), zh=str(month))
 
 
 def _shown(key: str, value: float, currency: Currency) -> str:
@@ -66,7 +59,7 @@ def rank_sensitivities(
     Inputs that move it by exactly the same figures (utilisation and the cloud price both scale the rent
     the owned GPUs avoid) share one line that says so, rather than two lines that read like a repeat."""
     base = evaluate(inputs)
-    found: list[tuple[SensitivityDetail, str, str, tuple[float, float], str, str]] = []
+    found: list[tuple[SensitivityDetail, str, str, tuple[float, float], Text, Text]] = []
     for key, en, zh, unit, (lowest, highest) in PERTURBED:
         value = getattr(inputs, key)
         low_value, high_value = (bounds or {}).get(key) or (max(lowest, value * (1 - STEP)), min(highest, value * (1 + STEP)))
@@ -90,13 +83,9 @@ def rank_sensitivities(
         detail, _, _, _, month_low, month_high = rows[0]
         adv = f"{money(detail.monthly_advantage_low, currency)} → {money(detail.monthly_advantage_high, currency)}"
         now = money(_advantage(base), currency)
-        shared_en = " (the same figures for each: both scale the rent the owned GPUs avoid)" if len(rows) > 1 else ""
-        shared_zh = "（两者数字相同：都按比例改变自建所省下的租金）" if len(rows) > 1 else ""
-        lines.append(Text(
-            en=f"{' or '.join(r[1] for r in rows)}{shared_en}: owning's monthly advantage {adv} (now {now}); "
-               f"break-even month {month_low} → {month_high}.",
-            zh=f"{'，或'.join(r[2] for r in rows)}{shared_zh}：自建相对租用的每月净节省 {adv}（当前 {now}）；"
-               f"回本月份 {month_low.replace('never', '不回本')} → {month_high.replace('never', '不回本')}。",
-        ))  # fmt: skip
+        joiner_en, joiner_zh = COST_TEXT.pair("sensitivity.or")
+        spans = Text(en=joiner_en.join(r[1] for r in rows), zh=joiner_zh.join(r[2] for r in rows))
+        shared = COST_TEXT.text("sensitivity.shared") if len(rows) > 1 else Text(en="", zh="")
+        lines.append(COST_TEXT.text("sensitivity.line", inputs=spans, shared=shared, advantage=adv, now=now, month_low=month_low, month_high=month_high))
         details += [r[0] for r in rows]
     return lines, details

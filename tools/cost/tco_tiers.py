@@ -15,9 +15,12 @@ from pydantic import BaseModel, Field
 from knowledge.bilingual import Text
 from knowledge.clouds import TIER_NAMES, CloudRate
 from knowledge.gpus import GPU
+from knowledge.wording import shipped
 from tools.cost.money import Currency, convert
 from tools.cost.price_age import StalePrice, age_months, is_stale
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers
+
+COST_TEXT = shipped("cost_text.yaml")
 
 # peer-to-peer listings are single machines without a capacity promise: no fleet is rented there instead of bought
 NOT_FOR_PAYBACK = {"marketplace"}
@@ -140,8 +143,8 @@ def stale_prices(gpu: GPU | None, defaulted_price: bool, defaulted_cloud: bool, 
     """Every dated price the answer leans on that is older than 6 months on ``today``."""
     dated: list[tuple[Text, str]] = []
     if gpu is not None and defaulted_price and gpu.purchase_price is not None:
-        dated.append((Text(en=f"{gpu.name} purchase price", zh=f"{gpu.name} 采购价"), gpu.purchase_price.date))
+        dated.append((COST_TEXT.text("prices.purchase", gpu=gpu.name), gpu.purchase_price.date))
     if gpu is not None and defaulted_cloud and gpu.cloud_price is not None:
-        dated.append((Text(en=f"{gpu.name} cloud price", zh=f"{gpu.name} 云上价格"), gpu.cloud_price.date))
+        dated.append((COST_TEXT.text("prices.cloud", gpu=gpu.name), gpu.cloud_price.date))
     dated += [(Text(en=f"{row.tier_name.en}: {row.offer.en}", zh=f"{row.tier_name.zh}：{row.offer.zh}"), row.date) for row in rows]
     return [StalePrice(what=what, date=date, age_months=age_months(date, today)) for what, date in dated if is_stale(date, today)]

@@ -17,12 +17,16 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
-from tools.checks import check_range
-from tools.common import LineItem
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
+from tools.common import LineItem, formula_fields
 from tools.cost.mfu import DEFAULT_GOODPUT, FP8_MFU_FACTOR, MFU_TABLE, MfuRow, default_mfu_row
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, money, normalize_currency, price_in
 from tools.models.resolve import MAX_PARAMS_B, resolve_model
 from tools.quantities import parse_number
+
+TEXT = shipped("training_time_text.yaml")
+FIELDS = shipped("tool_field_descriptions.yaml")
 
 Recompute = Literal["none", "selective", "full"]
 Method = Literal["full", "lora", "qlora"]
@@ -59,12 +63,12 @@ class TrainingTimeRequest(BaseModel):
 
     model: str | dict | None = Field(
         None,
-        description="Model to train: catalog name/alias ('llama-3.1-8b', 'Qwen2.5 7B'), a bare size ('7B', '70亿') or a Hugging Face config.json.",
+        description=FIELDS.entry("training_time.model"),
     )
     params_b: float | None = Field(
         None, description="Parameters in billions that work on each token; overrides the model (give the ACTIVE count for MoE)."
     )
-    tokens: float = Field(description="Training tokens, e.g. 2e12 or '2T' / '2万亿' (0 < tokens ≤ 1e15).")
+    tokens: float = Field(description=FIELDS.entry("training_time.tokens"))
     gpu: str = Field(description="GPU name or alias, e.g. 'H100', 'A100 80G', '4090'.")
     num_gpus: int | None = Field(None, description="GPUs in the job (1–1,000,000). Give this, deadline_days, or both.")
     deadline_days: float | None = Field(
@@ -101,7 +105,7 @@ class TrainingTimeRequest(BaseModel):
     @field_validator("tokens", mode="before")
     @classmethod
     def _tokens_as_typed(cls, value: object) -> object:
-        # Users and LLMs write "2T" or "1.4万亿"; anything unparseable is left for the float check.
+        # Users and LLMs write "2T" or the Chinese for 1.4 trillion; anything unparseable is left for the float check.
         if isinstance(value, str):
             parsed = parse_number(value)
             return value if parsed is None else parsed
@@ -144,28 +148,27 @@ def _sci(value: float) -> str:
 
 
 def _check_request(request: TrainingTimeRequest) -> None:
-    check_range(request.tokens, "Training tokens", "训练 token 数", minimum=0, maximum=MAX_TOKENS, exclusive_minimum=True, code="invalid_tokens")
+    check_range(request.tokens, *INPUT_NAMES.pair("training_tokens"), minimum=0, maximum=MAX_TOKENS, exclusive_minimum=True, code="invalid_tokens")
     if request.params_b is not None:
-        check_range(request.params_b, "Parameters (billions)", "参数量（十亿）", minimum=0, maximum=MAX_PARAMS_B, exclusive_minimum=True, code="invalid_params")
+        check_range(request.params_b, *INPUT_NAMES.pair("parameters_billions"), minimum=0, maximum=MAX_PARAMS_B, exclusive_minimum=True, code="invalid_params")
     if request.num_gpus is not None:
-        check_range(request.num_gpus, "Number of GPUs", "GPU 数量", minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count")
+        check_range(request.num_gpus, *INPUT_NAMES.pair("number_of_gpus"), minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count")
     if request.deadline_days is not None:
-        check_range(request.deadline_days, "Deadline (days)", "期限（天）", minimum=MIN_DEADLINE_DAYS, maximum=MAX_DEADLINE_DAYS, code="invalid_deadline")
+        check_range(request.deadline_days, *INPUT_NAMES.pair("deadline_days"), minimum=MIN_DEADLINE_DAYS, maximum=MAX_DEADLINE_DAYS, code="invalid_deadline")
     if request.mfu is not None:
-        check_range(request.mfu, "MFU", "MFU（模型算力利用率）", minimum=MIN_MFU, maximum=1, code="invalid_mfu")
+        check_range(request.mfu, *INPUT_NAMES.pair("mfu"), minimum=MIN_MFU, maximum=1, code="invalid_mfu")
     if request.peak_tflops is not None:
-        check_range(request.peak_tflops, "Peak TFLOPS", "峰值 TFLOPS", minimum=MIN_PEAK_TFLOPS, maximum=1e5, code="invalid_peak")
+        check_range(request.peak_tflops, *INPUT_NAMES.pair("peak_tflops"), minimum=MIN_PEAK_TFLOPS, maximum=1e5, code="invalid_peak")
     if request.price_per_gpu_hour is not None:
-        check_range(request.price_per_gpu_hour, "Price per GPU-hour", "每卡时价格", minimum=0, maximum=1e4, code="invalid_price")
-    check_range(request.goodput, "Goodput", "有效训练时间占比（goodput）", minimum=MIN_GOODPUT, maximum=1, code="invalid_goodput")
+        check_range(request.price_per_gpu_hour, *INPUT_NAMES.pair("price_per_gpu_hour"), minimum=0, maximum=1e4, code="invalid_price")
+    check_range(request.goodput, *INPUT_NAMES.pair("goodput"), minimum=MIN_GOODPUT, maximum=1, code="invalid_goodput")
     check_range(request.pue, "PUE", "PUE", minimum=1, maximum=3, code="invalid_pue")
     check_exchange_rate(request.usd_to_cny)
     if request.num_gpus is None and request.deadline_days is None:
         raise AdvisorError(
             "missing_gpus_or_deadline",
-            "Give the number of GPUs, a deadline in days, or both.",
-            "请给出 GPU 数量或期限（天数），或两者都给。",
-            ["num_gpus", "deadline_days"],
+            **TEXT.text("errors.missing_gpus_or_deadline").model_dump(),
+            suggestions=["num_gpus", "deadline_days"],
         )
 
 
@@ -177,16 +180,10 @@ def _params(request: TrainingTimeRequest, catalog: Catalog) -> tuple[float, str 
         return request.params_b, spec.id if spec else None, warnings
     if spec is None:
         raise AdvisorError(
-            "missing_model", "Say which model (or how many parameters) to train.", "请说明要训练的模型或参数量。", ["model", "params_b"]
+            "missing_model", **TEXT.text("errors.missing_model").model_dump(), suggestions=["model", "params_b"]
         )
     if spec.active_params_b:
-        warnings.append(Text(
-            en=f"{spec.name} is a mixture-of-experts model: FLOPs use its {spec.active_params_b:g}B active parameters, "
-               "and MoE runs usually reach lower MFU than dense ones (expert all-to-all traffic). For reference, "
-               "DeepSeek-V3 reported 180K H800 GPU-hours per trillion tokens: MFU ≈ 0.35 of BF16 peak, 0.17 of FP8 peak.",
-            zh=f"{spec.name} 是 MoE 模型：FLOPs 按激活参数 {spec.active_params_b:g}B 计算；MoE 训练因专家间 all-to-all 通信，"
-               "MFU 通常低于稠密模型。参考：DeepSeek-V3 公布每万亿 token 用 18 万 H800 卡时，约为 BF16 峰值的 0.35、FP8 峰值的 0.17。",
-        ))  # fmt: skip
+        warnings.append(TEXT.text("warnings.moe", model=spec.name, active=spec.active_params_b))
         return spec.active_params_b, spec.id, warnings
     return spec.params_b, spec.id, warnings
 
@@ -200,15 +197,13 @@ def _peak_tflops(request: TrainingTimeRequest, gpu: GPU) -> float:
     if request.precision == "fp8":
         raise AdvisorError(
             "fp8_unsupported",
-            f"{gpu.name} has no FP8 tensor cores; train in BF16 instead.",
-            f"{gpu.name} 不支持 FP8 张量核心，请改用 BF16 训练。",
-            ["bf16"],
+            **TEXT.text("errors.fp8_unsupported", gpu=gpu.name).model_dump(),
+            suggestions=["bf16"],
         )
     raise AdvisorError(
         "no_peak_tflops",
-        f"The catalog has no dense BF16 figure for {gpu.name}; give its peak TFLOPS per GPU (e.g. its FP16 tensor TFLOPS).",
-        f"目录中没有 {gpu.name} 的稠密 BF16 算力，请直接给出每卡峰值 TFLOPS（例如其 FP16 张量算力）。",
-        ["peak_tflops"],
+        **TEXT.text("errors.no_peak_tflops", gpu=gpu.name).model_dump(),
+        suggestions=["peak_tflops"],
     )
 
 
@@ -233,9 +228,8 @@ def _gpus_for_deadline(request: TrainingTimeRequest, gpu: GPU, flops: float, pea
     if count > MAX_GPUS:
         raise AdvisorError(
             "deadline_infeasible",
-            f"Finishing in {request.deadline_days:g} days would need about {count:,} {gpu.name} GPUs, more than any cluster has.",
-            f"要在 {request.deadline_days:g} 天内完成约需 {count:,} 张 {gpu.name}，超过任何现有集群的规模。",
-            ["deadline_days", "tokens", "gpu"],
+            **TEXT.text("errors.deadline_infeasible", deadline=request.deadline_days, count=count, gpu=gpu.name).model_dump(),
+            suggestions=["deadline_days", "tokens", "gpu"],
         )
     return count
 
@@ -261,53 +255,33 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
     energy = gpu.tdp_w / 1000 * gpu_hours * request.pue if gpu.tdp_w else None
 
     price = request.price_per_gpu_hour
-    price_note, price_note_zh = "given", "用户给定"
+    price_note = TEXT.text("given")
     if price is None and gpu.cloud_price is not None:
         price = price_in(gpu.cloud_price, currency, request.usd_to_cny)
-        price_note = f"catalog: {gpu.cloud_price.note or 'cloud on-demand'}, {gpu.cloud_price.date}"
-        price_note_zh = f"目录中的云上按需价，{gpu.cloud_price.date}"
+        price_note = TEXT.text("catalog_price", note=gpu.cloud_price.note or "cloud on-demand", date=gpu.cloud_price.date)
     cost = gpu_hours * price if price is not None else None
 
     if gpu.inference_only:
-        warnings.append(Text(
-            en=f"{gpu.name} is meant for inference; training at this scale on it is impractical.",
-            zh=f"{gpu.name} 主要用于推理，在它上面做这种规模的训练并不现实。",
-        ))  # fmt: skip
+        warnings.append(TEXT.text("warnings.inference_only", gpu=gpu.name))
     if request.mfu is not None and request.mfu > HIGH_MFU:
-        warnings.append(Text(
-            en=f"MFU {request.mfu:.0%} is above the best published large runs (~55%); the estimate is likely optimistic.",
-            zh=f"MFU {request.mfu:.0%} 高于公开的大规模训练最好水平（约 55%），估计可能偏乐观。",
-        ))  # fmt: skip
+        warnings.append(TEXT.text("warnings.high_mfu", mfu=request.mfu))
     if energy is None:
-        warnings.append(Text(
-            en=f"{gpu.name} has no published TDP, so energy is not estimated.",
-            zh=f"{gpu.name} 没有公开的 TDP，因此不估算耗电量。",
-        ))  # fmt: skip
+        warnings.append(TEXT.text("warnings.no_tdp", gpu=gpu.name))
     if cost is None:
-        warnings.append(Text(
-            en=f"No cloud price for {gpu.name} in the catalog; give a price per GPU-hour to get a cost.",
-            zh=f"目录中没有 {gpu.name} 的云上价格；填写每卡时价格即可算出费用。",
-        ))  # fmt: skip
+        warnings.append(TEXT.text("warnings.no_cloud_price", gpu=gpu.name))
 
     items = _items(request, gpu, flops, k, params_b, peak, mfu, row, gpu_hours, num_gpus, days, energy)
     if cost is not None:
         hours = f"{gpu_hours:,.0f}"
         unit_price, total = money(price, currency), money(cost, currency)
-        items.append(LineItem(key="cost", label=Text(en="GPU rental cost", zh="租卡费用"), value=cost, unit=currency,
-                              formula=f"{hours} GPU-h × {unit_price}/GPU-h ({price_note}) = {total}",
-                              formula_zh=f"{hours} 卡时 × {unit_price}/卡时（{price_note_zh}）= {total}"))  # fmt: skip
+        items.append(_item("cost", cost, currency, hours=hours, unit_price=unit_price, price_note=price_note, total=total))
     power_bill = energy * request.electricity_price if energy is not None and request.electricity_price is not None else None
     if power_bill is not None:
         per_kwh = money(request.electricity_price, currency)
-        items.append(LineItem(key="electricity_cost", label=Text(en="Electricity for owned GPUs", zh="自有卡的电费"), value=power_bill,
-                              unit=currency, formula=f"{energy:,.0f} kWh × {per_kwh}/kWh = {money(power_bill, currency)}",
-                              formula_zh=f"{energy:,.0f} kWh × {per_kwh}/kWh = {money(power_bill, currency)}"))  # fmt: skip
+        items.append(_item("electricity_cost", power_bill, currency, energy=energy, per_kwh=per_kwh, bill=money(power_bill, currency)))
     meets = None if request.deadline_days is None else days <= request.deadline_days + 1e-9
     if meets is False:
-        warnings.append(Text(
-            en=f"{num_gpus:,} GPUs need {days:,.1f} days, past the {request.deadline_days:g}-day deadline.",
-            zh=f"{num_gpus:,} 张卡需要 {days:,.1f} 天，超出 {request.deadline_days:g} 天的期限。",
-        ))  # fmt: skip
+        warnings.append(TEXT.text("warnings.past_deadline", gpus=num_gpus, days=days, deadline=request.deadline_days))
 
     return TrainingTimeResult(
         model_id=model_id, params_b=params_b, tokens=request.tokens, gpu_id=gpu.id, gpu_name=gpu.name, num_gpus=num_gpus,
@@ -318,48 +292,37 @@ def estimate_training_time(request: TrainingTimeRequest, catalog: Catalog) -> Tr
     )  # fmt: skip
 
 
-GPU_CLASS_ZH = {"nvidia-linked": "NVLink 互联的 NVIDIA 卡", "non-nvidia": "非 NVIDIA 加速卡", "pcie-only": "仅 PCIe 互联", "consumer": "消费级显卡"}
+def _item(key: str, value: float, unit: str, **values: object) -> LineItem:
+    """One figure with its label and its formula, both read from the text file under ``items.<key>``."""
+    return LineItem(key=key, label=TEXT.text(f"items.{key}.label"), value=value, unit=unit,
+                    **formula_fields(TEXT.text(f"items.{key}.formula", **values)))  # fmt: skip
 
 
 def _items(request: TrainingTimeRequest, gpu: GPU, flops: float, k: float, params_b: float, peak: float, mfu: float,
            row: MfuRow | None, gpu_hours: float, num_gpus: int, days: float, energy: float | None) -> list[LineItem]:  # fmt: skip
     """Each figure with its formula in English and Chinese: the same numbers, the words translated."""
     if row is None:
-        source, source_zh = "given", "用户给定"
+        source = TEXT.text("given")
     else:
         gpus = f"{row.min_gpus}–{row.max_gpus or '∞'}"
-        source, source_zh = f"table row '{row.gpu_class}', {gpus} GPUs", f"默认表“{GPU_CLASS_ZH[row.gpu_class]}”行，{gpus} 卡"
+        source = TEXT.text("mfu_row", row=TEXT.text(f"gpu_classes.{row.gpu_class}"), gpus=gpus)
         if request.precision == "fp8":
-            source, source_zh = f"{source}, × {FP8_MFU_FACTOR} for FP8", f"{source_zh}，FP8 再 × {FP8_MFU_FACTOR}"
+            source = TEXT.text("fp8_factor", source=source, factor=FP8_MFU_FACTOR)
     tokens, total, sustained, hours = _sci(request.tokens), _sci(flops), f"{peak * mfu:.4g}", f"{gpu_hours:,.0f}"
-
-    def item(key: str, en: str, zh: str, value: float, unit: str, formula: str, formula_zh: str) -> LineItem:
-        return LineItem(key=key, label=Text(en=en, zh=zh), value=value, unit=unit, formula=formula, formula_zh=formula_zh)
-
     name = {"lora": "LoRA", "qlora": "QLoRA"}.get(request.method)
-    what, what_zh = (f" ({name}: no weight gradients)", f"（{name}：不算权重梯度）") if name else ("", "")
-    slowdown, slowdown_zh = ("", "") if request.method != "qlora" else (
-        f" × {QLORA_SLOWDOWN:g} (QLoRA de-quantisation, measured)", f" × {QLORA_SLOWDOWN:g}（QLoRA 反量化开销，实测）")
+    what = TEXT.text("no_weight_gradients", method=name) if name else Text(en="", zh="")
+    slowdown = TEXT.text("qlora_slowdown", factor=QLORA_SLOWDOWN) if request.method == "qlora" else Text(en="", zh="")
     if request.goodput < 1:
-        slowdown += f" / goodput {request.goodput:g} (restarts, evaluation)"
-        slowdown_zh += f" / goodput {request.goodput:g}（故障重启、评测）"
+        restarts = TEXT.text("goodput", goodput=request.goodput)
+        slowdown = Text(en=slowdown.en + restarts.en, zh=slowdown.zh + restarts.zh)
+    precision = Text(en=request.precision, zh=request.precision.upper())
     items = [
-        item("training_flops", "Training compute", "训练计算量", flops, "FLOP",
-             f"{k:g} × {params_b:g}e9 params × {tokens} tokens = {total} FLOP{what}",
-             f"{k:g} × {params_b:g}e9 参数 × {tokens} token = {total} FLOP{what_zh}"),
-        item("mfu", "Model FLOPs utilisation", "模型算力利用率 (MFU)", mfu, "fraction",
-             f"MFU = {mfu:.3g} ({source})", f"MFU = {mfu:.3g}（{source_zh}）"),
-        item("sustained_tflops", "Sustained TFLOPS per GPU", "每卡实际算力", peak * mfu, "TFLOPS",
-             f"{peak:g} TFLOPS dense {request.precision} × {mfu:.3g} = {sustained} TFLOPS",
-             f"{peak:g} TFLOPS（稠密 {request.precision.upper()}）× {mfu:.3g} = {sustained} TFLOPS"),
-        item("gpu_hours", "GPU-hours", "GPU 小时（卡时）", gpu_hours, "GPU-hours",
-             f"{total} FLOP / ({sustained}e12 FLOP/s × 3600){slowdown} = {hours} GPU-h",
-             f"{total} FLOP / ({sustained}e12 FLOP/s × 3600){slowdown_zh} = {hours} 卡时"),
-        item("wall_clock_days", "Wall-clock time", "训练时长", days, "days",
-             f"{hours} GPU-h / {num_gpus:,} GPUs / 24 = {days:,.2f} days", f"{hours} 卡时 / {num_gpus:,} 卡 / 24 = {days:,.2f} 天"),
-    ]  # fmt: skip
+        _item("training_flops", flops, "FLOP", k=k, params_b=params_b, tokens=tokens, total=total, what=what),
+        _item("mfu", mfu, "fraction", mfu=mfu, source=source),
+        _item("sustained_tflops", peak * mfu, "TFLOPS", peak=peak, precision=precision, mfu=mfu, sustained=sustained),
+        _item("gpu_hours", gpu_hours, "GPU-hours", total=total, sustained=sustained, slowdown=slowdown, hours=hours),
+        _item("wall_clock_days", days, "days", hours=hours, gpus=num_gpus, days=days),
+    ]
     if energy is not None:
-        items.append(item("energy", "Energy (GPU boards × PUE)", "耗电量（GPU 板卡功耗 × PUE）", energy, "kWh",
-                          f"{gpu.tdp_w:g} W × {hours} GPU-h × PUE {request.pue:g} = {energy:,.0f} kWh",
-                          f"{gpu.tdp_w:g} W × {hours} 卡时 × PUE {request.pue:g} = {energy:,.0f} kWh"))  # fmt: skip
+        items.append(_item("energy", energy, "kWh", tdp=gpu.tdp_w, hours=hours, pue=request.pue, energy=energy))
     return items

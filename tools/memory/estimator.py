@@ -15,7 +15,7 @@ from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
 from tools.memory.constants import GB, OUTSIDE_TORCH_ALLOCATOR
 from tools.memory.inference import inference_parts, kv_bytes
-from tools.memory.items import Part
+from tools.memory.items import MEMORY_TEXT, Part
 from tools.memory.limits import solve_limits
 from tools.memory.refit import fit_plan
 from tools.memory.schema import MemoryEstimate, MemoryLimits, MemoryLimitsRequest, MemoryRequest
@@ -97,6 +97,7 @@ def _estimate(request: MemoryRequest, catalog: Catalog) -> tuple[MemoryEstimate,
         result.capacity = capacity
         if (usable := usable_memory_note(setup.gpu)) is not None:
             result.notes.insert(0, usable)
+            result.gpu_share_note = usable
         result.verdict, headroom = verdict(total, budget)
         result.headroom_pct = round(headroom, 1)
         if result.verdict != "fits":
@@ -114,35 +115,21 @@ def add_vllm_capacity(result: MemoryEstimate, setup: Setup, parts: list[Part], b
     per_sequence = kv_bytes(setup, 1, setup.context)
     result.kv_cache_tokens = int(free // per_token)
     result.max_concurrency = round(free / per_sequence, 2)
-    result.notes.append(Text(
-        en=f"vLLM reserves {budget / GB:.1f} GB; after {non_kv / GB:.1f} GB of non-KV memory, "
-        f"{free / GB:.1f} GB holds about {result.kv_cache_tokens:,} KV tokens, i.e. {result.max_concurrency:g} "
-        f"concurrent sequences of {setup.context:,} tokens.",
-        zh=f"vLLM 预留 {budget / GB:.1f} GB；扣除 {non_kv / GB:.1f} GB 非 KV 显存后，剩余 {free / GB:.1f} GB "
-        f"约可容纳 {result.kv_cache_tokens:,} 个 KV token，即 {result.max_concurrency:g} 条 {setup.context:,} token 的并发序列。",
-    ))  # fmt: skip
-
-
-ENGINE_ZH = {"hf": "transformers", "hf_legacy": "旧版 transformers", "vllm": "vLLM"}
-RECOMPUTE_ZH = {"none": "不重计算", "selective": "选择性重计算", "full": "全量重计算（激活检查点）"}
+    result.notes.append(MEMORY_TEXT.text("assumptions.vllm_kv", budget=budget / GB, non_kv=non_kv / GB, free=free / GB,
+                                          tokens=result.kv_cache_tokens, sequences=result.max_concurrency, context=setup.context))  # fmt: skip
 
 
 def general_assumptions(setup: Setup) -> list[Text]:
     if setup.mode == "inference":
         if is_gguf(setup.weights.id):
-            engine_en = "GGUF weights as stored, as llama.cpp, Ollama or LM Studio keep them (transformers would expand them to 16-bit on load); 16-bit KV cache"
-            engine_zh = "GGUF 权重按文件原样计（llama.cpp、Ollama 等引擎即如此加载；transformers 会在加载时解压为 16 位）；KV 缓存 16 位"
+            engine = MEMORY_TEXT.text("assumptions.gguf_engine")
         else:
-            engine_en, engine_zh = f"Engine '{setup.engine}'", f"推理引擎 {ENGINE_ZH.get(setup.engine, setup.engine)}"
-        return [Text(
-            en=f"{engine_en}, batch {setup.batch}, context {setup.context:,} tokens, prompt {setup.prompt_tokens:,} tokens.",
-            zh=f"{engine_zh}，批大小 {setup.batch}，上下文 {setup.context:,} token，提示词 {setup.prompt_tokens:,} token。",
-        )]  # fmt: skip
-    return [Text(
-        en=f"Micro-batch {setup.batch} × {setup.context:,} tokens per GPU, recompute '{setup.recompute}', "
-        f"FlashAttention {'on' if setup.flash else 'off'}, tp={setup.tp}, pp={setup.pp}, dp={setup.dp}, ZeRO-{setup.zero_stage}.",
-        zh=f"每卡 micro-batch {setup.batch} × {setup.context:,} token，{RECOMPUTE_ZH.get(setup.recompute, setup.recompute)}，"
-        f"FlashAttention {'开' if setup.flash else '关'}，TP={setup.tp}，PP={setup.pp}，DP={setup.dp}，ZeRO-{setup.zero_stage}。",
+            engine = MEMORY_TEXT.text("assumptions.engine", engine=MEMORY_TEXT.text(f"assumptions.engines.{setup.engine}"))
+        return [MEMORY_TEXT.text("assumptions.inference", engine=engine, batch=setup.batch, context=setup.context, prompt=setup.prompt_tokens)]
+    return [MEMORY_TEXT.text(
+        "assumptions.training", batch=setup.batch, context=setup.context, recompute=MEMORY_TEXT.text(f"assumptions.recompute.{setup.recompute}"),
+        flash=MEMORY_TEXT.text("assumptions.flash_on" if setup.flash else "assumptions.flash_off"),
+        tp=setup.tp, pp=setup.pp, dp=setup.dp, zero=setup.zero_stage,
     )]  # fmt: skip
 
 

@@ -12,6 +12,7 @@ Engines differ in three ways that matter for memory:
 
 from __future__ import annotations
 
+from knowledge.bilingual import Text
 from knowledge.models import ModelSpec
 from tools.memory.activations import eager_scores_bytes, prefill_bytes_per_token
 from tools.memory.constants import (
@@ -21,7 +22,8 @@ from tools.memory.constants import (
     VLLM_PREFILL_CHUNK_LARGE,
     VLLM_PREFILL_CHUNK_SMALL,
 )
-from tools.memory.items import CUDA_CONTEXT, MULTI_GPU_WORKSPACES, Part, count, divisor, gb, num
+from tools.memory.items import CUDA_CONTEXT, MULTI_GPU_WORKSPACES, Part, count, divisor, gb, num, text_part, worded_part
+from tools.memory.items import MEMORY_TEXT as TEXT
 from tools.memory.setup import Setup
 from tools.memory.shapes import cached_token_layers, kv_bytes_per_token_layer, kv_heads_per_gpu, sliding_layers, weight_split
 
@@ -37,14 +39,13 @@ def weights_part(s: Setup) -> Part:
     where = divisor("tp×pp", shard)
     quantized, bits = count(split.quantized_params), f"{fmt.bits:.4g}"
     if fmt.scope == "all":
-        formula = f"{quantized} params × {bits} bits / 8{where} = {gb(value)}"
-        formula_zh = f"{quantized} 参数 × {bits} 位 / 8{where} = {gb(value)}"
+        formula = TEXT.text("inference.weights.all", quantized=quantized, bits=bits, where=where, size=gb(value))
     else:
-        kept, kept_zh = (("non-MLP and first/last-layer weights", "非 MLP 及首末层权重") if fmt.scope == "mlp"
-                         else ("embeddings, LM head, norms", "嵌入层、输出层与归一化层"))
-        formula = f"({quantized} × {bits} bits / 8 + {count(split.kept_params)} {kept} × 2 B){where} = {gb(value)}"
-        formula_zh = f"({quantized} × {bits} 位 / 8 + {count(split.kept_params)} {kept_zh} × 2 字节){where} = {gb(value)}"
-    return Part("weights", f"Weights ({fmt.label})", f"模型权重（{fmt.name_zh}）", value, formula, formula_zh)  # fmt: skip
+        kept_what = TEXT.text("inference.weights.kept_mlp" if fmt.scope == "mlp" else "inference.weights.kept_linear")
+        formula = TEXT.text("inference.weights.split", quantized=quantized, bits=bits, kept=count(split.kept_params), kept_what=kept_what,
+                            where=where, size=gb(value))  # fmt: skip
+    label = TEXT.text("inference.weights.label", name=Text(en=fmt.label, zh=fmt.name_zh))
+    return worded_part("weights", value, label, formula)
 
 
 def kv_bytes(s: Setup, seqs: float, context: int) -> float:
@@ -58,13 +59,13 @@ def kv_per_token_formula(spec: ModelSpec, s: Setup) -> tuple[str, str]:
     size = num(s.kv.bytes)
     if spec.attention == "mla" and spec.kv_lora_rank:
         latent = f"({spec.kv_lora_rank} + {spec.qk_rope_dim or 0})"
-        return (f"{latent} latent × {size} B (MLA: no K/V pair, replicated per TP rank)",
-                f"{latent} 维潜向量 × {size} 字节（MLA：没有 K/V 对，每个 TP 分片各存一份）")  # fmt: skip
+        mla = TEXT.text("inference.kv_per_token.mla", latent=latent, size=size)
+        return mla.en, mla.zh
     heads = kv_heads_per_gpu(spec, s.tp)
     scale = f"{4 / spec.head_dim:.3g}"
-    scale_en, scale_zh = (f" + {scale} B scales", f" + {scale} 字节缩放因子") if s.kv.scaled else ("", "")
-    return (f"2 (K,V) × {heads} KV heads × {spec.head_dim} × ({size} B{scale_en})",
-            f"2 (K,V) × {heads} 个 KV 头 × {spec.head_dim} × ({size} 字节{scale_zh})")  # fmt: skip
+    scales = TEXT.text("inference.kv_per_token.scales", scale=scale) if s.kv.scaled else Text(en="", zh="")
+    per = TEXT.text("inference.kv_per_token.heads", heads=heads, head_dim=spec.head_dim, size=size, scales=scales)
+    return per.en, per.zh
 
 
 def kv_part(s: Setup) -> Part:
@@ -74,16 +75,14 @@ def kv_part(s: Setup) -> Part:
     window = sliding_layers(spec)
     if window:
         full, short = spec.layers - window, min(s.context, spec.sliding_window or 0)
-        tokens = f"({full} full layers × {s.context:,} + {window} window layers × {short:,})"
-        tokens_zh = f"({full} 个全注意力层 × {s.context:,} + {window} 个滑动窗口层 × {short:,})"
+        tokens = TEXT.text("inference.kv.windowed", full=full, context=s.context, window=window, short=short)
     else:
-        tokens, tokens_zh = f"{s.context:,} tokens × {spec.layers} layers", f"{s.context:,} token × {spec.layers} 层"
-    legacy, legacy_zh = (f" × {copies} (old and new cache tuples coexist)", f" × {copies}（新旧缓存元组同时存在）") if copies > 1 else ("", "")
+        tokens = TEXT.text("inference.kv.layers", context=s.context, layers=spec.layers)
+    legacy = TEXT.text("inference.kv.legacy", copies=copies) if copies > 1 else Text(en="", zh="")
     per_en, per_zh = kv_per_token_formula(spec, s)
-    pp, total = divisor("pp", s.pp), gb(value)
-    formula = f"{s.batch} seq × {tokens}{pp} × {per_en}{legacy} = {total}"
-    formula_zh = f"{s.batch} 条序列 × {tokens_zh}{pp} × {per_zh}{legacy_zh} = {total}"
-    return Part("kv_cache", f"KV cache ({s.kv.id})", f"KV 缓存（{s.kv.id}）", value, formula, formula_zh)
+    per = Text(en=per_en, zh=per_zh)
+    formula = TEXT.text("inference.kv.formula", batch=s.batch, tokens=tokens, pp=divisor("pp", s.pp), per=per, legacy=legacy, total=gb(value))
+    return worded_part("kv_cache", value, TEXT.text("inference.kv.label", kv=s.kv.id), formula)
 
 
 def vllm_default_chunk(s: Setup) -> int:
@@ -107,23 +106,17 @@ def transient_parts(s: Setup) -> list[Part]:
     tokens = prefill_tokens(s)
     per_token = prefill_bytes_per_token(spec, s.tp)
     value = tokens * per_token
-    parts = [Part("prefill_activations", "Prefill activations (transient)", "预填充激活（临时）", value,
-                  f"{count(tokens)} prefill tokens × {per_token / 1e3:.1f} kB live per token (one layer at a time) = {gb(value)}",
-                  f"{count(tokens)} 个预填充 token × 每 token {per_token / 1e3:.1f} kB 活跃激活（逐层计算）= {gb(value)}")]  # fmt: skip
+    parts = [text_part("prefill_activations", value, "inference.prefill_activations", tokens=count(tokens), per_token=per_token / 1e3, size=gb(value))]
     if not s.flash and s.engine != "vllm":
         seqs = max(tokens // s.prompt_tokens, 1)
         query = min(tokens, s.prompt_tokens)
         scores = eager_scores_bytes(spec, seqs, query, s.prompt_tokens, s.tp)
         shape = f"{divisor('tp', s.tp)} × {query:,} × {s.prompt_tokens:,}"
-        parts.append(Part("attention_scores", "Attention score matrix (no FlashAttention)", "注意力分数矩阵（未用 FlashAttention）", scores,
-                          f"{seqs} seq × {spec.heads} heads{shape} × 4 B = {gb(scores)}",
-                          f"{seqs} 条序列 × {spec.heads} 个头{shape} × 4 字节 = {gb(scores)}"))  # fmt: skip
+        parts.append(text_part("attention_scores", scores, "inference.attention_scores", seqs=seqs, heads=spec.heads, shape=shape, size=gb(scores)))
     parts.append(logits_part(s))
     if s.engine == "hf":
         layer_copy = kv_bytes(s, s.batch, s.context) / max(spec.layers / s.pp, 1)
-        parts.append(Part("kv_growth_copy", "KV cache growth copy (one layer)", "KV 缓存扩展时的单层拷贝", layer_copy,
-                          f"torch.cat copies one layer's cache as it grows: {gb(layer_copy)}",
-                          f"缓存增长时 torch.cat 会复制一层的缓存：{gb(layer_copy)}"))  # fmt: skip
+        parts.append(text_part("kv_growth_copy", layer_copy, "inference.kv_growth_copy", size=gb(layer_copy)))
     return parts
 
 
@@ -131,27 +124,21 @@ def logits_part(s: Setup) -> Part:
     vocab = s.spec.vocab
     if s.engine == "hf_legacy":
         positions, per = s.batch * s.prompt_tokens, LOGIT_BYTES_HF
-        what, what_zh = "every prompt position, bf16 + fp32", "提示词的每个位置，bf16 + fp32"
+        what = TEXT.text("inference.logits.every_position")
     elif s.engine == "hf":
-        positions, per, what, what_zh = s.batch, LOGIT_BYTES_HF, "last position only, bf16 + fp32", "仅最后一个位置，bf16 + fp32"
+        positions, per, what = s.batch, LOGIT_BYTES_HF, TEXT.text("inference.logits.last_position")
     else:
-        positions, per, what, what_zh = s.batch, SAMPLER_LOGIT_BYTES, "sampler, last position, fp32", "采样器，最后一个位置，fp32"
+        positions, per, what = s.batch, SAMPLER_LOGIT_BYTES, TEXT.text("inference.logits.sampler")
     value = positions * vocab * per / s.tp
     rest = f"{divisor('tp', s.tp)} = {gb(value)}"
-    return Part("logits", "Output logits", "输出 logits", value,
-                f"{count(positions)} position(s) ({what}) × {vocab:,} vocab × {per} B{rest}",
-                f"{count(positions)} 个位置（{what_zh}）× 词表 {vocab:,} × {per} 字节{rest}")  # fmt: skip
+    return text_part("logits", value, "inference.logits", positions=count(positions), what=what, vocab=vocab, per=per, rest=rest)
 
 
 def overhead_parts(s: Setup) -> list[Part]:
     if s.engine == "vllm":
         return [
-            Part("non_torch", "NCCL/cuBLAS workspaces (outside PyTorch)", "NCCL/cuBLAS 工作区（PyTorch 之外）", NON_TORCH_BYTES,
-                 f"vLLM start-up logs report 0.33–0.39 GiB non-torch memory: {gb(NON_TORCH_BYTES)}",
-                 f"vLLM 启动日志报告 PyTorch 之外的显存 0.33–0.39 GiB：{gb(NON_TORCH_BYTES)}"),
-            Part("cuda_graphs", "CUDA graphs", "CUDA 图", CUDA_GRAPH_BYTES,
-                 f"vLLM 'Estimated CUDA graph memory: 0.36 GiB': {gb(CUDA_GRAPH_BYTES)}",
-                 f"vLLM 日志估算的 CUDA 图显存 0.36 GiB：{gb(CUDA_GRAPH_BYTES)}"),
+            text_part("non_torch", NON_TORCH_BYTES, "inference.non_torch", size=gb(NON_TORCH_BYTES)),
+            text_part("cuda_graphs", CUDA_GRAPH_BYTES, "inference.cuda_graphs", size=gb(CUDA_GRAPH_BYTES)),
         ]  # fmt: skip
     return [CUDA_CONTEXT, MULTI_GPU_WORKSPACES] if s.num_gpus > 1 else [CUDA_CONTEXT]
 
@@ -170,7 +157,4 @@ def not_simultaneous(transient: list[Part]) -> list[Part]:
     overlap = sum(by_key.values()) - peak
     if overlap <= 0:
         return []
-    return [Part("peak_overlap", "Not simultaneous (overlap)", "不同时出现的部分（重叠扣除）", -overlap,
-                 f"−{gb(overlap)}: prefill layer temporaries, logits and the cache copy happen at different times; "
-                 f"peak = max of them = {gb(peak)}",
-                 f"−{gb(overlap)}：预填充的逐层临时显存、logits 与缓存拷贝先后出现；峰值取其中最大者 = {gb(peak)}")]  # fmt: skip
+    return [text_part("peak_overlap", -overlap, "inference.peak_overlap", overlap=gb(overlap), peak=gb(peak))]

@@ -8,8 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from knowledge.bilingual import Text
+from knowledge.wording import shipped
 from tools.common import LineItem
 from tools.memory.constants import CUDA_CONTEXT_BYTES, GB, NON_TORCH_BYTES
+
+MEMORY_TEXT = shipped("memory_text.yaml")
 
 
 @dataclass(frozen=True)
@@ -55,9 +58,18 @@ def divisor(label: str, value: float) -> str:
 # Fixed costs outside the PyTorch allocator that inference and training both pay (the sources are
 # next to the constants); vLLM reports its own non-torch figure, so its engine has its own line.
 # Named for any accelerator (CANN, ROCm and Metal have one too); the figure is the one measured on CUDA.
-CUDA_CONTEXT = Part("cuda_context", "Runtime context and kernels", "运行时上下文与内核", CUDA_CONTEXT_BYTES,
-                    f"1343 MiB measured with nvidia-smi on CUDA (transformers docs) = {gb(CUDA_CONTEXT_BYTES)}",
-                    f"CUDA 上 nvidia-smi 实测 1343 MiB（transformers 文档）= {gb(CUDA_CONTEXT_BYTES)}")  # fmt: skip
-MULTI_GPU_WORKSPACES = Part("non_torch", "NCCL and cuBLAS workspaces", "NCCL/cuBLAS 工作区", NON_TORCH_BYTES,
-                            f"measured non-torch memory in vLLM start-up logs ≈ {gb(NON_TORCH_BYTES)}",
-                            f"vLLM 启动日志中实测的 PyTorch 之外显存 ≈ {gb(NON_TORCH_BYTES)}")  # fmt: skip
+def worded_part(key: str, size_bytes: float, label: Text, formula: Text) -> Part:
+    """A Part whose label and formula come as bilingual texts (read from memory_text.yaml)."""
+    return Part(key, label.en, label.zh, size_bytes, formula.en, formula.zh)
+
+
+def text_part(key: str, size_bytes: float, text_key: str, /, **values: object) -> Part:
+    """A Part whose label and formula are ``<text_key>.label`` and ``<text_key>.formula`` of memory_text.yaml."""
+    # each language is filled on its own (no Text built in between): the estimator makes dozens of parts per call
+    label, formula = f"{text_key}.label", f"{text_key}.formula"
+    return Part(key, MEMORY_TEXT.pick(label, "en"), MEMORY_TEXT.pick(label, "zh"), size_bytes,
+                MEMORY_TEXT.pick(formula, "en", **values), MEMORY_TEXT.pick(formula, "zh", **values))  # fmt: skip
+
+
+CUDA_CONTEXT = text_part("cuda_context", CUDA_CONTEXT_BYTES, "parts.cuda_context", size=gb(CUDA_CONTEXT_BYTES))
+MULTI_GPU_WORKSPACES = text_part("non_torch", NON_TORCH_BYTES, "parts.multi_gpu_workspaces", size=gb(NON_TORCH_BYTES))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from knowledge.bilingual import AdvisorError, Text
+from knowledge.bilingual import AdvisorError
 from tools.memory.constants import GB, MAX_BATCH, MAX_CONTEXT_TOKENS
+from tools.memory.items import MEMORY_TEXT
 from tools.memory.schema import MemoryLimits
 from tools.memory.setup import Setup
 from tools.memory.verdict import capacity_line
@@ -82,26 +83,21 @@ def largest_fitting(cost: Callable[[int], float], budget: float, high: int) -> t
 def solve_limits(setup: Setup, total: Callable[[Setup], float], resize: Callable[..., Setup]) -> MemoryLimits:
     gpu = setup.gpu
     if gpu is None:  # MemoryLimitsRequest requires a GPU; guard direct callers too
-        raise AdvisorError("missing_gpu", "Name a GPU to fit against.", "请指定要匹配的 GPU 型号。", ["H100", "RTX 4090"])
+        raise AdvisorError("missing_gpu", **MEMORY_TEXT.text("errors.missing_gpu").model_dump(), suggestions=["H100", "RTX 4090"])
     _, budget = capacity_line(setup, gpu)
     spec = setup.spec
     context_cap = min(spec.max_context, MAX_CONTEXT_TOKENS)
     max_batch, _ = largest_fitting(lambda b: total(resize(setup, batch=b)), budget, MAX_BATCH)
     max_context, _ = largest_fitting(lambda c: total(resize(setup, context=c)), budget, context_cap)
     fits = total(setup) <= budget
-    notes = [Text(
-        en=f"Searched against {budget / GB:.1f} GB per GPU ({gpu.name}); the other setting held at the requested value.",
-        zh=f"按每卡 {budget / GB:.1f} GB（{gpu.name}）求解；另一个参数保持请求值不变。",
-    )]  # fmt: skip
+    notes = [MEMORY_TEXT.text("limits.searched", budget=budget / GB, gpu=gpu.name)]
     reason = None
     if max_context == context_cap and context_cap < MAX_CONTEXT_TOKENS:
-        reason = Text(en=f"Context is capped by {spec.name}'s maximum of {spec.max_context:,} tokens, not by memory.",
-                      zh=f"上下文受 {spec.name} 的最大长度 {spec.max_context:,} 限制，而非显存。")  # fmt: skip
+        reason = MEMORY_TEXT.text("limits.model_context", model=spec.name, max_context=spec.max_context)
     elif max_batch == 0 or max_context == 0:
-        reason = Text(en="Even one sequence does not fit: the fixed part (weights, optimizer states) already exceeds the GPU.",
-                      zh="连一条序列都放不下：权重、优化器状态等固定部分已超过单卡显存。")  # fmt: skip
+        reason = MEMORY_TEXT.text("limits.nothing_fits")
     else:
-        reason = Text(en="Limited by GPU memory.", zh="受显存容量限制。")
+        reason = MEMORY_TEXT.text("limits.memory")
     return MemoryLimits(
         model_id=spec.id,
         gpu=gpu.name,

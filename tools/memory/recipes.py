@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from knowledge.bilingual import Text
+from tools.memory.items import MEMORY_TEXT
+
 
 @dataclass(frozen=True)
 class Recipe:
@@ -30,18 +33,8 @@ class Recipe:
         return self.weight + self.grad + self.optimizer
 
 
-LABELS_ZH = {
-    "adamw": "混合精度 AdamW，fp32 梯度（每参数 18 字节）",
-    "adamw_fp16_grads": "混合精度 AdamW，16 位梯度（每参数 16 字节）",
-    "adamw_bf16": "纯 bf16 AdamW，无主权重副本（每参数 8 字节）",
-    "adamw_fp32": "fp32 AdamW（每参数 16 字节）",
-    "adamw_8bit": "bf16 权重上的 8 位 AdamW（每参数 8 字节）",
-    "adamw_8bit_paged": "分页 8 位 AdamW（状态放在统一内存中）",
-    "sgd": "混合精度 SGD，无动量（每参数 8 字节）",
-    "sgd_momentum": "混合精度 SGD，带动量（每参数 12 字节）",
-}
 RECIPES: dict[str, Recipe] = {
-    r.id: replace(r, label_zh=LABELS_ZH[r.id])
+    r.id: replace(r, label_zh=MEMORY_TEXT.pick(f"optimizers.{r.id}", "zh"))
     for r in (
         Recipe("adamw", 2, 4, 4, 8, "mixed-precision AdamW, fp32 gradients (18 B/param)",
                "HF Transformers docs, DeepSpeed estimator, Megatron-LM, llm-analysis: 2 + 4 + 4 + 8"),
@@ -67,4 +60,5 @@ def fp32_variant(recipe: Recipe) -> Recipe:
     """The same optimizer when the model itself is trained in fp32: no separate master copy."""
     full_adam = recipe.id.startswith("adamw") and "8bit" not in recipe.id
     states = 8.0 if full_adam else recipe.states  # fp32 moments for fp32 weights
-    return Recipe(recipe.id, 4, 4, 0, states, f"{recipe.label}, fp32 weights", recipe.source, recipe.paged, f"{recipe.label_zh}，fp32 权重")
+    label = MEMORY_TEXT.text("optimizers.fp32_weights", label=Text(en=recipe.label, zh=recipe.label_zh))
+    return Recipe(recipe.id, 4, 4, 0, states, label.en, recipe.source, recipe.paged, label.zh)

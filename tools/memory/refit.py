@@ -15,6 +15,7 @@ from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.memory.items import MEMORY_TEXT
 from tools.memory.schema import FitPlan, MemoryEstimate, MemoryRequest, Route
 from tools.precision import computes_in_fp8, weight_format
 
@@ -27,18 +28,7 @@ SMALLEST_MODEL_B = 0.5
 KV_SHARE_WORTH_HALVING = 0.25  # a KV cache under a quarter of the memory is not the lever
 FP8_KV_VENDORS = frozenset({"NVIDIA", "AMD"})
 
-ROUTE_LABELS: dict[str, Text] = {
-    "same_card": Text(en="As asked", zh="按原设置"),
-    "fp8": Text(en="FP8 weights", zh="FP8 权重"),
-    "int4": Text(en="INT4 weights (AWQ/GPTQ)", zh="INT4 权重（AWQ/GPTQ）"),
-    "fp8_card": Text(en="The FP8 release on a card with FP8", zh="在支持 FP8 的卡上跑 FP8 原版"),
-    "fp8_kv": Text(en="FP8 KV cache", zh="FP8 KV 缓存"),
-    "lora": Text(en="LoRA (base sharded, adapters trained)", zh="LoRA（基座分片，只训练适配器）"),
-    "qlora": Text(en="QLoRA (4-bit base + adapters)", zh="QLoRA（4 位基座 + 适配器）"),
-    "offload": Text(en="ZeRO-3 + CPU offload of weights and optimizer states", zh="ZeRO-3 + 把权重和优化器状态卸载到 CPU"),
-    "larger_card": Text(en="The same job on an 80 GB card", zh="同样的任务换 80 GB 的卡"),
-    "smaller_model": Text(en="A smaller model, same method", zh="换更小的模型，方法不变"),
-}
+ROUTE_LABELS: dict[str, Text] = {route: MEMORY_TEXT.text(f"routes.{route}") for route in MEMORY_TEXT.entry("routes")}
 
 
 Estimator = Callable[[MemoryRequest], MemoryEstimate]

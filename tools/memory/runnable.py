@@ -15,8 +15,9 @@ from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
 from knowledge.serving import ServingData
-from tools.checks import check_range
+from tools.checks import INPUT_NAMES, check_range
 from tools.memory.estimator import estimate_memory
+from tools.memory.items import MEMORY_TEXT
 from tools.memory.schema import MemoryRequest
 from tools.precision import weight_format
 from tools.serving.estimator import estimate_throughput
@@ -76,13 +77,12 @@ def _served(catalog: Catalog) -> list[ModelSpec]:
 
 
 def runnable_models(request: RunnableRequest, catalog: Catalog, serving: ServingData) -> RunnableResult:
-    check_range(request.num_gpus, "GPUs", "GPU 数", minimum=1, maximum=64, code="invalid_gpu_count")
-    check_range(request.context, "Context", "上下文", minimum=256, maximum=1_048_576, code="invalid_context")
+    check_range(request.num_gpus, *INPUT_NAMES.pair("gpus"), minimum=1, maximum=64, code="invalid_gpu_count")
+    check_range(request.context, *INPUT_NAMES.pair("context_window"), minimum=256, maximum=1_048_576, code="invalid_context")
     if request.gpu_memory_gb is not None:
-        check_range(request.gpu_memory_gb, "GPU memory (GB)", "显存（GB）", minimum=1, maximum=4096, code="invalid_memory")
+        check_range(request.gpu_memory_gb, *INPUT_NAMES.pair("gpu_memory_gb"), minimum=1, maximum=4096, code="invalid_memory")
     if not request.gpu and request.gpu_memory_gb is None:  # an empty name names no card
-        raise AdvisorError("missing_gpu", "Name the GPU you have (e.g. 'RTX 4090') or its memory (e.g. '24 GB').",
-                           "请告诉我手上的显卡型号（例如“RTX 4090”）或显存大小（例如“24 GB”）。")  # fmt: skip
+        raise AdvisorError("missing_gpu", **MEMORY_TEXT.text("errors.missing_own_gpu").model_dump())
     gpu = catalog.gpu(request.gpu) if request.gpu else None
     # tensor parallelism must divide the attention heads: 3 or 6 cards split a model over 2 or 4, the rest run replicas
     tp = 1 << (request.num_gpus.bit_length() - 1)
@@ -124,7 +124,7 @@ def runnable_models(request: RunnableRequest, catalog: Catalog, serving: Serving
         name, memory = Text(en=gpu.name, zh=gpu.name), gpu.memory_gb * request.num_gpus
     else:
         size = f"{request.gpu_memory_gb:g} GB"
-        name, memory = Text(en=f"{size} GPU", zh=f"{size} 显卡"), request.gpu_memory_gb * request.num_gpus
+        name, memory = MEMORY_TEXT.text("runnable.sized_card", size=size), request.gpu_memory_gb * request.num_gpus
     many = request.num_gpus > 1
-    label = Text(en=f"{request.num_gpus}× {name.en}" if many else name.en, zh=f"{request.num_gpus} 张 {name.zh}" if many else name.zh)
+    label = MEMORY_TEXT.text("runnable.cards", count=request.num_gpus, name=name) if many else name
     return RunnableResult(gpu_label=label, num_gpus=request.num_gpus, tp=tp, memory_gb=memory, context=request.context, picks=picks)

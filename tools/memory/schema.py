@@ -11,8 +11,11 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import Text
+from knowledge.wording import shipped
 from tools.common import LineItem
 from tools.memory.constants import VLLM_DEFAULT_UTILIZATION
+
+FIELDS = shipped("tool_field_descriptions.yaml")
 
 Mode = Literal["inference", "training"]
 Method = Literal["full", "lora", "qlora", "freeze"]
@@ -33,8 +36,7 @@ class MemoryRequest(BaseModel):
 
     model: str | None = Field(
         None,
-        description="Model name, id or alias ('llama-3.1-8b', 'Qwen2.5-72B', 'DeepSeek-V3', '满血版R1'), "
-        "or a bare size such as '7B' / '70亿' for a generic dense decoder.",
+        description=FIELDS.entry("memory.model"),
     )
     params_b: float | None = Field(
         None, description="Parameter count in billions. Overrides the catalog figure, or sizes a generic model when `model` is empty."
@@ -104,7 +106,7 @@ class MemoryRequest(BaseModel):
     chunked_loss: bool = Field(False, description="Chunked/fused cross-entropy (torchtune, Liger, Unsloth): no full fp32 logits.")
     optimizer_in_backward: bool = Field(False, description="Optimizer step fused into backward (torchtune optimizer_in_bwd): gradients freed at once.")
     activation_offload: bool = Field(False, description="Checkpointed activations offloaded to CPU (torchtune enable_activation_offloading).")
-    gpu: str | None = Field(None, description="GPU to check the fit against, e.g. 'H100', 'RTX 4090', 'A100 80G', '昇腾910B'.")
+    gpu: str | None = Field(None, description=FIELDS.entry("memory.gpu"))
     gpu_memory_gb: float | None = Field(
         None, ge=1, le=4096, description="Memory of one card as sold (10 for a 10 GB card): a card not in the catalog when no gpu is given; "
         "with a gpu, the memory the user states for it (a modded 48 GB RTX 4090), which replaces the catalog's figure."
@@ -173,6 +175,10 @@ class MemoryEstimate(BaseModel):
     gpu: str | None = None
     gpu_capacity_gb: float | None = None
     capacity: LineItem | None = Field(None, description="The memory available per GPU (vLLM: its utilisation budget).")
+    gpu_share_note: Text | None = Field(
+        None, description="Apple: the share of unified memory the GPU may use by default, which the verdict compares with; "
+        "answers show it beside the verdict (it is also the first note).",
+    )
     verdict: Verdict | None = None
     headroom_pct: float | None = Field(None, description="Free share of capacity at peak; negative when it does not fit.")
     main_lever: Text | None = Field(None, description="The change most likely to make it fit (or give headroom).")

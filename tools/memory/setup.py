@@ -10,8 +10,9 @@ from knowledge.catalog import Catalog
 from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
-from tools.checks import check_range
+from tools.checks import INPUT_NAMES, check_range
 from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
+from tools.memory.items import MEMORY_TEXT
 from tools.memory.recipes import RECIPES, Recipe, fp32_variant
 from tools.memory.schema import MemoryRequest
 from tools.memory.shapes import lora_targets
@@ -143,17 +144,11 @@ def resolve_setup(request: MemoryRequest, catalog: Catalog) -> Setup:
     setup.precision_basis = basis
     setup.notes.extend(note for note in (basis, *defaults) if note is not None)
     if overridden:
-        setup.notes.append(Text(
-            en=f"Parameter count overridden to {spec.params_b:g}B; shapes (layers, heads, vocabulary) are {spec.name}'s.",
-            zh=f"参数量已按指定值 {spec.params_b:g}B 计算；层数、注意力头、词表等结构沿用 {spec.name}。",
-        ))  # fmt: skip
+        setup.notes.append(MEMORY_TEXT.text("setup.params_overridden", params_b=spec.params_b, model=spec.name))
     if spec.family == "generic":
         setup.notes.append(Text(en=spec.source, zh=GENERIC_SOURCE_ZH))
     if request.context > spec.max_context:
-        setup.notes.append(Text(
-            en=f"Context {request.context:,} exceeds {spec.name}'s trained maximum of {spec.max_context:,} tokens.",
-            zh=f"上下文 {request.context:,} 超过 {spec.name} 训练时的最大长度 {spec.max_context:,}。",
-        ))  # fmt: skip
+        setup.notes.append(MEMORY_TEXT.text("setup.context_beyond_model", context=request.context, model=spec.name, max_context=spec.max_context))
     return setup
 
 
@@ -197,61 +192,57 @@ def _format_label(precision: str) -> Text:
 
 
 def _check_numbers(request: MemoryRequest) -> None:
-    check_range(request.batch, "batch", "批大小", minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "8", "32"])
-    check_range(request.context, "context", "上下文长度", minimum=1, maximum=MAX_CONTEXT_TOKENS,
+    check_range(request.batch, *INPUT_NAMES.pair("batch"), minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "8", "32"])
+    check_range(request.context, *INPUT_NAMES.pair("context"), minimum=1, maximum=MAX_CONTEXT_TOKENS,
                 code="invalid_context", hint=["4096", "32768", "131072"])  # fmt: skip
     if request.prompt_tokens is not None:
-        check_range(request.prompt_tokens, "prompt_tokens", "提示词长度", minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
+        check_range(request.prompt_tokens, *INPUT_NAMES.pair("prompt_tokens"), minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
     if request.prefill_chunk is not None:
-        check_range(request.prefill_chunk, "prefill_chunk", "预填充分块", minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
-    check_range(request.gpu_memory_utilization, "gpu_memory_utilization", "显存利用率", minimum=0, maximum=1,
+        check_range(request.prefill_chunk, *INPUT_NAMES.pair("prefill_chunk"), minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_context")
+    check_range(request.gpu_memory_utilization, *INPUT_NAMES.pair("gpu_memory_utilization"), minimum=0, maximum=1,
                 exclusive_minimum=True, code="invalid_utilization", hint=["0.9"])  # fmt: skip
-    check_range(request.group_size, "group_size", "量化分组大小", minimum=16, maximum=8192, code="invalid_group_size", hint=["128"])
-    for value, en, zh in ((request.tp, "tp", "张量并行度"), (request.pp, "pp", "流水线并行度")):
-        check_range(value, en, zh, minimum=1, maximum=MAX_GPUS, code="invalid_parallelism")
+    check_range(request.group_size, *INPUT_NAMES.pair("group_size"), minimum=16, maximum=8192, code="invalid_group_size", hint=["128"])
+    for value, name in ((request.tp, "tp"), (request.pp, "pp")):
+        check_range(value, *INPUT_NAMES.pair(name), minimum=1, maximum=MAX_GPUS, code="invalid_parallelism")
     if request.num_gpus is not None:
-        check_range(request.num_gpus, "num_gpus", "GPU 数量", minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count", hint=["1", "8"])
-    check_range(request.grad_accumulation, "grad_accumulation", "梯度累积步数", minimum=1, maximum=1e6, code="invalid_batch")
+        check_range(request.num_gpus, *INPUT_NAMES.pair("num_gpus"), minimum=1, maximum=MAX_GPUS, code="invalid_gpu_count", hint=["1", "8"])
+    check_range(request.grad_accumulation, *INPUT_NAMES.pair("grad_accumulation"), minimum=1, maximum=1e6, code="invalid_batch")
     if request.mode == "training" and request.method in ("lora", "qlora"):
-        check_range(request.lora_rank, "lora_rank", "LoRA 秩", minimum=1, maximum=65536, code="invalid_lora_rank", hint=["8", "16", "64"])
+        check_range(request.lora_rank, *INPUT_NAMES.pair("lora_rank"), minimum=1, maximum=65536, code="invalid_lora_rank", hint=["8", "16", "64"])
 
 
 def _check_parallelism(spec: ModelSpec, tp: int, pp: int, num_gpus: int) -> None:
     if tp * pp > num_gpus or num_gpus % (tp * pp):
         raise contradiction(
             "invalid_parallelism",
-            f"tp × pp = {tp * pp} must divide the GPU count {num_gpus}.",
-            f"张量并行 × 流水线并行 = {tp * pp}，必须整除 GPU 总数 {num_gpus}。",
-            [f"num_gpus={tp * pp}"],
+            **MEMORY_TEXT.text("setup.tp_pp_not_dividing", product=tp * pp, gpus=num_gpus).model_dump(),
+            suggestions=[f"num_gpus={tp * pp}"],
         )
     if spec.heads % tp:
         divisors = [str(d) for d in range(1, min(spec.heads, 64) + 1) if spec.heads % d == 0]
         raise contradiction(
             "tp_not_dividing_heads",
-            f"Tensor parallelism {tp} does not divide {spec.name}'s {spec.heads} attention heads.",
-            f"张量并行度 {tp} 不能整除 {spec.name} 的 {spec.heads} 个注意力头。",
-            divisors,
+            **MEMORY_TEXT.text("setup.tp_not_dividing_heads", tp=tp, model=spec.name, heads=spec.heads).model_dump(),
+            suggestions=divisors,
         )
     if pp > spec.layers:
         raise contradiction(
             "invalid_parallelism",
-            f"Pipeline parallelism {pp} exceeds the model's {spec.layers} layers.",
-            f"流水线并行度 {pp} 超过了模型的层数 {spec.layers}。",
-            [str(spec.layers)],
+            **MEMORY_TEXT.text("setup.pp_beyond_layers", pp=pp, layers=spec.layers).model_dump(),
+            suggestions=[str(spec.layers)],
         )
 
 
 def _zero_stage(request: MemoryRequest) -> int:
-    check_range(request.zero_stage, "zero_stage", "ZeRO 阶段", minimum=0, maximum=3, code="invalid_zero_stage", hint=["0", "1", "2", "3"])
+    check_range(request.zero_stage, *INPUT_NAMES.pair("zero_stage"), minimum=0, maximum=3, code="invalid_zero_stage", hint=["0", "1", "2", "3"])
     if request.fsdp is None:
         return int(request.zero_stage)
     mapped = FSDP_TO_ZERO[request.fsdp]
     if request.zero_stage not in (0, mapped):
         raise contradiction(
             "conflicting_sharding",
-            f"FSDP {request.fsdp} corresponds to ZeRO-{mapped}, but zero_stage={request.zero_stage} was also given.",
-            f"FSDP {request.fsdp} 相当于 ZeRO-{mapped}，但同时指定了 ZeRO-{request.zero_stage}。",
-            [f"zero_stage={mapped}"],
+            **MEMORY_TEXT.text("setup.conflicting_sharding", fsdp=request.fsdp, mapped=mapped, zero=request.zero_stage).model_dump(),
+            suggestions=[f"zero_stage={mapped}"],
         )
     return mapped
 
@@ -264,25 +255,22 @@ def _weight_format(request: MemoryRequest, training: bool) -> WeightFormat:
         if fmt.id not in QLORA_BASES:
             raise contradiction(
                 "qlora_needs_quantized_base",
-                f"QLoRA trains adapters on a 4- or 8-bit base model; '{fmt.id}' is not quantised. Use LoRA for a {fmt.id} base.",
-                f"QLoRA 是在 4/8 位量化的基座上训练适配器，“{fmt.id}”不是量化格式；{fmt.id} 基座请用 LoRA。",
-                ["nf4", "bnb-int8", "method=lora"],
+                **MEMORY_TEXT.text("setup.qlora_needs_quantized_base", format=fmt.id).model_dump(),
+                suggestions=["nf4", "bnb-int8", "method=lora"],
             )
         return fmt
     fmt = weight_format(request.precision or "bf16", request.group_size)
     if fmt.quantized and request.method == "full":
         raise contradiction(
             "cannot_train_quantized",
-            f"Full fine-tuning updates every weight, which a {fmt.label} checkpoint cannot store. Use QLoRA on it, or train in bf16.",
-            f"全参微调需要更新所有权重，{fmt.name_zh} 格式无法直接训练；请改用 QLoRA，或以 bf16 训练。",
-            ["method=qlora", "precision=bf16"],
+            **MEMORY_TEXT.text("setup.cannot_train_quantized", format=Text(en=fmt.label, zh=fmt.name_zh)).model_dump(),
+            suggestions=["method=qlora", "precision=bf16"],
         )
     if fmt.quantized and request.method == "lora":
         raise contradiction(
             "lora_on_quantized_base",
-            f"LoRA on a {fmt.label} base is QLoRA; choose QLoRA as the method.",
-            f"在 {fmt.name_zh} 量化基座上训练 LoRA 即 QLoRA，请改用 QLoRA。",
-            ["method=qlora"],
+            **MEMORY_TEXT.text("setup.lora_on_quantized_base", format=Text(en=fmt.label, zh=fmt.name_zh)).model_dump(),
+            suggestions=["method=qlora"],
         )
     return fmt
 
@@ -292,48 +280,41 @@ def _check_training(setup: Setup, request: MemoryRequest) -> None:
         if setup.zero_stage or request.fsdp or setup.offload != "none":
             raise contradiction(
                 "training_option_for_inference",
-                "ZeRO, FSDP and optimizer offload are training settings; switch to training.",
-                "ZeRO、FSDP 和优化器卸载属于训练设置，请把用途改为训练。",
-                ["mode=training"],
+                **MEMORY_TEXT.text("setup.training_option_for_inference").model_dump(),
+                suggestions=["mode=training"],
             )
         return
     if setup.engine != "hf":
         raise contradiction(
             "engine_for_training",
-            f"'{setup.engine}' is an inference engine; training estimates assume a PyTorch training loop.",
-            f"“{setup.engine}”是推理引擎；训练估算按 PyTorch 训练流程计算。",
-            ["engine=hf", "mode=inference"],
+            **MEMORY_TEXT.text("setup.engine_for_training", engine=setup.engine).model_dump(),
+            suggestions=["engine=hf", "mode=inference"],
         )
     sharding = setup.zero_stage > 0
     if sharding and setup.dp == 1 and setup.offload == "none":
         raise contradiction(
             "zero_on_one_gpu",
-            f"ZeRO-{setup.zero_stage}/FSDP shards across data-parallel GPUs, but there is only one data-parallel rank: it saves nothing. "
-            "Add GPUs, or combine it with CPU offload (ZeRO-Offload).",
-            f"ZeRO-{setup.zero_stage}/FSDP 在数据并行的多张 GPU 间切分状态，而这里只有一个数据并行副本，不会节省显存。请增加 GPU，或配合 CPU 卸载使用。",
-            ["num_gpus=8", "offload=optimizer", "zero_stage=0"],
+            **MEMORY_TEXT.text("setup.zero_on_one_gpu", zero=setup.zero_stage).model_dump(),
+            suggestions=["num_gpus=8", "offload=optimizer", "zero_stage=0"],
         )
     if setup.offload == "optimizer_and_params" and setup.zero_stage < 3:
         raise contradiction(
             "param_offload_needs_zero3",
-            "Offloading weights to CPU needs ZeRO-3 or FSDP FULL_SHARD (weights must be sharded to be paged in per layer).",
-            "把权重卸载到 CPU 需要 ZeRO-3 或 FSDP FULL_SHARD（权重需分片后按层换入）。",
-            ["zero_stage=3", "offload=optimizer"],
+            **MEMORY_TEXT.text("setup.param_offload_needs_zero3").model_dump(),
+            suggestions=["zero_stage=3", "offload=optimizer"],
         )
     if setup.method == "freeze":
-        check_range(setup.trainable_layers, "trainable_layers", "可训练层数", minimum=1, maximum=setup.spec.layers,
+        check_range(setup.trainable_layers, *INPUT_NAMES.pair("trainable_layers"), minimum=1, maximum=setup.spec.layers,
                     code="invalid_trainable_layers", hint=["2", str(setup.spec.layers)])  # fmt: skip
     if setup.lora_rank > setup.spec.hidden and setup.method in ("lora", "qlora"):
         raise contradiction(
             "invalid_lora_rank",
-            f"LoRA rank {setup.lora_rank} exceeds the hidden size {setup.spec.hidden}: the adapter would be larger than the layer.",
-            f"LoRA 秩 {setup.lora_rank} 超过隐藏维度 {setup.spec.hidden}，适配器将比原层还大。",
-            ["8", "16", "64"],
+            **MEMORY_TEXT.text("setup.invalid_lora_rank", rank=setup.lora_rank, hidden=setup.spec.hidden).model_dump(),
+            suggestions=["8", "16", "64"],
         )
     if setup.optimizer_in_backward and setup.grad_accumulation > 1:
         raise contradiction(
             "optimizer_in_backward_accumulation",
-            "A fused optimizer step in backward cannot accumulate gradients over several micro-batches.",
-            "在反向传播中融合优化器更新时无法做梯度累积。",
-            ["grad_accumulation=1"],
+            **MEMORY_TEXT.text("setup.optimizer_in_backward_accumulation").model_dump(),
+            suggestions=["grad_accumulation=1"],
         )

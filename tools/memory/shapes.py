@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from knowledge.bilingual import AdvisorError
 from knowledge.models import ModelSpec
+from tools.memory.items import MEMORY_TEXT
 from tools.models.param_count import count_params
 from tools.precision import KVFormat, WeightFormat
 
@@ -104,13 +105,12 @@ def lora_targets(names: list[str]) -> tuple[str, ...]:
         else:
             raise AdvisorError(
                 "unknown_lora_target",
-                f"Unknown LoRA target module '{raw}'.",
-                f"无法识别的 LoRA 目标模块“{raw}”。",
-                [*LORA_GROUPS, *LORA_MODULES, *LORA_ALIASES][:12],
+                **MEMORY_TEXT.text("errors.unknown_lora_target", name=raw).model_dump(),
+                suggestions=[*LORA_GROUPS, *LORA_MODULES, *LORA_ALIASES][:12],
             )
     if not found:
         raise AdvisorError(
-            "no_lora_targets", "LoRA needs at least one target module.", "LoRA 至少需要一个目标模块。", ["all"]
+            "no_lora_targets", **MEMORY_TEXT.text("errors.no_lora_targets").model_dump(), suggestions=["all"]
         )
     return tuple(dict.fromkeys(found))
 

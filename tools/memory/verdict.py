@@ -31,7 +31,8 @@ def capacity_line(s: Setup, gpu: GPU) -> tuple[LineItem, float]:
     if fraction < 1:  # Apple: macOS caps the GPU's share of unified memory
         budget = raw * fraction
         share = f"{fraction:.0%}"
-        formula, formula_zh = fact_note("apple_capacity_formula", gpu=gpu.name, total=nominal, fraction=f"{fraction:g}", usable=gb(budget)).model_dump().values()
+        formula, formula_zh = fact_note("apple_capacity_formula", gpu=gpu.name, total=nominal, fraction=f"{fraction:g}",
+                                        usable_gib=f"{gpu.memory_gb * fraction:g}", usable=gb(budget)).model_dump().values()  # fmt: skip
         label_en, label_zh = fact_note("apple_capacity_label", gpu=gpu.name, share=share, total=nominal).model_dump().values()
     if s.mode == "inference" and s.engine == "vllm":
         usable, budget = budget, budget * s.utilization
@@ -43,13 +44,20 @@ def capacity_line(s: Setup, gpu: GPU) -> tuple[LineItem, float]:
     return item, budget
 
 
+# At most this much memory is left to macOS by the example `iogpu.wired_limit_mb` (an eighth of a smaller Mac, at
+# least 2 GiB): users who raise the limit keep a few GiB for the system (antirez/ds4#46 keeps 6 of 96 GB).
+APPLE_OS_RESERVE_GIB = 8
+
+
 def usable_memory_note(gpu: GPU | None) -> Text | None:
     """What the user must know when the GPU cannot use all of the memory the machine is sold with (Apple)."""
     fraction = getattr(gpu, "gpu_usable_fraction", 1.0)
     if gpu is None or fraction >= 1:
         return None
+    reserve = min(APPLE_OS_RESERVE_GIB, max(2.0, gpu.memory_gb / 8))
     return fact_note("apple_usable_memory", gpu=gpu.name, share=f"{fraction:.0%}", total=f"{gpu.memory_gb:g}",
-                     usable=f"{gpu.memory_gb * fraction * CAPACITY_UNIT_BYTES / GB:.1f}")  # fmt: skip
+                     usable_gib=f"{gpu.memory_gb * fraction:g}", usable=f"{gpu.memory_gb * fraction * CAPACITY_UNIT_BYTES / GB:.1f}",
+                     suggested_mib=f"{(gpu.memory_gb - reserve) * 1024:.0f}", reserve_gib=f"{reserve:g}")  # fmt: skip
 
 
 def unit_note(gpu: GPU | None) -> Text:

@@ -1,4 +1,4 @@
-"""A stand-in dense decoder for a bare size ("7B", "70亿", "1.5T") when no model is named.
+"""A stand-in dense decoder for a bare size ("7B", "7 billion" in Chinese units, "1.5T") when no model is named.
 
 Scaling rule, anchored on the real Llama shapes in the catalog (1B, 3B, 8B, 13B, 70B, 405B):
 
@@ -19,7 +19,10 @@ import math
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import Catalog
 from knowledge.models import ModelSpec
+from knowledge.wording import shipped
 from tools.models.param_count import count_params
+
+TEXT = shipped("model_text.yaml")
 
 ANCHOR_IDS = ("llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-2-13b", "llama-3.1-70b", "llama-3.1-405b")
 HEAD_DIM = 128
@@ -29,7 +32,7 @@ GENERIC_CONTEXT = 131072  # modern open models; the estimator takes the user's c
 
 
 # The Chinese of every generic spec's source note, for the tools that show it
-SOURCE_ZH = "近似值：按 Llama 结构推算了同等参数量的通用稠密模型（目录里没有或未指定模型）；给出目录中的模型名或 config.json 可更准确。"
+SOURCE_ZH = TEXT.entry("generic.source_zh")
 
 
 def anchors(catalog: Catalog) -> list[ModelSpec]:
@@ -37,8 +40,7 @@ def anchors(catalog: Catalog) -> list[ModelSpec]:
     if len(found) < 2:
         raise AdvisorError(
             "catalog_incomplete",
-            f"The model catalog lacks the Llama reference shapes ({', '.join(ANCHOR_IDS)}) needed to size a bare parameter count.",
-            f"模型目录缺少按参数量推算结构所需的 Llama 参考模型（{', '.join(ANCHOR_IDS)}）。",
+            **TEXT.text("generic.catalog_incomplete", anchors=", ".join(ANCHOR_IDS)).model_dump(),
         )
     return found
 
@@ -98,8 +100,8 @@ def _spec(params: float, layers: int, shape: dict) -> ModelSpec:
     label = f"{format_billions(size_b)}B"
     return ModelSpec(
         id=f"generic-{format_billions(size_b)}b",
-        name=f"Generic {label} dense decoder",
-        name_zh=f"通用 {label} 稠密模型",
+        name=TEXT.pick("generic.name", "en", label=label),
+        name_zh=TEXT.pick("generic.name", "zh", label=label),
         family="generic",
         params_b=size_b,
         layers=layers,

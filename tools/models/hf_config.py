@@ -17,7 +17,10 @@ from pydantic import ValidationError
 
 from knowledge.bilingual import AdvisorError
 from knowledge.models import ModelSpec
+from knowledge.wording import shipped
 from tools.models.param_count import count_params
+
+TEXT = shipped("model_text.yaml")
 
 MAX_PARAMS = 100e12  # beyond any real model by two orders of magnitude: a typo, not a config
 DEFAULT_CONTEXT = 4096  # used only when a config states no context length at all
@@ -53,17 +56,11 @@ def parse_config_text(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise config_error(
-            f"The pasted config.json is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}).",
-            f"粘贴的 config.json 不是合法的 JSON（第 {exc.lineno} 行第 {exc.colno} 列：{exc.msg}）。",
-        ) from None
+        raise config_error(**TEXT.text("config.not_json", line=exc.lineno, column=exc.colno, reason=exc.msg).model_dump()) from None
     except (ValueError, RecursionError):  # a number with thousands of digits, or nesting deeper than the stack
-        raise config_error(
-            "The pasted config.json is too deeply nested or holds an impossibly long number.",
-            "粘贴的 config.json 嵌套层数过深，或包含位数过长的数字。",
-        ) from None
+        raise config_error(**TEXT.text("config.too_deep").model_dump()) from None
     if not isinstance(data, dict):
-        raise config_error("A config.json must be a JSON object ({...}).", "config.json 必须是一个 JSON 对象（{...}）。")
+        raise config_error(**TEXT.text("config.not_object").model_dump())
     return data
 
 
@@ -88,15 +85,9 @@ class ConfigReader:
             if raw is None:
                 continue
             if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw) or raw != int(raw):
-                raise config_error(
-                    f"Config field '{name}' must be a whole number, got {raw!r}.",
-                    f"配置字段“{name}”必须是整数，实际为 {raw!r}。",
-                )
+                raise config_error(**TEXT.text("config.not_whole", name=name, raw=repr(raw)).model_dump())
             if raw <= 0:
-                raise config_error(
-                    f"Config field '{name}' must be positive, got {raw!r}.",
-                    f"配置字段“{name}”必须为正数，实际为 {raw!r}。",
-                )
+                raise config_error(**TEXT.text("config.not_positive", name=name, raw=repr(raw)).model_dump())
             return int(raw)
         return None
 
@@ -107,39 +98,30 @@ class ConfigReader:
         found = self.field(key)
         if found is None:
             names = " / ".join(SYNONYMS[key])
-            raise config_error(
-                f"The config has no '{names}' field, which is needed to size the model.",
-                f"配置中缺少“{names}”字段，无法估算模型规模。",
-            )
+            raise config_error(**TEXT.text("config.missing_field", names=names).model_dump())
         return found
 
 
 def spec_from_hf_config(config: dict[str, Any], name: str | None = None) -> ModelSpec:
     """A validated ``ModelSpec`` for a parsed config.json, with its parameter count computed."""
     if not isinstance(config, dict):
-        raise config_error("A model config must be a JSON object.", "模型配置必须是 JSON 对象。")
+        raise config_error(**TEXT.text("config.not_a_dict").model_dump())
     reader = ConfigReader(config)
     fields = _shape_fields(reader)
     fields.update(_moe_fields(reader, fields))
     fields.update(_window_fields(reader, fields))
     fields["attention"] = _attention_kind(fields)
     label = name or str(config.get("_name_or_path") or reader.model_type or "custom model")
-    label_zh = "自定义模型" if label == "custom model" else None
+    label_zh = TEXT.pick("config.custom_model", "zh") if label == "custom model" else None
     try:
         draft = ModelSpec(id="custom", name=label, name_zh=label_zh, family="custom", params_b=1.0, source="pending", **fields)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise config_error(
-            f"The config gives an impossible value for '{where}': {first['msg']}.",
-            f"配置中“{where}”的取值不合理：{first['msg']}。",
-        ) from None
+        raise config_error(**TEXT.text("config.impossible_value", where=where, reason=first["msg"]).model_dump()) from None
     counted = count_params(draft)
     if not 0 < counted.total <= MAX_PARAMS:
-        raise config_error(
-            f"These shapes imply {counted.total:.3g} parameters, outside the plausible range (0, 100T].",
-            f"按这些维度计算参数量为 {counted.total:.3g}，超出合理范围（0, 100万亿]。",
-        )
+        raise config_error(**TEXT.text("config.implausible_size", total=counted.total).model_dump())
     size_b = counted.total / 1e9
     return draft.model_copy(
         update={

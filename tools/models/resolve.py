@@ -1,6 +1,6 @@
 """Resolve whatever a user gives as "the model" into one ``ModelSpec``.
 
-Accepted: a catalog name or alias ("Llama3 8B", "满血版R1"), a bare size ("7B", "70亿",
+Accepted: a catalog name or alias ("Llama3 8B", or a Chinese nickname of DeepSeek-R1), a bare size ("7B", 7 billion in Chinese units,
 "1.5T" → an approximate generic decoder), pasted config.json text, or a parsed config dict.
 """
 
@@ -14,12 +14,15 @@ from knowledge.catalog import MAX_NAME_CHARS, Catalog
 from knowledge.checkpoint_names import load_checkpoint_names
 from knowledge.fact_notes import fact_note
 from knowledge.models import ModelSpec
-from tools.checks import check_range
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
 from tools.models.checkpoint import split_checkpoint_name
 from tools.models.generic import generic_model
 from tools.models.hf_config import MAX_PARAMS, parse_config_text, spec_from_hf_config
 from tools.precision import weight_format
 from tools.quantities import MIN_PARAM_COUNT, normalize_quantity, parse_number, parse_param_count
+
+TEXT = shipped("model_text.yaml")
 
 
 def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> ModelSpec:
@@ -31,8 +34,7 @@ def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> Mo
     if not isinstance(ref, str) or not ref.strip():
         raise AdvisorError(
             "missing_model",
-            "Please name a model (e.g. 'Llama 3.1 8B'), give a size such as '7B', or paste its config.json.",
-            "请提供模型名称（如“Llama 3.1 8B”）、参数规模（如“70亿”或“7B”），或粘贴其 config.json。",
+            **TEXT.text("resolve.missing_model").model_dump(),
         )
     text = ref.strip()
     if text[0] in "{[":  # looks like pasted JSON
@@ -40,9 +42,8 @@ def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> Mo
     if len(text) > MAX_NAME_CHARS:  # pasted prose or a log, not a name: don't fuzzy-match megabytes
         raise AdvisorError(
             "unknown_model",
-            f"'{text[:40]}…' is too long to be a model name. Name the model (e.g. 'Llama 3.1 8B') or give its size ('7B').",
-            f"“{text[:40]}…”太长，不像模型名称。请给出模型名（如“Llama 3.1 8B”）或参数规模（如“7B”）。",
-            ["llama-3.1-8b", "qwen2.5-7b", "7B"],
+            **TEXT.text("resolve.too_long", text=text[:40]).model_dump(),
+            suggestions=["llama-3.1-8b", "qwen2.5-7b", "7B"],
         )
     found = catalog.find_model(text)
     if found is not None:
@@ -89,7 +90,7 @@ def resolve_sized_model(model: str | None, params_b: float | None, catalog: Cata
     the catalog parameter count and keeps the layer shapes. Returns (spec, whether it overrode).
     """
     if params_b is not None:
-        check_range(params_b, "params_b", "参数量(十亿)", minimum=MIN_PARAMS_B, maximum=MAX_PARAMS_B,
+        check_range(params_b, *INPUT_NAMES.pair("params_b"), minimum=MIN_PARAMS_B, maximum=MAX_PARAMS_B,
                     code="invalid_model_size", hint=["7", "70", "405"])  # fmt: skip
     return _sized_model(model, params_b, catalog)
 
@@ -108,28 +109,25 @@ def _sized_model(model: str | None, params_b: float | None, catalog: Catalog) ->
 def _bare_size(text: str) -> float | None:
     """A parameter count if ``text`` is just a size; errors for sizes that cannot be meant."""
     count = parse_param_count(text)
-    value = count if count is not None else parse_number(normalize_quantity(text).rstrip("参数"))
+    value = count if count is not None else parse_number(normalize_quantity(text).rstrip(TEXT.entry("resolve.parameters_suffix")))
     if value is None:
         return None
     if value <= 0:
         raise AdvisorError(
             "invalid_model_size",
-            f"A model size must be positive, got '{text}'.",
-            f"模型参数量必须为正数，收到的是“{text}”。",
-            ["7B", "70亿", "70B"],
+            **TEXT.text("resolve.not_positive", text=text).model_dump(),
+            suggestions=TEXT.entry("resolve.size_examples"),
         )
     if value > MAX_PARAMS:
         raise AdvisorError(
             "invalid_model_size",
-            f"'{text}' is {value:.3g} parameters, beyond any real model (limit 100T). Check the unit.",
-            f"“{text}”相当于 {value:.3g} 个参数，超出任何真实模型（上限 100 万亿），请检查单位。",
-            ["7B", "70B", "1.5T"],
+            **TEXT.text("resolve.too_large", text=text, value=value).model_dump(),
+            suggestions=["7B", "70B", "1.5T"],
         )
     if count is None:
         raise AdvisorError(
             "ambiguous_model_size",
-            f"'{text}' has no unit: did you mean {value:g}B parameters? Write it as '{value:g}B' or '{value * 10:g}亿'.",
-            f"“{text}”没有单位：是否指 {value:g}B（{value * 10:g}亿）参数？请写成“{value:g}B”或“{value * 10:g}亿”。",
-            [f"{value:g}B"],
+            **TEXT.text("resolve.no_unit", text=text, billions=f"{value:g}", hundred_millions=f"{value * 10:g}").model_dump(),
+            suggestions=[f"{value:g}B"],
         )
     return value

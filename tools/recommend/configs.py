@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 from knowledge.bilingual import Text
 from knowledge.gpus import GPU
+from knowledge.wording import shipped
 from tools.recommend.schema import SoldAs
+
+TEXT = shipped("recommend_text.yaml")
 
 RACK_GPUS = 72
 SERVER_GPUS = 8
@@ -32,8 +35,8 @@ def sold_as(gpu: GPU) -> SoldAs:
         return "laptop"
     if "cloud-only" in form or "not sold separately" in form:
         return "cloud"
-    if form.startswith(("sxm", "oam")):
-        return "board"
+    if form.startswith(("sxm", "oam")) or (gpu.segment == "datacenter" and "module" in form and "server" in form):
+        return "board"  # a data-centre module comes in its vendor's 8-way server (Ascend 910C in an Atlas 800T A3)
     if "module" in form and gpu.segment != "datacenter":
         return "module"  # Jetson: one system-on-module
     if "pair" in form:
@@ -122,6 +125,16 @@ def inference_layout(count: int, smallest_group: int, heads: int | None) -> Layo
     return Layout(count, sizes[0], 1) if sizes else None
 
 
+def serving_layouts(count: int, smallest_group: int, heads: int | None) -> list[Layout]:
+    """Ways to serve many users on one count, replicas first: copies of the smallest group that holds the model
+    (data parallel), then wider tensor-parallel groups within a server, which only a per-user speed target justifies."""
+    if smallest_group > SERVER_GPUS:
+        return [layout] if (layout := inference_layout(count, smallest_group, heads)) else []
+    divides = (lambda d: heads % d == 0) if heads else (lambda d: True)
+    groups = [g for g in (1, 2, 4, 8) if smallest_group <= g <= min(count, SERVER_GPUS) and count % g == 0 and divides(g)]
+    return [Layout(count, g, 1) for g in groups]
+
+
 def _short(gpu: GPU) -> str:
     """'NVIDIA B300 SXM (Blackwell Ultra)' → 'B300 SXM'; Apple names keep their GPU cores and memory."""
     name = gpu.name.removeprefix("NVIDIA ").removeprefix("AMD ").removeprefix("Intel ")
@@ -138,35 +151,26 @@ def config_label(gpu: GPU, count: int) -> tuple[Text, int]:
     servers = max(1, -(-count // SERVER_GPUS))
     if kind == "rack":
         racks = count // RACK_GPUS
-        lead = "" if racks == 1 else f"{racks} × "
-        return Text(en=f"{lead}{rack_name(gpu)} rack ({count} GPUs)", zh=f"{'' if racks == 1 else f'{racks} 个 '}{rack_name(gpu)} 整机柜（{count} 张 GPU）"), racks
+        return TEXT.text("orders.rack_one" if racks == 1 else "orders.rack_many", racks=racks, rack=rack_name(gpu), count=count), racks
     if kind == "board":
         board = "HGX" if gpu.vendor == "NVIDIA" else "OAM"
         size = min(count, SERVER_GPUS)
         boards = count // size
-        plural = "s" if boards > 1 else ""
-        each = f" of {size}" if boards > 1 else ""
-        return Text(
-            en=f"{boards} {board} board{plural}{each}, {count}× {name}",
-            zh=f"{count}× {name}（{boards} 块 {board} 板" + (f"，每块 {size} 张）" if boards > 1 else "）"),
-        ), boards
+        order = "orders.board_many" if boards > 1 else "orders.board_one"
+        return TEXT.text(order, boards=boards, board=board, size=size, count=count, name=name), boards
     if kind == "apple":
-        return Text(en=f"1 Mac with {name}", zh=f"1 台苹果电脑（{name}）"), 1
+        return TEXT.text("orders.mac", name=name), 1
     if kind == "laptop":
-        return Text(en=f"1 laptop with {name}", zh=f"1 台笔记本电脑（{name}）"), 1
+        return TEXT.text("orders.laptop", name=name), 1
     if kind == "module":
-        return Text(en=f"1× {name} module", zh=f"1 块 {name} 模组"), 1
+        return TEXT.text("orders.module", name=name), 1
     if kind == "cloud":
-        return Text(en=f"{count}× {name}, rented (cloud only)", zh=f"租用 {count}× {name}（仅云上提供）"), servers
-    machine_en, machine_zh = "server", "服务器"
-    pair_en = f" ({count // 2} NVLink-bridged pair{'s' if count > 2 else ''})" if kind == "pair" else ""
-    pair_zh = f"{count // 2} 对 NVLink 桥接" if kind == "pair" else ""
+        return TEXT.text("orders.cloud", count=count, name=name), servers
+    where = "alone" if servers == 1 else "within"
+    pairs = TEXT.text(f"orders.{'pairs' if count > 2 else 'pair'}_{where}", pairs=count // 2) if kind == "pair" else Text(en="", zh="")
     if servers == 1:
-        return Text(en=f"{count}× {name} in one {machine_en}{pair_en}", zh=f"1 台{machine_zh} {count}× {name}" + (f"（{pair_zh}）" if pair_zh else "")), 1
-    return Text(
-        en=f"{count}× {name} in {servers} {machine_en}s of {SERVER_GPUS}{pair_en}",
-        zh=f"{servers} 台{machine_zh}共 {count}× {name}（每台 {SERVER_GPUS} 张" + (f"，{pair_zh}）" if pair_zh else "）"),
-    ), servers
+        return TEXT.text("orders.one_server", count=count, name=name, pairs=pairs), 1
+    return TEXT.text("orders.servers", count=count, name=name, servers=servers, per=SERVER_GPUS, pairs=pairs), servers
 
 
 def sold_reasons(gpu: GPU, count: int, needed: int | None) -> list[Text]:
@@ -174,20 +178,10 @@ def sold_reasons(gpu: GPU, count: int, needed: int | None) -> list[Text]:
     kind, reasons = sold_as(gpu), []
     smallest = rounded_up_from(gpu)
     if smallest and needed is not None and needed < smallest and count == smallest:
-        what_en, what_zh = {
-            "rack": ("a whole NVL72 rack", "整个 NVL72 机柜"),
-            "board": (f"{smallest}-GPU {'HGX' if gpu.vendor == 'NVIDIA' else 'OAM'} boards", f"{smallest} 卡 {'HGX' if gpu.vendor == 'NVIDIA' else 'OAM'} 整板"),
-            "pair": ("NVLink-bridged pairs", "NVLink 桥接的成对卡"),
-        }[kind]
-        reasons.append(Text(
-            en=f"{needed} GPU{'s' if needed > 1 else ''} would hold the model, but this part is sold only as {what_en}: rounded up to {count}",
-            zh=f"{needed} 张卡即可装下模型，但该型号只按{what_zh}出售：向上取整为 {count} 张",
-        ))
+        what = TEXT.text(f"sold.{kind}", smallest=smallest, board="HGX" if gpu.vendor == "NVIDIA" else "OAM")
+        reasons.append(TEXT.text("sold.rounded_up_many" if needed > 1 else "sold.rounded_up_one", needed=needed, what=what, count=count))
     if kind == "cloud":
-        reasons.append(Text(en="rent only: not sold as a card", zh="只能租用，不单独出售"))
+        reasons.append(TEXT.text("sold.rent_only"))
     if kind == "apple":
-        reasons.append(Text(
-            en=f"a single-user machine; the GPU may use ~{usable_fraction(gpu):.0%} of the {gpu.memory_gb:g} GB unified memory (macOS default wired limit)",
-            zh=f"单人使用的机器；macOS 默认只允许 GPU 使用 {gpu.memory_gb:g} GB 统一内存中的约 {usable_fraction(gpu):.0%}",
-        ))
+        reasons.append(TEXT.text("sold.mac", share=usable_fraction(gpu), memory=gpu.memory_gb))
     return reasons

@@ -18,16 +18,18 @@ from knowledge.gpus import GPU, Price
 from knowledge.price_estimates import price_estimates
 from knowledge.servers import ServerQuote, server_data
 from knowledge.serving import ServingData
-from tools.checks import check_range
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
 from tools.cost.money import Currency, check_exchange_rate, convert, normalize_currency
 from tools.cost.price_age import stale_purchase_prices
+from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
 from tools.memory.estimator import estimate_memory
 from tools.memory.refit import INT4_FORMAT
 from tools.memory.schema import MemoryEstimate, MemoryRequest
 from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
-from tools.recommend.configs import Layout, config_label, inference_layout, sold_as, sold_counts, sold_reasons, usable_fraction
+from tools.recommend.configs import Layout, config_label, inference_layout, serving_layouts, sold_as, sold_counts, sold_reasons, usable_fraction
 from tools.recommend.notes import candidates, china_buyer, notes
 from tools.recommend.price_estimate import PriceRange, card_price
 from tools.recommend.rank import apply_budget, money_text, rank
@@ -36,6 +38,8 @@ from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_s
 from tools.recommend.tiers import pick_tiers, tiers_first
 from tools.recommend.workloads import most_demanding
 from tools.serving.setup import ENGINE_LABELS
+
+TEXT = shipped("recommend_text.yaml")
 
 MAX_COUNT = 512
 MAX_TARGET_TOKENS_PER_S = 10_000
@@ -47,12 +51,15 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     currency = normalize_currency(request.currency)
     request, demands = most_demanding(request, catalog)
     _check(request)
+    request, floor_note = _with_speed_floor(request)
     gpus, excluded = candidates(request, catalog)
     built = _build(request, catalog, serving, currency, gpus)
     estimates = {id(option): estimate for option, estimate in built}
     ranked = rank([option for option, _ in built], request)
     working = [o for o in ranked if o.meets_target is not False]
-    short = request.budget is not None and any(o.purchase_cost is not None for o in working) and not any(o.within_budget for o in working)
+    monthly = monthly_budget(request)
+    spend = (lambda o: o.rent_per_month) if monthly is not None else (lambda o: o.purchase_cost)  # what the budget is set against
+    short = request.budget is not None and any(spend(o) is not None for o in working) and not any(o.within_budget for o in working)
     ranked, left_out, budget_notes = apply_budget(ranked, request, currency)
     tiers = pick_tiers(ranked, request, catalog, server_data())
     if request.objective is None:  # no ranking asked for: the tiers lead, the rest follow cheapest first
@@ -71,7 +78,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         tiers=tiers,
         estimate=estimates[id(top[0])] if top else None,
         excluded=excluded + left_out,
-        notes=notes(request, gpus, top) + budget_notes,
+        notes=notes(request, gpus, top) + budget_notes + floor_note,
+        speed_floor=request.tokens_per_s_per_user if floor_note else None,
         stale_prices=stale_purchase_prices(
             [catalog.gpu(option.gpu_id) for option in [*(tier.option for tier in tiers), *top]],
             dt.date.fromisoformat(request.today) if request.today else None,
@@ -82,7 +90,26 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         cheapest_cost=min((o.purchase_cost for o in working if o.purchase_cost is not None), default=None),
         cheapest_rent_per_hour=min((o.cloud_cost_per_hour for o in working if o.cloud_cost_per_hour is not None), default=None),
         fallback=_fallback(request, catalog, serving, currency, gpus) if short else None,
+        budget_months_to_buy=_months_to_buy(tiers[0].option if tiers else (top[0] if top else None), monthly),
     )
+
+
+def _months_to_buy(option: Option | None, monthly: float | None) -> float | None:
+    if option is None or monthly is None or option.purchase_cost is None:
+        return None
+    return round(option.purchase_cost / monthly, 1)
+
+
+def _with_speed_floor(request: RecommendRequest) -> tuple[RecommendRequest, list[Text]]:
+    """Several users and no speed asked for: every user gets at least the sourced floor, so one card never "serves"
+    a hundred users at a token or two a second each (knowledge/servers.yaml, serving_floor)."""
+    if request.task != "inference" or (request.concurrency or 1) <= 1 or request.tokens_per_s_per_user is not None:
+        return request, []
+    floor = server_data().serving_floor
+    source = floor.sources[0]
+    values = {"floor": f"{floor.tokens_per_s_per_user:g}", "title": source.title, "url": source.url}
+    note = Text(en=floor.text.en.format(**values), zh=floor.text.zh.format(**values))
+    return request.model_copy(update={"tokens_per_s_per_user": floor.tokens_per_s_per_user}), [note]
 
 
 def _build(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU]) -> list[Built]:
@@ -114,30 +141,28 @@ def _fallback(request: RecommendRequest, catalog: Catalog, serving: ServingData,
 
 def _check(request: RecommendRequest) -> None:
     check_exchange_rate(request.usd_to_cny)
-    check_range(request.max_gpus, "Maximum GPUs", "最大GPU数", minimum=1, maximum=MAX_COUNT, code="invalid_gpu_count")
-    check_range(request.top, "Number of options", "返回方案数", minimum=1, maximum=20, code="invalid_top")
+    check_range(request.max_gpus, *INPUT_NAMES.pair("maximum_gpus"), minimum=1, maximum=MAX_COUNT, code="invalid_gpu_count")
+    check_range(request.top, *INPUT_NAMES.pair("options_returned"), minimum=1, maximum=20, code="invalid_top")
     if request.budget is not None:
-        check_range(request.budget, "Budget", "预算", minimum=0, maximum=1e11, exclusive_minimum=True, code="invalid_budget")
+        check_range(request.budget, *INPUT_NAMES.pair("budget"), minimum=0, maximum=1e11, exclusive_minimum=True, code="invalid_budget")
     if request.objective == "budget" and request.budget is None:
         raise AdvisorError(
             "missing_budget",
-            "Ranking by budget needs the amount you can spend (e.g. a budget of 40,000 USD); or rank by the cheapest configuration instead.",
-            "按预算筛选需要给出可花费的金额（例如预算 4 万美元）；或者改为按最便宜的配置排序。",
-            ["budget=40000", "objective=cheapest"],
+            **TEXT.text("errors.missing_budget").model_dump(),
+            suggestions=["budget=40000", "objective=cheapest"],
         )
     if request.concurrency is not None:
-        check_range(request.concurrency, "Concurrent users", "并发用户数", minimum=1, maximum=MAX_BATCH,
+        check_range(request.concurrency, *INPUT_NAMES.pair("concurrent_users"), minimum=1, maximum=MAX_BATCH,
                     code="invalid_concurrency", hint=["1", "10", "50"])  # fmt: skip
     if request.tokens_per_s_per_user is not None:
-        check_range(request.tokens_per_s_per_user, "Speed per user (tokens/s)", "每用户生成速度（token/s）", minimum=0,
+        check_range(request.tokens_per_s_per_user, *INPUT_NAMES.pair("speed_per_user"), minimum=0,
                     maximum=MAX_TARGET_TOKENS_PER_S, exclusive_minimum=True, code="invalid_target", hint=["10", "20", "50"])  # fmt: skip
     serving_only = request.concurrency is not None or request.tokens_per_s_per_user is not None
     if serving_only and request.task != "inference":
         raise AdvisorError(
             "serving_target_for_training",
-            "Concurrent users and a speed per user describe serving: choose the inference task, or leave them out for training.",
-            "并发用户数和每用户速度只用于推理部署：请把任务改为推理，或在训练时不要填写这两项。",
-            ["task=inference"],
+            **TEXT.text("errors.serving_target_for_training").model_dump(),
+            suggestions=["task=inference"],
         )
 
 
@@ -214,21 +239,29 @@ class Sizer:
             return None
         best: tuple[tuple, Layout, MemoryEstimate, Speed | None] | None = None
         for count in counts:
-            layout = inference_layout(count, needed, self.heads) if count >= needed else None
-            estimate = self.fit(gpu, layout) if layout else None
-            if layout is None or estimate is None:
-                continue
-            speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
-            if not sized_by_speed(request) or meets(speed, request):
-                best = ((), layout, estimate, speed)
-                break
-            score = (speed.users if speed else -1, -count)  # not met: the configuration that comes closest
-            if best is None or score > best[0]:
-                best = (score, layout, estimate, speed)
+            for layout in self._layouts(count, needed):
+                estimate = self.fit(gpu, layout)
+                if estimate is None:
+                    continue
+                speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
+                if not sized_by_speed(request) or meets(speed, request):
+                    return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+                score = (speed.users if speed else -1, -count, -layout.group)  # not met: the configuration that comes closest
+                if best is None or score > best[0]:
+                    best = (score, layout, estimate, speed)
         if best is None:
             return None
         _, layout, estimate, speed = best
         return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+
+    def _layouts(self, count: int, needed: int) -> list[Layout]:
+        """A load of several users grows replicas of the smallest group before widening it; one stream has only
+        tensor parallelism to gain from more cards, so it takes the widest group the count allows."""
+        if count < needed:
+            return []
+        if sized_by_speed(self.request) and load(self.request) > 1:
+            return serving_layouts(count, needed, self.heads)
+        return [layout] if (layout := inference_layout(count, needed, self.heads)) else []
 
 
 def _group_layout(group: int) -> Layout:
@@ -248,15 +281,15 @@ def _price(price: Price | None, count: int, currency: Currency, usd_to_cny: floa
 def _plan(request: RecommendRequest, layout: Layout) -> Text:
     count, tp, pp, replicas = layout.count, layout.tp, layout.pp, layout.replicas
     if count == 1:
-        return Text(en="single GPU", zh="单卡")
+        return TEXT.text("plans.single_gpu")
     if request.task != "inference":
-        return Text(en=f"ZeRO-3 over {count} GPUs", zh=f"{count} 卡 ZeRO-3")
+        return TEXT.text("plans.zero3", count=count)
     split = f"TP={tp}" + (f" × PP={pp}" if pp > 1 else "")
     if replicas == 1:
         return Text(en=split, zh=split)
     if layout.group == 1:
-        return Text(en=f"{replicas} replicas, one per GPU", zh=f"{replicas} 个副本，每卡一个")
-    return Text(en=f"{split} × {replicas} replicas", zh=f"{split}，{replicas} 个副本")
+        return TEXT.text("plans.replicas_one_per_gpu", replicas=replicas)
+    return TEXT.text("plans.split_replicas", split=split, replicas=replicas)
 
 
 def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | None, request: RecommendRequest, currency: Currency, needed: int | None) -> Option:
@@ -275,6 +308,8 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         server_cost = round(max(0.0, purchase - (gpu_cost or 0.0)), 2)
     spread = (round(purchase - (card.high - card.low) * count / 2, 2), round(purchase + (card.high - card.low) * count / 2, 2)) \
         if estimated and purchase is not None and quote is None else (None, None)  # fmt: skip
+    rent_hour = _price(gpu.cloud_price, count, currency, request.usd_to_cny)
+    rent_month = round(rent_hour * HOURS_PER_MONTH, 2) if rent_hour is not None else None
     capacity = _usable_gb(gpu, estimate)
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
     label, units = config_label(gpu, count)
@@ -315,11 +350,31 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         server_count=servers,
         server_cost=server_cost,
         host_power_w=server.power_w_excluding_gpus * servers if server else None,
-        cloud_cost_per_hour=_price(gpu.cloud_price, count, currency, request.usd_to_cny),
-        within_budget=None if request.budget is None or purchase is None else purchase <= request.budget,
+        cloud_cost_per_hour=rent_hour,
+        rent_per_month=rent_month,
+        within_budget=_within_budget(request, purchase, rent_month),
         reasons=_reasons(gpu, layout, estimate, capacity, headroom, speed, request, needed) + ([_quoted(quote, currency, request.usd_to_cny)] if quote else [])
         + ([_estimated(card, count, currency)] if estimated and quote is None else []),
     )
+
+
+MONTHS_PER_BUDGET = {"month": 1, "year": 12}
+
+
+def monthly_budget(request: RecommendRequest) -> float | None:
+    """A running budget ("$5,000 a month for the team") per month; None for a budget that buys once, or none."""
+    months = MONTHS_PER_BUDGET.get(request.budget_per)
+    return None if request.budget is None or months is None else request.budget / months
+
+
+def _within_budget(request: RecommendRequest, purchase: float | None, rent_month: float | None) -> bool | None:
+    """A purchase budget holds the whole configuration's price; a running budget holds renting it around the clock."""
+    if request.budget is None:
+        return None
+    monthly = monthly_budget(request)
+    if monthly is not None:  # no rent known: nothing shows it fits a running budget, so it is not offered within it
+        return rent_month is not None and rent_month <= monthly
+    return None if purchase is None else purchase <= request.budget
 
 
 def _quoted(quote: ServerQuote, currency: Currency, usd_to_cny: float) -> Text:
@@ -348,24 +403,18 @@ def _reasons(gpu: GPU, layout: Layout, estimate: MemoryEstimate, capacity: float
              request: RecommendRequest, needed: int | None) -> list[Text]:  # fmt: skip
     count = layout.count
     need, nominal, room = f"{estimate.total_per_gpu_gb:.1f}", f"{gpu.memory_gb:g}", f"{headroom:.0f}%"
-    reasons = [Text(
-        en=f"needs {need} GB per GPU; the card sold as {nominal} GB holds {capacity:.1f} GB ({room} headroom)",
-        zh=f"每卡需要 {need} GB；标称 {nominal} GB 的卡实有 {capacity:.1f} GB（余量 {room}）",
-    )]
+    reasons = [TEXT.text("reasons.memory", need=need, nominal=nominal, capacity=capacity, room=room)]
     reasons += sold_reasons(gpu, count, needed)
     if _consumer_server(gpu, count, request):
-        reasons.append(Text(
-            en="GeForce build: NVIDIA's GeForce driver licence excludes data-center deployment and the cards have no ECC or server cooling, so it ranks after data-center options",
-            zh="消费级显卡整机：NVIDIA GeForce 驱动许可不允许数据中心部署，且无 ECC、非服务器散热，因此排在数据中心方案之后",
-        ))
+        reasons.append(TEXT.text("reasons.geforce_build"))
     if count > 8:
-        reasons.append(Text(en="spans several servers: needs InfiniBand/RoCE between nodes", zh="需要多台服务器，节点间需 InfiniBand/RoCE 高速网络"))
+        reasons.append(TEXT.text("reasons.several_servers"))
     elif count > 1 and not gpu.nvlink_gbs:
-        reasons.append(Text(en="PCIe only: splitting across cards costs speed", zh="仅PCIe互联：多卡切分会损失速度"))
+        reasons.append(TEXT.text("reasons.pcie_only"))
     if gpu.china == "export-controlled" and not china_buyer(request):
-        reasons.append(Text(en="not sold new in mainland China", zh="中国大陆买不到新卡（出口管制）"))
+        reasons.append(TEXT.text("reasons.not_in_china"))
     if gpu.inference_only:
-        reasons.append(Text(en="inference only (no practical training)", zh="仅适合推理"))
+        reasons.append(TEXT.text("reasons.inference_only"))
     if request.task == "inference":
         reasons += _speed_reasons(layout, speed, request)
     return reasons
@@ -375,17 +424,13 @@ def _speed_reasons(layout: Layout, speed: Speed | None, request: RecommendReques
     reasons = []
     if speed is not None and speed.engine != request.engine:
         used, asked = ENGINE_LABELS[speed.engine], ENGINE_LABELS[request.engine]
-        reasons.append(Text(en=f"speed estimated with {used}: {asked} does not run this model here", zh=f"速度按 {used} 估算：{asked} 不支持该硬件或权重格式"))
+        reasons.append(TEXT.text("reasons.other_engine", used=used, asked=asked))
     if speed is None:
-        reasons.append(Text(en="no speed estimate: no engine in our data serves this model on this hardware", zh="无法估算速度：我们的数据中没有能在该硬件上运行此模型的引擎"))
+        reasons.append(TEXT.text("reasons.no_speed"))
     if layout.pp > 1 and speed is not None:
-        reasons.append(Text(en="speed estimated as if the pipeline stages were one tensor-parallel group: expect less", zh="速度按把流水线各段视作一个张量并行组估算，实际会更低"))
+        reasons.append(TEXT.text("reasons.pipeline_speed"))
     if sized_by_speed(request) and speed is not None:
         users, target = load(request), request.tokens_per_s_per_user
-        at_en = f" at {target:g} tokens/s each" if target else ""
-        at_zh = f"、每人 {target:g} token/s" if target else ""
-        if meets(speed, request):
-            reasons.append(Text(en=f"serves {users:,} concurrent users{at_en} (up to about {speed.users:,})", zh=f"可服务 {users:,} 个并发用户{at_zh}（最多约 {speed.users:,} 个）"))
-        else:
-            reasons.append(Text(en=f"does not reach {users:,} concurrent users{at_en}: about {speed.users:,} at most", zh=f"达不到 {users:,} 个并发用户{at_zh}：最多约 {speed.users:,} 个"))
+        at = TEXT.text("reasons.each_at", target=target) if target else Text(en="", zh="")
+        reasons.append(TEXT.text("reasons.serves" if meets(speed, request) else "reasons.falls_short", users=users, at=at, most=speed.users))
     return reasons

@@ -6,17 +6,21 @@ from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
 from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
+from knowledge.wording import shipped
 from tools.gpu_specs import CHINA_BUYABLE
 from tools.recommend.configs import RACK_GPUS, rack_name, sold_as, usable_fraction
 from tools.recommend.schema import Option, RecommendRequest
 from tools.recommend.speed import load, sized_by_speed
 from tools.serving.setup import ENGINE_LABELS
 
+TEXT = shipped("recommend_text.yaml")
+
 
 def _names(gpus: list[GPU], limit: int = 8) -> tuple[str, str]:
     names = [g.name for g in gpus]
     more = len(names) > limit
-    return ", ".join(names[:limit]) + ("…" if more else ""), "、".join(names[:limit]) + ("等" if more else "")
+    (joiner_en, joiner_zh), (more_en, more_zh) = TEXT.pair("names.joiner"), TEXT.pair("names.more")
+    return joiner_en.join(names[:limit]) + (more_en if more else ""), joiner_zh.join(names[:limit]) + (more_zh if more else "")
 
 
 def for_team(request: RecommendRequest) -> bool:
@@ -58,24 +62,19 @@ def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], 
         line = fact_note("china_market_excluded", names="{names}")
         drop([g for g in gpus if g.china in CHINA_MARKET], line.en, line.zh)
     if request.task != "inference":
-        drop([g for g in gpus if g.inference_only], "Inference-only devices left out of training: {names}.", "仅适合推理、不参与训练推荐的设备：{names}。")
+        drop([g for g in gpus if g.inference_only], *TEXT.pair("excluded.inference_only"))
     elif for_team(request) and (macs := [g for g in gpus if sold_as(g) == "apple"]):
         users = load(request)
-        who_en = f"{users:,} concurrent users" if users > 1 else "a team"
-        who_zh = f" {users:,} 个并发用户" if users > 1 else "团队共用"
+        who = TEXT.text("excluded.users", users=users) if users > 1 else TEXT.text("excluded.team")
         gpus = [g for g in gpus if g not in macs]
-        excluded.append(Text(
-            en=f"Macs ({len(macs)} Apple silicon machines in the catalog) are single-user machines, left out of serving for {who_en}.",
-            zh=f"苹果电脑（目录中 {len(macs)} 款 Apple 芯片机型）是单人使用的机器，不适合{who_zh}的推理服务，未列入。",
-        ))  # fmt: skip
+        excluded.append(TEXT.text("excluded.macs", macs=len(macs), who=who))
     racks = [g for g in gpus if sold_as(g) == "rack"]
     if racks and request.max_gpus < RACK_GPUS:
         if not request.gpus:  # overkill for most workloads: say so only when asked for by name
             gpus = [g for g in gpus if g not in racks]
             racks = []
-        drop(racks,
-             f"Sold only as whole NVL{RACK_GPUS} racks of {RACK_GPUS} GPUs, more than the {request.max_gpus} allowed: {{names}}.",
-             f"只按 {RACK_GPUS} 卡的 NVL{RACK_GPUS} 整机柜出售，超过允许的 {request.max_gpus} 张卡：{{names}}。")  # fmt: skip
+        line = TEXT.text("excluded.whole_racks", rack=RACK_GPUS, allowed=request.max_gpus, names="{names}")
+        drop(racks, line.en, line.zh)
     return gpus, excluded
 
 
@@ -83,34 +82,18 @@ def notes(request: RecommendRequest, gpus: list[GPU], options: list[Option]) -> 
     """Notes on the options shown (``options`` is the top of the ranking)."""
     found: list[Text] = []
     if not options:
-        found.append(Text(
-            en=f"Nothing in the catalog fits with up to {request.max_gpus} GPUs; try quantisation, QLoRA, or allow more GPUs.",
-            zh=f"在最多 {request.max_gpus} 张卡的范围内没有可行方案；可以尝试量化、QLoRA，或放宽最大卡数。",
-        ))
+        found.append(TEXT.text("notes.nothing_fits", allowed=request.max_gpus))
     if macs := [o for o in options if o.sold_as == "apple"]:
         share = min(usable_fraction(gpu) for gpu in gpus if gpu.id in {o.gpu_id for o in macs})
-        found.append(Text(
-            en=f"On a Mac the GPU may use only about {share:.0%} of the unified memory (the macOS default wired-memory "
-            "limit); Mac capacities here use that share.",
-            zh=f"在苹果电脑上，macOS 默认只允许 GPU 使用约 {share:.0%} 的统一内存；这里苹果电脑的可用容量按此比例计算。",
-        ))
+        found.append(TEXT.text("notes.mac_memory", share=share))
     if sized_by_speed(request) and options:
         users, target = load(request), request.tokens_per_s_per_user
-        at_en = f" at {target:g} tokens/s or more each" if target else ""
-        at_zh = f"、每人不低于 {target:g} token/s" if target else ""
-        found.append(Text(
-            en=f"Each configuration is grown, in the steps it is sold in, until it serves {users:,} concurrent users{at_en} "
-            f"({ENGINE_LABELS[request.engine]} speed estimate, ±30%).",
-            zh=f"每种配置按实际出售的规格逐级加卡，直到能服务 {users:,} 个并发用户{at_zh}（按 {ENGINE_LABELS[request.engine]} 估算速度，误差约 ±30%）。",
-        ))
+        at = TEXT.text("notes.speed_target", target=target) if target else Text(en="", zh="")
+        found.append(TEXT.text("notes.grown", users=users, target=at, engine=ENGINE_LABELS[request.engine]))
         if not any(o.meets_target for o in options):
-            found.append(Text(
-                en=f"No configuration within {request.max_gpus} GPUs meets that load; the closest are listed. Allow more GPUs, "
-                "lower the speed target or quantise the weights.",
-                zh=f"在 {request.max_gpus} 张卡以内没有配置能满足该负载，下面列出最接近的方案。可以放宽卡数、降低速度目标或量化权重。",
-            ))
+            found.append(TEXT.text("notes.load_not_met", allowed=request.max_gpus))
     rack = next((o for o in options[:3] if o.sold_as == "rack"), None)
     if rack is not None:
         name = next(rack_name(g) for g in gpus if g.id == rack.gpu_id)
-        found.append(Text(en=f"{name} is a liquid-cooled rack of {RACK_GPUS} GPUs sold whole.", zh=f"{name} 是 {RACK_GPUS} 张 GPU 的液冷整机柜，只能整柜购买。"))
+        found.append(TEXT.text("notes.rack", name=name, rack=RACK_GPUS))
     return found

@@ -5,8 +5,11 @@ from __future__ import annotations
 import math
 
 from knowledge.bilingual import Text
+from knowledge.wording import shipped
 from tools.cost.money import SYMBOLS
 from tools.recommend.schema import Option, RecommendRequest
+
+TEXT = shipped("recommend_text.yaml")
 
 
 def _unknown_last(value: float | None, sign: int = 1) -> tuple[bool, float]:
@@ -78,21 +81,16 @@ def apply_budget(options: list[Option], request: RecommendRequest, currency: str
     within = [o for o in options if _affordable(o)]
     if within and request.objective == "budget":
         left = len(options) - len(within)
-        excluded = [Text(
-            en=f"{left} configuration{'s' if left != 1 else ''} over the {budget} budget or without a known price left out.",
-            zh=f"另有 {left} 种配置超出 {budget} 预算或没有参考价，未列出。",
-        )] if left else []
+        excluded = [TEXT.text("budget.left_out_one" if left == 1 else "budget.left_out_many", left=left, budget=budget)] if left else []
         return within, excluded, []
     if within:
         return options, [], []
+    if request.budget_per != "once":  # a running budget nothing rents within: the answer says so with the monthly rent
+        return sorted(options, key=lambda o: (o.meets_target is False, o.rent_per_month is None, o.rent_per_month or 0.0, o.count)), [], []
     cheapest = min((o.purchase_cost for o in options if o.purchase_cost is not None), default=None)
-    closest = f"the cheapest configuration that holds the model costs {money_text(cheapest, currency)}" if cheapest is not None else "no option has a known price"
-    closest_zh = f"能装下模型的最便宜配置约 {money_text(cheapest, currency)}" if cheapest is not None else "所有方案都没有参考价"
-    listed_en, listed_zh = (" The closest options are listed;", "下面列出最接近的方案；") if request.objective == "budget" else ("", "")
-    note = Text(
-        en=f"The budget of {budget} cannot be met: {closest}.{listed_en} Raise the budget, quantise the weights or rent instead.",
-        zh=f"{budget} 的预算无法满足：{closest_zh}。{listed_zh}可以提高预算、量化权重或改为租用。",
-    )
+    closest = TEXT.text("budget.cheapest", cost=money_text(cheapest, currency)) if cheapest is not None else TEXT.text("budget.no_price")
+    listed = TEXT.text("budget.closest_listed") if request.objective == "budget" else Text(en="", zh="")
+    note = TEXT.text("budget.cannot_meet", budget=budget, closest=closest, listed=listed)
     if request.objective in ("budget", None):  # nothing within it: the closest is the cheapest that works, priced first
         options = sorted(options, key=lambda o: (o.meets_target is False, o.purchase_cost is None, o.purchase_cost or 0.0, o.count))
     return options, [], [note]

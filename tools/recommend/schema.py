@@ -7,10 +7,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import Text
+from knowledge.wording import shipped
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency
 from tools.cost.price_age import StalePrice
 from tools.memory.schema import MemoryEstimate
 from tools.serving.schema import EngineId
+
+FIELDS = shipped("tool_field_descriptions.yaml")
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
 Objective = Literal["cheapest", "fastest", "cloud", "china", "budget", "power", "memory"]
@@ -31,7 +34,7 @@ class Workload(BaseModel):
 class RecommendRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    model: str | None = Field(None, description="Model name/alias, bare size ('7B', '70亿') or config.json text.")
+    model: str | None = Field(None, description=FIELDS.entry("recommend.model"))
     params_b: float | None = Field(None, description="Parameters in billions, when no model is named.")
     task: Task = Field("inference", description="inference (serving), lora, qlora, full_finetune or pretrain.")
     precision: str | None = Field(None, description="Weight precision for inference (bf16 default; fp8, int8, int4, awq-int4, q4_k_m…).")
@@ -50,6 +53,9 @@ class RecommendRequest(BaseModel):
     engine: EngineId = Field("vllm", description="Serving engine for the speed estimate: vllm, sglang, trtllm, lmdeploy, hf, llamacpp, ollama, mlc, exllamav2 or autoawq.")
     team: bool = Field(False, description="Serving shared by a team: single-user machines (Macs) are left out.")
     budget: float | None = Field(None, description="Purchase budget for the whole configuration (GPUs and the servers that hold them), in `currency`; a CNY budget means buying in mainland China.")
+    budget_per: Literal["once", "month", "year"] = Field(
+        "once", description="'once': `budget` buys the configuration; 'month'/'year': a running budget, met by renting it around the clock."
+    )
     currency: str = Field("USD", description="'USD' or 'CNY'.")
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="CNY per USD for converting catalog prices.")
     region: Literal["global", "cn"] = Field("global", description="'cn' keeps only GPUs that can be bought new in mainland China.")
@@ -70,9 +76,9 @@ class Option(BaseModel):
     sold_as: SoldAs = Field(description="How the part is bought: HGX/OAM board, PCIe server, NVLink pair, NVL72 rack, Mac, laptop, module, or cloud-only.")
     consumer_server: bool = Field(False, description="Four or more GeForce cards in one box, or GeForce for team serving: a hobby build, ranked after data-center options.")
     units: int = Field(description="Boards, servers, racks or machines bought.")
-    config_label: Text = Field(description="What you buy, e.g. '1 HGX board, 4× H100 SXM' / '4× H100 SXM（1 块 HGX 板）'.")
+    config_label: Text = Field(description=FIELDS.entry("recommend.config_label"))
     plan: str = Field(description="Parallel plan, e.g. 'single GPU', 'TP=4', 'TP=8 × 2 replicas', 'ZeRO-3 over 8 GPUs'.")
-    plan_label: Text = Field(description="The plan in both languages, e.g. 'single GPU' / '单卡'.")
+    plan_label: Text = Field(description=FIELDS.entry("recommend.plan_label"))
     tp: int
     pp: int = 1
     replicas: int = Field(1, description="Independent copies of the model (inference).")
@@ -100,6 +106,7 @@ class Option(BaseModel):
     server_cost: float | None = Field(None, description="Those machines without GPUs (chassis, CPUs, RAM, NICs, storage), in `currency`.")
     host_power_w: float | None = Field(None, description="What those machines draw besides the GPUs, watts.")
     cloud_cost_per_hour: float | None = Field(None, description="Indicative cloud price of the whole configuration per hour (count × per-GPU-hour).")
+    rent_per_month: float | None = Field(None, description="That price around the clock for a month (730 hours), in `currency`.")
     within_budget: bool | None = None
     reasons: list[Text] = Field(default_factory=list)
 
@@ -128,7 +135,7 @@ TierName = Literal["recommended", "budget", "grow"]
 
 class Tier(BaseModel):
     name: TierName
-    label: Text = Field(description="'Recommended' / '推荐', 'Budget' / '经济', 'Room to grow' / '留有余地'.")
+    label: Text = Field(description=FIELDS.entry("recommend.tier_label"))
     option: Option
     reason: Text = Field(description="Why this configuration is in this tier, in one line.")
 
@@ -155,3 +162,5 @@ class Recommendation(BaseModel):
     cheapest_cost: float | None = Field(None, description="The lowest whole-configuration price that runs the job as asked, in `currency`.")
     cheapest_rent_per_hour: float | None = Field(None, description="The lowest cloud price per hour among the configurations that run the job, in `currency`.")
     fallback: BudgetFallback | None = Field(None, description="When the budget is short: the nearest thing it buys (4-bit weights, LoRA or QLoRA).")
+    budget_months_to_buy: float | None = Field(None, description="A running budget: how many months of it the leading configuration's purchase price takes.")
+    speed_floor: float | None = Field(None, description="Per-user tokens/s every configuration was grown to when several users and no speed were given (a sourced floor).")

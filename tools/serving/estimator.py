@@ -10,11 +10,14 @@ from __future__ import annotations
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.serving import ServingData
+from knowledge.wording import shipped
 from tools.serving.physics import Capacity, Prefill, Rates, Step, capacity, decode_step, prefill, rates
 from tools.serving.report import capacity_line, decode_lines, efficiencies, prefill_lines, throughput_line
 from tools.serving.schema import TargetLimit, ThroughputRequest, ThroughputResult
 from tools.serving.setup import ServingSetup, resolve_setup
 from tools.serving.workload import Workload, workload
+
+TEXT = shipped("serving_text.yaml")
 
 __all__ = ["ThroughputRequest", "ThroughputResult", "estimate_throughput"]
 
@@ -69,21 +72,16 @@ def _check_fits(s: ServingSetup, cap: Capacity) -> None:
         need = (cap.weights + cap.overhead) / 1e9
         raise AdvisorError(
             "does_not_fit",
-            f"{s.spec.name} in {s.weights.label} needs {need:.1f} GB per GPU for weights and runtime, more than the "
-            f"{cap.budget / 1e9:.1f} GB {s.engine.name} may use on {s.gpu.name}. Add GPUs, use 4-bit weights, or a larger GPU.",
-            f"{s.spec.label.zh}（{s.weights.name_zh}）每卡需要 {need:.1f} GB 存放权重与运行时，超过 {s.engine.name} 在 {s.gpu.name} 上"
-            f"可用的 {cap.budget / 1e9:.1f} GB。请增加 GPU、改用 4 位权重，或换更大显存的 GPU。",
-            [more, "precision=q4_k_m" if s.engine.runtime == "llamacpp" else "precision=awq-int4", "gpu=H200"],
+            **TEXT.text("errors.does_not_fit", model=Text(en=s.spec.name, zh=s.spec.label.zh), weights=Text(en=s.weights.label, zh=s.weights.name_zh),
+                        need=need, budget=cap.budget / 1e9, engine=s.engine.name, gpu=s.gpu.name).model_dump(),
+            suggestions=[more, "precision=q4_k_m" if s.engine.runtime == "llamacpp" else "precision=awq-int4", "gpu=H200"],
         )  # fmt: skip
     if cap.max_batch < 1:
         tokens = s.prompt + s.output
         raise AdvisorError(
             "context_does_not_fit",
-            f"One sequence of {tokens:,} tokens needs {cap.per_sequence / 1e9:.1f} GB of KV cache per GPU, but only "
-            f"{cap.free / 1e9:.1f} GB is left after the weights. Shorten the prompt, use an fp8 KV cache, or add GPUs.",
-            f"一条 {tokens:,} token 的序列每卡需要 {cap.per_sequence / 1e9:.1f} GB KV 缓存，而权重之外只剩 {cap.free / 1e9:.1f} GB。"
-            "请缩短提示词、使用 fp8 KV 缓存，或增加 GPU。",
-            ["prompt_tokens=4096", "kv_precision=fp8", more],
+            **TEXT.text("errors.context_does_not_fit", tokens=tokens, per_sequence=cap.per_sequence / 1e9, free=cap.free / 1e9).model_dump(),
+            suggestions=["prompt_tokens=4096", "kv_precision=fp8", more],
         )  # fmt: skip
 
 
@@ -122,48 +120,21 @@ def max_concurrency(s: ServingSetup, w: Workload, r: Rates, pf: Prefill, cap: Ca
 def add_notes(result: ThroughputResult, s: ServingSetup, w: Workload, cap: Capacity) -> None:
     notes = result.notes
     if result.bound == "capacity":
-        notes.append(Text(
-            en=f"Only {result.effective_batch:,} of the {s.batch:,} requested sequences fit in the KV cache "
-            f"({cap.max_batch:,} per replica); the rest wait in the queue. More GPUs, an fp8 KV cache or shorter sequences raise it.",
-            zh=f"KV 缓存只能容纳请求的 {s.batch:,} 条序列中的 {result.effective_batch:,} 条（每副本 {cap.max_batch:,} 条），其余需排队。"
-            "增加 GPU、使用 fp8 KV 缓存或缩短序列可提高上限。",
-        ))  # fmt: skip
+        notes.append(TEXT.text("notes.capacity", fit=result.effective_batch, asked=s.batch, per_replica=cap.max_batch))
     if s.layer_split:
-        notes.append(Text(
-            en=f"{s.engine.name} splits the layers over {s.chain} GPUs that run one after another: they add memory, not speed.",
-            zh=f"{s.engine.name} 将各层切分到 {s.chain} 张 GPU 上依次执行：多卡只增加显存，不提高速度。",
-        ))  # fmt: skip
+        notes.append(TEXT.text("notes.layer_split", engine=s.engine.name, chain=s.chain))
     if w.moe and s.engine.moe_expert_loop_us:
-        notes.append(Text(
-            en=f"{s.engine.name} runs MoE experts in a Python loop ({w.moe_layers} layers × {w.experts} experts per token): "
-            "far slower than the active-parameter roofline. Serve MoE models with vLLM or SGLang.",
-            zh=f"{s.engine.name} 以 Python 循环逐个执行 MoE 专家（每个 token {w.moe_layers} 层 × {w.experts} 个专家），"
-            "远低于按激活参数估算的速度；MoE 模型建议用 vLLM 或 SGLang 部署。",
-        ))  # fmt: skip
+        notes.append(TEXT.text("notes.moe_loop", engine=s.engine.name, layers=w.moe_layers, experts=w.experts))
     per_replica = -(-result.effective_batch // s.replicas)
     if s.engine.default_max_seqs and per_replica > s.engine.default_max_seqs:
-        notes.append(Text(
-            en=f"{per_replica:,} sequences per replica exceeds {s.engine.name}'s default cap of {s.engine.default_max_seqs}; "
-            "raise it (e.g. vLLM --max-num-seqs) or the engine will queue the rest.",
-            zh=f"每副本 {per_replica:,} 条序列超过 {s.engine.name} 默认上限 {s.engine.default_max_seqs}，"
-            "需调高该参数（如 vLLM --max-num-seqs），否则多余请求会排队。",
-        ))  # fmt: skip
+        notes.append(TEXT.text("notes.max_seqs", per_replica=per_replica, engine=s.engine.name, cap=s.engine.default_max_seqs))
     if result.max_concurrency_at_target == 0:
-        notes.append(Text(
-            en="Even a single sequence misses the latency targets here: use tensor parallelism, lower-bit weights or a faster GPU.",
-            zh="即使只有一条序列也达不到时延目标：请使用张量并行、更低位宽的权重或更快的 GPU。",
-        ))  # fmt: skip
+        notes.append(TEXT.text("notes.misses_targets"))
 
 
 def assumptions(s: ServingSetup) -> list[Text]:
     return [
-        Text(en=f"Engine {s.engine.name} on {s.gpu.name} ({s.family.label_en}); efficiencies are measured shares from published "
-             "benchmarks of 2023–25 engine releases (each listed with its source), so expect ±30% against a specific setup.",
-             zh=f"引擎 {s.engine.name}，硬件 {s.gpu.name}（{s.family.label_zh}）；效率取自 2023–25 年各引擎版本的公开实测"
-             "（每项都注明来源），具体环境可能有 ±30% 偏差。"),
-        Text(en=f"Decode steps read the KV cache at the average context, prompt + output/2 = {s.prompt + s.output / 2:,.0f} tokens; "
-             "each sequence reserves KV for prompt + output tokens.",
-             zh=f"解码按平均上下文（提示词 + 输出/2 = {s.prompt + s.output / 2:,.0f} token）读取 KV 缓存；每条序列按提示词 + 输出长度预留 KV。"),
-        Text(en="Throughput counts the prefill work of every request; TTFT assumes no queueing. Units: GB = 10^9 bytes.",
-             zh="总吞吐计入每个请求的预填充开销；首 token 时延不含排队。单位：GB = 10^9 字节。"),
+        TEXT.text("assumptions.engine", engine=s.engine.name, gpu=s.gpu.name, family=Text(en=s.family.label_en, zh=s.family.label_zh)),
+        TEXT.text("assumptions.average_context", context=s.prompt + s.output / 2),
+        TEXT.text("assumptions.prefill_counted"),
     ]  # fmt: skip

@@ -11,8 +11,11 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import Text
+from knowledge.wording import shipped
 from tools.common import LineItem
 from tools.serving.report import g, line
+
+TEXT = shipped("serving_text.yaml")
 
 
 class RateLoad(BaseModel):
@@ -43,6 +46,12 @@ class RateResult(BaseModel):
     lines: list[LineItem]
 
 
+def _line(key: str, value: float, unit: str, **values: object) -> LineItem:
+    """A figure of the rate check, its label and formula read from ``rate.<key>`` of the text file."""
+    label, formula = TEXT.text(f"rate.{key}.label"), TEXT.text(f"rate.{key}.formula", **values)
+    return line(key, label.en, label.zh, value, unit, formula.en, formula.zh)
+
+
 def rate_load(load: RateLoad) -> RateResult:
     """Little's law at the measured load: L = λ × W with W = TTFT + output ÷ per-user speed."""
     per_user = load.output_tokens_per_s_total / load.in_flight
@@ -53,19 +62,11 @@ def rate_load(load: RateLoad) -> RateResult:
     prefill_needed = load.requests_per_s * load.prompt_tokens
     rate, out, ttft = g(load.requests_per_s), f"{load.output_tokens:,}", g(load.ttft_ms / 1e3)
     lines = [
-        line("seconds_per_request", "Time each request stays", "每个请求的停留时间", seconds, "s",
-             f"TTFT {ttft} s + {out} output tokens / {g(per_user)} tokens/s per user = {g(seconds)} s",
-             f"首 token {ttft} 秒 + {out} 个输出 token / 每用户 {g(per_user)} token/s = {g(seconds)} 秒"),
-        line("in_flight", "Requests in flight (Little's law)", "同时在途的请求（利特尔法则）", in_flight, "requests",
-             f"{rate} requests/s × {g(seconds)} s = {g(in_flight)}", f"每秒 {rate} 个请求 × {g(seconds)} 秒 = {g(in_flight)}"),
-        line("prefill_load", "Prefill work asked", "需要的预填充量", prefill_needed, "tokens/s",
-             f"{rate} requests/s × {load.prompt_tokens:,} prompt tokens = {g(prefill_needed)} tokens/s "
-             f"of {g(load.prefill_tokens_per_s)} the deployment prefills",
-             f"每秒 {rate} 个请求 × {load.prompt_tokens:,} 个提示词 token = {g(prefill_needed)} token/s"
-             f"（部署的预填充能力 {g(load.prefill_tokens_per_s)} token/s）"),
-        line("output_load", "Output tokens asked", "需要的输出量", output_needed, "tokens/s",
-             f"{rate} requests/s × {out} output tokens = {g(output_needed)} tokens/s of {g(load.output_tokens_per_s_total)} at this load",
-             f"每秒 {rate} 个请求 × {out} 个输出 token = {g(output_needed)} token/s（该负载下产出 {g(load.output_tokens_per_s_total)} token/s）"),
+        _line("seconds_per_request", seconds, "s", ttft=ttft, out=out, per_user=g(per_user), seconds=g(seconds)),
+        _line("in_flight", in_flight, "requests", rate=rate, seconds=g(seconds), in_flight=g(in_flight)),
+        _line("prefill_load", prefill_needed, "tokens/s", rate=rate, prompt=load.prompt_tokens, needed=g(prefill_needed),
+              capacity=g(load.prefill_tokens_per_s)),
+        _line("output_load", output_needed, "tokens/s", rate=rate, out=out, needed=g(output_needed), produced=g(load.output_tokens_per_s_total)),
     ]  # fmt: skip
     return RateResult(
         seconds_per_request=round(seconds, 4), per_user_tokens_per_s=round(per_user, 3), in_flight=round(in_flight, 3),
@@ -95,6 +96,5 @@ def decode_ceiling(ceiling: DecodeCeiling) -> CeilingResult:
     figures = f"{g(ceiling.bandwidth_gb_s)} GB/s ÷ {g(ceiling.weights_read_gb)} GB"
     return CeilingResult(
         tokens_per_s=round(speed, 3),
-        formula=Text(en=f"{figures} read per token = {g(speed)} tokens/s at most",
-                     zh=f"{figures}（每个 token 读取的权重）= 最多 {g(speed)} token/s"),
+        formula=TEXT.text("rate.ceiling", figures=figures, speed=g(speed)),
     )  # fmt: skip

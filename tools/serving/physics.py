@@ -102,7 +102,9 @@ def rates(s: ServingSetup) -> Rates:
     if s.fp8_compute and gpu.fp8_tflops and gpu.bf16_tflops:
         gain = min(s.data.fp8_compute_gain, gpu.fp8_tflops / gpu.bf16_tflops)
     latency, link, name = _link(s)
-    return Rates(gpu.bandwidth_gbs * 1e9, eff.bandwidth, eff.kv_bandwidth or eff.bandwidth, peak * eff.mfu * gain, peak, gain,
+    kernel = s.data.format_kernel(s.engine.runtime, s.family.id, s.weights.id)
+    e_weights = eff.bandwidth * (kernel.bandwidth_factor if kernel else 1.0)
+    return Rates(gpu.bandwidth_gbs * 1e9, e_weights, eff.kv_bandwidth or eff.bandwidth, peak * eff.mfu * gain, peak, gain,
                  latency, link, name)  # fmt: skip
 
 

@@ -7,11 +7,14 @@ the words differ.
 from __future__ import annotations
 
 from knowledge.bilingual import Text
+from knowledge.wording import shipped
 from tools.common import LineItem
 from tools.serving.physics import Capacity, Prefill, Rates, Step
 from tools.serving.schema import EfficiencyUsed
 from tools.serving.setup import ServingSetup
 from tools.serving.workload import Workload
+
+TEXT = shipped("serving_text.yaml")
 
 GB = 1e9
 
@@ -44,21 +47,31 @@ def per_gpu(s: ServingSetup) -> str:
     return f" / {s.tp} (tp)" if s.tp > 1 else ""
 
 
-def _weights_read(s: ServingSetup, w: Workload, step: Step, batch: float) -> tuple[str, str]:
+NONE = Text.model_construct(en="", zh="")
+
+
+def _said(key: str, **values: object) -> Text:
+    """A phrase of ``report.<key>`` filled in each language (no validation: built many times per estimate)."""
+    return Text.model_construct(en=TEXT.pick(f"report.{key}", "en", **values), zh=TEXT.pick(f"report.{key}", "zh", **values))
+
+
+def worded(key: str, value: float, unit: str, formula: Text | str) -> LineItem:
+    """A figure labelled ``report.<key>.label``; a formula of numbers and symbols only reads the same in both languages."""
+    both = formula if isinstance(formula, Text) else Text.model_construct(en=formula, zh=formula)
+    label = _said(f"{key}.label")
+    return line(key, label.en, label.zh, value, unit, both.en, both.zh)
+
+
+def _weights_read(s: ServingSetup, w: Workload, step: Step, batch: float) -> Text:
     tp, total = per_gpu(s), f"{g(step.weight_bytes / GB)} GB"
-    split_en = f" (layer split over {s.chain} GPUs: one GPU's bandwidth at a time)" if s.layer_split else ""
-    split_zh = f"（按层切分到 {s.chain} 张 GPU：同一时刻只用一张卡的带宽）" if s.layer_split else ""
+    split = _said("layer_split", chain=s.chain) if s.layer_split else NONE
     if w.moe:
         touched, shared, each = g(w.experts_touched(batch)), g(w.dense_read_bytes / GB), g(w.expert_bytes / 1e6)
-        return (f"({shared} GB shared + {w.moe_layers} layers × {touched} of {w.experts} experts × {each} MB){tp} = {total}{split_en}",
-                f"({shared} GB 共享权重 + {w.moe_layers} 层 × {w.experts} 个专家中的 {touched} 个 × {each} MB){tp} = {total}{split_zh}")  # fmt: skip
+        return _said("moe_read", shared=shared, layers=w.moe_layers, touched=touched, experts=w.experts, each=each, tp=tp, total=total, split=split)
     if w.input_embedding_bytes:
         stored, table = g(w.stored_bytes / GB), g(w.input_embedding_bytes / GB)
-        return (f"({stored} GB stored − {table} GB input embedding, only looked up){tp} = {total}{split_en}",
-                f"({stored} GB 权重 − {table} GB 输入嵌入表（只按行查找）){tp} = {total}{split_zh}")  # fmt: skip
-    dense = g(w.dense_read_bytes / GB)
-    return (f"{dense} GB (tied embedding read as the LM head){tp} = {total}{split_en}",
-            f"{dense} GB（共享的嵌入表作为输出层被完整读取）{tp} = {total}{split_zh}")  # fmt: skip
+        return _said("embedding_read", stored=stored, table=table, tp=tp, total=total, split=split)
+    return _said("tied_read", dense=g(w.dense_read_bytes / GB), tp=tp, total=total, split=split)
 
 
 def decode_lines(s: ServingSetup, w: Workload, r: Rates, step: Step, batch: float) -> list[LineItem]:
@@ -66,56 +79,46 @@ def decode_lines(s: ServingSetup, w: Workload, r: Rates, step: Step, batch: floa
     context = g(s.prompt + s.output / 2)
     per_token = g(step.kv_bytes / max(batch * (s.prompt + s.output / 2), 1) / 1e3)
     moe = s.engine.moe_bandwidth_factor if w.moe and s.engine.moe_bandwidth_factor != 1 else None
-    moe_en, moe_zh = (f", experts at × {moe:g} (MoE)", f"，专家权重再 × {moe:g}（MoE）") if moe else ("", "")
+    moe_factor = _said("moe_factor", moe=moe) if moe else NONE
     flops = f"2 × {sci(w.flops_per_token() / 2)}"
     fp8 = f" × {r.fp8_gain:g} FP8" if r.fp8_gain > 1 else ""
     peak = f"{s.efficiency.mfu:g} MFU × {g(r.peak_flops / 1e12)} TFLOPS{fp8}"
     kv_gb, weights_gb = g(step.kv_bytes / GB), g(step.weight_bytes / GB)
-    read_en, read_zh = _weights_read(s, w, step, batch)
     lines = [
-        line("weights_read", "Weights read per step, per GPU", "每步读取的权重（每卡）", step.weight_bytes / GB, "GB", read_en, read_zh),
-        line("kv_read", "KV cache read per step, per GPU", "每步读取的 KV 缓存（每卡）", step.kv_bytes / GB, "GB",
-             f"{b} seq × {context} tokens (prompt + output/2) × {per_token} kB/token per GPU = {kv_gb} GB",
-             f"{b} 条序列 × {context} token（提示词 + 输出/2）× 每卡 {per_token} kB/token = {kv_gb} GB"),
-        line("weights_time", "Weight streaming", "权重读取时间", step.weights * 1e3, "ms",
-             f"{weights_gb} GB / ({r.e_weights:g} × {bw} GB/s){moe_en} = {ms(step.weights)}",
-             f"{weights_gb} GB / ({r.e_weights:g} × {bw} GB/s){moe_zh} = {ms(step.weights)}"),
-        line("compute_time", "GEMM compute", "矩阵计算时间", step.compute * 1e3, "ms",
-             f"{flops} active params × {b} tokens{per_gpu(s)} = {sci(step.flops)} FLOP / ({peak}) = {ms(step.compute)}",
-             f"{flops} 激活参数 × {b} token{per_gpu(s)} = {sci(step.flops)} FLOP / ({peak}) = {ms(step.compute)}"),
-        line("kv_time", "Attention (KV read)", "注意力（读取 KV）时间", step.kv * 1e3, "ms",
-             f"{kv_gb} GB / ({r.e_kv:g} × {bw} GB/s) = {ms(step.kv)}", f"{kv_gb} GB / ({r.e_kv:g} × {bw} GB/s) = {ms(step.kv)}"),
+        worded("weights_read", step.weight_bytes / GB, "GB", _weights_read(s, w, step, batch)),
+        worded("kv_read", step.kv_bytes / GB, "GB", _said("kv_read.formula", batch=b, context=context, per_token=per_token, size=kv_gb)),
+        worded("weights_time", step.weights * 1e3, "ms",
+               _said("weights_time.formula", size=weights_gb, efficiency=r.e_weights, bandwidth=bw, moe=moe_factor, time=ms(step.weights))),
+        worded("compute_time", step.compute * 1e3, "ms",
+               _said("compute_time.formula", flops=flops, batch=b, per_gpu=per_gpu(s), total=sci(step.flops), peak=peak, time=ms(step.compute))),
+        worded("kv_time", step.kv * 1e3, "ms", _said("kv_time.formula", size=kv_gb, efficiency=r.e_kv, bandwidth=bw, time=ms(step.kv))),
     ]  # fmt: skip
     if s.tp > 1:
         terms = f"{g(r.link_latency * 1e6)} µs + {b} × {s.spec.hidden} × 2 B × 2·({s.tp}−1)/{s.tp} / {r.link_name}"
-        terms_zh = terms.replace("NVLink-class", "NVLink 级互联").replace(" GB/s per direction", " GB/s（单向）")
-        lines.append(line("allreduce_time", "Tensor-parallel all-reduces", "张量并行 all-reduce", step.comm * 1e3, "ms",
-                          f"2 × {s.spec.layers} layers × ({terms}) = {ms(step.comm)}",
-                          f"2 × {s.spec.layers} 层 × ({terms_zh}) = {ms(step.comm)}"))  # fmt: skip
-    loop_en, loop_zh = _loop(s, w)
+        terms_zh = terms
+        for english, chinese in TEXT.entry("report.link_words_zh"):
+            terms_zh = terms_zh.replace(english, chinese)
+        lines.append(worded("allreduce_time", step.comm * 1e3, "ms",
+                            _said("allreduce_time.formula", layers=s.spec.layers, terms=Text.model_construct(en=terms, zh=terms_zh), time=ms(step.comm))))
     launches = f"{s.engine.launch_ms_per_layer:g} ms × {s.spec.layers}"
-    overlap_en = f"; launches {launches} layers = {ms(step.launches)} overlap the GPU" if step.launches else ""
-    overlap_zh = f"；内核启动 {launches} 层 = {ms(step.launches)}，与 GPU 计算重叠" if step.launches else ""
+    overlap = _said("launches", launches=launches, time=ms(step.launches)) if step.launches else NONE
     inner = f"max({ms(step.launches)}, max({ms(step.weights)}, {ms(step.compute)}) + {ms(step.kv)} + {ms(step.comm)})"
     speed = f"1 / {ms(step.total)} = {g(1 / step.total)} tokens/s"
     lines += [
-        line("overhead_time", "Engine overhead per step", "引擎每步固定开销", step.host * 1e3, "ms",
-             f"{s.engine.name} {s.engine.step_overhead_ms:g} ms per step{loop_en} = {ms(step.host)}{overlap_en}",
-             f"{s.engine.name} 每步 {s.engine.step_overhead_ms:g} ms{loop_zh} = {ms(step.host)}{overlap_zh}"),
-        line("decode_step", "Decode step", "解码一步耗时", step.total * 1e3, "ms",
-             f"{ms(step.host)} + {inner} = {ms(step.total)}", f"{ms(step.host)} + {inner} = {ms(step.total)}"),
-        line("decode_speed", "Decode speed per sequence", "单序列生成速度", 1 / step.total, "tokens/s", speed, speed.replace("tokens", "token")),
+        worded("overhead_time", step.host * 1e3, "ms", _said("overhead_time.formula", engine=s.engine.name, overhead=s.engine.step_overhead_ms,
+                                                              loop=_loop(s, w), time=ms(step.host), overlap=overlap)),
+        worded("decode_step", step.total * 1e3, "ms", f"{ms(step.host)} + {inner} = {ms(step.total)}"),
+        worded("decode_speed", 1 / step.total, "tokens/s", Text.model_construct(en=speed, zh=speed.replace("tokens", "token"))),
     ]  # fmt: skip
     return lines
 
 
-def _loop(s: ServingSetup, w: Workload) -> tuple[str, str]:
+def _loop(s: ServingSetup, w: Workload) -> Text:
     if not (w.moe and s.engine.moe_expert_loop_us):
-        return "", ""
+        return NONE
     each = f"{s.engine.moe_expert_loop_us:g} µs × {w.moe_layers}"
     loop = g(s.engine.moe_expert_loop_us * w.moe_layers * w.experts / 1e3)
-    return (f" + expert loop {each} layers × {w.experts} experts = {loop} ms",
-            f" + 专家循环 {each} 层 × {w.experts} 个专家 = {loop} ms")  # fmt: skip
+    return _said("expert_loop", each=each, experts=w.experts, loop=loop)
 
 
 def prefill_lines(s: ServingSetup, w: Workload, pf: Prefill, ttft: float, step: Step, batch: float) -> list[LineItem]:
@@ -124,47 +127,33 @@ def prefill_lines(s: ServingSetup, w: Workload, pf: Prefill, ttft: float, step: 
     chunks = pf.chunks
     main = f"max({ms(pf.compute)}, {ms(pf.weights)})"
     speed = f"{s.prompt:,} tokens / {ms(pf.total)} = {g(s.prompt / pf.total)} tokens/s"
-    wait_en, wait_zh = (f" + one step in flight {ms(step.total)}", f" + 正在进行的一个解码步 {ms(step.total)}") if batch > 1 else ("", "")
+    wait = _said("step_in_flight", time=ms(step.total)) if batch > 1 else NONE
+    prefill = "prefill_time.chunks" if chunks > 1 else "prefill_time.one_chunk"
     return [
-        line("prefill_flops", "Prefill FLOPs per GPU", "预填充计算量（每卡）", pf.flops / 1e12, "TFLOP",
-             f"({flops} tokens + {attention} causal attention){per_gpu(s)} = {tflop} TFLOP",
-             f"({flops} token + {attention} 因果注意力){per_gpu(s)} = {tflop} TFLOP"),
-        line("prefill_time", "Prefill of one prompt", "单条提示词预填充", pf.total * 1e3, "ms",
-             f"{main} (compute, weight reads) + {ms(pf.comm)} all-reduce transfer + {ms(pf.fixed)} step overhead and "
-             f"all-reduce latency ({chunks} chunk{'s' if chunks > 1 else ''}) = {ms(pf.total)}",
-             f"{main}（计算、读权重取较大者）+ {ms(pf.comm)} all-reduce 传输 + {ms(pf.fixed)} 固定开销与 all-reduce 延迟"
-             f"（{chunks} 个分块）= {ms(pf.total)}"),
-        line("prefill_speed", "Prefill speed", "预填充速度", s.prompt / pf.total, "tokens/s", speed, speed.replace("tokens", "token")),
-        line("ttft", "Time to first token", "首 token 时延", ttft * 1e3, "ms",
-             f"{ms(pf.total)}{wait_en} = {ms(ttft)}", f"{ms(pf.total)}{wait_zh} = {ms(ttft)}"),
+        worded("prefill_flops", pf.flops / 1e12, "TFLOP",
+               _said("prefill_flops.formula", flops=flops, attention=attention, per_gpu=per_gpu(s), tflop=tflop)),
+        worded("prefill_time", pf.total * 1e3, "ms",
+               _said(prefill, main=main, comm=ms(pf.comm), fixed=ms(pf.fixed), chunks=chunks, total=ms(pf.total))),
+        worded("prefill_speed", s.prompt / pf.total, "tokens/s", Text.model_construct(en=speed, zh=speed.replace("tokens", "token"))),
+        worded("ttft", ttft * 1e3, "ms", _said("ttft.formula", prefill=ms(pf.total), wait=wait, total=ms(ttft))),
     ]  # fmt: skip
 
 
 def throughput_line(s: ServingSetup, step: Step, pf: Prefill, batch: float, replicas: int, total: float) -> LineItem:
     b, out, per_prompt = g(batch), f"{s.output:,}", ms(pf.amortised(batch))
     tail = f"({out} × {ms(step.total)} + {b} × {per_prompt}"
-    return line(
-        "output_throughput", "Output tokens/s, whole deployment", "总输出吞吐", total, "tokens/s",
-        f"{replicas} replica(s) × {b} seq × {out} tokens / {tail} prefill per prompt) = {g(total)} tokens/s",
-        f"{replicas} 个副本 × {b} 条序列 × {out} token / {tail} 每条预填充) = {g(total)} token/s",
-    )  # fmt: skip
+    return worded("output_throughput", total, "tokens/s",
+                  _said("output_throughput.formula", replicas=replicas, batch=b, out=out, tail=tail, total=g(total)))
 
 
 def capacity_line(s: ServingSetup, cap: Capacity) -> LineItem:
     fraction, budget = f"{s.engine.memory_fraction:g}", g(cap.budget / GB)
     weights, runtime = g(cap.weights / GB), g(cap.overhead / GB)
-    if s.engine.memory_basis == "total":
-        basis_en = f"{fraction} × {budget} GB − {weights} GB weights − {runtime} GB runtime"
-        basis_zh = f"{fraction} × {budget} GB − {weights} GB 权重 − {runtime} GB 运行时"
-    else:
-        basis_en = f"{fraction} × ({budget} GB − {weights} GB weights − {runtime} GB runtime)"
-        basis_zh = f"{fraction} × ({budget} GB − {weights} GB 权重 − {runtime} GB 运行时)"
+    of = "kv_capacity.of_total" if s.engine.memory_basis == "total" else "kv_capacity.of_free"
+    basis = _said(of, fraction=fraction, budget=budget, weights=weights, runtime=runtime)
     free, per, tokens = g(cap.free / GB), g(cap.per_sequence / 1e6), f"{s.prompt + s.output:,}"
-    return line(
-        "kv_capacity", "Sequences whose KV cache fits (per replica)", "KV 缓存可容纳的序列数（每副本）", cap.max_batch, "sequences",
-        f"({basis_en}) = {free} GB free / {per} MB per {tokens}-token sequence = {cap.max_batch:,}",
-        f"({basis_zh}) = 剩余 {free} GB / 每条 {tokens} token 序列 {per} MB = {cap.max_batch:,}",
-    )  # fmt: skip
+    return worded("kv_capacity", cap.max_batch, "sequences",
+                  _said("kv_capacity.formula", basis=basis, free=free, per=per, tokens=tokens, fit=cap.max_batch))
 
 
 def efficiencies(s: ServingSetup, w: Workload, r: Rates) -> list[EfficiencyUsed]:
@@ -185,6 +174,10 @@ def efficiencies(s: ServingSetup, w: Workload, r: Rates) -> list[EfficiencyUsed]
         ]
         if engine.moe_expert_loop_us:
             used.append(EfficiencyUsed(key="moe_expert_loop", value=engine.moe_expert_loop_us, unit="µs", source=engine.moe_source))
+    kernel = s.data.format_kernel(engine.runtime, s.family.id, s.weights.id)
+    if kernel:
+        source = kernel.source + (f" (fitted on {', '.join(kernel.fitted_on)})" if kernel.fitted_on else "")
+        used.append(EfficiencyUsed(key="format_kernel_factor", value=kernel.bandwidth_factor, unit="× weight streaming", source=source))
     if r.fp8_gain > 1:
         used.append(EfficiencyUsed(key="fp8_compute_gain", value=r.fp8_gain, unit="× BF16", source=s.data.fp8_source))
     if s.tp > 1:

@@ -16,13 +16,16 @@ from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
 from knowledge.models import ModelSpec
 from knowledge.serving import DeviceFamily, Efficiency, Engine, ServingData
-from tools.checks import check_range
+from knowledge.wording import shipped
+from tools.checks import INPUT_NAMES, check_range
 from tools.memory.setup import stated_memory
 from tools.memory.constants import MAX_BATCH, MAX_CONTEXT_TOKENS, MAX_GPUS
 from tools.models.generic import SOURCE_ZH as GENERIC_SOURCE_ZH
 from tools.models.resolve import checkpoint_precision_note, resolve_sized_model
 from tools.precision import KVFormat, WeightFormat, is_gguf, kv_format, weight_format
 from tools.serving.schema import ThroughputRequest
+
+TEXT = shipped("serving_text.yaml")
 
 MAX_TARGET = 1e9
 FP8_FORMATS = {"fp8", "fp8-mlp"}
@@ -103,24 +106,25 @@ def resolve_setup(request: ThroughputRequest, catalog: Catalog, data: ServingDat
     )  # fmt: skip
     setup.notes.extend(note for note in (precision_note, peak_note, kv_note) if note is not None)
     if as_file:
-        setup.notes.append(Text(
-            en=f"{engine.name} runs {request.precision} weights as GGUF {as_file.upper()}, the usual file of that width.",
-            zh=f"{engine.name} 上的 {request.precision} 权重按同位宽常用的 GGUF {as_file.upper()} 文件计算。",
-        ))  # fmt: skip
+        setup.notes.append(TEXT.text("setup.gguf_file", engine=engine.name, precision=request.precision, file=as_file.upper()))
     if overridden:
-        setup.notes.append(Text(
-            en=f"Parameter count overridden to {spec.params_b:g}B; layer shapes are {spec.name}'s.",
-            zh=f"参数量按指定值 {spec.params_b:g}B 计算；层结构沿用 {spec.label.zh}。",
-        ))  # fmt: skip
+        setup.notes.append(TEXT.text("setup.params_overridden", params_b=spec.params_b, model=_model(spec)))
+    elsewhere = data.unmeasured_format(engine.runtime, family.id, weights.id)
+    if data.format_gap and elsewhere:
+        fill = {"format": weights.id.upper(), "engine": engine.name, "factor": f"{elsewhere.bandwidth_factor:g}"}
+        setup.notes.append(Text(en=data.format_gap.en.format(family=family.label_en, **fill),
+                                zh=data.format_gap.zh.format(family=family.label_zh, **fill)))  # fmt: skip
     if spec.family == "generic":
         setup.notes.append(Text(en=spec.source, zh=GENERIC_SOURCE_ZH))
     if request.prompt_tokens + request.output_tokens > spec.max_context:
-        setup.notes.append(Text(
-            en=f"Prompt + output ({request.prompt_tokens + request.output_tokens:,} tokens) exceeds {spec.name}'s "
-            f"maximum context of {spec.max_context:,}.",
-            zh=f"提示词 + 输出（{request.prompt_tokens + request.output_tokens:,} token）超过 {spec.label.zh} 的最大上下文 {spec.max_context:,}。",
-        ))  # fmt: skip
+        setup.notes.append(TEXT.text("setup.context_beyond_model", tokens=request.prompt_tokens + request.output_tokens, model=_model(spec),
+                                     max_context=spec.max_context))  # fmt: skip
     return setup
+
+
+def _model(spec: ModelSpec) -> Text:
+    """The model's name in each language (the catalog's Chinese label may differ from the English name)."""
+    return Text(en=spec.name, zh=spec.label.zh)
 
 
 def _compute_peak(gpu: GPU) -> tuple[float, Text | None]:
@@ -131,46 +135,30 @@ def _compute_peak(gpu: GPU) -> tuple[float, Text | None]:
     if gpu.fp16_tflops:  # Volta/Turing: no BF16, the same work runs in FP16
         return gpu.fp16_tflops, fact_note("no_bf16_on_gpu", gpu=gpu.name, tflops=f"{gpu.fp16_tflops:g}")
     if gpu.fp32_tflops and gpu.vendor == "Apple":
-        return gpu.fp32_tflops, Text(
-            en=f"Apple publishes no FP16 matrix figure for {gpu.name}; compute uses its FP32 rate ({gpu.fp32_tflops:g} TFLOPS), "
-            "which Apple GPUs also reach in FP16.",
-            zh=f"Apple 未公布 {gpu.name} 的 FP16 矩阵算力；计算部分按其 FP32 算力（{gpu.fp32_tflops:g} TFLOPS）估算，"
-            "Apple GPU 的 FP16 与 FP32 速率相同。",
-        )  # fmt: skip
+        return gpu.fp32_tflops, TEXT.text("setup.apple_fp32", gpu=gpu.name, tflops=gpu.fp32_tflops)
     if gpu.fp32_tflops:
-        return gpu.fp32_tflops, Text(
-            en=f"The catalog has no dense BF16/FP16 tensor figure for {gpu.name}; compute uses its FP32 rate "
-            f"({gpu.fp32_tflops:g} TFLOPS), so prefill and large batches may be faster than estimated.",
-            zh=f"目录中没有 {gpu.name} 的稠密 BF16/FP16 张量算力；计算部分按其 FP32 算力（{gpu.fp32_tflops:g} TFLOPS）估算，"
-            "预填充和大批量的实际速度可能更快。",
-        )  # fmt: skip
+        return gpu.fp32_tflops, TEXT.text("setup.fp32_only", gpu=gpu.name, tflops=gpu.fp32_tflops)
     raise error(
         "gpu_compute_unknown",
-        f"The catalog has no compute figure (BF16/FP16 or FP32 TFLOPS) for {gpu.name}, so its prefill and batch speed "
-        "cannot be estimated. Pick a GPU with published figures, or add its datasheet TFLOPS to the catalog.",
-        f"目录中没有 {gpu.name} 的算力数据（BF16/FP16 或 FP32 TFLOPS），无法估算预填充和批量推理速度。"
-        "请换一款有公开算力数据的 GPU，或在目录中补充其官方 TFLOPS。",
+        *TEXT.both("setup.gpu_compute_unknown", gpu=gpu.name),
         ["gpu=H100", "gpu=L40S", "gpu=RTX 4090"],
     )
 
 
 def _check_numbers(request: ThroughputRequest) -> None:
-    check_range(request.batch, "batch", "并发序列数(batch)", minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "16", "64"])
+    check_range(request.batch, *INPUT_NAMES.pair("serving_batch"), minimum=1, maximum=MAX_BATCH, code="invalid_batch", hint=["1", "16", "64"])
     if request.gpu_memory_gb is not None:
-        check_range(request.gpu_memory_gb, "gpu_memory_gb", "单卡显存(GB)", minimum=1, maximum=4096, code="invalid_memory", hint=["24", "48", "80"])
-    for value, en, zh in (
-        (request.prompt_tokens, "prompt_tokens", "输入 token 数"),
-        (request.output_tokens, "output_tokens", "输出 token 数"),
-    ):
-        check_range(value, en, zh, minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_tokens", hint=["256", "1024", "4096"])
-    for value, en, zh in ((request.num_gpus, "num_gpus", "GPU 数量"), (request.tp, "tp", "张量并行度")):
+        check_range(request.gpu_memory_gb, *INPUT_NAMES.pair("serving_gpu_memory_gb"), minimum=1, maximum=4096, code="invalid_memory", hint=["24", "48", "80"])
+    for value, name in ((request.prompt_tokens, "prompt_token_count"), (request.output_tokens, "output_token_count")):
+        check_range(value, *INPUT_NAMES.pair(name), minimum=1, maximum=MAX_CONTEXT_TOKENS, code="invalid_tokens", hint=["256", "1024", "4096"])
+    for value, name in ((request.num_gpus, "num_gpus"), (request.tp, "tp")):
         if value is not None:
-            check_range(value, en, zh, minimum=1, maximum=MAX_GPUS, code="invalid_parallelism", hint=["1", "2", "4", "8"])
+            check_range(value, *INPUT_NAMES.pair(name), minimum=1, maximum=MAX_GPUS, code="invalid_parallelism", hint=["1", "2", "4", "8"])
     if request.target_ttft_ms is not None:
-        check_range(request.target_ttft_ms, "target_ttft_ms", "首 token 时延目标(ms)", minimum=0, maximum=MAX_TARGET,
+        check_range(request.target_ttft_ms, *INPUT_NAMES.pair("target_ttft_ms"), minimum=0, maximum=MAX_TARGET,
                     exclusive_minimum=True, code="invalid_target", hint=["500", "2000"])  # fmt: skip
     if request.target_tokens_per_s_per_user is not None:
-        check_range(request.target_tokens_per_s_per_user, "target_tokens_per_s_per_user", "每用户生成速度目标(token/s)",
+        check_range(request.target_tokens_per_s_per_user, *INPUT_NAMES.pair("target_tokens_per_s_per_user"),
                     minimum=0, maximum=MAX_TARGET, exclusive_minimum=True, code="invalid_target", hint=["10", "30"])  # fmt: skip
 
 
@@ -211,16 +199,19 @@ def engines_for(vendor: str, data: ServingData) -> list[str]:
     return [e.id for e in data.engines if vendor in e.vendors]
 
 
+def _listed(items: list[str]) -> Text:
+    joiner_en, joiner_zh = TEXT.pair("setup.list_joiner")
+    return Text(en=joiner_en.join(items), zh=joiner_zh.join(items))
+
+
 def _check_vendor(engine: Engine, gpu: GPU, data: ServingData) -> None:
     if gpu.vendor in engine.vendors:
         return
     others = engines_for(gpu.vendor, data)
     raise error(
         "engine_unsupported_gpu",
-        f"{engine.name} has no backend for {gpu.vendor} hardware, so it cannot run on {gpu.name}. "
-        f"Engines that do: {', '.join(ENGINE_LABELS[e] for e in others) or 'none in our data'}.",
-        f"{engine.name} 不支持 {gpu.vendor} 硬件，无法在 {gpu.name} 上运行。"
-        f"可用的引擎：{'、'.join(ENGINE_LABELS[e] for e in others) or '暂无数据'}。",
+        *TEXT.both("setup.engine_unsupported_gpu", engine=engine.name, vendor=gpu.vendor, gpu=gpu.name,
+                   engines=_listed([ENGINE_LABELS[e] for e in others]) if others else TEXT.text("setup.no_engines")),
         [f"engine={e}" for e in others] or ["gpu=H100"],
     )
 
@@ -231,34 +222,22 @@ def _weights(request: ThroughputRequest, engine: Engine, gpu: GPU, data: Serving
         gguf = is_gguf(fmt.id)
         able = [e.id for e in data.engines if fmt.id in e.weight_formats and gpu.vendor in e.vendors]
         if engine.runtime == "llamacpp":
-            hint_en, hint_zh, suggestions = (
-                f"{engine.name} loads GGUF files (q4_k_m, q8_0...) or 16-bit weights",
-                f"{engine.name} 只加载 GGUF 文件（q4_k_m、q8_0 等）或 16 位权重",
-                ["precision=q4_k_m", "precision=q8_0", "precision=fp16"],
-            )
+            hint, suggestions = TEXT.text("setup.gguf_engine_loads", engine=engine.name), ["precision=q4_k_m", "precision=q8_0", "precision=fp16"]
         elif gguf:
-            hint_en, hint_zh, suggestions = (
-                "GGUF files are llama.cpp's format",
-                "GGUF 是 llama.cpp 的格式",
-                ["engine=llamacpp", "precision=awq-int4", "precision=gptq-int4"],
-            )
+            hint, suggestions = TEXT.text("setup.gguf_is_llamacpp"), ["engine=llamacpp", "precision=awq-int4", "precision=gptq-int4"]
         else:
-            hint_en = f"{engine.name} loads {', '.join(engine.weight_formats[:8])}"
-            hint_zh = f"{engine.name} 支持 {'、'.join(engine.weight_formats[:8])}"
+            hint = TEXT.text("setup.engine_loads", engine=engine.name, formats=_listed(engine.weight_formats[:8]))
             suggestions = [f"engine={e}" for e in able] + [f"precision={f}" for f in engine.weight_formats[:3]]
         raise error(
             "engine_unsupported_precision",
-            f"{engine.name} cannot serve {fmt.label} weights: {hint_en}.",
-            f"{engine.name} 无法加载 {fmt.name_zh.removesuffix(' 权重')} 权重：{hint_zh}。",
+            *TEXT.both("setup.engine_unsupported_precision", engine=engine.name, hint=hint,
+                       weights=Text(en=fmt.label, zh=fmt.name_zh.removesuffix(TEXT.entry("setup.weights_suffix_zh")))),
             suggestions,
         )  # fmt: skip
     if fmt.id in FP8_FORMATS and gpu.fp8_tflops is None:
         raise error(
             "fp8_unsupported",
-            f"{gpu.name} has no FP8 tensor cores, so FP8 weights gain nothing there (and most engines refuse them). "
-            "Use int8 or bf16 weights on it, or a GPU with FP8 such as the H100, H200, L40S or RTX 4090.",
-            f"{gpu.name} 没有 FP8 张量核心，FP8 权重在其上没有加速（多数引擎也不支持）。"
-            "请改用 int8 或 bf16 权重，或换用支持 FP8 的 GPU（如 H100、H200、L40S、RTX 4090）。",
+            *TEXT.both("setup.fp8_unsupported", gpu=gpu.name),
             ["precision=int8", "precision=bf16", "gpu=H100"],
         )
     return fmt
@@ -278,8 +257,7 @@ def _kv(request: ThroughputRequest, engine: Engine, weights: WeightFormat, data:
     able = [e.id for e in data.engines if kv.id in e.kv_formats]
     raise error(
         "engine_unsupported_kv_precision",
-        f"{engine.name} has no {kv.id} KV cache; it offers {', '.join(engine.kv_formats)}.",
-        f"{engine.name} 不支持 {kv.id} 格式的 KV 缓存，可选：{'、'.join(engine.kv_formats)}。",
+        *TEXT.both("setup.engine_unsupported_kv", engine=engine.name, kv=kv.id, formats=_listed(engine.kv_formats)),
         [f"kv_precision={k}" for k in engine.kv_formats if k != "fp32"] + [f"engine={e}" for e in able[:2]],
     )
 
@@ -289,26 +267,21 @@ def _parallelism(request: ThroughputRequest, engine: Engine, spec: ModelSpec, gp
     if gpu.vendor == "Apple" and (request.num_gpus or 1) * (request.tp or 1) > 1:
         raise error(
             "no_multi_gpu_on_apple",
-            f"{gpu.name} is one unified-memory chip with no GPU-to-GPU link; size the model to one machine (num_gpus=1).",
-            f"{gpu.name} 是单颗统一内存芯片，没有 GPU 间互联；请按单台机器估算（num_gpus=1）。",
+            *TEXT.both("setup.no_multi_gpu_on_apple", gpu=gpu.name),
             ["num_gpus=1", "precision=q4_k_m"],
         )
     if engine.multi_gpu == "layers":
         if request.tp not in (None, 1):
             raise error(
                 "layer_split_engine_tp",
-                f"{engine.name} spreads a model over GPUs by layers (device_map / --split-mode layer), not tensor parallelism. "
-                "Keep tp=1 (num_gpus still adds memory), or use vllm, sglang or trtllm for tensor parallelism.",
-                f"{engine.name} 多卡时按层切分模型（device_map / --split-mode layer），不做张量并行。"
-                "请保持 tp=1（num_gpus 仍会增加显存），或改用 vllm、sglang、trtllm 做张量并行。",
+                *TEXT.both("setup.layer_split_engine_tp", engine=engine.name),
                 ["tp=1", "engine=vllm"],
             )
         chain = request.num_gpus or 1
         if chain > spec.layers:
             raise error(
                 "invalid_parallelism",
-                f"A layer split over {chain} GPUs exceeds {spec.name}'s {spec.layers} layers.",
-                f"按层切分到 {chain} 张 GPU 超过了 {spec.label.zh} 的层数 {spec.layers}。",
+                *TEXT.both("setup.layers_exceeded", chain=chain, model=_model(spec), layers=spec.layers),
                 [f"num_gpus={min(spec.layers, 8)}"],
             )
         return 1, chain, 1, chain
@@ -317,17 +290,14 @@ def _parallelism(request: ThroughputRequest, engine: Engine, spec: ModelSpec, gp
     if num_gpus % tp:
         raise error(
             "invalid_parallelism",
-            f"tp={tp} must divide the GPU count {num_gpus} (the extra GPUs run whole replicas).",
-            f"张量并行度 {tp} 必须整除 GPU 总数 {num_gpus}（多出的 GPU 以完整副本运行）。",
+            *TEXT.both("setup.tp_not_dividing_gpus", tp=tp, gpus=num_gpus),
             [f"num_gpus={tp * max(1, num_gpus // tp)}", f"tp={num_gpus}"],
         )
     if spec.heads % tp:
         valid = [d for d in range(1, min(spec.heads, 64) + 1) if spec.heads % d == 0]
         raise error(
             "tp_not_dividing_heads",
-            f"Tensor parallelism {tp} does not divide {spec.name}'s {spec.heads} attention heads; "
-            f"valid degrees: {', '.join(map(str, valid))}.",
-            f"张量并行度 {tp} 不能整除 {spec.label.zh} 的 {spec.heads} 个注意力头；可用的并行度：{'、'.join(map(str, valid))}。",
+            *TEXT.both("setup.tp_not_dividing_heads", tp=tp, model=_model(spec), heads=spec.heads, valid=_listed([str(d) for d in valid])),
             [f"tp={d}" for d in valid],
         )
     return tp, num_gpus, num_gpus // tp, 1

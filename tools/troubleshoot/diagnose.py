@@ -19,9 +19,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
+from knowledge.wording import shipped
 from tools.troubleshoot.parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
 from tools.troubleshoot.rulebook import Action, Lever, Rule, RuleBook, RuleMatcher, ThreadFact, YesNoQuestion
 from tools.troubleshoot.stated import StatedSetup
+
+TEXT = shipped("troubleshoot_text.yaml")
 
 MAX_INPUT_BYTES = 200 * 1024
 CHECKLIST_FAMILY = "checklist"  # symptom-family checklists: the answer when nothing more specific matched
@@ -45,8 +48,7 @@ class TroubleshootRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str = Field(
-        description="The user's symptom (中文 or English) or a pasted log: traceback, dmesg, nvidia-smi -q, NCCL output. "
-        f"Only the last {MAX_INPUT_BYTES // 1024} KB are analysed."
+        description=shipped("tool_field_descriptions.yaml").entry("troubleshoot.text").format(kb=MAX_INPUT_BYTES // 1024)
     )
     language: Literal["en", "zh"] | None = Field(None, description="Reply language; detected from the text when omitted.")
     model: str | None = Field(None, description="Model id being trained/served, echoed in the OOM memory hint.")
@@ -266,9 +268,8 @@ def _analysed_text(text: str) -> tuple[str, int, int]:
     if not text or not text.strip():
         raise AdvisorError(
             "empty_input",
-            "Nothing to diagnose: describe the symptom or paste the error message or log.",
-            "没有可诊断的内容：请描述现象，或粘贴报错信息/日志。",
-            ["nvidia-smi -q", "sudo dmesg -T | grep -i xid", "the full Python traceback / 完整的 Python 报错堆栈"],
+            **TEXT.text("errors.empty_input").model_dump(),
+            suggestions=TEXT.entry("empty_input_suggestions"),
         )
     encoded = text.encode("utf-8", "replace") if len(text) * 4 > MAX_INPUT_BYTES else None
     input_bytes = len(encoded) if encoded is not None else len(text.encode("utf-8", "replace"))
@@ -283,14 +284,12 @@ def _analysed_text(text: str) -> tuple[str, int, int]:
     if "\x00" in sample or len(_CONTROL.findall(sample)) > 0.1 * len(sample):
         raise AdvisorError(
             "binary_input",
-            "This looks like binary data, not text. Paste the log as text (e.g. the output of `dmesg` or the traceback).",
-            "这看起来是二进制数据而不是文本。请以文本形式粘贴日志（例如 `dmesg` 输出或报错堆栈）。",
+            **TEXT.text("errors.binary_input").model_dump(),
         )
     if not kept.strip():
         raise AdvisorError(
             "empty_input",
-            "The last part of the input is blank: paste the lines around the error.",
-            "输入的最后部分是空白：请粘贴报错前后的几行日志。",
+            **TEXT.text("errors.blank_tail").model_dump(),
         )
     dropped_lines = text.count("\n", 0, len(text) - len(kept))
     return kept, input_bytes, dropped_lines
@@ -567,26 +566,14 @@ def _memory_hint(records: list[ParsedRecord], model: str | None) -> MemoryHint |
 
 
 def _one_server_note(gpus: Value) -> Text:
-    return Text(
-        en=f"{gpus:g} GPUs read as one server (no node count was given); if they span several nodes, say how many: the network between them then ranks higher.",
-        zh=f"{gpus:g} 张卡按一台服务器理解（没有说明机器数）；如果分布在多台机器上，请告诉我几台：那样节点间网络的嫌疑会更大。",
-    )
+    return TEXT.text("notes.one_server", gpus=gpus)
 
 
 def _notes(truncated: bool, input_bytes: int, dropped_lines: int, matched: bool) -> list[Text]:
     notes = []
     if truncated:
         kb = MAX_INPUT_BYTES // 1024
-        notes.append(Text(
-            en=f"The input was {input_bytes / 1024:.0f} KB; only the last {kb} KB were analysed "
-               f"(the first {dropped_lines} lines were skipped). Line numbers refer to the full input.",
-            zh=f"输入共 {input_bytes / 1024:.0f} KB，只分析了最后 {kb} KB（跳过了前 {dropped_lines} 行）。行号按完整输入计算。",
-        ))  # fmt: skip
+        notes.append(TEXT.text("notes.truncated", size=input_bytes / 1024, kb=kb, dropped=dropped_lines))
     if not matched:
-        notes.append(Text(
-            en="No known problem pattern matched. Paste the full error (traceback), `nvidia-smi -q`, "
-               "`sudo dmesg -T | grep -i -E 'xid|nvrm'` and the NCCL output with NCCL_DEBUG=INFO.",
-            zh="没有匹配到已知问题。请粘贴完整报错堆栈、`nvidia-smi -q` 输出、"
-               "`sudo dmesg -T | grep -i -E 'xid|nvrm'` 的结果，以及设置 NCCL_DEBUG=INFO 后的 NCCL 日志。",
-        ))  # fmt: skip
+        notes.append(TEXT.text("notes.nothing_matched"))
     return notes

@@ -16,6 +16,9 @@ from knowledge.bilingual import AdvisorError
 from knowledge.catalog import Catalog
 from knowledge.link_expectations import LinkExpectations, Path_, Shape
 from knowledge.serving import ServingData
+from knowledge.wording import shipped
+
+TEXT = shipped("troubleshoot_text.yaml")
 
 BITS_PER_BYTE = 8
 NVLINK_DIRECTIONS = 2  # the catalog's NVLink figure counts both directions; busbw is one
@@ -72,8 +75,7 @@ def _inter_node(request: MeasuredCheckRequest, expectations: LinkExpectations) -
     if not nics or not rate:
         raise AdvisorError(
             "missing_nics",
-            "To judge a bandwidth between nodes I need the NICs of each node: how many, and at what speed (e.g. 4 × 200 Gb/s).",
-            "要判断跨节点带宽是否正常，需要每台机器的网卡信息：几张、每张多少速率（例如 4 × 200 Gb/s）。",
+            **TEXT.text("errors.missing_nics").model_dump(),
         )
     low, high = expectations.paths["inter_node"].efficiency
     raw = nics * rate / BITS_PER_BYTE
@@ -101,9 +103,7 @@ def _intra_node(
     if card is None:
         raise AdvisorError(
             "missing_setup",
-            "To judge this bandwidth I need the setup: for a test between nodes, the NICs per node and their speed; "
-            "inside one node, the GPU model.",
-            "要判断这个带宽是否正常，需要知道配置：跨节点测试请给出每台机器的网卡数量和速率；单机测试请给出 GPU 型号。",
+            **TEXT.text("errors.missing_setup").model_dump(),
         )
     pcie_card = card.form_factor.startswith("PCIe")
     bridged = request.interconnect == "nvlink" and (request.gpus_per_node or 0) <= expectations.bridge_max_gpus
@@ -115,7 +115,7 @@ def _intra_node(
         path = "pcie"
         if card.pcie_gen not in serving.interconnect.pcie_gbs_per_direction:
             raise AdvisorError(
-                "unknown_link", f"The catalog has no PCIe generation for {card.name}.", f"目录中没有 {card.name} 的 PCIe 代数。"
+                "unknown_link", **TEXT.text("errors.unknown_link", gpu=card.name).model_dump()
             )
         raw = serving.interconnect.pcie_gbs_per_direction[card.pcie_gen]
         formula = f"PCIe Gen{card.pcie_gen} x16 {raw:g} GB/s"

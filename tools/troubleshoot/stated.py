@@ -6,6 +6,8 @@ about the setup is what tells them apart. Rules put conditions on these fields (
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from tools.troubleshoot.parsers import Value
@@ -38,6 +40,12 @@ class StatedSetup(BaseModel):
     )
     late_onset: bool | None = Field(
         None, description="The problem appears only after the run has gone for a while (hours), not from the first step."
+    )
+    phase: Literal["startup", "under_load"] | None = Field(
+        None, description="When the problem shows: at start-up (launch, init, before the first step) or under load (traffic)."
+    )
+    regressed: bool | None = Field(
+        None, description="The same job on the same hardware got slower than it was (last week, before): something changed."
     )
     rdma: bool | None = Field(None, description="Whether the nodes have an RDMA fabric (InfiniBand/RoCE); false: plain Ethernet/TCP.")
 

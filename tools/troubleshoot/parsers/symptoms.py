@@ -80,11 +80,13 @@ _PCIE_ONLY = re.compile(
 # GPUs of a node on NVLink: "NVLink", "8x H100 SXM", "an HGX/DGX box" (a line that says "no NVLink" reads as PCIe above).
 _LINK_LITERALS = ("pcie", "PCIe", "PCIE", "Pcie", "nvlink", "NVLink", "NVLINK", "NVlink", "sxm", "SXM", "hgx", "HGX", "dgx", "DGX")
 _NVLINKED = re.compile(r"(?i)\bnvlink|\bsxm\d?\b|\b[hd]gx\b")
-# One node stated: "single node", "on one server", "单机", "一台机器". Not "only one node is slow" (one of several).
+# One node stated: "single node", "on one server", "单机", "一台机器". Not "only one node is slow" (one of several), nor
+# one node named as what works ("single machine works", "单机没问题"): that compares it with the multi-node job that fails.
 _ONE_NODE_LITERALS = ("single", "Single", "one ", "One ", "单机", "单节点", "单台", "一台")
+_WORKS_THERE = r"(?!\s*(?:works|worked|is fine|was fine|runs fine|ran fine|is ok|is okay|没问题|正常|可以|能跑|跑得通|跑通|都正常|跑没问题|跑正常|训练正常|训练没问题))"
 _ONE_NODE = re.compile(
-    r"(?i)\bsingle[- ](?:\w+[- ]){0,3}?(?:node|server|machine|box|host)\b|\b(?:on|in|our|with) one (?:\w+[- ]){0,3}?(?:node|server|machine|box|host)\b"
-    r"|单机|单节点|单台(?:机器|服务器)|(?<![其另])一台(?:机器|服务器|主机)"
+    r"(?i)(?:\bsingle[- ](?:\w+[- ]){0,3}?(?:node|server|machine|box|host)\b|\b(?:on|in|our|with) one (?:\w+[- ]){0,3}?(?:node|server|machine|box|host)\b"
+    r"|单机|单节点|单台(?:机器|服务器)|(?<![其另])一台(?:机器|服务器|主机))" + _WORKS_THERE
 )
 # A serving engine named, or one of its start-up settings: the job is inference, whatever the OOM looks like.
 _SERVING_LITERALS = ("vllm", "vLLM", "VLLM", "sglang", "SGLang", "SGLANG", "max_model_len", "max-model-len", "gpu_memory_utilization",

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
+from knowledge.wording import shipped
 from tools.troubleshoot.parsers.records import MAX_RECORDS, LineLocator, ParsedRecord, Value, lines_with
+
+XID_WORDS = "|".join(re.escape(word) for word in shipped("troubleshoot_text.yaml").entry("xid_words"))  # Chinese words for "error", "event"
 
 # "\b" before Xid keeps NVSwitch "SXid" lines out; mentions such as "Xid 79" in prose count too.
 _XID = re.compile(
     r"\b[Xx][Ii][Dd]\b(?:\s*\((?P<pci>[^)\n]{1,40})\))?"  # "Xid (PCI:0000:3b:00)" in dmesg; absent in prose
-    r"\s*(?:[:#=]|errors?|code|错误|事件)*\s*(?P<code>\d{1,3})(?![\d.])"
+    rf"\s*(?:[:#=]|errors?|code|{XID_WORDS})*\s*(?P<code>\d{{1,3}})(?![\d.])"
 )
 _XID_PID = re.compile(r"pid=(\d+)")
 _XID_NAME = re.compile(r"name=([^,\s]+)")

@@ -1,0 +1,140 @@
+"""What a rent-or-buy question says in words that no slot holds, read once into the Ask so the TCO answer never
+reads the message: running costs the reader took for a price (by the words of their clause), a quoted
+cloud-to-owning multiple, where payback words sit, which spans of time are a commitment's term, and spans written
+as a range. The words are data (``data/tco_words.yaml`` and the focus words of ``knowledge/answer_text``)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from advisor.name_matcher import normalize_text
+from advisor.nlu.frame import Frame, Money
+from advisor.nlu.reader import COMMITMENT_AFTER
+from advisor.nlu.time_words import HOURS, duration_range
+from knowledge.answer_text import word_positions
+from tools.quantities import parse_number
+
+WORDS_FILE = Path(__file__).parent / "data" / "tco_words.yaml"
+ASK_REACH_CHARS = 12  # "how long until it pays back",: the question word sits right before the payback word
+RUNNING_FROM = ("server_price", "budget", "cloud_price")  # the roles the reader gives an amount it has no slot for
+HOURLY = frozenset({"hour", "gpu_hour"})  # a price per (GPU-)hour is a rental rate: running costs are billed monthly or yearly
+
+
+@cache
+def _words() -> dict:
+    return yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+
+
+class SaidValue(BaseModel):
+    """A value of the conversation's frame, found again by its slot, where it was said and its words."""
+
+    model_config = ConfigDict(frozen=True)
+
+    slot: str
+    start: int
+    surface: str
+
+
+class RunningCost(SaidValue):
+    role: str  # "colocation" or "staff"
+    per_kw: bool  # a colocation rate per kW-month rather than a bill for the space
+
+
+class RatioClaim(BaseModel):
+    """A quoted multiple of owning's cost ("cloud is 3x more expensive"): its value, where its number starts, and the
+    number with its times word as written (a count the reader took from it, "3x", is no number of GPUs)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: float
+    start: int
+    written: str
+
+
+class HorizonRange(BaseModel):
+    """A span of time written as a range ("for 2-3 years"): the value the reader kept and its two ends, in years."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: float
+    low: float
+    high: float
+
+
+def running_costs(message: str, state: Frame) -> tuple[RunningCost, ...]:
+    """Colocation and staff amounts the reader took for a purchase, a budget or a rent, told by the words of their
+    clause ("colo $200 per kW-month", "an ops engineer at 20k a month"), one per role."""
+    words = _words()["running_costs"]
+    found: dict[str, RunningCost] = {}
+    for slot in RUNNING_FROM:
+        for value in state.slots.get(slot, []):
+            if not isinstance(value.value, Money) or value.value.per in HOURLY:
+                continue
+            end = value.start + len(value.surface)
+            after = message[end : end + words["after_chars"]] if value.start >= 0 else ""
+            clause = f"{value.lead} {value.surface}".casefold()  # what it is the price of is said before it, its unit may follow
+            role = next((r for r in ("colocation", "staff") if r not in found and any(w in clause for w in words[r]["words"])), None)
+            if role:
+                said = f"{clause} {after.casefold()}".replace(" ", "")
+                per_kw = any(word.replace(" ", "") in said for word in words["per_kw"])
+                found[role] = RunningCost(slot=slot, start=value.start, surface=value.surface, role=role, per_kw=per_kw)
+    return tuple(found.values())
+
+
+def ratio_claim(texts: list[str]) -> RatioClaim | None:
+    """The first quoted multiple of owning's cost in ``texts`` (this message first, then the thread's earlier ones)."""
+    return next((claim for text in texts if (claim := _ratio_claim(text)) is not None), None)
+
+
+def _ratio_claim(message: str) -> RatioClaim | None:
+    words = _words()["ratio_claim"]
+    text = message.casefold()
+    if not any(word in text for word in words["dearer"]):
+        return None
+    digits = set(words["number_chars"])
+    for kind, times in words["times"].items():
+        for word in times:
+            at = text.find(word)
+            while at > 0:
+                following = text[at + len(word) : at + len(word) + words["after_chars"] + max(map(len, words["dearer"]))].lstrip()
+                start = at
+                while start > 0 and text[start - 1] in digits:
+                    start -= 1
+                if start < at and (kind == "chinese" or any(following.startswith(d) for d in words["dearer"])):
+                    value = parse_number(text[start:at])
+                    if value is not None and value > 1:
+                        return RatioClaim(value=value, start=start, written=text[start : at + len(word)])
+                at = text.find(word, at + 1)
+    return None
+
+
+def payback_word_starts(message: str) -> tuple[int, ...]:
+    """Where this message says a payback as a claim ("pays back in 8 months"); a payback asked about ("when does it pay back") is a question, so the span beside it is no claim."""
+    asks = [at for _, at in word_positions("tco_asks", message)]
+    return tuple(
+        at for item, at in word_positions("tco_claim", message)
+        if item == "payback" and not any(0 <= at - q <= ASK_REACH_CHARS for q in asks)
+    )  # fmt: skip
+
+
+def commitment_terms(message: str, frame: Frame) -> tuple[int, ...]:
+    """Where this message's spans of time that are a commitment's term start ("1yr commit": they price the
+    rent, not how long the servers are kept."""
+    text = normalize_text(message)
+    return tuple(
+        v.start for v in frame.slots.get("horizon", []) if v.start >= 0 and COMMITMENT_AFTER.match(text, v.start + len(v.surface))
+    )
+
+
+def horizon_ranges(state: Frame) -> tuple[HorizonRange, ...]:
+    """The conversation's spans of time written as a range, with both ends in years."""
+    ranges = []
+    for said in state.slots.get("horizon", []):
+        hours = duration_range(said.surface)
+        if hours and isinstance(said.value, float):
+            ranges.append(HorizonRange(value=said.value, low=hours[0] / HOURS["year"], high=hours[1] / HOURS["year"]))
+    return tuple(ranges)

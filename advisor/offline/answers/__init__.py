@@ -1,1 +1,0 @@
-"""One module per kind of answer the offline planner gives."""

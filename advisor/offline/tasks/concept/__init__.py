@@ -1,0 +1,1 @@
+"""The concept task: its answer writers and wording."""

@@ -1,0 +1,1 @@
+"""The dialogue task: its answer writers and wording."""

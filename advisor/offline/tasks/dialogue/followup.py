@@ -1,0 +1,171 @@
+"""What a follow-up changed in the thread's calculation, said before the re-run answer: "and with 16?" after a
+sizing for 50 users is answered "With concurrent users 16 instead of 50 (everything else as before): …", so the
+reader knows the model, precision and load of the earlier turns were kept and only that value moved."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from advisor.contract import ToolCall
+from advisor.markdown import number
+from advisor.nlu.frame import SlotValue
+from advisor.nlu.slot_labels import slot_label
+from advisor.offline.wording import Wording
+from advisor.offline.turn import Turn
+
+WORDING = Wording("dialogue/followup_text.yaml")
+NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calculation
+# "4 nodes of 8" states servers and cards per server; the total they make is the change a reader checks
+PARTS_OF_TOTAL = ("server_count", "gpus_per_server")
+COUNTED = {"concurrency", "batch", "audience", "server_count", "gpus_per_server", "tp", "pp", "dp"}  # "50 concurrent users" is shown as 50
+PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
+LOOKUPS = frozenset({"search_knowledge", "check_capability", "rental_prices"})  # look-ups beside an answer, not its calculation
+
+
+@dataclass(frozen=True)
+class Change:
+    slot: str
+    new: str  # as this message states it (a card by its catalog name, a count as the total)
+    old: str | None  # as the thread had it; None when the calculation used its default
+
+
+def changes(turn: Turn) -> list[Change]:
+    """The values this follow-up states that differ from what the thread held before it."""
+    reading = turn.reading
+    continues = reading.follow_up or (reading.intent == PROBLEM and turn.ask.thread_messages > 1)
+    if not continues:
+        return []
+    found = []
+    for slot in reading.frame.names():
+        values = reading.frame.slots[slot]
+        # a value carried beside the new one ("vs L40S" keeps the A6000, start -1) sets cards side by side: nothing replaced
+        if slot in NOT_TOLD or any(v.start < 0 for v in values):
+            continue
+        if reading.before.all(slot) == [v.value for v in values]:  # said again, unchanged
+            continue
+        if slot in PARTS_OF_TOTAL and reading.frame.has("gpu_count"):
+            continue
+        old = _shown(turn, slot, reading.before.slots.get(slot, []))
+        if old is None and reading.task == PROBLEM:
+            continue
+        found.append(Change(slot, _shown(turn, slot, values) or "", old))
+    return found
+
+
+def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
+    """"With GPU L40S instead of H100 (everything else as before): " or "" when the message changed nothing;
+    with ``before`` (the tool calls behind the previous answer, as the history carries them) it goes on with how the
+    headline figure moved: "≈ 1.3× the memory of before (164.5 → 217.3 GB per GPU)"."""
+    found = changes(turn)
+    if not found:
+        return ""
+    parts = [
+        WORDING.say(turn, "changed" if c.old is not None else "added", label=slot_label(c.slot, turn.language), new=c.new, old=c.old)
+        for c in found
+    ]
+    return WORDING.say(turn, "lead", changes=WORDING.say(turn, "joiner").join(parts)) + _delta(turn, before)
+
+
+def _delta(turn: Turn, before: list[ToolCall]) -> str:
+    """The re-run's headline figure against the previous answer's, when both ran the answer's tool once."""
+    name = next((call.name for call in turn.calls if call.name not in LOOKUPS), None)  # the tool behind the answer
+    entry = WORDING.data["delta"].get(name)
+    if entry is None:
+        return ""
+    now = [call for call in turn.calls if call.name == name and call.ok and call.result]
+    then = [call for call in before if call.name == name and call.result]
+    now, then = [call.result for call in _headline(now)], [call.result for call in _headline(then)]
+    if len(now) != 1 or len(then) != 1:  # several sizes tried on either side: no one figure to set beside the other
+        return ""
+    new, old = now[0].get(entry["field"]), then[0].get(entry["field"])
+    if not isinstance(new, int | float) or not isinstance(old, int | float) or old <= 0 or new <= 0:
+        return ""
+    figures = {"name": turn.text(entry["name"]), "unit": turn.text(entry["unit"]), "old": number(old), "new": number(new)}
+    if number(old) == number(new):
+        return WORDING.say(turn, "delta_same", **figures)
+    return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
+
+
+def _headline(calls: list[ToolCall]) -> list[ToolCall]:
+    """The calls behind an answer's headline figure: with alternatives offered beside it ("what meets it": other cards,
+    counts, precisions) and probes at one request, the first call's setup at its largest load."""
+    if len(calls) <= 1:
+        return calls
+    setup = ("gpu", "num_gpus", "tp", "precision", "model")
+    same = [call for call in calls if all(call.args.get(key) == calls[0].args.get(key) for key in setup)]
+    top = max(call.args.get("batch") or 1 for call in same)
+    if top < max(call.args.get("batch") or 1 for call in calls):  # the first call was a probe, not the answer's setup: no one figure
+        return []
+    return [call for call in same if (call.args.get("batch") or 1) == top]
+
+
+def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
+    """A value as the reader knows it: a card by its catalog name, a total of cards as the number (the user's "8" in
+    "4 nodes of 8" is 32 cards), anything else as the user wrote it."""
+    if slot == "gpu":
+        said = [gpu.name if (gpu := turn.catalog.find_gpu(v.value)) else v.surface.strip() for v in values]
+    elif slot == "gpu_count":
+        said = [str(v.value) for v in values]
+    else:
+        said = [_plain(v) if slot in COUNTED else v.surface.strip() for v in values if v.surface.strip()]
+    return " + ".join(said) if said else None
+
+
+def _plain(value: SlotValue) -> str:
+    """A count the user wrote inside words ("50 concurrent users", "100个并发") as the number alone: the label says
+    what it counts."""
+    if isinstance(value.value, int) and not isinstance(value.value, bool):
+        return f"{value.value:,}"
+    return value.surface.strip()
+
+
+def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) -> str:
+    """"why?" after an answer: the main driver of the figure just given, in a few lines with its formula, from the
+    calculation this turn re-ran; "" when no calculation here has an explanation (the caller then shows the whole
+    calculation). ``diagnosis_why``: the figures of a problem thread's leading cause (offline/tasks/troubleshoot/trouble.py)."""
+    entries = WORDING.data["why"]
+    if turn.intent == PROBLEM and diagnosis_why is not None:
+        figures = diagnosis_why(turn)
+        if figures is None:
+            return ""
+        key = "why.troubleshoot" if figures.get("facts") else "why.troubleshoot_symptom_only"
+        return WORDING.say(turn, key, **figures)
+    for call in turn.calls:
+        entry = entries.get(call.name)
+        if entry is None or not call.ok or not call.result:
+            continue
+        if entry.get("single_call") and sum(c.name == call.name for c in turn.calls) > 1:
+            return ""  # several sizes tried: which one the answer chose is the answer's own business
+        figures = _figures(turn, call.result, entry.get("total"))
+        if any(figures.get(field) in (None, "—") for field in entry.get("needs", [])):
+            return ""
+        try:
+            return WORDING.say(turn, f"why.{call.name}", **figures)
+        except (KeyError, IndexError):  # a figure this result does not carry: no half-filled sentence
+            return ""
+    return ""
+
+
+def _figures(turn: Turn, result: dict, total_field: str | None) -> dict[str, str]:
+    """A result's top-level numbers as shown, its words in the reader's language, and its two largest parts."""
+    figures: dict[str, str] = {}
+    for field, value in result.items():
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, int | float):
+            figures[field] = number(value, 2)
+        elif isinstance(value, str):
+            names = WORDING.data["why"].get(field, {})
+            figures[field] = WORDING.say(turn, f"why.{field}.{value}") if value in names else value
+    items = sorted((i for i in result.get("items", []) if isinstance(i, dict) and isinstance(i.get("value"), int | float)),
+                   key=lambda i: -i["value"])  # fmt: skip
+    total = result.get(total_field) if total_field else None
+    for prefix, item in zip(("top", "next"), items):
+        figures[f"{prefix}_label"] = turn.text(item["label"])
+        figures[f"{prefix}_value"] = number(item["value"], 2)
+        figures[f"{prefix}_formula"] = turn.formula(item)
+    if items and isinstance(total, int | float) and total > 0:
+        figures["total"] = number(total, 1)
+        figures["top_share"] = number(100 * items[0]["value"] / total, 0)
+    return figures

@@ -1,0 +1,1 @@
+"""The facility task: its answer writers and wording."""

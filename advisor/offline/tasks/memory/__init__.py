@@ -1,0 +1,1 @@
+"""The memory task: its answer writers and wording."""

@@ -1,0 +1,73 @@
+"""What a memory estimate shows beside its verdict: the itemised table, what fine-tuning would take when
+serving was assumed, and the user's own rule of thumb worked out next to the estimate."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from advisor.offline.wording import Wording
+from advisor.markdown import number, table
+from advisor.offline.turn import Turn
+from knowledge.bilingual import Text
+from knowledge.catalog import DATA_DIR, read_yaml
+
+WORDING = Wording("memory", "memory_view")
+
+LEADS_FILE = DATA_DIR / "answer_leads.yaml"
+
+
+def breakdown(turn: Turn, estimate: dict) -> str:
+    rows = [[turn.text(i["label"]), number(i["value"], 2), f"`{turn.formula(i)}`"] for i in estimate["items"] if abs(i["value"]) >= 0.005]
+    title = WORDING.say(turn, "memory_view_phrases.breakdown.memory_per_gpu_gb")
+    return f"**{title}**\n\n" + table([WORDING.say(turn, "memory_view_phrases.breakdown.part"), "GB", WORDING.say(turn, "memory_view_phrases.breakdown.formula")], rows)
+
+
+def other_tasks(turn: Turn, model: str) -> str:
+    """Serving was assumed: show what fine-tuning the same model would take, so the user can re-ask."""
+    lines = []
+    for method, label in (("qlora", "QLoRA"), ("lora", "LoRA"), ("full", WORDING.say(turn, "memory_view_phrases.other_tasks.full_fine_tune"))):
+        outcome = turn.call("estimate_memory", {"model": model, "mode": "training", "method": method})
+        if outcome.ok:
+            lines.append(f"{label} ≈ {number(outcome.result['total_per_gpu_gb'])} GB")
+    lead = WORDING.say(turn, "memory_view_phrases.other_tasks.if_you_also_want_to")
+    return lead + ", ".join(lines) if lines else ""
+
+
+def rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
+    """The user quoted a rule ("4 GB per 1B parameters", "16 bytes a parameter"): put its figure next to the itemised one."""
+    if not turn.slots.quotes_rule_of_thumb or not estimate:
+        return []
+    needed, multiple = estimate["total_all_gpus_gb"], turn.slots.claimed_weights_multiple
+    weights = sum(item["value"] for item in estimate["items"] if item["key"] == "weights") * (estimate["total_all_gpus_gb"] / estimate["total_per_gpu_gb"])
+    if multiple is not None and weights:  # "1.2x the weights": the rule scales the weights, whatever their precision
+        ruled = weights * multiple
+        worked = WORDING.say(turn, "memory_view_phrases.rule_of_thumb.gb_of_weights", weights=number(weights), multiple=number(multiple))
+    else:
+        per_parameter = turn.slots.claimed_bytes_per_parameter or 4
+        ruled = estimate["params_b"] * per_parameter
+        worked = WORDING.say(turn, "memory_view_phrases.rule_of_thumb.b_b", params_b=number(estimate['params_b']), per_parameter=number(per_parameter))
+    off = number(abs(ruled / needed - 1) * 100)
+    share = WORDING.say(turn, "lines.under" if ruled < needed else "lines.over", off=off)
+    lines = [WORDING.say(turn, "memory_view_phrases.rule_of_thumb.the_rule_you_quote_gives", worked=worked, ruled=number(ruled), needed=number(needed), share=share)]
+    default_rule = multiple is None and turn.slots.claimed_bytes_per_parameter in (None, 4)
+    return lines + [f"ℹ️ {turn.text(n)}" for n in estimate.get("notes", []) if "4 GB" in n["en"] and default_rule][:1]
+
+
+@lru_cache(maxsize=1)
+def _leads() -> dict[str, Text]:
+    raw = read_yaml(LEADS_FILE)
+    return {key: Text.model_validate(value) for key, value in raw.items()}
+
+
+def asks_about_kv_cache(turn: Turn) -> bool:
+    """The question names the KV cache in either language (the glossary's phrases, not a pattern of our own)."""
+    return turn.ask.names_kv_cache
+
+
+def kv_cache_lead(turn: Turn, estimate: dict, sequences: int, context: int, precision: str) -> str | None:
+    """A KV-cache question is answered by the KV cache first, not by a per-GPU total that adds weights and the
+    prefill temporaries no serving engine keeps."""
+    kv = next((i["value"] for i in estimate["items"] if i.get("key") == "kv_cache"), None)
+    if kv is None:
+        return None
+    return turn.text(_leads()["kv_cache"]).format(kv=number(kv, 2), sequences=sequences, context=f"{context:,}", precision=precision)

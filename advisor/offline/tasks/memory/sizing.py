@@ -1,0 +1,419 @@
+"""“Which GPU?” and “how much memory?” answers, from the recommender and the memory estimator."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import get_args
+
+from advisor.labels import VERDICT
+from advisor.language import default_currency
+from advisor.markdown import money, number, table
+from advisor.offline.tasks.specs import compare, specs
+from advisor.offline.tasks.tco import costs
+from advisor.offline.tasks.concept import knowledge
+from advisor.offline.tasks.memory import memory_scopes, memory_view, refit_view
+from advisor.offline.tasks.recommend import vendor_rows
+from advisor.offline.tasks.specs.compare_view import tool_method
+from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.tasks.concept.knowledge import related
+from advisor.offline.tasks.recommend.price_view import option_price
+from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, sized_for, workloads_of
+from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
+from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
+from advisor.offline.tasks.serving.serving_words import serving_text
+from advisor.offline.tasks.recommend.tiers_view import tier_lines
+from advisor.offline.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of, zero_stage_of
+from advisor.offline.turn import Turn
+from knowledge.answer_text import phrase
+from knowledge.bilingual import Text
+from knowledge.servers import server_data
+from tools.gpu_specs import CHINA_BUYABLE
+from tools.memory.schema import Optimizer
+
+DOMESTIC_VENDORS = {"Huawei", "Hygon", "Cambricon", "Kunlunxin", "Biren", "Moore Threads", "MetaX"}
+# The understanding layer's objective values (entities.yaml) → the recommender's ranking.
+OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "least_power": "power", "most_memory": "memory"}
+OBJECTIVE_LABEL = {
+    "cheapest": ("lowest purchase price of the whole configuration", "整套采购价最低"),
+    "fastest": ("fastest (most tokens/s in total; training: most TFLOPS)", "速度最快（总 token/s 最高；训练按总算力）"),
+    "cloud": ("lowest cloud cost per hour", "云上每小时费用最低"),
+    "china": ("buyable new in mainland China, then cheapest", "中国大陆可买到新卡，再按价格最低"),
+    "budget": ("within the budget, fastest first", "预算之内，速度优先"),
+    "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
+    "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
+}
+SERVING_ENGINES = ("vllm", "sglang")  # paged KV and chunked prefill, which the estimator models as vLLM
+DEFAULT_CONTEXT = 4096  # estimate_memory's default tokens per sequence
+
+
+def _training_memory_options(turn: Turn, args: dict, count: int | None) -> None:
+    """CPU offload and activation recomputation, when the user names them (training only)."""
+    s = turn.slots
+    if s.offload:
+        args["offload"] = "optimizer_and_params" if args.get("zero_stage") == 3 else "optimizer"
+        if not args.get("zero_stage"):
+            args["zero_stage"] = 2 if (count or 1) > 1 else 0
+        s.mark("sharding")
+    if s.recompute:
+        args["recompute"] = s.recompute
+
+
+def _ask_for_model(turn: Turn) -> str:
+    """No model yet: what the knowledge base says about the question, then the one thing needed to calculate."""
+    return knowledge.concept(turn) + "\n\n" + turn.t(
+        "Which model, or how many parameters (e.g. *7B*, *Llama-3.1-70B*, *Qwen2.5-32B*)? And is it for serving, LoRA/QLoRA or full fine-tuning?",
+        "请问是哪个模型，或者多大参数量（例如「7B」「Llama-3.1-70B」「Qwen2.5-32B」）？用于推理部署、LoRA/QLoRA 还是全参微调？",
+    )
+
+
+def _serving_args(turn: Turn, task: str) -> dict:
+    """Concurrency, speed target, engine and 'for a team' — serving only; stated for training they are named as unused."""
+    s = turn.slots
+    target = s.frame.get("speed_target")
+    per_user = isinstance(target, float) and not turn.ask.latency_target
+    if task != "inference":
+        if s.frame.has("concurrency") or per_user:
+            turn.ignore("concurrency", "concurrent users and speed targets size serving, not training", "并发用户数和速度目标只用于推理部署，不用于训练")
+        return {}
+    if per_user:
+        s.mark("speed_target")
+    return {
+        "concurrency": s.concurrency,
+        "kv_precision": s.kv_precision,
+        "tokens_per_s_per_user": target if per_user else None,
+        "engine": engine_of(turn),
+        "team": True if s.for_a_team else None,
+    }
+
+
+def recommend(turn: Turn) -> str:
+    model = model_of(turn)
+    if model is None:
+        return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
+    if vendor_rows.applies(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
+        return vendor_rows.answer(turn)
+    if _modded_card(turn):  # the recommender knows catalog cards only: the stated card is sized by the memory estimate
+        return memory(turn)
+    task, named = task_of(turn)
+    budget = turn.slots.budget
+    args = recommend_args(turn, model, task)
+    outcome = turn.call("recommend_gpus", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    options = r["options"]
+    label = turn.t(*TASK_LABEL[r["task"]])  # several jobs asked: the one that set the size
+    if not options and turn.slots.gpus and not turn.count_asked:  # "can my 4090 do it?": the verdict for that GPU says why not
+        return memory(turn)
+    if not named:
+        turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
+    if not options:
+        return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
+    running = running_budget(turn, r, budget.amount, budget.per) if budget else []  # "$5,000 a month": set against renting
+    # a budget that buys nothing: said first, with what it does buy
+    short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
+    lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
+    parts = [lead, *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
+             _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
+    top = options[0]
+    parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
+    parts += filter(None, [costs.time_on(turn, model, task, top)])
+    if r.get("estimate"):
+        parts.append(memory_view.breakdown(turn, r["estimate"]))
+    if not named:
+        parts.append(memory_view.other_tasks(turn, model))
+    parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
+    parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
+    parts += _stale_prices(turn, r["stale_prices"])
+    if budget and not running:
+        turn.assume(f"budget {money(budget.amount, budget.currency)} for the whole configuration (GPUs and servers)", f"预算 {money(budget.amount, budget.currency)} 按整套配置计（GPU 加服务器）")
+    turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
+    related(turn, f"{label} {turn.message}")
+    return "\n\n".join(parts)
+
+
+def _stale_prices(turn: Turn, stale: list[dict]) -> list[str]:
+    """One line, last, naming the GPU prices behind the options that are over 6 months old."""
+    if not stale:
+        return []
+    items = [phrase("recommend.stale_price", what=Text(**row["what"]), date=row["date"]) for row in stale]
+    listed = Text(en=", ".join(i.en for i in items), zh="、".join(i.zh for i in items))
+    return [f"_{turn.text(phrase('recommend.stale_prices', items=listed))}_"]
+
+
+def recommend_args(turn: Turn, model: str, task: str) -> dict:
+    """What the conversation asks of ``recommend_gpus``: the answer and the procurement proposal size the same need."""
+    s = turn.slots
+    budget = s.budget
+    workloads = workloads_of(turn, model, task)  # "LoRA on 7B, serve 13B, sometimes a full fine-tune": sized for the largest
+    serves = task == "inference" or any(w["task"] == "inference" for w in workloads or [])  # users and speed belong to the serving job
+    args = {
+        "model": model,
+        "task": task,
+        "precision": precision_for(turn, task),
+        "context": s.context_length,
+        "batch": s.batch_size,
+        "objective": OBJECTIVES.get(s.objective or ""),  # none stated: the tiers lead (within the budget, when given)
+        "budget": budget.amount if budget else None,
+        **({"budget_per": budget.per} if budget and budget.per in ("month", "year") else {}),  # a running budget is met by renting
+        "currency": budget.currency if budget else default_currency(turn.language),
+        "region": "cn" if s.region == "cn" else "global",
+        "gpus": [stated_card(turn, gpu).gpu for gpu in s.gpus] or None,  # "our A100s are the 40 GB ones": that variant
+        "max_gpus": gpus_on_hand(turn),
+        **_serving_args(turn, "inference" if serves else task),
+        "today": dt.date.today().isoformat(),
+        "workloads": workloads,
+    }
+    if s.gpu_memory_gb and not args["gpus"]:  # "我有24G显存": the card the user has (or wants), not a value to set aside
+        sized = [g.id for g in turn.catalog.gpus if g.memory_gb == s.gpu_memory_gb and g.segment != "apple"]
+        if sized:
+            args["gpus"] = sized
+            turn.assume(f"cards with {number(s.gpu_memory_gb)} GB, as stated", f"按您说的 {number(s.gpu_memory_gb)} GB 显存的卡计算")
+    if args["objective"] == "cheapest" and turn.ask.renting:
+        args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
+    # a Chinese question or a yuan budget is a mainland buyer; renting is not buying (China clouds still rent A100s and 4090s)
+    if args["region"] != "cn" and turn.ask.market == "cn" and not s.gpus and not turn.ask.renting:
+        args["region"] = "cn"
+        turn.assume(*_pair(phrase("recommend.market_cn")))
+    if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
+        args["region"], args["objective"] = "cn", args["objective"] or "china"
+    if s.keeps_to("domestic"):  # Chinese-made accelerators only
+        args["gpus"] = [g.id for g in turn.catalog.gpus if g.vendor in DOMESTIC_VENDORS]
+    if s.keeps_to("datacenter_only"):
+        allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
+        args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
+        turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
+    return args
+
+
+def _on_hand(turn: Turn, option: dict) -> bool:
+    """The option is the cards the user says they have (that GPU, no more of them than they have)."""
+    have = gpus_on_hand(turn)
+    return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have
+
+
+def _pair(text: Text) -> tuple[str, str]:
+    return text.en, text.zh
+def stated_variants(turn: Turn) -> list[str]:
+    """The sentence that says the card's stated memory was used (the recommender takes a catalog variant only)."""
+    cards = [stated_card(turn, gpu) for gpu in turn.slots.gpus[:1]]
+    return [card.note for card in cards if card.note and card.memory_gb is None]
+
+
+def _modded_card(turn: Turn) -> bool:
+    """The one named card has a memory no catalog variant has (a modded 48 GB 4090): the memory estimate sizes it."""
+    return bool(turn.slots.gpus) and stated_card(turn, turn.slots.gpus[0]).memory_gb is not None
+
+
+def _verdict(turn: Turn, r: dict, label: str) -> str:
+    top, cur = r["options"][0], r["currency"]
+    what = turn.text(top["config_label"])
+    over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
+    head = turn.t("Over the budget; the closest is" if over else "Recommended:", "预算内放不下，最接近的是" if over else "推荐：")
+    lead = turn.t(
+        f"**{head} {what}** ({number(_nominal(turn, top))} GB each) for {label} of {turn.text(r['model_label'])} ({number(r['params_b'])}B params): "
+        f"needs {number(top['per_gpu_gb'])} GB per GPU, {number(top['headroom_pct'])}% headroom.",
+        f"**{head}{what}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}："
+        f"每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
+    )
+    if top.get("purchase_cost") is not None and not _on_hand(turn, top):  # no purchase price for cards already owned
+        lead += turn.t(f" The whole configuration ≈ {option_price(turn, top, cur)}.", f"整套约 {option_price(turn, top, cur)}。")
+    if over:  # configurations without a known price that need less memory in all may be within the budget: name them
+        room = top["count"] * top["nominal_memory_gb"]
+        smaller = [o for o in r["options"] if o.get("purchase_cost") is None and o["count"] * o["nominal_memory_gb"] < room][:2]
+        if smaller:
+            names = "、".join(turn.text(o["config_label"]) for o in smaller) if turn.language == "zh" else ", ".join(turn.text(o["config_label"]) for o in smaller)
+            lead += turn.t(f" Smaller configurations without a price in our data may fit the budget: {names} (ask a reseller for a quote).",
+                           f"体量更小、我们没有报价的配置可能在预算内：{names}（请向经销商询价）。")  # fmt: skip
+    if top.get("tokens_per_s_per_user") is not None and top["tokens_per_s_total"] <= top["tokens_per_s_per_user"]:
+        # one user at a time: the total also pays for reading the prompt, so it is the lower figure and says nothing more
+        lead += turn.t(f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s.", f"生成速度约 {number(top['tokens_per_s_per_user'])} token/s。")
+    elif top.get("tokens_per_s_per_user") is not None:
+        lead += turn.t(
+            f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user while generating, {number(top['tokens_per_s_total'])} tokens/s in total with prefill counted.",
+            f"生成时每用户约 {number(top['tokens_per_s_per_user'])} token/s，计入预填充后总计 {number(top['tokens_per_s_total'])} token/s。",
+        )
+    objective = "cheapest" if over else r.get("objective")
+    ranked_by = turn.t(*OBJECTIVE_LABEL[objective]) if objective else turn.text(server_data().tier_text.ranked_by)
+    if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
+        # why a slower card leads: otherwise "fastest first" reads as a mistake
+        ranked_by += turn.t("; GeForce builds after data-center and workstation cards (driver licence, no ECC)",
+                            "；消费级整机排在数据中心和工作站卡之后（驱动许可、无 ECC）")  # fmt: skip
+    return lead + "\n\n" + turn.t(f"Ranked by: {ranked_by}.", f"排序依据：{ranked_by}。")
+
+
+def _mainland_pick(turn: Turn, r: dict, region: str) -> list[str]:
+    """A Chinese question that names no region may still be bought in mainland China: point at the first option sold there."""
+    if turn.language != "zh" or region == "cn":
+        return []
+    sold = [i for i, o in enumerate(r["options"], start=1) if turn.catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE]
+    if sold[:1] == [1]:  # the first recommendation is sold there already
+        return []
+    if not sold:
+        return ["若在中国大陆采购：以上方案都受出口管制、买不到新卡；说一句“只要国内能买的”，我按大陆可买的卡重新推荐。"]
+    pick = r["options"][sold[0] - 1]
+    return [f"若在中国大陆采购：首选是第 {sold[0]} 项 **{turn.text(pick['config_label'])}**（第一推荐受出口管制，大陆买不到新卡）。"]
+
+
+def _options_table(turn: Turn, r: dict) -> str:
+    options, cur = r["options"], r["currency"]
+    speed = any(o.get("tokens_per_s_total") is not None for o in options)
+    sized = any(o.get("meets_target") is not None for o in options)
+    headers = ["#", turn.t("Configuration", "配置"), turn.t("Memory", "显存"), turn.t("Plan", "并行方案"), turn.t("Need/GPU", "每卡需求"), turn.t("Headroom", "余量")]
+    if speed:
+        headers += [turn.t("tokens/s per user", "每用户 token/s"), turn.t("tokens/s total", "总 token/s")]
+    if sized:
+        headers.append(turn.t("Meets the load", "满足负载"))
+    # cards already on hand and no word of renting: a rental column answers nothing asked
+    rent = turn.ask.renting or not (turn.slots.gpus and gpus_on_hand(turn))
+    headers += [turn.t("Purchase, whole ≈", "整套采购价≈")] + ([turn.t("Cloud/h ≈", "云上每小时≈")] if rent else [])
+    rows = []
+    for i, o in enumerate(options, start=1):
+        row = [i, turn.text(o["config_label"]), f"{number(_nominal(turn, o))} GB", turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%"]
+        if speed:
+            row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
+        if sized:
+            row.append({True: turn.t("yes", "是"), False: turn.t("no", "否")}.get(o.get("meets_target"), "—"))
+        row += [option_price(turn, o, cur)] + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
+        rows.append(row)
+    return table(headers, rows)
+
+
+def _nominal(turn: Turn, option: dict) -> float:
+    """The memory size printed on the box (the estimator compares against usable bytes)."""
+    return turn.catalog.gpu(option["gpu_id"]).memory_gb
+
+
+def memory(turn: Turn) -> str:
+    model = model_of(turn)
+    if model is None:  # "H20有多少显存" asks about the card, not a workload
+        return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
+    if turn.count_asked and turn.slots.gpus and not _modded_card(turn):  # "那全用910B的话要几台": the fewest of that card that hold it
+        return recommend(turn)
+    if len(set(turn.entities.gpus)) > 1:  # "can the H20 beat the H100 on a 72B?": every named card sized and timed
+        compared = compare.route(turn)
+        if compared is not None:
+            return compared
+    task, named = task_of(turn)
+    if not named:
+        turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")
+    s = turn.slots
+    count = gpus_on_hand(turn)
+    card = stated_card(turn, s.gpus[0]) if s.gpus else None  # "a modded 48 GB 4090": the stated memory, not the catalog's
+    args = {
+        "model": model,
+        "mode": "inference" if task == "inference" else "training",
+        "method": tool_method(task),
+        "precision": precision_for(turn, task),
+        "context": s.context_length,
+        "batch": s.batch_size or (s.concurrency if task == "inference" else None),  # "16 users": 16 sequences at once
+        "gpu": card.gpu if card else None,
+        "gpu_memory_gb": card.memory_gb if card else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
+        "num_gpus": count,
+        "zero_stage": zero_stage_of(turn) if (count or 1) > 1 else None,
+        "kv_precision": s.kv_precision,
+        "tp": s.tp,
+        "pp": s.pp,
+    }
+    if args["mode"] == "inference" and s.concurrency and not s.batch_size and (engine_of(turn) or "vllm") in SERVING_ENGINES:
+        # users served at once means a serving engine: paged KV cache and chunked prefill, not one batched forward pass
+        args["engine"] = "vllm"
+        said = phrase("sizing.assume.serving_engine", sequences=s.concurrency)
+        turn.assume(said.en, said.zh)
+    elif args["mode"] == "inference" and not s.batch_size and (s.concurrency or 1) > 1:
+        # another engine: users still arrive over time, so one prompt is prefilled while the others generate
+        args["prefill_chunk"] = args["context"] or DEFAULT_CONTEXT
+        turn.assumptions.append(turn.text(serving_text("staggered")))
+    if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
+        turn.ignore("other_gpu", "not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
+    if args["mode"] == "inference" and count and count > 1 and not s.tp and not s.pp:
+        args["tp"] = count
+        turn.assume(f"the {count} GPUs split the model with tensor parallelism (TP={count})", f"{count} 张卡按张量并行切分模型（TP={count}）")
+    if args["mode"] == "training" and args["method"] == "full" and (count or 1) > 1 and args["zero_stage"] is None and not s.offload:
+        # several GPUs and no sharding named: a consultant shards everything (ZeRO-3/FSDP), never replicates 16 B/param
+        args["zero_stage"] = 3
+        turn.assume(f"ZeRO-3/FSDP across the {count} GPUs (weights, gradients and optimizer states sharded)",
+                    f"在 {count} 张卡上用 ZeRO-3/FSDP 切分权重、梯度和优化器状态")  # fmt: skip
+    if args["mode"] == "training":
+        _training_memory_options(turn, args, count)
+    if args["mode"] == "training" and s.optimizer:
+        args["optimizer"] = s.optimizer if s.optimizer in get_args(Optimizer) else None
+        if not args["optimizer"]:  # Adafactor: its factored states are not modelled
+            turn.ignore("optimizer", f"{s.optimizer} is not modelled, so the estimate uses AdamW", f"{s.optimizer} 的显存未建模，按 AdamW 估算")
+    if turn.intent == "max_fit":
+        if not args["gpu"]:
+            turn.assume("GPU: H100 80GB (none named — tell me yours)", "显卡：未指定，按 H100 80GB 计算（请告诉我您的显卡）")
+            args["gpu"] = "h100-sxm"
+        return _limits(turn, args)
+    outcome = turn.call("estimate_memory", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    label = turn.t(*TASK_LABEL[task])
+    need = turn.t(
+        f"{turn.text(r['model_label'])} ({label}) needs **{number(r['total_per_gpu_gb'])} GB per GPU**"
+        + (f" on {r['num_gpus']} GPUs ({number(r['total_all_gpus_gb'])} GB in total)" if r["num_gpus"] > 1 else "")
+        + ".",
+        f"{turn.text(r['model_label'])}（{label}）每卡需要 **{number(r['total_per_gpu_gb'])} GB** 显存"
+        + (f"，共 {r['num_gpus']} 张卡（合计 {number(r['total_all_gpus_gb'])} GB）" if r["num_gpus"] > 1 else "")
+        + "。",
+    )
+    parts = []
+    if args["mode"] == "inference" and memory_view.asks_about_kv_cache(turn):
+        kv_precision = (r.get("capacity") or {}).get("kv_precision") or args.get("kv_precision") or "bf16"
+        lead = memory_view.kv_cache_lead(turn, r, args["batch"] or 1, args["context"] or DEFAULT_CONTEXT, kv_precision)
+        parts += [lead] if lead else []
+    load = refit_view.kv_load(turn, r, args["batch"], args["context"] or DEFAULT_CONTEXT) if not parts else None
+    if r.get("fit_plan"):  # it does not fit: lead with what does, never with a negative headroom
+        first, *rest = refit_view.lead(turn, r, Text(en=TASK_LABEL[task][0], zh=TASK_LABEL[task][1]))
+        parts += [first, *([load] if load else []), *rest]
+    elif r.get("verdict"):
+        mark = f"**{turn.t(*VERDICT[r['verdict']])}**"
+        parts.append(
+            f"{mark} — "
+            + need
+            + turn.t(
+                f" The {r['gpu']} has {number(r['gpu_capacity_gb'])} GB (headroom {number(r['headroom_pct'])}%).",
+                f" {r['gpu']} 单卡 {number(r['gpu_capacity_gb'])} GB（余量 {number(r['headroom_pct'])}%）。",
+            )
+        )
+        if r.get("gpu_share_note"):  # Apple: the verdict's capacity is the GPU's share, so say so beside it
+            parts.append("ℹ️ " + turn.text(r["gpu_share_note"]))
+        if r.get("main_lever"):
+            parts.append("💡 " + turn.text(r["main_lever"]))
+    else:
+        parts.append(need)
+    if load and not r.get("fit_plan"):  # the stated load's KV cache is part of the check
+        parts.append(load)
+    if r.get("kv_cache_tokens"):
+        parts.append(turn.t(
+            f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",
+            f"按 vLLM 预分配，每卡还能放 {number(r['kv_cache_tokens'])} 个 KV cache token（当前上下文下约 {number(r['max_concurrency'])} 路并发）。",
+        ))
+    stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
+    parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
+    parts += memory_view.rule_of_thumb(turn, r)
+    parts.append(memory_view.breakdown(turn, r))
+    parts += memory_scopes.scopes_line(turn, r)
+    parts.append(f"_{turn.text(r['unit_note'])}_")
+    # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"] and n != r.get("gpu_share_note")][:3]
+    turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
+    related(turn, f"memory {label} {turn.message}")
+    return "\n\n".join(parts)
+
+
+def _limits(turn: Turn, args: dict) -> str:
+    outcome = turn.call("max_fit", {k: v for k, v in args.items() if k != "num_gpus" or v})
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    lead = turn.t(
+        f"On {r['num_gpus']}× {r['gpu']} ({number(r['capacity_gb'])} GB each): **max batch {r['max_batch']}** at {number(r['context'])} tokens, **max context {number(r['max_context'])} tokens** at batch {r['batch']}.",
+        f"在 {r['num_gpus']} 张 {r['gpu']}（单卡 {number(r['capacity_gb'])} GB）上：{number(r['context'])} 上下文时**最大 batch 为 {r['max_batch']}**；batch {r['batch']} 时**最长上下文约 {number(r['max_context'])} token**。",
+    )
+    parts = [lead]
+    if r.get("limit_reason"):
+        parts.append("ℹ️ " + turn.text(r["limit_reason"]))
+    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:2]]
+    return "\n\n".join(parts)

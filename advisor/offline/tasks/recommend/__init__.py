@@ -1,0 +1,1 @@
+"""The recommend task: its answer writers and wording."""

@@ -1,0 +1,158 @@
+"""What a recommendation adds around its tiers: the jobs it was sized for when several were asked, what a budget
+that buys nothing does buy, and one rent-or-buy line when the thread asks. The wording is data
+(knowledge/answer_text.yaml, ``recommend.*``); every figure comes from a tool."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+from advisor.markdown import money, number
+from advisor.nlu.frame import SlotValue
+from advisor.offline.workload import TASK_BY_WORKLOAD, TASK_LABEL
+from advisor.offline.slots import METHOD_TO_WORKLOAD
+from advisor.offline.turn import Turn
+from knowledge.answer_text import phrase
+from knowledge.bilingual import Text
+from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
+
+
+def _task_text(task: str) -> Text:
+    en, zh = TASK_LABEL[task]
+    return Text(en=en, zh=zh)
+
+
+def _targets(turn: Turn) -> list[tuple[int, str]]:
+    """(position, model) for every model or bare size this message names; a size inside a model's name is that model."""
+    frame = turn.reading.frame.slots
+    models = [(v.start, v.value, v.start + len(v.surface)) for v in frame.get("model", []) if v.start >= 0]
+    sizes = [(v.start, f"{v.value / 1e9:g}B") for v in frame.get("size", []) if v.start >= 0 and isinstance(v.value, float)
+             and not any(start <= v.start < end for start, _, end in models)]  # fmt: skip
+    return sorted([(start, name) for start, name, _ in models] + sizes)
+
+
+SERVING_LOADS = ("concurrency", "speed_target")  # "for 25 people at once" describes serving even when no serving word is said
+
+
+def _methods(turn: Turn) -> list[tuple[int, str]]:
+    frame = turn.reading.frame.slots
+    values: list[SlotValue] = frame.get("method", [])
+    found = [(v.start, TASK_BY_WORKLOAD[METHOD_TO_WORKLOAD[v.value]]) for v in values if v.start >= 0 and v.value in METHOD_TO_WORKLOAD]
+    if not any(task == "inference" for _, task in found):
+        found += [(v.start, "inference") for slot in SERVING_LOADS for v in frame.get(slot, [])[:1] if v.start >= 0][:1]
+    return sorted(found)
+
+
+def workloads_of(turn: Turn, model: str, task: str) -> list[dict] | None:
+    """Every (model, task) job this message names, when it names more than one: each model goes with the task said
+    nearest to it, and a task said beside no model of its own ("fine-tune and serve A and B") goes with every model."""
+    targets, methods = _targets(turn), _methods(turn)
+    if not targets or (len(targets) < 2 and len(methods) < 2):
+        return None
+    found: list[tuple[str, str]] = []
+    claimed: set[int] = set()
+    for at, name in targets:
+        if methods:
+            nearest = min(range(len(methods)), key=lambda i: abs(methods[i][0] - at))
+            claimed.add(nearest)
+            found.append((name, methods[nearest][1]))
+        else:
+            found.append((name, task))
+    found += [(name, methods[i][1]) for i in range(len(methods)) if i not in claimed for _, name in targets]
+    stated = turn.slots.frame.get("precision")
+    jobs = {(name, job): None for name, job in found if (name, job) != (model, task)}
+    return [{"model": name, "task": job, "precision": stated if job == "inference" else None} for name, job in jobs] or None
+
+
+def sized_for(turn: Turn, r: dict) -> list[str]:
+    """Which job set the size, and the others that run on the same configuration, each with its memory."""
+    demands = r.get("workloads") or []
+    top = next((d for d in demands if d["sized_for"]), None)
+    if top is None:
+        return []
+
+    def job(d: dict) -> Text:
+        return phrase("recommend.job", task=_task_text(d["task"]), model=d["model_label"], memory=number(d["memory_gb"]))
+
+    others = [job(d) for d in demands if not d["sized_for"]]
+    listed = Text(en="; ".join(o.en for o in others), zh="；".join(o.zh for o in others))
+    return [turn.text(phrase("recommend.sized_for", job=job(top), others=listed))]
+
+
+def budget_short(turn: Turn, r: dict, budget: float) -> list[str]:
+    """A budget that buys nothing running the job as asked: said first, with the cheapest price that works, then
+    what the budget does buy (4-bit weights, LoRA or QLoRA) and what renting costs."""
+    if not r.get("budget_short") or r.get("cheapest_cost") is None:
+        return []
+    cur = r["currency"]
+    lines = [phrase("recommend.budget_short", budget=money(budget, cur), task=_task_text(r["task"]), model=r["model_label"],
+                    cheapest=money(r["cheapest_cost"], cur))]  # fmt: skip
+    fallback = r.get("fallback")
+    if fallback:
+        o = fallback["option"]
+        lines.append(phrase(f"recommend.fallback.{fallback['change']}", config=o["config_label"], price=money(o["purchase_cost"], cur)))
+    else:
+        lines.append(phrase("recommend.fallback.none"))
+    if r.get("cheapest_rent_per_hour") is not None:
+        lines.append(phrase("recommend.fallback.rent", rate=money(r["cheapest_rent_per_hour"], cur)))
+    return [" ".join(turn.text(line) for line in lines)]
+
+
+def running_budget(turn: Turn, r: dict, budget: float, per: str) -> list[str]:
+    """A budget per month or year ("$5,000 a month for the team"): set against renting the leading configuration
+    around the clock, with what buying it would take of that budget; or, when nothing rents within it, the cheapest rent."""
+    if per not in ("month", "year"):
+        return []
+    tiers = [] if r.get("objective") else r.get("tiers") or []
+    option = tiers[0]["option"] if tiers else (r.get("options") or [None])[0]
+    if not option or option.get("rent_per_month") is None:
+        return []
+    cur = r["currency"]
+    values = {"budget": money(budget, cur), "period": phrase(f"recommend.budget_running.period_{per}"), "config": option["config_label"],
+              "rent": money(option["rent_per_month"], cur)}  # fmt: skip
+    if not option.get("within_budget"):
+        return [turn.text(phrase("recommend.budget_running.over", task=_task_text(r["task"]), model=r["model_label"], **values))]
+    lines = [phrase("recommend.budget_running.within", **values)]
+    if r.get("budget_months_to_buy") is not None and option.get("purchase_cost") is not None:
+        lines.append(phrase("recommend.budget_running.buy", price=money(option["purchase_cost"], cur), months=number(r["budget_months_to_buy"])))
+    return [" ".join(turn.text(line) for line in lines)]
+
+
+def rent_or_buy(turn: Turn, r: dict) -> list[str]:
+    """One line when the thread weighs renting against buying: the recommended configuration's monthly rent against its purchase,
+    and the payback month at the stated (or default) utilisation, from the TCO tool."""
+    if not (turn.ask.renting and (turn.ask.buying or turn.ask.weighs_owning)):  # "which GPU to rent?" weighs nothing
+        return []
+    tiers = [] if r.get("objective") else r.get("tiers") or []  # the configuration the answer leads with
+    option = tiers[0]["option"] if tiers else (r.get("options") or [None])[0]
+    if not option or option.get("purchase_cost") is None:
+        return []
+    cur, count = r["currency"], option["count"]
+    per_server = min(count, SERVER_GPUS)
+    servers = max(1, math.ceil(count / per_server))
+    utilisation = turn.slots.utilisation
+    outcome = turn.call("compute_tco", {
+        "gpu": option["gpu_id"], "gpus_per_server": per_server, "servers": servers,
+        "server_price": round(option["purchase_cost"] / servers, 2), "server_price_each": True, "network_overhead_pct": 0,
+        "utilisation_pct": utilisation * 100 if utilisation is not None else None, "rent_tier": "auto",
+        "region": "cn" if r.get("currency") == "CNY" or turn.slots.region == "cn" else None,
+        "currency": cur, "today": dt.date.today().isoformat(),
+    })  # fmt: skip
+    if not outcome.ok:  # typically no rental price for the part (H20, Ascend): said, with what to give
+        return [turn.text(phrase("recommend.rent_or_buy.no_rent", config=option["config_label"]))]
+    t = outcome.result
+    use = next((a["value"] for a in t["assumptions"] if a["key"] == "utilisation_pct"), None)
+    values = {"config": option["config_label"], "rent": money(t["cloud_monthly_cost"], cur), "use": number(use) if use is not None else "—",
+              "price": money(t["capex"], cur), "opex": money(t["own_monthly_opex"], cur), "break_even": _break_even(t)}  # fmt: skip
+    if t.get("payback_months") is not None:
+        line = phrase("recommend.rent_or_buy.payback", months=number(t["payback_months"]), **values)
+    else:
+        line = phrase("recommend.rent_or_buy.never", **values)
+    return [turn.text(line)]
+
+
+def _break_even(t: dict) -> Text:
+    years = number(t["horizon_months"] / 12)
+    if t["break_even_utilisation_pct"] > 100:
+        return phrase("recommend.rent_or_buy.no_break_even", years=years)
+    return phrase("recommend.rent_or_buy.break_even", pct=number(t["break_even_utilisation_pct"]), years=years)

@@ -1,0 +1,1 @@
+"""The serving task: its answer writers and wording."""

@@ -1,0 +1,810 @@
+"""“How fast will it serve?”, “how many users at once?”, “how many GPUs for this load?” answers, from the throughput estimator.
+
+The figure the question asks for leads (advisor.nlu.asked): a speed, a latency, the concurrency the KV cache
+holds, or the fewest GPUs that carry the load within its targets. Wording lives in serving_text.yaml.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from advisor.markdown import number, table
+from advisor.offline.tasks.specs import compare
+from advisor.offline.tasks.memory import sizing
+from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.tasks.concept.knowledge import related
+from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
+from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
+from advisor.offline.tasks.serving.serving_floor import apply_chat_floor, chat_floor_tokens_per_s, is_floor, tool_args
+from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
+from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
+from advisor.offline.workload import task_of
+from advisor.offline.turn import Turn
+from advisor.registry import ToolOutcome
+from knowledge.bilingual import Text
+from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
+from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
+
+DEFAULT_GPU = "h100-sxm"
+TP_SIZES = (1, 2, 4, 8)  # the tensor-parallel sizes engines and 8-GPU servers support
+FIT_ERRORS = ("does_not_fit", "context_does_not_fit")
+BASE_PRECISION = "bf16"
+WEIGHT_ONLY_FALLBACK = "int8"  # the lever on a card without FP8 (A100, T4, V100): weight-only INT8 (INT4 further)
+NOTHING = Text(en="", zh="")
+CLEAR_GAIN = 1.1  # a precision that moves speed or concurrency by less than this is "little change"
+
+
+def weighs_a_precision(turn: Turn) -> bool:
+    """"Should we use FP8?" with a precision named in this message: a choice to answer, not a setting to use."""
+    return turn.reading.frame.has("precision") and turn.ask.weighs_precision
+
+
+def _bound(r: dict) -> Text:
+    return Text(**WORDING.data["bounds"].get(r["bound"], {"en": r["bound"], "zh": r["bound"]}))
+
+
+@dataclass
+class Estimate:
+    """One estimate_throughput call: its result, or its bilingual error."""
+
+    outcome: ToolOutcome
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome.ok
+
+    @property
+    def result(self) -> dict:
+        return self.outcome.result or {}
+
+    @property
+    def does_not_fit(self) -> bool:
+        return not self.ok and (self.outcome.error or {}).get("code") in FIT_ERRORS
+
+
+def estimate(turn: Turn, args: dict) -> Estimate:
+    return Estimate(turn.call("estimate_throughput", tool_args(args)))
+
+
+def answer(turn: Turn) -> str:
+    if "estimate_throughput" not in turn.registry.names():
+        return sizing.memory(turn)
+    model = turn.model_reference()
+    if model is None:
+        return sizing.memory(turn)  # asks for the model, with what the knowledge base says
+    if len(compare.options(turn)) > 1:  # "4090 x2 or A6000 for 16 users?": each option, side by side
+        return compare.answer(turn, compare.options(turn), model)
+    ends = range_models(turn)
+    if ends:  # "7B to 72B": a row per end, the larger one answered in full
+        return range_answer(turn, ends)
+    return answer_model(turn, model)
+
+
+def range_answer(turn: Turn, ends: list[tuple[str, float]]) -> str:
+    """Both ends of a model range at the stated setup and load; then the full answer for the larger end."""
+    args = _base_args(turn, ends[-1][0])
+    floor = None if args.get("target_tokens_per_s_per_user") or args.get("target_ttft_ms") or turn.ask.observed_in_thread else chat_floor_tokens_per_s()
+    results = []
+    for model, size in ends:
+        e = estimate(turn, {**args, "model": model, "batch": args["batch"] or 1})
+        results.append(RangeEnd(model, size, e.result if e.ok else None))
+    sized = next((end.result for end in reversed(results) if end.result is not None), None)
+    setup = serving_text("setup", count=sized["num_gpus"] if sized else args.get("num_gpus") or 1, gpu=_card_name(turn, args["gpu"]))
+    lead = range_lead(turn, results, setup, args["batch"] or 1, floor, _bound)
+    turn.slots.mark("size")
+    return "\n\n".join([*lead, answer_model(turn, ends[-1][0], dict(args))])
+
+
+def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
+    """The serving answer for one model (``args``: the estimate's arguments when already built)."""
+    asked = turn.ask.serving_asks
+    args = args or _base_args(turn, model)
+    apply_chat_floor(turn, args)  # no target stated: every verdict and size below is held to the chat floor
+    rate = turn.slots.request_rate
+    sizes_for_rate = rate is not None and turn.slots.gpu_count is None and not turn.slots.tp
+    if (asked == "gpu_count" and not count_given_since(turn)) or sizes_for_rate:  # "50 QPS on H100s": the fewest that carry it
+        return _finish(turn, gpu_count(turn, args))
+    if rate is not None:  # "10 req/s on 2 H100, will it keep up?"
+        return _finish(turn, keeps_up(turn, args, rate.per_second))
+    parts, setup_note = [], []
+    if weighs_a_precision(turn) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
+        args["precision"] = None  # FP8 asked of a card without it: weighed below, the figures in its usual 16-bit weights
+    if turn.slots.gpu_count is None and not turn.slots.tp and turn.slots.concurrency:  # "on H100s for 200 users": as many as the load needs
+        sized = _smallest_setup(turn, args, turn.slots.concurrency)
+        if sized is not None:
+            tp, copies = sized
+            args.update(num_gpus=tp * copies, tp=tp)
+            target = _targets(args)
+            setup_note.append(turn.text(serving_text("sized_for_load", count=tp * copies, gpu=_card_name(turn, args["gpu"]), plan=_plan(tp, copies),
+                                       load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else NOTHING)))  # fmt: skip
+    choice = _precision_choice(turn, args)
+    first = estimate(turn, args)
+    if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
+        first = _fewest_that_fit(turn, args)
+    if not first.ok:  # with a target stated, what would meet it follows the reason this setup cannot run
+        reaches = what_reaches(turn, args, turn.slots.concurrency or 1, None) if first.does_not_fit and _targets(args) else []
+        return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first), *reaches])))
+    r = first.result
+    if asked == "concurrency":
+        parts += concurrency_lead(turn, args, r)
+    elif asked == "latency":
+        parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
+                                   per_user=number(r["per_user_tokens_per_s"]), bound=_bound(r))))  # fmt: skip
+    else:
+        missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
+        parts += missed
+        parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
+        if r.get("max_concurrency_at_target") and not missed:
+            parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=_targets(args))))
+    facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
+    parts = [choice] * bool(choice) + parts[:1] + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
+    if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
+        parts = [part for part in [squeeze_report(turn), *parts] if part]
+    elif asked != "concurrency":
+        parts += _squeeze_note(turn, r)
+    parts += _details(turn, r)
+    return _finish(turn, "\n\n".join(parts))
+
+
+def _base_args(turn: Turn, model: str) -> dict:
+    s = turn.slots
+    gpu = s.gpus[0] if s.gpus else None
+    if gpu is None:
+        gpu = DEFAULT_GPU
+        turn.assume("GPU: H100 (none named)", "显卡：未指定，按 H100 计算")
+    card = stated_card(turn, gpu)  # "our A100s are the 40 GB ones": the user's memory figure wins over the catalog
+    args = {
+        "model": model,
+        "gpu": card.gpu,
+        "gpu_memory_gb": card.memory_gb,
+        "num_gpus": s.gpu_count,
+        "tp": s.tp,
+        "precision": s.precision,
+        "kv_precision": s.kv_precision,
+        "engine": engine_of(turn),
+        "batch": s.concurrency or s.batch_size,
+        "prompt_tokens": s.frame.get("prompt_tokens"),
+        "output_tokens": s.frame.get("output_tokens"),
+    }
+    _sequence_from_context(turn, args)
+    target = s.frame.get("speed_target")
+    if isinstance(target, float) and not turn.ask.observed_in_thread:  # a speed measured and asked about is not a target
+        key = (
+            "target_ttft_ms"
+            if turn.ask.latency_target
+            else "target_tokens_per_s_per_user"
+        )
+        args[key] = target
+        s.mark("speed_target")
+    s.mark("prompt_tokens", "output_tokens")
+    return args
+
+
+def _sequence_from_context(turn: Turn, args: dict) -> None:
+    """ "at 4k context" with no prompt length: the context is one whole sequence, prompt plus output."""
+    context = turn.slots.context_length
+    if not context or args["prompt_tokens"]:
+        return
+    output = args["output_tokens"] or 256  # the estimator's default output length
+    if context <= output:
+        return
+    args["prompt_tokens"] = context - output
+    turn.slots.mark("context")
+    turn.assumptions.append(
+        turn.text(serving_text("context_as_sequence", context=f"{context:,}", prompt=f"{context - output:,}", output=f"{output:,}"))
+    )
+
+
+def _plan(tp: int, copies: int) -> Text:
+    return serving_text("plan_tp", tp=tp) if copies == 1 else serving_text("plan_replicas", replicas=copies, tp=tp)
+
+
+def _targets(args: dict) -> Text | None:
+    if args.get("target_ttft_ms"):
+        return serving_text("target_ttft", value=number(args["target_ttft_ms"]))
+    if args.get("target_tokens_per_s_per_user"):
+        return serving_text("target_floor" if is_floor(args) else "target_speed", value=number(args["target_tokens_per_s_per_user"]))
+    return None
+
+
+def _speed_lead(turn: Turn, r: dict) -> str:
+    if r["effective_batch"] > 1:  # many at once: one per-user figure, total ÷ users, so per user × users = total
+        return turn.text(serving_text("speed_lead_load", average=_per_user_figure(average_per_user(r)), total=number(r["output_tokens_per_s_total"]),
+                                      users=number(r["effective_batch"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
+    return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))
+
+
+def _per_user_figure(value: float) -> str:
+    """Two decimals below 10 tokens/s, so per-user × users still gives the total shown beside it."""
+    return number(value, 2 if value < 10 else 1)
+
+
+def average_per_user(r: dict) -> float:
+    """Output tokens/s each running request gets: the estimator's one per-user definition (total ÷ requests in
+    flight, the new prompts prefilled between decode steps counted), so per-user × users = total."""
+    return r.get("per_user_tokens_per_s") or r["output_tokens_per_s_total"] / max(r["effective_batch"], 1)
+
+
+def _at_load(turn: Turn, args: dict, r: dict, batch: int) -> dict:
+    """The estimate ``r`` re-run with ``batch`` sequences in flight (``r`` itself when it already has that load)."""
+    if batch == r["effective_batch"]:
+        return r
+    return estimate(turn, {**args, "batch": max(batch, 1)}).result or r
+
+
+def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
+    """How many users at once. With a per-user speed or first-token target, the most that meet it leads and the
+    KV-cache capacity follows as the second limit, naming the one that binds; without one, the KV cache's count."""
+    tokens = f"{r['prompt_tokens'] + r['output_tokens']:,}"
+    setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
+    full = _at_load(turn, args, r, r["max_batch_fits"])  # the speeds when every sequence that fits runs
+    fits = full["effective_batch"]  # a full batch's prefill activations take a little of the room one request leaves
+    target = _targets(args)
+    if target is None or is_floor(args):  # "how many can it hold?": the KV cache's count answers it, the floor judges it
+        lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=tokens, setup=setup, engine=_engine_label(r["engine"]),
+                            total=number(full["output_tokens_per_s_total"]), average=_per_user_figure(average_per_user(full)),
+                            ttft=number(full["ttft_ms"]))  # fmt: skip
+        return [f"{turn.text(lead)} {concurrency_floor(turn, args, full, fits)}".strip(), *_squeeze_note(turn, full)]
+    at_target = full.get("max_concurrency_at_target") or 0
+    if not at_target:
+        one = _at_load(turn, args, r, 1)
+        return [turn.text(serving_text("concurrency_target_misses", target=target, setup=setup, average=_per_user_figure(average_per_user(one)),
+                                       ttft=number(one["ttft_ms"]))), *what_reaches(turn, args, 1, None)]  # fmt: skip
+    held = _at_load(turn, args, r, at_target)
+    lead = serving_text("concurrency_at_target_lead", at_target=f"{at_target:,}", target=target, setup=setup, engine=_engine_label(r["engine"]),
+                        average=_per_user_figure(average_per_user(held)), total=number(held["output_tokens_per_s_total"]), ttft=number(held["ttft_ms"]))  # fmt: skip
+    limit = full.get("limit_at_target") or "kv_cache"
+    binds = serving_text(f"binds_{limit}", fits=f"{fits:,}", tokens=tokens, at_target=f"{at_target:,}", at_fits=_per_user_figure(average_per_user(full)))
+    return [turn.text(lead), turn.text(binds), *_squeeze_note(turn, held)]
+
+
+def _squeezed(r: dict, reported: bool = False) -> bool:
+    """A handful of sequences fit; in a slowdown report, also weights that take most of each card's memory."""
+    few = 0 < r["max_batch_fits"] <= WORDING.data["squeeze_max_sequences"]
+    crowded = r["weights_gb_per_gpu"] >= WORDING.data["squeeze_weights_share"] * r["memory_gb_per_gpu"] > 0
+    return few or (reported and crowded)
+
+
+def _squeeze_note(turn: Turn, r: dict) -> list[str]:
+    """Few sequences fit once the weights are loaded: the memory arithmetic per GPU, in the serving answer itself."""
+    return [turn.text(kv_squeeze_text(turn, r))] if _squeezed(r) else []
+
+
+def kv_squeeze_text(turn: Turn, r: dict, key: str = "kv_squeeze") -> Text:
+    """Free memory per GPU after the weights → the sequences that fit (``key``: squeezed, or roomy)."""
+    precision = (r.get("weights_format") or BASE_PRECISION).upper()
+    return serving_text(key, fits=f"{r['max_batch_fits']:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}", gpu=r["gpu"],
+                        memory=number(r["memory_gb_per_gpu"]), model=Text(**r["model_label"]), precision=precision,
+                        weights=number(r["weights_gb_per_gpu"]), free=number(r["kv_free_gb_per_gpu"], 2), per_seq=number(r["kv_gb_per_sequence"], 3))  # fmt: skip
+
+
+def _engine_label(engine_id: str) -> str:
+    from tools.serving.setup import ENGINE_LABELS
+
+    return ENGINE_LABELS.get(engine_id, engine_id)
+
+
+def _capacity_per_copy(turn: Turn, args: dict, tp: int, rate: float | None = None) -> float | None:
+    """Sequences one TP-``tp`` copy carries within the targets (its KV cache alone without targets); with a
+    request ``rate``, the requests per second it sustains at that load. None when the weights do not fit."""
+    e = estimate(turn, {**args, "num_gpus": tp, "tp": tp, "batch": 1})
+    if not e.ok:
+        return None
+    held = e.result.get("max_concurrency_at_target") or 0 if _targets(args) is not None else e.result["max_batch_fits"]
+    if rate is None or not held:
+        return held
+    full = estimate(turn, {**args, "num_gpus": tp, "tp": tp, "batch": held})
+    return _law(rate, full.result).sustainable_requests_per_s if full.ok else None
+
+
+def _capacities(turn: Turn, args: dict, rate: float | None = None) -> dict[int, float | None]:
+    return {tp: _capacity_per_copy(turn, args, tp, rate) for tp in TP_SIZES}
+
+
+def _law(rate: float, r: dict) -> RateResult:
+    """Little's law for ``rate`` against the estimate ``r`` (its load, its speeds)."""
+    return rate_load(RateLoad(requests_per_s=rate, prompt_tokens=r["prompt_tokens"], output_tokens=r["output_tokens"], ttft_ms=r["ttft_ms"],
+                              output_tokens_per_s_total=r["output_tokens_per_s_total"], in_flight=r["effective_batch"],
+                              prefill_tokens_per_s=r["prefill_tokens_per_s"] * r["replicas"]))  # fmt: skip
+
+
+@dataclass
+class RateFit:
+    """The smallest load in flight at which a setup keeps up with a request rate (or its fullest, when it cannot)."""
+
+    result: dict
+    law: RateResult
+
+
+def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
+    """Requests in flight for ``rate`` on the setup in ``args``: the fewest N whose per-request time T(N) gives
+    rate × T(N) ≤ N (T grows with N, so a bisection finds it); the setup's fullest load when none does.
+    The estimate's error when the setup does not run at all."""
+    first = estimate(turn, {**args, "batch": 1})
+    if first.does_not_fit and not args.get("precision") and _has_fp8(turn, args["gpu"]):  # the card's FP8 before "does not fit"
+        _precision_for_count(turn, args)
+        first = estimate(turn, {**args, "batch": 1})
+    if not first.ok:
+        return first
+    fits = first.result["max_batch_fits"]
+
+    def at(n: int) -> RateFit:
+        r = estimate(turn, {**args, "batch": n}).result if n > 1 else first.result
+        return RateFit(r, _law(rate, r))
+
+    fullest = at(fits)
+    if not fullest.law.keeps_up:
+        return fullest
+    low, high, found = 1, fits, fullest
+    while low < high:
+        middle = (low + high) // 2
+        tried = at(middle)
+        if tried.law.keeps_up:
+            high, found = middle, tried
+        else:
+            low = middle + 1
+    return found if found.result["effective_batch"] == low else at(low)
+
+
+def _rate_words(turn: Turn, rate: float) -> str:
+    """The rate as the user wrote it: per minute stays per minute."""
+    unit = turn.slots.request_rate.unit if turn.slots.request_rate else "requests/second"
+    per_minute = unit == "requests/minute"
+    return turn.text(serving_text("rate_per_minute" if per_minute else "rate_per_second", value=number(rate * 60 if per_minute else rate)))
+
+
+def _rate_assumption(turn: Turn, rate: float, fit: RateFit) -> None:
+    """The conversion said as an assumption: rate × time per request = in flight; the prefill asked of the setup."""
+    law, r = fit.law, fit.result
+    shape = NOTHING if turn.slots.frame.has("prompt_tokens") and turn.slots.frame.has("output_tokens") else serving_text("shape_assumed")
+    turn.assumptions.append(turn.text(serving_text(
+        "rate_as_load", rate=_rate_words(turn, rate), seconds=number(law.seconds_per_request, 2), ttft=number(r["ttft_ms"]),
+        output=f"{r['output_tokens']:,}", per_user=number(law.per_user_tokens_per_s), in_flight=number(law.in_flight),
+        prefill=number(law.prefill_tokens_per_s_needed), prefill_share=number(law.prefill_share * 100), prompt=f"{r['prompt_tokens']:,}",
+        shape=shape)))  # fmt: skip
+
+
+def keeps_up(turn: Turn, args: dict, rate: float) -> str:
+    """ "10 requests/s on 2 H100s, will it keep up?": the load in flight by Little's law, against the setup's capacity."""
+    fit = load_for_rate(turn, args, rate)
+    if isinstance(fit, Estimate):
+        return _error(turn, fit)
+    r, law = fit.result, fit.law
+    setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
+    figures = {"setup": setup, "rate": _rate_words(turn, rate), "model": Text(**r["model_label"]), "seconds": number(law.seconds_per_request, 2),
+               "ttft": number(r["ttft_ms"]), "per_user": _per_user_figure(law.per_user_tokens_per_s), "in_flight": number(law.in_flight),
+               "total": number(law.output_tokens_per_s_needed)}  # fmt: skip
+    _rate_assumption(turn, rate, fit)
+    if law.keeps_up:
+        parts = [turn.text(serving_text("rate_keeps_up", held=number(r["effective_batch"]), **figures))]
+        parts += target_missed(turn, args, r)
+    else:
+        copies = math.ceil(rate / law.sustainable_requests_per_s)  # the whole setup copied, each copy taking its share
+        parts = [turn.text(serving_text("rate_overloaded", capacity=number(law.sustainable_requests_per_s, 2), fits=number(r["effective_batch"]),
+                                        copies=copies, more=copies * r["num_gpus"], gpu=r["gpu"], **figures))]  # fmt: skip
+    return "\n\n".join([parts[0], *traffic_lines(turn, to_rate=True), *parts[1:], *_details(turn, r)])
+
+
+def _smallest(capacities: dict[int, int | None], load: int) -> tuple[int, int] | None:
+    """(tp, copies) with the fewest GPUs that carry ``load`` at once; on a tie the larger TP (one copy serves
+    each user faster). None when no standard TP size holds the weights within the targets."""
+    best: tuple[int, int] | None = None
+    for tp, holds in capacities.items():
+        if not holds:
+            continue
+        copies = math.ceil(load / holds)
+        if best is None or tp * copies <= best[0] * best[1]:
+            best = (tp, copies)
+    return best
+
+
+def _smallest_setup(turn: Turn, args: dict, load: int) -> tuple[int, int] | None:
+    return _smallest(_capacities(turn, args), load)
+
+
+def _fewest_that_fit(turn: Turn, args: dict) -> Estimate:
+    """No GPU count was given and one card does not hold the model: the smallest TP that does, said as an assumption."""
+    last = None
+    for tp in TP_SIZES[1:]:
+        last = estimate(turn, {**args, "num_gpus": tp, "tp": tp})
+        if last.ok:
+            args.update(num_gpus=tp, tp=tp)
+            turn.assumptions.append(turn.text(serving_text("count_assumed", gpu=last.result["gpu"], count=tp, tp=tp)))
+            return last
+        if not last.does_not_fit:
+            return last
+    return last  # type: ignore[return-value]  (TP_SIZES has sizes above 1)
+
+
+def _precision_for_count(turn: Turn, args: dict) -> None:
+    """The user's precision; else FP8 where the card computes in it (said), else the tool's default."""
+    if args.get("precision") or not _has_fp8(turn, args["gpu"]):
+        return
+    args["precision"] = "fp8"
+    turn.assumptions.append(turn.text(serving_text("fp8_chosen", gpu=_card_name(turn, args["gpu"]))))
+
+
+def _has_fp8(turn: Turn, gpu: str) -> bool:
+    found = turn.catalog.find_gpu(gpu)
+    return bool(found is not None and found.fp8_tflops)
+
+
+def _card_name(turn: Turn, gpu: str) -> str:
+    found = turn.catalog.find_gpu(gpu)
+    return found.name if found is not None else gpu
+
+
+def gpu_count(turn: Turn, args: dict) -> str:
+    """The fewest GPUs of the named card (standard TP sizes, then copies of the best) for the load and the targets;
+    a request rate is carried as the requests per second each copy sustains (Little's law)."""
+    rate = turn.slots.request_rate.per_second if turn.slots.request_rate else None
+    load = rate or turn.slots.concurrency or 1
+    _precision_for_count(turn, args)
+    capacities = _capacities(turn, args, rate)
+    tried = [serving_text("tried_size", tp=tp, outcome=_tried(holds, rate)) for tp, holds in capacities.items()]
+    best = _smallest(capacities, load)
+    card = _card_name(turn, args["gpu"])
+    precision = (args.get("precision") or BASE_PRECISION).upper()
+    model = turn.catalog.model(args["model"]).name if turn.catalog.find_model(args["model"]) else args["model"]
+    listed = Text(en="; ".join(t.en for t in tried), zh="；".join(t.zh for t in tried))
+    if best is None:
+        return "\n\n".join([turn.text(serving_text("gpu_count_none", most=TP_SIZES[-1], gpu=card, model=model, precision=precision)),
+                            *what_reaches(turn, args, load, rate), turn.text(serving_text("tried_sizes", tried=listed))])  # fmt: skip
+    tp, copies = best
+    target = _targets(args)
+    figures = {"total_gpus": tp * copies, "plan": _plan(tp, copies), "precision": precision,
+               "target_part": serving_text("target_part", target=target) if target else NOTHING}  # fmt: skip
+    if rate is not None:
+        fit = load_for_rate(turn, {**args, "num_gpus": tp * copies, "tp": tp}, rate)
+        if isinstance(fit, Estimate):
+            return _error(turn, fit)
+        r, law = fit.result, fit.law
+        _rate_assumption(turn, rate, fit)
+        lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=_rate_words(turn, rate),
+                            seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.per_user_tokens_per_s),
+                            ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
+        return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), *traffic_lines(turn, to_rate=True),
+                            turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])  # fmt: skip
+    else:
+        final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
+        if not final.ok:
+            return _error(turn, final)
+        r = final.result
+        lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
+                            per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
+    return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
+
+
+def _in_servers(turn: Turn, total: int) -> list[str]:
+    """A count past one server that does not fill whole servers ("13 H20") is ordered as whole servers: say how many,
+    and what the slots left over are for."""
+    if total <= SERVER_GPUS or total % SERVER_GPUS == 0:
+        return []
+    servers = math.ceil(total / SERVER_GPUS)
+    slots = servers * SERVER_GPUS
+    return [turn.text(serving_text("in_servers", servers=servers, per_server=SERVER_GPUS, slots=slots, spare=slots - total, total=total))]
+
+
+def _tried(holds: float | None, rate: float | None = None) -> Text:
+    if holds is None:
+        return serving_text("tried_no_fit")
+    if not holds:
+        return serving_text("tried_misses")
+    return serving_text("tried_holds_rate" if rate else "tried_holds", holds=number(holds, 2 if rate else 1))
+
+
+def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
+    """A stated target this setup misses leads the answer: for one user, the ceiling and its bandwidth arithmetic;
+    for the load asked, how far it holds; then what would meet it."""
+    target = _targets(args)
+    at_target = r.get("max_concurrency_at_target")
+    if target is None or at_target is None or at_target >= r["effective_batch"]:
+        return []
+    setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
+    if at_target == 0:
+        alone = _at_load(turn, args, r, 1)  # "the most one user gets": the speed of a single request, not of the load
+        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(average_per_user(alone)),
+                            ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
+        return [turn.text(lead), *what_reaches(turn, args, 1, None)]
+    lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
+                        per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=_bound(r))  # fmt: skip
+    return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
+
+
+def floor_met(turn: Turn, args: dict, r: dict) -> str:
+    """The speed lead when it clears the chat floor: the figures, and the floor they clear."""
+    return f"{_speed_lead(turn, r)} {turn.text(serving_text('floor_met', target=_targets(args)))}"
+
+
+def concurrency_floor(turn: Turn, args: dict, full: dict, fits: int) -> str:
+    """After the KV cache's count: how many of those stay at the chat floor (all, some, or not even one)."""
+    if not is_floor(args):
+        return turn.text(serving_text("concurrency_no_target"))
+    at_floor = full.get("max_concurrency_at_target") or 0
+    key = "concurrency_floor_all" if at_floor >= fits else "concurrency_floor_some" if at_floor else "concurrency_floor_none"
+    return turn.text(serving_text(key, target=_targets(args), at_floor=f"{at_floor:,}", fits=f"{fits:,}", average=_per_user_figure(average_per_user(full))))
+
+
+def queued(turn: Turn, args: dict, r: dict) -> list[str]:
+    """More users asked for than the KV cache holds: "no, not all at once" leads, then what carries the whole load."""
+    if r["effective_batch"] >= r["batch"]:
+        return []
+    setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
+    lead = serving_text("kv_queued", users=f"{r['batch']:,}", fits=f"{r['effective_batch']:,}", queued=f"{r['batch'] - r['effective_batch']:,}",
+                        setup=setup, per_user=_per_user_figure(average_per_user(r)), against=_against(args, r))  # fmt: skip
+    return [turn.text(lead), *what_reaches(turn, args, r["batch"], None)]
+
+
+def _against(args: dict, r: dict) -> Text:
+    """", below the chat floor of ≥ 20 tokens/s per user" — the speed of the running ones against the target, when one applies."""
+    target = _targets(args)
+    if target is None or not args.get("target_tokens_per_s_per_user"):
+        return NOTHING
+    above = average_per_user(r) >= args["target_tokens_per_s_per_user"]
+    return serving_text("against_above" if above else "against_below", target=target)
+
+
+def _ceiling(turn: Turn, r: dict) -> Text:
+    """Bandwidth ÷ weight bytes read per token: why one user cannot go faster on this card."""
+    read = next((item["value"] for item in r.get("lines", []) if item["key"] == "weights_read"), None)
+    found = turn.catalog.find_gpu(r["gpu"])
+    if not read or found is None:
+        return NOTHING
+    ceiling = decode_ceiling(DecodeCeiling(weights_read_gb=read, bandwidth_gb_s=found.bandwidth_gbs))
+    return serving_text("ceiling_arithmetic", formula=ceiling.formula, per_user=number(r["decode_tokens_per_s_per_seq"]))
+
+
+def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> list[str]:
+    """Configurations that meet the targets for ``load``: more tensor parallelism or lower-bit weights on this card,
+    then faster cards (serving_text.yaml ``faster_cards``); each with its GPU count and per-user speed."""
+    options, seen, fastest = [], set(), None
+    lower = "fp8" if _has_fp8(turn, args["gpu"]) and args.get("precision") not in ("fp8", "awq-int4") else "awq-int4"
+    candidates = [(args["gpu"], args.get("precision")), (args["gpu"], lower)]
+    candidates += [(gpu, "fp8" if _has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
+    for gpu, precision in candidates:
+        trial = {**args, "gpu": gpu, "precision": precision, **({} if gpu == args["gpu"] else {"gpu_memory_gb": None})}
+        best = _smallest(_capacities(turn, trial, rate), load)
+        if best is None:  # nothing meets it: remember the fastest single user at the largest standard size, to name it
+            top = estimate(turn, {**trial, "num_gpus": TP_SIZES[-1], "tp": TP_SIZES[-1], "batch": 1})
+            if top.ok and (fastest is None or top.result["decode_tokens_per_s_per_seq"] > fastest[0]["decode_tokens_per_s_per_seq"]):
+                fastest = (top.result, precision)
+        if best is None or (gpu, best) in seen:
+            continue
+        seen.add((gpu, best))
+        tp, copies = best
+        e = estimate(turn, {**trial, "num_gpus": tp * copies, "tp": tp, "batch": max(1, math.ceil(load)) if rate is None else 1})
+        if not e.ok or (tp * copies, gpu) == (args.get("num_gpus"), args["gpu"]) and precision == args.get("precision"):
+            continue
+        options.append(serving_text("reaches_option", count=tp * copies, gpu=e.result["gpu"], plan=_plan(tp, copies),
+                                    precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["per_user_tokens_per_s"])))  # fmt: skip
+        if len(options) == 3:
+            break
+    if not options and fastest is not None:
+        r, precision = fastest
+        return [turn.text(serving_text("reaches_nothing", count=r["num_gpus"], gpu=r["gpu"], plan=_plan(r["tp"], 1),
+                                       precision=(precision or BASE_PRECISION).upper(), per_user=number(r["per_user_tokens_per_s"])))]  # fmt: skip
+    if not options:
+        return []
+    listed = Text(en="; ".join(o.en for o in options), zh="；".join(o.zh for o in options))
+    return [turn.text(serving_text("reaches_list", options=listed))]
+
+
+def _precision_choice(turn: Turn, args: dict) -> str:
+    """ "Should we use FP8?": the precision named against BF16 on the same setup and load."""
+    if not weighs_a_precision(turn):
+        return ""
+    choice = turn.reading.frame.get("precision")
+    turn.slots.mark("precision")
+    card = _card_name(turn, args["gpu"])
+    base = estimate(turn, {**args, "precision": BASE_PRECISION})
+    if choice == "fp8" and not _has_fp8(turn, args["gpu"]):
+        alt = estimate(turn, {**args, "precision": WEIGHT_ONLY_FALLBACK})
+        if not (alt.ok and base.ok):
+            return ""
+        return turn.text(serving_text("precision_no_fp8", gpu=card, alternative=WEIGHT_ONLY_FALLBACK.upper(), base=BASE_PRECISION.upper(),
+                             base_speed=number(base.result["output_tokens_per_s_total"]), alt_speed=number(alt.result["output_tokens_per_s_total"]),
+                             base_fits=number(base.result["max_batch_fits"]), alt_fits=number(alt.result["max_batch_fits"])))  # fmt: skip
+    chosen = estimate(turn, {**args, "precision": choice})
+    if not chosen.ok:
+        return ""
+    figures = {"choice": choice.upper(), "base": BASE_PRECISION.upper(), "gpu": card,
+               "choice_speed": number(chosen.result["output_tokens_per_s_total"]), "choice_fits": number(chosen.result["max_batch_fits"])}  # fmt: skip
+    if not base.ok:
+        return turn.text(serving_text("precision_base_no_fit", **figures))
+    gain = max(chosen.result["output_tokens_per_s_total"] / base.result["output_tokens_per_s_total"],
+               chosen.result["max_batch_fits"] / max(base.result["max_batch_fits"], 1))  # fmt: skip
+    key = "precision_yes" if gain >= CLEAR_GAIN else "precision_same"
+    return turn.text(
+        serving_text(
+            key, base_speed=number(base.result["output_tokens_per_s_total"]), base_fits=number(base.result["max_batch_fits"]), **figures
+        )
+    )
+
+
+def _error(turn: Turn, failed: Estimate) -> str:
+    return turn.error(failed.outcome)
+
+
+def _details(turn: Turn, r: dict) -> list[str]:
+    parts = [f"ℹ️ {turn.text(note)}" for note in r.get("notes", [])]  # queueing, layers run in turn, the weights' file, a generic model
+    rows = turn.item_rows(r.get("lines", []))
+    if rows:
+        parts.append(table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows))
+    turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
+    if r["effective_batch"] > 1:
+        turn.assumptions.append(turn.text(serving_text("staggered")))
+    turn.assumptions.append(turn.text(serving_text("prefill_rule")))
+    return parts
+
+
+def checks_observed_speed(turn: Turn) -> bool:
+    """ "We see 15 tok/s per user with 32 users on 4 A100s, is that normal?": a measured speed to judge, with the
+    model and the card named."""
+    s = turn.slots
+    return "estimate_throughput" in turn.registry.names() and bool(turn.ask.observed_speed) and bool(s.models) and bool(s.gpus)
+
+
+def observed_verdict(turn: Turn) -> str:
+    """Normal, low or high: the measured per-user speed against the estimate at the stated load (the same per-user
+    definition), then why decode runs at that speed, then the levers to try."""
+    model = turn.model_reference()
+    if model is None:
+        return sizing.memory(turn)
+    args = _base_args(turn, model)
+    observed = turn.ask.observed_speed or 0.0
+    args.pop("target_tokens_per_s_per_user", None)  # the speed stated is the measurement, not a target
+    args.pop("target_ttft_ms", None)
+    users = turn.slots.concurrency or 1
+    args["batch"] = users
+    first = estimate(turn, args)
+    if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:
+        first = _fewest_that_fit(turn, args)
+    if not first.ok:
+        return _finish(turn, _error(turn, first))
+    r = first.result
+    expected = average_per_user(r)
+    band = WORDING.data["normal_band"]
+    kind = "low" if observed < expected * (1 - band) else "high" if observed > expected * (1 + band) else "normal"
+    figures = {"observed": number(observed), "expected": _per_user_figure(expected), "model": Text(**r["model_label"]),
+               "setup": serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), "engine": _engine_label(r["engine"]),
+               "users": f"{r['effective_batch']:,}", "prompt": f"{r['prompt_tokens']:,}", "output": f"{r['output_tokens']:,}"}  # fmt: skip
+    single = _at_load(turn, args, r, 1)
+    parts = [turn.text(serving_text(f"normal_verdict.{kind}", **figures)),
+             turn.text(serving_text("normal_why_bandwidth", weights=number(r["weights_gb_per_gpu"]), single=_per_user_figure(average_per_user(single)),
+                                    users=f"{r['effective_batch']:,}"))]  # fmt: skip
+    card = turn.catalog.find_gpu(r["gpu"])
+    if card is not None and card.bf16_tflops and card.bf16_tflops * 1e3 / card.bandwidth_gbs < WORDING.data["weak_prefill_flops_per_byte"]:
+        parts.append(turn.text(serving_text("normal_why_prefill", gpu=card.name, tflops=number(card.bf16_tflops), bandwidth=number(card.bandwidth_gbs),
+                                            ttft=number(r["ttft_ms"]))))  # fmt: skip
+    if turn.ask.reasoning_model:
+        parts.append(turn.text(serving_text("normal_why_reasoning")))
+    parts += _squeeze_note(turn, r)
+    parts.append(turn.text(serving_text("normal_levers")))
+    return _finish(turn, "\n\n".join([*parts, *_details(turn, r)]))
+
+
+def reports_serving_slowdown(turn: Turn, *, problem_known: bool = False) -> bool:
+    """A slowdown report about serving a named model on named cards: the memory left for the KV cache is checked first.
+    When the message is already known to report a problem (the troubleshooting intent), serving words suffice."""
+    s = turn.slots
+    about_serving = turn.ask.speaks_of_serving if problem_known else turn.ask.reports_serving
+    return ("estimate_throughput" in turn.registry.names() and about_serving and bool(s.models) and bool(s.gpus)
+            and task_of(turn)[0] == "inference")  # fmt: skip
+
+
+def squeeze_report(turn: Turn) -> str:
+    """Free memory per GPU after the weights → the sequences that fit at the stated context; when that is a handful
+    (or nothing fits), the cause with its arithmetic and what frees room, each with the sequences it makes fit."""
+    model = turn.model_reference()
+    if model is None:
+        return ""
+    args = {**_base_args(turn, model), "batch": 1}
+    args.pop("target_tokens_per_s_per_user", None)
+    args.pop("target_ttft_ms", None)
+    first = estimate(turn, args)
+    if first.does_not_fit:
+        found = turn.catalog.find_gpu(args["gpu"])
+        lead = serving_text("kv_squeeze_no_fit", model=turn.catalog.model(model).name if turn.catalog.find_model(model) else model,
+                            precision=(args.get("precision") or BASE_PRECISION).upper(), memory=number(args.get("gpu_memory_gb") or found.memory_gb) if found else "?",
+                            gpu=_card_name(turn, args["gpu"]), count=args.get("num_gpus") or 1)  # fmt: skip
+        return "\n\n".join([turn.text(lead), *_squeeze_fixes(turn, args, None)])
+    if not first.ok:
+        return ""
+    r = first.result
+    if not _squeezed(r, reported=True):  # roomy: memory is ruled out with the same arithmetic, and the slowdown's usual cause named
+        return turn.text(kv_squeeze_text(turn, r, key="kv_roomy_oom" if turn.ask.reports_oom else "kv_roomy"))
+    return "\n\n".join([turn.text(kv_squeeze_text(turn, r)), *_squeeze_fixes(turn, args, r)])
+
+
+def _squeeze_fixes(turn: Turn, args: dict, r: dict | None) -> list[str]:
+    """Lower-bit weights, an FP8 KV cache, twice the GPUs in tensor parallel, a larger card: the sequences each fits."""
+    count = args.get("num_gpus") or 1
+    card = _card_name(turn, args["gpu"])
+    current = (r or {}).get("weights_format") or args.get("precision") or BASE_PRECISION
+    lower = "fp8" if _has_fp8(turn, args["gpu"]) and current not in ("fp8", "awq-int4") else "awq-int4"
+    trials: list[tuple[Text, dict]] = []
+    if current != lower:
+        trials.append((serving_text("fix_precision", precision=lower.upper(), count=count, gpu=card), {"precision": lower}))
+    if args.get("kv_precision") != "fp8" and r is not None:
+        trials.append((serving_text("fix_kv_fp8"), {"kv_precision": "fp8"}))
+    if count * 2 <= TP_SIZES[-1]:
+        trials.append((serving_text("fix_more_gpus", count=count * 2, gpu=card), {"num_gpus": count * 2, "tp": count * 2}))
+    here = turn.catalog.find_gpu(args["gpu"])
+    here_gb = args.get("gpu_memory_gb") or (here.memory_gb if here is not None else None)
+    for gpu in WORDING.data["larger_cards"]:
+        bigger = turn.catalog.find_gpu(gpu)
+        if bigger is not None and here_gb is not None and bigger.memory_gb > here_gb:
+            trials.append((serving_text("fix_larger_card", count=count, gpu=bigger.name), {"gpu": gpu, "gpu_memory_gb": None}))
+            break
+    options = []
+    for what, change in trials:
+        e = estimate(turn, {**args, **change})
+        if e.ok:
+            options.append(serving_text("kv_squeeze_option", what=what, fits=f"{e.result['max_batch_fits']:,}"))
+    if not options:
+        return []
+    listed = Text(en="; ".join(o.en for o in options), zh="；".join(o.zh for o in options))
+    return [turn.text(serving_text("kv_squeeze_fixes", options=listed))]
+
+
+def squeeze_first(handler: Callable[[Turn], str]) -> Callable[[Turn], str]:
+    """``handler`` (the troubleshooting checklist), led by the KV-cache squeeze when a serving slowdown shows one."""
+
+    def route(turn: Turn) -> str:
+        # the troubleshooting intent is itself the report of a problem: serving words and a named model on named cards
+        # are enough to check the memory left for the KV cache first (nothing is said when it is roomy)
+        found = squeeze_report(turn) if reports_serving_slowdown(turn, problem_known=True) else ""
+        rest = handler(turn)
+        return f"{found}\n\n{rest}" if found else rest
+
+    return route
+
+
+def _finish(turn: Turn, body: str) -> str:
+    related(turn, f"serving throughput {turn.message}")
+    return with_stated_card(turn, body)
+
+
+def with_stated_card(turn: Turn, body: str) -> str:
+    """The sentence that says a stated memory was used, right after the answer's first paragraph."""
+    note = stated_card(turn, turn.slots.gpus[0]).note if turn.slots.gpus else ""
+    if not note:
+        return body
+    first, _, rest = body.partition("\n\n")
+    return "\n\n".join(filter(None, [first, note, rest]))
+
+
+def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
+    """ "How many H100s for 200 users with TTFT under 500 ms?": a count of one named card for a serving load or
+    latency target is sized by the serving estimate, which checks the targets (the recommender checks memory);
+    so is "how many chats can it hold?" asked of one named card.
+    With ``weighs_precision``, "on 4 A100s for 50 users, should we use FP8?" is weighed here too."""
+    s = turn.slots
+    if "estimate_throughput" not in turn.registry.names() or len(s.gpus) != 1 or task_of(turn)[0] != "inference":
+        return False
+    if weighs_precision and weighs_a_precision(turn):
+        return True
+    asked = turn.ask.serving_asks
+    if asked == "concurrency":  # "how many chats can 4 A100s hold?": the KV cache's sequences, with their speeds
+        return True
+    if s.request_rate is not None:  # "QPS 30 on two A100s, enough?": a load to check, whatever the words ask
+        return True
+    stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
+    return stated_load and asked == "gpu_count"
+
+
+def count_given_since(turn: Turn) -> bool:
+    """"only 2 cards though" after "how many A100s for 100 users?": the count asked for is now the user's, so the
+    load is served on those cards instead of sized again."""
+    return turn.slots.gpu_count is not None and not turn.count_asked and turn.ask.thread_messages > 1
+
+
+def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = True) -> Callable[[Turn], str]:
+    """``handler``, unless the question is a GPU count for a serving load (or weighs a precision): then this answer."""
+
+    def route(turn: Turn) -> str:
+        return answer(turn) if sizes_gpu_count(turn, weighs_precision) else handler(turn)
+
+    return route

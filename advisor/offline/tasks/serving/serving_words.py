@@ -1,0 +1,15 @@
+"""The serving answers' wording (serving_text.yaml), shared by the speed and the memory answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from advisor.offline.wording import Wording
+from knowledge.bilingual import Text
+
+WORDING = Wording("serving/text.yaml")
+
+
+def serving_text(key: str, **values: Any) -> Text:
+    """A phrase of serving_text.yaml with its blanks filled; a ``Text`` value fills each language with its own."""
+    return WORDING.text(key, **values)

@@ -1,0 +1,1 @@
+"""The specs task: its answer writers and wording."""

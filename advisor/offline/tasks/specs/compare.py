@@ -1,0 +1,313 @@
+"""“X or Y for this model?”: each option sized, timed and priced by the tools, then a verdict with its reasons.
+
+An option is a GPU with the number of cards the user gave for it ("one L40S or two 4090s"), or, when they
+gave none, the recommender's smallest configuration on sale that holds the workload (a 4-GPU HGX board, a
+server with two cards…). For every option the memory
+estimator says whether it fits and with what headroom, the throughput estimator (serving) or the
+training-time estimator (full training) says how fast it runs, and the catalog prices the whole option.
+"""
+
+from __future__ import annotations
+
+from advisor.language import default_currency
+from advisor.markdown import money, number
+from advisor.nlu.frame import SlotValue
+from advisor.offline.tasks.tco import price_dates
+from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
+from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.wording import Wording
+from advisor.offline.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
+from advisor.offline.turn import Turn
+from knowledge.bilingual import AdvisorError
+from tools.cost.token_cost import TokenCostRequest, token_cost
+
+WORDING = Wording("specs", "compare")
+
+MAX_OPTIONS = 4
+PER_BILLION = 1e9  # without a token count, training speed is given per billion tokens
+
+
+def options(turn: Turn) -> list[tuple[str, int | None]]:
+    """(GPU, cards) pairs in the order named; a count belongs to the GPU right after it ("two 4090s", "4090 x2")
+    or right before it ("4090 x2"). The same GPU named twice with different counts is two options."""
+    frame = turn.entities.frame if turn.entities.frame.has("gpu") else turn.slots.frame
+    gpus = sorted(frame.slots.get("gpu", []), key=lambda v: v.start)
+    found = [(g.value, count) for g, count in zip(gpus, counts_of(gpus, frame.slots.get("gpu_count", [])))]
+    return list(dict.fromkeys(found))[:MAX_OPTIONS]
+
+
+def counts_of(cards: list[SlotValue], counts: list[SlotValue]) -> list[int | None]:
+    """The count said with each card (``cards`` in the order written), or None. Cards and counts carried from
+    earlier messages (start -1) pair with each other in order; of the message's own, one count per card pairs
+    in order, otherwise a count goes to the card right after it, or right before it when written as a suffix ("x2")."""
+    carried = [i for i, card in enumerate(cards) if card.start < 0]
+    paired = dict(zip(carried, (c.value for c in counts if c.start < 0)))
+    own = [i for i in range(len(cards)) if i not in carried]
+    said = sorted((c for c in counts if c.start >= 0), key=lambda v: v.start)
+    if len(said) == len(own):
+        paired |= {i: c.value for i, c in zip(own, said)}
+    else:
+        for c in said:
+            after = [i for i in own if 0 <= cards[i].start - (c.start + len(c.surface)) <= 12 and i not in paired]
+            before = [i for i in own if 0 <= c.start - (cards[i].start + len(cards[i].surface)) <= 3 and i not in paired][::-1]
+            ordered = before + after if c.follows_its_card else after + before
+            if ordered:
+                paired[ordered[0]] = c.value
+    return [paired.get(i) for i in range(len(cards))]
+
+
+def route(turn: Turn, default_task: str = "inference") -> str | None:
+    """The comparison, when the question names two or more options and a workload; otherwise None."""
+    workload = turn.slots.frame.has("model") or turn.slots.frame.has("size") or turn.ask.pasted_config
+    if not workload:
+        return None
+    pairs = options(turn)
+    return answer(turn, pairs, model_of(turn), default_task) if len(pairs) > 1 else None
+
+
+def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_task: str = "inference") -> str:
+    turn.slots.mark("gpu", "gpu_count")
+    turn.entities.mark("gpu", "gpu_count")
+    task, named = task_of(turn)
+    if not named:
+        task = default_task
+        turn.assume(
+            *WORDING.both("compare_phrases.answer.task_since_none_was_named", task=turn.t(*TASK_LABEL[task]))
+        )
+    listed = turn.call("compare_gpus", {"gpus": list(dict.fromkeys(g for g, _ in pairs))})
+    if not listed.ok:
+        return turn.error(listed)
+    rows = {r["gpu"]["id"]: r["gpu"] for r in listed.result["rows"]}
+    ids = [turn.catalog.gpu(g).id for g, _ in pairs]
+    opts = [Option(rows[i], count, count is not None) for i, (_, count) in zip(ids, pairs, strict=True)]
+    precision = precision_for(turn, task)
+    for option in opts:
+        _evaluate(turn, option, model, task, precision)
+    problems = {o.problem for o in opts}
+    if len(problems) == 1 and "" not in problems:  # e.g. an unknown model: one explanation, not one per option
+        return problems.pop()
+    for gpu in rows.values():
+        turn.cite(f"gpu:{gpu['id']}", gpu["name"], turn.t(gpu["availability_en"], gpu["availability_zh"]), citation=gpu["source"])
+    label = turn.t(*TASK_LABEL[task])
+    first = next((o for o in opts if o.fit), None)
+    what = turn.text(first.fit["model_label"]) if first else model
+    head = _speed_lead(turn, opts, what) if task == "inference" else ""
+    head = head or WORDING.say(turn, "lines.versus", names=WORDING.say(turn, "lines.vs").join(o.label for o in opts), label=label, what=what)
+    parts = [head, verdict(turn, opts, task), side_by_side(turn, opts, task)]
+    if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
+        parts = [per_token(turn, opts, what), *parts]
+    parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
+    parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
+    turn.assume(
+        *WORDING.pair("compare_phrases.answer.prices_are_indicative_catalog_figures")
+    )
+    return "\n\n".join(p for p in parts if p)
+
+
+def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:
+    """The fastest and slowest fitting options' speed per user, and by how much: the figures the verdict rests on."""
+    timed = sorted((o for o in opts if o.fits and o.speed), key=lambda o: o.speed["decode_tokens_per_s_per_seq"], reverse=True)
+    if len(timed) < 2:
+        return ""
+    fast, slow = timed[0], timed[-1]
+    fast_speed, slow_speed = fast.speed["decode_tokens_per_s_per_seq"], slow.speed["decode_tokens_per_s_per_seq"]
+    if fast_speed - slow_speed <= SAME_SPEED * fast_speed:
+        return "**" + WORDING.say(turn, "speed_same", model=model, options=turn.t(", ", "、").join(o.label for o in timed),
+                                  speeds=" / ".join(number(o.speed["decode_tokens_per_s_per_seq"]) for o in timed)) + "**"  # fmt: skip
+    ratio = fast_speed / slow_speed
+    return "**" + WORDING.say(turn, "speed_lead_times" if ratio >= 2 else "speed_lead", model=model, faster=fast.label,
+                              slower=slow.label, faster_name=fast.name, fast=number(fast_speed), slow=number(slow_speed),
+                              gain=round((ratio - 1) * 100), times=number(ratio, 1)) + "**"  # fmt: skip
+
+
+def asks_cost_per_token(turn: Turn) -> bool:
+    """The question asks what a token costs ("cost per million tokens", in either language)."""
+    return "cost_per_token" in turn.ask.named.get("topic", ())
+
+
+def per_token(turn: Turn, opts: list[Option], model: str) -> str:
+    """Cost per million output tokens of each option at full load and on-demand cloud prices, the cheaper first."""
+    costed, lines = [], []
+    for o in opts:
+        price = o.price("cloud_price")
+        if not (price and o.speed and o.count):
+            lines.append(WORDING.say(turn, "token_cost_missing", option=o.label))
+            continue
+        cost = token_cost(TokenCostRequest(price_per_gpu_hour=price["amount"], gpus=o.count, output_tokens_per_s=o.speed["output_tokens_per_s_total"]))
+        costed.append((cost.per_million_tokens, o, price["currency"]))
+        lines.append(WORDING.say(turn, "token_cost_line", option=o.label, speed=number(o.speed["output_tokens_per_s_total"]),
+                                 batch=o.speed["effective_batch"], tokens_per_hour=number(cost.tokens_per_hour),
+                                 hourly=money(price["amount"] * o.count, price["currency"]), per_card=money(price["amount"], price["currency"]),
+                                 gpus=o.count, cost=money(cost.per_million_tokens, price["currency"])))  # fmt: skip
+    parts, ask, missing = [], "", turn.t(", ", "、").join(o.name for o in opts if all(o is not c for _, c, _ in costed))
+    if len(costed) == 1 and missing:  # what can be worked out, and the one figure that would finish it
+        cost, costed_option, currency = costed[0]
+        parts.append("**" + WORDING.say(turn, "token_cost_one", model=model, costed=costed_option.label,
+                                        cost=money(cost, currency), missing=missing) + "**")  # fmt: skip
+        ask = WORDING.say(turn, "token_cost_ask", missing=missing)
+    if len(costed) > 1 and len({currency for _, _, currency in costed}) == 1:
+        costed.sort(key=lambda entry: entry[0])
+        (low, cheaper, currency), (high, dearer, _) = costed[0], costed[-1]
+        parts.append("**" + WORDING.say(turn, "token_cost_lead", model=model, cheaper=cheaper.label, dearer=dearer.label,
+                                        cheaper_name=cheaper.name, cheaper_cost=money(low, currency),
+                                        dearer_cost=money(high, currency), saving=round((1 - low / high) * 100)) + "**")  # fmt: skip
+    parts += ["\n".join(f"- {line}" for line in lines), ask]
+    basis = WORDING.text("token_cost_basis")
+    turn.assume(basis.en, basis.zh)
+    return "\n\n".join(part for part in parts if part)
+
+
+def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str | None) -> None:
+    batch = turn.slots.concurrency or turn.slots.batch_size
+    inference = task == "inference"
+    if option.count is None:
+        chosen = _on_sale(turn, option, model, task, precision, batch)
+        if chosen is None:
+            return
+        option.count, option.tp, option.pp = chosen["count"], chosen["tp"], chosen.get("pp", 1)
+        option.zero, option.plan = chosen["zero_stage"], turn.text(chosen["plan_label"])
+        config = turn.text(chosen["config_label"]) if chosen.get("config_label") else option.label
+        turn.assume(*WORDING.both("compare_phrases.evaluate.the_smallest_configuration_on_sale", name=option.name, config=config))  # fmt: skip
+        fit = _fit(turn, option, model, task, precision, batch)
+    else:
+        fit = fit_stated(turn, option, model, task, precision, batch)
+    if not fit.ok:
+        option.problem = _problem(turn, fit)
+        return
+    option.fit = fit.result
+    option.plan = option.plan or _plan(turn, task, option)
+    if not option.fits:
+        if option.stated:
+            needed = _on_sale(turn, option, model, task, precision, batch)
+            if needed:
+                plan = turn.text(needed["plan_label"])
+                option.needed = WORDING.say(turn, "compare_phrases.evaluate.needs", count=needed['count'], name=option.name, plan=plan)
+        return
+    if inference and "estimate_throughput" in turn.registry.names():
+        _serving_speed(turn, option, model, precision, batch)
+    elif task in TIMED_TRAINING:
+        _training_speed(turn, option, model, task)
+
+
+def fit_stated(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):
+    """The memory estimate on the number of cards the user stated: serving splits them by tensor parallelism
+    within a server and pipelines across servers, training shards with ZeRO (stage 3 unless one was named)."""
+    if task == "inference":
+        option.tp, option.pp = min(option.count, 8), max(option.count // 8, 1)
+    else:
+        option.zero = (zero_stage_of(turn) or 3) if option.count > 1 else 0
+    fit = _fit(turn, option, model, task, precision, batch)
+    divisors = [int(d) for d in (fit.error or {}).get("suggestions", []) if str(d).isdigit()]
+    if not fit.ok and fit.error["code"] == "tp_not_dividing_heads":
+        # "8× B200 for a 7B model": split as far as the heads allow, the other cards serve replicas
+        usable = [d for d in divisors if d <= option.tp and option.count % d == 0]
+        if usable:
+            option.tp, option.pp = max(usable), 1
+            fit = _fit(turn, option, model, task, precision, batch)
+    return fit
+
+
+def memory_on(turn: Turn, model: str, task: str, gpu_id: str, count: int):
+    """The stated cards as an option and the memory estimate on them, sized as the comparison would (ZeRO-3 for
+    training on several cards unless a stage was named)."""
+    gpu = turn.catalog.gpu(gpu_id)
+    option = Option({"id": gpu.id, "name": gpu.name}, count, True)
+    return option, fit_stated(turn, option, model, task, precision_for(turn, task), turn.slots.batch_size)
+
+
+def does_not_fit_warning(turn: Turn, task: str, option: Option, r: dict) -> str:
+    """The memory a run needs per GPU on the stated cards, what each holds, and the estimator's main lever."""
+    count, name = option.count, option.gpu["name"]
+    plan, label = _plan(turn, task, option), turn.t(*TASK_LABEL[task])
+    need, holds, lever = number(r["total_per_gpu_gb"]), number(r["gpu_capacity_gb"]), turn.text(r["main_lever"]) if r.get("main_lever") else ""
+    return WORDING.say(turn, "lines.does_not_fit", label=label, need=need, count=count, name=name, plan=plan, holds=holds, lever=lever).rstrip()
+
+
+def _fit(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):
+    inference = task == "inference"
+    s = turn.slots
+    args = {
+        "model": model, "mode": "inference" if inference else "training",
+        "method": tool_method(task), "precision": precision,
+        "context": s.context_length, "batch": batch, "gpu": option.gpu["id"], "num_gpus": option.count,
+        "tp": option.tp if inference else None, "pp": option.pp if inference and option.pp > 1 else None,
+        "kv_precision": s.kv_precision if inference else None, "zero_stage": option.zero or None,
+    }  # fmt: skip
+    return turn.call("estimate_memory", args)
+
+
+def _problem(turn: Turn, outcome) -> str:
+    """The tool's explanation alone: its suggestions are arguments for another call, not words for people."""
+    return f"⚠️ {AdvisorError(**{**(outcome.error or {}), 'suggestions': []}).message(turn.language)}"
+
+
+def _on_sale(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None) -> dict | None:
+    """The recommender's smallest configuration of this GPU that holds the workload, as it is sold (boards, servers)."""
+    args = {"model": model, "task": task, "precision": precision, "context": turn.slots.context_length, "batch": batch,
+            "gpus": [option.gpu["id"]], "top": 1, "currency": default_currency(turn.language)}  # fmt: skip
+    found = turn.call("recommend_gpus", args)
+    if not found.ok:
+        option.problem = _problem(turn, found)
+        return None
+    if not found.result["options"]:
+        notes = "; ".join(turn.text(n) for n in found.result["notes"])
+        option.needed = notes or WORDING.say(turn, "compare_phrases.on_sale.does_not_fit_in_any")
+        return None
+    return found.result["options"][0]
+
+
+def _plan(turn: Turn, task: str, option: Option) -> str:
+    count = option.count
+    if count == 1:
+        return WORDING.say(turn, "compare_phrases.plan.single_gpu")
+    if task != "inference" and option.zero:
+        return WORDING.say(turn, "compare_phrases.plan.zero_over_gpus", zero=option.zero, count=count)
+    if task != "inference":
+        return WORDING.say(turn, "compare_phrases.plan.data_parallel_over_gpus", count=count)
+    parts = ([f"TP={option.tp}"] if option.tp > 1 else []) + ([f"PP={option.pp}"] if option.pp > 1 else [])
+    split = " × ".join(parts)
+    replicas = count // (option.tp * option.pp)
+    if replicas == 1:
+        return split
+    if not split:
+        return WORDING.say(turn, "compare_phrases.plan.replicas_one_per_gpu", replicas=replicas)
+    return WORDING.say(turn, "compare_phrases.plan.replicas", split=split, replicas=replicas)
+
+
+def _serving_speed(turn: Turn, option: Option, model: str, precision: str | None, batch: int | None) -> None:
+    """Decode and prefill speed of the option's plan (the estimator has no pipeline stages: TP × PP is
+    estimated as one tensor-parallel group, an approximation that is said)."""
+    s = turn.slots
+    s.mark("prompt_tokens", "output_tokens")
+    split = option.tp * option.pp
+    if option.pp > 1:
+        turn.assume(*WORDING.both("compare_phrases.serving_speed.speed_estimated_as_tp", label=option.label, split=split))
+    args = {
+        "model": model, "gpu": option.gpu["id"], "num_gpus": option.count, "tp": split, "precision": precision,
+        "kv_precision": s.kv_precision, "engine": engine_of(turn), "batch": batch,
+        "prompt_tokens": s.frame.get("prompt_tokens"), "output_tokens": s.frame.get("output_tokens"),
+    }  # fmt: skip
+    speed = turn.call("estimate_throughput", args)
+    if speed.ok and batch is None and asks_cost_per_token(turn):  # a token's cost is the deployment's when it is kept full
+        speed = turn.call("estimate_throughput", {**args, "batch": max(speed.result["max_batch_fits"], 1)})
+    if not speed.ok:
+        option.problem = _problem(turn, speed)
+        return
+    if not any(o for o in turn.calls[:-1] if o.name == "estimate_throughput" and o.ok):
+        turn.assumptions += [turn.text(note) for note in speed.result.get("assumptions", [])[:3]]  # the same for every option
+    option.speed = speed.result
+
+
+def _training_speed(turn: Turn, option: Option, model: str, task: str) -> None:
+    tokens = turn.slots.tokens
+    if tokens is None:
+        turn.assume(
+            *WORDING.pair("compare_phrases.training_speed.training_speed_is_given_per")
+        )
+    args = {"model": model, "tokens": tokens or PER_BILLION, "gpu": option.gpu["id"], "num_gpus": option.count,
+            "currency": default_currency(turn.language), "method": tool_method(task)}  # fmt: skip
+    timed = turn.call("estimate_training_time", args)
+    if not timed.ok:
+        option.problem = _problem(turn, timed)
+        return
+    option.training = timed.result

@@ -1,0 +1,275 @@
+"""How a comparison reads: the verdict with its reasons, and the side-by-side table of every option.
+
+Only tool results are shown: the memory estimate's verdict and headroom, the throughput or training-time
+estimate, and the catalog's per-card figures and dated prices (the whole option costs cards × price).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.offline.wording import Wording
+from advisor.labels import CHINA_STATUS, VERDICT
+from advisor.markdown import money, number, table
+from advisor.offline.turn import Turn
+
+WORDING = Wording("specs", "compare_view")
+
+PEFT = ("qlora", "lora")  # the training-time tool's adapter methods, the more specific first
+TIMED_TRAINING = ("full_finetune", "pretrain", *PEFT)  # every task the training-time tool counts FLOPs for
+SAME_SPEED = 0.05  # speeds within 5% are "about the same"
+SAME_HEADROOM = 5.0  # percentage points
+
+
+def tool_method(task: str) -> str:
+    """The method the memory and training-time tools take for an answer's task: an adapter method, else "full"."""
+    return task if task in PEFT else "full"
+
+
+@dataclass
+class Option:
+    gpu: dict  # the catalog row from compare_gpus
+    count: int | None  # cards, as stated; None until the recommender picks the smallest configuration on sale
+    stated: bool
+    plan: str = ""
+    tp: int = 1
+    pp: int = 1
+    zero: int = 0  # ZeRO stage when training over several cards
+    fit: dict | None = None  # estimate_memory result at this count
+    speed: dict | None = None  # estimate_throughput result
+    training: dict | None = None  # estimate_training_time result
+    needed: str = ""  # when it does not fit: how many cards would
+    problem: str = ""  # a tool's explanation when the option could not be evaluated
+
+    @property
+    def name(self) -> str:
+        return self.gpu["name"]
+
+    @property
+    def label(self) -> str:
+        return f"{self.count}× {self.name}" if self.count else self.name  # no count picked: the card alone, never "?×"
+
+    @property
+    def fits(self) -> bool:
+        return bool(self.fit) and self.fit.get("verdict") in ("fits", "tight")
+
+    def price(self, kind: str) -> dict | None:
+        return self.gpu.get(kind)
+
+    def total(self, kind: str) -> float | None:
+        price = self.price(kind)
+        return price["amount"] * self.count if price and self.count else None
+
+
+# --- the verdict -----------------------------------------------------------------------------------
+
+
+def _pick_best(opts: list[Option], value, higher: bool, close: float) -> Option | None:
+    """The option clearly best on ``value`` (None when some value is unknown or the best two are within ``close``)."""
+    values = [value(o) for o in opts]
+    if len(opts) < 2 or any(v is None for v in values):
+        return None
+    ranked = sorted(zip(values, range(len(opts)), strict=True), reverse=higher)
+    (best, i), (second, _) = ranked[0], ranked[1]
+    if abs(best - second) <= close * max(abs(best), abs(second), 1e-9):
+        return None
+    return opts[i]
+
+
+def _cost_kind(opts: list[Option]) -> str | None:
+    """Purchase prices when every option has one in the same currency, else cloud prices, else none."""
+    for kind in ("purchase_price", "cloud_price"):
+        prices = [o.price(kind) for o in opts]
+        if all(prices) and len({p["currency"] for p in prices}) == 1:
+            return kind
+    return None
+
+
+# "cheapest": the lowest price itself, not the most speed for the money ("best value")
+
+
+def _speed(o: Option) -> float | None:
+    if o.speed:
+        return o.speed["decode_tokens_per_s_per_seq"]
+    if o.training:
+        return 1 / o.training["wall_clock_days"]
+    return None
+
+
+def _cost_text(o: Option, kind: str) -> str:
+    return money(o.total(kind), o.price(kind)["currency"])
+
+
+def _speed_value(o: Option) -> str:
+    return number(o.speed["decode_tokens_per_s_per_seq"]) if o.speed else number(o.training["wall_clock_days"], 2)
+
+
+def verdict(turn: Turn, opts: list[Option], task: str) -> str:
+    notes = _equal_specs(turn, opts)
+    fitting = [o for o in opts if o.fits]
+    for o in opts:
+        if not o.fits and not o.problem:
+            need = f" ({o.needed})" if o.needed else ""
+            notes.append(WORDING.say(turn, "compare_view_phrases.verdict.does_not_hold_the_workload", label=o.label, need=need))
+    if not fitting:
+        lead = WORDING.say(turn, "compare_view_phrases.verdict.no_option_fits_as_stated")
+        return "\n".join([lead, *(f"- {line}" for line in notes)])
+    if len(fitting) == 1:
+        only = fitting[0]
+        lead = WORDING.say(turn, "compare_view_phrases.verdict.choose_it_is_the_only", label=only.label, plan=only.plan)
+        return "\n".join([lead, *(f"- {line}" for line in notes)])
+    kind = _cost_kind(fitting)
+    cheaper = _pick_best(fitting, lambda o: o.total(kind), higher=False, close=0.0) if kind else None
+    faster = _pick_best(fitting, _speed, higher=True, close=SAME_SPEED)
+    roomier = _pick_best(fitting, lambda o: o.fit["headroom_pct"], higher=True, close=0.0)
+    if roomier and any(roomier.fit["headroom_pct"] - o.fit["headroom_pct"] < SAME_HEADROOM for o in fitting if o is not roomier):
+        roomier = None
+    lines = [_trade_offs(turn, o, fitting, kind, cheaper, faster, roomier) for o in fitting]
+    if faster is None and all(_speed(o) is not None for o in fitting):
+        lines.append(WORDING.say(turn, "compare_view_phrases.verdict.speed_is_about_the_same"))
+    return "\n".join([_lead(turn, fitting, kind, cheaper, faster, roomier), *(f"- {line}" for line in lines + notes)])
+
+
+def _lead(turn: Turn, fitting: list[Option], kind: str | None, cheaper: Option | None, faster: Option | None, roomier: Option | None) -> str:
+    if cheaper and cheaper is faster:
+        return WORDING.say(turn, "compare_view_phrases.lead.choose_cheaper_and_faster", label=cheaper.label)
+    wanted = turn.slots.objective
+    if cheaper and faster and wanted in ("cheapest", "cheapest_cloud", "fastest"):  # "which is better value", "which is faster": the ranking asked for
+        turn.slots.mark("objective")
+        return _asked_ranking(turn, wanted, fitting, kind, cheaper, faster)
+    if cheaper and faster:
+        return WORDING.say(turn, "compare_view_phrases.lead.if_cost_matters_most_if", label=cheaper.label, label_2=faster.label)  # fmt: skip
+    best = cheaper or faster or roomier or min(fitting, key=lambda o: o.count)
+    why = WORDING.say(turn, "compare_view_phrases.lead.cheaper") if best is cheaper else WORDING.say(turn, "compare_view_phrases.lead.faster") if best is faster else (
+        WORDING.say(turn, "compare_view_phrases.lead.more_memory_headroom") if best is roomier else WORDING.say(turn, "compare_view_phrases.lead.fewest_cards"))  # fmt: skip
+    return WORDING.say(turn, "compare_view_phrases.lead.choose_all_options_fit", label=best.label, why=why)
+
+
+def _asked_ranking(turn: Turn, wanted: str, fitting: list[Option], kind: str, cheaper: Option, faster: Option) -> str:
+    """The fastest, the cheapest, or the most speed for the money ("best value")."""
+    if wanted == "fastest":
+        return WORDING.say(turn, "compare_view_phrases.asked_ranking.choose_faster_is_cheaper", label=faster.label, label_2=cheaper.label)
+    if turn.ask.price_only:
+        return WORDING.say(turn, "compare_view_phrases.asked_ranking.choose_cheaper_is_faster", label=cheaper.label, label_2=faster.label)
+    by_value = sorted(fitting, key=lambda o: _speed(o) / o.total(kind), reverse=True)
+    pick, other = by_value[0], by_value[1]
+    more = round((_speed(pick) / pick.total(kind)) / (_speed(other) / other.total(kind)) * 100 - 100)
+    trait = WORDING.say(turn, "compare_view_phrases.asked_ranking.cheaper" if other is cheaper else "compare_view_phrases.asked_ranking.faster")
+    return WORDING.say(turn, "lines.choose_for_value", pick=pick.label, more=more, other=other.label, trait=trait)
+
+
+def _trade_offs(turn: Turn, o: Option, fitting: list[Option], kind: str | None, cheaper, faster, roomier) -> str:
+    others = [x for x in fitting if x is not o]
+    pros, cons = [], []
+    if o is cheaper:
+        mine, vs = _cost_text(o, kind), ", ".join(_cost_text(x, kind) for x in others)
+        pros.append(WORDING.say(turn, "compare_view_phrases.trade_offs.cheaper_to_buy_vs", mine=mine, vs=vs) if kind == "purchase_price"
+                    else WORDING.say(turn, "compare_view_phrases.trade_offs.cheaper_to_rent_h_vs", mine=mine, vs=vs))  # fmt: skip
+    if o is faster:
+        mine, vs = _speed_value(o), ", ".join(_speed_value(x) for x in others)
+        pros.append(WORDING.say(turn, "compare_view_phrases.trade_offs.faster_vs_tokens_s_per", mine=mine, vs=vs) if o.speed
+                    else WORDING.say(turn, "compare_view_phrases.trade_offs.faster_vs_days", mine=mine, vs=vs))  # fmt: skip
+    room = number(o.fit["headroom_pct"])
+    if o.count == 1:
+        pros.append(WORDING.say(turn, "compare_view_phrases.trade_offs.fits_on_one_card_with", room=room))
+    elif o is roomier:
+        pros.append(WORDING.say(turn, "compare_view_phrases.trade_offs.more_headroom", room=room))
+    if o.count > 1 and not o.gpu.get("nvlink_gbs"):
+        cons.append(WORDING.say(turn, "compare_view_phrases.trade_offs.needs_over_pcie_no_direct", plan=o.plan))
+    if o.fit["verdict"] == "tight":
+        cons.append(WORDING.say(turn, "compare_view_phrases.trade_offs.tight_fit_headroom", room=room))
+    if turn.slots.region == "cn" and o.gpu["china"] in ("export-controlled", "not-sold"):
+        cons.append(turn.t(*CHINA_STATUS[o.gpu["china"]]))
+    text = f"**{o.label}**" + turn.t(": ", "：") + turn.t("; ", "；").join(pros or [WORDING.say(turn, "compare_view_phrases.trade_offs.fits", plan=o.plan)])
+    return text + (WORDING.say(turn, "compare_view_phrases.trade_offs.but") + turn.t("; ", "；").join(cons) if cons else "")
+
+
+def _equal_specs(turn: Turn, opts: list[Option]) -> list[str]:
+    """Per-card figures the options share are said to be equal, never "more" for one of them."""
+    lines = []
+    for key, en, zh, unit in (
+        ("memory_gb", *WORDING.pair("compare_view_phrases.equal_specs.memory_per_card"), "GB"),
+        ("bandwidth_gbs", *WORDING.pair("compare_view_phrases.equal_specs.bandwidth_per_card"), "GB/s"),
+    ):
+        values = {o.gpu[key] for o in opts}
+        if len(values) == 1:
+            shown = number(values.pop())
+            lines.append(WORDING.say(turn, "lines.same_each", what=turn.t(en, zh), shown=shown, unit=unit))
+    return lines
+
+
+# --- the table -------------------------------------------------------------------------------------
+
+
+def side_by_side(turn: Turn, opts: list[Option], task: str) -> str:
+    def cell(o: Option, fn) -> str:
+        try:
+            return fn(o)
+        except (TypeError, KeyError):
+            return "—"
+
+    def row(en: str, zh: str, fn) -> list[str]:
+        return [turn.t(en, zh)] + [cell(o, fn) for o in opts]
+
+    body = [
+        row(*WORDING.pair("compare_view_phrases.side_by_side.plan"), lambda o: o.plan or "—"),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.memory_per_card"), lambda o: f"{number(o.gpu['memory_gb'])} GB"),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.fits"), lambda o: _fit_text(turn, o)),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.headroom"), lambda o: f"{number(o.fit['headroom_pct'])}%" if o.fit["headroom_pct"] >= 0 else "—"),  # not fitting: the row above says by how much
+    ]
+    if task == "inference":
+        body += [
+            row(
+                *WORDING.pair("compare_view_phrases.side_by_side.speed_per_user"),
+                lambda o: f"{number(o.speed['decode_tokens_per_s_per_seq'])} {turn.t('tokens/s', 'token/s')}",
+            ),
+            row(*WORDING.pair("compare_view_phrases.side_by_side.total_throughput"), lambda o: f"{number(o.speed['output_tokens_per_s_total'])} {turn.t('tokens/s', 'token/s')}"),
+            row(*WORDING.pair("compare_view_phrases.side_by_side.time_to_first_token"), lambda o: f"{number(o.speed['ttft_ms'], 0)} {WORDING.say(turn, 'lines.ms')}"),
+        ]
+    elif task in TIMED_TRAINING:
+        tokens = turn.slots.tokens
+        en, zh = (
+            WORDING.both("compare_view_phrases.side_by_side.time_for_tokens", tokens=number(tokens))
+            if tokens
+            else WORDING.pair("compare_view_phrases.side_by_side.time_per_1b_tokens")
+        )
+        body.append(
+            row(
+                en,
+                zh,
+                lambda o: WORDING.say(turn, "compare_view_phrases.side_by_side.days", wall_clock_days=number(o.training['wall_clock_days'], 2)),
+            )
+        )
+    body += [
+        row(
+            *WORDING.pair("compare_view_phrases.side_by_side.bf16_dense_per_card"), lambda o: f"{number(o.gpu['bf16_tflops'])} TFLOPS" if o.gpu["bf16_tflops"] else "—"
+        ),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.link_between_cards"), lambda o: link(turn, o.gpu)),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.purchase_whole_option"), lambda o: _priced(o, "purchase_price", "")),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.cloud_per_hour"), lambda o: _priced(o, "cloud_price", WORDING.say(turn, "compare_view_phrases.side_by_side.h"))),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.china"), lambda o: turn.t(*CHINA_STATUS[o.gpu["china"]])),
+    ]
+    return table([""] + [o.label for o in opts], body)
+
+
+def link(turn: Turn, gpu: dict) -> str:
+    """GPU-to-GPU bandwidth (NVLink, Infinity Fabric, HCCS…) or PCIe only, in words of the user's language."""
+    if gpu.get("nvlink_gbs"):
+        return WORDING.say(turn, "compare_view_phrases.link.direct_link_gb_s", nvlink_gbs=number(gpu['nvlink_gbs']))
+    return WORDING.say(turn, "compare_view_phrases.link.pcie_only")
+
+
+def _fit_text(turn: Turn, o: Option) -> str:
+    if not o.fit:
+        return o.needed or "—"
+    shown = f"{turn.t(*VERDICT[o.fit['verdict']])} ({number(o.fit['total_per_gpu_gb'])} / {number(o.fit['gpu_capacity_gb'])} GB)"
+    return shown + (f"; {o.needed}" if o.needed else "")
+
+
+def _priced(o: Option, kind: str, suffix: str) -> str:
+    price = o.price(kind)
+    if not price or not o.count:
+        return "—"
+    each = money(price["amount"], price["currency"])
+    total = money(o.total(kind), price["currency"])
+    return (f"{o.count} × {each} = {total}" if o.count > 1 else total) + f"{suffix} ({price['date']})"

@@ -1,0 +1,1 @@
+"""The tco task: its answer writers and wording."""

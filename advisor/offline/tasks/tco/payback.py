@@ -1,0 +1,193 @@
+"""The parts of a rent-or-buy answer about payback: a quoted payback checked against each cloud tier, the
+payback table with each rate's date and source, stale prices, and the electricity line on its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from advisor.markdown import money, number, table
+from advisor.nlu.frame import SlotValue
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from knowledge.answer_text import phrase
+
+WORDING = Wording("tco", "costs")
+
+CLAIM_REACH_CHARS = 24  # "pays back in about 8 months": the months sit within a few words
+
+
+def claim_and_horizon(payback_words: tuple[int, ...], spans: list[SlotValue], state_horizon: float | None) -> tuple[float | None, float | None]:
+    """A quoted payback and the comparison horizon, in years, from this message's spans of time (``spans``) and where
+    it claims a payback (``Ask.payback_word_starts``).
+
+    The span stated beside the payback words is the claim to check; another span, or the conversation's horizon,
+    is the horizon. Without payback words nothing changes: every span is the horizon."""
+    spans = [v for v in spans if isinstance(v.value, float) and v.start >= 0]
+    near = [(abs(v.start - at), v) for v in spans for at in payback_words]
+    if not near or min(near, key=lambda pair: pair[0])[0] > CLAIM_REACH_CHARS:
+        return None, state_horizon
+    claimed = min(near, key=lambda pair: pair[0])[1]
+    others = [v.value for v in spans if v is not claimed]
+    horizon = others[0] if others else (state_horizon if state_horizon != claimed.value else None)
+    return claimed.value, horizon
+
+
+# The inputs behind each line a follow-up may ask for alone: they are listed under it, given or defaulted.
+LINE_INPUTS = {
+    "maintenance": ("maintenance_pct_per_year", "server_price"),
+    "colocation": ("colo_price_per_kw_month", "server_max_kw", "load_factor_pct"),
+    "staff": ("staff_cost_per_month",),
+    "depreciation": ("residual_value_pct", "lifetime_years", "server_price"),
+    "capex": ("server_price", "network_overhead_pct"),
+}
+RUNNING_COSTS = {"energy", "maintenance", "colocation", "staff"}  # the monthly lines that make up owning's running cost
+
+
+def asked_for_line(turn: Turn) -> str | None:
+    """The one line of the rent-or-buy answer just given that a follow-up asks about ("and the electricity?", "what's the
+    maintenance?"); None for a first question or a message that states a value (it changes the comparison)."""
+    earlier = turn.ask.thread_messages > 1 or turn.reading.follow_up
+    key = turn.ask.tco_line if earlier else None
+    if key == "energy":
+        return None if turn.reading.frame.has("electricity_price") else key
+    return key if key in LINE_INPUTS and not turn.reading.frame.names() else None
+
+
+def line(turn: Turn, r: dict, key: str, inputs: Callable[[Turn, list[dict], str], str]) -> str:
+    """One line item of the comparison with its formula, its share of running costs, and the inputs behind it."""
+    if key == "energy":
+        return electricity(turn, r, inputs)
+    item = next(i for i in r["items"] if i["key"] == key)
+    cur, opex = r["currency"], r["own_monthly_opex"]
+    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    text = turn.text(phrase("tco.line.answer", label=item["label"], value=money(item["value"], cur), what=what, formula=f"`{turn.formula(item)}`"))
+    if key in RUNNING_COSTS and opex:
+        text += turn.text(phrase("tco.line.share", share=number(item["value"] / opex * 100), opex=money(opex, cur)))
+    used = [a for a in r["assumptions"] if a["key"] in LINE_INPUTS[key]]
+    return text + ("\n\n" + inputs(turn, used, cur) if used else "")
+
+
+def electricity(turn: Turn, r: dict, inputs: Callable[[Turn, list[dict], str], str]) -> str:
+    """The electricity line with its formula and share of running costs; ``inputs`` lists the figures it used."""
+    item = next(i for i in r["items"] if i["key"] == "energy")
+    cur, energy, opex = r["currency"], item["value"], r["own_monthly_opex"]
+    if energy == 0:
+        return turn.text(phrase("tco.electricity.included"))
+    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    line = phrase("tco.electricity.answer", energy=money(energy, cur), what=what, formula=f"`{turn.formula(item)}`",
+                  share=number(energy / opex * 100 if opex else 0), opex=money(opex, cur))  # fmt: skip
+    defaults = [a for a in r["assumptions"] if a["key"] in ("electricity_price", "pue", "load_factor_pct", "server_max_kw")]
+    return turn.text(line) + "\n\n" + inputs(turn, defaults, cur)
+
+
+def _months(turn: Turn, months: float | None) -> str:
+    return turn.text(phrase("tco.tiers.never") if months is None else phrase("tco.tiers.months", months=number(months)))
+
+
+def claim_check(turn: Turn, r: dict) -> list[str]:
+    """The quoted payback, checked: under which tier and utilisation it holds, or the closest it comes."""
+    check, rows = r.get("claim_check"), r.get("tier_paybacks") or []
+    if not check:
+        return []
+    cur, claimed, use = r["currency"], number(check["claimed_months"]), number(check["utilisation_pct"])
+    slack = check["claimed_months"] * 1.1
+    at_use = [row for row in rows if row["payback_months"] is not None and row["payback_months"] <= slack]
+    fastest = next(row for row in rows if row["tier"] == check["best_tier"]) if check["best_tier"] else rows[0]
+    cheapest = min(rows, key=lambda row: row["price_per_gpu_hour"])
+
+    def filled(row: dict) -> dict:
+        return {"tier": row["tier_name"], "rate": money(row["price_per_gpu_hour"], cur), "at_use": _months(turn, row["payback_months"]),
+                "full": number(row["payback_months_full_use"]) if row["payback_months_full_use"] else "—"}  # fmt: skip
+
+    if at_use:
+        best = min(at_use, key=lambda row: row["payback_months"])
+        line = phrase("tco.claim.holds_at_use", claimed=claimed, utilisation=use, **{**filled(best), "at_use": number(best["payback_months"])})
+    elif check["holds_at_full_use"]:
+        line = phrase("tco.claim.full_use_only", claimed=claimed, utilisation=use, **filled(fastest))
+    else:
+        line = phrase("tco.claim.does_not_hold", claimed=claimed, utilisation=use, **filled(fastest), cheapest=cheapest["tier_name"],
+                      cheapest_rate=money(cheapest["price_per_gpu_hour"], cur), cheapest_at_use=_months(turn, cheapest["payback_months"]))  # fmt: skip
+    lifetime = phrase("tco.claim.not_a_lifetime", claimed=claimed, years=number(r["horizon_months"] / 12))
+    return [turn.text(line), turn.text(lifetime)]
+
+
+def tier_paybacks(turn: Turn, r: dict) -> list[str]:
+    """Payback against each cloud tier the user could rent from, with each rate's date and source."""
+    rows = r.get("tier_paybacks") or []
+    if not rows:
+        return []
+    cur, check = r["currency"], r.get("claim_check")
+    use = next((number(a["value"]) for a in r["assumptions"] if a["key"] == "utilisation_pct"), "—")
+    capex = money(r["capex"], cur)
+    headers = [turn.text(phrase("tco.tiers.tier")), turn.text(phrase("tco.tiers.rate")), turn.text(phrase("tco.tiers.at_use", utilisation=use)),
+               turn.text(phrase("tco.tiers.at_full"))]  # fmt: skip
+    if check:
+        headers.append(turn.text(phrase("tco.tiers.needed", claimed=number(check["claimed_months"]))))
+    body, sources = [], []
+    for row in rows:
+        marks = [turn.text(phrase(key)) for key, on in (("tco.tiers.derived", row["derived"]), ("tco.tiers.company", row["company"])) if on]
+        rate = money(row["price_per_gpu_hour"], cur) + (f" ({', '.join(marks)})" if marks else "")
+        cells = [turn.text(row["tier_name"]), rate, _months(turn, row["payback_months"]), _months(turn, row["payback_months_full_use"])]
+        if check:
+            needed = row["utilisation_for_claim_pct"]
+            if row.get("billed_every_hour") and needed is not None:
+                cells.append(WORDING.say(turn, "tier_summary.any_use"))
+            else:
+                cells.append(f"{number(needed)}%" if needed is not None and needed <= 100 else turn.text(phrase("tco.tiers.unreachable")))
+        body.append(cells)
+        fields = {"tier": row["tier_name"], "offer": row["offer"], "date": row["date"], "title": row["source_title"] or "", "url": row["source_url"] or ""}
+        sources.append(turn.text(phrase("tco.tiers.company_source" if row["company"] else "tco.tiers.source", **fields)))
+    title = turn.text(phrase("tco.tiers.title", capex=capex, opex=money(r["own_monthly_opex"], cur)))
+    listed = "**" + turn.text(phrase("tco.tiers.sources_title")) + "**\n" + "\n".join(f"- {line}" for line in sources)
+    return [title + "\n\n" + table(headers, body), listed]
+
+
+def stale_note(turn: Turn, r: dict) -> list[str]:
+    stale = r.get("stale_prices") or []
+    if not stale:
+        return []
+    items = [turn.text(phrase("tco.stale.item", what=p["what"], date=p["date"], age=number(p["age_months"], 0))) for p in stale]
+    return [turn.text(phrase("tco.stale.note", items=turn.t("; ", "；").join(items)))]
+
+
+def tier_summary(turn: Turn, r: dict) -> str:
+    """Payback against every tier in one sentence under the verdict, so the first screen shows what each way of
+    renting means for the purchase (the table with rates' dates and sources is below the fold)."""
+    rows = r.get("tier_paybacks") or []
+    if len(rows) < 2:
+        return ""
+    cur = r["currency"]
+    use = next((number(a["value"]) for a in r["assumptions"] if a["key"] == "utilisation_pct"), "—")
+
+    def months(value: float | None) -> str:
+        return WORDING.say(turn, "tier_summary.never") if value is None else WORDING.say(turn, "tier_summary.months", months=number(value))
+
+    said = [WORDING.say(turn, "tier_summary.row", tier=turn.text(row["tier_name"]), rate=money(row["price_per_gpu_hour"], cur),
+                        months=months(row["payback_months"])) + (WORDING.say(turn, "tier_summary.every_hour") if row.get("billed_every_hour") else "")
+            for row in rows]  # fmt: skip
+    return WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
+
+
+def ratio_verdict(turn: Turn, r: dict) -> str:
+    """The quoted multiple, checked: the tier it holds against at the use stated, the use it needs, or why not."""
+    check = r.get("ratio_check")
+    if not check:
+        return ""
+    cur, own = r["currency"], r["own_monthly_cost"]
+    rows = {row["tier"]: row for row in r.get("tier_paybacks") or []}
+    tiers = sorted(check["tiers"], key=lambda t: t["ratio"], reverse=True)
+    dearest, cheapest = tiers[0], tiers[-1]
+    use = next((a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct"), 0)
+    values = {"claimed": number(check["claimed_ratio"]), "utilisation": number(use), "own": money(own, cur), "years": number(r["horizon_months"] / 12)}
+
+    def of(tier: dict) -> dict:
+        return {"tier": turn.text(tier["tier_name"]), "ratio": number(tier["ratio"], 1), "rent": money(rows[tier["tier"]]["monthly_rent_avoided"], cur)}
+
+    if check["holds_at_your_use"]:
+        return WORDING.say(turn, "ratio.holds", **values, **of(dearest), cheap_tier=turn.text(cheapest["tier_name"]), cheap_ratio=number(cheapest["ratio"], 1))
+    reachable = [t for t in tiers if t["utilisation_for_claim_pct"] is not None and t["utilisation_for_claim_pct"] <= 100]
+    if reachable:
+        best = min(reachable, key=lambda t: t["utilisation_for_claim_pct"])
+        return WORDING.say(turn, "ratio.holds_only", **values, **of(best), need=number(best["utilisation_for_claim_pct"]))
+    return WORDING.say(turn, "ratio.does_not_hold", **values, **of(dearest), cheap_tier=turn.text(cheapest["tier_name"]),
+                       cheap_ratio=number(cheapest["ratio"], 1))  # fmt: skip

@@ -1,0 +1,192 @@
+"""What renting a GPU costs, or whether a quoted rate is fair ("what's a reasonable price to rent an H100?",
+"is $4.50 an hour for one H100 expensive?"): the verdict first, then each cloud tier's range with dates and sources.
+
+Nothing is bought and nothing is trained, so neither the rent-or-buy model (it needs a server price) nor a
+spec sheet (one catalog figure) answers it: the rental_prices tool gives the market tier by tier.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from advisor.language import default_currency
+from advisor.markdown import money, number, table
+from advisor.nlu.frame import Money
+from advisor.offline.wording import Wording
+from advisor.offline.slots import CALCULATED_CURRENCIES
+from advisor.offline.turn import Turn
+from knowledge.bilingual import Text
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.tco_model import HOURS_PER_MONTH
+
+WORDING = Wording("tco", "rent_prices")
+# Any of these makes it another question: what a run, a purchase or a fleet over years costs
+OTHER_QUESTIONS = ("server_price", "budget", "training_tokens", "model", "size", "electricity_price", "deadline")
+PER_HOUR = ("gpu_hour", "hour", "once")  # a rate said without a period ("$4.50 a card") is per GPU-hour, as in rent-or-buy
+PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
+PRICE_PERIOD_YEARS = 1 / 365  # a span under a day is the unit of a price ("how much for an hour"), not how long anything is kept
+
+
+def applies(turn: Turn) -> bool:
+    """One card named, words that ask what renting it costs, at most one rate to judge, and nothing bought, trained
+    or kept over years in the conversation's task."""
+    frame = turn.slots.frame
+    if any(frame.has(slot) for slot in OTHER_QUESTIONS) or len(set(frame.all("gpu"))) != 1 or len(frame.all("cloud_price")) > 1:
+        return False
+    if turn.ask.weighs_owning:  # a purchase or a quoted payback: rent-or-buy answers it
+        return False
+    if _months(turn) is not None:  # "1024 H100 for 3 months, what will it cost?": the bill for that long
+        return frame.has("gpu_count") and turn.intent == "tco"
+    return not frame.has("utilisation") and turn.ask.asks_rental_price
+
+
+def _months(turn: Turn) -> float | None:
+    """How long the GPUs are rented, in months; None when no span is said or it is a price's unit ("an hour")."""
+    spans = [span for span in turn.slots.frame.all("horizon") if isinstance(span, float) and span >= PRICE_PERIOD_YEARS]
+    return spans[0] * 12 if spans else None
+
+
+def _quote(turn: Turn, currency: str) -> tuple[float | None, str]:
+    """The rate to judge per GPU-hour in ``currency``, and the currency it was said in; a monthly rent per card
+    ("8000 a month per card") is spread over the month's hours."""
+    price = turn.slots.hourly_price
+    if not isinstance(price, Money) or price.currency not in CALCULATED_CURRENCIES:
+        return None, currency
+    amount = convert(price.amount, price.currency, currency, DEFAULT_USD_TO_CNY)
+    if price.per in PERIOD_HOURS:
+        hourly = amount / PERIOD_HOURS[price.per]
+        turn.assume(*WORDING.both("lines.monthly_per_gpu_hour" if price.per == "month" else "lines.yearly_per_gpu_hour",
+                                  amount=money(amount, currency), hourly=money(hourly, currency), hours=f"{PERIOD_HOURS[price.per]:g}"))
+        return hourly, price.currency
+    return (amount if price.per in PER_HOUR else None), price.currency
+
+
+def band(low: float | None, high: float | None, currency: str) -> str:
+    if low is None or high is None:
+        return "—"
+    return money(low, currency) if abs(high - low) < 0.005 else f"{money(low, currency)}–{money(high, currency)}"
+
+
+def answer(turn: Turn) -> str:
+    s = turn.slots
+    quoted_money = s.hourly_price
+    currency = (
+        quoted_money.currency
+        if isinstance(quoted_money, Money) and quoted_money.currency in CALCULATED_CURRENCIES
+        else default_currency(turn.language)
+    )
+    china = s.region == "cn" or currency == "CNY"
+    quoted, _ = _quote(turn, currency)
+    gpus = s.gpu_count or 1
+    months = _months(turn)
+    share = s.utilisation if s.utilisation is not None else 1.0
+    if months is not None:
+        hours = gpus * HOURS_PER_MONTH * months * share
+    else:
+        hours = gpus * HOURS_PER_MONTH if gpus > 1 else None
+    outcome = turn.call("rental_prices", {
+        "gpu": s.gpus[0], "currency": currency, "china": china, "quoted_price_per_gpu_hour": quoted, "gpus": gpus,
+        "gpu_hours": hours, "today": dt.date.today().isoformat(),
+    })  # fmt: skip
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    s.mark("cloud_price", "gpu_count", "region", "horizon", "utilisation")
+    cur = r["currency"]
+    what = r["gpu_name"]
+    fair = band(r["fair_low"], r["fair_high"], cur)
+    ceiling = band(r["ceiling_low"], r["ceiling"], cur)
+    bill = _bill(turn, r, what, gpus, months, s.utilisation) if months is not None else ""
+    parts = [bill] if bill else [_lead(turn, r, what, fair, ceiling)]
+    if r["gpu_hours"] and not bill:
+        fair_tier = next((t for t in r["tiers"] if t["tier"] == r["fair_tier"]), None)
+        top = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
+        if fair_tier is not None:
+            parts.append(WORDING.say(turn, "fleet", gpus=gpus, what=what, hours=number(r["gpu_hours"]),
+                                     fair_cost=band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
+                                     ceiling_cost=money(top["cost_high"], cur) if top else "—"))  # fmt: skip
+    if r["large"]:
+        parts.append(WORDING.say(turn, "large", gpus=gpus))
+    if r["tiers"]:
+        parts.append(WORDING.say(turn, "why"))
+        parts.append(_table(turn, r, what))
+        parts.append(_sources(turn, r))
+    if r["missing_tiers"] and r["tiers"]:
+        parts.append(WORDING.say(turn, "missing", what=what, tiers=turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])))
+    if r["stale_count"]:
+        parts.append(WORDING.say(turn, "stale", count=r["stale_count"]))
+    turn.cite("rent-vs-buy", WORDING.say(turn, "rent_prices_phrases.answer.rent_vs_buy"))
+    return "\n\n".join(parts)
+
+
+def _bill(turn: Turn, r: dict, what: str, gpus: int, months: float, utilisation: float | None) -> str:
+    """The bill for renting the GPUs for the months said, at the fair tier's range, on-demand as the ceiling."""
+    if months is not None and utilisation is None:
+        turn.assume(*WORDING.pair("rent_prices_phrases.bill.rented_around_the_clock_no"))  # fmt: skip
+    fair = next((t for t in r["tiers"] if t["tier"] == r["fair_tier"]), None)
+    top = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
+    if fair is None or top is None:
+        return ""
+    use = WORDING.say(turn, "bill_use", utilisation=number(utilisation * 100)) if utilisation is not None else ""
+    if turn.ask.names_hyperscaler:  # "on AWS": their list price first
+        committed = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_1yr"), None)
+        return WORDING.say(turn, "bill_hyperscaler", gpus=gpus, what=what, months=number(months), hours=number(r["gpu_hours"]), use=use,
+                           ceiling_cost=band(top["cost_low"], top["cost_high"], r["currency"]), ceiling=band(top["low"], top["high"], r["currency"]),
+                           fair_cost=band(fair["cost_low"], fair["cost_high"], r["currency"]), fair_tier=WORDING.say(turn, f"fair_tier.{r['fair_tier']}"),
+                           fair=band(fair["low"], fair["high"], r["currency"]),
+                           committed=WORDING.say(turn, "bill_committed", cost=money(committed["cost_low"], r["currency"])) if committed else "")  # fmt: skip
+    return WORDING.say(turn, "bill", gpus=gpus, what=what, months=number(months), hours=number(r["gpu_hours"]), use=use,
+                       fair_cost=band(fair["cost_low"], fair["cost_high"], r["currency"]), fair_tier=WORDING.say(turn, f"fair_tier.{r['fair_tier']}"),
+                       fair=band(fair["low"], fair["high"], r["currency"]), ceiling_cost=money(top["cost_high"], r["currency"]))  # fmt: skip
+
+
+def _lead(turn: Turn, r: dict, what: str, fair: str, ceiling: str) -> str:
+    cur = r["currency"]
+    missing = turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])
+    if not r["tiers"]:
+        return WORDING.say(turn, "lead.none", what=what, missing=missing)
+    if r["fair_tier"] is None:
+        return WORDING.say(turn, "lead.ceiling_only", what=what, ceiling=ceiling)
+    china = r["fair_tier"] == "china"
+    if r["verdict"] is None:
+        key = "lead.fair" if r["ceiling"] is not None else "lead.fair_no_ceiling"
+        return WORDING.say(turn, key, what=what, fair=fair, ceiling=ceiling, fair_tier=WORDING.text(f"fair_tier.{r['fair_tier']}"))
+    ceiling_words = WORDING.say(turn, "ceiling_words", ceiling=ceiling) if r["ceiling"] is not None else ""
+    key = {"fair": "verdict.fair_china" if china else "verdict.fair", "above_fair": "verdict.above_fair_china" if china else "verdict.above_fair",
+           "below_market": "verdict.below_market", "on_demand_or_more": "verdict.on_demand_or_more"}[r["verdict"]]  # fmt: skip
+    if r["verdict"] == "above_fair" and r["ceiling"] is None and not china:
+        key = "verdict.above_fair_china"  # no on-demand figure to set it against: the range alone
+    return WORDING.say(turn, key, what=what, quoted=money(r["quoted"], cur), fair=fair, ceiling=ceiling, ceiling_words=ceiling_words,
+                       over=number(r["quoted_saving_pct"] or 0, 0))  # fmt: skip
+
+
+def _table(turn: Turn, r: dict, what: str) -> str:
+    cur = r["currency"]
+    header = [WORDING.say(turn, "table.tier"), WORDING.say(turn, "table.range"), WORDING.say(turn, "table.offers")]
+    if r["gpu_hours"]:
+        header.insert(2, WORDING.say(turn, "table.cost", hours=number(r["gpu_hours"])))
+    rows = []
+    for tier in r["tiers"]:
+        row = [turn.text(tier["name"]), band(tier["low"], tier["high"], cur), str(len(tier["offers"]))]
+        if r["gpu_hours"]:
+            row.insert(2, band(tier["cost_low"], tier["cost_high"], cur))
+        rows.append(row)
+    return WORDING.say(turn, "table.title", what=what, currency=cur) + "\n\n" + table(header, rows)
+
+
+def _sources(turn: Turn, r: dict) -> str:
+    cur = r["currency"]
+    lines = []
+    for tier in r["tiers"]:
+        for offer in tier["offers"]:
+            marks = [WORDING.say(turn, "marks.derived")] if offer["derived"] else []
+            if offer["stale"]:
+                marks.append(WORDING.say(turn, "marks.stale"))
+            if offer["quoted_currency"] != cur:
+                original = band(offer["quoted_low"], offer["quoted_high"], offer["quoted_currency"])
+                marks.append(WORDING.say(turn, "marks.converted", original=original))
+            price = band(offer["low"], offer["high"], cur) + (f" ({', '.join(marks)})" if marks else "")
+            key = "company_line" if offer["company"] else "source_line"
+            lines.append(WORDING.say(turn, key, tier=turn.text(tier["name"]), offer=turn.text(Text.model_validate(offer["offer"])), price=price,
+                                     date=offer["date"], title=offer["source_title"] or "", url=offer["source_url"] or ""))  # fmt: skip
+    return "**" + WORDING.say(turn, "sources_title") + "**\n" + "\n".join(f"- {line}" for line in lines)

@@ -1,0 +1,110 @@
+"""What a generated token costs on one deployment ("cost per million tokens for X on 4× H100", asked in either language).
+
+The serving estimator gives the deployment's tokens per hour at full load; every rental tier with a sourced price
+for the card gives a band of rates, so each tier's cost per million tokens is a band too (tools/cost/token_cost.py).
+A card no tier prices is never refused: its hour is priced at what owning it costs, labelled as an estimate.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from advisor.markdown import money, number, table
+from advisor.offline.tasks.specs.compare import asks_cost_per_token
+from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.tasks.tco.rent_prices import band
+from advisor.offline.wording import Wording
+from advisor.offline.turn import Turn
+from tools.cost.token_cost import TokenCostRangeRequest, token_cost_range
+
+WORDING = Wording("tco", "token_price")
+COUNTS_TRIED = (1, 2, 4, 8)  # the deployments sold: one card, then whole boards
+ON_DEMAND = "hyperscaler_on_demand"
+
+
+def applies(turn: Turn) -> bool:
+    """A cost per token asked of one card (two or more cards are compared side by side elsewhere)."""
+    return asks_cost_per_token(turn) and len(set(turn.slots.frame.all("gpu"))) <= 1
+
+
+def _serving(turn: Turn, model: str, gpu: str, gpus: int) -> dict | None:
+    """The deployment's speed kept full: as many requests at once as its KV cache holds."""
+    s = turn.slots
+    args = {"model": model, "gpu": gpu, "num_gpus": gpus, "precision": s.frame.get("precision"), "kv_precision": s.kv_precision,
+            "engine": engine_of(turn), "prompt_tokens": s.frame.get("prompt_tokens"), "output_tokens": s.frame.get("output_tokens")}  # fmt: skip
+    first = turn.call("estimate_throughput", args)
+    if not first.ok or first.result["max_batch_fits"] < 1:
+        return None
+    full = turn.call("estimate_throughput", {**args, "batch": first.result["max_batch_fits"]})
+    return full.result if full.ok else None
+
+
+def _deployment(turn: Turn, model: str, gpu: str) -> tuple[int, dict | None]:
+    """The count stated, or the fewest cards (as sold) that serve the model, with its speed at full load."""
+    stated = turn.slots.gpu_count
+    if stated:
+        return stated, _serving(turn, model, gpu, stated)
+    for count in COUNTS_TRIED:
+        speed = _serving(turn, model, gpu, count)
+        if speed is not None:
+            turn.slots.mark("gpu_count")
+            return count, speed
+    return COUNTS_TRIED[-1], None
+
+
+def answer(turn: Turn, gpu: str, currency: str) -> str:
+    model = turn.model_reference()
+    if model is None:
+        return WORDING.say(turn, "no_model")
+    gpus, speed = _deployment(turn, model, gpu)
+    name = turn.catalog.gpu(gpu).name
+    if speed is None:
+        failed = next((c for c in reversed(turn.calls) if c.name == "estimate_throughput"), None)
+        if failed is not None and not failed.ok:
+            return turn.error(failed)
+        return WORDING.say(turn, "does_not_run", model=model, gpus=gpus, gpu=name, why="")
+    model_name = turn.text(speed["model_label"])
+    if not turn.slots.gpu_count:
+        line = WORDING.text("count_default", gpus=gpus, gpu=name, model=model_name)
+        turn.assume(line.en, line.zh)
+    tps = speed["output_tokens_per_s_total"]
+    china = turn.slots.region == "cn" or currency == "CNY"
+    market = turn.call("rental_prices", {"gpu": gpu, "currency": currency, "china": china, "gpus": gpus, "today": dt.date.today().isoformat()})
+    tiers = market.result["tiers"] if market.ok else []
+    rows, costs = [], {}
+    for tier in tiers:
+        cost = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=tier["low"], high_per_gpu_hour=tier["high"], gpus=gpus, output_tokens_per_s=tps))
+        costs[tier["tier"]] = cost
+        offer = tier["offers"][0]
+        source = f"{offer['date']}, [{offer['source_title'] or '—'}]({offer['source_url']})" if offer["source_url"] else f"{offer['date']}, {offer['source_title'] or '—'}"
+        rows.append([turn.text(tier["name"]), band(tier["low"], tier["high"], currency), band(cost.low, cost.high, currency), source])
+    speed_line = WORDING.say(turn, "speed", speed=number(tps), batch=speed["effective_batch"], prompt=speed.get("prompt_tokens", 1024),
+                             output=speed.get("output_tokens", 256), tokens_per_hour=number(tps * 3600), gpus=gpus)  # fmt: skip
+    if not tiers:
+        lead = _estimated(turn, model_name, gpu, name, gpus, tps, currency)
+        return "\n\n".join([lead, speed_line, WORDING.say(turn, "load")])
+    chosen = market.result["fair_tier"] or min(tiers, key=lambda t: t["low"])["tier"]
+    tier = next(t for t in tiers if t["tier"] == chosen)
+    ceiling = costs.get(ON_DEMAND)
+    lead = WORDING.say(turn, "lead", cost=band(costs[chosen].low, costs[chosen].high, currency), model=model_name, gpus=gpus, gpu=name,
+                       tier=turn.text(tier["name"]), rate=band(tier["low"], tier["high"], currency),
+                       ceiling=WORDING.say(turn, "ceiling", cost=money(ceiling.high, currency)) if ceiling and chosen != ON_DEMAND else "")  # fmt: skip
+    headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "cost", "source")]
+    tier_table = "**" + WORDING.say(turn, "table.title") + "**\n\n" + table(headers, rows)
+    turn.cite("rent-vs-buy", turn.t(*WORDING.pair("citation.rent_vs_buy")))
+    return "\n\n".join([lead, speed_line, WORDING.say(turn, "load"), tier_table])
+
+
+def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps: float, currency: str) -> str:
+    """No tier prices the card: the hour at what owning it costs (purchase, power, upkeep), said as an estimate."""
+    owned = turn.call("compute_tco", {"gpu": gpu, "gpus_per_server": 8, "servers": -(-gpus // 8), "currency": currency,  # a card's hour in a full server
+                                        "rent_needed": False})  # fmt: skip
+    if not owned.ok:
+        return turn.error(owned)
+    r = owned.result
+    rate = r["own_cost_per_used_gpu_hour"]
+    use = next(a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct")
+    cost = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=rate, high_per_gpu_hour=rate, gpus=gpus, output_tokens_per_s=tps))
+    basis = WORDING.say(turn, "estimated_basis", years=number(r["horizon_months"] / 12), utilisation=number(use))
+    return WORDING.say(turn, "estimated_lead", cost=money(cost.low, currency), model=model_name, gpus=gpus, gpu=name,
+                       rate=money(rate, currency), basis=basis)  # fmt: skip

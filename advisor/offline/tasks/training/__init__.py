@@ -1,0 +1,1 @@
+"""The training task: its answer writers and wording."""

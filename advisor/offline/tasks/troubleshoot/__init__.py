@@ -1,0 +1,1 @@
+"""The troubleshoot task: its answer writers and wording."""

@@ -1,0 +1,98 @@
+"""The workload a message describes, read the same way by every answer: model, task, precision, ZeRO stage.
+
+Kept apart from ``sizing`` so the comparison and rental answers can read it without importing the
+sizing answer, which imports them back through the cost and spec answers.
+"""
+
+from __future__ import annotations
+
+from advisor.offline.turn import Turn
+from pathlib import Path
+
+from knowledge.answer_text import phrase
+from knowledge.wording import Wording
+from tools.recommend.configs import SERVER_GPUS  # "one server" of data-centre GPUs: an 8-GPU HGX/OAM board or PCIe box
+
+WORDING = Wording(Path(__file__).with_name("workload_text.yaml"))
+
+TASK_BY_WORKLOAD = {
+    "inference": "inference",
+    "lora": "lora",
+    "qlora": "qlora",
+    "full_finetune": "full_finetune",
+    "pretrain": "pretrain",
+    "train": "full_finetune",
+    "finetune": "lora",
+}
+TASK_LABEL = {
+    "inference": WORDING.pair("workload_phrases.task_label.serving_inference"),
+    "lora": WORDING.pair("workload_phrases.task_label.lora_fine_tuning"),
+    "qlora": WORDING.pair("workload_phrases.task_label.qlora_fine_tuning"),
+    "full_finetune": WORDING.pair("workload_phrases.task_label.full_fine_tuning"),
+    "pretrain": WORDING.pair("workload_phrases.task_label.pre_training"),
+}
+
+
+def model_of(turn: Turn) -> str | None:
+    return turn.ask.pasted_config or turn.model_reference()
+
+
+def task_of(turn: Turn) -> tuple[str, bool]:
+    """The task and whether the user named it (otherwise serving is assumed and said so).
+
+    ZeRO/FSDP or an optimizer only make sense for training, so they imply full fine-tuning."""
+    for workload in turn.slots.workloads:
+        if workload in TASK_BY_WORKLOAD:
+            return TASK_BY_WORKLOAD[workload], True
+    if turn.slots.sharding or turn.slots.optimizer:
+        return "full_finetune", True
+    return "inference", False
+
+
+
+
+def gpus_on_hand(turn: Turn) -> int | None:
+    """The GPUs the user has: a count, or servers × GPUs per server ("we only have one server").
+    A bare count said as a follow-up ("we only have 8") is read from the message itself when the conversation's
+    frame dropped it because the previous question asked for a count."""
+    s = turn.slots
+    count = s.gpu_count or (turn.entities.gpu_count if not turn.count_asked else None)
+    if count:
+        return count
+    if s.servers:
+        gpus = s.servers * (s.gpus_per_server or SERVER_GPUS)
+        if not s.gpus_per_server:
+            said = phrase("sizing.assume.servers", servers=s.servers, per_server=SERVER_GPUS, gpus=gpus)
+            turn.assume(said.en, said.zh)
+        return gpus
+    return None
+
+
+TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
+
+
+def precision_for(turn: Turn, task: str) -> str | None:
+    """The stated precision when it suits the task; otherwise None (the tool's default) and a note saying why."""
+    stated = turn.slots.frame.get("precision")
+    if stated is None:
+        return None
+    if task == "qlora":
+        usable = stated in ("nf4", "int4", "int8", "bnb-4bit", "bnb-int8")
+    elif task in ("full_finetune", "pretrain", "lora"):
+        usable = stated in TRAINING_PRECISIONS
+    else:
+        usable = True
+    if not usable:
+        turn.ignore("precision", *WORDING.both("workload_phrases.precision_for.trains_in_bf16_fp16_weights", task=turn.t(*TASK_LABEL[task])))
+        return None
+    turn.slots.mark("precision")
+    return stated
+
+
+def zero_stage_of(turn: Turn) -> int | None:
+    for sharding in turn.slots.frame.all("sharding"):
+        if sharding.startswith("zero-"):
+            return int(sharding[-1])
+        if sharding == "fsdp":
+            return 3
+    return None
