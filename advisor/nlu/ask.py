@@ -36,6 +36,9 @@ from knowledge.catalog import Catalog
 from knowledge.vendor_options import vendor_options
 
 
+SAME_SIZE = 1.15  # sizes within 15% of each other name one model, not the two ends of a range
+
+
 class Ask(BaseModel):
     """The question of one turn, as understood."""
 
@@ -106,6 +109,10 @@ class Ask(BaseModel):
     node_count: int | None = Field(None, description='Servers written as nodes ("a 16-node cluster", "16 nodes" in Chinese).')
     card_cut: tuple[str, float] | None = Field(None, description='A quoted cut in cards ("half the cards") and the speed factor it needs.')
     names_fp4: bool = Field(False, description="The message names FP4.")
+    model_sizes_b: tuple[float, ...] = Field(
+        (), description='Sizes (billions of parameters) of the models the thread names, smallest first: two or more are a range '
+        '("7B to 72B", "14B–32B", "Qwen2.5-14B和32B") that serving answers per end.',
+    )
     message_lines: int = Field(1, description="Lines in this message: a pasted log's newest evidence sits within them.")
     problem_phase: str | None = Field(
         None, description='When a reported problem happens: "startup" (launch, init, before the first step) or "under_load" '
@@ -174,6 +181,7 @@ class Ask(BaseModel):
             node_count=read_node_count(message),
             card_cut=card_cut(message),
             names_fp4="fp4" in normalize_text(message),
+            model_sizes_b=_model_sizes(reading, catalog),
             message_lines=message.count("\n") + 1,
             problem_phase=problem_phase(thread),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
@@ -200,6 +208,21 @@ def _capability_asked(reading: Reading) -> Capability | None:
     """This message's capability; a follow-up that names none ("and the H200?") keeps the latest one the thread asked."""
     messages = [reading.text, *reversed(reading.task_messages)] if reading.follow_up else [reading.text]
     return next((found for text in messages if (found := capability_of(text)) is not None), None)
+
+
+def _model_sizes(reading: Reading, catalog: Catalog) -> tuple[float, ...]:
+    """The sizes of the models named in the conversation: bare sizes ("7B到72B") and catalog models by their parameters."""
+    state = reading.state
+    sizes = {round(value / 1e9, 3) for value in state.all("size") if isinstance(value, int | float) and value > 0}
+    for name in state.all("model"):
+        spec = catalog.find_model(name)
+        if spec is not None and spec.params_b:
+            sizes.add(round(spec.params_b, 3))
+    kept: list[float] = []
+    for size in sorted(sizes):  # "Llama 3.1 70B, a 70B model": 70 and 70.6 are one size said twice
+        if not kept or size > kept[-1] * SAME_SIZE:
+            kept.append(size)
+    return tuple(kept)
 
 
 def _names_kv_cache(text: str) -> bool:

@@ -13,8 +13,8 @@ from pathlib import Path
 from advisor.nlu.entity_words import weights_multiple
 from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
-from advisor.offline.tasks.serving.serving_traffic import TrafficLoad, said_online, said_per_user, traffic_load
-from knowledge.audience import PeakLoad, audience_kind, peak_load
+from advisor.offline.tasks.serving.serving_traffic import TrafficLoad, period_of, said_online, said_per_user, traffic_load
+from knowledge.audience import PeakLoad, peak_load
 from knowledge.wording import Wording
 
 TURN_TEXT = Wording(Path(__file__).with_name("turn_text.yaml"))
@@ -138,7 +138,7 @@ class Slots:
     def _period_audience(self):
         """The stated daily or monthly users ("10k DAU", "200k monthly actives"), if any."""
         headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
-        return headcount if headcount is not None and audience_kind(headcount.surface) in AUDIENCE_TRAFFIC else None
+        return headcount if headcount is not None and period_of(self.said, headcount.surface) in AUDIENCE_TRAFFIC else None
 
     @property
     def traffic(self) -> TrafficLoad | None:
@@ -154,7 +154,7 @@ class Slots:
             if users is not None and said_per_user(self.said, surface):  # "what if each user sends 30 a day?" after "10k DAU"
                 per_day = stated.per_second * SECONDS_PER["day"]
                 self.used.add("audience")
-                self.peak_load = traffic_load(users.value, AUDIENCE_TRAFFIC[audience_kind(users.surface)], users.surface, per_day)
+                self.peak_load = traffic_load(users.value, AUDIENCE_TRAFFIC[period_of(self.said, users.surface)], users.surface, per_day)
                 return self.peak_load
             self.peak_load = traffic_load(amount, TRAFFIC_PERIODS[stated.unit], surface or f"{amount:,.0f}")
             return self.peak_load
@@ -170,7 +170,7 @@ class Slots:
         headcount = self._period_audience()
         if headcount is None:
             return None
-        kind = audience_kind(headcount.surface)
+        kind = period_of(self.said, headcount.surface)
         self.used.add("audience")
         self.load_from_headcount = headcount.surface
         self.peak_load = traffic_load(headcount.value, AUDIENCE_TRAFFIC[kind], headcount.surface)

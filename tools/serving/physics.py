@@ -65,7 +65,8 @@ class Step:
         return {
             "bandwidth": gemm_bandwidth + self.kv,
             "compute": self.compute if self.compute > self.weights else 0.0,
-            "overhead": self.host + max(self.launches - self.device, 0.0) + self.comm,
+            "overhead": self.host + max(self.launches - self.device, 0.0),
+            "interconnect": self.comm,  # tensor-parallel all-reduces: the binding cost of TP over PCIe between consumer cards
         }
 
 

@@ -14,7 +14,7 @@ from knowledge.bilingual import Text
 from tools.common import LineItem
 
 EngineId = Literal["hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp", "ollama", "mlc", "exllamav2", "autoawq"]
-Bound = Literal["bandwidth", "compute", "overhead", "capacity"]
+Bound = Literal["bandwidth", "compute", "overhead", "interconnect", "capacity"]
 TargetLimit = Literal["speed", "ttft", "kv_cache"]
 
 
@@ -79,7 +79,7 @@ class ThroughputResult(BaseModel):
     step_ms: float = Field(description="One decode step at the effective batch.")
     request_latency_s: float = Field(description="TTFT plus the time to generate all output tokens.")
     bound: Bound = Field(
-        description="What limits the decode step ('overhead' includes tensor-parallel all-reduces), or 'capacity' when the batch does not fit in memory."
+        description="What limits the decode step ('interconnect': the tensor-parallel all-reduces), or 'capacity' when the batch does not fit in memory."
     )
     max_batch_fits: int = Field(description="Most sequences of prompt+output tokens whose KV cache fits.")
     weights_format: str = Field("", description="The weight format the estimate used (its id: bf16, fp8, awq-int4…).")

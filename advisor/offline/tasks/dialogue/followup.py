@@ -73,8 +73,9 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
     entry = WORDING.data["delta"].get(name)
     if entry is None:
         return ""
-    now = [call.result for call in turn.calls if call.name == name and call.ok and call.result]
-    then = [call.result for call in before if call.name == name and call.result]
+    now = [call for call in turn.calls if call.name == name and call.ok and call.result]
+    then = [call for call in before if call.name == name and call.result]
+    now, then = [call.result for call in _headline(now)], [call.result for call in _headline(then)]
     if len(now) != 1 or len(then) != 1:  # several sizes tried on either side: no one figure to set beside the other
         return ""
     new, old = now[0].get(entry["field"]), then[0].get(entry["field"])
@@ -84,6 +85,19 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
     if number(old) == number(new):
         return WORDING.say(turn, "delta_same", **figures)
     return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
+
+
+def _headline(calls: list[ToolCall]) -> list[ToolCall]:
+    """The calls behind an answer's headline figure: with alternatives offered beside it ("what meets it": other cards,
+    counts, precisions) and probes at one request, the first call's setup at its largest load."""
+    if len(calls) <= 1:
+        return calls
+    setup = ("gpu", "num_gpus", "tp", "precision", "model")
+    same = [call for call in calls if all(call.args.get(key) == calls[0].args.get(key) for key in setup)]
+    top = max(call.args.get("batch") or 1 for call in same)
+    if top < max(call.args.get("batch") or 1 for call in calls):  # the first call was a probe, not the answer's setup: no one figure
+        return []
+    return [call for call in same if (call.args.get("batch") or 1) == top]
 
 
 def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:

@@ -17,6 +17,8 @@ from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
+from advisor.offline.tasks.serving.serving_floor import apply_chat_floor, chat_floor_tokens_per_s, is_floor, tool_args
+from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
 from advisor.offline.workload import task_of
 from advisor.offline.turn import Turn
@@ -63,7 +65,7 @@ class Estimate:
 
 
 def estimate(turn: Turn, args: dict) -> Estimate:
-    return Estimate(turn.call("estimate_throughput", args))
+    return Estimate(turn.call("estimate_throughput", tool_args(args)))
 
 
 def answer(turn: Turn) -> str:
@@ -74,8 +76,32 @@ def answer(turn: Turn) -> str:
         return sizing.memory(turn)  # asks for the model, with what the knowledge base says
     if len(compare.options(turn)) > 1:  # "4090 x2 or A6000 for 16 users?": each option, side by side
         return compare.answer(turn, compare.options(turn), model)
+    ends = range_models(turn)
+    if ends:  # "7B to 72B": a row per end, the larger one answered in full
+        return range_answer(turn, ends)
+    return answer_model(turn, model)
+
+
+def range_answer(turn: Turn, ends: list[tuple[str, float]]) -> str:
+    """Both ends of a model range at the stated setup and load; then the full answer for the larger end."""
+    args = _base_args(turn, ends[-1][0])
+    floor = None if args.get("target_tokens_per_s_per_user") or args.get("target_ttft_ms") or turn.ask.observed_in_thread else chat_floor_tokens_per_s()
+    results = []
+    for model, size in ends:
+        e = estimate(turn, {**args, "model": model, "batch": args["batch"] or 1})
+        results.append(RangeEnd(model, size, e.result if e.ok else None))
+    sized = next((end.result for end in reversed(results) if end.result is not None), None)
+    setup = serving_text("setup", count=sized["num_gpus"] if sized else args.get("num_gpus") or 1, gpu=_card_name(turn, args["gpu"]))
+    lead = range_lead(turn, results, setup, args["batch"] or 1, floor, _bound)
+    turn.slots.mark("size")
+    return "\n\n".join([*lead, answer_model(turn, ends[-1][0], dict(args))])
+
+
+def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
+    """The serving answer for one model (``args``: the estimate's arguments when already built)."""
     asked = turn.ask.serving_asks
-    args = _base_args(turn, model)
+    args = args or _base_args(turn, model)
+    apply_chat_floor(turn, args)  # no target stated: every verdict and size below is held to the chat floor
     rate = turn.slots.request_rate
     sizes_for_rate = rate is not None and turn.slots.gpu_count is None and not turn.slots.tp
     if (asked == "gpu_count" and not count_given_since(turn)) or sizes_for_rate:  # "50 QPS on H100s": the fewest that carry it
@@ -107,11 +133,11 @@ def answer(turn: Turn) -> str:
         parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
                                    per_user=number(r["per_user_tokens_per_s"]), bound=_bound(r))))  # fmt: skip
     else:
-        missed = target_missed(turn, args, r)
+        missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
         parts += missed
-        parts.append(_speed_lead(turn, r))
+        parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
         if r.get("max_concurrency_at_target") and not missed:
-            parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]))))
+            parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=_targets(args))))
     facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
     parts = [choice] * bool(choice) + parts[:1] + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
     if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
@@ -179,7 +205,7 @@ def _targets(args: dict) -> Text | None:
     if args.get("target_ttft_ms"):
         return serving_text("target_ttft", value=number(args["target_ttft_ms"]))
     if args.get("target_tokens_per_s_per_user"):
-        return serving_text("target_speed", value=number(args["target_tokens_per_s_per_user"]))
+        return serving_text("target_floor" if is_floor(args) else "target_speed", value=number(args["target_tokens_per_s_per_user"]))
     return None
 
 
@@ -216,11 +242,11 @@ def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
     full = _at_load(turn, args, r, r["max_batch_fits"])  # the speeds when every sequence that fits runs
     fits = full["effective_batch"]  # a full batch's prefill activations take a little of the room one request leaves
     target = _targets(args)
-    if target is None:
+    if target is None or is_floor(args):  # "how many can it hold?": the KV cache's count answers it, the floor judges it
         lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=tokens, setup=setup, engine=_engine_label(r["engine"]),
                             total=number(full["output_tokens_per_s_total"]), average=_per_user_figure(average_per_user(full)),
                             ttft=number(full["ttft_ms"]))  # fmt: skip
-        return [turn.text(lead), *_squeeze_note(turn, full)]
+        return [f"{turn.text(lead)} {concurrency_floor(turn, args, full, fits)}".strip(), *_squeeze_note(turn, full)]
     at_target = full.get("max_concurrency_at_target") or 0
     if not at_target:
         one = _at_load(turn, args, r, 1)
@@ -478,12 +504,46 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
         return []
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
     if at_target == 0:
-        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(r["per_user_tokens_per_s"]),
+        alone = _at_load(turn, args, r, 1)  # "the most one user gets": the speed of a single request, not of the load
+        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(average_per_user(alone)),
                             ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
         return [turn.text(lead), *what_reaches(turn, args, 1, None)]
     lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
-                        per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), at_target=number(at_target))  # fmt: skip
+                        per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=_bound(r))  # fmt: skip
     return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
+
+
+def floor_met(turn: Turn, args: dict, r: dict) -> str:
+    """The speed lead when it clears the chat floor: the figures, and the floor they clear."""
+    return f"{_speed_lead(turn, r)} {turn.text(serving_text('floor_met', target=_targets(args)))}"
+
+
+def concurrency_floor(turn: Turn, args: dict, full: dict, fits: int) -> str:
+    """After the KV cache's count: how many of those stay at the chat floor (all, some, or not even one)."""
+    if not is_floor(args):
+        return turn.text(serving_text("concurrency_no_target"))
+    at_floor = full.get("max_concurrency_at_target") or 0
+    key = "concurrency_floor_all" if at_floor >= fits else "concurrency_floor_some" if at_floor else "concurrency_floor_none"
+    return turn.text(serving_text(key, target=_targets(args), at_floor=f"{at_floor:,}", fits=f"{fits:,}", average=_per_user_figure(average_per_user(full))))
+
+
+def queued(turn: Turn, args: dict, r: dict) -> list[str]:
+    """More users asked for than the KV cache holds: "no, not all at once" leads, then what carries the whole load."""
+    if r["effective_batch"] >= r["batch"]:
+        return []
+    setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
+    lead = serving_text("kv_queued", users=f"{r['batch']:,}", fits=f"{r['effective_batch']:,}", queued=f"{r['batch'] - r['effective_batch']:,}",
+                        setup=setup, per_user=_per_user_figure(average_per_user(r)), against=_against(args, r))  # fmt: skip
+    return [turn.text(lead), *what_reaches(turn, args, r["batch"], None)]
+
+
+def _against(args: dict, r: dict) -> Text:
+    """", below the chat floor of ≥ 20 tokens/s per user" — the speed of the running ones against the target, when one applies."""
+    target = _targets(args)
+    if target is None or not args.get("target_tokens_per_s_per_user"):
+        return NOTHING
+    above = average_per_user(r) >= args["target_tokens_per_s_per_user"]
+    return serving_text("against_above" if above else "against_below", target=target)
 
 
 def _ceiling(turn: Turn, r: dict) -> Text:

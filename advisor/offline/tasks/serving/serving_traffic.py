@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from knowledge.audience import audience_kind
 from knowledge.bilingual import Text
 from knowledge.traffic import planning_ratios, sources, traffic_data
 from knowledge.wording import shipped
@@ -91,3 +92,16 @@ def _said_beside(said: str, surface: str, words: str) -> bool:
     window = data["beside_window"]
     around = folded[max(0, at - window) : at + len(surface) + 2 * window]
     return any(word in around for word in data[words])
+
+
+def period_of(said: str, surface: str) -> str:
+    """'daily', 'monthly' or 'headcount' for users stated as ``surface``: its own words first, then the words written
+    just before it (a Chinese "daily active" word written before the number is left out of the number's surface)."""
+    kind = audience_kind(surface)
+    if kind != "headcount" or not said or not surface:
+        return kind
+    folded = said.lower()
+    at = folded.find(surface.lower())
+    if at < 0:
+        return kind
+    return audience_kind(folded[max(0, at - traffic_data()["period_prefix_window"]) : at])

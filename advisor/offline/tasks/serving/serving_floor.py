@@ -1,0 +1,47 @@
+"""The per-user speed a serving answer is judged against when the question states no target of its own.
+
+A serving answer that stops at "it fits" misses the point when each user then reads a few tokens a second: the
+speed is judged against the chat floor of knowledge/traffic.yaml (MLCommons' user study), which then acts as the
+target every sizing step meets, and the floor is said once, with its source, among the assumptions.
+"""
+
+from __future__ import annotations
+
+from advisor.offline.turn import Turn
+from knowledge.bilingual import Text
+from knowledge.traffic import traffic_data
+from knowledge.wording import shipped
+
+FLOOR_MARK = "_chat_floor"  # set in the estimate's arguments when the target is the floor, not the user's; never sent to the tool
+SPEED_TARGET = "target_tokens_per_s_per_user"
+TEXT = shipped("traffic.yaml")
+
+
+def chat_floor_tokens_per_s() -> float:
+    return float(traffic_data()["chat_floor"]["value"])
+
+
+def floor_assumption() -> Text:
+    data = traffic_data()["chat_floor"]
+    source = f"{data['source']['title']}, {data['source']['url']}"
+    return TEXT.text("floor_text", floor=f"{data['value']:g}", p99=f"{data['interactive_p99']:g}", source=source)
+
+
+def apply_chat_floor(turn: Turn, args: dict) -> bool:
+    """With no per-user speed or first-token target stated, the chat floor becomes the speed target (marked so the
+    wording names it as the floor, not as the user's target). Returns whether it was applied."""
+    if args.get(SPEED_TARGET) or args.get("target_ttft_ms") or turn.ask.observed_in_thread:
+        return False  # a measured speed in the thread is judged against the estimate, not against a floor
+    args[SPEED_TARGET] = chat_floor_tokens_per_s()
+    args[FLOOR_MARK] = True
+    turn.assumptions.append(turn.text(floor_assumption()))
+    return True
+
+
+def is_floor(args: dict) -> bool:
+    return bool(args.get(FLOOR_MARK))
+
+
+def tool_args(args: dict) -> dict:
+    """The arguments the estimator takes: the floor's mark left out."""
+    return {key: value for key, value in args.items() if key != FLOOR_MARK}
