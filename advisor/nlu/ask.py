@@ -111,7 +111,7 @@ class Ask(BaseModel):
     names_fp4: bool = Field(False, description="The message names FP4.")
     model_sizes_b: tuple[float, ...] = Field(
         (), description='Sizes (billions of parameters) of the models the thread names, smallest first: two or more are a range '
-        '("7B to 72B", "14B–32B", "Qwen2.5-14B和32B") that serving answers per end.',
+        '("7B to 72B", "14B–32B", "Qwen2.5-14B and 32B") that serving answers per end.',
     )
     message_lines: int = Field(1, description="Lines in this message: a pasted log's newest evidence sits within them.")
     problem_phase: str | None = Field(
@@ -211,7 +211,7 @@ def _capability_asked(reading: Reading) -> Capability | None:
 
 
 def _model_sizes(reading: Reading, catalog: Catalog) -> tuple[float, ...]:
-    """The sizes of the models named in the conversation: bare sizes ("7B到72B") and catalog models by their parameters."""
+    """The sizes of the models named in the conversation: bare sizes ("7B to 72B") and catalog models by their parameters."""
     state = reading.state
     sizes = {round(value / 1e9, 3) for value in state.all("size") if isinstance(value, int | float) and value > 0}
     for name in state.all("model"):
