@@ -21,7 +21,7 @@ class ChatTurn(BaseModel):
     content: str = Field(max_length=200_000)
     tool_calls: list[ToolCall] = Field(
         default_factory=list,
-        max_length=20,
+        max_length=64,  # an answer that weighs many setups makes 20-odd calls; its own history must be accepted back
         description="Assistant turns: the tool calls behind the answer (results may be compacted). Send them back "
         "with the history so a follow-up can reuse the figures instead of recomputing them.",
     )
