@@ -31,7 +31,7 @@ def test_a_named_china_part_is_still_compared_for_a_dollar_buyer(offline_advisor
 
 @pytest.mark.parametrize(
     ("question", "says"),
-    [("预算40万，做Qwen2.5-32B的LoRA微调，该买什么机器", "预算之内的做法"),  # priced (estimates included): what the budget does buy
+    [("预算40万，做Qwen2.5-32B的LoRA微调，该买什么机器", "整套约"),  # a whole configuration within the budget, priced in the lead
      ("QLoRA a 13B model on my own PC, which card?", "QLoRA")],
 )
 def test_budget_and_method_are_answered_as_stated(offline_advisor, question, says):
