@@ -132,7 +132,7 @@ def test_a_parallel_layout_is_the_gpu_count_and_a_described_model_keeps_its_size
 
 def test_a_variant_follow_up_reruns_the_question_on_that_variant(offline_advisor):
     response = ask(offline_advisor, "and the pcie version?", "how many tok/s does llama 3.1 70b fp8 get on one h100 sxm with vllm")
-    (speed,) = calls(response, "estimate_throughput")
+    speed = calls(response, "estimate_throughput")[0]  # the stated setup first; faster setups may be offered after it
     assert speed.args["gpu"] == "h100-pcie"
 
 
@@ -240,7 +240,7 @@ def test_a_rental_discount_reaches_the_rent_or_buy_comparison_and_a_headcount_is
     assert tco.args["cloud_discount_pct"] == 40 and tco.args["lifetime_years"] == 3
     assert "cloud discount 40%" in response.answer
     serving = ask(offline_advisor, "tok/s for qwen2.5 14b on 2 l40s with vllm, 300 employees, 30 concurrent at peak")
-    (speed,) = calls(serving, "estimate_throughput")
+    speed = calls(serving, "estimate_throughput")[0]  # the stated setup first; faster setups may be offered after it
     assert speed.args["batch"] == 30 and "300 employees" in serving.answer
     lab = ask(offline_advisor, "how fast is qwen2.5 7b on one l4 with vllm for our 12 researchers")
     assert calls(lab, "estimate_throughput")[0].args["batch"] == 2 and "10% of “12 researchers”" in lab.answer  # a team's peak share, said
@@ -371,7 +371,7 @@ def test_which_card_is_better_value_for_training_is_answered_by_the_price_of_com
     assert compared.args["currency"] == "CNY" and best
     assert lead.startswith("**训练看算力") and load_catalog().gpu(best).name in lead and "TFLOPS = ¥" in lead
     assert "每 TFLOPS（BF16）购价" in response.answer
-    serving = ask(offline_advisor, "for serving, which is better value: MI300X or H100?")
+    serving = ask(offline_advisor, "for serving, which is better value: A10 or H100?")  # one of them has no purchase price
     assert "memory bandwidth per rented GPU-hour" in serving.answer.split("\n\n")[0]
 
 

@@ -73,7 +73,7 @@ def test_a_budget_that_buys_nothing_says_what_would():
 
 
 def test_a_short_training_budget_offers_the_lighter_method_it_buys():
-    result = recommend(params_b=13, task="full_finetune", budget=800_000, currency="CNY")
+    result = recommend(params_b=13, task="full_finetune", budget=400_000, currency="CNY")
     assert result.budget_short
     assert result.fallback is not None and result.fallback.change in ("lora", "qlora")
     assert result.fallback.option.purchase_cost <= 800_000

@@ -92,7 +92,8 @@ def test_an_objective_still_ranks_as_asked_and_the_tiers_stay_beside_it():
     prices = [o.purchase_cost for o in cheapest.options if o.purchase_cost is not None]
     assert prices == sorted(prices) and cheapest.tiers
     fastest = recommend(params_b=7, objective="fastest", top=3)
-    assert fastest.options[0].tokens_per_s_total >= max(o.tokens_per_s_total for o in fastest.options)
+    # the fastest leads; options within one 5% speed step count as equal and the fewer cards go first (rank.py)
+    assert fastest.options[0].tokens_per_s_total >= 0.95 * max(o.tokens_per_s_total for o in fastest.options)
 
 
 def test_a_yuan_budget_gets_only_china_buyable_parts_within_it():

@@ -85,8 +85,8 @@ def test_a_follow_up_in_pence_and_on_weekdays_keeps_the_rest_of_the_question(und
 
 
 def test_a_card_the_catalog_lacks_replaces_the_card_in_question(understanding):
-    frame = frame_of(understanding, "换寒武纪MLU370呢", "qwen2.5 14b推理，一张L20放得下吗")
-    assert not frame.has("gpu") and frame.all("other_gpu") == ["寒武纪mlu370"] and frame.get("model") == "qwen2.5-14b"
+    frame = frame_of(understanding, "换昆仑芯P800呢", "qwen2.5 14b推理，一张L20放得下吗")
+    assert not frame.has("gpu") and frame.all("other_gpu") == ["昆仑芯p800"] and frame.get("model") == "qwen2.5-14b"
 
 
 def test_a_commitment_is_no_horizon_and_a_bare_number_amends_a_concept_question(understanding):

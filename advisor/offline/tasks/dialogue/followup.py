@@ -113,7 +113,7 @@ def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
 
 
 def _plain(value: SlotValue) -> str:
-    """A count the user wrote inside words ("50 concurrent users", "100个并发") as the number alone: the label says
+    """A count the user wrote inside words ("50 concurrent users") as the number alone: the label says
     what it counts."""
     if isinstance(value.value, int) and not isinstance(value.value, bool):
         return f"{value.value:,}"

@@ -23,7 +23,7 @@ COMPARISON_SLOTS = ("server_price", "cloud_price", "discount", "budget")
 
 
 def asks_only_electricity(turn: Turn) -> bool:
-    """A first question about the power bill alone ("一年电费多少（64台8卡A100）"): the facility plan answers it with
+    """A first question about the power bill alone ("electricity per year for 64 8-GPU A100 servers?"): the facility plan answers it with
     the load behind the bill; a question with a price to rent or buy at is a rent-or-buy comparison."""
     frame = turn.reading.frame
     return (
@@ -158,7 +158,7 @@ def _counts(turn: Turn) -> tuple[int | None, int | None]:
     named = turn.slots.frame.surface("gpu").casefold()
     if servers is None and gpus and s.gpus_per_server is None and any(word in named for word in shipped_facility_data().system_words):
         return gpus, None
-    if servers and gpus and s.gpus_per_server is None and gpus <= 8:  # "两台8卡" read without a per-server link: 8 per server
+    if servers and gpus and s.gpus_per_server is None and gpus <= 8:  # "two 8-GPU servers" read without a per-server link: 8 per server
         return servers, None
     if servers is None and gpus is None and s.gpus and _sold_as_rack(s.gpus[0]):  # "two GB200 NVL72 racks"
         return turn.ask.rack_count, None
@@ -175,7 +175,7 @@ def _sold_as_rack(gpu: str) -> bool:
 def _gpu(turn: Turn) -> str:
     if turn.slots.gpus:
         return turn.slots.gpus[0]
-    turn.assume("GPU: H100 SXM (none named)", "GPU：未指定，按 H100 SXM 计算")
+    turn.assume(*WORDING.pair("facility_phrases.gpu.gpu_h100_sxm_none_named"))
     return DEFAULT_GPU
 
 
@@ -214,7 +214,7 @@ def _values(turn: Turn, r: dict) -> dict:
     }  # fmt: skip
 
 
-_SAID = ("as you gave it", "按您给出的数值")
+_SAID = WORDING.pair("facility_phrases._said.as_you_gave_it")
 
 
 def _symbol(currency: str) -> str:
@@ -225,7 +225,7 @@ def _lead(turn: Turn, r: dict) -> str:
     """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
     air or liquid, the yearly bill, what servers sharing one rack draw, how many a rack takes, else the load."""
     frame = turn.slots.frame
-    if r["circuit_kw"] is not None and not (_asks_now(turn, "bill") or turn.ask.tco_line == "energy"):  # "电费多少?" later: the bill
+    if r["circuit_kw"] is not None and not (_asks_now(turn, "bill") or turn.ask.tco_line == "energy"):  # "and the electricity?" later: the bill
         if r["servers_on_circuit"] == 0:
             return "lead.circuit_none"
         if _fleet(turn):
@@ -283,13 +283,13 @@ def _china_alternatives(turn: Turn, r: dict, v: dict, lead: str | None = None) -
 
 
 def _fleet(turn: Turn) -> bool:
-    """More than one server: a count of servers, or more cards than one server holds ("8卡" alone is one server)."""
+    """More than one server: a count of servers, or more cards than one server holds ("8 GPUs" alone is one server)."""
     servers, gpus = _counts(turn)
     return (servers or 0) > 1 or (gpus or 0) > SERVER_GPUS
 
 
 def _in_one_rack(turn: Turn) -> bool:
-    """Several servers asked about in one rack ("两台放一个柜子"); "一个机柜放几台" of one server asks how many fit instead."""
+    """Several servers asked about in one rack ("two servers in one rack"); "how many per rack" of one server asks how many fit instead."""
     return _fleet(turn) and not turn.slots.frame.has("rack_power") and _asks(turn, "one_rack")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import get_args
 
+from advisor.offline.wording import Wording
 from advisor.labels import VERDICT
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
@@ -30,17 +31,19 @@ from knowledge.servers import server_data
 from tools.gpu_specs import CHINA_BUYABLE
 from tools.memory.schema import Optimizer
 
+WORDING = Wording("memory", "sizing")
+
 DOMESTIC_VENDORS = {"Huawei", "Hygon", "Cambricon", "Kunlunxin", "Biren", "Moore Threads", "MetaX"}
 # The understanding layer's objective values (entities.yaml) → the recommender's ranking.
 OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "least_power": "power", "most_memory": "memory"}
 OBJECTIVE_LABEL = {
-    "cheapest": ("lowest purchase price of the whole configuration", "整套采购价最低"),
-    "fastest": ("fastest (most tokens/s in total; training: most TFLOPS)", "速度最快（总 token/s 最高；训练按总算力）"),
-    "cloud": ("lowest cloud cost per hour", "云上每小时费用最低"),
-    "china": ("buyable new in mainland China, then cheapest", "中国大陆可买到新卡，再按价格最低"),
-    "budget": ("within the budget, fastest first", "预算之内，速度优先"),
-    "power": ("least board power of the whole configuration", "整套配置的板卡功耗最低"),
-    "memory": ("most GPU memory per unit of purchase price", "每单位采购价得到的显存最多"),
+    "cheapest": WORDING.pair("sizing_phrases.objective_label.lowest_purchase_price_of_the"),
+    "fastest": WORDING.pair("sizing_phrases.objective_label.fastest_most_tokens_s_in"),
+    "cloud": WORDING.pair("sizing_phrases.objective_label.lowest_cloud_cost_per_hour"),
+    "china": WORDING.pair("sizing_phrases.objective_label.buyable_new_in_mainland_china"),
+    "budget": WORDING.pair("sizing_phrases.objective_label.within_the_budget_fastest_first"),
+    "power": WORDING.pair("sizing_phrases.objective_label.least_board_power_of_the"),
+    "memory": WORDING.pair("sizing_phrases.objective_label.most_gpu_memory_per_unit"),
 }
 SERVING_ENGINES = ("vllm", "sglang")  # paged KV and chunked prefill, which the estimator models as vLLM
 DEFAULT_CONTEXT = 4096  # estimate_memory's default tokens per sequence
@@ -60,10 +63,7 @@ def _training_memory_options(turn: Turn, args: dict, count: int | None) -> None:
 
 def _ask_for_model(turn: Turn) -> str:
     """No model yet: what the knowledge base says about the question, then the one thing needed to calculate."""
-    return knowledge.concept(turn) + "\n\n" + turn.t(
-        "Which model, or how many parameters (e.g. *7B*, *Llama-3.1-70B*, *Qwen2.5-32B*)? And is it for serving, LoRA/QLoRA or full fine-tuning?",
-        "请问是哪个模型，或者多大参数量（例如「7B」「Llama-3.1-70B」「Qwen2.5-32B」）？用于推理部署、LoRA/QLoRA 还是全参微调？",
-    )
+    return knowledge.concept(turn) + "\n\n" + WORDING.say(turn, "sizing_phrases.ask_for_model.which_model_or_how_many")
 
 
 def _serving_args(turn: Turn, task: str) -> dict:
@@ -73,7 +73,7 @@ def _serving_args(turn: Turn, task: str) -> dict:
     per_user = isinstance(target, float) and not turn.ask.latency_target
     if task != "inference":
         if s.frame.has("concurrency") or per_user:
-            turn.ignore("concurrency", "concurrent users and speed targets size serving, not training", "并发用户数和速度目标只用于推理部署，不用于训练")
+            turn.ignore("concurrency", *WORDING.pair("sizing_phrases.serving_args.concurrent_users_and_speed_targets"))
         return {}
     if per_user:
         s.mark("speed_target")
@@ -106,9 +106,9 @@ def recommend(turn: Turn) -> str:
     if not options and turn.slots.gpus and not turn.count_asked:  # "can my 4090 do it?": the verdict for that GPU says why not
         return memory(turn)
     if not named:
-        turn.assume("task: serving (inference), since none was named", "任务：未说明，按推理部署计算")
+        turn.assume(*WORDING.pair("sizing_phrases.recommend.task_serving_inference_since_none"))
     if not options:
-        return "\n\n".join([turn.t(f"No catalog GPU fits {turn.text(r['model_label'])} for {label}.", f"目录中没有能满足 {turn.text(r['model_label'])} {label} 的GPU方案。")] + [f"- {turn.text(n)}" for n in r["notes"]])
+        return "\n\n".join([WORDING.say(turn, "sizing_phrases.recommend.no_catalog_gpu_fits_for", model_label=turn.text(r['model_label']), label=label)] + [f"- {turn.text(n)}" for n in r["notes"]])
     running = running_budget(turn, r, budget.amount, budget.per) if budget else []  # "$5,000 a month": set against renting
     # a budget that buys nothing: said first, with what it does buy
     short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
@@ -116,7 +116,7 @@ def recommend(turn: Turn) -> str:
     parts = [lead, *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
              _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]
-    parts.append("**" + turn.t("Why", "理由") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
+    parts.append("**" + WORDING.say(turn, "sizing_phrases.recommend.why") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
     parts += filter(None, [costs.time_on(turn, model, task, top)])
     if r.get("estimate"):
         parts.append(memory_view.breakdown(turn, r["estimate"]))
@@ -126,8 +126,8 @@ def recommend(turn: Turn) -> str:
     parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
     parts += _stale_prices(turn, r["stale_prices"])
     if budget and not running:
-        turn.assume(f"budget {money(budget.amount, budget.currency)} for the whole configuration (GPUs and servers)", f"预算 {money(budget.amount, budget.currency)} 按整套配置计（GPU 加服务器）")
-    turn.assume("prices are indicative catalog figures with dates (see the GPU catalog)", "价格为目录中的参考价（带日期），仅供估算")
+        turn.assume(*WORDING.both("sizing_phrases.recommend.budget_for_the_whole_configuration", currency=money(budget.amount, budget.currency)))
+    turn.assume(*WORDING.pair("sizing_phrases.recommend.prices_are_indicative_catalog_figures"))
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)
 
@@ -164,11 +164,11 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         "today": dt.date.today().isoformat(),
         "workloads": workloads,
     }
-    if s.gpu_memory_gb and not args["gpus"]:  # "我有24G显存": the card the user has (or wants), not a value to set aside
+    if s.gpu_memory_gb and not args["gpus"]:  # "I have 24G of memory": the card the user has (or wants), not a value to set aside
         sized = [g.id for g in turn.catalog.gpus if g.memory_gb == s.gpu_memory_gb and g.segment != "apple"]
         if sized:
             args["gpus"] = sized
-            turn.assume(f"cards with {number(s.gpu_memory_gb)} GB, as stated", f"按您说的 {number(s.gpu_memory_gb)} GB 显存的卡计算")
+            turn.assume(*WORDING.both("sizing_phrases.recommend_args.cards_with_gb_as_stated", gpu_memory_gb=number(s.gpu_memory_gb)))
     if args["objective"] == "cheapest" and turn.ask.renting:
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
     # a Chinese question or a yuan budget is a mainland buyer; renting is not buying (China clouds still rent A100s and 4090s)
@@ -182,7 +182,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
     if s.keeps_to("datacenter_only"):
         allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
         args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
-        turn.assume("data-center accelerators only: GeForce, workstation cards and Macs left out", "只考虑数据中心加速卡：游戏卡、工作站卡和苹果电脑不列入")
+        turn.assume(*WORDING.pair("sizing_phrases.recommend_args.data_center_accelerators_only_geforce"))
     return args
 
 
@@ -209,37 +209,27 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
     top, cur = r["options"][0], r["currency"]
     what = turn.text(top["config_label"])
     over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
-    head = turn.t("Over the budget; the closest is" if over else "Recommended:", "预算内放不下，最接近的是" if over else "推荐：")
-    lead = turn.t(
-        f"**{head} {what}** ({number(_nominal(turn, top))} GB each) for {label} of {turn.text(r['model_label'])} ({number(r['params_b'])}B params): "
-        f"needs {number(top['per_gpu_gb'])} GB per GPU, {number(top['headroom_pct'])}% headroom.",
-        f"**{head}{what}**（单卡 {number(_nominal(turn, top))} GB），用于 {turn.text(r['model_label'])}（{number(r['params_b'])}B 参数）的{label}："
-        f"每卡需要约 {number(top['per_gpu_gb'])} GB，余量 {number(top['headroom_pct'])}%。",
-    )
+    head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.recommended")
+    lead = WORDING.say(turn, "sizing_phrases.verdict.gb_each_for_of_b", head=head, what=what, top=number(_nominal(turn, top)), label=label, model_label=turn.text(r['model_label']), params_b=number(r['params_b']), per_gpu_gb=number(top['per_gpu_gb']), headroom_pct=number(top['headroom_pct']))
     if top.get("purchase_cost") is not None and not _on_hand(turn, top):  # no purchase price for cards already owned
-        lead += turn.t(f" The whole configuration ≈ {option_price(turn, top, cur)}.", f"整套约 {option_price(turn, top, cur)}。")
+        lead += WORDING.say(turn, "sizing_phrases.verdict.the_whole_configuration", cur=option_price(turn, top, cur))
     if over:  # configurations without a known price that need less memory in all may be within the budget: name them
         room = top["count"] * top["nominal_memory_gb"]
         smaller = [o for o in r["options"] if o.get("purchase_cost") is None and o["count"] * o["nominal_memory_gb"] < room][:2]
         if smaller:
-            names = "、".join(turn.text(o["config_label"]) for o in smaller) if turn.language == "zh" else ", ".join(turn.text(o["config_label"]) for o in smaller)
-            lead += turn.t(f" Smaller configurations without a price in our data may fit the budget: {names} (ask a reseller for a quote).",
-                           f"体量更小、我们没有报价的配置可能在预算内：{names}（请向经销商询价）。")  # fmt: skip
+            names = WORDING.say(turn, "lines.list_joiner").join(turn.text(o["config_label"]) for o in smaller)
+            lead += WORDING.say(turn, "sizing_phrases.verdict.smaller_configurations_without_a_price", names=names)  # fmt: skip
     if top.get("tokens_per_s_per_user") is not None and top["tokens_per_s_total"] <= top["tokens_per_s_per_user"]:
         # one user at a time: the total also pays for reading the prompt, so it is the lower figure and says nothing more
-        lead += turn.t(f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s.", f"生成速度约 {number(top['tokens_per_s_per_user'])} token/s。")
+        lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s", tokens_per_s_per_user=number(top['tokens_per_s_per_user']))
     elif top.get("tokens_per_s_per_user") is not None:
-        lead += turn.t(
-            f" Speed ≈ {number(top['tokens_per_s_per_user'])} tokens/s per user while generating, {number(top['tokens_per_s_total'])} tokens/s in total with prefill counted.",
-            f"生成时每用户约 {number(top['tokens_per_s_per_user'])} token/s，计入预填充后总计 {number(top['tokens_per_s_total'])} token/s。",
-        )
+        lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s_per_user", tokens_per_s_per_user=number(top['tokens_per_s_per_user']), tokens_per_s_total=number(top['tokens_per_s_total']))
     objective = "cheapest" if over else r.get("objective")
     ranked_by = turn.t(*OBJECTIVE_LABEL[objective]) if objective else turn.text(server_data().tier_text.ranked_by)
     if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
         # why a slower card leads: otherwise "fastest first" reads as a mistake
-        ranked_by += turn.t("; GeForce builds after data-center and workstation cards (driver licence, no ECC)",
-                            "；消费级整机排在数据中心和工作站卡之后（驱动许可、无 ECC）")  # fmt: skip
-    return lead + "\n\n" + turn.t(f"Ranked by: {ranked_by}.", f"排序依据：{ranked_by}。")
+        ranked_by += WORDING.say(turn, "sizing_phrases.verdict.geforce_builds_after_data_center")  # fmt: skip
+    return lead + "\n\n" + WORDING.say(turn, "sizing_phrases.verdict.ranked_by", ranked_by=ranked_by)
 
 
 def _mainland_pick(turn: Turn, r: dict, region: str) -> list[str]:
@@ -250,30 +240,30 @@ def _mainland_pick(turn: Turn, r: dict, region: str) -> list[str]:
     if sold[:1] == [1]:  # the first recommendation is sold there already
         return []
     if not sold:
-        return ["若在中国大陆采购：以上方案都受出口管制、买不到新卡；说一句“只要国内能买的”，我按大陆可买的卡重新推荐。"]
+        return [WORDING.entry("lines.mainland_none")["zh"]]  # said to Chinese questions only
     pick = r["options"][sold[0] - 1]
-    return [f"若在中国大陆采购：首选是第 {sold[0]} 项 **{turn.text(pick['config_label'])}**（第一推荐受出口管制，大陆买不到新卡）。"]
+    return [WORDING.entry("lines.mainland_pick")["zh"].format(number=sold[0], config=turn.text(pick["config_label"]))]
 
 
 def _options_table(turn: Turn, r: dict) -> str:
     options, cur = r["options"], r["currency"]
     speed = any(o.get("tokens_per_s_total") is not None for o in options)
     sized = any(o.get("meets_target") is not None for o in options)
-    headers = ["#", turn.t("Configuration", "配置"), turn.t("Memory", "显存"), turn.t("Plan", "并行方案"), turn.t("Need/GPU", "每卡需求"), turn.t("Headroom", "余量")]
+    headers = ["#", WORDING.say(turn, "sizing_phrases.options_table.configuration"), WORDING.say(turn, "sizing_phrases.options_table.memory"), WORDING.say(turn, "sizing_phrases.options_table.plan"), WORDING.say(turn, "sizing_phrases.options_table.need_gpu"), WORDING.say(turn, "sizing_phrases.options_table.headroom")]
     if speed:
-        headers += [turn.t("tokens/s per user", "每用户 token/s"), turn.t("tokens/s total", "总 token/s")]
+        headers += [WORDING.say(turn, "sizing_phrases.options_table.tokens_s_per_user"), WORDING.say(turn, "sizing_phrases.options_table.tokens_s_total")]
     if sized:
-        headers.append(turn.t("Meets the load", "满足负载"))
+        headers.append(WORDING.say(turn, "sizing_phrases.options_table.meets_the_load"))
     # cards already on hand and no word of renting: a rental column answers nothing asked
     rent = turn.ask.renting or not (turn.slots.gpus and gpus_on_hand(turn))
-    headers += [turn.t("Purchase, whole ≈", "整套采购价≈")] + ([turn.t("Cloud/h ≈", "云上每小时≈")] if rent else [])
+    headers += [WORDING.say(turn, "sizing_phrases.options_table.purchase_whole")] + ([WORDING.say(turn, "sizing_phrases.options_table.cloud_h")] if rent else [])
     rows = []
     for i, o in enumerate(options, start=1):
         row = [i, turn.text(o["config_label"]), f"{number(_nominal(turn, o))} GB", turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%"]
         if speed:
             row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
         if sized:
-            row.append({True: turn.t("yes", "是"), False: turn.t("no", "否")}.get(o.get("meets_target"), "—"))
+            row.append({True: WORDING.say(turn, "sizing_phrases.options_table.yes"), False: WORDING.say(turn, "sizing_phrases.options_table.no")}.get(o.get("meets_target"), "—"))
         row += [option_price(turn, o, cur)] + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
         rows.append(row)
     return table(headers, rows)
@@ -286,9 +276,9 @@ def _nominal(turn: Turn, option: dict) -> float:
 
 def memory(turn: Turn) -> str:
     model = model_of(turn)
-    if model is None:  # "H20有多少显存" asks about the card, not a workload
+    if model is None:  # "how much memory has the H20" asks about the card, not a workload
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
-    if turn.count_asked and turn.slots.gpus and not _modded_card(turn):  # "那全用910B的话要几台": the fewest of that card that hold it
+    if turn.count_asked and turn.slots.gpus and not _modded_card(turn):  # "and how many if all 910B?": the fewest of that card that hold it
         return recommend(turn)
     if len(set(turn.entities.gpus)) > 1:  # "can the H20 beat the H100 on a 72B?": every named card sized and timed
         compared = compare.route(turn)
@@ -296,7 +286,7 @@ def memory(turn: Turn) -> str:
             return compared
     task, named = task_of(turn)
     if not named:
-        turn.assume("serving (inference), since no training method was named", "未说明训练方式，按推理计算")
+        turn.assume(*WORDING.pair("sizing_phrases.memory.serving_inference_since_no_training"))
     s = turn.slots
     count = gpus_on_hand(turn)
     card = stated_card(turn, s.gpus[0]) if s.gpus else None  # "a modded 48 GB 4090": the stated memory, not the catalog's
@@ -325,24 +315,23 @@ def memory(turn: Turn) -> str:
         args["prefill_chunk"] = args["context"] or DEFAULT_CONTEXT
         turn.assumptions.append(turn.text(serving_text("staggered")))
     if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
-        turn.ignore("other_gpu", "not in the catalog, so the fit was checked against the memory you gave", "目录里没有这款卡，已按您给的显存判断能否放下")
+        turn.ignore("other_gpu", *WORDING.pair("sizing_phrases.memory.not_in_the_catalog_so"))
     if args["mode"] == "inference" and count and count > 1 and not s.tp and not s.pp:
         args["tp"] = count
-        turn.assume(f"the {count} GPUs split the model with tensor parallelism (TP={count})", f"{count} 张卡按张量并行切分模型（TP={count}）")
+        turn.assume(*WORDING.both("sizing_phrases.memory.the_gpus_split_the_model", count=count))
     if args["mode"] == "training" and args["method"] == "full" and (count or 1) > 1 and args["zero_stage"] is None and not s.offload:
         # several GPUs and no sharding named: a consultant shards everything (ZeRO-3/FSDP), never replicates 16 B/param
         args["zero_stage"] = 3
-        turn.assume(f"ZeRO-3/FSDP across the {count} GPUs (weights, gradients and optimizer states sharded)",
-                    f"在 {count} 张卡上用 ZeRO-3/FSDP 切分权重、梯度和优化器状态")  # fmt: skip
+        turn.assume(*WORDING.both("sizing_phrases.memory.zero_3_fsdp_across_the", count=count))  # fmt: skip
     if args["mode"] == "training":
         _training_memory_options(turn, args, count)
     if args["mode"] == "training" and s.optimizer:
         args["optimizer"] = s.optimizer if s.optimizer in get_args(Optimizer) else None
         if not args["optimizer"]:  # Adafactor: its factored states are not modelled
-            turn.ignore("optimizer", f"{s.optimizer} is not modelled, so the estimate uses AdamW", f"{s.optimizer} 的显存未建模，按 AdamW 估算")
+            turn.ignore("optimizer", *WORDING.both("sizing_phrases.memory.is_not_modelled_so_the", optimizer=s.optimizer))
     if turn.intent == "max_fit":
         if not args["gpu"]:
-            turn.assume("GPU: H100 80GB (none named — tell me yours)", "显卡：未指定，按 H100 80GB 计算（请告诉我您的显卡）")
+            turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
             args["gpu"] = "h100-sxm"
         return _limits(turn, args)
     outcome = turn.call("estimate_memory", args)
@@ -350,14 +339,8 @@ def memory(turn: Turn) -> str:
         return turn.error(outcome)
     r = outcome.result
     label = turn.t(*TASK_LABEL[task])
-    need = turn.t(
-        f"{turn.text(r['model_label'])} ({label}) needs **{number(r['total_per_gpu_gb'])} GB per GPU**"
-        + (f" on {r['num_gpus']} GPUs ({number(r['total_all_gpus_gb'])} GB in total)" if r["num_gpus"] > 1 else "")
-        + ".",
-        f"{turn.text(r['model_label'])}（{label}）每卡需要 **{number(r['total_per_gpu_gb'])} GB** 显存"
-        + (f"，共 {r['num_gpus']} 张卡（合计 {number(r['total_all_gpus_gb'])} GB）" if r["num_gpus"] > 1 else "")
-        + "。",
-    )
+    on_gpus = WORDING.say(turn, "lines.on_gpus", num_gpus=r["num_gpus"], total=number(r["total_all_gpus_gb"])) if r["num_gpus"] > 1 else ""
+    need = WORDING.say(turn, "lines.needs_per_gpu", model=turn.text(r["model_label"]), label=label, per_gpu=number(r["total_per_gpu_gb"]), on_gpus=on_gpus)
     parts = []
     if args["mode"] == "inference" and memory_view.asks_about_kv_cache(turn):
         kv_precision = (r.get("capacity") or {}).get("kv_precision") or args.get("kv_precision") or "bf16"
@@ -372,10 +355,7 @@ def memory(turn: Turn) -> str:
         parts.append(
             f"{mark} — "
             + need
-            + turn.t(
-                f" The {r['gpu']} has {number(r['gpu_capacity_gb'])} GB (headroom {number(r['headroom_pct'])}%).",
-                f" {r['gpu']} 单卡 {number(r['gpu_capacity_gb'])} GB（余量 {number(r['headroom_pct'])}%）。",
-            )
+            + WORDING.say(turn, "sizing_phrases.memory.the_has_gb_headroom", gpu=r['gpu'], gpu_capacity_gb=number(r['gpu_capacity_gb']), headroom_pct=number(r['headroom_pct']))
         )
         if r.get("gpu_share_note"):  # Apple: the verdict's capacity is the GPU's share, so say so beside it
             parts.append("ℹ️ " + turn.text(r["gpu_share_note"]))
@@ -386,10 +366,7 @@ def memory(turn: Turn) -> str:
     if load and not r.get("fit_plan"):  # the stated load's KV cache is part of the check
         parts.append(load)
     if r.get("kv_cache_tokens"):
-        parts.append(turn.t(
-            f"vLLM budget leaves room for {number(r['kv_cache_tokens'])} KV-cache tokens per GPU (≈ {number(r['max_concurrency'])} concurrent sequences at this context).",
-            f"按 vLLM 预分配，每卡还能放 {number(r['kv_cache_tokens'])} 个 KV cache token（当前上下文下约 {number(r['max_concurrency'])} 路并发）。",
-        ))
+        parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(r['kv_cache_tokens']), max_concurrency=number(r['max_concurrency'])))
     stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
     parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
     parts += memory_view.rule_of_thumb(turn, r)
@@ -408,10 +385,7 @@ def _limits(turn: Turn, args: dict) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
-    lead = turn.t(
-        f"On {r['num_gpus']}× {r['gpu']} ({number(r['capacity_gb'])} GB each): **max batch {r['max_batch']}** at {number(r['context'])} tokens, **max context {number(r['max_context'])} tokens** at batch {r['batch']}.",
-        f"在 {r['num_gpus']} 张 {r['gpu']}（单卡 {number(r['capacity_gb'])} GB）上：{number(r['context'])} 上下文时**最大 batch 为 {r['max_batch']}**；batch {r['batch']} 时**最长上下文约 {number(r['max_context'])} token**。",
-    )
+    lead = WORDING.say(turn, "sizing_phrases.limits.on_gb_each_max_batch", num_gpus=r['num_gpus'], gpu=r['gpu'], capacity_gb=number(r['capacity_gb']), max_batch=r['max_batch'], context=number(r['context']), max_context=number(r['max_context']), batch=r['batch'])
     parts = [lead]
     if r.get("limit_reason"):
         parts.append("ℹ️ " + turn.text(r["limit_reason"]))

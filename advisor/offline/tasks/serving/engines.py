@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
+
+WORDING = Wording("serving", "engines")
 
 # the serving engines the speed estimates model (ollama, mlc, exllamav2, autoawq with borrowed figures)
 ENGINES = ("hf", "vllm", "sglang", "trtllm", "lmdeploy", "llamacpp", "ollama", "mlc", "exllamav2", "autoawq")
@@ -12,8 +15,5 @@ def engine_of(turn: Turn) -> str | None:
     """The serving engine named, when our data has speeds for it; another one ("MindIE", "KTransformers") is said to be unused."""
     if turn.slots.frame.get("engine") in (None, *ENGINES):
         return turn.slots.engine  # marked as used
-    turn.slots.unusable["engine"] = (
-        "our data has no measured speeds for this engine, so the estimate uses the usual engine for the card",
-        "我们的数据里没有这个引擎的实测速度，按该卡常用的引擎估算",
-    )
+    turn.slots.unusable["engine"] = WORDING.pair("engines_phrases.engine_of.our_data_has_no_measured")
     return None

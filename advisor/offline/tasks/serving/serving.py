@@ -153,7 +153,7 @@ def _base_args(turn: Turn, model: str) -> dict:
     gpu = s.gpus[0] if s.gpus else None
     if gpu is None:
         gpu = DEFAULT_GPU
-        turn.assume("GPU: H100 (none named)", "显卡：未指定，按 H100 计算")
+        turn.assume(*WORDING.pair("serving_phrases.base_args.gpu_h100_none_named"))
     card = stated_card(turn, gpu)  # "our A100s are the 40 GB ones": the user's memory figure wins over the catalog
     args = {
         "model": model,
@@ -631,7 +631,7 @@ def _details(turn: Turn, r: dict) -> list[str]:
     parts = [f"ℹ️ {turn.text(note)}" for note in r.get("notes", [])]  # queueing, layers run in turn, the weights' file, a generic model
     rows = turn.item_rows(r.get("lines", []))
     if rows:
-        parts.append(table([turn.t("Item", "项目"), turn.t("Value", "数值"), turn.t("Formula", "公式")], rows))
+        parts.append(table([WORDING.say(turn, "serving_phrases.details.item"), WORDING.say(turn, "serving_phrases.details.value"), WORDING.say(turn, "serving_phrases.details.formula")], rows))
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
     if r["effective_batch"] > 1:
         turn.assumptions.append(turn.text(serving_text("staggered")))

@@ -83,7 +83,7 @@ def answer(turn: Turn) -> str:
     tried = _already_tried(turn, result.get("tried", []), stated)
     if tried:  # what the user already did is acknowledged before any reading or step
         names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
-        parts.append(turn.t(f"Already tried: {names} — the steps below go further.", f"已经试过：{names}——下面是进一步的办法。"))
+        parts.append(WORDING.say(turn, "trouble_phrases.answer.already_tried_the_steps_below", names=names))
     parts += [turn.text(reading) for reading in result.get("readings", [])]
     parts += _procedures(turn, result.get("answers", []))
     if all(_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
@@ -360,7 +360,7 @@ AT_LIMIT = {("batch", 1), ("sharding", "zero-3"), ("sharding", "fsdp"), ("recomp
 def _already_tried(turn: Turn, said_tried: list[str] = (), setup: dict | None = None) -> list[str]:
     """Levers pulled already, in the order the rules' actions list them: changes the user names as tried (the
     already_tried slot), those the diagnosis read from the thread's words (``said_tried``: "we already raised the
-    timeout"), settings a later message of the thread says were changed ("bs已经降到2了"), and settings
+    timeout"), settings a later message of the thread says were changed ("batch size already down to 2"), and settings
     stated at their limit (micro-batch 1, ZeRO-3, full recomputation) in the message or in the diagnosis's ``setup``,
     which no step can pull further."""
     pulled = set(turn.slots.already_tried) | set(said_tried)
@@ -401,13 +401,13 @@ def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), said_i
         facts = [_fact(turn, field, value) for field, value in finding["stated"].items()]
         lines.append(_say(turn, "raised_by", facts=_say(turn, "facts_joiner").join(facts)))
     if evidence:
-        lines.append(turn.t(f"Evidence (line {evidence['line']}):", f"证据（第 {evidence['line']} 行）：") + " " + code_span(evidence["excerpt"][:200]))
+        lines.append(WORDING.say(turn, "trouble_phrases.finding.evidence_line", line=evidence['line']) + " " + code_span(evidence["excerpt"][:200]))
     if finding["parsed"] and evidence:  # figures read from a description are listed once, as stated facts
         values = "; ".join(_parsed(turn, field, value) for field, value in list(finding["parsed"].items())[:6])
-        lines.append(turn.t("Read from the log: ", "从日志读出：") + values)
+        lines.append(WORDING.say(turn, "trouble_phrases.finding.read_from_the_log") + values)
     causes = [cause for index, cause in enumerate(finding["causes"][:3]) if index != said_in_lead]
     if causes:
-        lines.append(turn.t("Likely causes: ", "可能原因：") + turn.t(" ", "").join(turn.text(c) for c in causes))
+        lines.append(WORDING.say(turn, "trouble_phrases.finding.likely_causes") + turn.t(" ", "").join(turn.text(c) for c in causes))
     for action in [a for a in finding["actions"] if a.get("lever") not in tried][:4]:
         step = turn.text(action)
         command = action.get("command")
@@ -418,14 +418,9 @@ def _finding(turn: Turn, rank: int, finding: dict, tried: list[str] = (), said_i
 def _memory_tie_in(turn: Turn, hint: dict) -> str:
     requested = hint.get("requested_gib")
     capacity = hint["capacity_gb"]
-    text = turn.t(
-        f"The GPU reports {number(capacity)} GB total" + (f" and the failing allocation asked for {number(requested, 2)} GiB" if requested else "") + ".",
-        f"该GPU总显存约 {number(capacity)} GB" + (f"，失败的那次分配申请了 {number(requested, 2)} GiB" if requested else "") + "。",
-    )
-    text += " " + turn.t(
-        "Ask me “how much memory does <model> need for <task>?” to compare with what your job should use.",
-        "可以问我「<模型> 做 <任务> 需要多少显存？」，对比作业理论上应占用的显存。",
-    )
+    asked = WORDING.say(turn, "memory_tie_in_request", requested=number(requested, 2)) if requested else ""
+    text = WORDING.say(turn, "memory_tie_in_total", capacity=number(capacity), asked=asked)
+    text += " " + WORDING.say(turn, "trouble_phrases.memory_tie_in.ask_me_how_much_memory")
     return text
 
 
