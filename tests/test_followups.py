@@ -11,7 +11,7 @@ from advisor.language import analyze_language
 from advisor.nlu.question_parts import question_parts
 from advisor.offline.router import WHERE_FROM
 
-# the scope sentence of guard_text.yaml and the capability list of the off-topic reply both name what the advisor does
+# the scope sentence of the dialogue text.yaml (guard) and the capability list of the off-topic reply both name what the advisor does
 SAYS_WHAT_IT_DOES = {"en": "GPU", "zh": "卡"}
 
 

@@ -14,7 +14,7 @@ from advisor.nlu.slot_labels import slot_label
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 
-WORDING = Wording("dialogue/followup_text.yaml")
+WORDING = Wording("dialogue", "followup")
 NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calculation
 # "4 nodes of 8" states servers and cards per server; the total they make is the change a reader checks
 PARTS_OF_TOTAL = ("server_count", "gpus_per_server")

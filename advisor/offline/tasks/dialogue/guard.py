@@ -5,7 +5,7 @@ from __future__ import annotations
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 
-WORDING = Wording("dialogue/guard_text.yaml")
+WORDING = Wording("dialogue", "guard")
 
 
 def capabilities(turn: Turn) -> str:

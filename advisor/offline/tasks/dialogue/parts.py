@@ -10,7 +10,7 @@ from advisor.offline.tasks.facility import facility
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 
-WORDING = Wording("dialogue/parts_text.yaml")
+WORDING = Wording("dialogue", "parts")
 VERDICT_CHARS = 160  # one line of the opening per part; the part's own answer below has the rest
 SENTENCE_ENDS = ("。", "！", "？", ". ", "! ", "? ")
 NOT_A_VERDICT = ("🧮", "📌", "|", "- ", "```")  # an offer, a noted value, a table, a list, a command: not the answer

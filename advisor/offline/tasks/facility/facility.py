@@ -1,5 +1,5 @@
 """Data-centre questions answered with arithmetic: servers per rack at a power budget, racks, IT and facility load,
-air or liquid, electricity per year. The figures come from the plan_facility tool; the wording from facility_text.yaml."""
+air or liquid, electricity per year. The figures come from the plan_facility tool; the wording from the package text.yaml (section facility)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from knowledge.facility import shipped_facility_data
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.recommend.configs import SERVER_GPUS
 
-WORDING = Wording("facility/facility_text.yaml")
+WORDING = Wording("facility", "facility")
 DEFAULT_GPU = "h100-sxm"
 PREPARE = "lead.prepare"  # the site-preparation checklist's lead (facility_prep.py), for the checks that ask which lead was given
 # Amounts that make a money question a rent-or-buy comparison rather than an electricity bill (so do the words in
-# facility_text.yaml asks.comparison)
+# text.yaml facility.asks.comparison)
 COMPARISON_SLOTS = ("server_price", "cloud_price", "discount", "budget")
 
 

@@ -1,5 +1,5 @@
 """The cluster-network question ("32 nodes of 8 GPUs: how many leaf and spine switches, InfiniBand or RoCE?"):
-switch and link counts per fabric option from the size_fabric tool, wording from facility_fabric_text.yaml."""
+switch and link counts per fabric option from the size_fabric tool, wording from the package text.yaml (section facility_fabric)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from tools.recommend.configs import SERVER_GPUS
 
-WORDING = Wording("facility/facility_fabric_text.yaml")
+WORDING = Wording("facility", "facility_fabric")
 
 
 def answer(turn: Turn, servers: int | None, gpus: int | None, choice: bool = False) -> str:

@@ -1,6 +1,6 @@
 """What a room must have before GPU servers arrive ("four HGX boxes next quarter: what does the server room need?"):
 a checklist of power, A+B feeds and PDUs, cooling, network cabling, space and floor, and the electricity bill, each
-line with the figures of the plan_facility and size_fabric tools. The wording is in facility_prep_text.yaml."""
+line with the figures of the plan_facility and size_fabric tools. The wording is in the package text.yaml (section facility_prep)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.facility import shipped_facility_data
 
-WORDING = Wording("facility/facility_prep_text.yaml")
+WORDING = Wording("facility", "facility_prep")
 CHINA = "cn"
 
 

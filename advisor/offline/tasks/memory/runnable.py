@@ -7,7 +7,7 @@ from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from tools.precision import weight_format
 
-WORDING = Wording("memory/text.yaml")
+WORDING = Wording("memory", "runnable")
 ENGINE_NAMES = {"vllm": "vLLM", "llamacpp": "llama.cpp"}
 
 

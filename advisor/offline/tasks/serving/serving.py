@@ -1,7 +1,7 @@
 """“How fast will it serve?”, “how many users at once?”, “how many GPUs for this load?” answers, from the throughput estimator.
 
 The figure the question asks for leads (advisor.nlu.asked): a speed, a latency, the concurrency the KV cache
-holds, or the fewest GPUs that carry the load within its targets. Wording lives in serving_text.yaml.
+holds, or the fewest GPUs that carry the load within its targets. Wording lives in the package text.yaml (section serving).
 """
 
 from __future__ import annotations
@@ -558,7 +558,7 @@ def _ceiling(turn: Turn, r: dict) -> Text:
 
 def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> list[str]:
     """Configurations that meet the targets for ``load``: more tensor parallelism or lower-bit weights on this card,
-    then faster cards (serving_text.yaml ``faster_cards``); each with its GPU count and per-user speed."""
+    then faster cards (text.yaml ``serving.faster_cards``); each with its GPU count and per-user speed."""
     options, seen, fastest = [], set(), None
     lower = "fp8" if _has_fp8(turn, args["gpu"]) and args.get("precision") not in ("fp8", "awq-int4") else "awq-int4"
     candidates = [(args["gpu"], args.get("precision")), (args["gpu"], lower)]

@@ -22,7 +22,7 @@ SHOWN_FINDINGS = 3
 # A cause scored below this share of the leading one is not worth the reader's time next to it (the network
 # between nodes when the user runs one NVLink node): it is left out rather than ranked third.
 RELEVANT_SHARE = 0.25
-WORDING = Wording("troubleshoot/text.yaml")
+WORDING = Wording("troubleshoot", "trouble")
 TRAINING_TASKS = ("full_finetune", "pretrain", "lora", "qlora")
 MODEL_STATES = ("weights", "gradients", "optimizer_states")  # what a training step holds before any activation
 # Adapter methods tried on the same card when a full fine-tune does not fit, cheapest in memory last.
