@@ -45,7 +45,7 @@ def rule_of_thumb(turn: Turn, estimate: dict | None) -> list[str]:
     else:
         per_parameter = turn.slots.claimed_bytes_per_parameter or 4
         ruled = estimate["params_b"] * per_parameter
-        worked = WORDING.say(turn, "memory_view_phrases.rule_of_thumb.b_b", params_b=number(estimate['params_b']), per_parameter=number(per_parameter))
+        worked = WORDING.say(turn, "memory_view_phrases.rule_of_thumb.params_times_bytes", params_b=number(estimate['params_b']), per_parameter=number(per_parameter))
     off = number(abs(ruled / needed - 1) * 100)
     share = WORDING.say(turn, "lines.under" if ruled < needed else "lines.over", off=off)
     lines = [WORDING.say(turn, "memory_view_phrases.rule_of_thumb.the_rule_you_quote_gives", worked=worked, ruled=number(ruled), needed=number(needed), share=share)]

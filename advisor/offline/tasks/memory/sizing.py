@@ -126,7 +126,7 @@ def recommend(turn: Turn) -> str:
     parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
     parts += _stale_prices(turn, r["stale_prices"])
     if budget and not running:
-        turn.assume(*WORDING.both("sizing_phrases.recommend.budget_for_the_whole_configuration", currency=money(budget.amount, budget.currency)))
+        turn.assume(*WORDING.both("sizing_phrases.recommend.budget_for_the_whole_configuration", budget=money(budget.amount, budget.currency)))
     turn.assume(*WORDING.pair("sizing_phrases.recommend.prices_are_indicative_catalog_figures"))
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)
@@ -210,9 +210,9 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
     what = turn.text(top["config_label"])
     over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
     head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.recommended")
-    lead = WORDING.say(turn, "sizing_phrases.verdict.gb_each_for_of_b", head=head, what=what, top=number(_nominal(turn, top)), label=label, model_label=turn.text(r['model_label']), params_b=number(r['params_b']), per_gpu_gb=number(top['per_gpu_gb']), headroom_pct=number(top['headroom_pct']))
+    lead = WORDING.say(turn, "sizing_phrases.verdict.lead", head=head, what=what, nominal_gb=number(_nominal(turn, top)), label=label, model_label=turn.text(r['model_label']), params_b=number(r['params_b']), per_gpu_gb=number(top['per_gpu_gb']), headroom_pct=number(top['headroom_pct']))
     if top.get("purchase_cost") is not None and not _on_hand(turn, top):  # no purchase price for cards already owned
-        lead += WORDING.say(turn, "sizing_phrases.verdict.the_whole_configuration", cur=option_price(turn, top, cur))
+        lead += WORDING.say(turn, "sizing_phrases.verdict.the_whole_configuration", price=option_price(turn, top, cur))
     if over:  # configurations without a known price that need less memory in all may be within the budget: name them
         room = top["count"] * top["nominal_memory_gb"]
         smaller = [o for o in r["options"] if o.get("purchase_cost") is None and o["count"] * o["nominal_memory_gb"] < room][:2]

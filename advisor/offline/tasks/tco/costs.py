@@ -89,7 +89,7 @@ def _gpu(turn: Turn) -> str:
 def _duration(days: float) -> tuple[str, str]:
     """A wall-clock time in the unit it is read in: "≈ 15 hours", not "≈ 0 days"."""
     if days < 1:
-        return WORDING.both("costs_phrases.duration.hours", days=number(days * 24))
+        return WORDING.both("costs_phrases.duration.hours", hours=number(days * 24))
     return WORDING.both("costs_phrases.duration.days", days=number(days))
 
 
@@ -128,12 +128,12 @@ def tco(turn: Turn) -> str:
         yours.append(phrase("tco.yours.price", amount=money(server_price, currency)))
     if server_price is not None and purchase.per == "all" and servers > 1:  # "2.8M for the two of them"
         turn.assume(
-            *WORDING.both("costs_phrases.tco.is_the_price_of_all", currency=money(server_price, currency), servers=servers, currency_2=money(server_price / servers, currency)),
+            *WORDING.both("costs_phrases.tco.is_the_price_of_all", total=money(server_price, currency), servers=servers, each=money(server_price / servers, currency)),
         )
         server_price /= servers
     budget = _in(s.budget, currency)
     if server_price is None and budget is not None:
-        turn.assume(*WORDING.both("costs_phrases.tco.is_the_purchase_price_of", currency=money(budget, currency)))
+        turn.assume(*WORDING.both("costs_phrases.tco.is_the_purchase_price_of", budget=money(budget, currency)))
         yours.append(phrase("tco.yours.price", amount=money(budget, currency)))
         server_price = budget / servers
     spans, state_horizon = _spans_beside_commitments(turn)
@@ -586,7 +586,7 @@ def _inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
         links = a.get("links") or []
         link = WORDING.text("lines.source_link", url=links[0]) if links else Text(en="", zh="")
         if a["source"] == DERIVED:
-            lines.append("- " + WORDING.say(turn, "costs_phrases.inputs.worked_out_from_your_bill", a=line(a)))
+            lines.append("- " + WORDING.say(turn, "costs_phrases.inputs.worked_out_from_your_bill", value=line(a)))
             continue
         lines.append("- " + WORDING.say(turn, "lines.default", value=line(a), source=Text(en=f" ({source})", zh=""), link=link))
     return "\n".join(lines)
@@ -602,7 +602,7 @@ def _tokens_seen(turn: Turn) -> float | None:
         return None
     turn.slots.mark("epochs")
     total = tokens * epochs
-    turn.assume(*WORDING.both("costs_phrases.tokens_seen.m_tokens_processed_m_epochs", e6=number(total / 1e6), e6_2=number(tokens / 1e6), epochs=number(epochs)))
+    turn.assume(*WORDING.both("costs_phrases.tokens_seen.m_tokens_processed_m_epochs", total_millions=number(total / 1e6), tokens_millions=number(tokens / 1e6), epochs=number(epochs)))
     return total
 
 
@@ -642,7 +642,7 @@ def training_time(turn: Turn) -> str:
         params = s.params or turn.catalog.model(model).params_b * 1e9
         args["tokens"] = CHINCHILLA_TOKENS_PER_PARAM * params
         turn.assume(
-            *WORDING.both("costs_phrases.training_time.training_tokens_b_chinchilla_20", e9=number(args['tokens'] / 1e9)),
+            *WORDING.both("costs_phrases.training_time.training_tokens_b_chinchilla_20", tokens_billions=number(args['tokens'] / 1e9)),
         )
     if args["num_gpus"] is None and s.parallel_gpus:
         args["num_gpus"] = s.parallel_gpus
@@ -672,7 +672,7 @@ def training_time(turn: Turn) -> str:
         limit_en, limit_zh = _duration(r["deadline_days"])
         verdict = WORDING.say(turn, "lines.meets_deadline" if within else "lines.misses_deadline", limit=turn.t(limit_en, limit_zh)) + " " + verdict
     if r["gpus_derived_from_deadline"]:
-        verdict = WORDING.say(turn, "costs_phrases.training_time.finish_within_days_days", num_gpus=r['num_gpus'], gpu_id=_name(turn, r['gpu_id']), deadline_days=number(r['deadline_days']), wall_clock_days=number(r['wall_clock_days'])) + _as_sold(turn, args, r["num_gpus"]) + "\n\n" + verdict
+        verdict = WORDING.say(turn, "costs_phrases.training_time.finish_within_days_days", num_gpus=r['num_gpus'], name=_name(turn, r['gpu_id']), deadline_days=number(r['deadline_days']), wall_clock_days=number(r['wall_clock_days'])) + _as_sold(turn, args, r["num_gpus"]) + "\n\n" + verdict
     # with the market's tiers priced, the catalog's single on-demand figure would be a second, different cost
     shown = [item for item in r["items"] if not (tier_rows and item["key"] == "cost")]
     rows = turn.item_rows(shown) + tier_rows
@@ -818,7 +818,7 @@ def _within_a_quarter(turn: Turn, args: dict) -> str:
     if not faster.ok:
         return ""
     n, name = faster.result["num_gpus"], _name(turn, args["gpu"])
-    return WORDING.say(turn, "costs_phrases.within_a_quarter.to_finish_within_days_you", quarter_days=QUARTER_DAYS, n=number(n), name=name) + _as_sold(turn, args, n)
+    return WORDING.say(turn, "costs_phrases.within_a_quarter.to_finish_within_days_you", quarter_days=QUARTER_DAYS, count=number(n), name=name) + _as_sold(turn, args, n)
 
 
 def _as_sold(turn: Turn, args: dict, needed: int) -> str:

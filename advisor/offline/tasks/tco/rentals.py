@@ -81,10 +81,10 @@ def _lead(turn: Turn, r: dict, months: float, too_small: set[str]) -> str:
     cur = r["currency"]
     holding = sorted((row for row in r["rows"] if row["name"] not in too_small), key=lambda row: row["total"])
     if r["cheapest"] not in too_small or not holding:
-        lead = WORDING.say(turn, "rentals_phrases.lead.is_the_cheaper_rental_less", cheapest=r['cheapest'], cur=money(r['saving_vs_next'], cur), months=number(months))
+        lead = WORDING.say(turn, "rentals_phrases.lead.is_the_cheaper_rental_less", cheapest=r['cheapest'], saving=money(r['saving_vs_next'], cur), months=number(months))
         return lead + (WORDING.say(turn, "rentals_phrases.lead.none_of_them_holds_the") if too_small and not holding else "")
     best = holding[0]
-    return WORDING.say(turn, "rentals_phrases.lead.is_the_cheapest_rental_that", name=best['name'], cur=money(best['total'], cur), months=number(months), cheapest=r['cheapest'])
+    return WORDING.say(turn, "rentals_phrases.lead.is_the_cheapest_rental_that", name=best['name'], total=money(best['total'], cur), months=number(months), cheapest=r['cheapest'])
 
 
 def _fits(turn: Turn, options: list[dict]) -> list[tuple[str, bool]] | None:
