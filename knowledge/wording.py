@@ -17,13 +17,19 @@ if TYPE_CHECKING:  # imported on use: the CLI reads its help wording without loa
     from knowledge.bilingual import Text
 
 
+@cache
+def _parsed(path: Path) -> dict:
+    """A text file parsed once, however many writers read a section of it (a task's text.yaml serves several)."""
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
 class Wording:
     def __init__(self, path: Path):
         self.path = path
 
     @cached_property
     def data(self) -> dict:
-        return yaml.safe_load(self.path.read_text(encoding="utf-8"))
+        return _parsed(self.path.resolve())
 
     def entry(self, key: str) -> Any:
         node = self.data
