@@ -21,6 +21,8 @@ CASES = [
     ("observed_speed", "zh", ["我们4张A100 80G跑Llama 3.1 70B，40个并发每个用户只有12 tok/s，正常吗？"]),
     ("tco_line", "en", ["Rent or buy 8 H100 for 3 years?", "and what about the colocation fee?"]),
     ("tco_line", "zh", ["8卡H100租还是买划算，按3年算", "托管费呢"]),
+    ("hardware_swap", "en", ["Replacing A100 with H100 in our 2 boxes - how much more power do they draw?"]),
+    ("hardware_swap", "zh", ["两台8卡A800换成8卡H20，一年电费差多少"]),
     ("compliance", "en", ["Can we ship H100 servers to a data centre in Shenzhen?"]),
     ("compliance", "zh", ["A100服务器能运到杭州的机房吗？"]),
     ("another_facet", "en", ["Can an American company buy the H20?"]),

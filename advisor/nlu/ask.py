@@ -109,6 +109,10 @@ class Ask(BaseModel):
     node_count: int | None = Field(None, description='Servers written as nodes ("a 16-node cluster", "16 nodes" in Chinese).')
     card_cut: tuple[str, float] | None = Field(None, description='A quoted cut in cards ("half the cards") and the speed factor it needs.')
     names_fp4: bool = Field(False, description="The message names FP4.")
+    replaces_hardware: bool = Field(
+        False, description='The message weighs swapping the GPUs in place for another part ("move our A100 boxes to H200"): '
+        "it names two or more GPUs, the first being the one in place.",
+    )
     model_sizes_b: tuple[float, ...] = Field(
         (), description='Sizes (billions of parameters) of the models the thread names, smallest first: two or more are a range '
         '("7B to 72B", "14B–32B", "Qwen2.5-14B and 32B") that serving answers per end.',
@@ -137,6 +141,7 @@ class Ask(BaseModel):
         state = reading.state
         prices = state.slots.get("cloud_price")
         opened_earlier = bool(reading.task_messages) and reading.task_messages[0] != message
+        named = subjects_of(message, catalog)
         return cls(
             task=reading.task,
             asks_why=says("asks_why", message),
@@ -171,7 +176,7 @@ class Ask(BaseModel):
             capabilities_named=tuple(capabilities_named(message)),
             thread_messages=len(reading.task_messages),
             opened_earlier=opened_earlier,
-            named=subjects_of(message, catalog),
+            named=named,
             facility_asks_now=facility_asks(message),
             facility_asks=facility_asks(" ".join(thread)),
             fabric_opened="fabric" in facility_asks(reading.task_messages[0]) if reading.task_messages else False,
@@ -181,6 +186,7 @@ class Ask(BaseModel):
             node_count=read_node_count(message),
             card_cut=card_cut(message),
             names_fp4="fp4" in normalize_text(message),
+            replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
             model_sizes_b=_model_sizes(reading, catalog),
             message_lines=message.count("\n") + 1,
             problem_phase=problem_phase(thread),

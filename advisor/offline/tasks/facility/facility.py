@@ -3,13 +3,13 @@ air or liquid, electricity per year. The figures come from the plan_facility too
 
 from __future__ import annotations
 
-from advisor.contract import Source
 from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
-from advisor.offline.tasks.facility import facility_fabric, facility_prep
-from advisor.offline.wording import Wording
+from advisor.offline.tasks.facility import facility_fabric, facility_prep, facility_swap
+from advisor.offline.tasks.facility.sources import cite
 from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
 from knowledge.facility import shipped_facility_data
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.recommend.configs import SERVER_GPUS
@@ -58,6 +58,8 @@ def takes_over(turn: Turn) -> bool:
         return False
     if turn.ask.states_circuit or _asks_now(turn, "site") or _asks_now(turn, "prepare"):
         return True
+    if turn.ask.replaces_hardware and (_asks_now(turn, "power") or _asks_now(turn, "bill")):  # what swapping the cards adds
+        return True
     if _asks_now(turn, "bill"):
         return not any(turn.reading.frame.has(slot) for slot in COMPARISON_SLOTS) and not _asks_now(turn, "comparison")
     return _asks_server_power(turn)
@@ -96,29 +98,10 @@ def answer(turn: Turn) -> str:
         servers, gpus = _counts(turn)
         choice = _asks_now(turn, "fabric_choice") and not _asks_now(turn, "fabric")  # "IB or RoCE?" rather than "how many switches?"
         return facility_fabric.answer(turn, servers, gpus, choice=choice)
-    s = turn.slots
-    currency = _currency(turn)
     servers, gpus = _counts(turn)
-    rack_kw, capacity_kw = s.rack_power_kw, None
-    if rack_kw is not None and rack_kw > shipped_facility_data().planning.largest_rack_kw.value:  # "500 kW of capacity": a room
-        rack_kw, capacity_kw = None, rack_kw
-    outcome = turn.call(
-        "plan_facility",
-        {
-            "gpu": _gpu(turn),
-            "servers": servers,
-            "gpus": gpus,
-            "gpus_per_server": s.gpus_per_server,
-            "rack_power_kw": rack_kw,
-            "capacity_kw": capacity_kw,
-            "pue": s.pue,
-            "electricity_price": _in(s.power_price, currency),
-            "currency": currency,
-            "region": s.region,
-            "one_rack": _in_one_rack(turn) or None,
-            "circuit": turn.ask.circuit,  # the site's feeds hold for the whole conversation
-        },
-    )
+    if turn.ask.replaces_hardware and len(turn.slots.gpus) >= 2:  # "our A100 boxes → H200": what the site must add
+        return facility_swap.answer(turn, plan_args(turn, turn.slots.gpus[0], servers, gpus), turn.slots.gpus[1])
+    outcome = turn.call("plan_facility", plan_args(turn, _gpu(turn), servers, gpus))
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
@@ -128,7 +111,7 @@ def answer(turn: Turn) -> str:
         if not outcome.ok:
             return turn.error(outcome)
         r = outcome.result
-    _cite(turn, r)
+    cite(turn, r)
     values = _values(turn, r)
     if _asks_now(turn, "prepare") and (prepared := facility_prep.checklist(turn, outcome.args, r, values, _china_buyer(turn))):
         # what the room must have, line by line; a China buyer of a part they cannot buy new hears so, with parts they can
@@ -149,6 +132,29 @@ def answer(turn: Turn) -> str:
     blocks.append(f"**{_say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in _assumptions(turn, r, values, lead)))
     blocks += _details(turn, r)
     return "\n\n".join(blocks)
+
+
+def plan_args(turn: Turn, gpu: str, servers: int | None, gpus: int | None) -> dict:
+    """The plan_facility arguments for ``gpu`` at the stated counts, rack budget, PUE, tariff, region and feeds."""
+    s = turn.slots
+    currency = _currency(turn)
+    rack_kw, capacity_kw = s.rack_power_kw, None
+    if rack_kw is not None and rack_kw > shipped_facility_data().planning.largest_rack_kw.value:  # "500 kW of capacity": a room
+        rack_kw, capacity_kw = None, rack_kw
+    return {
+        "gpu": gpu,
+        "servers": servers,
+        "gpus": gpus,
+        "gpus_per_server": s.gpus_per_server,
+        "rack_power_kw": rack_kw,
+        "capacity_kw": capacity_kw,
+        "pue": s.pue,
+        "electricity_price": _in(s.power_price, currency),
+        "currency": currency,
+        "region": s.region,
+        "one_rack": _in_one_rack(turn) or None,
+        "circuit": turn.ask.circuit,  # the site's feeds hold for the whole conversation
+    }
 
 
 def _counts(turn: Turn) -> tuple[int | None, int | None]:
@@ -401,18 +407,6 @@ def _details(turn: Turn, r: dict) -> list[str]:
         table([_say(turn, "inputs_title"), value, source], rows),
         table([_say(turn, "tariffs_title"), value, source], tariffs) + "\n\n" + _say(turn, "tariffs_note"),
     ]
-
-
-def _cite(turn: Turn, r: dict) -> None:
-    seen = {u for s in turn.sources for u in s.urls}
-    for f in r["figures"]:
-        if f.get("url") and f["url"] not in seen:
-            seen.add(f["url"])
-            turn.sources.append(Source(doc_id=f"facility:{f['key']}", title=f["title"], urls=[f["url"]]))
-    for source in shipped_facility_data().cooling.sources:
-        if source.url not in seen:
-            seen.add(source.url)
-            turn.sources.append(Source(doc_id="facility:cooling", title=source.title, urls=[source.url]))
 
 
 def _say(turn: Turn, key: str, **values) -> str:

@@ -7,8 +7,8 @@ import math
 
 from advisor.contract import Source
 from advisor.markdown import table
-from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
 from tools.recommend.configs import SERVER_GPUS
 
 WORDING = Wording("facility", "facility_fabric")

@@ -5,8 +5,8 @@ line with the figures of the plan_facility and size_fabric tools. The wording is
 from __future__ import annotations
 
 from advisor.markdown import number
-from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
 from knowledge.facility import shipped_facility_data
 
 WORDING = Wording("facility", "facility_prep")

@@ -1,0 +1,20 @@
+"""The pages a facility answer cites: each figure's source and the cooling limits', once per answer."""
+
+from __future__ import annotations
+
+from advisor.contract import Source
+from advisor.offline.turn import Turn
+from knowledge.facility import shipped_facility_data
+
+
+def cite(turn: Turn, r: dict) -> None:
+    """The pages behind a plan's figures and the cooling limits, each once."""
+    seen = {u for s in turn.sources for u in s.urls}
+    for f in r["figures"]:
+        if f.get("url") and f["url"] not in seen:
+            seen.add(f["url"])
+            turn.sources.append(Source(doc_id=f"facility:{f['key']}", title=f["title"], urls=[f["url"]]))
+    for source in shipped_facility_data().cooling.sources:
+        if source.url not in seen:
+            seen.add(source.url)
+            turn.sources.append(Source(doc_id="facility:cooling", title=source.title, urls=[source.url]))
