@@ -1,9 +1,12 @@
-"""The planning ratios of knowledge/traffic.yaml, each with its source, for tools.serving.traffic."""
+"""The planning ratios of knowledge/traffic.yaml, each with its source, for tools.serving.traffic; and the chat floor,
+the one per-user speed both the serving sizing and the recommender hold a chat deployment to."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.catalog import read_yaml
 
@@ -27,3 +30,27 @@ def sources(*keys: str) -> str:
     data = traffic_data()
     seen = dict.fromkeys(f"{data[k]['source']['title']}, {data[k]['source']['url']}" for k in keys)
     return "; ".join(seen)
+
+
+class FloorSource(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    title: str
+    url: str = Field(pattern=r"^https://")
+    date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+
+
+class ChatFloor(BaseModel):
+    """The slowest streaming speed (tokens/s each user sees after the first token) a chat deployment may give when
+    the question states no target: the same figure for a serving sizing and for a recommendation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tokens_per_s_per_user: float = Field(gt=0, alias="value")
+    interactive_p99: float = Field(gt=0)
+    source: FloorSource
+
+
+@lru_cache(maxsize=1)
+def chat_floor() -> ChatFloor:
+    return ChatFloor.model_validate(traffic_data()["chat_floor"])

@@ -1,7 +1,8 @@
 """Serving speed of a configuration, from the ``estimate_throughput`` tool's pure function.
 
 A configuration meets the load when every requested user has a running sequence (the KV cache
-holds them all) at no less than the per-user speed target.
+holds them all) streaming no slower than the per-user speed target after the first token: the estimator's one
+per-user definition, the same the serving answers check the chat floor on.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ RETRY_CODES = {"engine_unsupported_gpu", "engine_unsupported_precision", "engine
 
 @dataclass(frozen=True)
 class Speed:
-    per_user: float
+    per_user: float  # tokens/s each user sees after the first token, at the load asked
+    ttft_ms: float
     total: float
     users: int  # served at the target (or fitting in the KV cache without one)
     engine: str
@@ -79,7 +81,8 @@ def _speed(result: ThroughputResult, request: RecommendRequest) -> Speed:
     if request.tokens_per_s_per_user is not None:
         users = min(result.max_concurrency_at_target or 0, users)
     return Speed(
-        per_user=round(result.decode_tokens_per_s_per_seq, 1),
+        per_user=round(result.tokens_per_s_per_user_streaming, 1),
+        ttft_ms=round(result.ttft_ms, 1),
         total=round(result.output_tokens_per_s_total, 1),
         users=users,
         engine=result.engine,

@@ -131,7 +131,7 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
         parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
-                                   per_user=number(r["per_user_tokens_per_s"]), bound=_bound(r))))  # fmt: skip
+                                   per_user=number(r["tokens_per_s_per_user_streaming"]), bound=_bound(r))))  # fmt: skip
     else:
         missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
         parts += missed
@@ -222,9 +222,9 @@ def _per_user_figure(value: float) -> str:
 
 
 def average_per_user(r: dict) -> float:
-    """Output tokens/s each running request gets: the estimator's one per-user definition (total ÷ requests in
-    flight, the new prompts prefilled between decode steps counted), so per-user × users = total."""
-    return r.get("per_user_tokens_per_s") or r["output_tokens_per_s_total"] / max(r["effective_batch"], 1)
+    """Output tokens/s each user sees after the first token: the estimator's one per-user definition (decode steps
+    plus the stalls from other requests' prefills; the user's own prefill is the TTFT), the figure targets are checked on."""
+    return r["tokens_per_s_per_user_streaming"]
 
 
 def _at_load(turn: Turn, args: dict, r: dict, batch: int) -> dict:
@@ -307,6 +307,7 @@ def _law(rate: float, r: dict) -> RateResult:
     """Little's law for ``rate`` against the estimate ``r`` (its load, its speeds)."""
     return rate_load(RateLoad(requests_per_s=rate, prompt_tokens=r["prompt_tokens"], output_tokens=r["output_tokens"], ttft_ms=r["ttft_ms"],
                               output_tokens_per_s_total=r["output_tokens_per_s_total"], in_flight=r["effective_batch"],
+                              tokens_per_s_per_user_streaming=r["tokens_per_s_per_user_streaming"],
                               prefill_tokens_per_s=r["prefill_tokens_per_s"] * r["replicas"]))  # fmt: skip
 
 
@@ -361,7 +362,7 @@ def _rate_assumption(turn: Turn, rate: float, fit: RateFit) -> None:
     shape = NOTHING if turn.slots.frame.has("prompt_tokens") and turn.slots.frame.has("output_tokens") else serving_text("shape_assumed")
     turn.assumptions.append(turn.text(serving_text(
         "rate_as_load", rate=_rate_words(turn, rate), seconds=number(law.seconds_per_request, 2), ttft=number(r["ttft_ms"]),
-        output=f"{r['output_tokens']:,}", per_user=number(law.per_user_tokens_per_s), in_flight=number(law.in_flight),
+        output=f"{r['output_tokens']:,}", per_user=number(law.tokens_per_s_per_user_streaming), in_flight=number(law.in_flight),
         prefill=number(law.prefill_tokens_per_s_needed), prefill_share=number(law.prefill_share * 100), prompt=f"{r['prompt_tokens']:,}",
         shape=shape)))  # fmt: skip
 
@@ -374,7 +375,7 @@ def keeps_up(turn: Turn, args: dict, rate: float) -> str:
     r, law = fit.result, fit.law
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
     figures = {"setup": setup, "rate": _rate_words(turn, rate), "model": Text(**r["model_label"]), "seconds": number(law.seconds_per_request, 2),
-               "ttft": number(r["ttft_ms"]), "per_user": _per_user_figure(law.per_user_tokens_per_s), "in_flight": number(law.in_flight),
+               "ttft": number(r["ttft_ms"]), "per_user": _per_user_figure(law.tokens_per_s_per_user_streaming), "in_flight": number(law.in_flight),
                "total": number(law.output_tokens_per_s_needed)}  # fmt: skip
     _rate_assumption(turn, rate, fit)
     if law.keeps_up:
@@ -463,7 +464,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
         r, law = fit.result, fit.law
         _rate_assumption(turn, rate, fit)
         lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=_rate_words(turn, rate),
-                            seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.per_user_tokens_per_s),
+                            seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.tokens_per_s_per_user_streaming),
                             ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
         return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), *traffic_lines(turn, to_rate=True),
                             turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])  # fmt: skip
@@ -473,7 +474,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
             return _error(turn, final)
         r = final.result
         lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
-                            per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
+                            per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
     return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
@@ -509,7 +510,7 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
                             ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
         return [turn.text(lead), *what_reaches(turn, args, 1, None)]
     lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
-                        per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=_bound(r))  # fmt: skip
+                        per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=_bound(r))  # fmt: skip
     return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
 
 
@@ -578,13 +579,13 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
         if not e.ok or (tp * copies, gpu) == (args.get("num_gpus"), args["gpu"]) and precision == args.get("precision"):
             continue
         options.append(serving_text("reaches_option", count=tp * copies, gpu=e.result["gpu"], plan=_plan(tp, copies),
-                                    precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["per_user_tokens_per_s"])))  # fmt: skip
+                                    precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["tokens_per_s_per_user_streaming"])))  # fmt: skip
         if len(options) == 3:
             break
     if not options and fastest is not None:
         r, precision = fastest
         return [turn.text(serving_text("reaches_nothing", count=r["num_gpus"], gpu=r["gpu"], plan=_plan(r["tp"], 1),
-                                       precision=(precision or BASE_PRECISION).upper(), per_user=number(r["per_user_tokens_per_s"])))]  # fmt: skip
+                                       precision=(precision or BASE_PRECISION).upper(), per_user=number(r["tokens_per_s_per_user_streaming"])))]  # fmt: skip
     if not options:
         return []
     listed = Text(en="; ".join(o.en for o in options), zh="；".join(o.zh for o in options))
