@@ -48,6 +48,16 @@ def split_context(context: int) -> tuple[int, int]:
     return max(1, context - output), output
 
 
+def request_shape(request: RecommendRequest) -> tuple[int, int]:
+    """(prompt, output) tokens of the request the speed is checked on. A stated context is one whole sequence; without
+    one, the serving estimate's own default chat request, so a recommendation and a serving answer check the same
+    request (the 4,096-token default context is a window to reserve, not a prompt every user sends)."""
+    if "context" in request.model_fields_set:
+        return split_context(request.context)
+    defaults = ThroughputRequest.model_fields
+    return defaults["prompt_tokens"].default, defaults["output_tokens"].default
+
+
 def meets(speed: Speed | None, request: RecommendRequest) -> bool:
     return speed is not None and speed.users >= load(request)
 
@@ -67,7 +77,7 @@ def estimate_speed(gpu: GPU, layout: Layout, request: RecommendRequest, catalog:
 
 
 def _request(gpu: GPU, layout: Layout, request: RecommendRequest, engine: str, serving: ServingData) -> ThroughputRequest:
-    prompt, output = split_context(request.context)
+    prompt, output = request_shape(request)
     by_layers = serving.engine(engine).multi_gpu == "layers"
     return ThroughputRequest(
         model=request.model, params_b=request.params_b, precision=request.precision, kv_precision=request.kv_precision, gpu=gpu.id, engine=engine,

@@ -299,8 +299,16 @@ def _capacity_per_copy(turn: Turn, args: dict, tp: int, rate: float | None = Non
     return _law(rate, full.result).sustainable_requests_per_s if full.ok else None
 
 
-def _capacities(turn: Turn, args: dict, rate: float | None = None) -> dict[int, float | None]:
-    return {tp: _capacity_per_copy(turn, args, tp, rate) for tp in TP_SIZES}
+def _capacities(turn: Turn, args: dict, load: float, rate: float | None = None) -> dict[int, float | None]:
+    """What one copy carries at each TP size, smallest first. A size whose single copy already takes more GPUs than
+    the best plan found so far cannot win (``_smallest``), so it is not estimated: sizing takes a handful of calls."""
+    found: dict[int, float | None] = {}
+    for tp in TP_SIZES:
+        best = _smallest(found, load)
+        if best is not None and tp > best[0] * best[1]:
+            break
+        found[tp] = _capacity_per_copy(turn, args, tp, rate)
+    return found
 
 
 def _law(rate: float, r: dict) -> RateResult:
@@ -319,10 +327,14 @@ class RateFit:
     law: RateResult
 
 
+LITTLE_ROUNDS = 6  # fixed-point rounds of Little's law before falling back to a bisection (near saturation it crawls)
+
+
 def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
     """Requests in flight for ``rate`` on the setup in ``args``: the fewest N whose per-request time T(N) gives
-    rate × T(N) ≤ N (T grows with N, so a bisection finds it); the setup's fullest load when none does.
-    The estimate's error when the setup does not run at all."""
+    rate × T(N) ≤ N; the setup's fullest load when none does. The estimate's error when the setup does not run at all.
+    T grows with N, so iterating N ← ⌈rate × T(N)⌉ from N = 1 climbs to the fewest such N in a few estimates;
+    a bisection between the last N and the fullest load finishes the rare case that climbs slowly."""
     first = estimate(turn, {**args, "batch": 1})
     if first.does_not_fit and not args.get("precision") and _has_fp8(turn, args["gpu"]):  # the card's FP8 before "does not fit"
         _precision_for_count(turn, args)
@@ -335,15 +347,25 @@ def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
         r = estimate(turn, {**args, "batch": n}).result if n > 1 else first.result
         return RateFit(r, _law(rate, r))
 
+    n, tried = 1, at(1)
+    for _ in range(LITTLE_ROUNDS):
+        if tried.law.keeps_up:
+            return tried
+        if n >= fits:
+            return tried  # the fullest load does not keep up
+        n = min(fits, max(n + 1, math.ceil(tried.law.in_flight - 1e-9)))
+        tried = at(n)
+    if tried.law.keeps_up:
+        return tried
     fullest = at(fits)
     if not fullest.law.keeps_up:
         return fullest
-    low, high, found = 1, fits, fullest
+    low, high, found = n + 1, fits, fullest
     while low < high:
         middle = (low + high) // 2
-        tried = at(middle)
-        if tried.law.keeps_up:
-            high, found = middle, tried
+        trial = at(middle)
+        if trial.law.keeps_up:
+            high, found = middle, trial
         else:
             low = middle + 1
     return found if found.result["effective_batch"] == low else at(low)
@@ -402,7 +424,7 @@ def _smallest(capacities: dict[int, int | None], load: int) -> tuple[int, int] |
 
 
 def _smallest_setup(turn: Turn, args: dict, load: int) -> tuple[int, int] | None:
-    return _smallest(_capacities(turn, args), load)
+    return _smallest(_capacities(turn, args, load), load)
 
 
 def _fewest_that_fit(turn: Turn, args: dict) -> Estimate:
@@ -443,7 +465,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
     rate = turn.slots.request_rate.per_second if turn.slots.request_rate else None
     load = rate or turn.slots.concurrency or 1
     _precision_for_count(turn, args)
-    capacities = _capacities(turn, args, rate)
+    capacities = _capacities(turn, args, load, rate)
     tried = [serving_text("tried_size", tp=tp, outcome=_tried(holds, rate)) for tp, holds in capacities.items()]
     best = _smallest(capacities, load)
     card = _card_name(turn, args["gpu"])
@@ -566,7 +588,7 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
     candidates += [(gpu, "fp8" if _has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
     for gpu, precision in candidates:
         trial = {**args, "gpu": gpu, "precision": precision, **({} if gpu == args["gpu"] else {"gpu_memory_gb": None})}
-        best = _smallest(_capacities(turn, trial, rate), load)
+        best = _smallest(_capacities(turn, trial, load, rate), load)
         if best is None:  # nothing meets it: remember the fastest single user at the largest standard size, to name it
             top = estimate(turn, {**trial, "num_gpus": TP_SIZES[-1], "tp": TP_SIZES[-1], "batch": 1})
             if top.ok and (fastest is None or top.result["decode_tokens_per_s_per_seq"] > fastest[0]["decode_tokens_per_s_per_seq"]):
