@@ -335,6 +335,7 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         headroom_pct=round(headroom, 1),
         verdict=fit,
         tokens_per_s_per_user=speed.per_user if speed else None,
+        ttft_ms=speed.ttft_ms if speed else None,
         tokens_per_s_total=speed.total if speed else None,
         max_users_at_target=speed.users if speed and sized_by_speed(request) else None,
         meets_target=meets(speed, request) if sized_by_speed(request) else None,
