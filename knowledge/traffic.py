@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.catalog import read_yaml
+from knowledge.sources import DatedSource
 
 DATA_FILE = Path(__file__).with_name("traffic.yaml")
 RATIOS = ("peak_hour_active_share", "requests_per_active_user_per_hour", "daily_share_of_monthly_users", "peak_to_mean")
@@ -32,14 +33,6 @@ def sources(*keys: str) -> str:
     return "; ".join(seen)
 
 
-class FloorSource(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    title: str
-    url: str = Field(pattern=r"^https://")
-    date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
-
-
 class ChatFloor(BaseModel):
     """The slowest streaming speed (tokens/s each user sees after the first token) a chat deployment may give when
     the question states no target: the same figure for a serving sizing and for a recommendation."""
@@ -48,7 +41,7 @@ class ChatFloor(BaseModel):
 
     tokens_per_s_per_user: float = Field(gt=0, alias="value")
     interactive_p99: float = Field(gt=0)
-    source: FloorSource
+    source: DatedSource
 
 
 @lru_cache(maxsize=1)
