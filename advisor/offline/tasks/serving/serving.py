@@ -333,8 +333,9 @@ LITTLE_ROUNDS = 6  # fixed-point rounds of Little's law before falling back to a
 def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
     """Requests in flight for ``rate`` on the setup in ``args``: the fewest N whose per-request time T(N) gives
     rate × T(N) ≤ N; the setup's fullest load when none does. The estimate's error when the setup does not run at all.
-    T grows with N, so iterating N ← ⌈rate × T(N)⌉ from N = 1 climbs to the fewest such N in a few estimates;
-    a bisection between the last N and the fullest load finishes the rare case that climbs slowly."""
+    T grows with N, so iterating N ← ⌈rate × T(N)⌉ from N = 1 (then secant steps on rate × T(N) − N, which cross
+    zero faster near the answer) reaches a load that keeps up in a few estimates; a bisection between the last N and
+    the fullest load finishes the rare case that still climbs slowly."""
     first = estimate(turn, {**args, "batch": 1})
     if first.does_not_fit and not args.get("precision") and _has_fp8(turn, args["gpu"]):  # the card's FP8 before "does not fit"
         _precision_for_count(turn, args)
@@ -348,12 +349,18 @@ def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
         return RateFit(r, _law(rate, r))
 
     n, tried = 1, at(1)
+    previous: tuple[int, float] | None = None
     for _ in range(LITTLE_ROUNDS):
         if tried.law.keeps_up:
             return tried
         if n >= fits:
             return tried  # the fullest load does not keep up
-        n = min(fits, max(n + 1, math.ceil(tried.law.in_flight - 1e-9)))
+        short = tried.law.in_flight - n  # requests that would be in flight beyond the N tried
+        step = math.ceil(short - 1e-9)
+        if previous is not None and short < previous[1]:  # a secant step on rate × T(N) − N: the climb slows near the answer
+            step = math.ceil(short * (n - previous[0]) / (previous[1] - short) - 1e-9)
+        previous = (n, short)
+        n = min(fits, n + max(step, 1))
         tried = at(n)
     if tried.law.keeps_up:
         return tried
