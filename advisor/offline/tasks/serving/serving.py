@@ -210,7 +210,7 @@ def _targets(args: dict) -> Text | None:
 
 
 def _speed_lead(turn: Turn, r: dict) -> str:
-    if r["effective_batch"] > 1:  # many at once: one per-user figure, total ÷ users, so per user × users = total
+    if r["effective_batch"] > 1:  # many at once: the streaming speed each user sees and the total at that load
         return turn.text(serving_text("speed_lead_load", average=_per_user_figure(average_per_user(r)), total=number(r["output_tokens_per_s_total"]),
                                       users=number(r["effective_batch"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
     return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))
