@@ -75,8 +75,10 @@ def comparable(result: ThroughputResult, metric: str) -> float:
         return result.output_tokens_per_s_total / result.num_gpus
     if metric == "total_tokens":
         return result.output_tokens_per_s_total * (result.prompt_tokens + result.output_tokens) / result.output_tokens
-    if metric == "decode_per_seq":
+    if metric == "decode_per_seq":  # a decode-only run (llama-bench tg): the step's own rate
         return result.decode_tokens_per_s_per_seq
+    if metric == "tpot_per_user":  # 1 / TPOT measured under load: the streaming speed, other requests' prefills included
+        return result.tokens_per_s_per_user_streaming
     if metric == "prefill_tps":
         return result.prefill_tokens_per_s
     if metric == "ttft_ms":
@@ -120,7 +122,7 @@ def summary_table(points: list[Point] | None = None) -> str:
     return summary_markdown([held_out_summary(points)], SERVING_TARGET)
 
 
-UNITS = {"ttft_ms": "ms", "prefill_tps": "prompt tok/s", "decode_per_seq": "tok/s per seq"}
+UNITS = {"ttft_ms": "ms", "prefill_tps": "prompt tok/s", "decode_per_seq": "tok/s per seq", "tpot_per_user": "tok/s per user (1/TPOT)"}
 
 
 def markdown_table(points: list[Point] | None = None) -> str:

@@ -102,14 +102,11 @@ class ServerQuote(BaseModel):
 
 
 class ServingFloor(BaseModel):
-    """The slowest per-user speed a recommendation for several users may give when no target is stated."""
+    """The note a recommendation for several users says when the chat floor (knowledge/traffic.yaml) was applied."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    tokens_per_s_per_user: float = Field(gt=0)
-    date: str = Field(pattern=DATE_PATTERN)
-    sources: tuple[QuotedSource, ...] = Field(min_length=1)
-    text: Text = Field(description="The note saying the floor was applied ({floor}, {title}).")
+    text: Text = Field(description="The note saying the floor was applied ({floor}, {title}, {url}).")
 
 
 class ServerData(BaseModel):

@@ -1,11 +1,15 @@
-"""The planning ratios of knowledge/traffic.yaml, each with its source, for tools.serving.traffic."""
+"""The planning ratios of knowledge/traffic.yaml, each with its source, for tools.serving.traffic; and the chat floor,
+the one per-user speed both the serving sizing and the recommender hold a chat deployment to."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from knowledge.catalog import read_yaml
+from knowledge.sources import DatedSource
 
 DATA_FILE = Path(__file__).with_name("traffic.yaml")
 RATIOS = ("peak_hour_active_share", "requests_per_active_user_per_hour", "daily_share_of_monthly_users", "peak_to_mean")
@@ -27,3 +31,19 @@ def sources(*keys: str) -> str:
     data = traffic_data()
     seen = dict.fromkeys(f"{data[k]['source']['title']}, {data[k]['source']['url']}" for k in keys)
     return "; ".join(seen)
+
+
+class ChatFloor(BaseModel):
+    """The slowest streaming speed (tokens/s each user sees after the first token) a chat deployment may give when
+    the question states no target: the same figure for a serving sizing and for a recommendation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tokens_per_s_per_user: float = Field(gt=0, alias="value")
+    interactive_p99: float = Field(gt=0)
+    source: DatedSource
+
+
+@lru_cache(maxsize=1)
+def chat_floor() -> ChatFloor:
+    return ChatFloor.model_validate(traffic_data()["chat_floor"])

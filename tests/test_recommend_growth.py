@@ -11,12 +11,14 @@ import pytest
 from knowledge.catalog import load_catalog
 from knowledge.servers import server_data
 from knowledge.serving import load_serving_data
+from knowledge.traffic import chat_floor
 from tests.chinese_text import english_words
 from tools.recommend import RecommendRequest, recommend_gpus
 
 CATALOG = load_catalog()
 SERVING = load_serving_data()
-FLOOR = server_data().serving_floor.tokens_per_s_per_user
+FLOOR = chat_floor().tokens_per_s_per_user
+FLOOR_URL = chat_floor().source.url
 SOLD_STEPS = {1, 2, 4, 8}
 
 
@@ -80,18 +82,19 @@ def test_a_seventy_b_grows_by_copies_of_the_group_that_holds_it():
 
 
 def test_the_floor_is_sourced_and_dated():
-    floor = server_data().serving_floor
-    assert 1 <= floor.tokens_per_s_per_user <= 30 and re.fullmatch(r"\d{4}-\d{2}-\d{2}", floor.date)
-    assert all(s.url.startswith("https://") and s.title for s in floor.sources)
-    assert "{floor}" in floor.text.en and "{floor}" in floor.text.zh
+    floor = chat_floor()
+    assert 1 <= floor.tokens_per_s_per_user <= 30 and re.fullmatch(r"\d{4}-\d{2}-\d{2}", floor.source.date)
+    assert floor.source.url.startswith("https://") and floor.source.title
+    note = server_data().serving_floor.text
+    assert "{floor}" in note.en and "{floor}" in note.zh
 
 
 def test_several_users_without_a_speed_each_get_at_least_the_floor():
     result = recommend(model="14B", concurrency=100)
     assert result.speed_floor == FLOOR
     assert all(o.meets_target and o.tokens_per_s_per_user >= FLOOR for o in result.options)
-    note = next(n for n in result.notes if server_data().serving_floor.sources[0].url in n.en)
-    assert f"{FLOOR:g}" in note.en and f"{FLOOR:g}" in note.zh and server_data().serving_floor.sources[0].url in note.zh
+    note = next(n for n in result.notes if FLOOR_URL in n.en)
+    assert f"{FLOOR:g}" in note.en and f"{FLOOR:g}" in note.zh and FLOOR_URL in note.zh
     assert not english_words(note.zh.split("（")[0].replace("MLPerf", ""))  # Chinese before its source, the benchmark's name aside
 
 
@@ -106,7 +109,7 @@ def test_the_floor_grows_a_configuration_that_would_crawl():
 def test_a_stated_speed_or_a_single_user_gets_no_floor(args):
     result = recommend(model="14B", **args)
     assert result.speed_floor is None
-    assert not any(server_data().serving_floor.sources[0].url in n.en for n in result.notes)
+    assert not any(FLOOR_URL in n.en for n in result.notes)
 
 
 # --- the host each configuration is priced with ---------------------------------------------------------

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from knowledge.servers import server_data
+from knowledge.traffic import chat_floor
 
 
 def _recommendation(response):
@@ -19,10 +20,10 @@ def _recommendation(response):
 def test_many_users_without_a_speed_get_the_floor_and_say_so(offline_advisor, question):
     response = offline_advisor.answer(question, [])
     result = _recommendation(response)
-    floor = server_data().serving_floor
+    floor = chat_floor()
     assert result["speed_floor"] == floor.tokens_per_s_per_user
     assert all(t["option"]["tokens_per_s_per_user"] >= floor.tokens_per_s_per_user for t in result["tiers"])
-    assert floor.sources[0].url in response.answer
+    assert floor.source.url in response.answer
 
 
 @pytest.mark.parametrize(("question", "words"), [

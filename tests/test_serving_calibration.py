@@ -59,7 +59,7 @@ def test_points_carry_source_setup_and_a_known_metric():
     assert len(ids) == len(set(ids))
     for point in POINTS:
         assert point["source"] and len(point["setup"]) > 20 and isinstance(point["fitted"], bool)
-        assert point["metric"] in ("output_total", "output_per_gpu", "total_tokens", "decode_per_seq", "prefill_tps", "ttft_ms")
+        assert point["metric"] in ("output_total", "output_per_gpu", "total_tokens", "decode_per_seq", "tpot_per_user", "prefill_tps", "ttft_ms")
 
 
 def test_exclusions_are_few_and_explained():

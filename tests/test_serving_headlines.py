@@ -81,9 +81,9 @@ def test_a_concurrency_question_leads_with_the_sequences_the_cache_holds(offline
     fits = at_load.result["effective_batch"]  # the sequences that fit with a full batch's prefill room kept
     assert at_load.args["batch"] == first.result["max_batch_fits"] and fits > 1
     assert response.summary.startswith(f"**≈ {fits:,} concurrent sequences**")
-    # one per-user figure (total ÷ users), so per user × users is the total shown
-    shown = float(response.summary.split("each user gets ≈ ")[1].split(" ")[0])
-    assert shown == pytest.approx(at_load.result["per_user_tokens_per_s"], abs=0.01)
+    # one per-user figure: the streaming speed after the first token at that load
+    shown = float(response.summary.split("each user sees ≈ ")[1].split(" ")[0])
+    assert shown == pytest.approx(at_load.result["tokens_per_s_per_user_streaming"], abs=0.01)
     zh = ask(offline_advisor, "Qwen2.5-72B部署在4张H100上，8k上下文最多支持多少并发？")
     fits_zh = answered(zh)[1].result["effective_batch"]
     assert zh.summary.startswith(f"**约 {fits_zh:,} 路并发**")

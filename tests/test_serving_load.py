@@ -20,27 +20,27 @@ from tools.serving.load import DecodeCeiling, RateLoad, decode_ceiling, rate_loa
 
 
 def test_littles_law_counts_the_requests_in_flight():
-    # 4 requests/s, each 0.5 s to its first token then 200 tokens at 1,000 ÷ 50 = 20 tokens/s: 10.5 s each
-    law = rate_load(RateLoad(requests_per_s=4, prompt_tokens=1000, output_tokens=200, ttft_ms=500,
+    # 4 requests/s, each 0.5 s to its first token then the other 200 tokens streamed at 20 tokens/s: 10.5 s each
+    law = rate_load(RateLoad(requests_per_s=4, prompt_tokens=1000, output_tokens=201, ttft_ms=500, tokens_per_s_per_user_streaming=20,
                              output_tokens_per_s_total=1000, in_flight=50, prefill_tokens_per_s=20000))  # fmt: skip
-    assert law.per_user_tokens_per_s == pytest.approx(20)
+    assert law.tokens_per_s_per_user_streaming == pytest.approx(20)
     assert law.seconds_per_request == pytest.approx(10.5)
     assert law.in_flight == pytest.approx(42)
     assert law.keeps_up  # 42 in flight fit in the 50 the figures were measured at
     assert law.prefill_tokens_per_s_needed == pytest.approx(4000) and law.prefill_share == pytest.approx(0.2)
-    assert law.output_tokens_per_s_needed == pytest.approx(800)
+    assert law.output_tokens_per_s_needed == pytest.approx(804)
     assert law.sustainable_requests_per_s == pytest.approx(50 / 10.5, rel=1e-3)
 
 
 def test_a_rate_beyond_the_load_measured_does_not_keep_up():
-    law = rate_load(RateLoad(requests_per_s=10, prompt_tokens=500, output_tokens=200, ttft_ms=200,
+    law = rate_load(RateLoad(requests_per_s=10, prompt_tokens=500, output_tokens=200, ttft_ms=200, tokens_per_s_per_user_streaming=20,
                              output_tokens_per_s_total=1000, in_flight=50, prefill_tokens_per_s=20000))  # fmt: skip
     assert law.in_flight > 50 and not law.keeps_up
     assert law.sustainable_requests_per_s < 10
 
 
 def test_the_conversion_is_written_out_in_both_languages():
-    law = rate_load(RateLoad(requests_per_s=2, prompt_tokens=800, output_tokens=300, ttft_ms=100,
+    law = rate_load(RateLoad(requests_per_s=2, prompt_tokens=800, output_tokens=300, ttft_ms=100, tokens_per_s_per_user_streaming=30,
                              output_tokens_per_s_total=600, in_flight=20, prefill_tokens_per_s=9000))  # fmt: skip
     in_flight = next(item for item in law.lines if item.key == "in_flight")
     assert "2 requests/s" in in_flight.formula and "每秒 2 个请求" in in_flight.formula_zh
@@ -189,8 +189,8 @@ GRID = [
 ]
 PAIR = re.compile(r"≈ ([\d.,]+) tokens/s per user with ([\d.,]+) at once, ([\d.,]+) tokens/s in total|"
                   r"([\d.,]+) 路并发时每用户约 ([\d.,]+) token/s，总计约 ([\d.,]+) token/s|"
-                  r"each user gets ≈ ([\d.,]+) tokens/s \(([\d.,]+) tokens/s in total|"
-                  r"每用户约 ([\d.,]+) token/s（总计 ([\d.,]+) token/s")  # fmt: skip
+                  r"each user sees ≈ ([\d.,]+) tokens/s after a first token in ≈ [\d.,]+ ms \(([\d.,]+) tokens/s in total|"
+                  r"每用户首 token 约 [\d.,]+ 毫秒，之后约 ([\d.,]+) token/s（总计 ([\d.,]+) token/s")  # fmt: skip
 FITS = re.compile(r"\*\*≈ ([\d,]+) concurrent|\*\*约 ([\d,]+) 路并发|要求下约 ([\d,]+) 路并发")
 
 
@@ -199,8 +199,9 @@ def _value(text: str) -> float:
 
 
 @pytest.mark.parametrize("question", GRID)
-def test_per_user_times_users_is_the_total(offline_advisor, question):
-    summary = _answer(offline_advisor, question).summary
+def test_the_per_user_figure_is_the_streaming_speed_and_the_total_is_at_the_load_served(offline_advisor, question):
+    response = _answer(offline_advisor, question)
+    summary = response.summary
     match = PAIR.search(summary)
     assert match, summary[:300]
     groups = [g for g in match.groups() if g is not None]
@@ -210,7 +211,12 @@ def test_per_user_times_users_is_the_total(offline_advisor, question):
         per_user, total = groups
         fits = FITS.search(summary)
         users = next(g for g in fits.groups() if g)
-    assert _value(per_user) * _value(users) == pytest.approx(_value(total), rel=0.03)
+    results = [c.result for c in response.tool_calls if c.name == "estimate_throughput" and c.result]
+    at_load = next(r for r in results if r["effective_batch"] == _value(users))  # the estimate at the load the lead names
+    assert _value(per_user) == pytest.approx(at_load["tokens_per_s_per_user_streaming"], rel=0.03)
+    assert _value(total) == pytest.approx(at_load["output_tokens_per_s_total"], rel=0.03)
+    # streaming leaves each user's own prefill out (it is the first-token time), so it is above the total's share
+    assert _value(per_user) * _value(users) >= _value(total) * 0.97
 
 
 HEADROOM = re.compile(r"(?:headroom|余量)[^\d−-]{0,6}[−-]([\d,]+(?:\.\d+)?)\s*%|[−-]([\d,]+(?:\.\d+)?)%\s*\|")

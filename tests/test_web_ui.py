@@ -211,13 +211,13 @@ def test_serving_handler_returns_the_itemised_result_and_a_chart(registry):
     result = registry.run("estimate_throughput", {"model": "llama-3.1-8b", "gpu": "h100-sxm", "batch": 16, "target_tokens_per_s_per_user": 30,
                                                   "target_ttft_ms": 500})  # fmt: skip
     assert text.startswith("### ") and "计算公式" in text and "单序列生成速度" in text
-    assert f"{result.decode_tokens_per_s_per_seq:.1f} token/s" in text and "满足目标的最大并发" in text
+    assert f"{result.tokens_per_s_per_user_streaming:.1f} token/s" in text and "满足目标的最大并发" in text
     per_user, total, ttft = fig.data
     assert [trace.meta for trace in fig.data] == ["series_per_user", "series_total", "series_ttft"]
     assert per_user.x[0] == 1 and list(per_user.x) == sorted(per_user.x) and 16 in per_user.x
     assert per_user.x[-1] == result.max_batch_fits  # 1 … the most requests that fit
     at_16 = list(per_user.x).index(16)
-    assert per_user.y[at_16] == pytest.approx(result.decode_tokens_per_s_per_seq)
+    assert per_user.y[at_16] == pytest.approx(result.tokens_per_s_per_user_streaming)
     assert total.y[at_16] == pytest.approx(result.output_tokens_per_s_total)
     assert per_user.y[0] > per_user.y[-1] and total.y[0] < total.y[-1]  # batching trades per-user speed for total
     assert per_user.yaxis == "y" and total.yaxis == "y2" and ttft.yaxis == "y3"

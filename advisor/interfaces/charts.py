@@ -141,7 +141,7 @@ def serving_figure(
                         specs=[[{"secondary_y": True}], [{}]])  # fmt: skip
     batches, sep = [r.batch for r in curve], pick(language, ": ", "：")
     series = (
-        ("series_per_user", [r.decode_tokens_per_s_per_seq for r in curve], USER_COLOUR, 1, False, "token/s"),
+        ("series_per_user", [r.tokens_per_s_per_user_streaming for r in curve], USER_COLOUR, 1, False, "token/s"),
         ("series_total", [r.output_tokens_per_s_total for r in curve], TOTAL_COLOUR, 1, True, "token/s"),
         ("series_ttft", [r.ttft_ms for r in curve], TTFT_COLOUR, 2, False, DOORS.pick("charts.ms", language)),
     )

@@ -97,7 +97,7 @@ def serving_markdown(result: ThroughputResult, language: str) -> str:
     def say(key: str, **values: object) -> str:
         return TEXT.pick(f"serving.{key}", language, **values)
 
-    user, total = number(result.decode_tokens_per_s_per_seq, 1), number(result.output_tokens_per_s_total, 1)
+    user, total = number(result.tokens_per_s_per_user_streaming, 1), number(result.output_tokens_per_s_total, 1)
     ttft, engine = number(result.ttft_ms, 0), enum_label(ENGINE, result.engine, language)
     split = f"TP={result.tp}" + (f" × {result.replicas}" if result.replicas > 1 else "")
     speed = keep_together(say("speed", speed=user))

@@ -19,6 +19,7 @@ from knowledge.price_estimates import price_estimates
 from knowledge.servers import ServerQuote, server_data
 from knowledge.serving import ServingData
 from knowledge.wording import shipped
+from knowledge.traffic import chat_floor
 from tools.checks import INPUT_NAMES, check_range
 from tools.cost.money import Currency, check_exchange_rate, convert, normalize_currency
 from tools.cost.price_age import stale_purchase_prices
@@ -101,14 +102,14 @@ def _months_to_buy(option: Option | None, monthly: float | None) -> float | None
 
 
 def _with_speed_floor(request: RecommendRequest) -> tuple[RecommendRequest, list[Text]]:
-    """Several users and no speed asked for: every user gets at least the sourced floor, so one card never "serves"
-    a hundred users at a token or two a second each (knowledge/servers.yaml, serving_floor)."""
+    """Several users and no speed asked for: every user streams at least the chat floor (knowledge/traffic.yaml, the
+    floor the serving answers use too), so one card never "serves" a hundred users at a token or two a second each."""
     if request.task != "inference" or (request.concurrency or 1) <= 1 or request.tokens_per_s_per_user is not None:
         return request, []
-    floor = server_data().serving_floor
-    source = floor.sources[0]
-    values = {"floor": f"{floor.tokens_per_s_per_user:g}", "title": source.title, "url": source.url}
-    note = Text(en=floor.text.en.format(**values), zh=floor.text.zh.format(**values))
+    floor = chat_floor()
+    values = {"floor": f"{floor.tokens_per_s_per_user:g}", "title": floor.source.title, "url": floor.source.url}
+    text = server_data().serving_floor.text
+    note = Text(en=text.en.format(**values), zh=text.zh.format(**values))
     return request.model_copy(update={"tokens_per_s_per_user": floor.tokens_per_s_per_user}), [note]
 
 
@@ -334,6 +335,7 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         headroom_pct=round(headroom, 1),
         verdict=fit,
         tokens_per_s_per_user=speed.per_user if speed else None,
+        ttft_ms=speed.ttft_ms if speed else None,
         tokens_per_s_total=speed.total if speed else None,
         max_users_at_target=speed.users if speed and sized_by_speed(request) else None,
         meets_target=meets(speed, request) if sized_by_speed(request) else None,

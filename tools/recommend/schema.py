@@ -88,7 +88,8 @@ class Option(BaseModel):
     capacity_gb: float = Field(description="Usable memory per GPU in GB = 10^9 bytes (80 GiB = 85.9 GB; Macs: ~75% of unified memory).")
     headroom_pct: float
     verdict: str
-    tokens_per_s_per_user: float | None = Field(None, description="Decode speed each user sees at the requested load (inference).")
+    tokens_per_s_per_user: float | None = Field(None, description="Tokens/s each user sees after the first token at the requested load (inference); the speed target or chat floor is checked on it.")
+    ttft_ms: float | None = Field(None, description="Time to first token at the requested load, ms (inference).")
     tokens_per_s_total: float | None = Field(None, description="Output tokens/s of the whole configuration at the requested load (inference).")
     max_users_at_target: int | None = Field(None, description="Concurrent users served at the speed target (or fitting in memory without one).")
     meets_target: bool | None = Field(None, description="Serves the requested concurrency at the speed target; None when none was asked.")

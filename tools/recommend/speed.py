@@ -1,7 +1,8 @@
 """Serving speed of a configuration, from the ``estimate_throughput`` tool's pure function.
 
 A configuration meets the load when every requested user has a running sequence (the KV cache
-holds them all) at no less than the per-user speed target.
+holds them all) streaming no slower than the per-user speed target after the first token: the estimator's one
+per-user definition, the same the serving answers check the chat floor on.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ RETRY_CODES = {"engine_unsupported_gpu", "engine_unsupported_precision", "engine
 
 @dataclass(frozen=True)
 class Speed:
-    per_user: float
+    per_user: float  # tokens/s each user sees after the first token, at the load asked
+    ttft_ms: float
     total: float
     users: int  # served at the target (or fitting in the KV cache without one)
     engine: str
@@ -44,6 +46,16 @@ def split_context(context: int) -> tuple[int, int]:
     """(prompt, output) tokens of one request whose whole sequence is ``context`` tokens."""
     output = max(1, min(OUTPUT_TOKENS, context // 4))
     return max(1, context - output), output
+
+
+def request_shape(request: RecommendRequest) -> tuple[int, int]:
+    """(prompt, output) tokens of the request the speed is checked on. A stated context is one whole sequence; without
+    one, the serving estimate's own default chat request, so a recommendation and a serving answer check the same
+    request (the 4,096-token default context is a window to reserve, not a prompt every user sends)."""
+    if "context" in request.model_fields_set:
+        return split_context(request.context)
+    defaults = ThroughputRequest.model_fields
+    return defaults["prompt_tokens"].default, defaults["output_tokens"].default
 
 
 def meets(speed: Speed | None, request: RecommendRequest) -> bool:
@@ -65,7 +77,7 @@ def estimate_speed(gpu: GPU, layout: Layout, request: RecommendRequest, catalog:
 
 
 def _request(gpu: GPU, layout: Layout, request: RecommendRequest, engine: str, serving: ServingData) -> ThroughputRequest:
-    prompt, output = split_context(request.context)
+    prompt, output = request_shape(request)
     by_layers = serving.engine(engine).multi_gpu == "layers"
     return ThroughputRequest(
         model=request.model, params_b=request.params_b, precision=request.precision, kv_precision=request.kv_precision, gpu=gpu.id, engine=engine,
@@ -79,7 +91,8 @@ def _speed(result: ThroughputResult, request: RecommendRequest) -> Speed:
     if request.tokens_per_s_per_user is not None:
         users = min(result.max_concurrency_at_target or 0, users)
     return Speed(
-        per_user=round(result.decode_tokens_per_s_per_seq, 1),
+        per_user=round(result.tokens_per_s_per_user_streaming, 1),
+        ttft_ms=round(result.ttft_ms, 1),
         total=round(result.output_tokens_per_s_total, 1),
         users=users,
         engine=result.engine,

@@ -12,7 +12,7 @@ from knowledge.catalog import Catalog
 from knowledge.serving import ServingData
 from knowledge.wording import shipped
 from tools.serving.physics import Capacity, Prefill, Rates, Step, capacity, decode_step, prefill, rates
-from tools.serving.report import capacity_line, decode_lines, efficiencies, prefill_lines, throughput_line
+from tools.serving.report import capacity_line, decode_lines, efficiencies, prefill_lines, streaming_line, throughput_line
 from tools.serving.schema import TargetLimit, ThroughputRequest, ThroughputResult
 from tools.serving.setup import ServingSetup, resolve_setup
 from tools.serving.workload import Workload, workload
@@ -35,8 +35,8 @@ def estimate_throughput(request: ThroughputRequest, catalog: Catalog, serving: S
     step = decode_step(s, w, r, batch)
     pf = prefill(s, w, r)
     ttft = ttft_seconds(pf, step, batch)
-    per_user = per_user_speed(s, pf, step, batch)
-    total = replicas * batch * per_user
+    streaming = streaming_speed(s, pf, step, batch)
+    total = replicas * deployment_speed(s, pf, step, batch)
     shares = step.shares()
     bound = "capacity" if effective < s.batch else max(shares, key=shares.__getitem__)
     at_target, limit = max_concurrency(s, w, r, pf, cap)
@@ -44,14 +44,14 @@ def estimate_throughput(request: ThroughputRequest, catalog: Catalog, serving: S
         model_id=s.spec.id, model_name=s.spec.name, model_label=s.spec.label, gpu=s.gpu.name, engine=s.engine.id, num_gpus=s.num_gpus, tp=s.tp,
         replicas=s.replicas, layer_split=s.layer_split, batch=s.batch, effective_batch=effective,
         prompt_tokens=s.prompt, output_tokens=s.output,
-        decode_tokens_per_s_per_seq=round(1 / step.total, 3), per_user_tokens_per_s=round(per_user, 3), output_tokens_per_s_total=round(total, 3),
+        decode_tokens_per_s_per_seq=round(1 / step.total, 3), tokens_per_s_per_user_streaming=round(streaming, 3), output_tokens_per_s_total=round(total, 3),
         prefill_tokens_per_s=round(s.prompt / pf.total, 3), ttft_ms=round(ttft * 1e3, 3), step_ms=round(step.total * 1e3, 4),
-        request_latency_s=round(ttft + max(s.output - 1, 0) * step.total, 4), bound=bound, max_batch_fits=cap.max_batch * s.replicas,
+        request_latency_s=round(ttft + max(s.output - 1, 0) / streaming, 4), bound=bound, max_batch_fits=cap.max_batch * s.replicas,
         weights_format=s.weights.id, memory_gb_per_gpu=round(cap.budget / 1e9, 3), weights_gb_per_gpu=round(cap.weights / 1e9, 3),
         kv_free_gb_per_gpu=round(cap.free / 1e9, 3), kv_gb_per_sequence=round(cap.per_sequence / 1e9, 4),
         max_concurrency_at_target=at_target, limit_at_target=limit, compute_peak_tflops=s.peak_tflops,
         lines=[*decode_lines(s, w, r, step, batch), *prefill_lines(s, w, pf, ttft, step, batch),
-               throughput_line(s, step, pf, batch, replicas, total), capacity_line(s, cap)],
+               streaming_line(s, step, pf, batch, streaming), throughput_line(s, step, pf, batch, replicas, total), capacity_line(s, cap)],
         efficiencies=efficiencies(s, w, r), precision_basis=s.precision_basis, notes=s.notes, assumptions=assumptions(s),
     )  # fmt: skip
     add_notes(result, s, w, cap)
@@ -85,16 +85,25 @@ def _check_fits(s: ServingSetup, cap: Capacity) -> None:
         )  # fmt: skip
 
 
-def per_user_speed(s: ServingSetup, pf: Prefill, step: Step, batch: float) -> float:
-    """Output tokens/s each running request receives: the deployment's output shared by the requests in flight, so the
-    pauses for new prompts' prefills are counted. The one per-user definition: per user × users = total."""
-    return s.output / (s.output * step.total + batch * pf.amortised(batch))
+def streaming_speed(s: ServingSetup, pf: Prefill, step: Step, batch: float) -> float:
+    """Output tokens/s one user sees once their first token has arrived (the inverse of TPOT/ITL): a decode step per
+    token, plus the stalls from the OTHER requests' prefills that the engine interleaves while this one streams. In a
+    steady batch each of the other ``batch - 1`` slots turns over once per request, so ``batch - 1`` prefills land
+    within one request's output. Its own prefill is the TTFT (``ttft_seconds``), never counted here: a single user
+    streams at the decode step's rate whatever the prompt length. Speed targets and the chat floor are checked on it."""
+    return s.output / (s.output * step.total + (batch - 1) * pf.amortised(batch))
+
+
+def deployment_speed(s: ServingSetup, pf: Prefill, step: Step, batch: float) -> float:
+    """Output tokens/s one replica produces with ``batch`` requests in flight: every request's prefill is work the
+    replica does, so all ``batch`` prefills are counted over one request's lifetime."""
+    return batch * s.output / (s.output * step.total + batch * pf.amortised(batch))
 
 
 def _missed(s: ServingSetup, w: Workload, r: Rates, pf: Prefill, batch: int) -> TargetLimit | None:
     """The first target ``batch`` concurrent sequences miss, or None when they meet both."""
     step = decode_step(s, w, r, batch)
-    if s.target_tps is not None and per_user_speed(s, pf, step, batch) < s.target_tps:
+    if s.target_tps is not None and streaming_speed(s, pf, step, batch) < s.target_tps:
         return "speed"
     if s.target_ttft_ms is not None and ttft_seconds(pf, step, batch) * 1e3 > s.target_ttft_ms:
         return "ttft"

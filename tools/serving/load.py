@@ -1,7 +1,7 @@
 """A request rate turned into the load a deployment carries (Little's law), and the decode ceiling of one user.
 
 A rate ("50 requests per second") is not a concurrency: the requests in flight are the arrival rate times the
-time each request stays (time to first token + output tokens ÷ the speed each user gets). The prefill work is
+time each request stays (time to first token + the output tokens streamed at the speed each user sees after it). The prefill work is
 the rate times the prompt tokens. Both are compared with what the configuration delivers at that load.
 Pure functions: the caller passes the estimator's figures in.
 """
@@ -29,14 +29,15 @@ class RateLoad(BaseModel):
     ttft_ms: float = Field(ge=0, description="Time to first token at that load, ms.")
     output_tokens_per_s_total: float = Field(gt=0, description="Generated tokens/s of the whole deployment at that load.")
     in_flight: float = Field(gt=0, description="Requests running at once when these figures were measured.")
+    tokens_per_s_per_user_streaming: float = Field(gt=0, description="Tokens/s each user sees after the first token at that load.")
     prefill_tokens_per_s: float = Field(gt=0, description="Prompt tokens/s the deployment prefills (all copies).")
 
 
 class RateResult(BaseModel):
     """Little's law applied: the time a request stays, the requests in flight, and the work per second asked."""
 
-    seconds_per_request: float = Field(description="TTFT + output tokens ÷ the per-user speed at that load.")
-    per_user_tokens_per_s: float = Field(description="Output tokens/s each request gets on average: total ÷ requests in flight.")
+    seconds_per_request: float = Field(description="TTFT + the remaining output tokens ÷ the streaming speed at that load.")
+    tokens_per_s_per_user_streaming: float = Field(description="Output tokens/s each user sees after the first token (the estimator's figure).")
     in_flight: float = Field(description="Requests in flight = rate × seconds per request.")
     sustainable_requests_per_s: float = Field(description="Rate this load sustains: requests in flight ÷ seconds per request.")
     output_tokens_per_s_needed: float = Field(description="rate × output tokens.")
@@ -53,23 +54,23 @@ def _line(key: str, value: float, unit: str, **values: object) -> LineItem:
 
 
 def rate_load(load: RateLoad) -> RateResult:
-    """Little's law at the measured load: L = λ × W with W = TTFT + output ÷ per-user speed."""
-    per_user = load.output_tokens_per_s_total / load.in_flight
-    seconds = load.ttft_ms / 1e3 + load.output_tokens / per_user
+    """Little's law at the measured load: L = λ × W with W = TTFT + the tokens after the first ÷ the streaming speed."""
+    per_user = load.tokens_per_s_per_user_streaming
+    seconds = load.ttft_ms / 1e3 + max(load.output_tokens - 1, 0) / per_user
     in_flight = load.requests_per_s * seconds
     sustainable = load.in_flight / seconds
     output_needed = load.requests_per_s * load.output_tokens
     prefill_needed = load.requests_per_s * load.prompt_tokens
     rate, out, ttft = g(load.requests_per_s), f"{load.output_tokens:,}", g(load.ttft_ms / 1e3)
     lines = [
-        _line("seconds_per_request", seconds, "s", ttft=ttft, out=out, per_user=g(per_user), seconds=g(seconds)),
+        _line("seconds_per_request", seconds, "s", ttft=ttft, out=f"{max(load.output_tokens - 1, 0):,}", per_user=g(per_user), seconds=g(seconds)),
         _line("in_flight", in_flight, "requests", rate=rate, seconds=g(seconds), in_flight=g(in_flight)),
         _line("prefill_load", prefill_needed, "tokens/s", rate=rate, prompt=load.prompt_tokens, needed=g(prefill_needed),
               capacity=g(load.prefill_tokens_per_s)),
         _line("output_load", output_needed, "tokens/s", rate=rate, out=out, needed=g(output_needed), produced=g(load.output_tokens_per_s_total)),
     ]  # fmt: skip
     return RateResult(
-        seconds_per_request=round(seconds, 4), per_user_tokens_per_s=round(per_user, 3), in_flight=round(in_flight, 3),
+        seconds_per_request=round(seconds, 4), tokens_per_s_per_user_streaming=round(per_user, 3), in_flight=round(in_flight, 3),
         sustainable_requests_per_s=round(sustainable, 4), output_tokens_per_s_needed=round(output_needed, 3),
         prefill_tokens_per_s_needed=round(prefill_needed, 3), prefill_share=round(prefill_needed / load.prefill_tokens_per_s, 4),
         keeps_up=in_flight <= load.in_flight * (1 + 1e-9), lines=lines,

@@ -139,6 +139,13 @@ def prefill_lines(s: ServingSetup, w: Workload, pf: Prefill, ttft: float, step: 
     ]  # fmt: skip
 
 
+def streaming_line(s: ServingSetup, step: Step, pf: Prefill, batch: float, streaming: float) -> LineItem:
+    """The speed each user sees after the first token: own prefill left out (it is the TTFT), the others' stalls in."""
+    others, out, per_prompt = g(max(batch - 1, 0)), f"{s.output:,}", ms(pf.amortised(batch))
+    return worded("streaming_speed", streaming, "tokens/s",
+                  _said("streaming_speed.formula", out=out, step=ms(step.total), others=others, per_prompt=per_prompt, speed=g(streaming)))
+
+
 def throughput_line(s: ServingSetup, step: Step, pf: Prefill, batch: float, replicas: int, total: float) -> LineItem:
     b, out, per_prompt = g(batch), f"{s.output:,}", ms(pf.amortised(batch))
     tail = f"({out} × {ms(step.total)} + {b} × {per_prompt}"

@@ -69,13 +69,13 @@ class ThroughputResult(BaseModel):
     prompt_tokens: int
     output_tokens: int
     decode_tokens_per_s_per_seq: float = Field(description="Tokens/s each sequence gets between the prefills of new requests (one decode step's rate).")
-    per_user_tokens_per_s: float = Field(
-        0.0, description="Output tokens/s each user receives, prefill pauses counted: total ÷ sequences running (per user × users = total). "
-        "Latency targets are checked against it.",
+    tokens_per_s_per_user_streaming: float = Field(
+        0.0, description="Output tokens/s each user sees after the first token (1 / TPOT): decode steps plus the stalls from "
+        "other requests' prefills; the user's own prefill is the TTFT, not counted here. Speed targets are checked against it.",
     )
-    output_tokens_per_s_total: float = Field(description="Generated tokens/s of the whole deployment, prefill work included.")
+    output_tokens_per_s_total: float = Field(description="Generated tokens/s of the whole deployment at the effective batch, every request's prefill work included.")
     prefill_tokens_per_s: float = Field(description="Prompt tokens/s while one prompt is prefilled.")
-    ttft_ms: float = Field(description="Time to first token of a request joining the running batch (no queueing).")
+    ttft_ms: float = Field(description="Time to first token of a request joining the running batch: its own prefill plus the step in flight (no queueing). First-token targets are checked against it.")
     step_ms: float = Field(description="One decode step at the effective batch.")
     request_latency_s: float = Field(description="TTFT plus the time to generate all output tokens.")
     bound: Bound = Field(

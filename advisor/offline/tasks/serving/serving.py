@@ -131,7 +131,7 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
         parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
-                                   per_user=number(r["per_user_tokens_per_s"]), bound=_bound(r))))  # fmt: skip
+                                   per_user=number(r["tokens_per_s_per_user_streaming"]), bound=_bound(r))))  # fmt: skip
     else:
         missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
         parts += missed
@@ -210,7 +210,7 @@ def _targets(args: dict) -> Text | None:
 
 
 def _speed_lead(turn: Turn, r: dict) -> str:
-    if r["effective_batch"] > 1:  # many at once: one per-user figure, total ÷ users, so per user × users = total
+    if r["effective_batch"] > 1:  # many at once: the streaming speed each user sees and the total at that load
         return turn.text(serving_text("speed_lead_load", average=_per_user_figure(average_per_user(r)), total=number(r["output_tokens_per_s_total"]),
                                       users=number(r["effective_batch"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
     return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))
@@ -222,9 +222,9 @@ def _per_user_figure(value: float) -> str:
 
 
 def average_per_user(r: dict) -> float:
-    """Output tokens/s each running request gets: the estimator's one per-user definition (total ÷ requests in
-    flight, the new prompts prefilled between decode steps counted), so per-user × users = total."""
-    return r.get("per_user_tokens_per_s") or r["output_tokens_per_s_total"] / max(r["effective_batch"], 1)
+    """Output tokens/s each user sees after the first token: the estimator's one per-user definition (decode steps
+    plus the stalls from other requests' prefills; the user's own prefill is the TTFT), the figure targets are checked on."""
+    return r["tokens_per_s_per_user_streaming"]
 
 
 def _at_load(turn: Turn, args: dict, r: dict, batch: int) -> dict:
@@ -299,14 +299,23 @@ def _capacity_per_copy(turn: Turn, args: dict, tp: int, rate: float | None = Non
     return _law(rate, full.result).sustainable_requests_per_s if full.ok else None
 
 
-def _capacities(turn: Turn, args: dict, rate: float | None = None) -> dict[int, float | None]:
-    return {tp: _capacity_per_copy(turn, args, tp, rate) for tp in TP_SIZES}
+def _capacities(turn: Turn, args: dict, load: float, rate: float | None = None) -> dict[int, float | None]:
+    """What one copy carries at each TP size, smallest first. A size whose single copy already takes more GPUs than
+    the best plan found so far cannot win (``_smallest``), so it is not estimated: sizing takes a handful of calls."""
+    found: dict[int, float | None] = {}
+    for tp in TP_SIZES:
+        best = _smallest(found, load)
+        if best is not None and tp > best[0] * best[1]:
+            break
+        found[tp] = _capacity_per_copy(turn, args, tp, rate)
+    return found
 
 
 def _law(rate: float, r: dict) -> RateResult:
     """Little's law for ``rate`` against the estimate ``r`` (its load, its speeds)."""
     return rate_load(RateLoad(requests_per_s=rate, prompt_tokens=r["prompt_tokens"], output_tokens=r["output_tokens"], ttft_ms=r["ttft_ms"],
                               output_tokens_per_s_total=r["output_tokens_per_s_total"], in_flight=r["effective_batch"],
+                              tokens_per_s_per_user_streaming=r["tokens_per_s_per_user_streaming"],
                               prefill_tokens_per_s=r["prefill_tokens_per_s"] * r["replicas"]))  # fmt: skip
 
 
@@ -318,10 +327,15 @@ class RateFit:
     law: RateResult
 
 
+LITTLE_ROUNDS = 6  # fixed-point rounds of Little's law before falling back to a bisection (near saturation it crawls)
+
+
 def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
     """Requests in flight for ``rate`` on the setup in ``args``: the fewest N whose per-request time T(N) gives
-    rate × T(N) ≤ N (T grows with N, so a bisection finds it); the setup's fullest load when none does.
-    The estimate's error when the setup does not run at all."""
+    rate × T(N) ≤ N; the setup's fullest load when none does. The estimate's error when the setup does not run at all.
+    T grows with N, so iterating N ← ⌈rate × T(N)⌉ from N = 1 (then secant steps on rate × T(N) − N, which cross
+    zero faster near the answer) reaches a load that keeps up in a few estimates; a bisection between the last N and
+    the fullest load finishes the rare case that still climbs slowly."""
     first = estimate(turn, {**args, "batch": 1})
     if first.does_not_fit and not args.get("precision") and _has_fp8(turn, args["gpu"]):  # the card's FP8 before "does not fit"
         _precision_for_count(turn, args)
@@ -334,15 +348,31 @@ def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
         r = estimate(turn, {**args, "batch": n}).result if n > 1 else first.result
         return RateFit(r, _law(rate, r))
 
+    n, tried = 1, at(1)
+    previous: tuple[int, float] | None = None
+    for _ in range(LITTLE_ROUNDS):
+        if tried.law.keeps_up:
+            return tried
+        if n >= fits:
+            return tried  # the fullest load does not keep up
+        short = tried.law.in_flight - n  # requests that would be in flight beyond the N tried
+        step = math.ceil(short - 1e-9)
+        if previous is not None and short < previous[1]:  # a secant step on rate × T(N) − N: the climb slows near the answer
+            step = math.ceil(short * (n - previous[0]) / (previous[1] - short) - 1e-9)
+        previous = (n, short)
+        n = min(fits, n + max(step, 1))
+        tried = at(n)
+    if tried.law.keeps_up:
+        return tried
     fullest = at(fits)
     if not fullest.law.keeps_up:
         return fullest
-    low, high, found = 1, fits, fullest
+    low, high, found = n + 1, fits, fullest
     while low < high:
         middle = (low + high) // 2
-        tried = at(middle)
-        if tried.law.keeps_up:
-            high, found = middle, tried
+        trial = at(middle)
+        if trial.law.keeps_up:
+            high, found = middle, trial
         else:
             low = middle + 1
     return found if found.result["effective_batch"] == low else at(low)
@@ -361,7 +391,7 @@ def _rate_assumption(turn: Turn, rate: float, fit: RateFit) -> None:
     shape = NOTHING if turn.slots.frame.has("prompt_tokens") and turn.slots.frame.has("output_tokens") else serving_text("shape_assumed")
     turn.assumptions.append(turn.text(serving_text(
         "rate_as_load", rate=_rate_words(turn, rate), seconds=number(law.seconds_per_request, 2), ttft=number(r["ttft_ms"]),
-        output=f"{r['output_tokens']:,}", per_user=number(law.per_user_tokens_per_s), in_flight=number(law.in_flight),
+        output=f"{r['output_tokens']:,}", per_user=number(law.tokens_per_s_per_user_streaming), in_flight=number(law.in_flight),
         prefill=number(law.prefill_tokens_per_s_needed), prefill_share=number(law.prefill_share * 100), prompt=f"{r['prompt_tokens']:,}",
         shape=shape)))  # fmt: skip
 
@@ -374,7 +404,7 @@ def keeps_up(turn: Turn, args: dict, rate: float) -> str:
     r, law = fit.result, fit.law
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
     figures = {"setup": setup, "rate": _rate_words(turn, rate), "model": Text(**r["model_label"]), "seconds": number(law.seconds_per_request, 2),
-               "ttft": number(r["ttft_ms"]), "per_user": _per_user_figure(law.per_user_tokens_per_s), "in_flight": number(law.in_flight),
+               "ttft": number(r["ttft_ms"]), "per_user": _per_user_figure(law.tokens_per_s_per_user_streaming), "in_flight": number(law.in_flight),
                "total": number(law.output_tokens_per_s_needed)}  # fmt: skip
     _rate_assumption(turn, rate, fit)
     if law.keeps_up:
@@ -401,7 +431,7 @@ def _smallest(capacities: dict[int, int | None], load: int) -> tuple[int, int] |
 
 
 def _smallest_setup(turn: Turn, args: dict, load: int) -> tuple[int, int] | None:
-    return _smallest(_capacities(turn, args), load)
+    return _smallest(_capacities(turn, args, load), load)
 
 
 def _fewest_that_fit(turn: Turn, args: dict) -> Estimate:
@@ -442,7 +472,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
     rate = turn.slots.request_rate.per_second if turn.slots.request_rate else None
     load = rate or turn.slots.concurrency or 1
     _precision_for_count(turn, args)
-    capacities = _capacities(turn, args, rate)
+    capacities = _capacities(turn, args, load, rate)
     tried = [serving_text("tried_size", tp=tp, outcome=_tried(holds, rate)) for tp, holds in capacities.items()]
     best = _smallest(capacities, load)
     card = _card_name(turn, args["gpu"])
@@ -463,7 +493,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
         r, law = fit.result, fit.law
         _rate_assumption(turn, rate, fit)
         lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=_rate_words(turn, rate),
-                            seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.per_user_tokens_per_s),
+                            seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.tokens_per_s_per_user_streaming),
                             ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
         return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), *traffic_lines(turn, to_rate=True),
                             turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])  # fmt: skip
@@ -473,7 +503,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
             return _error(turn, final)
         r = final.result
         lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
-                            per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
+                            per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
     return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
@@ -509,7 +539,7 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
                             ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
         return [turn.text(lead), *what_reaches(turn, args, 1, None)]
     lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
-                        per_user=number(r["per_user_tokens_per_s"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=_bound(r))  # fmt: skip
+                        per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=_bound(r))  # fmt: skip
     return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
 
 
@@ -565,7 +595,7 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
     candidates += [(gpu, "fp8" if _has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
     for gpu, precision in candidates:
         trial = {**args, "gpu": gpu, "precision": precision, **({} if gpu == args["gpu"] else {"gpu_memory_gb": None})}
-        best = _smallest(_capacities(turn, trial, rate), load)
+        best = _smallest(_capacities(turn, trial, load, rate), load)
         if best is None:  # nothing meets it: remember the fastest single user at the largest standard size, to name it
             top = estimate(turn, {**trial, "num_gpus": TP_SIZES[-1], "tp": TP_SIZES[-1], "batch": 1})
             if top.ok and (fastest is None or top.result["decode_tokens_per_s_per_seq"] > fastest[0]["decode_tokens_per_s_per_seq"]):
@@ -578,13 +608,13 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
         if not e.ok or (tp * copies, gpu) == (args.get("num_gpus"), args["gpu"]) and precision == args.get("precision"):
             continue
         options.append(serving_text("reaches_option", count=tp * copies, gpu=e.result["gpu"], plan=_plan(tp, copies),
-                                    precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["per_user_tokens_per_s"])))  # fmt: skip
+                                    precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["tokens_per_s_per_user_streaming"])))  # fmt: skip
         if len(options) == 3:
             break
     if not options and fastest is not None:
         r, precision = fastest
         return [turn.text(serving_text("reaches_nothing", count=r["num_gpus"], gpu=r["gpu"], plan=_plan(r["tp"], 1),
-                                       precision=(precision or BASE_PRECISION).upper(), per_user=number(r["per_user_tokens_per_s"])))]  # fmt: skip
+                                       precision=(precision or BASE_PRECISION).upper(), per_user=number(r["tokens_per_s_per_user_streaming"])))]  # fmt: skip
     if not options:
         return []
     listed = Text(en="; ".join(o.en for o in options), zh="；".join(o.zh for o in options))

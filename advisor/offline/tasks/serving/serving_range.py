@@ -56,7 +56,7 @@ def _verdict(turn: Turn, end: RangeEnd, floor: float | None) -> str:
         return turn.text(serving_text("range_no_fit"))
     if floor is None:
         return ""
-    per_user = end.result["per_user_tokens_per_s"]
+    per_user = end.result["tokens_per_s_per_user_streaming"]
     return turn.text(serving_text("range_meets" if per_user >= floor else "range_below", target=f"{floor:g}"))
 
 
@@ -65,7 +65,7 @@ def range_lead(turn: Turn, ends: list[RangeEnd], setup: Text, users: int, floor:
     small, large = ends[0], ends[-1]
 
     def speed(end: RangeEnd) -> str:
-        return number(end.result["per_user_tokens_per_s"]) if end.result is not None else "–"
+        return number(end.result["tokens_per_s_per_user_streaming"]) if end.result is not None else "–"
 
     lead = serving_text("range_lead", large=_label(turn, large), small=_label(turn, small),
                         setup=setup, users=f"{users:,}", large_speed=speed(large), small_speed=speed(small),
@@ -77,6 +77,6 @@ def range_lead(turn: Turn, ends: list[RangeEnd], setup: Text, users: int, floor:
         if r is None:
             rows.append([_label(turn, end), "–", "–", "–", _verdict(turn, end, floor)])
             continue
-        rows.append([_label(turn, end), number(r["per_user_tokens_per_s"]), number(r["output_tokens_per_s_total"]), f"{r['max_batch_fits']:,}",
+        rows.append([_label(turn, end), number(r["tokens_per_s_per_user_streaming"]), number(r["output_tokens_per_s_total"]), f"{r['max_batch_fits']:,}",
                      turn.text(bound(r))])  # fmt: skip
     return [turn.text(lead), table(header, rows)]
