@@ -12,8 +12,9 @@ from advisor.nlu.frame import SlotValue
 from advisor.offline.workload import TASK_BY_WORKLOAD, TASK_LABEL
 from advisor.offline.slots import METHOD_TO_WORKLOAD
 from advisor.offline.turn import Turn
-from knowledge.answer_text import phrase
+from knowledge.answer_text import focus_words, phrase
 from knowledge.bilingual import Text
+from tools.memory.refit import INT4_FORMAT
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 
 
@@ -51,17 +52,51 @@ def workloads_of(turn: Turn, model: str, task: str) -> list[dict] | None:
         return None
     found: list[tuple[str, str]] = []
     claimed: set[int] = set()
+    breaks = _joiners(turn.reading.text)
     for at, name in targets:
         if methods:
-            nearest = min(range(len(methods)), key=lambda i: abs(methods[i][0] - at))
+            nearest = min(range(len(methods)), key=lambda i: (_joined_between(breaks, methods[i][0], at), abs(methods[i][0] - at)))
             claimed.add(nearest)
             found.append((name, methods[nearest][1]))
         else:
             found.append((name, task))
     found += [(name, methods[i][1]) for i in range(len(methods)) if i not in claimed for _, name in targets]
-    stated = turn.slots.frame.get("precision")
+    served = serving_precision(turn, turn.slots.frame.get("precision"))
     jobs = {(name, job): None for name, job in found if (name, job) != (model, task)}
-    return [{"model": name, "task": job, "precision": stated if job == "inference" else None} for name, job in jobs] or None
+    return [{"model": name, "task": job, "precision": served if job == "inference" else None} for name, job in jobs] or None
+
+
+def _joiners(text: str) -> list[int]:
+    """Where the message joins one job to the next ("and", "plus", "和", "同时"): a task across such a word belongs to
+    the other job ("70B量化推理和30B的LoRA微调": 推理 goes with the 70B, not with the 30B beside it)."""
+    lowered = text.casefold()
+    found = []
+    for word in focus_words("job_joiners")["joins"]:
+        at = lowered.find(word)
+        while at >= 0:
+            end = at + len(word)
+            ascii_word = word.isascii() and word[:1].isalnum()
+            whole = not ascii_word or ((at == 0 or not lowered[at - 1].isalnum()) and (end == len(lowered) or not lowered[end].isalnum()))
+            if whole:
+                found.append(at)
+            at = lowered.find(word, end)
+    return found
+
+
+def _joined_between(breaks: list[int], first: int, second: int) -> int:
+    low, high = sorted((first, second))
+    return sum(low < at < high for at in breaks)
+
+
+def serving_precision(turn: Turn, stated: str | None) -> str | None:
+    """The weights a serving job is sized with: the stated format, else 4-bit (AWQ) when the thread says the model runs
+    quantised with no format named ("a 70B quantised"), said among the assumptions; else the tool's default."""
+    if stated is not None or not turn.ask.quantised:
+        return stated
+    said = phrase("recommend.quantised_as_int4")
+    if turn.t(said.en, said.zh) not in turn.assumptions:  # the main job and the jobs beside it ask the same question
+        turn.assume(said.en, said.zh)
+    return INT4_FORMAT
 
 
 def sized_for(turn: Turn, r: dict) -> list[str]:
