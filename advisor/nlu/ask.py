@@ -119,7 +119,6 @@ class Ask(BaseModel):
         "(traffic, concurrency); the newest message of the task that says one wins."
     )
     quantised: bool = Field(False, description='The task\'s messages speak of quantised weights ("a 70B quantised", "量化部署").')
-    asks_value: bool = Field(False, description='The message asks for value for money ("best value", "性价比"): speed per unit of price.')
     reports_oom: bool = Field(
         False, description='The task\'s messages report an out-of-memory failure (not "is it memory?", which asks about a suspect).'
     )
@@ -187,7 +186,6 @@ class Ask(BaseModel):
             message_lines=message.count("\n") + 1,
             problem_phase=problem_phase(thread),
             quantised=says("quantised", *thread),
-            asks_value=says("asks_value", message),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
             running_costs=running_costs(message, state),
             ratio_claim=ratio_claim([message, *reversed(reading.task_messages[:-1])] if opened_earlier else [message]),

@@ -17,7 +17,7 @@ from knowledge.bilingual import Phrases
 
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
 Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
-               "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom", "quantised", "asks_value"]
+               "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom", "quantised"]
 
 
 class ExceptedCues(Phrases):
@@ -49,7 +49,6 @@ class AskCues(BaseModel):
     reports_oom: Phrases
     asks_if_oom: Phrases
     quantised: Phrases
-    asks_value: Phrases
 
 
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:

@@ -380,6 +380,7 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         verdict=fit,
         tokens_per_s_per_user=speed.per_user if speed else None,
         tokens_per_s_total=speed.total if speed else None,
+        tokens_per_s_per_10k=round(speed.total / purchase * 10_000, 2) if speed and purchase else None,
         max_users_at_target=speed.users if speed and sized_by_speed(request) else None,
         meets_target=meets(speed, request) if sized_by_speed(request) else None,
         speed_engine=speed.engine if speed else None,

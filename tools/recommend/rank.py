@@ -50,6 +50,8 @@ def objective_key(option: Option, request: RecommendRequest, fastest: float | No
     if request.objective == "memory":
         per_price = option.count * option.capacity_gb / option.purchase_cost if option.purchase_cost else None
         return (*_unknown_last(per_price, -1), *price, *tail)
+    if request.objective == "value":
+        return (*_unknown_last(option.tokens_per_s_per_10k, -1), *price, *tail)
     return (*price, *cloud, *tail)  # cheapest, china
 
 

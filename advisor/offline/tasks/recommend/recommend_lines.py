@@ -14,6 +14,7 @@ from advisor.offline.slots import METHOD_TO_WORKLOAD
 from advisor.offline.turn import Turn
 from knowledge.answer_text import focus_words, phrase
 from knowledge.bilingual import Text
+from knowledge.servers import server_data
 from tools.memory.refit import INT4_FORMAT
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 
@@ -86,6 +87,36 @@ def _joiners(text: str) -> list[int]:
 def _joined_between(breaks: list[int], first: int, second: int) -> int:
     low, high = sorted((first, second))
     return sum(low < at < high for at in breaks)
+
+
+def value_for_money(turn: Turn, args: dict, serves: bool) -> None:
+    """"Best value" / "性价比" for serving ranks by output tokens/s per price, not the lowest price ("cheapest" keeps
+    that): timed at the stated load, else at a team's load from knowledge/servers.yaml, said among the assumptions."""
+    if args["objective"] != "cheapest" or turn.ask.price_only or not serves:
+        return
+    args["objective"] = "value"
+    if args.get("concurrency") is None and args.get("tokens_per_s_per_user") is None:
+        users = server_data().recommended.value_users
+        args["concurrency"] = users
+        said = phrase("recommend.value_load", users=users)
+        turn.assume(said.en, said.zh)
+
+
+VALUE_SHOWN = 3  # the best few by value, so the buyer sees how far apart they are
+
+
+def value_lines(turn: Turn, r: dict) -> list[str]:
+    """Ranked by value for money: the first options with their output tokens/s per 1,000 of the currency and price."""
+    if r.get("objective") != "value":
+        return []
+    cur = r["currency"]
+    shown = [o for o in r["options"] if o.get("tokens_per_s_per_10k") is not None][:VALUE_SHOWN]
+    items = [phrase("recommend.value_item", config=o["config_label"], value=number(o["tokens_per_s_per_10k"]), thousand=money(10_000, cur),
+                    total=number(o["tokens_per_s_total"]), price=money(o["purchase_cost"], cur)) for o in shown]  # fmt: skip
+    if not items:
+        return []
+    listed = Text(en="; ".join(i.en for i in items), zh="；".join(i.zh for i in items))
+    return [turn.text(phrase("recommend.value_ranked", items=listed))]
 
 
 def serving_precision(turn: Turn, stated: str | None) -> str | None:
