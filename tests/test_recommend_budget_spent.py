@@ -49,9 +49,9 @@ def test_without_a_budget_the_recommended_tier_stays_the_simplest_that_fits():
     assert tiers["recommended"].option.count == 1
 
 
-def test_a_budget_that_buys_nothing_grows_nothing():
-    _, result = _tiers(model="llama-3-70b", budget=1_000)
+def test_grown_configurations_are_listed_only_as_a_tier():
+    _, result = _tiers(model="llama-3-70b", budget=300_000, top=20)
     counts = {}
     for option in result.options:
         counts.setdefault(option.gpu_id, []).append(option.count)
-    assert all(len(c) == 1 for c in counts.values())  # one configuration per part: nothing grown to fill the budget
+    assert sum(len(c) - 1 for c in counts.values()) <= len(result.tiers)  # the rest: one configuration per part

@@ -54,8 +54,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     request, floor_note = _with_speed_floor(request)
     gpus, excluded = candidates(request, catalog)
     built = _build(request, catalog, serving, currency, gpus)
-    if fills_budget(request):  # a budget larger than the job: what the money buys of each part, up to one full server
-        built += _filled(request, catalog, serving, currency, gpus, built)
+    grown = _filled(request, catalog, serving, currency, gpus, built) if fills_budget(request) else []
+    built += grown  # a budget larger than the job: what the money buys of each part, up to one full server
     estimates = {id(option): estimate for option, estimate in built}
     ranked = rank([option for option, _ in built], request)
     working = [o for o in ranked if o.meets_target is not False]
@@ -64,6 +64,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     short = request.budget is not None and any(spend(o) is not None for o in working) and not any(o.within_budget for o in working)
     ranked, left_out, budget_notes = apply_budget(ranked, request, currency)
     tiers = pick_tiers(ranked, request, catalog, server_data())
+    spare = {id(option) for option, _ in grown} - {id(tier.option) for tier in tiers}
+    ranked = [o for o in ranked if id(o) not in spare]  # one configuration per part, unless a tier is the grown one
     if request.objective is None:  # no ranking asked for: the tiers lead, the rest follow cheapest first
         ranked = tiers_first(ranked, tiers)
     top = ranked[: request.top]

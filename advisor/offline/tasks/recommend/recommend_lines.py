@@ -111,7 +111,7 @@ def value_lines(turn: Turn, r: dict) -> list[str]:
         return []
     cur = r["currency"]
     shown = [o for o in r["options"] if o.get("tokens_per_s_per_10k") is not None][:VALUE_SHOWN]
-    items = [phrase("recommend.value_item", config=o["config_label"], value=number(o["tokens_per_s_per_10k"]), thousand=money(10_000, cur),
+    items = [phrase("recommend.value_item", config=o["config_label"], value=number(o["tokens_per_s_per_10k"]), per=money(10_000, cur),
                     total=number(o["tokens_per_s_total"]), price=money(o["purchase_cost"], cur)) for o in shown]  # fmt: skip
     if not items:
         return []
