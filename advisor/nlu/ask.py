@@ -118,7 +118,7 @@ class Ask(BaseModel):
         None, description='When a reported problem happens: "startup" (launch, init, before the first step) or "under_load" '
         "(traffic, concurrency); the newest message of the task that says one wins."
     )
-    quantised: bool = Field(False, description='The task\'s messages speak of quantised weights ("a 70B quantised", "量化部署").')
+    quantised: bool = Field(False, description='The task\'s messages speak of quantised weights ("a 70B quantised") with or without a format.')
     reports_oom: bool = Field(
         False, description='The task\'s messages report an out-of-memory failure (not "is it memory?", which asks about a suspect).'
     )

@@ -68,8 +68,9 @@ def workloads_of(turn: Turn, model: str, task: str) -> list[dict] | None:
 
 
 def _joiners(text: str) -> list[int]:
-    """Where the message joins one job to the next ("and", "plus", "和", "同时"): a task across such a word belongs to
-    the other job ("70B量化推理和30B的LoRA微调": 推理 goes with the 70B, not with the 30B beside it)."""
+    """Where the message joins one job to the next ("and", "plus", and their Chinese forms in the data): a task word
+    across such a word belongs to the other job (in "70B quantised inference and a LoRA of a 30B" the inference goes
+    with the 70B, even where Chinese word order puts it right before the 30B)."""
     lowered = text.casefold()
     found = []
     for word in focus_words("job_joiners")["joins"]:
@@ -90,7 +91,7 @@ def _joined_between(breaks: list[int], first: int, second: int) -> int:
 
 
 def value_for_money(turn: Turn, args: dict, serves: bool) -> None:
-    """"Best value" / "性价比" for serving ranks by output tokens/s per price, not the lowest price ("cheapest" keeps
+    """"Best value" (or its Chinese word) for serving ranks by output tokens/s per price, not the lowest price ("cheapest" keeps
     that): timed at the stated load, else at a team's load from knowledge/servers.yaml, said among the assumptions."""
     if args["objective"] != "cheapest" or turn.ask.price_only or not serves:
         return
