@@ -144,7 +144,7 @@ class Ask(BaseModel):
             asks_count=says("asks_count", message),
             renting=says("renting", *reading.task_messages),
             buying=says("buying", *reading.task_messages),
-            price_only=says("price_only", state.surface("objective")),
+            price_only=says("price_only", *(v.surface for v in state.slots.get("objective", []))),  # any of the objective words
             price_per_card=bool(prices) and prices[0].said_per_card,
             latency_target=is_latency_target(state.surface("speed_target"), catalog),
             serving_asks=serving_asks(thread),
