@@ -51,7 +51,7 @@ def test_cheapest_still_means_the_lowest_price(offline_advisor, question):
 
 @pytest.mark.parametrize(
     "question",
-    ["Plan: host a quantized 70B for chat, and separately LoRA-tune a 30B. What should we buy for about $12,000?",
+    ["Plan: serve a quantized 70B for chat, and separately LoRA-tune a 30B. What should we buy for about $12,000?",
      "打算部署一个70B量化模型做推理，另外再对30B做LoRA微调，预算8万元，买什么？"],
 )
 def test_quantised_serving_and_a_lora_on_another_model_are_two_jobs(offline_advisor, question):

@@ -61,7 +61,8 @@ def workloads_of(turn: Turn, model: str, task: str) -> list[dict] | None:
             found.append((name, methods[nearest][1]))
         else:
             found.append((name, task))
-    found += [(name, methods[i][1]) for i in range(len(methods)) if i not in claimed for _, name in targets]
+    said = {task for _, task in found}  # a task said twice for one model ("deploy it ... for inference") is not a task for every model
+    found += [(name, methods[i][1]) for i in range(len(methods)) if i not in claimed and methods[i][1] not in said for _, name in targets]
     served = serving_precision(turn, turn.slots.frame.get("precision"))
     jobs = {(name, job): None for name, job in found if (name, job) != (model, task)}
     return [{"model": name, "task": job, "precision": served if job == "inference" else None} for name, job in jobs] or None
