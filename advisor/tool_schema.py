@@ -47,7 +47,7 @@ LLM_FIELDS: dict[str, dict[str, Field]] = {
         "budget": "Purchase budget in `currency`",
         "currency": _CURRENCY,
         "region": "'cn': only GPUs buyable new in mainland China",
-        "gpus": {"type": "array", "items": {"type": "string"}, "description": "Only consider these GPUs"},
+        "gpus": {"type": "array", "items": {"type": "string"}, "description": "Only these GPUs"},
         "objective": "",
         "concurrency": "Concurrent users",
         "tokens_per_s_per_user": "Target tok/s per user",

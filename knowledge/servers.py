@@ -62,6 +62,7 @@ class RecommendedRules(BaseModel):
     recent_years: int = Field(ge=0)
     exotic_sold_as: tuple[str, ...]
     exotic_vendors: tuple[str, ...]
+    value_users: int = Field(ge=1)  # a value-for-money question with no load is timed at this many concurrent users
 
 
 class GrowRules(BaseModel):

@@ -122,6 +122,7 @@ class Ask(BaseModel):
         None, description='When a reported problem happens: "startup" (launch, init, before the first step) or "under_load" '
         "(traffic, concurrency); the newest message of the task that says one wins."
     )
+    quantised: bool = Field(False, description='The task\'s messages speak of quantised weights ("a 70B quantised") with or without a format.')
     reports_oom: bool = Field(
         False, description='The task\'s messages report an out-of-memory failure (not "is it memory?", which asks about a suspect).'
     )
@@ -148,7 +149,7 @@ class Ask(BaseModel):
             asks_count=says("asks_count", message),
             renting=says("renting", *reading.task_messages),
             buying=says("buying", *reading.task_messages),
-            price_only=says("price_only", state.surface("objective")),
+            price_only=says("price_only", *(v.surface for v in state.slots.get("objective", []))),  # any of the objective words
             price_per_card=bool(prices) and prices[0].said_per_card,
             latency_target=is_latency_target(state.surface("speed_target"), catalog),
             serving_asks=serving_asks(thread),
@@ -190,6 +191,7 @@ class Ask(BaseModel):
             model_sizes_b=_model_sizes(reading, catalog),
             message_lines=message.count("\n") + 1,
             problem_phase=problem_phase(thread),
+            quantised=says("quantised", *thread),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
             running_costs=running_costs(message, state),
             ratio_claim=ratio_claim([message, *reversed(reading.task_messages[:-1])] if opened_earlier else [message]),

@@ -18,7 +18,7 @@ from knowledge.bilingual import Phrases
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
 Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
-               "replaces_hardware"]
+               "replaces_hardware", "quantised"]
 
 
 class ExceptedCues(Phrases):
@@ -50,6 +50,7 @@ class AskCues(BaseModel):
     reports_oom: Phrases
     asks_if_oom: Phrases
     replaces_hardware: Phrases
+    quantised: Phrases
 
 
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:

@@ -30,10 +30,10 @@ from tools.memory.refit import INT4_FORMAT
 from tools.memory.schema import MemoryEstimate, MemoryRequest
 from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
-from tools.recommend.configs import Layout, config_label, inference_layout, serving_layouts, sold_as, sold_counts, sold_reasons, usable_fraction
+from tools.recommend.configs import SERVER_GPUS, Layout, config_label, inference_layout, serving_layouts, sold_as, sold_counts, sold_reasons, usable_fraction
 from tools.recommend.notes import candidates, china_buyer, notes
 from tools.recommend.price_estimate import PriceRange, card_price
-from tools.recommend.rank import apply_budget, money_text, rank
+from tools.recommend.rank import apply_budget, fills_budget, money_text, rank
 from tools.recommend.schema import BudgetFallback, FallbackChange, Option, Recommendation, RecommendRequest
 from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_speed
 from tools.recommend.tiers import pick_tiers, tiers_first
@@ -55,6 +55,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     request, floor_note = _with_speed_floor(request)
     gpus, excluded = candidates(request, catalog)
     built = _build(request, catalog, serving, currency, gpus)
+    grown = _filled(request, catalog, serving, currency, gpus, built) if fills_budget(request) else []
+    built += grown  # a budget larger than the job: what the money buys of each part, up to one full server
     estimates = {id(option): estimate for option, estimate in built}
     ranked = rank([option for option, _ in built], request)
     working = [o for o in ranked if o.meets_target is not False]
@@ -63,6 +65,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     short = request.budget is not None and any(spend(o) is not None for o in working) and not any(o.within_budget for o in working)
     ranked, left_out, budget_notes = apply_budget(ranked, request, currency)
     tiers = pick_tiers(ranked, request, catalog, server_data())
+    spare = {id(option) for option, _ in grown} - {id(tier.option) for tier in tiers}
+    ranked = [o for o in ranked if id(o) not in spare]  # one configuration per part, unless a tier is the grown one
     if request.objective is None:  # no ranking asked for: the tiers lead, the rest follow cheapest first
         ranked = tiers_first(ranked, tiers)
     top = ranked[: request.top]
@@ -116,6 +120,26 @@ def _with_speed_floor(request: RecommendRequest) -> tuple[RecommendRequest, list
 def _build(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU]) -> list[Built]:
     sizer = Sizer(request, catalog, serving, currency)
     return [b for gpu in gpus if (b := sizer.configure(gpu)) is not None]
+
+
+def _filled(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU], built: list[Built]) -> list[Built]:
+    """For each part that runs the job, the largest count sold within one server that the budget still buys, when
+    that is more than the smallest configuration: more cards serve faster (wider tensor parallelism or more replicas)
+    or train faster, and leave room for longer prompts and more users."""
+    sizer = Sizer(request, catalog, serving, currency)
+    smallest = {option.gpu_id: option for option, _ in built}
+    grown: list[Built] = []
+    for gpu in gpus:
+        first = smallest.get(gpu.id)
+        if first is None or first.within_budget is not True:
+            continue
+        larger = [c for c in sold_counts(gpu, min(request.max_gpus, SERVER_GPUS)) if c > first.count]
+        for count in reversed(larger):
+            candidate = sizer.configure_at(gpu, count)
+            if candidate is not None and candidate[0].within_budget:
+                grown.append(candidate)
+                break
+    return grown
 
 
 # What a buyer gives up, in order, when the budget buys nothing that runs the job as asked.
@@ -255,6 +279,29 @@ class Sizer:
         _, layout, estimate, speed = best
         return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
 
+    def configure_at(self, gpu: GPU, count: int) -> Built | None:
+        """The part at exactly ``count`` GPUs (the layout serving the load best), or None when it does not fit."""
+        request = self.request
+        if request.task != "inference":
+            estimate = self.fit(gpu, Layout(count, 1, 1))
+            return None if estimate is None else (_option(gpu, Layout(count, 1, 1), estimate, None, request, self.currency, needed=None), estimate)
+        needed = next((g for g in GROUPS if g <= count and self.fit(gpu, _group_layout(g)) is not None), None)
+        if needed is None:
+            return None
+        best: tuple[tuple, Layout, MemoryEstimate, Speed | None] | None = None
+        for layout in self._layouts(count, needed):
+            estimate = self.fit(gpu, layout)
+            if estimate is None:
+                continue
+            speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
+            score = (meets(speed, request) if sized_by_speed(request) else True, speed.total if speed else -1.0)
+            if best is None or score > best[0]:
+                best = (score, layout, estimate, speed)
+        if best is None:
+            return None
+        _, layout, estimate, speed = best
+        return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+
     def _layouts(self, count: int, needed: int) -> list[Layout]:
         """A load of several users grows replicas of the smallest group before widening it; one stream has only
         tensor parallelism to gain from more cards, so it takes the widest group the count allows."""
@@ -337,6 +384,7 @@ def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | N
         tokens_per_s_per_user=speed.per_user if speed else None,
         ttft_ms=speed.ttft_ms if speed else None,
         tokens_per_s_total=speed.total if speed else None,
+        tokens_per_s_per_10k=round(speed.total / purchase * 10_000, 2) if speed and purchase else None,
         max_users_at_target=speed.users if speed and sized_by_speed(request) else None,
         meets_target=meets(speed, request) if sized_by_speed(request) else None,
         speed_engine=speed.engine if speed else None,

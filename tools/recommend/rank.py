@@ -24,7 +24,7 @@ def _speed(option: Option, task: str) -> float | None:
     return value if value and value > 0 else None
 
 
-def _speed_step(option: Option, task: str, fastest: float | None) -> int | None:
+def speed_step(option: Option, task: str, fastest: float | None) -> int | None:
     """How many 5% steps slower than the fastest option: 0 for the fastest and all within 5% of it."""
     value = _speed(option, task)
     if value is None or fastest is None:
@@ -32,12 +32,17 @@ def _speed_step(option: Option, task: str, fastest: float | None) -> int | None:
     return math.floor(math.log(fastest / value) / math.log(SPEED_STEP) + 1e-9)
 
 
+def fills_budget(request: RecommendRequest) -> bool:
+    """A one-off purchase budget and no other ranking asked for: the recommendation spends it on speed and headroom."""
+    return request.budget is not None and request.budget_per == "once" and request.objective is None
+
+
 def objective_key(option: Option, request: RecommendRequest, fastest: float | None = None) -> tuple:
     price = _unknown_last(option.purchase_cost)
     cloud = _unknown_last(option.cloud_cost_per_hour)
     tail = (option.count, -option.headroom_pct)
     if request.objective in ("fastest", "budget"):  # budget: the most capable configuration the money buys
-        return (*_unknown_last(_speed_step(option, request.task, fastest)), option.count, *price)
+        return (*_unknown_last(speed_step(option, request.task, fastest)), option.count, *price)
     if request.objective == "cloud":
         return (*cloud, *price, *tail)
     if request.objective == "power":
@@ -45,6 +50,8 @@ def objective_key(option: Option, request: RecommendRequest, fastest: float | No
     if request.objective == "memory":
         per_price = option.count * option.capacity_gb / option.purchase_cost if option.purchase_cost else None
         return (*_unknown_last(per_price, -1), *price, *tail)
+    if request.objective == "value":
+        return (*_unknown_last(option.tokens_per_s_per_10k, -1), *price, *tail)
     return (*price, *cloud, *tail)  # cheapest, china
 
 

@@ -16,7 +16,7 @@ from tools.serving.schema import EngineId
 FIELDS = shipped("tool_field_descriptions.yaml")
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "pretrain"]
-Objective = Literal["cheapest", "fastest", "cloud", "china", "budget", "power", "memory"]
+Objective = Literal["cheapest", "fastest", "cloud", "china", "budget", "power", "memory", "value"]
 SoldAs = Literal["board", "server", "pair", "rack", "apple", "laptop", "module", "cloud"]
 
 
@@ -46,7 +46,8 @@ class RecommendRequest(BaseModel):
         description="How to rank; none given: three tiers first (recommended, budget, room to grow), then the rest cheapest first. 'cheapest' (lowest purchase price of the whole configuration), 'fastest' (most output "
         "tokens/s; training: most dense TFLOPS), 'cloud' (lowest cloud cost per hour), 'china' (only GPUs buyable new in "
         "mainland China, then cheapest), 'budget' (only configurations within `budget`, fastest first), 'power' (least board power of the whole "
-        "configuration, then cheapest), 'memory' (most GPU memory per unit of purchase price).",
+        "configuration, then cheapest), 'memory' (most GPU memory per unit of purchase price), 'value' (most output tokens/s per unit "
+        "of purchase price at the load).",
     )
     concurrency: int | None = Field(None, description="Concurrent users to serve (inference); each option grows, in the steps it is sold in, until it serves them.")
     tokens_per_s_per_user: float | None = Field(None, description="Speed each user should see while the answer is generated, tokens/s (inference).")
@@ -91,6 +92,7 @@ class Option(BaseModel):
     tokens_per_s_per_user: float | None = Field(None, description="Tokens/s each user sees after the first token at the requested load (inference); the speed target or chat floor is checked on it.")
     ttft_ms: float | None = Field(None, description="Time to first token at the requested load, ms (inference).")
     tokens_per_s_total: float | None = Field(None, description="Output tokens/s of the whole configuration at the requested load (inference).")
+    tokens_per_s_per_10k: float | None = Field(None, description="Value for money: output tokens/s at the load per 10,000 of `currency` of purchase price.")
     max_users_at_target: int | None = Field(None, description="Concurrent users served at the speed target (or fitting in memory without one).")
     meets_target: bool | None = Field(None, description="Serves the requested concurrency at the speed target; None when none was asked.")
     speed_engine: str | None = Field(None, description="Engine the speed estimate used.")

@@ -15,6 +15,7 @@ from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
 from knowledge.servers import ServerData
 from tools.recommend.schema import Option, RecommendRequest, Tier, TierName
+from tools.recommend.rank import fills_budget, speed_step
 from tools.recommend.speed import load, sized_by_speed
 
 Check = Callable[[Option], bool]
@@ -61,6 +62,18 @@ def _simplest(options: list[Option], checks: list[Check]) -> tuple[Option | None
     return None, False
 
 
+def _fastest(options: list[Option], checks: list[Check], task: str) -> tuple[Option | None, bool]:
+    """Like ``_simplest``, but the fastest first (speeds within 5% tie), then the fewest GPUs, then the cheapest: a
+    budget larger than the job is spent on speed and room, not saved by default."""
+    for kept in range(len(checks), 0, -1):
+        passing = [o for o in options if all(check(o) for check in checks[:kept])]
+        if passing:
+            top = max((_speed(o, task) for o in passing), default=0.0) or None
+            step = {id(o): speed_step(o, task, top) for o in passing}
+            return min(passing, key=lambda o: (step[id(o)] is None, step[id(o)] or 0, o.count, o.purchase_cost or 0.0)), kept == len(checks)
+    return None, False
+
+
 def pick_tiers(options: list[Option], request: RecommendRequest, catalog: Catalog, data: ServerData) -> list[Tier]:
     """Recommended, budget and room to grow from every configuration that works; fewer when they coincide."""
     working = [o for o in options if _works(o)]
@@ -75,10 +88,13 @@ def pick_tiers(options: list[Option], request: RecommendRequest, catalog: Catalo
 
     roomy = [o for o in working if o.headroom_pct >= rules.min_headroom_pct]
     checks = _standard_checks(catalog, data)
-    recommended, standard = _simplest(roomy, checks)
+    spend = fills_budget(request)
+    recommended, standard = (_fastest if spend else _simplest)(roomy, checks, *([request.task] if spend else []))
     if recommended is None or not standard:
         # nothing current and standard has memory to spare: the cheapest that works, said plainly
         recommended, recommended_reason = budget, text.reasons["recommended_only"]
+    elif spend and recommended is not budget:
+        recommended_reason = _fill(text.reasons["recommended_budget"], headroom=f"{recommended.headroom_pct:.0f}", count=recommended.count)
     else:
         key = "recommended_one" if recommended.count == 1 else "recommended_many"
         recommended_reason = _fill(text.reasons[key], headroom=f"{recommended.headroom_pct:.0f}", count=recommended.count)

@@ -18,7 +18,7 @@ from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.recommend.price_view import option_price
-from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, sized_for, workloads_of
+from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, serving_precision, sized_for, value_for_money, value_lines, workloads_of
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.tasks.serving.serving_words import serving_text
@@ -44,6 +44,7 @@ OBJECTIVE_LABEL = {
     "budget": WORDING.pair("sizing_phrases.objective_label.within_the_budget_fastest_first"),
     "power": WORDING.pair("sizing_phrases.objective_label.least_board_power_of_the"),
     "memory": WORDING.pair("sizing_phrases.objective_label.most_gpu_memory_per_unit"),
+    "value": WORDING.pair("sizing_phrases.objective_label.most_tokens_s_per_price"),
 }
 SERVING_ENGINES = ("vllm", "sglang")  # paged KV and chunked prefill, which the estimator models as vLLM
 DEFAULT_CONTEXT = 4096  # estimate_memory's default tokens per sequence
@@ -113,7 +114,7 @@ def recommend(turn: Turn) -> str:
     # a budget that buys nothing: said first, with what it does buy
     short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
     lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
-    parts = [lead, *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
+    parts = [lead, *value_lines(turn, r), *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
              _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]
     parts.append("**" + WORDING.say(turn, "sizing_phrases.recommend.why") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
@@ -150,7 +151,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
     args = {
         "model": model,
         "task": task,
-        "precision": precision_for(turn, task),
+        "precision": serving_precision(turn, precision_for(turn, task)) if task == "inference" else precision_for(turn, task),
         "context": s.context_length,
         "batch": s.batch_size,
         "objective": OBJECTIVES.get(s.objective or ""),  # none stated: the tiers lead (within the budget, when given)
@@ -171,6 +172,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
             turn.assume(*WORDING.both("sizing_phrases.recommend_args.cards_with_gb_as_stated", gpu_memory_gb=number(s.gpu_memory_gb)))
     if args["objective"] == "cheapest" and turn.ask.renting:
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
+    value_for_money(turn, args, serves)
     # a Chinese question or a yuan budget is a mainland buyer; renting is not buying (China clouds still rent A100s and 4090s)
     if args["region"] != "cn" and turn.ask.market == "cn" and not s.gpus and not turn.ask.renting:
         args["region"] = "cn"

@@ -12,8 +12,10 @@ from advisor.nlu.frame import SlotValue
 from advisor.offline.workload import TASK_BY_WORKLOAD, TASK_LABEL
 from advisor.offline.slots import METHOD_TO_WORKLOAD
 from advisor.offline.turn import Turn
-from knowledge.answer_text import phrase
+from knowledge.answer_text import focus_words, phrase
 from knowledge.bilingual import Text
+from knowledge.servers import server_data
+from tools.memory.refit import INT4_FORMAT
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 
 
@@ -51,17 +53,83 @@ def workloads_of(turn: Turn, model: str, task: str) -> list[dict] | None:
         return None
     found: list[tuple[str, str]] = []
     claimed: set[int] = set()
+    breaks = _joiners(turn.reading.text)
     for at, name in targets:
         if methods:
-            nearest = min(range(len(methods)), key=lambda i: abs(methods[i][0] - at))
+            nearest = min(range(len(methods)), key=lambda i: (_joined_between(breaks, methods[i][0], at), abs(methods[i][0] - at)))
             claimed.add(nearest)
             found.append((name, methods[nearest][1]))
         else:
             found.append((name, task))
-    found += [(name, methods[i][1]) for i in range(len(methods)) if i not in claimed for _, name in targets]
-    stated = turn.slots.frame.get("precision")
+    said = {task for _, task in found}  # a task said twice for one model ("deploy it ... for inference") is not a task for every model
+    found += [(name, methods[i][1]) for i in range(len(methods)) if i not in claimed and methods[i][1] not in said for _, name in targets]
+    served = serving_precision(turn, turn.slots.frame.get("precision"))
     jobs = {(name, job): None for name, job in found if (name, job) != (model, task)}
-    return [{"model": name, "task": job, "precision": stated if job == "inference" else None} for name, job in jobs] or None
+    return [{"model": name, "task": job, "precision": served if job == "inference" else None} for name, job in jobs] or None
+
+
+def _joiners(text: str) -> list[int]:
+    """Where the message joins one job to the next ("and", "plus", and their Chinese forms in the data): a task word
+    across such a word belongs to the other job (in "70B quantised inference and a LoRA of a 30B" the inference goes
+    with the 70B, even where Chinese word order puts it right before the 30B)."""
+    lowered = text.casefold()
+    found = []
+    for word in focus_words("job_joiners")["joins"]:
+        at = lowered.find(word)
+        while at >= 0:
+            end = at + len(word)
+            ascii_word = word.isascii() and word[:1].isalnum()
+            whole = not ascii_word or ((at == 0 or not lowered[at - 1].isalnum()) and (end == len(lowered) or not lowered[end].isalnum()))
+            if whole:
+                found.append(at)
+            at = lowered.find(word, end)
+    return found
+
+
+def _joined_between(breaks: list[int], first: int, second: int) -> int:
+    low, high = sorted((first, second))
+    return sum(low < at < high for at in breaks)
+
+
+def value_for_money(turn: Turn, args: dict, serves: bool) -> None:
+    """"Best value" (or its Chinese word) for serving ranks by output tokens/s per price, not the lowest price ("cheapest" keeps
+    that): timed at the stated load, else at a team's load from knowledge/servers.yaml, said among the assumptions."""
+    if args["objective"] != "cheapest" or turn.ask.price_only or not serves:
+        return
+    args["objective"] = "value"
+    if args.get("concurrency") is None and args.get("tokens_per_s_per_user") is None:
+        users = server_data().recommended.value_users
+        args["concurrency"] = users
+        said = phrase("recommend.value_load", users=users)
+        turn.assume(said.en, said.zh)
+
+
+VALUE_SHOWN = 3  # the best few by value, so the buyer sees how far apart they are
+
+
+def value_lines(turn: Turn, r: dict) -> list[str]:
+    """Ranked by value for money: the first options with their output tokens/s per 1,000 of the currency and price."""
+    if r.get("objective") != "value":
+        return []
+    cur = r["currency"]
+    shown = [o for o in r["options"] if o.get("tokens_per_s_per_10k") is not None][:VALUE_SHOWN]
+    items = [phrase("recommend.value_item", config=o["config_label"], value=number(o["tokens_per_s_per_10k"]), per=money(10_000, cur),
+                    total=number(o["tokens_per_s_total"]), price=money(o["purchase_cost"], cur)) for o in shown]  # fmt: skip
+    if not items:
+        return []
+    listed = Text(en="; ".join(i.en for i in items), zh="；".join(i.zh for i in items))
+    return [turn.text(phrase("recommend.value_ranked", items=listed))]
+
+
+def serving_precision(turn: Turn, stated: str | None) -> str | None:
+    """The weights a serving job is sized with: the stated format, else 4-bit (AWQ) when the thread says the model runs
+    quantised with no format named ("a 70B quantised"), said among the assumptions; else the tool's default."""
+    if stated is not None or not turn.ask.quantised:
+        return stated
+    said = phrase("recommend.quantised_as_int4")
+    if turn.t(said.en, said.zh) not in turn.assumptions:  # the main job and the jobs beside it ask the same question
+        turn.assume(said.en, said.zh)
+    return INT4_FORMAT
 
 
 def sized_for(turn: Turn, r: dict) -> list[str]:
