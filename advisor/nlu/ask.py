@@ -109,6 +109,7 @@ class Ask(BaseModel):
     node_count: int | None = Field(None, description='Servers written as nodes ("a 16-node cluster", "16 nodes" in Chinese).')
     card_cut: tuple[str, float] | None = Field(None, description='A quoted cut in cards ("half the cards") and the speed factor it needs.')
     names_fp4: bool = Field(False, description="The message names FP4.")
+    asks_quantised: bool = Field(False, description='"run it quantised", "量化后部署": quantised weights are asked for, whatever the precision.')
     model_sizes_b: tuple[float, ...] = Field(
         (), description='Sizes (billions of parameters) of the models the thread names, smallest first: two or more are a range '
         '("7B to 72B", "14B–32B", "Qwen2.5-14B and 32B") that serving answers per end.',
@@ -181,6 +182,7 @@ class Ask(BaseModel):
             node_count=read_node_count(message),
             card_cut=card_cut(message),
             names_fp4="fp4" in normalize_text(message),
+            asks_quantised=says("quantised", message),
             model_sizes_b=_model_sizes(reading, catalog),
             message_lines=message.count("\n") + 1,
             problem_phase=problem_phase(thread),

@@ -16,7 +16,7 @@ from advisor.nlu.facets import cue_pattern
 from knowledge.bilingual import Phrases
 
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
-Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
+Flag = Literal["quantised", "renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom"]
 
 
@@ -31,6 +31,7 @@ class AskCues(BaseModel):
     """Every flag the Ask reads from words must have its cues here, in both languages; no other key is allowed."""
 
     model_config = ConfigDict(extra="forbid")
+    quantised: Phrases
     renting: Phrases
     buying: Phrases
     price_only: Phrases
