@@ -72,3 +72,11 @@ def test_quantised_serving_is_sized_with_four_bit_weights(offline_advisor, quest
     assert sized and sized[0].args.get("precision") == "awq-int4"
     assert sized[0].args.get("mode") == "inference"  # serving a quantised model, not QLoRA training
     assert four_bit in response.answer  # the format chosen is said
+
+
+def test_an_oom_with_its_setup_names_the_largest_parts(offline_advisor):
+    summary = _summary(offline_advisor, "Full fine-tuning Llama 3 8B at 8k tokens per sequence with micro-batch 4 on a single A100 80GB gives me OOM, why?")
+    why = next(p for p in summary.split("\n\n") if p.startswith("**Why it runs out of memory"))
+    assert "Optimizer states" in why and "Logits" in why  # Adam states and the long-sequence × large-vocab logits
+    assert re.search(r"≈ \d+(\.\d+)? GB", why)
+    assert summary.index("Why it runs out") < summary.index("routes that fit")  # the cause before the fixes

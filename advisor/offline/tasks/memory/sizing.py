@@ -339,7 +339,7 @@ def memory(turn: Turn) -> str:
         args["optimizer"] = s.optimizer if s.optimizer in get_args(Optimizer) else None
         if not args["optimizer"]:  # Adafactor: its factored states are not modelled
             turn.ignore("optimizer", *WORDING.both("sizing_phrases.memory.is_not_modelled_so_the", optimizer=s.optimizer))
-    if turn.intent == "max_fit":
+    if turn.intent == "max_fit" and not (turn.ask.reports_oom and args["gpu"]):  # an OOM on a stated card: its breakdown, not limits
         if not args["gpu"]:
             turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
             args["gpu"] = "h100-sxm"
@@ -377,6 +377,8 @@ def memory(turn: Turn) -> str:
         parts.append(load)
     if r.get("kv_cache_tokens"):
         parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(r['kv_cache_tokens']), max_concurrency=number(r['max_concurrency'])))
+    if turn.ask.reports_oom:  # "it OOMs with this setup": the parts that fill the card, right under the verdict
+        parts[1:1] = memory_view.oom_causes(turn, r)
     stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
     parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
     parts += memory_view.rule_of_thumb(turn, r)
