@@ -75,7 +75,7 @@ def test_quantised_serving_is_sized_with_four_bit_weights(offline_advisor, quest
 
 
 def test_an_oom_with_its_setup_names_the_largest_parts(offline_advisor):
-    summary = _summary(offline_advisor, "Full fine-tuning Llama 3 8B at 8k tokens per sequence with micro-batch 4 on a single A100 80GB gives me OOM, why?")
+    summary = _summary(offline_advisor, "My Llama 3 8B full fine-tune with 8k sequence length and micro-batch 4 OOMs on an 80GB A100. Why?")
     why = next(p for p in summary.split("\n\n") if p.startswith("**Why it runs out of memory"))
     assert "Optimizer states" in why and "Logits" in why  # Adam states and the long-sequence × large-vocab logits
     assert re.search(r"≈ \d+(\.\d+)? GB", why)

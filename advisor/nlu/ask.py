@@ -109,7 +109,7 @@ class Ask(BaseModel):
     node_count: int | None = Field(None, description='Servers written as nodes ("a 16-node cluster", "16 nodes" in Chinese).')
     card_cut: tuple[str, float] | None = Field(None, description='A quoted cut in cards ("half the cards") and the speed factor it needs.')
     names_fp4: bool = Field(False, description="The message names FP4.")
-    asks_quantised: bool = Field(False, description='"run it quantised", "量化后部署": quantised weights are asked for, whatever the precision.')
+    asks_quantised: bool = Field(False, description='"run it quantised" (either language): quantised weights are asked for, whatever the precision.')
     model_sizes_b: tuple[float, ...] = Field(
         (), description='Sizes (billions of parameters) of the models the thread names, smallest first: two or more are a range '
         '("7B to 72B", "14B–32B", "Qwen2.5-14B and 32B") that serving answers per end.',
