@@ -156,7 +156,7 @@ class MemoryEstimate(BaseModel):
     items: list[LineItem] = Field(description="Memory per GPU, one line per component, each with its formula.")
     total_per_gpu_gb: float = Field(description="Peak memory of the busiest GPU.")
     total_all_gpus_gb: float = Field(description="Model-wide total: the busiest GPU × the GPU count (an upper bound).")
-    weights_all_gpus_gb: float = Field(0.0, description="The model's weights summed over the GPUs that hold them (per-GPU weights × TP × PP).")
+    weights_all_gpus_gb: float = Field(0.0, description="Serving: the model's weights summed over the GPUs that hold them (per-GPU weights × TP × PP).")
     torch_allocated_peak_gb: float = Field(
         description="What `torch.cuda.max_memory_allocated()` would report: the total without the CUDA context, non-torch "
         "workspaces, CUDA graphs and allocator fragmentation."

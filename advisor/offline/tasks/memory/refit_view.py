@@ -22,7 +22,8 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
     need = number(estimate["total_per_gpu_gb"])
     parts = [turn.text(phrase("refit.lead", task=task_label, model=Text.model_validate(estimate["model_label"]), where=where,
                               need=need, capacity=number(estimate["gpu_capacity_gb"])))]  # fmt: skip
-    if yours > 1 and estimate.get("capacity_all_gpus_gb"):  # several cards: the job's total against theirs, weights named
+    # serving on several cards: the job's total against theirs, the weights named (training shards them: per-GPU is the story)
+    if yours > 1 and estimate["mode"] == "inference" and estimate.get("capacity_all_gpus_gb"):
         parts[0] += " " + turn.text(phrase("refit.totals", total=number(estimate["total_all_gpus_gb"]), weights=number(estimate["weights_all_gpus_gb"]),
                                            precision=estimate["weights_precision"].upper(), capacity_all=number(estimate["capacity_all_gpus_gb"]), count=yours))  # fmt: skip
     parts[0] += " " + _same_card(turn, plan["same_card"], estimate["mode"])
