@@ -33,12 +33,18 @@ def _conversation(advisor, *messages):
 
 
 @pytest.mark.parametrize("card", ["a100-80gb-sxm", "a800-80gb-sxm"])
-def test_an_fp8_release_on_a_card_without_fp8_is_sized_as_its_bf16_conversion(catalog, card):
+def test_an_fp8_release_on_ampere_keeps_its_fp8_weights(catalog, card):
+    # vLLM runs FP8 weights on Ampere weight-only (Marlin W8A16): the release is held as shipped, not a BF16 copy twice the size
     on_ampere = estimate_memory(MemoryRequest(model="deepseek-v3", gpu=card), catalog)
-    assert on_ampere.weights_precision == "bf16"
-    assert 1300 < on_ampere.total_per_gpu_gb < 1400  # ~671B × 2 bytes
-    assert "FP8" in on_ampere.precision_basis.en and "no FP8 tensor cores" in on_ampere.precision_basis.en
-    assert "没有 FP8 张量核心" in on_ampere.precision_basis.zh
+    assert on_ampere.weights_precision == "fp8"
+    assert 650 < on_ampere.total_per_gpu_gb < 720  # ~671B × 1 byte on one card
+    assert "ships in" in on_ampere.precision_basis.en and "官方发布" in on_ampere.precision_basis.zh
+
+
+def test_a_card_without_any_fp8_kernels_still_converts_to_bf16(catalog):
+    on_v100 = estimate_memory(MemoryRequest(model="deepseek-v3", gpu="v100-32gb"), catalog)
+    assert on_v100.weights_precision in ("bf16", "fp16")
+    assert on_v100.total_per_gpu_gb > 1300
 
 
 @pytest.mark.parametrize("card", ["h200-sxm", "h20"])
@@ -49,24 +55,29 @@ def test_an_fp8_release_on_hopper_keeps_fp8(catalog, card):
 
 
 def test_the_ampere_answer_routes_to_int4_and_to_an_fp8_card(catalog):
-    plan = estimate_memory(MemoryRequest(model="deepseek-r1", gpu="a800-80gb-sxm"), catalog).fit_plan
+    result = estimate_memory(MemoryRequest(model="deepseek-r1", gpu="a800-80gb-sxm", num_gpus=8, tp=8), catalog)
+    plan = result.fit_plan
     routes = {route.key: route for route in plan.routes}
-    assert plan.same_card.count > 16  # 1.34 TB of BF16 weights do not fit two servers of 80 GB cards
-    assert routes["int4"].count <= 8 and routes["int4"].gpu_id == "a800-80gb-sxm"
+    assert result.verdict == "does_not_fit"  # ~690 GB of FP8 weights and runtime against 8 × 85.9 GB
+    assert result.weights_all_gpus_gb > 650 and result.total_all_gpus_gb > result.capacity_all_gpus_gb
+    assert plan.same_card.count == 16  # two servers of 80 GB cards hold the FP8 release
+    assert routes["int4"].fits_your_count and routes["int4"].gpu_id == "a800-80gb-sxm"
     fp8_card = catalog.gpu(routes["fp8_card"].gpu_id)
     assert fp8_card.fp8_tflops and fp8_card.id != "a800-80gb-sxm"
 
 
 @pytest.mark.parametrize(
-    "question, says",
+    "question, says, totals",
     [
-        ("How much VRAM to serve DeepSeek-V3 on A800 GPUs?", "no FP8 tensor cores"),
-        ("A100 上部署 DeepSeek-R1 要多少显存？", "没有 FP8 张量核心"),
+        ("We own one box with eight A100 80GB cards. Will the full DeepSeek-R1 run on it?", "no FP8 tensor cores", "FP8 weights"),
+        ("公司有一台 8 卡 A800 80G 的服务器，能部署 DeepSeek-V3 满血版吗？", "没有 FP8 张量核心", "FP8 权重"),
     ],
 )
-def test_the_answer_says_why_the_fp8_release_is_sized_in_bf16(offline_advisor, question, says):
-    first_line = [line for line in offline_advisor.answer(question, []).summary.splitlines() if line.strip()][1]  # under the verdict
-    assert says in first_line and "FP8" in first_line and "BF16" in first_line
+def test_the_ampere_answer_sets_the_fp8_total_against_the_cards(offline_advisor, question, says, totals):
+    summary = offline_advisor.answer(question, []).summary
+    verdict = summary.split("\n")[0]
+    assert verdict.startswith("**❌") and totals in verdict  # the weights' total against the cards', in the first paragraph
+    assert says in summary and "BF16" in summary  # how FP8 runs there, and what converting would cost
 
 
 # ---------------------------------------------------------------- 2. does not fit: what does

@@ -13,11 +13,11 @@ def test_a_run_timed_on_cards_that_cannot_hold_it_says_so(offline_advisor):
     response = ask(offline_advisor, "full fine-tune of llama 3.1 70b on 8 h100s over 2B tokens, how many days?")
     (timed,) = calls(response, "estimate_training_time")
     assert timed.args["num_gpus"] == 8
-    assert "⚠️ Memory: full fine-tuning needs" in response.answer and "does not fit as stated" in response.answer
+    assert response.summary.startswith("**❌ Does not fit: full fine-tuning")  # the memory verdict before any time
     fits = ask(offline_advisor, "full fine-tune of qwen2.5 7b on 8 h100s over 2B tokens, how many days?")
-    assert "⚠️ Memory" not in fits.answer
+    assert "Does not fit" not in fits.answer
     chinese = ask(offline_advisor, "8张H100全参微调Llama-3.1-70B，20亿token，要几天")
-    assert "⚠️ 显存：全参微调在 8 张" in chinese.answer and "放不下" in chinese.answer
+    assert chinese.summary.startswith("**❌ 放不下：") and "全参微调在 8 张" in chinese.summary
 
 
 def test_an_adapter_run_with_no_count_is_timed_on_one_card(offline_advisor):

@@ -69,11 +69,15 @@ def gpus_on_hand(turn: Turn) -> int | None:
 
 
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
+QUANTISED_SERVING = "awq-int4"  # "quantised" with no format: the 4-bit weights most quantised serving uses
 
 
 def precision_for(turn: Turn, task: str) -> str | None:
     """The stated precision when it suits the task; otherwise None (the tool's default) and a note saying why."""
     stated = turn.slots.frame.get("precision")
+    if stated is None and task == "inference" and turn.ask.quantised:  # "run it quantised": quantised weights, not QLoRA
+        turn.assume(*WORDING.pair("workload_phrases.quantised_serving"))
+        return QUANTISED_SERVING
     if stated is None:
         return None
     if task == "qlora":

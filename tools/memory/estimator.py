@@ -74,6 +74,7 @@ def _estimate(request: MemoryRequest, catalog: Catalog) -> tuple[MemoryEstimate,
         items=[p.line() for p in parts],
         total_per_gpu_gb=round(total / GB, 3),
         total_all_gpus_gb=round(total * setup.num_gpus / GB, 3),
+        weights_all_gpus_gb=round(sum(p.bytes for p in parts if p.key == "weights") * setup.tp * setup.pp / GB, 3),
         torch_allocated_peak_gb=round(sum(p.bytes for p in parts if p.key not in OUTSIDE_TORCH_ALLOCATOR) / GB, 3),
         nvidia_smi_total_gb=round(total / GB, 3),
         outside_allocator_gb=round(sum(p.bytes for p in parts if p.key in OUTSIDE_TORCH_ALLOCATOR) / GB, 3),
@@ -94,6 +95,7 @@ def _estimate(request: MemoryRequest, catalog: Catalog) -> tuple[MemoryEstimate,
         capacity, budget = capacity_line(setup, setup.gpu)
         result.gpu = setup.gpu.name
         result.gpu_capacity_gb = capacity.value
+        result.capacity_all_gpus_gb = round(capacity.value * setup.num_gpus, 3)
         result.capacity = capacity
         if (usable := usable_memory_note(setup.gpu)) is not None:
             result.notes.insert(0, usable)

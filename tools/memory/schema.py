@@ -156,6 +156,7 @@ class MemoryEstimate(BaseModel):
     items: list[LineItem] = Field(description="Memory per GPU, one line per component, each with its formula.")
     total_per_gpu_gb: float = Field(description="Peak memory of the busiest GPU.")
     total_all_gpus_gb: float = Field(description="Model-wide total: the busiest GPU × the GPU count (an upper bound).")
+    weights_all_gpus_gb: float = Field(0.0, description="Serving: the model's weights summed over the GPUs that hold them (per-GPU weights × TP × PP).")
     torch_allocated_peak_gb: float = Field(
         description="What `torch.cuda.max_memory_allocated()` would report: the total without the CUDA context, non-torch "
         "workspaces, CUDA graphs and allocator fragmentation."
@@ -174,6 +175,7 @@ class MemoryEstimate(BaseModel):
     scopes_note: Text = Field(description="Which of the two totals is compared with the card, and why they differ.")
     gpu: str | None = None
     gpu_capacity_gb: float | None = None
+    capacity_all_gpus_gb: float | None = Field(None, description="The capacity per GPU × the GPU count: what the whole job is set against.")
     capacity: LineItem | None = Field(None, description="The memory available per GPU (vLLM: its utilisation budget).")
     gpu_share_note: Text | None = Field(
         None, description="Apple: the share of unified memory the GPU may use by default, which the verdict compares with; "

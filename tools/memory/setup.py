@@ -165,8 +165,8 @@ def _default_precisions(
         _, update["precision"], basis = pasted
     elif request.precision is None and spec.shipped_precision and request.mode == "inference":
         shipped = dict(model=spec.label, precision=_format_label(spec.shipped_precision), source=spec.shipped_precision_source or spec.source)
-        if _catalog_card(gpu) and not computes_in_fp8(spec.shipped_precision, gpu.fp8_tflops):
-            # an A100/A800 cannot compute the FP8 release: the usual route is the checkpoint converted to BF16
+        if _catalog_card(gpu) and not computes_in_fp8(spec.shipped_precision, gpu.fp8_tflops) and not _runs_fp8_weight_only(gpu):
+            # no FP8 kernels at all on this card: the usual route is the checkpoint converted to BF16
             update["precision"] = "bf16"
             basis = fact_note("shipped_precision_not_native", gpu=gpu.name, **shipped)
         else:
@@ -179,6 +179,13 @@ def _default_precisions(
         if (request.kv_precision or "bf16") in ("bf16", "bfloat16"):
             update["kv_precision"] = "fp16"
     return (request.model_copy(update=update) if update else request), basis, notes
+
+
+def _runs_fp8_weight_only(gpu: GPU) -> bool:
+    """An NVIDIA card with BF16 but no FP8 tensor cores (A100, A800, A10, A40): vLLM keeps FP8 weights in
+    memory and computes in 16-bit (Marlin W8A16 kernels, Ampere and newer), so the FP8 release is what it holds,
+    not a BF16 copy twice the size. Older cards (V100, T4) have no BF16 and no such kernels."""
+    return gpu.vendor == "NVIDIA" and gpu.bf16_tflops is not None
 
 
 def _catalog_card(gpu: GPU | None) -> bool:

@@ -22,6 +22,22 @@ def breakdown(turn: Turn, estimate: dict) -> str:
     return f"**{title}**\n\n" + table([WORDING.say(turn, "memory_view_phrases.breakdown.part"), "GB", WORDING.say(turn, "memory_view_phrases.breakdown.formula")], rows)
 
 
+OOM_PARTS_NAMED = 2  # the two largest parts explain an out-of-memory; a third is detail for the table
+
+
+def oom_causes(turn: Turn, estimate: dict) -> list[str]:
+    """An out-of-memory report with its setup stated: the largest parts of the peak by name and size, then the
+    change that removes the largest (the estimator's main lever); the routes that fit follow in the answer."""
+    items = sorted((i for i in estimate["items"] if i["value"] > 0), key=lambda i: i["value"], reverse=True)[:OOM_PARTS_NAMED]
+    if not items:
+        return []
+    named = WORDING.say(turn, "oom.joiner").join(WORDING.say(turn, "oom.part", part=turn.text(i["label"]), gb=number(i["value"])) for i in items)
+    lines = [WORDING.say(turn, "oom.largest", parts=named, total=number(estimate["total_per_gpu_gb"]))]
+    if estimate.get("main_lever"):
+        lines.append("💡 " + turn.text(estimate["main_lever"]))
+    return lines
+
+
 def other_tasks(turn: Turn, model: str) -> str:
     """Serving was assumed: show what fine-tuning the same model would take, so the user can re-ask."""
     lines = []

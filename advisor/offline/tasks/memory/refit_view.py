@@ -22,6 +22,10 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
     need = number(estimate["total_per_gpu_gb"])
     parts = [turn.text(phrase("refit.lead", task=task_label, model=Text.model_validate(estimate["model_label"]), where=where,
                               need=need, capacity=number(estimate["gpu_capacity_gb"])))]  # fmt: skip
+    # serving on several cards: the job's total against theirs, the weights named (training shards them: per-GPU is the story)
+    if yours > 1 and estimate["mode"] == "inference" and estimate.get("capacity_all_gpus_gb"):
+        parts[0] += " " + turn.text(phrase("refit.totals", total=number(estimate["total_all_gpus_gb"]), weights=number(estimate["weights_all_gpus_gb"]),
+                                           precision=estimate["weights_precision"].upper(), capacity_all=number(estimate["capacity_all_gpus_gb"]), count=yours))  # fmt: skip
     parts[0] += " " + _same_card(turn, plan["same_card"], estimate["mode"])
     if turn.slots.optimizer in EIGHT_BIT_ADAM and estimate["mode"] == "training":
         parts.append(turn.text(phrase("refit.optimizer_counted", need=need)))
@@ -56,16 +60,18 @@ def _routes(turn: Turn, plan: dict, card: str) -> str:
         title = phrase("refit.routes.yours_title", count=yours, card=card)
     else:
         title = phrase("refit.routes.title")
-    lines = [turn.text(title)] + [_route_line(turn, route, yours) for route in plan["routes"]]
+    lines = [turn.text(title)] + [_route_line(turn, route, yours, card) for route in plan["routes"]]
     return "\n".join(lines)
 
 
-def _route_line(turn: Turn, route: dict, yours: int) -> str:
+def _route_line(turn: Turn, route: dict, yours: int, card: str) -> str:
     label, per_gpu = Text.model_validate(route["label"]), number(route["per_gpu_gb"])
     if route["key"] == "smaller_model":
         line = phrase("refit.route.smaller", route=label, params=number(route["params_b"]), per_gpu=per_gpu)
     elif route["count"] is None:
         line = phrase("refit.route.none", route=label, card=route["gpu"])
+    elif route["gpu"] != card:  # another card (an FP8 one, a larger one): how many of it, not a verdict on yours
+        line = phrase("refit.route.count", route=label, count=route["count"], card=route["gpu"], per_gpu=per_gpu)
     elif yours > 1 and route["fits_your_count"]:
         line = phrase("refit.route.yours", route=label, per_gpu=per_gpu)
     elif yours > 1:

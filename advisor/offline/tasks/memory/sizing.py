@@ -12,7 +12,7 @@ from advisor.markdown import money, number, table
 from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.tasks.tco import costs
 from advisor.offline.tasks.concept import knowledge
-from advisor.offline.tasks.memory import memory_scopes, memory_view, refit_view
+from advisor.offline.tasks.memory import memory_scopes, memory_view, methods_view, refit_view
 from advisor.offline.tasks.recommend import vendor_rows
 from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
@@ -95,6 +95,8 @@ def recommend(turn: Turn) -> str:
         return vendor_rows.answer(turn)
     if _modded_card(turn):  # the recommender knows catalog cards only: the stated card is sized by the memory estimate
         return memory(turn)
+    if methods_view.applies(turn) and not turn.slots.budget:  # "how many cards for full FT and for QLoRA?": each method's count
+        return _methods(turn, model)
     task, named = task_of(turn)
     budget = turn.slots.budget
     args = recommend_args(turn, model, task)
@@ -131,6 +133,12 @@ def recommend(turn: Turn) -> str:
     turn.assume(*WORDING.pair("sizing_phrases.recommend.prices_are_indicative_catalog_figures"))
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)
+
+
+def _methods(turn: Turn, model: str) -> str:
+    card = stated_card(turn, turn.slots.gpus[0]) if turn.slots.gpus else None
+    stated_gb = card.memory_gb if card else turn.slots.gpu_memory_gb  # "a modded 48 GB 4090", "my 24 GB card": as said
+    return methods_view.answer(turn, model, {"model": model, "context": turn.slots.context_length, "batch": turn.slots.batch_size, "gpu_memory_gb": stated_gb})
 
 
 def _stale_prices(turn: Turn, stale: list[dict]) -> list[str]:
@@ -280,6 +288,8 @@ def memory(turn: Turn) -> str:
     model = model_of(turn)
     if model is None:  # "how much memory has the H20" asks about the card, not a workload
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
+    if methods_view.applies(turn):  # "full, LoRA or QLoRA?": every method asked, each with the cards it takes
+        return _methods(turn, model)
     if turn.count_asked and turn.slots.gpus and not _modded_card(turn):  # "and how many if all 910B?": the fewest of that card that hold it
         return recommend(turn)
     if len(set(turn.entities.gpus)) > 1:  # "can the H20 beat the H100 on a 72B?": every named card sized and timed
@@ -331,7 +341,7 @@ def memory(turn: Turn) -> str:
         args["optimizer"] = s.optimizer if s.optimizer in get_args(Optimizer) else None
         if not args["optimizer"]:  # Adafactor: its factored states are not modelled
             turn.ignore("optimizer", *WORDING.both("sizing_phrases.memory.is_not_modelled_so_the", optimizer=s.optimizer))
-    if turn.intent == "max_fit":
+    if turn.intent == "max_fit" and not (turn.ask.reports_oom and args["gpu"]):  # an OOM on a stated card: its breakdown, not limits
         if not args["gpu"]:
             turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
             args["gpu"] = "h100-sxm"
@@ -369,6 +379,8 @@ def memory(turn: Turn) -> str:
         parts.append(load)
     if r.get("kv_cache_tokens"):
         parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(r['kv_cache_tokens']), max_concurrency=number(r['max_concurrency'])))
+    if turn.ask.reports_oom:  # "it OOMs with this setup": the parts that fill the card, right under the verdict
+        parts[1:1] = memory_view.oom_causes(turn, r)
     stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
     parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
     parts += memory_view.rule_of_thumb(turn, r)

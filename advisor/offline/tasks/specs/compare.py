@@ -215,14 +215,6 @@ def memory_on(turn: Turn, model: str, task: str, gpu_id: str, count: int):
     return option, fit_stated(turn, option, model, task, precision_for(turn, task), turn.slots.batch_size)
 
 
-def does_not_fit_warning(turn: Turn, task: str, option: Option, r: dict) -> str:
-    """The memory a run needs per GPU on the stated cards, what each holds, and the estimator's main lever."""
-    count, name = option.count, option.gpu["name"]
-    plan, label = _plan(turn, task, option), turn.t(*TASK_LABEL[task])
-    need, holds, lever = number(r["total_per_gpu_gb"]), number(r["gpu_capacity_gb"]), turn.text(r["main_lever"]) if r.get("main_lever") else ""
-    return WORDING.say(turn, "lines.does_not_fit", label=label, need=need, count=count, name=name, plan=plan, holds=holds, lever=lever).rstrip()
-
-
 def _fit(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):
     inference = task == "inference"
     s = turn.slots

@@ -12,7 +12,7 @@ from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.tco import payback, price_dates, rent_prices, rentals, token_price
-from advisor.offline.tasks.training import training_speed
+from advisor.offline.tasks.training import fit_first, training_speed
 from advisor.offline.tasks.specs.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
@@ -679,7 +679,9 @@ def training_time(turn: Turn) -> str:
     turn.assume(*WORDING.both("lines.mfu", mfu=f"{r['mfu']:.0%}", source=WORDING.text("lines.mfu_given" if r["mfu_source"] == "user" else "lines.mfu_default")))
     warnings = [f"⚠️ {turn.text(w)}" for w in r["warnings"]]
     task = method if method in PEFT else ("pretrain" if "pretrain" in methods else "full_finetune")
-    warnings += filter(None, [_memory_plan(turn, model, task, r["gpu_id"], r["num_gpus"])])
+    no_fit = _memory_plan(turn, model, task, r["gpu_id"], r["num_gpus"])
+    if isinstance(no_fit, dict):  # the run cannot fit the stated cards: that verdict leads, the time is the compute alone
+        verdict = fit_first.lead(turn, task, r["num_gpus"], no_fit) + "\n\n" + verdict
     _memory_variant(turn, r["gpu_id"])
     warnings += filter(None, [_china_status(turn, r["gpu_id"])])
     if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:
@@ -722,21 +724,21 @@ def _assume(turn: Turn, line: Text) -> None:
     turn.assume(line.en, line.zh)
 
 
-def _memory_plan(turn: Turn, model: str, task: str, gpu_id: str, count: int) -> str:
-    """How the run holds in memory, said as a default (ZeRO-3/FSDP across the cards for a full run on several), or
-    the warning when it cannot hold as stated."""
+def _memory_plan(turn: Turn, model: str, task: str, gpu_id: str, count: int) -> dict | None:
+    """How the run holds in memory, said as a default (ZeRO-3/FSDP across the cards for a full run on several); the
+    memory estimate when it cannot hold as stated (its verdict leads the answer)."""
     option, fit = compare.memory_on(turn, model, task, gpu_id, count)
     if not fit.ok:
-        return ""
+        return None
     r = fit.result
     if r["verdict"] == "does_not_fit":
-        return compare.does_not_fit_warning(turn, task, option, r)
+        return r
     values = {"count": count, "need": number(r["total_per_gpu_gb"]), "holds": number(r["gpu_capacity_gb"])}
     if count == 1:
         _assume(turn, WORDING.text("training.one_card", **values))
     elif option.zero == 3 and task not in PEFT:  # adapters train a sliver of the weights: nothing to shard worth saying
         _assume(turn, WORDING.text("training.sharded", **values))
-    return ""
+    return None
 
 
 def _memory_variant(turn: Turn, gpu_id: str) -> None:
