@@ -121,6 +121,7 @@ class QuestionAnswer(BaseModel):
     verdict: Text
     procedure_title: Text | None = None
     procedure: list[Action] = Field(default_factory=list, description="Steps that settle it (the card-or-slot swap test).")
+    from_cause: bool = Field(False, description="The verdict is the leading cause's own: its lead need not say it again.")
 
 
 class StatedFact(BaseModel):
@@ -257,7 +258,7 @@ def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding]) -
     lead = rules.rule(findings[0].rule_id) if findings else None
     own = lead.asks.get(question.id) if lead else None
     if own is not None:
-        return QuestionAnswer(id=question.id, verdict=own)
+        return QuestionAnswer(id=question.id, verdict=own, from_cause=True)
     return QuestionAnswer(
         id=question.id, verdict=question.verdict, procedure_title=question.procedure_title, procedure=question.procedure
     )
