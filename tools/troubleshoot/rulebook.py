@@ -325,7 +325,7 @@ class Rule(BaseModel):
             known = SETUP_FIELDS | (PARSERS[self.parser].fields if self.parser in PARSERS else frozenset())
             named = {name for text in (self.verdict.en, self.verdict.zh) for name in re.findall(r"\{(\w+)\}", text)}
             if named - known:
-                raise ValueError(f"verdict names {sorted(named - known)}, neither stated-setup fields nor its parser's")
+                raise ValueError(f"verdict names {sorted(named - known)}, not stated-setup fields or fields of its parser")
         if self.parser is not None:
             spec = PARSERS[self.parser]
             for condition in conditions:
