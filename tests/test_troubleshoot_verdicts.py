@@ -176,3 +176,17 @@ def test_every_verdict_of_a_hardware_disposition_is_bilingual_and_has_a_replace_
         rule = book.rule(rule_id)
         assert isinstance(rule.verdict, Text) and rule.verdict.en and rule.verdict.zh
         assert "replace_card" in rule.asks, rule_id
+
+
+# --- evidence quotes the log, not the question typed after it ---
+
+
+def test_a_question_typed_after_the_log_line_is_not_quoted_as_evidence(offline_advisor):
+    answer = ask(offline_advisor, "NVRM: Xid (PCI:0000:1b:00): 79, pid=2207, GPU has fallen off the bus. Is it time to RMA this card?")
+    assert "`NVRM: Xid (PCI:0000:1b:00): 79, pid=2207, GPU has fallen off the bus.`" in answer
+    assert "time to RMA this card?`" not in answer
+
+
+def test_a_chinese_question_after_the_log_line_is_not_quoted_either(offline_advisor):
+    answer = ask(offline_advisor, "NVRM: Xid (PCI:0000:3b:00): 48, An uncorrectable double bit error (DBE) has been detected on GPU. 这张卡得换吗？")
+    assert "has been detected on GPU.`" in answer and "得换吗？`" not in answer
