@@ -190,3 +190,19 @@ def test_a_question_typed_after_the_log_line_is_not_quoted_as_evidence(offline_a
 def test_a_chinese_question_after_the_log_line_is_not_quoted_either(offline_advisor):
     answer = ask(offline_advisor, "NVRM: Xid (PCI:0000:3b:00): 48, An uncorrectable double bit error (DBE) has been detected on GPU. 这张卡得换吗？")
     assert "has been detected on GPU.`" in answer and "得换吗？`" not in answer
+
+
+# --- a lever already pulled is not offered again ---
+
+
+def test_an_interface_already_pinned_is_not_offered_again_and_the_rdma_checks_lead(offline_advisor):
+    answer = ask(offline_advisor, "both nodes already run with NCCL_SOCKET_IFNAME=ens1f0", f"two RoCE nodes:\n{watchdog_line(1)}")
+    assert answer.startswith("With NCCL pinned to the same interface on every node")
+    assert "export NCCL_SOCKET_IFNAME=<iface>" not in answer  # the pulled lever's own step is gone
+    assert "NCCL_IB_GID_INDEX" in answer and "ping -M do" in answer
+
+
+def test_an_interface_already_pinned_in_chinese(offline_advisor):
+    answer = ask(offline_advisor, "两台机器都已经指定了网卡 NCCL_SOCKET_IFNAME=ens1f0", f"两台 RoCE 机器：\n{watchdog_line(1)}")
+    assert answer.startswith("每台节点都已把 NCCL 固定到同一块网卡")
+    assert "export NCCL_SOCKET_IFNAME=<iface>" not in answer and "GID" in answer
