@@ -93,8 +93,9 @@ def test_a_timeout_question_is_answered_no_first_and_the_stopgap_is_not_offered(
 
 def test_a_chinese_card_or_board_question_gets_the_verdict_and_the_swap_test_once(offline_advisor):
     answer = ask(offline_advisor, "这台机器 dmesg 里又出现 Xid 79 fallen off the bus，到底是显卡坏了还是主板？要不要换卡？").answer
-    first = _blocks(answer)[0]
-    assert first.startswith("光看报错分不出来") or first.startswith("先别急着换")
+    first, second = _blocks(answer)[:2]
+    # "replace it?" gets Xid 79's own disposition, "card or board?" the swap test's verdict
+    assert first.startswith("**先重启观察，暂不返修") and second.startswith("光看报错分不出来")
     assert answer.count("**如何区分是卡的问题还是机器的问题**") == 1  # two questions, one shared procedure
     assert "pci.bus_id" in answer and "跟着卡走" in answer
     assert len(_blocks(answer)) == len(set(_blocks(answer)))

@@ -212,8 +212,10 @@ def test_a_leading_cause_with_its_own_verdict_overrides_the_general_one():
     ecc = run("Xid 48 double bit ECC error on GPU 2, should I RMA it?").answers[0]
     assert ecc.id == "replace_card" and "double-bit" in ecc.verdict.en and "Xid 64" in ecc.verdict.en
     assert ecc.procedure == []  # the cause's own steps (reset, remap check) are the procedure, not the swap test
-    general = run("Xid 79 GPU has fallen off the bus, should I RMA it?").answers[0]
-    assert general.verdict.en.startswith("Not yet") and general.procedure
+    general = run("Xid 119 GSP RPC timeout on one card, should I RMA it?").answers[0]
+    assert general.verdict.en.startswith("Not yet") and general.procedure and not general.from_cause
+    lost = run("Xid 79 GPU has fallen off the bus, should I RMA it?").answers[0]
+    assert lost.from_cause and lost.verdict.en.startswith("**Reboot and watch")  # its disposition answers it
     heat = run("gpu 3 at 88 C while the others are at 60 C, should I replace the card?").answers[0]
     assert "cooling" in heat.verdict.en and "散热" in heat.verdict.zh
 

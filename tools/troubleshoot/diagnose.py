@@ -121,6 +121,7 @@ class QuestionAnswer(BaseModel):
     verdict: Text
     procedure_title: Text | None = None
     procedure: list[Action] = Field(default_factory=list, description="Steps that settle it (the card-or-slot swap test).")
+    from_cause: bool = Field(False, description="The verdict is the leading cause's own: its lead need not say it again.")
 
 
 class StatedFact(BaseModel):
@@ -257,7 +258,7 @@ def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding]) -
     lead = rules.rule(findings[0].rule_id) if findings else None
     own = lead.asks.get(question.id) if lead else None
     if own is not None:
-        return QuestionAnswer(id=question.id, verdict=own)
+        return QuestionAnswer(id=question.id, verdict=own, from_cause=True)
     return QuestionAnswer(
         id=question.id, verdict=question.verdict, procedure_title=question.procedure_title, procedure=question.procedure
     )
@@ -328,7 +329,7 @@ def _evaluate(
         if match:
             values = {k: _typed(v) for k, v in match.groupdict().items() if v is not None}
             line = text.count("\n", 0, match.start()) + 1
-            evidence.append(Evidence(line=line, excerpt=_excerpt(lines, line), via="pattern", values=values))
+            evidence.append(Evidence(line=line, excerpt=_log_part(_excerpt(lines, line)), via="pattern", values=values))
             for key, value in values.items():
                 parsed.setdefault(key, value)
     strong = bool(evidence)
@@ -444,7 +445,7 @@ def _record_evidence(matcher: RuleMatcher, record: ParsedRecord, lines: list[str
     line = next(
         (record.field_lines[f] for c in matcher.conditions for f in c.fields() if f in record.field_lines), record.line
     )
-    excerpt = record.excerpt if line == record.line else _excerpt(lines, line)
+    excerpt = _log_part(record.excerpt if line == record.line else _excerpt(lines, line))
     return Evidence(
         line=line, excerpt=excerpt, via="parser", values=record.values, source="description" if _described(record) else "log"
     )
@@ -458,6 +459,23 @@ def _described(record: ParsedRecord) -> bool:
     return record.kind == "device_oom" and record.values.get("format") == "other" and not any(
         isinstance(value, float) for value in record.values.values()
     )
+
+
+# Marks that end a sentence; "." and "!" only before a space, so "0000:3b:00" or "12.5" do not end one.
+_SENTENCE_ENDS = "。！；?？"
+_SPACED_ENDS = ".!;"
+
+
+def _log_part(excerpt: str) -> str:
+    """The quoted line without the question the user typed after the log on the same line ("…fallen off the bus.
+    Should I RMA it?"): evidence quotes the log, never the user's own question back."""
+    if not excerpt.endswith(("?", "？")):
+        return excerpt
+    for index in range(len(excerpt) - 2, 0, -1):
+        character = excerpt[index]
+        if character in _SENTENCE_ENDS or (character in _SPACED_ENDS and excerpt[index + 1] == " "):
+            return excerpt[: index + 1].rstrip()
+    return excerpt  # the whole line is the question: nothing else to quote
 
 
 def _excerpt(lines: list[str], line: int) -> str:

@@ -112,7 +112,8 @@ class Patterns(BaseModel):
 
 
 Lever = Literal[
-    "batch", "recompute", "precision", "sharding", "offload", "context", "workers", "reboot", "driver", "timeout", "ib_transport"
+    "batch", "recompute", "precision", "sharding", "offload", "context", "workers", "reboot", "driver", "timeout", "ib_transport",
+    "interface",
 ]
 Symptom = Literal[
     "low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang", "slow_interconnect",
@@ -288,8 +289,9 @@ class Rule(BaseModel):
     )
     verdict: Text | None = Field(
         None,
-        description="For a rule that judges a figure the user stated (25% MFU): the first sentence of the answer, "
-        "with stated-setup fields as {placeholders}; said instead of 'most likely cause'.",
+        description="For a rule that judges a figure the user stated (25% MFU), a field its log shows (SeqNum=1) or a "
+        "fault's disposition (replace, reset and watch): the first sentence of the answer, with stated-setup fields and "
+        "its parser's fields as {placeholders}; said instead of 'most likely cause'.",
     )
     new_finding: Text | None = Field(
         None,
@@ -320,9 +322,11 @@ class Rule(BaseModel):
             raise ValueError("a rule needs a parser, log patterns or keywords to ever match")
         conditions = tuple(Condition.parse(text) for text in self.when)
         if self.verdict is not None:
+            # A verdict may quote the stated setup or the fields its own parser reads from the log (SeqNum=1).
+            known = SETUP_FIELDS | (PARSERS[self.parser].fields if self.parser in PARSERS else frozenset())
             named = {name for text in (self.verdict.en, self.verdict.zh) for name in re.findall(r"\{(\w+)\}", text)}
-            if named - SETUP_FIELDS:
-                raise ValueError(f"verdict names {sorted(named - SETUP_FIELDS)}, not stated-setup fields")
+            if named - known:
+                raise ValueError(f"verdict names {sorted(named - known)}, not stated-setup fields or fields of its parser")
         if self.parser is not None:
             spec = PARSERS[self.parser]
             for condition in conditions:

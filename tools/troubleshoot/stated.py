@@ -38,6 +38,9 @@ class StatedSetup(BaseModel):
     fault_on_one_node: bool | None = Field(
         None, description="The fault always shows on the same node (or rank): a property of that machine, not of the code."
     )
+    shared_facility: bool | None = Field(
+        None, description="The problem shows on a group of servers that share cooling or power (one row, one rack), not on one box."
+    )
     late_onset: bool | None = Field(
         None, description="The problem appears only after the run has gone for a while (hours), not from the first step."
     )

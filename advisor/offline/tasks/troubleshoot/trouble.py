@@ -79,6 +79,9 @@ def answer(turn: Turn) -> str:
     else:
         lead = _lead(turn, top, check, stated, lead_index)
     verdict_led = fresh is None and check is None and _verdict(turn, top, stated) is not None  # its causes are all still unsaid
+    if verdict_led and any(asked.get("from_cause") for asked in result.get("answers", [])):
+        # The question asked was answered by this cause's own verdict ("replace it?" on Xid 64): not said twice.
+        lead, verdict_led = _say(turn, "lead_cause", title=turn.text(top["title"]), cause=turn.text(top["causes"][0])).strip(), False
     parts = [*verdicts, lead]
     tried = _already_tried(turn, result.get("tried", []), stated)
     if tried:  # what the user already did is acknowledged before any reading or step
@@ -191,14 +194,16 @@ def _lead(turn: Turn, top: dict, check: dict | None, stated: dict, cause_index: 
 
 
 def _verdict(turn: Turn, top: dict, stated: dict) -> str | None:
-    """The rule's verdict on a figure the user stated ("25% MFU is low: …"), when every figure it names was stated."""
+    """The rule's verdict on a figure the user stated ("25% MFU is low: …") or a field its log line shows
+    ("SeqNum=1: the first collective"), when every figure it names is known."""
     if not top.get("verdict"):
         return None
     text = turn.text(top["verdict"])
     names = {name for _, name, _, _ in Formatter().parse(text) if name}
-    if not names <= stated.keys() or names & turn.judged:
+    known = {**top.get("parsed", {}), **stated}
+    if not names <= known.keys() or names & turn.judged:
         return None
-    return text.format(**{name: number(stated[name]) if isinstance(stated[name], int | float) else stated[name] for name in names})
+    return text.format(**{name: number(known[name]) if isinstance(known[name], int | float) else known[name] for name in names})
 
 
 def _family_checklist(turn: Turn, finding: dict, notes: list[str], verdicts: list[str] = ()) -> str:
