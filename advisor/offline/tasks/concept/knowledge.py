@@ -76,7 +76,9 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     asked = _asked_subjects(turn, question or turn.message, thread_cards)
     hits = _covering(turn, hits, asked, asks_figures=facet == SPECS)
     if compliance.asks_compliance(asked):  # the status verdict leads; a card on exactly that card's rules may follow
-        return _with_card(turn, compliance.answer(turn, asked), hits) + "\n\n🧮 " + compliance.offer(turn)
+        # ... unless the card is used remotely, not shipped: the card on remote use answers that, the shipping status follows
+        card_first = compliance.asks_remote_use(asked)
+        return _with_card(turn, compliance.answer(turn, asked), hits, card_first) + "\n\n🧮 " + compliance.offer(turn)
     if _names_subjects(asked) and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
         if len(asked.get("gpu", ())) > 1 and not capability.asked(turn):  # "H100 now, H200, or wait for B200?": a row per option, value first
             return specs.answer(turn, value_first=True)
@@ -134,14 +136,16 @@ def _covering(turn: Turn, hits: list[dict], asked: Subjects, asks_figures: bool)
     return kept
 
 
-def _with_card(turn: Turn, verdict: str, hits: list[dict]) -> str:
-    """A computed verdict, then the covering card (if the top hit is one) as its background, cited."""
+def _with_card(turn: Turn, verdict: str, hits: list[dict], card_first: bool = False) -> str:
+    """A computed verdict, then the covering card (if the top hit is one) as its background, cited; or the card
+    first when it answers what was asked and the verdict is only background."""
     if not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
         return verdict
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX))
     for source in card.sources:
         turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
-    return f"{verdict}\n\n**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+    card_text = f"{card.answer.pick(turn.language)}" if card_first else f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+    return f"{card_text}\n\n{verdict}" if card_first else f"{verdict}\n\n{card_text}"
 
 
 def _verdict_before(turn: Turn, card: ConceptCard, asked: Subjects, facet: str) -> tuple[str | None, bool]:
