@@ -21,6 +21,12 @@ def _served_cards(response) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def test_a_card_on_waiting_does_not_answer_waiting_with_a_deadline():
+    waiting = card_subjects(CARDS.card("wait-for-next-generation"), CATALOG)
+    assert covers(waiting, subjects_of("should we hold off for the next generation", CATALOG))
+    assert not covers(waiting, subjects_of("we must be up and running by June, hold off for the next generation?", CATALOG))
+
+
 def test_a_card_silent_on_the_ask_does_not_answer_it():
     fp4_quality = card_subjects(CARDS.card("fp4-quality-in-practice"), CATALOG)
     readiness = subjects_of("is FP4 pre-training ready for production use at this point", CATALOG)
@@ -32,8 +38,10 @@ def test_a_card_silent_on_the_ask_does_not_answer_it():
 
 
 def test_asks_read_the_same_in_both_languages():
-    assert subjects_of("go-live date is fixed, should we wait for the next GPUs", CATALOG)["ask"] == {"timing"}
-    assert subjects_of("上线时间定死了，要不要等下一代卡", CATALOG)["ask"] == {"timing"}
+    assert subjects_of("should we wait for the next GPUs", CATALOG)["ask"] == {"timing"}
+    assert subjects_of("要不要等下一代卡", CATALOG)["ask"] == {"timing"}
+    assert subjects_of("the go-live date is fixed, should we wait for the next GPUs", CATALOG)["ask"] == {"timing", "deadline"}
+    assert subjects_of("上线日期定死了，要不要等下一代卡", CATALOG)["ask"] == {"timing", "deadline"}
     assert subjects_of("用境外云远程跑训练", CATALOG)["ask"] == {"remote_access"}
 
 
