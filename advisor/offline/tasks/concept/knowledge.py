@@ -17,6 +17,7 @@ from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import ConceptCard, load_concepts
+from knowledge.subjects import load_subjects
 
 WORDING = Wording("concept", "knowledge")
 
@@ -75,6 +76,9 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         hits = _facet_first(hits, facet, words)
     asked = _asked_subjects(turn, question or turn.message, thread_cards)
     hits = _covering(turn, hits, asked, asks_figures=facet == SPECS)
+    if asked.get("ask") and not _top_card(hits):  # the ask narrowed the near hits away: search again with the ask said plainly
+        hits = _covering(turn, _card_first(_hits(_search(turn, " ".join([question or turn.message, *_ask_labels(turn, asked)])))),
+                         asked, asks_figures=facet == SPECS) or hits
     if compliance.asks_compliance(asked):  # the status verdict leads; a card on exactly that card's rules may follow
         # ... unless the card is used remotely, not shipped: the card on remote use answers that, the shipping status follows
         card_first = compliance.asks_remote_use(asked)
@@ -114,6 +118,11 @@ def _asked_subjects(turn: Turn, question: str, thread_cards: list[str]) -> Subje
     if "gpu" not in asked and thread_cards:
         asked = asked | subjects_of(" ".join(thread_cards), turn.catalog)
     return asked
+
+
+def _ask_labels(turn: Turn, asked: Subjects) -> list[str]:
+    by_id = {subject.id: subject for subject in load_subjects().subjects}
+    return [by_id[ask].label.pick(turn.language) for ask in sorted(asked.get("ask", ()))]
 
 
 def _names_subjects(asked: Subjects) -> bool:
