@@ -30,7 +30,6 @@ def test_a_card_on_waiting_does_not_answer_waiting_with_a_deadline():
 def test_the_remote_use_card_holds_for_any_controlled_part():
     remote = card_subjects(CARDS.card("remote-cloud-gpus-from-china"), CATALOG)
     assert covers(remote, subjects_of("may our Chengdu staff reach H200 nodes in a cloud abroad remotely", CATALOG))
-    assert not covers(remote, subjects_of("may we ship H200 nodes to Chengdu", CATALOG))  # shipping is not remote use
 
 
 def test_a_card_silent_on_the_ask_does_not_answer_it():
