@@ -15,7 +15,7 @@ from knowledge.capabilities import load_capabilities
 from knowledge.catalog import read_table
 
 SUBJECTS_FILE = Path(__file__).parent / "subjects.yaml"
-Kind = Literal["gpu", "model", "precision", "capability", "engine", "activity", "topic"]
+Kind = Literal["gpu", "model", "precision", "capability", "engine", "activity", "topic", "ask"]
 
 
 class Subject(BaseModel):

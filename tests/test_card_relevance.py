@@ -44,7 +44,7 @@ def test_a_general_card_covers_any_gpu_but_not_another_activity():
 
 def test_a_card_narrowed_to_a_capability_does_not_answer_a_question_about_another_side():
     l40s_link = card_subjects(CARDS.card("l40s-nvlink"), CATALOG)
-    asked = subjects_of("should we wait for the next generation before buying L40S", CATALOG)
+    asked = subjects_of("is the L40S still worth buying this year", CATALOG)
     assert covers(l40s_link, asked) and not covers(l40s_link, asked, asks_figures=False)
 
 
@@ -63,9 +63,9 @@ def test_every_stated_about_names_known_subjects():
         for kind, ids in card.about.items():
             if kind != "gpu":
                 assert set(ids) <= known, card.id
-            elif card.id not in ("rubin-timeline", "hygon-dcu", "cambricon-mlu", "kunlun-xpu", "amd-china-mi308",
-                                 "ascend-950-roadmap", "rtx-pro-6000d-china", "china-domestic-training-accelerators"):
-                assert set(ids) <= families, card.id  # hardware the catalog knows is named by its catalog family
+            elif card.id not in ("rubin-timeline", "amd-china-mi308", "ascend-950-roadmap", "rtx-pro-6000d-china"):
+                # hardware is named by its catalog family, or by a vendor the subject table names (no catalog row yet)
+                assert set(ids) <= families | known, card.id
 
 
 # questions about one GPU, in both languages; whatever card answers must be about that GPU or about no GPU in particular

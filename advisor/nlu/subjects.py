@@ -92,11 +92,19 @@ def covers(card: Subjects, asked: Subjects, asks_figures: bool = True) -> bool:
     return all(ids <= card[kind] if kind in table.card_covers_each else ids & card[kind] for kind, ids in asked.items() if kind in card)
 
 
+def uncatalogued_gpus(asked: Subjects, catalog: Catalog) -> frozenset[str]:
+    """The hardware a question names that the catalog has no row for (Cambricon, Hygon, Kunlunxin, ...): no spec
+    sheet or sizing can answer about it, only a card on it."""
+    families = {variant_family(gpu.id) for gpu in catalog.gpus}
+    return frozenset(asked.get("gpu", frozenset()) - families)
+
+
 def subject_labels(asked: Subjects, catalog: Catalog, language: str) -> list[str]:
     """The named subjects as a reader knows them: GPU names from the catalog, the rest from the subject table."""
-    labels = [next(g.name for g in catalog.gpus if variant_family(g.id) == family) for family in sorted(asked.get("gpu", ()))]
-    labels += [catalog.model(model).name for model in sorted(asked.get("model", ()))]
     by_id = {subject.id: subject for subject in load_subjects().subjects}
+    labels = [next((g.name for g in catalog.gpus if variant_family(g.id) == family), None) or by_id[family].label.pick(language)
+              for family in sorted(asked.get("gpu", ()))]  # a vendor with no catalog row is named as the subject table names it
+    labels += [catalog.model(model).name for model in sorted(asked.get("model", ()))]
     for kind in ("precision", "capability", "engine", "topic"):
         labels += [by_id[i].label.pick(language) for i in sorted(asked.get(kind, ()))]
     return labels

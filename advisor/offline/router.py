@@ -24,6 +24,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
+from advisor.nlu.subjects import uncatalogued_gpus
 from advisor.offline.tasks.concept import capability, compliance, knowledge
 from advisor.offline.tasks.dialogue import followup, guard
 from advisor.offline.tasks.facility import facility
@@ -126,7 +127,14 @@ def asks_for_cost_line(routing: Routing) -> bool:
 
 @condition
 def asks_compliance(routing: Routing) -> bool:
-    return compliance.asks_compliance(routing.turn.ask.named)
+    named = routing.turn.ask.named
+    return compliance.asks_compliance(named) or (compliance.asks_remote_use(named) and routing.reading.facet.name == "compliance")
+
+
+@condition
+def names_uncatalogued_part(routing: Routing) -> bool:
+    """"Cambricon 590 vs 910B?": a part with no catalog row gets its card, not a spec sheet missing it."""
+    return bool(uncatalogued_gpus(routing.turn.ask.named, routing.turn.catalog))
 
 
 @condition

@@ -21,6 +21,12 @@ def asks_compliance(asked: Subjects) -> bool:
     return "gpu" in asked and "export" in asked.get("topic", ())
 
 
+def asks_remote_use(asked: Subjects) -> bool:
+    """The question names a card and asks about using it remotely ("our Shanghai team on B200s in a US cloud?"):
+    whether that is allowed leads the answer, before any price. Whether the user is in China is the caller's reading."""
+    return "gpu" in asked and "remote_access" in asked.get("ask", ())
+
+
 def answer(turn: Turn, asked: Subjects) -> str:
     """One verdict line per named card, then the rule behind each, what is buyable instead, and the check to make."""
     gpus = [_first_of_family(turn, family) for family in sorted(asked["gpu"])]

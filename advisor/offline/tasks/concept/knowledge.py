@@ -17,6 +17,7 @@ from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import ConceptCard, load_concepts
+from knowledge.subjects import load_subjects
 
 WORDING = Wording("concept", "knowledge")
 
@@ -75,8 +76,13 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         hits = _facet_first(hits, facet, words)
     asked = _asked_subjects(turn, question or turn.message, thread_cards)
     hits = _covering(turn, hits, asked, asks_figures=facet == SPECS)
+    if asked.get("ask") and not _top_card(hits):  # the ask narrowed the near hits away: search again with the ask said plainly
+        hits = _covering(turn, _card_first(_hits(_search(turn, " ".join([question or turn.message, *_ask_labels(turn, asked)])))),
+                         asked, asks_figures=facet == SPECS) or hits
     if compliance.asks_compliance(asked):  # the status verdict leads; a card on exactly that card's rules may follow
-        return _with_card(turn, compliance.answer(turn, asked), hits) + "\n\n🧮 " + compliance.offer(turn)
+        # ... unless the card is used remotely, not shipped: the card on remote use answers that, the shipping status follows
+        card_first = compliance.asks_remote_use(asked)
+        return _with_card(turn, compliance.answer(turn, asked), hits, card_first) + "\n\n🧮 " + compliance.offer(turn)
     if _names_subjects(asked) and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
         if len(asked.get("gpu", ())) > 1 and not capability.asked(turn):  # "H100 now, H200, or wait for B200?": a row per option, value first
             return specs.answer(turn, value_first=True)
@@ -114,6 +120,11 @@ def _asked_subjects(turn: Turn, question: str, thread_cards: list[str]) -> Subje
     return asked
 
 
+def _ask_labels(turn: Turn, asked: Subjects) -> list[str]:
+    by_id = {subject.id: subject for subject in load_subjects().subjects}
+    return [by_id[ask].label.pick(turn.language) for ask in sorted(asked.get("ask", ()))]
+
+
 def _names_subjects(asked: Subjects) -> bool:
     return any(kind not in UNNAMED_KINDS for kind in asked)
 
@@ -134,14 +145,16 @@ def _covering(turn: Turn, hits: list[dict], asked: Subjects, asks_figures: bool)
     return kept
 
 
-def _with_card(turn: Turn, verdict: str, hits: list[dict]) -> str:
-    """A computed verdict, then the covering card (if the top hit is one) as its background, cited."""
+def _with_card(turn: Turn, verdict: str, hits: list[dict], card_first: bool = False) -> str:
+    """A computed verdict, then the covering card (if the top hit is one) as its background, cited; or the card
+    first when it answers what was asked and the verdict is only background."""
     if not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
         return verdict
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX))
     for source in card.sources:
         turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
-    return f"{verdict}\n\n**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+    card_text = f"{card.answer.pick(turn.language)}" if card_first else f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+    return f"{card_text}\n\n{verdict}" if card_first else f"{verdict}\n\n{card_text}"
 
 
 def _verdict_before(turn: Turn, card: ConceptCard, asked: Subjects, facet: str) -> tuple[str | None, bool]:
