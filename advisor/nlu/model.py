@@ -54,6 +54,8 @@ COUNTED_KINDS = {"money", "thousands", "count_gpu", "count_server", "users"}
 KV_WORDS = re.compile(alternatives("kv_words"))
 CLAUSE_BREAK = re.compile(r"[,;，；。!?！？\n]")
 KV_SETTING = re.compile(rf"(?:{alternatives('kv_setting_names')})\s*(?:{alternatives('kv_setting_verbs')})?\s*$")
+OWN_ESTIMATE = re.compile(alternatives("own_estimate"))
+CONDITION_GRANTED = re.compile(alternatives("condition_granted"))
 # Pasted logs and spec sheets are full of counts nobody asked about ("GPU 7", "8 x NVIDIA H100"), so there
 # the tagger decides; a count typed in a sentence states the setup, in a problem report ("one node is fine, two nodes hang")
 # as in a one-line spec question ("8 cards in one server").
@@ -153,6 +155,11 @@ class UnderstandingModel:
             elif value.kind == "precision" and KV_SETTING.search(normalized, max(0, value.start - 24), value.start):
                 allowed = {"kv_precision"}  # "--kv-cache-dtype fp8", "kv cache in fp8": said of the cache itself
             if value.kind == "memory" and _worked_from_claim(value, values):  # "params times 16 bytes, so 7B needs 112G": the rule's result, not a card
+                allowed = {NONE}
+            if value.kind == "memory" and OWN_ESTIMATE.search(_clause_around(normalized, value)):  # "I estimated 30GB per GPU": a figure to check, not a card
+                allowed = {NONE}
+            # "a single machine is fine" grants a condition; in a problem report ("one node is fine, two hang") the count is the setup
+            if value.kind == "count_server" and intent != "troubleshoot" and CONDITION_GRANTED.search(_clause_around(normalized, value)):
                 allowed = {NONE}
             if value.kind == "number" and not float(value.value).is_integer():  # "and at 0.09" counts nothing
                 allowed = allowed - INTEGER_ROLES

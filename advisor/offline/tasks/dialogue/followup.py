@@ -138,13 +138,33 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
         if entry.get("single_call") and sum(c.name == call.name for c in turn.calls) > 1:
             return ""  # several sizes tried: which one the answer chose is the answer's own business
         figures = _figures(turn, call.result, entry.get("total"))
+        for path in entry.get("merge", []):  # a ranked answer's figures sit in its chosen option and its memory estimate
+            part = _at(call.result, path)
+            if isinstance(part, dict):
+                figures.update(_figures(turn, part, entry.get("total")))
+        figures.update({f"asked_{key}": number(value, 2) for key, value in call.args.items() if isinstance(value, int | float) and not isinstance(value, bool)})
         if any(figures.get(field) in (None, "—") for field in entry.get("needs", [])):
             return ""
-        try:
-            return WORDING.say(turn, f"why.{call.name}", **figures)
-        except (KeyError, IndexError):  # a figure this result does not carry: no half-filled sentence
-            return ""
+        for key in (call.name, *entry.get("fallback", [])):  # without a figure the first wording needs, the next that does without it
+            try:
+                return WORDING.say(turn, f"why.{key}", **figures)
+            except (KeyError, IndexError):  # a figure this result does not carry: no half-filled sentence
+                continue
+        return ""
     return ""
+
+
+def _at(result: dict, path: str) -> object:
+    """The part of a result at a dotted path ("tiers.0.option"); None where the path leads nowhere."""
+    part: object = result
+    for step in path.split("."):
+        if isinstance(part, list) and step.isdigit() and int(step) < len(part):
+            part = part[int(step)]
+        elif isinstance(part, dict):
+            part = part.get(step)
+        else:
+            return None
+    return part
 
 
 def _figures(turn: Turn, result: dict, total_field: str | None) -> dict[str, str]:
@@ -155,6 +175,8 @@ def _figures(turn: Turn, result: dict, total_field: str | None) -> dict[str, str
             continue
         if isinstance(value, int | float):
             figures[field] = number(value, 2)
+        elif isinstance(value, dict) and set(value) == {"en", "zh"}:  # a label the tool words in both languages
+            figures[field] = turn.text(value)
         elif isinstance(value, str):
             names = WORDING.data["why"].get(field, {})
             figures[field] = WORDING.say(turn, f"why.{field}.{value}") if value in names else value

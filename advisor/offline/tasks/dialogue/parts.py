@@ -64,14 +64,20 @@ def without_calculation(part: Turn, from_cards: Callable[[Turn], str]) -> str:
     return from_cards(part)
 
 
-def without_repeats(turn: Turn, bodies: list[str]) -> list[str]:
+def without_repeats(turn: Turn, bodies: list[str], questions: list[str] = ()) -> list[str]:
     """A part whose answer opens with the same sentence as an earlier part's (the same card found twice) points back to
-    that part instead of repeating it: one answer per question, no section twice."""
+    that part instead of repeating it: one answer per question, no section twice. With the parts' ``questions`` the
+    pointer names the question it has no answer of its own for, and says what can be worked out instead."""
     kept: list[str] = []
-    for body in bodies:
+    for number, body in enumerate(bodies):
         verdict = verdict_of(body)
         earlier = next((index for index, shown in enumerate(kept, 1) if verdict and verdict_of(shown) == verdict), None)
-        kept.append(body if earlier is None else WORDING.say(turn, "repeated", index=earlier))
+        if earlier is None:
+            kept.append(body)
+        elif number < len(questions):
+            kept.append(WORDING.say(turn, "repeated_question", index=earlier, question=questions[number].strip().rstrip("?？!！。. ")))
+        else:
+            kept.append(WORDING.say(turn, "repeated", index=earlier))
     return kept
 
 

@@ -1,0 +1,23 @@
+"""A two-part question whose second part finds only the card the first part already used (#36 item 3): the second part
+is named and said to have no answer of its own, with what can be worked out instead — never claimed as covered."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("message", "said", "claimed"),
+    [
+        ("Is it legal to send B200 servers to a Shanghai office, and could our team there use them remotely through a cloud?",
+         "no answer of its own", "covers this too"),
+        ("B200可以运进中国大陆吗？可以远程用吗？", "没有专门的答案", "同样适用于这一问"),
+    ],
+)
+def test_a_part_without_its_own_answer_is_named_not_claimed_covered(offline_advisor, message, said, claimed):
+    response = offline_advisor.answer(message, [])
+    opening = response.summary.strip().split("\n")[0]
+    assert opening.count("(") + opening.count("（") >= 2  # both parts have a line in the opening
+    assert said in opening  # the second part found nothing of its own, and says so in the opening line
+    assert claimed not in response.answer
+    assert "?”" not in response.summary and "？”" not in response.summary  # the question is quoted without its mark
