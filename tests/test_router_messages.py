@@ -23,6 +23,8 @@ CASES = [
     ("tco_line", "zh", ["8卡H100租还是买划算，按3年算", "托管费呢"]),
     ("compliance", "en", ["Can we ship H100 servers to a data centre in Shenzhen?"]),
     ("compliance", "zh", ["A100服务器能运到杭州的机房吗？"]),
+    ("api_bill", "en", ["Our product burns roughly 300M tokens daily through a hosted API; would running Llama 3.1 70B on our own GPUs cost less?"]),
+    ("api_bill", "zh", ["现在每天走API大概1亿token，模型是DeepSeek-V3，自己搭服务器会不会更省？"]),
     ("another_facet", "en", ["Can an American company buy the H20?"]),
     ("another_facet", "zh", ["美国公司能买H20吗？"]),
     ("mfu_low", "zh", ["我们512张H100训练70B模型，MFU只有18%，正常吗？"]),
