@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from knowledge.catalog import CatalogError, company_prices, load_catalog, priced_catalog, read_yaml
 from knowledge.price_overrides import DATE_PATTERN, TIERS, PriceOverrides
 from knowledge.servers import server_data
+from knowledge.sources import TitledSource
 from knowledge.tco_defaults import Default, shipped_tco_defaults, tco_defaults, with_company_power_prices
 
 DATA_FILE = Path(__file__).parent / "clouds.yaml"
@@ -30,13 +31,6 @@ TIER_NAMES = {  # tier → (English, Chinese), for tables and the `prices` listi
     "china": ("China cloud / lease", "国内云/租赁"),
 }
 assert set(TIER_NAMES) == set(TIERS)
-
-
-class Page(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    url: str = Field(pattern=r"^https://\S+$")
-    title: str = Field(min_length=3)
 
 
 class CloudRate(BaseModel):
@@ -53,8 +47,8 @@ class CloudRate(BaseModel):
     region: str
     date: str = Field(pattern=DATE_PATTERN)
     confidence: Literal["H", "M", "L"]
-    source: Page | None = Field(None, description="The page to check the price on (None for a company's own contract).")
-    via: Page | None = None
+    source: TitledSource | None = Field(None, description="The page to check the price on (None for a company's own contract).")
+    via: TitledSource | None = None
     derived: bool = False
     basis: str = Field("", description="How a derived price follows from a published one.")
     billing: Literal["hourly", "lease"] = Field("hourly", description="'lease': a term contract paid for every hour, used or not.")

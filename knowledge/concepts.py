@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.bilingual import Phrases, Text
 from knowledge.catalog import CatalogError
+from knowledge.sources import DatedSource, Source
 from knowledge.subjects import Kind
 
 CONCEPTS_FILE = Path(__file__).parent / "concepts.yaml"
@@ -23,22 +24,6 @@ FAMILIES_DIR = Path(__file__).parent / "concept_cards"
 Family = Literal["interconnects", "precision", "china", "datacentre", "market", "amd-intel", "training", "serving"]
 # The tools a card may offer; the answer turns the name into the matching "tell me X and I compute Y".
 Calculator = Literal["recommend", "estimate_memory", "estimate_throughput", "estimate_training_time", "compute_tco", "compare_gpus", "plan_facility", "diagnose"]
-
-
-class CardSource(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    title: str
-    url: str = Field(pattern=r"^https?://")
-    date: str | None = Field(None, pattern=r"^\d{4}(-\d{2}){0,2}$", description="When the figure applied or was published.")
-
-    @property
-    def cited(self) -> str:
-        """The title as a citation shows it: with its date when it has one."""
-        return f"{self.title} ({self.date})" if self.date else self.title
-
-
-class DatedSource(CardSource):
-    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$", description="When the figure applied or was published.")
 
 
 class ConceptCard(BaseModel):
@@ -50,7 +35,7 @@ class ConceptCard(BaseModel):
     calculator: Calculator | None = Field(None, description="The tool that can take the question further.")
     facets: list[str] = Field(default_factory=list, description="The sides of a subject this card answers (advisor/nlu/data/facets.yaml): "
                               "whether it may be bought, its quality, its software, what to do, a vendor's claim, where it can stand.")
-    sources: list[CardSource] = Field(min_length=1)
+    sources: list[Source] = Field(min_length=1)
     about: dict[Kind, list[str]] | None = Field(
         None, description="What the card is about, by kind (gpu: catalog families such as h100; precision, capability, engine, "
         "activity: ids of knowledge/subjects.yaml). Omitted: read from the card's title and questions (advisor/nlu/subjects.py). "

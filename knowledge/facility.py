@@ -15,18 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError, load_catalog, read_yaml
 from knowledge.servers import ServerData, shipped_server_data
+from knowledge.sources import DATE_PATTERN, TitledSource
 from knowledge.tco_defaults import shipped_tco_defaults
 
 DATA_FILE = Path(__file__).parent / "facility.yaml"
-DATE = r"^\d{4}(-\d{2}){0,2}$"
-
-
-class FacilitySource(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    url: str = Field(pattern=r"^https://\S+$", description="A page a reader can open.")
-    title: str = Field(min_length=3)
-    says: str = Field("", description="What the page says that supports the figure.")
 
 
 class SystemPower(BaseModel):
@@ -41,8 +33,8 @@ class SystemPower(BaseModel):
     max_kw: float = Field(gt=0, le=500)
     rack_units: int = Field(ge=1, le=48)
     liquid_cooled: bool
-    date: str = Field(pattern=DATE)
-    source: FacilitySource
+    date: str = Field(pattern=DATE_PATTERN)
+    source: TitledSource
 
 
 class Cooling(BaseModel):
@@ -50,17 +42,17 @@ class Cooling(BaseModel):
 
     air_limit_kw: float = Field(gt=0)
     liquid_above_kw: float = Field(gt=0)
-    date: str = Field(pattern=DATE)
-    sources: tuple[FacilitySource, ...] = Field(min_length=1)
+    date: str = Field(pattern=DATE_PATTERN)
+    sources: tuple[TitledSource, ...] = Field(min_length=1)
 
 
 class PlanningDefault(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     value: float = Field(gt=0)
-    date: str = Field(pattern=DATE)
+    date: str = Field(pattern=DATE_PATTERN)
     basis: Text
-    source: FacilitySource
+    source: TitledSource
 
 
 class Planning(BaseModel):
@@ -79,8 +71,8 @@ class Tariff(BaseModel):
     name: Text
     price: float = Field(gt=0, lt=5, description="Per kWh, in `currency`.")
     currency: str = Field(pattern=r"^(USD|CNY)$")
-    date: str = Field(pattern=DATE)
-    source: FacilitySource
+    date: str = Field(pattern=DATE_PATTERN)
+    source: TitledSource
 
 
 class Circuits(BaseModel):
@@ -99,10 +91,10 @@ class Fabric(BaseModel):
     switch: str
     ports_400g: int = Field(ge=8, le=1024)
     rack_units: int = Field(ge=1, le=48)
-    date: str = Field(pattern=DATE)
+    date: str = Field(pattern=DATE_PATTERN)
     strengths: Text
     caveats: Text
-    source: FacilitySource
+    source: TitledSource
 
 
 class FacilityData(BaseModel):

@@ -7,15 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowledge.export_rules import ChinaRule, ChinaStatus, china_rule, load_export_rules
-
-
-class CapabilitySource(BaseModel):
-    """Where a row's MIG, INT8 and sparsity figures come from: a page a reader can open, with its date."""
-
-    model_config = ConfigDict(extra="forbid")
-    title: str = Field(min_length=3)
-    url: str = Field(pattern=r"^https?://")
-    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
+from knowledge.sources import DatedSource
 
 
 class Price(BaseModel):
@@ -75,7 +67,7 @@ class GPU(BaseModel):
     sparsity_2_4: bool | None = Field(
         None, description="2:4 structured sparsity in the tensor cores (doubles the peak on pruned weights); None = not in our sources."
     )
-    capability_sources: list[CapabilitySource] = Field(
+    capability_sources: list[DatedSource] = Field(
         default_factory=list, description="Sources of mig_instances, int8_tops and sparsity_2_4 (required when any is set)."
     )
     inference_only: bool = Field(False, description="True where training is impractical (e.g. Apple silicon).")

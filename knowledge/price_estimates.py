@@ -15,21 +15,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError, read_yaml, shipped_gpu_ids
+from knowledge.sources import DatedSource
 
 DATA_FILE = Path(__file__).parent / "price_estimates.yaml"
 
 
-class Anchor(BaseModel):
-    """One published figure an estimate stands on."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class Anchor(DatedSource):
+    """One published figure an estimate stands on: the page, its date, and what it says."""
 
     amount: float = Field(gt=0)
     scale: float = Field(1, gt=0, description="How many of the priced part make this one (a 910C is two 910B dies).")
     currency: Literal["USD", "CNY"]
-    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
-    url: str = Field(pattern=r"^https?://\S+$", description="A page a reader can open.")
-    title: str = Field(min_length=3)
     says: str = Field(min_length=3, description="What the page says that supports the figure.")
 
 

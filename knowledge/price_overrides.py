@@ -35,11 +35,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from knowledge.bilingual import AdvisorError
+from knowledge.sources import DATE_PATTERN
 
 ENV_VAR = "ADVISOR_PRICES"
 CURRENCIES = ("USD", "CNY")
 TIERS = ("hyperscaler_on_demand", "hyperscaler_1yr", "hyperscaler_3yr", "specialist", "marketplace", "china")
-DATE_PATTERN = r"^\d{4}(-\d{2}){0,2}$"
 MAX_PROBLEMS = 8  # enough to fix a file in one pass, short enough to read
 MAX_PASTED_CHARS = 50_000  # a prices file is a few kB; a paste far longer is a mistake, not prices
 MAX_NAMES = 500  # GPU names looked up per file: more than the catalog holds, few enough to check at once

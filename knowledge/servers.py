@@ -15,19 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError, company_prices, read_yaml
 from knowledge.price_overrides import PriceOverrides
+from knowledge.sources import DATE_PATTERN, QuotedSource
 from knowledge.tco_defaults import shipped_tco_defaults
 
 DATA_FILE = Path(__file__).parent / "servers.yaml"
 SoldAsName = str  # one of tools.recommend.schema.SoldAs; kept loose here so knowledge needs nothing from tools
 Segment = str
-
-
-class ServerSource(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    url: str = Field(pattern=r"^https://\S+$", description="A page a reader can open.")
-    title: str = Field(min_length=3)
-    says: str = Field(min_length=3, description="What the page says that supports the figures.")
 
 
 class ServerClass(BaseModel):
@@ -50,11 +43,11 @@ class ServerClass(BaseModel):
     price_cny: float | None = Field(None, gt=0, description="The same in CNY where a CNY figure is published.")
     power_w_excluding_gpus: float = Field(gt=0)
     rack_units: int = Field(ge=0, description="0 for a tower that stands beside a desk.")
-    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
+    date: str = Field(pattern=DATE_PATTERN)
     overridden_by: str | None = Field(None, description="The company prices file the price comes from, when it does.")
     quoted_by: str | None = Field(None, description="Who quoted the company's price (its `source`).")
     basis: str = Field(min_length=3, description="How the figures were put together, in one line.")
-    sources: tuple[ServerSource, ...] = Field(min_length=1)
+    sources: tuple[QuotedSource, ...] = Field(min_length=1)
 
     def price(self, currency: str, usd_to_cny: float) -> float:
         if currency == "CNY":
@@ -103,9 +96,9 @@ class ServerQuote(BaseModel):
     gpus: int = Field(ge=1, le=8)
     price: float = Field(gt=0, description="The whole server, GPUs included, in `currency`.")
     currency: Literal["USD", "CNY"]
-    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
+    date: str = Field(pattern=DATE_PATTERN)
     what: Text
-    source: ServerSource
+    source: QuotedSource
 
 
 class ServingFloor(BaseModel):
@@ -114,8 +107,8 @@ class ServingFloor(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     tokens_per_s_per_user: float = Field(gt=0)
-    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
-    sources: tuple[ServerSource, ...] = Field(min_length=1)
+    date: str = Field(pattern=DATE_PATTERN)
+    sources: tuple[QuotedSource, ...] = Field(min_length=1)
     text: Text = Field(description="The note saying the floor was applied ({floor}, {title}).")
 
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.catalog import CatalogError, company_prices, read_yaml
 from knowledge.price_overrides import PriceOverrides, Quote
+from knowledge.sources import DatedQuote
 
 DATA_FILE = Path(__file__).parent / "tco_defaults.yaml"
 # Every key the calculator reads; a row missing from the file is an error, not a silent 0.
@@ -25,21 +26,13 @@ KEYS = (
 )  # fmt: skip
 
 
-class Source(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    url: str = Field(pattern=r"^https://\S+$", description="A page a reader can open.")
-    says: str = Field(min_length=3, description="What the page says that supports the value.")
-    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$", description="When the figure was published or fetched.")
-
-
 class Default(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     value: float
     unit: str
     basis: str = Field(min_length=3, description="Why this value, in one line.")
-    sources: tuple[Source, ...] = ()
+    sources: tuple[DatedQuote, ...] = ()
     overridden_by: str = Field("", description="Set when the value is the company's own (ADVISOR_PRICES file).")
     date: str = Field("", description="When a company's value was quoted; shipped values carry their sources' dates.")
 

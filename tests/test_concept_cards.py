@@ -58,7 +58,7 @@ CARD = """  - id: {id}
     answer: {{en: "Yes: 1 GB.", zh: "是：1 GB。"}}
     calculator: estimate_memory
     sources:
-      - {{title: "S", url: "https://example.org/s"{date}}}
+      - {{title: "A vendor page", url: "https://example.org/s"{date}}}
 """
 
 
@@ -69,7 +69,7 @@ def _load(tmp_path):
 def test_a_family_file_loads_and_tags_its_cards(tmp_path):
     _family_file(tmp_path, "serving", "serving", CARD.format(id="extra-card", date=', date: "2026-01"'))
     cards = _load(tmp_path)
-    assert cards.card("extra-card").family == "serving" and cards.card("extra-card").sources[0].cited == "S (2026-01)"
+    assert cards.card("extra-card").family == "serving" and cards.card("extra-card").sources[0].cited == "A vendor page (2026-01)"
     assert cards.card("nvlink-vs-pcie").family is None  # the first cards keep their own file
 
 
