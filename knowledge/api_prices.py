@@ -8,10 +8,11 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, HttpUrl, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError, read_yaml
+from knowledge.sources import DatedSource
 
 DATA_FILE = Path(__file__).parent / "api_prices.yaml"
 
@@ -25,9 +26,7 @@ class ApiPrice(BaseModel):
     names: list[str] = Field(default_factory=list, description="Words a user names this API by, lower case.")
     input_per_m: float = Field(gt=0)
     output_per_m: float = Field(gt=0)
-    date: str = Field(pattern=r"^\d{4}(-\d{2}){0,2}$")
-    source_title: str = Field(min_length=1)
-    source_url: HttpUrl
+    source: DatedSource
 
 
 class ApiPrices(BaseModel):

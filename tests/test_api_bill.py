@@ -43,7 +43,7 @@ def test_a_cheap_api_is_never_beaten():
 
 def test_every_api_price_is_dated_and_sourced():
     for price in api_prices().prices:
-        assert price.date and str(price.source_url).startswith("https://") and price.source_title
+        assert price.source.date and price.source.url.startswith("https://") and price.source.title
 
 
 @pytest.fixture(scope="module")

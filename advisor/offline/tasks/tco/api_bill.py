@@ -87,6 +87,6 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     parts = [lead, *reasons, "**" + WORDING.say(turn, "table.title", gpus=result.gpus, gpu=gpu_name) + "**\n\n" + table(headers, rows)]
     if price is not None:
         parts.append(WORDING.say(turn, "source", api_name=turn.text(price.label), input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
-                                 date=price.date, title=price.source_title, url=str(price.source_url)))  # fmt: skip
+                                 date=price.source.date, title=price.source.title, url=price.source.url))  # fmt: skip
     return "\n\n".join(parts)
 
