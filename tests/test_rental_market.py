@@ -92,7 +92,7 @@ def test_the_tier_a_buyer_rents_at_follows_size_and_region():
     tiers = {"hyperscaler_on_demand", "specialist", "china"}
     assert buyer_tier(8, True, tiers) == "china"
     assert buyer_tier(LARGE_GPUS, False, tiers) == "specialist"
-    assert buyer_tier(LARGE_GPUS - 1, False, tiers) is None  # a server or two: the catalog's on-demand price
+    assert buyer_tier(8, False, tiers) == "specialist"  # one server is rented where a shopper rents, not at list price
     assert buyer_tier(8, True, {"specialist"}) is None  # no China figure for the card: nothing invented
 
 

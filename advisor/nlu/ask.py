@@ -28,7 +28,7 @@ from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
-from advisor.nlu.tco_said import HorizonRange, RatioClaim, RunningCost, commitment_terms, horizon_ranges, payback_word_starts, ratio_claim, running_costs
+from advisor.nlu.tco_said import ApiUsage, HorizonRange, RatioClaim, RunningCost, api_usage, commitment_terms, horizon_ranges, payback_word_starts, ratio_claim, running_costs
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -132,6 +132,8 @@ class Ask(BaseModel):
     payback_word_starts: tuple[int, ...] = Field((), description='Where this message claims a payback ("pays back in 8 months"), not asks one.')
     commitment_terms: tuple[int, ...] = Field((), description='Where this message\'s spans of time that are a commitment\'s term start ("1yr commit").')
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
+    api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
+    weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting words.")
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -198,6 +200,8 @@ class Ask(BaseModel):
             payback_word_starts=payback_word_starts(message),
             commitment_terms=commitment_terms(message, reading.frame),
             horizon_ranges=horizon_ranges(state),
+            api_usage=(usage := api_usage(message, reading.tagged)),
+            weighs_api=usage is not None and (usage.tokens_per_day is not None or reading.frame.get("method") == "inference"),
         )
 
 

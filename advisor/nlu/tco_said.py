@@ -16,6 +16,7 @@ from advisor.nlu.frame import Frame, Money
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
 from knowledge.answer_text import word_positions
+from knowledge.api_prices import api_prices
 from tools.quantities import parse_number
 
 WORDS_FILE = Path(__file__).parent / "data" / "tco_words.yaml"
@@ -138,3 +139,60 @@ def horizon_ranges(state: Frame) -> tuple[HorizonRange, ...]:
         if hours and isinstance(said.value, float):
             ranges.append(HorizonRange(value=said.value, low=hours[0] / HOURS["year"], high=hours[1] / HOURS["year"]))
     return tuple(ranges)
+
+
+class ApiUsage(BaseModel):
+    """What a message says about the API traffic it weighs against self-hosting: the API is named, and tokens a day
+    (said a day, a month, or as requests a day × tokens each) when given."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tokens_per_day: float | None = None
+    requests_per_day: float | None = None
+    tokens_per_request: float | None = None
+    api_named: str | None = None  # the id in knowledge/api_prices.yaml of the API named ("GPT-4o", "DeepSeek API")
+
+
+DAYS_PER_MONTH = 30.4
+SECONDS_PER_DAY = 86_400
+
+
+def api_usage(text: str, tagged: list) -> ApiUsage | None:
+    """The API traffic of a message that names an API; None when it names none. ``tagged`` are the message's values
+    with their roles (a token count has kind 'tokens', a daily request count kind 'request_rate')."""
+    words = _words()["api_usage"]
+    folded = normalize_text(text)
+    if not any(_has_cue(folded, cue) for cue in words["api"]):
+        return None
+    reach = words["reach_chars"]
+    requests = next((t.value.value * SECONDS_PER_DAY for t in tagged if t.value.kind == "request_rate"), None)
+    per_day = per_request = None
+    for item in (t.value for t in tagged if t.value.kind == "tokens"):
+        around = folded[max(0, item.start - reach) : item.end + reach]
+        after = folded[item.end : item.end + reach]
+        if requests is not None and any(w in around for w in words["per_request"]):
+            per_request = item.value
+        elif any(w in around for w in words["per_day"]):
+            per_day = item.value
+        elif any(w in around for w in words["per_month"]) or any(w in after for w in ("a month",)):
+            per_day = item.value / DAYS_PER_MONTH
+        elif requests is not None:
+            per_request = item.value
+    if per_day is None and requests is not None and per_request is not None:
+        per_day = requests * per_request
+    named = api_prices().named_in(folded)
+    return ApiUsage(tokens_per_day=per_day, requests_per_day=requests, tokens_per_request=per_request, api_named=named.id if named else None)
+
+
+def _has_cue(folded: str, cue: str) -> bool:
+    """An ASCII cue as a whole word ("api", not "capital"), a Chinese cue anywhere."""
+    if not cue.isascii():
+        return cue in folded
+    at = folded.find(cue)
+    while at >= 0:
+        before = folded[at - 1] if at else " "
+        after = folded[at + len(cue)] if at + len(cue) < len(folded) else " "
+        if not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum()):
+            return True
+        at = folded.find(cue, at + 1)
+    return False

@@ -254,6 +254,7 @@ HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
 HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
 HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
 HANDLERS["vendor_rows"] = lambda routing: vendor_rows.answer(routing.turn)
+HANDLERS["api_bill"] = lambda routing: TASKS["tco"](routing.turn)  # the tco task opens with the API bill when one is weighed
 
 
 @handler

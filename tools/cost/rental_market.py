@@ -126,10 +126,11 @@ def _verdict(quoted: float, fair_low: float | None, fair_high: float | None, cei
 
 
 def buyer_tier(total_gpus: int, china: bool, tiers: set[str]) -> str | None:
-    """The tier a buyer of this size rents at when no rent is given: the China market for a China buyer, a specialist
-    cloud for a fleet of ``LARGE_GPUS`` or more; None for a server or two (the catalog's on-demand price), or when
-    the chosen tier has no figure for the GPU."""
-    wanted = "china" if china else "specialist" if total_gpus >= LARGE_GPUS else None
+    """The tier a buyer rents at when no rent is given: the China market for a China buyer, else a specialist GPU
+    cloud, whatever the size (a buyer weighing a purchase shops around; hyperscaler on-demand is a row beside it,
+    never the baseline). None when the chosen tier has no figure for the GPU (then the catalog's on-demand price).
+    ``total_gpus`` is kept for callers that size the fleet; every size gets the same tier today."""
+    wanted = "china" if china else "specialist"
     return wanted if wanted in tiers else None
 
 

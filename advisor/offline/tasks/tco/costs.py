@@ -11,7 +11,7 @@ from advisor.markdown import money, number, table, token_count
 from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.dialogue import followup
-from advisor.offline.tasks.tco import payback, price_dates, rent_prices, rentals, token_price
+from advisor.offline.tasks.tco import api_bill, payback, price_dates, rent_prices, rentals, token_price
 from advisor.offline.tasks.training import fit_first, training_speed
 from advisor.offline.tasks.specs.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.wording import Wording
@@ -101,6 +101,8 @@ def _cost_of_a_run(turn: Turn) -> bool:
 
 
 def tco(turn: Turn) -> str:
+    if api_bill.applies(turn):  # "we pay an API N tokens a day: self-host cheaper?": the bill against GPUs serving it
+        return api_bill.answer(turn, _gpu(turn), _currency(turn))
     owns_cards = _owned(turn, turn.slots.server_price)  # "we already have 16 A100s": keep or rent, not the rental market
     if not owns_cards and rentals.applies(turn):
         return rentals.answer(turn)

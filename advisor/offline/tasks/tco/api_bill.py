@@ -1,0 +1,92 @@
+"""An API bill against self-hosting the same traffic ("we send 200M tokens a day to an API: would our own GPUs be
+cheaper?"), asked in either language.
+
+The API side: the daily tokens × a dated, sourced price per million (the API named, else the model's own entry),
+or no price when none is published (then the answer says what price self-hosting beats). The self-hosting side:
+the fewest cards that serve the model (serving estimator, full load), as many deployments as the average traffic
+needs at the planned load, rented for every hour at the tier a buyer rents from. Verdict first."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from advisor.markdown import money, number, table
+from advisor.offline.tasks.tco import token_price
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from knowledge.api_prices import ApiPrice, api_prices
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.api_vs_self_host import ApiVsSelfHostRequest, api_vs_self_host
+
+WORDING = Wording("tco", "api_bill")
+COMPARABLE_MODEL = "llama-3.3-70b"  # a closed API (GPT-4o) is weighed against the open model most teams replace it with
+PLANNED_LOAD = 0.5  # average traffic is about half of what peaks need: dedicated GPUs are sized for the peaks
+LARGER_GPU = "h200-sxm"  # a model that no H100 server holds (DeepSeek-V3) is served on the next larger card
+
+
+def applies(turn: Turn) -> bool:
+    return turn.ask.weighs_api
+
+
+def _price(turn: Turn, model: str | None) -> ApiPrice | None:
+    usage = turn.ask.api_usage
+    return api_prices().by_id(usage.api_named if usage else None) or api_prices().for_model(model)
+
+
+def answer(turn: Turn, gpu: str, currency: str) -> str:
+    usage = turn.ask.api_usage
+    named = turn.model_reference()
+    price = _price(turn, named)
+    model = named or (price.models[0] if price and price.models else COMPARABLE_MODEL)
+    if named is None:
+        turn.assume(*WORDING.both("comparable", model=turn.catalog.model(model).name))
+    gpus, speed = token_price._deployment(turn, model, gpu)
+    if speed is None and not turn.slots.gpus:
+        gpu = LARGER_GPU
+        gpus, speed = token_price._deployment(turn, model, gpu)
+    gpu_name = turn.catalog.gpu(gpu).name
+    if speed is None:
+        return WORDING.say(turn, "does_not_run", model=model, gpu=gpu_name)
+    china = turn.slots.region == "cn" or currency == "CNY"
+    market = turn.call("rental_prices", {"gpu": gpu, "currency": currency, "china": china, "gpus": gpus, "today": dt.date.today().isoformat()})
+    tiers = market.result["tiers"] if market.ok else []
+    chosen = next((t for t in tiers if t["tier"] == (market.result["fair_tier"] if market.ok else None)), None) or (min(tiers, key=lambda t: t["low"]) if tiers else None)
+    if chosen is None:
+        return WORDING.say(turn, "no_rent", gpu=gpu_name)
+    model_name = turn.text(speed["model_label"])
+    prompt, output = speed.get("prompt_tokens", 1024), speed.get("output_tokens", 256)
+    share = output / (prompt + output)
+    load = turn.slots.utilisation or PLANNED_LOAD
+    rate = (chosen["low"] + chosen["high"]) / 2
+    if usage is None or usage.tokens_per_day is None:
+        return WORDING.say(turn, "no_volume", model=model_name)
+    api_in, api_out = (price.input_per_m, price.output_per_m) if price else (0.0, 0.0)
+    fx = convert(1.0, "USD", currency, DEFAULT_USD_TO_CNY)  # API prices are published in USD
+    result = api_vs_self_host(ApiVsSelfHostRequest(
+        tokens_per_day=usage.tokens_per_day, output_share=share, api_input_per_m=api_in * fx, api_output_per_m=api_out * fx,
+        deployment_output_tokens_per_s=speed["output_tokens_per_s_total"], gpus_per_deployment=gpus, price_per_gpu_hour=rate, planned_load=load))  # fmt: skip
+    values = {"tokens": number(usage.tokens_per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
+              "own": money(result.self_host_monthly, currency), "api": money(result.api_monthly, currency), "load": number(load * 100),
+              "tier": turn.text(chosen["name"]), "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
+              "saving": money(abs(result.saving_monthly), currency), "per_deployment": gpus}  # fmt: skip
+    if price is None:
+        lead = WORDING.say(turn, "lead.no_price", **values)
+    else:
+        values.update(api_name=turn.text(price.label), blended=money(result.api_per_m_blended, currency))
+        lead = WORDING.say(turn, f"lead.{result.verdict}", **values)
+    reasons = [WORDING.say(turn, "sizing", **values, speed=number(speed["output_tokens_per_s_total"]), needed=number(result.output_tokens_per_s_needed),
+                           share=number(share * 100), prompt=prompt, output=output)]  # fmt: skip
+    if result.break_even_tokens_per_day is not None and price is not None:
+        reasons.append(WORDING.say(turn, "break_even", volume=number(result.break_even_tokens_per_day / 1e6), per_m=values["per_m"], blended=values["blended"]))
+    elif price is not None:
+        reasons.append(WORDING.say(turn, "never", per_m=values["per_m"], blended=values["blended"]))
+    reasons.append(WORDING.say(turn, "caveats"))
+    rows = [[turn.text(t["name"]), f"{money(t['low'], currency)}–{money(t['high'], currency)}",
+             money(result.gpus * 730 * t["low"], currency) + "–" + money(result.gpus * 730 * t["high"], currency)] for t in tiers]  # fmt: skip
+    headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "monthly")]
+    parts = [lead, *reasons, "**" + WORDING.say(turn, "table.title", gpus=result.gpus, gpu=gpu_name) + "**\n\n" + table(headers, rows)]
+    if price is not None:
+        parts.append(WORDING.say(turn, "source", api_name=turn.text(price.label), input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
+                                 date=price.source.date, title=price.source.title, url=price.source.url))  # fmt: skip
+    return "\n\n".join(parts)
+
