@@ -65,3 +65,16 @@ def test_servers_that_still_fit_their_racks_keep_the_feeds(offline_advisor):
 def test_one_gpu_named_is_no_swap(offline_advisor):
     response = offline_advisor.answer("How much power do four 8x H200 servers draw?", [])
     assert len(_plans(response)) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Would 8-GPU H20 boxes and 8-GPU H100 boxes each fit a 9 kW cabinet?", "12kW的机柜，8卡H20和8卡H100的服务器各能放几台"],
+)
+def test_parts_weighed_for_the_same_racks_each_get_the_racks_verdict(offline_advisor, message):
+    response = offline_advisor.answer(message, [])
+    plans = _plans(response)
+    assert [c.args["gpu"].split("-")[0] for c in plans] == ["h20", "h100"]
+    assert len({c.args["rack_power_kw"] for c in plans}) == 1
+    lines = [line for line in response.summary.splitlines() if line.startswith("- **")]
+    assert len(lines) == 2 and all(("per rack" in line or "none" in line) if response.language == "en" else ("每柜" in line or "放不下" in line) for line in lines)

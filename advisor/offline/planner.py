@@ -50,7 +50,8 @@ class OfflinePlanner:
         parts = self._separate_questions(turn, earlier)
         if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, all in the opening line
             bodies = [self._part_body(part, calculates, index > 0) for index, (part, calculates) in enumerate(parts)]
-            bodies = answer_parts.without_repeats(turn, bodies, [part.message for part, _ in parts])
+            # a calculated part that repeats an earlier one is covered by it; only a card found twice lacks an answer of its own
+            bodies = answer_parts.without_repeats(turn, bodies, ["" if calculates else part.message for part, calculates in parts])
             folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{body}") for index, ((part, _), body) in enumerate(zip(parts, bodies, strict=True), 1)]
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
             summary = "\n\n".join(filter(None, [answer_parts.combined(turn, bodies), summary]))

@@ -74,7 +74,7 @@ def without_repeats(turn: Turn, bodies: list[str], questions: list[str] = ()) ->
         earlier = next((index for index, shown in enumerate(kept, 1) if verdict and verdict_of(shown) == verdict), None)
         if earlier is None:
             kept.append(body)
-        elif number < len(questions):
+        elif number < len(questions) and questions[number]:
             kept.append(WORDING.say(turn, "repeated_question", index=earlier, question=questions[number].strip().rstrip("?？!！。. ")))
         else:
             kept.append(WORDING.say(turn, "repeated", index=earlier))

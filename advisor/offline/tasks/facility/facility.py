@@ -101,6 +101,8 @@ def answer(turn: Turn) -> str:
     servers, gpus = _counts(turn)
     if turn.ask.replaces_hardware and len(turn.slots.gpus) >= 2:  # "our A100 boxes → H200": what the site must add
         return facility_swap.answer(turn, plan_args(turn, turn.slots.gpus[0], servers, gpus), turn.slots.gpus[1])
+    if len(turn.slots.gpus) >= 2 and not turn.reading.follow_up:  # "H20 and 910B servers in 12 kW racks": each part's verdict
+        return facility_swap.each(turn, plan_args(turn, turn.slots.gpus[0], servers, gpus), turn.slots.gpus)
     outcome = turn.call("plan_facility", plan_args(turn, _gpu(turn), servers, gpus))
     if not outcome.ok:
         return turn.error(outcome)

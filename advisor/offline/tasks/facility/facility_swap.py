@@ -1,7 +1,9 @@
-"""Replacing the GPUs in place with another part ("our four A100 boxes → H200"): what the site must add.
+"""Two or more parts at one site: replacing the GPUs in place with another part ("our four A100 boxes → H200"), what
+the site must add; or several parts weighed for the same racks ("H20 and 910B servers in 12 kW racks: how many each?").
 
-Both configurations are planned with the same counts, rack budget, PUE and tariff; the answer is the difference —
-IT and facility load, power per rack and racks, cooling, and the yearly bill — and whether the feeds must change."""
+Every configuration is planned with the same counts, rack budget, PUE and tariff. A swap answers with the difference —
+IT and facility load, power per rack and racks, cooling, the yearly bill — and whether the feeds must change; parts
+weighed side by side get one line each, the rack's verdict for that part."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from advisor.markdown import money, number, table
 from advisor.offline.tasks.facility.sources import cite
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
+from tools.recommend.configs import SERVER_GPUS
 
 WORDING = Wording("facility", "facility_swap")
 
@@ -36,17 +39,49 @@ def answer(turn: Turn, args: dict, new_gpu: str) -> str:
         feeds = "feeds.hold"
     cooling = "cooling.changes" if new["cooling"] != old["cooling"] else "cooling.same"
     lines = [_say(turn, feeds, **v), _say(turn, cooling, **v), _say(turn, "bill", **v)]
+    return "\n\n".join([_say(turn, lead, **v), "\n".join(f"- {line}" for line in lines), f"**{_say(turn, 'table_title')}**\n\n{_table(turn, [old, new])}"])
+
+
+def each(turn: Turn, args: dict, gpus: list[str]) -> str:
+    """Each part's servers in the same racks: how many a rack takes, at what load, and how many racks."""
+    plans = []
+    for gpu in gpus:
+        outcome = turn.call("plan_facility", {**args, "gpu": gpu})
+        if not outcome.ok:
+            return turn.error(outcome)
+        plans.append(outcome.result)
+        cite(turn, outcome.result)
+    fits = "each.fleet" if (args["servers"] or 0) > 1 or (args["gpus"] or 0) > SERVER_GPUS else "each.fits"  # a count was stated
+    lines = [_say(turn, fits if r["servers_per_rack"] else "each.none_fits", **_plan_values(turn, r)) for r in plans]
+    lead = _say(turn, "each.lead", rack=number(plans[0]["rack_power_kw"], 0))
+    return "\n\n".join([f"**{lead}**", "\n".join(f"- {line}" for line in lines), f"**{_say(turn, 'each.table_title')}**\n\n{_table(turn, plans)}"])
+
+
+def _plan_values(turn: Turn, r: dict) -> dict:
+    return {
+        "system": turn.text(r["system"]),
+        "server_kw": number(r["server_kw"], 1),
+        "per_rack": r["servers_per_rack"],
+        "rack_load": number(r["rack_load_kw"], 1),
+        "rack": number(r["rack_power_kw"], 0),
+        "servers": r["servers"],
+        "racks": r["racks"] or "—",
+        "cooling": _say(turn, f"cooling_kind.{r['cooling']}"),
+    }
+
+
+def _table(turn: Turn, plans: list[dict]) -> str:
+    """The plans side by side, one column per configuration."""
     rows = [
-        [_say(turn, "row.server_kw"), number(old["server_kw"], 1), number(new["server_kw"], 1)],
-        [_say(turn, "row.it_kw"), number(old["it_kw"], 1), number(new["it_kw"], 1)],
-        [_say(turn, "row.facility_kw"), number(old["facility_kw"], 1), number(new["facility_kw"], 1)],
-        [_say(turn, "row.per_rack"), str(old["servers_per_rack"]), str(new["servers_per_rack"])],
-        [_say(turn, "row.racks"), str(old["racks"] or "—"), str(new["racks"] or "—")],
-        [_say(turn, "row.rack_load"), number(old["rack_load_kw"], 1), number(new["rack_load_kw"], 1)],
-        [_say(turn, "row.bill"), money(old["cost_per_year"], old["currency"]), money(new["cost_per_year"], new["currency"])],
+        [_say(turn, "row.server_kw"), *(number(r["server_kw"], 1) for r in plans)],
+        [_say(turn, "row.it_kw"), *(number(r["it_kw"], 1) for r in plans)],
+        [_say(turn, "row.facility_kw"), *(number(r["facility_kw"], 1) for r in plans)],
+        [_say(turn, "row.per_rack"), *(str(r["servers_per_rack"]) for r in plans)],
+        [_say(turn, "row.racks"), *(str(r["racks"] or "—") for r in plans)],
+        [_say(turn, "row.rack_load"), *(number(r["rack_load_kw"], 1) for r in plans)],
+        [_say(turn, "row.bill"), *(money(r["cost_per_year"], r["currency"]) for r in plans)],
     ]
-    details = table([_say(turn, "row.item"), turn.text(old["system"]), turn.text(new["system"])], rows)
-    return "\n\n".join([_say(turn, lead, **v), "\n".join(f"- {line}" for line in lines), f"**{_say(turn, 'table_title')}**\n\n{details}"])
+    return table([_say(turn, "row.item"), *(turn.text(r["system"]) for r in plans)], rows)
 
 
 def _values(turn: Turn, old: dict, new: dict) -> dict:
