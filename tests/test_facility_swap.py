@@ -24,7 +24,7 @@ def _it_kw(gpu, servers, rack_kw=None):
 @pytest.mark.parametrize(
     "message, old, new, servers",
     [
-        ("Our 5 DGX A100 nodes are due a refresh - moving to H200 boxes, how much extra power will the hall need?", "a100", "h200", 5),
+        ("We run 5 DGX A100 boxes and will move them to H200 servers - how much extra power will the hall need?", "a100", "h200", 5),
         ("机房里有3台8卡A100，准备换成H200，功耗要多出多少？", "a100", "h200", 3),
     ],
 )

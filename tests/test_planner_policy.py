@@ -392,8 +392,8 @@ def test_a_model_of_another_kind_beside_a_language_model_is_left_out_and_said(of
     assert calls(response, "estimate_memory")[0].args["model"] == "qwen2.5-7b"
     assert "“bge-m3”不是大语言模型，这里只估算 Qwen2.5-7B" in response.answer
     switched = ask(offline_advisor, "换海光K100呢", first)
-    assert "gpu" not in calls(switched, "estimate_memory")[0].args and "NVIDIA T4" not in switched.answer
-    assert "“海光k100”: 目录里没有这款卡的数据" in switched.answer
+    # a part the catalog lacks: its vendor's card answers (what is and is not published), never the T4 again
+    assert "NVIDIA T4" not in switched.answer and "海光" in switched.summary.splitlines()[0]
 
 
 def test_a_server_price_in_a_currency_without_a_rate_is_asked_for_again_not_said_missing(offline_advisor):

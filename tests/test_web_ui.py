@@ -196,7 +196,7 @@ def test_recommend_handler_passes_the_objective(registry):
 def test_objective_choices_are_labelled_in_the_pages_language():
     choices = forms.enum_choices(OBJECTIVE, forms.literal_choices(RecommendRequest, "objective"))
     assert ("采购最便宜", "cheapest") in choices("zh") and ("Cheapest purchase", "cheapest") in choices("en")
-    assert {value for _, value in choices("en")} == {"cheapest", "fastest", "cloud", "china", "budget", "power", "memory"}
+    assert {value for _, value in choices("en")} == {"cheapest", "fastest", "cloud", "china", "budget", "power", "memory", "value"}
 
 
 # --- serving speed ---------------------------------------------------------------------------------

@@ -61,6 +61,19 @@ class Turn:
         return self.reading.language  # type: ignore[return-value]
 
     @property
+    def china_buyer(self) -> bool:
+        """A mainland buyer: the region said so, or a Chinese question that named no other region (a Chinese-speaking
+        team in Singapore buys and rents in the global market)."""
+        region = self.slots.region
+        return region == "cn" or (region is None and self.language == "zh")
+
+    @property
+    def currency(self) -> str:
+        """The currency of figures no amount fixed: the buyer's market's (yuan for a mainland buyer, dollars for any
+        other region), else the language's."""
+        return "CNY" if self.china_buyer else "USD"
+
+    @property
     def intent(self) -> str:
         return self.reading.task or self.reading.intent
 

@@ -3,7 +3,6 @@ air or liquid, electricity per year. The figures come from the plan_facility too
 
 from __future__ import annotations
 
-from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
 from advisor.offline.tasks.facility import facility_fabric, facility_prep, facility_swap
@@ -115,7 +114,7 @@ def answer(turn: Turn) -> str:
         r = outcome.result
     cite(turn, r)
     values = _values(turn, r)
-    if _asks_now(turn, "prepare") and (prepared := facility_prep.checklist(turn, outcome.args, r, values, _china_buyer(turn))):
+    if _asks_now(turn, "prepare") and (prepared := facility_prep.checklist(turn, outcome.args, r, values, turn.china_buyer)):
         # what the room must have, line by line; a China buyer of a part they cannot buy new hears so, with parts they can
         china = _china_high_density(turn, r, PREPARE)
         status = [_say(turn, "summary.china", gpu=r["gpu_name"], status=_say(turn, f"china_status.{r['china']}"), rule=turn.text(r["china_rule"]))] if china else []
@@ -191,9 +190,7 @@ def _currency(turn: Turn) -> str:
     price = turn.slots.power_price
     if price is not None:
         return price.currency
-    if turn.slots.region == "cn":
-        return "CNY"
-    return default_currency(turn.language)
+    return turn.currency
 
 
 def _in(amount: Money | None, currency: str) -> float | None:
@@ -260,17 +257,11 @@ def _lead(turn: Turn, r: dict) -> str:
     return "lead.load"
 
 
-def _china_buyer(turn: Turn) -> bool:
-    """A mainland buyer: the region said so, or a Chinese question that named no other region."""
-    region = turn.slots.region
-    return region == "cn" or (region is None and turn.language == "zh")
-
-
 def _china_high_density(turn: Turn, r: dict, lead: str) -> bool:
     """A China buyer planning a dense system they cannot buy new (a liquid-cooled rack, or racks past air's comfort
     zone): the answer says so and offers air-cooled parts they can buy; a bill question is answered alone."""
     dense = r["whole_rack"] or r["liquid_as_sold"] or r["cooling"] != "air"
-    return dense and not lead.startswith("lead.electricity") and _china_buyer(turn) and r["china"] in WORDING.data["china_status"]
+    return dense and not lead.startswith("lead.electricity") and turn.china_buyer and r["china"] in WORDING.data["china_status"]
 
 
 def _china_alternatives(turn: Turn, r: dict, v: dict, lead: str | None = None) -> list[str]:

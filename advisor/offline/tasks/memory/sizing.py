@@ -7,7 +7,6 @@ from typing import get_args
 
 from advisor.offline.wording import Wording
 from advisor.labels import VERDICT
-from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.tasks.tco import costs
@@ -165,7 +164,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         "objective": OBJECTIVES.get(s.objective or ""),  # none stated: the tiers lead (within the budget, when given)
         "budget": budget.amount if budget else None,
         **({"budget_per": budget.per} if budget and budget.per in ("month", "year") else {}),  # a running budget is met by renting
-        "currency": budget.currency if budget else default_currency(turn.language),
+        "currency": budget.currency if budget else turn.currency,
         "region": "cn" if s.region == "cn" else "global",
         "gpus": [stated_card(turn, gpu).gpu for gpu in s.gpus] or None,  # "our A100s are the 40 GB ones": that variant
         "max_gpus": gpus_on_hand(turn),

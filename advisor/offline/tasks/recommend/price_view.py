@@ -5,7 +5,6 @@ the ``estimate_server_price`` tool; the wording is data (knowledge/price_estimat
 from __future__ import annotations
 
 from advisor.labels import CHINA_STATUS
-from advisor.language import default_currency
 from advisor.markdown import money
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
@@ -16,7 +15,7 @@ MAX_PRICED = 3  # a price question names one part, sometimes two or three; more 
 
 def market_currency(turn: Turn) -> str:
     """Yuan for a buyer in mainland China (said, or writing in Chinese), else the language's default."""
-    return "CNY" if turn.slots.region == "cn" else default_currency(turn.language)
+    return turn.currency
 
 
 def range_text(low: float, high: float, currency: str) -> str:

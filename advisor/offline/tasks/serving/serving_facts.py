@@ -5,7 +5,7 @@ without FP8 tensor cores run through a weight-only path (the math in 16-bit), no
 from __future__ import annotations
 
 from advisor.markdown import number
-from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
+from advisor.offline.tasks.serving.serving_words import serving_text
 from advisor.offline.turn import Turn
 from tools.precision import FP8_FORMATS, computes_in_fp8
 

@@ -9,7 +9,6 @@ training-time estimator (full training) says how fast it runs, and the catalog p
 
 from __future__ import annotations
 
-from advisor.language import default_currency
 from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
 from advisor.offline.tasks.tco import price_dates
@@ -236,7 +235,7 @@ def _problem(turn: Turn, outcome) -> str:
 def _on_sale(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None) -> dict | None:
     """The recommender's smallest configuration of this GPU that holds the workload, as it is sold (boards, servers)."""
     args = {"model": model, "task": task, "precision": precision, "context": turn.slots.context_length, "batch": batch,
-            "gpus": [option.gpu["id"]], "top": 1, "currency": default_currency(turn.language)}  # fmt: skip
+            "gpus": [option.gpu["id"]], "top": 1, "currency": turn.currency}  # fmt: skip
     found = turn.call("recommend_gpus", args)
     if not found.ok:
         option.problem = _problem(turn, found)
@@ -297,7 +296,7 @@ def _training_speed(turn: Turn, option: Option, model: str, task: str) -> None:
             *WORDING.pair("compare_phrases.training_speed.training_speed_is_given_per")
         )
     args = {"model": model, "tokens": tokens or PER_BILLION, "gpu": option.gpu["id"], "num_gpus": option.count,
-            "currency": default_currency(turn.language), "method": tool_method(task)}  # fmt: skip
+            "currency": turn.currency, "method": tool_method(task)}  # fmt: skip
     timed = turn.call("estimate_training_time", args)
     if not timed.ok:
         option.problem = _problem(turn, timed)

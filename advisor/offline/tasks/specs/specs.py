@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from advisor.offline.wording import Wording
 from advisor.labels import CHINA_STATUS
-from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.tco import price_dates, rent_prices
@@ -36,7 +35,7 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     compared = compare.route(turn)  # "one L40S or two 4090s for a 32B model?": sized, timed and priced
     if compared is not None:
         return compared
-    outcome = turn.call("compare_gpus", {"gpus": names[:6], "currency": default_currency(turn.language)})
+    outcome = turn.call("compare_gpus", {"gpus": names[:6], "currency": turn.currency})
     if not outcome.ok:
         return turn.error(outcome)
     result = outcome.result

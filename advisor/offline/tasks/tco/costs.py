@@ -6,7 +6,6 @@ import datetime as dt
 import math
 from collections.abc import Callable
 
-from advisor.language import default_currency
 from advisor.markdown import money, number, table, token_count
 from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.offline.tasks.specs import compare
@@ -42,7 +41,7 @@ def _currency(turn: Turn) -> str:
     for amount in (turn.slots.hourly_price, turn.slots.power_price, turn.slots.server_price, turn.slots.budget):
         if amount is not None:
             return amount.currency
-    return default_currency(turn.language)
+    return turn.currency
 
 
 def _in(amount: Money | None, currency: str) -> float | None:
@@ -760,7 +759,7 @@ def _memory_variant(turn: Turn, gpu_id: str) -> None:
 def _china_status(turn: Turn, gpu_id: str) -> str:
     """For a China buyer, a card that cannot be bought new there: its status and the rule behind it."""
     gpu = turn.catalog.gpu(gpu_id)
-    china_buyer = turn.slots.region == "cn" or turn.language == "zh"
+    china_buyer = turn.china_buyer
     if not china_buyer or gpu.china in CHINA_BUYABLE or gpu.china is None:
         return ""
     status = turn.t(*CHINA_STATUS[gpu.china])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from advisor.language import default_currency
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
 from advisor.offline.wording import Wording
@@ -73,7 +72,7 @@ def answer(turn: Turn) -> str:
     currency = (
         quoted_money.currency
         if isinstance(quoted_money, Money) and quoted_money.currency in CALCULATED_CURRENCIES
-        else default_currency(turn.language)
+        else turn.currency
     )
     china = s.region == "cn" or currency == "CNY"
     quoted, _ = _quote(turn, currency)
