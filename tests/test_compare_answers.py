@@ -123,8 +123,8 @@ def test_a_ranking_asked_for_picks_the_option_and_is_not_reported_unused(offline
 @pytest.mark.parametrize(
     ("question", "note"),
     [
-        ("Should I pick an L40S or an A100 to LoRA-tune a 13B model?", "fewest cards that hold the workload"),
-        ("做 13B 模型的 LoRA 微调，选 A100 还是 L40S？", "最少卡数"),
+        ("L40S or A100 80GB for LoRA-tuning a 13B model?", "fewest cards that hold the workload"),
+        ("A100 和 L40S 哪个更适合做 13B 模型的 LoRA 微调？", "最少卡数"),
     ],
 )
 def test_unstated_counts_compare_card_for_card_not_card_against_board(offline_advisor, question, note):
@@ -138,10 +138,10 @@ def test_unstated_counts_compare_card_for_card_not_card_against_board(offline_ad
 
 
 def test_unstated_counts_take_each_cards_own_fewest(offline_advisor):
-    response = ask(offline_advisor, "L40S vs H200 for serving a 70B model in bf16")
+    response = ask(offline_advisor, "L40S vs H200 to serve a 70B model")
     fitting = {}
     for call in calls(response, "estimate_memory"):
-        if call.ok and call.result["verdict"] in ("fits", "tight"):
+        if call.result and call.result["verdict"] in ("fits", "tight"):
             fitting.setdefault(call.args["gpu"], call.args["num_gpus"])
     assert fitting["h200-sxm"] < fitting["l40s"]  # 141 GB cards need fewer than 48 GB cards
     assert f"{fitting['l40s']}× NVIDIA L40S" in body(response)
