@@ -13,6 +13,7 @@ from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.tasks.tco import costs
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.memory import memory_scopes, memory_view, methods_view, refit_view
+from advisor.offline.tasks.memory.team_load import team_load_line
 from advisor.offline.tasks.recommend import vendor_rows
 from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
@@ -379,6 +380,9 @@ def memory(turn: Turn) -> str:
         parts.append(load)
     if r.get("kv_cache_tokens"):
         parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(r['kv_cache_tokens']), max_concurrency=number(r['max_concurrency'])))
+    team = team_load_line(turn, r, args)
+    if team:  # "for our 20 engineers": the speed at that load decides, so it leads
+        parts.insert(0, team)
     if turn.ask.reports_oom:  # "it OOMs with this setup": the parts that fill the card, right under the verdict
         parts[1:1] = memory_view.oom_causes(turn, r)
     stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
