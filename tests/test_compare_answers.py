@@ -118,3 +118,30 @@ def test_a_ranking_asked_for_picks_the_option_and_is_not_reported_unused(offline
     assert "**Choose 1× NVIDIA GeForce RTX 4090**: cheaper; 1× NVIDIA GeForce RTX 5090 is faster." in cheapest.answer
     faster = ask(offline_advisor, "one 4090 or one 5090 for qwen2.5 32b awq, which one is faster?")
     assert "**Choose 1× NVIDIA GeForce RTX 5090**: faster;" in faster.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "note"),
+    [
+        ("L40S or A100 80GB for LoRA-tuning a 13B model?", "fewest cards that hold the workload"),
+        ("A100 和 L40S 哪个更适合做 13B 模型的 LoRA 微调？", "最少卡数"),
+    ],
+)
+def test_unstated_counts_compare_card_for_card_not_card_against_board(offline_advisor, question, note):
+    response = ask(offline_advisor, question)
+    sized = {call.args["gpu"]: call.args["num_gpus"] for call in calls(response, "estimate_memory")}
+    assert sized == {"l40s": 1, "a100-80gb-sxm": 1}  # one card each: both hold a 13B LoRA run
+    assert {call.args["num_gpus"] for call in calls(response, "estimate_training_time")} == {1}
+    text = body(response)
+    assert "1× NVIDIA A100 80GB SXM" in text and "4× NVIDIA A100" not in text
+    assert note in response.answer
+
+
+def test_unstated_counts_take_each_cards_own_fewest(offline_advisor):
+    response = ask(offline_advisor, "L40S vs H200 to serve a 70B model")
+    fitting = {}
+    for call in calls(response, "estimate_memory"):
+        if call.result and call.result["verdict"] in ("fits", "tight"):
+            fitting.setdefault(call.args["gpu"], call.args["num_gpus"])
+    assert fitting["h200-sxm"] < fitting["l40s"]  # 141 GB cards need fewer than 48 GB cards
+    assert f"{fitting['l40s']}× NVIDIA L40S" in body(response)

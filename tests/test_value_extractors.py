@@ -128,3 +128,25 @@ def test_keywords_of_equal_length_claim_in_one_order_every_run(catalog):
     """ "pcie版" and "pci-e" are both five characters; the tie used to follow the hash seed of the process."""
     [form] = run(normalize_text("SXM版还是PCIe版"), catalog, ["keywords"])[1:]
     assert (form.value, form.surface) == ("pcie", "pcie版")
+
+
+# A memory size written as the card ("a pair of 48 GB GPUs"): the count word before it counts the cards, in either
+# language, while a memory size that is not a card ("two models in 24GB") leaves the word alone.
+MEMORY_AS_CARD = [
+    ("we have three 48 GB GPUs in the box", [("count_gpu", 3.0), ("memory", 48.0)]),
+    ("could two 24gb cards hold it", [("count_gpu", 2.0), ("memory", 24.0)]),
+    ("four 80GB accelerators for a 70b", [("count_gpu", 4.0), ("memory", 80.0)]),
+    ("手上有三张48G显卡", [("count_gpu", 3.0), ("memory", 48.0)]),
+    ("双24g卡够吗", [("count_gpu", 2.0), ("memory", 24.0)]),
+]
+
+
+@pytest.mark.parametrize(("message", "expected"), MEMORY_AS_CARD)
+def test_a_count_word_before_a_memory_sized_card_counts_cards(catalog, message, expected):
+    found = run(normalize_text(message), catalog, EXTRACTORS)
+    assert [(v.kind, v.value) for v in found if v.kind in ("count_gpu", "memory")] == expected
+
+
+def test_a_count_word_before_a_memory_size_that_is_no_card_is_not_a_card_count(catalog):
+    found = run(normalize_text("load two of my models into 24GB of VRAM"), catalog, EXTRACTORS)
+    assert ("count_gpu", 2.0) not in [(v.kind, v.value) for v in found]

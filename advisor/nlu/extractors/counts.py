@@ -29,6 +29,8 @@ from tools.quantities import find_numbers, parse_number
 # "two used 3090s", "3 refurbished a100s": a word on the card's condition between a count and the card
 BEFORE_CARD = re.compile(r"\s*(?:(?:used|second[\s-]?hand|secondhand|refurb(?:ished)?|new|old|spare|rented)\s+)?")
 ENDS_MESSAGE = re.compile(r"[\s?？!！.。" + "".join(pattern_words("message_end_particles")) + "]*$")
+# "two 24GB cards", "three 48 GB GPUs": a memory size standing for the card; the count before it counts cards
+CARD_AFTER_MEMORY = re.compile(r"[\s-]*(?:" + "|".join(pattern_words("memory_card_nouns")) + r")(?![a-z])")
 PARALLEL_WORD_KIND = pattern_words("parallel_word_kind")  # the first letter of the word
 
 
@@ -138,6 +140,11 @@ def numbers(scan: Scan) -> None:
             scan.claim(value)
 
 
+def _memory_card_at(scan: Scan, start: int) -> bool:
+    """A memory size starts at ``start`` and a card noun follows it: "24GB cards" is a card, counted by the word before."""
+    return any(v.kind == "memory" and v.start == start and CARD_AFTER_MEMORY.match(scan.text, v.end) for v in scan.found)
+
+
 @extractor("word_numbers")
 def word_numbers(scan: Scan) -> None:
     """Counts written as words: "two l40s", "buy two", "two of them", "and with four?"."""
@@ -146,7 +153,7 @@ def word_numbers(scan: Scan) -> None:
         for match in re.finditer(rf"(?<![a-z]){re.escape(word)}(?![a-z])" if word.isascii() else re.escape(word), text):
             value = number_value(text, match.start(), match.end(), word, float(count), words_only=True)
             gap = BEFORE_CARD.match(text, match.end()).end()
-            cards = gap in gpu_starts or (
+            cards = gap in gpu_starts or _memory_card_at(scan, gap) or (
                 count > 1 and (phrase_table("buy_before").ending_at(text, match.start()) or phrase_table("of_them").at(text, match.end()))
             )
             if value is None and cards:

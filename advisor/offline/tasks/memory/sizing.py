@@ -12,6 +12,8 @@ from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.tasks.tco import costs
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.memory import memory_scopes, memory_view, methods_view, refit_view
+from advisor.offline.tasks.memory.range_ends import small_end_lines
+from advisor.offline.tasks.memory.team_load import team_load_line
 from advisor.offline.tasks.recommend import vendor_rows
 from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
@@ -115,7 +117,7 @@ def recommend(turn: Turn) -> str:
     # a budget that buys nothing: said first, with what it does buy
     short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
     lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
-    parts = [lead, *value_lines(turn, r), *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
+    parts = [lead, *value_lines(turn, r), *small_end_lines(turn, r, args), *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
              _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]
     parts.append("**" + WORDING.say(turn, "sizing_phrases.recommend.why") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
@@ -378,6 +380,9 @@ def memory(turn: Turn) -> str:
         parts.append(load)
     if r.get("kv_cache_tokens"):
         parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(r['kv_cache_tokens']), max_concurrency=number(r['max_concurrency'])))
+    team = team_load_line(turn, r, args)
+    if team:  # "for our 20 engineers": the speed at that load decides, so it leads
+        parts.insert(0, team)
     if turn.ask.reports_oom:  # "it OOMs with this setup": the parts that fill the card, right under the verdict
         parts[1:1] = memory_view.oom_causes(turn, r)
     stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading

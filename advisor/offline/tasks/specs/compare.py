@@ -23,6 +23,7 @@ from tools.cost.token_cost import TokenCostRequest, token_cost
 WORDING = Wording("specs", "compare")
 
 MAX_OPTIONS = 4
+LIKE_COUNTS = (1, 2, 4, 8)  # card counts tried, fewest first, when the user named none
 PER_BILLION = 1e9  # without a token count, training speed is given per billion tokens
 
 
@@ -82,6 +83,9 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     precision = precision_for(turn, task)
     for option in opts:
         _evaluate(turn, option, model, task, precision)
+    sized = [o.label for o in opts if o.sized_like_for_like]
+    if sized:
+        turn.assume(*WORDING.both("compare_phrases.answer.fewest_cards_each", options=turn.t(", ", "、").join(sized)))
     problems = {o.problem for o in opts}
     if len(problems) == 1 and "" not in problems:  # e.g. an unknown model: one explanation, not one per option
         return problems.pop()
@@ -159,7 +163,10 @@ def per_token(turn: Turn, opts: list[Option], model: str) -> str:
 def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str | None) -> None:
     batch = turn.slots.concurrency or turn.slots.batch_size
     inference = task == "inference"
-    if option.count is None:
+    fit = _smallest_count(turn, option, model, task, precision, batch) if option.count is None else None
+    if fit is not None:
+        pass  # like for like: the fewest cards of this GPU that hold the workload, whatever it is sold in
+    elif option.count is None:
         chosen = _on_sale(turn, option, model, task, precision, batch)
         if chosen is None:
             return
@@ -186,6 +193,20 @@ def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str 
         _serving_speed(turn, option, model, precision, batch)
     elif task in TIMED_TRAINING:
         _training_speed(turn, option, model, task)
+
+
+def _smallest_count(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):
+    """The memory estimate on the fewest cards (of LIKE_COUNTS) that hold the workload, with the option set to that
+    count; None when even the largest does not (the configuration on sale is sized then). Comparing a single card
+    with a 4-card board would credit the board's speed to the GPU."""
+    for count in LIKE_COUNTS:
+        option.count = count
+        fit = fit_stated(turn, option, model, task, precision, batch)
+        if fit.ok and fit.result.get("verdict") in ("fits", "tight"):
+            option.sized_like_for_like = True
+            return fit
+    option.count, option.tp, option.pp, option.zero = None, 1, 1, 0
+    return None
 
 
 def fit_stated(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None):

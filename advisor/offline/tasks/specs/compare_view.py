@@ -40,6 +40,7 @@ class Option:
     training: dict | None = None  # estimate_training_time result
     needed: str = ""  # when it does not fit: how many cards would
     problem: str = ""  # a tool's explanation when the option could not be evaluated
+    sized_like_for_like: bool = False  # no count was named: the fewest cards that hold the workload were taken
 
     @property
     def name(self) -> str:

@@ -1,0 +1,39 @@
+"""A fit question that names a team or a number of users: memory alone does not answer it, the speed each user
+gets at that load does (a Mac holds a 70B model, but its prefill and its batch are slow for twenty people)."""
+
+from __future__ import annotations
+
+from advisor.markdown import number
+from advisor.offline.tasks.serving.serving_floor import chat_floor_tokens_per_s
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+
+WORDING = Wording("memory", "team_load")
+MS_PER_S = 1000
+
+
+def team_load_line(turn: Turn, fit: dict, args: dict) -> str:
+    """The speed at the stated number of users at once, against the chat floor, or "" when no load was stated,
+    it did not fit (the fit plan leads then), or the speed cannot be estimated."""
+    users = turn.slots.concurrency
+    fits = fit.get("verdict") in ("fits", "tight")
+    if args["mode"] != "inference" or not fits or not args.get("gpu") or not users or users < 2:
+        return ""
+    if "estimate_throughput" not in turn.registry.names():
+        return ""
+    floor = chat_floor_tokens_per_s()
+    speed = turn.call("estimate_throughput", {
+        "model": args["model"], "gpu": args["gpu"], "num_gpus": args.get("num_gpus") or 1, "precision": args.get("precision"),
+        "context": args.get("context"), "batch": users, "target_tokens_per_s_per_user": floor,
+    })  # fmt: skip
+    if not speed.ok:
+        return ""
+    r = speed.result
+    each, most = r["tokens_per_s_per_user_streaming"], r.get("max_concurrency_at_target") or 0
+    headcount = next((v.value for v in turn.slots.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
+    if headcount and headcount > users:  # "a team of 25": the people, and how many of them are served at once
+        who = WORDING.say(turn, "who_team", team=number(headcount), users=users)
+    else:
+        who = WORDING.say(turn, "who_at_once", users=users)
+    key = "keeps_up" if each >= floor else ("short_of_floor" if most >= 1 else "short_even_alone")
+    return WORDING.say(turn, key, who=who, speed=number(each), ttft=number(r["ttft_ms"] / MS_PER_S, 1), floor=number(floor), most=most)
