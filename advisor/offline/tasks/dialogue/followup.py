@@ -78,8 +78,8 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
     now, then = [call.result for call in _headline(now)], [call.result for call in _headline(then)]
     if len(now) != 1 or len(then) != 1:  # several sizes tried on either side: no one figure to set beside the other
         return ""
-    if "path" in entry:  # a ranked answer: its chosen option moves as a whole (config, count, price, speed)
-        return _moved(turn, _at(then[0], entry["path"]), _at(now[0], entry["path"]), now[0].get("currency") or "")
+    if "paths" in entry:  # a ranked answer: its chosen option moves as a whole (config, count, price, speed)
+        return _moved(turn, _chosen(then[0], entry["paths"]), _chosen(now[0], entry["paths"]), now[0].get("currency") or "")
     new, old = now[0].get(entry["field"]), then[0].get(entry["field"])
     if not isinstance(new, int | float) or not isinstance(old, int | float) or old <= 0 or new <= 0:
         return ""
@@ -87,6 +87,12 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
     if number(old) == number(new):
         return WORDING.say(turn, "delta_same", **figures)
     return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
+
+
+def _chosen(result: dict, paths: list[str]) -> object:
+    """The first of ``paths`` that leads somewhere: the recommended tier's option, else (no option meets the load,
+    so no tiers) the first option listed, which the answer leads with."""
+    return next((part for path in paths if (part := _at(result, path)) is not None), None)
 
 
 def _moved(turn: Turn, old: object, new: object, currency: str) -> str:
