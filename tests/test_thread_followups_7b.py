@@ -77,3 +77,18 @@ def test_concept_follow_up_naming_a_new_precision_gets_that_card(offline_advisor
     title = follow.summary.strip().split("\n")[0]
     assert card_title in title and first_title not in follow.summary  # the new subject's card, not the first one again
     assert "🧮" not in follow.summary or ("前面的计算仍然有效" not in follow.summary and "still stands" not in follow.summary)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Would B200 and H200 boxes fit our 17 kW cabinets? How many in each rack?",
+        "B200和H200的服务器放得进我们17千瓦的机柜吗？每个机柜能放几台？",
+    ],
+)
+def test_rack_question_told_in_two_steps_is_answered_once(offline_advisor, message):
+    answer = offline_advisor.answer(message, [])
+    assert not answer.summary.lstrip().startswith("**1.**")  # not split into a first and a second part
+    assert "**2.**" not in answer.summary
+    plans = [call for call in answer.tool_calls if call.name == "plan_facility"]
+    assert len({(call.args.get("gpu"), call.args.get("rack_kw")) for call in plans}) == len(plans) == 2  # each card planned once
