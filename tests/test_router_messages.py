@@ -49,6 +49,8 @@ CASES = [
     ("fabric", "zh", ["32台8卡H100服务器，需要多少台leaf和spine交换机？"]),
     ("facility_takes_over", "en", ["How much power does one 8-GPU H100 server draw?"]),
     ("facility_takes_over", "zh", ["一台8卡H100服务器功耗多少？"]),
+    ("concept_new_subject", "en", ["Explain what FP8 is", "how about MXFP8?"]),
+    ("concept_new_subject", "zh", ["FP8是什么意思？", "MXFP8又是什么？"]),
     ("concept_asked_anew", "en", ["Does int4 quantisation hurt quality?", "why not just use an API instead?"]),
     ("concept_asked_anew", "zh", ["int4量化会影响效果吗？", "那为什么不直接用API？"]),
     ("concept_follow_up", "en", ["What is tensor parallelism?", "and for pipeline parallelism?"]),

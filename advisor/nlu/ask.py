@@ -22,6 +22,7 @@ from advisor.nlu.asked import (
     reports_serving,
     reports_slowdown,
     serving_asks,
+    serving_asks_earlier,
 )
 from advisor.nlu.cues import says
 from advisor.nlu.pattern_words import pattern_words
@@ -57,6 +58,9 @@ class Ask(BaseModel):
         False, description='The speed target stated is a time ("first token under 500 ms"), not tokens/s per user.'
     )
     serving_asks: Asked = Field("speed", description="What a serving question asks for: a speed, a concurrency, a GPU count or a latency.")
+    count_asked_earlier: bool = Field(
+        False, description='The newest earlier message that asked a serving question asked for a GPU count ("how many L20 for 2,000 users?").'
+    )
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
     observed_speed: float | None = Field(None, description="The tokens/s per user such a question says it measured.")
     observed_in_thread: bool = Field(
@@ -155,6 +159,7 @@ class Ask(BaseModel):
             price_per_card=bool(prices) and prices[0].said_per_card,
             latency_target=is_latency_target(state.surface("speed_target"), catalog),
             serving_asks=serving_asks(thread),
+            count_asked_earlier=serving_asks_earlier(earlier) == "gpu_count",
             weighs_precision=asks_precision_choice(message),
             observed_speed=observed_speed(message, catalog),
             observed_in_thread=any(asks_if_observed_is_normal(text) for text in thread),

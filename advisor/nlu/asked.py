@@ -46,6 +46,12 @@ def serving_asks(messages: list[str]) -> Asked:
     return next((kind for text in reversed(messages) if (kind := asked_of(text))), "speed")
 
 
+def serving_asks_earlier(messages: list[str]) -> Asked | None:
+    """What the newest of the user's earlier messages that asks a serving question asks for; None when none does.
+    "what's the TTFT for this?" after "how many L20 for 2,000 users?" is asked of the setup that count sized."""
+    return next((kind for text in reversed(messages) if (kind := asked_of(text))), None)
+
+
 def asks_precision_choice(text: str) -> bool:
     """ "should we use FP8?": the precision named is a choice to weigh, not a given."""
     return _says("precision_choice", text)

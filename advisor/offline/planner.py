@@ -107,7 +107,7 @@ class OfflinePlanner:
             calculates = _calculates(reading, task) and task != "specs" and (not reading.follow_up or bool(calculations))
             part = Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before)
             if calculates and task in calculations:  # the same calculation again: told in steps, unless it asks something of its own
-                if not answer_parts.asks_its_own(part):
+                if not answer_parts.asks_its_own(part, task):
                     return []
                 calculates = False
             if calculates:  # a spec sheet per aspect answers none of them: "Gaudi 3 vs H100: tooling, cost?" is answered from the cards

@@ -24,7 +24,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
-from advisor.nlu.subjects import uncatalogued_gpus
+from advisor.nlu.subjects import subjects_of, uncatalogued_gpus
 from advisor.offline.tasks.concept import capability, compliance, knowledge
 from advisor.offline.tasks.dialogue import followup, guard
 from advisor.offline.tasks.facility import facility
@@ -210,6 +210,27 @@ def asks_anew(routing: Routing) -> bool:
 
 
 @condition
+def opened_as_concept(routing: Routing) -> bool:
+    """The thread's first question was answered from the cards: a concept question, or one no calculation read surely."""
+    first = routing.understanding.read_one(routing.reading.task_messages[0])
+    return first.intent == "concept" or first.intent not in TASKS or (first.confidence < MIN_CONFIDENCE and not unsure_which_calculation(first))
+
+
+@condition
+def names_new_subject(routing: Routing) -> bool:
+    """"and MXFP8?" after "what is FP8?": the follow-up names a subject (a precision, an engine, a capability) the
+    question did not, and replaces none of the question's values ("and fp8?" after "does int4 hurt quality?" is that
+    question restated): a question of its own about the new subject, not the first card again."""
+    read, catalog = routing.understanding.read_one, routing.turn.catalog
+    first = routing.reading.task_messages[0]
+    named_then, named_now = subjects_of(first, catalog), subjects_of(routing.turn.message, catalog)
+    if not any(ids - named_then.get(kind, frozenset()) for kind, ids in named_now.items() if kind not in knowledge.UNNAMED_KINDS):
+        return False
+    question, change = read(first), read(routing.turn.message)
+    return not any(question.frame.has(slot) for slot in change.frame.names())
+
+
+@condition
 def names_model(routing: Routing) -> bool:
     return bool(routing.turn.entities.models or routing.turn.entities.params)
 
@@ -266,6 +287,12 @@ def injection(routing: Routing) -> str:
 def concept_in_thread(routing: Routing) -> str:
     """A knowledge answer read in the thread's context, offering the task's calculator."""
     return knowledge.concept(routing.turn, offer=routing.task, in_thread=True)
+
+
+@handler
+def concept_new_subject(routing: Routing) -> str:
+    """The card on the subject a follow-up newly names, read in the thread (the card just given set aside)."""
+    return knowledge.concept(routing.turn, in_thread=True, no_calculation=True)
 
 
 @handler

@@ -45,7 +45,7 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
 
 
 def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None,
-            in_thread: bool = False, answered: frozenset[str] = frozenset()) -> str:
+            in_thread: bool = False, answered: frozenset[str] = frozenset(), no_calculation: bool = False) -> str:
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
     A card is served only when it covers what the question names (GPUs, precisions, engines, capabilities, training
     or serving); else the catalog's capability verdict, else what can be answered about them and one question.
@@ -55,7 +55,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     ``in_thread``: the message is its own question about the conversation's subject ("what would migrating cost?"
     after an Ascend answer): it is searched with the cards the conversation named.
     ``answered``: cards an earlier part of the same message was answered with ("AMD or NVIDIA: software, price?"):
-    another part is not answered with the same card again while another one fits."""
+    another part is not answered with the same card again while another one fits.
+    ``no_calculation``: the thread opened as a concept question, so no earlier calculation is left to change."""
     thread_cards = _thread_cards(turn) if in_thread else []
     outcome = _search(turn, " ".join([question or turn.message, *_thread_card_words(turn, thread_cards)]))
     words = _card_words(turn) | _model_numbers(thread_cards)
@@ -102,7 +103,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         body = efficiency.verdict(turn) + "\n\n" + body
     if question is not None and turn.reading.frame.names():
         body += "\n\n📌 " + _noted(turn)
-    if _calculation_open(turn):  # it can be changed, not asked for again
+    if not no_calculation and _calculation_open(turn):  # it can be changed, not asked for again
         body += "\n\n🧮 " + turn.t(*OPEN_CALCULATION)
     elif offer in OFFERS:
         body += "\n\n🧮 " + turn.t(*OFFERS[offer])

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.contract import ToolCall
-from advisor.markdown import number
+from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
 from advisor.nlu.slot_labels import slot_label
 from advisor.offline.wording import Wording
@@ -78,6 +78,8 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
     now, then = [call.result for call in _headline(now)], [call.result for call in _headline(then)]
     if len(now) != 1 or len(then) != 1:  # several sizes tried on either side: no one figure to set beside the other
         return ""
+    if "paths" in entry:  # a ranked answer: its chosen option moves as a whole (config, count, price, speed)
+        return _moved(turn, _chosen(then[0], entry["paths"]), _chosen(now[0], entry["paths"]), now[0].get("currency") or "")
     new, old = now[0].get(entry["field"]), then[0].get(entry["field"])
     if not isinstance(new, int | float) or not isinstance(old, int | float) or old <= 0 or new <= 0:
         return ""
@@ -85,6 +87,30 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
     if number(old) == number(new):
         return WORDING.say(turn, "delta_same", **figures)
     return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
+
+
+def _chosen(result: dict, paths: list[str]) -> object:
+    """The first of ``paths`` that leads somewhere: the recommended tier's option, else (no option meets the load,
+    so no tiers) the first option listed, which the answer leads with."""
+    return next((part for path in paths if (part := _at(result, path)) is not None), None)
+
+
+def _moved(turn: Turn, old: object, new: object, currency: str) -> str:
+    """The recommended configuration before and after the re-run, side by side: a buyer acts on the config, its
+    count and its price, and the per-user speed says whether the new load is still served."""
+    if not isinstance(old, dict) or not isinstance(new, dict) or not old.get("config_label") or not new.get("config_label"):
+        return ""
+    figures = {}
+    for when, option in (("old", old), ("new", new)):
+        speed = option.get("tokens_per_s_per_user")
+        figures |= {
+            f"{when}_config": turn.text(option["config_label"]),
+            f"{when}_count": str(option.get("count") or "—"),
+            f"{when}_price": money(option.get("purchase_cost"), currency),
+            f"{when}_speed": number(speed) if isinstance(speed, int | float) else "—",
+        }
+    same = old.get("gpu_id") == new.get("gpu_id") and old.get("count") == new.get("count")
+    return WORDING.say(turn, "delta_recommend_same" if same else "delta_recommend", **figures)
 
 
 def _headline(calls: list[ToolCall]) -> list[ToolCall]:

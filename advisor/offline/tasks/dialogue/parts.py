@@ -39,14 +39,20 @@ def combined(turn: Turn, bodies: list[str]) -> str:
 
 
 # what a part asks of a site that the facility plan answers for the hardware of the thread
+FACILITY_TASK = "facility"
+RACK_PLAN_FIGURES = frozenset({"per_rack", "one_rack"})  # servers per rack: every rack plan states it
 FACILITY_ASKS = frozenset({"cooling", "fabric", "fabric_choice", "power", "bill", "site", "prepare", "one_rack", "per_rack"})
 
 
-def asks_its_own(part: Turn) -> bool:
-    """A later part that reads as the calculation an earlier part already runs, yet asks something else of it ("…? And
-    what about cooling for that server?"): answered on its own, not folded into that calculation. A part that only
-    changes a value ("…? and with 8k context?") is the same question told in steps."""
-    if part.ask.facility_asks_now & FACILITY_ASKS or part.ask.beyond_reach:
+def asks_its_own(part: Turn, task: str | None = None) -> bool:
+    """A later part that reads as the calculation an earlier part already runs (``task``), yet asks something else of it
+    ("…? And what about cooling for that server?"): answered on its own, not folded into that calculation. A part that
+    only changes a value ("…? and with 8k context?") or asks the figure that calculation already gives ("…in our 15 kW
+    racks? how many per rack?" after a rack plan) is the same question told in steps."""
+    asks = part.ask.facility_asks_now
+    if task == FACILITY_TASK and asks and asks <= RACK_PLAN_FIGURES:
+        return False
+    if asks & FACILITY_ASKS or part.ask.beyond_reach:
         return True
     return not part.reading.frame.names() and part.reading.facet.name != SPECS
 

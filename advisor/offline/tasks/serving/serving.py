@@ -112,6 +112,8 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     if weighs_a_precision(turn) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
         args["precision"] = None  # FP8 asked of a card without it: weighed below, the figures in its usual 16-bit weights
     if turn.slots.gpu_count is None and not turn.slots.tp and turn.slots.concurrency:  # "on H100s for 200 users": as many as the load needs
+        if turn.ask.count_asked_earlier:  # "what's the TTFT for this?" after a count: the setup that count sized, in its precision
+            _precision_for_count(turn, args)
         sized = _smallest_setup(turn, args, turn.slots.concurrency)
         if sized is not None:
             tp, copies = sized
@@ -822,7 +824,8 @@ def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
     if s.request_rate is not None:  # "QPS 30 on two A100s, enough?": a load to check, whatever the words ask
         return True
     stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
-    return stated_load and asked == "gpu_count"
+    # "what's the TTFT for this?" after a count for a load: the time for that load, not a recommendation by memory
+    return stated_load and (asked == "gpu_count" or (asked == "latency" and turn.ask.count_asked_earlier))
 
 
 def count_given_since(turn: Turn) -> bool:
