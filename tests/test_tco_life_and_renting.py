@@ -39,7 +39,7 @@ def test_a_depreciation_life_question_gets_economic_versus_book_life_in_chinese(
 
 
 def test_stating_a_life_after_a_rent_or_buy_still_recomputes_it(offline_advisor):
-    en = ask(offline_advisor, "and over 5 years?", BUY_OR_RENT_EN)
+    en = ask(offline_advisor, "what about over 5 years instead?", BUY_OR_RENT_EN)
     assert calls(en, "compute_tco")[-1].args["lifetime_years"] == 5
     zh = ask(offline_advisor, "按五年折旧呢", BUY_OR_RENT_ZH)
     assert calls(zh, "compute_tco")[-1].args["lifetime_years"] == 5
