@@ -20,7 +20,7 @@ BUY_OR_RENT_ZH = "八张H100，买下来用三年还是租，利用率七成左�
 
 @pytest.mark.parametrize("question", [
     "Our accountants propose depreciating the GPU servers across six years. Is that sensible?",
-    "what useful life should we assume for an h100 cluster, how many years",
+    "is a 3-year depreciation too aggressive for our H100 servers?",
 ])
 def test_a_depreciation_life_question_gets_economic_versus_book_life_in_english(offline_advisor, question):
     response = ask(offline_advisor, question)
@@ -39,7 +39,7 @@ def test_a_depreciation_life_question_gets_economic_versus_book_life_in_chinese(
 
 
 def test_stating_a_life_after_a_rent_or_buy_still_recomputes_it(offline_advisor):
-    en = ask(offline_advisor, "what about over 5 years instead?", BUY_OR_RENT_EN)
+    en = ask(offline_advisor, "stretch that to 5 years", BUY_OR_RENT_EN)
     assert calls(en, "compute_tco")[-1].args["lifetime_years"] == 5
     zh = ask(offline_advisor, "按五年折旧呢", BUY_OR_RENT_ZH)
     assert calls(zh, "compute_tco")[-1].args["lifetime_years"] == 5
