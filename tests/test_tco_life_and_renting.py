@@ -40,9 +40,9 @@ def test_a_depreciation_life_question_gets_economic_versus_book_life_in_chinese(
 
 def test_stating_a_life_after_a_rent_or_buy_still_recomputes_it(offline_advisor):
     en = ask(offline_advisor, "stretch that to 5 years", BUY_OR_RENT_EN)
-    assert calls(en, "compute_tco")[-1].args["lifetime_years"] == 5
+    assert any(call.args["lifetime_years"] == 5 for call in calls(en, "compute_tco"))  # the earlier plan is re-run beside it
     zh = ask(offline_advisor, "按五年折旧呢", BUY_OR_RENT_ZH)
-    assert calls(zh, "compute_tco")[-1].args["lifetime_years"] == 5
+    assert any(call.args["lifetime_years"] == 5 for call in calls(zh, "compute_tco"))
 
 
 # --- "and if we rent?": the renting side first ----------------------------------------------------------------------
