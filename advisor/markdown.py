@@ -44,7 +44,9 @@ def token_count(tokens: float) -> str:
 def money(amount: float | None, currency: str) -> str:
     if amount is None:
         return "—"
-    return f"{SYMBOLS.get(currency, '')}{number(amount, 2 if abs(amount) < 100 else 0)}"
+    # below 100 the cents are part of the price ("$2.69/GPU-hour", "$0.10/kWh"): kept, trailing zeros too
+    figure = f"{amount:,.2f}" if abs(amount) < 100 else number(amount, 0)
+    return f"{SYMBOLS.get(currency, '')}{figure}"
 
 
 def bullet_list(items: Sequence[str]) -> str:

@@ -111,7 +111,7 @@ def test_asking_what_an_h100_rents_for_leads_with_the_fair_band_en(offline_advis
     response = ask(offline_advisor, "Roughly what should one H100 cost me per hour if I rent it?")
     assert "rental_prices" in called(response) and "compare_gpus" not in called(response)
     lead = first_sentence(response)
-    assert "$2–$3.99 per GPU-hour" in lead and "$6.88–$12.29" in lead
+    assert "$2.00–$3.99 per GPU-hour" in lead and "$6.88–$12.29" in lead
     assert "Marketplace" in response.answer and "https://" in response.answer and "2026" in response.answer
 
 
@@ -119,19 +119,19 @@ def test_asking_what_an_h100_rents_for_leads_with_the_china_band_zh(offline_advi
     response = ask(offline_advisor, "想租一块H100，每小时多少钱算正常价位？")
     assert "rental_prices" in called(response)
     lead = first_sentence(response)
-    assert "¥11.3–¥14.8" in lead and "国内租赁" in lead and "公有云按需" in lead
+    assert "¥11.30–¥14.80" in lead and "国内租赁" in lead and "公有云按需" in lead
 
 
 def test_a_quote_at_list_price_is_called_an_on_demand_price_en(offline_advisor):
     response = ask(offline_advisor, "A provider wants $9 an hour for an H100. Am I overpaying?")
     lead = first_sentence(response)
-    assert "$9 per GPU-hour" in lead and "hyperscaler on-demand price" in lead and "$2–$3.99" in lead
+    assert "$9.00 per GPU-hour" in lead and "hyperscaler on-demand price" in lead and "$2.00–$3.99" in lead
 
 
 def test_a_quote_inside_the_china_band_is_fair_zh(offline_advisor):
     response = ask(offline_advisor, "A100 80G 有人报每卡时 6 块钱，这个租价合理吗")
     lead = first_sentence(response)
-    assert "¥6" in lead and "合理价位" in lead and "¥5.2–¥7.8" in lead
+    assert "¥6" in lead and "合理价位" in lead and "¥5.20–¥7.80" in lead
 
 
 def test_a_fleet_for_some_months_is_billed_at_market_tiers_en(offline_advisor):

@@ -28,6 +28,8 @@ CASES = [
     ("compliance", "en", ["Our Shanghai office would like to use B200s hosted in an American cloud remotely, allowed?"]),
     ("uncatalogued_part", "en", ["How does a Kunlunxin P800 stack up against the Ascend 910B?"]),
     ("uncatalogued_part", "zh", ["寒武纪MLU590和昇腾910C相比如何？"]),
+    ("useful_life", "en", ["Our CFO wants the H100 boxes depreciated over six years; is that a realistic life?"]),
+    ("useful_life", "zh", ["GPU服务器的折旧年限一般按几年算比较合理？"]),
     ("api_bill", "en", ["Our product burns roughly 300M tokens daily through a hosted API; would running Llama 3.1 70B on our own GPUs cost less?"]),
     ("api_bill", "zh", ["现在每天走API大概1亿token，模型是DeepSeek-V3，自己搭服务器会不会更省？"]),
     ("another_facet", "en", ["Can an American company buy the H20?"]),

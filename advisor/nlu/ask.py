@@ -91,6 +91,8 @@ class Ask(BaseModel):
     asks_price: bool = Field(False, description='"how much is an A800 server?": this message asks what hardware costs.')
     owns_hardware: bool = Field(False, description='"we already own 16 A100s": the cards are there; owning is no purchase to weigh.')
     beyond_reach: bool = Field(False, description='The message asks how to run the servers in a way no card or tool covers ("how do we access it remotely?").')
+    asks_useful_life: bool = Field(False, description='"depreciate over 6 years, realistic?": how long GPUs last, on the books or in use, is asked.')
+    asks_renting_side: bool = Field(False, description='"what if we rent instead?": the renting side of a rent-or-buy is asked.')
     leans_on_active: bool = Field(False, description='The question leans on an MoE model\'s active parameter count ("only 37B active").')
     billing_said_earlier: bool = Field(False, description='Reserved or committed billing was said in an earlier message of the task.')
     capability: Capability | None = Field(
@@ -178,6 +180,8 @@ class Ask(BaseModel):
             asks_price=says("asks_price", message),
             owns_hardware=says("owns_hardware", message),
             leans_on_active=says("leans_on_active", message),
+            asks_renting_side=says("asks_renting_side", message),
+            asks_useful_life=says("speaks_of_life", message) and says("judges_life", message),
             beyond_reach=says("beyond_reach", message),
             billing_said_earlier=any(word_positions("tco_billing", text) for text in reading.task_messages[:-1]),
             capability=_capability_asked(reading),

@@ -51,6 +51,9 @@ class AskCues(BaseModel):
     asks_if_oom: Phrases
     replaces_hardware: Phrases
     quantised: Phrases
+    speaks_of_life: Phrases
+    judges_life: Phrases
+    asks_renting_side: Phrases
 
 
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:

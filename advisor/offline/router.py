@@ -32,7 +32,7 @@ from advisor.offline.tasks.memory import runnable, sizing
 from advisor.offline.tasks.recommend import vendor_rows
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
-from advisor.offline.tasks.tco import costs, payback
+from advisor.offline.tasks.tco import costs, payback, useful_life
 from advisor.offline.tasks.training import efficiency
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.offline.workload import model_of
@@ -275,6 +275,7 @@ HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
 HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
 HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
 HANDLERS["vendor_rows"] = lambda routing: vendor_rows.answer(routing.turn)
+HANDLERS["useful_life"] = lambda routing: useful_life.answer(routing.turn)
 HANDLERS["api_bill"] = lambda routing: TASKS["tco"](routing.turn)  # the tco task opens with the API bill when one is weighed
 
 

@@ -19,6 +19,7 @@ from advisor.offline.turn import Turn
 from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from knowledge.catalog import variant_family
+from knowledge.rent_trend import rent_trend
 from tools.cost.mfu import DEFAULT_GOODPUT, GOODPUT_SOURCE
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.gpu_specs import CHINA_BUYABLE
@@ -34,6 +35,7 @@ CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
 FULL_TRAINING = {"pretrain", "train", "full_finetune", "finetune"}
 FINE_TUNING = {"full_finetune", "finetune", *PEFT}
 FINE_TUNE_TOKENS = 1e8  # a round amount to scale from when a fine-tune's data set is not given
+MULTI_YEAR = 2  # horizons from two years on: long enough for the rent trend to move a payback
 SAME_SPEED = 0.05  # runs within 5% of each other are "about the same": below the estimate's own precision
 
 
@@ -218,10 +220,12 @@ def tco(turn: Turn) -> str:
     ]
     claim = payback.claim_check(turn, r) + [line for line in [payback.ratio_verdict(turn, r)] if line]
     parts = [
+        *filter(None, [_renting_side(turn, r)]),
         *filter(None, [_against_earlier(turn, outcome.args, r)]),
         *claim,
         verdict,
         *filter(None, [payback.tier_summary(turn, r)]),
+        *filter(None, [_rent_trend(turn, r)]),
         said,
         table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
@@ -512,6 +516,36 @@ def _rent_words(r: dict) -> Text:
     if r["cloud_billing"] == "every_hour":
         return phrase("tco.rent.hourly_every_hour", rate=rate, monthly=monthly, gpus=gpus)
     return phrase("tco.rent.hourly_used", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
+
+
+def _renting_side(turn: Turn, r: dict) -> str:
+    """"What if we rent instead?": the rent for the same GPUs and horizon first, against owning, and which is cheaper."""
+    if not turn.ask.asks_renting_side:
+        return ""
+    cur, rent, own = r["currency"], r["cloud_monthly_cost"], r["own_monthly_cost"]
+    rate = money(_assumed(r, "cloud_price_per_gpu_hour"), cur)
+    if r["cloud_billing"] == "monthly_bill":
+        at = WORDING.say(turn, "rent_side.at_bill")
+    elif r.get("rent_tier"):
+        at = WORDING.say(turn, "rent_side.at_tier", tier=turn.text(Text.model_validate(r["rent_tier_name"])), rate=rate)
+    else:
+        at = WORDING.say(turn, "rent_side.at_rate", rate=rate)
+    return WORDING.say(turn, "rent_side." + ("cheaper" if r["verdict"] == "rent" else "dearer"), gpus=r["total_gpus"], monthly=money(rent, cur),
+                       total=money(r["cloud_total"], cur), years=number(r["horizon_months"] / 12), at=at,
+                       own=money(own, cur), difference=money(abs(r["monthly_advantage"]), cur))  # fmt: skip
+
+
+def _rent_trend(turn: Turn, r: dict) -> str:
+    """A payback over several years worked at today's rent assumes the rent holds; rents have been falling."""
+    years = r["horizon_months"] / 12
+    if years < MULTI_YEAR or r["cloud_billing"] == "monthly_bill":  # a bill the user pays is theirs, not the market's
+        return ""
+    trend, months = rent_trend(), r["payback_months"]
+    source = trend.sources[0]
+    return WORDING.say(turn, "rent_trend." + ("no_payback" if months is None else "payback"), gpu=trend.gpu,
+                       then=money(trend.then.price, trend.currency), then_date=trend.then.date, now=money(trend.now.price, trend.currency),
+                       now_date=trend.now.date, fall=number(trend.fall_pct, 0), swing=number(trend.swing_pct, 0), url=source.url,
+                       source_date=source.date, years=number(years), months=number(months) if months is not None else "")  # fmt: skip
 
 
 def _lead(r: dict) -> Text:

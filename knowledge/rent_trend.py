@@ -1,0 +1,52 @@
+"""How GPU rents have moved (``rent_trend.yaml``): dated, sourced, read by the rent-or-buy answer to say that a
+payback worked at today's rent for every year of the horizon assumes the rent will hold."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from knowledge.catalog import CatalogError, read_yaml
+from knowledge.sources import DATE_PATTERN, DatedSource
+
+DATA_FILE = Path(__file__).parent / "rent_trend.yaml"
+
+
+class RentPoint(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    price: float = Field(gt=0)
+    date: str = Field(pattern=DATE_PATTERN)
+    what: str = Field(min_length=3)
+
+
+class RentTrend(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    gpu: str
+    currency: str
+    then: RentPoint
+    now: RentPoint
+    swing_pct: float = Field(gt=0, le=100)
+    sources: tuple[DatedSource, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _now_after_then(self) -> RentTrend:
+        if self.now.date <= self.then.date:
+            raise ValueError("the 'now' point must be later than the 'then' point")
+        return self
+
+    @property
+    def fall_pct(self) -> float:
+        """How far the rent fell between the two points, in % of the earlier price."""
+        return (1 - self.now.price / self.then.price) * 100
+
+
+@lru_cache(maxsize=1)
+def rent_trend(path: Path = DATA_FILE) -> RentTrend:
+    try:
+        return RentTrend.model_validate(read_yaml(path))
+    except ValidationError as exc:
+        raise CatalogError(f"{path}: invalid rent trend:\n{exc}") from exc
