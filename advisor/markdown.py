@@ -46,6 +46,8 @@ def money(amount: float | None, currency: str) -> str:
         return "—"
     # below 100 the cents are part of the price ("$2.69/GPU-hour", "$0.10/kWh"): kept, trailing zeros too
     figure = f"{amount:,.2f}" if abs(amount) < 100 else number(amount, 0)
+    if 0 < abs(amount) < 0.1:  # a fraction of a cent is part of a unit price ("$0.0806/kWh", "$0.0045 per 1k tokens")
+        figure = f"{amount:.4f}".rstrip("0")
     return f"{SYMBOLS.get(currency, '')}{figure}"
 
 
