@@ -52,6 +52,8 @@ COUNTS = [
     (("numbers",), "每秒200个请求", [("request_rate", 200.0)]),
     (("word_numbers",), "buy two", [("count_gpu", 2.0)]),
     (("word_numbers",), "and with four?", [("number", 4.0)]),
+    (("numbers",), "出租价卡时2.2元", [("money", (2.2, "CNY", "gpu_hour"))]),  # the unit before the amount
+    (("numbers",), "listed at gpu hours $0.40", [("money", (0.4, "USD", "gpu_hour"))]),
 ]
 MONEY = [
     (("unit_prices",), "5000块一张", [("money", (5000.0, "CNY", "once"))]),
