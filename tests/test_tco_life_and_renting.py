@@ -86,14 +86,6 @@ def test_the_rent_trend_data_is_dated_and_falling():
     assert 0 < trend.fall_pct < 100
 
 
-def test_a_multi_year_payback_says_rents_have_been_falling(offline_advisor):
-    trend = rent_trend()
-    en = ask(offline_advisor, BUY_OR_RENT_EN)
-    assert "Rents have been falling" in en.answer and trend.then.date in en.answer and money(trend.now.price, "USD") in en.answer
-    zh = ask(offline_advisor, BUY_OR_RENT_ZH)
-    assert "租金一直在降" in zh.answer and trend.now.date in zh.answer
-
-
 def test_a_one_year_comparison_has_no_rent_trend_line(offline_advisor):
     assert "Rents have been falling" not in ask(offline_advisor, "buy or rent four H100s for one year?").answer
     assert "租金一直在降" not in ask(offline_advisor, "四张H100只用一年，买还是租？").answer

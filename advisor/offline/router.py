@@ -212,6 +212,8 @@ def asks_anew(routing: Routing) -> bool:
 @condition
 def opened_as_concept(routing: Routing) -> bool:
     """The thread's first question was answered from the cards: a concept question, or one no calculation read surely."""
+    if not routing.reading.task_messages:  # no thread to have opened (a message the reader could not place)
+        return False
     first = routing.understanding.read_one(routing.reading.task_messages[0])
     return first.intent == "concept" or first.intent not in TASKS or (first.confidence < MIN_CONFIDENCE and not unsure_which_calculation(first))
 
@@ -222,6 +224,8 @@ def names_new_subject(routing: Routing) -> bool:
     question did not, and replaces none of the question's values ("and fp8?" after "does int4 hurt quality?" is that
     question restated): a question of its own about the new subject, not the first card again."""
     read, catalog = routing.understanding.read_one, routing.turn.catalog
+    if not routing.reading.task_messages:
+        return False
     first = routing.reading.task_messages[0]
     named_then, named_now = subjects_of(first, catalog), subjects_of(routing.turn.message, catalog)
     if not any(ids - named_then.get(kind, frozenset()) for kind, ids in named_now.items() if kind not in knowledge.UNNAMED_KINDS):

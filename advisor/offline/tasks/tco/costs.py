@@ -225,7 +225,8 @@ def tco(turn: Turn) -> str:
         *claim,
         verdict,
         *filter(None, [payback.tier_summary(turn, r)]),
-        *filter(None, [_rent_trend(turn, r)]),
+        # the falling-rent line (_rent_trend) waits until its figures come from a tool result: quoted from the data file
+        # they fail the grounding rule (numbers come from tools)
         said,
         table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
