@@ -19,7 +19,6 @@ from advisor.offline.turn import Turn
 from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from knowledge.catalog import variant_family
-from knowledge.rent_trend import rent_trend
 from tools.cost.mfu import DEFAULT_GOODPUT, GOODPUT_SOURCE
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.gpu_specs import CHINA_BUYABLE
@@ -35,7 +34,6 @@ CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
 FULL_TRAINING = {"pretrain", "train", "full_finetune", "finetune"}
 FINE_TUNING = {"full_finetune", "finetune", *PEFT}
 FINE_TUNE_TOKENS = 1e8  # a round amount to scale from when a fine-tune's data set is not given
-MULTI_YEAR = 2  # horizons from two years on: long enough for the rent trend to move a payback
 SAME_SPEED = 0.05  # runs within 5% of each other are "about the same": below the estimate's own precision
 
 
@@ -225,8 +223,8 @@ def tco(turn: Turn) -> str:
         *claim,
         verdict,
         *filter(None, [payback.tier_summary(turn, r)]),
-        # the falling-rent line (_rent_trend) waits until its figures come from a tool result: quoted from the data file
-        # they fail the grounding rule (numbers come from tools)
+        # a falling-rent line (data: knowledge/rent_trend.yaml, wording: text.yaml rent_trend) waits until its figures
+        # come from a tool result: quoted from the data file they fail the grounding rule (numbers come from tools)
         said,
         table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
@@ -534,19 +532,6 @@ def _renting_side(turn: Turn, r: dict) -> str:
     return WORDING.say(turn, "rent_side." + ("cheaper" if r["verdict"] == "rent" else "dearer"), gpus=r["total_gpus"], monthly=money(rent, cur),
                        total=money(r["cloud_total"], cur), years=number(r["horizon_months"] / 12), at=at,
                        own=money(own, cur), difference=money(abs(r["monthly_advantage"]), cur))  # fmt: skip
-
-
-def _rent_trend(turn: Turn, r: dict) -> str:
-    """A payback over several years worked at today's rent assumes the rent holds; rents have been falling."""
-    years = r["horizon_months"] / 12
-    if years < MULTI_YEAR or r["cloud_billing"] == "monthly_bill":  # a bill the user pays is theirs, not the market's
-        return ""
-    trend, months = rent_trend(), r["payback_months"]
-    source = trend.sources[0]
-    return WORDING.say(turn, "rent_trend." + ("no_payback" if months is None else "payback"), gpu=trend.gpu,
-                       then=money(trend.then.price, trend.currency), then_date=trend.then.date, now=money(trend.now.price, trend.currency),
-                       now_date=trend.now.date, fall=number(trend.fall_pct, 0), swing=number(trend.swing_pct, 0), url=source.url,
-                       source_date=source.date, years=number(years), months=number(months) if months is not None else "")  # fmt: skip
 
 
 def _lead(r: dict) -> Text:
