@@ -22,6 +22,7 @@ from tools.cost.tco import compute_tco
 from tools.cost.training_time import estimate_training_time
 from tools.fabric import size_fabric
 from tools.facility import plan_facility
+from tools.equivalents import find_equivalents
 from tools.gpu_specs import compare_gpus, list_gpus
 from tools.memory.estimator import estimate_memory, max_fit
 from tools.memory.runnable import runnable_models
@@ -43,6 +44,7 @@ TOOLS = [
     ("estimate_server_price", estimate_server_price),
     ("compare_gpus", compare_gpus),
     ("check_capability", check_capability),
+    ("find_equivalents", find_equivalents),
     ("list_gpus", list_gpus),
     ("estimate_training_time", estimate_training_time),
     ("compute_tco", compute_tco),

@@ -35,6 +35,7 @@ BASE_CALLS: dict[str, list[dict]] = {
     "estimate_server_price": [{"gpu": "a800"}, {"gpu": "h100-sxm", "gpus": 8, "currency": "USD"}],
     "compare_gpus": [{"gpus": ["h100-sxm", "a100-80gb-sxm"]}],
     "list_gpus": [{}],
+    "find_equivalents": [{"gpu": "h100-sxm", "vendors": ["Huawei"]}, {"gpu": "a100-80gb-sxm", "candidates": ["ascend-910b"]}],
     "check_capability": [{"gpu": "l40s", "capability": "fp8"}, {"gpu": "rtx-6000-ada", "capability": "memory", "threshold": 48}],
     "estimate_training_time": [
         {"model": "llama-3.1-8b", "tokens": 1e12, "gpu": "h100-sxm", "num_gpus": 8},

@@ -9,6 +9,9 @@ moves with the answer modules that share it rather than in this step."""
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.name_matcher import normalize_text
@@ -25,6 +28,7 @@ from advisor.nlu.asked import (
     serving_asks_earlier,
 )
 from advisor.nlu.cues import says
+from advisor.nlu.facets import cue_pattern
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
@@ -34,6 +38,7 @@ from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
 from knowledge.catalog import Catalog
+from knowledge.equivalents import equivalents
 from knowledge.vendor_options import vendor_options
 
 
@@ -140,6 +145,10 @@ class Ask(BaseModel):
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
     api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
     weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting words.")
+    asks_equivalent: bool = Field(False, description='"Huawei\'s answer to the H100?", "can the 910B replace our A100s?": a part that stands '
+                                  "in for a named one is asked (an answer only when another vendor's side is named too).")
+    equivalent_vendors: tuple[str, ...] = Field((), description='Catalog vendors the message names a side by ("Huawei", "domestic" → '
+                                                "Huawei and Cambricon), in the order of knowledge/equivalents.yaml.")
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -211,7 +220,21 @@ class Ask(BaseModel):
             horizon_ranges=horizon_ranges(state),
             api_usage=(usage := api_usage(message, reading.tagged)),
             weighs_api=usage is not None and (usage.tokens_per_day is not None or reading.frame.get("method") == "inference"),
+            asks_equivalent=says("asks_equivalent", message),
+            equivalent_vendors=vendors_named(message),
         )
+
+
+@lru_cache(maxsize=1)
+def _vendor_patterns() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
+    return tuple((group.vendors, cue_pattern(group.cues)) for group in equivalents().vendor_groups)
+
+
+def vendors_named(message: str) -> tuple[str, ...]:
+    """The catalog vendors whose words the message says ("华为" → Huawei; "国产" → every domestic vendor), each once."""
+    text = normalize_text(message)
+    found = [vendor for vendors, pattern in _vendor_patterns() if pattern.search(text) for vendor in vendors]
+    return tuple(dict.fromkeys(found))
 
 
 def problem_phase(thread: list[str]) -> str | None:

@@ -19,7 +19,7 @@ from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
 from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reading import Reading
-from advisor.offline.tasks.concept import capability, knowledge
+from advisor.offline.tasks.concept import capability, equivalent, knowledge
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.dialogue import parts as answer_parts
 from advisor.offline.router import GUARDED, MIN_CONFIDENCE, TASKS, explains_last_figure, route
@@ -98,6 +98,8 @@ class OfflinePlanner:
         pieces = question_parts(turn.message)
         reading = turn.reading
         if not pieces or reading.intent in GUARDED or (reading.intent == "troubleshoot" and reading.confidence >= MIN_CONFIDENCE):
+            return []
+        if equivalent.applies(turn):  # "can the 910B replace our A100s, and what does the port cost?": one answer holds both halves
             return []  # a pasted log with its questions is one report; an unsure "troubleshoot" is often a list of strategy questions
         parts, calculations = [], set()
         for index, piece in enumerate(pieces):

@@ -25,7 +25,7 @@ from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.subjects import subjects_of, uncatalogued_gpus
-from advisor.offline.tasks.concept import capability, compliance, knowledge
+from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
 from advisor.offline.tasks.dialogue import followup, guard
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.memory import runnable, sizing
@@ -129,6 +129,13 @@ def asks_for_cost_line(routing: Routing) -> bool:
 def asks_compliance(routing: Routing) -> bool:
     named = routing.turn.ask.named
     return compliance.asks_compliance(named) or (compliance.asks_remote_use(named) and routing.reading.facet.name == "compliance")
+
+
+@condition
+def asks_equivalent_part(routing: Routing) -> bool:
+    """A stand-in from another vendor's side is asked for a named card, and every part named has a catalog row
+    ("寒武纪590能对标A100吗" names a part without one: its card answers)."""
+    return not uncatalogued_gpus(routing.turn.ask.named, routing.turn.catalog) and equivalent.applies(routing.turn)
 
 
 @condition
@@ -279,6 +286,7 @@ HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
 HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
 HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
 HANDLERS["vendor_rows"] = lambda routing: vendor_rows.answer(routing.turn)
+HANDLERS["equivalent_part"] = lambda routing: equivalent.answer(routing.turn)
 HANDLERS["useful_life"] = lambda routing: useful_life.answer(routing.turn)
 HANDLERS["api_bill"] = lambda routing: TASKS["tco"](routing.turn)  # the tco task opens with the API bill when one is weighed
 

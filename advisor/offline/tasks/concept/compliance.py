@@ -35,10 +35,7 @@ def answer(turn: Turn, asked: Subjects) -> str:
     for gpu in gpus:
         status = turn.t(*CHINA_STATUS[gpu.china])
         verdicts.append(WORDING.say(turn, "allowed" if gpu.china in CHINA_BUYABLE else "barred", gpu=gpu.name, status=status))
-        rule = gpu.china_rule
-        said, day = turn.t(rule.en, rule.zh), rule.date.isoformat()
-        rules.append("- " + WORDING.say(turn, "rule" if day in said else "rule_dated", gpu=gpu.name, rule=said, date=day))
-        turn.cite(f"export-rule:{rule.rule}", rule.source, urls=[word for word in rule.source.split() if word.startswith("http")])
+        rules.append(rule_line(turn, gpu))
     parts = [" ".join(verdicts), "\n".join(rules)]
     barred = [gpu for gpu in gpus if gpu.china not in CHINA_BUYABLE]
     if barred:
@@ -48,6 +45,15 @@ def answer(turn: Turn, asked: Subjects) -> str:
             parts.append(WORDING.say(turn, "instead", names=turn.t(", ", "、").join(names)))
     parts.append(WORDING.say(turn, "check"))
     return "\n\n".join(parts)
+
+
+def rule_line(turn: Turn, gpu: GPU, status: str = "") -> str:
+    """One bullet: the card (with its status, when given), the dated rule that decides it; the rule's source is cited."""
+    rule = gpu.china_rule
+    said, day = turn.t(rule.en, rule.zh), rule.date.isoformat()
+    name = WORDING.say(turn, "with_status", gpu=gpu.name, status=status) if status else gpu.name
+    turn.cite(f"export-rule:{rule.rule}", rule.source, urls=[word for word in rule.source.split() if word.startswith("http")])
+    return "- " + WORDING.say(turn, "rule" if day in said else "rule_dated", gpu=name, rule=said, date=day)
 
 
 def offer(turn: Turn) -> str:
