@@ -26,6 +26,7 @@ class VendorGroup(BaseModel):
 
     id: str
     vendors: tuple[str, ...] = Field(min_length=1, description="Catalog vendor names (gpus.yaml `vendor`).")
+    label: Text = Field(description="How the answer names this side.")
     cues: Phrases
 
 
@@ -68,6 +69,12 @@ class Equivalents(BaseModel):
     software_cards: dict[str, str]
     abroad: dict[str, AbroadNote]
     verdict: Verdicts
+
+    def side_label(self, vendors: list[str]) -> Text:
+        """The name of the side searched: its group's label when one group holds exactly those vendors ("国产")."""
+        wanted = set(vendors)
+        found = next((group.label for group in self.vendor_groups if set(group.vendors) == wanted), None)
+        return found or Text(en=", ".join(vendors), zh="、".join(vendors))
 
     def is_domestic(self, vendor: str) -> bool:
         return vendor in self.domestic_vendors

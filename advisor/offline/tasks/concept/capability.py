@@ -93,6 +93,7 @@ def _values(result: dict) -> dict[str, str]:
     value = result["value"]
     return {
         "gpu": gpu["name"],
+        "architecture": gpu["architecture"],
         "value": number(value) if isinstance(value, int | float) else str(value or ""),
         "unit": result["unit"],
         "threshold": number(result["threshold"]) if result["threshold"] else "",

@@ -56,7 +56,7 @@ def answer(turn: Turn) -> str:
     result = outcome.result
     part, parts = result["gpu"], result["parts"]
     if not parts:
-        return WORDING.say(turn, "none_found", part=part["name"], vendors=turn.t(", ", "、").join(vendors))
+        return WORDING.say(turn, "none_found", part=part["name"], vendors=turn.text(equivalents().side_label(vendors)))
     best = parts[0]
     lead = _substitute_lead(turn, part, best) if not result["searched"] else _closest_lead(turn, part, best, vendors)
     blocks = [lead, *_caveats(turn, part, best)]
@@ -88,7 +88,7 @@ def _figures(part: dict, matched: dict) -> dict[str, str]:
 
 
 def _closest_lead(turn: Turn, part: dict, best: dict, vendors: list[str]) -> str:
-    side = turn.t(", ", "、").join(vendors)
+    side = turn.text(equivalents().side_label(vendors))
     return WORDING.say(turn, "closest", side=side, **_figures(part, best))
 
 
