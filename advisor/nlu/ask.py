@@ -147,7 +147,7 @@ class Ask(BaseModel):
     weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting words.")
     asks_equivalent: bool = Field(False, description='"Huawei\'s answer to the H100?", "can the 910B replace our A100s?": a part that stands '
                                   "in for a named one is asked (an answer only when another vendor's side is named too).")
-    equivalent_vendors: tuple[str, ...] = Field((), description='Catalog vendors the message names a side by ("Huawei", "domestic" → '
+    equivalent_vendors: tuple[str, ...] = Field((), description='Catalog vendors the message names a side by ("Huawei"; "domestic" → '
                                                 "Huawei and Cambricon), in the order of knowledge/equivalents.yaml.")
 
     @classmethod
@@ -231,7 +231,7 @@ def _vendor_patterns() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
 
 
 def vendors_named(message: str) -> tuple[str, ...]:
-    """The catalog vendors whose words the message says ("华为" → Huawei; "国产" → every domestic vendor), each once."""
+    """The catalog vendors whose words the message says ("Huawei" → Huawei; "domestic" → every domestic vendor), each once."""
     text = normalize_text(message)
     found = [vendor for vendors, pattern in _vendor_patterns() if pattern.search(text) for vendor in vendors]
     return tuple(dict.fromkeys(found))
