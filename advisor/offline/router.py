@@ -134,7 +134,7 @@ def asks_compliance(routing: Routing) -> bool:
 @condition
 def asks_equivalent_part(routing: Routing) -> bool:
     """A stand-in from another vendor's side is asked for a named card, and every part named has a catalog row
-    ("寒武纪590能对标A100吗" names a part without one: its card answers)."""
+    ("can the Cambricon 590 stand in for an A100?" names a part without one: its card answers)."""
     return not uncatalogued_gpus(routing.turn.ask.named, routing.turn.catalog) and equivalent.applies(routing.turn)
 
 

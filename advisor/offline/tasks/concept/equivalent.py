@@ -1,4 +1,4 @@
-"""Another vendor's or market's part in place of a named one: "Huawei's answer to the H100?", "国产哪款能对标A100?"
+"""Another vendor's or market's part in place of a named one: "Huawei's answer to the H100?", "which domestic part matches the A100?"
 (the closest parts, found by the find_equivalents tool), or "can the 910B replace our A100s for training, and what
 does the port cost?" (the named substitute judged for the job). The lead says which part and how far off it is; then
 the key figures side by side, whether each can be bought in the asker's market, and the software side of moving
