@@ -17,6 +17,7 @@ from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
+from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning_of, split_queue, visible_token_lines
 from advisor.offline.tasks.serving.serving_floor import apply_chat_floor, chat_floor_tokens_per_s, is_floor, tool_args
 from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
@@ -100,6 +101,8 @@ def range_answer(turn: Turn, ends: list[tuple[str, float]]) -> str:
 def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     """The serving answer for one model (``args``: the estimate's arguments when already built)."""
     asked = turn.ask.serving_asks
+    if turn.ask.reports_latency and (turn.ask.tail_latency or turn.ask.weighs_parallelism):  # "p99 TTFT is seconds at peak"
+        return latency_answer(turn)
     args = args or _base_args(turn, model)
     apply_chat_floor(turn, args)  # no target stated: every verdict and size below is held to the chat floor
     rate = turn.slots.request_rate
@@ -146,6 +149,40 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
         parts = [part for part in [squeeze_report(turn), *parts] if part]
     elif asked != "concurrency":
         parts += _squeeze_note(turn, r)
+    reasoning = reasoning_of(turn, r["model_id"])
+    if reasoning is not None:  # a thinking model: the first token a user can read leads, whatever else was asked
+        parts = [*visible_token_lines(turn, reasoning, r), *parts]
+    parts += _details(turn, r)
+    return _finish(turn, "\n\n".join(parts))
+
+
+def latency_answer(turn: Turn) -> str:
+    """A described latency complaint about serving ("text appears after 8 s", "p99 TTFT is seconds under load"): the
+    estimate at the stated setup, then what the user waits for. A reasoning model's hidden thinking leads; a tail under
+    load is prompts queueing for prefill; a follow-up weighing TP against copies gets both splits of the same cards."""
+    model = turn.model_reference()
+    if model is None:
+        return sizing.memory(turn)
+    args = {**_base_args(turn, model), "batch": turn.slots.concurrency or 1}
+    args.pop("target_tokens_per_s_per_user", None)  # a complaint states what it sees, not a per-user target
+    args.pop("target_ttft_ms", None)  # "p50 is 300 ms, p99 goes to 6 s": in a complaint a time is what is seen, not the budget
+    first = estimate(turn, args)
+    if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:
+        first = _fewest_that_fit(turn, args)
+    if not first.ok:
+        return _finish(turn, _error(turn, first))
+    r = first.result
+    parts: list[str] = []
+    if turn.ask.weighs_parallelism and r["num_gpus"] >= 2:  # "expert parallel or two TP=2 copies?": the same cards split both ways
+        wide = estimate(turn, {**args, "num_gpus": r["num_gpus"], "tp": r["num_gpus"]})
+        half = estimate(turn, {**args, "num_gpus": r["num_gpus"], "tp": r["num_gpus"] // 2})
+        if wide.ok:
+            parts += split_queue(turn, wide.result, half.result if half.ok else None, args)
+    reasoning = reasoning_of(turn, r["model_id"])
+    if reasoning is not None:
+        parts += visible_token_lines(turn, reasoning, r)
+    if turn.ask.tail_latency or reasoning is None:
+        parts += queue_lines(turn, args, r)
     parts += _details(turn, r)
     return _finish(turn, "\n\n".join(parts))
 
