@@ -83,7 +83,7 @@ class Ask(BaseModel):
         None, description='The task\'s messages describe a prompt part shared by many requests (True: "same system prompt") or say '
         'none is (False: "every prompt different"); the newest that says either wins.'
     )
-    tail_latency: bool = Field(False, description='The task\'s messages place the latency in the tail or under load ("p99", "at peak", "高峰").')
+    tail_latency: bool = Field(False, description='The task\'s messages place the latency in the tail or under load ("p99", "at peak", "under load").')
     tco_line: str | None = Field(None, description='The cost line asked for by name ("what is the power bill?" → "energy"), if any.')
     committed_billing: bool = Field(False, description='Reserved or committed capacity ("1yr commit", "yearly plan") is said in the question.')
     names_kv_cache: bool = Field(False, description="The message names the KV cache in either language (the glossary's phrases).")

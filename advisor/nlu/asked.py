@@ -90,7 +90,7 @@ def reports_latency(text: str) -> bool:
 
 
 def names_tail_latency(text: str) -> bool:
-    """ "p99", "under load", "高峰": the latency complained of is the tail under load, where requests queue for prefill."""
+    """ "p99", "under load", "at peak": the latency complained of is the tail under load, where requests queue for prefill."""
     return _says("tail_latency", text)
 
 
