@@ -140,3 +140,27 @@ def test_parallelism_follow_up_is_answered_for_that_setup(offline_advisor, turns
     summary = _summary(offline_advisor, *turns)
     for word in says:
         assert word in summary
+
+
+# ---- a shared prompt prefix ----
+@pytest.mark.parametrize(
+    "question, new, cached",
+    [
+        ("All our requests start with one identical 2500-token system prompt, then about 120 tokens from the user; Llama 3.1 8B on an A100, "
+         "12 users at once. Expected TTFT?", 120, "Shared prefix assumed cached"),
+        ("所有请求开头都是同一段2500 token的系统提示词，后面用户输入约120 token，Llama 3.1 8B 跑在一张A100上，12个并发，首token延迟大概多少？",
+         120, "假设共享前缀已缓存"),
+    ],
+)
+def test_shared_system_prompt_prefills_only_new_tokens_and_says_so(offline_advisor, question, new, cached):
+    response = offline_advisor.answer(question, [])
+    prompts = {call.args.get("prompt_tokens") for call in response.tool_calls if call.name == "estimate_throughput"}
+    assert prompts == {new}  # each request prefills its new tokens only
+    assert cached in response.answer and "automatic_prefix_caching" in response.answer
+
+
+def test_prompts_said_to_differ_are_prefilled_whole(offline_advisor):
+    response = offline_advisor.answer("Each prompt is different: 5000-token documents, Llama 3.1 8B on one H100, 8 users. TTFT?", [])
+    prompts = {call.args.get("prompt_tokens") for call in response.tool_calls if call.name == "estimate_throughput"}
+    assert prompts == {5000}
+    assert "Shared prefix assumed cached" not in response.answer

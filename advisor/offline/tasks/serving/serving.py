@@ -17,7 +17,7 @@ from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
-from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning_of, split_queue, visible_token_lines
+from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning_of, shared_prefix, split_queue, visible_token_lines
 from advisor.offline.tasks.serving.serving_floor import apply_chat_floor, chat_floor_tokens_per_s, is_floor, tool_args
 from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
@@ -208,6 +208,7 @@ def _base_args(turn: Turn, model: str) -> dict:
         "output_tokens": s.frame.get("output_tokens"),
     }
     _sequence_from_context(turn, args)
+    shared_prefix(turn, args)  # a system prompt every request repeats: prefilled once, each request prefills its new tokens
     target = s.frame.get("speed_target")
     if isinstance(target, float) and not turn.ask.observed_in_thread:  # a speed measured and asked about is not a target
         key = (

@@ -15,6 +15,7 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
 from knowledge.models import Reasoning
+from knowledge.serving import load_serving_data
 from knowledge.traffic import traffic_data
 from tools.serving.latency import PrefillQueue, VisibleToken, first_visible_token, prefill_queue
 
@@ -108,3 +109,26 @@ def split_queue(turn: Turn, one: dict, split: dict | None, args: dict) -> list[s
     lead = say("split_lead", tp=best[0]["tp"], copies=say("copies", replicas=best[0]["replicas"]) if best[0]["replicas"] > 1 else say("one_copy"), budget=number(budget), options=joined)
     moe = bool(turn.catalog.find_model(one["model_id"]) and turn.catalog.find_model(one["model_id"]).moe_experts)
     return [turn.text(lead), turn.text(say("expert_parallel_moe" if moe else "expert_parallel_dense", model=Text(**one["model_label"])))]
+
+
+def shared_prefix(turn: Turn, args: dict) -> None:
+    """A long prompt part shared by the requests (system prompt, RAG template, chat history) on an engine that caches
+    prefixes by default: it is prefilled once, so each request's prefill counts only its new tokens (the smaller of two
+    prompt lengths stated, the shared part the larger). Said as an assumption with the way to turn it off."""
+    if turn.ask.shared_prefix is not True:
+        return
+    engine = load_serving_data().engine(args.get("engine") or "vllm")
+    if not engine.prefix_cache_default:
+        return
+    lengths = sorted({int(value) for value in turn.slots.frame.all("prompt_tokens")})
+    counted = NO_TEXT
+    if len(lengths) >= 2:
+        args["prompt_tokens"] = lengths[0]
+        turn.slots.mark("prompt_tokens")
+        counted = say("prefix_counted", shared=f"{lengths[-1]:,}", new=f"{lengths[0]:,}")
+    else:
+        counted = say("prefix_not_split")
+    turn.assumptions.append(turn.text(say("prefix_cache", engine=engine.name, counted=counted, source=engine.prefix_cache_source)))
+
+
+NO_TEXT = Text(en="", zh="")
