@@ -164,3 +164,20 @@ def test_prompts_said_to_differ_are_prefilled_whole(offline_advisor):
     prompts = {call.args.get("prompt_tokens") for call in response.tool_calls if call.name == "estimate_throughput"}
     assert prompts == {5000}
     assert "Shared prefix assumed cached" not in response.answer
+
+
+# ---- a model whose BF16 weights outgrow the one card asked about, for a load ----
+@pytest.mark.parametrize(
+    "question, verdict, card",
+    [
+        ("Will Qwen2.5-32B run on a single 48GB GPU for 40 people chatting at once with 4k tokens each?", "does not fit one", "L40S"),
+        ("Qwen2.5-32B 放在一块48GB显卡上，40个人同时聊天、每人4k上下文，能行吗？", "装不进一张", "L20"),
+    ],
+)
+def test_one_card_too_small_in_bf16_gets_kv_budget_in_lower_bits(offline_advisor, question, verdict, card):
+    summary = offline_advisor.answer(question, []).summary
+    first = summary.split("\n\n")[0]
+    assert verdict in first and card in first  # the verdict, on the card buyable in the user's market
+    assert "FP8 | 1 |" in summary and "FP8 | 2 |" in summary and "AWQ-INT4 | 1 |" in summary  # one and two cards, two formats
+    assert "40" in summary.split("\n\n", 3)[-1]  # the fleet for the stated users follows the table
+    assert "did you mean" not in summary.lower() and "您是不是" not in summary

@@ -21,6 +21,7 @@ from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning
 from advisor.offline.tasks.serving.serving_floor import apply_chat_floor, chat_floor_tokens_per_s, is_floor, tool_args
 from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
+from advisor.offline.wording import Wording
 from advisor.offline.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
@@ -75,6 +76,8 @@ def answer(turn: Turn) -> str:
     model = turn.model_reference()
     if model is None:
         return sizing.memory(turn)  # asks for the model, with what the knowledge base says
+    if outgrows_one_card(turn):  # "32B on one 48 GB card for 50 users?": the KV budget in lower-bit weights
+        return kv_budget_answer(turn)
     if len(compare.options(turn)) > 1:  # "4090 x2 or A6000 for 16 users?": each option, side by side
         return compare.answer(turn, compare.options(turn), model)
     ends = range_models(turn)
@@ -187,9 +190,10 @@ def latency_answer(turn: Turn) -> str:
     return _finish(turn, "\n\n".join(parts))
 
 
-def _base_args(turn: Turn, model: str) -> dict:
+def _base_args(turn: Turn, model: str, stand_in: str | None = None) -> dict:
+    """The estimate's arguments from the conversation; ``stand_in``: the card to size when only its memory was said."""
     s = turn.slots
-    gpu = s.gpus[0] if s.gpus else None
+    gpu = s.gpus[0] if s.gpus else stand_in
     if gpu is None:
         gpu = DEFAULT_GPU
         turn.assume(*WORDING.pair("serving_phrases.base_args.gpu_h100_none_named"))
@@ -846,6 +850,84 @@ def with_stated_card(turn: Turn, body: str) -> str:
     return "\n\n".join(filter(None, [first, note, rest]))
 
 
+KV_BUDGET = Wording("serving", "kv_budget")
+STAND_IN_BY_MARKET = {"cn": "l20", "global": "l40s"}  # a 48 GB card named only by its memory: the PCIe card buyable there
+
+
+def _stand_in_card(turn: Turn) -> str | None:
+    """"one 48GB card" with no card named: the 48 GB PCIe card a buyer in the user's market gets."""
+    memory = turn.slots.gpu_memory_gb
+    card = turn.catalog.find_gpu(STAND_IN_BY_MARKET["cn" if turn.china_buyer else "global"])
+    return card.id if memory and card is not None and card.memory_gb == memory else None
+
+
+def outgrows_one_card(turn: Turn) -> bool:
+    """"32B on one 48 GB card for 50 users?": a load on one card (named, or only its memory) whose BF16 weights do not
+    fit it. The answer is the KV budget in FP8 and 4-bit weights on one and two cards, not a count of BF16 cards."""
+    s = turn.slots
+    if "estimate_throughput" not in turn.registry.names() or not s.concurrency or s.tp or (s.gpu_count or 1) != 1 or s.precision:
+        return False
+    if len(s.gpus) > 1 or (not s.gpus and _stand_in_card(turn) is None) or task_of(turn)[0] != "inference":
+        return False
+    model = turn.model_reference()
+    if model is None:
+        return False
+    gpu = s.gpus[0] if s.gpus else _stand_in_card(turn)
+    return estimate(turn, {**_base_args_for(turn, model, gpu), "precision": BASE_PRECISION, "batch": 1}).does_not_fit
+
+
+def _base_args_for(turn: Turn, model: str, gpu: str) -> dict:
+    args = _base_args(turn, model, stand_in=gpu)
+    if not turn.slots.gpus:
+        args.update(gpu_memory_gb=None)  # the stand-in has the stated memory itself
+    return args
+
+
+def kv_budget_answer(turn: Turn) -> str:
+    """The verdict (BF16 does not fit one card), then for FP8 (or INT8) and 4-bit weights on one and two cards: the KV
+    budget per card and the sessions of the stated length it holds; then how many cards carry the stated users."""
+    model = turn.model_reference()
+    gpu = turn.slots.gpus[0] if turn.slots.gpus else _stand_in_card(turn)
+    args = _base_args_for(turn, model, gpu)
+    users = turn.slots.concurrency
+    bf16 = estimate(turn, {**args, "precision": BASE_PRECISION, "batch": 1})
+    error = (bf16.outcome.error or {})
+    card = _card_name(turn, gpu)
+    lower = "fp8" if _has_fp8(turn, gpu) else WEIGHT_ONLY_FALLBACK
+    apply_chat_floor(turn, args)  # the fleet is counted at the chat floor (or the user's target), not at any speed
+    rows, best = [], None
+    for precision in (lower, "awq-int4"):
+        for count in (1, 2):
+            e = estimate(turn, {**args, "precision": precision, "num_gpus": count, "tp": count, "batch": users})
+            if not e.ok:
+                rows.append([precision.upper(), str(count), "—", KV_BUDGET.say(turn, "no_fit"), "—"])
+                continue
+            r = e.result
+            at_target = min(r.get("max_concurrency_at_target") or 0, r["max_batch_fits"])
+            rows.append([precision.upper(), str(count), number(r["kv_free_gb_per_gpu"], 1), f"{r['max_batch_fits']:,}", f"{at_target:,}"])
+            copies = math.ceil(users / max(r["max_batch_fits"], 1))  # the fleet the KV cache needs; its speed is said beside it
+            if r["max_batch_fits"] and (best is None or copies * count < best[0]):
+                best = (copies * count, precision, count, copies)
+    tokens = f"{(args.get('prompt_tokens') or 1024) + (args.get('output_tokens') or 256):,}"
+    why = Text(en=str(error.get("en", "")), zh=str(error.get("zh", "")))
+    lead = KV_BUDGET.text("lead", model=turn.catalog.model(model).name if turn.catalog.find_model(model) else model, card=card, why=why)
+    parts = [turn.text(lead)]
+    if not turn.slots.gpus:
+        turn.assumptions.append(turn.text(KV_BUDGET.text("stand_in", card=card, memory=number(turn.slots.gpu_memory_gb or 0))))
+    header = [KV_BUDGET.say(turn, "weights"), KV_BUDGET.say(turn, "cards"), KV_BUDGET.say(turn, "kv_per_card"),
+              turn.text(KV_BUDGET.text("sessions", tokens=tokens)), turn.text(KV_BUDGET.text("at_target", target=_targets(args) or NOTHING))]  # fmt: skip
+    parts.append(table(header, rows))
+    if best is not None:
+        total, precision, count, copies = best
+        held = estimate(turn, {**args, "precision": precision, "num_gpus": total, "tp": count, "batch": users})
+        speed = held.result["tokens_per_s_per_user_streaming"] if held.ok else 0.0
+        slow = bool(args.get("target_tokens_per_s_per_user")) and speed < args["target_tokens_per_s_per_user"]
+        parts.append(turn.text(KV_BUDGET.text("fleet_slow" if slow else "fleet", users=f"{users:,}", total=total, card=card, precision=precision.upper(),
+                                              plan=_plan(count, copies), per_user=number(speed), target=_targets(args) or NOTHING)))  # fmt: skip
+        parts += _in_servers(turn, total)
+    return _finish(turn, "\n\n".join(parts))
+
+
 def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
     """ "How many H100s for 200 users with TTFT under 500 ms?": a count of one named card for a serving load or
     latency target is sized by the serving estimate, which checks the targets (the recommender checks memory);
@@ -876,6 +958,8 @@ def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = Tr
     """``handler``, unless the question is a GPU count for a serving load (or weighs a precision): then this answer."""
 
     def route(turn: Turn) -> str:
+        if outgrows_one_card(turn):  # "32B on one 48 GB card for 50 users?": the KV budget in lower-bit weights
+            return kv_budget_answer(turn)
         return answer(turn) if sizes_gpu_count(turn, weighs_precision) else handler(turn)
 
     return route
