@@ -851,6 +851,8 @@ def with_stated_card(turn: Turn, body: str) -> str:
 
 
 KV_BUDGET = Wording("serving", "kv_budget")
+BF16_BYTES = 2  # bytes per parameter of BF16 weights (GB per billion parameters)
+CLEARLY_FITS = 0.8  # BF16 weights under this share of a card's memory fit it: only closer calls are estimated
 STAND_IN_BY_MARKET = {"cn": "l20", "global": "l40s"}  # a 48 GB card named only by its memory: the PCIe card buyable there
 
 
@@ -865,7 +867,11 @@ def outgrows_one_card(turn: Turn) -> bool:
     """"32B on one 48 GB card for 50 users?": a load on one card (named, or only its memory) whose BF16 weights do not
     fit it. The answer is the KV budget in FP8 and 4-bit weights on one and two cards, not a count of BF16 cards."""
     s = turn.slots
-    if "estimate_throughput" not in turn.registry.names() or not s.concurrency or s.tp or (s.gpu_count or 1) != 1 or s.precision:
+    if "estimate_throughput" not in turn.registry.names() or not s.concurrency or s.tp or s.precision or s.request_rate is not None:
+        return False
+    if turn.ask.asks_count or turn.ask.serving_asks == "gpu_count":  # "how many H200s?" is sized by the load
+        return False
+    if s.gpu_count != 1 and not (s.gpu_count is None and not s.gpus):  # one card said ("a single L40S"), or only its memory
         return False
     if len(s.gpus) > 1 or (not s.gpus and _stand_in_card(turn) is None) or task_of(turn)[0] != "inference":
         return False
@@ -873,6 +879,9 @@ def outgrows_one_card(turn: Turn) -> bool:
     if model is None:
         return False
     gpu = s.gpus[0] if s.gpus else _stand_in_card(turn)
+    spec, card = turn.catalog.find_model(model), turn.catalog.find_gpu(gpu)
+    if spec is None or card is None or spec.params_b * BF16_BYTES < CLEARLY_FITS * card.memory_gb:
+        return False  # plainly fits (or unknown): no estimate is spent on the question
     return estimate(turn, {**_base_args_for(turn, model, gpu), "precision": BASE_PRECISION, "batch": 1}).does_not_fit
 
 
