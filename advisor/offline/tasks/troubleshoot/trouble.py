@@ -64,7 +64,8 @@ def answer(turn: Turn) -> str:
     # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
     lead_index = 1 if fits and len(top["causes"]) > 1 else 0
-    stated = {**{k: v for k, v in result.get("stated", {}).items() if k not in result.get("assumed", [])}, **setup}
+    diagnosed = result.get("stated", {})  # the diagnosis drops a stated field its text contradicts ("one node" of several)
+    stated = {**{k: v for k, v in diagnosed.items() if k not in result.get("assumed", [])}, **{k: v for k, v in setup.items() if k in diagnosed}}
     # The question asked is answered before anything else; a follow-up opens with what its new finding means.
     if fresh:
         lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"]))
