@@ -57,7 +57,7 @@ _LEADING_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?")
 
 def parse_reported_reasons(text: str) -> ParsedRecord | None:
     """Clock event reasons written with their states outside a ``nvidia-smi -q`` block: "HW Thermal Slowdown: Active,
-    SW Power Cap: Not Active", "硬件过热降频 激活", "hw_slowdown=1". Names and states come from data tables; a reason
+    SW Power Cap: Not Active", the same in Chinese, "hw_slowdown=1". Names and states come from data tables; a reason
     named without a state is not read (nobody can tell which way it went). One record with every reason read; its
     excerpt lists them as nvidia-smi prints them, so the evidence quotes readings rather than the user's sentence."""
     lowered = text.lower()
@@ -111,7 +111,7 @@ def _word_character(character: str) -> bool:
 
 def _state_after(lowered: str, position: int) -> float | None:
     """The state written after a reason's name, past at most a few joiners; a word that is both a joiner and a state
-    ("是") counts only when no other state follows it ("是 未激活" is not active)."""
+    (Chinese "is") counts only when no other state follows it ("is: not active" is not active)."""
     found: float | None = None
     for _ in range(_STATE_GAP + 1):
         while position < len(lowered) and lowered[position] in " \t":
