@@ -66,7 +66,7 @@ DESCRIBED_EN = [
     "our GPUs run at 90C and throttle",
 ]
 DESCRIBED_ZH = [
-    "用A100 80G做LoRA微调7B，跑到3000步显存溢出",
+    "两台机器多机训练很慢，中间只有普通以太网",
     "GPU利用率在二三十%徘徊，感觉是数据读取慢，num_workers是1",
     "三台机器一启动就NCCL超时，一步都没跑",
     "有一张卡的ECC计数一直往上涨",
