@@ -84,8 +84,8 @@ class RentTrendView(BaseModel):
     worked at today's rent for every year (knowledge/rent_trend.yaml, dated and sourced)."""
 
     gpu: str = Field(description="The GPU the trend was measured on (the market's reference card), not necessarily the one asked about.")
-    currency: Currency
-    then_price: float = Field(description="Per GPU-hour at the earlier point, in `currency`.")
+    currency: Currency = Field(description="The currency the trend was measured in, whatever the answer's.")
+    then_price: float = Field(description="Per GPU-hour at the earlier point, in the trend's own `currency`.")
     then_date: str
     now_price: float
     now_date: str
@@ -193,18 +193,15 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
         large=gpus >= LARGE_GPUS or (hours or 0) >= LARGE_GPU_HOURS, quoted=quoted,
         verdict=_verdict(quoted, fair_low, fair_high, ceiling.low if ceiling else None) if quoted is not None else None,
         quoted_saving_pct=(quoted / fair_high - 1) * 100 if quoted is not None and fair_high else None,
-        gpu_hours=hours, stale_count=sum(o.stale for t in tiers for o in t.offers), trend=market_trend(currency, request.usd_to_cny),
+        gpu_hours=hours, stale_count=sum(o.stale for t in tiers for o in t.offers), trend=market_trend(),
     )  # fmt: skip
 
 
-def market_trend(currency: Currency, usd_to_cny: float) -> RentTrendView:
-    """The reference GPU's rent then and now, in the answer's currency."""
+def market_trend() -> RentTrendView:
+    """The reference GPU's rent then and now, in the currency it was measured in (US dollars): converted, a global
+    index would read as a yuan price nobody in China paid."""
     trend = rent_trend()
     source = trend.sources[0]
-
-    def here(amount: float) -> float:
-        return convert(amount, trend.currency, currency, usd_to_cny)
-
-    return RentTrendView(gpu=trend.gpu, currency=currency, then_price=here(trend.then.price), then_date=trend.then.date,
-                         now_price=here(trend.now.price), now_date=trend.now.date, fall_pct=trend.fall_pct, swing_pct=trend.swing_pct,
+    return RentTrendView(gpu=trend.gpu, currency=normalize_currency(trend.currency), then_price=trend.then.price, then_date=trend.then.date,
+                         now_price=trend.now.price, now_date=trend.now.date, fall_pct=trend.fall_pct, swing_pct=trend.swing_pct,
                          source_title=source.title, source_url=source.url, source_date=source.date)  # fmt: skip

@@ -10,7 +10,8 @@ from advisor.markdown import money, number, table, token_count
 from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.dialogue import followup
-from advisor.offline.tasks.tco import api_bill, payback, price_dates, rent_prices, rentals, token_price
+from advisor.offline.tasks.tco import api_bill, lessor, payback, price_dates, rent_prices, rentals, token_price
+from advisor.offline.tasks.tco.tariffs import region_line
 from advisor.offline.tasks.training import fit_first, training_speed
 from advisor.offline.tasks.specs.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.wording import Wording
@@ -103,9 +104,10 @@ def tco(turn: Turn) -> str:
     if api_bill.applies(turn):  # "we pay an API N tokens a day: self-host cheaper?": the bill against GPUs serving it
         return api_bill.answer(turn, _gpu(turn), _currency(turn))
     owns_cards = _owned(turn, turn.slots.server_price)  # "we already have 16 A100s": keep or rent, not the rental market
-    if not owns_cards and rentals.applies(turn):
+    lets_out = turn.ask.rents_out  # "buy servers and rent them out": the rent is the lessor's revenue, not a price to judge
+    if not owns_cards and not lets_out and rentals.applies(turn):
         return rentals.answer(turn)
-    if not owns_cards and rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
+    if not owns_cards and not lets_out and rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
         return rent_prices.answer(turn)
     if _cost_of_a_run(turn):
         return training_time(turn)
@@ -171,6 +173,8 @@ def tco(turn: Turn) -> str:
             "claimed_cloud_ratio": ratio,
             "today": dt.date.today().isoformat(),
             "region": s.region,
+            "site_region": turn.ask.site_region or ("cn" if turn.china_buyer else None),
+            "rents_out": lets_out and not owns_cards,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             **rent,
             "cloud_committed": committed,
@@ -206,6 +210,8 @@ def tco(turn: Turn) -> str:
         return payback.line(turn, r, asked_line, _inputs)
     if owned:
         return _keep_or_rent(turn, r)
+    if r.get("lessor"):
+        return lessor.answer(turn, r, _inputs(turn, r["assumptions"], r["currency"]))
     cur = r["currency"]
     years = r["horizon_months"] / 12
     verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r)) + turn.t(" ", "") + turn.text(_totals(r))
@@ -222,9 +228,7 @@ def tco(turn: Turn) -> str:
         *filter(None, [_against_earlier(turn, outcome.args, r)]),
         *claim,
         verdict,
-        *filter(None, [payback.tier_summary(turn, r)]),
-        # a falling-rent line (data: knowledge/rent_trend.yaml, wording: text.yaml rent_trend) waits until its figures
-        # come from a tool result: quoted from the data file they fail the grounding rule (numbers come from tools)
+        *filter(None, [payback.tier_summary(turn, r), _rent_trend(turn, r), region_line(turn, r)]),
         said,
         table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
@@ -532,6 +536,21 @@ def _renting_side(turn: Turn, r: dict) -> str:
     return WORDING.say(turn, "rent_side." + ("cheaper" if r["verdict"] == "rent" else "dearer"), gpus=r["total_gpus"], monthly=money(rent, cur),
                        total=money(r["cloud_total"], cur), years=number(r["horizon_months"] / 12), at=at,
                        own=money(own, cur), difference=money(abs(r["monthly_advantage"]), cur))  # fmt: skip
+
+
+def _rent_trend(turn: Turn, r: dict) -> str:
+    """A payback over several years worked at today's rent assumes the rent holds; rents have been falling (the trend
+    rental_prices carries, so every figure in the line is a tool's)."""
+    years = r["horizon_months"] / 12
+    if years < lessor.MULTI_YEAR or r["cloud_billing"] == "monthly_bill" or not r.get("gpu_id"):  # a bill the user pays is theirs, not the market's
+        return ""
+    market = turn.call("rental_prices", {"gpu": r["gpu_id"], "currency": r["currency"], "today": dt.date.today().isoformat()})
+    trend = market.result.get("trend") if market.ok else None
+    if not trend:
+        return ""
+    months = r["payback_months"]
+    return lessor.trend_words(turn, WORDING, "rent_trend." + ("no_payback" if months is None else "payback"), trend,
+                              years=number(years), months=number(months) if months is not None else "")
 
 
 def _lead(r: dict) -> Text:
