@@ -384,6 +384,8 @@ def _against_earlier(turn: Turn, args: dict, r: dict) -> str:
 
     verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
     same = old["verdict"] == r["verdict"]
+    if any(change.slot == "utilisation" for change in followup.changes(turn)):  # "and if we only use it 40% of the time?"
+        return _use_changed(turn, old, r)
     # "and at 40%?" against a lease billed every hour: the rent did not move, and the reader is told why
     billed = WORDING.say(turn, "change.billed") if r["cloud_billing"] != "used_hours" and old["cloud_monthly_cost"] == r["cloud_monthly_cost"] else ""
     return WORDING.say(turn, "change.lead", before=months(old["payback_months"]), now=months(r["payback_months"]),
@@ -391,6 +393,43 @@ def _against_earlier(turn: Turn, args: dict, r: dict) -> str:
                        WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict),
                        years=number(r["horizon_months"] / 12), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
                        monthly_now=money(r["cloud_monthly_cost"], r["currency"])) + turn.t(" ", "") + billed  # fmt: skip
+
+
+def _use_changed(turn: Turn, old: dict, r: dict) -> str:
+    """A follow-up that changed how busy the GPUs are: owning's cost per GPU-hour actually used, before and now, against
+    renting only the hours used (the cheapest pay-as-you-go tier), then the payback; a payback that did not move says
+    in one line why (a lease or a reservation is paid for every hour, used or not)."""
+    cur = r["currency"]
+    use_now, use_before = _assumed(r, "utilisation_pct"), _assumed(old, "utilisation_pct")
+    on_demand = [t for t in r["tier_paybacks"] if not t["billed_every_hour"]]
+    if on_demand:
+        cheapest = min(on_demand, key=lambda t: t["price_per_gpu_hour"])
+        rate, tier = cheapest["price_per_gpu_hour"], turn.text(Text.model_validate(cheapest["tier_name"]))
+    elif r["cloud_billing"] == "used_hours":
+        rate, tier = _assumed(r, "cloud_price_per_gpu_hour"), WORDING.say(turn, "change.use.your_rate")
+    else:
+        rate = tier = None
+    own_now, own_before = r["own_cost_per_used_gpu_hour"], old["own_cost_per_used_gpu_hour"]
+    values = {"use": number(use_now), "use_before": number(use_before), "own": money(own_now, cur), "own_before": money(own_before, cur)}
+    if rate is None:
+        per_hour = WORDING.say(turn, "change.use.per_hour_only", **values)
+    else:
+        key = "change.use.rent_cheaper" if rate < own_now else "change.use.own_cheaper"
+        per_hour = WORDING.say(turn, key, rate=money(rate, cur), tier=tier, **values)
+    before, now = old["payback_months"], r["payback_months"]
+    moved = (before is None) != (now is None) or (before is not None and number(before) != number(now))
+    if moved:
+        def months(value: float | None) -> str:
+            return number(value) if value is not None else WORDING.say(turn, "change.never")
+
+        verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
+        flipped = old["verdict"] != r["verdict"]
+        payback_words = WORDING.say(turn, "change.use.payback", before=months(before), now=months(now),
+                                    verdict=WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict)
+                                    if flipped else WORDING.say(turn, "change.same", verdict=verdict))  # fmt: skip
+    else:
+        payback_words = WORDING.say(turn, "change.use.payback_still", months=number(now) if now is not None else WORDING.say(turn, "change.never"))
+    return per_hour + turn.t(" ", "") + payback_words
 
 
 def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: int, horizon_years: float | None) -> str:
