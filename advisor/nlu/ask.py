@@ -141,7 +141,7 @@ class Ask(BaseModel):
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
     api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
     weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting words.")
-    rents_out: bool = Field(False, description='The owner rents the GPUs out to others ("rent them out at $2/GPU-hour", "租给别人"): '
+    rents_out: bool = Field(False, description='The owner rents the GPUs out to others ("rent them out at $2/GPU-hour", "lease to others"): '
                             "the rent is revenue, the question the lessor's margin and payback (read over the task's messages).")
     site_region: str | None = Field(None, description='Where the servers run, as the conversation last placed them ("in Frankfurt" → "eu"; '
                                     "knowledge/region_tariffs.yaml): whose electricity and colocation prices a cost answer uses.")

@@ -1,4 +1,4 @@
-"""Where the servers run, as the user places them ("we're in Frankfurt", "放在新加坡"): the region whose electricity
+"""Where the servers run, as the user places them ("we're in Frankfurt", "hosted in Singapore"): the region whose electricity
 and colocation prices a cost answer uses. The words live with the prices (knowledge/region_tariffs.yaml) and are
 matched as the Ask's cue words are."""
 
