@@ -90,5 +90,7 @@ def _table(turn: Turn, v: dict, cur: str) -> str:
         amount = v[f"{key}_per_month"]
         if amount:
             rows.append([WORDING.say(turn, f"table.{key}"), "−" + money(amount, cur)])
-    rows.append([f"**{WORDING.say(turn, 'table.margin')}**", f"**{money(v['margin_per_month'], cur)}**"])
+    margin = v["margin_per_month"]
+    shown = money(margin, cur) if margin >= 0 else "−" + money(-margin, cur)
+    rows.append([f"**{WORDING.say(turn, 'table.margin')}**", f"**{shown}**"])
     return table([WORDING.say(turn, "table.item"), WORDING.say(turn, "table.amount")], rows)
