@@ -228,8 +228,9 @@ def tco(turn: Turn) -> str:
         *filter(None, [_against_earlier(turn, outcome.args, r)]),
         *claim,
         verdict,
-        *filter(None, [payback.tier_summary(turn, r), _rent_trend(turn, r), region_line(turn, r)]),
-        said,
+        *filter(None, [payback.tier_summary(turn, r)]),
+        said,  # the figures the user gave stay on the first screen, before the assumptions about the market and the site
+        *filter(None, [_rent_trend(turn, r), region_line(turn, r)]),
         table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
         *payback.tier_paybacks(turn, r),
