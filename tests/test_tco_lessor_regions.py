@@ -191,3 +191,12 @@ def test_a_multi_year_rent_or_buy_quotes_the_trend_from_the_tool(offline_advisor
     assert marker in response.answer
     trend = calls(response, "rental_prices")[0].result["trend"]
     assert f"${trend['now_price']:.2f}" in response.answer and f"{trend['fall_pct']:.0f}%" in response.answer
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("We already have 8 H100s standing idle; would renting them out at $2 per GPU-hour be worth it?", "Letting them out earns"),
+    ("手上已有一台8卡A100，拿来出租每卡时1元，值不值？", "出租每月约亏"),
+])
+def test_cards_already_owned_and_let_out_get_the_monthly_margin_not_a_payback(offline_advisor, question, lead):
+    summary = ask(offline_advisor, question).summary
+    assert summary.startswith(f"**{lead}") and "Pays back" not in summary and "个月回本" not in summary

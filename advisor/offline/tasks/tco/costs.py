@@ -174,7 +174,7 @@ def tco(turn: Turn) -> str:
             "today": dt.date.today().isoformat(),
             "region": s.region,
             "site_region": turn.ask.site_region or ("cn" if turn.china_buyer else None),
-            "rents_out": lets_out and not owns_cards,
+            "rents_out": lets_out,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             **rent,
             "cloud_committed": committed,
@@ -208,10 +208,10 @@ def tco(turn: Turn) -> str:
     asked_line = payback.asked_for_line(turn)
     if asked_line:  # "what's the electricity?", "and the maintenance?" after the comparison: that line, not the whole table again
         return payback.line(turn, r, asked_line, _inputs)
+    if r.get("lessor"):  # cards bought, or already owned, to be let out: the lessor's margin, not keep-or-rent for one's own use
+        return lessor.answer(turn, r, _inputs(turn, r["assumptions"], r["currency"]))
     if owned:
         return _keep_or_rent(turn, r)
-    if r.get("lessor"):
-        return lessor.answer(turn, r, _inputs(turn, r["assumptions"], r["currency"]))
     cur = r["currency"]
     years = r["horizon_months"] / 12
     verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r)) + turn.t(" ", "") + turn.text(_totals(r))

@@ -29,7 +29,11 @@ def answer(turn: Turn, r: dict, inputs: str) -> str:
     values = {"gpus": r["total_gpus"], "gpu": r["gpu_name"] or "GPU", "rate": money(v["rate_per_gpu_hour"], cur), "occupancy": number(v["occupancy_pct"]),
               "revenue": money(v["revenue_per_month"], cur), "running": money(v["running_cost_per_month"], cur), "capex": money(r["capex"], cur),
               "years": number(years)}  # fmt: skip
-    if v["payback_months"] is None:
+    if r.get("keep_or_rent") is not None:  # cards already owned: what they cost is spent, only the monthly margin is in play
+        key = "lead.owned_margin" if v["margin_per_month"] > 0 else "lead.owned_loss"
+        lead = WORDING.say(turn, key, margin=money(abs(v["margin_per_month"]), cur), resale=money(r["keep_or_rent"]["resale_now"], cur), **values)
+        reach = WORDING.say(turn, "owned_needs", rate_cover=money(v["rate_to_cover_running"], cur), **values)
+    elif v["payback_months"] is None:
         lead = WORDING.say(turn, "lead.never", loss=money(-v["margin_per_month"], cur), **values)
         reach = WORDING.say(turn, "never_needs", rate_cover=money(v["rate_to_cover_running"], cur), rate_needed=money(v["rate_to_pay_back_in_horizon"], cur), **values)
     else:
@@ -39,7 +43,8 @@ def answer(turn: Turn, r: dict, inputs: str) -> str:
     if v["rate_from_market"] and r.get("rent_tier_name"):
         parts.append(WORDING.say(turn, "rate_from_market", tier=Text.model_validate(r["rent_tier_name"]), rate=values["rate"]))
     parts += [reach, *filter(None, [_market(turn, r), region_line(turn, r)]), WORDING.say(turn, "occupancy_note")]
-    parts += filter(None, [_trend(turn, r, years)])
+    if r.get("keep_or_rent") is None:  # the trend line speaks of a payback: cards already owned have none to stretch
+        parts += filter(None, [_trend(turn, r, years)])
     parts += [_table(turn, v, cur), inputs]
     turn.cite("rent-vs-buy", COSTS.say(turn, "costs_phrases.tco.rent_vs_buy"))
     return "\n\n".join(parts)
