@@ -30,6 +30,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says
 from advisor.nlu.pattern_words import pattern_words
+from advisor.nlu.regions import site_region
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
@@ -153,6 +154,10 @@ class Ask(BaseModel):
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
     api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
     weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting words.")
+    rents_out: bool = Field(False, description='The owner rents the GPUs out to others ("rent them out at $2/GPU-hour", "lease to others"): '
+                            "the rent is revenue, the question the lessor's margin and payback (read over the task's messages).")
+    site_region: str | None = Field(None, description='Where the servers run, as the conversation last placed them ("in Frankfurt" → "eu"; '
+                                    "knowledge/region_tariffs.yaml): whose electricity and colocation prices a cost answer uses.")
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -228,6 +233,8 @@ class Ask(BaseModel):
             horizon_ranges=horizon_ranges(state),
             api_usage=(usage := api_usage(message, reading.tagged)),
             weighs_api=usage is not None and (usage.tokens_per_day is not None or reading.frame.get("method") == "inference"),
+            rents_out=says("rents_out", *thread),
+            site_region=site_region([*earlier, message]),
         )
 
 
