@@ -48,3 +48,44 @@ def test_a_changed_tco_value_with_what_it_means_is_one_rerun_that_says_old_and_n
     assert runs and runs[0].args.get("utilisation_pct") == pytest.approx(35), [r.args for r in runs]
     opening = reply.summary.split("\n\n")[0]
     assert new in opening and "70%" in opening and arrow in opening, opening
+
+
+TECHNIQUE = [
+    # (first question, technique follow-up, language, words naming the thread's setup, a word of the technique's card)
+    ("What speed do 4 H100 give for Llama 3 70B at 30 users?", "Is speculative decoding worth trying for this?", "en",
+     ["Llama 3 70B", "4× NVIDIA H100"], "draft"),
+    ("8张A100跑Mixtral 8x7B推理，总吞吐才300 token/s", "上专家并行能改善吗？", "zh", ["Mixtral 8x7B", "8 张 NVIDIA A100"], "专家"),
+]
+
+
+@pytest.mark.parametrize(("first", "follow_up", "language", "setup", "word"), TECHNIQUE, ids=["en", "zh"])
+def test_a_technique_weighed_after_a_calculation_gets_its_card_for_the_thread_setup(offline_advisor, first, follow_up, language, setup, word):
+    before = ask(offline_advisor, first)
+    reply = ask(offline_advisor, follow_up, first)
+    assert reply.language == language
+    assert {c.name for c in reply.tool_calls} <= {"search_knowledge", "check_capability"}  # the first answer is not run again
+    assert reply.summary.split("\n\n")[0] != before.summary.split("\n\n")[0]
+    assert word in reply.summary.lower() or word in reply.summary
+    for name in setup:
+        assert name in reply.summary, reply.summary[-400:]
+
+
+def test_a_technique_with_a_value_is_a_rerun_not_a_card(offline_advisor):
+    reply = ask(offline_advisor, "并且张量并行改成2会怎样？", "4张H100跑Llama 3 70B，30个并发，速度多少？")
+    assert calls(reply, "estimate_throughput")
+    assert "📌" not in reply.summary.split("\n\n")[0]
+
+
+SOFTWARE_PART = [
+    ("Does the MI300X beat the H100 on 70B serving? And is ROCm still a hassle to work with?", "en", "ROCm"),
+    ("昇腾910B跟A100比谁快？它的软件栈现在还难用吗？", "zh", "CANN"),
+]
+
+
+@pytest.mark.parametrize(("message", "language", "word"), SOFTWARE_PART, ids=["en", "zh"])
+def test_a_software_judgement_after_a_two_card_question_gets_the_card_on_that_software(offline_advisor, message, language, word):
+    reply = offline_advisor.answer(message, [])
+    assert reply.language == language
+    second = reply.answer.split("**2.**", 1)[1].split("**3.**", 1)[0]
+    assert word in second, second[:400]
+    assert "|" not in "\n\n".join(second.split("\n\n")[:4])  # a judgement, not a spec table
