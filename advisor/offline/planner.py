@@ -105,7 +105,7 @@ class OfflinePlanner:
             reading = self.understanding.read(piece, before)
             task = reading.task if reading.follow_up else reading.intent
             part = Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before)
-            # "换成64张H100呢？快多少？" after a training time: a first part that changes the thread's values re-runs that calculation
+            # "swap to 64 H100? how much faster?" after a training time: a first part that changes the thread's values re-runs that calculation
             reruns = index == 0 and bool(followup.changes(part))
             calculates = _calculates(reading, task) and task != "specs" and (not reading.follow_up or bool(calculations) or reruns)
             if _told_in_steps(part, calculates, calculations, turn.reading):  # "…at 30%? what does that mean for the verdict?": one re-run
