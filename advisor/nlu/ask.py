@@ -133,6 +133,10 @@ class Ask(BaseModel):
         False, description='The message weighs swapping the GPUs in place for another part ("move our A100 boxes to H200"): '
         "it names two or more GPUs, the first being the one in place.",
     )
+    asks_technique: bool = Field(
+        False, description='The message asks whether a serving or training technique would help ("would prefix caching help?", '
+        '"expert parallelism here?"), not for a new value of the calculation.',
+    )
     model_sizes_b: tuple[float, ...] = Field(
         (), description='Sizes (billions of parameters) of the models the thread names, smallest first: two or more are a range '
         '("7B to 72B", "14B–32B", "Qwen2.5-14B and 32B") that serving answers per end.',
@@ -221,6 +225,7 @@ class Ask(BaseModel):
             card_cut=card_cut(message),
             names_fp4="fp4" in normalize_text(message),
             replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
+            asks_technique=says("asks_technique", message),
             model_sizes_b=_model_sizes(reading, catalog),
             message_lines=message.count("\n") + 1,
             problem_phase=problem_phase(thread),

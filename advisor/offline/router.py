@@ -153,6 +153,14 @@ def asks_another_facet(routing: Routing) -> bool:
 
 
 @condition
+def weighs_technique_in_thread(routing: Routing) -> bool:
+    """"would prefix caching help here?" after a serving answer: a technique weighed for the thread's calculation, with no
+    value to re-run it with ("with TP 8" is a re-run): the card on the technique, read against the thread's setup."""
+    turn = routing.turn
+    return turn.ask.asks_technique and turn.ask.opened_earlier and routing.reading.task in TASKS and not routing.reading.frame.names()
+
+
+@condition
 def judges_mfu(routing: Routing) -> bool:
     return efficiency.judges_mfu(routing.turn, routing.turn.ask.named)
 
@@ -323,6 +331,12 @@ def concept_thread(routing: Routing) -> str:
 @handler
 def concept_with_offer(routing: Routing) -> str:
     return knowledge.concept(routing.turn, offer=routing.task if routing.task in TASKS else None)
+
+
+@handler
+def technique_in_thread(routing: Routing) -> str:
+    """The card on the technique asked about, then the thread's setup it is read against (the calculation offered)."""
+    return followup.with_setup(routing.turn, knowledge.concept(routing.turn, offer=routing.reading.task))
 
 
 @handler
