@@ -28,6 +28,7 @@ from advisor.nlu.subjects import subjects_of, uncatalogued_gpus
 from advisor.offline.tasks.concept import capability, compliance, knowledge
 from advisor.offline.tasks.dialogue import followup, guard
 from advisor.offline.tasks.facility import facility
+from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
 from advisor.offline.tasks.recommend import vendor_rows
 from advisor.offline.tasks.serving import serving
@@ -178,22 +179,22 @@ def compares_vendors(routing: Routing) -> bool:
 
 @condition
 def asks_fabric(routing: Routing) -> bool:
-    return facility.asks_fabric(routing.turn)
+    return facility_plan.asks_fabric(routing.turn)
 
 
 @condition
 def asks_site_of_thread(routing: Routing) -> bool:
-    return facility.asks_site_of_thread(routing.turn)
+    return facility_plan.asks_site_of_thread(routing.turn)
 
 
 @condition
 def prepares_site(routing: Routing) -> bool:
-    return facility.prepares_site(routing.turn)
+    return facility_plan.prepares_site(routing.turn)
 
 
 @condition
 def facility_takes_over(routing: Routing) -> bool:
-    return facility.takes_over(routing.turn)
+    return facility_plan.takes_over(routing.turn)
 
 
 @condition
@@ -251,7 +252,7 @@ def no_confident_task(routing: Routing) -> bool:
 
 @condition
 def asks_only_electricity(routing: Routing) -> bool:
-    return facility.asks_only_electricity(routing.turn)
+    return facility_plan.asks_only_electricity(routing.turn)
 
 
 @condition

@@ -11,7 +11,7 @@ from advisor.nlu.slot_labels import said
 from advisor.nlu.subjects import Subjects, card_subjects, covers, subject_labels, subjects_of
 from advisor.offline.tasks.concept import capability, compliance
 from advisor.offline.tasks.training import efficiency
-from advisor.offline.tasks.facility import facility
+from advisor.offline.tasks.facility import render as facility_render
 from advisor.offline.tasks.specs import specs
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
@@ -34,7 +34,7 @@ OFFERS = {
     "serving_speed": WORDING.pair("knowledge_phrases.offers.name_the_model_and_gpu"),
     "training_time": WORDING.pair("knowledge_phrases.offers.give_me_the_model_token"),
     "tco": WORDING.pair("knowledge_phrases.offers.give_me_the_gpus_and"),
-    "facility": facility.offer(),
+    "facility": facility_render.offer(),
 }
 
 
