@@ -35,6 +35,7 @@ from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
 from advisor.offline.tasks.tco import costs, payback, useful_life
 from advisor.offline.tasks.training import efficiency
+from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
@@ -152,7 +153,7 @@ def asks_another_facet(routing: Routing) -> bool:
 
 @condition
 def judges_mfu(routing: Routing) -> bool:
-    return efficiency.judges_mfu(routing.turn, routing.turn.ask.named)
+    return training_plan.judges_mfu(routing.turn, routing.turn.ask.named)
 
 
 @condition
