@@ -115,7 +115,7 @@ def request_side(text: str, value: Value, values: list[Value], intent: str) -> d
 
 @featurizer
 def surface_words(text: str, value: Value, values: list[Value], intent: str) -> dict[str, float]:
-    """The words the value itself is written with ("5 bucks", "三台")."""
+    """The words the value itself is written with ("5 bucks", "two hgx boxes")."""
     return {f"S={word}": 1.0 for word in words(value.surface)}
 
 
@@ -157,7 +157,7 @@ def money_terms(text: str, value: Value, values: list[Value], intent: str) -> di
 
 @featurizer
 def total_for_servers(text: str, value: Value, values: list[Value], intent: str) -> dict[str, float]:
-    """An amount in a sentence that also names a count of servers and a total word ("三台总共360万", "three boxes cost
+    """An amount in a sentence that also names a count of servers and a total word ("three boxes cost
     $2.1M in total"): the price of buying those servers, read from the sentence's shape rather than from whichever
     other words the training utterances happened to surround such sums with."""
     per = value.value[2] if isinstance(value.value, tuple) else "once"  # money: (amount, currency, per); "thousands" has none
