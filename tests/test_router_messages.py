@@ -19,6 +19,8 @@ CASES = [
     ("greeting", "zh", ["你好呀"]),
     ("observed_speed", "en", ["We measure 12 tok/s per user with 40 users on 4 A100 80GB running Llama 3.1 70B in vLLM, is that normal?"]),
     ("observed_speed", "zh", ["我们4张A100 80G跑Llama 3.1 70B，40个并发每个用户只有12 tok/s，正常吗？"]),
+    ("serving_latency", "en", ["We run Mistral 7B on an L4 with vLLM and p99 TTFT is terrible under load, what is wrong?"]),
+    ("serving_latency", "zh", ["用vLLM在L4上跑Mistral 7B，流量一到高峰，p99首字延迟就涨到好几秒。"]),
     ("tco_line", "en", ["Rent or buy 8 H100 for 3 years?", "and what about the colocation fee?"]),
     ("tco_line", "zh", ["8卡H100租还是买划算，按3年算", "托管费呢"]),
     ("hardware_swap", "en", ["Replacing A100 with H100 in our 2 boxes - how much more power do they draw?"]),

@@ -18,7 +18,11 @@ from advisor.nlu.asked import (
     asks_precision_choice,
     is_latency_target,
     names_reasoning_model,
+    names_tail_latency,
     observed_speed,
+    reports_latency,
+    shares_prefix,
+    weighs_parallelism,
     reports_serving,
     reports_slowdown,
     serving_asks,
@@ -71,6 +75,15 @@ class Ask(BaseModel):
         False, description="The task's messages report a slowdown and place it in serving (engine, requests, inference)."
     )
     reasoning_model: bool = Field(False, description="The task's messages name a reasoning model (long outputs per request).")
+    reports_latency: bool = Field(
+        False, description='The task\'s messages describe a late first token or a latency tail ("text appears after 8 s", "p99 TTFT is seconds").'
+    )
+    weighs_parallelism: bool = Field(False, description='This message weighs how the cards split the model ("expert parallel or TP=2 replicas?").')
+    shared_prefix: bool | None = Field(
+        None, description='The task\'s messages describe a prompt part shared by many requests (True: "same system prompt") or say '
+        'none is (False: "every prompt different"); the newest that says either wins.'
+    )
+    tail_latency: bool = Field(False, description='The task\'s messages place the latency in the tail or under load ("p99", "at peak", "under load").')
     tco_line: str | None = Field(None, description='The cost line asked for by name ("what is the power bill?" → "energy"), if any.')
     committed_billing: bool = Field(False, description='Reserved or committed capacity ("1yr commit", "yearly plan") is said in the question.')
     names_kv_cache: bool = Field(False, description="The message names the KV cache in either language (the glossary's phrases).")
@@ -168,6 +181,10 @@ class Ask(BaseModel):
             speaks_of_serving=any(reports_serving(text) for text in thread),
             reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),
             reasoning_model=any(names_reasoning_model(text) for text in thread),
+            reports_latency=any(reports_latency(text) for text in thread),
+            weighs_parallelism=weighs_parallelism(message),
+            shared_prefix=next((said for text in reversed(thread) if (said := shares_prefix(text)) is not None), None),
+            tail_latency=any(names_tail_latency(text) for text in thread),
             tco_line=asked_line("tco_line", message),
             committed_billing=any(word_positions("tco_billing", text) for text in thread),
             names_kv_cache=_names_kv_cache(message),

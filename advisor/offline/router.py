@@ -50,6 +50,9 @@ MIN_CONFIDENCE = PIPELINE.classify.min_confidence
 CALCULATION_MASS = PIPELINE.classify.calculation_mass
 GUARDED = ("injection", "out_of_scope", "greeting")
 GUARD_CONFIDENCE = PIPELINE.classify.guard_confidence  # below this a refusal, an off-topic reply or a greeting gives way
+# threads whose own answer computes no serving latency: a latency complaint on them is answered by the serving estimate
+# (serving_speed answers it itself; recommend, tco, training and facility questions keep their own answers)
+LATENCY_COMPLAINT_TASKS = (None, "troubleshoot", "concept", "specs", "memory", "max_fit")
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 WORDING = Wording(Path(__file__).with_name("planner_text.yaml"))
 WHERE_FROM = WORDING.pair("where_from")
@@ -242,6 +245,16 @@ def names_model(routing: Routing) -> bool:
 
 
 @condition
+def complains_of_serving_latency(routing: Routing) -> bool:
+    """"the first reply takes 8 s on our QwQ", "p99 TTFT is seconds at peak": a latency described about serving a model the
+    conversation names, on a thread no calculation of its own answers (troubleshooting, a concept, or none)."""
+    turn = routing.turn
+    if "estimate_throughput" not in turn.registry.names() or routing.task not in LATENCY_COMPLAINT_TASKS:
+        return False
+    return bool(turn.slots.models)
+
+
+@condition
 def names_gpu(routing: Routing) -> bool:
     return bool(routing.turn.entities.gpus)
 
@@ -277,6 +290,7 @@ HANDLERS["unreadable"] = lambda routing: guard.unreadable(routing.turn)
 HANDLERS["out_of_scope"] = lambda routing: guard.out_of_scope(routing.turn)
 HANDLERS["greeting"] = lambda routing: guard.greeting(routing.turn)
 HANDLERS["observed_speed"] = lambda routing: serving.observed_verdict(routing.turn)
+HANDLERS["serving_latency"] = lambda routing: serving.latency_answer(routing.turn)
 HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
 HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
 HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
