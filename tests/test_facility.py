@@ -224,7 +224,7 @@ def test_a_rent_or_buy_question_stays_a_comparison(offline_advisor):
 def test_every_facility_sentence_exists_in_both_languages_with_the_same_blanks():
     import string
 
-    from advisor.offline.tasks.facility.facility import WORDING
+    from advisor.offline.tasks.facility.render import WORDING
 
     def pairs(node, path=""):
         if isinstance(node, dict) and set(node) == {"en", "zh"}:

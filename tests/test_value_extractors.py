@@ -54,6 +54,8 @@ COUNTS = [
     (("word_numbers",), "and with four?", [("number", 4.0)]),
     (("numbers",), "出租价卡时2.2元", [("money", (2.2, "CNY", "gpu_hour"))]),  # the unit before the amount
     (("numbers",), "listed at gpu hours $0.40", [("money", (0.4, "USD", "gpu_hour"))]),
+    (("numbers",), "gpu-hour rate is $0.35", [("money", (0.35, "USD", "gpu_hour"))]),  # words between the unit and the amount
+    (("numbers",), "按小时计费每卡8块", [("money", (8.0, "CNY", "gpu_hour"))]),  # hourly, then per card: a rent per GPU-hour
 ]
 MONEY = [
     (("unit_prices",), "5000块一张", [("money", (5000.0, "CNY", "once"))]),

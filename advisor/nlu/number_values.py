@@ -134,7 +134,7 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
     period = phrase_table("period_right_before").ending_at(text, start)
     if period and (RENTING.search(text, 0, start) or period.label == "card"):  # "租的话每小时2.5", "每张卡每小时1.8": a rent
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
-    if value >= 100 and RENT_BEFORE.search(before) and PER_BEFORE.search(text, max(0, start - 16), start):  # "每月租金8000": a rent for that period
+    if value >= 100 and RENT_BEFORE.search(before) and _period_before(text, start):  # "每月租金8000": a rent for that period
         return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
     if _energy_price_before(text, start) and value < 5:  # "power was 0.08", "电费0.6": a price per kWh
         return money_value(text, start - len(symbol), end, value, True, symbol=symbol)
@@ -197,6 +197,18 @@ def token_count(raw: str, value: float) -> float:
     return value / 1000 * 1024 if K_SUFFIX.search(raw) else value
 
 
+def _period_before(text: str, start: int) -> str | None:
+    """The period (or per-GPU-hour unit) an amount is the price of, written before it: "每月租金8000", "卡时1.8元"."""
+    unit = phrase_table("rate_unit_before").ending_at(text, start)
+    if unit:
+        return unit.label
+    before = PER_BEFORE.search(text[max(0, start - 16) : start])
+    if not before:
+        return None
+    per = "month" if before.group("rent") or before.group("month_a") else "year" if before.group("year_a") else "hour" if before.group("hour_a") else next(k for k in ("hour", "month", "year") if before.group(k))
+    return "gpu_hour" if per == "hour" and re.search(r"卡|gpu", before.group()) else per
+
+
 def money_value(text: str, start: int, end: int, value: float, per_kwh: bool, symbol: str = "") -> Value:
     surface = text[start:end]
     other = next((code for code, written in OTHER_CURRENCIES.items() if written.search(surface)), None)
@@ -216,11 +228,7 @@ def money_value(text: str, start: int, end: int, value: float, per_kwh: bool, sy
     else:
         if UNIT_PRICE_AFTER.match(text, end):  # "月租5万一台": the price of each, for the period said before it
             end = UNIT_PRICE_AFTER.match(text, end).end()
-        before = PER_BEFORE.search(text[max(0, start - 16) : start])
-        if before:
-            per = "month" if before.group("rent") or before.group("month_a") else "year" if before.group("year_a") else "hour" if before.group("hour_a") or before.group("hourly") else next(k for k in ("hour", "month", "year") if before.group(k))
-            if per == "hour" and re.search(r"卡|gpu", before.group()):
-                per = "gpu_hour"
+        per = _period_before(text, start) or per
     if per == "hour" and re.search(r"gpu|卡", text[end : end + 12]):
         per = "gpu_hour"
     if per == "once" and (phrase_table("total_before").ending_at(text, start) or TOTAL_AFTER.match(text, end)):

@@ -37,6 +37,7 @@ class ClassifySettings(_Strict):
 
 
 class TagRolesSettings(_Strict):
+    featurizers: list[str] = Field(min_length=1, description="The features the tagger sees of each value, by the name each is registered under in features.py.")
     C: float = Field(gt=0, description="Inverse regularisation strength of the role tagger.")
     tol: float = Field(gt=0)
     max_iter: int = Field(gt=0)

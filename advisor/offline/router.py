@@ -28,12 +28,14 @@ from advisor.nlu.subjects import subjects_of, uncatalogued_gpus
 from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
 from advisor.offline.tasks.dialogue import followup, guard
 from advisor.offline.tasks.facility import facility
+from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
 from advisor.offline.tasks.recommend import vendor_rows
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
 from advisor.offline.tasks.tco import costs, payback, useful_life
 from advisor.offline.tasks.training import efficiency
+from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
@@ -169,7 +171,7 @@ def weighs_technique_in_thread(routing: Routing) -> bool:
 
 @condition
 def judges_mfu(routing: Routing) -> bool:
-    return efficiency.judges_mfu(routing.turn, routing.turn.ask.named)
+    return training_plan.judges_mfu(routing.turn, routing.turn.ask.named)
 
 
 @condition
@@ -196,22 +198,22 @@ def compares_vendors(routing: Routing) -> bool:
 
 @condition
 def asks_fabric(routing: Routing) -> bool:
-    return facility.asks_fabric(routing.turn)
+    return facility_plan.asks_fabric(routing.turn)
 
 
 @condition
 def asks_site_of_thread(routing: Routing) -> bool:
-    return facility.asks_site_of_thread(routing.turn)
+    return facility_plan.asks_site_of_thread(routing.turn)
 
 
 @condition
 def prepares_site(routing: Routing) -> bool:
-    return facility.prepares_site(routing.turn)
+    return facility_plan.prepares_site(routing.turn)
 
 
 @condition
 def facility_takes_over(routing: Routing) -> bool:
-    return facility.takes_over(routing.turn)
+    return facility_plan.takes_over(routing.turn)
 
 
 @condition
@@ -279,7 +281,7 @@ def no_confident_task(routing: Routing) -> bool:
 
 @condition
 def asks_only_electricity(routing: Routing) -> bool:
-    return facility.asks_only_electricity(routing.turn)
+    return facility_plan.asks_only_electricity(routing.turn)
 
 
 @condition

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from knowledge.answer_text import phrase
 from knowledge.wording import Wording
+from tools.memory.refit import INT4_FORMAT
 from tools.recommend.configs import SERVER_GPUS  # "one server" of data-centre GPUs: an 8-GPU HGX/OAM board or PCIe box
 
 WORDING = Wording(Path(__file__).with_name("workload_text.yaml"))
@@ -69,15 +70,21 @@ def gpus_on_hand(turn: Turn) -> int | None:
 
 
 TRAINING_PRECISIONS = ("fp32", "fp16", "bf16")
-QUANTISED_SERVING = "awq-int4"  # "quantised" with no format: the 4-bit weights most quantised serving uses
+QUANTISED_SERVING = INT4_FORMAT  # "quantised" with no format: the 4-bit (AWQ) weights most quantised serving uses
+
+
+def quantised_serving(turn: Turn) -> str | None:
+    """The weights a serving job runs with when the thread says "quantised" and names no format; None otherwise.
+    Decided here only: a serving job, whether the question's own or one beside a training job, reads it from here."""
+    return QUANTISED_SERVING if turn.ask.quantised and turn.slots.frame.get("precision") is None else None
 
 
 def precision_for(turn: Turn, task: str) -> str | None:
     """The stated precision when it suits the task; otherwise None (the tool's default) and a note saying why."""
     stated = turn.slots.frame.get("precision")
-    if stated is None and task == "inference" and turn.ask.quantised:  # "run it quantised": quantised weights, not QLoRA
+    if task == "inference" and (quantised := quantised_serving(turn)):  # "run it quantised": quantised weights, not QLoRA
         turn.assume(*WORDING.pair("workload_phrases.quantised_serving"))
-        return QUANTISED_SERVING
+        return quantised
     if stated is None:
         return None
     if task == "qlora":

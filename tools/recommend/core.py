@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Callable, Iterable
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
@@ -249,58 +250,60 @@ class Sizer:
         return confirmed
 
     def configure(self, gpu: GPU) -> Built | None:
+        """The smallest count the part is sold in that holds the model and, when a load is asked for, serves it;
+        when no count serves it, the configuration that comes closest (most users served, then fewest cards)."""
         request = self.request
         counts = sold_counts(gpu, request.max_gpus)
         if not counts:
             return None
         if request.task != "inference":
-            for count in counts:
-                layout = Layout(count, 1, 1)
-                if (estimate := self.fit(gpu, layout)) is not None:
-                    return _option(gpu, layout, estimate, None, request, self.currency, needed=None), estimate
-            return None
-        needed = next((g for g in GROUPS if g <= counts[-1] and self.fit(gpu, _group_layout(g)) is not None), None)
+            return next((built for count in counts if (built := self._trained_at(gpu, count)) is not None), None)
+        needed = self._needed_group(gpu, counts[-1])
         if needed is None:
             return None
-        best: tuple[tuple, Layout, MemoryEstimate, Speed | None] | None = None
-        for count in counts:
-            for layout in self._layouts(count, needed):
-                estimate = self.fit(gpu, layout)
-                if estimate is None:
-                    continue
-                speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
-                if not sized_by_speed(request) or meets(speed, request):
-                    return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
-                score = (speed.users if speed else -1, -count, -layout.group)  # not met: the configuration that comes closest
-                if best is None or score > best[0]:
-                    best = (score, layout, estimate, speed)
-        if best is None:
-            return None
-        _, layout, estimate, speed = best
-        return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+        layouts = (layout for count in counts for layout in self._layouts(count, needed))
+        return self._best_layout(gpu, layouts, needed, score=lambda layout, speed: (speed.users if speed else -1, -layout.count, -layout.group),
+                                 enough=lambda speed: not sized_by_speed(request) or meets(speed, request))  # fmt: skip
 
     def configure_at(self, gpu: GPU, count: int) -> Built | None:
         """The part at exactly ``count`` GPUs (the layout serving the load best), or None when it does not fit."""
         request = self.request
         if request.task != "inference":
-            estimate = self.fit(gpu, Layout(count, 1, 1))
-            return None if estimate is None else (_option(gpu, Layout(count, 1, 1), estimate, None, request, self.currency, needed=None), estimate)
-        needed = next((g for g in GROUPS if g <= count and self.fit(gpu, _group_layout(g)) is not None), None)
+            return self._trained_at(gpu, count)
+        needed = self._needed_group(gpu, count)
         if needed is None:
             return None
+        return self._best_layout(gpu, self._layouts(count, needed), needed,
+                                 score=lambda layout, speed: (meets(speed, request) if sized_by_speed(request) else True, speed.total if speed else -1.0))  # fmt: skip
+
+    def _trained_at(self, gpu: GPU, count: int) -> Built | None:
+        """Training at ``count`` GPUs, sharded over all of them; None when it does not fit."""
+        layout = Layout(count, 1, 1)
+        estimate = self.fit(gpu, layout)
+        return None if estimate is None else (_option(gpu, layout, estimate, None, self.request, self.currency, needed=None), estimate)
+
+    def _needed_group(self, gpu: GPU, most: int) -> int | None:
+        """The smallest tensor/pipeline group, of at most ``most`` GPUs, that holds the model on this part."""
+        return next((g for g in GROUPS if g <= most and self.fit(gpu, _group_layout(g)) is not None), None)
+
+    def _best_layout(self, gpu: GPU, layouts: Iterable[Layout], needed: int, score: Callable[[Layout, Speed | None], tuple],
+                     enough: Callable[[Speed | None], bool] | None = None) -> Built | None:  # fmt: skip
+        """Of the layouts that fit, in order: the first whose speed is ``enough``, else the one of highest ``score``."""
         best: tuple[tuple, Layout, MemoryEstimate, Speed | None] | None = None
-        for layout in self._layouts(count, needed):
+        for layout in layouts:
             estimate = self.fit(gpu, layout)
             if estimate is None:
                 continue
-            speed = estimate_speed(gpu, layout, request, self.catalog, self.serving)
-            score = (meets(speed, request) if sized_by_speed(request) else True, speed.total if speed else -1.0)
-            if best is None or score > best[0]:
-                best = (score, layout, estimate, speed)
+            speed = estimate_speed(gpu, layout, self.request, self.catalog, self.serving)
+            if enough is not None and enough(speed):
+                return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed), estimate
+            rank = score(layout, speed)
+            if best is None or rank > best[0]:
+                best = (rank, layout, estimate, speed)
         if best is None:
             return None
         _, layout, estimate, speed = best
-        return _option(gpu, layout, estimate, speed, request, self.currency, needed=needed), estimate
+        return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed), estimate
 
     def _layouts(self, count: int, needed: int) -> list[Layout]:
         """A load of several users grows replicas of the smallest group before widening it; one stream has only

@@ -11,7 +11,8 @@ from advisor.nlu.slot_labels import said
 from advisor.nlu.subjects import Subjects, card_subjects, covers, subject_labels, subjects_of
 from advisor.offline.tasks.concept import capability, compliance
 from advisor.offline.tasks.training import efficiency
-from advisor.offline.tasks.facility import facility
+from advisor.offline.tasks.training import plan as training_plan
+from advisor.offline.tasks.facility import render as facility_render
 from advisor.offline.tasks.specs import specs
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
@@ -34,7 +35,7 @@ OFFERS = {
     "serving_speed": WORDING.pair("knowledge_phrases.offers.name_the_model_and_gpu"),
     "training_time": WORDING.pair("knowledge_phrases.offers.give_me_the_model_token"),
     "tco": WORDING.pair("knowledge_phrases.offers.give_me_the_gpus_and"),
-    "facility": facility.offer(),
+    "facility": facility_render.offer(),
 }
 
 
@@ -99,7 +100,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
             for source in card.sources:
                 turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
             offer = CALCULATOR_TASK.get(card.calculator or "") or offer  # the card names the tool that refines it; the reading only guessed
-    if efficiency.judges_mfu(turn, asked):  # "38% MFU on 512 H100s, good?": the verdict for that setup, then the card on MFU
+    if training_plan.judges_mfu(turn, asked):  # "38% MFU on 512 H100s, good?": the verdict for that setup, then the card on MFU
         body = efficiency.verdict(turn) + "\n\n" + body
     if question is not None and turn.reading.frame.names():
         body += "\n\n📌 " + _noted(turn)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from advisor.nlu.facets import SPECS
 from advisor.offline.tasks.facility import facility
+from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 
@@ -63,9 +64,9 @@ def without_calculation(part: Turn, from_cards: Callable[[Turn], str]) -> str:
     cards (``from_cards``)."""
     if part.ask.beyond_reach:
         return WORDING.say(part, "beyond_reach")
-    if facility.fabric_for_one_server(part):
+    if facility_plan.fabric_for_one_server(part):
         return from_cards(part)
-    if part.ask.facility_asks_now & FACILITY_ASKS and (facility.asks_fabric(part) or facility.takes_over(part) or part.slots.gpus):
+    if part.ask.facility_asks_now & FACILITY_ASKS and (facility_plan.asks_fabric(part) or facility_plan.takes_over(part) or part.slots.gpus):
         return facility.answer(part)
     return from_cards(part)
 

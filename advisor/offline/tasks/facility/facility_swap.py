@@ -58,15 +58,18 @@ def each(turn: Turn, args: dict, gpus: list[str]) -> str:
 
 
 def _plan_values(turn: Turn, r: dict) -> dict:
+    """Every figure of one plan a sentence may name, formatted once; a swap names them per plan, ``old_``/``new_``."""
     return {
         "system": turn.text(r["system"]),
         "server_kw": number(r["server_kw"], 1),
+        "it": number(r["it_kw"], 1),
         "per_rack": r["servers_per_rack"],
         "rack_load": number(r["rack_load_kw"], 1),
         "rack": number(r["rack_power_kw"], 0),
         "servers": r["servers"],
         "racks": r["racks"] or "—",
         "cooling": _say(turn, f"cooling_kind.{r['cooling']}"),
+        "bill": money(r["cost_per_year"], r["currency"]),
     }
 
 
@@ -85,29 +88,18 @@ def _table(turn: Turn, plans: list[dict]) -> str:
 
 
 def _values(turn: Turn, old: dict, new: dict) -> dict:
-    """Every figure a sentence may name, formatted once."""
+    """Both plans' figures (the same racks and servers: the old plan's) and the differences between them."""
+    before = _plan_values(turn, old)
     it_change = new["it_kw"] - old["it_kw"]
     return {
-        "servers": old["servers"],
-        "old_system": turn.text(old["system"]),
-        "new_system": turn.text(new["system"]),
-        "old_it": number(old["it_kw"], 1),
-        "new_it": number(new["it_kw"], 1),
+        **{f"old_{key}": value for key, value in before.items()},
+        **{f"new_{key}": value for key, value in _plan_values(turn, new).items()},
+        "servers": before["servers"],
+        "rack": before["rack"],
         "it_change": number(abs(it_change), 1),
         "it_percent": number(abs(it_change) / old["it_kw"] * 100, 0) if old["it_kw"] else "—",
         "facility_change": number(abs(new["facility_kw"] - old["facility_kw"]), 1),
         "pue": number(old["facility_kw"] / old["it_kw"], 2) if old["it_kw"] else "—",
-        "old_server_kw": number(old["server_kw"], 1),
-        "new_server_kw": number(new["server_kw"], 1),
-        "rack": number(old["rack_power_kw"], 0),
-        "old_rack_load": number(old["rack_load_kw"], 1),
-        "new_rack_load": number(new["rack_load_kw"], 1),
-        "old_racks": old["racks"] or "—",
-        "new_racks": new["racks"] or "—",
-        "old_cooling": _say(turn, f"cooling_kind.{old['cooling']}"),
-        "new_cooling": _say(turn, f"cooling_kind.{new['cooling']}"),
-        "old_bill": money(old["cost_per_year"], old["currency"]),
-        "new_bill": money(new["cost_per_year"], new["currency"]),
         "bill_change": money(abs(new["cost_per_year"] - old["cost_per_year"]), new["currency"]),
         "bill_direction": _say(turn, "more" if new["cost_per_year"] >= old["cost_per_year"] else "less"),
     }

@@ -19,7 +19,7 @@ from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.recommend.price_view import option_price
-from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, serving_precision, sized_for, value_for_money, value_lines, workloads_of
+from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, sized_for, value_for_money, value_lines, workloads_of
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.tasks.serving.serving_words import serving_text
@@ -160,7 +160,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
     args = {
         "model": model,
         "task": task,
-        "precision": serving_precision(turn, precision_for(turn, task)) if task == "inference" else precision_for(turn, task),
+        "precision": precision_for(turn, task),
         "context": s.context_length,
         "batch": s.batch_size,
         "objective": OBJECTIVES.get(s.objective or ""),  # none stated: the tiers lead (within the budget, when given)

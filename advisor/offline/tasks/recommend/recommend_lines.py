@@ -9,13 +9,12 @@ import math
 
 from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
-from advisor.offline.workload import TASK_BY_WORKLOAD, TASK_LABEL
+from advisor.offline.workload import TASK_BY_WORKLOAD, TASK_LABEL, quantised_serving
 from advisor.offline.slots import METHOD_TO_WORKLOAD
 from advisor.offline.turn import Turn
 from knowledge.answer_text import focus_words, phrase
 from knowledge.bilingual import Text
 from knowledge.servers import server_data
-from tools.memory.refit import INT4_FORMAT
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 
 
@@ -63,7 +62,7 @@ def workloads_of(turn: Turn, model: str, task: str) -> list[dict] | None:
             found.append((name, task))
     said = {task for _, task in found}  # a task said twice for one model ("deploy it ... for inference") is not a task for every model
     found += [(name, methods[i][1]) for i in range(len(methods)) if i not in claimed and methods[i][1] not in said for _, name in targets]
-    served = serving_precision(turn, turn.slots.frame.get("precision"))
+    served = serving_precision(turn)
     jobs = {(name, job): None for name, job in found if (name, job) != (model, task)}
     return [{"model": name, "task": job, "precision": served if job == "inference" else None} for name, job in jobs] or None
 
@@ -121,15 +120,16 @@ def value_lines(turn: Turn, r: dict) -> list[str]:
     return [turn.text(phrase("recommend.value_ranked", items=listed))]
 
 
-def serving_precision(turn: Turn, stated: str | None) -> str | None:
-    """The weights a serving job is sized with: the stated format, else 4-bit (AWQ) when the thread says the model runs
-    quantised with no format named ("a 70B quantised"), said among the assumptions; else the tool's default."""
-    if stated is not None or not turn.ask.quantised:
-        return stated
+def serving_precision(turn: Turn) -> str | None:
+    """The weights a serving job beside another job is sized with: the stated format, else the quantised default
+    (``workload.quantised_serving``), said among the assumptions; else the tool's default."""
+    quantised = quantised_serving(turn)
+    if quantised is None:
+        return turn.slots.frame.get("precision")
     said = phrase("recommend.quantised_as_int4")
     if turn.t(said.en, said.zh) not in turn.assumptions:  # the main job and the jobs beside it ask the same question
         turn.assume(said.en, said.zh)
-    return INT4_FORMAT
+    return quantised
 
 
 def sized_for(turn: Turn, r: dict) -> list[str]:

@@ -12,7 +12,9 @@ from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.tco import api_bill, lessor, payback, price_dates, rent_prices, rentals, token_price
 from advisor.offline.tasks.tco.tariffs import region_line
-from advisor.offline.tasks.training import fit_first, training_speed
+from advisor.offline.tasks.training import plan as training_plan
+from advisor.offline.tasks.training import render as training_render
+from advisor.offline.tasks.training import training_speed
 from advisor.offline.tasks.specs.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
@@ -690,7 +692,7 @@ def training_time(turn: Turn) -> str:
     compared = compare.route(turn, default_task="full_finetune")  # "H100 or A100 to train 8B on 1T tokens?"
     if compared is not None:  # with "can we use half as many?": the per-GPU ratio and the verdict on it first, the options after
         return "\n\n".join([*training_speed.quoted_cut(turn, compare.options(turn)), compared])
-    if training_speed.applies(turn):  # "how much faster does B200 train than H100?": the cards, no run named
+    if training_plan.compares_speed(turn):  # "how much faster does B200 train than H100?": the cards, no run named
         return training_speed.answer(turn)
     s = turn.slots
     methods = set(s.frame.all("method"))
@@ -761,7 +763,7 @@ def training_time(turn: Turn) -> str:
     task = method if method in PEFT else ("pretrain" if "pretrain" in methods else "full_finetune")
     no_fit = _memory_plan(turn, model, task, r["gpu_id"], r["num_gpus"])
     if isinstance(no_fit, dict):  # the run cannot fit the stated cards: that verdict leads, the time is the compute alone
-        verdict = fit_first.lead(turn, task, r["num_gpus"], no_fit) + "\n\n" + verdict
+        verdict = training_render.fit_first_lead(turn, task, r["num_gpus"], no_fit) + "\n\n" + verdict
     _memory_variant(turn, r["gpu_id"])
     warnings += filter(None, [_china_status(turn, r["gpu_id"])])
     if r["wall_clock_days"] > QUARTER_DAYS and not r["gpus_derived_from_deadline"]:

@@ -1,0 +1,168 @@
+"""The facility task's plan: what a message asks of the site (the Ask's facility words, counts and feeds) and the
+plan_facility arguments it is answered with. No wording here beyond the assumption of a default card; the
+sentences are render.py's."""
+
+from __future__ import annotations
+
+from advisor.nlu.frame import Money
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from knowledge.facility import shipped_facility_data
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.recommend.configs import SERVER_GPUS
+
+WORDING = Wording("facility", "facility")
+
+
+# Amounts that make a money question a rent-or-buy comparison rather than an electricity bill (so do the words in
+# text.yaml facility.asks.comparison)
+COMPARISON_SLOTS = ("server_price", "cloud_price", "discount", "budget")
+DEFAULT_GPU = "h100-sxm"
+
+
+def asks_only_electricity(turn: Turn) -> bool:
+    """A first question about the power bill alone ("electricity per year for 64 8-GPU A100 servers?"): the facility plan answers it with
+    the load behind the bill; a question with a price to rent or buy at is a rent-or-buy comparison."""
+    frame = turn.reading.frame
+    return (
+        not turn.reading.follow_up
+        and turn.ask.tco_line == "energy"
+        and not any(frame.has(slot) for slot in COMPARISON_SLOTS)
+        and not asks(turn, "comparison")
+    )
+
+
+def asks_fabric(turn: Turn) -> bool:
+    """A question about the cluster's network (leaf/spine switches, or InfiniBand vs RoCE) with servers or GPUs to connect."""
+    servers, gpus = counts(turn)
+    if not (servers or gpus):
+        return False
+    if asks_now(turn, "fabric") or asks_now(turn, "fabric_choice"):
+        return True
+    return turn.reading.follow_up and turn.ask.thread_messages > 1 and turn.ask.fabric_opened  # "and with 64 nodes?" after a fabric count
+
+
+def takes_over(turn: Turn) -> bool:
+    """A facility question that names a card, which a spec card or a knowledge snippet would otherwise answer: stated
+    feeds, the power bill alone, one server's draw, or what a site must prepare."""
+    servers, gpus = counts(turn)
+    if not (turn.slots.gpus or servers or gpus):
+        return False
+    if turn.ask.states_circuit or asks_now(turn, "site") or asks_now(turn, "prepare"):
+        return True
+    if turn.ask.replaces_hardware and (asks_now(turn, "power") or asks_now(turn, "bill")):  # what swapping the cards adds
+        return True
+    if asks_now(turn, "bill"):
+        return not any(turn.reading.frame.has(slot) for slot in COMPARISON_SLOTS) and not asks_now(turn, "comparison")
+    return asks_server_power(turn)
+
+
+def prepares_site(turn: Turn) -> bool:
+    """What a room must have for named servers or cards ("three 8x H200 servers arrive in January: what does the data
+    centre need?"): a preparation checklist, whatever calculation the classifier guessed from the counts."""
+    servers, gpus = counts(turn)
+    return asks_now(turn, "prepare") and bool(turn.slots.gpus or servers or gpus)
+
+
+SITE_SIDES = frozenset({"cooling", "power", "prepare", "site"})
+
+
+def asks_site_of_thread(turn: Turn) -> bool:
+    """A follow-up that asks the site side of the thread's hardware ("what about cooling?" after a sizing on H20): the
+    plan for those cards, not a general card on cooling."""
+    return turn.reading.follow_up and bool(turn.ask.facility_asks_now & SITE_SIDES) and bool(turn.slots.gpus)
+
+
+def fabric_for_one_server(turn: Turn) -> bool:
+    """A network question whose counts come to a single server ("…between two of them" read without its count): a
+    switch count for one box answers nothing, so the cards answer it instead."""
+    servers, gpus = counts(turn)
+    per_server = turn.slots.gpus_per_server or SERVER_GPUS
+    return asks_fabric(turn) and (servers or 1) < 2 and (gpus or 0) <= per_server
+
+
+def asks_server_power(turn: Turn) -> bool:
+    return asks_now(turn, "power") and asks_now(turn, "server")
+
+
+def plan_args(turn: Turn, gpu: str, servers: int | None, gpus: int | None) -> dict:
+    """The plan_facility arguments for ``gpu`` at the stated counts, rack budget, PUE, tariff, region and feeds."""
+    s = turn.slots
+    currency = _currency(turn)
+    rack_kw, capacity_kw = s.rack_power_kw, None
+    if rack_kw is not None and rack_kw > shipped_facility_data().planning.largest_rack_kw.value:  # "500 kW of capacity": a room
+        rack_kw, capacity_kw = None, rack_kw
+    return {
+        "gpu": gpu,
+        "servers": servers,
+        "gpus": gpus,
+        "gpus_per_server": s.gpus_per_server,
+        "rack_power_kw": rack_kw,
+        "capacity_kw": capacity_kw,
+        "pue": s.pue,
+        "electricity_price": _in(s.power_price, currency),
+        "currency": currency,
+        "region": s.region,
+        "one_rack": in_one_rack(turn) or None,
+        "circuit": turn.ask.circuit,  # the site's feeds hold for the whole conversation
+    }
+
+
+def counts(turn: Turn) -> tuple[int | None, int | None]:
+    """Servers and GPUs as stated. A count before a whole system's name ("4 DGX B200") counts servers, not cards."""
+    s = turn.slots
+    servers, gpus = s.servers, s.gpu_count
+    named = turn.slots.frame.surface("gpu").casefold()
+    if servers is None and gpus and s.gpus_per_server is None and any(word in named for word in shipped_facility_data().system_words):
+        return gpus, None
+    if servers and gpus and s.gpus_per_server is None and gpus <= 8:  # "two 8-GPU servers" read without a per-server link: 8 per server
+        return servers, None
+    if servers is None and gpus is None and s.gpus and _sold_as_rack(s.gpus[0]):  # "two GB200 NVL72 racks"
+        return turn.ask.rack_count, None
+    if servers is None and gpus is None:  # "a 16-node cluster"
+        return turn.ask.node_count, None
+    return servers, None if servers else gpus
+
+
+def _sold_as_rack(gpu: str) -> bool:
+    system = shipped_facility_data().system_for(gpu)
+    return system is not None and system.gpus_per_server > SERVER_GPUS
+
+
+def gpu_of(turn: Turn) -> str:
+    if turn.slots.gpus:
+        return turn.slots.gpus[0]
+    turn.assume(*WORDING.pair("facility_phrases.gpu.gpu_h100_sxm_none_named"))
+    return DEFAULT_GPU
+
+
+def _currency(turn: Turn) -> str:
+    price = turn.slots.power_price
+    if price is not None:
+        return price.currency
+    return turn.currency
+
+
+def _in(amount: Money | None, currency: str) -> float | None:
+    return None if amount is None else convert(amount.amount, amount.currency, currency, DEFAULT_USD_TO_CNY)
+
+
+def fleet(turn: Turn) -> bool:
+    """More than one server: a count of servers, or more cards than one server holds ("8 GPUs" alone is one server)."""
+    servers, gpus = counts(turn)
+    return (servers or 0) > 1 or (gpus or 0) > SERVER_GPUS
+
+
+def in_one_rack(turn: Turn) -> bool:
+    """Several servers asked about in one rack ("two servers in one rack"); "how many per rack" of one server asks how many fit instead."""
+    return fleet(turn) and not turn.slots.frame.has("rack_power") and asks(turn, "one_rack")
+
+
+def asks_now(turn: Turn, what: str) -> bool:
+    """Whether this message itself asks for ``what``: a word from an earlier turn does not redirect a later one."""
+    return what in turn.ask.facility_asks_now
+
+
+def asks(turn: Turn, what: str) -> bool:
+    """Whether the question, with the follow-ups that changed it, asks for ``what`` (words in nlu/data/site_words.yaml)."""
+    return what in turn.ask.facility_asks

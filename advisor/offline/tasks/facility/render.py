@@ -1,0 +1,210 @@
+"""The facility answer's sentences from plan_facility's results: the lead that answers what was asked, the summary,
+the options a buyer can act on, the assumptions and the folded tables. Wording from the package text.yaml (section
+facility); every figure from the tool."""
+
+from __future__ import annotations
+
+from advisor.markdown import money, number, table
+from advisor.offline.tasks.facility import plan
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from knowledge.facility import shipped_facility_data
+
+WORDING = Wording("facility", "facility")
+
+
+PREPARE = "lead.prepare"  # the site-preparation checklist's lead (facility_prep.py), for the checks that ask which lead was given
+
+
+def offer() -> tuple[str, str]:
+    """What a concept answer offers to calculate for a facility question, (English, Chinese)."""
+    text = WORDING.text("offer")
+    return text.en, text.zh
+
+
+def figure_values(turn: Turn, r: dict) -> dict:
+    """Every figure a sentence may name, formatted once."""
+    figures = {f["key"]: f for f in r["figures"]}
+    cur = r["currency"]
+    price = figures["electricity_price"]
+    return {
+        "system": turn.text(r["system"]), "servers": r["servers"], "server_kw": number(r["server_kw"], 1),
+        "rack": number(r["rack_power_kw"], 1), "per_rack": r["servers_per_rack"], "racks": r["racks"] or "—",
+        "load": number(r["rack_load_kw"], 1), "spare": number(r["rack_power_kw"] - r["rack_load_kw"], 1),
+        "it": number(r["it_kw"], 1), "facility": number(r["facility_kw"], 1), "pue": number(figures["pue"]["value"], 2),
+        "gpus": r["servers"] * r["gpus_per_server"], "cost": money(r["cost_per_year"], cur), "cost_month": money(r["cost_per_month"], cur), "energy": number(r["energy_mwh_per_year"], 0),
+        "load_factor": number(figures["load_factor_pct"]["value"], 0), "price": money(price["value"], cur) if price["value"] >= 1 else f"{_symbol(cur)}{price['value']:g}",
+        "tariff": turn.text(price["basis"]) if price.get("basis") else turn.t(*_SAID), "date": price.get("date", ""),
+        "rack_load": number(r["rack_load_kw"], 1), "air_limit": number(r["air_limit_kw"], 0), "liquid_above": number(r["liquid_above_kw"], 0),
+        "tdp": number(r["gpu_tdp_w"] or 0, 0), "in_rack": min(r["servers"], r["servers_per_rack"]) or 1,
+        "limited_by": say(turn, f"limited_by.{r['limited_by']}"),
+        "capacity": number(r["capacity_kw"] or 0, 0), "in_capacity": r["servers_in_capacity"],
+        "circuit_kw": number(r["circuit_kw"] or 0, 1), "on_circuit": r["servers_on_circuit"],
+        "server_basis": say(turn, "assumption.published" if r["server_kw_published"] else "assumption.estimated"),
+    }  # fmt: skip
+
+
+_SAID = WORDING.pair("facility_phrases._said.as_you_gave_it")
+
+
+def _symbol(currency: str) -> str:
+    return "¥" if currency == "CNY" else "$"
+
+
+def lead_key(turn: Turn, r: dict) -> str:
+    """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
+    air or liquid, the yearly bill, what servers sharing one rack draw, how many a rack takes, else the load."""
+    frame = turn.slots.frame
+    if r["circuit_kw"] is not None and not (plan.asks_now(turn, "bill") or turn.ask.tco_line == "energy"):  # "and the electricity?" later: the bill
+        if r["servers_on_circuit"] == 0:
+            return "lead.circuit_none"
+        if plan.fleet(turn):
+            return "lead.circuit_fits" if r["servers_on_circuit"] >= r["servers"] else "lead.circuit_short"
+        return "lead.circuit"
+    if r["capacity_kw"] is not None:
+        return "lead.capacity"
+    if frame.has("rack_power") and plan.fleet(turn) and not r["whole_rack"]:
+        if r["servers_per_rack"] == 0:
+            return "lead.none_fits"
+        return "lead.fits" if r["fits"] else "lead.does_not_fit"
+    rack_known = frame.has("rack_power") or r["whole_rack"] or plan.in_one_rack(turn)
+    # the density of a known rack is the question, and so it is for a follow-up on cooling alone ("what about cooling?")
+    if (plan.asks(turn, "cooling") or plan.asks_now(turn, "site")) and (rack_known or (turn.reading.follow_up and plan.asks_now(turn, "cooling"))):
+        return f"lead.cooling.{r['cooling']}"
+    if frame.has("electricity_price") or turn.ask.tco_line == "energy" or plan.asks_now(turn, "bill"):
+        return "lead.electricity_month" if plan.asks_now(turn, "monthly") else "lead.electricity"
+    if plan.in_one_rack(turn):
+        return "lead.one_rack"
+    if not plan.fleet(turn) and not frame.has("rack_power") and plan.asks_server_power(turn):
+        return "lead.server"
+    if not r["whole_rack"] and (frame.has("rack_power") or plan.asks(turn, "per_rack")):
+        return "lead.per_rack" if r["servers_per_rack"] else "lead.none_fits"
+    return "lead.load"
+
+
+def china_high_density(turn: Turn, r: dict, lead: str) -> bool:
+    """A China buyer planning a dense system they cannot buy new (a liquid-cooled rack, or racks past air's comfort
+    zone): the answer says so and offers air-cooled parts they can buy; a bill question is answered alone."""
+    dense = r["whole_rack"] or r["liquid_as_sold"] or r["cooling"] != "air"
+    return dense and not lead.startswith("lead.electricity") and turn.china_buyer and r["china"] in WORDING.data["china_status"]
+
+
+def china_alternatives(turn: Turn, r: dict, v: dict, lead: str | None = None) -> list[str]:
+    """For a China buyer of a part they cannot buy new: the same GPU count on air-cooled parts they can, each
+    planned by the same tool (servers, kW, racks at the air-cooling limit)."""
+    if not china_high_density(turn, r, lead or lead_key(turn, r)):
+        return []
+    lines = []
+    for gpu in shipped_facility_data().china_air_cooled.get(turn.catalog.gpu(r["gpu_name"]).segment, ()):
+        outcome = turn.call("plan_facility", {"gpu": gpu, "gpus": v["gpus"], "currency": r["currency"], "region": turn.slots.region})
+        if not outcome.ok:  # a part with no rack server on file is left out, not guessed
+            continue
+        alt = outcome.result
+        lines.append(say(turn, "option.china_alternative", alt_system=turn.text(alt["system"]), alt_servers=alt["servers"],
+                          alt_kw=number(alt["server_kw"], 1), alt_racks=alt["racks_at_air_limit"] or alt["racks"], gpus=v["gpus"],
+                          air_limit=v["air_limit"]))  # fmt: skip
+    return lines
+
+
+def summary_lines(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
+    if lead.startswith("lead.electricity"):  # the bill was asked: the load behind it, not the rack plan
+        return [say(turn, "summary.load", **v)]
+    if r["circuit_kw"] is not None:  # the feeds were asked about: their arithmetic and the load, not a rack plan
+        formulas = {item["key"]: turn.formula(item) for item in r["items"]}
+        redundancy = say(turn, "summary.redundancy." + ("redundant" if r["circuit_redundant"] else "plain"))
+        return [
+            say(turn, "summary.circuit", feed_formula=formulas["feed_kw"], circuit_formula=formulas["circuit_kw"], redundancy=redundancy)
+        ]
+    lines = []
+    if lead == "lead.server":  # one server's draw was asked: its cooling and bill, not a rack plan
+        pass
+    elif r["whole_rack"]:
+        lines.append(say(turn, "summary.whole_rack", **v))
+    elif r["servers_per_rack"]:
+        lines.append(say(turn, "summary.racks", **v))
+    else:
+        lines.append(say(turn, "summary.racks_none", **v))
+    if not lead.startswith("lead.cooling"):
+        lines.append(say(turn, f"summary.cooling.{r['cooling']}", **v))
+    if not lead.startswith("lead.electricity"):
+        lines.append(say(turn, "summary.money", **v))
+    if lead not in ("lead.load", "lead.server"):
+        lines.append(say(turn, "summary.load", **v))
+    return lines
+
+
+def assumption_lines(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
+    """The assumptions that could change this verdict: for a rack question the server's maximum and the rack budget, for
+    a load or a bill also PUE, price and the network allowance (all of them are in the inputs table below)."""
+    figures = {f["key"]: f for f in r["figures"]}
+    server = figures["server_kw"]
+    basis = "assumption.stated" if server["stated"] else "assumption.published" if r["server_kw_published"] else "assumption.estimated"
+    lines = [say(turn, "assumption.max_draw", **{**v, "server_basis": say(turn, basis)})]
+    if lead in ("lead.electricity", "lead.electricity_month", "lead.load"):
+        lines.append(say(turn, "assumption.pue_stated" if figures["pue"]["stated"] else "assumption.pue_default", **v))
+        lines.append(say(turn, "assumption.price_stated" if figures["electricity_price"]["stated"] else "assumption.price_default", **v))
+        lines.append(say(turn, "assumption.network", pct=number(figures["network_storage_pct"]["value"], 0)))
+    rack = figures["rack_power_kw"]
+    if not rack["stated"] and not r["whole_rack"] and lead != "lead.server":
+        lines.append(say(turn, "assumption.rack_default", rack=v["rack"], basis=turn.text(rack["basis"])))
+    lines += [turn.text(note) for note in r["notes"]]
+    return lines
+
+
+def option_lines(turn: Turn, r: dict, v: dict) -> list[str]:
+    if lead_key(turn, r).startswith("lead.electricity"):
+        return []
+    if r["whole_rack"]:
+        return [say(turn, "option.liquid", **v)]
+    lines = []
+    if r["cap_server_kw"] is not None:
+        per_rack_capped = int(r["rack_power_kw"] / r["cap_server_kw"] + 1e-9)
+        cap = {**v, "cap_gpu": number(r["cap_gpu_w"], 0), "cap_server": number(r["cap_server_kw"], 1), "per_rack_capped": per_rack_capped,
+               "cap_pct": number(r["cap_gpu_w"] / r["gpu_tdp_w"] * 100, 0)}  # fmt: skip
+        on_feeds = "option.cap_circuit" if r["circuit_kw"] is not None else "option.cap"
+        beyond = "option.cap_circuit_impractical" if r["circuit_kw"] is not None else "option.cap_impractical"
+        lines.append(say(turn, on_feeds if r["cap_practical"] else beyond, **cap))
+    if r["amps_needed"] is not None:
+        lines.append(say(turn, "option.bigger_feeds", **{**v, "amps_needed": r["amps_needed"]}))
+    if r["racks"] and r["racks"] > 1:
+        lines.append(say(turn, "option.spread", **v))
+    dense = r["racks_at_air_limit"]
+    if r["circuit_kw"] is not None:  # the feeds, not the rack, are the limit: denser racks do not help
+        dense = None
+    if dense and r["rack_power_kw"] < r["air_limit_kw"] and (r["racks"] is None or dense < r["racks"]):
+        lines.append(say(turn, "option.dense", **{**v, "dense_racks": dense}))
+    elif dense and r["cooling"] != "air":  # past air's comfort zone: spreading out keeps it on air
+        lines.append(say(turn, "option.stay_on_air", **{**v, "dense_racks": dense}))
+    if r["cooling"] != "air" or (r["rack_power_kw"] > r["air_limit_kw"] and r["circuit_kw"] is None):  # feeds may serve several racks
+        lines.append(say(turn, "option.liquid", **v))
+    return lines
+
+
+def detail_tables(turn: Turn, r: dict) -> list[str]:
+    """The formulas, the inputs with their sources, and the tariffs on file: three tables, each titled in its first
+    header cell so that no title is left above the fold without its table."""
+    value, formula, source = (say(turn, f"headers.{key}") for key in ("value", "formula", "source"))
+    rows = []
+    for f in r["figures"]:
+        name = say(turn, f"input_names.{f['key']}")
+        shown = f"{number(f['value'], 4 if f['value'] < 1 else 1)} {f['unit']}".strip()
+        if f["stated"]:
+            where = say(turn, "you_said")
+        elif f.get("url"):
+            where = f"[{f['title']}]({f['url']}) ({f['date']})"
+        else:
+            where = say(turn, "shared_default")
+        rows.append([name, shown, where])
+    tariffs = [
+        [turn.text(t.name), f"{_symbol(t.currency)}{t.price:g}", f"[{t.source.title}]({t.source.url}) ({t.date})"]
+        for t in shipped_facility_data().tariffs
+    ]
+    return [
+        table([say(turn, "details_title"), value, formula], turn.item_rows(r["items"])),
+        table([say(turn, "inputs_title"), value, source], rows),
+        table([say(turn, "tariffs_title"), value, source], tariffs) + "\n\n" + say(turn, "tariffs_note"),
+    ]
+
+
+def say(turn: Turn, key: str, **values) -> str:
+    return WORDING.say(turn, key, **values)
