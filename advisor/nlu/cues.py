@@ -18,7 +18,7 @@ from knowledge.bilingual import Phrases
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
 Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
-               "replaces_hardware", "quantised"]
+               "replaces_hardware", "quantised", "weighs_claim", "whole_server"]
 
 
 class ExceptedCues(Phrases):
@@ -54,6 +54,8 @@ class AskCues(BaseModel):
     speaks_of_life: Phrases
     judges_life: Phrases
     asks_renting_side: Phrases
+    weighs_claim: Phrases
+    whole_server: Phrases
 
 
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:
