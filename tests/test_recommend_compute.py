@@ -11,7 +11,7 @@ from tests.threads import ask, calls
 @pytest.mark.parametrize(
     ("message", "rent_words"),
     [
-        ("We plan continued pre-training of a 7B and a 14B model on 100B tokens with 2 million yuan. What hardware should we get?", ("renting", "Buying")),
+        ("We plan continued pre-training of a 7B and a 14B model on 100B tokens with 2 million yuan. What hardware should we get?", ("rent", "Buying")),
         ("想在1000亿token上继续预训练7B和14B两个模型，预算200万元，该买什么硬件？", ("租", "买")),
     ],
 )

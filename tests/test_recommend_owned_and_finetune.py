@@ -11,7 +11,7 @@ from tests.threads import ask, calls
 @pytest.mark.parametrize(
     ("message", "opening"),
     [
-        ("We already own 16 A800 cards and need Qwen2.5-72B served for about 150 staff. What is missing?", "**Use the cards you have"),
+        ("We already have 16 A800 GPUs and want to serve Qwen2.5-72B to roughly 150 staff. What else do we need?", "**Use the cards you have"),
         ("我们已经有16张A800，要给150名员工部署Qwen2.5-72B，还缺什么？", "**用现有的卡即可"),
     ],
 )

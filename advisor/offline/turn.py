@@ -113,6 +113,11 @@ class Turn:
             return f"{self.slots.params / 1e9:g}B"
         return None
 
+    @staticmethod
+    def is_language_model(name: str) -> bool:
+        """Whether a model the reader found is a language model the calculators size (not "bge-m3", "whisper")."""
+        return not is_other_model(name)
+
     def _language_model(self, names: list[str]) -> str:
         """"bge-m3 and qwen2.5 7b": the language model is the one sized; a model of another kind beside it is said to be left out."""
         llms = [name for name in names if not is_other_model(name)]
