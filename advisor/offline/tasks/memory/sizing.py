@@ -140,7 +140,7 @@ def recommend(turn: Turn) -> str:
 
 def _buying_tiers(turn: Turn, r: dict, region: str) -> list[str]:
     """What to buy, in tiers; none when the cards the user has already do the job (they are told to use them, not to buy them)."""
-    if _on_hand(turn, r["options"][0]):
+    if _uses_owned(turn, r["options"][0]):
         return []
     return [*tier_lines(turn, r), *_mainland_pick(turn, r, region)]
 
@@ -212,6 +212,11 @@ def _on_hand(turn: Turn, option: dict) -> bool:
     return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have
 
 
+def _uses_owned(turn: Turn, option: dict) -> bool:
+    """The option is cards the user has, and the question is not how many of them it would take ("how many A6000s instead?")."""
+    return _on_hand(turn, option) and not turn.count_asked
+
+
 def _pair(text: Text) -> tuple[str, str]:
     return text.en, text.zh
 def stated_variants(turn: Turn) -> list[str]:
@@ -229,7 +234,7 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
     top, cur = r["options"][0], r["currency"]
     what = turn.text(top["config_label"])
     over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
-    head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.on_hand" if _on_hand(turn, top) else "lines.recommended")
+    head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.on_hand" if _uses_owned(turn, top) else "lines.recommended")
     lead = WORDING.say(turn, "sizing_phrases.verdict.lead", head=head, what=what, nominal_gb=number(_nominal(turn, top)), label=label, model_label=turn.text(r['model_label']), params_b=number(r['params_b']), per_gpu_gb=number(top['per_gpu_gb']), headroom_pct=number(top['headroom_pct']))
     if top.get("purchase_cost") is not None and not _on_hand(turn, top):  # no purchase price for cards already owned
         lead += WORDING.say(turn, "sizing_phrases.verdict.the_whole_configuration", price=option_price(turn, top, cur))
