@@ -9,6 +9,26 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import Text
 
 
+class Reasoning(BaseModel):
+    """A model that writes a hidden thinking block before its visible answer: the first token a user sees waits for
+    the thinking tokens at the streaming speed, however fast the prefill."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    thinking_tokens: int = Field(gt=0, description="Typical thinking length of one chat question, tokens.")
+    assumed: bool = Field(description="True when the length is an assumption (answers say so and how it scales), not a measurement.")
+    source: str = Field(min_length=3, description="URL and title behind the length, or behind the assumption's reasoning.")
+    switch: Literal["none", "enable_thinking"] = Field(
+        description="How thinking is turned off: 'enable_thinking' (a chat-template switch, hybrid models such as Qwen3) or 'none' "
+        "(always thinks: R1, its distills, QwQ; only a budget on the thinking shortens it)."
+    )
+    switch_source: str = Field(min_length=3, description="Where the switch (or its absence) is documented.")
+    variants: list[str] = Field(
+        default_factory=list, description="Aliases of this row that are its reasoning variant (R1 distills share a base model's "
+        "shapes); empty when the whole row thinks."
+    )
+
+
 class ModelSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -52,10 +72,26 @@ class ModelSpec(BaseModel):
         "'mxfp4' for gpt-oss); the default when the user names none."
     )
     shipped_precision_source: str | None = Field(None, description="Where the shipped format is stated (the checkpoint's config or card).")
+    reasoning: Reasoning | None = Field(None, description="Set for models that think before answering (see Reasoning).")
     aliases: list[str] = Field(default_factory=list)
     source: str = Field(min_length=3)
+
+    def reasoning_as_named(self, surface: str) -> Reasoning | None:
+        """The row's reasoning when the name the user wrote is a thinking model: any name of a row that thinks as a
+        whole, only the listed variant names ("DeepSeek-R1-Distill-Qwen-32B") of a row whose base model does not."""
+        if self.reasoning is None:
+            return None
+        if not self.reasoning.variants:
+            return self.reasoning
+        folded = _fold(surface)
+        return self.reasoning if any(_fold(variant) in folded for variant in self.reasoning.variants) else None
 
     @property
     def label(self) -> Text:
         """The display name in both languages: catalog names are the same in both."""
         return Text(en=self.name, zh=self.name_zh or self.name)
+
+
+def _fold(name: str) -> str:
+    """A model name without case, spaces, dashes or underscores, so "r1 distill qwen 32b" meets "R1-Distill-Qwen-32B"."""
+    return "".join(ch for ch in name.casefold() if ch.isalnum())

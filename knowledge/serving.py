@@ -61,6 +61,8 @@ class Engine(BaseModel):
     prefill_chunk: int | None = Field(None, gt=0, description="Prompt tokens per forward pass; None = the whole prompt.")
     default_max_seqs: int | None = Field(None, gt=0, description="Default cap on running sequences (scheduler setting).")
     memory_source: str = Field(min_length=3)
+    prefix_cache_default: bool = Field(False, description="Shared prompt prefixes are cached by default, so only new tokens are prefilled.")
+    prefix_cache_source: str = Field("", description="Where the default (and the switch that turns it off) is documented.")
     checkpoint_kv: dict[str, str] = Field(
         default_factory=dict, description="Weight format → the KV-cache format the engine's checkpoints of that format set; the default KV."
     )

@@ -18,7 +18,11 @@ from advisor.nlu.asked import (
     asks_precision_choice,
     is_latency_target,
     names_reasoning_model,
+    names_tail_latency,
     observed_speed,
+    reports_latency,
+    shares_prefix,
+    weighs_parallelism,
     reports_serving,
     reports_slowdown,
     serving_asks,
@@ -26,6 +30,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says
 from advisor.nlu.pattern_words import pattern_words
+from advisor.nlu.regions import site_region
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
@@ -71,6 +76,15 @@ class Ask(BaseModel):
         False, description="The task's messages report a slowdown and place it in serving (engine, requests, inference)."
     )
     reasoning_model: bool = Field(False, description="The task's messages name a reasoning model (long outputs per request).")
+    reports_latency: bool = Field(
+        False, description='The task\'s messages describe a late first token or a latency tail ("text appears after 8 s", "p99 TTFT is seconds").'
+    )
+    weighs_parallelism: bool = Field(False, description='This message weighs how the cards split the model ("expert parallel or TP=2 replicas?").')
+    shared_prefix: bool | None = Field(
+        None, description='The task\'s messages describe a prompt part shared by many requests (True: "same system prompt") or say '
+        'none is (False: "every prompt different"); the newest that says either wins.'
+    )
+    tail_latency: bool = Field(False, description='The task\'s messages place the latency in the tail or under load ("p99", "at peak", "under load").')
     tco_line: str | None = Field(None, description='The cost line asked for by name ("what is the power bill?" → "energy"), if any.')
     committed_billing: bool = Field(False, description='Reserved or committed capacity ("1yr commit", "yearly plan") is said in the question.')
     names_kv_cache: bool = Field(False, description="The message names the KV cache in either language (the glossary's phrases).")
@@ -119,6 +133,10 @@ class Ask(BaseModel):
         False, description='The message weighs swapping the GPUs in place for another part ("move our A100 boxes to H200"): '
         "it names two or more GPUs, the first being the one in place.",
     )
+    asks_technique: bool = Field(
+        False, description='The message asks whether a serving or training technique would help ("would prefix caching help?", '
+        '"expert parallelism here?"), not for a new value of the calculation.',
+    )
     model_sizes_b: tuple[float, ...] = Field(
         (), description='Sizes (billions of parameters) of the models the thread names, smallest first: two or more are a range '
         '("7B to 72B", "14B–32B", "Qwen2.5-14B and 32B") that serving answers per end.',
@@ -145,6 +163,10 @@ class Ask(BaseModel):
         "names two or more GPUs and claims or asks that one matches, beats or replaces another.",
     )
     whole_server: bool = Field(False, description='A card is named as a whole server ("one DGX H100", "an H100 box").')
+    rents_out: bool = Field(False, description='The owner rents the GPUs out to others ("rent them out at $2/GPU-hour", "lease to others"): '
+                            "the rent is revenue, the question the lessor's margin and payback (read over the task's messages).")
+    site_region: str | None = Field(None, description='Where the servers run, as the conversation last placed them ("in Frankfurt" → "eu"; '
+                                    "knowledge/region_tariffs.yaml): whose electricity and colocation prices a cost answer uses.")
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -173,6 +195,10 @@ class Ask(BaseModel):
             speaks_of_serving=any(reports_serving(text) for text in thread),
             reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),
             reasoning_model=any(names_reasoning_model(text) for text in thread),
+            reports_latency=any(reports_latency(text) for text in thread),
+            weighs_parallelism=weighs_parallelism(message),
+            shared_prefix=next((said for text in reversed(thread) if (said := shares_prefix(text)) is not None), None),
+            tail_latency=any(names_tail_latency(text) for text in thread),
             tco_line=asked_line("tco_line", message),
             committed_billing=any(word_positions("tco_billing", text) for text in thread),
             names_kv_cache=_names_kv_cache(message),
@@ -204,6 +230,7 @@ class Ask(BaseModel):
             card_cut=card_cut(message),
             names_fp4="fp4" in normalize_text(message),
             replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
+            asks_technique=says("asks_technique", message),
             model_sizes_b=_model_sizes(reading, catalog),
             message_lines=message.count("\n") + 1,
             problem_phase=problem_phase(thread),
@@ -218,6 +245,8 @@ class Ask(BaseModel):
             weighs_claim=says("weighs_claim", message) and len(named.get("gpu", ())) >= 2,
             whole_server=says("whole_server", message),
             weighs_api=usage is not None and (usage.tokens_per_day is not None or reading.frame.get("method") == "inference"),
+            rents_out=says("rents_out", *thread),
+            site_region=site_region([*earlier, message]),
         )
 
 

@@ -84,6 +84,28 @@ def names_reasoning_model(text: str) -> bool:
     return _says("reasoning_model", text)
 
 
+def reports_latency(text: str) -> bool:
+    """ "the first reply takes 8 s", "p99 TTFT blows up under load": a late first token or a latency tail is described."""
+    return _says("latency_report", text)
+
+
+def names_tail_latency(text: str) -> bool:
+    """ "p99", "under load", "at peak": the latency complained of is the tail under load, where requests queue for prefill."""
+    return _says("tail_latency", text)
+
+
+def weighs_parallelism(text: str) -> bool:
+    """ "expert parallel or two TP=2 replicas?": how the cards split the model is weighed."""
+    return _says("parallelism_choice", text)
+
+
+def shares_prefix(text: str) -> bool | None:
+    """True when a prompt part shared by many requests is described, False when the user says none is, else None."""
+    if _says("no_shared_prefix", text):
+        return False
+    return True if _says("shared_prefix", text) else None
+
+
 def is_latency_target(surface: str, catalog: Catalog) -> bool:
     """"first token under 1 second", "500 milliseconds": a time (kept in ms), not a speed per user ("20 tokens/s")."""
     return any(value.kind == "latency" for value in find_values(normalize_text(surface), catalog))

@@ -18,7 +18,7 @@ from knowledge.bilingual import Phrases
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
 Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
-               "replaces_hardware", "quantised", "weighs_claim", "whole_server"]
+               "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique"]
 
 
 class ExceptedCues(Phrases):
@@ -51,11 +51,13 @@ class AskCues(BaseModel):
     asks_if_oom: Phrases
     replaces_hardware: Phrases
     quantised: Phrases
+    asks_technique: Phrases
     speaks_of_life: Phrases
     judges_life: Phrases
     asks_renting_side: Phrases
     weighs_claim: Phrases
     whole_server: Phrases
+    rents_out: Phrases
 
 
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:

@@ -104,8 +104,12 @@ class OfflinePlanner:
             before = earlier + pieces[:index]
             reading = self.understanding.read(piece, before)
             task = reading.task if reading.follow_up else reading.intent
-            calculates = _calculates(reading, task) and task != "specs" and (not reading.follow_up or bool(calculations))
             part = Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before)
+            # "swap to 64 H100? how much faster?" after a training time: a first part that changes the thread's values re-runs that calculation
+            reruns = index == 0 and bool(followup.changes(part))
+            calculates = _calculates(reading, task) and task != "specs" and (not reading.follow_up or bool(calculations) or reruns)
+            if _told_in_steps(part, calculates, calculations, turn.reading):  # "…at 30%? what does that mean for the verdict?": one re-run
+                return []
             if calculates and task in calculations:  # the same calculation again: told in steps, unless it asks something of its own
                 if not answer_parts.asks_its_own(part, task):
                     return []
@@ -134,6 +138,16 @@ LOOKUPS = frozenset({"search_knowledge", "check_capability"})
 def _calculates(reading: Reading, task: str | None) -> bool:
     """A reading sure enough of a calculation to run it (not a refusal, not a concept question)."""
     return reading.intent not in GUARDED and task in TASKS and reading.confidence >= MIN_CONFIDENCE
+
+
+def _told_in_steps(part: Turn, calculates: bool, calculations: set[str], whole: Reading) -> bool:
+    """A later part that names nothing and states no value, read as the thread of a calculation an earlier part runs,
+    when the classifier cannot place it alone or the whole message continues that calculation ("and at 30% use? does
+    that change the verdict?"): it asks what that re-run says, so the message is one question."""
+    reading = part.reading
+    if calculates or reading.task not in calculations or part.ask.named or answer_parts.asks_its_own(part, reading.task):
+        return False
+    return reading.confidence < MIN_CONFIDENCE or (whole.follow_up and whole.task == reading.task)
 
 
 def _previous_calls(history: list[ChatTurn]) -> list[ToolCall]:

@@ -48,6 +48,9 @@ MIN_CONFIDENCE = PIPELINE.classify.min_confidence
 CALCULATION_MASS = PIPELINE.classify.calculation_mass
 GUARDED = ("injection", "out_of_scope", "greeting")
 GUARD_CONFIDENCE = PIPELINE.classify.guard_confidence  # below this a refusal, an off-topic reply or a greeting gives way
+# threads whose own answer computes no serving latency: a latency complaint on them is answered by the serving estimate
+# (serving_speed answers it itself; recommend, tco, training and facility questions keep their own answers)
+LATENCY_COMPLAINT_TASKS = (None, "troubleshoot", "concept", "specs", "memory", "max_fit")
 SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 WORDING = Wording(Path(__file__).with_name("planner_text.yaml"))
 WHERE_FROM = WORDING.pair("where_from")
@@ -155,6 +158,14 @@ def asks_another_facet(routing: Routing) -> bool:
 
 
 @condition
+def weighs_technique_in_thread(routing: Routing) -> bool:
+    """"would prefix caching help here?" after a serving answer: a technique weighed for the thread's calculation, with no
+    value to re-run it with ("with TP 8" is a re-run): the card on the technique, read against the thread's setup."""
+    turn = routing.turn
+    return turn.ask.asks_technique and turn.ask.opened_earlier and routing.reading.task in TASKS and not routing.reading.frame.names()
+
+
+@condition
 def judges_mfu(routing: Routing) -> bool:
     return efficiency.judges_mfu(routing.turn, routing.turn.ask.named)
 
@@ -245,6 +256,16 @@ def names_model(routing: Routing) -> bool:
 
 
 @condition
+def complains_of_serving_latency(routing: Routing) -> bool:
+    """"the first reply takes 8 s on our QwQ", "p99 TTFT is seconds at peak": a latency described about serving a model the
+    conversation names, on a thread no calculation of its own answers (troubleshooting, a concept, or none)."""
+    turn = routing.turn
+    if "estimate_throughput" not in turn.registry.names() or routing.task not in LATENCY_COMPLAINT_TASKS:
+        return False
+    return bool(turn.slots.models)
+
+
+@condition
 def names_gpu(routing: Routing) -> bool:
     return bool(routing.turn.entities.gpus)
 
@@ -280,6 +301,7 @@ HANDLERS["unreadable"] = lambda routing: guard.unreadable(routing.turn)
 HANDLERS["out_of_scope"] = lambda routing: guard.out_of_scope(routing.turn)
 HANDLERS["greeting"] = lambda routing: guard.greeting(routing.turn)
 HANDLERS["observed_speed"] = lambda routing: serving.observed_verdict(routing.turn)
+HANDLERS["serving_latency"] = lambda routing: serving.latency_answer(routing.turn)
 HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
 HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
 HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
@@ -320,6 +342,12 @@ def concept_thread(routing: Routing) -> str:
 @handler
 def concept_with_offer(routing: Routing) -> str:
     return knowledge.concept(routing.turn, offer=routing.task if routing.task in TASKS else None)
+
+
+@handler
+def technique_in_thread(routing: Routing) -> str:
+    """The card on the technique asked about, then the thread's setup it is read against (the calculation offered)."""
+    return followup.with_setup(routing.turn, knowledge.concept(routing.turn, offer=routing.reading.task))
 
 
 @handler

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.clouds import TIER_NAMES, CloudRate, PriceBook
+from knowledge.rent_trend import rent_trend
 from knowledge.wording import shipped
 from tools.checks import INPUT_NAMES, check_range
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, convert, normalize_currency
@@ -78,6 +79,23 @@ class TierRange(BaseModel):
     offers: list[Offer]
 
 
+class RentTrendView(BaseModel):
+    """How the market's reference GPU's rent has moved: what a multi-year rent-or-buy answer sets against a payback
+    worked at today's rent for every year (knowledge/rent_trend.yaml, dated and sourced)."""
+
+    gpu: str = Field(description="The GPU the trend was measured on (the market's reference card), not necessarily the one asked about.")
+    currency: Currency = Field(description="The currency the trend was measured in, whatever the answer's.")
+    then_price: float = Field(description="Per GPU-hour at the earlier point, in the trend's own `currency`.")
+    then_date: str
+    now_price: float
+    now_date: str
+    fall_pct: float = Field(description="How far the rent fell between the two points, % of the earlier price.")
+    swing_pct: float = Field(description="Moves of this size within months are common, up as well as down.")
+    source_title: str
+    source_url: str
+    source_date: str
+
+
 class RentalMarketResult(BaseModel):
     gpu_id: str
     gpu_name: str
@@ -95,6 +113,7 @@ class RentalMarketResult(BaseModel):
     quoted_saving_pct: float | None = Field(description="How far the quote is above the fair band's high end, % (negative: below).")
     gpu_hours: float | None
     stale_count: int = Field(description="Offers older than 6 months on `today`.")
+    trend: RentTrendView | None = Field(None, description="How rents of the market's reference GPU have moved over the last years.")
 
 
 def _offer(rate: CloudRate, currency: Currency, usd_to_cny: float, today: dt.date | None) -> Offer:
@@ -174,5 +193,15 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
         large=gpus >= LARGE_GPUS or (hours or 0) >= LARGE_GPU_HOURS, quoted=quoted,
         verdict=_verdict(quoted, fair_low, fair_high, ceiling.low if ceiling else None) if quoted is not None else None,
         quoted_saving_pct=(quoted / fair_high - 1) * 100 if quoted is not None and fair_high else None,
-        gpu_hours=hours, stale_count=sum(o.stale for t in tiers for o in t.offers),
+        gpu_hours=hours, stale_count=sum(o.stale for t in tiers for o in t.offers), trend=market_trend(),
     )  # fmt: skip
+
+
+def market_trend() -> RentTrendView:
+    """The reference GPU's rent then and now, in the currency it was measured in (US dollars): converted, a global
+    index would read as a yuan price nobody in China paid."""
+    trend = rent_trend()
+    source = trend.sources[0]
+    return RentTrendView(gpu=trend.gpu, currency=normalize_currency(trend.currency), then_price=trend.then.price, then_date=trend.then.date,
+                         now_price=trend.now.price, now_date=trend.now.date, fall_pct=trend.fall_pct, swing_pct=trend.swing_pct,
+                         source_title=source.title, source_url=source.url, source_date=source.date)  # fmt: skip

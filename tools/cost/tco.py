@@ -43,6 +43,7 @@ from tools.cost.money import (
 )
 from tools.cost.rental_market import buyer_tier
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
+from tools.cost.tco_region import regional_defaults
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
 from tools.cost.tco_tiers import ClaimCheck, RatioCheck, StalePrice, TierPayback, claim_check, ratio_check, stale_prices, tier_paybacks
 from tools.recommend.configs import sold_as
@@ -116,6 +117,14 @@ class TcoRequest(BaseModel):
         True, description="False when only owning's cost is wanted (a cost per GPU-hour of owning): a card with no rental price is then no error."
     )
     region: Literal["cn", "global"] | None = Field(None, description="'cn' adds the China cloud tier to a USD answer (CNY answers always have it).")
+    site_region: Literal["us", "cn", "uk", "eu", "sg", "jp"] | None = Field(
+        None, description="Where the servers run: electricity and colocation default to that region's sourced prices "
+        "(knowledge/region_tariffs.yaml); a price the region has no source for falls back to the planning default, and the result says so."
+    )
+    rents_out: bool = Field(
+        False, description="The owner rents the GPUs out to others: the rent is revenue at `cloud_price_per_gpu_hour` for the share "
+        "of hours rented (`utilisation_pct`), and the result's `lessor` view gives margin, payback and the break-even rate."
+    )
     today: str | None = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Today's date, YYYY-MM-DD: prices older than 6 months are flagged.")
 
 
@@ -149,6 +158,39 @@ class KeepOrRent(BaseModel):
     resale_now: float = Field(description="What selling them would fetch, at the resale share of the purchase: the only capital still in play.")
     tiers: list[KeepTier]
     keep: bool = Field(description="Keeping costs less than renting at the cheapest tier with a price.")
+
+
+class RegionUsed(BaseModel):
+    """Whose electricity and colocation prices the comparison used, and which of them fell back to a default."""
+
+    region: str
+    name: Text
+    electricity_fallback: bool = Field(description="No sourced tariff for the region: the planning default was used.")
+    colocation_fallback: bool = Field(description="No sourced colocation price for the region: the planning default was used.")
+    colocation_global_average: bool = Field(False, description="The colocation price is a global average, not the region's own.")
+
+
+class LessorView(BaseModel):
+    """Buying servers to rent them out: revenue from the hours rented against the running costs, and the purchase repaid
+    from the margin."""
+
+    rate_per_gpu_hour: float = Field(description="What each rented GPU-hour earns, in `currency`.")
+    occupancy_pct: float = Field(description="Share of hours the GPUs are rented out.")
+    rented_gpu_hours: float = Field(description="GPU-hours rented out per month.")
+    revenue_per_month: float
+    energy_per_month: float
+    colocation_per_month: float
+    maintenance_per_month: float
+    staff_per_month: float
+    running_cost_per_month: float
+    margin_per_month: float = Field(description="revenue − running cost; negative means every month loses money.")
+    payback_months: float | None = Field(description="capex / margin; None when the margin is not positive.")
+    horizon_months: int
+    profit_over_horizon: float = Field(description="margin × months − capex + resale value at the end.")
+    rate_to_cover_running: float = Field(description="Rate per GPU-hour at which revenue only pays the running costs (at this occupancy).")
+    rate_to_pay_back_in_horizon: float = Field(description="Rate per GPU-hour that repays the purchase within the horizon (at this occupancy).")
+    occupancy_to_pay_back_in_horizon_pct: float = Field(description="Occupancy that repays the purchase within the horizon at this rate; > 100 = never.")
+    rate_from_market: bool = Field(description="No rate was given: the market tier's rate a renter would pay was used.")
 
 
 class TcoResult(BaseModel):
@@ -201,6 +243,8 @@ class TcoResult(BaseModel):
     )
     keep_or_rent: KeepOrRent | None = Field(None, description="For GPUs already owned: running cost against each tier's rent.")
     ratio_check: RatioCheck | None = Field(None, description="A quoted 'cloud costs N× owning', checked per tier.")
+    region: RegionUsed | None = Field(None, description="The region whose electricity and colocation prices were used.")
+    lessor: LessorView | None = Field(None, description="For GPUs bought to rent out: revenue, margin and payback.")
 
 
 def _check_request(r: TcoRequest) -> None:
@@ -376,7 +420,8 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
                                       f"{currency}/GPU-hour", cloud_source),
         # a bill is what is paid: any discount is already in it
         cloud_discount_pct=take("cloud_discount_pct", None, 0.0, "%", DERIVED) if billed_rate is not None else plain("cloud_discount_pct", r.cloud_discount_pct),
-        cloud_billed_pct=100.0 if billed_rate is not None or r.cloud_committed or (tier_rate is not None and tier_rate.billing == "lease") else None,
+        # a lessor earns for the hours rented out, whatever the billing of the market rate it is priced at
+        cloud_billed_pct=100.0 if billed_rate is not None or r.cloud_committed or (tier_rate is not None and tier_rate.billing == "lease" and not r.rents_out) else None,
     )  # fmt: skip
     if currency == "CNY":
         assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE,
@@ -451,7 +496,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     _check_request(request)
     currency = normalize_currency(request.currency)
     gpu = catalog.gpu(request.gpu) if request.gpu else None
-    defaults = prices.defaults if prices is not None else shipped_tco_defaults()
+    defaults, region = regional_defaults(prices.defaults if prices is not None else shipped_tco_defaults(), request.site_region, request.usd_to_cny)
     rates = prices.clouds.for_gpu(gpu.id) if prices is not None and gpu is not None else []
     china = currency == "CNY" or request.region == "cn"
     rent_given = request.cloud_price_per_gpu_hour is not None or request.cloud_monthly_bill is not None
@@ -490,6 +535,25 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         ),
         keep_or_rent=keep_or_rent(n, inputs.utilisation_pct, tiers, rent_stated=request.cloud_price_per_gpu_hour is not None) if request.owned else None,
         ratio_check=ratio_check(request.claimed_cloud_ratio, tiers, n.own_monthly, n.gpus),
+        region=RegionUsed(**region) if region else None,
+        lessor=lessor_view(n, inputs, rate_given=rent_given) if request.rents_out else None,
+    )  # fmt: skip
+
+
+def lessor_view(n: TcoNumbers, inputs: TcoInputs, rate_given: bool) -> LessorView:
+    """Servers bought to rent out: revenue = rate × GPUs × hours × occupancy (or the monthly lease stated); running
+    costs = power at the tariff with PUE + colocation + maintenance + staff; payback = purchase ÷ monthly margin."""
+    margin = n.cloud_monthly - n.opex
+    rented_hours = n.gpus * HOURS_PER_MONTH * inputs.billed_pct / 100
+    needed = n.capex / n.months + n.opex  # a month's revenue that repays the purchase within the horizon
+    return LessorView(
+        rate_per_gpu_hour=n.cloud_rate, occupancy_pct=inputs.billed_pct, rented_gpu_hours=rented_hours, revenue_per_month=n.cloud_monthly,
+        energy_per_month=n.energy, colocation_per_month=n.colo, maintenance_per_month=n.maintenance, staff_per_month=n.staff,
+        running_cost_per_month=n.opex, margin_per_month=margin, payback_months=n.capex / margin if margin > 0 else None,
+        horizon_months=n.months, profit_over_horizon=margin * n.months - n.capex + n.residual,
+        rate_to_cover_running=n.opex / rented_hours, rate_to_pay_back_in_horizon=needed / rented_hours,
+        occupancy_to_pay_back_in_horizon_pct=needed / (n.gpus * HOURS_PER_MONTH * n.cloud_rate) * 100,
+        rate_from_market=not rate_given,
     )  # fmt: skip
 
 

@@ -38,6 +38,9 @@ class StatedSetup(BaseModel):
     fault_on_one_node: bool | None = Field(
         None, description="The fault always shows on the same node (or rank): a property of that machine, not of the code."
     )
+    slow_node: bool | None = Field(
+        None, description="One node (or rank) is slower than the rest rather than failing: it paces every synchronous step."
+    )
     shared_facility: bool | None = Field(
         None, description="The problem shows on a group of servers that share cooling or power (one row, one rack), not on one box."
     )
@@ -50,6 +53,10 @@ class StatedSetup(BaseModel):
     regressed: bool | None = Field(
         None, description="The same job on the same hardware got slower than it was (last week, before): something changed."
     )
+    sharding: str | None = Field(
+        None, description="How the training job shards its states: 'zero-1', 'zero-2', 'zero-3' or 'fsdp' (full shard)."
+    )
+    tensor_parallel: int | None = Field(None, ge=1, description="Tensor-parallel degree the job runs with (TP=2: each layer split over 2 GPUs).")
     rdma: bool | None = Field(None, description="Whether the nodes have an RDMA fabric (InfiniBand/RoCE); false: plain Ethernet/TCP.")
 
     def values(self) -> dict[str, Value]:

@@ -53,8 +53,8 @@ PARSERS: dict[str, ParserSpec] = {
     ),
     "xid": ParserSpec(parse_xid, frozenset({"dmesg", "mention"}), frozenset({"xid", "pci", "pid", "process"})),
     "nvidia_smi_query": ParserSpec(
-        parse_nvidia_smi_query, frozenset({"gpu"}),
-        frozenset({"gpu_bus", *REASON_FIELDS.values(), *TEMPERATURE_FIELDS.values(), *POWER_FIELDS.values(),
+        parse_nvidia_smi_query, frozenset({"gpu", "reported"}),
+        frozenset({"gpu_bus", "active_reasons", *REASON_FIELDS.values(), *TEMPERATURE_FIELDS.values(), *POWER_FIELDS.values(),
                    *REMAP_FIELDS.values(), *RETIRED_FIELDS.values(), "slowdown_margin_c", "shutdown_margin_c",
                    "max_operating_margin_c", "memory_margin_c", "power_limit_reduction_w",
                    "ecc_volatile_correctable", "ecc_volatile_uncorrectable", "ecc_aggregate_correctable",

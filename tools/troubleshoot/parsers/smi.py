@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from knowledge.wording import shipped
 from tools.troubleshoot.parsers.records import EXCERPT_CHARS, MAX_RECORDS, ParsedRecord, Value, put
 
 _SMI_GUARD = ("Current Temp", "Throttle Reasons", "Event Reasons", "ECC Errors", "Remapped Rows", "Retired Pages")
@@ -37,7 +38,100 @@ RETIRED_FIELDS = {
     "single bit ecc": "retired_sbe", "double bit ecc": "retired_dbe",
     "pending page blacklist": "retired_pending", "pending page retirement": "retired_pending",
 }  # fmt: skip
+_REASON_TEXT = shipped("troubleshoot_text.yaml")
+# Reasons written beside their state in a sentence or a short paste: data tables, longest name/state first.
+REPORTED_REASON_NAMES: dict[str, str] = dict(
+    sorted(_REASON_TEXT.entry("clock_reason_names").items(), key=lambda item: -len(item[0]))
+)
+REPORTED_REASON_STATES: dict[str, float] = {
+    str(word): float(state) for word, state in sorted(_REASON_TEXT.entry("clock_reason_states").items(), key=lambda item: -len(str(item[0])))
+}
+_REASON_JOINERS: tuple[str, ...] = tuple(sorted(_REASON_TEXT.entry("clock_reason_joiners"), key=len, reverse=True))
+REASON_LABELS: dict[str, str] = _REASON_TEXT.entry("clock_reason_labels")
+# Thermal and brake reasons, in the order an answer names the active ones (the power cap last: it is normal at full load).
+_LABEL_ORDER = ("hw_thermal_slowdown", "sw_thermal_slowdown", "hw_power_brake_slowdown", "hw_slowdown", "sw_power_cap",
+                "applications_clocks", "sync_boost", "gpu_idle")  # fmt: skip
+_STATE_GAP = 3  # joiners read between a name and its state ("HW Slowdown is : Active")
 _LEADING_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?")
+
+
+def parse_reported_reasons(text: str) -> ParsedRecord | None:
+    """Clock event reasons written with their states outside a ``nvidia-smi -q`` block: "HW Thermal Slowdown: Active,
+    SW Power Cap: Not Active", the same in Chinese, "hw_slowdown=1". Names and states come from data tables; a reason
+    named without a state is not read (nobody can tell which way it went). One record with every reason read; its
+    excerpt lists them as nvidia-smi prints them, so the evidence quotes readings rather than the user's sentence."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a character whose lower case is longer would shift every offset
+        lowered = "".join(character.lower() if len(character.lower()) == 1 else character for character in text)
+    values: dict[str, Value] = {}
+    first: int | None = None
+    taken: list[tuple[int, int]] = []
+    for name, field in REPORTED_REASON_NAMES.items():
+        start = 0
+        while (position := lowered.find(name, start)) >= 0:
+            start = position + len(name)
+            end = position + len(name)
+            if any(a <= position < b for a, b in taken) or not _standalone(lowered, position, end, name):
+                continue
+            state = _state_after(lowered, end)
+            if state is None:
+                continue
+            taken.append((position, end))
+            values.setdefault(field, state)
+            first = position if first is None else min(first, position)
+    if first is None:
+        return None
+    line = lowered.count("\n", 0, first) + 1
+    reasons = {field: value for field, value in values.items()}
+    readings = "; ".join(
+        f"{REASON_LABELS[field]}: {'Active' if reasons[field] else 'Not Active'}" for field in _LABEL_ORDER if field in reasons
+    )
+    active = ", ".join(REASON_LABELS[field] for field in _LABEL_ORDER if reasons.get(field) == 1.0)
+    if active:
+        values["active_reasons"] = active
+    return ParsedRecord(
+        parser="nvidia_smi_query", kind="reported", line=line, excerpt=readings[:EXCERPT_CHARS], values=values,
+        field_lines={field: line for field in values},
+    )
+
+
+def _standalone(lowered: str, start: int, end: int, word: str) -> bool:
+    """An ASCII name or state stands as whole words ("active" is not in "inactive", "no" not in "not")."""
+    if not word.isascii():
+        return True
+    before = lowered[start - 1] if start else " "
+    after = lowered[end] if end < len(lowered) else " "
+    # Only a word character at the word's own edge needs a boundary there: ":" may touch anything.
+    return not (_word_character(word[0]) and _word_character(before)) and not (_word_character(word[-1]) and _word_character(after))
+
+
+def _word_character(character: str) -> bool:
+    return character.isascii() and (character.isalnum() or character == "_")
+
+
+def _state_after(lowered: str, position: int) -> float | None:
+    """The state written after a reason's name, past at most a few joiners; a word that is both a joiner and a state
+    (Chinese "is") counts only when no other state follows it ("is: not active" is not active)."""
+    found: float | None = None
+    for _ in range(_STATE_GAP + 1):
+        while position < len(lowered) and lowered[position] in " \t":
+            position += 1
+        state = next(
+            (word for word in REPORTED_REASON_STATES if lowered.startswith(word, position) and _standalone(lowered, position, position + len(word), word)),
+            None,
+        )
+        joiner = next(
+            (word for word in _REASON_JOINERS if lowered.startswith(word, position) and _standalone(lowered, position, position + len(word), word)),
+            None,
+        )
+        if state is not None and (joiner is None or len(state) > len(joiner)):
+            return REPORTED_REASON_STATES[state]
+        if state is not None:
+            found = REPORTED_REASON_STATES[state]
+        if joiner is None:
+            return found
+        position += len(joiner)
+    return found
 
 
 def _smi_value(raw: str) -> float | None:
@@ -89,8 +183,15 @@ def parse_nvidia_smi_query(text: str) -> list[ParsedRecord]:
     Works with both the pre-R535 "Clocks Throttle Reasons" and the newer "Clocks Event Reasons" headings.
     One record per GPU block (or one record when the paste has no ``GPU 0000:…`` header).
     """
-    if not any(marker in text for marker in _SMI_GUARD):
-        return []
+    blocks = _query_blocks(text) if any(marker in text for marker in _SMI_GUARD) else []
+    if any(field in record.values for record in blocks for field in REASON_FIELDS.values()):
+        return blocks
+    reported = parse_reported_reasons(text)
+    return blocks + ([reported] if reported else [])
+
+
+def _query_blocks(text: str) -> list[ParsedRecord]:
+    """The per-GPU blocks of a ``nvidia-smi -q`` dump."""
     lines = text.split("\n")
     gpus: list[_SmiGpu] = []
     stack: list[tuple[int, str, str | None]] = []  # (indent, section name, section kind)
@@ -166,6 +267,9 @@ def _ecc_totals(ecc: dict[tuple[str, str, str], float], scope: str) -> tuple[flo
 
 def _smi_derive(gpu: _SmiGpu) -> dict[str, Value]:
     values: dict[str, Value] = {"gpu_bus": gpu.bus, **gpu.values}
+    active = ", ".join(REASON_LABELS[field] for field in _LABEL_ORDER if values.get(field) == 1.0)
+    if active:
+        values["active_reasons"] = active
 
     def margin(name: str, minuend: str, subtrahend: str) -> None:
         if isinstance(values.get(minuend), float) and isinstance(values.get(subtrahend), float):

@@ -76,7 +76,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     if facet != SPECS:  # "NVIDIA says 15x the H100, real?" is answered by the card on vendor claims, not the H100's
         hits = _facet_first(hits, facet, words)
     asked = _asked_subjects(turn, question or turn.message, thread_cards)
-    hits = _covering(turn, hits, asked, asks_figures=facet == SPECS)
+    hits, asked = _covering_one_of_thread(turn, hits, asked, question or turn.message, thread_cards, facet)
     if asked.get("ask") and not _top_card(hits):  # the ask narrowed the near hits away: search again with the ask said plainly
         hits = _covering(turn, _card_first(_hits(_search(turn, " ".join([question or turn.message, *_ask_labels(turn, asked)])))),
                          asked, asks_figures=facet == SPECS) or hits
@@ -119,6 +119,21 @@ def _asked_subjects(turn: Turn, question: str, thread_cards: list[str]) -> Subje
     if "gpu" not in asked and thread_cards:
         asked = asked | subjects_of(" ".join(thread_cards), turn.catalog)
     return asked
+
+
+def _covering_one_of_thread(turn: Turn, hits: list[dict], asked: Subjects, question: str, thread_cards: list[str],
+                            facet: str) -> tuple[list[dict], Subjects]:
+    """The hits covering what is asked, and what that is. A question that names no card and asks another side than the
+    figures ("is its software still painful?" after "MI300X or H100?") is about the thread's cards; when no card covers
+    them all, one on either of them answers it (a spec table of both would not)."""
+    covering = _covering(turn, hits, asked, asks_figures=facet == SPECS)
+    if _top_card(covering) or facet == SPECS or len(thread_cards) < 2:
+        return covering, asked
+    for card in thread_cards:
+        one = _asked_subjects(turn, question, [card])
+        if _top_card(kept := _covering(turn, hits, one, asks_figures=False)):
+            return kept, one
+    return covering, asked
 
 
 def _ask_labels(turn: Turn, asked: Subjects) -> list[str]:

@@ -217,3 +217,42 @@ def _figures(turn: Turn, result: dict, total_field: str | None) -> dict[str, str
         figures["total"] = number(total, 1)
         figures["top_share"] = number(100 * items[0]["value"] / total, 0)
     return figures
+
+
+def with_setup(turn: Turn, body: str) -> str:
+    """A general answer to a technique weighed in a calculation's thread ("would expert parallelism help here?"), with
+    the thread's setup named right after its first paragraph of substance: the reader sees which setup the card is read
+    against and how to get a figure for it. The body alone when the thread holds no model or card."""
+    setup = _setup(turn)
+    if not setup:
+        return body
+    paragraphs = body.split("\n\n")
+    first = next((n for n, p in enumerate(paragraphs) if p.strip() and not _title(p)), len(paragraphs) - 1)
+    paragraphs.insert(first + 1, WORDING.say(turn, "setup", setup=setup))
+    return "\n\n".join(paragraphs)
+
+
+def _title(paragraph: str) -> bool:
+    line = paragraph.strip()
+    return line.startswith("**") and line.endswith("**") and line.count("**") == 2
+
+
+def _setup(turn: Turn) -> str:
+    """The thread's model and cards as the reader knows them ("Mixtral 8x7B on 8× NVIDIA A100 80GB SXM"); "" when it has neither."""
+    state = turn.reading.state
+    model = next((found.name for v in state.slots.get("model", []) if (found := _model(turn, v.value))), None)
+    gpu = next((found.name for v in state.slots.get("gpu", []) if (found := turn.catalog.find_gpu(str(v.value)))), None)
+    count = next((v.value for v in state.slots.get("gpu_count", []) if isinstance(v.value, int)), 1)
+    if model and gpu:
+        return WORDING.say(turn, "setup_model_on_gpus", model=model, count=count, gpu=gpu)
+    if model:
+        return WORDING.say(turn, "setup_model", model=model)
+    return WORDING.say(turn, "setup_gpus", count=count, gpu=gpu) if gpu else ""
+
+
+def _model(turn: Turn, name: object):
+    """A catalog model by the id the reader keeps; None for a size or a name the catalog lacks."""
+    try:
+        return turn.catalog.model(str(name))
+    except (KeyError, LookupError, ValueError):
+        return None

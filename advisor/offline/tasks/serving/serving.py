@@ -17,9 +17,11 @@ from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
+from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning_of, shared_prefix, split_queue, visible_token_lines
 from advisor.offline.tasks.serving.serving_floor import apply_chat_floor, chat_floor_tokens_per_s, is_floor, tool_args
 from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
+from advisor.offline.wording import Wording
 from advisor.offline.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
@@ -74,6 +76,8 @@ def answer(turn: Turn) -> str:
     model = turn.model_reference()
     if model is None:
         return sizing.memory(turn)  # asks for the model, with what the knowledge base says
+    if outgrows_one_card(turn):  # "32B on one 48 GB card for 50 users?": the KV budget in lower-bit weights
+        return kv_budget_answer(turn)
     if len(compare.options(turn)) > 1:  # "4090 x2 or A6000 for 16 users?": each option, side by side
         return compare.answer(turn, compare.options(turn), model)
     ends = range_models(turn)
@@ -100,6 +104,8 @@ def range_answer(turn: Turn, ends: list[tuple[str, float]]) -> str:
 def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     """The serving answer for one model (``args``: the estimate's arguments when already built)."""
     asked = turn.ask.serving_asks
+    if turn.ask.reports_latency and (turn.ask.tail_latency or turn.ask.weighs_parallelism):  # "p99 TTFT is seconds at peak"
+        return latency_answer(turn)
     args = args or _base_args(turn, model)
     apply_chat_floor(turn, args)  # no target stated: every verdict and size below is held to the chat floor
     rate = turn.slots.request_rate
@@ -146,13 +152,48 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
         parts = [part for part in [squeeze_report(turn), *parts] if part]
     elif asked != "concurrency":
         parts += _squeeze_note(turn, r)
+    reasoning = reasoning_of(turn, r["model_id"])
+    if reasoning is not None:  # a thinking model: the first token a user can read leads, whatever else was asked
+        parts = [*visible_token_lines(turn, reasoning, r), *parts]
     parts += _details(turn, r)
     return _finish(turn, "\n\n".join(parts))
 
 
-def _base_args(turn: Turn, model: str) -> dict:
+def latency_answer(turn: Turn) -> str:
+    """A described latency complaint about serving ("text appears after 8 s", "p99 TTFT is seconds under load"): the
+    estimate at the stated setup, then what the user waits for. A reasoning model's hidden thinking leads; a tail under
+    load is prompts queueing for prefill; a follow-up weighing TP against copies gets both splits of the same cards."""
+    model = turn.model_reference()
+    if model is None:
+        return sizing.memory(turn)
+    args = {**_base_args(turn, model), "batch": turn.slots.concurrency or 1}
+    args.pop("target_tokens_per_s_per_user", None)  # a complaint states what it sees, not a per-user target
+    args.pop("target_ttft_ms", None)  # "p50 is 300 ms, p99 goes to 6 s": in a complaint a time is what is seen, not the budget
+    first = estimate(turn, args)
+    if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:
+        first = _fewest_that_fit(turn, args)
+    if not first.ok:
+        return _finish(turn, _error(turn, first))
+    r = first.result
+    parts: list[str] = []
+    if turn.ask.weighs_parallelism and r["num_gpus"] >= 2:  # "expert parallel or two TP=2 copies?": the same cards split both ways
+        wide = estimate(turn, {**args, "num_gpus": r["num_gpus"], "tp": r["num_gpus"]})
+        half = estimate(turn, {**args, "num_gpus": r["num_gpus"], "tp": r["num_gpus"] // 2})
+        if wide.ok:
+            parts += split_queue(turn, wide.result, half.result if half.ok else None, args)
+    reasoning = reasoning_of(turn, r["model_id"])
+    if reasoning is not None:
+        parts += visible_token_lines(turn, reasoning, r)
+    if turn.ask.tail_latency or reasoning is None:
+        parts += queue_lines(turn, args, r)
+    parts += _details(turn, r)
+    return _finish(turn, "\n\n".join(parts))
+
+
+def _base_args(turn: Turn, model: str, stand_in: str | None = None) -> dict:
+    """The estimate's arguments from the conversation; ``stand_in``: the card to size when only its memory was said."""
     s = turn.slots
-    gpu = s.gpus[0] if s.gpus else None
+    gpu = s.gpus[0] if s.gpus else stand_in
     if gpu is None:
         gpu = DEFAULT_GPU
         turn.assume(*WORDING.pair("serving_phrases.base_args.gpu_h100_none_named"))
@@ -171,6 +212,7 @@ def _base_args(turn: Turn, model: str) -> dict:
         "output_tokens": s.frame.get("output_tokens"),
     }
     _sequence_from_context(turn, args)
+    shared_prefix(turn, args)  # a system prompt every request repeats: prefilled once, each request prefills its new tokens
     target = s.frame.get("speed_target")
     if isinstance(target, float) and not turn.ask.observed_in_thread:  # a speed measured and asked about is not a target
         key = (
@@ -808,6 +850,93 @@ def with_stated_card(turn: Turn, body: str) -> str:
     return "\n\n".join(filter(None, [first, note, rest]))
 
 
+KV_BUDGET = Wording("serving", "kv_budget")
+BF16_BYTES = 2  # bytes per parameter of BF16 weights (GB per billion parameters)
+CLEARLY_FITS = 0.8  # BF16 weights under this share of a card's memory fit it: only closer calls are estimated
+STAND_IN_BY_MARKET = {"cn": "l20", "global": "l40s"}  # a 48 GB card named only by its memory: the PCIe card buyable there
+
+
+def _stand_in_card(turn: Turn) -> str | None:
+    """"one 48GB card" with no card named: the 48 GB PCIe card a buyer in the user's market gets."""
+    memory = turn.slots.gpu_memory_gb
+    card = turn.catalog.find_gpu(STAND_IN_BY_MARKET["cn" if turn.china_buyer else "global"])
+    return card.id if memory and card is not None and card.memory_gb == memory else None
+
+
+def outgrows_one_card(turn: Turn) -> bool:
+    """"32B on one 48 GB card for 50 users?": a load on one card (named, or only its memory) whose BF16 weights do not
+    fit it. The answer is the KV budget in FP8 and 4-bit weights on one and two cards, not a count of BF16 cards."""
+    s = turn.slots
+    if "estimate_throughput" not in turn.registry.names() or not s.concurrency or s.tp or s.precision or s.request_rate is not None:
+        return False
+    if turn.ask.asks_count or turn.ask.serving_asks == "gpu_count":  # "how many H200s?" is sized by the load
+        return False
+    if s.gpu_count != 1 and not (s.gpu_count is None and not s.gpus):  # one card said ("a single L40S"), or only its memory
+        return False
+    if len(s.gpus) > 1 or (not s.gpus and _stand_in_card(turn) is None) or task_of(turn)[0] != "inference":
+        return False
+    model = turn.model_reference()
+    if model is None:
+        return False
+    gpu = s.gpus[0] if s.gpus else _stand_in_card(turn)
+    spec, card = turn.catalog.find_model(model), turn.catalog.find_gpu(gpu)
+    if spec is None or card is None or spec.params_b * BF16_BYTES < CLEARLY_FITS * card.memory_gb:
+        return False  # plainly fits (or unknown): no estimate is spent on the question
+    return estimate(turn, {**_base_args_for(turn, model, gpu), "precision": BASE_PRECISION, "batch": 1}).does_not_fit
+
+
+def _base_args_for(turn: Turn, model: str, gpu: str) -> dict:
+    args = _base_args(turn, model, stand_in=gpu)
+    if not turn.slots.gpus:
+        args.update(gpu_memory_gb=None)  # the stand-in has the stated memory itself
+    return args
+
+
+def kv_budget_answer(turn: Turn) -> str:
+    """The verdict (BF16 does not fit one card), then for FP8 (or INT8) and 4-bit weights on one and two cards: the KV
+    budget per card and the sessions of the stated length it holds; then how many cards carry the stated users."""
+    model = turn.model_reference()
+    gpu = turn.slots.gpus[0] if turn.slots.gpus else _stand_in_card(turn)
+    args = _base_args_for(turn, model, gpu)
+    users = turn.slots.concurrency
+    bf16 = estimate(turn, {**args, "precision": BASE_PRECISION, "batch": 1})
+    error = (bf16.outcome.error or {})
+    card = _card_name(turn, gpu)
+    lower = "fp8" if _has_fp8(turn, gpu) else WEIGHT_ONLY_FALLBACK
+    apply_chat_floor(turn, args)  # the fleet is counted at the chat floor (or the user's target), not at any speed
+    rows, best = [], None
+    for precision in (lower, "awq-int4"):
+        for count in (1, 2):
+            e = estimate(turn, {**args, "precision": precision, "num_gpus": count, "tp": count, "batch": users})
+            if not e.ok:
+                rows.append([precision.upper(), str(count), "—", KV_BUDGET.say(turn, "no_fit"), "—"])
+                continue
+            r = e.result
+            at_target = min(r.get("max_concurrency_at_target") or 0, r["max_batch_fits"])
+            rows.append([precision.upper(), str(count), number(r["kv_free_gb_per_gpu"], 1), f"{r['max_batch_fits']:,}", f"{at_target:,}"])
+            copies = math.ceil(users / max(r["max_batch_fits"], 1))  # the fleet the KV cache needs; its speed is said beside it
+            if r["max_batch_fits"] and (best is None or copies * count < best[0]):
+                best = (copies * count, precision, count, copies)
+    tokens = f"{(args.get('prompt_tokens') or 1024) + (args.get('output_tokens') or 256):,}"
+    why = Text(en=str(error.get("en", "")), zh=str(error.get("zh", "")))
+    lead = KV_BUDGET.text("lead", model=turn.catalog.model(model).name if turn.catalog.find_model(model) else model, card=card, why=why)
+    parts = [turn.text(lead)]
+    if not turn.slots.gpus:
+        turn.assumptions.append(turn.text(KV_BUDGET.text("stand_in", card=card, memory=number(turn.slots.gpu_memory_gb or 0))))
+    header = [KV_BUDGET.say(turn, "weights"), KV_BUDGET.say(turn, "cards"), KV_BUDGET.say(turn, "kv_per_card"),
+              turn.text(KV_BUDGET.text("sessions", tokens=tokens)), turn.text(KV_BUDGET.text("at_target", target=_targets(args) or NOTHING))]  # fmt: skip
+    parts.append(table(header, rows))
+    if best is not None:
+        total, precision, count, copies = best
+        held = estimate(turn, {**args, "precision": precision, "num_gpus": total, "tp": count, "batch": users})
+        speed = held.result["tokens_per_s_per_user_streaming"] if held.ok else 0.0
+        slow = bool(args.get("target_tokens_per_s_per_user")) and speed < args["target_tokens_per_s_per_user"]
+        parts.append(turn.text(KV_BUDGET.text("fleet_slow" if slow else "fleet", users=f"{users:,}", total=total, card=card, precision=precision.upper(),
+                                              plan=_plan(count, copies), per_user=number(speed), target=_targets(args) or NOTHING)))  # fmt: skip
+        parts += _in_servers(turn, total)
+    return _finish(turn, "\n\n".join(parts))
+
+
 def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
     """ "How many H100s for 200 users with TTFT under 500 ms?": a count of one named card for a serving load or
     latency target is sized by the serving estimate, which checks the targets (the recommender checks memory);
@@ -838,6 +967,8 @@ def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = Tr
     """``handler``, unless the question is a GPU count for a serving load (or weighs a precision): then this answer."""
 
     def route(turn: Turn) -> str:
+        if outgrows_one_card(turn):  # "32B on one 48 GB card for 50 users?": the KV budget in lower-bit weights
+            return kv_budget_answer(turn)
         return answer(turn) if sizes_gpu_count(turn, weighs_precision) else handler(turn)
 
     return route

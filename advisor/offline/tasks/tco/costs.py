@@ -10,7 +10,8 @@ from advisor.markdown import money, number, table, token_count
 from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.dialogue import followup
-from advisor.offline.tasks.tco import api_bill, payback, price_dates, rent_prices, rentals, token_price
+from advisor.offline.tasks.tco import api_bill, lessor, payback, price_dates, rent_prices, rentals, token_price
+from advisor.offline.tasks.tco.tariffs import region_line
 from advisor.offline.tasks.training import fit_first, training_speed
 from advisor.offline.tasks.specs.compare_view import PEFT, TIMED_TRAINING, tool_method
 from advisor.offline.wording import Wording
@@ -103,9 +104,10 @@ def tco(turn: Turn) -> str:
     if api_bill.applies(turn):  # "we pay an API N tokens a day: self-host cheaper?": the bill against GPUs serving it
         return api_bill.answer(turn, _gpu(turn), _currency(turn))
     owns_cards = _owned(turn, turn.slots.server_price)  # "we already have 16 A100s": keep or rent, not the rental market
-    if not owns_cards and rentals.applies(turn):
+    lets_out = turn.ask.rents_out  # "buy servers and rent them out": the rent is the lessor's revenue, not a price to judge
+    if not owns_cards and not lets_out and rentals.applies(turn):
         return rentals.answer(turn)
-    if not owns_cards and rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
+    if not owns_cards and not lets_out and rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
         return rent_prices.answer(turn)
     if _cost_of_a_run(turn):
         return training_time(turn)
@@ -171,6 +173,8 @@ def tco(turn: Turn) -> str:
             "claimed_cloud_ratio": ratio,
             "today": dt.date.today().isoformat(),
             "region": s.region,
+            "site_region": turn.ask.site_region or ("cn" if turn.china_buyer else None),
+            "rents_out": lets_out,
             "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
             **rent,
             "cloud_committed": committed,
@@ -204,6 +208,8 @@ def tco(turn: Turn) -> str:
     asked_line = payback.asked_for_line(turn)
     if asked_line:  # "what's the electricity?", "and the maintenance?" after the comparison: that line, not the whole table again
         return payback.line(turn, r, asked_line, _inputs)
+    if r.get("lessor"):  # cards bought, or already owned, to be let out: the lessor's margin, not keep-or-rent for one's own use
+        return lessor.answer(turn, r, _inputs(turn, r["assumptions"], r["currency"]))
     if owned:
         return _keep_or_rent(turn, r)
     cur = r["currency"]
@@ -223,9 +229,8 @@ def tco(turn: Turn) -> str:
         *claim,
         verdict,
         *filter(None, [payback.tier_summary(turn, r)]),
-        # a falling-rent line (data: knowledge/rent_trend.yaml, wording: text.yaml rent_trend) waits until its figures
-        # come from a tool result: quoted from the data file they fail the grounding rule (numbers come from tools)
-        said,
+        said,  # the figures the user gave stay on the first screen, before the assumptions about the market and the site
+        *filter(None, [_rent_trend(turn, r), region_line(turn, r)]),
         table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
         *payback.tier_paybacks(turn, r),
@@ -380,6 +385,8 @@ def _against_earlier(turn: Turn, args: dict, r: dict) -> str:
 
     verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
     same = old["verdict"] == r["verdict"]
+    if any(change.slot == "utilisation" for change in followup.changes(turn)):  # "and if we only use it 40% of the time?"
+        return _use_changed(turn, old, r)
     # "and at 40%?" against a lease billed every hour: the rent did not move, and the reader is told why
     billed = WORDING.say(turn, "change.billed") if r["cloud_billing"] != "used_hours" and old["cloud_monthly_cost"] == r["cloud_monthly_cost"] else ""
     return WORDING.say(turn, "change.lead", before=months(old["payback_months"]), now=months(r["payback_months"]),
@@ -387,6 +394,43 @@ def _against_earlier(turn: Turn, args: dict, r: dict) -> str:
                        WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict),
                        years=number(r["horizon_months"] / 12), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
                        monthly_now=money(r["cloud_monthly_cost"], r["currency"])) + turn.t(" ", "") + billed  # fmt: skip
+
+
+def _use_changed(turn: Turn, old: dict, r: dict) -> str:
+    """A follow-up that changed how busy the GPUs are: owning's cost per GPU-hour actually used, before and now, against
+    renting only the hours used (the cheapest pay-as-you-go tier), then the payback; a payback that did not move says
+    in one line why (a lease or a reservation is paid for every hour, used or not)."""
+    cur = r["currency"]
+    use_now, use_before = _assumed(r, "utilisation_pct"), _assumed(old, "utilisation_pct")
+    on_demand = [t for t in r["tier_paybacks"] if not t["billed_every_hour"]]
+    if on_demand:
+        cheapest = min(on_demand, key=lambda t: t["price_per_gpu_hour"])
+        rate, tier = cheapest["price_per_gpu_hour"], turn.text(Text.model_validate(cheapest["tier_name"]))
+    elif r["cloud_billing"] == "used_hours":
+        rate, tier = _assumed(r, "cloud_price_per_gpu_hour"), WORDING.say(turn, "change.use.your_rate")
+    else:
+        rate = tier = None
+    own_now, own_before = r["own_cost_per_used_gpu_hour"], old["own_cost_per_used_gpu_hour"]
+    values = {"use": number(use_now), "use_before": number(use_before), "own": money(own_now, cur), "own_before": money(own_before, cur)}
+    if rate is None:
+        per_hour = WORDING.say(turn, "change.use.per_hour_only", **values)
+    else:
+        key = "change.use.rent_cheaper" if rate < own_now else "change.use.own_cheaper"
+        per_hour = WORDING.say(turn, key, rate=money(rate, cur), tier=tier, **values)
+    before, now = old["payback_months"], r["payback_months"]
+    moved = (before is None) != (now is None) or (before is not None and number(before) != number(now))
+    if moved:
+        def months(value: float | None) -> str:
+            return number(value) if value is not None else WORDING.say(turn, "change.never")
+
+        verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
+        flipped = old["verdict"] != r["verdict"]
+        payback_words = WORDING.say(turn, "change.use.payback", before=months(before), now=months(now),
+                                    verdict=WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict)
+                                    if flipped else WORDING.say(turn, "change.same", verdict=verdict))  # fmt: skip
+    else:
+        payback_words = WORDING.say(turn, "change.use.payback_still", months=number(now) if now is not None else WORDING.say(turn, "change.never"))
+    return per_hour + turn.t(" ", "") + payback_words
 
 
 def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: int, horizon_years: float | None) -> str:
@@ -532,6 +576,21 @@ def _renting_side(turn: Turn, r: dict) -> str:
     return WORDING.say(turn, "rent_side." + ("cheaper" if r["verdict"] == "rent" else "dearer"), gpus=r["total_gpus"], monthly=money(rent, cur),
                        total=money(r["cloud_total"], cur), years=number(r["horizon_months"] / 12), at=at,
                        own=money(own, cur), difference=money(abs(r["monthly_advantage"]), cur))  # fmt: skip
+
+
+def _rent_trend(turn: Turn, r: dict) -> str:
+    """A payback over several years worked at today's rent assumes the rent holds; rents have been falling (the trend
+    rental_prices carries, so every figure in the line is a tool's)."""
+    years = r["horizon_months"] / 12
+    if years < lessor.MULTI_YEAR or r["cloud_billing"] == "monthly_bill" or not r.get("gpu_id"):  # a bill the user pays is theirs, not the market's
+        return ""
+    market = turn.call("rental_prices", {"gpu": r["gpu_id"], "currency": r["currency"], "today": dt.date.today().isoformat()})
+    trend = market.result.get("trend") if market.ok else None
+    if not trend:
+        return ""
+    months = r["payback_months"]
+    return lessor.trend_words(turn, WORDING, "rent_trend." + ("no_payback" if months is None else "payback"), trend,
+                              years=number(years), months=number(months) if months is not None else "")
 
 
 def _lead(r: dict) -> Text:

@@ -64,7 +64,8 @@ def answer(turn: Turn) -> str:
     # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
     lead_index = 1 if fits and len(top["causes"]) > 1 else 0
-    stated = {**{k: v for k, v in result.get("stated", {}).items() if k not in result.get("assumed", [])}, **setup}
+    diagnosed = result.get("stated", {})  # the diagnosis drops a stated field its text contradicts ("one node" of several)
+    stated = {**{k: v for k, v in diagnosed.items() if k not in result.get("assumed", [])}, **{k: v for k, v in setup.items() if k in diagnosed}}
     # The question asked is answered before anything else; a follow-up opens with what its new finding means.
     if fresh:
         lead = _say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"]))
@@ -84,8 +85,13 @@ def answer(turn: Turn) -> str:
         lead, verdict_led = _say(turn, "lead_cause", title=turn.text(top["title"]), cause=turn.text(top["causes"][0])).strip(), False
     parts = [*verdicts, lead]
     tried = _already_tried(turn, result.get("tried", []), stated)
-    if tried:  # what the user already did is acknowledged before any reading or step
-        names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in tried)
+    # Acknowledged: what the user said was done, and a setting at its limit only where it holds back a step a shown
+    # cause would suggest (ZeRO-3 on PCIe is the cause there, not a lever already pulled).
+    said = set(turn.slots.already_tried) | set(result.get("tried", []))
+    withheld = {action.get("lever") for finding in findings[:SHOWN_FINDINGS] for action in finding["actions"]}
+    acknowledged = [lever for lever in tried if lever in said or lever in withheld]
+    if acknowledged:  # what the user already did is acknowledged before any reading or step
+        names = turn.t(", ", "、").join(_say(turn, f"lever_name.{lever}") for lever in acknowledged)
         parts.append(WORDING.say(turn, "trouble_phrases.answer.already_tried_the_steps_below", names=names))
     parts += [turn.text(reading) for reading in result.get("readings", [])]
     parts += _procedures(turn, result.get("answers", []))
@@ -256,12 +262,21 @@ def _stated_setup(turn: Turn) -> dict:
         gpu = turn.catalog.find_gpu(s.gpus[0])
         capacity = gpu.memory_gb if gpu else None
     workloads = s.workloads
+    sharding = next((value for value in turn.slots.frame.all("sharding") if value != "offload"), None)
     setup = {
         "nodes": s.servers, "gpus": s.gpu_count, "batch": s.batch_size, "params_b": s.params / 1e9 if s.params else None,
         "gpu_memory_gb": capacity, "method": workloads[0] if workloads else None,
         "mfu_percent": round(s.mfu * 100, 1) if s.mfu else None, "phase": turn.ask.problem_phase,
+        "interconnect": _pcie_only(turn), "sharding": sharding, "tensor_parallel": s.tp,
     }  # fmt: skip
     return {field: value for field, value in setup.items() if value}
+
+
+def _pcie_only(turn: Turn) -> str | None:
+    """'pcie' when the catalog gives the stated card no GPU-to-GPU link at all (L40S, RTX 4090, L20): every collective
+    then crosses PCIe. A card sold with NVLink in some form says nothing here: the text may still say "PCIe"."""
+    gpu = turn.catalog.find_gpu(turn.slots.gpus[0]) if turn.slots.gpus else None
+    return "pcie" if gpu is not None and gpu.nvlink_gbs is None else None
 
 
 def _described(finding: dict) -> bool:
