@@ -27,6 +27,7 @@ from tools.gpu_specs import compare_gpus, list_gpus
 from tools.memory.estimator import estimate_memory, max_fit
 from tools.memory.runnable import runnable_models
 from tools.recommend import recommend_gpus
+from tools.recommend.claim import check_gpu_claim
 from tools.recommend.price_estimate import estimate_server_price
 from tools.serving.estimator import estimate_throughput
 from tools.troubleshoot.diagnose import diagnose
@@ -43,6 +44,7 @@ TOOLS = [
     ("runnable_models", runnable_models),
     ("estimate_server_price", estimate_server_price),
     ("compare_gpus", compare_gpus),
+    ("check_gpu_claim", check_gpu_claim),
     ("check_capability", check_capability),
     ("find_equivalents", find_equivalents),
     ("list_gpus", list_gpus),

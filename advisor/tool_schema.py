@@ -26,7 +26,8 @@ LIMITS_FIELD = "limits"
 # Tools the model does not see, with the tool it reaches the same answer through while that one is registered.
 HIDDEN_TOOLS = {
     "max_fit": "estimate_memory",  # estimate_memory(limits=true)
-    "check_capability": "compare_gpus",  # the spec rows carry the same catalog fields (fp8_tflops null = no FP8); the schema budget stays
+    "check_capability": "compare_gpus",
+    "check_gpu_claim": "compare_gpus",  # offline claim answers call it; the spec rows carry the same figures for the model  # the spec rows carry the same catalog fields (fp8_tflops null = no FP8); the schema budget stays
     "rental_prices": "compare_rentals",
     "find_equivalents": "compare_gpus",  # a counterpart's figures are its spec rows side by side; the schema budget stays
     "estimate_server_price": "recommend_gpus",  # recommend_gpus prices whole configurations; offline price answers use it directly  # a model prices rent with compare_rentals and compute_tco; offline answers use it directly

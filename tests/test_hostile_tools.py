@@ -34,6 +34,7 @@ BASE_CALLS: dict[str, list[dict]] = {
     "runnable_models": [{"gpu": "rtx-4090"}, {"gpu_memory_gb": 48, "num_gpus": 2, "context": 4096}],
     "estimate_server_price": [{"gpu": "a800"}, {"gpu": "h100-sxm", "gpus": 8, "currency": "USD"}],
     "compare_gpus": [{"gpus": ["h100-sxm", "a100-80gb-sxm"]}],
+    "check_gpu_claim": [{"proposed": {"gpu": "rtx-4090", "count": 8}, "incumbent": {"gpu": "h100-sxm", "whole_server": True}}],
     "list_gpus": [{}],
     "find_equivalents": [{"gpu": "h100-sxm", "vendors": ["Huawei"]}, {"gpu": "a100-80gb-sxm", "candidates": ["ascend-910b"]}],
     "check_capability": [{"gpu": "l40s", "capability": "fp8"}, {"gpu": "rtx-6000-ada", "capability": "memory", "threshold": 48}],

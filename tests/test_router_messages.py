@@ -38,6 +38,8 @@ CASES = [
     ("useful_life", "zh", ["GPU服务器的折旧年限一般按几年算比较合理？"]),
     ("api_bill", "en", ["Our product burns roughly 300M tokens daily through a hosted API; would running Llama 3.1 70B on our own GPUs cost less?"]),
     ("api_bill", "zh", ["现在每天走API大概1亿token，模型是DeepSeek-V3，自己搭服务器会不会更省？"]),
+    ("gpu_claim", "en", ["Our integrator argues four RTX 5090s do the work of one H100 SXM. Fair claim?"]),
+    ("gpu_claim", "zh", ["供应商宣称6张4090顶得上一台A100服务器，靠谱吗？"]),
     ("another_facet", "en", ["Can an American company buy the H20?"]),
     ("another_facet", "zh", ["美国公司能买H20吗？"]),
     ("technique_in_thread", "en", ["What speed do 4 H100 give for Llama 3 70B at 30 users?", "Is prefix caching worth turning on for this?"]),

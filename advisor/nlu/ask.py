@@ -163,6 +163,11 @@ class Ask(BaseModel):
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
     api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
     weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting words.")
+    weighs_claim: bool = Field(
+        False, description='"the vendor says eight 4090s beat an H100 server, true?", "can an L20 stand in for an A100?": the message '
+        "names two or more GPUs and claims or asks that one matches, beats or replaces another.",
+    )
+    whole_server: bool = Field(False, description='A card is named as a whole server ("one DGX H100", "an H100 box").')
     rents_out: bool = Field(False, description='The owner rents the GPUs out to others ("rent them out at $2/GPU-hour", "lease to others"): '
                             "the rent is revenue, the question the lessor's margin and payback (read over the task's messages).")
     site_region: str | None = Field(None, description='Where the servers run, as the conversation last placed them ("in Frankfurt" → "eu"; '
@@ -246,6 +251,8 @@ class Ask(BaseModel):
             commitment_terms=commitment_terms(message, reading.frame),
             horizon_ranges=horizon_ranges(state),
             api_usage=(usage := api_usage(message, reading.tagged)),
+            weighs_claim=says("weighs_claim", message) and len(named.get("gpu", ())) >= 2,
+            whole_server=says("whole_server", message),
             weighs_api=usage is not None and (usage.tokens_per_day is not None or reading.frame.get("method") == "inference"),
             rents_out=says("rents_out", *thread),
             site_region=site_region([*earlier, message]),

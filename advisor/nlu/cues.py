@@ -18,7 +18,7 @@ from knowledge.bilingual import Phrases
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
 Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
-               "replaces_hardware", "quantised", "rents_out", "asks_technique", "asks_equivalent"]
+               "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent"]
 
 
 class ExceptedCues(Phrases):
@@ -55,6 +55,8 @@ class AskCues(BaseModel):
     speaks_of_life: Phrases
     judges_life: Phrases
     asks_renting_side: Phrases
+    weighs_claim: Phrases
+    whole_server: Phrases
     rents_out: Phrases
     asks_equivalent: Phrases
 

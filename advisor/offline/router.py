@@ -30,7 +30,7 @@ from advisor.offline.tasks.dialogue import followup, guard
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
-from advisor.offline.tasks.recommend import vendor_rows
+from advisor.offline.tasks.recommend import claim_view, vendor_rows
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
 from advisor.offline.tasks.tco import costs, payback, useful_life
@@ -118,6 +118,11 @@ condition = _registers_in(CONDITIONS)
 @condition
 def unreadable(routing: Routing) -> bool:
     return guard.unreadable(routing.turn) is not None
+
+
+@condition
+def claims_between_parts(routing: Routing) -> bool:
+    return claim_view.applies(routing.turn)
 
 
 @condition
@@ -318,6 +323,12 @@ HANDLERS["api_bill"] = lambda routing: TASKS["tco"](routing.turn)  # the tco tas
 @handler
 def injection(routing: Routing) -> str:
     return guard.injection(routing.turn) + beside_injection(routing)
+
+
+@handler
+def gpu_claim(routing: Routing) -> str:
+    """A claim that one part matches, beats or replaces another: the verdict on like-for-like figures."""
+    return claim_view.answer(routing.turn)
 
 
 @handler

@@ -82,6 +82,12 @@ class Turn:
 
         A model the catalog does not know ("qwq-32b") is sized as a generic dense model of the
         size in its name, and the answer says so."""
+        if self.slots.models and self.slots.params and all(is_other_model(n) for n in self.slots.models):
+            # "a 14B model plus a bge embedding and reranker": the size is the language model; the others sit beside it
+            size_b = f"{self.slots.params / 1e9:g}B"
+            for other in self.slots.models:
+                self.assume(*TURN_TEXT.both("other_model_left_out", other=other, label=size_b))
+            return size_b
         if self.slots.models:
             name = self._language_model(self.slots.models)
             if self.catalog.find_model(name) is not None:
@@ -106,6 +112,11 @@ class Turn:
         if self.slots.params:
             return f"{self.slots.params / 1e9:g}B"
         return None
+
+    @staticmethod
+    def is_language_model(name: str) -> bool:
+        """Whether a model the reader found is a language model the calculators size (not "bge-m3", "whisper")."""
+        return not is_other_model(name)
 
     def _language_model(self, names: list[str]) -> str:
         """"bge-m3 and qwen2.5 7b": the language model is the one sized; a model of another kind beside it is said to be left out."""

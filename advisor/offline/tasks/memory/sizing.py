@@ -14,7 +14,7 @@ from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.memory import memory_scopes, memory_view, methods_view, refit_view
 from advisor.offline.tasks.memory.range_ends import small_end_lines
 from advisor.offline.tasks.memory.team_load import team_load_line
-from advisor.offline.tasks.recommend import vendor_rows
+from advisor.offline.tasks.recommend import compute_view, full_alongside, vendor_rows
 from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
@@ -117,7 +117,9 @@ def recommend(turn: Turn) -> str:
     # a budget that buys nothing: said first, with what it does buy
     short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
     lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
-    parts = [lead, *value_lines(turn, r), *small_end_lines(turn, r, args), *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *tier_lines(turn, r), *_mainland_pick(turn, r, args["region"]),
+    full = full_alongside.lines(turn, args, r) if full_alongside.applies(turn, task) else []  # a bare "fine-tune" is not only LoRA
+    full += compute_view.lines(turn, model, task, r, args["workloads"]) if compute_view.applies(turn, task) else []  # tokens given: FLOPs, days, rent or buy
+    parts = [lead, *full, *value_lines(turn, r), *small_end_lines(turn, r, args), *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *_buying_tiers(turn, r, args["region"]),
              _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]
     parts.append("**" + WORDING.say(turn, "sizing_phrases.recommend.why") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
@@ -134,6 +136,13 @@ def recommend(turn: Turn) -> str:
     turn.assume(*WORDING.pair("sizing_phrases.recommend.prices_are_indicative_catalog_figures"))
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)
+
+
+def _buying_tiers(turn: Turn, r: dict, region: str) -> list[str]:
+    """What to buy, in tiers; none when the cards the user has already do the job (they are told to use them, not to buy them)."""
+    if _uses_owned(turn, r["options"][0]):
+        return []
+    return [*tier_lines(turn, r), *_mainland_pick(turn, r, region)]
 
 
 def _methods(turn: Turn, model: str) -> str:
@@ -203,6 +212,11 @@ def _on_hand(turn: Turn, option: dict) -> bool:
     return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have
 
 
+def _uses_owned(turn: Turn, option: dict) -> bool:
+    """The option is cards the user has, and the question is not how many of them it would take ("how many A6000s instead?")."""
+    return _on_hand(turn, option) and not turn.count_asked
+
+
 def _pair(text: Text) -> tuple[str, str]:
     return text.en, text.zh
 def stated_variants(turn: Turn) -> list[str]:
@@ -220,7 +234,7 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
     top, cur = r["options"][0], r["currency"]
     what = turn.text(top["config_label"])
     over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
-    head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.recommended")
+    head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.on_hand" if _uses_owned(turn, top) else "lines.recommended")
     lead = WORDING.say(turn, "sizing_phrases.verdict.lead", head=head, what=what, nominal_gb=number(_nominal(turn, top)), label=label, model_label=turn.text(r['model_label']), params_b=number(r['params_b']), per_gpu_gb=number(top['per_gpu_gb']), headroom_pct=number(top['headroom_pct']))
     if top.get("purchase_cost") is not None and not _on_hand(turn, top):  # no purchase price for cards already owned
         lead += WORDING.say(turn, "sizing_phrases.verdict.the_whole_configuration", price=option_price(turn, top, cur))

@@ -26,7 +26,8 @@ def _task_text(task: str) -> Text:
 def _targets(turn: Turn) -> list[tuple[int, str]]:
     """(position, model) for every model or bare size this message names; a size inside a model's name is that model."""
     frame = turn.reading.frame.slots
-    models = [(v.start, v.value, v.start + len(v.surface)) for v in frame.get("model", []) if v.start >= 0]
+    named = [v for v in frame.get("model", []) if v.start >= 0]
+    models = [(v.start, v.value, v.start + len(v.surface)) for v in named if turn.is_language_model(v.value)]  # an embedding model is no job
     sizes = [(v.start, f"{v.value / 1e9:g}B") for v in frame.get("size", []) if v.start >= 0 and isinstance(v.value, float)
              and not any(start <= v.start < end for start, _, end in models)]  # fmt: skip
     return sorted([(start, name) for start, name, _ in models] + sizes)
