@@ -35,7 +35,7 @@ TCO_CHANGE = [
     ("Should we rent or buy 16 H100 over 4 years if they are busy 70% of the time?",
      "And if they were busy only 35% of the time? Does that change the call?", "en", "35%", "→"),
     ("16张H100用4年，忙碌时间70%，租还是买？",
-     "如果只有35%的时间在用呢？结论会变吗？", "zh", "35%", "→"),
+     "如果只有35%的时间在用呢？结论会变吗？", "zh", "35%", "原为"),  # "改为利用率 35%（原为 70%）": old and new in words
 ]
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import jieba
 
 from advisor.name_matcher import normalize_text
+from advisor.nlu.extractors.counts import CARD_AFTER_MEMORY
 from advisor.nlu.number_values import Value
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.phrases import words_in
@@ -167,6 +168,15 @@ def total_for_servers(text: str, value: Value, values: list[Value], intent: str)
     servers = any(v.kind == "count_server" and low <= v.start and v.end <= high for v in values)
     total = per == "all" or words_in(text[low:high], "total_word")
     return {"total_for_servers": 1.0} if servers and total else {}
+
+
+@featurizer
+def memory_of_a_card(text: str, value: Value, values: list[Value], intent: str) -> dict[str, float]:
+    """A memory size written onto a card noun ("a 48GB card", "24G显卡"): the size of the card meant, whatever the
+    words around it; sizes said of weights, estimates or a checkpoint stand apart from any card noun."""
+    if value.kind != "memory" or not CARD_AFTER_MEMORY.match(text, value.end):
+        return {}
+    return {"memory_of_a_card": 1.0}
 
 
 def _sentence_around(text: str, value: Value) -> tuple[int, int]:

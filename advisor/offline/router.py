@@ -468,10 +468,13 @@ def _settle_guards(reading: Reading, message: str) -> None:
 
 def unsure_which_calculation(reading: Reading) -> bool:
     """The classifier spreads its probability over calculations ("does the A100 do FP8?": memory or specs), not
-    between a calculation and a concept question: the likeliest calculation answers, it is no guess."""
-    if reading.intent not in TASKS:
+    between a calculation and a concept question: the likeliest calculation answers, it is no guess. Continuing a
+    calculated thread counts as a calculation ("and how many of card B instead?" split between recommend and
+    follow_up is sure it wants a number; which one the thread decides)."""
+    calculating = (reading.intent in TASKS) or (reading.intent == "follow_up" and reading.task in TASKS)
+    if not calculating:
         return False
-    return sum(p for intent, p in reading.probabilities.items() if intent in TASKS) >= CALCULATION_MASS
+    return sum(p for intent, p in reading.probabilities.items() if intent in TASKS or intent == "follow_up") >= CALCULATION_MASS
 
 
 def _topic(routing: Routing) -> str:
