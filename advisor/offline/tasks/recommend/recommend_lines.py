@@ -1,6 +1,6 @@
 """What a recommendation adds around its tiers: the jobs it was sized for when several were asked, what a budget
 that buys nothing does buy, and one rent-or-buy line when the thread asks. The wording is data
-(knowledge/answer_text.yaml, ``recommend.*``); every figure comes from a tool."""
+(this package's text.yaml, section ``lines``); every figure comes from a tool."""
 
 from __future__ import annotations
 
@@ -12,10 +12,14 @@ from advisor.nlu.frame import SlotValue
 from advisor.offline.workload import TASK_BY_WORKLOAD, TASK_LABEL, quantised_serving
 from advisor.offline.slots import METHOD_TO_WORKLOAD
 from advisor.offline.turn import Turn
-from knowledge.answer_text import focus_words, phrase
+from advisor.offline.wording import Wording
+from knowledge.answer_text import focus_words
 from knowledge.bilingual import Text
 from knowledge.servers import server_data
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
+
+
+LINES = Wording("recommend", "lines")  # advisor/offline/tasks/recommend/text.yaml, section "lines"
 
 
 def _task_text(task: str) -> Text:
@@ -100,7 +104,7 @@ def value_for_money(turn: Turn, args: dict, serves: bool) -> None:
     if args.get("concurrency") is None and args.get("tokens_per_s_per_user") is None:
         users = server_data().recommended.value_users
         args["concurrency"] = users
-        said = phrase("recommend.value_load", users=users)
+        said = LINES.text("value_load", users=users)
         turn.assume(said.en, said.zh)
 
 
@@ -113,12 +117,12 @@ def value_lines(turn: Turn, r: dict) -> list[str]:
         return []
     cur = r["currency"]
     shown = [o for o in r["options"] if o.get("tokens_per_s_per_10k") is not None][:VALUE_SHOWN]
-    items = [phrase("recommend.value_item", config=o["config_label"], value=number(o["tokens_per_s_per_10k"]), per=money(10_000, cur),
+    items = [LINES.text("value_item", config=o["config_label"], value=number(o["tokens_per_s_per_10k"]), per=money(10_000, cur),
                     total=number(o["tokens_per_s_total"]), price=money(o["purchase_cost"], cur)) for o in shown]  # fmt: skip
     if not items:
         return []
     listed = Text(en="; ".join(i.en for i in items), zh="；".join(i.zh for i in items))
-    return [turn.text(phrase("recommend.value_ranked", items=listed))]
+    return [turn.text(LINES.text("value_ranked", items=listed))]
 
 
 def serving_precision(turn: Turn) -> str | None:
@@ -127,7 +131,7 @@ def serving_precision(turn: Turn) -> str | None:
     quantised = quantised_serving(turn)
     if quantised is None:
         return turn.slots.frame.get("precision")
-    said = phrase("recommend.quantised_as_int4")
+    said = LINES.text("quantised_as_int4")
     if turn.t(said.en, said.zh) not in turn.assumptions:  # the main job and the jobs beside it ask the same question
         turn.assume(said.en, said.zh)
     return quantised
@@ -141,11 +145,11 @@ def sized_for(turn: Turn, r: dict) -> list[str]:
         return []
 
     def job(d: dict) -> Text:
-        return phrase("recommend.job", task=_task_text(d["task"]), model=d["model_label"], memory=number(d["memory_gb"]))
+        return LINES.text("job", task=_task_text(d["task"]), model=d["model_label"], memory=number(d["memory_gb"]))
 
     others = [job(d) for d in demands if not d["sized_for"]]
     listed = Text(en="; ".join(o.en for o in others), zh="；".join(o.zh for o in others))
-    return [turn.text(phrase("recommend.sized_for", job=job(top), others=listed))]
+    return [turn.text(LINES.text("sized_for", job=job(top), others=listed))]
 
 
 def budget_short(turn: Turn, r: dict, budget: float) -> list[str]:
@@ -154,16 +158,16 @@ def budget_short(turn: Turn, r: dict, budget: float) -> list[str]:
     if not r.get("budget_short") or r.get("cheapest_cost") is None:
         return []
     cur = r["currency"]
-    lines = [phrase("recommend.budget_short", budget=money(budget, cur), task=_task_text(r["task"]), model=r["model_label"],
+    lines = [LINES.text("budget_short", budget=money(budget, cur), task=_task_text(r["task"]), model=r["model_label"],
                     cheapest=money(r["cheapest_cost"], cur))]  # fmt: skip
     fallback = r.get("fallback")
     if fallback:
         o = fallback["option"]
-        lines.append(phrase(f"recommend.fallback.{fallback['change']}", config=o["config_label"], price=money(o["purchase_cost"], cur)))
+        lines.append(LINES.text(f"fallback.{fallback['change']}", config=o["config_label"], price=money(o["purchase_cost"], cur)))
     else:
-        lines.append(phrase("recommend.fallback.none"))
+        lines.append(LINES.text("fallback.none"))
     if r.get("cheapest_rent_per_hour") is not None:
-        lines.append(phrase("recommend.fallback.rent", rate=money(r["cheapest_rent_per_hour"], cur)))
+        lines.append(LINES.text("fallback.rent", rate=money(r["cheapest_rent_per_hour"], cur)))
     return [" ".join(turn.text(line) for line in lines)]
 
 
@@ -177,13 +181,13 @@ def running_budget(turn: Turn, r: dict, budget: float, per: str) -> list[str]:
     if not option or option.get("rent_per_month") is None:
         return []
     cur = r["currency"]
-    values = {"budget": money(budget, cur), "period": phrase(f"recommend.budget_running.period_{per}"), "config": option["config_label"],
+    values = {"budget": money(budget, cur), "period": LINES.text(f"budget_running.period_{per}"), "config": option["config_label"],
               "rent": money(option["rent_per_month"], cur)}  # fmt: skip
     if not option.get("within_budget"):
-        return [turn.text(phrase("recommend.budget_running.over", task=_task_text(r["task"]), model=r["model_label"], **values))]
-    lines = [phrase("recommend.budget_running.within", **values)]
+        return [turn.text(LINES.text("budget_running.over", task=_task_text(r["task"]), model=r["model_label"], **values))]
+    lines = [LINES.text("budget_running.within", **values)]
     if r.get("budget_months_to_buy") is not None and option.get("purchase_cost") is not None:
-        lines.append(phrase("recommend.budget_running.buy", price=money(option["purchase_cost"], cur), months=number(r["budget_months_to_buy"])))
+        lines.append(LINES.text("budget_running.buy", price=money(option["purchase_cost"], cur), months=number(r["budget_months_to_buy"])))
     return [" ".join(turn.text(line) for line in lines)]
 
 
@@ -208,20 +212,20 @@ def rent_or_buy(turn: Turn, r: dict) -> list[str]:
         "currency": cur, "today": dt.date.today().isoformat(),
     })  # fmt: skip
     if not outcome.ok:  # typically no rental price for the part (H20, Ascend): said, with what to give
-        return [turn.text(phrase("recommend.rent_or_buy.no_rent", config=option["config_label"]))]
+        return [turn.text(LINES.text("rent_or_buy.no_rent", config=option["config_label"]))]
     t = outcome.result
     use = next((a["value"] for a in t["assumptions"] if a["key"] == "utilisation_pct"), None)
     values = {"config": option["config_label"], "rent": money(t["cloud_monthly_cost"], cur), "use": number(use) if use is not None else "—",
               "price": money(t["capex"], cur), "opex": money(t["own_monthly_opex"], cur), "break_even": _break_even(t)}  # fmt: skip
     if t.get("payback_months") is not None:
-        line = phrase("recommend.rent_or_buy.payback", months=number(t["payback_months"]), **values)
+        line = LINES.text("rent_or_buy.payback", months=number(t["payback_months"]), **values)
     else:
-        line = phrase("recommend.rent_or_buy.never", **values)
+        line = LINES.text("rent_or_buy.never", **values)
     return [turn.text(line)]
 
 
 def _break_even(t: dict) -> Text:
     years = number(t["horizon_months"] / 12)
     if t["break_even_utilisation_pct"] > 100:
-        return phrase("recommend.rent_or_buy.no_break_even", years=years)
-    return phrase("recommend.rent_or_buy.break_even", pct=number(t["break_even_utilisation_pct"]), years=years)
+        return LINES.text("rent_or_buy.no_break_even", years=years)
+    return LINES.text("rent_or_buy.break_even", pct=number(t["break_even_utilisation_pct"]), years=years)
