@@ -76,7 +76,6 @@ FACET_QUESTIONS = [
     ("有人卖改装成48G的4090，拿来搭推理集群靠谱吗？", "modded-4090-48gb", "不建议"),
     ("Is NVFP4 on a B200 good enough for answer quality, compared with FP8?", "fp4-quality-in-practice", "Yes"),
     ("B200上用NVFP4，回答质量会不会明显变差？", "fp4-quality-in-practice", "可以"),
-    ("NVIDIA claims the GB200 NVL72 does 30x an H100; is that real?", "vendor-speedup-claims", "Real"),
     ("英伟达号称GB200比H100快30倍，是真的吗？", "vendor-speedup-claims", "是真的"),
 ]
 

@@ -28,6 +28,12 @@ class ExceptedCues(Phrases):
     skipping: list[str] = Field(default_factory=list)
 
 
+class NegatableCues(Phrases):
+    """Cue words that do not count right after one of ``not_after`` ("no quantization", "without quantising": the flag is denied)."""
+
+    not_after: list[str] = Field(min_length=1)
+
+
 class AskCues(BaseModel):
     """Every flag the Ask reads from words must have its cues here, in both languages; no other key is allowed."""
 
@@ -50,7 +56,7 @@ class AskCues(BaseModel):
     reports_oom: Phrases
     asks_if_oom: Phrases
     replaces_hardware: Phrases
-    quantised: Phrases
+    quantised: NegatableCues
     asks_technique: Phrases
     speaks_of_life: Phrases
     judges_life: Phrases
@@ -78,10 +84,34 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     return _cue_patterns(CUES_FILE, AskCues, _flag_pattern)
 
 
+@lru_cache(maxsize=1)
+def _negators() -> dict[str, tuple[str, ...]]:
+    """The words that deny each negatable flag's cue when written just before it, longest first."""
+    table = AskCues.model_validate(yaml.safe_load(CUES_FILE.read_text(encoding="utf-8")))
+    return {name: tuple(sorted((w.lower() for w in getattr(table, name).not_after), key=len, reverse=True))
+            for name in AskCues.model_fields if isinstance(getattr(table, name), NegatableCues)}
+
+
+def _denied(before: str, negators: tuple[str, ...]) -> bool:
+    """``before`` ends with a negator, a Latin one as a whole word ("no", not the end of "piano")."""
+    before = before.rstrip(" -")
+    for word in negators:
+        if before.endswith(word):
+            rest = before[: len(before) - len(word)]
+            if not word.isascii() or not rest or not rest[-1].isalnum():
+                return True
+    return False
+
+
+def _affirmed(pattern: re.Pattern[str], text: str, negators: tuple[str, ...]) -> bool:
+    """A cue found in ``text`` that no negator stands right before (spaces between allowed)."""
+    return any(not _denied(text[: m.start()], negators) for m in pattern.finditer(text))
+
+
 def says(flag: Flag, *texts: str) -> bool:
-    """Whether any of ``texts`` carries a cue of ``flag``."""
-    pattern = _patterns()[flag]
-    return any(pattern.search(normalize_text(text)) for text in texts if isinstance(text, str))
+    """Whether any of ``texts`` carries a cue of ``flag`` (one a negator stands before does not count)."""
+    pattern, negators = _patterns()[flag], _negators().get(flag, ())
+    return any(_affirmed(pattern, normalize_text(text), negators) for text in texts if isinstance(text, str))
 
 
 DIALOGUE_CUES_FILE = Path(__file__).parent / "data" / "dialogue_cues.yaml"

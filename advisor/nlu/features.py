@@ -172,7 +172,7 @@ def total_for_servers(text: str, value: Value, values: list[Value], intent: str)
 
 @featurizer
 def memory_of_a_card(text: str, value: Value, values: list[Value], intent: str) -> dict[str, float]:
-    """A memory size written onto a card noun ("a 48GB card", "24G显卡"): the size of the card meant, whatever the
+    """A memory size written onto a card noun ("a 48GB card", "a 24G card"): the size of the card meant, whatever the
     words around it; sizes said of weights, estimates or a checkpoint stand apart from any card noun."""
     if value.kind != "memory" or not CARD_AFTER_MEMORY.match(text, value.end):
         return {}

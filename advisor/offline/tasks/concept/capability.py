@@ -72,6 +72,13 @@ def first(handler: Callable[[Turn], str], unless_sized: bool = False) -> Callabl
     return answered
 
 
+def claims_a_capability(turn: Turn) -> bool:
+    """A vendor claim resting on one capability of a named card ("the H100 runs FP4 5x faster than the A100"): the
+    capability is checked first, so the claim is not weighed on general figures."""
+    found = asked(turn) if turn.reading.facet.name == VENDOR_CLAIM else None
+    return found is not None and found[0].kind == "presence"
+
+
 def claim_lead(turn: Turn) -> str:
     """A vendor claim about a capability the card it names lacks ("the H100 runs FP4 5× faster") is refuted first."""
     if turn.reading.facet.name != VENDOR_CLAIM:
