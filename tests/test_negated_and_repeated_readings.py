@@ -40,3 +40,17 @@ def test_one_card_named_twice_is_one_card(message):
 def test_a_size_written_onto_a_card_noun_is_the_cards_memory(message, memory):
     frame = shared_understanding().read(message, []).frame
     assert [v.value for v in frame.slots.get("gpu_memory", [])] == [memory], frame.slots
+
+
+@pytest.mark.parametrize(
+    ("message", "complaint"),
+    [("Mistral 7B for 40 agents, time to first token must stay below 800 ms: how many L40S?", False),
+     ("Qwen2.5-14B给30个人用，首token控制在1秒以内，要几张L20？", False),
+     ("users wait ages for the first token on our 2 A100 running Llama 3 8B, why?", True),
+     ("我们4张H100跑Qwen2.5-72B，高峰时首token要等5秒，怎么回事？", True)],
+)
+def test_a_first_token_time_stated_as_a_requirement_is_no_complaint(message, complaint):
+    from advisor.nlu.ask import Ask
+    from knowledge.catalog import load_catalog
+
+    assert Ask.read(shared_understanding().read(message, []), load_catalog()).reports_latency is complaint

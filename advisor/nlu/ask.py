@@ -22,6 +22,7 @@ from advisor.nlu.asked import (
     is_latency_target,
     names_reasoning_model,
     names_tail_latency,
+    states_latency_budget,
     observed_speed,
     reports_latency,
     shares_prefix,
@@ -204,7 +205,9 @@ class Ask(BaseModel):
             speaks_of_serving=any(reports_serving(text) for text in thread),
             reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),
             reasoning_model=any(names_reasoning_model(text) for text in thread),
-            reports_latency=any(reports_latency(text) for text in thread),
+            # a first-token time stated as a requirement ("TTFT under 2 s: how many cards?") is a target to size for, not a complaint
+            reports_latency=any(reports_latency(text) for text in thread)
+            and not (is_latency_target(state.surface("speed_target"), catalog) and any(states_latency_budget(text) for text in thread)),
             weighs_parallelism=weighs_parallelism(message),
             shared_prefix=next((said for text in reversed(thread) if (said := shares_prefix(text)) is not None), None),
             tail_latency=any(names_tail_latency(text) for text in thread),

@@ -89,6 +89,11 @@ def reports_latency(text: str) -> bool:
     return _says("latency_report", text)
 
 
+def states_latency_budget(text: str) -> bool:
+    """ "first token under 2 s", "首token要在2秒以内": a time stated as a requirement to meet, not a delay being seen."""
+    return _says("latency_budget", text)
+
+
 def names_tail_latency(text: str) -> bool:
     """ "p99", "under load", "at peak": the latency complained of is the tail under load, where requests queue for prefill."""
     return _says("tail_latency", text)
