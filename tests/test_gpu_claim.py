@@ -81,9 +81,6 @@ def test_a_claim_between_two_named_parts_is_read_as_one(message, expected):
         ("有销售说8张4090抵得上一台H100服务器，是真的吗？", "**不属实"),
         ("Would two RTX 4090s match one A100 80GB, as our integrator says?", "**Partly"),
         ("集成商说两张4090等于一张A100 80G，对吗？", "**部分属实"),
-        # a rack-scale multiple claimed for one part: not matched on like-for-like figures (the card on such multiples
-        # answers the Chinese wording, which the classifier reads as a concept question)
-        ("NVIDIA claims the GB200 NVL72 does 30x an H100; is that real?", "**No"),
     ],
 )
 def test_the_answer_opens_with_the_verdict_and_the_dense_figures(offline_advisor, message, first_words):
@@ -93,6 +90,12 @@ def test_the_answer_opens_with_the_verdict_and_the_dense_figures(offline_advisor
     assert "BF16" in response.summary  # the like-for-like figure is on the first screen
     assert not calls(response, "compare_gpus")  # no price-per-TFLOPS ranking stands in for the verdict
     assert claim.args["proposed"]["gpu"].casefold().endswith("4090")
+
+
+def test_a_rack_scale_multiple_claimed_for_one_part_is_not_upheld(offline_advisor):
+    # the card on such multiples answers the Chinese wording, which the classifier reads as a concept question
+    response = ask(offline_advisor, "NVIDIA claims the GB200 NVL72 does 30x an H100; is that real?")
+    assert response.answer.startswith("**No"), response.answer[:200]
 
 
 def test_a_named_job_is_sized_on_both_sides(offline_advisor):

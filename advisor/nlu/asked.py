@@ -90,7 +90,7 @@ def reports_latency(text: str) -> bool:
 
 
 def states_latency_budget(text: str) -> bool:
-    """ "first token under 2 s", "首token要在2秒以内": a time stated as a requirement to meet, not a delay being seen."""
+    """ "first token under 2 s", "TTFT within 1.5 s": a time stated as a requirement to meet, not a delay being seen."""
     return _says("latency_budget", text)
 
 

@@ -85,7 +85,9 @@ def _frame(tagged: list[TaggedValue], text: str, language: str, catalog: Catalog
             card for said in frame.slots["gpu"]
             for card in ([SlotValue(g.id, said.surface, said.start) for g in catalog.family(said.value)] if said.value in families else [said])
         ]  # fmt: skip
-    if "gpu" in frame.slots:  # "a single A10G (aws g5)": one card named twice is one card, not a comparison with itself
+    # "a single A10G (aws g5)": one card named twice is one card, not a comparison with itself ("one 4090 or two
+    # 4090s?" counts each mention, so it stays a comparison of counts)
+    if "gpu" in frame.slots and len(frame.slots.get("gpu_count", [])) < 2:
         named = {}
         for card in frame.slots["gpu"]:
             named.setdefault(card.value, card)
