@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.catalog import Catalog, variant_family
 from knowledge.gpus import GPU
+from tools.gpu_specs import figure_ratio
 
 MAX_PARTS = 4
 
@@ -49,16 +50,12 @@ def _compute(gpu: GPU) -> float | None:
     return gpu.bf16_tflops or gpu.fp16_tflops
 
 
-def _ratio(candidate: float | None, part: float | None) -> float | None:
-    return round(candidate / part, 2) if candidate and part else None
-
-
 def _share(candidate: GPU, part: GPU) -> Share:
     return Share(
-        bf16=_ratio(_compute(candidate), _compute(part)),
-        memory=_ratio(candidate.memory_gb, part.memory_gb),
-        bandwidth=_ratio(candidate.bandwidth_gbs, part.bandwidth_gbs),
-        link=_ratio(candidate.nvlink_gbs, part.nvlink_gbs),
+        bf16=figure_ratio(_compute(candidate), _compute(part)),
+        memory=figure_ratio(candidate.memory_gb, part.memory_gb),
+        bandwidth=figure_ratio(candidate.bandwidth_gbs, part.bandwidth_gbs),
+        link=figure_ratio(candidate.nvlink_gbs, part.nvlink_gbs),
     )
 
 

@@ -52,6 +52,11 @@ class Comparison(BaseModel):
     best_serving_rent: str | None = Field(None, description="id of the GPU with the lowest cloud price per TB/s, when two or more have one.")
 
 
+def figure_ratio(a: float | None, b: float | None) -> float | None:
+    """``a`` as a multiple of ``b`` to two decimals (a part's figure against another's); None when either is missing or zero."""
+    return round(a / b, 2) if a and b else None
+
+
 def _ratio(price: Price | None, per: float | None, unit: str, currency: Currency, usd_to_cny: float) -> PriceRatio | None:
     if price is None or not per:
         return None

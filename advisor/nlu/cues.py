@@ -67,9 +67,14 @@ class AskCues(BaseModel):
     asks_equivalent: Phrases
 
 
+def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:
+    """A cue table validated by ``table_model``, so every flag has its cues."""
+    return table_model.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
 def _cue_patterns(path: Path, table_model: type[BaseModel], compile_cues: Callable[[Phrases], re.Pattern[str]]) -> dict[str, re.Pattern[str]]:
-    """Each field of a cue table (validated by ``table_model``, so every flag has its cues) as one compiled pattern."""
-    table = table_model.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    """Each field of a cue table as one compiled pattern."""
+    table = _cue_table(path, table_model)
     return {name: compile_cues(getattr(table, name)) for name in table_model.model_fields}
 
 
@@ -80,14 +85,20 @@ def _flag_pattern(cues: Phrases) -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1)
+def _ask_cues() -> AskCues:
+    return _cue_table(CUES_FILE, AskCues)
+
+
+@lru_cache(maxsize=1)
 def _patterns() -> dict[str, re.Pattern[str]]:
-    return _cue_patterns(CUES_FILE, AskCues, _flag_pattern)
+    table = _ask_cues()
+    return {name: _flag_pattern(getattr(table, name)) for name in AskCues.model_fields}
 
 
 @lru_cache(maxsize=1)
 def _negators() -> dict[str, tuple[str, ...]]:
     """The words that deny each negatable flag's cue when written just before it, longest first."""
-    table = AskCues.model_validate(yaml.safe_load(CUES_FILE.read_text(encoding="utf-8")))
+    table = _ask_cues()
     return {name: tuple(sorted((w.lower() for w in getattr(table, name).not_after), key=len, reverse=True))
             for name in AskCues.model_fields if isinstance(getattr(table, name), NegatableCues)}
 

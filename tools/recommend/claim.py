@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.catalog import Catalog
 from knowledge.gpus import GPU
+from tools.gpu_specs import figure_ratio
 from tools.recommend.configs import SERVER_GPUS, sold_as
 
 Verdict = Literal["true", "false", "partly"]
@@ -89,10 +90,6 @@ def _side(request: ClaimSideRequest, catalog: Catalog) -> ClaimSide:
     )
 
 
-def _ratio(a: float | None, b: float | None) -> float | None:
-    return round(a / b, 2) if a and b else None
-
-
 def check_gpu_claim(request: ClaimRequest, catalog: Catalog) -> ClaimCheck:
     proposed, incumbent = _side(request.proposed, catalog), _side(request.incumbent, catalog)
     drawbacks: list[Drawback] = []
@@ -102,10 +99,10 @@ def check_gpu_claim(request: ClaimRequest, catalog: Catalog) -> ClaimCheck:
         drawbacks.append("consumer_licence")
     if proposed.bf16_tflops_card is None and incumbent.bf16_tflops_card is not None:
         drawbacks.append("no_bf16")
-    compute = _ratio(proposed.bf16_tflops_total, incumbent.bf16_tflops_total)
-    memory = _ratio(proposed.memory_gb_total, incumbent.memory_gb_total) or 0.0
-    bandwidth = _ratio(proposed.bandwidth_tb_s_total, incumbent.bandwidth_tb_s_total) or 0.0
-    headline = _ratio(proposed.headline_tflops_card and proposed.headline_tflops_card * proposed.count, incumbent.bf16_tflops_total)
+    compute = figure_ratio(proposed.bf16_tflops_total, incumbent.bf16_tflops_total)
+    memory = figure_ratio(proposed.memory_gb_total, incumbent.memory_gb_total) or 0.0
+    bandwidth = figure_ratio(proposed.bandwidth_tb_s_total, incumbent.bandwidth_tb_s_total) or 0.0
+    headline = figure_ratio(proposed.headline_tflops_card and proposed.headline_tflops_card * proposed.count, incumbent.bf16_tflops_total)
     wins = [compute is not None and compute >= 1, memory >= 1, bandwidth >= 1]
     if all(wins) and not drawbacks:
         verdict: Verdict = "true"
