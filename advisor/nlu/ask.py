@@ -110,6 +110,8 @@ class Ask(BaseModel):
                                            'knowledge/vendor_options.yaml.')
     asks_price: bool = Field(False, description='"how much is an A800 server?": this message asks what hardware costs.')
     owns_hardware: bool = Field(False, description='"we already own 16 A100s": the cards are there; owning is no purchase to weigh.')
+    asks_yes_no: bool = Field(False, description='"is that my problem?", "this is the bottleneck, is it?": the message asks for a yes or a no '
+                                "about what the thread is on (data/ask_cues.yaml asks_yes_no).")
     beyond_reach: bool = Field(False, description='The message asks how to run the servers in a way no card or tool covers ("how do we access it remotely?").')
     asks_useful_life: bool = Field(False, description='"depreciate over 6 years, realistic?": how long GPUs last, on the books or in use, is asked.')
     asks_renting_side: bool = Field(False, description='"what if we rent instead?": the renting side of a rent-or-buy is asked.')
@@ -226,6 +228,7 @@ class Ask(BaseModel):
             asks_renting_side=says("asks_renting_side", message),
             asks_useful_life=says("speaks_of_life", message) and says("judges_life", message),
             beyond_reach=says("beyond_reach", message),
+            asks_yes_no=says("asks_yes_no", message),
             billing_said_earlier=any(word_positions("tco_billing", text) for text in reading.task_messages[:-1]),
             capability=_capability_asked(reading),
             capabilities_named=tuple(capabilities_named(message)),

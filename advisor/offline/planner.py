@@ -99,6 +99,8 @@ class OfflinePlanner:
         reading = turn.reading
         if not pieces or reading.intent in GUARDED or (reading.intent == "troubleshoot" and reading.confidence >= MIN_CONFIDENCE):
             return []
+        if reading.follow_up and reading.task == "troubleshoot":  # "is that the bottleneck? is it the missing NVLink?": more of one report
+            return []
         if equivalent.applies(turn):  # "can the 910B replace our A100s, and what does the port cost?": one answer holds both halves
             return []  # a pasted log with its questions is one report; an unsure "troubleshoot" is often a list of strategy questions
         parts, calculations = [], set()

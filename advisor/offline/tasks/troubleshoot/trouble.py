@@ -79,6 +79,8 @@ def answer(turn: Turn) -> str:
         lead = _say(turn, "thread_new_setting", facts=facts, title=turn.text(top["title"]), cause=cause)
     else:
         lead = _lead(turn, top, check, stated, lead_index)
+    if check is None and turn.ask.asks_yes_no and turn.ask.thread_messages > 1:  # "is that my problem?": yes or no, first
+        lead = _say(turn, f"yes_no.{_yes_or_no(turn, result, top)}") + lead
     verdict_led = fresh is None and check is None and _verdict(turn, top, stated) is not None  # its causes are all still unsaid
     if verdict_led and any(asked.get("from_cause") for asked in result.get("answers", [])):
         # The question asked was answered by this cause's own verdict ("replace it?" on Xid 64): not said twice.
@@ -161,6 +163,16 @@ def _newly_stated(turn: Turn, diagnosis: dict, top: dict) -> dict:
         return {}
     lines = diagnosis.get("stated_at", {})
     return {field: value for field, value in top.get("stated", {}).items() if lines.get(field, turn.ask.message_lines + 1) <= turn.ask.message_lines}
+
+
+def _yes_or_no(turn: Turn, diagnosis: dict, top: dict) -> str:
+    """The answer to a yes/no question in a problem thread ("is it the missing NVLink?"): yes when a setting the newest
+    message states raises the leading cause, or when it states none ("is that my problem?" asks of the cause just
+    given); otherwise what it names is not what leads."""
+    newest = {field for field, line in diagnosis.get("stated_at", {}).items() if line <= turn.ask.message_lines}
+    if not newest:
+        return "yes_leading"
+    return "yes_named" if newest & set(top.get("stated", {})) else "not_first"
 
 
 def _whole(value: object) -> int | None:
