@@ -166,13 +166,20 @@ def _newly_stated(turn: Turn, diagnosis: dict, top: dict) -> dict:
 
 
 def _yes_or_no(turn: Turn, diagnosis: dict, top: dict) -> str:
-    """The answer to a yes/no question in a problem thread ("is it the missing NVLink?"): yes when a setting the newest
-    message states raises the leading cause, or when it states none ("is that my problem?" asks of the cause just
-    given); otherwise what it names is not what leads."""
-    newest = {field for field, line in diagnosis.get("stated_at", {}).items() if line <= turn.ask.message_lines}
-    if not newest:
-        return "yes_leading"
-    return "yes_named" if newest & set(top.get("stated", {})) else "not_first"
+    """The answer to a yes/no question in a problem thread ("is it the missing NVLink?"): yes when what the newest
+    message names (a setting it states, evidence in its lines) raises the leading cause, or when it names nothing ("is
+    that my problem?" asks of the cause just given); otherwise what it names is not what leads."""
+    lines = turn.ask.message_lines
+    newest = {field for field, line in diagnosis.get("stated_at", {}).items() if line <= lines}
+    shown = [finding for finding in diagnosis.get("findings", []) if any(item["line"] <= lines for item in finding.get("evidence", []))]
+    if newest & set(top.get("stated", {})) or any(finding["rule_id"] == top["rule_id"] for finding in shown):
+        return "yes_named"
+    return "not_first" if newest or shown or _names_a_cause(turn) else "yes_leading"
+
+
+def _names_a_cause(turn: Turn) -> bool:
+    """The newest message names something of its own beyond the yes/no question ("is it the data loader then?")."""
+    return bool(turn.ask.named) or bool(turn.reading.frame.names())
 
 
 def _whole(value: object) -> int | None:
