@@ -75,10 +75,28 @@ class Tariff(BaseModel):
     source: TitledSource
 
 
+class WallSocket(BaseModel):
+    """An ordinary wall socket where the servers would stand ("in the office on a normal socket?"): its rating, by the
+    market it is read for ("default" where none is known)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    market: str
+    amps: float = Field(gt=0, le=32)
+    volts: float = Field(ge=100, le=250)
+    name: Text
+    source: TitledSource
+
+
 class Circuits(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     continuous_derating: PlanningDefault
+    wall_sockets: tuple[WallSocket, ...] = Field(min_length=1)
+
+    def wall_socket(self, market: str | None) -> WallSocket:
+        """The wall socket of ``market``, else the default row."""
+        return next((w for w in self.wall_sockets if w.market == market), None) or next(w for w in self.wall_sockets if w.market == "default")
 
 
 class Fabric(BaseModel):

@@ -213,6 +213,12 @@ def asks_site_of_thread(routing: Routing) -> bool:
 
 
 @condition
+def asks_wall_socket(routing: Routing) -> bool:
+    """An ordinary socket asked about for hardware the conversation names: the facility plan on that socket's rating."""
+    return facility_plan.on_wall_socket(routing.turn) and bool(routing.turn.slots.gpus)
+
+
+@condition
 def prepares_site(routing: Routing) -> bool:
     return facility_plan.prepares_site(routing.turn)
 

@@ -5,7 +5,7 @@ words the result (the package text.yaml, section facility); this module runs the
 from __future__ import annotations
 
 from advisor.offline.tasks.facility import facility_fabric, facility_prep, facility_swap, plan, render
-from advisor.offline.tasks.facility.sources import cite
+from advisor.offline.tasks.facility.sources import cite, cite_socket
 from advisor.offline.turn import Turn
 
 
@@ -47,6 +47,10 @@ def answer(turn: Turn) -> str:
     options = render.china_alternatives(turn, r, values) + render.option_lines(turn, r, values)
     if options:  # what a buyer can do comes before the fold; the assumptions follow it
         blocks.append(f"**{render.say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options))
-    blocks.append(f"**{render.say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in render.assumption_lines(turn, r, values, lead)))
+    assumed = render.assumption_lines(turn, r, values, lead)
+    if plan.on_wall_socket(turn):  # "on a normal socket?": which socket the verdict is for comes first
+        assumed.insert(0, render.say(turn, "assumption.wall_socket", socket=turn.text(plan.socket_of(turn).name)))
+        cite_socket(turn, plan.socket_of(turn).source)
+    blocks.append(f"**{render.say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in assumed))
     blocks += render.detail_tables(turn, r)
     return "\n\n".join(blocks)

@@ -48,7 +48,7 @@ def takes_over(turn: Turn) -> bool:
     servers, gpus = counts(turn)
     if not (turn.slots.gpus or servers or gpus):
         return False
-    if turn.ask.states_circuit or asks_now(turn, "site") or asks_now(turn, "prepare"):
+    if turn.ask.states_circuit or asks_now(turn, "site") or asks_now(turn, "prepare") or asks_now(turn, "socket"):
         return True
     if turn.ask.replaces_hardware and (asks_now(turn, "power") or asks_now(turn, "bill")):  # what swapping the cards adds
         return True
@@ -104,8 +104,27 @@ def plan_args(turn: Turn, gpu: str, servers: int | None, gpus: int | None) -> di
         "currency": currency,
         "region": s.region,
         "one_rack": in_one_rack(turn) or None,
-        "circuit": turn.ask.circuit,  # the site's feeds hold for the whole conversation
+        "circuit": turn.ask.circuit or wall_socket(turn),  # the site's feeds hold for the whole conversation
     }
+
+
+def on_wall_socket(turn: Turn) -> bool:
+    """"Can one of them run in the office on a normal socket?" with no feeds stated: the feeds are one wall socket."""
+    return turn.ask.circuit is None and asks_now(turn, "socket")
+
+
+def socket_of(turn: Turn):
+    """The wall socket taken for the site's market (mainland China, else the North American default)."""
+    market = turn.ask.market or ("cn" if turn.ask.site_region == "cn" or _currency(turn) == "CNY" else None)
+    return shipped_facility_data().circuits.wall_socket(market)
+
+
+def wall_socket(turn: Turn) -> dict | None:
+    """The plan_facility ``circuit`` of one ordinary wall socket, when that is what the message asks about."""
+    if not on_wall_socket(turn):
+        return None
+    socket = socket_of(turn)
+    return {"amps": socket.amps, "volts": socket.volts, "feeds": 1}
 
 
 def counts(turn: Turn) -> tuple[int | None, int | None]:

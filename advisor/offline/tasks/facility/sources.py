@@ -18,3 +18,9 @@ def cite(turn: Turn, r: dict) -> None:
         if source.url not in seen:
             seen.add(source.url)
             turn.sources.append(Source(doc_id="facility:cooling", title=source.title, urls=[source.url]))
+
+
+def cite_socket(turn: Turn, source) -> None:
+    """The page behind the wall socket's rating a plan took for the feeds, once."""
+    if all(source.url not in s.urls for s in turn.sources):
+        turn.sources.append(Source(doc_id="facility:wall_socket", title=source.title, urls=[source.url]))
