@@ -34,3 +34,13 @@ def test_the_yes_no_cue_skips_questions_that_ask_what():
 
     assert says("asks_yes_no", "is that my problem?") and says("asks_yes_no", "这是不是瓶颈？")
     assert not says("asks_yes_no", "what is the bottleneck?") and not says("asks_yes_no", "how is it so slow?")
+
+
+@pytest.mark.parametrize(("message", "first", "verdict"), [
+    ("So should we buy H100s instead?", PCIE_EN, "**Yes, NVIDIA H100 SXM would remove the leading cause"),
+    ("那要不要换H100？", PCIE_ZH, "**会有帮助：换成 NVIDIA H100 SXM"),
+])
+def test_another_card_in_a_problem_thread_says_whether_it_removes_the_leading_cause(offline_advisor, message, first, verdict):
+    reply = ask(offline_advisor, message, first)
+    assert verdict in reply.summary.split("\n")[0], reply.summary[:400]
+    assert "PCIe" in reply.summary.split("\n")[0]  # the cause it removes, named

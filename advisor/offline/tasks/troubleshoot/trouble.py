@@ -85,7 +85,8 @@ def answer(turn: Turn) -> str:
     if verdict_led and any(asked.get("from_cause") for asked in result.get("answers", [])):
         # The question asked was answered by this cause's own verdict ("replace it?" on Xid 64): not said twice.
         lead, verdict_led = _say(turn, "lead_cause", title=turn.text(top["title"]), cause=turn.text(top["causes"][0])).strip(), False
-    parts = [*verdicts, lead]
+    swap = _swap_verdict(turn, setup, top, findings)
+    parts = [*verdicts, swap + lead if swap else lead]
     tried = _already_tried(turn, result.get("tried", []), stated)
     # Acknowledged: what the user said was done, and a setting at its limit only where it holds back a step a shown
     # cause would suggest (ZeRO-3 on PCIe is the cause there, not a lever already pulled).
@@ -180,6 +181,27 @@ def _yes_or_no(turn: Turn, diagnosis: dict, top: dict) -> str:
 def _names_a_cause(turn: Turn) -> bool:
     """The newest message names something of its own beyond the yes/no question ("is it the data loader then?")."""
     return bool(turn.ask.named) or bool(turn.reading.frame.names())
+
+
+def _swap_verdict(turn: Turn, setup: dict, top: dict, findings: list[dict]) -> str:
+    """A problem thread's follow-up that puts another card in place of the thread's ("should we buy H100s instead?"):
+    whether that card removes the leading cause the thread's own card had (the diagnosis run again with the old card),
+    said first; "" when the message swaps no card."""
+    if turn.ask.thread_messages < 2 or not turn.reading.follow_up or not turn.reading.frame.has("gpu"):
+        return ""
+    old = turn.catalog.find_gpu(next(iter(turn.reading.before.all("gpu")), "") or "")
+    new = turn.catalog.find_gpu(turn.slots.gpus[0]) if turn.slots.gpus else None
+    if old is None or new is None or old.id == new.id:
+        return ""
+    before = {**setup, "gpu_memory_gb": old.memory_gb, "interconnect": "pcie" if old.nvlink_gbs is None else None}
+    outcome = turn.call("diagnose", {"text": _reported(turn), "language": turn.language, "max_findings": 5,
+                                     "setup": {key: value for key, value in before.items() if value} or None})  # fmt: skip
+    if not outcome.ok or not outcome.result["findings"]:
+        return ""
+    was = outcome.result["findings"][0]
+    if was["rule_id"] == top["rule_id"]:
+        return _say(turn, "swap.keeps", new=new.name, cause=turn.text(top["title"]))
+    return _say(turn, "swap.removes", new=new.name, old=old.name, cause=turn.text(was["title"]))
 
 
 def _whole(value: object) -> int | None:

@@ -1,0 +1,24 @@
+""""Can one of them run in the office on a normal socket?" after a server question is answered from those servers'
+draw against one ordinary wall socket (a verdict with the arithmetic), never with a neighbouring card; feeds stated
+outright take over even when the classifier is unsure of the facility task. Wording is our own; both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.threads import ask, calls
+
+CASES = [
+    ("could one of those boxes sit under a desk on an ordinary power outlet?", ["Three 8x H100 servers: how much power in total?"], "en", "No", "15 A × 120 V"),
+    ("放在办公室接普通插座可以吗？", ["三台8卡H100服务器总功耗多少？"], "zh", "带不动", "10 A × 220 V"),
+    ("一台8卡H100服务器能接在一路10A 220V的电上吗？", [], "zh", "带不动", "10 A × 220 V"),
+]
+
+
+@pytest.mark.parametrize(("message", "earlier", "language", "verdict", "feed"), CASES, ids=[c[0][:20] for c in CASES])
+def test_a_socket_question_gets_the_servers_draw_against_the_socket(offline_advisor, message, earlier, language, verdict, feed):
+    reply = ask(offline_advisor, message, *earlier)
+    assert reply.language == language
+    assert calls(reply, "plan_facility"), reply.answer[:300]
+    assert verdict in reply.summary.split("\n")[0], reply.summary[:300]
+    assert feed in reply.answer
