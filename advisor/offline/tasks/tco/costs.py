@@ -217,6 +217,9 @@ def tco(turn: Turn) -> str:
     cur = r["currency"]
     years = r["horizon_months"] / 12
     verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r)) + turn.t(" ", "") + turn.text(_totals(r))
+    if r["payback_months"] is not None and not turn.ask.payback_word_starts and not turn.reading.follow_up:
+        # "rent or buy?": the verdict and its monthly figure first; a payback asked for ("how long to pay back?") leads with the months
+        verdict = _verdict_first(turn, r) + turn.t(" ", "") + verdict
     said = turn.text(phrase("tco.yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
         turn.text(line) for line in (yours or [phrase("tco.yours.none")])
     )
@@ -602,6 +605,12 @@ def _lead(r: dict) -> Text:
         return phrase("tco.lead.never", rent=_rent_words(r), opex=money(r["own_monthly_opex"], cur))
     return phrase("tco.lead.payback", months=number(r["payback_months"]), rent=_rent_words(r), capex=money(r["capex"], cur),
                   margin=money(r["monthly_margin"], cur), opex=money(r["own_monthly_opex"], cur))  # fmt: skip
+
+
+def _verdict_first(turn: Turn, r: dict) -> str:
+    """Buy or rent, with what the winner saves a month over the horizon (resale counted), in one sentence."""
+    return WORDING.say(turn, f"verdict_first.{r['verdict']}", years=number(r["horizon_months"] / 12),
+                       advantage=money(abs(r["monthly_advantage"]), r["currency"]))  # fmt: skip
 
 
 def _totals(r: dict) -> Text:
