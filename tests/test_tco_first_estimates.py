@@ -95,3 +95,11 @@ def test_rent_or_buy_leads_with_the_verdict_and_its_monthly_figure(offline_advis
     assert first.startswith(("**Buy", "**Rent")) and "a month cheaper than" in first
     zh = offline_advisor.answer("三年里两台8卡H100，买和租哪个更划算？", [])
     assert zh.summary.startswith(("**买", "**租")) and "每月比" in zh.summary.split("\n")[0]
+
+
+def test_cost_per_token_against_an_api_without_a_volume_compares_per_million(offline_advisor):
+    zh = offline_advisor.answer("自己搭8张4090的机器做推理，跟直接调API比，按每百万token算谁便宜？", [])
+    first = zh.summary.split("\n")[0]
+    assert first.startswith(("**按每百万 token 算自建更便宜", "**按每百万 token 算 API 更便宜")) and "¥" in first
+    en = offline_advisor.answer("per million tokens, is running Llama 3.3 70B on our own rented H100s cheaper than an API?", [])
+    assert en.summary.startswith(("**Self-hosting is cheaper per token", "**The API is cheaper per token"))

@@ -447,18 +447,12 @@ def _running_dates(r: TcoRequest, defaults: dict[str, Default], currency: str) -
     if r.electricity_price is None and not r.colo_includes_power:
         d = defaults["electricity_price_cny" if currency == "CNY" else "electricity_price_usd"]
         if _dated(d):
-            dated.append((COST_TEXT.text("prices.electricity", basis=_short(d)), _dated(d)))
+            dated.append((COST_TEXT.text("prices.electricity"), _dated(d)))
     if r.colo_price_per_kw_month is None and r.colo_per_month is None:
         d = defaults[COLOCATION_KEY]
         if _dated(d):
-            dated.append((COST_TEXT.text("prices.colocation", basis=_short(d)), _dated(d)))
+            dated.append((COST_TEXT.text("prices.colocation"), _dated(d)))
     return dated
-
-
-def _short(d: Default) -> str:
-    """The first source's title, or the basis cut at its first clause: enough to tell which figure is meant."""
-    title = next((q.title for q in d.sources if q.title), "")
-    return title or d.basis.split(";")[0].split("(")[0].strip()
 
 
 def _colo(r: TcoRequest, usd, take, kw_each: float) -> float:  # noqa: ANN001 (the resolver's own helpers)

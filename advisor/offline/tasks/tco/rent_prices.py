@@ -100,10 +100,10 @@ def answer(turn: Turn) -> str:
     if r["gpu_hours"] and not bill:
         fair_tier = next((t for t in r["tiers"] if t["tier"] == r["fair_tier"]), None)
         top = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
-        if fair_tier is not None:
-            parts.append(WORDING.say(turn, "fleet", gpus=gpus, what=what, hours=number(r["gpu_hours"]),
-                                     fair_cost=band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
-                                     ceiling_cost=money(top["cost_high"], cur) if top else "—"))  # fmt: skip
+        if fair_tier is not None:  # a whole box asked for ("8x H100 a month"): its month leads, the per-card rate follows
+            parts.insert(0, WORDING.say(turn, "fleet", gpus=gpus, what=what, hours=number(r["gpu_hours"]),
+                                        fair_cost=band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
+                                        ceiling_cost=money(top["cost_high"], cur) if top else "—"))  # fmt: skip
     if r["large"]:
         parts.append(WORDING.say(turn, "large", gpus=gpus))
     if r["tiers"]:
