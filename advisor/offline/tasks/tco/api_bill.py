@@ -38,6 +38,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     named = turn.model_reference()
     price = _price(turn, named)
     model = named or (price.models[0] if price and price.models else COMPARABLE_MODEL)
+    price = price or api_prices().for_model(model)  # no API named and no model: the price of the model compared against
     if named is None:
         turn.assume(*WORDING.both("comparable", model=turn.catalog.model(model).name))
     gpus, speed = token_price._deployment(turn, model, gpu)

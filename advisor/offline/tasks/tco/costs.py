@@ -209,7 +209,9 @@ def tco(turn: Turn) -> str:
                             each=money(total["value"] / servers, r["currency"])))  # fmt: skip
     asked_line = payback.asked_for_line(turn)
     if asked_line:  # "what's the electricity?", "and the maintenance?" after the comparison: that line, not the whole table again
-        return payback.line(turn, r, asked_line, _inputs)
+        answered = payback.line(turn, r, asked_line, _inputs)
+        whose = region_line(turn, r) if asked_line in ("energy", "colocation") else ""  # whose tariff, or that none was sourced
+        return answered + ("\n\n" + whose if whose else "")
     if r.get("lessor"):  # cards bought, or already owned, to be let out: the lessor's margin, not keep-or-rent for one's own use
         return lessor.answer(turn, r, _inputs(turn, r["assumptions"], r["currency"]))
     if owned:
@@ -219,7 +221,7 @@ def tco(turn: Turn) -> str:
     verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r)) + turn.t(" ", "") + turn.text(_totals(r))
     if r["payback_months"] is not None and not turn.ask.payback_word_starts and not turn.reading.follow_up:
         # "rent or buy?": the verdict and its monthly figure first; a payback asked for ("how long to pay back?") leads with the months
-        verdict = _verdict_first(turn, r) + turn.t(" ", "") + verdict
+        verdict = _verdict_first(turn, r) + " " + verdict  # a space in both languages: two bold runs must not touch
     said = turn.text(phrase("tco.yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
         turn.text(line) for line in (yours or [phrase("tco.yours.none")])
     )
