@@ -89,7 +89,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     if not tiers or turn.ask.owns_hardware or asks_token_line(turn):  # no rent, cards owned, or a rent-or-buy thread: owning's hour
         lead = _estimated(turn, model_name, gpu, name, gpus, tps, currency)
         rented = _rent_beside(turn, tiers, costs, currency) if tiers else ""
-        load = "" if turn.ask.owns_hardware else _load_line(turn)  # owned: the use is in the lead already
+        load = "" if turn.ask.owns_hardware or asks_token_line(turn) else _load_line(turn)  # owned or bought: the use is in the lead
         return "\n\n".join(filter(None, [lead, speed_line, load, rented]))
     chosen = market.result["fair_tier"] or min(tiers, key=lambda t: t["low"])["tier"]
     tier = next(t for t in tiers if t["tier"] == chosen)
