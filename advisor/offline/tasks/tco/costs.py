@@ -219,7 +219,7 @@ def tco(turn: Turn) -> str:
     cur = r["currency"]
     years = r["horizon_months"] / 12
     verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r)) + turn.t(" ", "") + turn.text(_totals(r))
-    if r["payback_months"] is not None and not turn.ask.payback_word_starts and not turn.reading.follow_up:
+    if r["payback_months"] is not None and not turn.ask.speaks_of_payback and not turn.reading.follow_up:
         # "rent or buy?": the verdict and its monthly figure first; a payback asked for ("how long to pay back?") leads with the months
         verdict = _verdict_first(turn, r) + " " + verdict  # a space in both languages: two bold runs must not touch
     said = turn.text(phrase("tco.yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
