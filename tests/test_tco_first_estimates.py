@@ -85,7 +85,7 @@ def test_per_token_after_a_rent_or_buy_answers_that_line_from_the_same_cards(off
     en = ask(offline_advisor, "and per token?", "Buy or rent 4 L40S for inference over the next 2 years?")
     assert en.summary.startswith("Which model will you serve") and "Renting" not in en.summary  # the one input a token's cost needs
     zh = ask(offline_advisor, "那跑Qwen2.5-72B每个token呢？", "买还是租两台8卡A100？")
-    assert zh.summary.startswith("**买下来每百万输出 token 约 ¥")
+    assert "**买下来每百万输出 token 约 ¥" in zh.summary.split("\n")[0]
 
 
 def test_rent_or_buy_leads_with_the_verdict_and_its_monthly_figure(offline_advisor):
@@ -100,5 +100,6 @@ def test_cost_per_token_against_an_api_without_a_volume_compares_per_million(off
     zh = offline_advisor.answer("自己搭8张4090的机器做推理，跟直接调API比，按每百万token算谁便宜？", [])
     first = zh.summary.split("\n")[0]
     assert first.startswith(("**按每百万 token 算自建更便宜", "**按每百万 token 算 API 更便宜")) and "¥" in first
-    en = offline_advisor.answer("per million tokens, is running Llama 3.3 70B on our own rented H100s cheaper than an API?", [])
+    en = offline_advisor.answer("Is self-hosting Llama 3 70B cheaper than paying an API, per million tokens?", [])
     assert en.summary.startswith(("**Self-hosting is cheaper per token", "**The API is cheaper per token"))
+    assert "months old" in en.answer  # the API price's age is flagged

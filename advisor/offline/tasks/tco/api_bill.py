@@ -16,6 +16,7 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.api_prices import ApiPrice, api_prices
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.price_age import age_months, is_stale
 from tools.cost.api_vs_self_host import ApiVsSelfHostRequest, api_vs_self_host
 
 WORDING = Wording("tco", "api_bill")
@@ -94,6 +95,8 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     if price is not None:
         parts.append(WORDING.say(turn, "source", api_name=turn.text(price.label), input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
                                  date=price.source.date, title=price.source.title, url=price.source.url))  # fmt: skip
+        parts.append(_stale(turn, price))
+    parts = [part for part in parts if part]
     return "\n\n".join(parts)
 
 
@@ -113,4 +116,12 @@ def _per_million(turn: Turn, price: ApiPrice, result, model_name: str, gpus: int
     reasons.append(WORDING.say(turn, "per_million.volume"))
     source = WORDING.say(turn, "source", api_name=values["api_name"], input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
                          date=price.source.date, title=price.source.title, url=price.source.url)  # fmt: skip
-    return "\n\n".join([lead, *reasons, source])
+    return "\n\n".join(filter(None, [lead, *reasons, source, _stale(turn, price)]))
+
+
+def _stale(turn: Turn, price: ApiPrice) -> str:
+    """An API price older than six months is flagged with its age (API prices fall often)."""
+    today = dt.date.today()
+    if not is_stale(price.source.date, today):
+        return ""
+    return WORDING.say(turn, "stale", date=price.source.date, age=number(age_months(price.source.date, today), 0))
