@@ -162,6 +162,7 @@ class Ask(BaseModel):
                                                    'told by the words of their clause ("colo $200 per kW-month").')
     ratio_claim: RatioClaim | None = Field(None, description='A quoted "cloud costs N× owning" in this message or, for a follow-up, the thread.')
     payback_word_starts: tuple[int, ...] = Field((), description='Where this message claims a payback ("pays back in 8 months"), not asks one.')
+    speaks_of_payback: bool = Field(False, description='The message speaks of a payback, asked or claimed ("how long to pay back?", "pays back in 8 months").')
     commitment_terms: tuple[int, ...] = Field((), description='Where this message\'s spans of time that are a commitment\'s term start ("1yr commit").')
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
     api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
@@ -254,6 +255,7 @@ class Ask(BaseModel):
             running_costs=running_costs(message, state),
             ratio_claim=ratio_claim([message, *reversed(reading.task_messages[:-1])] if opened_earlier else [message]),
             payback_word_starts=payback_word_starts(message),
+            speaks_of_payback=bool(word_positions("tco_claim", message)),
             commitment_terms=commitment_terms(message, reading.frame),
             horizon_ranges=horizon_ranges(state),
             api_usage=(usage := api_usage(message, reading.tagged)),

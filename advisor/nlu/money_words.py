@@ -22,7 +22,7 @@ TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|total|altogether|together|all\s+in|f
 # "5000块一张", "$1,800 each": a price per card, whose "一张" is not a count of cards
 UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")
 # (an hourly unit written before the amount, "卡时1.8元", is the phrase table rate_unit_before)
-PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour|(?<=卡)时)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,6}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年)|(?P<hour_a>小时))" + _PERIOD_TO_PRICE + r"\s*$")
+PER_BEFORE = re.compile(r"(?:每|per)\s*(?:张?卡|gpu)?\s*每?\s*(?:(?P<hour>个?小时|hour|(?<=卡)时)|(?P<month>个?月|month)|(?P<year>年|year))[^\d]{0,10}$|(?P<rent>月租|包月)[^\d]{0,4}$|一个?(?:(?P<month_a>月)|(?P<year_a>年)|(?P<hour_a>小时))" + _PERIOD_TO_PRICE + r"\s*$")
 YUAN_AND_JIAO = re.compile(r"(?<![\d.])(?P<yuan>\d{1,3}|[一二两三四五六七八九]|十)块(?P<jiao>[1-9一二三四五六七八九])毛?(?![\d卡张块台个小度月年天周])")
 # "六毛五一度", "一度电六毛", "电价七毛五": jiao (and fen) of a price per kWh, the kWh said after or before
 JIAO_AND_FEN = re.compile(

@@ -41,14 +41,16 @@ from tools.cost.money import (
     normalize_currency,
     price_in,
 )
+from tools.cost.price_age import price_date
 from tools.cost.rental_market import buyer_tier
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
-from tools.cost.tco_region import regional_defaults
+from tools.cost.tco_region import COLOCATION_KEY, regional_defaults
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
 from tools.cost.tco_tiers import ClaimCheck, RatioCheck, StalePrice, TierPayback, claim_check, ratio_check, stale_prices, tier_paybacks
 from tools.recommend.configs import sold_as
 
 TEXT = shipped("tco_text.yaml")
+COST_TEXT = shipped("cost_text.yaml")
 FIELDS = shipped("tool_field_descriptions.yaml")
 
 MAX_HOURS_PER_MONTH = 744  # a 31-day month
@@ -168,6 +170,8 @@ class RegionUsed(BaseModel):
     electricity_fallback: bool = Field(description="No sourced tariff for the region: the planning default was used.")
     colocation_fallback: bool = Field(description="No sourced colocation price for the region: the planning default was used.")
     colocation_global_average: bool = Field(False, description="The colocation price is a global average, not the region's own.")
+    electricity_source: str = Field("", description="The region's tariff: '<date>, [title](url)', empty when it fell back.")
+    colocation_source: str = Field("", description="The region's colocation price: '<date>, [title](url)', empty when it fell back.")
 
 
 class LessorView(BaseModel):
@@ -429,6 +433,28 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     return inputs, assumptions
 
 
+def _dated(d: Default) -> str | None:
+    """When a default was quoted: the company's date, else its newest source's (a partial date read at its earliest)."""
+    if d.date:
+        return d.date
+    return max((q.date for q in d.sources), key=price_date, default=None)
+
+
+def _running_dates(r: TcoRequest, defaults: dict[str, Default], currency: str) -> list[tuple[Text, str]]:
+    """The electricity and colocation prices the comparison took from its defaults (or the region's), with their dates,
+    so a tariff older than six months is flagged like any other price."""
+    dated = []
+    if r.electricity_price is None and not r.colo_includes_power:
+        d = defaults["electricity_price_cny" if currency == "CNY" else "electricity_price_usd"]
+        if _dated(d):
+            dated.append((COST_TEXT.text("prices.electricity"), _dated(d)))
+    if r.colo_price_per_kw_month is None and r.colo_per_month is None:
+        d = defaults[COLOCATION_KEY]
+        if _dated(d):
+            dated.append((COST_TEXT.text("prices.colocation"), _dated(d)))
+    return dated
+
+
 def _colo(r: TcoRequest, usd, take, kw_each: float) -> float:  # noqa: ANN001 (the resolver's own helpers)
     """Colocation per kW-month: as given, from a monthly bill spread over the servers' maximum kW, or the default."""
     if r.colo_per_month is None:
@@ -523,7 +549,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         assumptions=assumptions, items=_items(inputs, n, currency), tier_paybacks=tiers,
         claim_check=claim_check(request.claimed_payback_months, tiers, inputs.utilisation_pct),
         stale_prices=stale_prices(gpu, request.server_price is None, request.cloud_price_per_gpu_hour is None and request.cloud_monthly_bill is None,
-                                  tiers, today),
+                                  tiers, today, _running_dates(request, defaults, currency)),
         cloud_billing="monthly_bill" if request.cloud_monthly_bill is not None else "every_hour" if inputs.cloud_billed_pct is not None else "used_hours",
         rent_tier=tier, rent_tier_name=Text(en=TIER_NAMES[tier][0], zh=TIER_NAMES[tier][1]) if tier else None,
         on_demand_rate=convert(on_demand.price, on_demand.currency, currency, request.usd_to_cny) if on_demand else None,

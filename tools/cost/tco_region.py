@@ -27,6 +27,11 @@ def _sourced(price: RegionPrice, value: float, unit: str, where: str) -> Default
                    sources=(DatedQuote(url=s.url, title=s.title, says=s.says, date=s.date),))  # fmt: skip
 
 
+def _cited(price: RegionPrice | None) -> str:
+    """'<date>, [title](url)': where a reader checks a regional price; "" when the region has none."""
+    return f"{price.source.date}, [{price.source.title}]({price.source.url})" if price else ""
+
+
 def _fallback(d: Default, where: str) -> Default:
     return d.model_copy(update={"basis": f"no sourced price for {where}, planning default used: {d.basis}"})
 
@@ -61,5 +66,6 @@ def regional_defaults(defaults: dict[str, Default], region: str | None, usd_to_c
         "region": region, "name": Text(en=found.name.en, zh=found.name.zh),
         "electricity_fallback": found.electricity is None, "colocation_fallback": found.colocation is None,
         "colocation_global_average": bool(found.colocation and found.colocation.global_average),
+        "electricity_source": _cited(found.electricity), "colocation_source": _cited(found.colocation),
     }
     return updated, used

@@ -9,6 +9,7 @@ the utilisation where that payback is reached: (purchase ÷ months + running cos
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
@@ -139,9 +140,11 @@ def claim_check(claimed: float | None, rows: list[TierPayback], utilisation: flo
     )  # fmt: skip
 
 
-def stale_prices(gpu: GPU | None, defaulted_price: bool, defaulted_cloud: bool, rows: list[TierPayback], today: dt.date | None) -> list[StalePrice]:
-    """Every dated price the answer leans on that is older than 6 months on ``today``."""
-    dated: list[tuple[Text, str]] = []
+def stale_prices(gpu: GPU | None, defaulted_price: bool, defaulted_cloud: bool, rows: list[TierPayback], today: dt.date | None,
+                 running: Sequence[tuple[Text, str]] = ()) -> list[StalePrice]:
+    """Every dated price the answer leans on that is older than 6 months on ``today``; ``running`` are the defaulted
+    electricity and colocation prices with their dates (a tariff ages like a rent)."""
+    dated: list[tuple[Text, str]] = list(running)
     if gpu is not None and defaulted_price and gpu.purchase_price is not None:
         dated.append((COST_TEXT.text("prices.purchase", gpu=gpu.name), gpu.purchase_price.date))
     if gpu is not None and defaulted_cloud and gpu.cloud_price is not None:

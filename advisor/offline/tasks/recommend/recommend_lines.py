@@ -212,10 +212,10 @@ def rent_or_buy(turn: Turn, r: dict) -> list[str]:
         "currency": cur, "today": dt.date.today().isoformat(),
     })  # fmt: skip
     if not outcome.ok:  # typically no rental price for the part (H20, Ascend): said, with what to give
-        return [turn.text(LINES.text("rent_or_buy.no_rent", config=option["config_label"]))]
+        return [turn.text(LINES.text("rent_or_buy.no_rent", config=turn.text(option["config_label"])))]
     t = outcome.result
     use = next((a["value"] for a in t["assumptions"] if a["key"] == "utilisation_pct"), None)
-    values = {"config": option["config_label"], "rent": money(t["cloud_monthly_cost"], cur), "use": number(use) if use is not None else "—",
+    values = {"config": turn.text(option["config_label"]), "rent": money(t["cloud_monthly_cost"], cur), "use": number(use) if use is not None else "—",
               "price": money(t["capex"], cur), "opex": money(t["own_monthly_opex"], cur), "break_even": _break_even(t)}  # fmt: skip
     if t.get("payback_months") is not None:
         line = LINES.text("rent_or_buy.payback", months=number(t["payback_months"]), **values)

@@ -16,6 +16,7 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.api_prices import ApiPrice, api_prices
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.price_age import age_months, is_stale
 from tools.cost.api_vs_self_host import ApiVsSelfHostRequest, api_vs_self_host
 
 WORDING = Wording("tco", "api_bill")
@@ -38,6 +39,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     named = turn.model_reference()
     price = _price(turn, named)
     model = named or (price.models[0] if price and price.models else COMPARABLE_MODEL)
+    price = price or api_prices().for_model(model)  # no API named and no model: the price of the model compared against
     if named is None:
         turn.assume(*WORDING.both("comparable", model=turn.catalog.model(model).name))
     gpus, speed = token_price._deployment(turn, model, gpu)
@@ -58,13 +60,18 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     share = output / (prompt + output)
     load = turn.slots.utilisation or PLANNED_LOAD
     rate = (chosen["low"] + chosen["high"]) / 2
-    if usage is None or usage.tokens_per_day is None:
+    no_volume = usage is None or usage.tokens_per_day is None
+    if no_volume and price is None:
         return WORDING.say(turn, "no_volume", model=model_name)
     api_in, api_out = (price.input_per_m, price.output_per_m) if price else (0.0, 0.0)
     fx = convert(1.0, "USD", currency, DEFAULT_USD_TO_CNY)  # API prices are published in USD
+    # no volume said: one deployment's traffic at the planned load, so the per-million figures and the break-even stand
+    per_day = speed["output_tokens_per_s_total"] * load * 86_400 / share if no_volume else usage.tokens_per_day
     result = api_vs_self_host(ApiVsSelfHostRequest(
-        tokens_per_day=usage.tokens_per_day, output_share=share, api_input_per_m=api_in * fx, api_output_per_m=api_out * fx,
+        tokens_per_day=per_day, output_share=share, api_input_per_m=api_in * fx, api_output_per_m=api_out * fx,
         deployment_output_tokens_per_s=speed["output_tokens_per_s_total"], gpus_per_deployment=gpus, price_per_gpu_hour=rate, planned_load=load))  # fmt: skip
+    if no_volume:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
+        return _per_million(turn, price, result, model_name, gpus, gpu_name, chosen, rate, load, currency)
     values = {"tokens": number(usage.tokens_per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
               "own": money(result.self_host_monthly, currency), "api": money(result.api_monthly, currency), "load": number(load * 100),
               "tier": turn.text(chosen["name"]), "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
@@ -88,5 +95,33 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     if price is not None:
         parts.append(WORDING.say(turn, "source", api_name=turn.text(price.label), input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
                                  date=price.source.date, title=price.source.title, url=price.source.url))  # fmt: skip
+        parts.append(_stale(turn, price))
+    parts = [part for part in parts if part]
     return "\n\n".join(parts)
 
+
+
+def _per_million(turn: Turn, price: ApiPrice, result, model_name: str, gpus: int, gpu_name: str, chosen: dict, rate: float,  # noqa: ANN001
+                 load: float, currency: str) -> str:
+    """No daily volume: self-hosting's cost per million tokens at the planned load against the API's blended price, and
+    the daily volume from which one deployment pays for itself; the volume is asked only as what would size the bill."""
+    values = {"model": model_name, "gpus": gpus, "gpu": gpu_name, "per_m": money(result.self_host_per_m_at_load, currency),
+              "blended": money(result.api_per_m_blended, currency), "api_name": turn.text(price.label), "load": number(load * 100),
+              "tier": turn.text(chosen["name"]), "rate": money(rate, currency)}  # fmt: skip
+    cheaper = "self_host" if result.self_host_per_m_at_load < result.api_per_m_blended else "api"
+    lead = WORDING.say(turn, f"per_million.{cheaper}", **values)
+    reasons = []
+    if result.break_even_tokens_per_day is not None:
+        reasons.append(WORDING.say(turn, "break_even", volume=number(result.break_even_tokens_per_day / 1e6), per_m=values["per_m"], blended=values["blended"]))
+    reasons.append(WORDING.say(turn, "per_million.volume"))
+    source = WORDING.say(turn, "source", api_name=values["api_name"], input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
+                         date=price.source.date, title=price.source.title, url=price.source.url)  # fmt: skip
+    return "\n\n".join(filter(None, [lead, *reasons, source, _stale(turn, price)]))
+
+
+def _stale(turn: Turn, price: ApiPrice) -> str:
+    """An API price older than six months is flagged with its age (API prices fall often)."""
+    today = dt.date.today()
+    if not is_stale(price.source.date, today):
+        return ""
+    return WORDING.say(turn, "stale", date=price.source.date, age=number(age_months(price.source.date, today), 0))

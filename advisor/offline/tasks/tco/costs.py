@@ -209,7 +209,9 @@ def tco(turn: Turn) -> str:
                             each=money(total["value"] / servers, r["currency"])))  # fmt: skip
     asked_line = payback.asked_for_line(turn)
     if asked_line:  # "what's the electricity?", "and the maintenance?" after the comparison: that line, not the whole table again
-        return payback.line(turn, r, asked_line, _inputs)
+        answered = payback.line(turn, r, asked_line, _inputs)
+        whose = region_line(turn, r) if asked_line in ("energy", "colocation") else ""  # whose tariff, or that none was sourced
+        return answered + ("\n\n" + whose if whose else "")
     if r.get("lessor"):  # cards bought, or already owned, to be let out: the lessor's margin, not keep-or-rent for one's own use
         return lessor.answer(turn, r, _inputs(turn, r["assumptions"], r["currency"]))
     if owned:
@@ -217,6 +219,9 @@ def tco(turn: Turn) -> str:
     cur = r["currency"]
     years = r["horizon_months"] / 12
     verdict = turn.text(_lead(r)) + turn.t(" ", "") + turn.text(_flip(r)) + turn.t(" ", "") + turn.text(_totals(r))
+    if r["payback_months"] is not None and not turn.ask.speaks_of_payback and not turn.reading.follow_up:
+        # "rent or buy?": the verdict and its monthly figure first; a payback asked for ("how long to pay back?") leads with the months
+        verdict = _verdict_first(turn, r) + " " + verdict  # a space in both languages: two bold runs must not touch
     said = turn.text(phrase("tco.yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
         turn.text(line) for line in (yours or [phrase("tco.yours.none")])
     )
@@ -602,6 +607,12 @@ def _lead(r: dict) -> Text:
         return phrase("tco.lead.never", rent=_rent_words(r), opex=money(r["own_monthly_opex"], cur))
     return phrase("tco.lead.payback", months=number(r["payback_months"]), rent=_rent_words(r), capex=money(r["capex"], cur),
                   margin=money(r["monthly_margin"], cur), opex=money(r["own_monthly_opex"], cur))  # fmt: skip
+
+
+def _verdict_first(turn: Turn, r: dict) -> str:
+    """Buy or rent, with what the winner saves a month over the horizon (resale counted), in one sentence."""
+    return WORDING.say(turn, f"verdict_first.{r['verdict']}", years=number(r["horizon_months"] / 12),
+                       advantage=money(abs(r["monthly_advantage"]), r["currency"]))  # fmt: skip
 
 
 def _totals(r: dict) -> Text:

@@ -96,14 +96,14 @@ def answer(turn: Turn) -> str:
     fair = band(r["fair_low"], r["fair_high"], cur)
     ceiling = band(r["ceiling_low"], r["ceiling"], cur)
     bill = _bill(turn, r, what, gpus, months, s.utilisation) if months is not None else ""
-    parts = [bill] if bill else [_lead(turn, r, what, fair, ceiling)]
+    parts = [bill] if bill else [(_from_owning(turn, r, gpus) if not r["tiers"] else "") or _lead(turn, r, what, fair, ceiling)]
     if r["gpu_hours"] and not bill:
         fair_tier = next((t for t in r["tiers"] if t["tier"] == r["fair_tier"]), None)
         top = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
-        if fair_tier is not None:
-            parts.append(WORDING.say(turn, "fleet", gpus=gpus, what=what, hours=number(r["gpu_hours"]),
-                                     fair_cost=band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
-                                     ceiling_cost=money(top["cost_high"], cur) if top else "—"))  # fmt: skip
+        if fair_tier is not None:  # a whole box asked for ("8x H100 a month"): its month leads, the per-card rate follows
+            parts.insert(0, WORDING.say(turn, "fleet", gpus=gpus, what=what, hours=number(r["gpu_hours"]),
+                                        fair_cost=band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
+                                        ceiling_cost=money(top["cost_high"], cur) if top else "—"))  # fmt: skip
     if r["large"]:
         parts.append(WORDING.say(turn, "large", gpus=gpus))
     if r["tiers"]:
@@ -137,6 +137,21 @@ def _bill(turn: Turn, r: dict, what: str, gpus: int, months: float, utilisation:
     return WORDING.say(turn, "bill", gpus=gpus, what=what, months=number(months), hours=number(r["gpu_hours"]), use=use,
                        fair_cost=band(fair["cost_low"], fair["cost_high"], r["currency"]), fair_tier=WORDING.say(turn, f"fair_tier.{r['fair_tier']}"),
                        fair=band(fair["low"], fair["high"], r["currency"]), ceiling_cost=money(top["cost_high"], r["currency"]))  # fmt: skip
+
+
+def _from_owning(turn: Turn, r: dict, gpus: int) -> str:
+    """No tier prices the card: a first estimate of its rent from what owning it costs a lessor whose cards are always
+    let (purchase, power and upkeep per GPU-hour at full use); "" when the card has no purchase price either."""
+    cur = r["currency"]
+    owned = turn.call("compute_tco", {"gpu": turn.slots.gpus[0], "gpus_per_server": 8, "servers": -(-gpus // 8), "currency": cur,
+                                        "rent_needed": False, "utilisation_pct": 100})  # fmt: skip
+    if not owned.ok:
+        return ""
+    rate = owned.result["own_cost_per_used_gpu_hour"]
+    basis = WORDING.say(turn, "owning_basis", years=number(owned.result["horizon_months"] / 12))
+    missing = turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])
+    return WORDING.say(turn, "lead.from_owning", rate=money(rate, cur), monthly=money(rate * gpus * HOURS_PER_MONTH, cur), gpus=gpus,
+                       what=r["gpu_name"], missing=missing, basis=basis)  # fmt: skip
 
 
 def _lead(turn: Turn, r: dict, what: str, fair: str, ceiling: str) -> str:

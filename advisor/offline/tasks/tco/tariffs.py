@@ -30,6 +30,7 @@ def region_line(turn: Turn, r: dict) -> str:
     if region is None:
         return WORDING.say(turn, "none", **values) if not (power_given or colo_given) else ""
     name = Text.model_validate(region["name"])
+    values |= {"electricity_source": region.get("electricity_source", ""), "colo_source": region.get("colocation_source", "")}
     if not region["electricity_fallback"] and not region["colocation_fallback"] and not (power_given or colo_given):
         average = WORDING.say(turn, "average") if region["colocation_global_average"] else ""
         return WORDING.say(turn, "sourced", region=name, average=average, **values)

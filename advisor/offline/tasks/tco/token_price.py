@@ -15,6 +15,7 @@ from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.tco.rent_prices import band
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.token_cost import TokenCostRangeRequest, token_cost_range
 
 WORDING = Wording("tco", "token_price")
@@ -24,7 +25,12 @@ ON_DEMAND = "hyperscaler_on_demand"
 
 def applies(turn: Turn) -> bool:
     """A cost per token asked of one card (two or more cards are compared side by side elsewhere)."""
-    return asks_cost_per_token(turn) and len(set(turn.slots.frame.all("gpu"))) <= 1
+    return (asks_cost_per_token(turn) or asks_token_line(turn)) and len(set(turn.slots.frame.all("gpu"))) <= 1
+
+
+def asks_token_line(turn: Turn) -> bool:
+    """"and per token?" after a rent-or-buy answer: the cost of a token on the cards of that comparison."""
+    return turn.ask.tco_line == "token" and (turn.ask.thread_messages > 1 or turn.reading.follow_up)
 
 
 def _serving(turn: Turn, model: str, gpu: str, gpus: int) -> dict | None:
@@ -80,25 +86,47 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         rows.append([turn.text(tier["name"]), band(tier["low"], tier["high"], currency), band(cost.low, cost.high, currency), source])
     speed_line = WORDING.say(turn, "speed", speed=number(tps), batch=speed["effective_batch"], prompt=speed.get("prompt_tokens", 1024),
                              output=speed.get("output_tokens", 256), tokens_per_hour=number(tps * 3600), gpus=gpus)  # fmt: skip
-    if not tiers:
+    if not tiers or turn.ask.owns_hardware or asks_token_line(turn):  # no rent, cards owned, or a rent-or-buy thread: owning's hour
         lead = _estimated(turn, model_name, gpu, name, gpus, tps, currency)
-        return "\n\n".join([lead, speed_line, WORDING.say(turn, "load")])
+        rented = _rent_beside(turn, tiers, costs, currency) if tiers else ""
+        load = "" if turn.ask.owns_hardware or asks_token_line(turn) else _load_line(turn)  # owned or bought: the use is in the lead
+        return "\n\n".join(filter(None, [lead, speed_line, load, rented]))
     chosen = market.result["fair_tier"] or min(tiers, key=lambda t: t["low"])["tier"]
     tier = next(t for t in tiers if t["tier"] == chosen)
     ceiling = costs.get(ON_DEMAND)
     lead = WORDING.say(turn, "lead", cost=band(costs[chosen].low, costs[chosen].high, currency), model=model_name, gpus=gpus, gpu=name,
                        tier=turn.text(tier["name"]), rate=band(tier["low"], tier["high"], currency),
                        ceiling=WORDING.say(turn, "ceiling", cost=money(ceiling.high, currency)) if ceiling and chosen != ON_DEMAND else "")  # fmt: skip
+    use = turn.slots.utilisation
+    if use:  # "at 50% utilisation": the cards are rented for every hour, so each token carries the idle hours too
+        lead += turn.t(" ", "") + WORDING.say(turn, "at_use", use=number(use * 100), cost=band(costs[chosen].low / use, costs[chosen].high / use, currency))
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "cost", "source")]
     tier_table = "**" + WORDING.say(turn, "table.title") + "**\n\n" + table(headers, rows)
     turn.cite("rent-vs-buy", turn.t(*WORDING.pair("citation.rent_vs_buy")))
-    return "\n\n".join([lead, speed_line, WORDING.say(turn, "load"), tier_table])
+    return "\n\n".join([lead, speed_line, _load_line(turn), tier_table])
+
+
+def _load_line(turn: Turn) -> str:
+    """Why the figure is a floor; said only when no utilisation was given (a stated one is already in the lead)."""
+    return "" if turn.slots.utilisation else WORDING.say(turn, "load")
+
+
+def _rent_beside(turn: Turn, tiers: list[dict], costs: dict, currency: str) -> str:
+    """Owned cards: what the same tokens would cost rented, one line per tier, so the reader sees whether renting
+    out or moving to the cloud would be cheaper."""
+    rows = [WORDING.say(turn, "owned_rent_row", tier=turn.text(t["name"]), cost=band(costs[t["tier"]].low, costs[t["tier"]].high, currency),
+                        rate=band(t["low"], t["high"], currency)) for t in tiers]  # fmt: skip
+    return WORDING.say(turn, "owned_rent_title") + "\n" + "\n".join(f"- {row}" for row in rows)
 
 
 def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps: float, currency: str) -> str:
     """No tier prices the card: the hour at what owning it costs (purchase, power, upkeep), said as an estimate."""
+    s = turn.slots
     owned = turn.call("compute_tco", {"gpu": gpu, "gpus_per_server": 8, "servers": -(-gpus // 8), "currency": currency,  # a card's hour in a full server
-                                        "rent_needed": False})  # fmt: skip
+                                        "rent_needed": False, "utilisation_pct": s.utilisation * 100 if s.utilisation else None,
+                                        "region": s.region, "site_region": turn.ask.site_region or ("cn" if turn.china_buyer else None),
+                                        "lifetime_years": s.horizon_years,
+                                        "electricity_price": _electricity(turn, currency)})  # fmt: skip
     if not owned.ok:
         return turn.error(owned)
     r = owned.result
@@ -106,5 +134,12 @@ def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps:
     use = next(a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct")
     cost = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=rate, high_per_gpu_hour=rate, gpus=gpus, output_tokens_per_s=tps))
     basis = WORDING.say(turn, "estimated_basis", years=number(r["horizon_months"] / 12), utilisation=number(use))
-    return WORDING.say(turn, "estimated_lead", cost=money(cost.low, currency), model=model_name, gpus=gpus, gpu=name,
-                       rate=money(rate, currency), basis=basis)  # fmt: skip
+    key = "owned_lead" if turn.ask.owns_hardware else "bought_lead" if asks_token_line(turn) else "estimated_lead"
+    return WORDING.say(turn, key, cost=money(cost.low, currency), model=model_name, gpus=gpus, gpu=name,
+                       rate=money(rate, currency), basis=basis, use=number(use))  # fmt: skip
+
+
+def _electricity(turn: Turn, currency: str) -> float | None:
+    """The tariff the user stated, in the answer's currency."""
+    price = turn.slots.power_price
+    return None if price is None else convert(price.amount, price.currency, currency, DEFAULT_USD_TO_CNY)
