@@ -131,3 +131,12 @@ def test_a_malformed_unknown_entry_is_refused(tmp_path):
 def test_the_domestic_side_is_the_export_rules_list():
     group = next(g for g in equivalents().vendor_groups if g.id == "domestic")
     assert set(group.vendors) == set(load_export_rules().domestic_vendors)  # "国产" searches every maker the rules call domestic
+
+
+@pytest.mark.parametrize(
+    ("message", "first_words"),
+    [("How does the Moore Threads S4000 compare with the Ascend 910B?", "Huawei Ascend 910B"), ("摩尔线程的S4000和昇腾910B比怎么样", "Huawei Ascend 910B")],
+)
+def test_a_maker_named_with_its_catalogued_part_gets_the_side_by_side(offline_advisor, message, first_words):
+    summary = offline_advisor.answer(message, []).summary
+    assert "768" in summary and "1,600" in summary  # both rows' bandwidth in the compare table, not a card on the maker
