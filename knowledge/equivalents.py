@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from knowledge.bilingual import Phrases, Text
 from knowledge.catalog import CatalogError, read_yaml
 from knowledge.concepts import load_concepts
+from knowledge.export_rules import load_export_rules
 from knowledge.sources import DatedSource
 
 DATA_FILE = Path(__file__).parent / "equivalents.yaml"
@@ -65,7 +66,6 @@ class Equivalents(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     vendor_groups: tuple[VendorGroup, ...] = Field(min_length=1)
-    domestic_vendors: tuple[str, ...]
     software_cards: dict[str, str]
     abroad: dict[str, AbroadNote]
     verdict: Verdicts
@@ -77,7 +77,7 @@ class Equivalents(BaseModel):
         return found or Text(en=", ".join(vendors), zh="、".join(vendors))
 
     def is_domestic(self, vendor: str) -> bool:
-        return vendor in self.domestic_vendors
+        return vendor in load_export_rules().domestic_vendors  # one list: the export rules say which makers are domestic
 
 
 @lru_cache(maxsize=1)

@@ -21,12 +21,17 @@ class Price(BaseModel):
     overridden_by: str = Field("", description="Set when the price is the company's own (ADVISOR_PRICES file).")
 
 
+# Figures a vendor may leave unpublished; a row names the ones it lacks in `unknown`.
+UNKNOWABLE = frozenset({"bf16_tflops", "fp16_tflops", "fp8_tflops", "fp4_tflops", "fp32_tflops", "die_area_mm2", "tdp_w", "nvlink_gbs",
+                        "pcie_gen", "int8_tops", "mig_instances", "sparsity_2_4"})  # fmt: skip
+
+
 class GPU(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(description="Stable slug, e.g. 'h100-sxm'.")
     name: str = Field(description="Marketing name, e.g. 'NVIDIA H100 SXM'.")
-    vendor: Literal["NVIDIA", "AMD", "Intel", "Huawei", "Cambricon", "Google", "AWS", "Apple"]
+    vendor: Literal["NVIDIA", "AMD", "Intel", "Huawei", "Cambricon", "Moore Threads", "Google", "AWS", "Apple"]
     architecture: str
     segment: Literal["datacenter", "workstation", "consumer", "apple"]
     memory_gb: float = Field(
@@ -83,6 +88,13 @@ class GPU(BaseModel):
     cloud_price: Price | None = Field(None, description="Indicative on-demand cloud price per GPU-hour.")
     aliases: list[str] = Field(default_factory=list, description="What users type: '4090', 'A100 80G', '昇腾910B'.")
     source: str = Field(min_length=3)
+    spec_sources: list[DatedSource] = Field(
+        default_factory=list, description="Dated pages a reader can open that give the row's figures (newer rows; older rows name theirs in `source`)."
+    )
+    unknown: list[str] = Field(
+        default_factory=list,
+        description="Figures no openable source gives (field names, e.g. 'tdp_w'): left None and said to be unknown, never guessed.",
+    )
 
     @property
     def tensor16_tflops(self) -> float | None:
@@ -99,6 +111,17 @@ class GPU(BaseModel):
         stated = self.mig_instances is not None or self.int8_tops is not None or self.sparsity_2_4 is not None
         if stated and not self.capability_sources:
             raise ValueError(f"{self.id}: mig_instances / int8_tops / sparsity_2_4 need capability_sources (title, url, date)")
+        return self
+
+    @model_validator(mode="after")
+    def _unknown_figures_are_empty_and_sourced(self) -> GPU:
+        for name in self.unknown:
+            if name not in UNKNOWABLE:
+                raise ValueError(f"{self.id}: unknown lists {name!r}, which is not a figure that may be unpublished ({sorted(UNKNOWABLE)})")
+            if getattr(self, name) is not None:
+                raise ValueError(f"{self.id}: {name} is listed as unknown but has a value")
+        if self.unknown and not self.spec_sources:
+            raise ValueError(f"{self.id}: a row with unknown figures needs spec_sources (title, url, date) saying where the known ones come from")
         return self
 
     @model_validator(mode="after")

@@ -26,6 +26,10 @@ class Subject(BaseModel):
     label: Text | None = None
     cues: Phrases | None = None
     implies: list[str] = Field(default_factory=list, description="Subjects a cue of this one brings with it.")
+    vendor: str | None = Field(
+        None, description="For a maker named as hardware: its catalog vendor. A text that names a catalog part of that vendor "
+        "names that part, not one of the maker's parts without a row.",
+    )
 
     @model_validator(mode="after")
     def _from_capability(self) -> Subject:

@@ -42,7 +42,7 @@ def test_no_vendor_named_searches_every_other_vendor_and_one_row_per_family():
     ("message", "vendors"),
     [
         ("what would AMD offer that stands in for an H200?", ("AMD",)),
-        ("有没有国产的卡能跟A100对标", ("Huawei", "Cambricon")),
+        ("有没有国产的卡能跟A100对标", ("Huawei", "Cambricon", "Moore Threads")),
         ("昇腾910B放在英伟达那边算哪一档", ("Huawei", "NVIDIA")),
         ("how much memory does the L40S have", ()),
     ],
@@ -67,7 +67,7 @@ def test_a_stand_in_is_asked_only_when_the_words_say_so(message, asks):
 
 def test_the_side_label_names_a_group_when_one_holds_exactly_those_vendors():
     table = equivalents()
-    assert table.side_label(["Huawei", "Cambricon"]).zh == "国产"
+    assert table.side_label(["Huawei", "Cambricon", "Moore Threads"]).zh == "国产"
     assert table.side_label(["AMD"]).en == "AMD"
 
 

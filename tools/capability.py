@@ -71,7 +71,8 @@ def _unsourced(capability: Capability, gpu: GPU) -> bool:
     """Has such a link whose figure is unpublished, or a field our sources leave empty: neither is a "no"."""
     if capability.kind != "presence":
         return False
-    if (capability.unknown_if_unsourced or gpu.segment in capability.unknown_for_segments) and getattr(gpu, capability.field) is None:
+    unsourced_here = capability.field in gpu.unknown and capability.unknown is not None  # the row says no source gives it
+    if (capability.unknown_if_unsourced or unsourced_here or gpu.segment in capability.unknown_for_segments) and getattr(gpu, capability.field) is None:
         return True
     return any(word.lower() in gpu.interconnect.lower() for word in capability.unknown_when)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from knowledge.bilingual import AdvisorError, Text
+from knowledge.number_formats import number_formats
 from knowledge.wording import shipped
 
 NAMES = shipped("precision_text.yaml")
@@ -64,19 +65,11 @@ class WeightFormat:
         return self.label_zh or self.label
 
 
-def block_scaled_bits(element_bits: int, scale_bits: int, block: int) -> float:
-    """Microscaling formats: each block of ``block`` values shares one ``scale_bits`` scale."""
-    return element_bits + scale_bits / block
-
-
-# NVFP4: E2M1 values with one FP8 (E4M3) scale per 16 (NVIDIA, "Introducing NVFP4", developer.nvidia.com blog, 2025-06-24);
-# MXFP4: E2M1 values with one E8M0 scale per 32 (OCP Microscaling Formats (MX) v1.0 spec, 2023-09).
-NVFP4_BITS = block_scaled_bits(4, 8, 16)  # 4.5
-MXFP4_BITS = block_scaled_bits(4, 8, 32)  # 4.25
-NVFP4_SOURCE = "NVIDIA, 'Introducing NVFP4 for Efficient and Accurate Low-Precision Inference' (developer.nvidia.com/blog, 2025-06-24): E2M1 + one FP8 E4M3 scale per 16 values"
-MXFP4_SOURCE = "Open Compute Project, 'OCP Microscaling Formats (MX) Specification v1.0' (2023-09): E2M1 + one E8M0 scale per 32 values"
+# NVFP4 and MXFP4 are defined, with their primary sources, in knowledge/number_formats.yaml: bits per value
+# there include each value's share of its block's scale (NVFP4 4.5, MXFP4 4.25).
+BLOCK_FORMATS = {f.id: f for f in number_formats().formats}
 # Which chips run a format in their tensor cores; elsewhere engines dequantise it (emulation: memory saved, no FP4 speed-up).
-FP4_NATIVE_VENDORS = {"nvfp4": frozenset({"NVIDIA"}), "mxfp4": frozenset({"NVIDIA", "AMD"})}
+FP4_NATIVE_VENDORS = {f.id: frozenset(f.native_vendors) for f in BLOCK_FORMATS.values()}
 
 
 # FP8 compute needs FP8 tensor cores (Ada, Hopper, Blackwell; MI300); Ampere (A100/A800), Volta and Ascend 910B have none.
@@ -112,8 +105,7 @@ WEIGHT_FORMATS: dict[str, WeightFormat] = {
              "FP8 W8 checkpoints (llm-compressor, vLLM fp8): per-tensor/channel scales; embeddings and LM head stay 16-bit"),
         _fmt("fp8-mlp", 8, "mlp", NAMES.text("weight_formats.fp8-mlp"),
              "Meta Llama-3.1-405B-Instruct-FP8: row-wise FP8 on MLP weights of all but the first and last layers; attention in BF16"),
-        _fmt("nvfp4", NVFP4_BITS, "linear", NAMES.text("weight_formats.nvfp4"), NVFP4_SOURCE),
-        _fmt("mxfp4", MXFP4_BITS, "linear", NAMES.text("weight_formats.mxfp4"), MXFP4_SOURCE),
+        *(_fmt(f.id, f.bits_per_value, "linear", NAMES.text(f"weight_formats.{f.id}"), f.cited) for f in BLOCK_FORMATS.values()),
         _fmt("int8", 8, "linear", NAMES.text("weight_formats.int8"), "W8 weight-only / W8A8: per-channel scales are negligible; embeddings and LM head stay 16-bit"),
         _fmt("int4", 4, "linear", NAMES.text("weight_formats.int4"), "Plain 4-bit weights, scale overhead ignored (use gptq-int4/awq-int4 for group scales)"),
         _fmt("bnb-int8", 8, "linear", "bitsandbytes LLM.int8()", BNB_DOCS + " (one fp32 scale per row: negligible)"),
@@ -202,8 +194,7 @@ KV_FORMATS = {
     "fp8": KVFormat("fp8", 1, False),
     "int8": KVFormat("int8", 1, True),
     "int4": KVFormat("int4", 0.5, True),
-    "nvfp4": KVFormat("nvfp4", NVFP4_BITS / 8, False),  # block scales are inside the 4.5 bits
-    "mxfp4": KVFormat("mxfp4", MXFP4_BITS / 8, False),
+    **{f.id: KVFormat(f.id, f.bits_per_value / 8, False) for f in BLOCK_FORMATS.values()},  # block scales are inside the bits
 }
 KV_ALIASES = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16", "half": "fp16", "fp8e4m3": "fp8",
               "fp8e5m2": "fp8", "e4m3": "fp8", "e5m2": "fp8", "q8": "int8", "q80": "int8", "q4": "int4", "q40": "int4"}  # fmt: skip

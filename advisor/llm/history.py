@@ -26,7 +26,7 @@ TOOL_RESULT_CHARS = 6000  # what the model reads back from one tool call in the 
 TURNS_WITH_TOOLS = 3  # only the latest few assistant turns bring their tool results along
 # Big arrays no answer quotes (a monthly cost series, the whole MFU table) never go to the model;
 # in earlier turns' results, formulas and provenance go too.
-BULKY_KEYS = frozenset({"series", "mfu_table", "sensitivity_details", "aliases", "availability_en", "availability_zh", "meta"})
+BULKY_KEYS = frozenset({"series", "mfu_table", "sensitivity_details", "aliases", "availability_en", "availability_zh", "meta", "spec_sources"})
 DROPPED_KEYS = BULKY_KEYS | {"mfu_row", "formula", "sources", "actions", "evidence", "source", "urls", "note", "estimate"}
 GPU_MARKERS = {"memory_gb", "bandwidth_gbs"}
 GPU_KEYS = {

@@ -60,7 +60,10 @@ def subjects_of(text: str, catalog: Catalog) -> Subjects:
     if models:
         found["model"] = models
     by_id = {subject.id: subject for subject in load_subjects().subjects}
+    vendors_named = {catalog.gpu(match.id).vendor for match in names if match.kind == "gpu"}
     for subject, pattern in _subject_patterns():
+        if subject.vendor in vendors_named:  # "Moore Threads S4000": the maker's word names the catalogued part
+            continue
         if pattern.search(normal):
             for named in (subject, *(by_id[i] for i in subject.implies)):
                 found.setdefault(named.kind, set()).add(named.id)

@@ -194,6 +194,12 @@ class Turn:
     def cite(self, doc_id: str, title: str, section: str = "", urls: list[str] | None = None, citation: str = "") -> None:
         self.cite_source(Source(doc_id=doc_id, title=title, section=section, urls=urls or [], citation=citation))
 
+    def cite_gpu(self, gpu: dict) -> None:
+        """A catalog row as a source: its availability note, its citation, and the dated pages its figures come from."""
+        note = self.t(gpu["availability_en"], gpu["availability_zh"])
+        urls = [page["url"] for page in gpu.get("spec_sources") or []]
+        self.cite(f"gpu:{gpu['id']}", gpu["name"], note, urls=urls, citation=gpu["source"])
+
     def cite_source(self, source: Source) -> None:
         if all(s.doc_id != source.doc_id for s in self.sources):
             self.sources.append(source)

@@ -59,6 +59,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("intel-gaudi", lambda g: g.vendor == "Intel"),
     Family("huawei-ascend", lambda g: g.vendor == "Huawei"),
     Family("cambricon-mlu", lambda g: g.vendor == "Cambricon"),
+    Family("moore-threads-mtt", lambda g: g.vendor == "Moore Threads"),
     Family("google-tpu", lambda g: g.vendor == "Google"),
     Family("aws-trainium", lambda g: g.vendor == "AWS"),
     Family("apple-silicon", lambda g: g.vendor == "Apple"),

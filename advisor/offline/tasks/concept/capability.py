@@ -133,7 +133,7 @@ def _verdict(turn: Turn, capability: Capability, result: dict) -> str:
         shown = [f"{card['name']} ({card['value']})" for card in result["variants"]]
         lines.append(WORDING.say(turn, "variants", names=turn.t("; ", "；").join(shown)))
     gpu = result["gpu"]
-    turn.cite(f"gpu:{gpu['id']}", gpu["name"], turn.t(gpu["availability_en"], gpu["availability_zh"]), citation=gpu["source"])
+    turn.cite_gpu(gpu)
     return " ".join(lines[:1]) + ("\n\n" + "\n\n".join(lines[1:]) if lines[1:] else "")
 
 

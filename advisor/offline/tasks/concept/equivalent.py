@@ -64,7 +64,7 @@ def answer(turn: Turn) -> str:
     blocks.extend(_market_lines(turn, [part, *[p["gpu"] for p in parts]]))
     blocks.extend(_software(turn, [part, *[p["gpu"] for p in parts]]))
     for gpu in [part, *[p["gpu"] for p in parts]]:
-        turn.cite(f"gpu:{gpu['id']}", gpu["name"], turn.t(gpu["availability_en"], gpu["availability_zh"]), citation=gpu["source"])
+        turn.cite_gpu(gpu)
     blocks.append("🧮 " + WORDING.say(turn, "offer"))
     return "\n\n".join(blocks)
 

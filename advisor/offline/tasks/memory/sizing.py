@@ -34,7 +34,6 @@ from tools.memory.schema import Optimizer
 
 WORDING = Wording("memory", "sizing")
 
-DOMESTIC_VENDORS = {"Huawei", "Hygon", "Cambricon", "Kunlunxin", "Biren", "Moore Threads", "MetaX"}
 # The understanding layer's objective values (entities.yaml) → the recommender's ranking.
 OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "least_power": "power", "most_memory": "memory"}
 OBJECTIVE_LABEL = {
@@ -198,7 +197,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
         args["region"], args["objective"] = "cn", args["objective"] or "china"
     if s.keeps_to("domestic"):  # Chinese-made accelerators only
-        args["gpus"] = [g.id for g in turn.catalog.gpus if g.vendor in DOMESTIC_VENDORS]
+        args["gpus"] = [g.id for g in turn.catalog.gpus if g.china == "domestic"]  # the export rules' vendor list decides
     if s.keeps_to("datacenter_only"):
         allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
         args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]

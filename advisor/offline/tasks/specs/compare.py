@@ -90,7 +90,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     if len(problems) == 1 and "" not in problems:  # e.g. an unknown model: one explanation, not one per option
         return problems.pop()
     for gpu in rows.values():
-        turn.cite(f"gpu:{gpu['id']}", gpu["name"], turn.t(gpu["availability_en"], gpu["availability_zh"]), citation=gpu["source"])
+        turn.cite_gpu(gpu)
     label = turn.t(*TASK_LABEL[task])
     first = next((o for o in opts if o.fit), None)
     what = turn.text(first.fit["model_label"]) if first else model

@@ -71,8 +71,7 @@ def answer(turn: Turn, value_first: bool = False) -> str:
         lead = chosen + "\n\n" + lead
     for r in rows:
         gpu = r["gpu"]
-        note = turn.t(gpu["availability_en"], gpu["availability_zh"])
-        turn.cite(f"gpu:{gpu['id']}", gpu["name"], note, citation=gpu["source"])
+        turn.cite_gpu(gpu)
     if turn.ask.asks_price and not turn.ask.renting:  # "how much is an A800 server?": the machine's price leads
         priced = price_view.price_lines(turn, [r["gpu"]["id"] for r in rows])
         lead = f"{priced}\n\n{lead}" if priced else lead
