@@ -138,9 +138,9 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
-        parts += queued(turn, args, r) or target_missed(turn, args, r)  # a first-token target missed at this load is the first "no"
         parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
                                    per_user=number(r["tokens_per_s_per_user_streaming"]), bound=_bound(r))))  # fmt: skip
+        parts += queued(turn, args, r) or target_missed(turn, args, r)  # the time asked leads; a target it misses at this load follows
     else:
         missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
         parts += missed
@@ -261,6 +261,15 @@ def _speed_target(args: dict) -> Text | None:
     if not args.get("target_tokens_per_s_per_user"):
         return None
     return serving_text("target_floor" if is_floor(args) else "target_speed", value=number(args["target_tokens_per_s_per_user"]))
+
+
+def _missed_target(args: dict, r: dict) -> Text | None:
+    """The target a load misses: with a first-token target and a per-user speed both held, the one that stops it."""
+    if both_targets(args) and r.get("limit_at_target") == "speed":
+        return _speed_target(args)
+    if both_targets(args) and r.get("limit_at_target") == "ttft":
+        return serving_text("target_ttft", value=number(args["target_ttft_ms"]))
+    return _targets(args)
 
 
 def binding_line(turn: Turn, args: dict, r: dict) -> list[str]:
@@ -592,8 +601,8 @@ def _tried(holds: float | None, rate: float | None = None) -> Text:
 
 def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
     """A stated target this setup misses leads the answer: for one user, the ceiling and its bandwidth arithmetic;
-    for the load asked, how far it holds; then what would meet it."""
-    target = _targets(args)
+    for the load asked, how far it holds; then what would meet it. With two targets, the one missed is named."""
+    target = _missed_target(args, r)
     at_target = r.get("max_concurrency_at_target")
     if target is None or at_target is None or at_target >= r["effective_batch"]:
         return []
