@@ -225,7 +225,7 @@ def _headcounts(frame: Frame, text: str) -> None:
         v for v in frame.slots.get("audience", [])
         if v not in people and not isinstance(v.value, RequestRate) and words_in(v.surface + _rest_of_phrase(text, v), "simultaneous_word")
     ]  # fmt: skip
-    # "320 simultaneous chats", "300个客服同时用", "200 agents at the same time": the people said to use it at once are a load
+    # "320 simultaneous chats", "200 agents at the same time": the people said to use it at once are a load
     _move(frame, at_once, "audience", "concurrency")
     if at_once:  # a load in flight is a whole count of sequences, as the concurrency role resolves it
         frame.slots["concurrency"] = [replace(v, value=int(round(v.value))) if v in at_once and isinstance(v.value, float) else v
