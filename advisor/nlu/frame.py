@@ -8,7 +8,7 @@ follow-up copies the last question's frame and overrides only what it states.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from advisor.nlu.cues import says
@@ -191,9 +191,12 @@ def _most_specific_values(frame: Frame) -> None:
             frame.slots[slot] = kept
 
 
+PHRASE_REACH = 40  # characters after a value read as its own phrase ("150 agents will be using it at the same time")
+
+
 def _rest_of_phrase(text: str, value: SlotValue) -> str:
     """The words after a value up to the next number or punctuation: "15 people at the same time"."""
-    return re.split(r"[,，;；。.!?？\d]", text[value.start + len(value.surface) : value.start + len(value.surface) + 24])[0]
+    return re.split(r"[,，;；。.!?？\d]", text[value.start + len(value.surface) : value.start + len(value.surface) + PHRASE_REACH])[0]
 
 
 # "a team of twenty-odd", "our team of 20 people": a count right after a group is how many the group has.
@@ -218,8 +221,15 @@ def _headcounts(frame: Frame, text: str) -> None:
         and not words_in(v.surface + _rest_of_phrase(text, v), "at_once_word")
     ]  # fmt: skip
     _move(frame, people, "concurrency", "audience")
-    at_once = [v for v in frame.slots.get("audience", []) if v not in people and words_in(v.surface, "simultaneous_word")]
-    _move(frame, at_once, "audience", "concurrency")  # "320 simultaneous chats" says its own simultaneity: a load, not a headcount
+    at_once = [
+        v for v in frame.slots.get("audience", [])
+        if v not in people and not isinstance(v.value, RequestRate) and words_in(v.surface + _rest_of_phrase(text, v), "simultaneous_word")
+    ]  # fmt: skip
+    # "320 simultaneous chats", "200 agents at the same time": the people said to use it at once are a load
+    _move(frame, at_once, "audience", "concurrency")
+    if at_once:  # a load in flight is a whole count of sequences, as the concurrency role resolves it
+        frame.slots["concurrency"] = [replace(v, value=int(round(v.value))) if v in at_once and isinstance(v.value, float) else v
+                                      for v in frame.slots["concurrency"]]  # fmt: skip
 
 
 def _move(frame: Frame, values: list[SlotValue], source: str, target: str) -> None:

@@ -58,6 +58,7 @@ UNIT_AFTER = [
     # a request RATE, not requests in flight ("50 QPS", "200请求/秒"); a count of requests is one only after a period
     ("request_rate", phrase_table("request_rate_unit").pattern),
     ("requests", phrase_table("request_count_unit").pattern),
+    ("users", phrase_table("role_users_unit").pattern),  # "200 support agents": people named by their job (the Chinese ones too)
     ("users", re.compile(r"-(?:person|member|strong)(?![a-z])|" + _SPACE + r"(?:个|位|名)?\s*(?:(?:concurrent|simultaneous|active|daily|monthly)\s+){0,2}(?:(?:concurrent|simultaneous|parallel)\s+requests?|dau|mau|requests?\s+(?:in\s+flight|at\s+once|in\s+parallel)|in\s+flight|个?请求同时|个?同时(?:的)?请求|个?并发请求|users?|people|ppl|folks|persons|clients|chats|sessions|agents|employees|staff|seats|engineers|devs|developers|researchers|students|analysts|scientists|at\s+once|at\s+a\s+time|用户|人同时|人在线|路并发|路|并发|号?人(?!工)|研究生|学生|同学|研发|员工|工程师|同事)(?![a-z])")),
     ("count_server", re.compile(_SPACE + r"(?:台|机(?!器学|柜|房|架)|节点|个节点|(?:(?:hgx|dgx)\s*)?(?:nodes?|servers?|machines?|box(?:es)?|hosts?|workstations?|rigs?)(?![a-z]))")),
     ("daily", phrase_table("daily_unit").pattern),

@@ -18,7 +18,7 @@ from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning_of, shared_prefix, split_queue, visible_token_lines
-from advisor.offline.tasks.serving.serving_floor import apply_chat_floor, chat_floor_tokens_per_s, is_floor, tool_args
+from advisor.offline.tasks.serving.serving_floor import apply_chat_floor, both_targets, chat_floor_tokens_per_s, is_floor, only_floor, tool_args
 from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
 from advisor.offline.wording import Wording
@@ -140,12 +140,15 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     elif asked == "latency":
         parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
                                    per_user=number(r["tokens_per_s_per_user_streaming"]), bound=_bound(r))))  # fmt: skip
+        parts += queued(turn, args, r) or target_missed(turn, args, r)  # the time asked leads; a target it misses at this load follows
     else:
         missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
         parts += missed
         parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
-        if r.get("max_concurrency_at_target") and not missed:
+        if r.get("max_concurrency_at_target") and not missed and not both_targets(args):
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=_targets(args))))
+    if asked != "concurrency":  # the concurrency lead names its binding limit itself
+        parts += binding_line(turn, args, r)
     facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
     parts = [choice] * bool(choice) + parts[:1] + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
     if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
@@ -246,11 +249,38 @@ def _plan(tp: int, copies: int) -> Text:
 
 
 def _targets(args: dict) -> Text | None:
+    """The targets the estimate is held to: a first-token target, a per-user speed (the user's or the chat floor), or both."""
+    speed = _speed_target(args)
     if args.get("target_ttft_ms"):
+        ttft = serving_text("target_ttft", value=number(args["target_ttft_ms"]))
+        return serving_text("target_both", ttft=ttft, speed=speed) if speed else ttft
+    return speed
+
+
+def _speed_target(args: dict) -> Text | None:
+    if not args.get("target_tokens_per_s_per_user"):
+        return None
+    return serving_text("target_floor" if is_floor(args) else "target_speed", value=number(args["target_tokens_per_s_per_user"]))
+
+
+def _missed_target(args: dict, r: dict) -> Text | None:
+    """The target a load misses: with a first-token target and a per-user speed both held, the one that stops it."""
+    if both_targets(args) and r.get("limit_at_target") == "speed":
+        return _speed_target(args)
+    if both_targets(args) and r.get("limit_at_target") == "ttft":
         return serving_text("target_ttft", value=number(args["target_ttft_ms"]))
-    if args.get("target_tokens_per_s_per_user"):
-        return serving_text("target_floor" if is_floor(args) else "target_speed", value=number(args["target_tokens_per_s_per_user"]))
-    return None
+    return _targets(args)
+
+
+def binding_line(turn: Turn, args: dict, r: dict) -> list[str]:
+    """A first-token target and a per-user speed held together: each checked at the load, and the one that stops one
+    more user at once named (or memory, when the KV cache fills first with both still met)."""
+    at_target = r.get("max_concurrency_at_target")
+    if not both_targets(args) or not at_target or r.get("limit_at_target") is None:
+        return []
+    return [turn.text(serving_text(f"two_targets_{r['limit_at_target']}", ttft=number(r["ttft_ms"]), ttft_target=number(args["target_ttft_ms"]),
+                                   per_user=_per_user_figure(average_per_user(r)), speed=_speed_target(args), at_target=f"{at_target:,}",
+                                   load=f"{r['effective_batch']:,}"))]  # fmt: skip
 
 
 def _speed_lead(turn: Turn, r: dict) -> str:
@@ -286,7 +316,7 @@ def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
     full = _at_load(turn, args, r, r["max_batch_fits"])  # the speeds when every sequence that fits runs
     fits = full["effective_batch"]  # a full batch's prefill activations take a little of the room one request leaves
     target = _targets(args)
-    if target is None or is_floor(args):  # "how many can it hold?": the KV cache's count answers it, the floor judges it
+    if target is None or only_floor(args):  # "how many can it hold?": the KV cache's count answers it, the floor judges it
         lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=tokens, setup=setup, engine=_engine_label(r["engine"]),
                             total=number(full["output_tokens_per_s_total"]), average=_per_user_figure(average_per_user(full)),
                             ttft=number(full["ttft_ms"]))  # fmt: skip
@@ -548,7 +578,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
         r = final.result
         lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
                             per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
-    return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
+    return "\n\n".join([turn.text(lead), *binding_line(turn, args, r), *_in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
 def _in_servers(turn: Turn, total: int) -> list[str]:
@@ -571,8 +601,8 @@ def _tried(holds: float | None, rate: float | None = None) -> Text:
 
 def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
     """A stated target this setup misses leads the answer: for one user, the ceiling and its bandwidth arithmetic;
-    for the load asked, how far it holds; then what would meet it."""
-    target = _targets(args)
+    for the load asked, how far it holds; then what would meet it. With two targets, the one missed is named."""
+    target = _missed_target(args, r)
     at_target = r.get("max_concurrency_at_target")
     if target is None or at_target is None or at_target >= r["effective_batch"]:
         return []

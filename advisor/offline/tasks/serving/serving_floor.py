@@ -28,9 +28,11 @@ def floor_assumption() -> Text:
 
 
 def apply_chat_floor(turn: Turn, args: dict) -> bool:
-    """With no per-user speed or first-token target stated, the chat floor becomes the speed target (marked so the
-    wording names it as the floor, not as the user's target). Returns whether it was applied."""
-    if args.get(SPEED_TARGET) or args.get("target_ttft_ms") or turn.ask.observed_in_thread:
+    """With no per-user speed target stated, the chat floor becomes the speed target (marked so the wording names it as
+    the floor, not as the user's target). A stated first-token target does not replace it: a chat user waits for the
+    first token and then reads the stream, so both apply together and the answer says which one binds.
+    Returns whether it was applied."""
+    if args.get(SPEED_TARGET) or turn.ask.observed_in_thread:
         return False  # a measured speed in the thread is judged against the estimate, not against a floor
     args[SPEED_TARGET] = chat_floor_tokens_per_s()
     args[FLOOR_MARK] = True
@@ -40,6 +42,16 @@ def apply_chat_floor(turn: Turn, args: dict) -> bool:
 
 def is_floor(args: dict) -> bool:
     return bool(args.get(FLOOR_MARK))
+
+
+def only_floor(args: dict) -> bool:
+    """The chat floor is the only target (no first-token target stated beside it)."""
+    return is_floor(args) and not args.get("target_ttft_ms")
+
+
+def both_targets(args: dict) -> bool:
+    """A first-token target and a per-user speed (the user's or the chat floor) are checked together."""
+    return bool(args.get("target_ttft_ms")) and bool(args.get(SPEED_TARGET))
 
 
 def tool_args(args: dict) -> dict:
