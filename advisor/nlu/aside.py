@@ -1,0 +1,82 @@
+"""Which named values a message mentions beside its question rather than asks about.
+
+"We used to run Llama 2 13B on 8 A100s, now we want Qwen2.5 32B on two 4090s": the model, cards and count of the
+first clause are the earlier setup; the question is about the Qwen on the 4090s. "Serve our 微调过的 model" names a
+method that describes the model, not the job. The words are data (``data/aside_cues.yaml``); the decision is made
+once, while the tagger gives each value its role (``model.UnderstandingModel.roles_of``): a value set aside plays no
+role, so no answer sizes it, and the Ask names the models set aside (``Ask.aside_models``) for the answer to say so.
+
+A value is set aside only when its group (models, cards, counts, methods) has another value outside the aside
+words: the one model of "we used to run Llama 70B, what card for it now?" is still the subject."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from advisor.nlu.facets import cue_pattern
+from advisor.nlu.number_values import Value
+from knowledge.bilingual import Phrases
+
+CUES_FILE = Path(__file__).parent / "data" / "aside_cues.yaml"
+GROUP = {"model": "model", "params": "model", "gpu": "gpu", "gpu_family": "gpu", "other_gpu": "gpu",
+         "count_gpu": "count", "count_server": "count", "method": "method"}  # fmt: skip
+CLAUSE_ENDS = set(",;。!?\n")  # after normalize_text full-width marks are ASCII; "." ends a clause only before a space
+TROUBLESHOOT = "troubleshoot"  # in a problem report the method done is the setup that failed, never beside the question
+
+
+class AsideCues(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    past_setup: Phrases
+    set_aside_before: Phrases
+    described_by_method: list[str] = Field(min_length=1)
+
+
+@lru_cache(maxsize=1)
+def _cues() -> tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]]:
+    table = AsideCues.model_validate(yaml.safe_load(CUES_FILE.read_text(encoding="utf-8")))
+    return cue_pattern(table.past_setup), cue_pattern(table.set_aside_before), tuple(table.described_by_method)
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """Where each clause of ``text`` starts and ends: commas, semicolons and sentence ends part them."""
+    spans, start = [], 0
+    for i, char in enumerate(text):
+        if char in CLAUSE_ENDS or (char == "." and text[i + 1 : i + 2].isspace()):
+            spans.append((start, i))
+            start = i + 1
+    return [*spans, (start, len(text))]
+
+
+def _led_aside(text: str, value: Value, lead: re.Pattern[str]) -> bool:
+    """Words earlier in ``value``'s clause put what follows them beside the question ("on two 4090s instead of Llama
+    70B on 4 A100s": the Llama and the A100s; "相比Llama 70B")."""
+    clause_start = max((a for a, b in _clauses(text) if a <= value.start), default=0)
+    return lead.search(text, clause_start, value.start) is not None
+
+
+def set_aside(text: str, values: list[Value], intent: str) -> set[int]:
+    """The indices of ``values`` (found in normalized ``text``) that the message mentions beside its question."""
+    past, lead, described = _cues()
+    past_clauses = [(a, b) for a, b in _clauses(text) if past.search(text, a, b)]
+    aside = set()
+    for i, value in enumerate(values):
+        if value.kind not in GROUP:
+            continue
+        in_past = any(a <= value.start and value.end <= b for a, b in past_clauses)
+        by_description = value.kind == "method" and intent != TROUBLESHOOT and text.startswith(described, value.end)
+        if (in_past and not (value.kind == "method" and intent == TROUBLESHOOT)) or by_description or _led_aside(text, value, lead):
+            aside.add(i)
+    kept_groups = {GROUP[v.kind] for i, v in enumerate(values) if v.kind in GROUP and i not in aside}
+    # a count set aside with its card ("on 8 A100s") goes with it even when the question counts no cards of its own
+    aside_cards = [values[i] for i in aside if GROUP[values[i].kind] == "gpu" and "gpu" in kept_groups]
+    return {i for i in aside if GROUP[values[i].kind] in kept_groups
+            or (GROUP[values[i].kind] == "count" and any(_same_clause(text, values[i], card) for card in aside_cards))}
+
+
+def _same_clause(text: str, one: Value, other: Value) -> bool:
+    return any(a <= one.start <= b and a <= other.start <= b for a, b in _clauses(text))
