@@ -34,7 +34,9 @@ def test_an_earlier_setup_is_set_aside_with_its_cards_and_count(message):
 
 @pytest.mark.parametrize("message", [
     "Would Qwen2.5 14B fit on one L40S rather than Llama 3 70B on 4 A100s?",
-    "相比Llama 3 70B，Qwen2.5 14B在一张L40S上要多少显存？",
+    "想在一张L40S上跑Qwen2.5 14B，而不是在4张A100上跑Llama 3 70B，显存够吗？",
+    "Is Qwen2.5 14B similar to Llama 3 70B in memory, and does it fit one L40S?",
+    "Qwen2.5 14B的显存需求类似Llama 3 70B吗？一张L40S放得下吗？",
 ])  # fmt: skip
 def test_a_model_named_for_comparison_is_set_aside(message):
     aside, kept = _split(message)
@@ -55,6 +57,7 @@ def test_the_only_model_named_stays_the_subject(message):
 @pytest.mark.parametrize(("message", "intent", "set_aside_method"), [
     ("把微调好的Qwen2.5 14B部署给30个同事用，一张L40S够吗？", "memory", True),
     ("Last week we trained a LoRA on Qwen2.5 14B; now we want to deploy it for 30 colleagues on one L40S", "memory", True),
+    ("我们用LoRA训练了一个Qwen2.5 14B，现在想部署给100个人用，要几张L40S？", "memory", True),
     ("微调Qwen2.5 14B时一张L40S爆显存了", "troubleshoot", False),
 ])  # fmt: skip
 def test_a_method_that_describes_the_model_is_not_the_job(message, intent, set_aside_method):
@@ -70,10 +73,10 @@ def test_a_method_that_describes_the_model_is_not_the_job(message, intent, set_a
     ("去年我们在两张L4上跑Mistral 7B，现在想在一张L40S上跑Qwen2.5 14B，显存够不够？", "Qwen2.5-14B", "Mistral", "L4 "),
 ])  # fmt: skip
 def test_the_answer_sizes_the_model_asked_about_and_says_which_was_left_out(offline_advisor, question, sized, left_out, not_said):
-    summary = offline_advisor.answer(question, []).summary
-    first = summary.strip().split("\n")[0]
+    response = offline_advisor.answer(question, [])
+    first = response.summary.strip().split("\n")[0]
     assert sized in first and left_out not in first and not_said not in first, first
-    assert left_out in summary  # the note that it was not sized
+    assert left_out in response.details  # the note that it was not sized
 
 
 @pytest.mark.parametrize(("question", "serving"), [

@@ -26,20 +26,23 @@ CUES_FILE = Path(__file__).parent / "data" / "aside_cues.yaml"
 GROUP = {"model": "model", "params": "model", "gpu": "gpu", "gpu_family": "gpu", "other_gpu": "gpu",
          "count_gpu": "count", "count_server": "count", "method": "method"}  # fmt: skip
 CLAUSE_ENDS = set(",;。!?\n")  # after normalize_text full-width marks are ASCII; "." ends a clause only before a space
-TROUBLESHOOT = "troubleshoot"  # in a problem report the method done is the setup that failed, never beside the question
+LIKENED_REACH = 16  # "similar to the Llama 70B": the likening words stand right before the model
+TROUBLESHOOT = "troubleshoot"
 
 
 class AsideCues(BaseModel):
     model_config = ConfigDict(extra="forbid")
     past_setup: Phrases
     set_aside_before: Phrases
+    likened_model_before: Phrases
     described_by_method: list[str] = Field(min_length=1)
 
 
 @lru_cache(maxsize=1)
-def _cues() -> tuple[re.Pattern[str], re.Pattern[str], tuple[str, ...]]:
+def _cues() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], tuple[str, ...]]:
     table = AsideCues.model_validate(yaml.safe_load(CUES_FILE.read_text(encoding="utf-8")))
-    return cue_pattern(table.past_setup), cue_pattern(table.set_aside_before), tuple(table.described_by_method)
+    cues = (table.past_setup, table.set_aside_before, table.likened_model_before)
+    return (*(cue_pattern(c) for c in cues), tuple(table.described_by_method))
 
 
 def _clauses(text: str) -> list[tuple[int, int]]:
@@ -61,21 +64,33 @@ def _led_aside(text: str, value: Value, lead: re.Pattern[str]) -> bool:
 
 def set_aside(text: str, values: list[Value], intent: str) -> set[int]:
     """The indices of ``values`` (found in normalized ``text``) that the message mentions beside its question."""
-    past, lead, described = _cues()
+    past = _cues()[0]
     past_clauses = [(a, b) for a, b in _clauses(text) if past.search(text, a, b)]
     aside = set()
     for i, value in enumerate(values):
-        if value.kind not in GROUP:
-            continue
-        in_past = any(a <= value.start and value.end <= b for a, b in past_clauses)
-        by_description = value.kind == "method" and intent != TROUBLESHOOT and text.startswith(described, value.end)
-        if (in_past and not (value.kind == "method" and intent == TROUBLESHOOT)) or by_description or _led_aside(text, value, lead):
+        if value.kind in GROUP and _beside(text, value, intent, past_clauses):
             aside.add(i)
+    for i in sorted(aside):  # "用LoRA训练了一个": the method that leads into a described one describes the model with it
+        if values[i].kind == "method" and i > 0 and values[i - 1].kind == "method" and _same_clause(text, values[i - 1], values[i]):
+            aside.add(i - 1)
     kept_groups = {GROUP[v.kind] for i, v in enumerate(values) if v.kind in GROUP and i not in aside}
     # a count set aside with its card ("on 8 A100s") goes with it even when the question counts no cards of its own
     aside_cards = [values[i] for i in aside if GROUP[values[i].kind] == "gpu" and "gpu" in kept_groups]
     return {i for i in aside if GROUP[values[i].kind] in kept_groups
             or (GROUP[values[i].kind] == "count" and any(_same_clause(text, values[i], card) for card in aside_cards))}
+
+
+def _beside(text: str, value: Value, intent: str, past_clauses: list[tuple[int, int]]) -> bool:
+    """Whether words around ``value`` put it beside the question: an earlier-setup clause, a describing ending of a
+    method word, replacing words earlier in its clause, likening words right before a model."""
+    _, lead, likened, described = _cues()
+    if value.kind == "method" and intent == TROUBLESHOOT:  # in a problem report the method done is the setup that failed
+        return False
+    if any(a <= value.start and value.end <= b for a, b in past_clauses) or _led_aside(text, value, lead):
+        return True
+    if value.kind == "method":
+        return text.startswith(described, value.end)
+    return value.kind in ("model", "params") and likened.search(text, max(0, value.start - LIKENED_REACH), value.start) is not None
 
 
 def _same_clause(text: str, one: Value, other: Value) -> bool:
