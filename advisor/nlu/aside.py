@@ -1,10 +1,11 @@
 """Which named values a message mentions beside its question rather than asks about.
 
 "We used to run Llama 2 13B on 8 A100s, now we want Qwen2.5 32B on two 4090s": the model, cards and count of the
-first clause are the earlier setup; the question is about the Qwen on the 4090s. "Serve our 微调过的 model" names a
-method that describes the model, not the job. The words are data (``data/aside_cues.yaml``); the decision is made
-once, while the tagger gives each value its role (``model.UnderstandingModel.roles_of``): a value set aside plays no
-role, so no answer sizes it, and the Ask names the models set aside (``Ask.aside_models``) for the answer to say so.
+first clause are the earlier setup; the question is about the Qwen on the 4090s. "Serve our fine-tuned model", said in
+Chinese with the method word and an ending (``described_by_method``), names a method that describes the model, not
+the job. The words are data (``data/aside_cues.yaml``); the decision is made once, while the tagger gives each value
+its role (``model.UnderstandingModel.roles_of``): a value set aside plays no role, so no answer sizes it, and the Ask
+names the models set aside (``Ask.aside_models``) for the answer to say so.
 
 A value is set aside only when its group (models, cards, counts, methods) has another value outside the aside
 words: the one model of "we used to run Llama 70B, what card for it now?" is still the subject."""
@@ -57,7 +58,7 @@ def _clauses(text: str) -> list[tuple[int, int]]:
 
 def _led_aside(text: str, value: Value, lead: re.Pattern[str]) -> bool:
     """Words earlier in ``value``'s clause put what follows them beside the question ("on two 4090s instead of Llama
-    70B on 4 A100s": the Llama and the A100s; "相比Llama 70B")."""
+    70B on 4 A100s": the Llama and the A100s)."""
     clause_start = max((a for a, b in _clauses(text) if a <= value.start), default=0)
     return lead.search(text, clause_start, value.start) is not None
 
@@ -70,7 +71,7 @@ def set_aside(text: str, values: list[Value], intent: str) -> set[int]:
     for i, value in enumerate(values):
         if value.kind in GROUP and _beside(text, value, intent, past_clauses):
             aside.add(i)
-    for i in sorted(aside):  # "用LoRA训练了一个": the method that leads into a described one describes the model with it
+    for i in sorted(aside):  # "trained with LoRA" said in Chinese: the method that leads into a described one describes the model with it
         if values[i].kind == "method" and i > 0 and values[i - 1].kind == "method" and _same_clause(text, values[i - 1], values[i]):
             aside.add(i - 1)
     kept_groups = {GROUP[v.kind] for i, v in enumerate(values) if v.kind in GROUP and i not in aside}
