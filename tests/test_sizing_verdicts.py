@@ -80,3 +80,21 @@ def test_an_oom_with_its_setup_names_the_largest_parts(offline_advisor):
     assert "Optimizer states" in why and "Logits" in why  # Adam states and the long-sequence × large-vocab logits
     assert re.search(r"≈ \d+(\.\d+)? GB", why)
     assert summary.index("Why it runs out") < summary.index("routes that fit")  # the cause before the fixes
+
+
+@pytest.mark.parametrize(("question", "stated", "row"), [
+    ("I have an M4 Max laptop with 48GB, what is the largest model it can run?", "48 GB", "128 GB in all"),
+    ("我的M4 Max笔记本是48GB内存的，最大能跑多大的模型？", "48 GB", "128 GB"),
+])  # fmt: skip
+def test_a_stated_memory_size_wins_over_the_catalog_row_of_the_chip(offline_advisor, question, stated, row):
+    first = _summary(offline_advisor, question).strip().split("\n")[0]
+    assert stated in first and row not in first, first
+
+
+@pytest.mark.parametrize(("question", "total", "per_gpu"), [
+    ("How big is the KV cache of Llama 3.1 70B for 8 users at 16k context on 2 H100s?", "KV cache: 42.95 GB", "21.47 GB on each of the 2 GPUs"),
+    ("Llama 3.1 70B 在两张H100上，8个用户16k上下文，KV cache要多大？", "KV 缓存：42.95 GB", "每卡 21.47 GB"),
+])  # fmt: skip
+def test_a_kv_cache_split_over_cards_leads_with_the_whole_cache_and_each_cards_share(offline_advisor, question, total, per_gpu):
+    first = _summary(offline_advisor, question).strip().split("\n")[0]
+    assert total in first and per_gpu in first, first

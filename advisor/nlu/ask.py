@@ -36,6 +36,7 @@ from advisor.nlu.cues import says
 from advisor.nlu.facets import cue_pattern
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
+from advisor.nlu.model import NONE
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
@@ -145,6 +146,8 @@ class Ask(BaseModel):
         False, description='The message asks whether a serving or training technique would help ("would prefix caching help?", '
         '"expert parallelism here?"), not for a new value of the calculation.',
     )
+    aside_models: tuple[str, ...] = Field((), description='Models this message names beside its question ("we used to run Llama 2 13B, '
+                                          'now …", "instead of Llama 70B"), by catalog name; none of them is sized (nlu/aside.py).')
     model_sizes_b: tuple[float, ...] = Field(
         (), description='Sizes (billions of parameters) of the models the thread names, smallest first: two or more are a range '
         '("7B to 72B", "14B–32B", "Qwen2.5-14B and 32B") that serving answers per end.',
@@ -248,6 +251,7 @@ class Ask(BaseModel):
             replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
             asks_technique=says("asks_technique", message),
             model_sizes_b=_model_sizes(reading, catalog),
+            aside_models=_aside_models(reading, catalog),
             message_lines=message.count("\n") + 1,
             problem_phase=problem_phase(thread),
             quantised=says("quantised", *thread),
@@ -311,6 +315,20 @@ def _model_sizes(reading: Reading, catalog: Catalog) -> tuple[float, ...]:
         if not kept or size > kept[-1] * SAME_SIZE:
             kept.append(size)
     return tuple(kept)
+
+
+def _aside_models(reading: Reading, catalog: Catalog) -> tuple[str, ...]:
+    """The models of this message that play no role: the tagger gives a named model one unless it was set aside."""
+    names = []
+    for item in reading.tagged:
+        if item.role != NONE or item.value.kind not in ("model", "params"):
+            continue
+        if item.value.kind == "params":
+            names.append(f"{item.value.value / 1e9:g}B")
+        else:
+            found = catalog.find_model(str(item.value.value))
+            names.append(found.name if found is not None else str(item.value.value))
+    return tuple(dict.fromkeys(names))
 
 
 def _names_kv_cache(text: str) -> bool:

@@ -20,6 +20,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 
 from advisor.name_matcher import normalize_text
+from advisor.nlu.aside import set_aside
 from advisor.nlu.corpus import TASKS, Corpus, Utterance
 from advisor.nlu.features import focus, masked, role_features, words
 from advisor.nlu.meaning import SENTENCE_VECTORS
@@ -138,7 +139,11 @@ class UnderstandingModel:
         normalized = normalize_text(text if isinstance(text, str) else "")
         probabilities = [self._role_probabilities(role_features(normalized, value, values, intent)) for value in values]
         tagged, pasted = [], bool(PASTED.search(normalized))
-        for value, row in zip(values, probabilities):
+        aside = set_aside(normalized, values, intent)
+        for index, (value, row) in enumerate(zip(values, probabilities)):
+            if index in aside:  # "we used to run Llama 70B on 8 A100s, now …": the earlier setup, beside the question
+                tagged.append(TaggedValue(value, NONE, 1.0))
+                continue
             roles = ROLES_BY_KIND.get(value.kind, set())
             if len(roles) == 1 and value.kind not in CONTEXT_ROLED_KINDS:  # a name, keyword, "70B" or "10 users" plays its one role
                 tagged.append(TaggedValue(value, next(iter(roles)), 1.0))

@@ -78,6 +78,18 @@ class Turn:
         return self.reading.task or self.reading.intent
 
     def model_reference(self) -> str | None:
+        """What the conversation names as the model (``_model_reference``); a model named beside the question ("we used to
+        run Llama 2 13B, now …") is said to be left out, once."""
+        model = self._model_reference()
+        if self.ask.aside_models and model is not None:
+            found = self.catalog.find_model(model)
+            aside = TURN_TEXT.pick("list_joiner", self.language).join(self.ask.aside_models)
+            said = TURN_TEXT.pick("aside_model_left_out", self.language, model=found.name if found else model, aside=aside)
+            if said not in self.assumptions:
+                self.assumptions.append(said)
+        return model
+
+    def _model_reference(self) -> str | None:
         """What the conversation names as the model: a catalog id, else a bare size such as '7B'.
 
         A model the catalog does not know ("qwq-32b") is sized as a generic dense model of the

@@ -30,7 +30,8 @@ class RunnableRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     gpu: str | None = Field(None, description="The GPU the user has, e.g. 'RTX 3090', 'A100 40G', 'M2 Ultra'.")
-    gpu_memory_gb: float | None = Field(None, description="Memory of one GPU when the card is not named, GB.")
+    gpu_memory_gb: float | None = Field(None, description="Memory of one GPU, GB: the card's size when none is named, or the size "
+                                        "the user states for a named one (\"an M4 Max with 64GB\"), which wins over the catalog's.")
     num_gpus: int = Field(1, description="How many of those GPUs serve together (tensor parallelism across them).")
     context: int = Field(8192, description="Tokens per conversation the KV cache must hold (prompt + answer).")
 
@@ -96,7 +97,7 @@ def runnable_models(request: RunnableRequest, catalog: Catalog, serving: Serving
             if _tier(used) != _tier(fmt):
                 continue
             estimate = estimate_memory(MemoryRequest(
-                model=model.id, precision=used, context=request.context, batch=1, num_gpus=tp, tp=tp, gpu=gpu.id if gpu else None, gpu_memory_gb=None if gpu else request.gpu_memory_gb,
+                model=model.id, precision=used, context=request.context, batch=1, num_gpus=tp, tp=tp, gpu=gpu.id if gpu else None, gpu_memory_gb=request.gpu_memory_gb,  # a stated size wins over the row's
                 engine="hf",  # weights + one conversation's KV + runtime; the engine's pre-allocation is the headroom below
             ), catalog)  # fmt: skip
             if estimate.verdict in ("fits", "tight") and (estimate.headroom_pct or 0) >= HEADROOM_PCT:
@@ -120,7 +121,11 @@ def runnable_models(request: RunnableRequest, catalog: Catalog, serving: Serving
             decode_tokens_per_s=round(speed, 1) if speed else None, engine=engine if speed else None,
             tight=estimate.verdict == "tight",
         ))  # fmt: skip
-    if gpu is not None:
+    if gpu is not None and request.gpu_memory_gb is not None and request.gpu_memory_gb != gpu.memory_gb:
+        # "an M4 Max with 64GB": the catalog row is one memory option of the chip; the user's size is the one sized
+        size = f"{request.gpu_memory_gb:g} GB"
+        name, memory = MEMORY_TEXT.text("runnable.stated_card", name=gpu.name, size=size), request.gpu_memory_gb * request.num_gpus
+    elif gpu is not None:
         name, memory = Text(en=gpu.name, zh=gpu.name), gpu.memory_gb * request.num_gpus
     else:
         size = f"{request.gpu_memory_gb:g} GB"

@@ -82,8 +82,12 @@ def asks_about_kv_cache(turn: Turn) -> bool:
 
 def kv_cache_lead(turn: Turn, estimate: dict, sequences: int, context: int, precision: str) -> str | None:
     """A KV-cache question is answered by the KV cache first, not by a per-GPU total that adds weights and the
-    prefill temporaries no serving engine keeps."""
+    prefill temporaries no serving engine keeps; on several GPUs, the whole cache first and each GPU's share beside it."""
     kv = next((i["value"] for i in estimate["items"] if i.get("key") == "kv_cache"), None)
     if kv is None:
         return None
+    shards = estimate.get("tp", 1) * estimate.get("pp", 1)  # the items are per GPU; the cache is split with the model
+    if shards > 1:
+        return turn.text(_leads()["kv_cache_split"]).format(kv=number(kv * shards, 2), per_gpu=number(kv, 2), gpus=shards, sequences=sequences,
+                                                             context=f"{context:,}", precision=precision)
     return turn.text(_leads()["kv_cache"]).format(kv=number(kv, 2), sequences=sequences, context=f"{context:,}", precision=precision)

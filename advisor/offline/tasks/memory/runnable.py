@@ -29,7 +29,7 @@ def answer(turn: Turn) -> str | None:
     s = turn.slots
     if not s.gpus and not s.gpu_memory_gb:
         return None
-    args = {"gpu": s.gpus[0] if s.gpus else None, "gpu_memory_gb": None if s.gpus else s.gpu_memory_gb,
+    args = {"gpu": s.gpus[0] if s.gpus else None, "gpu_memory_gb": s.gpu_memory_gb,
             "num_gpus": s.gpu_count or 1, "context": s.context_length}  # fmt: skip
     turn.slots.mark("gpu", "gpu_memory", "gpu_count", "context")
     outcome = turn.call("runnable_models", args)

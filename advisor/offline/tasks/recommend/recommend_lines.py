@@ -145,7 +145,7 @@ def sized_for(turn: Turn, r: dict) -> list[str]:
         return []
 
     def job(d: dict) -> Text:
-        return LINES.text("job", task=_task_text(d["task"]), model=d["model_label"], memory=number(d["memory_gb"]))
+        return LINES.text("job", task=_task_text(d["task"]), model=Text.model_validate(d["model_label"]), memory=number(d["memory_gb"]))
 
     others = [job(d) for d in demands if not d["sized_for"]]
     listed = Text(en="; ".join(o.en for o in others), zh="；".join(o.zh for o in others))
