@@ -9,7 +9,6 @@ from __future__ import annotations
 from advisor.offline.turn import Turn
 from pathlib import Path
 
-from knowledge.answer_text import phrase
 from knowledge.wording import Wording
 from tools.memory.refit import INT4_FORMAT
 from tools.recommend.configs import SERVER_GPUS  # "one server" of data-centre GPUs: an 8-GPU HGX/OAM board or PCIe box
@@ -63,8 +62,7 @@ def gpus_on_hand(turn: Turn) -> int | None:
     if s.servers:
         gpus = s.servers * (s.gpus_per_server or SERVER_GPUS)
         if not s.gpus_per_server:
-            said = phrase("sizing.assume.servers", servers=s.servers, per_server=SERVER_GPUS, gpus=gpus)
-            turn.assume(said.en, said.zh)
+            turn.assume(*WORDING.both("workload_phrases.servers", servers=s.servers, per_server=SERVER_GPUS, gpus=gpus))
         return gpus
     return None
 
