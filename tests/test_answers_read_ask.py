@@ -25,8 +25,6 @@ READS_TEXT = {
 # (file, constant) → why a pattern is compiled outside the understanding layer.
 COMPILES = {
     ("router.py", "SENTENCE"): "splits a message into sentences to answer what is left beside an injection",
-    ("turn.py", "DERIVED_MODEL"): "compares a catalog model's name with the name said, to say whose shapes a fine-tune keeps",
-    ("turn.py", "SIZE_IN_NAME"): "reads the size in a model name the catalog lacks, to size it as a generic model",
     ("turn.py", "FIELD_NAME"): "reads a tool's suggestion, not the user's words",
     ("turn.py", "SETTING"): "reads a tool's suggestion, not the user's words",
     ("knowledge.py", "re.findall"): "splits catalog card names and search-hit titles into words, not the user's",
