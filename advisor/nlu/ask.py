@@ -47,6 +47,7 @@ from knowledge.capabilities import Capability
 from knowledge.catalog import Catalog
 from knowledge.equivalents import equivalents
 from knowledge.vendor_options import vendor_options
+from tools.troubleshoot.diagnose import pasted_output
 
 
 SAME_SIZE = 1.15  # sizes within 15% of each other name one model, not the two ends of a range
@@ -151,6 +152,10 @@ class Ask(BaseModel):
         '("7B to 72B", "14B–32B", "Qwen2.5-14B and 32B") that serving answers per end.',
     )
     message_lines: int = Field(1, description="Lines in this message: a pasted log's newest evidence sits within them.")
+    pasted_output: bool = Field(
+        False, description="The message holds a line of tool output the troubleshooting parsers read (a log, an error, an "
+        "nvidia-smi reading), not only words describing a failure.",
+    )
     problem_phase: str | None = Field(
         None, description='When a reported problem happens: "startup" (launch, init, before the first step) or "under_load" '
         "(traffic, concurrency); the newest message of the task that says one wins."
@@ -249,6 +254,7 @@ class Ask(BaseModel):
             asks_technique=says("asks_technique", message),
             model_sizes_b=_model_sizes(reading, catalog),
             message_lines=message.count("\n") + 1,
+            pasted_output=pasted_output(message),
             problem_phase=problem_phase(thread),
             quantised=says("quantised", *thread),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
