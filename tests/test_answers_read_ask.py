@@ -20,11 +20,9 @@ READS_TEXT = {
     ("sizing.py", "recommend"): "the question's own words are the search query for related reading",
     ("sizing.py", "memory"): "the question's own words are the search query for related reading",
     ("trouble.py", "_reported"): "a pasted log or error is the diagnosis tool's input, passed on as written",
-    ("trouble.py", "_already_tried"): "what was tried is read from the thread's text by the diagnosis tool",
 }
 # (file, constant) → why a pattern is compiled outside the understanding layer.
 COMPILES = {
-    ("router.py", "SENTENCE"): "splits a message into sentences to answer what is left beside an injection",
     ("turn.py", "FIELD_NAME"): "reads a tool's suggestion, not the user's words",
     ("turn.py", "SETTING"): "reads a tool's suggestion, not the user's words",
     ("knowledge.py", "re.findall"): "splits catalog card names and search-hit titles into words, not the user's",

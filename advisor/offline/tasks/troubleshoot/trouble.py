@@ -386,7 +386,7 @@ def _already_tried(turn: Turn, said_tried: list[str] = (), setup: dict | None = 
     pulled = set(turn.slots.already_tried) | set(said_tried)
     pulled |= {lever for slot, value in AT_LIMIT if (setup or {}).get(slot) == value and (lever := _lever(slot, value))}
     frame = turn.reading.frame
-    detail = len(turn.reading.task_messages) >= 2  # the first message states the setup, a later one what was changed
+    detail = turn.ask.thread_messages >= 2  # the first message states the setup, a later one what was changed
     for slot in frame.names():
         for value in frame.all(slot):
             lever = _lever(slot, value)
