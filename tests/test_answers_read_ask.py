@@ -19,7 +19,7 @@ READS_TEXT = {
     ("serving.py", "_finish"): "the question's own words are the search query for related reading",
     ("sizing.py", "recommend"): "the question's own words are the search query for related reading",
     ("sizing.py", "memory"): "the question's own words are the search query for related reading",
-    ("trouble.py", "_reported"): "a pasted log or error is the diagnosis tool's input, passed on as written",
+    ("plan.py", "reported"): "a pasted log or error is the diagnosis tool's input, passed on as written",
 }
 # (file, constant) → why a pattern is compiled outside the understanding layer.
 COMPILES = {
