@@ -60,6 +60,6 @@ def choices(table: dict, language: str, values=None) -> list[tuple[str, object]]
 
 
 # Values a troubleshooting parser read from a log, named in words; a field missing here is named from its
-# words and unit suffix (``answers.trouble._parsed``), never shown as the parser's key.
+# words and unit suffix (``offline.tasks.troubleshoot.render._parsed``), never shown as the parser's key.
 PARSED = _table("parsed")
 PARSED_UNITS = {"_mib": " MiB", "_ms": " ms", "_min": " min", "_c": " °C", "_w": " W", "_bytes": " bytes", "_gbps": " GB/s", "_pct": "%"}

@@ -19,14 +19,10 @@ READS_TEXT = {
     ("serving.py", "_finish"): "the question's own words are the search query for related reading",
     ("sizing.py", "recommend"): "the question's own words are the search query for related reading",
     ("sizing.py", "memory"): "the question's own words are the search query for related reading",
-    ("trouble.py", "_reported"): "a pasted log or error is the diagnosis tool's input, passed on as written",
-    ("trouble.py", "_already_tried"): "what was tried is read from the thread's text by the diagnosis tool",
+    ("plan.py", "reported"): "a pasted log or error is the diagnosis tool's input, passed on as written",
 }
 # (file, constant) → why a pattern is compiled outside the understanding layer.
 COMPILES = {
-    ("router.py", "SENTENCE"): "splits a message into sentences to answer what is left beside an injection",
-    ("turn.py", "DERIVED_MODEL"): "compares a catalog model's name with the name said, to say whose shapes a fine-tune keeps",
-    ("turn.py", "SIZE_IN_NAME"): "reads the size in a model name the catalog lacks, to size it as a generic model",
     ("turn.py", "FIELD_NAME"): "reads a tool's suggestion, not the user's words",
     ("turn.py", "SETTING"): "reads a tool's suggestion, not the user's words",
     ("knowledge.py", "re.findall"): "splits catalog card names and search-hit titles into words, not the user's",

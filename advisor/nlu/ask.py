@@ -3,9 +3,9 @@ from the understanding layer's Reading. Answers read ``turn.ask.<field>``, never
 every word-based decision about the question is made here (cue words in ``data/ask_cues.yaml``, the
 serving and line-item words in their own tables), so understanding is decided in one place.
 
-The resolved workload (model, method, precision, context, ZeRO/TP) is not here yet: resolving it writes
-assumptions into the answer and looks models up in the catalog (``offline/workload.py``), so it
-moves with the answer modules that share it rather than in this step."""
+The workload (model, task, precision, context, batch, ZeRO/TP) is resolved here once per turn too
+(``Ask.workload``, ``advisor/nlu/workload.py``): how the model was read is kept as notes, which
+``offline/workload.py`` says as assumptions in the answer that uses the model."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ from advisor.nlu.model import NONE
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
+from advisor.nlu.workload import Workload
 from advisor.nlu.tco_said import ApiUsage, HorizonRange, RatioClaim, RunningCost, api_usage, commitment_terms, horizon_ranges, payback_word_starts, ratio_claim, running_costs
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
@@ -47,6 +48,7 @@ from knowledge.capabilities import Capability
 from knowledge.catalog import Catalog
 from knowledge.equivalents import equivalents
 from knowledge.vendor_options import vendor_options
+from tools.troubleshoot.diagnose import pasted_output
 
 
 SAME_SIZE = 1.15  # sizes within 15% of each other name one model, not the two ends of a range
@@ -58,6 +60,8 @@ class Ask(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     task: str | None = Field(None, description="The calculation asked for: this message's task or, for a follow-up, the one it continues.")
+    workload: Workload = Field(default_factory=Workload, description="The job the conversation describes: model, task, precision, "
+                               "context, batch, ZeRO/TP, resolved once (advisor/nlu/workload.py).")
     asks_why: bool = Field(False, description='"why so much?", "how was that worked out": the message asks where the last answer came from.')
     asks_count: bool = Field(False, description='"how many would it take", "how many servers": the number of cards is the question, not a given.')
     renting: bool = Field(False, description="The task's messages speak of renting or the cloud.")
@@ -153,6 +157,10 @@ class Ask(BaseModel):
         '("7B to 72B", "14B–32B", "Qwen2.5-14B and 32B") that serving answers per end.',
     )
     message_lines: int = Field(1, description="Lines in this message: a pasted log's newest evidence sits within them.")
+    pasted_output: bool = Field(
+        False, description="The message holds a line of tool output the troubleshooting parsers read (a log, an error, an "
+        "nvidia-smi reading), not only words describing a failure.",
+    )
     problem_phase: str | None = Field(
         None, description='When a reported problem happens: "startup" (launch, init, before the first step) or "under_load" '
         "(traffic, concurrency); the newest message of the task that says one wins."
@@ -196,6 +204,7 @@ class Ask(BaseModel):
         named = subjects_of(message, catalog)
         return cls(
             task=reading.task,
+            workload=Workload.read(state, catalog),
             asks_why=says("asks_why", message),
             asks_count=says("asks_count", message),
             renting=says("renting", *reading.task_messages),
@@ -253,6 +262,7 @@ class Ask(BaseModel):
             model_sizes_b=_model_sizes(reading, catalog),
             aside_models=_aside_models(reading, catalog),
             message_lines=message.count("\n") + 1,
+            pasted_output=pasted_output(message),
             problem_phase=problem_phase(thread),
             quantised=says("quantised", *thread),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),

@@ -28,6 +28,7 @@ LENGTHS = ("context", "prompt_tokens", "output_tokens")
 # Answers that set a newly named card beside the one in question ("and against four 3090s?" after a speed): both are kept
 COMPARABLE = ("specs", "training_time", "serving_speed", TOPIC)
 SURE_INJECTION = PIPELINE.dialogue_state.sure_injection
+SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")  # where a message splits into sentences (after the mark that ends one)
 
 
 class Understanding:
@@ -37,6 +38,10 @@ class Understanding:
 
     def read_one(self, text: str) -> Reading:
         return read_message(text, self.model, self.catalog)
+
+    def beside_injection(self, message: str) -> str:
+        """The sentences of ``message`` that do not read as an injection, joined as written ("" when none is left)."""
+        return "".join(s for s in SENTENCE.split(message) if s.strip() and self.read_one(s).intent != "injection")
 
     def read(self, message: str, history: list[str] = ()) -> Reading:
         """``message`` read after the user's earlier messages ``history`` (oldest first)."""

@@ -7,7 +7,6 @@ evaluated exactly where the former if-chain evaluated it (some read slots, which
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -53,7 +52,6 @@ GUARD_CONFIDENCE = PIPELINE.classify.guard_confidence  # below this a refusal, a
 # threads whose own answer computes no serving latency: a latency complaint on them is answered by the serving estimate
 # (serving_speed answers it itself; recommend, tco, training and facility questions keep their own answers)
 LATENCY_COMPLAINT_TASKS = (None, "troubleshoot", "concept", "specs", "memory", "max_fit")
-SENTENCE = re.compile(r"(?<=[。！？!?；;\n])")
 WORDING = Wording(Path(__file__).with_name("planner_text.yaml"))
 WHERE_FROM = WORDING.pair("where_from")
 HARDWARE_SLOTS = {"gpu", "gpu_count", "server_count", "gpus_per_server"}
@@ -497,8 +495,7 @@ def _topic(routing: Routing) -> str:
 def beside_injection(routing: Routing) -> str:
     """What is left once the injection sentences are removed (a question, a pasted log) still gets its answer."""
     turn, read = routing.turn, routing.understanding.read_one
-    kept = [s for s in SENTENCE.split(turn.message) if s.strip() and read(s).intent != "injection"]
-    rest = "".join(kept)
+    rest = routing.understanding.beside_injection(turn.message)
     if not rest.strip():
         return ""
     reading = read(rest)

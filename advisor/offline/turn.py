@@ -14,14 +14,13 @@ from advisor.nlu.entity_words import is_other_model
 from advisor.nlu.frame import Frame
 from advisor.nlu.reading import Reading
 from advisor.nlu.slot_labels import LABELS, slot_label
+from advisor.nlu.workload import MODEL_SLOTS
 from advisor.offline.slots import TURN_TEXT, Slots
 from advisor.registry import Registry, ToolOutcome
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from tools.serving.setup import ENGINE_LABELS
 
-DERIVED_MODEL = re.compile(r"coder|distill|math", re.IGNORECASE)  # fine-tunes sold under their own names
-SIZE_IN_NAME = re.compile(r"(\d+(?:\.\d+)?)\s?b(?![a-z])")
 FIELD_NAME = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")  # 'server_price', 'utilisation_pct'
 SETTING = re.compile(r"(?P<field>[a-z_]+)=(?P<value>\S+)")  # a tool's suggestion for programs: 'engine=llamacpp', 'tp=2'
 FIELD_SLOT = {"num_gpus": "gpu_count"}  # tool fields whose slot has another name
@@ -78,9 +77,13 @@ class Turn:
         return self.reading.task or self.reading.intent
 
     def model_reference(self) -> str | None:
-        """What the conversation names as the model (``_model_reference``); a model named beside the question ("we used to
-        run Llama 2 13B, now …") is said to be left out, once."""
-        model = self._model_reference()
+        """What the conversation names as the model: a catalog id, else a bare size such as '7B' (``Ask.workload``,
+        resolved once per turn); how it was read, when not as written, is said as an assumption of this answer, and a
+        model named beside the question ("we used to run Llama 2 13B, now ...") is said to be left out, once."""
+        self.slots.mark(*MODEL_SLOTS)
+        for note in self.ask.workload.model_notes:
+            self.assume(*TURN_TEXT.both(note.key, **note.values))
+        model = self.ask.workload.model
         if self.ask.aside_models and model is not None:
             found = self.catalog.find_model(model)
             aside = TURN_TEXT.pick("list_joiner", self.language).join(self.ask.aside_models)
@@ -89,65 +92,10 @@ class Turn:
                 self.assumptions.append(said)
         return model
 
-    def _model_reference(self) -> str | None:
-        """What the conversation names as the model: a catalog id, else a bare size such as '7B'.
-
-        A model the catalog does not know ("qwq-32b") is sized as a generic dense model of the
-        size in its name, and the answer says so."""
-        if self.slots.models and self.slots.params and all(is_other_model(n) for n in self.slots.models):
-            # "a 14B model plus a bge embedding and reranker": the size is the language model; the others sit beside it
-            size_b = f"{self.slots.params / 1e9:g}B"
-            for other in self.slots.models:
-                self.assume(*TURN_TEXT.both("other_model_left_out", other=other, label=size_b))
-            return size_b
-        if self.slots.models:
-            name = self._language_model(self.slots.models)
-            if self.catalog.find_model(name) is not None:
-                self._say_whose_shapes(name)
-                return name
-            size = SIZE_IN_NAME.search(name)
-            if size is None:
-                only = self.catalog.models_extending(name)
-                if len(only) == 1:  # "GLM4": the catalog has one model by that name
-                    self.assume(*TURN_TEXT.both("model_read_as_only", name=name, model=only[0].name))
-                    return only[0].id
-            # the size in its name, else the size the user gave ("a 175b gpt-3 style model")
-            size_b = size.group(1) if size else (f"{self.slots.params / 1e9:g}" if self.slots.params else None)
-            newest = self.catalog.newest_of_family(name[: size.start()].strip(" -_"), float(size_b)) if size and size_b else None
-            if newest is not None:
-                self.assume(*TURN_TEXT.both("model_read_as_newest", name=name, model=newest.name, family=newest.family))
-                return newest.id
-            if size_b:
-                self.assume(*TURN_TEXT.both("model_sized_generic", name=name, size_b=size_b))
-                return f"{size_b}B"
-            return name  # the tool explains that it does not know it, with suggestions
-        if self.slots.params:
-            return f"{self.slots.params / 1e9:g}B"
-        return None
-
     @staticmethod
     def is_language_model(name: str) -> bool:
         """Whether a model the reader found is a language model the calculators size (not "bge-m3", "whisper")."""
         return not is_other_model(name)
-
-    def _language_model(self, names: list[str]) -> str:
-        """"bge-m3 and qwen2.5 7b": the language model is the one sized; a model of another kind beside it is said to be left out."""
-        llms = [name for name in names if not is_other_model(name)]
-        if not llms:
-            return names[0]
-        label = self.catalog.model(llms[0]).name if self.catalog.find_model(llms[0]) else llms[0]
-        for other in (name for name in names if is_other_model(name)):
-            self.assume(*TURN_TEXT.both("other_model_left_out", other=other, label=label))
-        return llms[0]
-
-    def _say_whose_shapes(self, model_id: str) -> None:
-        """"qwen2.5-coder 32b" and "r1 distill 14b" are sized as the base model whose shapes they keep: said,
-        so that the base model's name in the answer does not look like a misreading."""
-        label = self.catalog.model(model_id).name
-        for said in (v.surface for v in self.slots.frame.slots.get("model", []) if v.value == model_id):
-            if DERIVED_MODEL.search(said) and not DERIVED_MODEL.search(label):
-                self.assume(*TURN_TEXT.both("derived_model_shapes", said=said, label=label))
-                return
 
     def call(self, name: str, args: dict[str, Any]) -> ToolOutcome:
         outcome = self.registry.call(name, {k: v for k, v in args.items() if v is not None})

@@ -1,30 +1,22 @@
 """The workload a message describes, read the same way by every answer: model, task, precision, ZeRO stage.
 
-Kept apart from ``sizing`` so the comparison and rental answers can read it without importing the
-sizing answer, which imports them back through the cost and spec answers.
+The workload is resolved once per turn in the understanding layer (``turn.ask.workload``, ``advisor/nlu/workload.py``);
+this module is where the answers take it from: it marks the slots a resolution read as used, says how the model was
+read, and fits the stated precision to the task (a note when it does not suit it).
 """
 
 from __future__ import annotations
 
-from advisor.offline.turn import Turn
 from pathlib import Path
 
-from knowledge.answer_text import phrase
+from advisor.nlu.workload import TASK_BY_WORKLOAD  # the stated method as the calculators' task, for the task packages
+from advisor.offline.turn import Turn
 from knowledge.wording import Wording
 from tools.memory.refit import INT4_FORMAT
 from tools.recommend.configs import SERVER_GPUS  # "one server" of data-centre GPUs: an 8-GPU HGX/OAM board or PCIe box
 
 WORDING = Wording(Path(__file__).with_name("workload_text.yaml"))
 
-TASK_BY_WORKLOAD = {
-    "inference": "inference",
-    "lora": "lora",
-    "qlora": "qlora",
-    "full_finetune": "full_finetune",
-    "pretrain": "pretrain",
-    "train": "full_finetune",
-    "finetune": "lora",
-}
 TASK_LABEL = {
     "inference": WORDING.pair("workload_phrases.task_label.serving_inference"),
     "lora": WORDING.pair("workload_phrases.task_label.lora_fine_tuning"),
@@ -39,17 +31,11 @@ def model_of(turn: Turn) -> str | None:
 
 
 def task_of(turn: Turn) -> tuple[str, bool]:
-    """The task and whether the user named it (otherwise serving is assumed and said so).
-
-    ZeRO/FSDP or an optimizer only make sense for training, so they imply full fine-tuning."""
-    for workload in turn.slots.workloads:
-        if workload in TASK_BY_WORKLOAD:
-            return TASK_BY_WORKLOAD[workload], True
-    if turn.slots.sharding or turn.slots.optimizer:
-        return "full_finetune", True
-    return "inference", False
-
-
+    """The task and whether the user named it (otherwise serving is assumed and said so): ``Ask.workload``, the slots
+    it was read from marked used."""
+    workload = turn.ask.workload
+    turn.slots.mark(*workload.task_read_from)
+    return workload.task, workload.task_named
 
 
 def gpus_on_hand(turn: Turn) -> int | None:
@@ -63,8 +49,7 @@ def gpus_on_hand(turn: Turn) -> int | None:
     if s.servers:
         gpus = s.servers * (s.gpus_per_server or SERVER_GPUS)
         if not s.gpus_per_server:
-            said = phrase("sizing.assume.servers", servers=s.servers, per_server=SERVER_GPUS, gpus=gpus)
-            turn.assume(said.en, said.zh)
+            turn.assume(*WORDING.both("workload_phrases.servers", servers=s.servers, per_server=SERVER_GPUS, gpus=gpus))
         return gpus
     return None
 
@@ -76,12 +61,12 @@ QUANTISED_SERVING = INT4_FORMAT  # "quantised" with no format: the 4-bit (AWQ) w
 def quantised_serving(turn: Turn) -> str | None:
     """The weights a serving job runs with when the thread says "quantised" and names no format; None otherwise.
     Decided here only: a serving job, whether the question's own or one beside a training job, reads it from here."""
-    return QUANTISED_SERVING if turn.ask.quantised and turn.slots.frame.get("precision") is None else None
+    return QUANTISED_SERVING if turn.ask.quantised and turn.ask.workload.precision is None else None
 
 
 def precision_for(turn: Turn, task: str) -> str | None:
     """The stated precision when it suits the task; otherwise None (the tool's default) and a note saying why."""
-    stated = turn.slots.frame.get("precision")
+    stated = turn.ask.workload.precision
     if task == "inference" and (quantised := quantised_serving(turn)):  # "run it quantised": quantised weights, not QLoRA
         turn.assume(*WORDING.pair("workload_phrases.quantised_serving"))
         return quantised
@@ -101,9 +86,4 @@ def precision_for(turn: Turn, task: str) -> str | None:
 
 
 def zero_stage_of(turn: Turn) -> int | None:
-    for sharding in turn.slots.frame.all("sharding"):
-        if sharding.startswith("zero-"):
-            return int(sharding[-1])
-        if sharding == "fsdp":
-            return 3
-    return None
+    return turn.ask.workload.zero_stage

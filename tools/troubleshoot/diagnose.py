@@ -463,6 +463,12 @@ def _described(record: ParsedRecord) -> bool:
     )
 
 
+def pasted_output(text: str) -> bool:
+    """The text holds a line of tool output (a log, an error, an nvidia-smi reading) that a parser reads, not only the
+    user's description of the failure: more evidence for a diagnosis however the sentence around it reads."""
+    return any(not _described(record) for spec in PARSERS.values() for record in spec.function(text[-MAX_INPUT_BYTES:]))
+
+
 # Marks that end a sentence; "." and "!" only before a space, so "0000:3b:00" or "12.5" do not end one.
 _SENTENCE_ENDS = "。！；?？"
 _SPACED_ENDS = ".!;"

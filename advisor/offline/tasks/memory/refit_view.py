@@ -7,9 +7,11 @@ import math
 
 from advisor.markdown import number
 from advisor.offline.turn import Turn
-from knowledge.answer_text import phrase
+from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
+
+REFIT = Wording("memory", "refit")
 
 EIGHT_BIT_ADAM = ("adamw_8bit", "adamw_8bit_paged")
 
@@ -18,17 +20,17 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
     """The verdict, the count of the same card that holds the job, then the routes that fit (details stay below)."""
     plan = estimate["fit_plan"]
     card, yours = estimate["gpu"], plan["your_count"]
-    where = phrase("refit.where.yours", count=yours, card=card) if yours > 1 else phrase("refit.where.one", card=card)
+    where = REFIT.text("where.yours", count=yours, card=card) if yours > 1 else REFIT.text("where.one", card=card)
     need = number(estimate["total_per_gpu_gb"])
-    parts = [turn.text(phrase("refit.lead", task=task_label, model=Text.model_validate(estimate["model_label"]), where=where,
+    parts = [turn.text(REFIT.text("lead", task=task_label, model=Text.model_validate(estimate["model_label"]), where=where,
                               need=need, capacity=number(estimate["gpu_capacity_gb"])))]  # fmt: skip
     # serving on several cards: the job's total against theirs, the weights named (training shards them: per-GPU is the story)
     if yours > 1 and estimate["mode"] == "inference" and estimate.get("capacity_all_gpus_gb"):
-        parts[0] += " " + turn.text(phrase("refit.totals", total=number(estimate["total_all_gpus_gb"]), weights=number(estimate["weights_all_gpus_gb"]),
+        parts[0] += " " + turn.text(REFIT.text("totals", total=number(estimate["total_all_gpus_gb"]), weights=number(estimate["weights_all_gpus_gb"]),
                                            precision=estimate["weights_precision"].upper(), capacity_all=number(estimate["capacity_all_gpus_gb"]), count=yours))  # fmt: skip
     parts[0] += " " + _same_card(turn, plan["same_card"], estimate["mode"])
     if turn.slots.optimizer in EIGHT_BIT_ADAM and estimate["mode"] == "training":
-        parts.append(turn.text(phrase("refit.optimizer_counted", need=need)))
+        parts.append(turn.text(REFIT.text("optimizer_counted", need=need)))
     if plan["routes"]:
         parts.append(_routes(turn, plan, card))
     return parts
@@ -36,30 +38,30 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
 
 def _same_card(turn: Turn, route: dict, mode: str) -> str:
     if route["count"] is None:
-        return turn.text(phrase("refit.same_card.none", card=route["gpu"]))
+        return turn.text(REFIT.text("same_card_none", card=route["gpu"]))
     count = route["count"]
-    servers = phrase("refit.servers", servers=math.ceil(count / SERVER_GPUS)) if count > SERVER_GPUS else Text(en="", zh="")
-    return turn.text(phrase("refit.same_card", count=count, card=route["gpu"], servers=servers, plan=_plan(route, mode),
+    servers = REFIT.text("servers", servers=math.ceil(count / SERVER_GPUS)) if count > SERVER_GPUS else Text(en="", zh="")
+    return turn.text(REFIT.text("same_card", count=count, card=route["gpu"], servers=servers, plan=_plan(route, mode),
                             per_gpu=number(route["per_gpu_gb"])))  # fmt: skip
 
 
 def _plan(route: dict, mode: str) -> Text:
     if mode == "inference":
         if route["pp"] > 1:
-            return phrase("refit.plan.serving_pp", tp=route["tp"], pp=route["pp"])
-        return phrase("refit.plan.serving", tp=route["tp"]) if route["tp"] > 1 else phrase("refit.plan.one")
-    return phrase("refit.plan.sharded", count=route["count"]) if route["count"] > 1 else phrase("refit.plan.one")
+            return REFIT.text("plan.serving_pp", tp=route["tp"], pp=route["pp"])
+        return REFIT.text("plan.serving", tp=route["tp"]) if route["tp"] > 1 else REFIT.text("plan.one")
+    return REFIT.text("plan.sharded", count=route["count"]) if route["count"] > 1 else REFIT.text("plan.one")
 
 
 def _routes(turn: Turn, plan: dict, card: str) -> str:
     yours = plan["your_count"]
     working = [r for r in plan["routes"] if (r["fits_your_count"] if yours > 1 else r["count"] is not None)]
     if not working:
-        title = phrase("refit.routes.none")
+        title = REFIT.text("routes.none")
     elif yours > 1:
-        title = phrase("refit.routes.yours_title", count=yours, card=card)
+        title = REFIT.text("routes.yours_title", count=yours, card=card)
     else:
-        title = phrase("refit.routes.title")
+        title = REFIT.text("routes.title")
     lines = [turn.text(title)] + [_route_line(turn, route, yours, card) for route in plan["routes"]]
     return "\n".join(lines)
 
@@ -67,20 +69,20 @@ def _routes(turn: Turn, plan: dict, card: str) -> str:
 def _route_line(turn: Turn, route: dict, yours: int, card: str) -> str:
     label, per_gpu = Text.model_validate(route["label"]), number(route["per_gpu_gb"])
     if route["key"] == "smaller_model":
-        line = phrase("refit.route.smaller", route=label, params=number(route["params_b"]), per_gpu=per_gpu)
+        line = REFIT.text("route.smaller", route=label, params=number(route["params_b"]), per_gpu=per_gpu)
     elif route["count"] is None:
-        line = phrase("refit.route.none", route=label, card=route["gpu"])
+        line = REFIT.text("route.none", route=label, card=route["gpu"])
     elif route["gpu"] != card:  # another card (an FP8 one, a larger one): how many of it, not a verdict on yours
-        line = phrase("refit.route.count", route=label, count=route["count"], card=route["gpu"], per_gpu=per_gpu)
+        line = REFIT.text("route.count", route=label, count=route["count"], card=route["gpu"], per_gpu=per_gpu)
     elif yours > 1 and route["fits_your_count"]:
-        line = phrase("refit.route.yours", route=label, per_gpu=per_gpu)
+        line = REFIT.text("route.yours", route=label, per_gpu=per_gpu)
     elif yours > 1:
-        line = phrase("refit.route.yours_more", route=label, count=yours, per_gpu=per_gpu, needed=route["count"])
+        line = REFIT.text("route.yours_more", route=label, count=yours, per_gpu=per_gpu, needed=route["count"])
     else:
-        line = phrase("refit.route.count", route=label, count=route["count"], card=route["gpu"], per_gpu=per_gpu)
+        line = REFIT.text("route.count", route=label, count=route["count"], card=route["gpu"], per_gpu=per_gpu)
     text = turn.text(line)
     if route.get("host_ram_gb"):
-        text += turn.text(phrase("refit.route.host_ram", host=number(route["host_ram_gb"])))
+        text += turn.text(REFIT.text("route.host_ram", host=number(route["host_ram_gb"])))
     return text
 
 
@@ -92,7 +94,7 @@ def kv_load(turn: Turn, estimate: dict | None, sequences: int | None, context: i
     if kv_item is None:
         return None
     fp8 = estimate.get("kv_cache_fp8_gb")
-    fp8_text = phrase("refit.kv_load.fp8", kv=number(fp8, 1)) if fp8 is not None else Text(en="", zh="")
+    fp8_text = REFIT.text("kv_load_fp8", kv=number(fp8, 1)) if fp8 is not None else Text(en="", zh="")
     precision = (estimate.get("kv_precision") or "bf16").upper()
-    return turn.text(phrase("refit.kv_load", sequences=sequences, context=f"{context:,}", kv=number(kv_item["value"], 1),
+    return turn.text(REFIT.text("kv_load", sequences=sequences, context=f"{context:,}", kv=number(kv_item["value"], 1),
                             precision=precision, fp8_kv=fp8_text))  # fmt: skip

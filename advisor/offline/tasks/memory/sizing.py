@@ -26,13 +26,13 @@ from advisor.offline.tasks.serving.serving_words import serving_text
 from advisor.offline.tasks.recommend.tiers_view import tier_lines
 from advisor.offline.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
-from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from knowledge.servers import server_data
 from tools.gpu_specs import CHINA_BUYABLE
 from tools.memory.schema import Optimizer
 
 WORDING = Wording("memory", "sizing")
+PRICES = Wording("recommend", "market")  # the market and the price dates a recommendation leans on
 
 # The understanding layer's objective values (entities.yaml) → the recommender's ranking.
 OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "least_power": "power", "most_memory": "memory"}
@@ -154,9 +154,9 @@ def _stale_prices(turn: Turn, stale: list[dict]) -> list[str]:
     """One line, last, naming the GPU prices behind the options that are over 6 months old."""
     if not stale:
         return []
-    items = [phrase("recommend.stale_price", what=Text(**row["what"]), date=row["date"]) for row in stale]
+    items = [PRICES.text("stale_price", what=Text(**row["what"]), date=row["date"]) for row in stale]
     listed = Text(en=", ".join(i.en for i in items), zh="、".join(i.zh for i in items))
-    return [f"_{turn.text(phrase('recommend.stale_prices', items=listed))}_"]
+    return [f"_{turn.text(PRICES.text('stale_prices', items=listed))}_"]
 
 
 def recommend_args(turn: Turn, model: str, task: str) -> dict:
@@ -193,7 +193,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
     # a Chinese question or a yuan budget is a mainland buyer; renting is not buying (China clouds still rent A100s and 4090s)
     if args["region"] != "cn" and turn.ask.market == "cn" and not s.gpus and not turn.ask.renting:
         args["region"] = "cn"
-        turn.assume(*_pair(phrase("recommend.market_cn")))
+        turn.assume(*PRICES.pair("cn"))
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
         args["region"], args["objective"] = "cn", args["objective"] or "china"
     if s.keeps_to("domestic"):  # Chinese-made accelerators only
@@ -216,8 +216,6 @@ def _uses_owned(turn: Turn, option: dict) -> bool:
     return _on_hand(turn, option) and not turn.count_asked
 
 
-def _pair(text: Text) -> tuple[str, str]:
-    return text.en, text.zh
 def stated_variants(turn: Turn) -> list[str]:
     """The sentence that says the card's stated memory was used (the recommender takes a catalog variant only)."""
     cards = [stated_card(turn, gpu) for gpu in turn.slots.gpus[:1]]
@@ -334,8 +332,7 @@ def memory(turn: Turn) -> str:
     if args["mode"] == "inference" and s.concurrency and not s.batch_size and (engine_of(turn) or "vllm") in SERVING_ENGINES:
         # users served at once means a serving engine: paged KV cache and chunked prefill, not one batched forward pass
         args["engine"] = "vllm"
-        said = phrase("sizing.assume.serving_engine", sequences=s.concurrency)
-        turn.assume(said.en, said.zh)
+        turn.assume(*WORDING.both("assume_serving_engine", sequences=s.concurrency))
     elif args["mode"] == "inference" and not s.batch_size and (s.concurrency or 1) > 1:
         # another engine: users still arrive over time, so one prompt is prefilled while the others generate
         args["prefill_chunk"] = args["context"] or DEFAULT_CONTEXT

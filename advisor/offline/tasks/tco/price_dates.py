@@ -1,4 +1,4 @@
-"""Prices an answer leans on that are over 6 months old, said once in the answer (wording: knowledge/answer_text.yaml).
+"""Prices an answer leans on that are over 6 months old, said once in the answer (wording: the recommend task's text.yaml, section market).
 
 Answers built on a tool that reports stale prices itself (recommendations, rent-or-buy, the rental market) use
 that; the rest (GPU specs, training cost, cost per token) pass the dated prices they show here.
@@ -10,10 +10,13 @@ import datetime as dt
 from collections.abc import Iterable
 
 from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
 from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from knowledge.catalog import load_catalog
 from tools.cost.price_age import is_stale
+
+PRICES = Wording("recommend", "market")  # the stale-price note, worded once for every answer that shows dated prices
 
 
 def today() -> dt.date:
@@ -41,5 +44,5 @@ def stale_note(turn: Turn, dated: Iterable[tuple[Text, str]]) -> list[str]:
         if key in seen or not str(date)[:4].isdigit() or not is_stale(str(date), now):
             continue
         seen.add(key)
-        items.append(turn.text(phrase("recommend.stale_price", what=what, date=date)))  # the date says the age: no figure no tool gave
-    return [turn.text(phrase("recommend.stale_prices", items=turn.t("; ", "；").join(items)))] if items else []
+        items.append(turn.text(PRICES.text("stale_price", what=what, date=date)))  # the date says the age: no figure no tool gave
+    return [turn.text(PRICES.text("stale_prices", items=turn.t("; ", "；").join(items)))] if items else []

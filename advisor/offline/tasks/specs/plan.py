@@ -1,0 +1,27 @@
+"""The specs task's plan: which cards a message asks about and the compare_gpus / list_gpus arguments it is answered
+with (the market's currency, the China filter, the memory asked for). No wording here; the sentences are render.py's."""
+
+from __future__ import annotations
+
+from advisor.offline.turn import Turn
+
+MAX_COMPARED = 6  # cards side by side in one table
+
+
+def gpus_named(turn: Turn) -> list[str]:
+    """The cards this message names, else the conversation's ("and its bandwidth?")."""
+    return turn.entities.gpus or turn.slots.gpus
+
+
+def compare_args(turn: Turn, names: list[str]) -> dict:
+    return {"gpus": names[:MAX_COMPARED], "currency": turn.currency}
+
+
+def list_args(turn: Turn) -> dict:
+    """No card named: the catalog filtered by the market and the memory asked for."""
+    return {"china_mainland": turn.slots.region == "cn", "min_memory_gb": turn.slots.gpu_memory_gb or 0}
+
+
+def asks_machine_price(turn: Turn) -> bool:
+    """"how much is an A800 server?": what the machine costs to buy leads the comparison."""
+    return turn.ask.asks_price and not turn.ask.renting
