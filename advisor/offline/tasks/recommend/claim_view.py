@@ -51,6 +51,20 @@ def _table(turn: Turn, r: dict, proposed: str, incumbent: str) -> str:
     return table(head, [(WORDING.say(turn, f"rows.{key}"), a, b) for key, a, b in rows])
 
 
+CLAIM_REACHED = 0.9  # a claimed multiple within 10 % of a figure's ratio is in the figures
+
+
+def _claimed_multiple(turn: Turn, r: dict) -> list[str]:
+    """ "Is the B200 really 30x an H100?": the multiple claimed set against every like-for-like ratio of the two sides."""
+    claimed = turn.ask.claimed_multiple
+    if claimed is None or claimed <= 1:
+        return []
+    ratios = {"compute": r["compute_ratio"] or 0.0, "bandwidth": r["bandwidth_ratio"], "memory": r["memory_ratio"], "headline": r["headline_ratio"] or 0.0}
+    best = max(ratios.values())
+    key = "claimed.reached" if best >= CLAIM_REACHED * claimed else "claimed.beyond"
+    return [WORDING.say(turn, key, claimed=number(claimed), best=number(best, 2), **{k: number(v, 2) for k, v in ratios.items()})]
+
+
 def _headline_cell(turn: Turn, side: dict) -> str:
     if side["headline_tflops_card"] is None:
         return "—"
@@ -76,7 +90,7 @@ def answer(turn: Turn) -> str:
     lead = WORDING.say(turn, f"verdict.{r['verdict']}", proposed=proposed, incumbent=incumbent, ahead=ahead, behind=behind,
                        p_tflops=number(p["bf16_tflops_total"]), i_tflops=number(i["bf16_tflops_total"]), compute=number(r["compute_ratio"], 2),
                        p_mem=number(p["memory_gb_total"]), i_mem=number(i["memory_gb_total"]), memory=number(r["memory_ratio"], 2))
-    lines = []
+    lines = _claimed_multiple(turn, r)
     if r["headline_ratio"] is not None and r["headline_ratio"] >= 1 and p["headline_precision"] != "bf16":  # a multiple a pitch can lean on
         sparse = p["headline_sparse"]
         lines.append(WORDING.say(turn, "headline", name=p["name"], tflops=number(p["headline_tflops_card"]), precision=p["headline_precision"].upper(),
