@@ -11,12 +11,12 @@ wording is this package's text.yaml, section ``premium``."""
 from __future__ import annotations
 
 from advisor.markdown import money, number, table
+from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.tco import price_dates
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.offline.workload import TASK_LABEL, model_of, precision_for, task_of
-from tools.gpu_specs import CHINA_BUYABLE
 
 WORDING = Wording("recommend", "premium")
 SAME = 0.05  # value per unit of money within 5 %: neither side is better value
@@ -26,27 +26,9 @@ def applies(turn: Turn) -> bool:
     return turn.ask.weighs_premium and len(compare.options(turn)) >= 2
 
 
-def _china_buyer(turn: Turn) -> bool:
-    """A mainland buyer: the region or language says so, or the budget is in yuan."""
-    budget = turn.slots.budget
-    return turn.china_buyer or (budget is not None and budget.currency == "CNY")
-
-
 def _price(row: dict) -> float | None:
     price = row.get("purchase_price")
     return price["amount"] if price else None
-
-
-def _blocked_lines(turn: Turn, rows: list[dict]) -> list[str]:
-    """For a mainland buyer: each side that cannot be bought new there, with the rule behind it (derived, not marked)."""
-    if not _china_buyer(turn):
-        return []
-    blocked = [r for r in rows if r.get("china") not in CHINA_BUYABLE]
-    lines = [WORDING.say(turn, "china.blocked", name=r["name"], rule=turn.t(r["china_rule"]["label_en"], r["china_rule"]["label_zh"]))
-             for r in blocked if r.get("china_rule")]  # fmt: skip
-    if lines:
-        lines.append(WORDING.say(turn, "china.then"))
-    return lines
 
 
 def _on_sale(turn: Turn, gpu: str, model: str, task: str) -> dict | None:
@@ -78,24 +60,25 @@ def _job_answer(turn: Turn, rows: list[dict], model: str, task: str) -> list[str
         holds, fails = (dear, cheap_row) if cheap is None else (cheap, dear_row)
         return [WORDING.say(turn, "job.only_one", holds=turn.text(holds["config_label"]), fails=fails["name"], label=label,
                             model=turn.text(holds["model_label"]), price=money(holds["purchase_cost"], holds["currency"]) if holds.get("purchase_cost") else "—")]  # fmt: skip
-    if dear.get("purchase_cost") is None or cheap.get("purchase_cost") is None:
+    basis = next((key for key in ("purchase_cost", "cloud_cost_per_hour") if dear.get(key) and cheap.get(key)), None)
+    if basis is None:  # neither a price to buy nor a rent for both: the gain alone, and the figure that would finish it
         return None
-    if dear["purchase_cost"] < cheap["purchase_cost"]:  # the part dearer per card may be the cheaper configuration (fewer cards)
+    if dear[basis] < cheap[basis]:  # the part dearer per card may be the cheaper configuration (fewer cards)
         dear, cheap, dear_row, cheap_row = cheap, dear, cheap_row, dear_row
     cur = dear["currency"]
     (dear_out, unit), (cheap_out, _) = _output(dear, task), _output(cheap, task)
-    premium = dear["purchase_cost"] - cheap["purchase_cost"]
+    premium = dear[basis] - cheap[basis]
     values = {"dear": turn.text(dear["config_label"]), "cheap": turn.text(cheap["config_label"]), "dear_name": dear_row["name"],
-              "cheap_name": cheap_row["name"], "dear_price": money(dear["purchase_cost"], cur), "cheap_price": money(cheap["purchase_cost"], cur),
-              "premium": money(premium, cur), "premium_pct": number(premium / cheap["purchase_cost"] * 100), "label": label,
-              "model": turn.text(dear["model_label"]), "unit": WORDING.say(turn, f"unit.{unit}")}  # fmt: skip
+              "cheap_name": cheap_row["name"], "dear_price": money(dear[basis], cur), "cheap_price": money(cheap[basis], cur),
+              "premium": money(premium, cur), "premium_pct": number(premium / cheap[basis] * 100), "label": label,
+              "model": turn.text(dear["model_label"]), "unit": WORDING.say(turn, f"unit.{unit}"), "basis": WORDING.say(turn, f"basis.{basis}")}  # fmt: skip
     if premium <= 0:
         lines = [WORDING.say(turn, "job.no_premium", **values)]
     elif dear_out is None or cheap_out is None or not cheap_out:
         lines = [WORDING.say(turn, "job.premium_only", **values)]
     else:
         gain = dear_out / cheap_out - 1
-        cost = dear["purchase_cost"] / cheap["purchase_cost"] - 1
+        cost = dear[basis] / cheap[basis] - 1
         worth = (1 + gain) / (1 + cost)  # output per unit of money, dearer over cheaper
         key = "worth" if worth > 1 + SAME else "even" if worth >= 1 - SAME else "not_worth"
         lines = [WORDING.say(turn, f"job.{key}", gain_pct=number(gain * 100), dear_out=number(dear_out), cheap_out=number(cheap_out), **values)]
@@ -114,6 +97,7 @@ def _side_table(turn: Turn, sides: list[dict], task: str) -> str:
 
     rows = [
         (WORDING.say(turn, "table.price"), *(money(s["purchase_cost"], s["currency"]) if s.get("purchase_cost") else "—" for s in sides)),
+        (WORDING.say(turn, "table.rent"), *(money(s["cloud_cost_per_hour"], s["currency"]) if s.get("cloud_cost_per_hour") else "—" for s in sides)),
         (WORDING.say(turn, "table.memory"), *(cell(s, "nominal_memory_gb") for s in sides)),
         (WORDING.say(turn, "table.headroom"), *(cell(s, "headroom_pct") for s in sides)),
     ]
@@ -169,7 +153,7 @@ def answer(turn: Turn) -> str:
     body = body or _card_answer(turn, rows)
     for gpu in rows:
         turn.cite(f"gpu:{gpu['id']}", gpu["name"], turn.t(gpu["availability_en"], gpu["availability_zh"]), citation=gpu["source"])
-    blocked = _blocked_lines(turn, rows)
+    blocked = mainland.blocked_lines(turn, rows)
     parts = [*(["\n".join(f"- ⚠️ {line}" for line in blocked)] if blocked else []), *body]  # a mainland buyer hears first what cannot be bought
     parts += price_dates.stale_note(turn, [dated for r in rows for dated in price_dates.gpu_prices(r, ("purchase_price",))])
     turn.assume(*WORDING.pair("prices"))

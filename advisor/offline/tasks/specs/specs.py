@@ -7,7 +7,7 @@ from advisor.labels import CHINA_STATUS
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.tco import price_dates, rent_prices
-from advisor.offline.tasks.recommend import price_view, vendor_rows
+from advisor.offline.tasks.recommend import mainland, price_view, vendor_rows
 from advisor.offline.tasks.specs.compare_view import link
 from advisor.offline.turn import Turn
 
@@ -77,7 +77,10 @@ def answer(turn: Turn, value_first: bool = False) -> str:
         priced = price_view.price_lines(turn, [r["gpu"]["id"] for r in rows])
         lead = f"{priced}\n\n{lead}" if priced else lead
     stale = price_dates.stale_note(turn, [dated for r in rows for dated in price_dates.gpu_prices(r["gpu"])])
-    return "\n\n".join([lead, table(headers, body), *stale])
+    weighed = len(rows) > 1 or turn.ask.buying or turn.ask.asks_price  # parts weighed or priced, not one card's figures
+    blocked = mainland.blocked_lines(turn, [r["gpu"] for r in rows]) if weighed else []
+    warned = ["\n".join(f"- ⚠️ {line}" for line in blocked)] if blocked else []  # a mainland buyer hears first what cannot be bought
+    return "\n\n".join([*warned, lead, table(headers, body), *stale])
 
 
 def _leaders(turn: Turn, result: dict) -> str:
