@@ -42,6 +42,7 @@ class Wording:
         from knowledge.bilingual import Text
 
         row = self.entry(key)
+        values = {k: as_text(v) for k, v in values.items()}
         return Text(
             en=row["en"].format(**{k: v.en if isinstance(v, Text) else v for k, v in values.items()}),
             zh=row["zh"].format(**{k: v.zh if isinstance(v, Text) else v for k, v in values.items()}),
@@ -62,7 +63,18 @@ class Wording:
         from knowledge.bilingual import Text
 
         template = self.entry(key)["zh" if language == "zh" else "en"]
+        values = {k: as_text(v) for k, v in values.items()}
         return template.format(**{k: v.pick(language) if isinstance(v, Text) else v for k, v in values.items()})
+
+
+def as_text(value: Any) -> Any:
+    """A label as a tool result carries it ({"en": ..., "zh": ...}, a Text dumped to JSON) is filled in as that Text,
+    never as the dict's own spelling."""
+    from knowledge.bilingual import Text
+
+    if isinstance(value, dict) and set(value) == {"en", "zh"}:
+        return Text(**value)
+    return value
 
 
 @cache

@@ -76,6 +76,14 @@ TIMES = [
 CLAIMS = [
     (("weights_multiple_claims",), "memory is weights x 1.2", [("claim", "1.2× weights")]),
     (("bytes_per_parameter_claims",), "16 bytes per parameter", [("claim", 16.0)]),
+    (("multiples",), "is the b200 really 30x an h100", [("ratio", 30.0)]),
+    (("multiples",), "they say 2.5x faster than our a100s", [("ratio", 2.5)]),
+    (("multiples",), "gb200 is 30 times the h100", [("ratio", 30.0)]),
+    (("multiples",), "h200的速度是a100的5倍吗", [("ratio", 5.0)]),
+    (("multiples",), "910b快3倍？", [("ratio", 3.0)]),
+    (("multiples",), "8x h100 server", []),  # a card right after the sign: a count, left to the counts
+    (("multiples",), "2x 4090 vs 1x a6000", []),
+    (("multiples", "numbers"), "vendor quotes 3x the throughput", [("ratio", 3.0)]),
 ]
 TABLES = {"names": NAMES, "counts": COUNTS, "money": MONEY, "times": TIMES, "claims": CLAIMS}
 ROWS = [(kind, *row) for kind, rows in TABLES.items() for row in rows]

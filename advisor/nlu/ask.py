@@ -182,6 +182,10 @@ class Ask(BaseModel):
         False, description='"the vendor says eight 4090s beat an H100 server, true?", "can an L20 stand in for an A100?": the message '
         "names two or more GPUs and claims or asks that one matches, beats or replaces another.",
     )
+    claimed_multiple: float | None = Field(None, description='A multiple this message states ("30x an H100", "2.5 times faster"): a ratio '
+                                           "between parts to check, never a count of cards.")
+    weighs_premium: bool = Field(False, description='"is the H200 worth the premium over the H100?", "worth paying extra for a 4090?": two parts '
+                                 "named and the dearer one's value asked: its premium against the gain for the job.")
     whole_server: bool = Field(False, description='A card is named as a whole server ("one DGX H100", "an H100 box").')
     rents_out: bool = Field(False, description='The owner rents the GPUs out to others ("rent them out at $2/GPU-hour", "lease to others"): '
                             "the rent is revenue, the question the lessor's margin and payback (read over the task's messages).")
@@ -273,7 +277,10 @@ class Ask(BaseModel):
             commitment_terms=commitment_terms(message, reading.frame),
             horizon_ranges=horizon_ranges(state),
             api_usage=(usage := api_usage(message, reading.tagged)),
-            weighs_claim=says("weighs_claim", message) and len(named.get("gpu", ())) >= 2,
+            claimed_multiple=(multiple := next((v.value.value for v in reading.tagged if v.value.kind == "ratio"), None)),
+            # a multiple said between two parts ("is the B200 really 30x an H100?") is a claim to check, with or without a cue word
+            weighs_claim=(says("weighs_claim", message) or multiple is not None) and len(named.get("gpu", ())) >= 2,
+            weighs_premium=says("weighs_premium", message) and len(named.get("gpu", ())) >= 2,
             whole_server=says("whole_server", message),
             weighs_api=usage is not None and (usage.tokens_per_day is not None or reading.frame.get("method") == "inference"),
             rents_out=says("rents_out", *thread),

@@ -18,7 +18,7 @@ from knowledge.bilingual import Phrases
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
 Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
-               "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no"]
+               "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium"]
 
 
 class ExceptedCues(Phrases):
@@ -66,6 +66,7 @@ class AskCues(BaseModel):
     rents_out: Phrases
     asks_equivalent: Phrases
     asks_yes_no: NegatableCues
+    weighs_premium: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

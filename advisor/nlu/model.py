@@ -48,6 +48,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "lever": {"already_tried"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
     "discount": {"discount"}, "mfu": {"mfu"}, "power_kw": {"rack_power"}, "pue": {"pue"}, "epochs": {"epochs"}, "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
+    "ratio": set(),  # "30x an H100": a multiple the Ask reads (claimed_multiple), no slot of a tool
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}

@@ -29,7 +29,7 @@ from advisor.offline.tasks.dialogue import followup, guard
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
-from advisor.offline.tasks.recommend import claim_view, vendor_rows
+from advisor.offline.tasks.recommend import claim_view, premium_view, vendor_rows
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
 from advisor.offline.tasks.tco import costs, payback, useful_life
@@ -334,6 +334,17 @@ def injection(routing: Routing) -> str:
 def gpu_claim(routing: Routing) -> str:
     """A claim that one part matches, beats or replaces another: the verdict on like-for-like figures."""
     return claim_view.answer(routing.turn)
+
+
+@handler
+def value_premium(routing: Routing) -> str:
+    """"Is X worth the premium over Y?": the price premium against the gain for the job, then when it pays."""
+    return premium_view.answer(routing.turn)
+
+
+@condition
+def weighs_premium_of_parts(routing: Routing) -> bool:
+    return premium_view.applies(routing.turn)
 
 
 @handler

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from knowledge.bilingual import Text
-from knowledge.wording import Wording as WordingFile
+from knowledge.wording import Wording as WordingFile, as_text
 
 if TYPE_CHECKING:
     from advisor.offline.turn import Turn
@@ -32,4 +32,5 @@ class Wording(WordingFile):
     def say(self, turn: Turn, key: str, **values: Any) -> str:
         """The phrase in the turn's language with its blanks filled (only that language is formatted)."""
         row = self.entry(key)
+        values = {k: as_text(v) for k, v in values.items()}
         return turn.t(row["en"], row["zh"]).format(**{k: turn.text(v) if isinstance(v, Text) else v for k, v in values.items()})

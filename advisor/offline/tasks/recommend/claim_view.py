@@ -5,6 +5,7 @@ link and licence limits, what to buy when, and, if a model and job are named, th
 from __future__ import annotations
 
 from advisor.markdown import number, table
+from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.specs import compare
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
@@ -51,6 +52,22 @@ def _table(turn: Turn, r: dict, proposed: str, incumbent: str) -> str:
     return table(head, [(WORDING.say(turn, f"rows.{key}"), a, b) for key, a, b in rows])
 
 
+CLAIM_REACHED = 0.9  # a claimed multiple within 10 % of a figure's ratio is in the figures
+
+
+def _claimed_multiple(turn: Turn, r: dict) -> tuple[str, list[str]]:
+    """ "Is the B200 really 30x an H100?": the multiple claimed set against every like-for-like ratio of the two sides;
+    the spec-sheet headline (a low-precision, sparse peak) against dense BF16 is named apart, as no like for like."""
+    claimed = turn.ask.claimed_multiple
+    if claimed is None or claimed <= 1:
+        return "", []
+    ratios = {"compute": r["compute_ratio"] or 0.0, "bandwidth": r["bandwidth_ratio"], "memory": r["memory_ratio"], "headline": r["headline_ratio"] or 0.0}
+    like = max(ratios["compute"], ratios["bandwidth"], ratios["memory"])
+    key = "reached" if like >= CLAIM_REACHED * claimed else "headline_only" if ratios["headline"] >= CLAIM_REACHED * claimed else "beyond"
+    verdict = WORDING.say(turn, f"claimed.{key}", claimed=number(claimed), best=number(like, 2), **{k: number(v, 2) for k, v in ratios.items()})
+    return verdict, [] if key == "reached" else [WORDING.say(turn, "claimed.beyond_why")]
+
+
 def _headline_cell(turn: Turn, side: dict) -> str:
     if side["headline_tflops_card"] is None:
         return "—"
@@ -73,10 +90,14 @@ def answer(turn: Turn) -> str:
             key = "assumed_server" if side["count"] > 1 else "assumed_one"
             turn.assume(*WORDING.both(key, name=side["name"], count=side["count"]))
     ahead, behind = _ahead_behind(turn, r)
-    lead = WORDING.say(turn, f"verdict.{r['verdict']}", proposed=proposed, incumbent=incumbent, ahead=ahead, behind=behind,
+    claimed, why = _claimed_multiple(turn, r)
+    lead = WORDING.say(turn, "claimed.figures" if claimed else f"verdict.{r['verdict']}", proposed=proposed, incumbent=incumbent, ahead=ahead, behind=behind,
                        p_tflops=number(p["bf16_tflops_total"]), i_tflops=number(i["bf16_tflops_total"]), compute=number(r["compute_ratio"], 2),
                        p_mem=number(p["memory_gb_total"]), i_mem=number(i["memory_gb_total"]), memory=number(r["memory_ratio"], 2))
-    lines = []
+    if claimed:  # "is the B200 really 30x an H100?": the multiple is the question, so its verdict leads and the figures follow
+        lead, lines = f"**{claimed}**", [*why, lead]
+    else:
+        lines = []
     if r["headline_ratio"] is not None and r["headline_ratio"] >= 1 and p["headline_precision"] != "bf16":  # a multiple a pitch can lean on
         sparse = p["headline_sparse"]
         lines.append(WORDING.say(turn, "headline", name=p["name"], tflops=number(p["headline_tflops_card"]), precision=p["headline_precision"].upper(),
@@ -88,8 +109,12 @@ def answer(turn: Turn) -> str:
         lines.append(WORDING.say(turn, drawback, proposed_name=p["name"], incumbent_name=i["name"], gbs=number(i["scale_up_gbs"])))
     job = compare.route(turn)  # a model named: each side sized and timed for that job
     choose = WORDING.say(turn, "options", proposed=proposed, incumbent=incumbent, p_card=number(p["memory_gb_card"]))
-    parts = [lead, "\n".join(f"- {line}" for line in lines), choose if job else choose + " " + WORDING.say(turn, "ask_job")]
+    if claimed:  # a multiple checked is no choice between a cheaper and a like-for-like side
+        choose = ""
+    # the verdict answers "is it true?"; a mainland buyer then hears which side cannot be bought new there
+    parts = [lead, *mainland.blocked_of(turn, [p["gpu_id"], i["gpu_id"]]), "\n".join(f"- {line}" for line in lines),
+             choose if job or not choose else choose + " " + WORDING.say(turn, "ask_job")]  # fmt: skip
     if job:
         parts.append(WORDING.say(turn, "job") + "\n\n" + job)
     parts.append(_table(turn, r, proposed, incumbent))
-    return "\n\n".join(parts)
+    return "\n\n".join(part for part in parts if part)

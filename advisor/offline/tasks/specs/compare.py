@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
+from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.tco import price_dates
 from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.offline.tasks.serving.engines import engine_of
@@ -96,9 +97,9 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     what = turn.text(first.fit["model_label"]) if first else model
     head = _speed_lead(turn, opts, what) if task == "inference" else ""
     head = head or WORDING.say(turn, "lines.versus", names=WORDING.say(turn, "lines.vs").join(o.label for o in opts), label=label, what=what)
-    parts = [head, verdict(turn, opts, task), side_by_side(turn, opts, task)]
+    parts = [*mainland.blocked_of(turn, ids), head, verdict(turn, opts, task), side_by_side(turn, opts, task)]
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
-        parts = [per_token(turn, opts, what), *parts]
+        parts = [*parts[:-3], per_token(turn, opts, what), *parts[-3:]]
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(

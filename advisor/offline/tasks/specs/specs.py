@@ -5,7 +5,7 @@ sized comparison)."""
 
 from __future__ import annotations
 
-from advisor.offline.tasks.recommend import price_view, vendor_rows
+from advisor.offline.tasks.recommend import mainland, price_view, vendor_rows
 from advisor.offline.tasks.specs import compare, plan, render
 from advisor.offline.tasks.tco import rent_prices
 from advisor.offline.turn import Turn
@@ -32,7 +32,12 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     if plan.asks_machine_price(turn):  # "how much is an A800 server?": the machine's price leads
         priced = price_view.price_lines(turn, [r["gpu"]["id"] for r in result["rows"]])
         lead = f"{priced}\n\n{lead}" if priced else lead
-    return "\n\n".join([lead, table, *render.stale_prices(turn, result)])
+    rows = [r["gpu"] for r in result["rows"]]
+    weighed = len(rows) > 1 or turn.ask.buying or turn.ask.asks_price  # parts weighed or priced, not one card's figures
+    blocked = mainland.blocked_lines(turn, rows) if weighed else []
+    # A mainland buyer hears what cannot be bought there right after the answer itself, before the figures.
+    warned = ["\n".join(f"- ⚠️ {line}" for line in blocked)] if blocked else []
+    return "\n\n".join([lead, *warned, table, *render.stale_prices(turn, result)])
 
 
 def _filtered_list(turn: Turn) -> str:
