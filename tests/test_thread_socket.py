@@ -22,3 +22,19 @@ def test_a_socket_question_gets_the_servers_draw_against_the_socket(offline_advi
     assert calls(reply, "plan_facility"), reply.answer[:300]
     assert verdict in reply.summary.split("\n")[0], reply.summary[:300]
     assert feed in reply.answer
+
+
+@pytest.mark.parametrize(
+    ("earlier", "message"),
+    [
+        ("Six 8x A100 servers go into racks of 15 kW each; how many racks?", "and just one of them on a regular office plug?"),
+        ("六台8卡A100服务器，每个机柜15kW，需要几个柜子？", "其中一台放办公室插普通插座行不行？"),
+    ],
+)
+def test_a_socket_question_weighs_one_server_not_the_threads_fleet_or_rack(offline_advisor, earlier, message):
+    """The thread's server count and rack budget describe the data centre; the office question is about one machine
+    on one socket, and a power cap that would need the cards at 0 W is no option."""
+    reply = ask(offline_advisor, message, earlier)
+    plan = calls(reply, "plan_facility")[-1]
+    assert plan.args["servers"] == 1 and plan.args.get("rack_power_kw") is None, plan.args
+    assert " 0 W" not in reply.answer and "0%" not in reply.answer.split("**Options**")[-1][:200]

@@ -92,6 +92,12 @@ def plan_args(turn: Turn, gpu: str, servers: int | None, gpus: int | None) -> di
     rack_kw, capacity_kw = s.rack_power_kw, None
     if rack_kw is not None and rack_kw > shipped_facility_data().planning.largest_rack_kw.value:  # "500 kW of capacity": a room
         rack_kw, capacity_kw = None, rack_kw
+    if on_wall_socket(turn):
+        # One machine on one office socket: a count and a rack budget said earlier in the thread describe the data
+        # centre, not the office, so only a count this message states is kept.
+        rack_kw = capacity_kw = None
+        if not turn.reading.frame.has("server_count"):
+            servers, gpus = 1, None
     return {
         "gpu": gpu,
         "servers": servers,

@@ -157,7 +157,8 @@ def option_lines(turn: Turn, r: dict, v: dict) -> list[str]:
     if r["whole_rack"]:
         return [say(turn, "option.liquid", **v)]
     lines = []
-    if r["cap_server_kw"] is not None:
+    # A cap of 0 W means the server's other parts alone exceed the supply: capping the cards is no option at all.
+    if r["cap_server_kw"] is not None and r["cap_gpu_w"] > 0:
         per_rack_capped = int(r["rack_power_kw"] / r["cap_server_kw"] + 1e-9)
         cap = {**v, "cap_gpu": number(r["cap_gpu_w"], 0), "cap_server": number(r["cap_server_kw"], 1), "per_rack_capped": per_rack_capped,
                "cap_pct": number(r["cap_gpu_w"] / r["gpu_tdp_w"] * 100, 0)}  # fmt: skip
