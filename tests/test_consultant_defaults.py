@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 
 def memory_call(response):
     return next(c for c in response.tool_calls if c.name == "estimate_memory")
@@ -42,3 +44,16 @@ def test_a_kv_cache_question_leads_with_the_kv_cache_for_the_stated_load(offline
 def test_a_memory_question_without_the_kv_cache_keeps_its_verdict_first(offline_advisor):
     answer = offline_advisor.answer("How much memory to serve Llama 3.1 8B at 8k context?", []).answer
     assert not answer.startswith("**KV cache")
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["What does a full-parameter fine-tune of Llama 3.1 70B need in GPU memory?", "Qwen2.5-32B 做全量微调要多少显存？"],
+)
+def test_a_full_fine_tune_with_no_card_named_is_weighed_on_the_standard_training_card(offline_advisor, message):
+    """A total no single card holds is no answer on its own: the cards ZeRO-3 needs and what fits instead lead."""
+    from tests.threads import ask, calls
+
+    reply = ask(offline_advisor, message)
+    assert calls(reply, "estimate_memory")[0].args.get("gpu") == "h100-sxm"
+    assert "ZeRO-3" in reply.summary and ("LoRA" in reply.summary), reply.summary[:500]

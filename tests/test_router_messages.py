@@ -61,6 +61,7 @@ CASES = [
     ("site_of_thread", "zh", ["部署Qwen2.5-72B给100个用户用需要几张卡？", "用H20呢？", "散热呢？"]),
     ("wall_socket", "en", ["Two 8x H100 servers, how much power do they draw?", "could one of them just run off a regular wall outlet in our office?"]),
     ("wall_socket", "zh", ["两台8卡H100服务器功耗多少？", "其中一台放办公室接普通插座行不行？"]),
+    ("rent_or_buy_named", "en", ["Should we buy or rent 8x H100 to serve Llama 3.1 70B?"]),
     ("site_preparation", "en", ["Two 8x H200 servers land next month: what should our server room have in place?"]),
     ("site_preparation", "zh", ["下个月到货3台8卡H100，机房要准备些什么？"]),
     ("fabric", "en", ["32 nodes of 8 H100 each: how many leaf and spine switches do we need?"]),

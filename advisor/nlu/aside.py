@@ -71,6 +71,11 @@ def set_aside(text: str, values: list[Value], intent: str) -> set[int]:
     for i, value in enumerate(values):
         if value.kind in GROUP and _beside(text, value, intent, past_clauses):
             aside.add(i)
+    # Replacing words before cards alone weigh two cards ("train on B200 rather than H100: how much faster?"); they
+    # put cards aside only with the model they ran ("Qwen 7B on one 4090 instead of Llama 70B on 8 A100s").
+    replaced_models = [values[i] for i in aside if GROUP[values[i].kind] == "model"]
+    aside = {i for i in aside if GROUP[values[i].kind] not in ("gpu", "count") or _in_past(values[i], past_clauses)
+             or any(_same_clause(text, values[i], model) for model in replaced_models)}
     for i in sorted(aside):  # "trained with LoRA" said in Chinese: the method that leads into a described one describes the model with it
         if values[i].kind == "method" and i > 0 and values[i - 1].kind == "method" and _same_clause(text, values[i - 1], values[i]):
             aside.add(i - 1)
@@ -87,11 +92,15 @@ def _beside(text: str, value: Value, intent: str, past_clauses: list[tuple[int, 
     _, lead, likened, described = _cues()
     if value.kind == "method" and intent == TROUBLESHOOT:  # in a problem report the method done is the setup that failed
         return False
-    if any(a <= value.start and value.end <= b for a, b in past_clauses) or _led_aside(text, value, lead):
+    if _in_past(value, past_clauses) or _led_aside(text, value, lead):
         return True
     if value.kind == "method":
         return text.startswith(described, value.end)
     return value.kind in ("model", "params") and likened.search(text, max(0, value.start - LIKENED_REACH), value.start) is not None
+
+
+def _in_past(value: Value, past_clauses: list[tuple[int, int]]) -> bool:
+    return any(a <= value.start and value.end <= b for a, b in past_clauses)
 
 
 def _same_clause(text: str, one: Value, other: Value) -> bool:

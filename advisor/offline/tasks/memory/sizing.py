@@ -207,6 +207,8 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
 
 def _on_hand(turn: Turn, option: dict) -> bool:
     """The option is the cards the user says they have (that GPU, no more of them than they have)."""
+    if turn.ask.buying and turn.ask.renting and not turn.ask.owns_hardware:  # "buy or rent 8 H100s?": weighed, not owned
+        return False
     have = gpus_on_hand(turn)
     return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have
 
@@ -296,6 +298,9 @@ def _nominal(turn: Turn, option: dict) -> float:
     return turn.catalog.gpu(option["gpu_id"]).memory_gb
 
 
+STANDARD_TRAINING_GPU = "h100-sxm"  # the 80 GB card full fine-tunes are planned on when the question names none
+
+
 def memory(turn: Turn) -> str:
     model = model_of(turn)
     if model is None:  # "how much memory has the H20" asks about the card, not a workload
@@ -346,6 +351,11 @@ def memory(turn: Turn) -> str:
         # several GPUs and no sharding named: a consultant shards everything (ZeRO-3/FSDP), never replicates 16 B/param
         args["zero_stage"] = 3
         turn.assume(*WORDING.both("sizing_phrases.memory.zero_3_fsdp_across_the", count=count))  # fmt: skip
+    if args["mode"] == "training" and args["method"] == "full" and not (args["gpu"] or args["gpu_memory_gb"] or count):
+        # "how much memory for a full fine-tune of a 72B?": a total no single card holds is no answer on its own, so it is
+        # weighed against the standard training card (80 GB), which gives the cards ZeRO-3 needs and what fits instead
+        turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
+        args["gpu"] = STANDARD_TRAINING_GPU
     if args["mode"] == "training":
         _training_memory_options(turn, args, count)
     if args["mode"] == "training" and s.optimizer:

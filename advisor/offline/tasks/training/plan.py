@@ -15,6 +15,7 @@ REFERENCE_PARAMS_B = 70
 REFERENCE_TOKENS = 1e12
 REFERENCE_GPUS = 8  # one standard server, when the user named no count
 FP4 = "fp4"
+FP4_FORMATS = frozenset({FP4, "nvfp4", "mxfp4"})  # the block-scaled FP4 formats count as FP4 wherever FP4 is asked
 
 
 def judges_mfu(turn: Turn, asked: Subjects) -> bool:
@@ -52,7 +53,7 @@ def speed_args(turn: Turn, gpu: str, count: int, precision: str) -> dict:
 def speed_precision(turn: Turn, new, old) -> str:
     """FP8 when asked for (or FP4, which the estimator does not time) and both cards have it; BF16 otherwise."""
     said = set(turn.slots.frame.all("precision"))
-    if said & {"fp8", FP4} and new.fp8_tflops and old.fp8_tflops:
+    if said & {"fp8", *FP4_FORMATS} and new.fp8_tflops and old.fp8_tflops:
         return "fp8"
     return "bf16"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from advisor.markdown import number, token_count
-from advisor.offline.tasks.training.plan import FP4, REFERENCE_PARAMS_B, REFERENCE_TOKENS
+from advisor.offline.tasks.training.plan import FP4_FORMATS, REFERENCE_PARAMS_B, REFERENCE_TOKENS
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.offline.workload import TASK_LABEL
@@ -101,7 +101,7 @@ def speed_ratio_lines(turn: Turn, first, second, count: int, precision: str, run
         "- " + SPEED.say(turn, "links", new=new.name, old=old.name, new_link=f"{number(new.nvlink_gbs)} GB/s" if new.nvlink_gbs else link,
                          old_link=f"{number(old.nvlink_gbs)} GB/s" if old.nvlink_gbs else link),
     ]))  # fmt: skip
-    if FP4 in turn.slots.frame.all("precision") or turn.ask.names_fp4:
+    if FP4_FORMATS & set(turn.slots.frame.all("precision")) or turn.ask.names_fp4:
         parts.append(SPEED.say(turn, "fp4", precision=label))
     turn.cite("parallelism", SPEED.say(turn, "training_speed_phrases.speed_ratio.parallelism_and_scaling"))
     return parts
