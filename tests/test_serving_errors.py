@@ -143,13 +143,17 @@ def test_a_malformed_serving_data_file_fails_loudly(tmp_path):
 # --- compute figures: every shipped GPU has one, and a GPU without one is refused, not guessed ------------
 def engine_for(gpu) -> str:
     """llama.cpp on Apple silicon, else the first engine with a backend for the GPU's vendor."""
-    return "llamacpp" if gpu.vendor == "Apple" else next(e.id for e in serving.engines if gpu.vendor in e.vendors)
+    return "llamacpp" if gpu.vendor == "Apple" else next((e.id for e in serving.engines if gpu.vendor in e.vendors), None)
 
 
 @pytest.mark.parametrize("gpu", catalog.gpus, ids=lambda g: g.id)
 def test_every_shipped_gpu_gets_a_sourced_compute_peak(gpu):
     """The estimator's compute time uses the catalog figure itself, never an invented default."""
     assert gpu.tensor16_tflops or gpu.fp32_tflops, f"{gpu.id} has no compute figure: add its datasheet TFLOPS to gpus.yaml"
+    if engine_for(gpu) is None:  # no serving engine in our sources runs this vendor (the MTT S4000): refused, not guessed
+        with pytest.raises(AdvisorError):
+            estimate_throughput(ThroughputRequest(model="qwen2.5-0.5b", gpu=gpu.id, engine="vllm", batch=1), catalog, serving)
+        return
     request = ThroughputRequest(model="qwen2.5-0.5b", gpu=gpu.id, engine=engine_for(gpu), batch=1, prompt_tokens=256, output_tokens=16)
     result = estimate_throughput(request, catalog, serving)
     assert result.compute_peak_tflops == (gpu.tensor16_tflops or gpu.fp32_tflops), gpu.id

@@ -373,7 +373,8 @@ def memory(turn: Turn) -> str:
     r = outcome.result
     label = turn.t(*TASK_LABEL[task])
     on_gpus = WORDING.say(turn, "lines.on_gpus", num_gpus=r["num_gpus"], total=number(r["total_all_gpus_gb"])) if r["num_gpus"] > 1 else ""
-    need = WORDING.say(turn, "lines.needs_per_gpu", model=turn.text(r["model_label"]), label=label, per_gpu=number(r["total_per_gpu_gb"]), on_gpus=on_gpus)
+    unsplit = r["num_gpus"] == 1 and not (args["gpu"] or args["gpu_memory_gb"])  # no card, no count: a total, not a share
+    need = WORDING.say(turn, "lines.needs_in_all" if unsplit else "lines.needs_per_gpu", model=turn.text(r["model_label"]), label=label, per_gpu=number(r["total_per_gpu_gb"]), on_gpus=on_gpus)
     parts = []
     if args["mode"] == "inference" and memory_view.asks_about_kv_cache(turn):
         kv_precision = (r.get("capacity") or {}).get("kv_precision") or args.get("kv_precision") or "bf16"

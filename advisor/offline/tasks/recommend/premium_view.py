@@ -4,7 +4,7 @@ With a model named, each part is taken as the smallest configuration on sale tha
 with that part only: whole-configuration price with the server, speed, memory headroom), and the verdict sets the price
 premium against the gain in output (tokens/s for serving, dense compute for training) per unit of money. Without a model,
 the per-card figures of ``compare_gpus`` and ``check_gpu_claim`` are set against the per-card price: bandwidth for
-serving, compute for training, memory for what fits. A buyer in mainland China is told first which side cannot be
+serving, compute for training, memory for what fits. A buyer in mainland China is told, right after the verdict, which side cannot be
 bought new there, with the rule the catalog derives from the export rules. Every figure comes from a tool; the
 wording is this package's text.yaml, section ``premium``."""
 
@@ -154,7 +154,8 @@ def answer(turn: Turn) -> str:
     for gpu in rows:
         turn.cite(f"gpu:{gpu['id']}", gpu["name"], turn.t(gpu["availability_en"], gpu["availability_zh"]), citation=gpu["source"])
     blocked = mainland.blocked_lines(turn, rows)
-    parts = [*(["\n".join(f"- ⚠️ {line}" for line in blocked)] if blocked else []), *body]  # a mainland buyer hears first what cannot be bought
+    # the verdict first; a mainland buyer then hears which side cannot be bought new there
+    parts = [*body[:1], *(["\n".join(f"- ⚠️ {line}" for line in blocked)] if blocked else []), *body[1:]]
     parts += price_dates.stale_note(turn, [dated for r in rows for dated in price_dates.gpu_prices(r, ("purchase_price",))])
     turn.assume(*WORDING.pair("prices"))
     return "\n\n".join(p for p in parts if p)

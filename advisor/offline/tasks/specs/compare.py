@@ -97,9 +97,10 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     what = turn.text(first.fit["model_label"]) if first else model
     head = _speed_lead(turn, opts, what) if task == "inference" else ""
     head = head or WORDING.say(turn, "lines.versus", names=WORDING.say(turn, "lines.vs").join(o.label for o in opts), label=label, what=what)
-    parts = [*mainland.blocked_of(turn, ids), head, verdict(turn, opts, task), side_by_side(turn, opts, task)]
+    parts = [head, verdict(turn, opts, task), side_by_side(turn, opts, task)]
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
-        parts = [*parts[:-3], per_token(turn, opts, what), *parts[-3:]]
+        parts.insert(0, per_token(turn, opts, what))
+    parts[1:1] = mainland.blocked_of(turn, ids)  # the answer first; a mainland buyer then hears what cannot be bought new there
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(
