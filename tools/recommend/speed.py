@@ -1,4 +1,4 @@
-"""Serving speed of a configuration, from the ``estimate_throughput`` tool's pure function.
+"""Serving speed of a configuration, from the ``estimate_throughput`` tool's figures (``estimate_figures``, without its wording).
 
 A configuration meets the load when every requested user has a running sequence (the KV cache
 holds them all) streaming no slower than the per-user speed target after the first token: the estimator's one
@@ -15,7 +15,7 @@ from knowledge.gpus import GPU
 from knowledge.serving import ServingData
 from tools.recommend.configs import Layout
 from tools.recommend.schema import RecommendRequest
-from tools.serving.estimator import estimate_throughput
+from tools.serving.estimator import estimate_figures
 from tools.serving.schema import ThroughputRequest, ThroughputResult
 from tools.serving.setup import engines_for
 
@@ -67,7 +67,7 @@ def estimate_speed(gpu: GPU, layout: Layout, request: RecommendRequest, catalog:
     engines = [request.engine] + [e for e in FALLBACK_ENGINES if e != request.engine and e in engines_for(gpu.vendor, serving)]
     for engine in engines:
         try:
-            result = estimate_throughput(_request(gpu, layout, request, engine, serving), catalog, serving)
+            result = estimate_figures(_request(gpu, layout, request, engine, serving), catalog, serving)
         except AdvisorError as exc:
             if exc.code in RETRY_CODES:
                 continue

@@ -19,11 +19,21 @@ from tools.serving.workload import Workload, workload
 
 TEXT = shipped("serving_text.yaml")
 
-__all__ = ["ThroughputRequest", "ThroughputResult", "estimate_throughput"]
+__all__ = ["ThroughputRequest", "ThroughputResult", "estimate_figures", "estimate_throughput"]
 
 
 def estimate_throughput(request: ThroughputRequest, catalog: Catalog, serving: ServingData) -> ThroughputResult:
     """Speeds for ``request``; bad input raises a bilingual ``AdvisorError``."""
+    return _estimate(request, catalog, serving, explained=True)
+
+
+def estimate_figures(request: ThroughputRequest, catalog: Catalog, serving: ServingData) -> ThroughputResult:
+    """The same figures without the worded formula lines, efficiencies and assumptions: a caller that ranks hundreds
+    of candidates (the recommender) reads only the figures, and wording each one cost more than the arithmetic."""
+    return _estimate(request, catalog, serving, explained=False)
+
+
+def _estimate(request: ThroughputRequest, catalog: Catalog, serving: ServingData, *, explained: bool) -> ThroughputResult:
     s = resolve_setup(request, catalog, serving)
     w = workload(s.spec, s.weights)
     r = rates(s)
@@ -51,8 +61,10 @@ def estimate_throughput(request: ThroughputRequest, catalog: Catalog, serving: S
         kv_free_gb_per_gpu=round(cap.free / 1e9, 3), kv_gb_per_sequence=round(cap.per_sequence / 1e9, 4),
         max_concurrency_at_target=at_target, limit_at_target=limit, compute_peak_tflops=s.peak_tflops,
         lines=[*decode_lines(s, w, r, step, batch), *prefill_lines(s, w, pf, ttft, step, batch),
-               streaming_line(s, step, pf, batch, streaming), throughput_line(s, step, pf, batch, replicas, total), capacity_line(s, cap)],
-        efficiencies=efficiencies(s, w, r), precision_basis=s.precision_basis, notes=s.notes, assumptions=assumptions(s),
+               streaming_line(s, step, pf, batch, streaming), throughput_line(s, step, pf, batch, replicas, total),
+               capacity_line(s, cap)] if explained else [],
+        efficiencies=efficiencies(s, w, r) if explained else [], precision_basis=s.precision_basis, notes=s.notes,
+        assumptions=assumptions(s) if explained else [],
     )  # fmt: skip
     add_notes(result, s, w, cap)
     return result
