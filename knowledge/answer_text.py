@@ -44,11 +44,16 @@ def phrase(key: str, **values) -> Text:
     return Text(en=text.en.format(**en), zh=text.zh.format(**zh))
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=None)  # one entry a kind; a smaller cache re-read the whole file whenever more kinds were asked
 def focus_words(kind: str) -> dict[str, tuple[str, ...]]:
     """``focus.<kind>`` of the data file: line item → the words that ask for it alone (lower case)."""
-    raw = read_yaml(DATA_FILE).get(FOCUS_PREFIX + kind) or {}
+    raw = _data().get(FOCUS_PREFIX + kind) or {}
     return {item: tuple(word.casefold() for word in words) for item, words in raw.items()}
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    return read_yaml(DATA_FILE)
 
 
 def asked_line(kind: str, message: str) -> str | None:

@@ -235,9 +235,17 @@ class Sizer:
         self.request, self.catalog, self.serving, self.currency = request, catalog, serving, currency
         self.heads = _heads(request, catalog)
         self._free: dict[Layout, MemoryEstimate | None] = {}
+        self._fits: dict[tuple[str, Layout], MemoryEstimate | None] = {}
 
     def fit(self, gpu: GPU, layout: Layout) -> MemoryEstimate | None:
-        """The GPU's estimate for ``layout`` when it fits, else None."""
+        """The GPU's estimate for ``layout`` when it fits, else None (kept: the smallest group is sought with the same
+        layouts the best layout then weighs)."""
+        key = (gpu.id, layout)
+        if key not in self._fits:
+            self._fits[key] = self._fit(gpu, layout)
+        return self._fits[key]
+
+    def _fit(self, gpu: GPU, layout: Layout) -> MemoryEstimate | None:
         if layout not in self._free:
             self._free[layout] = _memory(self.request, self.catalog, layout, None)
         free = self._free[layout]
