@@ -29,7 +29,8 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
         parts[0] += " " + turn.text(REFIT.text("totals", total=number(estimate["total_all_gpus_gb"]), weights=number(estimate["weights_all_gpus_gb"]),
                                            precision=estimate["weights_precision"].upper(), capacity_all=number(estimate["capacity_all_gpus_gb"]), count=yours))  # fmt: skip
     parts[0] += " " + _same_card(turn, plan["same_card"], estimate["mode"])
-    if turn.slots.optimizer in EIGHT_BIT_ADAM and estimate["mode"] == "training":
+    # peeked, not read: an optimizer the estimate could not use stays reported as such
+    if turn.slots.frame.get("optimizer") in EIGHT_BIT_ADAM and estimate["mode"] == "training":
         parts.append(turn.text(REFIT.text("optimizer_counted", need=need)))
     if plan["routes"]:
         parts.append(_routes(turn, plan, card))
