@@ -22,7 +22,7 @@ def _blanks(template: str) -> set[str]:
 
 @lru_cache(maxsize=1)
 def phrases() -> dict[str, Text]:
-    raw = read_yaml(DATA_FILE)
+    raw = _data()
     found = {}
     for key, row in (raw or {}).items():
         if key.startswith(FOCUS_PREFIX):

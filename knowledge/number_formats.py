@@ -9,9 +9,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.catalog import CatalogError, read_yaml
+from knowledge.catalog import read_table
 from knowledge.sources import DatedSource
 
 DATA_FILE = Path(__file__).parent / "number_formats.yaml"
@@ -57,7 +57,4 @@ class NumberFormats(BaseModel):
 
 @lru_cache(maxsize=1)
 def number_formats() -> NumberFormats:
-    try:
-        return NumberFormats.model_validate(read_yaml(DATA_FILE))
-    except ValidationError as exc:
-        raise CatalogError(f"{DATA_FILE.name}: {exc}") from exc
+    return read_table(DATA_FILE, NumberFormats, "number-format table")

@@ -298,7 +298,7 @@ def _nominal(turn: Turn, option: dict) -> float:
     return turn.catalog.gpu(option["gpu_id"]).memory_gb
 
 
-STANDARD_TRAINING_GPU = "h100-sxm"  # the 80 GB card full fine-tunes are planned on when the question names none
+STANDARD_TRAINING_GPU = "h100-sxm"  # the 80 GB card a job is weighed on when the question names none (full fine-tunes, limits)
 
 
 def memory(turn: Turn) -> str:
@@ -365,7 +365,7 @@ def memory(turn: Turn) -> str:
     if turn.intent == "max_fit" and not (turn.ask.reports_oom and args["gpu"]):  # an OOM on a stated card: its breakdown, not limits
         if not args["gpu"]:
             turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
-            args["gpu"] = "h100-sxm"
+            args["gpu"] = STANDARD_TRAINING_GPU
         return _limits(turn, args)
     outcome = turn.call("estimate_memory", args)
     if not outcome.ok:

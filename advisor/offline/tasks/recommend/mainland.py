@@ -2,7 +2,7 @@
 
 The status and the rule are the catalog's (each part's figures judged by knowledge/export_rules.yaml when the catalog
 loads), never marked by hand; the wording is this package's text.yaml, section ``mainland``. An answer that names parts to such a
-buyer says this before the parts, so no part is led with and only then declared unbuyable."""
+buyer says this right after its verdict and before the parts' figures, so no part is listed and only then declared unbuyable."""
 
 from __future__ import annotations
 
@@ -29,9 +29,14 @@ def blocked_lines(turn: Turn, rows: list[dict]) -> list[str]:
     return [*lines, WORDING.say(turn, "then")] if lines else []
 
 
+def blocked_list(turn: Turn, rows: list[dict]) -> list[str]:
+    """The same lines as one Markdown list, ready to stand as a paragraph of an answer; empty when none."""
+    lines = blocked_lines(turn, rows)
+    return ["\n".join(f"- ⚠️ {line}" for line in lines)] if lines else []
+
+
 def blocked_of(turn: Turn, gpu_ids: list[str]) -> list[str]:
-    """The same lines for parts named by catalog id, as a Markdown list; empty when none."""
+    """``blocked_list`` for parts named by catalog id."""
     if not china_buyer(turn):
         return []
-    lines = blocked_lines(turn, [turn.catalog.gpu(gpu).model_dump() for gpu in dict.fromkeys(gpu_ids)])
-    return ["\n".join(f"- ⚠️ {line}" for line in lines)] if lines else []
+    return blocked_list(turn, [turn.catalog.gpu(gpu).model_dump() for gpu in dict.fromkeys(gpu_ids)])

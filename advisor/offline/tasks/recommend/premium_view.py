@@ -152,10 +152,9 @@ def answer(turn: Turn) -> str:
         body = _job_answer(turn, rows, model, task)
     body = body or _card_answer(turn, rows)
     for gpu in rows:
-        turn.cite(f"gpu:{gpu['id']}", gpu["name"], turn.t(gpu["availability_en"], gpu["availability_zh"]), citation=gpu["source"])
-    blocked = mainland.blocked_lines(turn, rows)
+        turn.cite_gpu(gpu)
     # the verdict first; a mainland buyer then hears which side cannot be bought new there
-    parts = [*body[:1], *(["\n".join(f"- ⚠️ {line}" for line in blocked)] if blocked else []), *body[1:]]
+    parts = [*body[:1], *mainland.blocked_list(turn, rows), *body[1:]]
     parts += price_dates.stale_note(turn, [dated for r in rows for dated in price_dates.gpu_prices(r, ("purchase_price",))])
     turn.assume(*WORDING.pair("prices"))
     return "\n\n".join(p for p in parts if p)

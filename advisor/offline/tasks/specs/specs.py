@@ -34,9 +34,8 @@ def answer(turn: Turn, value_first: bool = False) -> str:
         lead = f"{priced}\n\n{lead}" if priced else lead
     rows = [r["gpu"] for r in result["rows"]]
     weighed = len(rows) > 1 or turn.ask.buying or turn.ask.asks_price  # parts weighed or priced, not one card's figures
-    blocked = mainland.blocked_lines(turn, rows) if weighed else []
     # A mainland buyer hears what cannot be bought there right after the answer itself, before the figures.
-    warned = ["\n".join(f"- ⚠️ {line}" for line in blocked)] if blocked else []
+    warned = mainland.blocked_list(turn, rows) if weighed else []
     return "\n\n".join([lead, *warned, table, *render.stale_prices(turn, result)])
 
 
