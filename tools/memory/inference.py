@@ -36,16 +36,19 @@ def weights_part(s: Setup) -> Part:
     spec, fmt, shard = s.spec, s.weights, s.tp * s.pp
     split = weight_split(spec, fmt)
     value = split.bytes / shard
-    where = divisor("tp×pp", shard)
-    quantized, bits = count(split.quantized_params), f"{fmt.bits:.4g}"
-    if fmt.scope == "all":
-        formula = TEXT.text("inference.weights.all", quantized=quantized, bits=bits, where=where, size=gb(value))
-    else:
-        kept_what = TEXT.text("inference.weights.kept_mlp" if fmt.scope == "mlp" else "inference.weights.kept_linear")
-        formula = TEXT.text("inference.weights.split", quantized=quantized, bits=bits, kept=count(split.kept_params), kept_what=kept_what,
-                            where=where, size=gb(value))  # fmt: skip
-    label = TEXT.text("inference.weights.label", name=Text(en=fmt.label, zh=fmt.name_zh))
-    return worded_part("weights", value, label, formula)
+
+    def texts() -> tuple[Text, Text]:
+        where = divisor("tp×pp", shard)
+        quantized, bits = count(split.quantized_params), f"{fmt.bits:.4g}"
+        if fmt.scope == "all":
+            formula = TEXT.text("inference.weights.all", quantized=quantized, bits=bits, where=where, size=gb(value))
+        else:
+            kept_what = TEXT.text("inference.weights.kept_mlp" if fmt.scope == "mlp" else "inference.weights.kept_linear")
+            formula = TEXT.text("inference.weights.split", quantized=quantized, bits=bits, kept=count(split.kept_params), kept_what=kept_what,
+                                where=where, size=gb(value))  # fmt: skip
+        return TEXT.text("inference.weights.label", name=Text(en=fmt.label, zh=fmt.name_zh)), formula
+
+    return worded_part("weights", value, texts)
 
 
 def kv_bytes(s: Setup, seqs: float, context: int) -> float:
@@ -72,17 +75,21 @@ def kv_part(s: Setup) -> Part:
     spec = s.spec
     copies = LEGACY_KV_COPIES if s.engine == "hf_legacy" else 1
     value = kv_bytes(s, s.batch, s.context) * copies
-    window = sliding_layers(spec)
-    if window:
-        full, short = spec.layers - window, min(s.context, spec.sliding_window or 0)
-        tokens = TEXT.text("inference.kv.windowed", full=full, context=s.context, window=window, short=short)
-    else:
-        tokens = TEXT.text("inference.kv.layers", context=s.context, layers=spec.layers)
-    legacy = TEXT.text("inference.kv.legacy", copies=copies) if copies > 1 else Text(en="", zh="")
-    per_en, per_zh = kv_per_token_formula(spec, s)
-    per = Text(en=per_en, zh=per_zh)
-    formula = TEXT.text("inference.kv.formula", batch=s.batch, tokens=tokens, pp=divisor("pp", s.pp), per=per, legacy=legacy, total=gb(value))
-    return worded_part("kv_cache", value, TEXT.text("inference.kv.label", kv=s.kv.id), formula)
+
+    def texts() -> tuple[Text, Text]:
+        window = sliding_layers(spec)
+        if window:
+            full, short = spec.layers - window, min(s.context, spec.sliding_window or 0)
+            tokens = TEXT.text("inference.kv.windowed", full=full, context=s.context, window=window, short=short)
+        else:
+            tokens = TEXT.text("inference.kv.layers", context=s.context, layers=spec.layers)
+        legacy = TEXT.text("inference.kv.legacy", copies=copies) if copies > 1 else Text(en="", zh="")
+        per_en, per_zh = kv_per_token_formula(spec, s)
+        per = Text(en=per_en, zh=per_zh)
+        formula = TEXT.text("inference.kv.formula", batch=s.batch, tokens=tokens, pp=divisor("pp", s.pp), per=per, legacy=legacy, total=gb(value))
+        return TEXT.text("inference.kv.label", kv=s.kv.id), formula
+
+    return worded_part("kv_cache", value, texts)
 
 
 def vllm_default_chunk(s: Setup) -> int:

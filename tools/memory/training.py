@@ -177,7 +177,7 @@ def dynamic_parts(s: Setup, grads: float) -> list[Part]:
     per_logit = logit_bytes(s.chunked_loss, s.compile)
     size, rest = f"{count(tokens)}", f"{divisor('tp', s.tp)} = {gb(stage.logits)}"
     parts = [
-        worded_part("activations", stage.saved, TEXT.text("training.activations.label"), Text(en=stage.formula, zh=stage.formula_zh)),
+        worded_part("activations", stage.saved, lambda: (TEXT.text("training.activations.label"), Text(en=stage.formula, zh=stage.formula_zh))),
         text_part("logits", stage.logits, "training.logits", tokens=size, vocab=s.spec.vocab, bytes=num(per_logit), loss=loss_kind, rest=rest),
     ]  # fmt: skip
     if stage.working:
