@@ -207,7 +207,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
 
 def _on_hand(turn: Turn, option: dict) -> bool:
     """The option is the cards the user says they have (that GPU, no more of them than they have)."""
-    if turn.ask.buying and turn.ask.renting and not turn.ask.owns_hardware:  # "buy or rent 8 H100s?": weighed, not owned
+    if not turn.ask.cards_on_hand:  # "buy or rent 8 H100s?": cards weighed for buying, not the user's
         return False
     have = gpus_on_hand(turn)
     return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have
