@@ -25,6 +25,7 @@ from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.subjects import subjects_of, uncatalogued_gpus
 from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
+from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import followup, guard
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
@@ -258,7 +259,7 @@ def names_new_subject(routing: Routing) -> bool:
         return False
     first = routing.reading.task_messages[0]
     named_then, named_now = subjects_of(first, catalog), subjects_of(routing.turn.message, catalog)
-    if not any(ids - named_then.get(kind, frozenset()) for kind, ids in named_now.items() if kind not in knowledge.UNNAMED_KINDS):
+    if not any(ids - named_then.get(kind, frozenset()) for kind, ids in named_now.items() if kind not in concept_plan.UNNAMED_KINDS):
         return False
     question, change = read(first), read(routing.turn.message)
     return not any(question.frame.has(slot) for slot in change.frame.names())
