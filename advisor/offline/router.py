@@ -34,7 +34,7 @@ from advisor.offline.tasks.recommend import claim_view, premium_view, vendor_row
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
 from advisor.offline.tasks.tco import costs, payback, useful_life
-from advisor.offline.tasks.training import efficiency
+from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.offline.workload import model_of
@@ -92,7 +92,7 @@ TASK_ANSWERS: dict[str, TaskHandler] = {
     ),
     "specs": capability.first(specs.answer),  # "does the L40S do FP8?": the verdict, not the whole sheet
     "serving_speed": costs.per_token_first(serving.answer),  # a cost per million tokens read as a speed question: the cost leads
-    "training_time": costs.training_time,
+    "training_time": run_time.training_time,
     "tco": costs.tco,
     "troubleshoot": serving.squeeze_first(trouble.answer),  # a serving slowdown leads with the KV cache left after the weights
     "facility": facility.answer,
