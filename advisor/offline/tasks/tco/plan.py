@@ -98,7 +98,7 @@ def running_costs(turn: Turn) -> dict[str, tuple[SlotValue, bool]]:
     return found
 
 
-def running_args(found: dict[str, tuple[SlotValue, bool]], currency: str) -> tuple[dict, list[Text]]:
+def running_cost_args(found: dict[str, tuple[SlotValue, bool]], currency: str) -> tuple[dict, list[Text]]:
     """The running costs stated, as the comparison's inputs, and the words that echo them."""
     args: dict = {}
     words: list[Text] = []
@@ -275,7 +275,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
                      if bounds else WORDING.text("yours.horizon", years=number(horizon_years)))  # fmt: skip
     rent, rent_words = rent_args(rent_said, currency, count)
     yours += rent_words
-    running_args, running_words = running_args(running, currency)
+    running_args, running_words = running_cost_args(running, currency)
     yours += running_words
     if s.utilisation is not None:  # every figure the user gave is echoed where the verdict is read, not only in the inputs
         yours.append(WORDING.text("yours.utilisation", utilisation=number(s.utilisation * 100)))
