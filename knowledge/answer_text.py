@@ -1,47 +1,17 @@
-"""Answer wording kept as data: ``phrase("tco.claim.holds_at_use", claimed=8, ...)`` → a bilingual ``Text``.
-
-The phrases live in ``answer_text.yaml``; logic fills the blanks and never writes the sentence itself.
+"""Focus words kept as data: the words that ask for one item of an answer by name ("and the electricity?" → the
+energy line), read from ``answer_text.yaml`` (``focus.<kind>``: item → words). The answers' own wording lives in each
+task package's ``text.yaml`` (``advisor/offline/wording.py``).
 """
 
 from __future__ import annotations
 
-import string
 from functools import lru_cache
 from pathlib import Path
 
-from knowledge.bilingual import Text
-from knowledge.catalog import CatalogError, read_yaml
+from knowledge.catalog import read_yaml
 
 DATA_FILE = Path(__file__).parent / "answer_text.yaml"
 FOCUS_PREFIX = "focus."
-
-
-def _blanks(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
-@lru_cache(maxsize=1)
-def phrases() -> dict[str, Text]:
-    raw = _data()
-    found = {}
-    for key, row in (raw or {}).items():
-        if key.startswith(FOCUS_PREFIX):
-            continue
-        if not isinstance(row, dict) or set(row) != {"en", "zh"}:
-            raise CatalogError(f"{DATA_FILE}: {key} needs exactly an en and a zh text")
-        if _blanks(row["en"]) != _blanks(row["zh"]):
-            raise CatalogError(f"{DATA_FILE}: {key} has different blanks in English and Chinese")
-        found[key] = Text(en=row["en"], zh=row["zh"])
-    return found
-
-
-def phrase(key: str, **values) -> Text:
-    """The phrase with its blanks filled; a value may itself be a ``Text`` (each language takes its own)."""
-    text = phrases()[key]
-    values = {k: Text.model_validate(v) if isinstance(v, dict) else v for k, v in values.items()}  # a Text from a tool's JSON
-    en = {k: v.en if isinstance(v, Text) else v for k, v in values.items()}
-    zh = {k: v.zh if isinstance(v, Text) else v for k, v in values.items()}
-    return Text(en=text.en.format(**en), zh=text.zh.format(**zh))
 
 
 @lru_cache(maxsize=None)  # one entry a kind; a smaller cache re-read the whole file whenever more kinds were asked

@@ -25,7 +25,7 @@ READS_TEXT = {
 COMPILES = {
     ("turn.py", "FIELD_NAME"): "reads a tool's suggestion, not the user's words",
     ("turn.py", "SETTING"): "reads a tool's suggestion, not the user's words",
-    ("knowledge.py", "re.findall"): "splits catalog card names and search-hit titles into words, not the user's",
+    ("plan.py", "re.findall"): "the concept plan splits catalog card names and search-hit titles into words, not the user's",
 }
 
 

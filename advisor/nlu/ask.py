@@ -115,6 +115,11 @@ class Ask(BaseModel):
                                            'knowledge/vendor_options.yaml.')
     asks_price: bool = Field(False, description='"how much is an A800 server?": this message asks what hardware costs.')
     owns_hardware: bool = Field(False, description='"we already own 16 A100s": the cards are there; owning is no purchase to weigh.')
+    cards_on_hand: bool = Field(
+        True, description='The cards the conversation names are the user\'s to run on ("on our 4 A100s", "we already own 16 A100s"), '
+        'not cards whose purchase is weighed against renting them ("buy or rent 8 H100s?"): said to be owned, or named with no '
+        "rent-or-buy around them.",
+    )
     asks_yes_no: bool = Field(False, description='"is that my problem?", "this is the bottleneck, is it?": the message asks for a yes or a no '
                                 "about what the thread is on (data/ask_cues.yaml asks_yes_no).")
     beyond_reach: bool = Field(False, description='The message asks how to run the servers in a way no card or tool covers ("how do we access it remotely?").')
@@ -211,8 +216,8 @@ class Ask(BaseModel):
             workload=Workload.read(state, catalog),
             asks_why=says("asks_why", message),
             asks_count=says("asks_count", message),
-            renting=says("renting", *reading.task_messages),
-            buying=says("buying", *reading.task_messages),
+            renting=(renting := says("renting", *reading.task_messages)),
+            buying=(buying := says("buying", *reading.task_messages)),
             price_only=says("price_only", *(v.surface for v in state.slots.get("objective", []))),  # any of the objective words
             price_per_card=bool(prices) and prices[0].said_per_card,
             latency_target=is_latency_target(state.surface("speed_target"), catalog),
@@ -240,7 +245,9 @@ class Ask(BaseModel):
             market=_market(reading),
             vendors_named=tuple(v.id for v in vendor_options().named_in(message.casefold())),
             asks_price=says("asks_price", message),
-            owns_hardware=says("owns_hardware", message),
+            owns_hardware=(owns := says("owns_hardware", message)),
+            # "buy or rent 8 H100s?" weighs the purchase of the cards named: they are not the user's until said to be
+            cards_on_hand=owns or not (buying and renting),
             leans_on_active=says("leans_on_active", message),
             asks_renting_side=says("asks_renting_side", message),
             asks_useful_life=says("speaks_of_life", message) and says("judges_life", message),

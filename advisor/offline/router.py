@@ -25,6 +25,7 @@ from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.subjects import subjects_of, uncatalogued_gpus
 from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
+from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import followup, guard
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
@@ -33,7 +34,7 @@ from advisor.offline.tasks.recommend import claim_view, premium_view, vendor_row
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
 from advisor.offline.tasks.tco import costs, payback, useful_life
-from advisor.offline.tasks.training import efficiency
+from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.offline.workload import model_of
@@ -91,7 +92,7 @@ TASK_ANSWERS: dict[str, TaskHandler] = {
     ),
     "specs": capability.first(specs.answer),  # "does the L40S do FP8?": the verdict, not the whole sheet
     "serving_speed": costs.per_token_first(serving.answer),  # a cost per million tokens read as a speed question: the cost leads
-    "training_time": costs.training_time,
+    "training_time": run_time.training_time,
     "tco": costs.tco,
     "troubleshoot": serving.squeeze_first(trouble.answer),  # a serving slowdown leads with the KV cache left after the weights
     "facility": facility.answer,
@@ -258,7 +259,7 @@ def names_new_subject(routing: Routing) -> bool:
         return False
     first = routing.reading.task_messages[0]
     named_then, named_now = subjects_of(first, catalog), subjects_of(routing.turn.message, catalog)
-    if not any(ids - named_then.get(kind, frozenset()) for kind, ids in named_now.items() if kind not in knowledge.UNNAMED_KINDS):
+    if not any(ids - named_then.get(kind, frozenset()) for kind, ids in named_now.items() if kind not in concept_plan.UNNAMED_KINDS):
         return False
     question, change = read(first), read(routing.turn.message)
     return not any(question.frame.has(slot) for slot in change.frame.names())

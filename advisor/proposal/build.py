@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from advisor.labels import CHINA_STATUS, pick
 from advisor.offline.tasks.specs.compare_view import tool_method
-from advisor.offline.tasks.tco.costs import TCO_INPUTS
+from advisor.offline.tasks.tco.render import TCO_INPUTS
 from advisor.proposal.need import Need
 from advisor.proposal.sections import (
     BenchStep,

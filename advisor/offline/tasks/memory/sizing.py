@@ -9,7 +9,6 @@ from advisor.offline.wording import Wording
 from advisor.labels import VERDICT
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.specs import compare, specs
-from advisor.offline.tasks.tco import costs
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.memory import memory_scopes, memory_view, methods_view, refit_view
 from advisor.offline.tasks.memory.range_ends import small_end_lines
@@ -18,6 +17,7 @@ from advisor.offline.tasks.recommend import compute_view, full_alongside, vendor
 from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
+from advisor.offline.tasks.training import run_time
 from advisor.offline.tasks.recommend.price_view import option_price
 from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, sized_for, value_for_money, value_lines, workloads_of
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
@@ -122,7 +122,7 @@ def recommend(turn: Turn) -> str:
              _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]
     parts.append("**" + WORDING.say(turn, "sizing_phrases.recommend.why") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
-    parts += filter(None, [costs.time_on(turn, model, task, top)])
+    parts += filter(None, [run_time.time_on(turn, model, task, top)])
     if r.get("estimate"):
         parts.append(memory_view.breakdown(turn, r["estimate"]))
     if not named:
@@ -207,7 +207,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
 
 def _on_hand(turn: Turn, option: dict) -> bool:
     """The option is the cards the user says they have (that GPU, no more of them than they have)."""
-    if turn.ask.buying and turn.ask.renting and not turn.ask.owns_hardware:  # "buy or rent 8 H100s?": weighed, not owned
+    if not turn.ask.cards_on_hand:  # "buy or rent 8 H100s?": cards weighed for buying, not the user's
         return False
     have = gpus_on_hand(turn)
     return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have

@@ -9,7 +9,6 @@ from advisor.markdown import money, number, table
 from advisor.nlu.frame import SlotValue
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from knowledge.answer_text import phrase
 
 WORDING = Wording("tco", "costs")
 
@@ -60,9 +59,9 @@ def line(turn: Turn, r: dict, key: str, inputs: Callable[[Turn, list[dict], str]
     item = next(i for i in r["items"] if i["key"] == key)
     cur, opex = r["currency"], r["own_monthly_opex"]
     what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
-    text = turn.text(phrase("tco.line.answer", label=item["label"], value=money(item["value"], cur), what=what, formula=f"`{turn.formula(item)}`"))
+    text = turn.text(WORDING.text("asked_line.answer", label=item["label"], value=money(item["value"], cur), what=what, formula=f"`{turn.formula(item)}`"))
     if key in RUNNING_COSTS and opex:
-        text += turn.text(phrase("tco.line.share", share=number(item["value"] / opex * 100), opex=money(opex, cur)))
+        text += turn.text(WORDING.text("asked_line.share", share=number(item["value"] / opex * 100), opex=money(opex, cur)))
     used = [a for a in r["assumptions"] if a["key"] in LINE_INPUTS[key]]
     return text + ("\n\n" + inputs(turn, used, cur) if used else "")
 
@@ -72,16 +71,16 @@ def electricity(turn: Turn, r: dict, inputs: Callable[[Turn, list[dict], str], s
     item = next(i for i in r["items"] if i["key"] == "energy")
     cur, energy, opex = r["currency"], item["value"], r["own_monthly_opex"]
     if energy == 0:
-        return turn.text(phrase("tco.electricity.included"))
+        return turn.text(WORDING.text("electricity.included"))
     what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
-    line = phrase("tco.electricity.answer", energy=money(energy, cur), what=what, formula=f"`{turn.formula(item)}`",
+    line = WORDING.text("electricity.answer", energy=money(energy, cur), what=what, formula=f"`{turn.formula(item)}`",
                   share=number(energy / opex * 100 if opex else 0), opex=money(opex, cur))  # fmt: skip
     defaults = [a for a in r["assumptions"] if a["key"] in ("electricity_price", "pue", "load_factor_pct", "server_max_kw")]
     return turn.text(line) + "\n\n" + inputs(turn, defaults, cur)
 
 
 def _months(turn: Turn, months: float | None) -> str:
-    return turn.text(phrase("tco.tiers.never") if months is None else phrase("tco.tiers.months", months=number(months)))
+    return turn.text(WORDING.text("tiers.never") if months is None else WORDING.text("tiers.months", months=number(months)))
 
 
 def claim_check(turn: Turn, r: dict) -> list[str]:
@@ -101,13 +100,13 @@ def claim_check(turn: Turn, r: dict) -> list[str]:
 
     if at_use:
         best = min(at_use, key=lambda row: row["payback_months"])
-        line = phrase("tco.claim.holds_at_use", claimed=claimed, utilisation=use, **{**filled(best), "at_use": number(best["payback_months"])})
+        line = WORDING.text("claim.holds_at_use", claimed=claimed, utilisation=use, **{**filled(best), "at_use": number(best["payback_months"])})
     elif check["holds_at_full_use"]:
-        line = phrase("tco.claim.full_use_only", claimed=claimed, utilisation=use, **filled(fastest))
+        line = WORDING.text("claim.full_use_only", claimed=claimed, utilisation=use, **filled(fastest))
     else:
-        line = phrase("tco.claim.does_not_hold", claimed=claimed, utilisation=use, **filled(fastest), cheapest=cheapest["tier_name"],
+        line = WORDING.text("claim.does_not_hold", claimed=claimed, utilisation=use, **filled(fastest), cheapest=cheapest["tier_name"],
                       cheapest_rate=money(cheapest["price_per_gpu_hour"], cur), cheapest_at_use=_months(turn, cheapest["payback_months"]))  # fmt: skip
-    lifetime = phrase("tco.claim.not_a_lifetime", claimed=claimed, years=number(r["horizon_months"] / 12))
+    lifetime = WORDING.text("claim.not_a_lifetime", claimed=claimed, years=number(r["horizon_months"] / 12))
     return [turn.text(line), turn.text(lifetime)]
 
 
@@ -119,13 +118,13 @@ def tier_paybacks(turn: Turn, r: dict) -> list[str]:
     cur, check = r["currency"], r.get("claim_check")
     use = next((number(a["value"]) for a in r["assumptions"] if a["key"] == "utilisation_pct"), "—")
     capex = money(r["capex"], cur)
-    headers = [turn.text(phrase("tco.tiers.tier")), turn.text(phrase("tco.tiers.rate")), turn.text(phrase("tco.tiers.at_use", utilisation=use)),
-               turn.text(phrase("tco.tiers.at_full"))]  # fmt: skip
+    headers = [turn.text(WORDING.text("tiers.tier")), turn.text(WORDING.text("tiers.rate")), turn.text(WORDING.text("tiers.at_use", utilisation=use)),
+               turn.text(WORDING.text("tiers.at_full"))]  # fmt: skip
     if check:
-        headers.append(turn.text(phrase("tco.tiers.needed", claimed=number(check["claimed_months"]))))
+        headers.append(turn.text(WORDING.text("tiers.needed", claimed=number(check["claimed_months"]))))
     body, sources = [], []
     for row in rows:
-        marks = [turn.text(phrase(key)) for key, on in (("tco.tiers.derived", row["derived"]), ("tco.tiers.company", row["company"])) if on]
+        marks = [turn.text(WORDING.text(key)) for key, on in (("tiers.derived", row["derived"]), ("tiers.company", row["company"])) if on]
         rate = money(row["price_per_gpu_hour"], cur) + (f" ({', '.join(marks)})" if marks else "")
         cells = [turn.text(row["tier_name"]), rate, _months(turn, row["payback_months"]), _months(turn, row["payback_months_full_use"])]
         if check:
@@ -133,12 +132,12 @@ def tier_paybacks(turn: Turn, r: dict) -> list[str]:
             if row.get("billed_every_hour") and needed is not None:
                 cells.append(WORDING.say(turn, "tier_summary.any_use"))
             else:
-                cells.append(f"{number(needed)}%" if needed is not None and needed <= 100 else turn.text(phrase("tco.tiers.unreachable")))
+                cells.append(f"{number(needed)}%" if needed is not None and needed <= 100 else turn.text(WORDING.text("tiers.unreachable")))
         body.append(cells)
         fields = {"tier": row["tier_name"], "offer": row["offer"], "date": row["date"], "title": row["source_title"] or "", "url": row["source_url"] or ""}
-        sources.append(turn.text(phrase("tco.tiers.company_source" if row["company"] else "tco.tiers.source", **fields)))
-    title = turn.text(phrase("tco.tiers.title", capex=capex, opex=money(r["own_monthly_opex"], cur)))
-    listed = "**" + turn.text(phrase("tco.tiers.sources_title")) + "**\n" + "\n".join(f"- {line}" for line in sources)
+        sources.append(turn.text(WORDING.text("tiers.company_source" if row["company"] else "tiers.source", **fields)))
+    title = turn.text(WORDING.text("tiers.title", capex=capex, opex=money(r["own_monthly_opex"], cur)))
+    listed = "**" + turn.text(WORDING.text("tiers.sources_title")) + "**\n" + "\n".join(f"- {line}" for line in sources)
     return [title + "\n\n" + table(headers, body), listed]
 
 
@@ -146,8 +145,8 @@ def stale_note(turn: Turn, r: dict) -> list[str]:
     stale = r.get("stale_prices") or []
     if not stale:
         return []
-    items = [turn.text(phrase("tco.stale.item", what=p["what"], date=p["date"], age=number(p["age_months"], 0))) for p in stale]
-    return [turn.text(phrase("tco.stale.note", items=turn.t("; ", "；").join(items)))]
+    items = [turn.text(WORDING.text("stale.item", what=p["what"], date=p["date"], age=number(p["age_months"], 0))) for p in stale]
+    return [turn.text(WORDING.text("stale.note", items=turn.t("; ", "；").join(items)))]
 
 
 def tier_summary(turn: Turn, r: dict) -> str:

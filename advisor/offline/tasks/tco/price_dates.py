@@ -11,12 +11,12 @@ from collections.abc import Iterable
 
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from knowledge.answer_text import phrase
 from knowledge.bilingual import Text
 from knowledge.catalog import load_catalog
 from tools.cost.price_age import is_stale
 
 PRICES = Wording("recommend", "market")  # the stale-price note, worded once for every answer that shows dated prices
+AGES = Wording("tco", "price_age")  # what each dated price is
 
 
 def today() -> dt.date:
@@ -26,8 +26,8 @@ def today() -> dt.date:
 
 def gpu_prices(gpu: dict, kinds: Iterable[str] = ("purchase_price", "cloud_price")) -> list[tuple[Text, str]]:
     """(what, date) of a catalog GPU's dated prices, as a tool returned the GPU."""
-    words = {"purchase_price": "price_age.purchase", "cloud_price": "price_age.cloud"}
-    return [(phrase(words[kind], gpu=gpu["name"]), gpu[kind]["date"]) for kind in kinds if gpu.get(kind)]
+    words = {"purchase_price": "purchase", "cloud_price": "cloud"}
+    return [(AGES.text(words[kind], gpu=gpu["name"]), gpu[kind]["date"]) for kind in kinds if gpu.get(kind)]
 
 
 def catalog_prices(gpu_id: str, kinds: Iterable[str] = ("purchase_price", "cloud_price")) -> list[tuple[Text, str]]:

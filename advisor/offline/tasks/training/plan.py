@@ -1,13 +1,19 @@
 """The training task's plan: what a message asks (an MFU to judge, two cards to compare for training speed, a cut
-in cards to check) and the arguments of the tools that answer it. No wording; the sentences are render.py's."""
+in cards to check, a run to time: its tokens, epochs and rent) and the arguments of the tools that answer it. No wording; the sentences are render.py's."""
 
 from __future__ import annotations
 
 from advisor.nlu.subjects import Subjects
 from advisor.offline.tasks.specs import compare
+from advisor.markdown import money, number
+from advisor.offline.tasks.specs.compare_view import PEFT
+from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from knowledge.bilingual import Text
 from tools.cost.mfu_verdict import MfuJudgementRequest
 
+RUN_TIME = Wording("training", "run_time")  # the assumptions a training run's reading makes
 ONE_SERVER = 8  # without a count, an MFU is judged on one 8-GPU server, and the answer says so
 # The run both cards are timed on. Time is FLOPs / (GPUs × peak × MFU), so the ratio does not depend on it, as
 # long as both sit in the same MFU row (up to 8,192 GPUs of one class).
@@ -16,6 +22,12 @@ REFERENCE_TOKENS = 1e12
 REFERENCE_GPUS = 8  # one standard server, when the user named no count
 FP4 = "fp4"
 FP4_FORMATS = frozenset({FP4, "nvfp4", "mxfp4"})  # the block-scaled FP4 formats count as FP4 wherever FP4 is asked
+# A training run timed and priced (run_time.py)
+QUARTER_DAYS = 90  # a run longer than this is told how many cards would finish it within the quarter
+CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
+FULL_TRAINING = {"pretrain", "train", "full_finetune", "finetune"}
+FINE_TUNING = {"full_finetune", "finetune", *PEFT}
+FINE_TUNE_TOKENS = 1e8  # a round amount to scale from when a fine-tune's data set is not given
 
 
 def judges_mfu(turn: Turn, asked: Subjects) -> bool:
@@ -61,3 +73,33 @@ def speed_precision(turn: Turn, new, old) -> str:
 def card_cut(turn: Turn) -> tuple[str, float] | None:
     """A quoted cut in cards ("half the cards") and the speed factor it needs, as the NLU read it."""
     return turn.ask.card_cut
+
+
+def hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
+    """The rental price per GPU-hour; a monthly or yearly bill ("over 400k a month") is spread over its
+    hours and, unless it was said per card, over the GPUs, and the answer says so."""
+    price = turn.slots.hourly_price
+    amount = tco_plan.in_currency(price, currency)
+    if price is None or amount is None or price.per not in tco_plan.PERIOD_HOURS:
+        return amount
+    cards = 1 if turn.ask.price_per_card else gpus
+    hourly = amount / tco_plan.PERIOD_HOURS[price.per] / cards
+    period = RUN_TIME.text("hourly_price.a_month" if price.per == "month" else "hourly_price.a_year")
+    whole = RUN_TIME.text("hourly_price.for_gpus", cards=cards) if cards > 1 else Text(en="", zh="")
+    turn.assume(*RUN_TIME.both("lines.bill_per_gpu_hour", amount=money(amount, currency), period=period, whole=whole,
+                              hourly=money(hourly, currency), hours=f"{tco_plan.PERIOD_HOURS[price.per]:g}"))
+    return hourly
+
+
+def tokens_seen(turn: Turn) -> float | None:
+    """The tokens the run processes: the training data times its epochs ("40M tokens x 3 epochs")."""
+    tokens, epochs = turn.slots.tokens, turn.slots.frame.get("epochs")
+    if epochs is None:
+        return tokens
+    if tokens is None:
+        turn.ignore("epochs", *RUN_TIME.pair("tokens_seen.epochs_multiply_the_training_data"))
+        return None
+    turn.slots.mark("epochs")
+    total = tokens * epochs
+    turn.assume(*RUN_TIME.both("tokens_seen.m_tokens_processed_m_epochs", total_millions=number(total / 1e6), tokens_millions=number(tokens / 1e6), epochs=number(epochs)))
+    return total

@@ -1,22 +1,25 @@
 """The training task's sentences from tool results: the verdict on a measured MFU, the does-not-fit lead of a training
-run, and the per-GPU speed ratio of two cards. Wording from the package text.yaml (sections efficiency, fit_first,
-training_speed); every figure from a tool."""
+run, the per-GPU speed ratio of two cards, a run's wall-clock time and a card a mainland buyer cannot order. Wording from
+the package text.yaml (sections efficiency, fit_first, training_speed, run_time); every figure from a tool."""
 
 from __future__ import annotations
 
 import math
 
+from advisor.labels import CHINA_STATUS
 from advisor.markdown import number, token_count
 from advisor.offline.tasks.training.plan import FP4_FORMATS, REFERENCE_PARAMS_B, REFERENCE_TOKENS
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.offline.workload import TASK_LABEL
 from tools.cost.mfu_verdict import MfuJudgement
+from tools.gpu_specs import CHINA_BUYABLE
 from tools.recommend.configs import SERVER_GPUS, sold_count_from
 
 EFFICIENCY = Wording("training", "efficiency")
 FIT_FIRST = Wording("training", "fit_first")
 SPEED = Wording("training", "training_speed")
+RUN_TIME = Wording("training", "run_time")
 
 
 def mfu_verdict(turn: Turn, judged: MfuJudgement, count: int) -> str:
@@ -105,3 +108,22 @@ def speed_ratio_lines(turn: Turn, first, second, count: int, precision: str, run
         parts.append(SPEED.say(turn, "fp4", precision=label))
     turn.cite("parallelism", SPEED.say(turn, "training_speed_phrases.speed_ratio.parallelism_and_scaling"))
     return parts
+
+
+def duration(days: float) -> tuple[str, str]:
+    """A wall-clock time in the unit it is read in: "≈ 15 hours", not "≈ 0 days"."""
+    if days < 1:
+        return RUN_TIME.both("duration.hours", hours=number(days * 24))
+    return RUN_TIME.both("duration.days", days=number(days))
+
+
+def china_status(turn: Turn, gpu_id: str) -> str:
+    """For a China buyer, a card that cannot be bought new there: its status and the rule behind it."""
+    gpu = turn.catalog.gpu(gpu_id)
+    china_buyer = turn.china_buyer
+    if not china_buyer or gpu.china in CHINA_BUYABLE or gpu.china is None:
+        return ""
+    status = turn.t(*CHINA_STATUS[gpu.china])
+    rule = turn.t(gpu.china_rule.label_en, gpu.china_rule.label_zh) if gpu.china_rule else ""
+    said = "" if not rule or status in rule else turn.t(f" ({rule})", f"（{rule}）")  # "second-hand only (…: second-hand only)" once
+    return RUN_TIME.say(turn, "training.china", name=gpu.name, status=status, rule=said)

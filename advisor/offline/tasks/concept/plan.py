@@ -1,0 +1,130 @@
+"""The concept task's plan: what a knowledge question names (its cards, subjects and facet, the thread's cards), the
+words it is searched with, and which of the search's hits may answer it (cards covering what is named, the one naming
+the asked card or answering the asked facet first). No wording here; the sentences are render.py's, and knowledge.py
+runs search → choice → render."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.nlu.facets import SPECS
+from advisor.nlu.subjects import Subjects, card_subjects, covers, subjects_of
+from advisor.offline.turn import Turn
+from advisor.registry import ToolOutcome
+from advisor.retrieval.concept_cards import CARD_PREFIX
+from knowledge.concepts import load_concepts
+from knowledge.subjects import load_subjects
+
+CANDIDATE_HITS = 6  # near-ties below the shown hits can still be the card naming the asked card or answering the asked facet
+SURE_CONCEPT = 0.6  # a question surely about the field gets the card among the top hits; an unsure reading only a top card
+CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estimate_throughput": "serving_speed",
+                   "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs",
+                   "plan_facility": "facility"}  # fmt: skip
+UNNAMED_KINDS = ("activity",)  # training or serving narrows which card fits, but names nothing a reply could be about
+
+
+def asked_subjects(turn: Turn, question: str, thread_cards: list[str]) -> Subjects:
+    """What the question names; a question in a thread that names no GPU is about the thread's cards."""
+    asked = subjects_of(question, turn.catalog)
+    if "gpu" not in asked and thread_cards:
+        asked = asked | subjects_of(" ".join(thread_cards), turn.catalog)
+    return asked
+
+
+def covering_one_of_thread(turn: Turn, hits: list[dict], asked: Subjects, question: str, thread_cards: list[str],
+                           facet: str) -> tuple[list[dict], Subjects]:
+    """The hits covering what is asked, and what that is. A question that names no card and asks another side than the
+    figures ("is its software still painful?" after "MI300X or H100?") is about the thread's cards; when no card covers
+    them all, one on either of them answers it (a spec table of both would not)."""
+    covering = covering_hits(turn, hits, asked, asks_figures=facet == SPECS)
+    if top_card(covering) or facet == SPECS or len(thread_cards) < 2:
+        return covering, asked
+    for card in thread_cards:
+        one = asked_subjects(turn, question, [card])
+        if top_card(kept := covering_hits(turn, hits, one, asks_figures=False)):
+            return kept, one
+    return covering, asked
+
+
+def ask_labels(turn: Turn, asked: Subjects) -> list[str]:
+    by_id = {subject.id: subject for subject in load_subjects().subjects}
+    return [by_id[ask].label.pick(turn.language) for ask in sorted(asked.get("ask", ()))]
+
+
+def names_subjects(asked: Subjects) -> bool:
+    return any(kind not in UNNAMED_KINDS for kind in asked)
+
+
+def covering_hits(turn: Turn, hits: list[dict], asked: Subjects, asks_figures: bool) -> list[dict]:
+    """The hits that may answer a question naming ``asked``: cards about those subjects (or silent on their kind);
+    a guidance snippet is not checked against a named subject, so it goes too (a list of them is no answer)."""
+    if not asked:
+        return hits
+    cards = load_concepts()
+    kept = []
+    for hit in hits:
+        card = cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)) if hit["doc_id"].startswith(CARD_PREFIX) else None
+        if card is not None and covers(card_subjects(card, turn.catalog), asked, asks_figures):
+            kept.append(hit)
+        elif card is None and not names_subjects(asked):
+            kept.append(hit)
+    return kept
+
+
+def card_words(turn: Turn) -> set[str]:
+    """The model numbers of the cards the message names ("mi300x", "h20"): a card titled with one is about that card."""
+    names = [turn.catalog.find_gpu(gpu) for gpu in turn.entities.gpus]
+    return model_numbers([gpu.name for gpu in names if gpu is not None])
+
+
+def model_numbers(names: list[str]) -> set[str]:
+    return {word for name in names for word in re.findall(r"[a-z]*\d+[a-z0-9]*", name.lower()) if not word.isdigit()}
+
+
+def thread_card_words(turn: Turn, names: list[str]) -> list[str]:
+    """The thread's cards as the user wrote them ("Ascend 910B" written in Chinese), so a Chinese question is searched in Chinese."""
+    said = {turn.catalog.find_gpu(value.value).name: value.surface for value in turn.reading.state.slots.get("gpu", [])
+            if turn.catalog.find_gpu(value.value) is not None}  # fmt: skip
+    return list(dict.fromkeys(said.get(name, name) for name in names))
+
+
+def thread_cards(turn: Turn) -> list[str]:
+    """The names of the cards the conversation is about that this message does not name again."""
+    own = set(turn.entities.gpus)
+    found = [turn.catalog.find_gpu(gpu) for gpu in turn.slots.gpus if gpu not in own]
+    return list(dict.fromkeys(gpu.name for gpu in found if gpu is not None))
+
+
+def facet_first(hits: list[dict], facet: str, card_words: set[str]) -> list[dict]:
+    """The first card that answers the asked facet goes first, one titled with the card asked about before the
+    rest ("still worth buying? the H200" wants the H200's card on that, not its export rules); the others keep their order."""
+    cards = load_concepts()
+    answering = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)
+                 and facet in getattr(cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)), "facets", [])]  # fmt: skip
+    first = (naming_card(answering, card_words) or answering or [None])[0]
+    return [first, *[hit for hit in hits if hit is not first]] if first else hits
+
+
+def top_card(hits: list[dict]) -> str | None:
+    return next((hit["doc_id"] for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)), None)
+
+
+def hits_of(outcome: ToolOutcome) -> list[dict]:
+    return (outcome.result or {}).get("hits", [])
+
+
+def naming_card(hits: list[dict], card_words: set[str]) -> list[dict]:
+    return [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX) and card_words & set(re.findall(r"[a-z0-9]+", hit["title"].lower()))]
+
+
+def naming_first(hits: list[dict], card_words: set[str]) -> list[dict]:
+    """Retrieval's near-ties ("is X usable yet?" fits every vendor's maturity card) go to the one naming the card asked about."""
+    naming = naming_card(hits, card_words)
+    return [naming[0], *[hit for hit in hits if hit is not naming[0]]] if naming else hits
+
+
+def card_first(hits: list[dict]) -> list[dict]:
+    """A concept card among the top hits answers the question directly; a guidance snippet ranked above it
+    ("for fine-tuning" pulls the fine-tuning sizing doc) is only its context."""
+    cards = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)]
+    return [cards[0], *[hit for hit in hits if hit is not cards[0]]] if cards else hits

@@ -1,0 +1,75 @@
+"""The concept task's sentences: a card with the verdict it backs, the guidance snippets when no card answers, what a
+follow-up noted for the next calculation, what no card covers, and the closest calculator offered (section knowledge
+of the package text.yaml). No search or choice of hits here (plan.py's)."""
+
+from __future__ import annotations
+
+from advisor.offline.wording import Wording
+from advisor.contract import Source
+from advisor.nlu.slot_labels import said
+from advisor.nlu.subjects import Subjects, subject_labels
+from advisor.offline.tasks.concept import capability
+from advisor.offline.tasks.facility import render as facility_render
+from advisor.offline.turn import Turn
+from advisor.registry import ToolOutcome
+from advisor.retrieval.concept_cards import CARD_PREFIX
+from knowledge.concepts import load_concepts
+
+WORDING = Wording("concept", "knowledge")
+
+
+SHOWN_HITS = 3
+OFFERS = {
+    "recommend": WORDING.pair("knowledge_phrases.offers.if_you_tell_me_the"),
+    "memory": WORDING.pair("knowledge_phrases.offers.if_you_tell_me_the_2"),
+    "max_fit": WORDING.pair("knowledge_phrases.offers.name_the_gpu_and_model"),
+    "specs": WORDING.pair("knowledge_phrases.offers.name_two_gpus_and_i"),
+    "serving_speed": WORDING.pair("knowledge_phrases.offers.name_the_model_and_gpu"),
+    "training_time": WORDING.pair("knowledge_phrases.offers.give_me_the_model_token"),
+    "tco": WORDING.pair("knowledge_phrases.offers.give_me_the_gpus_and"),
+    "facility": facility_render.offer(),
+}
+
+
+OPEN_CALCULATION = WORDING.pair("knowledge_phrases.open_calculation.the_calculation_before_this_question")
+
+
+def with_card(turn: Turn, verdict: str, hits: list[dict], card_first: bool = False) -> str:
+    """A computed verdict, then the covering card (if the top hit is one) as its background, cited; or the card
+    first when it answers what was asked and the verdict is only background."""
+    if not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
+        return verdict
+    card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX))
+    for source in card.sources:
+        turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
+    card_text = f"{card.answer.pick(turn.language)}" if card_first else f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+    return f"{card_text}\n\n{verdict}" if card_first else f"{verdict}\n\n{card_text}"
+
+
+def uncovered(turn: Turn, asked: Subjects) -> str:
+    """No card covers what the question names: what can be answered about it, and one precise question."""
+    subjects = turn.t(", ", "、").join(subject_labels(asked, turn.catalog, turn.language))
+    return capability.WORDING.say(turn, "uncovered", subjects=subjects) + "\n\n" + capability.WORDING.say(turn, "uncovered_question")
+
+
+def noted(turn: Turn) -> str:
+    """What a follow-up to a concept question adds ("and at 64 gpus across 8 nodes") does not change the card,
+    but it is kept: the next calculation asked "on that" starts from it."""
+    stated = turn.reading.frame
+    worked_out = {"gpu_count"} if stated.has("gpus_per_server") else set()  # "two 8-GPU servers": the user said 8 per server, not the total
+    values = turn.t(", ", "、").join(said(slot, stated.surface(slot), turn.language) for slot in stated.names() if slot not in worked_out)
+    return WORDING.say(turn, "knowledge_phrases.noted.noted_for_the_next_calculation").format(values=values)
+
+
+def snippets(turn: Turn, outcome: ToolOutcome) -> str:
+    """No card answers it: the best guidance sections the search found, cited."""
+    if not outcome.ok:
+        return turn.error(outcome)
+    hits = outcome.result["hits"][:SHOWN_HITS]
+    if not hits:
+        return WORDING.say(turn, "knowledge_phrases.snippets.i_found_nothing_on_that")
+    parts = [WORDING.say(turn, "knowledge_phrases.snippets.from_the_gpu_advisor_knowledge")]
+    for hit in hits:
+        parts.append(f"**{hit['title']} — {hit['section']}**\n\n{hit['snippet']}")
+        turn.cite_source(Source.from_hit(hit))
+    return "\n\n".join(parts)

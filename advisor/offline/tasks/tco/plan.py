@@ -1,0 +1,318 @@
+"""The rent-or-buy (tco) task's plan: what a message asks (the cards, the market's currency, a purchase, a rent, running
+costs, a horizon, a reservation, cards already owned, a quoted payback or cloud multiple) and compute_tco's arguments.
+No answer sentences here: only the assumptions a reading makes and the echo of each figure the user gave (the
+``costs.yours`` lines); the answer's sentences are render.py's, and costs.py runs plan → compute_tco → render."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+
+from advisor.markdown import money, number
+from advisor.nlu.frame import Frame, Money, SlotValue
+from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
+from advisor.offline.tasks.dialogue import followup
+from advisor.offline.tasks.tco import payback
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from knowledge.bilingual import Text
+from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.tco_model import HOURS_PER_MONTH
+
+WORDING = Wording("tco", "costs")
+DEFAULT_GPU = "h100-sxm"  # the card a cost is worked on when the question names none (the answer says so)
+PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
+THREE_YEAR_TERM = 3  # a reservation of three years or more is priced at the 3-year commitment rate
+
+
+def currency_of(turn: Turn) -> str:
+    """The currency of the first amount the user gave (rent, power, purchase, budget), else the market's."""
+    for amount in (turn.slots.hourly_price, turn.slots.power_price, turn.slots.server_price, turn.slots.budget):
+        if amount is not None:
+            return amount.currency
+    return turn.currency
+
+
+def in_currency(amount: Money | None, currency: str) -> float | None:
+    """A stated amount in ``currency``; None when nothing was stated."""
+    return None if amount is None else convert(amount.amount, amount.currency, currency, DEFAULT_USD_TO_CNY)
+
+
+def gpu_name(turn: Turn, gpu_id: str | None) -> str:
+    """The catalog's name of a card id (the id itself when the catalog has none)."""
+    gpu = turn.catalog.find_gpu(gpu_id) if gpu_id else None
+    return gpu.name if gpu else str(gpu_id)
+
+
+def gpu_of(turn: Turn) -> str:
+    """The card the cost is worked on: the one named, else the default, with an assumption saying why."""
+    if turn.slots.gpus:
+        return turn.slots.gpus[0]
+    name = gpu_name(turn, DEFAULT_GPU)
+    other = turn.slots.frame.surface("other_gpu")
+    if other:  # "my rtx 3080": named, but the catalog has no figures for it
+        turn.slots.mark("other_gpu")
+        turn.assume(*WORDING.both("costs_phrases.gpu.gpu_since_is_not_in", name=name, other=other))
+    else:
+        turn.assume(*WORDING.both("costs_phrases.gpu.gpu_none_named", name=name))
+    return DEFAULT_GPU
+
+
+def cost_of_a_run(turn: Turn) -> bool:
+    """"What would that run cost at $2.2/hr", "and the electricity for that run?": the cost of a training run already described, not
+    owning against renting (which needs a server price or a span of years the user did not give)."""
+    f = turn.slots.frame
+    return f.has("training_tokens") and not any(f.has(slot) for slot in ("server_price", "budget", "horizon", "utilisation"))
+
+
+def ratio_claim(turn: Turn) -> float | None:
+    """A quoted "cloud costs N× owning" in this message or earlier in the thread (a follow-up re-checks it); a count
+    of GPUs the reader took from its number ("3x") is dropped."""
+    claim = turn.ask.ratio_claim
+    if claim is None:
+        return None
+
+    def from_claim(v: SlotValue) -> bool:
+        return v.start == claim.start if v.start >= 0 else v.surface.strip().casefold() == claim.written.strip()
+
+    frame = turn.slots.frame
+    if any(from_claim(v) for v in frame.slots.get("gpu_count", [])):
+        turn.slots = Slots(Frame({slot: [v for v in values if not (slot == "gpu_count" and from_claim(v))] for slot, values in frame.slots.items()}))
+    return claim.value
+
+
+def running_costs(turn: Turn) -> dict[str, tuple[SlotValue, bool]]:
+    """Colocation and staff amounts the reader took for a purchase, a budget or a rent (``Ask.running_costs``): taken
+    out of those slots (``turn.slots`` is rebuilt without them) and returned by role ('colocation', 'staff') with
+    whether a colocation rate is per kW-month."""
+    frame = turn.slots.frame
+    found: dict[str, tuple[SlotValue, bool]] = {}
+    for said in turn.ask.running_costs:
+        value = next((v for v in frame.slots.get(said.slot, []) if v.start == said.start and v.surface == said.surface), None)
+        if value is not None:
+            found[said.role] = (value, said.per_kw)
+    if found:
+        taken = {id(value) for value, _ in found.values()}
+        turn.slots = Slots(Frame({slot: [v for v in values if id(v) not in taken] for slot, values in frame.slots.items()}))
+    return found
+
+
+def running_cost_args(found: dict[str, tuple[SlotValue, bool]], currency: str) -> tuple[dict, list[Text]]:
+    """The running costs stated, as the comparison's inputs, and the words that echo them."""
+    args: dict = {}
+    words: list[Text] = []
+    if "colocation" in found:
+        value, per_kw = found["colocation"]
+        amount = in_currency(value.value, currency)
+        if per_kw:
+            args["colo_price_per_kw_month"] = amount
+            words.append(WORDING.text("yours.colo_per_kw", amount=money(amount, currency)))
+        else:  # a bill per rack or for the whole space
+            args["colo_per_month"] = amount
+            words.append(WORDING.text("yours.colo_bill", amount=money(amount, currency)))
+    if "staff" in found:
+        value, _ = found["staff"]
+        amount = in_currency(value.value, currency)
+        if value.value.per == "month":
+            args["staff_cost_per_month"] = amount
+            words.append(WORDING.text("yours.staff", amount=money(amount, currency)))
+        else:  # a salary said once or per year is a year's pay
+            args["staff_cost_per_month"] = amount / 12
+            words.append(WORDING.text("yours.staff_yearly", amount=money(amount, currency), monthly=money(amount / 12, currency)))
+    return args, words
+
+
+def owns_cards(turn: Turn, server_price: float | None) -> bool:
+    """The cards are already there ("we already own 16 A100s"): no purchase is weighed, unless
+    a price to buy was stated too (then the question is a purchase)."""
+    return server_price is None and turn.ask.owns_hardware
+
+
+def earlier_args(turn: Turn, args: dict) -> dict | None:
+    """The comparison as it stood before this follow-up: this one's inputs with the values the follow-up changed put
+    back. None when nothing it changed is an input of the comparison."""
+    before = Slots(turn.reading.before)
+    earlier = dict(args)
+    said_before = turn.ask.opened_earlier and turn.ask.billing_said_earlier
+    if turn.ask.committed_billing and not said_before:  # "what if we go 3-year reserved?": the rent was on demand before
+        earlier.update(cloud_committed=False, rent_tier="auto")
+    for change in followup.changes(turn):
+        if change.slot == "utilisation":
+            earlier["utilisation_pct"] = before.utilisation * 100 if before.utilisation is not None else None
+        elif change.slot == "horizon":
+            earlier["lifetime_years"] = before.horizon_years
+            if turn.ask.committed_billing:
+                earlier["rent_tier"] = committed_tier(before.horizon_years, china_market(turn, args["currency"])) if said_before else "auto"
+        elif change.slot == "electricity_price":
+            earlier["electricity_price"] = in_currency(before.power_price, args["currency"])
+        elif change.slot == "discount":
+            earlier["cloud_discount_pct"] = before.discount_pct
+        elif change.slot == "gpu" and before.gpus:
+            earlier["gpu"] = before.gpus[0]
+    earlier = {key: value for key, value in earlier.items() if value is not None}
+    return earlier if earlier != {key: value for key, value in args.items() if value is not None} else None
+
+
+def committed_tier(horizon_years: float | None, china: bool) -> str:
+    """The committed tier a reservation is priced at: three years when the servers are kept that long, else one. A
+    China buyer's yearly package is a China lease, already billed for every hour: the China tier ("auto") prices it."""
+    if china:
+        return "auto"
+    return "hyperscaler_3yr" if (horizon_years or 0) >= THREE_YEAR_TERM else "hyperscaler_1yr"
+
+
+def china_market(turn: Turn, currency: str) -> bool:
+    return currency == "CNY" or turn.slots.region == "cn"
+
+
+def committed_billing(turn: Turn) -> bool:
+    """Reserved or committed capacity ("1yr commit", a yearly package), said anywhere in the question: billed every hour."""
+    return turn.ask.committed_billing
+
+
+def spans_beside_commitments(turn: Turn) -> tuple[list[SlotValue], float | None]:
+    """This message's spans of time that are not a commitment's term, and the conversation's horizon without one:
+    "1yr commit" prices the rent; how long the servers are kept is another matter (the default life when unsaid).
+    Later in a conversation the reader's rule holds instead: a longer commitment lengthens the comparison said before."""
+    spans = turn.reading.frame.slots.get("horizon", [])
+    if turn.ask.thread_messages > 1:
+        return spans, turn.slots.horizon_years
+    terms = [v for v in spans if v.start in turn.ask.commitment_terms]
+    kept = [v for v in spans if v not in terms]
+    horizon = turn.slots.horizon_years
+    if terms and not kept and horizon in {v.value for v in terms}:
+        horizon = None
+    elif terms and kept:
+        horizon = kept[0].value
+    return kept, horizon
+
+
+def horizon_bounds(turn: Turn, horizon_years: float | None) -> tuple[float, float] | None:
+    """The two ends of a horizon given as a range ("for 2-3 years"), in years."""
+    return next(((r.low, r.high) for r in turn.ask.horizon_ranges if r.value == horizon_years), None)
+
+
+def purchase_and_rent(turn: Turn) -> tuple[Money | None, SlotValue | None]:
+    """The purchase price and the rent, each known by what it is the price of: an amount per month or year is the
+    rent whichever role it was read in ("renting costs $45k per month, buying is $280k"), an amount paid once the
+    purchase. The rent comes with what was written, which says whether it was per card."""
+    s, slots = turn.slots, turn.slots.frame.slots
+    purchase, rent = s.server_price, s.hourly_price
+    rent_said = next((v for v in slots.get("cloud_price", []) if v.value == rent), None) if rent is not None else None
+    if purchase is not None and purchase.per in PERIOD_HOURS and rent is None:
+        rent_said = next(v for v in slots.get("server_price", []) if v.value == purchase)
+        once = [v.value for slot in ("server_price", "budget", "cloud_price") for v in slots.get(slot, [])
+                if isinstance(v.value, Money) and v.value.per in ("once", "all") and v.value.currency in CALCULATED_CURRENCIES]  # fmt: skip
+        purchase = once[0] if once else None
+        s.mark("budget", "cloud_price")
+    return purchase, rent_said
+
+
+def rent_args(said: SlotValue | None, currency: str, gpus: int) -> tuple[dict, list[Text]]:
+    """The rent as the user gave it: a bill per month or year is what is paid (never scaled by utilisation), an
+    hourly rate is per GPU-hour; with the words that say which figure was theirs."""
+    price = said.value if said is not None else None
+    amount = in_currency(price, currency)
+    if price is None or amount is None:
+        return {"cloud_price_per_gpu_hour": amount}, []
+    if price.per not in PERIOD_HOURS:
+        return {"cloud_price_per_gpu_hour": amount}, [WORDING.text("yours.hourly", rate=money(amount, currency))]
+    monthly = amount / 12 if price.per == "year" else amount
+    words = [WORDING.text("yours.year_bill", amount=money(amount, currency), monthly=money(monthly, currency))] if price.per == "year" else []
+    if said.said_per_card:  # "8000 a month per card": the bill of one card
+        words.append(WORDING.text("yours.bill_per_card", amount=money(monthly, currency), gpus=gpus, total=money(monthly * gpus, currency)))
+        monthly *= gpus
+    elif price.per == "month":
+        words.append(WORDING.text("yours.bill", amount=money(monthly, currency)))
+    return {"cloud_monthly_bill": monthly}, words
+
+
+@dataclass
+class RentOrBuy:
+    """A rent-or-buy comparison as the message asks it: compute_tco's arguments, the figures the user gave (echoed where
+    the verdict is read) and the counts the answer words."""
+
+    args: dict
+    yours: list[Text]
+    currency: str
+    count: int
+    servers: int
+    horizon_years: float | None
+    owned: bool
+
+
+def rent_or_buy(turn: Turn) -> RentOrBuy:
+    """compute_tco's arguments: the stated purchase, rent, running costs, horizon and billing, each read for what it is
+    the price of, defaults left to the tool; how each stated figure was taken is said (an assumption or an echo line)."""
+    running = running_costs(turn)  # before anything reads the purchase or the rent: those amounts are not them
+    ratio = ratio_claim(turn)  # before the count is read: the "3" of "3x more expensive" is no number of GPUs
+    s = turn.slots
+    currency = currency_of(turn)
+    count = s.gpu_count or 8
+    per_server = s.gpus_per_server or min(count, 8)
+    servers = s.servers or max(1, math.ceil(count / per_server))
+    purchase, rent_said = purchase_and_rent(turn)
+    server_price = in_currency(purchase, currency)
+    yours: list[Text] = []
+    if server_price is not None:
+        yours.append(WORDING.text("yours.price", amount=money(server_price, currency)))
+    if server_price is not None and purchase.per == "all" and servers > 1:  # "2.8M for the two of them"
+        turn.assume(
+            *WORDING.both("costs_phrases.tco.is_the_price_of_all", total=money(server_price, currency), servers=servers, each=money(server_price / servers, currency)),
+        )
+        server_price /= servers
+    budget = in_currency(s.budget, currency)
+    if server_price is None and budget is not None:
+        turn.assume(*WORDING.both("costs_phrases.tco.is_the_purchase_price_of", budget=money(budget, currency)))
+        yours.append(WORDING.text("yours.price", amount=money(budget, currency)))
+        server_price = budget / servers
+    spans, state_horizon = spans_beside_commitments(turn)
+    claimed_years, horizon_years = payback.claim_and_horizon(turn.ask.payback_word_starts, spans, state_horizon)
+    bounds = horizon_bounds(turn, horizon_years)
+    if horizon_years is not None:
+        yours.append(WORDING.text("yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), years=number(horizon_years))
+                     if bounds else WORDING.text("yours.horizon", years=number(horizon_years)))  # fmt: skip
+    rent, rent_words = rent_args(rent_said, currency, count)
+    yours += rent_words
+    running_args, running_words = running_cost_args(running, currency)
+    yours += running_words
+    if s.utilisation is not None:  # every figure the user gave is echoed where the verdict is read, not only in the inputs
+        yours.append(WORDING.text("yours.utilisation", utilisation=number(s.utilisation * 100)))
+    if s.power_price is not None and in_currency(s.power_price, currency) is not None:
+        yours.append(WORDING.text("yours.electricity", amount=money(in_currency(s.power_price, currency), currency)))
+    if s.discount_pct is not None:
+        yours.append(WORDING.text("yours.discount", discount=number(s.discount_pct)))
+    committed = committed_billing(turn)
+    if committed:
+        yours.append(WORDING.text("yours.committed"))
+    owned = owns_cards(turn, server_price)
+    args = {
+        "owned": owned,
+        "gpu": gpu_of(turn),
+        "gpus_per_server": per_server,
+        "servers": servers,
+        "server_price": server_price,
+        "server_price_each": True if server_price is not None and (purchase is None or purchase.per == "all" or servers == 1) else None,
+        "lifetime_years": horizon_years,
+        "claimed_payback_months": claimed_years * 12 if claimed_years else None,
+        "claimed_cloud_ratio": ratio,
+        "today": dt.date.today().isoformat(),
+        "region": s.region,
+        "site_region": turn.ask.site_region or ("cn" if turn.china_buyer else None),
+        "rents_out": turn.ask.rents_out,
+        "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
+        **rent,
+        "cloud_committed": committed,
+        # with no rent given: a reservation at the hyperscaler's committed rate for its term, else the tier a buyer of
+        # this size rents at; on-demand stays the upper bound
+        "rent_tier": committed_tier(horizon_years, china_market(turn, currency)) if committed else "auto",
+        "cloud_discount_pct": s.discount_pct,
+        # a price the user stated is the purchase as quoted: nothing is added on top of it
+        "network_overhead_pct": 0 if server_price is not None else None,
+        "lifetime_bounds_years": bounds,
+        "electricity_price": in_currency(s.power_price, currency),
+        **running_args,
+        "currency": currency,
+    }
+    return RentOrBuy(args, yours, currency, count, servers, horizon_years, owned)

@@ -1,0 +1,238 @@
+"""The rent-or-buy (tco) task's sentences from compute_tco's results: the payback lead and what flips it, the verdict
+first, the amortised totals, the renting side, the change a follow-up made, keep-or-rent for cards already owned, and
+the inputs given and defaulted. Wording from the package text.yaml (section costs); every figure from a tool, no tool
+arguments decided here (plan.py's)."""
+
+from __future__ import annotations
+
+import math
+
+from advisor.markdown import money, number, table
+from advisor.offline.tasks.dialogue import followup
+from advisor.offline.tasks.tco import payback
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from knowledge.bilingual import Text
+from tools.cost.tco import DERIVED
+from tools.cost.tco_model import HOURS_PER_MONTH
+
+WORDING = Wording("tco", "costs")
+
+
+def keep_or_rent(turn: Turn, r: dict) -> str:
+    """Owned GPUs: running cost against the rent of the same hours at each tier, the purchase left out as sunk,
+    with replacing them by new servers as the third option."""
+    k, cur = r["keep_or_rent"], r["currency"]
+    use = assumed(r, "utilisation_pct")
+    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    running = k["running_cost_per_month"]
+    cheapest = min(k["tiers"], key=lambda row: row["monthly_rent"])
+    values = {"what": what, "running": money(running, cur), "cheapest": money(cheapest["monthly_rent"], cur), "tier": turn.text(cheapest["tier_name"]),
+              "rate": money(cheapest["price_per_gpu_hour"], cur), "utilisation": number(use), "saves": money(abs(cheapest["keeping_saves"]), cur)}  # fmt: skip
+    lead = WORDING.say(turn, "owned.keep" if k["keep"] else "owned.rent", **values)
+    resale_pct = assumed(r, "residual_value_pct")
+    sunk = WORDING.say(turn, "owned.sunk", resale=money(k["resale_now"], cur), resale_pct=number(resale_pct), utilisation=number(use),
+                       per_hour=money(k["running_cost_per_used_gpu_hour"], cur))  # fmt: skip
+    full_rent = cheapest["price_per_gpu_hour"] * r["total_gpus"] * HOURS_PER_MONTH
+    break_even = running / full_rent * 100 if full_rent else math.inf
+    flip = (WORDING.say(turn, "owned.flip", running=money(running, cur), tier=turn.text(cheapest["tier_name"]), use=number(break_even))
+            if break_even <= 100 else WORDING.say(turn, "owned.flip_never", tier=turn.text(cheapest["tier_name"])))  # fmt: skip
+
+    def against(amount: float) -> str:
+        return WORDING.say(turn, "owned.table.more" if amount > 0 else "owned.table.less", amount=money(abs(amount), cur))
+
+    rows = [[WORDING.say(turn, "owned.table.keep"), money(running, cur), "—"]]
+    rows += [[WORDING.say(turn, "owned.table.rent", tier=turn.text(row["tier_name"]), rate=money(row["price_per_gpu_hour"], cur)),
+              money(row["monthly_rent"], cur), against(row["monthly_rent"] - running)] for row in k["tiers"]]  # fmt: skip
+    rows.append([WORDING.say(turn, "owned.table.replace", years=number(r["horizon_months"] / 12)), money(r["own_monthly_cost"], cur),
+                 against(r["own_monthly_cost"] - running)])  # fmt: skip
+    headers = [WORDING.say(turn, f"owned.table.{key}") for key in ("path", "monthly", "against")]
+    running_items = [i for i in r["items"] if i["key"] in payback.RUNNING_COSTS]
+    details = table([WORDING.say(turn, "costs_phrases.keep_or_rent.item"), WORDING.say(turn, "costs_phrases.keep_or_rent.value"), WORDING.say(turn, "costs_phrases.keep_or_rent.formula")], turn.item_rows(running_items))
+    turn.cite("rent-vs-buy", WORDING.say(turn, "costs_phrases.keep_or_rent.rent_vs_buy"))
+    return "\n\n".join([lead, sunk, flip, table(headers, rows), details, *payback.stale_note(turn, r), inputs(turn, r["assumptions"], cur)])
+
+
+def use_changed(turn: Turn, old: dict, r: dict) -> str:
+    """A follow-up that changed how busy the GPUs are: owning's cost per GPU-hour actually used, before and now, against
+    renting only the hours used (the cheapest pay-as-you-go tier), then the payback; a payback that did not move says
+    in one line why (a lease or a reservation is paid for every hour, used or not)."""
+    cur = r["currency"]
+    use_now, use_before = assumed(r, "utilisation_pct"), assumed(old, "utilisation_pct")
+    on_demand = [t for t in r["tier_paybacks"] if not t["billed_every_hour"]]
+    if on_demand:
+        cheapest = min(on_demand, key=lambda t: t["price_per_gpu_hour"])
+        rate, tier = cheapest["price_per_gpu_hour"], turn.text(Text.model_validate(cheapest["tier_name"]))
+    elif r["cloud_billing"] == "used_hours":
+        rate, tier = assumed(r, "cloud_price_per_gpu_hour"), WORDING.say(turn, "change.use.your_rate")
+    else:
+        rate = tier = None
+    own_now, own_before = r["own_cost_per_used_gpu_hour"], old["own_cost_per_used_gpu_hour"]
+    values = {"use": number(use_now), "use_before": number(use_before), "own": money(own_now, cur), "own_before": money(own_before, cur)}
+    if rate is None:
+        per_hour = WORDING.say(turn, "change.use.per_hour_only", **values)
+    else:
+        key = "change.use.rent_cheaper" if rate < own_now else "change.use.own_cheaper"
+        per_hour = WORDING.say(turn, key, rate=money(rate, cur), tier=tier, **values)
+    before, now = old["payback_months"], r["payback_months"]
+    moved = (before is None) != (now is None) or (before is not None and number(before) != number(now))
+    if moved:
+        def months(value: float | None) -> str:
+            return number(value) if value is not None else WORDING.say(turn, "change.never")
+
+        verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
+        flipped = old["verdict"] != r["verdict"]
+        payback_words = WORDING.say(turn, "change.use.payback", before=months(before), now=months(now),
+                                    verdict=WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict)
+                                    if flipped else WORDING.say(turn, "change.same", verdict=verdict))  # fmt: skip
+    else:
+        payback_words = WORDING.say(turn, "change.use.payback_still", months=number(now) if now is not None else WORDING.say(turn, "change.never"))
+    return per_hour + turn.t(" ", "") + payback_words
+
+
+def given(r: dict, key: str) -> float | None:
+    return next((a["value"] for a in r["assumptions"] if a["key"] == key and a["source"] == "given"), None)
+
+
+def assumed(r: dict, key: str) -> float:
+    return next(a["value"] for a in r["assumptions"] if a["key"] == key)
+
+
+def rent_words(r: dict) -> Text:
+    """The rent the payback is worked at, in the user's own terms: their bill, their hourly rate, or the catalog's."""
+    cur = r["currency"]
+    monthly, gpus = money(r["cloud_monthly_cost"], cur), r["total_gpus"]
+    if r["cloud_billing"] == "monthly_bill":
+        return WORDING.text("rent.bill", amount=monthly)
+    rate, use = money(assumed(r, "cloud_price_per_gpu_hour"), cur), number(assumed(r, "utilisation_pct"))
+    if r.get("rent_tier"):
+        billing = WORDING.text("rent_billing.lease") if r["cloud_billing"] == "every_hour" else WORDING.text("rent_billing.used", utilisation=use)
+        ceiling = WORDING.text("ceiling", rate=money(r["on_demand_rate"], cur)) if r.get("on_demand_rate") else ""
+        return WORDING.text("rent_tier", tier=Text.model_validate(r["rent_tier_name"]), rate=rate, gpus=gpus, monthly=monthly, billing=billing, ceiling=ceiling)
+    if given(r, "cloud_price_per_gpu_hour") is None:
+        return WORDING.text("rent.catalog", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
+    if r["cloud_billing"] == "every_hour":
+        return WORDING.text("rent.hourly_every_hour", rate=rate, monthly=monthly, gpus=gpus)
+    return WORDING.text("rent.hourly_used", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
+
+
+def renting_side(turn: Turn, r: dict) -> str:
+    """"What if we rent instead?": the rent for the same GPUs and horizon first, against owning, and which is cheaper."""
+    if not turn.ask.asks_renting_side:
+        return ""
+    cur, rent, own = r["currency"], r["cloud_monthly_cost"], r["own_monthly_cost"]
+    rate = money(assumed(r, "cloud_price_per_gpu_hour"), cur)
+    if r["cloud_billing"] == "monthly_bill":
+        at = WORDING.say(turn, "rent_side.at_bill")
+    elif r.get("rent_tier"):
+        at = WORDING.say(turn, "rent_side.at_tier", tier=turn.text(Text.model_validate(r["rent_tier_name"])), rate=rate)
+    else:
+        at = WORDING.say(turn, "rent_side.at_rate", rate=rate)
+    return WORDING.say(turn, "rent_side." + ("cheaper" if r["verdict"] == "rent" else "dearer"), gpus=r["total_gpus"], monthly=money(rent, cur),
+                       total=money(r["cloud_total"], cur), years=number(r["horizon_months"] / 12), at=at,
+                       own=money(own, cur), difference=money(abs(r["monthly_advantage"]), cur))  # fmt: skip
+
+
+def lead(r: dict) -> Text:
+    """Payback at the user's rent, the figure a "when do we break even" asks for."""
+    cur = r["currency"]
+    if r["payback_months"] is None:
+        return WORDING.text("lead.never", rent=rent_words(r), opex=money(r["own_monthly_opex"], cur))
+    return WORDING.text("lead.payback", months=number(r["payback_months"]), rent=rent_words(r), capex=money(r["capex"], cur),
+                  margin=money(r["monthly_margin"], cur), opex=money(r["own_monthly_opex"], cur))  # fmt: skip
+
+
+def verdict_first(turn: Turn, r: dict) -> str:
+    """Buy or rent, with what the winner saves a month over the horizon (resale counted), in one sentence."""
+    return WORDING.say(turn, f"verdict_first.{r['verdict']}", years=number(r["horizon_months"] / 12),
+                       advantage=money(abs(r["monthly_advantage"]), r["currency"]))  # fmt: skip
+
+
+def totals(r: dict) -> Text:
+    """The amortised comparison in one sentence, on the same basis as the verdict: owning's and renting's monthly
+    cost, the advantage per month, and the break-even utilisation set against the user's (or why it does not apply)."""
+    cur, years = r["currency"], number(r["horizon_months"] / 12)
+    ahead = r["verdict"] != "rent"
+    key = ("buy" if ahead else "rent") + ("" if r["break_even_applies"] else "_billed")
+    return WORDING.text(f"totals.{key}", years=years, own=money(r["own_monthly_cost"], cur), rent=money(r["cloud_monthly_cost"], cur),
+                        advantage=money(abs(r["monthly_advantage"]), cur), break_even=number(r["break_even_utilisation_pct"]),
+                        utilisation=number(assumed(r, "utilisation_pct")))  # fmt: skip
+
+
+def flip(r: dict) -> Text:
+    """What turns the verdict: how long the servers are kept, how busy they are, how low the rent may fall."""
+    cur, years = r["currency"], number(r["horizon_months"] / 12)
+    needed, use = money(r["rent_to_pay_back_in_horizon"], cur), r["utilisation_to_pay_back_in_horizon_pct"]
+    if r["verdict"] == "buy_with_resale":  # not in cash within the horizon, ahead once resale is counted: said as such
+        return WORDING.text("flip.resale", years=years, resale=money(r["resale_value"], cur), saving=money(r["saving_from_owning"], cur),
+                            advantage=money(r["monthly_advantage"], cur))  # fmt: skip
+    if r["verdict"] == "buy":
+        use_words = WORDING.text("flip.use_within", utilisation=number(use)) if use is not None else ""
+        return WORDING.text("flip.within", months=number(r["payback_months"]), use=use_words, years=years,
+                      saving=money(r["saving_from_owning"], cur), rent_needed=needed)  # fmt: skip
+    use_words = "" if use is None else WORDING.text("flip.use_needed", utilisation=number(use)) if use <= 100 else WORDING.text("flip.use_unreachable")
+    if r["payback_months"] is None:
+        return WORDING.text("flip.never", years=years, rent_needed=needed, use=use_words)
+    return WORDING.text("flip.beyond", years=years, months=number(r["payback_months"]), rent_needed=needed, use=use_words)
+
+
+TCO_INPUTS = {
+    "gpus_per_server": WORDING.pair("costs_phrases.tco_inputs.gpus_per_server"), "servers": WORDING.pair("costs_phrases.tco_inputs.servers"),
+    "server_price": WORDING.pair("costs_phrases.tco_inputs.price_per_server"), "network_overhead_pct": WORDING.pair("costs_phrases.tco_inputs.network_and_storage_share_of"),
+    "lifetime_years": WORDING.pair("costs_phrases.tco_inputs.years_compared"), "residual_value_pct": WORDING.pair("costs_phrases.tco_inputs.resale_value_at_the_end"),
+    "server_max_kw": WORDING.pair("costs_phrases.tco_inputs.server_maximum_power_kw"), "load_factor_pct": WORDING.pair("costs_phrases.tco_inputs.average_draw_share_of_maximum"),
+    "pue": WORDING.pair("costs_phrases.tco_inputs.facility_pue"), "electricity_price": WORDING.pair("costs_phrases.tco_inputs.electricity_per_kwh"),
+    "colo_price_per_kw_month": WORDING.pair("costs_phrases.tco_inputs.colocation_per_kw_month"), "maintenance_pct_per_year": WORDING.pair("costs_phrases.tco_inputs.maintenance_per_year_share_of"),
+    "staff_cost_per_month": WORDING.pair("costs_phrases.tco_inputs.staff_per_month"), "utilisation_pct": WORDING.pair("costs_phrases.tco_inputs.utilisation"),
+    "hours_per_month": WORDING.pair("costs_phrases.tco_inputs.busy_hours_per_month"), "cloud_price_per_gpu_hour": WORDING.pair("costs_phrases.tco_inputs.cloud_price_per_gpu_hour"),
+    "cloud_discount_pct": WORDING.pair("costs_phrases.tco_inputs.cloud_discount"), "usd_to_cny": WORDING.pair("costs_phrases.tco_inputs.exchange_rate_cny_per_usd"),
+    "cloud_monthly_bill": WORDING.pair("costs_phrases.tco_inputs.cloud_bill_per_month"), "colo_per_month": WORDING.pair("costs_phrases.tco_inputs.colocation_bill_per_month"),
+    "server_price_is_total": WORDING.pair("costs_phrases.tco_inputs.stated_price_read_as_all"),
+}  # fmt: skip
+
+
+SET_BY_THE_ANSWER = {"network_overhead_pct"}  # set to 0 because a stated price is the whole purchase, and said so there
+MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour", "colo_per_month"}
+
+
+def inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
+    """Which inputs the user gave and which were defaulted, in words (sources of defaults in English answers)."""
+    def line(a: dict) -> str:
+        label = turn.t(*TCO_INPUTS.get(a["key"], (a["key"].replace("_", " "), a["key"].replace("_", " "))))
+        if a["key"] in MONEY_INPUTS or a["key"] == "cloud_monthly_bill":
+            return f"{label} {money(a['value'], currency)}"
+        return f"{label} {number(a['value'], 2)}" + ("%" if "_pct" in a["key"] else "")
+    given = [line(a) for a in assumptions if a["source"] == "given" and a["key"] not in SET_BY_THE_ANSWER]
+    defaulted = [a for a in assumptions if a["source"] != "given"]
+    lines = ["**" + WORDING.say(turn, "costs_phrases.inputs.inputs") + "**"]
+    if given:
+        lines.append("- " + WORDING.say(turn, "costs_phrases.inputs.you_gave") + turn.t("; ", "；").join(given))
+    for a in defaulted:
+        source = a["source"] if len(a["source"]) <= 90 else a["source"][:87] + "…"
+        links = a.get("links") or []
+        link = WORDING.text("lines.source_link", url=links[0]) if links else Text(en="", zh="")
+        if a["source"] == DERIVED:
+            lines.append("- " + WORDING.say(turn, "costs_phrases.inputs.worked_out_from_your_bill", value=line(a)))
+            continue
+        lines.append("- " + WORDING.say(turn, "lines.default", value=line(a), source=Text(en=f" ({source})", zh=""), link=link))
+    return "\n".join(lines)
+
+
+def against_earlier(turn: Turn, old: dict, r: dict) -> str:
+    """The new payback and verdict against the ones before a follow-up changed an input (``old``: compute_tco's result
+    on the earlier inputs)."""
+
+    def months(value: float | None) -> str:
+        return number(value) if value is not None else WORDING.say(turn, "change.never")
+
+    verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
+    same = old["verdict"] == r["verdict"]
+    if any(change.slot == "utilisation" for change in followup.changes(turn)):  # "and if we only use it 40% of the time?"
+        return use_changed(turn, old, r)
+    # "and at 40%?" against a lease billed every hour: the rent did not move, and the reader is told why
+    billed = WORDING.say(turn, "change.billed") if r["cloud_billing"] != "used_hours" and old["cloud_monthly_cost"] == r["cloud_monthly_cost"] else ""
+    return WORDING.say(turn, "change.lead", before=months(old["payback_months"]), now=months(r["payback_months"]),
+                       verdict=WORDING.say(turn, "change.same", verdict=verdict) if same else
+                       WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict),
+                       years=number(r["horizon_months"] / 12), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
+                       monthly_now=money(r["cloud_monthly_cost"], r["currency"])) + turn.t(" ", "") + billed  # fmt: skip
