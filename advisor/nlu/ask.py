@@ -34,6 +34,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says
 from advisor.nlu.facets import cue_pattern
+from advisor.nlu.follow_up import follow_up_asks
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
@@ -150,6 +151,11 @@ class Ask(BaseModel):
         False, description='The message asks whether a serving or training technique would help ("would prefix caching help?", '
         '"expert parallelism here?"), not for a new value of the calculation.',
     )
+    follow_up_asks: str | None = Field(
+        None, description='What a follow-up asks of the thread\'s setup besides any value it changes: "scaling" ("so will 4 cards be '
+        '4x faster?") or "interconnect" ("and does that need NVLink?"): a question of its own, with the thread\'s model and '
+        "cards, not a changed value to re-run (data/follow_up_subjects.yaml).",
+    )
     aside_models: tuple[str, ...] = Field((), description='Models this message names beside its question ("we used to run Llama 2 13B, '
                                           'now …", "instead of Llama 70B"), by catalog name; none of them is sized (nlu/aside.py).')
     model_sizes_b: tuple[float, ...] = Field(
@@ -263,6 +269,7 @@ class Ask(BaseModel):
             names_fp4="fp4" in normalize_text(message),
             replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
             asks_technique=says("asks_technique", message),
+            follow_up_asks=follow_up_asks(message) if opened_earlier else None,
             model_sizes_b=_model_sizes(reading, catalog),
             aside_models=_aside_models(reading, catalog),
             message_lines=message.count("\n") + 1,
