@@ -74,3 +74,14 @@ def test_does_that_need_nvlink_is_answered_for_the_layout_just_given(offline_adv
 def test_a_changed_value_alone_still_reruns_the_calculation(offline_advisor, first, message, lead):
     reply = ask(offline_advisor, message, first)
     assert lead in reply.summary.split("\n")[0], reply.summary[:300]
+
+
+@pytest.mark.parametrize(("first", "message", "opening"), [
+    ("Rent or buy 8 H100 for two years at 70% utilisation?", "so buying is cheaper, right?", "**No, the other way round.** **Rent:"),
+    ("Should we rent or buy 16 A100 for four years at 90% use?", "so owning wins here, correct?", "**Yes.** **Buy:"),
+    ("8张H100租三年和买哪个划算？", "那还是租划算吧？", "**是的。** **租更划算"),
+])
+def test_a_confirmation_of_one_side_of_rent_or_buy_is_answered_yes_or_no_first(offline_advisor, first, message, opening):
+    reply = ask(offline_advisor, message, first)
+    assert reply.summary.startswith(opening), reply.summary[:300]
+    assert calls(reply, "compute_tco")

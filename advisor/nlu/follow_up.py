@@ -21,19 +21,26 @@ class FollowUpSubjects(BaseModel):
     model_config = ConfigDict(extra="forbid")
     question_form: Phrases
     subjects: dict[str, Phrases]
+    confirmation: Phrases
 
 
 @lru_cache(maxsize=1)
 def _patterns() -> tuple:
     table = FollowUpSubjects.model_validate(yaml.safe_load(SUBJECTS_FILE.read_text(encoding="utf-8")))
-    return cue_pattern(table.question_form), tuple((subject, cue_pattern(cues)) for subject, cues in table.subjects.items())
+    subjects = tuple((subject, cue_pattern(cues)) for subject, cues in table.subjects.items())
+    return cue_pattern(table.question_form), subjects, cue_pattern(table.confirmation)
 
 
 def follow_up_asks(message: str) -> str | None:
     """The subject ``message`` asks about in a question's form, the first of the table's ``subjects`` it names; None
     for a message that only states values or asks nothing of the setup."""
     text = normalize_text(message)
-    form, subjects = _patterns()
+    form, subjects, _ = _patterns()
     if not form.search(text):
         return None
     return next((subject for subject, pattern in subjects if pattern.search(text)), None)
+
+
+def asks_to_confirm(message: str) -> bool:
+    """The message states something and asks to have it confirmed ("so buying is cheaper, right?", "owning wins, correct?")."""
+    return bool(_patterns()[2].search(normalize_text(message)))
