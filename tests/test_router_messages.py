@@ -44,6 +44,8 @@ CASES = [
     ("gpu_claim", "zh", ["H200的速度是A100的5倍吗？"]),
     ("gpu_claim", "en", ["Our integrator argues four RTX 5090s do the work of one H100 SXM. Fair claim?"]),
     ("gpu_claim", "zh", ["供应商宣称6张4090顶得上一台A100服务器，靠谱吗？"]),
+    ("setup_question", "en", ["What speed does Mistral 7B get on one L40S for 10 users?", "would two of them make it twice as fast?"]),
+    ("setup_question", "zh", ["Qwen2.5-14B用两张L20部署，推荐什么配置？", "这样卡之间要NVLink吗？"]),
     ("another_facet", "en", ["Can an American company buy the H20?"]),
     ("another_facet", "zh", ["美国公司能买H20吗？"]),
     ("technique_in_thread", "en", ["What speed do 4 H100 give for Llama 3 70B at 30 users?", "Is prefix caching worth turning on for this?"]),

@@ -34,6 +34,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says
 from advisor.nlu.facets import cue_pattern
+from advisor.nlu.follow_up import asks_to_confirm, follow_up_asks
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
@@ -155,6 +156,15 @@ class Ask(BaseModel):
         False, description='The message asks whether a serving or training technique would help ("would prefix caching help?", '
         '"expert parallelism here?"), not for a new value of the calculation.',
     )
+    follow_up_asks: str | None = Field(
+        None, description='What a follow-up asks of the thread\'s setup besides any value it changes: "scaling" ("so will 4 cards be '
+        '4x faster?") or "interconnect" ("and does that need NVLink?"): a question of its own, with the thread\'s model and '
+        "cards, not a changed value to re-run (data/follow_up_subjects.yaml).",
+    )
+    confirms_side: str | None = Field(
+        None, description='"so buying is cheaper, right?", "owning wins, correct?": a follow-up asking to confirm one side of a rent-or-buy '
+        '("buy" or "rent", the one side it names), answered yes or no first.',
+    )
     aside_models: tuple[str, ...] = Field((), description='Models this message names beside its question ("we used to run Llama 2 13B, '
                                           'now …", "instead of Llama 70B"), by catalog name; none of them is sized (nlu/aside.py).')
     model_sizes_b: tuple[float, ...] = Field(
@@ -270,6 +280,8 @@ class Ask(BaseModel):
             names_fp4="fp4" in normalize_text(message),
             replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
             asks_technique=says("asks_technique", message),
+            follow_up_asks=follow_up_asks(message) if opened_earlier else None,
+            confirms_side=_side_confirmed(message) if opened_earlier else None,
             model_sizes_b=_model_sizes(reading, catalog),
             aside_models=_aside_models(reading, catalog),
             message_lines=message.count("\n") + 1,
@@ -307,6 +319,14 @@ def vendors_named(message: str) -> tuple[str, ...]:
     text = normalize_text(message)
     found = [vendor for vendors, pattern in _vendor_patterns() if pattern.search(text) for vendor in vendors]
     return tuple(dict.fromkeys(found))
+
+
+def _side_confirmed(message: str) -> str | None:
+    """The one side of a rent-or-buy a confirmation names ("buying is cheaper, right?" → "buy"); None when it names both or neither."""
+    if not asks_to_confirm(message):
+        return None
+    sides = [side for side, flag in (("buy", "buying"), ("rent", "renting")) if says(flag, message)]
+    return sides[0] if len(sides) == 1 else None
 
 
 def problem_phase(thread: list[str]) -> str | None:

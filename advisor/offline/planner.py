@@ -60,7 +60,7 @@ class OfflinePlanner:
             # alone above the fold: the answer it explains was just read.
             previous = _previous_calls(history)
             summary, details = fold(self._body(turn, previous), limit=1 if explains_last_figure(turn) else FOLD_LINES)
-            if _calculated(turn):  # "and with 16?": the first sentence says which value the re-run changed
+            if _calculated(turn) and not turn.compared_itself:  # "and with 16?": the first sentence says which value the re-run changed
                 summary = followup.lead(turn, previous) + summary
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
             turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))

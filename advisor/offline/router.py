@@ -26,7 +26,7 @@ from advisor.nlu.reading import Reading
 from advisor.nlu.subjects import subjects_of, uncatalogued_gpus
 from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
 from advisor.offline.tasks.concept import plan as concept_plan
-from advisor.offline.tasks.dialogue import followup, guard
+from advisor.offline.tasks.dialogue import followup, guard, setup_question
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
@@ -172,6 +172,13 @@ def weighs_technique_in_thread(routing: Routing) -> bool:
     value to re-run it with ("with TP 8" is a re-run): the card on the technique, read against the thread's setup."""
     turn = routing.turn
     return turn.ask.asks_technique and turn.ask.opened_earlier and routing.reading.task in TASKS and not routing.reading.frame.names()
+
+
+@condition
+def asks_of_thread_setup(routing: Routing) -> bool:
+    """"so will 4 cards be 4x faster?", "and does that need NVLink?": a follow-up asking a subject of its own about the
+    layout the thread's answer gave (Ask.follow_up_asks), changing at most the card count."""
+    return setup_question.applies(routing.turn, routing.task)
 
 
 @condition
@@ -375,6 +382,12 @@ def concept_with_offer(routing: Routing) -> str:
 def technique_in_thread(routing: Routing) -> str:
     """The card on the technique asked about, then the thread's setup it is read against (the calculation offered)."""
     return followup.with_setup(routing.turn, knowledge.concept(routing.turn, offer=routing.reading.task))
+
+
+@handler
+def thread_setup_question(routing: Routing) -> str:
+    """The verdict on what the follow-up asks of the thread's setup, then the thread's calculation it rests on."""
+    return setup_question.answer(routing.turn, TASKS[setup_question.thread_task(routing.turn, routing.task)])
 
 
 @handler

@@ -42,6 +42,7 @@ class Turn:
     slots: Slots = field(init=False)  # the conversation's frame for this task
     count_asked: bool = field(init=False)  # "how many would it take": how many cards is the question, not a given
     entities: Slots = field(init=False)  # what this message alone states
+    compared_itself: bool = False  # the answer sets its figure beside the thread's earlier one itself: no "with … instead of …" lead
     judged: set[str] = field(default_factory=set)  # stated figures already given a verdict above ("mfu_percent"): not judged twice
 
     def __post_init__(self) -> None:

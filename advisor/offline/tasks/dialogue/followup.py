@@ -92,7 +92,7 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
 def _chosen(result: dict, paths: list[str]) -> object:
     """The first of ``paths`` that leads somewhere: the recommended tier's option, else (no option meets the load,
     so no tiers) the first option listed, which the answer leads with."""
-    return next((part for path in paths if (part := _at(result, path)) is not None), None)
+    return next((part for path in paths if (part := at_path(result, path)) is not None), None)
 
 
 def _moved(turn: Turn, old: object, new: object, currency: str) -> str:
@@ -165,7 +165,7 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
             return ""  # several sizes tried: which one the answer chose is the answer's own business
         figures = _figures(turn, call.result, entry.get("total"))
         for path in entry.get("merge", []):  # a ranked answer's figures sit in its chosen option and its memory estimate
-            part = _at(call.result, path)
+            part = at_path(call.result, path)
             if isinstance(part, dict):
                 figures.update(_figures(turn, part, entry.get("total")))
         figures.update({f"asked_{key}": number(value, 2) for key, value in call.args.items() if isinstance(value, int | float) and not isinstance(value, bool)})
@@ -180,7 +180,7 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
     return ""
 
 
-def _at(result: dict, path: str) -> object:
+def at_path(result: dict, path: str) -> object:
     """The part of a result at a dotted path ("tiers.0.option"); None where the path leads nowhere."""
     part: object = result
     for step in path.split("."):

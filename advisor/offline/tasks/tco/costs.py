@@ -70,6 +70,10 @@ def tco(turn: Turn) -> str:
     if r["payback_months"] is not None and not turn.ask.speaks_of_payback and not turn.reading.follow_up:
         # "rent or buy?": the verdict and its monthly figure first; a payback asked for ("how long to pay back?") leads with the months
         verdict = render.verdict_first(turn, r) + " " + verdict  # a space in both languages: two bold runs must not touch
+    elif turn.ask.confirms_side is not None and r["payback_months"] is not None:  # "so buying is cheaper, right?": yes or no, then the verdict
+        winner = "rent" if r["verdict"] == "rent" else "buy"
+        confirmed = WORDING.say(turn, "confirm.confirmed" if winner == turn.ask.confirms_side else "confirm.contradicted")
+        verdict = confirmed + " " + render.verdict_first(turn, r) + " " + verdict
     said = turn.text(WORDING.text("yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
         turn.text(line) for line in (yours or [WORDING.text("yours.none")])
     )

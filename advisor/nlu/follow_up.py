@@ -1,0 +1,46 @@
+"""What a follow-up asks of the thread's setup besides a changed value (``data/follow_up_subjects.yaml``): "so will 4
+cards be 4x faster?" asks whether the speed scales, "and does that need NVLink?" asks about the link of the layout
+just given. A question's form is needed too: "and with 4 cards?" only changes a value."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from advisor.name_matcher import normalize_text
+from advisor.nlu.facets import cue_pattern
+from knowledge.bilingual import Phrases
+
+SUBJECTS_FILE = Path(__file__).parent / "data" / "follow_up_subjects.yaml"
+
+
+class FollowUpSubjects(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    question_form: Phrases
+    subjects: dict[str, Phrases]
+    confirmation: Phrases
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple:
+    table = FollowUpSubjects.model_validate(yaml.safe_load(SUBJECTS_FILE.read_text(encoding="utf-8")))
+    subjects = tuple((subject, cue_pattern(cues)) for subject, cues in table.subjects.items())
+    return cue_pattern(table.question_form), subjects, cue_pattern(table.confirmation)
+
+
+def follow_up_asks(message: str) -> str | None:
+    """The subject ``message`` asks about in a question's form, the first of the table's ``subjects`` it names; None
+    for a message that only states values or asks nothing of the setup."""
+    text = normalize_text(message)
+    form, subjects, _ = _patterns()
+    if not form.search(text):
+        return None
+    return next((subject for subject, pattern in subjects if pattern.search(text)), None)
+
+
+def asks_to_confirm(message: str) -> bool:
+    """The message states something and asks to have it confirmed ("so buying is cheaper, right?", "owning wins, correct?")."""
+    return bool(_patterns()[2].search(normalize_text(message)))
