@@ -315,7 +315,7 @@ def vendors_named(message: str) -> tuple[str, ...]:
 
 def uptime_target(messages: list[str], catalog: Catalog) -> float | None:
     """The availability target of the newest message that says one: a percentage from UPTIME_FLOOR up in a message
-    with an uptime word ("99.9% uptime", "可用性要求99.95%")."""
+    with an uptime word ("99.9% uptime", "an availability of 99.95%")."""
     for text in reversed(messages):
         if not says("uptime_target", text):
             continue

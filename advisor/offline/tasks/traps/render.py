@@ -21,7 +21,7 @@ def deployment_lead(turn: Turn, trap: DeploymentTrap, alternative: tuple[dict, i
     uptime = number(trap.uptime) if trap.uptime is not None else ""
     contexts = [DEPLOYMENT.say(turn, f"context.{kind}", uptime=uptime) for kind in trap.contexts]
     cards = turn.t(" and ", "、").join(f"{trap.count}× {card.name}" if i == 0 else card.name for i, card in enumerate(trap.cards))
-    lines = [DEPLOYMENT.say(turn, "lead", context=turn.t(", ", "、").join(contexts), cards=cards, are=DEPLOYMENT.say(turn, "are"))]
+    lines = [DEPLOYMENT.say(turn, "lead", context=turn.t(", ", "、").join(contexts), cards=cards)]
     values = {"uptime": uptime, "hours": number(trap.downtime_hours) if trap.downtime_hours is not None else "",
               "servers": str(trap.servers), "count": str(trap.count)}  # fmt: skip
     items = [DEPLOYMENT.say(turn, f"failure.{failure}", **values) for failure in trap.failures]
@@ -34,10 +34,10 @@ def deployment_lead(turn: Turn, trap: DeploymentTrap, alternative: tuple[dict, i
 
 
 def _alternative(turn: Turn, trap: DeploymentTrap, alternative: tuple[dict, int] | None) -> str:
-    plural = "s" if trap.servers > 1 else ""
+    plural = DEPLOYMENT.say(turn, "server_noun.many" if trap.servers > 1 else "server_noun.one")
     if alternative is None:
         names = turn.t(", ", "、").join(gpu.name for gpu in trap.alternatives)
-        return DEPLOYMENT.say(turn, "alternative_unpriced", names=names, servers=str(trap.servers), plural=plural) if names else ""
+        return DEPLOYMENT.say(turn, "alternative_unpriced", names=names, servers=str(trap.servers), server_noun=plural) if names else ""
     result, per_server = alternative
     whole = result["whole"]
     currency = whole["currency"]
@@ -47,7 +47,7 @@ def _alternative(turn: Turn, trap: DeploymentTrap, alternative: tuple[dict, int]
     for source in whole["sources"][:2]:
         turn.cite(f"price:{gpu.id}:{source[:40]}", result["gpu_name"], source, citation=source)
     return DEPLOYMENT.say(turn, "alternative", per_server=str(per_server), gpu=result["gpu_name"], memory=number(gpu.memory_gb),
-                          servers=str(trap.servers), plural=plural, price=price, kind=DEPLOYMENT.say(turn, f"kind.{whole['basis']}"),
+                          servers=str(trap.servers), server_noun=plural, price=price, kind=DEPLOYMENT.say(turn, f"kind.{whole['basis']}"),
                           date=whole["date"], others=DEPLOYMENT.say(turn, "others", names=turn.t(", ", "、").join(others)) if others else "")  # fmt: skip
 
 
