@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from advisor.offline.turn import Turn
 from knowledge.gpus import GPU
 from knowledge.trap_checks import Failure, trap_checks
+from tools.recommend.price_estimate import standard_count
 
 HOURS_PER_YEAR = 8760
 
@@ -80,8 +81,9 @@ def price_trap(turn: Turn) -> PriceTrap | None:
     if gpu is None or gpu.segment == "apple":
         return None
     per_card = turn.ask.quote_per_card
-    count = 1 if per_card else (turn.slots.gpu_count or turn.slots.gpus_per_server)
-    return PriceTrap(gpu, count or 0, price.amount, price.currency, per_card)
+    # a server's price is one machine's: "16 H100s, a server costs $300k" prices an 8-GPU server, not sixteen cards
+    count = 1 if per_card else min(turn.slots.gpus_per_server or turn.slots.gpu_count or standard_count(gpu), standard_count(gpu))
+    return PriceTrap(gpu, count, price.amount, price.currency, per_card)
 
 
 def on_board(gpu: GPU) -> bool:

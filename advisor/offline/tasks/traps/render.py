@@ -11,6 +11,7 @@ from knowledge.trap_checks import trap_checks
 
 DEPLOYMENT = Wording("traps", "deployment")
 PRICE = Wording("traps", "price")
+MAX_CONTEXTS = 2
 
 
 def _joined(turn: Turn, items: list[str]) -> str:
@@ -19,9 +20,10 @@ def _joined(turn: Turn, items: list[str]) -> str:
 
 def deployment_lead(turn: Turn, trap: DeploymentTrap, alternative: tuple[dict, int] | None) -> str:
     uptime = number(trap.uptime) if trap.uptime is not None else ""
-    contexts = [DEPLOYMENT.say(turn, f"context.{kind}", uptime=uptime) for kind in trap.contexts]
+    # the first two contexts said name the service; an uptime target has its own line below
+    contexts = [DEPLOYMENT.say(turn, f"context.{kind}", uptime=uptime) for kind in trap.contexts[:MAX_CONTEXTS]]
     cards = turn.t(" and ", "、").join(f"{trap.count}× {card.name}" if i == 0 else card.name for i, card in enumerate(trap.cards))
-    lines = [DEPLOYMENT.say(turn, "lead", context=turn.t(", ", "、").join(contexts), cards=cards)]
+    lines = [DEPLOYMENT.say(turn, "lead", context=turn.t(" and ", "、").join(contexts), cards=cards)]
     values = {"uptime": uptime, "hours": number(trap.downtime_hours) if trap.downtime_hours is not None else "",
               "servers": str(trap.servers), "count": str(trap.count)}  # fmt: skip
     items = [DEPLOYMENT.say(turn, f"failure.{failure}", **values) for failure in trap.failures]

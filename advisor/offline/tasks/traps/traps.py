@@ -32,7 +32,7 @@ def _price(turn: Turn) -> str:
     trap = plan.price_trap(turn)
     if trap is None:
         return ""
-    outcome = turn.call("estimate_server_price", {"gpu": trap.gpu.id, "gpus": trap.gpus or None, "currency": trap.currency})
+    outcome = turn.call("estimate_server_price", {"gpu": trap.gpu.id, "gpus": trap.gpus, "currency": trap.currency})
     if not outcome.ok:
         return ""
     market = outcome.result["card"] if trap.per_card else outcome.result["whole"]
