@@ -50,7 +50,7 @@ def test_geforce_cards_for_a_government_client_in_chinese(offline_advisor):
     lead = _lead(response)
     assert "GeForce" in lead and "不成立" in lead
     head = response.answer[:1500]
-    assert "授权" in head and "ECC" in head and "至少 2 台" in head and "数据中心方案" in head and "L20" in head
+    assert "授权" in head and "ECC" in head and "至少要 2 台" in head and "数据中心方案" in head and "L20" in head
 
 
 def test_a_lab_on_geforce_cards_gets_no_deployment_lead(offline_advisor):
