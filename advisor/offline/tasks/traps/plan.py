@@ -75,7 +75,7 @@ def price_trap(turn: Turn) -> PriceTrap | None:
     """A quoted price for a named card or server: the configuration it is for, to set against the market figure."""
     price = turn.slots.server_price
     gpus = turn.entities.gpus or turn.slots.gpus
-    if price is None or not gpus or price.currency not in ("USD", "CNY") or price.amount <= 0:
+    if price is None or price.per != "once" or not gpus or price.currency not in ("USD", "CNY") or price.amount <= 0:  # a rent is no price
         return None
     gpu = turn.catalog.find_gpu(gpus[0])
     if gpu is None or gpu.segment == "apple":
