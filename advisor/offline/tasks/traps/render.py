@@ -62,20 +62,19 @@ def price_lead(turn: Turn, trap: PriceTrap, result: dict, verdict: str) -> str:
     config = f"1× {result['gpu_name']}" if trap.per_card else f"{result['gpus']}× {result['gpu_name']}"
     threshold = data.low_ratio if verdict == "low" else data.high_ratio
     lead = PRICE.say(turn, verdict, quoted=money(trap.quoted, currency), config=config, share=number(round(trap.quoted / mid * 100)),
-                     market=range_text(market["low"], market["high"], currency), kind=turn.text(_kind(market["basis"])), date=market["date"],
+                     market=range_text(market["low"], market["high"], currency), kind=DEPLOYMENT.say(turn, f"{'kind_card' if trap.per_card else 'kind'}.{market['basis']}"), date=market["date"],
                      threshold=number(round(threshold * 100)))  # fmt: skip
     if verdict == "low":
         reasons = [e.id for e in data.explain_low if e.when is None or (e.when == "cn" and turn.china_buyer) or (e.when == "board" and on_board(trap.gpu))]
         asks = data.ask_low
     else:
         reasons, asks = data.explain_high, data.ask_high
+    titles = [source.split(" — ")[0] for source in market["sources"][:2]]
+    if titles:
+        lead += " " + PRICE.say(turn, "source", sources=_joined(turn, titles))
     lines = [lead, PRICE.say(turn, "explains", items=_joined(turn, [PRICE.say(turn, f"reason.{r}") for r in reasons])),
              PRICE.say(turn, "ask", items=_joined(turn, [PRICE.say(turn, f"ask_item.{a}") for a in asks]))]  # fmt: skip
     for source in market["sources"][:3]:
         turn.cite(f"price:{result['gpu_id']}:{source[:40]}", result["gpu_name"], source, citation=source)
     return "\n\n".join(lines)
-
-
-def _kind(basis: str):
-    return DEPLOYMENT.text(f"kind.{basis}")
 
