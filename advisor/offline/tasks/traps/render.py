@@ -71,7 +71,7 @@ def price_lead(turn: Turn, trap: PriceTrap, result: dict, verdict: str) -> str:
         reasons, asks = data.explain_high, data.ask_high
     titles = [source.split(" — ")[0] for source in market["sources"][:2]]
     if titles:
-        lead += " " + PRICE.say(turn, "source", sources=_joined(turn, titles))
+        lead += turn.t(" ", "") + PRICE.say(turn, "source", sources=_joined(turn, titles))
     lines = [lead, PRICE.say(turn, "explains", items=_joined(turn, [PRICE.say(turn, f"reason.{r}") for r in reasons])),
              PRICE.say(turn, "ask", items=_joined(turn, [PRICE.say(turn, f"ask_item.{a}") for a in asks]))]  # fmt: skip
     for source in market["sources"][:3]:
