@@ -38,6 +38,10 @@ class GPU(BaseModel):
         gt=0, description="Memory as sold ('80 GB'; unified memory for Apple). Vendors' sizes are binary: 80 means 80 GiB = 85.9 × 10^9 bytes."
     )
     memory_type: str
+    ecc: bool | None = Field(
+        None, description="ECC on the card's memory: True for HBM parts and for GDDR parts sold with ECC (memory_type says 'ECC', "
+        "or the row sets it from the datasheet), False for GeForce cards (the row sets it); None = not in our sources.",
+    )
     bandwidth_gbs: float = Field(gt=0, description="Memory bandwidth, GB/s.")
     bf16_tflops: float | None = Field(
         None, gt=0, description="Dense BF16 tensor TFLOPS (no sparsity); None where the chip has no BF16 (Volta, Turing) or none is published."
@@ -105,6 +109,12 @@ class GPU(BaseModel):
     def precision_tflops(self) -> dict[str, float | None]:
         return {"fp4_tflops": self.fp4_tflops, "fp8_tflops": self.fp8_tflops, "bf16_tflops": self.bf16_tflops,
                 "fp16_tflops": self.fp16_tflops, "fp32_tflops": self.fp32_tflops}  # fmt: skip
+
+    @model_validator(mode="after")
+    def _ecc_from_memory_type(self) -> GPU:
+        if self.ecc is None and ("HBM" in self.memory_type or "ECC" in self.memory_type):
+            self.ecc = True  # HBM carries ECC on every part; a GDDR row that says "ECC" is sold with it
+        return self
 
     @model_validator(mode="after")
     def _capability_fields_are_sourced(self) -> GPU:

@@ -38,6 +38,7 @@ from advisor.nlu.follow_up import asks_to_confirm, follow_up_asks
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
+from advisor.nlu.values import find_values
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
@@ -53,6 +54,8 @@ from tools.troubleshoot.diagnose import pasted_output
 
 
 SAME_SIZE = 1.15  # sizes within 15% of each other name one model, not the two ends of a range
+UPTIME_FLOOR = 95.0  # a percentage said beside an uptime word is a target from here up ("99.9% SLA"); below, a share of something else
+SERVICE_CONTEXTS = ("regulated_sector", "client_premises", "production_service")  # the deployment kinds data/ask_cues.yaml names
 
 
 class Ask(BaseModel):
@@ -210,6 +213,11 @@ class Ask(BaseModel):
                                   "in for a named one is asked (an answer only when another vendor's side is named too).")
     equivalent_vendors: tuple[str, ...] = Field((), description='Catalog vendors the message names a side by ("Huawei"; "domestic" → '
                                                 "Huawei and Cambricon), in the order of knowledge/equivalents.yaml.")
+    service_context: tuple[str, ...] = Field((), description='What the hardware is for, as the conversation says it: "regulated_sector" (a bank, '
+                                             'a hospital, government), "client_premises" (on-prem in the client\'s data centre), "production_service" '
+                                             '(customer-facing, 24/7); data/ask_cues.yaml.')
+    uptime_target: float | None = Field(None, description='An availability target said in the conversation ("99.9% uptime SLA"), in percent.')
+    quote_per_card: bool = Field(False, description='A price this message quotes is said of one card ("¥18k each", "per card"), not of the machine.')
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -306,6 +314,9 @@ class Ask(BaseModel):
             site_region=site_region([*earlier, message]),
             asks_equivalent=says("asks_equivalent", message),
             equivalent_vendors=vendors_named(message),
+            service_context=tuple(kind for kind in SERVICE_CONTEXTS if says(kind, *earlier, message)),  # type: ignore[arg-type]
+            uptime_target=uptime_target([*earlier, message], catalog),
+            quote_per_card=says("price_per_card", message) and not says("whole_server", message),
         )
 
 
@@ -327,6 +338,18 @@ def _side_confirmed(message: str) -> str | None:
         return None
     sides = [side for side, flag in (("buy", "buying"), ("rent", "renting")) if says(flag, message)]
     return sides[0] if len(sides) == 1 else None
+
+
+def uptime_target(messages: list[str], catalog: Catalog) -> float | None:
+    """The availability target of the newest message that says one: a percentage from UPTIME_FLOOR up in a message
+    with an uptime word ("99.9% uptime", "an availability of 99.95%")."""
+    for text in reversed(messages):
+        if not says("uptime_target", text):
+            continue
+        found = [float(v.value) for v in find_values(normalize_text(text), catalog) if v.kind == "percent" and UPTIME_FLOOR <= float(v.value) < 100]
+        if found:
+            return max(found)
+    return None
 
 
 def problem_phase(thread: list[str]) -> str | None:

@@ -21,6 +21,7 @@ from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reading import Reading
 from advisor.offline.tasks.concept import capability, equivalent, knowledge
 from advisor.offline.tasks.dialogue import followup
+from advisor.offline.tasks.traps import traps
 from advisor.offline.tasks.dialogue import parts as answer_parts
 from advisor.offline.router import GUARDED, MIN_CONFIDENCE, TASKS, explains_last_figure, route
 from advisor.offline.turn import Turn
@@ -85,6 +86,7 @@ class OfflinePlanner:
         body = _precision_first(turn, route(turn, self.understanding, previous))
         if turn.reading.intent not in GUARDED:  # "tensor parallel over NVLink on four 4090s?": the missing link is the first sentence
             body = capability.premise_first(turn, body)
+            body = traps.lead(turn, body)  # what the calculation cannot see (consumer cards for a bank, a price far off the market) leads
         if any(call.name != "search_knowledge" for call in turn.calls[calls_before:]):
             body += _unused(turn)  # a calculation: every stated value was used or is named here
         return body

@@ -26,6 +26,7 @@ from advisor.offline.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
+from knowledge.trap_checks import trap_checks
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
 
@@ -769,15 +770,17 @@ def observed_verdict(turn: Turn) -> str:
         return _finish(turn, _error(turn, first))
     r = first.result
     expected = average_per_user(r)
-    band = WORDING.data["normal_band"]
+    band = trap_checks().speed.band
     kind = "low" if observed < expected * (1 - band) else "high" if observed > expected * (1 + band) else "normal"
+    gap = round(abs(observed / expected - 1) * 100) if expected else 0
     figures = {"observed": number(observed), "expected": _per_user_figure(expected), "model": Text(**r["model_label"]),
                "setup": serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), "engine": _engine_label(r["engine"]),
-               "users": f"{r['effective_batch']:,}", "prompt": f"{r['prompt_tokens']:,}", "output": f"{r['output_tokens']:,}"}  # fmt: skip
+               "users": f"{r['effective_batch']:,}", "prompt": f"{r['prompt_tokens']:,}", "output": f"{r['output_tokens']:,}",
+               "low": _per_user_figure(expected * (1 - band)), "high": _per_user_figure(expected * (1 + band)), "gap": str(gap)}  # fmt: skip
     single = _at_load(turn, args, r, 1)
-    parts = [turn.text(serving_text(f"normal_verdict.{kind}", **figures)),
-             turn.text(serving_text("normal_why_bandwidth", weights=number(r["weights_gb_per_gpu"]), single=_per_user_figure(average_per_user(single)),
-                                    users=f"{r['effective_batch']:,}"))]  # fmt: skip
+    parts = [turn.text(serving_text(f"normal_verdict.{kind}", **figures))]
+    parts.append(turn.text(serving_text("normal_why_bandwidth", weights=number(r["weights_gb_per_gpu"]), single=_per_user_figure(average_per_user(single)),
+                                        users=f"{r['effective_batch']:,}")))  # fmt: skip
     card = turn.catalog.find_gpu(r["gpu"])
     if card is not None and card.bf16_tflops and card.bf16_tflops * 1e3 / card.bandwidth_gbs < WORDING.data["weak_prefill_flops_per_byte"]:
         parts.append(turn.text(serving_text("normal_why_prefill", gpu=card.name, tflops=number(card.bf16_tflops), bandwidth=number(card.bandwidth_gbs),
@@ -786,7 +789,43 @@ def observed_verdict(turn: Turn) -> str:
         parts.append(turn.text(serving_text("normal_why_reasoning")))
     parts += _squeeze_note(turn, r)
     parts.append(turn.text(serving_text("normal_levers")))
-    return _finish(turn, "\n\n".join([*parts, *_details(turn, r)]))
+    if kind == "low":  # what usually explains a shortfall on this setup (quantised kernels, eager mode, PCIe topology)
+        parts.append(_slow_checks(turn, r))
+    parts.append(_ceiling(turn, r))
+    return _finish(turn, "\n\n".join([*filter(None, parts), *_details(turn, r)]))
+
+
+def _setup_features(turn: Turn, r: dict) -> set[str]:
+    """What the setup estimated is, in the terms knowledge/trap_checks.yaml's speed checks name."""
+    card = turn.catalog.find_gpu(r["gpu"])
+    features = set()
+    if str(r.get("weights_format") or "").startswith(("awq", "gptq", "int4")) or turn.ask.quantised:
+        features.add("quantised")
+    if r["num_gpus"] > 1 and r.get("tp", r["num_gpus"]) > 1 and card is not None and not card.nvlink_gbs:
+        features.add("tp_over_pcie")
+        if card.segment == "consumer":
+            features.add("consumer_tp")
+    return features
+
+
+def _slow_checks(turn: Turn, r: dict) -> str:
+    """The checks that usually explain a low measurement on this setup, from data, most likely first."""
+    features = _setup_features(turn, r)
+    fmt = str(r.get("weights_format") or "AWQ/GPTQ").upper()
+    items = [turn.text(serving_text(f"slow_check.{check.id}", format=fmt, count=r["num_gpus"]))
+             for check in trap_checks().speed.checks_low if check.when is None or check.when in features]  # fmt: skip
+    return turn.text(serving_text("slow_checks_lead")) + "\n" + "\n".join(f"- {item}" for item in items)
+
+
+def _ceiling(turn: Turn, r: dict) -> str:
+    """The single-user bound the card's bandwidth sets: the weights each GPU reads per token at its bandwidth."""
+    card = turn.catalog.find_gpu(r["gpu"])
+    weights = r.get("weights_gb_per_gpu") or 0
+    if card is None or weights <= 0:
+        return ""
+    bound = decode_ceiling(DecodeCeiling(weights_read_gb=weights, bandwidth_gb_s=card.bandwidth_gbs)).tokens_per_s
+    return turn.text(serving_text("normal_ceiling", count=r["num_gpus"], gpu=card.name, ceiling=_per_user_figure(bound),
+                                  bandwidth=number(card.bandwidth_gbs), weights=number(weights)))  # fmt: skip
 
 
 def reports_serving_slowdown(turn: Turn, *, problem_known: bool = False) -> bool:

@@ -1,0 +1,89 @@
+"""Checks made before a calculator's number becomes the verdict (``trap_checks.yaml``), as validated data."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from knowledge.catalog import CatalogError
+
+DATA_FILE = Path(__file__).with_name("trap_checks.yaml")
+
+
+class Page(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    title: str = Field(min_length=5)
+    url: str = Field(pattern=r"^https?://")
+    date: str = Field(min_length=4)
+    says: str = ""
+
+
+class Failure(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    when: dict[Literal["segment", "ecc", "uptime"], str | bool]
+    source: Page | None = None
+    also: Page | None = None
+
+
+class Deployment(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    segments: list[str] = Field(min_length=1)
+    failures: list[Failure] = Field(min_length=1)
+    min_servers_for_uptime: int = Field(ge=2)
+    alternatives: dict[Literal["global", "cn"], list[str]]
+
+
+class Explanation(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    when: Literal["board", "cn"] | None = None
+
+
+class PriceCheck(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    low_ratio: float = Field(gt=0, lt=1)
+    high_ratio: float = Field(gt=1)
+    explain_low: list[Explanation] = Field(min_length=1)
+    explain_high: list[str] = Field(min_length=1)
+    ask_low: list[str] = Field(min_length=1)
+    ask_high: list[str] = Field(min_length=1)
+
+
+class SpeedCheck(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    when: Literal["quantised", "tp_over_pcie", "consumer_tp"] | None = None
+
+
+class SpeedChecks(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    band: float = Field(gt=0, lt=1)
+    checks_low: list[SpeedCheck] = Field(min_length=1)
+
+
+class TrapChecks(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    deployment: Deployment
+    price: PriceCheck
+    speed: SpeedChecks
+
+
+@lru_cache(maxsize=1)
+def trap_checks(path: Path = DATA_FILE) -> TrapChecks:
+    try:
+        return TrapChecks.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (yaml.YAMLError, ValidationError) as exc:
+        raise CatalogError(f"{path}: not valid trap checks: {exc}") from exc
