@@ -178,6 +178,8 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     setup = {**_stated_in_text(records.get("symptoms", {})), **stated_facts, **(request.setup.values() if request.setup else {})}
     if stated_facts.get("fault_on_one_node") and setup.get("nodes") == 1.0:
         del setup["nodes"]  # "one node keeps failing / is slower" singles out a node of several: not a one-node job
+    if isinstance(speedup := setup.get("speedup"), float) and isinstance(nodes := setup.get("nodes"), float) and nodes > 1:
+        setup["scaling_pct"] = round(speedup / nodes * 100, 1)  # how much of linear scaling the added nodes kept
     one_server = "nodes" not in setup and isinstance(gpus := setup.get("gpus"), float) and 1 < gpus <= ONE_SERVER_GPUS
     if one_server:
         setup["nodes"] = 1.0

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from advisor.markdown import money, number, table, token_count
 from advisor.nlu.frame import Frame, Money, SlotValue
+from advisor.offline.tasks.recommend import price_view
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.tco import api_bill, lessor, payback, price_dates, rent_prices, rentals, token_price
@@ -446,6 +447,8 @@ def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: in
     name = _name(turn, gpu_id)
     examples = WORDING.entry("missing.examples")
     if "server_price" not in (error.get("suggestions") or []):  # the rent is what is missing
+        if _china(turn, currency):  # no mainland price: no US rate stands in for it, and what can be rented there instead
+            return _china_rent_missing(turn, gpu_id, name, currency, examples["rent"][currency])
         return WORDING.say(turn, "missing.rent", gpu=name, example=examples["rent"][currency])
     months = (horizon_years or 1) * 12
     share = turn.slots.utilisation if turn.slots.utilisation is not None else 1.0
@@ -463,6 +466,25 @@ def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: in
                                    fair=rent_prices.band(fair["low"], fair["high"], currency),
                                    ceiling_cost=money(top["cost_high"], currency) if top else "—")  # fmt: skip
     return WORDING.say(turn, "missing.server_price", gpu=name, example=examples["server"][currency]) + "\n\n" + bill
+
+
+def _china_rent_missing(turn: Turn, gpu_id: str, name: str, currency: str, example: str) -> str:
+    """A China buyer's rent-or-buy of a card with no mainland rental price: say so, price the purchase side, and list
+    the cards that can be rented in China at dated prices."""
+    parts = [WORDING.say(turn, "missing.china_rent", gpu=name, example=example)]
+    bought = price_view.price_lines(turn, [gpu_id])
+    if bought:
+        parts.append(WORDING.say(turn, "missing.china_buy") + " " + bought)
+    outcome = turn.call("rental_prices", {"gpu": gpu_id, "currency": currency, "china": True, "today": dt.date.today().isoformat()})
+    others = outcome.result["china_alternatives"] if outcome.ok else []
+    if others:
+        rows = [WORDING.say(turn, "missing.china_alternative", gpu=o["gpu_name"], low=money(o["low"], currency), high=money(o["high"], currency),
+                            source=o["source_title"] or "—", date=o["date"]) for o in others]  # fmt: skip
+        parts.append(WORDING.say(turn, "missing.china_alternatives") + "\n" + "\n".join(f"- {row}" for row in rows))
+        for o in others:
+            if o["source_url"]:
+                turn.cite(f"china-rent:{o['gpu_id']}", o["source_title"] or o["gpu_name"], urls=[o["source_url"]])
+    return "\n\n".join(parts)
 
 
 THREE_YEAR_TERM = 3  # a reservation of three years or more is priced at the 3-year commitment rate
