@@ -86,4 +86,12 @@ def test_china_market_server_prices_come_with_their_basis_and_date(registry):
     h20 = registry.call("estimate_server_price", {"gpu": "h20", "currency": "CNY"}).result
     assert h20["whole"]["basis"] == "quote" and h20["whole"]["low"] == 1_400_000 and h20["whole"]["date"] == "2024-02"
     d = registry.call("estimate_server_price", {"gpu": "rtx-4090d", "currency": "CNY"}).result
-    assert d["card"]["low"] == 12_999 and d["card"]["date"] == "2023-12" and d["host_label"]["en"] == "8-GPU PCIe server"
+    assert d["card"]["low"] == 12_999 and d["card"]["date"] == "2023-12" and d["host_label"]["en"] == "multi-GPU box for GeForce cards"
+
+
+def test_a_geforce_box_is_not_priced_with_a_data_centre_host(registry):
+    box = registry.call("estimate_server_price", {"gpu": "rtx-4090", "currency": "USD", "gpus": 8}).result
+    hgx = registry.call("estimate_server_price", {"gpu": "h100-sxm", "currency": "USD", "gpus": 8}).result
+    assert box["host_label"]["en"] == "multi-GPU box for GeForce cards"
+    assert box["host"] < hgx["host"] / 2  # the tinybox-derived host, not the DGX bill of materials
+    assert box["host"] < 8 * box["card"]["low"] * 1.5  # the cards, not the host, are most of the price

@@ -420,7 +420,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         cloud_source = f"{TIER_NAMES[tier_rate.tier][0]}: {tier_rate.offer}, {tier_rate.date}, {where}"
     elif r.cloud_price_per_gpu_hour is None and not r.rent_needed and (gpu is None or gpu.cloud_price is None or china):
         default_cloud, cloud_source = MIN_CLOUD_PRICE, "not needed: only owning's cost is asked"
-    elif r.cloud_price_per_gpu_hour is None and china and gpu is not None:
+    elif r.cloud_price_per_gpu_hour is None and china and gpu is not None and not _china_rent(gpu):
         # a China buyer with no China tier for the card: a US cloud's rate is no rent anyone in China pays
         raise AdvisorError("tco_missing_price", **TEXT.text("errors.missing_china_rent", gpu=gpu.name).model_dump(),
                            suggestions=["cloud_price_per_gpu_hour"])  # fmt: skip
@@ -466,6 +466,12 @@ def _dated(d: Default) -> str | None:
     if d.date:
         return d.date
     return max((q.date for q in d.sources), key=price_date, default=None)
+
+
+def _china_rent(gpu: GPU) -> bool:
+    """The card's catalog rent stands for a China buyer only when it is in yuan or the company's own figure."""
+    price = gpu.cloud_price
+    return price is not None and (price.currency == "CNY" or bool(price.overridden_by))
 
 
 def _estimate_date(gpu: GPU | None, estimated: EstimatedPrice | None, r: TcoRequest) -> list[tuple[Text, str]]:

@@ -238,6 +238,7 @@ def tco(turn: Turn) -> str:
         verdict,
         *filter(None, [payback.tier_summary(turn, r)]),
         said,  # the figures the user gave stay on the first screen, before the assumptions about the market and the site
+        *filter(None, [_estimated_price(turn, r)]),
         *filter(None, [_rent_trend(turn, r), region_line(turn, r)]),
         table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
@@ -466,6 +467,16 @@ def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: in
                                    fair=rent_prices.band(fair["low"], fair["high"], currency),
                                    ceiling_cost=money(top["cost_high"], currency) if top else "—")  # fmt: skip
     return WORDING.say(turn, "missing.server_price", gpu=name, example=examples["server"][currency]) + "\n\n" + bill
+
+
+def _estimated_price(turn: Turn, r: dict) -> str:
+    """The purchase priced from dated anchors (no catalog card price): the range, its basis and date, and to get a quote."""
+    e = r.get("server_price_estimate")
+    if not e:
+        return ""
+    cur = r["currency"]
+    return WORDING.say(turn, "estimated_price", range=price_view.range_text(e["low"], e["high"], cur), mid=money((e["low"] + e["high"]) / 2, cur),
+                       derivation=turn.text(e["derivation"]), date=e["date"])  # fmt: skip
 
 
 def _china_rent_missing(turn: Turn, gpu_id: str, name: str, currency: str, example: str) -> str:
