@@ -247,3 +247,9 @@ def test_the_catalog_marks_passive_cards():
     assert catalog.gpu("l40s").cooling == "passive" and catalog.gpu("a100-80gb-pcie").cooling == "passive"
     assert catalog.gpu("rtx-4090").cooling is None  # fans of its own: never sent to the chassis airflow
     assert catalog.gpu("t4").bf16_tflops is None and catalog.gpu("a100-80gb-sxm").fp8_tflops is None
+
+
+def test_a_scale_up_sentence_is_sized_by_its_larger_node_count_even_when_the_reader_took_the_smaller():
+    # "from 1 node to 4": the conversation's reading may hold the baseline; the speed-up compares two sizes
+    finding = top("We went from 1 node to 4 nodes and training is only 1.5x faster", nodes=1)
+    assert finding.rule_id == "multi-node-scaling" and finding.stated.get("scaling_pct") == 37.5
