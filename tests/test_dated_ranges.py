@@ -95,3 +95,29 @@ def test_a_geforce_box_is_not_priced_with_a_data_centre_host(registry):
     assert box["host_label"]["en"] == "multi-GPU box for GeForce cards"
     assert box["host"] < hgx["host"] / 2  # the tinybox-derived host, not the DGX bill of materials
     assert box["host"] < 8 * box["card"]["low"] * 1.5  # the cards, not the host, are most of the price
+
+
+# --- end to end: the answers a buyer reads ---
+
+
+def test_h200_rent_or_buy_in_china_answers_without_a_us_rate(offline_advisor):
+    answer = offline_advisor.answer("Rent or buy an 8x H200 server in China for 3 years?", []).answer
+    assert answer.startswith("**No sourced mainland-China rental price for NVIDIA H200 SXM**")
+    assert "$63.296" not in answer and "13.4 months" not in answer  # the AWS on-demand rate is no China rent
+    assert "NVIDIA H100 SXM: ¥11.30–¥14.80/GPU-hour" in answer and "The purchase side:" in answer
+
+
+def test_h200_rent_or_buy_in_chinese(offline_advisor):
+    answer = offline_advisor.answer("在国内买8卡H200服务器还是租划算？", []).answer
+    assert answer.startswith("**NVIDIA H200 SXM没有有出处的国内租价**")
+    assert "每卡时 ¥11.30–¥14.80" in answer and "买的一侧" in answer
+
+
+def test_a_geforce_box_price_in_chinese_has_its_own_host(offline_advisor):
+    answer = offline_advisor.answer("一台8卡4090服务器大概多少钱？", []).answer
+    assert "消费级显卡多卡整机" in answer and "¥230,400" not in answer
+
+
+def test_a_power_bill_question_is_answered_with_the_arithmetic(offline_advisor):
+    answer = offline_advisor.answer("这台8卡4090机器一年电费多少？电价0.8元/度", []).answer
+    assert answer.startswith("**年电费约") and "PUE" in answer and "租" not in answer.split("\n")[0]
