@@ -494,7 +494,7 @@ def _china_rent_missing(turn: Turn, gpu_id: str, name: str, currency: str, examp
         parts.append(WORDING.say(turn, "missing.china_alternatives") + "\n" + "\n".join(f"- {row}" for row in rows))
         for o in others:
             if o["source_url"]:
-                turn.cite(f"china-rent:{o['gpu_id']}", o["source_title"] or o["gpu_name"], urls=[o["source_url"]])
+                turn.cite(f"china-rent:{o['source_url']}", o["source_title"] or o["gpu_name"], urls=[o["source_url"]])  # one line per page
     return "\n\n".join(parts)
 
 
