@@ -67,6 +67,11 @@ class GPU(BaseModel):
     nvlink_gbs: float | None = Field(None, ge=0, description="GPU-to-GPU link bandwidth per GPU (NVLink, Infinity Fabric, ICI, HCCS), GB/s; None = PCIe only.")
     pcie_gen: int | None = Field(None, ge=3, le=6)
     form_factor: str
+    cooling: Literal["passive", "active", "liquid"] | None = Field(
+        None,
+        description="How the card is cooled: 'passive' = a bare heatsink that the server's chassis fans must blow through "
+        "(its temperature is the chassis airflow's and the BMC fan policy's job); None = not in our sources.",
+    )
     launch_year: int = Field(ge=2015, le=2030)
     mig_instances: int | None = Field(
         None, ge=0, description="Most hardware-isolated MIG instances one GPU splits into; 0 = no MIG (GeForce, workstation Ada, L40S, "

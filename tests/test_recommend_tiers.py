@@ -30,7 +30,7 @@ def tiers(result):
 
 
 def test_every_server_class_is_priced_dated_and_sourced():
-    assert {c.id for c in SERVERS.classes} == {"hgx-8gpu", "pcie-8gpu", "workstation-4gpu", "desktop-1gpu"}
+    assert {c.id for c in SERVERS.classes} == {"hgx-8gpu", "pcie-8gpu", "consumer-8gpu", "workstation-4gpu", "desktop-1gpu"}
     for server in SERVERS.classes:
         assert server.price_usd > 0 and server.power_w_excluding_gpus > 0 and server.date[:2] == "20"
         assert all(s.url.startswith("https://") and s.title for s in server.sources)
@@ -44,7 +44,7 @@ def test_every_server_class_is_priced_dated_and_sourced():
     ("sold_as", "segment", "count", "expected"),
     [("board", "datacenter", 4, "hgx-8gpu"), ("server", "consumer", 1, "desktop-1gpu"), ("server", "consumer", 3, "workstation-4gpu"),
      ("server", "workstation", 8, "pcie-8gpu"), ("server", "datacenter", 1, "workstation-4gpu"), ("server", "datacenter", 2, "workstation-4gpu"),
-     ("server", "datacenter", 4, "pcie-8gpu"), ("rack", "datacenter", 72, None)],
+     ("server", "datacenter", 4, "pcie-8gpu"), ("server", "consumer", 8, "consumer-8gpu"), ("rack", "datacenter", 72, None)],
 )  # fmt: skip
 def test_each_part_goes_into_the_smallest_server_class_that_holds_it(sold_as, segment, count, expected):
     server = SERVERS.for_gpus(sold_as, segment, count)

@@ -159,3 +159,97 @@ def test_a_hang_named_by_another_rule_of_the_symptom_still_absorbs_the_busy_read
     # "卡住不动" is the watchdog rule's phrase, not the silent hang's: the hang still explains the 100%
     causes = ranked("两台机器训练卡住不动了，所有卡利用率显示 100%，没有任何报错", nodes=2)
     assert causes[0] == "hang-silent" and "util-communication" not in causes
+
+
+# --- first checks a senior engineer gives from a description: scaling across nodes, a precision the card lacks,
+# --- heat on a card with no fan of its own (rules as data: nccl.yaml, hardware.yaml, thermal.yaml) ---
+
+SCALING = [
+    ("Went from one node to 4 nodes with 8 GPUs each and the run is only 1.6x faster than before", {}),
+    ("扩到4个节点之后训练只快了1.6倍，每台8张卡", {}),
+]
+
+
+@pytest.mark.parametrize("text, setup", SCALING)
+def test_poor_multi_node_scaling_is_called_abnormal_with_the_expected_speed_up(text, setup):
+    finding = top(text, **setup)
+    assert finding.rule_id == "multi-node-scaling"
+    assert finding.stated.get("scaling_pct") == 40.0  # 1.6× on 4 nodes: 40% of linear
+    verdict = finding.verdict.en.format(nodes=4, speedup=1.6, scaling_pct=40)
+    assert "Not normal" in verdict and "close to 4×" in verdict
+
+
+def test_the_scaling_checks_start_with_the_transport_then_hcas_then_nccl_tests_then_sharding():
+    finding = top(SCALING[0][0])
+    commands = [action.command or "" for action in finding.actions]
+    assert "NCCL_DEBUG=INFO" in commands[0] and "NET/Socket" in commands[0]
+    assert "NCCL_IB_HCA" in commands[1]
+    assert "all_reduce_perf" in commands[2] and "mpirun" in commands[2]
+    assert "HYBRID_SHARD" in commands[3]
+
+
+def test_a_job_already_on_zero2_is_not_told_to_leave_zero3():
+    finding = top(SCALING[0][0], sharding="zero-2")
+    assert not any("HYBRID_SHARD" in (action.command or "") for action in finding.actions)
+
+
+def test_near_linear_scaling_is_not_an_abnormal_finding():
+    findings = ranked("4 nodes and training is 3.7x faster than on one node")
+    assert "multi-node-scaling" not in findings[:1] or top("4 nodes and training is 3.7x faster than on one node").score < 0.5
+
+
+def test_one_node_rules_out_the_scaling_cause():
+    assert "multi-node-scaling" not in ranked("single node, 8 GPUs, only 1.5x faster than 4 GPUs", nodes=1)
+
+
+@pytest.mark.parametrize("text", ["vLLM refuses to start on our T4: bf16 is not supported", "T4 上用 vLLM 起服务报错，说不支持bf16"])
+def test_a_bf16_error_on_a_card_without_bf16_is_the_card_and_fp16_is_the_fix(text):
+    finding = top(text, card="NVIDIA T4", bf16=False, fp8=False)
+    assert finding.rule_id == "precision-no-bf16"
+    assert "--dtype half" in " ".join(action.command or "" for action in finding.actions)
+    assert "{card}" in finding.verdict.en and "no BF16" in finding.verdict.en
+
+
+def test_the_vllm_message_itself_is_recognised_as_evidence():
+    log = "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla V100 GPU has compute capability 7.0."
+    assert top(log, card="NVIDIA V100", bf16=False).rule_id == "precision-no-bf16"
+
+
+def test_a_card_with_bf16_makes_the_capability_cause_unlikely():
+    with_bf16 = top("bf16 is not supported error when starting the server", card="NVIDIA A100", bf16=True)
+    without = top("bf16 is not supported error when starting the server", card="NVIDIA T4", bf16=False)
+    assert with_bf16.score < without.score
+
+
+@pytest.mark.parametrize("text", ["FP8 checkpoint on our A100 fails: fp8 is not supported", "A100 上跑 FP8 模型报错，不支持FP8"])
+def test_fp8_on_ampere_is_the_card(text):
+    finding = top(text, card="NVIDIA A100 80GB SXM", bf16=True, fp8=False)
+    assert finding.rule_id == "precision-no-fp8"
+    assert "no FP8" in finding.verdict.en
+
+
+@pytest.mark.parametrize("text", ["Our L40S box starts throttling about 20 minutes into training", "L40S 服务器训练二十分钟后就开始降频"])
+def test_heat_on_a_passive_card_points_at_chassis_airflow_and_the_bmc_fan_policy(text):
+    finding = top(text, card="NVIDIA L40S", cooling="passive")
+    assert finding.rule_id == "thermal-passive-airflow"
+    said = " ".join(action.en for action in finding.actions)
+    assert "BMC fan policy" in said and "airflow" in said
+
+
+def test_a_card_with_its_own_fans_is_not_sent_to_the_bmc():
+    assert "thermal-passive-airflow" not in ranked("my 4090 is throttling under load", card="NVIDIA GeForce RTX 4090", cooling="active")
+
+
+def test_the_catalog_marks_passive_cards():
+    from knowledge.catalog import load_catalog
+
+    catalog = load_catalog()
+    assert catalog.gpu("l40s").cooling == "passive" and catalog.gpu("a100-80gb-pcie").cooling == "passive"
+    assert catalog.gpu("rtx-4090").cooling is None  # fans of its own: never sent to the chassis airflow
+    assert catalog.gpu("t4").bf16_tflops is None and catalog.gpu("a100-80gb-sxm").fp8_tflops is None
+
+
+def test_a_scale_up_sentence_is_sized_by_its_larger_node_count_even_when_the_reader_took_the_smaller():
+    # "from 1 node to 4": the conversation's reading may hold the baseline; the speed-up compares two sizes
+    finding = top("We went from 1 node to 4 nodes and training is only 1.5x faster", nodes=1)
+    assert finding.rule_id == "multi-node-scaling" and finding.stated.get("scaling_pct") == 37.5

@@ -93,3 +93,29 @@ def test_a_follow_up_stack_dump_names_the_diverged_rank(offline_advisor):
     first = "after epoch 1 the job on 4 nodes hangs; rank 6 got a shorter shard than the others"
     after = ask(offline_advisor, "py-spy dump: rank 6 sits in the eval loop, every other rank is inside allreduce", first).answer
     assert after.startswith("**New finding — One rank runs a different number of steps")
+
+
+# --- first checks from a description, end to end (rules in nccl.yaml, hardware.yaml, thermal.yaml) ---
+
+
+def test_poor_scaling_across_nodes_is_called_abnormal_with_its_first_check(offline_advisor):
+    answer = ask(offline_advisor, "Moving the training run from 1 node to 4 nodes (8 GPUs each) made it only 1.4x faster. Expected?").answer
+    assert answer.startswith("**Not normal: 4 nodes giving 1.4× is 35% of linear")
+    assert "close to 4×" in answer and "NET/Socket" in answer and "all_reduce_perf" in answer and "HYBRID_SHARD" in answer
+
+
+def test_poor_scaling_in_chinese(offline_advisor):
+    answer = ask(offline_advisor, "4台8卡H100一起训练，只比单机快了1.4倍，这正常吗").answer
+    assert answer.startswith("**不正常：4 台机器只快了 1.4 倍")
+    assert "NCCL_DEBUG=INFO" in answer and "nccl-tests" in answer
+
+
+def test_throttling_on_a_passive_card_points_at_the_chassis(offline_advisor):
+    answer = ask(offline_advisor, "Our L40S box starts throttling half an hour into every training run").answer
+    assert answer.startswith("**Most likely cause: A passively cooled card depends on the server's airflow")
+    assert "BMC fan policy" in answer and "NVIDIA L40S;" not in answer  # the catalog's facts are not the user's description
+
+
+def test_throttling_on_a_passive_card_in_chinese(offline_advisor):
+    answer = ask(offline_advisor, "L40S服务器每次训练半小时后就降频").answer
+    assert "被动散热" in answer.split("\n")[0] and "BMC 风扇策略" in answer

@@ -96,6 +96,18 @@ class RentTrendView(BaseModel):
     source_date: str
 
 
+class ChinaAlternative(BaseModel):
+    """A card a China buyer can rent at a dated, sourced mainland price when the card asked about has none."""
+
+    gpu_id: str
+    gpu_name: str
+    low: float = Field(description="Per GPU-hour in the answer's currency.")
+    high: float
+    date: str
+    source_title: str | None
+    source_url: str | None
+
+
 class RentalMarketResult(BaseModel):
     gpu_id: str
     gpu_name: str
@@ -114,6 +126,9 @@ class RentalMarketResult(BaseModel):
     gpu_hours: float | None
     stale_count: int = Field(description="Offers older than 6 months on `today`.")
     trend: RentTrendView | None = Field(None, description="How rents of the market's reference GPU have moved over the last years.")
+    china_alternatives: list[ChinaAlternative] = Field(
+        default_factory=list, description="For a China buyer of a card with no mainland price: the cards that have one, dearest first."
+    )
 
 
 def _offer(rate: CloudRate, currency: Currency, usd_to_cny: float, today: dt.date | None) -> Offer:
@@ -194,7 +209,28 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
         verdict=_verdict(quoted, fair_low, fair_high, ceiling.low if ceiling else None) if quoted is not None else None,
         quoted_saving_pct=(quoted / fair_high - 1) * 100 if quoted is not None and fair_high else None,
         gpu_hours=hours, stale_count=sum(o.stale for t in tiers for o in t.offers), trend=market_trend(),
+        china_alternatives=china_alternatives(prices, catalog, currency, request.usd_to_cny) if china and "china" not in shown else [],
     )  # fmt: skip
+
+
+def china_alternatives(prices: PriceBook, catalog: Catalog, currency: Currency, usd_to_cny: float) -> list[ChinaAlternative]:
+    """The cards with a dated mainland-China rental price, each as its range of China offers, dearest first: what a
+    China buyer can rent instead when the card asked about is quote-only there."""
+    by_gpu: dict[str, list[CloudRate]] = {}
+    for rate in prices.clouds.rates:
+        if rate.tier == "china":
+            by_gpu.setdefault(rate.gpu, []).append(rate)
+    rows = []
+    for gpu_id, rates in by_gpu.items():
+        first = rates[0]
+        rows.append(ChinaAlternative(
+            gpu_id=gpu_id, gpu_name=catalog.gpu(gpu_id).name,
+            low=min(convert(r.low or r.price, r.currency, currency, usd_to_cny) for r in rates),
+            high=max(convert(r.high or r.price, r.currency, currency, usd_to_cny) for r in rates),
+            date=max(r.date for r in rates), source_title=first.source.title if first.source else first.quoted_by or None,
+            source_url=first.source.url if first.source else None,
+        ))  # fmt: skip
+    return sorted(rows, key=lambda row: -row.high)
 
 
 def market_trend() -> RentTrendView:

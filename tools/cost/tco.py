@@ -48,6 +48,7 @@ from tools.cost.tco_region import COLOCATION_KEY, regional_defaults
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
 from tools.cost.tco_tiers import ClaimCheck, RatioCheck, StalePrice, TierPayback, claim_check, ratio_check, stale_prices, tier_paybacks
 from tools.recommend.configs import sold_as
+from tools.recommend.price_estimate import card_price
 
 TEXT = shipped("tco_text.yaml")
 COST_TEXT = shipped("cost_text.yaml")
@@ -197,6 +198,17 @@ class LessorView(BaseModel):
     rate_from_market: bool = Field(description="No rate was given: the market tier's rate a renter would pay was used.")
 
 
+class EstimatedPrice(BaseModel):
+    """The server price when the catalog has no card price: the card range of dated, sourced anchors × GPUs plus the
+    host, priced in the comparison at its midpoint; an answer says it is an estimate, its date and to get a quote."""
+
+    low: float
+    high: float
+    date: str = Field(description="The newest anchor's date.")
+    derivation: Text
+    sources: list[str]
+
+
 class TcoResult(BaseModel):
     currency: Currency
     gpu_id: str | None
@@ -229,6 +241,7 @@ class TcoResult(BaseModel):
     )
     rent_tier: str | None = Field(None, description="The cloud tier the default rent was taken from; None = the catalog's on-demand price or the user's.")
     rent_tier_name: Text | None = None
+    server_price_estimate: EstimatedPrice | None = Field(None, description="Set when the server price is an estimate from dated anchors (no catalog card price).")
     on_demand_rate: float | None = Field(None, description="The hyperscaler on-demand rate per GPU-hour in `currency`, the rent's upper bound.")
     verdict: Literal["buy", "buy_with_resale", "rent"] = Field(
         "rent", description="Who wins over the horizon: 'buy' = the purchase is paid back in cash within it; 'buy_with_resale' = not in "
@@ -327,7 +340,7 @@ def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
 
 
 def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[str, Default],
-             tier_rate: CloudRate | None = None) -> tuple[TcoInputs, list[Assumption]]:
+             tier_rate: CloudRate | None = None) -> tuple[TcoInputs, list[Assumption], EstimatedPrice | None]:
     assumptions: list[Assumption] = []
 
     def take(key: str, given: float | None, default: float, unit: str, source: str, links: list[str] = ()) -> float:
@@ -351,7 +364,9 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         return take(key, given, convert(d.value, "USD", currency, r.usd_to_cny), unit, source, d.links)
 
     rate = r.usd_to_cny
+    china = currency == "CNY" or r.region == "cn"
     price = r.server_price
+    estimated: EstimatedPrice | None = None
     default_price = default_kw = default_cloud = 0.0
     quote_links: list[str] = []
     price_source = kw_source = cloud_source = ""
@@ -359,8 +374,14 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     unsure_scope = price is not None and r.servers > 1 and r.server_price_each is None
     if price is None or (unsure_scope and gpu is not None and gpu.purchase_price is not None):
         quote = server_data().quote_for(gpu.id, r.gpus_per_server) if gpu is not None else None
-        g = gpu if quote is not None else _need_gpu("server_price", gpu, gpu is not None and gpu.purchase_price is not None)
-        gpus_price = price_in(g.purchase_price, currency, rate) * r.gpus_per_server if g.purchase_price is not None else 0.0
+        # no catalog card price: a range from dated, sourced anchors (price_estimates.yaml) is priced at its midpoint
+        card = card_price(gpu, currency, rate) if gpu is not None and gpu.purchase_price is None and quote is None else None
+        g = gpu if quote is not None else _need_gpu("server_price", gpu, gpu is not None and (gpu.purchase_price is not None or card is not None))
+        each = price_in(g.purchase_price, currency, rate) if g.purchase_price is not None else card.mid if card is not None else 0.0
+        gpus_price = each * r.gpus_per_server
+        card_basis = (f"GPU price {g.purchase_price.date}, {g.purchase_price.source}" if g.purchase_price is not None else
+                      f"GPU price estimated {card.low:,.0f}–{card.high:,.0f} {currency} per card from dated sources up to {card.date} "
+                      f"({card.derivation.en}; midpoint used)" if card is not None else "")  # fmt: skip
         host = server_data().for_gpus(sold_as(g), g.segment, r.gpus_per_server)
         if quote is not None:  # a whole server's published price beats a card price plus a generic host
             default_price = convert(quote.price, quote.currency, currency, rate)
@@ -370,11 +391,14 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
             default_price = gpus_price + host.price(currency, rate)
             price_source = (f"catalog price per GPU × GPUs + one {host.name.en} without GPUs "
                             f"({host.price(currency, rate):,.0f} {currency}, {host.date}, {host.quoted_by or host.basis}); "
-                            f"GPU price {g.purchase_price.date}, {g.purchase_price.source}")  # fmt: skip
+                            f"{card_basis}")  # fmt: skip
         else:  # a part with no server class (a module, a rack): the rule-of-thumb share of the GPUs in a server
             default_price = gpus_price * price_ratio.value
-            price_source = (f"catalog price per GPU × GPUs × {price_ratio.value:g} ({price_ratio.basis}); "
-                            f"GPU price {g.purchase_price.date}, {g.purchase_price.source}")  # fmt: skip
+            price_source = f"catalog price per GPU × GPUs × {price_ratio.value:g} ({price_ratio.basis}); {card_basis}"
+        if card is not None:
+            estimated = EstimatedPrice(low=card.low * r.gpus_per_server + default_price - gpus_price,
+                                       high=card.high * r.gpus_per_server + default_price - gpus_price,
+                                       date=card.date, derivation=card.derivation, sources=card.sources)  # fmt: skip
     if unsure_scope and default_price and abs(price / r.servers - default_price) < abs(price - default_price):
         # "two 8-GPU servers for about ¥3M": nearer two servers at the catalog price than one, so it is the total
         price = price / r.servers
@@ -394,8 +418,12 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         default_cloud = convert(tier_rate.price, tier_rate.currency, currency, rate)
         where = f"{tier_rate.source.title} {tier_rate.source.url}" if tier_rate.source else tier_rate.quoted_by
         cloud_source = f"{TIER_NAMES[tier_rate.tier][0]}: {tier_rate.offer}, {tier_rate.date}, {where}"
-    elif r.cloud_price_per_gpu_hour is None and not r.rent_needed and (gpu is None or gpu.cloud_price is None):
+    elif r.cloud_price_per_gpu_hour is None and not r.rent_needed and (gpu is None or gpu.cloud_price is None or china):
         default_cloud, cloud_source = MIN_CLOUD_PRICE, "not needed: only owning's cost is asked"
+    elif r.cloud_price_per_gpu_hour is None and china and gpu is not None and not _china_rent(gpu):
+        # a China buyer with no China tier for the card: a US cloud's rate is no rent anyone in China pays
+        raise AdvisorError("tco_missing_price", **TEXT.text("errors.missing_china_rent", gpu=gpu.name).model_dump(),
+                           suggestions=["cloud_price_per_gpu_hour"])  # fmt: skip
     elif r.cloud_price_per_gpu_hour is None:
         g = _need_gpu("cloud_price_per_gpu_hour", gpu, gpu is not None and gpu.cloud_price is not None)
         default_cloud = price_in(g.cloud_price, currency, rate)
@@ -430,7 +458,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     if currency == "CNY":
         assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE,
                                       links=defaults["usd_to_cny"].links))  # fmt: skip
-    return inputs, assumptions
+    return inputs, assumptions, estimated
 
 
 def _dated(d: Default) -> str | None:
@@ -438,6 +466,19 @@ def _dated(d: Default) -> str | None:
     if d.date:
         return d.date
     return max((q.date for q in d.sources), key=price_date, default=None)
+
+
+def _china_rent(gpu: GPU) -> bool:
+    """The card's catalog rent stands for a China buyer only when it is in yuan or the company's own figure."""
+    price = gpu.cloud_price
+    return price is not None and (price.currency == "CNY" or bool(price.overridden_by))
+
+
+def _estimate_date(gpu: GPU | None, estimated: EstimatedPrice | None, r: TcoRequest) -> list[tuple[Text, str]]:
+    """An estimated card price ages like a catalog one: its newest anchor's date."""
+    if gpu is None or estimated is None or r.server_price is not None:
+        return []
+    return [(COST_TEXT.text("prices.purchase", gpu=gpu.name), estimated.date)]
 
 
 def _running_dates(r: TcoRequest, defaults: dict[str, Default], currency: str) -> list[tuple[Text, str]]:
@@ -528,7 +569,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     rent_given = request.cloud_price_per_gpu_hour is not None or request.cloud_monthly_bill is not None
     tier = _rent_tier(request, china, {r.tier for r in rates}) if request.rent_tier and not rent_given else None
     tier_rate = next((r for r in rates if r.tier == tier), None)
-    inputs, assumptions = _resolve(request, gpu, currency, defaults, tier_rate)
+    inputs, assumptions, estimated = _resolve(request, gpu, currency, defaults, tier_rate)
     n = evaluate(inputs)
     today = dt.date.fromisoformat(request.today) if request.today else None
     on_demand = next((r for r in rates if r.tier == "hyperscaler_on_demand"), None)
@@ -549,9 +590,10 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         assumptions=assumptions, items=_items(inputs, n, currency), tier_paybacks=tiers,
         claim_check=claim_check(request.claimed_payback_months, tiers, inputs.utilisation_pct),
         stale_prices=stale_prices(gpu, request.server_price is None, request.cloud_price_per_gpu_hour is None and request.cloud_monthly_bill is None,
-                                  tiers, today, _running_dates(request, defaults, currency)),
+                                  tiers, today, _running_dates(request, defaults, currency) + _estimate_date(gpu, estimated, request)),
         cloud_billing="monthly_bill" if request.cloud_monthly_bill is not None else "every_hour" if inputs.cloud_billed_pct is not None else "used_hours",
         rent_tier=tier, rent_tier_name=Text(en=TIER_NAMES[tier][0], zh=TIER_NAMES[tier][1]) if tier else None,
+        server_price_estimate=estimated if request.server_price is None else None,
         on_demand_rate=convert(on_demand.price, on_demand.currency, currency, request.usd_to_cny) if on_demand else None,
         verdict=_verdict(n, cloud_total - own_total), monthly_advantage=(cloud_total - own_total) / n.months, resale_value=n.residual,
         break_even_applies=inputs.cloud_billed_pct is None,

@@ -175,9 +175,14 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     records = {name: _index(PARSERS[name].function(text)) for name in rules.parsers()}
     facts = _facts_stated(rules.facts, lowered)
     stated_facts = {field: value for fact in facts for field, value in fact.sets.items()}
-    setup = {**_stated_in_text(records.get("symptoms", {})), **stated_facts, **(request.setup.values() if request.setup else {})}
+    in_text = _stated_in_text(records.get("symptoms", {}))
+    setup = {**in_text, **stated_facts, **(request.setup.values() if request.setup else {})}
+    if "speedup" in setup and isinstance(text_nodes := in_text.get("nodes"), float) and isinstance(setup.get("nodes"), float):
+        setup["nodes"] = max(setup["nodes"], text_nodes)  # "from 1 node to 4": a speed-up compares two sizes, the job is the larger
     if stated_facts.get("fault_on_one_node") and setup.get("nodes") == 1.0:
         del setup["nodes"]  # "one node keeps failing / is slower" singles out a node of several: not a one-node job
+    if isinstance(speedup := setup.get("speedup"), float) and isinstance(nodes := setup.get("nodes"), float) and nodes > 1:
+        setup["scaling_pct"] = round(speedup / nodes * 100, 1)  # how much of linear scaling the added nodes kept
     one_server = "nodes" not in setup and isinstance(gpus := setup.get("gpus"), float) and 1 < gpus <= ONE_SERVER_GPUS
     if one_server:
         setup["nodes"] = 1.0

@@ -58,6 +58,16 @@ class StatedSetup(BaseModel):
     )
     tensor_parallel: int | None = Field(None, ge=1, description="Tensor-parallel degree the job runs with (TP=2: each layer split over 2 GPUs).")
     rdma: bool | None = Field(None, description="Whether the nodes have an RDMA fabric (InfiniBand/RoCE); false: plain Ethernet/TCP.")
+    speedup: float | None = Field(None, gt=0, description="Speed-up the user measured from adding nodes (1.5: the job ran 1.5× as fast).")
+    scaling_pct: float | None = Field(
+        None, gt=0, description="Speed-up ÷ nodes × 100, worked out when both are stated: 100 is linear scaling."
+    )
+    card: str | None = Field(None, description="The stated GPU's catalog name, for a verdict that names it.")
+    bf16: bool | None = Field(None, description="Whether the stated GPU has BF16 tensor cores (catalog: bf16_tflops); false on Volta/Turing.")
+    fp8: bool | None = Field(None, description="Whether the stated GPU has FP8 tensor cores (catalog: fp8_tflops); false before Ada/Hopper.")
+    cooling: Literal["passive", "active", "liquid"] | None = Field(
+        None, description="How the stated GPU is cooled (catalog): passive = a bare heatsink the server's chassis fans must blow through."
+    )
 
     def values(self) -> dict[str, Value]:
         """Stated fields as rule conditions compare them: numbers as floats, words as text."""

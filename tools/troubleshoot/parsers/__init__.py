@@ -80,7 +80,7 @@ PARSERS: dict[str, ParserSpec] = {
     "symptoms": ParserSpec(
         parse_symptoms, frozenset({"smi_table", "gpu_util", "temperature", "setting", "bandwidth"}),
         frozenset({"gpu_util_percent", "gpu_util_low_percent", "gpu_util_high_percent", "temperature_c", "power_draw_w",
-                   "power_cap_w", "dataloader_workers", "busbw_gbs", "nics_per_node", "nic_gbps", "interconnect", "method", "mfu_percent",
+                   "power_cap_w", "dataloader_workers", "busbw_gbs", "nics_per_node", "nic_gbps", "interconnect", "method", "mfu_percent", "speedup",
                    "nodes"}),
     ),
 }  # fmt: skip

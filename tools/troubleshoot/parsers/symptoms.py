@@ -48,6 +48,15 @@ _HALF_PERCENT = 50.0
 _MFU = re.compile(
     r"(?i)(?<![\d.])(\d{1,2}(?:\.\d+)?)\s*%\s*(?:的\s*)?mfu(?![a-z])|(?<![a-z])mfu(?![a-z])[^\d\n%]{0,16}?(\d{1,2}(?:\.\d+)?)\s*%"
 )  # no \b beside "mfu": a Chinese character after it ("MFU只有25%") is a word character to \b
+# A measured speed-up from adding nodes: "only 1.5x faster", "a 1.8x speedup", "speedup of 1.5", "只快了1.5倍",
+# "加速比只有1.5", "速度只提升到1.3倍": a figure the scaling rule sets against the node count.
+_SPEEDUP_LITERALS = ("fast", "speedup", "speed-up", "speed up", "快了", "快", "加速比", "提升", "倍")
+_SPEEDUP = re.compile(
+    r"(?i)(?<![\d.])(?P<a>\d{1,2}(?:\.\d+)?)\s*(?:x|×|times)\s*(?:as\s+fast|faster|speed-?\s?up|the\s+(?:speed|throughput))"
+    r"|speed-?\s?up\s*(?:of|is|was|=|:)?\s*(?:only|just|about|around|~)?\s*(?P<b>\d{1,2}(?:\.\d+)?)\s*(?:x|×)?(?![\d.%])"
+    r"|(?:快了|快|加速比|提升到|提升了|提升)[^\d\n。，,]{0,6}?(?P<c>\d{1,2}(?:\.\d+)?)\s*(?:倍|x|×)"
+    r"|加速比[^\d\n。，,]{0,6}?(?P<d>\d{1,2}(?:\.\d+)?)"
+)
 # The default nvidia-smi table row: "| N/A 34C P0 61W / 400W | 1MiB / 81920MiB | 30% Default |"
 _SMI_TABLE_ROW = re.compile(
     r"\|\s*(?:\d+%|N/A)\s+(?P<temp>\d+)C\s+P\d+\s+(?P<draw>\d+)W\s*/\s*(?P<cap>\d+)W\s*\|[^|\n]*MiB\s*\|\s*(?P<util>\d+)%"
@@ -131,10 +140,16 @@ def parse_symptoms(text: str) -> list[ParsedRecord]:
         if value is not None and value >= 1:
             found.setdefault(("setting", start + 6), (match.start(), {"batch": value}))
     for start, end in lines_with(text, _NODES_LITERALS, 20):
-        match = _NODES.search(text, start, end)
+        # "from 1 node to 4 nodes": the most nodes named on a line is the job's size, the smaller its baseline
+        match = max(_NODES.finditer(text, start, end), key=lambda m: _node_count(m) or 0, default=None)
         count = _node_count(match) if match else None
         if count:
             found.setdefault(("setting", start + 7), (match.start(), {"nodes": count}))
+    for start, end in lines_with(text, _SPEEDUP_LITERALS, 20):
+        match = _SPEEDUP.search(text, start, end)
+        value = number(next(g for g in match.group("a", "b", "c", "d") if g)) if match else None
+        if value is not None and 0 < value <= 64:
+            found.setdefault(("setting", start + 8), (match.start(), {"speedup": value}))
     for start, end in lines_with(text, ("worker",), 20):
         for pattern in _WORKERS:
             for match in first_matches(pattern.finditer(text, start, end)):

@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Callable
 
 from advisor.markdown import money, number, table
+from advisor.offline.tasks.recommend import price_view
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.tco import api_bill, lessor, payback, plan, render, rent_prices, rentals, token_price
 from advisor.offline.tasks.tco.tariffs import region_line
@@ -89,6 +90,7 @@ def tco(turn: Turn) -> str:
         verdict,
         *filter(None, [payback.tier_summary(turn, r)]),
         said,  # the figures the user gave stay on the first screen, before the assumptions about the market and the site
+        *filter(None, [_estimated_price(turn, r)]),
         *filter(None, [_rent_trend(turn, r), region_line(turn, r)]),
         table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
@@ -122,6 +124,8 @@ def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: in
     name = plan.gpu_name(turn, gpu_id)
     examples = WORDING.entry("missing.examples")
     if "server_price" not in (error.get("suggestions") or []):  # the rent is what is missing
+        if plan.china_market(turn, currency):  # no mainland price: no US rate stands in for it, and what can be rented there instead
+            return _china_rent_missing(turn, gpu_id, name, currency, examples["rent"][currency])
         return WORDING.say(turn, "missing.rent", gpu=name, example=examples["rent"][currency])
     months = (horizon_years or 1) * 12
     share = turn.slots.utilisation if turn.slots.utilisation is not None else 1.0
@@ -139,6 +143,35 @@ def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: in
                                    fair=rent_prices.band(fair["low"], fair["high"], currency),
                                    ceiling_cost=money(top["cost_high"], currency) if top else "—")  # fmt: skip
     return WORDING.say(turn, "missing.server_price", gpu=name, example=examples["server"][currency]) + "\n\n" + bill
+
+
+def _estimated_price(turn: Turn, r: dict) -> str:
+    """The purchase priced from dated anchors (no catalog card price): the range, its basis and date, and to get a quote."""
+    e = r.get("server_price_estimate")
+    if not e:
+        return ""
+    cur = r["currency"]
+    return WORDING.say(turn, "estimated_price", range=price_view.range_text(e["low"], e["high"], cur), mid=money((e["low"] + e["high"]) / 2, cur),
+                       derivation=turn.text(e["derivation"]), date=e["date"])  # fmt: skip
+
+
+def _china_rent_missing(turn: Turn, gpu_id: str, name: str, currency: str, example: str) -> str:
+    """A China buyer's rent-or-buy of a card with no mainland rental price: say so, price the purchase side, and list
+    the cards that can be rented in China at dated prices."""
+    parts = [WORDING.say(turn, "missing.china_rent", gpu=name, example=example)]
+    bought = price_view.price_lines(turn, [gpu_id])
+    if bought:
+        parts.append(WORDING.say(turn, "missing.china_buy") + " " + bought)
+    outcome = turn.call("rental_prices", {"gpu": gpu_id, "currency": currency, "china": True, "today": dt.date.today().isoformat()})
+    others = outcome.result["china_alternatives"] if outcome.ok else []
+    if others:
+        rows = [WORDING.say(turn, "missing.china_alternative", gpu=o["gpu_name"], low=money(o["low"], currency), high=money(o["high"], currency),
+                            source=o["source_title"] or "—", date=o["date"]) for o in others]  # fmt: skip
+        parts.append(WORDING.say(turn, "missing.china_alternatives") + "\n" + "\n".join(f"- {row}" for row in rows))
+        for o in others:
+            if o["source_url"]:
+                turn.cite(f"china-rent:{o['source_url']}", o["source_title"] or o["gpu_name"], urls=[o["source_url"]])  # one line per page
+    return "\n\n".join(parts)
 
 
 def _rent_trend(turn: Turn, r: dict) -> str:

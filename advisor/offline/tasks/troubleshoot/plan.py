@@ -36,9 +36,19 @@ def stated_setup(turn: Turn) -> dict:
         "nodes": s.servers, "gpus": s.gpu_count, "batch": s.batch_size, "params_b": s.params / 1e9 if s.params else None,
         "gpu_memory_gb": capacity, "method": workloads[0] if workloads else None,
         "mfu_percent": round(s.mfu * 100, 1) if s.mfu else None, "phase": turn.ask.problem_phase,
-        "interconnect": _pcie_only(turn), "sharding": sharding, "tensor_parallel": s.tp,
+        "interconnect": _pcie_only(turn), "sharding": sharding, "tensor_parallel": s.tp, **_card_facts(turn),
     }  # fmt: skip
-    return {field: value for field, value in setup.items() if value}
+    return {field: value for field, value in setup.items() if value or value is False}
+
+
+def _card_facts(turn: Turn) -> dict:
+    """What the catalog says of the stated card that decides a cause: its name, whether it has BF16 and FP8 tensor
+    cores (a BF16 checkpoint on a T4 is the card, not the software), and how it is cooled (a passive card is cooled
+    by the chassis)."""
+    gpu = turn.catalog.find_gpu(turn.slots.gpus[0]) if turn.slots.gpus else None
+    if gpu is None:
+        return {}
+    return {"card": gpu.name, "bf16": gpu.bf16_tflops is not None, "fp8": gpu.fp8_tflops is not None, "cooling": gpu.cooling}
 
 
 def _pcie_only(turn: Turn) -> str | None:

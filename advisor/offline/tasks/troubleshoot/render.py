@@ -95,6 +95,10 @@ def say(turn: Turn, key: str, **values) -> str:
     return WORDING.say(turn, key, **values)
 
 
+# Setup fields the plan reads from the catalog row of the stated card (plan._card_facts), not from the user's words.
+CATALOG_FACTS = ("card", "bf16", "fp8", "cooling")
+
+
 def only_described(finding: dict) -> bool:
     return all(item.get("source") == "description" for item in finding["evidence"])
 
@@ -107,7 +111,9 @@ def from_description(turn: Turn, finding: dict, setup: dict) -> str:
         facts.append(say(turn, "fact.gpu_util_range", low=number(parsed["gpu_util_low_percent"]), high=number(parsed["gpu_util_high_percent"])))
     elif "gpu_util_percent" in parsed:
         facts.append(say(turn, "fact.gpu_util_percent", value=number(parsed["gpu_util_percent"])))
-    stated = {**setup, **finding.get("stated", {})}
+    # what the catalog says of the card is no part of the description: said only where it ranked this cause
+    stated = {**{k: v for k, v in setup.items() if k not in CATALOG_FACTS}, **finding.get("stated", {})}
+    stated.pop("card", None)
     if "temperature_c" in parsed and "temperature_c" not in stated:
         facts.append(say(turn, "fact.temperature_c", value=number(parsed["temperature_c"])))
     facts += [fact(turn, field, value) for field, value in stated.items()]
@@ -119,7 +125,7 @@ def from_description(turn: Turn, finding: dict, setup: dict) -> str:
 def fact(turn: Turn, field: str, value: object) -> str:
     """One stated setup fact in words: a named workload or link by its name, a figure as a number."""
     names = WORDING.data["value_name"].get(field, {})
-    key = f"{value:g}" if isinstance(value, float) else value  # a yes/no field arrives as 1.0 / 0.0: named "1" / "0"
+    key = str(int(value)) if isinstance(value, bool) else f"{value:g}" if isinstance(value, float) else value  # a yes/no field: "1" / "0"
     shown = say(turn, f"value_name.{field}.{key}") if key in names else value
     return say(turn, f"fact.{field}", value=number(shown) if isinstance(shown, int | float) else shown)
 

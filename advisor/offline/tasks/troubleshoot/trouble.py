@@ -58,7 +58,9 @@ def answer(turn: Turn) -> str:
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
     lead_index = 1 if fits and len(top["causes"]) > 1 else 0
     diagnosed = result.get("stated", {})  # the diagnosis drops a stated field its text contradicts ("one node" of several)
-    stated = {**{k: v for k, v in diagnosed.items() if k not in result.get("assumed", [])}, **{k: v for k, v in setup.items() if k in diagnosed}}
+    # the setup's own values read as stated, except a figure the diagnosis revised ("from 1 node to 4": the job is 4 nodes)
+    stated = {**{k: v for k, v in diagnosed.items() if k not in result.get("assumed", [])},
+              **{k: v for k, v in setup.items() if k in diagnosed and not _revised(v, diagnosed[k])}}
     # The question asked is answered before anything else; a follow-up opens with what its new finding means.
     if fresh:
         lead = render.say(turn, "thread_new_finding", title=turn.text(top["title"]), meaning=turn.text(fresh["new_finding"]))
@@ -241,3 +243,9 @@ def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
 def _estimate(turn: Turn, args: dict) -> dict | None:
     outcome = turn.call("estimate_memory", args)
     return outcome.result if outcome.ok and outcome.result.get("verdict") else None
+
+
+def _revised(said: object, diagnosed: object) -> bool:
+    """A number the diagnosis changed from the one it was given."""
+    numbers = (int, float)
+    return isinstance(said, numbers) and not isinstance(said, bool) and isinstance(diagnosed, numbers) and float(said) != float(diagnosed)
