@@ -109,7 +109,7 @@ def test_h200_rent_or_buy_in_china_answers_without_a_us_rate(offline_advisor):
 
 def test_h200_rent_or_buy_in_chinese(offline_advisor):
     answer = offline_advisor.answer("在国内买8卡H200服务器还是租划算？", []).answer
-    assert answer.startswith("**NVIDIA H200 SXM没有有出处的国内租价**")
+    assert answer.startswith("**NVIDIA H200 SXM没有可查来源的国内租价**")
     assert "每卡时 ¥11.30–¥14.80" in answer and "买的一侧" in answer
 
 
