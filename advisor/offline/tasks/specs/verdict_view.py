@@ -54,10 +54,11 @@ def lead(turn: Turn, result: dict) -> str:
 def _jobless(turn: Turn, verdict: dict, names: dict[str, str], joiner: str) -> str:
     edges = verdict["edges"]
     serving, training = verdict["best_for_serving"], verdict["best_for_training"]
-    first = {f: e for e in reversed(edges) for f in [e["figure"]]}
+    by_figure = {e["figure"]: e for e in edges}
 
     def shown(leader: str, order: tuple[str, ...]) -> str:
-        return next(edge_text(turn, first[f], names) for f in order if f in first and first[f]["leader"] == leader)
+        """The first figure of the job's order that differs: the one that made ``leader`` that job's card."""
+        return next(edge_text(turn, by_figure[f], names) for f in order if f in by_figure and by_figure[f]["leader"] == leader)
 
     serving_order, training_order = JOB_FIGURES["inference"], JOB_FIGURES["training"]
     if verdict["pick"] and serving and training:
