@@ -23,6 +23,45 @@ class CompareRequest(BaseModel):
     )
     currency: str = Field("USD", description="Currency of the price ratios: USD or CNY; catalog prices in the other are converted.")
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="CNY per USD for converting catalog prices.")
+    job: Job | None = Field(None, description="The work the cards are weighed for: the verdict names the better card for it and the "
+                            "figure that decides it (bandwidth for serving, dense compute for training); None: the differences that matter.")
+
+
+Job = Literal["inference", "training", "fine_tuning"]
+Figure = Literal["bandwidth", "memory", "bf16", "fp8", "link", "power"]
+# What decides each job, in order: decode reads every weight per token (bandwidth), training is bound by dense compute,
+# and a fine-tune must first hold the model and its optimizer state (memory) on few cards. A figure within SAME_FIGURE
+# of the other card's does not decide; the next one does.
+JOB_FIGURES: dict[str, tuple[Figure, ...]] = {
+    "inference": ("bandwidth", "memory", "fp8", "bf16"),
+    "training": ("bf16", "fp8", "link", "bandwidth", "memory"),
+    "fine_tuning": ("bf16", "memory", "bandwidth", "fp8"),
+}
+SAME_FIGURE = 0.05
+SAME_POWER = 0.2  # board power within 20% changes no server choice
+FIGURE_FIELDS = {"bandwidth": "bandwidth_gbs", "memory": "memory_gb", "bf16": "bf16_tflops", "fp8": "fp8_tflops", "link": "nvlink_gbs", "power": "tdp_w"}
+LOWER_IS_BETTER = ("power",)
+
+
+class Edge(BaseModel):
+    figure: Figure
+    leader: str = Field(description="id of the card ahead on this figure (for power: the one drawing less).")
+    other: str
+    leader_value: float
+    other_value: float | None = Field(description="None: the other card has none (no FP8, PCIe only).")
+    ratio: float | None = Field(description="leader ÷ other (for power: other ÷ leader); None when the other has none.")
+
+
+class JobVerdict(BaseModel):
+    job: Job | None = Field(description="The job weighed; None: no job named, the differences alone.")
+    pick: str | None = Field(description="id of the better card for the job (for no job: the card ahead on the most figures), "
+                             "None when the two are even on every figure.")
+    other: str = Field(description="id of the card it is weighed against (the runner-up on the deciding figure).")
+    decided_by: Figure | None = Field(description="The figure that decides the job; None when none differs.")
+    edges: list[Edge] = Field(description="Every figure on which the two differ by more than 5% or that one lacks, the deciding one first.")
+    best_for_serving: str | None = Field(None, description="With no job: the card ahead on what serving rests on (bandwidth, then memory).")
+    best_for_training: str | None = Field(None, description="With no job: the card ahead on what training rests on (dense compute, then FP8).")
+    price_ratio: float | None = Field(None, description="The pick's purchase price ÷ the other's, in one currency, when both are priced.")
 
 
 class PriceRatio(BaseModel):
@@ -50,6 +89,7 @@ class Comparison(BaseModel):
     best_serving_value: str | None = Field(None, description="id of the GPU with the lowest purchase price per TB/s of bandwidth, when two or more are priced.")
     best_training_rent: str | None = Field(None, description="id of the GPU with the lowest cloud price per BF16 PFLOPS, when two or more have one.")
     best_serving_rent: str | None = Field(None, description="id of the GPU with the lowest cloud price per TB/s, when two or more have one.")
+    verdict: JobVerdict | None = Field(None, description="Two or more cards: the better one for the job asked, or the differences that matter.")
 
 
 def figure_ratio(a: float | None, b: float | None) -> float | None:
@@ -99,7 +139,68 @@ def compare_gpus(request: CompareRequest, catalog: Catalog) -> Comparison:
         best_serving_value=_cheapest(rows, "price_per_tb_s"),
         best_training_rent=_cheapest(rows, "rent_per_bf16_pflops"),
         best_serving_rent=_cheapest(rows, "rent_per_tb_s"),
+        verdict=job_verdict(gpus, request.job, currency, request.usd_to_cny) if len(gpus) > 1 else None,
     )
+
+
+def _edge(figure: Figure, a: GPU, b: GPU) -> Edge | None:
+    """The card ahead on ``figure`` and by how much; None when they are within SAME_FIGURE or neither has it."""
+    field = FIGURE_FIELDS[figure]
+    va, vb = getattr(a, field), getattr(b, field)
+    if not va and not vb:
+        return None
+    if figure == "fp8" and va and vb:  # both have FP8: it tracks the dense BF16 edge, only its absence is news
+        return None
+    if figure in LOWER_IS_BETTER:
+        if not va or not vb:
+            return None
+        leader, other = (a, b) if va <= vb else (b, a)
+        low, high = getattr(leader, field), getattr(other, field)
+        return None if high - low <= SAME_POWER * high else Edge(figure=figure, leader=leader.id, other=other.id, leader_value=low,
+                                                                  other_value=high, ratio=round(high / low, 2))
+    if not va or not vb:  # one has none: no FP8, or PCIe only
+        leader, other = (a, b) if va else (b, a)
+        return Edge(figure=figure, leader=leader.id, other=other.id, leader_value=getattr(leader, field), other_value=None, ratio=None)
+    leader, other = (a, b) if va >= vb else (b, a)
+    high, low = getattr(leader, field), getattr(other, field)
+    if high - low <= SAME_FIGURE * high:
+        return None
+    return Edge(figure=figure, leader=leader.id, other=other.id, leader_value=high, other_value=low, ratio=round(high / low, 2))
+
+
+def _deciding(edges: dict[str, Edge], order: tuple[Figure, ...]) -> Edge | None:
+    return next((edges[f] for f in order if f in edges), None)
+
+
+def job_verdict(gpus: list[GPU], job: Job | None, currency: Currency, usd_to_cny: float) -> JobVerdict:
+    """The better of the cards for ``job`` and the figure that decides it; with more than two cards, the best on the
+    job's first figure is weighed against the runner-up. With no job: the differences, and which card serving and
+    training would each take."""
+    order = JOB_FIGURES[job or "inference"]
+    first = FIGURE_FIELDS[order[0]]
+    ranked = sorted(gpus, key=lambda g: getattr(g, first) or 0, reverse=True)
+    a, b = ranked[0], ranked[1]
+    edges = {f: e for f in FIGURE_FIELDS if (e := _edge(f, a, b)) is not None}
+    serving, training = _deciding(edges, JOB_FIGURES["inference"]), _deciding(edges, JOB_FIGURES["training"])
+    if job:
+        decided = _deciding(edges, order)
+        pick = decided.leader if decided else None
+    else:  # no job: a card is the pick only when serving and training would both take it
+        decided = None
+        leaders = {e.leader for e in (serving, training) if e is not None}
+        pick = leaders.pop() if len(leaders) == 1 else None
+    listed = sorted(edges.values(), key=lambda e: (e is not decided, -(e.ratio or 99)))
+    price_ratio = None
+    if pick:
+        chosen, other = (a, b) if pick == a.id else (b, a)
+        if chosen.purchase_price and other.purchase_price:
+            mine = convert(chosen.purchase_price.amount, chosen.purchase_price.currency, currency, usd_to_cny)
+            theirs = convert(other.purchase_price.amount, other.purchase_price.currency, currency, usd_to_cny)
+            price_ratio = round(mine / theirs, 2)
+    other_id = (b.id if pick == a.id else a.id) if pick else b.id
+    return JobVerdict(job=job, pick=pick, other=other_id, decided_by=decided.figure if decided else None, edges=listed,
+                      best_for_serving=serving.leader if serving and not job else None,
+                      best_for_training=training.leader if training and not job else None, price_ratio=price_ratio)
 
 
 class GpuFilter(BaseModel):

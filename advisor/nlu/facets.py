@@ -23,6 +23,8 @@ class FacetEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
     facet: str = Field(pattern=r"^[a-z_]+$")
     takes_over: list[str] = Field(min_length=1, description="Calculations whose answer would miss this facet.")
+    yields_to_choice: bool = Field(False, description="A message naming two or more cards to choose between is the comparison, "
+                                   "whose verdict answers this facet too.")
     cues: Phrases
 
 
@@ -30,6 +32,7 @@ class Facet(BaseModel):
     name: str = SPECS
     takes_over: tuple[str, ...] = ()
     cue: str | None = None  # the words that decided it, for tests and traces
+    yields_to_choice: bool = False  # see FacetEntry
 
     def overrides(self, task: str | None) -> bool:
         """A message read as ``task`` that asks this facet is answered from the knowledge base instead."""
@@ -70,5 +73,5 @@ def facet_of(text: str) -> Facet:
     for entry, pattern in _patterns():
         found = pattern.search(normal)
         if found:
-            return Facet(name=entry.facet, takes_over=tuple(entry.takes_over), cue=found.group(0))
+            return Facet(name=entry.facet, takes_over=tuple(entry.takes_over), cue=found.group(0), yields_to_choice=entry.yields_to_choice)
     return Facet()

@@ -109,6 +109,8 @@ class Understanding:
         already open) it is one more card; alone it replaces the conversation's."""
         forms, memory = reading.frame.slots.get("gpu_form", []), reading.frame.slots.get("gpu_memory", [])
         own = reading.frame.slots.get("gpu", [])
+        if memory and not forms and self._another_size(reading, own, memory[0]):
+            return
         if not forms and not (memory and not own and reading.intent == "follow_up"):
             return
         gpus = own or (state.slots.get("gpu", []) if reading.intent == "follow_up" else [])
@@ -123,6 +125,20 @@ class Understanding:
         reading.frame.slots.pop("gpu_form", None)
         if memory and abs(variant.memory_gb - memory[0].value) < 1:  # the size now named by the GPU itself
             del reading.frame.slots["gpu_memory"]
+
+    def _another_size(self, reading: Reading, own: list[SlotValue], size: SlotValue) -> bool:
+        """"A100 40GB or 80GB?": one card named with its size, then another size of it alone; that sibling is a second card
+        beside it (the pair asked about), not a change of the first. True when the sibling was added."""
+        if len(own) != 1:
+            return False
+        card = self.catalog.find_gpu(own[0].value)
+        written = card is not None and re.search(rf"(?<!\d){card.memory_gb:g}(?!\d)", own[0].surface)
+        variant = self.catalog.gpu_variant(own[0].value, None, size.value) if written else None
+        if variant is None or variant.id == card.id:
+            return False
+        reading.frame.slots["gpu"] = [*own, SlotValue(variant.id, size.surface, size.start)]
+        del reading.frame.slots["gpu_memory"]
+        return True
 
 
 def _keep_beside(reading: Reading, state: Frame, slots: tuple[str, ...]) -> None:

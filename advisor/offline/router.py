@@ -161,7 +161,8 @@ def asks_another_facet(routing: Routing) -> bool:
     its own asks a new side of the thread ("can this go in a normal server room?" after a sizing)."""
     reading, task = routing.reading, routing.task
     if reading.facet.overrides("troubleshoot" if reading.intent == "troubleshoot" else task):
-        return True
+        # "4090D or 4090, which should I buy?": a choice between the cards named is the comparison, with its verdict
+        return not (reading.facet.yields_to_choice and len(set(routing.turn.entities.gpus)) > 1)
     # a troubleshooting thread gathers facts ("the room runs hot"): they go on into the diagnosis
     return reading.follow_up and task in TASKS and task != "troubleshoot" and reading.facet.name != SPECS and not reading.frame.names()
 

@@ -23,6 +23,11 @@ from tools.recommend.configs import SERVER_GPUS, sold_as
 Verdict = Literal["true", "false", "partly"]
 Drawback = Literal["no_scale_up_link", "consumer_licence", "no_bf16"]
 MAX_CARDS = 1024
+# End-to-end gain of FP8 training over BF16 on the same H100/H200s, large models (Llama-3.1-70B/405B, torchao float8:
+# 1.43-1.51x tensorwise, 1.34-1.43x rowwise at 2K-GPU scale): pytorch/ao README, Nov 2024 - Apr 2025,
+# https://github.com/pytorch/ao (consultant-facts.md section 5). Small models gain little or nothing (torchtitan float8 docs).
+FP8_TRAINING_GAIN = (1.34, 1.51)
+FP8_TRAINING_SOURCE = ("pytorch/ao README: float8 training speed-ups on H100 (Nov 2024 - Apr 2025)", "https://github.com/pytorch/ao")
 
 
 class ClaimSideRequest(BaseModel):
@@ -49,6 +54,9 @@ class ClaimSide(BaseModel):
     headline_tflops_card: float | None = Field(description="The largest figure a spec sheet prints: the lowest precision, doubled when the part has 2:4 sparsity.")
     headline_precision: str | None = Field(description="Precision of the headline figure: fp4, fp8, int8 or bf16.")
     headline_sparse: bool = Field(description="The headline figure counts 2:4 structured sparsity (twice the dense rate).")
+    bf16_sparse_card: float | None = Field(None, description="The BF16 figure a sheet prints with 2:4 sparsity (twice the dense rate); None without sparsity or BF16.")
+    fp8_tflops_card: float | None = Field(None, description="Dense FP8 TFLOPS per card; None = no FP8.")
+    fp8_sparse_card: float | None = Field(None, description="The FP8 figure a sheet prints with 2:4 sparsity; None without sparsity or FP8.")
     memory_gb_card: float
     memory_gb_total: float
     bandwidth_tb_s_total: float
@@ -65,6 +73,14 @@ class ClaimCheck(BaseModel):
     headline_ratio: float | None = Field(description="Proposed headline ÷ incumbent dense BF16: the multiple a pitch built on the headline implies.")
     drawbacks: list[Drawback] = Field(description="Structural limits of the proposed side the incumbent does not have.")
     verdict: Verdict
+    decode_ratio: float | None = Field(None, description="Card for card, proposed ÷ incumbent memory bandwidth: what decode "
+                                       "(bandwidth-bound serving) gains.")
+    compute_card_ratio: float | None = Field(None, description="Card for card, proposed ÷ incumbent dense BF16: what compute-bound "
+                                             "work (training, prefill) gains in BF16.")
+    fp8_side: Literal["proposed", "incumbent"] | None = Field(None, description="The side with FP8 when the other has none.")
+    fp8_gain: tuple[float, float] = Field(FP8_TRAINING_GAIN, description="End-to-end gain of FP8 over BF16 training on large models "
+                                          "(measured, pytorch/ao).")
+    fp8_high: float | None = Field(None, description="compute_card_ratio × the top FP8 gain, when only the faster proposed side has FP8.")
 
 
 def _headline(gpu: GPU) -> tuple[float | None, str | None]:
@@ -83,6 +99,8 @@ def _side(request: ClaimSideRequest, catalog: Catalog) -> ClaimSide:
     return ClaimSide(
         gpu_id=gpu.id, name=gpu.name, count=count,
         bf16_tflops_card=gpu.bf16_tflops, bf16_tflops_total=round(gpu.bf16_tflops * count, 1) if gpu.bf16_tflops else None,
+        bf16_sparse_card=gpu.bf16_tflops * 2 if gpu.bf16_tflops and gpu.sparsity_2_4 else None, fp8_tflops_card=gpu.fp8_tflops,
+        fp8_sparse_card=gpu.fp8_tflops * 2 if gpu.fp8_tflops and gpu.sparsity_2_4 else None,
         headline_tflops_card=round(dense * (2 if sparse else 1), 1) if dense else None, headline_precision=precision, headline_sparse=sparse,
         memory_gb_card=gpu.memory_gb, memory_gb_total=round(gpu.memory_gb * count, 1),
         bandwidth_tb_s_total=round(gpu.bandwidth_gbs * count / 1000, 2),
@@ -110,5 +128,12 @@ def check_gpu_claim(request: ClaimRequest, catalog: Catalog) -> ClaimCheck:
         verdict = "false"
     else:
         verdict = "partly"
+    decode = figure_ratio(proposed.bandwidth_tb_s_total / proposed.count, incumbent.bandwidth_tb_s_total / incumbent.count)
+    compute_card = figure_ratio(proposed.bf16_tflops_card, incumbent.bf16_tflops_card)
+    fp8_side = None
+    if bool(proposed.fp8_tflops_card) != bool(incumbent.fp8_tflops_card):
+        fp8_side = "proposed" if proposed.fp8_tflops_card else "incumbent"
+    fp8_high = round(compute_card * FP8_TRAINING_GAIN[1], 1) if compute_card and compute_card >= 1 and fp8_side == "proposed" else None
     return ClaimCheck(proposed=proposed, incumbent=incumbent, compute_ratio=compute, memory_ratio=memory, bandwidth_ratio=bandwidth,
-                      headline_ratio=headline, drawbacks=drawbacks, verdict=verdict)
+                      headline_ratio=headline, drawbacks=drawbacks, verdict=verdict, decode_ratio=decode,
+                      compute_card_ratio=compute_card, fp8_side=fp8_side, fp8_high=fp8_high)

@@ -9,6 +9,7 @@ from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.specs import compare
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
+from tools.recommend.claim import FP8_TRAINING_SOURCE
 
 WORDING = Wording("recommend", "claim")
 DRAWBACK_FIGURE = {"no_scale_up_link": "link", "consumer_licence": "licence", "no_bf16": "bf16"}  # the figure each limit loses on
@@ -68,6 +69,28 @@ def _claimed_multiple(turn: Turn, r: dict) -> tuple[str, list[str]]:
     return verdict, [] if key == "reached" else [WORDING.say(turn, "claimed.beyond_why")]
 
 
+def _sheet_figures(turn: Turn, side: dict) -> str:
+    """"H100 SXM 989.5 dense BF16, 1,979 BF16 with 2:4 sparsity, ...": every figure the spec sheet prints for one card."""
+    keys = (("bf16", "bf16_tflops_card"), ("bf16_sparse", "bf16_sparse_card"), ("fp8", "fp8_tflops_card"), ("fp8_sparse", "fp8_sparse_card"))
+    figures = [WORDING.say(turn, f"sheet_figure.{key}", tflops=number(side[field])) for key, field in keys if side.get(field)]
+    if not side.get("fp8_tflops_card"):
+        figures.append(WORDING.say(turn, "sheet_figure.no_fp8"))
+    return WORDING.say(turn, "sheet_side", name=side["name"], figures=turn.t(", ", "、").join(figures))
+
+
+def _real_range(turn: Turn, r: dict) -> list[str]:
+    """What each printed number is, and the end-to-end range card for card (bandwidth-bound to compute-bound, FP8 on top)."""
+    lines = [WORDING.say(turn, "sheet", sides=turn.t("; ", "；").join(_sheet_figures(turn, side) for side in (r["proposed"], r["incumbent"])))]
+    if r["decode_ratio"] and r["compute_card_ratio"]:
+        lines.append(WORDING.say(turn, "end_to_end", decode=number(r["decode_ratio"], 2), compute=number(r["compute_card_ratio"], 2)))
+    if r["fp8_high"]:
+        low, high = r["fp8_gain"]
+        lines.append(WORDING.say(turn, "end_to_end_fp8", name=r["proposed"]["name"], gain_low=number(low, 2), gain_high=number(high, 2),
+                                 fp8_high=number(r["fp8_high"], 1)))
+        turn.cite("fp8-training-gain", *FP8_TRAINING_SOURCE[:1], urls=[FP8_TRAINING_SOURCE[1]])
+    return lines
+
+
 def _headline_cell(turn: Turn, side: dict) -> str:
     if side["headline_tflops_card"] is None:
         return "—"
@@ -105,6 +128,8 @@ def answer(turn: Turn) -> str:
                                  sparse_again=WORDING.say(turn, "sparse_again") if sparse else ""))
     lines.append(WORDING.say(turn, "bandwidth", p_bw=number(p["bandwidth_tb_s_total"], 2), i_bw=number(i["bandwidth_tb_s_total"], 2),
                              ratio=number(r["bandwidth_ratio"], 2)))
+    # a multiple was quoted: what each printed number is and the range a job really sees, right under the verdict
+    real = "\n\n".join(_real_range(turn, r)) if claimed else ""
     for drawback in r["drawbacks"]:
         lines.append(WORDING.say(turn, drawback, proposed_name=p["name"], incumbent_name=i["name"], gbs=number(i["scale_up_gbs"])))
     job = compare.route(turn)  # a model named: each side sized and timed for that job
@@ -112,7 +137,7 @@ def answer(turn: Turn) -> str:
     if claimed:  # a multiple checked is no choice between a cheaper and a like-for-like side
         choose = ""
     # the verdict answers "is it true?"; a mainland buyer then hears which side cannot be bought new there
-    parts = [lead, *mainland.blocked_of(turn, [p["gpu_id"], i["gpu_id"]]), "\n".join(f"- {line}" for line in lines),
+    parts = [lead, real, *mainland.blocked_of(turn, [p["gpu_id"], i["gpu_id"]]), "\n".join(f"- {line}" for line in lines),
              choose if job or not choose else choose + " " + WORDING.say(turn, "ask_job")]  # fmt: skip
     if job:
         parts.append(WORDING.say(turn, "job") + "\n\n" + job)

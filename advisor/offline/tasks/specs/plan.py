@@ -6,6 +6,9 @@ from __future__ import annotations
 from advisor.offline.turn import Turn
 
 MAX_COMPARED = 6  # cards side by side in one table
+# the work a comparison is weighed for (compare_gpus' job), from the method the message names
+JOB_OF_WORKLOAD = {"inference": "inference", "lora": "fine_tuning", "qlora": "fine_tuning", "finetune": "fine_tuning",
+                   "full_finetune": "training", "pretrain": "training", "train": "training"}  # fmt: skip
 
 
 def gpus_named(turn: Turn) -> list[str]:
@@ -14,7 +17,8 @@ def gpus_named(turn: Turn) -> list[str]:
 
 
 def compare_args(turn: Turn, names: list[str]) -> dict:
-    return {"gpus": names[:MAX_COMPARED], "currency": turn.currency}
+    jobs = [JOB_OF_WORKLOAD[w] for w in turn.slots.workloads if w in JOB_OF_WORKLOAD]
+    return {"gpus": names[:MAX_COMPARED], "currency": turn.currency, "job": jobs[0] if jobs else None}
 
 
 def list_args(turn: Turn) -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from advisor.labels import CHINA_STATUS
 from advisor.markdown import money, number, table
+from advisor.offline.tasks.specs import verdict_view
 from advisor.offline.tasks.specs.compare_view import link
 from advisor.offline.tasks.tco import price_dates
 from advisor.offline.turn import Turn
@@ -51,9 +52,15 @@ def comparison(turn: Turn, result: dict, value_first: bool = False) -> tuple[str
         lead = WORDING.say(turn, "specs_phrases.answer.gb_gb_s_dense_bf16", name=gpu['name'], memory_gb=number(gpu['memory_gb']), bandwidth_gbs=number(gpu['bandwidth_gbs']), bf16_tflops=_tflops(gpu['bf16_tflops']))
     else:
         lead = _leaders(turn, result)
-    chosen = _value_lead(turn, result, bought, value_first) or _objective_lead(turn, [r["gpu"] for r in rows])
-    if chosen:
-        lead = chosen + "\n\n" + lead
+    # the objective asked for answers first ("which has more memory", "which is cheapest"); else the better card for the
+    # job, or the difference that matters, then what a unit of the work costs on each when the cards are weighed to buy
+    value = _value_lead(turn, result, bought, value_first)
+    objective = _objective_lead(turn, [r["gpu"] for r in rows])
+    if objective or (value and turn.slots.objective == "cheapest"):
+        chosen = [value or objective]
+    else:
+        chosen = [verdict_view.lead(turn, result), value]
+    lead = "\n\n".join([*filter(None, chosen), lead])
     for r in rows:
         gpu = r["gpu"]
         turn.cite_gpu(gpu)
