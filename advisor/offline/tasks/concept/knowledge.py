@@ -46,7 +46,7 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
 
 
 def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None,
-            in_thread: bool = False, answered: frozenset[str] = frozenset(), no_calculation: bool = False) -> str:
+            in_thread: bool = False, answered: frozenset[str] = frozenset(), no_calculation: bool = False, offer_tool: bool = True) -> str:
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
     A card is served only when it covers what the question names (GPUs, precisions, engines, capabilities, training
     or serving); else the catalog's capability verdict, else what can be answered about them and one question.
@@ -57,7 +57,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     after an Ascend answer): it is searched with the cards the conversation named.
     ``answered``: cards an earlier part of the same message was answered with ("AMD or NVIDIA: software, price?"):
     another part is not answered with the same card again while another one fits.
-    ``no_calculation``: the thread opened as a concept question, so no earlier calculation is left to change."""
+    ``no_calculation``: the thread opened as a concept question, so no earlier calculation is left to change.
+    ``offer_tool``: False when the calculation follows the card in the same answer, so it is not offered."""
     thread_cards = _thread_cards(turn) if in_thread else []
     outcome = _search(turn, " ".join([question or turn.message, *_thread_card_words(turn, thread_cards)]))
     words = _card_words(turn) | _model_numbers(thread_cards)
@@ -106,7 +107,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         body += "\n\n📌 " + _noted(turn)
     if not no_calculation and _calculation_open(turn):  # it can be changed, not asked for again
         body += "\n\n🧮 " + turn.t(*OPEN_CALCULATION)
-    elif offer in OFFERS:
+    elif offer in OFFERS and offer_tool:
         body += "\n\n🧮 " + turn.t(*OFFERS[offer])
     return body
 
@@ -236,6 +237,13 @@ def _thread_cards(turn: Turn) -> list[str]:
 def cards_cited(turn: Turn) -> frozenset[str]:
     """The concept cards the answer so far cites (a card cites each source as "<card doc id>:<url>")."""
     return frozenset(source.doc_id.split(":", 1)[0] for source in turn.sources if source.doc_id.startswith(CARD_PREFIX))
+
+
+def card_calculation(turn: Turn) -> str | None:
+    """The task of the tool that refines the card this answer cites ("plan_facility" → "facility"), if it cites one."""
+    cited = sorted(cards_cited(turn))
+    card = load_concepts().card(cited[0].removeprefix(CARD_PREFIX)) if cited else None
+    return CALCULATOR_TASK.get(card.calculator or "") if card is not None else None
 
 
 def _search(turn: Turn, query: str) -> ToolOutcome:
