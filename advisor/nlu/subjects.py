@@ -76,7 +76,7 @@ def subjects_of(text: str, catalog: Catalog) -> Subjects:
 
 def _names_two_variants(normal: str, ids: set[str], families: set[str], catalog: Catalog) -> bool:
     """Two variants of one GPU are named: by name ("H200 NVL or H200 SXM?"), or one GPU with two of its variants' memory
-    sizes ("A100 40GB or 80GB?", "A100 40G还是80G"). Such a question weighs which variant, not two different GPUs."""
+    sizes ("A100 40GB or 80GB?", "A100 40G or 80G"). Such a question weighs which variant, not two different GPUs."""
     if len(ids) > len(families):
         return True
     squeezed = normal.replace(" ", "")
@@ -107,6 +107,8 @@ def covers(card: Subjects, asked: Subjects, asks_figures: bool = True) -> bool:
     if not asks_figures and any(kind in card and kind not in asked for kind in NARROWING_KINDS):
         return False
     table = load_subjects()
+    if set(table.narrowing_asks) & card.get("ask", frozenset()) - asked.get("ask", frozenset()):  # a card on which variant to take
+        return False
     if any(kind in asked and kind not in card for kind in table.card_must_name):
         return False
     return all(ids <= card[kind] if kind in table.card_covers_each else ids & card[kind] for kind, ids in asked.items() if kind in card)

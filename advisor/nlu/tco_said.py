@@ -171,7 +171,7 @@ def api_usage(text: str, tagged: list) -> ApiUsage | None:
 
 
 def daily_token_volume(text: str, tagged: list) -> float | None:
-    """Tokens a day a message states as a volume ("100M tokens a day", "每月30亿token"), with or without an API named."""
+    """Tokens a day a message states as a volume ("100M tokens a day", "3B tokens a month"), with or without an API named."""
     return _daily_tokens(normalize_text(text), tagged, None)[0]
 
 

@@ -25,7 +25,7 @@ def concept_chunks(cards: ConceptCards) -> list[Chunk]:
 
 def ask_words(card: ConceptCard, language: str) -> tuple[str, ...]:
     """The words that name the asks a card states it answers (``about: {ask: [...]}``: a UPS, a deadline, which variant):
-    the lexical retriever scores a question saying them ("不间断电源要多少kVA") towards the card that answers that ask."""
+    the lexical retriever scores a question saying them ("how many kVA of UPS") towards the card that answers that ask."""
     by_id = {subject.id: subject for subject in load_subjects().subjects}
     stated = (card.about or {}).get("ask", [])
     return tuple(cue for ask in stated if ask in by_id for cue in getattr(by_id[ask].cues, language))

@@ -23,7 +23,7 @@ from knowledge.subjects import load_subjects
 WORDING = Wording("concept", "knowledge")
 
 SHOWN_HITS = 3
-CANDIDATE_HITS = 8  # near-ties below the shown hits can still be the card naming the asked card or answering the asked facet
+CANDIDATE_HITS = 6  # near-ties below the shown hits can still be the card naming the asked card or answering the asked facet
 SURE_CONCEPT = 0.6  # a question surely about the field gets the card among the top hits; an unsure reading only a top card
 
 
