@@ -79,6 +79,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         hits = _facet_first(hits, facet, words)
     asked = _asked_subjects(turn, question or turn.message, thread_cards)
     hits, asked = _covering_one_of_thread(turn, hits, asked, question or turn.message, thread_cards, facet)
+    if facet == SPECS:  # the card naming the asked GPU leads among those that cover the question ("FP8 speed-up on H100?"
+        hits = _naming_first(hits, words)  # is not the H100-to-B200 card, which names the H100 but no FP8)
     if asked.get("ask") and not _top_card(hits):  # the ask narrowed the near hits away: search again with the ask said plainly
         hits = _covering(turn, _card_first(_hits(_search(turn, " ".join([question or turn.message, *_ask_labels(turn, asked)])))),
                          asked, asks_figures=facet == SPECS) or hits
