@@ -48,7 +48,7 @@ def _served_cards(response) -> list[str]:
 
 # (question, the cards that answer it, a tool the answer must also run or None)
 ASKED = [
-    ("We were offered H200 NVL cards instead of the SXM board. Good enough for serving?", {"h200-nvl-vs-h200-sxm"}, None),
+    ("We were offered H200 NVL cards instead of the H200 SXM board. Good enough for serving?", {"h200-nvl-vs-h200-sxm"}, None),
     ("供应商说可以用H200 NVL代替SXM版，做推理够不够？", {"h200-nvl-vs-h200-sxm"}, None),
     ("Do we need the 80GB A100 or will the 40GB one do?", {"a100-40gb-vs-80gb"}, None),
     ("A100选40G的还是80G的，差价值得吗？", {"a100-40gb-vs-80gb"}, None),
