@@ -50,6 +50,10 @@ class SubjectTable(BaseModel):
                                        "a card silent on the topic asked (MFU, export rules, cost per token) is about something else.")
     card_covers_each: list[Kind] = Field(default_factory=list, description="Kinds where a card must cover every subject the "
                                          "question names: a card on one of two compared GPUs does not answer the comparison.")
+    narrowing_asks: list[str] = Field(default_factory=list, description="Asks that narrow a card to questions asking them.")
+    card_first: list[str] = Field(default_factory=list, description="Asks a card answers before any calculation: the judgement "
+                                  "(which variant of one GPU, how big a UPS, a card with no fan, a daily volume as a rate) is the answer, "
+                                  "and a calculation the question's values allow follows it.")
 
     @model_validator(mode="after")
     def _implied_exist(self) -> SubjectTable:
@@ -57,6 +61,9 @@ class SubjectTable(BaseModel):
         missing = sorted({i for s in self.subjects for i in s.implies} - ids)
         if missing:
             raise ValueError(f"implied subjects not in the table: {missing}")
+        asks = {s.id for s in self.subjects if s.kind == "ask"}
+        if not set(self.card_first) <= asks:
+            raise ValueError(f"card_first names subjects that are not asks: {sorted(set(self.card_first) - asks)}")
         return self
 
 

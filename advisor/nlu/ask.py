@@ -41,9 +41,9 @@ from advisor.nlu.model import NONE
 from advisor.nlu.values import find_values
 from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
-from advisor.nlu.subjects import capabilities_named, capability_of, subjects_of
+from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
-from advisor.nlu.tco_said import ApiUsage, HorizonRange, RatioClaim, RunningCost, api_usage, commitment_terms, horizon_ranges, payback_word_starts, ratio_claim, running_costs
+from advisor.nlu.tco_said import ApiUsage, HorizonRange, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, running_costs
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -124,6 +124,8 @@ class Ask(BaseModel):
         'not cards whose purchase is weighed against renting them ("buy or rent 8 H100s?"): said to be owned, or named with no '
         "rent-or-buy around them.",
     )
+    asks_spec_sheet: bool = Field(False, description='"compare the specs of the H100 PCIe and SXM": the figures side by side are asked for, '
+                                  "not a judgement (data/ask_cues.yaml asks_spec_sheet).")
     asks_yes_no: bool = Field(False, description='"is that my problem?", "this is the bottleneck, is it?": the message asks for a yes or a no '
                                 "about what the thread is on (data/ask_cues.yaml asks_yes_no).")
     beyond_reach: bool = Field(False, description='The message asks how to run the servers in a way no card or tool covers ("how do we access it remotely?").')
@@ -229,6 +231,8 @@ class Ask(BaseModel):
         prices = state.slots.get("cloud_price")
         opened_earlier = bool(reading.task_messages) and reading.task_messages[0] != message
         named = subjects_of(message, catalog)
+        if daily_token_volume(message, reading.tagged) is not None:  # "100M tokens a day": a volume to turn into a rate
+            named = named | {"ask": named.get("ask", frozenset()) | {TOKEN_RATE}}
         return cls(
             task=reading.task,
             workload=Workload.read(state, catalog),
@@ -271,6 +275,7 @@ class Ask(BaseModel):
             asks_useful_life=says("speaks_of_life", message) and says("judges_life", message),
             beyond_reach=says("beyond_reach", message),
             asks_yes_no=says("asks_yes_no", message),
+            asks_spec_sheet=says("asks_spec_sheet", message),
             billing_said_earlier=any(word_positions("tco_billing", text) for text in reading.task_messages[:-1]),
             capability=_capability_asked(reading),
             capabilities_named=tuple(capabilities_named(message)),

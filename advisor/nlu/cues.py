@@ -19,7 +19,8 @@ CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
 Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
                "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium",
-               "regulated_sector", "client_premises", "production_service", "uptime_target"]
+               "regulated_sector", "client_premises", "production_service", "uptime_target",
+               "asks_spec_sheet"]
 
 
 class ExceptedCues(Phrases):
@@ -72,6 +73,7 @@ class AskCues(BaseModel):
     client_premises: Phrases
     production_service: Phrases
     uptime_target: Phrases
+    asks_spec_sheet: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

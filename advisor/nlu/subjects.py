@@ -17,6 +17,8 @@ from knowledge.concepts import ConceptCard
 from knowledge.subjects import Subject, load_subjects
 
 Subjects = dict[str, frozenset[str]]  # kind → ids
+VARIANT_CHOICE = "variant_choice"  # the ask read from the catalog when a text names two variants of one GPU
+TOKEN_RATE = "token_rate"  # the ask read from the values when a token count is said per day or per month
 
 
 @lru_cache(maxsize=1)
@@ -56,6 +58,8 @@ def subjects_of(text: str, catalog: Catalog) -> Subjects:
     gpus = {variant_family(match.id) for match in names if match.kind == "gpu"}
     if gpus:
         found["gpu"] = gpus
+    if _names_two_variants(normal, {match.id for match in names if match.kind == "gpu"}, gpus, catalog):
+        found.setdefault("ask", set()).add(VARIANT_CHOICE)
     models = {match.id for match in names if match.kind == "model"}
     if models:
         found["model"] = models
@@ -68,6 +72,19 @@ def subjects_of(text: str, catalog: Catalog) -> Subjects:
             for named in (subject, *(by_id[i] for i in subject.implies)):
                 found.setdefault(named.kind, set()).add(named.id)
     return {kind: frozenset(ids) for kind, ids in found.items()}
+
+
+def _names_two_variants(normal: str, ids: set[str], families: set[str], catalog: Catalog) -> bool:
+    """Two variants of one GPU are named: by name ("H200 NVL or H200 SXM?"), or one GPU with two of its variants' memory
+    sizes ("A100 40GB or 80GB?", "A100 40G or 80G"). Such a question weighs which variant, not two different GPUs."""
+    if len(ids) > len(families):
+        return True
+    squeezed = normal.replace(" ", "")
+    for family in families if len(families) == 1 else ():  # "H100 80GB vs A100 40GB" names two GPUs, not two sizes of one
+        sizes = {int(gpu.memory_gb) for gpu in catalog.gpus if variant_family(gpu.id) == family and gpu.memory_gb}
+        if len(sizes) > 1 and sum(f"{size}g" in squeezed for size in sizes) > 1:
+            return True
+    return False
 
 
 def card_subjects(card: ConceptCard, catalog: Catalog) -> Subjects:
@@ -90,6 +107,8 @@ def covers(card: Subjects, asked: Subjects, asks_figures: bool = True) -> bool:
     if not asks_figures and any(kind in card and kind not in asked for kind in NARROWING_KINDS):
         return False
     table = load_subjects()
+    if set(table.narrowing_asks) & card.get("ask", frozenset()) - asked.get("ask", frozenset()):  # a card on which variant to take
+        return False
     if any(kind in asked and kind not in card for kind in table.card_must_name):
         return False
     return all(ids <= card[kind] if kind in table.card_covers_each else ids & card[kind] for kind, ids in asked.items() if kind in card)

@@ -164,8 +164,21 @@ def api_usage(text: str, tagged: list) -> ApiUsage | None:
     folded = normalize_text(text)
     if not any(_has_cue(folded, cue) for cue in words["api"]):
         return None
-    reach = words["reach_chars"]
     requests = next((t.value.value * SECONDS_PER_DAY for t in tagged if t.value.kind == "request_rate"), None)
+    per_day, per_request = _daily_tokens(folded, tagged, requests)
+    named = api_prices().named_in(folded)
+    return ApiUsage(tokens_per_day=per_day, requests_per_day=requests, tokens_per_request=per_request, api_named=named.id if named else None)
+
+
+def daily_token_volume(text: str, tagged: list) -> float | None:
+    """Tokens a day a message states as a volume ("100M tokens a day", "3B tokens a month"), with or without an API named."""
+    return _daily_tokens(normalize_text(text), tagged, None)[0]
+
+
+def _daily_tokens(folded: str, tagged: list, requests: float | None) -> tuple[float | None, float | None]:
+    """Tokens a day and tokens per request among the message's token counts, by the period words around each."""
+    words = _words()["api_usage"]
+    reach = words["reach_chars"]
     per_day = per_request = None
     for item in (t.value for t in tagged if t.value.kind == "tokens"):
         around = folded[max(0, item.start - reach) : item.end + reach]
@@ -180,8 +193,7 @@ def api_usage(text: str, tagged: list) -> ApiUsage | None:
             per_request = item.value
     if per_day is None and requests is not None and per_request is not None:
         per_day = requests * per_request
-    named = api_prices().named_in(folded)
-    return ApiUsage(tokens_per_day=per_day, requests_per_day=requests, tokens_per_request=per_request, api_named=named.id if named else None)
+    return per_day, per_request
 
 
 def _has_cue(folded: str, cue: str) -> bool:

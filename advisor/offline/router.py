@@ -23,7 +23,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
-from advisor.nlu.subjects import subjects_of, uncatalogued_gpus
+from advisor.nlu.subjects import VARIANT_CHOICE, subjects_of, uncatalogued_gpus
 from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
 from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import followup, guard, setup_question
@@ -39,6 +39,7 @@ from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
+from knowledge.subjects import load_subjects
 from knowledge.wording import Wording
 
 ROUTES_FILE = Path(__file__).with_name("routes.yaml")
@@ -274,6 +275,17 @@ def names_new_subject(routing: Routing) -> bool:
 
 
 @condition
+def asks_what_a_card_answers(routing: Routing) -> bool:
+    """The message asks what only a card judges (knowledge/subjects.yaml card_first): which variant of one GPU, how big
+    a UPS, a card with no fan, a daily volume as a rate. A message that names a model asks for that model's calculation."""
+    ask = routing.turn.ask
+    asks = ask.named.get("ask", frozenset()) & frozenset(load_subjects().card_first)
+    if ask.asks_spec_sheet:  # "compare the specs of the H100 PCIe and SXM": the figures side by side, not which to take
+        asks -= {VARIANT_CHOICE}
+    return bool(asks) and not names_model(routing)
+
+
+@condition
 def names_model(routing: Routing) -> bool:
     return bool(routing.turn.entities.models or routing.turn.entities.params)
 
@@ -360,6 +372,18 @@ def weighs_premium_of_parts(routing: Routing) -> bool:
 def concept_in_thread(routing: Routing) -> str:
     """A knowledge answer read in the thread's context, offering the task's calculator."""
     return knowledge.concept(routing.turn, offer=routing.task, in_thread=True)
+
+
+@handler
+def card_first(routing: Routing) -> str:
+    """The card that judges what was asked, then the calculation its tool makes of the values the message gives
+    ("how big a UPS for four 8x H100 servers?": the sizing pattern, then the four servers' load)."""
+    turn = routing.turn
+    sized = facility_plan.has_hardware(turn)  # the stated servers get their plan below: no offer to compute it
+    body = knowledge.concept(turn, offer=routing.task if routing.task in TASKS else None, offer_tool=not sized)
+    if sized and knowledge.card_calculation(turn) == "facility":
+        body += "\n\n" + facility.answer(turn)
+    return body
 
 
 @handler

@@ -19,7 +19,7 @@ from knowledge.concepts import ConceptCard, load_concepts
 
 
 def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None,
-            in_thread: bool = False, answered: frozenset[str] = frozenset(), no_calculation: bool = False) -> str:
+            in_thread: bool = False, answered: frozenset[str] = frozenset(), no_calculation: bool = False, offer_tool: bool = True) -> str:
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
     A card is served only when it covers what the question names (GPUs, precisions, engines, capabilities, training
     or serving); else the catalog's capability verdict, else what can be answered about them and one question.
@@ -30,7 +30,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     after an Ascend answer): it is searched with the cards the conversation named.
     ``answered``: cards an earlier part of the same message was answered with ("AMD or NVIDIA: software, price?"):
     another part is not answered with the same card again while another one fits.
-    ``no_calculation``: the thread opened as a concept question, so no earlier calculation is left to change."""
+    ``no_calculation``: the thread opened as a concept question, so no earlier calculation is left to change.
+    ``offer_tool``: False when the calculation follows the card in the same answer, so it is not offered."""
     thread_cards = plan.thread_cards(turn) if in_thread else []
     outcome = _search(turn, " ".join([question or turn.message, *plan.thread_card_words(turn, thread_cards)]))
     words = plan.card_words(turn) | plan.model_numbers(thread_cards)
@@ -51,6 +52,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         hits = plan.facet_first(hits, facet, words)
     asked = plan.asked_subjects(turn, question or turn.message, thread_cards)
     hits, asked = plan.covering_one_of_thread(turn, hits, asked, question or turn.message, thread_cards, facet)
+    if facet == SPECS:  # the card naming the asked GPU leads among those that cover the question ("FP8 speed-up on H100?"
+        hits = plan.naming_first(hits, words)  # is not the H100-to-B200 card, which names the H100 but no FP8)
     if asked.get("ask") and not plan.top_card(hits):  # the ask narrowed the near hits away: search again with the ask said plainly
         hits = plan.covering_hits(turn, plan.card_first(plan.hits_of(_search(turn, " ".join([question or turn.message, *plan.ask_labels(turn, asked)])))),
                          asked, asks_figures=facet == SPECS) or hits
@@ -79,7 +82,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         body += "\n\n📌 " + render.noted(turn)
     if not no_calculation and _calculation_open(turn):  # it can be changed, not asked for again
         body += "\n\n🧮 " + turn.t(*render.OPEN_CALCULATION)
-    elif offer in OFFERS:
+    elif offer in OFFERS and offer_tool:
         body += "\n\n🧮 " + turn.t(*OFFERS[offer])
     return body
 
@@ -107,6 +110,13 @@ def _calculation_open(turn: Turn) -> bool:
 def cards_cited(turn: Turn) -> frozenset[str]:
     """The concept cards the answer so far cites (a card cites each source as "<card doc id>:<url>")."""
     return frozenset(source.doc_id.split(":", 1)[0] for source in turn.sources if source.doc_id.startswith(CARD_PREFIX))
+
+
+def card_calculation(turn: Turn) -> str | None:
+    """The task of the tool that refines the card this answer cites ("plan_facility" → "facility"), if it cites one."""
+    cited = sorted(cards_cited(turn))
+    card = load_concepts().card(cited[0].removeprefix(CARD_PREFIX)) if cited else None
+    return CALCULATOR_TASK.get(card.calculator or "") if card is not None else None
 
 
 def _search(turn: Turn, query: str) -> ToolOutcome:

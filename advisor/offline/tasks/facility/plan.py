@@ -57,6 +57,12 @@ def takes_over(turn: Turn) -> bool:
     return asks_server_power(turn)
 
 
+def has_hardware(turn: Turn) -> bool:
+    """The message names the hardware and how many of it ("four 8x H100 servers"): enough for a facility plan."""
+    servers, gpus = counts(turn)
+    return bool(turn.slots.gpus) and bool(servers or gpus)
+
+
 def prepares_site(turn: Turn) -> bool:
     """What a room must have for named servers or cards ("three 8x H200 servers arrive in January: what does the data
     centre need?"): a preparation checklist, whatever calculation the classifier guessed from the counts."""
