@@ -28,6 +28,7 @@ from advisor.offline.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
+from knowledge.serving import load_serving_data
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
 
@@ -253,6 +254,10 @@ def _sequence_from_context(turn: Turn, args: dict) -> None:
     turn.assumptions.append(
         turn.text(serving_text("context_as_sequence", context=f"{context:,}", prompt=f"{context - output:,}", output=f"{output:,}"))
     )
+    engine = load_serving_data().engine(args.get("engine") or "vllm")
+    if context >= WORDING.data["long_context_tokens"] and engine.prefix_cache_default and turn.ask.shared_prefix is not True:
+        # a chat fills a long context turn by turn: the earlier turns are in the prefix cache, not prefilled again
+        turn.assumptions.append(turn.text(serving_text("long_context_cached", engine=engine.name, prompt=f"{context - output:,}", source=engine.prefix_cache_source)))
 
 
 def _plan(tp: int, copies: int) -> Text:
