@@ -13,7 +13,7 @@ def _lead(response) -> str:
 
 
 def test_no_precision_named_the_lower_bits_that_fit_one_card_lead(offline_advisor):
-    en = ask(offline_advisor, "Is a single L40S enough to chat with Llama 3.1 70B?")
+    en = ask(offline_advisor, "Would Llama 3.1 70B on one L40S be fast enough for chat?")
     assert "AWQ-INT4" in _lead(en) and "does not fit" in _lead(en), en.answer[:600]
     assert "benchmarks" in _lead(en)  # the quality cost in one line
     assert "arxiv.org/abs/2411.02355" in en.answer  # and its source
@@ -22,7 +22,7 @@ def test_no_precision_named_the_lower_bits_that_fit_one_card_lead(offline_adviso
 
 
 def test_short_of_the_chat_floor_but_readable_says_the_single_stream_first(offline_advisor):
-    en = ask(offline_advisor, "Is a single L40S enough to chat with Llama 3.1 70B?")
+    en = ask(offline_advisor, "Would Llama 3.1 70B on one L40S be fast enough for chat?")
     assert "One user streams" in en.answer and "readable floor of 10 tokens/s" in en.answer, en.answer[:900]
     assert "Not even one user" not in en.answer
     assert "Readable floor 10 tokens/s per user" in en.answer  # the floor is an assumption the user can change
