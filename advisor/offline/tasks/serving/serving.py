@@ -143,8 +143,9 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
         reaches = what_reaches(turn, args, turn.slots.concurrency or 1, None) if first.does_not_fit and _targets(args) else []
         return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first), *reaches])))
     r = first.result
-    if lowered is not None:  # "70B on one L40S?": what made it fit leads, with its quality cost
-        parts.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
+    lowered_lead = []
+    if lowered is not None:  # "70B on one L40S?": what made it fit, with its quality cost, right under the verdict
+        lowered_lead.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
                                             base=BASE_PRECISION.upper(), precision=lowered.upper(), quality=_quality(turn, lowered))))  # fmt: skip
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
@@ -161,8 +162,7 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     if asked != "concurrency":  # the concurrency lead names its binding limit itself
         parts += binding_line(turn, args, r)
     facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
-    lead = 1 + (lowered is not None)  # the precision that made it fit and the answer's first figure lead together
-    parts = [choice] * bool(choice) + parts[:lead] + setup_note + facts + parts[lead:]  # "should we use FP8?" is the question: its verdict first
+    parts = [choice] * bool(choice) + parts[:1] + lowered_lead + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
     if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
         parts = [part for part in [squeeze_report(turn), *parts] if part]
     elif asked != "concurrency":
