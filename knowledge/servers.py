@@ -63,6 +63,8 @@ class RecommendedRules(BaseModel):
     exotic_sold_as: tuple[str, ...]
     exotic_vendors: tuple[str, ...]
     value_users: int = Field(ge=1)  # a value-for-money question with no load is timed at this many concurrent users
+    budget_count_factor: float = Field(gt=1)  # a budget pick needs at most this many times the fewest cards that work
+    budget_count_floor: int = Field(ge=1)  # ... or this many (one standard server), whichever is more
 
 
 class GrowRules(BaseModel):

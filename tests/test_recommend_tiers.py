@@ -115,6 +115,14 @@ def test_a_serving_load_is_met_by_every_tier():
     assert not any(t.option.consumer_server for t in result.tiers)
 
 
+def test_a_large_load_gets_no_budget_tier_of_many_times_the_fewest_cards():
+    """"Cheapest" is a deployment someone would run: not dozens of small cards beside a couple of servers."""
+    result = recommend(model="llama-3.1-70b", concurrency=2000)
+    fewest = min(o.count for o in result.options if o.meets_target is not False and o.purchase_cost is not None)
+    limit = max(SERVERS.recommended.budget_count_factor * fewest, SERVERS.recommended.budget_count_floor)
+    assert all(t.option.count <= limit for t in result.tiers), [(t.name, t.option.count, t.option.gpu_id) for t in result.tiers]
+
+
 def test_a_budget_below_any_configuration_gets_no_tiers_and_says_so():
     result = recommend(model="llama-3.1-70b", budget=3000)
     assert result.tiers == []

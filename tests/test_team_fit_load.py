@@ -20,7 +20,7 @@ from tests.test_planner_policy import ask, calls
 def test_a_mac_that_holds_the_model_is_judged_at_the_teams_load(offline_advisor, question, slow):
     response = ask(offline_advisor, question)
     [memory] = calls(response, "estimate_memory")
-    [speed] = calls(response, "estimate_throughput")
+    speed = calls(response, "estimate_throughput")[0]  # the Mac at the load; machines of its class are tried after it
     assert memory.result["verdict"] in ("fits", "tight") and speed.args["gpu"].startswith("apple-")
     assert speed.args["batch"] == memory.args["batch"] > 1  # the same users at once as the memory check
     first = response.summary.split("\n\n")[0]

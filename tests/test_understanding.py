@@ -177,7 +177,9 @@ def test_a_bare_price_after_an_energy_word_is_per_kwh(understanding):
 
 def test_a_number_of_users_is_a_concurrency(understanding):
     assert read(understanding, "what card for mistral 7b with 12 users at once").frame.get("concurrency") == 12
-    assert read(understanding, "一张L40S还是两张4090跑Qwen2.5-14B，8个用户").frame.get("concurrency") == 8
+    # users said without an at-once word are the people who may use it (#35): a peak share of them is the load
+    assert read(understanding, "一张L40S还是两张4090跑Qwen2.5-14B，8个用户").frame.get("audience") == 8
+    assert read(understanding, "一张L40S还是两张4090跑Qwen2.5-14B，8个用户同时用").frame.get("concurrency") == 8
 
 
 def test_people_at_a_time_are_a_load_and_the_size_of_a_group_is_its_audience(understanding):

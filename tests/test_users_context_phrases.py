@@ -16,8 +16,9 @@ from knowledge.catalog import load_catalog
         ("a 12-person lab", True),
         ("300号人", True),
         ("研发同事40个", True),
-        ("25 users", False),
-        ("几百人", False),
+        ("25 users", True),  # users and people are who may use it, not all at once (#35): a peak share of them is the load
+        ("几百人", True),
+        ("12 GPUs", False),
     ],
 )
 def test_people_of_an_organisation_are_a_headcount(surface, headcount):

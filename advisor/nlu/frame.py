@@ -199,6 +199,14 @@ def _rest_of_phrase(text: str, value: SlotValue) -> str:
     return re.split(r"[,，;；。.!?？\d]", text[value.start + len(value.surface) : value.start + len(value.surface) + PHRASE_REACH])[0]
 
 
+PREFIX_REACH = 6  # characters before a value that still qualify it (a two-character Chinese "at the same time" word before "50 people")
+
+
+def _phrase_before(text: str, value: SlotValue) -> str:
+    """The few characters before a value, back to the previous number or punctuation (at_once_word written before the count)."""
+    return re.split(r"[,，;；。.!?？\d]", text[max(0, value.start - PREFIX_REACH) : value.start])[-1]
+
+
 # "a team of twenty-odd", "our team of 20 people": a count right after a group is how many the group has.
 GROUP_THEN_COUNT = re.compile(rf"\s*(?:{alternatives('group_then_count')})?\s*$")
 
@@ -218,9 +226,12 @@ def _headcounts(frame: Frame, text: str) -> None:
     people = [
         v for v in loads
         if not isinstance(v.value, RequestRate) and (words_in(v.surface, "headcount_word") or _counts_group(text, v, groups) or names_a_period(v.surface + _rest_of_phrase(text, v)))
-        and not words_in(v.surface + _rest_of_phrase(text, v), "at_once_word")
+        and not words_in(_phrase_before(text, v) + " " + v.surface + _rest_of_phrase(text, v), "at_once_word")
     ]  # fmt: skip
     _move(frame, people, "concurrency", "audience")
+    # "for my team of 10": a count right after a group is its headcount, whichever count the tagger took it for
+    members = [v for v in frame.slots.get("gpu_count", []) if _counts_group(text, v, groups) and not words_in(v.surface + _rest_of_phrase(text, v), "gpu_word")]
+    _move(frame, members, "gpu_count", "audience")
     at_once = [
         v for v in frame.slots.get("audience", [])
         if v not in people and not isinstance(v.value, RequestRate) and words_in(v.surface + _rest_of_phrase(text, v), "simultaneous_word")

@@ -82,8 +82,11 @@ def pick_tiers(options: list[Option], request: RecommendRequest, catalog: Catalo
     text, rules = data.tier_text, data.recommended
     users = load(request) if sized_by_speed(request) else None
     load_text = _fill(text.load, users=f"{users:,}") if users else Text(en="", zh="")
-    # GeForce cards in a server (team serving) only when nothing else works: the driver licence excludes it
-    budget = min(working, key=lambda o: (o.consumer_server, o.purchase_cost or 0.0, o.count))
+    # GeForce cards in a server (team serving) only when nothing else works: the driver licence excludes it; a count
+    # many times the fewest that work is no budget anyone deploys (knowledge/servers.yaml budget_count_factor)
+    limit = max(rules.budget_count_factor * min(o.count for o in working), rules.budget_count_floor)
+    deployable = [o for o in working if o.count <= limit] or working
+    budget = min(deployable, key=lambda o: (o.consumer_server, o.purchase_cost or 0.0, o.count))
     budget_reason = _fill(text.reasons["budget"], load_en=load_text.en, load_zh=load_text.zh)
 
     roomy = [o for o in working if o.headroom_pct >= rules.min_headroom_pct]

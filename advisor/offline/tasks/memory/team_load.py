@@ -36,4 +36,29 @@ def team_load_line(turn: Turn, fit: dict, args: dict) -> str:
     else:
         who = WORDING.say(turn, "who_at_once", users=users)
     key = "keeps_up" if each >= floor else ("short_of_floor" if most >= 1 else "short_even_alone")
-    return WORDING.say(turn, key, who=who, speed=number(each), ttft=number(r["ttft_ms"] / MS_PER_S, 1), floor=number(floor), most=most)
+    line = WORDING.say(turn, key, who=who, speed=number(each), ttft=number(r["ttft_ms"] / MS_PER_S, 1), floor=number(floor), most=most)
+    if key == "keeps_up":
+        return line
+    return f"{line} {same_class_alternative(turn, args, users, floor)}"
+
+
+def same_class_alternative(turn: Turn, args: dict, users: int, floor: float) -> str:
+    """Too slow on a Mac or one desktop card: the first machine of that class (a bigger Mac, a one-card workstation;
+    text.yaml ``team_load.desktop_alternatives``) that carries the load at the chat floor, in the lowest-bit weights
+    it needs; a small GPU server only when none does, or when the machine asked about is already a server card."""
+    card = turn.catalog.find_gpu(args["gpu"])
+    if card is None or card.segment == "datacenter":
+        return WORDING.say(turn, "alternative_server")
+    for gpu in WORDING.data["desktop_alternatives"]:
+        other = turn.catalog.find_gpu(gpu)
+        if other is None or other.id == card.id:
+            continue
+        tried = [args.get("precision")] if args.get("precision") else [None, "fp8" if other.fp8_tflops else None, "awq-int4"]
+        for precision in dict.fromkeys(tried):  # the user's precision, else the highest that keeps up
+            trial = turn.call("estimate_throughput", {"model": args["model"], "gpu": other.id, "num_gpus": 1, "precision": precision,
+                                                      "context": args.get("context"), "batch": users, "target_tokens_per_s_per_user": floor})  # fmt: skip
+            if trial.ok and trial.result["tokens_per_s_per_user_streaming"] >= floor:
+                r = trial.result
+                return WORDING.say(turn, "alternative_desktop", machine=other.name, precision=(r.get("weights_format") or precision or "bf16").upper(),
+                                   speed=number(r["tokens_per_s_per_user_streaming"]), users=users)  # fmt: skip
+    return WORDING.say(turn, "alternative_server")

@@ -18,7 +18,9 @@ from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning_of, shared_prefix, split_queue, visible_token_lines
-from advisor.offline.tasks.serving.serving_floor import apply_chat_floor, both_targets, chat_floor_tokens_per_s, is_floor, only_floor, tool_args
+from advisor.offline.tasks.serving.serving_floor import (
+    apply_chat_floor, both_targets, chat_floor_tokens_per_s, is_floor, only_floor, readable_assumption, readable_floor_tokens_per_s, tool_args,
+)
 from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
 from advisor.offline.wording import Wording
@@ -26,6 +28,7 @@ from advisor.offline.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
+from knowledge.serving import load_serving_data
 from knowledge.trap_checks import trap_checks
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
@@ -122,6 +125,8 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
         if turn.ask.count_asked_earlier:  # "what's the TTFT for this?" after a count: the setup that count sized, in its precision
             _precision_for_count(turn, args)
         sized = _smallest_setup(turn, args, turn.slots.concurrency)
+        sized, fewer = _fewer_in_lower_bits(turn, args, turn.slots.concurrency, sized)
+        setup_note += fewer
         if sized is not None:
             tp, copies = sized
             args.update(num_gpus=tp * copies, tp=tp)
@@ -130,12 +135,19 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
                                        load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else NOTHING)))  # fmt: skip
     choice = _precision_choice(turn, args)
     first = estimate(turn, args)
+    lowered = None
+    if first.does_not_fit and not args.get("precision"):  # no precision named: the lower-bit weights that fit before more cards
+        first, lowered = _lower_precision_fit(turn, args, first)
     if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
         first = _fewest_that_fit(turn, args)
     if not first.ok:  # with a target stated, what would meet it follows the reason this setup cannot run
         reaches = what_reaches(turn, args, turn.slots.concurrency or 1, None) if first.does_not_fit and _targets(args) else []
         return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first), *reaches])))
     r = first.result
+    lowered_lead = []
+    if lowered is not None:  # "70B on one L40S?": what made it fit, with its quality cost, right under the verdict
+        lowered_lead.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
+                                            base=BASE_PRECISION.upper(), precision=lowered.upper(), quality=_quality(turn, lowered))))  # fmt: skip
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
@@ -151,7 +163,7 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     if asked != "concurrency":  # the concurrency lead names its binding limit itself
         parts += binding_line(turn, args, r)
     facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
-    parts = [choice] * bool(choice) + parts[:1] + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
+    parts = [choice] * bool(choice) + parts[:1] + lowered_lead + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
     if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
         parts = [part for part in [squeeze_report(turn), *parts] if part]
     elif asked != "concurrency":
@@ -243,6 +255,10 @@ def _sequence_from_context(turn: Turn, args: dict) -> None:
     turn.assumptions.append(
         turn.text(serving_text("context_as_sequence", context=f"{context:,}", prompt=f"{context - output:,}", output=f"{output:,}"))
     )
+    engine = load_serving_data().engine(args.get("engine") or "vllm")
+    if context >= WORDING.data["long_context_tokens"] and engine.prefix_cache_default and turn.ask.shared_prefix is not True:
+        # a chat fills a long context turn by turn: the earlier turns are in the prefix cache, not prefilled again
+        turn.assumptions.append(turn.text(serving_text("long_context_cached", engine=engine.name, prompt=f"{context - output:,}", source=engine.prefix_cache_source)))
 
 
 def _plan(tp: int, copies: int) -> Text:
@@ -531,6 +547,70 @@ def _precision_for_count(turn: Turn, args: dict) -> None:
     turn.assumptions.append(turn.text(serving_text("fp8_chosen", gpu=_card_name(turn, args["gpu"]))))
 
 
+LOWER_BITS = Wording("serving", "lower_precision")
+
+
+def _quality(turn: Turn, precision: str) -> Text:
+    """What ``precision`` weights cost in quality, in one phrase; its source is said once among the assumptions."""
+    source = LOWER_BITS.data["source"]
+    note = turn.text(LOWER_BITS.text("source_note", title=source["title"], url=source["url"]))
+    if note not in turn.assumptions:
+        turn.assumptions.append(note)
+    return Text(**LOWER_BITS.data["quality"][precision])
+
+
+def _lower_bits(turn: Turn, gpu: str) -> str:
+    """The first lower-bit step on ``gpu``: FP8 where it computes in FP8, else weight-only INT8."""
+    return "fp8" if _has_fp8(turn, gpu) else WEIGHT_ONLY_FALLBACK
+
+
+def _lower_precision_fit(turn: Turn, args: dict, first: Estimate) -> tuple[Estimate, str | None]:
+    """No precision named and the 16-bit weights do not fit: FP8 (INT8 weight-only on a card without FP8) on the same
+    setup; when the user fixed the card count, 4-bit weights next, since more cards are not an option. Returns the
+    estimate that fits and its precision (``args`` updated), or ``first`` and None. With no count fixed and nothing
+    fitting, ``args`` keeps the lower bits so the fewest cards that fit are counted in them."""
+    fixed = turn.slots.gpu_count is not None or bool(turn.slots.tp)
+    lower = _lower_bits(turn, args["gpu"])
+    for precision in (lower, "awq-int4") if fixed else (lower,):
+        trial = estimate(turn, {**args, "precision": precision})
+        if trial.ok:
+            args["precision"] = precision
+            return trial, precision
+        if not trial.does_not_fit:
+            return first, None
+    if fixed:
+        return first, None
+    args["precision"] = lower
+    counted = _fewest_that_fit(turn, args)
+    if counted.ok:
+        return counted, lower
+    args["precision"] = None
+    return first, None
+
+
+def _fewer_in_lower_bits(turn: Turn, args: dict, load: float, sized: tuple[int, int] | None) -> tuple[tuple[int, int] | None, list[str]]:
+    """The fewest cards for a load in the user's precision, against the same in FP8 when none was named: FP8 is used when
+    it needs fewer cards (said with its count and quality cost); a 16-bit precision the user named is kept, with one
+    sentence on FP8's count when it would halve the cards."""
+    stated = turn.slots.precision
+    if args.get("precision") in ("fp8", "awq-int4", "int8", "int4") or not _has_fp8(turn, args["gpu"]):
+        return sized, []
+    fp8 = _smallest({**_capacities(turn, {**args, "precision": "fp8"}, load)}, load)
+    if fp8 is None or (sized is not None and fp8[0] * fp8[1] >= sized[0] * sized[1]):
+        return sized, []
+    total = fp8[0] * fp8[1]
+    if stated:  # the user's precision stays; FP8 is named when it halves the count
+        if sized is None or total * 2 > sized[0] * sized[1]:
+            return sized, []
+        return sized, [turn.text(serving_text("lower_precision_fewer", precision="FP8", precision_word="fp8", count=total, gpu=_card_name(turn, args["gpu"]),
+                                              plan=_plan(*fp8), stated=sized[0] * sized[1], quality=_quality(turn, "fp8")))]  # fmt: skip
+    args["precision"] = "fp8"
+    if sized is None:
+        return fp8, []
+    return fp8, [turn.text(serving_text("lower_precision_fewer_used", count=total, gpu=_card_name(turn, args["gpu"]), plan=_plan(*fp8), stated=sized[0] * sized[1],
+                                        quality=_quality(turn, "fp8")))]  # fmt: skip
+
+
 def _has_fp8(turn: Turn, gpu: str) -> bool:
     found = turn.catalog.find_gpu(gpu)
     return bool(found is not None and found.fp8_tflops)
@@ -579,7 +659,8 @@ def gpu_count(turn: Turn, args: dict) -> str:
         r = final.result
         lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
                             per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
-    return "\n\n".join([turn.text(lead), *binding_line(turn, args, r), *_in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
+        _, fewer = _fewer_in_lower_bits(turn, dict(args), load, best)  # a 16-bit precision the user named: FP8's count when it halves it
+    return "\n\n".join([turn.text(lead), *fewer, *binding_line(turn, args, r), *_in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
 def _in_servers(turn: Turn, total: int) -> list[str]:
@@ -610,6 +691,11 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
     if at_target == 0:
         alone = _at_load(turn, args, r, 1)  # "the most one user gets": the speed of a single request, not of the load
+        streams = _readable_streams(turn, args, alone)
+        if streams:  # short of the chat floor but readable: the single stream and the readable load lead, not a "no"
+            lead = serving_text("single_stream_readable", single=number(average_per_user(alone)), setup=setup, ttft=number(alone["ttft_ms"]), target=target,
+                                streams=f"{streams:,}", readable=number(readable_floor_tokens_per_s()))  # fmt: skip
+            return [turn.text(lead), *what_reaches(turn, args, 1, None)]
         lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(average_per_user(alone)),
                             ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
         return [turn.text(lead), *what_reaches(turn, args, 1, None)]
@@ -628,8 +714,26 @@ def concurrency_floor(turn: Turn, args: dict, full: dict, fits: int) -> str:
     if not is_floor(args):
         return turn.text(serving_text("concurrency_no_target"))
     at_floor = full.get("max_concurrency_at_target") or 0
+    streams = 0 if at_floor else _readable_streams(turn, args, _at_load(turn, args, full, 1))
+    if streams:  # not one at the chat floor, yet readable: the single stream and how many stay readable
+        return turn.text(serving_text("concurrency_floor_readable", target=_targets(args), single=_per_user_figure(average_per_user(_at_load(turn, args, full, 1))),
+                                      streams=f"{min(streams, fits):,}", readable=number(readable_floor_tokens_per_s())))  # fmt: skip
     key = "concurrency_floor_all" if at_floor >= fits else "concurrency_floor_some" if at_floor else "concurrency_floor_none"
     return turn.text(serving_text(key, target=_targets(args), at_floor=f"{at_floor:,}", fits=f"{fits:,}", average=_per_user_figure(average_per_user(full))))
+
+
+def _readable_streams(turn: Turn, args: dict, alone: dict) -> int:
+    """Held only to the chat floor (no target of the user's) and short of it even alone: the streams that stay above the
+    readable floor (knowledge/traffic.yaml), said as an assumption; 0 when the floor was the user's or one stream is slower."""
+    readable = readable_floor_tokens_per_s()
+    if not is_floor(args) or average_per_user(alone) < readable:
+        return 0
+    held = estimate(turn, {**args, "target_tokens_per_s_per_user": readable, "batch": 1})
+    streams = min(held.result.get("max_concurrency_at_target") or 0, held.result.get("max_batch_fits") or 0) if held.ok else 0
+    note = turn.text(readable_assumption())
+    if streams and note not in turn.assumptions:
+        turn.assumptions.append(note)
+    return streams
 
 
 def queued(turn: Turn, args: dict, r: dict) -> list[str]:
@@ -667,6 +771,8 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
     options, seen, fastest = [], set(), None
     lower = "fp8" if _has_fp8(turn, args["gpu"]) and args.get("precision") not in ("fp8", "awq-int4") else "awq-int4"
     candidates = [(args["gpu"], args.get("precision")), (args["gpu"], lower)]
+    if not turn.slots.precision:  # no precision named: the lower-bit weights on the same card come before more cards
+        candidates.reverse()
     candidates += [(gpu, "fp8" if _has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
     for gpu, precision in candidates:
         trial = {**args, "gpu": gpu, "precision": precision, **({} if gpu == args["gpu"] else {"gpu_memory_gb": None})}
@@ -682,10 +788,11 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
         e = estimate(turn, {**trial, "num_gpus": tp * copies, "tp": tp, "batch": max(1, math.ceil(load)) if rate is None else 1})
         if not e.ok or (tp * copies, gpu) == (args.get("num_gpus"), args["gpu"]) and precision == args.get("precision"):
             continue
-        options.append(serving_text("reaches_option", count=tp * copies, gpu=e.result["gpu"], plan=_plan(tp, copies),
-                                    precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["tokens_per_s_per_user_streaming"])))  # fmt: skip
+        options.append((tp * copies, serving_text("reaches_option", count=tp * copies, gpu=e.result["gpu"], plan=_plan(tp, copies),
+                                                  precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["tokens_per_s_per_user_streaming"]))))  # fmt: skip
         if len(options) == 3:
             break
+    options = [option for _, option in sorted(options, key=lambda pair: pair[0])]  # fewest cards first: one bigger card before many small ones
     if not options and fastest is not None:
         r, precision = fastest
         return [turn.text(serving_text("reaches_nothing", count=r["num_gpus"], gpu=r["gpu"], plan=_plan(r["tp"], 1),

@@ -27,6 +27,17 @@ def floor_assumption() -> Text:
     return TEXT.text("floor_text", floor=f"{data['value']:g}", p99=f"{data['interactive_p99']:g}", source=source)
 
 
+def readable_floor_tokens_per_s() -> float:
+    return float(traffic_data()["readable_floor"]["value"])
+
+
+def readable_assumption() -> Text:
+    """The readable floor said as an assumption the user can replace, with its source."""
+    data = traffic_data()["readable_floor"]
+    source = f"{data['source']['title']}, {data['source']['url']}"
+    return TEXT.text("readable_text", floor=f"{data['value']:g}", reading=f"{data['reading_tokens_per_s']:g}", chat=f"{chat_floor_tokens_per_s():g}", source=source)
+
+
 def apply_chat_floor(turn: Turn, args: dict) -> bool:
     """With no per-user speed target stated, the chat floor becomes the speed target (marked so the wording names it as
     the floor, not as the user's target). A stated first-token target does not replace it: a chat user waits for the
