@@ -53,6 +53,7 @@ class PriceCheck(BaseModel):
 
     low_ratio: float = Field(gt=0, lt=1)
     high_ratio: float = Field(gt=1)
+    not_a_quote_ratio: float = Field(gt=0, lt=1, description="Below this share of the market the figure is no price of the machine (a rent or another amount read as one): no verdict on it.")
     explain_low: list[Explanation] = Field(min_length=1)
     explain_high: list[str] = Field(min_length=1)
     ask_low: list[str] = Field(min_length=1)

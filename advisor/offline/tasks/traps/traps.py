@@ -39,6 +39,8 @@ def _price(turn: Turn) -> str:
     if not market:
         return ""
     data = trap_checks().price
+    if trap.quoted < market["low"] * data.not_a_quote_ratio:  # no machine's price: a rent or another figure misread as one
+        return ""
     if trap.quoted < market["low"] * data.low_ratio:
         return render.price_lead(turn, trap, outcome.result, "low")
     if trap.quoted > market["high"] * data.high_ratio:
