@@ -53,3 +53,16 @@ def test_the_period_table_tells_a_rent_per_card_from_a_plain_period():
 def test_dollar_words_are_found_inside_an_amount():
     assert words_in("12 cents", "usd_written") and words_in("3000美元", "usd_written")
     assert not words_in("3000元", "usd_written")
+
+
+@pytest.mark.parametrize(
+    ("said", "tokens"),
+    [
+        ("语料大概15w条，每条1200 token", [150000.0, 1200.0]),  # w is 万 before a measure word of counted items
+        ("数据集8w条，平均每条500 token", [80000.0, 500.0]),
+    ],
+)
+def test_a_w_count_of_items_is_ten_thousands_not_watts(catalog, said, tokens):
+    values = find_values(said, catalog)
+    assert [v.value for v in values if v.kind == "tokens"] == tokens
+    assert not [v for v in values if v.kind == "number" and v.unit == "W"]

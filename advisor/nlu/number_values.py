@@ -86,7 +86,9 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
     if raw.endswith("w"):  # read as 万 by the number parser
         if symbol or WAN_CONTEXT_BEFORE.search(before) or phrase_table("wan_money_after").at(text, end):
             return money_value(text, start - len(symbol), end, value, False, symbol=symbol)
-        return Value(start, end, "number", value / 1e4, "W", raw)  # "450w": watts
+        if not phrase_table("wan_items_after").at(text, end):  # "20w条" counts items in ten thousands; read on as 万
+            return Value(start, end, "number", value / 1e4, "W", raw)  # "450w": watts
+        raw = raw[:-1] + "万"
     for kind, pattern in UNIT_AFTER:
         match = pattern.match(text, end)
         if not match:
