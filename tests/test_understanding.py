@@ -75,6 +75,14 @@ def read(understanding, message, *history):
     return understanding.read(message, list(history))
 
 
+def test_an_amount_beside_an_hourly_rent_shares_its_period(understanding):
+    """"$1.80/hr reserved or $3.10 on demand": the second figure is the other rent, never a machine's purchase price."""
+    for message in ("1-year reserved L40S at $1.20/hr or on demand $1.95, which one?", "包年的话每卡每小时9块，按需13块，选哪个？"):
+        frame = read(understanding, message).frame
+        rents = sorted(v.value.amount for v in frame.slots.get("cloud_price", []))
+        assert len(rents) == 2 and not frame.slots.get("server_price"), (message, frame.slots)
+
+
 # One test per failure kind of the issue, in wording of our own (not from either split).
 def test_concept_questions_are_not_calculations(understanding):
     assert read(understanding, "do we really need infiniband if it's only 2 boxes?").intent == "concept"

@@ -162,6 +162,7 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
     _headcounts(frame, text)
     _most_specific_values(frame)
     _corpus_size(frame)
+    _shared_period(frame)
     return frame
 
 
@@ -241,6 +242,27 @@ def _headcounts(frame: Frame, text: str) -> None:
     if at_once:  # a load in flight is a whole count of sequences, as the concurrency role resolves it
         frame.slots["concurrency"] = [replace(v, value=int(round(v.value))) if v in at_once and isinstance(v.value, float) else v
                                       for v in frame.slots["concurrency"]]  # fmt: skip
+
+
+HOURLY = ("hour", "gpu_hour")
+SHARED_PERIOD_RATIO = 10  # no machine costs less than ten hours of renting one: an amount this close to a rent is one too
+
+
+def _shared_period(frame: Frame) -> None:
+    """"$2.10/hr reserved vs $3.50 on demand": an amount without its own period, beside a rent per hour in the same
+    currency and of its size, shares that period; it is the other rent, not a purchase price."""
+    rents = [v.value for slot in ("cloud_price", "server_price") for v in frame.slots.get(slot, [])
+             if isinstance(v.value, Money) and v.value.per in HOURLY]  # fmt: skip
+    if not rents:
+        return
+    bare = [v for v in frame.slots.get("server_price", []) if isinstance(v.value, Money) and v.value.per == "once"
+            and any(r.currency == v.value.currency and v.value.amount <= SHARED_PERIOD_RATIO * r.amount for r in rents)]  # fmt: skip
+    if not bare:
+        return
+    _move(frame, bare, "server_price", "cloud_price")
+    per = rents[0].per
+    frame.slots["cloud_price"] = [replace(v, value=Money(v.value.amount, v.value.currency, per)) if v in bare else v
+                                  for v in frame.slots["cloud_price"]]  # fmt: skip
 
 
 def _move(frame: Frame, values: list[SlotValue], source: str, target: str) -> None:
