@@ -83,7 +83,12 @@ def test_a_claimed_multiple_in_chinese_is_answered_then_a_mainland_buyer_warned(
     response = ask(offline_advisor, "厂商说B200比A100快20倍，属实吗？")
     paragraphs = response.answer.split("\n\n")
     assert paragraphs[0].startswith("**按同口径不属实：只有拿规格表峰值"), paragraphs[0]  # FP4 sparse against dense BF16 is no like for like
-    assert paragraphs[1].startswith("- ⚠️ 在中国大陆采购：NVIDIA B200 SXM 买不到新卡"), paragraphs[1]
+    # the answer goes on with what each printed number is and the range a job sees (the "no" is unreadable without
+    # them); the warning follows that answer, before the figures listed line by line
+    assert paragraphs[1].startswith("规格表上的数字分别是"), paragraphs[1]
+    warned = next(i for i, paragraph in enumerate(paragraphs) if "⚠️" in paragraph)
+    assert paragraphs[warned].startswith("- ⚠️ 在中国大陆采购：NVIDIA B200 SXM 买不到新卡"), paragraphs[warned]
+    assert not any(paragraph.startswith("- ") or paragraph.startswith("|") for paragraph in paragraphs[:warned]), paragraphs[:warned]
 
 
 def test_a_spec_comparison_for_a_mainland_buyer_names_the_controlled_part_after_the_answer(offline_advisor):

@@ -28,7 +28,7 @@ CASES = [
     ("compliance", "en", ["Can we ship H100 servers to a data centre in Shenzhen?"]),
     ("compliance", "zh", ["A100服务器能运到杭州的机房吗？"]),
     ("compliance", "en", ["Our Shanghai office would like to use B200s hosted in an American cloud remotely, allowed?"]),
-    ("card_first", "en", ["Is an H100 NVL enough, or should we pay for the H100 SXM?"]),
+    ("card_first", "en", ["Is an H100 PCIe enough, or should we pay for the H100 SXM?"]),  # "H100 NVL or SXM?" has no card on that pair: the comparison answers it
     ("card_first", "zh", ["四台8卡B200服务器要配多大的UPS？"]),
     ("equivalent_part", "en", ["Which AMD accelerator would be the nearest thing to an H100?"]),
     ("equivalent_part", "zh", ["H20有没有国产的平替？"]),

@@ -12,12 +12,13 @@ from functools import lru_cache
 from advisor.name_matcher import matcher_for, normalize_text
 from advisor.nlu.facets import cue_pattern
 from knowledge.capabilities import Capability, load_capabilities
-from knowledge.catalog import Catalog, variant_family
-from knowledge.concepts import ConceptCard
+from knowledge.catalog import VARIANT_PART, Catalog, variant_family
+from knowledge.concepts import ConceptCard, load_concepts
 from knowledge.subjects import Subject, load_subjects
 
 Subjects = dict[str, frozenset[str]]  # kind → ids
 VARIANT_CHOICE = "variant_choice"  # the ask read from the catalog when a text names two variants of one GPU
+VARIANT = "variant"  # with that ask, the variant words said ("pcie", "sxm", "40gb"): which two variants are weighed
 TOKEN_RATE = "token_rate"  # the ask read from the values when a token count is said per day or per month
 
 
@@ -60,6 +61,9 @@ def subjects_of(text: str, catalog: Catalog) -> Subjects:
         found["gpu"] = gpus
     if _names_two_variants(normal, {match.id for match in names if match.kind == "gpu"}, gpus, catalog):
         found.setdefault("ask", set()).add(VARIANT_CHOICE)
+        variants = _variants_said(normal, {match.id for match in names if match.kind == "gpu"}, gpus, catalog)
+        if variants:
+            found[VARIANT] = variants
     models = {match.id for match in names if match.kind == "model"}
     if models:
         found["model"] = models
@@ -87,6 +91,16 @@ def _names_two_variants(normal: str, ids: set[str], families: set[str], catalog:
     return False
 
 
+def _variants_said(normal: str, ids: set[str], families: set[str], catalog: Catalog) -> set[str]:
+    """The variant words a text says of the GPU whose variants it weighs: a form factor written ("PCIe", "SXM5" as "sxm",
+    "NVL") and each of its variants' memory sizes written ("40G" as "40gb"). A bare "H100" says no form factor."""
+    forms = {part.rstrip("0123456789") for gpu_id in ids for part in gpu_id.split("-") if VARIANT_PART.match(part) and not part.endswith("gb")}
+    said = {form for form in forms if form in normal}
+    squeezed = normal.replace(" ", "")
+    sizes = {int(gpu.memory_gb) for gpu in catalog.gpus if variant_family(gpu.id) in families and gpu.memory_gb}
+    return said | {f"{size}gb" for size in sizes if f"{size}g" in squeezed}
+
+
 def card_subjects(card: ConceptCard, catalog: Catalog) -> Subjects:
     """What a card is about: its ``about`` where stated (kind by kind), else what its title names. Its example
     questions are not read: "what network does an H100 cluster need" is an example, the InfiniBand card holds for any GPU."""
@@ -111,7 +125,20 @@ def covers(card: Subjects, asked: Subjects, asks_figures: bool = True) -> bool:
         return False
     if any(kind in asked and kind not in card for kind in table.card_must_name):
         return False
-    return all(ids <= card[kind] if kind in table.card_covers_each else ids & card[kind] for kind, ids in asked.items() if kind in card)
+    # a card on two variants answers a choice between those two only: "H100 PCIe or SXM?" is not the NVL-or-PCIe card
+    each = {*table.card_covers_each, VARIANT}
+    return all(ids <= card[kind] if kind in each else ids & card[kind] for kind, ids in asked.items() if kind in card)
+
+
+def variant_card(asked: Subjects, catalog: Catalog) -> ConceptCard | None:
+    """The card on the choice between exactly the variants a question weighs ("A100 40GB or 80GB?"), if there is one."""
+    if VARIANT_CHOICE not in asked.get("ask", ()):
+        return None
+    for card in load_concepts().cards:
+        about = card_subjects(card, catalog)
+        if VARIANT_CHOICE in about.get("ask", ()) and covers(about, asked, asks_figures=False):
+            return card
+    return None
 
 
 def uncatalogued_gpus(asked: Subjects, catalog: Catalog) -> frozenset[str]:

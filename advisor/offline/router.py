@@ -23,7 +23,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
-from advisor.nlu.subjects import VARIANT_CHOICE, subjects_of, uncatalogued_gpus
+from advisor.nlu.subjects import VARIANT_CHOICE, subjects_of, uncatalogued_gpus, variant_card
 from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
 from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import followup, guard, setup_question
@@ -282,6 +282,8 @@ def asks_what_a_card_answers(routing: Routing) -> bool:
     asks = ask.named.get("ask", frozenset()) & frozenset(load_subjects().card_first)
     if ask.asks_spec_sheet:  # "compare the specs of the H100 PCIe and SXM": the figures side by side, not which to take
         asks -= {VARIANT_CHOICE}
+    if VARIANT_CHOICE in asks and variant_card(ask.named, routing.turn.catalog) is None:  # no card on that pair: the comparison judges it
+        asks -= {VARIANT_CHOICE}
     return bool(asks) and not names_model(routing)
 
 
@@ -380,9 +382,14 @@ def card_first(routing: Routing) -> str:
     ("how big a UPS for four 8x H100 servers?": the sizing pattern, then the four servers' load)."""
     turn = routing.turn
     sized = facility_plan.has_hardware(turn)  # the stated servers get their plan below: no offer to compute it
-    body = knowledge.concept(turn, offer=routing.task if routing.task in TASKS else None, offer_tool=not sized)
+    # "A100 40GB or 80GB, is the difference big?": the card on that pair judges it for the work, then the two variants'
+    # comparison carries the figures (the verdict by figure, the table), so no comparison is offered
+    compared = VARIANT_CHOICE in turn.ask.named.get("ask", ()) and len(set(turn.entities.gpus)) > 1
+    body = knowledge.concept(turn, offer=routing.task if routing.task in TASKS else None, offer_tool=not (sized or compared))
     if sized and knowledge.card_calculation(turn) == "facility":
         body += "\n\n" + facility.answer(turn)
+    elif compared:
+        body += "\n\n" + TASKS["specs"](turn)
     return body
 
 

@@ -34,9 +34,11 @@ def answer(turn: Turn, value_first: bool = False) -> str:
         lead = f"{priced}\n\n{lead}" if priced else lead
     rows = [r["gpu"] for r in result["rows"]]
     weighed = len(rows) > 1 or turn.ask.buying or turn.ask.asks_price  # parts weighed or priced, not one card's figures
-    # A mainland buyer hears what cannot be bought there right after the answer itself, before the figures.
+    # A mainland buyer hears what cannot be bought there right after the answer itself (the lead's first paragraph: the
+    # verdict, or the machine's price), before the figures: the leaders line and the table restate what the table shows.
     warned = mainland.blocked_list(turn, rows) if weighed else []
-    return "\n\n".join([lead, *warned, table, *render.stale_prices(turn, result)])
+    answer, _, figures = lead.partition("\n\n")
+    return "\n\n".join(filter(None, [answer, *warned, figures, table, *render.stale_prices(turn, result)]))
 
 
 def _filtered_list(turn: Turn) -> str:

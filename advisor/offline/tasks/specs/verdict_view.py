@@ -36,7 +36,7 @@ def lead(turn: Turn, result: dict) -> str:
         if verdict["pick"]:
             decided = edges[0]
             lines.append(WORDING.say(turn, "lead.job_pick", job=job, pick=names[verdict["pick"]], edge=edge_text(turn, decided, names),
-                                     why=WORDING.say(turn, f"why.{decided['figure']}")))
+                                     why=_why(turn, verdict["job"], decided["figure"])))
         else:
             a, b = list(names.values())[:2]
             lines.append(WORDING.say(turn, "lead.job_even", job=job, a=a, b=b))
@@ -49,6 +49,12 @@ def lead(turn: Turn, result: dict) -> str:
         if verdict["price_ratio"]:
             lines.append(WORDING.say(turn, "price", ratio=number(verdict["price_ratio"], 2), other=names[verdict["other"]]))
     return lines[0] + ("\n\n" + turn.t(" ", "").join(lines[1:]) if len(lines) > 1 else "")
+
+
+def _why(turn: Turn, job: str, figure: str) -> str:
+    """Why ``figure`` decides ``job``: the job's own reason where the figure's general one speaks of another job."""
+    key = f"why_for_job.{job}.{figure}" if figure in WORDING.data["why_for_job"].get(job, {}) else f"why.{figure}"
+    return WORDING.say(turn, key)
 
 
 def _jobless(turn: Turn, verdict: dict, names: dict[str, str], joiner: str) -> str:
