@@ -129,6 +129,7 @@ class Ask(BaseModel):
     asks_yes_no: bool = Field(False, description='"is that my problem?", "this is the bottleneck, is it?": the message asks for a yes or a no '
                                 "about what the thread is on (data/ask_cues.yaml asks_yes_no).")
     beyond_reach: bool = Field(False, description='The message asks how to run the servers in a way no card or tool covers ("how do we access it remotely?").')
+    asks_if_fits: bool = Field(False, description='"does a 32B in fp8 fit on it?": whether a model fits in a card\'s memory is asked.')
     asks_useful_life: bool = Field(False, description='"depreciate over 6 years, realistic?": how long GPUs last, on the books or in use, is asked.')
     asks_renting_side: bool = Field(False, description='"what if we rent instead?": the renting side of a rent-or-buy is asked.')
     leans_on_active: bool = Field(False, description='The question leans on an MoE model\'s active parameter count ("only 37B active").')
@@ -275,6 +276,7 @@ class Ask(BaseModel):
             asks_useful_life=says("speaks_of_life", message) and says("judges_life", message),
             beyond_reach=says("beyond_reach", message),
             asks_yes_no=says("asks_yes_no", message),
+            asks_if_fits=says("asks_if_fits", message),
             asks_spec_sheet=says("asks_spec_sheet", message),
             billing_said_earlier=any(word_positions("tco_billing", text) for text in reading.task_messages[:-1]),
             capability=_capability_asked(reading),

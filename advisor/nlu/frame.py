@@ -159,7 +159,10 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
             lead = _lead(text, item.value.start, [span for span in spans if span != (item.value.start, item.value.end)])
             frame.slots.setdefault(item.role, []).append(SlotValue(value, item.value.surface, item.value.start, lead))
     _total_gpus(frame, text)
-    _headcounts(frame, text)
+    # "32 users and each sees about 14 tokens/s" (measured), "50 users at 20 tokens/s each" (asked for): the users a speed is said
+    # of each stream at once. A measured speed plays no role of its own in the frame (the Ask reads it), so the kind decides.
+    each_streams = any(item.value.kind == "rate" and item.role != "concurrency" for item in tagged)
+    _headcounts(frame, text, each_streams)
     _most_specific_values(frame)
     _corpus_size(frame)
     _shared_period(frame)
@@ -219,15 +222,18 @@ def _counts_group(text: str, count: SlotValue, groups: list[SlotValue]) -> bool:
     )  # fmt: skip
 
 
-def _headcounts(frame: Frame, text: str) -> None:
+def _headcounts(frame: Frame, text: str, each_streams: bool = False) -> None:
     """"20 people on the team", "for twenty-odd developers", "500 daily users": the people served are the audience, not a load;
-    the answer takes a peak share of them (knowledge/audience.yaml) unless a load is stated beside them ("~200 employees, 40 concurrent")."""
+    the answer takes a peak share of them (knowledge/audience.yaml) unless a load is stated beside them ("~200 employees, 40 concurrent")
+    or a speed per user is ("32 users and each sees 14 tokens/s": users who each see a speed are streaming at once). Period users
+    ("500 daily users") and a group's headcount ("my team of 10") stay an audience even then."""
     loads = frame.slots.get("concurrency", [])
     groups = frame.slots.get("audience", [])
     people = [
         v for v in loads
         if not isinstance(v.value, RequestRate) and (words_in(v.surface, "headcount_word") or _counts_group(text, v, groups) or names_a_period(v.surface + _rest_of_phrase(text, v)))
         and not words_in(_phrase_before(text, v) + " " + v.surface + _rest_of_phrase(text, v), "at_once_word")
+        and not (each_streams and words_in(v.surface, "headcount_word") and not _counts_group(text, v, groups) and not names_a_period(v.surface + _rest_of_phrase(text, v)))
     ]  # fmt: skip
     _move(frame, people, "concurrency", "audience")
     # "for my team of 10": a count right after a group is its headcount, whichever count the tagger took it for

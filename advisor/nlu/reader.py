@@ -19,6 +19,7 @@ from advisor.nlu.phrases import phrase_table
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reading import Reading, read_message, retagged
 from advisor.nlu.training import load_or_train
+from knowledge.audience import names_a_period
 from knowledge.catalog import Catalog, load_catalog
 
 HISTORY_TURNS = PIPELINE.dialogue_state.history_turns  # the server stays stateless: the state is rebuilt from these
@@ -88,6 +89,7 @@ class Understanding:
             if task in TASKS or task == TOPIC:  # "what about for 4?" after "nvlink for tp across 2 4090s?": the 2
                 _bare_number_restates(reading, state)
                 _restated_length(reading, state)
+                _restated_load(reading, state)
                 _commitment_keeps_longer_horizon(reading, state)
                 _restated_amounts(reading, state)
             beside: tuple[str, ...] = ()
@@ -274,6 +276,27 @@ def _bare_number_restates(reading: Reading, state: Frame) -> None:
     reading.frame.slots = {name: [v for v in values if v.start != number.start] for name, values in reading.frame.slots.items()}
     reading.frame.slots = {name: values for name, values in reading.frame.slots.items() if values}
     reading.frame.slots[slot] = [SlotValue(restated, number.surface, number.start)]
+
+
+def _restated_load(reading: Reading, state: Frame) -> None:
+    """"and for 400 users?" after "80 concurrent users", "and with 32 people?" after "8 people at once": people said
+    in a follow-up restate the load the question had in flight, so they are at once as it was. After an audience ("a
+    team of 30") they stay an audience, and daily or monthly users ("and 10k daily users?") are traffic, not a load."""
+    held = state.get("concurrency")
+    if reading.frame.has("concurrency") or _headcounts_of(state) or not isinstance(held, int) or isinstance(held, bool):
+        return
+    said = [v for v in _headcounts_of(reading.frame) if not names_a_period(v.surface)]
+    if not said:
+        return
+    rest = [v for v in reading.frame.slots["audience"] if v not in said]
+    reading.frame.slots = {name: values for name, values in reading.frame.slots.items() if name != "audience"}
+    if rest:
+        reading.frame.slots["audience"] = rest
+    reading.frame.slots["concurrency"] = [replace(v, value=int(round(v.value))) for v in said]
+
+
+def _headcounts_of(frame: Frame) -> list[SlotValue]:
+    return [v for v in frame.slots.get("audience", []) if isinstance(v.value, int | float) and not isinstance(v.value, bool)]
 
 
 def _restated_length(reading: Reading, state: Frame) -> None:

@@ -161,11 +161,20 @@ def asks_another_facet(routing: Routing) -> bool:
     task over ("is the 910B mature enough to train on?" is no spec sheet), or a follow-up that states no values of
     its own asks a new side of the thread ("can this go in a normal server room?" after a sizing)."""
     reading, task = routing.reading, routing.task
+    if task == "memory" and _sizes_the_stated_memory(routing):  # "my 4090 modded to 48gb: does a 32B fit?": the fit, in the memory said
+        return False
     if reading.facet.overrides("troubleshoot" if reading.intent == "troubleshoot" else task):
         # "4090D or 4090, which should I buy?": a choice between the cards named is the comparison, with its verdict
         return not (reading.facet.yields_to_choice and len(set(routing.turn.entities.gpus)) > 1)
     # a troubleshooting thread gathers facts ("the room runs hot"): they go on into the diagnosis
     return reading.follow_up and task in TASKS and task != "troubleshoot" and reading.facet.name != SPECS and not reading.frame.names()
+
+
+def _sizes_the_stated_memory(routing: Routing) -> bool:
+    """Whether a named model fits on a card whose memory the message states (a modified 48 GB 4090): the sizing checks
+    it against the memory said, which no card on the modified part answers ("are modded 4090s ok for a 70B?" still gets the card)."""
+    turn = routing.turn
+    return turn.ask.asks_if_fits and bool(turn.entities.models or turn.entities.params) and routing.reading.frame.has("gpu_memory")
 
 
 @condition

@@ -41,6 +41,8 @@ class Slots:
         self.peak_load: PeakLoad | TrafficLoad | None = None  # how that load was taken from it
         self.said = ""  # the user's messages, for the words around a stated load (Turn sets it)
         self.fresh: Frame | None = None  # what the latest message alone states (Turn sets it)
+        # a figure each user holds ("the KV cache for 8 users"): the worst case is every one of a headcount at once, not the peak share
+        self.every_user = False
 
     def _get(self, slot: str, default=None):
         if self.frame.has(slot):
@@ -191,6 +193,9 @@ class Slots:
             return stated
         self.used.add("audience")
         self.load_from_headcount = headcount.surface
+        if self.every_user:
+            self.peak_load = None
+            return max(1, int(round(headcount.value)))
         self.peak_load = peak_load(headcount.value, headcount.surface)  # an audience is not all there at once
         return self.peak_load.concurrent
 

@@ -317,6 +317,7 @@ def memory(turn: Turn) -> str:
     if not named:
         turn.assume(*WORDING.pair("sizing_phrases.memory.serving_inference_since_no_training"))
     s = turn.slots
+    s.every_user = task == "inference" and memory_view.asks_about_kv_cache(turn)  # "the KV cache for 8 users": 8 sequences, the worst case
     count = gpus_on_hand(turn)
     card = stated_card(turn, s.gpus[0]) if s.gpus else None  # "a modded 48 GB 4090": the stated memory, not the catalog's
     args = {
