@@ -58,7 +58,8 @@ def test_a_gpu_count_becomes_whole_servers_and_a_hot_server_gets_a_denser_defaul
 def test_a_gpu_without_a_datasheet_system_is_estimated_from_its_server_class():
     result = plan(gpu="RTX 4090", servers=2, rack_power_kw=10)
     assert not result.server_kw_published
-    assert result.server_kw == pytest.approx((8 * 450 + 1850) / 1000)
+    # a GeForce card goes in a GeForce box (the consumer-8gpu class, 1.2 kW around the cards), not an HGX host
+    assert result.server_kw == pytest.approx((8 * 450 + 1200) / 1000)
     assert result.notes and "450" in result.notes[0].en and "450" in result.notes[0].zh
 
 

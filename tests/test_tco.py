@@ -136,7 +136,8 @@ def test_defaulted_assumptions_carry_their_values_and_links_from_the_data():
     assert used["colo_price_per_kw_month"].links == defaults["colo_price_per_kw_month_usd"].links
     assert used["server_price"].links == defaults["server_price_per_gpu_price"].links
     assert used["server_max_kw"].links == defaults["server_power_per_gpu_power"].links
-    in_cny = {a.key: a for a in tco(gpu="H100", currency="CNY").assumptions}
+    # a China buyer's rent is a China quote (no price book here, and a US cloud rate is no China rent)
+    in_cny = {a.key: a for a in tco(gpu="H100", currency="CNY", cloud_price_per_gpu_hour=13).assumptions}
     assert in_cny["electricity_price"].value == defaults["electricity_price_cny"].value
     assert in_cny["usd_to_cny"].links
 

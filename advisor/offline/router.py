@@ -23,7 +23,7 @@ from advisor.nlu.facets import SPECS
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
-from advisor.nlu.subjects import VARIANT_CHOICE, subjects_of, uncatalogued_gpus, variant_card
+from advisor.nlu.subjects import TOKEN_RATE, VARIANT_CHOICE, subjects_of, uncatalogued_gpus, variant_card
 from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
 from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import followup, guard, setup_question
@@ -293,6 +293,8 @@ def asks_what_a_card_answers(routing: Routing) -> bool:
         asks -= {VARIANT_CHOICE}
     if VARIANT_CHOICE in asks and variant_card(ask.named, routing.turn.catalog) is None:  # no card on that pair: the comparison judges it
         asks -= {VARIANT_CHOICE}
+    if ask.weighs_api:  # "30k requests a day to an API: would self-hosting pay?": the daily volume is the API bill's input
+        asks -= {TOKEN_RATE}
     return bool(asks) and not names_model(routing)
 
 

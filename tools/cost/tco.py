@@ -568,6 +568,10 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     china = currency == "CNY" or request.region == "cn"
     rent_given = request.cloud_price_per_gpu_hour is not None or request.cloud_monthly_bill is not None
     tier = _rent_tier(request, china, {r.tier for r in rates}) if request.rent_tier and not rent_given else None
+    if tier is None and china and not rent_given and request.rent_needed and gpu is not None and not _china_rent(gpu):
+        # no tier asked for, and the catalog's rent is a US cloud's: a China buyer rents at the price book's China
+        # tier when it has one (else _resolve says the China rent is missing), never at the US rate
+        tier = "china" if "china" in {r.tier for r in rates} else None
     tier_rate = next((r for r in rates if r.tier == tier), None)
     inputs, assumptions, estimated = _resolve(request, gpu, currency, defaults, tier_rate)
     n = evaluate(inputs)
