@@ -10,17 +10,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.catalog import CatalogError
+from knowledge.sources import DatedSource
 
 DATA_FILE = Path(__file__).with_name("trap_checks.yaml")
-
-
-class Page(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    title: str = Field(min_length=5)
-    url: str = Field(pattern=r"^https?://")
-    date: str = Field(min_length=4)
-    says: str = ""
 
 
 class Failure(BaseModel):
@@ -28,8 +20,8 @@ class Failure(BaseModel):
 
     id: str
     when: dict[Literal["segment", "ecc", "uptime"], str | bool]
-    source: Page | None = None
-    also: Page | None = None
+    source: DatedSource | None = None  # the one source model (knowledge/sources.py): a title and a date to cite
+    also: DatedSource | None = None
 
 
 class Deployment(BaseModel):
