@@ -323,7 +323,7 @@ class Ask(BaseModel):
             equivalent_vendors=vendors_named(message),
             service_context=tuple(kind for kind in SERVICE_CONTEXTS if says(kind, *earlier, message)),  # type: ignore[arg-type]
             uptime_target=uptime_target([*earlier, message], catalog),
-            quote_per_card=says("price_per_card", message) and not says("whole_server", message),
+            quote_per_card=quote_per_card(reading),
         )
 
 
@@ -345,6 +345,29 @@ def _side_confirmed(message: str) -> str | None:
         return None
     sides = [side for side, flag in (("buy", "buying"), ("rent", "renting")) if says(flag, message)]
     return sides[0] if len(sides) == 1 else None
+
+
+CLAUSE_ENDS = frozenset(",，;；。?？!！\n")
+
+
+def quote_per_card(reading: Reading) -> bool:
+    """A purchase price this message quotes is said of one card: by its own words ("$18k each"; "servers at $270k each"
+    is each server's), else by a per-card word in a clause that states no rent; a rent's own "per card" ("rent them
+    out at $2 per GPU-hour") says nothing of the purchase, and a server word makes it the machine's."""
+    message = reading.text
+    for value in reading.frame.slots.get("server_price", []):
+        if says("whole_server", value.lead + " " + value.surface):  # "three 8-GPU servers at $270k each": each server
+            return False
+        if value.said_per_card:
+            return True
+    rents = [value.start for value in reading.frame.slots.get("cloud_price", []) if value.start >= 0]
+    clauses, begin = [], 0
+    for i, char in enumerate(message + "\n"):
+        if char in CLAUSE_ENDS:
+            clauses.append(message[begin:i] if not any(begin <= at <= i for at in rents) else "")
+            begin = i + 1
+    rest = " ".join(clauses)
+    return says("price_per_card", rest) and not says("whole_server", message)
 
 
 def uptime_target(messages: list[str], catalog: Catalog) -> float | None:
