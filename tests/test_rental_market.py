@@ -179,14 +179,24 @@ def test_a_card_without_a_server_price_still_gets_the_rent_side_en(offline_advis
 def test_a_china_card_without_a_rent_says_the_rent_is_the_missing_figure_zh(offline_advisor):
     response = ask(offline_advisor, "国内采购8卡H20整机，用三年，买还是租？")
     lead = first_sentence(response)
-    assert "H20" in lead and "没有有出处的租价" in lead and "每卡时¥12" in lead
+    # a China buyer: no mainland rent for the H20, and a US cloud's rate stands in for none (ranges10)
+    assert "H20" in lead and "没有可查来源的国内租价" in lead and "每卡时报价" in lead
+    assert "每卡时¥12" not in response.answer  # the example rate is a placeholder, not a price no tool gave
     assert "整机价格" not in lead  # the server price is known (the catalog's dated card price): not asked for
 
 
 def test_a_card_with_neither_price_names_both_zh(offline_advisor):
-    response = ask(offline_advisor, "8卡L20服务器用两年，利用率一半，买还是租？")
+    # the L40S has no server price, and for a China buyer its US cloud rates are no rent either (the L20, once this
+    # test's card, is now priced from its dated China quote, so only its rent is missing)
+    response = ask(offline_advisor, "8卡L40S服务器用两年，利用率一半，买还是租？")
     lead = first_sentence(response)
     assert "既没有有出处的整机价格，也没有租用价格" in lead
+    assert "国内有带日期、有出处租价的卡" in response.answer  # what China can rent instead
+
+
+def test_an_estimated_purchase_leaves_only_the_china_rent_missing_zh(offline_advisor):
+    response = ask(offline_advisor, "8卡L20服务器用两年，利用率一半，买还是租？")
+    assert "没有可查来源的国内租价" in first_sentence(response) and "估算" in response.answer
 
 
 def test_a_published_whole_server_price_is_the_default_for_that_card():

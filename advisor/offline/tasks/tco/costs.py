@@ -134,8 +134,11 @@ def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: in
     m = outcome.result if outcome.ok else None
     fair = next((t for t in m["tiers"] if t["tier"] == m["fair_tier"]), None) if m else None
     top = next((t for t in m["tiers"] if t["tier"] == "hyperscaler_on_demand"), None) if m else None
+    if m and plan.china_market(turn, currency) and not any(t["tier"] == "china" for t in m["tiers"]):
+        fair = None  # a US cloud's rate is no China rent: a China buyer lacks both prices, and is told what China rents instead
     if fair is None:
-        return WORDING.say(turn, "missing.server_and_rent", gpu=name, example=examples["server"][currency])
+        said = WORDING.say(turn, "missing.server_and_rent", gpu=name, example=examples["server"][currency])
+        return "\n\n".join(filter(None, [said, _china_rentable(turn, m["china_alternatives"] if m else [], currency)]))
     use = rent_prices.WORDING.say(turn, "bill_use", utilisation=number(share * 100)) if turn.slots.utilisation is not None else ""
     bill = rent_prices.WORDING.say(turn, "bill", gpus=gpus, what=name, months=number(months), hours=number(m["gpu_hours"]), use=use,
                                    fair_cost=rent_prices.band(fair["cost_low"], fair["cost_high"], currency),
@@ -163,15 +166,20 @@ def _china_rent_missing(turn: Turn, gpu_id: str, name: str, currency: str, examp
     if bought:
         parts.append(WORDING.say(turn, "missing.china_buy") + " " + bought)
     outcome = turn.call("rental_prices", {"gpu": gpu_id, "currency": currency, "china": True, "today": dt.date.today().isoformat()})
-    others = outcome.result["china_alternatives"] if outcome.ok else []
-    if others:
-        rows = [WORDING.say(turn, "missing.china_alternative", gpu=o["gpu_name"], low=money(o["low"], currency), high=money(o["high"], currency),
-                            source=o["source_title"] or "—", date=o["date"]) for o in others]  # fmt: skip
-        parts.append(WORDING.say(turn, "missing.china_alternatives") + "\n" + "\n".join(f"- {row}" for row in rows))
-        for o in others:
-            if o["source_url"]:
-                turn.cite(f"china-rent:{o['source_url']}", o["source_title"] or o["gpu_name"], urls=[o["source_url"]])  # one line per page
-    return "\n\n".join(parts)
+    parts.append(_china_rentable(turn, outcome.result["china_alternatives"] if outcome.ok else [], currency))
+    return "\n\n".join(filter(None, parts))
+
+
+def _china_rentable(turn: Turn, others: list[dict], currency: str) -> str:
+    """The cards that can be rented in mainland China at dated, sourced prices, each page cited once."""
+    if not others:
+        return ""
+    rows = [WORDING.say(turn, "missing.china_alternative", gpu=o["gpu_name"], low=money(o["low"], currency), high=money(o["high"], currency),
+                        source=o["source_title"] or "—", date=o["date"]) for o in others]  # fmt: skip
+    for o in others:
+        if o["source_url"]:
+            turn.cite(f"china-rent:{o['source_url']}", o["source_title"] or o["gpu_name"], urls=[o["source_url"]])  # one line per page
+    return WORDING.say(turn, "missing.china_alternatives") + "\n" + "\n".join(f"- {row}" for row in rows)
 
 
 def _rent_trend(turn: Turn, r: dict) -> str:
