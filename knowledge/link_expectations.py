@@ -6,10 +6,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from knowledge.catalog import CatalogError
+from knowledge.catalog import read_table
 
 DATA_FILE = Path(__file__).with_name("link_expectations.yaml")
 Path_ = Literal["inter_node", "nvlink", "pcie"]
@@ -49,7 +48,4 @@ class LinkExpectations(BaseModel):
 
 @lru_cache(maxsize=1)
 def load_link_expectations(path: Path = DATA_FILE) -> LinkExpectations:
-    try:
-        return LinkExpectations.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except (yaml.YAMLError, ValidationError) as exc:
-        raise CatalogError(f"{path}: not valid link expectations: {exc}") from exc
+    return read_table(path, LinkExpectations, "link-expectation table")

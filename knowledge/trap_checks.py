@@ -6,10 +6,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.catalog import CatalogError
+from knowledge.catalog import read_table
 from knowledge.sources import DatedSource
 
 DATA_FILE = Path(__file__).with_name("trap_checks.yaml")
@@ -76,7 +75,4 @@ class TrapChecks(BaseModel):
 
 @lru_cache(maxsize=1)
 def trap_checks(path: Path = DATA_FILE) -> TrapChecks:
-    try:
-        return TrapChecks.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-    except (yaml.YAMLError, ValidationError) as exc:
-        raise CatalogError(f"{path}: not valid trap checks: {exc}") from exc
+    return read_table(path, TrapChecks, "trap-check table")
