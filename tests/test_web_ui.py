@@ -14,7 +14,7 @@ from advisor.interfaces import web_handlers as handlers
 from advisor.interfaces.charts import MEMORY_GROUPS, memory_figure, tco_figure
 from advisor.interfaces.ui_text import TEXT
 from advisor.interfaces.web import build_ui
-from advisor.interfaces.web_chat import chunks, decorate_answer, respond, to_turns, tool_step
+from advisor.interfaces.web_chat import chunks, decorate_answer, respond, summarize_result, to_turns, tool_step
 from advisor.interfaces.web_labels import Relabeler
 from advisor.labels import OBJECTIVE
 from advisor.markdown import sources_section
@@ -303,6 +303,13 @@ def test_tool_step_shows_arguments_and_a_summary(registry):
     failed = registry.call("compute_tco", {"gpu": "H100", "utilisation_pct": 150})
     step = tool_step(ToolCall(**failed.model_dump()), "zh")
     assert "错误" in step.content and "利用率" in step.content
+
+
+def test_a_result_whose_gpus_is_a_count_summarises_without_rows():
+    # a cost result counts its GPUs ("gpus": 8) where a recommendation lists them; the chat step must not iterate a count
+    lines = summarize_result({"gpus": 8, "break_even_month": 12}, "en")
+    assert lines == ["break-even in month 12"]
+    assert summarize_result({"gpus": [{"name": "H100 SXM"}]}, "en") == ["H100 SXM"]
 
 
 def test_answer_shows_the_notice_and_only_the_answers_own_sources_section():

@@ -69,7 +69,9 @@ def _findings(result: dict[str, Any], language: str) -> list[str]:
         return [_text(f["title"], language) for f in result["findings"]]
     if result.get("hits"):
         return [str(h.get("title", "")) for h in result["hits"]]
-    gpus = [row.get("gpu", row) for row in result.get("rows") or result.get("gpus") or []]
+    # "gpus" is a list of cards in a recommendation but a count in a cost result: only lists are rows
+    rows = next((value for value in (result.get("rows"), result.get("gpus")) if isinstance(value, list)), [])
+    gpus = [row.get("gpu", row) for row in rows if isinstance(row, dict)]
     return [str(g.get("name", "")) for g in gpus if isinstance(g, dict)]
 
 
