@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -86,6 +87,10 @@ class WallSocket(BaseModel):
     volts: float = Field(ge=100, le=250)
     name: Text
     source: TitledSource
+    source_quality: Literal["primary", "secondary"] = Field(
+        "primary", description="'secondary' where no standards body or maker page gives the rating; the answer's sources say so."
+    )
+    standard: TitledSource | None = Field(None, description="The standard's own text, where it backs part of the figure.")
 
 
 class Circuits(BaseModel):

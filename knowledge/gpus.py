@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -100,6 +101,11 @@ class GPU(BaseModel):
     spec_sources: list[DatedSource] = Field(
         default_factory=list, description="Dated pages a reader can open that give the row's figures (newer rows; older rows name theirs in `source`)."
     )
+    source_quality: Literal["primary", "secondary"] = Field(
+        "primary",
+        description="'secondary' where no vendor page of the part gives the row's figures, only press reports, OEM or distributor "
+        "sheets or transcriptions (China variants, domestic parts); the answer's sources say so beside the card.",
+    )
     unknown: list[str] = Field(
         default_factory=list,
         description="Figures no openable source gives (field names, e.g. 'tdp_w'): left None and said to be unknown, never guessed.",
@@ -137,6 +143,12 @@ class GPU(BaseModel):
                 raise ValueError(f"{self.id}: {name} is listed as unknown but has a value")
         if self.unknown and not self.spec_sources:
             raise ValueError(f"{self.id}: a row with unknown figures needs spec_sources (title, url, date) saying where the known ones come from")
+        return self
+
+    @model_validator(mode="after")
+    def _figures_are_dated(self) -> GPU:
+        if not self.spec_sources and not re.search(r"(?<!\d)(19|20)\d\d(?!\d)", self.source):
+            raise ValueError(f"{self.id}: the row's figures need a dated source: spec_sources (title, url, date) or a date in `source`")
         return self
 
     @model_validator(mode="after")

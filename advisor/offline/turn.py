@@ -159,7 +159,10 @@ class Turn:
         """A catalog row as a source: its availability note, its citation, and the dated pages its figures come from."""
         note = self.t(gpu["availability_en"], gpu["availability_zh"])
         urls = [page["url"] for page in gpu.get("spec_sources") or []]
-        self.cite(f"gpu:{gpu['id']}", gpu["name"], note, urls=urls, citation=gpu["source"])
+        title = gpu["name"]
+        if gpu.get("source_quality") == "secondary":  # no vendor page gives the figures: the reader is told so
+            title = TURN_TEXT.pick("secondary_source", self.language, name=title)
+        self.cite(f"gpu:{gpu['id']}", title, note, urls=urls, citation=gpu["source"])
 
     def cite_source(self, source: Source) -> None:
         if all(s.doc_id != source.doc_id for s in self.sources):

@@ -50,7 +50,7 @@ def answer(turn: Turn) -> str:
     assumed = render.assumption_lines(turn, r, values, lead)
     if plan.on_wall_socket(turn):  # "on a normal socket?": which socket the verdict is for comes first
         assumed.insert(0, render.say(turn, "assumption.wall_socket", socket=turn.text(plan.socket_of(turn).name)))
-        cite_socket(turn, plan.socket_of(turn).source)
+        cite_socket(turn, plan.socket_of(turn))
     blocks.append(f"**{render.say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in assumed))
     blocks += render.detail_tables(turn, r)
     return "\n\n".join(blocks)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from advisor.contract import Source
 from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
 from knowledge.facility import shipped_facility_data
+
+FACILITY_SOURCES = Wording("facility", "facility_sources")
 
 
 def cite(turn: Turn, r: dict) -> None:
@@ -20,7 +23,12 @@ def cite(turn: Turn, r: dict) -> None:
             turn.sources.append(Source(doc_id="facility:cooling", title=source.title, urls=[source.url]))
 
 
-def cite_socket(turn: Turn, source) -> None:
-    """The page behind the wall socket's rating a plan took for the feeds, once."""
-    if all(source.url not in s.urls for s in turn.sources):
-        turn.sources.append(Source(doc_id="facility:wall_socket", title=source.title, urls=[source.url]))
+def cite_socket(turn: Turn, socket) -> None:
+    """The pages behind the wall socket's rating a plan took for the feeds, once; a rating that rests on a secondary
+    page says so beside its title."""
+    title = socket.source.title
+    if socket.source_quality == "secondary":
+        title = FACILITY_SOURCES.say(turn, "secondary_source", title=title)
+    for doc_id, page, name in (("facility:wall_socket", socket.source, title), ("facility:wall_socket_standard", socket.standard, None)):
+        if page is not None and all(page.url not in s.urls for s in turn.sources):
+            turn.sources.append(Source(doc_id=doc_id, title=name or page.title, urls=[page.url]))
