@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowledge.export_rules import ChinaRule, ChinaStatus, china_rule, load_export_rules
-from knowledge.sources import DatedSource
+from knowledge.sources import DATE_PATTERN, DatedSource
 
 
 class Price(BaseModel):
@@ -16,9 +16,9 @@ class Price(BaseModel):
 
     amount: float = Field(gt=0, description="Price in `currency`.")
     currency: Literal["USD", "CNY"] = "USD"
-    date: str = Field(description="When the price was observed, YYYY-MM or YYYY-MM-DD.")
+    date: str = Field(pattern=DATE_PATTERN, description="When the price was observed, YYYY-MM or YYYY-MM-DD.")
     note: str = Field("", description="Where/what (e.g. 'AWS p5 on-demand, per GPU', 'street price').")
-    source: str = Field(description="Where the figure comes from.")
+    source: str = Field(min_length=3, description="Where the figure comes from.")
     overridden_by: str = Field("", description="Set when the price is the company's own (ADVISOR_PRICES file).")
 
 

@@ -10,7 +10,7 @@ from knowledge.catalog import Catalog
 from knowledge.gpus import GPU, Price
 from knowledge.models import ModelSpec
 
-SOURCE = "gpu-specs-notes.md (reference)"
+SOURCE = "gpu-specs-notes.md (reference, 2026-12-05)"  # a shipped row must name a dated source (knowledge/gpus.py)
 
 
 def _gpu(id: str, name: str, **fields) -> GPU:

@@ -30,7 +30,7 @@ def make_gpu(**overrides) -> GPU:
         id="test-h100", name="NVIDIA H100 SXM", vendor="NVIDIA", architecture="Hopper (GH100)", segment="datacenter",
         memory_gb=80, memory_type="HBM3", bandwidth_gbs=3350, bf16_tflops=989.5, fp8_tflops=1979, fp32_tflops=67,
         tdp_w=700, interconnect="NVLink 4", nvlink_gbs=900, pcie_gen=5, form_factor="SXM5", launch_year=2022,
-        china="export-controlled", aliases=["H100"], source="https://www.nvidia.com/en-us/data-center/h100/ spec page",
+        china="export-controlled", aliases=["H100"], source="https://www.nvidia.com/en-us/data-center/h100/ spec page (2022)",
     )
     fields.update(overrides)
     return GPU(**fields)

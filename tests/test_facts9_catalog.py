@@ -17,9 +17,9 @@ from tools.capability import CapabilityRequest, check_capability
 from tools.equivalents import EquivalentRequest, find_equivalents
 from tools.precision import kv_format, weight_format
 
-# Rows whose `source` names its pages without a date and that have no `spec_sources` yet (no openable vendor page
-# for these parts is in our references); the list may only shrink.
-UNDATED_BEFORE_FACTS9 = frozenset({"h800-sxm", "ascend-910b", "ascend-910c"})
+# Rows whose `source` names its pages without a date and that have no `spec_sources` yet: empty since facts11 gave the
+# H800 and the Ascend 910B/910C dated (secondary) pages; knowledge/gpus.py now refuses an undated row on load.
+UNDATED_BEFORE_FACTS9 = frozenset()
 
 
 @pytest.fixture(scope="module")
