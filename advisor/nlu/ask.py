@@ -43,7 +43,7 @@ from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
-from advisor.nlu.tco_said import ApiUsage, HorizonRange, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, running_costs
+from advisor.nlu.tco_said import ApiUsage, GpuHours, HorizonRange, gpu_hours_used, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, running_costs
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -221,6 +221,8 @@ class Ask(BaseModel):
                                              '(customer-facing, 24/7); data/ask_cues.yaml.')
     uptime_target: float | None = Field(None, description='An availability target said in the conversation ("99.9% uptime SLA"), in percent.')
     quote_per_card: bool = Field(False, description='A price this message quotes is said of one card ("¥18k each", "per card"), not of the machine.')
+    gpu_hours: GpuHours | None = Field(None, description='Use stated as GPU-hours over a period ("300 gpu-hours a week"): it sets the hours a '
+                                       "cost is worked on (utilisation), never the number of cards.")
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -324,6 +326,7 @@ class Ask(BaseModel):
             service_context=tuple(kind for kind in SERVICE_CONTEXTS if says(kind, *earlier, message)),  # type: ignore[arg-type]
             uptime_target=uptime_target([*earlier, message], catalog),
             quote_per_card=quote_per_card(reading),
+            gpu_hours=gpu_hours_used(message),
         )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from advisor.markdown import money, number
 from advisor.nlu.frame import Frame, Money, SlotValue
+from advisor.nlu.tco_said import GpuHours
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.tco import payback
@@ -80,6 +81,30 @@ def ratio_claim(turn: Turn) -> float | None:
     if any(from_claim(v) for v in frame.slots.get("gpu_count", [])):
         turn.slots = Slots(Frame({slot: [v for v in values if not (slot == "gpu_count" and from_claim(v))] for slot, values in frame.slots.items()}))
     return claim.value
+
+
+def gpu_hours(turn: Turn) -> GpuHours | None:
+    """Use said as GPU-hours over a period (``Ask.gpu_hours``): the count and the span of time the reader took from its
+    words ("300 gpu-hours a week" is neither 300 GPUs nor a one-week horizon) are taken out of ``turn.slots``."""
+    said = turn.ask.gpu_hours
+    if said is None:
+        return None
+
+    def within(v: SlotValue) -> bool:
+        return said.start <= v.start < said.end
+
+    frame = turn.slots.frame
+    if any(within(v) for slot in ("gpu_count", "horizon") for v in frame.slots.get(slot, [])):
+        turn.slots = Slots(Frame({slot: [v for v in values if not (slot in ("gpu_count", "horizon") and within(v))]
+                                  for slot, values in frame.slots.items()}))  # fmt: skip
+    return said
+
+
+def usage_share(hours_per_month: float, gpus: int) -> tuple[int, float]:
+    """The cards and the share of their hours a monthly use of GPU-hours fills: the cards stated when they can hold it,
+    else as many as it needs (rounded up), and the utilisation in percent."""
+    needed = max(gpus, math.ceil(hours_per_month / HOURS_PER_MONTH))
+    return needed, min(100.0, hours_per_month / (needed * HOURS_PER_MONTH) * 100)
 
 
 def running_costs(turn: Turn) -> dict[str, tuple[SlotValue, bool]]:
@@ -245,16 +270,25 @@ class RentOrBuy:
 def rent_or_buy(turn: Turn) -> RentOrBuy:
     """compute_tco's arguments: the stated purchase, rent, running costs, horizon and billing, each read for what it is
     the price of, defaults left to the tool; how each stated figure was taken is said (an assumption or an echo line)."""
+    yours: list[Text] = []
     running = running_costs(turn)  # before anything reads the purchase or the rent: those amounts are not them
     ratio = ratio_claim(turn)  # before the count is read: the "3" of "3x more expensive" is no number of GPUs
+    used = gpu_hours(turn)  # before the count is read: "2000 GPU-hours a month" is use, not 2000 GPUs
     s = turn.slots
     currency = currency_of(turn)
     count = s.gpu_count or 8
     per_server = s.gpus_per_server or min(count, 8)
     servers = s.servers or max(1, math.ceil(count / per_server))
+    utilisation = s.utilisation * 100 if s.utilisation is not None else None
+    if used is not None and used.per_month is not None and utilisation is None:
+        needed, utilisation = usage_share(used.per_month, servers * per_server)
+        if needed > servers * per_server:
+            servers = math.ceil(needed / per_server)
+            count = servers * per_server
+        yours.append(WORDING.text(f"yours.gpu_hours.{used.per}", hours=number(used.hours), monthly=number(used.per_month),
+                                  gpus=servers * per_server, utilisation=number(utilisation)))  # fmt: skip
     purchase, rent_said = purchase_and_rent(turn)
     server_price = in_currency(purchase, currency)
-    yours: list[Text] = []
     if server_price is not None:
         yours.append(WORDING.text("yours.price", amount=money(server_price, currency)))
     if server_price is not None and purchase.per == "all" and servers > 1:  # "2.8M for the two of them"
@@ -277,7 +311,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
     yours += rent_words
     running_args, running_words = running_cost_args(running, currency)
     yours += running_words
-    if s.utilisation is not None:  # every figure the user gave is echoed where the verdict is read, not only in the inputs
+    if s.utilisation is not None and used is None:  # every figure the user gave is echoed where the verdict is read, not only in the inputs
         yours.append(WORDING.text("yours.utilisation", utilisation=number(s.utilisation * 100)))
     if s.power_price is not None and in_currency(s.power_price, currency) is not None:
         yours.append(WORDING.text("yours.electricity", amount=money(in_currency(s.power_price, currency), currency)))
@@ -301,7 +335,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         "region": s.region,
         "site_region": turn.ask.site_region or ("cn" if turn.china_buyer else None),
         "rents_out": turn.ask.rents_out,
-        "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
+        "utilisation_pct": utilisation,
         **rent,
         "cloud_committed": committed,
         # with no rent given: a reservation at the hyperscaler's committed rate for its term, else the tier a buyer of
