@@ -12,6 +12,7 @@ from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money, SlotValue
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.specs.compare_view import Option
+from advisor.offline.tasks.tco import plan
 from advisor.offline.workload import model_of, precision_for, task_of
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.turn import Turn
@@ -34,6 +35,7 @@ def applies(turn: Turn) -> bool:
 
 
 def answer(turn: Turn) -> str:
+    used = plan.gpu_hours(turn)  # "1000 GPU-hours a month": the hours rented, not 1000 cards nor a one-month horizon
     s, frame = turn.slots, turn.slots.frame
     prices = _rates(turn)
     currency = prices[0].value.currency
@@ -49,6 +51,11 @@ def answer(turn: Turn) -> str:
         months = DEFAULT_MONTHS
         turn.assume(*WORDING.both("rentals_phrases.answer.months_of_renting_no_period", default_months=DEFAULT_MONTHS))
     share = s.utilisation * 100 if s.utilisation is not None else None
+    if share is None and used is not None and used.per_month is not None:  # each option rents the GPU-hours said
+        gpus, share = plan.usage_share(used.per_month, max(option["gpus"] for option in options))
+        options = [{**option, "gpus": gpus} for option in options]
+        turn.assume(*WORDING.both(f"rentals_phrases.answer.gpu_hours.{used.per}", hours=number(used.hours), monthly=number(used.per_month),
+                                  gpus=gpus, utilisation=number(share)))  # fmt: skip
     if share is None:
         share = 100
         turn.assume(*WORDING.pair("rentals_phrases.answer.rented_around_the_clock_no"))
