@@ -15,7 +15,7 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Frame, Money
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from knowledge.answer_text import word_positions
+from knowledge.answer_text import focus_words, word_positions
 from knowledge.api_prices import api_prices
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.quantities import parse_number
@@ -201,6 +201,39 @@ def _positions(text: str, word: str) -> list[int]:
         found.append(at)
         at = text.find(word, at + 1)
     return found
+
+
+class Reservation(BaseModel):
+    """Reserved (committed) capacity weighed against on-demand in one message, with the hourly rate said for each."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reserved: Money | None = None
+    on_demand: Money | None = None
+
+
+def reservation(message: str, frame: Frame) -> Reservation | None:
+    """Reserved against on-demand ("1-yr reserved at $3.9/hr vs on-demand $6.9", "按需45元，包年25元"): None unless the
+    message says both kinds of billing. Each hourly rate is bound to the billing word before it, or, when the rates are
+    written first ("$3.9 reserved or $6.9 on demand"), to the one after it."""
+    text = message.casefold()
+    on_demand = sorted(at for word in _words()["reservation"]["on_demand"] for at in _positions(text, word))
+    committed = sorted(at for word in focus_words("tco_billing")["committed"] for at in _positions(text, word))
+    if not on_demand or not committed:
+        return None
+    cues = sorted([(at, "on_demand") for at in on_demand] + [(at, "reserved") for at in committed])
+    rates = sorted((v for v in frame.slots.get("cloud_price", []) if isinstance(v.value, Money) and v.value.per in HOURLY and v.start >= 0),
+                   key=lambda v: v.start)  # fmt: skip
+    prefix = not rates or cues[0][0] < rates[0].start
+    bound: dict[str, Money] = {}
+    for rate in rates:
+        if prefix:
+            kind = next((kind for at, kind in reversed(cues) if at < rate.start), None)
+        else:
+            kind = next((kind for at, kind in cues if at > rate.start), None)
+        if kind is not None and kind not in bound:
+            bound[kind] = rate.value
+    return Reservation(reserved=bound.get("reserved"), on_demand=bound.get("on_demand"))
 
 
 class ApiUsage(BaseModel):

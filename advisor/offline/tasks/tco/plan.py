@@ -350,3 +350,40 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         "currency": currency,
     }
     return RentOrBuy(args, yours, currency, count, servers, horizon_years, owned)
+
+
+@dataclass
+class ReservedOrOnDemand:
+    """Reserved against on-demand as the message asks it: reserved_or_on_demand's arguments, the card, and which rates
+    the price book supplied (the user gave no quote for them)."""
+
+    args: dict
+    gpu: str
+    from_book: dict[str, dict]  # "reserved"/"on_demand" → the rental tier that priced it
+    used: GpuHours | None
+
+
+RESERVED_TIERS = {"reserved": "hyperscaler_1yr", "on_demand": "hyperscaler_on_demand"}
+
+
+def reserved_or_on_demand(turn: Turn) -> ReservedOrOnDemand:
+    """The rates the user stated, each bound to its billing word (``Ask.reservation``); a rate not stated is the price
+    book's tier for the card (1-year commitment, on-demand); the use said as GPU-hours and the peak count."""
+    used = gpu_hours(turn)  # before the count is read: the count left is the peak
+    said = turn.ask.reservation
+    currency = next((m.currency for m in (said.reserved, said.on_demand) if m is not None), None) if said else None
+    currency = currency if currency in CALCULATED_CURRENCIES else turn.currency
+    gpu = gpu_of(turn)
+    rates = {kind: in_currency(getattr(said, kind), currency) if said else None for kind in RESERVED_TIERS}
+    from_book: dict[str, dict] = {}
+    if any(rate is None for rate in rates.values()):
+        market = turn.call("rental_prices", {"gpu": gpu, "currency": currency, "today": dt.date.today().isoformat()})
+        tiers = {t["tier"]: t for t in market.result["tiers"]} if market.ok else {}
+        for kind, tier in RESERVED_TIERS.items():
+            if rates[kind] is None and tier in tiers:
+                rates[kind] = (tiers[tier]["low"] + tiers[tier]["high"]) / 2
+                from_book[kind] = tiers[tier]
+    turn.slots.mark("cloud_price", "gpu_count", "gpu")
+    args = {"reserved_per_gpu_hour": rates["reserved"], "on_demand_per_gpu_hour": rates["on_demand"],
+            "gpu_hours_per_month": used.per_month if used else None, "peak_gpus": turn.slots.gpu_count, "currency": currency}  # fmt: skip
+    return ReservedOrOnDemand(args, gpu, from_book, used)

@@ -236,3 +236,62 @@ def against_earlier(turn: Turn, old: dict, r: dict) -> str:
                        WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict),
                        years=number(r["horizon_months"] / 12), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
                        monthly_now=money(r["cloud_monthly_cost"], r["currency"])) + turn.t(" ", "") + billed  # fmt: skip
+
+RESERVATION = Wording("tco", "reservation")
+
+
+def reservation(turn: Turn, planned, r: dict) -> str:  # noqa: ANN001 (plan.ReservedOrOnDemand: plan imports render's neighbours)
+    """Reserved or on-demand: which to buy (or the mix) with each bill, the break-even utilisation and why, the rates'
+    origin, then each way's bill with its formula."""
+    cur, gpu = r["currency"], plan_gpu_name(turn, planned.gpu)
+    a = planned.args
+    values = {"reserved": money(a["reserved_per_gpu_hour"], cur), "on_demand": money(a["on_demand_per_gpu_hour"], cur),
+              "pct": number(r["break_even_utilisation_pct"], 0), "formula": f"`{turn.t(r['break_even_formula'], r['break_even_formula_zh'])}`", "gpu": gpu}  # fmt: skip
+    parts = []
+    if not r["options"]:
+        parts.append(RESERVATION.say(turn, "lead.no_use", **values))
+    else:
+        ways = {o["way"]: o for o in r["options"]}
+        values.update(od_cost=money(ways["on_demand"]["monthly"], cur), peak_cost=money(ways["reserve_peak"]["monthly"], cur),
+                      peak=ways["reserve_peak"]["reserved_gpus"], hours=number(a["gpu_hours_per_month"]), average=number(r["average_gpus"], 1),
+                      fleet=number(r["fleet_utilisation_pct"], 0), saving=money(r["saving_vs_on_demand"], cur))  # fmt: skip
+        if "mix" in ways:
+            values.update(base=ways["mix"]["reserved_gpus"], mix_cost=money(ways["mix"]["monthly"], cur), burst=number(ways["mix"]["on_demand_gpu_hours"]))
+        parts.append(RESERVATION.say(turn, f"lead.{r['best']}", **values))
+        parts.append(RESERVATION.say(turn, "why", **values))
+        if r["best"] == "mix":
+            parts.append(RESERVATION.say(turn, "mix_caveat", most=r["most_reserved_that_pay"], **values))
+    parts.append(_reservation_yours(turn, planned, cur))
+    for kind, tier in planned.from_book.items():
+        offer = tier["offers"][0] if tier.get("offers") else {}
+        parts.append(RESERVATION.say(turn, f"from_book.{kind}", tier=turn.text(tier["name"]), rate=money((tier["low"] + tier["high"]) / 2, cur),
+                                     date=offer.get("date") or "—", title=offer.get("source_title") or "—", url=offer.get("source_url") or ""))  # fmt: skip
+    if r["options"]:
+        headers = [RESERVATION.say(turn, f"table.{key}") for key in ("way", "reserved", "on_demand_hours", "monthly", "formula")]
+        rows = [[RESERVATION.say(turn, f"way.{o['way']}"), str(o["reserved_gpus"]), number(o["on_demand_gpu_hours"]), money(o["monthly"], cur),
+                 f"`{turn.t(o['formula'], o['formula_zh'])}`"] for o in r["options"]]  # fmt: skip
+        parts.append(table(headers, rows))
+    turn.cite("rent-vs-buy", WORDING.say(turn, "costs_phrases.tco.rent_vs_buy"))
+    return "\n\n".join(parts)
+
+
+def reservation_missing(turn: Turn, planned) -> str:  # noqa: ANN001
+    """Neither the user nor the price book gives one of the two rates: say which, and the rule that still holds."""
+    missing = [kind for kind in ("reserved_per_gpu_hour", "on_demand_per_gpu_hour") if planned.args[kind] is None]
+    return RESERVATION.say(turn, "missing", gpu=plan_gpu_name(turn, planned.gpu),
+                           which=turn.t(*RESERVATION.pair(f"missing_which.{'both' if len(missing) == 2 else missing[0]}")))  # fmt: skip
+
+
+def _reservation_yours(turn: Turn, planned, cur: str) -> str:  # noqa: ANN001
+    a, used = planned.args, planned.used
+    lines = [RESERVATION.say(turn, f"yours.{kind}", rate=money(a[f"{kind}_per_gpu_hour"], cur)) for kind in ("reserved", "on_demand") if kind not in planned.from_book]
+    if used is not None and used.per is not None:
+        lines.append(RESERVATION.say(turn, f"yours.use.{used.per}", hours=number(used.hours), monthly=number(used.per_month)))
+    if a["peak_gpus"]:
+        lines.append(RESERVATION.say(turn, "yours.peak", gpus=a["peak_gpus"]))
+    return WORDING.say(turn, "yours.title") + turn.t(": ", "：") + turn.t("; ", "；").join(lines or [WORDING.say(turn, "yours.none")])
+
+
+def plan_gpu_name(turn: Turn, gpu_id: str) -> str:
+    gpu = turn.catalog.find_gpu(gpu_id)
+    return gpu.name if gpu else gpu_id
