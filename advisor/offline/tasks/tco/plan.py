@@ -289,7 +289,13 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
                                   gpus=servers * per_server, utilisation=number(utilisation)))  # fmt: skip
     purchase, rent_said = purchase_and_rent(turn)
     server_price = in_currency(purchase, currency)
-    if server_price is not None:
+    per_card = server_price is not None and turn.ask.quote_per_card and purchase.per != "all"
+    if per_card:  # "$9k each, 8 of them", "每张卡1.8万": a card's price times the cards of a server, not the whole purchase
+        yours.append(WORDING.text("yours.price_per_card", amount=money(server_price, currency), per_server=per_server,
+                                  each=money(server_price * per_server, currency), servers=servers,
+                                  total=money(server_price * per_server * servers, currency)))  # fmt: skip
+        server_price *= per_server
+    elif server_price is not None:
         yours.append(WORDING.text("yours.price", amount=money(server_price, currency)))
     if server_price is not None and purchase.per == "all" and servers > 1:  # "2.8M for the two of them"
         turn.assume(
@@ -327,7 +333,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         "gpus_per_server": per_server,
         "servers": servers,
         "server_price": server_price,
-        "server_price_each": True if server_price is not None and (purchase is None or purchase.per == "all" or servers == 1) else None,
+        "server_price_each": True if server_price is not None and (per_card or purchase is None or purchase.per == "all" or servers == 1) else None,
         "lifetime_years": horizon_years,
         "claimed_payback_months": claimed_years * 12 if claimed_years else None,
         "claimed_cloud_ratio": ratio,
