@@ -24,6 +24,7 @@ from tools.cost.tco_model import HOURS_PER_MONTH
 WORDING = Wording("tco", "costs")
 DEFAULT_GPU = "h100-sxm"  # the card a cost is worked on when the question names none (the answer says so)
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
+MAX_RENT_PER_GPU_HOUR_USD = 100  # no GPU-hour rents above this (the dearest on-demand card is ~$15): a one-off amount above it is a price
 THREE_YEAR_TERM = 3  # a reservation of three years or more is priced at the 3-year commitment rate
 
 
@@ -224,6 +225,9 @@ def purchase_and_rent(turn: Turn) -> tuple[Money | None, SlotValue | None]:
     purchase. The rent comes with what was written, which says whether it was per card."""
     s, slots = turn.slots, turn.slots.frame.slots
     purchase, rent = s.server_price, s.hourly_price
+    if purchase is None and rent is not None and rent.per == "once" and in_currency(rent, "USD") > MAX_RENT_PER_GPU_HOUR_USD:
+        purchase, rent = rent, None  # "每台35万": an amount paid once that no GPU-hour costs is the purchase, whatever role it was read in
+        s.mark("cloud_price")
     rent_said = next((v for v in slots.get("cloud_price", []) if v.value == rent), None) if rent is not None else None
     if purchase is not None and purchase.per in PERIOD_HOURS and rent is None:
         rent_said = next(v for v in slots.get("server_price", []) if v.value == purchase)
@@ -393,3 +397,29 @@ def reserved_or_on_demand(turn: Turn) -> ReservedOrOnDemand:
     args = {"reserved_per_gpu_hour": rates["reserved"], "on_demand_per_gpu_hour": rates["on_demand"],
             "gpu_hours_per_month": used.per_month if used else None, "peak_gpus": turn.slots.gpu_count, "currency": currency}  # fmt: skip
     return ReservedOrOnDemand(args, gpu, from_book, used)
+
+
+NOT_SOLD_NEW_IN_CHINA = ("export-controlled", "second-hand", "licensed", "not-sold")  # catalog china statuses: no new purchase there
+CHINA_SOLD = ("china-variant", "domestic")
+
+
+@dataclass
+class ChinaBlock:
+    """A China buyer weighing the purchase of a card that cannot be bought new there: its status, the rule behind it,
+    and the datacenter parts sold in China instead."""
+
+    gpu: str
+    status: str
+    rule: Text
+    instead: list[str]
+
+
+def china_block(turn: Turn, gpu_id: str, currency: str, owned: bool) -> ChinaBlock | None:
+    """The card of a China buyer's rent-or-buy cannot be bought new in mainland China (catalog ``china`` status), so a
+    purchase is no option to compute as if legal; None otherwise (cards already owned, another market)."""
+    gpu = turn.catalog.find_gpu(gpu_id)
+    if owned or gpu is None or not (china_market(turn, currency) or turn.ask.site_region == "cn") or gpu.china not in NOT_SOLD_NEW_IN_CHINA:
+        return None
+    rule = gpu.china_rule
+    instead = [g.name for g in turn.catalog.gpus if g.china in CHINA_SOLD and g.segment == "datacenter" and g.memory_gb >= min(gpu.memory_gb, 64)]
+    return ChinaBlock(gpu.name, gpu.china, Text(en=rule.en, zh=rule.zh) if rule else Text(en="", zh=""), instead)

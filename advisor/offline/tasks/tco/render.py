@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from advisor.labels import CHINA_STATUS
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.tco import payback
@@ -295,3 +296,10 @@ def _reservation_yours(turn: Turn, planned, cur: str) -> str:  # noqa: ANN001
 def plan_gpu_name(turn: Turn, gpu_id: str) -> str:
     gpu = turn.catalog.find_gpu(gpu_id)
     return gpu.name if gpu else gpu_id
+
+
+def china_block(turn: Turn, block) -> str:  # noqa: ANN001 (plan.ChinaBlock)
+    """First lines for a China buyer whose card cannot be bought new there: renting is the way to use it, the purchase
+    below holds only for stock from a lawful source, and the parts sold in China instead."""
+    return WORDING.say(turn, "china_block", gpu=block.gpu, status=turn.t(*CHINA_STATUS[block.status]), rule=turn.text(block.rule),
+                       instead=turn.t(", ", "、").join(block.instead) or "—")  # fmt: skip
