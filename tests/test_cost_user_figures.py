@@ -129,13 +129,14 @@ def test_a_stated_rent_prices_the_api_comparison_zh(offline_advisor):
 
 def test_china_buyer_told_first_that_the_card_is_not_sold_new_zh(offline_advisor):
     response = offline_advisor.answer("公司在杭州，打算自购两台8卡H100服务器，还是租更合适？")
-    assert response.answer.startswith("**NVIDIA H100 SXM 在中国大陆买不到新卡**")
-    assert "H20" in response.answer.split("\n\n")[0]
+    first = response.answer.split("\n\n")[:3]  # in the first lines, right under the verdict
+    assert any(part.startswith("**NVIDIA H100 SXM 在中国大陆买不到新卡**") and "H20" in part for part in first)
 
 
 def test_china_buyer_told_first_that_the_card_is_not_sold_new_en(offline_advisor):
     response = offline_advisor.answer("We're a startup in Shenzhen. Buy one 8x H100 server or rent, priced in CNY?")
-    assert response.answer.startswith("**The NVIDIA H100 SXM cannot be bought new in mainland China**")
+    first = response.answer.split("\n\n")[:3]
+    assert any(part.startswith("**The NVIDIA H100 SXM cannot be bought new in mainland China**") for part in first)
 
 
 def test_an_unrestricted_card_has_no_china_block_en(offline_advisor):

@@ -85,11 +85,11 @@ def tco(turn: Turn) -> str:
     claim = payback.claim_check(turn, r) + [line for line in [payback.ratio_verdict(turn, r)] if line]
     block = plan.china_block(turn, outcome.args["gpu"], cur, owned)
     parts = [
-        *filter(None, [render.china_block(turn, block) if block else ""]),
         *filter(None, [render.renting_side(turn, r)]),
         *filter(None, [_against_earlier(turn, outcome.args, r)]),
         *claim,
         verdict,
+        *filter(None, [render.china_block(turn, block) if block else ""]),  # right under the verdict: the purchase is no new card there
         *filter(None, [payback.tier_summary(turn, r)]),
         said,  # the figures the user gave stay on the first screen, before the assumptions about the market and the site
         *filter(None, [_estimated_price(turn, r)]),
