@@ -22,6 +22,7 @@ from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "costs")
+RENTALS = Wording("tco", "rentals")
 DEFAULT_GPU = "h100-sxm"  # the card a cost is worked on when the question names none (the answer says so)
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 MAX_RENT_PER_GPU_HOUR_USD = 100  # no GPU-hour rents above this (the dearest on-demand card is ~$15): a one-off amount above it is a price
@@ -423,3 +424,60 @@ def china_block(turn: Turn, gpu_id: str, currency: str, owned: bool) -> ChinaBlo
     rule = gpu.china_rule
     instead = [g.name for g in turn.catalog.gpus if g.china in CHINA_SOLD and g.segment == "datacenter" and g.memory_gb >= min(gpu.memory_gb, 64)]
     return ChinaBlock(gpu.name, gpu.china, Text(en=rule.en, zh=rule.zh) if rule else Text(en="", zh=""), instead)
+
+
+RENTAL_MONTHS = 12  # a rental comparison with no period is priced over a year (said as an assumption)
+HOURLY_RENT = ("gpu_hour", "hour", "once")  # a rent with no period of its own ("9 yuan per A100-hour") is per GPU-hour, as in rent-or-buy
+
+
+def rentals_apply(turn: Turn) -> bool:
+    """Two or more cards, one hourly rent each, in currencies the calculators keep (a EUR rent is named by the
+    rent-or-buy answer, never converted at a rate nobody keeps), and nothing to buy."""
+    frame = turn.slots.frame
+    prices = rental_rates(turn)
+    buying = frame.has("server_price") or frame.has("budget") or turn.ask.buying
+    known = all(price.value.currency in CALCULATED_CURRENCIES for price in prices)
+    return len(prices) >= 2 and len(prices) == len(rental_cards(turn)) and known and not buying
+
+
+def rental_rates(turn: Turn) -> list[SlotValue]:
+    """The hourly rents, in the order said: the n-th belongs to the n-th card."""
+    rents = turn.slots.frame.slots.get("cloud_price", [])
+    return sorted((v for v in rents if isinstance(v.value, Money) and v.value.per in HOURLY_RENT), key=lambda v: v.start)
+
+
+def rental_cards(turn: Turn) -> list[SlotValue]:
+    frame = turn.slots.frame
+    return sorted([*frame.slots.get("gpu", []), *frame.slots.get("other_gpu", [])], key=lambda v: v.start)
+
+
+def rental_name(turn: Turn, card: SlotValue) -> str:
+    gpu = turn.catalog.find_gpu(card.value) if isinstance(card.value, str) else None
+    return gpu.name if gpu else card.surface
+
+
+def rental_args(turn: Turn, counts: list) -> dict:
+    """compare_rentals' arguments: each card with its own rent (bound by order) and count, the months and the share of
+    hours rented (GPU-hours said set both the count and the share); the defaults taken are said as assumptions."""
+    used = gpu_hours(turn)  # "1000 GPU-hours a month": the hours rented, not 1000 cards nor a one-month horizon
+    s = turn.slots
+    prices = rental_rates(turn)
+    currency = prices[0].value.currency
+    options = [{"name": rental_name(turn, card), "gpus": int(count or 1),
+                "price_per_gpu_hour": convert(price.value.amount, price.value.currency, currency, DEFAULT_USD_TO_CNY)}
+               for card, price, count in zip(rental_cards(turn), prices, counts)]  # fmt: skip
+    s.mark("gpu", "other_gpu", "gpu_count", "cloud_price", "objective")  # "which is cheaper" is what the table answers
+    months = s.horizon_years * 12 if s.horizon_years else None
+    if months is None:
+        months = RENTAL_MONTHS
+        turn.assume(*RENTALS.both("rentals_phrases.answer.months_of_renting_no_period", default_months=RENTAL_MONTHS))
+    share = s.utilisation * 100 if s.utilisation is not None else None
+    if share is None and used is not None and used.per_month is not None:  # each option rents the GPU-hours said
+        gpus, share = usage_share(used.per_month, max(option["gpus"] for option in options))
+        options = [{**option, "gpus": gpus} for option in options]
+        turn.assume(*RENTALS.both(f"rentals_phrases.answer.gpu_hours.{used.per}", hours=number(used.hours), monthly=number(used.per_month),
+                                  gpus=gpus, utilisation=number(share)))  # fmt: skip
+    if share is None:
+        share = 100
+        turn.assume(*RENTALS.pair("rentals_phrases.answer.rented_around_the_clock_no"))
+    return {"options": options, "months": months, "utilisation_pct": share, "discount_pct": s.discount_pct or 0, "currency": currency}

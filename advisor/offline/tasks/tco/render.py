@@ -303,3 +303,28 @@ def china_block(turn: Turn, block) -> str:  # noqa: ANN001 (plan.ChinaBlock)
     below holds only for stock from a lawful source, and the parts sold in China instead."""
     return WORDING.say(turn, "china_block", gpu=block.gpu, status=turn.t(*CHINA_STATUS[block.status]), rule=turn.text(block.rule),
                        instead=turn.t(", ", "、").join(block.instead) or "—")  # fmt: skip
+
+
+RENTALS = Wording("tco", "rentals")
+
+
+def rentals_table(turn: Turn, r: dict, months: float) -> tuple[list[str], list[list[str]]]:
+    """compare_rentals' rows: each option's count, rate, month, period and formula."""
+    cur = r["currency"]
+    rows = [[row["name"], str(row["gpus"]), money(row["price_per_gpu_hour"], cur), money(row["monthly"], cur), money(row["total"], cur),
+             f"`{turn.formula(row)}`"] for row in r["rows"]]  # fmt: skip
+    header = [RENTALS.say(turn, f"rentals_phrases.answer.{key}") for key in ("option", "gpus", "per_gpu_hour", "per_month")]
+    header += [RENTALS.say(turn, "rentals_phrases.answer.over_months", months=number(months)), RENTALS.say(turn, "rentals_phrases.answer.formula")]
+    return header, rows
+
+
+def rentals_lead(turn: Turn, r: dict, months: float, too_small: set[str]) -> str:
+    """The cheaper rental, or, when it cannot hold the model, the cheapest one that can."""
+    cur = r["currency"]
+    holding = sorted((row for row in r["rows"] if row["name"] not in too_small), key=lambda row: row["total"])
+    if r["cheapest"] not in too_small or not holding:
+        lead = RENTALS.say(turn, "rentals_phrases.lead.is_the_cheaper_rental_less", cheapest=r["cheapest"], saving=money(r["saving_vs_next"], cur), months=number(months))
+        return lead + (RENTALS.say(turn, "rentals_phrases.lead.none_of_them_holds_the") if too_small and not holding else "")
+    best = holding[0]
+    return RENTALS.say(turn, "rentals_phrases.lead.is_the_cheapest_rental_that", name=best["name"], total=money(best["total"], cur), months=number(months),
+                       cheapest=r["cheapest"])  # fmt: skip
