@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from advisor.markdown import money
+
 from advisor.nlu.tco_said import gpu_hours_used
 from tools.cost.reservation import ReservationRequest, reserved_or_on_demand
 
@@ -142,3 +144,18 @@ def test_china_buyer_told_first_that_the_card_is_not_sold_new_en(offline_advisor
 def test_an_unrestricted_card_has_no_china_block_en(offline_advisor):
     response = offline_advisor.answer("Buy or rent 8 H100 for our lab in Texas over 3 years?")
     assert "cannot be bought new in mainland China" not in response.answer
+
+
+def test_low_use_against_a_lease_gives_the_hourly_rate_that_beats_owning_zh(offline_advisor):
+    response = offline_advisor.answer("我们8卡A100的利用率只有35%左右，买还是租好？")
+    call = call_of(response, "compute_tco")
+    r = call.result
+    assert r["cloud_billing"] == "every_hour"  # the China lease
+    rate = r["own_monthly_cost"] / (r["total_gpus"] * 730 * 0.35)
+    assert "按量（按小时）租" in response.answer and f"**{money(rate, 'CNY')}**" in response.answer
+
+
+def test_low_use_is_paid_by_the_used_hours_en(offline_advisor):
+    response = offline_advisor.answer("Eight L40S in one box, busy maybe a third of the time (33%). Own or rent?")
+    call = call_of(response, "compute_tco")
+    assert call.args["utilisation_pct"] == pytest.approx(33, abs=0.5) and call.result["cloud_billing"] == "used_hours"

@@ -89,6 +89,8 @@ def tco(turn: Turn) -> str:
         *filter(None, [_against_earlier(turn, outcome.args, r)]),
         *claim,
         verdict,
+        *filter(None, [render.used_hours_only(turn, r, outcome.args.get("utilisation_pct") if s.utilisation is not None or turn.ask.gpu_hours else None,
+                                               plan.china_market(turn, cur))]),
         *filter(None, [render.china_block(turn, block) if block else ""]),  # right under the verdict: the purchase is no new card there
         *filter(None, [payback.tier_summary(turn, r)]),
         said,  # the figures the user gave stay on the first screen, before the assumptions about the market and the site

@@ -328,3 +328,22 @@ def rentals_lead(turn: Turn, r: dict, months: float, too_small: set[str]) -> str
     best = holding[0]
     return RENTALS.say(turn, "rentals_phrases.lead.is_the_cheapest_rental_that", name=best["name"], total=money(best["total"], cur), months=number(months),
                        cheapest=r["cheapest"])  # fmt: skip
+
+
+def used_hours_only(turn: Turn, r: dict, stated_use: float | None, china: bool) -> str:
+    """A low use the user stated ("we'd use it 30% of the time") against a rent billed for every hour (a lease, a
+    commitment): what paying only the used hours costs at the cheapest tier billed by the hour, against owning. A China
+    buyer has no such tier there (a US cloud's rate is no China rent): the hourly rate below which renting by the hour
+    beats owning, to hold a quote against."""
+    if stated_use is None or stated_use >= 100 or r["cloud_billing"] != "every_hour" or turn.ask.committed_billing:
+        return ""
+    hourly = [row for row in r.get("tier_paybacks") or [] if not row.get("billed_every_hour") and (row["tier"] == "china" or not china)]
+    if not hourly:
+        used_hours = r["total_gpus"] * HOURS_PER_MONTH * stated_use / 100
+        return WORDING.say(turn, "used_hours.quote", use=number(stated_use), lease=money(r["cloud_monthly_cost"], r["currency"]),
+                           own=money(r["own_monthly_cost"], r["currency"]), rate=money(r["own_monthly_cost"] / used_hours, r["currency"]))  # fmt: skip
+    cheapest = min(hourly, key=lambda row: row["monthly_rent_avoided"])
+    cur, own = r["currency"], r["own_monthly_cost"]
+    key = "used_hours.rent" if cheapest["monthly_rent_avoided"] < own else "used_hours.buy"
+    return WORDING.say(turn, key, use=number(stated_use), tier=turn.text(cheapest["tier_name"]), rate=money(cheapest["price_per_gpu_hour"], cur),
+                       rent=money(cheapest["monthly_rent_avoided"], cur), own=money(own, cur), lease=money(r["cloud_monthly_cost"], cur))  # fmt: skip
