@@ -146,7 +146,7 @@ HOURS_IN = {"week": 168.0, "month": HOURS_PER_MONTH, "day": 24.0, "year": 12 * H
 
 
 class GpuHours(BaseModel):
-    """Use said as GPU-hours ("300 gpu-hours a week", "每月2000卡时"): an amount of use, never a count of cards. ``per`` is
+    """Use said as GPU-hours ("300 gpu-hours a week", "2000 card-hours a month"): an amount of use, never a count of cards. ``per`` is
     the period it is said over (None: a total, "a 5,000 GPU-hour job"); ``start``/``end`` span its words, so the count
     and the span of time the reader took from them can be set aside."""
 
@@ -213,7 +213,7 @@ class Reservation(BaseModel):
 
 
 def reservation(message: str, frame: Frame) -> Reservation | None:
-    """Reserved against on-demand ("1-yr reserved at $3.9/hr vs on-demand $6.9", "按需45元，包年25元"): None unless the
+    """Reserved against on-demand ("1-yr reserved at $3.9/hr vs on-demand $6.9", "on demand 45 yuan, yearly package 25"): None unless the
     message says both kinds of billing. Each hourly rate is bound to the billing word before it, or, when the rates are
     written first ("$3.9 reserved or $6.9 on demand"), to the one after it."""
     text = message.casefold()

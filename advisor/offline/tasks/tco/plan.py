@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from advisor.markdown import money, number
 from advisor.nlu.frame import Frame, Money, SlotValue
-from advisor.nlu.tco_said import GpuHours
+from advisor.nlu.ask import GpuHours
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.tco import payback
@@ -227,7 +227,7 @@ def purchase_and_rent(turn: Turn) -> tuple[Money | None, SlotValue | None]:
     s, slots = turn.slots, turn.slots.frame.slots
     purchase, rent = s.server_price, s.hourly_price
     if purchase is None and rent is not None and rent.per == "once" and in_currency(rent, "USD") > MAX_RENT_PER_GPU_HOUR_USD:
-        purchase, rent = rent, None  # "每台35万": an amount paid once that no GPU-hour costs is the purchase, whatever role it was read in
+        purchase, rent = rent, None  # "350k yuan a server" read as a rent: an amount paid once that no GPU-hour costs is the purchase, whatever role it was read in
         s.mark("cloud_price")
     rent_said = next((v for v in slots.get("cloud_price", []) if v.value == rent), None) if rent is not None else None
     if purchase is not None and purchase.per in PERIOD_HOURS and rent is None:
@@ -295,7 +295,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
     purchase, rent_said = purchase_and_rent(turn)
     server_price = in_currency(purchase, currency)
     per_card = server_price is not None and turn.ask.quote_per_card and purchase.per != "all"
-    if per_card:  # "$9k each, 8 of them", "每张卡1.8万": a card's price times the cards of a server, not the whole purchase
+    if per_card:  # "$9k each, 8 of them", "18k yuan a card": a card's price times the cards of a server, not the whole purchase
         yours.append(WORDING.text("yours.price_per_card", amount=money(server_price, currency), per_server=per_server,
                                   each=money(server_price * per_server, currency), servers=servers,
                                   total=money(server_price * per_server * servers, currency)))  # fmt: skip
