@@ -18,6 +18,7 @@ from knowledge.wording import Wording
 from tools.capability import check_capability
 from tools.cost.rental_market import rental_prices
 from tools.cost.rentals import compare_rentals
+from tools.cost.reservation import reserved_or_on_demand
 from tools.cost.tco import compute_tco
 from tools.cost.training_time import estimate_training_time
 from tools.fabric import size_fabric
@@ -53,6 +54,7 @@ TOOLS = [
     ("plan_facility", plan_facility),
     ("size_fabric", size_fabric),
     ("compare_rentals", compare_rentals),
+    ("reserved_or_on_demand", reserved_or_on_demand),
     ("rental_prices", rental_prices),
     ("search_knowledge", search_knowledge),
     ("diagnose", diagnose),

@@ -29,6 +29,7 @@ HIDDEN_TOOLS = {
     "check_capability": "compare_gpus",
     "check_gpu_claim": "compare_gpus",  # offline claim answers call it; the spec rows carry the same figures for the model  # the spec rows carry the same catalog fields (fp8_tflops null = no FP8); the schema budget stays
     "rental_prices": "compare_rentals",
+    "reserved_or_on_demand": "compare_rentals",  # offline reservation answers call it; a model prices each way with compare_rentals
     "find_equivalents": "compare_gpus",  # a counterpart's figures are its spec rows side by side; the schema budget stays
     "estimate_server_price": "recommend_gpus",  # recommend_gpus prices whole configurations; offline price answers use it directly  # a model prices rent with compare_rentals and compute_tco; offline answers use it directly
 }

@@ -43,7 +43,7 @@ from advisor.nlu.reading import Reading
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
-from advisor.nlu.tco_said import ApiUsage, HorizonRange, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, running_costs
+from advisor.nlu.tco_said import ApiUsage, GpuHours, HorizonRange, Reservation, gpu_hours_used, reservation, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, running_costs
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -221,6 +221,11 @@ class Ask(BaseModel):
                                              '(customer-facing, 24/7); data/ask_cues.yaml.')
     uptime_target: float | None = Field(None, description='An availability target said in the conversation ("99.9% uptime SLA"), in percent.')
     quote_per_card: bool = Field(False, description='A price this message quotes is said of one card ("¥18k each", "per card"), not of the machine.')
+    gpu_hours: GpuHours | None = Field(None, description='Use stated as GPU-hours over a period ("300 gpu-hours a week"): it sets the hours a '
+                                       "cost is worked on (utilisation), never the number of cards.")
+    reservation: Reservation | None = Field(None, description='Reserved weighed against on-demand ("1-yr reserved at $3.9/hr vs on-demand '
+                                            '$6.9"), each rate bound to its billing word.')
+    weighs_reservation: bool = Field(False, description="The message weighs reserved (committed) capacity against on-demand for its use.")
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -324,6 +329,9 @@ class Ask(BaseModel):
             service_context=tuple(kind for kind in SERVICE_CONTEXTS if says(kind, *earlier, message)),  # type: ignore[arg-type]
             uptime_target=uptime_target([*earlier, message], catalog),
             quote_per_card=quote_per_card(reading),
+            gpu_hours=gpu_hours_used(message),
+            reservation=(reserved := reservation(message, reading.frame)),
+            weighs_reservation=reserved is not None,
         )
 
 

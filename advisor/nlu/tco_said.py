@@ -15,8 +15,9 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.frame import Frame, Money
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
-from knowledge.answer_text import word_positions
+from knowledge.answer_text import focus_words, word_positions
 from knowledge.api_prices import api_prices
+from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.quantities import parse_number
 
 WORDS_FILE = Path(__file__).parent / "data" / "tco_words.yaml"
@@ -139,6 +140,100 @@ def horizon_ranges(state: Frame) -> tuple[HorizonRange, ...]:
         if hours and isinstance(said.value, float):
             ranges.append(HorizonRange(value=said.value, low=hours[0] / HOURS["year"], high=hours[1] / HOURS["year"]))
     return tuple(ranges)
+
+
+HOURS_IN = {"week": 168.0, "month": HOURS_PER_MONTH, "day": 24.0, "year": 12 * HOURS_PER_MONTH}
+
+
+class GpuHours(BaseModel):
+    """Use said as GPU-hours ("300 gpu-hours a week", "2000 card-hours a month"): an amount of use, never a count of cards. ``per`` is
+    the period it is said over (None: a total, "a 5,000 GPU-hour job"); ``start``/``end`` span its words, so the count
+    and the span of time the reader took from them can be set aside."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hours: float
+    per: str | None = None  # "week", "month", "day", "year"
+    start: int
+    end: int
+
+    @property
+    def per_month(self) -> float | None:
+        """GPU-hours a month (a month = 730 hours), None for a total."""
+        return None if self.per is None else self.hours * HOURS_PER_MONTH / HOURS_IN[self.per]
+
+
+def gpu_hours_used(message: str) -> GpuHours | None:
+    """The first amount of GPU-hours this message states, with the period beside it; None when it states none (a price
+    "per GPU-hour" has no number before its unit)."""
+    words = _words()["gpu_hours"]
+    text = message.casefold()
+    digits, between = set(words["number_chars"]), set(words["between"])
+    found = sorted((at, unit) for unit in words["units"] for at in _positions(text, unit))
+    for at, unit in found:
+        end_number = at
+        while end_number > 0 and text[end_number - 1] in between:
+            end_number -= 1
+        start = end_number
+        while start > 0 and text[start - 1] in digits:
+            start -= 1
+        hours = parse_number(text[start:end_number].strip().replace(",", "")) if start < end_number else None
+        if hours is None or hours <= 0:
+            continue
+        end = at + len(unit)
+        reach = words["reach_chars"]
+        before, after = text[max(0, start - reach) : start], text[end : end + reach]
+        per, period_end = None, end
+        for name, period_words in words["periods"].items():
+            hit = next((w for w in period_words if w in after), None) or next((w for w in period_words if w in before), None)
+            if hit:
+                per = name
+                if hit in after:
+                    period_end = end + after.find(hit) + len(hit)
+                break
+        return GpuHours(hours=hours, per=per, start=start, end=period_end)
+    return None
+
+
+def _positions(text: str, word: str) -> list[int]:
+    found, at = [], text.find(word)
+    while at >= 0:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
+
+
+class Reservation(BaseModel):
+    """Reserved (committed) capacity weighed against on-demand in one message, with the hourly rate said for each."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reserved: Money | None = None
+    on_demand: Money | None = None
+
+
+def reservation(message: str, frame: Frame) -> Reservation | None:
+    """Reserved against on-demand ("1-yr reserved at $3.9/hr vs on-demand $6.9", "on demand 45 yuan, yearly package 25"): None unless the
+    message says both kinds of billing. Each hourly rate is bound to the billing word before it, or, when the rates are
+    written first ("$3.9 reserved or $6.9 on demand"), to the one after it."""
+    text = message.casefold()
+    on_demand = sorted(at for word in _words()["reservation"]["on_demand"] for at in _positions(text, word))
+    committed = sorted(at for word in focus_words("tco_billing")["committed"] for at in _positions(text, word))
+    if not on_demand or not committed:
+        return None
+    cues = sorted([(at, "on_demand") for at in on_demand] + [(at, "reserved") for at in committed])
+    rates = sorted((v for v in frame.slots.get("cloud_price", []) if isinstance(v.value, Money) and v.value.per in HOURLY and v.start >= 0),
+                   key=lambda v: v.start)  # fmt: skip
+    prefix = not rates or cues[0][0] < rates[0].start
+    bound: dict[str, Money] = {}
+    for rate in rates:
+        if prefix:
+            kind = next((kind for at, kind in reversed(cues) if at < rate.start), None)
+        else:
+            kind = next((kind for at, kind in cues if at > rate.start), None)
+        if kind is not None and kind not in bound:
+            bound[kind] = rate.value
+    return Reservation(reserved=bound.get("reserved"), on_demand=bound.get("on_demand"))
 
 
 class ApiUsage(BaseModel):

@@ -33,7 +33,7 @@ from advisor.offline.tasks.memory import runnable, sizing
 from advisor.offline.tasks.recommend import claim_view, premium_view, vendor_rows
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
-from advisor.offline.tasks.tco import costs, payback, useful_life
+from advisor.offline.tasks.tco import costs, payback, reservation, useful_life
 from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
@@ -356,6 +356,7 @@ HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
 HANDLERS["vendor_rows"] = lambda routing: vendor_rows.answer(routing.turn)
 HANDLERS["equivalent_part"] = lambda routing: equivalent.answer(routing.turn)
 HANDLERS["useful_life"] = lambda routing: useful_life.answer(routing.turn)
+HANDLERS["reserved_or_on_demand"] = lambda routing: reservation.answer(routing.turn)
 HANDLERS["api_bill"] = lambda routing: TASKS["tco"](routing.turn)  # the tco task opens with the API bill when one is weighed
 
 

@@ -60,6 +60,9 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     share = output / (prompt + output)
     load = turn.slots.utilisation or PLANNED_LOAD
     rate = (chosen["low"] + chosen["high"]) / 2
+    stated = token_price._stated_rate(turn, currency)  # the rent the user pays prices self-hosting; the tier only when none is said
+    tier_name = WORDING.say(turn, "your_rate") if stated is not None else turn.text(chosen["name"])
+    rate = stated if stated is not None else rate
     no_volume = usage is None or usage.tokens_per_day is None
     if no_volume and price is None:
         return WORDING.say(turn, "no_volume", model=model_name)
@@ -71,10 +74,10 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         tokens_per_day=per_day, output_share=share, api_input_per_m=api_in * fx, api_output_per_m=api_out * fx,
         deployment_output_tokens_per_s=speed["output_tokens_per_s_total"], gpus_per_deployment=gpus, price_per_gpu_hour=rate, planned_load=load))  # fmt: skip
     if no_volume:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
-        return _per_million(turn, price, result, model_name, gpus, gpu_name, chosen, rate, load, currency)
+        return _per_million(turn, price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency)
     values = {"tokens": number(usage.tokens_per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
               "own": money(result.self_host_monthly, currency), "api": money(result.api_monthly, currency), "load": number(load * 100),
-              "tier": turn.text(chosen["name"]), "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
+              "tier": tier_name, "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
               "saving": money(abs(result.saving_monthly), currency), "per_deployment": gpus}  # fmt: skip
     if price is None:
         lead = WORDING.say(turn, "lead.no_price", **values)
@@ -101,13 +104,13 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
 
 
 
-def _per_million(turn: Turn, price: ApiPrice, result, model_name: str, gpus: int, gpu_name: str, chosen: dict, rate: float,  # noqa: ANN001
+def _per_million(turn: Turn, price: ApiPrice, result, model_name: str, gpus: int, gpu_name: str, tier_name: str, rate: float,  # noqa: ANN001
                  load: float, currency: str) -> str:
     """No daily volume: self-hosting's cost per million tokens at the planned load against the API's blended price, and
     the daily volume from which one deployment pays for itself; the volume is asked only as what would size the bill."""
     values = {"model": model_name, "gpus": gpus, "gpu": gpu_name, "per_m": money(result.self_host_per_m_at_load, currency),
               "blended": money(result.api_per_m_blended, currency), "api_name": turn.text(price.label), "load": number(load * 100),
-              "tier": turn.text(chosen["name"]), "rate": money(rate, currency)}  # fmt: skip
+              "tier": tier_name, "rate": money(rate, currency)}  # fmt: skip
     cheaper = "self_host" if result.self_host_per_m_at_load < result.api_per_m_blended else "api"
     lead = WORDING.say(turn, f"per_million.{cheaper}", **values)
     reasons = []

@@ -48,7 +48,7 @@ def tco(turn: Turn) -> str:
         stated = next((s.frame.surface(slot) for slot in ("server_price", "budget") if slot in s.unusable), "")
         if stated:  # "£9k each": said, in a currency with no rate
             return WORDING.say(turn, "costs_phrases.tco.the_price_is_in_a", stated=stated)
-        return _missing_price(turn, outcome.error, outcome.args["gpu"], currency, count, horizon_years)
+        return _missing_price(turn, outcome.error, outcome.args, currency, count, horizon_years)
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
@@ -83,11 +83,15 @@ def tco(turn: Turn) -> str:
         [WORDING.say(turn, "costs_phrases.tco.rent_cloud"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
     ]
     claim = payback.claim_check(turn, r) + [line for line in [payback.ratio_verdict(turn, r)] if line]
+    block = plan.china_block(turn, outcome.args["gpu"], cur, owned)
     parts = [
         *filter(None, [render.renting_side(turn, r)]),
         *filter(None, [_against_earlier(turn, outcome.args, r)]),
         *claim,
         verdict,
+        *filter(None, [render.used_hours_only(turn, r, outcome.args.get("utilisation_pct") if s.utilisation is not None or turn.ask.gpu_hours else None,
+                                               plan.china_market(turn, cur))]),
+        *filter(None, [render.china_block(turn, block) if block else ""]),  # right under the verdict: the purchase is no new card there
         *filter(None, [payback.tier_summary(turn, r)]),
         said,  # the figures the user gave stay on the first screen, before the assumptions about the market and the site
         *filter(None, [_estimated_price(turn, r)]),
@@ -118,14 +122,15 @@ def _against_earlier(turn: Turn, args: dict, r: dict) -> str:
     return render.against_earlier(turn, then.result, r)
 
 
-def _missing_price(turn: Turn, error: dict, gpu_id: str, currency: str, gpus: int, horizon_years: float | None) -> str:
+def _missing_price(turn: Turn, error: dict, args: dict, currency: str, gpus: int, horizon_years: float | None) -> str:
     """The card lacks a server price or a rent: say which figure is missing and still answer the side that is known
     (the rent at market tiers for the GPUs, period and utilisation asked)."""
+    gpu_id = args["gpu"]
     name = plan.gpu_name(turn, gpu_id)
     examples = WORDING.entry("missing.examples")
     if "server_price" not in (error.get("suggestions") or []):  # the rent is what is missing
         if plan.china_market(turn, currency):  # no mainland price: no US rate stands in for it, and what can be rented there instead
-            return _china_rent_missing(turn, gpu_id, name, currency, examples["rent"][currency])
+            return _china_rent_missing(turn, args, name, currency, examples["rent"][currency])
         return WORDING.say(turn, "missing.rent", gpu=name, example=examples["rent"][currency])
     months = (horizon_years or 1) * 12
     share = turn.slots.utilisation if turn.slots.utilisation is not None else 1.0
@@ -158,11 +163,16 @@ def _estimated_price(turn: Turn, r: dict) -> str:
                        derivation=turn.text(e["derivation"]), date=e["date"])  # fmt: skip
 
 
-def _china_rent_missing(turn: Turn, gpu_id: str, name: str, currency: str, example: str) -> str:
-    """A China buyer's rent-or-buy of a card with no mainland rental price: say so, price the purchase side, and list
-    the cards that can be rented in China at dated prices."""
+def _china_rent_missing(turn: Turn, args: dict, name: str, currency: str, example: str) -> str:
+    """A China buyer's rent-or-buy of a card with no mainland rental price: say so, price the purchase side (the price
+    the user gave, else the catalog's), and list the cards that can be rented in China at dated prices."""
+    gpu_id = args["gpu"]
     parts = [WORDING.say(turn, "missing.china_rent", gpu=name, example=example)]
-    bought = price_view.price_lines(turn, [gpu_id])
+    bought = price_view.price_lines(turn, [gpu_id]) if args.get("server_price") is None else ""
+    if args.get("server_price") is not None:  # the user's own price is the purchase side
+        servers = args.get("servers") or 1
+        parts.append(WORDING.say(turn, "missing.china_buy_yours", each=money(args["server_price"], currency), servers=servers,
+                                 total=money(args["server_price"] * servers, currency)))  # fmt: skip
     if bought:
         parts.append(WORDING.say(turn, "missing.china_buy") + " " + bought)
     outcome = turn.call("rental_prices", {"gpu": gpu_id, "currency": currency, "china": True, "today": dt.date.today().isoformat()})

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from advisor.markdown import money, number
 from advisor.nlu.frame import Frame, Money, SlotValue
+from advisor.nlu.ask import GpuHours
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.tco import payback
@@ -21,8 +22,10 @@ from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "costs")
+RENTALS = Wording("tco", "rentals")
 DEFAULT_GPU = "h100-sxm"  # the card a cost is worked on when the question names none (the answer says so)
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
+MAX_RENT_PER_GPU_HOUR_USD = 100  # no GPU-hour rents above this (the dearest on-demand card is ~$15): a one-off amount above it is a price
 THREE_YEAR_TERM = 3  # a reservation of three years or more is priced at the 3-year commitment rate
 
 
@@ -80,6 +83,30 @@ def ratio_claim(turn: Turn) -> float | None:
     if any(from_claim(v) for v in frame.slots.get("gpu_count", [])):
         turn.slots = Slots(Frame({slot: [v for v in values if not (slot == "gpu_count" and from_claim(v))] for slot, values in frame.slots.items()}))
     return claim.value
+
+
+def gpu_hours(turn: Turn) -> GpuHours | None:
+    """Use said as GPU-hours over a period (``Ask.gpu_hours``): the count and the span of time the reader took from its
+    words ("300 gpu-hours a week" is neither 300 GPUs nor a one-week horizon) are taken out of ``turn.slots``."""
+    said = turn.ask.gpu_hours
+    if said is None:
+        return None
+
+    def within(v: SlotValue) -> bool:
+        return said.start <= v.start < said.end
+
+    frame = turn.slots.frame
+    if any(within(v) for slot in ("gpu_count", "horizon") for v in frame.slots.get(slot, [])):
+        turn.slots = Slots(Frame({slot: [v for v in values if not (slot in ("gpu_count", "horizon") and within(v))]
+                                  for slot, values in frame.slots.items()}))  # fmt: skip
+    return said
+
+
+def usage_share(hours_per_month: float, gpus: int) -> tuple[int, float]:
+    """The cards and the share of their hours a monthly use of GPU-hours fills: the cards stated when they can hold it,
+    else as many as it needs (rounded up), and the utilisation in percent."""
+    needed = max(gpus, math.ceil(hours_per_month / HOURS_PER_MONTH))
+    return needed, min(100.0, hours_per_month / (needed * HOURS_PER_MONTH) * 100)
 
 
 def running_costs(turn: Turn) -> dict[str, tuple[SlotValue, bool]]:
@@ -199,6 +226,9 @@ def purchase_and_rent(turn: Turn) -> tuple[Money | None, SlotValue | None]:
     purchase. The rent comes with what was written, which says whether it was per card."""
     s, slots = turn.slots, turn.slots.frame.slots
     purchase, rent = s.server_price, s.hourly_price
+    if purchase is None and rent is not None and rent.per == "once" and in_currency(rent, "USD") > MAX_RENT_PER_GPU_HOUR_USD:
+        purchase, rent = rent, None  # "350k yuan a server" read as a rent: an amount paid once that no GPU-hour costs is the purchase, whatever role it was read in
+        s.mark("cloud_price")
     rent_said = next((v for v in slots.get("cloud_price", []) if v.value == rent), None) if rent is not None else None
     if purchase is not None and purchase.per in PERIOD_HOURS and rent is None:
         rent_said = next(v for v in slots.get("server_price", []) if v.value == purchase)
@@ -245,17 +275,32 @@ class RentOrBuy:
 def rent_or_buy(turn: Turn) -> RentOrBuy:
     """compute_tco's arguments: the stated purchase, rent, running costs, horizon and billing, each read for what it is
     the price of, defaults left to the tool; how each stated figure was taken is said (an assumption or an echo line)."""
+    yours: list[Text] = []
     running = running_costs(turn)  # before anything reads the purchase or the rent: those amounts are not them
     ratio = ratio_claim(turn)  # before the count is read: the "3" of "3x more expensive" is no number of GPUs
+    used = gpu_hours(turn)  # before the count is read: "2000 GPU-hours a month" is use, not 2000 GPUs
     s = turn.slots
     currency = currency_of(turn)
     count = s.gpu_count or 8
     per_server = s.gpus_per_server or min(count, 8)
     servers = s.servers or max(1, math.ceil(count / per_server))
+    utilisation = s.utilisation * 100 if s.utilisation is not None else None
+    if used is not None and used.per_month is not None and utilisation is None:
+        needed, utilisation = usage_share(used.per_month, servers * per_server)
+        if needed > servers * per_server:
+            servers = math.ceil(needed / per_server)
+            count = servers * per_server
+        yours.append(WORDING.text(f"yours.gpu_hours.{used.per}", hours=number(used.hours), monthly=number(used.per_month),
+                                  gpus=servers * per_server, utilisation=number(utilisation)))  # fmt: skip
     purchase, rent_said = purchase_and_rent(turn)
     server_price = in_currency(purchase, currency)
-    yours: list[Text] = []
-    if server_price is not None:
+    per_card = server_price is not None and turn.ask.quote_per_card and purchase.per != "all"
+    if per_card:  # "$9k each, 8 of them", "18k yuan a card": a card's price times the cards of a server, not the whole purchase
+        yours.append(WORDING.text("yours.price_per_card", amount=money(server_price, currency), per_server=per_server,
+                                  each=money(server_price * per_server, currency), servers=servers,
+                                  total=money(server_price * per_server * servers, currency)))  # fmt: skip
+        server_price *= per_server
+    elif server_price is not None:
         yours.append(WORDING.text("yours.price", amount=money(server_price, currency)))
     if server_price is not None and purchase.per == "all" and servers > 1:  # "2.8M for the two of them"
         turn.assume(
@@ -277,7 +322,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
     yours += rent_words
     running_args, running_words = running_cost_args(running, currency)
     yours += running_words
-    if s.utilisation is not None:  # every figure the user gave is echoed where the verdict is read, not only in the inputs
+    if s.utilisation is not None and used is None:  # every figure the user gave is echoed where the verdict is read, not only in the inputs
         yours.append(WORDING.text("yours.utilisation", utilisation=number(s.utilisation * 100)))
     if s.power_price is not None and in_currency(s.power_price, currency) is not None:
         yours.append(WORDING.text("yours.electricity", amount=money(in_currency(s.power_price, currency), currency)))
@@ -293,7 +338,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         "gpus_per_server": per_server,
         "servers": servers,
         "server_price": server_price,
-        "server_price_each": True if server_price is not None and (purchase is None or purchase.per == "all" or servers == 1) else None,
+        "server_price_each": True if server_price is not None and (per_card or purchase is None or purchase.per == "all" or servers == 1) else None,
         "lifetime_years": horizon_years,
         "claimed_payback_months": claimed_years * 12 if claimed_years else None,
         "claimed_cloud_ratio": ratio,
@@ -301,7 +346,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         "region": s.region,
         "site_region": turn.ask.site_region or ("cn" if turn.china_buyer else None),
         "rents_out": turn.ask.rents_out,
-        "utilisation_pct": s.utilisation * 100 if s.utilisation is not None else None,
+        "utilisation_pct": utilisation,
         **rent,
         "cloud_committed": committed,
         # with no rent given: a reservation at the hyperscaler's committed rate for its term, else the tier a buyer of
@@ -316,3 +361,123 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         "currency": currency,
     }
     return RentOrBuy(args, yours, currency, count, servers, horizon_years, owned)
+
+
+@dataclass
+class ReservedOrOnDemand:
+    """Reserved against on-demand as the message asks it: reserved_or_on_demand's arguments, the card, and which rates
+    the price book supplied (the user gave no quote for them)."""
+
+    args: dict
+    gpu: str
+    from_book: dict[str, dict]  # "reserved"/"on_demand" → the rental tier that priced it
+    used: GpuHours | None
+
+
+RESERVED_TIERS = {"reserved": "hyperscaler_1yr", "on_demand": "hyperscaler_on_demand"}
+
+
+def reserved_or_on_demand(turn: Turn) -> ReservedOrOnDemand:
+    """The rates the user stated, each bound to its billing word (``Ask.reservation``); a rate not stated is the price
+    book's tier for the card (1-year commitment, on-demand); the use said as GPU-hours and the peak count."""
+    used = gpu_hours(turn)  # before the count is read: the count left is the peak
+    said = turn.ask.reservation
+    currency = next((m.currency for m in (said.reserved, said.on_demand) if m is not None), None) if said else None
+    currency = currency if currency in CALCULATED_CURRENCIES else turn.currency
+    gpu = gpu_of(turn)
+    rates = {kind: in_currency(getattr(said, kind), currency) if said else None for kind in RESERVED_TIERS}
+    from_book: dict[str, dict] = {}
+    if any(rate is None for rate in rates.values()):
+        market = turn.call("rental_prices", {"gpu": gpu, "currency": currency, "today": dt.date.today().isoformat()})
+        tiers = {t["tier"]: t for t in market.result["tiers"]} if market.ok else {}
+        for kind, tier in RESERVED_TIERS.items():
+            if rates[kind] is None and tier in tiers:
+                rates[kind] = (tiers[tier]["low"] + tiers[tier]["high"]) / 2
+                from_book[kind] = tiers[tier]
+    turn.slots.mark("cloud_price", "gpu_count", "gpu")
+    args = {"reserved_per_gpu_hour": rates["reserved"], "on_demand_per_gpu_hour": rates["on_demand"],
+            "gpu_hours_per_month": used.per_month if used else None, "peak_gpus": turn.slots.gpu_count, "currency": currency}  # fmt: skip
+    return ReservedOrOnDemand(args, gpu, from_book, used)
+
+
+NOT_SOLD_NEW_IN_CHINA = ("export-controlled", "second-hand", "licensed", "not-sold")  # catalog china statuses: no new purchase there
+CHINA_SOLD = ("china-variant", "domestic")
+
+
+@dataclass
+class ChinaBlock:
+    """A China buyer weighing the purchase of a card that cannot be bought new there: its status, the rule behind it,
+    and the datacenter parts sold in China instead."""
+
+    gpu: str
+    status: str
+    rule: Text
+    instead: list[str]
+
+
+def china_block(turn: Turn, gpu_id: str, currency: str, owned: bool) -> ChinaBlock | None:
+    """The card of a China buyer's rent-or-buy cannot be bought new in mainland China (catalog ``china`` status), so a
+    purchase is no option to compute as if legal; None otherwise (cards already owned, another market)."""
+    gpu = turn.catalog.find_gpu(gpu_id)
+    if owned or gpu is None or not (china_market(turn, currency) or turn.ask.site_region == "cn") or gpu.china not in NOT_SOLD_NEW_IN_CHINA:
+        return None
+    rule = gpu.china_rule
+    instead = [g.name for g in turn.catalog.gpus if g.china in CHINA_SOLD and g.segment == "datacenter" and g.memory_gb >= min(gpu.memory_gb, 64)]
+    return ChinaBlock(gpu.name, gpu.china, Text(en=rule.en, zh=rule.zh) if rule else Text(en="", zh=""), instead)
+
+
+RENTAL_MONTHS = 12  # a rental comparison with no period is priced over a year (said as an assumption)
+HOURLY_RENT = ("gpu_hour", "hour", "once")  # a rent with no period of its own ("9 yuan per A100-hour") is per GPU-hour, as in rent-or-buy
+
+
+def rentals_apply(turn: Turn) -> bool:
+    """Two or more cards, one hourly rent each, in currencies the calculators keep (a EUR rent is named by the
+    rent-or-buy answer, never converted at a rate nobody keeps), and nothing to buy."""
+    frame = turn.slots.frame
+    prices = rental_rates(turn)
+    buying = frame.has("server_price") or frame.has("budget") or turn.ask.buying
+    known = all(price.value.currency in CALCULATED_CURRENCIES for price in prices)
+    return len(prices) >= 2 and len(prices) == len(rental_cards(turn)) and known and not buying
+
+
+def rental_rates(turn: Turn) -> list[SlotValue]:
+    """The hourly rents, in the order said: the n-th belongs to the n-th card."""
+    rents = turn.slots.frame.slots.get("cloud_price", [])
+    return sorted((v for v in rents if isinstance(v.value, Money) and v.value.per in HOURLY_RENT), key=lambda v: v.start)
+
+
+def rental_cards(turn: Turn) -> list[SlotValue]:
+    frame = turn.slots.frame
+    return sorted([*frame.slots.get("gpu", []), *frame.slots.get("other_gpu", [])], key=lambda v: v.start)
+
+
+def rental_name(turn: Turn, card: SlotValue) -> str:
+    gpu = turn.catalog.find_gpu(card.value) if isinstance(card.value, str) else None
+    return gpu.name if gpu else card.surface
+
+
+def rental_args(turn: Turn, counts: list) -> dict:
+    """compare_rentals' arguments: each card with its own rent (bound by order) and count, the months and the share of
+    hours rented (GPU-hours said set both the count and the share); the defaults taken are said as assumptions."""
+    used = gpu_hours(turn)  # "1000 GPU-hours a month": the hours rented, not 1000 cards nor a one-month horizon
+    s = turn.slots
+    prices = rental_rates(turn)
+    currency = prices[0].value.currency
+    options = [{"name": rental_name(turn, card), "gpus": int(count or 1),
+                "price_per_gpu_hour": convert(price.value.amount, price.value.currency, currency, DEFAULT_USD_TO_CNY)}
+               for card, price, count in zip(rental_cards(turn), prices, counts)]  # fmt: skip
+    s.mark("gpu", "other_gpu", "gpu_count", "cloud_price", "objective")  # "which is cheaper" is what the table answers
+    months = s.horizon_years * 12 if s.horizon_years else None
+    if months is None:
+        months = RENTAL_MONTHS
+        turn.assume(*RENTALS.both("rentals_phrases.answer.months_of_renting_no_period", default_months=RENTAL_MONTHS))
+    share = s.utilisation * 100 if s.utilisation is not None else None
+    if share is None and used is not None and used.per_month is not None:  # each option rents the GPU-hours said
+        gpus, share = usage_share(used.per_month, max(option["gpus"] for option in options))
+        options = [{**option, "gpus": gpus} for option in options]
+        turn.assume(*RENTALS.both(f"rentals_phrases.answer.gpu_hours.{used.per}", hours=number(used.hours), monthly=number(used.per_month),
+                                  gpus=gpus, utilisation=number(share)))  # fmt: skip
+    if share is None:
+        share = 100
+        turn.assume(*RENTALS.pair("rentals_phrases.answer.rented_around_the_clock_no"))
+    return {"options": options, "months": months, "utilisation_pct": share, "discount_pct": s.discount_pct or 0, "currency": currency}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from advisor.labels import CHINA_STATUS
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.tco import payback
@@ -236,3 +237,113 @@ def against_earlier(turn: Turn, old: dict, r: dict) -> str:
                        WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict),
                        years=number(r["horizon_months"] / 12), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
                        monthly_now=money(r["cloud_monthly_cost"], r["currency"])) + turn.t(" ", "") + billed  # fmt: skip
+
+RESERVATION = Wording("tco", "reservation")
+
+
+def reservation(turn: Turn, planned, r: dict) -> str:  # noqa: ANN001 (plan.ReservedOrOnDemand: plan imports render's neighbours)
+    """Reserved or on-demand: which to buy (or the mix) with each bill, the break-even utilisation and why, the rates'
+    origin, then each way's bill with its formula."""
+    cur, gpu = r["currency"], plan_gpu_name(turn, planned.gpu)
+    a = planned.args
+    values = {"reserved": money(a["reserved_per_gpu_hour"], cur), "on_demand": money(a["on_demand_per_gpu_hour"], cur),
+              "pct": number(r["break_even_utilisation_pct"], 0), "formula": f"`{turn.t(r['break_even_formula'], r['break_even_formula_zh'])}`", "gpu": gpu}  # fmt: skip
+    parts = []
+    if not r["options"]:
+        parts.append(RESERVATION.say(turn, "lead.no_use", **values))
+    else:
+        ways = {o["way"]: o for o in r["options"]}
+        values.update(od_cost=money(ways["on_demand"]["monthly"], cur), peak_cost=money(ways["reserve_peak"]["monthly"], cur),
+                      peak=ways["reserve_peak"]["reserved_gpus"], hours=number(a["gpu_hours_per_month"]), average=number(r["average_gpus"], 1),
+                      fleet=number(r["fleet_utilisation_pct"], 0), saving=money(r["saving_vs_on_demand"], cur))  # fmt: skip
+        if "mix" in ways:
+            values.update(base=ways["mix"]["reserved_gpus"], mix_cost=money(ways["mix"]["monthly"], cur), burst=number(ways["mix"]["on_demand_gpu_hours"]))
+        parts.append(RESERVATION.say(turn, f"lead.{r['best']}", **values))
+        parts.append(RESERVATION.say(turn, "why", **values))
+        if r["best"] == "mix":
+            parts.append(RESERVATION.say(turn, "mix_caveat", most=r["most_reserved_that_pay"], **values))
+    parts.append(_reservation_yours(turn, planned, cur))
+    for kind, tier in planned.from_book.items():
+        offer = tier["offers"][0] if tier.get("offers") else {}
+        parts.append(RESERVATION.say(turn, f"from_book.{kind}", tier=turn.text(tier["name"]), rate=money((tier["low"] + tier["high"]) / 2, cur),
+                                     date=offer.get("date") or "—", title=offer.get("source_title") or "—", url=offer.get("source_url") or ""))  # fmt: skip
+    if r["options"]:
+        headers = [RESERVATION.say(turn, f"table.{key}") for key in ("way", "reserved", "on_demand_hours", "monthly", "formula")]
+        rows = [[RESERVATION.say(turn, f"way.{o['way']}"), str(o["reserved_gpus"]), number(o["on_demand_gpu_hours"]), money(o["monthly"], cur),
+                 f"`{turn.t(o['formula'], o['formula_zh'])}`"] for o in r["options"]]  # fmt: skip
+        parts.append(table(headers, rows))
+    turn.cite("rent-vs-buy", WORDING.say(turn, "costs_phrases.tco.rent_vs_buy"))
+    return "\n\n".join(parts)
+
+
+def reservation_missing(turn: Turn, planned) -> str:  # noqa: ANN001
+    """Neither the user nor the price book gives one of the two rates: say which, and the rule that still holds."""
+    missing = [kind for kind in ("reserved_per_gpu_hour", "on_demand_per_gpu_hour") if planned.args[kind] is None]
+    return RESERVATION.say(turn, "missing", gpu=plan_gpu_name(turn, planned.gpu),
+                           which=turn.t(*RESERVATION.pair(f"missing_which.{'both' if len(missing) == 2 else missing[0]}")))  # fmt: skip
+
+
+def _reservation_yours(turn: Turn, planned, cur: str) -> str:  # noqa: ANN001
+    a, used = planned.args, planned.used
+    lines = [RESERVATION.say(turn, f"yours.{kind}", rate=money(a[f"{kind}_per_gpu_hour"], cur)) for kind in ("reserved", "on_demand") if kind not in planned.from_book]
+    if used is not None and used.per is not None:
+        lines.append(RESERVATION.say(turn, f"yours.use.{used.per}", hours=number(used.hours), monthly=number(used.per_month)))
+    if a["peak_gpus"]:
+        lines.append(RESERVATION.say(turn, "yours.peak", gpus=a["peak_gpus"]))
+    return WORDING.say(turn, "yours.title") + turn.t(": ", "：") + turn.t("; ", "；").join(lines or [WORDING.say(turn, "yours.none")])
+
+
+def plan_gpu_name(turn: Turn, gpu_id: str) -> str:
+    gpu = turn.catalog.find_gpu(gpu_id)
+    return gpu.name if gpu else gpu_id
+
+
+def china_block(turn: Turn, block) -> str:  # noqa: ANN001 (plan.ChinaBlock)
+    """First lines for a China buyer whose card cannot be bought new there: renting is the way to use it, the purchase
+    below holds only for stock from a lawful source, and the parts sold in China instead."""
+    return WORDING.say(turn, "china_block", gpu=block.gpu, status=turn.t(*CHINA_STATUS[block.status]), rule=turn.text(block.rule),
+                       instead=turn.t(", ", "、").join(block.instead) or "—")  # fmt: skip
+
+
+RENTALS = Wording("tco", "rentals")
+
+
+def rentals_table(turn: Turn, r: dict, months: float) -> tuple[list[str], list[list[str]]]:
+    """compare_rentals' rows: each option's count, rate, month, period and formula."""
+    cur = r["currency"]
+    rows = [[row["name"], str(row["gpus"]), money(row["price_per_gpu_hour"], cur), money(row["monthly"], cur), money(row["total"], cur),
+             f"`{turn.formula(row)}`"] for row in r["rows"]]  # fmt: skip
+    header = [RENTALS.say(turn, f"rentals_phrases.answer.{key}") for key in ("option", "gpus", "per_gpu_hour", "per_month")]
+    header += [RENTALS.say(turn, "rentals_phrases.answer.over_months", months=number(months)), RENTALS.say(turn, "rentals_phrases.answer.formula")]
+    return header, rows
+
+
+def rentals_lead(turn: Turn, r: dict, months: float, too_small: set[str]) -> str:
+    """The cheaper rental, or, when it cannot hold the model, the cheapest one that can."""
+    cur = r["currency"]
+    holding = sorted((row for row in r["rows"] if row["name"] not in too_small), key=lambda row: row["total"])
+    if r["cheapest"] not in too_small or not holding:
+        lead = RENTALS.say(turn, "rentals_phrases.lead.is_the_cheaper_rental_less", cheapest=r["cheapest"], saving=money(r["saving_vs_next"], cur), months=number(months))
+        return lead + (RENTALS.say(turn, "rentals_phrases.lead.none_of_them_holds_the") if too_small and not holding else "")
+    best = holding[0]
+    return RENTALS.say(turn, "rentals_phrases.lead.is_the_cheapest_rental_that", name=best["name"], total=money(best["total"], cur), months=number(months),
+                       cheapest=r["cheapest"])  # fmt: skip
+
+
+def used_hours_only(turn: Turn, r: dict, stated_use: float | None, china: bool) -> str:
+    """A low use the user stated ("we'd use it 30% of the time") against a rent billed for every hour (a lease, a
+    commitment): what paying only the used hours costs at the cheapest tier billed by the hour, against owning. A China
+    buyer has no such tier there (a US cloud's rate is no China rent): the hourly rate below which renting by the hour
+    beats owning, to hold a quote against."""
+    if stated_use is None or stated_use >= 100 or r["cloud_billing"] != "every_hour" or turn.ask.committed_billing:
+        return ""
+    hourly = [row for row in r.get("tier_paybacks") or [] if not row.get("billed_every_hour") and (row["tier"] == "china" or not china)]
+    if not hourly:
+        used_hours = r["total_gpus"] * HOURS_PER_MONTH * stated_use / 100
+        return WORDING.say(turn, "used_hours.quote", use=number(stated_use), lease=money(r["cloud_monthly_cost"], r["currency"]),
+                           own=money(r["own_monthly_cost"], r["currency"]), rate=money(r["own_monthly_cost"] / used_hours, r["currency"]))  # fmt: skip
+    cheapest = min(hourly, key=lambda row: row["monthly_rent_avoided"])
+    cur, own = r["currency"], r["own_monthly_cost"]
+    key = "used_hours.rent" if cheapest["monthly_rent_avoided"] < own else "used_hours.buy"
+    return WORDING.say(turn, key, use=number(stated_use), tier=turn.text(cheapest["tier_name"]), rate=money(cheapest["price_per_gpu_hour"], cur),
+                       rent=money(cheapest["monthly_rent_avoided"], cur), own=money(own, cur), lease=money(r["cloud_monthly_cost"], cur))  # fmt: skip

@@ -16,6 +16,7 @@ from advisor.offline.tasks.tco.rent_prices import band
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.cost.token_cost import TokenCostRangeRequest, token_cost_range
 
 WORDING = Wording("tco", "token_price")
@@ -94,16 +95,37 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     chosen = market.result["fair_tier"] or min(tiers, key=lambda t: t["low"])["tier"]
     tier = next(t for t in tiers if t["tier"] == chosen)
     ceiling = costs.get(ON_DEMAND)
-    lead = WORDING.say(turn, "lead", cost=band(costs[chosen].low, costs[chosen].high, currency), model=model_name, gpus=gpus, gpu=name,
+    stated = _stated_rate(turn, currency)
+    if stated is not None:  # "we rent at $2.5/GPU-hour": the user's own rate prices the token, the market stands beside it
+        own = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=stated, high_per_gpu_hour=stated, gpus=gpus, output_tokens_per_s=tps))
+        use = turn.slots.utilisation
+        lead = WORDING.say(turn, "lead_yours", cost=money(own.low, currency), model=model_name, gpus=gpus, gpu=name, rate=money(stated, currency),
+                           tier=turn.text(tier["name"]), market=band(costs[chosen].low, costs[chosen].high, currency))  # fmt: skip
+        if use:
+            lead += turn.t(" ", "") + WORDING.say(turn, "at_use", use=number(use * 100), cost=money(own.low / use, currency))
+    else:
+        lead = ""
+    lead = lead or WORDING.say(turn, "lead", cost=band(costs[chosen].low, costs[chosen].high, currency), model=model_name, gpus=gpus, gpu=name,
                        tier=turn.text(tier["name"]), rate=band(tier["low"], tier["high"], currency),
                        ceiling=WORDING.say(turn, "ceiling", cost=money(ceiling.high, currency)) if ceiling and chosen != ON_DEMAND else "")  # fmt: skip
     use = turn.slots.utilisation
-    if use:  # "at 50% utilisation": the cards are rented for every hour, so each token carries the idle hours too
+    if use and stated is None:  # "at 50% utilisation": the cards are rented for every hour, so each token carries the idle hours too
         lead += turn.t(" ", "") + WORDING.say(turn, "at_use", use=number(use * 100), cost=band(costs[chosen].low / use, costs[chosen].high / use, currency))
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "cost", "source")]
     tier_table = "**" + WORDING.say(turn, "table.title") + "**\n\n" + table(headers, rows)
     turn.cite("rent-vs-buy", turn.t(*WORDING.pair("citation.rent_vs_buy")))
     return "\n\n".join([lead, speed_line, _load_line(turn), tier_table])
+
+
+def _stated_rate(turn: Turn, currency: str) -> float | None:
+    """The rent per GPU-hour the user pays, in ``currency`` (a month's rent per card spread over its hours); None when
+    none is stated."""
+    price = turn.slots.hourly_price
+    if price is None or price.currency not in ("USD", "CNY"):
+        return None
+    amount = convert(price.amount, price.currency, currency, DEFAULT_USD_TO_CNY)
+    hours = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}.get(price.per, 1)
+    return amount / hours
 
 
 def _load_line(turn: Turn) -> str:
