@@ -14,14 +14,14 @@ from typing import Any
 from advisor.nlu.cues import says
 from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
 from advisor.nlu.number_values import token_count
-from advisor.nlu.pattern_words import alternatives
+from advisor.nlu.pattern_words import alternatives, pattern
 from advisor.nlu.phrases import words_in
 from knowledge.audience import names_a_period
 
 HOURS_PER_YEAR = 8760.0
 SUFFIX_COUNT = re.compile(r"\s*[x×*]\s*\d")  # "4090 x2": the count follows its GPU
 PER_SERVER = re.compile(rf"^\s*(?:,|，)?\s*(?:{alternatives('per_server')})?\s*$")
-PER_SERVER_BEFORE = re.compile(alternatives("per_server_before"))
+PER_SERVER_BEFORE = pattern("per_server_before")
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ def _phrase_before(text: str, value: SlotValue) -> str:
 
 
 # "a team of twenty-odd", "our team of 20 people": a count right after a group is how many the group has.
-GROUP_THEN_COUNT = re.compile(rf"\s*(?:{alternatives('group_then_count')})?\s*$")
+GROUP_THEN_COUNT = pattern("group_then_count", r"\s*{}?\s*$")
 
 
 def _counts_group(text: str, count: SlotValue, groups: list[SlotValue]) -> bool:

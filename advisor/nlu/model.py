@@ -25,7 +25,7 @@ from advisor.nlu.corpus import TASKS, Corpus, Utterance
 from advisor.nlu.features import focus, masked, role_features, words
 from advisor.nlu.meaning import SENTENCE_VECTORS
 from advisor.nlu.number_values import Value
-from advisor.nlu.pattern_words import alternatives
+from advisor.nlu.pattern_words import alternatives, pattern
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.values import find_values
 from knowledge.catalog import Catalog
@@ -53,11 +53,11 @@ ROLES_BY_KIND: dict[str, set[str]] = {
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
 COUNTED_KINDS = {"money", "thousands", "count_gpu", "count_server", "users"}
-KV_WORDS = re.compile(alternatives("kv_words"))
+KV_WORDS = pattern("kv_words")
 CLAUSE_BREAK = re.compile(r"[,;，；。!?！？\n]")
 KV_SETTING = re.compile(rf"(?:{alternatives('kv_setting_names')})\s*(?:{alternatives('kv_setting_verbs')})?\s*$")
-OWN_ESTIMATE = re.compile(alternatives("own_estimate"))
-CONDITION_GRANTED = re.compile(alternatives("condition_granted"))
+OWN_ESTIMATE = pattern("own_estimate")
+CONDITION_GRANTED = pattern("condition_granted")
 # Pasted logs and spec sheets are full of counts nobody asked about ("GPU 7", "8 x NVIDIA H100"), so there
 # the tagger decides; a count typed in a sentence states the setup, in a problem report ("one node is fine, two nodes hang")
 # as in a one-line spec question ("8 cards in one server").

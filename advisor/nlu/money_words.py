@@ -3,14 +3,12 @@
 
 import re
 
+from advisor.nlu.pattern_words import pattern
+
 # Read so that they can be named as unusable, not mistaken for dollars or yuan
-OTHER_CURRENCIES = {
-    "EUR": re.compile(r"€|eur|欧元"),
-    "GBP": re.compile(r"£|gbp|pounds?|quid|英镑|pence|(?<=\d)p(?=\s*/)"),
-    "INR": re.compile(r"₹|inr|rupees?|卢比|(?<![a-z])rs\.?|lakhs?|crores?"),
-}
+OTHER_CURRENCIES = {"EUR": pattern("currency_eur"), "GBP": pattern("currency_gbp"), "INR": pattern("currency_inr")}
 # Hundredths of the currency: "12 cents", "28p/kWh"
-SUBUNIT = re.compile(r"cent|美分|pence|(?<=\d)p(?=\s*/)")
+SUBUNIT = pattern("currency_subunit")
 PER_AFTER = re.compile(
     r"\s*(?:/|每|一|per|an?|each)\s*(?:(?P<gpu>gpu|卡|张|card)\s*(?:[-·/每一]|per\s)?\s*)?(?:(?P<hour>hr|hour|h|小时|个小时|时)|(?P<month>月|个月|mo|month)|(?P<year>年|yr|year))(?![a-z])"
 )
@@ -18,7 +16,7 @@ PER_AFTER = re.compile(
 _PERIOD_TO_PRICE = r"(?:要花|要付|就要|得花|要|得|付|花|大概|约|差不多)?"
 PRICE_AFTER_PERIOD = re.compile(_PERIOD_TO_PRICE + r"\s*(?:\d|[两三四五六七八九十])[\d.两三四五六七八九十百千多]*\s*(?:万|千|k|w|元|块|刀|美元)")
 # "两台一共280万", "$420k for two HGX boxes", "2.3M all in": the price of everything bought, not of one server
-TOTAL_AFTER = re.compile(r"\s*(?:in\s+total|total|altogether|together|all\s+in|for\s+(?:the\s+)?(?:both|all|two|three|four|five|six|eight|\d+)\b|一共|总共|合计)")
+TOTAL_AFTER = pattern("total_after", r"\s*{}")
 # "5000块一张", "$1,800 each": a price per card, whose "一张" is not a count of cards
 UNIT_PRICE_AFTER = re.compile(r"\s*(?:(?:一|每|/)\s*(?:张|块|片|台|个)|(?:each|apiece|a\s+(?:card|piece|unit)|per\s+(?:card|unit|piece)|/\s*(?:card|unit))(?![a-z]))")
 # (an hourly unit written before the amount, "卡时1.8元", is the phrase table rate_unit_before)
@@ -42,8 +40,8 @@ DISCOUNT = re.compile(
     r"|(?:打|给|享|(?<![\d一二三四五六七八九]))\s*(?P<pay>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2})\s*折(?![旧腾叠算合])")
 # "30w预算", "8w块": Chinese writers shorten 万 (ten thousand) to w; only around money words, since
 # "700W" is also a card's power.
-WAN_CONTEXT_BEFORE = re.compile(r"(?:预算|花|报价|价格|价钱|售价|成本|买|租金|月租|总共|一共|每月|每个月|一个月|每年|一年|budget)[^\d]{0,4}$")
+WAN_CONTEXT_BEFORE = pattern("wan_context_before", r"{}[^\d]{0,4}$")
 SPENDING_BEFORE = re.compile(r"(?:budget\b[^\d\n]{0,24}?\b(?:to|at)|(?:buy|bought|get|got|purchase[ds]?|quoted?)\b[^\n]{0,30}?\bfor|caps?\b[^\n]{0,20}?\bat|capped\s+at|ceiling|approved|grant|funding|budget|spend|under|below|up\s+to|at\s+most|max(?:imum)?|within|cost(?:s|ing)?|price[ds]?|quoted?|pay|paid|afford|capex|花|预算|不超过|最多)\s*(?:us|me|them)?\s*(?:of|is|was|at|about|around|roughly|~|:|=)?\s*(?:about|around|roughly|~)?\s*$")
 ENERGY_PRICE_BEFORE = re.compile(r"(?:power|electricity|energy|电费|电价|[一每]\s*度电?)\s*(?:price|cost|rate)?\s*(?:was|is|were|at|of|=|:|按|是|为)?\s*(?:about|around|roughly|~|大概|约)?\s*(?:\$|¥|￥)?\s*$")
-RENTING = re.compile(r"租|\brent|\blease|\bcloud")
-RENT_BEFORE = re.compile(r"(?:rent(?:ed|ing|s)?|rental|lease|cloud|price|cost|租金?|租用|单价|价格)[^\d]{0,8}$")
+RENTING = pattern("renting")
+RENT_BEFORE = pattern("rent_before", r"{}[^\d]{0,8}$")

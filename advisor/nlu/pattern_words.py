@@ -1,7 +1,10 @@
-"""The words the NLU's regular expressions are built from (``data/pattern_words.yaml``), read once."""
+"""The words the NLU's regular expressions are built from (``data/pattern_words.yaml``), read once, and the one
+matcher that compiles a list: ``pattern(key)`` (the list's alternatives, optionally inside a template that places
+them, e.g. after a run of spaces or at the end of the text before a number)."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,3 +27,10 @@ def pattern_words(key: str) -> Any:
 def alternatives(key: str) -> str:
     """A list's alternatives as one regex alternation, in the file's order (the earlier is tried first)."""
     return "|".join(pattern_words(key))
+
+
+@cache
+def pattern(key: str, template: str = "{}", flags: int = 0) -> re.Pattern[str]:
+    """The list ``key`` compiled: its alternatives (as one group) put in ``template`` at ``{}``
+    (``r"[\\s-]*(?:{})"``: after spaces or a hyphen; ``"(?:{})$"``: ending the text searched)."""
+    return re.compile(template.replace("{}", f"(?:{alternatives(key)})"), flags)

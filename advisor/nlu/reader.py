@@ -14,7 +14,7 @@ from advisor.nlu.corpus import TASKS
 from advisor.nlu.dialogue import CONTINUES, TOPIC, compares_with, on_that_setup, only_values, own_subject
 from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
 from advisor.nlu.model import TaggedValue
-from advisor.nlu.pattern_words import alternatives
+from advisor.nlu.pattern_words import pattern
 from advisor.nlu.phrases import phrase_table
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reading import Reading, read_message, retagged
@@ -314,7 +314,7 @@ def _magnitude(held: object) -> float | None:
 
 
 # "a 3-year commitment", "sign a three-year contract": the span a commitment runs for, not the span the costs are compared over
-COMMITMENT_AFTER = re.compile(rf"[\s-]*(?:{alternatives('commitment_after')})")
+COMMITMENT_AFTER = pattern("commitment_after", r"[\s-]*{}")
 
 
 def _commitment_keeps_longer_horizon(reading: Reading, state: Frame) -> None:

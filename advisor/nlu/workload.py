@@ -14,9 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.nlu.entity_words import is_other_model
 from advisor.nlu.frame import Frame
+from advisor.nlu.pattern_words import pattern
 from knowledge.catalog import Catalog
 
-DERIVED_MODEL = re.compile(r"coder|distill|math", re.IGNORECASE)  # fine-tunes sold under their own names
+DERIVED_MODEL = pattern("derived_model", flags=re.IGNORECASE)  # fine-tunes sold under their own names
 SIZE_IN_NAME = re.compile(r"(\d+(?:\.\d+)?)\s?b(?![a-z])")
 
 # a stated method as the calculators' task: "train" alone is a full fine-tune, "finetune" alone a LoRA

@@ -22,10 +22,10 @@ from tools.memory.schema import MemoryEstimate, MemoryLimits, MemoryLimitsReques
 from tools.memory.setup import Setup, resolve_setup
 from tools.memory.shapes import kv_bytes_per_token_layer
 from tools.memory.training import offloaded_bytes, training_parts
-from tools.memory.verdict import RULE_OF_THUMB, capacity_line, main_lever, unit_note, usable_memory_note, verdict
+from tools.memory.verdict import RULE_OF_THUMB, capacity_budget, capacity_gb, capacity_line, main_lever, unit_note, usable_memory_note, verdict
 from tools.precision import is_gguf, kv_format
 
-__all__ = ["MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "max_fit", "parts_for"]
+__all__ = ["Footprint", "MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "footprint", "max_fit", "parts_for"]
 
 
 def parts_for(setup: Setup) -> list[Part]:
@@ -47,6 +47,37 @@ def with_size(setup: Setup, batch: int | None = None, context: int | None = None
     )  # fmt: skip
 
 
+@dataclasses.dataclass(frozen=True)
+class Footprint:
+    """What a ranking needs of an estimate: the per-GPU need and the card's usable capacity, rounded as
+    ``MemoryEstimate.total_per_gpu_gb`` and ``gpu_capacity_gb`` are (capacity None without a GPU)."""
+
+    total_per_gpu_gb: float
+    gpu_capacity_gb: float | None
+
+
+def per_gpu_gb(total: float) -> float:
+    """The per-GPU figure an estimate reports, from the parts' bytes."""
+    return round(total / GB, 3)
+
+
+def _sized(request: MemoryRequest, catalog: Catalog) -> tuple[Setup, list[Part], float]:
+    """The resolved setup, its per-GPU parts and their bytes: the one computation the full estimate and the
+    bytes-only footprint share, so the two cannot drift."""
+    setup = resolve_setup(request, catalog)
+    parts = parts_for(setup)
+    return setup, parts, sum(p.bytes for p in parts)
+
+
+def footprint(request: MemoryRequest, catalog: Catalog) -> Footprint:
+    """The per-GPU bytes of ``estimate_memory(request)`` and the capacity it is checked against, without the items,
+    notes, assumptions or fit plan (no words are filled): the recommender weighs hundreds of layouts per answer and
+    reads only these two figures. Raises AdvisorError exactly when estimate_memory does."""
+    setup, _, total = _sized(request, catalog)
+    capacity = capacity_gb(capacity_budget(setup, setup.gpu)) if setup.gpu is not None else None
+    return Footprint(total_per_gpu_gb=per_gpu_gb(total), gpu_capacity_gb=capacity)
+
+
 def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
     """Itemised peak memory per GPU for ``request``; with a GPU, also the verdict and main lever, and when it does
     not fit, what does (the fewest of that card, and the cheaper routes)."""
@@ -57,9 +88,7 @@ def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
 
 
 def _estimate(request: MemoryRequest, catalog: Catalog) -> tuple[MemoryEstimate, GPU | None]:
-    setup = resolve_setup(request, catalog)
-    parts = parts_for(setup)
-    total = sum(p.bytes for p in parts)
+    setup, parts, total = _sized(request, catalog)
     spec = setup.spec
     result = MemoryEstimate(
         model_id=spec.id,
@@ -72,7 +101,7 @@ def _estimate(request: MemoryRequest, catalog: Catalog) -> tuple[MemoryEstimate,
         pp=setup.pp,
         dp=setup.dp,
         items=[p.line() for p in parts],
-        total_per_gpu_gb=round(total / GB, 3),
+        total_per_gpu_gb=per_gpu_gb(total),
         total_all_gpus_gb=round(total * setup.num_gpus / GB, 3),
         weights_all_gpus_gb=round(sum(p.bytes for p in parts if p.key == "weights") * setup.tp * setup.pp / GB, 3),
         torch_allocated_peak_gb=round(sum(p.bytes for p in parts if p.key not in OUTSIDE_TORCH_ALLOCATOR) / GB, 3),

@@ -20,8 +20,20 @@ def capacity_bytes(gpu: GPU) -> float:
     return gpu.memory_gb * CAPACITY_UNIT_BYTES
 
 
+def capacity_budget(s: Setup, gpu: GPU) -> float:
+    """The bytes per GPU a plan is checked against: nominal capacity, the GPU's share of it (Apple), and vLLM's
+    utilisation budget of that. capacity_line words the same figure."""
+    budget = capacity_bytes(gpu) * getattr(gpu, "gpu_usable_fraction", 1.0)  # a card known by its memory alone has no such field
+    return budget * s.utilization if s.mode == "inference" and s.engine == "vllm" else budget
+
+
+def capacity_gb(budget: float) -> float:
+    """The capacity figure an estimate reports (``gpu_capacity_gb``), from capacity_budget's bytes."""
+    return round(budget / GB, 4)
+
+
 def capacity_line(s: Setup, gpu: GPU) -> tuple[LineItem, float]:
-    """The usable memory per GPU: nominal capacity, or vLLM's utilisation budget of it."""
+    """The usable memory per GPU: nominal capacity, or vLLM's utilisation budget of it (capacity_budget's figure)."""
     raw = capacity_bytes(gpu)
     nominal = f"{gpu.memory_gb:g}"
     formula, formula_zh = TEXT.text("capacity.formula", gpu=gpu.name, nominal=nominal, raw=gb(raw)).model_dump().values()
@@ -39,7 +51,8 @@ def capacity_line(s: Setup, gpu: GPU) -> tuple[LineItem, float]:
         added = TEXT.text("capacity.vllm_formula", utilization=f"{s.utilization:g}", usable=gb(usable), budget=gb(budget))
         formula, formula_zh = formula + added.en, formula_zh + added.zh
         label_en, label_zh = TEXT.text("capacity.vllm_label", label=Text(en=label_en, zh=label_zh)).model_dump().values()
-    item = LineItem(key="gpu_capacity", label=Text(en=label_en, zh=label_zh), value=round(budget / GB, 4), unit="GB",
+    budget = capacity_budget(s, gpu)  # the figure worded above, computed once for the estimate and the bytes-only fit
+    item = LineItem(key="gpu_capacity", label=Text(en=label_en, zh=label_zh), value=capacity_gb(budget), unit="GB",
                     formula=formula, formula_zh=formula_zh)  # fmt: skip
     return item, budget
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
@@ -26,7 +27,7 @@ from tools.cost.money import Currency, check_exchange_rate, convert, normalize_c
 from tools.cost.price_age import stale_purchase_prices
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
-from tools.memory.estimator import estimate_memory
+from tools.memory.estimator import Footprint, estimate_memory, footprint
 from tools.memory.refit import INT4_FORMAT
 from tools.memory.schema import MemoryEstimate, MemoryRequest
 from tools.memory.verdict import unit_note, verdict
@@ -46,7 +47,16 @@ TEXT = shipped("recommend_text.yaml")
 MAX_COUNT = 512
 MAX_TARGET_TOKENS_PER_S = 10_000
 GROUPS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
-Built = tuple[Option, MemoryEstimate]
+
+
+class Fitted(NamedTuple):
+    """Where a configuration holds the model: the part and its layout (its full estimate is built only when shown)."""
+
+    gpu: GPU
+    layout: Layout
+
+
+Built = tuple[Option, Fitted]
 
 
 def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: ServingData) -> Recommendation:
@@ -58,7 +68,7 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     built = _build(request, catalog, serving, currency, gpus)
     grown = _filled(request, catalog, serving, currency, gpus, built) if fills_budget(request) else []
     built += grown  # a budget larger than the job: what the money buys of each part, up to one full server
-    estimates = {id(option): estimate for option, estimate in built}
+    fitted = {id(option): where for option, where in built}
     ranked = rank([option for option, _ in built], request)
     working = [o for o in ranked if o.meets_target is not False]
     monthly = monthly_budget(request)
@@ -71,7 +81,10 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     if request.objective is None:  # no ranking asked for: the tiers lead, the rest follow cheapest first
         ranked = tiers_first(ranked, tiers)
     top = ranked[: request.top]
-    first = built[0][1] if built else _memory(request, catalog, Layout(1, 1, 1), None, strict=True)
+    # the one full estimate (items, notes, assumptions): the top option's; the ranking read only footprints
+    estimate = _memory(request, catalog, fitted[id(top[0])].layout, fitted[id(top[0])].gpu, strict=True) if top else None
+    first = estimate or (_memory(request, catalog, built[0][1].layout, built[0][1].gpu, strict=True) if built else None) \
+        or _memory(request, catalog, Layout(1, 1, 1), None, strict=True)
     return Recommendation(
         model_id=first.model_id,
         model_name=first.model_name,
@@ -82,7 +95,7 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         currency=currency,
         options=top,
         tiers=tiers,
-        estimate=estimates[id(top[0])] if top else None,
+        estimate=estimate,
         excluded=excluded + left_out,
         notes=notes(request, gpus, top) + budget_notes + floor_note,
         speed_floor=request.tokens_per_s_per_user if floor_note else None,
@@ -222,37 +235,46 @@ def _memory(request: RecommendRequest, catalog: Catalog, layout: Layout, gpu: GP
         return None  # e.g. a TP degree that does not divide the attention heads: not a valid plan
 
 
-def _usable_gb(gpu: GPU, estimate: MemoryEstimate | None = None) -> float:
+def _footprint(request: RecommendRequest, catalog: Catalog, layout: Layout, gpu: GPU | None) -> Footprint | None:
+    """The per-GPU need (and the card's capacity) of ``_memory``'s estimate, without building the estimate."""
+    try:
+        return footprint(_memory_request(request, layout, gpu.id if gpu else None), catalog)
+    except AdvisorError:
+        return None  # e.g. a TP degree that does not divide the attention heads: not a valid plan
+
+
+def _usable_gb(gpu: GPU, estimate: MemoryEstimate | Footprint | None = None) -> float:
     if gpu.segment == "apple":  # macOS wires only part of the unified memory for the GPU
         return gpu.memory_gb * GIB / GB * usable_fraction(gpu)
     return (estimate.gpu_capacity_gb if estimate else None) or gpu.memory_gb * GIB / GB
 
 
 class Sizer:
-    """Sizes each GPU for one request; per-GPU memory without a GPU named depends only on the layout, so it is kept."""
+    """Sizes each GPU for one request; per-GPU memory without a GPU named depends only on the layout, so it is kept.
+    Every layout is weighed by its footprint (bytes only); the full estimate is built for the option shown."""
 
     def __init__(self, request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency):
         self.request, self.catalog, self.serving, self.currency = request, catalog, serving, currency
         self.heads = _heads(request, catalog)
-        self._free: dict[Layout, MemoryEstimate | None] = {}
-        self._fits: dict[tuple[str, Layout], MemoryEstimate | None] = {}
+        self._free: dict[Layout, Footprint | None] = {}
+        self._fits: dict[tuple[str, Layout], Footprint | None] = {}
 
-    def fit(self, gpu: GPU, layout: Layout) -> MemoryEstimate | None:
-        """The GPU's estimate for ``layout`` when it fits, else None (kept: the smallest group is sought with the same
+    def fit(self, gpu: GPU, layout: Layout) -> Footprint | None:
+        """The GPU's footprint for ``layout`` when it fits, else None (kept: the smallest group is sought with the same
         layouts the best layout then weighs)."""
         key = (gpu.id, layout)
         if key not in self._fits:
             self._fits[key] = self._fit(gpu, layout)
         return self._fits[key]
 
-    def _fit(self, gpu: GPU, layout: Layout) -> MemoryEstimate | None:
+    def _fit(self, gpu: GPU, layout: Layout) -> Footprint | None:
         if layout not in self._free:
-            self._free[layout] = _memory(self.request, self.catalog, layout, None)
+            self._free[layout] = _footprint(self.request, self.catalog, layout, None)
         free = self._free[layout]
         # Catalog sizes are binary (an "80 GB" card holds 80 GiB); a plan must "fit", not merely squeeze in.
         if free is None or not math.isfinite(free.total_per_gpu_gb) or free.total_per_gpu_gb > _usable_gb(gpu) * TIGHT_FRACTION:
             return None
-        confirmed = _memory(self.request, self.catalog, layout, gpu)
+        confirmed = _footprint(self.request, self.catalog, layout, gpu)
         if confirmed is None or verdict(confirmed.total_per_gpu_gb, _usable_gb(gpu, confirmed))[0] != "fits":
             return None
         return confirmed
@@ -288,7 +310,7 @@ class Sizer:
         """Training at ``count`` GPUs, sharded over all of them; None when it does not fit."""
         layout = Layout(count, 1, 1)
         estimate = self.fit(gpu, layout)
-        return None if estimate is None else (_option(gpu, layout, estimate, None, self.request, self.currency, needed=None), estimate)
+        return None if estimate is None else (_option(gpu, layout, estimate, None, self.request, self.currency, needed=None), Fitted(gpu, layout))
 
     def _needed_group(self, gpu: GPU, most: int) -> int | None:
         """The smallest tensor/pipeline group, of at most ``most`` GPUs, that holds the model on this part."""
@@ -297,21 +319,21 @@ class Sizer:
     def _best_layout(self, gpu: GPU, layouts: Iterable[Layout], needed: int, score: Callable[[Layout, Speed | None], tuple],
                      enough: Callable[[Speed | None], bool] | None = None) -> Built | None:  # fmt: skip
         """Of the layouts that fit, in order: the first whose speed is ``enough``, else the one of highest ``score``."""
-        best: tuple[tuple, Layout, MemoryEstimate, Speed | None] | None = None
+        best: tuple[tuple, Layout, Footprint, Speed | None] | None = None
         for layout in layouts:
             estimate = self.fit(gpu, layout)
             if estimate is None:
                 continue
             speed = estimate_speed(gpu, layout, self.request, self.catalog, self.serving)
             if enough is not None and enough(speed):
-                return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed), estimate
+                return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed), Fitted(gpu, layout)
             rank = score(layout, speed)
             if best is None or rank > best[0]:
                 best = (rank, layout, estimate, speed)
         if best is None:
             return None
         _, layout, estimate, speed = best
-        return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed), estimate
+        return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed), Fitted(gpu, layout)
 
     def _layouts(self, count: int, needed: int) -> list[Layout]:
         """A load of several users grows replicas of the smallest group before widening it; one stream has only
@@ -351,7 +373,7 @@ def _plan(request: RecommendRequest, layout: Layout) -> Text:
     return TEXT.text("plans.split_replicas", split=split, replicas=replicas)
 
 
-def _option(gpu: GPU, layout: Layout, estimate: MemoryEstimate, speed: Speed | None, request: RecommendRequest, currency: Currency, needed: int | None) -> Option:
+def _option(gpu: GPU, layout: Layout, estimate: Footprint, speed: Speed | None, request: RecommendRequest, currency: Currency, needed: int | None) -> Option:
     count = layout.count
     card = card_price(gpu, currency, request.usd_to_cny)  # the catalog's price, else a sourced estimate (its midpoint)
     gpu_cost = round(card.mid * count, 2) if card else None
@@ -460,7 +482,7 @@ def _consumer_server(gpu: GPU, count: int, request: RecommendRequest) -> bool:
     return gpu.segment == "consumer" and (count >= CONSUMER_SERVER_CARDS or team)
 
 
-def _reasons(gpu: GPU, layout: Layout, estimate: MemoryEstimate, capacity: float, headroom: float, speed: Speed | None,
+def _reasons(gpu: GPU, layout: Layout, estimate: Footprint, capacity: float, headroom: float, speed: Speed | None,
              request: RecommendRequest, needed: int | None) -> list[Text]:  # fmt: skip
     count = layout.count
     need, nominal, room = f"{estimate.total_per_gpu_gb:.1f}", f"{gpu.memory_gb:g}", f"{headroom:.0f}%"

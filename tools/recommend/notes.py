@@ -50,7 +50,8 @@ def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], 
         if left_out:
             names_en, names_zh = _names(left_out)
             excluded.append(Text(en=en.format(names=names_en), zh=zh.format(names=names_zh)))
-            gpus = [g for g in gpus if g not in left_out]
+            gone = {g.id for g in left_out}  # by id: comparing whole GPU models field by field cost more than the sizing
+            gpus = [g for g in gpus if g.id not in gone]
 
     if china_buyer(request):
         barred = [g for g in gpus if g.china not in CHINA_BUYABLE]
@@ -66,7 +67,7 @@ def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], 
     elif for_team(request) and (macs := [g for g in gpus if sold_as(g) == "apple"]):
         users = load(request)
         who = TEXT.text("excluded.users", users=users) if users > 1 else TEXT.text("excluded.team")
-        gpus = [g for g in gpus if g not in macs]
+        gpus = [g for g in gpus if sold_as(g) != "apple"]
         excluded.append(TEXT.text("excluded.macs", macs=len(macs), who=who))
     racks = [g for g in gpus if sold_as(g) == "rack"]
     if racks and request.max_gpus < RACK_GPUS:

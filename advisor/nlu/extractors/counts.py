@@ -21,16 +21,16 @@ from advisor.nlu.count_words import (
     WORD_NUMBERS,
 )
 from advisor.nlu.number_values import Value, number_value
-from advisor.nlu.pattern_words import pattern_words
+from advisor.nlu.pattern_words import pattern, pattern_words
 from advisor.nlu.phrases import phrase_table
 from advisor.nlu.scan import Scan, extractor
 from tools.quantities import find_numbers, parse_number
 
 # "two used 3090s", "3 refurbished a100s": a word on the card's condition between a count and the card
-BEFORE_CARD = re.compile(r"\s*(?:(?:used|second[\s-]?hand|secondhand|refurb(?:ished)?|new|old|spare|rented)\s+)?")
+BEFORE_CARD = pattern("card_condition", r"\s*(?:{}\s+)?")
 ENDS_MESSAGE = re.compile(r"[\s?？!！.。" + "".join(pattern_words("message_end_particles")) + "]*$")
 # "two 24GB cards", "three 48 GB GPUs": a memory size standing for the card; the count before it counts cards
-CARD_AFTER_MEMORY = re.compile(r"[\s-]*(?:" + "|".join(pattern_words("memory_card_nouns")) + r")(?![a-z])")
+CARD_AFTER_MEMORY = pattern("memory_card_nouns", r"[\s-]*{}(?![a-z])")
 PARALLEL_WORD_KIND = pattern_words("parallel_word_kind")  # the first letter of the word
 
 

@@ -9,7 +9,7 @@ from advisor.name_matcher import matcher_for
 from advisor.nlu.count_words import TIMES_AFTER_NAME
 from advisor.nlu.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern, names_written_apart
 from advisor.nlu.number_values import Value, number_value
-from advisor.nlu.pattern_words import alternatives
+from advisor.nlu.pattern_words import alternatives, pattern
 from advisor.nlu.scan import Scan, extractor
 
 PCI_ADDRESS = re.compile(r"(?<![0-9a-f])(?:pci:)?[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?(?![0-9a-f])")
@@ -17,9 +17,9 @@ GLUED_DIGITS = re.compile(r"\d{1,4}")
 NUMBER_NAME_AND_COUNT = re.compile(
     rf"(?<![\d.a-z])(?P<name>\d{{4}})(?P<n>\d{{1,2}})\s*(?:{alternatives('measure_words')})?\s*(?:{alternatives('card_words')})"
 )
-NEGATED = re.compile(f"(?:{alternatives('negations')})$")
+NEGATED = pattern("negations", "{}$")
 # what may follow a name and still be part of it: 'A100 80GB', '4090 laptop'
-NAME_TAIL = re.compile(rf"[\s\-]*(?:{alternatives('name_tail')})")
+NAME_TAIL = pattern("name_tail", r"[\s\-]*{}")
 
 
 @extractor("pci_addresses")

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from advisor.nlu.number_values import Value
-from advisor.nlu.pattern_words import alternatives
+from advisor.nlu.pattern_words import pattern
 from advisor.nlu.scan import Scan, extractor
 from advisor.nlu.time_words import time_values
 
-ALWAYS_ON = re.compile(alternatives("always_on"))
+ALWAYS_ON = pattern("always_on")
 
 
 @extractor("always_on")

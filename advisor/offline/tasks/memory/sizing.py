@@ -3,33 +3,26 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import get_args
 
 from advisor.offline.wording import Wording
-from advisor.labels import VERDICT
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.tasks.concept import knowledge
-from advisor.offline.tasks.memory import memory_scopes, memory_view, methods_view, refit_view
+from advisor.offline.tasks.memory import memory_view, methods_view, plan, render
 from advisor.offline.tasks.memory.range_ends import small_end_lines
-from advisor.offline.tasks.memory.team_load import team_load_line
 from advisor.offline.tasks.recommend import compute_view, full_alongside, vendor_rows
-from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.training import run_time
 from advisor.offline.tasks.recommend.price_view import option_price
 from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, sized_for, value_for_money, value_lines, workloads_of
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
-from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
-from advisor.offline.tasks.serving.serving_words import serving_text
 from advisor.offline.tasks.recommend.tiers_view import tier_lines
-from advisor.offline.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of, zero_stage_of
+from advisor.offline.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
 from knowledge.servers import server_data
 from tools.gpu_specs import CHINA_BUYABLE
-from tools.memory.schema import Optimizer
 
 WORDING = Wording("memory", "sizing")
 PRICES = Wording("recommend", "market")  # the market and the price dates a recommendation leans on
@@ -46,20 +39,6 @@ OBJECTIVE_LABEL = {
     "memory": WORDING.pair("sizing_phrases.objective_label.most_gpu_memory_per_unit"),
     "value": WORDING.pair("sizing_phrases.objective_label.most_tokens_s_per_price"),
 }
-SERVING_ENGINES = ("vllm", "sglang")  # paged KV and chunked prefill, which the estimator models as vLLM
-DEFAULT_CONTEXT = 4096  # estimate_memory's default tokens per sequence
-
-
-def _training_memory_options(turn: Turn, args: dict, count: int | None) -> None:
-    """CPU offload and activation recomputation, when the user names them (training only)."""
-    s = turn.slots
-    if s.offload:
-        args["offload"] = "optimizer_and_params" if args.get("zero_stage") == 3 else "optimizer"
-        if not args.get("zero_stage"):
-            args["zero_stage"] = 2 if (count or 1) > 1 else 0
-        s.mark("sharding")
-    if s.recompute:
-        args["recompute"] = s.recompute
 
 
 def _ask_for_model(turn: Turn) -> str:
@@ -298,10 +277,9 @@ def _nominal(turn: Turn, option: dict) -> float:
     return turn.catalog.gpu(option["gpu_id"]).memory_gb
 
 
-STANDARD_TRAINING_GPU = "h100-sxm"  # the 80 GB card a job is weighed on when the question names none (full fine-tunes, limits)
-
-
 def memory(turn: Turn) -> str:
+    """How much memory a workload takes, and whether it fits the stated card: the take-overs that answer another way
+    first, then plan.py's arguments, the estimate (or the limits), and render.py's sentences."""
     model = model_of(turn)
     if model is None:  # "how much memory has the H20" asks about the card, not a workload
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
@@ -316,118 +294,13 @@ def memory(turn: Turn) -> str:
     task, named = task_of(turn)
     if not named:
         turn.assume(*WORDING.pair("sizing_phrases.memory.serving_inference_since_no_training"))
-    s = turn.slots
-    s.every_user = task == "inference" and memory_view.asks_about_kv_cache(turn)  # "the KV cache for 8 users": 8 sequences, the worst case
-    count = gpus_on_hand(turn)
-    card = stated_card(turn, s.gpus[0]) if s.gpus else None  # "a modded 48 GB 4090": the stated memory, not the catalog's
-    args = {
-        "model": model,
-        "mode": "inference" if task == "inference" else "training",
-        "method": tool_method(task),
-        "precision": precision_for(turn, task),
-        "context": s.context_length,
-        "batch": s.batch_size or (s.concurrency if task == "inference" else None),  # "16 users": 16 sequences at once
-        "gpu": card.gpu if card else None,
-        "gpu_memory_gb": card.memory_gb if card else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
-        "num_gpus": count,
-        "zero_stage": zero_stage_of(turn) if (count or 1) > 1 else None,
-        "kv_precision": s.kv_precision,
-        "tp": s.tp,
-        "pp": s.pp,
-    }
-    if args["mode"] == "inference" and s.concurrency and not s.batch_size and (engine_of(turn) or "vllm") in SERVING_ENGINES:
-        # users served at once means a serving engine: paged KV cache and chunked prefill, not one batched forward pass
-        args["engine"] = "vllm"
-        turn.assume(*WORDING.both("assume_serving_engine", sequences=s.concurrency))
-    elif args["mode"] == "inference" and not s.batch_size and (s.concurrency or 1) > 1:
-        # another engine: users still arrive over time, so one prompt is prefilled while the others generate
-        args["prefill_chunk"] = args["context"] or DEFAULT_CONTEXT
-        turn.assumptions.append(turn.text(serving_text("staggered")))
-    if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
-        turn.ignore("other_gpu", *WORDING.pair("sizing_phrases.memory.not_in_the_catalog_so"))
-    if args["mode"] == "inference" and count and count > 1 and not s.tp and not s.pp:
-        args["tp"] = count
-        turn.assume(*WORDING.both("sizing_phrases.memory.the_gpus_split_the_model", count=count))
-    if args["mode"] == "training" and args["method"] == "full" and (count or 1) > 1 and args["zero_stage"] is None and not s.offload:
-        # several GPUs and no sharding named: a consultant shards everything (ZeRO-3/FSDP), never replicates 16 B/param
-        args["zero_stage"] = 3
-        turn.assume(*WORDING.both("sizing_phrases.memory.zero_3_fsdp_across_the", count=count))  # fmt: skip
-    if args["mode"] == "training" and args["method"] == "full" and not (args["gpu"] or args["gpu_memory_gb"] or count):
-        # "how much memory for a full fine-tune of a 72B?": a total no single card holds is no answer on its own, so it is
-        # weighed against the standard training card (80 GB), which gives the cards ZeRO-3 needs and what fits instead
-        turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
-        args["gpu"] = STANDARD_TRAINING_GPU
-    if args["mode"] == "training":
-        _training_memory_options(turn, args, count)
-    if args["mode"] == "training" and s.optimizer:
-        args["optimizer"] = s.optimizer if s.optimizer in get_args(Optimizer) else None
-        if not args["optimizer"]:  # Adafactor: its factored states are not modelled
-            turn.ignore("optimizer", *WORDING.both("sizing_phrases.memory.is_not_modelled_so_the", optimizer=s.optimizer))
-    if turn.intent == "max_fit" and not (turn.ask.reports_oom and args["gpu"]):  # an OOM on a stated card: its breakdown, not limits
-        if not args["gpu"]:
-            turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
-            args["gpu"] = STANDARD_TRAINING_GPU
-        return _limits(turn, args)
+    args, card = plan.memory_args(turn, model, task)
+    if plan.asks_limits(turn, args):
+        outcome = turn.call("max_fit", plan.limits_args(turn, args))
+        return render.limits(turn, outcome.result) if outcome.ok else turn.error(outcome)
     outcome = turn.call("estimate_memory", args)
     if not outcome.ok:
         return turn.error(outcome)
-    r = outcome.result
-    label = turn.t(*TASK_LABEL[task])
-    on_gpus = WORDING.say(turn, "lines.on_gpus", num_gpus=r["num_gpus"], total=number(r["total_all_gpus_gb"])) if r["num_gpus"] > 1 else ""
-    unsplit = r["num_gpus"] == 1 and not (args["gpu"] or args["gpu_memory_gb"])  # no card, no count: a total, not a share
-    need = WORDING.say(turn, "lines.needs_in_all" if unsplit else "lines.needs_per_gpu", model=turn.text(r["model_label"]), label=label, per_gpu=number(r["total_per_gpu_gb"]), on_gpus=on_gpus)
-    parts = []
-    if args["mode"] == "inference" and memory_view.asks_about_kv_cache(turn):
-        kv_precision = (r.get("capacity") or {}).get("kv_precision") or args.get("kv_precision") or "bf16"
-        lead = memory_view.kv_cache_lead(turn, r, args["batch"] or 1, args["context"] or DEFAULT_CONTEXT, kv_precision)
-        parts += [lead] if lead else []
-    load = refit_view.kv_load(turn, r, args["batch"], args["context"] or DEFAULT_CONTEXT) if not parts else None
-    if r.get("fit_plan"):  # it does not fit: lead with what does, never with a negative headroom
-        first, *rest = refit_view.lead(turn, r, Text(en=TASK_LABEL[task][0], zh=TASK_LABEL[task][1]))
-        parts += [first, *([load] if load else []), *rest]
-    elif r.get("verdict"):
-        mark = f"**{turn.t(*VERDICT[r['verdict']])}**"
-        parts.append(
-            f"{mark} — "
-            + need
-            + WORDING.say(turn, "sizing_phrases.memory.the_has_gb_headroom", gpu=r['gpu'], gpu_capacity_gb=number(r['gpu_capacity_gb']), headroom_pct=number(r['headroom_pct']))
-        )
-        if r.get("gpu_share_note"):  # Apple: the verdict's capacity is the GPU's share, so say so beside it
-            parts.append("ℹ️ " + turn.text(r["gpu_share_note"]))
-        if r.get("main_lever"):
-            parts.append("💡 " + turn.text(r["main_lever"]))
-    else:
-        parts.append(need)
-    if load and not r.get("fit_plan"):  # the stated load's KV cache is part of the check
-        parts.append(load)
-    if r.get("kv_cache_tokens"):
-        parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(r['kv_cache_tokens']), max_concurrency=number(r['max_concurrency'])))
-    team = team_load_line(turn, r, args)
-    if team:  # "for our 20 engineers": the speed at that load decides, so it leads
-        parts.insert(0, team)
-    if turn.ask.reports_oom:  # "it OOMs with this setup": the parts that fill the card, right under the verdict
-        parts[1:1] = memory_view.oom_causes(turn, r)
-    stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
-    parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
-    parts += memory_view.rule_of_thumb(turn, r)
-    parts.append(memory_view.breakdown(turn, r))
-    parts += memory_scopes.scopes_line(turn, r)
-    parts.append(f"_{turn.text(r['unit_note'])}_")
-    # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
-    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"] and n != r.get("gpu_share_note")][:3]
-    turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
-    related(turn, f"memory {label} {turn.message}")
-    return "\n\n".join(parts)
-
-
-def _limits(turn: Turn, args: dict) -> str:
-    outcome = turn.call("max_fit", {k: v for k, v in args.items() if k != "num_gpus" or v})
-    if not outcome.ok:
-        return turn.error(outcome)
-    r = outcome.result
-    lead = WORDING.say(turn, "sizing_phrases.limits.on_gb_each_max_batch", num_gpus=r['num_gpus'], gpu=r['gpu'], capacity_gb=number(r['capacity_gb']), max_batch=r['max_batch'], context=number(r['context']), max_context=number(r['max_context']), batch=r['batch'])
-    parts = [lead]
-    if r.get("limit_reason"):
-        parts.append("ℹ️ " + turn.text(r["limit_reason"]))
-    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", [])[:2]]
-    return "\n\n".join(parts)
+    answer = render.estimate(turn, outcome.result, args, task, card)
+    related(turn, f"memory {turn.t(*TASK_LABEL[task])} {turn.message}")
+    return answer

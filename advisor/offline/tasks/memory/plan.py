@@ -1,0 +1,99 @@
+"""The memory task's plan: the estimate_memory (or max_fit) arguments a conversation asks for — model, task, precision,
+the stated card or its memory, the cards on hand and how they are split, serving load, training options — with the
+assumptions those choices rest on. No sentences beyond an assumption; the answer's words are render.py's."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+from advisor.offline.tasks.memory import memory_view
+from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.tasks.serving.serving_card import StatedCard, stated_card
+from advisor.offline.tasks.serving.serving_words import serving_text
+from advisor.offline.tasks.specs.compare_view import tool_method
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from advisor.offline.workload import gpus_on_hand, precision_for, zero_stage_of
+from tools.memory.schema import Optimizer
+
+WORDING = Wording("memory", "sizing")
+SERVING_ENGINES = ("vllm", "sglang")  # paged KV and chunked prefill, which the estimator models as vLLM
+DEFAULT_CONTEXT = 4096  # estimate_memory's default tokens per sequence
+STANDARD_TRAINING_GPU = "h100-sxm"  # the 80 GB card a job is weighed on when the question names none (full fine-tunes, limits)
+
+
+def training_memory_options(turn: Turn, args: dict, count: int | None) -> None:
+    """CPU offload and activation recomputation, when the user names them (training only)."""
+    s = turn.slots
+    if s.offload:
+        args["offload"] = "optimizer_and_params" if args.get("zero_stage") == 3 else "optimizer"
+        if not args.get("zero_stage"):
+            args["zero_stage"] = 2 if (count or 1) > 1 else 0
+        s.mark("sharding")
+    if s.recompute:
+        args["recompute"] = s.recompute
+
+
+def memory_args(turn: Turn, model: str, task: str) -> tuple[dict, StatedCard | None]:
+    """estimate_memory's arguments for ``model`` doing ``task``, and the stated card (its memory as the user said)."""
+    s = turn.slots
+    s.every_user = task == "inference" and memory_view.asks_about_kv_cache(turn)  # "the KV cache for 8 users": 8 sequences, the worst case
+    count = gpus_on_hand(turn)
+    card = stated_card(turn, s.gpus[0]) if s.gpus else None  # "a modded 48 GB 4090": the stated memory, not the catalog's
+    args = {
+        "model": model,
+        "mode": "inference" if task == "inference" else "training",
+        "method": tool_method(task),
+        "precision": precision_for(turn, task),
+        "context": s.context_length,
+        "batch": s.batch_size or (s.concurrency if task == "inference" else None),  # "16 users": 16 sequences at once
+        "gpu": card.gpu if card else None,
+        "gpu_memory_gb": card.memory_gb if card else s.gpu_memory_gb,  # "a 10gb card": the fit is checked against what was said
+        "num_gpus": count,
+        "zero_stage": zero_stage_of(turn) if (count or 1) > 1 else None,
+        "kv_precision": s.kv_precision,
+        "tp": s.tp,
+        "pp": s.pp,
+    }
+    if args["mode"] == "inference" and s.concurrency and not s.batch_size and (engine_of(turn) or "vllm") in SERVING_ENGINES:
+        # users served at once means a serving engine: paged KV cache and chunked prefill, not one batched forward pass
+        args["engine"] = "vllm"
+        turn.assume(*WORDING.both("assume_serving_engine", sequences=s.concurrency))
+    elif args["mode"] == "inference" and not s.batch_size and (s.concurrency or 1) > 1:
+        # another engine: users still arrive over time, so one prompt is prefilled while the others generate
+        args["prefill_chunk"] = args["context"] or DEFAULT_CONTEXT
+        turn.assumptions.append(turn.text(serving_text("staggered")))
+    if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
+        turn.ignore("other_gpu", *WORDING.pair("sizing_phrases.memory.not_in_the_catalog_so"))
+    if args["mode"] == "inference" and count and count > 1 and not s.tp and not s.pp:
+        args["tp"] = count
+        turn.assume(*WORDING.both("sizing_phrases.memory.the_gpus_split_the_model", count=count))
+    if args["mode"] == "training" and args["method"] == "full" and (count or 1) > 1 and args["zero_stage"] is None and not s.offload:
+        # several GPUs and no sharding named: a consultant shards everything (ZeRO-3/FSDP), never replicates 16 B/param
+        args["zero_stage"] = 3
+        turn.assume(*WORDING.both("sizing_phrases.memory.zero_3_fsdp_across_the", count=count))  # fmt: skip
+    if args["mode"] == "training" and args["method"] == "full" and not (args["gpu"] or args["gpu_memory_gb"] or count):
+        # "how much memory for a full fine-tune of a 72B?": a total no single card holds is no answer on its own, so it is
+        # weighed against the standard training card (80 GB), which gives the cards ZeRO-3 needs and what fits instead
+        turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
+        args["gpu"] = STANDARD_TRAINING_GPU
+    if args["mode"] == "training":
+        training_memory_options(turn, args, count)
+    if args["mode"] == "training" and s.optimizer:
+        args["optimizer"] = s.optimizer if s.optimizer in get_args(Optimizer) else None
+        if not args["optimizer"]:  # Adafactor: its factored states are not modelled
+            turn.ignore("optimizer", *WORDING.both("sizing_phrases.memory.is_not_modelled_so_the", optimizer=s.optimizer))
+    return args, card
+
+
+def asks_limits(turn: Turn, args: dict) -> bool:
+    """"what is the largest batch / context that fits?": max_fit answers, unless an OOM on a stated card asks for its breakdown."""
+    return turn.intent == "max_fit" and not (turn.ask.reports_oom and args["gpu"])
+
+
+def limits_args(turn: Turn, args: dict) -> dict:
+    """max_fit's arguments: the estimate's, weighed on the standard training card when none is named (said as an assumption)."""
+    if not args["gpu"]:
+        turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
+        args["gpu"] = STANDARD_TRAINING_GPU
+    return {k: v for k, v in args.items() if k != "num_gpus" or v}
