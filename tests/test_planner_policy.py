@@ -199,7 +199,7 @@ def test_a_follow_up_of_a_concept_question_is_answered_as_that_question_changed(
     # a card about FP8, or (no card covering FP8 for code models) what can be worked out about FP8: never the INT4 card
     assert "FP8" in response.answer.split("\n")[0] and "INT4" not in response.answer.split("\n")[0].upper()
     changed = ask(offline_advisor, "and the mi300x?", "is intel gaudi 3 ready for production training, or is the stack still immature")
-    assert changed.answer.startswith("**") and "MI300X" in changed.answer.split("\n")[0]  # the card about the card now asked about
+    assert "MI300X" in changed.answer.split("\n")[0]  # the card about the card now asked about, its verdict first
 
 
 def test_a_sure_concept_question_gets_its_card_and_a_problem_report_uses_what_it_states(offline_advisor):
