@@ -236,7 +236,7 @@ class Ask(BaseModel):
     uptime_target: float | None = Field(None, description='An availability target said in the conversation ("99.9% uptime SLA"), in percent.')
     quote_per_card: bool = Field(False, description='A price this message quotes is said of one card ("¥18k each", "per card"), not of the machine.')
     figures_stated: tuple[StatedFigure, ...] = Field((), description='Memory sizes and bare figures this message states beside the card it '
-                                                     'names ("B200 是192G吧?", "the H100 has 1979 TFLOPS, right?"): claims the spec answer checks first.')
+                                                     'names ("the B200 is 192 GB, right?", "the H100 has 1979 TFLOPS, right?"): claims the spec answer checks first.')
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -477,7 +477,7 @@ def _market(reading: Reading) -> str | None:
 
 def _figures_stated(reading: Reading) -> tuple[StatedFigure, ...]:
     """The sizes and bare figures of this message that no tool slot took as a workload value (a model's size, a count);
-    read only when the message asks to have something confirmed ("..., right?", "...吧?"), so "an A100 80GB" is no claim."""
+    read only when the message asks to have something confirmed ("..., right?", or the Chinese sentence-final particle of a confirmation), so "an A100 80GB" is no claim."""
     if not any(value.value.kind == "gpu" for value in reading.tagged):
         return ()
     return tuple(StatedFigure(kind=v.value.kind, value=float(v.value.value), surface=v.value.surface) for v in reading.tagged

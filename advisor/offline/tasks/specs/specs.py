@@ -38,7 +38,7 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     # verdict, or the machine's price), before the figures: the leaders line and the table restate what the table shows.
     warned = mainland.blocked_list(turn, rows) if weighed else []
     answer, _, figures = lead.partition("\n\n")
-    stated = stated_view.lead(turn, rows[0]) if len(rows) == 1 else ""  # "B200 是192G吧?": the figure said is checked first
+    stated = stated_view.lead(turn, rows[0]) if len(rows) == 1 else ""  # "the B200 is 192 GB, right?": the figure said is checked first
     return "\n\n".join(filter(None, [stated, answer, *warned, figures, table, *render.stale_prices(turn, result)]))
 
 

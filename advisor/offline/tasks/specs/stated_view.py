@@ -1,4 +1,4 @@
-"""A figure the user states of the one card asked about ("B200 是192G吧?", "the H100 has 1979 TFLOPS, right?"), checked
+"""A figure the user states of the one card asked about ("the B200 is 192 GB, right?", "the H100 has 1979 TFLOPS, right?"), checked
 against the catalog before the sheet: yes or no with the catalog's figure. A bare figure is placed among the spec sheet's
 dense and sparse figures of each precision (the catalog's figures are dense; ``sparsity_2_4`` says whether the sheet
 doubles them with 2:4 sparsity), so "1979" is named as the H100's sparse BF16 (or dense FP8), not its training figure.
