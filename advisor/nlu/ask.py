@@ -58,6 +58,20 @@ UPTIME_FLOOR = 95.0  # a percentage said beside an uptime word is a target from 
 SERVICE_CONTEXTS = ("regulated_sector", "client_premises", "production_service")  # the deployment kinds data/ask_cues.yaml names
 
 
+class StatedFigure(BaseModel):
+    """A figure the message states of the card it names, to be checked against the catalog ("B200 is 192 GB, right?")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str = Field(description='"memory" (a size in GB) or "number" (a bare figure, such as "1979" said of TFLOPS).')
+    value: float
+    surface: str = Field(description="The words as written.")
+
+
+STATED_KINDS = ("memory", "number")  # the values a claim about one card's figures can state
+STATED_FLOOR = 10.0  # a bare number below this is a count or a ratio ("2 of them", "3x"), never a figure on a spec sheet
+
+
 class Ask(BaseModel):
     """The question of one turn, as understood."""
 
@@ -226,6 +240,8 @@ class Ask(BaseModel):
     reservation: Reservation | None = Field(None, description='Reserved weighed against on-demand ("1-yr reserved at $3.9/hr vs on-demand '
                                             '$6.9"), each rate bound to its billing word.')
     weighs_reservation: bool = Field(False, description="The message weighs reserved (committed) capacity against on-demand for its use.")
+    figures_stated: tuple[StatedFigure, ...] = Field((), description='Memory sizes and bare figures this message states beside the card it '
+                                                     'names ("the B200 is 192 GB, right?", "the H100 has 1979 TFLOPS, right?"): claims the spec answer checks first.')
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -332,6 +348,7 @@ class Ask(BaseModel):
             gpu_hours=gpu_hours_used(message),
             reservation=(reserved := reservation(message, reading.frame)),
             weighs_reservation=reserved is not None,
+            figures_stated=_figures_stated(reading) if asks_to_confirm(message) or says("asks_yes_no", message) else (),
         )
 
 
@@ -464,3 +481,12 @@ def _market(reading: Reading) -> str | None:
     if currency is not None:  # "a budget of 300k US dollars" said in Chinese: a dollar budget is spent on the global market, whatever the language
         return "cn" if currency == "CNY" else "global"
     return "cn" if reading.language == "zh" else None
+
+
+def _figures_stated(reading: Reading) -> tuple[StatedFigure, ...]:
+    """The sizes and bare figures of this message that no tool slot took as a workload value (a model's size, a count);
+    read only when the message asks to have something confirmed ("..., right?", or the Chinese sentence-final particle of a confirmation), so "an A100 80GB" is no claim."""
+    if not any(value.value.kind == "gpu" for value in reading.tagged):
+        return ()
+    return tuple(StatedFigure(kind=v.value.kind, value=float(v.value.value), surface=v.value.surface) for v in reading.tagged
+                 if v.value.kind in STATED_KINDS and v.role in (NONE, "gpu_memory") and float(v.value.value) >= STATED_FLOOR)

@@ -163,6 +163,8 @@ def asks_another_facet(routing: Routing) -> bool:
     reading, task = routing.reading, routing.task
     if task == "memory" and _sizes_the_stated_memory(routing):  # "my 4090 modded to 48gb: does a 32B fit?": the fit, in the memory said
         return False
+    if task == "specs" and routing.turn.ask.figures_stated:  # "the vendor says the B200 is 192 GB, right?": the figure is checked on the sheet
+        return False
     if reading.facet.overrides("troubleshoot" if reading.intent == "troubleshoot" else task):
         # "4090D or 4090, which should I buy?": a choice between the cards named is the comparison, with its verdict
         return not (reading.facet.yields_to_choice and len(set(routing.turn.entities.gpus)) > 1)

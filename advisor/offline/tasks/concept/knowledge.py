@@ -69,7 +69,7 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     if card is None:
         body = render.snippets(turn, outcome)
     else:
-        card_text = f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+        card_text = render.answer_of(turn, card)
         verdict, card_too = _verdict_before(turn, card, asked, facet)
         body = capability.claim_lead(turn) + card_text if verdict is None else verdict + ("\n\n" + card_text if card_too else "")
         if verdict is None or card_too:

@@ -13,7 +13,7 @@ from advisor.offline.tasks.facility import render as facility_render
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
-from knowledge.concepts import load_concepts
+from knowledge.concepts import ConceptCard, load_concepts
 
 WORDING = Wording("concept", "knowledge")
 
@@ -42,8 +42,14 @@ def with_card(turn: Turn, verdict: str, hits: list[dict], card_first: bool = Fal
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX))
     for source in card.sources:
         turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])
-    card_text = f"{card.answer.pick(turn.language)}" if card_first else f"**{card.title.pick(turn.language)}**\n\n{card.answer.pick(turn.language)}"
+    card_text = answer_of(turn, card)
     return f"{card_text}\n\n{verdict}" if card_first else f"{verdict}\n\n{card_text}"
+
+
+def answer_of(turn: Turn, card: ConceptCard) -> str:
+    """A card as an answer: its verdict first (the card's own first sentence answers the question: yes/no, which, how
+    much). The title is the card's question, not its answer, so it is not shown; the sources name the card."""
+    return card.answer.pick(turn.language)
 
 
 def uncovered(turn: Turn, asked: Subjects) -> str:
