@@ -40,6 +40,7 @@ from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
 from advisor.nlu.values import find_values
 from advisor.nlu.reading import Reading
+from advisor.nlu.speed_scope import Scope, scope_of
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
@@ -82,6 +83,10 @@ class Ask(BaseModel):
         False, description='The newest earlier message that asked a serving question asked for a GPU count ("how many L20 for 2,000 users?").'
     )
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
+    throughput_scope: Scope | None = Field(
+        None, description='Whom the speed stated is of: "per_user" ("20 tok/s each"), "total" ("2000 tok/s total for 500 users": the '
+        "deployment's output tokens/s); None when no speed is stated (advisor/nlu/speed_scope.py).",
+    )
     observed_speed: float | None = Field(None, description="The tokens/s per user such a question says it measured.")
     observed_in_thread: bool = Field(
         False, description="A message of the task asked whether a measured speed is normal: the tokens/s it stated is no target."
@@ -247,6 +252,8 @@ class Ask(BaseModel):
             serving_asks=serving_asks(thread),
             count_asked_earlier=serving_asks_earlier(earlier) == "gpu_count",
             weighs_precision=asks_precision_choice(message),
+            throughput_scope=None if is_latency_target(state.surface("speed_target"), catalog)
+            else scope_of(thread, state.surface("speed_target"), _number(state.get("speed_target"))),
             observed_speed=observed_speed(message, catalog),
             observed_in_thread=any(asks_if_observed_is_normal(text) for text in thread),
             speaks_of_serving=any(reports_serving(text) for text in thread),
@@ -426,6 +433,10 @@ def _aside_models(reading: Reading, catalog: Catalog) -> tuple[str, ...]:
             found = catalog.find_model(str(item.value.value))
             names.append(found.name if found is not None else str(item.value.value))
     return tuple(dict.fromkeys(names))
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _names_kv_cache(text: str) -> bool:

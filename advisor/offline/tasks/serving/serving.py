@@ -19,7 +19,8 @@ from advisor.offline.tasks.serving.serving_card import stated_card, traffic_line
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
 from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning_of, shared_prefix, split_queue, visible_token_lines
 from advisor.offline.tasks.serving.serving_floor import (
-    apply_chat_floor, both_targets, chat_floor_tokens_per_s, is_floor, only_floor, readable_assumption, readable_floor_tokens_per_s, tool_args,
+    TOTAL_MARK, apply_chat_floor, both_targets, chat_floor_tokens_per_s, is_floor, only_floor, readable_assumption, readable_floor_tokens_per_s,
+    tool_args,
 )
 from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
@@ -34,6 +35,7 @@ from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of 
 from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
 
 DEFAULT_GPU = "h100-sxm"
+DEFAULT_OUTPUT_TOKENS = 256  # the estimator's output length when none is said
 TP_SIZES = (1, 2, 4, 8)  # the tensor-parallel sizes engines and 8-GPU servers support
 FIT_ERRORS = ("does_not_fit", "context_does_not_fit")
 BASE_PRECISION = "bf16"
@@ -112,12 +114,12 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
         return latency_answer(turn)
     args = args or _base_args(turn, model)
     apply_chat_floor(turn, args)  # no target stated: every verdict and size below is held to the chat floor
-    rate = turn.slots.request_rate
+    rate = stated_rate(turn, args)
     sizes_for_rate = rate is not None and turn.slots.gpu_count is None and not turn.slots.tp
     if (asked == "gpu_count" and not count_given_since(turn)) or sizes_for_rate:  # "50 QPS on H100s": the fewest that carry it
         return _finish(turn, gpu_count(turn, args))
     if rate is not None:  # "10 req/s on 2 H100, will it keep up?"
-        return _finish(turn, keeps_up(turn, args, rate.per_second))
+        return _finish(turn, keeps_up(turn, args, rate))
     parts, setup_note = [], []
     if weighs_a_precision(turn) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
         args["precision"] = None  # FP8 asked of a card without it: weighed below, the figures in its usual 16-bit weights
@@ -230,7 +232,10 @@ def _base_args(turn: Turn, model: str, stand_in: str | None = None) -> dict:
     _sequence_from_context(turn, args)
     shared_prefix(turn, args)  # a system prompt every request repeats: prefilled once, each request prefills its new tokens
     target = s.frame.get("speed_target")
-    if isinstance(target, float) and not turn.ask.observed_in_thread:  # a speed measured and asked about is not a target
+    if isinstance(target, float) and not turn.ask.observed_in_thread and turn.ask.throughput_scope == "total":
+        args[TOTAL_MARK] = target  # "2000 tok/s total for 500 users": the deployment's output, a request rate in disguise
+        s.mark("speed_target")
+    elif isinstance(target, float) and not turn.ask.observed_in_thread:  # a speed measured and asked about is not a target
         key = (
             "target_ttft_ms"
             if turn.ask.latency_target
@@ -469,8 +474,35 @@ def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
     return found if found.result["effective_batch"] == low else at(low)
 
 
-def _rate_words(turn: Turn, rate: float) -> str:
-    """The rate as the user wrote it: per minute stays per minute."""
+def stated_rate(turn: Turn, args: dict) -> float | None:
+    """Requests arriving per second: the rate stated ("50 QPS"), or a total throughput ("2000 tok/s total") divided by the
+    output tokens of one request (output tokens/s = rate × output tokens per request); None when neither is stated."""
+    if turn.slots.request_rate is not None:
+        return turn.slots.request_rate.per_second
+    if args.get(TOTAL_MARK):
+        return args[TOTAL_MARK] / (args.get("output_tokens") or DEFAULT_OUTPUT_TOKENS)
+    return None
+
+
+def total_shared(turn: Turn, args: dict, law: RateResult) -> list[str]:
+    """"2000 tok/s total for 500 users": what each would see if all of them generated at once, against the per-user speed
+    the count is held to (the requests in flight by Little's law are fewer than the users)."""
+    s = turn.slots
+    users = next((v for slot in ("concurrency", "audience") if isinstance(v := s.frame.get(slot), int | float) and not isinstance(v, bool)), None)
+    if not args.get(TOTAL_MARK) or not users:
+        return []
+    s.mark("concurrency", "audience")
+    each = args[TOTAL_MARK] / users
+    floor = args.get("target_tokens_per_s_per_user") or chat_floor_tokens_per_s()
+    key = "total_shared_below" if each < floor else "total_shared"
+    return [turn.text(serving_text(key, total=number(args[TOTAL_MARK]), users=f"{users:,.0f}", each=_per_user_figure(each), floor=number(floor),
+                                   in_flight=number(law.in_flight), needed=number(users * floor)))]  # fmt: skip
+
+
+def _rate_words(turn: Turn, rate: float, output_tokens: int | None = None) -> str:
+    """The rate as the user wrote it: per minute stays per minute; a total throughput stays tokens/s, with its rate."""
+    if turn.slots.request_rate is None and output_tokens and turn.ask.throughput_scope == "total":
+        return turn.text(serving_text("rate_of_total", total=number(rate * output_tokens), rate=number(rate, 2), output=f"{output_tokens:,}"))
     unit = turn.slots.request_rate.unit if turn.slots.request_rate else "requests/second"
     per_minute = unit == "requests/minute"
     return turn.text(serving_text("rate_per_minute" if per_minute else "rate_per_second", value=number(rate * 60 if per_minute else rate)))
@@ -481,7 +513,7 @@ def _rate_assumption(turn: Turn, rate: float, fit: RateFit) -> None:
     law, r = fit.law, fit.result
     shape = NOTHING if turn.slots.frame.has("prompt_tokens") and turn.slots.frame.has("output_tokens") else serving_text("shape_assumed")
     turn.assumptions.append(turn.text(serving_text(
-        "rate_as_load", rate=_rate_words(turn, rate), seconds=number(law.seconds_per_request, 2), ttft=number(r["ttft_ms"]),
+        "rate_as_load", rate=_rate_words(turn, rate, r["output_tokens"]), seconds=number(law.seconds_per_request, 2), ttft=number(r["ttft_ms"]),
         output=f"{r['output_tokens']:,}", per_user=number(law.tokens_per_s_per_user_streaming), in_flight=number(law.in_flight),
         prefill=number(law.prefill_tokens_per_s_needed), prefill_share=number(law.prefill_share * 100), prompt=f"{r['prompt_tokens']:,}",
         shape=shape)))  # fmt: skip
@@ -494,7 +526,7 @@ def keeps_up(turn: Turn, args: dict, rate: float) -> str:
         return _error(turn, fit)
     r, law = fit.result, fit.law
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
-    figures = {"setup": setup, "rate": _rate_words(turn, rate), "model": Text(**r["model_label"]), "seconds": number(law.seconds_per_request, 2),
+    figures = {"setup": setup, "rate": _rate_words(turn, rate, r["output_tokens"]), "model": Text(**r["model_label"]), "seconds": number(law.seconds_per_request, 2),
                "ttft": number(r["ttft_ms"]), "per_user": _per_user_figure(law.tokens_per_s_per_user_streaming), "in_flight": number(law.in_flight),
                "total": number(law.output_tokens_per_s_needed)}  # fmt: skip
     _rate_assumption(turn, rate, fit)
@@ -505,7 +537,7 @@ def keeps_up(turn: Turn, args: dict, rate: float) -> str:
         copies = math.ceil(rate / law.sustainable_requests_per_s)  # the whole setup copied, each copy taking its share
         parts = [turn.text(serving_text("rate_overloaded", capacity=number(law.sustainable_requests_per_s, 2), fits=number(r["effective_batch"]),
                                         copies=copies, more=copies * r["num_gpus"], gpu=r["gpu"], **figures))]  # fmt: skip
-    return "\n\n".join([parts[0], *traffic_lines(turn, to_rate=True), *parts[1:], *_details(turn, r)])
+    return "\n\n".join([parts[0], *total_shared(turn, args, law), *traffic_lines(turn, to_rate=True), *parts[1:], *_details(turn, r)])
 
 
 def _smallest(capacities: dict[int, int | None], load: int) -> tuple[int, int] | None:
@@ -624,7 +656,7 @@ def _card_name(turn: Turn, gpu: str) -> str:
 def gpu_count(turn: Turn, args: dict) -> str:
     """The fewest GPUs of the named card (standard TP sizes, then copies of the best) for the load and the targets;
     a request rate is carried as the requests per second each copy sustains (Little's law)."""
-    rate = turn.slots.request_rate.per_second if turn.slots.request_rate else None
+    rate = stated_rate(turn, args)
     load = rate or turn.slots.concurrency or 1
     _precision_for_count(turn, args)
     capacities = _capacities(turn, args, load, rate)
@@ -647,10 +679,10 @@ def gpu_count(turn: Turn, args: dict) -> str:
             return _error(turn, fit)
         r, law = fit.result, fit.law
         _rate_assumption(turn, rate, fit)
-        lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=_rate_words(turn, rate),
+        lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=_rate_words(turn, rate, r["output_tokens"]),
                             seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.tokens_per_s_per_user_streaming),
                             ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
-        return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), *traffic_lines(turn, to_rate=True),
+        return "\n\n".join([turn.text(lead), *total_shared(turn, args, law), *_in_servers(turn, tp * copies), *traffic_lines(turn, to_rate=True),
                             turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])  # fmt: skip
     else:
         final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
@@ -1043,7 +1075,8 @@ def outgrows_one_card(turn: Turn) -> bool:
     """"32B on one 48 GB card for 50 users?": a load on one card (named, or only its memory) whose BF16 weights do not
     fit it. The answer is the KV budget in FP8 and 4-bit weights on one and two cards, not a count of BF16 cards."""
     s = turn.slots
-    if "estimate_throughput" not in turn.registry.names() or not s.concurrency or s.tp or s.precision or s.request_rate is not None:
+    if "estimate_throughput" not in turn.registry.names() or not s.concurrency or s.tp or s.precision or s.request_rate is not None \
+            or turn.ask.throughput_scope == "total":
         return False
     if turn.ask.asks_count or turn.ask.serving_asks == "gpu_count":  # "how many H200s?" is sized by the load
         return False
