@@ -917,6 +917,9 @@ def observed_verdict(turn: Turn) -> str:
                "users": f"{r['effective_batch']:,}", "prompt": f"{r['prompt_tokens']:,}", "output": f"{r['output_tokens']:,}",
                "low": _per_user_figure(expected * (1 - band)), "high": _per_user_figure(expected * (1 + band)), "gap": str(gap)}  # fmt: skip
     single = _at_load(turn, args, r, 1)
+    if r["effective_batch"] == 1:  # one stream: its bandwidth ceiling belongs to the verdict, then stream against aggregate
+        verdict = turn.text(serving_text(f"normal_verdict_single.{kind}", **figures, ceiling=_per_user_figure(single_ceiling(turn, r))))
+        return _finish(turn, "\n\n".join([verdict, *single_stream_lines(turn, args, r, kind), _ceiling(turn, r), *_details(turn, r)]))
     parts = [turn.text(serving_text(f"normal_verdict.{kind}", **figures))]
     parts.append(turn.text(serving_text("normal_why_bandwidth", weights=number(r["weights_gb_per_gpu"]), single=_per_user_figure(average_per_user(single)),
                                         users=f"{r['effective_batch']:,}")))  # fmt: skip
@@ -932,6 +935,59 @@ def observed_verdict(turn: Turn) -> str:
         parts.append(_slow_checks(turn, r))
     parts.append(_ceiling(turn, r))
     return _finish(turn, "\n\n".join([*filter(None, parts), *_details(turn, r)]))
+
+
+def single_stream_lines(turn: Turn, args: dict, r: dict, kind: str) -> list[str]:
+    """One stream measured: the card's aggregate at a moderate load (what "thousands of tokens/s" means), the checks of
+    how the figure was obtained (knowledge/trap_checks.yaml speed.checks_single), then what makes one stream faster."""
+    checks = trap_checks().speed
+    batch = min(checks.aggregate_batch, max(r["max_batch_fits"], 1))
+    parts = []
+    if batch > 1:
+        full = _at_load(turn, args, r, batch)
+        parts.append(turn.text(serving_text("normal_aggregate", gpu=_card_name(turn, r["gpu"]), batch=f"{full['effective_batch']:,}",
+                                            total=number(full["output_tokens_per_s_total"]), each=_per_user_figure(average_per_user(full)),
+                                            single=_per_user_figure(average_per_user(r)), ratio=number(full["output_tokens_per_s_total"] / max(average_per_user(r), 1e-9), 1),
+                                            ttft=number(full["ttft_ms"]))))  # fmt: skip
+    items = [item for check in checks.checks_single if (item := _single_check(turn, r, check.id))]
+    if kind == "low":
+        features = _setup_features(turn, r)
+        items += [turn.text(serving_text(f"slow_check.{c.id}", format=str(r.get("weights_format") or "AWQ/GPTQ").upper(), count=r["num_gpus"]))
+                  for c in checks.checks_low if c.when is not None and c.when in features]  # fmt: skip
+    if items:
+        parts.append(turn.text(serving_text("single_checks_lead")) + "\n" + "\n".join(f"- {item}" for item in items))
+    if turn.ask.reasoning_model:
+        parts.append(turn.text(serving_text("normal_why_reasoning")))
+    parts.append(turn.text(serving_text("normal_levers_single")))
+    return parts
+
+
+def single_ceiling(turn: Turn, r: dict) -> float:
+    """Bandwidth ÷ weight bytes read per token per GPU: the most one stream decodes on this setup (0 when unknown)."""
+    card = turn.catalog.find_gpu(r["gpu"])
+    weights = r.get("weights_gb_per_gpu") or 0
+    if card is None or weights <= 0:
+        return 0.0
+    return decode_ceiling(DecodeCeiling(weights_read_gb=weights, bandwidth_gb_s=card.bandwidth_gbs)).tokens_per_s
+
+
+def _single_check(turn: Turn, r: dict, check: str) -> str:
+    """One check of a single-stream measurement; the card's other variant only when the catalog has one with less bandwidth."""
+    if check != "variant":
+        return turn.text(serving_text(f"slow_check.{check}", format="", count=r["num_gpus"]))
+    variant = turn.catalog.find_gpu(trap_checks().speed.variants.get(_gpu_id(turn, r), ""))
+    card = turn.catalog.find_gpu(_gpu_id(turn, r))
+    weights = r.get("weights_gb_per_gpu") or 0
+    if variant is None or card is None or weights <= 0 or variant.bandwidth_gbs >= card.bandwidth_gbs:
+        return ""
+    ceiling = decode_ceiling(DecodeCeiling(weights_read_gb=weights, bandwidth_gb_s=variant.bandwidth_gbs)).tokens_per_s
+    return turn.text(serving_text("slow_check.variant", gpu=card.name, variant=variant.name, variant_bandwidth=number(variant.bandwidth_gbs),
+                                  bandwidth=number(card.bandwidth_gbs), ceiling=_per_user_figure(ceiling)))  # fmt: skip
+
+
+def _gpu_id(turn: Turn, r: dict) -> str:
+    found = turn.catalog.find_gpu(r["gpu"])
+    return found.id if found is not None else r["gpu"]
 
 
 def _setup_features(turn: Turn, r: dict) -> set[str]:
