@@ -167,6 +167,11 @@ class Ask(BaseModel):
         False, description='The message asks whether a serving or training technique would help ("would prefix caching help?", '
         '"expert parallelism here?"), not for a new value of the calculation.',
     )
+    weighs_technique: bool = Field(
+        False, description='This message judges a serving or training technique it names ("long prompts stall everyone: would chunked '
+        'prefill help?", "is speculative decoding worth it at batch 128?"): its card answers, not failure triage of the symptom words.',
+    )
+
     follow_up_asks: str | None = Field(
         None, description='What a follow-up asks of the thread\'s setup besides any value it changes: "scaling" ("so will 4 cards be '
         '4x faster?") or "interconnect" ("and does that need NVLink?"): a question of its own, with the thread\'s model and '
@@ -301,7 +306,8 @@ class Ask(BaseModel):
             card_cut=card_cut(message),
             names_fp4="fp4" in normalize_text(message),
             replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
-            asks_technique=says("asks_technique", message),
+            asks_technique=(technique := says("asks_technique", message)),
+            weighs_technique=technique and says("judges_technique", message),
             follow_up_asks=follow_up_asks(message) if opened_earlier else None,
             confirms_side=_side_confirmed(message) if opened_earlier else None,
             model_sizes_b=_model_sizes(reading, catalog),

@@ -428,6 +428,16 @@ def technique_in_thread(routing: Routing) -> str:
 
 
 @handler
+def technique_judged(routing: Routing) -> str:
+    """A technique judged for the situation stated ("long prompts stall everyone: would chunked prefill help?"): its card is
+    the judgement; with a model and a card named for serving, the estimate at that setup follows as the numbers it is read against."""
+    turn = routing.turn
+    sized = serving.estimates_setup(turn)
+    body = knowledge.concept(turn, offer=None if sized else "serving_speed", offer_tool=not sized)
+    return f"{body}\n\n{serving.answer(turn)}" if sized else body
+
+
+@handler
 def thread_setup_question(routing: Routing) -> str:
     """The verdict on what the follow-up asks of the thread's setup, then the thread's calculation it rests on."""
     return setup_question.answer(routing.turn, TASKS[setup_question.thread_task(routing.turn, routing.task)])

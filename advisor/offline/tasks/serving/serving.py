@@ -883,6 +883,14 @@ def _details(turn: Turn, r: dict) -> list[str]:
     return parts
 
 
+def estimates_setup(turn: Turn) -> bool:
+    """A model on a stated number of named cards for inference ("Llama 70B on 4x A100 at 64 users"): the serving estimate can
+    put numbers beside a judgement of a technique. A card with no count is no setup: one card would be a guess."""
+    s = turn.slots
+    return ("estimate_throughput" in turn.registry.names() and bool(s.models) and bool(s.gpus) and (s.gpu_count is not None or bool(s.tp))
+            and task_of(turn)[0] == "inference")  # fmt: skip
+
+
 def checks_observed_speed(turn: Turn) -> bool:
     """ "We see 15 tok/s per user with 32 users on 4 A100s, is that normal?": a measured speed to judge, with the
     model and the card named."""
