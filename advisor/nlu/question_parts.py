@@ -59,7 +59,7 @@ def _is_question(clause: str, words: PartWords) -> bool:
 
 def _asks_with(text: str, word: str, counts_before: list[str]) -> bool:
     """``word`` stands in ``text`` as a question word at least once: not where one of ``counts_before`` follows it
-    ("几百万请求" counts millions; "几张卡" asks how many)."""
+    (the Chinese "several" before "million requests" counts them; before a count word for cards it asks how many)."""
     at = text.find(word)
     while at >= 0:
         if not any(text.startswith(unit, at + len(word)) for unit in counts_before):
