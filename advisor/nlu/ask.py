@@ -50,6 +50,7 @@ from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
 from knowledge.catalog import Catalog
 from knowledge.equivalents import equivalents
+from knowledge.subjects import load_subjects
 from knowledge.vendor_options import vendor_options
 from tools.troubleshoot.diagnose import pasted_output
 
@@ -168,7 +169,7 @@ class Ask(BaseModel):
         '"expert parallelism here?"), not for a new value of the calculation.',
     )
     weighs_technique: bool = Field(
-        False, description='This message judges a serving or training technique it names ("long prompts stall everyone: would chunked '
+        False, description='This message judges a serving technique it names (knowledge/subjects.yaml serving_techniques) ("long prompts stall everyone: would chunked '
         'prefill help?", "is speculative decoding worth it at batch 128?"): its card answers, not failure triage of the symptom words.',
     )
 
@@ -306,8 +307,8 @@ class Ask(BaseModel):
             card_cut=card_cut(message),
             names_fp4="fp4" in normalize_text(message),
             replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
-            asks_technique=(technique := says("asks_technique", message)),
-            weighs_technique=technique and says("judges_technique", message),
+            asks_technique=says("asks_technique", message),
+            weighs_technique=bool(named.get("topic", frozenset()) & frozenset(load_subjects().serving_techniques)) and says("judges_technique", message),
             follow_up_asks=follow_up_asks(message) if opened_earlier else None,
             confirms_side=_side_confirmed(message) if opened_earlier else None,
             model_sizes_b=_model_sizes(reading, catalog),
