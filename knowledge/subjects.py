@@ -54,6 +54,8 @@ class SubjectTable(BaseModel):
     card_first: list[str] = Field(default_factory=list, description="Asks a card answers before any calculation: the judgement "
                                   "(which variant of one GPU, how big a UPS, a card with no fan, a daily volume as a rate) is the answer, "
                                   "and a calculation the question's values allow follows it.")
+    serving_techniques: list[str] = Field(default_factory=list, description="Topics that are serving techniques: a message naming one "
+                                          "with a judgement word (Ask.weighs_technique) is answered by the technique's card, not by triage.")
 
     @model_validator(mode="after")
     def _implied_exist(self) -> SubjectTable:
@@ -64,6 +66,9 @@ class SubjectTable(BaseModel):
         asks = {s.id for s in self.subjects if s.kind == "ask"}
         if not set(self.card_first) <= asks:
             raise ValueError(f"card_first names subjects that are not asks: {sorted(set(self.card_first) - asks)}")
+        topics = {s.id for s in self.subjects if s.kind == "topic"}
+        if not set(self.serving_techniques) <= topics:
+            raise ValueError(f"serving_techniques names subjects that are not topics: {sorted(set(self.serving_techniques) - topics)}")
         return self
 
 

@@ -63,6 +63,9 @@ class SpeedChecks(BaseModel):
 
     band: float = Field(gt=0, lt=1)
     checks_low: list[SpeedCheck] = Field(min_length=1)
+    checks_single: list[SpeedCheck] = Field(min_length=1)
+    aggregate_batch: int = Field(gt=1)
+    variants: dict[str, str] = Field(default_factory=dict)
 
 
 class TrapChecks(BaseModel):

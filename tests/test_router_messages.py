@@ -54,6 +54,8 @@ CASES = [
     ("another_facet", "zh", ["美国公司能买H20吗？"]),
     ("technique_in_thread", "en", ["What speed do 4 H100 give for Llama 3 70B at 30 users?", "Is prefix caching worth turning on for this?"]),
     ("technique_in_thread", "zh", ["8张A100跑Mixtral 8x7B推理，总吞吐才300 token/s", "上专家并行能改善吗？"]),
+    ("technique_judged", "en", ["Our vLLM server stalls for everyone when a long prompt arrives. Would chunked prefill help?"]),
+    ("technique_judged", "zh", ["我们推理服务很慢，上投机解码能解决吗？70B，4张A100，64并发"]),
     ("mfu_low", "zh", ["我们512张H100训练70B模型，MFU只有18%，正常吗？"]),
     ("mfu_normal", "en", ["Our MFU is 45% on 64 H100s training Llama 3 70B with Megatron, is that ok?"]),
     ("mfu_normal", "zh", ["64张H100训练Llama 3 70B，MFU 45%，正常吗？"]),

@@ -235,3 +235,94 @@ def test_a_comparison_shows_no_impossible_headroom_and_no_unknown_count(offline_
     for match in HEADROOM.finditer(answer):
         assert _value(next(g for g in match.groups() if g)) <= 100, match.group()
     assert "?×" not in answer and "?x" not in answer
+
+
+# --- serving11: whom a speed is of, a single stream judged, techniques judged (own wording, both languages) --------------
+
+from advisor.nlu.ask import Ask  # noqa: E402
+from advisor.nlu.question_parts import question_parts  # noqa: E402
+from advisor.nlu.reader import shared_understanding  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def ask_of():
+    understanding, catalog = shared_understanding(), load_catalog()
+    return lambda message: Ask.read(understanding.read(message, []), catalog)
+
+
+@pytest.mark.parametrize(
+    "message, scope",
+    [
+        ("our cluster must put out 4000 tok/s in total for Mistral 7B, how many L40S?", "total"),
+        ("整个集群合计要输出3000 token/s，跑Qwen2.5-7B要几张L20？", "total"),
+        ("each of the 40 agents needs 30 tokens/s from Llama 3.1 8B on A100s", "per_user"),
+        ("60个人同时用，每人要25 token/s，Qwen2.5-14B用几张4090？", "per_user"),
+        ("we want 1500 tok/s for 300 employees with Qwen2.5-32B on H100s", "total"),  # above any per-user target: a total
+        ("a chatbot for 80 users at 20 tok/s on Llama 3.1 8B, which GPU?", "per_user"),
+    ],
+)
+def test_whom_a_speed_is_of_is_read_once(ask_of, message, scope):
+    assert ask_of(message).throughput_scope == scope
+
+
+@pytest.mark.parametrize(
+    "question, lead, says",
+    [
+        ("Mistral 7B has to produce 4000 tokens/s in total for 600 users on L40S cards. How many do we need?", "× NVIDIA L40S", "in total"),
+        ("600个用户合计需要4000 token/s，用L40S跑Mistral 7B，需要几张？", "张 NVIDIA L40S", "总输出"),
+    ],
+)
+def test_a_total_throughput_is_sized_as_requests_not_as_each_users_speed(offline_advisor, question, lead, says):
+    summary = _answer(offline_advisor, question).summary
+    first = summary.splitlines()[0]
+    assert lead in first and says in first, first
+    assert "misses the target" not in summary and "达不到目标" not in summary
+    # what each of the users would see if all generated at once is said, against the per-user floor the count keeps
+    assert "A total, not a per-user speed" in summary or "这是总吞吐而不是每用户速度" in summary
+
+
+@pytest.mark.parametrize(
+    "question, verdict, aggregate",
+    [
+        ("Only 95 tok/s from Llama 3.1 8B on one H100 — terrible, isn't it? NVIDIA says thousands.", "**Normal for one stream", "requests at once"),
+        ("一张H100跑Llama 3.1 8B才95 tok/s，这么慢正常吗？官方说能几千", "**单路来说正常", "路并发时总共"),
+    ],
+)
+def test_a_single_stream_gets_its_verdict_ceiling_and_the_aggregate(offline_advisor, question, verdict, aggregate):
+    answer = _answer(offline_advisor, question).answer
+    first = answer.splitlines()[0]
+    assert first.startswith(verdict) and ("ceiling" in first or "上限" in first), first
+    assert aggregate in answer
+    assert "PCIe" in answer and ("eager" in answer)  # which card and how it ran are checked
+
+
+@pytest.mark.parametrize(
+    "question, title",
+    [
+        ("We batch about 96 requests on 4x H100 with Llama 3.1 70B. Is speculative decoding worth adding?", "speculative decoding still help at high batch"),
+        ("我们4张H100跑Llama 3.1 70B，batch大概96，加投机解码值得吗？", "高并发（大 batch）下投机解码"),
+    ],
+)
+def test_a_technique_at_high_batch_is_judged_by_its_card_then_the_setup(offline_advisor, question, title):
+    answer = _answer(offline_advisor, question).answer
+    assert title in answer.split("\n\n")[0]
+    assert "H200" not in answer.split("\n\n")[0]
+    assert "estimate_throughput" in [c.name for c in _answer(offline_advisor, question).tool_calls]
+
+
+@pytest.mark.parametrize(
+    "question, card",
+    [
+        ("Whenever a huge prompt comes in, every other stream freezes. Would chunked prefill fix that?", "chunked prefill"),
+        ("一来长文档，其他人的输出全都卡住了，打开分块预填充能解决吗？", "分块预填充"),
+        ("推理服务很慢，上投机解码有用吗？", "投机解码"),
+    ],
+)
+def test_a_symptom_beside_a_technique_is_not_triaged(offline_advisor, question, card):
+    answer = _answer(offline_advisor, question).answer
+    assert card in answer.split("\n\n")[0]
+    assert "known failure" not in answer and "已知故障" not in answer
+
+
+def test_a_counting_word_does_not_split_a_question():
+    assert len(question_parts("PD分离部署值得做吗？我们每天几百万请求，长prompt短输出")) <= 1  # [] or one part: not split

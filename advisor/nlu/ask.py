@@ -40,6 +40,7 @@ from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
 from advisor.nlu.values import find_values
 from advisor.nlu.reading import Reading
+from advisor.nlu.speed_scope import Scope, scope_of
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
@@ -49,6 +50,7 @@ from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
 from knowledge.catalog import Catalog
 from knowledge.equivalents import equivalents
+from knowledge.subjects import load_subjects
 from knowledge.vendor_options import vendor_options
 from tools.troubleshoot.diagnose import pasted_output
 
@@ -96,6 +98,10 @@ class Ask(BaseModel):
         False, description='The newest earlier message that asked a serving question asked for a GPU count ("how many L20 for 2,000 users?").'
     )
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
+    throughput_scope: Scope | None = Field(
+        None, description='Whom the speed stated is of: "per_user" ("20 tok/s each"), "total" ("2000 tok/s total for 500 users": the '
+        "deployment's output tokens/s); None when no speed is stated (advisor/nlu/speed_scope.py).",
+    )
     observed_speed: float | None = Field(None, description="The tokens/s per user such a question says it measured.")
     observed_in_thread: bool = Field(
         False, description="A message of the task asked whether a measured speed is normal: the tokens/s it stated is no target."
@@ -176,6 +182,11 @@ class Ask(BaseModel):
         False, description='The message asks whether a serving or training technique would help ("would prefix caching help?", '
         '"expert parallelism here?"), not for a new value of the calculation.',
     )
+    weighs_technique: bool = Field(
+        False, description='This message judges a serving technique it names (knowledge/subjects.yaml serving_techniques) ("long prompts stall everyone: would chunked '
+        'prefill help?", "is speculative decoding worth it at batch 128?"): its card answers, not failure triage of the symptom words.',
+    )
+
     follow_up_asks: str | None = Field(
         None, description='What a follow-up asks of the thread\'s setup besides any value it changes: "scaling" ("so will 4 cards be '
         '4x faster?") or "interconnect" ("and does that need NVLink?"): a question of its own, with the thread\'s model and '
@@ -268,6 +279,8 @@ class Ask(BaseModel):
             serving_asks=serving_asks(thread),
             count_asked_earlier=serving_asks_earlier(earlier) == "gpu_count",
             weighs_precision=asks_precision_choice(message),
+            throughput_scope=None if is_latency_target(state.surface("speed_target"), catalog)
+            else scope_of(thread, state.surface("speed_target"), _number(state.get("speed_target"))),
             observed_speed=observed_speed(message, catalog),
             observed_in_thread=any(asks_if_observed_is_normal(text) for text in thread),
             speaks_of_serving=any(reports_serving(text) for text in thread),
@@ -316,6 +329,7 @@ class Ask(BaseModel):
             names_fp4="fp4" in normalize_text(message),
             replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
             asks_technique=says("asks_technique", message),
+            weighs_technique=bool(named.get("topic", frozenset()) & frozenset(load_subjects().serving_techniques)) and says("judges_technique", message),
             follow_up_asks=follow_up_asks(message) if opened_earlier else None,
             confirms_side=_side_confirmed(message) if opened_earlier else None,
             model_sizes_b=_model_sizes(reading, catalog),
@@ -451,6 +465,10 @@ def _aside_models(reading: Reading, catalog: Catalog) -> tuple[str, ...]:
             found = catalog.find_model(str(item.value.value))
             names.append(found.name if found is not None else str(item.value.value))
     return tuple(dict.fromkeys(names))
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _names_kv_cache(text: str) -> bool:

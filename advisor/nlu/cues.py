@@ -20,7 +20,7 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
                "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium",
                "regulated_sector", "client_premises", "production_service", "uptime_target",
-               "asks_spec_sheet", "asks_if_fits"]
+               "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique"]
 
 
 class ExceptedCues(Phrases):
@@ -75,6 +75,9 @@ class AskCues(BaseModel):
     uptime_target: Phrases
     asks_spec_sheet: Phrases
     asks_if_fits: Phrases
+    total_speed: Phrases
+    per_user_speed: Phrases
+    judges_technique: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

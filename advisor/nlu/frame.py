@@ -16,6 +16,7 @@ from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
 from advisor.nlu.number_values import token_count
 from advisor.nlu.pattern_words import alternatives, pattern
 from advisor.nlu.phrases import words_in
+from advisor.nlu.speed_scope import scope_at
 from knowledge.audience import names_a_period
 
 HOURS_PER_YEAR = 8760.0
@@ -161,12 +162,18 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
     _total_gpus(frame, text)
     # "32 users and each sees about 14 tokens/s" (measured), "50 users at 20 tokens/s each" (asked for): the users a speed is said
     # of each stream at once. A measured speed plays no role of its own in the frame (the Ask reads it), so the kind decides.
-    each_streams = any(item.value.kind == "rate" and item.role != "concurrency" for item in tagged)
+    # Only a speed each user sees makes them stream at once: "2000 tok/s total for 500 users" is the deployment's output.
+    each_streams = any(item.value.kind == "rate" and item.role != "concurrency" and _rate_scope(text, item.value) == "per_user" for item in tagged)
     _headcounts(frame, text, each_streams)
     _most_specific_values(frame)
     _corpus_size(frame)
     _shared_period(frame)
     return frame
+
+
+def _rate_scope(text: str, value) -> str:
+    number = value.value if isinstance(value.value, int | float) else None
+    return scope_at(text, value.start, value.end, number)
 
 
 PER_SAMPLE_TOKENS = 1_000_000  # a length in tokens this short is one sample's, not a corpus

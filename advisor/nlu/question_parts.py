@@ -29,6 +29,7 @@ class PartWords(BaseModel):
     aspect_question: Text
     max_parts: int = Field(ge=2)
     about_what_came_before: list[str] = []
+    counting: dict[str, list[str]] = {}
 
 
 @lru_cache(maxsize=1)
@@ -52,8 +53,19 @@ def _is_question(clause: str, words: PartWords) -> bool:
     the question, the words after it are ("AMD or NVIDIA: how mature is the software")."""
     asked = _after_head(clause, words)[1]
     if _chinese(asked):
-        return any(word in asked for word in words.question_words.get("zh", []))
+        return any(_asks_with(asked, word, words.counting.get(word, [])) for word in words.question_words.get("zh", []))
     return _starts_with_opener(asked, words)
+
+
+def _asks_with(text: str, word: str, counts_before: list[str]) -> bool:
+    """``word`` stands in ``text`` as a question word at least once: not where one of ``counts_before`` follows it
+    (the Chinese "several" before "million requests" counts them; before a count word for cards it asks how many)."""
+    at = text.find(word)
+    while at >= 0:
+        if not any(text.startswith(unit, at + len(word)) for unit in counts_before):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def _after_head(clause: str, words: PartWords) -> tuple[str, str]:

@@ -31,6 +31,7 @@ from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
 from advisor.offline.tasks.recommend import claim_view, premium_view, vendor_rows
+from advisor.offline.tasks.serving import plan as serving_plan
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
 from advisor.offline.tasks.tco import costs, payback, reservation, useful_life
@@ -128,7 +129,7 @@ def claims_between_parts(routing: Routing) -> bool:
 
 @condition
 def checks_observed_speed(routing: Routing) -> bool:
-    return serving.checks_observed_speed(routing.turn)
+    return serving_plan.checks_observed_speed(routing.turn)
 
 
 @condition
@@ -428,6 +429,16 @@ def concept_with_offer(routing: Routing) -> str:
 def technique_in_thread(routing: Routing) -> str:
     """The card on the technique asked about, then the thread's setup it is read against (the calculation offered)."""
     return followup.with_setup(routing.turn, knowledge.concept(routing.turn, offer=routing.reading.task))
+
+
+@handler
+def technique_judged(routing: Routing) -> str:
+    """A technique judged for the situation stated ("long prompts stall everyone: would chunked prefill help?"): its card is
+    the judgement; with a model and a card named for serving, the estimate at that setup follows as the numbers it is read against."""
+    turn = routing.turn
+    sized = serving_plan.estimates_setup(turn)
+    body = knowledge.concept(turn, offer=None if sized else "serving_speed", offer_tool=not sized)
+    return f"{body}\n\n{serving.answer(turn)}" if sized else body
 
 
 @handler

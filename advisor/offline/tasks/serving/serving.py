@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from advisor.markdown import number, table
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.memory import sizing
-from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.tasks.serving import plan, render
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.serving.serving_facts import fp8_weight_only_lines, moe_lines
-from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning_of, shared_prefix, split_queue, visible_token_lines
+from advisor.offline.tasks.serving.serving_latency import queue_lines, reasoning_of, split_queue, visible_token_lines
 from advisor.offline.tasks.serving.serving_floor import (
-    apply_chat_floor, both_targets, chat_floor_tokens_per_s, is_floor, only_floor, readable_assumption, readable_floor_tokens_per_s, tool_args,
+    apply_chat_floor, both_targets, chat_floor_tokens_per_s, is_floor, only_floor, readable_assumption, readable_floor_tokens_per_s,
+    tool_args,
 )
 from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
@@ -28,27 +29,11 @@ from advisor.offline.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
-from knowledge.serving import load_serving_data
 from knowledge.trap_checks import trap_checks
-from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
 from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
 
-DEFAULT_GPU = "h100-sxm"
-TP_SIZES = (1, 2, 4, 8)  # the tensor-parallel sizes engines and 8-GPU servers support
 FIT_ERRORS = ("does_not_fit", "context_does_not_fit")
-BASE_PRECISION = "bf16"
-WEIGHT_ONLY_FALLBACK = "int8"  # the lever on a card without FP8 (A100, T4, V100): weight-only INT8 (INT4 further)
-NOTHING = Text(en="", zh="")
 CLEAR_GAIN = 1.1  # a precision that moves speed or concurrency by less than this is "little change"
-
-
-def weighs_a_precision(turn: Turn) -> bool:
-    """"Should we use FP8?" with a precision named in this message: a choice to answer, not a setting to use."""
-    return turn.reading.frame.has("precision") and turn.ask.weighs_precision
-
-
-def _bound(r: dict) -> Text:
-    return Text(**WORDING.data["bounds"].get(r["bound"], {"en": r["bound"], "zh": r["bound"]}))
 
 
 @dataclass
@@ -92,15 +77,15 @@ def answer(turn: Turn) -> str:
 
 def range_answer(turn: Turn, ends: list[tuple[str, float]]) -> str:
     """Both ends of a model range at the stated setup and load; then the full answer for the larger end."""
-    args = _base_args(turn, ends[-1][0])
+    args = plan.base_args(turn, ends[-1][0])
     floor = None if args.get("target_tokens_per_s_per_user") or args.get("target_ttft_ms") or turn.ask.observed_in_thread else chat_floor_tokens_per_s()
     results = []
     for model, size in ends:
         e = estimate(turn, {**args, "model": model, "batch": args["batch"] or 1})
         results.append(RangeEnd(model, size, e.result if e.ok else None))
     sized = next((end.result for end in reversed(results) if end.result is not None), None)
-    setup = serving_text("setup", count=sized["num_gpus"] if sized else args.get("num_gpus") or 1, gpu=_card_name(turn, args["gpu"]))
-    lead = range_lead(turn, results, setup, args["batch"] or 1, floor, _bound)
+    setup = serving_text("setup", count=sized["num_gpus"] if sized else args.get("num_gpus") or 1, gpu=render.card_name(turn, args["gpu"]))
+    lead = range_lead(turn, results, setup, args["batch"] or 1, floor, render.bound)
     turn.slots.mark("size")
     return "\n\n".join([*lead, answer_model(turn, ends[-1][0], dict(args))])
 
@@ -110,29 +95,29 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     asked = turn.ask.serving_asks
     if turn.ask.reports_latency and (turn.ask.tail_latency or turn.ask.weighs_parallelism):  # "p99 TTFT is seconds at peak"
         return latency_answer(turn)
-    args = args or _base_args(turn, model)
+    args = args or plan.base_args(turn, model)
     apply_chat_floor(turn, args)  # no target stated: every verdict and size below is held to the chat floor
-    rate = turn.slots.request_rate
+    rate = plan.stated_rate(turn, args)
     sizes_for_rate = rate is not None and turn.slots.gpu_count is None and not turn.slots.tp
-    if (asked == "gpu_count" and not count_given_since(turn)) or sizes_for_rate:  # "50 QPS on H100s": the fewest that carry it
+    if (asked == "gpu_count" and not plan.count_given_since(turn)) or sizes_for_rate:  # "50 QPS on H100s": the fewest that carry it
         return _finish(turn, gpu_count(turn, args))
     if rate is not None:  # "10 req/s on 2 H100, will it keep up?"
-        return _finish(turn, keeps_up(turn, args, rate.per_second))
+        return _finish(turn, keeps_up(turn, args, rate))
     parts, setup_note = [], []
-    if weighs_a_precision(turn) and args["precision"] == "fp8" and not _has_fp8(turn, args["gpu"]):
+    if plan.weighs_a_precision(turn) and args["precision"] == "fp8" and not plan.has_fp8(turn, args["gpu"]):
         args["precision"] = None  # FP8 asked of a card without it: weighed below, the figures in its usual 16-bit weights
     if turn.slots.gpu_count is None and not turn.slots.tp and turn.slots.concurrency:  # "on H100s for 200 users": as many as the load needs
         if turn.ask.count_asked_earlier:  # "what's the TTFT for this?" after a count: the setup that count sized, in its precision
-            _precision_for_count(turn, args)
+            plan.precision_for_count(turn, args)
         sized = _smallest_setup(turn, args, turn.slots.concurrency)
         sized, fewer = _fewer_in_lower_bits(turn, args, turn.slots.concurrency, sized)
         setup_note += fewer
         if sized is not None:
             tp, copies = sized
             args.update(num_gpus=tp * copies, tp=tp)
-            target = _targets(args)
-            setup_note.append(turn.text(serving_text("sized_for_load", count=tp * copies, gpu=_card_name(turn, args["gpu"]), plan=_plan(tp, copies),
-                                       load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else NOTHING)))  # fmt: skip
+            target = render.targets(args)
+            setup_note.append(turn.text(serving_text("sized_for_load", count=tp * copies, gpu=render.card_name(turn, args["gpu"]), plan=render.plan_text(tp, copies),
+                                       load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else render.NOTHING)))  # fmt: skip
     choice = _precision_choice(turn, args)
     first = estimate(turn, args)
     lowered = None
@@ -141,30 +126,30 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
         first = _fewest_that_fit(turn, args)
     if not first.ok:  # with a target stated, what would meet it follows the reason this setup cannot run
-        reaches = what_reaches(turn, args, turn.slots.concurrency or 1, None) if first.does_not_fit and _targets(args) else []
+        reaches = what_reaches(turn, args, turn.slots.concurrency or 1, None) if first.does_not_fit and render.targets(args) else []
         return _finish(turn, "\n\n".join(filter(None, [choice, _error(turn, first), *reaches])))
     r = first.result
     lowered_lead = []
     if lowered is not None:  # "70B on one L40S?": what made it fit, with its quality cost, right under the verdict
         lowered_lead.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
-                                            base=BASE_PRECISION.upper(), precision=lowered.upper(), quality=_quality(turn, lowered))))  # fmt: skip
+                                            base=plan.BASE_PRECISION.upper(), precision=lowered.upper(), quality=render.quality(turn, lowered))))  # fmt: skip
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
         parts.append(turn.text(serving_text("latency_lead", ttft=number(r["ttft_ms"]), prompt=f"{r['prompt_tokens']:,}", batch=number(r["effective_batch"]),
-                                   per_user=number(r["tokens_per_s_per_user_streaming"]), bound=_bound(r))))  # fmt: skip
+                                   per_user=number(r["tokens_per_s_per_user_streaming"]), bound=render.bound(r))))  # fmt: skip
         parts += queued(turn, args, r) or target_missed(turn, args, r)  # the time asked leads; a target it misses at this load follows
     else:
         missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
         parts += missed
         parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
         if r.get("max_concurrency_at_target") and not missed and not both_targets(args):
-            parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=_targets(args))))
+            parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=render.targets(args))))
     if asked != "concurrency":  # the concurrency lead names its binding limit itself
         parts += binding_line(turn, args, r)
     facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])
     parts = [choice] * bool(choice) + parts[:1] + lowered_lead + setup_note + facts + parts[1:]  # "should we use FP8?" is the question: its verdict first
-    if asked != "concurrency" and reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
+    if asked != "concurrency" and plan.reports_serving_slowdown(turn):  # "only a few requests run at once": the memory left after the weights
         parts = [part for part in [squeeze_report(turn), *parts] if part]
     elif asked != "concurrency":
         parts += _squeeze_note(turn, r)
@@ -182,7 +167,7 @@ def latency_answer(turn: Turn) -> str:
     model = turn.model_reference()
     if model is None:
         return sizing.memory(turn)
-    args = {**_base_args(turn, model), "batch": turn.slots.concurrency or 1}
+    args = {**plan.base_args(turn, model), "batch": turn.slots.concurrency or 1}
     args.pop("target_tokens_per_s_per_user", None)  # a complaint states what it sees, not a per-user target
     args.pop("target_ttft_ms", None)  # "p50 is 300 ms, p99 goes to 6 s": in a complaint a time is what is seen, not the budget
     first = estimate(turn, args)
@@ -206,89 +191,6 @@ def latency_answer(turn: Turn) -> str:
     return _finish(turn, "\n\n".join(parts))
 
 
-def _base_args(turn: Turn, model: str, stand_in: str | None = None) -> dict:
-    """The estimate's arguments from the conversation; ``stand_in``: the card to size when only its memory was said."""
-    s = turn.slots
-    gpu = s.gpus[0] if s.gpus else stand_in
-    if gpu is None:
-        gpu = DEFAULT_GPU
-        turn.assume(*WORDING.pair("serving_phrases.base_args.gpu_h100_none_named"))
-    card = stated_card(turn, gpu)  # "our A100s are the 40 GB ones": the user's memory figure wins over the catalog
-    args = {
-        "model": model,
-        "gpu": card.gpu,
-        "gpu_memory_gb": card.memory_gb,
-        "num_gpus": s.gpu_count,
-        "tp": s.tp,
-        "precision": s.precision,
-        "kv_precision": s.kv_precision,
-        "engine": engine_of(turn),
-        "batch": s.concurrency or s.batch_size,
-        "prompt_tokens": s.frame.get("prompt_tokens"),
-        "output_tokens": s.frame.get("output_tokens"),
-    }
-    _sequence_from_context(turn, args)
-    shared_prefix(turn, args)  # a system prompt every request repeats: prefilled once, each request prefills its new tokens
-    target = s.frame.get("speed_target")
-    if isinstance(target, float) and not turn.ask.observed_in_thread:  # a speed measured and asked about is not a target
-        key = (
-            "target_ttft_ms"
-            if turn.ask.latency_target
-            else "target_tokens_per_s_per_user"
-        )
-        args[key] = target
-        s.mark("speed_target")
-    s.mark("prompt_tokens", "output_tokens")
-    return args
-
-
-def _sequence_from_context(turn: Turn, args: dict) -> None:
-    """ "at 4k context" with no prompt length: the context is one whole sequence, prompt plus output."""
-    context = turn.slots.context_length
-    if not context or args["prompt_tokens"]:
-        return
-    output = args["output_tokens"] or 256  # the estimator's default output length
-    if context <= output:
-        return
-    args["prompt_tokens"] = context - output
-    turn.slots.mark("context")
-    turn.assumptions.append(
-        turn.text(serving_text("context_as_sequence", context=f"{context:,}", prompt=f"{context - output:,}", output=f"{output:,}"))
-    )
-    engine = load_serving_data().engine(args.get("engine") or "vllm")
-    if context >= WORDING.data["long_context_tokens"] and engine.prefix_cache_default and turn.ask.shared_prefix is not True:
-        # a chat fills a long context turn by turn: the earlier turns are in the prefix cache, not prefilled again
-        turn.assumptions.append(turn.text(serving_text("long_context_cached", engine=engine.name, prompt=f"{context - output:,}", source=engine.prefix_cache_source)))
-
-
-def _plan(tp: int, copies: int) -> Text:
-    return serving_text("plan_tp", tp=tp) if copies == 1 else serving_text("plan_replicas", replicas=copies, tp=tp)
-
-
-def _targets(args: dict) -> Text | None:
-    """The targets the estimate is held to: a first-token target, a per-user speed (the user's or the chat floor), or both."""
-    speed = _speed_target(args)
-    if args.get("target_ttft_ms"):
-        ttft = serving_text("target_ttft", value=number(args["target_ttft_ms"]))
-        return serving_text("target_both", ttft=ttft, speed=speed) if speed else ttft
-    return speed
-
-
-def _speed_target(args: dict) -> Text | None:
-    if not args.get("target_tokens_per_s_per_user"):
-        return None
-    return serving_text("target_floor" if is_floor(args) else "target_speed", value=number(args["target_tokens_per_s_per_user"]))
-
-
-def _missed_target(args: dict, r: dict) -> Text | None:
-    """The target a load misses: with a first-token target and a per-user speed both held, the one that stops it."""
-    if both_targets(args) and r.get("limit_at_target") == "speed":
-        return _speed_target(args)
-    if both_targets(args) and r.get("limit_at_target") == "ttft":
-        return serving_text("target_ttft", value=number(args["target_ttft_ms"]))
-    return _targets(args)
-
-
 def binding_line(turn: Turn, args: dict, r: dict) -> list[str]:
     """A first-token target and a per-user speed held together: each checked at the load, and the one that stops one
     more user at once named (or memory, when the KV cache fills first with both still met)."""
@@ -296,26 +198,15 @@ def binding_line(turn: Turn, args: dict, r: dict) -> list[str]:
     if not both_targets(args) or not at_target or r.get("limit_at_target") is None:
         return []
     return [turn.text(serving_text(f"two_targets_{r['limit_at_target']}", ttft=number(r["ttft_ms"]), ttft_target=number(args["target_ttft_ms"]),
-                                   per_user=_per_user_figure(average_per_user(r)), speed=_speed_target(args), at_target=f"{at_target:,}",
+                                   per_user=render.per_user_figure(render.average_per_user(r)), speed=render.speed_target(args), at_target=f"{at_target:,}",
                                    load=f"{r['effective_batch']:,}"))]  # fmt: skip
 
 
 def _speed_lead(turn: Turn, r: dict) -> str:
     if r["effective_batch"] > 1:  # many at once: the streaming speed each user sees and the total at that load
-        return turn.text(serving_text("speed_lead_load", average=_per_user_figure(average_per_user(r)), total=number(r["output_tokens_per_s_total"]),
-                                      users=number(r["effective_batch"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))  # fmt: skip
-    return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), bound=_bound(r)))
-
-
-def _per_user_figure(value: float) -> str:
-    """Two decimals below 10 tokens/s, so per-user × users still gives the total shown beside it."""
-    return number(value, 2 if value < 10 else 1)
-
-
-def average_per_user(r: dict) -> float:
-    """Output tokens/s each user sees after the first token: the estimator's one per-user definition (decode steps
-    plus the stalls from other requests' prefills; the user's own prefill is the TTFT), the figure targets are checked on."""
-    return r["tokens_per_s_per_user_streaming"]
+        return turn.text(serving_text("speed_lead_load", average=render.per_user_figure(render.average_per_user(r)), total=number(r["output_tokens_per_s_total"]),
+                                      users=number(r["effective_batch"]), ttft=number(r["ttft_ms"]), bound=render.bound(r)))  # fmt: skip
+    return turn.text(serving_text("speed_lead", per_user=number(r["decode_tokens_per_s_per_seq"]), ttft=number(r["ttft_ms"]), bound=render.bound(r)))
 
 
 def _at_load(turn: Turn, args: dict, r: dict, batch: int) -> dict:
@@ -332,22 +223,22 @@ def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
     full = _at_load(turn, args, r, r["max_batch_fits"])  # the speeds when every sequence that fits runs
     fits = full["effective_batch"]  # a full batch's prefill activations take a little of the room one request leaves
-    target = _targets(args)
+    target = render.targets(args)
     if target is None or only_floor(args):  # "how many can it hold?": the KV cache's count answers it, the floor judges it
-        lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=tokens, setup=setup, engine=_engine_label(r["engine"]),
-                            total=number(full["output_tokens_per_s_total"]), average=_per_user_figure(average_per_user(full)),
+        lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=tokens, setup=setup, engine=render.engine_label(r["engine"]),
+                            total=number(full["output_tokens_per_s_total"]), average=render.per_user_figure(render.average_per_user(full)),
                             ttft=number(full["ttft_ms"]))  # fmt: skip
         return [f"{turn.text(lead)} {concurrency_floor(turn, args, full, fits)}".strip(), *_squeeze_note(turn, full)]
     at_target = full.get("max_concurrency_at_target") or 0
     if not at_target:
         one = _at_load(turn, args, r, 1)
-        return [turn.text(serving_text("concurrency_target_misses", target=target, setup=setup, average=_per_user_figure(average_per_user(one)),
+        return [turn.text(serving_text("concurrency_target_misses", target=target, setup=setup, average=render.per_user_figure(render.average_per_user(one)),
                                        ttft=number(one["ttft_ms"]))), *what_reaches(turn, args, 1, None)]  # fmt: skip
     held = _at_load(turn, args, r, at_target)
-    lead = serving_text("concurrency_at_target_lead", at_target=f"{at_target:,}", target=target, setup=setup, engine=_engine_label(r["engine"]),
-                        average=_per_user_figure(average_per_user(held)), total=number(held["output_tokens_per_s_total"]), ttft=number(held["ttft_ms"]))  # fmt: skip
+    lead = serving_text("concurrency_at_target_lead", at_target=f"{at_target:,}", target=target, setup=setup, engine=render.engine_label(r["engine"]),
+                        average=render.per_user_figure(render.average_per_user(held)), total=number(held["output_tokens_per_s_total"]), ttft=number(held["ttft_ms"]))  # fmt: skip
     limit = full.get("limit_at_target") or "kv_cache"
-    binds = serving_text(f"binds_{limit}", fits=f"{fits:,}", tokens=tokens, at_target=f"{at_target:,}", at_fits=_per_user_figure(average_per_user(full)))
+    binds = serving_text(f"binds_{limit}", fits=f"{fits:,}", tokens=tokens, at_target=f"{at_target:,}", at_fits=render.per_user_figure(render.average_per_user(full)))
     return [turn.text(lead), turn.text(binds), *_squeeze_note(turn, held)]
 
 
@@ -365,16 +256,10 @@ def _squeeze_note(turn: Turn, r: dict) -> list[str]:
 
 def kv_squeeze_text(turn: Turn, r: dict, key: str = "kv_squeeze") -> Text:
     """Free memory per GPU after the weights → the sequences that fit (``key``: squeezed, or roomy)."""
-    precision = (r.get("weights_format") or BASE_PRECISION).upper()
+    precision = (r.get("weights_format") or plan.BASE_PRECISION).upper()
     return serving_text(key, fits=f"{r['max_batch_fits']:,}", tokens=f"{r['prompt_tokens'] + r['output_tokens']:,}", gpu=r["gpu"],
                         memory=number(r["memory_gb_per_gpu"]), model=Text(**r["model_label"]), precision=precision,
                         weights=number(r["weights_gb_per_gpu"]), free=number(r["kv_free_gb_per_gpu"], 2), per_seq=number(r["kv_gb_per_sequence"], 3))  # fmt: skip
-
-
-def _engine_label(engine_id: str) -> str:
-    from tools.serving.setup import ENGINE_LABELS
-
-    return ENGINE_LABELS.get(engine_id, engine_id)
 
 
 def _capacity_per_copy(turn: Turn, args: dict, tp: int, rate: float | None = None) -> float | None:
@@ -383,7 +268,7 @@ def _capacity_per_copy(turn: Turn, args: dict, tp: int, rate: float | None = Non
     e = estimate(turn, {**args, "num_gpus": tp, "tp": tp, "batch": 1})
     if not e.ok:
         return None
-    held = e.result.get("max_concurrency_at_target") or 0 if _targets(args) is not None else e.result["max_batch_fits"]
+    held = e.result.get("max_concurrency_at_target") or 0 if render.targets(args) is not None else e.result["max_batch_fits"]
     if rate is None or not held:
         return held
     full = estimate(turn, {**args, "num_gpus": tp, "tp": tp, "batch": held})
@@ -394,7 +279,7 @@ def _capacities(turn: Turn, args: dict, load: float, rate: float | None = None) 
     """What one copy carries at each TP size, smallest first. A size whose single copy already takes more GPUs than
     the best plan found so far cannot win (``_smallest``), so it is not estimated: sizing takes a handful of calls."""
     found: dict[int, float | None] = {}
-    for tp in TP_SIZES:
+    for tp in plan.TP_SIZES:
         best = _smallest(found, load)
         if best is not None and tp > best[0] * best[1]:
             break
@@ -428,8 +313,8 @@ def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
     zero faster near the answer) reaches a load that keeps up in a few estimates; a bisection between the last N and
     the fullest load finishes the rare case that still climbs slowly."""
     first = estimate(turn, {**args, "batch": 1})
-    if first.does_not_fit and not args.get("precision") and _has_fp8(turn, args["gpu"]):  # the card's FP8 before "does not fit"
-        _precision_for_count(turn, args)
+    if first.does_not_fit and not args.get("precision") and plan.has_fp8(turn, args["gpu"]):  # the card's FP8 before "does not fit"
+        plan.precision_for_count(turn, args)
         first = estimate(turn, {**args, "batch": 1})
     if not first.ok:
         return first
@@ -469,19 +354,12 @@ def load_for_rate(turn: Turn, args: dict, rate: float) -> RateFit | Estimate:
     return found if found.result["effective_batch"] == low else at(low)
 
 
-def _rate_words(turn: Turn, rate: float) -> str:
-    """The rate as the user wrote it: per minute stays per minute."""
-    unit = turn.slots.request_rate.unit if turn.slots.request_rate else "requests/second"
-    per_minute = unit == "requests/minute"
-    return turn.text(serving_text("rate_per_minute" if per_minute else "rate_per_second", value=number(rate * 60 if per_minute else rate)))
-
-
 def _rate_assumption(turn: Turn, rate: float, fit: RateFit) -> None:
     """The conversion said as an assumption: rate × time per request = in flight; the prefill asked of the setup."""
     law, r = fit.law, fit.result
-    shape = NOTHING if turn.slots.frame.has("prompt_tokens") and turn.slots.frame.has("output_tokens") else serving_text("shape_assumed")
+    shape = render.NOTHING if turn.slots.frame.has("prompt_tokens") and turn.slots.frame.has("output_tokens") else serving_text("shape_assumed")
     turn.assumptions.append(turn.text(serving_text(
-        "rate_as_load", rate=_rate_words(turn, rate), seconds=number(law.seconds_per_request, 2), ttft=number(r["ttft_ms"]),
+        "rate_as_load", rate=render.rate_words(turn, rate, r["output_tokens"]), seconds=number(law.seconds_per_request, 2), ttft=number(r["ttft_ms"]),
         output=f"{r['output_tokens']:,}", per_user=number(law.tokens_per_s_per_user_streaming), in_flight=number(law.in_flight),
         prefill=number(law.prefill_tokens_per_s_needed), prefill_share=number(law.prefill_share * 100), prompt=f"{r['prompt_tokens']:,}",
         shape=shape)))  # fmt: skip
@@ -494,8 +372,8 @@ def keeps_up(turn: Turn, args: dict, rate: float) -> str:
         return _error(turn, fit)
     r, law = fit.result, fit.law
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
-    figures = {"setup": setup, "rate": _rate_words(turn, rate), "model": Text(**r["model_label"]), "seconds": number(law.seconds_per_request, 2),
-               "ttft": number(r["ttft_ms"]), "per_user": _per_user_figure(law.tokens_per_s_per_user_streaming), "in_flight": number(law.in_flight),
+    figures = {"setup": setup, "rate": render.rate_words(turn, rate, r["output_tokens"]), "model": Text(**r["model_label"]), "seconds": number(law.seconds_per_request, 2),
+               "ttft": number(r["ttft_ms"]), "per_user": render.per_user_figure(law.tokens_per_s_per_user_streaming), "in_flight": number(law.in_flight),
                "total": number(law.output_tokens_per_s_needed)}  # fmt: skip
     _rate_assumption(turn, rate, fit)
     if law.keeps_up:
@@ -505,7 +383,7 @@ def keeps_up(turn: Turn, args: dict, rate: float) -> str:
         copies = math.ceil(rate / law.sustainable_requests_per_s)  # the whole setup copied, each copy taking its share
         parts = [turn.text(serving_text("rate_overloaded", capacity=number(law.sustainable_requests_per_s, 2), fits=number(r["effective_batch"]),
                                         copies=copies, more=copies * r["num_gpus"], gpu=r["gpu"], **figures))]  # fmt: skip
-    return "\n\n".join([parts[0], *traffic_lines(turn, to_rate=True), *parts[1:], *_details(turn, r)])
+    return "\n\n".join([parts[0], *render.total_shared(turn, args, law), *traffic_lines(turn, to_rate=True), *parts[1:], *_details(turn, r)])
 
 
 def _smallest(capacities: dict[int, int | None], load: int) -> tuple[int, int] | None:
@@ -528,7 +406,7 @@ def _smallest_setup(turn: Turn, args: dict, load: int) -> tuple[int, int] | None
 def _fewest_that_fit(turn: Turn, args: dict) -> Estimate:
     """No GPU count was given and one card does not hold the model: the smallest TP that does, said as an assumption."""
     last = None
-    for tp in TP_SIZES[1:]:
+    for tp in plan.TP_SIZES[1:]:
         last = estimate(turn, {**args, "num_gpus": tp, "tp": tp})
         if last.ok:
             args.update(num_gpus=tp, tp=tp)
@@ -536,32 +414,7 @@ def _fewest_that_fit(turn: Turn, args: dict) -> Estimate:
             return last
         if not last.does_not_fit:
             return last
-    return last  # type: ignore[return-value]  (TP_SIZES has sizes above 1)
-
-
-def _precision_for_count(turn: Turn, args: dict) -> None:
-    """The user's precision; else FP8 where the card computes in it (said), else the tool's default."""
-    if args.get("precision") or not _has_fp8(turn, args["gpu"]):
-        return
-    args["precision"] = "fp8"
-    turn.assumptions.append(turn.text(serving_text("fp8_chosen", gpu=_card_name(turn, args["gpu"]))))
-
-
-LOWER_BITS = Wording("serving", "lower_precision")
-
-
-def _quality(turn: Turn, precision: str) -> Text:
-    """What ``precision`` weights cost in quality, in one phrase; its source is said once among the assumptions."""
-    source = LOWER_BITS.data["source"]
-    note = turn.text(LOWER_BITS.text("source_note", title=source["title"], url=source["url"]))
-    if note not in turn.assumptions:
-        turn.assumptions.append(note)
-    return Text(**LOWER_BITS.data["quality"][precision])
-
-
-def _lower_bits(turn: Turn, gpu: str) -> str:
-    """The first lower-bit step on ``gpu``: FP8 where it computes in FP8, else weight-only INT8."""
-    return "fp8" if _has_fp8(turn, gpu) else WEIGHT_ONLY_FALLBACK
+    return last  # type: ignore[return-value]  (plan.TP_SIZES has sizes above 1)
 
 
 def _lower_precision_fit(turn: Turn, args: dict, first: Estimate) -> tuple[Estimate, str | None]:
@@ -570,7 +423,7 @@ def _lower_precision_fit(turn: Turn, args: dict, first: Estimate) -> tuple[Estim
     estimate that fits and its precision (``args`` updated), or ``first`` and None. With no count fixed and nothing
     fitting, ``args`` keeps the lower bits so the fewest cards that fit are counted in them."""
     fixed = turn.slots.gpu_count is not None or bool(turn.slots.tp)
-    lower = _lower_bits(turn, args["gpu"])
+    lower = plan.lower_bits(turn, args["gpu"])
     for precision in (lower, "awq-int4") if fixed else (lower,):
         trial = estimate(turn, {**args, "precision": precision})
         if trial.ok:
@@ -593,7 +446,7 @@ def _fewer_in_lower_bits(turn: Turn, args: dict, load: float, sized: tuple[int, 
     it needs fewer cards (said with its count and quality cost); a 16-bit precision the user named is kept, with one
     sentence on FP8's count when it would halve the cards."""
     stated = turn.slots.precision
-    if args.get("precision") in ("fp8", "awq-int4", "int8", "int4") or not _has_fp8(turn, args["gpu"]):
+    if args.get("precision") in ("fp8", "awq-int4", "int8", "int4") or not plan.has_fp8(turn, args["gpu"]):
         return sized, []
     fp8 = _smallest({**_capacities(turn, {**args, "precision": "fp8"}, load)}, load)
     if fp8 is None or (sized is not None and fp8[0] * fp8[1] >= sized[0] * sized[1]):
@@ -602,55 +455,45 @@ def _fewer_in_lower_bits(turn: Turn, args: dict, load: float, sized: tuple[int, 
     if stated:  # the user's precision stays; FP8 is named when it halves the count
         if sized is None or total * 2 > sized[0] * sized[1]:
             return sized, []
-        return sized, [turn.text(serving_text("lower_precision_fewer", precision="FP8", precision_word="fp8", count=total, gpu=_card_name(turn, args["gpu"]),
-                                              plan=_plan(*fp8), stated=sized[0] * sized[1], quality=_quality(turn, "fp8")))]  # fmt: skip
+        return sized, [turn.text(serving_text("lower_precision_fewer", precision="FP8", precision_word="fp8", count=total, gpu=render.card_name(turn, args["gpu"]),
+                                              plan=render.plan_text(*fp8), stated=sized[0] * sized[1], quality=render.quality(turn, "fp8")))]  # fmt: skip
     args["precision"] = "fp8"
     if sized is None:
         return fp8, []
-    return fp8, [turn.text(serving_text("lower_precision_fewer_used", count=total, gpu=_card_name(turn, args["gpu"]), plan=_plan(*fp8), stated=sized[0] * sized[1],
-                                        quality=_quality(turn, "fp8")))]  # fmt: skip
-
-
-def _has_fp8(turn: Turn, gpu: str) -> bool:
-    found = turn.catalog.find_gpu(gpu)
-    return bool(found is not None and found.fp8_tflops)
-
-
-def _card_name(turn: Turn, gpu: str) -> str:
-    found = turn.catalog.find_gpu(gpu)
-    return found.name if found is not None else gpu
+    return fp8, [turn.text(serving_text("lower_precision_fewer_used", count=total, gpu=render.card_name(turn, args["gpu"]), plan=render.plan_text(*fp8), stated=sized[0] * sized[1],
+                                        quality=render.quality(turn, "fp8")))]  # fmt: skip
 
 
 def gpu_count(turn: Turn, args: dict) -> str:
     """The fewest GPUs of the named card (standard TP sizes, then copies of the best) for the load and the targets;
     a request rate is carried as the requests per second each copy sustains (Little's law)."""
-    rate = turn.slots.request_rate.per_second if turn.slots.request_rate else None
+    rate = plan.stated_rate(turn, args)
     load = rate or turn.slots.concurrency or 1
-    _precision_for_count(turn, args)
+    plan.precision_for_count(turn, args)
     capacities = _capacities(turn, args, load, rate)
-    tried = [serving_text("tried_size", tp=tp, outcome=_tried(holds, rate)) for tp, holds in capacities.items()]
+    tried = [serving_text("tried_size", tp=tp, outcome=render.tried(holds, rate)) for tp, holds in capacities.items()]
     best = _smallest(capacities, load)
-    card = _card_name(turn, args["gpu"])
-    precision = (args.get("precision") or BASE_PRECISION).upper()
+    card = render.card_name(turn, args["gpu"])
+    precision = (args.get("precision") or plan.BASE_PRECISION).upper()
     model = turn.catalog.model(args["model"]).name if turn.catalog.find_model(args["model"]) else args["model"]
     listed = Text(en="; ".join(t.en for t in tried), zh="；".join(t.zh for t in tried))
     if best is None:
-        return "\n\n".join([turn.text(serving_text("gpu_count_none", most=TP_SIZES[-1], gpu=card, model=model, precision=precision)),
+        return "\n\n".join([turn.text(serving_text("gpu_count_none", most=plan.TP_SIZES[-1], gpu=card, model=model, precision=precision)),
                             *what_reaches(turn, args, load, rate), turn.text(serving_text("tried_sizes", tried=listed))])  # fmt: skip
     tp, copies = best
-    target = _targets(args)
-    figures = {"total_gpus": tp * copies, "plan": _plan(tp, copies), "precision": precision,
-               "target_part": serving_text("target_part", target=target) if target else NOTHING}  # fmt: skip
+    target = render.targets(args)
+    figures = {"total_gpus": tp * copies, "plan": render.plan_text(tp, copies), "precision": precision,
+               "target_part": serving_text("target_part", target=target) if target else render.NOTHING}  # fmt: skip
     if rate is not None:
         fit = load_for_rate(turn, {**args, "num_gpus": tp * copies, "tp": tp}, rate)
         if isinstance(fit, Estimate):
             return _error(turn, fit)
         r, law = fit.result, fit.law
         _rate_assumption(turn, rate, fit)
-        lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=_rate_words(turn, rate),
+        lead = serving_text("rate_gpu_count_lead", gpu=r["gpu"], model=Text(**r["model_label"]), rate=render.rate_words(turn, rate, r["output_tokens"]),
                             seconds=number(law.seconds_per_request, 2), in_flight=number(law.in_flight), per_user=number(law.tokens_per_s_per_user_streaming),
                             ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
-        return "\n\n".join([turn.text(lead), *_in_servers(turn, tp * copies), *traffic_lines(turn, to_rate=True),
+        return "\n\n".join([turn.text(lead), *render.total_shared(turn, args, law), *render.in_servers(turn, tp * copies), *traffic_lines(turn, to_rate=True),
                             turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])  # fmt: skip
     else:
         final = estimate(turn, {**args, "num_gpus": tp * copies, "tp": tp, "batch": load})
@@ -660,31 +503,13 @@ def gpu_count(turn: Turn, args: dict) -> str:
         lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
                             per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
         _, fewer = _fewer_in_lower_bits(turn, dict(args), load, best)  # a 16-bit precision the user named: FP8's count when it halves it
-    return "\n\n".join([turn.text(lead), *fewer, *binding_line(turn, args, r), *_in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
-
-
-def _in_servers(turn: Turn, total: int) -> list[str]:
-    """A count past one server that does not fill whole servers ("13 H20") is ordered as whole servers: say how many,
-    and what the slots left over are for."""
-    if total <= SERVER_GPUS or total % SERVER_GPUS == 0:
-        return []
-    servers = math.ceil(total / SERVER_GPUS)
-    slots = servers * SERVER_GPUS
-    return [turn.text(serving_text("in_servers", servers=servers, per_server=SERVER_GPUS, slots=slots, spare=slots - total, total=total))]
-
-
-def _tried(holds: float | None, rate: float | None = None) -> Text:
-    if holds is None:
-        return serving_text("tried_no_fit")
-    if not holds:
-        return serving_text("tried_misses")
-    return serving_text("tried_holds_rate" if rate else "tried_holds", holds=number(holds, 2 if rate else 1))
+    return "\n\n".join([turn.text(lead), *fewer, *binding_line(turn, args, r), *render.in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
 def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
     """A stated target this setup misses leads the answer: for one user, the ceiling and its bandwidth arithmetic;
     for the load asked, how far it holds; then what would meet it. With two targets, the one missed is named."""
-    target = _missed_target(args, r)
+    target = render.missed_target(args, r)
     at_target = r.get("max_concurrency_at_target")
     if target is None or at_target is None or at_target >= r["effective_batch"]:
         return []
@@ -693,20 +518,20 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
         alone = _at_load(turn, args, r, 1)  # "the most one user gets": the speed of a single request, not of the load
         streams = _readable_streams(turn, args, alone)
         if streams:  # short of the chat floor but readable: the single stream and the readable load lead, not a "no"
-            lead = serving_text("single_stream_readable", single=number(average_per_user(alone)), setup=setup, ttft=number(alone["ttft_ms"]), target=target,
+            lead = serving_text("single_stream_readable", single=number(render.average_per_user(alone)), setup=setup, ttft=number(alone["ttft_ms"]), target=target,
                                 streams=f"{streams:,}", readable=number(readable_floor_tokens_per_s()))  # fmt: skip
             return [turn.text(lead), *what_reaches(turn, args, 1, None)]
-        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(average_per_user(alone)),
+        lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(render.average_per_user(alone)),
                             ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
         return [turn.text(lead), *what_reaches(turn, args, 1, None)]
     lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
-                        per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=_bound(r))  # fmt: skip
+                        per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=render.bound(r))  # fmt: skip
     return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
 
 
 def floor_met(turn: Turn, args: dict, r: dict) -> str:
     """The speed lead when it clears the chat floor: the figures, and the floor they clear."""
-    return f"{_speed_lead(turn, r)} {turn.text(serving_text('floor_met', target=_targets(args)))}"
+    return f"{_speed_lead(turn, r)} {turn.text(serving_text('floor_met', target=render.targets(args)))}"
 
 
 def concurrency_floor(turn: Turn, args: dict, full: dict, fits: int) -> str:
@@ -716,17 +541,17 @@ def concurrency_floor(turn: Turn, args: dict, full: dict, fits: int) -> str:
     at_floor = full.get("max_concurrency_at_target") or 0
     streams = 0 if at_floor else _readable_streams(turn, args, _at_load(turn, args, full, 1))
     if streams:  # not one at the chat floor, yet readable: the single stream and how many stay readable
-        return turn.text(serving_text("concurrency_floor_readable", target=_targets(args), single=_per_user_figure(average_per_user(_at_load(turn, args, full, 1))),
+        return turn.text(serving_text("concurrency_floor_readable", target=render.targets(args), single=render.per_user_figure(render.average_per_user(_at_load(turn, args, full, 1))),
                                       streams=f"{min(streams, fits):,}", readable=number(readable_floor_tokens_per_s())))  # fmt: skip
     key = "concurrency_floor_all" if at_floor >= fits else "concurrency_floor_some" if at_floor else "concurrency_floor_none"
-    return turn.text(serving_text(key, target=_targets(args), at_floor=f"{at_floor:,}", fits=f"{fits:,}", average=_per_user_figure(average_per_user(full))))
+    return turn.text(serving_text(key, target=render.targets(args), at_floor=f"{at_floor:,}", fits=f"{fits:,}", average=render.per_user_figure(render.average_per_user(full))))
 
 
 def _readable_streams(turn: Turn, args: dict, alone: dict) -> int:
     """Held only to the chat floor (no target of the user's) and short of it even alone: the streams that stay above the
     readable floor (knowledge/traffic.yaml), said as an assumption; 0 when the floor was the user's or one stream is slower."""
     readable = readable_floor_tokens_per_s()
-    if not is_floor(args) or average_per_user(alone) < readable:
+    if not is_floor(args) or render.average_per_user(alone) < readable:
         return 0
     held = estimate(turn, {**args, "target_tokens_per_s_per_user": readable, "batch": 1})
     streams = min(held.result.get("max_concurrency_at_target") or 0, held.result.get("max_batch_fits") or 0) if held.ok else 0
@@ -742,16 +567,16 @@ def queued(turn: Turn, args: dict, r: dict) -> list[str]:
         return []
     setup = serving_text("setup", count=r["num_gpus"], gpu=r["gpu"])
     lead = serving_text("kv_queued", users=f"{r['batch']:,}", fits=f"{r['effective_batch']:,}", queued=f"{r['batch'] - r['effective_batch']:,}",
-                        setup=setup, per_user=_per_user_figure(average_per_user(r)), against=_against(args, r))  # fmt: skip
+                        setup=setup, per_user=render.per_user_figure(render.average_per_user(r)), against=_against(args, r))  # fmt: skip
     return [turn.text(lead), *what_reaches(turn, args, r["batch"], None)]
 
 
 def _against(args: dict, r: dict) -> Text:
     """", below the chat floor of ≥ 20 tokens/s per user" — the speed of the running ones against the target, when one applies."""
-    target = _targets(args)
+    target = render.targets(args)
     if target is None or not args.get("target_tokens_per_s_per_user"):
-        return NOTHING
-    above = average_per_user(r) >= args["target_tokens_per_s_per_user"]
+        return render.NOTHING
+    above = render.average_per_user(r) >= args["target_tokens_per_s_per_user"]
     return serving_text("against_above" if above else "against_below", target=target)
 
 
@@ -760,7 +585,7 @@ def _ceiling(turn: Turn, r: dict) -> Text:
     read = next((item["value"] for item in r.get("lines", []) if item["key"] == "weights_read"), None)
     found = turn.catalog.find_gpu(r["gpu"])
     if not read or found is None:
-        return NOTHING
+        return render.NOTHING
     ceiling = decode_ceiling(DecodeCeiling(weights_read_gb=read, bandwidth_gb_s=found.bandwidth_gbs))
     return serving_text("ceiling_arithmetic", formula=ceiling.formula, per_user=number(r["decode_tokens_per_s_per_seq"]))
 
@@ -769,16 +594,16 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
     """Configurations that meet the targets for ``load``: more tensor parallelism or lower-bit weights on this card,
     then faster cards (text.yaml ``serving.faster_cards``); each with its GPU count and per-user speed."""
     options, seen, fastest = [], set(), None
-    lower = "fp8" if _has_fp8(turn, args["gpu"]) and args.get("precision") not in ("fp8", "awq-int4") else "awq-int4"
+    lower = "fp8" if plan.has_fp8(turn, args["gpu"]) and args.get("precision") not in ("fp8", "awq-int4") else "awq-int4"
     candidates = [(args["gpu"], args.get("precision")), (args["gpu"], lower)]
     if not turn.slots.precision:  # no precision named: the lower-bit weights on the same card come before more cards
         candidates.reverse()
-    candidates += [(gpu, "fp8" if _has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
+    candidates += [(gpu, "fp8" if plan.has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
     for gpu, precision in candidates:
         trial = {**args, "gpu": gpu, "precision": precision, **({} if gpu == args["gpu"] else {"gpu_memory_gb": None})}
         best = _smallest(_capacities(turn, trial, load, rate), load)
         if best is None:  # nothing meets it: remember the fastest single user at the largest standard size, to name it
-            top = estimate(turn, {**trial, "num_gpus": TP_SIZES[-1], "tp": TP_SIZES[-1], "batch": 1})
+            top = estimate(turn, {**trial, "num_gpus": plan.TP_SIZES[-1], "tp": plan.TP_SIZES[-1], "batch": 1})
             if top.ok and (fastest is None or top.result["decode_tokens_per_s_per_seq"] > fastest[0]["decode_tokens_per_s_per_seq"]):
                 fastest = (top.result, precision)
         if best is None or (gpu, best) in seen:
@@ -788,15 +613,15 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
         e = estimate(turn, {**trial, "num_gpus": tp * copies, "tp": tp, "batch": max(1, math.ceil(load)) if rate is None else 1})
         if not e.ok or (tp * copies, gpu) == (args.get("num_gpus"), args["gpu"]) and precision == args.get("precision"):
             continue
-        options.append((tp * copies, serving_text("reaches_option", count=tp * copies, gpu=e.result["gpu"], plan=_plan(tp, copies),
-                                                  precision=(precision or BASE_PRECISION).upper(), per_user=number(e.result["tokens_per_s_per_user_streaming"]))))  # fmt: skip
+        options.append((tp * copies, serving_text("reaches_option", count=tp * copies, gpu=e.result["gpu"], plan=render.plan_text(tp, copies),
+                                                  precision=(precision or plan.BASE_PRECISION).upper(), per_user=number(e.result["tokens_per_s_per_user_streaming"]))))  # fmt: skip
         if len(options) == 3:
             break
     options = [option for _, option in sorted(options, key=lambda pair: pair[0])]  # fewest cards first: one bigger card before many small ones
     if not options and fastest is not None:
         r, precision = fastest
-        return [turn.text(serving_text("reaches_nothing", count=r["num_gpus"], gpu=r["gpu"], plan=_plan(r["tp"], 1),
-                                       precision=(precision or BASE_PRECISION).upper(), per_user=number(r["tokens_per_s_per_user_streaming"])))]  # fmt: skip
+        return [turn.text(serving_text("reaches_nothing", count=r["num_gpus"], gpu=r["gpu"], plan=render.plan_text(r["tp"], 1),
+                                       precision=(precision or plan.BASE_PRECISION).upper(), per_user=number(r["tokens_per_s_per_user_streaming"])))]  # fmt: skip
     if not options:
         return []
     listed = Text(en="; ".join(o.en for o in options), zh="；".join(o.zh for o in options))
@@ -805,23 +630,23 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
 
 def _precision_choice(turn: Turn, args: dict) -> str:
     """ "Should we use FP8?": the precision named against BF16 on the same setup and load."""
-    if not weighs_a_precision(turn):
+    if not plan.weighs_a_precision(turn):
         return ""
     choice = turn.reading.frame.get("precision")
     turn.slots.mark("precision")
-    card = _card_name(turn, args["gpu"])
-    base = estimate(turn, {**args, "precision": BASE_PRECISION})
-    if choice == "fp8" and not _has_fp8(turn, args["gpu"]):
-        alt = estimate(turn, {**args, "precision": WEIGHT_ONLY_FALLBACK})
+    card = render.card_name(turn, args["gpu"])
+    base = estimate(turn, {**args, "precision": plan.BASE_PRECISION})
+    if choice == "fp8" and not plan.has_fp8(turn, args["gpu"]):
+        alt = estimate(turn, {**args, "precision": plan.WEIGHT_ONLY_FALLBACK})
         if not (alt.ok and base.ok):
             return ""
-        return turn.text(serving_text("precision_no_fp8", gpu=card, alternative=WEIGHT_ONLY_FALLBACK.upper(), base=BASE_PRECISION.upper(),
+        return turn.text(serving_text("precision_no_fp8", gpu=card, alternative=plan.WEIGHT_ONLY_FALLBACK.upper(), base=plan.BASE_PRECISION.upper(),
                              base_speed=number(base.result["output_tokens_per_s_total"]), alt_speed=number(alt.result["output_tokens_per_s_total"]),
                              base_fits=number(base.result["max_batch_fits"]), alt_fits=number(alt.result["max_batch_fits"])))  # fmt: skip
     chosen = estimate(turn, {**args, "precision": choice})
     if not chosen.ok:
         return ""
-    figures = {"choice": choice.upper(), "base": BASE_PRECISION.upper(), "gpu": card,
+    figures = {"choice": choice.upper(), "base": plan.BASE_PRECISION.upper(), "gpu": card,
                "choice_speed": number(chosen.result["output_tokens_per_s_total"]), "choice_fits": number(chosen.result["max_batch_fits"])}  # fmt: skip
     if not base.ok:
         return turn.text(serving_text("precision_base_no_fit", **figures))
@@ -851,20 +676,13 @@ def _details(turn: Turn, r: dict) -> list[str]:
     return parts
 
 
-def checks_observed_speed(turn: Turn) -> bool:
-    """ "We see 15 tok/s per user with 32 users on 4 A100s, is that normal?": a measured speed to judge, with the
-    model and the card named."""
-    s = turn.slots
-    return "estimate_throughput" in turn.registry.names() and bool(turn.ask.observed_speed) and bool(s.models) and bool(s.gpus)
-
-
 def observed_verdict(turn: Turn) -> str:
     """Normal, low or high: the measured per-user speed against the estimate at the stated load (the same per-user
     definition), then why decode runs at that speed, then the levers to try."""
     model = turn.model_reference()
     if model is None:
         return sizing.memory(turn)
-    args = _base_args(turn, model)
+    args = plan.base_args(turn, model)
     observed = turn.ask.observed_speed or 0.0
     args.pop("target_tokens_per_s_per_user", None)  # the speed stated is the measurement, not a target
     args.pop("target_ttft_ms", None)
@@ -876,17 +694,20 @@ def observed_verdict(turn: Turn) -> str:
     if not first.ok:
         return _finish(turn, _error(turn, first))
     r = first.result
-    expected = average_per_user(r)
+    expected = render.average_per_user(r)
     band = trap_checks().speed.band
     kind = "low" if observed < expected * (1 - band) else "high" if observed > expected * (1 + band) else "normal"
     gap = round(abs(observed / expected - 1) * 100) if expected else 0
-    figures = {"observed": number(observed), "expected": _per_user_figure(expected), "model": Text(**r["model_label"]),
-               "setup": serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), "engine": _engine_label(r["engine"]),
+    figures = {"observed": number(observed), "expected": render.per_user_figure(expected), "model": Text(**r["model_label"]),
+               "setup": serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), "engine": render.engine_label(r["engine"]),
                "users": f"{r['effective_batch']:,}", "prompt": f"{r['prompt_tokens']:,}", "output": f"{r['output_tokens']:,}",
-               "low": _per_user_figure(expected * (1 - band)), "high": _per_user_figure(expected * (1 + band)), "gap": str(gap)}  # fmt: skip
+               "low": render.per_user_figure(expected * (1 - band)), "high": render.per_user_figure(expected * (1 + band)), "gap": str(gap)}  # fmt: skip
     single = _at_load(turn, args, r, 1)
+    if r["effective_batch"] == 1:  # one stream: its bandwidth ceiling belongs to the verdict, then stream against aggregate
+        verdict = turn.text(serving_text(f"normal_verdict_single.{kind}", **figures, ceiling=render.per_user_figure(single_ceiling(turn, r))))
+        return _finish(turn, "\n\n".join([verdict, *single_stream_lines(turn, args, r, kind), _ceiling(turn, r), *_details(turn, r)]))
     parts = [turn.text(serving_text(f"normal_verdict.{kind}", **figures))]
-    parts.append(turn.text(serving_text("normal_why_bandwidth", weights=number(r["weights_gb_per_gpu"]), single=_per_user_figure(average_per_user(single)),
+    parts.append(turn.text(serving_text("normal_why_bandwidth", weights=number(r["weights_gb_per_gpu"]), single=render.per_user_figure(render.average_per_user(single)),
                                         users=f"{r['effective_batch']:,}")))  # fmt: skip
     card = turn.catalog.find_gpu(r["gpu"])
     if card is not None and card.bf16_tflops and card.bf16_tflops * 1e3 / card.bandwidth_gbs < WORDING.data["weak_prefill_flops_per_byte"]:
@@ -900,6 +721,59 @@ def observed_verdict(turn: Turn) -> str:
         parts.append(_slow_checks(turn, r))
     parts.append(_ceiling(turn, r))
     return _finish(turn, "\n\n".join([*filter(None, parts), *_details(turn, r)]))
+
+
+def single_stream_lines(turn: Turn, args: dict, r: dict, kind: str) -> list[str]:
+    """One stream measured: the card's aggregate at a moderate load (what "thousands of tokens/s" means), the checks of
+    how the figure was obtained (knowledge/trap_checks.yaml speed.checks_single), then what makes one stream faster."""
+    checks = trap_checks().speed
+    batch = min(checks.aggregate_batch, max(r["max_batch_fits"], 1))
+    parts = []
+    if batch > 1:
+        full = _at_load(turn, args, r, batch)
+        parts.append(turn.text(serving_text("normal_aggregate", gpu=render.card_name(turn, r["gpu"]), batch=f"{full['effective_batch']:,}",
+                                            total=number(full["output_tokens_per_s_total"]), each=render.per_user_figure(render.average_per_user(full)),
+                                            single=render.per_user_figure(render.average_per_user(r)), ratio=number(full["output_tokens_per_s_total"] / max(render.average_per_user(r), 1e-9), 1),
+                                            ttft=number(full["ttft_ms"]))))  # fmt: skip
+    items = [item for check in checks.checks_single if (item := _single_check(turn, r, check.id))]
+    if kind == "low":
+        features = _setup_features(turn, r)
+        items += [turn.text(serving_text(f"slow_check.{c.id}", format=str(r.get("weights_format") or "AWQ/GPTQ").upper(), count=r["num_gpus"]))
+                  for c in checks.checks_low if c.when is not None and c.when in features]  # fmt: skip
+    if items:
+        parts.append(turn.text(serving_text("single_checks_lead")) + "\n" + "\n".join(f"- {item}" for item in items))
+    if turn.ask.reasoning_model:
+        parts.append(turn.text(serving_text("normal_why_reasoning")))
+    parts.append(turn.text(serving_text("normal_levers_single")))
+    return parts
+
+
+def single_ceiling(turn: Turn, r: dict) -> float:
+    """Bandwidth ÷ weight bytes read per token per GPU: the most one stream decodes on this setup (0 when unknown)."""
+    card = turn.catalog.find_gpu(r["gpu"])
+    weights = r.get("weights_gb_per_gpu") or 0
+    if card is None or weights <= 0:
+        return 0.0
+    return decode_ceiling(DecodeCeiling(weights_read_gb=weights, bandwidth_gb_s=card.bandwidth_gbs)).tokens_per_s
+
+
+def _single_check(turn: Turn, r: dict, check: str) -> str:
+    """One check of a single-stream measurement; the card's other variant only when the catalog has one with less bandwidth."""
+    if check != "variant":
+        return turn.text(serving_text(f"slow_check.{check}", format="", count=r["num_gpus"]))
+    variant = turn.catalog.find_gpu(trap_checks().speed.variants.get(_gpu_id(turn, r), ""))
+    card = turn.catalog.find_gpu(_gpu_id(turn, r))
+    weights = r.get("weights_gb_per_gpu") or 0
+    if variant is None or card is None or weights <= 0 or variant.bandwidth_gbs >= card.bandwidth_gbs:
+        return ""
+    ceiling = decode_ceiling(DecodeCeiling(weights_read_gb=weights, bandwidth_gb_s=variant.bandwidth_gbs)).tokens_per_s
+    return turn.text(serving_text("slow_check.variant", gpu=card.name, variant=variant.name, variant_bandwidth=number(variant.bandwidth_gbs),
+                                  bandwidth=number(card.bandwidth_gbs), ceiling=render.per_user_figure(ceiling)))  # fmt: skip
+
+
+def _gpu_id(turn: Turn, r: dict) -> str:
+    found = turn.catalog.find_gpu(r["gpu"])
+    return found.id if found is not None else r["gpu"]
 
 
 def _setup_features(turn: Turn, r: dict) -> set[str]:
@@ -931,17 +805,8 @@ def _ceiling(turn: Turn, r: dict) -> str:
     if card is None or weights <= 0:
         return ""
     bound = decode_ceiling(DecodeCeiling(weights_read_gb=weights, bandwidth_gb_s=card.bandwidth_gbs)).tokens_per_s
-    return turn.text(serving_text("normal_ceiling", count=r["num_gpus"], gpu=card.name, ceiling=_per_user_figure(bound),
+    return turn.text(serving_text("normal_ceiling", count=r["num_gpus"], gpu=card.name, ceiling=render.per_user_figure(bound),
                                   bandwidth=number(card.bandwidth_gbs), weights=number(weights)))  # fmt: skip
-
-
-def reports_serving_slowdown(turn: Turn, *, problem_known: bool = False) -> bool:
-    """A slowdown report about serving a named model on named cards: the memory left for the KV cache is checked first.
-    When the message is already known to report a problem (the troubleshooting intent), serving words suffice."""
-    s = turn.slots
-    about_serving = turn.ask.speaks_of_serving if problem_known else turn.ask.reports_serving
-    return ("estimate_throughput" in turn.registry.names() and about_serving and bool(s.models) and bool(s.gpus)
-            and task_of(turn)[0] == "inference")  # fmt: skip
 
 
 def squeeze_report(turn: Turn) -> str:
@@ -950,15 +815,15 @@ def squeeze_report(turn: Turn) -> str:
     model = turn.model_reference()
     if model is None:
         return ""
-    args = {**_base_args(turn, model), "batch": 1}
+    args = {**plan.base_args(turn, model), "batch": 1}
     args.pop("target_tokens_per_s_per_user", None)
     args.pop("target_ttft_ms", None)
     first = estimate(turn, args)
     if first.does_not_fit:
         found = turn.catalog.find_gpu(args["gpu"])
         lead = serving_text("kv_squeeze_no_fit", model=turn.catalog.model(model).name if turn.catalog.find_model(model) else model,
-                            precision=(args.get("precision") or BASE_PRECISION).upper(), memory=number(args.get("gpu_memory_gb") or found.memory_gb) if found else "?",
-                            gpu=_card_name(turn, args["gpu"]), count=args.get("num_gpus") or 1)  # fmt: skip
+                            precision=(args.get("precision") or plan.BASE_PRECISION).upper(), memory=number(args.get("gpu_memory_gb") or found.memory_gb) if found else "?",
+                            gpu=render.card_name(turn, args["gpu"]), count=args.get("num_gpus") or 1)  # fmt: skip
         return "\n\n".join([turn.text(lead), *_squeeze_fixes(turn, args, None)])
     if not first.ok:
         return ""
@@ -971,15 +836,15 @@ def squeeze_report(turn: Turn) -> str:
 def _squeeze_fixes(turn: Turn, args: dict, r: dict | None) -> list[str]:
     """Lower-bit weights, an FP8 KV cache, twice the GPUs in tensor parallel, a larger card: the sequences each fits."""
     count = args.get("num_gpus") or 1
-    card = _card_name(turn, args["gpu"])
-    current = (r or {}).get("weights_format") or args.get("precision") or BASE_PRECISION
-    lower = "fp8" if _has_fp8(turn, args["gpu"]) and current not in ("fp8", "awq-int4") else "awq-int4"
+    card = render.card_name(turn, args["gpu"])
+    current = (r or {}).get("weights_format") or args.get("precision") or plan.BASE_PRECISION
+    lower = "fp8" if plan.has_fp8(turn, args["gpu"]) and current not in ("fp8", "awq-int4") else "awq-int4"
     trials: list[tuple[Text, dict]] = []
     if current != lower:
         trials.append((serving_text("fix_precision", precision=lower.upper(), count=count, gpu=card), {"precision": lower}))
     if args.get("kv_precision") != "fp8" and r is not None:
         trials.append((serving_text("fix_kv_fp8"), {"kv_precision": "fp8"}))
-    if count * 2 <= TP_SIZES[-1]:
+    if count * 2 <= plan.TP_SIZES[-1]:
         trials.append((serving_text("fix_more_gpus", count=count * 2, gpu=card), {"num_gpus": count * 2, "tp": count * 2}))
     here = turn.catalog.find_gpu(args["gpu"])
     here_gb = args.get("gpu_memory_gb") or (here.memory_gb if here is not None else None)
@@ -1005,7 +870,7 @@ def squeeze_first(handler: Callable[[Turn], str]) -> Callable[[Turn], str]:
     def route(turn: Turn) -> str:
         # the troubleshooting intent is itself the report of a problem: serving words and a named model on named cards
         # are enough to check the memory left for the KV cache first (nothing is said when it is roomy)
-        found = squeeze_report(turn) if reports_serving_slowdown(turn, problem_known=True) else ""
+        found = squeeze_report(turn) if plan.reports_serving_slowdown(turn, problem_known=True) else ""
         rest = handler(turn)
         return f"{found}\n\n{rest}" if found else rest
 
@@ -1043,7 +908,8 @@ def outgrows_one_card(turn: Turn) -> bool:
     """"32B on one 48 GB card for 50 users?": a load on one card (named, or only its memory) whose BF16 weights do not
     fit it. The answer is the KV budget in FP8 and 4-bit weights on one and two cards, not a count of BF16 cards."""
     s = turn.slots
-    if "estimate_throughput" not in turn.registry.names() or not s.concurrency or s.tp or s.precision or s.request_rate is not None:
+    if "estimate_throughput" not in turn.registry.names() or not s.concurrency or s.tp or s.precision or s.request_rate is not None \
+            or turn.ask.throughput_scope == "total":
         return False
     if turn.ask.asks_count or turn.ask.serving_asks == "gpu_count":  # "how many H200s?" is sized by the load
         return False
@@ -1058,11 +924,11 @@ def outgrows_one_card(turn: Turn) -> bool:
     spec, card = turn.catalog.find_model(model), turn.catalog.find_gpu(gpu)
     if spec is None or card is None or spec.params_b * BF16_BYTES < CLEARLY_FITS * card.memory_gb:
         return False  # plainly fits (or unknown): no estimate is spent on the question
-    return estimate(turn, {**_base_args_for(turn, model, gpu), "precision": BASE_PRECISION, "batch": 1}).does_not_fit
+    return estimate(turn, {**_base_args_for(turn, model, gpu), "precision": plan.BASE_PRECISION, "batch": 1}).does_not_fit
 
 
 def _base_args_for(turn: Turn, model: str, gpu: str) -> dict:
-    args = _base_args(turn, model, stand_in=gpu)
+    args = plan.base_args(turn, model, stand_in=gpu)
     if not turn.slots.gpus:
         args.update(gpu_memory_gb=None)  # the stand-in has the stated memory itself
     return args
@@ -1075,10 +941,10 @@ def kv_budget_answer(turn: Turn) -> str:
     gpu = turn.slots.gpus[0] if turn.slots.gpus else _stand_in_card(turn)
     args = _base_args_for(turn, model, gpu)
     users = turn.slots.concurrency
-    bf16 = estimate(turn, {**args, "precision": BASE_PRECISION, "batch": 1})
+    bf16 = estimate(turn, {**args, "precision": plan.BASE_PRECISION, "batch": 1})
     error = (bf16.outcome.error or {})
-    card = _card_name(turn, gpu)
-    lower = "fp8" if _has_fp8(turn, gpu) else WEIGHT_ONLY_FALLBACK
+    card = render.card_name(turn, gpu)
+    lower = "fp8" if plan.has_fp8(turn, gpu) else plan.WEIGHT_ONLY_FALLBACK
     apply_chat_floor(turn, args)  # the fleet is counted at the chat floor (or the user's target), not at any speed
     rows, best = [], None
     for precision in (lower, "awq-int4"):
@@ -1100,7 +966,7 @@ def kv_budget_answer(turn: Turn) -> str:
     if not turn.slots.gpus:
         turn.assumptions.append(turn.text(KV_BUDGET.text("stand_in", card=card, memory=number(turn.slots.gpu_memory_gb or 0))))
     header = [KV_BUDGET.say(turn, "weights"), KV_BUDGET.say(turn, "cards"), KV_BUDGET.say(turn, "kv_per_card"),
-              turn.text(KV_BUDGET.text("sessions", tokens=tokens)), turn.text(KV_BUDGET.text("at_target", target=_targets(args) or NOTHING))]  # fmt: skip
+              turn.text(KV_BUDGET.text("sessions", tokens=tokens)), turn.text(KV_BUDGET.text("at_target", target=render.targets(args) or render.NOTHING))]  # fmt: skip
     parts.append(table(header, rows))
     if best is not None:
         total, precision, count, copies = best
@@ -1108,8 +974,8 @@ def kv_budget_answer(turn: Turn) -> str:
         speed = held.result["tokens_per_s_per_user_streaming"] if held.ok else 0.0
         slow = bool(args.get("target_tokens_per_s_per_user")) and speed < args["target_tokens_per_s_per_user"]
         parts.append(turn.text(KV_BUDGET.text("fleet_slow" if slow else "fleet", users=f"{users:,}", total=total, card=card, precision=precision.upper(),
-                                              plan=_plan(count, copies), per_user=number(speed), target=_targets(args) or NOTHING)))  # fmt: skip
-        parts += _in_servers(turn, total)
+                                              plan=render.plan_text(count, copies), per_user=number(speed), target=render.targets(args) or render.NOTHING)))  # fmt: skip
+        parts += render.in_servers(turn, total)
     return _finish(turn, "\n\n".join(parts))
 
 
@@ -1121,7 +987,7 @@ def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
     s = turn.slots
     if "estimate_throughput" not in turn.registry.names() or len(s.gpus) != 1 or task_of(turn)[0] != "inference":
         return False
-    if weighs_precision and weighs_a_precision(turn):
+    if weighs_precision and plan.weighs_a_precision(turn):
         return True
     asked = turn.ask.serving_asks
     if asked == "concurrency":  # "how many chats can 4 A100s hold?": the KV cache's sequences, with their speeds
@@ -1131,12 +997,6 @@ def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
     stated_load = s.frame.has("concurrency") or s.frame.has("audience") or isinstance(s.frame.get("speed_target"), float)
     # "what's the TTFT for this?" after a count for a load: the time for that load, not a recommendation by memory
     return stated_load and (asked == "gpu_count" or (asked == "latency" and turn.ask.count_asked_earlier))
-
-
-def count_given_since(turn: Turn) -> bool:
-    """"only 2 cards though" after "how many A100s for 100 users?": the count asked for is now the user's, so the
-    load is served on those cards instead of sized again."""
-    return turn.slots.gpu_count is not None and not turn.count_asked and turn.ask.thread_messages > 1
 
 
 def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = True) -> Callable[[Turn], str]:

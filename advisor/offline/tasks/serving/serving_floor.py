@@ -65,6 +65,9 @@ def both_targets(args: dict) -> bool:
     return bool(args.get("target_ttft_ms")) and bool(args.get(SPEED_TARGET))
 
 
+TOTAL_MARK = "_total_tokens_per_s"  # a throughput the whole deployment must produce ("2000 tok/s total"); never sent to the tool
+
+
 def tool_args(args: dict) -> dict:
-    """The arguments the estimator takes: the floor's mark left out."""
-    return {key: value for key, value in args.items() if key != FLOOR_MARK}
+    """The arguments the estimator takes: the marks (the floor's, a total throughput) left out."""
+    return {key: value for key, value in args.items() if key not in (FLOOR_MARK, TOTAL_MARK)}
