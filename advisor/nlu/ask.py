@@ -34,7 +34,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says
 from advisor.nlu.facets import cue_pattern
-from advisor.nlu.follow_up import asks_to_confirm, follow_up_asks, follow_up_subject
+from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, new_subjects
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
@@ -167,7 +167,7 @@ class Ask(BaseModel):
         '4x faster?") or "interconnect" ("and does that need NVLink?"): a question of its own, with the thread\'s model and '
         "cards, not a changed value to re-run (data/follow_up_subjects.yaml).",
     )
-    follow_up_subject: str | None = Field(
+    follow_up_subject: NewSubject | None = Field(
         None, description='A side of the thread\'s configuration a later message asks that the thread\'s calculation did not answer: '
         '"site" ("how much power would that draw?" after a recommendation), "price" ("and what would that cost?" after a sizing), '
         '"speed", "form_factor" ("does the chassis matter?"); answered for that configuration, never by re-running the last '
@@ -306,7 +306,7 @@ class Ask(BaseModel):
             replaces_hardware=says("replaces_hardware", message) and len(named.get("gpu", ())) >= 2,
             asks_technique=says("asks_technique", message),
             follow_up_asks=follow_up_asks(message) if opened_earlier else None,
-            follow_up_subject=follow_up_subject(message) if earlier else None,
+            follow_up_subject=new_subjects()[name] if earlier and (name := follow_up_subject(message)) else None,
             confirms_side=_side_confirmed(message) if opened_earlier else None,
             model_sizes_b=_model_sizes(reading, catalog),
             aside_models=_aside_models(reading, catalog),

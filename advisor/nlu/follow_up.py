@@ -21,6 +21,8 @@ QUESTION_MARKS = ("?", "\uff1f")  # the ASCII and the full-width question mark
 class NewSubject(Phrases):
     """A side of the thread's configuration a follow-up may ask, with the answer it gets."""
 
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = ""  # its key in the table
     route: str
     not_after: list[str] = []
     query: Phrases | None = None  # the knowledge search a card answer runs, in each language
@@ -37,7 +39,7 @@ class FollowUpSubjects(BaseModel):
 @lru_cache(maxsize=1)
 def new_subjects() -> dict[str, NewSubject]:
     """The table's new subjects by name, in the order they are tried."""
-    return _table().new_subjects
+    return {name: subject.model_copy(update={"name": name}) for name, subject in _table().new_subjects.items()}
 
 
 @lru_cache(maxsize=1)
@@ -70,9 +72,9 @@ def asks_to_confirm(message: str) -> bool:
 
 def follow_up_subject(message: str) -> str | None:
     """The new subject (``new_subjects``) ``message`` asks in a question's form, the first of the table that it names:
-    "how much power would that draw?" → "site", "那大概要花多少钱？" → "price"; None for a message that asks none."""
+    "how much power would that draw?" → "site", "and what would that cost?" → "price"; None for a message that asks none."""
     text = normalize_text(message)
     form, _, _, news = _patterns()
-    if not form.search(text) and not message.rstrip().endswith(QUESTION_MARKS):  # "速度能有多快？" asks by its mark
+    if not form.search(text) and not message.rstrip().endswith(QUESTION_MARKS):  # a question mark alone puts it as a question
         return None
     return next((subject for subject, pattern in news if pattern.search(text)), None)

@@ -104,7 +104,7 @@ class OfflinePlanner:
             return []
         if reading.follow_up and reading.task == "troubleshoot":  # "is that the bottleneck? is it the missing NVLink?": more of one report
             return []
-        if turn.ask.follow_up_subject and {follow_up_subject(piece) for piece in pieces} <= {turn.ask.follow_up_subject, None}:
+        if turn.ask.follow_up_subject and {follow_up_subject(piece) for piece in pieces} <= {turn.ask.follow_up_subject.name, None}:
             return []  # "how much power would that draw? does it fit in a 15 kW rack?": one subject of the thread, one answer
         if equivalent.applies(turn):  # "can the 910B replace our A100s, and what does the port cost?": one answer holds both halves
             return []  # a pasted log with its questions is one report; an unsure "troubleshoot" is often a list of strategy questions

@@ -456,8 +456,9 @@ def thread_setup_question(routing: Routing) -> str:
 @handler
 def new_subject_of_thread(routing: Routing) -> str:
     """The new subject's answer for the configuration behind the previous answer, never that answer again."""
-    thread = _thread_reading(routing)
-    return new_subject.answer(routing.turn, thread, thread.task, TASKS, routing.previous)
+    turn, thread = routing.turn, _thread_reading(routing)
+    before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])  # the previous message, to read its configuration
+    return new_subject.answer(turn, before, thread.task, TASKS, routing.previous)
 
 
 @handler

@@ -15,9 +15,7 @@ from collections.abc import Callable
 
 from advisor.contract import ToolCall
 from advisor.markdown import money
-from advisor.nlu.follow_up import new_subjects
 from advisor.nlu.frame import Frame, SlotValue
-from advisor.nlu.reading import Reading
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.dialogue.setup_question import layout_of
@@ -36,23 +34,23 @@ def applies(turn: Turn, thread_task: str | None, tasks: TaskAnswers) -> bool:
     subject = turn.ask.follow_up_subject
     if subject is None or thread_task not in tasks:
         return False
-    if thread_task in new_subjects()[subject].not_after:  # "how fast?" after a speed changes that speed: a re-run
+    if thread_task in subject.not_after:  # "how fast?" after a speed changes that speed: a re-run
         return False
     if turn.entities.gpus and not turn.reading.follow_up:  # "what does an H100 server cost?" after a sizing: a question of its own
         return False
     return not (turn.entities.models or turn.entities.params)
 
 
-def configuration(turn: Turn, thread: Reading, thread_task: str, tasks: TaskAnswers, previous: list[ToolCall]) -> dict | None:
+def configuration(turn: Turn, thread: Turn, thread_task: str, tasks: TaskAnswers, previous: list[ToolCall]) -> dict | None:
     """The configuration behind the previous answer: from the tool calls the client sent back, else from that answer's
-    calculation run again on the previous message (its words and calls are not shown)."""
+    calculation run again on ``thread`` (the previous message's turn; its words and calls are not shown)."""
     layout = layout_of(turn, previous) if previous else None
     if layout is None:
-        scratch = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])
-        tasks[thread_task](scratch)
-        layout = layout_of(scratch, scratch.calls)
-    if layout is not None and layout.get("servers", 1) <= 1 and thread.state.get("server_count"):  # "4 of these servers" said earlier
-        layout["servers"] = thread.state.get("server_count")
+        tasks[thread_task](thread)
+        layout = layout_of(thread, thread.calls)
+    servers = thread.reading.state.get("server_count")
+    if layout is not None and layout.get("servers", 1) <= 1 and servers:  # "4 of these servers" said earlier
+        layout["servers"] = servers
     said = turn.reading.frame  # "and what would 4 H100s cost?": what this message states replaces the thread's
     if said.has("gpu") and (gpu := turn.catalog.find_gpu(str(said.get("gpu")))) is not None:
         layout = {**(layout or {"count": 1, "servers": 1}), "gpu": gpu.id, "label": None}
@@ -77,14 +75,14 @@ def carried(turn: Turn, layout: dict | None, task: str | None) -> Turn:
             if not turn.reading.frame.has(slot):
                 state.slots[slot] = [SlotValue(value, surface)]  # start -1: carried, not said in this message
     reading = dataclasses.replace(turn.reading, state=state, task=task or turn.reading.task)
-    inner = Turn(turn.message, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, turn.ignored, turn.earlier)
-    return inner
+    return dataclasses.replace(turn, reading=reading)  # the same calls, sources and assumptions; the Ask read again
 
 
-def answer(turn: Turn, thread: Reading, thread_task: str, tasks: TaskAnswers, previous: list[ToolCall] = ()) -> str:
-    """The new subject's answer for the thread's configuration, with a line saying which configuration that is."""
+def answer(turn: Turn, thread: Turn, thread_task: str, tasks: TaskAnswers, previous: list[ToolCall] = ()) -> str:
+    """The new subject's answer for the thread's configuration (``thread``: the previous message's turn), with a line
+    saying which configuration that is."""
     subject = turn.ask.follow_up_subject
-    route = new_subjects()[subject].route
+    route = subject.route
     layout = configuration(turn, thread, thread_task, tasks, list(previous))
     inner = carried(turn, layout, route if route in tasks else thread_task)
     turn.compared_itself = True  # a new question, not a changed value: no "with … instead of …" lead
@@ -93,9 +91,8 @@ def answer(turn: Turn, thread: Reading, thread_task: str, tasks: TaskAnswers, pr
     elif route == "price":
         body = _price(inner, layout) if layout is not None else tasks["recommend"](carried(turn, None, "recommend"))
     elif route == "card":  # the card read against the configuration (followup.with_setup names it): no second note
-        query = new_subjects()[subject].query
-        asked = getattr(query, turn.language)[0] if query is not None else turn.message
-        question = f"{asked} {_setup_words(inner, layout)}".strip()
+        query = subject.query  # the subject's own search words, with the configuration's card
+        question = f"{getattr(query, turn.language)[0]} {_setup_words(inner, layout)}".strip() if query is not None else None
         return followup.with_setup(inner, knowledge.concept(inner, question=question, in_thread=True, no_calculation=True)) or _cannot(turn, layout)
     else:
         body = tasks[route](inner)
