@@ -91,8 +91,8 @@ def answer(turn: Turn, thread: Turn, thread_task: str, tasks: TaskAnswers, previ
     elif route == "price":
         body = _price(inner, layout) if layout is not None else tasks["recommend"](carried(turn, None, "recommend"))
     elif route == "card":  # the card read against the configuration (followup.with_setup names it): no second note
-        query = subject.query  # the subject's own search words, with the configuration's card
-        question = f"{getattr(query, turn.language)[0]} {_setup_words(inner, layout)}".strip() if query is not None else None
+        query = subject.query  # the subject's own search words (a card named in them would narrow the cards that may answer)
+        question = getattr(query, turn.language)[0] if query is not None else None
         return followup.with_setup(inner, knowledge.concept(inner, question=question, in_thread=True, no_calculation=True)) or _cannot(turn, layout)
     else:
         body = tasks[route](inner)
@@ -140,14 +140,6 @@ def _config_words(turn: Turn, layout: dict) -> str:
     servers = max(int(layout.get("servers") or 1), 1)
     key = "config.servers" if servers > 1 else "config.cards"
     return WORDING.say(turn, key, count=layout["count"], gpu=name, servers=servers, per_server=layout["count"] // servers)
-
-
-def _setup_words(turn: Turn, layout: dict | None) -> str:
-    """The card's name for a knowledge search about the configuration ("H100 PCIe"); "" without one."""
-    if layout is None:
-        return ""
-    gpu = turn.catalog.find_gpu(layout["gpu"])
-    return gpu.name if gpu else ""
 
 
 def _cannot(turn: Turn, layout: dict | None) -> str:

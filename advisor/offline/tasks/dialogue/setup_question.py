@@ -58,7 +58,9 @@ def answer(turn: Turn, thread_answer: Callable[[Turn], str]) -> str:
 
 
 def _ok(outcome: ToolOutcome | ToolCall) -> dict | None:
-    return outcome.result if outcome.ok and outcome.result else None
+    """The result of a call that succeeded: a tool outcome says so, a call sent back with the history has no error."""
+    ok = outcome.ok if isinstance(outcome, ToolOutcome) else outcome.error is None
+    return outcome.result if ok and outcome.result else None
 
 
 def _link(turn: Turn, gpu: str) -> dict | None:
