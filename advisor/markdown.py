@@ -158,6 +158,9 @@ def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
         lines = _screen_lines(block)
         # A title alone is no answer: the first block after it stays above the fold too.
         if index and used + lines > limit and not all(_is_title(b) for b in shown):
+            while len(shown) > 1 and _is_title(shown[-1]):  # a title goes below with the table it heads
+                shown.pop()
+                index -= 1
             return "\n\n".join(shown), "\n\n".join(blocks[index:])
         shown.append(block)
         used += lines

@@ -85,7 +85,7 @@ def test_the_chassis_after_a_recommendation_is_judged_for_that_configuration(off
 
 @pytest.mark.parametrize(("first", "message", "servers"), [
     ("We run 3 of these servers, 8x A100 80GB SXM each. How long to fine-tune a 7B model on 20B tokens?", "and how much power do they draw?", 3),
-    ("我们有3台服务器，每台8张A100 80GB。7B模型训练200亿token要多久？", "这几台机器功耗多少？", 3),
+    ("我们有3台服务器，每台8张A100 80GB。7B模型训练200亿token要多久？", "这些机器功耗多少？", 3),
 ])
 def test_a_server_count_said_first_carries_into_the_follow_up(offline_advisor, first, message, servers):
     before = ask(offline_advisor, first)

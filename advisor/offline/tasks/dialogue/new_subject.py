@@ -93,7 +93,8 @@ def answer(turn: Turn, thread: Turn, thread_task: str, tasks: TaskAnswers, previ
     elif route == "card":  # the card read against the configuration (followup.with_setup names it): no second note
         query = subject.query  # the subject's own search words (a card named in them would narrow the cards that may answer)
         question = getattr(query, turn.language)[0] if query is not None else None
-        return followup.with_setup(inner, knowledge.concept(inner, question=question, in_thread=True, no_calculation=True)) or _cannot(turn, layout)
+        # searched as a question of its own: the configuration's card would narrow the cards allowed to answer to those naming it
+        return followup.with_setup(inner, knowledge.concept(turn, question=question, no_calculation=True)) or _cannot(turn, layout)
     else:
         body = tasks[route](inner)
     turn.slots.mark(*inner.slots.used)
