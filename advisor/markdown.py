@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from unicodedata import east_asian_width
 from pathlib import Path
 
 from knowledge.wording import Wording
@@ -122,8 +123,13 @@ def sources_section(sources: Sequence, language: str) -> str:
     return "**" + TEXT.pick("sources_heading", language) + "**\n" + "\n".join(lines)
 
 
-FOLD_LINES = 14  # about one screen above the fold (a phone held sideways, a chat pane on a laptop)
-WRAP_CHARS = 120
+FOLD_LINES = 12  # about one phone screen above the fold (#36: the part read first fits one screen)
+WRAP_CHARS = 120  # columns of a line: a Chinese character takes two
+
+
+def _columns(line: str) -> int:
+    """Screen columns of a line: wide (East Asian) characters take two, as a terminal or chat pane draws them."""
+    return len(line) + sum(1 for char in line if east_asian_width(char) in "WF")
 
 
 def _screen_lines(block: str) -> int:
@@ -134,7 +140,7 @@ def _screen_lines(block: str) -> int:
     rows = [line for line in lines if line.lstrip().startswith("|")]
     drawn = [line for line in rows if not set(line.strip()) <= set("|-: ")]
     prose = [line for line in lines if line not in rows]
-    return sum(1 + len(line) // WRAP_CHARS for line in prose) + sum(1 + len(line) // (2 * WRAP_CHARS) for line in drawn)
+    return sum(1 + _columns(line) // WRAP_CHARS for line in prose) + sum(1 + _columns(line) // (2 * WRAP_CHARS) for line in drawn)
 
 
 def _is_title(block: str) -> bool:
@@ -152,6 +158,9 @@ def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
         lines = _screen_lines(block)
         # A title alone is no answer: the first block after it stays above the fold too.
         if index and used + lines > limit and not all(_is_title(b) for b in shown):
+            while len(shown) > 1 and _is_title(shown[-1]):  # a title goes below with the table it heads
+                shown.pop()
+                index -= 1
             return "\n\n".join(shown), "\n\n".join(blocks[index:])
         shown.append(block)
         used += lines

@@ -65,6 +65,8 @@ CASES = [
     ("continues_facility", "zh", ["一台8卡H100服务器功耗多少？", "换成A100呢"]),
     ("vendor_rows", "en", ["For serving Qwen2.5-72B, should we go with NVIDIA or Huawei Ascend?"]),
     ("vendor_rows", "zh", ["部署Llama 3 70B推理，英伟达、昇腾和海光三家怎么选？"]),
+    ("new_subject_of_thread", "en", ["Which GPUs to serve Llama 3.1 70B to 30 users?", "how much power would that draw in total?"]),
+    ("new_subject_of_thread", "zh", ["LoRA微调Qwen2.5-7B要多少显存？", "那整套下来大概多少钱？"]),
     ("site_of_thread", "en", ["Which GPUs to serve Qwen2.5-72B for 100 users?", "and on H20?", "what about cooling?"]),
     ("site_of_thread", "zh", ["部署Qwen2.5-72B给100个用户用需要几张卡？", "用H20呢？", "散热呢？"]),
     ("wall_socket", "en", ["Two 8x H100 servers, how much power do they draw?", "could one of them just run off a regular wall outlet in our office?"]),

@@ -34,7 +34,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says
 from advisor.nlu.facets import cue_pattern
-from advisor.nlu.follow_up import asks_to_confirm, follow_up_asks
+from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, new_subjects
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
@@ -192,6 +192,12 @@ class Ask(BaseModel):
         '4x faster?") or "interconnect" ("and does that need NVLink?"): a question of its own, with the thread\'s model and '
         "cards, not a changed value to re-run (data/follow_up_subjects.yaml).",
     )
+    follow_up_subject: NewSubject | None = Field(
+        None, description='A side of the thread\'s configuration a later message asks that the thread\'s calculation did not answer: '
+        '"site" ("how much power would that draw?" after a recommendation), "price" ("and what would that cost?" after a sizing), '
+        '"speed", "form_factor" ("does the chassis matter?"); answered for that configuration, never by re-running the last '
+        "calculation (data/follow_up_subjects.yaml new_subjects).",
+    )
     confirms_side: str | None = Field(
         None, description='"so buying is cheaper, right?", "owning wins, correct?": a follow-up asking to confirm one side of a rent-or-buy '
         '("buy" or "rent", the one side it names), answered yes or no first.',
@@ -212,6 +218,10 @@ class Ask(BaseModel):
         "(traffic, concurrency); the newest message of the task that says one wins."
     )
     quantised: bool = Field(False, description='The task\'s messages speak of quantised weights ("a 70B quantised") with or without a format.')
+    recurring: bool = Field(
+        False, description='The task\'s messages say the reported fault came back ("Xid 79 again, third time this month on the same '
+        'card"): the troubleshooting plan states it, and a fault with a disposition leads with the repeat\'s (data/ask_cues.yaml recurring).',
+    )
     reports_oom: bool = Field(
         False, description='The task\'s messages report an out-of-memory failure (not "is it memory?", which asks about a suspect).'
     )
@@ -331,6 +341,7 @@ class Ask(BaseModel):
             asks_technique=says("asks_technique", message),
             weighs_technique=bool(named.get("topic", frozenset()) & frozenset(load_subjects().serving_techniques)) and says("judges_technique", message),
             follow_up_asks=follow_up_asks(message) if opened_earlier else None,
+            follow_up_subject=new_subjects()[name] if earlier and (name := follow_up_subject(message)) else None,
             confirms_side=_side_confirmed(message) if opened_earlier else None,
             model_sizes_b=_model_sizes(reading, catalog),
             aside_models=_aside_models(reading, catalog),
@@ -338,6 +349,7 @@ class Ask(BaseModel):
             pasted_output=pasted_output(message),
             problem_phase=problem_phase(thread),
             quantised=says("quantised", *thread),
+            recurring=says("recurring", *thread),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
             running_costs=running_costs(message, state),
             ratio_claim=ratio_claim([message, *reversed(reading.task_messages[:-1])] if opened_earlier else [message]),

@@ -20,7 +20,7 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
                "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium",
                "regulated_sector", "client_premises", "production_service", "uptime_target",
-               "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique"]
+               "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring"]
 
 
 class ExceptedCues(Phrases):
@@ -56,6 +56,7 @@ class AskCues(BaseModel):
     startup_phase: Phrases
     under_load_phase: Phrases
     reports_oom: Phrases
+    recurring: Phrases
     asks_if_oom: Phrases
     replaces_hardware: Phrases
     quantised: NegatableCues

@@ -15,6 +15,17 @@ from advisor.nlu.facets import cue_pattern
 from knowledge.bilingual import Phrases
 
 SUBJECTS_FILE = Path(__file__).parent / "data" / "follow_up_subjects.yaml"
+QUESTION_MARKS = ("?", "\uff1f")  # the ASCII and the full-width question mark
+
+
+class NewSubject(Phrases):
+    """A side of the thread's configuration a follow-up may ask, with the answer it gets."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = ""  # its key in the table
+    route: str
+    not_after: list[str] = []
+    query: Phrases | None = None  # the knowledge search a card answer runs, in each language
 
 
 class FollowUpSubjects(BaseModel):
@@ -22,20 +33,33 @@ class FollowUpSubjects(BaseModel):
     question_form: Phrases
     subjects: dict[str, Phrases]
     confirmation: Phrases
+    new_subjects: dict[str, NewSubject]
+
+
+@lru_cache(maxsize=1)
+def new_subjects() -> dict[str, NewSubject]:
+    """The table's new subjects by name, in the order they are tried."""
+    return {name: subject.model_copy(update={"name": name}) for name, subject in _table().new_subjects.items()}
+
+
+@lru_cache(maxsize=1)
+def _table() -> FollowUpSubjects:
+    return FollowUpSubjects.model_validate(yaml.safe_load(SUBJECTS_FILE.read_text(encoding="utf-8")))
 
 
 @lru_cache(maxsize=1)
 def _patterns() -> tuple:
-    table = FollowUpSubjects.model_validate(yaml.safe_load(SUBJECTS_FILE.read_text(encoding="utf-8")))
+    table = _table()
     subjects = tuple((subject, cue_pattern(cues)) for subject, cues in table.subjects.items())
-    return cue_pattern(table.question_form), subjects, cue_pattern(table.confirmation)
+    news = tuple((subject, cue_pattern(cues)) for subject, cues in table.new_subjects.items())
+    return cue_pattern(table.question_form), subjects, cue_pattern(table.confirmation), news
 
 
 def follow_up_asks(message: str) -> str | None:
     """The subject ``message`` asks about in a question's form, the first of the table's ``subjects`` it names; None
     for a message that only states values or asks nothing of the setup."""
     text = normalize_text(message)
-    form, subjects, _ = _patterns()
+    form, subjects, _, _ = _patterns()
     if not form.search(text):
         return None
     return next((subject for subject, pattern in subjects if pattern.search(text)), None)
@@ -44,3 +68,13 @@ def follow_up_asks(message: str) -> str | None:
 def asks_to_confirm(message: str) -> bool:
     """The message states something and asks to have it confirmed ("so buying is cheaper, right?", "owning wins, correct?")."""
     return bool(_patterns()[2].search(normalize_text(message)))
+
+
+def follow_up_subject(message: str) -> str | None:
+    """The new subject (``new_subjects``) ``message`` asks in a question's form, the first of the table that it names:
+    "how much power would that draw?" → "site", "and what would that cost?" → "price"; None for a message that asks none."""
+    text = normalize_text(message)
+    form, _, _, news = _patterns()
+    if not form.search(text) and not message.rstrip().endswith(QUESTION_MARKS):  # a question mark alone puts it as a question
+        return None
+    return next((subject for subject, pattern in news if pattern.search(text)), None)

@@ -21,7 +21,7 @@ from knowledge.audience import names_a_period
 
 HOURS_PER_YEAR = 8760.0
 SUFFIX_COUNT = re.compile(r"\s*[x×*]\s*\d")  # "4090 x2": the count follows its GPU
-PER_SERVER = re.compile(rf"^\s*(?:,|，)?\s*(?:{alternatives('per_server')})?\s*$")
+PER_SERVER = re.compile(rf"^\s*(?:,|，|:|：)?\s*(?:{alternatives('per_server')})?\s*$")
 PER_SERVER_BEFORE = pattern("per_server_before")
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.markdown import FOLD_LINES, escape_raw_html, fold, sources_section
+from advisor.nlu.follow_up import follow_up_subject
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
 from advisor.nlu.question_parts import question_parts
@@ -103,6 +104,8 @@ class OfflinePlanner:
             return []
         if reading.follow_up and reading.task == "troubleshoot":  # "is that the bottleneck? is it the missing NVLink?": more of one report
             return []
+        if turn.ask.follow_up_subject and {follow_up_subject(piece) for piece in pieces} <= {turn.ask.follow_up_subject.name, None}:
+            return []  # "how much power would that draw? does it fit in a 15 kW rack?": one subject of the thread, one answer
         if equivalent.applies(turn):  # "can the 910B replace our A100s, and what does the port cost?": one answer holds both halves
             return []  # a pasted log with its questions is one report; an unsure "troubleshoot" is often a list of strategy questions
         parts, calculations = [], set()

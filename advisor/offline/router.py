@@ -26,7 +26,7 @@ from advisor.nlu.reading import Reading
 from advisor.nlu.subjects import TOKEN_RATE, VARIANT_CHOICE, subjects_of, uncatalogued_gpus, variant_card
 from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
 from advisor.offline.tasks.concept import plan as concept_plan
-from advisor.offline.tasks.dialogue import followup, guard, setup_question
+from advisor.offline.tasks.dialogue import followup, guard, new_subject, setup_question
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
@@ -193,6 +193,26 @@ def asks_of_thread_setup(routing: Routing) -> bool:
     """"so will 4 cards be 4x faster?", "and does that need NVLink?": a follow-up asking a subject of its own about the
     layout the thread's answer gave (Ask.follow_up_asks), changing at most the card count."""
     return setup_question.applies(routing.turn, routing.task)
+
+
+@condition
+def asks_new_subject_of_thread(routing: Routing) -> bool:
+    """"how much power would that draw?" after a recommendation, "and what would that cost?" after a sizing: a later
+    message asking a side of the thread's configuration its calculation did not answer (Ask.follow_up_subject)."""
+    return new_subject.applies(routing.turn, _thread_task(routing), TASKS)
+
+
+def _thread_task(routing: Routing) -> str | None:
+    """The calculation behind the previous answer: the task the user's previous message was read as asking or continuing."""
+    earlier = routing.turn.earlier
+    if not earlier:
+        return None
+    return _thread_reading(routing).task
+
+
+def _thread_reading(routing: Routing) -> Reading:
+    earlier = routing.turn.earlier
+    return routing.understanding.read(earlier[-1], earlier[:-1])
 
 
 @condition
@@ -445,6 +465,14 @@ def technique_judged(routing: Routing) -> str:
 def thread_setup_question(routing: Routing) -> str:
     """The verdict on what the follow-up asks of the thread's setup, then the thread's calculation it rests on."""
     return setup_question.answer(routing.turn, TASKS[setup_question.thread_task(routing.turn, routing.task)])
+
+
+@handler
+def new_subject_of_thread(routing: Routing) -> str:
+    """The new subject's answer for the configuration behind the previous answer, never that answer again."""
+    turn, thread = routing.turn, _thread_reading(routing)
+    before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])  # the previous message, to read its configuration
+    return new_subject.answer(turn, before, thread.task, TASKS, routing.previous)
 
 
 @handler

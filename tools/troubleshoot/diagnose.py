@@ -222,7 +222,7 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)) + ([_one_server_note(setup["gpus"])] if one_server else []),
         stated=setup,
         measured=_measured(records.get("symptoms", {})),
-        answers=[_answer(question, rules, findings) for question in asked],
+        answers=[_answer(question, rules, findings, setup) for question in asked],
         readings=readings,
         facts=facts,
         tried=tried,
@@ -259,11 +259,12 @@ def _asks(question: YesNoQuestion, lowered: str) -> bool:
     return any(_find_keyword(lowered, cue) >= 0 for cue in question.compiled_cues if cue.isascii() or not ascii_text)
 
 
-def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding]) -> QuestionAnswer:
+def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding], setup: dict[str, Value]) -> QuestionAnswer:
     """The leading cause's own verdict on the question when it has one (a double-bit ECC error: not before the
-    remap test), its own steps then being the procedure; else the question's general verdict and procedure."""
+    remap test; a fault that came back on the same card: its recurring verdict), its own steps then being the
+    procedure; else the question's general verdict and procedure."""
     lead = rules.rule(findings[0].rule_id) if findings else None
-    own = lead.asks.get(question.id) if lead else None
+    own = lead.asked_verdict(question.id, setup) if lead else None
     if own is not None:
         return QuestionAnswer(id=question.id, verdict=own, from_cause=True)
     return QuestionAnswer(
@@ -371,7 +372,7 @@ def _finding(
         evidence=evidence, parsed=parsed, causes=rule.causes, docs=rule.docs, meta=rule.meta,
         actions=[action for action in rule.actions if action.applies(setup, asked)],
         symptom=symptom, stated={field: setup[field] for field in because if field in setup}, new_finding=rule.new_finding,
-        verdict=rule.verdict,
+        verdict=rule.verdict_for(setup),
     )  # fmt: skip
 
 

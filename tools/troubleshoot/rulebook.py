@@ -293,6 +293,11 @@ class Rule(BaseModel):
         "fault's disposition (replace, reset and watch): the first sentence of the answer, with stated-setup fields and "
         "its parser's fields as {placeholders}; said instead of 'most likely cause'.",
     )
+    recurring_verdict: Text | None = Field(
+        None,
+        description="The disposition when the stated setup says the fault came back on the same card or node (recurring: "
+        "'again, third time this month'): said instead of ``verdict`` and of the ``asks`` verdicts, since a repeat is past first-time triage.",
+    )
     new_finding: Text | None = Field(
         None,
         description="What it means when this cause's log evidence arrives in a later message of a thread "
@@ -303,6 +308,16 @@ class Rule(BaseModel):
     )
     meta: dict[str, str] = Field(default_factory=dict, description="Source facts, e.g. NVIDIA's Xid resolution buckets.")
     source: str | None = None
+
+    def verdict_for(self, setup: dict) -> Text | None:
+        """The verdict given the stated setup: the recurring one for a fault said to have come back, else the rule's own."""
+        return self.recurring_verdict if setup.get("recurring") and self.recurring_verdict is not None else self.verdict
+
+    def asked_verdict(self, question: str, setup: dict) -> Text | None:
+        """The verdict on a yes/no question when this cause leads: a recurring fault's own disposition first."""
+        if setup.get("recurring") and self.recurring_verdict is not None and question in self.asks:
+            return self.recurring_verdict
+        return self.asks.get(question)
 
     _conditions: tuple[Condition, ...] = PrivateAttr(default=())
     _regexes: tuple[re.Pattern[str], ...] = PrivateAttr(default=())

@@ -44,6 +44,9 @@ class StatedSetup(BaseModel):
     shared_facility: bool | None = Field(
         None, description="The problem shows on a group of servers that share cooling or power (one row, one rack), not on one box."
     )
+    recurring: bool | None = Field(
+        None, description="The same fault has come back on the same card or node (again, the third time this month): a repeat, past first-time triage."
+    )
     late_onset: bool | None = Field(
         None, description="The problem appears only after the run has gone for a while (hours), not from the first step."
     )

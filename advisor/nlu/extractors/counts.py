@@ -80,9 +80,12 @@ def gpus_per_node(scan: Scan) -> None:
 
 @extractor("cards_in_words")
 def cards_in_words(scan: Scan) -> None:
-    """ "4 nodes of 8", "8 of them": a bare number the words around it make a count of cards (phrase tables)."""
+    """ "4 nodes of 8", "8 of them": a bare number the words around it make a count of cards; "4 of these servers" one of
+    servers (phrase tables)."""
     for match in (*phrase_table("cards_after_servers").find_all(scan.text), *phrase_table("digits_of_them").find_all(scan.text)):
         scan.claim(Value(match.number_start, match.number_end, "count_gpu", float(match.number), "", match.number))
+    for match in phrase_table("servers_of_them").find_all(scan.text):  # "4 of these servers": servers, not cards
+        scan.claim(Value(match.number_start, match.end, "count_server", float(match.number), "", scan.text[match.number_start : match.end]))
 
 
 @extractor("nodes_of_gpus")

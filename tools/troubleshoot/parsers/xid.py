@@ -9,9 +9,10 @@ from tools.troubleshoot.parsers.records import MAX_RECORDS, LineLocator, ParsedR
 
 XID_WORDS = "|".join(re.escape(word) for word in shipped("troubleshoot_text.yaml").entry("xid_words"))  # Chinese words for "error", "event"
 
-# "\b" before Xid keeps NVSwitch "SXid" lines out; mentions such as "Xid 79" in prose count too.
+# No ASCII letter or digit before Xid keeps NVSwitch "SXid" lines out; a Chinese character may stand right before it
+# (a Chinese verb written against "Xid 79"), which "\b" refused; mentions such as "Xid 79" in prose count too.
 _XID = re.compile(
-    r"\b[Xx][Ii][Dd]\b(?:\s*\((?P<pci>[^)\n]{1,40})\))?"  # "Xid (PCI:0000:3b:00)" in dmesg; absent in prose
+    r"(?<![A-Za-z0-9_])[Xx][Ii][Dd]\b(?:\s*\((?P<pci>[^)\n]{1,40})\))?"  # "Xid (PCI:0000:3b:00)" in dmesg; absent in prose
     rf"\s*(?:[:#=]|errors?|code|{XID_WORDS})*\s*(?P<code>\d{{1,3}})(?![\d.])"
 )
 _XID_PID = re.compile(r"pid=(\d+)")

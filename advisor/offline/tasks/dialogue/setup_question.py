@@ -58,7 +58,9 @@ def answer(turn: Turn, thread_answer: Callable[[Turn], str]) -> str:
 
 
 def _ok(outcome: ToolOutcome | ToolCall) -> dict | None:
-    return outcome.result if outcome.ok and outcome.result else None
+    """The result of a call that succeeded: a tool outcome says so, a call sent back with the history has no error."""
+    ok = outcome.ok if isinstance(outcome, ToolOutcome) else outcome.error is None
+    return outcome.result if ok and outcome.result else None
 
 
 def _link(turn: Turn, gpu: str) -> dict | None:
@@ -114,8 +116,13 @@ def _scaling(turn: Turn) -> str:
 
 
 def _layout(turn: Turn) -> dict | None:
-    """The layout the thread's answer leads with: card, count, tensor-parallel group, copies, servers and model."""
-    for call in turn.calls:
+    return layout_of(turn, turn.calls)
+
+
+def layout_of(turn: Turn, calls: list) -> dict | None:
+    """The layout an answer leads with, from its tool calls: card, count, tensor-parallel group, copies, servers and
+    model (a recommendation's chosen option, a speed's, a sizing's, a training run's, a cost's or a site plan's cards)."""
+    for call in calls:
         result = _ok(call)
         if result is None:
             continue
@@ -126,9 +133,12 @@ def _layout(turn: Turn) -> dict | None:
                         "label": turn.text(option["config_label"]), "plan": turn.text(option["plan_label"]), "args": call.args}  # fmt: skip
         if call.name == THROUGHPUT:
             return {"gpu": call.args["gpu"], "count": result["num_gpus"], "tp": result["tp"], "servers": 1, "label": None, "plan": None, "args": call.args}
-        if call.name == "estimate_memory" and call.args.get("gpu"):
+        if call.name in ("estimate_memory", "estimate_training_time") and call.args.get("gpu"):
             count = call.args.get("num_gpus") or 1
             return {"gpu": call.args["gpu"], "count": count, "tp": call.args.get("tp") or count, "servers": 1, "label": None, "plan": None, "args": call.args}
+        if call.name == "compute_tco" and call.args.get("gpu"):
+            count = call.args.get("gpus") or 1
+            return {"gpu": call.args["gpu"], "count": count, "tp": count, "servers": 1, "label": None, "plan": None, "args": call.args}
     return None
 
 

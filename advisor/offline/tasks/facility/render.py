@@ -67,6 +67,9 @@ def lead_key(turn: Turn, r: dict) -> str:
         if r["servers_per_rack"] == 0:
             return "lead.none_fits"
         return "lead.fits" if r["fits"] else "lead.does_not_fit"
+    if frame.has("rack_power") and plan.asks(turn, "cooling") and not turn.slots.gpus and not r["whole_rack"]:
+        # "can we air-cool 35 kW per rack?" names no hardware: the rack's own density against the air and liquid limits
+        return f"lead.rack_air.{_density(r['rack_power_kw'], r)}"
     rack_known = frame.has("rack_power") or r["whole_rack"] or plan.in_one_rack(turn)
     # the density of a known rack is the question, and so it is for a follow-up on cooling alone ("what about cooling?")
     if (plan.asks(turn, "cooling") or plan.asks_now(turn, "site")) and (rack_known or (turn.reading.follow_up and plan.asks_now(turn, "cooling"))):
@@ -80,6 +83,11 @@ def lead_key(turn: Turn, r: dict) -> str:
     if not r["whole_rack"] and (frame.has("rack_power") or plan.asks(turn, "per_rack")):
         return "lead.per_rack" if r["servers_per_rack"] else "lead.none_fits"
     return "lead.load"
+
+
+def _density(kw: float, r: dict) -> str:
+    """How a rack of ``kw`` is cooled: by room air, air only with containment or rear doors, or liquid (the tool's limits)."""
+    return "air" if kw <= r["air_limit_kw"] else "air_limit" if kw <= r["liquid_above_kw"] else "liquid"
 
 
 def china_high_density(turn: Turn, r: dict, lead: str) -> bool:
@@ -124,7 +132,7 @@ def summary_lines(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
         lines.append(say(turn, "summary.racks", **v))
     else:
         lines.append(say(turn, "summary.racks_none", **v))
-    if not lead.startswith("lead.cooling"):
+    if not lead.startswith(("lead.cooling", "lead.rack_air")):  # a lead on the cooling says it already
         lines.append(say(turn, f"summary.cooling.{r['cooling']}", **v))
     if not lead.startswith("lead.electricity"):
         lines.append(say(turn, "summary.money", **v))

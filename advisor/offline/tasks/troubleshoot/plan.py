@@ -36,7 +36,7 @@ def stated_setup(turn: Turn) -> dict:
         "nodes": s.servers, "gpus": s.gpu_count, "batch": s.batch_size, "params_b": s.params / 1e9 if s.params else None,
         "gpu_memory_gb": capacity, "method": workloads[0] if workloads else None,
         "mfu_percent": round(s.mfu * 100, 1) if s.mfu else None, "phase": turn.ask.problem_phase,
-        "interconnect": _pcie_only(turn), "sharding": sharding, "tensor_parallel": s.tp, **_card_facts(turn),
+        "interconnect": _pcie_only(turn), "sharding": sharding, "tensor_parallel": s.tp, "recurring": turn.ask.recurring or None, **_card_facts(turn),
     }  # fmt: skip
     return {field: value for field, value in setup.items() if value or value is False}
 
