@@ -40,6 +40,7 @@ from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
 from advisor.nlu.values import find_values
 from advisor.nlu.reading import Reading
+from advisor.nlu.shortlist import Candidate, candidate_configs
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
@@ -221,6 +222,14 @@ class Ask(BaseModel):
                                              '(customer-facing, 24/7); data/ask_cues.yaml.')
     uptime_target: float | None = Field(None, description='An availability target said in the conversation ("99.9% uptime SLA"), in percent.')
     quote_per_card: bool = Field(False, description='A price this message quotes is said of one card ("¥18k each", "per card"), not of the machine.')
+    candidate_configs: tuple[Candidate, ...] = Field((), description='The user\'s own shortlist, (card, count) pairs in the order '
+                                                     'named: "quotes for 2x H100, 4x L40S or 1x H200 — which?" → (h100, 2), (l40s, 4), (h200, 1); '
+                                                     'two or more, else none (nlu/shortlist.py). Each is evaluated for the stated job.')
+    weighs_shortlist: bool = Field(False, description='The message offers its own candidate configurations to choose between ("4 used 3090s '
+                                   'or 2 4090s?"): candidate_configs holds them.')
+    holds_cards: bool = Field(False, description='The user says the cards named are theirs ("I have 2 A6000s", "we already own 16 A100s"); '
+                              'never for a message about buying ("we have quotes for 2x H100", "should we buy"): only then is '
+                              '"use what you have" an answer.')
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -324,6 +333,10 @@ class Ask(BaseModel):
             service_context=tuple(kind for kind in SERVICE_CONTEXTS if says(kind, *earlier, message)),  # type: ignore[arg-type]
             uptime_target=uptime_target([*earlier, message], catalog),
             quote_per_card=quote_per_card(reading),
+            candidate_configs=(candidates := candidate_configs(message, reading.frame)),
+            weighs_shortlist=bool(candidates),
+            # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing
+            holds_cards=owns or (says("has_cards", message) and not says("purchase_offer", message)),
         )
 
 

@@ -10,7 +10,7 @@ training-time estimator (full training) says how fast it runs, and the catalog p
 from __future__ import annotations
 
 from advisor.markdown import money, number
-from advisor.nlu.frame import SlotValue
+from advisor.nlu.frame import counts_of
 from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.tco import price_dates
 from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
@@ -35,26 +35,6 @@ def options(turn: Turn) -> list[tuple[str, int | None]]:
     gpus = sorted(frame.slots.get("gpu", []), key=lambda v: v.start)
     found = [(g.value, count) for g, count in zip(gpus, counts_of(gpus, frame.slots.get("gpu_count", [])))]
     return list(dict.fromkeys(found))[:MAX_OPTIONS]
-
-
-def counts_of(cards: list[SlotValue], counts: list[SlotValue]) -> list[int | None]:
-    """The count said with each card (``cards`` in the order written), or None. Cards and counts carried from
-    earlier messages (start -1) pair with each other in order; of the message's own, one count per card pairs
-    in order, otherwise a count goes to the card right after it, or right before it when written as a suffix ("x2")."""
-    carried = [i for i, card in enumerate(cards) if card.start < 0]
-    paired = dict(zip(carried, (c.value for c in counts if c.start < 0)))
-    own = [i for i in range(len(cards)) if i not in carried]
-    said = sorted((c for c in counts if c.start >= 0), key=lambda v: v.start)
-    if len(said) == len(own):
-        paired |= {i: c.value for i, c in zip(own, said)}
-    else:
-        for c in said:
-            after = [i for i in own if 0 <= cards[i].start - (c.start + len(c.surface)) <= 12 and i not in paired]
-            before = [i for i in own if 0 <= c.start - (cards[i].start + len(cards[i].surface)) <= 3 and i not in paired][::-1]
-            ordered = before + after if c.follows_its_card else after + before
-            if ordered:
-                paired[ordered[0]] = c.value
-    return [paired.get(i) for i in range(len(cards))]
 
 
 def route(turn: Turn, default_task: str = "inference") -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from advisor.offline.wording import Wording
 from advisor.labels import VERDICT
 from advisor.markdown import money, number, table
-from advisor.nlu.frame import Money, SlotValue
+from advisor.nlu.frame import Money, SlotValue, counts_of
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.specs.compare_view import Option
 from advisor.offline.workload import model_of, precision_for, task_of
@@ -41,7 +41,7 @@ def answer(turn: Turn) -> str:
     options = [
         {"name": _name(turn, card), "gpus": int(count or 1),
          "price_per_gpu_hour": convert(price.value.amount, price.value.currency, currency, DEFAULT_USD_TO_CNY)}
-        for card, price, count in zip(cards, prices, compare.counts_of(cards, frame.slots.get("gpu_count", [])))
+        for card, price, count in zip(cards, prices, counts_of(cards, frame.slots.get("gpu_count", [])))
     ]  # fmt: skip
     s.mark("gpu", "other_gpu", "gpu_count", "cloud_price", "objective")  # "which is cheaper" is what the table answers
     months = s.horizon_years * 12 if s.horizon_years else None
