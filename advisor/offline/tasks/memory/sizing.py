@@ -207,7 +207,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
 
 def _on_hand(turn: Turn, option: dict) -> bool:
     """The option is the cards the user says they have (that GPU, no more of them than they have)."""
-    if not turn.ask.cards_on_hand:  # "buy or rent 8 H100s?": cards weighed for buying, not the user's
+    if not turn.ask.holds_cards:  # "buy or rent 8 H100s?", "we have quotes for 2x H100": cards not said to be the user's
         return False
     have = gpus_on_hand(turn)
     return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have
