@@ -16,7 +16,7 @@ from advisor.offline.tasks.tco import price_dates
 from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.wording import Wording
-from advisor.offline.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
+from advisor.offline.workload import QUANTISED_SERVING, TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 from tools.cost.token_cost import TokenCostRequest, token_cost
@@ -64,6 +64,13 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     precision = precision_for(turn, task)
     for option in opts:
         _evaluate(turn, option, model, task, precision)
+    if task == "inference" and precision is None and opts and not any(o.fits or o.problem for o in opts):
+        # none of the stated options holds BF16 weights: what a buyer of these cards runs is 4-bit weights (AWQ/GPTQ), so
+        # each option is weighed that way, and said (the BF16 need stays in the assumption)
+        opts = [Option(rows[i], count, count is not None) for i, (_, count) in zip(ids, pairs, strict=True)]
+        for option in opts:
+            _evaluate(turn, option, model, task, QUANTISED_SERVING)
+        turn.assume(*WORDING.pair("compare_phrases.answer.quantised_since_bf16_fits_none"))
     sized = [o.label for o in opts if o.sized_like_for_like]
     if sized:
         turn.assume(*WORDING.both("compare_phrases.answer.fewest_cards_each", options=turn.t(", ", "、").join(sized)))
