@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from advisor.markdown import money, number
 from advisor.nlu.frame import counts_of
-from advisor.offline.tasks.recommend import mainland
+from advisor.offline.tasks.recommend import mainland, vendor_tradeoffs
 from advisor.offline.tasks.tco import price_dates
 from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.offline.tasks.serving.engines import engine_of
@@ -88,6 +88,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
         parts.insert(0, per_token(turn, opts, what))
     parts[1:1] = mainland.blocked_of(turn, ids)  # the answer first; a mainland buyer then hears what cannot be bought new there
+    parts[-1:-1] = vendor_tradeoffs.lines(turn, ids)  # another vendor's part: software, achieved speed, what to benchmark, before the table
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(
