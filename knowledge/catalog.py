@@ -172,7 +172,7 @@ class Catalog:
         return (named or same)[-1] if same else None
 
     def model_of_name_and_size(self, name: str, params_b: float) -> ModelSpec | None:
-        """A model named in one place and sized in another ("a 70B model (llama 3.3)", "qwen 2.5 的 72b", "qwen2.5 at 72b"):
+        """A model named in one place and sized in another ("a 70B model (llama 3.3)", "qwen 2.5, the 72b one", "qwen2.5 at 72b"):
         the catalog model called by the name and the size together, else the newest model whose name starts with the
         name and has that size, else the family's (``newest_of_family``); trailing words of the name are dropped one by
         one ("qwen2.5 at" → "qwen2.5"). None when nothing of that size goes by the name."""

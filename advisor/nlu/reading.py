@@ -98,7 +98,7 @@ def _frame(tagged: list[TaggedValue], text: str, language: str, catalog: Catalog
 
 
 def _join_name_and_size(frame: Frame, catalog: Catalog) -> None:
-    """A model named without its size and a size said elsewhere in the message ("a 70B model (llama 3.3)", "qwen 2.5 的
+    """A model named without its size and a size said elsewhere in the message ("a 70B model (llama 3.3)", "qwen 2.5, the
     72b") are one model: the catalog model of that name and size takes the name's place and the size is used up. Only
     when exactly one of the sizes said makes a catalog model of the name ("qwen 2.5 at 7B and 72B" stays a range)."""
     sizes = frame.slots.get("size", [])
