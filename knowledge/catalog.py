@@ -167,12 +167,34 @@ class Catalog:
     def newest_of_family(self, family: str, params_b: float) -> ModelSpec | None:
         """"llama 8b": the family's last-listed model of that size (rows are listed oldest first within a family)."""
         word = normalize_name(family)
-        family_models = [m for m in self.models if normalize_name(m.family) == word]
-        # the size as marketed is in the name ("Qwen3-14B" holds 14.8B); names without one are matched by their count
-        marketed = [m for m in family_models if re.search(rf"(?<![\d.a-z]){params_b:g}b(?![a-z])", m.name.lower())]
-        same = marketed or [m for m in family_models if abs(m.params_b - params_b) <= 0.1 * params_b]
+        same = _of_size([m for m in self.models if normalize_name(m.family) == word], params_b)
         named = [m for m in same if normalize_name(m.name).startswith(word)]  # "qwen 32b" is a Qwen, not QwQ of that family
         return (named or same)[-1] if same else None
+
+    def model_of_name_and_size(self, name: str, params_b: float) -> ModelSpec | None:
+        """A model named in one place and sized in another ("a 70B model (llama 3.3)", "qwen 2.5, the 72b one", "qwen2.5 at 72b"):
+        the catalog model called by the name and the size together, else the newest model whose name starts with the
+        name and has that size, else the family's (``newest_of_family``); trailing words of the name are dropped one by
+        one ("qwen2.5 at" → "qwen2.5"). None when nothing of that size goes by the name."""
+        words = name.split()
+        while words:
+            said = " ".join(words)
+            exact = self.find_model(f"{said} {params_b:g}b")
+            if exact is not None:
+                return exact
+            listed = {id(m): i for i, m in enumerate(self.models)}
+            extending = sorted(self.models_extending(said), key=lambda m: listed.get(id(m), 0))
+            found = _of_size(extending, params_b) or ([self.newest_of_family(said, params_b)] if self.newest_of_family(said, params_b) else [])
+            if found:
+                return found[-1]
+            words.pop()
+        return None
+
+
+def _of_size(models: list[ModelSpec], params_b: float) -> list[ModelSpec]:
+    """The models of that size: the size as marketed in the name ("Qwen3-14B" holds 14.8B), else by their count within 10 %."""
+    marketed = [m for m in models if re.search(rf"(?<![\d.a-z]){params_b:g}b(?![a-z])", m.name.lower())]
+    return marketed or [m for m in models if abs(m.params_b - params_b) <= 0.1 * params_b]
 
 
 @lru_cache(maxsize=1)

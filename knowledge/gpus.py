@@ -92,6 +92,8 @@ class GPU(BaseModel):
         "export_rules.yaml; not written in gpus.yaml. second-hand: a China variant later barred too; licensed: case-by-case US licence.",
     )
     china_rule: ChinaRule | None = Field(None, description="The rule or event that decides `china`, with the TPP it was computed from.")
+    china_edition_of: list[str] = Field(default_factory=list, description="The parts this China-market edition is sold in place of "
+                                        "('rtx-4090d' → rtx-4090), so a mainland buyer hears which edition to ask for.")
     availability_en: str = ""
     availability_zh: str = ""
     purchase_price: Price | None = Field(None, description="Indicative purchase price per GPU (or per card).")

@@ -49,11 +49,21 @@ class VendorText(BaseModel):
     speed: Text
 
 
+class Tradeoff(BaseModel):
+    """What a buyer weighing this vendor's part against NVIDIA needs first: software, achieved speed, what to benchmark."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    points: tuple[Text, ...] = Field(min_length=1)
+    sources: tuple[str, ...] = Field(min_length=1)
+
+
 class VendorOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     vendors: tuple[Vendor, ...] = Field(min_length=2)
     text: VendorText
+    tradeoffs: dict[str, Tradeoff] = Field(default_factory=dict, description="Catalog vendor → what to weigh against NVIDIA.")
 
     def named_in(self, normalized: str) -> list[Vendor]:
         """The vendors a (case-folded) message names, in the order it names them; a name inside a longer word

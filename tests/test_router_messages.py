@@ -63,6 +63,8 @@ CASES = [
     ("troubleshoot", "zh", ["训练时报错 CUDA out of memory，显卡是4090"]),
     ("continues_facility", "en", ["How much power does a server with 8 H100 SXM draw?", "and an A100 one?"]),
     ("continues_facility", "zh", ["一台8卡H100服务器功耗多少？", "换成A100呢"]),
+    ("shortlist", "en", ["Our reseller offers 2x H100 or 4x L40S for serving Qwen2.5-32B to 30 staff; which should we order?"]),
+    ("shortlist", "zh", ["部署Qwen2.5-32B给30个同事用，4张L20还是2张H20，选哪个？"]),
     ("vendor_rows", "en", ["For serving Qwen2.5-72B, should we go with NVIDIA or Huawei Ascend?"]),
     ("vendor_rows", "zh", ["部署Llama 3 70B推理，英伟达、昇腾和海光三家怎么选？"]),
     ("new_subject_of_thread", "en", ["Which GPUs to serve Llama 3.1 70B to 30 users?", "how much power would that draw in total?"]),

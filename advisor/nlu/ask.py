@@ -41,6 +41,7 @@ from advisor.nlu.model import NONE
 from advisor.nlu.values import find_values
 from advisor.nlu.reading import Reading
 from advisor.nlu.speed_scope import Scope, scope_of
+from advisor.nlu.shortlist import Candidate, candidate_configs
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
@@ -263,6 +264,14 @@ class Ask(BaseModel):
     weighs_reservation: bool = Field(False, description="The message weighs reserved (committed) capacity against on-demand for its use.")
     figures_stated: tuple[StatedFigure, ...] = Field((), description='Memory sizes and bare figures this message states beside the card it '
                                                      'names ("the B200 is 192 GB, right?", "the H100 has 1979 TFLOPS, right?"): claims the spec answer checks first.')
+    candidate_configs: tuple[Candidate, ...] = Field((), description='The user\'s own shortlist, (card, count) pairs in the order '
+                                                     'named: "quotes for 2x H100, 4x L40S or 1x H200 — which?" → (h100, 2), (l40s, 4), (h200, 1); '
+                                                     'two or more, else none (nlu/shortlist.py). Each is evaluated for the stated job.')
+    weighs_shortlist: bool = Field(False, description='The message offers its own candidate configurations to choose between ("4 used 3090s '
+                                   'or 2 4090s?"): candidate_configs holds them.')
+    holds_cards: bool = Field(False, description='The user says the cards named are theirs ("I have 2 A6000s", "we already own 16 A100s"); '
+                              'never for a message about buying ("we have quotes for 2x H100", "should we buy"): only then is '
+                              '"use what you have" an answer.')
 
     @classmethod
     def read(cls, reading: Reading, catalog: Catalog, earlier: list[str] = ()) -> Ask:
@@ -375,6 +384,10 @@ class Ask(BaseModel):
             reservation=(reserved := reservation(message, reading.frame)),
             weighs_reservation=reserved is not None,
             figures_stated=_figures_stated(reading) if asks_to_confirm(message) or says("asks_yes_no", message) else (),
+            candidate_configs=(candidates := candidate_configs(message, reading.frame)),
+            weighs_shortlist=bool(candidates),
+            # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing
+            holds_cards=owns or (says("has_cards", message) and not says("purchase_offer", message)),
         )
 
 

@@ -20,7 +20,8 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
                "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium",
                "regulated_sector", "client_premises", "production_service", "uptime_target",
-               "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring"]
+               "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring",
+               "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer"]
 
 
 class ExceptedCues(Phrases):
@@ -79,6 +80,11 @@ class AskCues(BaseModel):
     total_speed: Phrases
     per_user_speed: Phrases
     judges_technique: Phrases
+    alternative_joiner: Phrases
+    list_joiner: Phrases
+    asks_which: Phrases
+    has_cards: Phrases
+    purchase_offer: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

@@ -327,3 +327,23 @@ def _total_gpus(frame: Frame, text: str) -> None:
         per_server = card.value
         frame.slots["gpus_per_server"] = [card]
         frame.slots["gpu_count"] = [SlotValue(per_server * server.value, card.surface, card.start)]
+
+
+def counts_of(cards: list[SlotValue], counts: list[SlotValue]) -> list[int | None]:
+    """The count said with each card (``cards`` in the order written), or None. Cards and counts carried from
+    earlier messages (start -1) pair with each other in order; of the message's own, one count per card pairs
+    in order, otherwise a count goes to the card right after it, or right before it when written as a suffix ("x2")."""
+    carried = [i for i, card in enumerate(cards) if card.start < 0]
+    paired = dict(zip(carried, (c.value for c in counts if c.start < 0)))
+    own = [i for i in range(len(cards)) if i not in carried]
+    said = sorted((c for c in counts if c.start >= 0), key=lambda v: v.start)
+    if len(said) == len(own):
+        paired |= {i: c.value for i, c in zip(own, said)}
+    else:
+        for c in said:
+            after = [i for i in own if 0 <= cards[i].start - (c.start + len(c.surface)) <= 12 and i not in paired]
+            before = [i for i in own if 0 <= c.start - (cards[i].start + len(cards[i].surface)) <= 3 and i not in paired][::-1]
+            ordered = before + after if c.follows_its_card else after + before
+            if ordered:
+                paired[ordered[0]] = c.value
+    return [paired.get(i) for i in range(len(cards))]

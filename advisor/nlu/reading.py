@@ -11,6 +11,7 @@ from advisor.nlu.frame import Frame, SlotValue, build_frame
 from advisor.nlu.model import TaggedValue, UnderstandingModel
 from advisor.nlu.number_values import Value
 from advisor.nlu.values import find_values
+from advisor.nlu.workload import SIZE_IN_NAME
 from knowledge.catalog import Catalog
 
 
@@ -92,4 +93,30 @@ def _frame(tagged: list[TaggedValue], text: str, language: str, catalog: Catalog
         for card in frame.slots["gpu"]:
             named.setdefault(card.value, card)
         frame.slots["gpu"] = list(named.values())
+    _join_name_and_size(frame, catalog)
     return frame
+
+
+def _join_name_and_size(frame: Frame, catalog: Catalog) -> None:
+    """A model named without its size and a size said elsewhere in the message ("a 70B model (llama 3.3)", "qwen 2.5, the
+    72b") are one model: the catalog model of that name and size takes the name's place and the size is used up. Only
+    when exactly one of the sizes said makes a catalog model of the name ("qwen 2.5 at 7B and 72B" stays a range)."""
+    sizes = frame.slots.get("size", [])
+    if not sizes or not frame.slots.get("model"):
+        return
+    joined = []
+    for i, said in enumerate(frame.slots["model"]):
+        if not isinstance(said.value, str) or catalog.find_model(said.value) is not None or SIZE_IN_NAME.search(said.value):
+            continue  # a catalog model, or a name that carries its own size ("qwen 2.5 at 7b")
+        found = [(size, model) for size in sizes if isinstance(size.value, float)
+                 and (model := catalog.model_of_name_and_size(said.value, size.value / 1e9)) is not None]  # fmt: skip
+        if len(found) == 1:
+            size, model = found[0]
+            frame.slots["model"][i] = SlotValue(model.id, said.surface, said.start, said.lead)
+            joined.append(size)
+    if joined:
+        kept = [size for size in sizes if all(size is not used for used in joined)]
+        if kept:
+            frame.slots["size"] = kept
+        else:
+            del frame.slots["size"]

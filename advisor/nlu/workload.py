@@ -130,7 +130,7 @@ def model_reference(frame: Frame, catalog: Catalog) -> tuple[str | None, list[Mo
                 return only[0].id, notes
         # the size in its name, else the size the user gave ("a 175b gpt-3 style model")
         size_b = size.group(1) if size else (f"{params / 1e9:g}" if params else None)
-        newest = catalog.newest_of_family(name[: size.start()].strip(" -_"), float(size_b)) if size and size_b else None
+        newest = catalog.model_of_name_and_size(name[: size.start()].strip(" -_"), float(size_b)) if size and size_b else None
         if newest is not None:
             notes.append(ModelNote(key="model_read_as_newest", values={"name": name, "model": newest.name, "family": newest.family}))
             return newest.id, notes

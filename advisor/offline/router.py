@@ -30,7 +30,7 @@ from advisor.offline.tasks.dialogue import followup, guard, new_subject, setup_q
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
-from advisor.offline.tasks.recommend import claim_view, premium_view, vendor_rows
+from advisor.offline.tasks.recommend import claim_view, premium_view, shortlist, vendor_rows
 from advisor.offline.tasks.serving import plan as serving_plan
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
@@ -377,6 +377,7 @@ HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
 HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
 HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
 HANDLERS["vendor_rows"] = lambda routing: vendor_rows.answer(routing.turn)
+HANDLERS["shortlist"] = lambda routing: shortlist.answer(routing.turn)
 HANDLERS["equivalent_part"] = lambda routing: equivalent.answer(routing.turn)
 HANDLERS["useful_life"] = lambda routing: useful_life.answer(routing.turn)
 HANDLERS["reserved_or_on_demand"] = lambda routing: reservation.answer(routing.turn)

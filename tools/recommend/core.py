@@ -478,7 +478,9 @@ CONSUMER_SERVER_CARDS = 4  # from four GeForce cards up, a build needs a server 
 
 
 def _consumer_server(gpu: GPU, count: int, request: RecommendRequest) -> bool:
-    team = request.task == "inference" and (request.team or (request.concurrency or 1) > 1)
+    # a team's service among the jobs ("fine-tune 7-14B and run an internal chat for 25 people") is team serving too
+    serves = request.task == "inference" or any(job.task == "inference" for job in request.workloads or [])
+    team = serves and (request.team or (request.concurrency or 1) > 1)
     return gpu.segment == "consumer" and (count >= CONSUMER_SERVER_CARDS or team)
 
 

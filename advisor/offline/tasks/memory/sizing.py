@@ -10,7 +10,9 @@ from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.memory import memory_view, methods_view, plan, render
 from advisor.offline.tasks.memory.range_ends import small_end_lines
-from advisor.offline.tasks.recommend import compute_view, full_alongside, vendor_rows
+from advisor.offline.tasks.memory.team_load import team_load_line
+from advisor.offline.tasks.recommend import compute_view, full_alongside, vendor_rows, vendor_tradeoffs
+from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.training import run_time
@@ -97,7 +99,7 @@ def recommend(turn: Turn) -> str:
     lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
     full = full_alongside.lines(turn, args, r) if full_alongside.applies(turn, task) else []  # a bare "fine-tune" is not only LoRA
     full += compute_view.lines(turn, model, task, r, args["workloads"]) if compute_view.applies(turn, task) else []  # tokens given: FLOPs, days, rent or buy
-    parts = [lead, *full, *value_lines(turn, r), *small_end_lines(turn, r, args), *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *_buying_tiers(turn, r, args["region"]),
+    parts = [lead, *vendor_tradeoffs.lines(turn, turn.entities.gpus), *full, *value_lines(turn, r), *small_end_lines(turn, r, args), *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *_buying_tiers(turn, r, args["region"]),
              _options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]
     parts.append("**" + WORDING.say(turn, "sizing_phrases.recommend.why") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
@@ -186,7 +188,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
 
 def _on_hand(turn: Turn, option: dict) -> bool:
     """The option is the cards the user says they have (that GPU, no more of them than they have)."""
-    if not turn.ask.cards_on_hand:  # "buy or rent 8 H100s?": cards weighed for buying, not the user's
+    if not turn.ask.holds_cards:  # "buy or rent 8 H100s?", "we have quotes for 2x H100": cards not said to be the user's
         return False
     have = gpus_on_hand(turn)
     return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have

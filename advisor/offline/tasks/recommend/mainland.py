@@ -24,9 +24,15 @@ def blocked_lines(turn: Turn, rows: list[dict]) -> list[str]:
     what the answer below holds for; nothing for any other buyer or when every part is sold there."""
     if not china_buyer(turn):
         return []
-    lines = [WORDING.say(turn, "blocked", name=r["name"], rule=turn.t(r["china_rule"]["label_en"], r["china_rule"]["label_zh"]))
+    lines = [WORDING.say(turn, "blocked", name=r["name"], rule=turn.t(r["china_rule"]["label_en"], r["china_rule"]["label_zh"])) + _edition(turn, r["id"])
              for r in rows if r.get("china") not in CHINA_BUYABLE and r.get("china_rule")]  # fmt: skip
     return [*lines, WORDING.say(turn, "then")] if lines else []
+
+
+def _edition(turn: Turn, gpu_id: str) -> str:
+    """The China-market edition sold in place of a blocked part ("RTX 4090" → "RTX 4090 D"), from the catalog; "" when none."""
+    edition = next((g for g in turn.catalog.gpus if gpu_id in g.china_edition_of and g.china in CHINA_BUYABLE), None)
+    return WORDING.say(turn, "edition", edition=edition.name) if edition else ""
 
 
 def blocked_list(turn: Turn, rows: list[dict]) -> list[str]:

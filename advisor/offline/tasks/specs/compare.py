@@ -10,13 +10,13 @@ training-time estimator (full training) says how fast it runs, and the catalog p
 from __future__ import annotations
 
 from advisor.markdown import money, number
-from advisor.nlu.frame import SlotValue
-from advisor.offline.tasks.recommend import mainland
+from advisor.nlu.frame import counts_of
+from advisor.offline.tasks.recommend import mainland, vendor_tradeoffs
 from advisor.offline.tasks.tco import price_dates
 from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.wording import Wording
-from advisor.offline.workload import TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
+from advisor.offline.workload import QUANTISED_SERVING, TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 from tools.cost.token_cost import TokenCostRequest, token_cost
@@ -35,26 +35,6 @@ def options(turn: Turn) -> list[tuple[str, int | None]]:
     gpus = sorted(frame.slots.get("gpu", []), key=lambda v: v.start)
     found = [(g.value, count) for g, count in zip(gpus, counts_of(gpus, frame.slots.get("gpu_count", [])))]
     return list(dict.fromkeys(found))[:MAX_OPTIONS]
-
-
-def counts_of(cards: list[SlotValue], counts: list[SlotValue]) -> list[int | None]:
-    """The count said with each card (``cards`` in the order written), or None. Cards and counts carried from
-    earlier messages (start -1) pair with each other in order; of the message's own, one count per card pairs
-    in order, otherwise a count goes to the card right after it, or right before it when written as a suffix ("x2")."""
-    carried = [i for i, card in enumerate(cards) if card.start < 0]
-    paired = dict(zip(carried, (c.value for c in counts if c.start < 0)))
-    own = [i for i in range(len(cards)) if i not in carried]
-    said = sorted((c for c in counts if c.start >= 0), key=lambda v: v.start)
-    if len(said) == len(own):
-        paired |= {i: c.value for i, c in zip(own, said)}
-    else:
-        for c in said:
-            after = [i for i in own if 0 <= cards[i].start - (c.start + len(c.surface)) <= 12 and i not in paired]
-            before = [i for i in own if 0 <= c.start - (cards[i].start + len(cards[i].surface)) <= 3 and i not in paired][::-1]
-            ordered = before + after if c.follows_its_card else after + before
-            if ordered:
-                paired[ordered[0]] = c.value
-    return [paired.get(i) for i in range(len(cards))]
 
 
 def route(turn: Turn, default_task: str = "inference") -> str | None:
@@ -84,6 +64,13 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     precision = precision_for(turn, task)
     for option in opts:
         _evaluate(turn, option, model, task, precision)
+    if task == "inference" and precision is None and opts and not any(o.fits or o.problem for o in opts):
+        # none of the stated options holds BF16 weights: what a buyer of these cards runs is 4-bit weights (AWQ/GPTQ), so
+        # each option is weighed that way, and said (the BF16 need stays in the assumption)
+        opts = [Option(rows[i], count, count is not None) for i, (_, count) in zip(ids, pairs, strict=True)]
+        for option in opts:
+            _evaluate(turn, option, model, task, QUANTISED_SERVING)
+        turn.assume(*WORDING.pair("compare_phrases.answer.quantised_since_bf16_fits_none"))
     sized = [o.label for o in opts if o.sized_like_for_like]
     if sized:
         turn.assume(*WORDING.both("compare_phrases.answer.fewest_cards_each", options=turn.t(", ", "、").join(sized)))
@@ -101,6 +88,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
         parts.insert(0, per_token(turn, opts, what))
     parts[1:1] = mainland.blocked_of(turn, ids)  # the answer first; a mainland buyer then hears what cannot be bought new there
+    parts[-1:-1] = vendor_tradeoffs.lines(turn, ids)  # another vendor's part: software, achieved speed, what to benchmark, before the table
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from advisor.labels import VERDICT
 from advisor.markdown import number, table
+from advisor.nlu.frame import counts_of
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.specs.compare_view import Option
 from advisor.offline.tasks.tco import plan, render
@@ -26,7 +27,7 @@ def applies(turn: Turn) -> bool:
 
 def answer(turn: Turn) -> str:
     plan.gpu_hours(turn)  # first: a count read from "1000 GPU-hours a month" is no option's number of cards
-    counts = compare.counts_of(plan.rental_cards(turn), turn.slots.frame.slots.get("gpu_count", []))
+    counts = counts_of(plan.rental_cards(turn), turn.slots.frame.slots.get("gpu_count", []))
     args = plan.rental_args(turn, counts)
     outcome = turn.call("compare_rentals", args)
     if not outcome.ok:
