@@ -10,9 +10,7 @@ from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.memory import memory_view, methods_view, plan, render
 from advisor.offline.tasks.memory.range_ends import small_end_lines
-from advisor.offline.tasks.memory.team_load import team_load_line
 from advisor.offline.tasks.recommend import compute_view, full_alongside, vendor_rows, vendor_tradeoffs
-from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.training import run_time
