@@ -56,7 +56,8 @@ def calibration_catalog() -> Catalog:
         fields = dict(row)
         template = base.gpu(fields.pop("base"))
         extra.append(
-            GPU.model_validate({**template.model_dump(), **fields, "source": "tests/data/serving_calibration.yaml (reference figures)"})
+            # the row's own dated source, never the template's: those sources describe another chip
+            GPU.model_validate({**template.model_dump(), "spec_sources": [], **fields})
         )
     return Catalog([*base.gpus, *extra], base.models)
 
