@@ -14,6 +14,7 @@ import pytest
 from advisor.contract import ChatTurn
 from advisor.nlu.values import find_values
 from knowledge.catalog import load_catalog
+from knowledge.concepts import load_concepts
 from tools.serving.load import DecodeCeiling, RateLoad, decode_ceiling, rate_load
 
 # --- the pure conversion -------------------------------------------------------------------------
@@ -296,31 +297,41 @@ def test_a_single_stream_gets_its_verdict_ceiling_and_the_aggregate(offline_advi
     assert "PCIe" in answer and ("eager" in answer)  # which card and how it ran are checked
 
 
+def _served_card_leads(response, card_id: str, language: str) -> None:
+    """The card answered (its cited sources) and its verdict sentence opens the answer (cards are verdict-first)."""
+    served = [s.doc_id for s in response.sources if s.doc_id.startswith("concept-")]
+    assert served and served[0].startswith(f"concept-{card_id}:"), served
+    verdict = getattr(load_concepts().card(card_id).answer, language)
+    assert response.answer.split("\n\n")[0].startswith(verdict[:20]), response.answer[:200]
+
+
 @pytest.mark.parametrize(
-    "question, title",
+    "question, card_id, language",
     [
-        ("We batch about 96 requests on 4x H100 with Llama 3.1 70B. Is speculative decoding worth adding?", "speculative decoding still help at high batch"),
-        ("我们4张H100跑Llama 3.1 70B，batch大概96，加投机解码值得吗？", "高并发（大 batch）下投机解码"),
+        ("We batch about 96 requests on 4x H100 with Llama 3.1 70B. Is speculative decoding worth adding?", "speculative-decoding-high-batch", "en"),
+        ("我们4张H100跑Llama 3.1 70B，batch大概96，加投机解码值得吗？", "speculative-decoding-high-batch", "zh"),
     ],
 )
-def test_a_technique_at_high_batch_is_judged_by_its_card_then_the_setup(offline_advisor, question, title):
-    answer = _answer(offline_advisor, question).answer
-    assert title in answer.split("\n\n")[0]
+def test_a_technique_at_high_batch_is_judged_by_its_card_then_the_setup(offline_advisor, question, card_id, language):
+    response = _answer(offline_advisor, question)
+    answer = response.answer
+    _served_card_leads(response, card_id, language)
     assert "H200" not in answer.split("\n\n")[0]
     assert "estimate_throughput" in [c.name for c in _answer(offline_advisor, question).tool_calls]
 
 
 @pytest.mark.parametrize(
-    "question, card",
+    "question, card_id, language",
     [
-        ("Whenever a huge prompt comes in, every other stream freezes. Would chunked prefill fix that?", "chunked prefill"),
-        ("一来长文档，其他人的输出全都卡住了，打开分块预填充能解决吗？", "分块预填充"),
-        ("推理服务很慢，上投机解码有用吗？", "投机解码"),
+        ("Whenever a huge prompt comes in, every other stream freezes. Would chunked prefill fix that?", "chunked-prefill", "en"),
+        ("一来长文档，其他人的输出全都卡住了，打开分块预填充能解决吗？", "chunked-prefill", "zh"),
+        ("推理服务很慢，上投机解码有用吗？", "speculative-decoding", "zh"),
     ],
 )
-def test_a_symptom_beside_a_technique_is_not_triaged(offline_advisor, question, card):
-    answer = _answer(offline_advisor, question).answer
-    assert card in answer.split("\n\n")[0]
+def test_a_symptom_beside_a_technique_is_not_triaged(offline_advisor, question, card_id, language):
+    response = _answer(offline_advisor, question)
+    answer = response.answer
+    _served_card_leads(response, card_id, language)
     assert "known failure" not in answer and "已知故障" not in answer
 
 
