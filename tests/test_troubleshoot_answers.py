@@ -94,8 +94,9 @@ def test_a_timeout_question_is_answered_no_first_and_the_stopgap_is_not_offered(
 def test_a_chinese_card_or_board_question_gets_the_verdict_and_the_swap_test_once(offline_advisor):
     answer = ask(offline_advisor, "这台机器 dmesg 里又出现 Xid 79 fallen off the bus，到底是显卡坏了还是主板？要不要换卡？").answer
     first, second = _blocks(answer)[:2]
-    # "replace it?" gets Xid 79's own disposition, "card or board?" the swap test's verdict
-    assert first.startswith("**先重启观察，暂不返修") and second.startswith("光看报错分不出来")
+    # "replace it?" gets the disposition of a Xid 79 that came back (又出现: Ask.recurring, rule recurring_verdict),
+    # "card or board?" the swap test's verdict
+    assert first.startswith("**这张卡下线并申请 RMA") and second.startswith("光看报错分不出来")
     assert answer.count("**如何区分是卡的问题还是机器的问题**") == 1  # two questions, one shared procedure
     assert "pci.bus_id" in answer and "跟着卡走" in answer
     assert len(_blocks(answer)) == len(set(_blocks(answer)))

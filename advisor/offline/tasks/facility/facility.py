@@ -37,7 +37,8 @@ def answer(turn: Turn) -> str:
         status = [render.say(turn, "summary.china", gpu=r["gpu_name"], status=render.say(turn, f"china_status.{r['china']}"), rule=turn.text(r["china_rule"]))] if china else []
         options = render.china_alternatives(turn, r, values, render.PREPARE)
         listed = [f"**{render.say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options)] if options else []
-        return "\n\n".join([prepared[0], *status, *prepared[1:], *listed, *render.detail_tables(turn, r)])
+        # the parts they can buy come before the checklist of the one they cannot: that is their decision, read first
+        return "\n\n".join([prepared[0], *status, *listed, *prepared[1:], *render.detail_tables(turn, r)])
     lead = render.lead_key(turn, r)
     blocks = [render.say(turn, lead, **values), turn.t(" ", "").join(render.summary_lines(turn, r, values, lead))]
     if render.china_high_density(turn, r, lead):

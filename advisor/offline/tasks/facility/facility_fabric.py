@@ -50,8 +50,9 @@ def answer(turn: Turn, servers: int | None, gpus: int | None, choice: bool = Fal
     ]
     sources = [[turn.text(p["name"]), str(p["ports_400g"]), f"[{p['title']}]({p['url']}) ({p['date']})"] for p in plans]
     return "\n\n".join([
-        lead + turn.t(" ", "") + _say(turn, "reasoning"),
+        lead,  # the counts, then each option's counts; how the tree is wired follows them (the options are the decision)
         f"**{_say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options),
+        _say(turn, "reasoning"),
         f"**{_say(turn, 'assumptions_title')}**\n" + "\n".join(f"- {line}" for line in assumptions),
         table([_say(turn, "details_title"), value, formula], rows),
         table([_say(turn, "sources_title"), _say(turn, "headers.ports"), _say(turn, "headers.source")], sources),
