@@ -16,6 +16,7 @@ from collections.abc import Callable
 from advisor.contract import ToolCall
 from advisor.markdown import money
 from advisor.nlu.frame import Frame, SlotValue
+from advisor.nlu.model import MONEY_ROLES
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.dialogue.setup_question import layout_of
@@ -36,6 +37,8 @@ def applies(turn: Turn, thread_task: str | None, tasks: TaskAnswers) -> bool:
         return False
     if thread_task in subject.not_after:  # "how fast?" after a speed changes that speed: a re-run
         return False
+    if thread_task == "tco" and any(turn.reading.frame.has(role) for role in MONEY_ROLES):
+        return False  # "and with power at $0.20/kWh?" after rent-or-buy restates a rate of that comparison: a re-run
     if turn.entities.gpus and not turn.reading.follow_up:  # "what does an H100 server cost?" after a sizing: a question of its own
         return False
     return not (turn.entities.models or turn.entities.params)
