@@ -47,6 +47,10 @@ BASE_CALLS: dict[str, list[dict]] = {
                       {"gpu": "h20", "servers": 4, "circuit": {"amps": 32, "volts": 380, "three_phase": True, "feeds": 2, "redundant": True}}],
     "size_fabric": [{"servers": 32}, {"servers": 600, "gpus_per_server": 8, "fabric": "infiniband"}],
     "compare_rentals": [{"options": [{"name": "L4", "price_per_gpu_hour": 0.8}, {"name": "A10G", "gpus": 2, "price_per_gpu_hour": 1.01}]}],
+    "reserved_or_on_demand": [
+        {"reserved_per_gpu_hour": 1.9, "on_demand_per_gpu_hour": 3.0},  # break-even only
+        {"reserved_per_gpu_hour": 14, "on_demand_per_gpu_hour": 24.7, "gpu_hours_per_month": 1304, "peak_gpus": 4, "currency": "CNY"},
+    ],
     "rental_prices": [{"gpu": "h100-sxm"}, {"gpu": "a100-80gb-sxm", "currency": "CNY", "quoted_price_per_gpu_hour": 9, "gpus": 64, "gpu_hours": 1e5}],
     "diagnose": [{"text": "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"}],
     "check_measured": [{"measured_busbw_gbs": 8, "nodes": 2, "nics_per_node": 4, "nic_gbps": 200}, {"measured_busbw_gbs": 20, "gpu": "a100-80gb-pcie"}],

@@ -201,7 +201,10 @@ class SlackBot:
         language = detect_language(question)
         placeholder = client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=THINKING[language], unfurl_links=False)
         messages, calculated = self._respond(question, history, language)
-        # Under an answer that calculated something, its last part carries the proposal button.
+        # Under an answer that calculated something, its last part carries the proposal button: a last part longer
+        # than a section block holds is split so the button's part fits (long details no longer drop the button).
+        if calculated and len(messages[-1]) > SECTION_LIMIT:
+            messages = [*messages[:-1], *split_message(messages[-1], SECTION_LIMIT)]
         offer = {"blocks": proposal_blocks(messages[-1], language)} if calculated and len(messages[-1]) <= SECTION_LIMIT else {}
         # The first part replaces the placeholder: editing is idempotent, so even a retried update cannot duplicate it.
         client.chat_update(channel=channel, ts=placeholder["ts"], text=messages[0], **(offer if len(messages) == 1 else {}))

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from advisor.contract import ToolCall
 from advisor.markdown import money
 from advisor.nlu.frame import Frame, SlotValue
+from advisor.nlu.model import MONEY_ROLES
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.dialogue.setup_question import layout_of
@@ -29,6 +30,10 @@ CARRIED = ("gpu", "gpu_count", "server_count", "gpus_per_server")  # the configu
 TaskAnswers = dict[str, Callable[[Turn], str]]
 
 
+# Thread calculations that take a stated rate (rent, power, purchase price) as their own input.
+RATE_TAKING_TASKS = frozenset({"tco", "training_time"})
+
+
 def applies(turn: Turn, thread_task: str | None, tasks: TaskAnswers) -> bool:
     """A later message asking a new subject of a calculated thread, naming no model of its own."""
     subject = turn.ask.follow_up_subject
@@ -36,6 +41,8 @@ def applies(turn: Turn, thread_task: str | None, tasks: TaskAnswers) -> bool:
         return False
     if thread_task in subject.not_after:  # "how fast?" after a speed changes that speed: a re-run
         return False
+    if thread_task in RATE_TAKING_TASKS and any(turn.reading.frame.has(role) for role in MONEY_ROLES):
+        return False  # "with power at $0.20/kWh?" after rent-or-buy, "renting them at $2.10 an hour?" after a run's time: that calculation with the rate
     if turn.entities.gpus and not turn.reading.follow_up:  # "what does an H100 server cost?" after a sizing: a question of its own
         return False
     return not (turn.entities.models or turn.entities.params)
