@@ -15,8 +15,7 @@ from collections.abc import Callable
 
 from advisor.contract import ToolCall
 from advisor.markdown import money
-from advisor.nlu.frame import Frame, SlotValue
-from advisor.nlu.model import MONEY_ROLES
+from advisor.nlu.frame import MONEY_ROLES, Frame, SlotValue  # the roles a stated rate takes
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.dialogue.setup_question import layout_of
