@@ -13,6 +13,15 @@ from knowledge.gpus import GPU
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
+CARD_SOURCE = "concept-"  # the doc-id prefix of an answer card's cited source ("concept-<card id>:<section>")
+
+
+def served_cards(response) -> list[str]:
+    """The ids of the answer cards a response cites, in the order cited, each once."""
+    found = [source.doc_id.removeprefix(CARD_SOURCE).split(":", 1)[0] for source in response.sources if source.doc_id.startswith(CARD_SOURCE)]
+    return list(dict.fromkeys(found))
+
+
 def write_doc(docs_dir: Path, language: str, doc_id: str, sections: dict[str, str], **meta) -> Path:
     """A guidance doc in the shipped format: YAML front matter, then `## ` sections."""
     front = {"id": doc_id, "title_en": f"{doc_id} guide", "title_zh": f"{doc_id} 指南", "tags": ["test"],

@@ -10,15 +10,10 @@ import pytest
 from advisor.nlu.subjects import card_subjects, covers, subject_labels, subjects_of, uncatalogued_gpus
 from knowledge.catalog import load_catalog
 from knowledge.concepts import load_concepts
+from tests.retrieval_support import served_cards
 
 CATALOG = load_catalog()
 CARDS = load_concepts()
-CARD_SOURCE = "concept-"
-
-
-def _served_cards(response) -> list[str]:
-    found = [source.doc_id.removeprefix(CARD_SOURCE).split(":", 1)[0] for source in response.sources if source.doc_id.startswith(CARD_SOURCE)]
-    return list(dict.fromkeys(found))
 
 
 def test_a_card_on_waiting_does_not_answer_waiting_with_a_deadline():
@@ -83,7 +78,7 @@ ASKED = [
 @pytest.mark.parametrize(("message", "expected"), ASKED)
 def test_a_question_gets_a_card_on_its_subject_and_its_ask(offline_advisor, message, expected):
     response = offline_advisor.answer(message, [])
-    served = _served_cards(response)
+    served = served_cards(response)
     assert served and served[0] in expected, (served, response.summary[:200])
     assert covers(card_subjects(CARDS.card(served[0]), CATALOG), subjects_of(message, CATALOG))
 
@@ -99,12 +94,12 @@ def test_remote_use_of_a_controlled_part_leads_with_the_compliance_caveat(offlin
     assert 0 <= said_at < 300, summary[:300]  # in the card's title or its first sentence
     prices = [at for at in (summary.find(mark) for mark in ("$", "per GPU-hour", "美元")) if at >= 0]
     assert all(said_at < at for at in prices), summary[:300]  # whether it is allowed comes before what it costs
-    assert "remote-cloud-gpus-from-china" in _served_cards(response)
+    assert "remote-cloud-gpus-from-china" in served_cards(response)
 
 
 @pytest.mark.parametrize("message", ["What is the B30A, and can Chinese buyers order it?", "B30A是什么，国内能买到吗？"])
 def test_a_part_without_a_catalog_row_gets_its_card_not_a_spec_list(offline_advisor, message):
     response = offline_advisor.answer(message, [])
     assert [call.name for call in response.tool_calls] == ["search_knowledge"] * len(response.tool_calls)
-    served = _served_cards(response)
+    served = served_cards(response)
     assert served and served[0] in {"export-status-by-part", "blackwell-china"}, (served, response.summary[:200])

@@ -11,6 +11,7 @@ from advisor.nlu.subjects import card_subjects, covers, subjects_of
 from knowledge.catalog import load_catalog
 from knowledge.concepts import load_concepts
 from knowledge.subjects import load_subjects
+from tests.retrieval_support import served_cards
 
 CATALOG = load_catalog()
 CARDS = load_concepts()
@@ -41,11 +42,6 @@ def test_every_ask_a_card_answers_first_is_named_by_some_card():
     assert set(load_subjects().card_first) <= named
 
 
-def _served_cards(response) -> list[str]:
-    found = [s.doc_id.removeprefix("concept-").split(":", 1)[0] for s in response.sources if s.doc_id.startswith("concept-")]
-    return list(dict.fromkeys(found))
-
-
 # (question, the cards that answer it, a tool the answer must also run or None)
 ASKED = [
     ("We were offered H200 NVL cards instead of the H200 SXM board. Good enough for serving?", {"h200-nvl-vs-h200-sxm"}, None),
@@ -66,7 +62,7 @@ ASKED = [
 @pytest.mark.parametrize(("question", "cards", "tool"), ASKED, ids=[f"{i}" for i in range(len(ASKED))])
 def test_a_judgement_question_gets_its_card_first(offline_advisor, question, cards, tool):
     response = offline_advisor.answer(question, [])
-    served = _served_cards(response)
+    served = served_cards(response)
     assert served and served[0] in cards, (served, response.answer[:300])
     assert response.answer.startswith(CARDS.card(served[0]).answer.pick(response.language)[:40])  # verdict first, no title above it
     if tool is not None:

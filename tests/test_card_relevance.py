@@ -12,10 +12,10 @@ from advisor.nlu.subjects import card_subjects, covers, subjects_of
 from knowledge.catalog import load_catalog, variant_family
 from knowledge.concepts import load_concepts
 from knowledge.subjects import load_subjects
+from tests.retrieval_support import served_cards
 
 CATALOG = load_catalog()
 CARDS = load_concepts()
-CARD_SOURCE = "concept-"
 
 
 def _ask(advisor, message, *earlier):
@@ -23,10 +23,6 @@ def _ask(advisor, message, *earlier):
     for text in earlier:
         history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
     return advisor.answer(message, history)
-
-
-def _served_cards(response) -> set[str]:
-    return {source.doc_id.removeprefix(CARD_SOURCE).split(":", 1)[0] for source in response.sources if source.doc_id.startswith(CARD_SOURCE)}
 
 
 def test_a_card_about_one_gpu_does_not_cover_another():
@@ -85,14 +81,14 @@ ONE_GPU_QUESTIONS = [
 def test_a_question_about_one_gpu_is_never_answered_with_a_card_about_another(offline_advisor, message):
     response = _ask(offline_advisor, message)
     asked = subjects_of(message, CATALOG)["gpu"]
-    for card_id in _served_cards(response):
+    for card_id in set(served_cards(response)):
         about = card_subjects(CARDS.card(card_id), CATALOG).get("gpu")
         assert about is None or about & asked, (card_id, response.summary[:200])
 
 
 @pytest.mark.parametrize("message", ["Can the 910B serve a chatbot with vLLM?", "910B能用vLLM做推理吗"])
 def test_a_serving_question_about_a_chip_gets_the_serving_card_not_the_training_one(offline_advisor, message):
-    served = _served_cards(_ask(offline_advisor, message))
+    served = set(served_cards(_ask(offline_advisor, message)))
     assert "ascend-910b-cann" not in served
 
 
@@ -102,7 +98,7 @@ def test_a_serving_question_about_a_chip_gets_the_serving_card_not_the_training_
 ])  # fmt: skip
 def test_a_subject_no_card_covers_gets_what_can_be_answered_and_one_question(offline_advisor, message, question_mark):
     response = _ask(offline_advisor, message)
-    assert not _served_cards(response)
+    assert not set(served_cards(response))
     assert "L20" in response.summary.split("\n")[0]
     assert response.summary.rstrip().endswith(question_mark) and response.summary.count(question_mark) == 1
     assert "knowledge base" not in response.summary and "知识库" not in response.summary  # no snippet list

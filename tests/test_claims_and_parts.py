@@ -7,6 +7,7 @@ import pytest
 
 from advisor.offline.tasks.specs.stated_view import sheet_figures
 from knowledge.concepts import load_concepts
+from tests.retrieval_support import served_cards
 
 # (question, words the first line must start with, a figure the first line must hold)
 STATED = [
@@ -49,11 +50,6 @@ def test_a_two_part_question_gets_an_answer_per_part_in_order(offline_advisor, q
     assert first_part in summary and second_part in summary and summary.index(first_part) < summary.index(second_part), summary
 
 
-def _served(response) -> list[str]:
-    found = [s.doc_id.removeprefix("concept-").split(":", 1)[0] for s in response.sources if s.doc_id.startswith("concept-")]
-    return list(dict.fromkeys(found))
-
-
 JUDGEMENTS = [
     ("The MI300X looks cheaper for the specs, what am I missing?", "mi300x-what-you-miss"),
     ("MI300X参数看着很香，有什么坑？", "mi300x-what-you-miss"),
@@ -65,5 +61,5 @@ JUDGEMENTS = [
 def test_a_judgement_question_reaches_its_card_verdict_first(offline_advisor, question, card_id):
     response = offline_advisor.answer(question, [])
     card = load_concepts().card(card_id)
-    assert _served(response)[:1] == [card_id], (_served(response), response.answer[:200])
+    assert served_cards(response)[:1] == [card_id], (served_cards(response), response.answer[:200])
     assert response.answer.startswith(card.answer.pick(response.language)[:40])

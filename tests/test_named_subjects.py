@@ -12,14 +12,10 @@ from knowledge.catalog import load_catalog
 from knowledge.concepts import load_concepts
 from tools.cost.token_cost import TokenCostRequest, token_cost
 from tools.gpu_specs import CHINA_BUYABLE
+from tests.retrieval_support import served_cards
 
 CATALOG = load_catalog()
 CARDS = load_concepts()
-CARD_SOURCE = "concept-"
-
-
-def _served_cards(response) -> set[str]:
-    return {source.doc_id.removeprefix(CARD_SOURCE).split(":", 1)[0] for source in response.sources if source.doc_id.startswith(CARD_SOURCE)}
 
 
 def _first_sentence(summary: str) -> str:
@@ -78,7 +74,7 @@ def test_a_card_silent_on_the_topic_asked_does_not_answer_it():
 ])  # fmt: skip
 def test_an_efficiency_question_is_never_answered_by_a_card_on_another_topic(offline_advisor, message):
     response = offline_advisor.answer(message, [])
-    for card_id in _served_cards(response):
+    for card_id in set(served_cards(response)):
         assert "mfu" in card_subjects(CARDS.card(card_id), CATALOG).get("topic", ()), (card_id, response.summary[:200])
 
 
@@ -95,7 +91,7 @@ def test_a_compliance_question_leads_with_the_named_cards_status(offline_advisor
     names = {gpu.name: gpu for gpu in CATALOG.gpus}
     listed = [name for name in names if name in offered]
     assert listed and all(names[name].china in CHINA_BUYABLE for name in listed)
-    assert not _served_cards(response) - {card.id for card in CARDS.cards if "export" in card_subjects(card, CATALOG).get("topic", ())}
+    assert not set(served_cards(response)) - {card.id for card in CARDS.cards if "export" in card_subjects(card, CATALOG).get("topic", ())}
 
 
 @pytest.mark.parametrize(("message", "unit"), [
@@ -106,7 +102,7 @@ def test_a_per_token_comparison_leads_with_each_cards_cost_per_token(offline_adv
     response = offline_advisor.answer(message, [])
     first = _first_sentence(response.summary)
     assert unit in first and "L40S" in first and "A100" in first and "Qwen2.5-7B" in first
-    assert not _served_cards(response)
+    assert not set(served_cards(response))
     speeds = [call for call in response.tool_calls if call.name == "estimate_throughput"]
     assert speeds and max(call.args.get("batch") or 1 for call in speeds) > 1  # priced at load, not one request at a time
 
@@ -126,7 +122,7 @@ def test_a_question_weighing_several_cards_answers_each_of_them(offline_advisor,
     lead = response.summary.split("|")[0]  # the verdict, above the table
     for name in ("A100", "H100", "B200"):
         assert name in lead, (name, lead[:300])
-    for card_id in _served_cards(response):
+    for card_id in set(served_cards(response)):
         about = card_subjects(CARDS.card(card_id), CATALOG).get("gpu", frozenset())
         assert {"a100", "h100", "b200"} <= about, card_id
 
@@ -153,7 +149,7 @@ def test_a_stated_mfu_gets_a_verdict_for_its_setup_first(offline_advisor, messag
     response = offline_advisor.answer(message, [])
     first = _first_sentence(response.summary)
     assert verdict_words in first and figure in first, first
-    for card_id in _served_cards(response):
+    for card_id in set(served_cards(response)):
         assert "mfu" in card_subjects(CARDS.card(card_id), CATALOG).get("topic", ()), card_id
 
 
@@ -170,4 +166,4 @@ def test_a_named_comparison_leads_with_each_cards_speed_for_the_model(offline_ad
     assert "H20" in first and "H100" in first and "Qwen2.5-72B" in first and unit in first, first
     timed = {call.args["gpu"] for call in response.tool_calls if call.name == "estimate_throughput"}
     assert timed == {"h20", "h100-sxm"}
-    assert not _served_cards(response)
+    assert not set(served_cards(response))

@@ -243,6 +243,7 @@ def test_a_comparison_shows_no_impossible_headroom_and_no_unknown_count(offline_
 from advisor.nlu.ask import Ask  # noqa: E402
 from advisor.nlu.question_parts import question_parts  # noqa: E402
 from advisor.nlu.reader import shared_understanding  # noqa: E402
+from tests.retrieval_support import served_cards
 
 
 @pytest.fixture(scope="module")
@@ -299,8 +300,8 @@ def test_a_single_stream_gets_its_verdict_ceiling_and_the_aggregate(offline_advi
 
 def _served_card_leads(response, card_id: str, language: str) -> None:
     """The card answered (its cited sources) and its verdict sentence opens the answer (cards are verdict-first)."""
-    served = [s.doc_id for s in response.sources if s.doc_id.startswith("concept-")]
-    assert served and served[0].startswith(f"concept-{card_id}:"), served
+    served = served_cards(response)
+    assert served[:1] == [card_id], served
     verdict = getattr(load_concepts().card(card_id).answer, language)
     assert response.answer.split("\n\n")[0].startswith(verdict[:20]), response.answer[:200]
 
@@ -317,7 +318,7 @@ def test_a_technique_at_high_batch_is_judged_by_its_card_then_the_setup(offline_
     answer = response.answer
     _served_card_leads(response, card_id, language)
     assert "H200" not in answer.split("\n\n")[0]
-    assert "estimate_throughput" in [c.name for c in _answer(offline_advisor, question).tool_calls]
+    assert "estimate_throughput" in [c.name for c in response.tool_calls]
 
 
 @pytest.mark.parametrize(
