@@ -243,7 +243,7 @@ def test_a_comparison_shows_no_impossible_headroom_and_no_unknown_count(offline_
 from advisor.nlu.ask import Ask  # noqa: E402
 from advisor.nlu.question_parts import question_parts  # noqa: E402
 from advisor.nlu.reader import shared_understanding  # noqa: E402
-from tests.retrieval_support import served_cards
+from tests.retrieval_support import served_cards  # noqa: E402
 
 
 @pytest.fixture(scope="module")
