@@ -25,6 +25,7 @@ class NewSubject(Phrases):
     name: str = ""  # its key in the table
     route: str
     not_after: list[str] = []
+    rerun_with_rate: list[str] = []  # thread tasks a stated rate re-runs instead
     query: Phrases | None = None  # the knowledge search a card answer runs, in each language
 
 

@@ -29,9 +29,6 @@ CARRIED = ("gpu", "gpu_count", "server_count", "gpus_per_server")  # the configu
 TaskAnswers = dict[str, Callable[[Turn], str]]
 
 
-# Thread calculations that take a stated rate (rent, power, purchase price) as their own input.
-RATE_TAKING_TASKS = frozenset({"tco", "training_time"})
-
 
 def applies(turn: Turn, thread_task: str | None, tasks: TaskAnswers) -> bool:
     """A later message asking a new subject of a calculated thread, naming no model of its own."""
@@ -40,7 +37,7 @@ def applies(turn: Turn, thread_task: str | None, tasks: TaskAnswers) -> bool:
         return False
     if thread_task in subject.not_after:  # "how fast?" after a speed changes that speed: a re-run
         return False
-    if thread_task in RATE_TAKING_TASKS and any(turn.reading.frame.has(role) for role in MONEY_ROLES):
+    if thread_task in subject.rerun_with_rate and any(turn.reading.frame.has(role) for role in MONEY_ROLES):
         return False  # "with power at $0.20/kWh?" after rent-or-buy, "renting them at $2.10 an hour?" after a run's time: that calculation with the rate
     if turn.entities.gpus and not turn.reading.follow_up:  # "what does an H100 server cost?" after a sizing: a question of its own
         return False
