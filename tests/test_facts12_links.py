@@ -95,3 +95,20 @@ def test_the_card_price_and_the_rent_link_reach_the_tco_assumptions(catalog):
     assert "mercatus-ai.com" in by_key["server_price"].source
     h100 = catalog.gpu("h100-sxm")
     assert any(h100.purchase_price.source_url in s for s in card_price(h100, "USD", 7.2).sources)
+
+
+def test_an_uncalibrated_accelerator_says_its_serving_efficiency_is_assumed(catalog):
+    """serving-throughput.md holds no measured point for Moore Threads, Cambricon, Gaudi, Ascend, TPU or Trainium
+    parts: the S4000's speed rests on an assumed share of the NVIDIA efficiency, and its assumptions say so in both
+    languages; a measured family (NVIDIA, AMD) keeps the measured-share wording."""
+    from knowledge.serving import load_serving_data
+    from tools.serving.estimator import ThroughputRequest, estimate_throughput
+
+    data = load_serving_data()
+    s4000 = estimate_throughput(ThroughputRequest(model="Qwen2.5-7B", gpu="MTT S4000", engine="vllm"), catalog, data)
+    said = s4000.assumptions[0]
+    assert "assumption" in said.en and "0.8×" in said.en and "measured tokens/s" in said.en
+    assert "假设" in said.zh and "实测" in said.zh
+    h100 = estimate_throughput(ThroughputRequest(model="Qwen2.5-7B", gpu="H100 SXM", engine="vllm"), catalog, data)
+    assert "measured shares" in h100.assumptions[0].en
+    assert data.family(catalog.gpu("mtt-s4000")).assumed and not data.family(catalog.gpu("mi300x")).assumed
