@@ -165,7 +165,7 @@ def prices_in_force() -> list[PriceInForce]:
         for kind, price, unit in (("gpu_purchase", gpu.purchase_price, "per GPU"), ("gpu_cloud", gpu.cloud_price, "per GPU-hour")):
             if price is not None:
                 rows.append(PriceInForce(kind=kind, item=gpu.name, amount=price.amount, currency=price.currency, unit=unit,
-                                         date=price.date, source=price.source, company=bool(price.overridden_by)))  # fmt: skip
+                                         date=price.date, source=price.cited, company=bool(price.overridden_by)))  # fmt: skip
     defaults = tco_defaults()
     for key, item in (("electricity_price_usd", "electricity"), ("electricity_price_cny", "electricity"), ("colo_price_per_kw_month_usd", "colocation")):
         d = defaults[key]

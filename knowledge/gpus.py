@@ -19,7 +19,16 @@ class Price(BaseModel):
     date: str = Field(pattern=DATE_PATTERN, description="When the price was observed, YYYY-MM or YYYY-MM-DD.")
     note: str = Field("", description="Where/what (e.g. 'AWS p5 on-demand, per GPU', 'street price').")
     source: str = Field(min_length=3, description="Where the figure comes from.")
+    source_url: str | None = Field(None, pattern=r"^https?://\S+$", description="The page the figure was read from (one a reader can open).")
+    no_url_because: str = Field(
+        "", description="Why there is no source_url: the reference (file and section) names the source without a page to open."
+    )
     overridden_by: str = Field("", description="Set when the price is the company's own (ADVISOR_PRICES file).")
+
+    @property
+    def cited(self) -> str:
+        """The source as an answer cites it: with the page to open when there is one."""
+        return f"{self.source} — {self.source_url}" if self.source_url else self.source
 
 
 # Figures a vendor may leave unpublished; a row names the ones it lacks in `unknown`.
@@ -107,6 +116,15 @@ class GPU(BaseModel):
         "primary",
         description="'secondary' where no vendor page of the part gives the row's figures, only press reports, OEM or distributor "
         "sheets or transcriptions (China variants, domestic parts); the answer's sources say so beside the card.",
+    )
+    no_url_because: str = Field(
+        "", description="Where spec_sources is empty or partial: which cited sources the reference (file and section) names "
+        "without a page to open. A row gives its figures either as dated pages in spec_sources or says here why it cannot.",
+    )
+    unverified: list[str] = Field(
+        default_factory=list,
+        description="Fields whose value no openable dated source confirms (e.g. 'cooling' read from a form factor, not a "
+        "datasheet): kept, but said to be unverified.",
     )
     unknown: list[str] = Field(
         default_factory=list,

@@ -88,6 +88,7 @@ class DeviceFamily(BaseModel):
     bandwidth_factor: float = Field(1.0, gt=0, le=1.5, description="Scales an engine's base efficiency when it has no row here.")
     compute_factor: float = Field(1.0, gt=0, le=1.5)
     memory_fraction: float = Field(1.0, gt=0, le=1, description="Share of memory the accelerator may use (Apple: GPU wired limit).")
+    assumed: bool = Field(False, description="True where no measured point calibrates the factors: the answer says the efficiency is assumed.")
     source: str = Field(min_length=3)
 
 

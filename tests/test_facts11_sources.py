@@ -35,7 +35,8 @@ def catalog():
 def test_every_gpu_row_has_a_dated_source_and_says_when_it_is_secondary(catalog):
     for gpu in catalog.gpus:
         assert gpu.spec_sources or YEAR.search(gpu.source), gpu.id
-        assert all(DATED.match(s.date) and s.url.startswith("https://") for s in gpu.spec_sources), gpu.id
+        # http as well: a launch report the reference cites may only be served over plain http (mlu370-x8, 2022)
+        assert all(DATED.match(s.date) and s.url.startswith(("http://", "https://")) for s in gpu.spec_sources), gpu.id
     assert {g.id for g in catalog.gpus if g.source_quality == "secondary"} == SECONDARY
     for gpu_id in ("h800-sxm", "ascend-910b", "ascend-910c"):  # the three rows that had no dated page before
         assert catalog.gpu(gpu_id).spec_sources, gpu_id

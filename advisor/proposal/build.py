@@ -276,7 +276,7 @@ def _prices(catalog: Catalog, options: list[dict]) -> list[PriceLine]:
         for price, key in ((gpu.purchase_price, "price_purchase"), (gpu.cloud_price, "price_cloud")):
             if price is not None:
                 lines.append(PriceLine(what=Text(en=phrase(key, "en", gpu=gpu.name), zh=phrase(key, "zh", gpu=gpu.name)), amount=price.amount,
-                                       currency=price.currency, date=price.date, note=price.note, source=price.source))  # fmt: skip
+                                       currency=price.currency, date=price.date, note=price.note, source=price.cited))  # fmt: skip
     return lines
 
 

@@ -111,7 +111,7 @@ def gpu_sentences(g: GPU, language: Language) -> str:
 
 
 def _gpu_sources(g: GPU) -> tuple[str, ...]:
-    notes = [g.source] + [p.source for p in (g.purchase_price, g.cloud_price) if p]
+    notes = [g.source] + [p.cited for p in (g.purchase_price, g.cloud_price) if p]
     return tuple(dict.fromkeys(link for note in notes for link in source_links(note)))
 
 

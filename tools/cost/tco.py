@@ -370,6 +370,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     default_price = default_kw = default_cloud = 0.0
     quote_links: list[str] = []
     price_source = kw_source = cloud_source = ""
+    cloud_links: list[str] = []
     price_ratio, power_ratio = defaults["server_price_per_gpu_price"], defaults["server_power_per_gpu_power"]
     unsure_scope = price is not None and r.servers > 1 and r.server_price_each is None
     if price is None or (unsure_scope and gpu is not None and gpu.purchase_price is not None):
@@ -379,7 +380,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         g = gpu if quote is not None else _need_gpu("server_price", gpu, gpu is not None and (gpu.purchase_price is not None or card is not None))
         each = price_in(g.purchase_price, currency, rate) if g.purchase_price is not None else card.mid if card is not None else 0.0
         gpus_price = each * r.gpus_per_server
-        card_basis = (f"GPU price {g.purchase_price.date}, {g.purchase_price.source}" if g.purchase_price is not None else
+        card_basis = (f"GPU price {g.purchase_price.date}, {g.purchase_price.cited}" if g.purchase_price is not None else
                       f"GPU price estimated {card.low:,.0f}–{card.high:,.0f} {currency} per card from dated sources up to {card.date} "
                       f"({card.derivation.en}; midpoint used)" if card is not None else "")  # fmt: skip
         host = server_data().for_gpus(sold_as(g), g.segment, r.gpus_per_server)
@@ -395,6 +396,8 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         else:  # a part with no server class (a module, a rack): the rule-of-thumb share of the GPUs in a server
             default_price = gpus_price * price_ratio.value
             price_source = f"catalog price per GPU × GPUs × {price_ratio.value:g} ({price_ratio.basis}); {card_basis}"
+        if quote is None and g.purchase_price is not None and g.purchase_price.source_url:
+            quote_links = [g.purchase_price.source_url]  # the page the card price was read from, before the generic links
         if card is not None:
             estimated = EstimatedPrice(low=card.low * r.gpus_per_server + default_price - gpus_price,
                                        high=card.high * r.gpus_per_server + default_price - gpus_price,
@@ -418,6 +421,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         default_cloud = convert(tier_rate.price, tier_rate.currency, currency, rate)
         where = f"{tier_rate.source.title} {tier_rate.source.url}" if tier_rate.source else tier_rate.quoted_by
         cloud_source = f"{TIER_NAMES[tier_rate.tier][0]}: {tier_rate.offer}, {tier_rate.date}, {where}"
+        cloud_links = [tier_rate.source.url] if tier_rate.source else []
     elif r.cloud_price_per_gpu_hour is None and not r.rent_needed and (gpu is None or gpu.cloud_price is None or china):
         default_cloud, cloud_source = MIN_CLOUD_PRICE, "not needed: only owning's cost is asked"
     elif r.cloud_price_per_gpu_hour is None and china and gpu is not None and not _china_rent(gpu):
@@ -427,7 +431,8 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     elif r.cloud_price_per_gpu_hour is None:
         g = _need_gpu("cloud_price_per_gpu_hour", gpu, gpu is not None and gpu.cloud_price is not None)
         default_cloud = price_in(g.cloud_price, currency, rate)
-        cloud_source = f"catalog: {g.cloud_price.note or 'on-demand'}, {g.cloud_price.date}, {g.cloud_price.source}"
+        cloud_source = f"catalog: {g.cloud_price.note or 'on-demand'}, {g.cloud_price.date}, {g.cloud_price.cited}"
+        cloud_links = [g.cloud_price.source_url] if g.cloud_price.source_url else []
 
     utilisation = None if r.hours_per_month is None else min(100.0, r.hours_per_month / HOURS_PER_MONTH * 100)
     kw_each = r.server_max_kw if r.server_max_kw is not None else default_kw
@@ -449,7 +454,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         staff_cost_per_month=usd("staff_cost_per_month", r.staff_cost_per_month),
         utilisation_pct=plain("utilisation_pct", utilisation if utilisation is not None else r.utilisation_pct),
         cloud_price_per_gpu_hour=take("cloud_price_per_gpu_hour", r.cloud_price_per_gpu_hour, default_cloud,
-                                      f"{currency}/GPU-hour", cloud_source),
+                                      f"{currency}/GPU-hour", cloud_source, cloud_links),
         # a bill is what is paid: any discount is already in it
         cloud_discount_pct=take("cloud_discount_pct", None, 0.0, "%", DERIVED) if billed_rate is not None else plain("cloud_discount_pct", r.cloud_discount_pct),
         # a lessor earns for the hours rented out, whatever the billing of the market rate it is priced at

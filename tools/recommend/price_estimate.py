@@ -75,7 +75,7 @@ def card_price(gpu: GPU, currency: Currency, usd_to_cny: float) -> PriceRange | 
     if gpu.purchase_price is not None:
         amount = round(convert(gpu.purchase_price.amount, gpu.purchase_price.currency, currency, usd_to_cny), 2)
         return PriceRange(
-            low=amount, high=amount, currency=currency, basis="catalog", date=gpu.purchase_price.date, sources=[gpu.purchase_price.source]
+            low=amount, high=amount, currency=currency, basis="catalog", date=gpu.purchase_price.date, sources=[gpu.purchase_price.cited]
         )
     estimate = price_estimates().for_gpu(gpu.id)
     return _estimate_range(estimate, currency, usd_to_cny) if estimate else None

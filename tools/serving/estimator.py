@@ -153,9 +153,18 @@ def add_notes(result: ThroughputResult, s: ServingSetup, w: Workload, cap: Capac
         notes.append(TEXT.text("notes.misses_targets"))
 
 
+def _engine_assumption(s: ServingSetup) -> Text:
+    """The engine and device; where no measurement calibrates the device family, that its efficiency is assumed."""
+    family = Text(en=s.family.label_en, zh=s.family.label_zh)
+    if s.family.assumed and s.family.id not in s.engine.families:
+        return TEXT.text("assumptions.engine_assumed", engine=s.engine.name, gpu=s.gpu.name, family=family,
+                         bandwidth=s.family.bandwidth_factor, compute=s.family.compute_factor)  # fmt: skip
+    return TEXT.text("assumptions.engine", engine=s.engine.name, gpu=s.gpu.name, family=family)
+
+
 def assumptions(s: ServingSetup) -> list[Text]:
     return [
-        TEXT.text("assumptions.engine", engine=s.engine.name, gpu=s.gpu.name, family=Text(en=s.family.label_en, zh=s.family.label_zh)),
+        _engine_assumption(s),
         TEXT.text("assumptions.average_context", context=s.prompt + s.output / 2),
         TEXT.text("assumptions.prefill_counted"),
     ]  # fmt: skip
