@@ -28,6 +28,7 @@ from tools.recommend.configs import SERVER_GPUS  # the most cards a standard ser
 WORDING = Wording("dialogue", "new_subject")
 CARRIED = ("gpu", "gpu_count", "server_count", "gpus_per_server", "tp", "precision")  # the configuration a new subject is asked of
 TaskAnswers = dict[str, Callable[[Turn], str]]
+PROBLEM = "troubleshoot"  # a problem thread gathers evidence: only a question pointing at its hardware is a new subject
 
 
 
@@ -38,6 +39,8 @@ def applies(turn: Turn, thread_task: str | None, tasks: TaskAnswers) -> bool:
         return False
     if thread_task in subject.not_after:  # "how fast?" after a speed changes that speed: a re-run
         return False
+    if thread_task == PROBLEM and not turn.ask.points_at_setup:  # "could the power supply be the cause?" is evidence for the
+        return False  # diagnosis; "what power supply would these need?" asks of the cards the problem runs on
     if thread_task in subject.rerun_with_rate and any(turn.reading.frame.has(role) for role in MONEY_ROLES):
         return False  # "with power at $0.20/kWh?" after rent-or-buy, "renting them at $2.10 an hour?" after a run's time: that calculation with the rate
     if turn.entities.gpus and not turn.reading.follow_up and not turn.ask.points_at_setup:  # "what does an H100 server cost?"
