@@ -85,7 +85,7 @@ class Ask(BaseModel):
                                "context, batch, ZeRO/TP, resolved once (advisor/nlu/workload.py).")
     asks_why: bool = Field(False, description='"why so much?", "how was that worked out": the message asks where the last answer came from.')
     asks_count: bool = Field(False, description='"how many would it take", "how many servers": the number of cards is the question, not a given.')
-    points_at_setup: bool = Field(False, description='"how much power would these draw?", "这几台的功耗": the message points at the configuration the '
+    points_at_setup: bool = Field(False, description='"how much power would these draw?", "what do those boxes cost?": the message points at the configuration the '
                                   "thread described, which it inherits unless it restates a value (data/ask_cues.yaml points_at_setup).")
     renting: bool = Field(False, description="The task's messages speak of renting or the cloud.")
     buying: bool = Field(False, description="The task's messages speak of buying or owning.")
@@ -291,7 +291,7 @@ class Ask(BaseModel):
             task=reading.task,
             workload=Workload.read(state, catalog),
             asks_why=says("asks_why", message),
-            asks_count=says("asks_count", without("pointer_holds_count", message)),  # "这几台" points at servers, it asks no count
+            asks_count=says("asks_count", without("pointer_holds_count", message)),  # a pointer holding a count word ("these few boxes") asks no count
             points_at_setup=says("points_at_setup", message),
             renting=(renting := says("renting", *reading.task_messages)),
             buying=(buying := says("buying", *reading.task_messages)),

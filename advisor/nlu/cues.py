@@ -148,8 +148,8 @@ def says(flag: Flag, *texts: str) -> bool:
 
 
 def without(flag: Flag, text: str) -> str:
-    """``text`` normalised, with the cue words of ``flag`` taken out: "这几台的功耗" without its pointer to the thread's
-    servers asks no count ("几台")."""
+    """``text`` normalised, with the cue words of ``flag`` taken out: the power of "these few boxes" without its pointer
+    to the thread's servers asks no count (the Chinese pointer to "these machines" holds the word for "how many machines")."""
     return _patterns()[flag].sub(" ", normalize_text(text)) if isinstance(text, str) else ""
 
 

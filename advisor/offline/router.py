@@ -478,7 +478,7 @@ def new_subject_of_thread(routing: Routing) -> str:
 
 @handler
 def site_of_thread(routing: Routing) -> str:
-    """The site side of the thread ("what about cooling?" after a sizing on H20, "这几台的功耗" after a rent-or-buy) for the
+    """The site side of the thread ("what about cooling?" after a sizing on H20, "how much power would these draw?" after a rent-or-buy) for the
     configuration the previous answer concluded with (1,200 cards sized, two servers bought), not only the words said."""
     turn, thread = routing.turn, _thread_reading(routing)
     if thread.task not in TASKS:
