@@ -2,8 +2,8 @@
 data/follow_up_subjects.yaml ``new_subjects``): "how much power would that draw? fits a 15 kW rack?" after a
 recommendation gets the site plan of the recommended cards, "and what would that cost?" after a sizing the price of a
 configuration that holds it, "does the chassis matter?" the card on chassis read against that configuration. The
-follow-up's own subject decides the answer; the thread's configuration (model, cards, count, servers) is carried into
-it from the calculation behind the previous answer (the tool calls the client sent back, else that calculation run
+follow-up's own subject decides the answer; the thread's configuration (model, cards, count, servers, TP split,
+precision: what the answer concluded with, setup_question.layout_of) is carried into it from the calculation behind the previous answer (the tool calls the client sent back, else that calculation run
 again, unseen). The previous answer is never repeated: when nothing new can be worked out, the answer says what can be
 computed for that configuration and asks one question."""
 
