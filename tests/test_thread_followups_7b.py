@@ -33,9 +33,7 @@ def _largest_setup(response):
     [
         (["We want Qwen2.5-72B on L20 cards for 1500 people chatting at once, how many cards?", "and what TTFT would that give?"],
          "Time to first token"),
-        pytest.param(["Qwen2.5-72B 放在 L20 上，1500 人同时聊天，要几张卡？", "那首token延迟是多少？"], "首 token 延迟",
-                     marks=pytest.mark.xfail(strict=True, reason="known defect (#36): the new-subject route takes this latency follow-up and "
-                                             "rebuilds the layout with the sized GPU count as its tensor-parallel degree")),
+        (["Qwen2.5-72B 放在 L20 上，1500 人同时聊天，要几张卡？", "那首token延迟是多少？"], "首 token 延迟"),
     ],
 )
 def test_ttft_follow_up_reads_the_sized_setup_and_leads_with_the_time(offline_advisor, messages, ttft_words):

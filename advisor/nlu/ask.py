@@ -32,7 +32,7 @@ from advisor.nlu.asked import (
     serving_asks,
     serving_asks_earlier,
 )
-from advisor.nlu.cues import says
+from advisor.nlu.cues import says, without
 from advisor.nlu.facets import cue_pattern
 from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, new_subjects
 from advisor.nlu.pattern_words import pattern_words
@@ -85,6 +85,8 @@ class Ask(BaseModel):
                                "context, batch, ZeRO/TP, resolved once (advisor/nlu/workload.py).")
     asks_why: bool = Field(False, description='"why so much?", "how was that worked out": the message asks where the last answer came from.')
     asks_count: bool = Field(False, description='"how many would it take", "how many servers": the number of cards is the question, not a given.')
+    points_at_setup: bool = Field(False, description='"how much power would these draw?", "what do those boxes cost?": the message points at the configuration the '
+                                  "thread described, which it inherits unless it restates a value (data/ask_cues.yaml points_at_setup).")
     renting: bool = Field(False, description="The task's messages speak of renting or the cloud.")
     buying: bool = Field(False, description="The task's messages speak of buying or owning.")
     price_only: bool = Field(
@@ -289,7 +291,8 @@ class Ask(BaseModel):
             task=reading.task,
             workload=Workload.read(state, catalog),
             asks_why=says("asks_why", message),
-            asks_count=says("asks_count", message),
+            asks_count=says("asks_count", without("pointer_holds_count", message)),  # a pointer holding a count word ("these few boxes") asks no count
+            points_at_setup=says("points_at_setup", message),
             renting=(renting := says("renting", *reading.task_messages)),
             buying=(buying := says("buying", *reading.task_messages)),
             price_only=says("price_only", *(v.surface for v in state.slots.get("objective", []))),  # any of the objective words
@@ -337,8 +340,8 @@ class Ask(BaseModel):
             thread_messages=len(reading.task_messages),
             opened_earlier=opened_earlier,
             named=named,
-            facility_asks_now=facility_asks(message),
-            facility_asks=facility_asks(" ".join(thread)),
+            facility_asks_now=facility_asks(without("pointer_holds_count", message)),
+            facility_asks=facility_asks(" ".join(without("pointer_holds_count", text) for text in thread)),
             fabric_opened="fabric" in facility_asks(reading.task_messages[0]) if reading.task_messages else False,
             circuit=read_circuit([*earlier, message]),
             states_circuit=read_circuit([message]) is not None,

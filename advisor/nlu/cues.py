@@ -21,7 +21,7 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium",
                "regulated_sector", "client_premises", "production_service", "uptime_target",
                "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring",
-               "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer"]
+               "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count"]
 
 
 class ExceptedCues(Phrases):
@@ -85,6 +85,8 @@ class AskCues(BaseModel):
     asks_which: Phrases
     has_cards: Phrases
     purchase_offer: Phrases
+    points_at_setup: Phrases
+    pointer_holds_count: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:
@@ -143,6 +145,12 @@ def says(flag: Flag, *texts: str) -> bool:
     """Whether any of ``texts`` carries a cue of ``flag`` (one a negator stands before does not count)."""
     pattern, negators = _patterns()[flag], _negators().get(flag, ())
     return any(_affirmed(pattern, normalize_text(text), negators) for text in texts if isinstance(text, str))
+
+
+def without(flag: Flag, text: str) -> str:
+    """``text`` normalised, with the cue words of ``flag`` taken out: the power of "these few boxes" without its pointer
+    to the thread's servers asks no count (the Chinese pointer to "these machines" holds the word for "how many machines")."""
+    return _patterns()[flag].sub(" ", normalize_text(text)) if isinstance(text, str) else ""
 
 
 DIALOGUE_CUES_FILE = Path(__file__).parent / "data" / "dialogue_cues.yaml"

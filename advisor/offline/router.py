@@ -477,6 +477,17 @@ def new_subject_of_thread(routing: Routing) -> str:
 
 
 @handler
+def site_of_thread(routing: Routing) -> str:
+    """The site side of the thread ("what about cooling?" after a sizing on H20, "how much power would these draw?" after a rent-or-buy) for the
+    configuration the previous answer concluded with (1,200 cards sized, two servers bought), not only the words said."""
+    turn, thread = routing.turn, _thread_reading(routing)
+    if thread.task not in TASKS:
+        return TASKS["facility"](turn)
+    before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])
+    return new_subject.answer(turn, before, thread.task, TASKS, routing.previous, route="facility")
+
+
+@handler
 def mfu_verdict(routing: Routing) -> str:
     """A low MFU: the verdict, then where the time goes."""
     return efficiency.verdict(routing.turn) + "\n\n" + TASKS["troubleshoot"](routing.turn)

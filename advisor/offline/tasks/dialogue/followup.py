@@ -20,6 +20,7 @@ NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calcu
 PARTS_OF_TOTAL = ("server_count", "gpus_per_server")
 COUNTED = {"concurrency", "batch", "audience", "server_count", "gpus_per_server", "tp", "pp", "dp"}  # "50 concurrent users" is shown as 50
 PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
+SIZED = "estimate_throughput"  # a count sized for a load tries one split after another before it settles
 LOOKUPS = frozenset({"search_knowledge", "check_capability", "rental_prices"})  # look-ups beside an answer, not its calculation
 
 
@@ -75,6 +76,8 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
         return ""
     now = [call for call in turn.calls if call.name == name and call.ok and call.result]
     then = [call for call in before if call.name == name and call.result]
+    if name == SIZED and len(now) > 1 and not _headline(now):  # a sizing tried one split after another: its count moved
+        return _resized(turn, now, then)
     now, then = [call.result for call in _headline(now)], [call.result for call in _headline(then)]
     if len(now) != 1 or len(then) != 1:  # several sizes tried on either side: no one figure to set beside the other
         return ""
@@ -87,6 +90,22 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
     if number(old) == number(new):
         return WORDING.say(turn, "delta_same", **figures)
     return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
+
+
+def _concluded(calls: list[ToolCall]) -> ToolCall | None:
+    """The throughput estimate a sizing settled on: the one at the largest load, the first of equals (the probes at one
+    request and the alternatives after it are not the answer's)."""
+    return max(calls, key=lambda call: call.args.get("batch") or 1) if calls else None
+
+
+def _resized(turn: Turn, now: list[ToolCall], then: list[ToolCall]) -> str:
+    """A count sized again with one value changed: the cards and their split before and after."""
+    new, old = _concluded(now), _concluded(then)
+    if new is None or old is None or not new.result or not old.result:
+        return ""
+    figures = {"old_count": f"{old.result['num_gpus']:,}", "new_count": f"{new.result['num_gpus']:,}", "old_tp": old.result["tp"], "new_tp": new.result["tp"]}
+    figures["split"] = WORDING.say(turn, "delta_split.same" if figures["old_tp"] == figures["new_tp"] else "delta_split.moved", **figures)
+    return WORDING.say(turn, "delta_sized_same" if figures["old_count"] == figures["new_count"] else "delta_sized", **figures)
 
 
 def _chosen(result: dict, paths: list[str]) -> object:

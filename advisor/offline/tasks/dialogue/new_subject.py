@@ -2,8 +2,8 @@
 data/follow_up_subjects.yaml ``new_subjects``): "how much power would that draw? fits a 15 kW rack?" after a
 recommendation gets the site plan of the recommended cards, "and what would that cost?" after a sizing the price of a
 configuration that holds it, "does the chassis matter?" the card on chassis read against that configuration. The
-follow-up's own subject decides the answer; the thread's configuration (model, cards, count, servers) is carried into
-it from the calculation behind the previous answer (the tool calls the client sent back, else that calculation run
+follow-up's own subject decides the answer; the thread's configuration (model, cards, count, servers, TP split,
+precision: what the answer concluded with, setup_question.layout_of) is carried into it from the calculation behind the previous answer (the tool calls the client sent back, else that calculation run
 again, unseen). The previous answer is never repeated: when nothing new can be worked out, the answer says what can be
 computed for that configuration and asks one question."""
 
@@ -23,10 +23,12 @@ from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.recommend.price_view import range_text
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
+from tools.recommend.configs import SERVER_GPUS  # the most cards a standard server holds: a larger count spans several
 
 WORDING = Wording("dialogue", "new_subject")
-CARRIED = ("gpu", "gpu_count", "server_count", "gpus_per_server")  # the configuration a new subject is asked of
+CARRIED = ("gpu", "gpu_count", "server_count", "gpus_per_server", "tp", "precision")  # the configuration a new subject is asked of
 TaskAnswers = dict[str, Callable[[Turn], str]]
+PROBLEM = "troubleshoot"  # a problem thread gathers evidence: only a question pointing at its hardware is a new subject
 
 
 
@@ -37,10 +39,12 @@ def applies(turn: Turn, thread_task: str | None, tasks: TaskAnswers) -> bool:
         return False
     if thread_task in subject.not_after:  # "how fast?" after a speed changes that speed: a re-run
         return False
+    if thread_task == PROBLEM and not turn.ask.points_at_setup:  # "could the power supply be the cause?" is evidence for the
+        return False  # diagnosis; "what power supply would these need?" asks of the cards the problem runs on
     if thread_task in subject.rerun_with_rate and any(turn.reading.frame.has(role) for role in MONEY_ROLES):
         return False  # "with power at $0.20/kWh?" after rent-or-buy, "renting them at $2.10 an hour?" after a run's time: that calculation with the rate
-    if turn.entities.gpus and not turn.reading.follow_up:  # "what does an H100 server cost?" after a sizing: a question of its own
-        return False
+    if turn.entities.gpus and not turn.reading.follow_up and not turn.ask.points_at_setup:  # "what does an H100 server cost?"
+        return False  # after a sizing is a question of its own; "what do those H100s cost?" points at the thread's
     return not (turn.entities.models or turn.entities.params)
 
 
@@ -56,11 +60,11 @@ def configuration(turn: Turn, thread: Turn, thread_task: str, tasks: TaskAnswers
         layout["servers"] = servers
     said = turn.reading.frame  # "and what would 4 H100s cost?": what this message states replaces the thread's
     if said.has("gpu") and (gpu := turn.catalog.find_gpu(str(said.get("gpu")))) is not None:
-        layout = {**(layout or {"count": 1, "servers": 1}), "gpu": gpu.id, "label": None}
+        layout = {**(layout or {"count": 1, "servers": 1}), "gpu": gpu.id, "label": None, "tp": None}
     if layout is not None:
         for slot, key in (("gpu_count", "count"), ("server_count", "servers")):
-            if said.has(slot):
-                layout = {**layout, key: said.get(slot), "label": None}
+            if said.has(slot):  # another count: the split the answer chose for the old one no longer holds
+                layout = {**layout, key: said.get(slot), "label": None, "tp": None}
     return layout
 
 
@@ -70,10 +74,17 @@ def carried(turn: Turn, layout: dict | None, task: str | None) -> Turn:
     if layout is not None:
         servers = max(int(layout.get("servers") or 1), 1)
         values = {"gpu": (layout["gpu"], layout["gpu"]), "gpu_count": (layout["count"], str(layout["count"]))}
-        if servers > 1 or turn.reading.state.has("server_count"):
+        known_servers = servers > 1 or turn.reading.state.has("server_count")
+        if known_servers:
             values["server_count"] = (servers, str(servers))
-        if layout["count"] % servers == 0:
+        if layout["count"] % servers == 0 and (known_servers or layout["count"] <= SERVER_GPUS):  # 1,200 cards are no one server
             values["gpus_per_server"] = (layout["count"] // servers, str(layout["count"] // servers))
+        # the split and precision the answer concluded with: 1,200 cards sized as 150 copies of TP=8 are no TP=1200 group
+        tp = layout.get("tp")
+        if tp and layout["count"] % tp == 0 and not turn.reading.state.has("tp"):
+            values["tp"] = (tp, str(tp))
+        if layout.get("precision") and not turn.reading.state.has("precision"):
+            values["precision"] = (layout["precision"], layout["precision"])
         for slot, (value, surface) in values.items():
             if not turn.reading.frame.has(slot):
                 state.slots[slot] = [SlotValue(value, surface)]  # start -1: carried, not said in this message
@@ -81,11 +92,11 @@ def carried(turn: Turn, layout: dict | None, task: str | None) -> Turn:
     return dataclasses.replace(turn, reading=reading)  # the same calls, sources and assumptions; the Ask read again
 
 
-def answer(turn: Turn, thread: Turn, thread_task: str, tasks: TaskAnswers, previous: list[ToolCall] = ()) -> str:
+def answer(turn: Turn, thread: Turn, thread_task: str, tasks: TaskAnswers, previous: list[ToolCall] = (), route: str | None = None) -> str:
     """The new subject's answer for the thread's configuration (``thread``: the previous message's turn), with a line
-    saying which configuration that is."""
+    saying which configuration that is; ``route``: the answer a caller already chose (the site of the thread)."""
     subject = turn.ask.follow_up_subject
-    route = subject.route
+    route = route or subject.route
     layout = configuration(turn, thread, thread_task, tasks, list(previous))
     inner = carried(turn, layout, route if route in tasks else thread_task)
     turn.compared_itself = True  # a new question, not a changed value: no "with … instead of …" lead
@@ -117,9 +128,14 @@ def _price(turn: Turn, layout: dict) -> str:
     servers = max(int(layout.get("servers") or 1), 1)
     per_server = math.ceil(layout["count"] / servers)
     outcome = turn.call("estimate_server_price", {"gpu": layout["gpu"], "gpus": per_server, "currency": turn.currency})
-    if not outcome.ok or not outcome.result.get("whole"):
+    if not outcome.ok:
         return ""
-    r, whole = outcome.result, outcome.result["whole"]
+    r, whole = outcome.result, outcome.result.get("whole")
+    if not whole:  # no dated card price: what is known for this configuration, and the one figure that completes it
+        if r.get("host") is None:
+            return ""
+        return WORDING.say(turn, "price.no_card_price", config=_config_words(turn, layout), gpu=r.get("gpu_name") or layout["gpu"],
+                           host=money(r["host"], turn.currency), servers=servers, per_server=per_server)
     currency = whole["currency"]
     figures = {"config": _config_words(turn, layout), "total": range_text(whole["low"] * servers, whole["high"] * servers, currency),
                "each": range_text(whole["low"], whole["high"], currency), "servers": servers, "per_server": per_server, "gpu": r["gpu_name"],
@@ -143,7 +159,11 @@ def _config_words(turn: Turn, layout: dict) -> str:
     name = gpu.name if gpu else layout["gpu"]
     servers = max(int(layout.get("servers") or 1), 1)
     key = "config.servers" if servers > 1 else "config.cards"
-    return WORDING.say(turn, key, count=layout["count"], gpu=name, servers=servers, per_server=layout["count"] // servers)
+    words = WORDING.say(turn, key, count=layout["count"], gpu=name, servers=servers, per_server=layout["count"] // servers)
+    tp = layout.get("tp")
+    if tp and layout["count"] > tp and layout["count"] % tp == 0:  # "1200× L20 (150 copies at TP=8)": the split the answer chose
+        words += WORDING.say(turn, "config.copies", copies=layout["count"] // tp, tp=tp)
+    return words
 
 
 def _cannot(turn: Turn, layout: dict | None) -> str:

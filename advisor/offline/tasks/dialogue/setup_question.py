@@ -120,25 +120,31 @@ def _layout(turn: Turn) -> dict | None:
 
 
 def layout_of(turn: Turn, calls: list) -> dict | None:
-    """The layout an answer leads with, from its tool calls: card, count, tensor-parallel group, copies, servers and
-    model (a recommendation's chosen option, a speed's, a sizing's, a training run's, a cost's or a site plan's cards)."""
-    for call in calls:
-        result = _ok(call)
-        if result is None:
-            continue
+    """The layout an answer concluded with, from its tool calls: card, count, tensor-parallel group, copies, servers,
+    model and precision (a recommendation's chosen option, a speed's, a sizing's, a training run's, a cost's cards).
+    A sizing tries one group after another before it settles: of its throughput estimates the one at the largest
+    load is the answer's (the first of those, not the probes at one request before it, nor the alternatives after)."""
+    done = [(call, result) for call in calls if (result := _ok(call)) is not None]
+    runs = [(call, result) for call, result in done if call.name == THROUGHPUT]
+    concluded = max(runs, key=lambda run: run[0].args.get("batch") or 1) if runs else None  # max keeps the first of equals
+    for call, result in done:
         if call.name == "recommend_gpus":
             option = next((part for path in RECOMMENDED if isinstance(part := at_path(result, path), dict)), None)
             if option is not None:
                 return {"gpu": option["gpu_id"], "count": option["count"], "tp": option["tp"] * option.get("pp", 1), "servers": option.get("server_count") or 1,
-                        "label": turn.text(option["config_label"]), "plan": turn.text(option["plan_label"]), "args": call.args}  # fmt: skip
-        if call.name == THROUGHPUT:
-            return {"gpu": call.args["gpu"], "count": result["num_gpus"], "tp": result["tp"], "servers": 1, "label": None, "plan": None, "args": call.args}
+                        "precision": call.args.get("precision"), "label": turn.text(option["config_label"]), "plan": turn.text(option["plan_label"]), "args": call.args}  # fmt: skip
+        if call.name == THROUGHPUT and concluded is not None:
+            call, result = concluded
+            return {"gpu": call.args["gpu"], "count": result["num_gpus"], "tp": result["tp"], "servers": 1, "precision": call.args.get("precision"),
+                    "label": None, "plan": None, "args": call.args}  # fmt: skip
         if call.name in ("estimate_memory", "estimate_training_time") and call.args.get("gpu"):
             count = call.args.get("num_gpus") or 1
-            return {"gpu": call.args["gpu"], "count": count, "tp": call.args.get("tp") or count, "servers": 1, "label": None, "plan": None, "args": call.args}
-        if call.name == "compute_tco" and call.args.get("gpu"):
-            count = call.args.get("gpus") or 1
-            return {"gpu": call.args["gpu"], "count": count, "tp": count, "servers": 1, "label": None, "plan": None, "args": call.args}
+            return {"gpu": call.args["gpu"], "count": count, "tp": call.args.get("tp") or count, "servers": 1, "precision": call.args.get("precision"),
+                    "label": None, "plan": None, "args": call.args}  # fmt: skip
+        if call.name == "compute_tco" and call.args.get("gpu"):  # "2 servers of 8× H100": the servers bought and the cards in each
+            servers = call.args.get("servers") or 1
+            count = result.get("total_gpus") or servers * (call.args.get("gpus_per_server") or 1)
+            return {"gpu": call.args["gpu"], "count": count, "tp": None, "servers": servers, "precision": None, "label": None, "plan": None, "args": call.args}
     return None
 
 
@@ -152,11 +158,13 @@ def _interconnect(turn: Turn) -> str:
     if link is None:
         return ""
     gpu = link["gpu"]
-    figures = {"gpu": gpu["name"], "count": layout["count"], "tp": layout["tp"],
+    tp = layout["tp"] or layout["count"] // max(layout["servers"], 1)  # a cost's servers name no split: a copy per server
+    layout = {**layout, "tp": tp}
+    figures = {"gpu": gpu["name"], "count": layout["count"], "tp": tp,
                "layout": layout["label"] or WORDING.say(turn, "interconnect.layout", count=layout["count"], gpu=gpu["name"]),
                "link_gbs": number(link["value"]) if isinstance(link["value"], int | float) else "", "pcie_gen": gpu.get("pcie_gen") or "",
                "lane_gbs": number(link["pcie_lane_gbs"]) if link.get("pcie_lane_gbs") else ""}  # fmt: skip
-    if layout["tp"] <= 1:
+    if tp <= 1:
         lines = [WORDING.say(turn, "interconnect.one_card", **figures)]
     elif link["verdict"] == "yes" and gpu.get("vendor") == NVLINK_VENDOR:
         lines = [WORDING.say(turn, "interconnect.has_link", **figures)]
