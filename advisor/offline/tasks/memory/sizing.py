@@ -10,7 +10,7 @@ from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.memory import memory_view, methods_view, plan, render
 from advisor.offline.tasks.memory.range_ends import small_end_lines
-from advisor.offline.tasks.recommend import compute_view, full_alongside, mainland, vendor_rows, vendor_tradeoffs
+from advisor.offline.tasks.recommend import compute_view, full_alongside, mainland, service_model, vendor_rows, vendor_tradeoffs
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.training import run_time
@@ -68,7 +68,9 @@ def _serving_args(turn: Turn, task: str) -> dict:
 
 
 def recommend(turn: Turn) -> str:
-    model = model_of(turn)
+    model, defaulted = model_of(turn), None
+    if model is None and (default := service_model.default_model(turn)):  # "an assistant for 250 staff": a stated default model
+        model, defaulted = default
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     if vendor_rows.applies(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
@@ -96,6 +98,9 @@ def recommend(turn: Turn) -> str:
     # a budget that buys nothing: said first, with what it does buy
     short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
     lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
+    if defaulted:  # the verdict, then the model it was sized on (the default that moves it most), then the ranking
+        verdict, _, ranked = lead.partition("\n\n")
+        lead = "\n\n".join(filter(None, [verdict, defaulted, ranked]))
     if args["region"] == "cn" and turn.slots.gpus:  # a named part not sold new in mainland China: said with the verdict, not under it
         named_ids = [stated_card(turn, gpu).gpu for gpu in turn.slots.gpus]
         lead = "\n\n".join([*mainland.blocked_of(turn, mainland.barred(turn, named_ids), then="sized_instead"), lead])
