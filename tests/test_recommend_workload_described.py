@@ -78,3 +78,17 @@ def test_a_team_service_is_sized_for_its_peak_and_says_so_in_the_lead(offline_ad
     call = next(c for c in response.tool_calls if c.name == "recommend_gpus")
     assert (call.args.get("concurrency") or 1) > 1  # never one user for a company
     assert says in response.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("question", "model", "says"),
+    [
+        ("Our budget is $100k for an in-house assistant that about 300 employees will use. What do we buy?", "llama-3.3-70b", "No model named"),
+        ("给公司20名员工搭一个内部问答助手，预算25万，买什么？", "qwen2.5-32b", "未指定模型"),
+    ],
+)
+def test_a_team_service_without_a_model_is_sized_on_a_stated_default(offline_advisor, question, model, says):
+    response = offline_advisor.answer(question, [])
+    call = next(c for c in response.tool_calls if c.name == "recommend_gpus")
+    assert call.args["model"] == model and (call.args.get("concurrency") or 1) > 1
+    assert says in "\n\n".join(response.answer.split("\n\n")[:3])  # beside the verdict, not only under the assumptions
