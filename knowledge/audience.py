@@ -54,3 +54,11 @@ class PeakLoad:
 def peak_load(people: float, said: str) -> PeakLoad:
     kind = audience_kind(said)
     return PeakLoad(people, said, kind, float(_data()["shares"][kind]))
+
+
+def service_model(market: str, people: float) -> tuple[str, str]:
+    """The model a team or company service of ``people`` with no model named is sized on, by market ("cn" or "global"),
+    and its size class ("30B"); an assumption the answer states."""
+    rows = _data()["service_model"]
+    row = next((r for r in rows if r["up_to_people"] is None or people <= r["up_to_people"]), rows[-1])
+    return row.get(market, row["global"]), row["size"]

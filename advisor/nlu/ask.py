@@ -34,6 +34,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says, without
 from advisor.nlu.facets import cue_pattern
+from advisor.nlu.frame import SlotValue
 from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, new_subjects
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
@@ -387,7 +388,7 @@ class Ask(BaseModel):
             reservation=(reserved := reservation(message, reading.frame)),
             weighs_reservation=reserved is not None,
             figures_stated=_figures_stated(reading) if asks_to_confirm(message) or says("asks_yes_no", message) else (),
-            candidate_configs=(candidates := candidate_configs(message, reading.frame)),
+            candidate_configs=(candidates := candidate_configs(message, reading.frame, _aside_cards(reading))),
             weighs_shortlist=bool(candidates),
             # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing
             holds_cards=owns or (says("has_cards", message) and not says("purchase_offer", message)),
@@ -493,6 +494,12 @@ def _aside_models(reading: Reading, catalog: Catalog) -> tuple[str, ...]:
             found = catalog.find_model(str(item.value.value))
             names.append(found.name if found is not None else str(item.value.value))
     return tuple(dict.fromkeys(names))
+
+
+def _aside_cards(reading: Reading) -> tuple[SlotValue, ...]:
+    """The catalog cards of this message that took no role ("MI300X instead of H100": the card replaced)."""
+    return tuple(SlotValue(value=item.value.value, surface=item.value.surface, start=item.value.start)
+                 for item in reading.tagged if item.role == NONE and item.value.kind == "gpu")
 
 
 def _number(value: object) -> float | None:

@@ -327,6 +327,14 @@ def names_model(routing: Routing) -> bool:
 
 
 @condition
+def weighs_shortlist_for_job(routing: Routing) -> bool:
+    """"H20 instead of H100 for a 70B?": the user's own options and a model, no multiple claimed: each option weighed
+    for the job (the shortlist), not a verdict on the parts' figures."""
+    ask = routing.turn.ask
+    return ask.weighs_shortlist and ask.claimed_multiple is None and names_model(routing)
+
+
+@condition
 def complains_of_serving_latency(routing: Routing) -> bool:
     """"the first reply takes 8 s on our QwQ", "p99 TTFT is seconds at peak": a latency described about serving a model the
     conversation names, on a thread no calculation of its own answers (troubleshooting, a concept, or none)."""

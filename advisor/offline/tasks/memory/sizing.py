@@ -10,7 +10,7 @@ from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.memory import memory_view, methods_view, plan, render
 from advisor.offline.tasks.memory.range_ends import small_end_lines
-from advisor.offline.tasks.recommend import compute_view, full_alongside, vendor_rows, vendor_tradeoffs
+from advisor.offline.tasks.recommend import compute_view, full_alongside, mainland, service_model, vendor_rows, vendor_tradeoffs
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.concept.knowledge import related
 from advisor.offline.tasks.training import run_time
@@ -20,6 +20,7 @@ from advisor.offline.tasks.serving.serving_card import stated_card, traffic_line
 from advisor.offline.tasks.recommend.tiers_view import tier_lines
 from advisor.offline.workload import TASK_LABEL, gpus_on_hand, model_of, precision_for, task_of
 from advisor.offline.turn import Turn
+from knowledge.audience import PeakLoad
 from knowledge.bilingual import Text
 from knowledge.servers import server_data
 from tools.gpu_specs import CHINA_BUYABLE
@@ -67,7 +68,9 @@ def _serving_args(turn: Turn, task: str) -> dict:
 
 
 def recommend(turn: Turn) -> str:
-    model = model_of(turn)
+    model, defaulted = model_of(turn), None
+    if model is None and (default := service_model.default_model(turn)):  # "an assistant for 250 staff": a stated default model
+        model, defaulted = default
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else _ask_for_model(turn)
     if vendor_rows.applies(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
@@ -95,6 +98,12 @@ def recommend(turn: Turn) -> str:
     # a budget that buys nothing: said first, with what it does buy
     short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
     lead = " ".join([*short, _verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
+    if defaulted:  # the verdict, then the model it was sized on (the default that moves it most), then the ranking
+        verdict, _, ranked = lead.partition("\n\n")
+        lead = "\n\n".join(filter(None, [verdict, defaulted, ranked]))
+    if args["region"] == "cn" and turn.slots.gpus:  # a named part not sold new in mainland China: said with the verdict, not under it
+        named_ids = [stated_card(turn, gpu).gpu for gpu in turn.slots.gpus]
+        lead = "\n\n".join([*mainland.blocked_of(turn, mainland.barred(turn, named_ids), then="sized_instead"), lead])
     full = full_alongside.lines(turn, args, r) if full_alongside.applies(turn, task) else []  # a bare "fine-tune" is not only LoRA
     full += compute_view.lines(turn, model, task, r, args["workloads"]) if compute_view.applies(turn, task) else []  # tokens given: FLOPs, days, rent or buy
     parts = [lead, *vendor_tradeoffs.lines(turn, turn.entities.gpus), *full, *value_lines(turn, r), *small_end_lines(turn, r, args), *traffic_lines(turn), *stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *_buying_tiers(turn, r, args["region"]),
@@ -173,6 +182,9 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
     if args["region"] != "cn" and turn.ask.market == "cn" and not s.gpus and not turn.ask.renting:
         args["region"] = "cn"
         turn.assume(*PRICES.pair("cn"))
+    if args["gpus"] and mainland.mainland_purchase(turn) and mainland.barred(turn, args["gpus"]):
+        # "in Shenzhen, how many H100s?": a part not sold new there is replaced by what is (its China edition), said first
+        args["region"], args["gpus"] = "cn", mainland.sold_instead(turn, args["gpus"])
     if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
         args["region"], args["objective"] = "cn", args["objective"] or "china"
     if s.keeps_to("domestic"):  # Chinese-made accelerators only
@@ -227,12 +239,25 @@ def _verdict(turn: Turn, r: dict, label: str) -> str:
         lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s", tokens_per_s_per_user=number(top['tokens_per_s_per_user']))
     elif top.get("tokens_per_s_per_user") is not None:
         lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s_per_user", tokens_per_s_per_user=number(top['tokens_per_s_per_user']), tokens_per_s_total=number(top['tokens_per_s_total']))
+    lead += _load_said(turn, r)
     objective = "cheapest" if over else r.get("objective")
     ranked_by = turn.t(*OBJECTIVE_LABEL[objective]) if objective else turn.text(server_data().tier_text.ranked_by)
     if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
         # why a slower card leads: otherwise "fastest first" reads as a mistake
         ranked_by += WORDING.say(turn, "sizing_phrases.verdict.geforce_builds_after_data_center")  # fmt: skip
     return lead + "\n\n" + WORDING.say(turn, "sizing_phrases.verdict.ranked_by", ranked_by=ranked_by)
+
+
+def _load_said(turn: Turn, r: dict) -> str:
+    """The load a serving recommendation was sized for, in its lead: a team's peak taken as a planning share of its head
+    count (knowledge/audience.yaml) is a default that can change the verdict, so it is said beside it, not only below."""
+    users = turn.slots.concurrency if r["task"] == "inference" else None
+    if not users or users < 2:
+        return ""
+    peak = turn.slots.peak_load
+    if isinstance(peak, PeakLoad):
+        return WORDING.say(turn, "sizing_phrases.verdict.load_share", users=number(users), share=f"{peak.share * 100:g}", people=peak.said)
+    return WORDING.say(turn, "sizing_phrases.verdict.load_stated", users=number(users))
 
 
 def _mainland_pick(turn: Turn, r: dict, region: str) -> list[str]:

@@ -19,14 +19,41 @@ def china_buyer(turn: Turn) -> bool:
     return turn.china_buyer or (budget is not None and budget.currency == "CNY")
 
 
-def blocked_lines(turn: Turn, rows: list[dict]) -> list[str]:
+def mainland_purchase(turn: Turn) -> bool:
+    """Cards to be bought in mainland China, said so (a mainland region or a yuan budget), not rented: the parts sold
+    there are the answer, a named part that is not is replaced by what is (``sold_instead``)."""
+    budget = turn.slots.budget
+    return not turn.ask.renting and (turn.slots.region == "cn" or (budget is not None and budget.currency == "CNY"))
+
+
+def replaces_named(turn: Turn) -> bool:
+    """A mainland purchase naming a part not sold new there ("in Shenzhen, how many H100s?"): the recommendation answers,
+    sized on the parts sold there, not a sizing of the barred part."""
+    return mainland_purchase(turn) and bool(barred(turn, [turn.catalog.gpu(gpu).id for gpu in turn.slots.gpus if turn.catalog.find_gpu(gpu)]))
+
+
+def barred(turn: Turn, gpu_ids: list[str]) -> list[str]:
+    """The parts of ``gpu_ids`` that cannot be bought new in mainland China (the catalog's status)."""
+    return [gpu for gpu in gpu_ids if turn.catalog.gpu(gpu).china not in CHINA_BUYABLE]
+
+
+def sold_instead(turn: Turn, gpu_ids: list[str]) -> list[str] | None:
+    """The named parts a mainland buyer can buy: those sold there as named, each other one replaced by its China edition
+    (catalog ``china_edition_of``: H100 → H20); None, every part sold there, when none is left."""
+    blocked = set(barred(turn, gpu_ids))
+    kept = [gpu for gpu in gpu_ids if gpu not in blocked]
+    editions = [g.id for g in turn.catalog.gpus if g.china in CHINA_BUYABLE and blocked & set(g.china_edition_of)]
+    return list(dict.fromkeys(kept + editions)) or None
+
+
+def blocked_lines(turn: Turn, rows: list[dict], then: str = "then") -> list[str]:
     """``rows``: catalog GPUs as dicts (as ``compare_gpus`` returns them). One line per part a mainland buyer cannot buy new, then
-    what the answer below holds for; nothing for any other buyer or when every part is sold there."""
+    what the answer below holds for (``then``: a key of this section); nothing for any other buyer or when every part is sold there."""
     if not china_buyer(turn):
         return []
     lines = [WORDING.say(turn, "blocked", name=r["name"], rule=turn.t(r["china_rule"]["label_en"], r["china_rule"]["label_zh"])) + _edition(turn, r["id"])
              for r in rows if r.get("china") not in CHINA_BUYABLE and r.get("china_rule")]  # fmt: skip
-    return [*lines, WORDING.say(turn, "then")] if lines else []
+    return [*lines, WORDING.say(turn, then)] if lines else []
 
 
 def _edition(turn: Turn, gpu_id: str) -> str:
@@ -35,14 +62,14 @@ def _edition(turn: Turn, gpu_id: str) -> str:
     return WORDING.say(turn, "edition", edition=edition.name) if edition else ""
 
 
-def blocked_list(turn: Turn, rows: list[dict]) -> list[str]:
+def blocked_list(turn: Turn, rows: list[dict], then: str = "then") -> list[str]:
     """The same lines as one Markdown list, ready to stand as a paragraph of an answer; empty when none."""
-    lines = blocked_lines(turn, rows)
+    lines = blocked_lines(turn, rows, then)
     return ["\n".join(f"- ⚠️ {line}" for line in lines)] if lines else []
 
 
-def blocked_of(turn: Turn, gpu_ids: list[str]) -> list[str]:
+def blocked_of(turn: Turn, gpu_ids: list[str], then: str = "then") -> list[str]:
     """``blocked_list`` for parts named by catalog id."""
     if not china_buyer(turn):
         return []
-    return blocked_list(turn, [turn.catalog.gpu(gpu).model_dump() for gpu in dict.fromkeys(gpu_ids)])
+    return blocked_list(turn, [turn.catalog.gpu(gpu).model_dump() for gpu in dict.fromkeys(gpu_ids)], then)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.markdown import number, table
+from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.memory import sizing
 from advisor.offline.tasks.serving import plan, render
@@ -1005,6 +1006,7 @@ def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = Tr
     def route(turn: Turn) -> str:
         if outgrows_one_card(turn):  # "32B on one 48 GB card for 50 users?": the KV budget in lower-bit weights
             return kv_budget_answer(turn)
-        return answer(turn) if sizes_gpu_count(turn, weighs_precision) else handler(turn)
+        # a mainland purchase of a part not sold new there: the handler sizes the parts sold there instead
+        return answer(turn) if sizes_gpu_count(turn, weighs_precision) and not mainland.replaces_named(turn) else handler(turn)
 
     return route

@@ -11,7 +11,11 @@ from dataclasses import dataclass
 from advisor.offline.wording import Wording
 from advisor.labels import CHINA_STATUS, VERDICT
 from advisor.markdown import money, number, table
+from advisor.offline.tasks.recommend import mainland
+from advisor.offline.tasks.serving.serving_floor import chat_floor_tokens_per_s
+from tools.gpu_specs import CHINA_BUYABLE
 from advisor.offline.turn import Turn
+from tools.cost.token_cost import TokenCostRequest, token_cost
 
 WORDING = Wording("specs", "compare_view")
 
@@ -115,6 +119,14 @@ def verdict(turn: Turn, opts: list[Option], task: str) -> str:
     if not fitting:
         lead = WORDING.say(turn, "compare_view_phrases.verdict.no_option_fits_as_stated")
         return "\n".join([lead, *(f"- {line}" for line in notes)])
+    buyable = [o for o in fitting if o.gpu.get("china") in CHINA_BUYABLE] if mainland.china_buyer(turn) else fitting
+    if buyable and len(buyable) < len(fitting):  # a mainland buyer is picked a part sold there; the others stay in the table
+        barred = turn.t(", ", "、").join(o.label for o in fitting if o not in buyable)
+        notes.append(WORDING.say(turn, "compare_view_phrases.verdict.mainland_barred", barred=barred))
+        fitting = buyable
+        if len(fitting) == 1:
+            lead = WORDING.say(turn, "compare_view_phrases.verdict.choose_sold_in_mainland", label=fitting[0].label, plan=fitting[0].plan)
+            return "\n".join([lead, *(f"- {line}" for line in notes)])
     if len(fitting) == 1:
         only = fitting[0]
         lead = WORDING.say(turn, "compare_view_phrases.verdict.choose_it_is_the_only", label=only.label, plan=only.plan)
@@ -138,12 +150,41 @@ def _lead(turn: Turn, fitting: list[Option], kind: str | None, cheaper: Option |
     if cheaper and faster and wanted in ("cheapest", "cheapest_cloud", "fastest"):  # "which is better value", "which is faster": the ranking asked for
         turn.slots.mark("objective")
         return _asked_ranking(turn, wanted, fitting, kind, cheaper, faster)
-    if cheaper and faster:
-        return WORDING.say(turn, "compare_view_phrases.lead.if_cost_matters_most_if", label=cheaper.label, label_2=faster.label)  # fmt: skip
+    if cheaper and faster:  # one is cheaper, the other faster: the answer still picks one for the job stated
+        return _decided(turn, fitting, kind, cheaper, faster)
     best = cheaper or faster or roomier or min(fitting, key=lambda o: o.count)
     why = WORDING.say(turn, "compare_view_phrases.lead.cheaper") if best is cheaper else WORDING.say(turn, "compare_view_phrases.lead.faster") if best is faster else (
         WORDING.say(turn, "compare_view_phrases.lead.more_memory_headroom") if best is roomier else WORDING.say(turn, "compare_view_phrases.lead.fewest_cards"))  # fmt: skip
     return WORDING.say(turn, "compare_view_phrases.lead.choose_all_options_fit", label=best.label, why=why)
+
+
+def _decided(turn: Turn, fitting: list[Option], kind: str, cheaper: Option, faster: Option) -> str:
+    """A pick, its reason and its number, when one option is cheaper and another faster and no ranking was asked: a
+    serving option whose users stream below the chat floor (knowledge/traffic.yaml) loses to one above it; otherwise
+    the lower cost per million output tokens at on-demand rent wins (serving), else the most speed for the money."""
+    if cheaper.speed and faster.speed:
+        floor = chat_floor_tokens_per_s()
+        if _speed(cheaper) < floor <= _speed(faster):
+            return WORDING.say(turn, "compare_view_phrases.lead.choose_faster_floor", label=faster.label, other=cheaper.label,
+                               slow=number(_speed(cheaper)), fast=number(_speed(faster)), floor=number(floor))  # fmt: skip
+        costs = {id(o): cost for o in fitting if (cost := _per_million(o)) is not None}
+        if len(costs) == len(fitting) and len({o.price("cloud_price")["currency"] for o in fitting}) == 1:
+            pick, other = sorted(fitting, key=lambda o: costs[id(o)])[:2]
+            currency = pick.price("cloud_price")["currency"]
+            trait = WORDING.say(turn, "compare_view_phrases.asked_ranking.cheaper" if other is cheaper else "compare_view_phrases.asked_ranking.faster")
+            return WORDING.say(turn, "compare_view_phrases.lead.choose_per_token", label=pick.label, other=other.label, trait=trait,
+                               cost=money(costs[id(pick)], currency), other_cost=money(costs[id(other)], currency),
+                               speed=number(_speed(pick)), other_speed=number(_speed(other)))  # fmt: skip
+    return _asked_ranking(turn, "value", fitting, kind, cheaper, faster)
+
+
+def _per_million(o: Option) -> float | None:
+    """The option's cost per million output tokens at on-demand rent and the load it was timed at; None without a rent."""
+    price = o.price("cloud_price")
+    if not (price and o.speed and o.count and o.speed.get("output_tokens_per_s_total")):
+        return None
+    cost = token_cost(TokenCostRequest(price_per_gpu_hour=price["amount"], gpus=o.count, output_tokens_per_s=o.speed["output_tokens_per_s_total"]))
+    return cost.per_million_tokens
 
 
 def _asked_ranking(turn: Turn, wanted: str, fitting: list[Option], kind: str, cheaper: Option, faster: Option) -> str:
