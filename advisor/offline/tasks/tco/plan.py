@@ -481,3 +481,22 @@ def rental_args(turn: Turn, counts: list) -> dict:
         share = 100
         turn.assume(*RENTALS.pair("rentals_phrases.answer.rented_around_the_clock_no"))
     return {"options": options, "months": months, "utilisation_pct": share, "discount_pct": s.discount_pct or 0, "currency": currency}
+
+
+# ---- the arguments the smaller cost answers (token_price, api_bill, rent_prices) send: planned here, worded there ----
+def china_market(turn: Turn, currency: str) -> bool:
+    """Whether mainland China's clouds price the rent: the region is China or the answer is in yuan."""
+    return turn.slots.region == "cn" or currency == "CNY"
+
+
+def market_args(turn: Turn, gpu: str, currency: str, gpus: int, **more: object) -> dict:
+    """rental_prices' arguments for ``gpus`` of ``gpu`` in ``currency`` (the rent tiers and the fair band); ``more`` adds
+    a quoted rate or the GPU-hours billed."""
+    return {"gpu": gpu, "currency": currency, "china": china_market(turn, currency), "gpus": gpus, **more, "today": dt.date.today().isoformat()}
+
+
+def owning_hour_args(gpu: str, gpus: int, currency: str, **more: object) -> dict:
+    """compute_tco's arguments for what an hour of one of ``gpus`` cards costs whoever owns it: the cards in full
+    8-GPU servers, no rent weighed; ``more`` adds the use, the site and the horizon."""
+    return {"gpu": gpu, "gpus_per_server": 8, "servers": -(-gpus // 8), "currency": currency, "rent_needed": False, **more}
+
