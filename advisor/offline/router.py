@@ -35,7 +35,8 @@ from advisor.offline.tasks.recommend import claim_view, premium_view, shortlist,
 from advisor.offline.tasks.serving import plan as serving_plan
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
-from advisor.offline.tasks.tco import costs, payback, reservation, useful_life
+from advisor.offline.tasks.tco import costs, reservation, useful_life
+from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
@@ -135,7 +136,7 @@ def checks_observed_speed(routing: Routing) -> bool:
 
 @condition
 def asks_for_cost_line(routing: Routing) -> bool:
-    return bool(payback.asked_for_line(routing.turn))
+    return bool(tco_plan.asked_for_line(routing.turn))
 
 
 @condition
