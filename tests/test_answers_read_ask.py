@@ -17,8 +17,8 @@ USER_TEXT = ("message", "task_messages")  # attributes holding what the user wro
 READS_TEXT = {
     ("knowledge.py", "concept"): "the question's own words are the knowledge-base search query",
     ("serving.py", "_finish"): "the question's own words are the search query for related reading",
-    ("sizing.py", "recommend"): "the question's own words are the search query for related reading",
-    ("sizing.py", "memory"): "the question's own words are the search query for related reading",
+    ("recommend.py", "recommend"): "the question's own words are the search query for related reading",
+    ("fit.py", "memory"): "the question's own words are the search query for related reading",
     ("plan.py", "reported"): "a pasted log or error is the diagnosis tool's input, passed on as written",
 }
 # (file, constant) → why a pattern is compiled outside the understanding layer.

@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from advisor.offline.tasks.tco.payback import claim_and_horizon
+from advisor.offline.tasks.tco.plan import claim_and_horizon
 from advisor.nlu.tco_said import payback_word_starts
 from advisor.nlu.frame import SlotValue
 from knowledge.bilingual import AdvisorError

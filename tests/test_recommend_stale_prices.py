@@ -43,9 +43,9 @@ class _Far(dt.date):
     ("部署 Qwen2.5-7B 推理应该买什么显卡？", "已超过半年"),
 ])  # fmt: skip
 def test_answer_says_so_in_the_details(offline_advisor, monkeypatch, question, says):
-    from advisor.offline.tasks.memory import sizing
+    from advisor.offline.tasks.recommend import plan
 
-    monkeypatch.setattr(sizing, "dt", types.SimpleNamespace(date=_Far))
+    monkeypatch.setattr(plan, "dt", types.SimpleNamespace(date=_Far))
     response = offline_advisor.answer(question, [])
     assert says in response.details and says not in response.summary
     assert response.answer.count(says) == 1

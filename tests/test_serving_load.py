@@ -33,6 +33,21 @@ def test_littles_law_counts_the_requests_in_flight():
     assert law.sustainable_requests_per_s == pytest.approx(50 / 10.5, rel=1e-3)
 
 
+@pytest.mark.parametrize("model, held_more", [("mixtral-8x7b", 3), ("llama-3.1-70b", 1)])
+def test_the_decode_ceiling_is_the_weights_read_per_token_not_the_weights_held(model, held_more):
+    """An MoE reads its active experts per token (several times less than it holds); a dense model all but the input
+    embedding table. The one ceiling every serving sentence uses divides the bandwidth by the bytes read."""
+    from advisor.deps import shared_registry
+    from advisor.offline.tasks.serving.serving import read_ceiling, weights_read_gb
+
+    r = shared_registry().call("estimate_throughput", {"model": model, "gpu": "h100-sxm", "num_gpus": 2, "batch": 1}).result
+    card = load_catalog().gpu("h100-sxm")
+    read = weights_read_gb(r)
+    assert 0 < read < r["weights_gb_per_gpu"] and r["weights_gb_per_gpu"] / read >= held_more
+    assert read_ceiling(r, card).tokens_per_s == pytest.approx(card.bandwidth_gbs / read, rel=1e-3)
+    assert read_ceiling(r, None) is None and read_ceiling({**r, "lines": []}, card) is None
+
+
 def test_a_rate_beyond_the_load_measured_does_not_keep_up():
     law = rate_load(RateLoad(requests_per_s=10, prompt_tokens=500, output_tokens=200, ttft_ms=200, tokens_per_s_per_user_streaming=20,
                              output_tokens_per_s_total=1000, in_flight=50, prefill_tokens_per_s=20000))  # fmt: skip

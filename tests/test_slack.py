@@ -17,7 +17,7 @@ from slack_sdk.signature import SignatureVerifier
 from starlette.testclient import TestClient
 
 from advisor.config import REPO_ROOT, ConfigError
-from advisor.contract import AdvisorResponse, Source
+from advisor.contract import AdvisorResponse, Source, ToolCall
 from advisor.deps import shared_registry
 from advisor.interfaces.slack import (
     DETAILS_HEADING,
@@ -217,6 +217,22 @@ def test_long_answer_is_split_into_thread_messages(slack_api):
     sent_lines = "\n".join(messages).splitlines()
     assert sent_lines[: len(sent_lines) - 1] == [line.replace("&", "&amp;") for line in lines[: len(sent_lines) - 1]]
     assert "shortened" in messages[-1]
+
+
+@pytest.mark.parametrize("calculated", [True, False])
+def test_every_part_fits_a_section_block_and_a_calculated_answer_keeps_its_button(slack_api, calculated):
+    """Details a little over a section block's 3,000 characters: split in the one place every part is split, whether
+    or not the answer calculated something, so the last part can always carry the proposal button."""
+    details = "\n".join(f"- default {i}: a setting the estimate assumed, with its source and date ({i})" for i in range(45))
+    assert MESSAGE_LIMIT < len(details) < 3500
+    calls = [ToolCall(name="estimate_memory", args={}, result={"ok": True})] if calculated else []
+    response = AdvisorResponse(answer="**Verdict**: fits.\n\n" + details, summary="**Verdict**: fits.", details=details, language="en", mode="offline", tool_calls=calls)
+    app = make_app(FixedAnswerAdvisor(response), slack_api)
+    dispatch_event(app, mention("does it fit?"))
+
+    parts = [slack_api.accepted("chat.update")[0], *slack_api.accepted("chat.postMessage")[1:]]
+    assert MESSAGE_LIMIT == 3000 and len(parts) >= 3 and all(len(part["text"]) <= MESSAGE_LIMIT for part in parts)
+    assert ("blocks" in parts[-1]) is calculated and not any("blocks" in part for part in parts[:-1])
 
 
 def test_gpu_command_acks_at_once_then_answers_via_response_url(offline_advisor, slack_api):

@@ -152,7 +152,6 @@ def render_response(response: AdvisorResponse, max_messages: int = MAX_MESSAGES)
 PROPOSAL_ACTION = "make_proposal"
 PROPOSAL_BUTTON = TEXT.entry("slack.proposal_button")
 PROPOSAL_TITLE = TEXT.entry("slack.proposal_title")
-SECTION_LIMIT = 3000  # Slack's limit for a section block's text
 
 
 def proposal_blocks(text: str, language: Language) -> list[dict]:
@@ -201,11 +200,9 @@ class SlackBot:
         language = detect_language(question)
         placeholder = client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=THINKING[language], unfurl_links=False)
         messages, calculated = self._respond(question, history, language)
-        # Under an answer that calculated something, its last part carries the proposal button: a last part longer
-        # than a section block holds is split so the button's part fits (long details no longer drop the button).
-        if calculated and len(messages[-1]) > SECTION_LIMIT:
-            messages = [*messages[:-1], *split_message(messages[-1], SECTION_LIMIT)]
-        offer = {"blocks": proposal_blocks(messages[-1], language)} if calculated and len(messages[-1]) <= SECTION_LIMIT else {}
+        # Under an answer that calculated something, its last part carries the proposal button: render_response split
+        # every part to fit a section block (MESSAGE_LIMIT), so the button always has its part.
+        offer = {"blocks": proposal_blocks(messages[-1], language)} if calculated else {}
         # The first part replaces the placeholder: editing is idempotent, so even a retried update cannot duplicate it.
         client.chat_update(channel=channel, ts=placeholder["ts"], text=messages[0], **(offer if len(messages) == 1 else {}))
         for index, text in enumerate(messages[1:], start=2):

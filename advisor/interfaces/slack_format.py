@@ -11,9 +11,9 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-# Slack truncates `text` at 40,000 characters and renders long messages poorly; 3,500 leaves
-# room for the fence we may add when a code block is split.
-MESSAGE_LIMIT = 3500
+# Slack's limit for a section block's text: every part of an answer is split to fit one (the fence we may add when a
+# code block is split included), so any part, the last above all, can carry blocks such as the proposal button.
+MESSAGE_LIMIT = 3000
 FENCE = "```"
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")  # our placeholders use these, so input may not

@@ -13,6 +13,7 @@ words: the one model of "we used to run Llama 70B, what card for it now?" is sti
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
 from pathlib import Path
 
@@ -56,43 +57,63 @@ def _clauses(text: str) -> list[tuple[int, int]]:
     return [*spans, (start, len(text))]
 
 
-def _led_aside(text: str, value: Value, lead: re.Pattern[str]) -> bool:
+class Message:
+    """A normalized message with its clauses, found once: set_aside asks for the clause of every value (and of pairs of
+    values), so the spans are computed when the message is read, not once per question about them."""
+
+    __slots__ = ("text", "clauses", "starts")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.clauses = _clauses(text)
+        self.starts = [a for a, _ in self.clauses]  # rising: a pasted log has thousands of clauses, found by bisection
+
+    def clause_start(self, at: int) -> int:
+        """Where the clause holding position ``at`` starts (the last start at or before it)."""
+        return self.starts[bisect_right(self.starts, at) - 1] if at >= 0 else 0
+
+    def same_clause(self, one: Value, other: Value) -> bool:
+        return any(a <= one.start <= b and a <= other.start <= b for a, b in self.clauses)
+
+
+def _led_aside(message: Message, value: Value, lead: re.Pattern[str]) -> bool:
     """Words earlier in ``value``'s clause put what follows them beside the question ("on two 4090s instead of Llama
     70B on 4 A100s": the Llama and the A100s)."""
-    clause_start = max((a for a, b in _clauses(text) if a <= value.start), default=0)
-    return lead.search(text, clause_start, value.start) is not None
+    return lead.search(message.text, message.clause_start(value.start), value.start) is not None
 
 
 def set_aside(text: str, values: list[Value], intent: str) -> set[int]:
     """The indices of ``values`` (found in normalized ``text``) that the message mentions beside its question."""
     past = _cues()[0]
-    past_clauses = [(a, b) for a, b in _clauses(text) if past.search(text, a, b)]
+    message = Message(text)
+    past_clauses = [(a, b) for a, b in message.clauses if past.search(text, a, b)]
     aside = set()
     for i, value in enumerate(values):
-        if value.kind in GROUP and _beside(text, value, intent, past_clauses):
+        if value.kind in GROUP and _beside(message, value, intent, past_clauses):
             aside.add(i)
     # Replacing words before cards alone weigh two cards ("train on B200 rather than H100: how much faster?"); they
     # put cards aside only with the model they ran ("Qwen 7B on one 4090 instead of Llama 70B on 8 A100s").
     replaced_models = [values[i] for i in aside if GROUP[values[i].kind] == "model"]
     aside = {i for i in aside if GROUP[values[i].kind] not in ("gpu", "count") or _in_past(values[i], past_clauses)
-             or any(_same_clause(text, values[i], model) for model in replaced_models)}
+             or any(message.same_clause(values[i], model) for model in replaced_models)}
     for i in sorted(aside):  # "trained with LoRA" said in Chinese: the method that leads into a described one describes the model with it
-        if values[i].kind == "method" and i > 0 and values[i - 1].kind == "method" and _same_clause(text, values[i - 1], values[i]):
+        if values[i].kind == "method" and i > 0 and values[i - 1].kind == "method" and message.same_clause(values[i - 1], values[i]):
             aside.add(i - 1)
     kept_groups = {GROUP[v.kind] for i, v in enumerate(values) if v.kind in GROUP and i not in aside}
     # a count set aside with its card ("on 8 A100s") goes with it even when the question counts no cards of its own
     aside_cards = [values[i] for i in aside if GROUP[values[i].kind] == "gpu" and "gpu" in kept_groups]
     return {i for i in aside if GROUP[values[i].kind] in kept_groups
-            or (GROUP[values[i].kind] == "count" and any(_same_clause(text, values[i], card) for card in aside_cards))}
+            or (GROUP[values[i].kind] == "count" and any(message.same_clause(values[i], card) for card in aside_cards))}
 
 
-def _beside(text: str, value: Value, intent: str, past_clauses: list[tuple[int, int]]) -> bool:
+def _beside(message: Message, value: Value, intent: str, past_clauses: list[tuple[int, int]]) -> bool:
     """Whether words around ``value`` put it beside the question: an earlier-setup clause, a describing ending of a
     method word, replacing words earlier in its clause, likening words right before a model."""
     _, lead, likened, described = _cues()
+    text = message.text
     if value.kind == "method" and intent == TROUBLESHOOT:  # in a problem report the method done is the setup that failed
         return False
-    if _in_past(value, past_clauses) or _led_aside(text, value, lead):
+    if _in_past(value, past_clauses) or _led_aside(message, value, lead):
         return True
     if value.kind == "method":
         return text.startswith(described, value.end)
@@ -101,7 +122,3 @@ def _beside(text: str, value: Value, intent: str, past_clauses: list[tuple[int, 
 
 def _in_past(value: Value, past_clauses: list[tuple[int, int]]) -> bool:
     return any(a <= value.start and value.end <= b for a, b in past_clauses)
-
-
-def _same_clause(text: str, one: Value, other: Value) -> bool:
-    return any(a <= one.start <= b and a <= other.start <= b for a, b in _clauses(text))

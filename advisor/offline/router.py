@@ -30,11 +30,13 @@ from advisor.offline.tasks.dialogue import followup, guard, new_subject, setup_q
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
+from advisor.offline.tasks.recommend import recommend
 from advisor.offline.tasks.recommend import claim_view, premium_view, shortlist, vendor_rows
 from advisor.offline.tasks.serving import plan as serving_plan
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
-from advisor.offline.tasks.tco import costs, payback, reservation, useful_life
+from advisor.offline.tasks.tco import costs, reservation, useful_life
+from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
@@ -83,7 +85,7 @@ TaskHandler = Callable[[Turn], str]
 
 # ---- the task handlers: a task's answer, with the take-overs that belong to that task alone ----
 TASK_ANSWERS: dict[str, TaskHandler] = {
-    "recommend": serving.or_sized_by_load(sizing.recommend),  # "how many H100s for TTFT < 500 ms?": the load decides, not memory alone
+    "recommend": serving.or_sized_by_load(recommend.recommend),  # "how many H100s for TTFT < 500 ms?": the load decides, not memory alone
     "memory": capability.first(serving.or_sized_by_load(sizing.memory, weighs_precision=False), unless_sized=True),
     # "what can I run on two 3090s?" names no model: the largest that fit, per precision
     "max_fit": capability.first(  # "how many MIG slices does an H100 take?" asks the card, not the largest model
@@ -134,7 +136,7 @@ def checks_observed_speed(routing: Routing) -> bool:
 
 @condition
 def asks_for_cost_line(routing: Routing) -> bool:
-    return bool(payback.asked_for_line(routing.turn))
+    return bool(tco_plan.asked_for_line(routing.turn))
 
 
 @condition

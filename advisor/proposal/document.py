@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from advisor.labels import pick
 from advisor.markdown import money, number, token_count
-from advisor.offline.tasks.memory.sizing import TASK_LABEL
+from advisor.offline.workload import TASK_LABEL
 from advisor.proposal.build import Proposal, in_language
 from advisor.proposal.wording import facts, phrase, texts
 

@@ -1,7 +1,7 @@
 """From a question and its conversation to the typed need a proposal is built for.
 
 The offline understanding reads the conversation exactly as it does for a chat answer, and the
-sizing answer's own argument builder (``sizing.recommend_args``) turns it into the recommender's
+recommend answer's own argument builder (``recommend.plan.recommend_args``) turns it into the recommender's
 request, so a proposal sizes the same need as the answer above it. Each field says whether the
 user stated it or the proposal assumed it.
 """
@@ -14,9 +14,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from advisor.contract import ChatTurn, Language
-from advisor.offline.tasks.memory.sizing import model_of, recommend_args, task_of
+from advisor.offline.tasks.recommend.plan import recommend_args
 from advisor.offline.planner import OfflinePlanner
 from advisor.offline.turn import Turn
+from advisor.offline.workload import model_of, task_of
 from advisor.proposal.wording import facts, is_proposal_command, phrase
 from knowledge.bilingual import AdvisorError
 

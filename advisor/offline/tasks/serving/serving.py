@@ -30,8 +30,9 @@ from advisor.offline.workload import task_of
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from knowledge.bilingual import Text
+from knowledge.gpus import GPU
 from knowledge.trap_checks import trap_checks
-from tools.serving.load import DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
+from tools.serving.load import CeilingResult, DecodeCeiling, RateLoad, RateResult, decode_ceiling, rate_load
 
 FIT_ERRORS = ("does_not_fit", "context_does_not_fit")
 CLEAR_GAIN = 1.1  # a precision that moves speed or concurrency by less than this is "little change"
@@ -523,7 +524,7 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
                                 streams=f"{streams:,}", readable=number(readable_floor_tokens_per_s()))  # fmt: skip
             return [turn.text(lead), *what_reaches(turn, args, 1, None)]
         lead = serving_text("target_impossible", target=target, setup=setup, model=Text(**r["model_label"]), per_user=number(render.average_per_user(alone)),
-                            ttft=number(r["ttft_ms"]), ceiling=_ceiling(turn, r))  # fmt: skip
+                            ttft=number(r["ttft_ms"]), ceiling=_ceiling_arithmetic(turn, alone))  # fmt: skip
         return [turn.text(lead), *what_reaches(turn, args, 1, None)]
     lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
                         per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=render.bound(r))  # fmt: skip
@@ -581,14 +582,27 @@ def _against(args: dict, r: dict) -> Text:
     return serving_text("against_above" if above else "against_below", target=target)
 
 
-def _ceiling(turn: Turn, r: dict) -> Text:
+def _ceiling_arithmetic(turn: Turn, r: dict) -> Text:
     """Bandwidth ÷ weight bytes read per token: why one user cannot go faster on this card."""
-    read = next((item["value"] for item in r.get("lines", []) if item["key"] == "weights_read"), None)
-    found = turn.catalog.find_gpu(r["gpu"])
-    if not read or found is None:
+    ceiling = read_ceiling(r, turn.catalog.find_gpu(r["gpu"]))
+    if ceiling is None:
         return render.NOTHING
-    ceiling = decode_ceiling(DecodeCeiling(weights_read_gb=read, bandwidth_gb_s=found.bandwidth_gbs))
     return serving_text("ceiling_arithmetic", formula=ceiling.formula, per_user=number(r["decode_tokens_per_s_per_seq"]))
+
+
+def weights_read_gb(r: dict) -> float:
+    """The weight bytes each GPU reads per generated token (GB), from the estimate's ``weights_read`` line: for an MoE
+    the experts a token touches, not all the experts held (``weights_gb_per_gpu``); 0 when the line is missing."""
+    return next((item["value"] for item in r.get("lines", []) if item["key"] == "weights_read"), None) or 0.0
+
+
+def read_ceiling(r: dict, card: GPU | None) -> CeilingResult | None:
+    """The decode ceiling of one stream: ``card``'s bandwidth ÷ the weights read per token (None when either is unknown).
+    The one place the ceiling is computed: the impossible-target lead, the measured-speed verdict and the variant check."""
+    read = weights_read_gb(r)
+    if card is None or read <= 0:
+        return None
+    return decode_ceiling(DecodeCeiling(weights_read_gb=read, bandwidth_gb_s=card.bandwidth_gbs))
 
 
 def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> list[str]:
@@ -720,7 +734,7 @@ def observed_verdict(turn: Turn) -> str:
     parts.append(turn.text(serving_text("normal_levers")))
     if kind == "low":  # what usually explains a shortfall on this setup (quantised kernels, eager mode, PCIe topology)
         parts.append(_slow_checks(turn, r))
-    parts.append(_ceiling(turn, r))
+    parts.append(_ceiling(turn, single))  # one user's ceiling: the weights a single stream reads (an MoE's active experts)
     return _finish(turn, "\n\n".join([*filter(None, parts), *_details(turn, r)]))
 
 
@@ -751,11 +765,8 @@ def single_stream_lines(turn: Turn, args: dict, r: dict, kind: str) -> list[str]
 
 def single_ceiling(turn: Turn, r: dict) -> float:
     """Bandwidth ÷ weight bytes read per token per GPU: the most one stream decodes on this setup (0 when unknown)."""
-    card = turn.catalog.find_gpu(r["gpu"])
-    weights = r.get("weights_gb_per_gpu") or 0
-    if card is None or weights <= 0:
-        return 0.0
-    return decode_ceiling(DecodeCeiling(weights_read_gb=weights, bandwidth_gb_s=card.bandwidth_gbs)).tokens_per_s
+    ceiling = read_ceiling(r, turn.catalog.find_gpu(r["gpu"]))
+    return ceiling.tokens_per_s if ceiling is not None else 0.0
 
 
 def _single_check(turn: Turn, r: dict, check: str) -> str:
@@ -764,10 +775,10 @@ def _single_check(turn: Turn, r: dict, check: str) -> str:
         return turn.text(serving_text(f"slow_check.{check}", format="", count=r["num_gpus"]))
     variant = turn.catalog.find_gpu(trap_checks().speed.variants.get(_gpu_id(turn, r), ""))
     card = turn.catalog.find_gpu(_gpu_id(turn, r))
-    weights = r.get("weights_gb_per_gpu") or 0
-    if variant is None or card is None or weights <= 0 or variant.bandwidth_gbs >= card.bandwidth_gbs:
+    bound = read_ceiling(r, variant)
+    if bound is None or card is None or variant.bandwidth_gbs >= card.bandwidth_gbs:
         return ""
-    ceiling = decode_ceiling(DecodeCeiling(weights_read_gb=weights, bandwidth_gb_s=variant.bandwidth_gbs)).tokens_per_s
+    ceiling = bound.tokens_per_s
     return turn.text(serving_text("slow_check.variant", gpu=card.name, variant=variant.name, variant_bandwidth=number(variant.bandwidth_gbs),
                                   bandwidth=number(card.bandwidth_gbs), ceiling=render.per_user_figure(ceiling)))  # fmt: skip
 
@@ -802,12 +813,11 @@ def _slow_checks(turn: Turn, r: dict) -> str:
 def _ceiling(turn: Turn, r: dict) -> str:
     """The single-user bound the card's bandwidth sets: the weights each GPU reads per token at its bandwidth."""
     card = turn.catalog.find_gpu(r["gpu"])
-    weights = r.get("weights_gb_per_gpu") or 0
-    if card is None or weights <= 0:
+    bound = read_ceiling(r, card)
+    if bound is None:
         return ""
-    bound = decode_ceiling(DecodeCeiling(weights_read_gb=weights, bandwidth_gb_s=card.bandwidth_gbs)).tokens_per_s
-    return turn.text(serving_text("normal_ceiling", count=r["num_gpus"], gpu=card.name, ceiling=render.per_user_figure(bound),
-                                  bandwidth=number(card.bandwidth_gbs), weights=number(weights)))  # fmt: skip
+    return turn.text(serving_text("normal_ceiling", count=r["num_gpus"], gpu=card.name, ceiling=render.per_user_figure(bound.tokens_per_s),
+                                  bandwidth=number(card.bandwidth_gbs), weights=number(weights_read_gb(r))))  # fmt: skip
 
 
 def squeeze_report(turn: Turn) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from advisor.markdown import money, number, table
-from advisor.offline.tasks.tco import token_price
+from advisor.offline.tasks.tco import plan, token_price
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.api_prices import ApiPrice, api_prices
@@ -49,8 +49,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     gpu_name = turn.catalog.gpu(gpu).name
     if speed is None:
         return WORDING.say(turn, "does_not_run", model=model, gpu=gpu_name)
-    china = turn.slots.region == "cn" or currency == "CNY"
-    market = turn.call("rental_prices", {"gpu": gpu, "currency": currency, "china": china, "gpus": gpus, "today": dt.date.today().isoformat()})
+    market = turn.call("rental_prices", plan.market_args(turn, gpu, currency, gpus))
     tiers = market.result["tiers"] if market.ok else []
     chosen = next((t for t in tiers if t["tier"] == (market.result["fair_tier"] if market.ok else None)), None) or (min(tiers, key=lambda t: t["low"]) if tiers else None)
     if chosen is None:

@@ -42,7 +42,7 @@ def tco(turn: Turn) -> str:
     horizon_years, owned = planned.horizon_years, planned.owned
     outcome = turn.call("compute_tco", planned.args)
     missing_rent = not outcome.ok and "cloud_price_per_gpu_hour" in ((outcome.error or {}).get("suggestions") or [])
-    if missing_rent and payback.asked_for_line(turn):  # "and the electricity?" needs no rent: that line is answered all the same
+    if missing_rent and plan.asked_for_line(turn):  # "and the electricity?" needs no rent: that line is answered all the same
         outcome = turn.call("compute_tco", {**outcome.args, "rent_needed": False})
     if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
         stated = next((s.frame.surface(slot) for slot in ("server_price", "budget") if slot in s.unusable), "")
@@ -56,7 +56,7 @@ def tco(turn: Turn) -> str:
     if total is not None:  # the tool read the price as all servers' (nearer the catalog's price for one): said in the lead
         yours.append(WORDING.text("yours.price_total", amount=money(total["value"], r["currency"]), servers=servers,
                             each=money(total["value"] / servers, r["currency"])))  # fmt: skip
-    asked_line = payback.asked_for_line(turn)
+    asked_line = plan.asked_for_line(turn)
     if asked_line:  # "what's the electricity?", "and the maintenance?" after the comparison: that line, not the whole table again
         answered = payback.line(turn, r, asked_line, render.inputs)
         whose = region_line(turn, r) if asked_line in ("energy", "colocation") else ""  # whose tariff, or that none was sourced

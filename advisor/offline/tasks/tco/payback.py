@@ -6,50 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from advisor.markdown import money, number, table
-from advisor.nlu.frame import SlotValue
+from advisor.offline.tasks.tco.plan import LINE_INPUTS
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 
 WORDING = Wording("tco", "costs")
 
-CLAIM_REACH_CHARS = 24  # "pays back in about 8 months": the months sit within a few words
-
-
-def claim_and_horizon(payback_words: tuple[int, ...], spans: list[SlotValue], state_horizon: float | None) -> tuple[float | None, float | None]:
-    """A quoted payback and the comparison horizon, in years, from this message's spans of time (``spans``) and where
-    it claims a payback (``Ask.payback_word_starts``).
-
-    The span stated beside the payback words is the claim to check; another span, or the conversation's horizon,
-    is the horizon. Without payback words nothing changes: every span is the horizon."""
-    spans = [v for v in spans if isinstance(v.value, float) and v.start >= 0]
-    near = [(abs(v.start - at), v) for v in spans for at in payback_words]
-    if not near or min(near, key=lambda pair: pair[0])[0] > CLAIM_REACH_CHARS:
-        return None, state_horizon
-    claimed = min(near, key=lambda pair: pair[0])[1]
-    others = [v.value for v in spans if v is not claimed]
-    horizon = others[0] if others else (state_horizon if state_horizon != claimed.value else None)
-    return claimed.value, horizon
-
-
-# The inputs behind each line a follow-up may ask for alone: they are listed under it, given or defaulted.
-LINE_INPUTS = {
-    "maintenance": ("maintenance_pct_per_year", "server_price"),
-    "colocation": ("colo_price_per_kw_month", "server_max_kw", "load_factor_pct"),
-    "staff": ("staff_cost_per_month",),
-    "depreciation": ("residual_value_pct", "lifetime_years", "server_price"),
-    "capex": ("server_price", "network_overhead_pct"),
-}
 RUNNING_COSTS = {"energy", "maintenance", "colocation", "staff"}  # the monthly lines that make up owning's running cost
-
-
-def asked_for_line(turn: Turn) -> str | None:
-    """The one line of the rent-or-buy answer just given that a follow-up asks about ("and the electricity?", "what's the
-    maintenance?"); None for a first question or a message that states a value (it changes the comparison)."""
-    earlier = turn.ask.thread_messages > 1 or turn.reading.follow_up
-    key = turn.ask.tco_line if earlier else None
-    if key == "energy":
-        return None if turn.reading.frame.has("electricity_price") else key
-    return key if key in LINE_INPUTS and not turn.reading.frame.names() else None
 
 
 def line(turn: Turn, r: dict, key: str, inputs: Callable[[Turn, list[dict], str], str]) -> str:

@@ -14,7 +14,6 @@ from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.nlu.ask import GpuHours
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
 from advisor.offline.tasks.dialogue import followup
-from advisor.offline.tasks.tco import payback
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
@@ -313,7 +312,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         yours.append(WORDING.text("yours.price", amount=money(budget, currency)))
         server_price = budget / servers
     spans, state_horizon = spans_beside_commitments(turn)
-    claimed_years, horizon_years = payback.claim_and_horizon(turn.ask.payback_word_starts, spans, state_horizon)
+    claimed_years, horizon_years = claim_and_horizon(turn.ask.payback_word_starts, spans, state_horizon)
     bounds = horizon_bounds(turn, horizon_years)
     if horizon_years is not None:
         yours.append(WORDING.text("yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), years=number(horizon_years))
@@ -481,3 +480,61 @@ def rental_args(turn: Turn, counts: list) -> dict:
         share = 100
         turn.assume(*RENTALS.pair("rentals_phrases.answer.rented_around_the_clock_no"))
     return {"options": options, "months": months, "utilisation_pct": share, "discount_pct": s.discount_pct or 0, "currency": currency}
+
+
+# ---- the arguments the smaller cost answers (token_price, api_bill, rent_prices) send: planned here, worded there ----
+def china_market(turn: Turn, currency: str) -> bool:
+    """Whether mainland China's clouds price the rent: the region is China or the answer is in yuan."""
+    return turn.slots.region == "cn" or currency == "CNY"
+
+
+def market_args(turn: Turn, gpu: str, currency: str, gpus: int, **more: object) -> dict:
+    """rental_prices' arguments for ``gpus`` of ``gpu`` in ``currency`` (the rent tiers and the fair band); ``more`` adds
+    a quoted rate or the GPU-hours billed."""
+    return {"gpu": gpu, "currency": currency, "china": china_market(turn, currency), "gpus": gpus, **more, "today": dt.date.today().isoformat()}
+
+
+def owning_hour_args(gpu: str, gpus: int, currency: str, **more: object) -> dict:
+    """compute_tco's arguments for what an hour of one of ``gpus`` cards costs whoever owns it: the cards in full
+    8-GPU servers, no rent weighed; ``more`` adds the use, the site and the horizon."""
+    return {"gpu": gpu, "gpus_per_server": 8, "servers": -(-gpus // 8), "currency": currency, "rent_needed": False, **more}
+
+
+# ---- the payback a message quotes and the one line of the comparison a follow-up asks for ----
+CLAIM_REACH_CHARS = 24  # "pays back in about 8 months": the months sit within a few words
+
+
+def claim_and_horizon(payback_words: tuple[int, ...], spans: list[SlotValue], state_horizon: float | None) -> tuple[float | None, float | None]:
+    """A quoted payback and the comparison horizon, in years, from this message's spans of time (``spans``) and where
+    it claims a payback (``Ask.payback_word_starts``).
+
+    The span stated beside the payback words is the claim to check; another span, or the conversation's horizon,
+    is the horizon. Without payback words nothing changes: every span is the horizon."""
+    spans = [v for v in spans if isinstance(v.value, float) and v.start >= 0]
+    near = [(abs(v.start - at), v) for v in spans for at in payback_words]
+    if not near or min(near, key=lambda pair: pair[0])[0] > CLAIM_REACH_CHARS:
+        return None, state_horizon
+    claimed = min(near, key=lambda pair: pair[0])[1]
+    others = [v.value for v in spans if v is not claimed]
+    horizon = others[0] if others else (state_horizon if state_horizon != claimed.value else None)
+    return claimed.value, horizon
+
+
+# The inputs behind each line a follow-up may ask for alone: they are listed under it, given or defaulted.
+LINE_INPUTS = {
+    "maintenance": ("maintenance_pct_per_year", "server_price"),
+    "colocation": ("colo_price_per_kw_month", "server_max_kw", "load_factor_pct"),
+    "staff": ("staff_cost_per_month",),
+    "depreciation": ("residual_value_pct", "lifetime_years", "server_price"),
+    "capex": ("server_price", "network_overhead_pct"),
+}
+
+
+def asked_for_line(turn: Turn) -> str | None:
+    """The one line of the rent-or-buy answer just given that a follow-up asks about ("and the electricity?", "what's the
+    maintenance?"); None for a first question or a message that states a value (it changes the comparison)."""
+    earlier = turn.ask.thread_messages > 1 or turn.reading.follow_up
+    key = turn.ask.tco_line if earlier else None
+    if key == "energy":
+        return None if turn.reading.frame.has("electricity_price") else key
+    return key if key in LINE_INPUTS and not turn.reading.frame.names() else None

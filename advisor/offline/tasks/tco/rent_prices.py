@@ -7,12 +7,11 @@ spec sheet (one catalog figure) answers it: the rental_prices tool gives the mar
 
 from __future__ import annotations
 
-import datetime as dt
-
 from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
 from advisor.offline.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
+from advisor.offline.tasks.tco import plan
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
@@ -74,7 +73,6 @@ def answer(turn: Turn) -> str:
         if isinstance(quoted_money, Money) and quoted_money.currency in CALCULATED_CURRENCIES
         else turn.currency
     )
-    china = s.region == "cn" or currency == "CNY"
     quoted, _ = _quote(turn, currency)
     gpus = s.gpu_count or 1
     months = _months(turn)
@@ -83,10 +81,7 @@ def answer(turn: Turn) -> str:
         hours = gpus * HOURS_PER_MONTH * months * share
     else:
         hours = gpus * HOURS_PER_MONTH if gpus > 1 else None
-    outcome = turn.call("rental_prices", {
-        "gpu": s.gpus[0], "currency": currency, "china": china, "quoted_price_per_gpu_hour": quoted, "gpus": gpus,
-        "gpu_hours": hours, "today": dt.date.today().isoformat(),
-    })  # fmt: skip
+    outcome = turn.call("rental_prices", plan.market_args(turn, s.gpus[0], currency, gpus, quoted_price_per_gpu_hour=quoted, gpu_hours=hours))
     if not outcome.ok:
         return turn.error(outcome)
     r = outcome.result
@@ -143,8 +138,7 @@ def _from_owning(turn: Turn, r: dict, gpus: int) -> str:
     """No tier prices the card: a first estimate of its rent from what owning it costs a lessor whose cards are always
     let (purchase, power and upkeep per GPU-hour at full use); "" when the card has no purchase price either."""
     cur = r["currency"]
-    owned = turn.call("compute_tco", {"gpu": turn.slots.gpus[0], "gpus_per_server": 8, "servers": -(-gpus // 8), "currency": cur,
-                                        "rent_needed": False, "utilisation_pct": 100})  # fmt: skip
+    owned = turn.call("compute_tco", plan.owning_hour_args(turn.slots.gpus[0], gpus, cur, utilisation_pct=100))
     if not owned.ok:
         return ""
     rate = owned.result["own_cost_per_used_gpu_hour"]

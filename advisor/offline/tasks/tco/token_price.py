@@ -7,11 +7,10 @@ A card no tier prices is never refused: its hour is priced at what owning it cos
 
 from __future__ import annotations
 
-import datetime as dt
-
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.specs.compare import asks_cost_per_token
 from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.tasks.tco import plan
 from advisor.offline.tasks.tco.rent_prices import band
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
@@ -75,8 +74,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         line = WORDING.text("count_default", gpus=gpus, gpu=name, model=model_name)
         turn.assume(line.en, line.zh)
     tps = speed["output_tokens_per_s_total"]
-    china = turn.slots.region == "cn" or currency == "CNY"
-    market = turn.call("rental_prices", {"gpu": gpu, "currency": currency, "china": china, "gpus": gpus, "today": dt.date.today().isoformat()})
+    market = turn.call("rental_prices", plan.market_args(turn, gpu, currency, gpus))
     tiers = market.result["tiers"] if market.ok else []
     rows, costs = [], {}
     for tier in tiers:
@@ -144,11 +142,9 @@ def _rent_beside(turn: Turn, tiers: list[dict], costs: dict, currency: str) -> s
 def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps: float, currency: str) -> str:
     """No tier prices the card: the hour at what owning it costs (purchase, power, upkeep), said as an estimate."""
     s = turn.slots
-    owned = turn.call("compute_tco", {"gpu": gpu, "gpus_per_server": 8, "servers": -(-gpus // 8), "currency": currency,  # a card's hour in a full server
-                                        "rent_needed": False, "utilisation_pct": s.utilisation * 100 if s.utilisation else None,
-                                        "region": s.region, "site_region": turn.ask.site_region or ("cn" if turn.china_buyer else None),
-                                        "lifetime_years": s.horizon_years,
-                                        "electricity_price": _electricity(turn, currency)})  # fmt: skip
+    owned = turn.call("compute_tco", plan.owning_hour_args(gpu, gpus, currency, utilisation_pct=s.utilisation * 100 if s.utilisation else None,
+                                                           region=s.region, site_region=turn.ask.site_region or ("cn" if turn.china_buyer else None),
+                                                           lifetime_years=s.horizon_years, electricity_price=_electricity(turn, currency)))  # fmt: skip
     if not owned.ok:
         return turn.error(owned)
     r = owned.result

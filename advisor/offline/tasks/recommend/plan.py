@@ -1,0 +1,110 @@
+"""The recommend task's plan: what a conversation asks of ``recommend_gpus`` (model, task, precision, budget, region,
+the stated cards or their memory, the cards on hand, serving load, the objective) with the assumptions those choices rest
+on, and the yes/no questions the answer asks of the conversation (a modded card, the cards on hand). No sentences beyond
+an assumption; the answer's words are render.py's, and recommend.py runs plan → recommend_gpus → render."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from advisor.markdown import number
+from advisor.offline.tasks.recommend import mainland
+from advisor.offline.tasks.recommend.recommend_lines import value_for_money, workloads_of
+from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.tasks.serving.serving_card import stated_card
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from advisor.offline.workload import gpus_on_hand, precision_for
+
+WORDING = Wording("recommend", "recommend")
+PRICES = Wording("recommend", "market")  # the market a recommendation leans on
+
+# The understanding layer's objective values (entities.yaml) → the recommender's ranking.
+OBJECTIVES = {"cheapest": "cheapest", "fastest": "fastest", "cheapest_cloud": "cloud", "least_power": "power", "most_memory": "memory"}
+
+
+def _serving_args(turn: Turn, task: str) -> dict:
+    """Concurrency, speed target, engine and 'for a team' — serving only; stated for training they are named as unused."""
+    s = turn.slots
+    target = s.frame.get("speed_target")
+    per_user = isinstance(target, float) and not turn.ask.latency_target
+    if task != "inference":
+        if s.frame.has("concurrency") or per_user:
+            turn.ignore("concurrency", *WORDING.pair("sizing_phrases.serving_args.concurrent_users_and_speed_targets"))
+        return {}
+    if per_user:
+        s.mark("speed_target")
+    return {
+        "concurrency": s.concurrency,
+        "kv_precision": s.kv_precision,
+        "tokens_per_s_per_user": target if per_user else None,
+        "engine": engine_of(turn),
+        "team": True if s.for_a_team else None,
+    }
+
+
+def recommend_args(turn: Turn, model: str, task: str) -> dict:
+    """What the conversation asks of ``recommend_gpus``: the answer and the procurement proposal size the same need."""
+    s = turn.slots
+    budget = s.budget
+    workloads = workloads_of(turn, model, task)  # "LoRA on 7B, serve 13B, sometimes a full fine-tune": sized for the largest
+    serves = task == "inference" or any(w["task"] == "inference" for w in workloads or [])  # users and speed belong to the serving job
+    args = {
+        "model": model,
+        "task": task,
+        "precision": precision_for(turn, task),
+        "context": s.context_length,
+        "batch": s.batch_size,
+        "objective": OBJECTIVES.get(s.objective or ""),  # none stated: the tiers lead (within the budget, when given)
+        "budget": budget.amount if budget else None,
+        **({"budget_per": budget.per} if budget and budget.per in ("month", "year") else {}),  # a running budget is met by renting
+        "currency": budget.currency if budget else turn.currency,
+        "region": "cn" if s.region == "cn" else "global",
+        "gpus": [stated_card(turn, gpu).gpu for gpu in s.gpus] or None,  # "our A100s are the 40 GB ones": that variant
+        "max_gpus": gpus_on_hand(turn),
+        **_serving_args(turn, "inference" if serves else task),
+        "today": dt.date.today().isoformat(),
+        "workloads": workloads,
+    }
+    if s.gpu_memory_gb and not args["gpus"]:  # "I have 24G of memory": the card the user has (or wants), not a value to set aside
+        sized = [g.id for g in turn.catalog.gpus if g.memory_gb == s.gpu_memory_gb and g.segment != "apple"]
+        if sized:
+            args["gpus"] = sized
+            turn.assume(*WORDING.both("sizing_phrases.recommend_args.cards_with_gb_as_stated", gpu_memory_gb=number(s.gpu_memory_gb)))
+    if args["objective"] == "cheapest" and turn.ask.renting:
+        args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
+    value_for_money(turn, args, serves)
+    # a Chinese question or a yuan budget is a mainland buyer; renting is not buying (China clouds still rent A100s and 4090s)
+    if args["region"] != "cn" and turn.ask.market == "cn" and not s.gpus and not turn.ask.renting:
+        args["region"] = "cn"
+        turn.assume(*PRICES.pair("cn"))
+    if args["gpus"] and mainland.mainland_purchase(turn) and mainland.barred(turn, args["gpus"]):
+        # "in Shenzhen, how many H100s?": a part not sold new there is replaced by what is (its China edition), said first
+        args["region"], args["gpus"] = "cn", mainland.sold_instead(turn, args["gpus"])
+    if s.keeps_to("china_buyable") or s.keeps_to("domestic"):
+        args["region"], args["objective"] = "cn", args["objective"] or "china"
+    if s.keeps_to("domestic"):  # Chinese-made accelerators only
+        args["gpus"] = [g.id for g in turn.catalog.gpus if g.china == "domestic"]  # the export rules' vendor list decides
+    if s.keeps_to("datacenter_only"):
+        allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
+        args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
+        turn.assume(*WORDING.pair("sizing_phrases.recommend_args.data_center_accelerators_only_geforce"))
+    return args
+
+
+def on_hand(turn: Turn, option: dict) -> bool:
+    """The option is the cards the user says they have (that GPU, no more of them than they have)."""
+    if not turn.ask.holds_cards:  # "buy or rent 8 H100s?", "we have quotes for 2x H100": cards not said to be the user's
+        return False
+    have = gpus_on_hand(turn)
+    return bool(have) and option["gpu_id"] in {turn.catalog.gpu(g).id for g in turn.slots.gpus} and option["count"] <= have
+
+
+def uses_owned(turn: Turn, option: dict) -> bool:
+    """The option is cards the user has, and the question is not how many of them it would take ("how many A6000s instead?")."""
+    return on_hand(turn, option) and not turn.count_asked
+
+
+def modded_card(turn: Turn) -> bool:
+    """The one named card has a memory no catalog variant has (a modded 48 GB 4090): the memory estimate sizes it."""
+    return bool(turn.slots.gpus) and stated_card(turn, turn.slots.gpus[0]).memory_gb is not None

@@ -1,0 +1,78 @@
+"""The recommend task's answer ("which GPU, how many?"): the take-overs that answer another way first (no model, several
+vendors, a modded card, every training method), then plan.py's arguments, recommend_gpus, and render.py's sentences
+with the lines the recommendation carries (budget, value, tiers, run time, breakdown)."""
+
+from __future__ import annotations
+
+from advisor.markdown import money
+from advisor.offline.tasks.concept.knowledge import related
+from advisor.offline.tasks.memory import fit, memory_view, methods_view
+from advisor.offline.tasks.memory.range_ends import small_end_lines
+from advisor.offline.tasks.recommend import compute_view, full_alongside, mainland, plan, render, service_model, vendor_rows, vendor_tradeoffs
+from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, sized_for, value_lines
+from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
+from advisor.offline.tasks.specs import specs
+from advisor.offline.tasks.training import run_time
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from advisor.offline.workload import TASK_LABEL, model_of, task_of
+
+WORDING = Wording("recommend", "recommend")
+
+
+def recommend(turn: Turn) -> str:
+    model, defaulted = model_of(turn), None
+    if model is None and (default := service_model.default_model(turn)):  # "an assistant for 250 staff": a stated default model
+        model, defaulted = default
+    if model is None:
+        return specs.answer(turn) if turn.entities.gpus else fit.ask_for_model(turn)
+    if vendor_rows.applies(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
+        return vendor_rows.answer(turn)
+    if plan.modded_card(turn):  # the recommender knows catalog cards only: the stated card is sized by the memory estimate
+        return fit.memory(turn, counted=recommend)
+    if methods_view.applies(turn) and not turn.slots.budget:  # "how many cards for full FT and for QLoRA?": each method's count
+        return fit.methods(turn, model)
+    task, named = task_of(turn)
+    budget = turn.slots.budget
+    args = plan.recommend_args(turn, model, task)
+    outcome = turn.call("recommend_gpus", args)
+    if not outcome.ok:
+        return turn.error(outcome)
+    r = outcome.result
+    options = r["options"]
+    label = turn.t(*TASK_LABEL[r["task"]])  # several jobs asked: the one that set the size
+    if not options and turn.slots.gpus and not turn.count_asked:  # "can my 4090 do it?": the verdict for that GPU says why not
+        return fit.memory(turn, counted=recommend)
+    if not named:
+        turn.assume(*WORDING.pair("sizing_phrases.recommend.task_serving_inference_since_none"))
+    if not options:
+        return "\n\n".join([WORDING.say(turn, "sizing_phrases.recommend.no_catalog_gpu_fits_for", model_label=turn.text(r['model_label']), label=label)] + [f"- {turn.text(n)}" for n in r["notes"]])
+    running = running_budget(turn, r, budget.amount, budget.per) if budget else []  # "$5,000 a month": set against renting
+    # a budget that buys nothing: said first, with what it does buy
+    short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
+    lead = " ".join([*short, render.verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
+    if defaulted:  # the verdict, then the model it was sized on (the default that moves it most), then the ranking
+        verdict, _, ranked = lead.partition("\n\n")
+        lead = "\n\n".join(filter(None, [verdict, defaulted, ranked]))
+    if args["region"] == "cn" and turn.slots.gpus:  # a named part not sold new in mainland China: said with the verdict, not under it
+        named_ids = [stated_card(turn, gpu).gpu for gpu in turn.slots.gpus]
+        lead = "\n\n".join([*mainland.blocked_of(turn, mainland.barred(turn, named_ids), then="sized_instead"), lead])
+    full = full_alongside.lines(turn, args, r) if full_alongside.applies(turn, task) else []  # a bare "fine-tune" is not only LoRA
+    full += compute_view.lines(turn, model, task, r, args["workloads"]) if compute_view.applies(turn, task) else []  # tokens given: FLOPs, days, rent or buy
+    parts = [lead, *vendor_tradeoffs.lines(turn, turn.entities.gpus), *full, *value_lines(turn, r), *small_end_lines(turn, r, args), *traffic_lines(turn), *render.stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *render.buying_tiers(turn, r, args["region"]),
+             render.options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
+    top = options[0]
+    parts.append("**" + WORDING.say(turn, "sizing_phrases.recommend.why") + "**: " + "; ".join(turn.text(x) for x in top["reasons"]))
+    parts += filter(None, [run_time.time_on(turn, model, task, top)])
+    if r.get("estimate"):
+        parts.append(memory_view.breakdown(turn, r["estimate"]))
+    if not named:
+        parts.append(memory_view.other_tasks(turn, model))
+    parts += [f"- {turn.text(n)}" for n in r["excluded"] + r["notes"]]
+    parts += memory_view.rule_of_thumb(turn, r.get("estimate"))
+    parts += render.stale_prices(turn, r["stale_prices"])
+    if budget and not running:
+        turn.assume(*WORDING.both("sizing_phrases.recommend.budget_for_the_whole_configuration", budget=money(budget.amount, budget.currency)))
+    turn.assume(*WORDING.pair("sizing_phrases.recommend.prices_are_indicative_catalog_figures"))
+    related(turn, f"{label} {turn.message}")
+    return "\n\n".join(parts)

@@ -1,0 +1,137 @@
+"""The recommend task's sentences from recommend_gpus's result: the verdict (the configuration, its price, speed and
+what it was ranked by), the options table, the buying tiers with the mainland pick, the card variants stated and the
+stale-price note. Wording from the package text.yaml (section recommend); every figure from a tool, no tool arguments
+decided here (plan.py's)."""
+
+from __future__ import annotations
+
+from advisor.markdown import money, number, table
+from advisor.offline.tasks.recommend import plan
+from advisor.offline.tasks.recommend.price_view import option_price
+from advisor.offline.tasks.recommend.tiers_view import tier_lines
+from advisor.offline.tasks.serving.serving_card import stated_card
+from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
+from advisor.offline.workload import gpus_on_hand
+from knowledge.audience import PeakLoad
+from knowledge.bilingual import Text
+from knowledge.servers import server_data
+from tools.gpu_specs import CHINA_BUYABLE
+
+WORDING = Wording("recommend", "recommend")
+PRICES = Wording("recommend", "market")  # the price dates a recommendation leans on
+
+OBJECTIVE_LABEL = {
+    "cheapest": WORDING.pair("sizing_phrases.objective_label.lowest_purchase_price_of_the"),
+    "fastest": WORDING.pair("sizing_phrases.objective_label.fastest_most_tokens_s_in"),
+    "cloud": WORDING.pair("sizing_phrases.objective_label.lowest_cloud_cost_per_hour"),
+    "china": WORDING.pair("sizing_phrases.objective_label.buyable_new_in_mainland_china"),
+    "budget": WORDING.pair("sizing_phrases.objective_label.within_the_budget_fastest_first"),
+    "power": WORDING.pair("sizing_phrases.objective_label.least_board_power_of_the"),
+    "memory": WORDING.pair("sizing_phrases.objective_label.most_gpu_memory_per_unit"),
+    "value": WORDING.pair("sizing_phrases.objective_label.most_tokens_s_per_price"),
+}
+
+
+def verdict(turn: Turn, r: dict, label: str) -> str:
+    top, cur = r["options"][0], r["currency"]
+    what = turn.text(top["config_label"])
+    over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
+    head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.on_hand" if plan.uses_owned(turn, top) else "lines.recommended")
+    lead = WORDING.say(turn, "sizing_phrases.verdict.lead", head=head, what=what, nominal_gb=number(_nominal(turn, top)), label=label, model_label=turn.text(r['model_label']), params_b=number(r['params_b']), per_gpu_gb=number(top['per_gpu_gb']), headroom_pct=number(top['headroom_pct']))
+    if top.get("purchase_cost") is not None and not plan.on_hand(turn, top):  # no purchase price for cards already owned
+        lead += WORDING.say(turn, "sizing_phrases.verdict.the_whole_configuration", price=option_price(turn, top, cur))
+    if over:  # configurations without a known price that need less memory in all may be within the budget: name them
+        room = top["count"] * top["nominal_memory_gb"]
+        smaller = [o for o in r["options"] if o.get("purchase_cost") is None and o["count"] * o["nominal_memory_gb"] < room][:2]
+        if smaller:
+            names = WORDING.say(turn, "lines.list_joiner").join(turn.text(o["config_label"]) for o in smaller)
+            lead += WORDING.say(turn, "sizing_phrases.verdict.smaller_configurations_without_a_price", names=names)  # fmt: skip
+    if top.get("tokens_per_s_per_user") is not None and top["tokens_per_s_total"] <= top["tokens_per_s_per_user"]:
+        # one user at a time: the total also pays for reading the prompt, so it is the lower figure and says nothing more
+        lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s", tokens_per_s_per_user=number(top['tokens_per_s_per_user']))
+    elif top.get("tokens_per_s_per_user") is not None:
+        lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s_per_user", tokens_per_s_per_user=number(top['tokens_per_s_per_user']), tokens_per_s_total=number(top['tokens_per_s_total']))
+    lead += _load_said(turn, r)
+    objective = "cheapest" if over else r.get("objective")
+    ranked_by = turn.t(*OBJECTIVE_LABEL[objective]) if objective else turn.text(server_data().tier_text.ranked_by)
+    if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
+        # why a slower card leads: otherwise "fastest first" reads as a mistake
+        ranked_by += WORDING.say(turn, "sizing_phrases.verdict.geforce_builds_after_data_center")  # fmt: skip
+    return lead + "\n\n" + WORDING.say(turn, "sizing_phrases.verdict.ranked_by", ranked_by=ranked_by)
+
+
+def _load_said(turn: Turn, r: dict) -> str:
+    """The load a serving recommendation was sized for, in its lead: a team's peak taken as a planning share of its head
+    count (knowledge/audience.yaml) is a default that can change the verdict, so it is said beside it, not only below."""
+    users = turn.slots.concurrency if r["task"] == "inference" else None
+    if not users or users < 2:
+        return ""
+    peak = turn.slots.peak_load
+    if isinstance(peak, PeakLoad):
+        return WORDING.say(turn, "sizing_phrases.verdict.load_share", users=number(users), share=f"{peak.share * 100:g}", people=peak.said)
+    return WORDING.say(turn, "sizing_phrases.verdict.load_stated", users=number(users))
+
+
+def buying_tiers(turn: Turn, r: dict, region: str) -> list[str]:
+    """What to buy, in tiers; none when the cards the user has already do the job (they are told to use them, not to buy them)."""
+    if plan.uses_owned(turn, r["options"][0]):
+        return []
+    return [*tier_lines(turn, r), *_mainland_pick(turn, r, region)]
+
+
+def _mainland_pick(turn: Turn, r: dict, region: str) -> list[str]:
+    """A Chinese question that names no region may still be bought in mainland China: point at the first option sold there."""
+    if turn.language != "zh" or region == "cn":
+        return []
+    sold = [i for i, o in enumerate(r["options"], start=1) if turn.catalog.gpu(o["gpu_id"]).china in CHINA_BUYABLE]
+    if sold[:1] == [1]:  # the first recommendation is sold there already
+        return []
+    if not sold:
+        return [WORDING.entry("lines.mainland_none")["zh"]]  # said to Chinese questions only
+    pick = r["options"][sold[0] - 1]
+    return [WORDING.entry("lines.mainland_pick")["zh"].format(number=sold[0], config=turn.text(pick["config_label"]))]
+
+
+def options_table(turn: Turn, r: dict) -> str:
+    options, cur = r["options"], r["currency"]
+    speed = any(o.get("tokens_per_s_total") is not None for o in options)
+    sized = any(o.get("meets_target") is not None for o in options)
+    headers = ["#", WORDING.say(turn, "sizing_phrases.options_table.configuration"), WORDING.say(turn, "sizing_phrases.options_table.memory"), WORDING.say(turn, "sizing_phrases.options_table.plan"), WORDING.say(turn, "sizing_phrases.options_table.need_gpu"), WORDING.say(turn, "sizing_phrases.options_table.headroom")]
+    if speed:
+        headers += [WORDING.say(turn, "sizing_phrases.options_table.tokens_s_per_user"), WORDING.say(turn, "sizing_phrases.options_table.tokens_s_total")]
+    if sized:
+        headers.append(WORDING.say(turn, "sizing_phrases.options_table.meets_the_load"))
+    # cards already on hand and no word of renting: a rental column answers nothing asked
+    rent = turn.ask.renting or not (turn.slots.gpus and gpus_on_hand(turn))
+    headers += [WORDING.say(turn, "sizing_phrases.options_table.purchase_whole")] + ([WORDING.say(turn, "sizing_phrases.options_table.cloud_h")] if rent else [])
+    rows = []
+    for i, o in enumerate(options, start=1):
+        row = [i, turn.text(o["config_label"]), f"{number(_nominal(turn, o))} GB", turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%"]
+        if speed:
+            row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
+        if sized:
+            row.append({True: WORDING.say(turn, "sizing_phrases.options_table.yes"), False: WORDING.say(turn, "sizing_phrases.options_table.no")}.get(o.get("meets_target"), "—"))
+        row += [option_price(turn, o, cur)] + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
+        rows.append(row)
+    return table(headers, rows)
+
+
+def _nominal(turn: Turn, option: dict) -> float:
+    """The memory size printed on the box (the estimator compares against usable bytes)."""
+    return turn.catalog.gpu(option["gpu_id"]).memory_gb
+
+
+def stale_prices(turn: Turn, stale: list[dict]) -> list[str]:
+    """One line, last, naming the GPU prices behind the options that are over 6 months old."""
+    if not stale:
+        return []
+    items = [PRICES.text("stale_price", what=Text(**row["what"]), date=row["date"]) for row in stale]
+    listed = Text(en=", ".join(i.en for i in items), zh="、".join(i.zh for i in items))
+    return [f"_{turn.text(PRICES.text('stale_prices', items=listed))}_"]
+
+
+def stated_variants(turn: Turn) -> list[str]:
+    """The sentence that says the card's stated memory was used (the recommender takes a catalog variant only)."""
+    cards = [stated_card(turn, gpu) for gpu in turn.slots.gpus[:1]]
+    return [card.note for card in cards if card.note and card.memory_gb is None]
