@@ -64,12 +64,14 @@ def test_a_job_too_big_for_one_card_leads_with_the_count_that_holds_it(offline_a
 )
 def test_an_oom_answer_gives_one_sharded_count(offline_advisor, question):
     response = offline_advisor.answer(question, [])
-    planned = {c.result["fit_plan"]["same_card"]["count"] for c in calls(response, "estimate_memory")
-               if c.result.get("fit_plan") and c.result["gpu"] == "NVIDIA A100 40GB SXM" and c.result["num_gpus"] == 1}  # fmt: skip
+    card = "NVIDIA A100 40GB SXM"
+    plans = [c.result["fit_plan"] for c in calls(response, "estimate_memory") if c.result.get("fit_plan") and c.result["gpu"] == card]
+    planned = {plan["same_card"]["count"] for plan in plans}
     assert len(planned) == 1, planned
-    sharded = re.findall(r"ZeRO-3[^.。\n]*?(\d+) (?:of these cards|张)", response.answer)
-    sharded += re.findall(r"(\d+)(?:×| 张) NVIDIA A100 40GB SXM\**[（(]", response.answer)
-    assert sharded and {int(n) for n in sharded} == planned, (sharded, planned)
+    routes = {route["count"] for plan in plans for route in plan["routes"] if route["gpu"] == card}
+    said = counts_of(response.answer, card) - routes  # the adapters' and offload's own counts are other jobs
+    said |= {int(en or zh) for en, zh in re.findall(r"across (\d+) of these cards|切分到 (\d+) 张同样的卡", response.answer)}
+    assert said == planned, (said, planned)
     assert "evenly" not in response.answer and "均匀切分" not in response.answer
 
 
@@ -121,7 +123,7 @@ def test_a_stated_comparison_is_checked_first_with_both_figures(offline_advisor,
     verdict = ("**对" if holds else "**不对") if zh else ("**Right" if holds else "**No")
     assert first.startswith(verdict), first
     shown = {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", first)}
-    assert {float(ours), float(theirs)} <= shown, first
+    assert all(any(abs(value - float(x)) <= 0.051 for value in shown) for x in (ours, theirs)), first  # to the answer's rounding
 
 
 @pytest.mark.parametrize(

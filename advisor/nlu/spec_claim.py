@@ -1,7 +1,7 @@
 """Which catalog figure of a card a message asks about, and the comparison it states between two cards.
 
-"What is the H200's memory bandwidth?" asks for ``bandwidth_gbs``; "H20比H100显存大吧？" states that the H20 has
-more ``memory_gb`` than the H100. The words live in ``data/spec_fields.yaml``; the spec answer leads with the field
+"What is the H200's memory bandwidth?" asks for ``bandwidth_gbs``; "the H20 has more memory than the H100, right?"
+states that the H20 has more ``memory_gb`` than the H100 (the Chinese wording alike, its cues in the data file). The words live in ``data/spec_fields.yaml``; the spec answer leads with the field
 asked, and with right or wrong on the stated comparison, from the catalog's figures."""
 
 from __future__ import annotations
