@@ -42,6 +42,7 @@ from advisor.nlu.model import NONE
 from advisor.nlu.values import find_values
 from advisor.nlu.reading import Reading
 from advisor.nlu.speed_scope import Scope, scope_of
+from advisor.nlu.spec_claim import ComparisonClaim, comparison_claim, spec_fields
 from advisor.nlu.shortlist import Candidate, candidate_configs
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
@@ -267,6 +268,13 @@ class Ask(BaseModel):
     weighs_reservation: bool = Field(False, description="The message weighs reserved (committed) capacity against on-demand for its use.")
     figures_stated: tuple[StatedFigure, ...] = Field((), description='Memory sizes and bare figures this message states beside the card it '
                                                      'names ("the B200 is 192 GB, right?", "the H100 has 1979 TFLOPS, right?"): claims the spec answer checks first.')
+    spec_fields_asked: tuple[str, ...] = Field((), description='The catalog figures this message asks of a card, in the order written: '
+                                               '"What is the H200\'s memory bandwidth?" → ("bandwidth_gbs",) (nlu/spec_claim.py).')
+    comparison_claim: ComparisonClaim | None = Field(None, description='A comparison this message states between two named cards: '
+                                                     '"the L40S has more TFLOPS than the A100, right?" → bf16_tflops, more, L40S over A100; '
+                                                     'the spec answer leads with right or wrong and the two figures.')
+    states_comparison: bool = Field(False, description='comparison_claim is set: the message states a comparison of one figure '
+                                    'between two named cards ("H20 has more memory than the H100, right?").')
     candidate_configs: tuple[Candidate, ...] = Field((), description='The user\'s own shortlist, (card, count) pairs in the order '
                                                      'named: "quotes for 2x H100, 4x L40S or 1x H200 — which?" → (h100, 2), (l40s, 4), (h200, 1); '
                                                      'two or more, else none (nlu/shortlist.py). Each is evaluated for the stated job.')
@@ -286,6 +294,8 @@ class Ask(BaseModel):
         prices = state.slots.get("cloud_price")
         opened_earlier = bool(reading.task_messages) and reading.task_messages[0] != message
         named = subjects_of(message, catalog)
+        gpus_at = [(v.value.start, v.value.value) for v in reading.tagged if v.value.kind == "gpu"]
+        comparison = None if says("asks_which", message) else comparison_claim(message, gpus_at)
         if daily_token_volume(message, reading.tagged) is not None:  # "100M tokens a day": a volume to turn into a rate
             named = named | {"ask": named.get("ask", frozenset()) | {TOKEN_RATE}}
         return cls(
@@ -373,7 +383,9 @@ class Ask(BaseModel):
             api_usage=(usage := api_usage(message, reading.tagged)),
             claimed_multiple=(multiple := next((v.value.value for v in reading.tagged if v.value.kind == "ratio"), None)),
             # a multiple said between two parts ("is the B200 really 30x an H100?") is a claim to check, with or without a cue word
-            weighs_claim=(says("weighs_claim", message) or multiple is not None) and len(named.get("gpu", ())) >= 2,
+            # a claim on one named figure with no multiple ("the 4090 has more bandwidth than the L40S, true?") is the
+            # comparison_claim, checked on that figure, not weighed on every figure
+            weighs_claim=((says("weighs_claim", message) and comparison is None) or multiple is not None) and len(named.get("gpu", ())) >= 2,
             weighs_premium=says("weighs_premium", message) and len(named.get("gpu", ())) >= 2,
             whole_server=says("whole_server", message),
             weighs_api=usage is not None and (usage.tokens_per_day is not None or reading.frame.get("method") == "inference"),
@@ -388,6 +400,9 @@ class Ask(BaseModel):
             reservation=(reserved := reservation(message, reading.frame)),
             weighs_reservation=reserved is not None,
             figures_stated=_figures_stated(reading) if asks_to_confirm(message) or says("asks_yes_no", message) else (),
+            spec_fields_asked=spec_fields(message),
+            comparison_claim=comparison,
+            states_comparison=comparison is not None,
             candidate_configs=(candidates := candidate_configs(message, reading.frame, _aside_cards(reading))),
             weighs_shortlist=bool(candidates),
             # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing

@@ -22,7 +22,7 @@ from tools.memory.schema import MemoryEstimate, MemoryLimits, MemoryLimitsReques
 from tools.memory.setup import Setup, resolve_setup
 from tools.memory.shapes import kv_bytes_per_token_layer
 from tools.memory.training import offloaded_bytes, training_parts
-from tools.memory.verdict import RULE_OF_THUMB, capacity_budget, capacity_gb, capacity_line, main_lever, unit_note, usable_memory_note, verdict
+from tools.memory.verdict import RULE_OF_THUMB, capacity_budget, capacity_gb, capacity_line, counted_bound, main_lever, unit_note, usable_memory_note, verdict
 from tools.precision import is_gguf, kv_format
 
 __all__ = ["Footprint", "MemoryEstimate", "MemoryLimits", "MemoryLimitsRequest", "MemoryRequest", "estimate_memory", "footprint", "max_fit", "parts_for"]
@@ -84,6 +84,8 @@ def estimate_memory(request: MemoryRequest, catalog: Catalog) -> MemoryEstimate:
     result, gpu = _estimate(request, catalog)
     if result.verdict == "does_not_fit" and gpu is not None:
         result.fit_plan = fit_plan(request, result, gpu, lambda changed: _estimate(changed, catalog)[0], catalog)
+        if result.main_lever is not None:  # one count in the answer: the plan's, with its assumption
+            result.main_lever = counted_bound(result.main_lever, result.mode, result.fit_plan.same_card.count, gpu.name)
     return result
 
 
@@ -132,7 +134,7 @@ def _estimate(request: MemoryRequest, catalog: Catalog) -> tuple[MemoryEstimate,
         result.verdict, headroom = verdict(total, budget)
         result.headroom_pct = round(headroom, 1)
         if result.verdict != "fits":
-            result.main_lever = main_lever(setup, parts, total, budget)
+            result.main_lever = main_lever(setup, parts)
         if setup.mode == "inference" and setup.engine == "vllm":
             add_vllm_capacity(result, setup, parts, budget)
     return result, setup.gpu

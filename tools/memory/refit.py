@@ -36,14 +36,15 @@ Estimator = Callable[[MemoryRequest], MemoryEstimate]
 
 def _layout(request: MemoryRequest, count: int) -> dict:
     """The request spread over ``count`` GPUs the way a consultant would: tensor parallel inside a server and
-    pipeline stages across servers for serving; ZeRO-3/FSDP sharding for training."""
+    pipeline stages across servers for serving; ZeRO-3/FSDP sharding with activation checkpointing for training (the
+    activations are not sharded, so a count without checkpointing would be far larger than the one anyone runs)."""
     if request.mode == "inference":
         tp = min(count, SERVER_GPUS)
         return {"tp": tp, "pp": count // tp, "num_gpus": count}
     if count == 1:
         sharded = 3 if request.offload != "none" else 0
         return {"num_gpus": 1, "tp": 1, "pp": 1, "zero_stage": sharded, "fsdp": None}
-    return {"num_gpus": count, "tp": 1, "pp": 1, "zero_stage": 3, "fsdp": None}
+    return {"num_gpus": count, "tp": 1, "pp": 1, "zero_stage": 3, "fsdp": None, "recompute": "full"}
 
 
 def _at(estimate: Estimator, request: MemoryRequest, count: int) -> MemoryEstimate | None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from knowledge.bilingual import Text
 from knowledge.fact_notes import fact_note
 from knowledge.gpus import GPU
@@ -98,7 +96,7 @@ LEVER_GROUP = {
 SHARDED_FROM_STAGE = {"optimizer_states": 1, "gradients": 2, "weights": 3}  # the ZeRO stage that shards each part
 
 
-def main_lever(s: Setup, parts: list[Part], total: float, budget: float | None) -> Text:
+def main_lever(s: Setup, parts: list[Part]) -> Text:
     largest = max((p for p in parts if p.bytes > 0), key=lambda p: p.bytes)
     group = LEVER_GROUP.get(largest.key, largest.key)
     if s.mode == "inference" and group == "logits":
@@ -107,11 +105,16 @@ def main_lever(s: Setup, parts: list[Part], total: float, budget: float | None) 
     lever = TEXT.text(f"levers.{s.mode}.{group if group in levers else 'weights'}")
     if s.mode == "training" and s.dp > 1 and s.zero_stage >= SHARDED_FROM_STAGE.get(group, 4):  # the usual lever is already pulled
         lever = TEXT.text("already_sharded", part=Text(en=largest.en, zh=largest.zh), stage=s.zero_stage, dp=s.dp)
-    if budget and total > budget and s.gpu is not None and math.isfinite(total):
-        needed = math.ceil(total * s.num_gpus / (budget * TIGHT_FRACTION))
-        bound = TEXT.text("rough_bound", needed=needed, gpu=s.gpu.name)
-        lever = Text(en=lever.en + bound.en, zh=lever.zh + bound.zh)
     return lever
+
+
+def counted_bound(lever: Text, mode: str, count: int | None, gpu: str) -> Text:
+    """The lever of a job that does not fit, with the one count of the same card the fit plan found (ZeRO-3/FSDP with
+    activation checkpointing for training, tensor/pipeline parallelism for serving). The total divided by one card is no
+    second count: activations, logits and the runtime are held whole on every GPU, so it would undercount."""
+    key = f"counted_bound.{mode}" if count else "counted_bound.none"
+    bound = TEXT.text(key, count=count or 0, gpu=gpu)
+    return Text(en=lever.en + bound.en, zh=lever.zh + bound.zh)
 
 
 RULE_OF_THUMB = TEXT.text("rule_of_thumb")

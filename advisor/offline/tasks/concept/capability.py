@@ -27,6 +27,8 @@ def asked(turn: Turn) -> tuple[Capability, list[str]] | None:
     gpus = turn.entities.gpus or (turn.slots.gpus if turn.reading.follow_up else [])
     if capability is None or not gpus or any(turn.reading.frame.has(slot) for slot in capability.not_with):
         return None
+    if turn.ask.comparison_claim is not None:  # "the A100's BF16 is higher than the L40S's, right?": two figures side by side
+        return None
     if capability.kind == "minimum" and _threshold(turn, capability) is None:
         return None  # "how much memory has the H20?": the spec sheet leads with memory and bandwidth already
     if capability.kind == "value" and len(gpus) > 1:

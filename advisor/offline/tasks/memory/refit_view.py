@@ -22,8 +22,12 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
     card, yours = estimate["gpu"], plan["your_count"]
     where = REFIT.text("where.yours", count=yours, card=card) if yours > 1 else REFIT.text("where.one", card=card)
     need = number(estimate["total_per_gpu_gb"])
-    parts = [turn.text(REFIT.text("lead", task=task_label, model=Text.model_validate(estimate["model_label"]), where=where,
-                              need=need, capacity=number(estimate["gpu_capacity_gb"])))]  # fmt: skip
+    # the verdict is the fit plan's: "not on one; yes on N" when a count of the same card holds the job
+    count = plan["same_card"]["count"]
+    figures = {"task": task_label, "model": Text.model_validate(estimate["model_label"]), "where": where, "need": need,
+               "capacity": number(estimate["gpu_capacity_gb"])}  # fmt: skip
+    verdict = REFIT.text("lead_count", count=count, card=plan["same_card"]["gpu"], **figures) if count else REFIT.text("lead", **figures)
+    parts = [turn.text(verdict)]
     # serving on several cards: the job's total against theirs, the weights named (training shards them: per-GPU is the story)
     if yours > 1 and estimate["mode"] == "inference" and estimate.get("capacity_all_gpus_gb"):
         parts[0] += " " + turn.text(REFIT.text("totals", total=number(estimate["total_all_gpus_gb"]), weights=number(estimate["weights_all_gpus_gb"]),

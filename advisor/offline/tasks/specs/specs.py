@@ -6,7 +6,7 @@ sized comparison)."""
 from __future__ import annotations
 
 from advisor.offline.tasks.recommend import mainland, price_view, vendor_rows
-from advisor.offline.tasks.specs import compare, plan, render, stated_view
+from advisor.offline.tasks.specs import asked_view, compare, plan, render, stated_view
 from advisor.offline.tasks.tco import rent_prices
 from advisor.offline.turn import Turn
 
@@ -39,7 +39,9 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     warned = mainland.blocked_list(turn, rows) if weighed else []
     answer, _, figures = lead.partition("\n\n")
     stated = stated_view.lead(turn, rows[0]) if len(rows) == 1 else ""  # "the B200 is 192 GB, right?": the figure said is checked first
-    return "\n\n".join(filter(None, [stated, answer, *warned, figures, table, *render.stale_prices(turn, result)]))
+    # what was asked leads: right or wrong on a comparison stated between two cards, or the figure asked of one card
+    asked = asked_view.claim(turn, rows) or (asked_view.one_card(turn, rows[0]) if len(rows) == 1 else "")
+    return "\n\n".join(filter(None, [stated, asked, answer, *warned, figures, table, *render.stale_prices(turn, result)]))
 
 
 def _filtered_list(turn: Turn) -> str:

@@ -16,6 +16,7 @@ from advisor.offline.tasks.troubleshoot import plan, render
 from advisor.offline.tasks.troubleshoot.render import WORDING, why_figures  # noqa: F401  (the router asks why_figures here)
 from advisor.offline.turn import Turn
 from advisor.offline.workload import TASK_LABEL
+from tools.memory.refit import COUNTS
 from tools.troubleshoot.diagnose import CHECKLIST_FAMILY
 
 SHOWN_FINDINGS = 3
@@ -25,8 +26,6 @@ RELEVANT_SHARE = 0.25
 MODEL_STATES = ("weights", "gradients", "optimizer_states")  # what a training step holds before any activation
 # Adapter methods tried on the same card when a full fine-tune does not fit, cheapest in memory last.
 SMALLER_METHODS = ("lora", "qlora")
-# GPU counts tried for ZeRO-3 across the stated card: the counts servers are sold with, then whole 8-GPU servers.
-SHARDED_COUNTS = (2, 4, 8, 16, 32, 64)
 # When weights, gradients and optimizer states alone overflow the card, the steps that shrink activations cannot help.
 ACTIVATION_LEVERS = ("batch", "recompute", "context")
 
@@ -224,14 +223,14 @@ def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
     params = {"states": number(states), "per_param": number(states * (count or 1) / stated["params_b"] if zero == 3 else states / stated["params_b"])}
     lines = [render.say(turn, "cannot_fit_sharded" if spread else "cannot_fit", count=count, **params, **figures)]
     lines.append(render.say(turn, "what_fits"))
-    # The method the user runs comes first: the same job sharded across more of the same cards, then the adapters.
-    for more in (c for c in SHARDED_COUNTS if c > (count or 1)):
-        option = _estimate(turn, {**base, "method": tool_method(task), "zero_stage": 3, "num_gpus": more})
-        if option and option["verdict"] != "does_not_fit":
-            lines.append("- " + render.say(turn, "fits_sharded", count=more, task=label, **render.fit_of(turn, option)))
-            break
+    # The method the user runs comes first: the same job sharded across more of the same cards, then the adapters. The
+    # count is the memory tool's fit plan, the one every answer gives (ZeRO-3/FSDP with activation checkpointing).
+    same = (stated.get("fit_plan") or {}).get("same_card") or {}
+    if same.get("count"):
+        sharded = {"total_per_gpu_gb": same["per_gpu_gb"], "verdict": "fits"}
+        lines.append("- " + render.say(turn, "fits_sharded", count=same["count"], task=label, **render.fit_of(turn, sharded)))
     else:
-        lines.append("- " + render.say(turn, "nothing_sharded", count=SHARDED_COUNTS[-1]))
+        lines.append("- " + render.say(turn, "nothing_sharded", count=COUNTS[-1]))
     if full:
         for method in SMALLER_METHODS:
             option = _estimate(turn, {**base, "method": method, "precision": None})
