@@ -41,6 +41,11 @@ class ConceptCard(BaseModel):
         "activity: ids of knowledge/subjects.yaml). Omitted: read from the card's title and questions (advisor/nlu/subjects.py). "
         "Written out only where that reading is wrong; an empty list says the card holds for any subject of that kind.",
     )
+    verdict_by: dict[str, dict[str, Text]] = Field(
+        default_factory=dict, description="The facts a user states that change this card's verdict: an Ask field (advisor/nlu/ask.py) → "
+        "its value → the sentence that opens the answer for it ({timeline: {near: ..., open: ...}}: a go-live next month means "
+        "buy what ships now). A value not listed, or not stated, leaves the card's own first sentence to open it.",
+    )
     family: Family | None = Field(None, description="Set by the loader from the family file the card is in.")
 
 

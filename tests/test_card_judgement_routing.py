@@ -73,3 +73,35 @@ def test_a_judgement_question_gets_its_card_first(offline_advisor, question, car
 def test_a_spec_sheet_asked_of_two_variants_stays_a_spec_sheet(offline_advisor, question):
     response = offline_advisor.answer(question, [])
     assert "compare_gpus" in [call.name for call in response.tool_calls]
+
+
+# A judgement asked of the parts named (can it, should we, which for a job) that a card surely answers: the card leads,
+# the parts' figures follow below it (Ask.asks_judgement + concept plan.judging_card; route judgement_card).
+JUDGED = [
+    ("Will the Ascend 910B run our models under vLLM?", {"ascend-vllm-ascend", "h20-vs-910b-inference"}),
+    ("昇腾910B上能不能跑vLLM？", {"ascend-vllm-ascend", "h20-vs-910b-inference"}),
+    ("For an inference service, is the H20 or the 910B the better pick?", {"h20-vs-910b-inference"}),
+    ("H20和910B，做推理服务用哪个更好？", {"h20-vs-910b-inference"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "cards"), JUDGED, ids=[f"{i}" for i in range(len(JUDGED))])
+def test_a_judgement_of_named_parts_leads_with_the_card_and_puts_the_figures_below(offline_advisor, question, cards):
+    response = offline_advisor.answer(question, [])
+    served = served_cards(response)
+    assert served and served[0] in cards, (served, response.answer[:300])
+    assert response.answer.startswith(CARDS.card(served[0]).answer.pick(response.language)[:40])
+    assert "compare_gpus" in [call.name for call in response.tool_calls]  # the figures, below the card
+
+
+def test_a_judgement_card_needs_the_side_asked_not_only_the_part():
+    from advisor.offline.tasks.concept.plan import judging_card
+
+    class _Turn:  # the plan reads only what the message names and the catalog
+        def __init__(self, text):
+            self.catalog = CATALOG
+            self.ask = type("A", (), {"named": subjects_of(text, CATALOG)})()
+
+    assert judging_card(_Turn("910B能跑vLLM吗")) is not None
+    assert judging_card(_Turn("how many tokens per second can an H100 do")) is None  # the part alone: its figures answer
+    assert judging_card(_Turn("can two 4090s run Qwen2.5-32B")) is None  # a model named: a sizing

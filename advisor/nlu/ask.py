@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -155,6 +156,10 @@ class Ask(BaseModel):
                                 "about what the thread is on (data/ask_cues.yaml asks_yes_no).")
     beyond_reach: bool = Field(False, description='The message asks how to run the servers in a way no card or tool covers ("how do we access it remotely?").')
     asks_if_fits: bool = Field(False, description='"does a 32B in fp8 fit on it?": whether a model fits in a card\'s memory is asked.')
+    asks_judgement: bool = Field(False, description='"can the 910B run vLLM?", "H20 or 910B for serving?": a judgement of a part is asked '
+                                 "(can it, should we, is it worth it, which for a job), not its figures (data/ask_cues.yaml asks_judgement).")
+    timeline: Literal["near", "open"] | None = Field(None, description='How near a go-live date the conversation states: "we need it running '
+                                                     'by March" → "near", "no rush, next year" → "open" (data/ask_cues.yaml timeline_*).')
     asks_useful_life: bool = Field(False, description='"depreciate over 6 years, realistic?": how long GPUs last, on the books or in use, is asked.')
     asks_renting_side: bool = Field(False, description='"what if we rent instead?": the renting side of a rent-or-buy is asked.')
     leans_on_active: bool = Field(False, description='The question leans on an MoE model\'s active parameter count ("only 37B active").')
@@ -344,6 +349,8 @@ class Ask(BaseModel):
             beyond_reach=says("beyond_reach", message),
             asks_yes_no=says("asks_yes_no", message),
             asks_if_fits=says("asks_if_fits", message),
+            asks_judgement=says("asks_judgement", message),
+            timeline="open" if says("timeline_open", *earlier, message) else "near" if says("timeline_near", *earlier, message) else None,
             asks_spec_sheet=says("asks_spec_sheet", message),
             billing_said_earlier=any(word_positions("tco_billing", text) for text in reading.task_messages[:-1]),
             capability=_capability_asked(reading),

@@ -21,7 +21,8 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium",
                "regulated_sector", "client_premises", "production_service", "uptime_target",
                "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring",
-               "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count"]
+               "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count",
+               "asks_judgement", "timeline_near", "timeline_open"]
 
 
 class ExceptedCues(Phrases):
@@ -87,6 +88,9 @@ class AskCues(BaseModel):
     purchase_offer: Phrases
     points_at_setup: Phrases
     pointer_holds_count: Phrases
+    asks_judgement: Phrases
+    timeline_near: Phrases
+    timeline_open: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

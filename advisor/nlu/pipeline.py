@@ -34,6 +34,10 @@ class ClassifySettings(_Strict):
     calculation_mass: float = Field(
         ge=0, le=1, description="An unsure reading whose calculation tasks together hold this much probability is unsure which calculation, not whether one."
     )
+    out_of_scope_floor: float = Field(
+        ge=0, le=1, description="An off-topic probability at or above this, on a message with no calculation the classifier is sure of, gets the "
+        "out-of-scope reply rather than a card matched by one of its words (calibrated on tests/test_out_of_scope.py's examples).",
+    )
 
 
 class TagRolesSettings(_Strict):

@@ -54,6 +54,7 @@ MIN_CONFIDENCE = PIPELINE.classify.min_confidence
 CALCULATION_MASS = PIPELINE.classify.calculation_mass
 GUARDED = ("injection", "out_of_scope", "greeting")
 GUARD_CONFIDENCE = PIPELINE.classify.guard_confidence  # below this a refusal, an off-topic reply or a greeting gives way
+OUT_OF_SCOPE_FLOOR = PIPELINE.classify.out_of_scope_floor  # at or above this an unsure message is off-topic, not a card's
 # threads whose own answer computes no serving latency: a latency complaint on them is answered by the serving estimate
 # (serving_speed answers it itself; recommend, tco, training and facility questions keep their own answers)
 LATENCY_COMPLAINT_TASKS = (None, "troubleshoot", "concept", "specs", "memory", "max_fit")
@@ -121,6 +122,23 @@ condition = _registers_in(CONDITIONS)
 @condition
 def unreadable(routing: Routing) -> bool:
     return guard.unreadable(routing.turn) is not None
+
+
+@condition
+def leans_out_of_scope(routing: Routing) -> bool:
+    """"is mining with six 3080s still profitable?": the classifier gives off-topic a share at or above the declared floor
+    and is not sure of a calculation that outweighs it: the out-of-scope reply, not a card matched by one of its words."""
+    reading = routing.reading
+    off = reading.probabilities.get("out_of_scope", 0.0)
+    if off < OUT_OF_SCOPE_FLOOR or reading.follow_up or names_model(routing):
+        return False
+    return not (reading.intent in TASKS and reading.confidence >= max(off, MIN_CONFIDENCE))
+
+
+@condition
+def card_judges(routing: Routing) -> bool:
+    """A card surely answers the judgement asked of the parts named (concept plan.judging_card)."""
+    return concept_plan.judging_card(routing.turn) is not None
 
 
 @condition
@@ -437,6 +455,14 @@ def card_first(routing: Routing) -> str:
     elif compared:
         body += "\n\n" + TASKS["specs"](turn)
     return body
+
+
+@handler
+def judgement_card(routing: Routing) -> str:
+    """"can the 910B run vLLM?", "H20 or 910B for serving?": the card that judges it leads; the named parts' figures follow
+    below it as what the judgement rests on (no calculation offered: the figures are there)."""
+    turn = routing.turn
+    return knowledge.concept(turn, offer_tool=False) + "\n\n" + TASKS["specs"](turn)
 
 
 @handler

@@ -23,6 +23,22 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
 UNNAMED_KINDS = ("activity",)  # training or serving narrows which card fits, but names nothing a reply could be about
 
 
+def judging_card(turn: Turn) -> str | None:
+    """The card that judges what a question asks of the parts it names, when one surely does: a card about every part
+    named (a card about parts, not a general one) that also names the side asked beyond the parts (serving, an engine, a
+    precision, an ask such as waiting), and covers the rest ("can the 910B run vLLM?" → the vllm-ascend card; "H20 or 910B for serving?"
+    → the card on those two for inference). A question naming a model is a sizing, not a judgement a card can make."""
+    asked = turn.ask.named
+    if not asked.get("gpu") or asked.get("model"):
+        return None
+    sides = set(asked) - {"gpu"}
+    for card in load_concepts().cards:
+        about = card_subjects(card, turn.catalog)
+        if "gpu" in about and sides & set(about) and covers(about, asked, asks_figures=False):
+            return card.id
+    return None
+
+
 def asked_subjects(turn: Turn, question: str, thread_cards: list[str]) -> Subjects:
     """What the question names; a question in a thread that names no GPU is about the thread's cards."""
     asked = subjects_of(question, turn.catalog)

@@ -48,8 +48,15 @@ def with_card(turn: Turn, verdict: str, hits: list[dict], card_first: bool = Fal
 
 def answer_of(turn: Turn, card: ConceptCard) -> str:
     """A card as an answer: its verdict first (the card's own first sentence answers the question: yes/no, which, how
-    much). The title is the card's question, not its answer, so it is not shown; the sources name the card."""
-    return card.answer.pick(turn.language)
+    much). The title is the card's question, not its answer, so it is not shown; the sources name the card. A fact the user
+    stated that changes the card's verdict (its ``verdict_by``: a go-live next month) opens the answer with that verdict."""
+    return " ".join([*stated_verdicts(turn, card), card.answer.pick(turn.language)])
+
+
+def stated_verdicts(turn: Turn, card: ConceptCard) -> list[str]:
+    """The card's sentences for the facts the Ask holds that its verdict turns on, in the card's order."""
+    leads = [by_value.get(str(getattr(turn.ask, field, None))) for field, by_value in card.verdict_by.items()]
+    return [lead.pick(turn.language) for lead in leads if lead is not None]
 
 
 def uncovered(turn: Turn, asked: Subjects) -> str:

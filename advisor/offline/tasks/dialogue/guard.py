@@ -30,8 +30,9 @@ def unreadable(turn: Turn) -> str | None:
 
 
 def out_of_scope(turn: Turn) -> str:
+    """What the advisor does, briefly, with three questions it answers, in the user's language."""
     lead = WORDING.say(turn, "out_of_scope")
-    return f"{lead}\n\n{capabilities(turn)}"
+    return f"{lead}\n\n{WORDING.say(turn, 'scope_examples')}"
 
 
 def injection(turn: Turn) -> str:
