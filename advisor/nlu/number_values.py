@@ -53,7 +53,8 @@ UNIT_AFTER = [
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑|rupees?|inr)(?![a-z])")),
     ("percent", phrase_table("percent_unit").pattern),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.IGNORECASE)),
-    ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
+    # "3B tokens/day" is a volume over a period; "tokens/s" a speed (the rate unit above)
+    ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z])(?!\s*/\s*(?!(?:day|d|month|mo|week|wk|year|yr|天|日|月|周|年)(?![a-z])))")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
     # a request RATE, not requests in flight ("50 QPS", "200请求/秒"); a count of requests is one only after a period
     ("request_rate", phrase_table("request_rate_unit").pattern),

@@ -250,7 +250,8 @@ def reservation(turn: Turn, planned, r: dict) -> str:  # noqa: ANN001 (plan.Rese
               "pct": number(r["break_even_utilisation_pct"], 0), "formula": f"`{turn.t(r['break_even_formula'], r['break_even_formula_zh'])}`", "gpu": gpu}  # fmt: skip
     parts = []
     if not r["options"]:
-        parts.append(RESERVATION.say(turn, "lead.no_use", **values))
+        ask = "use" if a["peak_gpus"] else "use_and_peak"
+        parts.append(RESERVATION.say(turn, "lead.no_use", **values) + " " + RESERVATION.say(turn, f"ask_use.{ask}", peak=a["peak_gpus"]))
     else:
         ways = {o["way"]: o for o in r["options"]}
         values.update(od_cost=money(ways["on_demand"]["monthly"], cur), peak_cost=money(ways["reserve_peak"]["monthly"], cur),
@@ -258,9 +259,12 @@ def reservation(turn: Turn, planned, r: dict) -> str:  # noqa: ANN001 (plan.Rese
                       fleet=number(r["fleet_utilisation_pct"], 0), saving=money(r["saving_vs_on_demand"], cur))  # fmt: skip
         if "mix" in ways:
             values.update(base=ways["mix"]["reserved_gpus"], mix_cost=money(ways["mix"]["monthly"], cur), burst=number(ways["mix"]["on_demand_gpu_hours"]))
-        parts.append(RESERVATION.say(turn, f"lead.{r['best']}", **values))
+        yours = RESERVATION.say(turn, "at_yours", **values) if not planned.from_book else ""  # "at your $2.1 / $1.4": the rates used are theirs
+        parts.append(yours + RESERVATION.say(turn, f"lead.{r['best']}", **values))
         parts.append(RESERVATION.say(turn, "why", **values))
-        if r["best"] == "mix":
+        if "mix" in ways and r.get("base_stated") and planned.shape is not None and planned.shape.burst_hours_per_day is not None:
+            parts.append(RESERVATION.say(turn, "mix_stated", extra=values["peak"] - values["base"], burst_hours=number(planned.shape.burst_hours_per_day), **values))
+        elif r["best"] == "mix":
             parts.append(RESERVATION.say(turn, "mix_caveat", most=r["most_reserved_that_pay"], **values))
     parts.append(_reservation_yours(turn, planned, cur))
     for kind, tier in planned.from_book.items():
@@ -288,8 +292,15 @@ def _reservation_yours(turn: Turn, planned, cur: str) -> str:  # noqa: ANN001
     lines = [RESERVATION.say(turn, f"yours.{kind}", rate=money(a[f"{kind}_per_gpu_hour"], cur)) for kind in ("reserved", "on_demand") if kind not in planned.from_book]
     if used is not None and used.per is not None:
         lines.append(RESERVATION.say(turn, f"yours.use.{used.per}", hours=number(used.hours), monthly=number(used.per_month)))
+    shape = planned.shape
+    if shape is not None and shape.base_gpus is not None:
+        lines.append(RESERVATION.say(turn, "yours.base", gpus=shape.base_gpus))
     if a["peak_gpus"]:
         lines.append(RESERVATION.say(turn, "yours.peak", gpus=a["peak_gpus"]))
+    if shape is not None and shape.burst_hours_per_day is not None:
+        lines.append(RESERVATION.say(turn, "yours.burst", hours=number(shape.burst_hours_per_day)))
+    if planned.busy_share is not None and a["gpu_hours_per_month"]:
+        lines.append(RESERVATION.say(turn, "yours.busy", pct=number(planned.busy_share * 100), monthly=number(a["gpu_hours_per_month"])))
     return WORDING.say(turn, "yours.title") + turn.t(": ", "：") + turn.t("; ", "；").join(lines or [WORDING.say(turn, "yours.none")])
 
 
