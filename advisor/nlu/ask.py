@@ -383,9 +383,9 @@ class Ask(BaseModel):
             service_context=tuple(kind for kind in SERVICE_CONTEXTS if says(kind, *earlier, message)),  # type: ignore[arg-type]
             uptime_target=uptime_target([*earlier, message], catalog),
             quote_per_card=quote_per_card(reading),
-            gpu_hours=gpu_hours_used(message),
+            gpu_hours=(used := gpu_hours_used(message)),
             reservation=(reserved := reservation_in_thread(thread, reading.frame, state)),
-            load_shape=load_shape(message, reading.tagged),
+            load_shape=load_shape(message, reading.tagged, used),
             weighs_reservation=reserved is not None,
             figures_stated=_figures_stated(reading) if asks_to_confirm(message) or says("asks_yes_no", message) else (),
             candidate_configs=(candidates := candidate_configs(message, reading.frame)),

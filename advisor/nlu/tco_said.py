@@ -274,9 +274,10 @@ class LoadShape(BaseModel):
 COUNT_KINDS = ("count_gpu", "number")
 
 
-def load_shape(message: str, tagged: list) -> LoadShape | None:
+def load_shape(message: str, tagged: list, used: GpuHours | None = None) -> LoadShape | None:
     """Base and peak GPU counts and the burst's hours a day, each count bound to the nearest base or peak word before
-    it in its clause (words in ``data/tco_words.yaml``); None when the message says neither."""
+    it in its clause, or a base word right after it ("8 GPUs around the clock"); words in ``data/tco_words.yaml``. A
+    number of the GPU-hours ``used`` counts hours, not GPUs. None when the message says neither."""
     words = _words()["load_shape"]
     text = message.casefold()
     cues = sorted([(at + len(w), "base") for w in words["base"] for at in _positions(text, w)]
@@ -285,10 +286,11 @@ def load_shape(message: str, tagged: list) -> LoadShape | None:
         return None
     counts: dict[str, int] = {}
     burst = None
-    for item in sorted((t.value for t in tagged), key=lambda v: v.start):
+    for item in sorted((t.value for t in tagged if used is None or not used.start <= t.value.start < used.end), key=lambda v: v.start):
         clause = max(text.rfind(mark, 0, item.start) for mark in CLAUSE_MARKS) + 1
         near = [(at, kind) for at, kind in cues if max(clause, item.start - words["reach_chars"]) <= at <= item.start]
-        after = [(at, kind) for at, kind in cues if item.end < at <= item.end + words["after_chars"] and not _clause_between(text, item.end, at)]
+        after = [(at, kind) for at, kind in cues if kind == "base" and item.end < at <= item.end + words["after_chars"]
+                 and not _clause_between(text, item.end, at)]  # fmt: skip
         if not near and not after:
             continue
         kind = near[-1][1] if near else after[0][1]  # "8 GPUs around the clock": the word may follow the count
