@@ -90,6 +90,7 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         if not phrase_table("wan_items_after").at(text, end):  # "20w条" counts items in ten thousands; read on as 万
             return Value(start, end, "number", value / 1e4, "W", raw)  # "450w": watts
         raw = raw[:-1] + "万"
+    counted = None  # a count of requests with no period, if no other unit claims the number
     for kind, pattern in UNIT_AFTER:
         match = pattern.match(text, end)
         if not match:
@@ -124,12 +125,15 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
             return request_rate(start, stop, value, next(p for p in SECONDS_PER if match.group(p)), surface)
         if kind == "requests":
             period = phrase_table("request_rate_period").ending_at(text, start)
-            if period is None:
-                continue  # "200个请求" with no period: not a rate
+            if period is None:  # "200个请求" with no period: not a rate ("200个请求同时" is requests in flight, below)
+                counted = counted or Value(start, end, "number", value, "", text[start:end])
+                continue
             return request_rate(start, stop, value, period.label, surface)
         if kind == "latency_seconds":  # "首token 1秒以内", "ttft under 2s": kept in milliseconds like "300ms"
             return Value(start, stop, "latency", value * 1000, "", surface)
         return Value(start, stop, kind, value, "", surface)
+    if counted is not None:  # "一共5千万次请求": a count of requests, never money however large
+        return counted
     if words_only:
         return None
     rate = PER_AFTER.match(text, end)
