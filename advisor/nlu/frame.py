@@ -168,7 +168,16 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
     _most_specific_values(frame)
     _corpus_size(frame)
     _shared_period(frame)
+    _token_prices(frame)
     return frame
+
+
+def _token_prices(frame: Frame) -> None:
+    """"$0.5 per million tokens", "每百万 token 2 元": an amount per million tokens is an API's price whatever role the
+    tagger gave it; it is never a rent, a budget or a purchase (a count of tokens beside it is a volume)."""
+    for slot in MONEY_ROLES:
+        priced = [v for v in frame.slots.get(slot, []) if isinstance(v.value, Money) and v.value.per == "mtok"]
+        _move(frame, priced, slot, "api_price")
 
 
 def _rate_scope(text: str, value) -> str:

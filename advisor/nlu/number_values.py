@@ -228,6 +228,10 @@ def money_value(text: str, start: int, end: int, value: float, per_kwh: bool, sy
         per_kwh = per_kwh or _energy_price_before(text, start)  # "electricity is about 12 cents"
     if per_kwh:
         return Value(start, end, "money", (value, currency, "kwh"), "kwh", surface)
+    per_tokens = phrase_table("per_million_tokens_after").at(text, end)
+    if per_tokens or phrase_table("per_million_tokens_before").ending_at(text, start):  # "$0.5 per million tokens": an API's price
+        end = per_tokens.end if per_tokens else end
+        return Value(start, end, "money", (value, currency, "mtok"), "mtok", text[start:end])
     per_match = PER_AFTER.match(text, end)
     per = "once"
     if per_match:
