@@ -160,3 +160,17 @@ def test_a_stated_peak_is_not_asked_for_again(offline_advisor, message, never_as
     response = offline_advisor.answer(message, [])
     assert never_asked not in response.answer
     assert "20" in response.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("message", "feeds", "bill"),
+    [
+        ("Each rack gets two 30 A 208 V circuits and power costs $0.12/kWh. How many 8x H100 servers per rack, and the yearly power bill?",
+         "30 A × 208 V", "Electricity"),
+        ("每柜 2 路 32A 220V 电路，电费 0.8 元/度，能放几台 8 卡 H100 服务器？一年电费多少？", "32 A × 220 V", "年电费"),
+    ],
+)  # fmt: skip
+def test_stated_circuits_and_a_bill_are_both_answered(offline_advisor, message, feeds, bill):
+    answer = offline_advisor.answer(message, []).answer
+    assert feeds in answer and bill in answer
+    assert "tell me" not in answer.casefold() and "请提供" not in answer

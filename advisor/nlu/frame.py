@@ -173,7 +173,7 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
 
 
 def _token_prices(frame: Frame) -> None:
-    """"$0.5 per million tokens", "每百万 token 2 元": an amount per million tokens is an API's price whatever role the
+    """"$0.5 per million tokens", "2 yuan per million tokens": an amount per million tokens is an API's price whatever role the
     tagger gave it; it is never a rent, a budget or a purchase (a count of tokens beside it is a volume)."""
     for slot in MONEY_ROLES:
         priced = [v for v in frame.slots.get(slot, []) if isinstance(v.value, Money) and v.value.per == "mtok"]
