@@ -48,7 +48,7 @@ from advisor.nlu.shortlist import Candidate, candidate_configs
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
-from advisor.nlu.tco_said import ApiUsage, GpuHours, HorizonRange, Reservation, gpu_hours_used, reservation, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, running_costs
+from advisor.nlu.tco_said import ApiUsage, GpuHours, HorizonRange, LoadShape, Reservation, gpu_hours_used, load_shape, reservation_in_thread, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, running_costs
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -270,7 +270,10 @@ class Ask(BaseModel):
                                        "cost is worked on (utilisation), never the number of cards.")
     reservation: Reservation | None = Field(None, description='Reserved weighed against on-demand ("1-yr reserved at $3.9/hr vs on-demand '
                                             '$6.9"), each rate bound to its billing word.')
-    weighs_reservation: bool = Field(False, description="The message weighs reserved (committed) capacity against on-demand for its use.")
+    weighs_reservation: bool = Field(False, description="The message, or the thread it continues, weighs reserved (committed) capacity against "
+                                     'on-demand for its use ("what if we only use it half the time?" after one keeps the rates said).')
+    load_shape: LoadShape | None = Field(None, description='The load as said: base GPUs busy all the time, the peak count and its hours a day '
+                                         '("8 around the clock, bursting to 24 for 6 hours a day").')
     figures_stated: tuple[StatedFigure, ...] = Field((), description='Memory sizes and bare figures this message states beside the card it '
                                                      'names ("the B200 is 192 GB, right?", "the H100 has 1979 TFLOPS, right?"): claims the spec answer checks first.')
     spec_fields_asked: tuple[str, ...] = Field((), description='The catalog figures this message asks of a card, in the order written: '
@@ -403,8 +406,9 @@ class Ask(BaseModel):
             service_context=tuple(kind for kind in SERVICE_CONTEXTS if says(kind, *earlier, message)),  # type: ignore[arg-type]
             uptime_target=uptime_target([*earlier, message], catalog),
             quote_per_card=quote_per_card(reading),
-            gpu_hours=gpu_hours_used(message),
-            reservation=(reserved := reservation(message, reading.frame)),
+            gpu_hours=(used := gpu_hours_used(message)),
+            reservation=(reserved := reservation_in_thread(thread, reading.frame, state)),
+            load_shape=load_shape(message, reading.tagged, used),
             weighs_reservation=reserved is not None,
             figures_stated=_figures_stated(reading) if asks_to_confirm(message) or says("asks_yes_no", message) else (),
             spec_fields_asked=spec_fields(message),

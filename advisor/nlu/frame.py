@@ -168,7 +168,16 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
     _most_specific_values(frame)
     _corpus_size(frame)
     _shared_period(frame)
+    _token_prices(frame)
     return frame
+
+
+def _token_prices(frame: Frame) -> None:
+    """"$0.5 per million tokens", "2 yuan per million tokens": an amount per million tokens is an API's price whatever role the
+    tagger gave it; it is never a rent, a budget or a purchase (a count of tokens beside it is a volume)."""
+    for slot in MONEY_ROLES:
+        priced = [v for v in frame.slots.get(slot, []) if isinstance(v.value, Money) and v.value.per == "mtok"]
+        _move(frame, priced, slot, "api_price")
 
 
 def _rate_scope(text: str, value) -> str:
@@ -262,17 +271,18 @@ SHARED_PERIOD_RATIO = 10  # no machine costs less than ten hours of renting one:
 
 
 def _shared_period(frame: Frame) -> None:
-    """"$2.10/hr reserved vs $3.50 on demand": an amount without its own period, beside a rent per hour in the same
-    currency and of its size, shares that period; it is the other rent, not a purchase price."""
+    """"$2.10/hr reserved vs $3.50 on demand", "$2.1/GPU-hr on demand, reserve at $1.4": an amount without its own period
+    (tagged a rent or a price), beside a rent per hour in the same currency and of its size, shares that period; it is
+    the other rent, not a purchase price."""
     rents = [v.value for slot in ("cloud_price", "server_price") for v in frame.slots.get(slot, [])
              if isinstance(v.value, Money) and v.value.per in HOURLY]  # fmt: skip
     if not rents:
         return
-    bare = [v for v in frame.slots.get("server_price", []) if isinstance(v.value, Money) and v.value.per == "once"
-            and any(r.currency == v.value.currency and v.value.amount <= SHARED_PERIOD_RATIO * r.amount for r in rents)]  # fmt: skip
+    bare = [v for slot in ("cloud_price", "server_price") for v in frame.slots.get(slot, []) if isinstance(v.value, Money)
+            and v.value.per == "once" and any(r.currency == v.value.currency and v.value.amount <= SHARED_PERIOD_RATIO * r.amount for r in rents)]  # fmt: skip
     if not bare:
         return
-    _move(frame, bare, "server_price", "cloud_price")
+    _move(frame, [v for v in bare if v in frame.slots.get("server_price", [])], "server_price", "cloud_price")
     per = rents[0].per
     frame.slots["cloud_price"] = [replace(v, value=Money(v.value.amount, v.value.currency, per)) if v in bare else v
                                   for v in frame.slots["cloud_price"]]  # fmt: skip

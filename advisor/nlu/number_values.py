@@ -53,7 +53,8 @@ UNIT_AFTER = [
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑|rupees?|inr)(?![a-z])")),
     ("percent", phrase_table("percent_unit").pattern),
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.IGNORECASE)),
-    ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z/])")),
+    # "3B tokens/day" is a volume over a period; "tokens/s" a speed (the rate unit above)
+    ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z])(?!\s*/\s*(?!(?:day|d|month|mo|week|wk|year|yr|天|日|月|周|年)(?![a-z])))")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
     # a request RATE, not requests in flight ("50 QPS", "200请求/秒"); a count of requests is one only after a period
     ("request_rate", phrase_table("request_rate_unit").pattern),
@@ -89,6 +90,7 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         if not phrase_table("wan_items_after").at(text, end):  # "20w条" counts items in ten thousands; read on as 万
             return Value(start, end, "number", value / 1e4, "W", raw)  # "450w": watts
         raw = raw[:-1] + "万"
+    counted = None  # a count of requests with no period, if no other unit claims the number
     for kind, pattern in UNIT_AFTER:
         match = pattern.match(text, end)
         if not match:
@@ -123,12 +125,15 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
             return request_rate(start, stop, value, next(p for p in SECONDS_PER if match.group(p)), surface)
         if kind == "requests":
             period = phrase_table("request_rate_period").ending_at(text, start)
-            if period is None:
-                continue  # "200个请求" with no period: not a rate
+            if period is None:  # "200个请求" with no period: not a rate ("200个请求同时" is requests in flight, below)
+                counted = counted or Value(start, end, "number", value, "", text[start:end])
+                continue
             return request_rate(start, stop, value, period.label, surface)
         if kind == "latency_seconds":  # "首token 1秒以内", "ttft under 2s": kept in milliseconds like "300ms"
             return Value(start, stop, "latency", value * 1000, "", surface)
         return Value(start, stop, kind, value, "", surface)
+    if counted is not None:  # "一共5千万次请求": a count of requests, never money however large
+        return counted
     if words_only:
         return None
     rate = PER_AFTER.match(text, end)
@@ -223,6 +228,10 @@ def money_value(text: str, start: int, end: int, value: float, per_kwh: bool, sy
         per_kwh = per_kwh or _energy_price_before(text, start)  # "electricity is about 12 cents"
     if per_kwh:
         return Value(start, end, "money", (value, currency, "kwh"), "kwh", surface)
+    per_tokens = phrase_table("per_million_tokens_after").at(text, end)
+    if per_tokens or phrase_table("per_million_tokens_before").ending_at(text, start):  # "$0.5 per million tokens": an API's price
+        end = per_tokens.end if per_tokens else end
+        return Value(start, end, "money", (value, currency, "mtok"), "mtok", text[start:end])
     per_match = PER_AFTER.match(text, end)
     per = "once"
     if per_match:

@@ -5,6 +5,7 @@ as a range. The words are data (``data/tco_words.yaml`` and the focus words of `
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -212,14 +213,15 @@ class Reservation(BaseModel):
     on_demand: Money | None = None
 
 
-def reservation(message: str, frame: Frame) -> Reservation | None:
+def reservation(message: str, frame: Frame, either: bool = False) -> Reservation | None:
     """Reserved against on-demand ("1-yr reserved at $3.9/hr vs on-demand $6.9", "on demand 45 yuan, yearly package 25"): None unless the
-    message says both kinds of billing. Each hourly rate is bound to the billing word before it, or, when the rates are
-    written first ("$3.9 reserved or $6.9 on demand"), to the one after it."""
+    message says both kinds of billing (``either``: one is enough, for a thread that weighed both before). Each hourly
+    rate is bound to the billing word before it, or, when the rates are written first ("$3.9 reserved or $6.9 on
+    demand"), to the one after it."""
     text = message.casefold()
     on_demand = sorted(at for word in _words()["reservation"]["on_demand"] for at in _positions(text, word))
     committed = sorted(at for word in focus_words("tco_billing")["committed"] for at in _positions(text, word))
-    if not on_demand or not committed:
+    if not (on_demand or committed) or (not either and not (on_demand and committed)):
         return None
     cues = sorted([(at, "on_demand") for at in on_demand] + [(at, "reserved") for at in committed])
     rates = sorted((v for v in frame.slots.get("cloud_price", []) if isinstance(v.value, Money) and v.value.per in HOURLY and v.start >= 0),
@@ -234,6 +236,80 @@ def reservation(message: str, frame: Frame) -> Reservation | None:
         if kind is not None and kind not in bound:
             bound[kind] = rate.value
     return Reservation(reserved=bound.get("reserved"), on_demand=bound.get("on_demand"))
+
+
+def reservation_in_thread(messages: list[str], frame: Frame, state: Frame) -> Reservation | None:
+    """The reservation a thread weighs, its rates carried across turns ("$2.1 on demand, reserve at $1.4?" then "what if
+    we only use it half the time?" keeps both rates): the newest message's rates bound by its own frame, an earlier
+    message's by the conversation's rates found again in its words (a rate restated since is no longer in the
+    conversation, so the newer one holds). None unless some message of the thread weighs both kinds of billing."""
+    *before, message = messages or [""]
+    said = [reservation(text, _rates_in(text, state)) for text in before]
+    if not any(said) and reservation(message, frame) is None:
+        return None
+    said.append(reservation(message, frame, either=True))
+    kept = [s for s in said if s is not None]
+    return Reservation(reserved=next((s.reserved for s in reversed(kept) if s.reserved), None),
+                       on_demand=next((s.on_demand for s in reversed(kept) if s.on_demand), None))  # fmt: skip
+
+
+def _rates_in(text: str, state: Frame) -> Frame:
+    """The conversation's rents found in the words of one earlier message, each at the place it is written there."""
+    folded = text.casefold()
+    found = [replace(v, start=folded.find(v.surface)) for v in state.slots.get("cloud_price", []) if v.surface and v.surface in folded]
+    return Frame({"cloud_price": found} if found else {})
+
+
+class LoadShape(BaseModel):
+    """The load a reservation covers, as said: the GPUs busy all the time (base), the most at once (peak) and the hours
+    a day the peak lasts."""
+
+    model_config = ConfigDict(frozen=True)
+
+    base_gpus: int | None = None
+    peak_gpus: int | None = None
+    burst_hours_per_day: float | None = None
+
+
+COUNT_KINDS = ("count_gpu", "number")
+
+
+def load_shape(message: str, tagged: list, used: GpuHours | None = None) -> LoadShape | None:
+    """Base and peak GPU counts and the burst's hours a day, each count bound to the nearest base or peak word before
+    it in its clause, or a base word right after it ("8 GPUs around the clock"); words in ``data/tco_words.yaml``. A
+    number of the GPU-hours ``used`` counts hours, not GPUs. None when the message says neither."""
+    words = _words()["load_shape"]
+    text = message.casefold()
+    cues = sorted([(at + len(w), "base") for w in words["base"] for at in _positions(text, w)]
+                  + [(at + len(w), "peak") for w in words["peak"] for at in _positions(text, w)])  # fmt: skip
+    if not cues:
+        return None
+    counts: dict[str, int] = {}
+    burst = None
+    for item in sorted((t.value for t in tagged if used is None or not used.start <= t.value.start < used.end), key=lambda v: v.start):
+        clause = max(text.rfind(mark, 0, item.start) for mark in CLAUSE_MARKS) + 1
+        near = [(at, kind) for at, kind in cues if max(clause, item.start - words["reach_chars"]) <= at <= item.start]
+        after = [(at, kind) for at, kind in cues if kind == "base" and item.end < at <= item.end + words["after_chars"]
+                 and not _clause_between(text, item.end, at)]  # fmt: skip
+        if not near and not after:
+            continue
+        kind = near[-1][1] if near else after[0][1]  # "8 GPUs around the clock": the word may follow the count
+        if item.kind in COUNT_KINDS and isinstance(item.value, float) and item.value.is_integer() and 1 <= item.value <= 100_000:
+            counts.setdefault(kind, int(item.value))
+        elif kind == "peak" and (item.kind == "daily" or (item.kind == "duration" and item.unit == "hour" and item.value <= 24)):
+            burst = float(item.value)
+    if burst is None and "peak" in counts:  # "burst to 24 for about 6 hours a day": the hours come after the count
+        burst = next((float(t.value.value) for t in tagged if t.value.kind == "daily" or (t.value.kind == "duration" and t.value.unit == "hour" and t.value.value <= 24)), None)  # fmt: skip
+    if not counts:
+        return None
+    return LoadShape(base_gpus=counts.get("base"), peak_gpus=counts.get("peak"), burst_hours_per_day=burst)
+
+
+def _clause_between(text: str, start: int, end: int) -> bool:
+    return any(mark in text[start:end] for mark in CLAUSE_MARKS)
+
+
+CLAUSE_MARKS = (",", "，", ";", "；", "。", "\n", ". ")
 
 
 class ApiUsage(BaseModel):

@@ -257,6 +257,12 @@ class Slots:
         return price if isinstance(price, Money) else None
 
     @property
+    def api_price(self) -> Money | None:
+        """An API's price per million tokens the user stated ("$0.5 per million tokens")."""
+        price = self._money("api_price")
+        return price if isinstance(price, Money) else None
+
+    @property
     def discount_pct(self) -> float | None:
         """The share taken off the rent ("40% off", "60% of list" is 40)."""
         return self._get("discount")

@@ -3,8 +3,9 @@
 A reserved GPU is paid for every hour, used or not; an on-demand GPU only for the hours used. A reserved card is
 cheaper only when it is busy more than reserved ÷ on-demand of its hours (the break-even utilisation). With the
 GPU-hours used a month (and the peak count), the bill of each way: everything on demand, the peak reserved, and the
-base load reserved (the whole GPUs the average use keeps busy) with the bursts on demand. The mix assumes that base
-runs around the clock; a load that dips below it makes the reserved part cost more than it shows.
+base load reserved with the bursts on demand. The base is the GPUs the user says are busy all the time, else the whole
+GPUs the average use keeps busy, assumed to run around the clock (``base_stated`` tells which); a load that dips below
+it makes the reserved part cost more than it shows.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class ReservationRequest(BaseModel):
     on_demand_per_gpu_hour: float = Field(description="On-demand price per GPU-hour in `currency` (billed per hour used).")
     gpu_hours_per_month: float | None = Field(None, description="GPU-hours used a month (e.g. 300 a week ≈ 1,304 a month); none: break-even only.")
     peak_gpus: int | None = Field(None, description="Most GPUs in use at once (the fleet a full reservation would hold).")
+    base_gpus: int | None = Field(None, description="GPUs busy all the time (the stated base load); none: the average use's whole GPUs.")
     currency: str = Field("USD", description="'USD' or 'CNY'; prices and results are in this currency.")
 
 
@@ -53,6 +55,7 @@ class ReservationResult(BaseModel):
     best: Way | None = Field(None, description="The cheapest way, None without the use.")
     saving_vs_on_demand: float = Field(0, description="What the best way saves a month against all on demand.")
     most_reserved_that_pay: int | None = Field(None, description="The most GPUs whose reservation can pay off: GPU-hours ÷ (730 × break-even).")
+    base_stated: bool = Field(False, description="The mix reserves the base load the user stated, not one derived from the average.")
     currency: Currency
 
 
@@ -84,6 +87,9 @@ def reserved_or_on_demand(request: ReservationRequest) -> ReservationResult:
                ReservationOption(way="reserve_peak", reserved_gpus=peak, on_demand_gpu_hours=0, monthly=peak * HOURS_PER_MONTH * reserved,
                                  **formula_fields(COST_TEXT.text("reservation.reserve_peak", gpus=peak, **fixed)))]  # fmt: skip
     base = math.floor(average)
+    if request.base_gpus is not None:  # the base said ("8 around the clock"): the GPUs the use keeps busy every hour
+        base = int(check_range(request.base_gpus, *INPUT_NAMES.pair("base_gpus"), minimum=0, maximum=100_000, code="invalid_gpu_count"))
+        base = min(base, math.floor(hours / HOURS_PER_MONTH))  # no more GPUs busy every hour than the hours used allow
     if 0 < base < peak:  # the GPUs the average use keeps busy reserved, the bursts above them on demand
         burst = hours - base * HOURS_PER_MONTH
         options.append(ReservationOption(way="mix", reserved_gpus=base, on_demand_gpu_hours=burst,
@@ -94,5 +100,5 @@ def reserved_or_on_demand(request: ReservationRequest) -> ReservationResult:
     return ReservationResult(
         **result, average_gpus=average, fleet_utilisation_pct=min(100.0, hours / (peak * HOURS_PER_MONTH) * 100), options=options,
         best=options[0].way, saving_vs_on_demand=on_demand_bill - options[0].monthly,
-        most_reserved_that_pay=math.floor(hours / (HOURS_PER_MONTH * share)),
+        most_reserved_that_pay=math.floor(hours / (HOURS_PER_MONTH * share)), base_stated=request.base_gpus is not None,
     )  # fmt: skip

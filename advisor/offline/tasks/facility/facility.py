@@ -41,6 +41,8 @@ def answer(turn: Turn) -> str:
         return "\n\n".join([prepared[0], *status, *listed, *prepared[1:], *render.detail_tables(turn, r)])
     lead = render.lead_key(turn, r)
     blocks = [render.say(turn, lead, **values), turn.t(" ", "").join(render.summary_lines(turn, r, values, lead))]
+    if render.also_the_bill(turn, lead):
+        blocks.insert(1, render.say(turn, "lead.electricity_month" if plan.asks_now(turn, "monthly") else "lead.electricity", **values))
     if render.china_high_density(turn, r, lead):
         blocks.append(
             render.say(turn, "summary.china", gpu=r["gpu_name"], status=render.say(turn, f"china_status.{r['china']}"), rule=turn.text(r["china_rule"]))

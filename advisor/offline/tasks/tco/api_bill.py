@@ -63,38 +63,51 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     tier_name = WORDING.say(turn, "your_rate") if stated is not None else turn.text(chosen["name"])
     rate = stated if stated is not None else rate
     no_volume = usage is None or usage.tokens_per_day is None
-    if no_volume and price is None:
+    said = turn.slots.api_price  # the user's own API price per million tokens replaces the price book's
+    said = said if said is not None and said.currency in ("USD", "CNY") else None
+    if no_volume and price is None and said is None:
         return WORDING.say(turn, "no_volume", model=model_name)
     api_in, api_out = (price.input_per_m, price.output_per_m) if price else (0.0, 0.0)
     fx = convert(1.0, "USD", currency, DEFAULT_USD_TO_CNY)  # API prices are published in USD
+    if said is not None:  # one price for input and output, as the user quoted it
+        api_in = api_out = convert(said.amount, said.currency, "USD", DEFAULT_USD_TO_CNY)
     # no volume said: one deployment's traffic at the planned load, so the per-million figures and the break-even stand
     per_day = speed["output_tokens_per_s_total"] * load * 86_400 / share if no_volume else usage.tokens_per_day
     result = api_vs_self_host(ApiVsSelfHostRequest(
         tokens_per_day=per_day, output_share=share, api_input_per_m=api_in * fx, api_output_per_m=api_out * fx,
         deployment_output_tokens_per_s=speed["output_tokens_per_s_total"], gpus_per_deployment=gpus, price_per_gpu_hour=rate, planned_load=load))  # fmt: skip
-    if no_volume:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
+    if no_volume and said is None:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
         return _per_million(turn, price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency)
     values = {"tokens": number(usage.tokens_per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
               "own": money(result.self_host_monthly, currency), "api": money(result.api_monthly, currency), "load": number(load * 100),
               "tier": tier_name, "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
               "saving": money(abs(result.saving_monthly), currency), "per_deployment": gpus}  # fmt: skip
-    if price is None:
+    if no_volume:  # a price said but no volume: one deployment's traffic at the planned load
+        values["tokens"] = number(per_day / 1e6)
+    if price is None and said is None:
         lead = WORDING.say(turn, "lead.no_price", **values)
     else:
-        values.update(api_name=turn.text(price.label), blended=money(result.api_per_m_blended, currency))
+        api_name = WORDING.say(turn, "your_api_price") if said is not None else turn.text(price.label)
+        values.update(api_name=api_name, blended=money(result.api_per_m_blended, currency))
         lead = WORDING.say(turn, f"lead.{result.verdict}", **values)
     reasons = [WORDING.say(turn, "sizing", **values, speed=number(speed["output_tokens_per_s_total"]), needed=number(result.output_tokens_per_s_needed),
                            share=number(share * 100), prompt=prompt, output=output)]  # fmt: skip
-    if result.break_even_tokens_per_day is not None and price is not None:
+    priced = price is not None or said is not None
+    if result.break_even_tokens_per_day is not None and priced:
         reasons.append(WORDING.say(turn, "break_even", volume=number(result.break_even_tokens_per_day / 1e6), per_m=values["per_m"], blended=values["blended"]))
-    elif price is not None:
+    elif priced:
         reasons.append(WORDING.say(turn, "never", per_m=values["per_m"], blended=values["blended"]))
-    reasons.append(WORDING.say(turn, "caveats"))
+    # what could change the verdict, and an offer to redo it with only the figures the user has not given
+    missing = [key for key, given in (("api_price", said is not None), ("gpu_rate", stated is not None), ("load", turn.slots.utilisation is not None)) if not given]
+    ask = WORDING.say(turn, "redo", figures=turn.t(", ", "、").join(WORDING.say(turn, f"redo_figure.{key}") for key in missing)) if missing else ""
+    reasons.append(WORDING.say(turn, "caveats") + ask)
     rows = [[turn.text(t["name"]), f"{money(t['low'], currency)}–{money(t['high'], currency)}",
              money(result.gpus * 730 * t["low"], currency) + "–" + money(result.gpus * 730 * t["high"], currency)] for t in tiers]  # fmt: skip
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "monthly")]
     parts = [lead, *reasons, "**" + WORDING.say(turn, "table.title", gpus=result.gpus, gpu=gpu_name) + "**\n\n" + table(headers, rows)]
-    if price is not None:
+    if said is not None:
+        parts.append(WORDING.say(turn, "source_yours", price=money(said.amount, said.currency)))
+    elif price is not None:
         parts.append(WORDING.say(turn, "source", api_name=turn.text(price.label), input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
                                  date=price.source.date, title=price.source.title, url=price.source.url))  # fmt: skip
         parts.append(_stale(turn, price))

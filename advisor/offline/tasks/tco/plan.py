@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from advisor.markdown import money, number
 from advisor.nlu.frame import Frame, Money, SlotValue
-from advisor.nlu.ask import GpuHours
+from advisor.nlu.ask import GpuHours, LoadShape
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.turn import Turn
@@ -371,9 +371,24 @@ class ReservedOrOnDemand:
     gpu: str
     from_book: dict[str, dict]  # "reserved"/"on_demand" → the rental tier that priced it
     used: GpuHours | None
+    shape: LoadShape | None = None  # the base, peak and burst hours the use was worked from, when said
+    busy_share: float | None = None  # the peak fleet's busy share the use was worked from ("use it 50% of the time")
+    longer_term: LongerTerm | None = None  # a commitment longer than the one the reserved rate was quoted for
+
+
+@dataclass
+class LongerTerm:
+    """"What if we sign for three years?" after a 1-year quote: the user's rate scaled by the price book's 3-year ÷
+    1-year ratio for the card, an estimate the answer names as one (the user's quote for that term replaces it)."""
+
+    years: float
+    rate: float
+    ratio: float
+    tier: dict
 
 
 RESERVED_TIERS = {"reserved": "hyperscaler_1yr", "on_demand": "hyperscaler_on_demand"}
+LONGER_TIERS = ("hyperscaler_1yr", "hyperscaler_3yr")  # their ratio scales a 1-year quote to a longer commitment
 
 
 def reserved_or_on_demand(turn: Turn) -> ReservedOrOnDemand:
@@ -386,17 +401,37 @@ def reserved_or_on_demand(turn: Turn) -> ReservedOrOnDemand:
     gpu = gpu_of(turn)
     rates = {kind: in_currency(getattr(said, kind), currency) if said else None for kind in RESERVED_TIERS}
     from_book: dict[str, dict] = {}
-    if any(rate is None for rate in rates.values()):
+    term = turn.slots.horizon_years
+    longer = term is not None and term > 1 and rates["reserved"] is not None  # a term longer than the 1-year quote
+    tiers: dict[str, dict] = {}
+    if any(rate is None for rate in rates.values()) or longer:
         market = turn.call("rental_prices", {"gpu": gpu, "currency": currency, "today": dt.date.today().isoformat()})
         tiers = {t["tier"]: t for t in market.result["tiers"]} if market.ok else {}
         for kind, tier in RESERVED_TIERS.items():
             if rates[kind] is None and tier in tiers:
                 rates[kind] = (tiers[tier]["low"] + tiers[tier]["high"]) / 2
                 from_book[kind] = tiers[tier]
+    longer_term = None
+    if longer and "reserved" not in from_book and all(t in tiers for t in LONGER_TIERS):
+        one, three = ((tiers[t]["low"] + tiers[t]["high"]) / 2 for t in LONGER_TIERS)
+        longer_term = LongerTerm(term, rates["reserved"] * three / one, three / one, tiers[LONGER_TIERS[1]])
+        rates["reserved"] = longer_term.rate
     turn.slots.mark("cloud_price", "gpu_count", "gpu")
+    shape, peak = turn.ask.load_shape, turn.slots.gpu_count
+    hours, busy = (used.per_month if used else None), None
+    if shape is not None and shape.peak_gpus:
+        peak = shape.peak_gpus
+    if hours is None and shape is not None and shape.base_gpus is not None and peak and shape.burst_hours_per_day is not None:
+        # the base every hour, the GPUs above it for the burst's hours a day (a month = 730 h = 30.4 days)
+        hours = shape.base_gpus * HOURS_PER_MONTH + max(0, peak - shape.base_gpus) * shape.burst_hours_per_day * HOURS_PER_MONTH / 24
+        turn.slots.mark("utilisation")
+    elif hours is None and peak and (busy := turn.slots.utilisation) is not None and shape is None:
+        hours = peak * HOURS_PER_MONTH * busy  # "use it 50% of the time": the fleet's hours times the share used
     args = {"reserved_per_gpu_hour": rates["reserved"], "on_demand_per_gpu_hour": rates["on_demand"],
-            "gpu_hours_per_month": used.per_month if used else None, "peak_gpus": turn.slots.gpu_count, "currency": currency}  # fmt: skip
-    return ReservedOrOnDemand(args, gpu, from_book, used)
+            "gpu_hours_per_month": hours, "peak_gpus": peak, "currency": currency}  # fmt: skip
+    if shape is not None and shape.base_gpus is not None:
+        args["base_gpus"] = shape.base_gpus
+    return ReservedOrOnDemand(args, gpu, from_book, used, shape, busy, longer_term)
 
 
 NOT_SOLD_NEW_IN_CHINA = ("export-controlled", "second-hand", "licensed", "not-sold")  # catalog china statuses: no new purchase there

@@ -250,7 +250,8 @@ def reservation(turn: Turn, planned, r: dict) -> str:  # noqa: ANN001 (plan.Rese
               "pct": number(r["break_even_utilisation_pct"], 0), "formula": f"`{turn.t(r['break_even_formula'], r['break_even_formula_zh'])}`", "gpu": gpu}  # fmt: skip
     parts = []
     if not r["options"]:
-        parts.append(RESERVATION.say(turn, "lead.no_use", **values))
+        ask = "use" if a["peak_gpus"] else "use_and_peak"
+        parts.append(RESERVATION.say(turn, "lead.no_use", **values) + turn.t(" ", "") + RESERVATION.say(turn, f"ask_use.{ask}", peak=a["peak_gpus"]))
     else:
         ways = {o["way"]: o for o in r["options"]}
         values.update(od_cost=money(ways["on_demand"]["monthly"], cur), peak_cost=money(ways["reserve_peak"]["monthly"], cur),
@@ -258,11 +259,19 @@ def reservation(turn: Turn, planned, r: dict) -> str:  # noqa: ANN001 (plan.Rese
                       fleet=number(r["fleet_utilisation_pct"], 0), saving=money(r["saving_vs_on_demand"], cur))  # fmt: skip
         if "mix" in ways:
             values.update(base=ways["mix"]["reserved_gpus"], mix_cost=money(ways["mix"]["monthly"], cur), burst=number(ways["mix"]["on_demand_gpu_hours"]))
-        parts.append(RESERVATION.say(turn, f"lead.{r['best']}", **values))
+        yours = RESERVATION.say(turn, "at_yours", **values) if not planned.from_book and planned.longer_term is None else ""  # "at your $2.1 / $1.4": the rates used are theirs
+        parts.append(RESERVATION.say(turn, f"lead.{r['best']}", **values) + yours)
         parts.append(RESERVATION.say(turn, "why", **values))
-        if r["best"] == "mix":
+        if "mix" in ways and r.get("base_stated") and planned.shape is not None and planned.shape.burst_hours_per_day is not None:
+            parts.append(RESERVATION.say(turn, "mix_stated", extra=values["peak"] - values["base"], burst_hours=number(planned.shape.burst_hours_per_day), **values))
+        elif r["best"] == "mix":
             parts.append(RESERVATION.say(turn, "mix_caveat", most=r["most_reserved_that_pay"], **values))
     parts.append(_reservation_yours(turn, planned, cur))
+    if planned.longer_term is not None:
+        longer, offer = planned.longer_term, (planned.longer_term.tier.get("offers") or [{}])[0]
+        parts.append(RESERVATION.say(turn, "longer_term", years=number(longer.years), rate=money(longer.rate, cur), ratio=number(longer.ratio, 2),
+                                     quoted=money(longer.rate / longer.ratio, cur), date=offer.get("date") or "—",
+                                     title=offer.get("source_title") or "—", url=offer.get("source_url") or ""))  # fmt: skip
     for kind, tier in planned.from_book.items():
         offer = tier["offers"][0] if tier.get("offers") else {}
         parts.append(RESERVATION.say(turn, f"from_book.{kind}", tier=turn.text(tier["name"]), rate=money((tier["low"] + tier["high"]) / 2, cur),
@@ -285,11 +294,20 @@ def reservation_missing(turn: Turn, planned) -> str:  # noqa: ANN001
 
 def _reservation_yours(turn: Turn, planned, cur: str) -> str:  # noqa: ANN001
     a, used = planned.args, planned.used
-    lines = [RESERVATION.say(turn, f"yours.{kind}", rate=money(a[f"{kind}_per_gpu_hour"], cur)) for kind in ("reserved", "on_demand") if kind not in planned.from_book]
+    scale = {"reserved": planned.longer_term.ratio} if planned.longer_term else {}  # the 1-year rate said, before scaling to the term
+    lines = [RESERVATION.say(turn, f"yours.{kind}", rate=money(a[f"{kind}_per_gpu_hour"] / scale.get(kind, 1), cur))
+             for kind in ("reserved", "on_demand") if kind not in planned.from_book]  # fmt: skip
     if used is not None and used.per is not None:
         lines.append(RESERVATION.say(turn, f"yours.use.{used.per}", hours=number(used.hours), monthly=number(used.per_month)))
+    shape = planned.shape
+    if shape is not None and shape.base_gpus is not None:
+        lines.append(RESERVATION.say(turn, "yours.base", gpus=shape.base_gpus))
     if a["peak_gpus"]:
         lines.append(RESERVATION.say(turn, "yours.peak", gpus=a["peak_gpus"]))
+    if shape is not None and shape.burst_hours_per_day is not None:
+        lines.append(RESERVATION.say(turn, "yours.burst", hours=number(shape.burst_hours_per_day)))
+    if planned.busy_share is not None and a["gpu_hours_per_month"]:
+        lines.append(RESERVATION.say(turn, "yours.busy", pct=number(planned.busy_share * 100), monthly=number(a["gpu_hours_per_month"])))
     return WORDING.say(turn, "yours.title") + turn.t(": ", "：") + turn.t("; ", "；").join(lines or [WORDING.say(turn, "yours.none")])
 
 
