@@ -59,6 +59,9 @@ MAX_TOTAL_GPUS = 1_000_000
 MIN_UTILISATION_PCT = 0.01  # under 5 minutes a month per GPU
 MIN_CLOUD_PRICE = 0.001
 MIN_CLAIMED_MONTHS = 0.1  # a tenth of a cent (or fen) per GPU-hour
+# A service life shorter than a quarter is no ownership to weigh against renting ("a month" is the period a rent is
+# asked for); longer than 15 years outlives any GPU generation.
+MIN_LIFETIME_YEARS, MAX_LIFETIME_YEARS = 0.25, 15.0
 
 
 class TcoRequest(BaseModel):
@@ -271,7 +274,7 @@ def _check_request(r: TcoRequest) -> None:
     checks = [  # field (its name in both languages is inputs.<field> of the text file), min, max, exclusive minimum
         ("server_price", 0, 1e9, True),
         ("network_overhead_pct", 0, 200, False),
-        ("lifetime_years", 0.25, 15, False),
+        ("lifetime_years", MIN_LIFETIME_YEARS, MAX_LIFETIME_YEARS, False),
         ("residual_value_pct", 0, 95, False),
         ("server_max_kw", 0, 500, True),
         ("load_factor_pct", 0, 100, True),
@@ -302,7 +305,7 @@ def _check_request(r: TcoRequest) -> None:
                     code="invalid_claimed_payback")  # fmt: skip
     if r.lifetime_bounds_years is not None:
         for bound in r.lifetime_bounds_years:
-            check_range(bound, *INPUT_NAMES.pair("lifetime_years"), minimum=0.25, maximum=15, code="invalid_lifetime_years")
+            check_range(bound, *INPUT_NAMES.pair("lifetime_years"), minimum=MIN_LIFETIME_YEARS, maximum=MAX_LIFETIME_YEARS, code="invalid_lifetime_years")
     if r.cloud_monthly_bill is not None and r.cloud_price_per_gpu_hour is not None:
         raise AdvisorError(
             "conflicting_cloud_price",
@@ -670,4 +673,4 @@ def lifetime_bounds(years: float, stated: tuple[float, float] | None) -> tuple[f
     at the short end), since ±20% of a 1-year horizon (0.8–1.2) says nothing a buyer can act on."""
     if stated is not None:
         return min(stated), max(stated)
-    return max(0.25, years - 1, years / 2), min(15.0, years + 1)
+    return max(MIN_LIFETIME_YEARS, years - 1, years / 2), min(MAX_LIFETIME_YEARS, years + 1)

@@ -131,9 +131,15 @@ def estimates_setup(turn: Turn) -> bool:
 
 def checks_observed_speed(turn: Turn) -> bool:
     """ "We see 15 tok/s per user with 32 users on 4 A100s, is that normal?": a measured speed to judge, with the
-    model and the card named."""
+    model (named, or only its size: "a 70B AWQ model") and the card named."""
     s = turn.slots
-    return "estimate_throughput" in turn.registry.names() and bool(turn.ask.observed_speed) and bool(s.models) and bool(s.gpus)
+    return ("estimate_throughput" in turn.registry.names() and bool(turn.ask.observed_speed) and _model_given(turn)
+            and bool(s.gpus))  # fmt: skip
+
+
+def _model_given(turn: Turn) -> bool:
+    """A model the calculators can size: a catalog model, or a bare size the workload resolved ("a 70B model")."""
+    return bool(turn.slots.models) or turn.ask.workload.model is not None
 
 
 def reports_serving_slowdown(turn: Turn, *, problem_known: bool = False) -> bool:
@@ -141,7 +147,7 @@ def reports_serving_slowdown(turn: Turn, *, problem_known: bool = False) -> bool
     When the message is already known to report a problem (the troubleshooting intent), serving words suffice."""
     s = turn.slots
     about_serving = turn.ask.speaks_of_serving if problem_known else turn.ask.reports_serving
-    return ("estimate_throughput" in turn.registry.names() and about_serving and bool(s.models) and bool(s.gpus)
+    return ("estimate_throughput" in turn.registry.names() and about_serving and _model_given(turn) and bool(s.gpus)
             and task_of(turn)[0] == "inference")  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.tco import MIN_LIFETIME_YEARS
 from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "costs")
@@ -313,6 +314,8 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         server_price = budget / servers
     spans, state_horizon = spans_beside_commitments(turn)
     claimed_years, horizon_years = claim_and_horizon(turn.ask.payback_word_starts, spans, state_horizon)
+    if horizon_years is not None and horizon_years < MIN_LIFETIME_YEARS:
+        horizon_years = None  # "what does renting cost for a month, and when does buying pay back?": the rent's period, not a life
     bounds = horizon_bounds(turn, horizon_years)
     if horizon_years is not None:
         yours.append(WORDING.text("yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), years=number(horizon_years))
