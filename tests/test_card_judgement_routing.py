@@ -97,7 +97,7 @@ def test_a_judgement_of_named_parts_leads_with_the_card_and_adds_no_spec_sheet(o
 
 FIGURES_ASKED = [
     "For an inference service, is the H20 or the 910B the better pick, and what memory bandwidth does each have?",
-    "H20和910B，做推理服务用哪个更好？各自显存带宽多少？",
+    "做推理服务的话，H20和910B哪个更好，显存带宽各是多少？",  # one question: two sentences are answered part by part
 ]
 
 
