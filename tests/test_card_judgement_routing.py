@@ -75,8 +75,9 @@ def test_a_spec_sheet_asked_of_two_variants_stays_a_spec_sheet(offline_advisor, 
     assert "compare_gpus" in [call.name for call in response.tool_calls]
 
 
-# A judgement asked of the parts named (can it, should we, which for a job) that a card surely answers: the card leads,
-# the parts' figures follow below it (Ask.asks_judgement + concept plan.judging_card; route judgement_card).
+# A judgement asked of the parts named (can it, should we, which for a job) that a card surely answers: the card answers,
+# with no spec sheet under it (a card for a facet is no spec table: test_question_facets, test_concept_answers); the parts'
+# figures follow only when the question asks for figures too (Ask.asks_judgement + concept plan.judging_card; route judgement_card).
 JUDGED = [
     ("Will the Ascend 910B run our models under vLLM?", {"ascend-vllm-ascend", "h20-vs-910b-inference"}),
     ("昇腾910B上能不能跑vLLM？", {"ascend-vllm-ascend", "h20-vs-910b-inference"}),
@@ -86,12 +87,26 @@ JUDGED = [
 
 
 @pytest.mark.parametrize(("question", "cards"), JUDGED, ids=[f"{i}" for i in range(len(JUDGED))])
-def test_a_judgement_of_named_parts_leads_with_the_card_and_puts_the_figures_below(offline_advisor, question, cards):
+def test_a_judgement_of_named_parts_leads_with_the_card_and_adds_no_spec_sheet(offline_advisor, question, cards):
     response = offline_advisor.answer(question, [])
     served = served_cards(response)
     assert served and served[0] in cards, (served, response.answer[:300])
     assert response.answer.startswith(CARDS.card(served[0]).answer.pick(response.language)[:40])
-    assert "compare_gpus" in [call.name for call in response.tool_calls]  # the figures, below the card
+    assert "compare_gpus" not in [call.name for call in response.tool_calls]  # the judgement asked, not a spec table
+
+
+FIGURES_ASKED = [
+    "For an inference service, is the H20 or the 910B the better pick, and what memory bandwidth does each have?",
+    "做推理服务的话，H20和910B哪个更好，显存带宽各是多少？",  # one question: two sentences are answered part by part
+]
+
+
+@pytest.mark.parametrize("question", FIGURES_ASKED, ids=["en", "zh"])
+def test_a_judgement_that_also_asks_for_figures_gets_them_below_the_card(offline_advisor, question):
+    response = offline_advisor.answer(question, [])
+    served = served_cards(response)
+    assert served and served[0] == "h20-vs-910b-inference", (served, response.answer[:300])
+    assert "compare_gpus" in [call.name for call in response.tool_calls]  # the figures asked, below the card
 
 
 def test_a_judgement_card_needs_the_side_asked_not_only_the_part():

@@ -89,7 +89,7 @@ class AskCues(BaseModel):
     points_at_setup: Phrases
     pointer_holds_count: Phrases
     asks_judgement: Phrases
-    timeline_near: Phrases
+    timeline_near: ExceptedCues
     timeline_open: Phrases
 
 

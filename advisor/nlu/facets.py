@@ -52,8 +52,16 @@ def cue_pattern(phrases: Phrases, not_before: Sequence[str] = (), skipping: Sequ
     # an ASCII cue is a whole word ("ban" is not in "bandwidth"); a Chinese cue stands anywhere
     alternatives = "|".join(rf"(?<![a-z0-9_]){re.escape(c)}(?![a-z0-9_])" if c.isascii() else re.escape(c) for c in cues)
     if not_before:  # "how many tokens" asks for a length, not a count: the cue is refused before those words
-        skipped = rf"(?:(?:{_any_of(skipping)})\s+)?" if skipping else ""
-        alternatives = rf"(?:{alternatives})(?!\s+{skipped}(?:{_any_of(not_before)}))"
+        # a Latin word follows after a space; a Chinese one may follow at once (no spaces between Chinese words)
+        latin, chinese = [w for w in not_before if w.isascii()], [w for w in not_before if not w.isascii()]
+        refused = []
+        if latin:
+            skipped = rf"(?:(?:{_any_of([w for w in skipping if w.isascii()])})\s+)?" if any(w.isascii() for w in skipping) else ""
+            refused.append(rf"\s+{skipped}(?:{_any_of(latin)})")
+        if chinese:
+            skipped = rf"(?:(?:{_any_of([w for w in skipping if not w.isascii()])})\s*)?" if any(not w.isascii() for w in skipping) else ""
+            refused.append(rf"\s*{skipped}(?:{_any_of(chinese)})")
+        alternatives = rf"(?:{alternatives})(?!{'|'.join(refused)})"
     return re.compile(alternatives)
 
 

@@ -12,6 +12,7 @@ from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
 from advisor.nlu.corpus import TASKS
 from advisor.nlu.dialogue import CONTINUES, TOPIC, compares_with, on_that_setup, only_values, own_subject
+from advisor.nlu.follow_up import asks_to_confirm
 from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
 from advisor.nlu.model import TaggedValue
 from advisor.nlu.pattern_words import pattern
@@ -67,9 +68,12 @@ class Understanding:
         if (task in TASKS or task == TOPIC) and not (reading.intent == "injection" and reading.confidence >= SURE_INJECTION) and not same_problem:
             _, as_follow_up = retagged(reading, self.model, "follow_up")
             probability = self.model.continuation.probability(reading, as_follow_up, task, state)
-            continues = probability >= CONTINUES
-            if continues:
-                reading.intent, reading.confidence = "follow_up", probability  # how sure it is, is now how sure it continues
+            # a request to confirm that names no subject of its own ("so owning wins here, correct?" after a rent-or-buy)
+            # can only be about the answer just given: it continues the open calculation, whatever the classifier makes of its words
+            confirms = task in TASKS and asks_to_confirm(reading.text) and not reading.frame.names()
+            continues = probability >= CONTINUES or confirms
+            if continues:  # how sure it is, is now how sure it continues (a confirmation surely does)
+                reading.intent, reading.confidence = "follow_up", 1.0 if confirms else probability
                 reading.tagged, reading.frame = retagged(reading, self.model, task)  # its values play their roles in that task
         # A follow-up of nothing, or of another question ("ok fine. rtx 5090 tdp?" after small talk): what it asks on its
         # own; its values keep the roles they play in an amendment ("buy it for 310k" is a price)

@@ -130,15 +130,36 @@ def leans_out_of_scope(routing: Routing) -> bool:
     and is not sure of a calculation that outweighs it: the out-of-scope reply, not a card matched by one of its words."""
     reading = routing.reading
     off = reading.probabilities.get("out_of_scope", 0.0)
-    if off < OUT_OF_SCOPE_FLOOR or reading.follow_up or names_model(routing):
+    if off < OUT_OF_SCOPE_FLOOR:
         return False
     return not (reading.intent in TASKS and reading.confidence >= max(off, MIN_CONFIDENCE))
+
+
+@condition
+def in_scope_by_construction(routing: Routing) -> bool:
+    """What the advisor is about, whatever share the classifier gives off-topic: a message that names a model, an
+    accelerator vendor ("NVIDIA's closest part to the 910B?") or a catalog GPU beside a side of it the advisor answers
+    (serving, an engine, a precision, porting...), or that continues a thread ("so owning wins here, correct?" after a
+    rent-or-buy answer), is answered, never sent to the out-of-scope reply by the floor. A GPU named alone is what the
+    off-topic requests near the advisor name too (mining income on 3080s, a 4080's frame rate): the floor still judges those."""
+    ask, reading = routing.turn.ask, routing.reading
+    in_thread = reading.follow_up or ask.thread_messages > 1
+    return in_thread or bool(ask.vendors_named) or names_model(routing) or bool(set(ask.named) - {"gpu"})
 
 
 @condition
 def card_judges(routing: Routing) -> bool:
     """A card surely answers the judgement asked of the parts named (concept plan.judging_card)."""
     return concept_plan.judging_card(routing.turn) is not None
+
+
+@condition
+def catalog_decides_capability(routing: Routing) -> bool:
+    """"can the V100 run BF16?", "does the L40S do FP8?": a capability the named card has or
+    lacks, asked of the card itself (no other facet such as answer quality): the catalog computes the verdict
+    (check_capability), so no card stands in for it."""
+    found = capability.asked(routing.turn)
+    return found is not None and found[0].kind == "presence" and routing.reading.facet.name == SPECS
 
 
 @condition
@@ -459,9 +480,12 @@ def card_first(routing: Routing) -> str:
 
 @handler
 def judgement_card(routing: Routing) -> str:
-    """"can the 910B run vLLM?", "H20 or 910B for serving?": the card that judges it leads; the named parts' figures follow
-    below it as what the judgement rests on (no calculation offered: the figures are there)."""
+    """"can the 910B run vLLM?", "H20 or 910B for serving?": the card that judges it answers, with no spec sheet under it
+    (a card for a facet is not a spec table); the named parts' figures follow only when the question also asks for
+    figures ("H20 or 910B for serving, and what bandwidth has each?": Ask.spec_fields_asked)."""
     turn = routing.turn
+    if not turn.ask.spec_fields_asked:
+        return knowledge.concept(turn)
     return knowledge.concept(turn, offer_tool=False) + "\n\n" + TASKS["specs"](turn)
 
 
