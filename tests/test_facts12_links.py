@@ -112,3 +112,14 @@ def test_an_uncalibrated_accelerator_says_its_serving_efficiency_is_assumed(cata
     h100 = estimate_throughput(ThroughputRequest(model="Qwen2.5-7B", gpu="H100 SXM", engine="vllm"), catalog, data)
     assert "measured shares" in h100.assumptions[0].en
     assert data.family(catalog.gpu("mtt-s4000")).assumed and not data.family(catalog.gpu("mi300x")).assumed
+
+
+def test_a_catalog_section_cites_pages_to_open_or_the_reason_there_are_none(catalog):
+    """What a spec answer retrieved from the catalog cites: the row's and its prices' pages, or the stated reason a
+    source has none; never a bare note that is neither."""
+    from advisor.retrieval.gpu_family_docs import gpu_family_chunks
+
+    reasons = ({g.no_url_because for g in catalog.gpus} | {p.no_url_because for _, _, p in _prices(catalog)}) - {""}
+    for chunk in gpu_family_chunks(catalog):
+        assert chunk.sources, chunk.chunk_id
+        assert all(s.startswith(HTTP) or s in reasons for s in chunk.sources), (chunk.chunk_id, chunk.sources)

@@ -48,8 +48,13 @@ def test_spec_questions_retrieve_catalog_figures_with_their_source(retriever):
     hopper = next(h for h in hits if h.doc_id == "gpu-nvidia-hopper")
     assert hopper.section == h100.name
     assert f"{h100.bandwidth_gbs:g} GB/s" in hopper.snippet
-    notes = " ".join([h100.source] + [p.source for p in (h100.purchase_price, h100.cloud_price) if p])
-    assert hopper.sources and all(source in notes for source in hopper.sources)
+    # every source is a page a reader can open (the row's dated spec pages, the prices' pages) or the row's stated
+    # reason why a source has none; the spec page comes first, so the answer links it
+    prices = [p for p in (h100.purchase_price, h100.cloud_price) if p]
+    pages = {page.url for page in h100.spec_sources} | {p.source_url for p in prices if p.source_url}
+    reasons = {h100.no_url_because} | {p.no_url_because for p in prices}
+    assert hopper.sources and all(source in pages or (source and source in reasons) for source in hopper.sources)
+    assert hopper.sources[0] == h100.spec_sources[0].url
 
 
 def test_both_retrievers_contribute_to_a_hybrid_answer(retriever):

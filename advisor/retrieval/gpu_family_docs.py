@@ -17,6 +17,7 @@ from knowledge.gpus import GPU, Price
 from knowledge.wording import Wording
 
 TEXT = Wording(Path(__file__).with_name("gpu_family_text.yaml"))
+WEB = ("http://", "https://")
 
 
 @dataclass(frozen=True)
@@ -110,9 +111,27 @@ def gpu_sentences(g: GPU, language: Language) -> str:
     return TEXT.pick("sentence_separator", language).join(p for p in parts if p)
 
 
+def _row_sources(g: GPU) -> tuple[list[str], list[str]]:
+    """The spec row's pages to open (its dated spec pages, then any URL its note names) and, where the row says why
+    some source has no page, that reason; the bare note only when the row gives neither."""
+    pages = [page.url for page in g.spec_sources] + [u for u in source_links(g.source) if u.startswith(WEB)]
+    reasons = [g.no_url_because] if g.no_url_because else [] if pages else source_links(g.source)
+    return pages, reasons
+
+
+def _price_sources(p: Price) -> tuple[list[str], list[str]]:
+    """A price's page to open, or the reason it has none (the bare note for a price that gives neither, e.g. a company's own)."""
+    if p.source_url:
+        return [p.source_url], []
+    pages = [u for u in source_links(p.source) if u.startswith(WEB)]
+    return pages, [p.no_url_because] if p.no_url_because else [] if pages else source_links(p.source)
+
+
 def _gpu_sources(g: GPU) -> tuple[str, ...]:
-    notes = [g.source] + [p.cited for p in (g.purchase_price, g.cloud_price) if p]
-    return tuple(dict.fromkeys(link for note in notes for link in source_links(note)))
+    """What a section cites: every page a reader can open first (so the answer links the spec page), then the stated
+    reasons for the sources that have none."""
+    parts = [_row_sources(g)] + [_price_sources(p) for p in (g.purchase_price, g.cloud_price) if p]
+    return tuple(dict.fromkeys([u for pages, _ in parts for u in pages] + [r for _, reasons in parts for r in reasons]))
 
 
 def _overview(family: Family, gpus: list[GPU], language: Language) -> str:
