@@ -44,7 +44,7 @@ def test_a_full_fine_tune_that_cannot_fit_says_so_with_the_figure_and_what_fits(
     assert memory[0].args["method"] == "full" and memory[0].args["gpu"] == "rtx-4090"
     assert "This cannot fit on one" in answer and "at any batch size" in answer
     assert "144 GB for weights, gradients and optimizer states alone (18 bytes per parameter)" in answer
-    assert "QLoRA fine-tuning on the same card" in answer and "ZeRO-3 across" in answer
+    assert "QLoRA fine-tuning on the same card" in answer and "ZeRO-3 and activation checkpointing across" in answer
     # halving the batch or checkpointing cannot close a gap made by the model states
     assert "per_device_train_batch_size" not in answer and "gradient_checkpointing_enable" not in answer
 

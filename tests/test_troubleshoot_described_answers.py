@@ -59,7 +59,7 @@ def test_an_oom_on_sharded_gpus_in_chinese(offline_advisor):
 
 def test_a_sharded_run_that_cannot_fit_offers_more_cards_first_and_no_serving_causes(offline_advisor):
     answer = ask(offline_advisor, "70b full fine tune with zero-3 across 8 a100 40gb dies with oom immediately").answer
-    assert "cannot fit on 8 ×" in answer and "Keep the full fine-tuning with ZeRO-3 across" in answer
+    assert "cannot fit on 8 ×" in answer and "Keep the full fine-tuning with ZeRO-3 and activation checkpointing across" in answer
     assert "serving engine" not in answer  # a training job is not an engine starting up
 
 

@@ -163,6 +163,19 @@ def catalog_decides_capability(routing: Routing) -> bool:
 
 
 @condition
+def sure_concept(routing: Routing) -> bool:
+    """The classifier is sure the message is a concept question (a guess under the confidence floor is not)."""
+    return routing.reading.intent == "concept" and routing.reading.confidence >= MIN_CONFIDENCE
+
+
+@condition
+def quotes_card_cut(routing: Routing) -> bool:
+    """"finance wants to halve the cards": a cut in cards quoted beside the parts, which the speed ratio must carry (a
+    calculation on the two cards, not a card's judgement)."""
+    return routing.turn.ask.card_cut is not None
+
+
+@condition
 def claims_between_parts(routing: Routing) -> bool:
     # a claim resting on one capability ("the H100 runs FP4 5x faster") is checked on that capability first
     return claim_view.applies(routing.turn) and not capability.claims_a_capability(routing.turn)
