@@ -147,7 +147,7 @@ def reports_serving_slowdown(turn: Turn, *, problem_known: bool = False) -> bool
     When the message is already known to report a problem (the troubleshooting intent), serving words suffice."""
     s = turn.slots
     about_serving = turn.ask.speaks_of_serving if problem_known else turn.ask.reports_serving
-    return ("estimate_throughput" in turn.registry.names() and about_serving and _model_given(turn) and bool(s.gpus)
+    return ("estimate_throughput" in turn.registry.names() and about_serving and bool(s.models) and bool(s.gpus)
             and task_of(turn)[0] == "inference")  # fmt: skip
 
 
