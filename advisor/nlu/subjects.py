@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 from advisor.name_matcher import matcher_for, normalize_text
 from advisor.nlu.facets import cue_pattern
@@ -101,10 +102,22 @@ def _variants_said(normal: str, ids: set[str], families: set[str], catalog: Cata
     return said | {f"{size}gb" for size in sizes if f"{size}g" in squeezed}
 
 
+# A card title's subjects, per catalog: the routing scans every card's subjects (judging_card, variant_card) on each
+# message that asks a judgement, and reading ~290 titles costs about 0.2 s, for a result fixed by the title and catalog.
+_TITLE_SUBJECTS: WeakKeyDictionary[Catalog, dict[str, Subjects]] = WeakKeyDictionary()
+
+
+def _title_subjects(title: str, catalog: Catalog) -> Subjects:
+    read = _TITLE_SUBJECTS.setdefault(catalog, {})
+    if title not in read:
+        read[title] = subjects_of(title, catalog)
+    return read[title]
+
+
 def card_subjects(card: ConceptCard, catalog: Catalog) -> Subjects:
     """What a card is about: its ``about`` where stated (kind by kind), else what its title names. Its example
     questions are not read: "what network does an H100 cluster need" is an example, the InfiniBand card holds for any GPU."""
-    read = subjects_of(card.title.en + " \n " + card.title.zh, catalog)
+    read = _title_subjects(card.title.en + " \n " + card.title.zh, catalog)
     stated = {kind: frozenset(ids) for kind, ids in (card.about or {}).items()}
     return {kind: ids for kind, ids in (read | stated).items() if ids}
 
