@@ -185,6 +185,9 @@ def _problem(error: dict) -> tuple[str, str]:
     if field == "date":
         return (f"{got!r} is not a date. Fix: write it as YYYY-MM-DD, e.g. 2026-11-20",
                 f"{got!r} 不是日期。修改：写成 YYYY-MM-DD，例如 2026-11-20")
+    if field == "source" and kind in ("string_too_short", "string_type"):
+        return (f"the source {got!r} does not say who quoted the price. Fix: name it, e.g. a quote number, a contract or an invoice",
+                f"来源 {got!r} 没有说明报价出处。修改：写明报价单号、合同或发票等")
     if field == "tier":
         return (f"unknown cloud tier {got!r}. Fix: use one of {', '.join(TIERS)}",
                 f"未知的云价格档位 {got!r}。修改：改为 {', '.join(TIERS)} 之一")

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from knowledge.bilingual import Text
 from knowledge.gpus import GPU
+from knowledge.servers import ServerClass, ServerQuote
 from knowledge.wording import shipped
 
 COST_TEXT = shipped("cost_text.yaml")
@@ -33,21 +34,45 @@ def is_stale(text: str, today: dt.date | None, months: float = STALE_AFTER_MONTH
     return today is not None and age_months(text, today) > months
 
 
-class StalePrice(BaseModel):
+class DatedPrice(BaseModel):
+    """One figure a price stands on and the day it applied (a card's price, the host machine's, a published quote)."""
+
     what: Text
     date: str
+
+
+class StalePrice(DatedPrice):
     age_months: float
 
 
-def stale_purchase_prices(gpus: Iterable[GPU], today: dt.date | None) -> list[StalePrice]:
-    """The purchase prices of ``gpus`` (each once, in order) older than 6 months on ``today``."""
-    seen: set[str] = set()
+def stale_among(dated: Iterable[tuple[Text, str]], today: dt.date | None) -> list[StalePrice]:
+    """Each (what, date) once, in order, that is older than 6 months on ``today``: the one comparison every price an
+    answer leans on goes through (card, whole machine, cloud rate, tariff), so none of them can age unsaid."""
+    seen: set[tuple[str, str]] = set()
     stale = []
-    for gpu in gpus:
-        price = gpu.purchase_price
-        if gpu.id in seen or price is None or not is_stale(price.date, today):
+    for what, date in dated:
+        key = (what.en, str(date))
+        if key in seen or not str(date)[:4].isdigit() or not is_stale(str(date), today):
             continue
-        seen.add(gpu.id)
-        stale.append(StalePrice(what=COST_TEXT.text("prices.purchase", gpu=gpu.name), date=price.date,
-                                age_months=round(age_months(price.date, today), 1)))  # fmt: skip
+        seen.add(key)
+        stale.append(StalePrice(what=what, date=str(date), age_months=round(age_months(str(date), today), 1)))
     return stale
+
+
+def machine_dates(server: ServerClass | None, quote: ServerQuote | None, machines: int = 1) -> list[tuple[Text, str]]:
+    """The dated figure a whole machine's price adds to its cards: the published quote of the whole server when one is
+    used, else the host of its server class (chassis, CPUs, RAM, NICs, storage); nothing for a part sold without one."""
+    if machines < 1:
+        return []
+    if quote is not None:
+        return [(COST_TEXT.text("prices.server_quote", what=quote.what), quote.date)]
+    return [(COST_TEXT.text("prices.host", server=server.name), server.date)] if server is not None else []
+
+
+def gpu_dates(gpu: GPU, purchase_date: str | None, cloud: bool) -> list[tuple[Text, str]]:
+    """A part's card price (the catalog's, or an estimate's newest anchor, passed as ``purchase_date``) and, when the
+    answer shows one, its cloud rate."""
+    dated = [(COST_TEXT.text("prices.purchase", gpu=gpu.name), purchase_date)] if purchase_date else []
+    if cloud and gpu.cloud_price is not None:
+        dated.append((COST_TEXT.text("prices.cloud", gpu=gpu.name), gpu.cloud_price.date))
+    return dated

@@ -41,7 +41,7 @@ from tools.cost.money import (
     normalize_currency,
     price_in,
 )
-from tools.cost.price_age import price_date
+from tools.cost.price_age import machine_dates, price_date
 from tools.cost.rental_market import buyer_tier
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_region import COLOCATION_KEY, regional_defaults
@@ -343,7 +343,7 @@ def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
 
 
 def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[str, Default],
-             tier_rate: CloudRate | None = None) -> tuple[TcoInputs, list[Assumption], EstimatedPrice | None]:
+             tier_rate: CloudRate | None = None) -> tuple[TcoInputs, list[Assumption], EstimatedPrice | None, list[tuple[Text, str]]]:
     assumptions: list[Assumption] = []
 
     def take(key: str, given: float | None, default: float, unit: str, source: str, links: list[str] = ()) -> float:
@@ -372,6 +372,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     estimated: EstimatedPrice | None = None
     default_price = default_kw = default_cloud = 0.0
     quote_links: list[str] = []
+    server_dates: list[tuple[Text, str]] = []  # the dated machine figure a defaulted server price adds to its cards
     price_source = kw_source = cloud_source = ""
     cloud_links: list[str] = []
     price_ratio, power_ratio = defaults["server_price_per_gpu_price"], defaults["server_power_per_gpu_power"]
@@ -387,6 +388,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
                       f"GPU price estimated {card.low:,.0f}–{card.high:,.0f} {currency} per card from dated sources up to {card.date} "
                       f"({card.derivation.en}; midpoint used)" if card is not None else "")  # fmt: skip
         host = server_data().for_gpus(sold_as(g), g.segment, r.gpus_per_server)
+        server_dates = machine_dates(host, quote)
         if quote is not None:  # a whole server's published price beats a card price plus a generic host
             default_price = convert(quote.price, quote.currency, currency, rate)
             price_source = f"{quote.what.en}, {quote.price:,.0f} {quote.currency}, {quote.date}, {quote.source.title} {quote.source.url}"
@@ -466,7 +468,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     if currency == "CNY":
         assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE,
                                       links=defaults["usd_to_cny"].links))  # fmt: skip
-    return inputs, assumptions, estimated
+    return inputs, assumptions, estimated, server_dates
 
 
 def _dated(d: Default) -> str | None:
@@ -581,7 +583,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         # tier when it has one (else _resolve says the China rent is missing), never at the US rate
         tier = "china" if "china" in {r.tier for r in rates} else None
     tier_rate = next((r for r in rates if r.tier == tier), None)
-    inputs, assumptions, estimated = _resolve(request, gpu, currency, defaults, tier_rate)
+    inputs, assumptions, estimated, server_dates = _resolve(request, gpu, currency, defaults, tier_rate)
     n = evaluate(inputs)
     today = dt.date.fromisoformat(request.today) if request.today else None
     on_demand = next((r for r in rates if r.tier == "hyperscaler_on_demand"), None)
@@ -602,7 +604,8 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         assumptions=assumptions, items=_items(inputs, n, currency), tier_paybacks=tiers,
         claim_check=claim_check(request.claimed_payback_months, tiers, inputs.utilisation_pct),
         stale_prices=stale_prices(gpu, request.server_price is None, request.cloud_price_per_gpu_hour is None and request.cloud_monthly_bill is None,
-                                  tiers, today, _running_dates(request, defaults, currency) + _estimate_date(gpu, estimated, request)),
+                                  tiers, today, _running_dates(request, defaults, currency) + _estimate_date(gpu, estimated, request)
+                                  + (server_dates if request.server_price is None else [])),
         cloud_billing="monthly_bill" if request.cloud_monthly_bill is not None else "every_hour" if inputs.cloud_billed_pct is not None else "used_hours",
         rent_tier=tier, rent_tier_name=Text(en=TIER_NAMES[tier][0], zh=TIER_NAMES[tier][1]) if tier else None,
         server_price_estimate=estimated if request.server_price is None else None,

@@ -18,7 +18,7 @@ from knowledge.clouds import TIER_NAMES, CloudRate
 from knowledge.gpus import GPU
 from knowledge.wording import shipped
 from tools.cost.money import Currency, convert
-from tools.cost.price_age import StalePrice, age_months, is_stale
+from tools.cost.price_age import StalePrice, is_stale, stale_among
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers
 
 COST_TEXT = shipped("cost_text.yaml")
@@ -142,12 +142,12 @@ def claim_check(claimed: float | None, rows: list[TierPayback], utilisation: flo
 
 def stale_prices(gpu: GPU | None, defaulted_price: bool, defaulted_cloud: bool, rows: list[TierPayback], today: dt.date | None,
                  running: Sequence[tuple[Text, str]] = ()) -> list[StalePrice]:
-    """Every dated price the answer leans on that is older than 6 months on ``today``; ``running`` are the defaulted
-    electricity and colocation prices with their dates (a tariff ages like a rent)."""
+    """Every dated price the answer leans on that is older than 6 months on ``today``; ``running`` are the other dated
+    defaults it took: the electricity and colocation prices (a tariff ages like a rent) and the machine around the cards."""
     dated: list[tuple[Text, str]] = list(running)
     if gpu is not None and defaulted_price and gpu.purchase_price is not None:
         dated.append((COST_TEXT.text("prices.purchase", gpu=gpu.name), gpu.purchase_price.date))
     if gpu is not None and defaulted_cloud and gpu.cloud_price is not None:
         dated.append((COST_TEXT.text("prices.cloud", gpu=gpu.name), gpu.cloud_price.date))
     dated += [(Text(en=f"{row.tier_name.en}: {row.offer.en}", zh=f"{row.tier_name.zh}：{row.offer.zh}"), row.date) for row in rows]
-    return [StalePrice(what=what, date=date, age_months=age_months(date, today)) for what, date in dated if is_stale(date, today)]
+    return stale_among(dated, today)

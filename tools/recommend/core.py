@@ -24,7 +24,7 @@ from knowledge.wording import shipped
 from knowledge.traffic import chat_floor
 from tools.checks import INPUT_NAMES, check_range
 from tools.cost.money import Currency, check_exchange_rate, convert, normalize_currency
-from tools.cost.price_age import stale_purchase_prices
+from tools.cost.price_age import gpu_dates, machine_dates, stale_among
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.memory.constants import GB, GIB, MAX_BATCH, TIGHT_FRACTION
 from tools.memory.estimator import Footprint, estimate_memory, footprint
@@ -99,8 +99,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         excluded=excluded + left_out,
         notes=notes(request, gpus, top) + budget_notes + floor_note,
         speed_floor=request.tokens_per_s_per_user if floor_note else None,
-        stale_prices=stale_purchase_prices(
-            [catalog.gpu(option.gpu_id) for option in [*(tier.option for tier in tiers), *top]],
+        stale_prices=stale_among(
+            [dated for option in [*(tier.option for tier in tiers), *top] for dated in _price_dates(option, catalog, request)],
             dt.date.fromisoformat(request.today) if request.today else None,
         ),
         unit_note=unit_note(catalog.gpu(top[0].gpu_id) if top else None),
@@ -111,6 +111,18 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         fallback=_fallback(request, catalog, serving, currency, gpus) if short else None,
         budget_months_to_buy=_months_to_buy(tiers[0].option if tiers else (top[0] if top else None), monthly),
     )
+
+
+def _price_dates(option: Option, catalog: Catalog, request: RecommendRequest) -> list[tuple[Text, str]]:
+    """Every dated figure an option's prices stand on: its card price (or the estimate's newest anchor), the machine
+    around the cards (its server class's host, or a whole-server quote), and the cloud rate when one is shown."""
+    gpu = catalog.gpu(option.gpu_id)
+    data = server_data()
+    quote = data.quote_for(gpu.id, option.count // option.server_count) if option.server_count else None
+    server = next((c for c in data.classes if c.id == option.server_class), None)
+    card = card_price(gpu, "USD", request.usd_to_cny) if quote is None else None  # its date, whatever the currency
+    return [*gpu_dates(gpu, card.date if card else None, option.cloud_cost_per_hour is not None),
+            *machine_dates(server, quote, option.server_count)]  # fmt: skip
 
 
 def _months_to_buy(option: Option | None, monthly: float | None) -> float | None:

@@ -19,6 +19,7 @@ from knowledge.gpus import GPU
 from knowledge.price_estimates import PriceEstimate, price_estimates
 from knowledge.servers import server_data
 from tools.cost.money import DEFAULT_USD_TO_CNY, Currency, check_exchange_rate, convert, normalize_currency
+from tools.cost.price_age import DatedPrice, gpu_dates, machine_dates
 from tools.recommend.configs import SERVER_GPUS, sold_as, sold_counts
 
 Basis = Literal["quote", "catalog", "estimate"]
@@ -62,6 +63,7 @@ class ServerPrice(BaseModel):
     whole: PriceRange | None = Field(None, description="The whole machine: the cards plus the host, or a published quote.")
     quote_what: Text | None = Field(None, description="What the published quote is for, when the whole price is one.")
     quote_title: str | None = None
+    dated: list[DatedPrice] = Field(default_factory=list, description="Each dated figure the whole price stands on (card, host, quote), to age it.")
 
 
 def _estimate_range(estimate: PriceEstimate, currency: Currency, usd_to_cny: float) -> PriceRange:
@@ -101,6 +103,8 @@ def estimate_server_price(request: ServerPriceRequest, catalog: Catalog) -> Serv
     quote = data.quote_for(gpu.id, count)
     result = ServerPrice(gpu_id=gpu.id, gpu_name=gpu.name, gpus=count, card=card, host=host,
                          host_label=server.name if server else None, host_date=server.date if server else None)  # fmt: skip
+    used = machine_dates(None, quote) if quote is not None else [*gpu_dates(gpu, card.date if card else None, False), *machine_dates(server, None, machines)]
+    result = result.model_copy(update={"dated": [DatedPrice(what=what, date=date) for what, date in used]})
     if quote is not None:
         price = round(convert(quote.price, quote.currency, currency, rate), 2)
         whole = PriceRange(

@@ -158,7 +158,7 @@ class Recommendation(BaseModel):
     estimate: MemoryEstimate | None = Field(None, description="Full itemised estimate behind the top option.")
     excluded: list[Text] = Field(default_factory=list, description="What was left out and why (region, inference-only, rack-only, Macs for a team…).")
     notes: list[Text] = Field(default_factory=list)
-    stale_prices: list[StalePrice] = Field(default_factory=list, description="GPU purchase prices the options use that are older than 6 months on `today`.")
+    stale_prices: list[StalePrice] = Field(default_factory=list, description="Prices the options stand on (card, host machine or whole-server quote, cloud rate) older than 6 months on `today`.")
     unit_note: Text = Field(description="One sentence on units (GB = 10^9 bytes, cards sold in GiB), to show once.")
     workloads: list[WorkloadDemand] = Field(default_factory=list, description="The jobs compared when several were given, the one sized for marked.")
     budget_short: bool = Field(False, description="A budget was given and no priced configuration that runs the job as asked fits in it.")

@@ -35,14 +35,22 @@ def _fill(template: Text, **values: str) -> Text:
 
 def price_lines(turn: Turn, gpu_ids: list[str]) -> str:
     """One paragraph per part asked about: the whole machine, the card, the status; '' when none can be priced."""
+    return machine_prices(turn, gpu_ids)[0]
+
+
+def machine_prices(turn: Turn, gpu_ids: list[str]) -> tuple[str, list[tuple[Text, str]]]:
+    """``price_lines`` and every dated figure its machine prices stand on (cards, hosts, quotes), for the answer's
+    one note on prices older than half a year."""
     text = price_estimates().text
     currency = market_currency(turn)
     paragraphs, china_market = [], False
+    dated: list[tuple[Text, str]] = []
     for gpu_id in gpu_ids[:MAX_PRICED]:
         outcome = turn.call("estimate_server_price", {"gpu": gpu_id, "currency": currency})
         if not outcome.ok or outcome.result["whole"] is None:
             continue
         r, whole, card = outcome.result, outcome.result["whole"], outcome.result["card"]
+        dated += [(Text(**row["what"]), row["date"]) for row in r.get("dated", [])]
         kind = _fill(text.kinds[whole["basis"]], date=whole["date"])
         config = f"{r['gpus']}× {r['gpu_name']}"
         if whole["basis"] == "quote":
@@ -68,4 +76,4 @@ def price_lines(turn: Turn, gpu_ids: list[str]) -> str:
         paragraphs.append(" ".join(lines))
     if paragraphs and (china_market or currency == "CNY"):
         paragraphs.append(turn.text(text.quote_advice))
-    return "\n\n".join(paragraphs)
+    return "\n\n".join(paragraphs), dated

@@ -4,6 +4,8 @@ text.yaml (section specs); every figure from the tool."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from advisor.labels import CHINA_STATUS
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.specs import verdict_view
@@ -11,6 +13,7 @@ from advisor.offline.tasks.specs.compare_view import link
 from advisor.offline.tasks.tco import price_dates
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
+from knowledge.bilingual import Text
 
 WORDING = Wording("specs", "specs")
 
@@ -67,9 +70,10 @@ def comparison(turn: Turn, result: dict, value_first: bool = False) -> tuple[str
     return lead, table(headers, body)
 
 
-def stale_prices(turn: Turn, result: dict) -> list[str]:
-    """The line naming the compared cards' prices that are over 6 months old (none when all are recent)."""
-    return price_dates.stale_note(turn, [dated for r in result["rows"] for dated in price_dates.gpu_prices(r["gpu"])])
+def stale_prices(turn: Turn, result: dict, machines: Iterable[tuple[Text, str]] = ()) -> list[str]:
+    """The line naming the prices shown that are over 6 months old (none when all are recent): the compared cards'
+    and, when a machine's price leads, the figures it adds (its host or a whole-server quote)."""
+    return price_dates.stale_note(turn, [*(dated for r in result["rows"] for dated in price_dates.gpu_prices(r["gpu"])), *machines])
 
 
 def _leaders(turn: Turn, result: dict) -> str:

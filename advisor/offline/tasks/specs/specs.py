@@ -29,8 +29,9 @@ def answer(turn: Turn, value_first: bool = False) -> str:
         return turn.error(outcome)
     result = outcome.result
     lead, table = render.comparison(turn, result, value_first)
+    machine_dates: list = []  # the dated figures of the machine prices shown (cards, hosts, quotes), aged with the rest
     if plan.asks_machine_price(turn):  # "how much is an A800 server?": the machine's price leads
-        priced = price_view.price_lines(turn, [r["gpu"]["id"] for r in result["rows"]])
+        priced, machine_dates = price_view.machine_prices(turn, [r["gpu"]["id"] for r in result["rows"]])
         lead = f"{priced}\n\n{lead}" if priced else lead
     rows = [r["gpu"] for r in result["rows"]]
     weighed = len(rows) > 1 or turn.ask.buying or turn.ask.asks_price  # parts weighed or priced, not one card's figures
@@ -41,7 +42,7 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     stated = stated_view.lead(turn, rows[0]) if len(rows) == 1 else ""  # "the B200 is 192 GB, right?": the figure said is checked first
     # what was asked leads: right or wrong on a comparison stated between two cards, or the figure asked of one card
     asked = asked_view.claim(turn, rows) or (asked_view.one_card(turn, rows[0]) if len(rows) == 1 else "")
-    return "\n\n".join(filter(None, [stated, asked, answer, *warned, figures, table, *render.stale_prices(turn, result)]))
+    return "\n\n".join(filter(None, [stated, asked, answer, *warned, figures, table, *render.stale_prices(turn, result, machine_dates)]))
 
 
 def _filtered_list(turn: Turn) -> str:

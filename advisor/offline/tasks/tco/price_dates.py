@@ -13,7 +13,7 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
 from knowledge.catalog import load_catalog
-from tools.cost.price_age import is_stale
+from tools.cost.price_age import stale_among
 
 PRICES = Wording("recommend", "market")  # the stale-price note, worded once for every answer that shows dated prices
 AGES = Wording("tco", "price_age")  # what each dated price is
@@ -37,12 +37,7 @@ def catalog_prices(gpu_id: str, kinds: Iterable[str] = ("purchase_price", "cloud
 
 
 def stale_note(turn: Turn, dated: Iterable[tuple[Text, str]]) -> list[str]:
-    """One line naming each price older than 6 months, with its date and age; nothing when all are recent."""
-    now, seen, items = today(), set(), []
-    for what, date in dated:
-        key = (what.en, str(date))
-        if key in seen or not str(date)[:4].isdigit() or not is_stale(str(date), now):
-            continue
-        seen.add(key)
-        items.append(turn.text(PRICES.text("stale_price", what=what, date=date)))  # the date says the age: no figure no tool gave
+    """One line naming each price older than 6 months, with its date; nothing when all are recent."""
+    # the date says the age: no figure no tool gave
+    items = [turn.text(PRICES.text("stale_price", what=row.what, date=row.date)) for row in stale_among(dated, today())]
     return [turn.text(PRICES.text("stale_prices", items=turn.t("; ", "；").join(items)))] if items else []

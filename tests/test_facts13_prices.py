@@ -1,0 +1,115 @@
+"""Issue #37, facts13: "an answer whose price is older than 6 months says so" holds for every price a figure stands
+on, not only the card's: a whole machine's price is its cards plus the host of its server class (or a published
+whole-server quote), and that host's date is aged by the same comparison as the card, the cloud rate and the tariffs,
+in the server-price, recommendation and rent-or-buy answers alike. And a malformed company prices file (unknown GPU,
+negative price, missing date, wrong currency, a source that names nobody) is refused by `gpu-advisor prices` and at
+server start-up, naming the file, the line and the fix in both languages."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from advisor.cli import main
+from advisor.config import ConfigError, Settings
+from knowledge.catalog import load_catalog
+from knowledge.servers import server_data
+from knowledge.serving import load_serving_data
+from tools.cost.price_age import machine_dates, stale_among
+from tools.cost.tco import TcoRequest, compute_tco
+from tools.recommend.core import recommend_gpus
+from tools.recommend.price_estimate import ServerPriceRequest, estimate_server_price
+from tools.recommend.schema import RecommendRequest
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+TODAY = dt.date(2026, 12, 7)
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+def _hgx():
+    return next(c for c in server_data().classes if c.id == "hgx-8gpu")
+
+
+def test_a_whole_server_price_lists_the_card_and_the_host_it_stands_on(catalog):
+    result = estimate_server_price(ServerPriceRequest(gpu="H100 SXM", currency="USD"), catalog)
+    dates = {row.date for row in result.dated}
+    assert catalog.gpu("h100-sxm").purchase_price.date in dates and _hgx().date in dates
+    host = next(row for row in result.dated if row.date == _hgx().date)
+    assert "HGX" in host.what.en and "HGX" in host.what.zh and CJK.search(host.what.zh)
+    quoted = estimate_server_price(ServerPriceRequest(gpu="H20", gpus=8, currency="CNY"), catalog)
+    if quoted.whole is not None and quoted.whole.basis == "quote":  # a published whole-server price: its own date only
+        assert [row.date for row in quoted.dated] == [quoted.whole.date]
+
+
+def test_one_comparison_ages_every_kind_of_price():
+    host = machine_dates(_hgx(), None)
+    assert [row.date for row in stale_among(host, TODAY)] == [_hgx().date]  # 2023-05: flagged
+    assert stale_among(host, dt.date(2023, 6, 1)) == []  # a month old: not flagged
+    assert stale_among(host, None) == []  # no day to compare with
+    assert machine_dates(_hgx(), None, machines=0) == []  # no machine bought, no machine price used
+    twice = stale_among(host + host, TODAY)
+    assert len(twice) == 1  # each figure named once
+
+
+def test_a_recommendation_flags_the_host_machines_of_its_options(catalog):
+    request = RecommendRequest(model="Llama-3.1-70B", task="inference", concurrency=5, today=TODAY.isoformat())
+    result = recommend_gpus(request, catalog, load_serving_data())
+    stale = {row.what.en: row for row in result.stale_prices}
+    classes = {o.server_class for o in [*(t.option for t in result.tiers), *result.options] if o.server_count}
+    hosts = [c for c in server_data().classes if c.id in classes and c.date < "2026-06"]
+    assert hosts, classes  # the shipped server bills of materials are older than half a year on this day
+    for host in hosts:
+        assert any(host.name.en in what and row.date == host.date for what, row in stale.items()), host.id
+    assert all(row.age_months > 6 for row in result.stale_prices)
+
+
+def test_rent_or_buy_flags_the_host_of_a_defaulted_server_price_only(catalog):
+    defaulted = compute_tco(TcoRequest(gpu="H100 SXM", today=TODAY.isoformat()), catalog)
+    assert any("HGX" in row.what.en and row.date == _hgx().date for row in defaulted.stale_prices)
+    given = compute_tco(TcoRequest(gpu="H100 SXM", server_price=300_000, today=TODAY.isoformat()), catalog)
+    assert not any("HGX" in row.what.en for row in given.stale_prices)  # the user's own price: nothing of ours to age
+
+
+@pytest.mark.parametrize(("question", "note"), [
+    ("How much does a server with 8 H100s cost?", "more than half a year old"),
+    ("一台 8 卡 H100 服务器要多少钱？", "已超过半年"),
+])  # fmt: skip
+def test_a_server_price_answer_says_its_host_is_old(offline_advisor, monkeypatch, question, note):
+    from advisor.offline.tasks.tco import price_dates
+
+    monkeypatch.setattr(price_dates, "today", lambda: TODAY)
+    response = offline_advisor.answer(question, [])
+    text = response.summary + "\n" + response.details
+    line = next(row for row in text.splitlines() if note in row)
+    assert _hgx().date in line and "HGX" in line
+
+
+BAD = {  # case → (file text, the line named, the English fix, the Chinese fix)
+    "unknown_gpu": ("gpus:\n  Z9000:\n    purchase: {amount: 9, currency: USD, date: 2026-11-01, source: quote 7}\n", 2, "unknown GPU 'Z9000'", "未知的 GPU"),
+    "negative_price": ("gpus:\n  l40s:\n    purchase: {amount: -9000, currency: USD, date: 2026-11-01, source: quote 7}\n", 3, "above 0", "大于 0"),
+    "missing_date": ("servers:\n  hgx-8gpu: {amount: 30000, currency: USD, source: quote 7}\n", 2, "date: YYYY-MM-DD", "报价日期"),
+    "wrong_currency": ("power:\n  electricity_per_kwh: {amount: 0.2, currency: EUR, date: 2026-11-01, source: bill 3}\n", 2, "USD or CNY", "USD 或 CNY"),
+    "nameless_source": ("gpus:\n  l40s:\n    purchase: {amount: 9000, currency: USD, date: 2026-11-01, source: x}\n", 3, "who quoted", "报价出处"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_the_prices_command_and_the_server_refuse_a_bad_file_in_both_languages(case, monkeypatch, tmp_path, capsys):
+    text, line, fix_en, fix_zh = BAD[case]
+    path = tmp_path / f"{case}.yaml"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("ADVISOR_PRICES", str(path))
+    assert main(["prices"]) != 0
+    err = capsys.readouterr().err
+    assert f"{path}, line {line}" in err and fix_en in err and f"{path} 第 {line} 行" in err and fix_zh in err
+    assert "Traceback" not in err
+    with pytest.raises(ConfigError) as error:
+        Settings.from_env({"ADVISOR_PRICES": str(path)})
+    said = str(error.value)
+    assert f"{path}, line {line}" in said and fix_en in said and f"{path} 第 {line} 行" in said and fix_zh in said
