@@ -55,6 +55,8 @@ class EstimateText(BaseModel):
     quote_advice: Text
     option_estimated: Text
     estimate_tag: Text
+    no_price: Text
+    no_price_rent: Text
 
 
 class PriceEstimates(BaseModel):

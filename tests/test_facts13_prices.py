@@ -113,3 +113,28 @@ def test_the_prices_command_and_the_server_refuse_a_bad_file_in_both_languages(c
         Settings.from_env({"ADVISOR_PRICES": str(path)})
     said = str(error.value)
     assert f"{path}, line {line}" in said and fix_en in said and f"{path} 第 {line} 行" in said and fix_zh in said
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("How much does an L40S cost to buy?", "no dated purchase price"),
+    ("L40S 多少钱一张？", "没有带日期的采购价"),
+])  # fmt: skip
+def test_a_price_asked_of_a_part_no_dated_source_prices_is_answered_as_missing(offline_advisor, question, said):
+    """No shared reference gives an L40S purchase price (rents only: gpu-specs-notes.md §3, consultant-facts.md 1a):
+    the answer says so first instead of a blank price cell."""
+    assert load_catalog().gpu("l40s").purchase_price is None
+    response = offline_advisor.answer(question, [])
+    assert said in response.summary.split("\n\n")[0]
+
+
+def test_the_domestic_accelerator_card_agrees_with_the_catalog_on_moore_threads_serving():
+    """The S4000 row names Moore Threads' vllm_musa port (facts11); the concept card said 'no vLLM support'."""
+    import yaml
+
+    from knowledge.concepts import FAMILIES_DIR
+
+    cards = yaml.safe_load((FAMILIES_DIR / "china.yaml").read_text(encoding="utf-8"))["cards"]
+    card = next(c for c in cards if c["id"] == "domestic-accelerators-beyond-ascend")
+    assert "vllm_musa" in card["answer"]["en"] and "vllm_musa" in card["answer"]["zh"]
+    assert "no vLLM support" not in card["answer"]["en"] and "没有 vLLM 支持" not in card["answer"]["zh"]
+    assert any("MooreThreads/vllm_musa" in s["url"] for s in card["sources"])

@@ -35,19 +35,27 @@ def _fill(template: Text, **values: str) -> Text:
 
 def price_lines(turn: Turn, gpu_ids: list[str]) -> str:
     """One paragraph per part asked about: the whole machine, the card, the status; '' when none can be priced."""
-    return machine_prices(turn, gpu_ids)[0]
+    return machine_prices(turn, gpu_ids, unpriced=False)[0]
 
 
-def machine_prices(turn: Turn, gpu_ids: list[str]) -> tuple[str, list[tuple[Text, str]]]:
+def machine_prices(turn: Turn, gpu_ids: list[str], unpriced: bool = True) -> tuple[str, list[tuple[Text, str]]]:
     """``price_lines`` and every dated figure its machine prices stand on (cards, hosts, quotes), for the answer's
-    one note on prices older than half a year."""
+    one note on prices older than half a year; ``unpriced``: a part nothing dated prices gets a line saying so (the
+    price question of a spec answer, whose table shows the part's rent)."""
     text = price_estimates().text
     currency = market_currency(turn)
     paragraphs, china_market = [], False
     dated: list[tuple[Text, str]] = []
     for gpu_id in gpu_ids[:MAX_PRICED]:
         outcome = turn.call("estimate_server_price", {"gpu": gpu_id, "currency": currency})
-        if not outcome.ok or outcome.result["whole"] is None:
+        if not outcome.ok:
+            continue
+        if outcome.result["whole"] is None and not unpriced:
+            continue
+        if outcome.result["whole"] is None:  # nothing dated prices it: say so rather than leave the question unanswered
+            rented = turn.catalog.gpu(gpu_id).cloud_price is not None
+            paragraphs.append(turn.text(_fill(text.no_price, gpu=outcome.result["gpu_name"],
+                                              rent=turn.text(text.no_price_rent) if rented else "")))  # fmt: skip
             continue
         r, whole, card = outcome.result, outcome.result["whole"], outcome.result["card"]
         dated += [(Text(**row["what"]), row["date"]) for row in r.get("dated", [])]
