@@ -9,6 +9,7 @@ from advisor.markdown import money
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
 from knowledge.price_estimates import price_estimates
+from tools.recommend.notes import CHINA_MARKET
 
 MAX_PRICED = 3  # a price question names one part, sometimes two or three; more is a spec comparison
 
@@ -78,7 +79,7 @@ def machine_prices(turn: Turn, gpu_ids: list[str], unpriced: bool = True) -> tup
         if gpu.china_rule is not None and gpu.china != "available":
             rule = gpu.china_rule
             lines.append(turn.text(_fill(text.status, status=turn.t(*CHINA_STATUS[gpu.china]), rule=turn.t(rule.en, rule.zh))))
-            china_market = True
+            china_market = china_market or gpu.china in CHINA_MARKET  # the quote advice is for parts traded in China
         for source in (whole["sources"] + (card["sources"] if card else []))[:4]:
             turn.cite(f"price:{gpu_id}:{source[:40]}", r["gpu_name"], source, citation=source)
         paragraphs.append(" ".join(lines))
