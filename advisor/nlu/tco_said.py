@@ -175,9 +175,16 @@ def gpu_hours_used(message: str) -> GpuHours | None:
         end_number = at
         while end_number > 0 and text[end_number - 1] in between:
             end_number -= 1
-        start = end_number
-        while start > 0 and text[start - 1] in digits:
-            start -= 1
+        start = _number_start(text, end_number, digits)
+        if start > 0 and text[start - 1].isascii() and text[start - 1].isalpha():
+            # "300 H100 GPU-hours": the digits are a card's name (h100), the amount is the number before the name
+            name_start = start - 1
+            while name_start > 0 and not text[name_start - 1].isspace() and text[name_start - 1] not in between:
+                name_start -= 1
+            end_number = name_start
+            while end_number > 0 and text[end_number - 1] in between:
+                end_number -= 1
+            start = _number_start(text, end_number, digits)
         hours = parse_number(text[start:end_number].strip().replace(",", "")) if start < end_number else None
         if hours is None or hours <= 0:
             continue
@@ -194,6 +201,14 @@ def gpu_hours_used(message: str) -> GpuHours | None:
                 break
         return GpuHours(hours=hours, per=per, start=start, end=period_end)
     return None
+
+
+def _number_start(text: str, end: int, digits: set[str]) -> int:
+    """Where the number that ends at ``end`` starts (``end`` itself when no digit stands there)."""
+    start = end
+    while start > 0 and text[start - 1] in digits:
+        start -= 1
+    return start
 
 
 def _positions(text: str, word: str) -> list[int]:
