@@ -5,6 +5,7 @@ as a range. The words are data (``data/tco_words.yaml`` and the focus words of `
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -13,11 +14,13 @@ import yaml
 from pydantic import BaseModel, ConfigDict
 
 from advisor.name_matcher import normalize_text
+from advisor.nlu.facets import cue_pattern
 from advisor.nlu.frame import Frame, Money
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
 from knowledge.answer_text import focus_words, word_positions
 from knowledge.api_prices import api_prices
+from knowledge.bilingual import Phrases
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.quantities import parse_number
 
@@ -394,3 +397,16 @@ def _has_cue(folded: str, cue: str) -> bool:
             return True
         at = folded.find(cue, at + 1)
     return False
+
+
+@cache
+def _tier_patterns() -> dict[str, re.Pattern[str]]:
+    words = _words()
+    return {name: cue_pattern(Phrases.model_validate(phrases)) for name, phrases in (*words["rent_tiers"].items(), ("asks_tier", words["asks_tier"]))}
+
+
+def rent_tiers_named(messages: list[str]) -> tuple[str, ...]:
+    """The rent tiers these messages name ("Vast or RunPod" → marketplace, "stay on AWS" → hyperscaler), in the order of
+    ``data/tco_words.yaml``; "asks_tier" last when a word asks which tier to rent from."""
+    text = normalize_text(" ".join(messages))
+    return tuple(name for name, pattern in _tier_patterns().items() if pattern.search(text))
