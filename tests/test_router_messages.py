@@ -40,6 +40,8 @@ CASES = [
     ("uncatalogued_part", "zh", ["寒武纪MLU590和昇腾910C相比如何？"]),
     ("useful_life", "en", ["Our CFO wants the H100 boxes depreciated over six years; is that a realistic life?"]),
     ("useful_life", "zh", ["GPU服务器的折旧年限一般按几年算比较合理？"]),
+    ("price_trend", "en", ["Are A100 rental prices going to come down over the next year, or should we lock in a rate?"]),
+    ("price_trend", "zh", ["H200的租金以后会跌吗？"]),
     ("rent_tiers", "en", ["Our LoRA runs use about 500 A100 GPU-hours a month: is RunPod community cloud fine or should we keep paying Azure?"]),
     ("rent_tiers", "zh", ["每月大概600个H100卡时，用AutoDL这种算力市场还是腾讯云按需更合适？"]),
     ("reserved_or_on_demand", "en", ["Should we take 1-year reserved A100s at $1.9/hr or stay on-demand at $3.4/hr? We burn about 1200 GPU-hours a month, peaking at 10 cards."]),

@@ -270,6 +270,8 @@ class Ask(BaseModel):
                                        "cost is worked on (utilisation), never the number of cards.")
     reservation: Reservation | None = Field(None, description='Reserved weighed against on-demand ("1-yr reserved at $3.9/hr vs on-demand '
                                             '$6.9"), each rate bound to its billing word.')
+    asks_price_trend: bool = Field(False, description='"will H100 rental prices drop next year?", "明年租金会降吗": where a rent or price is '
+                                   'going is asked (a future word with a price or rent word in the task\'s messages), not only today\'s figure.')
     rent_tiers_named: tuple[str, ...] = Field((), description='The rent tiers the task\'s messages name ("Vast or RunPod, or stay on AWS?" → '
                                               '"hyperscaler", "marketplace"; data/tco_words.yaml rent_tiers), "asks_tier" when a word asks which tier.')
     compares_rent_tiers: bool = Field(False, description='Rent tiers are weighed and nothing is bought ("on-demand, reserved or a GPU cloud like '
@@ -415,6 +417,7 @@ class Ask(BaseModel):
             reservation=(reserved := reservation_in_thread(thread, reading.frame, state)),
             load_shape=load_shape(message, reading.tagged, used),
             weighs_reservation=reserved is not None,
+            asks_price_trend=says("price_future", message) and (says("rental_price", *thread) or says("asks_price", *thread)),
             rent_tiers_named=(tiers := rent_tiers_named(thread)),
             compares_rent_tiers=_compares_rent_tiers(tiers, reserved is not None, reading.frame, state)
             and not (says("owning", *thread) or any(word_positions("tco_claim", text) for text in thread)),
