@@ -417,7 +417,7 @@ class Ask(BaseModel):
             reservation=(reserved := reservation_in_thread(thread, reading.frame, state)),
             load_shape=load_shape(message, reading.tagged, used),
             weighs_reservation=reserved is not None,
-            asks_price_trend=says("price_future", message) and (says("rental_price", *thread) or says("asks_price", *thread)),
+            asks_price_trend=says("price_future", message) and (says("rental_price", *thread) or says("renting", *thread) or says("asks_price", *thread)),
             rent_tiers_named=(tiers := rent_tiers_named(thread)),
             compares_rent_tiers=_compares_rent_tiers(tiers, reserved is not None, reading.frame, state)
             and not (says("owning", *thread) or any(word_positions("tco_claim", text) for text in thread)),
