@@ -93,3 +93,28 @@ def test_a_future_rent_question_leads_with_the_trend_in_chinese(offline_advisor)
     assert lead.startswith("**一年后大概率更低") and "28%" in lead
     assert "一年合同" in response.answer and "基准" in response.answer
     assert not calls(response, "compute_tco")
+
+
+# --- self-hosting's cost per million tokens at the volume stated -------------------------------------------------
+
+
+def test_self_hosting_per_million_at_the_volume_is_the_month_over_the_tokens():
+    from tools.cost.api_vs_self_host import ApiVsSelfHostRequest, api_vs_self_host
+
+    r = api_vs_self_host(ApiVsSelfHostRequest(tokens_per_day=4e6, output_share=0.2, api_input_per_m=0.2, api_output_per_m=0.2,
+                                              deployment_output_tokens_per_s=1000, gpus_per_deployment=1, price_per_gpu_hour=1.0,
+                                              planned_load=0.5))  # fmt: skip
+    assert r.self_host_per_m_at_volume == pytest.approx(730 / (4 * 30.4))  # $730 a month over 121.6M tokens
+    assert r.utilisation_at_volume_pct == pytest.approx(4e6 * 0.2 / 86_400 / 1000 * 100)
+    assert r.self_host_per_m_at_volume > r.self_host_per_m_at_load  # a card mostly idle costs more per token than one kept busy
+
+
+@pytest.mark.parametrize(("question", "words"), [
+    ("We push about 3M tokens a day through an API at $0.15 per million. Would one A100 running Llama 3.1 8B be cheaper?", "per million tokens at your volume"),
+    ("我们每天大约300万token，API每百万token 0.8元；自己拿一张4090跑Qwen2.5-7B会更便宜吗？", "按您的用量折算每百万 token"),
+])
+def test_api_against_self_hosting_prices_a_million_tokens_at_the_volume_said(offline_advisor, question, words):
+    response = ask(offline_advisor, question)
+    assert words in response.answer.casefold() or words in response.answer
+    bill = calls(response, "rental_prices")
+    assert bill  # the GPU side is priced from the rent tiers
