@@ -270,7 +270,7 @@ class Ask(BaseModel):
                                        "cost is worked on (utilisation), never the number of cards.")
     reservation: Reservation | None = Field(None, description='Reserved weighed against on-demand ("1-yr reserved at $3.9/hr vs on-demand '
                                             '$6.9"), each rate bound to its billing word.')
-    asks_price_trend: bool = Field(False, description='"will H100 rental prices drop next year?", "明年租金会降吗": where a rent or price is '
+    asks_price_trend: bool = Field(False, description='"will H100 rental prices drop next year?": where a rent or price is '
                                    'going is asked (a future word with a price or rent word in the task\'s messages), not only today\'s figure.')
     rent_tiers_named: tuple[str, ...] = Field((), description='The rent tiers the task\'s messages name ("Vast or RunPod, or stay on AWS?" → '
                                               '"hyperscaler", "marketplace"; data/tco_words.yaml rent_tiers), "asks_tier" when a word asks which tier.')

@@ -1,4 +1,4 @@
-"""Where a rent is heading ("will H100 rental prices drop next year?", "明年租金会降吗"): the trend judgement leads (the
+"""Where a rent is heading ("will H100 rental prices drop next year?"): the trend judgement leads (the
 direction the market's own prices imply, the range to plan in and what drives it, from knowledge/rent_trend.yaml), a
 commitment being weighed gets the rule for its term, and today's price follows as the baseline with its dates (the
 rental-market answer, rent_prices.py). Figures of the trend come from rental_prices' dated trend."""
