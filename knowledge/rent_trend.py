@@ -22,6 +22,26 @@ class RentPoint(BaseModel):
     what: str = Field(min_length=3)
 
 
+class Driver(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    en: str = Field(min_length=10)
+    zh: str = Field(min_length=5)
+
+
+class Outlook(BaseModel):
+    """Where the rent is heading: the direction the market's prices imply, how far a year ahead, and what drives it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    direction: str = Field(pattern="^(down|up|flat)$")
+    forward_fall_pct: float = Field(ge=-100, le=100, description="How much lower a year ahead the market's prices imply, in %.")
+    en: str = Field(min_length=10)
+    zh: str = Field(min_length=5)
+    drivers: tuple[Driver, ...] = Field(min_length=1)
+    sources: tuple[DatedSource, ...] = Field(min_length=1)
+
+
 class RentTrend(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -31,6 +51,7 @@ class RentTrend(BaseModel):
     now: RentPoint
     swing_pct: float = Field(gt=0, le=100)
     sources: tuple[DatedSource, ...] = Field(min_length=1)
+    outlook: Outlook | None = None
 
     @model_validator(mode="after")
     def _now_after_then(self) -> RentTrend:

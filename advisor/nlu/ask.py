@@ -35,7 +35,7 @@ from advisor.nlu.asked import (
 )
 from advisor.nlu.cues import says, without
 from advisor.nlu.facets import cue_pattern
-from advisor.nlu.frame import SlotValue
+from advisor.nlu.frame import Frame, SlotValue
 from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, new_subjects
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
@@ -48,7 +48,7 @@ from advisor.nlu.shortlist import Candidate, candidate_configs
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
-from advisor.nlu.tco_said import ApiUsage, GpuHours, HorizonRange, LoadShape, Reservation, gpu_hours_used, load_shape, reservation_in_thread, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, running_costs
+from advisor.nlu.tco_said import ApiUsage, GpuHours, HorizonRange, LoadShape, Reservation, gpu_hours_used, load_shape, reservation_in_thread, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, rent_tiers_named, running_costs
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -270,6 +270,13 @@ class Ask(BaseModel):
                                        "cost is worked on (utilisation), never the number of cards.")
     reservation: Reservation | None = Field(None, description='Reserved weighed against on-demand ("1-yr reserved at $3.9/hr vs on-demand '
                                             '$6.9"), each rate bound to its billing word.')
+    asks_price_trend: bool = Field(False, description='"will H100 rental prices drop next year?": where a rent or price is '
+                                   'going is asked (a future word with a price or rent word in the task\'s messages), not only today\'s figure.')
+    rent_tiers_named: tuple[str, ...] = Field((), description='The rent tiers the task\'s messages name ("Vast or RunPod, or stay on AWS?" → '
+                                              '"hyperscaler", "marketplace"; data/tco_words.yaml rent_tiers), "asks_tier" when a word asks which tier.')
+    compares_rent_tiers: bool = Field(False, description='Rent tiers are weighed and nothing is bought ("on-demand, reserved or a GPU cloud like '
+                                      'Lambda?", "Vast or AWS for our fine-tunes?"): each tier at the stated use, not a rent-or-buy payback; a '
+                                      'reservation weighed against on-demand alone keeps its own answer.')
     weighs_reservation: bool = Field(False, description="The message, or the thread it continues, weighs reserved (committed) capacity against "
                                      'on-demand for its use ("what if we only use it half the time?" after one keeps the rates said).')
     load_shape: LoadShape | None = Field(None, description='The load as said: base GPUs busy all the time, the peak count and its hours a day '
@@ -410,6 +417,10 @@ class Ask(BaseModel):
             reservation=(reserved := reservation_in_thread(thread, reading.frame, state)),
             load_shape=load_shape(message, reading.tagged, used),
             weighs_reservation=reserved is not None,
+            asks_price_trend=says("price_future", message) and (says("rental_price", *thread) or says("renting", *thread) or says("asks_price", *thread)),
+            rent_tiers_named=(tiers := rent_tiers_named(thread)),
+            compares_rent_tiers=_compares_rent_tiers(tiers, reserved is not None, reading.frame, state)
+            and not (says("owning", *thread) or any(word_positions("tco_claim", text) for text in thread)),
             figures_stated=_figures_stated(reading) if asks_to_confirm(message) or says("asks_yes_no", message) else (),
             spec_fields_asked=spec_fields(message),
             comparison_claim=comparison,
@@ -419,6 +430,20 @@ class Ask(BaseModel):
             # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing
             holds_cards=owns or (says("has_cards", message) and not says("purchase_offer", message)),
         )
+
+
+BILLING_TIERS = frozenset({"hyperscaler", "on_demand", "committed"})  # one cloud's ways to bill: reserved_or_on_demand weighs them
+
+
+def _compares_rent_tiers(tiers: tuple[str, ...], weighs_reservation: bool, frame: Frame, state: Frame) -> bool:
+    """Two rent tiers named, or one with a word asking which tier, with no purchase price or API bill in the conversation;
+    a reservation weighed against on-demand of one cloud only stays with the reservation answer."""
+    named = [tier for tier in tiers if tier != "asks_tier"]
+    if not named or (len(named) < 2 and "asks_tier" not in tiers):
+        return False
+    if any(f.has(slot) for f in (frame, state) for slot in ("server_price", "budget")):
+        return False
+    return not (weighs_reservation and set(named) <= BILLING_TIERS)
 
 
 @lru_cache(maxsize=1)

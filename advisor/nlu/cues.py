@@ -22,7 +22,7 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "regulated_sector", "client_premises", "production_service", "uptime_target",
                "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring",
                "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count",
-               "asks_judgement", "timeline_near", "timeline_open"]
+               "asks_judgement", "timeline_near", "timeline_open", "price_future"]
 
 
 class ExceptedCues(Phrases):
@@ -91,6 +91,7 @@ class AskCues(BaseModel):
     asks_judgement: Phrases
     timeline_near: ExceptedCues
     timeline_open: Phrases
+    price_future: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

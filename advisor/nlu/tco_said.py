@@ -5,6 +5,7 @@ as a range. The words are data (``data/tco_words.yaml`` and the focus words of `
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -13,11 +14,13 @@ import yaml
 from pydantic import BaseModel, ConfigDict
 
 from advisor.name_matcher import normalize_text
+from advisor.nlu.facets import cue_pattern
 from advisor.nlu.frame import Frame, Money
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
 from knowledge.answer_text import focus_words, word_positions
 from knowledge.api_prices import api_prices
+from knowledge.bilingual import Phrases
 from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.quantities import parse_number
 
@@ -175,9 +178,16 @@ def gpu_hours_used(message: str) -> GpuHours | None:
         end_number = at
         while end_number > 0 and text[end_number - 1] in between:
             end_number -= 1
-        start = end_number
-        while start > 0 and text[start - 1] in digits:
-            start -= 1
+        start = _number_start(text, end_number, digits)
+        if start > 0 and text[start - 1].isascii() and text[start - 1].isalpha():
+            # "300 H100 GPU-hours": the digits are a card's name (h100), the amount is the number before the name
+            name_start = start - 1
+            while name_start > 0 and not text[name_start - 1].isspace() and text[name_start - 1] not in between:
+                name_start -= 1
+            end_number = name_start
+            while end_number > 0 and text[end_number - 1] in between:
+                end_number -= 1
+            start = _number_start(text, end_number, digits)
         hours = parse_number(text[start:end_number].strip().replace(",", "")) if start < end_number else None
         if hours is None or hours <= 0:
             continue
@@ -194,6 +204,14 @@ def gpu_hours_used(message: str) -> GpuHours | None:
                 break
         return GpuHours(hours=hours, per=per, start=start, end=period_end)
     return None
+
+
+def _number_start(text: str, end: int, digits: set[str]) -> int:
+    """Where the number that ends at ``end`` starts (``end`` itself when no digit stands there)."""
+    start = end
+    while start > 0 and text[start - 1] in digits:
+        start -= 1
+    return start
 
 
 def _positions(text: str, word: str) -> list[int]:
@@ -379,3 +397,16 @@ def _has_cue(folded: str, cue: str) -> bool:
             return True
         at = folded.find(cue, at + 1)
     return False
+
+
+@cache
+def _tier_patterns() -> dict[str, re.Pattern[str]]:
+    words = _words()
+    return {name: cue_pattern(Phrases.model_validate(phrases)) for name, phrases in (*words["rent_tiers"].items(), ("asks_tier", words["asks_tier"]))}
+
+
+def rent_tiers_named(messages: list[str]) -> tuple[str, ...]:
+    """The rent tiers these messages name ("Vast or RunPod" → marketplace, "stay on AWS" → hyperscaler), in the order of
+    ``data/tco_words.yaml``; "asks_tier" last when a word asks which tier to rent from."""
+    text = normalize_text(" ".join(messages))
+    return tuple(name for name, pattern in _tier_patterns().items() if pattern.search(text))

@@ -108,6 +108,8 @@ class OfflinePlanner:
             return []  # "how much power would that draw? does it fit in a 15 kW rack?": one subject of the thread, one answer
         if equivalent.applies(turn):  # "can the 910B replace our A100s, and what does the port cost?": one answer holds both halves
             return []  # a pasted log with its questions is one report; an unsure "troubleshoot" is often a list of strategy questions
+        if turn.ask.asks_price_trend or turn.ask.compares_rent_tiers:  # "will rents drop? should we sign for a year?": the trend answer
+            return []  # holds the commitment too; "Vast, or stay on AWS?" is one comparison of the tiers named, however many sentences
         parts, calculations = [], set()
         for index, piece in enumerate(pieces):
             before = earlier + pieces[:index]

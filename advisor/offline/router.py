@@ -35,7 +35,7 @@ from advisor.offline.tasks.recommend import claim_view, premium_view, shortlist,
 from advisor.offline.tasks.serving import plan as serving_plan
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
-from advisor.offline.tasks.tco import costs, reservation, useful_life
+from advisor.offline.tasks.tco import costs, price_trend, rent_tiers, reservation, useful_life
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
@@ -433,6 +433,8 @@ def task(routing: Routing) -> str:
 HANDLERS["unreadable"] = lambda routing: guard.unreadable(routing.turn)
 HANDLERS["out_of_scope"] = lambda routing: guard.out_of_scope(routing.turn)
 HANDLERS["greeting"] = lambda routing: guard.greeting(routing.turn)
+HANDLERS["price_trend"] = lambda routing: price_trend.answer(routing.turn)
+HANDLERS["rent_tiers"] = lambda routing: rent_tiers.answer(routing.turn)
 HANDLERS["observed_speed"] = lambda routing: serving.observed_verdict(routing.turn)
 HANDLERS["serving_latency"] = lambda routing: serving.latency_answer(routing.turn)
 HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)

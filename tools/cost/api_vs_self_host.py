@@ -40,6 +40,10 @@ class ApiVsSelfHost(BaseModel):
     gpus: int
     self_host_monthly: float
     self_host_per_m_at_load: float = Field(description="Self-hosting's cost per million tokens (input and output) at the planned load.")
+    self_host_per_m_at_volume: float = Field(description="Self-hosting's cost per million tokens at the volume stated: the month's cost ÷ the "
+                                             "month's tokens (the deployments are paid every hour, busy or not).")
+    utilisation_at_volume_pct: float = Field(description="How busy the deployments are at the volume stated: tokens/s needed ÷ their full-load "
+                                             "tokens/s, in %.")
     saving_monthly: float = Field(description="API bill minus self-hosting's cost; negative when the API is cheaper.")
     break_even_tokens_per_day: float | None = Field(
         description="Daily tokens at which one deployment costs what the API bill would; None when self-hosting never wins."
@@ -50,7 +54,8 @@ class ApiVsSelfHost(BaseModel):
 def api_vs_self_host(r: ApiVsSelfHostRequest) -> ApiVsSelfHost:
     """API bill = tokens/day × 30.4 × (input share × input price + output share × output price) ÷ 1M;
     deployments = ⌈average output tokens/s ÷ (deployment tokens/s × planned load)⌉;
-    self-hosting = deployments × GPUs × 730 h × price per GPU-hour."""
+    self-hosting = deployments × GPUs × 730 h × price per GPU-hour; its cost per million tokens at the volume stated =
+    self-hosting ÷ (tokens/day × 30.4) × 1M, at utilisation = tokens/s needed ÷ (deployments × deployment tokens/s)."""
     blended = (1 - r.output_share) * r.api_input_per_m + r.output_share * r.api_output_per_m
     api_monthly = r.tokens_per_day * DAYS_PER_MONTH * blended / TOKENS_PER_QUOTE
     needed = r.tokens_per_day * r.output_share / SECONDS_PER_DAY
@@ -62,8 +67,11 @@ def api_vs_self_host(r: ApiVsSelfHostRequest) -> ApiVsSelfHost:
     per_m_at_load = one_deployment / (tokens_at_load * DAYS_PER_MONTH) * TOKENS_PER_QUOTE
     # one deployment costs what the API would at this volume; past it, self-hosting wins only if its cost per token is lower
     break_even = one_deployment / (DAYS_PER_MONTH * blended) * TOKENS_PER_QUOTE if blended > 0 and per_m_at_load < blended else None
+    per_m_at_volume = self_monthly / (r.tokens_per_day * DAYS_PER_MONTH) * TOKENS_PER_QUOTE
+    busy_pct = needed / (deployments * r.deployment_output_tokens_per_s) * 100
     saving = api_monthly - self_monthly
     verdict = "close" if abs(saving) <= CLOSE_CALL * max(api_monthly, self_monthly) else "self_host" if saving > 0 else "api"
     return ApiVsSelfHost(api_monthly=api_monthly, api_per_m_blended=blended, output_tokens_per_s_needed=needed, deployments=deployments,
                          gpus=gpus, self_host_monthly=self_monthly, self_host_per_m_at_load=per_m_at_load, saving_monthly=saving,
+                         self_host_per_m_at_volume=per_m_at_volume, utilisation_at_volume_pct=busy_pct,
                          break_even_tokens_per_day=break_even, verdict=verdict)  # fmt: skip

@@ -93,6 +93,9 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     reasons = [WORDING.say(turn, "sizing", **values, speed=number(speed["output_tokens_per_s_total"]), needed=number(result.output_tokens_per_s_needed),
                            share=number(share * 100), prompt=prompt, output=output)]  # fmt: skip
     priced = price is not None or said is not None
+    if priced and not no_volume:  # the cost of a million tokens at the volume said, not only at the planned load
+        reasons.insert(0, WORDING.say(turn, "at_volume", **values, busy=number(result.utilisation_at_volume_pct, 1),
+                                      per_m_volume=money(result.self_host_per_m_at_volume, currency)))  # fmt: skip
     if result.break_even_tokens_per_day is not None and priced:
         reasons.append(WORDING.say(turn, "break_even", volume=number(result.break_even_tokens_per_day / 1e6), per_m=values["per_m"], blended=values["blended"]))
     elif priced:

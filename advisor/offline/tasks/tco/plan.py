@@ -23,6 +23,7 @@ from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "costs")
 RENTALS = Wording("tco", "rentals")
+TIERS = Wording("tco", "rent_tiers")
 DEFAULT_GPU = "h100-sxm"  # the card a cost is worked on when the question names none (the answer says so)
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 MAX_RENT_PER_GPU_HOUR_USD = 100  # no GPU-hour rents above this (the dearest on-demand card is ~$15): a one-off amount above it is a price
@@ -576,3 +577,38 @@ def asked_for_line(turn: Turn) -> str | None:
     if key == "energy":
         return None if turn.reading.frame.has("electricity_price") else key
     return key if key in LINE_INPUTS and not turn.reading.frame.names() else None
+
+
+# ---- a comparison of rent tiers ("Vast/RunPod or stay on AWS?", "on-demand, reserved or a GPU cloud?") ----
+@dataclass
+class RentTierUse:
+    """The use every rent tier is priced at: the card, the GPUs, their GPU-hours a month and how the use was read
+    ("gpu_hours" said as GPU-hours, "utilisation" a share of the GPUs' hours, "around_the_clock" when nothing was said)."""
+
+    gpu: str
+    currency: str
+    gpus: int
+    hours_per_month: float
+    basis: str
+
+
+def rent_tier_use(turn: Turn) -> RentTierUse:
+    """The use said (GPU-hours over a period, else the GPUs and their busy share, else the GPUs around the clock, said as an
+    assumption), the card (the one named, else the default) and the currency of the market."""
+    used = gpu_hours(turn)  # before the count is read: "300 H100 GPU-hours a week" is no count of GPUs
+    s = turn.slots
+    gpu, currency = gpu_of(turn), currency_of(turn)
+    gpus = s.gpu_count or 1
+    s.mark("gpu_count", "utilisation", "cloud_price", "region")
+    if used is not None and used.per_month is not None:
+        gpus, _ = usage_share(used.per_month, s.gpu_count or 1)
+        return RentTierUse(gpu, currency, gpus, used.per_month, "gpu_hours")
+    if s.utilisation is not None:
+        return RentTierUse(gpu, currency, gpus, gpus * HOURS_PER_MONTH * s.utilisation, "utilisation")
+    turn.assume(*TIERS.both("assume.around_the_clock", gpus=gpus, hours=number(gpus * HOURS_PER_MONTH)))
+    return RentTierUse(gpu, currency, gpus, gpus * HOURS_PER_MONTH, "around_the_clock")
+
+
+def reference_rate(tier: dict) -> float:
+    """A tier's reference rate: its first offer (the one a payback is worked against), else the middle of its range."""
+    return tier["offers"][0]["price"] if tier.get("offers") else (tier["low"] + tier["high"]) / 2

@@ -14,6 +14,7 @@ from advisor.offline.tasks.tco import payback
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
+from knowledge.rent_tiers import rent_tier_trade_offs
 from tools.cost.tco import DERIVED
 from tools.cost.tco_model import HOURS_PER_MONTH
 
@@ -365,3 +366,58 @@ def used_hours_only(turn: Turn, r: dict, stated_use: float | None, china: bool) 
     key = "used_hours.rent" if cheapest["monthly_rent_avoided"] < own else "used_hours.buy"
     return WORDING.say(turn, key, use=number(stated_use), tier=turn.text(cheapest["tier_name"]), rate=money(cheapest["price_per_gpu_hour"], cur),
                        rent=money(cheapest["monthly_rent_avoided"], cur), own=money(own, cur), lease=money(r["cloud_monthly_cost"], cur))  # fmt: skip
+
+
+# ---- a comparison of rent tiers (rent_tiers.py) ----
+TIERS = Wording("tco", "rent_tiers")
+
+
+def _band(low: float | None, high: float | None, currency: str) -> str:
+    if low is None or high is None:
+        return "—"
+    return money(low, currency) if abs(high - low) < 0.005 else f"{money(low, currency)}–{money(high, currency)}"
+
+
+def rent_tiers_lead(turn: Turn, r: dict, use, commitment: dict | None, billed: dict[str, dict], reserved_gpus: int) -> str:
+    """The cheapest reliable tier at the use said and its month, against hyperscaler on-demand; the marketplace's month
+    and its catch; whether a 1-year commitment pays at this use (its break-even against the share busy)."""
+    cur, tiers = r["currency"], {t["tier"]: t for t in r["tiers"]}
+    what = TIERS.say(turn, f"use.{use.basis}", gpus=use.gpus, what=r["gpu_name"], hours=number(use.hours_per_month),
+                     utilisation=number(use.hours_per_month / (use.gpus * HOURS_PER_MONTH) * 100))  # fmt: skip
+    fair = tiers.get(r["fair_tier"]) if r["fair_tier"] else None
+    top = tiers.get("hyperscaler_on_demand")
+    if fair is None:  # no reliable tier prices the card: the tiers that do, in the table
+        return TIERS.say(turn, "lead.no_fair", use=what)
+    sentences = [TIERS.say(turn, "lead.fair", use=what, tier=turn.text(fair["name"]), cost=_band(fair["cost_low"], fair["cost_high"], cur),
+                           rate=_band(fair["low"], fair["high"], cur))]  # fmt: skip
+    if top is not None and top is not fair:
+        sentences.append(TIERS.say(turn, "lead.on_demand", cost=_band(top["cost_low"], top["cost_high"], cur), rate=_band(top["low"], top["high"], cur)))
+    market = tiers.get("marketplace")
+    if market is not None and market is not fair:
+        sentences.append(TIERS.say(turn, "lead.marketplace", cost=_band(market["cost_low"], market["cost_high"], cur)))
+    if commitment is not None and "hyperscaler_1yr" in billed:
+        busy = commitment["fleet_utilisation_pct"]
+        pays = busy is not None and busy >= commitment["break_even_utilisation_pct"]
+        one_year = billed["hyperscaler_1yr"]
+        sentences.append(TIERS.say(turn, "lead.commitment_pays" if pays else "lead.commitment_idle",
+                                   break_even=number(commitment["break_even_utilisation_pct"], 0), busy=number(busy or 0, 0),
+                                   cost=money(one_year["cost_low"], cur), gpus=reserved_gpus))  # fmt: skip
+    return turn.t(" ", "").join(sentences)
+
+
+def rent_tiers_table(turn: Turn, r: dict, use, billed: dict[str, dict]) -> str:
+    """Each tier: its rate, its month at the use said (a committed tier at every hour of the GPUs reserved) and what
+    decides besides the price, from knowledge/rent_tiers.yaml (each line's page cited)."""
+    cur, lines = r["currency"], rent_tier_trade_offs()
+    header = [TIERS.say(turn, "table.tier"), TIERS.say(turn, "table.rate"), TIERS.say(turn, "table.month", hours=number(use.hours_per_month)),
+              TIERS.say(turn, "table.decides")]  # fmt: skip
+    rows = []
+    for tier in r["tiers"]:
+        line = lines[tier["tier"]]
+        month = billed.get(tier["tier"], tier)
+        cost = _band(month["cost_low"], month["cost_high"], cur)
+        if tier["tier"] in billed:
+            cost = TIERS.say(turn, "table.billed_every_hour", cost=cost)
+        rows.append([turn.text(tier["name"]), _band(tier["low"], tier["high"], cur), cost, turn.t(line.en, line.zh)])
+        turn.cite(f"rent-tier:{line.source.url}", line.source.cited, urls=[line.source.url])
+    return TIERS.say(turn, "table.title", what=r["gpu_name"], currency=cur) + "\n\n" + table(header, rows)

@@ -104,7 +104,7 @@ def answer(turn: Turn) -> str:
     if r["tiers"]:
         parts.append(WORDING.say(turn, "why"))
         parts.append(_table(turn, r, what))
-        parts.append(_sources(turn, r))
+        parts.append(offer_sources(turn, r))
     if r["missing_tiers"] and r["tiers"]:
         parts.append(WORDING.say(turn, "missing", what=what, tiers=turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])))
     if r["stale_count"]:
@@ -182,7 +182,7 @@ def _table(turn: Turn, r: dict, what: str) -> str:
     return WORDING.say(turn, "table.title", what=what, currency=cur) + "\n\n" + table(header, rows)
 
 
-def _sources(turn: Turn, r: dict) -> str:
+def offer_sources(turn: Turn, r: dict) -> str:
     cur = r["currency"]
     lines = []
     for tier in r["tiers"]:
