@@ -435,6 +435,7 @@ HANDLERS["out_of_scope"] = lambda routing: guard.out_of_scope(routing.turn)
 HANDLERS["greeting"] = lambda routing: guard.greeting(routing.turn)
 HANDLERS["observed_speed"] = lambda routing: serving.observed_verdict(routing.turn)
 HANDLERS["serving_latency"] = lambda routing: serving.latency_answer(routing.turn)
+HANDLERS["expected_rate"] = lambda routing: TASKS["serving_speed"](routing.turn)  # a rate to expect is the serving estimate's
 HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
 HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
 HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)
