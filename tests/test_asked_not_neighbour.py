@@ -82,3 +82,14 @@ def test_an_off_topic_use_of_a_gpu_gets_what_the_advisor_does(offline_advisor, m
 def test_ex_mining_cards_for_ai_work_stay_in_scope(offline_advisor, message):
     lead = _ask(offline_advisor, message).summary.split("\n")[0]
     assert "outside what I can help with" not in lead and "超出了我的范围" not in lead, lead
+
+
+@pytest.mark.parametrize(("message", "words"), [
+    ("Our nightly batch job pushes 900 tok/s overall with Qwen2.5-32B on two L40S; what should we be getting?", ("in total", "million tokens an hour")),
+    ("Llama 3.1 8B on one H100 gives only 200 tok/s in total for our batch job, is that normal?", ("**Low", "in total")),
+    ("我们4张A100跑Qwen2.5-72B，总吞吐才1500 tok/s，正常吗？", ("总共", "万 token")),
+])
+def test_a_measured_total_is_judged_against_the_total_not_one_stream(offline_advisor, message, words):
+    lead = _ask(offline_advisor, message).summary.split("\n")[0]
+    assert all(word in lead for word in words), lead
+    assert "one stream" not in lead and "单路" not in lead, lead

@@ -747,7 +747,7 @@ def _observed_total(turn: Turn, args: dict, r: dict, observed: float, band: floa
     expected = full["output_tokens_per_s_total"]
     kind = "low" if observed < expected * (1 - band) else "high" if observed > expected * (1 + band) else "normal"
     verdict = turn.text(serving_text(f"normal_verdict_total.{kind}", observed=number(observed), expected=number(expected),
-                                     per_hour_m=number(expected * 3600 / 1e6, 2), per_hour_w=number(expected * 3600 / 1e4), ratio=number(observed / max(expected, 1e-9), 2),
+                                     per_hour=turn.t(number(expected * 3600 / 1e6, 2), number(expected * 3600 / 1e4)), ratio=number(observed / max(expected, 1e-9), 2),
                                      model=Text(**full["model_label"]), setup=serving_text("setup", count=full["num_gpus"], gpu=full["gpu"]),
                                      engine=render.engine_label(full["engine"]), users=f"{full['effective_batch']:,}",
                                      prompt=f"{full['prompt_tokens']:,}", output=f"{full['output_tokens']:,}"))  # fmt: skip
