@@ -93,3 +93,9 @@ def test_a_measured_total_is_judged_against_the_total_not_one_stream(offline_adv
     lead = _ask(offline_advisor, message).summary.split("\n")[0]
     assert all(word in lead for word in words), lead
     assert "one stream" not in lead and "单路" not in lead, lead
+
+
+@pytest.mark.parametrize(("message", "pick"), [("Should we go MI300X or H100 for serving a 70B model?", "**Choose"),
+                                               ("L40S还是A100跑Qwen2.5-32B推理，选哪个？", "**建议选")])
+def test_a_choice_between_parts_for_a_job_leads_with_the_pick(offline_advisor, message, pick):
+    assert _ask(offline_advisor, message).summary.startswith(pick)
