@@ -42,9 +42,10 @@ def test_each_option_gets_fit_speed_cost_and_a_verdict(l40s_or_two_4090s):
         assert f"{number(call.result['headroom_pct'])}%" in text
     assert "2 × $1,599 = $3,198" in text  # the whole option's purchase price, from the catalog's per-card price
     assert "$2.24/h" in text and "$1.48/h" in text  # cloud per hour of each option
-    verdict = text.split("\n\n")[1]
-    assert verdict.startswith("**Choose") or verdict.startswith("**")
-    assert "PCIe" in verdict and "one card" in verdict  # the trade-off: TP=2 over PCIe vs one card
+    pick, head, trade_offs = text.split("\n\n")[:3]  # "which?" is answered first: the pick, the figures it rests on, its trade-offs
+    assert pick.startswith("**Choose"), pick
+    assert "tokens/s per user" in head, head
+    assert "PCIe" in trade_offs and "one card" in trade_offs  # the trade-off: TP=2 over PCIe vs one card
 
 
 def test_a_chinese_comparison_is_entirely_chinese(offline_advisor):

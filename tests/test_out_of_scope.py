@@ -11,9 +11,8 @@ import pytest
 from advisor.nlu.pipeline import PIPELINE
 from tests.retrieval_support import served_cards
 
-# Known misses (measured 2026-12-07, cards12): a GPU named beside a frame rate or a mining payback still reads as a
-# calculation (specs, max_fit) or an unsure card question; the classifier needs more such off-topic examples. Kept visible.
-KNOWN_MISS = pytest.mark.xfail(reason="a named GPU with a frame rate or a mining payback still reads as a calculation", strict=False)
+# A GPU named beside a frame rate, a mining payback or trivia is off topic by its use words (data/ask_cues.yaml off_topic_use,
+# route off_topic_use), however the classifier reads it; the former known misses (cards12) are answered so now.
 
 OUT_OF_SCOPE = [
     "Compose a short poem about the ocean at night",
@@ -21,13 +20,13 @@ OUT_OF_SCOPE = [
     "what is the capital city of Chile",
     "is it still profitable to mine crypto with five RTX 3080s at home",
     "which laptop should I buy for gaming, around 1300 dollars",
-    pytest.param("how many frames per second does a 4080 get in Starfield", marks=KNOWN_MISS),
+    "how many frames per second does a 4080 get in Starfield",
     "给我写一首关于大海的诗",
     "帮我订一张明天去上海的机票",
-    pytest.param("秘鲁的首都是哪里", marks=pytest.mark.xfail(reason="read as an unsure troubleshoot with a small off-topic share", strict=False)),
-    pytest.param("用五张3080在家挖矿现在还能回本吗", marks=KNOWN_MISS),
+    "秘鲁的首都是哪里",
+    "用五张3080在家挖矿现在还能回本吗",
     "推荐一款六千元左右的游戏笔记本",
-    pytest.param("4080玩赛博朋克能跑多少帧", marks=KNOWN_MISS),
+    "4080玩赛博朋克能跑多少帧",
 ]
 
 IN_SCOPE = [

@@ -24,6 +24,7 @@ from advisor.nlu.asked import (
     names_reasoning_model,
     names_tail_latency,
     states_latency_budget,
+    observed_scope,
     observed_speed,
     reports_latency,
     shares_prefix,
@@ -108,7 +109,9 @@ class Ask(BaseModel):
         None, description='Whom the speed stated is of: "per_user" ("20 tok/s each"), "total" ("2000 tok/s total for 500 users": the '
         "deployment's output tokens/s); None when no speed is stated (advisor/nlu/speed_scope.py).",
     )
-    observed_speed: float | None = Field(None, description="The tokens/s per user such a question says it measured.")
+    observed_speed: float | None = Field(None, description="The tokens/s such a question says it measured (per user or in total: observed_scope).")
+    observed_scope: Scope | None = Field(None, description='Whom the measured speed is of: "total" ("our batch job does 2k tok/s on 8 A100s", '
+                                         '"overall 900 tok/s"), "per_user" ("12 tok/s per user"); None when no speed is judged.')
     observed_in_thread: bool = Field(
         False, description="A message of the task asked whether a measured speed is normal: the tokens/s it stated is no target."
     )
@@ -158,6 +161,12 @@ class Ask(BaseModel):
     asks_if_fits: bool = Field(False, description='"does a 32B in fp8 fit on it?": whether a model fits in a card\'s memory is asked.')
     asks_judgement: bool = Field(False, description='"can the 910B run vLLM?", "H20 or 910B for serving?": a judgement of a part is asked '
                                  "(can it, should we, is it worth it, which for a job), not its figures (data/ask_cues.yaml asks_judgement).")
+    asks_off_topic_use: bool = Field(False, description='"how many fps does a 4080 get in Starfield?": a use or a '
+                                     "subject the advisor does not answer (gaming, mining income, trivia), with no AI work named "
+                                     "(data/ask_cues.yaml off_topic_use, ai_work).")
+    asks_expected_rate: bool = Field(False, description='"how many tokens per hour can we expect on 8 H100s?", "2k tok/s on 8 A100s, what should '
+                                     'we be getting?": the serving rate to expect is the figure asked, not a training time nor a triage '
+                                     "(data/ask_cues.yaml names_token_rate with expects_figure, and no training_words).")
     timeline: Literal["near", "open"] | None = Field(None, description='How near a go-live date the conversation states: "we need it running '
                                                      'by March" → "near", "no rush, next year" → "open" (data/ask_cues.yaml timeline_*).')
     asks_useful_life: bool = Field(False, description='"depreciate over 6 years, realistic?": how long GPUs last, on the books or in use, is asked.')
@@ -330,6 +339,7 @@ class Ask(BaseModel):
             throughput_scope=None if is_latency_target(state.surface("speed_target"), catalog)
             else scope_of(thread, state.surface("speed_target"), _number(state.get("speed_target"))),
             observed_speed=observed_speed(message, catalog),
+            observed_scope=observed_scope(message, catalog),
             observed_in_thread=any(asks_if_observed_is_normal(text) for text in thread),
             speaks_of_serving=any(reports_serving(text) for text in thread),
             reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),
@@ -360,6 +370,8 @@ class Ask(BaseModel):
             asks_yes_no=says("asks_yes_no", message),
             asks_if_fits=says("asks_if_fits", message),
             asks_judgement=says("asks_judgement", message),
+            asks_off_topic_use=says("off_topic_use", message) and not says("ai_work", message),
+            asks_expected_rate=says("names_token_rate", message) and says("expects_figure", message) and not says("training_words", message),
             timeline="open" if says("timeline_open", *earlier, message) else "near" if says("timeline_near", *earlier, message) else None,
             asks_spec_sheet=says("asks_spec_sheet", message),
             billing_said_earlier=any(word_positions("tco_billing", text) for text in reading.task_messages[:-1]),

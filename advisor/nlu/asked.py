@@ -11,6 +11,7 @@ import yaml
 
 from advisor.name_matcher import normalize_text
 from advisor.nlu.cues import says
+from advisor.nlu.speed_scope import Scope, scope_at
 from advisor.nlu.values import find_values
 from knowledge.catalog import Catalog
 
@@ -67,6 +68,16 @@ def observed_speed(text: str, catalog: Catalog) -> float | None:
     if not asks_if_observed_is_normal(text):
         return None
     return next((float(value.value) for value in find_values(normalize_text(text), catalog) if value.kind == "rate"), None)
+
+
+def observed_scope(text: str, catalog: Catalog) -> Scope | None:
+    """Whom the measured speed of a "is this normal?" question is of: "total" for "our batch job does 2k tok/s in total",
+    "per_user" for "12 tok/s per user" (by the words beside it, else by its size: advisor/nlu/speed_scope.py); None when none."""
+    if not asks_if_observed_is_normal(text):
+        return None
+    folded = normalize_text(text)
+    found = next((value for value in find_values(folded, catalog) if value.kind == "rate"), None)
+    return None if found is None else scope_at(folded, found.start, found.end, float(found.value))
 
 
 def reports_serving(text: str) -> bool:

@@ -22,7 +22,8 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "regulated_sector", "client_premises", "production_service", "uptime_target",
                "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring",
                "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count",
-               "asks_judgement", "timeline_near", "timeline_open", "price_future"]
+               "asks_judgement", "timeline_near", "timeline_open", "price_future", "off_topic_use", "ai_work", "names_token_rate",
+               "expects_figure", "training_words"]
 
 
 class ExceptedCues(Phrases):
@@ -51,7 +52,7 @@ class AskCues(BaseModel):
     owning: Phrases
     asks_why: Phrases
     asks_count: ExceptedCues
-    asks_price: Phrases
+    asks_price: ExceptedCues
     owns_hardware: Phrases
     leans_on_active: Phrases
     beyond_reach: Phrases
@@ -92,6 +93,11 @@ class AskCues(BaseModel):
     timeline_near: ExceptedCues
     timeline_open: Phrases
     price_future: Phrases
+    off_topic_use: Phrases
+    ai_work: Phrases
+    names_token_rate: Phrases
+    expects_figure: Phrases
+    training_words: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

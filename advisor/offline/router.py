@@ -437,6 +437,7 @@ HANDLERS["price_trend"] = lambda routing: price_trend.answer(routing.turn)
 HANDLERS["rent_tiers"] = lambda routing: rent_tiers.answer(routing.turn)
 HANDLERS["observed_speed"] = lambda routing: serving.observed_verdict(routing.turn)
 HANDLERS["serving_latency"] = lambda routing: serving.latency_answer(routing.turn)
+HANDLERS["expected_rate"] = lambda routing: TASKS["serving_speed"](routing.turn)  # a rate to expect is the serving estimate's
 HANDLERS["troubleshoot"] = lambda routing: TASKS["troubleshoot"](routing.turn)
 HANDLERS["facility"] = lambda routing: facility.answer(routing.turn)
 HANDLERS["concept"] = lambda routing: knowledge.concept(routing.turn)

@@ -718,6 +718,8 @@ def observed_verdict(turn: Turn) -> str:
                "users": f"{r['effective_batch']:,}", "prompt": f"{r['prompt_tokens']:,}", "output": f"{r['output_tokens']:,}",
                "low": render.per_user_figure(expected * (1 - band)), "high": render.per_user_figure(expected * (1 + band)), "gap": str(gap)}  # fmt: skip
     single = _at_load(turn, args, r, 1)
+    if turn.ask.observed_scope == "total" and turn.slots.concurrency is None:  # a total measured: against the full queue's total
+        return _finish(turn, _observed_total(turn, args, r, observed, band))
     if r["effective_batch"] == 1:  # one stream: its bandwidth ceiling belongs to the verdict, then stream against aggregate
         verdict = turn.text(serving_text(f"normal_verdict_single.{kind}", **figures, ceiling=render.per_user_figure(single_ceiling(turn, r))))
         return _finish(turn, "\n\n".join([verdict, *single_stream_lines(turn, args, r, kind), _ceiling(turn, r), *_details(turn, r)]))
@@ -736,6 +738,23 @@ def observed_verdict(turn: Turn) -> str:
         parts.append(_slow_checks(turn, r))
     parts.append(_ceiling(turn, single))  # one user's ceiling: the weights a single stream reads (an MoE's active experts)
     return _finish(turn, "\n\n".join([*filter(None, parts), *_details(turn, r)]))
+
+
+def _observed_total(turn: Turn, args: dict, r: dict, observed: float, band: float) -> str:
+    """ "Our batch job does 2k tok/s on 8 A100s, is that normal?": a total measured with no users said is set against the
+    deployment's total with every sequence that fits in flight (what a full queue runs), per hour too, then the figures."""
+    full = _at_load(turn, args, r, max(r["max_batch_fits"], 1))
+    expected = full["output_tokens_per_s_total"]
+    kind = "low" if observed < expected * (1 - band) else "high" if observed > expected * (1 + band) else "normal"
+    verdict = turn.text(serving_text(f"normal_verdict_total.{kind}", observed=number(observed), expected=number(expected),
+                                     per_hour=turn.t(number(expected * 3600 / 1e6, 2), number(expected * 3600 / 1e4)), ratio=number(observed / max(expected, 1e-9), 2),
+                                     model=Text(**full["model_label"]), setup=serving_text("setup", count=full["num_gpus"], gpu=full["gpu"]),
+                                     engine=render.engine_label(full["engine"]), users=f"{full['effective_batch']:,}",
+                                     prompt=f"{full['prompt_tokens']:,}", output=f"{full['output_tokens']:,}"))  # fmt: skip
+    parts = [verdict]
+    if kind == "low":
+        parts.append(_slow_checks(turn, full))
+    return "\n\n".join([*filter(None, parts), *_details(turn, full)])
 
 
 def single_stream_lines(turn: Turn, args: dict, r: dict, kind: str) -> list[str]:

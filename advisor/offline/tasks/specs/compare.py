@@ -84,7 +84,9 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     what = turn.text(first.fit["model_label"]) if first else model
     head = _speed_lead(turn, opts, what) if task == "inference" else ""
     head = head or WORDING.say(turn, "lines.versus", names=WORDING.say(turn, "lines.vs").join(o.label for o in opts), label=label, what=what)
-    parts = [head, verdict(turn, opts, task), side_by_side(turn, opts, task)]
+    # "MI300X or H100 for serving 70B?" asks which: the pick and its one reason lead, the figures it rests on follow, then its trade-offs
+    pick, _, trade_offs = verdict(turn, opts, task).partition("\n")
+    parts = [pick, head, trade_offs, side_by_side(turn, opts, task)]
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
         parts.insert(0, per_token(turn, opts, what))
     parts[1:1] = mainland.blocked_of(turn, ids)  # the answer first; a mainland buyer then hears what cannot be bought new there
