@@ -32,6 +32,7 @@ def parse_xid(text: str) -> list[ParsedRecord]:
                 found = pattern.search(text, match.end(), end)
                 if found:
                     values[key] = float(found.group(1)) if key == "pid" else found.group(1)
-            kind = "dmesg" if "pci" in values or text.find("NVRM", start, end) >= 0 else "mention"
-            records.append(locator.record("xid", kind, match.start(), values))
+            nvrm = text.rfind("NVRM", start, match.start())
+            kind = "dmesg" if "pci" in values or nvrm >= 0 or text.find("NVRM", start, end) >= 0 else "mention"
+            records.append(locator.record("xid", kind, match.start(), values, log_from=nvrm if nvrm >= 0 else None))
     return records[:MAX_RECORDS]
