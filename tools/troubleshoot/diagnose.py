@@ -466,10 +466,10 @@ def _record_evidence(matcher: RuleMatcher, record: ParsedRecord, lines: list[str
     line = next(
         (record.field_lines[f] for c in matcher.conditions for f in c.fields() if f in record.field_lines), record.line
     )
-    excerpt = _log_part(_longest_ascii_run(record.excerpt if line == record.line else _excerpt(lines, line)))
-    return Evidence(
-        line=line, excerpt=excerpt, via="parser", values=record.values, source="description" if _described(record) else "log"
-    )
+    described = _described(record)
+    excerpt = record.excerpt if line == record.line else _excerpt(lines, line)
+    excerpt = _log_part(excerpt if described else _longest_ascii_run(excerpt))  # the user's own sentence is never quoted
+    return Evidence(line=line, excerpt=excerpt, via="parser", values=record.values, source="description" if described else "log")
 
 
 def _described(record: ParsedRecord) -> bool:

@@ -346,11 +346,16 @@ class Rule(BaseModel):
 
     def verdict_for(self, setup: dict) -> Text | None:
         """The verdict given the stated setup: the recurring one for a fault said to have come back, else the rule's own."""
-        return self.recurring_verdict if setup.get("recurring") and self.recurring_verdict is not None else self.verdict
+        return self.recurring_verdict if self._repeat(setup) else self.verdict
+
+    def _repeat(self, setup: dict) -> bool:
+        """The fault came back and the rule has a repeat's disposition; a family's default one (rule-file defaults) is
+        for faults of the card only: a software fault that recurs is not an RMA."""
+        return bool(setup.get("recurring")) and self.recurring_verdict is not None and self.fault_in in ("hardware", "either", None)
 
     def asked_verdict(self, question: str, setup: dict) -> Text | None:
         """The verdict on a yes/no question when this cause leads: a recurring fault's own disposition first."""
-        if setup.get("recurring") and self.recurring_verdict is not None and question in self.asks:
+        if self._repeat(setup) and question in self.asks:
             return self.recurring_verdict
         return self.asks.get(question)
 
