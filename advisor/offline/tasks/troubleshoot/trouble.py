@@ -96,6 +96,8 @@ def answer(turn: Turn) -> str:
         parts.append(render.from_description(turn, top, stated))
     if top["family"] == "oom":
         parts.append(fit)
+    if (cooling := plan.unverified_cooling(turn)) and any(f["family"] == "thermal" for f in findings[:SHOWN_FINDINGS]):
+        parts.append(render.unverified_cooling(turn, **cooling))
     if check and check.get("verdict") == "as_expected":
         parts.append(render.say(turn, "measured_fine_next"))
     else:
