@@ -175,3 +175,13 @@ def test_answers_lead_with_the_yes_or_no(offline_advisor):
     assert "The job crashed overnight" not in en and "`NVRM: Xid (PCI:0000:5e:00): 48" in en
     zh = offline_advisor.answer("4 号卡报了 Xid 64，这台服务器还能继续跑训练吗？").answer
     assert zh.startswith("**不能继续——先把这块 GPU 排空")
+
+
+def test_a_fault_seen_each_time_is_a_repeat_and_the_follow_up_is_answered_once(offline_advisor):
+    en = offline_advisor.answer(
+        "Our 4-node run dies with NCCL timeouts; each time node 2's dmesg has an Xid 79. Can we keep using node 2?"
+    ).answer
+    assert en.startswith("**No — drain that GPU") and "RMA" in en.split("\n\n")[1]
+    assert "`sudo reboot`" not in en
+    zh = offline_advisor.answer("4 机训练老是 NCCL 超时，每次都是 2 号节点 dmesg 里有 Xid 79，2 号节点还能继续用吗？").answer
+    assert zh.startswith("**不能继续") and "RMA" in zh.split("\n\n")[1]
