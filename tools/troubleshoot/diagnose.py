@@ -506,8 +506,8 @@ def _log_part(excerpt: str) -> str:
 
 
 def _after_prose(line: str, column: int) -> str:
-    """The line from where the user's own sentence before the log ends ("是驱动问题吗？升级以后报 Failed to initialize NVML
-    …" quotes "Failed to initialize NVML …"); the whole line when what stands before the match is not prose."""
+    """The line from where the user's own sentence before the log ends (a Chinese question, then "Failed to initialize
+    NVML …", quotes "Failed to initialize NVML …"); the whole line when what stands before the match is not prose."""
     prefix = line[:column]
     if prose(prefix):
         cut = max((index for index, character in enumerate(prefix) if character >= "\u2e80" or character in "!?"), default=-1)
@@ -517,8 +517,8 @@ def _after_prose(line: str, column: int) -> str:
 
 
 def _longest_ascii_run(line: str) -> str:
-    """A log line pasted inside a Chinese sentence ("升级以后报 Failed to initialize NVML: …，怎么办"): the longest stretch
-    without Chinese is the log; a line without Chinese is kept whole."""
+    """A log line pasted inside a Chinese sentence (Chinese words, then "Failed to initialize NVML: …", then a Chinese
+    question): the longest stretch without Chinese is the log; a line without Chinese is kept whole."""
     runs, current = [], []
     for character in line:
         if character >= "\u2e80":
