@@ -69,10 +69,10 @@ class LineLocator:
 
 def prose(prefix: str) -> bool:
     """Text before a log line's start is the user's sentence, not a syslog prefix ("Dec 7 10:01 gpu07 kernel:"): it holds
-    Chinese, or a sentence end after a word ("died overnight. dmesg shows:")."""
+    Chinese, or a sentence or clause end after a word ("died overnight. dmesg shows:", "crashed; log:")."""
     if any(character >= "\u2e80" for character in prefix):
         return True
-    return any(prefix[i].isalpha() and prefix[i + 1] in ".!?" and prefix[i + 2] == " " for i in range(len(prefix) - 2))
+    return any(prefix[i].isalpha() and prefix[i + 1] in ".!?;," and prefix[i + 2] == " " for i in range(len(prefix) - 2))
 
 
 def number(text: str | None) -> float | None:

@@ -13,7 +13,7 @@ XID_WORDS = "|".join(re.escape(word) for word in shipped("troubleshoot_text.yaml
 # (a Chinese verb written against "Xid 79"), which "\b" refused; mentions such as "Xid 79" in prose count too.
 _XID = re.compile(
     r"(?<![A-Za-z0-9_])[Xx][Ii][Dd]\b(?:\s*\((?P<pci>[^)\n]{1,40})\))?"  # "Xid (PCI:0000:3b:00)" in dmesg; absent in prose
-    rf"\s*(?:[:#=]|errors?|code|{XID_WORDS})*\s*(?P<code>\d{{1,3}})(?![\d.])"
+    rf"\s*(?:[:#=]|errors?|code|{XID_WORDS})*\s*(?P<code>\d{{1,3}})(?!\d|\.\d)"  # "Xid 79." ends a sentence; "Xid 79.5" is no code
 )
 _XID_PID = re.compile(r"pid=(\d+)")
 _XID_NAME = re.compile(r"name=([^,\s]+)")
