@@ -30,6 +30,14 @@ class _RuleFileSchema(BaseModel):
     family: Family
     source: str = Field(min_length=3)
     shared: Any = Field(None, description="Free-form block that only holds YAML anchors reused by the rules.")
+    defaults: dict[str, Any] = Field(
+        default_factory=dict, description="Fields every rule of the family has unless it sets them itself (named_strength, fault_in)."
+    )
+    by_meta: dict[str, dict[str, dict[str, Any]]] = Field(
+        default_factory=dict,
+        description="meta key -> its value -> fields a rule with that meta value has unless it sets them itself: the Xid "
+        "catalog's resolution buckets decide where the fault lies and whether the GPU may keep running.",
+    )
     rules: list[Any] = Field(min_length=1)
 
 
@@ -39,6 +47,17 @@ class RuleFile:
     family: str
     source: str
     rules: list[Any]
+    defaults: dict[str, Any]
+    by_meta: dict[str, dict[str, dict[str, Any]]]
+
+    def completed(self, rule: Any) -> Any:
+        """The rule with the family's defaults and the fields its meta values imply, its own fields winning."""
+        if not isinstance(rule, dict):
+            return rule
+        implied = dict(self.defaults)
+        for key, table in self.by_meta.items():
+            implied.update(table.get(str((rule.get("meta") or {}).get(key, "")), {}))
+        return {**implied, **rule}
 
 
 def read_rule_files(directory: Path = RULES_DIR) -> list[RuleFile]:
@@ -55,7 +74,7 @@ def read_rule_files(directory: Path = RULES_DIR) -> list[RuleFile]:
             raise CatalogError(f"{path}: not a valid rule file: {exc}") from exc
         if path.stem != file.family:
             raise CatalogError(f"{path}: family '{file.family}' must match the file name")
-        files.append(RuleFile(path, file.family, file.source, file.rules))
+        files.append(RuleFile(path, file.family, file.source, file.rules, file.defaults, file.by_meta))
     return files
 
 

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.wording import shipped
 from tools.troubleshoot.parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
+from tools.troubleshoot.parsers.records import prose
 from tools.troubleshoot.rulebook import Action, Lever, Rule, RuleBook, RuleMatcher, ThreadFact, YesNoQuestion
 from tools.troubleshoot.stated import StatedSetup
 
@@ -267,6 +268,14 @@ def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding], s
     own = lead.asked_verdict(question.id, setup) if lead else None
     if own is not None:
         return QuestionAnswer(id=question.id, verdict=own, from_cause=True)
+    value = lead.disposition(question.decided_by, setup) if lead and question.decided_by else None
+    if value is not None:
+        likely = f"likely_{value}" if findings[0].symptom is not None and f"likely_{value}" in question.verdicts else None
+        template = question.verdicts.get(likely or value)
+        if template is not None:  # the leading cause's own disposition, with its reason; its checks follow
+            values = {"title": lead.title, "cause": lead.causes[0]}
+            verdict = Text(**{lang: getattr(template, lang).format(**{k: getattr(v, lang) for k, v in values.items()}) for lang in ("en", "zh")})
+            return QuestionAnswer(id=question.id, verdict=verdict)
     return QuestionAnswer(
         id=question.id, verdict=question.verdict, procedure_title=question.procedure_title, procedure=question.procedure
     )
@@ -337,7 +346,8 @@ def _evaluate(
         if match:
             values = {k: _typed(v) for k, v in match.groupdict().items() if v is not None}
             line = text.count("\n", 0, match.start()) + 1
-            evidence.append(Evidence(line=line, excerpt=_log_part(_excerpt(lines, line)), via="pattern", values=values))
+            column = match.start() - (text.rfind("\n", 0, match.start()) + 1)
+            evidence.append(Evidence(line=line, excerpt=_log_part(_after_prose(lines[line - 1], column)), via="pattern", values=values))
             for key, value in values.items():
                 parsed.setdefault(key, value)
     strong = bool(evidence)
@@ -366,9 +376,12 @@ def _finding(
     """The rule's finding, its weight raised or lowered by what the stated setup says, without the steps the
     setup makes wrong or an asked question's verdict already covers."""
     weight, because = rule.weight_given(base, setup)
+    # A fault named in words (an Xid code, "double-bit ECC error") identifies itself as a log line would, by the rule's
+    # named_strength; a cause guessed from a symptom (``symptom`` set) stays at a symptom word's strength.
+    named = rule.named_strength if symptom is None and rule.named_strength else KEYWORD_STRENGTH
     return Finding(
         rule_id=rule.id, family=rule.family, title=rule.title,
-        score=round(weight * (1.0 if strong else KEYWORD_STRENGTH), 3),
+        score=round(weight * (1.0 if strong else named), 3),
         evidence=evidence, parsed=parsed, causes=rule.causes, docs=rule.docs, meta=rule.meta,
         actions=[action for action in rule.actions if action.applies(setup, asked)],
         symptom=symptom, stated={field: setup[field] for field in because if field in setup}, new_finding=rule.new_finding,
@@ -453,10 +466,10 @@ def _record_evidence(matcher: RuleMatcher, record: ParsedRecord, lines: list[str
     line = next(
         (record.field_lines[f] for c in matcher.conditions for f in c.fields() if f in record.field_lines), record.line
     )
-    excerpt = _log_part(record.excerpt if line == record.line else _excerpt(lines, line))
-    return Evidence(
-        line=line, excerpt=excerpt, via="parser", values=record.values, source="description" if _described(record) else "log"
-    )
+    described = _described(record)
+    excerpt = record.excerpt if line == record.line else _excerpt(lines, line)
+    excerpt = _log_part(excerpt if described else _longest_ascii_run(excerpt))  # the user's own sentence is never quoted
+    return Evidence(line=line, excerpt=excerpt, via="parser", values=record.values, source="description" if described else "log")
 
 
 def _described(record: ParsedRecord) -> bool:
@@ -490,6 +503,32 @@ def _log_part(excerpt: str) -> str:
         if character in _SENTENCE_ENDS or (character in _SPACED_ENDS and excerpt[index + 1] == " "):
             return excerpt[: index + 1].rstrip()
     return excerpt  # the whole line is the question: nothing else to quote
+
+
+def _after_prose(line: str, column: int) -> str:
+    """The line from where the user's own sentence before the log ends (a Chinese question, then "Failed to initialize
+    NVML …", quotes "Failed to initialize NVML …"); the whole line when what stands before the match is not prose."""
+    prefix = line[:column]
+    if prose(prefix):
+        cut = max((index for index, character in enumerate(prefix) if character >= "\u2e80" or character in "!?"), default=-1)
+        cut = max(cut, prefix.rfind(". "))
+        line = line[cut + 1 :]
+    return line.strip()[:EXCERPT_CHARS]
+
+
+def _longest_ascii_run(line: str) -> str:
+    """A log line pasted inside a Chinese sentence (Chinese words, then "Failed to initialize NVML: …", then a Chinese
+    question): the longest stretch without Chinese is the log; a line without Chinese is kept whole."""
+    runs, current = [], []
+    for character in line:
+        if character >= "\u2e80":
+            runs.append("".join(current))
+            current = []
+        else:
+            current.append(character)
+    if not runs:
+        return line
+    return max([*runs, "".join(current)], key=len).strip()
 
 
 def _excerpt(lines: list[str], line: int) -> str:

@@ -115,6 +115,13 @@ Lever = Literal[
     "batch", "recompute", "precision", "sharding", "offload", "context", "workers", "reboot", "driver", "timeout", "ib_transport",
     "interface",
 ]
+# Where a fault lies, for "is this a hardware problem?" / "is it the driver?": the card or server itself, the driver or
+# firmware, the job's code or framework, the job's settings or the site's network and cooling, or either of the first
+# two (a fault that is a hardware case only when it comes back on the same GPU).
+FaultIn = Literal["hardware", "driver", "software", "setup", "either"]
+# Whether the GPU may keep taking work, for "can I keep training on this node?": yes, after restarting the job, or
+# only after it is drained (reset, reboot, repair).
+KeepRunning = Literal["yes", "restart", "drain"]
 Symptom = Literal[
     "low_utilisation", "out_of_memory", "overheating", "slow_data_loading", "collective_hang", "slow_interconnect",
     "busy_but_slow", "slow_training",
@@ -188,6 +195,14 @@ class YesNoQuestion(BaseModel):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     cues: Keywords = Field(description="Phrases that ask this question, matched like rule keywords.")
     verdict: Text
+    decided_by: Literal["fault_in", "keep_running"] | None = Field(
+        None, description="The leading cause's field that answers the question (is it hardware? may it keep running?)."
+    )
+    verdicts: dict[str, Text] = Field(
+        default_factory=dict,
+        description="That field's value -> the verdict, with {title} and {cause} of the leading cause; a key 'likely_<value>' "
+        "is said instead when the cause is ranked from a description only. ``verdict`` when the cause has no such field.",
+    )
     procedure_title: Text | None = None
     procedure: list[Action] = Field(default_factory=list)
     source: str | None = None
@@ -308,14 +323,39 @@ class Rule(BaseModel):
     )
     meta: dict[str, str] = Field(default_factory=dict, description="Source facts, e.g. NVIDIA's Xid resolution buckets.")
     source: str | None = None
+    named_strength: float | None = Field(
+        None, gt=0, le=1,
+        description="How surely the fault is identified when the user names it in words (an Xid code, 'double-bit ECC "
+        "error') instead of pasting the log line: 1.0 for a code or message that names one fault; unset, a symptom "
+        "word's strength (KEYWORD_STRENGTH). The named fault then outranks the causes guessed from a symptom.",
+    )
+    fault_in: FaultIn | None = Field(
+        None, description="Where the fault lies when this cause leads: answers 'is this a hardware / driver problem?'."
+    )
+    keep_running: KeepRunning | None = Field(
+        None, description="Whether the GPU may keep taking work when this cause leads: answers 'can I keep training on it?'."
+    )
+
+    def disposition(self, field: str, setup: dict) -> str | None:
+        """The rule's fault_in or keep_running given the stated setup: a fault that came back on the same card is a
+        hardware case that takes the card out of service, whatever its first occurrence would have been."""
+        value = getattr(self, field)
+        if setup.get("recurring") and self.fault_in in ("hardware", "either"):
+            return {"fault_in": "hardware", "keep_running": "drain"}[field]
+        return value
 
     def verdict_for(self, setup: dict) -> Text | None:
         """The verdict given the stated setup: the recurring one for a fault said to have come back, else the rule's own."""
-        return self.recurring_verdict if setup.get("recurring") and self.recurring_verdict is not None else self.verdict
+        return self.recurring_verdict if self._repeat(setup) else self.verdict
+
+    def _repeat(self, setup: dict) -> bool:
+        """The fault came back and the rule has a repeat's disposition; a family's default one (rule-file defaults) is
+        for faults of the card only: a software fault that recurs is not an RMA."""
+        return bool(setup.get("recurring")) and self.recurring_verdict is not None and self.fault_in in ("hardware", "either", None)
 
     def asked_verdict(self, question: str, setup: dict) -> Text | None:
         """The verdict on a yes/no question when this cause leads: a recurring fault's own disposition first."""
-        if setup.get("recurring") and self.recurring_verdict is not None and question in self.asks:
+        if self._repeat(setup) and question in self.asks:
             return self.recurring_verdict
         return self.asks.get(question)
 
@@ -481,7 +521,7 @@ def read_rulebook(directory: Path = RULES_DIR) -> RuleBook:
         for index, item in enumerate(file.rules, start=1):
             label = item.get("id", "?") if isinstance(item, dict) else "?"
             if isinstance(item, dict):
-                item = {"family": file.family, **item}
+                item = {"family": file.family, **file.completed(item)}
             try:
                 rules.append(Rule.model_validate(item))
             except ValidationError as exc:

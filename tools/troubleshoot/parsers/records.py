@@ -55,8 +55,24 @@ class LineLocator:
         end = self.text.find("\n", pos)
         return self.text[start : end if end >= 0 else len(self.text)].strip()[:EXCERPT_CHARS]
 
-    def record(self, parser: str, kind: str, pos: int, values: dict[str, Value]) -> ParsedRecord:
-        return ParsedRecord(parser=parser, kind=kind, line=self.line(pos), excerpt=self.excerpt(pos), values=values)
+    def record(self, parser: str, kind: str, pos: int, values: dict[str, Value], log_from: int | None = None) -> ParsedRecord:
+        """``log_from``: where the log's own text starts on the line (NVRM), so a sentence typed before it on the same
+        line ("the job died overnight, dmesg shows: NVRM: Xid …") is not quoted back as evidence."""
+        excerpt = self.excerpt(pos)
+        if log_from is not None:
+            start = self.text.rfind("\n", 0, log_from) + 1
+            if prose(self.text[start:log_from]):
+                end = self.text.find("\n", log_from)
+                excerpt = self.text[log_from : end if end >= 0 else len(self.text)].strip()[:EXCERPT_CHARS]
+        return ParsedRecord(parser=parser, kind=kind, line=self.line(pos), excerpt=excerpt, values=values)
+
+
+def prose(prefix: str) -> bool:
+    """Text before a log line's start is the user's sentence, not a syslog prefix ("Dec 7 10:01 gpu07 kernel:"): it holds
+    Chinese, or a sentence or clause end after a word ("died overnight. dmesg shows:", "crashed; log:")."""
+    if any(character >= "\u2e80" for character in prefix):
+        return True
+    return any(prefix[i].isalpha() and prefix[i + 1] in ".!?;," and prefix[i + 2] == " " for i in range(len(prefix) - 2))
 
 
 def number(text: str | None) -> float | None:

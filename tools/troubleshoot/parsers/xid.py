@@ -13,7 +13,7 @@ XID_WORDS = "|".join(re.escape(word) for word in shipped("troubleshoot_text.yaml
 # (a Chinese verb written against "Xid 79"), which "\b" refused; mentions such as "Xid 79" in prose count too.
 _XID = re.compile(
     r"(?<![A-Za-z0-9_])[Xx][Ii][Dd]\b(?:\s*\((?P<pci>[^)\n]{1,40})\))?"  # "Xid (PCI:0000:3b:00)" in dmesg; absent in prose
-    rf"\s*(?:[:#=]|errors?|code|{XID_WORDS})*\s*(?P<code>\d{{1,3}})(?![\d.])"
+    rf"\s*(?:[:#=]|errors?|code|{XID_WORDS})*\s*(?P<code>\d{{1,3}})(?!\d|\.\d)"  # "Xid 79." ends a sentence; "Xid 79.5" is no code
 )
 _XID_PID = re.compile(r"pid=(\d+)")
 _XID_NAME = re.compile(r"name=([^,\s]+)")
@@ -32,6 +32,7 @@ def parse_xid(text: str) -> list[ParsedRecord]:
                 found = pattern.search(text, match.end(), end)
                 if found:
                     values[key] = float(found.group(1)) if key == "pid" else found.group(1)
-            kind = "dmesg" if "pci" in values or text.find("NVRM", start, end) >= 0 else "mention"
-            records.append(locator.record("xid", kind, match.start(), values))
+            nvrm = text.rfind("NVRM", start, match.start())
+            kind = "dmesg" if "pci" in values or nvrm >= 0 or text.find("NVRM", start, end) >= 0 else "mention"
+            records.append(locator.record("xid", kind, match.start(), values, log_from=nvrm if nvrm >= 0 else None))
     return records[:MAX_RECORDS]

@@ -48,7 +48,17 @@ def _card_facts(turn: Turn) -> dict:
     gpu = turn.catalog.find_gpu(turn.slots.gpus[0]) if turn.slots.gpus else None
     if gpu is None:
         return {}
-    return {"card": gpu.name, "bf16": gpu.bf16_tflops is not None, "fp8": gpu.fp8_tflops is not None, "cooling": gpu.cooling}
+    # A cooling the catalog marks unverified ranks no cause: the answer says it is unverified instead (unverified_cooling).
+    cooling = None if "cooling" in gpu.unverified else gpu.cooling
+    return {"card": gpu.name, "bf16": gpu.bf16_tflops is not None, "fp8": gpu.fp8_tflops is not None, "cooling": cooling}
+
+
+def unverified_cooling(turn: Turn) -> dict | None:
+    """The stated card and the cooling the catalog lists for it, when no dated source confirms that cooling."""
+    gpu = turn.catalog.find_gpu(turn.slots.gpus[0]) if turn.slots.gpus else None
+    if gpu is None or gpu.cooling is None or "cooling" not in gpu.unverified:
+        return None
+    return {"card": gpu.name, "cooling": gpu.cooling}
 
 
 def _pcie_only(turn: Turn) -> str | None:

@@ -122,6 +122,11 @@ def from_description(turn: Turn, finding: dict, setup: dict) -> str:
     return say(turn, "from_description", facts=say(turn, "facts_joiner").join(facts))
 
 
+def unverified_cooling(turn: Turn, card: str, cooling: str) -> str:
+    """A heat problem on a card whose cooling the catalog cannot confirm: said as unverified, with how to tell."""
+    return say(turn, "unverified_cooling", card=card, listed=say(turn, f"value_name.cooling.{cooling}"))
+
+
 def fact(turn: Turn, field: str, value: object) -> str:
     """One stated setup fact in words: a named workload or link by its name, a figure as a number."""
     names = WORDING.data["value_name"].get(field, {})

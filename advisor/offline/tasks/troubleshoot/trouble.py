@@ -73,7 +73,8 @@ def answer(turn: Turn) -> str:
         lead = render.say(turn, "thread_new_setting", facts=facts, title=turn.text(top["title"]), cause=cause)
     else:
         lead = render.lead_line(turn, top, check, stated, lead_index)
-    if check is None and turn.ask.asks_yes_no and turn.ask.thread_messages > 1:  # "is that my problem?": yes or no, first
+    # "is that my problem?": yes or no, first, unless a question the diagnosis answered already says it ("is it hardware?")
+    if check is None and turn.ask.asks_yes_no and turn.ask.thread_messages > 1 and not verdicts:
         lead = render.say(turn, f"yes_no.{_yes_or_no(turn, result, top)}") + lead
     verdict_led = fresh is None and check is None and render.rule_verdict(turn, top, stated) is not None  # its causes are all still unsaid
     if verdict_led and any(asked.get("from_cause") for asked in result.get("answers", [])):
@@ -96,6 +97,8 @@ def answer(turn: Turn) -> str:
         parts.append(render.from_description(turn, top, stated))
     if top["family"] == "oom":
         parts.append(fit)
+    if (cooling := plan.unverified_cooling(turn)) and any(f["family"] == "thermal" for f in findings[:SHOWN_FINDINGS]):
+        parts.append(render.unverified_cooling(turn, **cooling))
     if check and check.get("verdict") == "as_expected":
         parts.append(render.say(turn, "measured_fine_next"))
     else:
