@@ -20,6 +20,8 @@ MEASURES_FILE = Path(__file__).parent / "data" / "asked_measures.yaml"
 
 class MeasureWords(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    said_of_another: list[str] = []
+    between: list[str] = []
     measures: dict[str, Phrases]
 
 
@@ -38,5 +40,24 @@ def measures_asked(message: str) -> tuple[str, ...]:
     if not isinstance(message, str):
         return ()
     text = normalize_text(message)
-    found = [(match.start(), name) for name, pattern in _patterns().items() if (match := pattern.search(text))]
+    words = measure_words()
+    spans = {name: [(m.start(), m.end()) for m in pattern.finditer(text)] for name, pattern in _patterns().items()}
+    # words of two measures that overlap ("the power cost": power, and the power's cost) are the longer one's
+    spans = {name: [(start, end) for start, end in found if not any(other != name and s < end and start < e and e - s > end - start
+                                                                     for other, theirs in spans.items() for s, e in theirs)]
+             for name, found in spans.items()}
+    ends = {end for name, found in spans.items() if name not in words.said_of_another for _, end in found}
+    found = []
+    for name, places in spans.items():
+        if name in words.said_of_another:  # "how much is the electricity cost": the bill asked with a price word
+            places = [(start, end) for start, end in places if not any(_only_between(text[at:start], words.between) for at in ends if at <= start)]
+        if places:
+            found.append((places[0][0], name))
     return tuple(name for _, name in sorted(found))
+
+
+def _only_between(gap: str, between: list[str]) -> bool:
+    """``gap`` holds nothing but the joining words of ``between`` (or nothing at all)."""
+    for word in sorted(between, key=len, reverse=True):
+        gap = gap.replace(word, "")
+    return not gap

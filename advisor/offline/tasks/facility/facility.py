@@ -39,7 +39,7 @@ def answer(turn: Turn) -> str:
         listed = [f"**{render.say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options)] if options else []
         # the parts they can buy come before the checklist of the one they cannot: that is their decision, read first
         return "\n\n".join([prepared[0], *status, *listed, *prepared[1:], *render.detail_tables(turn, r)])
-    leads = render.lead_keys(turn, r)  # "电费多少，机柜放得下吗？": one lead per site measure asked
+    leads = render.lead_keys(turn, r)  # "the bill, and do they fit the racks?": one lead per site measure asked
     lead = render.lead_key(turn, r)
     blocks = [turn.t(" ", "").join(render.say(turn, key, **values) for key in leads), turn.t(" ", "").join(render.summary_lines(turn, r, values, lead, tuple(leads)))]
     if render.also_the_bill(turn, lead):

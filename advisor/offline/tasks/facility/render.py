@@ -115,7 +115,7 @@ def measures_of(lead: str) -> set[str]:
 
 def lead_keys(turn: Turn, r: dict) -> list[str]:
     """The first sentences: the lead that answers the question, then one for each other site measure the same sentence
-    asks ("电费多少，机柜放得下吗？": the bill, then the racks), in the order asked."""
+    asks ("the power bill, and do they fit in the racks?": the bill, then the racks), in the order asked."""
     lead = lead_key(turn, r)
     covered = measures_of(lead) | ({"bill"} if also_the_bill(turn, lead) else set())
     keys = [lead]
