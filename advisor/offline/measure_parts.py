@@ -40,7 +40,7 @@ class Figure(BaseModel):
 class Limit(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: str
-    per: str | None = None
+    per: list[str] = []
     figures: dict[str, Figure] = Field(min_length=1)
     judged_by: list[str] = []
 
@@ -137,7 +137,7 @@ def _stated(turn: Turn, slot: str, limit: Limit) -> tuple[float, str | None] | N
         return None
     if limit.kind == "money":
         amount = getattr(turn.slots, slot, None)
-        if amount is None or (limit.per and getattr(amount, "per", "once") != limit.per):
+        if amount is None or (limit.per and getattr(amount, "per", "once") not in limit.per):
             return None
         return float(amount.amount), amount.currency
     value = turn.reading.state.get(slot)
