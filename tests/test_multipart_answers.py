@@ -28,6 +28,8 @@ def ask(advisor, question):
         ("Qwen2.5-72B 需要多少显存，用4张A100推理速度多快？", ("memory", "speed")),
         ("4台8卡A100服务器，电费多少，机柜放得下吗？", ("bill", "rack")),
         ("24G显存能跑多快", ("speed",)),  # a card's memory stated, not asked
+        ("Will Qwen2.5-7B fit on a 4090 and how fast will it be?", ("memory", "speed")),
+        ("4张4090显存够不够跑Qwen2.5-32B，速度多快？", ("memory", "speed")),
     ],
 )
 def test_the_measures_asked_are_read_in_order(message, expected):
