@@ -181,7 +181,8 @@ def test_a_cluster_question_leads_with_its_load_and_says_air_or_liquid(offline_a
     lead = first_sentence(response)
     expected_it = 64 * 14.3 * 1.1
     assert f"**{number(expected_it)} kW of IT load" in lead and f"{number(expected_it * 1.3)} kW at the facility" in lead
-    assert "Cooling: air is enough" in response.summary  # two 14.3 kW servers per 30 kW rack
+    # power and cooling both asked: the cooling verdict is a lead of its own (two 14.3 kW servers per 30 kW rack)
+    assert "**Air cooling is enough: 2 × DGX B200" in response.summary.split("\n\n")[0]
 
 
 def test_all_servers_in_one_rack_gets_the_cooling_verdict_first(offline_advisor):

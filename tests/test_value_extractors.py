@@ -43,6 +43,7 @@ COUNTS = [
     (("cards_in_words",), "buy 16 of those", [("count_gpu", 16.0)]),
     (("nodes_of_gpus",), "two 8-gpu nodes", [("count_gpu", 16.0)]),
     (("servers_of_named_cards",), "three 8xh200 servers", [("count_server", 3.0)]),
+    (("servers_of_named_cards",), "4x8 h100 nodes", [("count_server", 4.0), ("count_gpu", 8.0)]),
     (("epochs",), "3 epochs", [("epochs", 3.0)]),
     (("epochs",), "训两轮", [("epochs", 2.0)]),
     (("other_settings", "numbers"), "num_workers=8 batch", []),

@@ -174,11 +174,12 @@ def _evaluate(tokens: list[tuple[str, object]]) -> float | None:
     return total if terms and math.isfinite(total) else None
 
 
-# A method name may run into the size it trains ("lora13b", "qlora70b"), unlike a product name ("a100"). A comma groups
+# A method name may run into the size it trains ("lora13b", "qlora70b"), unlike a product name ("a100"); a magnitude letter
+# with digits after it starts a product name ("4 b200 servers", "2 t4"), not a size ("4b"). A comma groups
 # thousands only after at most three digits: "4090，500亿" (NFKC turns the Chinese comma into ",") is a card, then a number
 _CANDIDATE = re.compile(
     rf"(?:(?:(?<![a-z0-9.])|(?<=lora)|(?<=sft))(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|{_MORE_THAN}|(?<!\d{{4}}),(?=\d{{3}}(?!\d))|e[+-]?\d)*"
-    rf"(?:\s?(?:个(?=w))?(?:{_SUFFIX_WORDS})(?:(?![a-z])|(?<=b)(?=(?:fp|bf|int|nf)\d)))?",  # "72bfp16": a size glued to its precision
+    rf"(?:\s?(?:个(?=w))?(?:{_SUFFIX_WORDS})(?:(?![a-z0-9])|(?<=b)(?=(?:fp|bf|int|nf)\d)))?",  # "72bfp16": a size glued to its precision
     re.IGNORECASE,
 )
 

@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.name_matcher import normalize_text
+from advisor.nlu.asked_measures import measures_asked
 from advisor.nlu.asked import (
     Asked,
     asks_if_observed_is_normal,
@@ -304,6 +305,9 @@ class Ask(BaseModel):
                                                      'two or more, else none (nlu/shortlist.py). Each is evaluated for the stated job.')
     weighs_shortlist: bool = Field(False, description='The message offers its own candidate configurations to choose between ("4 used 3090s '
                                    'or 2 4090s?"): candidate_configs holds them.')
+    parts: tuple[str, ...] = Field((), description='The measures this message asks for, in the order written (data/asked_measures.yaml): '
+                                   '"power draw and network for 4x8 H100 nodes?" → ("power", "network"); two or more make a question of '
+                                   'several parts, each answered by its own calculation.')
     holds_cards: bool = Field(False, description='The user says the cards named are theirs ("I have 2 A6000s", "we already own 16 A100s"); '
                               'never for a message about buying ("we have quotes for 2x H100", "should we buy"): only then is '
                               '"use what you have" an answer.')
@@ -441,6 +445,7 @@ class Ask(BaseModel):
             weighs_shortlist=bool(candidates),
             # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing
             holds_cards=owns or (says("has_cards", message) and not says("purchase_offer", message)),
+            parts=measures_asked(message),
         )
 
 

@@ -37,9 +37,12 @@ NODES_OF_GPUS = re.compile(
     r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten|sixteen)\s*(?:x|×|\*)?\s*"
     r"(?P<cards>(?P<per>\d{1,2})[\s-]*(?:gpus?|cards?)[\s-]*(?:nodes?|servers?|boxes|machines?|hosts?))(?![a-z])"
 )
-# "two 8-GPU L40S servers", "three 8xH200 servers": the first number counts the servers, the card name sits between
+# "two 8-GPU L40S servers", "three 8xH200 servers": the first number counts the servers, the card name sits between;
+# "4x8 H100 nodes" (servers times cards); without the cards per server ("4 B200 servers") only when the words between are the
+# card's name (the extractor checks)
 SERVERS_OF_NAMED_CARDS = re.compile(
-    r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten)(?=\s+\d{1,2}(?:[\s-]*(?:gpus?|cards?)\s+|\s*[x×*]\s*)(?:[a-z0-9.\-]+\s+){1,3}?(?:nodes?|servers?|boxes|machines?|hosts?)(?![a-z]))"
+    r"(?<![a-z0-9.])(?P<servers>\d{1,3}|two|three|four|five|six|eight|ten)(?=(?:\s*[x×*]\s*(?P<times>\d{1,2})\s+|(?:\s+(?P<per>\d{1,2}(?:[\s-]*(?:gpus?|cards?)\s+|\s*[x×*]\s*))?))"
+    r"(?P<name>(?:[a-z0-9.\-]+\s+){1,3}?)(?P<noun>nodes?|servers?|boxes|machines?|hosts?)(?![a-z]))"
 )
 TIMES_AFTER_NAME = re.compile(r"\s?(?P<x>[x×*]\s?(?P<n>\d{1,3}))(?![\d.a-z])")
 # "x 3 epochs", "2 full epochs", "num_train_epochs=3", "训3个epoch", "过两遍数据": passes over the training data

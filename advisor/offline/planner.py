@@ -24,6 +24,7 @@ from advisor.offline.tasks.concept import capability, equivalent, knowledge
 from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.traps import traps
 from advisor.offline.tasks.dialogue import parts as answer_parts
+from advisor.offline import measure_parts
 from advisor.offline.router import GUARDED, MIN_CONFIDENCE, TASKS, explains_last_figure, route
 from advisor.offline.turn import Turn
 from advisor.registry import Registry
@@ -61,7 +62,15 @@ class OfflinePlanner:
             # the verdict and what fits on a screen; tables, defaults and sources below. "why?" shows its explanation
             # alone above the fold: the answer it explains was just read.
             previous = _previous_calls(history)
-            summary, details = fold(self._body(turn, previous), limit=1 if explains_last_figure(turn) else FOLD_LINES)
+            body = self._body(turn, previous)
+            # "power draw and network for 4x8 H100 nodes?": each measure asked gets its part, in the order asked
+            several = measure_parts.answer_parts(turn, body, _measure_body)
+            if several:
+                folded = [fold(f"**{index}. {measure_parts.label(turn, measures)}**\n\n{text}") for index, (measures, text) in enumerate(several, 1)]
+                summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
+                summary = "\n\n".join(filter(None, [answer_parts.combined(turn, [text for _, text in several]), summary]))
+            else:
+                summary, details = fold(body, limit=1 if explains_last_figure(turn) else FOLD_LINES)
             if _calculated(turn) and not turn.compared_itself:  # "and with 16?": the first sentence says which value the re-run changed
                 summary = followup.lead(turn, previous) + summary
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
@@ -88,6 +97,7 @@ class OfflinePlanner:
         if turn.reading.intent not in GUARDED:  # "tensor parallel over NVLink on four 4090s?": the missing link is the first sentence
             body = capability.premise_first(turn, body)
             body = traps.lead(turn, body)  # what the calculation cannot see (consumer cards for a bank, a price far off the market) leads
+            body = measure_parts.judge_limits(turn, body)  # "budget $150k": the figure computed against the limit stated, first
         if any(call.name != "search_knowledge" for call in turn.calls[calls_before:]):
             body += _unused(turn)  # a calculation: every stated value was used or is named here
         return body
@@ -140,6 +150,11 @@ class OfflinePlanner:
         return answer_parts.without_calculation(
             part, lambda part: capability.premise_first(part, knowledge.concept(part, question=question, in_thread=True, answered=knowledge.cards_cited(part)))
         )
+
+
+def _measure_body(part: Turn) -> str:
+    """One measure's part of a several-measure question: its calculation's answer, with any stated limit it meets judged."""
+    return measure_parts.judge_limits(part, TASKS[part.reading.task](part))
 
 
 # Tools that look an answer up rather than calculate one: a follow-up they answer keeps nothing "as before"

@@ -98,10 +98,20 @@ def nodes_of_gpus(scan: Scan) -> None:
 
 @extractor("servers_of_named_cards")
 def servers_of_named_cards(scan: Scan) -> None:
-    """ "two 8-GPU L40S servers": two servers."""
+    """ "two 8-GPU L40S servers", "4 B200 servers": servers; without the cards per server the words between must be one card's
+    name ("4 H100 in our servers" counts cards)."""
     for match in SERVERS_OF_NAMED_CARDS.finditer(scan.text):
+        if match.group("per") is None and match.group("times") is None and not _names_the_card(scan, match.start("name"), match.start("noun")):
+            continue
         servers = match.group("servers")
+        if match.group("times") is not None:  # "4x8 H100 nodes": the 8 is each server's cards
+            scan.claim(Value(match.start("times"), match.end("times"), "count_gpu", float(match.group("times")), "", match.group("times")))
         scan.claim(Value(match.start(), match.end(), "count_server", float(WORD_NUMBERS.get(servers) or servers), "", servers))
+
+
+def _names_the_card(scan: Scan, start: int, end: int) -> bool:
+    """A card found by an earlier extractor spans exactly ``start``..``end`` (spaces aside)."""
+    return any(v.kind == "gpu" and v.start == start and not scan.text[v.end : end].strip() for v in scan.found)
 
 
 @extractor("epochs")

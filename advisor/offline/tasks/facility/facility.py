@@ -39,8 +39,9 @@ def answer(turn: Turn) -> str:
         listed = [f"**{render.say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options)] if options else []
         # the parts they can buy come before the checklist of the one they cannot: that is their decision, read first
         return "\n\n".join([prepared[0], *status, *listed, *prepared[1:], *render.detail_tables(turn, r)])
+    leads = render.lead_keys(turn, r)  # "the bill, and do they fit the racks?": one lead per site measure asked
     lead = render.lead_key(turn, r)
-    blocks = [render.say(turn, lead, **values), turn.t(" ", "").join(render.summary_lines(turn, r, values, lead))]
+    blocks = [turn.t(" ", "").join(render.say(turn, key, **values) for key in leads), turn.t(" ", "").join(render.summary_lines(turn, r, values, lead, tuple(leads)))]
     if render.also_the_bill(turn, lead):
         blocks.insert(1, render.say(turn, "lead.electricity_month" if plan.asks_now(turn, "monthly") else "lead.electricity", **values))
     if render.china_high_density(turn, r, lead):
@@ -50,7 +51,7 @@ def answer(turn: Turn) -> str:
     options = render.china_alternatives(turn, r, values) + render.option_lines(turn, r, values)
     if options:  # what a buyer can do comes before the fold; the assumptions follow it
         blocks.append(f"**{render.say(turn, 'options_title')}**\n" + "\n".join(f"- {line}" for line in options))
-    assumed = render.assumption_lines(turn, r, values, lead)
+    assumed = render.assumption_lines(turn, r, values, lead, tuple(leads))
     if plan.on_wall_socket(turn):  # "on a normal socket?": which socket the verdict is for comes first
         assumed.insert(0, render.say(turn, "assumption.wall_socket", socket=turn.text(plan.socket_of(turn).name)))
         cite_socket(turn, plan.socket_of(turn))

@@ -41,6 +41,7 @@ def figure_values(turn: Turn, r: dict) -> dict:
         "capacity": number(r["capacity_kw"] or 0, 0), "in_capacity": r["servers_in_capacity"],
         "circuit_kw": number(r["circuit_kw"] or 0, 1), "on_circuit": r["servers_on_circuit"],
         "server_basis": say(turn, "assumption.published" if r["server_kw_published"] else "assumption.estimated"),
+        "max_total": number(r["servers"] * r["server_kw"], 1), "net_pct": number(figures["network_storage_pct"]["value"], 0),
     }  # fmt: skip
 
 
@@ -95,6 +96,52 @@ def lead_key(turn: Turn, r: dict) -> str:
     return "lead.load"
 
 
+# the site measures (Ask.parts, advisor/nlu/data/asked_measures.yaml) each lead answers: a lead by its key or its family
+LEAD_MEASURES = {
+    "lead.fits": {"rack", "power"}, "lead.one_rack": {"rack", "power"}, "lead.does_not_fit": {"rack"}, "lead.none_fits": {"rack"},
+    "lead.per_rack": {"rack"}, "lead.capacity": {"rack"}, "lead.server": {"power"}, "lead.load": {"power"},
+    "lead.electricity": {"bill"}, "lead.electricity_month": {"bill"}, "lead.circuit": {"rack"}, "lead.cooling": {"cooling"},
+    "lead.rack_air": {"cooling"},
+}  # fmt: skip
+
+
+def measures_of(lead: str) -> set[str]:
+    """What a lead answers: "lead.cooling.air" answers cooling, "lead.circuit_short" the rack (the feeds' verdict)."""
+    for key in (lead, ".".join(lead.split(".")[:2]), lead.split("_")[0]):
+        if key in LEAD_MEASURES:
+            return LEAD_MEASURES[key]
+    return set()
+
+
+def lead_keys(turn: Turn, r: dict) -> list[str]:
+    """The first sentences: the lead that answers the question, then one for each other site measure the same sentence
+    asks ("the power bill, and do they fit in the racks?": the bill, then the racks), in the order asked."""
+    lead = lead_key(turn, r)
+    covered = measures_of(lead) | ({"bill"} if also_the_bill(turn, lead) else set())
+    keys = [lead]
+    for measure in turn.ask.parts:
+        if measure not in covered and (key := _lead_for(turn, r, measure)):
+            keys.append(key)
+            covered |= measures_of(key)
+    order = {measure: index for index, measure in enumerate(turn.ask.parts)}
+    return sorted(keys, key=lambda key: min((order[m] for m in measures_of(key) if m in order), default=-1))
+
+
+def _lead_for(turn: Turn, r: dict, measure: str) -> str | None:
+    """The lead that answers one site measure from the same plan; None for a measure the plan does not answer."""
+    if measure == "power":
+        return "lead.load" if plan.fleet(turn) else "lead.server"
+    if measure == "bill":
+        return "lead.electricity_month" if plan.asks_now(turn, "monthly") else "lead.electricity"
+    if measure == "cooling":
+        return f"lead.cooling.{r['cooling']}"
+    if measure == "rack" and not r["whole_rack"] and r["circuit_kw"] is None:
+        if not r["servers_per_rack"]:
+            return "lead.none_fits"
+        return ("lead.fits" if r["fits"] else "lead.does_not_fit") if plan.fleet(turn) else "lead.per_rack"
+    return None
+
+
 def _density(kw: float, r: dict) -> str:
     """How a rack of ``kw`` is cooled: by room air, air only with containment or rear doors, or liquid (the tool's limits)."""
     return "air" if kw <= r["air_limit_kw"] else "air_limit" if kw <= r["liquid_above_kw"] else "liquid"
@@ -124,9 +171,12 @@ def china_alternatives(turn: Turn, r: dict, v: dict, lead: str | None = None) ->
     return lines
 
 
-def summary_lines(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
+def summary_lines(turn: Turn, r: dict, v: dict, lead: str, also: tuple[str, ...] = ()) -> list[str]:
+    """The second paragraph: what else the plan says, without what a lead (``lead`` and the leads of the other measures
+    asked, ``also``) said already."""
+    said = set().union(*(measures_of(key) for key in (lead, *also)))
     if lead.startswith("lead.electricity"):  # the bill was asked: the load behind it, not the rack plan
-        return [say(turn, "summary.load", **v)]
+        return [] if {"lead.load", "lead.server"} & set(also) else [say(turn, "summary.load", **v)]
     if r["circuit_kw"] is not None:  # the feeds were asked about: their arithmetic and the load, not a rack plan
         formulas = {item["key"]: turn.formula(item) for item in r["items"]}
         redundancy = say(turn, "summary.redundancy." + ("redundant" if r["circuit_redundant"] else "plain"))
@@ -142,23 +192,23 @@ def summary_lines(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
         lines.append(say(turn, "summary.racks", **v))
     else:
         lines.append(say(turn, "summary.racks_none", **v))
-    if not lead.startswith(("lead.cooling", "lead.rack_air")):  # a lead on the cooling says it already
+    if "cooling" not in said:  # a lead on the cooling says it already
         lines.append(say(turn, f"summary.cooling.{r['cooling']}", **v))
-    if not lead.startswith("lead.electricity"):
+    if "bill" not in said:
         lines.append(say(turn, "summary.money", **v))
-    if lead not in ("lead.load", "lead.server"):
+    if lead not in ("lead.load", "lead.server") and not {"lead.load", "lead.server"} & set(also):
         lines.append(say(turn, "summary.load", **v))
     return lines
 
 
-def assumption_lines(turn: Turn, r: dict, v: dict, lead: str) -> list[str]:
+def assumption_lines(turn: Turn, r: dict, v: dict, lead: str, also: tuple[str, ...] = ()) -> list[str]:
     """The assumptions that could change this verdict: for a rack question the server's maximum and the rack budget, for
     a load or a bill also PUE, price and the network allowance (all of them are in the inputs table below)."""
     figures = {f["key"]: f for f in r["figures"]}
     server = figures["server_kw"]
     basis = "assumption.stated" if server["stated"] else "assumption.published" if r["server_kw_published"] else "assumption.estimated"
     lines = [say(turn, "assumption.max_draw", **{**v, "server_basis": say(turn, basis)})]
-    if lead in ("lead.electricity", "lead.electricity_month", "lead.load"):
+    if {lead, *also} & {"lead.electricity", "lead.electricity_month", "lead.load"}:
         lines.append(say(turn, "assumption.pue_stated" if figures["pue"]["stated"] else "assumption.pue_default", **v))
         lines.append(say(turn, "assumption.price_stated" if figures["electricity_price"]["stated"] else "assumption.price_default", **v))
         lines.append(say(turn, "assumption.network", pct=number(figures["network_storage_pct"]["value"], 0)))

@@ -50,6 +50,8 @@ def recommend(turn: Turn) -> str:
     running = running_budget(turn, r, budget.amount, budget.per) if budget else []  # "$5,000 a month": set against renting
     # a budget that buys nothing: said first, with what it does buy
     short = running or (budget_short(turn, r, budget.amount) if budget and budget.per in ("once", "all") else [])
+    if short:  # the budget's verdict is this lead: the stated-limit check (offline/measure_parts.py) does not repeat it
+        turn.judged.add("budget")
     lead = " ".join([*short, render.verdict(turn, r, label)])  # one paragraph: the budget's verdict, then the closest configuration
     if defaulted:  # the verdict, then the model it was sized on (the default that moves it most), then the ranking
         verdict, _, ranked = lead.partition("\n\n")
