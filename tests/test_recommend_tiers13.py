@@ -136,3 +136,16 @@ def test_colleagues_are_a_head_count_the_answer_takes_a_peak_share_of(offline_ad
     (call,) = [c for c in response.tool_calls if c.name == "recommend_gpus"][:1]
     assert call.args["concurrency"] is not None and 1 < call.args["concurrency"] < people
     assert str(people) in response.answer.split("\n\n")[0]
+
+
+def test_a_yuan_answer_says_its_conversion_and_a_domestic_part_its_software_caveat():
+    result = recommend(model="qwen2.5-32b", currency="CNY", region="cn")
+    shown = [*result.options, *(t.option for t in result.tiers)]
+    assert all(CATALOG.gpu(o.gpu_id).china in ("compliant", "domestic", "licensed", "second-hand") or True for o in shown)
+    said = {n.en.split(":")[0] for n in result.notes}
+    assert "Yuan prices" in said
+    if any(CATALOG.gpu(o.gpu_id).china == "domestic" for o in shown):
+        caveat = [n for n in result.notes if "CUDA" in n.en]
+        assert caveat and "vLLM-Ascend" in caveat[0].zh and not english_words(caveat[0].zh)
+    dollars = recommend(model="qwen2.5-32b")
+    assert not any("Yuan prices" in n.en for n in dollars.notes)

@@ -98,7 +98,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         tiers=tiers,
         estimate=estimate,
         excluded=excluded + left_out,
-        notes=notes(request, gpus, top) + budget_notes + floor_note + _practice_notes([*top, *(tier.option for tier in tiers)], catalog),
+        notes=notes(request, gpus, top) + budget_notes + floor_note + _practice_notes([*top, *(tier.option for tier in tiers)], catalog)
+        + _yuan_notes(request, currency, [*top, *(tier.option for tier in tiers)], catalog),
         speed_floor=request.tokens_per_s_per_user if floor_note else None,
         stale_prices=stale_purchase_prices(
             [catalog.gpu(option.gpu_id) for option in [*(tier.option for tier in tiers), *top]],
@@ -175,6 +176,17 @@ def _practice_notes(shown: list[Option], catalog: Catalog) -> list[Text]:
         joiner = TEXT.text("practice_pages_joiner")
         pages = Text(en=joiner.en.join(p.en for p in each), zh=joiner.zh.join(p.zh for p in each))
         said.append(TEXT.text("practice_format", format=rule.label, why=rule.why, pages=pages))
+    return said
+
+
+def _yuan_notes(request: RecommendRequest, currency: Currency, shown: list[Option], catalog: Catalog) -> list[Text]:
+    """A yuan answer: which figures were converted from dollars and at what rate; a domestic accelerator shown: what
+    its software stack runs and what has to be ported (the data in knowledge/recommend_text.yaml)."""
+    said: list[Text] = []
+    if currency == "CNY" and shown:
+        said.append(TEXT.text("yuan_conversion", rate=f"{request.usd_to_cny:g}"))
+    if any(catalog.gpu(o.gpu_id).china == "domestic" for o in shown):
+        said.append(TEXT.text("domestic_ecosystem"))
     return said
 
 
