@@ -228,7 +228,7 @@ class Ask(BaseModel):
         "(traffic, concurrency); the newest message of the task that says one wins."
     )
     quantised: bool = Field(False, description='The task\'s messages speak of quantised weights ("a 70B quantised") with or without a format.')
-    quality_first: bool = Field(False, description='The task\'s messages put output quality first ("no quantisation", "精度优先"): serving is sized '
+    quality_first: bool = Field(False, description='The task\'s messages put output quality first ("no quantisation", "quality first"): serving is sized '
                                 'with 16-bit weights, not the format the card is usually served in.')
     recurring: bool = Field(
         False, description='The task\'s messages say the reported fault came back ("Xid 79 again, third time this month on the same '

@@ -218,7 +218,7 @@ def word_at(text: str, position: int, words: str, after_spaces: bool = True) -> 
 
 def counted_before(text: str, position: int, measures: str = "people_measure") -> bool:
     """Whether a count stands right before ``position``, a measure word of the list ``measures`` allowed between
-    ("60 colleagues", "30个同事"): the word at ``position`` is then the unit of that count."""
+    ("60 colleagues", or a measure word and a colleagues word in Chinese): the word at ``position`` is then the unit of that count."""
     before = text[:position].rstrip()
     measure = max((word for word in _file().words[measures] if before.endswith(word)), key=len, default="")
     return before[: len(before) - len(measure)].rstrip()[-1:].isdigit()

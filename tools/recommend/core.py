@@ -172,7 +172,7 @@ def _practice_notes(shown: list[Option], catalog: Catalog) -> list[Text]:
             rules.setdefault(rule.id, rule)
     said = []
     for rule in rules.values():
-        each = [TEXT.text("practice_page", title=s.title, url=s.url, date=s.date) for s in rule.sources]
+        each = [TEXT.text("practice_page", url=s.url, date=s.date) for s in rule.sources]
         joiner = TEXT.text("practice_pages_joiner")
         pages = Text(en=joiner.en.join(p.en for p in each), zh=joiner.zh.join(p.zh for p in each))
         said.append(TEXT.text("practice_format", format=rule.label, why=rule.why, pages=pages))

@@ -94,7 +94,7 @@ def keywords(scan: Scan) -> None:
                 scan.block(match.start(), match.end())
                 continue
             if table == "audience" and counted_before(text, match.start()):
-                continue  # "60 colleagues", "30个同事": the unit of a headcount, which the numbers extractor reads with it
+                continue  # "60 colleagues" (and its Chinese form): the unit of a headcount, which the numbers extractor reads with it
             scan.claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
 
 
