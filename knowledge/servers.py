@@ -97,7 +97,9 @@ class ServerQuote(BaseModel):
 
     gpu: str
     gpus: int = Field(ge=1, le=8)
-    price: float = Field(gt=0, description="The whole server, GPUs included, in `currency`.")
+    price: float = Field(gt=0, description="The whole server, GPUs included, in `currency` (the typical figure of the source).")
+    low: float | None = Field(None, gt=0, description="The low end of the range the source gives, same currency, when it gives one.")
+    high: float | None = Field(None, gt=0, description="The high end of that range.")
     currency: Literal["USD", "CNY"]
     date: str = Field(pattern=DATE_PATTERN)
     what: Text

@@ -59,13 +59,14 @@ def test_a_malformed_bill_of_materials_fails_loudly(tmp_path: Path):
 
 
 def test_the_whole_configuration_price_adds_the_servers_that_hold_the_gpus():
-    (hgx,) = recommend(model="llama-3.1-70b", gpus=["H100 SXM"], max_gpus=16).options
+    (hgx,) = recommend(model="llama-3.1-70b", gpus=["H100 SXM"], max_gpus=16, precision_default="bf16").options  # 16-bit: four cards
     assert hgx.server_class == "hgx-8gpu" and hgx.server_count == 1
     assert hgx.purchase_cost == pytest.approx(hgx.gpu_cost + SERVERS.for_gpus("board", "datacenter", 4).price_usd)
     (two_servers,) = recommend(model="qwen2.5-72b", task="full_finetune", gpus=["H200 SXM"]).options
     assert two_servers.count == 16 and two_servers.server_count == 2
-    assert two_servers.server_cost == pytest.approx(2 * SERVERS.for_gpus("board", "datacenter", 8).price_usd)
-    in_yuan = recommend(model="llama-3.1-70b", gpus=["H100 SXM"], currency="CNY", usd_to_cny=7.0).options[0]
+    # a published price of the whole 8x H200 HGX server (servers.yaml quotes) prices each of the two machines
+    assert two_servers.purchase_cost == pytest.approx(2 * SERVERS.quote_for("h200-sxm", 8).price)
+    in_yuan = recommend(model="llama-3.1-70b", gpus=["H100 SXM"], currency="CNY", usd_to_cny=7.0, precision_default="bf16").options[0]
     assert in_yuan.server_cost == pytest.approx(7.0 * SERVERS.for_gpus("board", "datacenter", 4).price_usd)
 
 

@@ -238,6 +238,8 @@ class Ask(BaseModel):
         "(traffic, concurrency); the newest message of the task that says one wins."
     )
     quantised: bool = Field(False, description='The task\'s messages speak of quantised weights ("a 70B quantised") with or without a format.')
+    quality_first: bool = Field(False, description='The task\'s messages put output quality first ("no quantisation", "quality first"): serving is sized '
+                                'with 16-bit weights, not the format the card is usually served in.')
     recurring: bool = Field(
         False, description='The task\'s messages say the reported fault came back ("Xid 79 again, third time this month on the same '
         'card"): the troubleshooting plan states it, and a fault with a disposition leads with the repeat\'s (data/ask_cues.yaml recurring).',
@@ -405,6 +407,7 @@ class Ask(BaseModel):
             pasted_output=pasted_output(message),
             problem_phase=problem_phase(thread),
             quantised=says("quantised", *thread),
+            quality_first=says("quality_first", *thread),
             recurring=says("recurring", *thread),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
             running_costs=running_costs(message, state),

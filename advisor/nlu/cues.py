@@ -18,7 +18,7 @@ from knowledge.bilingual import Phrases
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
 Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
                "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
-               "replaces_hardware", "quantised", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium",
+               "replaces_hardware", "quantised", "quality_first", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium",
                "regulated_sector", "client_premises", "production_service", "uptime_target",
                "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring",
                "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count",
@@ -63,6 +63,7 @@ class AskCues(BaseModel):
     asks_if_oom: Phrases
     replaces_hardware: Phrases
     quantised: NegatableCues
+    quality_first: Phrases
     asks_technique: Phrases
     speaks_of_life: Phrases
     judges_life: Phrases

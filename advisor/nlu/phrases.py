@@ -216,6 +216,14 @@ def word_at(text: str, position: int, words: str, after_spaces: bool = True) -> 
     return max((start + len(word) for word in _file().words[words] if text.startswith(word, start)), default=None)
 
 
+def counted_before(text: str, position: int, measures: str = "people_measure") -> bool:
+    """Whether a count stands right before ``position``, a measure word of the list ``measures`` allowed between
+    ("60 colleagues", or a measure word and a colleagues word in Chinese): the word at ``position`` is then the unit of that count."""
+    before = text[:position].rstrip()
+    measure = max((word for word in _file().words[measures] if before.endswith(word)), key=len, default="")
+    return before[: len(before) - len(measure)].rstrip()[-1:].isdigit()
+
+
 def words_in(text: str, words: str) -> bool:
     """Whether any word of the list ``words`` is written anywhere in ``text`` (inside other words too: "5 bucks");
     a space in a word stands for any run of white space ("at  once")."""

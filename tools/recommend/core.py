@@ -19,6 +19,7 @@ from knowledge.catalog import Catalog
 from knowledge.gpus import GPU, Price
 from knowledge.price_estimates import price_estimates
 from knowledge.servers import ServerQuote, server_data
+from knowledge.serving_precision import serving_precision
 from knowledge.serving import ServingData
 from knowledge.wording import shipped
 from knowledge.traffic import chat_floor
@@ -82,8 +83,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         ranked = tiers_first(ranked, tiers)
     top = ranked[: request.top]
     # the one full estimate (items, notes, assumptions): the top option's; the ranking read only footprints
-    estimate = _memory(request, catalog, fitted[id(top[0])].layout, fitted[id(top[0])].gpu, strict=True) if top else None
-    first = estimate or (_memory(request, catalog, built[0][1].layout, built[0][1].gpu, strict=True) if built else None) \
+    estimate = _memory(_sized_request(request, top[0]), catalog, fitted[id(top[0])].layout, fitted[id(top[0])].gpu, strict=True) if top else None
+    first = estimate or (_memory(_sized_request(request, built[0][0]), catalog, built[0][1].layout, built[0][1].gpu, strict=True) if built else None) \
         or _memory(request, catalog, Layout(1, 1, 1), None, strict=True)
     return Recommendation(
         model_id=first.model_id,
@@ -97,7 +98,8 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         tiers=tiers,
         estimate=estimate,
         excluded=excluded + left_out,
-        notes=notes(request, gpus, top) + budget_notes + floor_note,
+        notes=notes(request, gpus, top) + budget_notes + floor_note + _practice_notes([*top, *(tier.option for tier in tiers)], catalog)
+        + _yuan_notes(request, currency, [*top, *(tier.option for tier in tiers)], catalog),
         speed_floor=request.tokens_per_s_per_user if floor_note else None,
         stale_prices=stale_among(
             [dated for option in [*(tier.option for tier in tiers), *top] for dated in _price_dates(option, catalog, request)],
@@ -144,21 +146,81 @@ def _with_speed_floor(request: RecommendRequest) -> tuple[RecommendRequest, list
 
 
 def _build(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU]) -> list[Built]:
-    sizer = Sizer(request, catalog, serving, currency)
-    return [b for gpu in gpus if (b := sizer.configure(gpu)) is not None]
+    built: list[Built] = []
+    for sized, group in _by_practice(request, catalog, serving, currency, gpus):
+        sizer = Sizer(sized, catalog, serving, currency, practice=sized.precision if sized is not request else None)
+        built += [b for gpu in group if (b := sizer.configure(gpu)) is not None]
+    return built
+
+
+def _by_practice(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU]) -> list[tuple[RecommendRequest, list[GPU]]]:
+    """Serving with no format named: each card in the format it is usually served in (knowledge/serving_precision.yaml),
+    the cards grouped by it so each group is sized once; a checkpoint that ships quantised keeps its own format."""
+    if request.task != "inference" or request.precision is not None or request.precision_default != "practice" or _ships_quantised(request, catalog):
+        return [(request, gpus)]
+    groups: dict[str | None, list[GPU]] = {}
+    as_is = Sizer(request, catalog, serving, currency)  # the footprints of 16-bit weights
+    for gpu in gpus:
+        rule = serving_precision().rule_for(gpu)
+        if rule is not None and rule.when == "needed" and as_is.fit(gpu, _group_layout(1)) is not None:
+            rule = None  # 16-bit weights fit one card: served as they are
+        groups.setdefault(rule.precision if rule else None, []).append(gpu)
+    return [(request.model_copy(update={"precision": precision}) if precision else request, group) for precision, group in groups.items()]
+
+
+def _ships_quantised(request: RecommendRequest, catalog: Catalog) -> bool:
+    try:
+        spec = resolve_model(request.model if request.model else f"{request.params_b or 0:g}B", catalog)
+    except AdvisorError:
+        return False
+    return getattr(spec, "shipped_precision", None) is not None
+
+
+def _practice_notes(shown: list[Option], catalog: Catalog) -> list[Text]:
+    """Why each weight format the recommender chose for a shown card is the one engineers serve it in, with its pages."""
+    rules = {}
+    for option in shown:
+        if option.precision is not None and (rule := serving_precision().rule_for(catalog.gpu(option.gpu_id))) is not None:
+            rules.setdefault(rule.id, rule)
+    said = []
+    for rule in rules.values():
+        each = [TEXT.text("practice_page", url=s.url, date=s.date) for s in rule.sources]
+        joiner = TEXT.text("practice_pages_joiner")
+        pages = Text(en=joiner.en.join(p.en for p in each), zh=joiner.zh.join(p.zh for p in each))
+        said.append(TEXT.text("practice_format", format=rule.label, why=rule.why, pages=pages))
+    return said
+
+
+def _yuan_notes(request: RecommendRequest, currency: Currency, shown: list[Option], catalog: Catalog) -> list[Text]:
+    """A yuan answer: which figures were converted from dollars and at what rate; a domestic accelerator shown: what
+    its software stack runs and what has to be ported (the data in knowledge/recommend_text.yaml)."""
+    said: list[Text] = []
+    if currency == "CNY" and shown:
+        said.append(TEXT.text("yuan_conversion", rate=f"{request.usd_to_cny:g}"))
+    if any(catalog.gpu(o.gpu_id).china == "domestic" for o in shown):
+        said.append(TEXT.text("domestic_ecosystem"))
+    return said
+
+
+def _sized_request(request: RecommendRequest, option: Option) -> RecommendRequest:
+    """The request an option was sized with: its own weight format when the recommender chose one for the card."""
+    return request.model_copy(update={"precision": option.precision}) if option.precision and request.precision is None else request
 
 
 def _filled(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU], built: list[Built]) -> list[Built]:
     """For each part that runs the job, the largest count sold within one server that the budget still buys, when
     that is more than the smallest configuration: more cards serve faster (wider tensor parallelism or more replicas)
     or train faster, and leave room for longer prompts and more users."""
-    sizer = Sizer(request, catalog, serving, currency)
     smallest = {option.gpu_id: option for option, _ in built}
     grown: list[Built] = []
+    sizers: dict[str | None, Sizer] = {}
     for gpu in gpus:
         first = smallest.get(gpu.id)
         if first is None or first.within_budget is not True:
             continue
+        if first.precision not in sizers:
+            sizers[first.precision] = Sizer(_sized_request(request, first), catalog, serving, currency, practice=first.precision)
+        sizer = sizers[first.precision]
         larger = [c for c in sold_counts(gpu, min(request.max_gpus, SERVER_GPUS)) if c > first.count]
         for count in reversed(larger):
             candidate = sizer.configure_at(gpu, count)
@@ -265,8 +327,9 @@ class Sizer:
     """Sizes each GPU for one request; per-GPU memory without a GPU named depends only on the layout, so it is kept.
     Every layout is weighed by its footprint (bytes only); the full estimate is built for the option shown."""
 
-    def __init__(self, request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency):
+    def __init__(self, request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, practice: str | None = None):
         self.request, self.catalog, self.serving, self.currency = request, catalog, serving, currency
+        self.practice = practice  # the weight format the recommender chose for these cards (none was named)
         self.heads = _heads(request, catalog)
         self._free: dict[Layout, Footprint | None] = {}
         self._fits: dict[tuple[str, Layout], Footprint | None] = {}
@@ -322,7 +385,7 @@ class Sizer:
         """Training at ``count`` GPUs, sharded over all of them; None when it does not fit."""
         layout = Layout(count, 1, 1)
         estimate = self.fit(gpu, layout)
-        return None if estimate is None else (_option(gpu, layout, estimate, None, self.request, self.currency, needed=None), Fitted(gpu, layout))
+        return None if estimate is None else (_option(gpu, layout, estimate, None, self.request, self.currency, needed=None, practice=self.practice), Fitted(gpu, layout))
 
     def _needed_group(self, gpu: GPU, most: int) -> int | None:
         """The smallest tensor/pipeline group, of at most ``most`` GPUs, that holds the model on this part."""
@@ -338,14 +401,14 @@ class Sizer:
                 continue
             speed = estimate_speed(gpu, layout, self.request, self.catalog, self.serving)
             if enough is not None and enough(speed):
-                return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed), Fitted(gpu, layout)
+                return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed, practice=self.practice), Fitted(gpu, layout)
             rank = score(layout, speed)
             if best is None or rank > best[0]:
                 best = (rank, layout, estimate, speed)
         if best is None:
             return None
         _, layout, estimate, speed = best
-        return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed), Fitted(gpu, layout)
+        return _option(gpu, layout, estimate, speed, self.request, self.currency, needed=needed, practice=self.practice), Fitted(gpu, layout)
 
     def _layouts(self, count: int, needed: int) -> list[Layout]:
         """A load of several users grows replicas of the smallest group before widening it; one stream has only
@@ -385,7 +448,8 @@ def _plan(request: RecommendRequest, layout: Layout) -> Text:
     return TEXT.text("plans.split_replicas", split=split, replicas=replicas)
 
 
-def _option(gpu: GPU, layout: Layout, estimate: Footprint, speed: Speed | None, request: RecommendRequest, currency: Currency, needed: int | None) -> Option:
+def _option(gpu: GPU, layout: Layout, estimate: Footprint, speed: Speed | None, request: RecommendRequest, currency: Currency, needed: int | None,
+            practice: str | None = None) -> Option:
     count = layout.count
     card = card_price(gpu, currency, request.usd_to_cny)  # the catalog's price, else a sourced estimate (its midpoint)
     gpu_cost = round(card.mid * count, 2) if card else None
@@ -401,13 +465,19 @@ def _option(gpu: GPU, layout: Layout, estimate: Footprint, speed: Speed | None, 
         server_cost = round(max(0.0, purchase - (gpu_cost or 0.0)), 2)
     spread = (round(purchase - (card.high - card.low) * count / 2, 2), round(purchase + (card.high - card.low) * count / 2, 2)) \
         if estimated and purchase is not None and quote is None else (None, None)  # fmt: skip
+    if quote is not None and quote.low is not None and quote.high is not None:  # the range the whole-server quote gives
+        spread = (round(convert(quote.low, quote.currency, currency, request.usd_to_cny) * servers, 2),
+                  round(convert(quote.high, quote.currency, currency, request.usd_to_cny) * servers, 2))
     rent_hour = _price(gpu.cloud_price, count, currency, request.usd_to_cny)
     rent_month = round(rent_hour * HOURS_PER_MONTH, 2) if rent_hour is not None else None
     capacity = _usable_gb(gpu, estimate)
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
     label, units = config_label(gpu, count)
     plan = _plan(request, layout)
+    if practice is not None and (rule := serving_precision().rule_for(gpu)) is not None:  # the format the plan runs in, said beside it
+        plan = TEXT.text("plans.with_format", plan=plan, format=rule.label)
     return Option(
+        precision=practice,
         gpu_id=gpu.id,
         gpu_name=gpu.name,
         count=count,

@@ -39,6 +39,10 @@ class RecommendRequest(BaseModel):
     task: Task = Field("inference", description="inference (serving), lora, qlora, full_finetune or pretrain.")
     precision: str | None = Field(None, description="Weight precision for inference (bf16 default; fp8, int8, int4, awq-int4, q4_k_m…).")
     kv_precision: str | None = Field(None, description="KV-cache format for inference (bf16 default; fp8, int8).")
+    precision_default: Literal["practice", "bf16"] = Field(
+        "practice", description="No `precision` given, inference: 'practice' sizes each card in the format it is usually served in "
+        "(FP8 on Hopper/Ada/Blackwell data-centre cards, 4-bit AWQ on older and GeForce cards); 'bf16' when quality comes first.",
+    )
     context: int = Field(4096, description="Tokens per sequence.")
     batch: int = Field(1, description="Concurrent sequences (inference) or micro-batch per GPU (training).")
     objective: Objective | None = Field(
@@ -78,6 +82,7 @@ class Option(BaseModel):
     consumer_server: bool = Field(False, description="Four or more GeForce cards in one box, or GeForce for team serving: a hobby build, ranked after data-center options.")
     units: int = Field(description="Boards, servers, racks or machines bought.")
     config_label: Text = Field(description=FIELDS.entry("recommend.config_label"))
+    precision: str | None = Field(None, description="Weight format the option is sized in when the recommender chose it for the card (`precision_default`).")
     plan: str = Field(description="Parallel plan, e.g. 'single GPU', 'TP=4', 'TP=8 × 2 replicas', 'ZeRO-3 over 8 GPUs'.")
     plan_label: Text = Field(description=FIELDS.entry("recommend.plan_label"))
     tp: int
@@ -101,8 +106,8 @@ class Option(BaseModel):
     purchase_cost: float | None = Field(None, description="Indicative purchase price of the whole configuration: the GPUs plus the servers that hold them, in `currency`.")
     gpu_cost: float | None = Field(None, description="The GPUs alone (count × per-GPU price), in `currency`.")
     price_estimated: bool = Field(False, description="The card price is a ranged estimate from dated sources (knowledge/price_estimates.yaml); `purchase_cost` is its midpoint.")
-    purchase_low: float | None = Field(None, description="Low end of the whole configuration's price when the card price is an estimate.")
-    purchase_high: float | None = Field(None, description="High end of the whole configuration's price when the card price is an estimate.")
+    purchase_low: float | None = Field(None, description="Low end of the whole configuration's price: the card price is an estimate, or the whole-server quote gives a range.")
+    purchase_high: float | None = Field(None, description="High end of that range.")
     server_class: str | None = Field(None, description="Server class from knowledge/servers.yaml (hgx-8gpu, pcie-8gpu, workstation-4gpu, desktop-1gpu); None when the part comes in its own machine.")
     server_label: Text | None = Field(None, description="The server class in both languages.")
     server_count: int = Field(0, description="Machines of `server_class` bought.")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
 from knowledge.servers import ServerData
+from knowledge.serving_precision import serving_precision
 from tools.recommend.schema import Option, RecommendRequest, Tier, TierName
 from tools.recommend.rank import fills_budget, speed_step
 from tools.recommend.speed import load, sized_by_speed
@@ -49,7 +50,12 @@ def _standard_checks(catalog: Catalog, data: ServerData) -> list[Check]:
     def current(option: Option) -> bool:
         return catalog.gpu(option.gpu_id).launch_year >= newest - rules.recent_years
 
-    return [standard, lambda o: not o.consumer_server, current]
+    lossy = serving_precision().lossy()
+
+    def full_quality(option: Option) -> bool:  # a 4-bit format chosen for the card because 16-bit weights did not fit it
+        return option.precision not in lossy
+
+    return [standard, lambda o: not o.consumer_server, current, full_quality]
 
 
 def _simplest(options: list[Option], checks: list[Check]) -> tuple[Option | None, bool]:

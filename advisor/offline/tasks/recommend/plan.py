@@ -53,6 +53,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         "model": model,
         "task": task,
         "precision": precision_for(turn, task),
+        "precision_default": "bf16" if turn.ask.quality_first else "practice",  # no format named: the card's usual one, unless quality first
         "context": s.context_length,
         "batch": s.batch_size,
         "objective": OBJECTIVES.get(s.objective or ""),  # none stated: the tiers lead (within the budget, when given)

@@ -16,6 +16,7 @@ from advisor.offline.workload import gpus_on_hand
 from knowledge.audience import PeakLoad
 from knowledge.bilingual import Text
 from knowledge.servers import server_data
+from knowledge.serving_precision import serving_precision
 from tools.gpu_specs import CHINA_BUYABLE
 
 WORDING = Wording("recommend", "recommend")
@@ -52,13 +53,25 @@ def verdict(turn: Turn, r: dict, label: str) -> str:
         lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s", tokens_per_s_per_user=number(top['tokens_per_s_per_user']))
     elif top.get("tokens_per_s_per_user") is not None:
         lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s_per_user", tokens_per_s_per_user=number(top['tokens_per_s_per_user']), tokens_per_s_total=number(top['tokens_per_s_total']))
-    lead += _load_said(turn, r)
+    lead += _load_said(turn, r) + _format_said(turn, r, top)
     objective = "cheapest" if over else r.get("objective")
     ranked_by = turn.t(*OBJECTIVE_LABEL[objective]) if objective else turn.text(server_data().tier_text.ranked_by)
     if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
         # why a slower card leads: otherwise "fastest first" reads as a mistake
         ranked_by += WORDING.say(turn, "sizing_phrases.verdict.geforce_builds_after_data_center")  # fmt: skip
     return lead + "\n\n" + WORDING.say(turn, "sizing_phrases.verdict.ranked_by", ranked_by=ranked_by)
+
+
+def _format_said(turn: Turn, r: dict, top: dict) -> str:
+    """The weight format a serving recommendation was sized in when none was named: a default that moves the verdict
+    (FP8 halves the weights), said beside it; its reasons and pages are among the notes."""
+    if r["task"] != "inference":
+        return ""
+    if top.get("precision") and (rule := serving_precision().rule_for(turn.catalog.gpu(top["gpu_id"]))) is not None:
+        return WORDING.say(turn, "sizing_phrases.verdict.format_practice", format=turn.text(rule.label))
+    if turn.ask.quality_first and turn.ask.workload.precision is None:
+        return WORDING.say(turn, "sizing_phrases.verdict.format_quality")
+    return ""
 
 
 def _load_said(turn: Turn, r: dict) -> str:

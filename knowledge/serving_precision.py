@@ -1,0 +1,71 @@
+"""The weight format a card is served in when the user names none (knowledge/serving_precision.yaml): FP8 on Hopper,
+Ada and Blackwell data-centre parts, W8A8 on Ascend, 4-bit AWQ on older and GeForce cards, each with the page that
+says so; the recommender sizes each card in its own format and the answer says which."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from knowledge.bilingual import Text
+from knowledge.catalog import CatalogError, read_yaml
+from knowledge.gpus import GPU
+from knowledge.sources import DatedSource
+
+DATA_FILE = Path(__file__).with_name("serving_precision.yaml")
+
+
+class PracticeSource(DatedSource):
+    says: str = Field(min_length=3, description="What the page says that supports the rule.")
+
+
+class PrecisionRule(BaseModel):
+    """Cards of these architectures and segments are served in ``precision`` when none is named."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    precision: str = Field(description="A weight format the memory estimator knows (fp8, int8, awq-int4).")
+    architectures: tuple[str, ...] = Field(min_length=1, description="Starts of gpus.yaml `architecture` ('Hopper', 'Ada Lovelace').")
+    segments: tuple[str, ...] = Field(min_length=1)
+    when: Literal["always", "needed"] = Field("always", description="'needed': only when 16-bit weights do not fit one card.")
+    quality_cost: bool = Field(False, description="The format costs measurable quality: the recommended tier prefers cards that do without it.")
+    label: Text
+    why: Text = Field(description="Why engineers serve these cards in this format, and what it costs in quality.")
+    sources: tuple[PracticeSource, ...] = Field(min_length=1)
+
+    def takes(self, gpu: GPU) -> bool:
+        return gpu.segment in self.segments and any(gpu.architecture.startswith(a) for a in self.architectures)
+
+
+class QualityFirst(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    label: Text
+    why: Text
+
+
+class ServingPrecision(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rules: tuple[PrecisionRule, ...] = Field(min_length=1)
+    quality_first: QualityFirst
+
+    def lossy(self) -> set[str]:
+        """Formats that cost measurable quality (4-bit)."""
+        return {rule.precision for rule in self.rules if rule.quality_cost}
+
+    def rule_for(self, gpu: GPU) -> PrecisionRule | None:
+        """The first rule that takes this card; None: it keeps 16-bit weights."""
+        return next((rule for rule in self.rules if rule.takes(gpu)), None)
+
+
+@lru_cache(maxsize=1)
+def serving_precision() -> ServingPrecision:
+    try:
+        return ServingPrecision.model_validate(read_yaml(DATA_FILE))
+    except ValidationError as exc:
+        raise CatalogError(f"{DATA_FILE}: invalid serving precision rules:\n{exc}") from exc
