@@ -37,6 +37,9 @@ def tco(turn: Turn) -> str:
             return compared
     if token_price.applies(turn):  # "cost per million tokens?" on one card: served at full load and priced per rental tier
         return token_price.answer(turn, plan.gpu_of(turn), plan.currency_of(turn))
+    stated = next((turn.slots.frame.surface(slot) for slot in ("server_price", "budget") if slot in turn.slots.unusable), "")
+    if stated:  # "£9k each": the user's own price, in a currency with no rate; a catalog price in its place would answer another question
+        return WORDING.say(turn, "costs_phrases.tco.the_price_is_in_a", stated=stated)
     planned = plan.rent_or_buy(turn)
     s, currency, count, servers, yours = turn.slots, planned.currency, planned.count, planned.servers, planned.yours
     horizon_years, owned = planned.horizon_years, planned.owned
@@ -45,9 +48,6 @@ def tco(turn: Turn) -> str:
     if missing_rent and plan.asked_for_line(turn):  # "and the electricity?" needs no rent: that line is answered all the same
         outcome = turn.call("compute_tco", {**outcome.args, "rent_needed": False})
     if not outcome.ok and (outcome.error or {}).get("code") == "tco_missing_price":
-        stated = next((s.frame.surface(slot) for slot in ("server_price", "budget") if slot in s.unusable), "")
-        if stated:  # "£9k each": said, in a currency with no rate
-            return WORDING.say(turn, "costs_phrases.tco.the_price_is_in_a", stated=stated)
         return _missing_price(turn, outcome.error, outcome.args, currency, count, horizon_years)
     if not outcome.ok:
         return turn.error(outcome)
