@@ -171,3 +171,27 @@ def _cannot(turn: Turn, layout: dict | None) -> str:
     if layout is None:
         return WORDING.say(turn, "cannot.no_configuration")
     return WORDING.say(turn, "cannot.for_configuration", config=_config_words(turn, layout))
+
+
+# Answers whose count is an input, not the question: a count the thread's previous answer concluded is theirs to keep
+TAKES_A_COUNT = ("training_time", "serving_speed", "tco", "facility")
+CONCLUDED_BY = ("recommend_gpus", "estimate_training_time", "estimate_throughput")  # calls whose count the answer chose
+
+
+def keep_concluded_count(turn: Turn, task: str | None, previous: list[ToolCall], thread_layout: Callable[[], dict | None]) -> None:
+    """"how many H100s for an 8B full fine-tune?" (4) then "how long for 1B tokens?": the run is timed on the 4 cards
+    the previous answer concluded with, not on a default 8. A count (with its card) that no message stated but the previous
+    answer chose is put into this turn's conversation frame, as carried (start -1), and said as an assumption.
+    ``thread_layout`` runs the previous answer's calculation again when the client did not send its calls back."""
+    state = turn.reading.state
+    if task not in TAKES_A_COUNT or not turn.earlier or turn.count_asked or any(state.has(slot) for slot in ("gpu_count", "server_count")):
+        return
+    layout = layout_of(turn, previous) if previous else thread_layout()
+    chose = layout is not None and layout["args"] is not None and (not previous or any(call.name in CONCLUDED_BY for call in previous))
+    if not chose or not layout.get("count") or (state.has("gpu") and state.get("gpu") != layout["gpu"]):
+        return
+    carried_values = {"gpu": layout["gpu"], "gpu_count": layout["count"]}
+    for frame in {id(f): f for f in (state, turn.slots.frame)}.values():  # the Slots view may hold the state itself
+        for slot, value in carried_values.items():
+            frame.slots.setdefault(slot, [SlotValue(value, str(value))])
+    turn.assume(*WORDING.both("kept_count", config=_config_words(turn, layout)))
