@@ -21,6 +21,7 @@ from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.dialogue.setup_question import layout_of
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.recommend.price_view import range_text
+from advisor.offline.tasks.tco import rent_prices
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from tools.recommend.configs import SERVER_GPUS  # the most cards a standard server holds: a larger count spans several
@@ -102,6 +103,8 @@ def answer(turn: Turn, thread: Turn, thread_task: str, tasks: TaskAnswers, previ
     turn.compared_itself = True  # a new question, not a changed value: no "with … instead of …" lead
     if route == "facility":
         body = facility.answer(inner) if layout is not None or inner.slots.gpus else ""
+    elif route == "price" and layout is not None and turn.ask.asks_rental_price:  # "what would that cost to rent per month?": the rent, not the purchase
+        body = rent_prices.answer(inner)
     elif route == "price":
         body = _price(inner, layout) if layout is not None else tasks["recommend"](carried(turn, None, "recommend"))
     elif route == "card":  # the card read against the configuration (followup.with_setup names it): no second note
