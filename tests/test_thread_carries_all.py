@@ -102,3 +102,38 @@ def test_a_magnitude_word_after_a_space_is_part_of_the_number(text, value):
     from tools.quantities import find_numbers
 
     assert [n.value for n in find_numbers(text)] == [value]
+
+
+@pytest.mark.parametrize(
+    ("messages", "model"),
+    [
+        (["Memory to serve Qwen2.5 14B on one L40S?", "what about 32B?"], "qwen2.5-32b"),
+        (["Llama 3.1 8B 全量微调，8 张 H100，每卡显存多少？", "那 70B 呢？"], "llama-3.1-70b"),
+    ],
+)
+def test_a_size_alone_keeps_the_model_line(offline_advisor, messages, model):
+    """"what about 32B?" after Qwen2.5-14B sizes Qwen2.5-32B, not a generic 32B model."""
+    *_, last = thread(offline_advisor, *messages)
+    assert _args(last, "estimate_memory")["model"] == model
+
+
+def test_a_size_the_line_lacks_stays_generic(offline_advisor):
+    *_, last = thread(offline_advisor, "Llama 3.1 8B full fine-tune on 8 H100, memory per GPU?", "and 32B?")
+    assert _args(last, "estimate_memory")["model"] == "32B"
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("Can one RTX 4090 serve Llama 3.1 8B?", "at the default context length of 4,096; at 32,768"),
+        ("一张 L40S 能全量微调 Qwen2.5 1.5B 吗？", "以上按默认批大小 1 计算；若为 8"),
+    ],
+)
+def test_a_default_the_verdict_hangs_on_is_said_next_to_it(offline_advisor, message, said):
+    response = offline_advisor.answer(message, [])
+    assert said in response.summary.split("\n\n", 2)[1], response.summary[:500]
+
+
+def test_a_verdict_that_holds_either_way_says_no_default(offline_advisor):
+    response = offline_advisor.answer("Memory for a LoRA fine-tune of Qwen2.5 7B at 8k sequence length and batch 2 on one A100 80GB?", [])
+    assert "at the default" not in response.summary
