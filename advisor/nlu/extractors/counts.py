@@ -146,7 +146,7 @@ def numbers(scan: Scan) -> None:
 
 
 def _before_group_word(scan: Scan, value: Value) -> Value:
-    """"30 个同事", "30 colleagues": the group word after the count was claimed as the audience (a team service); the count
+    """"30 colleagues" (and its Chinese form): the group word after the count was claimed as the audience (a team service); the count
     keeps the span up to it, and its surface the whole phrase, so it is read as the headcount of that group."""
     group = next((v for v in scan.found if v.kind == "audience" and value.start < v.start < value.end), None)
     return value if group is None else replace(value, end=group.start)

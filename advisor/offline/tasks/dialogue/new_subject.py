@@ -176,8 +176,9 @@ def _cannot(turn: Turn, layout: dict | None) -> str:
     return WORDING.say(turn, "cannot.for_configuration", config=_config_words(turn, layout))
 
 
-# Answers whose count is an input, not the question: a count the thread's previous answer concluded is theirs to keep
-TAKES_A_COUNT = ("training_time", "serving_speed", "tco", "facility")
+# Answers whose count is an input, not the question, and that no new-subject route above already gives the thread's
+# configuration (a speed, a price or a site asked of it are answered for that configuration there)
+TAKES_A_COUNT = ("training_time",)
 CONCLUDED_BY = ("recommend_gpus", "estimate_training_time", "estimate_throughput")  # calls whose count the answer chose
 
 
@@ -190,7 +191,8 @@ def keep_concluded_count(turn: Turn, task: str | None, previous: list[ToolCall],
     if task not in TAKES_A_COUNT or not turn.earlier or turn.count_asked or any(state.has(slot) for slot in ("gpu_count", "server_count")):
         return
     layout = layout_of(turn, previous) if previous else thread_layout()
-    chose = layout is not None and layout["args"] is not None and (not previous or any(call.name in CONCLUDED_BY for call in previous))
+    # the layout is read from a call whose count the answer chose, not from a sizing of the cards as stated
+    chose = layout is not None and (not previous or any(call.name in CONCLUDED_BY and call.args is layout["args"] for call in previous))
     if not chose or not layout.get("count") or (state.has("gpu") and state.get("gpu") != layout["gpu"]):
         return
     carried_values = {"gpu": layout["gpu"], "gpu_count": layout["count"]}

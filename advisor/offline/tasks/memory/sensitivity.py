@@ -1,5 +1,5 @@
 """Defaults the fit verdict hangs on, said next to it: "fits at 4,096 tokens per sequence (the default); at 32,768 it
-needs 31 GB per GPU and does not fit". Which defaults are checked, and at what value, is data (sensitive_defaults.yaml);
+needs 31 GB per GPU and does not fit". Which defaults are checked, and at what value, is data (advisor/offline/sensitive_defaults.yaml);
 only a default whose probe changes the verdict is said, so a verdict that holds either way stays one line."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 
 WORDING = Wording("memory", "sizing")
-SENSITIVE = yaml.safe_load(Path(__file__).with_name("sensitive_defaults.yaml").read_text(encoding="utf-8"))
+SENSITIVE = yaml.safe_load((Path(__file__).parents[2] / "sensitive_defaults.yaml").read_text(encoding="utf-8"))
 
 
 def verdict_of(result: dict) -> str | None:
