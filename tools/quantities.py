@@ -179,6 +179,7 @@ def _evaluate(tokens: list[tuple[str, object]]) -> float | None:
 # thousands only after at most three digits: "4090，500亿" (NFKC turns the Chinese comma into ",") is a card, then a number
 _CANDIDATE = re.compile(
     rf"(?:(?:(?<![a-z0-9.])|(?<=lora)|(?<=sft))(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|{_MORE_THAN}|(?<!\d{{4}}),(?=\d{{3}}(?!\d))|e[+-]?\d)*"
+    rf"(?:\s?[{''.join(BIG_UNITS)}]+)?"  # "10 亿 token", "3 万元": a magnitude word typed after a space
     rf"(?:\s?(?:个(?=w))?(?:{_SUFFIX_WORDS})(?:(?![a-z0-9])|(?<=b)(?=(?:fp|bf|int|nf)\d)))?",  # "72bfp16": a size glued to its precision
     re.IGNORECASE,
 )

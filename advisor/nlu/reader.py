@@ -96,6 +96,7 @@ class Understanding:
                 _restated_load(reading, state)
                 _commitment_keeps_longer_horizon(reading, state)
                 _restated_amounts(reading, state)
+                self._same_family(reading, state)
             beside: tuple[str, ...] = ()
             if task in COMPARABLE and (compares_with(reading) or _joins_comparison(reading, state, task)):  # "vs l40s" after the A6000's specs, "vs fsdp?" after ZeRO-3, "why slower than the A6000?" after a time: both
                 beside = ("gpu",) if task != TOPIC else tuple(reading.frame.slots)
@@ -108,6 +109,22 @@ class Understanding:
         if reading.intent in CARRY_OVER:
             return task, state
         return None, Frame()
+
+    def _same_family(self, reading: Reading, state: Frame) -> None:
+        """"what about 32B?" after Qwen2.5-14B: the size names the model of the thread's line at that size (Qwen2.5-32B),
+        when the catalog has one; a size the line lacks stays a generic model of that size."""
+        if reading.frame.has("model") or not reading.frame.has("size") or not state.has("model"):
+            return
+        model = self.catalog.find_model(str(state.get("model")))
+        if model is None:
+            return
+        line = " ".join(word for word in model.name.replace("-", " ").split() if not _is_size_word(word))
+        size = reading.frame.slots["size"][0]
+        sibling = self.catalog.model_of_name_and_size(line.lower(), size.value / 1e9) if line else None
+        same_line = sibling is not None and sibling.name.lower().replace("-", " ").startswith(line.lower())  # not a wider family's
+        if same_line and sibling.id != model.id:
+            reading.frame.slots["model"] = [SlotValue(sibling.id, size.surface, size.start)]
+            del reading.frame.slots["size"]
 
     def _pick_variant(self, reading: Reading, state: Frame) -> None:
         """"the SXM version", "the 80G one?": another form factor or memory size of the GPU in question, the
@@ -145,6 +162,11 @@ class Understanding:
         reading.frame.slots["gpu"] = [*own, SlotValue(variant.id, size.surface, size.start)]
         del reading.frame.slots["gpu_memory"]
         return True
+
+
+def _is_size_word(word: str) -> bool:
+    """"14B", "0.5b", "70b": the size part of a model's name."""
+    return word.lower().endswith("b") and word[:-1].replace(".", "", 1).isdigit()
 
 
 def _keep_beside(reading: Reading, state: Frame, slots: tuple[str, ...]) -> None:

@@ -656,7 +656,21 @@ def start(turn: Turn, understanding: Understanding, previous: list[ToolCall] = (
 def route(turn: Turn, understanding: Understanding, previous: list[ToolCall] = ()) -> str:
     """The answer's body, written by the handler of the first route that admits the message."""
     routing = start(turn, understanding, previous)
+    new_subject.keep_concluded_count(turn, routing.task, routing.previous, lambda: _concluded_layout(routing))
     return HANDLERS[chosen(routing).handler](routing)
+
+
+def _concluded_layout(routing: Routing) -> dict | None:
+    """The configuration a count question just before this message concluded with ("how many H100s…?"), its calculation
+    run again unseen; None when the previous message asked no count (its layout is then what the user stated)."""
+    turn, thread = routing.turn, _thread_reading(routing)
+    if thread.task not in TASKS:
+        return None
+    before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])
+    if not before.count_asked:
+        return None
+    TASKS[thread.task](before)
+    return setup_question.layout_of(before, before.calls)
 
 
 def _settle_guards(reading: Reading, message: str) -> None:

@@ -149,8 +149,17 @@ def numbers(scan: Scan) -> None:
             and BEFORE_CARD.match(text, value.end).end() in gpu_starts
         ):
             value = replace(value, kind="count_gpu")  # "16 H100s total": a count of the card named right after it
+        if value is not None and value.kind == "users":
+            value = _before_group_word(scan, value)
         if value is not None:
             scan.claim(value)
+
+
+def _before_group_word(scan: Scan, value: Value) -> Value:
+    """"30 colleagues" (and its Chinese form): the group word after the count was claimed as the audience (a team service); the count
+    keeps the span up to it, and its surface the whole phrase, so it is read as the headcount of that group."""
+    group = next((v for v in scan.found if v.kind == "audience" and value.start < v.start < value.end), None)
+    return value if group is None else replace(value, end=group.start)
 
 
 def _memory_card_at(scan: Scan, start: int) -> bool:

@@ -21,6 +21,7 @@ from advisor.offline.tasks.dialogue import followup
 from advisor.offline.tasks.dialogue.setup_question import layout_of
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.recommend.price_view import range_text
+from advisor.offline.tasks.tco import rent_prices
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from tools.recommend.configs import SERVER_GPUS  # the most cards a standard server holds: a larger count spans several
@@ -102,6 +103,8 @@ def answer(turn: Turn, thread: Turn, thread_task: str, tasks: TaskAnswers, previ
     turn.compared_itself = True  # a new question, not a changed value: no "with … instead of …" lead
     if route == "facility":
         body = facility.answer(inner) if layout is not None or inner.slots.gpus else ""
+    elif route == "price" and layout is not None and turn.ask.asks_rental_price:  # "what would that cost to rent per month?": the rent, not the purchase
+        body = rent_prices.answer(inner)
     elif route == "price":
         body = _price(inner, layout) if layout is not None else tasks["recommend"](carried(turn, None, "recommend"))
     elif route == "card":  # the card read against the configuration (followup.with_setup names it): no second note
@@ -171,3 +174,29 @@ def _cannot(turn: Turn, layout: dict | None) -> str:
     if layout is None:
         return WORDING.say(turn, "cannot.no_configuration")
     return WORDING.say(turn, "cannot.for_configuration", config=_config_words(turn, layout))
+
+
+# Answers whose count is an input, not the question, and that no new-subject route above already gives the thread's
+# configuration (a speed, a price or a site asked of it are answered for that configuration there)
+TAKES_A_COUNT = ("training_time",)
+CONCLUDED_BY = ("recommend_gpus", "estimate_training_time", "estimate_throughput")  # calls whose count the answer chose
+
+
+def keep_concluded_count(turn: Turn, task: str | None, previous: list[ToolCall], thread_layout: Callable[[], dict | None]) -> None:
+    """"how many H100s for an 8B full fine-tune?" (4) then "how long for 1B tokens?": the run is timed on the 4 cards
+    the previous answer concluded with, not on a default 8. A count (with its card) that no message stated but the previous
+    answer chose is put into this turn's conversation frame, as carried (start -1), and said as an assumption.
+    ``thread_layout`` runs the previous answer's calculation again when the client did not send its calls back."""
+    state = turn.reading.state
+    if task not in TAKES_A_COUNT or not turn.earlier or turn.count_asked or any(state.has(slot) for slot in ("gpu_count", "server_count")):
+        return
+    layout = layout_of(turn, previous) if previous else thread_layout()
+    # the layout is read from a call whose count the answer chose, not from a sizing of the cards as stated
+    chose = layout is not None and (not previous or any(call.name in CONCLUDED_BY and call.args is layout["args"] for call in previous))
+    if not chose or not layout.get("count") or (state.has("gpu") and state.get("gpu") != layout["gpu"]):
+        return
+    carried_values = {"gpu": layout["gpu"], "gpu_count": layout["count"]}
+    for frame in {id(f): f for f in (state, turn.slots.frame)}.values():  # the Slots view may hold the state itself
+        for slot, value in carried_values.items():
+            frame.slots.setdefault(slot, [SlotValue(value, str(value))])
+    turn.assume(*WORDING.both("kept_count", config=_config_words(turn, layout)))

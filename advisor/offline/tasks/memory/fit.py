@@ -8,7 +8,7 @@ from typing import Callable
 
 from advisor.offline.tasks.concept import knowledge
 from advisor.offline.tasks.concept.knowledge import related
-from advisor.offline.tasks.memory import methods_view, plan, render
+from advisor.offline.tasks.memory import methods_view, plan, render, sensitivity
 from advisor.offline.tasks.recommend.plan import modded_card
 from advisor.offline.tasks.serving.serving_card import stated_card
 from advisor.offline.tasks.specs import compare, specs
@@ -56,5 +56,9 @@ def memory(turn: Turn, counted: Callable[[Turn], str]) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     answer = render.estimate(turn, outcome.result, args, task, card)
+    said = sensitivity.lines(turn, args, outcome.result)  # "fits at 4k tokens; at 32k it does not": said next to the verdict
+    if said:
+        first, _, rest = answer.partition("\n\n")
+        answer = "\n\n".join(filter(None, [first, *said, rest]))
     related(turn, f"memory {turn.t(*TASK_LABEL[task])} {turn.message}")
     return answer
