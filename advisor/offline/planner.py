@@ -10,10 +10,12 @@ slot the user stated that no tool used, with the reason.
 
 from __future__ import annotations
 
+import logging
 import string
 from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
+from advisor.language import detect_language
 from advisor.markdown import FOLD_LINES, escape_raw_html, fold, sources_section
 from advisor.nlu.follow_up import follow_up_subject
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
@@ -37,6 +39,7 @@ QUOTED_CHARS = 120
 NOT_REPORTED = {"gpus_per_server"}
 CHECKPOINT_CHARACTERS = frozenset(string.ascii_letters + string.digits + "/-_.:")
 WORDING = Wording(Path(__file__).with_name("planner_text.yaml"))
+log = logging.getLogger(__name__)
 
 
 class OfflinePlanner:
@@ -47,6 +50,15 @@ class OfflinePlanner:
 
     def answer(self, message: str, history: list[ChatTurn]) -> AdvisorResponse:
         message = message if isinstance(message, str) else ""
+        try:
+            return self._answer(message, history)
+        except Exception:  # a defect in one answer writer: the user gets a plain reply in their language, the log the trace
+            log.exception("offline answer failed")
+            language = detect_language(message)
+            text = WORDING.pick("could_not_finish", language)
+            return AdvisorResponse(answer=text, summary=text, details="", language=language, mode="offline", tool_calls=[], sources=[])
+
+    def _answer(self, message: str, history: list[ChatTurn]) -> AdvisorResponse:
         earlier = [t.content for t in history if t.role == "user"]
         reading = self.understanding.read(message, earlier)
         turn = Turn(message=message, reading=reading, registry=self.registry, catalog=self.catalog, earlier=earlier)

@@ -78,12 +78,10 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         deployment_output_tokens_per_s=speed["output_tokens_per_s_total"], gpus_per_deployment=gpus, price_per_gpu_hour=rate, planned_load=load))  # fmt: skip
     if no_volume and said is None:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
         return _per_million(turn, price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency)
-    values = {"tokens": number(usage.tokens_per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
+    values = {"tokens": number(per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
               "own": money(result.self_host_monthly, currency), "api": money(result.api_monthly, currency), "load": number(load * 100),
               "tier": tier_name, "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
               "saving": money(abs(result.saving_monthly), currency), "per_deployment": gpus}  # fmt: skip
-    if no_volume:  # a price said but no volume: one deployment's traffic at the planned load
-        values["tokens"] = number(per_day / 1e6)
     if price is None and said is None:
         lead = WORDING.say(turn, "lead.no_price", **values)
     else:
