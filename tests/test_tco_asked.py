@@ -118,3 +118,16 @@ def test_api_against_self_hosting_prices_a_million_tokens_at_the_volume_said(off
     assert words in response.answer.casefold() or words in response.answer
     bill = calls(response, "rental_prices")
     assert bill  # the GPU side is priced from the rent tiers
+
+
+@pytest.mark.parametrize(("message", "job", "no_commitment"), [
+    ("Should we rent H100s on RunPod or stay on Azure for a 3-week fine-tune?", "3 weeks", "not an option"),
+    ("用4张A100做一个月的微调，走按需、包年还是AutoDL这类平台？", "个月", "不适用"),
+])  # fmt: skip
+def test_a_job_shorter_than_a_commitment_gets_its_whole_bill_and_no_reservation(offline_advisor, message, job, no_commitment):
+    """A stated job length under a year: the bill for the whole job by the hour, and a 1- or 3-year commitment is ruled
+    out instead of weighed (it would be paid for the whole term)."""
+    response = offline_advisor.answer(message, [])
+    lead = response.summary.split("\n\n")[0]
+    assert job in lead and no_commitment in lead, lead
+    assert "pays against on-demand" not in lead and "比按需划算" not in lead

@@ -590,6 +590,7 @@ class RentTierUse:
     gpus: int
     hours_per_month: float
     basis: str
+    job_years: float | None = None  # "for a 3-week fine-tune": how long the rent lasts, when that is shorter than a commitment
 
 
 def rent_tier_use(turn: Turn) -> RentTierUse:
@@ -599,14 +600,15 @@ def rent_tier_use(turn: Turn) -> RentTierUse:
     s = turn.slots
     gpu, currency = gpu_of(turn), currency_of(turn)
     gpus = s.gpu_count or 1
-    s.mark("gpu_count", "utilisation", "cloud_price", "region")
+    job = s.horizon_years if s.horizon_years is not None and s.horizon_years < 1 else None
+    s.mark("gpu_count", "utilisation", "cloud_price", "region", "horizon")
     if used is not None and used.per_month is not None:
         gpus, _ = usage_share(used.per_month, s.gpu_count or 1)
-        return RentTierUse(gpu, currency, gpus, used.per_month, "gpu_hours")
+        return RentTierUse(gpu, currency, gpus, used.per_month, "gpu_hours", job)
     if s.utilisation is not None:
-        return RentTierUse(gpu, currency, gpus, gpus * HOURS_PER_MONTH * s.utilisation, "utilisation")
+        return RentTierUse(gpu, currency, gpus, gpus * HOURS_PER_MONTH * s.utilisation, "utilisation", job)
     turn.assume(*TIERS.both("assume.around_the_clock", gpus=gpus, hours=number(gpus * HOURS_PER_MONTH)))
-    return RentTierUse(gpu, currency, gpus, gpus * HOURS_PER_MONTH, "around_the_clock")
+    return RentTierUse(gpu, currency, gpus, gpus * HOURS_PER_MONTH, "around_the_clock", job)
 
 
 def reference_rate(tier: dict) -> float:

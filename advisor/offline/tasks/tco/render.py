@@ -395,7 +395,13 @@ def rent_tiers_lead(turn: Turn, r: dict, use, commitment: dict | None, billed: d
     market = tiers.get("marketplace")
     if market is not None and market is not fair:
         sentences.append(TIERS.say(turn, "lead.marketplace", cost=_band(market["cost_low"], market["cost_high"], cur)))
-    if commitment is not None and "hyperscaler_1yr" in billed:
+    if use.job_years is not None:  # a job shorter than any commitment: its whole bill by the hour, and no reservation to weigh
+        months = use.job_years * 12
+        sentences.append(TIERS.say(turn, "lead.job_total", job=_job_length(turn, use.job_years), tier=turn.text(fair["name"]),
+                                   cost=_band(fair["cost_low"] * months, fair["cost_high"] * months, cur)))  # fmt: skip
+        if "hyperscaler_1yr" in tiers:
+            sentences.append(TIERS.say(turn, "lead.commitment_outlasts", job=_job_length(turn, use.job_years)))
+    elif commitment is not None and "hyperscaler_1yr" in billed:
         busy = commitment["fleet_utilisation_pct"]
         pays = busy is not None and busy >= commitment["break_even_utilisation_pct"]
         one_year = billed["hyperscaler_1yr"]
@@ -403,6 +409,14 @@ def rent_tiers_lead(turn: Turn, r: dict, use, commitment: dict | None, billed: d
                                    break_even=number(commitment["break_even_utilisation_pct"], 0), busy=number(busy or 0, 0),
                                    cost=money(one_year["cost_low"], cur), gpus=reserved_gpus))  # fmt: skip
     return turn.t(" ", "").join(sentences)
+
+
+def _job_length(turn: Turn, years: float) -> str:
+    """A job's length in the unit it is easiest to read: weeks under a month, else months."""
+    weeks = years * 52.18
+    if years * 12 < 0.95:  # under a month: weeks ("3 weeks"); a month and over: months ("1 month", not "4.3 weeks")
+        return TIERS.say(turn, "job.weeks", n=number(weeks, 0 if abs(weeks - round(weeks)) < 0.05 else 1))
+    return TIERS.say(turn, "job.months", n=number(years * 12, 0 if abs(years * 12 - round(years * 12)) < 0.05 else 1))
 
 
 def rent_tiers_table(turn: Turn, r: dict, use, billed: dict[str, dict]) -> str:
