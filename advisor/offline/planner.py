@@ -85,6 +85,8 @@ class OfflinePlanner:
                 summary, details = fold(body, limit=1 if explains_last_figure(turn) else FOLD_LINES)
             if _calculated(turn) and not turn.compared_itself:  # "and with 16?": the first sentence says which value the re-run changed
                 summary = followup.lead(turn, previous) + summary
+        if _repeats_last_answer(summary, message, history):  # a follow-up read as nothing new: say so, never reprint the answer above
+            summary = WORDING.pick("nothing_new", turn.language)
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
             turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))
         below = [details] if details else []
@@ -186,6 +188,22 @@ def _told_in_steps(part: Turn, calculates: bool, calculations: set[str], whole: 
     if calculates or reading.task not in calculations or part.ask.named or answer_parts.asks_its_own(part, reading.task):
         return False
     return reading.confidence < MIN_CONFIDENCE or (whole.follow_up and whole.task == reading.task)
+
+
+def _opening(text: str) -> str:
+    """An answer's first paragraph without its emphasis marks or spacing: what a reader sees first."""
+    first = text.strip().split("\n\n", 1)[0]
+    return " ".join(first.replace("**", "").split())
+
+
+def _repeats_last_answer(summary: str, message: str, history: list[ChatTurn]) -> bool:
+    """The new answer opens exactly as the last one did although the user wrote something else (a follow-up whose
+    value or question was not read): reprinting it would answer nothing."""
+    last_answer = next((t.content for t in reversed(history) if t.role == "assistant"), "")
+    last_question = next((t.content for t in reversed(history) if t.role == "user"), "")
+    if not last_answer or " ".join(message.split()).lower() == " ".join(last_question.split()).lower():
+        return False
+    return bool(_opening(summary)) and _opening(summary) == _opening(last_answer)
 
 
 def _previous_calls(history: list[ChatTurn]) -> list[ToolCall]:
