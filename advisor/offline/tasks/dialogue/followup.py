@@ -19,6 +19,7 @@ NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calcu
 # "4 nodes of 8" states servers and cards per server; the total they make is the change a reader checks
 PARTS_OF_TOTAL = ("server_count", "gpus_per_server")
 COUNTED = {"concurrency", "batch", "audience", "server_count", "gpus_per_server", "tp", "pp", "dp"}  # "50 concurrent users" is shown as 50
+RUNNING_COST = "running_cost:"  # a Change of a running cost (Ask.running_costs) rather than of a slot
 PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
 SIZED = "estimate_throughput"  # a count sized for a load tries one split after another before it settles
 LOOKUPS = frozenset({"search_knowledge", "check_capability", "rental_prices"})  # look-ups beside an answer, not its calculation
@@ -38,8 +39,11 @@ def changes(turn: Turn) -> list[Change]:
     if not continues:
         return []
     found = []
+    running = {(said.start, said.surface) for said in turn.ask.running_costs}  # "colo at $180/kW-month": no rent nor price
     for slot in reading.frame.names():
-        values = reading.frame.slots[slot]
+        values = [v for v in reading.frame.slots[slot] if (v.start, v.surface) not in running]
+        if not values:
+            continue
         # a value carried beside the new one ("vs L40S" keeps the A6000, start -1) sets cards side by side: nothing replaced
         if slot in NOT_TOLD or any(v.start < 0 for v in values):
             continue
@@ -51,6 +55,10 @@ def changes(turn: Turn) -> list[Change]:
         if old is None and reading.task == PROBLEM:
             continue
         found.append(Change(slot, _shown(turn, slot, values) or "", old))
+    for said in turn.ask.running_costs:  # "what if the colo charges $180/kW-month?": a running cost the re-run now uses
+        if said.start >= 0:
+            unit = WORDING.say(turn, "per_kw_month") if said.per_kw else ""
+            found.append(Change(RUNNING_COST + said.role, said.surface + unit, None))
     return found
 
 
@@ -62,10 +70,17 @@ def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
     if not found:
         return ""
     parts = [
-        WORDING.say(turn, "changed" if c.old is not None else "added", label=slot_label(c.slot, turn.language), new=c.new, old=c.old)
+        WORDING.say(turn, "changed" if c.old is not None else "added", label=_label(turn, c.slot), new=c.new, old=c.old)
         for c in found
     ]
     return WORDING.say(turn, "lead", changes=WORDING.say(turn, "joiner").join(parts)) + _delta(turn, before)
+
+
+def _label(turn: Turn, slot: str) -> str:
+    """A slot's label, or a running cost's (colocation, staff), which the reader keeps outside the slots."""
+    if slot.startswith(RUNNING_COST):
+        return WORDING.say(turn, f"running_cost.{slot.removeprefix(RUNNING_COST)}")
+    return slot_label(slot, turn.language)
 
 
 def _delta(turn: Turn, before: list[ToolCall]) -> str:
