@@ -76,8 +76,8 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     result = api_vs_self_host(ApiVsSelfHostRequest(
         tokens_per_day=per_day, output_share=share, api_input_per_m=api_in * fx, api_output_per_m=api_out * fx,
         deployment_output_tokens_per_s=speed["output_tokens_per_s_total"], gpus_per_deployment=gpus, price_per_gpu_hour=rate, planned_load=load))  # fmt: skip
-    if no_volume and said is None:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
-        return _per_million(turn, price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency)
+    if no_volume:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
+        return _per_million(turn, None if said is not None else price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency)
     values = {"tokens": number(per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
               "own": money(result.self_host_monthly, currency), "api": money(result.api_monthly, currency), "load": number(load * 100),
               "tier": tier_name, "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
@@ -117,12 +117,14 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
 
 
 
-def _per_million(turn: Turn, price: ApiPrice, result, model_name: str, gpus: int, gpu_name: str, tier_name: str, rate: float,  # noqa: ANN001
+def _per_million(turn: Turn, price: ApiPrice | None, result, model_name: str, gpus: int, gpu_name: str, tier_name: str, rate: float,  # noqa: ANN001
                  load: float, currency: str) -> str:
-    """No daily volume: self-hosting's cost per million tokens at the planned load against the API's blended price, and
-    the daily volume from which one deployment pays for itself; the volume is asked only as what would size the bill."""
+    """No daily volume: self-hosting's cost per million tokens at the planned load against the API's blended price (the
+    user's own when said: ``price`` None), and the daily volume from which one deployment pays for itself; no volume
+    is invented for a monthly bill, it is asked only as what would size the bill."""
+    api_name = turn.text(price.label) if price is not None else WORDING.say(turn, "your_api_price")
     values = {"model": model_name, "gpus": gpus, "gpu": gpu_name, "per_m": money(result.self_host_per_m_at_load, currency),
-              "blended": money(result.api_per_m_blended, currency), "api_name": turn.text(price.label), "load": number(load * 100),
+              "blended": money(result.api_per_m_blended, currency), "api_name": api_name, "load": number(load * 100),
               "tier": tier_name, "rate": money(rate, currency)}  # fmt: skip
     cheaper = "self_host" if result.self_host_per_m_at_load < result.api_per_m_blended else "api"
     lead = WORDING.say(turn, f"per_million.{cheaper}", **values)
@@ -130,6 +132,8 @@ def _per_million(turn: Turn, price: ApiPrice, result, model_name: str, gpus: int
     if result.break_even_tokens_per_day is not None:
         reasons.append(WORDING.say(turn, "break_even", volume=number(result.break_even_tokens_per_day / 1e6), per_m=values["per_m"], blended=values["blended"]))
     reasons.append(WORDING.say(turn, "per_million.volume"))
+    if price is None:  # the user's own price: nothing of ours to cite or age
+        return "\n\n".join([lead, *reasons])
     source = WORDING.say(turn, "source", api_name=values["api_name"], input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
                          date=price.source.date, title=price.source.title, url=price.source.url)  # fmt: skip
     return "\n\n".join(filter(None, [lead, *reasons, source, _stale(turn, price)]))
