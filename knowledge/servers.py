@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError, company_prices, read_yaml
+from knowledge.gpus import GPU
 from knowledge.price_overrides import PriceOverrides
 from knowledge.sources import DATE_PATTERN, QuotedSource
 from knowledge.tco_defaults import shipped_tco_defaults
@@ -127,6 +128,14 @@ class ServerData(BaseModel):
     def quote_for(self, gpu_id: str, gpus: int) -> ServerQuote | None:
         """The published price of a whole server of ``gpus`` of this card, if there is one."""
         return next((q for q in self.quotes if q.gpu == gpu_id and q.gpus == gpus), None)
+
+    def default_quote(self, gpu: GPU, gpus: int, host: ServerClass | None) -> ServerQuote | None:
+        """The whole-server quote a price defaults to: none when the buyer priced the machine themselves. A card price,
+        or a price of ``host`` (the server class the cards go in), from the company's prices file or the session's
+        pasted prices is the buyer's own figure, and a price of ours never replaces it (their cards + their host)."""
+        if (gpu.purchase_price is not None and gpu.purchase_price.overridden_by) or (host is not None and host.overridden_by):
+            return None
+        return self.quote_for(gpu.id, gpus)
 
     def for_gpus(self, sold_as: str, segment: str, count: int) -> ServerClass | None:
         """The smallest class that takes this part and this many of it in one machine; beyond 8, the 8-GPU class

@@ -20,23 +20,24 @@ def tco_args(response):
 
 
 def test_a_quoted_payback_is_checked_not_taken_as_the_life_en(offline_advisor):
-    response = ask(offline_advisor, "A reseller told us 8x H100 would pay for itself in 8 months compared with renting. Does that hold up?")
+    response = ask(offline_advisor, "A reseller told us 8x H100 would pay for itself in 10 months compared with renting. Does that hold up?")
     args = tco_args(response)
-    assert args["claimed_payback_months"] == 8 and args.get("lifetime_years") is None
+    assert args["claimed_payback_months"] == 10 and args.get("lifetime_years") is None
     answer = response.answer
-    # With the server priced as its class's host (not GPUs × 1.25), 8 months holds only against on-demand at full use:
-    # the verdict names that condition instead of taking the claim as true or false outright.
-    assert "8 months holds only at full use" in answer and "Hyperscaler on-demand" in answer
+    # With the server priced at its published whole-server quote ($285k, knowledge/servers.yaml), on-demand pays it back in
+    # about 9 months at full use and 14 at 70%: 10 months holds only at full use, and the verdict names that condition
+    # instead of taking the claim as true or false outright.
+    assert "10 months holds only at full use" in answer and "Hyperscaler on-demand" in answer
     assert "not used as the servers' life" in answer and "over 4 years" in answer
     assert "Payback against each cloud tier" in answer and "Specialist GPU cloud" in answer and "https://aws.amazon.com" in answer
 
 
 def test_a_quoted_payback_is_checked_not_taken_as_the_life_zh(offline_advisor):
-    response = ask(offline_advisor, "供应商说买8卡H100服务器大概8个月回本，靠谱吗？我们打算用五年")
+    response = ask(offline_advisor, "供应商说买8卡H100服务器大概10个月回本，靠谱吗？我们打算用五年")
     args = tco_args(response)
-    assert args["claimed_payback_months"] == 8 and args["lifetime_years"] == 5
+    assert args["claimed_payback_months"] == 10 and args["lifetime_years"] == 5
     answer = response.answer
-    assert "8 个月回本只在满负荷时成立" in answer and "公有云按需" in answer
+    assert "10 个月回本只在满负荷时成立" in answer and "公有云按需" in answer
     assert "没有当作服务器使用年限" in answer and "按 5 年计算" in answer
     assert "国内云/租赁" in answer and "¥" in answer  # a Chinese question gets CNY and the China tier
 

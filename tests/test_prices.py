@@ -155,9 +155,14 @@ def test_prices_older_than_six_months_are_named_with_their_age():
     (row,) = [p for what, p in stale.items() if "on-demand" in what.lower()]
     assert row.date == "2025-01-10" and row.age_months > 22 and CJK.search(row.what.zh)
     assert tier(result, "hyperscaler_on_demand").stale
+    # the 8×H100 server is priced at its whole-server quote (2026-05-04): seven months old on 2026-12-05, five on 2026-09-30
+    assert any("HGX H100 server" in what for what in stale)
     fresh = compute_tco(TcoRequest(gpu="h100-sxm", today="2026-09-30"), CATALOG, BOOK)
-    # the GPU and cloud prices are current; the shipped electricity default (2025-04) is flagged for its age too, and so
-    # is the machine around the cards (the HGX host bill of materials, 2023-05), part of the defaulted server price
+    assert [p.what.en for p in fresh.stale_prices if "electricity" not in p.what.en] == []
+    # a card with no whole-server quote: the GPU and cloud prices are current; the shipped electricity default (2025-04)
+    # is flagged for its age too, and so is the machine around the cards (the HGX host bill of materials, 2023-05), part
+    # of the defaulted server price
+    fresh = compute_tco(TcoRequest(gpu="a100-80gb-sxm", today="2026-09-30"), CATALOG, BOOK)
     assert [p.what.en for p in fresh.stale_prices if "electricity" not in p.what.en] == ["price of the 8-GPU HGX/OAM server without its GPUs"]
     assert all(p.age_months > 6 for p in fresh.stale_prices)
 

@@ -169,10 +169,12 @@ def test_a_training_run_is_priced_at_the_china_market_zh(offline_advisor):
 
 
 def test_a_card_without_a_server_price_still_gets_the_rent_side_en(offline_advisor):
-    response = ask(offline_advisor, "Would owning 8 L40S beat renting them for 2 years at 50% utilisation?")
+    # the A100 40GB has no catalog price and no sourced estimate, and dated cloud rates (the L40S, once this test's card,
+    # now has an estimated price: knowledge/price_estimates.yaml)
+    response = ask(offline_advisor, "Would owning 8 A100 40GB beat renting them for 2 years at 50% utilisation?")
     lead = first_sentence(response)
-    assert "No sourced server price for NVIDIA L40S" in lead and "The rent side is known" in lead
-    assert "Renting 8 × NVIDIA L40S for 24 months" in response.summary and "at 50% use" in response.summary
+    assert "No sourced server price for NVIDIA A100 40GB" in lead and "The rent side is known" in lead
+    assert "Renting 8 × NVIDIA A100 40GB" in response.summary and "for 24 months" in response.summary and "at 50% use" in response.summary
     assert "rental_prices" in called(response)
 
 
@@ -186,9 +188,9 @@ def test_a_china_card_without_a_rent_says_the_rent_is_the_missing_figure_zh(offl
 
 
 def test_a_card_with_neither_price_names_both_zh(offline_advisor):
-    # the L40S has no server price, and for a China buyer its US cloud rates are no rent either (the L20, once this
-    # test's card, is now priced from its dated China quote, so only its rent is missing)
-    response = ask(offline_advisor, "8卡L40S服务器用两年，利用率一半，买还是租？")
+    # the L40 has no server price, and for a China buyer its US cloud rate is no rent either (the L20 and then the L40S,
+    # once this test's cards, are now priced from dated sourced estimates, so only their rent is missing)
+    response = ask(offline_advisor, "8卡L40服务器用两年，利用率一半，买还是租？")
     lead = first_sentence(response)
     assert "既没有有出处的整机价格，也没有租用价格" in lead
     assert "国内有带日期、有出处租价的卡" in response.answer  # what China can rent instead

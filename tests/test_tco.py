@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import CatalogError, load_catalog
+from knowledge.servers import server_data
 from knowledge.tco_defaults import DATA_FILE, load_tco_defaults, tco_defaults
 from tests.cost_catalog import small_catalog
 from tools.cost.tco import TcoRequest, compute_tco
@@ -99,8 +100,13 @@ def test_totals_series_and_residual_value():
 def test_defaults_come_from_the_catalog_gpu():
     result = tco(gpu="H100")
     sources = {a.key: a for a in result.assumptions}
-    assert sources["server_price"].value == pytest.approx(27_500 * 8 + 32_000)  # the GPUs + one 8-GPU HGX host (knowledge/servers.yaml)
-    assert "8-GPU HGX/OAM server" in sources["server_price"].source
+    # an 8×H100 server has a published whole-server quote (knowledge/servers.yaml quotes): it beats GPUs + a generic host
+    assert sources["server_price"].value == pytest.approx(285_000)
+    assert "8-GPU HGX H100 server" in sources["server_price"].source
+    # a card without one: the GPUs + one 8-GPU HGX host (knowledge/servers.yaml classes)
+    a100 = {a.key: a for a in tco(gpu="a100-80gb-sxm").assumptions}
+    assert a100["server_price"].value == pytest.approx(12_500 * 8 + 32_000)
+    assert "8-GPU HGX/OAM server" in a100["server_price"].source
     assert sources["server_max_kw"].value == pytest.approx(700 * 8 * 1.8 / 1000)
     assert sources["cloud_price_per_gpu_hour"].value == 6.88
     assert "AWS p5" in sources["cloud_price_per_gpu_hour"].source
@@ -134,7 +140,9 @@ def test_defaulted_assumptions_carry_their_values_and_links_from_the_data():
         assert used[key].links == defaults[key].links and used[key].links, key
     assert used["electricity_price"].value == defaults["electricity_price_usd"].value
     assert used["colo_price_per_kw_month"].links == defaults["colo_price_per_kw_month_usd"].links
-    assert used["server_price"].links == defaults["server_price_per_gpu_price"].links
+    assert used["server_price"].links == [server_data().quote_for("h100-sxm", 8).source.url]  # the whole-server quote's page
+    a100 = {a.key: a for a in tco(gpu="a100-80gb-sxm").assumptions}  # no quote, and the test card price names no page
+    assert a100["server_price"].links == defaults["server_price_per_gpu_price"].links
     assert used["server_max_kw"].links == defaults["server_power_per_gpu_power"].links
     # a China buyer's rent is a China quote (no price book here, and a US cloud rate is no China rent)
     in_cny = {a.key: a for a in tco(gpu="H100", currency="CNY", cloud_price_per_gpu_hour=13).assumptions}
@@ -272,8 +280,8 @@ def test_missing_gpu_and_prices_asks_for_them():
     with pytest.raises(AdvisorError) as err:
         tco(cloud_price_per_gpu_hour=3)
     assert err.value.code == "tco_needs_gpu" and "gpu" in err.value.suggestions
-    with pytest.raises(AdvisorError) as err:  # L40S has no purchase price in the test catalog
-        tco(gpu="l40s", cloud_price_per_gpu_hour=2)
+    with pytest.raises(AdvisorError) as err:  # the MI300X has no purchase price in the test catalog, and no estimate
+        tco(gpu="mi300x", cloud_price_per_gpu_hour=2)
     assert err.value.code == "tco_missing_price"
 
 

@@ -179,8 +179,9 @@ def gpu_hours_used(message: str) -> GpuHours | None:
         while end_number > 0 and text[end_number - 1] in between:
             end_number -= 1
         start = _number_start(text, end_number, digits)
-        if start > 0 and text[start - 1].isascii() and text[start - 1].isalpha():
-            # "300 H100 GPU-hours": the digits are a card's name (h100), the amount is the number before the name
+        if start < end_number and start > 0 and text[start - 1].isascii() and text[start - 1].isalpha():
+            # "300 H100 GPU-hours": the digits are a card's name (h100), the amount is the number before the name; a word
+            # with no digits before the unit ("$2.1 per GPU-hour") is no card name, and the number before it no use
             name_start = start - 1
             while name_start > 0 and not text[name_start - 1].isspace() and text[name_start - 1] not in between:
                 name_start -= 1

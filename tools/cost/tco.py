@@ -378,7 +378,8 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     price_ratio, power_ratio = defaults["server_price_per_gpu_price"], defaults["server_power_per_gpu_power"]
     unsure_scope = price is not None and r.servers > 1 and r.server_price_each is None
     if price is None or (unsure_scope and gpu is not None and gpu.purchase_price is not None):
-        quote = server_data().quote_for(gpu.id, r.gpus_per_server) if gpu is not None else None
+        host = server_data().for_gpus(sold_as(gpu), gpu.segment, r.gpus_per_server) if gpu is not None else None
+        quote = server_data().default_quote(gpu, r.gpus_per_server, host) if gpu is not None else None
         # no catalog card price: a range from dated, sourced anchors (price_estimates.yaml) is priced at its midpoint
         card = card_price(gpu, currency, rate) if gpu is not None and gpu.purchase_price is None and quote is None else None
         g = gpu if quote is not None else _need_gpu("server_price", gpu, gpu is not None and (gpu.purchase_price is not None or card is not None))
@@ -387,7 +388,6 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         card_basis = (f"GPU price {g.purchase_price.date}, {g.purchase_price.cited}" if g.purchase_price is not None else
                       f"GPU price estimated {card.low:,.0f}–{card.high:,.0f} {currency} per card from dated sources up to {card.date} "
                       f"({card.derivation.en}; midpoint used)" if card is not None else "")  # fmt: skip
-        host = server_data().for_gpus(sold_as(g), g.segment, r.gpus_per_server)
         server_dates = machine_dates(host, quote)
         if quote is not None:  # a whole server's published price beats a card price plus a generic host
             default_price = convert(quote.price, quote.currency, currency, rate)

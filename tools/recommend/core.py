@@ -120,8 +120,8 @@ def _price_dates(option: Option, catalog: Catalog, request: RecommendRequest) ->
     around the cards (its server class's host, or a whole-server quote), and the cloud rate when one is shown."""
     gpu = catalog.gpu(option.gpu_id)
     data = server_data()
-    quote = data.quote_for(gpu.id, option.count // option.server_count) if option.server_count else None
     server = next((c for c in data.classes if c.id == option.server_class), None)
+    quote = data.default_quote(gpu, option.count // option.server_count, server) if option.server_count else None
     card = card_price(gpu, "USD", request.usd_to_cny) if quote is None else None  # its date, whatever the currency
     return [*gpu_dates(gpu, card.date if card else None, option.cloud_cost_per_hour is not None),
             *machine_dates(server, quote, option.server_count)]  # fmt: skip
@@ -458,7 +458,7 @@ def _option(gpu: GPU, layout: Layout, estimate: Footprint, speed: Speed | None, 
     servers = math.ceil(count / server.holds) if server else 0
     server_cost = round(server.price(currency, request.usd_to_cny) * servers, 2) if server else None
     purchase = None if gpu_cost is None else round(gpu_cost + (server_cost or 0.0), 2)
-    quote = server_data().quote_for(gpu.id, count // servers) if servers else None
+    quote = server_data().default_quote(gpu, count // servers, server) if servers else None
     if quote is not None:  # a distributor's published price for the whole machine beats card price + generic host
         each = convert(quote.price, quote.currency, currency, request.usd_to_cny)
         purchase = round(each * servers, 2)

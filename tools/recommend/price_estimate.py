@@ -100,7 +100,7 @@ def estimate_server_price(request: ServerPriceRequest, catalog: Catalog) -> Serv
     server = data.for_gpus(sold_as(gpu), gpu.segment, count)
     machines = math.ceil(count / server.holds) if server else 0
     host = round(server.price(currency, rate) * machines, 2) if server else None
-    quote = data.quote_for(gpu.id, count)
+    quote = data.default_quote(gpu, count, server)
     result = ServerPrice(gpu_id=gpu.id, gpu_name=gpu.name, gpus=count, card=card, host=host,
                          host_label=server.name if server else None, host_date=server.date if server else None)  # fmt: skip
     used = machine_dates(None, quote) if quote is not None else [*gpu_dates(gpu, card.date if card else None, False), *machine_dates(server, None, machines)]

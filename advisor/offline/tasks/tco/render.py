@@ -85,7 +85,7 @@ def use_changed(turn: Turn, old: dict, r: dict) -> str:
         verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
         flipped = old["verdict"] != r["verdict"]
         payback_words = WORDING.say(turn, "change.use.payback", before=months(before), now=months(now),
-                                    verdict=WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict)
+                                    verdict=WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.was.{old['verdict']}"), verdict=verdict)
                                     if flipped else WORDING.say(turn, "change.same", verdict=verdict))  # fmt: skip
     else:
         payback_words = WORDING.say(turn, "change.use.payback_still", months=number(now) if now is not None else WORDING.say(turn, "change.never"))
@@ -235,7 +235,7 @@ def against_earlier(turn: Turn, old: dict, r: dict) -> str:
     billed = WORDING.say(turn, "change.billed") if r["cloud_billing"] != "used_hours" and old["cloud_monthly_cost"] == r["cloud_monthly_cost"] else ""
     return WORDING.say(turn, "change.lead", before=months(old["payback_months"]), now=months(r["payback_months"]),
                        verdict=WORDING.say(turn, "change.same", verdict=verdict) if same else
-                       WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.verdict.{old['verdict']}"), verdict=verdict),
+                       WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.was.{old['verdict']}"), verdict=verdict),
                        years=number(r["horizon_months"] / 12), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
                        monthly_now=money(r["cloud_monthly_cost"], r["currency"])) + turn.t(" ", "") + billed  # fmt: skip
 
