@@ -51,7 +51,7 @@ def test_will_more_cards_be_n_times_faster_is_answered_with_the_speed_up_against
 
 
 INTERCONNECT = [
-    ("Which GPUs should we buy to serve Qwen2.5-72B to 100 concurrent users?", "would those cards need an NVLink bridge?", "own GPU-to-GPU link"),
+    ("Which GPUs should we buy to serve Qwen2.5-72B in BF16 to 100 concurrent users?", "would those cards need an NVLink bridge?", "own GPU-to-GPU link"),
     ("How much memory does Llama 3.1 70B need at FP16 on 8 A100 80GB?", "is PCIe enough between them or do we need NVLink?", "**It is already there:**"),
     ("How many GPUs do I need to serve Llama 3.1 70B in FP16?", "and does that need NVLink?", "**Not required, but the split then runs over PCIe:**"),
     ("用H100部署Llama 3.1 70B，FP8，需要几张卡？", "这样需要NVLink吗？", "**已经有了：**"),

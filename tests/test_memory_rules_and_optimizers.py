@@ -3,6 +3,8 @@ Wording of our own, not from any split."""
 
 from __future__ import annotations
 
+from advisor.contract import ChatTurn
+from advisor.markdown import number
 from tests.test_planner_policy import ask, calls
 
 
@@ -19,8 +21,21 @@ def test_an_eight_bit_optimizer_follow_up_re_runs_the_estimate_with_it(offline_a
     question = "full fine-tune qwen2.5 3b on one a100, how much memory"
     for follow_up, optimizer in (("用8-bit Adam呢", "adamw_8bit"), ("and with paged adamw?", "adamw_8bit_paged")):
         response = ask(offline_advisor, follow_up, question)
-        (estimate,) = calls(response, "estimate_memory")
+        estimate, *probes = calls(response, "estimate_memory")  # a probe of a default the verdict hangs on may follow
         assert estimate.args["optimizer"] == optimizer and "⚠️" not in response.answer
+        assert all(probe.args == {**estimate.args, "batch": 8} for probe in probes), probes
+
+
+def test_a_re_run_is_set_beside_the_previous_estimate_not_beside_its_probe(offline_advisor):
+    question = "full fine-tune qwen2.5 3b on one a100, how much memory"
+    first = offline_advisor.answer(question, [])
+    estimate, probe = calls(first, "estimate_memory")  # "at batch 8 it needs 110.5 GB": the default the verdict hangs on
+    assert probe.args.get("batch") == 8 and "batch" not in estimate.args
+    history = [ChatTurn(role="user", content=question), ChatTurn(role="assistant", content=first.answer, tool_calls=first.tool_calls)]
+    response = offline_advisor.answer("and with paged adamw?", history)
+    (rerun, *_) = calls(response, "estimate_memory")
+    moved = f"({number(estimate.result['total_per_gpu_gb'])} → {number(rerun.result['total_per_gpu_gb'])} GB per GPU)"
+    assert moved in response.summary.split("\n")[0], response.summary[:300]
 
 
 def test_an_optimizer_the_estimator_does_not_model_is_named_not_dropped(offline_advisor):

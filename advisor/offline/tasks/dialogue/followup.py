@@ -11,6 +11,7 @@ from advisor.contract import ToolCall
 from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
 from advisor.nlu.slot_labels import slot_label
+from advisor.offline.tasks.memory import sensitivity
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 
@@ -150,6 +151,8 @@ def _moved(turn: Turn, old: object, new: object, currency: str) -> str:
 def _headline(calls: list[ToolCall]) -> list[ToolCall]:
     """The calls behind an answer's headline figure: with alternatives offered beside it ("what meets it": other cards,
     counts, precisions) and probes at one request, the first call's setup at its largest load."""
+    # a default the verdict hangs on, probed after the estimate ("at batch 8 it needs 110 GB"), is not its headline
+    calls = [call for call in calls if not any(other is not call and sensitivity.is_probe(call, other) for other in calls)]
     if len(calls) <= 1:
         return calls
     setup = ("gpu", "num_gpus", "tp", "precision", "model")

@@ -101,7 +101,7 @@ LEAD_MEASURES = {
     "lead.fits": {"rack", "power"}, "lead.one_rack": {"rack", "power"}, "lead.does_not_fit": {"rack"}, "lead.none_fits": {"rack"},
     "lead.per_rack": {"rack"}, "lead.capacity": {"rack"}, "lead.server": {"power"}, "lead.load": {"power"},
     "lead.electricity": {"bill"}, "lead.electricity_month": {"bill"}, "lead.circuit": {"rack"}, "lead.cooling": {"cooling"},
-    "lead.rack_air": {"cooling"},
+    "lead.rack_air": {"cooling", "rack"},  # the density verdict also says how many servers such a rack takes
 }  # fmt: skip
 
 
