@@ -81,8 +81,13 @@ def test_recommender_and_serving_check_the_same_floor_on_the_same_request(data):
     defaults = ThroughputRequest.model_fields
     assert request_shape(RecommendRequest(task="inference", model="qwen2.5-32b")) == (defaults["prompt_tokens"].default,
                                                                                         defaults["output_tokens"].default)
+    # the recommender sizes the H100 in the format it is served in (FP8, knowledge/serving_precision.yaml) and says so:
+    # the serving check of the same request runs in that format, and says which it used
+    assert option.precision == "fp8"
     check = estimate_throughput(ThroughputRequest(model="qwen2.5-32b", gpu="h100-sxm", num_gpus=option.count, tp=option.tp,
-                                                  batch=60, target_tokens_per_s_per_user=chat_floor().tokens_per_s_per_user), catalog, serving)  # fmt: skip
+                                                  precision=option.precision, batch=60,
+                                                  target_tokens_per_s_per_user=chat_floor().tokens_per_s_per_user), catalog, serving)  # fmt: skip
+    assert check.weights_format == option.precision
     assert check.max_concurrency_at_target >= 60  # the serving tool agrees the recommended option meets the floor
     assert option.tokens_per_s_per_user == pytest.approx(check.tokens_per_s_per_user_streaming, abs=0.1)
 

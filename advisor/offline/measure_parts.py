@@ -150,6 +150,9 @@ def _shown(turn: Turn, kind: str, value: float, currency: str | None) -> str:
     return turn.t(*WORDING.pair(f"limit_units.{kind}")).format(value=number(value, 1))
 
 
+BLOCK_STARTS = ("#", "|", "- ", "* ", "```", ">", "1. ")  # markdown blocks that cannot share a paragraph with a sentence
+
+
 def judge_limits(turn: Turn, body: str) -> str:
     """``body`` led by a verdict on each stated limit that a figure of this answer's calculations meets or breaks, unless
     the answer's own lead already judges it (measure_parts.yaml ``judged_by``, or ``turn.judged``)."""
@@ -172,4 +175,12 @@ def judge_limits(turn: Turn, body: str) -> str:
                  "spare": _shown(turn, limit.kind, bound - value, currency), "excess": _shown(turn, limit.kind, value - bound, currency)}
         lines.append(turn.t(*WORDING.pair("limit_judged.within" if value <= bound else "limit_judged.over")).format(**shown))
         turn.judged.add(slot)
-    return "\n\n".join([*lines, body]) if lines else body
+    if not lines:
+        return body
+    # one paragraph: the limit's verdict, then the answer's own lead (the configuration, the price, the load it is sized for),
+    # so the lead still opens the answer; a body that opens with a block (heading, table, list, code) keeps it apart
+    lead, gap, rest = body.partition("\n\n")
+    if lead and not lead.lstrip().startswith(BLOCK_STARTS):
+        joined = turn.t(" ", "").join([*lines, lead])  # Chinese sentences follow one another without a space
+        return "\n\n".join([joined, rest]) if gap else joined
+    return "\n\n".join([*lines, body])

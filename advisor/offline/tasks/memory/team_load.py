@@ -7,6 +7,7 @@ from advisor.markdown import number
 from advisor.offline.tasks.serving.serving_floor import chat_floor_tokens_per_s
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
+from advisor.offline.workload import TASK_LABEL
 
 WORDING = Wording("memory", "team_load")
 MS_PER_S = 1000
@@ -36,7 +37,9 @@ def team_load_line(turn: Turn, fit: dict, args: dict) -> str:
     else:
         who = WORDING.say(turn, "who_at_once", users=users)
     key = "keeps_up" if each >= floor else ("short_of_floor" if most >= 1 else "short_even_alone")
-    line = WORDING.say(turn, key, who=who, speed=number(each), ttft=number(r["ttft_ms"] / MS_PER_S, 1), floor=number(floor), most=most)
+    # the lead names what it judged (the model and the job): a fit question's answer opens with it, before the memory verdict
+    line = WORDING.say(turn, key, who=who, speed=number(each), ttft=number(r["ttft_ms"] / MS_PER_S, 1), floor=number(floor), most=most,
+                       model=turn.text(fit["model_label"]), label=turn.t(*TASK_LABEL["inference"]))
     if key == "keeps_up":
         return line
     return f"{line} {same_class_alternative(turn, args, users, floor)}"

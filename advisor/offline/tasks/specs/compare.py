@@ -83,10 +83,13 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     first = next((o for o in opts if o.fit), None)
     what = turn.text(first.fit["model_label"]) if first else model
     head = _speed_lead(turn, opts, what) if task == "inference" else ""
-    head = head or WORDING.say(turn, "lines.versus", names=WORDING.say(turn, "lines.vs").join(o.label for o in opts), label=label, what=what)
-    # "MI300X or H100 for serving 70B?" asks which: the pick and its one reason lead, the figures it rests on follow, then its trade-offs
+    versus = WORDING.say(turn, "lines.versus", names=WORDING.say(turn, "lines.vs").join(o.label for o in opts), label=label, what=what)
+    head = head or versus
+    # "MI300X or H100 for serving 70B?" asks which: the pick and its one reason lead, the figures it rests on follow, then its
+    # trade-offs; "does the H20 outrun an H100?" asks the speeds (Ask.parts): they lead when there are two to set side by side
     pick, _, trade_offs = verdict(turn, opts, task).partition("\n")
-    parts = [pick, head, trade_offs, side_by_side(turn, opts, task)]
+    speeds_asked = "speed" in turn.ask.parts and head != versus
+    parts = [head, pick, trade_offs, side_by_side(turn, opts, task)] if speeds_asked else [pick, head, trade_offs, side_by_side(turn, opts, task)]
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
         parts.insert(0, per_token(turn, opts, what))
     parts[1:1] = mainland.blocked_of(turn, ids)  # the answer first; a mainland buyer then hears what cannot be bought new there
@@ -247,8 +250,10 @@ def _problem(turn: Turn, outcome) -> str:
 
 def _on_sale(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None) -> dict | None:
     """The recommender's smallest configuration of this GPU that holds the workload, as it is sold (boards, servers)."""
-    args = {"model": model, "task": task, "precision": precision, "context": turn.slots.context_length, "batch": batch,
-            "gpus": [option.gpu["id"]], "top": 1, "currency": turn.currency}  # fmt: skip
+    # sized in the format the comparison weighs every option in (its memory and speed calls): with none named that is
+    # 16-bit weights, not the recommender's per-card serving default, or a count would be said in another format
+    args = {"model": model, "task": task, "precision": precision, "precision_default": "bf16", "context": turn.slots.context_length,
+            "batch": batch, "gpus": [option.gpu["id"]], "top": 1, "currency": turn.currency}  # fmt: skip
     found = turn.call("recommend_gpus", args)
     if not found.ok:
         option.problem = _problem(turn, found)
