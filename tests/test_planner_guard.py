@@ -29,3 +29,19 @@ def test_an_api_price_without_a_volume_is_compared_per_million(offline_advisor, 
     response = offline_advisor.planner.answer(message, [])
     assert "could not finish" not in response.answer and "没能完成" not in response.answer
     assert any(c.name == "api_vs_self_host" or c.name == "estimate_throughput" for c in response.tool_calls), response.answer[:300]
+
+
+@pytest.mark.parametrize(("first", "follow", "said"), [
+    ("How much VRAM to serve Llama 3.1 8B in BF16 with 8k context?", "ok, and is that with the usual overhead included?",
+     "could not find anything in that follow-up"),
+    ("Qwen2.5-7B 用 BF16 推理，8k 上下文要多少显存？", "那还是按 BF16 算的话呢？", "这条追问里没有能改变上面计算的内容"),
+])  # fmt: skip
+def test_a_follow_up_that_changes_nothing_is_told_so_not_reprinted(offline_advisor, first, follow, said):
+    from advisor.contract import ChatTurn
+
+    before = offline_advisor.answer(first, [])
+    history = [ChatTurn(role="user", content=first), ChatTurn(role="assistant", content=before.answer, tool_calls=before.tool_calls)]
+    after = offline_advisor.answer(follow, history)
+    assert said in after.summary and before.summary.split("\n\n")[0] not in after.summary
+    again = offline_advisor.answer(first, history)  # the same question asked again is answered again, not refused
+    assert said not in again.summary

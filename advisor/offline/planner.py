@@ -190,20 +190,21 @@ def _told_in_steps(part: Turn, calculates: bool, calculations: set[str], whole: 
     return reading.confidence < MIN_CONFIDENCE or (whole.follow_up and whole.task == reading.task)
 
 
-def _opening(text: str) -> str:
-    """An answer's first paragraph without its emphasis marks or spacing: what a reader sees first."""
-    first = text.strip().split("\n\n", 1)[0]
-    return " ".join(first.replace("**", "").split())
+def _plain(text: str) -> str:
+    """An answer without its emphasis marks or spacing, to compare what a reader sees."""
+    return " ".join(text.replace("**", "").split())
 
 
 def _repeats_last_answer(summary: str, message: str, history: list[ChatTurn]) -> bool:
-    """The new answer opens exactly as the last one did although the user wrote something else (a follow-up whose
-    value or question was not read): reprinting it would answer nothing."""
+    """Everything above the fold is the last answer again although the user wrote something else (a follow-up whose
+    value or question was not read): reprinting it would answer nothing. A line the follow-up added ("Already tried:",
+    "Noted for the next calculation") makes it a new answer."""
     last_answer = next((t.content for t in reversed(history) if t.role == "assistant"), "")
     last_question = next((t.content for t in reversed(history) if t.role == "user"), "")
     if not last_answer or " ".join(message.split()).lower() == " ".join(last_question.split()).lower():
         return False
-    return bool(_opening(summary)) and _opening(summary) == _opening(last_answer)
+    shown = _plain(escape_raw_html(summary))
+    return bool(shown) and _plain(last_answer).startswith(shown)
 
 
 def _previous_calls(history: list[ChatTurn]) -> list[ToolCall]:
