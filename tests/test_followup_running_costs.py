@@ -3,15 +3,8 @@ with it, is named as what changed, and is never taken for a rent or a purchase p
 
 import pytest
 
-from advisor.contract import ChatTurn
+from tests.threads import thread
 
-
-def _thread(advisor, messages):
-    history, response = [], None
-    for message in messages:
-        response = advisor.answer(message, history)
-        history += [ChatTurn(role="user", content=message), ChatTurn(role="assistant", content=response.answer, tool_calls=response.tool_calls)]
-    return response
 
 
 @pytest.mark.parametrize(("first", "follow", "named", "wrong"), [
@@ -20,7 +13,7 @@ def _thread(advisor, messages):
     ("4台8卡A100服务器，用3年，利用率60%，买还是租？", "如果机房托管每千瓦每月2500元呢？", "托管费 2500元/千瓦·月", "租用价格"),
 ])  # fmt: skip
 def test_a_colocation_rate_in_a_follow_up_is_a_running_cost(offline_advisor, first, follow, named, wrong):
-    response = _thread(offline_advisor, [first, follow])
+    response = thread(offline_advisor, first, follow)[-1]
     lead = response.summary.split("\n\n")[0]
     assert named in lead and wrong not in lead, lead
     (tco,) = [c for c in response.tool_calls if c.name == "compute_tco"][-1:]

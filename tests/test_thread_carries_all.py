@@ -7,16 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
+from tests.threads import thread
 
-
-def thread(advisor, *messages):
-    history, answers = [], []
-    for text in messages:
-        response = advisor.answer(text, history)
-        answers.append(response)
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=response.answer, tool_calls=response.tool_calls)]
-    return answers
 
 
 def _args(response, name):

@@ -9,17 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
+from tests.threads import thread
 
-
-def thread(advisor, *messages):
-    """Each message answered after the ones before it; the history carries the tool calls, as clients send them."""
-    history, answers = [], []
-    for text in messages:
-        response = advisor.answer(text, history)
-        answers.append(response)
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=response.answer, tool_calls=response.tool_calls)]
-    return answers
 
 
 def _calls(response, name):

@@ -13,6 +13,18 @@ def ask(advisor, message, *earlier):
     return advisor.answer(message, history)
 
 
+def thread(advisor, *messages, with_tools=True):
+    """Each message answered after the ones before it; every answer, in order. The history carries the tool calls, as
+    clients send them, unless ``with_tools`` is False (a client that sends text only)."""
+    history, answers = [], []
+    for text in messages:
+        response = advisor.answer(text, history)
+        answers.append(response)
+        history += [ChatTurn(role="user", content=text),
+                    ChatTurn(role="assistant", content=response.answer, tool_calls=response.tool_calls if with_tools else [])]
+    return answers
+
+
 def calls(response, name):
     """The calls of tool ``name`` behind an answer, in order."""
     return [call for call in response.tool_calls if call.name == name]
