@@ -8,10 +8,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import Text
-from knowledge.catalog import CatalogError, read_yaml
+from knowledge.catalog import read_table
 from knowledge.gpus import GPU
 from knowledge.sources import DatedSource
 
@@ -65,7 +65,4 @@ class ServingPrecision(BaseModel):
 
 @lru_cache(maxsize=1)
 def serving_precision() -> ServingPrecision:
-    try:
-        return ServingPrecision.model_validate(read_yaml(DATA_FILE))
-    except ValidationError as exc:
-        raise CatalogError(f"{DATA_FILE}: invalid serving precision rules:\n{exc}") from exc
+    return read_table(DATA_FILE, ServingPrecision, "serving precision rule set")
