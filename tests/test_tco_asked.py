@@ -79,19 +79,16 @@ def test_a_purchase_named_is_no_rent_tier_comparison(offline_advisor):
 # --- where a rent is heading -------------------------------------------------------------------------------------
 
 
-def test_a_future_rent_question_leads_with_the_trend_in_english(offline_advisor):
-    response = ask(offline_advisor, "Are H100 rents likely to come down over the next 12 months? Thinking about locking in a one-year contract.")
+@pytest.mark.parametrize(("message", "opens", "contract", "baseline"), [
+    ("Are H100 rents likely to come down over the next 12 months? Thinking about locking in a one-year contract.",
+     "**Probably lower", "1-year contract", "baseline"),
+    ("H100租金接下来一年会不会降？我们在纠结要不要签一年的合同。", "**一年后大概率更低", "一年合同", "基准"),
+])  # fmt: skip
+def test_a_future_rent_question_leads_with_the_trend(offline_advisor, message, opens, contract, baseline):
+    response = ask(offline_advisor, message)
     lead = response.summary.split("\n")[0]
-    assert lead.startswith("**Probably lower") and "28%" in lead
-    assert "1-year contract" in response.answer and "baseline" in response.answer
-    assert not calls(response, "compute_tco")
-
-
-def test_a_future_rent_question_leads_with_the_trend_in_chinese(offline_advisor):
-    response = ask(offline_advisor, "H100租金接下来一年会不会降？我们在纠结要不要签一年的合同。")
-    lead = response.summary.split("\n")[0]
-    assert lead.startswith("**一年后大概率更低") and "28%" in lead
-    assert "一年合同" in response.answer and "基准" in response.answer
+    assert lead.startswith(opens) and "28%" in lead
+    assert contract in response.answer and baseline in response.answer
     assert not calls(response, "compute_tco")
 
 
