@@ -68,6 +68,12 @@ class Turn:
         return region == "cn" or (region is None and self.language == "zh")
 
     @property
+    def china_matters(self) -> bool:
+        """China's buying rules bear on this answer: a mainland buyer, or a question about export rules or compliance.
+        Otherwise a card's China status (barred, licence, China edition) is clutter the user did not ask for."""
+        return self.china_buyer or "export" in self.ask.named.get("topic", ()) or self.reading.facet.name == "compliance"
+
+    @property
     def currency(self) -> str:
         """The currency of figures no amount fixed: the buyer's market's (yuan for a mainland buyer, dollars for any
         other region), else the language's."""
@@ -157,7 +163,7 @@ class Turn:
 
     def cite_gpu(self, gpu: dict) -> None:
         """A catalog row as a source: its availability note, its citation, and the dated pages its figures come from."""
-        note = self.t(gpu["availability_en"], gpu["availability_zh"])
+        note = self.t(gpu["availability_en"], gpu["availability_zh"]) if self.china_matters else ""  # the note is the China status
         urls = [page["url"] for page in gpu.get("spec_sources") or []]
         title = gpu["name"]
         if gpu.get("source_quality") == "secondary":  # no vendor page gives the figures: the reader is told so

@@ -148,6 +148,8 @@ def add_vllm_capacity(result: MemoryEstimate, setup: Setup, parts: list[Part], b
     per_sequence = kv_bytes(setup, 1, setup.context)
     result.kv_cache_tokens = int(free // per_token)
     result.max_concurrency = round(free / per_sequence, 2)
+    if free <= 0:  # nothing left for the cache: the fit verdict says so already; a note of zeros repeats it as clutter
+        return
     result.notes.append(MEMORY_TEXT.text("assumptions.vllm_kv", budget=budget / GB, non_kv=non_kv / GB, free=free / GB,
                                           tokens=result.kv_cache_tokens, sequences=result.max_concurrency, context=setup.context))  # fmt: skip
 

@@ -264,15 +264,23 @@ def detail_tables(turn: Turn, r: dict) -> list[str]:
         else:
             where = say(turn, "shared_default")
         rows.append([name, shown, where])
-    tariffs = [
-        [turn.text(t.name), f"{_symbol(t.currency)}{t.price:g}", f"[{t.source.title}]({t.source.url}) ({t.date})"]
-        for t in shipped_facility_data().tariffs
-    ]
-    return [
-        table([say(turn, "details_title"), value, formula], turn.item_rows(r["items"])),
-        table([say(turn, "inputs_title"), value, source], rows),
-        table([say(turn, "tariffs_title"), value, source], tariffs) + "\n\n" + say(turn, "tariffs_note"),
-    ]
+    tables = [table([say(turn, "details_title"), value, formula], turn.item_rows(r["items"])), table([say(turn, "inputs_title"), value, source], rows)]
+    on_file = tariffs_on_file(turn, r)
+    if on_file:
+        tariffs = [[turn.text(t.name), f"{_symbol(t.currency)}{t.price:g}", f"[{t.source.title}]({t.source.url}) ({t.date})"] for t in on_file]
+        china = any(t.currency == "CNY" for t in on_file)  # the western-hub gap is a China buyer's question only
+        tables.append(table([say(turn, "tariffs_title"), value, source], tariffs) + ("\n\n" + say(turn, "tariffs_note") if china else ""))
+    return tables
+
+
+def tariffs_on_file(turn: Turn, r: dict) -> list:
+    """The tariffs on file a reader can compare their own with: only when the bill was asked, and only those in the
+    currency the bill is priced in (a China buyer's yuan bill is not followed by US state prices, nor a rack question by
+    any price list)."""
+    leads = lead_keys(turn, r)
+    if not (bill_asked(turn) or any(key.startswith("lead.electricity") for key in leads)):
+        return []
+    return [t for t in shipped_facility_data().tariffs if t.currency == r["currency"]]
 
 
 def say(turn: Turn, key: str, **values) -> str:

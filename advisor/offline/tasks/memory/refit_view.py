@@ -25,7 +25,7 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
     # the verdict is the fit plan's: "not on one; yes on N" when a count of the same card holds the job
     count = plan["same_card"]["count"]
     figures = {"task": task_label, "model": Text.model_validate(estimate["model_label"]), "where": where, "need": need,
-               "capacity": number(estimate["gpu_capacity_gb"])}  # fmt: skip
+               "capacity": number(estimate["gpu_capacity_gb"]), "scope": REFIT.text("scope.each" if yours > 1 else "scope.one")}  # fmt: skip
     verdict = REFIT.text("lead_count", count=count, card=plan["same_card"]["gpu"], **figures) if count else REFIT.text("lead", **figures)
     parts = [turn.text(verdict)]
     # serving on several cards: the job's total against theirs, the weights named (training shards them: per-GPU is the story)

@@ -142,9 +142,15 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
                                    per_user=number(r["tokens_per_s_per_user_streaming"]), bound=render.bound(r))))  # fmt: skip
         parts += queued(turn, args, r) or target_missed(turn, args, r)  # the time asked leads; a target it misses at this load follows
     else:
-        missed = queued(turn, args, r) or target_missed(turn, args, r)  # requests left waiting are the first "no"
-        parts += missed
-        parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
+        waiting = queued(turn, args, r)
+        missed = waiting or target_missed(turn, args, r)  # requests left waiting are the first "no"
+        if missed and not waiting and r["effective_batch"] > 1 and not r.get("max_concurrency_at_target"):
+            # "20 users at once on two L40S?": the load asked leads, with the figures of the table below it; the single
+            # stream's ceiling and how many stay readable follow as the reason, never as the headline
+            parts += [_speed_lead(turn, r), *missed]
+        else:
+            parts += missed
+            parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
         if r.get("max_concurrency_at_target") and not missed and not both_targets(args):
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=render.targets(args))))
     if asked != "concurrency":  # the concurrency lead names its binding limit itself

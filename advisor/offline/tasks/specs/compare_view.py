@@ -289,8 +289,9 @@ def side_by_side(turn: Turn, opts: list[Option], task: str) -> str:
         row(*WORDING.pair("compare_view_phrases.side_by_side.link_between_cards"), lambda o: link(turn, o.gpu)),
         row(*WORDING.pair("compare_view_phrases.side_by_side.purchase_whole_option"), lambda o: _priced(o, "purchase_price", "")),
         row(*WORDING.pair("compare_view_phrases.side_by_side.cloud_per_hour"), lambda o: _priced(o, "cloud_price", WORDING.say(turn, "compare_view_phrases.side_by_side.h"))),
-        row(*WORDING.pair("compare_view_phrases.side_by_side.china"), lambda o: turn.t(*CHINA_STATUS[o.gpu["china"]])),
     ]
+    if turn.china_matters:  # a card's China status only where China's rules bear on the choice
+        body.append(row(*WORDING.pair("compare_view_phrases.side_by_side.china"), lambda o: turn.t(*CHINA_STATUS[o.gpu["china"]])))
     return table([""] + [o.label for o in opts], body)
 
 

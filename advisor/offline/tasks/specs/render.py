@@ -41,7 +41,7 @@ def comparison(turn: Turn, result: dict, value_first: bool = False) -> tuple[str
         line(*WORDING.pair("specs_phrases.answer.fp8_dense"), lambda r: _tflops(r["gpu"]["fp8_tflops"])),
         line(*WORDING.pair("specs_phrases.answer.power"), lambda r: f"{number(r['gpu']['tdp_w'])} W" if r["gpu"]["tdp_w"] else "—"),
         line(*WORDING.pair("specs_phrases.answer.interconnect"), lambda r: r["gpu"]["interconnect"].split(";")[0] if turn.language == "en" else link(turn, r["gpu"])),
-        line(*WORDING.pair("specs_phrases.answer.china"), lambda r: turn.t(*CHINA_STATUS[r["gpu"]["china"]])),
+        *([line(*WORDING.pair("specs_phrases.answer.china"), lambda r: turn.t(*CHINA_STATUS[r["gpu"]["china"]]))] if turn.china_matters else []),
         line(*WORDING.pair("specs_phrases.answer.purchase_indicative"), lambda r: _price(r["gpu"]["purchase_price"])),
         line(*WORDING.pair("specs_phrases.answer.cloud_gpu_h"), lambda r: _price(r["gpu"]["cloud_price"])),
     ]
