@@ -148,6 +148,7 @@ class Assumption(BaseModel):
     unit: str
     source: str = Field(description="'given' for user input, otherwise why the default has this value.")
     links: list[str] = Field(default_factory=list, description="Public pages the default comes from (empty when given).")
+    date: str = Field("", description="When the default's first source was published or fetched ('' when given or not dated).")
 
 
 class MonthPoint(BaseModel):
@@ -346,16 +347,19 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
              tier_rate: CloudRate | None = None) -> tuple[TcoInputs, list[Assumption], EstimatedPrice | None, list[tuple[Text, str]]]:
     assumptions: list[Assumption] = []
 
-    def take(key: str, given: float | None, default: float, unit: str, source: str, links: list[str] = ()) -> float:
+    def take(key: str, given: float | None, default: float, unit: str, source: str, links: list[str] = (), date: str = "") -> float:
         value = default if given is None else given
         if given is not None:
             assumptions.append(Assumption(key=key, value=value, unit=unit, source="given"))
         else:
-            assumptions.append(Assumption(key=key, value=value, unit=unit, source=source, links=list(links)))
+            assumptions.append(Assumption(key=key, value=value, unit=unit, source=source, links=list(links), date=date))
         return value
 
+    def dated(d: Default) -> str:
+        return d.sources[0].date if d.sources else d.date
+
     def from_data(key: str, given: float | None, d: Default) -> float:
-        return take(key, given, d.value, d.unit, d.source, d.links)
+        return take(key, given, d.value, d.unit, d.source, d.links, dated(d))
 
     def plain(key: str, given: float | None) -> float:
         return from_data(key, given, defaults[key])
@@ -364,7 +368,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         d = defaults[f"{key}_usd"]
         unit = d.unit.replace("USD", currency)
         source = d.source if currency == "USD" else f"{d.source}; converted at {r.usd_to_cny:g} CNY/USD"
-        return take(key, given, convert(d.value, "USD", currency, r.usd_to_cny), unit, source, d.links)
+        return take(key, given, convert(d.value, "USD", currency, r.usd_to_cny), unit, source, d.links, dated(d))
 
     rate = r.usd_to_cny
     china = currency == "CNY" or r.region == "cn"
@@ -374,6 +378,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     quote_links: list[str] = []
     server_dates: list[tuple[Text, str]] = []  # the dated machine figure a defaulted server price adds to its cards
     price_source = kw_source = cloud_source = ""
+    price_date = cloud_date = ""  # the date of the figure a defaulted price comes from, shown beside its source
     cloud_links: list[str] = []
     price_ratio, power_ratio = defaults["server_price_per_gpu_price"], defaults["server_power_per_gpu_power"]
     unsure_scope = price is not None and r.servers > 1 and r.server_price_each is None
@@ -389,6 +394,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
                       f"GPU price estimated {card.low:,.0f}–{card.high:,.0f} {currency} per card from dated sources up to {card.date} "
                       f"({card.derivation.en}; midpoint used)" if card is not None else "")  # fmt: skip
         server_dates = machine_dates(host, quote)
+        price_date = quote.date if quote is not None else g.purchase_price.date if g.purchase_price is not None else card.date if card is not None else ""
         if quote is not None:  # a whole server's published price beats a card price plus a generic host
             default_price = convert(quote.price, quote.currency, currency, rate)
             price_source = f"{quote.what.en}, {quote.price:,.0f} {quote.currency}, {quote.date}, {quote.source.title} {quote.source.url}"
@@ -427,6 +433,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         where = f"{tier_rate.source.title} {tier_rate.source.url}" if tier_rate.source else tier_rate.quoted_by
         cloud_source = f"{TIER_NAMES[tier_rate.tier][0]}: {tier_rate.offer}, {tier_rate.date}, {where}"
         cloud_links = [tier_rate.source.url] if tier_rate.source else []
+        cloud_date = tier_rate.date
     elif r.cloud_price_per_gpu_hour is None and not r.rent_needed and (gpu is None or gpu.cloud_price is None or china):
         default_cloud, cloud_source = MIN_CLOUD_PRICE, "not needed: only owning's cost is asked"
     elif r.cloud_price_per_gpu_hour is None and china and gpu is not None and not _china_rent(gpu):
@@ -438,6 +445,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         default_cloud = price_in(g.cloud_price, currency, rate)
         cloud_source = f"catalog: {g.cloud_price.note or 'on-demand'}, {g.cloud_price.date}, {g.cloud_price.cited}"
         cloud_links = [g.cloud_price.source_url] if g.cloud_price.source_url else []
+        cloud_date = g.cloud_price.date
 
     utilisation = None if r.hours_per_month is None else min(100.0, r.hours_per_month / HOURS_PER_MONTH * 100)
     kw_each = r.server_max_kw if r.server_max_kw is not None else default_kw
@@ -445,11 +453,11 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     inputs = TcoInputs(
         servers=r.servers,
         gpus_per_server=r.gpus_per_server,
-        server_price=take("server_price", price, default_price, currency, price_source, quote_links or price_ratio.links),
+        server_price=take("server_price", price, default_price, currency, price_source, quote_links or price_ratio.links, price_date),
         network_overhead_pct=plain("network_overhead_pct", r.network_overhead_pct),
         lifetime_years=plain("lifetime_years", r.lifetime_years),
         residual_value_pct=plain("residual_value_pct", r.residual_value_pct),
-        server_max_kw=take("server_max_kw", r.server_max_kw, default_kw, "kW", kw_source, power_ratio.links),
+        server_max_kw=take("server_max_kw", r.server_max_kw, default_kw, "kW", kw_source, power_ratio.links, dated(power_ratio)),
         load_factor_pct=plain("load_factor_pct", r.load_factor_pct),
         pue=plain("pue", r.pue),
         electricity_price=from_data("electricity_price", r.electricity_price, electricity),
@@ -459,7 +467,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         staff_cost_per_month=usd("staff_cost_per_month", r.staff_cost_per_month),
         utilisation_pct=plain("utilisation_pct", utilisation if utilisation is not None else r.utilisation_pct),
         cloud_price_per_gpu_hour=take("cloud_price_per_gpu_hour", r.cloud_price_per_gpu_hour, default_cloud,
-                                      f"{currency}/GPU-hour", cloud_source, cloud_links),
+                                      f"{currency}/GPU-hour", cloud_source, cloud_links, cloud_date),
         # a bill is what is paid: any discount is already in it
         cloud_discount_pct=take("cloud_discount_pct", None, 0.0, "%", DERIVED) if billed_rate is not None else plain("cloud_discount_pct", r.cloud_discount_pct),
         # a lessor earns for the hours rented out, whatever the billing of the market rate it is priced at
@@ -467,7 +475,7 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
     )  # fmt: skip
     if currency == "CNY":
         assumptions.append(Assumption(key="usd_to_cny", value=rate, unit="CNY/USD", source=USD_TO_CNY_NOTE,
-                                      links=defaults["usd_to_cny"].links))  # fmt: skip
+                                      links=defaults["usd_to_cny"].links, date=dated(defaults["usd_to_cny"])))  # fmt: skip
     return inputs, assumptions, estimated, server_dates
 
 

@@ -213,6 +213,8 @@ def inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
         source = a["source"] if len(a["source"]) <= 90 else a["source"][:87] + "…"
         links = a.get("links") or []
         link = WORDING.text("lines.source_link", url=links[0]) if links else Text(en="", zh="")
+        if links and a.get("date"):  # a default is dated in both languages: the reader sees how old the figure is
+            link = WORDING.text("lines.source_link_dated", url=links[0], date=a["date"])
         if a["source"] == DERIVED:
             lines.append("- " + WORDING.say(turn, "costs_phrases.inputs.worked_out_from_your_bill", value=line(a)))
             continue
