@@ -143,6 +143,9 @@ def _screen_lines(block: str) -> int:
     return sum(1 + _columns(line) // WRAP_CHARS for line in prose) + sum(1 + _columns(line) // (2 * WRAP_CHARS) for line in drawn)
 
 
+screen_lines = _screen_lines  # the public name: how many lines a block takes on screen
+
+
 def _is_title(block: str) -> bool:
     """A one-line heading ("**Diagnosis**", "### Sources") with nothing under it in the same block."""
     line = block.strip()

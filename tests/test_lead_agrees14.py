@@ -136,3 +136,34 @@ def test_a_rent_or_buy_answer_dates_its_defaults_in_chinese_too(offline_advisor)
     assert defaults, answer
     assert all(re.search(r"[（，]\d{4}(?:-\d{2})?(?:-\d{2})?）", line) for line in defaults), defaults
     assert "一台 8×H100 服务器约 10 kW" not in answer  # the power note speaks of the server priced, not another one
+
+
+# ------------------------------------------------------------------ several questions share one screen; a site plan answers all
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Does DeepSeek-R1 fit on H20s, and how much memory does each card use?",
+        "部署 DeepSeek-R1 需要多少张 H20？每张卡的显存占用多少？",
+        "How many H100 do we need for Qwen2.5-72B at 30 users? And how much memory does each card hold?",
+        "Qwen2.5-72B 给 30 个人用要几张 H100？每张卡显存占多少？",
+    ],
+)
+def test_a_several_question_answer_fits_one_screen_above_the_fold(offline_advisor, question):
+    from advisor.markdown import FOLD_LINES, screen_lines
+
+    summary = offline_advisor.answer(question, []).summary
+    assert sum(screen_lines(block) for block in summary.split("\n\n") if block.strip()) <= FOLD_LINES + 1, summary
+
+
+@pytest.mark.parametrize(
+    ("question", "cooling"),
+    [
+        ("Can a 12 kW rack hold two 8x H100 servers? What about cooling?", "Air cooling is enough"),
+        ("一个 15 kW 的机柜能放两台 8 卡 H100 服务器吗？散热怎么做？", "风冷即可"),
+    ],
+)
+def test_a_rack_and_its_cooling_are_answered_by_one_site_plan(offline_advisor, question, cooling):
+    summary = offline_advisor.answer(question, []).summary
+    assert cooling in summary.split("\n\n", 1)[0], summary
+    assert "no answer of its own" not in summary and "没有专门的答案" not in summary, summary

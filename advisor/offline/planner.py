@@ -16,7 +16,7 @@ from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.language import detect_language
-from advisor.markdown import FOLD_LINES, escape_raw_html, fold, sources_section
+from advisor.markdown import FOLD_LINES, escape_raw_html, fold, screen_lines, sources_section
 from advisor.nlu.follow_up import follow_up_subject
 from advisor.nlu.reader import TOPIC, Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
@@ -67,9 +67,11 @@ class OfflinePlanner:
             bodies = [self._part_body(part, calculates, index > 0) for index, (part, calculates) in enumerate(parts)]
             # a calculated part that repeats an earlier one is covered by it; only a card found twice lacks an answer of its own
             bodies = answer_parts.without_repeats(turn, bodies, ["" if calculates else part.message for part, calculates in parts])
-            folded = [fold(f"**{index}.** _{_quoted(part.message)}_\n\n{body}") for index, ((part, _), body) in enumerate(zip(parts, bodies, strict=True), 1)]
+            opening = answer_parts.combined(turn, bodies)
+            limit = _part_limit(opening, len(parts))  # the parts share one screen under the opening that answers them all
+            folded = [_fold_part(f"**{index}.** _{_quoted(part.message)}_", body, limit) for index, ((part, _), body) in enumerate(zip(parts, bodies, strict=True), 1)]
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
-            summary = "\n\n".join(filter(None, [answer_parts.combined(turn, bodies), summary]))
+            summary = "\n\n".join(filter(None, [opening, summary]))
         else:
             # the verdict and what fits on a screen; tables, defaults and sources below. "why?" shows its explanation
             # alone above the fold: the answer it explains was just read.
@@ -78,9 +80,11 @@ class OfflinePlanner:
             # "power draw and network for 4x8 H100 nodes?": each measure asked gets its part, in the order asked
             several = measure_parts.answer_parts(turn, body, _measure_body)
             if several:
-                folded = [fold(f"**{index}. {measure_parts.label(turn, measures)}**\n\n{text}") for index, (measures, text) in enumerate(several, 1)]
+                opening = answer_parts.combined(turn, [text for _, text in several])
+                limit = _part_limit(opening, len(several))
+                folded = [_fold_part(f"**{index}. {measure_parts.label(turn, measures)}**", text, limit) for index, (measures, text) in enumerate(several, 1)]
                 summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
-                summary = "\n\n".join(filter(None, [answer_parts.combined(turn, [text for _, text in several]), summary]))
+                summary = "\n\n".join(filter(None, [opening, summary]))
             else:
                 summary, details = fold(body, limit=1 if explains_last_figure(turn) else FOLD_LINES)
             if _calculated(turn) and not turn.compared_itself:  # "and with 16?": the first sentence says which value the re-run changed
@@ -132,6 +136,8 @@ class OfflinePlanner:
             return []  # "how much power would that draw? does it fit in a 15 kW rack?": one subject of the thread, one answer
         if equivalent.applies(turn):  # "can the 910B replace our A100s, and what does the port cost?": one answer holds both halves
             return []  # a pasted log with its questions is one report; an unsure "troubleshoot" is often a list of strategy questions
+        if reading.intent == "facility" and turn.ask.parts:  # "do two servers fit a 12 kW rack? what about cooling?": one site plan
+            return []  # answers every site measure asked, one lead each (facility.render.lead_keys), never "no answer of its own"
         if turn.ask.asks_price_trend or turn.ask.compares_rent_tiers:  # "will rents drop? should we sign for a year?": the trend answer
             return []  # holds the commitment too; "Vast, or stay on AWS?" is one comparison of the tiers named, however many sentences
         parts, calculations = [], set()
@@ -188,6 +194,19 @@ def _told_in_steps(part: Turn, calculates: bool, calculations: set[str], whole: 
     if calculates or reading.task not in calculations or part.ask.named or answer_parts.asks_its_own(part, reading.task):
         return False
     return reading.confidence < MIN_CONFIDENCE or (whole.follow_up and whole.task == reading.task)
+
+
+def _part_limit(opening: str, parts: int) -> int:
+    """Screen lines each part of a several-question answer keeps above the fold: one screen (FOLD_LINES) shared by the
+    opening line that answers every part and the parts themselves; each part keeps at least its heading and verdict."""
+    used = sum(screen_lines(block) for block in opening.split("\n\n") if block.strip())
+    return max((FOLD_LINES - used) // max(parts, 1) - 1, 1)  # a part's heading takes a line of its share
+
+
+def _fold_part(heading: str, body: str, limit: int) -> tuple[str, str]:
+    """One part under its heading: the heading and the part's verdict always above the fold, the rest as fits ``limit``."""
+    shown, below = fold(body, limit)
+    return f"{heading}\n\n{shown}", below
 
 
 def _plain(text: str) -> str:
