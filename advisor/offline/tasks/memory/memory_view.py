@@ -19,7 +19,7 @@ LEADS_FILE = DATA_DIR / "answer_leads.yaml"
 def breakdown(turn: Turn, estimate: dict) -> str:
     rows = [[turn.text(i["label"]), number(i["value"], 2), f"`{turn.formula(i)}`"] for i in estimate["items"] if abs(i["value"]) >= 0.005]
     count = estimate.get("num_gpus") or 1  # the title carries the layout the figures are for, as the lead does
-    key = "memory_per_gpu_gb" if count > 1 else "memory_one_gpu_gb"
+    key = "memory_no_gpu_gb" if not estimate.get("gpu") else "memory_per_gpu_gb" if count > 1 else "memory_one_gpu_gb"
     title = WORDING.say(turn, f"memory_view_phrases.breakdown.{key}", count=count, gpu=estimate["gpu"])
     return f"**{title}**\n\n" + table([WORDING.say(turn, "memory_view_phrases.breakdown.part"), "GB", WORDING.say(turn, "memory_view_phrases.breakdown.formula")], rows)
 
