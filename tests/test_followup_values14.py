@@ -127,3 +127,33 @@ def test_a_figure_question_works_for_a_client_that_sends_text_only(offline_advis
     """Without the tool calls in the history, the previous calculation is run again for the previous message."""
     _, then = thread(offline_advisor, "8 张 H100 用三年，租还是买划算？", "这个是每张卡的吗？", with_tools=False)
     assert "全部 8 张卡合计" in then.summary.split("\n")[0]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ["Which GPUs should we buy to serve Llama 3.1 70B for 40 users?", "and the electricity at $0.15/kWh?"],
+        ["部署 Llama 3.1 70B 给 40 个用户用，买什么卡？", "电费 ¥0.8/度 的话呢？"],
+    ],
+)
+def test_a_tariff_after_a_sizing_gets_the_bill_of_that_configuration(offline_advisor, messages):
+    """A price per kWh is a power price: after a recommendation it is that configuration's bill, not the ranking again."""
+    _, then = thread(offline_advisor, *messages)
+    plans = calls(then, "plan_facility")
+    assert plans and plans[0].args["electricity_price"] in (pytest.approx(0.15), pytest.approx(0.8))
+    assert not calls(then, "recommend_gpus")
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ["How many tokens/s does Mistral 7B give on one A10 for 4 users?", "and for LoRA fine-tuning?"],
+        ["Qwen2.5 7B 在 L40S 上推理每秒能出多少 token？", "那训练呢？"],
+    ],
+)
+def test_training_after_a_serving_speed_asks_whether_the_cards_hold_it(offline_advisor, messages):
+    """"那训练呢？" after a serving speed changes the job: the cards are checked for that training, not the speed re-run."""
+    _, then = thread(offline_advisor, *messages)
+    sized = calls(then, "estimate_memory")
+    assert sized and sized[0].args.get("mode") != "inference"
+    assert not calls(then, "estimate_throughput")

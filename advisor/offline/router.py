@@ -62,6 +62,7 @@ LATENCY_COMPLAINT_TASKS = (None, "troubleshoot", "concept", "specs", "memory", "
 WORDING = Wording(Path(__file__).with_name("planner_text.yaml"))
 WHERE_FROM = WORDING.pair("where_from")
 HARDWARE_SLOTS = {"gpu", "gpu_count", "server_count", "gpus_per_server"}
+INFERENCE = "inference"  # the method value of serving (nlu/data/entities.yaml method)
 SHORT_FOLLOW_UP = PIPELINE.continue_thread.short_chars
 
 
@@ -423,6 +424,16 @@ def asks_only_electricity(routing: Routing) -> bool:
 def asks_about_last_figure(routing: Routing) -> bool:
     """"why so much?" after a figure, stating no value: the planner folds that answer after its explanation too."""
     return explains_last_figure(routing.turn)
+
+
+@condition
+def turns_to_training(routing: Routing) -> bool:
+    """"那训练呢？", "and for fine-tuning?" after a serving answer: the follow-up states a training method where the thread
+    served the model, so the question is whether the cards hold that training, not the serving speed again."""
+    reading = routing.reading
+    if not reading.follow_up or not reading.frame.has("method"):
+        return False
+    return reading.frame.get("method") != INFERENCE and reading.before.get("method") in (None, INFERENCE)
 
 
 @condition
