@@ -24,6 +24,8 @@ from tests.threads import calls, thread
         ("这个算上 KV 缓存了吗？", "includes"),
         ("那 4 张卡呢？", None),
         ("and with 32k context?", None),
+        ("that covers it, thanks", None),
+        ("好的，这个包括的够全了", None),
         ("how much does a full rack with networking included cost for a 70B model we want to serve at scale?", None),
     ],
 )

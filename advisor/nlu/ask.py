@@ -38,7 +38,7 @@ from advisor.nlu.asked import (
 from advisor.nlu.cues import says, without
 from advisor.nlu.facets import cue_pattern
 from advisor.nlu.frame import Frame, SlotValue
-from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, new_subjects
+from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, is_question, new_subjects
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
@@ -616,9 +616,10 @@ def _market(reading: Reading) -> str | None:
 
 def _figure_question(message: str) -> str | None:
     """What a later message asks of the figure just given: its scope ("is that per GPU or total?") before what it counts
-    ("does that include cooling?"); None unless it points at that figure ("that", "这个") or is a short question."""
+    ("does that include cooling?"); None unless it is a question that points at that figure ("that", "这个") or a short one
+    ("that covers it, thanks" asks nothing)."""
     scope, includes = says("asks_figure_scope", message), says("asks_figure_includes", message)
-    if not (scope or includes):
+    if not (scope or includes) or not is_question(message):
         return None
     if not says("points_at_figure", message) and len(message.strip()) > PIPELINE.continue_thread.short_chars:
         return None
