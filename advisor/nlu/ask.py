@@ -221,7 +221,7 @@ class Ask(BaseModel):
     )
     asks_of_figure: Literal["scope", "includes"] | None = Field(
         None, description='A later message asking about the figure the previous answer gave, stating no value of its own: "scope" ("is '
-        'that per GPU or total?", "这个是每张卡的吗？"), "includes" ("does that include cooling overhead?", "这个包括常见的额外开销吗？"); '
+        'that per GPU or total?"), "includes" ("does that include cooling overhead?", the same in Chinese); '
         "answered from that answer's tool result, never by a new question (data/ask_cues.yaml asks_figure_scope, asks_figure_includes).",
     )
     confirms_side: str | None = Field(
@@ -616,7 +616,7 @@ def _market(reading: Reading) -> str | None:
 
 def _figure_question(message: str) -> str | None:
     """What a later message asks of the figure just given: its scope ("is that per GPU or total?") before what it counts
-    ("does that include cooling?"); None unless it is a question that points at that figure ("that", "这个") or a short one
+    ("does that include cooling?"); None unless it is a question that points at that figure ("that", "this") or a short one
     ("that covers it, thanks" asks nothing)."""
     scope, includes = says("asks_figure_scope", message), says("asks_figure_includes", message)
     if not (scope or includes) or not is_question(message):

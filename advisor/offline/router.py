@@ -292,7 +292,7 @@ def continues_facility(routing: Routing) -> bool:
     hardware_only = set(reading.frame.names()) <= HARDWARE_SLOTS and reading.frame.names()
     if only_values(reading) or bool(hardware_only and len(routing.turn.message.strip()) <= SHORT_FOLLOW_UP):
         return True
-    # "电费按 1.2 元一度算呢？", "and at a PUE of 1.5?": a value only the site plan takes (a tariff, a PUE, a rack budget), with
+    # "and at 1.2 yuan per kWh?", "and at a PUE of 1.5?": a value only the site plan takes (a tariff, a PUE, a rack budget), with
     # the hardware at most, re-runs that plan, unless the message asks to weigh renting against buying
     stated = set(reading.frame.names())
     return bool(stated & facility_plan.SITE_INPUTS) and stated <= HARDWARE_SLOTS | facility_plan.SITE_INPUTS and not facility_plan.asks_now(routing.turn, "comparison")
@@ -428,7 +428,7 @@ def asks_about_last_figure(routing: Routing) -> bool:
 
 @condition
 def turns_to_training(routing: Routing) -> bool:
-    """"那训练呢？", "and for fine-tuning?" after a serving answer: the follow-up states a training method where the thread
+    """"and training?", "and for fine-tuning?" after a serving answer: the follow-up states a training method where the thread
     served the model, so the question is whether the cards hold that training, not the serving speed again."""
     reading = routing.reading
     if not reading.follow_up or not reading.frame.has("method"):
@@ -438,7 +438,7 @@ def turns_to_training(routing: Routing) -> bool:
 
 @condition
 def asks_of_previous_figure(routing: Routing) -> bool:
-    """"is that per GPU or total?", "这个包括常见的额外开销吗？" after a calculated answer, stating no value: a question about
+    """"is that per GPU or total?", "does that include the usual overheads?" after a calculated answer, stating no value: a question about
     that answer's figure (Ask.asks_of_figure), however the message alone was classified (a greeting, a new question)."""
     turn = routing.turn
     if turn.ask.asks_of_figure is None or routing.reading.frame.names() or not turn.earlier:
