@@ -38,10 +38,11 @@ from advisor.nlu.asked import (
 from advisor.nlu.cues import says, without
 from advisor.nlu.facets import cue_pattern
 from advisor.nlu.frame import Frame, SlotValue
-from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, new_subjects
+from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, is_question, new_subjects
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
+from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.values import find_values
 from advisor.nlu.reading import Reading
 from advisor.nlu.speed_scope import Scope, scope_of
@@ -217,6 +218,11 @@ class Ask(BaseModel):
         '"site" ("how much power would that draw?" after a recommendation), "price" ("and what would that cost?" after a sizing), '
         '"speed", "form_factor" ("does the chassis matter?"); answered for that configuration, never by re-running the last '
         "calculation (data/follow_up_subjects.yaml new_subjects).",
+    )
+    asks_of_figure: Literal["scope", "includes"] | None = Field(
+        None, description='A later message asking about the figure the previous answer gave, stating no value of its own: "scope" ("is '
+        'that per GPU or total?"), "includes" ("does that include cooling overhead?", the same in Chinese); '
+        "answered from that answer's tool result, never by a new question (data/ask_cues.yaml asks_figure_scope, asks_figure_includes).",
     )
     confirms_side: str | None = Field(
         None, description='"so buying is cheaper, right?", "owning wins, correct?": a follow-up asking to confirm one side of a rent-or-buy '
@@ -400,6 +406,7 @@ class Ask(BaseModel):
             weighs_technique=bool(named.get("topic", frozenset()) & frozenset(load_subjects().serving_techniques)) and says("judges_technique", message),
             follow_up_asks=follow_up_asks(message) if opened_earlier else None,
             follow_up_subject=new_subjects()[name] if earlier and (name := follow_up_subject(message)) else None,
+            asks_of_figure=_figure_question(message) if earlier else None,
             confirms_side=_side_confirmed(message) if opened_earlier else None,
             model_sizes_b=_model_sizes(reading, catalog),
             aside_models=_aside_models(reading, catalog),
@@ -605,6 +612,18 @@ def _market(reading: Reading) -> str | None:
     if currency is not None:  # "a budget of 300k US dollars" said in Chinese: a dollar budget is spent on the global market, whatever the language
         return "cn" if currency == "CNY" else "global"
     return "cn" if reading.language == "zh" else None
+
+
+def _figure_question(message: str) -> str | None:
+    """What a later message asks of the figure just given: its scope ("is that per GPU or total?") before what it counts
+    ("does that include cooling?"); None unless it is a question that points at that figure ("that", "this") or a short one
+    ("that covers it, thanks" asks nothing)."""
+    scope, includes = says("asks_figure_scope", message), says("asks_figure_includes", message)
+    if not (scope or includes) or not is_question(message):
+        return None
+    if not says("points_at_figure", message) and len(message.strip()) > PIPELINE.continue_thread.short_chars:
+        return None
+    return "scope" if scope else "includes"
 
 
 def _figures_stated(reading: Reading) -> tuple[StatedFigure, ...]:

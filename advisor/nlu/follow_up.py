@@ -66,6 +66,11 @@ def follow_up_asks(message: str) -> str | None:
     return next((subject for subject, pattern in subjects if pattern.search(text)), None)
 
 
+def is_question(message: str) -> bool:
+    """The message is put as a question: a question mark, a yes/no form or a question word ("that covers it, thanks" is not)."""
+    return message.rstrip().endswith(QUESTION_MARKS) or bool(_patterns()[0].search(normalize_text(message)))
+
+
 def asks_to_confirm(message: str) -> bool:
     """The message states something and asks to have it confirmed ("so buying is cheaper, right?", "owning wins, correct?")."""
     return bool(_patterns()[2].search(normalize_text(message)))

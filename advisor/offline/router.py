@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from advisor.contract import ToolCall
+from advisor.registry import ToolOutcome
 from advisor.markdown import number
 from advisor.nlu.ask import Ask
 from advisor.nlu.dialogue import only_values, restated_question
@@ -61,6 +62,7 @@ LATENCY_COMPLAINT_TASKS = (None, "troubleshoot", "concept", "specs", "memory", "
 WORDING = Wording(Path(__file__).with_name("planner_text.yaml"))
 WHERE_FROM = WORDING.pair("where_from")
 HARDWARE_SLOTS = {"gpu", "gpu_count", "server_count", "gpus_per_server"}
+INFERENCE = "inference"  # the method value of serving (nlu/data/entities.yaml method)
 SHORT_FOLLOW_UP = PIPELINE.continue_thread.short_chars
 
 
@@ -288,7 +290,12 @@ def continues_facility(routing: Routing) -> bool:
         return False
     # only hardware values, in a message too short to ask anything of its own ("and an A100 one?", in either language)
     hardware_only = set(reading.frame.names()) <= HARDWARE_SLOTS and reading.frame.names()
-    return only_values(reading) or bool(hardware_only and len(routing.turn.message.strip()) <= SHORT_FOLLOW_UP)
+    if only_values(reading) or bool(hardware_only and len(routing.turn.message.strip()) <= SHORT_FOLLOW_UP):
+        return True
+    # "and at 1.2 yuan per kWh?", "and at a PUE of 1.5?": a value only the site plan takes (a tariff, a PUE, a rack budget), with
+    # the hardware at most, re-runs that plan, unless the message asks to weigh renting against buying
+    stated = set(reading.frame.names())
+    return bool(stated & facility_plan.SITE_INPUTS) and stated <= HARDWARE_SLOTS | facility_plan.SITE_INPUTS and not facility_plan.asks_now(routing.turn, "comparison")
 
 
 @condition
@@ -417,6 +424,26 @@ def asks_only_electricity(routing: Routing) -> bool:
 def asks_about_last_figure(routing: Routing) -> bool:
     """"why so much?" after a figure, stating no value: the planner folds that answer after its explanation too."""
     return explains_last_figure(routing.turn)
+
+
+@condition
+def turns_to_training(routing: Routing) -> bool:
+    """"and training?", "and for fine-tuning?" after a serving answer: the follow-up states a training method where the thread
+    served the model, so the question is whether the cards hold that training, not the serving speed again."""
+    reading = routing.reading
+    if not reading.follow_up or not reading.frame.has("method"):
+        return False
+    return reading.frame.get("method") != INFERENCE and reading.before.get("method") in (None, INFERENCE)
+
+
+@condition
+def asks_of_previous_figure(routing: Routing) -> bool:
+    """"is that per GPU or total?", "does that include the usual overheads?" after a calculated answer, stating no value: a question about
+    that answer's figure (Ask.asks_of_figure), however the message alone was classified (a greeting, a new question)."""
+    turn = routing.turn
+    if turn.ask.asks_of_figure is None or routing.reading.frame.names() or not turn.earlier:
+        return False
+    return followup.figure_tool(routing.previous) is not None or _thread_task(routing) in TASKS
 
 
 # ---- the handlers a route may name ----
@@ -567,6 +594,23 @@ def site_of_thread(routing: Routing) -> str:
 def mfu_verdict(routing: Routing) -> str:
     """A low MFU: the verdict, then where the time goes."""
     return efficiency.verdict(routing.turn) + "\n\n" + TASKS["troubleshoot"](routing.turn)
+
+
+@handler
+def figure_of_previous(routing: Routing) -> str:
+    """The previous answer's figures explained from its tool result: the calls the history carries, else that
+    calculation run again for the previous message (a client that sends text only). The calls are kept on this turn,
+    so a later follow-up still compares against them."""
+    turn = routing.turn
+    calls = list(routing.previous)
+    if followup.figure_tool(calls) is None:
+        thread = _thread_reading(routing)
+        before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])
+        if thread.task in TASKS:
+            TASKS[thread.task](before)
+        calls = before.calls
+    turn.calls.extend(ToolOutcome(**call.model_dump()) for call in calls if call.name == getattr(followup.figure_tool(calls), "name", None))
+    return followup.figure(turn, calls)
 
 
 @handler

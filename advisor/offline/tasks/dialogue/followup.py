@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.contract import ToolCall
+from advisor.labels import unit
 from advisor.markdown import money, number
 from advisor.nlu.frame import SlotValue
 from advisor.nlu.slot_labels import slot_label
@@ -23,6 +24,7 @@ COUNTED = {"concurrency", "batch", "audience", "server_count", "gpus_per_server"
 RUNNING_COST = "running_cost:"  # a Change of a running cost (Ask.running_costs) rather than of a slot
 PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
 SIZED = "estimate_throughput"  # a count sized for a load tries one split after another before it settles
+CURRENCIES = frozenset({"USD", "CNY"})  # line items whose unit is an amount of money
 LOOKUPS = frozenset({"search_knowledge", "check_capability", "rental_prices"})  # look-ups beside an answer, not its calculation
 
 
@@ -215,6 +217,61 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
                 continue
         return ""
     return ""
+
+
+def figure_tool(calls: list[ToolCall]) -> ToolCall | None:
+    """The call behind an answer's figure: the first successful call of a tool the figure table (text.yaml
+    followup.figure.tools) knows; None when the answer ran none."""
+    tools = WORDING.data["figure"]["tools"]
+    return next((call for call in calls if call.name in tools and call.result and getattr(call, "ok", True)), None)
+
+
+def figure_task(calls: list[ToolCall]) -> str | None:
+    """The calculation task behind the previous answer's figure ("is that per GPU?" after a power bill is about the
+    facility plan, whatever task the thread's first message was read as)."""
+    call = figure_tool(calls)
+    return WORDING.data["figure"]["tools"][call.name]["task"] if call else None
+
+
+def figure(turn: Turn, calls: list[ToolCall]) -> str:
+    """"is that per GPU or total?" / "does that include cooling?" (Ask.asks_of_figure): the previous answer's figures
+    read from its tool result in ``calls``: each headline figure with its scope, or the parts the figure counts with
+    their formulas."""
+    call = figure_tool(calls)
+    if call is None:
+        return WORDING.say(turn, "figure.nothing")
+    entry = WORDING.data["figure"]["tools"][call.name]
+    if turn.ask.asks_of_figure == "includes":
+        items = [i for i in call.result.get("items", []) if isinstance(i, dict) and isinstance(i.get("value"), int | float)]
+        if not items:
+            return WORDING.say(turn, "figure.nothing")
+        lines = [WORDING.say(turn, "figure.include_line", label=turn.text(i["label"]), value=_item_value(turn, i), formula=turn.formula(i))
+                 for i in items]
+        return "\n".join([WORDING.say(turn, "figure.includes_lead"), *lines])
+    count = 1
+    for path in entry["count"]:
+        part = at_path(call.result, path)
+        count *= part if isinstance(part, int) and part > 0 else 1
+    currency = call.result.get("currency") or ""
+    lines = []
+    for spec in entry["figures"]:
+        value = at_path(call.result, spec["field"])
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        shown = (lambda v: money(v, currency)) if spec.get("money") else (lambda v: f"{number(v)} {turn.text(spec['unit'])}")
+        lines.append(WORDING.say(turn, f"figure.scope_line.{spec['scope']}", name=turn.text(spec["name"]), value=shown(value), count=f"{count:,}",
+                                 per_gpu=shown(value / count), all=shown(value * count)))
+    if not lines:
+        return WORDING.say(turn, "figure.nothing")
+    return "\n".join([WORDING.say(turn, "figure.scope_lead", count=f"{count:,}"), *lines])
+
+
+def _item_value(turn: Turn, item: dict) -> str:
+    """A line item's value with its unit in words; an amount of money with its currency's symbol."""
+    code = str(item.get("unit", ""))
+    if code in CURRENCIES:
+        return money(item["value"], code)
+    return f"{number(item['value'], 2)} {unit(code, turn.language)}".strip()
 
 
 def at_path(result: dict, path: str) -> object:

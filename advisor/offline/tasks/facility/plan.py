@@ -18,6 +18,8 @@ WORDING = Wording("facility", "facility")
 # text.yaml facility.asks.comparison)
 COMPARISON_SLOTS = ("server_price", "cloud_price", "discount", "budget")
 DEFAULT_GPU = "h100-sxm"
+# The values of a site that plan_args reads beside the hardware: a follow-up stating one of these re-runs the plan
+SITE_INPUTS = frozenset({"electricity_price", "pue", "rack_power"})
 
 
 def asks_only_electricity(turn: Turn) -> bool:
