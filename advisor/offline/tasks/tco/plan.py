@@ -13,7 +13,7 @@ from advisor.markdown import money, number
 from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.nlu.ask import GpuHours, LoadShape
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
-from advisor.offline.tasks.dialogue import followup
+from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.specs.compare import asks_cost_per_token
 from advisor.offline.turn import Turn
@@ -167,7 +167,7 @@ def earlier_args(turn: Turn, args: dict) -> dict | None:
     said_before = turn.ask.opened_earlier and turn.ask.billing_said_earlier
     if turn.ask.committed_billing and not said_before:  # "what if we go 3-year reserved?": the rent was on demand before
         earlier.update(cloud_committed=False, rent_tier="auto")
-    for change in followup.changes(turn):
+    for change in dialogue_plan.changes(turn):
         if change.slot == "utilisation":
             earlier["utilisation_pct"] = before.utilisation * 100 if before.utilisation is not None else None
         elif change.slot == "horizon":

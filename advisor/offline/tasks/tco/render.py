@@ -9,7 +9,7 @@ import math
 
 from advisor.labels import CHINA_STATUS
 from advisor.markdown import money, number, table
-from advisor.offline.tasks.dialogue import followup
+from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.tco import payback
 from advisor.offline.tasks.tco.tariffs import region_line
 from advisor.offline.turn import Turn
@@ -230,7 +230,7 @@ def against_earlier(turn: Turn, old: dict, r: dict) -> str:
 
     verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
     same = old["verdict"] == r["verdict"]
-    if any(change.slot == "utilisation" for change in followup.changes(turn)):  # "and if we only use it 40% of the time?"
+    if any(change.slot == "utilisation" for change in dialogue_plan.changes(turn)):  # "and if we only use it 40% of the time?"
         return use_changed(turn, old, r)
     # "and at 40%?" against a lease billed every hour: the rent did not move, and the reader is told why
     billed = WORDING.say(turn, "change.billed") if r["cloud_billing"] != "used_hours" and old["cloud_monthly_cost"] == r["cloud_monthly_cost"] else ""
