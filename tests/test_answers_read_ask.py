@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OFFLINE = ROOT / "advisor" / "offline"
 ANSWERS = OFFLINE / "tasks"
 USER_TEXT = ("message", "task_messages")  # attributes holding what the user wrote
+READING_TEXT = "text"  # ``<turn>.reading.text``: the message as the reading keeps it
 
 # (file, function) → why it may still read the user's text. Keep this short: a new entry needs a reason that the
 # text is data for a tool or a search, not a decision about what was asked.
@@ -20,6 +21,7 @@ READS_TEXT = {
     ("recommend.py", "recommend"): "the question's own words are the search query for related reading",
     ("fit.py", "memory"): "the question's own words are the search query for related reading",
     ("plan.py", "reported"): "a pasted log or error is the diagnosis tool's input, passed on as written",
+    ("plan.py", "with_context"): "a later part's words, with the part before them, are the knowledge-base search query",
 }
 # (file, constant) → why a pattern is compiled outside the understanding layer.
 COMPILES = {
@@ -30,7 +32,8 @@ COMPILES = {
 
 
 def _user_text_reads(path: Path) -> set[tuple[str, str]]:
-    """(file, function) for every read of ``<something>.message`` or ``.task_messages`` naming the user's words.
+    """(file, function) for every read of ``<something>.message``, ``.task_messages`` or ``<something>.reading.text``
+    naming the user's words.
 
     ``AdvisorError(...).message(language)`` is a call of a method, not the message, and is not counted."""
     found = set()
@@ -38,12 +41,16 @@ def _user_text_reads(path: Path) -> set[tuple[str, str]]:
     def visit(node: ast.AST, function: str) -> None:
         for child in ast.iter_child_nodes(node):
             name = child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else function
-            if isinstance(child, ast.Attribute) and child.attr in USER_TEXT and not _called(child, node):
+            if isinstance(child, ast.Attribute) and (child.attr in USER_TEXT or _reading_text(child)) and not _called(child, node):
                 found.add((path.name, function))
             visit(child, name)
 
     visit(ast.parse(path.read_text(encoding="utf-8")), "<module>")
     return found
+
+
+def _reading_text(attribute: ast.Attribute) -> bool:
+    return attribute.attr == READING_TEXT and isinstance(attribute.value, ast.Attribute) and attribute.value.attr == "reading"
 
 
 def _called(attribute: ast.Attribute, parent: ast.AST) -> bool:
@@ -100,3 +107,9 @@ def test_the_checks_see_a_regex_and_a_message_read(tmp_path):
     )
     assert _user_text_reads(sample) == {("sample.py", "answer")}
     assert _compiled_patterns(sample) == {("sample.py", "CHEAP")}
+
+
+def test_the_check_sees_the_reading_text(tmp_path):
+    module = tmp_path / "writer.py"
+    module.write_text("def lead(turn):\n    return turn.reading.text.count(' and ') + len(turn.text('x'))\n")
+    assert _user_text_reads(module) == {("writer.py", "lead")}

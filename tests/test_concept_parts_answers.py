@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.contract import ChatTurn
-from advisor.offline.tasks.dialogue.parts import verdict_of
+from advisor.offline.tasks.dialogue.render import verdict_of
 from knowledge.concepts import load_concepts
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.nlu.question_parts import question_parts
-from advisor.offline.tasks.dialogue.parts import verdict_of
+from advisor.offline.tasks.dialogue.render import verdict_of
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.offline.tasks.dialogue.parts import WORDING, verdict_of
+from advisor.offline.tasks.dialogue.render import PARTS as WORDING, verdict_of
 
 
 def _parts(reply) -> list[str]:
@@ -57,7 +57,7 @@ def test_a_value_only_second_part_is_the_same_calculation_told_in_steps(offline_
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_part_with_the_same_card_as_the_one_before_points_back_instead_of_repeating(language):
-    from advisor.offline.tasks.dialogue.parts import without_repeats
+    from advisor.offline.tasks.dialogue.render import without_repeats
 
     class Turnish:  # the wording only needs the language
         def t(self, en, zh):

@@ -30,6 +30,7 @@ from advisor.nlu.asked import (
     reports_latency,
     shares_prefix,
     weighs_parallelism,
+    job_joins,
     reports_serving,
     reports_slowdown,
     serving_asks,
@@ -118,6 +119,10 @@ class Ask(BaseModel):
         False, description="A message of the task asked whether a measured speed is normal: the tokens/s it stated is no target."
     )
     speaks_of_serving: bool = Field(False, description="The task's messages speak of serving (an engine, requests, users), slow or not.")
+    job_joins: tuple[int, ...] = Field(
+        (), description='Where this message joins one job to the next ("serve a 70B and LoRA a 30B": the offset of "and"), '
+        "so a task word across it goes with the other job's model."
+    )
     reports_serving: bool = Field(
         False, description="The task's messages report a slowdown and place it in serving (engine, requests, inference)."
     )
@@ -355,6 +360,7 @@ class Ask(BaseModel):
             observed_in_thread=any(asks_if_observed_is_normal(text) for text in thread),
             speaks_of_serving=any(reports_serving(text) for text in thread),
             reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),
+            job_joins=job_joins(message),
             reasoning_model=any(names_reasoning_model(text) for text in thread),
             # a first-token time stated as a requirement ("TTFT under 2 s: how many cards?") is a target to size for, not a complaint
             reports_latency=any(reports_latency(text) for text in thread)

@@ -13,6 +13,7 @@ from advisor.name_matcher import normalize_text
 from advisor.nlu.cues import says
 from advisor.nlu.speed_scope import Scope, scope_at
 from advisor.nlu.values import find_values
+from knowledge.answer_text import focus_words
 from knowledge.catalog import Catalog
 
 ASKS_FILE = Path(__file__).parent / "data" / "serving_asks.yaml"
@@ -78,6 +79,24 @@ def observed_scope(text: str, catalog: Catalog) -> Scope | None:
     folded = normalize_text(text)
     found = next((value for value in find_values(folded, catalog) if value.kind == "rate"), None)
     return None if found is None else scope_at(folded, found.start, found.end, float(found.value))
+
+
+def job_joins(text: str) -> tuple[int, ...]:
+    """Where the message joins one job to the next ("and", "plus", and their Chinese forms in knowledge/answer_text.yaml
+    ``focus.job_joiners``): a task word across such a word belongs to the other job (in "70B quantised inference and a
+    LoRA of a 30B" the inference goes with the 70B, even where Chinese word order puts it right before the 30B)."""
+    lowered = text.casefold()
+    found = []
+    for word in focus_words("job_joiners")["joins"]:
+        at = lowered.find(word)
+        while at >= 0:
+            end = at + len(word)
+            ascii_word = word.isascii() and word[:1].isalnum()
+            whole = not ascii_word or ((at == 0 or not lowered[at - 1].isalnum()) and (end == len(lowered) or not lowered[end].isalnum()))
+            if whole:
+                found.append(at)
+            at = lowered.find(word, end)
+    return tuple(found)
 
 
 def reports_serving(text: str) -> bool:

@@ -23,7 +23,8 @@ from advisor.nlu.slot_labels import said
 from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reading import Reading
 from advisor.offline.tasks.concept import capability, equivalent, knowledge
-from advisor.offline.tasks.dialogue import followup
+from advisor.offline.tasks.dialogue import plan as dialogue_plan
+from advisor.offline.tasks.dialogue import render as dialogue_render
 from advisor.offline.tasks.traps import traps
 from advisor.offline.tasks.dialogue import parts as answer_parts
 from advisor.offline import measure_parts
@@ -66,8 +67,8 @@ class OfflinePlanner:
         if parts:  # "can X run Y? and what does moving cost?": each question its own verdict, all in the opening line
             bodies = [self._part_body(part, calculates, index > 0) for index, (part, calculates) in enumerate(parts)]
             # a calculated part that repeats an earlier one is covered by it; only a card found twice lacks an answer of its own
-            bodies = answer_parts.without_repeats(turn, bodies, ["" if calculates else part.message for part, calculates in parts])
-            opening = answer_parts.combined(turn, bodies)
+            bodies = dialogue_render.without_repeats(turn, bodies, ["" if calculates else part.message for part, calculates in parts])
+            opening = dialogue_render.combined(turn, bodies)
             limit = _part_limit(opening, len(parts))  # the parts share one screen under the opening that answers them all
             folded = [_fold_part(f"**{index}.** _{_quoted(part.message)}_", body, limit) for index, ((part, _), body) in enumerate(zip(parts, bodies, strict=True), 1)]
             summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
@@ -80,7 +81,7 @@ class OfflinePlanner:
             # "power draw and network for 4x8 H100 nodes?": each measure asked gets its part, in the order asked
             several = measure_parts.answer_parts(turn, body, _measure_body)
             if several:
-                opening = answer_parts.combined(turn, [text for _, text in several])
+                opening = dialogue_render.combined(turn, [text for _, text in several])
                 limit = _part_limit(opening, len(several))
                 folded = [_fold_part(f"**{index}. {measure_parts.label(turn, measures)}**", text, limit) for index, (measures, text) in enumerate(several, 1)]
                 summary, details = "\n\n".join(s for s, _ in folded), "\n\n".join(d for _, d in folded if d)
@@ -88,7 +89,7 @@ class OfflinePlanner:
             else:
                 summary, details = fold(body, limit=1 if explains_last_figure(turn) else FOLD_LINES)
             if _calculated(turn) and not turn.compared_itself:  # "and with 16?": the first sentence says which value the re-run changed
-                summary = followup.lead(turn, previous) + summary
+                summary = dialogue_render.lead(turn, previous) + summary
         if _repeats_last_answer(summary, message, history):  # a follow-up read as nothing new: say so, never reprint the answer above
             summary = WORDING.pick("nothing_new", turn.language)
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
@@ -147,12 +148,12 @@ class OfflinePlanner:
             task = reading.task if reading.follow_up else reading.intent
             part = Turn(piece, reading, turn.registry, turn.catalog, turn.calls, turn.sources, turn.assumptions, earlier=before)
             # "swap to 64 H100? how much faster?" after a training time: a first part that changes the thread's values re-runs that calculation
-            reruns = index == 0 and bool(followup.changes(part))
+            reruns = index == 0 and bool(dialogue_plan.changes(part))
             calculates = _calculates(reading, task) and task != "specs" and (not reading.follow_up or bool(calculations) or reruns)
             if _told_in_steps(part, calculates, calculations, turn.reading):  # "…at 30%? what does that mean for the verdict?": one re-run
                 return []
             if calculates and task in calculations:  # the same calculation again: told in steps, unless it asks something of its own
-                if not answer_parts.asks_its_own(part, task):
+                if not dialogue_plan.asks_its_own(part, task):
                     return []
                 calculates = False
             if calculates:  # a spec sheet per aspect answers none of them: "Gaudi 3 vs H100: tooling, cost?" is answered from the cards
@@ -166,7 +167,7 @@ class OfflinePlanner:
         parts before it, with a card no earlier part was answered with."""
         if calculates:
             return self._body(part)
-        question = answer_parts.with_context(part, after_part)  # "…A100? what are the risks?": the risks of that
+        question = dialogue_plan.with_context(part, after_part)  # "…A100? what are the risks?": the risks of that
         return answer_parts.without_calculation(
             part, lambda part: capability.premise_first(part, knowledge.concept(part, question=question, in_thread=True, answered=knowledge.cards_cited(part)))
         )
@@ -191,7 +192,7 @@ def _told_in_steps(part: Turn, calculates: bool, calculations: set[str], whole: 
     when the classifier cannot place it alone or the whole message continues that calculation ("and at 30% use? does
     that change the verdict?"): it asks what that re-run says, so the message is one question."""
     reading = part.reading
-    if calculates or reading.task not in calculations or part.ask.named or answer_parts.asks_its_own(part, reading.task):
+    if calculates or reading.task not in calculations or part.ask.named or dialogue_plan.asks_its_own(part, reading.task):
         return False
     return reading.confidence < MIN_CONFIDENCE or (whole.follow_up and whole.task == reading.task)
 

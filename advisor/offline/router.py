@@ -27,7 +27,9 @@ from advisor.nlu.reading import Reading
 from advisor.nlu.subjects import TOKEN_RATE, VARIANT_CHOICE, subjects_of, uncatalogued_gpus, variant_card
 from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
 from advisor.offline.tasks.concept import plan as concept_plan
-from advisor.offline.tasks.dialogue import followup, guard, new_subject, setup_question
+from advisor.offline.tasks.dialogue import new_subject, setup_question
+from advisor.offline.tasks.dialogue import plan as dialogue_plan
+from advisor.offline.tasks.dialogue import render as dialogue_render
 from advisor.offline.tasks.facility import facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
@@ -123,7 +125,7 @@ condition = _registers_in(CONDITIONS)
 
 @condition
 def unreadable(routing: Routing) -> bool:
-    return guard.unreadable(routing.turn) is not None
+    return dialogue_render.unreadable(routing.turn) is not None
 
 
 @condition
@@ -248,14 +250,14 @@ def weighs_technique_in_thread(routing: Routing) -> bool:
 def asks_of_thread_setup(routing: Routing) -> bool:
     """"so will 4 cards be 4x faster?", "and does that need NVLink?": a follow-up asking a subject of its own about the
     layout the thread's answer gave (Ask.follow_up_asks), changing at most the card count."""
-    return setup_question.applies(routing.turn, routing.task)
+    return dialogue_plan.asks_of_setup(routing.turn, routing.task)
 
 
 @condition
 def asks_new_subject_of_thread(routing: Routing) -> bool:
     """"how much power would that draw?" after a recommendation, "and what would that cost?" after a sizing: a later
     message asking a side of the thread's configuration its calculation did not answer (Ask.follow_up_subject)."""
-    return new_subject.applies(routing.turn, _thread_task(routing), TASKS)
+    return dialogue_plan.asks_new_subject(routing.turn, _thread_task(routing), TASKS)
 
 
 def _thread_task(routing: Routing) -> str | None:
@@ -457,9 +459,9 @@ def task(routing: Routing) -> str:
     return TASKS[routing.task](routing.turn)
 
 
-HANDLERS["unreadable"] = lambda routing: guard.unreadable(routing.turn)
-HANDLERS["out_of_scope"] = lambda routing: guard.out_of_scope(routing.turn)
-HANDLERS["greeting"] = lambda routing: guard.greeting(routing.turn)
+HANDLERS["unreadable"] = lambda routing: dialogue_render.unreadable(routing.turn)
+HANDLERS["out_of_scope"] = lambda routing: dialogue_render.out_of_scope(routing.turn)
+HANDLERS["greeting"] = lambda routing: dialogue_render.greeting(routing.turn)
 HANDLERS["price_trend"] = lambda routing: price_trend.answer(routing.turn)
 HANDLERS["rent_tiers"] = lambda routing: rent_tiers.answer(routing.turn)
 HANDLERS["observed_speed"] = lambda routing: serving.observed_verdict(routing.turn)
@@ -478,7 +480,7 @@ HANDLERS["api_bill"] = lambda routing: TASKS["tco"](routing.turn)  # the tco tas
 
 @handler
 def injection(routing: Routing) -> str:
-    return guard.injection(routing.turn) + beside_injection(routing)
+    return dialogue_render.injection(routing.turn) + beside_injection(routing)
 
 
 @handler
@@ -552,7 +554,7 @@ def concept_with_offer(routing: Routing) -> str:
 @handler
 def technique_in_thread(routing: Routing) -> str:
     """The card on the technique asked about, then the thread's setup it is read against (the calculation offered)."""
-    return followup.with_setup(routing.turn, knowledge.concept(routing.turn, offer=routing.reading.task))
+    return dialogue_render.with_setup(routing.turn, knowledge.concept(routing.turn, offer=routing.reading.task))
 
 
 @handler
@@ -568,7 +570,7 @@ def technique_judged(routing: Routing) -> str:
 @handler
 def thread_setup_question(routing: Routing) -> str:
     """The verdict on what the follow-up asks of the thread's setup, then the thread's calculation it rests on."""
-    return setup_question.answer(routing.turn, TASKS[setup_question.thread_task(routing.turn, routing.task)])
+    return setup_question.answer(routing.turn, TASKS[dialogue_plan.thread_task(routing.turn, routing.task)])
 
 
 @handler
@@ -617,7 +619,7 @@ def figure_of_previous(routing: Routing) -> str:
 def where_from(routing: Routing) -> str:
     turn = routing.turn
     body = TASKS[routing.task](turn)
-    explained = followup.why(turn, trouble.why_figures)  # the main driver with its formula; the rest is folded
+    explained = dialogue_render.why(turn, trouble.why_figures)  # the main driver with its formula; the rest is folded
     return (explained or turn.t(*WHERE_FROM) + _largest_part(turn)) + "\n\n" + body
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from advisor.markdown import number
-from advisor.offline.tasks.dialogue.parts import verdict_of
+from advisor.offline.tasks.dialogue.render import verdict_of
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError

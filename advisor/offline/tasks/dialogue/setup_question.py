@@ -10,41 +10,17 @@ from collections.abc import Callable
 
 from advisor.contract import ToolCall
 from advisor.markdown import number
-from advisor.offline.tasks.dialogue import followup
-from advisor.offline.tasks.dialogue.followup import at_path
+from advisor.offline.tasks.dialogue import render
+from advisor.offline.tasks.dialogue.render import at_path
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.registry import ToolOutcome
 
 WORDING = Wording("dialogue", "setup_question")
 THROUGHPUT = "estimate_throughput"
-CONCEPT = "concept"  # a general question asked inside a calculation's thread keeps that thread's task and values
-# the threads whose answer holds a serving layout: a speed, a recommendation, a sizing
-LAYOUT_TASKS = {"scaling": frozenset({"serving_speed", "recommend"}), "interconnect": frozenset({"serving_speed", "recommend", "memory", "max_fit"})}
-COUNTS = frozenset({"gpu_count", "server_count", "gpus_per_server"})  # "will 4 cards be 4x faster?" may change the count, nothing else
-SUBJECT_SLOTS = {"scaling": frozenset(), "interconnect": frozenset({"gpu_form"})}  # "is PCIe enough?" reads PCIe as a card's form: the link asked about
-RECOMMENDED = ("tiers.0.option", "options.0")  # a recommendation's chosen option, as followup._chosen reads it
+RECOMMENDED = ("tiers.0.option", "options.0")  # a recommendation's chosen option, as render._chosen reads it
 NVLINK_VENDOR = "NVIDIA"  # another vendor's GPU-to-GPU link has its own name (Infinity Fabric, HCCS)
 SAME = 0.85  # a speed-up within 15% of the one asked about is a yes
-
-
-def thread_task(turn: Turn, task: str | None) -> str | None:
-    """The calculation the thread holds: the task a follow-up continues, or the open one a general question is asked in
-    ("is PCIe enough between them?" reads as a concept question, yet the thread's layout is what it asks about)."""
-    reading = turn.reading
-    return task if reading.follow_up else reading.task if reading.intent == CONCEPT else None
-
-
-def applies(turn: Turn, task: str | None) -> bool:
-    """A follow-up in a thread with a layout that asks a subject of its own and changes at most the card count."""
-    asked = turn.ask.follow_up_asks
-    reading = turn.reading
-    if asked is None or thread_task(turn, task) not in LAYOUT_TASKS[asked]:
-        return False
-    stated = set(reading.frame.names()) - COUNTS - SUBJECT_SLOTS[asked]
-    # "if we add a second L40S, does it double the speed?" names the thread's card again: only the count changes
-    same_card = reading.frame.all("gpu") == reading.before.all("gpu")
-    return stated <= {"gpu"} and (not stated or same_card)
 
 
 def answer(turn: Turn, thread_answer: Callable[[Turn], str]) -> str:
@@ -96,7 +72,7 @@ def _scaling(turn: Turn) -> str:
         "load": WORDING.say(turn, "load.one" if (args.get("batch") or 1) == 1 else "load.many", batch=args.get("batch") or 1),
         "then_setup": WORDING.say(turn, "then_setup.one" if count_then == 1 else "then_setup.many", count=count_then),
         "pcie_gen": ((link or {}).get("gpu") or {}).get("pcie_gen") or "",
-        "bound": followup.WORDING.say(turn, f"why.bound.{now['bound']}") if now["bound"] in followup.WORDING.data["why"]["bound"] else now["bound"],
+        "bound": render.FOLLOWUP.say(turn, f"why.bound.{now['bound']}") if now["bound"] in render.FOLLOWUP.data["why"]["bound"] else now["bound"],
     }
     lines = [WORDING.say(turn, "scaling.as_asked" if ratio >= SAME * asked else "scaling.short_of_it", **figures)]
     if now["bound"] == "interconnect" and link is not None and link["verdict"] == "no":

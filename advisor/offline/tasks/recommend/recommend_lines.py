@@ -13,7 +13,6 @@ from advisor.offline.workload import TASK_BY_WORKLOAD, TASK_LABEL, quantised_ser
 from advisor.offline.slots import METHOD_TO_WORKLOAD
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from knowledge.answer_text import focus_words
 from knowledge.bilingual import Text
 from knowledge.servers import server_data
 from tools.recommend.configs import SERVER_GPUS  # the standard 8-GPU server of data-centre cards
@@ -57,7 +56,7 @@ def workloads_of(turn: Turn, model: str, task: str) -> list[dict] | None:
         return None
     found: list[tuple[str, str]] = []
     claimed: set[int] = set()
-    breaks = _joiners(turn.reading.text)
+    breaks = turn.ask.job_joins
     for at, name in targets:
         if methods:
             nearest = min(range(len(methods)), key=lambda i: (_joined_between(breaks, methods[i][0], at), abs(methods[i][0] - at)))
@@ -72,25 +71,7 @@ def workloads_of(turn: Turn, model: str, task: str) -> list[dict] | None:
     return [{"model": name, "task": job, "precision": served if job == "inference" else None} for name, job in jobs] or None
 
 
-def _joiners(text: str) -> list[int]:
-    """Where the message joins one job to the next ("and", "plus", and their Chinese forms in the data): a task word
-    across such a word belongs to the other job (in "70B quantised inference and a LoRA of a 30B" the inference goes
-    with the 70B, even where Chinese word order puts it right before the 30B)."""
-    lowered = text.casefold()
-    found = []
-    for word in focus_words("job_joiners")["joins"]:
-        at = lowered.find(word)
-        while at >= 0:
-            end = at + len(word)
-            ascii_word = word.isascii() and word[:1].isalnum()
-            whole = not ascii_word or ((at == 0 or not lowered[at - 1].isalnum()) and (end == len(lowered) or not lowered[end].isalnum()))
-            if whole:
-                found.append(at)
-            at = lowered.find(word, end)
-    return found
-
-
-def _joined_between(breaks: list[int], first: int, second: int) -> int:
+def _joined_between(breaks: tuple[int, ...], first: int, second: int) -> int:
     low, high = sorted((first, second))
     return sum(low < at < high for at in breaks)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from advisor.offline.tasks.recommend import mainland, price_view, vendor_rows
 from advisor.offline.tasks.specs import asked_view, compare, plan, render, stated_view
+from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.tco import rent_prices
 from advisor.offline.turn import Turn
 
@@ -14,7 +15,7 @@ from advisor.offline.turn import Turn
 def answer(turn: Turn, value_first: bool = False) -> str:
     """``value_first``: the question weighs the named cards against each other ("H100 now, H200, or wait for
     B200?"), so what a unit of compute and of bandwidth costs on each leads, whatever objective was read."""
-    if rent_prices.applies(turn):  # "what's a fair hourly price for an H100?": the rental market, not one catalog figure
+    if tco_plan.asks_rent_price(turn):  # "what's a fair hourly price for an H100?": the rental market, not one catalog figure
         return rent_prices.answer(turn)
     names = plan.gpus_named(turn)
     if not names:

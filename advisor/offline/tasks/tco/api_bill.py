@@ -25,10 +25,6 @@ PLANNED_LOAD = 0.5  # average traffic is about half of what peaks need: dedicate
 LARGER_GPU = "h200-sxm"  # a model that no H100 server holds (DeepSeek-V3) is served on the next larger card
 
 
-def applies(turn: Turn) -> bool:
-    return turn.ask.weighs_api
-
-
 def _price(turn: Turn, model: str | None) -> ApiPrice | None:
     usage = turn.ask.api_usage
     return api_prices().by_id(usage.api_named if usage else None) or api_prices().for_model(model)
@@ -42,10 +38,10 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     price = price or api_prices().for_model(model)  # no API named and no model: the price of the model compared against
     if named is None:
         turn.assume(*WORDING.both("comparable", model=turn.catalog.model(model).name))
-    gpus, speed = token_price._deployment(turn, model, gpu)
+    gpus, speed = token_price.deployment(turn, model, gpu)
     if speed is None and not turn.slots.gpus:
         gpu = LARGER_GPU
-        gpus, speed = token_price._deployment(turn, model, gpu)
+        gpus, speed = token_price.deployment(turn, model, gpu)
     gpu_name = turn.catalog.gpu(gpu).name
     if speed is None:
         return WORDING.say(turn, "does_not_run", model=model, gpu=gpu_name)
@@ -59,7 +55,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     share = output / (prompt + output)
     load = turn.slots.utilisation or PLANNED_LOAD
     rate = (chosen["low"] + chosen["high"]) / 2
-    stated = token_price._stated_rate(turn, currency)  # the rent the user pays prices self-hosting; the tier only when none is said
+    stated = plan.stated_rate(turn, currency)  # the rent the user pays prices self-hosting; the tier only when none is said
     tier_name = WORDING.say(turn, "your_rate") if stated is not None else turn.text(chosen["name"])
     rate = stated if stated is not None else rate
     no_volume = usage is None or usage.tokens_per_day is None

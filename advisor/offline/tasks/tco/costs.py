@@ -21,13 +21,13 @@ WORDING = Wording("tco", "costs")
 
 
 def tco(turn: Turn) -> str:
-    if api_bill.applies(turn):  # "we pay an API N tokens a day: self-host cheaper?": the bill against GPUs serving it
+    if plan.weighs_api_bill(turn):  # "we pay an API N tokens a day: self-host cheaper?": the bill against GPUs serving it
         return api_bill.answer(turn, plan.gpu_of(turn), plan.currency_of(turn))
     owns_cards = plan.owns_cards(turn, turn.slots.server_price)  # "we already have 16 A100s": keep or rent, not the rental market
     lets_out = turn.ask.rents_out  # "buy servers and rent them out": the rent is the lessor's revenue, not a price to judge
-    if not owns_cards and not lets_out and rentals.applies(turn):
+    if not owns_cards and not lets_out and plan.rentals_apply(turn):
         return rentals.answer(turn)
-    if not owns_cards and not lets_out and rent_prices.applies(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
+    if not owns_cards and not lets_out and plan.asks_rent_price(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
         return rent_prices.answer(turn)
     if plan.cost_of_a_run(turn):
         return run_time.training_time(turn)
@@ -35,7 +35,7 @@ def tco(turn: Turn) -> str:
         compared = compare.route(turn)
         if compared is not None:
             return compared
-    if token_price.applies(turn):  # "cost per million tokens?" on one card: served at full load and priced per rental tier
+    if plan.asks_token_price(turn):  # "cost per million tokens?" on one card: served at full load and priced per rental tier
         return token_price.answer(turn, plan.gpu_of(turn), plan.currency_of(turn))
     stated = next((turn.slots.frame.surface(slot) for slot in ("server_price", "budget") if slot in turn.slots.unusable), "")
     if stated:  # "£9k each": the user's own price, in a currency with no rate; a catalog price in its place would answer another question
@@ -195,16 +195,12 @@ def _china_rentable(turn: Turn, others: list[dict], currency: str) -> str:
 def _rent_trend(turn: Turn, r: dict) -> str:
     """A payback over several years worked at today's rent assumes the rent holds; rents have been falling (the trend
     rental_prices carries, so every figure in the line is a tool's)."""
-    years = r["horizon_months"] / 12
-    if years < lessor.MULTI_YEAR or r["cloud_billing"] == "monthly_bill" or not r.get("gpu_id"):  # a bill the user pays is theirs, not the market's
-        return ""
-    market = turn.call("rental_prices", {"gpu": r["gpu_id"], "currency": r["currency"], "today": dt.date.today().isoformat()})
-    trend = market.result.get("trend") if market.ok else None
+    trend = lessor.rent_trend(turn, r)
     if not trend:
         return ""
     months = r["payback_months"]
-    return lessor.trend_words(turn, WORDING, "rent_trend." + ("no_payback" if months is None else "payback"), trend,
-                              years=number(years), months=number(months) if months is not None else "")
+    return render.trend_words(turn, WORDING, "rent_trend." + ("no_payback" if months is None else "payback"), trend,
+                              years=number(r["horizon_months"] / 12), months=number(months) if months is not None else "")
 
 
 def per_token_first(answer: Callable[[Turn], str]) -> Callable[[Turn], str]:
@@ -212,7 +208,7 @@ def per_token_first(answer: Callable[[Turn], str]) -> Callable[[Turn], str]:
     behind it is in that answer; anything else goes to ``answer`` unchanged."""
 
     def route(turn: Turn) -> str:
-        if token_price.applies(turn) and turn.model_reference() is not None:
+        if plan.asks_token_price(turn) and turn.model_reference() is not None:
             return token_price.answer(turn, plan.gpu_of(turn), plan.currency_of(turn))
         return answer(turn)
 

@@ -13,7 +13,9 @@ from advisor.markdown import money, number
 from advisor.nlu.frame import Frame, Money, SlotValue
 from advisor.nlu.ask import GpuHours, LoadShape
 from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
-from advisor.offline.tasks.dialogue import followup
+from advisor.offline.tasks.dialogue import plan as dialogue_plan
+from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.tasks.specs.compare import asks_cost_per_token
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
@@ -165,7 +167,7 @@ def earlier_args(turn: Turn, args: dict) -> dict | None:
     said_before = turn.ask.opened_earlier and turn.ask.billing_said_earlier
     if turn.ask.committed_billing and not said_before:  # "what if we go 3-year reserved?": the rent was on demand before
         earlier.update(cloud_committed=False, rent_tier="auto")
-    for change in followup.changes(turn):
+    for change in dialogue_plan.changes(turn):
         if change.slot == "utilisation":
             earlier["utilisation_pct"] = before.utilisation * 100 if before.utilisation is not None else None
         elif change.slot == "horizon":
@@ -188,10 +190,6 @@ def committed_tier(horizon_years: float | None, china: bool) -> str:
     if china:
         return "auto"
     return "hyperscaler_3yr" if (horizon_years or 0) >= THREE_YEAR_TERM else "hyperscaler_1yr"
-
-
-def china_market(turn: Turn, currency: str) -> bool:
-    return currency == "CNY" or turn.slots.region == "cn"
 
 
 def committed_billing(turn: Turn) -> bool:
@@ -537,6 +535,82 @@ def owning_hour_args(gpu: str, gpus: int, currency: str, **more: object) -> dict
     """compute_tco's arguments for what an hour of one of ``gpus`` cards costs whoever owns it: the cards in full
     8-GPU servers, no rent weighed; ``more`` adds the use, the site and the horizon."""
     return {"gpu": gpu, "gpus_per_server": 8, "servers": -(-gpus // 8), "currency": currency, "rent_needed": False, **more}
+
+
+# ---- which smaller writer takes the rent-or-buy question over (costs.tco asks these in order), and their arguments ----
+def weighs_api_bill(turn: Turn) -> bool:
+    """An API bill weighed against GPUs serving the same traffic (api_bill)."""
+    return turn.ask.weighs_api
+
+
+# Any of these makes it another question than the rent of a card: what a run, a purchase or a fleet over years costs
+RENT_PRICE_OTHER_QUESTIONS = ("server_price", "budget", "training_tokens", "model", "size", "electricity_price", "deadline")
+PRICE_PERIOD_YEARS = 1 / 365  # a span under a day is the unit of a price ("how much for an hour"), not how long anything is kept
+
+
+def asks_rent_price(turn: Turn) -> bool:
+    """What renting one card costs, or whether a rate is fair (rent_prices): one card named, words that ask what renting
+    it costs, at most one rate to judge, and nothing bought, trained or kept over years in the conversation's task."""
+    frame = turn.slots.frame
+    if any(frame.has(slot) for slot in RENT_PRICE_OTHER_QUESTIONS) or len(set(frame.all("gpu"))) != 1 or len(frame.all("cloud_price")) > 1:
+        return False
+    if turn.ask.weighs_owning:  # a purchase or a quoted payback: rent-or-buy answers it
+        return False
+    if rented_months(turn) is not None:  # "1024 H100 for 3 months, what will it cost?": the bill for that long
+        return frame.has("gpu_count") and turn.intent == "tco"
+    return not frame.has("utilisation") and turn.ask.asks_rental_price
+
+
+def rented_months(turn: Turn) -> float | None:
+    """How long the GPUs are rented, in months; None when no span is said or it is a price's unit ("an hour")."""
+    spans = [span for span in turn.slots.frame.all("horizon") if isinstance(span, float) and span >= PRICE_PERIOD_YEARS]
+    return spans[0] * 12 if spans else None
+
+
+def asks_token_price(turn: Turn) -> bool:
+    """A cost per token asked of one card (token_price; two or more cards are compared side by side elsewhere)."""
+    return (asks_cost_per_token(turn) or asks_token_line(turn)) and len(set(turn.slots.frame.all("gpu"))) <= 1
+
+
+def asks_token_line(turn: Turn) -> bool:
+    """"and per token?" after a rent-or-buy answer: the cost of a token on the cards of that comparison."""
+    return turn.ask.tco_line == "token" and (turn.ask.thread_messages > 1 or turn.reading.follow_up)
+
+
+def serving_args(turn: Turn, model: str, gpu: str, gpus: int) -> dict:
+    """estimate_throughput's arguments for ``gpus`` of ``gpu`` serving ``model`` (token_price, api_bill): the precisions,
+    engine and token lengths stated; the batch that keeps it full is the answer's second call."""
+    s = turn.slots
+    return {"model": model, "gpu": gpu, "num_gpus": gpus, "precision": s.frame.get("precision"), "kv_precision": s.kv_precision,
+            "engine": engine_of(turn), "prompt_tokens": s.frame.get("prompt_tokens"), "output_tokens": s.frame.get("output_tokens")}  # fmt: skip
+
+
+def stated_rate(turn: Turn, currency: str) -> float | None:
+    """The rent per GPU-hour the user pays, in ``currency`` (a month's rent per card spread over its hours); None when
+    none is stated."""
+    price = turn.slots.hourly_price
+    if price is None or price.currency not in ("USD", "CNY"):
+        return None
+    amount = convert(price.amount, price.currency, currency, DEFAULT_USD_TO_CNY)
+    hours = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}.get(price.per, 1)
+    return amount / hours
+
+
+def electricity_price(turn: Turn, currency: str) -> float | None:
+    """The tariff the user stated, in the answer's currency."""
+    price = turn.slots.power_price
+    return None if price is None else convert(price.amount, price.currency, currency, DEFAULT_USD_TO_CNY)
+
+
+MULTI_YEAR = 2  # horizons from two years on: long enough for the falling rent to move a payback (the buyer's or a lessor's)
+
+
+def trend_args(r: dict) -> dict | None:
+    """rental_prices' arguments for the falling-rent line under compute_tco's result ``r``; None when the horizon is shorter
+    than MULTI_YEAR, the rent is a bill the user pays (theirs, not the market's) or the card is not the catalog's."""
+    if r["horizon_months"] / 12 < MULTI_YEAR or r["cloud_billing"] == "monthly_bill" or not r.get("gpu_id"):
+        return None
+    return {"gpu": r["gpu_id"], "currency": r["currency"], "today": dt.date.today().isoformat()}
 
 
 # ---- the payback a message quotes and the one line of the comparison a follow-up asks for ----

@@ -9,8 +9,9 @@ import math
 
 from advisor.labels import CHINA_STATUS
 from advisor.markdown import money, number, table
-from advisor.offline.tasks.dialogue import followup
+from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.tco import payback
+from advisor.offline.tasks.tco.tariffs import region_line
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
@@ -231,7 +232,7 @@ def against_earlier(turn: Turn, old: dict, r: dict) -> str:
 
     verdict = WORDING.say(turn, f"change.verdict.{r['verdict']}")
     same = old["verdict"] == r["verdict"]
-    if any(change.slot == "utilisation" for change in followup.changes(turn)):  # "and if we only use it 40% of the time?"
+    if any(change.slot == "utilisation" for change in dialogue_plan.changes(turn)):  # "and if we only use it 40% of the time?"
         return use_changed(turn, old, r)
     # "and at 40%?" against a lease billed every hour: the rent did not move, and the reader is told why
     billed = WORDING.say(turn, "change.billed") if r["cloud_billing"] != "used_hours" and old["cloud_monthly_cost"] == r["cloud_monthly_cost"] else ""
@@ -437,3 +438,76 @@ def rent_tiers_table(turn: Turn, r: dict, use, billed: dict[str, dict]) -> str:
         rows.append([turn.text(tier["name"]), _band(tier["low"], tier["high"], cur), cost, turn.t(line.en, line.zh)])
         turn.cite(f"rent-tier:{line.source.url}", line.source.cited, urls=[line.source.url])
     return TIERS.say(turn, "table.title", what=r["gpu_name"], currency=cur) + "\n\n" + table(header, rows)
+
+
+LESSOR = Wording("tco", "lessor")
+LESSOR_MARKET_TIERS = ("china", "specialist", "hyperscaler_on_demand")  # what a renter compares a lessor's rate with, cheapest kind first
+
+
+def lessor(turn: Turn, r: dict, inputs: str, trend: dict | None) -> str:
+    """The lessor's answer from compute_tco's result ``r`` (called with ``rents_out``); ``inputs`` is the folded list of
+    the inputs given and defaulted, ``trend`` rental_prices' falling-rent trend for a payback over several years (None: no line)."""
+    v, cur = r["lessor"], r["currency"]
+    years = r["horizon_months"] / 12
+    values = {"gpus": r["total_gpus"], "gpu": r["gpu_name"] or "GPU", "rate": money(v["rate_per_gpu_hour"], cur), "occupancy": number(v["occupancy_pct"]),
+              "revenue": money(v["revenue_per_month"], cur), "running": money(v["running_cost_per_month"], cur), "capex": money(r["capex"], cur),
+              "years": number(years)}  # fmt: skip
+    if r.get("keep_or_rent") is not None:  # cards already owned: what they cost is spent, only the monthly margin is in play
+        key = "lead.owned_margin" if v["margin_per_month"] > 0 else "lead.owned_loss"
+        lead = LESSOR.say(turn, key, margin=money(abs(v["margin_per_month"]), cur), resale=money(r["keep_or_rent"]["resale_now"], cur), **values)
+        reach = LESSOR.say(turn, "owned_needs", rate_cover=money(v["rate_to_cover_running"], cur), **values)
+    elif v["payback_months"] is None:
+        lead = LESSOR.say(turn, "lead.never", loss=money(-v["margin_per_month"], cur), **values)
+        reach = LESSOR.say(turn, "never_needs", rate_cover=money(v["rate_to_cover_running"], cur), rate_needed=money(v["rate_to_pay_back_in_horizon"], cur), **values)
+    else:
+        lead = LESSOR.say(turn, "lead.payback", months=number(v["payback_months"]), margin=money(v["margin_per_month"], cur), **values)
+        reach = _lessor_reach(turn, v, values, cur)
+    parts = [lead]
+    if v["rate_from_market"] and r.get("rent_tier_name"):
+        parts.append(LESSOR.say(turn, "rate_from_market", tier=Text.model_validate(r["rent_tier_name"]), rate=values["rate"]))
+    parts += [reach, *filter(None, [_lessor_market(turn, r), region_line(turn, r)]), LESSOR.say(turn, "occupancy_note")]
+    if r.get("keep_or_rent") is None:  # the trend line speaks of a payback: cards already owned have none to stretch
+        parts += [trend_words(turn, LESSOR, "trend", trend)] if trend else []
+    parts += [_lessor_table(turn, v, cur), inputs]
+    turn.cite("rent-vs-buy", WORDING.say(turn, "costs_phrases.tco.rent_vs_buy"))
+    return "\n\n".join(parts)
+
+
+def _lessor_reach(turn: Turn, v: dict, values: dict, cur: str) -> str:
+    """Whether the purchase is repaid within the horizon, the profit or loss over it, and what would repay it in time."""
+    result = LESSOR.say(turn, "makes" if v["profit_over_horizon"] >= 0 else "loses")
+    shared = {**values, "profit": money(abs(v["profit_over_horizon"]), cur), "rate_needed": money(v["rate_to_pay_back_in_horizon"], cur),
+              "occupancy_needed": number(v["occupancy_to_pay_back_in_horizon_pct"]), "result": result}  # fmt: skip
+    if v["payback_months"] <= v["horizon_months"]:
+        return LESSOR.say(turn, "within", **shared)
+    return LESSOR.say(turn, "beyond" if v["occupancy_to_pay_back_in_horizon_pct"] <= 100 else "beyond_unreachable", **shared)
+
+
+def _lessor_market(turn: Turn, r: dict) -> str:
+    """What a renter pays elsewhere for the card: the lessor's competition, one rate per kind of cloud."""
+    rows = []
+    for tier in LESSOR_MARKET_TIERS:
+        row = next((t for t in r["tier_paybacks"] if t["tier"] == tier), None)
+        if row is not None:
+            rows.append(LESSOR.say(turn, "market_row", tier=Text.model_validate(row["tier_name"]), rate=money(row["price_per_gpu_hour"], r["currency"])))
+    return LESSOR.say(turn, "market", rows=turn.t("; ", "；").join(rows)) if rows else ""
+
+
+def trend_words(turn: Turn, wording: Wording, key: str, trend: dict, **extra: object) -> str:
+    """The falling-rent sentence under ``key`` of ``wording``, filled from rental_prices' ``trend``."""
+    cur = trend["currency"]
+    return wording.say(turn, key, gpu=trend["gpu"], then=money(trend["then_price"], cur), then_date=trend["then_date"], now=money(trend["now_price"], cur),
+                       now_date=trend["now_date"], fall=number(trend["fall_pct"], 0), swing=number(trend["swing_pct"], 0), url=trend["source_url"],
+                       source_date=trend["source_date"], **extra)  # fmt: skip
+
+
+def _lessor_table(turn: Turn, v: dict, cur: str) -> str:
+    rows = [[LESSOR.say(turn, "table.revenue", hours=number(v["rented_gpu_hours"]), rate=money(v["rate_per_gpu_hour"], cur)), money(v["revenue_per_month"], cur)]]
+    for key in ("energy", "colocation", "maintenance", "staff"):
+        amount = v[f"{key}_per_month"]
+        if amount:
+            rows.append([LESSOR.say(turn, f"table.{key}"), "−" + money(amount, cur)])
+    margin = v["margin_per_month"]
+    shown = money(margin, cur) if margin >= 0 else "−" + money(-margin, cur)
+    rows.append([f"**{LESSOR.say(turn, 'table.margin')}**", f"**{shown}**"])
+    return table([LESSOR.say(turn, "table.item"), LESSOR.say(turn, "table.amount")], rows)

@@ -18,30 +18,8 @@ from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "rent_prices")
-# Any of these makes it another question: what a run, a purchase or a fleet over years costs
-OTHER_QUESTIONS = ("server_price", "budget", "training_tokens", "model", "size", "electricity_price", "deadline")
 PER_HOUR = ("gpu_hour", "hour", "once")  # a rate said without a period ("$4.50 a card") is per GPU-hour, as in rent-or-buy
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
-PRICE_PERIOD_YEARS = 1 / 365  # a span under a day is the unit of a price ("how much for an hour"), not how long anything is kept
-
-
-def applies(turn: Turn) -> bool:
-    """One card named, words that ask what renting it costs, at most one rate to judge, and nothing bought, trained
-    or kept over years in the conversation's task."""
-    frame = turn.slots.frame
-    if any(frame.has(slot) for slot in OTHER_QUESTIONS) or len(set(frame.all("gpu"))) != 1 or len(frame.all("cloud_price")) > 1:
-        return False
-    if turn.ask.weighs_owning:  # a purchase or a quoted payback: rent-or-buy answers it
-        return False
-    if _months(turn) is not None:  # "1024 H100 for 3 months, what will it cost?": the bill for that long
-        return frame.has("gpu_count") and turn.intent == "tco"
-    return not frame.has("utilisation") and turn.ask.asks_rental_price
-
-
-def _months(turn: Turn) -> float | None:
-    """How long the GPUs are rented, in months; None when no span is said or it is a price's unit ("an hour")."""
-    spans = [span for span in turn.slots.frame.all("horizon") if isinstance(span, float) and span >= PRICE_PERIOD_YEARS]
-    return spans[0] * 12 if spans else None
 
 
 def _quote(turn: Turn, currency: str) -> tuple[float | None, str]:
@@ -75,7 +53,7 @@ def answer(turn: Turn) -> str:
     )
     quoted, _ = _quote(turn, currency)
     gpus = s.gpu_count or 1
-    months = _months(turn)
+    months = plan.rented_months(turn)
     share = s.utilisation if s.utilisation is not None else 1.0
     if months is not None:
         hours = gpus * HOURS_PER_MONTH * months * share

@@ -21,10 +21,6 @@ from advisor.offline.wording import Wording
 WORDING = Wording("tco", "rentals")
 
 
-def applies(turn: Turn) -> bool:
-    return plan.rentals_apply(turn)
-
-
 def answer(turn: Turn) -> str:
     plan.gpu_hours(turn)  # first: a count read from "1000 GPU-hours a month" is no option's number of cards
     counts = counts_of(plan.rental_cards(turn), turn.slots.frame.slots.get("gpu_count", []))

@@ -8,14 +8,10 @@ A card no tier prices is never refused: its hour is priced at what owning it cos
 from __future__ import annotations
 
 from advisor.markdown import money, number, table
-from advisor.offline.tasks.specs.compare import asks_cost_per_token
-from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.tco import plan
 from advisor.offline.tasks.tco.rent_prices import band
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
-from tools.cost.money import DEFAULT_USD_TO_CNY, convert
-from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.cost.token_cost import TokenCostRangeRequest, token_cost_range
 
 WORDING = Wording("tco", "token_price")
@@ -23,21 +19,9 @@ COUNTS_TRIED = (1, 2, 4, 8)  # the deployments sold: one card, then whole boards
 ON_DEMAND = "hyperscaler_on_demand"
 
 
-def applies(turn: Turn) -> bool:
-    """A cost per token asked of one card (two or more cards are compared side by side elsewhere)."""
-    return (asks_cost_per_token(turn) or asks_token_line(turn)) and len(set(turn.slots.frame.all("gpu"))) <= 1
-
-
-def asks_token_line(turn: Turn) -> bool:
-    """"and per token?" after a rent-or-buy answer: the cost of a token on the cards of that comparison."""
-    return turn.ask.tco_line == "token" and (turn.ask.thread_messages > 1 or turn.reading.follow_up)
-
-
 def _serving(turn: Turn, model: str, gpu: str, gpus: int) -> dict | None:
     """The deployment's speed kept full: as many requests at once as its KV cache holds."""
-    s = turn.slots
-    args = {"model": model, "gpu": gpu, "num_gpus": gpus, "precision": s.frame.get("precision"), "kv_precision": s.kv_precision,
-            "engine": engine_of(turn), "prompt_tokens": s.frame.get("prompt_tokens"), "output_tokens": s.frame.get("output_tokens")}  # fmt: skip
+    args = plan.serving_args(turn, model, gpu, gpus)
     first = turn.call("estimate_throughput", args)
     if not first.ok or first.result["max_batch_fits"] < 1:
         return None
@@ -45,7 +29,7 @@ def _serving(turn: Turn, model: str, gpu: str, gpus: int) -> dict | None:
     return full.result if full.ok else None
 
 
-def _deployment(turn: Turn, model: str, gpu: str) -> tuple[int, dict | None]:
+def deployment(turn: Turn, model: str, gpu: str) -> tuple[int, dict | None]:
     """The count stated, or the fewest cards (as sold) that serve the model, with its speed at full load."""
     stated = turn.slots.gpu_count
     if stated:
@@ -62,7 +46,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     model = turn.model_reference()
     if model is None:
         return WORDING.say(turn, "no_model")
-    gpus, speed = _deployment(turn, model, gpu)
+    gpus, speed = deployment(turn, model, gpu)
     name = turn.catalog.gpu(gpu).name
     if speed is None:
         failed = next((c for c in reversed(turn.calls) if c.name == "estimate_throughput"), None)
@@ -85,15 +69,15 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         rows.append([turn.text(tier["name"]), band(tier["low"], tier["high"], currency), band(cost.low, cost.high, currency), source])
     speed_line = WORDING.say(turn, "speed", speed=number(tps), batch=speed["effective_batch"], prompt=speed.get("prompt_tokens", 1024),
                              output=speed.get("output_tokens", 256), tokens_per_hour=number(tps * 3600), gpus=gpus)  # fmt: skip
-    if not tiers or turn.ask.owns_hardware or asks_token_line(turn):  # no rent, cards owned, or a rent-or-buy thread: owning's hour
+    if not tiers or turn.ask.owns_hardware or plan.asks_token_line(turn):  # no rent, cards owned, or a rent-or-buy thread: owning's hour
         lead = _estimated(turn, model_name, gpu, name, gpus, tps, currency)
         rented = _rent_beside(turn, tiers, costs, currency) if tiers else ""
-        load = "" if turn.ask.owns_hardware or asks_token_line(turn) else _load_line(turn)  # owned or bought: the use is in the lead
+        load = "" if turn.ask.owns_hardware or plan.asks_token_line(turn) else _load_line(turn)  # owned or bought: the use is in the lead
         return "\n\n".join(filter(None, [lead, speed_line, load, rented]))
     chosen = market.result["fair_tier"] or min(tiers, key=lambda t: t["low"])["tier"]
     tier = next(t for t in tiers if t["tier"] == chosen)
     ceiling = costs.get(ON_DEMAND)
-    stated = _stated_rate(turn, currency)
+    stated = plan.stated_rate(turn, currency)
     if stated is not None:  # "we rent at $2.5/GPU-hour": the user's own rate prices the token, the market stands beside it
         own = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=stated, high_per_gpu_hour=stated, gpus=gpus, output_tokens_per_s=tps))
         use = turn.slots.utilisation
@@ -115,17 +99,6 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     return "\n\n".join([lead, speed_line, _load_line(turn), tier_table])
 
 
-def _stated_rate(turn: Turn, currency: str) -> float | None:
-    """The rent per GPU-hour the user pays, in ``currency`` (a month's rent per card spread over its hours); None when
-    none is stated."""
-    price = turn.slots.hourly_price
-    if price is None or price.currency not in ("USD", "CNY"):
-        return None
-    amount = convert(price.amount, price.currency, currency, DEFAULT_USD_TO_CNY)
-    hours = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}.get(price.per, 1)
-    return amount / hours
-
-
 def _load_line(turn: Turn) -> str:
     """Why the figure is a floor; said only when no utilisation was given (a stated one is already in the lead)."""
     return "" if turn.slots.utilisation else WORDING.say(turn, "load")
@@ -144,7 +117,7 @@ def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps:
     s = turn.slots
     owned = turn.call("compute_tco", plan.owning_hour_args(gpu, gpus, currency, utilisation_pct=s.utilisation * 100 if s.utilisation else None,
                                                            region=s.region, site_region=turn.ask.site_region or ("cn" if turn.china_buyer else None),
-                                                           lifetime_years=s.horizon_years, electricity_price=_electricity(turn, currency)))  # fmt: skip
+                                                           lifetime_years=s.horizon_years, electricity_price=plan.electricity_price(turn, currency)))  # fmt: skip
     if not owned.ok:
         return turn.error(owned)
     r = owned.result
@@ -152,12 +125,7 @@ def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps:
     use = next(a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct")
     cost = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=rate, high_per_gpu_hour=rate, gpus=gpus, output_tokens_per_s=tps))
     basis = WORDING.say(turn, "estimated_basis", years=number(r["horizon_months"] / 12), utilisation=number(use))
-    key = "owned_lead" if turn.ask.owns_hardware else "bought_lead" if asks_token_line(turn) else "estimated_lead"
+    key = "owned_lead" if turn.ask.owns_hardware else "bought_lead" if plan.asks_token_line(turn) else "estimated_lead"
     return WORDING.say(turn, key, cost=money(cost.low, currency), model=model_name, gpus=gpus, gpu=name,
                        rate=money(rate, currency), basis=basis, use=number(use))  # fmt: skip
 
-
-def _electricity(turn: Turn, currency: str) -> float | None:
-    """The tariff the user stated, in the answer's currency."""
-    price = turn.slots.power_price
-    return None if price is None else convert(price.amount, price.currency, currency, DEFAULT_USD_TO_CNY)

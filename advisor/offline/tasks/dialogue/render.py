@@ -1,68 +1,115 @@
-"""What a follow-up changed in the thread's calculation, said before the re-run answer: "and with 16?" after a
-sizing for 50 users is answered "With concurrent users 16 instead of 50 (everything else as before): …", so the
-reader knows the model, precision and load of the earlier turns were kept and only that value moved."""
+"""The dialogue task's sentences, from the package text.yaml (sections guard, parts, followup, new_subject): the replies
+to messages not acted on (unreadable, off-topic, injection, a greeting), the opening line of a several-question answer,
+the lead that says what a follow-up changed and how the headline figure moved, "why?" from the calculation re-run, the
+thread's setup under a general answer, and the configuration a new subject is answered for. Every figure comes from a
+tool result; no tool arguments are decided here (plan.py and the answer modules do)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from advisor.contract import ToolCall
 from advisor.labels import unit
 from advisor.markdown import money, number
-from advisor.nlu.frame import SlotValue
 from advisor.nlu.slot_labels import slot_label
+from advisor.offline.tasks.dialogue.plan import PROBLEM, RUNNING_COST, changes
 from advisor.offline.tasks.memory import sensitivity
-from advisor.offline.wording import Wording
+from advisor.offline.tasks.recommend.price_view import range_text
 from advisor.offline.turn import Turn
+from advisor.offline.wording import Wording
 
-WORDING = Wording("dialogue", "followup")
-NOT_TOLD = {"already_tried", "claim"}  # facts of a story, not values of a calculation
-# "4 nodes of 8" states servers and cards per server; the total they make is the change a reader checks
-PARTS_OF_TOTAL = ("server_count", "gpus_per_server")
-COUNTED = {"concurrency", "batch", "audience", "server_count", "gpus_per_server", "tp", "pp", "dp"}  # "50 concurrent users" is shown as 50
-RUNNING_COST = "running_cost:"  # a Change of a running cost (Ask.running_costs) rather than of a slot
-PROBLEM = "troubleshoot"  # a problem thread gathers facts: only a value it replaces is a change
+GUARD = Wording("dialogue", "guard")
+PARTS = Wording("dialogue", "parts")
+FOLLOWUP = Wording("dialogue", "followup")
+NEW_SUBJECT = Wording("dialogue", "new_subject")
+
+
+# ---- messages not acted on (unreadable, off-topic, injection) and a greeting ----
+def capabilities(turn: Turn) -> str:
+    """What the advisor does, with an example question per kind, in the turn's language."""
+    return GUARD.say(turn, "capabilities")
+
+
+def unreadable(turn: Turn) -> str | None:
+    """A reply for empty, emoji-only, nonsense or unsupported-language messages; None if readable."""
+    flags = set(turn.reading.language_info.flags)
+    if "empty" in flags:
+        lead = GUARD.say(turn, "empty")
+    elif "emoji_only" in flags:
+        lead = GUARD.say(turn, "emoji_only")
+    elif "unsupported" in flags:
+        lead = GUARD.entry("unsupported_language")["en"]  # said in both languages at once: the question's language is neither
+    elif "nonsense" in flags and not (turn.entities.models or turn.entities.gpus or turn.entities.params):
+        lead = GUARD.say(turn, "nonsense")
+    else:
+        return None
+    return f"{lead}\n\n{capabilities(turn)}"
+
+
+def out_of_scope(turn: Turn) -> str:
+    """What the advisor does, briefly, with three questions it answers, in the user's language."""
+    lead = GUARD.say(turn, "out_of_scope")
+    return f"{lead}\n\n{GUARD.say(turn, 'scope_examples')}"
+
+
+def injection(turn: Turn) -> str:
+    return f"{GUARD.say(turn, 'injection')} {GUARD.say(turn, 'scope')}"
+
+
+def greeting(turn: Turn) -> str:
+    lead = GUARD.say(turn, "greeting")
+    return f"{lead}\n\n{capabilities(turn)}"
+
+
+# ---- a message that asks several questions: the opening line and no answer twice ----
+VERDICT_CHARS = 160  # one line of the opening per part; the part's own answer below has the rest
+SENTENCE_ENDS = ("。", "！", "？", ". ", "! ", "? ")
+NOT_A_VERDICT = ("🧮", "📌", "|", "- ", "```")  # an offer, a noted value, a table, a list, a command: not the answer
+
+
+def verdict_of(body: str) -> str:
+    """The first sentence of an answer: past a bold title line, plain (no bold), cut to one line."""
+    for paragraph in body.split("\n\n"):
+        line = paragraph.strip().split("\n")[0].strip()
+        if not line or line.startswith(NOT_A_VERDICT) or (line.startswith("**") and line.endswith("**") and line.count("**") == 2):
+            continue
+        plain = line.replace("**", "").replace("__", "")
+        ends = [plain.find(end) for end in SENTENCE_ENDS if end in plain]
+        sentence = plain[: min(ends) + 1] if ends else plain
+        return sentence if len(sentence) <= VERDICT_CHARS else sentence[: VERDICT_CHARS - 1].rstrip() + "…"
+    return ""
+
+
+def combined(turn: Turn, bodies: list[str]) -> str:
+    """The opening line: "In short: (1) … (2) …" from each part's first sentence."""
+    verdicts = [PARTS.say(turn, "verdict", index=index, verdict=verdict)
+                for index, body in enumerate(bodies, 1) if (verdict := verdict_of(body))]  # fmt: skip
+    if len(verdicts) < 2:
+        return ""
+    return PARTS.say(turn, "combined", verdicts=PARTS.say(turn, "joiner").join(verdicts))
+
+
+def without_repeats(turn: Turn, bodies: list[str], questions: list[str] = ()) -> list[str]:
+    """A part whose answer opens with the same sentence as an earlier part's (the same card found twice) points back to
+    that part instead of repeating it: one answer per question, no section twice. With the parts' ``questions`` the
+    pointer names the question it has no answer of its own for, and says what can be worked out instead."""
+    kept: list[str] = []
+    for number, body in enumerate(bodies):
+        verdict = verdict_of(body)
+        earlier = next((index for index, shown in enumerate(kept, 1) if verdict and verdict_of(shown) == verdict), None)
+        if earlier is None:
+            kept.append(body)
+        elif number < len(questions) and questions[number]:
+            kept.append(PARTS.say(turn, "repeated_question", index=earlier, question=questions[number].strip().rstrip("?？!！。. ")))
+        else:
+            kept.append(PARTS.say(turn, "repeated", index=earlier))
+    return kept
+
+
+# ---- a follow-up: what it changed, how the figure moved, why, and the thread's setup beside a general answer ----
 SIZED = "estimate_throughput"  # a count sized for a load tries one split after another before it settles
 CURRENCIES = frozenset({"USD", "CNY"})  # line items whose unit is an amount of money
 LOOKUPS = frozenset({"search_knowledge", "check_capability", "rental_prices"})  # look-ups beside an answer, not its calculation
-
-
-@dataclass(frozen=True)
-class Change:
-    slot: str
-    new: str  # as this message states it (a card by its catalog name, a count as the total)
-    old: str | None  # as the thread had it; None when the calculation used its default
-
-
-def changes(turn: Turn) -> list[Change]:
-    """The values this follow-up states that differ from what the thread held before it."""
-    reading = turn.reading
-    continues = reading.follow_up or (reading.intent == PROBLEM and turn.ask.thread_messages > 1)
-    if not continues:
-        return []
-    found = []
-    running = {(said.start, said.surface) for said in turn.ask.running_costs}  # "colo at $180/kW-month": no rent nor price
-    for slot in reading.frame.names():
-        values = [v for v in reading.frame.slots[slot] if (v.start, v.surface) not in running]
-        if not values:
-            continue
-        # a value carried beside the new one ("vs L40S" keeps the A6000, start -1) sets cards side by side: nothing replaced
-        if slot in NOT_TOLD or any(v.start < 0 for v in values):
-            continue
-        if reading.before.all(slot) == [v.value for v in values]:  # said again, unchanged
-            continue
-        if slot in PARTS_OF_TOTAL and reading.frame.has("gpu_count"):
-            continue
-        old = _shown(turn, slot, reading.before.slots.get(slot, []))
-        if old is None and reading.task == PROBLEM:
-            continue
-        found.append(Change(slot, _shown(turn, slot, values) or "", old))
-    for said in turn.ask.running_costs:  # "what if the colo charges $180/kW-month?": a running cost the re-run now uses
-        if said.start >= 0:
-            unit = WORDING.say(turn, "per_kw_month") if said.per_kw else ""
-            found.append(Change(RUNNING_COST + said.role, said.surface + unit, None))
-    return found
 
 
 def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
@@ -73,23 +120,23 @@ def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
     if not found:
         return ""
     parts = [
-        WORDING.say(turn, "changed" if c.old is not None else "added", label=_label(turn, c.slot), new=c.new, old=c.old)
+        FOLLOWUP.say(turn, "changed" if c.old is not None else "added", label=_label(turn, c.slot), new=c.new, old=c.old)
         for c in found
     ]
-    return WORDING.say(turn, "lead", changes=WORDING.say(turn, "joiner").join(parts)) + _delta(turn, before)
+    return FOLLOWUP.say(turn, "lead", changes=FOLLOWUP.say(turn, "joiner").join(parts)) + _delta(turn, before)
 
 
 def _label(turn: Turn, slot: str) -> str:
     """A slot's label, or a running cost's (colocation, staff), which the reader keeps outside the slots."""
     if slot.startswith(RUNNING_COST):
-        return WORDING.say(turn, f"running_cost.{slot.removeprefix(RUNNING_COST)}")
+        return FOLLOWUP.say(turn, f"running_cost.{slot.removeprefix(RUNNING_COST)}")
     return slot_label(slot, turn.language)
 
 
 def _delta(turn: Turn, before: list[ToolCall]) -> str:
     """The re-run's headline figure against the previous answer's, when both ran the answer's tool once."""
     name = next((call.name for call in turn.calls if call.name not in LOOKUPS), None)  # the tool behind the answer
-    entry = WORDING.data["delta"].get(name)
+    entry = FOLLOWUP.data["delta"].get(name)
     if entry is None:
         return ""
     now = [call for call in turn.calls if call.name == name and call.ok and call.result]
@@ -106,8 +153,8 @@ def _delta(turn: Turn, before: list[ToolCall]) -> str:
         return ""
     figures = {"name": turn.text(entry["name"]), "unit": turn.text(entry["unit"]), "old": number(old), "new": number(new)}
     if number(old) == number(new):
-        return WORDING.say(turn, "delta_same", **figures)
-    return WORDING.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
+        return FOLLOWUP.say(turn, "delta_same", **figures)
+    return FOLLOWUP.say(turn, "delta_ratio", ratio=number(new / old, 2), **figures)
 
 
 def _concluded(calls: list[ToolCall]) -> ToolCall | None:
@@ -122,8 +169,8 @@ def _resized(turn: Turn, now: list[ToolCall], then: list[ToolCall]) -> str:
     if new is None or old is None or not new.result or not old.result:
         return ""
     figures = {"old_count": f"{old.result['num_gpus']:,}", "new_count": f"{new.result['num_gpus']:,}", "old_tp": old.result["tp"], "new_tp": new.result["tp"]}
-    figures["split"] = WORDING.say(turn, "delta_split.same" if figures["old_tp"] == figures["new_tp"] else "delta_split.moved", **figures)
-    return WORDING.say(turn, "delta_sized_same" if figures["old_count"] == figures["new_count"] else "delta_sized", **figures)
+    figures["split"] = FOLLOWUP.say(turn, "delta_split.same" if figures["old_tp"] == figures["new_tp"] else "delta_split.moved", **figures)
+    return FOLLOWUP.say(turn, "delta_sized_same" if figures["old_count"] == figures["new_count"] else "delta_sized", **figures)
 
 
 def _chosen(result: dict, paths: list[str]) -> object:
@@ -147,7 +194,7 @@ def _moved(turn: Turn, old: object, new: object, currency: str) -> str:
             f"{when}_speed": number(speed) if isinstance(speed, int | float) else "—",
         }
     same = old.get("gpu_id") == new.get("gpu_id") and old.get("count") == new.get("count")
-    return WORDING.say(turn, "delta_recommend_same" if same else "delta_recommend", **figures)
+    return FOLLOWUP.say(turn, "delta_recommend_same" if same else "delta_recommend", **figures)
 
 
 def _headline(calls: list[ToolCall]) -> list[ToolCall]:
@@ -165,37 +212,17 @@ def _headline(calls: list[ToolCall]) -> list[ToolCall]:
     return [call for call in same if (call.args.get("batch") or 1) == top]
 
 
-def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
-    """A value as the reader knows it: a card by its catalog name, a total of cards as the number (the user's "8" in
-    "4 nodes of 8" is 32 cards), anything else as the user wrote it."""
-    if slot == "gpu":
-        said = [gpu.name if (gpu := turn.catalog.find_gpu(v.value)) else v.surface.strip() for v in values]
-    elif slot == "gpu_count":
-        said = [str(v.value) for v in values]
-    else:
-        said = [_plain(v) if slot in COUNTED else v.surface.strip() for v in values if v.surface.strip()]
-    return " + ".join(said) if said else None
-
-
-def _plain(value: SlotValue) -> str:
-    """A count the user wrote inside words ("50 concurrent users") as the number alone: the label says
-    what it counts."""
-    if isinstance(value.value, int) and not isinstance(value.value, bool):
-        return f"{value.value:,}"
-    return value.surface.strip()
-
-
 def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) -> str:
     """"why?" after an answer: the main driver of the figure just given, in a few lines with its formula, from the
     calculation this turn re-ran; "" when no calculation here has an explanation (the caller then shows the whole
     calculation). ``diagnosis_why``: the figures of a problem thread's leading cause (offline/tasks/troubleshoot/trouble.py)."""
-    entries = WORDING.data["why"]
+    entries = FOLLOWUP.data["why"]
     if turn.intent == PROBLEM and diagnosis_why is not None:
         figures = diagnosis_why(turn)
         if figures is None:
             return ""
         key = "why.troubleshoot" if figures.get("facts") else "why.troubleshoot_symptom_only"
-        return WORDING.say(turn, key, **figures)
+        return FOLLOWUP.say(turn, key, **figures)
     for call in turn.calls:
         entry = entries.get(call.name)
         if entry is None or not call.ok or not call.result:
@@ -212,7 +239,7 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
             return ""
         for key in (call.name, *entry.get("fallback", [])):  # without a figure the first wording needs, the next that does without it
             try:
-                return WORDING.say(turn, f"why.{key}", **figures)
+                return FOLLOWUP.say(turn, f"why.{key}", **figures)
             except (KeyError, IndexError):  # a figure this result does not carry: no half-filled sentence
                 continue
         return ""
@@ -298,8 +325,8 @@ def _figures(turn: Turn, result: dict, total_field: str | None) -> dict[str, str
         elif isinstance(value, dict) and set(value) == {"en", "zh"}:  # a label the tool words in both languages
             figures[field] = turn.text(value)
         elif isinstance(value, str):
-            names = WORDING.data["why"].get(field, {})
-            figures[field] = WORDING.say(turn, f"why.{field}.{value}") if value in names else value
+            names = FOLLOWUP.data["why"].get(field, {})
+            figures[field] = FOLLOWUP.say(turn, f"why.{field}.{value}") if value in names else value
     items = sorted((i for i in result.get("items", []) if isinstance(i, dict) and isinstance(i.get("value"), int | float)),
                    key=lambda i: -i["value"])  # fmt: skip
     total = result.get(total_field) if total_field else None
@@ -322,7 +349,7 @@ def with_setup(turn: Turn, body: str) -> str:
         return body
     paragraphs = body.split("\n\n")
     first = next((n for n, p in enumerate(paragraphs) if p.strip() and not _title(p)), len(paragraphs) - 1)
-    paragraphs.insert(first + 1, WORDING.say(turn, "setup", setup=setup))
+    paragraphs.insert(first + 1, FOLLOWUP.say(turn, "setup", setup=setup))
     return "\n\n".join(paragraphs)
 
 
@@ -338,10 +365,10 @@ def _setup(turn: Turn) -> str:
     gpu = next((found.name for v in state.slots.get("gpu", []) if (found := turn.catalog.find_gpu(str(v.value)))), None)
     count = next((v.value for v in state.slots.get("gpu_count", []) if isinstance(v.value, int)), 1)
     if model and gpu:
-        return WORDING.say(turn, "setup_model_on_gpus", model=model, count=count, gpu=gpu)
+        return FOLLOWUP.say(turn, "setup_model_on_gpus", model=model, count=count, gpu=gpu)
     if model:
-        return WORDING.say(turn, "setup_model", model=model)
-    return WORDING.say(turn, "setup_gpus", count=count, gpu=gpu) if gpu else ""
+        return FOLLOWUP.say(turn, "setup_model", model=model)
+    return FOLLOWUP.say(turn, "setup_gpus", count=count, gpu=gpu) if gpu else ""
 
 
 def _model(turn: Turn, name: object):
@@ -350,3 +377,53 @@ def _model(turn: Turn, name: object):
         return turn.catalog.model(str(name))
     except (KeyError, LookupError, ValueError):
         return None
+
+
+# ---- a new subject asked of the thread's configuration ----
+def config_words(turn: Turn, layout: dict) -> str:
+    """"4× Instinct MI300X in 1 server" as the reader knows it: the recommendation's own label when it has one."""
+    if layout.get("label"):
+        return layout["label"]
+    gpu = turn.catalog.find_gpu(layout["gpu"])
+    name = gpu.name if gpu else layout["gpu"]
+    servers = max(int(layout.get("servers") or 1), 1)
+    key = "config.servers" if servers > 1 else "config.cards"
+    words = NEW_SUBJECT.say(turn, key, count=layout["count"], gpu=name, servers=servers, per_server=layout["count"] // servers)
+    tp = layout.get("tp")
+    if tp and layout["count"] > tp and layout["count"] % tp == 0:  # "1200× L20 (150 copies at TP=8)": the split the answer chose
+        words += NEW_SUBJECT.say(turn, "config.copies", copies=layout["count"] // tp, tp=tp)
+    return words
+
+
+def cannot(turn: Turn, layout: dict | None) -> str:
+    """Nothing new to work out: what the advisor can compute for the configuration, and one precise question."""
+    if layout is None:
+        return NEW_SUBJECT.say(turn, "cannot.no_configuration")
+    return NEW_SUBJECT.say(turn, "cannot.for_configuration", config=config_words(turn, layout))
+
+
+def price(turn: Turn, layout: dict, args: dict, r: dict) -> str:
+    """What the thread's configuration costs, from estimate_server_price's result ``r`` for ``args`` (plan.price_args: one
+    server's cards): the whole machines (cards and the host of their server class), per server and in all; "" when no
+    price can be said."""
+    servers = max(int(layout.get("servers") or 1), 1)
+    per_server = args["gpus"]
+    whole = r.get("whole")
+    if not whole:  # no dated card price: what is known for this configuration, and the one figure that completes it
+        if r.get("host") is None:
+            return ""
+        return NEW_SUBJECT.say(turn, "price.no_card_price", config=config_words(turn, layout), gpu=r.get("gpu_name") or layout["gpu"],
+                               host=money(r["host"], turn.currency), servers=servers, per_server=per_server)
+    currency = whole["currency"]
+    figures = {"config": config_words(turn, layout), "total": range_text(whole["low"] * servers, whole["high"] * servers, currency),
+               "each": range_text(whole["low"], whole["high"], currency), "servers": servers, "per_server": per_server, "gpu": r["gpu_name"],
+               "host": money(r["host"], currency) if r.get("host") is not None else "—", "date": whole["date"],
+               "card": range_text(r["card"]["low"], r["card"]["high"], currency) if r.get("card") else "—"}  # fmt: skip
+    lines = [NEW_SUBJECT.say(turn, "price.lead", **figures)]
+    if whole["basis"] != "quote":
+        lines.append(NEW_SUBJECT.say(turn, "price.parts", **figures))
+    lines.append(NEW_SUBJECT.say(turn, "price.estimate" if whole["basis"] == "estimate" else "price.dated", **figures))
+    lines.append(NEW_SUBJECT.say(turn, "price.next"))
+    for source in whole.get("sources", [])[:3]:
+        turn.cite(f"price:{layout['gpu']}:{source[:40]}", r["gpu_name"], source, citation=source)
+    return "\n\n".join(lines)
