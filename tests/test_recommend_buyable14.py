@@ -76,6 +76,23 @@ def test_one_default_serving_format_per_card():
     assert rules.default_for(a100, fits_16bit=False).precision == "awq-int4"
 
 
+def test_h20_decode_ranks_by_its_effective_bandwidth_and_prefill_by_its_compute():
+    """serving-throughput.md: decode is bandwidth-bound, and every SGLang run on H20 implies 1.4-1.8 TB/s of its 4.0 TB/s
+    spec (knowledge/serving.yaml calibrates it so); prefill is compute-bound, where H20's 148 TFLOPS trails an A100."""
+    from tools.serving.estimator import estimate_figures
+    from tools.serving.schema import ThroughputRequest
+
+    def run(gpu):
+        return estimate_figures(ThroughputRequest(model="llama-3.1-8b", gpu=gpu, num_gpus=1, batch=1, engine="sglang"), CATALOG, SERVING)
+
+    h100, h20, a100, l20 = (run(g) for g in ("h100-sxm", "h20", "a100-80gb-sxm", "l20"))
+    decode = [r.tokens_per_s_per_user_streaming for r in (h100, h20, l20)]
+    assert decode == sorted(decode, reverse=True)  # H100 (3.35 TB/s) > H20 (≈1.6 effective) > L20 (0.86)
+    implied = h20.tokens_per_s_per_user_streaming * 16.06e9  # bytes of Llama-3.1-8B BF16 weights read per token
+    assert 1.2e12 <= implied <= 1.9e12, implied
+    assert h20.ttft_ms > a100.ttft_ms > h100.ttft_ms  # prefill by compute: 148 < 312 < 989 TFLOPS
+
+
 # --- the answer, in both languages ------------------------------------------------------------------------
 
 
