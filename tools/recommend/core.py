@@ -39,7 +39,7 @@ from tools.recommend.price_estimate import PriceRange, card_price
 from tools.recommend.rank import apply_budget, fills_budget, money_text, rank
 from tools.recommend.schema import BudgetFallback, FallbackChange, Option, Recommendation, RecommendRequest
 from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_speed
-from tools.recommend.tiers import pick_tiers, tiers_first
+from tools.recommend.tiers import current_part, pick_tiers, standard_part, tiers_first
 from tools.recommend.workloads import most_demanding
 from tools.serving.setup import ENGINE_LABELS
 
@@ -66,9 +66,12 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     _check(request)
     request, floor_note = _with_speed_floor(request)
     gpus, excluded, withheld = candidates(request, catalog)
-    built = _build(request, catalog, serving, currency, gpus)
-    grown = _filled(request, catalog, serving, currency, gpus, built) if fills_budget(request) else []
-    excluded = excluded + _withheld_lines(request, catalog, serving, currency, withheld, built + grown)
+    rivals = _rivals(withheld, catalog)  # sized beside the parts sold to this buyer (one pass shares the footprints)
+    built = _build(request, catalog, serving, currency, gpus + rivals)
+    grown = _filled(request, catalog, serving, currency, gpus + rivals, built) if fills_budget(request) else []
+    built, built_rivals = _split(built, rivals)
+    grown, grown_rivals = _split(grown, rivals)
+    excluded = excluded + _withheld_lines(request, catalog, withheld, built + grown, built_rivals + grown_rivals)
     built += grown  # a budget larger than the job: what the money buys of each part, up to one full server
     fitted = {id(option): where for option, where in built}
     ranked = rank([option for option, _ in built], request)
@@ -116,16 +119,24 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     )
 
 
-def _withheld_lines(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, withheld: list[Withheld],
-                    built: list[Built]) -> list[Text]:  # fmt: skip
+def _rivals(withheld: list[Withheld], catalog: Catalog) -> list[GPU]:
+    """The withheld parts that could lead a tier in place of one sold to this buyer: parts a buyer would order today
+    (older or exotic barred parts are no loss worth a line, and not sizing them keeps the answer's time)."""
+    data = server_data()
+    return [g for group in withheld for g in group.gpus if standard_part(g, data) and current_part(g, catalog, data)]
+
+
+def _split(built: list[Built], rivals: list[GPU]) -> tuple[list[Built], list[Built]]:
+    ids = {g.id for g in rivals}
+    return [b for b in built if b[0].gpu_id not in ids], [b for b in built if b[0].gpu_id in ids]
+
+
+def _withheld_lines(request: RecommendRequest, catalog: Catalog, withheld: list[Withheld], built: list[Built], rivals: list[Built]) -> list[Text]:
     """The parts the buyer's market rules out that would otherwise have been offered (a tier, or the first option of an
     asked ranking), each group's line naming only those: a mainland buyer is not handed the list of every barred part."""
-    if not withheld:
+    if not rivals:
         return []
-    gpus = [g for group in withheld for g in group.gpus]
-    others = _build(request, catalog, serving, currency, gpus)
-    others += _filled(request, catalog, serving, currency, gpus, others) if fills_budget(request) else []
-    every = rank([o for o, _ in built + others], request)
+    every = rank([o for o, _ in built + rivals], request)
     offered = [t.option for t in pick_tiers(every, request, catalog, server_data())] + every[:1] * (request.objective is not None)
     ids = {o.gpu_id for o in offered}
     return [line for group in withheld if (line := withheld_line(group, [g for g in group.gpus if g.id in ids])) is not None]
