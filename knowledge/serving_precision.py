@@ -4,6 +4,7 @@ says so; the recommender sizes each card in its own format and the answer says w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -61,6 +62,15 @@ class ServingPrecision(BaseModel):
     def rule_for(self, gpu: GPU) -> PrecisionRule | None:
         """The first rule that takes this card; None: it keeps 16-bit weights."""
         return next((rule for rule in self.rules if rule.takes(gpu)), None)
+
+    def default_for(self, gpu: GPU, fits_16bit: bool | Callable[[], bool]) -> PrecisionRule | None:
+        """The one default serving format of a card when the user names none (the recommender and the serving estimate
+        both read it): the card's rule, unless that rule applies only when needed and 16-bit weights fit one card
+        (``fits_16bit`` may be a function, asked only then)."""
+        rule = self.rule_for(gpu)
+        if rule is None or rule.when != "needed":
+            return rule
+        return None if (fits_16bit() if callable(fits_16bit) else fits_16bit) else rule
 
 
 @lru_cache(maxsize=1)

@@ -34,12 +34,12 @@ from tools.memory.schema import MemoryEstimate, MemoryRequest
 from tools.memory.verdict import unit_note, verdict
 from tools.models.resolve import resolve_model
 from tools.recommend.configs import SERVER_GPUS, Layout, config_label, inference_layout, serving_layouts, sold_as, sold_counts, sold_reasons, usable_fraction
-from tools.recommend.notes import candidates, china_buyer, notes
+from tools.recommend.notes import Withheld, buying_outside_china, candidates, china_buyer, notes, withheld_line
 from tools.recommend.price_estimate import PriceRange, card_price
 from tools.recommend.rank import apply_budget, fills_budget, money_text, rank
 from tools.recommend.schema import BudgetFallback, FallbackChange, Option, Recommendation, RecommendRequest
 from tools.recommend.speed import Speed, estimate_speed, load, meets, sized_by_speed
-from tools.recommend.tiers import pick_tiers, tiers_first
+from tools.recommend.tiers import current_part, pick_tiers, standard_part, tiers_first
 from tools.recommend.workloads import most_demanding
 from tools.serving.setup import ENGINE_LABELS
 
@@ -65,9 +65,13 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
     request, demands = most_demanding(request, catalog)
     _check(request)
     request, floor_note = _with_speed_floor(request)
-    gpus, excluded = candidates(request, catalog)
-    built = _build(request, catalog, serving, currency, gpus)
-    grown = _filled(request, catalog, serving, currency, gpus, built) if fills_budget(request) else []
+    gpus, excluded, withheld = candidates(request, catalog)
+    rivals = _rivals(withheld, catalog)  # sized beside the parts sold to this buyer (one pass shares the footprints)
+    built = _build(request, catalog, serving, currency, gpus + rivals)
+    grown = _filled(request, catalog, serving, currency, gpus + rivals, built) if fills_budget(request) else []
+    built, built_rivals = _split(built, rivals)
+    grown, grown_rivals = _split(grown, rivals)
+    excluded = excluded + _withheld_lines(request, catalog, withheld, built + grown, built_rivals + grown_rivals)
     built += grown  # a budget larger than the job: what the money buys of each part, up to one full server
     fitted = {id(option): where for option, where in built}
     ranked = rank([option for option, _ in built], request)
@@ -113,6 +117,29 @@ def recommend_gpus(request: RecommendRequest, catalog: Catalog, serving: Serving
         fallback=_fallback(request, catalog, serving, currency, gpus) if short else None,
         budget_months_to_buy=_months_to_buy(tiers[0].option if tiers else (top[0] if top else None), monthly),
     )
+
+
+def _rivals(withheld: list[Withheld], catalog: Catalog) -> list[GPU]:
+    """The withheld parts that could lead a tier in place of one sold to this buyer: parts a buyer would order today
+    (older or exotic barred parts are no loss worth a line, and not sizing them keeps the answer's time)."""
+    data = server_data()
+    return [g for group in withheld for g in group.gpus if standard_part(g, data) and current_part(g, catalog, data)]
+
+
+def _split(built: list[Built], rivals: list[GPU]) -> tuple[list[Built], list[Built]]:
+    ids = {g.id for g in rivals}
+    return [b for b in built if b[0].gpu_id not in ids], [b for b in built if b[0].gpu_id in ids]
+
+
+def _withheld_lines(request: RecommendRequest, catalog: Catalog, withheld: list[Withheld], built: list[Built], rivals: list[Built]) -> list[Text]:
+    """The parts the buyer's market rules out that would otherwise have been offered (a tier, or the first option of an
+    asked ranking), each group's line naming only those: a mainland buyer is not handed the list of every barred part."""
+    if not rivals:
+        return []
+    every = rank([o for o, _ in built + rivals], request)
+    offered = [t.option for t in pick_tiers(every, request, catalog, server_data())] + every[:1] * (request.objective is not None)
+    ids = {o.gpu_id for o in offered}
+    return [line for group in withheld if (line := withheld_line(group, [g for g in group.gpus if g.id in ids])) is not None]
 
 
 def _price_dates(option: Option, catalog: Catalog, request: RecommendRequest) -> list[tuple[Text, str]]:
@@ -161,9 +188,7 @@ def _by_practice(request: RecommendRequest, catalog: Catalog, serving: ServingDa
     groups: dict[str | None, list[GPU]] = {}
     as_is = Sizer(request, catalog, serving, currency)  # the footprints of 16-bit weights
     for gpu in gpus:
-        rule = serving_precision().rule_for(gpu)
-        if rule is not None and rule.when == "needed" and as_is.fit(gpu, _group_layout(1)) is not None:
-            rule = None  # 16-bit weights fit one card: served as they are
+        rule = serving_precision().default_for(gpu, fits_16bit=lambda: as_is.fit(gpu, _group_layout(1)) is not None)
         groups.setdefault(rule.precision if rule else None, []).append(gpu)
     return [(request.model_copy(update={"precision": precision}) if precision else request, group) for precision, group in groups.items()]
 
@@ -578,7 +603,7 @@ def _reasons(gpu: GPU, layout: Layout, estimate: Footprint, capacity: float, hea
         reasons.append(TEXT.text("reasons.several_servers"))
     elif count > 1 and not gpu.nvlink_gbs:
         reasons.append(TEXT.text("reasons.pcie_only"))
-    if gpu.china == "export-controlled" and not china_buyer(request):
+    if gpu.china == "export-controlled" and not china_buyer(request) and not buying_outside_china(request):  # only where it may matter
         reasons.append(TEXT.text("reasons.not_in_china"))
     if gpu.inference_only:
         reasons.append(TEXT.text("reasons.inference_only"))

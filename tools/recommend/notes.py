@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
 from knowledge.fact_notes import fact_note
@@ -40,10 +42,32 @@ def buying_outside_china(request: RecommendRequest) -> bool:
     return not china_buyer(request) and request.currency.upper() == "USD"
 
 
-def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], list[Text]]:
+class Withheld(NamedTuple):
+    """Parts a buyer's market rules out, with the line that names those of them the answer would otherwise have offered
+    (``{names}`` left to fill): the line is said only for those, never as a list of every barred part."""
+
+    gpus: list[GPU]
+    en: str
+    zh: str
+
+
+def withheld_line(group: Withheld, offered: list[GPU]) -> Text | None:
+    """The group's line naming the parts of it that would otherwise have been offered; None when none would."""
+    ids = {g.id for g in offered}
+    named = [g for g in group.gpus if g.id in ids]
+    if not named:
+        return None
+    names_en, names_zh = _names(named)
+    return Text(en=group.en.format(names=names_en), zh=group.zh.format(names=names_zh))
+
+
+def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], list[Text], list[Withheld]]:
+    """The parts sized, the lines saying what else was left out, and the parts the buyer's market rules out (named in
+    the answer only when one of them would otherwise have been offered: ``withheld_line``)."""
     gpus = [catalog.gpu(name) for name in request.gpus] if request.gpus else list(catalog.gpus)
     gpus = list({g.id: g for g in gpus}.values())
     excluded: list[Text] = []
+    withheld: list[Withheld] = []
 
     def drop(left_out: list[GPU], en: str, zh: str) -> None:
         nonlocal gpus
@@ -53,15 +77,23 @@ def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], 
             gone = {g.id for g in left_out}  # by id: comparing whole GPU models field by field cost more than the sizing
             gpus = [g for g in gpus if g.id not in gone]
 
+    def withhold(left_out: list[GPU], en: str, zh: str) -> None:
+        nonlocal gpus
+        if left_out:
+            withheld.append(Withheld(left_out, en, zh))
+            gone = {g.id for g in left_out}
+            gpus = [g for g in gpus if g.id not in gone]
+
     if china_buyer(request):
         barred = [g for g in gpus if g.china not in CHINA_BUYABLE]
         for rule in dict.fromkeys(g.china_rule.rule for g in barred):  # one line per rule, so the answer says which applies
             first = next(g.china_rule for g in barred if g.china_rule.rule == rule)
             line = fact_note("china_excluded", rule=Text(en=first.label_en, zh=first.label_zh))
-            drop([g for g in barred if g.china_rule.rule == rule], line.en, line.zh)
+            # a part the user named is said to be barred whatever it would have been; the rest only when it would lead a tier
+            (drop if request.gpus else withhold)([g for g in barred if g.china_rule.rule == rule], line.en, line.zh)
     elif buying_outside_china(request) and not request.gpus:
         line = fact_note("china_market_excluded", names="{names}")
-        drop([g for g in gpus if g.china in CHINA_MARKET], line.en, line.zh)
+        withhold([g for g in gpus if g.china in CHINA_MARKET], line.en, line.zh)
     if request.task != "inference":
         drop([g for g in gpus if g.inference_only], *TEXT.pair("excluded.inference_only"))
     elif for_team(request) and (macs := [g for g in gpus if sold_as(g) == "apple"]):
@@ -76,7 +108,7 @@ def candidates(request: RecommendRequest, catalog: Catalog) -> tuple[list[GPU], 
             racks = []
         line = TEXT.text("excluded.whole_racks", rack=RACK_GPUS, allowed=request.max_gpus, names="{names}")
         drop(racks, line.en, line.zh)
-    return gpus, excluded
+    return gpus, excluded, withheld
 
 
 def notes(request: RecommendRequest, gpus: list[GPU], options: list[Option]) -> list[Text]:

@@ -13,8 +13,10 @@ from collections.abc import Callable
 
 from knowledge.bilingual import Text
 from knowledge.catalog import Catalog
+from knowledge.gpus import GPU
 from knowledge.servers import ServerData
 from knowledge.serving_precision import serving_precision
+from tools.recommend.configs import sold_as
 from tools.recommend.schema import Option, RecommendRequest, Tier, TierName
 from tools.recommend.rank import fills_budget, speed_step
 from tools.recommend.speed import load, sized_by_speed
@@ -39,16 +41,24 @@ def _speed(option: Option, task: str) -> float:
     return (option.tokens_per_s_total if task == "inference" else option.total_tflops) or 0.0
 
 
+def standard_part(gpu: GPU, data: ServerData) -> bool:
+    """Sold in a standard server (not a rack, a Mac, a laptop, a module or a cloud) by a vendor most engines support."""
+    return sold_as(gpu) not in data.recommended.exotic_sold_as and gpu.vendor not in data.recommended.exotic_vendors
+
+
+def current_part(gpu: GPU, catalog: Catalog, data: ServerData) -> bool:
+    """Launched within the rule's years of the newest part in the catalog: a part a buyer would order today."""
+    return gpu.launch_year >= max(g.launch_year for g in catalog.gpus) - data.recommended.recent_years
+
+
 def _standard_checks(catalog: Catalog, data: ServerData) -> list[Check]:
     """What makes a configuration one a buyer would order today, strictest last so it is the first relaxed."""
-    rules = data.recommended
-    newest = max(g.launch_year for g in catalog.gpus)
 
     def standard(option: Option) -> bool:
-        return option.sold_as not in rules.exotic_sold_as and catalog.gpu(option.gpu_id).vendor not in rules.exotic_vendors
+        return standard_part(catalog.gpu(option.gpu_id), data)
 
     def current(option: Option) -> bool:
-        return catalog.gpu(option.gpu_id).launch_year >= newest - rules.recent_years
+        return current_part(catalog.gpu(option.gpu_id), catalog, data)
 
     lossy = serving_precision().lossy()
 
