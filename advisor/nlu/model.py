@@ -222,7 +222,7 @@ def _clause_around(text: str, value: Value) -> str:
 
 
 def _seen_in_use(text: str, memory: Value) -> bool:
-    """The memory figure is what a running job holds ("17 GB used", "占用了20GB"), read from the words touching it."""
+    """The memory figure is what a running job holds ("17 GB used", or the Chinese word for occupied before it), read from the words touching it."""
     return bool(OBSERVED_AFTER.search(text[memory.end : memory.end + 24]) or OBSERVED_BEFORE.search(text[max(0, memory.start - 12) : memory.start]))
 
 
