@@ -103,7 +103,7 @@ def test_a_reboot_already_done_is_a_step_taken(offline_advisor, understanding, m
 @pytest.mark.parametrize(
     ("message", "start", "cause"),
     [("After about 40 minutes the step time doubles and the fans are screaming. Could it be thermal?", "**Probably yes", "heat"),
-     ("跑了一个多小时之后每步变慢一倍，风扇狂转，是不是散热问题？", "**大概率是散热问题", "发热"),
+     ("跑了一个多小时之后每步变慢一倍，风扇狂转，是不是散热问题？", "**大概率是散热问题", "热"),
      ("GPU util sits at 30-40% the whole run, is it overheating?", "**Probably not heat", "Data loading"),
      ("利用率一直在百分之三四十，是不是过热？", "**大概率不是散热问题", "数据加载")],
 )
