@@ -79,10 +79,7 @@ FACET_QUESTIONS = [
     ("有人卖改装成48G的4090，拿来搭推理集群靠谱吗？", "modded-4090-48gb", "不建议"),
     ("Is NVFP4 on a B200 good enough for answer quality, compared with FP8?", "fp4-quality-in-practice", "Yes"),
     ("B200上用NVFP4，回答质量会不会明显变差？", "fp4-quality-in-practice", "可以"),
-    pytest.param("英伟达号称GB200比H100快30倍，是真的吗？", "vendor-speedup-claims", "是真的", marks=pytest.mark.xfail(strict=True, reason=(
-        "known defect (#36): read as a concept question under the confidence floor, this vendor claim now gets the like-for-like"
-        " claim check (30x found in no figure, 2.53x at most) instead of the card that says where the 30x comes from (rack-scale"
-        " FP4 inference); a claimed multiple far beyond every like-for-like figure should lead with that card"))),
+    ("英伟达号称GB200比H100快30倍，是真的吗？", "vendor-speedup-claims", "是真的"),
 ]
 
 

@@ -168,6 +168,8 @@ class Ask(BaseModel):
     asks_if_fits: bool = Field(False, description='"does a 32B in fp8 fit on it?": whether a model fits in a card\'s memory is asked.')
     asks_judgement: bool = Field(False, description='"can the 910B run vLLM?", "H20 or 910B for serving?": a judgement of a part is asked '
                                  "(can it, should we, is it worth it, which for a job), not its figures (data/ask_cues.yaml asks_judgement).")
+    asks_how_to: bool = Field(False, description='"how do I serve Qwen2.5-72B on the 910B?": the way to do it on a platform is '
+                              "asked, not only whether it can (data/ask_cues.yaml asks_how_to).")
     asks_off_topic_use: bool = Field(False, description='"how many fps does a 4080 get in Starfield?": a use or a '
                                      "subject the advisor does not answer (gaming, mining income, trivia), with no AI work named "
                                      "(data/ask_cues.yaml off_topic_use, ai_work).")
@@ -388,6 +390,7 @@ class Ask(BaseModel):
             asks_yes_no=says("asks_yes_no", message),
             asks_if_fits=says("asks_if_fits", message),
             asks_judgement=says("asks_judgement", message),
+            asks_how_to=says("asks_how_to", message),
             asks_off_topic_use=says("off_topic_use", message) and not says("ai_work", message),
             asks_expected_rate=says("names_token_rate", message) and says("expects_figure", message) and not says("training_words", message),
             timeline="open" if says("timeline_open", *earlier, message) else "near" if says("timeline_near", *earlier, message) else None,

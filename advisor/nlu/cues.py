@@ -22,7 +22,7 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "regulated_sector", "client_premises", "production_service", "uptime_target",
                "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring",
                "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count",
-               "asks_judgement", "timeline_near", "timeline_open", "price_future", "off_topic_use", "ai_work", "names_token_rate",
+               "asks_judgement", "asks_how_to", "timeline_near", "timeline_open", "price_future", "off_topic_use", "ai_work", "names_token_rate",
                "expects_figure", "training_words", "asks_figure_scope", "asks_figure_includes",
                "points_at_figure"]
 
@@ -92,6 +92,7 @@ class AskCues(BaseModel):
     points_at_setup: Phrases
     pointer_holds_count: Phrases
     asks_judgement: Phrases
+    asks_how_to: Phrases
     timeline_near: ExceptedCues
     timeline_open: Phrases
     price_future: Phrases

@@ -57,6 +57,8 @@ KV_WORDS = pattern("kv_words")
 CLAUSE_BREAK = re.compile(r"[,;，；。!?！？\n]")
 KV_SETTING = re.compile(rf"(?:{alternatives('kv_setting_names')})\s*(?:{alternatives('kv_setting_verbs')})?\s*$")
 OWN_ESTIMATE = pattern("own_estimate")
+OBSERVED_AFTER = pattern("observed_after", r"^\s*{}")
+OBSERVED_BEFORE = pattern("observed_before", r"{}\s*$")
 CONDITION_GRANTED = pattern("condition_granted")
 # Pasted logs and spec sheets are full of counts nobody asked about ("GPU 7", "8 x NVIDIA H100"), so there
 # the tagger decides; a count typed in a sentence states the setup, in a problem report ("one node is fine, two nodes hang")
@@ -164,6 +166,8 @@ class UnderstandingModel:
                 allowed = {NONE}
             if value.kind == "memory" and OWN_ESTIMATE.search(_clause_around(normalized, value)):  # "I estimated 30GB per GPU": a figure to check, not a card
                 allowed = {NONE}
+            if value.kind == "memory" and _seen_in_use(normalized, value):  # "nvidia-smi shows 17 GB used": memory in use, not a card's
+                allowed = {NONE}
             # "a single machine is fine" grants a condition; in a problem report ("one node is fine, two hang") the count is the setup
             if value.kind == "count_server" and intent != "troubleshoot" and CONDITION_GRANTED.search(_clause_around(normalized, value)):
                 allowed = {NONE}
@@ -215,6 +219,11 @@ def _clause_around(text: str, value: Value) -> str:
     starts = [m.end() for m in CLAUSE_BREAK.finditer(text, 0, value.start)]
     end = CLAUSE_BREAK.search(text, value.end)
     return text[starts[-1] if starts else 0 : end.start() if end else len(text)]
+
+
+def _seen_in_use(text: str, memory: Value) -> bool:
+    """The memory figure is what a running job holds ("17 GB used", or the Chinese word for occupied before it), read from the words touching it."""
+    return bool(OBSERVED_AFTER.search(text[memory.end : memory.end + 24]) or OBSERVED_BEFORE.search(text[max(0, memory.start - 12) : memory.start]))
 
 
 def _worked_from_claim(memory: Value, values: list[Value]) -> bool:

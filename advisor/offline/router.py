@@ -51,6 +51,7 @@ from knowledge.wording import Wording
 ROUTES_FILE = Path(__file__).with_name("routes.yaml")
 NO_TASK = "none"  # how the table writes "no task"
 NEGATION = "not "
+VENDOR_CLAIM = "vendor_claim"  # the facet of a vendor's multiple (advisor/nlu/data/facets.yaml)
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked (both thresholds declared in nlu/pipeline.yaml).
 MIN_CONFIDENCE = PIPELINE.classify.min_confidence
@@ -158,6 +159,12 @@ def card_judges(routing: Routing) -> bool:
 
 
 @condition
+def card_shows_how(routing: Routing) -> bool:
+    """A card on the platform named and the side asked (serving on the 910B) says how to do it, whatever the model named."""
+    return concept_plan.judging_card(routing.turn, model_too=True) is not None
+
+
+@condition
 def catalog_decides_capability(routing: Routing) -> bool:
     """"can the V100 run BF16?", "does the L40S do FP8?": a capability the named card has or
     lacks, asked of the card itself (no other facet such as answer quality): the catalog computes the verdict
@@ -183,6 +190,11 @@ def quotes_card_cut(routing: Routing) -> bool:
 def claims_between_parts(routing: Routing) -> bool:
     # a claim resting on one capability ("the H100 runs FP4 5x faster") is checked on that capability first
     return claim_view.applies(routing.turn) and not capability.claims_a_capability(routing.turn)
+
+
+@condition
+def claim_far_beyond_figures(routing: Routing) -> bool:
+    return claim_view.claim_far_beyond_figures(routing.turn)
 
 
 @condition
@@ -507,6 +519,13 @@ def concept_in_thread(routing: Routing) -> str:
 
 
 @handler
+def vendor_claim(routing: Routing) -> str:
+    """A multiple far beyond every like-for-like figure of the parts ("GB200 30x an H100?"): the card on vendor claims says
+    which benchmark setup such a figure comes from, however the question is worded."""
+    return knowledge.concept(routing.turn, offer=routing.task, in_thread=True, facet=VENDOR_CLAIM)
+
+
+@handler
 def card_first(routing: Routing) -> str:
     """The card that judges what was asked, then the calculation its tool makes of the values the message gives
     ("how big a UPS for four 8x H100 servers?": the sizing pattern, then the four servers' load)."""
@@ -532,6 +551,18 @@ def judgement_card(routing: Routing) -> str:
     if not turn.ask.spec_fields_asked:
         return knowledge.concept(turn)
     return knowledge.concept(turn, offer_tool=False) + "\n\n" + TASKS["specs"](turn)
+
+
+@handler
+def platform_how_to(routing: Routing) -> str:
+    """"How do I serve Qwen2.5-72B on the 910B?": the platform's card says how (engine, software stack, what to check), then
+    the model's own calculation on that platform (the serving estimate for a stated setup, else the task's sizing)."""
+    turn = routing.turn
+    card = concept_plan.judging_card(turn, model_too=True)
+    task = "serving_speed" if serving_plan.estimates_setup(turn) else routing.task
+    if task not in TASKS:
+        return knowledge.concept(turn, chosen_card=card)
+    return knowledge.concept(turn, offer_tool=False, chosen_card=card) + "\n\n" + TASKS[task](turn)
 
 
 @handler

@@ -36,6 +36,7 @@ DESCRIBED_KINDS = {
     ("xid", "mention"),
 }
 MAX_EVIDENCE = 3
+SUSPECT_LISTED = 0.5  # a suspected cause scoring at least half the leading one's is "possibly"; below that, "probably not"
 # GPUs sold in one server: a job on this many or fewer, with no node count said, is read as one server (an 8× H100
 # job is an HGX box far more often than two half-filled nodes), and the answer says so.
 ONE_SERVER_GPUS = 8
@@ -189,6 +190,7 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
         setup["nodes"] = 1.0
     asked = [question for question in rules.questions if _asks(question, lowered)]
     asked_ids = frozenset(question.id for question in asked)
+    lowered = _without_suspicions(lowered, asked)
     findings = [
         finding for matcher in rules.matchers
         if (finding := _evaluate(matcher, text, lowered, lines, records, setup, asked_ids))
@@ -260,15 +262,46 @@ def _asks(question: YesNoQuestion, lowered: str) -> bool:
     return any(_find_keyword(lowered, cue) >= 0 for cue in question.compiled_cues if cue.isascii() or not ascii_text)
 
 
+def _without_suspicions(lowered: _Lowered, asked: list[YesNoQuestion]) -> _Lowered:
+    """The text with the words of a suspicion blanked out ("is it overheating?" names heat, it is no symptom of it): the
+    causes are ranked by what the user describes, and the suspicion is judged against them."""
+    masked = str(lowered)
+    for question in asked:
+        for cue in question.compiled_cues if question.suspects else ():
+            while (position := _find_keyword(masked, cue)) >= 0:
+                masked = masked[:position] + " " * len(cue) + masked[position + len(cue) :]
+    return lowered if masked == lowered else _Lowered(masked)
+
+
+def _suspect_answer(question: YesNoQuestion, findings: list[Finding]) -> QuestionAnswer | None:
+    """"Could it be thermal?": yes when a suspected cause leads, possibly when it is ranked below another, probably not when
+    nothing described points at it; the reason is the cause that leads."""
+    if not findings:
+        return None
+    suspected = [f for f in findings if (f.family in question.suspects or f.rule_id in question.suspects)
+                 and f.score >= SUSPECT_LISTED * findings[0].score]  # a cause far down the ranking is no reason to say "possibly"
+    key = "absent" if not suspected else "lead" if suspected[0] is findings[0] else "listed"
+    if key == "lead" and findings[0].described:
+        key = "likely_lead" if "likely_lead" in question.verdicts else key
+    template = question.verdicts.get(key)
+    if template is None:
+        return None
+    values = {"title": findings[0].title, "suspect": (suspected[0] if suspected else findings[0]).title}
+    verdict = Text(**{lang: getattr(template, lang).format(**{k: getattr(v, lang) for k, v in values.items()}) for lang in ("en", "zh")})
+    return QuestionAnswer(id=question.id, verdict=verdict)
+
+
 def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding], setup: dict[str, Value]) -> QuestionAnswer:
     """The leading cause's own verdict on the question when it has one (a double-bit ECC error: not before the
     remap test; a fault that came back on the same card: its recurring verdict), its own steps then being the
     procedure; else the question's general verdict and procedure."""
+    if question.decided_by == "suspect" and (judged := _suspect_answer(question, findings)) is not None:
+        return judged
     lead = rules.rule(findings[0].rule_id) if findings else None
     own = lead.asked_verdict(question.id, setup) if lead else None
     if own is not None:
         return QuestionAnswer(id=question.id, verdict=own, from_cause=True)
-    value = lead.disposition(question.decided_by, setup) if lead and question.decided_by else None
+    value = lead.disposition(question.decided_by, setup) if lead and question.decided_by not in (None, "suspect") else None
     if value is not None:
         likely = f"likely_{value}" if findings[0].symptom is not None and f"likely_{value}" in question.verdicts else None
         template = question.verdicts.get(likely or value)

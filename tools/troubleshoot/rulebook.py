@@ -195,8 +195,12 @@ class YesNoQuestion(BaseModel):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     cues: Keywords = Field(description="Phrases that ask this question, matched like rule keywords.")
     verdict: Text
-    decided_by: Literal["fault_in", "keep_running"] | None = Field(
-        None, description="The leading cause's field that answers the question (is it hardware? may it keep running?)."
+    decided_by: Literal["fault_in", "keep_running", "suspect"] | None = Field(
+        None, description="The leading cause's field that answers the question (is it hardware? may it keep running?); 'suspect': "
+        "the cause the user suspects (``suspects``) judged by where the described symptoms rank it (verdict keys lead, listed, absent)."
+    )
+    suspects: list[str] = Field(
+        default_factory=list, description="Rule families or rule ids the question suspects (\"could it be thermal?\": the thermal family)."
     )
     verdicts: dict[str, Text] = Field(
         default_factory=dict,

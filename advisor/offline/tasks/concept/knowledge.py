@@ -19,7 +19,8 @@ from knowledge.concepts import ConceptCard, load_concepts
 
 
 def concept(turn: Turn, offer: str | None = None, question: str | None = None, asked_first: str | None = None,
-            in_thread: bool = False, answered: frozenset[str] = frozenset(), no_calculation: bool = False, offer_tool: bool = True) -> str:
+            in_thread: bool = False, answered: frozenset[str] = frozenset(), no_calculation: bool = False, offer_tool: bool = True,
+            facet: str | None = None, chosen_card: str | None = None) -> str:
     """A concept question, or one too unclear to calculate: the matching card (else the best snippets), then the closest calculator.
     A card is served only when it covers what the question names (GPUs, precisions, engines, capabilities, training
     or serving); else the catalog's capability verdict, else what can be answered about them and one question.
@@ -31,7 +32,11 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     ``answered``: cards an earlier part of the same message was answered with ("AMD or NVIDIA: software, price?"):
     another part is not answered with the same card again while another one fits.
     ``no_calculation``: the thread opened as a concept question, so no earlier calculation is left to change.
-    ``offer_tool``: False when the calculation follows the card in the same answer, so it is not offered."""
+    ``offer_tool``: False when the calculation follows the card in the same answer, so it is not offered.
+    ``facet``: the side asked when the router knows it from more than the words ("GB200 30x an H100?" with the multiple far
+    beyond every like-for-like figure is a vendor claim, however it is worded).
+    ``chosen_card``: the card the router chose for the question (the platform's serving card for "how do I serve X on the 910B?"),
+    served first when it covers what is asked."""
     thread_cards = plan.thread_cards(turn) if in_thread else []
     outcome = _search(turn, " ".join([question or turn.message, *plan.thread_card_words(turn, thread_cards)]))
     words = plan.card_words(turn) | plan.model_numbers(thread_cards)
@@ -47,13 +52,18 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         hits = plan.card_first([hit for hit in hits if hit["doc_id"] != answered] or hits)
     if answered:
         hits = plan.card_first([hit for hit in hits if hit["doc_id"] not in answered] or hits)
-    facet = facet_of(question or turn.message).name
+    if facet is not None:  # the side known from more than the words: the cards on it, found by its own words, come first
+        hits = plan.of_facet(plan.hits_of(_search(turn, render.WORDING.say(turn, f"search_hint.{facet}"))), facet)[:1] + hits
+    facet = facet or facet_of(question or turn.message).name
     if facet != SPECS:  # "NVIDIA says 15x the H100, real?" is answered by the card on vendor claims, not the H100's
         hits = plan.facet_first(hits, facet, words)
     asked = plan.asked_subjects(turn, question or turn.message, thread_cards)
     hits, asked = plan.covering_one_of_thread(turn, hits, asked, question or turn.message, thread_cards, facet)
     if facet == SPECS:  # the card naming the asked GPU leads among those that cover the question ("FP8 speed-up on H100?"
         hits = plan.naming_first(hits, words)  # is not the H100-to-B200 card, which names the H100 but no FP8)
+    if chosen_card is not None:  # chosen by the router for what is asked: it leads whatever the words rank first
+        chosen = plan.as_hit(turn, chosen_card)
+        hits = [chosen, *(hit for hit in hits if hit["doc_id"] != chosen["doc_id"])]
     if asked.get("ask") and not plan.top_card(hits):  # the ask narrowed the near hits away: search again with the ask said plainly
         hits = plan.covering_hits(turn, plan.card_first(plan.hits_of(_search(turn, " ".join([question or turn.message, *plan.ask_labels(turn, asked)])))),
                          asked, asks_figures=facet == SPECS) or hits

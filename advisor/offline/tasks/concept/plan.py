@@ -21,22 +21,36 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
                    "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs",
                    "plan_facility": "facility"}  # fmt: skip
 UNNAMED_KINDS = ("activity",)  # training or serving narrows which card fits, but names nothing a reply could be about
+ENGINE = "engine"  # the subject kind of a serving engine or software stack (knowledge/subjects.yaml)
 
 
-def judging_card(turn: Turn) -> str | None:
+def judging_card(turn: Turn, model_too: bool = False) -> str | None:
     """The card that judges what a question asks of the parts it names, when one surely does: a card about every part
     named (a card about parts, not a general one) that also names the side asked beyond the parts (serving, an engine, a
     precision, an ask such as waiting), and covers the rest ("can the 910B run vLLM?" → the vllm-ascend card; "H20 or 910B for serving?"
-    → the card on those two for inference). A question naming a model is a sizing, not a judgement a card can make."""
+    → the card on those two for inference). A question naming a model is a sizing, not a judgement a card can make, unless
+    ``model_too``: "how do I serve Qwen2.5-72B on the 910B?" asks the way to do it on that platform, which the platform's card
+    says whatever the model (the model's estimate follows it)."""
     asked = turn.ask.named
+    if model_too:  # the way to do it is the platform's software: a card naming an engine or stack on it
+        asked = {kind: ids for kind, ids in asked.items() if kind != "model"}
     if not asked.get("gpu") or asked.get("model"):
         return None
     sides = set(asked) - {"gpu"}
     for card in load_concepts().cards:
         about = card_subjects(card, turn.catalog)
-        if "gpu" in about and sides & set(about) and covers(about, asked, asks_figures=False):
+        if model_too and ENGINE not in about:
+            continue
+        # a how-to asks for the software, so a card narrowed to an engine answers it (asks_figures lifts that narrowing)
+        if "gpu" in about and sides & set(about) and covers(about, asked, asks_figures=model_too):
             return card.id
     return None
+
+
+def as_hit(turn: Turn, card_id: str) -> dict:
+    """A card as a search hit, for a card the router chose itself (the platform's serving card for a how-to)."""
+    card = load_concepts().card(card_id)
+    return {"doc_id": CARD_PREFIX + card_id, "title": card.title.pick(turn.language)}
 
 
 def asked_subjects(turn: Turn, question: str, thread_cards: list[str]) -> Subjects:
@@ -111,12 +125,17 @@ def thread_cards(turn: Turn) -> list[str]:
     return list(dict.fromkeys(gpu.name for gpu in found if gpu is not None))
 
 
+def of_facet(hits: list[dict], facet: str) -> list[dict]:
+    """The hits that are cards answering ``facet``."""
+    cards = load_concepts()
+    return [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)
+            and facet in getattr(cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)), "facets", [])]  # fmt: skip
+
+
 def facet_first(hits: list[dict], facet: str, card_words: set[str]) -> list[dict]:
     """The first card that answers the asked facet goes first, one titled with the card asked about before the
     rest ("still worth buying? the H200" wants the H200's card on that, not its export rules); the others keep their order."""
-    cards = load_concepts()
-    answering = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)
-                 and facet in getattr(cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)), "facets", [])]  # fmt: skip
+    answering = of_facet(hits, facet)
     first = (naming_card(answering, card_words) or answering or [None])[0]
     return [first, *[hit for hit in hits if hit is not first]] if first else hits
 

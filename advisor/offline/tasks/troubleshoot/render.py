@@ -53,15 +53,16 @@ def rule_verdict(turn: Turn, top: dict, stated: dict) -> str | None:
     return text.format(**{name: number(known[name]) if isinstance(known[name], int | float) else known[name] for name in names})
 
 
-def family_checklist(turn: Turn, finding: dict, notes: list[str], verdicts: list[str] = ()) -> str:
+def family_checklist(turn: Turn, finding: dict, notes: list[str], verdicts: list[str] = (), tried: list[str] = ()) -> str:
     """A problem named only by its family ("loss goes NaN"): the checks that tell its usual causes apart, in order,
-    then which output to send, by command; a yes/no question asked is answered first all the same."""
+    then which output to send, by command; a yes/no question asked is answered first all the same, and what the user
+    already did (``tried``) is acknowledged before the checks."""
     lines = [say(turn, "checklist_lead", family=turn.text(finding["title"]))]
     lines += [turn.text(cause) for cause in finding["causes"][:1]]
     steps = _steps(turn, finding["actions"])
     ask = say(turn, f"checklist_ask.{finding['rule_id']}")
     related(turn, turn.text(finding["title"]))
-    return "\n\n".join([*verdicts, turn.t(" ", "").join(lines), steps, ask, *notes])
+    return "\n\n".join([*verdicts, turn.t(" ", "").join(lines), *tried, steps, ask, *notes])
 
 
 def procedure_blocks(turn: Turn, answers: list[dict]) -> list[str]:
@@ -75,13 +76,13 @@ def procedure_blocks(turn: Turn, answers: list[dict]) -> list[str]:
     return list(shown.values())
 
 
-def general_checklist(turn: Turn, notes: list[str], verdicts: list[str] = (), procedures: list[str] = ()) -> str:
+def general_checklist(turn: Turn, notes: list[str], verdicts: list[str] = (), procedures: list[str] = (), tried: list[str] = ()) -> str:
     """Nothing matched, not even a symptom family: a first triage everyone can run, then the outputs to send; a
     yes/no question asked is answered first, with the procedure that settles it."""
     entry = WORDING.data["general_checklist"]
     steps = _steps(turn, entry["steps"])
     lead = say(turn, "general_checklist.lead")
-    return "\n\n".join([*verdicts, lead, *procedures, steps, say(turn, "general_checklist.ask"), *notes])
+    return "\n\n".join([*verdicts, lead, *tried, *procedures, steps, say(turn, "general_checklist.ask"), *notes])
 
 
 def _steps(turn: Turn, actions: list[dict]) -> str:

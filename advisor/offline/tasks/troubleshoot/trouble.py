@@ -40,8 +40,9 @@ def answer(turn: Turn) -> str:
     check = _measured_check(turn, result)
     findings = _suspects_first(result["findings"], check)
     verdicts = [turn.text(asked["verdict"]) for asked in result.get("answers", [])]
+    done = _said_done(turn, result)  # "already rebooted twice": acknowledged by a checklist too, never suggested back
     if not findings:  # the tool's last note asks for logs; the checklist ends with that
-        return render.general_checklist(turn, notes[:-1], verdicts, render.procedure_blocks(turn, result.get("answers", [])))
+        return render.general_checklist(turn, notes[:-1], verdicts, render.procedure_blocks(turn, result.get("answers", [])), done)
     fresh = None if check else _new_in_thread(turn, findings)
     if fresh:  # the newest message's evidence re-ranks the thread: the cause it shows leads
         findings = [fresh, *(f for f in findings if f is not fresh)]
@@ -51,7 +52,7 @@ def answer(turn: Turn) -> str:
     top = findings[0]
     findings = [f for f in findings if f is fresh or f["score"] >= RELEVANT_SHARE * top["score"]]
     if top["family"] == CHECKLIST_FAMILY:
-        return render.family_checklist(turn, top, notes, verdicts)
+        return render.family_checklist(turn, top, notes, verdicts, done)
     fit, futile, fits = _fit_check(turn) if top["family"] == "oom" else ("", (), False)
     # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
@@ -88,9 +89,7 @@ def answer(turn: Turn) -> str:
     said = set(turn.slots.already_tried) | set(result.get("tried", []))
     withheld = {action.get("lever") for finding in findings[:SHOWN_FINDINGS] for action in finding["actions"]}
     acknowledged = [lever for lever in tried if lever in said or lever in withheld]
-    if acknowledged:  # what the user already did is acknowledged before any reading or step
-        names = turn.t(", ", "、").join(render.say(turn, f"lever_name.{lever}") for lever in acknowledged)
-        parts.append(WORDING.say(turn, "trouble_phrases.answer.already_tried_the_steps_below", names=names))
+    parts += _acknowledged(turn, acknowledged)  # what the user already did, before any reading or step
     parts += [turn.text(reading) for reading in result.get("readings", [])]
     parts += render.procedure_blocks(turn, result.get("answers", []))
     if all(render.only_described(f) for f in findings[:SHOWN_FINDINGS]):  # one statement of what was read, not one per cause
@@ -113,6 +112,19 @@ def answer(turn: Turn) -> str:
         parts.append(render.memory_tie_in(turn, hint))
     related(turn, turn.text(top["title"]))
     return "\n\n".join([part for part in parts if part] + notes)
+
+
+def _said_done(turn: Turn, diagnosis: dict) -> list[str]:
+    """The line acknowledging the levers the user says were pulled already, for an answer that ranks no cause."""
+    said = set(turn.slots.already_tried) | set(diagnosis.get("tried", []))
+    return _acknowledged(turn, [lever for lever in plan.already_tried(turn, diagnosis.get("tried", [])) if lever in said])
+
+
+def _acknowledged(turn: Turn, levers: list[str]) -> list[str]:
+    if not levers:
+        return []
+    names = turn.t(", ", "、").join(render.say(turn, f"lever_name.{lever}") for lever in levers)
+    return [WORDING.say(turn, "trouble_phrases.answer.already_tried_the_steps_below", names=names)]
 
 
 def _yes_or_no(turn: Turn, diagnosis: dict, top: dict) -> str:
