@@ -106,6 +106,11 @@ class Ask(BaseModel):
         False, description='The newest earlier message that asked a serving question asked for a GPU count ("how many L20 for 2,000 users?").'
     )
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
+    decision: Literal["precision_safe"] | None = Field(
+        None, description='The decision this message asks for instead of a figure: "precision_safe" ("is FP8 safe for our fine-tune?", '
+        '"INT4 部署会不会掉精度？": a precision named and whether it can be trusted for the use; data/ask_cues.yaml judges_quality, '
+        "not said of the KV cache). The answer leads with the verdict, the calculation follows.",
+    )
     throughput_scope: Scope | None = Field(
         None, description='Whom the speed stated is of: "per_user" ("20 tok/s each"), "total" ("2000 tok/s total for 500 users": the '
         "deployment's output tokens/s); None when no speed is stated (advisor/nlu/speed_scope.py).",
@@ -342,6 +347,7 @@ class Ask(BaseModel):
             serving_asks=serving_asks(thread),
             count_asked_earlier=serving_asks_earlier(earlier) == "gpu_count",
             weighs_precision=asks_precision_choice(message),
+            decision=_decision(message, named),
             throughput_scope=None if is_latency_target(state.surface("speed_target"), catalog)
             else scope_of(thread, state.surface("speed_target"), _number(state.get("speed_target"))),
             observed_speed=observed_speed(message, catalog),
@@ -575,6 +581,14 @@ def _aside_cards(reading: Reading) -> tuple[SlotValue, ...]:
 
 def _number(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _decision(message: str, named: dict[str, frozenset[str]]) -> str | None:
+    """The decision a message asks for: whether a precision it names can be trusted ("precision_safe"); a precision of the
+    KV cache is a setting of the cache, whose own card answers it."""
+    if named.get("precision") and says("judges_quality", message) and not _names_kv_cache(message):
+        return "precision_safe"
+    return None
 
 
 def _names_kv_cache(text: str) -> bool:
