@@ -47,6 +47,7 @@ from advisor.nlu.reading import Reading
 from advisor.nlu.speed_scope import Scope, scope_of
 from advisor.nlu.spec_claim import ComparisonClaim, comparison_claim, spec_fields
 from advisor.nlu.shortlist import Candidate, candidate_configs
+from advisor.nlu.samples import SamplesSaid, samples_said
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
@@ -315,6 +316,9 @@ class Ask(BaseModel):
     parts: tuple[str, ...] = Field((), description='The measures this message asks for, in the order written (data/asked_measures.yaml): '
                                    '"power draw and network for 4x8 H100 nodes?" → ("power", "network"); two or more make a question of '
                                    'several parts, each answered by its own calculation.')
+    samples: SamplesSaid | None = Field(None, description='A data set said as a count of samples in this message or the task\'s '
+                                        '("fine-tune on 50k samples", "5 万条样本，每条约 2000 token"): samples, not tokens nor a context '
+                                        "length; a training time works from samples × the length of one (nlu/samples.py).")
     holds_cards: bool = Field(False, description='The user says the cards named are theirs ("I have 2 A6000s", "we already own 16 A100s"); '
                               'never for a message about buying ("we have quotes for 2x H100", "should we buy"): only then is '
                               '"use what you have" an answer.')
@@ -455,6 +459,7 @@ class Ask(BaseModel):
             # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing
             holds_cards=owns or (says("has_cards", message) and not says("purchase_offer", message)),
             parts=measures_asked(message),
+            samples=next((found for text in [message, *reversed(reading.task_messages)] if (found := samples_said(text, catalog))), None),
         )
 
 
