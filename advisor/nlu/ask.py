@@ -109,7 +109,7 @@ class Ask(BaseModel):
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
     decision: Literal["precision_safe"] | None = Field(
         None, description='The decision this message asks for instead of a figure: "precision_safe" ("is FP8 safe for our fine-tune?", '
-        '"INT4 部署会不会掉精度？": a precision named and whether it can be trusted for the use; data/ask_cues.yaml judges_quality, '
+        '"will INT4 lose much quality when we deploy?": a precision named and whether it can be trusted for the use; data/ask_cues.yaml judges_quality, '
         "not said of the KV cache). The answer leads with the verdict, the calculation follows.",
     )
     throughput_scope: Scope | None = Field(
@@ -317,7 +317,7 @@ class Ask(BaseModel):
                                    '"power draw and network for 4x8 H100 nodes?" → ("power", "network"); two or more make a question of '
                                    'several parts, each answered by its own calculation.')
     samples: SamplesSaid | None = Field(None, description='A data set said as a count of samples in this message or the task\'s '
-                                        '("fine-tune on 50k samples", "5 万条样本，每条约 2000 token"): samples, not tokens nor a context '
+                                        '("fine-tune on 50k samples", "50 thousand samples of about 2000 tokens each", said in Chinese with its own count word): samples, not tokens nor a context '
                                         "length; a training time works from samples × the length of one (nlu/samples.py).")
     holds_cards: bool = Field(False, description='The user says the cards named are theirs ("I have 2 A6000s", "we already own 16 A100s"); '
                               'never for a message about buying ("we have quotes for 2x H100", "should we buy"): only then is '

@@ -1,6 +1,6 @@
-"""A training data set said as a count of samples ("fine-tune on 50k samples", "5 万条样本，每条约 2000 token"): the count is
+"""A training data set said as a count of samples ("fine-tune on 50k samples", "50 thousand samples, about 2000 tokens each" in Chinese): the count is
 samples, never a token total nor a context length; the run's tokens are that count times the length of one sample, read
-beside it when stated ("of 512 tokens", "每条 2000 token") and otherwise assumed by the answer (Ask.samples)."""
+beside it when stated ("of 512 tokens", "2000 tokens each") and otherwise assumed by the answer (Ask.samples)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from knowledge.catalog import Catalog
 SAMPLE_AFTER = pattern("sample_words", r"\s*(?:{})(?![a-z])")
 LENGTH_GAP = pattern("sample_length_gap")
 MIN_SAMPLES = 100  # "3 examples of the error" counts no data set
-MAX_SAMPLE_TOKENS = 1_000_000  # a length beyond this is no sample's ("2万条数据要微调7B": the 7B is the model)
+MAX_SAMPLE_TOKENS = 1_000_000  # a length beyond this is no sample's ("20k rows to fine-tune a 7B": the 7B is the model)
 
 
 class SamplesSaid(BaseModel):
@@ -26,14 +26,14 @@ class SamplesSaid(BaseModel):
     count: int = Field(description='Samples in the data set ("50k samples" → 50,000).')
     length_tokens: int | None = Field(None, description='Tokens in one sample when stated beside the count ("of 512 tokens").')
 
-
-def misread_counts(said: SamplesSaid) -> tuple[float, float]:
-    """What a slot holds when it took the sample count for tokens: the count itself, or "50k" read as a length (k = 1,024)."""
-    return float(said.count), said.count * 1024 / 1000
+    def misreadings(self) -> tuple[float, ...]:
+        """What a token slot holds when it took these words for tokens: the count itself, "50k" read as a length (k = 1,024),
+        or the length of one sample."""
+        return (float(self.count), self.count * 1024 / 1000, *((float(self.length_tokens),) if self.length_tokens else ()))
 
 
 def _count(value: Value) -> float | None:
-    """A value as a plain count: "50k" is 50,000 samples (a token length counts k as 1,024), "5 万" 50,000."""
+    """A value as a plain count: "50k" is 50,000 samples (a token length counts k as 1,024), five ten-thousands 50,000."""
     if value.kind == "money":
         amount, currency, _ = value.value
         return float(amount) if not currency else None

@@ -536,7 +536,7 @@ def technique_in_thread(routing: Routing) -> str:
 
 @handler
 def precision_judged(routing: Routing) -> str:
-    """"Is FP8 safe for fine-tuning our 70B?", "INT4 部署 70B 会不会掉精度？": the verdict on the precision for that use and
+    """"Is FP8 safe for fine-tuning our 70B?", "will a 70B served in INT4 lose much quality?": the verdict on the precision for that use and
     card, with its sourced evidence; with a model named, the calculation of the setup follows (below the fold)."""
     turn = routing.turn
     body = precision_decision.answer(turn)

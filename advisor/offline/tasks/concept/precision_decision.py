@@ -1,4 +1,4 @@
-"""Whether a precision can be trusted for the use named ("is FP8 safe for our fine-tune?", "INT4 部署会不会掉精度？",
+"""Whether a precision can be trusted for the use named ("is FP8 safe for our fine-tune?", "will INT4 lose much quality in serving?",
 Ask.decision "precision_safe"): the verdict first, from what decides it (the use, the named card's tensor cores, the
 model's size), then the sourced card that holds the quality evidence. The verdict sentences are this package's
 text.yaml (section precision_decision); the evidence is the concept card chosen by what it is about, never by the words."""

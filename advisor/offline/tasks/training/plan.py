@@ -3,7 +3,6 @@ in cards to check, a run to time: its tokens, epochs and rent) and the arguments
 
 from __future__ import annotations
 
-from advisor.nlu.samples import misread_counts
 from advisor.nlu.subjects import Subjects
 from advisor.offline.tasks.specs import compare
 from advisor.markdown import money, number
@@ -102,7 +101,7 @@ def data_tokens(turn: Turn) -> tuple[float | None, str | None]:
     said, tokens = turn.ask.samples, turn.slots.tokens
     if said is None:
         return tokens, None if tokens is None else "given"
-    if tokens is not None and not any(abs(tokens - misread) < 1 for misread in (*misread_counts(said), said.length_tokens or -1)):
+    if tokens is not None and not any(abs(tokens - misread) < 1 for misread in said.misreadings()):
         return tokens, "given"
     return said.count * (said.length_tokens or SAMPLE_TOKENS), "samples" if said.length_tokens else "samples_assumed"
 
