@@ -78,6 +78,6 @@ def test_a_data_set_in_samples_is_a_sample_count_said_in_the_lead(offline_adviso
 
 
 @pytest.mark.parametrize(("message", "said"), [("How long does a full fine-tune of Qwen2.5-7B take on 8 A100s?", "100M training tokens (assumed"),
-                                               ("用 8 张 A100 全参微调 Qwen2.5-7B 要多久？", "按 100M token 计（未给出数据量")])
+                                               ("用 8 张 A100 全参微调 Qwen2.5-7B，训练时间大概多长？", "按 100M token 计（未给出数据量")])
 def test_the_lead_says_the_data_it_assumed(offline_advisor, message, said):
     assert said in first_line(ask(offline_advisor, message))
