@@ -20,6 +20,7 @@ FOUR_BIT = frozenset({"int4", "fp4"})
 # (the quantization-quality card, after the GPTQ and AWQ papers); below this size a model counts as small
 SMALL_MODEL_B = 13
 QUALITY = "quality"  # the facet of the cards that hold quality evidence
+LOWEST_FIRST = ("fp4", "nvfp4", "mxfp4", "int4", "fp8", "mxfp8", "int8", "bf16")  # of two precisions named, the lower is the one in doubt
 
 
 def family(precision: str) -> str:
@@ -32,8 +33,7 @@ def family(precision: str) -> str:
 def precision_asked(turn: Turn) -> str | None:
     """The precision whose trust is asked: the lowest named (a question weighing FP8 against BF16 asks about FP8)."""
     named = turn.ask.named.get("precision", frozenset())
-    order = ["fp4", "nvfp4", "mxfp4", "int4", "fp8", "mxfp8", "int8", "bf16"]
-    return next((p for p in order if p in named), next(iter(sorted(named)), None))
+    return next((p for p in LOWEST_FIRST if p in named), next(iter(sorted(named)), None))
 
 
 def use_of(turn: Turn) -> str:
