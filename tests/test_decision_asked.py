@@ -29,7 +29,7 @@ def first_line(response) -> str:
         ("Is 4-bit AWQ going to hurt quality for a 3B model in production?", "**Risky for a model this small**"),
         ("我们打算用 FP8 部署 Llama 3.1 70B 到 H200 上，靠谱吗？", "**可以**"),
         ("RTX 3090 上用 FP8 微调 7B 模型安全吗？", "**不建议**"),
-        ("QLoRA 用 4 位量化微调 70B，效果会不会掉很多？", "**QLoRA 可以，全参训练不行**"),
+        ("用 QLoRA 在 4bit 底座上微调 70B，效果会不会掉很多？", "**QLoRA 可以，全参训练不行**"),
     ],
 )
 def test_a_precision_trusted_for_a_use_leads_with_the_verdict(offline_advisor, message, lead):
