@@ -64,6 +64,8 @@ CASES = [
     ("another_facet", "zh", ["美国公司能买H20吗？"]),
     ("technique_in_thread", "en", ["What speed do 4 H100 give for Llama 3 70B at 30 users?", "Is prefix caching worth turning on for this?"]),
     ("technique_in_thread", "zh", ["8张A100跑Mixtral 8x7B推理，总吞吐才300 token/s", "上专家并行能改善吗？"]),
+    ("precision_judged", "en", ["We plan to fine-tune a 34B model in FP8 on H100s: is that safe, or will the loss blow up?"]),
+    ("precision_judged", "zh", ["INT4 量化部署 Qwen2.5-32B 做客服，精度会不会掉很多，靠谱吗？"]),
     ("technique_judged", "en", ["Our vLLM server stalls for everyone when a long prompt arrives. Would chunked prefill help?"]),
     ("technique_judged", "zh", ["我们推理服务很慢，上投机解码能解决吗？70B，4张A100，64并发"]),
     ("platform_how_to", "en", ["How should we deploy Llama 3.1 70B on Ascend 910B for serving?"]),

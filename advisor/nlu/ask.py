@@ -49,6 +49,7 @@ from advisor.nlu.reading import Reading
 from advisor.nlu.speed_scope import Scope, scope_of
 from advisor.nlu.spec_claim import ComparisonClaim, comparison_claim, spec_fields
 from advisor.nlu.shortlist import Candidate, candidate_configs
+from advisor.nlu.samples import SamplesSaid, samples_said
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
@@ -108,6 +109,11 @@ class Ask(BaseModel):
         False, description='The newest earlier message that asked a serving question asked for a GPU count ("how many L20 for 2,000 users?").'
     )
     weighs_precision: bool = Field(False, description='"should we use FP8?": a precision named here is a choice to weigh, not a setting.')
+    decision: Literal["precision_safe"] | None = Field(
+        None, description='The decision this message asks for instead of a figure: "precision_safe" ("is FP8 safe for our fine-tune?", '
+        '"will INT4 lose much quality when we deploy?": a precision named and whether it can be trusted for the use; data/ask_cues.yaml judges_quality, '
+        "not said of the KV cache). The answer leads with the verdict, the calculation follows.",
+    )
     throughput_scope: Scope | None = Field(
         None, description='Whom the speed stated is of: "per_user" ("20 tok/s each"), "total" ("2000 tok/s total for 500 users": the '
         "deployment's output tokens/s); None when no speed is stated (advisor/nlu/speed_scope.py).",
@@ -323,6 +329,9 @@ class Ask(BaseModel):
     parts: tuple[str, ...] = Field((), description='The measures this message asks for, in the order written (data/asked_measures.yaml): '
                                    '"power draw and network for 4x8 H100 nodes?" → ("power", "network"); two or more make a question of '
                                    'several parts, each answered by its own calculation.')
+    samples: SamplesSaid | None = Field(None, description='A data set said as a count of samples in this message or the task\'s '
+                                        '("fine-tune on 50k samples", "50 thousand samples of about 2000 tokens each", said in Chinese with its own count word): samples, not tokens nor a context '
+                                        "length; a training time works from samples × the length of one (nlu/samples.py).")
     holds_cards: bool = Field(False, description='The user says the cards named are theirs ("I have 2 A6000s", "we already own 16 A100s"); '
                               'never for a message about buying ("we have quotes for 2x H100", "should we buy"): only then is '
                               '"use what you have" an answer.')
@@ -355,6 +364,7 @@ class Ask(BaseModel):
             serving_asks=serving_asks(thread),
             count_asked_earlier=serving_asks_earlier(earlier) == "gpu_count",
             weighs_precision=asks_precision_choice(message),
+            decision=_decision(message, named),
             throughput_scope=None if is_latency_target(state.surface("speed_target"), catalog)
             else scope_of(thread, state.surface("speed_target"), _number(state.get("speed_target"))),
             observed_speed=observed_speed(message, catalog),
@@ -465,6 +475,7 @@ class Ask(BaseModel):
             # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing
             holds_cards=owns or (says("has_cards", message) and not says("purchase_offer", message)),
             parts=measures_asked(message),
+            samples=next((found for text in [message, *reversed(reading.task_messages)] if (found := samples_said(text, catalog))), None),
         )
 
 
@@ -591,6 +602,14 @@ def _aside_cards(reading: Reading) -> tuple[SlotValue, ...]:
 
 def _number(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _decision(message: str, named: dict[str, frozenset[str]]) -> str | None:
+    """The decision a message asks for: whether a precision it names can be trusted ("precision_safe"); a precision of the
+    KV cache is a setting of the cache, whose own card answers it."""
+    if named.get("precision") and says("judges_quality", message) and not _names_kv_cache(message):
+        return "precision_safe"
+    return None
 
 
 def _names_kv_cache(text: str) -> bool:

@@ -195,6 +195,8 @@ def magnitude_value(text: str, start: int, end: int, raw: str, value: float) -> 
         return Value(start, end, "tokens", token_count(raw, value), "tokens", raw)
     if re.search(r"\dt$|trillion", raw):
         return Value(start, end, "tokens", value, "tokens", raw)
+    if "万" in raw and phrase_table("wan_items_after").at(text, end):  # "3万条样本": ten thousands of counted items, no amount
+        return Value(start, end, "number", value, "", raw)
     if re.search(r"万|lakh|crore", raw):  # "30万", "25 lakh" are amounts; a bare "两千" may as well be a length ("输入一般两千左右")
         return money_value(text, start, end, value, False)
     return Value(start, end, "number", value, "", raw)

@@ -25,7 +25,7 @@ from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
 from advisor.nlu.subjects import TOKEN_RATE, VARIANT_CHOICE, subjects_of, uncatalogued_gpus, variant_card
-from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge
+from advisor.offline.tasks.concept import capability, compliance, equivalent, knowledge, precision_decision
 from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import new_subject, setup_question
 from advisor.offline.tasks.dialogue import plan as dialogue_plan
@@ -150,6 +150,12 @@ def in_scope_by_construction(routing: Routing) -> bool:
     ask, reading = routing.turn.ask, routing.reading
     in_thread = reading.follow_up or ask.thread_messages > 1
     return in_thread or bool(ask.vendors_named) or names_model(routing) or bool(set(ask.named) - {"gpu"})
+
+
+@condition
+def decides_precision(routing: Routing) -> bool:
+    """"is FP8 safe for our fine-tune?": whether a named precision can be trusted is the decision asked (Ask.decision)."""
+    return routing.turn.ask.decision == "precision_safe"
 
 
 @condition
@@ -586,6 +592,17 @@ def concept_with_offer(routing: Routing) -> str:
 def technique_in_thread(routing: Routing) -> str:
     """The card on the technique asked about, then the thread's setup it is read against (the calculation offered)."""
     return dialogue_render.with_setup(routing.turn, knowledge.concept(routing.turn, offer=routing.reading.task))
+
+
+@handler
+def precision_judged(routing: Routing) -> str:
+    """"Is FP8 safe for fine-tuning our 70B?", "will a 70B served in INT4 lose much quality?": the verdict on the precision for that use and
+    card, with its sourced evidence; with a model named, the calculation of the setup follows (below the fold)."""
+    turn = routing.turn
+    body = precision_decision.answer(turn)
+    if routing.task in TASKS and routing.task != "specs" and model_of(turn):
+        return f"{body}\n\n{TASKS[routing.task](turn)}"
+    return body
 
 
 @handler

@@ -71,6 +71,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         # ... unless the card is used remotely, not shipped: the card on remote use answers that, the shipping status follows
         card_first = compliance.asks_remote_use(asked)
         return render.with_card(turn, compliance.answer(turn, asked), hits, card_first) + "\n\n🧮 " + compliance.offer(turn)
+    if asked.get("ask") and len(asked.get("gpu", ())) < 2 and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
+        hits = plan.card_on_ask(turn, asked) + hits  # retrieval missed the card on what is asked: the general card on that ask
     if plan.names_subjects(asked) and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
         if len(asked.get("gpu", ())) > 1 and not capability.asked(turn):  # "H100 now, H200, or wait for B200?": a row per option, value first
             return specs.answer(turn, value_first=True)

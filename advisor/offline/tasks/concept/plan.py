@@ -140,6 +140,23 @@ def facet_first(hits: list[dict], facet: str, card_words: set[str]) -> list[dict
     return [first, *[hit for hit in hits if hit is not first]] if first else hits
 
 
+def card_on_ask(turn: Turn, asked: Subjects) -> list[dict]:
+    """The general card on what a question asks ("buy now or wait for next year's cards?" asked in Chinese: the card on waiting for the next generation),
+    as a hit, for when retrieval ranked no card that covers it: of the cards about that ask which cover the question, the
+    one whose stated subjects are fewest (the general card before one on particular parts); [] when none."""
+    asks = asked.get("ask", frozenset())
+    found = []
+    for index, card in enumerate(load_concepts().cards):
+        stated = card.about or {}
+        if not asks or not asks <= set(stated.get("ask", ())) or not covers(card_subjects(card, turn.catalog), asked, asks_figures=False):
+            continue
+        found.append((sum(len(ids) for ids in stated.values()), index, card))
+    if not found:
+        return []
+    card = min(found, key=lambda row: row[:2])[2]
+    return [{"doc_id": CARD_PREFIX + card.id, "title": card.title.pick(turn.language)}]
+
+
 def top_card(hits: list[dict]) -> str | None:
     return next((hit["doc_id"] for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)), None)
 

@@ -8,7 +8,7 @@ from advisor.offline.wording import Wording
 from advisor.contract import Source
 from advisor.nlu.slot_labels import said
 from advisor.nlu.subjects import Subjects, subject_labels
-from advisor.offline.tasks.concept import capability
+from advisor.offline.tasks.concept import capability, plan
 from advisor.offline.tasks.facility import render as facility_render
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
@@ -61,7 +61,8 @@ def stated_verdicts(turn: Turn, card: ConceptCard) -> list[str]:
 
 def uncovered(turn: Turn, asked: Subjects) -> str:
     """No card covers what the question names: what can be answered about it, and one precise question."""
-    subjects = turn.t(", ", "、").join(subject_labels(asked, turn.catalog, turn.language))
+    labels = subject_labels(asked, turn.catalog, turn.language) or plan.ask_labels(turn, asked)  # an ask alone is named by its label, never left blank
+    subjects = turn.t(", ", "、").join(labels)
     return capability.WORDING.say(turn, "uncovered", subjects=subjects) + "\n\n" + capability.WORDING.say(turn, "uncovered_question")
 
 

@@ -28,6 +28,9 @@ CHINCHILLA_TOKENS_PER_PARAM = 20  # Hoffmann et al. 2022 compute-optimal ratio
 FULL_TRAINING = {"pretrain", "train", "full_finetune", "finetune"}
 FINE_TUNING = {"full_finetune", "finetune", *PEFT}
 FINE_TUNE_TOKENS = 1e8  # a round amount to scale from when a fine-tune's data set is not given
+# one sample's tokens when only a count of samples is said ("50k samples"): an assumption the answer states in its lead
+# for the user to correct (a chat or instruction sample of a few turns), not a measured figure
+SAMPLE_TOKENS = 1024
 
 
 def judges_mfu(turn: Turn, asked: Subjects) -> bool:
@@ -91,9 +94,21 @@ def hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
     return hourly
 
 
+def data_tokens(turn: Turn) -> tuple[float | None, str | None]:
+    """The training data in tokens and how it was read: "samples" (a sample count times the length stated beside it),
+    "samples_assumed" (times SAMPLE_TOKENS), "given" (tokens stated), None when no data was said. A slot that took the
+    sample count or the sample's length for the data's tokens ("50k samples" read as 51,200 tokens) is not a token total."""
+    said, tokens = turn.ask.samples, turn.slots.tokens
+    if said is None:
+        return tokens, None if tokens is None else "given"
+    if tokens is not None and not any(abs(tokens - misread) < 1 for misread in said.misreadings()):
+        return tokens, "given"
+    return said.count * (said.length_tokens or SAMPLE_TOKENS), "samples" if said.length_tokens else "samples_assumed"
+
+
 def tokens_seen(turn: Turn) -> float | None:
     """The tokens the run processes: the training data times its epochs ("40M tokens x 3 epochs")."""
-    tokens, epochs = turn.slots.tokens, turn.slots.frame.get("epochs")
+    tokens, epochs = data_tokens(turn)[0], turn.slots.frame.get("epochs")
     if epochs is None:
         return tokens
     if tokens is None:

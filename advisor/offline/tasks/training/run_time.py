@@ -52,14 +52,15 @@ def training_time(turn: Turn) -> str:
         goodput=DEFAULT_GOODPUT,
     )
     _assume(turn, WORDING.text("training.goodput", share=f"{DEFAULT_GOODPUT:.0%}", source=GOODPUT_SOURCE))
+    data_read = plan.data_tokens(turn)[1]
     if tokens is None and methods & plan.FINE_TUNING:  # a fine-tune reads its own data set, not a pre-training budget
-        args["tokens"] = plan.FINE_TUNE_TOKENS
+        args["tokens"], data_read = plan.FINE_TUNE_TOKENS, "fine_tune"
         turn.assume(
             *WORDING.both("training_time.training_tokens_m_none_given", e6=number(plan.FINE_TUNE_TOKENS / 1e6)),
         )
     elif tokens is None:
         params = s.params or turn.catalog.model(model).params_b * 1e9
-        args["tokens"] = plan.CHINCHILLA_TOKENS_PER_PARAM * params
+        args["tokens"], data_read = plan.CHINCHILLA_TOKENS_PER_PARAM * params, "chinchilla"
         turn.assume(
             *WORDING.both("training_time.training_tokens_b_chinchilla_20", tokens_billions=number(args['tokens'] / 1e9)),
         )
@@ -85,7 +86,7 @@ def training_time(turn: Turn) -> str:
             else WORDING.say(turn, "lines.run_rented", cost=money(r["cost"], cur)) if r["cost"] else "")
     power = WORDING.say(turn, "lines.run_electricity", cost=money(r["electricity_cost"], cur)) if r["electricity_cost"] is not None else ""
     verdict = WORDING.say(turn, "lines.run_verdict", took=turn.t(took_en, took_zh), count=r["num_gpus"], name=tco_plan.gpu_name(turn, r["gpu_id"]),
-                          compared=compared, gpu_hours=number(r["gpu_hours"]), cost=cost, power=power)
+                          compared=compared, gpu_hours=number(r["gpu_hours"]), cost=cost, power=power, data=_data(turn, args["tokens"], data_read))
     if r["deadline_days"] and not r["gpus_derived_from_deadline"]:  # "can one card make it in time?": the answer to the question asked
         within = r["wall_clock_days"] <= r["deadline_days"]
         limit_en, limit_zh = render.duration(r["deadline_days"])
@@ -137,6 +138,14 @@ def _run_at_market(turn: Turn, r: dict) -> tuple[str | None, list[list[str]], li
                      f"`{WORDING.say(turn, 'training.tier_row.formula', hours=hours, rate=rent_prices.band(tier['low'], tier['high'], currency), cost=cost)}`"])  # fmt: skip
     dated = [(price_dates.AGES.text("offer", tier=tier["name"], offer=offer["offer"]), offer["date"]) for tier in priced for offer in tier["offers"]]
     return headline, rows, dated
+
+
+def _data(turn: Turn, tokens: float, read: str | None) -> str:
+    """The data the time is for, as the lead says it: the tokens, how a sample count became them, or the default assumed."""
+    said = turn.ask.samples
+    samples = {"samples": number(said.count), "length": number(said.length_tokens or plan.SAMPLE_TOKENS)} if said else {}
+    key = read if read in ("samples", "samples_assumed", "fine_tune", "chinchilla") else "given"
+    return WORDING.say(turn, f"lines.data.{key}", tokens=token_count(tokens), per_param=plan.CHINCHILLA_TOKENS_PER_PARAM, **samples)
 
 
 def _assume(turn: Turn, line: Text) -> None:
