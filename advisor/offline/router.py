@@ -463,7 +463,7 @@ def asks_of_previous_figure(routing: Routing) -> bool:
     turn = routing.turn
     if turn.ask.asks_of_figure is None or routing.reading.frame.names() or not turn.earlier:
         return False
-    return followup.figure_tool(routing.previous) is not None or _thread_task(routing) in TASKS
+    return dialogue_render.figure_tool(routing.previous) is not None or _thread_task(routing) in TASKS
 
 
 # ---- the handlers a route may name ----
@@ -653,14 +653,14 @@ def figure_of_previous(routing: Routing) -> str:
     so a later follow-up still compares against them."""
     turn = routing.turn
     calls = list(routing.previous)
-    if followup.figure_tool(calls) is None:
+    if dialogue_render.figure_tool(calls) is None:
         thread = _thread_reading(routing)
         before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])
         if thread.task in TASKS:
             TASKS[thread.task](before)
         calls = before.calls
-    turn.calls.extend(ToolOutcome(**call.model_dump()) for call in calls if call.name == getattr(followup.figure_tool(calls), "name", None))
-    return followup.figure(turn, calls)
+    turn.calls.extend(ToolOutcome(**call.model_dump()) for call in calls if call.name == getattr(dialogue_render.figure_tool(calls), "name", None))
+    return dialogue_render.figure(turn, calls)
 
 
 @handler
