@@ -64,7 +64,7 @@ def _estimate(request: ThroughputRequest, catalog: Catalog, serving: ServingData
                streaming_line(s, step, pf, batch, streaming), throughput_line(s, step, pf, batch, replicas, total),
                capacity_line(s, cap)] if explained else [],
         efficiencies=efficiencies(s, w, r) if explained else [], precision_basis=s.precision_basis, notes=s.notes,
-        assumptions=assumptions(s) if explained else [],
+        assumptions=assumptions(s, r) if explained else [],
     )  # fmt: skip
     add_notes(result, s, w, cap)
     return result
@@ -162,9 +162,19 @@ def _engine_assumption(s: ServingSetup) -> Text:
     return TEXT.text("assumptions.engine", engine=s.engine.name, gpu=s.gpu.name, family=family)
 
 
-def assumptions(s: ServingSetup) -> list[Text]:
+def _allreduce_assumption(r: Rates) -> list[Text]:
+    """A tensor-parallel all-reduce latency no measurement calibrates (no fitted point for this link and engine) is
+    said to be an assumption, with what it is and what would move it."""
+    row = r.link_row
+    if row is None or row.fitted_on:
+        return []
+    return [TEXT.text(f"assumptions.allreduce_assumed.{row.link}", latency=row.latency_us)]
+
+
+def assumptions(s: ServingSetup, r: Rates) -> list[Text]:
     return [
         _engine_assumption(s),
+        *_allreduce_assumption(r),
         TEXT.text("assumptions.average_context", context=s.prompt + s.output / 2),
         TEXT.text("assumptions.prefill_counted"),
     ]  # fmt: skip
