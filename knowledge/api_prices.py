@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -26,6 +27,7 @@ class ApiPrice(BaseModel):
     names: list[str] = Field(default_factory=list, description="Words a user names this API by, lower case.")
     input_per_m: float = Field(gt=0)
     output_per_m: float = Field(gt=0)
+    currency: Literal["USD", "CNY"] = Field(description="The currency the page publishes; an answer in the other one converts and says so.")
     source: DatedSource
 
 

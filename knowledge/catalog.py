@@ -208,6 +208,11 @@ def catalog_gpu_id(name: str) -> str | None:
     return gpu.id if gpu else None
 
 
+def shipped_gpus() -> list[GPU]:
+    """The GPU catalog as shipped (no company prices): what data files derived from it read."""
+    return list(_shipped_gpus().entries)
+
+
 def shipped_gpu_ids() -> list[str]:
     return list(_shipped_gpu_id_tuple())
 

@@ -52,6 +52,7 @@ class PlanningDefault(BaseModel):
 
     value: float = Field(gt=0)
     date: str = Field(pattern=DATE_PATTERN)
+    assumed: bool = Field(False, description="No published figure gives the value: answers call it an assumption; `basis` says what moves it.")
     basis: Text
     source: TitledSource
 

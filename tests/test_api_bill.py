@@ -98,3 +98,16 @@ def test_without_a_published_price_the_answer_says_what_price_self_hosting_beats
     r = advisor.answer("We send about 400M tokens a day to an API running Qwen2.5-72B. Is self-hosting cheaper?", [])
     first = r.summary.split("\n")[0]
     assert "per million tokens" in first and "tell me yours" in first
+
+
+def test_a_yuan_answer_says_its_api_price_is_a_conversion_of_the_dated_usd_list_price(advisor):
+    """No dated CNY API price list is on file: a Chinese answer converts the USD list price and says at what rate and
+    from when; a dollar answer shows the price as published, with no conversion note."""
+    from tools.cost.money import DEFAULT_USD_TO_CNY, USD_TO_CNY_SOURCE
+
+    assert all(price.currency == "USD" for price in api_prices().prices)
+    yuan = advisor.answer("我们的客服每天走 DeepSeek 接口大约2亿 token，改成自己买卡部署能省钱吗？", [])
+    assert "¥" in yuan.summary.split("\n")[0]
+    assert f"1 美元 = {DEFAULT_USD_TO_CNY:g} 元换算" in yuan.answer and USD_TO_CNY_SOURCE.date in yuan.answer and USD_TO_CNY_SOURCE.url in yuan.answer
+    dollars = advisor.answer("Our app sends about 300 million tokens a day to GPT-4o; would hosting Llama 3.3 70B ourselves be cheaper?", [])
+    assert "$" in dollars.summary.split("\n")[0] and "planning rate" not in dollars.answer and "CNY per USD" not in dollars.answer

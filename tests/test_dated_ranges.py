@@ -43,15 +43,15 @@ def test_a_stated_price_is_never_called_an_estimate(registry):
 
 
 @pytest.mark.parametrize("args", [{"currency": "CNY", "region": "cn"}, {"currency": "CNY"}, {"currency": "USD", "region": "cn"}])
-def test_a_china_buyer_of_h200_is_not_priced_at_a_us_cloud_rate(registry, args):
-    outcome = tco(registry, gpu="h200-sxm", **args)
+def test_a_china_buyer_of_b200_is_not_priced_at_a_us_cloud_rate(registry, args):
+    outcome = tco(registry, gpu="b200-sxm", **args)
     assert not outcome.ok
     assert outcome.error["code"] == "tco_missing_price" and outcome.error["suggestions"] == ["cloud_price_per_gpu_hour"]
     assert "mainland-China" in outcome.error["en"] and "国内" in outcome.error["zh"]
 
 
-def test_with_a_china_quote_the_h200_payback_is_worked_against_it(registry):
-    outcome = tco(registry, gpu="h200-sxm", currency="CNY", region="cn", cloud_price_per_gpu_hour=18.0)
+def test_with_a_china_quote_the_b200_payback_is_worked_against_it(registry):
+    outcome = tco(registry, gpu="b200-sxm", currency="CNY", region="cn", cloud_price_per_gpu_hour=18.0)
     assert outcome.ok
     assert next(a for a in outcome.result["assumptions"] if a["key"] == "cloud_price_per_gpu_hour")["source"] == "given"
 
@@ -67,14 +67,14 @@ def test_an_h100_china_buyer_keeps_the_china_lease_tier(registry):
 
 
 def test_what_china_can_rent_instead_is_listed_with_dates(registry):
-    outcome = registry.call("rental_prices", {"gpu": "h200-sxm", "currency": "CNY", "china": True, "today": TODAY})
+    outcome = registry.call("rental_prices", {"gpu": "b200-sxm", "currency": "CNY", "china": True, "today": TODAY})
     assert outcome.ok
     others = {o["gpu_id"]: o for o in outcome.result["china_alternatives"]}
-    assert {"h100-sxm", "a100-80gb-sxm", "rtx-4090"} <= set(others)
+    assert {"h200-sxm", "h100-sxm", "a100-80gb-sxm", "rtx-4090"} <= set(others)
     h100 = others["h100-sxm"]
     assert 10 < h100["low"] < h100["high"] < 16 and h100["date"] and h100["source_url"]  # ¥ per GPU-hour, CMIS lease band
-    # dearest first: the closest substitute for an H200 leads
-    assert list(others)[0] == "h100-sxm"
+    # dearest first: the closest substitute for a B200 leads
+    assert list(others)[0] == "h200-sxm"
 
 
 def test_a_card_with_a_china_price_lists_no_alternatives(registry):
@@ -100,16 +100,16 @@ def test_a_geforce_box_is_not_priced_with_a_data_centre_host(registry):
 # --- end to end: the answers a buyer reads ---
 
 
-def test_h200_rent_or_buy_in_china_answers_without_a_us_rate(offline_advisor):
-    answer = offline_advisor.answer("Rent or buy an 8x H200 server in China for 3 years?", []).answer
-    assert answer.startswith("**No sourced mainland-China rental price for NVIDIA H200 SXM**")
-    assert "$63.296" not in answer and "13.4 months" not in answer  # the AWS on-demand rate is no China rent
+def test_b200_rent_or_buy_in_china_answers_without_a_us_rate(offline_advisor):
+    answer = offline_advisor.answer("Rent or buy an 8x B200 server in China for 3 years?", []).answer
+    assert answer.startswith("**No sourced mainland-China rental price for NVIDIA B200 SXM**")
+    assert "$14.24" not in answer  # the AWS on-demand rate is no China rent
     assert "NVIDIA H100 SXM: ¥11.30–¥14.80/GPU-hour" in answer and "The purchase side:" in answer
 
 
-def test_h200_rent_or_buy_in_chinese(offline_advisor):
-    answer = offline_advisor.answer("在国内买8卡H200服务器还是租划算？", []).answer
-    assert answer.startswith("**NVIDIA H200 SXM没有可查来源的国内租价**")
+def test_b200_rent_or_buy_in_chinese(offline_advisor):
+    answer = offline_advisor.answer("在国内买8卡B200服务器还是租划算？", []).answer
+    assert answer.startswith("**NVIDIA B200 SXM没有可查来源的国内租价**")
     assert "每卡时 ¥11.30–¥14.80" in answer and "买的一侧" in answer
 
 
@@ -121,3 +121,15 @@ def test_a_geforce_box_price_in_chinese_has_its_own_host(offline_advisor):
 def test_a_power_bill_question_is_answered_with_the_arithmetic(offline_advisor):
     answer = offline_advisor.answer("这台8卡4090机器一年电费多少？电价0.8元/度", []).answer
     assert answer.startswith("**年电费约") and "PUE" in answer and "租" not in answer.split("\n")[0]
+
+
+def test_an_h200_china_buyer_is_worked_against_the_dated_china_lease(registry, offline_advisor):
+    """facts14: the CMIS Daily audit the reference cites gives a dated H200 8-GPU lease (SMM, 2026-09-28) and an L20
+    cloud price (China Telecom Cloud): the China tier prices them, with the date and the page."""
+    outcome = tco(registry, gpu="h200-sxm", currency="CNY", region="cn")
+    assert outcome.ok and outcome.result["rent_tier"] == "china"
+    market = registry.call("rental_prices", {"gpu": "l20", "currency": "CNY", "china": True, "today": TODAY}).result
+    china = next(t for t in market["tiers"] if t["tier"] == "china")
+    assert china["low"] == 15.72 and market["china_alternatives"] == []
+    answer = offline_advisor.answer("在国内买8卡H200服务器还是租划算？", []).answer
+    assert "¥24.31" in answer and "没有可查来源的国内租价" not in answer.split("\n")[0]

@@ -1,9 +1,8 @@
 """Issue #37, facts13: "an answer whose price is older than 6 months says so" holds for every price a figure stands
 on, not only the card's: a whole machine's price is its cards plus the host of its server class (or a published
 whole-server quote), and that host's date is aged by the same comparison as the card, the cloud rate and the tariffs,
-in the server-price, recommendation and rent-or-buy answers alike. And a malformed company prices file (unknown GPU,
-negative price, missing date, wrong currency, a source that names nobody) is refused by `gpu-advisor prices` and at
-server start-up, naming the file, the line and the fix in both languages."""
+in the server-price, recommendation and rent-or-buy answers alike. (A malformed company prices file is refused by the
+loader, `gpu-advisor prices` and the server's start-up check alike: one table in tests/test_price_overrides.py.)"""
 
 from __future__ import annotations
 
@@ -12,8 +11,6 @@ import re
 
 import pytest
 
-from advisor.cli import main
-from advisor.config import ConfigError, Settings
 from knowledge.catalog import load_catalog
 from knowledge.servers import server_data
 from knowledge.serving import load_serving_data
@@ -90,31 +87,6 @@ def test_a_server_price_answer_says_its_host_is_old(offline_advisor, monkeypatch
     text = response.summary + "\n" + response.details
     line = next(row for row in text.splitlines() if note in row)
     assert _hgx().date in line and "HGX" in line
-
-
-BAD = {  # case → (file text, the line named, the English fix, the Chinese fix)
-    "unknown_gpu": ("gpus:\n  Z9000:\n    purchase: {amount: 9, currency: USD, date: 2026-11-01, source: quote 7}\n", 2, "unknown GPU 'Z9000'", "未知的 GPU"),
-    "negative_price": ("gpus:\n  l40s:\n    purchase: {amount: -9000, currency: USD, date: 2026-11-01, source: quote 7}\n", 3, "above 0", "大于 0"),
-    "missing_date": ("servers:\n  hgx-8gpu: {amount: 30000, currency: USD, source: quote 7}\n", 2, "date: YYYY-MM-DD", "报价日期"),
-    "wrong_currency": ("power:\n  electricity_per_kwh: {amount: 0.2, currency: EUR, date: 2026-11-01, source: bill 3}\n", 2, "USD or CNY", "USD 或 CNY"),
-    "nameless_source": ("gpus:\n  l40s:\n    purchase: {amount: 9000, currency: USD, date: 2026-11-01, source: x}\n", 3, "who quoted", "报价出处"),
-}  # fmt: skip
-
-
-@pytest.mark.parametrize("case", sorted(BAD))
-def test_the_prices_command_and_the_server_refuse_a_bad_file_in_both_languages(case, monkeypatch, tmp_path, capsys):
-    text, line, fix_en, fix_zh = BAD[case]
-    path = tmp_path / f"{case}.yaml"
-    path.write_text(text, encoding="utf-8")
-    monkeypatch.setenv("ADVISOR_PRICES", str(path))
-    assert main(["prices"]) != 0
-    err = capsys.readouterr().err
-    assert f"{path}, line {line}" in err and fix_en in err and f"{path} 第 {line} 行" in err and fix_zh in err
-    assert "Traceback" not in err
-    with pytest.raises(ConfigError) as error:
-        Settings.from_env({"ADVISOR_PRICES": str(path)})
-    said = str(error.value)
-    assert f"{path}, line {line}" in said and fix_en in said and f"{path} 第 {line} 行" in said and fix_zh in said
 
 
 @pytest.mark.parametrize(("question", "said"), [

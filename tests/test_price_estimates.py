@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from knowledge.catalog import CatalogError, load_catalog
-from knowledge.price_estimates import load_price_estimates, price_estimates
+from knowledge.price_estimates import load_price_estimates, price_estimates, rent_ratio
 from knowledge.serving import load_serving_data
 from tools.recommend import RecommendRequest, recommend_gpus
 from tools.recommend.configs import sold_counts
@@ -117,3 +117,28 @@ def test_a_price_answer_states_one_china_status_with_its_rule(offline_advisor, q
     response = offline_advisor.answer(question, [])
     first = response.summary.split("\n\n")[0]
     assert status in first and "2025" in first  # the dated event that decides the H20's status
+
+
+def test_a_rent_scaled_estimate_is_derived_from_the_catalog_rents_not_typed(catalog):
+    """The L40S and L4 estimates scale the H100's card price by the two parts' catalog rents (gpus.yaml cloud_price):
+    the scale is computed, and a different H100 rent would move it, with the figures shown in the derivation."""
+    h100, l40s = catalog.gpu("h100-sxm"), catalog.gpu("l40s")
+    estimate = price_estimates().for_gpu("l40s")
+    ratio = rent_ratio(l40s, h100)
+    assert ratio.scale == pytest.approx(l40s.cloud_price.amount / h100.cloud_price.amount)
+    assert all(a.scale == pytest.approx(ratio.scale) for a in estimate.anchors)
+    for words in (f"${l40s.cloud_price.amount:g}", f"${h100.cloud_price.amount:g}"):
+        assert words in estimate.derivation.en and words in estimate.derivation.zh
+    dearer = h100.model_copy(update={"cloud_price": h100.cloud_price.model_copy(update={"amount": h100.cloud_price.amount * 2})})
+    assert rent_ratio(l40s, dearer).scale == pytest.approx(ratio.scale / 2)
+    price = estimate_server_price(ServerPriceRequest(gpu="L40S", currency="USD"), catalog)
+    assert (price.card.low, price.card.high) == (pytest.approx(25000 * ratio.scale, abs=0.01), pytest.approx(30000 * ratio.scale, abs=0.01))
+
+
+def test_a_rent_scale_naming_a_gpu_the_catalog_lacks_is_refused(tmp_path: Path):
+    raw = yaml.safe_load(Path("knowledge/price_estimates.yaml").read_text(encoding="utf-8"))
+    next(e for e in raw["estimates"] if e.get("scaled_by_rent"))["scaled_by_rent"] = "imaginary-x9000"
+    bad = tmp_path / "estimates.yaml"
+    bad.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(CatalogError, match="imaginary-x9000"):
+        load_price_estimates(bad)

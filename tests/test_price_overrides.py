@@ -89,12 +89,17 @@ def test_the_prices_command_marks_the_company_figures(company_prices, capsys):
 BAD_FILES = {  # case → (file text, line the error must name, words of the English fix, of the Chinese fix)
     "unknown_gpu": (("gpus:\n  h100-sxm:\n    purchase: {amount: 1, currency: USD, date: 2026-11-01, source: q-1}\n  H1000 Ultra:\n"
                      "    purchase: {amount: 1, currency: USD, date: 2026-11-01, source: q-1}\n"), 4, "unknown GPU", "未知的 GPU"),
+    "unknown_gpu_alone": ("gpus:\n  Z9000:\n    purchase: {amount: 9, currency: USD, date: 2026-11-01, source: quote 7}\n", 2, "unknown GPU 'Z9000'", "未知的 GPU"),
     "negative_price": ("power:\n  electricity_per_kwh:\n    amount: -0.1\n    currency: USD\n    date: 2026-11-01\n    source: bill\n",
                        3, "above 0", "大于 0"),
+    "negative_card_price": ("gpus:\n  l40s:\n    purchase: {amount: -9000, currency: USD, date: 2026-11-01, source: quote 7}\n", 3, "above 0", "大于 0"),
     "missing_date": ("clouds:\n  - gpu: h100-sxm\n    tier: specialist\n    amount: 2.1\n    currency: USD\n    source: contract\n",
                      2, "date: YYYY-MM-DD", "报价日期"),
+    "missing_server_date": ("servers:\n  hgx-8gpu: {amount: 30000, currency: USD, source: quote 7}\n", 2, "date: YYYY-MM-DD", "报价日期"),
     "wrong_currency": ("gpus:\n  a100-80gb-sxm:\n    cloud: {amount: 1.9, currency: EUR, date: 2026-11-01, source: q}\n",
                        3, "USD or CNY", "USD 或 CNY"),
+    "wrong_power_currency": ("power:\n  electricity_per_kwh: {amount: 0.2, currency: EUR, date: 2026-11-01, source: bill 3}\n", 2, "USD or CNY", "USD 或 CNY"),
+    "nameless_source": ("gpus:\n  l40s:\n    purchase: {amount: 9000, currency: USD, date: 2026-11-01, source: x}\n", 3, "who quoted", "报价出处"),
     "unknown_tier": ("clouds:\n  - gpu: h100-sxm\n    tier: spot\n    amount: 1\n    currency: USD\n    date: 2026-11-01\n    source: c\n",
                      3, "hyperscaler_on_demand", "档位"),
     "unknown_server": ("servers:\n  dgx-9000: {amount: 1, currency: USD, date: 2026-11-01, source: q}\n", 2, "unknown server class 'dgx-9000'", "未知的服务器类别"),
@@ -105,7 +110,10 @@ BAD_FILES = {  # case → (file text, line the error must name, words of the Eng
 
 
 @pytest.mark.parametrize("case", sorted(BAD_FILES))
-def test_a_bad_file_names_the_file_the_line_and_the_fix_in_both_languages(case, tmp_path):
+def test_a_bad_file_is_refused_by_the_loader_the_prices_command_and_the_server_naming_the_line_and_fix(case, monkeypatch, tmp_path, capsys):
+    """One table of malformed files (unknown GPU, negative price, missing date, wrong currency, a nameless source, ...):
+    the loader, `gpu-advisor prices` (non-zero exit, no traceback) and the server's start-up check each name the file,
+    the line and the fix in both languages."""
     text, line, fix_en, fix_zh = BAD_FILES[case]
     path = tmp_path / f"{case}.yaml"
     path.write_text(text, encoding="utf-8")
@@ -114,6 +122,15 @@ def test_a_bad_file_names_the_file_the_line_and_the_fix_in_both_languages(case, 
     assert error.value.code == "invalid_prices_file"
     assert f"{path}, line {line}" in error.value.en and fix_en in error.value.en
     assert f"{path} 第 {line} 行" in error.value.zh and fix_zh in error.value.zh and CJK.search(error.value.zh)
+    monkeypatch.setenv("ADVISOR_PRICES", str(path))
+    assert main(["prices"]) != 0
+    err = capsys.readouterr().err
+    assert f"{path}, line {line}" in err and fix_en in err and f"{path} 第 {line} 行" in err and fix_zh in err
+    assert "Traceback" not in err
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env({"ADVISOR_PRICES": str(path)})
+    said = str(refused.value)
+    assert f"{path}, line {line}" in said and fix_en in said and f"{path} 第 {line} 行" in said and fix_zh in said
 
 
 def test_every_problem_is_reported_at_once(tmp_path):

@@ -83,7 +83,7 @@ def test_gpu_hours_are_priced_in_every_tier_and_a_big_order_is_large():
 
 
 def test_a_card_without_any_rental_figure_says_which_tiers_are_missing():
-    r = market(gpu="L20", currency="CNY")
+    r = market(gpu="A800", currency="CNY")
     assert r.tiers == [] and r.fair_tier is None and r.verdict is None
     assert len(r.missing_tiers) == 6 and any(t.zh == "国内云/租赁" for t in r.missing_tiers)
 
@@ -197,7 +197,7 @@ def test_a_card_with_neither_price_names_both_zh(offline_advisor):
 
 
 def test_an_estimated_purchase_leaves_only_the_china_rent_missing_zh(offline_advisor):
-    response = ask(offline_advisor, "8卡L20服务器用两年，利用率一半，买还是租？")
+    response = ask(offline_advisor, "8卡A800服务器用两年，利用率一半，买还是租？")
     assert "没有可查来源的国内租价" in first_sentence(response) and "估算" in response.answer
 
 

@@ -154,6 +154,7 @@ class Figure(BaseModel):
     unit: str
     stated: bool
     basis: Text | None = None
+    assumed: bool = Field(False, description="A planning assumption no published figure gives (its basis says what moves it).")
     date: str = ""
     url: str = ""
     title: str = ""
@@ -388,8 +389,8 @@ def _take(figures: list[Figure], key: str, stated: float | None, default: Planni
         figures.append(Figure(key=key, value=stated, unit=unit, stated=True))
         return stated
     if default is not None:
-        figures.append(Figure(key=key, value=default.value, unit=unit, stated=False, basis=default.basis, date=default.date,
-                              url=default.source.url, title=default.source.title))  # fmt: skip
+        figures.append(Figure(key=key, value=default.value, unit=unit, stated=False, basis=default.basis, assumed=default.assumed,
+                              date=default.date, url=default.source.url, title=default.source.title))  # fmt: skip
         return default.value
     figures.append(Figure(key=key, value=fallback, unit=unit, stated=False))
     return fallback

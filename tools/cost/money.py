@@ -15,6 +15,8 @@ Currency = Literal["USD", "CNY"]
 # The default rate and its basis live in knowledge/tco_defaults.yaml (usd_to_cny). Users can override it.
 DEFAULT_USD_TO_CNY = shipped_tco_defaults()["usd_to_cny"].value
 USD_TO_CNY_NOTE = shipped_tco_defaults()["usd_to_cny"].basis
+# The rate's newest source, for an answer that converts a price published in USD and says at what rate and from when.
+USD_TO_CNY_SOURCE = max(shipped_tco_defaults()["usd_to_cny"].sources, key=lambda source: source.date)
 
 _ALIASES: dict[str, Currency] = {
     word.casefold(): code for code, words in shipped("currency_names.yaml").data.items() for word in words

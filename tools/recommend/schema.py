@@ -101,6 +101,7 @@ class Option(BaseModel):
     max_users_at_target: int | None = Field(None, description="Concurrent users served at the speed target (or fitting in memory without one).")
     meets_target: bool | None = Field(None, description="Serves the requested concurrency at the speed target; None when none was asked.")
     speed_engine: str | None = Field(None, description="Engine the speed estimate used.")
+    speed_assumed: bool = Field(False, description="The speed rests on an assumed efficiency: no measurement on file for this device family.")
     total_tflops: float | None = Field(None, description="Dense BF16 TFLOPS of all GPUs together.")
     power_w: float | None = Field(None, description="Board power (TDP) of all GPUs together, watts.")
     purchase_cost: float | None = Field(None, description="Indicative purchase price of the whole configuration: the GPUs plus the servers that hold them, in `currency`.")

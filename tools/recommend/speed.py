@@ -31,6 +31,7 @@ class Speed:
     total: float
     users: int  # served at the target (or fitting in the KV cache without one)
     engine: str
+    assumed: bool = False  # the device family's efficiency is an assumption (no measurement on file)
 
 
 def load(request: RecommendRequest) -> int:
@@ -96,4 +97,5 @@ def _speed(result: ThroughputResult, request: RecommendRequest) -> Speed:
         total=round(result.output_tokens_per_s_total, 1),
         users=users,
         engine=result.engine,
+        assumed=result.efficiency_assumed,
     )

@@ -51,7 +51,7 @@ def _estimate(request: ThroughputRequest, catalog: Catalog, serving: ServingData
     bound = "capacity" if effective < s.batch else max(shares, key=shares.__getitem__)
     at_target, limit = max_concurrency(s, w, r, pf, cap)
     result = ThroughputResult(
-        model_id=s.spec.id, model_name=s.spec.name, model_label=s.spec.label, gpu=s.gpu.name, engine=s.engine.id, num_gpus=s.num_gpus, tp=s.tp,
+        efficiency_assumed=efficiency_assumed(s), model_id=s.spec.id, model_name=s.spec.name, model_label=s.spec.label, gpu=s.gpu.name, engine=s.engine.id, num_gpus=s.num_gpus, tp=s.tp,
         replicas=s.replicas, layer_split=s.layer_split, batch=s.batch, effective_batch=effective,
         prompt_tokens=s.prompt, output_tokens=s.output,
         decode_tokens_per_s_per_seq=round(1 / step.total, 3), tokens_per_s_per_user_streaming=round(streaming, 3), output_tokens_per_s_total=round(total, 3),
@@ -64,7 +64,7 @@ def _estimate(request: ThroughputRequest, catalog: Catalog, serving: ServingData
                streaming_line(s, step, pf, batch, streaming), throughput_line(s, step, pf, batch, replicas, total),
                capacity_line(s, cap)] if explained else [],
         efficiencies=efficiencies(s, w, r) if explained else [], precision_basis=s.precision_basis, notes=s.notes,
-        assumptions=assumptions(s) if explained else [],
+        assumptions=assumptions(s, r) if explained else [],
     )  # fmt: skip
     add_notes(result, s, w, cap)
     return result
@@ -153,18 +153,33 @@ def add_notes(result: ThroughputResult, s: ServingSetup, w: Workload, cap: Capac
         notes.append(TEXT.text("notes.misses_targets"))
 
 
+def efficiency_assumed(s: ServingSetup) -> bool:
+    """No measurement calibrates the device family, and the engine has no row of its own for it."""
+    return s.family.assumed and s.family.id not in s.engine.families
+
+
 def _engine_assumption(s: ServingSetup) -> Text:
     """The engine and device; where no measurement calibrates the device family, that its efficiency is assumed."""
     family = Text(en=s.family.label_en, zh=s.family.label_zh)
-    if s.family.assumed and s.family.id not in s.engine.families:
+    if efficiency_assumed(s):
         return TEXT.text("assumptions.engine_assumed", engine=s.engine.name, gpu=s.gpu.name, family=family,
                          bandwidth=s.family.bandwidth_factor, compute=s.family.compute_factor)  # fmt: skip
     return TEXT.text("assumptions.engine", engine=s.engine.name, gpu=s.gpu.name, family=family)
 
 
-def assumptions(s: ServingSetup) -> list[Text]:
+def _allreduce_assumption(r: Rates) -> list[Text]:
+    """A tensor-parallel all-reduce latency no measurement calibrates (no fitted point for this link and engine) is
+    said to be an assumption, with what it is and what would move it."""
+    row = r.link_row
+    if row is None or row.fitted_on:
+        return []
+    return [TEXT.text(f"assumptions.allreduce_assumed.{row.link}", latency=row.latency_us)]
+
+
+def assumptions(s: ServingSetup, r: Rates) -> list[Text]:
     return [
         _engine_assumption(s),
+        *_allreduce_assumption(r),
         TEXT.text("assumptions.average_context", context=s.prompt + s.output / 2),
         TEXT.text("assumptions.prefill_counted"),
     ]  # fmt: skip

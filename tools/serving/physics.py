@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from knowledge.serving import AllReduceLatency
 from tools.memory.activations import prefill_bytes_per_token
 from tools.memory.constants import CAPACITY_UNIT_BYTES, CUDA_CONTEXT_BYTES, CUDA_GRAPH_BYTES, NON_TORCH_BYTES
 from tools.serving.setup import ServingSetup
@@ -37,6 +38,7 @@ class Rates:
     link_latency: float  # s per all-reduce (0 without tensor parallelism)
     link_bandwidth: float  # B/s per direction
     link_name: str
+    link_row: AllReduceLatency | None = None  # the data row the all-reduce latency comes from (None without tensor parallelism)
 
 
 @dataclass(frozen=True)
@@ -101,27 +103,27 @@ def rates(s: ServingSetup) -> Rates:
     gain = 1.0
     if s.fp8_compute and gpu.fp8_tflops and gpu.bf16_tflops:
         gain = min(s.data.fp8_compute_gain, gpu.fp8_tflops / gpu.bf16_tflops)
-    latency, link, name = _link(s)
+    row, link, name = _link(s)
     kernel = s.data.format_kernel(s.engine.runtime, s.family.id, s.weights.id)
     e_weights = eff.bandwidth * (kernel.bandwidth_factor if kernel else 1.0)
     return Rates(gpu.bandwidth_gbs * 1e9, e_weights, eff.kv_bandwidth or eff.bandwidth, peak * eff.mfu * gain, peak, gain,
-                 latency, link, name)  # fmt: skip
+                 row.latency_us * 1e-6 if row else 0.0, link, name, row)  # fmt: skip
 
 
-def _link(s: ServingSetup) -> tuple[float, float, str]:
+def _link(s: ServingSetup) -> tuple[AllReduceLatency | None, float, str]:
+    """The all-reduce latency row of the link the GPUs talk over (None without tensor parallelism), its bandwidth per
+    direction and its name."""
     if s.tp == 1:
-        return 0.0, 1.0, "none"
+        return None, 1.0, "none"
     net, gpu, engine = s.data.interconnect, s.gpu, s.engine.runtime
     bridged = "bridge" in gpu.interconnect.lower()
     if gpu.nvlink_gbs and (not bridged or s.tp <= net.bridge_max_gpus):
         # the catalog keeps a GPU-to-GPU fabric's bandwidth in nvlink_gbs; on AMD boards that fabric is Infinity Fabric
         link, label = ("infinity_fabric", "Infinity Fabric") if gpu.vendor == "AMD" else ("nvlink", "NVLink-class")
-        latency = net.latency(link, engine).latency_us
-        return latency * 1e-6, gpu.nvlink_gbs / 2 * 1e9, f"{label} {gpu.nvlink_gbs / 2:g} GB/s per direction"
+        return net.latency(link, engine), gpu.nvlink_gbs / 2 * 1e9, f"{label} {gpu.nvlink_gbs / 2:g} GB/s per direction"
     generation = gpu.pcie_gen or 4
     per_direction = net.pcie_gbs_per_direction.get(generation, 32.0)
-    latency = net.latency("pcie", engine).latency_us
-    return latency * 1e-6, per_direction * 1e9, f"PCIe Gen{generation} {per_direction:g} GB/s per direction"
+    return net.latency("pcie", engine), per_direction * 1e9, f"PCIe Gen{generation} {per_direction:g} GB/s per direction"
 
 
 def allreduce_seconds(s: ServingSetup, r: Rates, tokens: float, passes: int = 1) -> float:

@@ -188,6 +188,8 @@ def efficiencies(s: ServingSetup, w: Workload, r: Rates) -> list[EfficiencyUsed]
     if r.fp8_gain > 1:
         used.append(EfficiencyUsed(key="fp8_compute_gain", value=r.fp8_gain, unit="× BF16", source=s.data.fp8_source))
     if s.tp > 1:
-        used.append(EfficiencyUsed(key="allreduce_latency", value=r.link_latency * 1e6, unit="µs", source=s.data.interconnect.source))
+        row = r.link_row
+        source = row.source + (f" (fitted on {', '.join(row.fitted_on)})" if row.fitted_on else "") if row else s.data.interconnect.source
+        used.append(EfficiencyUsed(key="allreduce_latency", value=r.link_latency * 1e6, unit="µs", source=source))
     used.append(EfficiencyUsed(key="memory_fraction", value=engine.memory_fraction, unit="share", source=engine.memory_source))
     return used

@@ -55,6 +55,8 @@ class EfficiencyUsed(BaseModel):
 class ThroughputResult(BaseModel):
     """Speeds for the requested load, the limiting factor, and every step of the arithmetic."""
 
+    efficiency_assumed: bool = Field(False, description="No measurement calibrates this device family for the engine: the speeds rest on an assumed efficiency.")
+
     model_id: str
     model_name: str
     model_label: Text = Field(description="The model's display name in both languages.")

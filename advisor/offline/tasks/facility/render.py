@@ -211,7 +211,13 @@ def assumption_lines(turn: Turn, r: dict, v: dict, lead: str, also: tuple[str, .
     if {lead, *also} & {"lead.electricity", "lead.electricity_month", "lead.load"}:
         lines.append(say(turn, "assumption.pue_stated" if figures["pue"]["stated"] else "assumption.pue_default", **v))
         lines.append(say(turn, "assumption.price_stated" if figures["electricity_price"]["stated"] else "assumption.price_default", **v))
-        lines.append(say(turn, "assumption.network", pct=number(figures["network_storage_pct"]["value"], 0)))
+        network = figures["network_storage_pct"]
+        pct = number(network["value"], 0)
+        if network["stated"]:
+            lines.append(say(turn, "assumption.network_stated", pct=pct))
+        else:
+            key = "assumption.network_assumed" if network.get("assumed") else "assumption.network"
+            lines.append(say(turn, key, pct=pct, basis=turn.text(network["basis"]) if network.get("basis") else ""))
     rack = figures["rack_power_kw"]
     if not rack["stated"] and not r["whole_rack"] and lead != "lead.server":
         lines.append(say(turn, "assumption.rack_default", rack=v["rack"], basis=turn.text(rack["basis"])))
@@ -259,6 +265,8 @@ def detail_tables(turn: Turn, r: dict) -> list[str]:
         shown = f"{number(f['value'], 4 if f['value'] < 1 else 1)} {f['unit']}".strip()
         if f["stated"]:
             where = say(turn, "you_said")
+        elif f.get("assumed"):  # no page gives the value: said as ours, the page only shows what it covers
+            where = say(turn, "planning_assumption", title=f["title"], url=f["url"], date=f["date"])
         elif f.get("url"):
             where = f"[{f['title']}]({f['url']}) ({f['date']})"
         else:

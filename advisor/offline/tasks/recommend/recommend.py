@@ -76,5 +76,8 @@ def recommend(turn: Turn) -> str:
     if budget and not running:
         turn.assume(*WORDING.both("sizing_phrases.recommend.budget_for_the_whole_configuration", budget=money(budget.amount, budget.currency)))
     turn.assume(*WORDING.pair("sizing_phrases.recommend.prices_are_indicative_catalog_figures"))
+    assumed = list(dict.fromkeys(o["gpu_name"] for o in options if o.get("speed_assumed")))
+    if assumed:  # speeds on parts no serving measurement calibrates: said, as the serving answer says it
+        turn.assume(*WORDING.both("sizing_phrases.recommend.speed_assumed", gpus=turn.t(", ", "、").join(assumed)))
     related(turn, f"{label} {turn.message}")
     return "\n\n".join(parts)

@@ -15,7 +15,7 @@ from advisor.offline.tasks.tco import plan, token_price
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.api_prices import ApiPrice, api_prices
-from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.money import DEFAULT_USD_TO_CNY, USD_TO_CNY_SOURCE, convert
 from tools.cost.price_age import age_months, is_stale
 from tools.cost.api_vs_self_host import ApiVsSelfHostRequest, api_vs_self_host
 
@@ -64,7 +64,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     if no_volume and price is None and said is None:
         return WORDING.say(turn, "no_volume", model=model_name)
     api_in, api_out = (price.input_per_m, price.output_per_m) if price else (0.0, 0.0)
-    fx = convert(1.0, "USD", currency, DEFAULT_USD_TO_CNY)  # API prices are published in USD
+    fx = convert(1.0, price.currency if price else "USD", currency, DEFAULT_USD_TO_CNY)  # each price in the currency it is published in
     if said is not None:  # one price for input and output, as the user quoted it
         api_in = api_out = convert(said.amount, said.currency, "USD", DEFAULT_USD_TO_CNY)
     # no volume said: one deployment's traffic at the planned load, so the per-million figures and the break-even stand
@@ -105,8 +105,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     if said is not None:
         parts.append(WORDING.say(turn, "source_yours", price=money(said.amount, said.currency)))
     elif price is not None:
-        parts.append(WORDING.say(turn, "source", api_name=turn.text(price.label), input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
-                                 date=price.source.date, title=price.source.title, url=price.source.url))  # fmt: skip
+        parts.append(_source(turn, price, turn.text(price.label), currency))
         parts.append(_stale(turn, price))
     parts = [part for part in parts if part]
     return "\n\n".join(parts)
@@ -130,9 +129,18 @@ def _per_million(turn: Turn, price: ApiPrice | None, result, model_name: str, gp
     reasons.append(WORDING.say(turn, "per_million.volume"))
     if price is None:  # the user's own price: nothing of ours to cite or age
         return "\n\n".join([lead, *reasons])
-    source = WORDING.say(turn, "source", api_name=values["api_name"], input=money(price.input_per_m, "USD"), output=money(price.output_per_m, "USD"),
-                         date=price.source.date, title=price.source.title, url=price.source.url)  # fmt: skip
-    return "\n\n".join(filter(None, [lead, *reasons, source, _stale(turn, price)]))
+    return "\n\n".join(filter(None, [lead, *reasons, _source(turn, price, values["api_name"], currency), _stale(turn, price)]))
+
+
+def _source(turn: Turn, price: ApiPrice, api_name: str, currency: str) -> str:
+    """The dated page of the API price used, in the currency it is published in; an answer in the other currency
+    says the conversion (rate and its date), since no dated price list in that currency is on file."""
+    cited = WORDING.say(turn, "source", api_name=api_name, input=money(price.input_per_m, price.currency), output=money(price.output_per_m, price.currency),
+                        date=price.source.date, title=price.source.title, url=price.source.url)  # fmt: skip
+    if currency == price.currency:
+        return cited
+    rate = USD_TO_CNY_SOURCE
+    return cited + " " + WORDING.say(turn, f"converted.to_{currency.lower()}", rate=number(DEFAULT_USD_TO_CNY, 2), date=rate.date, url=rate.url)
 
 
 def _stale(turn: Turn, price: ApiPrice) -> str:
