@@ -249,7 +249,7 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
 def figure_tool(calls: list[ToolCall]) -> ToolCall | None:
     """The call behind an answer's figure: the first successful call of a tool the figure table (text.yaml
     followup.figure.tools) knows; None when the answer ran none."""
-    tools = WORDING.data["figure"]["tools"]
+    tools = FOLLOWUP.data["figure"]["tools"]
     return next((call for call in calls if call.name in tools and call.result and getattr(call, "ok", True)), None)
 
 
@@ -257,7 +257,7 @@ def figure_task(calls: list[ToolCall]) -> str | None:
     """The calculation task behind the previous answer's figure ("is that per GPU?" after a power bill is about the
     facility plan, whatever task the thread's first message was read as)."""
     call = figure_tool(calls)
-    return WORDING.data["figure"]["tools"][call.name]["task"] if call else None
+    return FOLLOWUP.data["figure"]["tools"][call.name]["task"] if call else None
 
 
 def figure(turn: Turn, calls: list[ToolCall]) -> str:
@@ -266,15 +266,15 @@ def figure(turn: Turn, calls: list[ToolCall]) -> str:
     their formulas."""
     call = figure_tool(calls)
     if call is None:
-        return WORDING.say(turn, "figure.nothing")
-    entry = WORDING.data["figure"]["tools"][call.name]
+        return FOLLOWUP.say(turn, "figure.nothing")
+    entry = FOLLOWUP.data["figure"]["tools"][call.name]
     if turn.ask.asks_of_figure == "includes":
         items = [i for i in call.result.get("items", []) if isinstance(i, dict) and isinstance(i.get("value"), int | float)]
         if not items:
-            return WORDING.say(turn, "figure.nothing")
-        lines = [WORDING.say(turn, "figure.include_line", label=turn.text(i["label"]), value=_item_value(turn, i), formula=turn.formula(i))
+            return FOLLOWUP.say(turn, "figure.nothing")
+        lines = [FOLLOWUP.say(turn, "figure.include_line", label=turn.text(i["label"]), value=_item_value(turn, i), formula=turn.formula(i))
                  for i in items]
-        return "\n".join([WORDING.say(turn, "figure.includes_lead"), *lines])
+        return "\n".join([FOLLOWUP.say(turn, "figure.includes_lead"), *lines])
     count = 1
     for path in entry["count"]:
         part = at_path(call.result, path)
@@ -286,11 +286,11 @@ def figure(turn: Turn, calls: list[ToolCall]) -> str:
         if not isinstance(value, int | float) or isinstance(value, bool):
             continue
         shown = (lambda v: money(v, currency)) if spec.get("money") else (lambda v: f"{number(v)} {turn.text(spec['unit'])}")
-        lines.append(WORDING.say(turn, f"figure.scope_line.{spec['scope']}", name=turn.text(spec["name"]), value=shown(value), count=f"{count:,}",
+        lines.append(FOLLOWUP.say(turn, f"figure.scope_line.{spec['scope']}", name=turn.text(spec["name"]), value=shown(value), count=f"{count:,}",
                                  per_gpu=shown(value / count), all=shown(value * count)))
     if not lines:
-        return WORDING.say(turn, "figure.nothing")
-    return "\n".join([WORDING.say(turn, "figure.scope_lead", count=f"{count:,}"), *lines])
+        return FOLLOWUP.say(turn, "figure.nothing")
+    return "\n".join([FOLLOWUP.say(turn, "figure.scope_lead", count=f"{count:,}"), *lines])
 
 
 def _item_value(turn: Turn, item: dict) -> str:
