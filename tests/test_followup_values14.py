@@ -27,6 +27,9 @@ from tests.threads import calls, thread
         ("that covers it, thanks", None),
         ("好的，这个包括的够全了", None),
         ("how much does a full rack with networking included cost for a 70B model we want to serve at scale?", None),
+        # a short question naming a measure of its own, pointing at nothing, asks that measure anew
+        ("单卡显存要多少？", None),
+        ("how much memory per GPU?", None),
     ],
 )
 def test_a_question_about_the_previous_figure_is_read_from_cue_words(message, kind):

@@ -645,11 +645,12 @@ def _market(reading: Reading) -> str | None:
 def _figure_question(message: str) -> str | None:
     """What a later message asks of the figure just given: its scope ("is that per GPU or total?") before what it counts
     ("does that include cooling?"); None unless it is a question that points at that figure ("that", "this") or a short one
-    ("that covers it, thanks" asks nothing)."""
+    ("that covers it, thanks" asks nothing). A message that points at nothing and names a measure of its own ("memory
+    per card?") asks that measure anew."""
     scope, includes = says("asks_figure_scope", message), says("asks_figure_includes", message)
     if not (scope or includes) or not is_question(message):
         return None
-    if not says("points_at_figure", message) and len(message.strip()) > PIPELINE.continue_thread.short_chars:
+    if not says("points_at_figure", message) and (len(message.strip()) > PIPELINE.continue_thread.short_chars or measures_asked(message)):
         return None
     return "scope" if scope else "includes"
 
