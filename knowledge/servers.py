@@ -72,6 +72,7 @@ class GrowRules(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     memory_factor: float = Field(gt=1)
+    max_cost_factor: float = Field(gt=1, description="The room-to-grow tier costs at most this multiple of the recommended configuration.")
 
 
 class TierText(BaseModel):
