@@ -23,7 +23,7 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring",
                "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count",
                "asks_judgement", "timeline_near", "timeline_open", "price_future", "off_topic_use", "ai_work", "names_token_rate",
-               "expects_figure", "training_words"]
+               "expects_figure", "training_words", "self_hosting"]
 
 
 class ExceptedCues(Phrases):
@@ -99,6 +99,7 @@ class AskCues(BaseModel):
     names_token_rate: Phrases
     expects_figure: Phrases
     training_words: Phrases
+    self_hosting: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

@@ -116,6 +116,7 @@ def pick_tiers(options: list[Option], request: RecommendRequest, catalog: Catalo
         grow: Option | None = min(roomier, key=lambda o: (o.count, o.purchase_cost or 0.0))
     else:  # nothing that much larger works (e.g. within the budget): the most memory that does
         grow = max(larger, key=lambda o: (_memory(o), _speed(o, request.task)), default=None)
+        grow = grow if grow is not None and _memory(grow) >= data.grow.fallback_memory_factor * _memory(recommended) else None
     grow_reason = _fill(text.reasons["grow"], ratio=f"{_memory(grow) / _memory(recommended):.1f}".rstrip("0").rstrip(".")) if grow else None
 
     picked: list[tuple[TierName, Option, Text]] = [("recommended", recommended, recommended_reason)]
