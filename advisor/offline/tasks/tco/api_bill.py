@@ -98,10 +98,11 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         api_name = split[0] if split is not None else turn.text(price.label)
         values.update(api_name=api_name, blended=money(result.api_per_m_blended, currency))
         lead = WORDING.say(turn, f"lead.{result.verdict}", **values)
-    if total is not None:  # the period assumed, in the lead, and the verdict if the volume is a day's
+    if total is not None:  # the period assumed, in the lead, and the verdict (or, unpriced, the bill) if the volume is a day's
         day = weighed(total)
-        lead += turn.t(" ", "") + WORDING.say(turn, "period.month", total=number(total / 1e6), tokens=values["tokens"],
-                                              verdict=WORDING.say(turn, f"period.verdict.{day.verdict}"),
+        key = "period.month" if price is not None or said is not None else "period.month_unpriced"
+        lead += turn.t(" ", "") + WORDING.say(turn, key, total=number(total / 1e6), tokens=values["tokens"],
+                                              verdict=WORDING.say(turn, f"period.verdict.{day.verdict}"), gpus=day.gpus, gpu=gpu_name,
                                               own=money(day.self_host_monthly, currency), api=money(day.api_monthly, currency))  # fmt: skip
     reasons = [WORDING.say(turn, "sizing", **values, speed=number(speed["output_tokens_per_s_total"]), needed=number(result.output_tokens_per_s_needed),
                            share=number(share * 100), prompt=prompt, output=output)]  # fmt: skip
