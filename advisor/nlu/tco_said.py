@@ -368,8 +368,8 @@ def _tokens_no_period(folded: str, tagged: list) -> float | None:
     ("50M requests") times the tokens each; None when a period is said (that is a daily volume) or nothing is counted."""
     words = _words()["api_usage"]
     reach = words["reach_chars"]
-    requests = next((t.value.value for t in tagged if t.value.kind in ("requests", "number")
-                     and folded[t.value.end : t.value.end + reach].lstrip().startswith(tuple(words["requests"]))), None)  # fmt: skip
+    requests = next((t.value.value for t in tagged if t.value.kind in ("requests", "number")  # "50M API requests": a word may stand between
+                     and any(_has_cue(folded[t.value.end : t.value.end + reach], w) for w in words["requests"])), None)  # fmt: skip
     tokens = [t.value.value for t in tagged if t.value.kind == "tokens"
               and not any(w in folded[max(0, t.value.start - reach) : t.value.end + reach] for w in words["per_day"] + words["per_month"])]  # fmt: skip
     # the count of requests times the tokens each (the smaller count is the request's), else the largest token count
