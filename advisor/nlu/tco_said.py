@@ -338,7 +338,7 @@ class ApiUsage(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     tokens_per_day: float | None = None
-    tokens_no_period: float | None = None  # "2亿 token in all", "50M requests of 800 tokens": a volume said with no period
+    tokens_no_period: float | None = None  # "200M tokens in all", "50M requests of 800 tokens": a volume said with no period
     requests_per_day: float | None = None
     tokens_per_request: float | None = None
     api_named: str | None = None  # the id in knowledge/api_prices.yaml of the API named ("GPT-4o", "DeepSeek API")

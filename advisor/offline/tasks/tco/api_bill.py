@@ -62,7 +62,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     stated = token_price._stated_rate(turn, currency)  # the rent the user pays prices self-hosting; the tier only when none is said
     tier_name = WORDING.say(turn, "your_rate") if stated is not None else turn.text(chosen["name"])
     rate = stated if stated is not None else rate
-    # a volume said with no period ("2亿 token in all") is taken as a month's, said in the lead with the verdict at a day's
+    # a volume said with no period ("200M tokens in all") is taken as a month's, said in the lead with the verdict at a day's
     total = usage.tokens_no_period if usage is not None and usage.tokens_per_day is None else None
     no_volume = (usage is None or usage.tokens_per_day is None) and total is None
     said = turn.slots.api_price  # the user's own API price per million tokens replaces the price book's
