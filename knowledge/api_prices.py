@@ -31,10 +31,24 @@ class ApiPrice(BaseModel):
     source: DatedSource
 
 
+class OnePrice(BaseModel):
+    """How a price said as one number is split: it is the input price, output tokens cost ``output_ratio`` times it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    output_ratio: float = Field(ge=1, description="Output price ÷ input price when no entry prices the API or model.")
+    source: DatedSource
+
+
 class ApiPrices(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    one_price: OnePrice
     prices: list[ApiPrice] = Field(min_length=1)
+
+    def output_ratio(self, entry: ApiPrice | None) -> float:
+        """Output price ÷ input price: the entry's own (the API named, or the model compared), else the default."""
+        return entry.output_per_m / entry.input_per_m if entry is not None else self.one_price.output_ratio
 
     def for_model(self, model_id: str | None) -> ApiPrice | None:
         return next((p for p in self.prices if model_id and model_id in p.models), None)

@@ -72,6 +72,8 @@ class GrowRules(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     memory_factor: float = Field(gt=1)
+    max_cost_factor: float = Field(gt=1, description="The room-to-grow tier costs at most this multiple of the recommended configuration.")
+    fallback_memory_factor: float = Field(gt=1, description="Least memory multiple of a room-to-grow tier picked when none has memory_factor.")
 
 
 class TierText(BaseModel):

@@ -50,6 +50,9 @@ CASES = [
     ("reserved_or_on_demand", "zh", ["包年的A100每卡时9元，按量付费每卡时15元，我们每月用1500卡时左右，最多同时用8张，选哪个？"]),
     ("api_bill", "en", ["Our product burns roughly 300M tokens daily through a hosted API; would running Llama 3.1 70B on our own GPUs cost less?"]),
     ("api_bill", "zh", ["现在每天走API大概1亿token，模型是DeepSeek-V3，自己搭服务器会不会更省？"]),
+    # a price per million tokens beside self-hosting words, no API named and no volume: still the API bill (issue #35 class 3)
+    ("api_bill", "en", ["The vendor bills $1.20 per million tokens for Mistral 7B; would hosting it on our own GPUs cost less?"]),
+    ("api_bill", "zh", ["供应商每百万 token 收 2 元，我们用 Qwen2.5-7B 自己部署会更省吗？"]),
     ("value_premium", "en", ["Would an L40S be worth paying extra over an A10 for serving Mistral 7B?"]),
     ("value_premium", "zh", ["做Llama 3 8B推理，A100比L40S贵那么多，溢价值得吗？"]),
     ("vendor_claim_card", "en", ["Marketing says the GB200 is 30 times an H100. Is that real?"]),

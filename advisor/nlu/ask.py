@@ -274,7 +274,8 @@ class Ask(BaseModel):
     commitment_terms: tuple[int, ...] = Field((), description='Where this message\'s spans of time that are a commitment\'s term start ("1yr commit").')
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
     api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
-    weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting words.")
+    weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting "
+                             "words, or a price per million tokens with self-hosting words (\"our provider charges $2 per million tokens: run our own GPUs?\").")
     weighs_claim: bool = Field(
         False, description='"the vendor says eight 4090s beat an H100 server, true?", "can an L20 stand in for an A100?": the message '
         "names two or more GPUs and claims or asks that one matches, beats or replaces another.",
@@ -450,7 +451,10 @@ class Ask(BaseModel):
             weighs_claim=((says("weighs_claim", message) and comparison is None) or multiple is not None) and len(named.get("gpu", ())) >= 2,
             weighs_premium=says("weighs_premium", message) and len(named.get("gpu", ())) >= 2,
             whole_server=says("whole_server", message),
-            weighs_api=usage is not None and (usage.tokens_per_day is not None or reading.frame.get("method") == "inference"),
+            # an API named with a volume or serving words, or a price per million tokens said beside self-hosting words
+            weighs_api=(usage is not None and (usage.tokens_per_day is not None or usage.tokens_no_period is not None
+                                               or reading.frame.get("method") == "inference"))
+            or (reading.frame.get("api_price") is not None and says("self_hosting", message)),
             rents_out=says("rents_out", *thread),
             site_region=site_region([*earlier, message]),
             asks_equivalent=says("asks_equivalent", message),

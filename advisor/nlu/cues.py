@@ -24,7 +24,7 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count",
                "asks_judgement", "asks_how_to", "timeline_near", "timeline_open", "price_future", "off_topic_use", "ai_work", "names_token_rate",
                "expects_figure", "training_words", "asks_figure_scope", "asks_figure_includes",
-               "points_at_figure", "judges_quality"]
+               "points_at_figure", "judges_quality", "self_hosting"]
 
 
 class ExceptedCues(Phrases):
@@ -105,6 +105,7 @@ class AskCues(BaseModel):
     asks_figure_includes: Phrases
     points_at_figure: Phrases
     judges_quality: Phrases
+    self_hosting: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

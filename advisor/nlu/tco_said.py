@@ -338,6 +338,7 @@ class ApiUsage(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     tokens_per_day: float | None = None
+    tokens_no_period: float | None = None  # "200M tokens in all", "50M requests of 800 tokens": a volume said with no period
     requests_per_day: float | None = None
     tokens_per_request: float | None = None
     api_named: str | None = None  # the id in knowledge/api_prices.yaml of the API named ("GPT-4o", "DeepSeek API")
@@ -356,8 +357,24 @@ def api_usage(text: str, tagged: list) -> ApiUsage | None:
         return None
     requests = next((t.value.value * SECONDS_PER_DAY for t in tagged if t.value.kind == "request_rate"), None)
     per_day, per_request = _daily_tokens(folded, tagged, requests)
+    total = None if per_day is not None else _tokens_no_period(folded, tagged)
     named = api_prices().named_in(folded)
-    return ApiUsage(tokens_per_day=per_day, requests_per_day=requests, tokens_per_request=per_request, api_named=named.id if named else None)
+    return ApiUsage(tokens_per_day=per_day, tokens_no_period=total, requests_per_day=requests, tokens_per_request=per_request,
+                    api_named=named.id if named else None)  # fmt: skip
+
+
+def _tokens_no_period(folded: str, tagged: list) -> float | None:
+    """A volume said with no period: the largest token count with no period word beside it, or a count of requests
+    ("50M requests") times the tokens each; None when a period is said (that is a daily volume) or nothing is counted."""
+    words = _words()["api_usage"]
+    reach = words["reach_chars"]
+    requests = next((t.value.value for t in tagged if t.value.kind in ("requests", "number")  # "50M API requests": a word may stand between
+                     and any(_has_cue(folded[t.value.end : t.value.end + reach], w) for w in words["requests"])), None)  # fmt: skip
+    tokens = [t.value.value for t in tagged if t.value.kind == "tokens"
+              and not any(w in folded[max(0, t.value.start - reach) : t.value.end + reach] for w in words["per_day"] + words["per_month"])]  # fmt: skip
+    # the count of requests times the tokens each (the smaller count is the request's), else the largest token count
+    total = requests * min(tokens) if requests is not None and tokens else max(tokens, default=None)
+    return total if total is not None and total >= words["volume_floor"] else None
 
 
 def daily_token_volume(text: str, tagged: list) -> float | None:

@@ -3,7 +3,8 @@
 *Budget* is the cheapest whole configuration that works. *Recommended* is the simplest one that fits with
 memory to spare and meets the load: the fewest GPUs, a current part, a standard server (8-GPU HGX/PCIe, a
 workstation or a desktop), not a GeForce card in a server. *Room to grow* has at least twice the recommended
-configuration's GPU memory, again preferring the fewest GPUs. The rules' thresholds and the wording live in
+configuration's GPU memory, again preferring the fewest GPUs, at no more than a few times the recommended
+configuration's price (``grow.max_cost_factor``: the next step a buyer would fund, not any price). The rules' thresholds and the wording live in
 knowledge/servers.yaml.
 """
 
@@ -118,12 +119,14 @@ def pick_tiers(options: list[Option], request: RecommendRequest, catalog: Catalo
         key = "recommended_one" if recommended.count == 1 else "recommended_many"
         recommended_reason = _fill(text.reasons[key], headroom=f"{recommended.headroom_pct:.0f}", count=recommended.count)
 
-    larger = [o for o in working if _memory(o) > _memory(recommended) and o is not recommended and all(c(o) for c in checks[:2])]
+    larger = [o for o in working if _memory(o) > _memory(recommended) and o is not recommended and all(c(o) for c in checks[:2])
+              and _affordable_step(o, recommended, data.grow.max_cost_factor)]  # fmt: skip
     roomier = [o for o in larger if _memory(o) >= data.grow.memory_factor * _memory(recommended)]
     if roomier:
         grow: Option | None = min(roomier, key=lambda o: (o.count, o.purchase_cost or 0.0))
     else:  # nothing that much larger works (e.g. within the budget): the most memory that does
         grow = max(larger, key=lambda o: (_memory(o), _speed(o, request.task)), default=None)
+        grow = grow if grow is not None and _memory(grow) >= data.grow.fallback_memory_factor * _memory(recommended) else None
     grow_reason = _fill(text.reasons["grow"], ratio=f"{_memory(grow) / _memory(recommended):.1f}".rstrip("0").rstrip(".")) if grow else None
 
     picked: list[tuple[TierName, Option, Text]] = [("recommended", recommended, recommended_reason)]
@@ -132,6 +135,13 @@ def pick_tiers(options: list[Option], request: RecommendRequest, catalog: Catalo
     if grow is not None and grow_reason is not None and grow is not budget:
         picked.append(("grow", grow, grow_reason))
     return [Tier(name=name, label=text.labels[name], option=option, reason=reason) for name, option, reason in picked]
+
+
+def _affordable_step(option: Option, recommended: Option, factor: float) -> bool:
+    """Within ``factor`` times the recommended configuration's whole price (unpriced: not judged)."""
+    if option.purchase_cost is None or not recommended.purchase_cost:
+        return True
+    return option.purchase_cost <= factor * recommended.purchase_cost
 
 
 def tiers_first(options: list[Option], tiers: list[Tier]) -> list[Option]:

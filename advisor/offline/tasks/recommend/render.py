@@ -78,6 +78,8 @@ def _load_said(turn: Turn, r: dict) -> str:
     """The load a serving recommendation was sized for, in its lead: a team's peak taken as a planning share of its head
     count (knowledge/audience.yaml) is a default that can change the verdict, so it is said beside it, not only below."""
     users = turn.slots.concurrency if r["task"] == "inference" else None
+    if users is None and r["task"] == "inference" and r["options"][0].get("max_users_at_target") is None:
+        return WORDING.say(turn, "sizing_phrases.verdict.load_one")  # one stream at a time, a default said, not left silent
     if not users or users < 2:
         return ""
     peak = turn.slots.peak_load

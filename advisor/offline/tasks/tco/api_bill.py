@@ -17,7 +17,7 @@ from advisor.offline.wording import Wording
 from knowledge.api_prices import ApiPrice, api_prices
 from tools.cost.money import DEFAULT_USD_TO_CNY, USD_TO_CNY_SOURCE, convert
 from tools.cost.price_age import age_months, is_stale
-from tools.cost.api_vs_self_host import ApiVsSelfHostRequest, api_vs_self_host
+from tools.cost.api_vs_self_host import DAYS_PER_MONTH, ApiVsSelfHostRequest, api_vs_self_host
 
 WORDING = Wording("tco", "api_bill")
 COMPARABLE_MODEL = "llama-3.3-70b"  # a closed API (GPT-4o) is weighed against the open model most teams replace it with
@@ -58,22 +58,32 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     stated = plan.stated_rate(turn, currency)  # the rent the user pays prices self-hosting; the tier only when none is said
     tier_name = WORDING.say(turn, "your_rate") if stated is not None else turn.text(chosen["name"])
     rate = stated if stated is not None else rate
-    no_volume = usage is None or usage.tokens_per_day is None
+    # a volume said with no period ("200M tokens in all") is taken as a month's, said in the lead with the verdict at a day's
+    total = usage.tokens_no_period if usage is not None and usage.tokens_per_day is None else None
+    no_volume = (usage is None or usage.tokens_per_day is None) and total is None
     said = turn.slots.api_price  # the user's own API price per million tokens replaces the price book's
     said = said if said is not None and said.currency in ("USD", "CNY") else None
     if no_volume and price is None and said is None:
         return WORDING.say(turn, "no_volume", model=model_name)
     api_in, api_out = (price.input_per_m, price.output_per_m) if price else (0.0, 0.0)
     fx = convert(1.0, price.currency if price else "USD", currency, DEFAULT_USD_TO_CNY)  # each price in the currency it is published in
-    if said is not None:  # one price for input and output, as the user quoted it
-        api_in = api_out = convert(said.amount, said.currency, "USD", DEFAULT_USD_TO_CNY)
+    ratio = api_prices().output_ratio(price)
+    if said is not None:  # one price said: the input price, output at the sourced ratio (said in the lead, see _said_split)
+        api_in = convert(said.amount, said.currency, "USD", DEFAULT_USD_TO_CNY)
+        api_out = api_in * ratio
     # no volume said: one deployment's traffic at the planned load, so the per-million figures and the break-even stand
-    per_day = speed["output_tokens_per_s_total"] * load * 86_400 / share if no_volume else usage.tokens_per_day
-    result = api_vs_self_host(ApiVsSelfHostRequest(
-        tokens_per_day=per_day, output_share=share, api_input_per_m=api_in * fx, api_output_per_m=api_out * fx,
-        deployment_output_tokens_per_s=speed["output_tokens_per_s_total"], gpus_per_deployment=gpus, price_per_gpu_hour=rate, planned_load=load))  # fmt: skip
+    per_day = (speed["output_tokens_per_s_total"] * load * 86_400 / share if no_volume
+               else usage.tokens_per_day if total is None else total / DAYS_PER_MONTH)  # fmt: skip
+
+    def weighed(tokens_per_day: float):  # noqa: ANN202
+        return api_vs_self_host(ApiVsSelfHostRequest(
+            tokens_per_day=tokens_per_day, output_share=share, api_input_per_m=api_in * fx, api_output_per_m=api_out * fx,
+            deployment_output_tokens_per_s=speed["output_tokens_per_s_total"], gpus_per_deployment=gpus, price_per_gpu_hour=rate, planned_load=load))  # fmt: skip
+
+    result = weighed(per_day)
+    split = _said_split(turn, said, price, ratio, share, fx, result, currency) if said is not None else None
     if no_volume:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
-        return _per_million(turn, None if said is not None else price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency)
+        return _per_million(turn, None if said is not None else price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency, split)
     values = {"tokens": number(per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
               "own": money(result.self_host_monthly, currency), "api": money(result.api_monthly, currency), "load": number(load * 100),
               "tier": tier_name, "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
@@ -81,9 +91,15 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     if price is None and said is None:
         lead = WORDING.say(turn, "lead.no_price", **values)
     else:
-        api_name = WORDING.say(turn, "your_api_price") if said is not None else turn.text(price.label)
+        api_name = split[0] if split is not None else turn.text(price.label)
         values.update(api_name=api_name, blended=money(result.api_per_m_blended, currency))
         lead = WORDING.say(turn, f"lead.{result.verdict}", **values)
+    if total is not None:  # the period assumed, in the lead, and the verdict (or, unpriced, the bill) if the volume is a day's
+        day = weighed(total)
+        key = "period.month" if price is not None or said is not None else "period.month_unpriced"
+        lead += turn.t(" ", "") + WORDING.say(turn, key, total=number(total / 1e6), tokens=values["tokens"],
+                                              verdict=WORDING.say(turn, f"period.verdict.{day.verdict}"), gpus=day.gpus, gpu=gpu_name,
+                                              own=money(day.self_host_monthly, currency), api=money(day.api_monthly, currency))  # fmt: skip
     reasons = [WORDING.say(turn, "sizing", **values, speed=number(speed["output_tokens_per_s_total"]), needed=number(result.output_tokens_per_s_needed),
                            share=number(share * 100), prompt=prompt, output=output)]  # fmt: skip
     priced = price is not None or said is not None
@@ -102,7 +118,8 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
              money(result.gpus * 730 * t["low"], currency) + "–" + money(result.gpus * 730 * t["high"], currency)] for t in tiers]  # fmt: skip
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "monthly")]
     parts = [lead, *reasons, "**" + WORDING.say(turn, "table.title", gpus=result.gpus, gpu=gpu_name) + "**\n\n" + table(headers, rows)]
-    if said is not None:
+    if split is not None:
+        parts.insert(1, split[1])
         parts.append(WORDING.say(turn, "source_yours", price=money(said.amount, said.currency)))
     elif price is not None:
         parts.append(_source(turn, price, turn.text(price.label), currency))
@@ -112,18 +129,33 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
 
 
 
+def _said_split(turn: Turn, said, price: ApiPrice | None, ratio: float, share: float, fx: float, result, currency: str) -> tuple[str, str]:  # noqa: ANN001
+    """A price said as one number: how it was split (the input price, output at the ratio of the entry for the API or
+    model, else the first-party default; blended at the requests' token mix), for the lead, and the line saying whether
+    the verdict holds if that number is already the all-in price of input and output alike."""
+    basis = (WORDING.say(turn, "one_price.as_billed", api_name=turn.text(price.label)) if price is not None
+             else WORDING.say(turn, "one_price.default", date=api_prices().one_price.source.date))  # fmt: skip
+    values = {"price": money(said.amount, said.currency), "ratio": number(ratio, 2), "basis": basis,
+              "input_share": number((1 - share) * 100), "output_share": number(share * 100)}  # fmt: skip
+    flat = convert(said.amount, said.currency, "USD", DEFAULT_USD_TO_CNY) * fx  # input and output at the one price
+    self_host = result.self_host_per_m_at_volume  # the volume said, or one deployment at the planned load when none is
+    cheaper_now, cheaper_flat = result.api_per_m_blended <= self_host, flat <= self_host
+    key = "one_price.holds" if cheaper_now == cheaper_flat else "one_price.turns_api" if cheaper_flat else "one_price.turns_self_host"
+    return WORDING.say(turn, "one_price.split", **values), WORDING.say(turn, key, price=values["price"], flat=money(flat, currency), own=money(self_host, currency))
+
+
 def _per_million(turn: Turn, price: ApiPrice | None, result, model_name: str, gpus: int, gpu_name: str, tier_name: str, rate: float,  # noqa: ANN001
-                 load: float, currency: str) -> str:
+                 load: float, currency: str, split: tuple[str, str] | None = None) -> str:
     """No daily volume: self-hosting's cost per million tokens at the planned load against the API's blended price (the
     user's own when said: ``price`` None), and the daily volume from which one deployment pays for itself; no volume
     is invented for a monthly bill, it is asked only as what would size the bill."""
-    api_name = turn.text(price.label) if price is not None else WORDING.say(turn, "your_api_price")
+    api_name = turn.text(price.label) if price is not None else split[0] if split is not None else WORDING.say(turn, "your_api_price")
     values = {"model": model_name, "gpus": gpus, "gpu": gpu_name, "per_m": money(result.self_host_per_m_at_load, currency),
               "blended": money(result.api_per_m_blended, currency), "api_name": api_name, "load": number(load * 100),
               "tier": tier_name, "rate": money(rate, currency)}  # fmt: skip
     cheaper = "self_host" if result.self_host_per_m_at_load < result.api_per_m_blended else "api"
     lead = WORDING.say(turn, f"per_million.{cheaper}", **values)
-    reasons = []
+    reasons = [split[1]] if split is not None else []
     if result.break_even_tokens_per_day is not None:
         reasons.append(WORDING.say(turn, "break_even", volume=number(result.break_even_tokens_per_day / 1e6), per_m=values["per_m"], blended=values["blended"]))
     reasons.append(WORDING.say(turn, "per_million.volume"))

@@ -146,9 +146,20 @@ def lead(r: dict) -> Text:
 
 
 def verdict_first(turn: Turn, r: dict) -> str:
-    """Buy or rent, with what the winner saves a month over the horizon (resale counted), in one sentence."""
-    return WORDING.say(turn, f"verdict_first.{r['verdict']}", years=number(r["horizon_months"] / 12),
+    """Buy or rent, with what the winner saves a month over the horizon (resale counted), in one sentence; a utilisation
+    nobody gave that the verdict hangs on is said in it, with the use at which the verdict turns."""
+    lead = WORDING.say(turn, f"verdict_first.{r['verdict']}", years=number(r["horizon_months"] / 12),
                        advantage=money(abs(r["monthly_advantage"]), r["currency"]))  # fmt: skip
+    if not r["break_even_applies"] or given(r, "utilisation_pct") or not 0 < r["break_even_utilisation_pct"] <= 100:
+        return lead
+    side = "rent" if r["verdict"] == "rent" else "buy"
+    return lead + turn.t(" ", "") + WORDING.say(turn, f"assumed_use.{side}", utilisation=number(assumed(r, "utilisation_pct")),
+                                                break_even=number(r["break_even_utilisation_pct"]))  # fmt: skip
+
+
+def given(r: dict, key: str) -> bool:
+    """Whether the user gave this input (the tool marks it 'given'), not a default."""
+    return any(a["key"] == key and a["source"] == "given" for a in r["assumptions"])
 
 
 def totals(r: dict) -> Text:
@@ -159,7 +170,8 @@ def totals(r: dict) -> Text:
     key = ("buy" if ahead else "rent") + ("" if r["break_even_applies"] else "_billed")
     return WORDING.text(f"totals.{key}", years=years, own=money(r["own_monthly_cost"], cur), rent=money(r["cloud_monthly_cost"], cur),
                         advantage=money(abs(r["monthly_advantage"]), cur), break_even=number(r["break_even_utilisation_pct"]),
-                        utilisation=number(assumed(r, "utilisation_pct")))  # fmt: skip
+                        use=WORDING.text("use_whose." + ("given" if given(r, "utilisation_pct") else "assumed"),
+                                         utilisation=number(assumed(r, "utilisation_pct"))))  # fmt: skip
 
 
 def flip(r: dict) -> Text:
