@@ -79,8 +79,18 @@ FACET_QUESTIONS = [
     ("有人卖改装成48G的4090，拿来搭推理集群靠谱吗？", "modded-4090-48gb", "不建议"),
     ("Is NVFP4 on a B200 good enough for answer quality, compared with FP8?", "fp4-quality-in-practice", "Yes"),
     ("B200上用NVFP4，回答质量会不会明显变差？", "fp4-quality-in-practice", "可以"),
-    ("英伟达号称GB200比H100快30倍，是真的吗？", "vendor-speedup-claims", "是真的"),
 ]
+
+
+@pytest.mark.parametrize("message", ["英伟达号称GB200比H100快30倍，是真的吗？", "Nvidia says the GB200 is 30 times faster than the H100, true?"])
+def test_a_vendor_multiple_far_beyond_the_figures_gets_the_verdict_then_where_it_comes_from(offline_advisor, message):
+    # "is it true?" is answered first (card for card it is not), then the card on vendor claims says which setup it comes from
+    response = _ask(offline_advisor, message)
+    card = load_concepts().card("vendor-speedup-claims")
+    opening, rest = response.answer.split("\n\n", 1)
+    assert "30" in opening and ("2.53" in opening), opening
+    assert card.answer.pick(response.language)[:40] in rest
+    assert any(s.doc_id.startswith("concept-vendor-speedup-claims") for s in response.sources)
 
 
 @pytest.mark.parametrize(("message", "card_id", "verdict"), FACET_QUESTIONS)

@@ -527,8 +527,11 @@ def concept_in_thread(routing: Routing) -> str:
 @handler
 def vendor_claim(routing: Routing) -> str:
     """A multiple far beyond every like-for-like figure of the parts ("GB200 30x an H100?"): the card on vendor claims says
-    which benchmark setup such a figure comes from, however the question is worded."""
-    return knowledge.concept(routing.turn, offer=routing.task, in_thread=True, facet=VENDOR_CLAIM)
+    which benchmark setup such a figure comes from, however the question is worded. The verdict on like-for-like figures
+    leads (is the multiple true card for card?), the card follows as the reason, the figures' table after it."""
+    verdict, _, figures = claim_view.answer(routing.turn).partition("\n\n")
+    card = knowledge.concept(routing.turn, offer=routing.task, in_thread=True, facet=VENDOR_CLAIM)
+    return "\n\n".join(filter(None, [verdict, card, figures]))
 
 
 @handler
