@@ -21,6 +21,7 @@ CALCULATOR_TASK = {"recommend": "recommend", "estimate_memory": "memory", "estim
                    "estimate_training_time": "training_time", "compute_tco": "tco", "compare_gpus": "specs",
                    "plan_facility": "facility"}  # fmt: skip
 UNNAMED_KINDS = ("activity",)  # training or serving narrows which card fits, but names nothing a reply could be about
+NAMED_OVERLAP_KINDS = ("topic", "capability", "engine", "precision")  # what a question is about, beyond the parts it names
 ENGINE = "engine"  # the subject kind of a serving engine or software stack (knowledge/subjects.yaml)
 
 
@@ -98,7 +99,17 @@ def covering_hits(turn: Turn, hits: list[dict], asked: Subjects, asks_figures: b
             kept.append(hit)
         elif card is None and not names_subjects(asked):
             kept.append(hit)
-    return kept
+    # among cards that all cover the question, one naming more of its named subjects answers more of it ("all-to-all over
+    # InfiniBand vs NVLink for expert parallel": the card on expert parallel over NVLink before the card on fabrics alone)
+    return sorted(kept, key=lambda hit: -_named_overlap(turn, hit, asked, cards))
+
+
+def _named_overlap(turn: Turn, hit: dict, asked: Subjects, cards) -> int:
+    card = cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)) if hit["doc_id"].startswith(CARD_PREFIX) else None
+    if card is None:
+        return 0
+    about = card_subjects(card, turn.catalog)
+    return sum(len(ids & about.get(kind, frozenset())) for kind, ids in asked.items() if kind in NAMED_OVERLAP_KINDS)
 
 
 def card_words(turn: Turn) -> set[str]:

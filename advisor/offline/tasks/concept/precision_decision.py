@@ -74,9 +74,11 @@ def verdict_key(turn: Turn, precision: str, use: str) -> str:
 
 def evidence_card(turn: Turn, precision: str, use: str) -> ConceptCard | None:
     """The concept card that holds the evidence: about this precision (or its family), silent on the use or about this
-    one, silent on GPUs or about a named one; a card on the named GPU, on quality, on the use goes first."""
+    one, silent on GPUs or about a named one, on the ask asked when one is; a card on the ask asked, on the named GPU,
+    on the use ("FP4 for pretraining": the card on FP4 training), on quality goes first."""
     wanted = {precision, family(precision)}
     gpus = set(turn.ask.named.get("gpu", frozenset()))
+    asks = set(turn.ask.named.get("ask", frozenset()))  # "ready for production?": a card on that ask of the precision answers it
     best, best_score = None, None
     for card in load_concepts().cards:
         about = card_subjects(card, turn.catalog)
@@ -86,9 +88,11 @@ def evidence_card(turn: Turn, precision: str, use: str) -> ConceptCard | None:
             continue
         if "gpu" in about and not gpus & about["gpu"]:
             continue
-        if set(about) - {"precision", "activity", "gpu"}:  # a card on an engine, a capability or a topic answers another question
+        if "ask" in about and asks and not asks & about["ask"]:
             continue
-        score = ("gpu" in about, QUALITY in (card.facets or []), "activity" in about)
+        if set(about) - {"precision", "activity", "gpu", "ask"}:  # a card on an engine, a capability or a topic answers another question
+            continue
+        score = (bool(asks) and "ask" in about, "gpu" in about, "activity" in about, QUALITY in (card.facets or []))
         if best_score is None or score > best_score:
             best, best_score = card, score
     return best
