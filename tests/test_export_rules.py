@@ -90,10 +90,11 @@ def test_china_recommendation_says_which_rule_leaves_each_card_out(language):
 
     result = recommend_gpus(RecommendRequest(model="Llama-3.1-70B", region="cn"), load_catalog(), load_serving_data())
     lines = [t.pick(language) for t in result.excluded]
-    a40_line = next(line for line in lines if "A40" in line)
-    assert "3A090.b" in a40_line and "L4" not in a40_line  # the L4 is caught by another paragraph
-    assert any("3A090.a.2" in line and "L4" in line for line in lines)
-    assert any("H800" in line and ("2023" in line) for line in lines)
+    # only the barred parts that would otherwise have taken a tier are named (current, standard parts), each under the
+    # rule that leaves it out: an ECCN paragraph or the licence policy with its date
+    assert lines and all("3A090" in line or "2025-12-08" in line for line in lines), lines
+    assert any("RTX PRO 6000" in line and "3A090.a.1" in line for line in lines)
+    assert not any(old in line for line in lines for old in ("A40", "H800", "V100")), lines  # superseded parts lead no tier
 
 
 def test_china_status_tool_reports_the_rule_on_a_date_and_the_history():
