@@ -32,8 +32,8 @@ def test_an_api_price_without_a_volume_is_compared_per_million(offline_advisor, 
 
 
 @pytest.mark.parametrize(("first", "follow", "said"), [
-    ("How much VRAM to serve Llama 3.1 8B in BF16 with 8k context?", "ok, and is that with the usual overhead included?",
-     "could not find anything in that follow-up"),
+    ("How much VRAM to serve Llama 3.1 8B in BF16 with 8k context?", "ok, and if we keep it in BF16?",
+     "could not find anything in that follow-up"),  # "is that with the overhead included?" asks what the figure counts: answered
     ("Qwen2.5-7B 用 BF16 推理，8k 上下文要多少显存？", "那还是按 BF16 算的话呢？", "这条追问里没有能改变上面计算的内容"),
 ])  # fmt: skip
 def test_a_follow_up_that_changes_nothing_is_told_so_not_reprinted(offline_advisor, first, follow, said):
