@@ -34,7 +34,7 @@ def test_a_cost_of_a_winning_purchase_says_how_far_it_may_rise(offline_advisor):
     ("Fine-tuning a 7B model on a single RTX 4090 and I get CUDA out of memory",
      "I already set expandable_segments in PYTORCH_CUDA_ALLOC_CONF and it still runs out of memory", "Already tried"),
     ("Our training job on one A6000 hits OOM", "gradient checkpointing is already on and it still OOMs", "Already tried"),
-    ("一张4090上微调7B模型，报 CUDA out of memory", "可扩展段 expandable_segments 已经设置了，还是显存不够", "已经试过"),
+    ("一张4090上微调7B模型，报 CUDA out of memory", "已经开了可扩展段（expandable_segments），还是显存不够", "已经试过"),
     ("用一张4090训练13B，显存爆了", "batch 已经调到 1 了，还是 OOM", "已经试过"),
 ])  # fmt: skip
 def test_a_step_tried_in_a_follow_up_drops_out(offline_advisor, first, follow, tried):
