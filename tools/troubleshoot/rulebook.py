@@ -113,7 +113,7 @@ class Patterns(BaseModel):
 
 Lever = Literal[
     "batch", "recompute", "precision", "sharding", "offload", "context", "workers", "reboot", "driver", "timeout", "ib_transport",
-    "interface",
+    "interface", "allocator",
 ]
 # Where a fault lies, for "is this a hardware problem?" / "is it the driver?": the card or server itself, the driver or
 # firmware, the job's code or framework, the job's settings or the site's network and cooling, or either of the first

@@ -22,11 +22,34 @@ def line(turn: Turn, r: dict, key: str, inputs: Callable[[Turn, list[dict], str]
     item = next(i for i in r["items"] if i["key"] == key)
     cur, opex = r["currency"], r["own_monthly_opex"]
     what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
-    text = turn.text(WORDING.text("asked_line.answer", label=item["label"], value=money(item["value"], cur), what=what, formula=f"`{turn.formula(item)}`"))
-    if key in RUNNING_COSTS and opex:
+    if key in RUNNING_COSTS and not item["value"]:  # "and the staff?" when none was counted: say so, not "$0.00" as a figure
+        text = turn.text(WORDING.text("asked_line.not_counted", label=item["label"], what=what))
+    else:
+        text = turn.text(WORDING.text("asked_line.answer", label=item["label"], value=money(item["value"], cur), what=what, formula=f"`{turn.formula(item)}`"))
+    if key in RUNNING_COSTS and opex and item["value"]:
         text += turn.text(WORDING.text("asked_line.share", share=number(item["value"] / opex * 100), opex=money(opex, cur)))
+    if key in RUNNING_COSTS:
+        text += moves_verdict(turn, r, item["value"])
     used = [a for a in r["assumptions"] if a["key"] in LINE_INPUTS[key]]
     return text + ("\n\n" + inputs(turn, used, cur) if used else "")
+
+
+def moves_verdict(turn: Turn, r: dict, value: float) -> str:
+    """How far one running cost of owning (``value`` a month) would have to move to flip the comparison's verdict: the
+    component asked for, read against the monthly gap between owning and renting; "" when no rent was compared."""
+    if not r.get("cloud_monthly_cost"):
+        return ""
+    cur, advantage = r["currency"], r.get("monthly_advantage") or 0.0  # owning's advantage a month; negative: renting is cheaper
+    gap = money(abs(advantage), cur)
+    if advantage >= 0:  # buying wins: the cost would have to rise by the gap
+        key, threshold = "buy_until", value + advantage
+    elif value <= 0:  # renting wins and the cost is not counted: counting it only widens renting's lead
+        key, threshold = "rent_widens", 0.0
+    elif -advantage >= value:  # renting wins by more than the whole cost: even at zero it would not flip
+        key, threshold = "rent_even_at_zero", 0.0
+    else:
+        key, threshold = "rent_until", value + advantage
+    return turn.t(" ", "") + turn.text(WORDING.text(f"asked_line.verdict.{key}", gap=gap, threshold=money(threshold, cur)))
 
 
 def electricity(turn: Turn, r: dict, inputs: Callable[[Turn, list[dict], str], str]) -> str:
@@ -39,7 +62,7 @@ def electricity(turn: Turn, r: dict, inputs: Callable[[Turn, list[dict], str], s
     line = WORDING.text("electricity.answer", energy=money(energy, cur), what=what, formula=f"`{turn.formula(item)}`",
                   share=number(energy / opex * 100 if opex else 0), opex=money(opex, cur))  # fmt: skip
     defaults = [a for a in r["assumptions"] if a["key"] in ("electricity_price", "pue", "load_factor_pct", "server_max_kw")]
-    return turn.text(line) + "\n\n" + inputs(turn, defaults, cur)
+    return turn.text(line) + moves_verdict(turn, r, energy) + "\n\n" + inputs(turn, defaults, cur)
 
 
 def _months(turn: Turn, months: float | None) -> str:
