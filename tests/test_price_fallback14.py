@@ -55,7 +55,7 @@ def test_cost_per_million_tokens_on_a_card_without_a_china_rent_is_estimated(adv
 
 
 @pytest.mark.parametrize("message, words, missing", [
-    ("We're based in Nanjing: should we lease or purchase 16 H20s for three years?", ("The rent a quote has to beat", "¥"), "No sourced mainland-China rental price"),
+    ("We're based in Nanjing: should we lease or purchase 16 H20s for three years?", ("The rent a quote has to beat", "per GPU-hour used"), "No sourced"),
     ("我们在南京，16张H20用三年，是租划算还是买划算？", ("报价的分界线", "¥"), "没有可查来源的国内租价"),
 ])  # fmt: skip
 def test_rent_or_buy_without_a_china_rent_leads_with_the_rent_to_beat(advisor, message, words, missing):

@@ -131,7 +131,8 @@ def _missing_price(turn: Turn, error: dict, args: dict, currency: str, gpus: int
     if "server_price" not in (error.get("suggestions") or []):  # the rent is what is missing
         if plan.china_market(turn, currency):  # no mainland price: no US rate stands in for it, and what can be rented there instead
             return _china_rent_missing(turn, args, name, currency, examples["rent"][currency])
-        return WORDING.say(turn, "missing.rent", gpu=name, example=examples["rent"][currency])
+        said = WORDING.say(turn, "missing.rent", gpu=name, example=examples["rent"][currency])
+        return "\n\n".join(filter(None, [_rent_to_beat(turn, args, name, currency), said]))  # the rent to beat first, then what is missing
     months = (horizon_years or 1) * 12
     share = turn.slots.utilisation if turn.slots.utilisation is not None else 1.0
     outcome = turn.call("rental_prices", {"gpu": gpu_id, "currency": currency, "china": turn.slots.region == "cn" or currency == "CNY",
@@ -192,7 +193,7 @@ def _rent_to_beat(turn: Turn, args: dict, name: str, currency: str) -> str:
         return ""
     r = owned.result
     use = next((a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct"), None)
-    return WORDING.say(turn, "missing.china_rent_to_beat", gpus=gpus, gpu=name, rate=money(r["own_cost_per_used_gpu_hour"], currency),
+    return WORDING.say(turn, "missing.rent_to_beat", gpus=gpus, gpu=name, rate=money(r["own_cost_per_used_gpu_hour"], currency),
                        years=number(r["horizon_months"] / 12), use=number(use) if use is not None else "—")  # fmt: skip
 
 
