@@ -185,6 +185,8 @@ def _rent_to_beat(turn: Turn, args: dict, name: str, currency: str) -> str:
     """No rent to weigh: the rent at which buying breaks even, i.e. what an hour of the cards costs whoever owns them
     (plan.owning_hour: the purchase said or the price book's, power, upkeep, over the horizon and use of the question),
     so a quote can be judged the moment it arrives; "" when the cards have no price of any kind."""
+    if plan.china_block(turn, args["gpu"], currency, owned=False) is not None:  # a card not sold new there: no purchase to weigh
+        return ""
     gpus = (args.get("servers") or 1) * (args.get("gpus_per_server") or 8)
     own_price = args.get("server_price") if args.get("gpus_per_server") == 8 else None  # a quote for another server size is not scaled
     owned = plan.owning_hour(turn, args["gpu"], gpus, currency, server_price=own_price, utilisation_pct=args.get("utilisation_pct"),
