@@ -182,7 +182,9 @@ def test_a_china_card_without_a_rent_says_the_rent_is_the_missing_figure_zh(offl
     response = ask(offline_advisor, "国内采购8卡H20整机，用三年，买还是租？")
     lead = first_sentence(response)
     # a China buyer: no mainland rent for the H20, and a US cloud's rate stands in for none (ranges10)
-    assert "H20" in lead and "没有可查来源的国内租价" in lead and "每卡时报价" in lead
+    # a missing price is no refusal (price14): the lead is the rent a quote must beat, the missing rent is said next
+    assert "H20" in lead and "报价的分界线" in lead and "¥" in lead
+    assert "没有可查来源的国内租价" in response.answer and "每卡时报价" in response.answer
     assert "每卡时¥12" not in response.answer  # the example rate is a placeholder, not a price no tool gave
     assert "整机价格" not in lead  # the server price is known (the catalog's dated card price): not asked for
 
@@ -198,7 +200,7 @@ def test_a_card_with_neither_price_names_both_zh(offline_advisor):
 
 def test_an_estimated_purchase_leaves_only_the_china_rent_missing_zh(offline_advisor):
     response = ask(offline_advisor, "8卡A800服务器用两年，利用率一半，买还是租？")
-    assert "没有可查来源的国内租价" in first_sentence(response) and "估算" in response.answer
+    assert "没有可查来源的国内租价" in first_sentence(response) and "估算" in response.answer  # the A800 is not sold new in China: no rent to beat
 
 
 def test_a_published_whole_server_price_is_the_default_for_that_card():

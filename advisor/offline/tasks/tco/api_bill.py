@@ -48,15 +48,17 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     market = turn.call("rental_prices", plan.market_args(turn, gpu, currency, gpus))
     tiers = market.result["tiers"] if market.ok else []
     chosen = next((t for t in tiers if t["tier"] == (market.result["fair_tier"] if market.ok else None)), None) or (min(tiers, key=lambda t: t["low"]) if tiers else None)
-    if chosen is None:
+    estimate = _estimated_rate(turn, gpu, gpus, currency) if chosen is None and plan.stated_rate(turn, currency) is None else None
+    if chosen is None and estimate is None and plan.stated_rate(turn, currency) is None:
         return WORDING.say(turn, "no_rent", gpu=gpu_name)
     model_name = turn.text(speed["model_label"])
     prompt, output = speed.get("prompt_tokens", 1024), speed.get("output_tokens", 256)
     share = output / (prompt + output)
     load = turn.slots.utilisation or PLANNED_LOAD
-    rate = (chosen["low"] + chosen["high"]) / 2
+    rate = (chosen["low"] + chosen["high"]) / 2 if chosen is not None else estimate[0] if estimate is not None else 0.0
     stated = plan.stated_rate(turn, currency)  # the rent the user pays prices self-hosting; the tier only when none is said
-    tier_name = WORDING.say(turn, "your_rate") if stated is not None else turn.text(chosen["name"])
+    tier_name = (WORDING.say(turn, "your_rate") if stated is not None else turn.text(chosen["name"]) if chosen is not None
+                 else WORDING.say(turn, "estimated.tier"))  # fmt: skip
     rate = stated if stated is not None else rate
     # a volume said with no period ("200M tokens in all") is taken as a month's, said in the lead with the verdict at a day's
     total = usage.tokens_no_period if usage is not None and usage.tokens_per_day is None else None
@@ -83,17 +85,26 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     result = weighed(per_day)
     split = _said_split(turn, said, price, ratio, share, fx, result, currency) if said is not None else None
     if no_volume:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
-        return _per_million(turn, None if said is not None else price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency, split)
+        body = _per_million(turn, None if said is not None else price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency, split)
+        if estimate is None or stated is not None:
+            return body
+        lead, _, rest = body.partition("\n\n")
+        flip = _flip_line(turn, estimate, rate, result.api_per_m_blended / result.self_host_per_m_at_load, gpu_name, currency)
+        return "\n\n".join(filter(None, [lead + turn.t(" ", "") + flip, rest]))
     values = {"tokens": number(per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
               "own": money(result.self_host_monthly, currency), "api": money(result.api_monthly, currency), "load": number(load * 100),
               "tier": tier_name, "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
               "saving": money(abs(result.saving_monthly), currency), "per_deployment": gpus}  # fmt: skip
-    if price is None and said is None:
+    priced_lead = price is not None or said is not None
+    if not priced_lead:
         lead = WORDING.say(turn, "lead.no_price", **values)
     else:
         api_name = split[0] if split is not None else turn.text(price.label)
         values.update(api_name=api_name, blended=money(result.api_per_m_blended, currency))
         lead = WORDING.say(turn, f"lead.{result.verdict}", **values)
+    if estimate is not None and stated is None:  # the rent is an estimate: said in the lead, with how far it must move to flip
+        lead += turn.t(" ", "") + _flip_line(turn, estimate, rate, result.api_monthly / result.self_host_monthly if priced_lead else None,
+                                               gpu_name, currency)  # fmt: skip
     if total is not None:  # the period assumed, in the lead, and the verdict (or, unpriced, the bill) if the volume is a day's
         day = weighed(total)
         key = "period.month" if price is not None or said is not None else "period.month_unpriced"
@@ -117,7 +128,8 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     rows = [[turn.text(t["name"]), f"{money(t['low'], currency)}–{money(t['high'], currency)}",
              money(result.gpus * 730 * t["low"], currency) + "–" + money(result.gpus * 730 * t["high"], currency)] for t in tiers]  # fmt: skip
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "monthly")]
-    parts = [lead, *reasons, "**" + WORDING.say(turn, "table.title", gpus=result.gpus, gpu=gpu_name) + "**\n\n" + table(headers, rows)]
+    rent_table = "**" + WORDING.say(turn, "table.title", gpus=result.gpus, gpu=gpu_name) + "**\n\n" + table(headers, rows) if rows else ""
+    parts = [lead, *reasons, rent_table]
     if split is not None:
         parts.insert(1, split[1])
         parts.append(WORDING.say(turn, "source_yours", price=money(said.amount, said.currency)))
@@ -127,6 +139,29 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     parts = [part for part in parts if part]
     return "\n\n".join(parts)
 
+
+
+def _estimated_rate(turn: Turn, gpu: str, gpus: int, currency: str) -> tuple[float, str] | None:
+    """No rent tier prices the card in the buyer's market: the hour at what owning it costs, busy or not (the price
+    book's dated purchase price or its sourced estimate, power and upkeep), with the basis in words; None only when
+    no price of the card exists at all."""
+    owned = plan.owning_hour(turn, gpu, gpus, currency, utilisation_pct=100,
+                             site_region=turn.ask.site_region or ("cn" if turn.china_buyer else None))  # fmt: skip
+    if not owned.ok or not owned.result.get("own_cost_per_used_gpu_hour"):
+        return None
+    r = owned.result
+    return r["own_cost_per_used_gpu_hour"], WORDING.say(turn, "estimated.basis", years=number(r["horizon_months"] / 12))
+
+
+def _flip_line(turn: Turn, estimate: tuple[float, str], rate: float, api_over_own: float | None, gpu_name: str, currency: str) -> str:
+    """The rent is an estimate: where it comes from and, when an API price is weighed, the GPU rate at which the verdict
+    flips (self-hosting's bill is proportional to the rate) and how far that is from the estimate."""
+    said = WORDING.say(turn, "estimated.lead", gpu=gpu_name, rate=money(rate, currency), basis=estimate[1])
+    if api_over_own is None:
+        return said
+    flip = rate * api_over_own
+    key = "estimated.flip_up" if flip >= rate else "estimated.flip_down"
+    return said + turn.t(" ", "") + WORDING.say(turn, key, flip=money(flip, currency), move=number(abs(flip / rate - 1) * 100, 0))
 
 
 def _said_split(turn: Turn, said, price: ApiPrice | None, ratio: float, share: float, fx: float, result, currency: str) -> tuple[str, str]:  # noqa: ANN001

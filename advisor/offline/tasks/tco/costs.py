@@ -131,7 +131,8 @@ def _missing_price(turn: Turn, error: dict, args: dict, currency: str, gpus: int
     if "server_price" not in (error.get("suggestions") or []):  # the rent is what is missing
         if plan.china_market(turn, currency):  # no mainland price: no US rate stands in for it, and what can be rented there instead
             return _china_rent_missing(turn, args, name, currency, examples["rent"][currency])
-        return WORDING.say(turn, "missing.rent", gpu=name, example=examples["rent"][currency])
+        said = WORDING.say(turn, "missing.rent", gpu=name, example=examples["rent"][currency])
+        return "\n\n".join(filter(None, [_rent_to_beat(turn, args, name, currency), said]))  # the rent to beat first, then what is missing
     months = (horizon_years or 1) * 12
     share = turn.slots.utilisation if turn.slots.utilisation is not None else 1.0
     outcome = turn.call("rental_prices", {"gpu": gpu_id, "currency": currency, "china": turn.slots.region == "cn" or currency == "CNY",
@@ -167,7 +168,7 @@ def _china_rent_missing(turn: Turn, args: dict, name: str, currency: str, exampl
     """A China buyer's rent-or-buy of a card with no mainland rental price: say so, price the purchase side (the price
     the user gave, else the catalog's), and list the cards that can be rented in China at dated prices."""
     gpu_id = args["gpu"]
-    parts = [WORDING.say(turn, "missing.china_rent", gpu=name, example=example)]
+    parts = [_rent_to_beat(turn, args, name, currency), WORDING.say(turn, "missing.china_rent", gpu=name, example=example)]  # the answer first
     bought = price_view.price_lines(turn, [gpu_id]) if args.get("server_price") is None else ""
     if args.get("server_price") is not None:  # the user's own price is the purchase side
         servers = args.get("servers") or 1
@@ -178,6 +179,24 @@ def _china_rent_missing(turn: Turn, args: dict, name: str, currency: str, exampl
     outcome = turn.call("rental_prices", {"gpu": gpu_id, "currency": currency, "china": True, "today": dt.date.today().isoformat()})
     parts.append(_china_rentable(turn, outcome.result["china_alternatives"] if outcome.ok else [], currency))
     return "\n\n".join(filter(None, parts))
+
+
+def _rent_to_beat(turn: Turn, args: dict, name: str, currency: str) -> str:
+    """No rent to weigh: the rent at which buying breaks even, i.e. what an hour of the cards costs whoever owns them
+    (plan.owning_hour: the purchase said or the price book's, power, upkeep, over the horizon and use of the question),
+    so a quote can be judged the moment it arrives; "" when the cards have no price of any kind."""
+    if plan.china_block(turn, args["gpu"], currency, owned=False) is not None:  # a card not sold new there: no purchase to weigh
+        return ""
+    gpus = (args.get("servers") or 1) * (args.get("gpus_per_server") or 8)
+    own_price = args.get("server_price") if args.get("gpus_per_server") == 8 else None  # a quote for another server size is not scaled
+    owned = plan.owning_hour(turn, args["gpu"], gpus, currency, server_price=own_price, utilisation_pct=args.get("utilisation_pct"),
+                             site_region=args.get("site_region"), lifetime_years=args.get("lifetime_years"))  # fmt: skip
+    if not owned.ok or not owned.result.get("own_cost_per_used_gpu_hour"):
+        return ""
+    r = owned.result
+    use = next((a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct"), None)
+    return WORDING.say(turn, "missing.rent_to_beat", gpus=gpus, gpu=name, rate=money(r["own_cost_per_used_gpu_hour"], currency),
+                       years=number(r["horizon_months"] / 12), use=number(use) if use is not None else "—")  # fmt: skip
 
 
 def _china_rentable(turn: Turn, others: list[dict], currency: str) -> str:

@@ -17,6 +17,7 @@ from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.specs.compare import asks_cost_per_token
 from advisor.offline.turn import Turn
+from advisor.registry import ToolOutcome
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
@@ -535,6 +536,13 @@ def owning_hour_args(gpu: str, gpus: int, currency: str, **more: object) -> dict
     """compute_tco's arguments for what an hour of one of ``gpus`` cards costs whoever owns it: the cards in full
     8-GPU servers, no rent weighed; ``more`` adds the use, the site and the horizon."""
     return {"gpu": gpu, "gpus_per_server": 8, "servers": -(-gpus // 8), "currency": currency, "rent_needed": False, **more}
+
+
+def owning_hour(turn: Turn, gpu: str, gpus: int, currency: str, **more: object) -> ToolOutcome:
+    """The one fallback for a card no rent tier prices in the buyer's market: what an hour of it costs whoever owns it
+    (compute_tco on the card's dated purchase price or its sourced estimate, power and upkeep). Every cost writer that
+    lacks a rent prices the hour here and says it is an estimate; the outcome fails only when no price exists at all."""
+    return turn.call("compute_tco", owning_hour_args(gpu, gpus, currency, **more))
 
 
 # ---- which smaller writer takes the rent-or-buy question over (costs.tco asks these in order), and their arguments ----

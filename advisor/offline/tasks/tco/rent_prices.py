@@ -116,7 +116,7 @@ def _from_owning(turn: Turn, r: dict, gpus: int) -> str:
     """No tier prices the card: a first estimate of its rent from what owning it costs a lessor whose cards are always
     let (purchase, power and upkeep per GPU-hour at full use); "" when the card has no purchase price either."""
     cur = r["currency"]
-    owned = turn.call("compute_tco", plan.owning_hour_args(turn.slots.gpus[0], gpus, cur, utilisation_pct=100))
+    owned = plan.owning_hour(turn, turn.slots.gpus[0], gpus, cur, utilisation_pct=100)
     if not owned.ok:
         return ""
     rate = owned.result["own_cost_per_used_gpu_hour"]

@@ -115,9 +115,9 @@ def _rent_beside(turn: Turn, tiers: list[dict], costs: dict, currency: str) -> s
 def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps: float, currency: str) -> str:
     """No tier prices the card: the hour at what owning it costs (purchase, power, upkeep), said as an estimate."""
     s = turn.slots
-    owned = turn.call("compute_tco", plan.owning_hour_args(gpu, gpus, currency, utilisation_pct=s.utilisation * 100 if s.utilisation else None,
-                                                           region=s.region, site_region=turn.ask.site_region or ("cn" if turn.china_buyer else None),
-                                                           lifetime_years=s.horizon_years, electricity_price=plan.electricity_price(turn, currency)))  # fmt: skip
+    owned = plan.owning_hour(turn, gpu, gpus, currency, utilisation_pct=s.utilisation * 100 if s.utilisation else None,
+                              region=s.region, site_region=turn.ask.site_region or ("cn" if turn.china_buyer else None),
+                              lifetime_years=s.horizon_years, electricity_price=plan.electricity_price(turn, currency))  # fmt: skip
     if not owned.ok:
         return turn.error(owned)
     r = owned.result
