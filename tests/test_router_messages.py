@@ -23,6 +23,9 @@ CASES = [
     ("expected_rate", "en", ["how many tokens per hour can we expect from Llama 3 70B on 8 H100s for offline batch jobs?"]),
     ("observed_speed", "en", ["We measure 12 tok/s per user with 40 users on 4 A100 80GB running Llama 3.1 70B in vLLM, is that normal?"]),
     ("observed_speed", "zh", ["我们4张A100 80G跑Llama 3.1 70B，40个并发每个用户只有12 tok/s，正常吗？"]),
+    # a claimed rate (issue #36) is checked the same way: the serving estimate set against the figure claimed
+    ("observed_speed", "en", ["The vendor swears Qwen2.5-72B on 8 H20s will push 12,000 tokens/s in total. Believable?"]),
+    ("observed_speed", "zh", ["集成商声称2张L40S跑Qwen2.5-32B每个用户每秒50 token，靠谱吗？"]),
     ("serving_latency", "en", ["We run Mistral 7B on an L4 with vLLM and p99 TTFT is terrible under load, what is wrong?"]),
     ("serving_latency", "zh", ["用vLLM在L4上跑Mistral 7B，流量一到高峰，p99首字延迟就涨到好几秒。"]),
     ("tco_line", "en", ["Rent or buy 8 H100 for 3 years?", "and what about the colocation fee?"]),

@@ -27,6 +27,7 @@ from advisor.nlu.asked import (
     states_latency_budget,
     observed_scope,
     observed_speed,
+    claims_rate,
     reports_latency,
     shares_prefix,
     weighs_parallelism,
@@ -121,6 +122,9 @@ class Ask(BaseModel):
     observed_speed: float | None = Field(None, description="The tokens/s such a question says it measured (per user or in total: observed_scope).")
     observed_scope: Scope | None = Field(None, description='Whom the measured speed is of: "total" ("our batch job does 2k tok/s on 8 A100s", '
                                          '"overall 900 tok/s"), "per_user" ("12 tok/s per user"); None when no speed is judged.')
+    claimed_rate: bool = Field(False, description='"the vendor says 30k tok/s on 8 H100s, realistic?": the speed judged (observed_speed) '
+                               "is someone's claim, not a measurement: the verdict says plausible, optimistic by a multiple, or beyond the ceiling "
+                               "(data/serving_asks.yaml rate_claim).")
     observed_in_thread: bool = Field(
         False, description="A message of the task asked whether a measured speed is normal: the tokens/s it stated is no target."
     )
@@ -370,6 +374,7 @@ class Ask(BaseModel):
             else scope_of(thread, state.surface("speed_target"), _number(state.get("speed_target"))),
             observed_speed=observed_speed(message, catalog),
             observed_scope=observed_scope(message, catalog),
+            claimed_rate=claims_rate(message) and observed_speed(message, catalog) is not None,
             observed_in_thread=any(asks_if_observed_is_normal(text) for text in thread),
             speaks_of_serving=any(reports_serving(text) for text in thread),
             reports_serving=any(reports_serving(text) for text in thread) and any(reports_slowdown(text) for text in thread),

@@ -64,9 +64,15 @@ def asks_if_observed_is_normal(text: str) -> bool:
     return _says("observed_check", text)
 
 
+def claims_rate(text: str) -> bool:
+    """ "the vendor says we'll get 30k tok/s, realistic?": a rate is stated by someone to be believed, and checked."""
+    return _says("rate_claim", text)
+
+
 def observed_speed(text: str, catalog: Catalog) -> float | None:
-    """The tokens/s a "is this normal?" question reports having measured (its first speed), else None."""
-    if not asks_if_observed_is_normal(text):
+    """The tokens/s a "is this normal?" question reports having measured, or a claim puts to the check (its first
+    speed), else None."""
+    if not (asks_if_observed_is_normal(text) or claims_rate(text)):
         return None
     return next((float(value.value) for value in find_values(normalize_text(text), catalog) if value.kind == "rate"), None)
 
@@ -74,7 +80,7 @@ def observed_speed(text: str, catalog: Catalog) -> float | None:
 def observed_scope(text: str, catalog: Catalog) -> Scope | None:
     """Whom the measured speed of a "is this normal?" question is of: "total" for "our batch job does 2k tok/s in total",
     "per_user" for "12 tok/s per user" (by the words beside it, else by its size: advisor/nlu/speed_scope.py); None when none."""
-    if not asks_if_observed_is_normal(text):
+    if not (asks_if_observed_is_normal(text) or claims_rate(text)):
         return None
     folded = normalize_text(text)
     found = next((value for value in find_values(folded, catalog) if value.kind == "rate"), None)

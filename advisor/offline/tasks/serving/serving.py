@@ -718,8 +718,11 @@ def observed_verdict(turn: Turn) -> str:
     expected = render.average_per_user(r)
     band = trap_checks().speed.band
     kind = "low" if observed < expected * (1 - band) else "high" if observed > expected * (1 + band) else "normal"
+    lead = "claim_" if turn.ask.claimed_rate else "normal_"  # a claim to believe reads plausible / optimistic, a measurement normal / low
+    if turn.ask.claimed_rate and kind == "high" and turn.ask.observed_scope != "total" and observed > single_ceiling(turn, r) > 0:
+        kind = "impossible"  # no user decodes faster than one stream reading the weights at the card's bandwidth
     gap = round(abs(observed / expected - 1) * 100) if expected else 0
-    figures = {"observed": number(observed), "expected": render.per_user_figure(expected), "model": Text(**r["model_label"]),
+    figures = {"ratio": number(observed / max(expected, 1e-9), 1), "observed": number(observed), "expected": render.per_user_figure(expected), "model": Text(**r["model_label"]),
                "setup": serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), "engine": render.engine_label(r["engine"]),
                "users": f"{r['effective_batch']:,}", "prompt": f"{r['prompt_tokens']:,}", "output": f"{r['output_tokens']:,}",
                "low": render.per_user_figure(expected * (1 - band)), "high": render.per_user_figure(expected * (1 + band)), "gap": str(gap)}  # fmt: skip
@@ -727,9 +730,9 @@ def observed_verdict(turn: Turn) -> str:
     if turn.ask.observed_scope == "total" and turn.slots.concurrency is None:  # a total measured: against the full queue's total
         return _finish(turn, _observed_total(turn, args, r, observed, band))
     if r["effective_batch"] == 1:  # one stream: its bandwidth ceiling belongs to the verdict, then stream against aggregate
-        verdict = turn.text(serving_text(f"normal_verdict_single.{kind}", **figures, ceiling=render.per_user_figure(single_ceiling(turn, r))))
-        return _finish(turn, "\n\n".join([verdict, *single_stream_lines(turn, args, r, kind), _ceiling(turn, r), *_details(turn, r)]))
-    parts = [turn.text(serving_text(f"normal_verdict.{kind}", **figures))]
+        verdict = turn.text(serving_text(f"{lead}verdict_single.{kind}", **figures, ceiling=render.per_user_figure(single_ceiling(turn, r))))
+        return _finish(turn, "\n\n".join([verdict, *single_stream_lines(turn, args, r, "normal" if turn.ask.claimed_rate else kind), _ceiling(turn, r), *_details(turn, r)]))
+    parts = [turn.text(serving_text(f"{lead}verdict.{kind}", **figures))]
     parts.append(turn.text(serving_text("normal_why_bandwidth", weights=number(r["weights_gb_per_gpu"]), single=render.per_user_figure(render.average_per_user(single)),
                                         users=f"{r['effective_batch']:,}")))  # fmt: skip
     card = turn.catalog.find_gpu(r["gpu"])
@@ -740,7 +743,7 @@ def observed_verdict(turn: Turn) -> str:
         parts.append(turn.text(serving_text("normal_why_reasoning")))
     parts += _squeeze_note(turn, r)
     parts.append(turn.text(serving_text("normal_levers")))
-    if kind == "low":  # what usually explains a shortfall on this setup (quantised kernels, eager mode, PCIe topology)
+    if kind == "low" and not turn.ask.claimed_rate:  # what usually explains a shortfall on this setup (quantised kernels, eager mode, PCIe topology)
         parts.append(_slow_checks(turn, r))
     parts.append(_ceiling(turn, single))  # one user's ceiling: the weights a single stream reads (an MoE's active experts)
     return _finish(turn, "\n\n".join([*filter(None, parts), *_details(turn, r)]))
@@ -752,13 +755,14 @@ def _observed_total(turn: Turn, args: dict, r: dict, observed: float, band: floa
     full = _at_load(turn, args, r, max(r["max_batch_fits"], 1))
     expected = full["output_tokens_per_s_total"]
     kind = "low" if observed < expected * (1 - band) else "high" if observed > expected * (1 + band) else "normal"
-    verdict = turn.text(serving_text(f"normal_verdict_total.{kind}", observed=number(observed), expected=number(expected),
+    lead = "claim_" if turn.ask.claimed_rate else "normal_"
+    verdict = turn.text(serving_text(f"{lead}verdict_total.{kind}", observed=number(observed), expected=number(expected),
                                      per_hour=turn.t(number(expected * 3600 / 1e6, 2), number(expected * 3600 / 1e4)), ratio=number(observed / max(expected, 1e-9), 2),
                                      model=Text(**full["model_label"]), setup=serving_text("setup", count=full["num_gpus"], gpu=full["gpu"]),
                                      engine=render.engine_label(full["engine"]), users=f"{full['effective_batch']:,}",
                                      prompt=f"{full['prompt_tokens']:,}", output=f"{full['output_tokens']:,}"))  # fmt: skip
     parts = [verdict]
-    if kind == "low":
+    if kind == "low" and not turn.ask.claimed_rate:
         parts.append(_slow_checks(turn, full))
     return "\n\n".join([*filter(None, parts), *_details(turn, full)])
 
