@@ -143,3 +143,10 @@ def test_the_offline_golden_answers_raise_no_false_alarms(offline_advisor):
         if found := ungrounded_figures(response.answer, corpus):
             flagged[case["id"]] = found
     assert flagged == {}
+
+
+def test_the_gap_between_a_stated_limit_and_a_tool_figure_is_grounded_and_no_other_gap_is():
+    corpus = build_corpus([{"total_cost_usd": 39516}], ["Best setup to serve a 70B model with a $40,000 budget?"])
+    assert ungrounded_figures("Within your budget: $39,516, $484 to spare.", corpus) == []
+    assert ungrounded_figures("Over your budget by $2,300.", build_corpus([{"total_cost_usd": 42300}], ["a $40,000 budget"])) == []
+    assert ungrounded_figures("Within your budget: $39,516, $1,484 to spare.", corpus) == ["$1,484"]

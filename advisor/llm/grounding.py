@@ -133,6 +133,7 @@ class Corpus:
     counts: set[int]
     rates: set[float]
     card_sizes: set[float] = field(default_factory=set)
+    stated: set[float] = field(default_factory=set)  # the numbers the user wrote (a budget, a rack limit)
 
     def contains(self, value: float, tolerance: float) -> bool:
         i = bisect.bisect_left(self.numbers, value - tolerance)
@@ -163,10 +164,13 @@ def build_corpus(results: Iterable[Any], texts: Iterable[str] = (), card_sizes: 
             numbers.add(abs(float(item)))
         elif isinstance(item, str):
             numbers.update(numbers_in_text(item))
+    stated: set[float] = set()
     for text in texts:
-        numbers.update(numbers_in_text(text))
+        stated.update(numbers_in_text(text))
         counts.update(int(n) for n in USER_COUNT.findall(text or "") if 1 < int(n) <= 1024)
-    return Corpus(sorted(n for n in numbers if not math.isnan(n)), counts, rates, {float(x) for x in card_sizes})
+    numbers |= stated
+    clean = {n for n in stated if not math.isnan(n) and n >= 100}  # a money limit, not "72" of a model name
+    return Corpus(sorted(n for n in numbers if not math.isnan(n)), counts, rates, {float(x) for x in card_sizes}, clean)
 
 
 def _candidates(figure: Figure, corpus: Corpus) -> Iterator[float]:
@@ -210,7 +214,13 @@ def is_grounded(figure: Figure, corpus: Corpus) -> bool:
     # "2 × 24 GB = 48 GB": a multiple of a figure by a GPU or server count, in the figure's own unit and
     # without the slack of "about" (the more ways to match, the stricter each has to be).
     value = next(_candidates(figure, corpus))
-    return any(corpus.contains(value / count, value / count * max(RELATIVE, ratio)) for count in corpus.counts)
+    if any(corpus.contains(value / count, value / count * max(RELATIVE, ratio)) for count in corpus.counts):
+        return True
+    # "$484 to spare" of a stated $40,000 budget: the gap between a limit the user wrote and a computed sum, exactly
+    # (money only, and the computed side must itself be a tool figure)
+    return figure.family == "money" and any(
+        corpus.contains(limit - value, max(figure.step, 0.5)) or corpus.contains(limit + value, max(figure.step, 0.5)) for limit in corpus.stated
+    )
 
 
 def ungrounded_figures(answer: str, corpus: Corpus) -> list[str]:
