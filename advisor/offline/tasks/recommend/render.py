@@ -53,7 +53,11 @@ def verdict(turn: Turn, r: dict, label: str) -> str:
         lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s", tokens_per_s_per_user=number(top['tokens_per_s_per_user']))
     elif top.get("tokens_per_s_per_user") is not None:
         lead += WORDING.say(turn, "sizing_phrases.verdict.speed_tokens_s_per_user", tokens_per_s_per_user=number(top['tokens_per_s_per_user']), tokens_per_s_total=number(top['tokens_per_s_total']))
-    lead += _load_said(turn, r) + _format_said(turn, r, top)
+    load = _load_said(turn, r)
+    if load.startswith("\n\n"):  # the one-user default is a paragraph of its own: the verdict stays one short paragraph
+        lead += _format_said(turn, r, top) + load
+    else:
+        lead += load + _format_said(turn, r, top)
     objective = "cheapest" if over else r.get("objective")
     ranked_by = turn.t(*OBJECTIVE_LABEL[objective]) if objective else turn.text(server_data().tier_text.ranked_by)
     if not top.get("consumer_server") and any(o.get("consumer_server") for o in r["options"]):
@@ -79,7 +83,7 @@ def _load_said(turn: Turn, r: dict) -> str:
     count (knowledge/audience.yaml) is a default that can change the verdict, so it is said beside it, not only below."""
     users = turn.slots.concurrency if r["task"] == "inference" else None
     if users is None and r["task"] == "inference" and r["options"][0].get("max_users_at_target") is None:
-        return WORDING.say(turn, "sizing_phrases.verdict.load_one")  # one stream at a time, a default said, not left silent
+        return "\n\n" + WORDING.say(turn, "sizing_phrases.verdict.load_one").strip()  # one stream at a time, a default said, not left silent
     if not users or users < 2:
         return ""
     peak = turn.slots.peak_load
