@@ -92,23 +92,21 @@ def covering_hits(turn: Turn, hits: list[dict], asked: Subjects, asks_figures: b
     if not asked:
         return hits
     cards = load_concepts()
-    kept = []
+    kept: list[tuple[int, dict]] = []
     for hit in hits:
         card = cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)) if hit["doc_id"].startswith(CARD_PREFIX) else None
-        if card is not None and covers(card_subjects(card, turn.catalog), asked, asks_figures):
-            kept.append(hit)
+        about = card_subjects(card, turn.catalog) if card is not None else None
+        if about is not None and covers(about, asked, asks_figures):
+            kept.append((_named_overlap(about, asked), hit))
         elif card is None and not names_subjects(asked):
-            kept.append(hit)
+            kept.append((0, hit))
     # among cards that all cover the question, one naming more of its named subjects answers more of it ("all-to-all over
     # InfiniBand vs NVLink for expert parallel": the card on expert parallel over NVLink before the card on fabrics alone)
-    return sorted(kept, key=lambda hit: -_named_overlap(turn, hit, asked, cards))
+    return [hit for _, hit in sorted(kept, key=lambda pair: -pair[0])]
 
 
-def _named_overlap(turn: Turn, hit: dict, asked: Subjects, cards) -> int:
-    card = cards.card(hit["doc_id"].removeprefix(CARD_PREFIX)) if hit["doc_id"].startswith(CARD_PREFIX) else None
-    if card is None:
-        return 0
-    about = card_subjects(card, turn.catalog)
+def _named_overlap(about: Subjects, asked: Subjects) -> int:
+    """How many of the topics, capabilities, engines and precisions the question names the card also names."""
     return sum(len(ids & about.get(kind, frozenset())) for kind, ids in asked.items() if kind in NAMED_OVERLAP_KINDS)
 
 
