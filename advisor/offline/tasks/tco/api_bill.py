@@ -68,11 +68,11 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     if no_volume and price is None and said is None:
         return WORDING.say(turn, "no_volume", model=model_name)
     api_in, api_out = (price.input_per_m, price.output_per_m) if price else (0.0, 0.0)
-    fx = convert(1.0, price.currency if price else "USD", currency, DEFAULT_USD_TO_CNY)  # each price in the currency it is published in
+    quoted_in = price.currency if price else "USD"  # each price in the currency it is published in
     ratio = api_prices().output_ratio(price)
     if said is not None:  # one price said: the input price, output at the sourced ratio (said in the lead, see _said_split)
-        api_in = convert(said.amount, said.currency, "USD", DEFAULT_USD_TO_CNY)
-        api_out = api_in * ratio
+        api_in, api_out, quoted_in = said.amount, said.amount * ratio, said.currency
+    fx = convert(1.0, quoted_in, currency, DEFAULT_USD_TO_CNY)
     # no volume said: one deployment's traffic at the planned load, so the per-million figures and the break-even stand
     per_day = (speed["output_tokens_per_s_total"] * load * 86_400 / share if no_volume
                else usage.tokens_per_day if total is None else total / DAYS_PER_MONTH)  # fmt: skip
@@ -83,7 +83,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
             deployment_output_tokens_per_s=speed["output_tokens_per_s_total"], gpus_per_deployment=gpus, price_per_gpu_hour=rate, planned_load=load))  # fmt: skip
 
     result = weighed(per_day)
-    split = _said_split(turn, said, price, ratio, share, fx, result, currency) if said is not None else None
+    split = _said_split(turn, said, price, ratio, share, result, currency) if said is not None else None
     if no_volume:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
         body = _per_million(turn, None if said is not None else price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency, split)
         if estimate is None or stated is not None:
@@ -164,7 +164,7 @@ def _flip_line(turn: Turn, estimate: tuple[float, str], rate: float, api_over_ow
     return said + turn.t(" ", "") + WORDING.say(turn, key, flip=money(flip, currency), move=number(abs(flip / rate - 1) * 100, 0))
 
 
-def _said_split(turn: Turn, said, price: ApiPrice | None, ratio: float, share: float, fx: float, result, currency: str) -> tuple[str, str]:  # noqa: ANN001
+def _said_split(turn: Turn, said, price: ApiPrice | None, ratio: float, share: float, result, currency: str) -> tuple[str, str]:  # noqa: ANN001
     """A price said as one number: how it was split (the input price, output at the ratio of the entry for the API or
     model, else the first-party default; blended at the requests' token mix), for the lead, and the line saying whether
     the verdict holds if that number is already the all-in price of input and output alike."""
@@ -172,7 +172,7 @@ def _said_split(turn: Turn, said, price: ApiPrice | None, ratio: float, share: f
              else WORDING.say(turn, "one_price.default", date=api_prices().one_price.source.date))  # fmt: skip
     values = {"price": money(said.amount, said.currency), "ratio": number(ratio, 2), "basis": basis,
               "input_share": number((1 - share) * 100), "output_share": number(share * 100)}  # fmt: skip
-    flat = convert(said.amount, said.currency, "USD", DEFAULT_USD_TO_CNY) * fx  # input and output at the one price
+    flat = convert(said.amount, said.currency, currency, DEFAULT_USD_TO_CNY)  # input and output at the one price
     self_host = result.self_host_per_m_at_volume  # the volume said, or one deployment at the planned load when none is
     cheaper_now, cheaper_flat = result.api_per_m_blended <= self_host, flat <= self_host
     key = "one_price.holds" if cheaper_now == cheaper_flat else "one_price.turns_api" if cheaper_flat else "one_price.turns_self_host"
