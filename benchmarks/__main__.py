@@ -58,6 +58,7 @@ def collect() -> list[dict]:
     from benchmarks.serving_calibration import rows as serving_rows
     from benchmarks.serving_calibration import summary as serving_summary
     from benchmarks.serving_latency import measure_serving_tools
+    from benchmarks.stops import rows as stops_rows
     from benchmarks.troubleshoot import bench_troubleshoot
     from benchmarks.understanding import rows as understanding_rows
     from benchmarks.understanding import scores as understanding_scores
@@ -92,6 +93,7 @@ def collect() -> list[dict]:
         "ok": held.meets(SERVING_TARGET) and speed["worst_pct"] <= 30,
     })  # fmt: skip
     rows += code_size_rows()
+    rows += stops_rows()
     return rows
 
 
