@@ -43,6 +43,7 @@ from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
+from advisor.offline.takeovers import TakeOver
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
 from knowledge.subjects import load_subjects
@@ -101,7 +102,7 @@ TASK_ANSWERS: dict[str, TaskHandler] = {
         unless_sized=True,
     ),
     "specs": capability.first(specs.answer),  # "does the L40S do FP8?": the verdict, not the whole sheet
-    "serving_speed": costs.per_token_first(serving.answer),  # a cost per million tokens read as a speed question: the cost leads
+    "serving_speed": costs.PER_TOKEN_FIRST.before(serving.answer),  # a cost per token read as a speed question: the cost leads
     "training_time": run_time.training_time,
     "tco": costs.tco,
     "troubleshoot": serving.squeeze_first(trouble.answer),  # a serving slowdown leads with the KV cache left after the weights
@@ -706,6 +707,7 @@ class Route(BaseModel):
 class RouteTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     tasks: dict[str, str]
+    take_overs: dict[str, list[TakeOver]] = {}  # run by the task's answer (advisor/offline/takeovers.py), not here
     routes: list[Route]
 
 

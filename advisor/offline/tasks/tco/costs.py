@@ -1,11 +1,11 @@
 """The rent-vs-buy (TCO) answer. The rent-or-buy answer runs the package's plan.py (compute_tco's
 arguments), the tool and render.py (its sentences), after the take-overs that answer another way (an API bill, the
-rental market, the cost of a training run (training/run_time.py), a cost per token)."""
+rental market, the cost of a training run (training/run_time.py), a cost per token): routes.yaml take_overs.tco orders them,
+this module gives their conditions and writers by name (also take_overs.serving_speed: a token's cost before a speed)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.recommend import price_view
@@ -13,6 +13,7 @@ from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.tco import api_bill, lessor, payback, plan, render, rent_prices, rentals, token_price
 from advisor.offline.tasks.tco.tariffs import region_line
 from advisor.offline.tasks.training import run_time
+from advisor.offline.takeovers import TakeOvers
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from tools.cost.tco_model import HOURS_PER_MONTH
@@ -20,26 +21,47 @@ from tools.cost.tco_model import HOURS_PER_MONTH
 WORDING = Wording("tco", "costs")
 
 
+def _price_in_unknown_currency(turn: Turn) -> str:
+    """The user's own price in a currency with no rate ("£9k each"), as they wrote it; "" when there is none."""
+    return next((turn.slots.frame.surface(slot) for slot in ("server_price", "budget") if slot in turn.slots.unusable), "")
+
+
+def _token_price(turn: Turn) -> str:
+    return token_price.answer(turn, plan.gpu_of(turn), plan.currency_of(turn))
+
+
+# The words routes.yaml take_overs (tco, serving_speed) may use; the order and the pairing are the table's.
+TAKE_OVER_CONDITIONS = {
+    "weighs_api_bill": plan.weighs_api_bill,
+    "owns_cards": lambda turn: plan.owns_cards(turn, turn.slots.server_price),
+    "rentals_apply": plan.rentals_apply,
+    "asks_rent_price": plan.asks_rent_price,
+    "cost_of_a_run": plan.cost_of_a_run,
+    "asks_cost_per_token": compare.asks_cost_per_token,
+    "asks_token_price": plan.asks_token_price,
+    "price_in_unknown_currency": lambda turn: bool(_price_in_unknown_currency(turn)),
+    "refers_to_model": lambda turn: turn.model_reference() is not None,
+}
+TAKE_OVER_WRITERS = {
+    "api_bill": lambda turn: api_bill.answer(turn, plan.gpu_of(turn), plan.currency_of(turn)),
+    "rentals": rentals.answer,
+    "rent_prices": rent_prices.answer,
+    "training_run": run_time.training_time,
+    "sized_comparison": compare.route,
+    "token_price": _token_price,
+    "price_unconverted": lambda turn: WORDING.say(turn, "costs_phrases.tco.the_price_is_in_a", stated=_price_in_unknown_currency(turn)),
+}
+TAKE_OVERS = TakeOvers("tco", TAKE_OVER_CONDITIONS, TAKE_OVER_WRITERS)
+PER_TOKEN_FIRST = TakeOvers("serving_speed", TAKE_OVER_CONDITIONS, TAKE_OVER_WRITERS)
+
+
 def tco(turn: Turn) -> str:
-    if plan.weighs_api_bill(turn):  # "we pay an API N tokens a day: self-host cheaper?": the bill against GPUs serving it
-        return api_bill.answer(turn, plan.gpu_of(turn), plan.currency_of(turn))
-    owns_cards = plan.owns_cards(turn, turn.slots.server_price)  # "we already have 16 A100s": keep or rent, not the rental market
-    lets_out = turn.ask.rents_out  # "buy servers and rent them out": the rent is the lessor's revenue, not a price to judge
-    if not owns_cards and not lets_out and plan.rentals_apply(turn):
-        return rentals.answer(turn)
-    if not owns_cards and not lets_out and plan.asks_rent_price(turn):  # "is $4.50/h fair for an H100?": the rental market, nothing bought
-        return rent_prices.answer(turn)
-    if plan.cost_of_a_run(turn):
-        return run_time.training_time(turn)
-    if compare.asks_cost_per_token(turn):  # "cost per million tokens, L40S or A100, for an 8B?": both cards served and priced
-        compared = compare.route(turn)
-        if compared is not None:
-            return compared
-    if plan.asks_token_price(turn):  # "cost per million tokens?" on one card: served at full load and priced per rental tier
-        return token_price.answer(turn, plan.gpu_of(turn), plan.currency_of(turn))
-    stated = next((turn.slots.frame.surface(slot) for slot in ("server_price", "budget") if slot in turn.slots.unusable), "")
-    if stated:  # "£9k each": the user's own price, in a currency with no rate; a catalog price in its place would answer another question
-        return WORDING.say(turn, "costs_phrases.tco.the_price_is_in_a", stated=stated)
+    """Rent or buy, after the take-overs of routes.yaml (take_overs.tco) that answer the question another way."""
+    taken = TAKE_OVERS.answer(turn)
+    return taken if taken is not None else _rent_or_buy(turn)
+
+
+def _rent_or_buy(turn: Turn) -> str:
     planned = plan.rent_or_buy(turn)
     s, currency, count, servers, yours = turn.slots, planned.currency, planned.count, planned.servers, planned.yours
     horizon_years, owned = planned.horizon_years, planned.owned
@@ -220,15 +242,3 @@ def _rent_trend(turn: Turn, r: dict) -> str:
     months = r["payback_months"]
     return render.trend_words(turn, WORDING, "rent_trend." + ("no_payback" if months is None else "payback"), trend,
                               years=number(r["horizon_months"] / 12), months=number(months) if months is not None else "")
-
-
-def per_token_first(answer: Callable[[Turn], str]) -> Callable[[Turn], str]:
-    """A serving question that asks what a token costs on one card: the cost per token answers it, the speed
-    behind it is in that answer; anything else goes to ``answer`` unchanged."""
-
-    def route(turn: Turn) -> str:
-        if plan.asks_token_price(turn) and turn.model_reference() is not None:
-            return token_price.answer(turn, plan.gpu_of(turn), plan.currency_of(turn))
-        return answer(turn)
-
-    return route

@@ -1,0 +1,86 @@
+"""The take-overs of a task's own answer, as data: ``take_overs:`` in ``routes.yaml`` lists, per task, the smaller
+writers that answer the question another way, in order ("rent or buy?" that weighs an API bill → the API bill; "is
+$4.50/h fair for an H100?" → the rental market). The task's answer module supplies the words the table may use (its
+conditions and writers, by name) and runs the chain before its own calculation; the order and which condition hands the
+question to which writer live in the table.
+
+A take-over runs wherever the task's answer runs (the route ``task``, a redirect, a thread's calculation re-run, a
+writer that falls back on another task's answer), which is why it is part of the answer and not a route of its own.
+A condition is a name the package gives or a yes/no field of the Ask (``not <name>`` negates); conditions are checked
+in order and stop at the first that fails, so a condition that reads a slot (and marks it used) is read exactly where
+the former if-chain read it. A writer may decline (return None): the next take-over is tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from advisor.nlu.ask import Ask
+from advisor.offline.turn import Turn
+
+ROUTES_FILE = Path(__file__).with_name("routes.yaml")
+NEGATION = "not "
+
+TurnCondition = Callable[[Turn], bool]
+Writer = Callable[[Turn], "str | None"]
+
+
+class TakeOver(BaseModel):
+    """One row of ``take_overs:`` in routes.yaml."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    when: list[str] = []
+    writer: str
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, list[TakeOver]]:
+    raw = yaml.safe_load(ROUTES_FILE.read_text(encoding="utf-8")).get("take_overs") or {}
+    return {task: [TakeOver.model_validate(row) for row in rows] for task, rows in raw.items()}
+
+
+class TakeOvers:
+    """The take-overs of one task, with the conditions and writers its package names."""
+
+    def __init__(self, task: str, conditions: dict[str, TurnCondition], writers: dict[str, Writer]):
+        self.task, self.conditions, self.writers = task, conditions, writers
+        self.rows = table().get(task, [])
+        unknown = [f"{row.name}: writer {row.writer}" for row in self.rows if row.writer not in writers]
+        for row in self.rows:
+            for name in row.when:
+                name = name.removeprefix(NEGATION)
+                field = Ask.model_fields.get(name)
+                if name not in conditions and (field is None or field.annotation is not bool):
+                    unknown.append(f"{row.name}: condition {name}")
+        if unknown:
+            raise LookupError(f"{ROUTES_FILE.name} take_overs.{task} names what its package does not give: " + "; ".join(unknown))
+
+    def _holds(self, name: str, turn: Turn) -> bool:
+        negated = name.startswith(NEGATION)
+        name = name.removeprefix(NEGATION)
+        found = self.conditions[name](turn) if name in self.conditions else bool(getattr(turn.ask, name))
+        return found != negated
+
+    def answer(self, turn: Turn) -> str | None:
+        """The answer of the first take-over whose conditions hold and whose writer answers; None when none does."""
+        for row in self.rows:
+            if all(self._holds(name, turn) for name in row.when):
+                written = self.writers[row.writer](turn)
+                if written is not None:
+                    return written
+        return None
+
+    def before(self, answer: Callable[[Turn], str]) -> Callable[[Turn], str]:
+        """``answer`` behind this task's take-overs."""
+
+        def taken_over(turn: Turn) -> str:
+            written = self.answer(turn)
+            return written if written is not None else answer(turn)
+
+        return taken_over
