@@ -1,7 +1,7 @@
 """GPU spec look-ups and side-by-side comparisons, straight from the catalog with its sources. plan.py names the cards
 and the tool arguments, the tool looks them up, render.py words the result (the package text.yaml, section specs); this
 module runs the three in order, after the take-overs that answer another way (the rental market, a row per vendor, a
-sized comparison)."""
+sized comparison), whose order and conditions are routes.yaml take_overs.specs."""
 
 from __future__ import annotations
 
@@ -9,22 +9,17 @@ from advisor.offline.tasks.recommend import mainland, price_view, vendor_rows
 from advisor.offline.tasks.specs import asked_view, compare, plan, render, stated_view
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.tco import rent_prices
+from advisor.offline.takeovers import TakeOvers
 from advisor.offline.turn import Turn
 
 
 def answer(turn: Turn, value_first: bool = False) -> str:
     """``value_first``: the question weighs the named cards against each other ("H100 now, H200, or wait for
     B200?"), so what a unit of compute and of bandwidth costs on each leads, whatever objective was read."""
-    if tco_plan.asks_rent_price(turn):  # "what's a fair hourly price for an H100?": the rental market, not one catalog figure
-        return rent_prices.answer(turn)
+    taken = TAKE_OVERS.answer(turn)  # routes.yaml take_overs.specs: the rental market, a filtered list, a row per vendor, a sized comparison
+    if taken is not None:
+        return taken
     names = plan.gpus_named(turn)
-    if not names:
-        return _filtered_list(turn)
-    if vendor_rows.applies(turn):  # "NVIDIA vs Ascend vs Hygon for our 70B serving?": a row per vendor, a verdict
-        return vendor_rows.answer(turn)
-    compared = compare.route(turn)  # "one L40S or two 4090s for a 32B model?": sized, timed and priced
-    if compared is not None:
-        return compared
     outcome = turn.call("compare_gpus", plan.compare_args(turn, names))
     if not outcome.ok:
         return turn.error(outcome)
@@ -51,3 +46,13 @@ def _filtered_list(turn: Turn) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     return render.filtered_list(turn, outcome.result)
+
+
+# The words routes.yaml take_overs.specs may use; the order and the pairing are the table's.
+TAKE_OVERS = TakeOvers(
+    "specs",
+    conditions={"asks_rent_price": tco_plan.asks_rent_price, "names_gpus": lambda turn: bool(plan.gpus_named(turn)),
+                "compares_vendors": vendor_rows.applies},
+    writers={"rent_prices": rent_prices.answer, "filtered_list": _filtered_list, "vendor_rows": vendor_rows.answer,
+             "sized_comparison": compare.route},
+)  # fmt: skip
