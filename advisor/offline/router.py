@@ -127,7 +127,7 @@ condition = _registers_in(CONDITIONS)
 
 @condition
 def unreadable(routing: Routing) -> bool:
-    return dialogue_render.unreadable(routing.turn) is not None
+    return dialogue_plan.unreadable_kind(routing.turn) is not None
 
 
 @condition
@@ -464,7 +464,7 @@ def asks_of_previous_figure(routing: Routing) -> bool:
     turn = routing.turn
     if turn.ask.asks_of_figure is None or routing.reading.frame.names() or not turn.earlier:
         return False
-    return dialogue_render.figure_tool(routing.previous) is not None or _thread_task(routing) in TASKS
+    return dialogue_plan.figure_tool(routing.previous) is not None or _thread_task(routing) in TASKS
 
 
 # ---- the handlers a route may name ----
@@ -478,7 +478,7 @@ def task(routing: Routing) -> str:
     return TASKS[routing.task](routing.turn)
 
 
-HANDLERS["unreadable"] = lambda routing: dialogue_render.unreadable(routing.turn)
+HANDLERS["unreadable"] = lambda routing: dialogue_render.unreadable(routing.turn, dialogue_plan.unreadable_kind(routing.turn))
 HANDLERS["out_of_scope"] = lambda routing: dialogue_render.out_of_scope(routing.turn)
 HANDLERS["greeting"] = lambda routing: dialogue_render.greeting(routing.turn)
 HANDLERS["price_trend"] = lambda routing: price_trend.answer(routing.turn)
@@ -657,13 +657,13 @@ def figure_of_previous(routing: Routing) -> str:
     so a later follow-up still compares against them."""
     turn = routing.turn
     calls = list(routing.previous)
-    if dialogue_render.figure_tool(calls) is None:
+    if dialogue_plan.figure_tool(calls) is None:
         thread = _thread_reading(routing)
         before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])
         if thread.task in TASKS:
             TASKS[thread.task](before)
         calls = before.calls
-    turn.calls.extend(ToolOutcome(**call.model_dump()) for call in calls if call.name == getattr(dialogue_render.figure_tool(calls), "name", None))
+    turn.calls.extend(ToolOutcome(**call.model_dump()) for call in calls if call.name == getattr(dialogue_plan.figure_tool(calls), "name", None))
     return dialogue_render.figure(turn, calls)
 
 

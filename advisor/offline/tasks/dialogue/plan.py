@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from advisor.contract import ToolCall
 from advisor.nlu.facets import SPECS
 from advisor.nlu.frame import MONEY_ROLES, Frame, SlotValue  # the roles a stated rate takes
 from advisor.offline.turn import Turn
@@ -190,3 +191,25 @@ def with_context(part: Turn, after_part: bool) -> str | None:
     if not after_part or part.ask.named or not part.earlier or part.reading.facet.name != SPECS:  # "and cooling?" has a topic of its own
         return None
     return f"{part.earlier[-1]} {part.reading.text}"
+
+
+# ---- the guard and the figure a follow-up asks about: decided here, worded by render.py ----
+UNREADABLE = ("empty", "emoji_only", "unsupported")  # language flags that leave nothing to read (in this order)
+
+
+def unreadable_kind(turn: Turn) -> str | None:
+    """Why a message cannot be read (a key of text.yaml guard: empty, emoji only, an unsupported language, nonsense
+    naming no model, card or size); None if readable."""
+    flags = set(turn.reading.language_info.flags)
+    found = next((flag for flag in UNREADABLE if flag in flags), None)
+    if found is None and "nonsense" in flags and not (turn.entities.models or turn.entities.gpus or turn.entities.params):
+        found = "nonsense"
+    return found
+
+
+def figure_tool(calls: list[ToolCall]) -> ToolCall | None:
+    """The call behind an answer's figure: the first successful call of a tool the figure table (text.yaml
+    followup.figure.tools) knows; None when the answer ran none."""
+    tools = FOLLOWUP.data["figure"]["tools"]
+    return next((call for call in calls if call.name in tools and call.result and getattr(call, "ok", True)), None)
+

@@ -12,7 +12,7 @@ from advisor.contract import ToolCall
 from advisor.labels import unit
 from advisor.markdown import money, number
 from advisor.nlu.slot_labels import slot_label
-from advisor.offline.tasks.dialogue.plan import PROBLEM, RUNNING_COST, changes
+from advisor.offline.tasks.dialogue.plan import PROBLEM, RUNNING_COST, changes, figure_tool
 from advisor.offline.tasks.memory import sensitivity
 from advisor.offline.tasks.recommend.price_view import range_text
 from advisor.offline.turn import Turn
@@ -30,19 +30,12 @@ def capabilities(turn: Turn) -> str:
     return GUARD.say(turn, "capabilities")
 
 
-def unreadable(turn: Turn) -> str | None:
-    """A reply for empty, emoji-only, nonsense or unsupported-language messages; None if readable."""
-    flags = set(turn.reading.language_info.flags)
-    if "empty" in flags:
-        lead = GUARD.say(turn, "empty")
-    elif "emoji_only" in flags:
-        lead = GUARD.say(turn, "emoji_only")
-    elif "unsupported" in flags:
+def unreadable(turn: Turn, kind: str) -> str:
+    """The reply to a message plan.unreadable_kind found unreadable (empty, emoji only, nonsense, an unsupported language)."""
+    if kind == "unsupported":
         lead = GUARD.entry("unsupported_language")["en"]  # said in both languages at once: the question's language is neither
-    elif "nonsense" in flags and not (turn.entities.models or turn.entities.gpus or turn.entities.params):
-        lead = GUARD.say(turn, "nonsense")
     else:
-        return None
+        lead = GUARD.say(turn, kind)
     return f"{lead}\n\n{capabilities(turn)}"
 
 
@@ -244,20 +237,6 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
                 continue
         return ""
     return ""
-
-
-def figure_tool(calls: list[ToolCall]) -> ToolCall | None:
-    """The call behind an answer's figure: the first successful call of a tool the figure table (text.yaml
-    followup.figure.tools) knows; None when the answer ran none."""
-    tools = FOLLOWUP.data["figure"]["tools"]
-    return next((call for call in calls if call.name in tools and call.result and getattr(call, "ok", True)), None)
-
-
-def figure_task(calls: list[ToolCall]) -> str | None:
-    """The calculation task behind the previous answer's figure ("is that per GPU?" after a power bill is about the
-    facility plan, whatever task the thread's first message was read as)."""
-    call = figure_tool(calls)
-    return FOLLOWUP.data["figure"]["tools"][call.name]["task"] if call else None
 
 
 def figure(turn: Turn, calls: list[ToolCall]) -> str:
