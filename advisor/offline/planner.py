@@ -22,7 +22,8 @@ from advisor.nlu.reader import Understanding, shared_understanding
 from advisor.nlu.slot_labels import said
 from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reading import Reading
-from advisor.offline.tasks.concept import capability, equivalent, knowledge
+from advisor.offline.tasks.concept import capability, knowledge
+from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.dialogue import render as dialogue_render
 from advisor.offline.tasks.traps import traps
@@ -135,7 +136,7 @@ class OfflinePlanner:
             return []
         if turn.ask.follow_up_subject and {follow_up_subject(piece) for piece in pieces} <= {turn.ask.follow_up_subject.name, None}:
             return []  # "how much power would that draw? does it fit in a 15 kW rack?": one subject of the thread, one answer
-        if equivalent.applies(turn):  # "can the 910B replace our A100s, and what does the port cost?": one answer holds both halves
+        if concept_plan.asks_equivalent(turn):  # "can the 910B replace our A100s, and what does the port cost?": one answer holds both halves
             return []  # a pasted log with its questions is one report; an unsure "troubleshoot" is often a list of strategy questions
         if reading.intent == "facility" and turn.ask.parts:  # "do two servers fit a 12 kW rack? what about cooling?": one site plan
             return []  # answers every site measure asked, one lead each (facility.render.lead_keys), never "no answer of its own"

@@ -35,6 +35,7 @@ from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
 from advisor.offline.tasks.recommend import recommend
 from advisor.offline.tasks.recommend import claim_view, premium_view, shortlist, vendor_rows
+from advisor.offline.tasks.recommend import plan as recommend_plan
 from advisor.offline.tasks.serving import plan as serving_plan
 from advisor.offline.tasks.serving import serving
 from advisor.offline.tasks.specs import specs
@@ -196,7 +197,7 @@ def quotes_card_cut(routing: Routing) -> bool:
 @condition
 def claims_between_parts(routing: Routing) -> bool:
     # a claim resting on one capability ("the H100 runs FP4 5x faster") is checked on that capability first
-    return claim_view.applies(routing.turn) and not capability.claims_a_capability(routing.turn)
+    return recommend_plan.claims_between_parts(routing.turn) and not capability.claims_a_capability(routing.turn)
 
 
 @condition
@@ -224,7 +225,7 @@ def asks_compliance(routing: Routing) -> bool:
 def asks_equivalent_part(routing: Routing) -> bool:
     """A stand-in from another vendor's side is asked for a named card, and every part named has a catalog row
     ("can the Cambricon 590 stand in for an A100?" names a part without one: its card answers)."""
-    return not uncatalogued_gpus(routing.turn.ask.named, routing.turn.catalog) and equivalent.applies(routing.turn)
+    return not uncatalogued_gpus(routing.turn.ask.named, routing.turn.catalog) and concept_plan.asks_equivalent(routing.turn)
 
 
 @condition
@@ -321,7 +322,7 @@ def continues_facility(routing: Routing) -> bool:
 
 @condition
 def compares_vendors(routing: Routing) -> bool:
-    return vendor_rows.applies(routing.turn)
+    return recommend_plan.compares_vendors(routing.turn)
 
 
 @condition
@@ -516,7 +517,7 @@ def value_premium(routing: Routing) -> str:
 
 @condition
 def weighs_premium_of_parts(routing: Routing) -> bool:
-    return premium_view.applies(routing.turn)
+    return recommend_plan.weighs_premium_of_parts(routing.turn)
 
 
 @handler

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from advisor.labels import CHINA_STATUS
 from advisor.markdown import number, table
+from advisor.offline.tasks.concept import plan
 from advisor.offline.tasks.concept.compliance import rule_line
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
@@ -19,34 +20,8 @@ WORDING = Wording("concept", "equivalent")
 CHINA = "cn"
 
 
-def applies(turn: Turn) -> bool:
-    """A stand-in is asked for a named GPU, from another vendor's side: a second GPU of another vendor, or a vendor
-    or "domestic" named that is not the GPU's own. "Move our A100s to H200s" stays a same-vendor upgrade."""
-    if not turn.ask.asks_equivalent:
-        return False
-    return _sides(turn) is not None
-
-
-def _sides(turn: Turn) -> tuple[str, list[str], list[str]] | None:
-    """The part to match, the named substitutes (may be empty) and the vendors to search; None when not cross-vendor."""
-    found = [gpu for name in dict.fromkeys(turn.entities.gpus) if (gpu := turn.catalog.find_gpu(name)) is not None]
-    if not found:
-        return None
-    table_ = equivalents()
-    if len({gpu.vendor for gpu in found}) > 1:  # "910B instead of A100": the domestic part is the substitute when one is
-        domestic = [gpu for gpu in found if table_.is_domestic(gpu.vendor)]
-        foreign = [gpu for gpu in found if not table_.is_domestic(gpu.vendor)]
-        in_place, substitutes = (foreign[0], domestic) if domestic and foreign else (found[0], [g for g in found[1:] if g.vendor != found[0].vendor])
-        return in_place.id, [gpu.id for gpu in substitutes], []
-    part = found[0]
-    vendors = [vendor for vendor in turn.ask.equivalent_vendors if vendor != part.vendor]
-    if not vendors and table_.is_domestic(part.vendor):
-        vendors = [vendor for vendor in turn.ask.equivalent_vendors or ("NVIDIA",) if vendor != part.vendor]
-    return (part.id, [], vendors) if vendors else None
-
-
 def answer(turn: Turn) -> str:
-    sides = _sides(turn)
+    sides = plan.equivalent_sides(turn)
     if sides is None:
         return ""
     part_id, substitutes, vendors = sides

@@ -13,6 +13,7 @@ from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
+from knowledge.equivalents import equivalents
 from knowledge.subjects import load_subjects
 
 CANDIDATE_HITS = 6  # near-ties below the shown hits can still be the card naming the asked card or answering the asked facet
@@ -189,3 +190,31 @@ def card_first(hits: list[dict]) -> list[dict]:
     ("for fine-tuning" pulls the fine-tuning sizing doc) is only its context."""
     cards = [hit for hit in hits if hit["doc_id"].startswith(CARD_PREFIX)]
     return [cards[0], *[hit for hit in hits if hit is not cards[0]]] if cards else hits
+
+
+# ---- another vendor's part in place of a named card (equivalent.py) ----
+def asks_equivalent(turn: Turn) -> bool:
+    """A stand-in is asked for a named GPU, from another vendor's side: a second GPU of another vendor, or a vendor
+    or "domestic" named that is not the GPU's own. "Move our A100s to H200s" stays a same-vendor upgrade."""
+    if not turn.ask.asks_equivalent:
+        return False
+    return equivalent_sides(turn) is not None
+
+
+def equivalent_sides(turn: Turn) -> tuple[str, list[str], list[str]] | None:
+    """The part to match, the named substitutes (may be empty) and the vendors to search (find_equivalents' arguments,
+    equivalent.answer); None when not cross-vendor."""
+    found = [gpu for name in dict.fromkeys(turn.entities.gpus) if (gpu := turn.catalog.find_gpu(name)) is not None]
+    if not found:
+        return None
+    table_ = equivalents()
+    if len({gpu.vendor for gpu in found}) > 1:  # "910B instead of A100": the domestic part is the substitute when one is
+        domestic = [gpu for gpu in found if table_.is_domestic(gpu.vendor)]
+        foreign = [gpu for gpu in found if not table_.is_domestic(gpu.vendor)]
+        in_place, substitutes = (foreign[0], domestic) if domestic and foreign else (found[0], [g for g in found[1:] if g.vendor != found[0].vendor])
+        return in_place.id, [gpu.id for gpu in substitutes], []
+    part = found[0]
+    vendors = [vendor for vendor in turn.ask.equivalent_vendors if vendor != part.vendor]
+    if not vendors and table_.is_domestic(part.vendor):
+        vendors = [vendor for vendor in turn.ask.equivalent_vendors or ("NVIDIA",) if vendor != part.vendor]
+    return (part.id, [], vendors) if vendors else None

@@ -37,7 +37,7 @@ def memory(turn: Turn, counted: Callable[[Turn], str]) -> str:
     model = model_of(turn)
     if model is None:  # "how much memory has the H20" asks about the card, not a workload
         return specs.answer(turn) if turn.entities.gpus else ask_for_model(turn)
-    if methods_view.applies(turn):  # "full, LoRA or QLoRA?": every method asked, each with the cards it takes
+    if plan.compares_methods(turn):  # "full, LoRA or QLoRA?": every method asked, each with the cards it takes
         return methods(turn, model)
     if turn.count_asked and turn.slots.gpus and not modded_card(turn):  # "and how many if all 910B?": the fewest of that card that hold it
         return counted(turn)

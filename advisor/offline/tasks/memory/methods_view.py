@@ -7,26 +7,16 @@ from __future__ import annotations
 import math
 
 from advisor.markdown import number, table
+from advisor.offline.tasks.memory import plan
 from advisor.offline.tasks.serving.serving_card import stated_card
 from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from advisor.offline.workload import TASK_BY_WORKLOAD, TASK_LABEL
+from advisor.offline.workload import TASK_LABEL
 from tools.recommend.configs import SERVER_GPUS
 
 WORDING = Wording("memory", "methods")
-TRAINING_TASKS = ("full_finetune", "pretrain", "lora", "qlora")
 DEFAULT_CARD = "h100-sxm"  # the 80 GB card a fine-tune is usually rented on when none is named
-
-
-def methods_asked(turn: Turn) -> list[str]:
-    """The training methods the message names, in its order, each once ("finetune" alone is no method of its own)."""
-    named = [TASK_BY_WORKLOAD[w] for w in turn.slots.workloads if w in TASK_BY_WORKLOAD and w not in ("finetune", "train")]
-    return list(dict.fromkeys(t for t in named if t in TRAINING_TASKS))
-
-
-def applies(turn: Turn) -> bool:
-    return len(methods_asked(turn)) >= 2
 
 
 def answer(turn: Turn, model: str, base_args: dict) -> str:
@@ -36,7 +26,7 @@ def answer(turn: Turn, model: str, base_args: dict) -> str:
         card = DEFAULT_CARD
         turn.assume(*WORDING.both("assume_card", card=turn.catalog.gpu(DEFAULT_CARD).name))
     sized = []
-    for task in methods_asked(turn):
+    for task in plan.methods_asked(turn):
         args = {**base_args, "mode": "training", "method": tool_method(task), "precision": None, "gpu": card, "num_gpus": None,
                 "zero_stage": None, "tp": None, "pp": None}  # fmt: skip
         outcome = turn.call("estimate_memory", args)

@@ -13,7 +13,7 @@ from advisor.offline.tasks.serving.serving_words import serving_text
 from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from advisor.offline.workload import gpus_on_hand, precision_for, zero_stage_of
+from advisor.offline.workload import TASK_BY_WORKLOAD, gpus_on_hand, precision_for, zero_stage_of
 from tools.memory.schema import Optimizer
 
 WORDING = Wording("memory", "sizing")
@@ -97,3 +97,18 @@ def limits_args(turn: Turn, args: dict) -> dict:
         turn.assume(*WORDING.pair("sizing_phrases.memory.gpu_h100_80gb_none_named"))
         args["gpu"] = STANDARD_TRAINING_GPU
     return {k: v for k, v in args.items() if k != "num_gpus" or v}
+
+
+# ---- every training method asked, each sized (methods_view) ----
+TRAINING_TASKS = ("full_finetune", "pretrain", "lora", "qlora")
+
+
+def methods_asked(turn: Turn) -> list[str]:
+    """The training methods the message names, in its order, each once ("finetune" alone is no method of its own)."""
+    named = [TASK_BY_WORKLOAD[w] for w in turn.slots.workloads if w in TASK_BY_WORKLOAD and w not in ("finetune", "train")]
+    return list(dict.fromkeys(t for t in named if t in TRAINING_TASKS))
+
+
+def compares_methods(turn: Turn) -> bool:
+    """"Full fine-tune, LoRA or QLoRA: how much memory each?": two or more methods asked, each sized (methods_view)."""
+    return len(methods_asked(turn)) >= 2

@@ -15,10 +15,6 @@ WORDING = Wording("recommend", "claim")
 DRAWBACK_FIGURE = {"no_scale_up_link": "link", "consumer_licence": "licence", "no_bf16": "bf16"}  # the figure each limit loses on
 
 
-def applies(turn: Turn) -> bool:
-    return turn.ask.weighs_claim and len(compare.options(turn)) >= 2
-
-
 FAR_BEYOND = 3.0  # a claimed multiple 3x the best like-for-like ratio comes from a benchmark's setup, not from the parts' figures
 
 

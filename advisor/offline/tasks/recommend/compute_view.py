@@ -13,11 +13,6 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 
 WORDING = Wording("recommend", "compute")
-TIMED = ("pretrain", "full_finetune")
-
-
-def applies(turn: Turn, task: str) -> bool:
-    return task in TIMED and turn.slots.tokens is not None
 
 
 def _flops(value: float) -> str:

@@ -10,15 +10,6 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 
 WORDING = Wording("recommend", "finetune")
-NAMED_METHODS = {"lora", "qlora", "full_finetune", "pretrain", "train"}  # a method said outright is sized as said
-
-
-def applies(turn: Turn, task: str) -> bool:
-    """Fine-tuning asked with no method, a one-off budget given, and LoRA sized by default."""
-    budget = turn.slots.budget
-    workloads = set(turn.slots.workloads)
-    return (task == "lora" and "finetune" in workloads and not workloads & NAMED_METHODS
-            and budget is not None and budget.per in ("once", "all"))
 
 
 def lines(turn: Turn, args: dict, lora: dict) -> list[str]:

@@ -11,10 +11,11 @@ from advisor.markdown import number
 from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.recommend.recommend_lines import value_for_money, workloads_of
 from advisor.offline.tasks.serving.engines import engine_of
+from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.serving.serving_card import stated_card
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from advisor.offline.workload import gpus_on_hand, precision_for
+from advisor.offline.workload import gpus_on_hand, model_of, precision_for
 
 WORDING = Wording("recommend", "recommend")
 PRICES = Wording("recommend", "market")  # the market a recommendation leans on
@@ -109,3 +110,38 @@ def uses_owned(turn: Turn, option: dict) -> bool:
 def modded_card(turn: Turn) -> bool:
     """The one named card has a memory no catalog variant has (a modded 48 GB 4090): the memory estimate sizes it."""
     return bool(turn.slots.gpus) and stated_card(turn, turn.slots.gpus[0]).memory_gb is not None
+
+
+# ---- which lines and answers a recommendation's question calls for (the writers only word them) ----
+NAMED_METHODS = {"lora", "qlora", "full_finetune", "pretrain", "train"}  # a method said outright is sized as said
+MIN_VENDORS = 2  # one vendor named is a recommendation within it, not a comparison
+TIMED = ("pretrain", "full_finetune")  # the methods whose compute a token count times
+
+
+def full_alongside(turn: Turn, task: str) -> bool:
+    """Fine-tuning asked with no method, a one-off budget given, and LoRA sized by default: full fine-tuning is weighed
+    beside it (full_alongside.lines)."""
+    budget = turn.slots.budget
+    workloads = set(turn.slots.workloads)
+    return (task == "lora" and "finetune" in workloads and not workloads & NAMED_METHODS
+            and budget is not None and budget.per in ("once", "all"))
+
+
+def compares_vendors(turn: Turn) -> bool:
+    """Two or more vendors named, and a workload to size for: a row per vendor (vendor_rows)."""
+    return len(turn.ask.vendors_named) >= MIN_VENDORS and model_of(turn) is not None
+
+
+def weighs_premium_of_parts(turn: Turn) -> bool:
+    """"Is the H200 worth the premium over the H100?" with two options to weigh (premium_view)."""
+    return turn.ask.weighs_premium and len(compare.options(turn)) >= 2
+
+
+def times_compute(turn: Turn, task: str) -> bool:
+    """A pretraining or full fine-tune with its tokens given: the compute, days and rent of the run (compute_view)."""
+    return task in TIMED and turn.slots.tokens is not None
+
+
+def claims_between_parts(turn: Turn) -> bool:
+    """A claim that one of two options matches, beats or replaces the other (claim_view)."""
+    return turn.ask.weighs_claim and len(compare.options(turn)) >= 2

@@ -22,10 +22,6 @@ WORDING = Wording("recommend", "premium")
 SAME = 0.05  # value per unit of money within 5 %: neither side is better value
 
 
-def applies(turn: Turn) -> bool:
-    return turn.ask.weighs_premium and len(compare.options(turn)) >= 2
-
-
 def _price(row: dict) -> float | None:
     price = row.get("purchase_price")
     return price["amount"] if price else None

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from advisor.markdown import money
 from advisor.offline.tasks.concept.knowledge import related
-from advisor.offline.tasks.memory import fit, memory_view, methods_view
+from advisor.offline.tasks.memory import fit, memory_view
+from advisor.offline.tasks.memory import plan as memory_plan
 from advisor.offline.tasks.memory.range_ends import small_end_lines
 from advisor.offline.tasks.recommend import compute_view, full_alongside, mainland, plan, render, service_model, vendor_rows, vendor_tradeoffs
 from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_or_buy, running_budget, sized_for, value_lines
@@ -26,11 +27,11 @@ def recommend(turn: Turn) -> str:
         model, defaulted = default
     if model is None:
         return specs.answer(turn) if turn.entities.gpus else fit.ask_for_model(turn)
-    if vendor_rows.applies(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
+    if plan.compares_vendors(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
         return vendor_rows.answer(turn)
     if plan.modded_card(turn):  # the recommender knows catalog cards only: the stated card is sized by the memory estimate
         return fit.memory(turn, counted=recommend)
-    if methods_view.applies(turn) and not turn.slots.budget:  # "how many cards for full FT and for QLoRA?": each method's count
+    if memory_plan.compares_methods(turn) and not turn.slots.budget:  # "how many cards for full FT and for QLoRA?": each method's count
         return fit.methods(turn, model)
     task, named = task_of(turn)
     budget = turn.slots.budget
@@ -59,8 +60,8 @@ def recommend(turn: Turn) -> str:
     if args["region"] == "cn" and turn.slots.gpus:  # a named part not sold new in mainland China: said with the verdict, not under it
         named_ids = [stated_card(turn, gpu).gpu for gpu in turn.slots.gpus]
         lead = "\n\n".join([*mainland.blocked_of(turn, mainland.barred(turn, named_ids), then="sized_instead"), lead])
-    full = full_alongside.lines(turn, args, r) if full_alongside.applies(turn, task) else []  # a bare "fine-tune" is not only LoRA
-    full += compute_view.lines(turn, model, task, r, args["workloads"]) if compute_view.applies(turn, task) else []  # tokens given: FLOPs, days, rent or buy
+    full = full_alongside.lines(turn, args, r) if plan.full_alongside(turn, task) else []  # a bare "fine-tune" is not only LoRA
+    full += compute_view.lines(turn, model, task, r, args["workloads"]) if plan.times_compute(turn, task) else []  # tokens given: FLOPs, days, rent or buy
     parts = [lead, *vendor_tradeoffs.lines(turn, turn.entities.gpus), *full, *value_lines(turn, r), *small_end_lines(turn, r, args), *traffic_lines(turn), *render.stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *render.buying_tiers(turn, r, args["region"]),
              render.options_table(turn, r), f"_{turn.text(r['unit_note'])}_"]  # fmt: skip
     top = options[0]

@@ -13,12 +13,6 @@ from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
 from knowledge.vendor_options import Vendor, vendor_options
 
-MIN_VENDORS = 2  # one vendor named is a recommendation within it, not a comparison
-
-
-def applies(turn: Turn) -> bool:
-    """Two or more vendors named, and a workload to size for."""
-    return len(turn.ask.vendors_named) >= MIN_VENDORS and model_of(turn) is not None
 
 
 def _fill(template: Text, **values: object) -> Text:

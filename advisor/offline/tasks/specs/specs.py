@@ -6,6 +6,7 @@ sized comparison), whose order and conditions are routes.yaml take_overs.specs."
 from __future__ import annotations
 
 from advisor.offline.tasks.recommend import mainland, price_view, vendor_rows
+from advisor.offline.tasks.recommend import plan as recommend_plan
 from advisor.offline.tasks.specs import asked_view, compare, plan, render, stated_view
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.tco import rent_prices
@@ -52,7 +53,7 @@ def _filtered_list(turn: Turn) -> str:
 TAKE_OVERS = TakeOvers(
     "specs",
     conditions={"asks_rent_price": tco_plan.asks_rent_price, "names_gpus": lambda turn: bool(plan.gpus_named(turn)),
-                "compares_vendors": vendor_rows.applies},
+                "compares_vendors": recommend_plan.compares_vendors},
     writers={"rent_prices": rent_prices.answer, "filtered_list": _filtered_list, "vendor_rows": vendor_rows.answer,
              "sized_comparison": compare.route},
 )  # fmt: skip
