@@ -82,33 +82,31 @@ def test_a_token_total_without_a_period_is_kept_apart_from_a_daily_volume():
 # --- answers, both languages ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("message", "said"), [
-    ("A hosted provider bills us $0.40 per million tokens. Is running Llama 3.1 8B on our own GPUs cheaper?", "read as the input price"),
-    ("服务商每百万 token 收 3 元，我们用自己的卡跑 Qwen2.5-7B 会更便宜吗？", "按输入价计"),
-])  # fmt: skip
-def test_a_price_per_million_beside_self_hosting_words_is_an_api_bill_with_output_priced_apart(offline_advisor, message, said):
-    response = offline_advisor.planner.answer(message, [])
-    first = response.summary.split("\n\n")[0]
-    assert said in first, response.answer[:600]  # the split is said in the lead, not only in the sources
-    assert "input and output alike" in response.answer or "输入输出统一" in response.answer  # and what the other reading would give
+# Each case: the message, what the lead says of the default, then what else must (or must not) be in the answer: any one
+# of ``lead_also`` in the lead, any one of ``answer_also`` in the answer, none of ``answer_never`` in the answer.
+SAID_IN_THE_LEAD = [
+    # a price per million beside self-hosting words is an API bill, output priced apart, and what the other reading would give
+    pytest.param("A hosted provider bills us $0.40 per million tokens. Is running Llama 3.1 8B on our own GPUs cheaper?",
+                 "read as the input price", (), ("input and output alike", "输入输出统一"), (), id="one-price-en"),
+    pytest.param("服务商每百万 token 收 3 元，我们用自己的卡跑 Qwen2.5-7B 会更便宜吗？", "按输入价计", (), ("input and output alike", "输入输出统一"), (),
+                 id="one-price-zh"),
+    # a token total without a period is taken as a month, with the verdict if the volume is a day's
+    pytest.param("Across the project we'll push 900 million tokens through an API with Llama 3.3 70B. Self-host instead?",
+                 "taken as a month", ("day's volume", "每天的量"), (), (), id="no-period-en"),
+    pytest.param("这个项目一共要跑 9 亿 token，现在调用 API，换成自建 Llama 3.3 70B 值不值？", "按一个月计", ("day's volume", "每天的量"), (), (),
+                 id="no-period-zh"),
+    # a rent-or-buy verdict on an assumed utilisation (a mainland rent is billed every hour: no utilisation moves it, so no
+    # such line in Chinese answers priced in CNY)
+    pytest.param("Is it cheaper to buy an 8x H100 server or rent one for our inference workload?", "you gave no figure", (), (),
+                 ("your 70%", "您的 70%"), id="assumed-use-en"),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("message", "said"), [
-    ("Across the project we'll push 900 million tokens through an API with Llama 3.3 70B. Self-host instead?", "taken as a month"),
-    ("这个项目一共要跑 9 亿 token，现在调用 API，换成自建 Llama 3.3 70B 值不值？", "按一个月计"),
-])  # fmt: skip
-def test_a_token_total_without_a_period_is_taken_as_a_month_and_said_in_the_lead(offline_advisor, message, said):
-    response = offline_advisor.planner.answer(message, [])
-    first = response.summary.split("\n\n")[0]
-    assert said in first, response.answer[:600]
-    assert "day's volume" in first or "每天的量" in first  # the verdict if the volume is a day's
-
-
-@pytest.mark.parametrize(("message", "said"), [
-    ("Is it cheaper to buy an 8x H100 server or rent one for our inference workload?", "you gave no figure"),
-])  # fmt: skip  (a mainland rent is billed every hour: no utilisation moves it, so no such line in Chinese answers priced in CNY)
-def test_a_rent_or_buy_verdict_on_an_assumed_utilisation_says_it_in_the_lead(offline_advisor, message, said):
+@pytest.mark.parametrize(("message", "said", "lead_also", "answer_also", "answer_never"), SAID_IN_THE_LEAD)
+def test_a_default_that_drives_the_headline_is_said_in_the_lead(offline_advisor, message, said, lead_also, answer_also, answer_never):
     response = offline_advisor.planner.answer(message, [])
     lead = response.summary.split("\n\n")[0]
-    assert said in lead, response.answer[:600]
-    assert "your 70%" not in response.answer and "您的 70%" not in response.answer
+    assert said in lead, response.answer[:600]  # said in the lead, not only in the sources
+    assert not lead_also or any(words in lead for words in lead_also)
+    assert not answer_also or any(words in response.answer for words in answer_also)
+    assert not any(words in response.answer for words in answer_never)

@@ -76,36 +76,36 @@ def test_a_power_price_after_a_power_bill_reruns_the_bill_not_a_rent_or_buy(offl
 
 
 @pytest.mark.parametrize(
-    ("messages", "role"),
+    ("messages", "field", "value"),
     [
-        (["Should we buy or rent 8 H100 for 3 years?", "what if the colo charges $150/kW-month?"], "colocation"),
-        (["8 张 H100 用三年，买还是租？", "电费 ¥0.8/度 的话呢？"], "electricity"),
+        (["Should we buy or rent 8 H100 for 3 years?", "what if the colo charges $150/kW-month?"], "colo_price_per_kw_month", 150),
+        (["8 张 H100 用三年，买还是租？", "电费 ¥0.8/度 的话呢？"], "electricity_price", 0.8),
     ],
 )
-def test_the_unit_decides_the_role_of_a_follow_up_price(offline_advisor, messages, role):
+def test_the_unit_decides_the_role_of_a_follow_up_price(offline_advisor, messages, field, value):
     """A price per kW-month is colocation and a price per kWh is electricity: neither becomes a GPU's price or a rent."""
     first, then = thread(offline_advisor, *messages)
     before, after = calls(first, "compute_tco")[0].args, calls(then, "compute_tco")[0].args
     for kept in ("server_price", "server_price_each", "cloud_price_per_gpu_hour"):
         assert before.get(kept) == after.get(kept)
-    if role == "colocation":
-        assert after.get("colo_price_per_kw_month") == pytest.approx(150)
-    else:
-        assert after.get("electricity_price") == pytest.approx(0.8)
+    assert after.get(field) == pytest.approx(value)
 
 
 @pytest.mark.parametrize(
-    ("messages", "tool", "lead", "line"),
+    ("messages", "tool", "lead", "line", "with_tools"),
     [
         (["Should we rent or buy 8 H100 for 3 years?", "is that per GPU or total?"], "compute_tco",
-         "are for all 8 GPUs together", "for all 8 GPUs (≈"),
-        (["8 张 H100 用三年，租还是买划算？", "这个是每张卡的吗？"], "compute_tco", "全部 8 张卡合计", "每卡约"),
+         "are for all 8 GPUs together", "for all 8 GPUs (≈", True),
+        (["8 张 H100 用三年，租还是买划算？", "这个是每张卡的吗？"], "compute_tco", "全部 8 张卡合计", "每卡约", True),
         (["How long to fine-tune Llama 3 8B on 1B tokens with 8 A100?", "is that per GPU?"], "estimate_training_time",
-         "for all 8 GPUs together", "wall-clock, not per GPU"),
+         "for all 8 GPUs together", "wall-clock, not per GPU", True),
+        # a client that sends text only: without the tool calls in the history, the previous calculation is run again
+        # for the previous message
+        (["8 张 H100 用三年，租还是买划算？", "这个是每张卡的吗？"], "compute_tco", "全部 8 张卡合计", "每卡约", False),
     ],
 )
-def test_per_gpu_or_total_is_answered_from_the_previous_result(offline_advisor, messages, tool, lead, line):
-    first, then = thread(offline_advisor, *messages)
+def test_per_gpu_or_total_is_answered_from_the_previous_result(offline_advisor, messages, tool, lead, line, with_tools):
+    first, then = thread(offline_advisor, *messages, with_tools=with_tools)
     assert lead in then.summary.split("\n")[0]
     assert line in then.summary
     assert then.summary.strip() != first.summary.strip()
@@ -126,12 +126,6 @@ def test_what_a_figure_includes_is_answered_from_its_parts(offline_advisor, mess
     assert "last answer" in lines[0] or "上一个回答" in lines[0]
     assert any(part in line for line in lines[1:])
     assert [call.name for call in then.tool_calls] == [first.tool_calls[0].name]  # the previous figure, not another question
-
-
-def test_a_figure_question_works_for_a_client_that_sends_text_only(offline_advisor):
-    """Without the tool calls in the history, the previous calculation is run again for the previous message."""
-    _, then = thread(offline_advisor, "8 张 H100 用三年，租还是买划算？", "这个是每张卡的吗？", with_tools=False)
-    assert "全部 8 张卡合计" in then.summary.split("\n")[0]
 
 
 @pytest.mark.parametrize(
