@@ -20,6 +20,7 @@ from tools.cost.price_age import age_months, is_stale
 from tools.cost.api_vs_self_host import DAYS_PER_MONTH, ApiVsSelfHostRequest, api_vs_self_host
 
 WORDING = Wording("tco", "api_bill")
+JOINERS = Wording("tco", "joiners")
 COMPARABLE_MODEL = "llama-3.3-70b"  # a closed API (GPT-4o) is weighed against the open model most teams replace it with
 PLANNED_LOAD = 0.5  # average traffic is about half of what peaks need: dedicated GPUs are sized for the peaks
 LARGER_GPU = "h200-sxm"  # a model that no H100 server holds (DeepSeek-V3) is served on the next larger card
@@ -90,7 +91,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
             return body
         lead, _, rest = body.partition("\n\n")
         flip = _flip_line(turn, estimate, rate, result.api_per_m_blended / result.self_host_per_m_at_load, gpu_name, currency)
-        return "\n\n".join(filter(None, [lead + turn.t(" ", "") + flip, rest]))
+        return "\n\n".join(filter(None, [lead + JOINERS.say(turn, "sentence_separator") + flip, rest]))
     values = {"tokens": number(per_day / 1e6), "model": model_name, "gpus": result.gpus, "gpu": gpu_name, "deployments": result.deployments,
               "own": money(result.self_host_monthly, currency), "api": money(result.api_monthly, currency), "load": number(load * 100),
               "tier": tier_name, "rate": money(rate, currency), "per_m": money(result.self_host_per_m_at_load, currency),
@@ -103,12 +104,12 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         values.update(api_name=api_name, blended=money(result.api_per_m_blended, currency))
         lead = WORDING.say(turn, f"lead.{result.verdict}", **values)
     if estimate is not None and stated is None:  # the rent is an estimate: said in the lead, with how far it must move to flip
-        lead += turn.t(" ", "") + _flip_line(turn, estimate, rate, result.api_monthly / result.self_host_monthly if priced_lead else None,
+        lead += JOINERS.say(turn, "sentence_separator") + _flip_line(turn, estimate, rate, result.api_monthly / result.self_host_monthly if priced_lead else None,
                                                gpu_name, currency)  # fmt: skip
     if total is not None:  # the period assumed, in the lead, and the verdict (or, unpriced, the bill) if the volume is a day's
         day = weighed(total)
         key = "period.month" if price is not None or said is not None else "period.month_unpriced"
-        lead += turn.t(" ", "") + WORDING.say(turn, key, total=number(total / 1e6), tokens=values["tokens"],
+        lead += JOINERS.say(turn, "sentence_separator") + WORDING.say(turn, key, total=number(total / 1e6), tokens=values["tokens"],
                                               verdict=WORDING.say(turn, f"period.verdict.{day.verdict}"), gpus=day.gpus, gpu=gpu_name,
                                               own=money(day.self_host_monthly, currency), api=money(day.api_monthly, currency))  # fmt: skip
     reasons = [WORDING.say(turn, "sizing", **values, speed=number(speed["output_tokens_per_s_total"]), needed=number(result.output_tokens_per_s_needed),
@@ -123,7 +124,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         reasons.append(WORDING.say(turn, "never", per_m=values["per_m"], blended=values["blended"]))
     # what could change the verdict, and an offer to redo it with only the figures the user has not given
     missing = [key for key, given in (("api_price", said is not None), ("gpu_rate", stated is not None), ("load", turn.slots.utilisation is not None)) if not given]
-    ask = WORDING.say(turn, "redo", figures=turn.t(", ", "、").join(WORDING.say(turn, f"redo_figure.{key}") for key in missing)) if missing else ""
+    ask = WORDING.say(turn, "redo", figures=JOINERS.say(turn, "figures_joiner").join(WORDING.say(turn, f"redo_figure.{key}") for key in missing)) if missing else ""
     reasons.append(WORDING.say(turn, "caveats") + ask)
     rows = [[turn.text(t["name"]), f"{money(t['low'], currency)}–{money(t['high'], currency)}",
              money(result.gpus * 730 * t["low"], currency) + "–" + money(result.gpus * 730 * t["high"], currency)] for t in tiers]  # fmt: skip
@@ -161,7 +162,7 @@ def _flip_line(turn: Turn, estimate: tuple[float, str], rate: float, api_over_ow
         return said
     flip = rate * api_over_own
     key = "estimated.flip_up" if flip >= rate else "estimated.flip_down"
-    return said + turn.t(" ", "") + WORDING.say(turn, key, flip=money(flip, currency), move=number(abs(flip / rate - 1) * 100, 0))
+    return said + JOINERS.say(turn, "sentence_separator") + WORDING.say(turn, key, flip=money(flip, currency), move=number(abs(flip / rate - 1) * 100, 0))
 
 
 def _said_split(turn: Turn, said, price: ApiPrice | None, ratio: float, share: float, result, currency: str) -> tuple[str, str]:  # noqa: ANN001

@@ -11,6 +11,14 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 
 WORDING = Wording("tco", "costs")
+JOINERS = Wording("tco", "joiners")
+
+
+def cards(turn: Turn, r: dict) -> str:
+    """The cards compute_tco's result ``r`` is about ("8× H100 SXM")."""
+    if r["gpu_name"]:
+        return JOINERS.say(turn, "cards", count=r["total_gpus"], gpu=r["gpu_name"])
+    return JOINERS.say(turn, "cards_unnamed", count=r["total_gpus"])
 
 RUNNING_COSTS = {"energy", "maintenance", "colocation", "staff"}  # the monthly lines that make up owning's running cost
 
@@ -21,7 +29,7 @@ def line(turn: Turn, r: dict, key: str, inputs: Callable[[Turn, list[dict], str]
         return electricity(turn, r, inputs)
     item = next(i for i in r["items"] if i["key"] == key)
     cur, opex = r["currency"], r["own_monthly_opex"]
-    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    what = cards(turn, r)
     if key in RUNNING_COSTS and not item["value"]:  # "and the staff?" when none was counted: say so, not "$0.00" as a figure
         text = turn.text(WORDING.text("asked_line.not_counted", label=item["label"], what=what))
     else:
@@ -49,7 +57,7 @@ def moves_verdict(turn: Turn, r: dict, value: float) -> str:
         key, threshold = "rent_even_at_zero", 0.0
     else:
         key, threshold = "rent_until", value + advantage
-    return turn.t(" ", "") + turn.text(WORDING.text(f"asked_line.verdict.{key}", gap=gap, threshold=money(threshold, cur)))
+    return JOINERS.say(turn, "sentence_separator") + turn.text(WORDING.text(f"asked_line.verdict.{key}", gap=gap, threshold=money(threshold, cur)))
 
 
 def electricity(turn: Turn, r: dict, inputs: Callable[[Turn, list[dict], str], str]) -> str:
@@ -58,7 +66,7 @@ def electricity(turn: Turn, r: dict, inputs: Callable[[Turn, list[dict], str], s
     cur, energy, opex = r["currency"], item["value"], r["own_monthly_opex"]
     if energy == 0:
         return turn.text(WORDING.text("electricity.included"))
-    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    what = cards(turn, r)
     line = WORDING.text("electricity.answer", energy=money(energy, cur), what=what, formula=f"`{turn.formula(item)}`",
                   share=number(energy / opex * 100 if opex else 0), opex=money(opex, cur))  # fmt: skip
     defaults = [a for a in r["assumptions"] if a["key"] in ("electricity_price", "pue", "load_factor_pct", "server_max_kw")]
@@ -111,7 +119,7 @@ def tier_paybacks(turn: Turn, r: dict) -> list[str]:
     body, sources = [], []
     for row in rows:
         marks = [turn.text(WORDING.text(key)) for key, on in (("tiers.derived", row["derived"]), ("tiers.company", row["company"])) if on]
-        rate = money(row["price_per_gpu_hour"], cur) + (f" ({', '.join(marks)})" if marks else "")
+        rate = money(row["price_per_gpu_hour"], cur) + (JOINERS.say(turn, "marks", marks=JOINERS.say(turn, "mark_joiner").join(marks)) if marks else "")
         cells = [turn.text(row["tier_name"]), rate, _months(turn, row["payback_months"]), _months(turn, row["payback_months_full_use"])]
         if check:
             needed = row["utilisation_for_claim_pct"]
@@ -132,7 +140,7 @@ def stale_note(turn: Turn, r: dict) -> list[str]:
     if not stale:
         return []
     items = [turn.text(WORDING.text("stale.item", what=p["what"], date=p["date"], age=number(p["age_months"], 0))) for p in stale]
-    return [turn.text(WORDING.text("stale.note", items=turn.t("; ", "；").join(items)))]
+    return [turn.text(WORDING.text("stale.note", items=JOINERS.say(turn, "items_joiner").join(items)))]
 
 
 def tier_summary(turn: Turn, r: dict) -> str:

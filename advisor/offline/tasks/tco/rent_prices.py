@@ -18,6 +18,7 @@ from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "rent_prices")
+JOINERS = Wording("tco", "joiners")
 PER_HOUR = ("gpu_hour", "hour", "once")  # a rate said without a period ("$4.50 a card") is per GPU-hour, as in rent-or-buy
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 
@@ -84,7 +85,7 @@ def answer(turn: Turn) -> str:
         parts.append(_table(turn, r, what))
         parts.append(offer_sources(turn, r))
     if r["missing_tiers"] and r["tiers"]:
-        parts.append(WORDING.say(turn, "missing", what=what, tiers=turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])))
+        parts.append(WORDING.say(turn, "missing", what=what, tiers=JOINERS.say(turn, "tiers_joiner").join(turn.text(t) for t in r["missing_tiers"])))
     if r["stale_count"]:
         parts.append(WORDING.say(turn, "stale", count=r["stale_count"]))
     turn.cite("rent-vs-buy", WORDING.say(turn, "rent_prices_phrases.answer.rent_vs_buy"))
@@ -121,14 +122,14 @@ def _from_owning(turn: Turn, r: dict, gpus: int) -> str:
         return ""
     rate = owned.result["own_cost_per_used_gpu_hour"]
     basis = WORDING.say(turn, "owning_basis", years=number(owned.result["horizon_months"] / 12))
-    missing = turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])
+    missing = JOINERS.say(turn, "tiers_joiner").join(turn.text(t) for t in r["missing_tiers"])
     return WORDING.say(turn, "lead.from_owning", rate=money(rate, cur), monthly=money(rate * gpus * HOURS_PER_MONTH, cur), gpus=gpus,
                        what=r["gpu_name"], missing=missing, basis=basis)  # fmt: skip
 
 
 def _lead(turn: Turn, r: dict, what: str, fair: str, ceiling: str) -> str:
     cur = r["currency"]
-    missing = turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])
+    missing = JOINERS.say(turn, "tiers_joiner").join(turn.text(t) for t in r["missing_tiers"])
     if not r["tiers"]:
         return WORDING.say(turn, "lead.none", what=what, missing=missing)
     if r["fair_tier"] is None:
@@ -171,7 +172,7 @@ def offer_sources(turn: Turn, r: dict) -> str:
             if offer["quoted_currency"] != cur:
                 original = band(offer["quoted_low"], offer["quoted_high"], offer["quoted_currency"])
                 marks.append(WORDING.say(turn, "marks.converted", original=original))
-            price = band(offer["low"], offer["high"], cur) + (f" ({', '.join(marks)})" if marks else "")
+            price = band(offer["low"], offer["high"], cur) + (JOINERS.say(turn, "marks", marks=JOINERS.say(turn, "mark_joiner").join(marks)) if marks else "")
             key = "company_line" if offer["company"] else "source_line"
             lines.append(WORDING.say(turn, key, tier=turn.text(tier["name"]), offer=turn.text(Text.model_validate(offer["offer"])), price=price,
                                      date=offer["date"], title=offer["source_title"] or "", url=offer["source_url"] or ""))  # fmt: skip

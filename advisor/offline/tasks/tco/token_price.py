@@ -15,6 +15,7 @@ from advisor.offline.turn import Turn
 from tools.cost.token_cost import TokenCostRangeRequest, token_cost_range
 
 WORDING = Wording("tco", "token_price")
+JOINERS = Wording("tco", "joiners")
 COUNTS_TRIED = (1, 2, 4, 8)  # the deployments sold: one card, then whole boards
 ON_DEMAND = "hyperscaler_on_demand"
 
@@ -65,7 +66,8 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         cost = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=tier["low"], high_per_gpu_hour=tier["high"], gpus=gpus, output_tokens_per_s=tps))
         costs[tier["tier"]] = cost
         offer = tier["offers"][0]
-        source = f"{offer['date']}, [{offer['source_title'] or '—'}]({offer['source_url']})" if offer["source_url"] else f"{offer['date']}, {offer['source_title'] or '—'}"
+        title = offer["source_title"] or JOINERS.say(turn, "no_title")
+        source = JOINERS.say(turn, "source_link" if offer["source_url"] else "source_plain", date=offer["date"], title=title, url=offer["source_url"])
         rows.append([turn.text(tier["name"]), band(tier["low"], tier["high"], currency), band(cost.low, cost.high, currency), source])
     speed_line = WORDING.say(turn, "speed", speed=number(tps), batch=speed["effective_batch"], prompt=speed.get("prompt_tokens", 1024),
                              output=speed.get("output_tokens", 256), tokens_per_hour=number(tps * 3600), gpus=gpus)  # fmt: skip
@@ -84,7 +86,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         lead = WORDING.say(turn, "lead_yours", cost=money(own.low, currency), model=model_name, gpus=gpus, gpu=name, rate=money(stated, currency),
                            tier=turn.text(tier["name"]), market=band(costs[chosen].low, costs[chosen].high, currency))  # fmt: skip
         if use:
-            lead += turn.t(" ", "") + WORDING.say(turn, "at_use", use=number(use * 100), cost=money(own.low / use, currency))
+            lead += JOINERS.say(turn, "sentence_separator") + WORDING.say(turn, "at_use", use=number(use * 100), cost=money(own.low / use, currency))
     else:
         lead = ""
     lead = lead or WORDING.say(turn, "lead", cost=band(costs[chosen].low, costs[chosen].high, currency), model=model_name, gpus=gpus, gpu=name,
@@ -92,7 +94,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
                        ceiling=WORDING.say(turn, "ceiling", cost=money(ceiling.high, currency)) if ceiling and chosen != ON_DEMAND else "")  # fmt: skip
     use = turn.slots.utilisation
     if use and stated is None:  # "at 50% utilisation": the cards are rented for every hour, so each token carries the idle hours too
-        lead += turn.t(" ", "") + WORDING.say(turn, "at_use", use=number(use * 100), cost=band(costs[chosen].low / use, costs[chosen].high / use, currency))
+        lead += JOINERS.say(turn, "sentence_separator") + WORDING.say(turn, "at_use", use=number(use * 100), cost=band(costs[chosen].low / use, costs[chosen].high / use, currency))
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "cost", "source")]
     tier_table = "**" + WORDING.say(turn, "table.title") + "**\n\n" + table(headers, rows)
     turn.cite("rent-vs-buy", turn.t(*WORDING.pair("citation.rent_vs_buy")))
