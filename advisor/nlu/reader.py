@@ -14,6 +14,7 @@ from advisor.nlu.corpus import TASKS
 from advisor.nlu.dialogue import CONTINUES, TOPIC, compares_with, on_that_setup, only_values, own_subject
 from advisor.nlu.follow_up import asks_to_confirm
 from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
+from advisor.nlu.slot_labels import RESTATABLE  # the slots a follow-up's bare number restates (slot schema data)
 from advisor.nlu.model import TaggedValue
 from advisor.nlu.pattern_words import pattern
 from advisor.nlu.phrases import phrase_table
@@ -25,7 +26,6 @@ from knowledge.catalog import Catalog, load_catalog
 
 HISTORY_TURNS = PIPELINE.dialogue_state.history_turns  # the server stays stateless: the state is rebuilt from these
 CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept")  # these leave the last task open
-RESTATABLE = INTEGER_ROLES | {"horizon", "gpu_memory"}
 LENGTHS = ("context", "prompt_tokens", "output_tokens")
 # Answers that set a newly named card beside the one in question ("and against four 3090s?" after a speed): both are kept
 COMPARABLE = ("specs", "training_time", "serving_speed", TOPIC)

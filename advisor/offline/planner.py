@@ -19,7 +19,7 @@ from advisor.language import detect_language
 from advisor.markdown import FOLD_LINES, escape_raw_html, fold, screen_lines, sources_section
 from advisor.nlu.follow_up import follow_up_subject
 from advisor.nlu.reader import Understanding, shared_understanding
-from advisor.nlu.slot_labels import said
+from advisor.nlu.slot_labels import UNUSED_BECAUSE, said
 from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reading import Reading
 from advisor.offline.tasks.concept import capability, knowledge
@@ -281,8 +281,6 @@ def _quoted(question: str) -> str:
     return question if len(question) <= QUOTED_CHARS else question[: QUOTED_CHARS - 1] + "…"
 
 
-# slot → (en, zh): why a stated value no tool used changes nothing (Slots.unusable gives its reasons in the same form)
-UNUSED_BECAUSE = {slot: (row["en"], row["zh"]) for slot, row in WORDING.data["unused_because"].items()}
 
 
 def _unused(turn: Turn) -> str:
