@@ -153,11 +153,11 @@ def _is_title(block: str) -> bool:
     return "\n" not in line and (line.startswith("#") or (line.startswith("**") and line.endswith("**"))) and len(line) <= 120
 
 
-def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
+def fold(body: str, limit: int = FOLD_LINES, cut_first: bool = False) -> tuple[str, str]:
     """``body`` split into what is read first (the verdict and the few blocks after it that fit on one
-    screen) and the details below the fold. Blocks are never cut, but for the first one: it always stays above,
-    and when it alone is longer than ``limit`` (a card's paragraph under a part's share of the screen) its opening
-    sentences stay above and the rest of it goes below (``first_sentences``)."""
+    screen) and the details below the fold. Blocks are never cut: the first one always stays above, whole unless
+    ``cut_first`` (a part of a several-question answer, whose share of the screen a card's paragraph can outgrow):
+    then its opening sentences that fit stay above and the rest of it goes below (``first_sentences``)."""
     blocks = [b for b in body.split("\n\n") if b.strip()]
     shown, used = [], 0
     for index, block in enumerate(blocks):
@@ -168,7 +168,7 @@ def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
                 shown.pop()
                 index -= 1
             return "\n\n".join(shown), "\n\n".join(blocks[index:])
-        if used + lines > limit and not _is_title(block):
+        if cut_first and used + lines > limit and not _is_title(block):
             kept, rest = first_sentences(block, limit - used)
             if rest:
                 return "\n\n".join([*shown, kept]), "\n\n".join([rest, *blocks[index + 1 :]])

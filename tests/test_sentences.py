@@ -47,7 +47,9 @@ def test_the_rules_are_data():
 
 def test_a_long_paragraph_is_cut_between_sentences_to_fit_its_share():
     paragraph = " ".join(f"Sentence {n} says something about the card, e.g. its memory and bandwidth at length." for n in range(12))
-    shown, rest = fold(paragraph + "\n\n| a | b |\n|---|---|\n| 1 | 2 |", limit=3)
+    body = paragraph + "\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+    assert fold(body, limit=3)[0] == paragraph  # one answer keeps its first block whole ("why?" shows it alone)
+    shown, rest = fold(body, limit=3, cut_first=True)
     assert screen_lines(shown) <= 3 and shown.endswith(".") and rest.startswith("Sentence")
     assert "| a | b |" in rest and "e.g." in shown
     # at least the first sentence stays above, however small the share
