@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from unicodedata import east_asian_width
 from pathlib import Path
 
+from knowledge.sentences import sentences
 from knowledge.wording import Wording
 from tools.cost.money import SYMBOLS
 
@@ -152,9 +153,11 @@ def _is_title(block: str) -> bool:
     return "\n" not in line and (line.startswith("#") or (line.startswith("**") and line.endswith("**"))) and len(line) <= 120
 
 
-def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
+def fold(body: str, limit: int = FOLD_LINES, cut_first: bool = False) -> tuple[str, str]:
     """``body`` split into what is read first (the verdict and the few blocks after it that fit on one
-    screen) and the details below the fold. Blocks are never cut: the first one always stays above."""
+    screen) and the details below the fold. Blocks are never cut: the first one always stays above, whole unless
+    ``cut_first`` (a part of a several-question answer, whose share of the screen a card's paragraph can outgrow):
+    then its opening sentences that fit stay above and the rest of it goes below (``first_sentences``)."""
     blocks = [b for b in body.split("\n\n") if b.strip()]
     shown, used = [], 0
     for index, block in enumerate(blocks):
@@ -165,6 +168,44 @@ def fold(body: str, limit: int = FOLD_LINES) -> tuple[str, str]:
                 shown.pop()
                 index -= 1
             return "\n\n".join(shown), "\n\n".join(blocks[index:])
+        if cut_first and used + lines > limit and not _is_title(block):
+            kept, rest = first_sentences(block, limit - used)
+            if rest:
+                return "\n\n".join([*shown, kept]), "\n\n".join([rest, *blocks[index + 1 :]])
         shown.append(block)
         used += lines
     return "\n\n".join(shown), ""
+
+
+NOT_PROSE = ("|", "- ", "* ", "+ ", "```", ">", "#")  # a table, a list, code, a quote or a heading: never cut inside
+
+
+def _joined(units: list[tuple[int, str]]) -> str:
+    """Sentences back into text: a new line where the block had one, no space after a full-width end mark."""
+    text = ""
+    for position, (line, piece) in enumerate(units):
+        if position:
+            before = units[position - 1]
+            text += "\n" if line != before[0] else ("" if before[1][-1] > "\u2e80" else " ")
+        text += piece
+    return text
+
+
+def first_sentences(block: str, room: int) -> tuple[str, str]:
+    """A prose block cut after the sentences that fit in ``room`` screen lines (at least its first sentence), and the
+    rest; (``block``, "") when it is not prose, has one sentence, or cannot be cut without splitting emphasis or code."""
+    lines = block.split("\n")
+    if any(line.lstrip().startswith(NOT_PROSE) for line in lines):
+        return block, ""
+    units = [(number_, piece) for number_, line in enumerate(lines) for piece in sentences(line)]
+    best = 0
+    for count in range(1, len(units)):
+        head = _joined(units[:count])
+        if head.count("**") % 2 or head.count("`") % 2:  # a cut inside bold or code would break the marks
+            continue
+        if best and _screen_lines(head) > room:
+            break
+        best = count
+    if not best:
+        return block, ""
+    return _joined(units[:best]), _joined(units[best:])

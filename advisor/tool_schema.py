@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.registry import Registry, ToolOutcome, ToolSpec
+from knowledge.sentences import first_sentence
 from knowledge.wording import Wording
 
 Field = str | dict[str, Any]  # a short description, or the whole property schema
@@ -184,7 +185,7 @@ def _lean_property(prop: dict[str, Any], short: str | None) -> dict[str, Any]:
 
 
 def _first_sentence(text: str) -> str:
-    head = text.split(". ")[0].rstrip(".")
+    head = first_sentence(text).rstrip(".")  # "…, e.g. 'H100'. More" keeps its example
     return head if len(head) <= MAX_DESCRIPTION_CHARS else head[: MAX_DESCRIPTION_CHARS - 1] + "…"
 
 

@@ -206,9 +206,10 @@ def _part_limit(opening: str, parts: int) -> int:
 
 
 def _fold_part(heading: str, body: str, limit: int) -> tuple[str, str]:
-    """One part under its heading: the heading and the part's verdict always above the fold, the rest as fits ``limit``."""
-    shown, below = fold(body, limit)
-    return f"{heading}\n\n{shown}", below
+    """One part under its heading: the heading and the part's verdict always above the fold, the rest as fits ``limit``;
+    what goes below keeps the heading too, so the details read part by part."""
+    shown, below = fold(body, limit, cut_first=True)
+    return f"{heading}\n\n{shown}", (f"{heading}\n\n{below}" if below else "")
 
 
 def _plain(text: str) -> str:

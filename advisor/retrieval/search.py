@@ -22,6 +22,7 @@ from advisor.retrieval.glossary import CJK, Glossary, default_glossary
 from advisor.retrieval.healing import StoreHealer
 from advisor.retrieval.lexical import BM25, tokenize
 from advisor.retrieval.store import StoreUnavailable, SyncReport, VectorStore
+from knowledge.sentences import sentence_ends
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +53,10 @@ def make_snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     if len(flat) <= limit:
         return flat
     cut = flat[:limit]
-    # Prefer ending on a sentence boundary when one falls in the second half of the window.
-    ends = [cut.rfind(mark) for mark in (". ", "。", "；", "! ", "? ", "！", "？")]
-    end = max(ends)
+    # Prefer ending on a sentence boundary when one falls in the second half of the window ("i.e." is none).
+    end = max((end for end in sentence_ends(flat) if end <= limit), default=0)
     if end > limit // 2:
-        return cut[: end + 1].rstrip()
+        return flat[:end].rstrip()
     return cut.rstrip() + "…"
 
 

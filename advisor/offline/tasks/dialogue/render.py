@@ -17,6 +17,7 @@ from advisor.offline.tasks.memory import sensitivity
 from advisor.offline.tasks.recommend.price_view import range_text
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
+from knowledge.sentences import first_sentence
 
 GUARD = Wording("dialogue", "guard")
 PARTS = Wording("dialogue", "parts")
@@ -56,7 +57,6 @@ def greeting(turn: Turn) -> str:
 
 # ---- a message that asks several questions: the opening line and no answer twice ----
 VERDICT_CHARS = 160  # one line of the opening per part; the part's own answer below has the rest
-SENTENCE_ENDS = ("。", "！", "？", ". ", "! ", "? ")
 NOT_A_VERDICT = ("🧮", "📌", "|", "- ", "```")  # an offer, a noted value, a table, a list, a command: not the answer
 
 
@@ -66,9 +66,7 @@ def verdict_of(body: str) -> str:
         line = paragraph.strip().split("\n")[0].strip()
         if not line or line.startswith(NOT_A_VERDICT) or (line.startswith("**") and line.endswith("**") and line.count("**") == 2):
             continue
-        plain = line.replace("**", "").replace("__", "")
-        ends = [plain.find(end) for end in SENTENCE_ENDS if end in plain]
-        sentence = plain[: min(ends) + 1] if ends else plain
+        sentence = first_sentence(line.replace("**", "").replace("__", ""))  # "i.e. the 910B" ends no sentence
         return sentence if len(sentence) <= VERDICT_CHARS else sentence[: VERDICT_CHARS - 1].rstrip() + "…"
     return ""
 

@@ -141,7 +141,8 @@ def lead(r: dict) -> Text:
     cur = r["currency"]
     if r["payback_months"] is None:
         return WORDING.text("lead.never", rent=rent_words(r), opex=money(r["own_monthly_opex"], cur))
-    return WORDING.text("lead.payback", months=number(r["payback_months"]), rent=rent_words(r), capex=money(r["capex"], cur),
+    key = "lead.payback_estimated" if r.get("server_price_estimate") else "lead.payback"  # no published price: said where it is used
+    return WORDING.text(key, months=number(r["payback_months"]), rent=rent_words(r), capex=money(r["capex"], cur),
                   margin=money(r["monthly_margin"], cur), opex=money(r["own_monthly_opex"], cur))  # fmt: skip
 
 
