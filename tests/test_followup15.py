@@ -86,8 +86,8 @@ def _first_cause(response) -> str:
 @pytest.mark.parametrize(
     ("messages", "acknowledged"),
     [
-        (["full fine-tune of a 7B model on one 24GB card runs out of memory", "micro batch is already 1"], "micro-batch 1"),
-        (["一张24G的卡全参微调7B老是OOM", "已经开了梯度检查点"], "激活检查点"),
+        (["Fine-tuning a 7B model on a 24GB card keeps running out of memory", "already set batch to 1"], "micro-batch 1"),
+        (["24G的卡全量微调7B一直OOM", "已经开了梯度检查点"], "激活检查点"),
     ],
 )
 def test_a_setting_already_at_its_limit_is_not_suggested_back(offline_advisor, messages, acknowledged):
