@@ -55,5 +55,5 @@ TIMES_COUNT = re.compile(r"(?<![a-z0-9])[x×*]\s?(\d{1,4})(?![\d.a-z])")
 # its number is nobody's batch or count (the settings it does read are matched before this).
 OTHER_SETTING = re.compile(
     r"(?<![a-z0-9_])(?![a-z0-9_]*(?:batch|parallel|len|gpu|node|proc|device|ctx|context|seq|token|tp_|pp_|dp_))"
-    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*(?:=|:|调到|调成|设成|设为|设到|改成|改到|开到|开了|开成|to|is|of)?\s*\d+(?:\.\d+)?"
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s*(?:=|:|调到|调成|设成|设为|设到|改成|改到|开到|开了|开成|to|is|of)?\s*(\d+(?:\.\d+)?)"
 )

@@ -555,6 +555,9 @@ def _items(p: TcoInputs, n: TcoNumbers, c: Currency) -> list[LineItem]:
     own_total = f"{m(n.capex)} + {n.months} × {m(n.opex)} − {m(n.residual)} = {m(n.capex + n.opex * n.months - n.residual)}"
     items = [
         item("capex", n.capex, c, TEXT.text("items.capex.formula", capex=capex, total=m(n.capex))),
+        # the share of the purchase for the network (switches, NICs, cabling) and storage: "and the network?" asks it alone
+        item("network", n.capex - p.servers * p.server_price, c,
+             f"{p.servers} × {m(p.server_price)} × {p.network_overhead_pct:g}% = {m(n.capex - p.servers * p.server_price)}"),
         item("depreciation", n.depreciation, c,
              TEXT.text("items.depreciation.formula", residual=residual, resale=m(n.residual), months=n.months, each=m(n.depreciation))),
         item("energy", n.energy, c, energy),

@@ -123,9 +123,10 @@ def epochs(scan: Scan) -> None:
 
 @extractor("other_settings")
 def other_settings(scan: Scan) -> None:
-    """ "num_workers=8": a setting the advisor has no slot for; its number is nobody's batch or count."""
+    """ "num_workers=8": a setting the advisor has no slot for; its number is nobody's batch or count. Only the number is
+    blocked: the words before it may still say a change was made ("raised num_workers to 8" pulls a lever)."""
     for match in OTHER_SETTING.finditer(scan.text):
-        scan.block(match.start(), match.end())
+        scan.block(match.start(1), match.end())
 
 
 @extractor("times_count")

@@ -67,6 +67,14 @@ def changes(turn: Turn) -> list[Change]:
     return found
 
 
+def used_by_answer(turn: Turn, change: Change) -> bool:
+    """Whether the calculation this turn ran read the changed value: a region or a budget stated after a memory answer is
+    not an input of that figure, so the re-run cannot have moved because of it (a running cost always is one)."""
+    if change.slot.startswith(RUNNING_COST):
+        return True
+    return change.slot in turn.slots.used or change.slot in turn.entities.used or not turn.calls
+
+
 def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
     """A value as the reader knows it: a card by its catalog name, a total of cards as the number (the user's "8" in
     "4 nodes of 8" is 32 cards), anything else as the user wrote it."""

@@ -12,7 +12,7 @@ from advisor.contract import ToolCall
 from advisor.labels import unit
 from advisor.markdown import money, number
 from advisor.nlu.slot_labels import slot_label
-from advisor.offline.tasks.dialogue.plan import PROBLEM, RUNNING_COST, changes, figure_tool
+from advisor.offline.tasks.dialogue.plan import PROBLEM, RUNNING_COST, Change, changes, figure_tool, used_by_answer
 from advisor.offline.tasks.memory import sensitivity
 from advisor.offline.tasks.recommend.price_view import range_text
 from advisor.offline.turn import Turn
@@ -110,11 +110,31 @@ def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
     found = changes(turn)
     if not found:
         return ""
+    used = [c for c in found if used_by_answer(turn, c)]
+    unused = [c for c in found if not used_by_answer(turn, c)]
+    if not used:  # "we're in Singapore, budget $20k" after a memory answer: no input of that figure, said plainly
+        return FOLLOWUP.say(turn, "not_used.lead", values=_changes(turn, unused)) + _delta(turn, before) + _affects(turn, unused)
+    return FOLLOWUP.say(turn, "lead", changes=_changes(turn, used)) + _delta(turn, before) + _affects(turn, unused, also=True)
+
+
+def _changes(turn: Turn, found: list[Change]) -> str:
+    """The changed values as a list: "GPU L40S instead of H100, context 8k"."""
     parts = [
         FOLLOWUP.say(turn, "changed" if c.old is not None else "added", label=_label(turn, c.slot), new=c.new, old=c.old)
         for c in found
     ]
-    return FOLLOWUP.say(turn, "lead", changes=FOLLOWUP.say(turn, "joiner").join(parts)) + _delta(turn, before)
+    return FOLLOWUP.say(turn, "joiner").join(parts)
+
+
+def _affects(turn: Turn, unused: list[Change], also: bool = False) -> str:
+    """What the values this calculation does not read would change instead, each with the calculation that uses it
+    (text.yaml followup.not_used.affects, by slot); ``also``: said after a re-run that used the other values."""
+    if not unused:
+        return ""
+    said = FOLLOWUP.say(turn, "not_used.also", values=_changes(turn, unused)) if also else ""
+    affects = FOLLOWUP.data["not_used"]["affects"]
+    known = list(dict.fromkeys(c.slot for c in unused if c.slot in affects))
+    return said + "".join(FOLLOWUP.say(turn, f"not_used.affects.{slot}") for slot in known)
 
 
 def _label(turn: Turn, slot: str) -> str:
@@ -230,11 +250,26 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
             return ""
         for key in (call.name, *entry.get("fallback", [])):  # without a figure the first wording needs, the next that does without it
             try:
-                return FOLLOWUP.say(turn, f"why.{key}", **figures)
+                return _verdict(turn, call.result, entry, figures) + FOLLOWUP.say(turn, f"why.{key}", **figures)
             except (KeyError, IndexError):  # a figure this result does not carry: no half-filled sentence
                 continue
         return ""
     return ""
+
+
+def _verdict(turn: Turn, result: dict, entry: dict, figures: dict[str, str]) -> str:
+    """A yes/no answer's verdict explained before its figure's driver ("why?" after "does not fit on 2× 4090"): what it was
+    held against, by how much (the `gap` between two result fields: {need}, {held}, {gap}), and what would change it. The result field named by
+    the entry's `verdict` picks the wording (text.yaml followup.why_verdict.<tool>.<value>); "" without one."""
+    spec = entry.get("verdict")
+    value = result.get(spec["field"]) if spec else None
+    if not isinstance(value, str) or value not in FOLLOWUP.data["why_verdict"].get(spec["wording"], {}):
+        return ""
+    first, second = (result.get(field) for field in spec["gap"])
+    if not isinstance(first, int | float) or not isinstance(second, int | float):
+        return ""
+    shown = {"need": number(first, 1), "held": number(second, 1), "gap": number(abs(first - second), 1)}
+    return FOLLOWUP.say(turn, f"why_verdict.{spec['wording']}.{value}", **(figures | shown)) + " "  # two bold runs must not touch
 
 
 def figure(turn: Turn, calls: list[ToolCall]) -> str:

@@ -648,6 +648,7 @@ LINE_INPUTS = {
     "staff": ("staff_cost_per_month",),
     "depreciation": ("residual_value_pct", "lifetime_years", "server_price"),
     "capex": ("server_price", "network_overhead_pct"),
+    "network": ("network_overhead_pct", "server_price"),
 }
 
 

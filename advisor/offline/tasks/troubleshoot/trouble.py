@@ -46,6 +46,8 @@ def answer(turn: Turn) -> str:
     fresh = None if check else _new_in_thread(turn, findings)
     if fresh:  # the newest message's evidence re-ranks the thread: the cause it shows leads
         findings = [fresh, *(f for f in findings if f is not fresh)]
+    elif not check:  # "already raised num_workers": a cause whose every fix was applied gives way to the next one
+        findings = _untried_first(findings, set(turn.slots.already_tried) | set(result.get("tried", [])))
     # A fact the newest message states in words ("always node 3", "only hours in") has re-ranked the causes already:
     # what it means is said first, so a follow-up is not answered with the first answer again.
     told = [] if check or fresh else _new_facts(turn, result)
@@ -118,6 +120,16 @@ def _said_done(turn: Turn, diagnosis: dict) -> list[str]:
     """The line acknowledging the levers the user says were pulled already, for an answer that ranks no cause."""
     said = set(turn.slots.already_tried) | set(diagnosis.get("tried", []))
     return _acknowledged(turn, [lever for lever in plan.already_tried(turn, diagnosis.get("tried", [])) if lever in said])
+
+
+def _untried_first(findings: list[dict], tried: set[str]) -> list[dict]:
+    """The causes in their order, except that one whose every fix pulls a lever the user says was pulled already goes
+    after the others: the fix applied and the symptom stayed, so the next cause is the likelier one now."""
+    def applied(finding: dict) -> bool:
+        levers = {action.get("lever") for action in finding["actions"] if action.get("lever")}
+        return bool(levers) and levers <= tried
+
+    return sorted(findings, key=applied)  # stable: the order among the rest is the diagnosis's
 
 
 def _acknowledged(turn: Turn, levers: list[str]) -> list[str]:
