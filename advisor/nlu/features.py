@@ -182,7 +182,7 @@ def memory_of_a_card(text: str, value: Value, values: list[Value], intent: str) 
 
 @featurizer
 def size_beside_sized_card(text: str, value: Value, values: list[Value], intent: str) -> dict[str, float]:
-    """A memory size written shortly after a card named with its own size ("A100 40GB or 80GB", "A100 80GB 和 40GB"): the
+    """A memory size written shortly after a card named with its own size ("A100 40GB or 80GB", "A100 80GB vs 40GB"): the
     other size of that card, a variant set beside it, whatever joins the two."""
     index = values.index(value)
     before = values[index - 1] if index > 0 else None

@@ -96,7 +96,7 @@ def keywords(scan: Scan) -> None:
             if table == "audience" and counted_before(text, match.start()):
                 continue  # "60 colleagues" (and its Chinese form): the unit of a headcount, which the numbers extractor reads with it
             if table == "precision" and phrase_table("people_after").at(text, match.end()):
-                continue  # "4位工程师": a count of people, read by the numbers extractor
+                continue  # "4 engineers" written with the measure word for people: a headcount, read by the numbers extractor
             scan.claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
 
 
