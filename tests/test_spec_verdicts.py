@@ -95,9 +95,7 @@ def test_the_pcie_cards_strength_is_said_too(offline_advisor):
 @pytest.mark.parametrize(
     ("question", "ids"),
     [
-        pytest.param("A100 40GB or 80GB, is the difference big?", {"a100-40gb-sxm", "a100-80gb-sxm"}, marks=pytest.mark.xfail(
-            strict=True, reason="known defect (#36): since the 2026-12-07 retrain the tagger leaves a bare '80GB' after 'or' untagged, so "
-            "only the A100 40GB is named; Ask.named still holds both variants, which the comparison should read")),
+        ("A100 40GB or 80GB, is the difference big?", {"a100-40gb-sxm", "a100-80gb-sxm"}),
         ("A100 80GB 和 40GB 哪个好", {"a100-40gb-sxm", "a100-80gb-sxm"}),
         ("H100 NVL 和 SXM 选哪个", {"h100-nvl", "h100-sxm"}),
     ],

@@ -76,9 +76,6 @@ def test_a_reboot_and_a_driver_update_in_chinese(offline_advisor):
     assert "已经试过：重启机器、更新驱动" in answer
 
 
-@pytest.mark.xfail(strict=True, reason="known defect (#36): since the 2026-12-07 retrain the first message ('training throughput is about "
-                   "half of what we planned') is classified as a training-time question, so the follow-up has no diagnosis to add to; "
-                   "a shortfall against a plan should be a symptom (an Ask field), not a run-time request")
 def test_a_follow_up_with_the_transport_line_opens_with_what_it_means(offline_advisor):
     first = "two servers of 8 h100 each, training throughput is about half of what we planned"
     follow = "with NCCL_DEBUG=INFO the log prints NET/Socket : Using [0]ens3"

@@ -26,6 +26,14 @@ NAMES = [
     (("other_gpus",), "what about a radeon rx 7900 xtx", [("other_gpu", "radeon rx 7900 xtx")]),
     (("keywords",), "int4 qlora", [("precision", "int4"), ("method", "qlora")]),
     (("keywords",), "不训练，只做推理", [("method", "inference")]),
+    # a space where the number meets its word is the same precision (#36)
+    (("keywords",), "70b 4 位量化", [("precision", "int4")]),
+    (("keywords",), "qwen 72b 4 比特 跑得动吗", [("precision", "int4")]),
+    (("keywords",), "llama 70b 8 位", [("precision", "int8")]),
+    (("keywords",), "int 4 weights at 4 bits", [("precision", "int4"), ("precision", "int4")]),
+    (("keywords", "numbers"), "组里有4位工程师", [("audience", "team"), ("users", 4.0)]),  # 位 counting people is no bit width
+    (("catalog_names",), "8卡910B3训练", [("gpu", "ascend-910b")]),
+    (("other_gpus",), "910B4 能跑 32B 吗", [("other_gpu", "910b4")]),
 ]
 COUNTS = [
     (("parallel_degrees",), "tp=4 and pp 2", [("tp", 4.0), ("pp", 2.0)]),
@@ -57,6 +65,14 @@ COUNTS = [
     (("numbers",), "listed at gpu hours $0.40", [("money", (0.4, "USD", "gpu_hour"))]),
     (("numbers",), "gpu-hour rate is $0.35", [("money", (0.35, "USD", "gpu_hour"))]),  # words between the unit and the amount
     (("numbers",), "按小时计费每卡8块", [("money", (8.0, "CNY", "gpu_hour"))]),  # hourly, then per card: a rent per GPU-hour
+    # Chinese magnitudes with a token unit, a space or none (#36)
+    (("numbers",), "训练数据 3 亿 token", [("tokens", 3e8)]),
+    (("numbers",), "200亿tokens", [("tokens", 2e10)]),
+    (("numbers",), "1.5万亿token", [("tokens", 1.5e12)]),
+    (("numbers",), "数据 3 千万 tokens", [("tokens", 3e7)]),
+    (("numbers",), "语料 2 千亿 词元", [("tokens", 2e11)]),
+    (("numbers",), "只有 5 千 token", [("tokens", 5e3)]),
+    (("numbers",), "机柜 15 千瓦", [("power_kw", 15.0)]),  # the 千 of 千瓦 stays the unit's
 ]
 MONEY = [
     (("unit_prices",), "5000块一张", [("money", (5000.0, "CNY", "once"))]),

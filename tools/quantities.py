@@ -174,21 +174,23 @@ def _evaluate(tokens: list[tuple[str, object]]) -> float | None:
     return total if terms and math.isfinite(total) else None
 
 
+# Unit words that begin with a magnitude character: in "15千瓦" the 千 is the unit's prefix (kilowatt), not the
+# number's (15,000 watts), so the number stops before it and the unit reader sees the whole unit word.
+UNITS_WITH_MAGNITUDE_PREFIX = ("千瓦", "兆瓦", "千克", "千米", "千兆", "万兆")
+
 # A method name may run into the size it trains ("lora13b", "qlora70b"), unlike a product name ("a100"); a magnitude letter
 # with digits after it starts a product name ("4 b200 servers", "2 t4"), not a size ("4b"). A comma groups
 # thousands only after at most three digits: "4090，500亿" (NFKC turns the Chinese comma into ",") is a card, then a number
 _CANDIDATE = re.compile(
     rf"(?:(?:(?<![a-z0-9.])|(?<=lora)|(?<=sft))(?:{_ARABIC})|[{_CHINESE_CHARS}])(?:[\d.{_CHINESE_CHARS}]|{_MORE_THAN}|(?<!\d{{4}}),(?=\d{{3}}(?!\d))|e[+-]?\d)*"
-    rf"(?:\s?[{''.join(BIG_UNITS)}]+)?"  # "10 亿 token", "3 万元": a magnitude word typed after a space
+    # "10 亿 token", "3 万元", "3 千万 token", "5 千 token": a magnitude word typed after a space (not a unit's own 千: "15 千瓦")
+    rf"(?:\s?(?:[{''.join(SMALL_UNITS)}]?[{''.join(BIG_UNITS)}]+|[{''.join(SMALL_UNITS)}](?!{'|'.join(u[1:] for u in UNITS_WITH_MAGNITUDE_PREFIX)})))?"
     rf"(?:\s?(?:个(?=w))?(?:{_SUFFIX_WORDS})(?:(?![a-z0-9])|(?<=b)(?=(?:fp|bf|int|nf)\d)))?",  # "72bfp16": a size glued to its precision
     re.IGNORECASE,
 )
 
 
 _MEASURE_WORD = re.compile(r"[台张个块片次人年月天周]")
-# Unit words that begin with a magnitude character: in "15千瓦" the 千 is the unit's prefix (kilowatt), not the
-# number's (15,000 watts), so the number stops before it and the unit reader sees the whole unit word.
-UNITS_WITH_MAGNITUDE_PREFIX = ("千瓦", "兆瓦", "千克", "千米", "千兆", "万兆")
 
 
 def find_numbers(text: str) -> list[NumberMatch]:

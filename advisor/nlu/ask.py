@@ -270,6 +270,10 @@ class Ask(BaseModel):
     reports_oom: bool = Field(
         False, description='The task\'s messages report an out-of-memory failure (not "is it memory?", which asks about a suspect).'
     )
+    short_of_plan: bool = Field(
+        False, description='The task\'s messages say a speed falls short of the plan or the estimate ("training throughput is about half of '
+        'what we planned", observed against expected): a symptom the troubleshooting answers, not a run time to compute (data/ask_cues.yaml short_of_plan).',
+    )
     running_costs: tuple[RunningCost, ...] = Field((), description='Colocation and staff amounts the reader took for a price, '
                                                    'told by the words of their clause ("colo $200 per kW-month").')
     ratio_claim: RatioClaim | None = Field(None, description='A quoted "cloud costs N× owning" in this message or, for a follow-up, the thread.')
@@ -442,6 +446,7 @@ class Ask(BaseModel):
             quality_first=says("quality_first", *thread),
             recurring=says("recurring", *thread),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
+            short_of_plan=says("short_of_plan", *thread),
             running_costs=running_costs(message, state),
             ratio_claim=ratio_claim([message, *reversed(reading.task_messages[:-1])] if opened_earlier else [message]),
             payback_word_starts=payback_word_starts(message),

@@ -17,7 +17,7 @@ from knowledge.bilingual import Phrases
 
 CUES_FILE = Path(__file__).parent / "data" / "ask_cues.yaml"
 Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_price", "hyperscaler", "owning", "asks_why", "asks_count", "asks_price",
-               "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom",
+               "startup_phase", "under_load_phase", "reports_oom", "asks_if_oom", "short_of_plan",
                "replaces_hardware", "quantised", "quality_first", "weighs_claim", "whole_server", "rents_out", "asks_technique", "asks_equivalent", "asks_yes_no", "weighs_premium",
                "regulated_sector", "client_premises", "production_service", "uptime_target",
                "asks_spec_sheet", "asks_if_fits", "total_speed", "per_user_speed", "judges_technique", "recurring",
@@ -60,6 +60,7 @@ class AskCues(BaseModel):
     startup_phase: Phrases
     under_load_phase: Phrases
     reports_oom: Phrases
+    short_of_plan: Phrases
     recurring: Phrases
     asks_if_oom: Phrases
     replaces_hardware: Phrases

@@ -31,6 +31,7 @@ OTHER_GPU = re.compile(
     r"|(?<![a-z0-9])(?:(?:amd|instinct)\s+)*mi\s*-?\s*[1-9]\d{1,2}[xa]?(?=s?(?![a-z0-9]))"  # "MI210s", "mi100"
     r"|(?<![a-z0-9])(?:nvidia\s+|tesla\s+)?(?:a30|p40|p100|k80|m40|a4000|a4500|a5000|a5500|quadro\s+rtx\s*\d{4})(?![a-z0-9])"
     r"|(?<![a-z0-9])(?:nvidia\s+)?(?:b20|b30a|h20e)(?![a-z0-9])"  # China editions the catalog has no sourced figures for
+    r"|(?<![a-z0-9])(?:昇腾\s*|ascend\s*)?910\s*b[14](?![a-z0-9])"  # Ascend 910B bins the 910B row does not describe (910B4: 32 GB)
 )
 # "orin nano", "jetson orin nx 16gb": the smaller Jetson modules, not the AGX Orin the catalog lists
 SMALLER_JETSON = re.compile(r"(?<![a-z])(?:jetson\s*)?orin\s*(?:nano|nx)(?:\s*super)?(?:\s*\d{1,2}\s*gb?)?(?![a-z0-9])")
@@ -150,6 +151,9 @@ def is_other_model(name: str) -> bool:
     return bool(_other_models().fullmatch(normalize_text(name).strip()))
 
 
+NUMBER_EDGE = r"(?<=[\d.])(?=[^\d.])|(?<=[^\d.])(?=\d)"  # where a synonym's number meets its word
+
+
 @lru_cache(maxsize=1)
 def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
     """(table, canonical value, compiled synonym pattern), longest synonyms first so 'qlora' beats 'lora'."""
@@ -168,6 +172,7 @@ def keyword_tables() -> list[tuple[str, str, re.Pattern[str]]]:
 
 
 def synonym_pattern(synonym: str) -> str:
-    body = r"[\s\-_]*".join(re.escape(part) for part in re.split(r"[\s\-_]+", synonym))
+    # a space may stand where a number meets a word: "4 位" and "4 比特" are "4位" and "4比特", "int 4" is "int4"
+    body = r"[\s\-_]*".join(r"\s*".join(re.escape(piece) for piece in re.split(NUMBER_EDGE, part)) for part in re.split(r"[\s\-_]+", synonym))
     # "70bq8": a precision may be glued to the model size before it
     return rf"(?:(?<![a-z0-9])|(?<=\db)){body}(?![a-z0-9])" if synonym.isascii() else body

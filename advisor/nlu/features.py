@@ -23,6 +23,7 @@ WORD = re.compile(r"[a-z][a-z0-9_.+\-]*|[\u4e00-\u9fff]+|[^\sa-z0-9\u4e00-\u9fff
 PLACEHOLDER = {"model": " 〈model〉 ", "gpu": " 〈gpu〉 ", "gpu_family": " 〈gpu〉 ", "other_gpu": " 〈gpu〉 ", "params": " 〈size〉 "}
 EDGE = 1200  # a long paste is read at its start and end, where the question sits
 CONTEXT_CHARS = 16
+SIZED_CARD_GAP = 12  # "a100 40gb or the 80gb": at most this many characters between a sized card and another size of it
 SIDE_WORDS = {word: side for side, words_of_side in pattern_words("side_words").items() for word in words_of_side}
 CLAUSE = re.compile(r"[。；;!！?？\n]|\.\s")  # a sentence ends there; a comma does not ("prompts are short, 300 tokens")
 
@@ -177,6 +178,18 @@ def memory_of_a_card(text: str, value: Value, values: list[Value], intent: str) 
     if value.kind != "memory" or not CARD_AFTER_MEMORY.match(text, value.end):
         return {}
     return {"memory_of_a_card": 1.0}
+
+
+@featurizer
+def size_beside_sized_card(text: str, value: Value, values: list[Value], intent: str) -> dict[str, float]:
+    """A memory size written shortly after a card named with its own size ("A100 40GB or 80GB", "A100 80GB vs 40GB"): the
+    other size of that card, a variant set beside it, whatever joins the two."""
+    index = values.index(value)
+    before = values[index - 1] if index > 0 else None
+    if value.kind != "memory" or before is None or before.kind != "gpu" or value.start - before.end > SIZED_CARD_GAP:
+        return {}
+    sized = any(character.isdigit() for character in before.surface.split()[-1]) and before.surface.rstrip().endswith(("g", "gb"))
+    return {"size_beside_sized_card": 1.0} if sized else {}
 
 
 def _sentence_around(text: str, value: Value) -> tuple[int, int]:

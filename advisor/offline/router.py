@@ -433,6 +433,13 @@ def names_gpu(routing: Routing) -> bool:
 
 
 @condition
+def states_training_data(routing: Routing) -> bool:
+    """The message says how much data a run trains on (tokens, or samples): a run time can be computed from it, so a speed
+    short of the plan said beside it ("1T tokens, but at half the planned throughput: how long now?") leaves the question a run time."""
+    return routing.turn.entities.frame.has("training_tokens") or routing.turn.ask.samples is not None
+
+
+@condition
 def no_confident_task(routing: Routing) -> bool:
     return routing.task not in TASKS or (routing.reading.confidence < MIN_CONFIDENCE and not unsure_which_calculation(routing.reading))
 

@@ -10,7 +10,7 @@ from advisor.nlu.count_words import TIMES_AFTER_NAME
 from advisor.nlu.entity_words import OTHER_GPU, keyword_tables, model_name_pattern, model_version_pattern, names_written_apart
 from advisor.nlu.number_values import Value, number_value
 from advisor.nlu.pattern_words import alternatives, pattern
-from advisor.nlu.phrases import counted_before
+from advisor.nlu.phrases import counted_before, phrase_table
 from advisor.nlu.scan import Scan, extractor
 
 PCI_ADDRESS = re.compile(r"(?<![0-9a-f])(?:pci:)?[0-9a-f]{4,8}:[0-9a-f]{2}:[0-9a-f]{2}(?:\.[0-9a-f])?(?![0-9a-f])")
@@ -95,6 +95,8 @@ def keywords(scan: Scan) -> None:
                 continue
             if table == "audience" and counted_before(text, match.start()):
                 continue  # "60 colleagues" (and its Chinese form): the unit of a headcount, which the numbers extractor reads with it
+            if table == "precision" and phrase_table("people_after").at(text, match.end()):
+                continue  # "4 engineers" written with the measure word for people: a headcount, read by the numbers extractor
             scan.claim(Value(match.start(), match.end(), table, canonical, surface=match.group()))
 
 
