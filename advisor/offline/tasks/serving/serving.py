@@ -122,8 +122,8 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
                                        load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else render.NOTHING)))  # fmt: skip
     choice = _precision_choice(turn, args)
     first = estimate(turn, args)
-    lowered = None
-    if first.does_not_fit and not args.get("precision"):  # no precision named: the lower-bit weights that fit before more cards
+    lowered, base = None, (args.get("precision") or plan.BASE_PRECISION).upper()
+    if first.does_not_fit and plan.format_open(turn, args):  # no precision named: the lower-bit weights that fit before more cards
         first, lowered = _lower_precision_fit(turn, args, first)
     if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
         first = _fewest_that_fit(turn, args)
@@ -134,7 +134,9 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     lowered_lead = []
     if lowered is not None:  # "70B on one L40S?": what made it fit, with its quality cost, right under the verdict
         lowered_lead.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
-                                            base=plan.BASE_PRECISION.upper(), precision=lowered.upper(), quality=render.quality(turn, lowered))))  # fmt: skip
+                                            base=base, precision=lowered.upper(), quality=render.quality(turn, lowered))))  # fmt: skip
+    elif plan.is_card_default(turn, args):  # "in FP8, the format this card serves fastest", and BF16 only where it changes the verdict
+        lowered_lead.append(_format_line(turn, args, r))
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
@@ -197,6 +199,29 @@ def latency_answer(turn: Turn) -> str:
         parts += queue_lines(turn, args, r)
     parts += _details(turn, r)
     return _finish(turn, "\n\n".join(parts))
+
+
+def meets(r: dict) -> bool:
+    """Every user asked for runs at once, within the targets the estimate was given."""
+    at_target = r.get("max_concurrency_at_target")
+    return r["effective_batch"] >= r["batch"] and (at_target is None or at_target >= r["effective_batch"])
+
+
+def _format_line(turn: Turn, args: dict, r: dict) -> str:
+    """The card's default format, said under the verdict; the 16-bit figures beside it only when they change it."""
+    fmt = (args.get("precision") or "").upper()
+    card = render.card_name(turn, args["gpu"])
+    base = estimate(turn, {**args, "precision": plan.BASE_PRECISION})
+    if base.ok and meets(base.result) == meets(r):
+        return turn.text(serving_text("format_default", format=fmt, gpu=card))
+    if not base.ok and not base.does_not_fit:
+        return turn.text(serving_text("format_default", format=fmt, gpu=card))
+    if not base.ok:
+        return turn.text(serving_text("format_default_base_no_fit", format=fmt, gpu=card, base=plan.BASE_PRECISION.upper()))
+    b = base.result
+    key = "format_default_base_misses" if meets(r) else "format_default_base_meets"
+    return turn.text(serving_text(key, format=fmt, gpu=card, base=plan.BASE_PRECISION.upper(), fits=f"{b['effective_batch']:,}",
+                                  users=f"{b['batch']:,}", per_user=render.per_user_figure(render.average_per_user(b))))  # fmt: skip
 
 
 def binding_line(turn: Turn, args: dict, r: dict) -> list[str]:
@@ -431,8 +456,10 @@ def _lower_precision_fit(turn: Turn, args: dict, first: Estimate) -> tuple[Estim
     estimate that fits and its precision (``args`` updated), or ``first`` and None. With no count fixed and nothing
     fitting, ``args`` keeps the lower bits so the fewest cards that fit are counted in them."""
     fixed = turn.slots.gpu_count is not None or bool(turn.slots.tp)
-    lower = plan.lower_bits(turn, args["gpu"])
-    for precision in (lower, "awq-int4") if fixed else (lower,):
+    lower, sized_in = plan.lower_bits(turn, args["gpu"]), args.get("precision")
+    for precision in dict.fromkeys((lower, "awq-int4") if fixed else (lower,)):
+        if precision == sized_in:  # the card's default format was the first estimate
+            continue
         trial = estimate(turn, {**args, "precision": precision})
         if trial.ok:
             args["precision"] = precision
@@ -444,8 +471,8 @@ def _lower_precision_fit(turn: Turn, args: dict, first: Estimate) -> tuple[Estim
     args["precision"] = lower
     counted = _fewest_that_fit(turn, args)
     if counted.ok:
-        return counted, lower
-    args["precision"] = None
+        return counted, None if lower == sized_in else lower
+    args["precision"] = sized_in
     return first, None
 
 
@@ -617,7 +644,7 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
     options, seen, fastest = [], set(), None
     lower = "fp8" if plan.has_fp8(turn, args["gpu"]) and args.get("precision") not in ("fp8", "awq-int4") else "awq-int4"
     candidates = [(args["gpu"], args.get("precision")), (args["gpu"], lower)]
-    if not turn.slots.precision:  # no precision named: the lower-bit weights on the same card come before more cards
+    if not turn.slots.precision and not plan.is_card_default(turn, args):  # 16-bit by default: lower bits on this card before more cards
         candidates.reverse()
     candidates += [(gpu, "fp8" if plan.has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
     for gpu, precision in candidates:
