@@ -43,7 +43,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "money": MONEY_ROLES, "thousands": MONEY_ROLES | TOKEN_ROLES,
     "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "date": {"deadline"}, "daily": {"utilisation"},
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
-    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency", "audience"}, "request_rate": {"concurrency"}, "number": NUMERIC_ROLES,
+    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency", "audience"}, "request_rate": {"concurrency"}, "requests": {"context", "concurrency", "batch"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
     "lever": {"already_tried"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
