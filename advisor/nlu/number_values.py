@@ -43,6 +43,7 @@ class Value:
 
 # Units written right after a number (the number's end is where matching starts).
 _SPACE = r"[\s]*"
+REQUEST_VOLUME = 1000  # a count of requests from here up, said with no period, is traffic over time, never requests at once
 UNIT_AFTER = [
     ("rate", phrase_table("token_rate_unit").pattern),
     ("latency", phrase_table("latency_unit").pattern),

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from advisor.name_matcher import normalize_text
 from advisor.nlu.facets import cue_pattern
 from advisor.nlu.frame import Frame, Money
+from advisor.nlu.number_values import REQUEST_VOLUME
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
 from knowledge.answer_text import focus_words, word_positions
@@ -377,7 +378,8 @@ def requests_no_period(text: str, tagged: list) -> RequestCount | None:
     """The count of requests a message says with no period (a rate such as "3M requests a month" is read elsewhere)."""
     if any(t.value.kind == "request_rate" for t in tagged):  # a rate said beside it: the period is the rate's
         return None
-    return _request_count(normalize_text(text), tagged)
+    counted = _request_count(normalize_text(text), tagged)
+    return counted if counted is not None and counted.count >= REQUEST_VOLUME else None  # "30 requests": a load, not a volume
 
 
 def _request_count(folded: str, tagged: list) -> RequestCount | None:

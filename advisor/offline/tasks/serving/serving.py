@@ -152,7 +152,10 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
             parts += [_speed_lead(turn, r), *missed]
         else:
             parts += missed
-            parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
+            if not missed and _users_target(args):  # "first token under 500 ms for 40 users?": the verdict on that target leads
+                parts.append(f"{target_met(turn, args, r)} {_speed_lead(turn, r)}")
+            else:
+                parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
         if r.get("max_concurrency_at_target") and not missed and not both_targets(args):
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=render.targets(args))))
     if asked != "concurrency":  # the concurrency lead names its binding limit itself
@@ -219,7 +222,7 @@ def _format_line(turn: Turn, args: dict, r: dict) -> str:
     if not base.ok:
         return turn.text(serving_text("format_default_base_no_fit", format=fmt, gpu=card, base=plan.BASE_PRECISION.upper()))
     b = base.result
-    key = "format_default_base_misses" if meets(r) else "format_default_base_meets"
+    key = "format_default_base_meets" if not meets(r) else "format_default_base_slower" if b["effective_batch"] >= b["batch"] else "format_default_base_misses"
     return turn.text(serving_text(key, format=fmt, gpu=card, base=plan.BASE_PRECISION.upper(), fits=f"{b['effective_batch']:,}",
                                   users=f"{b['batch']:,}", per_user=render.per_user_figure(render.average_per_user(b))))  # fmt: skip
 
@@ -562,6 +565,24 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
     lead = serving_text("target_missed_at_load", target=target, setup=setup, load=number(r["effective_batch"]),
                         per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), at_target=number(at_target), bound=render.bound(r))  # fmt: skip
     return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
+
+
+def _users_target(args: dict) -> bool:
+    """A target the user stated: a first-token time, or a per-user speed that is not the chat floor."""
+    return bool(args.get("target_ttft_ms")) or (bool(args.get("target_tokens_per_s_per_user")) and not is_floor(args))
+
+
+def target_met(turn: Turn, args: dict, r: dict) -> str:
+    """"Yes: 2× L40S meet first token ≤ 500 ms at 4 at once, ≈ 271 ms to spare": the stated target's verdict and margin."""
+    margins = []
+    if args.get("target_ttft_ms"):
+        margins.append(serving_text("margin_ttft", ttft=number(r["ttft_ms"]), spare=number(args["target_ttft_ms"] - r["ttft_ms"])))
+    if args.get("target_tokens_per_s_per_user"):
+        each = render.average_per_user(r)
+        margins.append(serving_text("margin_speed", per_user=render.per_user_figure(each), spare=render.per_user_figure(each - args["target_tokens_per_s_per_user"])))
+    joined = Text(en="; ".join(m.en for m in margins), zh="；".join(m.zh for m in margins))
+    return turn.text(serving_text("target_met", setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), target=render.targets(args),
+                                  users=number(r["effective_batch"]), margins=joined))  # fmt: skip
 
 
 def floor_met(turn: Turn, args: dict, r: dict) -> str:
