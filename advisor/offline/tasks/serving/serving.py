@@ -146,7 +146,9 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     else:
         waiting = queued(turn, args, r)
         missed = waiting or target_missed(turn, args, r)  # requests left waiting are the first "no"
-        if missed and not waiting and r["effective_batch"] > 1 and not r.get("max_concurrency_at_target"):
+        if missed and _users_target(args):  # the user's own target missed: that verdict, by how much, is the first sentence
+            parts += [*ttft_missed(turn, args, r), *missed, _speed_lead(turn, r)]
+        elif missed and not waiting and r["effective_batch"] > 1 and not r.get("max_concurrency_at_target"):
             # "20 users at once on two L40S?": the load asked leads, with the figures of the table below it; the single
             # stream's ceiling and how many stay readable follow as the reason, never as the headline
             parts += [_speed_lead(turn, r), *missed]
@@ -570,6 +572,15 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
 def _users_target(args: dict) -> bool:
     """A target the user stated: a first-token time, or a per-user speed that is not the chat floor."""
     return bool(args.get("target_ttft_ms")) or (bool(args.get("target_tokens_per_s_per_user")) and not is_floor(args))
+
+
+def ttft_missed(turn: Turn, args: dict, r: dict) -> list[str]:
+    """"No: first token ≈ 427 ms at 20 at once against ≤ 200 ms, 227 ms over": a first-token target missed, with its margin."""
+    target = args.get("target_ttft_ms")
+    if not target or r["ttft_ms"] <= target:
+        return []
+    return [turn.text(serving_text("ttft_missed", setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), ttft=number(r["ttft_ms"]),
+                                   target=number(target), over=number(r["ttft_ms"] - target), users=number(r["effective_batch"])))]  # fmt: skip
 
 
 def target_met(turn: Turn, args: dict, r: dict) -> str:
@@ -1012,7 +1023,8 @@ def outgrows_one_card(turn: Turn) -> bool:
     spec, card = turn.catalog.find_model(model), turn.catalog.find_gpu(gpu)
     if spec is None or card is None or spec.params_b * BF16_BYTES < CLEARLY_FITS * card.memory_gb:
         return False  # plainly fits (or unknown): no estimate is spent on the question
-    return estimate(turn, {**_base_args_for(turn, model, gpu), "precision": plan.BASE_PRECISION, "batch": 1}).does_not_fit
+    args = _base_args_for(turn, model, gpu)  # in the card's own format (FP8 on an L4): a model that fits in it is answered as served
+    return estimate(turn, {**args, "precision": args.get("precision") or plan.BASE_PRECISION, "batch": 1}).does_not_fit
 
 
 def _base_args_for(turn: Turn, model: str, gpu: str) -> dict:
