@@ -32,14 +32,14 @@ def speed_calls(response, gpu=None):
 
 
 @pytest.mark.parametrize("message,said", [
-    ("We plan to run Mistral Small 24B on two H100s for 30 people chatting at once; fast enough?", "Sized in FP8"),
-    ("两张 H100 给 30 个人同时用 Mistral Small 24B 聊天，速度够吗？", "按 FP8 计算"),
+    ("We plan to run Mistral Small 24B on two H100s for 30 people chatting at once; fast enough?", "the format it serves fastest"),
+    ("两张 H100 给 30 个人同时用 Mistral Small 24B 聊天，速度够吗？", "推理最快的格式"),
 ])
 def test_a_hopper_card_is_served_in_fp8_and_the_answer_says_so(offline_advisor, message, said):
     r = ask(offline_advisor, message)
     first = speed_calls(r)[0]
     assert first.args.get("precision") == "fp8"
-    assert said in r.summary
+    assert said in r.answer
 
 
 @pytest.mark.parametrize("message", [
@@ -49,7 +49,7 @@ def test_a_hopper_card_is_served_in_fp8_and_the_answer_says_so(offline_advisor, 
 def test_a_format_the_user_names_wins(offline_advisor, message):
     r = ask(offline_advisor, message)
     assert {c.args.get("precision") for c in speed_calls(r)} <= {"bf16"}
-    assert "Sized in FP8" not in r.answer and "按 FP8 计算" not in r.answer
+    assert "the format it serves fastest" not in r.answer and "推理最快的格式" not in r.answer
 
 
 def test_a_card_without_fp8_keeps_16_bit_weights(offline_advisor):

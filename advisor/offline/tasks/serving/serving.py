@@ -135,8 +135,8 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     if lowered is not None:  # "70B on one L40S?": what made it fit, with its quality cost, right under the verdict
         lowered_lead.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
                                             base=base, precision=lowered.upper(), quality=render.quality(turn, lowered))))  # fmt: skip
-    elif plan.is_card_default(turn, args):  # "in FP8, the format this card serves fastest", and BF16 only where it changes the verdict
-        lowered_lead.append(_format_line(turn, args, r))
+    elif plan.is_card_default(turn, args) and asked != "concurrency":  # "in FP8, ...", under the verdict only where BF16 changes it
+        lowered_lead += [line for line in [_format_line(turn, args, r)] if line]
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
@@ -217,10 +217,8 @@ def _format_line(turn: Turn, args: dict, r: dict) -> str:
     fmt = (args.get("precision") or "").upper()
     card = render.card_name(turn, args["gpu"])
     base = estimate(turn, {**args, "precision": plan.BASE_PRECISION})
-    if base.ok and meets(base.result) == meets(r):
-        return turn.text(serving_text("format_default", format=fmt, gpu=card))
-    if not base.ok and not base.does_not_fit:
-        return turn.text(serving_text("format_default", format=fmt, gpu=card))
+    if (base.ok and meets(base.result) == meets(r)) or (not base.ok and not base.does_not_fit):
+        return ""  # the same verdict in BF16: the format is said among the assumptions only
     if not base.ok:
         return turn.text(serving_text("format_default_base_no_fit", format=fmt, gpu=card, base=plan.BASE_PRECISION.upper()))
     b = base.result
