@@ -69,9 +69,9 @@ def test_a_token_total_without_a_period_is_kept_apart_from_a_daily_volume():
     assert usage.tokens_per_day is None and usage.tokens_no_period == 2e8
     daily = _usage("We send 300M tokens a day to the API", ("tokens", 3e8, "300m tokens"))
     assert daily.tokens_per_day == 3e8 and daily.tokens_no_period is None
-    requests = _usage("50M requests of about 800 tokens each through the API", ("number", 5e7, "50m"), ("tokens", 800, "800 tokens"))
+    requests = _usage("50M requests of about 800 tokens each through the API", ("requests", 5e7, "50m"), ("tokens", 800, "800 tokens"))
     assert requests.tokens_no_period == 5e7 * 800
-    between = _usage("We expect 50M API requests of about 800 tokens each", ("number", 5e7, "50m"), ("tokens", 800, "800 tokens"))
+    between = _usage("We expect 50M API requests of about 800 tokens each", ("requests", 5e7, "50m"), ("tokens", 800, "800 tokens"))
     assert between.tokens_no_period == 5e7 * 800
     few = _usage("8 GPUs answer API requests of 800 tokens", ("number", 8, "8"), ("tokens", 800, "800 tokens"))
     assert few.tokens_no_period is None  # no volume: a count beside requests too small to be one

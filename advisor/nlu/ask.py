@@ -54,7 +54,7 @@ from advisor.nlu.samples import SamplesSaid, samples_said
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
 from advisor.nlu.workload import Workload
-from advisor.nlu.tco_said import ApiUsage, GpuHours, HorizonRange, LoadShape, Reservation, gpu_hours_used, load_shape, reservation_in_thread, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, rent_tiers_named, running_costs
+from advisor.nlu.tco_said import ApiUsage, GpuHours, HorizonRange, LoadShape, RequestCount, Reservation, gpu_hours_used, requests_no_period, load_shape, reservation_in_thread, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, rent_tiers_named, running_costs
 from advisor.retrieval.glossary import default_glossary
 from knowledge.answer_text import asked_line, word_positions
 from knowledge.capabilities import Capability
@@ -281,6 +281,8 @@ class Ask(BaseModel):
     speaks_of_payback: bool = Field(False, description='The message speaks of a payback, asked or claimed ("how long to pay back?", "pays back in 8 months").')
     commitment_terms: tuple[int, ...] = Field((), description='Where this message\'s spans of time that are a commitment\'s term start ("1yr commit").')
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
+    requests_no_period: RequestCount | None = Field(None, description='A count of requests this message says with no period ("10,000 requests"): '
+                                                       "the load answers read it as a month's and say so.")
     api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
     weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting "
                              "words, or a price per million tokens with self-hosting words (\"our provider charges $2 per million tokens: run our own GPUs?\").")
@@ -453,6 +455,7 @@ class Ask(BaseModel):
             speaks_of_payback=bool(word_positions("tco_claim", message)),
             commitment_terms=commitment_terms(message, reading.frame),
             horizon_ranges=horizon_ranges(state),
+            requests_no_period=requests_no_period(message, reading.tagged),
             api_usage=(usage := api_usage(message, reading.tagged)),
             claimed_multiple=(multiple := next((v.value.value for v in reading.tagged if v.value.kind == "ratio"), None)),
             # a multiple said between two parts ("is the B200 really 30x an H100?") is a claim to check, with or without a cue word

@@ -24,7 +24,7 @@ from advisor.nlu.aside import set_aside
 from advisor.nlu.corpus import TASKS, Corpus, Utterance
 from advisor.nlu.features import focus, masked, role_features, words
 from advisor.nlu.meaning import SENTENCE_VECTORS
-from advisor.nlu.number_values import Value
+from advisor.nlu.number_values import REQUEST_VOLUME, Value
 from advisor.nlu.pattern_words import alternatives, pattern
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.values import find_values
@@ -43,7 +43,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "money": MONEY_ROLES, "thousands": MONEY_ROLES | TOKEN_ROLES,
     "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "date": {"deadline"}, "daily": {"utilisation"},
     "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
-    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency", "audience"}, "request_rate": {"concurrency"}, "number": NUMERIC_ROLES,
+    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency", "audience"}, "request_rate": {"concurrency"}, "requests": {"context", "concurrency", "batch"}, "number": NUMERIC_ROLES,
     "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
     "lever": {"already_tried"},
     "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
@@ -171,6 +171,8 @@ class UnderstandingModel:
             # "a single machine is fine" grants a condition; in a problem report ("one node is fine, two hang") the count is the setup
             if value.kind == "count_server" and intent != "troubleshoot" and CONDITION_GRANTED.search(_clause_around(normalized, value)):
                 allowed = {NONE}
+            if value.kind == "requests" and value.value >= REQUEST_VOLUME:  # "300,000 requests": traffic over time, not a load at once
+                allowed = allowed - {"concurrency", "batch"}
             if value.kind == "number" and not float(value.value).is_integer():  # "and at 0.09" counts nothing
                 allowed = allowed - INTEGER_ROLES
             scores = {role: p for role, p in zip(self.roles, row) if role in allowed}

@@ -43,6 +43,7 @@ class Value:
 
 # Units written right after a number (the number's end is where matching starts).
 _SPACE = r"[\s]*"
+REQUEST_VOLUME = 1000  # a count of requests from here up, said with no period, is traffic over time, never requests at once
 UNIT_AFTER = [
     ("rate", phrase_table("token_rate_unit").pattern),
     ("latency", phrase_table("latency_unit").pattern),
@@ -126,7 +127,7 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         if kind == "requests":
             period = phrase_table("request_rate_period").ending_at(text, start)
             if period is None:  # "200个请求" with no period: not a rate ("200个请求同时" is requests in flight, below)
-                counted = counted or Value(start, end, "number", value, "", text[start:end])
+                counted = counted or Value(start, end, "requests", value, "", text[start:end])  # a volume, no count of cards or users
                 continue
             return request_rate(start, stop, value, period.label, surface)
         if kind == "latency_seconds":  # "首token 1秒以内", "ttft under 2s": kept in milliseconds like "300ms"

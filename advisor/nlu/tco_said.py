@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from advisor.name_matcher import normalize_text
 from advisor.nlu.facets import cue_pattern
 from advisor.nlu.frame import Frame, Money
+from advisor.nlu.number_values import REQUEST_VOLUME
 from advisor.nlu.reader import COMMITMENT_AFTER
 from advisor.nlu.time_words import HOURS, duration_range
 from knowledge.answer_text import focus_words, word_positions
@@ -363,13 +364,44 @@ def api_usage(text: str, tagged: list) -> ApiUsage | None:
                     api_named=named.id if named else None)  # fmt: skip
 
 
+class RequestCount(BaseModel):
+    """A count of requests said with no period ("10,000 requests", a Chinese count of 50k requests): the answers that
+    size a load read it as a month's and say so (``advisor/offline/slots.py`` ``traffic``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: float
+    said: str  # the count and its request word, as written
+
+
+def requests_no_period(text: str, tagged: list) -> RequestCount | None:
+    """The count of requests a message says with no period (a rate such as "3M requests a month" is read elsewhere)."""
+    if any(t.value.kind == "request_rate" for t in tagged):  # a rate said beside it: the period is the rate's
+        return None
+    counted = _request_count(normalize_text(text), tagged)
+    return counted if counted is not None and counted.count >= REQUEST_VOLUME else None  # "30 requests": a load, not a volume
+
+
+def _request_count(folded: str, tagged: list) -> RequestCount | None:
+    words = _words()["api_usage"]
+    reach = words["reach_chars"]
+    for item in (t.value for t in tagged if t.value.kind in ("requests", "number")):  # "50M API requests": a word may stand between
+        after = folded[item.end : item.end + reach]
+        found = [(after.find(w), w) for w in words["requests"] if _has_cue(after, w)]
+        if found:
+            at, word = min(found)
+            end = item.end + (at if at >= 0 else 0) + len(word)
+            return RequestCount(count=float(item.value), said=folded[item.start : end].strip())
+    return None
+
+
 def _tokens_no_period(folded: str, tagged: list) -> float | None:
     """A volume said with no period: the largest token count with no period word beside it, or a count of requests
     ("50M requests") times the tokens each; None when a period is said (that is a daily volume) or nothing is counted."""
     words = _words()["api_usage"]
     reach = words["reach_chars"]
-    requests = next((t.value.value for t in tagged if t.value.kind in ("requests", "number")  # "50M API requests": a word may stand between
-                     and any(_has_cue(folded[t.value.end : t.value.end + reach], w) for w in words["requests"])), None)  # fmt: skip
+    counted = _request_count(folded, tagged)
+    requests = counted.count if counted is not None else None
     tokens = [t.value.value for t in tagged if t.value.kind == "tokens"
               and not any(w in folded[max(0, t.value.start - reach) : t.value.end + reach] for w in words["per_day"] + words["per_month"])]  # fmt: skip
     # the count of requests times the tokens each (the smaller count is the request's), else the largest token count

@@ -13,6 +13,7 @@ from pathlib import Path
 from advisor.nlu.entity_words import weights_multiple
 from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
+from advisor.nlu.tco_said import RequestCount
 from advisor.offline.tasks.serving.serving_traffic import TrafficLoad, period_of, said_online, said_per_user, traffic_load
 from knowledge.audience import PeakLoad, peak_load
 from knowledge.wording import Wording
@@ -41,6 +42,7 @@ class Slots:
         self.peak_load: PeakLoad | TrafficLoad | None = None  # how that load was taken from it
         self.said = ""  # the user's messages, for the words around a stated load (Turn sets it)
         self.fresh: Frame | None = None  # what the latest message alone states (Turn sets it)
+        self.requests_said: RequestCount | None = None  # a count of requests with no period (Turn sets it from the Ask)
         # a figure each user holds ("the KV cache for 8 users"): the worst case is every one of a headcount at once, not the peak share
         self.every_user = False
 
@@ -170,6 +172,9 @@ class Slots:
         if stated is not None:
             return None
         headcount = self._period_audience()
+        if headcount is None and self.requests_said is not None:  # "10,000 requests" with no period: a month's, said in the chain
+            self.peak_load = traffic_load(self.requests_said.count, "requests_per_month", self.requests_said.said, period_assumed=True)
+            return self.peak_load
         if headcount is None:
             return None
         kind = period_of(self.said, headcount.surface)

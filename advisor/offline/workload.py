@@ -12,7 +12,9 @@ from pathlib import Path
 from advisor.nlu.workload import TASK_BY_WORKLOAD  # the stated method as the calculators' task, for the task packages
 from advisor.offline.turn import Turn
 from knowledge.wording import Wording
+from knowledge.serving_precision import PrecisionRule, serving_precision
 from tools.memory.refit import INT4_FORMAT
+from tools.models.resolve import checkpoint_precision
 from tools.recommend.configs import SERVER_GPUS  # "one server" of data-centre GPUs: an 8-GPU HGX/OAM board or PCIe box
 
 WORDING = Wording(Path(__file__).with_name("workload_text.yaml"))
@@ -83,6 +85,49 @@ def precision_for(turn: Turn, task: str) -> str | None:
         return None
     turn.slots.mark("precision")
     return stated
+
+
+def serving_format(turn: Turn, gpu: str | None) -> str | None:
+    """The weight format a serving job is sized in on ``gpu``, one rule for every answer (the recommender applies the
+    same rule set, ``knowledge/serving_precision.yaml``, card by card): the precision the user states; "quantised" with
+    no format, 4-bit; quality put first, 16-bit; a checkpoint that ships in or names its own format keeps it (the
+    estimators say so); else the format the card is usually served in when that is also its fastest (FP8 on Hopper, Ada
+    and Blackwell data-centre parts, W8A8 on Ascend). A 4-bit default that only applies when 16-bit weights do not fit
+    is left to the answers' lower-precision step. None: the estimators' 16-bit default."""
+    if turn.ask.workload.precision is not None or turn.ask.quality_first:
+        return precision_for(turn, "inference") if turn.ask.workload.precision is not None else None
+    if (quantised := quantised_serving(turn)) is not None:
+        return quantised
+    rule = default_rule(turn, gpu)
+    return rule.precision if rule is not None else None
+
+
+def default_rule(turn: Turn, gpu: str | None) -> PrecisionRule | None:
+    """The card's own serving format when nothing the user said decides it (see ``serving_format``); None otherwise."""
+    if turn.ask.workload.precision is not None or turn.ask.quality_first or turn.ask.quantised or gpu is None or _keeps_own_format(turn):
+        return None
+    card = turn.catalog.find_gpu(gpu)
+    return serving_precision().default_for(card, fits_16bit=True) if card is not None else None
+
+
+def _keeps_own_format(turn: Turn) -> bool:
+    model = model_of(turn)
+    if not isinstance(model, str):
+        return False
+    spec = turn.catalog.find_model(model)
+    return (spec is not None and spec.shipped_precision is not None) or checkpoint_precision(model, turn.catalog) is not None
+
+
+def say_serving_format(turn: Turn, gpu: str, precision: str | None) -> None:
+    """The card's default format, said once among the assumptions (its reason and page), when ``precision`` is it."""
+    rule = default_rule(turn, gpu)
+    if rule is None or precision != rule.precision:
+        return
+    card = turn.catalog.find_gpu(gpu)
+    source = rule.sources[0]
+    said = WORDING.both("workload_phrases.serving_format", gpu=card.name if card else gpu, format=rule.label, why=rule.why, url=source.url)
+    if turn.t(*said) not in turn.assumptions:
+        turn.assume(*said)
 
 
 def zero_stage_of(turn: Turn) -> int | None:

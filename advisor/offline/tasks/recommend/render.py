@@ -10,6 +10,7 @@ from advisor.offline.tasks.recommend import plan
 from advisor.offline.tasks.recommend.price_view import option_price
 from advisor.offline.tasks.recommend.tiers_view import tier_lines
 from advisor.offline.tasks.serving.serving_card import stated_card
+from advisor.offline.tasks.serving.serving_traffic import TrafficLoad
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.offline.workload import gpus_on_hand
@@ -89,6 +90,8 @@ def _load_said(turn: Turn, r: dict) -> str:
     peak = turn.slots.peak_load
     if isinstance(peak, PeakLoad):
         return WORDING.say(turn, "sizing_phrases.verdict.load_share", users=number(users), share=f"{peak.share * 100:g}", people=peak.said)
+    if isinstance(peak, TrafficLoad) and peak.period_assumed:  # "200,000 requests": read as a month's, a default that moves the count
+        return WORDING.say(turn, "sizing_phrases.verdict.load_month_assumed", users=number(users), said=peak.said)
     return WORDING.say(turn, "sizing_phrases.verdict.load_stated", users=number(users))
 
 

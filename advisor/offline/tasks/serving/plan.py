@@ -12,7 +12,7 @@ from advisor.offline.tasks.serving.serving_floor import TOTAL_MARK
 from advisor.offline.tasks.serving.serving_latency import shared_prefix
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
 from advisor.offline.turn import Turn
-from advisor.offline.workload import task_of
+from advisor.offline.workload import default_rule, say_serving_format, serving_format, task_of
 from knowledge.serving import load_serving_data
 
 DEFAULT_GPU = "h100-sxm"
@@ -49,13 +49,14 @@ def base_args(turn: Turn, model: str, stand_in: str | None = None) -> dict:
         "gpu_memory_gb": card.memory_gb,
         "num_gpus": s.gpu_count,
         "tp": s.tp,
-        "precision": s.precision,
+        "precision": s.precision or serving_format(turn, card.gpu),  # the card's usual format, the recommender's rule
         "kv_precision": s.kv_precision,
         "engine": engine_of(turn),
         "batch": s.concurrency or s.batch_size,
         "prompt_tokens": s.frame.get("prompt_tokens"),
         "output_tokens": s.frame.get("output_tokens"),
     }
+    say_serving_format(turn, card.gpu, args["precision"])
     _sequence_from_context(turn, args)
     shared_prefix(turn, args)  # a system prompt every request repeats: prefilled once, each request prefills its new tokens
     target = s.frame.get("speed_target")
@@ -109,6 +110,18 @@ def precision_for_count(turn: Turn, args: dict) -> None:
         return
     args["precision"] = "fp8"
     turn.assumptions.append(turn.text(serving_text("fp8_chosen", gpu=render.card_name(turn, args["gpu"]))))
+
+
+def format_open(turn: Turn, args: dict) -> bool:
+    """The weights' format is the answer's to choose: none was stated, and ``args`` holds 16-bit or the card's default."""
+    rule = default_rule(turn, args["gpu"])
+    return not turn.slots.precision and args.get("precision") in (None, rule.precision if rule else None)
+
+
+def is_card_default(turn: Turn, args: dict) -> bool:
+    """``args`` runs in the card's default format (FP8 on an H100), chosen because the user named none."""
+    rule = default_rule(turn, args["gpu"])
+    return rule is not None and args.get("precision") == rule.precision
 
 
 def lower_bits(turn: Turn, gpu: str) -> str:

@@ -10,6 +10,7 @@ import math
 from advisor.markdown import number
 from advisor.offline.tasks.serving.serving_floor import TOTAL_MARK, both_targets, chat_floor_tokens_per_s, is_floor
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
+from advisor.offline.tasks.serving.serving_traffic import TrafficLoad
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
@@ -89,7 +90,17 @@ def rate_words(turn: Turn, rate: float, output_tokens: int | None = None) -> str
         return turn.text(serving_text("rate_of_total", total=number(rate * output_tokens), rate=number(rate, 2), output=f"{output_tokens:,}"))
     unit = turn.slots.request_rate.unit if turn.slots.request_rate else "requests/second"
     per_minute = unit == "requests/minute"
-    return turn.text(serving_text("rate_per_minute" if per_minute else "rate_per_second", value=number(rate * 60 if per_minute else rate)))
+    if not per_minute and rate < SLOW_RATE:  # "0.0077 requests/s" reads as nothing: a light load is said per hour
+        said = turn.text(serving_text("rate_per_hour", value=number(rate * 3600)))
+    else:
+        said = turn.text(serving_text("rate_per_minute" if per_minute else "rate_per_second", value=number(rate * 60 if per_minute else rate)))
+    load = turn.slots.peak_load
+    if isinstance(load, TrafficLoad) and load.period_assumed:  # "10,000 requests": the month it was read as, in the lead
+        said += turn.text(serving_text("rate_month_assumed", said=load.said))
+    return said
+
+
+SLOW_RATE = 0.1  # requests/s below which a rate is said per hour
 
 
 LOWER_BITS = Wording("serving", "lower_precision")

@@ -122,8 +122,8 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
                                        load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else render.NOTHING)))  # fmt: skip
     choice = _precision_choice(turn, args)
     first = estimate(turn, args)
-    lowered = None
-    if first.does_not_fit and not args.get("precision"):  # no precision named: the lower-bit weights that fit before more cards
+    lowered, base = None, (args.get("precision") or plan.BASE_PRECISION).upper()
+    if first.does_not_fit and plan.format_open(turn, args):  # no precision named: the lower-bit weights that fit before more cards
         first, lowered = _lower_precision_fit(turn, args, first)
     if first.does_not_fit and turn.slots.gpu_count is None and not turn.slots.tp:  # one card cannot hold it: the fewest that can
         first = _fewest_that_fit(turn, args)
@@ -134,7 +134,9 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     lowered_lead = []
     if lowered is not None:  # "70B on one L40S?": what made it fit, with its quality cost, right under the verdict
         lowered_lead.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
-                                            base=plan.BASE_PRECISION.upper(), precision=lowered.upper(), quality=render.quality(turn, lowered))))  # fmt: skip
+                                            base=base, precision=lowered.upper(), quality=render.quality(turn, lowered))))  # fmt: skip
+    elif plan.is_card_default(turn, args) and asked != "concurrency":  # "in FP8, ...", under the verdict only where BF16 changes it
+        lowered_lead += [line for line in [_format_line(turn, args, r)] if line]
     if asked == "concurrency":
         parts += concurrency_lead(turn, args, r)
     elif asked == "latency":
@@ -144,13 +146,18 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     else:
         waiting = queued(turn, args, r)
         missed = waiting or target_missed(turn, args, r)  # requests left waiting are the first "no"
-        if missed and not waiting and r["effective_batch"] > 1 and not r.get("max_concurrency_at_target"):
+        if missed and _users_target(args):  # the user's own target missed: that verdict, by how much, is the first sentence
+            parts += [*ttft_missed(turn, args, r), *missed, _speed_lead(turn, r)]
+        elif missed and not waiting and r["effective_batch"] > 1 and not r.get("max_concurrency_at_target"):
             # "20 users at once on two L40S?": the load asked leads, with the figures of the table below it; the single
             # stream's ceiling and how many stay readable follow as the reason, never as the headline
             parts += [_speed_lead(turn, r), *missed]
         else:
             parts += missed
-            parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
+            if not missed and _users_target(args):  # "first token under 500 ms for 40 users?": the verdict on that target leads
+                parts.append(f"{target_met(turn, args, r)} {_speed_lead(turn, r)}")
+            else:
+                parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
         if r.get("max_concurrency_at_target") and not missed and not both_targets(args):
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=render.targets(args))))
     if asked != "concurrency":  # the concurrency lead names its binding limit itself
@@ -197,6 +204,27 @@ def latency_answer(turn: Turn) -> str:
         parts += queue_lines(turn, args, r)
     parts += _details(turn, r)
     return _finish(turn, "\n\n".join(parts))
+
+
+def meets(r: dict) -> bool:
+    """Every user asked for runs at once, within the targets the estimate was given."""
+    at_target = r.get("max_concurrency_at_target")
+    return r["effective_batch"] >= r["batch"] and (at_target is None or at_target >= r["effective_batch"])
+
+
+def _format_line(turn: Turn, args: dict, r: dict) -> str:
+    """The card's default format, said under the verdict; the 16-bit figures beside it only when they change it."""
+    fmt = (args.get("precision") or "").upper()
+    card = render.card_name(turn, args["gpu"])
+    base = estimate(turn, {**args, "precision": plan.BASE_PRECISION})
+    if (base.ok and meets(base.result) == meets(r)) or (not base.ok and not base.does_not_fit):
+        return ""  # the same verdict in BF16: the format is said among the assumptions only
+    if not base.ok:
+        return turn.text(serving_text("format_default_base_no_fit", format=fmt, gpu=card, base=plan.BASE_PRECISION.upper()))
+    b = base.result
+    key = "format_default_base_meets" if not meets(r) else "format_default_base_slower" if b["effective_batch"] >= b["batch"] else "format_default_base_misses"
+    return turn.text(serving_text(key, format=fmt, gpu=card, base=plan.BASE_PRECISION.upper(), fits=f"{b['effective_batch']:,}",
+                                  users=f"{b['batch']:,}", per_user=render.per_user_figure(render.average_per_user(b))))  # fmt: skip
 
 
 def binding_line(turn: Turn, args: dict, r: dict) -> list[str]:
@@ -431,8 +459,10 @@ def _lower_precision_fit(turn: Turn, args: dict, first: Estimate) -> tuple[Estim
     estimate that fits and its precision (``args`` updated), or ``first`` and None. With no count fixed and nothing
     fitting, ``args`` keeps the lower bits so the fewest cards that fit are counted in them."""
     fixed = turn.slots.gpu_count is not None or bool(turn.slots.tp)
-    lower = plan.lower_bits(turn, args["gpu"])
-    for precision in (lower, "awq-int4") if fixed else (lower,):
+    lower, sized_in = plan.lower_bits(turn, args["gpu"]), args.get("precision")
+    for precision in dict.fromkeys((lower, "awq-int4") if fixed else (lower,)):
+        if precision == sized_in:  # the card's default format was the first estimate
+            continue
         trial = estimate(turn, {**args, "precision": precision})
         if trial.ok:
             args["precision"] = precision
@@ -444,8 +474,8 @@ def _lower_precision_fit(turn: Turn, args: dict, first: Estimate) -> tuple[Estim
     args["precision"] = lower
     counted = _fewest_that_fit(turn, args)
     if counted.ok:
-        return counted, lower
-    args["precision"] = None
+        return counted, None if lower == sized_in else lower
+    args["precision"] = sized_in
     return first, None
 
 
@@ -537,6 +567,33 @@ def target_missed(turn: Turn, args: dict, r: dict) -> list[str]:
     return [turn.text(lead), *what_reaches(turn, args, r["effective_batch"], None)]
 
 
+def _users_target(args: dict) -> bool:
+    """A target the user stated: a first-token time, or a per-user speed that is not the chat floor."""
+    return bool(args.get("target_ttft_ms")) or (bool(args.get("target_tokens_per_s_per_user")) and not is_floor(args))
+
+
+def ttft_missed(turn: Turn, args: dict, r: dict) -> list[str]:
+    """"No: first token ≈ 427 ms at 20 at once against ≤ 200 ms, 227 ms over": a first-token target missed, with its margin."""
+    target = args.get("target_ttft_ms")
+    if not target or r["ttft_ms"] <= target:
+        return []
+    return [turn.text(serving_text("ttft_missed", setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), ttft=number(r["ttft_ms"]),
+                                   target=number(target), over=number(r["ttft_ms"] - target), users=number(r["effective_batch"])))]  # fmt: skip
+
+
+def target_met(turn: Turn, args: dict, r: dict) -> str:
+    """"Yes: 2× L40S meet first token ≤ 500 ms at 4 at once, ≈ 271 ms to spare": the stated target's verdict and margin."""
+    margins = []
+    if args.get("target_ttft_ms"):
+        margins.append(serving_text("margin_ttft", ttft=number(r["ttft_ms"]), spare=number(args["target_ttft_ms"] - r["ttft_ms"])))
+    if args.get("target_tokens_per_s_per_user"):
+        each = render.average_per_user(r)
+        margins.append(serving_text("margin_speed", per_user=render.per_user_figure(each), spare=render.per_user_figure(each - args["target_tokens_per_s_per_user"])))
+    joined = Text(en="; ".join(m.en for m in margins), zh="；".join(m.zh for m in margins))
+    return turn.text(serving_text("target_met", setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), target=render.targets(args),
+                                  users=number(r["effective_batch"]), margins=joined))  # fmt: skip
+
+
 def floor_met(turn: Turn, args: dict, r: dict) -> str:
     """The speed lead when it clears the chat floor: the figures, and the floor they clear."""
     return f"{_speed_lead(turn, r)} {turn.text(serving_text('floor_met', target=render.targets(args)))}"
@@ -617,7 +674,7 @@ def what_reaches(turn: Turn, args: dict, load: float, rate: float | None) -> lis
     options, seen, fastest = [], set(), None
     lower = "fp8" if plan.has_fp8(turn, args["gpu"]) and args.get("precision") not in ("fp8", "awq-int4") else "awq-int4"
     candidates = [(args["gpu"], args.get("precision")), (args["gpu"], lower)]
-    if not turn.slots.precision:  # no precision named: the lower-bit weights on the same card come before more cards
+    if not turn.slots.precision and not plan.is_card_default(turn, args):  # 16-bit by default: lower bits on this card before more cards
         candidates.reverse()
     candidates += [(gpu, "fp8" if plan.has_fp8(turn, gpu) else args.get("precision")) for gpu in WORDING.data["faster_cards"] if gpu != args["gpu"]]
     for gpu, precision in candidates:
@@ -964,7 +1021,8 @@ def outgrows_one_card(turn: Turn) -> bool:
     spec, card = turn.catalog.find_model(model), turn.catalog.find_gpu(gpu)
     if spec is None or card is None or spec.params_b * BF16_BYTES < CLEARLY_FITS * card.memory_gb:
         return False  # plainly fits (or unknown): no estimate is spent on the question
-    return estimate(turn, {**_base_args_for(turn, model, gpu), "precision": plan.BASE_PRECISION, "batch": 1}).does_not_fit
+    args = _base_args_for(turn, model, gpu)  # in the card's own format (FP8 on an L4): a model that fits in it is answered as served
+    return estimate(turn, {**args, "precision": args.get("precision") or plan.BASE_PRECISION, "batch": 1}).does_not_fit
 
 
 def _base_args_for(turn: Turn, model: str, gpu: str) -> dict:

@@ -42,6 +42,7 @@ class TrafficLoad:
     said: str
     kind: TrafficKind
     result: TrafficResult
+    period_assumed: bool = False  # "10,000 requests" with no period, read as a month's
 
     @property
     def concurrent(self) -> int:
@@ -53,7 +54,8 @@ class TrafficLoad:
 
     def chain(self, to_rate: bool = False) -> Text:
         """"Peak load from '20k DAU': 20,000 × 18% → … requests/s (→ … in flight)", one line for the answer."""
-        return TEXT.text("chain_text", said=self.said, chain=self.result.rate_chain if to_rate else self.result.chain)
+        key = "chain_text_month_assumed" if self.period_assumed else "chain_text"
+        return TEXT.text(key, said=self.said, chain=self.result.rate_chain if to_rate else self.result.chain)
 
     def assumption(self) -> Text:
         ratios = planning_ratios()
@@ -65,10 +67,10 @@ class TrafficLoad:
                      sources=sources(*used))  # fmt: skip
 
 
-def traffic_load(amount: float, kind: TrafficKind, said: str, requests_per_user_per_day: float | None = None) -> TrafficLoad:
+def traffic_load(amount: float, kind: TrafficKind, said: str, requests_per_user_per_day: float | None = None, period_assumed: bool = False) -> TrafficLoad:
     request = TrafficRequest(amount=amount, kind=kind, seconds_per_request=default_seconds_per_request(),
                              requests_per_user_per_day=requests_per_user_per_day, **planning_ratios())  # fmt: skip
-    return TrafficLoad(said=said, kind=kind, result=peak_concurrency(request))
+    return TrafficLoad(said=said, kind=kind, result=peak_concurrency(request), period_assumed=period_assumed)
 
 
 def said_online(said: str, surface: str) -> bool:

@@ -16,7 +16,9 @@ from advisor.offline.tasks.tco import price_dates
 from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.wording import Wording
-from advisor.offline.workload import QUANTISED_SERVING, TASK_LABEL, model_of, precision_for, task_of, zero_stage_of
+from advisor.offline.workload import (
+    QUANTISED_SERVING, TASK_LABEL, model_of, precision_for, say_serving_format, serving_format, task_of, zero_stage_of,
+)
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 from tools.cost.token_cost import TokenCostRequest, token_cost
@@ -63,7 +65,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     opts = [Option(rows[i], count, count is not None) for i, (_, count) in zip(ids, pairs, strict=True)]
     precision = precision_for(turn, task)
     for option in opts:
-        _evaluate(turn, option, model, task, precision)
+        _evaluate(turn, option, model, task, _format_of(turn, task, option, precision))
     if task == "inference" and precision is None and opts and not any(o.fits or o.problem for o in opts):
         # none of the stated options holds BF16 weights: what a buyer of these cards runs is 4-bit weights (AWQ/GPTQ), so
         # each option is weighed that way, and said (the BF16 need stays in the assumption)
@@ -153,6 +155,17 @@ def per_token(turn: Turn, opts: list[Option], model: str) -> str:
     basis = WORDING.text("token_cost_basis")
     turn.assume(basis.en, basis.zh)
     return "\n\n".join(part for part in parts if part)
+
+
+def _format_of(turn: Turn, task: str, option: Option, precision: str | None) -> str | None:
+    """Serving with no format named: each card in the format it serves fastest (FP8 on an H100, 16-bit on an A100), the
+    rule the recommendation and the serving answer use, said once per card; otherwise the format for every option."""
+    if task != "inference" or precision is not None:
+        return precision
+    chosen = serving_format(turn, option.gpu["id"])
+    if chosen is not None:
+        say_serving_format(turn, option.gpu["id"], chosen)
+    return chosen
 
 
 def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str | None) -> None:
@@ -250,8 +263,8 @@ def _problem(turn: Turn, outcome) -> str:
 
 def _on_sale(turn: Turn, option: Option, model: str, task: str, precision: str | None, batch: int | None) -> dict | None:
     """The recommender's smallest configuration of this GPU that holds the workload, as it is sold (boards, servers)."""
-    # sized in the format the comparison weighs every option in (its memory and speed calls): with none named that is
-    # 16-bit weights, not the recommender's per-card serving default, or a count would be said in another format
+    # sized in the format the comparison weighs this option in (its memory and speed calls, ``_format_of``), so a count
+    # is never said in another format than the speed beside it
     args = {"model": model, "task": task, "precision": precision, "precision_default": "bf16", "context": turn.slots.context_length,
             "batch": batch, "gpus": [option.gpu["id"]], "top": 1, "currency": turn.currency}  # fmt: skip
     found = turn.call("recommend_gpus", args)

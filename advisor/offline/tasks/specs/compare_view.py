@@ -261,6 +261,7 @@ def side_by_side(turn: Turn, opts: list[Option], task: str) -> str:
     ]
     if task == "inference":
         body += [
+            row(*WORDING.pair("compare_view_phrases.side_by_side.weights"), lambda o: o.fit["weights_precision"].upper()),  # FP8 on one card, BF16 on another
             row(
                 *WORDING.pair("compare_view_phrases.side_by_side.speed_per_user"),
                 lambda o: f"{number(o.speed['decode_tokens_per_s_per_seq'])} {turn.t('tokens/s', 'token/s')}",
