@@ -14,7 +14,7 @@ from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.tasks.tco import plan
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
-from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.money import DEFAULT_USD_TO_CNY, USD_TO_CNY_SOURCE, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "rent_prices")
@@ -77,6 +77,8 @@ def answer(turn: Turn) -> str:
             parts.insert(0, WORDING.say(turn, "fleet", gpus=gpus, what=what, hours=number(r["gpu_hours"]),
                                         fair_cost=band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
                                         ceiling_cost=money(top["cost_high"], cur) if top else "—"))  # fmt: skip
+    if r["other_market"] and r["tiers"]:  # the buyer's market has no rent for the card: whose the figures are, right under them
+        parts.insert(1, WORDING.say(turn, f"other_market.{r['other_market']}", what=what, fx=number(r["usd_to_cny"], 2), fx_date=USD_TO_CNY_SOURCE.date))
     if r["large"]:
         parts.append(WORDING.say(turn, "large", gpus=gpus))
     if r["tiers"]:
