@@ -77,8 +77,8 @@ def answer(turn: Turn) -> str:
             parts.insert(0, WORDING.say(turn, "fleet", gpus=gpus, what=what, hours=number(r["gpu_hours"]),
                                         fair_cost=band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
                                         ceiling_cost=money(top["cost_high"], cur) if top else "—"))  # fmt: skip
-    if r["other_market"] and r["tiers"]:  # the buyer's market has no rent for the card: whose the figures are, right under them
-        parts.insert(1, WORDING.say(turn, f"other_market.{r['other_market']}", what=what, fx=number(r["usd_to_cny"], 2), fx_date=USD_TO_CNY_SOURCE.date))
+    if other_market_line(turn, r):  # the buyer's market has no rent for the card: whose the figures are, right under them
+        parts.insert(1, other_market_line(turn, r))
     if r["large"]:
         parts.append(WORDING.say(turn, "large", gpus=gpus))
     if r["tiers"]:
@@ -91,6 +91,14 @@ def answer(turn: Turn) -> str:
         parts.append(WORDING.say(turn, "stale", count=r["stale_count"]))
     turn.cite("rent-vs-buy", WORDING.say(turn, "rent_prices_phrases.answer.rent_vs_buy"))
     return "\n\n".join(parts)
+
+
+def other_market_line(turn: Turn, r: dict) -> str:
+    """rental_prices' result ``r`` priced the card in another market (the buyer's has no rent for it): whose figures they
+    are and the rate they were converted at, for every answer that prices an hour from it; "" otherwise."""
+    if not r.get("other_market") or not r["tiers"]:
+        return ""
+    return WORDING.say(turn, f"other_market.{r['other_market']}", what=r["gpu_name"], fx=number(r["usd_to_cny"], 2), fx_date=USD_TO_CNY_SOURCE.date)
 
 
 def _bill(turn: Turn, r: dict, what: str, gpus: int, months: float, utilisation: float | None) -> str:
