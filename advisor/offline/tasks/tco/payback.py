@@ -150,7 +150,24 @@ def tier_summary(turn: Turn, r: dict) -> str:
     said = [WORDING.say(turn, "tier_summary.row", tier=turn.text(row["tier_name"]), rate=money(row["price_per_gpu_hour"], cur),
                         months=months(row["payback_months"])) + (WORDING.say(turn, "tier_summary.every_hour") if row.get("billed_every_hour") else "")
             for row in rows]  # fmt: skip
-    return WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
+    summary = WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
+    return summary + turn.t(" ", "") + tier_flip(turn, r, rows) if tier_flip(turn, r, rows) else summary
+
+
+def tier_flip(turn: Turn, r: dict, rows: list[dict]) -> str:
+    """Where the verdict flips across the tiers: the tiers against which buying pays back within the horizon and those
+    against which it does not (an on-demand rate is no commitment's, nor the reverse); "" when every tier agrees."""
+    horizon = r["horizon_months"]
+    within = [row for row in rows if row["payback_months"] is not None and row["payback_months"] <= horizon]
+    beyond = [row for row in rows if row not in within]
+    if not within or not beyond:
+        return ""
+    joiner = WORDING.say(turn, "tier_summary.and")
+
+    def names(group: list[dict]) -> str:
+        return joiner.join(turn.text(row["tier_name"]) for row in group)
+
+    return WORDING.say(turn, "tier_summary.flips", years=number(horizon / 12), within=names(within), beyond=names(beyond))
 
 
 def ratio_verdict(turn: Turn, r: dict) -> str:
