@@ -177,6 +177,7 @@ class Colocation(BaseModel):
     urls: list[str]
     date: str
     converted: bool = Field(description="The rate is published in USD and converted at `usd_to_cny` (no sourced China colocation rate).")
+    usd_to_cny: float = Field(description="The CNY per USD of the price book.")
 
 
 class FacilityPlanResult(BaseModel):
@@ -356,7 +357,7 @@ def _colocation(prices: PriceBook | None, it_kw: float, electricity_per_month: f
     colo = per_kw * it_kw
     dates = [source.date for source in rate.sources if source.date]
     return Colocation(per_kw_month=per_kw, kw=it_kw, per_month=colo, hosting_per_month=colo + electricity_per_month, basis=rate.basis,
-                      urls=[source.url for source in rate.sources], date=max(dates) if dates else "", converted=currency != "USD")  # fmt: skip
+                      urls=[source.url for source in rate.sources], date=max(dates) if dates else "", converted=currency != "USD", usd_to_cny=fx)  # fmt: skip
 
 
 def _circuit(circuit: Circuit, derating: PlanningDefault, figures: list[Figure]) -> tuple[float, list[LineItem]]:

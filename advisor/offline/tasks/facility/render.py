@@ -300,7 +300,7 @@ def hosting(turn: Turn, r: dict) -> str:
     for url in c["urls"]:
         if all(url not in s.urls for s in turn.sources):
             turn.sources.append(Source(doc_id=f"facility:colocation:{url}", title=say(turn, "hosting.source_title"), urls=[url]))
-    converted = say(turn, "hosting.converted") if c["converted"] else ""
+    converted = say(turn, "hosting.converted", fx=number(c["usd_to_cny"], 2)) if c["converted"] else ""
     return say(turn, "hosting.lead", hosting=money(c["hosting_per_month"], cur), colo=money(c["per_month"], cur), kw=number(c["kw"]),
                rate=money(c["per_kw_month"], cur), power=money(r["cost_per_month"], cur), date=c["date"], converted=converted,
                servers=r["servers"], system=turn.text(Text.model_validate(r["system"])))  # fmt: skip

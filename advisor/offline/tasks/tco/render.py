@@ -140,7 +140,9 @@ def renting_side(turn: Turn, r: dict) -> str:
     if r["cloud_billing"] == "monthly_bill":
         at = WORDING.say(turn, "rent_side.at_bill")
     elif r.get("rent_tier"):
-        at = WORDING.say(turn, "rent_side.at_tier", tier=turn.text(Text.model_validate(r["rent_tier_name"])), rate=rate)
+        elsewhere = market_words(r)  # another market's rent: whose, as published, and the rate it was converted at
+        at = WORDING.say(turn, "rent_side.at_tier", tier=turn.text(Text.model_validate(r["rent_tier_name"])), rate=rate,
+                         market=turn.text(elsewhere) if elsewhere else "")  # fmt: skip
     else:
         at = WORDING.say(turn, "rent_side.at_rate", rate=rate)
     return WORDING.say(turn, "rent_side." + ("cheaper" if r["verdict"] == "rent" else "dearer"), gpus=r["total_gpus"], monthly=money(rent, cur),
