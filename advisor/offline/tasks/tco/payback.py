@@ -150,13 +150,14 @@ def tier_summary(turn: Turn, r: dict) -> str:
     said = [WORDING.say(turn, "tier_summary.row", tier=turn.text(row["tier_name"]), rate=money(row["price_per_gpu_hour"], cur),
                         months=months(row["payback_months"])) + (WORDING.say(turn, "tier_summary.every_hour") if row.get("billed_every_hour") else "")
             for row in rows]  # fmt: skip
-    summary = WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
-    return summary + turn.t(" ", "") + tier_flip(turn, r, rows) if tier_flip(turn, r, rows) else summary
+    return WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
 
 
-def tier_flip(turn: Turn, r: dict, rows: list[dict]) -> str:
-    """Where the verdict flips across the tiers: the tiers against which buying pays back within the horizon and those
-    against which it does not (an on-demand rate is no commitment's, nor the reverse); "" when every tier agrees."""
+def tier_flip(turn: Turn, r: dict) -> str:
+    """Where the verdict flips across the tiers, for the verdict itself: the tiers against which buying pays back within
+    the horizon and those against which it does not (an on-demand rate is no commitment's, nor the reverse); "" when
+    every tier agrees."""
+    rows = r.get("tier_paybacks") or []
     horizon = r["horizon_months"]
     within = [row for row in rows if row["payback_months"] is not None and row["payback_months"] <= horizon]
     beyond = [row for row in rows if row not in within]
