@@ -96,6 +96,8 @@ CASES = [
     ("figure_of_previous", "zh", ["32 张 H20 一年电费多少？电价 0.7 元/度", "这个包含机房制冷吗？"]),
     ("speed_turns_to_training", "en", ["How many tokens/s does Mistral 7B give on one A10 for 4 users?", "and for LoRA fine-tuning?"]),
     ("speed_turns_to_training", "zh", ["Qwen2.5 7B 在 L40S 上推理每秒能出多少 token？", "那训练呢？"]),
+    ("site_hosting", "en", ["Two 8x H100 servers are going into a colo: how much power and how many racks?", "and what would hosting them cost a month?"]),
+    ("site_hosting", "zh", ["两台8卡H100服务器要放进机房，需要多少供电和几个机柜？", "托管费每月多少？"]),
     ("site_of_thread", "en", ["Which GPUs to serve Qwen2.5-72B for 100 users?", "and on H20?", "what about cooling?"]),
     ("site_of_thread", "zh", ["部署Qwen2.5-72B给100个用户用需要几张卡？", "用H20呢？", "散热呢？"]),
     ("wall_socket", "en", ["Two 8x H100 servers, how much power do they draw?", "could one of them just run off a regular wall outlet in our office?"]),

@@ -280,8 +280,8 @@ def test_missing_gpu_and_prices_asks_for_them():
     with pytest.raises(AdvisorError) as err:
         tco(cloud_price_per_gpu_hour=3)
     assert err.value.code == "tco_needs_gpu" and "gpu" in err.value.suggestions
-    with pytest.raises(AdvisorError) as err:  # the MI300X has no purchase price in the test catalog, and no estimate
-        tco(gpu="mi300x", cloud_price_per_gpu_hour=2)
+    with pytest.raises(AdvisorError) as err:  # the test catalog's RTX 4090 has no purchase price, and no estimate
+        tco(gpu="rtx-4090", cloud_price_per_gpu_hour=2)
     assert err.value.code == "tco_missing_price"
 
 

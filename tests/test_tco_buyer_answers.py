@@ -95,7 +95,7 @@ def test_cost_per_million_tokens_on_one_card_is_a_band_per_tier(offline_advisor)
 
 def test_a_card_no_tier_prices_still_gets_a_labelled_cost_per_token(offline_advisor):
     zh = offline_advisor.answer("H20部署Qwen2.5-32B，每百万token成本多少？", [])
-    assert zh.summary.startswith("**每百万输出 token 约 ¥") and "估算" in zh.summary and "⚠️" not in zh.summary
+    assert zh.summary.startswith("**每百万输出 token 至少约 ¥") and "估算" in zh.summary and "下限" in zh.summary and "⚠️" not in zh.summary
 
 
 def test_cards_already_owned_are_kept_or_rented_on_running_cost(offline_advisor):

@@ -72,7 +72,7 @@ def test_a_monthly_lease_is_priced_from_the_rental_tiers(offline_advisor):
 
 def test_a_lease_no_tier_prices_gets_an_estimate_from_owning_cost(offline_advisor):
     zh = offline_advisor.answer("一台8卡H800整机月租一般多少？", [])
-    assert zh.summary.startswith("**初步估算：每卡时约 ¥") and "每月约 ¥" in zh.summary.split("\n")[0]
+    assert zh.summary.startswith("**每卡时至少约 ¥") and "每月约 ¥" in zh.summary.split("\n")[0] and "下限" in zh.summary.split("\n")[0]
 
 
 def test_a_monthly_cloud_spend_written_before_its_amount_is_the_rent_of_the_fleet(offline_advisor):

@@ -14,9 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
+from knowledge.clouds import PriceBook
+from knowledge.tco_defaults import shipped_tco_defaults
 from knowledge.facility import FacilityBook, PlanningDefault
 from knowledge.wording import shipped
 from tools.checks import INPUT_NAMES, check_range
+from tools.cost.money import convert
+from tools.cost.tco_region import COLOCATION_KEY
+
 from tools.common import LineItem, formula_fields
 
 TEXT = shipped("facility_text.yaml")
@@ -160,6 +165,21 @@ class Figure(BaseModel):
     title: str = ""
 
 
+class Colocation(BaseModel):
+    """What a colocation site bills for the servers' space and power capacity (not the energy itself): the IT load at
+    maximum draw × the sourced rate per kW-month (knowledge/tco_defaults.yaml, a region's own in region_tariffs.yaml)."""
+
+    per_kw_month: float = Field(description="Rate per kW of IT load a month, in `currency`.")
+    kw: float = Field(description="The kW it is billed on: the IT load at maximum draw.")
+    per_month: float
+    hosting_per_month: float = Field(description="Colocation plus the month's electricity: what hosting the servers costs a month.")
+    basis: str
+    urls: list[str]
+    date: str
+    converted: bool = Field(description="The rate is published in USD and converted at `usd_to_cny` (no sourced China colocation rate).")
+    usd_to_cny: float = Field(description="The CNY per USD of the price book.")
+
+
 class FacilityPlanResult(BaseModel):
     gpu_name: str
     gpu_tdp_w: float | None
@@ -183,6 +203,7 @@ class FacilityPlanResult(BaseModel):
     energy_mwh_per_year: float
     cost_per_year: float
     cost_per_month: float = Field(description="The yearly bill over 12 months.")
+    colocation: Colocation | None = Field(None, description="Rack space billed per kW of IT load a month, from the sourced colocation rate.")
     currency: str
     cooling: str = Field(description="'air', 'air_limit' (rear-door or containment) or 'liquid' for the fullest rack.")
     air_limit_kw: float
@@ -204,7 +225,7 @@ class FacilityPlanResult(BaseModel):
     notes: list[Text] = Field(default_factory=list)
 
 
-def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: FacilityBook) -> FacilityPlanResult:
+def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: FacilityBook, prices: PriceBook = None) -> FacilityPlanResult:  # type: ignore[assignment]  # the registry injects by annotation
     gpu = catalog.gpu(request.gpu)
     data = book.data
     system = data.system_for(gpu.id)
@@ -314,6 +335,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     if not published and request.server_kw is None:
         notes.append(TEXT.text("estimated_server", per_server=per_server, gpu=gpu.name, tdp=gpu.tdp_w, host=host.power_w_excluding_gpus))
     return FacilityPlanResult(
+        colocation=_colocation(prices, it_kw, cost / 12, cur),
         gpu_name=gpu.name, gpu_tdp_w=gpu.tdp_w, system=name, server_kw=server_kw, server_kw_published=published, gpus_per_server=per_server, servers=servers,
         rack_power_kw=rack_kw, servers_per_rack=per_rack, limited_by=limited_by, fits=per_rack >= servers, racks=racks, rack_load_kw=rack_load,
         whole_rack=whole_rack, cap_server_kw=cap_server, cap_gpu_w=cap_gpu, cap_practical=practical, it_kw=it_kw, facility_kw=facility_kw,
@@ -324,6 +346,18 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         liquid_as_sold=system is not None and system.liquid_cooled and host is None, china=gpu.china or "",
         china_rule=Text(en=gpu.china_rule.en, zh=gpu.china_rule.zh) if gpu.china_rule else None, figures=figures, items=items, notes=notes,
     )  # fmt: skip
+
+
+def _colocation(prices: PriceBook | None, it_kw: float, electricity_per_month: float, currency: str) -> Colocation:
+    """A colocation site's monthly bill for the IT load (rate per kW-month × kW at maximum draw, energy billed apart):
+    the price book's rate (a company's own when its prices file sets one), converted to CNY at the book's rate."""
+    defaults = prices.defaults if prices is not None else shipped_tco_defaults()
+    rate, fx = defaults[COLOCATION_KEY], defaults["usd_to_cny"].value
+    per_kw = convert(rate.value, "USD", currency, fx)
+    colo = per_kw * it_kw
+    dates = [source.date for source in rate.sources if source.date]
+    return Colocation(per_kw_month=per_kw, kw=it_kw, per_month=colo, hosting_per_month=colo + electricity_per_month, basis=rate.basis,
+                      urls=[source.url for source in rate.sources], date=max(dates) if dates else "", converted=currency != "USD", usd_to_cny=fx)  # fmt: skip
 
 
 def _circuit(circuit: Circuit, derating: PlanningDefault, figures: list[Figure]) -> tuple[float, list[LineItem]]:

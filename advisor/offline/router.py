@@ -7,6 +7,7 @@ evaluated exactly where the former if-chain evaluated it (some read slots, which
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,6 +22,7 @@ from advisor.markdown import number
 from advisor.nlu.ask import Ask
 from advisor.nlu.dialogue import only_values, restated_question
 from advisor.nlu.facets import SPECS
+from advisor.nlu.frame import Frame
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.reader import Understanding
 from advisor.nlu.reading import Reading
@@ -301,6 +303,16 @@ def judges_mfu(routing: Routing) -> bool:
 @condition
 def mfu_low(routing: Routing) -> bool:
     return efficiency.is_low(routing.turn)
+
+
+@condition
+def asks_hosting_of_site(routing: Routing) -> bool:
+    """"and what will hosting them cost a month?" after a site plan (power, racks, cooling): colocation at the sourced rate
+    on that plan's load, not a card on renting or buying."""
+    turn = routing.turn
+    if not turn.earlier or "hosting" not in turn.ask.facility_asks_now or "comparison" in turn.ask.facility_asks_now:
+        return False
+    return any(call.name == "plan_facility" for call in routing.previous) or _thread_task(routing) == "facility"
 
 
 @condition
@@ -639,6 +651,15 @@ def new_subject_of_thread(routing: Routing) -> str:
     turn, thread = routing.turn, _thread_reading(routing)
     before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])  # the previous message, to read its configuration
     return new_subject.answer(turn, before, thread.task, TASKS, routing.previous)
+
+
+@handler
+def site_hosting(routing: Routing) -> str:
+    """What hosting the thread's servers costs: the site plan of the previous message's hardware, counts and site values
+    (what this message states wins), led by colocation and energy, though the message alone may read as another task."""
+    turn, thread = routing.turn, _thread_reading(routing)
+    state = Frame({**thread.state.slots, **turn.reading.frame.slots})
+    return TASKS["facility"](dataclasses.replace(turn, reading=dataclasses.replace(turn.reading, state=state, task="facility")))
 
 
 @handler

@@ -36,6 +36,20 @@ LARGE_GPUS = 64
 LARGE_GPU_HOURS = 250_000  # about 32 GPUs for a year, or 1,000 for ten days
 
 Verdict = Literal["below_market", "fair", "above_fair", "on_demand_or_more"]
+# Whose market a rent comes from when the buyer's own has none for the card: "china" (a buyer outside China, the card
+# rented only in mainland China), "abroad" (a China buyer, the card rented only outside China). Either is converted at
+# the request's rate and said as another market's price, rather than no rent at all.
+OtherMarket = Literal["china", "abroad"]
+
+
+def other_market(tiers: set[str], china: bool) -> OtherMarket | None:
+    """Whose market prices the card when the buyer's own has no rent for it (``tiers``: the tiers with a figure for the
+    card); None when the buyer's market has one, or no market does."""
+    if china and "china" not in tiers and tiers:
+        return "abroad"
+    if not china and tiers == {"china"}:
+        return "china"
+    return None
 
 
 class RentalMarketRequest(BaseModel):
@@ -129,6 +143,10 @@ class RentalMarketResult(BaseModel):
     china_alternatives: list[ChinaAlternative] = Field(
         default_factory=list, description="For a China buyer of a card with no mainland price: the cards that have one, dearest first."
     )
+    other_market: OtherMarket | None = Field(
+        None, description="The rents shown are another market's (the buyer's has none for the card): 'china' or 'abroad', converted at `usd_to_cny`."
+    )
+    usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="The CNY per USD the offers were converted at.")
 
 
 def _offer(rate: CloudRate, currency: Currency, usd_to_cny: float, today: dt.date | None) -> Offer:
@@ -182,9 +200,10 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
         raise AdvisorError("no_price_book", **shipped("input_errors_text.yaml").text("no_price_book").model_dump())
     today = dt.date.fromisoformat(request.today) if request.today else None
     china = request.china or currency == "CNY"
+    elsewhere = other_market({rate.tier for rate in prices.clouds.offers(gpu.id)}, china)
     by_tier: dict[str, list[Offer]] = {}
     for rate in prices.clouds.offers(gpu.id):
-        if rate.tier == "china" and not china:
+        if rate.tier == "china" and not china and elsewhere is None:
             continue
         by_tier.setdefault(rate.tier, []).append(_offer(rate, currency, request.usd_to_cny, today))
     hours = request.gpu_hours
@@ -198,7 +217,7 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
         tiers.sort(key=lambda t: t.tier != "china")
     shown = {t.tier for t in tiers}
     missing = [Text(en=en, zh=zh) for tier, (en, zh) in TIER_NAMES.items() if tier not in shown and (china or tier != "china")]
-    fair = next((t for wanted in ((CHINA_FAIR_TIERS if china else ()) + FAIR_TIERS) for t in tiers if t.tier == wanted), None)
+    fair = next((t for wanted in ((CHINA_FAIR_TIERS if china or elsewhere == "china" else ()) + FAIR_TIERS) for t in tiers if t.tier == wanted), None)
     ceiling = next((t for t in tiers if t.tier == CEILING_TIER), None)
     quoted = request.quoted_price_per_gpu_hour
     fair_low, fair_high = (fair.low, fair.high) if fair else (None, None)
@@ -210,6 +229,7 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
         quoted_saving_pct=(quoted / fair_high - 1) * 100 if quoted is not None and fair_high else None,
         gpu_hours=hours, stale_count=sum(o.stale for t in tiers for o in t.offers), trend=market_trend(),
         china_alternatives=china_alternatives(prices, catalog, currency, request.usd_to_cny) if china and "china" not in shown else [],
+        other_market=elsewhere, usd_to_cny=request.usd_to_cny,
     )  # fmt: skip
 
 

@@ -42,7 +42,7 @@ from tools.cost.money import (
     price_in,
 )
 from tools.cost.price_age import machine_dates, price_date
-from tools.cost.rental_market import buyer_tier
+from tools.cost.rental_market import buyer_tier, other_market
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_region import COLOCATION_KEY, regional_defaults
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
@@ -167,6 +167,15 @@ class KeepOrRent(BaseModel):
     keep: bool = Field(description="Keeping costs less than renting at the cheapest tier with a price.")
 
 
+class RentQuoted(BaseModel):
+    """A rent as its market publishes it (the answer converts it; the reader sees both)."""
+
+    price: float
+    currency: Currency
+    date: str
+    usd_to_cny: float = Field(description="The CNY per USD it was converted at.")
+
+
 class RegionUsed(BaseModel):
     """Whose electricity and colocation prices the comparison used, and which of them fell back to a default."""
 
@@ -245,6 +254,9 @@ class TcoResult(BaseModel):
     )
     rent_tier: str | None = Field(None, description="The cloud tier the default rent was taken from; None = the catalog's on-demand price or the user's.")
     rent_tier_name: Text | None = None
+    rent_market: Literal["china", "abroad"] | None = Field(
+        None, description="The default rent is another market's (the buyer's has none for the card), converted at `usd_to_cny`.")
+    rent_quoted: RentQuoted | None = Field(None, description="Another market's rent as published, before conversion.")
     server_price_estimate: EstimatedPrice | None = Field(None, description="Set when the server price is an estimate from dated anchors (no catalog card price).")
     on_demand_rate: float | None = Field(None, description="The hyperscaler on-demand rate per GPU-hour in `currency`, the rent's upper bound.")
     verdict: Literal["buy", "buy_with_resale", "rent"] = Field(
@@ -343,8 +355,8 @@ def _need_gpu(field: str, gpu: GPU | None, available: bool) -> GPU:
     return gpu
 
 
-def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[str, Default],
-             tier_rate: CloudRate | None = None) -> tuple[TcoInputs, list[Assumption], EstimatedPrice | None, list[tuple[Text, str]]]:
+def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[str, Default], tier_rate: CloudRate | None = None,
+             abroad: bool = False) -> tuple[TcoInputs, list[Assumption], EstimatedPrice | None, list[tuple[Text, str]]]:
     assumptions: list[Assumption] = []
 
     def take(key: str, given: float | None, default: float, unit: str, source: str, links: list[str] = (), date: str = "") -> float:
@@ -432,11 +444,13 @@ def _resolve(r: TcoRequest, gpu: GPU | None, currency: Currency, defaults: dict[
         default_cloud = convert(tier_rate.price, tier_rate.currency, currency, rate)
         where = f"{tier_rate.source.title} {tier_rate.source.url}" if tier_rate.source else tier_rate.quoted_by
         cloud_source = f"{TIER_NAMES[tier_rate.tier][0]}: {tier_rate.offer}, {tier_rate.date}, {where}"
+        if tier_rate.currency != currency:  # the figure as published, and the rate it was converted at
+            cloud_source += f"; {tier_rate.price:g} {tier_rate.currency} converted at {rate:g} CNY/USD"
         cloud_links = [tier_rate.source.url] if tier_rate.source else []
         cloud_date = tier_rate.date
     elif r.cloud_price_per_gpu_hour is None and not r.rent_needed and (gpu is None or gpu.cloud_price is None or china):
         default_cloud, cloud_source = MIN_CLOUD_PRICE, "not needed: only owning's cost is asked"
-    elif r.cloud_price_per_gpu_hour is None and china and gpu is not None and not _china_rent(gpu):
+    elif r.cloud_price_per_gpu_hour is None and china and gpu is not None and not _china_rent(gpu) and not abroad:
         # a China buyer with no China tier for the card: a US cloud's rate is no rent anyone in China pays
         raise AdvisorError("tco_missing_price", **TEXT.text("errors.missing_china_rent", gpu=gpu.name).model_dump(),
                            suggestions=["cloud_price_per_gpu_hour"])  # fmt: skip
@@ -593,12 +607,17 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
         # no tier asked for, and the catalog's rent is a US cloud's: a China buyer rents at the price book's China
         # tier when it has one (else _resolve says the China rent is missing), never at the US rate
         tier = "china" if "china" in {r.tier for r in rates} else None
+    elsewhere = None
+    if tier is None and not rent_given and request.rent_needed and gpu is not None and not (_china_rent(gpu) if china else gpu.cloud_price is not None):
+        # the buyer's market has no rent for the card: another market's, converted and said as such, rather than none
+        elsewhere = other_market({r.tier for r in rates}, china) or ("abroad" if china and gpu.cloud_price is not None else None)
+        tier = _elsewhere_tier(elsewhere, {r.tier for r in rates})
     tier_rate = next((r for r in rates if r.tier == tier), None)
-    inputs, assumptions, estimated, server_dates = _resolve(request, gpu, currency, defaults, tier_rate)
+    inputs, assumptions, estimated, server_dates = _resolve(request, gpu, currency, defaults, tier_rate, abroad=elsewhere == "abroad")
     n = evaluate(inputs)
     today = dt.date.fromisoformat(request.today) if request.today else None
     on_demand = next((r for r in rates if r.tier == "hyperscaler_on_demand"), None)
-    tiers = tier_paybacks(rates, inputs, n, request.claimed_payback_months, request.usd_to_cny, currency, today, china)
+    tiers = tier_paybacks(rates, inputs, n, request.claimed_payback_months, request.usd_to_cny, currency, today, china or elsewhere == "china")
     sensitivities, details = rank_sensitivities(inputs, currency, {"lifetime_years": lifetime_bounds(inputs.lifetime_years, request.lifetime_bounds_years)})
     own_total = n.capex + n.opex * n.months - n.residual
     cloud_total = n.cloud_monthly * n.months
@@ -618,7 +637,8 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
                                   tiers, today, _running_dates(request, defaults, currency) + _estimate_date(gpu, estimated, request)
                                   + (server_dates if request.server_price is None else [])),
         cloud_billing="monthly_bill" if request.cloud_monthly_bill is not None else "every_hour" if inputs.cloud_billed_pct is not None else "used_hours",
-        rent_tier=tier, rent_tier_name=Text(en=TIER_NAMES[tier][0], zh=TIER_NAMES[tier][1]) if tier else None,
+        rent_tier=tier, rent_tier_name=Text(en=TIER_NAMES[tier][0], zh=TIER_NAMES[tier][1]) if tier else None, rent_market=elsewhere,
+        rent_quoted=RentQuoted(price=tier_rate.price, currency=tier_rate.currency, date=tier_rate.date, usd_to_cny=request.usd_to_cny) if elsewhere and tier_rate else None,
         server_price_estimate=estimated if request.server_price is None else None,
         on_demand_rate=convert(on_demand.price, on_demand.currency, currency, request.usd_to_cny) if on_demand else None,
         verdict=_verdict(n, cloud_total - own_total), monthly_advantage=(cloud_total - own_total) / n.months, resale_value=n.residual,
@@ -649,6 +669,16 @@ def lessor_view(n: TcoNumbers, inputs: TcoInputs, rate_given: bool) -> LessorVie
         occupancy_to_pay_back_in_horizon_pct=needed / (n.gpus * HOURS_PER_MONTH * n.cloud_rate) * 100,
         rate_from_market=not rate_given,
     )  # fmt: skip
+
+
+def _elsewhere_tier(elsewhere: str | None, tiers: set[str]) -> str | None:
+    """The tier another market's rent is taken from: the China tier, else the one a buyer abroad rents at (a specialist
+    GPU cloud, else hyperscaler on-demand); None: the catalog's own rent."""
+    if elsewhere == "china":
+        return "china"
+    if elsewhere == "abroad":
+        return next((tier for tier in ("specialist", "hyperscaler_on_demand") if tier in tiers), None)
+    return None
 
 
 def _rent_tier(request: TcoRequest, china: bool, tiers: set[str]) -> str | None:

@@ -42,6 +42,8 @@ def answer(turn: Turn) -> str:
     leads = render.lead_keys(turn, r)  # "the bill, and do they fit the racks?": one lead per site measure asked
     lead = render.lead_key(turn, r)
     blocks = [turn.t(" ", "").join(render.say(turn, key, **values) for key in leads), turn.t(" ", "").join(render.summary_lines(turn, r, values, lead, tuple(leads)))]
+    if plan.asks_now(turn, "hosting") and r.get("colocation"):  # "what will hosting them cost?": colocation and energy lead
+        blocks.insert(0, render.hosting(turn, r))
     if render.also_the_bill(turn, lead):
         blocks.insert(1, render.say(turn, "lead.electricity_month" if plan.asks_now(turn, "monthly") else "lead.electricity", **values))
     if render.china_high_density(turn, r, lead):

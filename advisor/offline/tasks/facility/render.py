@@ -4,10 +4,12 @@ facility); every figure from the tool."""
 
 from __future__ import annotations
 
+from advisor.contract import Source
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.facility import plan
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
+from knowledge.bilingual import Text
 from knowledge.facility import shipped_facility_data
 
 WORDING = Wording("facility", "facility")
@@ -289,6 +291,19 @@ def tariffs_on_file(turn: Turn, r: dict) -> list:
     if not (bill_asked(turn) or any(key.startswith("lead.electricity") for key in leads)):
         return []
     return [t for t in shipped_facility_data().tariffs if t.currency == r["currency"]]
+
+
+def hosting(turn: Turn, r: dict) -> str:
+    """What hosting the servers costs a month: colocation (the sourced rate per kW-month × the plan's IT load) plus the
+    month's electricity, with the rate's basis and pages; a rate converted from USD says so."""
+    c, cur = r["colocation"], r["currency"]
+    for url in c["urls"]:
+        if all(url not in s.urls for s in turn.sources):
+            turn.sources.append(Source(doc_id=f"facility:colocation:{url}", title=say(turn, "hosting.source_title"), urls=[url]))
+    converted = say(turn, "hosting.converted", fx=number(c["usd_to_cny"], 2)) if c["converted"] else ""
+    return say(turn, "hosting.lead", hosting=money(c["hosting_per_month"], cur), colo=money(c["per_month"], cur), kw=number(c["kw"]),
+               rate=money(c["per_kw_month"], cur), power=money(r["cost_per_month"], cur), date=c["date"], converted=converted,
+               servers=r["servers"], system=turn.text(Text.model_validate(r["system"])))  # fmt: skip
 
 
 def say(turn: Turn, key: str, **values) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from advisor.markdown import money, number, table
-from advisor.offline.tasks.tco import plan, token_price
+from advisor.offline.tasks.tco import plan, rent_prices, token_price
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.api_prices import ApiPrice, api_prices
@@ -130,7 +130,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
              money(result.gpus * 730 * t["low"], currency) + "–" + money(result.gpus * 730 * t["high"], currency)] for t in tiers]  # fmt: skip
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "monthly")]
     rent_table = "**" + WORDING.say(turn, "table.title", gpus=result.gpus, gpu=gpu_name) + "**\n\n" + table(headers, rows) if rows else ""
-    parts = [lead, *reasons, rent_table]
+    parts = [lead, rent_prices.other_market_line(turn, market.result) if market.ok and stated is None else "", *reasons, rent_table]
     if split is not None:
         parts.insert(1, split[1])
         parts.append(WORDING.say(turn, "source_yours", price=money(said.amount, said.currency)))

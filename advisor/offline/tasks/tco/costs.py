@@ -97,6 +97,8 @@ def _rent_or_buy(turn: Turn) -> str:
         winner = "rent" if r["verdict"] == "rent" else "buy"
         confirmed = WORDING.say(turn, "confirm.confirmed" if winner == turn.ask.confirms_side else "confirm.contradicted")
         verdict = confirmed + " " + render.verdict_first(turn, r) + " " + verdict
+    flips = payback.tier_flip(turn, r)  # "against on-demand it pays back, against a GPU cloud it does not": in the verdict
+    verdict += (turn.t(" ", "") + flips) if flips else ""
     said = turn.text(WORDING.text("yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
         turn.text(line) for line in (yours or [WORDING.text("yours.none")])
     )
@@ -114,8 +116,8 @@ def _rent_or_buy(turn: Turn) -> str:
         *filter(None, [render.used_hours_only(turn, r, outcome.args.get("utilisation_pct") if s.utilisation is not None or turn.ask.gpu_hours else None,
                                                plan.china_market(turn, cur))]),
         *filter(None, [render.china_block(turn, block) if block else ""]),  # right under the verdict: the purchase is no new card there
-        *filter(None, [payback.tier_summary(turn, r)]),
         said,  # the figures the user gave stay on the first screen, before the assumptions about the market and the site
+        *filter(None, [payback.tier_summary(turn, r)]),
         *filter(None, [_estimated_price(turn, r)]),
         *filter(None, [_rent_trend(turn, r), region_line(turn, r)]),
         table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),

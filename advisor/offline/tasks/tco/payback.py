@@ -161,6 +161,24 @@ def tier_summary(turn: Turn, r: dict) -> str:
     return WORDING.say(turn, "tier_summary.lead", utilisation=use, rows=WORDING.say(turn, "tier_summary.joiner").join(said))
 
 
+def tier_flip(turn: Turn, r: dict) -> str:
+    """Where the verdict flips across the tiers, for the verdict itself: the tiers against which buying pays back within
+    the horizon and those against which it does not (an on-demand rate is no commitment's, nor the reverse); "" when
+    every tier agrees."""
+    rows = r.get("tier_paybacks") or []
+    horizon = r["horizon_months"]
+    within = [row for row in rows if row["payback_months"] is not None and row["payback_months"] <= horizon]
+    beyond = [row for row in rows if row not in within]
+    if not within or not beyond:
+        return ""
+    joiner = WORDING.say(turn, "tier_summary.and")
+
+    def names(group: list[dict]) -> str:
+        return joiner.join(turn.text(row["tier_name"]) for row in group)
+
+    return WORDING.say(turn, "tier_summary.flips", years=number(horizon / 12), within=names(within), beyond=names(beyond))
+
+
 def ratio_verdict(turn: Turn, r: dict) -> str:
     """The quoted multiple, checked: the tier it holds against at the use stated, the use it needs, or why not."""
     check = r.get("ratio_check")

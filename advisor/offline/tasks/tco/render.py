@@ -16,6 +16,7 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
 from knowledge.rent_tiers import rent_tier_trade_offs
+from tools.cost.money import USD_TO_CNY_SOURCE
 from tools.cost.tco import DERIVED
 from tools.cost.tco_model import HOURS_PER_MONTH
 
@@ -111,12 +112,23 @@ def rent_words(r: dict) -> Text:
     if r.get("rent_tier"):
         billing = WORDING.text("rent_billing.lease") if r["cloud_billing"] == "every_hour" else WORDING.text("rent_billing.used", utilisation=use)
         ceiling = WORDING.text("ceiling", rate=money(r["on_demand_rate"], cur)) if r.get("on_demand_rate") else ""
-        return WORDING.text("rent_tier", tier=Text.model_validate(r["rent_tier_name"]), rate=rate, gpus=gpus, monthly=monthly, billing=billing, ceiling=ceiling)
+        return WORDING.text("rent_tier", tier=Text.model_validate(r["rent_tier_name"]), rate=rate, gpus=gpus, monthly=monthly, billing=billing, ceiling=ceiling,
+                            market=market_words(r))  # fmt: skip
     if given(r, "cloud_price_per_gpu_hour") is None:
         return WORDING.text("rent.catalog", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
     if r["cloud_billing"] == "every_hour":
         return WORDING.text("rent.hourly_every_hour", rate=rate, monthly=monthly, gpus=gpus)
     return WORDING.text("rent.hourly_used", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
+
+
+def market_words(r: dict) -> Text | str:
+    """The rent is another market's (the buyer's has none for the card): whose, the figure as published, its date and the
+    rate it was converted at, said inside the rent it qualifies; "" for the buyer's own market."""
+    quoted = r.get("rent_quoted")
+    if not r.get("rent_market") or not quoted:
+        return ""
+    return WORDING.text(f"rent_market.{r['rent_market']}", quoted=money(quoted["price"], quoted["currency"]), date=quoted["date"],
+                        fx=number(quoted["usd_to_cny"], 2), fx_date=USD_TO_CNY_SOURCE.date)  # fmt: skip
 
 
 def renting_side(turn: Turn, r: dict) -> str:
@@ -128,7 +140,9 @@ def renting_side(turn: Turn, r: dict) -> str:
     if r["cloud_billing"] == "monthly_bill":
         at = WORDING.say(turn, "rent_side.at_bill")
     elif r.get("rent_tier"):
-        at = WORDING.say(turn, "rent_side.at_tier", tier=turn.text(Text.model_validate(r["rent_tier_name"])), rate=rate)
+        elsewhere = market_words(r)  # another market's rent: whose, as published, and the rate it was converted at
+        at = WORDING.say(turn, "rent_side.at_tier", tier=turn.text(Text.model_validate(r["rent_tier_name"])), rate=rate,
+                         market=turn.text(elsewhere) if elsewhere else "")  # fmt: skip
     else:
         at = WORDING.say(turn, "rent_side.at_rate", rate=rate)
     return WORDING.say(turn, "rent_side." + ("cheaper" if r["verdict"] == "rent" else "dearer"), gpus=r["total_gpus"], monthly=money(rent, cur),

@@ -14,7 +14,7 @@ from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.tasks.tco import plan
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
-from tools.cost.money import DEFAULT_USD_TO_CNY, convert
+from tools.cost.money import DEFAULT_USD_TO_CNY, USD_TO_CNY_SOURCE, convert
 from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "rent_prices")
@@ -78,6 +78,8 @@ def answer(turn: Turn) -> str:
             parts.insert(0, WORDING.say(turn, "fleet", gpus=gpus, what=what, hours=number(r["gpu_hours"]),
                                         fair_cost=band(fair_tier["cost_low"], fair_tier["cost_high"], cur),
                                         ceiling_cost=money(top["cost_high"], cur) if top else "—"))  # fmt: skip
+    if other_market_line(turn, r):  # the buyer's market has no rent for the card: whose the figures are, right under them
+        parts.insert(1, other_market_line(turn, r))
     if r["large"]:
         parts.append(WORDING.say(turn, "large", gpus=gpus))
     if r["tiers"]:
@@ -90,6 +92,14 @@ def answer(turn: Turn) -> str:
         parts.append(WORDING.say(turn, "stale", count=r["stale_count"]))
     turn.cite("rent-vs-buy", WORDING.say(turn, "rent_prices_phrases.answer.rent_vs_buy"))
     return "\n\n".join(parts)
+
+
+def other_market_line(turn: Turn, r: dict) -> str:
+    """rental_prices' result ``r`` priced the card in another market (the buyer's has no rent for it): whose figures they
+    are and the rate they were converted at, for every answer that prices an hour from it; "" otherwise."""
+    if not r.get("other_market") or not r["tiers"]:
+        return ""
+    return WORDING.say(turn, f"other_market.{r['other_market']}", what=r["gpu_name"], fx=number(r["usd_to_cny"], 2), fx_date=USD_TO_CNY_SOURCE.date)
 
 
 def _bill(turn: Turn, r: dict, what: str, gpus: int, months: float, utilisation: float | None) -> str:

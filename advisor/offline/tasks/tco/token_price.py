@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.tco import plan
-from advisor.offline.tasks.tco.rent_prices import band
+from advisor.offline.tasks.tco.rent_prices import band, other_market_line
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from tools.cost.token_cost import TokenCostRangeRequest, token_cost_range
@@ -95,6 +95,9 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     use = turn.slots.utilisation
     if use and stated is None:  # "at 50% utilisation": the cards are rented for every hour, so each token carries the idle hours too
         lead += JOINERS.say(turn, "sentence_separator") + WORDING.say(turn, "at_use", use=number(use * 100), cost=band(costs[chosen].low / use, costs[chosen].high / use, currency))
+    elsewhere = other_market_line(turn, market.result)
+    if elsewhere:  # the hour is another market's price: said right under the figure it makes
+        lead += "\n\n" + elsewhere
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "cost", "source")]
     tier_table = "**" + WORDING.say(turn, "table.title") + "**\n\n" + table(headers, rows)
     turn.cite("rent-vs-buy", turn.t(*WORDING.pair("citation.rent_vs_buy")))

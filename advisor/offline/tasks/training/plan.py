@@ -31,6 +31,7 @@ FINE_TUNE_TOKENS = 1e8  # a round amount to scale from when a fine-tune's data s
 # one sample's tokens when only a count of samples is said ("50k samples"): an assumption the answer states in its lead
 # for the user to correct (a chat or instruction sample of a few turns), not a measured figure
 SAMPLE_TOKENS = 1024
+SAMPLE_TOKENS_DATE = "2026-12-07"  # when the assumption was set (no published average stands behind it; the answer says so)
 
 
 def judges_mfu(turn: Turn, asked: Subjects) -> bool:

@@ -53,6 +53,8 @@ def training_time(turn: Turn) -> str:
     )
     _assume(turn, WORDING.text("training.goodput", share=f"{DEFAULT_GOODPUT:.0%}", source=GOODPUT_SOURCE))
     data_read = plan.data_tokens(turn)[1]
+    if data_read == "samples_assumed":  # the sample length is ours, not measured: said in the details with its date and basis
+        turn.assume(*WORDING.both("lines.sample_length_assumed", length=number(plan.SAMPLE_TOKENS), date=plan.SAMPLE_TOKENS_DATE))
     if tokens is None and methods & plan.FINE_TUNING:  # a fine-tune reads its own data set, not a pre-training budget
         args["tokens"], data_read = plan.FINE_TUNE_TOKENS, "fine_tune"
         turn.assume(
