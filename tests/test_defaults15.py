@@ -41,7 +41,7 @@ def test_personal_machine_cue(message, expected):
 @pytest.mark.parametrize("message, words, absent", [
     ("My home lab box has a single RTX 3090. What is the cost per million tokens of Mistral 7B on it?",
      ("Your own 1×", "one request at a time", "power it draws", "per million", "purchase"), ("kept full, at",)),
-    ("课题组工作站里插着一张 RTX 6000 Ada，用它跑 Qwen2.5-14B，生成一百万个 token 大概花多少钱？",
+    ("课题组工作站里插着一张 RTX 6000 Ada，用它跑 Qwen2.5-14B 推理，每百万 token 成本多少？",
      ("您自己的", "一次一路请求", "耗电", "每百万", "采购价"), ("满负荷运行，按",)),
 ])  # fmt: skip
 def test_own_desktop_cost_per_token_leads_with_speed_and_power(advisor, message, words, absent):
@@ -54,14 +54,14 @@ def test_own_desktop_cost_per_token_leads_with_speed_and_power(advisor, message,
 
 
 def test_stated_load_prices_the_token_at_that_load(advisor):
-    r = advisor.answer("Four of us share one L40S serving Qwen2.5-14B in our rack. What is the cost per million output tokens?", [])
+    r = advisor.answer("One L40S in our rack serves Qwen2.5-14B to 4 concurrent users. What is the cost per million output tokens?", [])
     first = lead(r)
     assert "kept full" not in first and "requests at once" in first, first
 
 
 @pytest.mark.parametrize("message, words", [
-    ("For serving Llama 3.1 70B, is the H100 SXM or the A100 80GB SXM the better pick?", ("Choose", "vs", "if")),
-    ("跑 Qwen2.5-72B 推理，A100 80GB SXM 和 H100 SXM 选哪个？", ("建议选", "对")),
+    ("For serving Llama 3.1 70B, is the H100 SXM or the A100 80GB SXM the better pick?", ("Choose", "tokens/s")),
+    ("跑 Qwen2.5-72B 推理，A100 80GB SXM 和 H100 SXM 选哪个？", ("建议选", "token/s")),
 ])  # fmt: skip
 def test_comparison_first_sentence_has_both_sides_and_the_figures(advisor, message, words):
     first = lead(advisor.answer(message, [])).split("\n")[0]

@@ -166,7 +166,7 @@ class Ask(BaseModel):
     asks_price: bool = Field(False, description='"how much is an A800 server?": this message asks what hardware costs.')
     owns_hardware: bool = Field(False, description='"we already own 16 A100s": the cards are there; owning is no purchase to weigh.')
     personal_machine: bool = Field(
-        False, description='"the RTX 4090 in my desktop", "实验室那台工作站": the setting is the user\'s own desktop or workstation, judged by what '
+        False, description='"the RTX 4090 in my desktop", "the workstation in our lab": the setting is the user\'s own desktop or workstation, judged by what '
         "it runs, its speed, purchase and power, not by a cloud rate or a data-centre load.",
     )
     cards_on_hand: bool = Field(
