@@ -92,3 +92,32 @@ def with_company_power_prices(defaults: dict[str, Default], overrides: PriceOver
 def tco_defaults() -> dict[str, Default]:
     """The defaults in force: shipped, with the company's power and colocation prices (ADVISOR_PRICES)."""
     return with_company_power_prices(shipped_tco_defaults(), company_prices())
+
+
+OWN_MACHINE_FILE = Path(__file__).parent / "own_machine.yaml"
+
+
+class OwnMachineValue(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    value: float
+    basis: str = Field(min_length=3)
+
+
+class OwnMachine(BaseModel):
+    """How a desktop or workstation the user runs differs from a data-centre server (own_machine.yaml)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    site: dict[str, OwnMachineValue | str]
+    concurrency: OwnMachineValue
+
+    def tco_args(self, gpus: int) -> dict[str, float | int]:
+        """compute_tco's site arguments for a box holding ``gpus`` cards."""
+        return {key: (gpus if isinstance(row, str) else row.value) for key, row in self.site.items()}
+
+
+@lru_cache(maxsize=1)
+def own_machine_defaults(path: Path = OWN_MACHINE_FILE) -> OwnMachine:
+    try:
+        return OwnMachine.model_validate(read_yaml(path))
+    except ValidationError as exc:
+        raise CatalogError(f"{path}: invalid own-machine default:\n{exc}") from exc

@@ -165,6 +165,10 @@ class Ask(BaseModel):
                                            'knowledge/vendor_options.yaml.')
     asks_price: bool = Field(False, description='"how much is an A800 server?": this message asks what hardware costs.')
     owns_hardware: bool = Field(False, description='"we already own 16 A100s": the cards are there; owning is no purchase to weigh.')
+    personal_machine: bool = Field(
+        False, description='"the RTX 4090 in my desktop", "the workstation in our lab": the setting is the user\'s own desktop or workstation, judged by what '
+        "it runs, its speed, purchase and power, not by a cloud rate or a data-centre load.",
+    )
     cards_on_hand: bool = Field(
         True, description='The cards the conversation names are the user\'s to run on ("on our 4 A100s", "we already own 16 A100s"), '
         'not cards whose purchase is weighed against renting them ("buy or rent 8 H100s?"): said to be owned, or named with no '
@@ -403,6 +407,7 @@ class Ask(BaseModel):
             vendors_named=tuple(v.id for v in vendor_options().named_in(message.casefold())),
             asks_price=says("asks_price", message),
             owns_hardware=(owns := says("owns_hardware", message)),
+            personal_machine=says("personal_machine", *thread),
             # "buy or rent 8 H100s?" weighs the purchase of the cards named: they are not the user's until said to be
             cards_on_hand=owns or not (buying and renting),
             leans_on_active=says("leans_on_active", message),

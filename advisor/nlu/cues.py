@@ -55,6 +55,7 @@ class AskCues(BaseModel):
     asks_count: ExceptedCues
     asks_price: ExceptedCues
     owns_hardware: Phrases
+    personal_machine: Phrases
     leans_on_active: Phrases
     beyond_reach: Phrases
     startup_phase: Phrases

@@ -145,7 +145,7 @@ def verdict(turn: Turn, opts: list[Option], task: str) -> str:
 
 def _lead(turn: Turn, fitting: list[Option], kind: str | None, cheaper: Option | None, faster: Option | None, roomier: Option | None) -> str:
     if cheaper and cheaper is faster:
-        return WORDING.say(turn, "compare_view_phrases.lead.choose_cheaper_and_faster", label=cheaper.label)
+        return _cheaper_and_faster(turn, fitting, kind, cheaper, roomier)
     wanted = turn.slots.objective
     if cheaper and faster and wanted in ("cheapest", "cheapest_cloud", "fastest"):  # "which is better value", "which is faster": the ranking asked for
         turn.slots.mark("objective")
@@ -156,6 +156,24 @@ def _lead(turn: Turn, fitting: list[Option], kind: str | None, cheaper: Option |
     why = WORDING.say(turn, "compare_view_phrases.lead.cheaper") if best is cheaper else WORDING.say(turn, "compare_view_phrases.lead.faster") if best is faster else (
         WORDING.say(turn, "compare_view_phrases.lead.more_memory_headroom") if best is roomier else WORDING.say(turn, "compare_view_phrases.lead.fewest_cards"))  # fmt: skip
     return WORDING.say(turn, "compare_view_phrases.lead.choose_all_options_fit", label=best.label, why=why)
+
+
+def _cheaper_and_faster(turn: Turn, fitting: list[Option], kind: str, pick: Option, roomier: Option | None) -> str:
+    """One option both cheaper and faster: the pick, both sides with their figures, and what would turn it: the other's
+    larger memory headroom when it has one, else the price at which the other would match the pick's speed for the money."""
+    other = next(o for o in fitting if o is not pick)
+    trade = "compare_view_phrases.trade_offs.faster_vs_tokens_s_per" if pick.speed else "compare_view_phrases.trade_offs.faster_vs_days"
+    faster = WORDING.say(turn, trade, mine=_speed_value(pick), vs=_speed_value(other))
+    if roomier is other:
+        flip = WORDING.say(turn, "compare_view_phrases.lead.flip_roomier", other=other.label, room=number(other.fit["headroom_pct"]),
+                           pick_room=number(pick.fit["headroom_pct"]))  # fmt: skip
+    else:
+        matching = pick.total(kind) * _speed(other) / _speed(pick)  # the other's price at which both buy the same speed per unit of money
+        flip = WORDING.say(turn, "compare_view_phrases.lead.flip_price", other=other.label, price=money(matching, other.price(kind)["currency"]))
+    costs = WORDING.say(turn, "compare_view_phrases.lead.costs_buy" if kind == "purchase_price" else "compare_view_phrases.lead.costs_rent",
+                        mine=_cost_text(pick, kind), vs=_cost_text(other, kind))  # fmt: skip
+    return WORDING.say(turn, "compare_view_phrases.lead.choose_cheaper_and_faster", label=pick.label, other=other.label, costs=costs,
+                       faster=faster, flip=flip)  # fmt: skip
 
 
 def _decided(turn: Turn, fitting: list[Option], kind: str, cheaper: Option, faster: Option) -> str:
@@ -197,7 +215,10 @@ def _asked_ranking(turn: Turn, wanted: str, fitting: list[Option], kind: str, ch
     pick, other = by_value[0], by_value[1]
     more = round((_speed(pick) / pick.total(kind)) / (_speed(other) / other.total(kind)) * 100 - 100)
     trait = WORDING.say(turn, "compare_view_phrases.asked_ranking.cheaper" if other is cheaper else "compare_view_phrases.asked_ranking.faster")
-    return WORDING.say(turn, "lines.choose_for_value", pick=pick.label, more=more, other=other.label, trait=trait)
+    flip = (WORDING.say(turn, "lines.flip_if_cheaper", other=other.label, other_cost=_cost_text(other, kind), pick_cost=_cost_text(pick, kind)) if other is cheaper
+            else WORDING.say(turn, "lines.flip_if_faster", other=other.label, speeds=WORDING.say(
+                turn, "lines.speeds_tokens" if pick.speed else "lines.speeds_days", mine=_speed_value(pick), vs=_speed_value(other))))  # fmt: skip
+    return WORDING.say(turn, "lines.choose_for_value", pick=pick.label, more=more, other=other.label, trait=trait, flip=flip)
 
 
 def _trade_offs(turn: Turn, o: Option, fitting: list[Option], kind: str | None, cheaper, faster, roomier) -> str:

@@ -12,6 +12,8 @@ from advisor.offline.tasks.tco import plan
 from advisor.offline.tasks.tco.rent_prices import band, other_market_line
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
+from knowledge.tco_defaults import own_machine_defaults
+from tools.cost.tco_model import HOURS_PER_MONTH
 from tools.cost.token_cost import TokenCostRangeRequest, token_cost_range
 
 WORDING = Wording("tco", "token_price")
@@ -20,13 +22,25 @@ COUNTS_TRIED = (1, 2, 4, 8)  # the deployments sold: one card, then whole boards
 ON_DEMAND = "hyperscaler_on_demand"
 
 
+def load_of(turn: Turn) -> int | None:
+    """The requests in flight the cost is priced at: the load said (or the peak share of a headcount), one at a time on
+    the user's own desktop (knowledge/own_machine.yaml), None for a deployment priced kept full."""
+    said = turn.slots.concurrency
+    if said:
+        return said
+    return int(own_machine_defaults().concurrency.value) if turn.ask.personal_machine else None
+
+
 def _serving(turn: Turn, model: str, gpu: str, gpus: int) -> dict | None:
-    """The deployment's speed kept full: as many requests at once as its KV cache holds."""
+    """The deployment's speed at the load it carries: the load said or assumed (``load_of``), else kept full (as many
+    requests at once as its KV cache holds)."""
     args = plan.serving_args(turn, model, gpu, gpus)
     first = turn.call("estimate_throughput", args)
     if not first.ok or first.result["max_batch_fits"] < 1:
         return None
-    full = turn.call("estimate_throughput", {**args, "batch": first.result["max_batch_fits"]})
+    load = load_of(turn)
+    batch = min(load, first.result["max_batch_fits"]) if load else first.result["max_batch_fits"]
+    full = turn.call("estimate_throughput", {**args, "batch": batch})
     return full.result if full.ok else None
 
 
@@ -69,13 +83,18 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
         title = offer["source_title"] or JOINERS.say(turn, "no_title")
         source = JOINERS.say(turn, "source_link" if offer["source_url"] else "source_plain", date=offer["date"], title=title, url=offer["source_url"])
         rows.append([turn.text(tier["name"]), band(tier["low"], tier["high"], currency), band(cost.low, cost.high, currency), source])
-    speed_line = WORDING.say(turn, "speed", speed=number(tps), batch=speed["effective_batch"], prompt=speed.get("prompt_tokens", 1024),
+    load = load_of(turn)
+    speed_line = WORDING.say(turn, "speed_at_load" if load else "speed", speed=number(tps), batch=speed["effective_batch"], prompt=speed.get("prompt_tokens", 1024),
                              output=speed.get("output_tokens", 256), tokens_per_hour=number(tps * 3600), gpus=gpus)  # fmt: skip
+    kept = WORDING.say(turn, "at_load", batch=speed["effective_batch"]) if load else WORDING.say(turn, "kept_full")
+    if turn.ask.personal_machine:  # the user's own desktop: what it runs and draws leads, a cloud rate only beside it
+        lead = _own_box(turn, model_name, gpu, name, gpus, speed, currency)
+        return "\n\n".join(filter(None, [lead, speed_line, _rent_beside(turn, tiers, costs, currency) if tiers else ""]))
     if not tiers or turn.ask.owns_hardware or plan.asks_token_line(turn):  # no rent, cards owned, or a rent-or-buy thread: owning's hour
-        lead = _estimated(turn, model_name, gpu, name, gpus, tps, currency)
+        lead = _estimated(turn, model_name, gpu, name, gpus, tps, currency, kept)
         rented = _rent_beside(turn, tiers, costs, currency) if tiers else ""
-        load = "" if turn.ask.owns_hardware or plan.asks_token_line(turn) else _load_line(turn)  # owned or bought: the use is in the lead
-        return "\n\n".join(filter(None, [lead, speed_line, load, rented]))
+        floor = "" if turn.ask.owns_hardware or plan.asks_token_line(turn) or load else _load_line(turn)  # owned or bought: the use is in the lead
+        return "\n\n".join(filter(None, [lead, speed_line, floor, rented]))
     chosen = market.result["fair_tier"] or min(tiers, key=lambda t: t["low"])["tier"]
     tier = next(t for t in tiers if t["tier"] == chosen)
     ceiling = costs.get(ON_DEMAND)
@@ -83,13 +102,13 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     if stated is not None:  # "we rent at $2.5/GPU-hour": the user's own rate prices the token, the market stands beside it
         own = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=stated, high_per_gpu_hour=stated, gpus=gpus, output_tokens_per_s=tps))
         use = turn.slots.utilisation
-        lead = WORDING.say(turn, "lead_yours", cost=money(own.low, currency), model=model_name, gpus=gpus, gpu=name, rate=money(stated, currency),
+        lead = WORDING.say(turn, "lead_yours", cost=money(own.low, currency), model=model_name, gpus=gpus, gpu=name, rate=money(stated, currency), kept=kept,
                            tier=turn.text(tier["name"]), market=band(costs[chosen].low, costs[chosen].high, currency))  # fmt: skip
         if use:
             lead += JOINERS.say(turn, "sentence_separator") + WORDING.say(turn, "at_use", use=number(use * 100), cost=money(own.low / use, currency))
     else:
         lead = ""
-    lead = lead or WORDING.say(turn, "lead", cost=band(costs[chosen].low, costs[chosen].high, currency), model=model_name, gpus=gpus, gpu=name,
+    lead = lead or WORDING.say(turn, "lead", cost=band(costs[chosen].low, costs[chosen].high, currency), model=model_name, gpus=gpus, gpu=name, kept=kept,
                        tier=turn.text(tier["name"]), rate=band(tier["low"], tier["high"], currency),
                        ceiling=WORDING.say(turn, "ceiling", cost=money(ceiling.high, currency)) if ceiling and chosen != ON_DEMAND else "")  # fmt: skip
     use = turn.slots.utilisation
@@ -101,7 +120,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "cost", "source")]
     tier_table = "**" + WORDING.say(turn, "table.title") + "**\n\n" + table(headers, rows)
     turn.cite("rent-vs-buy", turn.t(*WORDING.pair("citation.rent_vs_buy")))
-    return "\n\n".join([lead, speed_line, _load_line(turn), tier_table])
+    return "\n\n".join(filter(None, [lead, speed_line, "" if load else _load_line(turn), tier_table]))
 
 
 def _load_line(turn: Turn) -> str:
@@ -117,7 +136,35 @@ def _rent_beside(turn: Turn, tiers: list[dict], costs: dict, currency: str) -> s
     return WORDING.say(turn, "owned_rent_title") + "\n" + "\n".join(f"- {row}" for row in rows)
 
 
-def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps: float, currency: str) -> str:
+def _own_box(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, speed: dict, currency: str) -> str:
+    """The user's own desktop or workstation: its speed at the load it carries, the power per million tokens (the card is
+    bought: power is what each token costs now), then the purchase spread over its years at the stated or default use;
+    the desktop's site (no facility overhead, rack rent or service contract) from knowledge/own_machine.yaml, said."""
+    s = turn.slots
+    machine = own_machine_defaults()
+    owned = plan.owning_hour(turn, gpu, gpus, currency, servers=1, **machine.tco_args(gpus), owned=True,
+                              utilisation_pct=s.utilisation * 100 if s.utilisation else None, region=s.region,
+                              site_region=turn.ask.site_region or ("cn" if turn.china_buyer else None),
+                              lifetime_years=s.horizon_years, electricity_price=plan.electricity_price(turn, currency))  # fmt: skip
+    if not owned.ok:
+        return turn.error(owned)
+    r = owned.result
+    tps = speed["output_tokens_per_s_total"]
+    batch = speed["effective_batch"]
+    assumed = {a["key"]: a["value"] for a in r["assumptions"]}
+    per_million = 1_000_000 / (tps * 3600)
+    power_hour = r["own_monthly_opex"] / HOURS_PER_MONTH  # the box's draw under load, priced at the tariff, per hour it runs
+    load = WORDING.say(turn, "own_box_one") if batch <= 1 else WORDING.say(turn, "own_box_many", batch=batch)
+    if not turn.slots.concurrency:
+        turn.assume(*WORDING.both("own_box_assumption"))
+    return WORDING.say(turn, "own_box_lead", gpus=gpus, gpu=name, model=model_name, speed=number(speed["tokens_per_s_per_user_streaming"]), load=load,
+                       power_cost=money(power_hour * per_million, currency), watts=number(assumed["server_max_kw"] * assumed["load_factor_pct"] * 10),
+                       tariff=money(assumed["electricity_price"], currency), capex=money(r["capex"], currency),
+                       years=number(r["horizon_months"] / 12), use=number(assumed["utilisation_pct"]),
+                       cost=money(r["own_cost_per_used_gpu_hour"] * gpus * per_million, currency))  # fmt: skip
+
+
+def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps: float, currency: str, kept: str) -> str:
     """No tier prices the card: the hour at what owning it costs (purchase, power, upkeep), said as an estimate."""
     s = turn.slots
     owned = plan.owning_hour(turn, gpu, gpus, currency, utilisation_pct=s.utilisation * 100 if s.utilisation else None,
@@ -131,6 +178,6 @@ def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps:
     cost = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=rate, high_per_gpu_hour=rate, gpus=gpus, output_tokens_per_s=tps))
     basis = WORDING.say(turn, "estimated_basis", years=number(r["horizon_months"] / 12), utilisation=number(use))
     key = "owned_lead" if turn.ask.owns_hardware else "bought_lead" if plan.asks_token_line(turn) else "estimated_lead"
-    return WORDING.say(turn, key, cost=money(cost.low, currency), model=model_name, gpus=gpus, gpu=name,
+    return WORDING.say(turn, key, cost=money(cost.low, currency), model=model_name, gpus=gpus, gpu=name, kept=kept,
                        rate=money(rate, currency), basis=basis, use=number(use))  # fmt: skip
 
