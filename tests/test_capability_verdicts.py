@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
 from advisor.nlu.subjects import capability_of
 from knowledge.capabilities import load_capabilities
 from knowledge.catalog import load_catalog, variant_family
 from tools.capability import CapabilityRequest, check_capability
+from tests.threads import ask as _ask
 
 CATALOG = load_catalog()
 
@@ -87,13 +87,6 @@ def test_an_unknown_capability_is_a_bilingual_error_not_a_crash(offline_advisor)
 def test_the_capability_named_is_read_from_the_table_cues(message, capability):
     found = capability_of(message)
     assert (found.id if found else None) == capability
-
-
-def _ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 ANSWERS = [

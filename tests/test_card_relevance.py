@@ -7,22 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
 from advisor.nlu.subjects import card_subjects, covers, subjects_of
 from knowledge.catalog import load_catalog, variant_family
 from knowledge.concepts import load_concepts
 from knowledge.subjects import load_subjects
 from tests.retrieval_support import served_cards
+from tests.threads import ask as _ask
 
 CATALOG = load_catalog()
 CARDS = load_concepts()
-
-
-def _ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def test_a_card_about_one_gpu_does_not_cover_another():

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
 from advisor.markdown import money, number
 from advisor.nlu.values import find_values
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
 from knowledge.facility import shipped_facility_book, shipped_facility_data
 from tools.facility import HOURS_PER_YEAR, FacilityPlanRequest, plan_facility
+from tests.threads import ask
 
 CATALOG = load_catalog()
 
@@ -139,13 +139,6 @@ def test_the_reader_takes_a_facility_question_with_its_values(offline_advisor, m
 
 
 # ------------------------------------------------------------------ answers
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def plan_args(response):

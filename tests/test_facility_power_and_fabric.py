@@ -7,13 +7,13 @@ import math
 
 import pytest
 
-from advisor.contract import ChatTurn
 from advisor.nlu.site import read_circuit, read_rack_count
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
 from knowledge.facility import shipped_facility_book, shipped_facility_data
 from tools.fabric import FabricRequest, size_fabric
 from tools.facility import Circuit, FacilityPlanRequest, plan_facility
+from tests.threads import ask
 
 CATALOG = load_catalog()
 BOOK = shipped_facility_book()
@@ -131,13 +131,6 @@ def test_an_unknown_fabric_is_a_bilingual_error_and_every_fabric_is_sourced():
 
 
 # ------------------------------------------------------------------ answers
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def first_sentence(response):

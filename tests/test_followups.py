@@ -6,20 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
 from advisor.language import analyze_language
 from advisor.nlu.question_parts import question_parts
 from advisor.offline.router import WHERE_FROM
+from tests.threads import ask
 
 # the scope sentence of the dialogue text.yaml (guard) and the capability list of the off-topic reply both name what the advisor does
 SAYS_WHAT_IT_DOES = {"en": "GPU", "zh": "卡"}
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 @pytest.mark.parametrize(

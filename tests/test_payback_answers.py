@@ -3,14 +3,7 @@ cloud tier is shown with its sources, and "what's the electricity?" after it ans
 
 from __future__ import annotations
 
-from advisor.contract import ChatTurn
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
+from tests.threads import ask
 
 
 def tco_args(response):

@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from advisor.contract import ChatTurn
 from knowledge.catalog import load_catalog
 from knowledge.clouds import load_price_book
 from knowledge.tco_defaults import shipped_tco_defaults
@@ -16,17 +15,11 @@ from tools.cost.rental_market import RentalMarketRequest, other_market, rental_p
 from tools.cost.tco import TcoRequest, compute_tco
 from tools.facility import FacilityPlanRequest, plan_facility
 from knowledge.facility import shipped_facility_book
+from tests.threads import ask
 
 CATALOG = load_catalog()
 BOOK = load_price_book()
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def lead(response) -> str:

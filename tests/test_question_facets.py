@@ -9,12 +9,12 @@ import re
 
 import pytest
 
-from advisor.contract import ChatTurn
 from advisor.nlu.facets import FACETS_FILE, SPECS, FacetTable, facet_of
 from advisor.offline.router import GUARDED, TASKS
 from knowledge.concepts import load_concepts
 
 import yaml
+from tests.threads import ask as _ask
 
 
 @pytest.mark.parametrize(
@@ -54,13 +54,6 @@ def test_every_facet_takes_over_only_tasks_that_exist():
     known = set(TASKS) | {"troubleshoot"}
     assert all(set(entry.takes_over) <= known and entry.facet != SPECS for entry in table.facets)
     assert not set(GUARDED) & {task for entry in table.facets for task in entry.takes_over}
-
-
-def _ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def _served(response) -> str | None:

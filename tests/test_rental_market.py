@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from advisor.contract import ChatTurn
 from knowledge.bilingual import AdvisorError
 from knowledge.catalog import load_catalog
 from knowledge.clouds import load_price_book
 from tools.cost.rental_market import LARGE_GPUS, RentalMarketRequest, buyer_tier, rental_prices
+from tests.threads import ask
 
 CATALOG = load_catalog()
 BOOK = load_price_book()
@@ -24,13 +24,6 @@ def market(**fields):
 
 def tier(result, name):
     return next(t for t in result.tiers if t.tier == name)
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def called(response):

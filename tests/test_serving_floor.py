@@ -8,19 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
 from knowledge.catalog import load_catalog
 from knowledge.serving import load_serving_data
 from tools.serving.estimator import ThroughputRequest, estimate_throughput
+from tests.threads import ask
 
 FLOOR_URL = "mlcommons.org/2025/04/llm-inference-v5"
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def speeds(response):

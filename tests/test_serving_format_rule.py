@@ -9,19 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
 from advisor.nlu.tco_said import requests_no_period
 from advisor.nlu.values import find_values
 from knowledge.catalog import load_catalog
+from tests.threads import ask
 
 CATALOG = load_catalog()
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def speed_calls(response, gpu=None):

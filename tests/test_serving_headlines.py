@@ -7,18 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
 from advisor.markdown import number
 from advisor.nlu.asked import asks_precision_choice, is_latency_target, serving_asks
 from knowledge.audience import audience_kind, peak_load
 from knowledge.catalog import load_catalog
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
+from tests.threads import ask
 
 
 def speed_calls(response):

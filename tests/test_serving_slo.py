@@ -10,17 +10,10 @@ import re
 
 import pytest
 
-from advisor.contract import ChatTurn
 from knowledge.catalog import load_catalog
 from knowledge.serving import load_serving_data
 from tools.serving.estimator import ThroughputRequest, estimate_throughput
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
+from tests.threads import ask
 
 
 def answered(response):

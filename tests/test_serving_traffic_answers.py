@@ -6,14 +6,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.contract import ChatTurn
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
+from tests.threads import ask
 
 
 def figure_after(text: str, words: str) -> float:

@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
-from advisor.contract import ChatTurn
 from knowledge.catalog import load_catalog
 from knowledge.clouds import load_price_book
 from tools.cost.tco import TcoRequest, compute_tco
+from tests.threads import ask
 
 CATALOG = load_catalog()
 BOOK = load_price_book()
@@ -41,13 +41,6 @@ def test_the_grid_reaches_every_verdict():
     seen = {compute_tco(TcoRequest(gpu=g, utilisation_pct=u, lifetime_years=y, cloud_price_per_gpu_hour=p, cloud_committed=c), CATALOG, BOOK).verdict
             for g, u, y, p, c in GRID}  # fmt: skip
     assert seen == {"buy", "buy_with_resale", "rent"}
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def tco_result(response):

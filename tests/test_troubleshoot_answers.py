@@ -4,14 +4,7 @@ Wording here is our own (not from the issue, the golden set or either understand
 
 from __future__ import annotations
 
-from advisor.contract import ChatTurn
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
+from tests.threads import ask
 
 
 def diagnose_call(response):

@@ -7,14 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
+from tests.threads import ask
 
 
 def memory_calls(response):

@@ -7,16 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.contract import ChatTurn
+from tests.threads import ask
 
 GENERAL_CHECKLIST = ("I can't pin this", "仅凭描述还无法锁定")
-
-
-def ask(advisor, message, *earlier):
-    history = []
-    for text in earlier:
-        history += [ChatTurn(role="user", content=text), ChatTurn(role="assistant", content=advisor.answer(text, history).answer)]
-    return advisor.answer(message, history)
 
 
 def test_typed_reasons_name_the_active_ones_and_never_hedge_on_power(offline_advisor):

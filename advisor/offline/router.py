@@ -46,7 +46,7 @@ from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
-from advisor.offline.takeovers import TakeOver
+from advisor.offline.takeovers import NEGATION, TakeOver, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
 from knowledge.subjects import load_subjects
@@ -54,7 +54,6 @@ from knowledge.wording import Wording
 
 ROUTES_FILE = Path(__file__).with_name("routes.yaml")
 NO_TASK = "none"  # how the table writes "no task"
-NEGATION = "not "
 VENDOR_CLAIM = "vendor_claim"  # the facet of a vendor's multiple (advisor/nlu/data/facets.yaml)
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked (both thresholds declared in nlu/pipeline.yaml).
@@ -863,11 +862,7 @@ def _check_names() -> None:
     for row in table().routes:
         if row.handler is not None and row.handler not in HANDLERS:
             unknown.append(f"{row.name}: handler {row.handler}")
-        for name in row.when:
-            name = name.removeprefix(NEGATION)
-            field = Ask.model_fields.get(name)
-            if name not in CONDITIONS and (field is None or field.annotation is not bool):
-                unknown.append(f"{row.name}: condition {name}")
+        unknown += [f"{row.name}: condition {name}" for name in unknown_conditions(row.when, CONDITIONS)]
     if unknown:
         raise LookupError(f"{ROUTES_FILE.name} names what router.py does not have: " + "; ".join(unknown))
 

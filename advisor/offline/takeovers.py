@@ -30,6 +30,18 @@ TurnCondition = Callable[[Turn], bool]
 Writer = Callable[[Turn], "str | None"]
 
 
+def unknown_conditions(names: list[str], conditions: dict) -> list[str]:
+    """The names of a row's ``when`` that are neither a condition the code gives nor a yes/no field of the Ask
+    (``not <name>`` read as <name>): the import-time check shared by routes and take-overs."""
+    unknown = []
+    for name in names:
+        name = name.removeprefix(NEGATION)
+        field = Ask.model_fields.get(name)
+        if name not in conditions and (field is None or field.annotation is not bool):
+            unknown.append(name)
+    return unknown
+
+
 class TakeOver(BaseModel):
     """One row of ``take_overs:`` in routes.yaml."""
 
@@ -53,11 +65,7 @@ class TakeOvers:
         self.rows = table().get(task, [])
         unknown = [f"{row.name}: writer {row.writer}" for row in self.rows if row.writer not in writers]
         for row in self.rows:
-            for name in row.when:
-                name = name.removeprefix(NEGATION)
-                field = Ask.model_fields.get(name)
-                if name not in conditions and (field is None or field.annotation is not bool):
-                    unknown.append(f"{row.name}: condition {name}")
+            unknown += [f"{row.name}: condition {name}" for name in unknown_conditions(row.when, conditions)]
         if unknown:
             raise LookupError(f"{ROUTES_FILE.name} take_overs.{task} names what its package does not give: " + "; ".join(unknown))
 
