@@ -43,7 +43,7 @@ def test_a_card_rented_only_in_china_is_priced_for_a_buyer_elsewhere_and_marked(
 
 
 def test_a_china_buyer_of_a_card_with_no_china_rent_gets_the_rent_abroad_converted_not_a_refusal():
-    r = compute_tco(TcoRequest(gpu="L40S", currency="CNY"), CATALOG, BOOK)
+    r = compute_tco(TcoRequest(gpu="RTX A6000", currency="CNY"), CATALOG, BOOK)
     assert r.rent_market == "abroad" and r.rent_quoted is not None and r.rent_quoted.currency == "USD"
     rent = next(a for a in r.assumptions if a.key == "cloud_price_per_gpu_hour")
     assert abs(rent.value - r.rent_quoted.price * r.rent_quoted.usd_to_cny) < 1e-6 and "converted at" in rent.source
@@ -53,6 +53,13 @@ def test_a_buyer_outside_china_weighs_a_china_only_card_against_its_china_rent()
     r = compute_tco(TcoRequest(gpu="L20", currency="USD"), CATALOG, BOOK)
     assert r.rent_market == "china" and r.rent_tier == "china" and r.payback_months is not None
     assert [t.tier for t in r.tier_paybacks] == ["china"]
+
+
+def test_a_china_buyer_of_a_card_barred_from_china_is_not_priced_at_a_foreign_rent():
+    """A foreign cloud's rate is no price a China buyer can rent a barred card at: the China rent is said missing."""
+    assert other_market({"specialist", "hyperscaler_on_demand"}, True, barred_in_china=True) is None
+    r = rental_prices(RentalMarketRequest(gpu="B200", currency="CNY", china=True), CATALOG, BOOK)
+    assert r.other_market is None
 
 
 def test_the_buyers_own_market_is_never_marked_as_another():
@@ -66,7 +73,7 @@ def test_rent_or_buy_of_a_china_only_card_says_whose_rent_it_is_en(offline_advis
 
 
 def test_rent_or_buy_of_a_card_with_no_china_rent_says_whose_rent_it_is_zh(offline_advisor):
-    text = lead(ask(offline_advisor, "我们在考虑8张L40S自己买来用3年，还是直接租，哪个划算？"))
+    text = lead(ask(offline_advisor, "我们在考虑8张RTX A6000自己买来用3年，还是直接租，哪个划算？"))
     assert "另一个市场的价格" in text and "7.2 元/美元" in text
     assert "请提供国内服务商" not in text  # answered, not refused
 
@@ -77,7 +84,7 @@ def test_the_rent_of_a_china_only_card_is_given_as_another_markets_en(offline_ad
 
 
 def test_the_rent_of_a_card_with_no_china_rent_is_given_as_another_markets_zh(offline_advisor):
-    answer = ask(offline_advisor, "国内租一张B200每小时要多少钱？").answer
+    answer = ask(offline_advisor, "国内租一张RTX A6000每小时要多少钱？").answer
     assert "另一个市场的价格" in answer
 
 

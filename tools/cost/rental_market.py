@@ -42,9 +42,13 @@ Verdict = Literal["below_market", "fair", "above_fair", "on_demand_or_more"]
 OtherMarket = Literal["china", "abroad"]
 
 
-def other_market(tiers: set[str], china: bool) -> OtherMarket | None:
+def other_market(tiers: set[str], china: bool, barred_in_china: bool = False) -> OtherMarket | None:
     """Whose market prices the card when the buyer's own has no rent for it (``tiers``: the tiers with a figure for the
-    card); None when the buyer's market has one, or no market does."""
+    card); None when the buyer's market has one, or no market does. A China buyer of a card barred from export to
+    China gets none: a foreign cloud's rate is no price that buyer can rent at, so the answer says the China rent is
+    missing instead of quoting it."""
+    if china and barred_in_china:
+        return None
     if china and "china" not in tiers and tiers:
         return "abroad"
     if not china and tiers == {"china"}:
@@ -200,7 +204,7 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
         raise AdvisorError("no_price_book", **shipped("input_errors_text.yaml").text("no_price_book").model_dump())
     today = dt.date.fromisoformat(request.today) if request.today else None
     china = request.china or currency == "CNY"
-    elsewhere = other_market({rate.tier for rate in prices.clouds.offers(gpu.id)}, china)
+    elsewhere = other_market({rate.tier for rate in prices.clouds.offers(gpu.id)}, china, gpu.china == "export-controlled")
     by_tier: dict[str, list[Offer]] = {}
     for rate in prices.clouds.offers(gpu.id):
         if rate.tier == "china" and not china and elsewhere is None:

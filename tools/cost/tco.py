@@ -610,7 +610,8 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     elsewhere = None
     if tier is None and not rent_given and request.rent_needed and gpu is not None and not (_china_rent(gpu) if china else gpu.cloud_price is not None):
         # the buyer's market has no rent for the card: another market's, converted and said as such, rather than none
-        elsewhere = other_market({r.tier for r in rates}, china) or ("abroad" if china and gpu.cloud_price is not None else None)
+        barred = gpu.china == "export-controlled"
+        elsewhere = other_market({r.tier for r in rates}, china, barred) or ("abroad" if china and not barred and gpu.cloud_price is not None else None)
         tier = _elsewhere_tier(elsewhere, {r.tier for r in rates})
     tier_rate = next((r for r in rates if r.tier == tier), None)
     inputs, assumptions, estimated, server_dates = _resolve(request, gpu, currency, defaults, tier_rate, abroad=elsewhere == "abroad")

@@ -97,8 +97,8 @@ def _rent_or_buy(turn: Turn) -> str:
         winner = "rent" if r["verdict"] == "rent" else "buy"
         confirmed = WORDING.say(turn, "confirm.confirmed" if winner == turn.ask.confirms_side else "confirm.contradicted")
         verdict = confirmed + " " + render.verdict_first(turn, r) + " " + verdict
-    flips = payback.tier_flip(turn, r)  # "against on-demand it pays back, against a GPU cloud it does not": in the verdict
-    verdict += (turn.t(" ", "") + flips) if flips else ""
+    flips = payback.tier_flip(turn, r)  # "against on-demand it pays back, against a GPU cloud it does not": right under the verdict,
+    verdict += ("\n\n" + flips) if flips else ""  # a block of its own, so the verdict's block stays a few lines
     said = turn.text(WORDING.text("yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
         turn.text(line) for line in (yours or [WORDING.text("yours.none")])
     )
