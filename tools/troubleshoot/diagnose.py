@@ -22,7 +22,7 @@ from knowledge.bilingual import AdvisorError, Text
 from knowledge.wording import shipped
 from tools.troubleshoot.parsers import EXCERPT_CHARS, PARSERS, ParsedRecord, Value
 from tools.troubleshoot.parsers.records import prose
-from tools.troubleshoot.rulebook import Action, Lever, Rule, RuleBook, RuleMatcher, ThreadFact, YesNoQuestion
+from tools.troubleshoot.rulebook import Action, FigureReading, Lever, Rule, RuleBook, RuleMatcher, ThreadFact, YesNoQuestion
 from tools.troubleshoot.stated import StatedSetup
 
 TEXT = shipped("troubleshoot_text.yaml")
@@ -198,7 +198,7 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     readings = list({
         meaning.en: meaning for finding in findings if finding.described and (meaning := rules.rule(finding.rule_id).meaning)
     }.values())  # fmt: skip
-    findings = _causes_for_symptoms(findings, rules, setup, asked_ids)
+    findings = _causes_for_symptoms(findings, rules, setup, asked_ids, records)
     findings = [
         finding for finding in findings
         if not rules.rule(finding.rule_id).ruled_out(setup) and not _excluded(rules.rule(finding.rule_id), lowered)
@@ -366,11 +366,13 @@ def _evaluate(
 ) -> Finding | None:
     evidence: list[Evidence] = []
     parsed: dict[str, Value] = {}
+    matched: list[tuple[str, dict[str, Value]]] = []
     if matcher.parser:
         for record in records[matcher.parser].get(matcher.lookup, []):
             if all(condition.holds(record.kind, record.values) for condition in matcher.conditions):
                 if not parsed:
                     parsed = dict(record.values)
+                    matched = [(record.kind, record.values)]
                 evidence.append(_record_evidence(matcher, record, lines))
                 if len(evidence) >= MAX_EVIDENCE:
                     break
@@ -399,16 +401,30 @@ def _evaluate(
     if not evidence:
         return None
     strong = strong and not all(item.source == "description" for item in evidence)
-    return _finding(matcher.rule, matcher.rule.weight, strong, evidence, parsed, setup, asked=asked)
+    # The figures the cause's own parser read: on the record that matched, else on any record of that parser (a word
+    # raised the cause, the log's reading of the same field decides it).
+    reading = matcher.rule.reading(matched) if matched else _reading(matcher.rule, records)
+    return _finding(matcher.rule, matcher.rule.weight, strong, evidence, parsed, setup, asked=asked, reading=reading)
+
+
+def _reading(rule: Rule, records: dict[str, RecordIndex]) -> FigureReading | None:
+    """What the figures of the rule's parser, on any record the text holds, say of a cause raised otherwise (by a word,
+    by a symptom): the log's own reading of the same field decides it ("HW Thermal Slowdown: Not Active")."""
+    if not rule.figures or rule.parser is None:
+        return None
+    return rule.reading([(record.kind, record.values) for record in records.get(rule.parser, {}).get(None, [])])
 
 
 def _finding(
     rule: Rule, base: float, strong: bool, evidence: list[Evidence], parsed: dict[str, Value], setup: dict[str, Value],
-    symptom: str | None = None, asked: frozenset[str] = frozenset(),
+    symptom: str | None = None, asked: frozenset[str] = frozenset(), reading: FigureReading | None = None,
 ) -> Finding:
-    """The rule's finding, its weight raised or lowered by what the stated setup says, without the steps the
-    setup makes wrong or an asked question's verdict already covers."""
+    """The rule's finding, its weight raised or lowered by what the stated setup says and then set by what the
+    evidence's own figures say (``reading``), without the steps the setup makes wrong or an asked question's verdict
+    already covers."""
     weight, because = rule.weight_given(base, setup)
+    if reading is not None and reading.weight is not None and (symptom is None or reading.weight < weight):
+        weight, because = reading.weight, []  # a cause guessed from a symptom is only ever lowered by them
     # A fault named in words (an Xid code, "double-bit ECC error") identifies itself as a log line would, by the rule's
     # named_strength; a cause guessed from a symptom (``symptom`` set) stays at a symptom word's strength.
     named = rule.named_strength if symptom is None and rule.named_strength else KEYWORD_STRENGTH
@@ -418,7 +434,7 @@ def _finding(
         evidence=evidence, parsed=parsed, causes=rule.causes, docs=rule.docs, meta=rule.meta,
         actions=[action for action in rule.actions if action.applies(setup, asked)],
         symptom=symptom, stated={field: setup[field] for field in because if field in setup}, new_finding=rule.new_finding,
-        verdict=rule.verdict_for(setup),
+        verdict=reading.verdict if reading is not None and reading.verdict is not None else rule.verdict_for(setup),
     )  # fmt: skip
 
 
@@ -459,7 +475,8 @@ def _measured(index: RecordIndex) -> dict[str, Value]:
 
 
 def _causes_for_symptoms(
-    findings: list[Finding], rules: RuleBook, setup: dict[str, Value], asked: frozenset[str] = frozenset()
+    findings: list[Finding], rules: RuleBook, setup: dict[str, Value], asked: frozenset[str] = frozenset(),
+    records: dict[str, RecordIndex] | None = None,
 ) -> list[Finding]:
     """A symptom known only from a description ("utilisation is 30-40%") is replaced by the causes that explain it,
     each ranked by its likelihood given the stated setup. A symptom read from a log keeps its own finding: the log
@@ -480,7 +497,9 @@ def _causes_for_symptoms(
         if finding.rule_id not in {rule.id for rule in causes}:
             del by_rule[finding.rule_id]
         for rule in causes:
-            candidate = _finding(rule, rule.explains[symptom], False, finding.evidence, finding.parsed, setup, symptom, asked)
+            candidate = _finding(
+                rule, rule.explains[symptom], False, finding.evidence, finding.parsed, setup, symptom, asked, _reading(rule, records or {})
+            )  # fmt: skip
             known = by_rule.get(rule.id)
             if known is None:
                 by_rule[rule.id] = candidate

@@ -156,6 +156,35 @@ class Likelihood(StatedContext):
     weight: float = Field(gt=0, le=1)
 
 
+class FigureReading(BaseModel):
+    """What the figures of the rule's own parser record say of its cause ("reserved_unallocated_mib < 0.1 *
+    allocated_mib": the cache is too small a share to be the problem; "hw_thermal_slowdown == 0": the log says this
+    reason is not active; "sw_power_cap == 1" at the default limit: the normal state). When its conditions hold on a
+    record of the rule's parser, the rule takes ``weight`` (the evidence's own figures outweigh a word or a prior) and,
+    with a ``verdict``, that sentence is the answer's first ("this is expected: …; it becomes a problem only if …")."""
+
+    model_config = ConfigDict(extra="forbid")
+    when: list[str] = Field(min_length=1, description="Conditions (all must hold) on one record of the rule's parser.")
+    weight: float | None = Field(None, gt=0, le=1, description="The rule's weight when they hold; unset: unchanged.")
+    verdict: Text | None = Field(None, description="The first sentence when they hold, with its parser's fields as {placeholders}.")
+
+    _conditions: tuple[Condition, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="after")
+    def _compile(self) -> FigureReading:
+        if self.weight is None and self.verdict is None:
+            raise ValueError("a figure reading needs a weight or a verdict: it would change nothing")
+        self._conditions = tuple(Condition.parse(text) for text in self.when)
+        return self
+
+    @property
+    def conditions(self) -> tuple[Condition, ...]:
+        return self._conditions
+
+    def holds(self, kind: str, values: dict[str, Value]) -> bool:
+        return all(condition.holds(kind, values) for condition in self._conditions)
+
+
 class Action(BaseModel):
     """Something concrete to do, with the exact command, environment variable or config line when there is one."""
 
@@ -333,6 +362,12 @@ class Rule(BaseModel):
         "error') instead of pasting the log line: 1.0 for a code or message that names one fault; unset, a symptom "
         "word's strength (KEYWORD_STRENGTH). The named fault then outranks the causes guessed from a symptom.",
     )
+    figures: list[FigureReading] = Field(
+        default_factory=list,
+        description="What the figures its parser reads say of this cause, first holding reading first: a weight and "
+        "possibly the first sentence. Read on the record that matched, or, for a cause raised by a word, on any record "
+        "of its parser (the log's own reading outweighs the word: 'HW Thermal Slowdown: Not Active').",
+    )
     fault_in: FaultIn | None = Field(
         None, description="Where the fault lies when this cause leads: answers 'is this a hardware / driver problem?'."
     )
@@ -386,6 +421,15 @@ class Rule(BaseModel):
             named = {name for text in (self.verdict.en, self.verdict.zh) for name in re.findall(r"\{(\w+)\}", text)}
             if named - known:
                 raise ValueError(f"verdict names {sorted(named - known)}, not stated-setup fields or fields of its parser")
+        if self.figures and self.parser is None:
+            raise ValueError("'figures' read the records of a 'parser'")
+        for reading in self.figures:
+            fields = {f for c in reading.conditions for f in c.fields()}
+            named = set(re.findall(r"\{(\w+)\}", f"{reading.verdict.en} {reading.verdict.zh}")) if reading.verdict else set()
+            known = PARSERS[self.parser].fields | {"kind"}
+            unknown = sorted((fields - known) | (named - known - SETUP_FIELDS))
+            if unknown:
+                raise ValueError(f"figures name {unknown}, not fields of parser {self.parser!r}")
         if self.parser is not None:
             spec = PARSERS[self.parser]
             for condition in conditions:
@@ -444,6 +488,10 @@ class Rule(BaseModel):
             if unlikely.holds(setup) and unlikely.weight < weight:
                 weight, because = unlikely.weight, []
         return weight, because
+
+    def reading(self, records: list[tuple[str, dict[str, Value]]]) -> FigureReading | None:
+        """The first of ``figures`` that holds on one of ``records`` (kind, values), or None."""
+        return next((reading for reading in self.figures for kind, values in records if reading.holds(kind, values)), None)
 
     def ruled_out(self, setup: dict[str, Value]) -> bool:
         """The stated setup excludes this cause whatever the evidence (one node: no NIC carries the collective)."""
