@@ -461,6 +461,11 @@ def asks_only_electricity(routing: Routing) -> bool:
 
 
 @condition
+def asks_run_bill(routing: Routing) -> bool:
+    return training_plan.asks_run_bill(routing.turn)
+
+
+@condition
 def asks_about_last_figure(routing: Routing) -> bool:
     """"why so much?" after a figure, stating no value: the planner folds that answer after its explanation too."""
     return explains_last_figure(routing.turn)

@@ -107,7 +107,8 @@ def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
     """"With GPU L40S instead of H100 (everything else as before): " or "" when the message changed nothing;
     with ``before`` (the tool calls behind the previous answer, as the history carries them) it goes on with how the
     headline figure moved: "≈ 1.3× the memory of before (164.5 → 217.3 GB per GPU)"."""
-    found = changes(turn)
+    held = FOLLOWUP.data["held_against"].get(turn.reading.task, [])  # compared in the answer's own first line, not re-run with
+    found = [c for c in changes(turn) if not (c.slot in held and used_by_answer(turn, c))]
     if not found:
         return ""
     used = [c for c in found if used_by_answer(turn, c)]
