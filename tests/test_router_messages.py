@@ -98,6 +98,8 @@ CASES = [
     ("speed_turns_to_training", "zh", ["Qwen2.5 7B 在 L40S 上推理每秒能出多少 token？", "那训练呢？"]),
     ("site_hosting", "en", ["Two 8x H100 servers are going into a colo: how much power and how many racks?", "and what would hosting them cost a month?"]),
     ("site_hosting", "zh", ["两台8卡H100服务器要放进机房，需要多少供电和几个机柜？", "托管费每月多少？"]),
+    ("card_why", "en", ["What does NVLink actually do?", "why?"]),
+    ("card_why", "zh", ["FP8 训练靠谱吗？", "为什么？"]),
     ("run_power_bill", "en", ["How long would 16 A100s take to pretrain a 13B model on 500B tokens?", "what would the electricity cost be?"]),
     ("run_power_bill", "zh", ["16张A100预训练13B模型500B token要多久？", "那电费要多少？"]),
     ("site_of_thread", "en", ["Which GPUs to serve Qwen2.5-72B for 100 users?", "and on H20?", "what about cooling?"]),

@@ -46,6 +46,8 @@ from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
+from advisor.retrieval.concept_cards import CARD_PREFIX
+from knowledge.concepts import load_concepts
 from advisor.offline.takeovers import NEGATION, TakeOver, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
@@ -647,6 +649,21 @@ def technique_judged(routing: Routing) -> str:
 def thread_setup_question(routing: Routing) -> str:
     """The verdict on what the follow-up asks of the thread's setup, then the thread's calculation it rests on."""
     return setup_question.answer(routing.turn, TASKS[dialogue_plan.thread_task(routing.turn, routing.task)])
+
+
+@handler
+def card_why(routing: Routing) -> str:
+    """"why?" after a card's answer: the previous message answered again unseen (the route it took), then the verdict it
+    gave explained from the card it cites; that answer again when it cites no card."""
+    turn, thread = routing.turn, _thread_reading(routing)
+    before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])
+    earlier = start(before, routing.understanding, routing.previous)
+    row = chosen(earlier)
+    answered = HANDLERS[row.handler](earlier) if row.name != "card_why" else ""
+    cited = sorted(knowledge.cards_cited(before))
+    card = load_concepts().card(cited[0].removeprefix(CARD_PREFIX)) if cited else None
+    explained = dialogue_render.why_card(turn, answered, card) if card is not None and answered else ""
+    return explained or knowledge.concept(turn)
 
 
 @handler

@@ -17,7 +17,9 @@ from advisor.offline.tasks.memory import sensitivity
 from advisor.offline.tasks.recommend.price_view import range_text
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from knowledge.sentences import first_sentence
+from advisor.retrieval.concept_cards import CARD_PREFIX
+from knowledge.concepts import ConceptCard
+from knowledge.sentences import first_sentence, sentences
 
 GUARD = Wording("dialogue", "guard")
 PARTS = Wording("dialogue", "parts")
@@ -260,6 +262,22 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
                 continue
         return ""
     return ""
+
+
+WHY_CARD_REASONS = 5  # the card's reasoning lines shown under the verdict; the card itself has the rest
+
+
+def why_card(turn: Turn, answered: str, card: ConceptCard) -> str:
+    """"why?" after a card's answer (``answered``: that answer's text, run again unseen): its verdict, then the card's
+    own reasoning and evidence, one line each, so the reader sees what the verdict rests on; its sources cited."""
+    verdict = verdict_of(answered)
+    reasons = [line for line in sentences(card.answer.pick(turn.language)) if line.strip() and line.strip() not in verdict][:WHY_CARD_REASONS]
+    if not reasons:
+        return ""
+    for source in card.sources:
+        turn.cite(f"{CARD_PREFIX}{card.id}:{source.url}", source.cited, urls=[source.url])
+    lines = [FOLLOWUP.say(turn, "why_card.reason", reason=line.strip()) for line in reasons]
+    return "\n".join([FOLLOWUP.say(turn, "why_card.lead", verdict=verdict), *lines, "", FOLLOWUP.say(turn, "why_card.next")])
 
 
 def _stated_setup(turn: Turn, call: ToolCall) -> bool:
