@@ -100,7 +100,7 @@ CASES = [
     ("site_hosting", "zh", ["两台8卡H100服务器要放进机房，需要多少供电和几个机柜？", "托管费每月多少？"]),
     ("card_why", "en", ["What does NVLink actually do?", "why?"]),
     ("card_why", "zh", ["FP8 训练靠谱吗？", "为什么？"]),
-    ("run_power_bill", "en", ["How long would 16 A100s take to pretrain a 13B model on 500B tokens?", "what would the electricity cost be?"]),
+    ("run_power_bill", "en", ["How long would 16 A100s take to pretrain a 13B model on 500B tokens?", "and the power bill for that?"]),
     ("run_power_bill", "zh", ["16张A100预训练13B模型500B token要多久？", "那电费要多少？"]),
     ("site_of_thread", "en", ["Which GPUs to serve Qwen2.5-72B for 100 users?", "and on H20?", "what about cooling?"]),
     ("site_of_thread", "zh", ["部署Qwen2.5-72B给100个用户用需要几张卡？", "用H20呢？", "散热呢？"]),

@@ -658,7 +658,7 @@ def card_why(routing: Routing) -> str:
     turn, thread = routing.turn, _thread_reading(routing)
     before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])
     earlier = start(before, routing.understanding, routing.previous)
-    row = chosen(earlier)
+    row = _first_admitting(earlier)
     answered = HANDLERS[row.handler](earlier) if row.name != "card_why" else ""
     cited = sorted(knowledge.cards_cited(before))
     card = load_concepts().card(cited[0].removeprefix(CARD_PREFIX)) if cited else None
@@ -779,6 +779,11 @@ TASKS: dict[str, TaskHandler] = {name: TASK_ANSWERS[answer] for name, answer in 
 def chosen(routing: Routing) -> Route:
     """The first route that admits the message, following redirects (which change ``routing.task``); every route
     taken, redirects included, is added to ``routing.taken``."""
+    return _first_admitting(routing)
+
+
+def _first_admitting(routing: Routing) -> Route:
+    """``chosen``'s walk down the table; an earlier message answered again unseen (card_why) takes it directly."""
     for row in table().routes:
         if not row.admits(routing):
             continue

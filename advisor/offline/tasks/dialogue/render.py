@@ -241,7 +241,8 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
         entry = entries.get(call.name)
         if entry is None or not call.ok or not call.result:
             continue
-        several = entry.get("single_call") and sum(c.name == call.name for c in turn.calls) > 1
+        # sizes tried (cards, count, split); the same setup probed at another precision is still one size
+        several = entry.get("single_call") and len({tuple(c.args.get(key) for key in SIZE_ARGS) for c in turn.calls if c.name == call.name}) > 1
         figures = _figures(turn, call.result, entry.get("total"))
         for path in entry.get("merge", []):  # a ranked answer's figures sit in its chosen option and its memory estimate
             part = at_path(call.result, path)
@@ -264,6 +265,7 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
     return ""
 
 
+SIZE_ARGS = ("gpu", "num_gpus", "tp")  # what makes two calls of one tool two sizes tried
 WHY_CARD_REASONS = 5  # the card's reasoning lines shown under the verdict; the card itself has the rest
 
 
