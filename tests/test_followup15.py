@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.threads import thread
+from tests.threads import calls, thread
 
 
 def _first_line(response) -> str:
@@ -128,3 +128,67 @@ def test_a_cost_component_is_answered_with_its_number(offline_advisor, messages,
     assert lead.startswith("**" + label)
     assert formula in follow.summary
     assert lead != _first_line(first)  # not the comparison again
+
+
+# ---- 5. "why?" after a serving answer that cannot hold every user at once: the limit, which one, its figure ----
+@pytest.mark.parametrize(
+    ("messages", "limit", "figure"),
+    [
+        (["two H100s serving Llama 3.1 70B to 200 concurrent users: what speed does each user get?", "why?"], "memory, not speed", "KV cache gets"),
+        (["两张H100给200个并发用户跑Llama 3.1 70B，每用户多快？", "为什么？"], "限制在显存", "留给 KV 缓存"),
+        (["can one L40S serve Llama 3.1 8B to 120 concurrent users at 30 tokens/s each?", "how come?"], "the speed target, not memory", "the target holds up to"),
+        (["一张L40S跑Llama 3.1 8B，120个并发用户每人30 token/s，撑得住吗？", "为啥？"], "限制在速度目标", "目标只能撑到"),
+    ],
+)
+def test_why_after_not_all_users_names_the_limit(offline_advisor, messages, limit, figure):
+    first, why = thread(offline_advisor, *messages)
+    lead = _first_line(why)
+    assert lead.startswith("**") and limit in lead and figure in lead
+    assert lead != _first_line(first)  # the limit explained, not the answer shown again
+
+
+# ---- 6. "why?" after a card's answer: its verdict from the card's own reasoning, not another card nor "nothing new" ----
+@pytest.mark.parametrize(
+    ("messages", "rests_on"),
+    [
+        (["What does NVLink actually do?", "why?"], "This rests on:"),
+        (["FP8 训练靠谱吗？", "为什么？"], "依据如下："),
+    ],
+)
+def test_why_after_a_card_explains_its_verdict(offline_advisor, messages, rests_on):
+    first, why = thread(offline_advisor, *messages)
+    lead = _first_line(why)
+    assert rests_on in lead
+    assert lead.split("**")[1].rstrip("。.").split("：")[0] in first.summary.replace("**", "")  # the verdict just given
+    assert sum(line.startswith("- ") for line in why.summary.split("\n")) >= 2  # its reasoning, one line each
+
+
+# ---- 7. a run's time, then its power bill or a budget: that run's electricity, that run's cost against the budget ----
+@pytest.mark.parametrize(
+    ("messages", "lead", "energy", "not_yearly"),
+    [
+        (["how long would 8 H100s take to pretrain a 7B model on 1T tokens?", "and the power bill?"], "**Electricity for this run ≈", "kWh", "a year"),
+        (["8张H100预训练7B模型1T token要多久？", "电费呢？"], "**这次训练的电费约", "度电", "年电费"),
+    ],
+)
+def test_power_bill_after_a_run_is_that_runs_electricity(offline_advisor, messages, lead, energy, not_yearly):
+    first, bill = thread(offline_advisor, *messages)
+    line = _first_line(bill)
+    assert line.startswith(lead) and energy in line
+    assert not_yearly not in line
+    assert [c.args.get("electricity_price") for c in calls(bill, "estimate_training_time")][0]  # priced by the run's own tool
+
+
+@pytest.mark.parametrize(
+    ("messages", "verdict", "rerun"),
+    [
+        (["how long would 8 H100s take to pretrain a 7B model on 1T tokens?", "our budget is $50k"], "**Over your $50,000 budget by ≈", "With budget"),
+        (["8张H100预训练7B模型1T token要多久？", "预算30万"], "**超出 ¥300,000 预算约", "改为预算"),
+        (["how long to fine-tune Llama 3.1 8B on 2B tokens with 8 A100s?", "we have $20,000 for it"], "**Within your $20,000 budget:**", "With budget"),
+    ],
+)
+def test_budget_after_a_run_is_held_against_its_cost(offline_advisor, messages, verdict, rerun):
+    _, answer = thread(offline_advisor, *messages)
+    line = _first_line(answer)
+    assert line.startswith(verdict)
+    assert rerun not in answer.summary

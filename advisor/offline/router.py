@@ -46,6 +46,8 @@ from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
 from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
+from advisor.retrieval.concept_cards import CARD_PREFIX
+from knowledge.concepts import load_concepts
 from advisor.offline.takeovers import NEGATION, TakeOver, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
@@ -461,6 +463,11 @@ def asks_only_electricity(routing: Routing) -> bool:
 
 
 @condition
+def asks_run_bill(routing: Routing) -> bool:
+    return training_plan.asks_run_bill(routing.turn)
+
+
+@condition
 def asks_about_last_figure(routing: Routing) -> bool:
     """"why so much?" after a figure, stating no value: the planner folds that answer after its explanation too."""
     return explains_last_figure(routing.turn)
@@ -645,6 +652,21 @@ def thread_setup_question(routing: Routing) -> str:
 
 
 @handler
+def card_why(routing: Routing) -> str:
+    """"why?" after a card's answer: the previous message answered again unseen (the route it took), then the verdict it
+    gave explained from the card it cites; that answer again when it cites no card."""
+    turn, thread = routing.turn, _thread_reading(routing)
+    before = Turn(thread.text, thread, turn.registry, turn.catalog, earlier=turn.earlier[:-1])
+    earlier = start(before, routing.understanding, routing.previous)
+    row = _first_admitting(earlier)
+    answered = HANDLERS[row.handler](earlier) if row.name != "card_why" else ""
+    cited = sorted(knowledge.cards_cited(before))
+    card = load_concepts().card(cited[0].removeprefix(CARD_PREFIX)) if cited else None
+    explained = dialogue_render.why_card(turn, answered, card) if card is not None and answered else ""
+    return explained or knowledge.concept(turn)
+
+
+@handler
 def new_subject_of_thread(routing: Routing) -> str:
     """The new subject's answer for the configuration behind the previous answer, never that answer again."""
     turn, thread = routing.turn, _thread_reading(routing)
@@ -757,6 +779,11 @@ TASKS: dict[str, TaskHandler] = {name: TASK_ANSWERS[answer] for name, answer in 
 def chosen(routing: Routing) -> Route:
     """The first route that admits the message, following redirects (which change ``routing.task``); every route
     taken, redirects included, is added to ``routing.taken``."""
+    return _first_admitting(routing)
+
+
+def _first_admitting(routing: Routing) -> Route:
+    """``chosen``'s walk down the table; an earlier message answered again unseen (card_why) takes it directly."""
     for row in table().routes:
         if not row.admits(routing):
             continue

@@ -17,7 +17,9 @@ from advisor.offline.tasks.memory import sensitivity
 from advisor.offline.tasks.recommend.price_view import range_text
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from knowledge.sentences import first_sentence
+from advisor.retrieval.concept_cards import CARD_PREFIX
+from knowledge.concepts import ConceptCard
+from knowledge.sentences import first_sentence, sentences
 
 GUARD = Wording("dialogue", "guard")
 PARTS = Wording("dialogue", "parts")
@@ -107,7 +109,8 @@ def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
     """"With GPU L40S instead of H100 (everything else as before): " or "" when the message changed nothing;
     with ``before`` (the tool calls behind the previous answer, as the history carries them) it goes on with how the
     headline figure moved: "≈ 1.3× the memory of before (164.5 → 217.3 GB per GPU)"."""
-    found = changes(turn)
+    held = FOLLOWUP.data["held_against"].get(turn.reading.task, [])  # compared in the answer's own first line, not re-run with
+    found = [c for c in changes(turn) if not (c.slot in held and used_by_answer(turn, c))]
     if not found:
         return ""
     used = [c for c in found if used_by_answer(turn, c)]
@@ -238,8 +241,8 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
         entry = entries.get(call.name)
         if entry is None or not call.ok or not call.result:
             continue
-        if entry.get("single_call") and sum(c.name == call.name for c in turn.calls) > 1:
-            return ""  # several sizes tried: which one the answer chose is the answer's own business
+        # sizes tried (cards, count, split); the same setup probed at another precision is still one size
+        several = entry.get("single_call") and len({tuple(c.args.get(key) for key in SIZE_ARGS) for c in turn.calls if c.name == call.name}) > 1
         figures = _figures(turn, call.result, entry.get("total"))
         for path in entry.get("merge", []):  # a ranked answer's figures sit in its chosen option and its memory estimate
             part = at_path(call.result, path)
@@ -248,28 +251,63 @@ def why(turn: Turn, diagnosis_why: Callable[[Turn], dict | None] | None = None) 
         figures.update({f"asked_{key}": number(value, 2) for key, value in call.args.items() if isinstance(value, int | float) and not isinstance(value, bool)})
         if any(figures.get(field) in (None, "—") for field in entry.get("needs", [])):
             return ""
+        verdict = _verdict(turn, call.result, entry, figures)
+        # several sizes tried: which one the answer chose is the answer's own business; a verdict on the setup the user
+        # stated ("not all 200 at once on 2 cards") is still explained from that setup's call
+        if several and not (verdict and _stated_setup(turn, call)):
+            return ""
         for key in (call.name, *entry.get("fallback", [])):  # without a figure the first wording needs, the next that does without it
             try:
-                return _verdict(turn, call.result, entry, figures) + FOLLOWUP.say(turn, f"why.{key}", **figures)
+                return verdict + FOLLOWUP.say(turn, f"why.{key}", **figures)
             except (KeyError, IndexError):  # a figure this result does not carry: no half-filled sentence
                 continue
         return ""
     return ""
 
 
+SIZE_ARGS = ("gpu", "num_gpus", "tp")  # what makes two calls of one tool two sizes tried
+WHY_CARD_REASONS = 5  # the card's reasoning lines shown under the verdict; the card itself has the rest
+
+
+def why_card(turn: Turn, answered: str, card: ConceptCard) -> str:
+    """"why?" after a card's answer (``answered``: that answer's text, run again unseen): its verdict, then the card's
+    own reasoning and evidence, one line each, so the reader sees what the verdict rests on; its sources cited."""
+    verdict = verdict_of(answered)
+    reasons = [line for line in sentences(card.answer.pick(turn.language)) if line.strip() and line.strip() not in verdict][:WHY_CARD_REASONS]
+    if not reasons:
+        return ""
+    for source in card.sources:
+        turn.cite(f"{CARD_PREFIX}{card.id}:{source.url}", source.cited, urls=[source.url])
+    lines = [FOLLOWUP.say(turn, "why_card.reason", reason=line.strip()) for line in reasons]
+    return "\n".join([FOLLOWUP.say(turn, "why_card.lead", verdict=verdict), *lines, "", FOLLOWUP.say(turn, "why_card.next")])
+
+
+def _stated_setup(turn: Turn, call: ToolCall) -> bool:
+    """Whether ``call`` ran the card count the thread states (none stated: any)."""
+    stated = turn.reading.state.get("gpu_count")
+    return stated is None or stated == call.args.get("num_gpus")
+
+
 def _verdict(turn: Turn, result: dict, entry: dict, figures: dict[str, str]) -> str:
     """A yes/no answer's verdict explained before its figure's driver ("why?" after "does not fit on 2× 4090"): what it was
     held against, by how much (the `gap` between two result fields: {need}, {held}, {gap}), and what would change it. The result field named by
-    the entry's `verdict` picks the wording (text.yaml followup.why_verdict.<tool>.<value>); "" without one."""
-    spec = entry.get("verdict")
-    value = result.get(spec["field"]) if spec else None
-    if not isinstance(value, str) or value not in FOLLOWUP.data["why_verdict"].get(spec["wording"], {}):
-        return ""
-    first, second = (result.get(field) for field in spec["gap"])
-    if not isinstance(first, int | float) or not isinstance(second, int | float):
-        return ""
-    shown = {"need": number(first, 1), "held": number(second, 1), "gap": number(abs(first - second), 1)}
-    return FOLLOWUP.say(turn, f"why_verdict.{spec['wording']}.{value}", **(figures | shown)) + " "  # two bold runs must not touch
+    the entry's `verdict` picks the wording (text.yaml followup.why_verdict.<wording>.<value>); `verdict` may list several,
+    the first that applies winning; `short`: only when the first gap field exceeds the second ("not all 200 at once").
+    "" without one."""
+    specs = entry.get("verdict") or []
+    for spec in specs if isinstance(specs, list) else [specs]:
+        value = result.get(spec["field"])
+        if not isinstance(value, str) or value not in FOLLOWUP.data["why_verdict"].get(spec["wording"], {}):
+            continue
+        first, second = (result.get(field) for field in spec["gap"])
+        if not isinstance(first, int | float) or not isinstance(second, int | float) or (spec.get("short") and first <= second):
+            continue
+        shown = {"need": number(first, 1), "held": number(second, 1), "gap": number(abs(first - second), 1)}
+        try:
+            return FOLLOWUP.say(turn, f"why_verdict.{spec['wording']}.{value}", **(figures | shown)) + " "  # two bold runs must not touch
+        except (KeyError, IndexError):  # a figure this result does not carry: the next verdict, or none
+            continue
+    return ""
 
 
 def figure(turn: Turn, calls: list[ToolCall]) -> str:

@@ -196,6 +196,11 @@ def asks_now(turn: Turn, what: str) -> bool:
     return what in turn.ask.facility_asks_now
 
 
+def bill_asked(turn: Turn) -> bool:
+    """This message asks for the electricity bill ("and the power bill?", "what is the electricity per year?")."""
+    return asks_now(turn, "bill") or turn.ask.tco_line == "energy"
+
+
 def asks(turn: Turn, what: str) -> bool:
     """Whether the question, with the follow-ups that changed it, asks for ``what`` (words in nlu/data/site_words.yaml)."""
     return what in turn.ask.facility_asks

@@ -54,21 +54,17 @@ def _symbol(currency: str) -> str:
     return "¥" if currency == "CNY" else "$"
 
 
-def bill_asked(turn: Turn) -> bool:
-    return plan.asks_now(turn, "bill") or turn.ask.tco_line == "energy"
-
-
 def also_the_bill(turn: Turn, lead: str) -> bool:
     """"Two 30 A circuits per rack: how many servers fit, and the power bill?": the circuit's verdict leads, the bill
     follows it, so neither stated figure is left unused nor asked for."""
-    return lead.startswith("lead.circuit") and bill_asked(turn)
+    return lead.startswith("lead.circuit") and plan.bill_asked(turn)
 
 
 def lead_key(turn: Turn, r: dict) -> str:
     """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
     air or liquid, the yearly bill, what servers sharing one rack draw, how many a rack takes, else the load."""
     frame = turn.slots.frame
-    if r["circuit_kw"] is not None and (not bill_asked(turn) or plan.asks_now(turn, "per_rack")):  # "and the electricity?" later: the bill
+    if r["circuit_kw"] is not None and (not plan.bill_asked(turn) or plan.asks_now(turn, "per_rack")):  # "and the electricity?" later: the bill
         if r["servers_on_circuit"] == 0:
             return "lead.circuit_none"
         if plan.fleet(turn):
@@ -288,7 +284,7 @@ def tariffs_on_file(turn: Turn, r: dict) -> list:
     currency the bill is priced in (a China buyer's yuan bill is not followed by US state prices, nor a rack question by
     any price list)."""
     leads = lead_keys(turn, r)
-    if not (bill_asked(turn) or any(key.startswith("lead.electricity") for key in leads)):
+    if not (plan.bill_asked(turn) or any(key.startswith("lead.electricity") for key in leads)):
         return []
     return [t for t in shipped_facility_data().tariffs if t.currency == r["currency"]]
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 from advisor.nlu.subjects import Subjects
 from advisor.offline.tasks.specs import compare
 from advisor.markdown import money, number
+from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.specs.compare_view import PEFT
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
+from knowledge.facility import Tariff, shipped_facility_data
 from tools.cost.mfu_verdict import MfuJudgementRequest
 
 RUN_TIME = Wording("training", "run_time")  # the assumptions a training run's reading makes
@@ -93,6 +95,25 @@ def hourly_price(turn: Turn, currency: str, gpus: int) -> float | None:
     turn.assume(*RUN_TIME.both("lines.bill_per_gpu_hour", amount=money(amount, currency), period=period, whole=whole,
                               hourly=money(hourly, currency), hours=f"{tco_plan.PERIOD_HOURS[price.per]:g}"))
     return hourly
+
+
+def asks_run_bill(turn: Turn) -> bool:
+    """"and the power bill?" after a run's time: the electricity of that run (its energy at a price per kWh), not a
+    server's yearly bill."""
+    return turn.reading.follow_up and facility_plan.bill_asked(turn)
+
+
+def bill_tariff(turn: Turn, currency: str) -> Tariff | None:
+    """The published tariff a run's energy is priced at when its bill is asked and no price per kWh was stated (the
+    region's industrial tariff the site plans use); None otherwise."""
+    if not asks_run_bill(turn) or turn.slots.power_price is not None:
+        return None
+    return shipped_facility_data().tariff(turn.slots.region, currency)
+
+
+def over_budget(cost_low: float, cost_high: float, budget: float) -> str:
+    """Where a run's cost (a band) stands against a budget: "fits" (all of it within), "over" (all of it above), "partly"."""
+    return "fits" if cost_high <= budget else "over" if cost_low > budget else "partly"
 
 
 def data_tokens(turn: Turn) -> tuple[float | None, str | None]:

@@ -41,12 +41,13 @@ def training_time(turn: Turn) -> str:
         return WORDING.say(turn, "training_time.which_model_or_how_many")
     tokens = plan.tokens_seen(turn)
     args = {"model": model, "gpu": tco_plan.gpu_of(turn), "currency": tco_plan.currency_of(turn)}
+    tariff = plan.bill_tariff(turn, args["currency"])  # "and the power bill?": the run's energy at the published tariff
     args.update(
         tokens=tokens,
         num_gpus=s.gpu_count if s.gpu_count else None,
         deadline_days=s.deadline_hours / 24 if s.deadline_hours else None,
         price_per_gpu_hour=plan.hourly_price(turn, args["currency"], s.gpu_count or 1),
-        electricity_price=tco_plan.in_currency(s.power_price, args["currency"]),
+        electricity_price=tariff.price if tariff else tco_plan.in_currency(s.power_price, args["currency"]),
         mfu=s.mfu,
         method=method,
         goodput=DEFAULT_GOODPUT,
@@ -80,7 +81,7 @@ def training_time(turn: Turn) -> str:
     r = outcome.result
     cur = r["currency"]
     took_en, took_zh = render.duration(r["wall_clock_days"])
-    market, tier_rows, dated = (None, [], []) if args["price_per_gpu_hour"] is not None else _run_at_market(turn, r)
+    market, tier_rows, dated, band = (None, [], [], None) if args["price_per_gpu_hour"] is not None else _run_at_market(turn, r)
     if not market and r["cost"] and args["price_per_gpu_hour"] is None:  # priced at the catalog's on-demand rate
         dated = price_dates.catalog_prices(r["gpu_id"], ["cloud_price"])
     compared = _against_before(turn, args, r)
@@ -93,6 +94,7 @@ def training_time(turn: Turn) -> str:
         within = r["wall_clock_days"] <= r["deadline_days"]
         limit_en, limit_zh = render.duration(r["deadline_days"])
         verdict = WORDING.say(turn, "lines.meets_deadline" if within else "lines.misses_deadline", limit=turn.t(limit_en, limit_zh)) + " " + verdict
+    verdict = _asked_of_run(turn, r, tariff, band or ((r["cost"], r["cost"]) if r["cost"] else None)) + verdict
     if r["gpus_derived_from_deadline"]:
         verdict = WORDING.say(turn, "training_time.finish_within_days_days", num_gpus=r['num_gpus'], name=tco_plan.gpu_name(turn, r['gpu_id']), deadline_days=number(r['deadline_days']), wall_clock_days=number(r['wall_clock_days'])) + _as_sold(turn, args, r["num_gpus"]) + "\n\n" + verdict
     # with the market's tiers priced, the catalog's single on-demand figure would be a second, different cost
@@ -113,17 +115,40 @@ def training_time(turn: Turn) -> str:
     return "\n\n".join([verdict, table([WORDING.say(turn, "training_time.item"), WORDING.say(turn, "training_time.value"), WORDING.say(turn, "training_time.formula")], rows), *warnings])
 
 
-def _run_at_market(turn: Turn, r: dict) -> tuple[str | None, list[list[str]], list[tuple[Text, str]]]:
+def _asked_of_run(turn: Turn, r: dict, tariff, cost: tuple[float, float] | None) -> str:
+    """What a follow-up asks of the run just timed, before its time: "and the power bill?" gets the run's electricity
+    (its energy × the price per kWh, the published tariff unless one was stated); a budget stated gets the run's cost held
+    against it (within it, or over by how much). "" when it asks neither."""
+    said = []
+    cur = r["currency"]
+    if plan.asks_run_bill(turn) and r["electricity_cost"] is not None and r["energy_kwh"] is not None:
+        per_kwh = r["electricity_cost"] / r["energy_kwh"] if r["energy_kwh"] else 0
+        basis = WORDING.say(turn, "lines.run_bill.tariff", name=turn.text(tariff.name), date=tariff.date) if tariff else WORDING.say(turn, "lines.run_bill.stated")
+        said.append(WORDING.say(turn, "lines.run_bill.lead", bill=money(r["electricity_cost"], cur), energy=number(r["energy_kwh"]),
+                                per_kwh=money(per_kwh, cur), basis=basis))  # fmt: skip
+        if tariff:
+            turn.cite(f"tariff:{tariff.region}:{tariff.currency}", tariff.source.title, urls=[tariff.source.url], citation=f"{tariff.source.title} ({tariff.date})")
+    budget = tco_plan.in_currency(turn.slots.budget, cur)
+    if budget is not None and cost is not None:
+        turn.slots.mark("budget")
+        low, high = cost
+        where = plan.over_budget(low, high, budget)
+        said.append(WORDING.say(turn, f"lines.run_budget.{where}", budget=money(budget, cur), cost=rent_prices.band(low, high, cur),
+                                over=rent_prices.band(max(low - budget, 0), high - budget, cur), spare=money(budget - high, cur), top=money(high - budget, cur)))  # fmt: skip
+    return "".join(line + "\n\n" for line in said)
+
+
+def _run_at_market(turn: Turn, r: dict) -> tuple[str | None, list[list[str]], list[tuple[Text, str]], tuple[float, float] | None]:
     """A run's GPU-hours priced at the tier a renter of that size pays (specialist clouds; the China market for a
     China buyer): that one tier in the headline, and every tier's figure for the same hours as table rows, so the
-    first screen and the table show the same numbers, and the dated offers behind them. (None, [], []) when no tier
-    has a fair band for the GPU."""
+    first screen and the table show the same numbers, the dated offers behind them, and that tier's cost band.
+    (None, [], [], None) when no tier has a fair band for the GPU."""
     currency = r["currency"]
     china = turn.slots.region == "cn" or currency == "CNY"
     outcome = turn.call("rental_prices", {"gpu": r["gpu_id"], "currency": currency, "china": china, "gpus": r["num_gpus"],
                                           "gpu_hours": r["gpu_hours"], "today": dt.date.today().isoformat()})  # fmt: skip
     if not outcome.ok or outcome.result["fair_tier"] is None:
-        return None, [], []
+        return None, [], [], None
     m = outcome.result
     fair = next(t for t in m["tiers"] if t["tier"] == m["fair_tier"])
     priced = [t for t in m["tiers"] if t["cost_low"] is not None]
@@ -139,7 +164,7 @@ def _run_at_market(turn: Turn, r: dict) -> tuple[str | None, list[list[str]], li
         rows.append([WORDING.say(turn, "training.tier_row.label", tier=turn.text(tier["name"])), cost,
                      f"`{WORDING.say(turn, 'training.tier_row.formula', hours=hours, rate=rent_prices.band(tier['low'], tier['high'], currency), cost=cost)}`"])  # fmt: skip
     dated = [(price_dates.AGES.text("offer", tier=tier["name"], offer=offer["offer"]), offer["date"]) for tier in priced for offer in tier["offers"]]
-    return headline, rows, dated
+    return headline, rows, dated, (fair["cost_low"], fair["cost_high"])
 
 
 def _data(turn: Turn, tokens: float, read: str | None) -> str:
