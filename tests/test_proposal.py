@@ -109,12 +109,12 @@ def test_rent_or_buy_has_a_payback_month_and_three_sensitive_inputs(proposals):
     assert len(p.tco.sensitivities) >= 3
 
 
-def test_a_china_only_proposal_says_why_there_is_no_rent_or_buy(planner):
+def test_a_china_only_proposal_is_worked_against_the_dated_china_rent(planner):
+    """facts15 added dated mainland rents for the domestic parts (CMIS Daily, 2026-09): the part recommended first is
+    weighed against its China lease tier, not left without a rent-or-buy."""
     p = make_proposal(planner, SERVING_CNY)
-    assert p.tco is None and p.tco_error is not None
-    first = p.options[0]["gpu_name"]  # the part recommended first (its price decides which: H20 at its published server quote, or Ascend)
-    # which part lacks which figure, and to give it (a China rent missing asks for the rate quoted in China: ranges10)
-    assert first in p.tco_error.en and "please give" in p.tco_error.en and ("请直接填写" in p.tco_error.zh or "请提供" in p.tco_error.zh)
+    assert p.tco is not None and p.tco_error is None
+    assert p.tco.rent_tier == "china" and p.tco.currency == "CNY"
 
 
 def test_power_space_and_every_price_carry_figures_and_sources(proposals):
