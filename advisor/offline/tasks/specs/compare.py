@@ -94,8 +94,9 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     parts = [head, pick, trade_offs, side_by_side(turn, opts, task)] if speeds_asked else [pick, head, trade_offs, side_by_side(turn, opts, task)]
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
         parts.insert(0, per_token(turn, opts, what))
-    parts[1:1] = mainland.blocked_of(turn, ids)  # the answer first; a mainland buyer then hears what cannot be bought new there
-    parts[-1:-1] = vendor_tradeoffs.lines(turn, ids)  # another vendor's part: software, achieved speed, what to benchmark, before the table
+    # the verdict and its reasoning first; a mainland buyer then hears what cannot be bought new there (mainland.py's rule),
+    # then another vendor's part: software, achieved speed, what to benchmark; then the table
+    parts[-1:-1] = [*mainland.blocked_of(turn, ids), *vendor_tradeoffs.lines(turn, ids)]
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(
