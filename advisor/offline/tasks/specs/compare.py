@@ -73,6 +73,8 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
         for option in opts:
             _evaluate(turn, option, model, task, QUANTISED_SERVING)
         turn.assume(*WORDING.pair("compare_phrases.answer.quantised_since_bf16_fits_none"))
+    for option in opts:
+        _price_machine(turn, option)
     sized = [o.label for o in opts if o.sized_like_for_like]
     if sized:
         turn.assume(*WORDING.both("compare_phrases.answer.fewest_cards_each", options=turn.t(", ", "、").join(sized)))
@@ -103,6 +105,17 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
         *WORDING.pair("compare_phrases.answer.prices_are_indicative_catalog_figures")
     )
     return "\n\n".join(p for p in parts if p)
+
+
+def _price_machine(turn: Turn, option: Option) -> None:
+    """The whole configuration's purchase price: the cards plus the machine they need (knowledge/servers.yaml: a desktop for
+    one card, a 4-GPU workstation, a GPU server per 8), so four cards are never weighed against one by card prices alone."""
+    price = option.price("purchase_price")
+    if not (price and option.count) or "estimate_server_price" not in turn.registry.names():
+        return
+    priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": option.count, "currency": price["currency"]})
+    if priced.ok and priced.result.get("whole"):
+        option.machine = priced.result
 
 
 def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:
