@@ -40,7 +40,8 @@ def test_each_option_gets_fit_speed_cost_and_a_verdict(l40s_or_two_4090s):
         assert f"{number(call.result['output_tokens_per_s_total'])} tokens/s" in text
     for call in calls(l40s_or_two_4090s, "estimate_memory"):
         assert f"{number(call.result['headroom_pct'])}%" in text
-    assert "2 × $1,599 = $3,198" in text  # the whole option's purchase price, from the catalog's per-card price
+    # the whole option's purchase price: the catalog's per-card price and the machine the cards go in (knowledge/servers.yaml)
+    assert "2 × $1,599 + 4-GPU workstation $10,000 = $13,198" in text, text
     assert "$2.24/h" in text and "$1.48/h" in text  # cloud per hour of each option
     pick, head, trade_offs = text.split("\n\n")[:3]  # "which?" is answered first: the pick, the figures it rests on, its trade-offs
     assert pick.startswith("**Choose"), pick

@@ -77,3 +77,34 @@ def test_geforce_buy_now_or_wait_leads_with_the_decision(advisor, message, words
     first = lead(advisor.answer(message, []))
     assert all(w in first for w in words), first
     assert "stronger card" not in first and "都更强" not in first  # not a spec sheet's lead
+
+
+@pytest.mark.parametrize("message, whole, host", [
+    ("We are choosing between 4x RTX 4090 and 1x RTX 6000 Ada to LoRA fine-tune a 13B model. Which one, counting what we pay?",
+     "as a whole machine", "4-GPU workstation"),
+    ("要做 13B 模型的 LoRA 微调，买 4 张 RTX 4090 还是 1 张 RTX 6000 Ada 划算？", "整机采购", "4 卡工作站"),
+])  # fmt: skip
+def test_a_purchase_comparison_prices_the_whole_configuration(advisor, message, whole, host):
+    r = advisor.answer(message, [])
+    assert "estimate_server_price" in [c.name for c in r.tool_calls]
+    assert whole in r.answer and host in r.answer, r.answer
+    assert "$6,396 " not in r.answer and "$6,396，" not in r.answer, r.answer  # never four cards' price alone against one card's
+    assert "$16,396" in r.answer, r.answer  # 4 × $1,599 + the workstation they go in
+
+
+def test_a_mainland_comparison_gives_the_reasoning_before_the_warnings(advisor):
+    r = advisor.answer("A800 和 H20 比一比，哪个更适合我们？", [])
+    paragraphs = r.answer.split("\n\n")
+    warned = next(i for i, p in enumerate(paragraphs) if "⚠️" in p)
+    table = next(i for i, p in enumerate(paragraphs) if p.lstrip().startswith("|"))
+    assert 1 < warned < table, paragraphs[: table + 1]  # the verdict, its reasoning, then what cannot be bought, then the figures
+
+
+@pytest.mark.parametrize("message, words", [
+    ("Our team of 30 engineers will share one L40S running Llama 3.1 8B. How fast will it be for each of them?",
+     ("3 users at once", "10%", "30 engineers")),
+    ("我们组 6 个人共用一张 H100 跑 Llama 3.1 8B 推理，每人速度大概多少？", ("按高峰约 1 人同时使用", "10%")),
+])  # fmt: skip
+def test_serving_lead_says_the_peak_taken_from_the_team(advisor, message, words):
+    first = lead(advisor.answer(message, []))
+    assert all(w in first for w in words), first

@@ -95,9 +95,12 @@ def test_a_claimed_multiple_in_chinese_is_answered_then_a_mainland_buyer_warned(
 
 def test_a_spec_comparison_for_a_mainland_buyer_names_the_controlled_part_after_the_answer(offline_advisor):
     response = ask(offline_advisor, "H100和H20比一比参数")
-    lead, warning = response.answer.split("\n\n")[:2]  # the comparison answers first; what cannot be bought comes next
-    assert "⚠️" not in lead, lead
-    assert warning.startswith("- ⚠️ 在中国大陆采购：NVIDIA H100 SXM 买不到新卡"), response.answer[:300]
+    paragraphs = response.answer.split("\n\n")
+    warned = next(i for i, paragraph in enumerate(paragraphs) if "⚠️" in paragraph)
+    # the comparison and its reasoning first; what cannot be bought next, before the table of figures
+    assert warned >= 1 and "⚠️" not in paragraphs[0], paragraphs[:2]
+    assert paragraphs[warned].startswith("- ⚠️ 在中国大陆采购：NVIDIA H100 SXM 买不到新卡"), response.answer[:300]
+    assert not any("|" in paragraph for paragraph in paragraphs[:warned]), paragraphs[:warned]
     assert "H20 买不到" not in response.answer  # the China edition is sold there
 
 

@@ -1,8 +1,9 @@
 """For a buyer in mainland China: each named part that cannot be bought new there, with the rule behind it.
 
 The status and the rule are the catalog's (each part's figures judged by knowledge/export_rules.yaml when the catalog
-loads), never marked by hand; the wording is this package's text.yaml, section ``mainland``. An answer that names parts to such a
-buyer says this right after its verdict and before the parts' figures, so no part is listed and only then declared unbuyable."""
+loads), never marked by hand; the wording is this package's text.yaml, section ``mainland``. An answer that compares parts for such a
+buyer says this after its verdict and the verdict's reasoning, before the table of figures, in both languages: the answer
+first, then what cannot be bought, then the figures (specs.py, compare.py)."""
 
 from __future__ import annotations
 

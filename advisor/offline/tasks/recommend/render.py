@@ -9,12 +9,11 @@ from advisor.markdown import money, number, table
 from advisor.offline.tasks.recommend import plan
 from advisor.offline.tasks.recommend.price_view import option_price
 from advisor.offline.tasks.recommend.tiers_view import tier_lines
+from advisor.offline.tasks.serving.peak_said import peak_said
 from advisor.offline.tasks.serving.serving_card import stated_card
-from advisor.offline.tasks.serving.serving_traffic import TrafficLoad
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.offline.workload import gpus_on_hand
-from knowledge.audience import PeakLoad
 from knowledge.bilingual import Text
 from knowledge.servers import server_data
 from knowledge.serving_precision import serving_precision
@@ -85,13 +84,9 @@ def _load_said(turn: Turn, r: dict) -> str:
     users = turn.slots.concurrency if r["task"] == "inference" else None
     if users is None and r["task"] == "inference" and r["options"][0].get("max_users_at_target") is None:
         return "\n\n" + WORDING.say(turn, "sizing_phrases.verdict.load_one").strip()  # one stream at a time, a default said, not left silent
-    if not users or users < 2:
-        return ""
-    peak = turn.slots.peak_load
-    if isinstance(peak, PeakLoad):
-        return WORDING.say(turn, "sizing_phrases.verdict.load_share", users=number(users), share=f"{peak.share * 100:g}", people=peak.said)
-    if isinstance(peak, TrafficLoad) and peak.period_assumed:  # "200,000 requests": read as a month's, a default that moves the count
-        return WORDING.say(turn, "sizing_phrases.verdict.load_month_assumed", users=number(users), said=peak.said)
+    said = peak_said(turn, users)  # a team's peak, or a request count read as a month's: the serving lead's rule
+    if said or not users or users < 2:
+        return said
     return WORDING.say(turn, "sizing_phrases.verdict.load_stated", users=number(users))
 
 

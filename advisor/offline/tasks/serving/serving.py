@@ -23,6 +23,7 @@ from advisor.offline.tasks.serving.serving_floor import (
     apply_chat_floor, both_targets, chat_floor_tokens_per_s, is_floor, only_floor, readable_assumption, readable_floor_tokens_per_s,
     tool_args,
 )
+from advisor.offline.tasks.serving.peak_said import peak_said
 from advisor.offline.tasks.serving.serving_range import RangeEnd, range_lead, range_models
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
 from advisor.offline.wording import Wording
@@ -160,6 +161,8 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
                 parts.append(floor_met(turn, args, r) if not missed and is_floor(args) else _speed_lead(turn, r))
         if r.get("max_concurrency_at_target") and not missed and not both_targets(args):
             parts.append(turn.text(serving_text("speed_target_concurrency", at_target=number(r["max_concurrency_at_target"]), target=render.targets(args))))
+    if asked != "concurrency" and parts:  # a team's peak the figures were timed at is a default said in the lead (recommend's rule)
+        parts[0] += peak_said(turn, turn.slots.concurrency)
     if asked != "concurrency":  # the concurrency lead names its binding limit itself
         parts += binding_line(turn, args, r)
     facts = moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r.get("weights_format") or "", args["gpu"])

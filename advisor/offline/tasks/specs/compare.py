@@ -73,6 +73,8 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
         for option in opts:
             _evaluate(turn, option, model, task, QUANTISED_SERVING)
         turn.assume(*WORDING.pair("compare_phrases.answer.quantised_since_bf16_fits_none"))
+    for option in opts:
+        _price_machine(turn, option)
     sized = [o.label for o in opts if o.sized_like_for_like]
     if sized:
         turn.assume(*WORDING.both("compare_phrases.answer.fewest_cards_each", options=turn.t(", ", "、").join(sized)))
@@ -94,14 +96,26 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     parts = [head, pick, trade_offs, side_by_side(turn, opts, task)] if speeds_asked else [pick, head, trade_offs, side_by_side(turn, opts, task)]
     if task == "inference" and asks_cost_per_token(turn):  # the cost per token leads, the speed verdict follows
         parts.insert(0, per_token(turn, opts, what))
-    parts[1:1] = mainland.blocked_of(turn, ids)  # the answer first; a mainland buyer then hears what cannot be bought new there
-    parts[-1:-1] = vendor_tradeoffs.lines(turn, ids)  # another vendor's part: software, achieved speed, what to benchmark, before the table
+    # the verdict and its reasoning first; a mainland buyer then hears what cannot be bought new there (mainland.py's rule),
+    # then another vendor's part: software, achieved speed, what to benchmark; then the table
+    parts[-1:-1] = [*mainland.blocked_of(turn, ids), *vendor_tradeoffs.lines(turn, ids)]
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(
         *WORDING.pair("compare_phrases.answer.prices_are_indicative_catalog_figures")
     )
     return "\n\n".join(p for p in parts if p)
+
+
+def _price_machine(turn: Turn, option: Option) -> None:
+    """The whole configuration's purchase price: the cards plus the machine they need (knowledge/servers.yaml: a desktop for
+    one card, a 4-GPU workstation, a GPU server per 8), so four cards are never weighed against one by card prices alone."""
+    price = option.price("purchase_price")
+    if not (price and option.count) or "estimate_server_price" not in turn.registry.names():
+        return
+    priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": option.count, "currency": price["currency"]})
+    if priced.ok and priced.result.get("whole"):
+        option.machine = priced.result
 
 
 def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:

@@ -45,6 +45,14 @@ class Option:
     needed: str = ""  # when it does not fit: how many cards would
     problem: str = ""  # a tool's explanation when the option could not be evaluated
     sized_like_for_like: bool = False  # no count was named: the fewest cards that hold the workload were taken
+    machine: dict | None = None  # estimate_server_price at this count: the cards plus the machine they go in
+
+    @property
+    def host(self) -> float | None:
+        """The price of the machine around the cards (a desktop, a 4-GPU workstation, a GPU server), when one was priced
+        from the catalog's card price; None for a published whole-machine quote or a part sold as its own machine."""
+        whole = (self.machine or {}).get("whole")
+        return self.machine.get("host") if whole and whole["basis"] == "catalog" and self.machine.get("host") else None
 
     @property
     def name(self) -> str:
@@ -62,7 +70,12 @@ class Option:
         return self.gpu.get(kind)
 
     def total(self, kind: str) -> float | None:
+        """The whole option's price: to buy, the whole configuration (cards + the machine they need, or a published
+        quote for the machine) when it was priced; to rent, per card × cards."""
         price = self.price(kind)
+        whole = (self.machine or {}).get("whole")
+        if kind == "purchase_price" and whole and whole["currency"] == (price or {}).get("currency"):
+            return (whole["low"] + whole["high"]) / 2
         return price["amount"] * self.count if price and self.count else None
 
 
@@ -309,8 +322,8 @@ def side_by_side(turn: Turn, opts: list[Option], task: str) -> str:
             *WORDING.pair("compare_view_phrases.side_by_side.bf16_dense_per_card"), lambda o: f"{number(o.gpu['bf16_tflops'])} TFLOPS" if o.gpu["bf16_tflops"] else "—"
         ),
         row(*WORDING.pair("compare_view_phrases.side_by_side.link_between_cards"), lambda o: link(turn, o.gpu)),
-        row(*WORDING.pair("compare_view_phrases.side_by_side.purchase_whole_option"), lambda o: _priced(o, "purchase_price", "")),
-        row(*WORDING.pair("compare_view_phrases.side_by_side.cloud_per_hour"), lambda o: _priced(o, "cloud_price", WORDING.say(turn, "compare_view_phrases.side_by_side.h"))),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.purchase_whole_option"), lambda o: _priced(turn, o, "purchase_price", "")),
+        row(*WORDING.pair("compare_view_phrases.side_by_side.cloud_per_hour"), lambda o: _priced(turn, o, "cloud_price", WORDING.say(turn, "compare_view_phrases.side_by_side.h"))),
     ]
     if turn.china_matters:  # a card's China status only where China's rules bear on the choice
         body.append(row(*WORDING.pair("compare_view_phrases.side_by_side.china"), lambda o: turn.t(*CHINA_STATUS[o.gpu["china"]])))
@@ -331,10 +344,13 @@ def _fit_text(turn: Turn, o: Option) -> str:
     return shown + (f"; {o.needed}" if o.needed else "")
 
 
-def _priced(o: Option, kind: str, suffix: str) -> str:
+def _priced(turn: Turn, o: Option, kind: str, suffix: str) -> str:
     price = o.price(kind)
     if not price or not o.count:
         return "—"
     each = money(price["amount"], price["currency"])
     total = money(o.total(kind), price["currency"])
+    if kind == "purchase_price" and o.host is not None:  # the cards and the machine they go in, each priced
+        host = f"{turn.text(o.machine['host_label'])} {money(o.host, price['currency'])}"
+        return f"{o.count} × {each} + {host} = {total} ({price['date']}; {o.machine['host_date']})"
     return (f"{o.count} × {each} = {total}" if o.count > 1 else total) + f"{suffix} ({price['date']})"

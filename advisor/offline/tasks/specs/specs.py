@@ -32,14 +32,13 @@ def answer(turn: Turn, value_first: bool = False) -> str:
         lead = f"{priced}\n\n{lead}" if priced else lead
     rows = [r["gpu"] for r in result["rows"]]
     weighed = len(rows) > 1 or turn.ask.buying or turn.ask.asks_price  # parts weighed or priced, not one card's figures
-    # A mainland buyer hears what cannot be bought there right after the answer itself (the lead's first paragraph: the
-    # verdict, or the machine's price), before the figures: the leaders line and the table restate what the table shows.
+    # A mainland buyer hears what cannot be bought there after the verdict and its reasoning (the lead: the verdict or the
+    # machine's price, the ratios and the value per unit of money), before the table (mainland.py's rule).
     warned = mainland.blocked_list(turn, rows) if weighed else []
-    answer, _, figures = lead.partition("\n\n")
     stated = stated_view.lead(turn, rows[0]) if len(rows) == 1 else ""  # "the B200 is 192 GB, right?": the figure said is checked first
     # what was asked leads: right or wrong on a comparison stated between two cards, or the figure asked of one card
     asked = asked_view.claim(turn, rows) or (asked_view.one_card(turn, rows[0]) if len(rows) == 1 else "")
-    return "\n\n".join(filter(None, [stated, asked, answer, *warned, figures, table, *render.stale_prices(turn, result, machine_dates)]))
+    return "\n\n".join(filter(None, [stated, asked, lead, *warned, table, *render.stale_prices(turn, result, machine_dates)]))
 
 
 def _filtered_list(turn: Turn) -> str:
