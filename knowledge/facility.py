@@ -64,6 +64,7 @@ class Planning(BaseModel):
     largest_rack_kw: PlanningDefault
     network_storage_pct: PlanningDefault
     rack_units: PlanningDefault
+    rack_headroom_pct: PlanningDefault = Field(description="Share of a stated rack budget a plan keeps free: a rack loaded closer than this is tight.")
 
 
 class Tariff(BaseModel):

@@ -192,6 +192,9 @@ class FacilityPlanResult(BaseModel):
     servers_per_rack: int = Field(description="Servers one rack takes: the smaller of its power budget and its space.")
     limited_by: str = Field(description="'power' or 'space'.")
     fits: bool = Field(description="All the servers fit in one rack within its budget.")
+    headroom_pct: float | None = Field(None, description="Share of a stated rack budget the fullest rack leaves free, %.")
+    tight: bool = Field(False, description="The servers fit a stated rack budget on paper, with less headroom than the planning margin.")
+    planned_rack_kw: float | None = Field(None, description="Rack budget that keeps the planning margin free at this load, kW (when tight).")
     racks: int | None = Field(description="Racks needed at this budget; None when not even one server fits.")
     rack_load_kw: float = Field(description="Load of the fullest rack at maximum draw, kW.")
     whole_rack: bool
@@ -288,6 +291,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     racks = math.ceil(servers / per_rack) if per_rack else None
     in_fullest = min(servers, per_rack) if per_rack else 1
     rack_load = in_fullest * server_kw
+    headroom, tight, planned = _headroom(request.rack_power_kw, rack_load if per_rack else None, whole_rack, planning.rack_headroom_pct, figures)
     cap_server, cap_gpu, practical = _cap(gpu, server_kw, per_server, servers, per_rack, space, rack_kw, whole_rack)
     it_kw = servers * server_kw * (1 + overhead / 100)
     facility_kw = it_kw * pue
@@ -338,6 +342,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         colocation=_colocation(prices, it_kw, cost / 12, cur),
         gpu_name=gpu.name, gpu_tdp_w=gpu.tdp_w, system=name, server_kw=server_kw, server_kw_published=published, gpus_per_server=per_server, servers=servers,
         rack_power_kw=rack_kw, servers_per_rack=per_rack, limited_by=limited_by, fits=per_rack >= servers, racks=racks, rack_load_kw=rack_load,
+        headroom_pct=headroom, tight=tight, planned_rack_kw=planned,
         whole_rack=whole_rack, cap_server_kw=cap_server, cap_gpu_w=cap_gpu, cap_practical=practical, it_kw=it_kw, facility_kw=facility_kw,
         energy_mwh_per_year=mwh, cost_per_year=cost, cost_per_month=cost / 12, currency=cur, cooling=cooling, air_limit_kw=cooling_data.air_limit_kw,
         liquid_above_kw=cooling_data.liquid_above_kw, racks_at_air_limit=racks_dense, capacity_kw=request.capacity_kw,
@@ -346,6 +351,22 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         liquid_as_sold=system is not None and system.liquid_cooled and host is None, china=gpu.china or "",
         china_rule=Text(en=gpu.china_rule.en, zh=gpu.china_rule.zh) if gpu.china_rule else None, figures=figures, items=items, notes=notes,
     )  # fmt: skip
+
+
+def _headroom(
+    stated_kw: float | None, rack_load: float | None, whole_rack: bool, margin: PlanningDefault, figures: list[Figure]
+) -> tuple[float | None, bool, float | None]:
+    """How much of a stated rack budget the fullest rack leaves free (%), whether that is below the planning margin
+    (a 14 kW server in a 15 kW rack fits on paper with 7% to spare), and the budget that keeps the margin free. Only a
+    budget the user stated is judged: a default rack is ours, and stated feeds are derated already."""
+    if stated_kw is None or rack_load is None or whole_rack:
+        return None, False, None
+    headroom = (stated_kw - rack_load) / stated_kw * 100
+    if headroom >= margin.value:
+        return headroom, False, None
+    figures.append(Figure(key="rack_headroom_pct", value=margin.value, unit="%", stated=False, basis=margin.basis, date=margin.date,
+                          url=margin.source.url, title=margin.source.title))  # fmt: skip
+    return headroom, True, rack_load / (1 - margin.value / 100)
 
 
 def _colocation(prices: PriceBook | None, it_kw: float, electricity_per_month: float, currency: str) -> Colocation:

@@ -44,7 +44,18 @@ def figure_values(turn: Turn, r: dict) -> dict:
         "circuit_kw": number(r["circuit_kw"] or 0, 1), "on_circuit": r["servers_on_circuit"],
         "server_basis": say(turn, "assumption.published" if r["server_kw_published"] else "assumption.estimated"),
         "max_total": number(r["servers"] * r["server_kw"], 1), "net_pct": number(figures["network_storage_pct"]["value"], 0),
+        **_tight_values(turn, r, figures),
     }  # fmt: skip
+
+
+def _tight_values(turn: Turn, r: dict, figures: dict) -> dict:
+    """The headroom of a rack that fits on paper but tight, the planning margin and the rack that keeps it free."""
+    if not r.get("tight"):
+        return {}
+    margin = figures["rack_headroom_pct"]
+    values = {"headroom": number(r["headroom_pct"], 0), "margin": number(margin["value"], 0), "margin_basis": turn.text(margin["basis"]),
+              "planned_rack": number(r["planned_rack_kw"], 1), "rack": number(r["rack_power_kw"], 1)}  # fmt: skip
+    return {**values, "plan_tight": say(turn, "lead.plan_tight", **values)}
 
 
 _SAID = WORDING.pair("facility_phrases._said.as_you_gave_it")
@@ -75,7 +86,7 @@ def lead_key(turn: Turn, r: dict) -> str:
     if frame.has("rack_power") and plan.fleet(turn) and not r["whole_rack"]:
         if r["servers_per_rack"] == 0:
             return "lead.none_fits"
-        return "lead.fits" if r["fits"] else "lead.does_not_fit"
+        return ("lead.fits_tight" if r["tight"] else "lead.fits") if r["fits"] else "lead.does_not_fit"
     if frame.has("rack_power") and plan.asks(turn, "cooling") and not turn.slots.gpus and not r["whole_rack"]:
         # "can we air-cool 35 kW per rack?" names no hardware: the rack's own density against the air and liquid limits
         return f"lead.rack_air.{_density(r['rack_power_kw'], r)}"
@@ -90,17 +101,22 @@ def lead_key(turn: Turn, r: dict) -> str:
     if not plan.fleet(turn) and not frame.has("rack_power") and plan.asks_server_power(turn):
         return "lead.server"
     if not r["whole_rack"] and (frame.has("rack_power") or plan.asks(turn, "per_rack")):
-        return "lead.per_rack" if r["servers_per_rack"] else "lead.none_fits"
+        if not r["servers_per_rack"]:
+            return "lead.none_fits"
+        return "lead.per_rack_tight" if r["tight"] else "lead.per_rack"
     return "lead.load"
 
 
 # the site measures (Ask.parts, advisor/nlu/data/asked_measures.yaml) each lead answers: a lead by its key or its family
 LEAD_MEASURES = {
-    "lead.fits": {"rack", "power"}, "lead.one_rack": {"rack", "power"}, "lead.does_not_fit": {"rack"}, "lead.none_fits": {"rack"},
+    "lead.fits": {"rack", "power"}, "lead.fits_tight": {"rack", "power"}, "lead.per_rack_tight": {"rack"}, "lead.one_rack": {"rack", "power"}, "lead.does_not_fit": {"rack"}, "lead.none_fits": {"rack"},
     "lead.per_rack": {"rack"}, "lead.capacity": {"rack"}, "lead.server": {"power"}, "lead.load": {"power"},
     "lead.electricity": {"bill"}, "lead.electricity_month": {"bill"}, "lead.circuit": {"rack"}, "lead.cooling": {"cooling"},
     "lead.rack_air": {"cooling", "rack"},  # the density verdict also says how many servers such a rack takes
 }  # fmt: skip
+
+
+TIGHT_LEADS = {"lead.fits_tight", "lead.per_rack_tight"}  # a fit on paper with less headroom than the planning margin
 
 
 def measures_of(lead: str) -> set[str]:
@@ -136,7 +152,9 @@ def _lead_for(turn: Turn, r: dict, measure: str) -> str | None:
     if measure == "rack" and not r["whole_rack"] and r["circuit_kw"] is None:
         if not r["servers_per_rack"]:
             return "lead.none_fits"
-        return ("lead.fits" if r["fits"] else "lead.does_not_fit") if plan.fleet(turn) else "lead.per_rack"
+        if plan.fleet(turn):
+            return ("lead.fits_tight" if r["tight"] else "lead.fits") if r["fits"] else "lead.does_not_fit"
+        return "lead.per_rack_tight" if r["tight"] else "lead.per_rack"
     return None
 
 
@@ -216,6 +234,8 @@ def assumption_lines(turn: Turn, r: dict, v: dict, lead: str, also: tuple[str, .
         else:
             key = "assumption.network_assumed" if network.get("assumed") else "assumption.network"
             lines.append(say(turn, key, pct=pct, basis=turn.text(network["basis"]) if network.get("basis") else ""))
+    if r["tight"] and {lead, *also} & TIGHT_LEADS:
+        lines.append(say(turn, "assumption.headroom", **v))
     rack = figures["rack_power_kw"]
     if not rack["stated"] and not r["whole_rack"] and lead != "lead.server":
         lines.append(say(turn, "assumption.rack_default", rack=v["rack"], basis=turn.text(rack["basis"])))
