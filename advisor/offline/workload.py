@@ -106,6 +106,11 @@ def default_rule(turn: Turn, gpu: str | None) -> PrecisionRule | None:
     """The card's own serving format when nothing the user said decides it (see ``serving_format``); None otherwise."""
     if turn.ask.workload.precision is not None or turn.ask.quality_first or turn.ask.quantised or gpu is None or _keeps_own_format(turn):
         return None
+    if turn.ask.observed_speed is not None and not turn.ask.claimed_rate:
+        # a speed the user measured is judged against what an engine does with the checkpoint as loaded (its own
+        # 16-bit weights unless they say they quantised), not against the card's fastest format: that would call a
+        # normal BF16 figure slow. A vendor's claimed rate keeps the fastest format, the one such claims are made in.
+        return None
     card = turn.catalog.find_gpu(gpu)
     return serving_precision().default_for(card, fits_16bit=True) if card is not None else None
 
