@@ -34,7 +34,7 @@ def recommend(**args):
 @pytest.mark.parametrize(
     ("gpu", "expected"),
     [("h100-sxm", "fp8"), ("b200", "fp8"), ("l40s", "fp8"), ("mi300x", "fp8"), ("ascend-910b", "int8"),
-     ("a100-80gb-sxm", "awq-int4"), ("rtx-4090", "awq-int4"), ("rtx-3090", "awq-int4"), ("gaudi3", None), ("tpu-v5p", None)],
+     ("a100-80gb-sxm", "int8"), ("rtx-4090", "int8"), ("rtx-3090", "int8"), ("gaudi3", None), ("tpu-v5p", None)],
 )  # fmt: skip
 def test_each_architecture_has_the_format_it_is_usually_served_in(gpu, expected):
     rule = serving_precision().rule_for(CATALOG.gpu(gpu))

@@ -107,7 +107,7 @@ def default_rule(turn: Turn, gpu: str | None) -> PrecisionRule | None:
     if turn.ask.workload.precision is not None or turn.ask.quality_first or turn.ask.quantised or gpu is None or _keeps_own_format(turn):
         return None
     card = turn.catalog.find_gpu(gpu)
-    return serving_precision().default_for(card, fits_16bit=True) if card is not None else None
+    return serving_precision().default_for(card, fits=True) if card is not None else None
 
 
 def _keeps_own_format(turn: Turn) -> bool:
