@@ -61,7 +61,7 @@ MIN_CLOUD_PRICE = 0.001
 MIN_CLAIMED_MONTHS = 0.1  # a tenth of a cent (or fen) per GPU-hour
 # A service life shorter than a quarter is no ownership to weigh against renting ("a month" is the period a rent is
 # asked for); longer than 15 years outlives any GPU generation.
-MIN_LIFETIME_YEARS, MAX_LIFETIME_YEARS = 0.25, 15.0
+MIN_LIFETIME_YEARS, MAX_LIFETIME_YEARS = 1 / 12, 15.0  # a month: "we need them for two months" is compared over those months
 
 
 class TcoRequest(BaseModel):

@@ -29,6 +29,7 @@ RENTALS = Wording("tco", "rentals")
 TIERS = Wording("tco", "rent_tiers")
 DEFAULT_GPU = "h100-sxm"  # the card a cost is worked on when the question names none (the answer says so)
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
+SHORTEST_LIFE_YEARS = 0.25  # with a payback in the message, a span shorter than this is a rent's period, not the servers' life
 MAX_RENT_PER_GPU_HOUR_USD = 100  # no GPU-hour rents above this (the dearest on-demand card is ~$15): a one-off amount above it is a price
 THREE_YEAR_TERM = 3  # a reservation of three years or more is priced at the 3-year commitment rate
 
@@ -314,8 +315,10 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         server_price = budget / servers
     spans, state_horizon = spans_beside_commitments(turn)
     claimed_years, horizon_years = claim_and_horizon(turn.ask.payback_word_starts, spans, state_horizon)
-    if horizon_years is not None and horizon_years < MIN_LIFETIME_YEARS:
-        horizon_years = None  # "what does renting cost for a month, and when does buying pay back?": the rent's period, not a life
+    if horizon_years is not None and (horizon_years < MIN_LIFETIME_YEARS or (turn.ask.speaks_of_payback and horizon_years < SHORTEST_LIFE_YEARS)):
+        # "what does renting cost for a month, and when does buying pay back?": the rent's period, not a life; without a
+        # payback in the message, "we need 8 H100s for two months" is the span compared (renting wins it, and says why)
+        horizon_years = None
     bounds = horizon_bounds(turn, horizon_years)
     if horizon_years is not None:
         yours.append(WORDING.text("yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), years=number(horizon_years))
