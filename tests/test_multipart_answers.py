@@ -92,7 +92,7 @@ def test_site_measures_of_one_sentence_each_get_a_lead(offline_advisor, question
 @pytest.mark.parametrize(
     ("question", "verdict"),
     [
-        ("rack power for 4 B200 servers? our cage has 60 kW", "Yes, it fits: 4 × DGX B200"),  # 4 × 14.3 kW = 57.2 kW
+        ("rack power for 4 B200 servers? our cage has 60 kW", "Fits on paper, but with only 5% headroom: 4 × DGX B200"),  # 4 × 14.3 kW = 57.2 kW
         ("rack power for 4 H100 servers? our racks are 25 kW", "need 2 racks of 25 kW"),
         ("每柜只有15kW，放4台8卡H100服务器，够吗？", "需要 4 个 15 kW 机柜"),
         ("budget $150k — which GPUs to serve a 70B model for 50 users?", "Within your budget of $150,000"),
