@@ -59,18 +59,31 @@ class ServingPrecision(BaseModel):
         """Formats that cost measurable quality (4-bit)."""
         return {rule.precision for rule in self.rules if rule.quality_cost}
 
-    def rule_for(self, gpu: GPU) -> PrecisionRule | None:
-        """The first rule that takes this card; None: it keeps 16-bit weights."""
-        return next((rule for rule in self.rules if rule.takes(gpu)), None)
+    def rule_for(self, gpu: GPU, precision: str | None = None) -> PrecisionRule | None:
+        """The first rule that takes this card (of those serving ``precision`` when given); None: it keeps 16-bit weights."""
+        return next((rule for rule in self.rules if rule.takes(gpu) and precision in (None, rule.precision)), None)
 
-    def default_for(self, gpu: GPU, fits_16bit: bool | Callable[[], bool]) -> PrecisionRule | None:
+    def ladder(self, gpu: GPU) -> tuple[PrecisionRule, ...]:
+        """The steps down from 16-bit weights on a card whose rule applies only when needed, in order (INT8, then 4-bit);
+        empty when the card's rule always applies or none takes it."""
+        first = self.rule_for(gpu)
+        if first is None or first.when != "needed":
+            return ()
+        return tuple(rule for rule in self.rules if rule.takes(gpu) and rule.when == "needed")
+
+    def default_for(self, gpu: GPU, fits: bool | Callable[[str | None], bool]) -> PrecisionRule | None:
         """The one default serving format of a card when the user names none (the recommender and the serving estimate
-        both read it): the card's rule, unless that rule applies only when needed and 16-bit weights fit one card
-        (``fits_16bit`` may be a function, asked only then)."""
-        rule = self.rule_for(gpu)
-        if rule is None or rule.when != "needed":
-            return rule
-        return None if (fits_16bit() if callable(fits_16bit) else fits_16bit) else rule
+        both read it): the card's rule when it always applies; else none while 16-bit weights fit one card, then the
+        first step of the ladder whose weights fit one card, the last step when none does. ``fits`` answers "do weights
+        in this format (None: 16-bit) fit one card?"; a bool answers it for 16-bit only (no fit: the last step)."""
+        steps = self.ladder(gpu)
+        if not steps:
+            return self.rule_for(gpu)
+        if not callable(fits):
+            return None if fits else steps[-1]
+        if fits(None):
+            return None
+        return next((rule for rule in steps[:-1] if fits(rule.precision)), steps[-1])
 
 
 @lru_cache(maxsize=1)

@@ -70,10 +70,10 @@ def test_a_buyer_outside_china_gets_no_list_of_china_market_parts_nor_an_export_
 def test_one_default_serving_format_per_card():
     rules = serving_precision()
     h100, rtx4090, a100 = (CATALOG.gpu(g) for g in ("h100-sxm", "rtx-4090", "a100-80gb-sxm"))
-    assert rules.default_for(h100, fits_16bit=True).precision == "fp8"  # always: the FP8 tensor cores
-    assert rules.default_for(rtx4090, fits_16bit=True) is None  # 16-bit weights that fit are served as they are
-    assert rules.default_for(rtx4090, fits_16bit=False).precision == "awq-int4"
-    assert rules.default_for(a100, fits_16bit=False).precision == "awq-int4"
+    assert rules.default_for(h100, fits=True).precision == "fp8"  # always: the FP8 tensor cores
+    assert rules.default_for(rtx4090, fits=True) is None  # 16-bit weights that fit are served as they are
+    assert rules.default_for(rtx4090, fits=False).precision == "awq-int4"
+    assert rules.default_for(a100, fits=False).precision == "awq-int4"
 
 
 def test_h20_decode_ranks_by_its_effective_bandwidth_and_prefill_by_its_compute():

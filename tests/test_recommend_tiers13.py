@@ -34,7 +34,7 @@ def recommend(**args):
 @pytest.mark.parametrize(
     ("gpu", "expected"),
     [("h100-sxm", "fp8"), ("b200", "fp8"), ("l40s", "fp8"), ("mi300x", "fp8"), ("ascend-910b", "int8"),
-     ("a100-80gb-sxm", "awq-int4"), ("rtx-4090", "awq-int4"), ("rtx-3090", "awq-int4"), ("gaudi3", None), ("tpu-v5p", None)],
+     ("a100-80gb-sxm", "int8"), ("rtx-4090", "int8"), ("rtx-3090", "int8"), ("gaudi3", None), ("tpu-v5p", None)],
 )  # fmt: skip
 def test_each_architecture_has_the_format_it_is_usually_served_in(gpu, expected):
     rule = serving_precision().rule_for(CATALOG.gpu(gpu))
@@ -57,7 +57,7 @@ def test_a_small_model_keeps_16_bit_weights_on_a_card_that_holds_them_and_the_re
     result = recommend(params_b=7)
     tiers = {t.name: t.option for t in result.tiers}
     assert tiers["recommended"].precision is None and tiers["recommended"].nominal_memory_gb >= 24  # BF16 fits one 24 GB card
-    assert tiers["budget"].precision == "awq-int4"  # a 12-16 GB card holds it in 4-bit: the budget pick, said as such
+    assert tiers["budget"].precision == "int8"  # a 12-16 GB card holds it in INT8 (4-bit only when 8-bit does not fit): the budget pick
 
 
 def test_the_chosen_formats_are_explained_with_their_sources_in_both_languages():

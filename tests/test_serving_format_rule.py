@@ -114,3 +114,28 @@ def _tagged(text):
             self.value = value
 
     return [Tagged(v) for v in find_values(text, CATALOG)]
+
+
+# --- one ladder down from 16-bit, shared by the serving estimate and the recommender ------------------------------
+
+
+@pytest.mark.parametrize("gpu", ["a100-80gb-sxm", "rtx-4090"])
+def test_a_card_without_fp8_steps_down_to_int8_before_4_bit(gpu):
+    from knowledge.serving_precision import serving_precision
+
+    rules, card = serving_precision(), CATALOG.gpu(gpu)
+    assert [r.precision for r in rules.ladder(card)] == ["int8", "awq-int4"]
+    assert rules.default_for(card, fits=lambda precision: precision == "int8").precision == "int8"
+    assert rules.default_for(card, fits=lambda precision: precision == "awq-int4").precision == "awq-int4"
+    assert rules.default_for(card, fits=lambda precision: True) is None  # 16-bit weights that fit are served as they are
+    assert rules.ladder(CATALOG.gpu("h100-sxm")) == ()  # FP8 always: no ladder
+
+
+@pytest.mark.parametrize("message,decides", [
+    ("Could one L40S carry Llama 3.1 70B for 12 people chatting at once?", "in FP8 does not fit one"),
+    ("单张 L40S 能不能撑住 Llama 3.1 70B、12 个人同时聊天？", "FP8 权重装不进一张"),
+])
+def test_the_one_card_lead_names_the_format_that_decides_and_what_fits(offline_advisor, message, decides):
+    lead = ask(offline_advisor, message).summary.split("\n\n")[0]
+    assert decides in lead and "BF16" not in lead
+    assert "AWQ-INT4" in lead  # what does fit, said in the lead

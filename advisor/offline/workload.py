@@ -112,7 +112,7 @@ def default_rule(turn: Turn, gpu: str | None) -> PrecisionRule | None:
         # normal BF16 figure slow. A vendor's claimed rate keeps the fastest format, the one such claims are made in.
         return None
     card = turn.catalog.find_gpu(gpu)
-    return serving_precision().default_for(card, fits_16bit=True) if card is not None else None
+    return serving_precision().default_for(card, fits=True) if card is not None else None
 
 
 def _keeps_own_format(turn: Turn) -> bool:

@@ -186,9 +186,15 @@ def _by_practice(request: RecommendRequest, catalog: Catalog, serving: ServingDa
     if request.task != "inference" or request.precision is not None or request.precision_default != "practice" or _ships_quantised(request, catalog):
         return [(request, gpus)]
     groups: dict[str | None, list[GPU]] = {}
-    as_is = Sizer(request, catalog, serving, currency)  # the footprints of 16-bit weights
+    sizers: dict[str | None, Sizer] = {}  # the footprints of the weights in each format of the ladder (None: 16-bit)
+
+    def fits(gpu: GPU, precision: str | None) -> bool:
+        if precision not in sizers:
+            sizers[precision] = Sizer(request.model_copy(update={"precision": precision}) if precision else request, catalog, serving, currency)
+        return sizers[precision].fit(gpu, _group_layout(1)) is not None
+
     for gpu in gpus:
-        rule = serving_precision().default_for(gpu, fits_16bit=lambda: as_is.fit(gpu, _group_layout(1)) is not None)
+        rule = serving_precision().default_for(gpu, fits=lambda precision, gpu=gpu: fits(gpu, precision))
         groups.setdefault(rule.precision if rule else None, []).append(gpu)
     return [(request.model_copy(update={"precision": precision}) if precision else request, group) for precision, group in groups.items()]
 
@@ -205,7 +211,7 @@ def _practice_notes(shown: list[Option], catalog: Catalog) -> list[Text]:
     """Why each weight format the recommender chose for a shown card is the one engineers serve it in, with its pages."""
     rules = {}
     for option in shown:
-        if option.precision is not None and (rule := serving_precision().rule_for(catalog.gpu(option.gpu_id))) is not None:
+        if option.precision is not None and (rule := serving_precision().rule_for(catalog.gpu(option.gpu_id), option.precision)) is not None:
             rules.setdefault(rule.id, rule)
     said = []
     for rule in rules.values():
@@ -499,7 +505,7 @@ def _option(gpu: GPU, layout: Layout, estimate: Footprint, speed: Speed | None, 
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
     label, units = config_label(gpu, count)
     plan = _plan(request, layout)
-    if practice is not None and (rule := serving_precision().rule_for(gpu)) is not None:  # the format the plan runs in, said beside it
+    if practice is not None and (rule := serving_precision().rule_for(gpu, practice)) is not None:  # the format the plan runs in, said beside it
         plan = TEXT.text("plans.with_format", plan=plan, format=rule.label)
     return Option(
         precision=practice,

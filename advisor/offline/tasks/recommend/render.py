@@ -71,8 +71,9 @@ def _format_said(turn: Turn, r: dict, top: dict) -> str:
     (FP8 halves the weights), said beside it; its reasons and pages are among the notes."""
     if r["task"] != "inference":
         return ""
-    if top.get("precision") and (rule := serving_precision().rule_for(turn.catalog.gpu(top["gpu_id"]))) is not None:
-        return WORDING.say(turn, "sizing_phrases.verdict.format_practice", format=turn.text(rule.label))
+    if top.get("precision") and (rule := serving_precision().rule_for(turn.catalog.gpu(top["gpu_id"]), top["precision"])) is not None:
+        ratio = WORDING.say(turn, f"sizing_phrases.verdict.weight_ratio.{rule.precision}")  # not FP8's when sized in 4-bit
+        return WORDING.say(turn, "sizing_phrases.verdict.format_practice", format=turn.text(rule.label), ratio=ratio)
     if turn.ask.quality_first and turn.ask.workload.precision is None:
         return WORDING.say(turn, "sizing_phrases.verdict.format_quality")
     return ""

@@ -14,6 +14,7 @@ from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
 from advisor.offline.turn import Turn
 from advisor.offline.workload import default_rule, say_serving_format, serving_format, task_of
 from knowledge.serving import load_serving_data
+from knowledge.serving_precision import serving_precision
 
 DEFAULT_GPU = "h100-sxm"
 
@@ -127,6 +128,15 @@ def is_card_default(turn: Turn, args: dict) -> bool:
 def lower_bits(turn: Turn, gpu: str) -> str:
     """The first lower-bit step on ``gpu``: FP8 where it computes in FP8, else weight-only INT8."""
     return "fp8" if has_fp8(turn, gpu) else WEIGHT_ONLY_FALLBACK
+
+
+def lower_steps(turn: Turn, gpu: str) -> tuple[str, ...]:
+    """The lower-bit steps tried on ``gpu`` when 16-bit weights do not fit, in order: the card's ladder in
+    knowledge/serving_precision.yaml (INT8, then 4-bit on an A100 or a GeForce card; the recommender steps down the
+    same one), else the first lower-bit step (FP8 where it computes in FP8)."""
+    card = turn.catalog.find_gpu(gpu)
+    ladder = serving_precision().ladder(card) if card is not None else ()
+    return tuple(rule.precision for rule in ladder) or (lower_bits(turn, gpu),)
 
 
 def has_fp8(turn: Turn, gpu: str) -> bool:

@@ -457,13 +457,15 @@ def _fewest_that_fit(turn: Turn, args: dict) -> Estimate:
 
 
 def _lower_precision_fit(turn: Turn, args: dict, first: Estimate) -> tuple[Estimate, str | None]:
-    """No precision named and the 16-bit weights do not fit: FP8 (INT8 weight-only on a card without FP8) on the same
-    setup; when the user fixed the card count, 4-bit weights next, since more cards are not an option. Returns the
+    """No precision named and the 16-bit weights do not fit: the card's steps down (FP8; INT8 then 4-bit on a card the
+    serving-format rules step down, as the recommender does) on the same setup; when the user fixed the card count,
+    4-bit weights last, since more cards are not an option. Returns the
     estimate that fits and its precision (``args`` updated), or ``first`` and None. With no count fixed and nothing
     fitting, ``args`` keeps the lower bits so the fewest cards that fit are counted in them."""
     fixed = turn.slots.gpu_count is not None or bool(turn.slots.tp)
-    lower, sized_in = plan.lower_bits(turn, args["gpu"]), args.get("precision")
-    for precision in dict.fromkeys((lower, "awq-int4") if fixed else (lower,)):
+    steps, sized_in = plan.lower_steps(turn, args["gpu"]), args.get("precision")
+    lower = steps[-1]  # nothing fits one card: the fewest cards are counted in the ladder's last step (the recommender's)
+    for precision in dict.fromkeys((*steps, "awq-int4") if fixed else steps):
         if precision == sized_in:  # the card's default format was the first estimate
             continue
         trial = estimate(turn, {**args, "precision": precision})
@@ -1047,13 +1049,16 @@ def kv_budget_answer(turn: Turn) -> str:
     card = render.card_name(turn, gpu)
     lower = "fp8" if plan.has_fp8(turn, gpu) else plan.WEIGHT_ONLY_FALLBACK
     apply_chat_floor(turn, args)  # the fleet is counted at the chat floor (or the user's target), not at any speed
-    rows, best = [], None
+    rows, best, fitting = [], None, {}
     for precision in (lower, "awq-int4"):
         for count in (1, 2):
             e = estimate(turn, {**args, "precision": precision, "num_gpus": count, "tp": count, "batch": users})
             if not e.ok:
                 rows.append([precision.upper(), str(count), "—", KV_BUDGET.say(turn, "no_fit"), "—"])
+                if count == 1 and precision == lower and e.does_not_fit:  # the lower bits do not fit one card either: they decide
+                    error = e.outcome.error or {}
                 continue
+            fitting.setdefault(precision, count)
             r = e.result
             at_target = min(r.get("max_concurrency_at_target") or 0, r["max_batch_fits"])
             rows.append([precision.upper(), str(count), number(r["kv_free_gb_per_gpu"], 1), f"{r['max_batch_fits']:,}", f"{at_target:,}"])
@@ -1062,7 +1067,9 @@ def kv_budget_answer(turn: Turn) -> str:
                 best = (copies * count, precision, count, copies)
     tokens = f"{(args.get('prompt_tokens') or 1024) + (args.get('output_tokens') or 256):,}"
     why = Text(en=str(error.get("en", "")), zh=str(error.get("zh", "")))
-    lead = KV_BUDGET.text("lead", model=turn.catalog.model(model).name if turn.catalog.find_model(model) else model, card=card, why=why)
+    decides = lower if fitting.get(lower) != 1 else plan.BASE_PRECISION  # the smallest format the user would run that does not fit
+    lead = KV_BUDGET.text("lead" if fitting else "lead_none", model=turn.catalog.model(model).name if turn.catalog.find_model(model) else model, card=card,
+                          why=why, format=decides.upper(), fits=_fits_said(fitting))  # fmt: skip
     parts = [turn.text(lead)]
     if not turn.slots.gpus:
         turn.assumptions.append(turn.text(KV_BUDGET.text("stand_in", card=card, memory=number(turn.slots.gpu_memory_gb or 0))))
@@ -1078,6 +1085,14 @@ def kv_budget_answer(turn: Turn) -> str:
                                               plan=render.plan_text(count, copies), per_user=number(speed), target=render.targets(args) or render.NOTHING)))  # fmt: skip
         parts += render.in_servers(turn, total)
     return _finish(turn, "\n\n".join(parts))
+
+
+def _fits_said(fitting: dict[str, int]) -> Text:
+    """What does fit, each lower-bit format on the fewest cards (of one and two) that hold it, fewest cards first:
+    "AWQ-INT4 weights on one card or FP8 weights on 2 cards"."""
+    said = [KV_BUDGET.text("fit_one" if count == 1 else "fit_more", precision=precision.upper(), count=count) for precision, count in sorted(fitting.items(), key=lambda item: item[1])]
+    joiner = KV_BUDGET.text("fit_joiner")
+    return Text(en=joiner.en.join(t.en for t in said), zh=joiner.zh.join(t.zh for t in said))
 
 
 def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
