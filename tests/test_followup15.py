@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.threads import calls, thread
-
-
-def _first_line(response) -> str:
-    return next(line for line in response.summary.split("\n") if line.strip())
+from tests.threads import calls, thread, first_line as _first_line
 
 
 # ---- 1. "why?" after a yes/no capability answer: the verdict, what limited it, by how much, what would change it ----

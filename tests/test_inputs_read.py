@@ -6,16 +6,12 @@ from __future__ import annotations
 import pytest
 
 from advisor.nlu.reader import shared_understanding
-from tests.threads import ask, calls
+from tests.threads import ask, calls, first_line
 
 
 @pytest.fixture(scope="module")
 def understanding():
     return shared_understanding()
-
-
-def first_line(response) -> str:
-    return response.summary.strip().split("\n")[0]
 
 
 # --- a training question that gives size, tokens and cards runs, whatever magnitude the tokens are written in ------------

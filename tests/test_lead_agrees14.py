@@ -11,10 +11,7 @@ import re
 import pytest
 
 from advisor.markdown import number
-
-
-def lead(response) -> str:
-    return response.summary.strip().split("\n\n", 1)[0]
+from tests.threads import lead
 
 
 def results(response, name: str) -> list[dict]:

@@ -9,14 +9,10 @@ import re
 import pytest
 
 from knowledge.catalog import load_catalog
+from tests.threads import lead
 
 NEGATIVE_LEAD = re.compile(r"^\**\s*(❌\s*)?(No\b|放不下)")  # a flat "no" with nothing conditional after it
 NOT_MEMORY = ("Not memory", "不是显存不够")  # the roomy-cache lead of a slowdown, wrong for a capacity error
-
-
-def lead(response) -> str:
-    """The answer's first paragraph: the verdict line."""
-    return response.summary.strip().split("\n\n", 1)[0]
 
 
 def calls(response, name: str) -> list:

@@ -10,15 +10,12 @@ import pytest
 
 from advisor.config import Settings
 from advisor.deps import build_advisor
+from tests.threads import lead
 
 
 @pytest.fixture(scope="module")
 def advisor():
     return build_advisor(Settings.from_env({}))
-
-
-def lead(response) -> str:
-    return response.summary.split("\n\n")[0]
 
 
 def called(response) -> list[str]:

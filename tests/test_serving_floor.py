@@ -11,17 +11,13 @@ import pytest
 from knowledge.catalog import load_catalog
 from knowledge.serving import load_serving_data
 from tools.serving.estimator import ThroughputRequest, estimate_throughput
-from tests.threads import ask
+from tests.threads import ask, lead
 
 FLOOR_URL = "mlcommons.org/2025/04/llm-inference-v5"
 
 
 def speeds(response):
     return [c for c in response.tool_calls if c.name == "estimate_throughput" and c.result]
-
-
-def lead(response) -> str:
-    return response.summary.split("\n\n")[0]
 
 
 @pytest.mark.parametrize("question,floor_words,reaches", [

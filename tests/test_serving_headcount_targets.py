@@ -12,14 +12,11 @@ from __future__ import annotations
 import pytest
 
 from advisor.nlu.asked import shares_prefix
+from tests.threads import lead
 
 
 def throughput_calls(response):
     return [c for c in response.tool_calls if c.name == "estimate_throughput" and c.result]
-
-
-def lead(response) -> str:
-    return response.summary.split("\n\n")[0]
 
 
 @pytest.mark.parametrize("question,load", [

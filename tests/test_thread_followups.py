@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.contract import ChatTurn
+from tests.threads import first_line
 
 LEAD = {"en": "(everything else as before)", "zh": "其余条件不变"}
 
@@ -23,10 +24,6 @@ def thread(advisor, *messages):
 
 def calls(response, name):
     return [call.args for call in response.tool_calls if call.name == name]
-
-
-def first_line(response) -> str:
-    return response.summary.strip().split("\n")[0]
 
 
 @pytest.mark.parametrize(

@@ -28,3 +28,13 @@ def thread(advisor, *messages, with_tools=True):
 def calls(response, name):
     """The calls of tool ``name`` behind an answer, in order."""
     return [call for call in response.tool_calls if call.name == name]
+
+
+def lead(response) -> str:
+    """The answer's first paragraph as shown (the verdict block of the summary)."""
+    return response.summary.strip().split("\n\n", 1)[0]
+
+
+def first_line(response) -> str:
+    """The first line of the answer as shown (the summary)."""
+    return response.summary.strip().split("\n")[0]
