@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from advisor.offline import router
-from advisor.offline.router import NEGATION, NO_TASK, Route, RouteTable, Routing
+from advisor.offline.router import NO_TASK, Route, RouteTable, Routing
+from advisor.offline.takeovers import NEGATION
 
 ROUTES = router.table().routes
 

@@ -48,7 +48,7 @@ from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
-from advisor.offline.takeovers import NEGATION, TakeOver, unknown_conditions
+from advisor.offline.takeovers import TakeOver, condition_holds, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
 from knowledge.subjects import load_subjects
@@ -762,10 +762,7 @@ class RouteTable(BaseModel):
 
 
 def _holds(name: str, routing: Routing) -> bool:
-    negated = name.startswith(NEGATION)
-    name = name.removeprefix(NEGATION)
-    found = CONDITIONS[name](routing) if name in CONDITIONS else bool(getattr(routing.turn.ask, name))
-    return found != negated
+    return condition_holds(name, CONDITIONS, routing, routing.turn.ask)
 
 
 @lru_cache(maxsize=1)

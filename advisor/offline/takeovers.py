@@ -42,6 +42,15 @@ def unknown_conditions(names: list[str], conditions: dict) -> list[str]:
     return unknown
 
 
+def condition_holds(name: str, conditions: dict, subject, ask: Ask) -> bool:
+    """Whether a row's condition holds: a named condition called on ``subject`` (a turn or a routing), else the Ask's
+    yes/no field; ``not <name>`` negates. Shared by routes and take-overs."""
+    negated = name.startswith(NEGATION)
+    name = name.removeprefix(NEGATION)
+    found = conditions[name](subject) if name in conditions else bool(getattr(ask, name))
+    return found != negated
+
+
 class TakeOver(BaseModel):
     """One row of ``take_overs:`` in routes.yaml."""
 
@@ -70,10 +79,7 @@ class TakeOvers:
             raise LookupError(f"{ROUTES_FILE.name} take_overs.{task} names what its package does not give: " + "; ".join(unknown))
 
     def _holds(self, name: str, turn: Turn) -> bool:
-        negated = name.startswith(NEGATION)
-        name = name.removeprefix(NEGATION)
-        found = self.conditions[name](turn) if name in self.conditions else bool(getattr(turn.ask, name))
-        return found != negated
+        return condition_holds(name, self.conditions, turn, turn.ask)
 
     def answer(self, turn: Turn) -> str | None:
         """The answer of the first take-over whose conditions hold and whose writer answers; None when none does."""
