@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from advisor.contract import ToolCall
@@ -48,13 +47,12 @@ from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
-from advisor.offline.takeovers import TakeOver, condition_holds, unknown_conditions
+from advisor.offline.takeovers import ROUTES_FILE, TakeOver, condition_holds, routes_data, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
 from knowledge.subjects import load_subjects
 from knowledge.wording import Wording
 
-ROUTES_FILE = Path(__file__).with_name("routes.yaml")
 NO_TASK = "none"  # how the table writes "no task"
 VENDOR_CLAIM = "vendor_claim"  # the facet of a vendor's multiple (advisor/nlu/data/facets.yaml)
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
@@ -767,7 +765,7 @@ def _holds(name: str, routing: Routing) -> bool:
 
 @lru_cache(maxsize=1)
 def table() -> RouteTable:
-    return RouteTable.model_validate(yaml.safe_load(ROUTES_FILE.read_text(encoding="utf-8")))
+    return RouteTable.model_validate(routes_data())
 
 
 TASKS: dict[str, TaskHandler] = {name: TASK_ANSWERS[answer] for name, answer in table().tasks.items()}

@@ -61,8 +61,14 @@ class TakeOver(BaseModel):
 
 
 @lru_cache(maxsize=1)
+def routes_data() -> dict:
+    """routes.yaml as read, once per process: the router validates its routes from it, take-overs their rows."""
+    return yaml.safe_load(ROUTES_FILE.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
 def table() -> dict[str, list[TakeOver]]:
-    raw = yaml.safe_load(ROUTES_FILE.read_text(encoding="utf-8")).get("take_overs") or {}
+    raw = routes_data().get("take_overs") or {}
     return {task: [TakeOver.model_validate(row) for row in rows] for task, rows in raw.items()}
 
 
