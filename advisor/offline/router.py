@@ -47,7 +47,7 @@ from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
-from advisor.offline.takeovers import ROUTES_FILE, TakeOver, condition_holds, routes_data, unknown_conditions
+from advisor.offline.takeovers import ROUTES_FILE, TakeOver, TakeOvers, condition_holds, gathered, routes_data, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
 from knowledge.subjects import load_subjects
@@ -92,24 +92,28 @@ Condition = Callable[[Routing], bool]
 Handler = Callable[[Routing], str]
 TaskHandler = Callable[[Turn], str]
 
-# ---- the task handlers: a task's answer, with the take-overs that belong to that task alone ----
+# ---- the task handlers: each task's own answer; the smaller writers that answer its question another way are the rows
+# of routes.yaml take_overs.<task>, run before it (TASKS below) with the words the packages give ----
 TASK_ANSWERS: dict[str, TaskHandler] = {
-    "recommend": serving.or_sized_by_load(recommend.recommend),  # "how many H100s for TTFT < 500 ms?": the load decides, not memory alone
-    "memory": capability.first(serving.or_sized_by_load(sizing.memory, weighs_precision=False), unless_sized=True),
-    # "what can I run on two 3090s?" names no model: the largest that fit, per precision
-    "max_fit": capability.first(  # "how many MIG slices does an H100 take?" asks the card, not the largest model
-        serving.or_sized_by_load(
-            lambda turn: sizing.memory(turn) if model_of(turn) else (runnable.answer(turn) or sizing.memory(turn)), weighs_precision=False
-        ),
-        unless_sized=True,
-    ),
-    "specs": capability.first(specs.answer),  # "does the L40S do FP8?": the verdict, not the whole sheet
-    "serving_speed": costs.PER_TOKEN_FIRST.before(serving.answer),  # a cost per token read as a speed question: the cost leads
+    "recommend": recommend.recommend,
+    "memory": sizing.memory,
+    "max_fit": sizing.memory,  # "what can I run on two 3090s?" names no model: take_overs.max_fit lists the largest that fit
+    "specs": specs.answer,
+    "serving_speed": serving.answer,
     "training_time": run_time.training_time,
-    "tco": costs.tco,
-    "troubleshoot": serving.squeeze_first(trouble.answer),  # a serving slowdown leads with the KV cache left after the weights
+    "tco": costs.rent_or_buy,
+    "troubleshoot": trouble.answer,
     "facility": facility.answer,
 }
+# The words routes.yaml take_overs.<task> may use (the order and the pairing are the table's).
+TAKE_OVER_CONDITIONS = gathered(
+    capability.TAKE_OVER_CONDITIONS, serving.TAKE_OVER_CONDITIONS, costs.TAKE_OVER_CONDITIONS,
+    {"names_model": lambda turn: bool(model_of(turn))},
+)
+TAKE_OVER_WRITERS = gathered(
+    capability.TAKE_OVER_WRITERS, serving.TAKE_OVER_WRITERS, costs.TAKE_OVER_WRITERS,
+    {"runnable_models": lambda turn: runnable.answer(turn) or None},
+)
 
 
 def _registers_in(names: dict) -> Callable:
@@ -768,7 +772,9 @@ def table() -> RouteTable:
     return RouteTable.model_validate(routes_data())
 
 
-TASKS: dict[str, TaskHandler] = {name: TASK_ANSWERS[answer] for name, answer in table().tasks.items()}
+TASKS: dict[str, TaskHandler] = {
+    name: TakeOvers(name, TAKE_OVER_CONDITIONS, TAKE_OVER_WRITERS).before(TASK_ANSWERS[answer]) for name, answer in table().tasks.items()
+}
 
 
 def chosen(routing: Routing) -> Route:

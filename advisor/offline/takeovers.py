@@ -8,7 +8,14 @@ A take-over runs wherever the task's answer runs (the route ``task``, a redirect
 writer that falls back on another task's answer), which is why it is part of the answer and not a route of its own.
 A condition is a name the package gives or a yes/no field of the Ask (``not <name>`` negates); conditions are checked
 in order and stop at the first that fails, so a condition that reads a slot (and marks it used) is read exactly where
-the former if-chain read it. A writer may decline (return None): the next take-over is tried.
+the former if-chain read it. A writer may decline (return None): the next take-over is tried. A row marked ``leads``
+puts its writer's text before the answer instead of replacing it ("the KV cache left after the weights" before a
+troubleshooting checklist); an empty lead is no lead, and the rows below it are tried as if it were not there.
+
+Two kinds of table: a task's own (keyed by the task's name in ``tasks:``), which the router runs before the task's
+answer (``router.TASKS``) with the words ``router.TAKE_OVER_WORDS`` gathers from the packages; and a writer's (keyed by
+its name, e.g. ``spec_sheet``), which that writer runs itself wherever it is called. Every key is claimed by exactly
+one ``TakeOvers`` (``claimed``), so a table nobody runs is a test failure, not a silent no-op.
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ class TakeOver(BaseModel):
     name: str
     when: list[str] = []
     writer: str
+    leads: bool = False  # the writer's text goes before the answer, which still runs (the rows below are still tried)
 
 
 @lru_cache(maxsize=1)
@@ -72,8 +80,28 @@ def table() -> dict[str, list[TakeOver]]:
     return {task: [TakeOver.model_validate(row) for row in rows] for task, rows in raw.items()}
 
 
+_CLAIMED: dict[str, "TakeOvers"] = {}
+
+
+def claimed() -> dict[str, "TakeOvers"]:
+    """Each ``take_overs:`` key → the ``TakeOvers`` that runs it (filled as the answer modules and the router import)."""
+    return dict(_CLAIMED)
+
+
+def gathered(*vocabularies: dict) -> dict:
+    """The words of several packages in one vocabulary; one name given two different meanings is an error, not a
+    silent override."""
+    words: dict = {}
+    for vocabulary in vocabularies:
+        for name, meaning in vocabulary.items():
+            if words.get(name, meaning) is not meaning:
+                raise LookupError(f"take-over word {name!r} is given two meanings")
+            words[name] = meaning
+    return words
+
+
 class TakeOvers:
-    """The take-overs of one task, with the conditions and writers its package names."""
+    """The take-overs of one table (a task's or a writer's), with the conditions and writers its code names."""
 
     def __init__(self, task: str, conditions: dict[str, TurnCondition], writers: dict[str, Writer]):
         self.task, self.conditions, self.writers = task, conditions, writers
@@ -82,25 +110,38 @@ class TakeOvers:
         for row in self.rows:
             unknown += [f"{row.name}: condition {name}" for name in unknown_conditions(row.when, conditions)]
         if unknown:
-            raise LookupError(f"{ROUTES_FILE.name} take_overs.{task} names what its package does not give: " + "; ".join(unknown))
+            raise LookupError(f"{ROUTES_FILE.name} take_overs.{task} names what its code does not give: " + "; ".join(unknown))
+        if task in _CLAIMED and _CLAIMED[task] is not self:
+            raise LookupError(f"{ROUTES_FILE.name} take_overs.{task} is run by two tables")
+        _CLAIMED[task] = self
 
     def _holds(self, name: str, turn: Turn) -> bool:
         return condition_holds(name, self.conditions, turn, turn.ask)
 
-    def answer(self, turn: Turn) -> str | None:
-        """The answer of the first take-over whose conditions hold and whose writer answers; None when none does."""
+    def _run(self, turn: Turn, own: Callable[[Turn], str] | None) -> str | None:
+        leads: list[str] = []
+        written = None
         for row in self.rows:
             if all(self._holds(name, turn) for name in row.when):
-                written = self.writers[row.writer](turn)
-                if written is not None:
-                    return written
-        return None
+                found = self.writers[row.writer](turn)
+                if row.leads:
+                    leads += [found] if found else []
+                elif found is not None:
+                    written = found
+                    break
+        if written is None and own is not None:
+            written = own(turn)
+        return None if written is None else "\n\n".join([*leads, written])
+
+    def answer(self, turn: Turn) -> str | None:
+        """The answer of the first take-over whose conditions hold and whose writer answers (after any leads); None when
+        none does."""
+        return self._run(turn, None)
 
     def before(self, answer: Callable[[Turn], str]) -> Callable[[Turn], str]:
-        """``answer`` behind this task's take-overs."""
+        """``answer`` behind this table's take-overs."""
 
         def taken_over(turn: Turn) -> str:
-            written = self.answer(turn)
-            return written if written is not None else answer(turn)
+            return self._run(turn, answer)
 
         return taken_over

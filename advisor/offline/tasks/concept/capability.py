@@ -4,8 +4,6 @@ it. Figures come from the check_capability tool; the sentences from knowledge/ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from advisor.markdown import number
 from advisor.offline.tasks.dialogue.render import verdict_of
 from advisor.offline.wording import Wording
@@ -57,21 +55,19 @@ def answer(turn: Turn) -> str | None:
     return "\n\n".join(blocks)
 
 
-def first(handler: Callable[[Turn], str], unless_sized: bool = False) -> Callable[[Turn], str]:
-    """A question that asks a named GPU one capability ("does the L40S do FP8?") gets the verdict, not the whole
-    spec sheet. ``unless_sized``: for a sizing task, only when no model or size is named ("can a 4090 run FP4?"
-    asks the card; "can a 4090 run a 32B model in FP4?" asks the memory), and only for a capability the card has
-    or lacks: "is the 4090's 24 GB enough?" is still a sizing question."""
+def asks_of_card_unsized(turn: Turn) -> bool:
+    """For a sizing task: a capability the card has or lacks, asked with no model or size named ("can a 4090 run FP4?"
+    asks the card; "can a 4090 run a 32B model in FP4?" asks the memory; "is the 4090's 24 GB enough?" is still a
+    sizing question)."""
+    found = asked(turn)
+    sized = any(turn.reading.state.has(slot) for slot in ("model", "size"))
+    return not sized and found is not None and found[0].kind == "presence"
 
-    def answered(turn: Turn) -> str:
-        if unless_sized:
-            found = asked(turn)
-            sized = any(turn.reading.state.has(slot) for slot in ("model", "size"))
-            if sized or found is None or found[0].kind != "presence":
-                return handler(turn)
-        return answer(turn) or handler(turn)
 
-    return answered
+# The words routes.yaml take_overs (memory, max_fit, specs) may use: a question that asks a named GPU one capability
+# ("does the L40S do FP8?") gets the verdict, not the whole spec sheet or a sizing.
+TAKE_OVER_CONDITIONS = {"asks_of_card_unsized": asks_of_card_unsized}
+TAKE_OVER_WRITERS = {"capability_verdict": lambda turn: answer(turn) or None}
 
 
 def claims_a_capability(turn: Turn) -> bool:

@@ -7,7 +7,6 @@ holds, or the fewest GPUs that carry the load within its targets. Wording lives 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from advisor.markdown import number, table
@@ -966,19 +965,6 @@ def _squeeze_fixes(turn: Turn, args: dict, r: dict | None) -> list[str]:
     return [turn.text(serving_text("kv_squeeze_fixes", options=listed))]
 
 
-def squeeze_first(handler: Callable[[Turn], str]) -> Callable[[Turn], str]:
-    """``handler`` (the troubleshooting checklist), led by the KV-cache squeeze when a serving slowdown shows one."""
-
-    def route(turn: Turn) -> str:
-        # the troubleshooting intent is itself the report of a problem: serving words and a named model on named cards
-        # are enough to check the memory left for the KV cache first (nothing is said when it is roomy)
-        found = squeeze_report(turn) if plan.reports_serving_slowdown(turn, problem_known=True) else ""
-        rest = handler(turn)
-        return f"{found}\n\n{rest}" if found else rest
-
-    return route
-
-
 def _finish(turn: Turn, body: str) -> str:
     related(turn, f"serving throughput {turn.message}")
     return with_stated_card(turn, body)
@@ -1115,13 +1101,15 @@ def sizes_gpu_count(turn: Turn, weighs_precision: bool = True) -> bool:
     return stated_load and (asked == "gpu_count" or (asked == "latency" and turn.ask.count_asked_earlier))
 
 
-def or_sized_by_load(handler: Callable[[Turn], str], weighs_precision: bool = True) -> Callable[[Turn], str]:
-    """``handler``, unless the question is a GPU count for a serving load (or weighs a precision): then this answer."""
-
-    def route(turn: Turn) -> str:
-        if outgrows_one_card(turn):  # "32B on one 48 GB card for 50 users?": the KV budget in lower-bit weights
-            return kv_budget_answer(turn)
-        # a mainland purchase of a part not sold new there: the handler sizes the parts sold there instead
-        return answer(turn) if sizes_gpu_count(turn, weighs_precision) and not mainland.replaces_named(turn) else handler(turn)
-
-    return route
+# The words routes.yaml take_overs (recommend, memory, max_fit, troubleshoot) may use; the order is the table's.
+TAKE_OVER_CONDITIONS = {
+    "outgrows_one_card": outgrows_one_card,  # "32B on one 48 GB card for 50 users?": the KV budget in lower-bit weights
+    "sizes_gpu_count": sizes_gpu_count,  # a count of one named card for a serving load (or a precision weighed for it)
+    "sizes_gpu_count_for_load": lambda turn: sizes_gpu_count(turn, weighs_precision=False),  # a sizing: the load alone
+    # a mainland purchase of a part not sold new there: the task's own answer sizes the parts sold there instead
+    "replaces_named_in_mainland": mainland.replaces_named,
+    # the troubleshooting intent is itself the report of a problem: serving words and a named model on named cards are
+    # enough to check the memory left for the KV cache first (nothing is said when it is roomy)
+    "reports_serving_slowdown": lambda turn: plan.reports_serving_slowdown(turn, problem_known=True),
+}
+TAKE_OVER_WRITERS = {"kv_budget": kv_budget_answer, "serving_estimate": answer, "kv_squeeze": squeeze_report}

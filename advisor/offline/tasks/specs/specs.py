@@ -1,7 +1,8 @@
 """GPU spec look-ups and side-by-side comparisons, straight from the catalog with its sources. plan.py names the cards
 and the tool arguments, the tool looks them up, render.py words the result (the package text.yaml, section specs); this
 module runs the three in order, after the take-overs that answer another way (the rental market, a row per vendor, a
-sized comparison), whose order and conditions are routes.yaml take_overs.specs."""
+sized comparison), whose order and conditions are routes.yaml take_overs.spec_sheet (run wherever this answer runs; the
+specs task's own take-overs, take_overs.specs, are the router's)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from advisor.offline.turn import Turn
 def answer(turn: Turn, value_first: bool = False) -> str:
     """``value_first``: the question weighs the named cards against each other ("H100 now, H200, or wait for
     B200?"), so what a unit of compute and of bandwidth costs on each leads, whatever objective was read."""
-    taken = TAKE_OVERS.answer(turn)  # routes.yaml take_overs.specs: the rental market, a filtered list, a row per vendor, a sized comparison
+    taken = TAKE_OVERS.answer(turn)  # routes.yaml take_overs.spec_sheet: the rental market, a filtered list, a row per vendor, a sized comparison
     if taken is not None:
         return taken
     names = plan.gpus_named(turn)
@@ -48,9 +49,9 @@ def _filtered_list(turn: Turn) -> str:
     return render.filtered_list(turn, outcome.result)
 
 
-# The words routes.yaml take_overs.specs may use; the order and the pairing are the table's.
+# The words routes.yaml take_overs.spec_sheet may use; the order and the pairing are the table's.
 TAKE_OVERS = TakeOvers(
-    "specs",
+    "spec_sheet",
     conditions={"asks_rent_price": tco_plan.asks_rent_price, "names_gpus": lambda turn: bool(plan.gpus_named(turn)),
                 "compares_vendors": recommend_plan.compares_vendors},
     writers={"rent_prices": rent_prices.answer, "filtered_list": _filtered_list, "vendor_rows": vendor_rows.answer,

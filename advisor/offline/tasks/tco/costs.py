@@ -1,7 +1,8 @@
 """The rent-vs-buy (TCO) answer. The rent-or-buy answer runs the package's plan.py (compute_tco's
 arguments), the tool and render.py (its sentences), after the take-overs that answer another way (an API bill, the
 rental market, the cost of a training run (training/run_time.py), a cost per token): routes.yaml take_overs.tco orders them,
-this module gives their conditions and writers by name (also take_overs.serving_speed: a token's cost before a speed)."""
+the router runs them before ``rent_or_buy``, this module gives their conditions and writers by name (also
+take_overs.serving_speed: a token's cost before a speed)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.tco import api_bill, lessor, payback, plan, render, rent_prices, rentals, token_price
 from advisor.offline.tasks.tco.tariffs import region_line
 from advisor.offline.tasks.training import run_time
-from advisor.offline.takeovers import TakeOvers
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
 from tools.cost.tco_model import HOURS_PER_MONTH
@@ -51,17 +51,10 @@ TAKE_OVER_WRITERS = {
     "token_price": _token_price,
     "price_unconverted": lambda turn: WORDING.say(turn, "costs_phrases.tco.the_price_is_in_a", stated=_price_in_unknown_currency(turn)),
 }
-TAKE_OVERS = TakeOvers("tco", TAKE_OVER_CONDITIONS, TAKE_OVER_WRITERS)
-PER_TOKEN_FIRST = TakeOvers("serving_speed", TAKE_OVER_CONDITIONS, TAKE_OVER_WRITERS)
 
 
-def tco(turn: Turn) -> str:
-    """Rent or buy, after the take-overs of routes.yaml (take_overs.tco) that answer the question another way."""
-    taken = TAKE_OVERS.answer(turn)
-    return taken if taken is not None else _rent_or_buy(turn)
-
-
-def _rent_or_buy(turn: Turn) -> str:
+def rent_or_buy(turn: Turn) -> str:
+    """Rent or buy: the tco task's own answer (the router runs routes.yaml take_overs.tco before it)."""
     planned = plan.rent_or_buy(turn)
     s, currency, count, servers, yours = turn.slots, planned.currency, planned.count, planned.servers, planned.yours
     horizon_years, owned = planned.horizon_years, planned.owned
