@@ -78,6 +78,17 @@ def test_a_table_is_run_by_one_takeovers_only(probe_table):
         TakeOvers("probe", conditions={}, writers={"w": str})
 
 
+def test_given_writers_are_named_and_passed(probe_table):
+    """A writer the running code passes in (the recommendation, for the memory answer) is named at construction and
+    must be given at each run."""
+    probe_table({"name": "counted", "writer": "recommendation"})
+    table = TakeOvers("probe", conditions={}, writers={}, given=("recommendation",))
+    turn = types.SimpleNamespace(ask=None)
+    assert table.answer(turn, recommendation=lambda turn: "counted") == "counted"
+    with pytest.raises(TypeError, match="take_overs.probe is run with the writers"):
+        table.answer(turn)
+
+
 def test_order_decline_and_lead(probe_table):
     """Rows in order; a writer returning None declines; a lead goes before whatever answers, an empty one is no lead."""
     said: list[str] = []
@@ -126,6 +137,15 @@ MOVED = [
     ("tco", "token_price", "zh", "用L40S跑Llama 3 8B，每百万token成本是多少？"),
     ("tco", "rent_prices", "en", "Is $4.50 an hour a fair price to rent an H100?"),
     ("tco", "rent_prices", "zh", "H100每小时租金4.5美元合理吗？"),
+    # the writers' own tables (fit.memory, recommend.recommend), moved out of their if-chains
+    ("memory_estimate", "ask_for_model", "en", "How much VRAM do I need?"),
+    ("memory_estimate", "ask_for_model", "zh", "跑大模型要多少显存？"),
+    ("memory_estimate", "methods", "en", "Full fine-tune, LoRA or QLoRA for Llama 3 8B: how much memory each?"),
+    ("memory_estimate", "methods", "zh", "Llama 3 8B全参微调、LoRA和QLoRA各需要多少显存？"),
+    ("recommendation", "ask_for_model", "en", "Which GPUs should I buy?"),
+    ("recommendation", "ask_for_model", "zh", "买什么显卡好？"),
+    ("recommendation", "methods", "en", "How many GPUs for full fine-tuning and for QLoRA of Llama 3 70B?"),
+    ("recommendation", "methods", "zh", "Llama 3 70B全参微调和QLoRA分别需要几张卡？"),
 ]
 
 
@@ -155,5 +175,5 @@ def test_a_moved_row_still_answers(offline_advisor, writers_answering, table, wr
 
 def test_every_moved_table_has_a_message_per_language():
     covered = {(table, language) for table, _, language, _ in MOVED}
-    for table in ("recommend", "memory", "max_fit", "specs", "troubleshoot", "serving_speed", "tco"):
+    for table in ("recommend", "memory", "max_fit", "specs", "troubleshoot", "serving_speed", "tco", "memory_estimate", "recommendation"):
         assert {(table, "en"), (table, "zh")} <= covered, table

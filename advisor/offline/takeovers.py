@@ -103,10 +103,12 @@ def gathered(*vocabularies: dict) -> dict:
 class TakeOvers:
     """The take-overs of one table (a task's or a writer's), with the conditions and writers its code names."""
 
-    def __init__(self, task: str, conditions: dict[str, TurnCondition], writers: dict[str, Writer]):
-        self.task, self.conditions, self.writers = task, conditions, writers
+    def __init__(self, task: str, conditions: dict[str, TurnCondition], writers: dict[str, Writer], given: tuple[str, ...] = ()):
+        """``given``: writers the caller passes at each run (``answer(turn, name=writer)``), where the code that runs
+        the table cannot import the writer (the recommendation, which falls back on the memory answer itself)."""
+        self.task, self.conditions, self.writers, self.given = task, conditions, writers, given
         self.rows = table().get(task, [])
-        unknown = [f"{row.name}: writer {row.writer}" for row in self.rows if row.writer not in writers]
+        unknown = [f"{row.name}: writer {row.writer}" for row in self.rows if row.writer not in writers and row.writer not in given]
         for row in self.rows:
             unknown += [f"{row.name}: condition {name}" for name in unknown_conditions(row.when, conditions)]
         if unknown:
@@ -118,12 +120,15 @@ class TakeOvers:
     def _holds(self, name: str, turn: Turn) -> bool:
         return condition_holds(name, self.conditions, turn, turn.ask)
 
-    def _run(self, turn: Turn, own: Callable[[Turn], str] | None) -> str | None:
+    def _run(self, turn: Turn, own: Callable[[Turn], str] | None, given: dict[str, Writer]) -> str | None:
+        if set(given) != set(self.given):
+            raise TypeError(f"take_overs.{self.task} is run with the writers {sorted(self.given)}, not {sorted(given)}")
+        writers = {**self.writers, **given}
         leads: list[str] = []
         written = None
         for row in self.rows:
             if all(self._holds(name, turn) for name in row.when):
-                found = self.writers[row.writer](turn)
+                found = writers[row.writer](turn)
                 if row.leads:
                     leads += [found] if found else []
                 elif found is not None:
@@ -133,15 +138,15 @@ class TakeOvers:
             written = own(turn)
         return None if written is None else "\n\n".join([*leads, written])
 
-    def answer(self, turn: Turn) -> str | None:
+    def answer(self, turn: Turn, **given: Writer) -> str | None:
         """The answer of the first take-over whose conditions hold and whose writer answers (after any leads); None when
-        none does."""
-        return self._run(turn, None)
+        none does. ``given``: the writers named in ``given`` at construction."""
+        return self._run(turn, None, given)
 
     def before(self, answer: Callable[[Turn], str]) -> Callable[[Turn], str]:
         """``answer`` behind this table's take-overs."""
 
         def taken_over(turn: Turn) -> str:
-            return self._run(turn, answer)
+            return self._run(turn, answer, {})
 
         return taken_over

@@ -32,6 +32,12 @@ def model_of(turn: Turn) -> str | None:
     return turn.ask.pasted_config or turn.model_reference()
 
 
+def model_named(turn: Turn) -> str | None:
+    """``model_of``'s model without marking its slots or saying how it was read again: for a check or a writer that runs
+    after the answer called ``model_of`` (a take-over's condition, so each run says its notes once)."""
+    return turn.ask.pasted_config or turn.ask.workload.model
+
+
 def task_of(turn: Turn) -> tuple[str, bool]:
     """The task and whether the user named it (otherwise serving is assumed and said so): ``Ask.workload``, the slots
     it was read from marked used."""

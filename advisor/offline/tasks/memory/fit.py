@@ -14,7 +14,8 @@ from advisor.offline.tasks.serving.serving_card import stated_card
 from advisor.offline.tasks.specs import compare, specs
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from advisor.offline.workload import TASK_LABEL, model_of, task_of
+from advisor.offline.takeovers import TakeOvers
+from advisor.offline.workload import TASK_LABEL, model_named, model_of, task_of
 
 WORDING = Wording("memory", "sizing")
 
@@ -30,21 +31,26 @@ def methods(turn: Turn, model: str) -> str:
     return methods_view.answer(turn, model, {"model": model, "context": turn.slots.context_length, "batch": turn.slots.batch_size, "gpu_memory_gb": stated_gb})
 
 
+# The words routes.yaml take_overs.memory_estimate may use; the order and the pairing are the table's.
+TAKE_OVERS = TakeOvers(
+    "memory_estimate",
+    conditions={"names_model": lambda turn: model_named(turn) is not None, "compares_methods": plan.compares_methods,
+                "count_asked": lambda turn: turn.count_asked, "states_gpus": lambda turn: bool(turn.slots.gpus),
+                "modded_card": modded_card, "names_several_gpus": lambda turn: len(set(turn.entities.gpus)) > 1,
+                "names_gpus_here": lambda turn: bool(turn.entities.gpus)},
+    writers={"spec_sheet": specs.answer, "ask_for_model": ask_for_model, "methods": lambda turn: methods(turn, model_named(turn)), "sized_comparison": compare.route},
+    given=("recommendation",),
+)  # fmt: skip
+
+
 def memory(turn: Turn, counted: Callable[[Turn], str]) -> str:
     """How much memory a workload takes, and whether it fits the stated card: the take-overs that answer another way
-    first (``counted``, the recommendation, answers a count of the named cards), then plan.py's arguments, the estimate
-    (or the limits), and render.py's sentences."""
-    model = model_of(turn)
-    if model is None:  # "how much memory has the H20" asks about the card, not a workload
-        return specs.answer(turn) if turn.entities.gpus else ask_for_model(turn)
-    if plan.compares_methods(turn):  # "full, LoRA or QLoRA?": every method asked, each with the cards it takes
-        return methods(turn, model)
-    if turn.count_asked and turn.slots.gpus and not modded_card(turn):  # "and how many if all 910B?": the fewest of that card that hold it
-        return counted(turn)
-    if len(set(turn.entities.gpus)) > 1:  # "can the H20 beat the H100 on a 72B?": every named card sized and timed
-        compared = compare.route(turn)
-        if compared is not None:
-            return compared
+    first (routes.yaml take_overs.memory_estimate; ``counted``, the recommendation, answers a count of the named cards),
+    then plan.py's arguments, the estimate (or the limits), and render.py's sentences."""
+    model = model_of(turn)  # the model's slots marked and how it was read said, once, before any take-over
+    taken = TAKE_OVERS.answer(turn, recommendation=counted)
+    if taken is not None:
+        return taken
     task, named = task_of(turn)
     if not named:
         turn.assume(*WORDING.pair("sizing_phrases.memory.serving_inference_since_no_training"))

@@ -14,25 +14,42 @@ from advisor.offline.tasks.recommend.recommend_lines import budget_short, rent_o
 from advisor.offline.tasks.serving.serving_card import stated_card, traffic_lines
 from advisor.offline.tasks.specs import specs
 from advisor.offline.tasks.training import run_time
+from advisor.offline.takeovers import TakeOvers
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from advisor.offline.workload import TASK_LABEL, model_of, task_of
+from advisor.offline.workload import TASK_LABEL, model_named, model_of, task_of
 
 WORDING = Wording("recommend", "recommend")
 
 
+def _model_to_size(turn: Turn) -> tuple[str | None, str | None]:
+    """The model the recommendation sizes and the sentence that says it was a default ("an assistant for 250 staff": a
+    stated team service's default model); (None, None) when there is neither. Read after ``model_of``."""
+    model = model_named(turn)
+    if model is None and (default := service_model.default_model(turn)):
+        return default
+    return model, None
+
+
+# The words routes.yaml take_overs.recommendation may use; the order and the pairing are the table's.
+TAKE_OVERS = TakeOvers(
+    "recommendation",
+    conditions={"sizes_a_model": lambda turn: _model_to_size(turn)[0] is not None,
+                "names_gpus_here": lambda turn: bool(turn.entities.gpus), "compares_vendors": plan.compares_vendors,
+                "modded_card": plan.modded_card, "compares_methods": memory_plan.compares_methods,
+                "states_budget": lambda turn: bool(turn.slots.budget)},
+    writers={"spec_sheet": specs.answer, "ask_for_model": fit.ask_for_model, "vendor_rows": vendor_rows.answer,
+             "memory_estimate": lambda turn: fit.memory(turn, counted=recommend),
+             "methods": lambda turn: fit.methods(turn, _model_to_size(turn)[0])},
+)  # fmt: skip
+
+
 def recommend(turn: Turn) -> str:
-    model, defaulted = model_of(turn), None
-    if model is None and (default := service_model.default_model(turn)):  # "an assistant for 250 staff": a stated default model
-        model, defaulted = default
-    if model is None:
-        return specs.answer(turn) if turn.entities.gpus else fit.ask_for_model(turn)
-    if plan.compares_vendors(turn):  # several vendors weighed: a row per vendor and a verdict, not one ranked list
-        return vendor_rows.answer(turn)
-    if plan.modded_card(turn):  # the recommender knows catalog cards only: the stated card is sized by the memory estimate
-        return fit.memory(turn, counted=recommend)
-    if memory_plan.compares_methods(turn) and not turn.slots.budget:  # "how many cards for full FT and for QLoRA?": each method's count
-        return fit.methods(turn, model)
+    model_of(turn)  # the model's slots marked and how it was read said, once, before any take-over
+    taken = TAKE_OVERS.answer(turn)  # routes.yaml take_overs.recommendation: no model, several vendors, a modded card, every method
+    if taken is not None:
+        return taken
+    model, defaulted = _model_to_size(turn)
     task, named = task_of(turn)
     budget = turn.slots.budget
     args = plan.recommend_args(turn, model, task)
