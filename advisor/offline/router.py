@@ -47,7 +47,7 @@ from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
-from advisor.offline.takeovers import ROUTES_FILE, TakeOver, TakeOvers, condition_holds, gathered, routes_data, unknown_conditions
+from advisor.offline.takeovers import ROUTES_FILE, TakeOver, TakeOvers, all_hold, gathered, routes_data, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
 from knowledge.subjects import load_subjects
@@ -753,7 +753,7 @@ class Route(BaseModel):
             return False
         if (self.task and task not in self.task) or task in self.not_task:
             return False
-        return all(_holds(name, routing) for name in self.when)
+        return all_hold(self.when, CONDITIONS, routing, routing.turn.ask)
 
 
 class RouteTable(BaseModel):
@@ -761,10 +761,6 @@ class RouteTable(BaseModel):
     tasks: dict[str, str]
     take_overs: dict[str, list[TakeOver]] = {}  # run by the task's answer (advisor/offline/takeovers.py), not here
     routes: list[Route]
-
-
-def _holds(name: str, routing: Routing) -> bool:
-    return condition_holds(name, CONDITIONS, routing, routing.turn.ask)
 
 
 @lru_cache(maxsize=1)

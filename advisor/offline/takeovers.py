@@ -8,7 +8,8 @@ A take-over runs wherever the task's answer runs (the route ``task``, a redirect
 writer that falls back on another task's answer), which is why it is part of the answer and not a route of its own.
 A condition is a name the package gives or a yes/no field of the Ask (``not <name>`` negates); conditions are checked
 in order and stop at the first that fails, so a condition that reads a slot (and marks it used) is read exactly where
-the former if-chain read it. A writer may decline (return None): the next take-over is tried. A row marked ``leads``
+the former if-chain read it; a condition two rows of one table name is asked once per run (a writer that declines
+changes no condition of its table). A writer may decline (return None): the next take-over is tried. A row marked ``leads``
 puts its writer's text before the answer instead of replacing it ("the KV cache left after the weights" before a
 troubleshooting checklist); an empty lead is no lead, and the rows below it are tried as if it were not there.
 
@@ -50,12 +51,18 @@ def unknown_conditions(names: list[str], conditions: dict) -> list[str]:
 
 
 def condition_holds(name: str, conditions: dict, subject, ask: Ask) -> bool:
-    """Whether a row's condition holds: a named condition called on ``subject`` (a turn or a routing), else the Ask's
-    yes/no field; ``not <name>`` negates. Shared by routes and take-overs."""
+    """Whether a row's condition holds: a named condition called on ``subject`` (a turn or a routing; what it returns
+    read as yes or no), else the Ask's yes/no field; ``not <name>`` negates. Shared by routes and take-overs."""
     negated = name.startswith(NEGATION)
     name = name.removeprefix(NEGATION)
-    found = conditions[name](subject) if name in conditions else bool(getattr(ask, name))
-    return found != negated
+    found = conditions[name](subject) if name in conditions else getattr(ask, name)
+    return bool(found) != negated
+
+
+def all_hold(names: list[str], conditions: dict, subject, ask: Ask) -> bool:
+    """Whether all of a row's conditions hold, checked in order and stopping at the first that fails (a route's
+    ``when``: one call per row, not one per condition)."""
+    return all(condition_holds(name, conditions, subject, ask) for name in names)
 
 
 class TakeOver(BaseModel):
@@ -117,8 +124,12 @@ class TakeOvers:
             raise LookupError(f"{ROUTES_FILE.name} take_overs.{task} is run by two tables")
         _CLAIMED[task] = self
 
-    def _holds(self, name: str, turn: Turn) -> bool:
-        return condition_holds(name, self.conditions, turn, turn.ask)
+    def _holds(self, name: str, turn: Turn, known: dict[str, bool]) -> bool:
+        """``name`` on ``turn``; a condition two rows name is asked once per run (``known``)."""
+        bare = name.removeprefix(NEGATION)
+        if bare not in known:
+            known[bare] = condition_holds(bare, self.conditions, turn, turn.ask)
+        return known[bare] != name.startswith(NEGATION)
 
     def _run(self, turn: Turn, own: Callable[[Turn], str] | None, given: dict[str, Writer]) -> str | None:
         if set(given) != set(self.given):
@@ -126,8 +137,9 @@ class TakeOvers:
         writers = {**self.writers, **given}
         leads: list[str] = []
         written = None
+        known: dict[str, bool] = {}
         for row in self.rows:
-            if all(self._holds(name, turn) for name in row.when):
+            if all(self._holds(name, turn, known) for name in row.when):
                 found = writers[row.writer](turn)
                 if row.leads:
                     leads += [found] if found else []

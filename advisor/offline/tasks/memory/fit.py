@@ -34,7 +34,7 @@ def methods(turn: Turn, model: str) -> str:
 # The words routes.yaml take_overs.memory_estimate may use; the order and the pairing are the table's.
 TAKE_OVERS = TakeOvers(
     "memory_estimate",
-    conditions={"names_model": lambda turn: model_named(turn) is not None, "compares_methods": plan.compares_methods,
+    conditions={"names_model": model_named, "compares_methods": plan.compares_methods,
                 "count_asked": lambda turn: turn.count_asked, "states_gpus": lambda turn: bool(turn.slots.gpus),
                 "modded_card": modded_card, "names_several_gpus": lambda turn: len(set(turn.entities.gpus)) > 1,
                 "names_gpus_here": lambda turn: bool(turn.entities.gpus)},

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from advisor.offline.tasks.memory import fit
 from advisor.offline.tasks.recommend.recommend import recommend
-from advisor.offline.turn import Turn
 
-
-def memory(turn: Turn) -> str:
-    return fit.memory(turn, counted=recommend)
+memory = partial(fit.memory, counted=recommend)  # the memory task's answer (a binding, no step of its own)
