@@ -759,7 +759,7 @@ class Route(BaseModel):
 class RouteTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     tasks: dict[str, str]
-    take_overs: dict[str, list[TakeOver]] = {}  # run by the task's answer (advisor/offline/takeovers.py), not here
+    take_overs: dict[str, list[TakeOver]] = {}  # run by takeovers.TakeOvers: a task's table by TASKS below, a writer's by that writer
     routes: list[Route]
 
 

@@ -38,7 +38,8 @@ TAKE_OVERS = TakeOvers(
                 "count_asked": lambda turn: turn.count_asked, "states_gpus": lambda turn: bool(turn.slots.gpus),
                 "modded_card": modded_card, "names_several_gpus": lambda turn: len(set(turn.entities.gpus)) > 1,
                 "names_gpus_here": lambda turn: bool(turn.entities.gpus)},
-    writers={"spec_sheet": specs.answer, "ask_for_model": ask_for_model, "methods": lambda turn: methods(turn, model_named(turn)), "sized_comparison": compare.route},
+    writers={"spec_sheet": specs.answer, "ask_for_model": ask_for_model, "methods": lambda turn: methods(turn, model_named(turn)),
+             "sized_comparison": compare.route},
     given=("recommendation",),
 )  # fmt: skip
 

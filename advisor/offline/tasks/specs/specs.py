@@ -18,7 +18,7 @@ from advisor.offline.turn import Turn
 def answer(turn: Turn, value_first: bool = False) -> str:
     """``value_first``: the question weighs the named cards against each other ("H100 now, H200, or wait for
     B200?"), so what a unit of compute and of bandwidth costs on each leads, whatever objective was read."""
-    taken = TAKE_OVERS.answer(turn)  # routes.yaml take_overs.spec_sheet: the rental market, a filtered list, a row per vendor, a sized comparison
+    taken = TAKE_OVERS.answer(turn)  # take_overs.spec_sheet: the rental market, a filtered list, a row per vendor, a sized comparison
     if taken is not None:
         return taken
     names = plan.gpus_named(turn)
