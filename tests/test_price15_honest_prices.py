@@ -15,15 +15,11 @@ from tools.cost.rental_market import RentalMarketRequest, other_market, rental_p
 from tools.cost.tco import TcoRequest, compute_tco
 from tools.facility import FacilityPlanRequest, plan_facility
 from knowledge.facility import shipped_facility_book
-from tests.threads import ask
+from tests.threads import ask, lead
 
 CATALOG = load_catalog()
 BOOK = load_price_book()
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def lead(response) -> str:
-    return response.answer.split("\n\n")[0]
 
 
 # ---- another market's rent ----
