@@ -127,3 +127,12 @@ def test_the_rent_or_buy_verdict_is_one_sentence_then_its_reasons(offline_adviso
     assert verdict.startswith("**") and "\n" not in verdict
     assert verdict.rstrip("*").count("。") + verdict.rstrip("*").count(". ") <= 1, verdict
     assert "回本" in answer.summary or "Payback" in answer.summary  # the reasons follow
+
+
+# ---- a card's model number is no figure of the report: "our A100 nodes" states no 100 nodes ----
+def test_a_cards_model_number_is_no_count_of_nodes():
+    from tools.troubleshoot.diagnose import TroubleshootRequest, diagnose
+    from tools.troubleshoot.rulebook import load_rulebook
+
+    for text in ("Xid 79 on one of our A100 nodes, GPU fell off the bus", "NCCL timeout across our H800 servers"):
+        assert diagnose(TroubleshootRequest(text=text), load_rulebook()).stated.get("nodes") not in (100.0, 800.0)
