@@ -86,8 +86,6 @@ def test_new_card_families_answer_questions_worded_apart_from_their_cards(offlin
     assert response.sources, "a card answer cites its dated sources"
 
 
-@pytest.mark.xfail(strict=True, reason="known defect (#36): the thread's task is read from the second part ('what would moving cost us' -> "
-                   "tco), so 'and for training?' re-runs a rent-or-buy the first answer never ran instead of the 910B card for training")
 def test_a_follow_up_after_a_split_answer_continues_the_thread(offline_advisor):
     first = "Is the 910B ready for serving, and what would moving cost us?"
     history = [ChatTurn(role="user", content=first), ChatTurn(role="assistant", content=offline_advisor.answer(first, []).answer)]

@@ -10,15 +10,11 @@ import pytest
 from advisor.nlu.reader import shared_understanding
 from advisor.nlu.ask import Ask
 from knowledge.catalog import load_catalog
-from tests.threads import ask, calls
+from tests.threads import ask, calls, first_line
 
 
 def read_ask(message: str) -> Ask:
     return Ask.read(shared_understanding().read(message, []), load_catalog())
-
-
-def first_line(response) -> str:
-    return response.answer.strip().split("\n")[0]
 
 
 @pytest.mark.parametrize(

@@ -15,15 +15,11 @@ from tools.cost.rental_market import RentalMarketRequest, other_market, rental_p
 from tools.cost.tco import TcoRequest, compute_tco
 from tools.facility import FacilityPlanRequest, plan_facility
 from knowledge.facility import shipped_facility_book
-from tests.threads import ask
+from tests.threads import ask, lead
 
 CATALOG = load_catalog()
 BOOK = load_price_book()
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def lead(response) -> str:
-    return response.answer.split("\n\n")[0]
 
 
 # ---- another market's rent ----
@@ -106,13 +102,13 @@ def test_a_rent_estimated_from_owning_is_a_floor_with_what_it_leaves_out_zh(offl
 # ---- the verdict across rent tiers ----
 def test_rent_or_buy_says_where_the_verdict_flips_across_tiers_en(offline_advisor):
     response = ask(offline_advisor, "Eight H100s for three years, busy about 60% of the time: buy them or rent?")
-    text = "\n\n".join(response.answer.split("\n\n")[:2])  # the verdict and, right under it, where it turns
+    text = "\n\n".join(response.answer.split("\n\n")[:3])  # the verdict, its reasons and, right under them, where it turns
     assert "Specialist GPU cloud rate" in text and "So the tier decides" in text and "Specialist GPU cloud" in text.split("not against")[-1]
     assert "From your message" in response.summary
 
 
 def test_rent_or_buy_says_where_the_verdict_flips_across_tiers_zh(offline_advisor):
-    text = "\n\n".join(ask(offline_advisor, "8张H100用三年，大概六成时间在跑，买还是租划算？").answer.split("\n\n")[:2])
+    text = "\n\n".join(ask(offline_advisor, "8张H100用三年，大概六成时间在跑，买还是租划算？").answer.split("\n\n")[:3])
     assert "所以结论取决于租哪一档" in text
 
 

@@ -8,13 +8,10 @@ import pytest
 
 from knowledge.catalog import load_catalog
 from tests.chinese_text import english_words
+from tests import threads
 from tests.threads import ask, calls
 from tools.gpu_specs import CompareRequest, compare_gpus
 from tools.recommend.claim import ClaimRequest, check_gpu_claim
-
-
-def first_line(response) -> str:
-    return response.answer.split("\n\n")[0]
 
 
 # --- the tool: which card for which job, and why -----------------------------------------------------
@@ -64,7 +61,7 @@ def test_a_comparison_for_a_job_leads_with_the_card_and_the_figure(offline_advis
     response = ask(offline_advisor, question)
     (compare,) = calls(response, "compare_gpus")
     assert compare.args["job"] in ("training", "inference")
-    line = first_line(response)
+    line = threads.lead(response)
     assert line.startswith("**" + lead) and decided in line
     if response.language == "zh":
         assert not english_words(response.summary), english_words(response.summary)
@@ -79,7 +76,7 @@ def test_a_comparison_for_a_job_leads_with_the_card_and_the_figure(offline_advis
 )
 def test_without_a_job_the_difference_that_matters_leads_and_nothing_is_asked(offline_advisor, question, expected):
     response = ask(offline_advisor, question)
-    line = first_line(response)
+    line = threads.lead(response)
     assert all(part in line for part in expected), line
     assert "?" not in line and "？" not in line
 
@@ -109,7 +106,7 @@ def test_variants_of_one_gpu_are_the_pair_asked_about(offline_advisor, question,
 def test_a_choice_between_named_cards_is_the_comparison_not_a_strategy_card(offline_advisor):
     response = ask(offline_advisor, "RTX 4090 D or the full 4090, which one should I get?")
     assert [call.name for call in response.tool_calls] == ["compare_gpus"]
-    assert first_line(response).startswith("**The NVIDIA GeForce RTX 4090 is the stronger card")
+    assert threads.lead(response).startswith("**The NVIDIA GeForce RTX 4090 is the stronger card")
 
 
 def test_waiting_for_a_new_generation_is_still_a_strategy_question(offline_advisor):
@@ -147,7 +144,7 @@ def test_the_claim_tool_gives_every_printed_figure_and_the_card_for_card_range(c
 def test_a_quoted_multiple_gets_no_the_printed_figures_and_the_real_range(offline_advisor, question, expected):
     response = ask(offline_advisor, question)
     assert calls(response, "check_gpu_claim")
-    assert first_line(response).startswith("**" + expected[0])
+    assert threads.lead(response).startswith("**" + expected[0])
     assert all(part in response.summary for part in expected), response.summary
     assert "github.com/pytorch/ao" in response.answer  # the FP8 training gain is cited
 

@@ -47,7 +47,7 @@ def test_a_reservation_is_billed_every_hour_and_its_term_is_not_the_life_en(offl
     assert call.args.get("lifetime_years") is None  # the reservation's term prices the rent; the servers' life is the default
     r = call.result
     assert r["cloud_monthly_cost"] == pytest.approx(8 * 730 * 2.2)
-    assert "reserved and billed every hour" in response.answer.split("\n\n")[0]
+    assert "reserved and billed every hour" in response.answer.split("\n\n")[1]  # the reasons under the one-sentence verdict
 
 
 def test_a_yearly_package_is_billed_every_hour_zh(offline_advisor):

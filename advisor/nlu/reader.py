@@ -12,19 +12,21 @@ from advisor.language import default_currency
 from advisor.name_matcher import normalize_text
 from advisor.nlu.corpus import TASKS
 from advisor.nlu.dialogue import CONTINUES, TOPIC, compares_with, on_that_setup, only_values, own_subject
-from advisor.nlu.follow_up import asks_to_confirm
+from advisor.nlu.follow_up import asks_to_confirm, follow_up_subject, new_subjects
 from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
 from advisor.nlu.slot_labels import RESTATABLE  # the slots a follow-up's bare number restates (slot schema data)
 from advisor.nlu.model import TaggedValue
 from advisor.nlu.pattern_words import pattern
 from advisor.nlu.phrases import phrase_table
 from advisor.nlu.pipeline import PIPELINE
+from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reading import Reading, read_message, retagged
 from advisor.nlu.training import load_or_train
 from knowledge.audience import names_a_period
 from knowledge.catalog import Catalog, load_catalog
 
 HISTORY_TURNS = PIPELINE.dialogue_state.history_turns  # the server stays stateless: the state is rebuilt from these
+PROBLEM = "troubleshoot"  # a problem report's questions are asked of that one report
 CARRY_OVER = ("greeting", "injection", "out_of_scope", "concept")  # these leave the last task open
 LENGTHS = ("context", "prompt_tokens", "output_tokens")
 # Answers that set a newly named card beside the one in question ("and against four 3090s?" after a speed): both are kept
@@ -48,13 +50,23 @@ class Understanding:
     def read(self, message: str, history: list[str] = ()) -> Reading:
         """``message`` read after the user's earlier messages ``history`` (oldest first)."""
         task, state, messages = None, Frame(), []
-        for text in [*list(history)[-HISTORY_TURNS:], message]:
+        earlier = [piece for text in list(history)[-HISTORY_TURNS:] for piece in self._as_answered(text)]
+        for text in [*earlier, message]:
             reading = self.read_one(text)
             same_thread = _same_problem(task, reading)
             reading.before = state
             reading.task, reading.state = task, state = self.advance(task, state, reading)
             reading.task_messages = messages = [*messages, reading.text] if same_thread else _task_messages(messages, reading)
         return reading
+
+    def _as_answered(self, text: str) -> list[str]:
+        """An earlier message as its answer took it: a message of several questions ("Is the 910B ready for serving, and
+        what would moving cost us?") was answered part by part, so the thread after it is what its parts leave, not the
+        task the whole message's words lean to (the cost of the second part); a problem report with its questions is one."""
+        pieces = question_parts(text)
+        if len(pieces) < 2 or self.read_one(text).intent == PROBLEM:
+            return [text]
+        return pieces
 
     def advance(self, task: str | None, state: Frame, reading: Reading) -> tuple[str | None, Frame]:
         """The dialogue state after one more message: a new question starts a frame, a follow-up edits it.
@@ -71,9 +83,12 @@ class Understanding:
             # a request to confirm that names no subject of its own ("so owning wins here, correct?" after a rent-or-buy)
             # can only be about the answer just given: it continues the open calculation, whatever the classifier makes of its words
             confirms = task in TASKS and asks_to_confirm(reading.text) and not reading.frame.names()
-            continues = probability >= CONTINUES or confirms
+            # a subject the open calculation's own answer gives (data/follow_up_subjects.yaml not_after: "what would the electricity
+            # cost be?" after a run's time is that run's energy), naming no model or card of its own, continues it whatever the classifier reads
+            answered_by_thread = task in TASKS and not own_subject(reading) and _subject_of_thread(reading.text, task)
+            continues = probability >= CONTINUES or confirms or answered_by_thread
             if continues:  # how sure it is, is now how sure it continues (a confirmation surely does)
-                reading.intent, reading.confidence = "follow_up", 1.0 if confirms else probability
+                reading.intent, reading.confidence = "follow_up", 1.0 if confirms or answered_by_thread else probability
                 reading.tagged, reading.frame = retagged(reading, self.model, task)  # its values play their roles in that task
         # A follow-up of nothing, or of another question ("ok fine. rtx 5090 tdp?" after small talk): what it asks on its
         # own; its values keep the roles they play in an amendment ("buy it for 310k" is a price)
@@ -350,3 +365,10 @@ def _commitment_keeps_longer_horizon(reading: Reading, state: Frame) -> None:
     text = normalize_text(reading.text)
     if said and held and said[0].value < held and COMMITMENT_AFTER.match(text, said[0].start + len(said[0].surface)):
         del reading.frame.slots["horizon"]
+
+
+def _subject_of_thread(text: str, task: str) -> bool:
+    """``text`` asks a subject (data/follow_up_subjects.yaml new_subjects) that the open ``task``'s own answer gives: its
+    ``not_after`` lists that task."""
+    name = follow_up_subject(text)
+    return name is not None and task in new_subjects()[name].not_after

@@ -215,17 +215,18 @@ def diagnose(request: TroubleshootRequest, rules: RuleBook) -> Diagnosis:
     findings = [finding.model_copy(update={"actions": [a for a in finding.actions if a.lever not in tried]}) for finding in findings]
     analyzed_bytes = len(text.encode("utf-8", "replace"))
     truncated = analyzed_bytes < input_bytes
+    memory_hint = _memory_hint(records.get("pytorch_oom", {}).get(None, []), request.model)
     return Diagnosis(
         language=request.language or ("zh" if _CJK.search(request.text[:4000]) else "en"),
         findings=findings[: request.max_findings],
         truncated=truncated,
         input_bytes=input_bytes,
         analyzed_bytes=analyzed_bytes,
-        memory_hint=_memory_hint(records.get("pytorch_oom", {}).get(None, []), request.model),
+        memory_hint=memory_hint,
         notes=_notes(truncated, input_bytes, dropped_lines, bool(findings)) + ([_one_server_note(setup["gpus"])] if one_server else []),
         stated=setup,
         measured=_measured(records.get("symptoms", {})),
-        answers=[_answer(question, rules, findings, setup) for question in asked],
+        answers=[_answer(question, rules, findings, setup, memory_hint) for question in asked],
         readings=readings,
         facts=facts,
         tried=tried,
@@ -273,29 +274,46 @@ def _without_suspicions(lowered: _Lowered, asked: list[YesNoQuestion]) -> _Lower
     return lowered if masked == lowered else _Lowered(masked)
 
 
-def _suspect_answer(question: YesNoQuestion, findings: list[Finding]) -> QuestionAnswer | None:
+def _suspect_answer(question: YesNoQuestion, findings: list[Finding], hint: MemoryHint | None = None) -> QuestionAnswer | None:
     """"Could it be thermal?": yes when a suspected cause leads, possibly when it is ranked below another, probably not when
-    nothing described points at it; the reason is the cause that leads."""
+    nothing described points at it; the reason is the cause that leads. A question that quotes the report's figures
+    (``figures``: "is it fragmentation?" against the OOM message's reserved-but-unallocated and requested sizes) says them
+    in its verdict when the message gave them all."""
     if not findings:
         return None
-    suspected = [f for f in findings if (f.family in question.suspects or f.rule_id in question.suspects)
-                 and f.score >= SUSPECT_LISTED * findings[0].score]  # a cause far down the ranking is no reason to say "possibly"
+    figures = _question_figures(question, hint)
+    # with the report's figures the suspected cause matched on them at all is no "absent": the figures decide it, the ranking what leads
+    floor = 0.0 if figures else SUSPECT_LISTED * findings[0].score  # a cause far down the ranking is no reason to say "possibly"
+    suspected = [f for f in findings if (f.family in question.suspects or f.rule_id in question.suspects) and f.score >= floor]
     key = "absent" if not suspected else "lead" if suspected[0] is findings[0] else "listed"
     if key == "lead" and findings[0].described:
         key = "likely_lead" if "likely_lead" in question.verdicts else key
+    if figures and f"{key}_figures" in question.verdicts:
+        key = f"{key}_figures"
     template = question.verdicts.get(key)
     if template is None:
         return None
     values = {"title": findings[0].title, "suspect": (suspected[0] if suspected else findings[0]).title}
-    verdict = Text(**{lang: getattr(template, lang).format(**{k: getattr(v, lang) for k, v in values.items()}) for lang in ("en", "zh")})
+    verdict = Text(**{lang: getattr(template, lang).format(**{k: getattr(v, lang) for k, v in values.items()}, **figures) for lang in ("en", "zh")})
     return QuestionAnswer(id=question.id, verdict=verdict)
 
 
-def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding], setup: dict[str, Value]) -> QuestionAnswer:
+def _question_figures(question: YesNoQuestion, hint: MemoryHint | None) -> dict[str, str]:
+    """The report's figures a question's verdict quotes, shown in GiB as PyTorch prints them; {} unless every one was read."""
+    if not question.figures or hint is None:
+        return {}
+    values = {field: getattr(hint, field, None) for field in question.figures}
+    if not all(isinstance(value, float | int) for value in values.values()):
+        return {}
+    return {field: f"{value:,.2f}" for field, value in values.items()}
+
+
+def _answer(question: YesNoQuestion, rules: RuleBook, findings: list[Finding], setup: dict[str, Value],
+            hint: MemoryHint | None = None) -> QuestionAnswer:
     """The leading cause's own verdict on the question when it has one (a double-bit ECC error: not before the
     remap test; a fault that came back on the same card: its recurring verdict), its own steps then being the
     procedure; else the question's general verdict and procedure."""
-    if question.decided_by == "suspect" and (judged := _suspect_answer(question, findings)) is not None:
+    if question.decided_by == "suspect" and (judged := _suspect_answer(question, findings, hint)) is not None:
         return judged
     lead = rules.rule(findings[0].rule_id) if findings else None
     own = lead.asked_verdict(question.id, setup) if lead else None

@@ -236,6 +236,11 @@ class YesNoQuestion(BaseModel):
         description="That field's value -> the verdict, with {title} and {cause} of the leading cause; a key 'likely_<value>' "
         "is said instead when the cause is ranked from a description only. ``verdict`` when the cause has no such field.",
     )
+    figures: list[str] = Field(
+        default_factory=list, description="Figures of the failed step's message (MemoryHint fields, in GiB) the verdict quotes "
+        "(\"is it fragmentation?\": reserved but unallocated against the allocation that failed): with all of them read, a verdict key "
+        "'<key>_figures' is said instead of '<key>', so the answer is decided by the report's own numbers.",
+    )
     procedure_title: Text | None = None
     procedure: list[Action] = Field(default_factory=list)
     source: str | None = None

@@ -35,10 +35,11 @@ _BATCH = re.compile(
     r"(?i)(?<![a-z_])(?:micro[-_ ]?batch(?:[-_ ]?size)?|per[-_ ]device[-_ ]train[-_ ]batch[-_ ]size|batch[-_ ]?size|batch|bs)(?![a-z])"
     r"[^\d\n。，,;；]{0,16}?(?<![\d.])(\d{1,4})(?![\d.%])"
 )
-# Nodes the job runs on, stated before the word: "a 4-node job", "across 2 machines", "四台机器", "3个节点".
+# Nodes the job runs on, stated before the word: "a 4-node job", "across 2 machines", "四台机器", "3个节点"; a card's model number
+# ("our A100 nodes", "H800 servers") names the hardware, not a count of nodes.
 _NODES_LITERALS = ("node", "Node", "machine", "server", "host", "台", "节点")
 _NODES = re.compile(
-    r"(?i)(?<![\d.#])(?P<count>\d{1,3})[- ]?(?:nodes?|machines|servers|hosts)\b"
+    r"(?i)(?<![\d.#A-Za-z])(?P<count>\d{1,3})[- ]?(?:nodes?|machines|servers|hosts)\b"
     r"|(?P<zh>\d{1,3}|[两二三四五六七八九十]{1,2})\s*(?:台|个)\s*(?:机器|节点|服务器|主机)"
 )
 # "利用率只有一半": half, as a figure the utilisation rules compare.

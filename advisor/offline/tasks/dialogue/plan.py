@@ -76,10 +76,12 @@ def used_by_answer(turn: Turn, change: Change) -> bool:
 
 
 def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
-    """A value as the reader knows it: a card by its catalog name, a total of cards as the number (the user's "8" in
+    """A value as the reader knows it: a card or a model by its catalog name, a total of cards as the number (the user's "8" in
     "4 nodes of 8" is 32 cards), anything else as the user wrote it."""
     if slot == "gpu":
         said = [gpu.name if (gpu := turn.catalog.find_gpu(v.value)) else v.surface.strip() for v in values]
+    elif slot == "model":  # "Llama 3.1 8B instead of Qwen2.5-32B", as the catalog names them, not the ids the reader keeps
+        said = [model.name if (model := turn.catalog.find_model(str(v.value))) else v.surface.strip() for v in values]
     elif slot == "gpu_count":
         said = [str(v.value) for v in values]
     else:

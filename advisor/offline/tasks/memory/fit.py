@@ -21,7 +21,12 @@ WORDING = Wording("memory", "sizing")
 
 
 def ask_for_model(turn: Turn) -> str:
-    """No model yet: what the knowledge base says about the question, then the one thing needed to calculate."""
+    """No model yet: what the knowledge base says about the question, then the one thing needed to calculate. A KV-cache
+    question is sized by the model alone: what the cache is made of and the one question that sizes it, no card beside it."""
+    missing = plan.kv_cache_missing(turn)
+    if missing is not None:
+        context = turn.slots.context_length
+        return WORDING.say(turn, f"sizing_phrases.ask_for_model.kv_cache.{missing}", context=f"{context:,}" if context else "")
     return knowledge.concept(turn) + "\n\n" + WORDING.say(turn, "sizing_phrases.ask_for_model.which_model_or_how_many")
 
 

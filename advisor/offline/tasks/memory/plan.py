@@ -112,3 +112,11 @@ def methods_asked(turn: Turn) -> list[str]:
 def compares_methods(turn: Turn) -> bool:
     """"Full fine-tune, LoRA or QLoRA: how much memory each?": two or more methods asked, each sized (methods_view)."""
     return len(methods_asked(turn)) >= 2
+
+
+def kv_cache_missing(turn: Turn) -> str | None:
+    """What a KV-cache question with no model lacks to be sized (a key of text.yaml sizing_phrases.ask_for_model.kv_cache):
+    "model" when the context was stated, "model_and_context" when neither was; None for any other question."""
+    if not memory_view.asks_about_kv_cache(turn):
+        return None
+    return "model" if turn.slots.context_length else "model_and_context"

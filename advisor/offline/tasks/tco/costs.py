@@ -84,12 +84,13 @@ def rent_or_buy(turn: Turn) -> str:
     years = r["horizon_months"] / 12
     verdict = turn.text(render.lead(r)) + turn.t(" ", "") + turn.text(render.flip(r)) + turn.t(" ", "") + turn.text(render.totals(r))
     if r["payback_months"] is not None and not turn.ask.speaks_of_payback and not turn.reading.follow_up:
-        # "rent or buy?": the verdict and its monthly figure first; a payback asked for ("how long to pay back?") leads with the months
-        verdict = render.verdict_first(turn, r) + " " + verdict  # a space in both languages: two bold runs must not touch
+        # "rent or buy?": the verdict and its monthly figure first, one sentence alone, its reasons (payback, what turns it, the monthly
+        # totals) the block below; a payback asked for ("how long to pay back?") leads with the months
+        verdict = render.verdict_first(turn, r) + "\n\n" + verdict
     elif turn.ask.confirms_side is not None and r["payback_months"] is not None:  # "so buying is cheaper, right?": yes or no, then the verdict
         winner = "rent" if r["verdict"] == "rent" else "buy"
         confirmed = WORDING.say(turn, "confirm.confirmed" if winner == turn.ask.confirms_side else "confirm.contradicted")
-        verdict = confirmed + " " + render.verdict_first(turn, r) + " " + verdict
+        verdict = confirmed + " " + render.verdict_first(turn, r) + "\n\n" + verdict
     flips = payback.tier_flip(turn, r)  # "against on-demand it pays back, against a GPU cloud it does not": right under the verdict,
     verdict += ("\n\n" + flips) if flips else ""  # a block of its own, so the verdict's block stays a few lines
     said = turn.text(WORDING.text("yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
