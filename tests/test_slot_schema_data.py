@@ -40,6 +40,8 @@ def test_the_code_tables_are_the_schema_rows():
     assert reader.RESTATABLE_BY_KIND == SLOT_SCHEMA.restated_by
     assert frame.ADDS_TO_SLOT == {"offload", *frame.CONDITIONS}
     assert frame.CONDITIONS == {"china_buyable", "domestic", "datacenter_only"}
+    assert frame.implicitly_replaced(["size"]) == {"model"} and frame.implicitly_replaced(["gpu", "other_gpu"]) == set()
+    assert all(set(row.replaces) <= set(SLOT_SCHEMA.rows) for row in SLOT_SCHEMA.rows.values())
 
 
 def test_a_bare_integer_restates_every_integer_slot_and_the_other_restatable_ones_are_named():

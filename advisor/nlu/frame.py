@@ -115,10 +115,7 @@ def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool
 def implicitly_replaced(stated: list[str]) -> set[str]:
     """Slots a follow-up replaces without naming them: "same but 70b" drops the named model, and back; "switch to a Hygon K100?"
     drops the catalog's card for one it lacks, and back."""
-    return {other for slot, other in REPLACES if slot in stated and other not in stated}
-
-
-REPLACES = (("size", "model"), ("model", "size"), ("other_gpu", "gpu"), ("gpu", "other_gpu"))
+    return {other for slot in stated for other in SLOT_SCHEMA.replaces(slot) if other not in stated}
 
 
 @dataclass(frozen=True)

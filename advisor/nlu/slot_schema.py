@@ -1,7 +1,7 @@
-"""The slot schema (data/schema.yaml ``slots:``): one row per slot with everything the code knows of it — the value
+"""The slot schema (data/schema.yaml ``slots:``): one row per slot with everything the code knows of it: the value
 kinds that can play it, whether it counts, its name in words, which follow-up values restate it, which values add to it,
-why a stated value no tool used changes nothing, and the ``Slots`` property that reads it. The tables the reader, the
-tagger and the answers use are built here from those rows, so adding a slot is adding a row."""
+which slots it replaces, why a stated value no tool used changes nothing, and the ``Slots`` property that reads it. The
+tables the reader, the tagger and the answers use are built here from those rows, so adding a slot is adding a row."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ class SlotRow(BaseModel):
     label: Words
     restated_by: list[str] = []
     adds: list[str] = []
+    replaces: list[str] = []
     unused_because: Words | None = None
     read_as: str | None = None
     read: Literal["one", "each", "money"] = "one"
@@ -79,6 +80,10 @@ class SlotSchema:
 
     def adds(self, slot: str) -> frozenset[str]:
         return frozenset(self.rows[slot].adds) if slot in self.rows else frozenset()
+
+    def replaces(self, slot: str) -> tuple[str, ...]:
+        """The slots a follow-up stating ``slot`` drops without naming them."""
+        return tuple(self.rows[slot].replaces) if slot in self.rows else ()
 
     @cached_property
     def adding_values(self) -> frozenset[str]:

@@ -64,6 +64,10 @@ class Slots:
             self.used.add(slot)
         return self.frame.all(slot)
 
+    def _each(self, slot: str) -> list:
+        """Every value of the slot once, in the order given (a card named twice is one card)."""
+        return list(dict.fromkeys(self._all(slot)))
+
     def mark(self, *slots: str) -> None:
         self.used.update(s for s in slots if self.frame.has(s))
 
@@ -227,9 +231,8 @@ class Slots:
 def _stated(slot: str, how: str) -> property:
     """The property that reads ``slot`` as it was stated, marking it used: its first value, every value once in order
     ("each"), or an amount in a currency the calculators take ("money")."""
-    readers = {"one": Slots._get, "each": lambda self, slot: list(dict.fromkeys(self._all(slot))), "money": Slots._money}
-    read = readers[how]
-    return property(lambda self: read(self, slot), doc=f"The stated {slot} (advisor/nlu/data/schema.yaml, read: {how}).")
+    method = {"one": "_get", "each": "_each", "money": "_money"}[how]
+    return property(lambda self: getattr(self, method)(slot), doc=f"The stated {slot} (advisor/nlu/data/schema.yaml, read: {how}).")
 
 
 def read_by_schema(view: type[Slots], schema: SlotSchema) -> None:
