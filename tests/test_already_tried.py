@@ -32,7 +32,7 @@ def test_changes_said_to_be_made_fill_the_slot(understanding, message, levers):
 
 
 def test_the_slot_has_a_label_in_both_languages():
-    from advisor.nlu.slot_labels import slot_label
+    from advisor.nlu.slot_schema import slot_label
 
     assert slot_label("already_tried", "en") == "already tried" and slot_label("already_tried", "zh") == "已经试过"
 

@@ -54,7 +54,7 @@ def test_the_check_sees_an_upward_import(tmp_path):
 NLU_PUBLIC = {
     "advisor.nlu.ask": "the typed Ask, the one object answers read",
     "advisor.nlu.frame": "the value types a slot holds (SlotValue, Money, Frame)",
-    "advisor.nlu.slot_labels": "the slots' names in both languages, for notes that name a value",
+    "advisor.nlu.slot_schema": "the slots' names in both languages, for notes that name a value, and why an unused one changes nothing",
     "advisor.nlu.subjects": "the subject vocabulary (what a card or a question is about), shared with retrieval",
     "advisor.nlu.facets": "the facet vocabulary (specs, compliance, quality...), shared with retrieval",
 }

@@ -16,7 +16,7 @@ TEXT_FILES = [
     "advisor/labels.yaml",
     "advisor/tool_summaries.yaml",
     "advisor/validation_text.yaml",
-    "advisor/nlu/data/slot_labels.yaml",
+    "advisor/nlu/data/schema.yaml",
     "advisor/offline/planner_text.yaml",
     "advisor/offline/workload_text.yaml",
     "advisor/interfaces/ui_text.yaml",

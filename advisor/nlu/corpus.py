@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from advisor.nlu.slot_schema import SLOT_SCHEMA
+
 DATA_DIR = Path(__file__).parent / "data"
 TRAIN_DIR = DATA_DIR / "train"
 ANNOTATION = re.compile(r"\[([^\[\]]+?)\]\(([a-z_]+)\)")
@@ -63,7 +65,7 @@ class Schema:
 @lru_cache(maxsize=1)
 def load_schema() -> Schema:
     raw = yaml.safe_load((DATA_DIR / "schema.yaml").read_text(encoding="utf-8"))
-    return Schema(intents=dict(raw["intents"]), slots=dict(raw["slots"]))
+    return Schema(intents=dict(raw["intents"]), slots=SLOT_SCHEMA.labelled)  # the slots training labels may use
 
 
 def parse_annotated(annotated: str, intent: str, language: str) -> Utterance:

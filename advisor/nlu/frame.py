@@ -16,6 +16,7 @@ from advisor.nlu.model import INTEGER_ROLES, MONEY_ROLES, NONE, TaggedValue
 from advisor.nlu.number_values import token_count
 from advisor.nlu.pattern_words import alternatives, pattern
 from advisor.nlu.phrases import words_in
+from advisor.nlu.slot_schema import SLOT_SCHEMA
 from advisor.nlu.speed_scope import scope_at
 from knowledge.audience import names_a_period
 
@@ -101,9 +102,10 @@ MORE_GENERAL = {"train": {"full_finetune", "lora", "qlora", "pretrain", "finetun
 
 
 # "and with offload?" after ZeRO-3 adds to the sharding, and "has to be buyable in China" after "cheapest" to the
-# objective: a condition is kept beside the value it qualifies, and a new value of the slot does not drop it.
-CONDITIONS = {"china_buyable", "domestic", "datacenter_only"}  # objective values that limit the options, not rank them
-ADDS_TO_SLOT = {"offload", *CONDITIONS}
+# objective: a condition is kept beside the value it qualifies, and a new value of the slot does not drop it (each
+# slot's ``adds`` in data/schema.yaml).
+CONDITIONS = SLOT_SCHEMA.adds("objective")  # objective values that limit the options, not rank them
+ADDS_TO_SLOT = SLOT_SCHEMA.adding_values
 
 
 def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool:
@@ -113,10 +115,7 @@ def _only_more_general(newer: list[SlotValue], earlier: list[SlotValue]) -> bool
 def implicitly_replaced(stated: list[str]) -> set[str]:
     """Slots a follow-up replaces without naming them: "same but 70b" drops the named model, and back; "switch to a Hygon K100?"
     drops the catalog's card for one it lacks, and back."""
-    return {other for slot, other in REPLACES if slot in stated and other not in stated}
-
-
-REPLACES = (("size", "model"), ("model", "size"), ("other_gpu", "gpu"), ("gpu", "other_gpu"))
+    return {other for slot in stated for other in SLOT_SCHEMA.replaces(slot) if other not in stated}
 
 
 @dataclass(frozen=True)

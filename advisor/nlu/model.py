@@ -27,31 +27,16 @@ from advisor.nlu.meaning import SENTENCE_VECTORS
 from advisor.nlu.number_values import REQUEST_VOLUME, Value
 from advisor.nlu.pattern_words import alternatives, pattern
 from advisor.nlu.pipeline import PIPELINE
+from advisor.nlu.slot_schema import SLOT_SCHEMA
 from advisor.nlu.values import find_values
 from knowledge.catalog import Catalog
 
 NONE = "none"
-NUMERIC_ROLES = {
-    "gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens",
-    "output_tokens", "gpu_memory", "speed_target", "utilisation",
-}  # fmt: skip
-MONEY_ROLES = {"budget", "server_price", "cloud_price", "electricity_price"}
-TOKEN_ROLES = {"context", "prompt_tokens", "output_tokens", "training_tokens"}
-ROLES_BY_KIND: dict[str, set[str]] = {
-    "model": {"model"}, "gpu": {"gpu"}, "gpu_family": {"gpu"}, "other_gpu": {"other_gpu"}, "params": {"size"}, "memory": {"gpu_memory"},
-    "tokens": TOKEN_ROLES, "context_setting": {"context"},
-    "money": MONEY_ROLES, "thousands": MONEY_ROLES | TOKEN_ROLES,
-    "percent": {"utilisation"}, "duration": {"deadline", "horizon", "utilisation"}, "date": {"deadline"}, "daily": {"utilisation"},
-    "always_on": {"utilisation"}, "rate": {"speed_target", "concurrency"}, "latency": {"speed_target"},
-    "count_gpu": {"gpu_count", "tp"}, "count_server": {"server_count"}, "users": {"concurrency", "audience"}, "request_rate": {"concurrency"}, "requests": {"context", "concurrency", "batch"}, "number": NUMERIC_ROLES,
-    "precision": {"precision", "kv_precision"}, "method": {"method"}, "sharding": {"sharding"}, "recompute": {"recompute"},
-    "lever": {"already_tried"},
-    "optimizer": {"optimizer"}, "engine": {"engine"}, "region": {"region"}, "objective": {"objective"}, "claim": {"claim"}, "audience": {"audience"},
-    "discount": {"discount"}, "mfu": {"mfu"}, "power_kw": {"rack_power"}, "pue": {"pue"}, "epochs": {"epochs"}, "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
-    "ratio": set(),  # "30x an H100": a multiple the Ask reads (claimed_multiple), no slot of a tool
-}  # fmt: skip
+# value kind → the slots it can play: each slot's ``kinds`` in data/schema.yaml
+ROLES_BY_KIND: dict[str, set[str]] = SLOT_SCHEMA.roles_by_kind
+MONEY_ROLES = SLOT_SCHEMA.of_kind("money")
 STATING_INTENTS = {*TASKS, "follow_up"}
-INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}
+INTEGER_ROLES = SLOT_SCHEMA.integer  # slots that count: a fraction never fills them
 COUNTED_KINDS = {"money", "thousands", "count_gpu", "count_server", "users"}
 KV_WORDS = pattern("kv_words")
 CLAUSE_BREAK = re.compile(r"[,;，；。!?！？\n]")

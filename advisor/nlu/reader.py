@@ -14,13 +14,13 @@ from advisor.nlu.corpus import TASKS
 from advisor.nlu.dialogue import CONTINUES, TOPIC, compares_with, on_that_setup, only_values, own_subject
 from advisor.nlu.follow_up import asks_to_confirm, follow_up_subject, new_subjects
 from advisor.nlu.frame import INTEGER_ROLES, Frame, Money, SlotValue, resolve
-from advisor.nlu.slot_labels import RESTATABLE  # the slots a follow-up's bare number restates (slot schema data)
 from advisor.nlu.model import TaggedValue
 from advisor.nlu.pattern_words import pattern
 from advisor.nlu.phrases import phrase_table
 from advisor.nlu.pipeline import PIPELINE
 from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reading import Reading, read_message, retagged
+from advisor.nlu.slot_schema import SLOT_SCHEMA
 from advisor.nlu.training import load_or_train
 from knowledge.audience import names_a_period
 from knowledge.catalog import Catalog, load_catalog
@@ -231,8 +231,10 @@ def shared_understanding(cache_dir: Path | None = None) -> Understanding:
     return Understanding(load_catalog(), cache_dir)
 
 
-# Amounts whose shape (currency per unit, a span of time) names the slot they restate.
-RESTATABLE_BY_KIND = {"money": ("budget", "server_price", "cloud_price", "electricity_price"), "duration": ("deadline", "horizon")}
+# value kind → the slots a follow-up's lone value of that kind restates (each slot's ``restated_by`` in data/schema.yaml):
+# a bare number ("and 64?"), or an amount whose shape (currency per unit, a span of time) names the slot it restates.
+RESTATABLE_BY_KIND = SLOT_SCHEMA.restated_by
+BARE = "number"  # the kind of a number without a unit, restated by magnitude (_bare_number_restates), not by its shape
 
 
 def _restated_amounts(reading: Reading, state: Frame) -> None:
@@ -244,7 +246,7 @@ def _restated_amounts(reading: Reading, state: Frame) -> None:
     for item in reading.tagged:
         kind, role = item.value.kind, item.role
         stated = [v for v in reading.frame.slots.get(role, []) if v.start == item.value.start]
-        if kind not in RESTATABLE_BY_KIND or not stated:
+        if kind == BARE or kind not in RESTATABLE_BY_KIND or not stated:
             continue
         if not state.has(role) and item.confidence >= SURE_OF_ROLE:  # "the vendor quotes 2.8M for two servers" after a monthly rent: a new price, not the rent again
             continue
@@ -294,13 +296,13 @@ def _bare_number_restates(reading: Reading, state: Frame) -> None:
     """'8192 then?' / 'make it 5': a lone number with no unit restates a number of the conversation, the
     nearest in magnitude (8192 after a 4096 context and one GPU is a context), and of those about as
     near, the one the user gave last."""
-    if len(reading.tagged) != 1 or reading.tagged[0].value.kind != "number":
+    if len(reading.tagged) != 1 or reading.tagged[0].value.kind != BARE:
         return
     if not only_values(reading):  # "and at concurrency 64?", "exchange rate at 7.2" say what their number is
         return
     number = reading.tagged[0].value
     value = float(number.value)
-    amount = {slot: _magnitude(state.get(slot)) for slot in reversed(state.order) if slot in RESTATABLE or slot in RESTATABLE_BY_KIND["money"]}
+    amount = {slot: _magnitude(state.get(slot)) for slot in reversed(state.order) if slot in RESTATABLE_BY_KIND[BARE]}
     # "exchange rate at 7.2" restates no count: a fraction only restates a slot that holds fractions
     numeric = [slot for slot, held in amount.items() if held and (value.is_integer() or slot not in INTEGER_ROLES)]
     distance = {slot: abs(math.log(value / amount[slot])) for slot in numeric} if value > 0 else {}

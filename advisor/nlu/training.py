@@ -24,6 +24,7 @@ from advisor.nlu.number_values import Value
 from advisor.nlu.phrases import PHRASES_FILE
 from advisor.nlu.pipeline import PIPELINE, PIPELINE_FILE
 from advisor.nlu.reading import Reading, read_message, retagged
+from advisor.nlu.slot_schema import SLOT_SCHEMA
 from advisor.nlu.values import find_values
 from advisor.retrieval.embeddings import resolve_model
 from advisor.server_secret import SecretUnavailable, derive_key, server_secret, sign, verify
@@ -32,7 +33,7 @@ from tools import quantities
 
 log = logging.getLogger(__name__)
 FOLDS = PIPELINE.classify.held_out_folds
-CODE_FILES = ("model.py", "features.py", "values.py", "scan.py", "extractors/names.py", "extractors/counts.py", "extractors/money.py", "extractors/times.py", "extractors/claims.py", "number_values.py", "phrases.py", "cues.py", "facets.py", "money_words.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "dialogue.py", "frame.py", "reading.py", "training.py", "meaning.py", "aside.py", "data/aside_cues.yaml", "data/pattern_words.yaml")
+CODE_FILES = ("model.py", "features.py", "values.py", "scan.py", "extractors/names.py", "extractors/counts.py", "extractors/money.py", "extractors/times.py", "extractors/claims.py", "number_values.py", "phrases.py", "cues.py", "facets.py", "money_words.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "slot_schema.py", "dialogue.py", "frame.py", "reading.py", "training.py", "meaning.py", "aside.py", "data/aside_cues.yaml", "data/pattern_words.yaml")
 
 
 def train(catalog: Catalog, data: Corpus) -> UnderstandingModel:
@@ -70,6 +71,7 @@ def data_fingerprint() -> str:
     for path in [*corpus_module.training_files(), ENTITIES_FILE, PHRASES_FILE, CUES_FILE, DIALOGUE_CUES_FILE, PIPELINE_FILE, *catalogs, *(Path(__file__).parent / name for name in CODE_FILES), *readers]:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
+    digest.update(SLOT_SCHEMA.training_key())  # the slots each value kind can play (data/schema.yaml kinds)
     return digest.hexdigest()[:16]
 
 

@@ -19,7 +19,7 @@ from advisor.language import detect_language
 from advisor.markdown import FOLD_LINES, escape_raw_html, fold, screen_lines, sources_section
 from advisor.nlu.follow_up import follow_up_subject
 from advisor.nlu.reader import Understanding, shared_understanding
-from advisor.nlu.slot_labels import UNUSED_BECAUSE, said
+from advisor.nlu.slot_schema import UNUSED_BECAUSE, said
 from advisor.nlu.question_parts import question_parts
 from advisor.nlu.reading import Reading
 from advisor.offline.tasks.concept import capability, knowledge

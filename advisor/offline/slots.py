@@ -13,6 +13,7 @@ from pathlib import Path
 from advisor.nlu.entity_words import weights_multiple
 from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
+from advisor.nlu.slot_schema import SLOT_SCHEMA, SlotSchema
 from advisor.nlu.tco_said import RequestCount
 from advisor.offline.tasks.serving.serving_traffic import TrafficLoad, period_of, said_online, said_per_user, traffic_load
 from knowledge.audience import PeakLoad, peak_load
@@ -63,21 +64,15 @@ class Slots:
             self.used.add(slot)
         return self.frame.all(slot)
 
+    def _each(self, slot: str) -> list:
+        """Every value of the slot once, in the order given (a card named twice is one card)."""
+        return list(dict.fromkeys(self._all(slot)))
+
     def mark(self, *slots: str) -> None:
         self.used.update(s for s in slots if self.frame.has(s))
 
-    # names
-    @property
-    def models(self) -> list[str]:
-        return list(dict.fromkeys(self._all("model")))
-
-    @property
-    def gpus(self) -> list[str]:
-        return list(dict.fromkeys(self._all("gpu")))
-
-    @property
-    def params(self) -> float | None:
-        return self._get("size")
+    # A slot read as it is stated (``slots.precision``, ``slots.gpu_count``, ``slots.budget``…) is a property made from its
+    # row in advisor/nlu/data/schema.yaml (``read_as``, ``read``) below the class; the properties here read more than that.
 
     # workload
     @property
@@ -85,47 +80,10 @@ class Slots:
         return [METHOD_TO_WORKLOAD[m] for m in self._all("method") if m in METHOD_TO_WORKLOAD]
 
     @property
-    def precision(self) -> str | None:
-        return self._get("precision")
-
-    @property
-    def kv_precision(self) -> str | None:
-        return self._get("kv_precision")
-
-    @property
-    def sharding(self) -> str | None:
-        return self._get("sharding")
-
-    @property
     def offload(self) -> bool:
         return "offload" in self._all("sharding")
 
-    @property
-    def recompute(self) -> str | None:
-        return self._get("recompute")
-
-    @property
-    def already_tried(self) -> list[str]:
-        """Levers the user says were pulled already ("batch", "recompute", "workers"…), as the rules' actions name them."""
-        return list(dict.fromkeys(self._all("already_tried")))
-
-    @property
-    def optimizer(self) -> str | None:
-        return self._get("optimizer")
-
-    @property
-    def engine(self) -> str | None:
-        return self._get("engine")
-
     # sizes and counts
-    @property
-    def context_length(self) -> int | None:
-        return self._get("context")
-
-    @property
-    def batch_size(self) -> int | None:
-        return self._get("batch")
-
     @property
     def request_rate(self) -> RequestRate | None:
         """A load stated as a rate ("50 QPS", "3000 requests per minute"): requests arriving, not requests in flight. Traffic over
@@ -205,42 +163,10 @@ class Slots:
         return self.peak_load.concurrent
 
     @property
-    def gpu_count(self) -> int | None:
-        return self._get("gpu_count")
-
-    @property
-    def gpus_per_server(self) -> int | None:
-        return self._get("gpus_per_server")
-
-    @property
-    def servers(self) -> int | None:
-        return self._get("server_count")
-
-    @property
-    def tp(self) -> int | None:
-        return self._get("tp")
-
-    @property
-    def pp(self) -> int | None:
-        return self._get("pp")
-
-    @property
-    def dp(self) -> int | None:
-        return self._get("dp")
-
-    @property
     def parallel_gpus(self) -> int | None:
         """GPUs a stated parallel layout spans: TP × PP × DP ("tp=8 pp=4 dp=16" is 512)."""
         degrees = [d for d in (self.tp, self.pp, self.dp) if d]
         return math.prod(degrees) if len(degrees) >= 2 or self.dp else None
-
-    @property
-    def gpu_memory_gb(self) -> float | None:
-        return self._get("gpu_memory")
-
-    @property
-    def tokens(self) -> float | None:
-        return self._get("training_tokens")
 
     @property
     def deadline_hours(self) -> float | None:
@@ -248,14 +174,6 @@ class Slots:
         return value if isinstance(value, float) else None
 
     # money and time
-    @property
-    def budget(self) -> Money | None:
-        return self._money("budget")
-
-    @property
-    def server_price(self) -> Money | None:
-        return self._money("server_price")
-
     @property
     def hourly_price(self) -> Money | None:
         price = self._money("cloud_price")
@@ -268,41 +186,15 @@ class Slots:
         return price if isinstance(price, Money) else None
 
     @property
-    def discount_pct(self) -> float | None:
-        """The share taken off the rent ("40% off", "60% of list" is 40)."""
-        return self._get("discount")
-
-    @property
     def mfu(self) -> float | None:
         """The MFU the user gave, as a fraction ("40% MFU" is 0.4)."""
         share = self._get("mfu")
         return share / 100 if isinstance(share, float) else None
 
     @property
-    def power_price(self) -> Money | None:
-        return self._money("electricity_price")
-
-    @property
-    def rack_power_kw(self) -> float | None:
-        """A rack's power budget in kW ("20 kW rack", "8 kW per rack")."""
-        return self._get("rack_power")
-
-    @property
-    def pue(self) -> float | None:
-        return self._get("pue")
-
-    @property
-    def utilisation(self) -> float | None:
-        return self._get("utilisation")
-
-    @property
     def horizon_years(self) -> float | None:
         value = self._get("horizon")
         return value if isinstance(value, float) else None
-
-    @property
-    def region(self) -> str | None:
-        return self._get("region")
 
     @property
     def objective(self) -> str | None:
@@ -334,3 +226,21 @@ class Slots:
     def claimed_weights_multiple(self) -> float | None:
         """The multiple of a rule that scales the weights ("1.2x the weights": 1.2), else None."""
         return weights_multiple(self._get("claim"))
+
+
+def _stated(slot: str, how: str) -> property:
+    """The property that reads ``slot`` as it was stated, marking it used: its first value, every value once in order
+    ("each"), or an amount in a currency the calculators take ("money")."""
+    method = {"one": "_get", "each": "_each", "money": "_money"}[how]
+    return property(lambda self: getattr(self, method)(slot), doc=f"The stated {slot} (advisor/nlu/data/schema.yaml, read: {how}).")
+
+
+def read_by_schema(view: type[Slots], schema: SlotSchema) -> None:
+    """Give ``view`` a property for each slot the schema reads as it is stated (its ``read_as``)."""
+    for name, (slot, how) in schema.readers.items():
+        if hasattr(view, name):
+            raise TypeError(f"schema.yaml: slot {slot} is read as Slots.{name}, which the class already defines")
+        setattr(view, name, _stated(slot, how))
+
+
+read_by_schema(Slots, SLOT_SCHEMA)

@@ -13,7 +13,7 @@ from advisor.nlu.ask import Ask
 from advisor.nlu.entity_words import is_other_model
 from advisor.nlu.frame import Frame
 from advisor.nlu.reading import Reading
-from advisor.nlu.slot_labels import LABELS, slot_label
+from advisor.nlu.slot_schema import LABELS, slot_label
 from advisor.nlu.workload import MODEL_SLOTS
 from advisor.offline.slots import TURN_TEXT, Slots
 from advisor.registry import Registry, ToolOutcome

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from advisor.offline.wording import Wording
 from advisor.contract import Source
-from advisor.nlu.slot_labels import said
+from advisor.nlu.slot_schema import said
 from advisor.nlu.subjects import Subjects, subject_labels
 from advisor.offline.tasks.concept import capability, plan
 from advisor.offline.tasks.facility import render as facility_render

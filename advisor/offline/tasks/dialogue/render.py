@@ -11,7 +11,7 @@ from collections.abc import Callable
 from advisor.contract import ToolCall
 from advisor.labels import unit
 from advisor.markdown import money, number
-from advisor.nlu.slot_labels import slot_label
+from advisor.nlu.slot_schema import slot_label
 from advisor.offline.tasks.dialogue.plan import PROBLEM, RUNNING_COST, Change, changes, figure_tool, used_by_answer
 from advisor.offline.tasks.memory import sensitivity
 from advisor.offline.tasks.recommend.price_view import range_text

@@ -11,7 +11,7 @@ import yaml
 from advisor.contract import ToolCall
 from advisor.labels import VERDICT
 from advisor.markdown import number
-from advisor.nlu.slot_labels import slot_label
+from advisor.nlu.slot_schema import slot_label
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 
