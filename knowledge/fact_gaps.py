@@ -32,7 +32,7 @@ class FactGap(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(pattern=r"^[a-z0-9-]+$")
-    status: Literal["unknown", "unverified", "estimate", "converted"]
+    status: Literal["unknown", "unverified", "estimate", "converted", "outside"]
     what: str = Field(min_length=10, description="The missing fact, in words.")
     reason: str = Field(min_length=20, description="Why the reference does not give it.")
     instead: str = Field(min_length=20, description="What the data and the answers do without it.")
