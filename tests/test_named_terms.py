@@ -116,8 +116,8 @@ def test_a_form_factor_question_compares_the_named_cards_variants(offline_adviso
 @pytest.mark.parametrize(
     ("message", "phrase"),
     [
-        ("32 nodes of 8 H100s with 8×400G NDR each: how many leaf and spine switches?", "are the plan's"),
-        ("32 nodes of 8 H100s on 200Gb/s RoCE: how many leaf and spine switches?", "You stated"),
+        ("32 nodes of 8 H100s with 8×400G NDR each: how many leaf and spine switches?", "8 × 400 Gb/s links per server are the plan"),
+        ("32 nodes of 8 H100s on 200Gb/s RoCE: how many leaf and spine switches?", "You stated 200 Gb/s links"),
         ("32台8卡H100服务器，每台8张200G网卡，需要多少叶交换机和脊交换机？", "你说的是"),
     ],
 )

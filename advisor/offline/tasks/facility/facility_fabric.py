@@ -70,8 +70,8 @@ def _stated_link(turn: Turn, result: dict) -> str | None:
         return None
     per_server = result["gpus_per_server"]
     same = rate == result["nic_gbps"] and count in (None, per_server)
-    return _say(turn, "link_stated.same" if same else "link_stated.other", rate=f"{rate:g}", count=count or per_server,
-                planned=f"{result['nic_gbps']:g}", per_server=per_server)  # fmt: skip
+    key = f"link_stated.{'same' if same else 'other'}{'' if count else '_rate'}"  # "200Gb/s RoCE" says no count of links
+    return _say(turn, key, rate=f"{rate:g}", count=count, planned=f"{result['nic_gbps']:g}", per_server=per_server)
 
 
 def _counts(plan: dict) -> dict:
