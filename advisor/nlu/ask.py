@@ -297,8 +297,8 @@ class Ask(BaseModel):
     claimed_multiple: float | None = Field(None, description='A multiple this message states ("30x an H100", "2.5 times faster"): a ratio '
                                            "between parts to check, never a count of cards.")
     link_speed_gbps: float | None = Field(None, description='The scale-out network link rate the conversation states, in Gb/s ("400G IB", '
-                                          '"200Gb/s RoCE", "8张400G网卡" → 400): an interconnect fact, never a card\'s memory.')
-    link_count: int | None = Field(None, description='How many links of that rate are said together ("8×400G NDR", "8张400G网卡" → 8), '
+                                          '"200Gb/s RoCE", "8 x 400G NICs" → 400): an interconnect fact, never a card\'s memory.')
+    link_count: int | None = Field(None, description='How many links of that rate are said together ("8×400G NDR", "8 x 400G NICs" → 8), '
                                    "per server as users write it; never a count of cards.")
     weighs_premium: bool = Field(False, description='"is the H200 worth the premium over the H100?", "worth paying extra for a 4090?": two parts '
                                  "named and the dearer one's value asked: its premium against the gain for the job.")

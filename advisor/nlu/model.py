@@ -50,7 +50,7 @@ ROLES_BY_KIND: dict[str, set[str]] = {
     "discount": {"discount"}, "mfu": {"mfu"}, "power_kw": {"rack_power"}, "pue": {"pue"}, "epochs": {"epochs"}, "tp": {"tp"}, "pp": {"pp"}, "dp": {"dp"}, "batch": {"batch"}, "gpu_form": {"gpu_form"},
     "ratio": set(),  # "30x an H100": a multiple the Ask reads (claimed_multiple), no slot of a tool
     "link_speed": set(),  # "400G IB": a network line rate the Ask reads (link_speed_gbps), never a card's memory
-    "link_count": set(),  # "8张400G网卡": how many links of that rate (Ask.link_count), never a count of cards
+    "link_count": set(),  # "8 x 400G NICs": how many links of that rate (Ask.link_count), never a count of cards
 }  # fmt: skip
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = {"gpu_count", "server_count", "tp", "pp", "dp", "batch", "concurrency", "context", "prompt_tokens", "output_tokens", "training_tokens"}

@@ -35,7 +35,7 @@ class Value:
     #            or a length: "up to 8k"), percent, duration,
     #            date (a calendar deadline, in hours from today), daily, rate, latency, count_gpu, count_server,
     #            number, always_on, tp/pp/dp, batch, epochs, context_setting ("max-model-len 32768"), link_speed (a network
-    #            link's line rate in Gb/s: "400G IB"), link_count (the links of that rate: "8张400G网卡"), or a keyword
+    #            link's line rate in Gb/s: "400G IB"), link_count (the links of that rate: "8 x 400G NICs"), or a keyword
     #            table name (precision, method, ...)
     value: object
     unit: str = ""
@@ -54,7 +54,7 @@ UNIT_AFTER = [
     ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元|£|gbp|p|pence)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑|rupees?|inr)(?![a-z])")),
     ("percent", phrase_table("percent_unit").pattern),
-    ("link_speed", phrase_table("link_speed_unit").pattern),  # "400G IB", "200Gb/s RoCE", "400G网卡": a line rate, never memory
+    ("link_speed", phrase_table("link_speed_unit").pattern),  # "400G IB", "200Gb/s RoCE", "NDR 400G": a line rate, never memory
     ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?P<memory_word>显存|内存|vram|memory|hbm|ram|unified))?", re.IGNORECASE)),
     # "3B tokens/day" is a volume over a period; "tokens/s" a speed (the rate unit above)
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z])(?!\s*/\s*(?!(?:day|d|month|mo|week|wk|year|yr|天|日|月|周|年)(?![a-z])))")),

@@ -192,7 +192,7 @@ LINK_RATE = re.compile(r"\d{1,4}")
 
 @extractor("counted_links")
 def counted_links(scan: Scan) -> None:
-    """ "8张400G网卡", "8×400G NDR", "2x 200Gbps": a count of network links and their line rate; the count is no card's."""
+    """ "8 x 400G NICs", "8×400G NDR", "2x 200Gbps" (the Chinese forms alike): a count of network links and their line rate; the count is no card's."""
     text = scan.text
     for match in phrase_table("counted_links").find_all(text):
         rate = LINK_RATE.search(text, match.number_end)
