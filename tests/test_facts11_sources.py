@@ -24,7 +24,7 @@ DATED = re.compile(DATE_PATTERN)
 YEAR = re.compile(r"(?<!\d)(19|20)\d\d(?!\d)")
 # No vendor page gives these parts' figures (gpu-specs-notes.md §7: "China variants are unofficial"; domestic parts
 # read from the press): the rows say so.
-SECONDARY = {"h800-sxm", "h20", "l20", "a800-80gb-sxm", "ascend-910b", "ascend-910c", "mlu370-x8", "mtt-s4000"}
+SECONDARY = {"h800-sxm", "h800-pcie", "h20", "l20", "a800-80gb-sxm", "ascend-910b", "ascend-910c", "mlu370-x8", "mtt-s4000"}
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from knowledge.catalog import DATA_DIR, CatalogError, NameIndex, load_rows, norm
 from knowledge.gpus import GPU
 
 GPU_IDS = (
-    "b200 b300 gb200 gb300 gh200 h200-sxm h200-nvl h100-sxm h100-pcie h100-nvl h800-sxm h20 "
-    "a100-80gb-sxm a100-40gb-sxm a100-80gb-pcie a800-80gb-sxm l40s l40 l20 l4 a10 a30 a40 t4 v100-32gb "
+    "b200 b300 gb200 gb300 gh200 h200-sxm h200-nvl h100-sxm h100-pcie h100-nvl h800-sxm h800-pcie h20 "
+    "a100-80gb-sxm a100-40gb-sxm a100-80gb-pcie a800-80gb-sxm a800-40gb l40s l40 l20 l4 a10 a30 a40 t4 v100-32gb "
     "rtx-6000-ada rtx-pro-6000-blackwell rtx-a6000 rtx-5090 rtx-5080 rtx-4090 rtx-4090d rtx-4080-super "
     "rtx-4070-ti-super rtx-4060-ti-16gb rtx-3090 rtx-3060-12gb mi355x mi325x mi300x mi250x gaudi3 gaudi2 "
     "ascend-910b ascend-910c tpu-v5p tpu-v5e trainium2 apple-m4-max apple-m3-ultra apple-m2-ultra "

@@ -37,6 +37,9 @@ CASES = [
     ("compliance", "en", ["Our Shanghai office would like to use B200s hosted in an American cloud remotely, allowed?"]),
     ("card_first", "en", ["Is an H100 PCIe enough, or should we pay for the H100 SXM?"]),  # "H100 NVL or SXM?" has no card on that pair: the comparison answers it
     ("card_first", "zh", ["四台8卡B200服务器要配多大的UPS？"]),
+    # two variants of one card with no card on that pair: the two compared, however unsure the classifier (#36)
+    ("variant_choice", "en", ["H800 PCIe or SXM for 8-card training?"]),
+    ("variant_choice", "zh", ["8卡训练选H800 PCIe还是SXM？"]),
     ("equivalent_part", "en", ["Which AMD accelerator would be the nearest thing to an H100?"]),
     ("equivalent_part", "zh", ["H20有没有国产的平替？"]),
     ("equivalent_part", "en", ["Could Ascend 910B replace the A100s we train on?"]),

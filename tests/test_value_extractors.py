@@ -34,6 +34,9 @@ NAMES = [
     (("keywords", "numbers"), "组里有4位工程师", [("audience", "team"), ("users", 4.0)]),  # 位 counting people is no bit width
     (("catalog_names",), "8卡910B3训练", [("gpu", "ascend-910b")]),
     (("other_gpus",), "910B4 能跑 32B 吗", [("other_gpu", "910b4")]),
+    # the generation word tells namesakes apart: the Ada 6000 written with the Ampere card's A, the 40 GB A800, the PCIe H800 (#36)
+    (("catalog_names", "numbers"), "a6000 ada 48gb", [("gpu", "rtx-6000-ada")]),
+    (("catalog_names",), "a800 40g 和 h800 pcie", [("gpu", "a800-40gb"), ("gpu", "h800-pcie")]),
 ]
 COUNTS = [
     (("parallel_degrees",), "tp=4 and pp 2", [("tp", 4.0), ("pp", 2.0)]),
@@ -57,6 +60,13 @@ COUNTS = [
     (("other_settings", "numbers"), "num_workers=8 batch", []),
     (("times_count",), "need x8", [("count_gpu", 8.0)]),
     (("numbers",), "8卡 80g 显存", [("count_gpu", 8.0), ("memory", 80.0)]),
+    # a network link's rate is no memory size, and a count before it counts links, not cards (#36)
+    (("counted_links", "numbers"), "每台8张400G网卡", [("link_count", 8.0), ("link_speed", 400.0)]),
+    (("counted_links", "numbers"), "16 nodes, 8x400G NDR each", [("count_server", 16.0), ("link_count", 8.0), ("link_speed", 400.0)]),
+    (("numbers",), "400g ib per node", [("link_speed", 400.0)]),
+    (("numbers",), "200gb/s roce between the boxes", [("link_speed", 200.0)]),
+    (("numbers",), "网卡是200G的", [("link_speed", 200.0)]),
+    (("numbers",), "ndr 400g, 80g 显存", [("link_speed", 400.0), ("memory", 80.0)]),
     (("numbers",), "50 qps", [("request_rate", 50.0)]),
     (("numbers",), "每秒200个请求", [("request_rate", 200.0)]),
     (("word_numbers",), "buy two", [("count_gpu", 2.0)]),

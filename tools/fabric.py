@@ -19,6 +19,7 @@ from knowledge.wording import shipped
 from tools.checks import INPUT_NAMES, check_range
 from tools.common import LineItem, formula_fields
 
+NIC_GBPS = 400  # the line rate of the one NIC per GPU the model counts (the switches' ports_400g are of this rate)
 TEXT = shipped("fabric_text.yaml")
 ERRORS = shipped("input_errors_text.yaml")
 
@@ -57,6 +58,7 @@ class FabricResult(BaseModel):
     servers: int
     gpus_per_server: int
     nics: int
+    nic_gbps: float = Field(NIC_GBPS, description="Line rate of each NIC counted, Gb/s: a stated link of another rate is not this plan.")
     plans: list[FabricPlan]
 
 

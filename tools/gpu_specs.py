@@ -147,7 +147,7 @@ def _edge(figure: Figure, a: GPU, b: GPU) -> Edge | None:
     """The card ahead on ``figure`` and by how much; None when they are within SAME_FIGURE or neither has it."""
     field = FIGURE_FIELDS[figure]
     va, vb = getattr(a, field), getattr(b, field)
-    if not va and not vb:
+    if (not va and not vb) or field in a.unknown or field in b.unknown:  # a figure no source gives (H800 PCIe's link) decides nothing
         return None
     if figure == "fp8" and va and vb:  # both have FP8: it tracks the dense BF16 edge, only its absence is news
         return None

@@ -296,6 +296,10 @@ class Ask(BaseModel):
     )
     claimed_multiple: float | None = Field(None, description='A multiple this message states ("30x an H100", "2.5 times faster"): a ratio '
                                            "between parts to check, never a count of cards.")
+    link_speed_gbps: float | None = Field(None, description='The scale-out network link rate the conversation states, in Gb/s ("400G IB", '
+                                          '"200Gb/s RoCE", "8 x 400G NICs" → 400): an interconnect fact, never a card\'s memory.')
+    link_count: int | None = Field(None, description='How many links of that rate are said together ("8×400G NDR", "8 x 400G NICs" → 8), '
+                                   "per server as users write it; never a count of cards.")
     weighs_premium: bool = Field(False, description='"is the H200 worth the premium over the H100?", "worth paying extra for a 4090?": two parts '
                                  "named and the dearer one's value asked: its premium against the gain for the job.")
     whole_server: bool = Field(False, description='A card is named as a whole server ("one DGX H100", "an H100 box").')
@@ -462,6 +466,8 @@ class Ask(BaseModel):
             horizon_ranges=horizon_ranges(state),
             requests_no_period=requests_no_period(message, reading.tagged),
             api_usage=(usage := api_usage(message, reading.tagged)),
+            link_speed_gbps=(link := _stated_link(reading, catalog))[0],
+            link_count=link[1],
             claimed_multiple=(multiple := next((v.value.value for v in reading.tagged if v.value.kind == "ratio"), None)),
             # a multiple said between two parts ("is the B200 really 30x an H100?") is a claim to check, with or without a cue word
             # a claim on one named figure with no multiple ("the 4090 has more bandwidth than the L40S, true?") is the
@@ -585,6 +591,17 @@ def _capability_asked(reading: Reading) -> Capability | None:
     """This message's capability; a follow-up that names none ("and the H200?") keeps the latest one the thread asked."""
     messages = [reading.text, *reversed(reading.task_messages)] if reading.follow_up else [reading.text]
     return next((found for text in messages if (found := capability_of(text)) is not None), None)
+
+
+def _stated_link(reading: Reading, catalog: Catalog) -> tuple[float | None, int | None]:
+    """The network link rate (Gb/s) and the count of such links this message states, else the conversation's latest."""
+    earlier = [text for text in reading.task_messages if text != reading.text]
+    for values in ([v.value for v in reading.tagged], *(find_values(normalize_text(text), catalog) for text in reversed(earlier))):
+        rate = next((float(v.value) for v in values if v.kind == "link_speed"), None)
+        if rate is not None:
+            count = next((int(v.value) for v in values if v.kind == "link_count"), None)
+            return rate, count
+    return None, None
 
 
 def _model_sizes(reading: Reading, catalog: Catalog) -> tuple[float, ...]:

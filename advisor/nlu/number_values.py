@@ -34,7 +34,8 @@ class Value:
     kind: str  # model, gpu, other_gpu (a card the catalog lacks), params, memory, tokens, money, thousands (an amount
     #            or a length: "up to 8k"), percent, duration,
     #            date (a calendar deadline, in hours from today), daily, rate, latency, count_gpu, count_server,
-    #            number, always_on, tp/pp/dp, batch, epochs, context_setting ("max-model-len 32768"), or a keyword
+    #            number, always_on, tp/pp/dp, batch, epochs, context_setting ("max-model-len 32768"), link_speed (a network
+    #            link's line rate in Gb/s: "400G IB"), link_count (the links of that rate: "8 x 400G NICs"), or a keyword
     #            table name (precision, method, ...)
     value: object
     unit: str = ""
@@ -53,7 +54,8 @@ UNIT_AFTER = [
     ("money_kwh", re.compile(_SPACE + r"(?:元|块钱|块|美分|cents?|\$|usd|dollars?|yuan|rmb|eur(?:os?)?|€|欧元|£|gbp|p|pence)?\s*(?:/|每|per|一)\s*(?:度|kwh|千瓦时)")),
     ("money", re.compile(_SPACE + r"(?:万元|万|千元|k)?\s*(?:元|块钱|块(?!\s*(?:卡|显卡|gpu|\d))|人民币|rmb|cny|yuan|美元|美金|刀|usd|dollars?|bucks|cents?|美分|eur(?:os?)?|€|欧元|gbp|pounds?|quid|英镑|rupees?|inr)(?![a-z])")),
     ("percent", phrase_table("percent_unit").pattern),
-    ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?:显存|内存|vram|memory|hbm|ram|unified))?", re.IGNORECASE)),
+    ("link_speed", phrase_table("link_speed_unit").pattern),  # "400G IB", "200Gb/s RoCE", "NDR 400G": a line rate, never memory
+    ("memory", re.compile(_SPACE + r"(?:gb|gib|g(?![a-z])|gigs?|吉|个g)(?:\s*(?P<memory_word>显存|内存|vram|memory|hbm|ram|unified))?", re.IGNORECASE)),
     # "3B tokens/day" is a volume over a period; "tokens/s" a speed (the rate unit above)
     ("tokens", re.compile(_SPACE + r"(?:个)?\s*(?:tokens?|toks?|词元|字(?![节符]))(?![a-z])(?!\s*/\s*(?!(?:day|d|month|mo|week|wk|year|yr|天|日|月|周|年)(?![a-z])))")),
     ("count_gpu", re.compile(_SPACE + r"(?:x|×|\*)(?=\s*[a-z\u4e00-\u9fff\ue000])|" + r"[\s-]*(?:张|块|片)?\s*(?:卡|显卡|(?:gpus?|cards?|accelerators?|npus?)(?![a-z]))|" + _SPACE + r"(?:张|块|片)")),
@@ -103,6 +105,8 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
         if kind in ("money", "money_kwh"):  # "每度0.85元": per kWh when the kWh came first
             per_kwh = kind == "money_kwh" or (value < 5 and _energy_price_before(text, start))
             return money_value(text, start - len(symbol), stop, value, per_kwh, symbol=symbol)
+        if kind == "link_speed" or (kind == "memory" and not match.group("memory_word") and phrase_table("link_speed_before").ending_at(text, start)):
+            return Value(start, stop, "link_speed", value, "Gb/s", surface)  # "NDR 400G": the network word before it says so
         if kind == "memory":
             return Value(start, stop, "memory", value, "GB", surface)
         if kind == "tokens":

@@ -420,6 +420,13 @@ def asks_what_a_card_answers(routing: Routing) -> bool:
 
 
 @condition
+def asks_variant_choice(routing: Routing) -> bool:
+    """The message weighs two variants of one named GPU ("H800 PCIe or SXM?", "A800 40GB or 80GB?"): a form factor or memory
+    size of that card, never another card, whatever the classifier makes of the sentence."""
+    return VARIANT_CHOICE in routing.turn.ask.named.get("ask", ())
+
+
+@condition
 def names_model(routing: Routing) -> bool:
     return bool(routing.turn.entities.models or routing.turn.entities.params)
 
@@ -578,6 +585,12 @@ def card_first(routing: Routing) -> str:
     elif compared:
         body += "\n\n" + TASKS["specs"](turn)
     return body
+
+
+@handler
+def variant_comparison(routing: Routing) -> str:
+    """Two variants of one card weighed with no card on that pair: the comparison of the two, verdict first."""
+    return TASKS["specs"](routing.turn)
 
 
 @handler

@@ -41,6 +41,9 @@ def answer(turn: Turn, servers: int | None, gpus: int | None, choice: bool = Fal
         lead = _say(turn, "lead", **common, first_name=turn.text(first["name"]), **_counts(first))
     options = [_option(turn, plan) for plan in plans]
     assumptions = [turn.text(row) for row in WORDING.data["assumptions"]]
+    stated = _stated_link(turn, r)
+    if stated:
+        assumptions.insert(0, stated)
     _cite(turn, plans)
     value, formula = _say(turn, "headers.value"), _say(turn, "headers.formula")
     rows = [
@@ -57,6 +60,18 @@ def answer(turn: Turn, servers: int | None, gpus: int | None, choice: bool = Fal
         table([_say(turn, "details_title"), value, formula], rows),
         table([_say(turn, "sources_title"), _say(turn, "headers.ports"), _say(turn, "headers.source")], sources),
     ])  # fmt: skip
+
+
+def _stated_link(turn: Turn, result: dict) -> str | None:
+    """The links the user said the servers have ("8 × 400G NDR", "200Gb/s RoCE"), held against the plan's one NIC per GPU at
+    the tool's line rate: said as matching, or as what changes the counts; None when no link rate was stated."""
+    rate, count = turn.ask.link_speed_gbps, turn.ask.link_count
+    if rate is None:
+        return None
+    per_server = result["gpus_per_server"]
+    same = rate == result["nic_gbps"] and count in (None, per_server)
+    key = f"link_stated.{'same' if same else 'other'}{'' if count else '_rate'}"  # "200Gb/s RoCE" says no count of links
+    return _say(turn, key, rate=f"{rate:g}", count=count, planned=f"{result['nic_gbps']:g}", per_server=per_server)
 
 
 def _counts(plan: dict) -> dict:
