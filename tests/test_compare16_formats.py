@@ -24,3 +24,19 @@ def test_each_side_is_sized_down_its_own_ladder_and_the_verdict_says_which(offli
 def test_options_sized_alike_say_no_format_line(offline_advisor):
     response = ask(offline_advisor, "H100 or H200 to serve Llama 3.1 70B for 20 users?")
     assert "Each is sized in the format" not in response.answer
+
+
+# ---- wording that agrees with its figures (#35) ----
+def test_one_card_meets_a_target_in_the_singular(offline_advisor):
+    response = ask(offline_advisor, "Will a single H100 give 6 concurrent users of Llama 3.1 8B a first token within 400 ms?")
+    assert "1× NVIDIA H100 SXM meets" in response.answer and "1× NVIDIA H100 SXM meet " not in response.answer
+
+
+@pytest.mark.parametrize("question, lever", [
+    ("Full fine-tuning Llama 3.1 8B on one H100 OOMs at batch 16 with 8192-token sequences", "at micro-batch 1, gradient accumulation × 16"),
+    ("Llama 3.1 8B 全参微调，单张H100，batch 16，序列长度8192，显存不够", "micro-batch 降到 1、梯度累积 16 步"),
+])  # fmt: skip
+def test_a_sharded_full_fine_tune_is_fitted_by_the_micro_batch_not_by_hundreds_of_cards(offline_advisor, question, lever):
+    """ZeRO-3 shards model states, not activations: the micro-batch is the lever, never 'even ZeRO-3 across 512 cards'."""
+    answer = ask(offline_advisor, question).answer
+    assert lever in answer and "across 512" not in answer and "512 张" not in answer

@@ -596,7 +596,8 @@ def target_met(turn: Turn, args: dict, r: dict) -> str:
         each = render.average_per_user(r)
         margins.append(serving_text("margin_speed", per_user=render.per_user_figure(each), spare=render.per_user_figure(each - args["target_tokens_per_s_per_user"])))
     joined = Text(en="; ".join(m.en for m in margins), zh="；".join(m.zh for m in margins))
-    return turn.text(serving_text("target_met", setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), target=render.targets(args),
+    meet = serving_text("meet_verb.one" if r["num_gpus"] == 1 else "meet_verb.many")  # "1× H100 meets", "2× L40S meet"
+    return turn.text(serving_text("target_met", setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), target=render.targets(args), meet=meet,
                                   users=number(r["effective_batch"]), margins=joined))  # fmt: skip
 
 
