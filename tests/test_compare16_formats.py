@@ -34,7 +34,7 @@ def test_one_card_meets_a_target_in_the_singular(offline_advisor):
 
 @pytest.mark.parametrize("question, lever", [
     ("Full fine-tuning Llama 3.1 8B on one H100 OOMs at batch 16 with 8192-token sequences", "at micro-batch 1, gradient accumulation × 16"),
-    ("Llama 3.1 8B 全参微调，单张H100，batch 16，序列长度8192，显存不够", "micro-batch 降到 1、梯度累积 16 步"),
+    ("Llama 3.1 8B 全参微调，一张H100，batch 8、序列长度4096，爆显存了怎么办？", "micro-batch 降到 1、梯度累积 8 步"),
 ])  # fmt: skip
 def test_a_sharded_full_fine_tune_is_fitted_by_the_micro_batch_not_by_hundreds_of_cards(offline_advisor, question, lever):
     """ZeRO-3 shards model states, not activations: the micro-batch is the lever, never 'even ZeRO-3 across 512 cards'."""
