@@ -11,7 +11,7 @@ import pytest
 from knowledge.catalog import load_catalog
 from knowledge.clouds import load_price_book
 from knowledge.tco_defaults import shipped_tco_defaults
-from tools.cost.rental_market import RentalMarketRequest, other_market, rental_prices
+from tools.cost.rental_market import RentalMarketRequest, other_market, rent_market, rental_prices
 from tools.cost.tco import TcoRequest, compute_tco
 from tools.facility import FacilityPlanRequest, plan_facility
 from knowledge.facility import shipped_facility_book
@@ -51,9 +51,19 @@ def test_a_buyer_outside_china_weighs_a_china_only_card_against_its_china_rent()
 
 def test_a_china_buyer_of_a_card_barred_from_china_is_not_priced_at_a_foreign_rent():
     """A foreign cloud's rate is no price a China buyer can rent a barred card at: the China rent is said missing."""
-    assert other_market({"specialist", "hyperscaler_on_demand"}, True, barred_in_china=True) is None
+    assert rent_market(CATALOG.gpu("B200"), {"specialist", "hyperscaler_on_demand"}, True, catalog_rent=True) is None
     r = rental_prices(RentalMarketRequest(gpu="B200", currency="CNY", china=True), CATALOG, BOOK)
     assert r.other_market is None
+
+
+def test_a_card_no_tier_prices_gets_the_catalogs_dated_rent_marked_for_a_china_buyer():
+    """One card (RTX A6000) has only the catalog's rent: both tools say whose market it is, a barred card none."""
+    r = rental_prices(RentalMarketRequest(gpu="RTX A6000", currency="CNY", china=True), CATALOG, BOOK)
+    assert not r.tiers and r.catalog_rent is not None and r.catalog_rent.quoted_currency == "USD" and r.other_market == "abroad"
+    t = compute_tco(TcoRequest(gpu="RTX A6000", currency="CNY", rent_needed=True), CATALOG, BOOK)
+    assert t.rent_market == "abroad" and t.rent_quoted is not None and t.rent_quoted.currency == "USD"
+    barred = rental_prices(RentalMarketRequest(gpu="B300", currency="CNY", china=True), CATALOG, BOOK)
+    assert barred.catalog_rent is None and barred.other_market is None
 
 
 def test_the_buyers_own_market_is_never_marked_as_another():
@@ -66,9 +76,6 @@ def test_rent_or_buy_of_a_china_only_card_says_whose_rent_it_is_en(offline_advis
     assert "another market's price" in text and "7.2 CNY/USD" in text and "¥15.72" in text
 
 
-@pytest.mark.xfail(strict=True, reason="known defect (#35): a China buyer's rent taken from the catalog's foreign cloud price (no price-book "
-                   "tier: RTX A6000) is used but not said as another market's price; the tier path (L40S, B200 before facts15's China "
-                   "rents and the export guard) said it")
 def test_rent_or_buy_of_a_card_with_no_china_rent_says_whose_rent_it_is_zh(offline_advisor):
     text = lead(ask(offline_advisor, "我们在考虑8张RTX A6000自己买来用3年，还是直接租，哪个划算？"))
     assert "另一个市场的价格" in text and "7.2 元/美元" in text
@@ -80,9 +87,6 @@ def test_the_rent_of_a_china_only_card_is_given_as_another_markets_en(offline_ad
     assert "another market's price" in answer.split("\n\n")[1]
 
 
-@pytest.mark.xfail(strict=True, reason="known defect (#35): a China buyer's rent taken from the catalog's foreign cloud price (no price-book "
-                   "tier: RTX A6000) is used but not said as another market's price; the tier path (L40S, B200 before facts15's China "
-                   "rents and the export guard) said it")
 def test_the_rent_of_a_card_with_no_china_rent_is_given_as_another_markets_zh(offline_advisor):
     answer = ask(offline_advisor, "国内租一张RTX A6000每小时要多少钱？").answer
     assert "另一个市场的价格" in answer

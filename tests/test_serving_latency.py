@@ -174,9 +174,6 @@ def test_prompts_said_to_differ_are_prefilled_whole(offline_advisor):
         ("Qwen2.5-32B 放在一块48GB显卡上，40个人同时聊天、每人4k上下文，能行吗？", "装不进一张", "L20"),
     ],
 )
-@pytest.mark.xfail(strict=True, reason="known defect (#35), an interaction of precision15's one serving format: the 48 GB card now serves "
-                   "the 32B in FP8, but the memory check behind the en lead still sizes BF16 ('does not fit on one, fits on 4'), and the zh "
-                   "answer falls back to a generic 48 GB card labelled H100 SXM; one format must reach the memory estimate and the label")
 def test_one_card_too_small_in_bf16_gets_kv_budget_in_lower_bits(offline_advisor, question, verdict, card):
     summary = offline_advisor.answer(question, []).summary
     first = summary.split("\n\n")[0]

@@ -97,7 +97,7 @@ class OfflinePlanner:
             turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))
         below = [details] if details else []
         if turn.assumptions:
-            below.append("**" + turn.t(*WORDING.pair("assumptions")) + "**\n" + "\n".join(f"- {a}" for a in turn.assumptions))
+            below.append("**" + turn.t(*WORDING.pair("assumptions")) + "**\n" + "\n".join(f"- {a}" for a in dict.fromkeys(turn.assumptions)))  # each said once, however many writers rested on it
         if turn.sources:
             below.append(sources_section(turn.sources, turn.language))
         details = "\n\n".join(below)

@@ -7,6 +7,7 @@ read, and fits the stated precision to the task (a note when it does not suit it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from advisor.nlu.workload import TASK_BY_WORKLOAD  # the stated method as the calculators' task, for the task packages
@@ -18,6 +19,7 @@ from tools.models.resolve import checkpoint_precision
 from tools.recommend.configs import SERVER_GPUS  # "one server" of data-centre GPUs: an 8-GPU HGX/OAM board or PCIe box
 
 WORDING = Wording(Path(__file__).with_name("workload_text.yaml"))
+Fits = bool | Callable[[str | None], bool]  # "do weights in this format (None: 16-bit) fit?" (True: the 16-bit weights fit)
 
 TASK_LABEL = {
     "inference": WORDING.pair("workload_phrases.task_label.serving_inference"),
@@ -93,22 +95,23 @@ def precision_for(turn: Turn, task: str) -> str | None:
     return stated
 
 
-def serving_format(turn: Turn, gpu: str | None) -> str | None:
+def serving_format(turn: Turn, gpu: str | None, fits: Fits = True) -> str | None:
     """The weight format a serving job is sized in on ``gpu``, one rule for every answer (the recommender applies the
     same rule set, ``knowledge/serving_precision.yaml``, card by card): the precision the user states; "quantised" with
     no format, 4-bit; quality put first, 16-bit; a checkpoint that ships in or names its own format keeps it (the
     estimators say so); else the format the card is usually served in when that is also its fastest (FP8 on Hopper, Ada
     and Blackwell data-centre parts, W8A8 on Ascend). A 4-bit default that only applies when 16-bit weights do not fit
-    is left to the answers' lower-precision step. None: the estimators' 16-bit default."""
+    is left to the answers' lower-precision step, unless ``fits`` answers "do weights in this format (None: 16-bit) fit?":
+    then such a card steps down its ladder (16-bit, INT8, 4-bit) as the recommender does. None: the estimators' 16-bit default."""
     if turn.ask.workload.precision is not None or turn.ask.quality_first:
         return precision_for(turn, "inference") if turn.ask.workload.precision is not None else None
     if (quantised := quantised_serving(turn)) is not None:
         return quantised
-    rule = default_rule(turn, gpu)
+    rule = default_rule(turn, gpu, fits)
     return rule.precision if rule is not None else None
 
 
-def default_rule(turn: Turn, gpu: str | None) -> PrecisionRule | None:
+def default_rule(turn: Turn, gpu: str | None, fits: Fits = True) -> PrecisionRule | None:
     """The card's own serving format when nothing the user said decides it (see ``serving_format``); None otherwise."""
     if turn.ask.workload.precision is not None or turn.ask.quality_first or turn.ask.quantised or gpu is None or _keeps_own_format(turn):
         return None
@@ -118,7 +121,7 @@ def default_rule(turn: Turn, gpu: str | None) -> PrecisionRule | None:
         # normal BF16 figure slow. A vendor's claimed rate keeps the fastest format, the one such claims are made in.
         return None
     card = turn.catalog.find_gpu(gpu)
-    return serving_precision().default_for(card, fits=True) if card is not None else None
+    return serving_precision().default_for(card, fits=fits) if card is not None else None
 
 
 def _keeps_own_format(turn: Turn) -> bool:
@@ -129,14 +132,16 @@ def _keeps_own_format(turn: Turn) -> bool:
     return (spec is not None and spec.shipped_precision is not None) or checkpoint_precision(model, turn.catalog) is not None
 
 
-def say_serving_format(turn: Turn, gpu: str, precision: str | None) -> None:
-    """The card's default format, said once among the assumptions (its reason and page), when ``precision`` is it."""
-    rule = default_rule(turn, gpu)
+def say_serving_format(turn: Turn, gpu: str, precision: str | None, fits: Fits = True) -> None:
+    """The card's default format, said once among the assumptions (its reason and page), when ``precision`` is it: the
+    format it serves fastest, or the step of its ladder its 16-bit weights were sized down to (``fits``)."""
+    rule = default_rule(turn, gpu, fits)
     if rule is None or precision != rule.precision:
         return
     card = turn.catalog.find_gpu(gpu)
     source = rule.sources[0]
-    said = WORDING.both("workload_phrases.serving_format", gpu=card.name if card else gpu, format=rule.label, why=rule.why, url=source.url)
+    key = "workload_phrases.serving_format_step" if rule.when == "needed" else "workload_phrases.serving_format"
+    said = WORDING.both(key, gpu=card.name if card else gpu, format=rule.label, why=rule.why, url=source.url)
     if turn.t(*said) not in turn.assumptions:
         turn.assume(*said)
 

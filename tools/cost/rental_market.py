@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.bilingual import AdvisorError, Text
 from knowledge.catalog import Catalog
 from knowledge.clouds import TIER_NAMES, CloudRate, PriceBook
+from knowledge.gpus import GPU
 from knowledge.rent_trend import rent_trend
 from knowledge.wording import shipped
 from tools.checks import INPUT_NAMES, check_range
@@ -42,18 +43,29 @@ Verdict = Literal["below_market", "fair", "above_fair", "on_demand_or_more"]
 OtherMarket = Literal["china", "abroad"]
 
 
-def other_market(tiers: set[str], china: bool, barred_in_china: bool = False) -> OtherMarket | None:
+def other_market(tiers: set[str], china: bool) -> OtherMarket | None:
     """Whose market prices the card when the buyer's own has no rent for it (``tiers``: the tiers with a figure for the
-    card); None when the buyer's market has one, or no market does. A China buyer of a card barred from export to
-    China gets none: a foreign cloud's rate is no price that buyer can rent at, so the answer says the China rent is
-    missing instead of quoting it."""
-    if china and barred_in_china:
-        return None
+    card); None when the buyer's market has one, or no market does."""
     if china and "china" not in tiers and tiers:
         return "abroad"
     if not china and tiers == {"china"}:
         return "china"
     return None
+
+
+def barred_in_china(gpu: GPU) -> bool:
+    """The card may not be exported to mainland China (the catalog's China status): the one place that says so."""
+    return gpu.china == "export-controlled"
+
+
+def rent_market(gpu: GPU, tiers: set[str], china: bool, catalog_rent: bool = False) -> OtherMarket | None:
+    """Whose market a rent for ``gpu`` comes from when the buyer's own has none (``other_market``), for every tool that
+    prices an hour; ``catalog_rent``: the catalog's own rent (a cloud's outside China) stands in when no tier has one.
+    A China buyer of a card barred from export to China gets none: a foreign cloud's rate is no price that buyer can
+    rent at, so the answer says the China rent is missing instead of quoting it."""
+    if china and barred_in_china(gpu):
+        return None
+    return other_market(tiers, china) or ("abroad" if china and catalog_rent and gpu.cloud_price is not None else None)
 
 
 class RentalMarketRequest(BaseModel):
@@ -151,6 +163,9 @@ class RentalMarketResult(BaseModel):
         None, description="The rents shown are another market's (the buyer's has none for the card): 'china' or 'abroad', converted at `usd_to_cny`."
     )
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="The CNY per USD the offers were converted at.")
+    catalog_rent: Offer | None = Field(
+        None, description="No tier prices the card: the catalog's one dated on-demand rent (one cloud's list price, not a range), when it has one."
+    )
 
 
 def _offer(rate: CloudRate, currency: Currency, usd_to_cny: float, today: dt.date | None) -> Offer:
@@ -165,6 +180,19 @@ def _offer(rate: CloudRate, currency: Currency, usd_to_cny: float, today: dt.dat
         source_url=rate.source.url if rate.source else None, derived=rate.derived, company=bool(rate.overridden_by),
         stale=is_stale(rate.date, today),
     )  # fmt: skip
+
+
+def _catalog_rent(gpu: GPU, currency: Currency, usd_to_cny: float, today: dt.date | None) -> Offer | None:
+    """The catalog's dated on-demand rent for a card no price-book tier prices (the one the rent-or-buy model falls back
+    on too), as an offer with its page; None when the catalog has none."""
+    price = gpu.cloud_price
+    if price is None:
+        return None
+    here = convert(price.amount, price.currency, currency, usd_to_cny)
+    return Offer(offer=Text(en=price.note or gpu.name, zh=price.note or gpu.name), price=here, low=here, high=here, quoted_price=price.amount,
+                 quoted_low=price.amount, quoted_high=price.amount, quoted_currency=price.currency, date=price.date, confidence="M",
+                 source_title=price.source, source_url=price.source_url, derived=False, company=bool(price.overridden_by),
+                 stale=is_stale(price.date, today))  # fmt: skip
 
 
 def _verdict(quoted: float, fair_low: float | None, fair_high: float | None, ceiling_low: float | None) -> Verdict | None:
@@ -204,7 +232,9 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
         raise AdvisorError("no_price_book", **shipped("input_errors_text.yaml").text("no_price_book").model_dump())
     today = dt.date.fromisoformat(request.today) if request.today else None
     china = request.china or currency == "CNY"
-    elsewhere = other_market({rate.tier for rate in prices.clouds.offers(gpu.id)}, china, gpu.china == "export-controlled")
+    listed = prices.clouds.offers(gpu.id)
+    listed_rent = _catalog_rent(gpu, currency, request.usd_to_cny, today) if not listed else None
+    elsewhere = rent_market(gpu, {rate.tier for rate in listed}, china, catalog_rent=listed_rent is not None and listed_rent.quoted_currency == "USD" and not listed_rent.company)
     by_tier: dict[str, list[Offer]] = {}
     for rate in prices.clouds.offers(gpu.id):
         if rate.tier == "china" and not china and elsewhere is None:
@@ -233,7 +263,7 @@ def rental_prices(request: RentalMarketRequest, catalog: Catalog, prices: PriceB
         quoted_saving_pct=(quoted / fair_high - 1) * 100 if quoted is not None and fair_high else None,
         gpu_hours=hours, stale_count=sum(o.stale for t in tiers for o in t.offers), trend=market_trend(),
         china_alternatives=china_alternatives(prices, catalog, currency, request.usd_to_cny) if china and "china" not in shown else [],
-        other_market=elsewhere, usd_to_cny=request.usd_to_cny,
+        other_market=elsewhere, usd_to_cny=request.usd_to_cny, catalog_rent=listed_rent if not (china and barred_in_china(gpu)) else None,
     )  # fmt: skip
 
 

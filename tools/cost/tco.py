@@ -42,7 +42,7 @@ from tools.cost.money import (
     price_in,
 )
 from tools.cost.price_age import machine_dates, price_date
-from tools.cost.rental_market import buyer_tier, other_market
+from tools.cost.rental_market import buyer_tier, rent_market
 from tools.cost.tco_model import HOURS_PER_MONTH, TcoInputs, TcoNumbers, evaluate
 from tools.cost.tco_region import COLOCATION_KEY, regional_defaults
 from tools.cost.tco_sensitivity import SensitivityDetail, rank_sensitivities
@@ -610,8 +610,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
     elsewhere = None
     if tier is None and not rent_given and request.rent_needed and gpu is not None and not (_china_rent(gpu) if china else gpu.cloud_price is not None):
         # the buyer's market has no rent for the card: another market's, converted and said as such, rather than none
-        barred = gpu.china == "export-controlled"
-        elsewhere = other_market({r.tier for r in rates}, china, barred) or ("abroad" if china and not barred and gpu.cloud_price is not None else None)
+        elsewhere = rent_market(gpu, {r.tier for r in rates}, china, catalog_rent=True)
         tier = _elsewhere_tier(elsewhere, {r.tier for r in rates})
     tier_rate = next((r for r in rates if r.tier == tier), None)
     inputs, assumptions, estimated, server_dates = _resolve(request, gpu, currency, defaults, tier_rate, abroad=elsewhere == "abroad")
@@ -639,7 +638,7 @@ def compute_tco(request: TcoRequest, catalog: Catalog, prices: PriceBook = None)
                                   + (server_dates if request.server_price is None else [])),
         cloud_billing="monthly_bill" if request.cloud_monthly_bill is not None else "every_hour" if inputs.cloud_billed_pct is not None else "used_hours",
         rent_tier=tier, rent_tier_name=Text(en=TIER_NAMES[tier][0], zh=TIER_NAMES[tier][1]) if tier else None, rent_market=elsewhere,
-        rent_quoted=RentQuoted(price=tier_rate.price, currency=tier_rate.currency, date=tier_rate.date, usd_to_cny=request.usd_to_cny) if elsewhere and tier_rate else None,
+        rent_quoted=_rent_quoted(elsewhere, tier_rate, gpu, request.usd_to_cny),
         server_price_estimate=estimated if request.server_price is None else None,
         on_demand_rate=convert(on_demand.price, on_demand.currency, currency, request.usd_to_cny) if on_demand else None,
         verdict=_verdict(n, cloud_total - own_total), monthly_advantage=(cloud_total - own_total) / n.months, resale_value=n.residual,
@@ -670,6 +669,16 @@ def lessor_view(n: TcoNumbers, inputs: TcoInputs, rate_given: bool) -> LessorVie
         occupancy_to_pay_back_in_horizon_pct=needed / (n.gpus * HOURS_PER_MONTH * n.cloud_rate) * 100,
         rate_from_market=not rate_given,
     )  # fmt: skip
+
+
+def _rent_quoted(elsewhere: str | None, tier_rate: CloudRate | None, gpu: GPU | None, usd_to_cny: float) -> RentQuoted | None:
+    """Another market's rent as it is published: the tier's offer, else the catalog's own rent (no tier has one)."""
+    if not elsewhere:
+        return None
+    if tier_rate is not None:
+        return RentQuoted(price=tier_rate.price, currency=tier_rate.currency, date=tier_rate.date, usd_to_cny=usd_to_cny)
+    price = gpu.cloud_price if gpu is not None else None
+    return RentQuoted(price=price.amount, currency=price.currency, date=price.date, usd_to_cny=usd_to_cny) if price is not None else None
 
 
 def _elsewhere_tier(elsewhere: str | None, tiers: set[str]) -> str | None:

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 
 from advisor.markdown import number, table
+from knowledge.sentences import sentences
 from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.memory import sizing
@@ -594,7 +595,8 @@ def target_met(turn: Turn, args: dict, r: dict) -> str:
         each = render.average_per_user(r)
         margins.append(serving_text("margin_speed", per_user=render.per_user_figure(each), spare=render.per_user_figure(each - args["target_tokens_per_s_per_user"])))
     joined = Text(en="; ".join(m.en for m in margins), zh="；".join(m.zh for m in margins))
-    return turn.text(serving_text("target_met", setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), target=render.targets(args),
+    meet = serving_text("meet_verb.one" if r["num_gpus"] == 1 else "meet_verb.many")  # "1× H100 meets", "2× L40S meet"
+    return turn.text(serving_text("target_met", setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]), target=render.targets(args), meet=meet,
                                   users=number(r["effective_batch"]), margins=joined))  # fmt: skip
 
 
@@ -1012,8 +1014,13 @@ def outgrows_one_card(turn: Turn) -> bool:
     spec, card = turn.catalog.find_model(model), turn.catalog.find_gpu(gpu)
     if spec is None or card is None or spec.params_b * BF16_BYTES < CLEARLY_FITS * card.memory_gb:
         return False  # plainly fits (or unknown): no estimate is spent on the question
-    args = _base_args_for(turn, model, gpu)  # in the card's own format (FP8 on an L4): a model that fits in it is answered as served
-    return estimate(turn, {**args, "precision": args.get("precision") or plan.BASE_PRECISION, "batch": 1}).does_not_fit
+    args = _base_args_for(turn, model, gpu)
+    if not estimate(turn, {**args, "precision": plan.BASE_PRECISION, "batch": 1}).does_not_fit:
+        return False  # the 16-bit weights fit: the ordinary answer sizes it
+    # in the card's own format (FP8 on an L40S) the stated load decides: weights and every session held on one card are
+    # answered as served; weights that do not fit, or sessions that queue, get the KV budget per format and card count
+    served = estimate(turn, {**args, "precision": args.get("precision") or plan.BASE_PRECISION, "batch": s.concurrency})
+    return served.does_not_fit or (served.ok and served.result["max_batch_fits"] < s.concurrency)
 
 
 def _base_args_for(turn: Turn, model: str, gpu: str) -> dict:
@@ -1052,7 +1059,8 @@ def kv_budget_answer(turn: Turn) -> str:
             if r["max_batch_fits"] and (best is None or copies * count < best[0]):
                 best = (copies * count, precision, count, copies)
     tokens = f"{(args.get('prompt_tokens') or 1024) + (args.get('output_tokens') or 256):,}"
-    why = Text(en=str(error.get("en", "")), zh=str(error.get("zh", "")))
+    # the estimator's reason in its first sentence: its remedies (more GPUs, 4-bit weights) are the table below
+    why = Text(en=next(iter(sentences(str(error.get("en", "")))), ""), zh=next(iter(sentences(str(error.get("zh", "")))), ""))
     decides = lower if fitting.get(lower) != 1 else plan.BASE_PRECISION  # the smallest format the user would run that does not fit
     lead = KV_BUDGET.text("lead" if fitting else "lead_none", model=turn.catalog.model(model).name if turn.catalog.find_model(model) else model, card=card,
                           why=why, format=decides.upper(), fits=_fits_said(fitting))  # fmt: skip

@@ -65,7 +65,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
     opts = [Option(rows[i], count, count is not None) for i, (_, count) in zip(ids, pairs, strict=True)]
     precision = precision_for(turn, task)
     for option in opts:
-        _evaluate(turn, option, model, task, _format_of(turn, task, option, precision))
+        _evaluate(turn, option, model, task, _format_of(turn, task, option, precision, model))
     if task == "inference" and precision is None and opts and not any(o.fits or o.problem for o in opts):
         # none of the stated options holds BF16 weights: what a buyer of these cards runs is 4-bit weights (AWQ/GPTQ), so
         # each option is weighed that way, and said (the BF16 need stays in the assumption)
@@ -171,15 +171,33 @@ def per_token(turn: Turn, opts: list[Option], model: str) -> str:
     return "\n\n".join(part for part in parts if part)
 
 
-def _format_of(turn: Turn, task: str, option: Option, precision: str | None) -> str | None:
+def _format_of(turn: Turn, task: str, option: Option, precision: str | None, model: str) -> str | None:
     """Serving with no format named: each card in the format it serves fastest (FP8 on an H100, 16-bit on an A100), the
     rule the recommendation and the serving answer use, said once per card; otherwise the format for every option."""
     if task != "inference" or precision is not None:
         return precision
-    chosen = serving_format(turn, option.gpu["id"])
+    fits = _holds(turn, option, model)
+    chosen = serving_format(turn, option.gpu["id"], fits)
     if chosen is not None:
-        say_serving_format(turn, option.gpu["id"], chosen)
+        say_serving_format(turn, option.gpu["id"], chosen, fits)
     return chosen
+
+
+def _holds(turn: Turn, option: Option, model: str):
+    """"Do weights in this format (None: 16-bit) fit the option's cards (one when none were stated)?": the memory
+    estimate a card that steps down its precision ladder (a GeForce, an A100) is sized by, as in a one-card answer."""
+    answered: dict[str | None, bool] = {}
+
+    def fits(precision: str | None) -> bool:
+        if precision not in answered:
+            count = option.count or 1
+            held = turn.call("estimate_memory", {"model": model, "mode": "inference", "method": "full", "precision": precision,
+                                                 "context": turn.slots.context_length, "batch": turn.slots.concurrency or turn.slots.batch_size,
+                                                 "gpu": option.gpu["id"], "num_gpus": count, "tp": min(count, 8)})  # fmt: skip
+            answered[precision] = held.ok and held.result.get("verdict") in ("fits", "tight")
+        return answered[precision]
+
+    return fits
 
 
 def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str | None) -> None:
@@ -203,6 +221,7 @@ def _evaluate(turn: Turn, option: Option, model: str, task: str, precision: str 
         option.problem = _problem(turn, fit)
         return
     option.fit = fit.result
+    option.precision = precision
     option.plan = option.plan or _plan(turn, task, option)
     if not option.fits:
         if option.stated:

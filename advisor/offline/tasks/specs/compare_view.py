@@ -13,6 +13,8 @@ from advisor.labels import CHINA_STATUS, VERDICT
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.serving.serving_floor import chat_floor_tokens_per_s
+from knowledge.bilingual import Text
+from knowledge.serving_precision import serving_precision
 from tools.gpu_specs import CHINA_BUYABLE
 from advisor.offline.turn import Turn
 from tools.cost.token_cost import TokenCostRequest, token_cost
@@ -46,6 +48,7 @@ class Option:
     problem: str = ""  # a tool's explanation when the option could not be evaluated
     sized_like_for_like: bool = False  # no count was named: the fewest cards that hold the workload were taken
     machine: dict | None = None  # estimate_server_price at this count: the cards plus the machine they go in
+    precision: str | None = None  # the weight format it was sized in (None: 16-bit), down the card's ladder when serving
 
     @property
     def host(self) -> float | None:
@@ -153,7 +156,27 @@ def verdict(turn: Turn, opts: list[Option], task: str) -> str:
     lines = [_trade_offs(turn, o, fitting, kind, cheaper, faster, roomier) for o in fitting]
     if faster is None and all(_speed(o) is not None for o in fitting):
         lines.append(WORDING.say(turn, "compare_view_phrases.verdict.speed_is_about_the_same"))
-    return "\n".join([_lead(turn, fitting, kind, cheaper, faster, roomier), *(f"- {line}" for line in lines + notes)])
+    return "\n".join([_lead(turn, fitting, kind, cheaper, faster, roomier) + _formats(turn, opts), *(f"- {line}" for line in lines + notes)])
+
+
+def _format_label(precision: str | None):
+    """A weight format's name in both languages: its serving rule's label, BF16 for the 16-bit default."""
+    rules = serving_precision()
+    if precision is None:
+        return rules.quality_first.label
+    rule = next((r for r in rules.rules if r.precision == precision), None)
+    return rule.label if rule is not None else Text(en=precision.upper(), zh=precision.upper())
+
+
+def _formats(turn: Turn, opts: list[Option]) -> str:
+    """When the options are sized in different weight formats (a GeForce stepped down to 4-bit, an A100 in BF16), the
+    verdict names each side's format, since the speeds and fits beside it rest on it; "" when they share one."""
+    sized = [o for o in opts if o.fit]
+    if len({o.precision for o in sized}) < 2:
+        return ""
+    each = turn.t("; ", "；").join(WORDING.say(turn, "compare_view_phrases.verdict.format_of", label=o.label, format=turn.text(_format_label(o.precision)))
+                                  for o in sized)  # fmt: skip
+    return WORDING.say(turn, "compare_view_phrases.verdict.formats", each=each)
 
 
 def _lead(turn: Turn, fitting: list[Option], kind: str | None, cheaper: Option | None, faster: Option | None, roomier: Option | None) -> str:
@@ -252,6 +275,8 @@ def _trade_offs(turn: Turn, o: Option, fitting: list[Option], kind: str | None, 
         pros.append(WORDING.say(turn, "compare_view_phrases.trade_offs.more_headroom", room=room))
     if o.count > 1 and not o.gpu.get("nvlink_gbs"):
         cons.append(WORDING.say(turn, "compare_view_phrases.trade_offs.needs_over_pcie_no_direct", plan=o.plan))
+    if o.precision in serving_precision().lossy():  # 4-bit: its 16-bit (and 8-bit) weights do not fit these cards
+        cons.append(WORDING.say(turn, "compare_view_phrases.trade_offs.lossy_format", format=turn.text(_format_label(o.precision))))
     if o.fit["verdict"] == "tight":
         cons.append(WORDING.say(turn, "compare_view_phrases.trade_offs.tight_fit_headroom", room=room))
     if turn.slots.region == "cn" and o.gpu["china"] in ("export-controlled", "not-sold"):

@@ -115,7 +115,7 @@ def rent_words(r: dict) -> Text:
         return WORDING.text("rent_tier", tier=Text.model_validate(r["rent_tier_name"]), rate=rate, gpus=gpus, monthly=monthly, billing=billing, ceiling=ceiling,
                             market=market_words(r))  # fmt: skip
     if given(r, "cloud_price_per_gpu_hour") is None:
-        return WORDING.text("rent.catalog", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
+        return WORDING.text("rent.catalog", rate=rate, monthly=monthly, gpus=gpus, utilisation=use, market=market_words(r))
     if r["cloud_billing"] == "every_hour":
         return WORDING.text("rent.hourly_every_hour", rate=rate, monthly=monthly, gpus=gpus)
     return WORDING.text("rent.hourly_used", rate=rate, monthly=monthly, gpus=gpus, utilisation=use)
@@ -144,7 +144,8 @@ def renting_side(turn: Turn, r: dict) -> str:
         at = WORDING.say(turn, "rent_side.at_tier", tier=turn.text(Text.model_validate(r["rent_tier_name"])), rate=rate,
                          market=turn.text(elsewhere) if elsewhere else "")  # fmt: skip
     else:
-        at = WORDING.say(turn, "rent_side.at_rate", rate=rate)
+        elsewhere = market_words(r)  # the catalog's rent, a cloud's in another market
+        at = WORDING.say(turn, "rent_side.at_rate", rate=rate, market=turn.text(elsewhere) if elsewhere else "")
     return WORDING.say(turn, "rent_side." + ("cheaper" if r["verdict"] == "rent" else "dearer"), gpus=r["total_gpus"], monthly=money(rent, cur),
                        total=money(r["cloud_total"], cur), years=number(r["horizon_months"] / 12), at=at,
                        own=money(own, cur), difference=money(abs(r["monthly_advantage"]), cur))  # fmt: skip

@@ -70,7 +70,7 @@ def answer(turn: Turn) -> str:
     fair = band(r["fair_low"], r["fair_high"], cur)
     ceiling = band(r["ceiling_low"], r["ceiling"], cur)
     bill = _bill(turn, r, what, gpus, months, s.utilisation) if months is not None else ""
-    parts = [bill] if bill else [(_from_owning(turn, r, gpus) if not r["tiers"] else "") or _lead(turn, r, what, fair, ceiling)]
+    parts = [bill] if bill else [(_from_owning(turn, r, gpus) if not (r["tiers"] or r.get("catalog_rent")) else "") or _lead(turn, r, what, fair, ceiling)]
     if r["gpu_hours"] and not bill:
         fair_tier = next((t for t in r["tiers"] if t["tier"] == r["fair_tier"]), None)
         top = next((t for t in r["tiers"] if t["tier"] == "hyperscaler_on_demand"), None)
@@ -97,7 +97,7 @@ def answer(turn: Turn) -> str:
 def other_market_line(turn: Turn, r: dict) -> str:
     """rental_prices' result ``r`` priced the card in another market (the buyer's has no rent for it): whose figures they
     are and the rate they were converted at, for every answer that prices an hour from it; "" otherwise."""
-    if not r.get("other_market") or not r["tiers"]:
+    if not r.get("other_market") or not (r["tiers"] or r.get("catalog_rent")):
         return ""
     return WORDING.say(turn, f"other_market.{r['other_market']}", what=r["gpu_name"], fx=number(r["usd_to_cny"], 2), fx_date=USD_TO_CNY_SOURCE.date)
 
@@ -140,6 +140,11 @@ def _from_owning(turn: Turn, r: dict, gpus: int) -> str:
 def _lead(turn: Turn, r: dict, what: str, fair: str, ceiling: str) -> str:
     cur = r["currency"]
     missing = JOINERS.say(turn, "tiers_joiner").join(turn.text(t) for t in r["missing_tiers"])
+    if not r["tiers"] and r.get("catalog_rent"):  # one cloud's dated list price, said as that and not as a market range
+        rent = r["catalog_rent"]
+        published = WORDING.say(turn, "published", price=money(rent["quoted_price"], rent["quoted_currency"])) if rent["quoted_currency"] != cur else ""
+        return WORDING.say(turn, "lead.catalog", what=what, rate=money(rent["price"], cur), offer=turn.text(Text.model_validate(rent["offer"])) + published,
+                           date=rent["date"], title=rent["source_title"] or "", url=rent["source_url"] or "", missing=missing)  # fmt: skip
     if not r["tiers"]:
         return WORDING.say(turn, "lead.none", what=what, missing=missing)
     if r["fair_tier"] is None:
