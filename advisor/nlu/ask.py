@@ -287,6 +287,8 @@ class Ask(BaseModel):
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
     requests_no_period: RequestCount | None = Field(None, description='A count of requests this message says with no period ("10,000 requests"): '
                                                        "the load answers read it as a month's and say so.")
+    tokens_per_day: float | None = Field(None, description='Tokens a day this message states as a volume ("we process 5M tokens a day", '
+                                         '"3B tokens a month" as its daily share, the same in Chinese): a serving answer sizes the requests they make.')
     api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
     weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting "
                              "words, or a price per million tokens with self-hosting words (\"our provider charges $2 per million tokens: run our own GPUs?\").")
@@ -363,7 +365,7 @@ class Ask(BaseModel):
         named = subjects_of(message, catalog)
         gpus_at = [(v.value.start, v.value.value) for v in reading.tagged if v.value.kind == "gpu"]
         comparison = None if says("asks_which", message) else comparison_claim(message, gpus_at)
-        if daily_token_volume(message, reading.tagged) is not None:  # "100M tokens a day": a volume to turn into a rate
+        if (tokens_per_day := daily_token_volume(message, reading.tagged)) is not None:  # "100M tokens a day": a volume to turn into a rate
             named = named | {"ask": named.get("ask", frozenset()) | {TOKEN_RATE}}
         return cls(
             task=reading.task,
@@ -461,6 +463,7 @@ class Ask(BaseModel):
             commitment_terms=commitment_terms(message, reading.frame),
             horizon_ranges=horizon_ranges(state),
             requests_no_period=requests_no_period(message, reading.tagged),
+            tokens_per_day=tokens_per_day,
             api_usage=(usage := api_usage(message, reading.tagged)),
             claimed_multiple=(multiple := next((v.value.value for v in reading.tagged if v.value.kind == "ratio"), None)),
             # a multiple said between two parts ("is the B200 really 30x an H100?") is a claim to check, with or without a cue word

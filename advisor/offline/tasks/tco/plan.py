@@ -16,6 +16,7 @@ from advisor.offline.slots import CALCULATED_CURRENCIES, Slots
 from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.specs.compare import asks_cost_per_token
+from advisor.offline.tasks.tco.spans import years_span
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 from advisor.offline.wording import Wording
@@ -321,8 +322,8 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         horizon_years = None
     bounds = horizon_bounds(turn, horizon_years)
     if horizon_years is not None:
-        yours.append(WORDING.text("yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), years=number(horizon_years))
-                     if bounds else WORDING.text("yours.horizon", years=number(horizon_years)))  # fmt: skip
+        yours.append(WORDING.text("yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), span=years_span(horizon_years))
+                     if bounds else WORDING.text("yours.horizon", span=years_span(horizon_years)))  # fmt: skip
     rent, rent_words = rent_args(rent_said, currency, count)
     yours += rent_words
     running_args, running_words = running_cost_args(running, currency)
