@@ -22,6 +22,7 @@ from tools.cost.tco import DERIVED
 from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "costs")
+JOINERS = Wording("tco", "joiners")
 FULL_USE_PCT = 100.0  # every hour of the month busy
 
 
@@ -30,7 +31,8 @@ def keep_or_rent(turn: Turn, r: dict) -> str:
     with replacing them by new servers as the third option."""
     k, cur = r["keep_or_rent"], r["currency"]
     use = assumed(r, "utilisation_pct")
-    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    what = (JOINERS.say(turn, "cards", count=r["total_gpus"], gpu=r["gpu_name"]) if r["gpu_name"]
+            else JOINERS.say(turn, "cards_unnamed", count=r["total_gpus"]))  # fmt: skip
     running = k["running_cost_per_month"]
     cheapest = min(k["tiers"], key=lambda row: row["monthly_rent"])
     values = {"what": what, "running": money(running, cur), "cheapest": money(cheapest["monthly_rent"], cur), "tier": turn.text(cheapest["tier_name"]),
@@ -231,6 +233,7 @@ TCO_INPUTS = {
 
 
 SET_BY_THE_ANSWER = {"network_overhead_pct"}  # set to 0 because a stated price is the whole purchase, and said so there
+PERCENT_SUFFIX = "_pct"  # an input kept in percent (the tool's naming): said with its % sign
 MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour", "colo_per_month"}
 
 
@@ -239,8 +242,9 @@ def inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
     def line(a: dict) -> str:
         label = turn.t(*TCO_INPUTS.get(a["key"], (a["key"].replace("_", " "), a["key"].replace("_", " "))))
         if a["key"] in MONEY_INPUTS or a["key"] == "cloud_monthly_bill":
-            return f"{label} {money(a['value'], currency)}"
-        return f"{label} {number(a['value'], 2)}" + ("%" if "_pct" in a["key"] else "")
+            return WORDING.say(turn, "costs_phrases.inputs.value", label=label, value=money(a["value"], currency))
+        key = "percent" if a["key"].endswith(PERCENT_SUFFIX) else "value"
+        return WORDING.say(turn, f"costs_phrases.inputs.{key}", label=label, value=number(a["value"], 2))
     given = [line(a) for a in assumptions if a["source"] == "given" and a["key"] not in SET_BY_THE_ANSWER]
     defaulted = [a for a in assumptions if a["source"] != "given"]
     lines = ["**" + WORDING.say(turn, "costs_phrases.inputs.inputs") + "**"]
