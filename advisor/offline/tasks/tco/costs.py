@@ -77,8 +77,7 @@ def _rent_or_buy(turn: Turn) -> str:
     r = outcome.result
     total = next((a for a in r["assumptions"] if a["key"] == "server_price_is_total"), None)
     if total is not None:  # the tool read the price as all servers' (nearer the catalog's price for one): said in the lead
-        yours.append(WORDING.text("yours.price_total", amount=money(total["value"], r["currency"]), servers=servers,
-                            each=money(total["value"] / servers, r["currency"])))  # fmt: skip
+        yours.append(plan.Echo("price_total", {"amount": plan.Amount(total["value"]), "servers": servers, "each": plan.Amount(total["value"] / servers)}))
     asked_line = plan.asked_for_line(turn)
     if asked_line:  # "what's the electricity?", "and the maintenance?" after the comparison: that line, not the whole table again
         answered = payback.line(turn, r, asked_line, render.inputs)
@@ -100,7 +99,7 @@ def _rent_or_buy(turn: Turn) -> str:
     flips = payback.tier_flip(turn, r)  # "against on-demand it pays back, against a GPU cloud it does not": right under the verdict,
     verdict += ("\n\n" + flips) if flips else ""  # a block of its own, so the verdict's block stays a few lines
     said = turn.text(WORDING.text("yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
-        turn.text(line) for line in (yours or [WORDING.text("yours.none")])
+        turn.text(line) for line in ([render.echo(e, r["currency"]) for e in yours] or [WORDING.text("yours.none")])
     )
     rows = [
         [WORDING.say(turn, "costs_phrases.tco.own_amortised"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],

@@ -11,6 +11,7 @@ from advisor.labels import CHINA_STATUS
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.tco import payback
+from advisor.offline.tasks.tco.plan import Amount, Echo, Figure, Years
 from advisor.offline.tasks.tco.spans import span, years_span
 from advisor.offline.tasks.tco.tariffs import region_line
 from advisor.offline.turn import Turn
@@ -24,6 +25,21 @@ from tools.cost.tco_model import HOURS_PER_MONTH
 WORDING = Wording("tco", "costs")
 JOINERS = Wording("tco", "joiners")
 FULL_USE_PCT = 100.0  # every hour of the month busy
+
+
+def echo(said: Echo, currency: str) -> Text:
+    """A figure the user gave (plan.Echo) in words: sums with the currency's symbol, figures in the shared number format,
+    spans of years in a buyer's units."""
+    def shown(value: object) -> object:
+        if isinstance(value, Amount):
+            return money(value, currency)
+        if isinstance(value, Years):
+            return years_span(value)
+        if isinstance(value, Figure):
+            return number(value)
+        return value
+
+    return WORDING.text(f"yours.{said.key}", **{name: shown(value) for name, value in said.values.items()})
 
 
 def keep_or_rent(turn: Turn, r: dict) -> str:
