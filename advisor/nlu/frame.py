@@ -250,8 +250,9 @@ def _group_sizes(frame: Frame, tagged: list[TaggedValue], text: str) -> None:
         if item.role != NONE or item.value.kind != "number" or not isinstance(value, int | float) or isinstance(value, bool):
             continue
         found = SlotValue(value, item.value.surface, item.value.start, "")
-        if _counts_group(text, found, groups):
-            frame.slots["audience"].append(found)
+        group = next((g for g in groups if _counts_group(text, found, [g])), None)
+        if group is not None:  # said as the whole phrase ("our team of 30"), the way the answer quotes it
+            frame.slots["audience"].append(SlotValue(value, text[group.start : item.value.end], item.value.start, ""))
 
 
 def _headcounts(frame: Frame, text: str, each_streams: bool = False) -> None:
