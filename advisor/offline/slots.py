@@ -176,7 +176,7 @@ class Slots:
         if headcount is None and self.requests_said is not None:  # "10,000 requests" with no period: a month's, said in the chain
             self.peak_load = traffic_load(self.requests_said.count, "requests_per_month", self.requests_said.said, period_assumed=True)
             return self.peak_load
-        if headcount is None and self.tokens_said is not None and not self.frame.has("audience"):  # "5M tokens a day": requests of the default size
+        if headcount is None and self.tokens_said is not None:  # "5M tokens a day": requests of the default size
             said = next((v.surface for v in self.frame.slots.get("training_tokens", [])), "")
             self.used.add("training_tokens")
             self.peak_load = traffic_load(self.tokens_said, "requests_per_day", said or f"{self.tokens_said:,.0f}", volume_unit="tokens")
