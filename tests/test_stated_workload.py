@@ -67,7 +67,7 @@ def test_a_team_size_is_sized_at_a_stated_share_at_once(offline_advisor, questio
 @pytest.mark.parametrize(
     ("question", "chain_word"),
     [("Our support bot has about 30k conversations a day on Qwen2.5-14B. Which GPUs should we buy?", "4.6 requests each"),
-     ("客服机器人每天大约3万次对话，用Qwen2.5-14B，需要买什么卡？", "每次对话 4.6 个请求")],
+     ("客服机器人大约3万次对话/天，用Qwen2.5-14B，需要买什么卡？", "每次对话 4.6 个请求")],
 )
 def test_daily_conversations_are_sized_at_their_peak_request_rate(offline_advisor, question, chain_word):
     response = ask(offline_advisor, question)
