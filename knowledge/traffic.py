@@ -13,6 +13,7 @@ from knowledge.sources import DatedSource
 
 DATA_FILE = Path(__file__).with_name("traffic.yaml")
 RATIOS = ("peak_hour_active_share", "requests_per_active_user_per_hour", "daily_share_of_monthly_users", "peak_to_mean")
+VOLUME_RATIOS = ("requests_per_conversation", "tokens_per_request")  # what a volume of conversations or tokens is in requests
 
 
 @lru_cache(maxsize=1)
@@ -23,13 +24,13 @@ def traffic_data() -> dict:
 def planning_ratios() -> dict[str, float]:
     """The ratios as tool arguments."""
     data = traffic_data()
-    return {**{key: float(data[key]["value"]) for key in RATIOS}, "days_per_month": float(data["days_per_month"])}
+    return {**{key: float(data[key]["value"]) for key in (*RATIOS, *VOLUME_RATIOS)}, "days_per_month": float(data["days_per_month"])}
 
 
 def sources(*keys: str) -> str:
     """"title, url" of each ratio used, once each."""
     data = traffic_data()
-    seen = dict.fromkeys(f"{data[k]['source']['title']}, {data[k]['source']['url']}" for k in keys)
+    seen = dict.fromkeys(f"{data[k]['source']['title']}, {data[k]['source']['url']}" for k in keys if "source" in data[k])  # a planning default has none
     return "; ".join(seen)
 
 

@@ -287,6 +287,8 @@ class Ask(BaseModel):
     horizon_ranges: tuple[HorizonRange, ...] = Field((), description='Spans of time written as a range ("for 2-3 years"), both ends in years.')
     requests_no_period: RequestCount | None = Field(None, description='A count of requests this message says with no period ("10,000 requests"): '
                                                        "the load answers read it as a month's and say so.")
+    tokens_per_day: float | None = Field(None, description='Tokens a day this message states as a volume ("we process 5M tokens a day", '
+                                         '"3B tokens a month" as its daily share, the same in Chinese): a serving answer sizes the requests they make.')
     api_usage: ApiUsage | None = Field(None, description='The API traffic this message weighs against self-hosting ("we send 200M tokens a day to an API").')
     weighs_api: bool = Field(False, description="The message weighs an API it pays against self-hosting: an API named with a daily volume or hosting "
                              "words, or a price per million tokens with self-hosting words (\"our provider charges $2 per million tokens: run our own GPUs?\").")
@@ -367,7 +369,7 @@ class Ask(BaseModel):
         named = subjects_of(message, catalog)
         gpus_at = [(v.value.start, v.value.value) for v in reading.tagged if v.value.kind == "gpu"]
         comparison = None if says("asks_which", message) else comparison_claim(message, gpus_at)
-        if daily_token_volume(message, reading.tagged) is not None:  # "100M tokens a day": a volume to turn into a rate
+        if (tokens_per_day := daily_token_volume(message, reading.tagged)) is not None:  # "100M tokens a day": a volume to turn into a rate
             named = named | {"ask": named.get("ask", frozenset()) | {TOKEN_RATE}}
         return cls(
             task=reading.task,
@@ -465,6 +467,7 @@ class Ask(BaseModel):
             commitment_terms=commitment_terms(message, reading.frame),
             horizon_ranges=horizon_ranges(state),
             requests_no_period=requests_no_period(message, reading.tagged),
+            tokens_per_day=tokens_per_day,
             api_usage=(usage := api_usage(message, reading.tagged)),
             link_speed_gbps=(link := _stated_link(reading, catalog))[0],
             link_count=link[1],

@@ -163,6 +163,7 @@ def build_frame(tagged: list[TaggedValue], text: str, default_currency: str) -> 
     # of each stream at once. A measured speed plays no role of its own in the frame (the Ask reads it), so the kind decides.
     # Only a speed each user sees makes them stream at once: "2000 tok/s total for 500 users" is the deployment's output.
     each_streams = any(item.value.kind == "rate" and item.role != "concurrency" and _rate_scope(text, item.value) == "per_user" for item in tagged)
+    _group_sizes(frame, tagged, text)
     _headcounts(frame, text, each_streams)
     _most_specific_values(frame)
     _corpus_size(frame)
@@ -235,6 +236,22 @@ def _counts_group(text: str, count: SlotValue, groups: list[SlotValue]) -> bool:
         0 <= count.start - (group.start + len(group.surface)) <= 8 and GROUP_THEN_COUNT.fullmatch(text[group.start + len(group.surface) : count.start])
         for group in groups
     )  # fmt: skip
+
+
+def _group_sizes(frame: Frame, tagged: list[TaggedValue], text: str) -> None:
+    """"our team of 30 will use it": a bare count right after a group is the group's size even when the tagger gave it
+    no role (the load answers take a peak share of it, never one user nor all 30 at once)."""
+    groups = frame.slots.get("audience", [])
+    if not groups:
+        return
+    for item in tagged:
+        value = item.value.value
+        if item.role != NONE or item.value.kind != "number" or not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        found = SlotValue(value, item.value.surface, item.value.start, "")
+        group = next((g for g in groups if _counts_group(text, found, [g])), None)
+        if group is not None:  # said as the whole phrase ("our team of 30"), the way the answer quotes it
+            frame.slots["audience"].append(SlotValue(value, text[group.start : item.value.end], item.value.start, ""))
 
 
 def _headcounts(frame: Frame, text: str, each_streams: bool = False) -> None:

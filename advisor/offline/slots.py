@@ -15,7 +15,7 @@ from advisor.nlu.number_values import SECONDS_PER
 from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
 from advisor.nlu.slot_schema import SLOT_SCHEMA, SlotSchema
 from advisor.nlu.tco_said import RequestCount
-from advisor.offline.tasks.serving.serving_traffic import TrafficLoad, period_of, said_online, said_per_user, traffic_load
+from advisor.offline.tasks.serving.serving_traffic import TrafficLoad, period_of, said_online, said_per_user, traffic_load, volume_unit
 from knowledge.audience import PeakLoad, peak_load
 from knowledge.wording import Wording
 
@@ -44,6 +44,7 @@ class Slots:
         self.said = ""  # the user's messages, for the words around a stated load (Turn sets it)
         self.fresh: Frame | None = None  # what the latest message alone states (Turn sets it)
         self.requests_said: RequestCount | None = None  # a count of requests with no period (Turn sets it from the Ask)
+        self.tokens_said: float | None = None  # tokens a day said as a volume (Turn sets it from the Ask)
         # a figure each user holds ("the KV cache for 8 users"): the worst case is every one of a headcount at once, not the peak share
         self.every_user = False
 
@@ -118,7 +119,7 @@ class Slots:
                 self.used.add("audience")
                 self.peak_load = traffic_load(users.value, AUDIENCE_TRAFFIC[period_of(self.said, users.surface)], users.surface, per_day)
                 return self.peak_load
-            self.peak_load = traffic_load(amount, TRAFFIC_PERIODS[stated.unit], surface or f"{amount:,.0f}")
+            self.peak_load = traffic_load(amount, TRAFFIC_PERIODS[stated.unit], surface or f"{amount:,.0f}", volume_unit=volume_unit(surface))
             return self.peak_load
         if isinstance(stated, int | float) and not isinstance(stated, bool):
             value = next((v for v in self.frame.slots.get("concurrency", []) if v.value == stated), None)
@@ -132,6 +133,11 @@ class Slots:
         headcount = self._period_audience()
         if headcount is None and self.requests_said is not None:  # "10,000 requests" with no period: a month's, said in the chain
             self.peak_load = traffic_load(self.requests_said.count, "requests_per_month", self.requests_said.said, period_assumed=True)
+            return self.peak_load
+        if headcount is None and self.tokens_said is not None:  # "5M tokens a day": requests of the default size
+            said = next((v.surface for v in self.frame.slots.get("training_tokens", [])), "")
+            self.used.add("training_tokens")
+            self.peak_load = traffic_load(self.tokens_said, "requests_per_day", said or f"{self.tokens_said:,.0f}", volume_unit="tokens")
             return self.peak_load
         if headcount is None:
             return None

@@ -55,6 +55,7 @@ class Turn:
         self.entities = Slots(self.reading.frame)
         self.slots.said = "\n".join([*self.earlier, self.message])  # where "500 people online at peak" can be read as online users
         self.slots.requests_said = self.ask.requests_no_period  # "10,000 requests": a month's traffic when nothing else states the load
+        self.slots.tokens_said = self.ask.tokens_per_day  # "5M tokens a day": requests of the default size, when nothing else states the load
         self.slots.fresh = self.reading.frame  # "what if it were 20k daily actives?": a load this message states replaces an earlier one of another kind
 
     @property

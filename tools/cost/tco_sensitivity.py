@@ -26,6 +26,8 @@ PERTURBED: list[tuple[str, str, str, tuple[str, str], tuple[float, float]]] = [
     (key, row["label"]["en"], row["label"]["zh"], tuple(row["unit"]), tuple(row["range"]))
     for key, row in COST_TEXT.entry("sensitivity.inputs").items()
 ]
+MONTHS_UNIT = {key: tuple(row["months_unit"]) for key, row in COST_TEXT.entry("sensitivity.inputs").items() if "months_unit" in row}
+MONTHS_PER_YEAR = 12
 MONEY_FIELDS = {"server_price", "cloud_price_per_gpu_hour", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month"}
 
 
@@ -51,6 +53,15 @@ def _shown(key: str, value: float, currency: Currency) -> str:
     return money(value, currency) if key in MONEY_FIELDS else f"{value:.3g}"
 
 
+def _with_unit(key: str, value: float, currency: Currency, unit: tuple[str, str]) -> tuple[str, str]:
+    """The value with its unit in each language; a span of years under one is said in months (cost_text.yaml months_unit)."""
+    if key in MONTHS_UNIT and value < 1:
+        months = f"{value * MONTHS_PER_YEAR:.3g}"
+        return months + MONTHS_UNIT[key][0], months + MONTHS_UNIT[key][1]
+    shown = _shown(key, value, currency)
+    return shown + unit[0], shown + unit[1]
+
+
 def rank_sensitivities(
     inputs: TcoInputs, currency: Currency, bounds: dict[str, tuple[float, float]] | None = None
 ) -> tuple[list[Text], list[SensitivityDetail]]:
@@ -71,8 +82,8 @@ def rank_sensitivities(
             key=key, low_input=low_value, high_input=high_value,
             monthly_advantage_low=_advantage(low), monthly_advantage_high=_advantage(high), swing=swing,
         )  # fmt: skip
-        low_shown, high_shown = _shown(key, low_value, currency), _shown(key, high_value, currency)
-        span_en, span_zh = f"{en} {low_shown}{unit[0]} → {high_shown}{unit[0]}", f"{zh} {low_shown}{unit[1]} → {high_shown}{unit[1]}"
+        (low_en, low_zh), (high_en, high_zh) = _with_unit(key, low_value, currency, unit), _with_unit(key, high_value, currency, unit)
+        span_en, span_zh = f"{en} {low_en} → {high_en}", f"{zh} {low_zh} → {high_zh}"
         found.append((detail, span_en, span_zh, (round(_advantage(low), 2), round(_advantage(high), 2)), _month(low), _month(high)))
     found.sort(key=lambda row: row[0].swing, reverse=True)
     groups: dict[tuple[float, float], list] = {}

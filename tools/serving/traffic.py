@@ -23,6 +23,7 @@ from tools.serving.report import g, line
 TEXT = shipped("traffic_text.yaml")
 
 TrafficKind = Literal["daily_users", "monthly_users", "online_users", "requests_per_day", "requests_per_month"]
+VolumeUnit = Literal["requests", "conversations", "tokens"]
 SECONDS_PER_HOUR = 3600.0
 SECONDS_PER_DAY = 86_400.0
 
@@ -45,6 +46,11 @@ class TrafficRequest(BaseModel):
     requests_per_user_per_day: float | None = Field(
         None, gt=0, description="Requests each daily user sends a day, when the user says so: the day's volume then peaks like any volume."
     )
+    volume_unit: VolumeUnit = Field(
+        "requests", description='What a volume a day or a month counts: "requests", "conversations" (each several requests) or "tokens".'
+    )
+    requests_per_conversation: float | None = Field(None, gt=0, description="Requests (turns) in one conversation, for a volume of conversations.")
+    tokens_per_request: float | None = Field(None, gt=0, description="Tokens one request carries (prompt + output), for a volume of tokens.")
 
 
 class TrafficResult(BaseModel):
@@ -109,12 +115,28 @@ def peak_concurrency(request: TrafficRequest) -> TrafficResult:
         per_user = g(r.requests_per_active_user_per_hour)
         _step(steps_en, steps_zh, "active_rate", active=_count(active), per_user=per_user, rate=g(rate))
     else:
-        per_day = r.amount if r.kind == "requests_per_day" else r.amount / r.days_per_month
+        amount = _in_requests(r, lines, steps_en, steps_zh)
+        per_day = amount if r.kind == "requests_per_day" else amount / r.days_per_month
         if r.kind == "requests_per_month":
-            _step(steps_en, steps_zh, "monthly_volume", monthly=_count(r.amount), days=g(r.days_per_month), per_day=_count(per_day))
+            _step(steps_en, steps_zh, "monthly_volume", monthly=_count(amount), days=g(r.days_per_month), per_day=_count(per_day))
             lines.append(_line("requests_per_day", per_day, "requests", steps_en, steps_zh))
         return _finish(r, lines, steps_en, steps_zh, None, _peak_of_volume(r, per_day, steps_en, steps_zh))
     return _finish(r, lines, steps_en, steps_zh, active, rate)
+
+
+def _in_requests(r: TrafficRequest, lines: list[LineItem], steps_en: list[str], steps_zh: list[str]) -> float:
+    """A volume of conversations or tokens as the requests it makes: conversations × requests in one, tokens ÷ tokens in one."""
+    period = "day" if r.kind == "requests_per_day" else "month"
+    if r.volume_unit == "conversations" and r.requests_per_conversation:
+        amount = r.amount * r.requests_per_conversation
+        _step(steps_en, steps_zh, f"conversations_{period}", amount=_count(r.amount), each=g(r.requests_per_conversation), requests=_count(amount))
+    elif r.volume_unit == "tokens" and r.tokens_per_request:
+        amount = r.amount / r.tokens_per_request
+        _step(steps_en, steps_zh, f"tokens_{period}", amount=_count(r.amount), each=_count(r.tokens_per_request), requests=_count(amount))
+    else:
+        return r.amount
+    lines.append(_line(f"requests_per_{period}", amount, "requests", steps_en, steps_zh))
+    return amount
 
 
 def _peak_of_volume(r: TrafficRequest, per_day: float, steps_en: list[str], steps_zh: list[str]) -> float:

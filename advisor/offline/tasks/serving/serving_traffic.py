@@ -14,7 +14,7 @@ from knowledge.audience import audience_kind
 from knowledge.bilingual import Text
 from knowledge.traffic import planning_ratios, sources, traffic_data
 from knowledge.wording import shipped
-from tools.serving.traffic import TrafficKind, TrafficRequest, TrafficResult, peak_concurrency
+from tools.serving.traffic import TrafficKind, TrafficRequest, TrafficResult, VolumeUnit, peak_concurrency
 
 # Which ratios each kind of traffic goes through (the others are not said)
 RATIOS_USED: dict[str, tuple[str, ...]] = {
@@ -24,6 +24,7 @@ RATIOS_USED: dict[str, tuple[str, ...]] = {
     "requests_per_day": ("peak_to_mean",),
     "requests_per_month": ("peak_to_mean",),
 }
+VOLUME_RATIOS_USED = {"conversations": ("requests_per_conversation",), "tokens": ("tokens_per_request",)}
 PERCENT_RATIOS = ("peak_hour_active_share", "daily_share_of_monthly_users")
 TEXT = shipped("traffic.yaml")  # the wording beside the ratios it says
 
@@ -43,6 +44,7 @@ class TrafficLoad:
     kind: TrafficKind
     result: TrafficResult
     period_assumed: bool = False  # "10,000 requests" with no period, read as a month's
+    volume_unit: VolumeUnit = "requests"  # what a volume counts: requests, conversations or tokens
 
     @property
     def concurrent(self) -> int:
@@ -59,7 +61,7 @@ class TrafficLoad:
 
     def assumption(self) -> Text:
         ratios = planning_ratios()
-        used = RATIOS_USED[self.kind]
+        used = (*VOLUME_RATIOS_USED.get(self.volume_unit, ()), *RATIOS_USED[self.kind])
         said = [TEXT.text(f"ratio_text.{key}", value=f"{ratios[key] * 100:g}" if key in PERCENT_RATIOS else f"{ratios[key]:g}") for key in used]
         data = traffic_data()
         return TEXT.text("assumption_text", ratios=Text(en="; ".join(t.en for t in said), zh="；".join(t.zh for t in said)),
@@ -67,10 +69,17 @@ class TrafficLoad:
                      sources=sources(*used))  # fmt: skip
 
 
-def traffic_load(amount: float, kind: TrafficKind, said: str, requests_per_user_per_day: float | None = None, period_assumed: bool = False) -> TrafficLoad:
-    request = TrafficRequest(amount=amount, kind=kind, seconds_per_request=default_seconds_per_request(),
+def traffic_load(amount: float, kind: TrafficKind, said: str, requests_per_user_per_day: float | None = None, period_assumed: bool = False,
+                 volume_unit: VolumeUnit = "requests") -> TrafficLoad:
+    request = TrafficRequest(amount=amount, kind=kind, seconds_per_request=default_seconds_per_request(), volume_unit=volume_unit,
                              requests_per_user_per_day=requests_per_user_per_day, **planning_ratios())  # fmt: skip
-    return TrafficLoad(said=said, kind=kind, result=peak_concurrency(request), period_assumed=period_assumed)
+    return TrafficLoad(said=said, kind=kind, result=peak_concurrency(request), period_assumed=period_assumed, volume_unit=volume_unit)
+
+
+def volume_unit(surface: str) -> VolumeUnit:
+    """What a volume said as ``surface`` counts: conversations ("20k conversations a day") or requests."""
+    folded = surface.lower()
+    return "conversations" if any(word in folded for word in traffic_data()["conversation_words"]) else "requests"
 
 
 def said_online(said: str, surface: str) -> bool:

@@ -12,6 +12,7 @@ import datetime as dt
 
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.tco import plan, rent_prices, token_price
+from advisor.offline.tasks.tco.spans import span
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.api_prices import ApiPrice, api_prices
@@ -151,7 +152,7 @@ def _estimated_rate(turn: Turn, gpu: str, gpus: int, currency: str) -> tuple[flo
     if not owned.ok or not owned.result.get("own_cost_per_used_gpu_hour"):
         return None
     r = owned.result
-    return r["own_cost_per_used_gpu_hour"], WORDING.say(turn, "estimated.basis", years=number(r["horizon_months"] / 12))
+    return r["own_cost_per_used_gpu_hour"], WORDING.say(turn, "estimated.basis", span=span(r["horizon_months"]))
 
 
 def _flip_line(turn: Turn, estimate: tuple[float, str], rate: float, api_over_own: float | None, gpu_name: str, currency: str) -> str:

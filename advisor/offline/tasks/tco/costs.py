@@ -12,6 +12,7 @@ from advisor.markdown import money, number, table
 from advisor.offline.tasks.recommend import price_view
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.tco import api_bill, lessor, payback, plan, render, rent_prices, rentals, token_price
+from advisor.offline.tasks.tco.spans import span
 from advisor.offline.tasks.tco.tariffs import region_line
 from advisor.offline.tasks.training import run_time
 from advisor.offline.wording import Wording
@@ -69,8 +70,7 @@ def rent_or_buy(turn: Turn) -> str:
     r = outcome.result
     total = next((a for a in r["assumptions"] if a["key"] == "server_price_is_total"), None)
     if total is not None:  # the tool read the price as all servers' (nearer the catalog's price for one): said in the lead
-        yours.append(WORDING.text("yours.price_total", amount=money(total["value"], r["currency"]), servers=servers,
-                            each=money(total["value"] / servers, r["currency"])))  # fmt: skip
+        yours.append(plan.Echo("price_total", {"amount": plan.Amount(total["value"]), "servers": servers, "each": plan.Amount(total["value"] / servers)}))
     asked_line = plan.asked_for_line(turn)
     if asked_line:  # "what's the electricity?", "and the maintenance?" after the comparison: that line, not the whole table again
         answered = payback.line(turn, r, asked_line, render.inputs)
@@ -81,7 +81,6 @@ def rent_or_buy(turn: Turn) -> str:
     if owned:
         return render.keep_or_rent(turn, r)
     cur = r["currency"]
-    years = r["horizon_months"] / 12
     verdict = turn.text(render.lead(r)) + turn.t(" ", "") + turn.text(render.flip(r)) + turn.t(" ", "") + turn.text(render.totals(r))
     if r["payback_months"] is not None and not turn.ask.speaks_of_payback and not turn.reading.follow_up:
         # "rent or buy?": the verdict and its monthly figure first, one sentence alone, its reasons (payback, what turns it, the monthly
@@ -94,7 +93,7 @@ def rent_or_buy(turn: Turn) -> str:
     flips = payback.tier_flip(turn, r)  # "against on-demand it pays back, against a GPU cloud it does not": right under the verdict,
     verdict += ("\n\n" + flips) if flips else ""  # a block of its own, so the verdict's block stays a few lines
     said = turn.text(WORDING.text("yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
-        turn.text(line) for line in (yours or [WORDING.text("yours.none")])
+        turn.text(line) for line in ([render.echo(e, r["currency"]) for e in yours] or [WORDING.text("yours.none")])
     )
     rows = [
         [WORDING.say(turn, "costs_phrases.tco.own_amortised"), money(r["own_monthly_cost"], cur), money(r["own_total"], cur)],
@@ -114,7 +113,7 @@ def rent_or_buy(turn: Turn) -> str:
         *filter(None, [payback.tier_summary(turn, r)]),
         *filter(None, [_estimated_price(turn, r)]),
         *filter(None, [_rent_trend(turn, r), region_line(turn, r)]),
-        table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", years=number(years))], rows),
+        table([WORDING.say(turn, "costs_phrases.tco.path"), WORDING.say(turn, "costs_phrases.tco.per_month"), WORDING.say(turn, "costs_phrases.tco.total_over_y", span=span(r["horizon_months"]))], rows),
         WORDING.say(turn, "capex_line", capex=money(r["capex"], cur), per_hour=money(r["own_cost_per_used_gpu_hour"], cur)),
         *payback.tier_paybacks(turn, r),
         *payback.stale_note(turn, r),
@@ -214,7 +213,7 @@ def _rent_to_beat(turn: Turn, args: dict, name: str, currency: str) -> str:
     r = owned.result
     use = next((a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct"), None)
     return WORDING.say(turn, "missing.rent_to_beat", gpus=gpus, gpu=name, rate=money(r["own_cost_per_used_gpu_hour"], currency),
-                       years=number(r["horizon_months"] / 12), use=number(use) if use is not None else "—")  # fmt: skip
+                       span=span(r["horizon_months"]), use=number(use) if use is not None else "—")  # fmt: skip
 
 
 def _china_rentable(turn: Turn, others: list[dict], currency: str) -> str:
@@ -237,4 +236,4 @@ def _rent_trend(turn: Turn, r: dict) -> str:
         return ""
     months = r["payback_months"]
     return render.trend_words(turn, WORDING, "rent_trend." + ("no_payback" if months is None else "payback"), trend,
-                              years=number(r["horizon_months"] / 12), months=number(months) if months is not None else "")
+                              span=span(r["horizon_months"]), months=number(months) if months is not None else "")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from advisor.markdown import money, number, table
+from advisor.offline.tasks.tco.spans import span
 from advisor.offline.tasks.tco.plan import LINE_INPUTS
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
@@ -100,7 +101,7 @@ def claim_check(turn: Turn, r: dict) -> list[str]:
     else:
         line = WORDING.text("claim.does_not_hold", claimed=claimed, utilisation=use, **filled(fastest), cheapest=cheapest["tier_name"],
                       cheapest_rate=money(cheapest["price_per_gpu_hour"], cur), cheapest_at_use=_months(turn, cheapest["payback_months"]))  # fmt: skip
-    lifetime = WORDING.text("claim.not_a_lifetime", claimed=claimed, years=number(r["horizon_months"] / 12))
+    lifetime = WORDING.text("claim.not_a_lifetime", claimed=claimed, span=span(r["horizon_months"]))
     return [turn.text(line), turn.text(lifetime)]
 
 
@@ -176,7 +177,7 @@ def tier_flip(turn: Turn, r: dict) -> str:
     def names(group: list[dict]) -> str:
         return joiner.join(turn.text(row["tier_name"]) for row in group)
 
-    return WORDING.say(turn, "tier_summary.flips", years=number(horizon / 12), within=names(within), beyond=names(beyond))
+    return WORDING.say(turn, "tier_summary.flips", span=span(horizon), within=names(within), beyond=names(beyond))
 
 
 def ratio_verdict(turn: Turn, r: dict) -> str:
@@ -189,7 +190,7 @@ def ratio_verdict(turn: Turn, r: dict) -> str:
     tiers = sorted(check["tiers"], key=lambda t: t["ratio"], reverse=True)
     dearest, cheapest = tiers[0], tiers[-1]
     use = next((a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct"), 0)
-    values = {"claimed": number(check["claimed_ratio"]), "utilisation": number(use), "own": money(own, cur), "years": number(r["horizon_months"] / 12)}
+    values = {"claimed": number(check["claimed_ratio"]), "utilisation": number(use), "own": money(own, cur), "span": span(r["horizon_months"])}
 
     def of(tier: dict) -> dict:
         return {"tier": turn.text(tier["tier_name"]), "ratio": number(tier["ratio"], 1), "rent": money(rows[tier["tier"]]["monthly_rent_avoided"], cur)}

@@ -130,28 +130,28 @@ def running_costs(turn: Turn) -> dict[str, tuple[SlotValue, bool]]:
     return found
 
 
-def running_cost_args(found: dict[str, tuple[SlotValue, bool]], currency: str) -> tuple[dict, list[Text]]:
+def running_cost_args(found: dict[str, tuple[SlotValue, bool]], currency: str) -> tuple[dict, list[Echo]]:
     """The running costs stated, as the comparison's inputs, and the words that echo them."""
     args: dict = {}
-    words: list[Text] = []
+    words: list[Echo] = []
     if "colocation" in found:
         value, per_kw = found["colocation"]
         amount = in_currency(value.value, currency)
         if per_kw:
             args["colo_price_per_kw_month"] = amount
-            words.append(WORDING.text("yours.colo_per_kw", amount=money(amount, currency)))
+            words.append(Echo("colo_per_kw", {"amount": Amount(amount)}))
         else:  # a bill per rack or for the whole space
             args["colo_per_month"] = amount
-            words.append(WORDING.text("yours.colo_bill", amount=money(amount, currency)))
+            words.append(Echo("colo_bill", {"amount": Amount(amount)}))
     if "staff" in found:
         value, _ = found["staff"]
         amount = in_currency(value.value, currency)
         if value.value.per == "month":
             args["staff_cost_per_month"] = amount
-            words.append(WORDING.text("yours.staff", amount=money(amount, currency)))
+            words.append(Echo("staff", {"amount": Amount(amount)}))
         else:  # a salary said once or per year is a year's pay
             args["staff_cost_per_month"] = amount / 12
-            words.append(WORDING.text("yours.staff_yearly", amount=money(amount, currency), monthly=money(amount / 12, currency)))
+            words.append(Echo("staff_yearly", {"amount": Amount(amount), "monthly": Amount(amount / 12)}))
     return args, words
 
 
@@ -240,7 +240,7 @@ def purchase_and_rent(turn: Turn) -> tuple[Money | None, SlotValue | None]:
     return purchase, rent_said
 
 
-def rent_args(said: SlotValue | None, currency: str, gpus: int) -> tuple[dict, list[Text]]:
+def rent_args(said: SlotValue | None, currency: str, gpus: int) -> tuple[dict, list[Echo]]:
     """The rent as the user gave it: a bill per month or year is what is paid (never scaled by utilisation), an
     hourly rate is per GPU-hour; with the words that say which figure was theirs."""
     price = said.value if said is not None else None
@@ -248,15 +248,36 @@ def rent_args(said: SlotValue | None, currency: str, gpus: int) -> tuple[dict, l
     if price is None or amount is None:
         return {"cloud_price_per_gpu_hour": amount}, []
     if price.per not in PERIOD_HOURS:
-        return {"cloud_price_per_gpu_hour": amount}, [WORDING.text("yours.hourly", rate=money(amount, currency))]
+        return {"cloud_price_per_gpu_hour": amount}, [Echo("hourly", {"rate": Amount(amount)})]
     monthly = amount / 12 if price.per == "year" else amount
-    words = [WORDING.text("yours.year_bill", amount=money(amount, currency), monthly=money(monthly, currency))] if price.per == "year" else []
+    words = [Echo("year_bill", {"amount": Amount(amount), "monthly": Amount(monthly)})] if price.per == "year" else []
     if said.said_per_card:  # "8000 a month per card": the bill of one card
-        words.append(WORDING.text("yours.bill_per_card", amount=money(monthly, currency), gpus=gpus, total=money(monthly * gpus, currency)))
+        words.append(Echo("bill_per_card", {"amount": Amount(monthly), "gpus": gpus, "total": Amount(monthly * gpus)}))
         monthly *= gpus
     elif price.per == "month":
-        words.append(WORDING.text("yours.bill", amount=money(monthly, currency)))
+        words.append(Echo("bill", {"amount": Amount(monthly)}))
     return {"cloud_monthly_bill": monthly}, words
+
+
+class Amount(float):
+    """A sum of money the user gave, in the comparison's currency: the render writes it with its symbol."""
+
+
+class Figure(float):
+    """A plain figure the user gave (hours, a share in percent): the render writes it in the shared number format."""
+
+
+class Years(float):
+    """A span of years the user gave: the render says it in a buyer's units (spans.py)."""
+
+
+@dataclass(frozen=True)
+class Echo:
+    """A figure the user gave, echoed where the verdict is read: its phrase under ``yours.`` of the costs wording and
+    its raw values (Amount, Figure, Years or a count); render.echo writes it, so the plan formats no number."""
+
+    key: str
+    values: dict
 
 
 @dataclass
@@ -265,7 +286,7 @@ class RentOrBuy:
     the verdict is read) and the counts the answer words."""
 
     args: dict
-    yours: list[Text]
+    yours: list[Echo]
     currency: str
     count: int
     servers: int
@@ -276,7 +297,7 @@ class RentOrBuy:
 def rent_or_buy(turn: Turn) -> RentOrBuy:
     """compute_tco's arguments: the stated purchase, rent, running costs, horizon and billing, each read for what it is
     the price of, defaults left to the tool; how each stated figure was taken is said (an assumption or an echo line)."""
-    yours: list[Text] = []
+    yours: list[Echo] = []
     running = running_costs(turn)  # before anything reads the purchase or the rent: those amounts are not them
     ratio = ratio_claim(turn)  # before the count is read: the "3" of "3x more expensive" is no number of GPUs
     used = gpu_hours(turn)  # before the count is read: "2000 GPU-hours a month" is use, not 2000 GPUs
@@ -291,18 +312,17 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         if needed > servers * per_server:
             servers = math.ceil(needed / per_server)
             count = servers * per_server
-        yours.append(WORDING.text(f"yours.gpu_hours.{used.per}", hours=number(used.hours), monthly=number(used.per_month),
-                                  gpus=servers * per_server, utilisation=number(utilisation)))  # fmt: skip
+        yours.append(Echo(f"gpu_hours.{used.per}", {"hours": Figure(used.hours), "monthly": Figure(used.per_month), "gpus": servers * per_server,
+                                                    "utilisation": Figure(utilisation)}))  # fmt: skip
     purchase, rent_said = purchase_and_rent(turn)
     server_price = in_currency(purchase, currency)
     per_card = server_price is not None and turn.ask.quote_per_card and purchase.per != "all"
     if per_card:  # "$9k each, 8 of them", "18k yuan a card": a card's price times the cards of a server, not the whole purchase
-        yours.append(WORDING.text("yours.price_per_card", amount=money(server_price, currency), per_server=per_server,
-                                  each=money(server_price * per_server, currency), servers=servers,
-                                  total=money(server_price * per_server * servers, currency)))  # fmt: skip
+        yours.append(Echo("price_per_card", {"amount": Amount(server_price), "per_server": per_server, "each": Amount(server_price * per_server),
+                                             "servers": servers, "total": Amount(server_price * per_server * servers)}))  # fmt: skip
         server_price *= per_server
     elif server_price is not None:
-        yours.append(WORDING.text("yours.price", amount=money(server_price, currency)))
+        yours.append(Echo("price", {"amount": Amount(server_price)}))
     if server_price is not None and purchase.per == "all" and servers > 1:  # "2.8M for the two of them"
         turn.assume(
             *WORDING.both("costs_phrases.tco.is_the_price_of_all", total=money(server_price, currency), servers=servers, each=money(server_price / servers, currency)),
@@ -311,7 +331,7 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
     budget = in_currency(s.budget, currency)
     if server_price is None and budget is not None:
         turn.assume(*WORDING.both("costs_phrases.tco.is_the_purchase_price_of", budget=money(budget, currency)))
-        yours.append(WORDING.text("yours.price", amount=money(budget, currency)))
+        yours.append(Echo("price", {"amount": Amount(budget)}))
         server_price = budget / servers
     spans, state_horizon = spans_beside_commitments(turn)
     claimed_years, horizon_years = claim_and_horizon(turn.ask.payback_word_starts, spans, state_horizon)
@@ -321,21 +341,21 @@ def rent_or_buy(turn: Turn) -> RentOrBuy:
         horizon_years = None
     bounds = horizon_bounds(turn, horizon_years)
     if horizon_years is not None:
-        yours.append(WORDING.text("yours.horizon_range", low=number(bounds[0]), high=number(bounds[1]), years=number(horizon_years))
-                     if bounds else WORDING.text("yours.horizon", years=number(horizon_years)))  # fmt: skip
+        yours.append(Echo("horizon_range", {"low": Figure(bounds[0]), "high": Figure(bounds[1]), "span": Years(horizon_years)})
+                     if bounds else Echo("horizon", {"span": Years(horizon_years)}))  # fmt: skip
     rent, rent_words = rent_args(rent_said, currency, count)
     yours += rent_words
     running_args, running_words = running_cost_args(running, currency)
     yours += running_words
     if s.utilisation is not None and used is None:  # every figure the user gave is echoed where the verdict is read, not only in the inputs
-        yours.append(WORDING.text("yours.utilisation", utilisation=number(s.utilisation * 100)))
+        yours.append(Echo("utilisation", {"utilisation": Figure(s.utilisation * 100)}))
     if s.power_price is not None and in_currency(s.power_price, currency) is not None:
-        yours.append(WORDING.text("yours.electricity", amount=money(in_currency(s.power_price, currency), currency)))
+        yours.append(Echo("electricity", {"amount": Amount(in_currency(s.power_price, currency))}))
     if s.discount_pct is not None:
-        yours.append(WORDING.text("yours.discount", discount=number(s.discount_pct)))
+        yours.append(Echo("discount", {"discount": Figure(s.discount_pct)}))
     committed = committed_billing(turn)
     if committed:
-        yours.append(WORDING.text("yours.committed"))
+        yours.append(Echo("committed", {}))
     owned = owns_cards(turn, server_price)
     args = {
         "owned": owned,

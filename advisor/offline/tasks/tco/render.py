@@ -11,6 +11,8 @@ from advisor.labels import CHINA_STATUS
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.tco import payback
+from advisor.offline.tasks.tco.plan import Amount, Echo, Figure, Years
+from advisor.offline.tasks.tco.spans import span, years_span
 from advisor.offline.tasks.tco.tariffs import region_line
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
@@ -21,6 +23,23 @@ from tools.cost.tco import DERIVED
 from tools.cost.tco_model import HOURS_PER_MONTH
 
 WORDING = Wording("tco", "costs")
+JOINERS = Wording("tco", "joiners")
+FULL_USE_PCT = 100.0  # every hour of the month busy
+
+
+def echo(said: Echo, currency: str) -> Text:
+    """A figure the user gave (plan.Echo) in words: sums with the currency's symbol, figures in the shared number format,
+    spans of years in a buyer's units."""
+    def shown(value: object) -> object:
+        if isinstance(value, Amount):
+            return money(value, currency)
+        if isinstance(value, Years):
+            return years_span(value)
+        if isinstance(value, Figure):
+            return number(value)
+        return value
+
+    return WORDING.text(f"yours.{said.key}", **{name: shown(value) for name, value in said.values.items()})
 
 
 def keep_or_rent(turn: Turn, r: dict) -> str:
@@ -28,7 +47,8 @@ def keep_or_rent(turn: Turn, r: dict) -> str:
     with replacing them by new servers as the third option."""
     k, cur = r["keep_or_rent"], r["currency"]
     use = assumed(r, "utilisation_pct")
-    what = f"{r['total_gpus']}× {r['gpu_name'] or 'GPU'}"
+    what = (JOINERS.say(turn, "cards", count=r["total_gpus"], gpu=r["gpu_name"]) if r["gpu_name"]
+            else JOINERS.say(turn, "cards_unnamed", count=r["total_gpus"]))  # fmt: skip
     running = k["running_cost_per_month"]
     cheapest = min(k["tiers"], key=lambda row: row["monthly_rent"])
     values = {"what": what, "running": money(running, cur), "cheapest": money(cheapest["monthly_rent"], cur), "tier": turn.text(cheapest["tier_name"]),
@@ -40,7 +60,7 @@ def keep_or_rent(turn: Turn, r: dict) -> str:
     full_rent = cheapest["price_per_gpu_hour"] * r["total_gpus"] * HOURS_PER_MONTH
     break_even = running / full_rent * 100 if full_rent else math.inf
     flip = (WORDING.say(turn, "owned.flip", running=money(running, cur), tier=turn.text(cheapest["tier_name"]), use=number(break_even))
-            if break_even <= 100 else WORDING.say(turn, "owned.flip_never", tier=turn.text(cheapest["tier_name"])))  # fmt: skip
+            if _reachable(break_even) else WORDING.say(turn, "owned.flip_never", tier=turn.text(cheapest["tier_name"])))  # fmt: skip
 
     def against(amount: float) -> str:
         return WORDING.say(turn, "owned.table.more" if amount > 0 else "owned.table.less", amount=money(abs(amount), cur))
@@ -48,7 +68,7 @@ def keep_or_rent(turn: Turn, r: dict) -> str:
     rows = [[WORDING.say(turn, "owned.table.keep"), money(running, cur), "—"]]
     rows += [[WORDING.say(turn, "owned.table.rent", tier=turn.text(row["tier_name"]), rate=money(row["price_per_gpu_hour"], cur)),
               money(row["monthly_rent"], cur), against(row["monthly_rent"] - running)] for row in k["tiers"]]  # fmt: skip
-    rows.append([WORDING.say(turn, "owned.table.replace", years=number(r["horizon_months"] / 12)), money(r["own_monthly_cost"], cur),
+    rows.append([WORDING.say(turn, "owned.table.replace", span=span(r["horizon_months"])), money(r["own_monthly_cost"], cur),
                  against(r["own_monthly_cost"] - running)])  # fmt: skip
     headers = [WORDING.say(turn, f"owned.table.{key}") for key in ("path", "monthly", "against")]
     running_items = [i for i in r["items"] if i["key"] in payback.RUNNING_COSTS]
@@ -147,7 +167,7 @@ def renting_side(turn: Turn, r: dict) -> str:
         elsewhere = market_words(r)  # the catalog's rent, a cloud's in another market
         at = WORDING.say(turn, "rent_side.at_rate", rate=rate, market=turn.text(elsewhere) if elsewhere else "")
     return WORDING.say(turn, "rent_side." + ("cheaper" if r["verdict"] == "rent" else "dearer"), gpus=r["total_gpus"], monthly=money(rent, cur),
-                       total=money(r["cloud_total"], cur), years=number(r["horizon_months"] / 12), at=at,
+                       total=money(r["cloud_total"], cur), span=span(r["horizon_months"]), at=at,
                        own=money(own, cur), difference=money(abs(r["monthly_advantage"]), cur))  # fmt: skip
 
 
@@ -164,9 +184,9 @@ def lead(r: dict) -> Text:
 def verdict_first(turn: Turn, r: dict) -> str:
     """Buy or rent, with what the winner saves a month over the horizon (resale counted), in one sentence; a utilisation
     nobody gave that the verdict hangs on is said in it, with the use at which the verdict turns."""
-    lead = WORDING.say(turn, f"verdict_first.{r['verdict']}", years=number(r["horizon_months"] / 12),
+    lead = WORDING.say(turn, f"verdict_first.{r['verdict']}", span=span(r["horizon_months"]),
                        advantage=money(abs(r["monthly_advantage"]), r["currency"]))  # fmt: skip
-    if not r["break_even_applies"] or given(r, "utilisation_pct") or not 0 < r["break_even_utilisation_pct"] <= 100:
+    if not r["break_even_applies"] or given(r, "utilisation_pct") or not (r["break_even_utilisation_pct"] > 0 and _reachable(r["break_even_utilisation_pct"])):
         return lead
     side = "rent" if r["verdict"] == "rent" else "buy"
     return lead + turn.t(" ", "") + WORDING.say(turn, f"assumed_use.{side}", utilisation=number(assumed(r, "utilisation_pct")),
@@ -181,30 +201,37 @@ def given(r: dict, key: str) -> bool:
 def totals(r: dict) -> Text:
     """The amortised comparison in one sentence, on the same basis as the verdict: owning's and renting's monthly
     cost, the advantage per month, and the break-even utilisation set against the user's (or why it does not apply)."""
-    cur, years = r["currency"], number(r["horizon_months"] / 12)
+    cur, horizon = r["currency"], span(r["horizon_months"])
     ahead = r["verdict"] != "rent"
     key = ("buy" if ahead else "rent") + ("" if r["break_even_applies"] else "_billed")
-    return WORDING.text(f"totals.{key}", years=years, own=money(r["own_monthly_cost"], cur), rent=money(r["cloud_monthly_cost"], cur),
+    if key == "rent" and not _reachable(r["break_even_utilisation_pct"]):
+        key = "rent_never"  # above full use: no utilisation makes owning pay back within the horizon
+    return WORDING.text(f"totals.{key}", span=horizon, own=money(r["own_monthly_cost"], cur), rent=money(r["cloud_monthly_cost"], cur),
                         advantage=money(abs(r["monthly_advantage"]), cur), break_even=number(r["break_even_utilisation_pct"]),
                         use=WORDING.text("use_whose." + ("given" if given(r, "utilisation_pct") else "assumed"),
                                          utilisation=number(assumed(r, "utilisation_pct"))))  # fmt: skip
 
 
+def _reachable(utilisation_pct: float | None) -> bool:
+    """A utilisation the GPUs can reach: a share of their hours, never more than all of them."""
+    return utilisation_pct is not None and math.isfinite(utilisation_pct) and utilisation_pct <= FULL_USE_PCT
+
+
 def flip(r: dict) -> Text:
     """What turns the verdict: how long the servers are kept, how busy they are, how low the rent may fall."""
-    cur, years = r["currency"], number(r["horizon_months"] / 12)
+    cur, horizon = r["currency"], span(r["horizon_months"])
     needed, use = money(r["rent_to_pay_back_in_horizon"], cur), r["utilisation_to_pay_back_in_horizon_pct"]
     if r["verdict"] == "buy_with_resale":  # not in cash within the horizon, ahead once resale is counted: said as such
-        return WORDING.text("flip.resale", years=years, resale=money(r["resale_value"], cur), saving=money(r["saving_from_owning"], cur),
+        return WORDING.text("flip.resale", span=horizon, resale=money(r["resale_value"], cur), saving=money(r["saving_from_owning"], cur),
                             advantage=money(r["monthly_advantage"], cur))  # fmt: skip
     if r["verdict"] == "buy":
         use_words = WORDING.text("flip.use_within", utilisation=number(use)) if use is not None else ""
-        return WORDING.text("flip.within", months=number(r["payback_months"]), use=use_words, years=years,
+        return WORDING.text("flip.within", months=number(r["payback_months"]), use=use_words, span=horizon,
                       saving=money(r["saving_from_owning"], cur), rent_needed=needed)  # fmt: skip
-    use_words = "" if use is None else WORDING.text("flip.use_needed", utilisation=number(use)) if use <= 100 else WORDING.text("flip.use_unreachable")
+    use_words = "" if use is None else WORDING.text("flip.use_needed", utilisation=number(use)) if _reachable(use) else WORDING.text("flip.use_unreachable")
     if r["payback_months"] is None:
-        return WORDING.text("flip.never", years=years, rent_needed=needed, use=use_words)
-    return WORDING.text("flip.beyond", years=years, months=number(r["payback_months"]), rent_needed=needed, use=use_words)
+        return WORDING.text("flip.never", span=horizon, rent_needed=needed, use=use_words)
+    return WORDING.text("flip.beyond", span=horizon, months=number(r["payback_months"]), rent_needed=needed, use=use_words)
 
 
 TCO_INPUTS = {
@@ -223,6 +250,7 @@ TCO_INPUTS = {
 
 
 SET_BY_THE_ANSWER = {"network_overhead_pct"}  # set to 0 because a stated price is the whole purchase, and said so there
+PERCENT_SUFFIX = "_pct"  # an input kept in percent (the tool's naming): said with its % sign
 MONEY_INPUTS = {"server_price", "electricity_price", "colo_price_per_kw_month", "staff_cost_per_month", "cloud_price_per_gpu_hour", "colo_per_month"}
 
 
@@ -231,8 +259,9 @@ def inputs(turn: Turn, assumptions: list[dict], currency: str) -> str:
     def line(a: dict) -> str:
         label = turn.t(*TCO_INPUTS.get(a["key"], (a["key"].replace("_", " "), a["key"].replace("_", " "))))
         if a["key"] in MONEY_INPUTS or a["key"] == "cloud_monthly_bill":
-            return f"{label} {money(a['value'], currency)}"
-        return f"{label} {number(a['value'], 2)}" + ("%" if "_pct" in a["key"] else "")
+            return WORDING.say(turn, "costs_phrases.inputs.value", label=label, value=money(a["value"], currency))
+        key = "percent" if a["key"].endswith(PERCENT_SUFFIX) else "value"
+        return WORDING.say(turn, f"costs_phrases.inputs.{key}", label=label, value=number(a["value"], 2))
     given = [line(a) for a in assumptions if a["source"] == "given" and a["key"] not in SET_BY_THE_ANSWER]
     defaulted = [a for a in assumptions if a["source"] != "given"]
     lines = ["**" + WORDING.say(turn, "costs_phrases.inputs.inputs") + "**"]
@@ -267,7 +296,7 @@ def against_earlier(turn: Turn, old: dict, r: dict) -> str:
     return WORDING.say(turn, "change.lead", before=months(old["payback_months"]), now=months(r["payback_months"]),
                        verdict=WORDING.say(turn, "change.same", verdict=verdict) if same else
                        WORDING.say(turn, "change.flipped", old=WORDING.say(turn, f"change.was.{old['verdict']}"), verdict=verdict),
-                       years=number(r["horizon_months"] / 12), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
+                       span=span(r["horizon_months"]), monthly_before=money(old["cloud_monthly_cost"], old["currency"]),
                        monthly_now=money(r["cloud_monthly_cost"], r["currency"])) + turn.t(" ", "") + billed  # fmt: skip
 
 RESERVATION = Wording("tco", "reservation")
@@ -443,11 +472,8 @@ def rent_tiers_lead(turn: Turn, r: dict, use, commitment: dict | None, billed: d
 
 
 def _job_length(turn: Turn, years: float) -> str:
-    """A job's length in the unit it is easiest to read: weeks under a month, else months."""
-    weeks = years * 52.18
-    if years * 12 < 0.95:  # under a month: weeks ("3 weeks"); a month and over: months ("1 month", not "4.3 weeks")
-        return TIERS.say(turn, "job.weeks", n=number(weeks, 0 if abs(weeks - round(weeks)) < 0.05 else 1))
-    return TIERS.say(turn, "job.months", n=number(years * 12, 0 if abs(years * 12 - round(years * 12)) < 0.05 else 1))
+    """A job's length in the unit it is easiest to read (spans.py): weeks under a month, else months."""
+    return turn.text(years_span(years))
 
 
 def rent_tiers_table(turn: Turn, r: dict, use, billed: dict[str, dict]) -> str:
@@ -476,10 +502,9 @@ def lessor(turn: Turn, r: dict, inputs: str, trend: dict | None) -> str:
     """The lessor's answer from compute_tco's result ``r`` (called with ``rents_out``); ``inputs`` is the folded list of
     the inputs given and defaulted, ``trend`` rental_prices' falling-rent trend for a payback over several years (None: no line)."""
     v, cur = r["lessor"], r["currency"]
-    years = r["horizon_months"] / 12
     values = {"gpus": r["total_gpus"], "gpu": r["gpu_name"] or "GPU", "rate": money(v["rate_per_gpu_hour"], cur), "occupancy": number(v["occupancy_pct"]),
               "revenue": money(v["revenue_per_month"], cur), "running": money(v["running_cost_per_month"], cur), "capex": money(r["capex"], cur),
-              "years": number(years)}  # fmt: skip
+              "span": span(r["horizon_months"])}  # fmt: skip
     if r.get("keep_or_rent") is not None:  # cards already owned: what they cost is spent, only the monthly margin is in play
         key = "lead.owned_margin" if v["margin_per_month"] > 0 else "lead.owned_loss"
         lead = LESSOR.say(turn, key, margin=money(abs(v["margin_per_month"]), cur), resale=money(r["keep_or_rent"]["resale_now"], cur), **values)
@@ -508,7 +533,7 @@ def _lessor_reach(turn: Turn, v: dict, values: dict, cur: str) -> str:
               "occupancy_needed": number(v["occupancy_to_pay_back_in_horizon_pct"]), "result": result}  # fmt: skip
     if v["payback_months"] <= v["horizon_months"]:
         return LESSOR.say(turn, "within", **shared)
-    return LESSOR.say(turn, "beyond" if v["occupancy_to_pay_back_in_horizon_pct"] <= 100 else "beyond_unreachable", **shared)
+    return LESSOR.say(turn, "beyond" if _reachable(v["occupancy_to_pay_back_in_horizon_pct"]) else "beyond_unreachable", **shared)
 
 
 def _lessor_market(turn: Turn, r: dict) -> str:

@@ -12,6 +12,7 @@ from advisor.nlu.frame import Money
 from advisor.offline.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
 from advisor.offline.tasks.tco import plan
+from advisor.offline.tasks.tco.spans import span
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
 from tools.cost.money import DEFAULT_USD_TO_CNY, USD_TO_CNY_SOURCE, convert
@@ -33,7 +34,7 @@ def _quote(turn: Turn, currency: str) -> tuple[float | None, str]:
     if price.per in PERIOD_HOURS:
         hourly = amount / PERIOD_HOURS[price.per]
         turn.assume(*WORDING.both("lines.monthly_per_gpu_hour" if price.per == "month" else "lines.yearly_per_gpu_hour",
-                                  amount=money(amount, currency), hourly=money(hourly, currency), hours=f"{PERIOD_HOURS[price.per]:g}"))
+                                  amount=money(amount, currency), hourly=money(hourly, currency), hours=number(PERIOD_HOURS[price.per])))
         return hourly, price.currency
     return (amount if price.per in PER_HOUR else None), price.currency
 
@@ -131,7 +132,7 @@ def _from_owning(turn: Turn, r: dict, gpus: int) -> str:
     if not owned.ok:
         return ""
     rate = owned.result["own_cost_per_used_gpu_hour"]
-    basis = WORDING.say(turn, "owning_basis", years=number(owned.result["horizon_months"] / 12))
+    basis = WORDING.say(turn, "owning_basis", span=span(owned.result["horizon_months"]))
     missing = JOINERS.say(turn, "tiers_joiner").join(turn.text(t) for t in r["missing_tiers"])
     return WORDING.say(turn, "lead.from_owning", rate=money(rate, cur), monthly=money(rate * gpus * HOURS_PER_MONTH, cur), gpus=gpus,
                        what=r["gpu_name"], missing=missing, basis=basis)  # fmt: skip

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from advisor.markdown import money, number, table
 from advisor.offline.tasks.tco import plan
+from advisor.offline.tasks.tco.spans import span
 from advisor.offline.tasks.tco.rent_prices import band, other_market_line
 from advisor.offline.wording import Wording
 from advisor.offline.turn import Turn
@@ -160,7 +161,7 @@ def _own_box(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, speed:
     return WORDING.say(turn, "own_box_lead", gpus=gpus, gpu=name, model=model_name, speed=number(speed["tokens_per_s_per_user_streaming"]), load=load,
                        power_cost=money(power_hour * per_million, currency), watts=number(assumed["server_max_kw"] * assumed["load_factor_pct"] * 10),
                        tariff=money(assumed["electricity_price"], currency), capex=money(r["capex"], currency),
-                       years=number(r["horizon_months"] / 12), use=number(assumed["utilisation_pct"]),
+                       span=span(r["horizon_months"]), use=number(assumed["utilisation_pct"]),
                        cost=money(r["own_cost_per_used_gpu_hour"] * gpus * per_million, currency))  # fmt: skip
 
 
@@ -176,7 +177,7 @@ def _estimated(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, tps:
     rate = r["own_cost_per_used_gpu_hour"]
     use = next(a["value"] for a in r["assumptions"] if a["key"] == "utilisation_pct")
     cost = token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=rate, high_per_gpu_hour=rate, gpus=gpus, output_tokens_per_s=tps))
-    basis = WORDING.say(turn, "estimated_basis", years=number(r["horizon_months"] / 12), utilisation=number(use))
+    basis = WORDING.say(turn, "estimated_basis", span=span(r["horizon_months"]), utilisation=number(use))
     key = "owned_lead" if turn.ask.owns_hardware else "bought_lead" if plan.asks_token_line(turn) else "estimated_lead"
     return WORDING.say(turn, key, cost=money(cost.low, currency), model=model_name, gpus=gpus, gpu=name, kept=kept,
                        rate=money(rate, currency), basis=basis, use=number(use))  # fmt: skip
