@@ -61,6 +61,13 @@ def read_table(path: Path, schema: type[Table], what: str) -> Table:
         raise CatalogError(f"{path}: not a valid {what}: {exc}") from exc
 
 
+def require_unique(path: Path, ids: list[str], what: str) -> None:
+    """Two rows with one id would make a lookup pick either; the error names the file and the repeated ids."""
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise CatalogError(f"{path}: duplicate {what} ids {repeated}")
+
+
 def load_rows(path: Path, schema: type[Entry]) -> list[Entry]:
     raw = read_yaml(path)
     if not isinstance(raw, list):

@@ -8,9 +8,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.catalog import CatalogError, read_yaml
+from knowledge.catalog import read_table, require_unique
 from knowledge.sources import DATE_PATTERN
 
 DATA_FILE = Path(__file__).parent / "fact_gaps.yaml"
@@ -59,11 +59,6 @@ class FactGaps(BaseModel):
 
 @lru_cache(maxsize=1)
 def fact_gaps(path: Path = DATA_FILE) -> FactGaps:
-    try:
-        data = FactGaps.model_validate(read_yaml(path))
-    except ValidationError as exc:
-        raise CatalogError(f"{path}: invalid fact gaps:\n{exc}") from exc
-    ids = [g.id for g in data.gaps]
-    if len(ids) != len(set(ids)):
-        raise CatalogError(f"{path}: duplicate gap ids")
+    data = read_table(path, FactGaps, "fact gaps file")
+    require_unique(path, [g.id for g in data.gaps], "gap")
     return data

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.bilingual import Text
-from knowledge.catalog import CatalogError, company_prices, read_yaml
+from knowledge.catalog import CatalogError, company_prices, read_yaml, require_unique
 from knowledge.gpus import GPU
 from knowledge.price_overrides import PriceOverrides
 from knowledge.sources import DATE_PATTERN, QuotedSource
@@ -157,9 +157,7 @@ def load_servers(path: Path = DATA_FILE) -> ServerData:
         data = ServerData.model_validate(raw)
     except ValidationError as exc:
         raise CatalogError(f"{path}: invalid server data:\n{exc}") from exc
-    ids = [c.id for c in data.classes]
-    if len(ids) != len(set(ids)):
-        raise CatalogError(f"{path}: duplicate server class ids {sorted({i for i in ids if ids.count(i) > 1})}")
+    require_unique(path, [c.id for c in data.classes], "server class")
     return data
 
 
