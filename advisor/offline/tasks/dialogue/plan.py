@@ -90,7 +90,7 @@ def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
         said = [model.name if (model := turn.catalog.find_model(str(v.value))) else v.surface.strip() for v in values]
     elif slot == "gpu_count":
         said = [str(v.value) for v in values]
-    elif slot in FOLLOWUP.data["units"]:  # "32k上下文" is shown as the length read, with its unit
+    elif slot in FOLLOWUP.data["units"]:  # "32k context" is shown as the length read, with its unit
         said = [_measured(turn, slot, v) for v in values]
     else:
         said = [_plain(v) if slot in COUNTED else v.surface.strip() for v in values if v.surface.strip()]
