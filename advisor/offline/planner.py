@@ -90,7 +90,7 @@ class OfflinePlanner:
             else:
                 summary, details = fold(body, limit=1 if explains_last_figure(turn) else FOLD_LINES)
             if _calculated(turn) and not turn.compared_itself:  # "and with 16?": the first sentence says which value the re-run changed
-                summary = dialogue_render.lead(turn, previous) + summary
+                summary = dialogue_render.with_lead(turn, dialogue_render.lead(turn, previous), summary)
         if _repeats_last_answer(summary, message, history):  # a follow-up read as nothing new: say so, never reprint the answer above
             summary = WORDING.pick("nothing_new", turn.language)
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict

@@ -43,6 +43,8 @@ class Turn:
     count_asked: bool = field(init=False)  # "how many would it take": how many cards is the question, not a given
     entities: Slots = field(init=False)  # what this message alone states
     compared_itself: bool = False  # the answer sets its figure beside the thread's earlier one itself: no "with … instead of …" lead
+    formats_said: dict = field(default_factory=dict)  # a serving-format line's (key, format, page) → the cards it names
+    verdict_leads: bool = False  # the answer's first paragraph is its verdict on the changed value: the "with … instead of …" lead follows it
     judged: set[str] = field(default_factory=set)  # stated figures already given a verdict above ("mfu_percent"): not judged twice
 
     def __post_init__(self) -> None:

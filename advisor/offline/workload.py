@@ -141,9 +141,26 @@ def say_serving_format(turn: Turn, gpu: str, precision: str | None, fits: Fits =
     card = turn.catalog.find_gpu(gpu)
     source = rule.sources[0]
     key = "workload_phrases.serving_format_step" if rule.when == "needed" else "workload_phrases.serving_format"
-    said = WORDING.both(key, gpu=card.name if card else gpu, format=rule.label, why=rule.why, url=source.url)
-    if turn.t(*said) not in turn.assumptions:
-        turn.assume(*said)
+    cards = turn.formats_said.setdefault((key, rule.precision, source.url), [])  # the cards this line names so far
+    name = card.name if card else gpu
+    if name in cards:
+        return
+    before = _format_line(turn, key, cards, rule) if cards else None
+    cards.append(name)
+    line = _format_line(turn, key, cards, rule)
+    if before in turn.assumptions:  # two compared cards served alike: one line naming both, not the same line twice
+        turn.assumptions[turn.assumptions.index(before)] = line
+    elif line not in turn.assumptions:
+        turn.assumptions.append(line)
+
+
+def _format_line(turn: Turn, key: str, cards: list[str], rule: PrecisionRule) -> str:
+    """The format line for ``cards`` ("the NVIDIA H100 SXM and NVIDIA H200 SXM"), in the turn's language."""
+    names = cards[0]
+    if len(cards) > 1:
+        names = turn.t(*WORDING.pair("workload_phrases.cards_joiner")).join(cards[:-1]) + turn.t(*WORDING.pair("workload_phrases.cards_last_joiner")) + cards[-1]
+        key += "_many"
+    return turn.t(*WORDING.both(key, gpu=names, format=rule.label, why=rule.why, url=rule.sources[0].url))
 
 
 def zero_stage_of(turn: Turn) -> int | None:

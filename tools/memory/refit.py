@@ -62,13 +62,40 @@ def _fewest(estimate: Estimator, request: MemoryRequest) -> tuple[int, MemoryEst
     return None
 
 
+def _micro_batch_one(request: MemoryRequest) -> MemoryRequest | None:
+    """A training micro-batch above 1 at micro-batch 1, gradient accumulation keeping the effective batch and activation
+    checkpointing on: the first lever before adding cards, as ZeRO-3 shards the model states, never one micro-batch's
+    activations; None when there is no such step (serving, or micro-batch 1 already)."""
+    if request.mode != "training" or request.batch <= 1:
+        return None
+    return request.model_copy(update={"batch": 1, "grad_accumulation": request.batch * request.grad_accumulation, "recompute": "full"})
+
+
+def _fewest_sized(estimate: Estimator, request: MemoryRequest) -> tuple[MemoryRequest, tuple[int, MemoryEstimate] | None]:
+    """The request and the fewest cards that hold it, at the asked micro-batch or at micro-batch 1 when that needs fewer."""
+    fewest = _fewest(estimate, request)
+    smaller = _micro_batch_one(request)
+    if smaller is None:
+        return request, fewest
+    try:
+        at_one = _fewest(estimate, smaller)
+    except AdvisorError:
+        return request, fewest
+    if at_one is not None and (fewest is None or at_one[0] < fewest[0]):
+        return smaller, at_one
+    return request, fewest
+
+
 def _route(key: str, gpu: GPU, estimate: Estimator, request: MemoryRequest, your_count: int) -> Route | None:
     try:
-        fewest = _fewest(estimate, request)
+        sized, fewest = _fewest_sized(estimate, request)
     except AdvisorError:
         return None
     count, found = fewest if fewest else (None, None)
     route = Route(key=key, label=ROUTE_LABELS[key], gpu_id=gpu.id, gpu=gpu.name, count=count)
+    if sized is not request:  # held at micro-batch 1: said with the accumulation that keeps the batch
+        route.micro_batch, route.grad_accumulation = sized.batch, sized.grad_accumulation
+    request = sized
     if your_count > 1:  # the user's own GPUs: the memory per GPU on them
         found = _at(estimate, request, your_count)
         route.fits_your_count = found is not None and found.verdict in ("fits", "tight")

@@ -130,6 +130,8 @@ class Route(BaseModel):
     fits_your_count: bool | None = Field(None, description="With a count given: whether this route fits on it.")
     host_ram_gb: float | None = Field(None, description="CPU offload: host RAM for the offloaded states, GB.")
     params_b: float | None = Field(None, description="Smaller model: the largest parameter count that fits, billions.")
+    micro_batch: int | None = Field(None, description="Training: the micro-batch this route was sized at when it is not the asked one (1).")
+    grad_accumulation: int | None = Field(None, description="Training at `micro_batch`: the gradient-accumulation steps that keep the effective batch.")
 
 
 class FitPlan(BaseModel):

@@ -4,7 +4,7 @@ conditions: a follow-up's changed values (``changes``), a question of its own ab
 a new subject asked of a calculated thread (``asks_new_subject``) and the turn that carries the thread's configuration into
 its answer (``carried``) with its price's arguments (``price_args``), and whether a part of a several-question message asks
 its own question (``asks_its_own``, ``with_context``). A changed value is echoed as the user said it (a card by its catalog
-name); nothing else is worded."""
+name, a length as the tokens read with its unit); nothing else is worded."""
 
 from __future__ import annotations
 
@@ -67,6 +67,12 @@ def changes(turn: Turn) -> list[Change]:
     return found
 
 
+def counts_only(turn: Turn) -> bool:
+    """A follow-up that changes the number of cards or servers and nothing else ("and with 32 of them?")."""
+    found = changes(turn)
+    return bool(found) and all(change.slot in COUNTS for change in found)
+
+
 def used_by_answer(turn: Turn, change: Change) -> bool:
     """Whether the calculation this turn ran read the changed value: a region or a budget stated after a memory answer is
     not an input of that figure, so the re-run cannot have moved because of it (a running cost always is one)."""
@@ -84,9 +90,18 @@ def _shown(turn: Turn, slot: str, values: list[SlotValue]) -> str | None:
         said = [model.name if (model := turn.catalog.find_model(str(v.value))) else v.surface.strip() for v in values]
     elif slot == "gpu_count":
         said = [str(v.value) for v in values]
+    elif slot in FOLLOWUP.data["units"]:  # "32k context" is shown as the length read, with its unit
+        said = [_measured(turn, slot, v) for v in values]
     else:
         said = [_plain(v) if slot in COUNTED else v.surface.strip() for v in values if v.surface.strip()]
     return " + ".join(said) if said else None
+
+
+def _measured(turn: Turn, slot: str, value: SlotValue) -> str:
+    """A value with a unit (text.yaml followup.units) as the number read and that unit: "32,768 tokens"."""
+    if isinstance(value.value, int | float) and not isinstance(value.value, bool):
+        return f"{value.value:,.0f} " + FOLLOWUP.say(turn, f"units.{slot}")
+    return value.surface.strip()
 
 
 def _plain(value: SlotValue) -> str:

@@ -120,6 +120,15 @@ def lead(turn: Turn, before: list[ToolCall] = ()) -> str:
     return FOLLOWUP.say(turn, "lead", changes=_changes(turn, used)) + _delta(turn, before) + _affects(turn, unused, also=True)
 
 
+def with_lead(turn: Turn, lead: str, summary: str) -> str:
+    """The answer with what the follow-up changed before it, or after its verdict paragraph when the answer's verdict
+    leads (``turn.verdict_leads``: "and with 32 of them?" after rent-or-buy is answered for 32 first)."""
+    if not lead or not turn.verdict_leads or "\n\n" not in summary:
+        return lead + summary
+    verdict, rest = summary.split("\n\n", 1)
+    return f"{verdict}\n\n{lead}{rest}"
+
+
 def _changes(turn: Turn, found: list[Change]) -> str:
     """The changed values as a list: "GPU L40S instead of H100, context 8k"."""
     parts = [

@@ -46,8 +46,14 @@ def _same_card(turn: Turn, route: dict, mode: str) -> str:
         return turn.text(REFIT.text("same_card_none", card=route["gpu"]))
     count = route["count"]
     servers = REFIT.text("servers", servers=math.ceil(count / SERVER_GPUS)) if count > SERVER_GPUS else Text(en="", zh="")
-    return turn.text(REFIT.text("same_card", count=count, card=route["gpu"], servers=servers, plan=_plan(route, mode),
+    plan = turn.text(_plan(route, mode)) + _micro(turn, route, "micro_batch")
+    return turn.text(REFIT.text("same_card", count=count, card=route["gpu"], servers=servers, plan=plan,
                             per_gpu=number(route["per_gpu_gb"])))  # fmt: skip
+
+
+def _micro(turn: Turn, route: dict, key: str) -> str:
+    """A training route held at micro-batch 1 (tools/memory/refit.py): the accumulation steps that keep its batch."""
+    return turn.text(REFIT.text(key, steps=route["grad_accumulation"])) if route.get("micro_batch") else ""
 
 
 def _plan(route: dict, mode: str) -> Text:
@@ -85,7 +91,7 @@ def _route_line(turn: Turn, route: dict, yours: int, card: str) -> str:
         line = REFIT.text("route.yours_more", route=label, count=yours, per_gpu=per_gpu, needed=route["count"])
     else:
         line = REFIT.text("route.count", route=label, count=route["count"], card=route["gpu"], per_gpu=per_gpu)
-    text = turn.text(line)
+    text = turn.text(line) + _micro(turn, route, "route_micro_batch")
     if route.get("host_ram_gb"):
         text += turn.text(REFIT.text("route.host_ram", host=number(route["host_ram_gb"])))
     return text

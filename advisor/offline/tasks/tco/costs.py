@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 from advisor.markdown import money, number, table
+from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.recommend import price_view
 from advisor.offline.tasks.specs import compare
 from advisor.offline.tasks.tco import api_bill, lessor, payback, plan, render, rent_prices, rentals, token_price
@@ -82,7 +83,8 @@ def rent_or_buy(turn: Turn) -> str:
         return render.keep_or_rent(turn, r)
     cur = r["currency"]
     verdict = turn.text(render.lead(r)) + turn.t(" ", "") + turn.text(render.flip(r)) + turn.t(" ", "") + turn.text(render.totals(r))
-    if r["payback_months"] is not None and not turn.ask.speaks_of_payback and not turn.reading.follow_up:
+    recount = turn.reading.follow_up and dialogue_plan.counts_only(turn)  # "and with 32 of them?": the verdict for 32, then what changed
+    if r["payback_months"] is not None and not turn.ask.speaks_of_payback and (not turn.reading.follow_up or recount):
         # "rent or buy?": the verdict and its monthly figure first, one sentence alone, its reasons (payback, what turns it, the monthly
         # totals) the block below; a payback asked for ("how long to pay back?") leads with the months
         verdict = render.verdict_first(turn, r) + "\n\n" + verdict
@@ -121,6 +123,7 @@ def rent_or_buy(turn: Turn) -> str:
         f"⚡ {turn.text(r['power_reminder'])}",
     ]
     parts.append(render.inputs(turn, r["assumptions"], r["currency"]))
+    turn.verdict_leads = bool(recount) and parts[0] == verdict  # the verdict sentence for the new count is the first line
     turn.cite("rent-vs-buy", WORDING.say(turn, "costs_phrases.tco.rent_vs_buy"))
     return "\n\n".join(parts)
 

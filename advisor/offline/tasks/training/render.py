@@ -54,7 +54,8 @@ def fit_first_lead(turn: Turn, task: str, count: int, r: dict) -> str:
     if needed:
         servers = math.ceil(needed / SERVER_GPUS)
         where = FIT_FIRST.say(turn, "servers", servers=servers) if servers > 1 else ""
-        text += " " + FIT_FIRST.say(turn, "needed", needed=needed, card=same["gpu"], where=where, per_gpu=number(same["per_gpu_gb"]))
+        micro = FIT_FIRST.say(turn, "micro", steps=same["grad_accumulation"]) if same.get("micro_batch") else ""
+        text += " " + FIT_FIRST.say(turn, "needed", needed=needed, card=same["gpu"], where=where, micro=micro, per_gpu=number(same["per_gpu_gb"]))
     else:
         text += " " + FIT_FIRST.say(turn, "needed_none", card=r["gpu"])
     adapters = [route for route in plan.get("routes", []) if route["key"] in ("lora", "qlora") and _fits_yours(route, count)]

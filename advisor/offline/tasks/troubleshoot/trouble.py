@@ -253,12 +253,10 @@ def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
     # The method the user runs comes first: the same job sharded across more of the same cards, then the adapters. The
     # count is the memory tool's fit plan, the one every answer gives (ZeRO-3/FSDP with activation checkpointing).
     same = (stated.get("fit_plan") or {}).get("same_card") or {}
-    micro = _micro_batch_one(turn, base, task, count, zero, same.get("count"))
-    if micro:
-        lines.append("- " + micro)
-    elif same.get("count"):
+    if same.get("count"):  # held at micro-batch 1 when a micro-batch above 1 is what keeps the sharded job off the cards
         sharded = {"total_per_gpu_gb": same["per_gpu_gb"], "verdict": "fits"}
-        lines.append("- " + render.say(turn, "fits_sharded", count=same["count"], task=label, **render.fit_of(turn, sharded)))
+        key, steps = ("fits_sharded_micro", same["grad_accumulation"]) if same.get("micro_batch") else ("fits_sharded", None)
+        lines.append("- " + render.say(turn, key, count=same["count"], task=label, batch=steps, **render.fit_of(turn, sharded)))
     else:
         lines.append("- " + render.say(turn, "nothing_sharded", count=COUNTS[-1]))
     if full:
@@ -267,22 +265,6 @@ def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
             if option and option["verdict"] != "does_not_fit":
                 lines.append("- " + render.say(turn, "fits_with_method", task=turn.t(*TASK_LABEL[method]), **render.fit_of(turn, option)))
     return "\n".join(lines), ACTIVATION_LEVERS, False
-
-
-def _micro_batch_one(turn: Turn, base: dict, task: str, count: int | None, zero: int | None, sharded_count: int | None) -> str:
-    """ZeRO-3 shards the model states, not the activations: when a micro-batch above 1 is what keeps the sharded job
-    off the cards (no count holds it, or far more than the same job at micro-batch 1), the sharded job at micro-batch 1
-    with gradient accumulation keeping the effective batch, on the fewest cards that hold it; "" otherwise."""
-    batch = base.get("batch") or 1
-    if batch <= 1:
-        return ""
-    one = _estimate(turn, {**base, "batch": 1, "method": tool_method(task), "num_gpus": count, "zero_stage": zero})
-    route = ((one or {}).get("fit_plan") or {}).get("same_card") or {}
-    if not route.get("count") or (sharded_count and sharded_count <= route["count"]):
-        return ""
-    sharded = {"total_per_gpu_gb": route["per_gpu_gb"], "verdict": "fits"}
-    return render.say(turn, "fits_sharded_micro", count=route["count"], task=turn.t(*TASK_LABEL[task]), batch=batch,
-                      **render.fit_of(turn, sharded))  # fmt: skip
 
 
 def _estimate(turn: Turn, args: dict) -> dict | None:
