@@ -39,7 +39,7 @@ from advisor.offline.tasks.recommend import claim_view, premium_view, shortlist,
 from advisor.offline.tasks.recommend import plan as recommend_plan
 from advisor.offline.tasks.serving import plan as serving_plan
 from advisor.offline.tasks.serving import serving
-from advisor.offline.tasks.specs import specs
+from advisor.offline.tasks.specs import gap_view, specs
 from advisor.offline.tasks.tco import costs, price_trend, rent_tiers, reservation, useful_life
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
@@ -558,6 +558,14 @@ def weighs_premium_of_parts(routing: Routing) -> bool:
 def concept_in_thread(routing: Routing) -> str:
     """A knowledge answer read in the thread's context, offering the task's calculator."""
     return knowledge.concept(routing.turn, offer=routing.task, in_thread=True)
+
+
+@handler
+def uncatalogued_part(routing: Routing) -> str:
+    """A part with no catalog row: its card in the thread, after the recorded gap when a figure is asked of it ("Hygon K100
+    compute?": no sourced figure, and the domestic parts that have one)."""
+    turn = routing.turn
+    return "\n\n".join(filter(None, [gap_view.lead(turn, uncatalogued_gpus(turn.ask.named, turn.catalog)), concept_in_thread(routing)]))
 
 
 @handler
