@@ -31,7 +31,7 @@ from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import new_subject, setup_question
 from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.dialogue import render as dialogue_render
-from advisor.offline.tasks.facility import facility
+from advisor.offline.tasks.facility import colocation_gap, facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
 from advisor.offline.tasks.recommend import recommend
@@ -218,6 +218,12 @@ def checks_observed_speed(routing: Routing) -> bool:
 @condition
 def asks_for_cost_line(routing: Routing) -> bool:
     return bool(tco_plan.asked_for_line(routing.turn))
+
+
+@condition
+def asks_colocation_gap(routing: Routing) -> bool:
+    """"colo cost per kW in Shanghai?": a colocation rate asked on its own for a region with no sourced figure."""
+    return facility_plan.colocation_gap(routing.turn) is not None
 
 
 @condition
@@ -558,6 +564,12 @@ def weighs_premium_of_parts(routing: Routing) -> bool:
 def concept_in_thread(routing: Routing) -> str:
     """A knowledge answer read in the thread's context, offering the task's calculator."""
     return knowledge.concept(routing.turn, offer=routing.task, in_thread=True)
+
+
+@handler
+def colocation_rate_gap(routing: Routing) -> str:
+    """The gap said first, then the sourced fallback rate and its conversion (not a rent-or-buy of a default machine)."""
+    return colocation_gap.answer(routing.turn, facility_plan.colocation_gap(routing.turn))
 
 
 @handler
