@@ -600,6 +600,9 @@ def card_first(routing: Routing) -> str:
     # comparison carries the figures (the verdict by figure, the table), so no comparison is offered
     compared = VARIANT_CHOICE in turn.ask.named.get("ask", ()) and len(set(turn.entities.gpus)) > 1
     body = knowledge.concept(turn, offer=routing.task if routing.task in TASKS else None, offer_tool=not (sized or compared))
+    asked = "" if compared else specs.asked_of_one(turn)  # "is the L40S passive or active?": the card's own figure first,
+    if asked and asked not in body:  # then the card on what it means (unless the spec answer already led with it)
+        body = f"{asked}\n\n{body}"
     if sized and knowledge.card_calculation(turn) == "facility":
         body += "\n\n" + facility.answer(turn)
     elif compared:
