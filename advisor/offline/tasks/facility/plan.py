@@ -71,7 +71,7 @@ def colocation_gap(turn: Turn) -> str | None:
     """"colo cost per kW in Shanghai?": the region of a colocation rate asked on its own (no cards, not a line of a thread's
     rent-or-buy) when its figure is a recorded gap (knowledge/region_tariffs.yaml null, knowledge/fact_gaps.yaml); else None."""
     region = turn.ask.site_region
-    continues = bool(turn.earlier) and (turn.ask.thread_messages > 1 or turn.reading.follow_up)  # "托管费呢" after a rent-or-buy
+    continues = bool(turn.earlier) and (turn.ask.thread_messages > 1 or turn.reading.follow_up)  # "and the colo fee?" after a rent-or-buy
     if turn.ask.tco_line != "colocation" or region is None or turn.slots.gpus or continues:
         return None
     found = region_tariffs().get(region)
