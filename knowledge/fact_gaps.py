@@ -39,6 +39,9 @@ class FactGap(BaseModel):
     gpus: list[str] = Field(default_factory=list, description="Catalog rows the gap concerns.")
     names: list[str] = Field(default_factory=list, description="Parts the gap concerns that have no catalog row.")
     fields: list[str] = Field(default_factory=list, description="Data fields left empty for it ('region_tariffs.cn.colocation').")
+    subjects: list[str] = Field(default_factory=list, description="Subjects (knowledge/subjects.yaml) a question names the parts by "
+                                "('hygon-dcu'): a figure asked of one of them is answered with the gap.")
+    known_instead: list[str] = Field(default_factory=list, description="Catalog rows whose sourced figures are offered instead.")
     reference: list[ReferenceLine] = Field(min_length=1, description="The reference lines read that show the gap.")
     absent: list[str] = Field(default_factory=list, description="Terms no reference file contains (case-insensitive).")
 
@@ -51,6 +54,10 @@ class FactGaps(BaseModel):
 
     def gap(self, gap_id: str) -> FactGap:
         return next(g for g in self.gaps if g.id == gap_id)
+
+    def of_subject(self, subject: str) -> FactGap | None:
+        """The gap of the parts a question names by ``subject`` ('hygon-dcu'), if one is recorded."""
+        return next((g for g in self.gaps if subject in g.subjects), None)
 
     def covers(self, field: str) -> FactGap | None:
         """The gap that explains why the data field ``field`` is empty, if one is recorded."""

@@ -28,6 +28,8 @@ CASES = [
     ("observed_speed", "zh", ["集成商声称2张L40S跑Qwen2.5-32B每个用户每秒50 token，靠谱吗？"]),
     ("serving_latency", "en", ["We run Mistral 7B on an L4 with vLLM and p99 TTFT is terrible under load, what is wrong?"]),
     ("serving_latency", "zh", ["用vLLM在L4上跑Mistral 7B，流量一到高峰，p99首字延迟就涨到好几秒。"]),
+    ("colocation_gap", "en", ["Roughly what do data centres in Hangzhou charge for colocation per kW each month?"]),
+    ("colocation_gap", "zh", ["北京的机房托管费每千瓦每月多少？"]),
     ("tco_line", "en", ["Rent or buy 8 H100 for 3 years?", "and what about the colocation fee?"]),
     ("tco_line", "zh", ["8卡H100租还是买划算，按3年算", "托管费呢"]),
     ("hardware_swap", "en", ["Replacing A100 with H100 in our 2 boxes - how much more power do they draw?"]),

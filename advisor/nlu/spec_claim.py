@@ -28,6 +28,7 @@ class SpecFieldWords(BaseModel):
     precisions: dict[str, Phrases]
     than: Phrases
     than_not_before: list[str]
+    not_compared: list[str] = Field(default_factory=list, description="Fields asked of a card that no comparison is stated on.")
     directions: dict[Literal["more", "less"], Phrases]
 
 
@@ -91,7 +92,7 @@ def comparison_claim(message: str, gpus_in_order: list[tuple[int, str]]) -> Comp
     direction on the side of it the language puts one."""
     ids = list(dict.fromkeys(gpu for _, gpu in sorted(gpus_in_order)))
     fields = spec_fields(message)
-    if len(ids) < 2 or len(fields) != 1:
+    if len(ids) < 2 or len(fields) != 1 or fields[0] in _words().not_compared:
         return None
     text = normalize_text(message)
     _, _, than, directions = _patterns()

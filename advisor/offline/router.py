@@ -31,7 +31,7 @@ from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import new_subject, setup_question
 from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.dialogue import render as dialogue_render
-from advisor.offline.tasks.facility import facility
+from advisor.offline.tasks.facility import colocation_gap, facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
 from advisor.offline.tasks.recommend import recommend
@@ -39,7 +39,7 @@ from advisor.offline.tasks.recommend import claim_view, premium_view, shortlist,
 from advisor.offline.tasks.recommend import plan as recommend_plan
 from advisor.offline.tasks.serving import plan as serving_plan
 from advisor.offline.tasks.serving import serving
-from advisor.offline.tasks.specs import specs
+from advisor.offline.tasks.specs import gap_view, specs
 from advisor.offline.tasks.tco import costs, price_trend, rent_tiers, reservation, useful_life
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
@@ -218,6 +218,12 @@ def checks_observed_speed(routing: Routing) -> bool:
 @condition
 def asks_for_cost_line(routing: Routing) -> bool:
     return bool(tco_plan.asked_for_line(routing.turn))
+
+
+@condition
+def asks_colocation_gap(routing: Routing) -> bool:
+    """"colo cost per kW in Shanghai?": a colocation rate asked on its own for a region with no sourced figure."""
+    return facility_plan.colocation_gap(routing.turn) is not None
 
 
 @condition
@@ -561,6 +567,20 @@ def concept_in_thread(routing: Routing) -> str:
 
 
 @handler
+def colocation_rate_gap(routing: Routing) -> str:
+    """The gap said first, then the sourced fallback rate and its conversion (not a rent-or-buy of a default machine)."""
+    return colocation_gap.answer(routing.turn, facility_plan.colocation_gap(routing.turn))
+
+
+@handler
+def uncatalogued_part(routing: Routing) -> str:
+    """A part with no catalog row: its card in the thread, after the recorded gap when a figure is asked of it ("Hygon K100
+    compute?": no sourced figure, and the domestic parts that have one)."""
+    turn = routing.turn
+    return "\n\n".join(filter(None, [gap_view.lead(turn, uncatalogued_gpus(turn.ask.named, turn.catalog)), concept_in_thread(routing)]))
+
+
+@handler
 def vendor_claim(routing: Routing) -> str:
     """A multiple far beyond every like-for-like figure of the parts ("GB200 30x an H100?"): the card on vendor claims says
     which benchmark setup such a figure comes from, however the question is worded. The verdict on like-for-like figures
@@ -580,6 +600,9 @@ def card_first(routing: Routing) -> str:
     # comparison carries the figures (the verdict by figure, the table), so no comparison is offered
     compared = VARIANT_CHOICE in turn.ask.named.get("ask", ()) and len(set(turn.entities.gpus)) > 1
     body = knowledge.concept(turn, offer=routing.task if routing.task in TASKS else None, offer_tool=not (sized or compared))
+    asked = "" if compared else specs.asked_of_one(turn)  # "is the L40S passive or active?": the card's own figure first,
+    if asked and asked not in body:  # then the card on what it means (unless the spec answer already led with it)
+        body = f"{asked}\n\n{body}"
     if sized and knowledge.card_calculation(turn) == "facility":
         body += "\n\n" + facility.answer(turn)
     elif compared:

@@ -76,6 +76,8 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
     if plan.names_subjects(asked) and not (hits and hits[0]["doc_id"].startswith(CARD_PREFIX)):
         if len(asked.get("gpu", ())) > 1 and not capability.asked(turn):  # "H100 now, H200, or wait for B200?": a row per option, value first
             return specs.answer(turn, value_first=True)
+        if turn.ask.spec_fields_asked and turn.entities.gpus and not capability.asked(turn):  # "is the A10 passive or active?":
+            return specs.answer(turn)  # a catalog figure of a catalog card, which the spec answer leads with
         return capability.answer(turn) or render.uncovered(turn, asked)  # never a neighbouring card or a snippet list
     card = load_concepts().card(hits[0]["doc_id"].removeprefix(CARD_PREFIX)) if hits and hits[0]["doc_id"].startswith(CARD_PREFIX) else None
     if card is None:

@@ -41,7 +41,7 @@ def changes(turn: Turn) -> list[Change]:
     """The values this follow-up states that differ from what the thread held before it."""
     reading = turn.reading
     continues = reading.follow_up or (reading.intent == PROBLEM and turn.ask.thread_messages > 1)
-    if not continues:
+    if not continues or not turn.earlier:  # a first message read as a follow-up changes nothing: there was nothing before it
         return []
     found = []
     running = {(said.start, said.surface) for said in turn.ask.running_costs}  # "colo at $180/kW-month": no rent nor price

@@ -8,6 +8,8 @@ from advisor.nlu.frame import Money
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.facility import shipped_facility_data
+from knowledge.fact_gaps import fact_gaps
+from knowledge.region_tariffs import region_tariffs
 from tools.cost.money import DEFAULT_USD_TO_CNY, convert
 from tools.recommend.configs import SERVER_GPUS
 
@@ -63,6 +65,23 @@ def has_hardware(turn: Turn) -> bool:
     """The message names the hardware and how many of it ("four 8x H100 servers"): enough for a facility plan."""
     servers, gpus = counts(turn)
     return bool(turn.slots.gpus) and bool(servers or gpus)
+
+
+def colocation_gap(turn: Turn) -> str | None:
+    """"colo cost per kW in Shanghai?": the region of a colocation rate asked on its own (no cards, not a line of a thread's
+    rent-or-buy) when its figure is a recorded gap (knowledge/region_tariffs.yaml null, knowledge/fact_gaps.yaml); else None."""
+    region = turn.ask.site_region
+    continues = bool(turn.earlier) and (turn.ask.thread_messages > 1 or turn.reading.follow_up)  # "and the colo fee?" after a rent-or-buy
+    if turn.ask.tco_line != "colocation" or region is None or turn.slots.gpus or continues:
+        return None
+    found = region_tariffs().get(region)
+    return region if found is not None and found.colocation is None and fact_gaps().covers(f"region_tariffs.{region}.colocation") else None
+
+
+def colocation_rate_args(turn: Turn, currency: str) -> dict:
+    """plan_facility's arguments for its colocation rate alone: one server of the default card (the rate per kW-month does not
+    depend on it), priced in ``currency``."""
+    return {"gpu": DEFAULT_GPU, "servers": 1, "currency": currency, "region": "cn" if turn.ask.site_region == "cn" else None}
 
 
 def prepares_site(turn: Turn) -> bool:

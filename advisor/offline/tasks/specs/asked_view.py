@@ -5,7 +5,9 @@ text.yaml (section asked); every figure from compare_gpus' rows."""
 
 from __future__ import annotations
 
-from advisor.markdown import number
+from urllib.parse import urlparse
+
+from advisor.markdown import money, number
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 
@@ -31,9 +33,46 @@ def figure(turn: Turn, gpu: dict, field: str, sparse: bool = True) -> str:
 
 
 def one_card(turn: Turn, gpu: dict) -> str:
-    """The figures asked of one card, each first in its own line; "" when the question names none."""
-    return "\n\n".join(WORDING.say(turn, "one", figure=figure(turn, gpu, field), name=WORDING.say(turn, f"name.{field}"), card=gpu["name"])
-                       for field in turn.ask.spec_fields_asked)  # fmt: skip
+    """The figures asked of one card, each first in its own line; "" when the question names none. A figure the row
+    lists as unverified (knowledge/fact_gaps.yaml) says so first; the launch price and the cooling have their own lines."""
+    return "\n\n".join(_one(turn, gpu, field) for field in turn.ask.spec_fields_asked)
+
+
+def _one(turn: Turn, gpu: dict, field: str) -> str:
+    if field in OWN_LINE:
+        return OWN_LINE[field](turn, gpu)
+    key = "one_unverified" if field in gpu.get("unverified", ()) and gpu.get(field) is not None else "one"
+    return WORDING.say(turn, key, figure=figure(turn, gpu, field), name=WORDING.say(turn, f"name.{field}"), card=gpu["name"])
+
+
+def _source(price: dict) -> str:
+    """The page a price was read from, as a link named by its site."""
+    url = price.get("source_url")
+    return f"[{urlparse(url).netloc.removeprefix('www.')}]({url})" if url else price["source"]
+
+
+def launch_price(turn: Turn, gpu: dict) -> str:
+    """The catalog's purchase price as the launch price when it is dated in the card's launch year; a later price is
+    said to be no launch price, and no price is said plainly."""
+    price = gpu.get("purchase_price")
+    if not price:
+        return WORDING.say(turn, "launch_price.none", card=gpu["name"])
+    key = "launch_price.at_launch" if str(price["date"])[:4] == str(gpu["launch_year"]) else "launch_price.later"
+    return WORDING.say(turn, key, price=money(price["amount"], price["currency"]), card=gpu["name"], date=price["date"],
+                       source=_source(price), year=gpu["launch_year"])  # fmt: skip
+
+
+def cooling(turn: Turn, gpu: dict) -> str:
+    """How the card is cooled; unverified (the reference gives only the form factor) said first, as the row marks it."""
+    kind = gpu.get("cooling")
+    if kind is None:
+        return WORDING.say(turn, "cooling.none", card=gpu["name"], form_factor=gpu["form_factor"])
+    if "cooling" not in gpu.get("unverified", ()):
+        return WORDING.say(turn, f"cooling.known.{kind}", card=gpu["name"])
+    return WORDING.say(turn, "cooling.unverified", card=gpu["name"], label=WORDING.say(turn, f"cooling.label.{kind}"), form_factor=gpu["form_factor"])
+
+
+OWN_LINE = {"launch_price": launch_price, "cooling": cooling}  # figures asked that are no one number of the row
 
 
 def claim(turn: Turn, gpus: list[dict]) -> str:

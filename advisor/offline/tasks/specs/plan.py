@@ -28,4 +28,4 @@ def list_args(turn: Turn) -> dict:
 
 def asks_machine_price(turn: Turn) -> bool:
     """"how much is an A800 server?": what the machine costs to buy leads the comparison."""
-    return turn.ask.asks_price and not turn.ask.renting
+    return turn.ask.asks_price and not turn.ask.renting and "launch_price" not in turn.ask.spec_fields_asked  # the card's own price asked

@@ -42,6 +42,20 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     return "\n\n".join(filter(None, [stated, asked, lead, *warned, table, *render.stale_prices(turn, result, machine_dates)]))
 
 
+def asked_of_one(turn: Turn) -> str:
+    """The figure asked of the one card this message names, its line alone ("is the L40S passive or active?" before the card on
+    passively cooled cards); "" when no catalog figure is asked of one card."""
+    names = list(dict.fromkeys(turn.entities.gpus))
+    if not turn.ask.spec_fields_asked or len(names) != 1:
+        return ""
+    outcome = turn.call("compare_gpus", plan.compare_args(turn, names))
+    if not outcome.ok:
+        return ""
+    gpu = outcome.result["rows"][0]["gpu"]
+    turn.cite_gpu(gpu)
+    return asked_view.one_card(turn, gpu)
+
+
 def _filtered_list(turn: Turn) -> str:
     outcome = turn.call("list_gpus", plan.list_args(turn))
     if not outcome.ok:
