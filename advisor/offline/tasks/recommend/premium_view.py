@@ -118,15 +118,16 @@ def _card_answer(turn: Turn, rows: list[dict]) -> list[str]:
               "cost": number(cost, 2), "premium_pct": number((cost - 1) * 100), "bandwidth": number(r["bandwidth_ratio"], 2),
               "compute": number(r["compute_ratio"] or 0, 2), "memory": number(r["memory_ratio"], 2)}  # fmt: skip
     lines = [WORDING.say(turn, "card.lead", **values)]
-    worth = []
+    worth, ratios = [], {"serving": values["bandwidth"], "training": values["compute"]}
     for job, ratio in (("serving", r["bandwidth_ratio"]), ("training", r["compute_ratio"] or 0)):
         key = "worth" if ratio > cost * (1 + SAME) else "even" if ratio >= cost * (1 - SAME) else "not_worth"
         worth += [job] if key == "worth" else []
         lines.append("- " + WORDING.say(turn, f"card.{job}.{key}", **values))
     # the decision asked ("is it worth upgrading?") first, in one sentence, from the per-job verdicts below it
     jobs = {job: WORDING.say(turn, f"card.verdict.job.{job}") for job in ("serving", "training")}
-    if len(worth) == 1:
-        lead = WORDING.say(turn, "card.verdict.one", job=jobs[worth[0]], other=next(v for k, v in jobs.items() if k != worth[0]), **values)
+    if len(worth) == 1:  # the deciding figures in the verdict itself: each job's speed multiple against the price multiple
+        other = next(k for k in jobs if k != worth[0])
+        lead = WORDING.say(turn, "card.verdict.one", job=jobs[worth[0]], other=jobs[other], job_ratio=ratios[worth[0]], other_ratio=ratios[other], **values)
     else:
         lead = WORDING.say(turn, "card.verdict.both" if worth else "card.verdict.none", **values)
     lines[0] = lead + " " + lines[0]

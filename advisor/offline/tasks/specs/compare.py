@@ -22,6 +22,9 @@ from advisor.offline.workload import (
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 from tools.cost.token_cost import TokenCostRequest, token_cost
+from tools.recommend.configs import sold_as, sold_count_from
+
+PCIE_FORMS = ("pcie", "nvl")  # the id words of a data-centre chip's PCIe card (A100 80GB PCIe, H200 NVL)
 
 WORDING = Wording("specs", "compare")
 
@@ -113,9 +116,25 @@ def _price_machine(turn: Turn, option: Option) -> None:
     price = option.price("purchase_price")
     if not (price and option.count) or "estimate_server_price" not in turn.registry.names():
         return
-    priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": option.count, "currency": price["currency"]})
+    # a part sold only on boards (one SXM A100 is no machine anyone sells) is priced as the smallest machine it comes in
+    bought = sold_count_from(turn.catalog.gpu(option.gpu["id"]), option.count) or option.count
+    priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": max(bought, option.count), "currency": price["currency"]})
     if priced.ok and priced.result.get("whole"):
         option.machine = priced.result
+    if option.sold_in:  # the way to buy this few cards: the part's PCIe model of the same memory, where the catalog has one
+        option.pcie = _pcie_model(turn, option)
+
+
+def _pcie_model(turn: Turn, option: Option) -> tuple[str, dict | None] | None:
+    """The same chip as a PCIe card sold one at a time (A100 80GB SXM → A100 80GB PCIe, H200 SXM → H200 NVL), with the
+    machine the option's count of it goes in, priced (None when the catalog has no price for it); None without one."""
+    gpu = turn.catalog.gpu(option.gpu["id"])
+    siblings = (turn.catalog.gpu_variant(gpu.id, form, gpu.memory_gb) for form in PCIE_FORMS)
+    card = next((s for s in siblings if s is not None and sold_as(s) == "server"), None)
+    if card is None:
+        return None
+    priced = turn.call("estimate_server_price", {"gpu": card.id, "gpus": option.count, "currency": option.price("purchase_price")["currency"]})
+    return card.name, priced.result if priced.ok and priced.result.get("whole") else None
 
 
 def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:
