@@ -117,7 +117,8 @@ def _price_machine(turn: Turn, option: Option) -> None:
     if not (price and option.count) or "estimate_server_price" not in turn.registry.names():
         return
     # a part sold only on boards (one SXM A100 is no machine anyone sells) is priced as the smallest machine it comes in
-    bought = sold_count_from(turn.catalog.gpu(option.gpu["id"]), option.count) or option.count
+    gpu = turn.catalog.gpu(option.gpu["id"])
+    bought = (sold_count_from(gpu, option.count) if sold_as(gpu) == "board" else None) or option.count
     priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": max(bought, option.count), "currency": price["currency"]})
     if priced.ok and priced.result.get("whole"):
         option.machine = priced.result
