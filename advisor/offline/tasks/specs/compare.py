@@ -22,7 +22,7 @@ from advisor.offline.workload import (
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 from tools.cost.token_cost import TokenCostRequest, token_cost
-from tools.recommend.configs import sold_as, sold_count_from
+from tools.recommend.configs import SERVER_GPUS, sold_as, sold_count_from
 
 PCIE_FORMS = ("pcie", "nvl")  # the id words of a data-centre chip's PCIe card (A100 80GB PCIe, H200 NVL)
 
@@ -122,7 +122,7 @@ def _price_machine(turn: Turn, option: Option) -> None:
     priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": max(bought, option.count), "currency": price["currency"]})
     if priced.ok and priced.result.get("whole"):
         option.machine = priced.result
-    if option.sold_in:  # the way to buy this few cards: the part's PCIe model of the same memory, where the catalog has one
+    if option.sold_in and option.sold_in <= SERVER_GPUS:  # fewer cards than one board: its PCIe model of the same memory, where the catalog has one
         option.pcie = _pcie_model(turn, option)
 
 
