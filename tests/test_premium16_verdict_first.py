@@ -30,9 +30,9 @@ def test_a_chinese_premium_for_a_regulated_service_gives_its_verdict_before_the_
 
 def test_a_premium_without_a_job_names_the_deciding_multiples_in_its_verdict(offline_advisor):
     first = ask(offline_advisor, "Is an H200 worth the extra over an H100 for our team?").answer.split("\n")[0]
-    assert first.startswith("**It depends on the job: the NVIDIA H200 SXM is worth its premium for serving (1.43× the speed for 1.31× the price)"), first
+    assert first.startswith("**It depends on the job: the NVIDIA H200 SXM is worth its premium for serving (1.43× the speed for 1.24× the price)"), first
     zh = ask(offline_advisor, "H200比H100溢价不少，值吗？").answer.split("\n")[0]
-    assert zh.startswith("**看任务：NVIDIA H200 SXM 多花的钱在推理上值得（1.31 倍价格换 1.43 倍速度）"), zh
+    assert zh.startswith("**看任务：NVIDIA H200 SXM 多花的钱在推理上值得（1.24 倍价格换 1.43 倍速度）"), zh
 
 
 def test_a_claimed_multiple_is_answered_in_the_first_sentence(offline_advisor):
@@ -66,3 +66,10 @@ def test_a_pcie_card_at_its_own_count_is_priced_at_that_count(offline_advisor):
     priced = {c.args["gpu"]: c.args["gpus"] for c in calls(response, "estimate_server_price")}
     assert priced.get("rtx-4090") == 1
     assert "boards, not card by card" not in response.answer
+
+
+def test_a_premium_without_a_job_prices_both_parts_as_the_same_whole_machine(offline_advisor):
+    response = ask(offline_advisor, "Is paying more for the H100 over the A100 worth it?")
+    priced = {c.args["gpu"]: c.args["gpus"] for c in calls(response, "estimate_server_price")}
+    assert priced == {"h100-sxm": 4, "a100-80gb-sxm": 4}  # the smallest board either comes in, host included
+    assert "As whole machines (4× each, host included)" in response.answer.split("\n")[0]

@@ -17,6 +17,7 @@ from advisor.offline.tasks.tco import price_dates
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.offline.workload import TASK_LABEL, model_of, precision_for, task_of
+from tools.recommend.configs import sold_count_from
 
 WORDING = Wording("recommend", "premium")
 SAME = 0.05  # value per unit of money within 5 %: neither side is better value
@@ -104,6 +105,21 @@ def _side_table(turn: Turn, sides: list[dict], task: str) -> str:
     return table(head, rows)
 
 
+def _machines(turn: Turn, rows: list[dict]) -> tuple[int, list[dict]] | None:
+    """Both parts priced as whole machines of the same count: the smallest either is sold in (one card in a desktop or
+    workstation for a PCIe card, a 4- or 8-GPU board in its server for an SXM part), each with its host or published
+    quote; None when either has no whole price."""
+    count = max(sold_count_from(turn.catalog.gpu(r["id"]), 1) or 1 for r in rows)
+    wholes = []
+    for row in rows:
+        priced = turn.call("estimate_server_price", {"gpu": row["id"], "gpus": count, "currency": row["purchase_price"]["currency"]})
+        whole = priced.result.get("whole") if priced.ok else None
+        if not whole or whole["currency"] != rows[0]["purchase_price"]["currency"]:
+            return None
+        wholes.append({"mid": (whole["low"] + whole["high"]) / 2, "currency": whole["currency"]})
+    return count, wholes
+
+
 def _card_answer(turn: Turn, rows: list[dict]) -> list[str]:
     """No job named: the per-card premium against the per-card gain in bandwidth (serving), compute (training) and memory."""
     dear, cheap = rows
@@ -112,12 +128,16 @@ def _card_answer(turn: Turn, rows: list[dict]) -> list[str]:
     if not claim.ok or not dear_price or not cheap_price:
         return [WORDING.say(turn, "card.unpriced", dear=dear["name"], cheap=cheap["name"]), WORDING.say(turn, "ask_job")]
     r = claim.result
-    cost = dear_price / cheap_price
     cur = dear["purchase_price"]["currency"]
+    machines = _machines(turn, rows)
+    if machines:  # what a buyer pays: both parts as the same-size machine, host included, not the cards alone
+        count, (dear_whole, cheap_whole) = machines
+        dear_price, cheap_price, cur = dear_whole["mid"], cheap_whole["mid"], dear_whole["currency"]
+    cost = dear_price / cheap_price
     values = {"dear": dear["name"], "cheap": cheap["name"], "dear_price": money(dear_price, cur), "cheap_price": money(cheap_price, cur),
               "cost": number(cost, 2), "premium_pct": number((cost - 1) * 100), "bandwidth": number(r["bandwidth_ratio"], 2),
-              "compute": number(r["compute_ratio"] or 0, 2), "memory": number(r["memory_ratio"], 2)}  # fmt: skip
-    lines = [WORDING.say(turn, "card.lead", **values)]
+              "compute": number(r["compute_ratio"] or 0, 2), "memory": number(r["memory_ratio"], 2), "count": machines[0] if machines else 1}  # fmt: skip
+    lines = [WORDING.say(turn, "card.lead_machine" if machines else "card.lead", **values)]
     worth, ratios = [], {"serving": values["bandwidth"], "training": values["compute"]}
     for job, ratio in (("serving", r["bandwidth_ratio"]), ("training", r["compute_ratio"] or 0)):
         key = "worth" if ratio > cost * (1 + SAME) else "even" if ratio >= cost * (1 - SAME) else "not_worth"
