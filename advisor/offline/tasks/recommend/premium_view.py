@@ -3,8 +3,9 @@
 With a model named, each part is taken as the smallest configuration on sale that holds the job (``recommend_gpus``
 with that part only: whole-configuration price with the server, speed, memory headroom), and the verdict sets the price
 premium against the gain in output (tokens/s for serving, dense compute for training) per unit of money. Without a model,
-the per-card figures of ``compare_gpus`` and ``check_gpu_claim`` are set against the per-card price: bandwidth for
-serving, compute for training, memory for what fits. A buyer in mainland China is told, right after the verdict, which side cannot be
+the per-card figures of ``compare_gpus`` and ``check_gpu_claim`` are set against the price of the same-size whole machine
+of each (``estimate_server_price`` at the smallest count either is sold in; the card price when one has none): bandwidth
+for serving, compute for training, memory for what fits. A buyer in mainland China is told, right after the verdict, which side cannot be
 bought new there, with the rule the catalog derives from the export rules. Every figure comes from a tool; the
 wording is this package's text.yaml, section ``premium``."""
 
@@ -121,7 +122,8 @@ def _machines(turn: Turn, rows: list[dict]) -> tuple[int, list[dict]] | None:
 
 
 def _card_answer(turn: Turn, rows: list[dict]) -> list[str]:
-    """No job named: the per-card premium against the per-card gain in bandwidth (serving), compute (training) and memory."""
+    """No job named: the premium of the same-size whole machine (else per card) against the per-card gain in bandwidth
+    (serving), compute (training) and memory; the verdict names the deciding multiples."""
     dear, cheap = rows
     claim = turn.call("check_gpu_claim", {"proposed": {"gpu": dear["id"], "count": 1}, "incumbent": {"gpu": cheap["id"], "count": 1}})
     dear_price, cheap_price = _price(dear), _price(cheap)

@@ -1,5 +1,6 @@
 """The trap-check stage: runs after the answer's calculation and before it is read, and puts what the calculation
-cannot see first (right after the verdict when a yes/no between two named parts was asked) (plan: which checks apply; the tools: the market figures; render: the lead)."""
+cannot see first, or right after the verdict when a yes/no between two named parts was asked (plan: which checks apply;
+the tools: the market figures; render: the lead)."""
 
 from __future__ import annotations
 
