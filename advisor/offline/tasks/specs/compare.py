@@ -13,7 +13,7 @@ from advisor.markdown import money, number
 from advisor.nlu.frame import counts_of
 from advisor.offline.tasks.recommend import mainland, vendor_tradeoffs
 from advisor.offline.tasks.tco import price_dates
-from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
+from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, sold_in_notes, tool_method, verdict
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.wording import Wording
 from advisor.offline.workload import (
@@ -101,7 +101,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
         parts.insert(0, per_token(turn, opts, what))
     # the verdict and its reasoning first; a mainland buyer then hears what cannot be bought new there (mainland.py's rule),
     # then another vendor's part: software, achieved speed, what to benchmark; then the table
-    parts[-1:-1] = [*mainland.blocked_of(turn, ids), *vendor_tradeoffs.lines(turn, ids)]
+    parts[-1:-1] = [*mainland.blocked_of(turn, ids), *vendor_tradeoffs.lines(turn, ids), sold_in_notes(turn, opts)]
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(

@@ -134,7 +134,7 @@ def _speed_value(o: Option) -> str:
 
 
 def verdict(turn: Turn, opts: list[Option], task: str) -> str:
-    notes = _equal_specs(turn, opts) + _sold_in(turn, opts)
+    notes = _equal_specs(turn, opts)
     fitting = [o for o in opts if o.fits]
     for o in opts:
         if not o.fits and not o.problem:
@@ -293,8 +293,9 @@ def _trade_offs(turn: Turn, o: Option, fitting: list[Option], kind: str | None, 
     return text + (WORDING.say(turn, "compare_view_phrases.trade_offs.but") + turn.t("; ", "；").join(cons) if cons else "")
 
 
-def _sold_in(turn: Turn, opts: list[Option]) -> list[str]:
-    """"1× A100 SXM": no machine holds one SXM card, so its price to buy is the smallest machine it is sold in, said so."""
+def sold_in_notes(turn: Turn, opts: list[Option]) -> str:
+    """"1× A100 SXM": no machine holds one SXM card, so its price to buy is the smallest machine it is sold in, said so
+    (a list, "" when every option's count is on sale; it goes after the verdict's reasons and any mainland warning)."""
     lines = []
     for o in (o for o in opts if o.sold_in and o.total("purchase_price")):
         currency = o.price("purchase_price")["currency"]
@@ -305,7 +306,7 @@ def _sold_in(turn: Turn, opts: list[Option]) -> list[str]:
                                        price=money((machine["whole"]["low"] + machine["whole"]["high"]) / 2, currency))  # fmt: skip
                            if machine and machine.get("host_label") else WORDING.say(turn, "compare_view_phrases.verdict.sold_in_pcie_unpriced", pcie=pcie))
         lines.append(line)
-    return lines
+    return "\n".join(f"- {line}" for line in lines)
 
 
 def _equal_specs(turn: Turn, opts: list[Option]) -> list[str]:
