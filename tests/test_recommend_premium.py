@@ -62,7 +62,7 @@ def test_the_premium_without_a_job_sets_price_against_each_figure(offline_adviso
     response = ask(offline_advisor, "Is the H200 worth the premium over the H100?")
     first = response.answer.split("\n")[0]  # the decision asked first ("is it worth it?"), then the premium against each figure
     assert first.startswith("**It depends on the job: the NVIDIA H200 SXM is worth its premium for serving"), first
-    assert "**Per card, the NVIDIA H200 SXM costs" in first
+    assert "**As whole machines (4× each, host included), the NVIDIA H200 SXM costs" in first  # what a buyer pays, not cards alone
     assert "Serving (decode speed follows bandwidth)" in response.answer and "Training (time follows compute)" in response.answer
 
 

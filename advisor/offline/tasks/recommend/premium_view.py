@@ -3,8 +3,9 @@
 With a model named, each part is taken as the smallest configuration on sale that holds the job (``recommend_gpus``
 with that part only: whole-configuration price with the server, speed, memory headroom), and the verdict sets the price
 premium against the gain in output (tokens/s for serving, dense compute for training) per unit of money. Without a model,
-the per-card figures of ``compare_gpus`` and ``check_gpu_claim`` are set against the per-card price: bandwidth for
-serving, compute for training, memory for what fits. A buyer in mainland China is told, right after the verdict, which side cannot be
+the per-card figures of ``compare_gpus`` and ``check_gpu_claim`` are set against the price of the same-size whole machine
+of each (``estimate_server_price`` at the smallest count either is sold in; the card price when one has none): bandwidth
+for serving, compute for training, memory for what fits. A buyer in mainland China is told, right after the verdict, which side cannot be
 bought new there, with the rule the catalog derives from the export rules. Every figure comes from a tool; the
 wording is this package's text.yaml, section ``premium``."""
 
@@ -17,6 +18,7 @@ from advisor.offline.tasks.tco import price_dates
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.offline.workload import TASK_LABEL, model_of, precision_for, task_of
+from tools.recommend.configs import sold_count_from
 
 WORDING = Wording("recommend", "premium")
 SAME = 0.05  # value per unit of money within 5 %: neither side is better value
@@ -104,29 +106,50 @@ def _side_table(turn: Turn, sides: list[dict], task: str) -> str:
     return table(head, rows)
 
 
+def _machines(turn: Turn, rows: list[dict]) -> tuple[int, list[dict]] | None:
+    """Both parts priced as whole machines of the same count: the smallest either is sold in (one card in a desktop or
+    workstation for a PCIe card, a 4- or 8-GPU board in its server for an SXM part), each with its host or published
+    quote; None when either has no whole price."""
+    count = max(sold_count_from(turn.catalog.gpu(r["id"]), 1) or 1 for r in rows)
+    wholes = []
+    for row in rows:
+        priced = turn.call("estimate_server_price", {"gpu": row["id"], "gpus": count, "currency": row["purchase_price"]["currency"]})
+        whole = priced.result.get("whole") if priced.ok else None
+        if not whole or whole["currency"] != rows[0]["purchase_price"]["currency"]:
+            return None
+        wholes.append({"mid": (whole["low"] + whole["high"]) / 2, "currency": whole["currency"]})
+    return count, wholes
+
+
 def _card_answer(turn: Turn, rows: list[dict]) -> list[str]:
-    """No job named: the per-card premium against the per-card gain in bandwidth (serving), compute (training) and memory."""
+    """No job named: the premium of the same-size whole machine (else per card) against the per-card gain in bandwidth
+    (serving), compute (training) and memory; the verdict names the deciding multiples."""
     dear, cheap = rows
     claim = turn.call("check_gpu_claim", {"proposed": {"gpu": dear["id"], "count": 1}, "incumbent": {"gpu": cheap["id"], "count": 1}})
     dear_price, cheap_price = _price(dear), _price(cheap)
     if not claim.ok or not dear_price or not cheap_price:
         return [WORDING.say(turn, "card.unpriced", dear=dear["name"], cheap=cheap["name"]), WORDING.say(turn, "ask_job")]
     r = claim.result
-    cost = dear_price / cheap_price
     cur = dear["purchase_price"]["currency"]
+    machines = _machines(turn, rows)
+    if machines:  # what a buyer pays: both parts as the same-size machine, host included, not the cards alone
+        count, (dear_whole, cheap_whole) = machines
+        dear_price, cheap_price, cur = dear_whole["mid"], cheap_whole["mid"], dear_whole["currency"]
+    cost = dear_price / cheap_price
     values = {"dear": dear["name"], "cheap": cheap["name"], "dear_price": money(dear_price, cur), "cheap_price": money(cheap_price, cur),
               "cost": number(cost, 2), "premium_pct": number((cost - 1) * 100), "bandwidth": number(r["bandwidth_ratio"], 2),
-              "compute": number(r["compute_ratio"] or 0, 2), "memory": number(r["memory_ratio"], 2)}  # fmt: skip
-    lines = [WORDING.say(turn, "card.lead", **values)]
-    worth = []
+              "compute": number(r["compute_ratio"] or 0, 2), "memory": number(r["memory_ratio"], 2), "count": machines[0] if machines else 1}  # fmt: skip
+    lines = [WORDING.say(turn, "card.lead_machine" if machines else "card.lead", **values)]
+    worth, ratios = [], {"serving": values["bandwidth"], "training": values["compute"]}
     for job, ratio in (("serving", r["bandwidth_ratio"]), ("training", r["compute_ratio"] or 0)):
         key = "worth" if ratio > cost * (1 + SAME) else "even" if ratio >= cost * (1 - SAME) else "not_worth"
         worth += [job] if key == "worth" else []
         lines.append("- " + WORDING.say(turn, f"card.{job}.{key}", **values))
     # the decision asked ("is it worth upgrading?") first, in one sentence, from the per-job verdicts below it
     jobs = {job: WORDING.say(turn, f"card.verdict.job.{job}") for job in ("serving", "training")}
-    if len(worth) == 1:
-        lead = WORDING.say(turn, "card.verdict.one", job=jobs[worth[0]], other=next(v for k, v in jobs.items() if k != worth[0]), **values)
+    if len(worth) == 1:  # the deciding figures in the verdict itself: each job's speed multiple against the price multiple
+        other = next(k for k in jobs if k != worth[0])
+        lead = WORDING.say(turn, "card.verdict.one", job=jobs[worth[0]], other=jobs[other], job_ratio=ratios[worth[0]], other_ratio=ratios[other], **values)
     else:
         lead = WORDING.say(turn, "card.verdict.both" if worth else "card.verdict.none", **values)
     lines[0] = lead + " " + lines[0]

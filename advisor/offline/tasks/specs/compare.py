@@ -13,7 +13,7 @@ from advisor.markdown import money, number
 from advisor.nlu.frame import counts_of
 from advisor.offline.tasks.recommend import mainland, vendor_tradeoffs
 from advisor.offline.tasks.tco import price_dates
-from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, tool_method, verdict
+from advisor.offline.tasks.specs.compare_view import SAME_SPEED, TIMED_TRAINING, Option, side_by_side, sold_in_notes, tool_method, verdict
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.wording import Wording
 from advisor.offline.workload import (
@@ -22,6 +22,9 @@ from advisor.offline.workload import (
 from advisor.offline.turn import Turn
 from knowledge.bilingual import AdvisorError
 from tools.cost.token_cost import TokenCostRequest, token_cost
+from tools.recommend.configs import SERVER_GPUS, sold_as, sold_count_from
+
+PCIE_FORMS = ("pcie", "nvl")  # the id words of a data-centre chip's PCIe card (A100 80GB PCIe, H200 NVL)
 
 WORDING = Wording("specs", "compare")
 
@@ -98,7 +101,7 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
         parts.insert(0, per_token(turn, opts, what))
     # the verdict and its reasoning first; a mainland buyer then hears what cannot be bought new there (mainland.py's rule),
     # then another vendor's part: software, achieved speed, what to benchmark; then the table
-    parts[-1:-1] = [*mainland.blocked_of(turn, ids), *vendor_tradeoffs.lines(turn, ids)]
+    parts[-1:-1] = [*mainland.blocked_of(turn, ids), *vendor_tradeoffs.lines(turn, ids), sold_in_notes(turn, opts)]
     parts.append("\n".join(f"- **{o.label}**{turn.t(': ', '：')}{o.problem}" for o in opts if o.problem))
     parts += price_dates.stale_note(turn, [dated for o in opts for dated in price_dates.gpu_prices(o.gpu)])  # the table shows both prices
     turn.assume(
@@ -113,9 +116,26 @@ def _price_machine(turn: Turn, option: Option) -> None:
     price = option.price("purchase_price")
     if not (price and option.count) or "estimate_server_price" not in turn.registry.names():
         return
-    priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": option.count, "currency": price["currency"]})
+    # a part sold only on boards (one SXM A100 is no machine anyone sells) is priced as the smallest machine it comes in
+    gpu = turn.catalog.gpu(option.gpu["id"])
+    bought = (sold_count_from(gpu, option.count) if sold_as(gpu) == "board" else None) or option.count
+    priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": max(bought, option.count), "currency": price["currency"]})
     if priced.ok and priced.result.get("whole"):
         option.machine = priced.result
+    if option.sold_in and option.sold_in <= SERVER_GPUS:  # fewer cards than one board: its PCIe model of the same memory, where the catalog has one
+        option.pcie = _pcie_model(turn, option)
+
+
+def _pcie_model(turn: Turn, option: Option) -> tuple[str, dict | None] | None:
+    """The same chip as a PCIe card sold one at a time (A100 80GB SXM → A100 80GB PCIe, H200 SXM → H200 NVL), with the
+    machine the option's count of it goes in, priced (None when the catalog has no price for it); None without one."""
+    gpu = turn.catalog.gpu(option.gpu["id"])
+    siblings = (turn.catalog.gpu_variant(gpu.id, form, gpu.memory_gb) for form in PCIE_FORMS)
+    card = next((s for s in siblings if s is not None and sold_as(s) == "server"), None)
+    if card is None:
+        return None
+    priced = turn.call("estimate_server_price", {"gpu": card.id, "gpus": option.count, "currency": option.price("purchase_price")["currency"]})
+    return card.name, priced.result if priced.ok and priced.result.get("whole") else None
 
 
 def _speed_lead(turn: Turn, opts: list[Option], model: str) -> str:

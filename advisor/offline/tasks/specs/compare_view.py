@@ -48,6 +48,7 @@ class Option:
     problem: str = ""  # a tool's explanation when the option could not be evaluated
     sized_like_for_like: bool = False  # no count was named: the fewest cards that hold the workload were taken
     machine: dict | None = None  # estimate_server_price at this count: the cards plus the machine they go in
+    pcie: tuple[str, dict | None] | None = None  # sold on boards only: its PCIe model's name and that machine priced
     precision: str | None = None  # the weight format it was sized in (None: 16-bit), down the card's ladder when serving
 
     @property
@@ -56,6 +57,13 @@ class Option:
         from the catalog's card price; None for a published whole-machine quote or a part sold as its own machine."""
         whole = (self.machine or {}).get("whole")
         return self.machine.get("host") if whole and whole["basis"] == "catalog" and self.machine.get("host") else None
+
+    @property
+    def sold_in(self) -> int | None:
+        """The cards of the smallest machine the part is sold in, when more than the option's count (an SXM card comes on
+        a 4- or 8-GPU board): the price to buy is that machine's; None when the count itself is on sale."""
+        gpus = (self.machine or {}).get("gpus")
+        return gpus if gpus and self.count and gpus > self.count else None
 
     @property
     def name(self) -> str:
@@ -285,6 +293,22 @@ def _trade_offs(turn: Turn, o: Option, fitting: list[Option], kind: str | None, 
     return text + (WORDING.say(turn, "compare_view_phrases.trade_offs.but") + turn.t("; ", "；").join(cons) if cons else "")
 
 
+def sold_in_notes(turn: Turn, opts: list[Option]) -> str:
+    """"1× A100 SXM": no machine holds one SXM card, so its price to buy is the smallest machine it is sold in, said so
+    (a list, "" when every option's count is on sale; it goes after the verdict's reasons and any mainland warning)."""
+    lines = []
+    for o in (o for o in opts if o.sold_in and o.total("purchase_price")):
+        currency = o.price("purchase_price")["currency"]
+        line = WORDING.say(turn, "compare_view_phrases.verdict.sold_in", name=o.name, gpus=o.sold_in, price=money(o.total("purchase_price"), currency))
+        if o.pcie:
+            pcie, machine = o.pcie
+            line += turn.t(" ", "") + (WORDING.say(turn, "compare_view_phrases.verdict.sold_in_pcie", pcie=pcie, count=o.count, host=turn.text(machine["host_label"]),
+                                       price=money((machine["whole"]["low"] + machine["whole"]["high"]) / 2, currency))  # fmt: skip
+                           if machine and machine.get("host_label") else WORDING.say(turn, "compare_view_phrases.verdict.sold_in_pcie_unpriced", pcie=pcie))
+        lines.append(line)
+    return "\n".join(f"- {line}" for line in lines)
+
+
 def _equal_specs(turn: Turn, opts: list[Option]) -> list[str]:
     """Per-card figures the options share are said to be equal, never "more" for one of them."""
     lines = []
@@ -375,7 +399,11 @@ def _priced(turn: Turn, o: Option, kind: str, suffix: str) -> str:
         return "—"
     each = money(price["amount"], price["currency"])
     total = money(o.total(kind), price["currency"])
+    bought = o.sold_in if kind == "purchase_price" else None
+    sold_in = WORDING.say(turn, "compare_view_phrases.side_by_side.sold_in", gpus=bought) if bought else ""
     if kind == "purchase_price" and o.host is not None:  # the cards and the machine they go in, each priced
         host = f"{turn.text(o.machine['host_label'])} {money(o.host, price['currency'])}"
-        return f"{o.count} × {each} + {host} = {total} ({price['date']}; {o.machine['host_date']})"
+        return f"{sold_in}{bought or o.count} × {each} + {host} = {total} ({price['date']}; {o.machine['host_date']})"
+    if bought:  # a published quote for the smallest machine the part comes in
+        return f"{sold_in}{total} ({o.machine['whole']['date']})"
     return (f"{o.count} × {each} = {total}" if o.count > 1 else total) + f"{suffix} ({price['date']})"

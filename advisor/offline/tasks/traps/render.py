@@ -18,12 +18,13 @@ def _joined(turn: Turn, items: list[str]) -> str:
     return turn.t("; ", "；").join(items)
 
 
-def deployment_lead(turn: Turn, trap: DeploymentTrap, alternative: tuple[dict, int] | None) -> str:
+def deployment_lead(turn: Turn, trap: DeploymentTrap, alternative: tuple[dict, int] | None, after: bool = False) -> str:
+    """The trap as the answer's lead, or (``after``) as the warning right after a verdict that leads."""
     uptime = number(trap.uptime) if trap.uptime is not None else ""
     # the first two contexts said name the service; an uptime target has its own line below
     contexts = [DEPLOYMENT.say(turn, f"context.{kind}", uptime=uptime) for kind in trap.contexts[:MAX_CONTEXTS]]
     cards = turn.t(" and ", "、").join(f"{trap.count}× {card.name}" if i == 0 else card.name for i, card in enumerate(trap.cards))
-    lines = [DEPLOYMENT.say(turn, "lead", context=turn.t(" and ", "、").join(contexts), cards=cards)]
+    lines = [DEPLOYMENT.say(turn, "after_verdict" if after else "lead", context=turn.t(" and ", "、").join(contexts), cards=cards)]
     values = {"uptime": uptime, "hours": number(trap.downtime_hours) if trap.downtime_hours is not None else "",
               "servers": str(trap.servers), "count": str(trap.count)}  # fmt: skip
     items = [DEPLOYMENT.say(turn, f"failure.{failure}", **values) for failure in trap.failures]
