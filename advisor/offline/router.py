@@ -172,6 +172,23 @@ def card_judges(routing: Routing) -> bool:
 
 
 @condition
+def weighs_named_parts(routing: Routing) -> bool:
+    """"Is one MI300X enough for a 70B, or are two H100s the safer bet?", "L40S or A100, which for inference?": two or more
+    catalog cards named and a choice between them asked (a judgement, or the user's own options to pick from)."""
+    ask = routing.turn.ask
+    if len(ask.named.get("gpu", ())) < 2 or uncatalogued_gpus(ask.named, routing.turn.catalog):
+        return False
+    return ask.asks_judgement or ask.weighs_shortlist
+
+
+@condition
+def card_on_named_parts(routing: Routing) -> bool:
+    """A card about every part named covers what is asked of them (concept plan.card_on_parts): that card may answer;
+    a card matched by one word, about none of them, may not."""
+    return concept_plan.card_on_parts(routing.turn) is not None
+
+
+@condition
 def card_shows_how(routing: Routing) -> bool:
     """A card on the platform named and the side asked (serving on the 910B) says how to do it, whatever the model named."""
     return concept_plan.judging_card(routing.turn, model_too=True) is not None
@@ -585,6 +602,15 @@ def card_first(routing: Routing) -> str:
     elif compared:
         body += "\n\n" + TASKS["specs"](turn)
     return body
+
+
+@handler
+def parts_compared(routing: Routing) -> str:
+    """The named cards weighed for the job: the user's own options sized for the model named (the shortlist), else the
+    cards side by side with the verdict (the specs task, whose take-overs size the comparison when a model makes one)."""
+    if weighs_shortlist_for_job(routing):
+        return shortlist.answer(routing.turn)
+    return TASKS["specs"](routing.turn)
 
 
 @handler
