@@ -55,6 +55,7 @@ from knowledge.wording import Wording
 
 NO_TASK = "none"  # how the table writes "no task"
 VENDOR_CLAIM = "vendor_claim"  # the facet of a vendor's multiple (advisor/nlu/data/facets.yaml)
+STRATEGY = "strategy"  # the facet of what to do: buy, wait, self-host (advisor/nlu/data/facets.yaml)
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked (both thresholds declared in nlu/pipeline.yaml).
 MIN_CONFIDENCE = PIPELINE.classify.min_confidence
@@ -179,6 +180,13 @@ def weighs_named_parts(routing: Routing) -> bool:
     if len(ask.named.get("gpu", ())) < 2 or uncatalogued_gpus(ask.named, routing.turn.catalog):
         return False
     return ask.asks_judgement or ask.weighs_shortlist
+
+
+@condition
+def asks_what_to_do(routing: Routing) -> bool:
+    """The side asked is what to do ("worth buying?", "值得买吗", "wait or buy now?": the strategy facet, nlu/data/facets.yaml),
+    which between named cards is the comparison's value verdict unless a card on those cards says it."""
+    return routing.reading.facet.name == STRATEGY
 
 
 @condition
