@@ -184,7 +184,7 @@ def weighs_named_parts(routing: Routing) -> bool:
 
 @condition
 def asks_what_to_do(routing: Routing) -> bool:
-    """The side asked is what to do ("worth buying?", "值得买吗", "wait or buy now?": the strategy facet, nlu/data/facets.yaml),
+    """The side asked is what to do ("worth buying?", "wait or buy now?": the strategy facet, nlu/data/facets.yaml),
     which between named cards is the comparison's value verdict unless a card on those cards says it."""
     return routing.reading.facet.name == STRATEGY
 
