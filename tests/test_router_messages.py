@@ -71,6 +71,10 @@ CASES = [
     ("gpu_claim", "zh", ["供应商宣称6张4090顶得上一台A100服务器，靠谱吗？"]),
     ("setup_question", "en", ["What speed does Mistral 7B get on one L40S for 10 users?", "would two of them make it twice as fast?"]),
     ("setup_question", "zh", ["Qwen2.5-14B用两张L20部署，推荐什么配置？", "这样卡之间要NVLink吗？"]),
+    # two cards weighed with no card about them and the side asked: the comparison, not a neighbouring card (#36 item 3)
+    ("parts_weighed", "en", ["Is one MI300X enough for a 70B, or are two H100s the safer bet?"]),
+    ("parts_worth_weighed", "en", ["Is the L40S worth it compared with the A100 for inference?"]),
+    ("parts_worth_weighed", "zh", ["MI300X和H100哪个更值得买？"]),
     ("another_facet", "en", ["Can an American company buy the H20?"]),
     ("another_facet", "zh", ["美国公司能买H20吗？"]),
     ("technique_in_thread", "en", ["What speed do 4 H100 give for Llama 3 70B at 30 users?", "Is prefix caching worth turning on for this?"]),
@@ -165,6 +169,7 @@ def test_every_route_but_the_rare_ones_has_a_message():
     """A route without a message here is reached only in test_router.py; these are the known ones."""
     rare = {"follow_up_names_model", "follow_up_names_gpu"}  # a first message the reader takes for a follow-up
     rare |= {"short_of_plan"}  # the classifier reads a speed short of the plan as troubleshooting itself; the route holds where it reads a run time
+    rare |= {"parts_weighed_no_symptom"}  # two cards weighed with no symptom the classifier reads as troubleshooting (test_parts_weighed checks the row)
     rare |= {"continues_troubleshoot"}  # output pasted (Ask.pasted_output) that the classifier cannot place (test_troubleshoot_phases has one)
     covered = {route for route, _, _ in CASES}
     assert {r.name for r in router.table().routes} - covered <= rare

@@ -55,6 +55,7 @@ from knowledge.wording import Wording
 
 NO_TASK = "none"  # how the table writes "no task"
 VENDOR_CLAIM = "vendor_claim"  # the facet of a vendor's multiple (advisor/nlu/data/facets.yaml)
+STRATEGY = "strategy"  # the facet of what to do: buy, wait, self-host (advisor/nlu/data/facets.yaml)
 # Below this the classifier is guessing: a knowledge answer plus the closest calculator is safer
 # than a confident table for a question that was not asked (both thresholds declared in nlu/pipeline.yaml).
 MIN_CONFIDENCE = PIPELINE.classify.min_confidence
@@ -169,6 +170,30 @@ def decides_precision(routing: Routing) -> bool:
 def card_judges(routing: Routing) -> bool:
     """A card surely answers the judgement asked of the parts named (concept plan.judging_card)."""
     return concept_plan.judging_card(routing.turn) is not None
+
+
+@condition
+def weighs_named_parts(routing: Routing) -> bool:
+    """"Is one MI300X enough for a 70B, or are two H100s the safer bet?", "L40S or A100, which for inference?": two or more
+    catalog cards named and a choice between them asked (a judgement, or the user's own options to pick from)."""
+    ask = routing.turn.ask
+    if len(ask.named.get("gpu", ())) < 2 or uncatalogued_gpus(ask.named, routing.turn.catalog):
+        return False
+    return ask.asks_judgement or ask.weighs_shortlist
+
+
+@condition
+def asks_what_to_do(routing: Routing) -> bool:
+    """The side asked is what to do ("worth buying?", "wait or buy now?": the strategy facet, nlu/data/facets.yaml),
+    which between named cards is the comparison's value verdict unless a card on those cards says it."""
+    return routing.reading.facet.name == STRATEGY
+
+
+@condition
+def card_on_named_parts(routing: Routing) -> bool:
+    """A card about every part named covers what is asked of them (concept plan.card_on_parts): that card may answer;
+    a card matched by one word, about none of them, may not."""
+    return concept_plan.card_on_parts(routing.turn) is not None
 
 
 @condition
@@ -608,6 +633,15 @@ def card_first(routing: Routing) -> str:
     elif compared:
         body += "\n\n" + TASKS["specs"](turn)
     return body
+
+
+@handler
+def parts_compared(routing: Routing) -> str:
+    """The named cards weighed for the job: the user's own options sized for the model named (the shortlist), else the
+    cards side by side with the verdict (the specs task, whose take-overs size the comparison when a model makes one)."""
+    if weighs_shortlist_for_job(routing):
+        return shortlist.answer(routing.turn)
+    return TASKS["specs"](routing.turn)
 
 
 @handler

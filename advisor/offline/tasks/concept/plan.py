@@ -49,6 +49,21 @@ def judging_card(turn: Turn, model_too: bool = False) -> str | None:
     return None
 
 
+def card_on_parts(turn: Turn) -> str | None:
+    """A card about every part a question names and the side asked of them, covering the rest it names ("H20 or 910B for serving?" → the card on those
+    two for inference), a model named aside (a card on the parts judges them whatever the model); None when no card is
+    about them all, so a card about a neighbouring subject ("70B in memory" for "one MI300X or two H100s for a 70B?") is no answer."""
+    asked = {kind: ids for kind, ids in turn.ask.named.items() if kind != "model"}
+    if not asked.get("gpu"):
+        return None
+    sides = set(asked) - {"gpu"}  # a card naming the parts but none of the side asked (their cooling, for "which for inference?") is no answer
+    for card in load_concepts().cards:
+        about = card_subjects(card, turn.catalog)
+        if "gpu" in about and sides & set(about) and covers(about, asked, asks_figures=False):
+            return card.id
+    return None
+
+
 def as_hit(turn: Turn, card_id: str) -> dict:
     """A card as a search hit, for a card the router chose itself (the platform's serving card for a how-to)."""
     card = load_concepts().card(card_id)
