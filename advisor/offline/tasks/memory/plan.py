@@ -68,7 +68,11 @@ def memory_args(turn: Turn, model: str, task: str) -> tuple[dict, StatedCard | N
         turn.ignore("other_gpu", *WORDING.pair("sizing_phrases.memory.not_in_the_catalog_so"))
     if args["mode"] == "inference" and count and count > 1 and not s.tp and not s.pp:
         args["tp"] = _replica_tp(turn, args, count)
-        if args["tp"] == count:
+        if args["tp"] == count and count > SERVER_GPUS and count % SERVER_GPUS == 0:
+            # one copy over several servers: tensor parallel inside each, pipeline stages across (the fit plan's layout)
+            args["tp"], args["pp"] = SERVER_GPUS, count // SERVER_GPUS
+            turn.assume(*WORDING.both("sizing_phrases.memory.servers_split_the_model", count=count, tp=args["tp"], pp=args["pp"]))
+        elif args["tp"] == count:
             turn.assume(*WORDING.both("sizing_phrases.memory.the_gpus_split_the_model", count=count))
         else:  # a model that fits a smaller group: one copy per group, the other cards serve more users, not a wider split
             key = "replicas_one_per_gpu" if args["tp"] == 1 else "replicas_on_the_gpus"
