@@ -38,7 +38,7 @@ def test_a_format_that_fits_the_stated_cards_leads(offline_advisor, question, co
     label = working[0]["label"]["zh" if "能" in first[:4] else "en"]
     assert label in first, (label, first)
     assert f"{working[0]['per_gpu_gb']:g}" in first or str(round(working[0]["per_gpu_gb"], 1)) in first, first
-    # the 16-bit verdict comes second, naming the format it is about
+    # the verdict in the format sized (16-bit here) comes second, naming that format
     assert "BF16" in first, first
 
 
