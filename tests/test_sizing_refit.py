@@ -76,8 +76,10 @@ def test_the_ampere_answer_routes_to_int4_and_to_an_fp8_card(catalog):
 def test_the_ampere_answer_sets_the_fp8_total_against_the_cards(offline_advisor, question, says, totals):
     summary = offline_advisor.answer(question, []).summary
     verdict = summary.split("\n")[0]
-    # "does not fit on your 8; fits on 16": the verdict is the fit plan's, with the weights' total against the cards' in the first paragraph
-    assert re.match(r"\*\*(Does not fit on your 8×|您的 8 张).*(fits on 16×|16 张 .* 放得下)", verdict) and totals in verdict, verdict
+    # the format left open and a lower-bit route that runs on the 8 cards: yes in that format first (#35/#36), then the
+    # shipped format's verdict, "takes 16", the fit plan's, with the weights' total against the cards' in the first paragraph
+    assert re.match(r"\*\*(Yes, with .* on your 8×|能，用 .*在您的 8 张)", verdict), verdict
+    assert re.search(r"takes 16×|要 16 张 .*才放得下", verdict) and totals in verdict, verdict
     assert says in summary and "BF16" in summary  # how FP8 runs there, and what converting would cost
 
 

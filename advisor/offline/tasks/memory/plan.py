@@ -14,6 +14,7 @@ from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.offline.workload import TASK_BY_WORKLOAD, gpus_on_hand, precision_for, zero_stage_of
+from tools.recommend.configs import SERVER_GPUS  # one server's GPUs: a tensor-parallel group stays inside one
 from tools.memory.schema import Optimizer
 
 WORDING = Wording("memory", "sizing")
@@ -66,8 +67,16 @@ def memory_args(turn: Turn, model: str, task: str) -> tuple[dict, StatedCard | N
     if args["gpu_memory_gb"] and s.frame.has("other_gpu"):  # "my rtx 3080, 10G": the card is unlisted, its memory is not
         turn.ignore("other_gpu", *WORDING.pair("sizing_phrases.memory.not_in_the_catalog_so"))
     if args["mode"] == "inference" and count and count > 1 and not s.tp and not s.pp:
-        args["tp"] = count
-        turn.assume(*WORDING.both("sizing_phrases.memory.the_gpus_split_the_model", count=count))
+        args["tp"] = _replica_tp(turn, args, count)
+        if args["tp"] == count and count > SERVER_GPUS and count % SERVER_GPUS == 0:
+            # one copy over several servers: tensor parallel inside each, pipeline stages across (the fit plan's layout)
+            args["tp"], args["pp"] = SERVER_GPUS, count // SERVER_GPUS
+            turn.assume(*WORDING.both("sizing_phrases.memory.servers_split_the_model", count=count, tp=args["tp"], pp=args["pp"]))
+        elif args["tp"] == count:
+            turn.assume(*WORDING.both("sizing_phrases.memory.the_gpus_split_the_model", count=count))
+        else:  # a model that fits a smaller group: one copy per group, the other cards serve more users, not a wider split
+            key = "replicas_one_per_gpu" if args["tp"] == 1 else "replicas_on_the_gpus"
+            turn.assume(*WORDING.both(f"sizing_phrases.memory.{key}", count=count, tp=args["tp"], replicas=count // args["tp"]))
     if args["mode"] == "training" and args["method"] == "full" and (count or 1) > 1 and args["zero_stage"] is None and not s.offload:
         # several GPUs and no sharding named: a consultant shards everything (ZeRO-3/FSDP), never replicates 16 B/param
         args["zero_stage"] = 3
@@ -84,6 +93,17 @@ def memory_args(turn: Turn, model: str, task: str) -> tuple[dict, StatedCard | N
         if not args["optimizer"]:  # Adafactor: its factored states are not modelled
             turn.ignore("optimizer", *WORDING.both("sizing_phrases.memory.is_not_modelled_so_the", optimizer=s.optimizer))
     return args, card
+
+
+def _replica_tp(turn: Turn, args: dict, count: int) -> int:
+    """The tensor-parallel group a serving job runs in on ``count`` stated GPUs: the smallest group (a divisor of the
+    count, within one server) whose estimate fits, so a small model is served as data-parallel replicas; ``count``
+    (one copy split over every card) when no smaller group holds it. Probes are not answers, so they are not recorded."""
+    for tp in (d for d in range(1, min(count, SERVER_GPUS) + 1) if count % d == 0 and d < count):
+        probe = turn.registry.call("estimate_memory", {k: v for k, v in {**args, "tp": tp}.items() if v is not None})
+        if probe.ok and probe.result.get("verdict") == "fits":
+            return tp
+    return count
 
 
 def asks_limits(turn: Turn, args: dict) -> bool:

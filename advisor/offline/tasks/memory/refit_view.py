@@ -27,6 +27,12 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
     figures = {"task": task_label, "model": Text.model_validate(estimate["model_label"]), "where": where, "need": need,
                "capacity": number(estimate["gpu_capacity_gb"]), "scope": REFIT.text("scope.each" if yours > 1 else "scope.one")}  # fmt: skip
     verdict = REFIT.text("lead_count", count=count, card=plan["same_card"]["gpu"], **figures) if count else REFIT.text("lead", **figures)
+    working = _working_format(turn, plan, card, estimate["mode"])
+    if working is not None:  # "can 4 of my cards run it?": yes, in the format the body's first route gives; 16-bit second
+        held = REFIT.text("as_asked_count", count=count, card=plan["same_card"]["gpu"]) if count else Text(en="", zh="")
+        verdict = REFIT.text("lead_format", route=Text.model_validate(working["label"]), per_gpu=number(working["per_gpu_gb"]),
+                             precision=estimate["weights_precision"].upper(), held=held,
+                             route_scope=REFIT.text("route_scope.each" if yours > 1 else "route_scope.one"), **figures)  # fmt: skip
     parts = [turn.text(verdict)]
     # serving on several cards: the job's total against theirs, the weights named (training shards them: per-GPU is the story)
     if yours > 1 and estimate["mode"] == "inference" and estimate.get("capacity_all_gpus_gb"):
@@ -39,6 +45,19 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
     if plan["routes"]:
         parts.append(_routes(turn, plan, card))
     return parts
+
+
+def _working_format(turn: Turn, plan: dict, card: str, mode: str) -> dict | None:
+    """The first route of the plan (the body's order) that serves the job on the user's own cards in another format,
+    when the user left the format open: the answer to "can my cards run it?" is then yes, in that format."""
+    if mode != "inference" or turn.ask.workload.precision is not None or turn.ask.quality_first:
+        return None
+    yours = plan["your_count"]
+    for route in plan["routes"]:
+        same_cards = route["gpu"] == card and route["key"] != "smaller_model" and route.get("per_gpu_gb")
+        if same_cards and (route["fits_your_count"] if yours > 1 else route["count"] == 1):
+            return route
+    return None
 
 
 def _same_card(turn: Turn, route: dict, mode: str) -> str:

@@ -23,7 +23,9 @@ WORDING = Wording("memory", "sizing")
 def estimate(turn: Turn, r: dict, args: dict, task: str, card: StatedCard | None) -> str:
     """The answer to "how much memory / does it fit?" from estimate_memory's result ``r`` for ``args``."""
     label = turn.t(*TASK_LABEL[task])
-    on_gpus = WORDING.say(turn, "lines.on_gpus", num_gpus=r["num_gpus"], total=number(r["total_all_gpus_gb"])) if r["num_gpus"] > 1 else ""
+    replicas = r["num_gpus"] // max(r.get("tp", 1) * r.get("pp", 1), 1)  # the layout the estimate sized: copies of the model
+    on_gpus = WORDING.say(turn, ("lines.on_gpus_replicas_one" if r.get("tp", 1) == 1 else "lines.on_gpus_replicas") if replicas > 1 else "lines.on_gpus", num_gpus=r["num_gpus"],
+                          total=number(r["total_all_gpus_gb"]), replicas=replicas, tp=r.get("tp", 1)) if r["num_gpus"] > 1 else ""  # fmt: skip
     unsplit = r["num_gpus"] == 1 and not (args["gpu"] or args["gpu_memory_gb"])  # no card, no count: a total, not a share
     need = WORDING.say(turn, "lines.needs_in_all" if unsplit else "lines.needs_per_gpu", model=turn.text(r["model_label"]), label=label, per_gpu=number(r["total_per_gpu_gb"]), on_gpus=on_gpus)
     parts = []
