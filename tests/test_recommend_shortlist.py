@@ -90,8 +90,8 @@ def test_a_shortlist_is_answered_option_by_option(offline_advisor, message, name
 @pytest.mark.parametrize(
     ("message", "quantised", "edition"),
     [
-        ("Would 4 used RTX 3090s or 2 RTX 4090s run Llama 3.1 70B better at home?", "4-bit", None),
-        ("买4张二手3090还是2张4090跑qwen 2.5 的 72b？", "4 位量化", "RTX 4090 D"),
+        ("Would 4 used RTX 3090s or 2 RTX 4090s run Llama 3.1 70B better at home?", "4-bit AWQ weights", None),
+        ("买4张二手3090还是2张4090跑qwen 2.5 的 72b？", "4 位 AWQ 权重", "RTX 4090 D"),
     ],
 )
 def test_cards_that_hold_no_bf16_are_weighed_quantised(offline_advisor, message, quantised, edition):

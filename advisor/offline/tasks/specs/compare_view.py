@@ -150,11 +150,11 @@ def verdict(turn: Turn, opts: list[Option], task: str) -> str:
         fitting = buyable
         if len(fitting) == 1:
             lead = WORDING.say(turn, "compare_view_phrases.verdict.choose_sold_in_mainland", label=fitting[0].label, plan=fitting[0].plan)
-            return "\n".join([lead, *(f"- {line}" for line in notes)])
+            return "\n".join([lead + _formats(turn, opts), *(f"- {line}" for line in notes)])
     if len(fitting) == 1:
         only = fitting[0]
         lead = WORDING.say(turn, "compare_view_phrases.verdict.choose_it_is_the_only", label=only.label, plan=only.plan)
-        return "\n".join([lead, *(f"- {line}" for line in notes)])
+        return "\n".join([lead + _formats(turn, opts), *(f"- {line}" for line in notes)])
     kind = _cost_kind(fitting)
     cheaper = _pick_best(fitting, lambda o: o.total(kind), higher=False, close=0.0) if kind else None
     faster = _pick_best(fitting, _speed, higher=True, close=SAME_SPEED)
