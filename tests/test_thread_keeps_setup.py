@@ -84,7 +84,7 @@ def test_latency_after_recommendation_keeps_its_split(offline_advisor, messages,
 @pytest.mark.parametrize(
     ("messages", "moved"),
     [
-        (["How fast does Llama 3 70B run on 4 H100s for 30 users at 8k context?", "what about 128k context?"], ("128k", "→")),
+        (["How fast does Llama 3 70B run on 4 H100s for 30 users at 8k context?", "what about 128k context?"], ("131,072", "→")),
         (["4张L40S跑Qwen2.5-32B，20个并发，速度多少？", "换成INT4呢？"], ("int4", "→")),
     ],
 )

@@ -82,18 +82,26 @@ def rent_or_buy(turn: Turn) -> str:
     if owned:
         return render.keep_or_rent(turn, r)
     cur = r["currency"]
-    verdict = turn.text(render.lead(r)) + turn.t(" ", "") + turn.text(render.flip(r)) + turn.t(" ", "") + turn.text(render.totals(r))
+    reasons = turn.text(render.lead(r)) + turn.t(" ", "") + turn.text(render.flip(r)) + turn.t(" ", "") + turn.text(render.totals(r))
     recount = turn.reading.follow_up and dialogue_plan.counts_only(turn)  # "and with 32 of them?": the verdict for 32, then what changed
+    first = ""
     if r["payback_months"] is not None and not turn.ask.speaks_of_payback and (not turn.reading.follow_up or recount):
         # "rent or buy?": the verdict and its monthly figure first, one sentence alone, its reasons (payback, what turns it, the monthly
         # totals) the block below; a payback asked for ("how long to pay back?") leads with the months
-        verdict = render.verdict_first(turn, r) + "\n\n" + verdict
+        first = render.verdict_first(turn, r)
     elif turn.ask.confirms_side is not None and r["payback_months"] is not None:  # "so buying is cheaper, right?": yes or no, then the verdict
         winner = "rent" if r["verdict"] == "rent" else "buy"
         confirmed = WORDING.say(turn, "confirm.confirmed" if winner == turn.ask.confirms_side else "confirm.contradicted")
-        verdict = confirmed + " " + render.verdict_first(turn, r) + "\n\n" + verdict
+        first = confirmed + " " + render.verdict_first(turn, r)
+    block = plan.china_block(turn, outcome.args["gpu"], cur, owned)
+    # a card not sold new in mainland China: said right under the verdict sentence, before the reasons, so it stays on the
+    # first screen however long the reasons run (the purchase weighed is no new card there)
+    china = render.china_block(turn, block) if block else ""
     flips = payback.tier_flip(turn, r)  # "against on-demand it pays back, against a GPU cloud it does not": right under the verdict,
-    verdict += ("\n\n" + flips) if flips else ""  # a block of its own, so the verdict's block stays a few lines
+    # each a block of its own, so no block runs long; with no verdict sentence (a payback asked) the months lead and the
+    # mainland note follows the reasons, as before
+    verdict = "\n\n".join(filter(None, [first, china, reasons, flips] if first else [reasons, flips]))
+    china_below = "" if first else china
     said = turn.text(WORDING.text("yours.title")) + turn.t(": ", "：") + turn.t("; ", "；").join(
         turn.text(line) for line in ([render.echo(e, r["currency"]) for e in yours] or [WORDING.text("yours.none")])
     )
@@ -102,7 +110,6 @@ def rent_or_buy(turn: Turn) -> str:
         [WORDING.say(turn, "costs_phrases.tco.rent_cloud"), money(r["cloud_monthly_cost"], cur), money(r["cloud_total"], cur)],
     ]
     claim = payback.claim_check(turn, r) + [line for line in [payback.ratio_verdict(turn, r)] if line]
-    block = plan.china_block(turn, outcome.args["gpu"], cur, owned)
     parts = [
         *filter(None, [render.renting_side(turn, r)]),
         *filter(None, [_against_earlier(turn, outcome.args, r)]),
@@ -110,7 +117,7 @@ def rent_or_buy(turn: Turn) -> str:
         verdict,
         *filter(None, [render.used_hours_only(turn, r, outcome.args.get("utilisation_pct") if s.utilisation is not None or turn.ask.gpu_hours else None,
                                                plan.china_market(turn, cur))]),
-        *filter(None, [render.china_block(turn, block) if block else ""]),  # right under the verdict: the purchase is no new card there
+        *filter(None, [china_below]),  # right under the verdict when no sentence leads it
         said,  # the figures the user gave stay on the first screen, before the assumptions about the market and the site
         *filter(None, [payback.tier_summary(turn, r)]),
         *filter(None, [_estimated_price(turn, r)]),
