@@ -38,3 +38,20 @@ def no_proxy(monkeypatch):
     """Reach scripted model servers on 127.0.0.1 directly even where an HTTP proxy is configured."""
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def routes_taken(monkeypatch):
+    """The routes each answer took, in order: the router's choice recorded, the choice itself unchanged."""
+    from advisor.offline import router  # imported when asked for, so tests that never route do not load the router
+
+    taken: list[list[str]] = []
+    chosen = router.chosen
+
+    def recorded(routing):
+        found = chosen(routing)
+        taken.append(list(routing.taken))
+        return found
+
+    monkeypatch.setattr(router, "chosen", recorded)
+    return taken

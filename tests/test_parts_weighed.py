@@ -25,20 +25,6 @@ KEPT = [
 ]
 
 
-@pytest.fixture
-def routes_taken(monkeypatch):
-    taken: list[list[str]] = []
-    chosen = router.chosen
-
-    def recorded(routing):
-        found = chosen(routing)
-        taken.append(list(routing.taken))
-        return found
-
-    monkeypatch.setattr(router, "chosen", recorded)
-    return taken
-
-
 @pytest.mark.parametrize(("route", "language", "message", "named"), WEIGHED, ids=[f"{r}-{lang}-{i}" for i, (r, lang, _, _) in enumerate(WEIGHED)])
 def test_two_cards_weighed_get_the_comparison(offline_advisor, routes_taken, route, language, message, named):
     response = offline_advisor.answer(message, [])

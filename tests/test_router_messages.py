@@ -139,20 +139,6 @@ CASES = [
 ]
 
 
-@pytest.fixture
-def routes_taken(monkeypatch):
-    taken: list[list[str]] = []
-    chosen = router.chosen
-
-    def recorded(routing):
-        found = chosen(routing)
-        taken.append(list(routing.taken))
-        return found
-
-    monkeypatch.setattr(router, "chosen", recorded)
-    return taken
-
-
 @pytest.mark.parametrize(("route", "language", "turns"), CASES, ids=[f"{r}-{lang or 'any'}-{i}" for i, (r, lang, _) in enumerate(CASES)])
 def test_a_message_reaches_its_route(offline_advisor, routes_taken, route, language, turns):
     history: list[ChatTurn] = []
