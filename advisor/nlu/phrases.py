@@ -77,6 +77,7 @@ class PhraseMatch:
     number: str | None = None  # the digits of a ``#N`` token
     number_start: int = -1
     number_end: int = -1
+    numbers: tuple[tuple[int, int, str], ...] = ()  # every ``#N`` token matched, (start, end, digits) in text order
 
 
 @dataclass(frozen=True)
@@ -122,10 +123,11 @@ class PhraseTable:
         if found is None:
             return None
         label = next(label for label in self._labels if found.group(label) is not None)
-        number = next((group for group in self._numbers if found.group(group) is not None), None)
-        if number is None:
+        numbers = tuple(sorted((found.start(g), found.end(g), found.group(g)) for g in self._numbers if found.group(g) is not None))
+        if not numbers:
             return PhraseMatch(label, found.start(label), found.end())
-        return PhraseMatch(label, found.start(label), found.end(), found.group(number), found.start(number), found.end(number))
+        start, end, digits = numbers[0]
+        return PhraseMatch(label, found.start(label), found.end(), digits, start, end, numbers)
 
     def _template(self, template: str, words: dict[str, list[str]]) -> str:
         taken, _, ahead = template.partition(" > ")

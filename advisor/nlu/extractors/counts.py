@@ -187,16 +187,13 @@ def word_numbers(scan: Scan) -> None:
                 scan.claim(value)
 
 
-LINK_RATE = re.compile(r"\d{1,4}")
-
-
 @extractor("counted_links")
 def counted_links(scan: Scan) -> None:
     """ "8 x 400G NICs", "8×400G NDR", "2x 200Gbps" (the Chinese forms alike): a count of network links and their line rate; the count is no card's."""
     text = scan.text
     for match in phrase_table("counted_links").find_all(text):
-        rate = LINK_RATE.search(text, match.number_end)
-        if rate is None:
+        if len(match.numbers) < 2:  # the table's templates name the count and then the rate
             continue
+        rate_start, _, rate = match.numbers[1]
         scan.claim(Value(match.number_start, match.number_end, "link_count", float(match.number), "", match.number))
-        scan.claim(Value(rate.start(), match.end, "link_speed", float(rate.group()), "Gb/s", text[rate.start() : match.end]))
+        scan.claim(Value(rate_start, match.end, "link_speed", float(rate), "Gb/s", text[rate_start : match.end]))
