@@ -20,7 +20,7 @@ from knowledge.facility import FacilityBook, PlanningDefault
 from knowledge.wording import shipped
 from tools.checks import INPUT_NAMES, check_range
 from tools.cost.money import convert
-from tools.cost.tco_region import COLOCATION_KEY
+from tools.cost.tco_region import COLOCATION_KEY, regional_defaults
 
 from tools.common import LineItem, formula_fields
 
@@ -148,7 +148,8 @@ class FacilityPlanRequest(BaseModel):
     )
     electricity_price: float | None = Field(None, description="Per kWh in `currency` (default: the region's industrial tariff).")
     currency: str = Field("USD", pattern=r"^(USD|CNY)$")
-    region: str | None = Field(None, description="'cn' or 'global' (picks the default tariff).")
+    region: str | None = Field(None, description="'cn', 'us', 'uk'… (knowledge/region_tariffs.yaml) or 'global': picks the default tariff "
+                               "and the region's own sourced colocation rate when it has one.")
 
 
 class Figure(BaseModel):
@@ -339,7 +340,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     if not published and request.server_kw is None:
         notes.append(TEXT.text("estimated_server", per_server=per_server, gpu=gpu.name, tdp=gpu.tdp_w, host=host.power_w_excluding_gpus))
     return FacilityPlanResult(
-        colocation=_colocation(prices, it_kw, cost / 12, cur),
+        colocation=_colocation(prices, request.region, it_kw, cost / 12, cur),
         gpu_name=gpu.name, gpu_tdp_w=gpu.tdp_w, system=name, server_kw=server_kw, server_kw_published=published, gpus_per_server=per_server, servers=servers,
         rack_power_kw=rack_kw, servers_per_rack=per_rack, limited_by=limited_by, fits=per_rack >= servers, racks=racks, rack_load_kw=rack_load,
         headroom_pct=headroom, tight=tight, planned_rack_kw=planned,
@@ -369,11 +370,13 @@ def _headroom(
     return headroom, True, rack_load / (1 - margin.value / 100)
 
 
-def _colocation(prices: PriceBook | None, it_kw: float, electricity_per_month: float, currency: str) -> Colocation:
+def _colocation(prices: PriceBook | None, region: str | None, it_kw: float, electricity_per_month: float, currency: str) -> Colocation:
     """A colocation site's monthly bill for the IT load (rate per kW-month × kW at maximum draw, energy billed apart):
-    the price book's rate (a company's own when its prices file sets one), converted to CNY at the book's rate."""
+    the region's own sourced rate when it has one (knowledge/region_tariffs.yaml, the same rate rent-or-buy uses there),
+    else the price book's (a company's own when its prices file sets one), converted to CNY at the book's rate."""
     defaults = prices.defaults if prices is not None else shipped_tco_defaults()
-    rate, fx = defaults[COLOCATION_KEY], defaults["usd_to_cny"].value
+    fx = defaults["usd_to_cny"].value
+    rate = regional_defaults(defaults, region, fx)[0][COLOCATION_KEY]
     per_kw = convert(rate.value, "USD", currency, fx)
     colo = per_kw * it_kw
     dates = [source.date for source in rate.sources if source.date]

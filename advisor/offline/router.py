@@ -31,7 +31,7 @@ from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import new_subject, setup_question
 from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.dialogue import render as dialogue_render
-from advisor.offline.tasks.facility import colocation_gap, facility
+from advisor.offline.tasks.facility import colocation_rate, facility
 from advisor.offline.tasks.facility import plan as facility_plan
 from advisor.offline.tasks.memory import runnable, sizing
 from advisor.offline.tasks.recommend import recommend
@@ -246,9 +246,9 @@ def asks_for_cost_line(routing: Routing) -> bool:
 
 
 @condition
-def asks_colocation_gap(routing: Routing) -> bool:
-    """"colo cost per kW in Shanghai?": a colocation rate asked on its own for a region with no sourced figure."""
-    return facility_plan.colocation_gap(routing.turn) is not None
+def asks_colocation_rate(routing: Routing) -> bool:
+    """"colo cost per kW in Virginia / in Shanghai?": a colocation rate asked on its own for a region the data lists."""
+    return facility_plan.colocation_region(routing.turn) is not None
 
 
 @condition
@@ -592,9 +592,9 @@ def concept_in_thread(routing: Routing) -> str:
 
 
 @handler
-def colocation_rate_gap(routing: Routing) -> str:
-    """The gap said first, then the sourced fallback rate and its conversion (not a rent-or-buy of a default machine)."""
-    return colocation_gap.answer(routing.turn, facility_plan.colocation_gap(routing.turn))
+def colocation_rate_asked(routing: Routing) -> str:
+    """The region's sourced rate, or its gap and the sourced fallback (not a rent-or-buy of a default machine)."""
+    return colocation_rate.answer(routing.turn, facility_plan.colocation_region(routing.turn))
 
 
 @handler

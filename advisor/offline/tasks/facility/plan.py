@@ -67,21 +67,24 @@ def has_hardware(turn: Turn) -> bool:
     return bool(turn.slots.gpus) and bool(servers or gpus)
 
 
-def colocation_gap(turn: Turn) -> str | None:
-    """"colo cost per kW in Shanghai?": the region of a colocation rate asked on its own (no cards, not a line of a thread's
-    rent-or-buy) when its figure is a recorded gap (knowledge/region_tariffs.yaml null, knowledge/fact_gaps.yaml); else None."""
+def colocation_region(turn: Turn) -> str | None:
+    """"colo cost per kW in Virginia?", "colo cost per kW in Shanghai?": the region of a colocation rate asked on its own (no
+    cards, not a line of a thread's rent-or-buy) when knowledge/region_tariffs.yaml lists it, whether its rate is sourced
+    there or a recorded gap (knowledge/fact_gaps.yaml); else None (a rent-or-buy of a default machine answers nothing asked)."""
     region = turn.ask.site_region
     continues = bool(turn.earlier) and (turn.ask.thread_messages > 1 or turn.reading.follow_up)  # "and the colo fee?" after a rent-or-buy
     if turn.ask.tco_line != "colocation" or region is None or turn.slots.gpus or continues:
         return None
     found = region_tariffs().get(region)
-    return region if found is not None and found.colocation is None and fact_gaps().covers(f"region_tariffs.{region}.colocation") else None
+    if found is None:
+        return None
+    return region if found.colocation is not None or fact_gaps().covers(f"region_tariffs.{region}.colocation") else None
 
 
 def colocation_rate_args(turn: Turn, currency: str) -> dict:
     """plan_facility's arguments for its colocation rate alone: one server of the default card (the rate per kW-month does not
-    depend on it), priced in ``currency``."""
-    return {"gpu": DEFAULT_GPU, "servers": 1, "currency": currency, "region": "cn" if turn.ask.site_region == "cn" else None}
+    depend on it), in the region asked about (its own sourced rate, or the fallback), priced in ``currency``."""
+    return {"gpu": DEFAULT_GPU, "servers": 1, "currency": currency, "region": turn.ask.site_region}
 
 
 def prepares_site(turn: Turn) -> bool:
