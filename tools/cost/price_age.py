@@ -5,16 +5,19 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from knowledge.bilingual import Text
 from knowledge.gpus import GPU
+from knowledge.price_age import price_age
 from knowledge.servers import ServerClass, ServerQuote
 from knowledge.wording import shipped
 
 COST_TEXT = shipped("cost_text.yaml")
 
-STALE_AFTER_MONTHS = 6
+STALE_AFTER_MONTHS = price_age().stale_after_months.value  # knowledge/price_age.yaml, with the reference line it stands on
+YEARS_AFTER_MONTHS = price_age().years_after_months.value  # from this age on the age is said in years (an assumption there)
+MONTHS_PER_YEAR = 12
 
 
 def price_date(text: str) -> dt.date:
@@ -43,10 +46,17 @@ class DatedPrice(BaseModel):
 
 class StalePrice(DatedPrice):
     age_months: float
+    age_years: int | None = Field(None, description="Whole years, when the price is old enough to be said in years "
+                                  "(knowledge/price_age.yaml years_after_months); else None and the months are said.")
+
+
+def age_in_years(months: float) -> int | None:
+    """Whole years of a price ``months`` old when that age is said in years; None when it is said in months."""
+    return int(months // MONTHS_PER_YEAR) if months >= YEARS_AFTER_MONTHS else None
 
 
 def stale_among(dated: Iterable[tuple[Text, str]], today: dt.date | None) -> list[StalePrice]:
-    """Each (what, date) once, in order, that is older than 6 months on ``today``: the one comparison every price an
+    """Each (what, date) once, in order, that is older than the stale threshold on ``today``: the one comparison every price an
     answer leans on goes through (card, whole machine, cloud rate, tariff), so none of them can age unsaid."""
     seen: set[tuple[str, str]] = set()
     stale = []
@@ -55,7 +65,8 @@ def stale_among(dated: Iterable[tuple[Text, str]], today: dt.date | None) -> lis
         if key in seen or not str(date)[:4].isdigit() or not is_stale(str(date), today):
             continue
         seen.add(key)
-        stale.append(StalePrice(what=what, date=str(date), age_months=round(age_months(str(date), today), 1)))
+        months = age_months(str(date), today)
+        stale.append(StalePrice(what=what, date=str(date), age_months=round(months, 1), age_years=age_in_years(months)))
     return stale
 
 

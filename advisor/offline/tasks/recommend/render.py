@@ -11,6 +11,7 @@ from advisor.offline.tasks.recommend.price_view import option_price
 from advisor.offline.tasks.recommend.tiers_view import tier_lines
 from advisor.offline.tasks.serving.peak_said import peak_said
 from advisor.offline.tasks.serving.serving_card import stated_card
+from advisor.offline.tasks.tco import price_dates
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from advisor.offline.workload import gpus_on_hand
@@ -141,12 +142,12 @@ def _nominal(turn: Turn, option: dict) -> float:
 
 
 def stale_prices(turn: Turn, stale: list[dict]) -> list[str]:
-    """One line, last, naming the GPU prices behind the options that are over 6 months old."""
+    """One line, last, naming the GPU prices behind the options that are older than the stale threshold, each with its age."""
     if not stale:
         return []
-    items = [PRICES.text("stale_price", what=Text(**row["what"]), date=row["date"]) for row in stale]
-    listed = Text(en=", ".join(i.en for i in items), zh="、".join(i.zh for i in items))
-    return [f"_{turn.text(PRICES.text('stale_prices', items=listed))}_"]
+    items = [PRICES.say(turn, "stale_price", what=turn.text(Text(**row["what"])), date=row["date"],
+                        age=price_dates.age(turn, row["age_months"], row.get("age_years"))) for row in stale]  # fmt: skip
+    return [f"_{PRICES.say(turn, 'stale_prices', items=turn.t(', ', '、').join(items))}_"]
 
 
 def stated_variants(turn: Turn) -> list[str]:

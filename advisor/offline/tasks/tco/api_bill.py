@@ -11,13 +11,13 @@ from __future__ import annotations
 import datetime as dt
 
 from advisor.markdown import money, number, table
-from advisor.offline.tasks.tco import plan, rent_prices, token_price
+from advisor.offline.tasks.tco import plan, price_dates, rent_prices, token_price
 from advisor.offline.tasks.tco.spans import span
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.api_prices import ApiPrice, api_prices
 from tools.cost.money import DEFAULT_USD_TO_CNY, USD_TO_CNY_SOURCE, convert
-from tools.cost.price_age import age_months, is_stale
+from tools.cost.price_age import is_stale
 from tools.cost.api_vs_self_host import DAYS_PER_MONTH, ApiVsSelfHostRequest, api_vs_self_host
 
 WORDING = Wording("tco", "api_bill")
@@ -217,4 +217,4 @@ def _stale(turn: Turn, price: ApiPrice) -> str:
     today = dt.date.today()
     if not is_stale(price.source.date, today):
         return ""
-    return WORDING.say(turn, "stale", date=price.source.date, age=number(age_months(price.source.date, today), 0))
+    return WORDING.say(turn, "stale", date=price.source.date, age=price_dates.age_of(turn, price.source.date))

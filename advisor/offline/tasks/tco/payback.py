@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from advisor.markdown import money, number, table
+from advisor.offline.tasks.tco import price_dates
 from advisor.offline.tasks.tco.spans import span
 from advisor.offline.tasks.tco.plan import LINE_INPUTS
 from advisor.offline.turn import Turn
@@ -140,7 +141,8 @@ def stale_note(turn: Turn, r: dict) -> list[str]:
     stale = r.get("stale_prices") or []
     if not stale:
         return []
-    items = [turn.text(WORDING.text("stale.item", what=p["what"], date=p["date"], age=number(p["age_months"], 0))) for p in stale]
+    items = [turn.text(WORDING.text("stale.item", what=p["what"], date=p["date"], age=price_dates.age(turn, p["age_months"], p.get("age_years"))))
+             for p in stale]  # fmt: skip
     return [turn.text(WORDING.text("stale.note", items=JOINERS.say(turn, "items_joiner").join(items)))]
 
 
