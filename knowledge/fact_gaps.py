@@ -32,13 +32,15 @@ class FactGap(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(pattern=r"^[a-z0-9-]+$")
-    status: Literal["unknown", "unverified", "estimate", "converted", "outside"]
+    status: Literal["unknown", "unverified", "estimate", "converted", "outside", "secondary", "assumption"]
     what: str = Field(min_length=10, description="The missing fact, in words.")
     reason: str = Field(min_length=20, description="Why the reference does not give it.")
     instead: str = Field(min_length=20, description="What the data and the answers do without it.")
     gpus: list[str] = Field(default_factory=list, description="Catalog rows the gap concerns.")
     names: list[str] = Field(default_factory=list, description="Parts the gap concerns that have no catalog row.")
     fields: list[str] = Field(default_factory=list, description="Data fields left empty for it ('region_tariffs.cn.colocation').")
+    labelled: list[str] = Field(default_factory=list, description="Data values kept with an assumption label for it "
+                                "('own_machine.utilisation_pct'): file stem, then the keys down to the labelled row.")
     subjects: list[str] = Field(default_factory=list, description="Subjects (knowledge/subjects.yaml) a question names the parts by "
                                 "('hygon-dcu'): a figure asked of one of them is answered with the gap.")
     known_instead: list[str] = Field(default_factory=list, description="Catalog rows whose sourced figures are offered instead.")
@@ -58,6 +60,10 @@ class FactGaps(BaseModel):
     def of_subject(self, subject: str) -> FactGap | None:
         """The gap of the parts a question names by ``subject`` ('hygon-dcu'), if one is recorded."""
         return next((g for g in self.gaps if subject in g.subjects), None)
+
+    def secondary_price(self, gpu_id: str) -> FactGap | None:
+        """The gap saying a row's price page is a secondary report (no primary page in the references), if recorded."""
+        return next((g for g in self.gaps if g.status == "secondary" and gpu_id in g.gpus), None)
 
     def covers(self, field: str) -> FactGap | None:
         """The gap that explains why the data field ``field`` is empty, if one is recorded."""

@@ -9,7 +9,9 @@ from urllib.parse import urlparse
 
 from advisor.markdown import money, number
 from advisor.offline.turn import Turn
+from advisor.offline.tasks.tco import price_dates
 from advisor.offline.wording import Wording
+from knowledge.fact_gaps import fact_gaps
 
 WORDING = Wording("specs", "asked")
 TB = 1000  # GB/s in a TB/s
@@ -32,13 +34,16 @@ def figure(turn: Turn, gpu: dict, field: str, sparse: bool = True) -> str:
     return WORDING.say(turn, f"figure.{field}", value=number(value), memory_type=gpu.get("memory_type", ""))
 
 
-def one_card(turn: Turn, gpu: dict) -> str:
+def one_card(turn: Turn, gpu: dict, estimate: dict | None = None) -> str:
     """The figures asked of one card, each first in its own line; "" when the question names none. A figure the row
-    lists as unverified (knowledge/fact_gaps.yaml) says so first; the launch price and the cooling have their own lines."""
-    return "\n\n".join(_one(turn, gpu, field) for field in turn.ask.spec_fields_asked)
+    lists as unverified (knowledge/fact_gaps.yaml) says so first; the launch price and the cooling have their own lines.
+    ``estimate``: estimate_server_price's card range, for a launch price the catalog lacks."""
+    return "\n\n".join(_one(turn, gpu, field, estimate) for field in turn.ask.spec_fields_asked)
 
 
-def _one(turn: Turn, gpu: dict, field: str) -> str:
+def _one(turn: Turn, gpu: dict, field: str, estimate: dict | None) -> str:
+    if field == "launch_price":
+        return launch_price(turn, gpu, estimate)
     if field in OWN_LINE:
         return OWN_LINE[field](turn, gpu)
     key = "one_unverified" if field in gpu.get("unverified", ()) and gpu.get(field) is not None else "one"
@@ -51,15 +56,26 @@ def _source(price: dict) -> str:
     return f"[{urlparse(url).netloc.removeprefix('www.')}]({url})" if url else price["source"]
 
 
-def launch_price(turn: Turn, gpu: dict) -> str:
-    """The catalog's purchase price as the launch price when it is dated in the card's launch year; a later price is
-    said to be no launch price, and no price is said plainly."""
+def launch_price(turn: Turn, gpu: dict, estimate: dict | None = None) -> str:
+    """The catalog's purchase price as the launch price when it is dated in the card's launch year, with its age; a later
+    price is said to be no launch price; with no price, the dated estimate of one card (``estimate``, estimate_server_price's
+    card range) when one exists, else no price said plainly. A page the gaps record as a secondary report is said to be one."""
     price = gpu.get("purchase_price")
     if not price:
-        return WORDING.say(turn, "launch_price.none", card=gpu["name"])
+        return _estimated(turn, gpu, estimate) if estimate else WORDING.say(turn, "launch_price.none", card=gpu["name"])
     key = "launch_price.at_launch" if str(price["date"])[:4] == str(gpu["launch_year"]) else "launch_price.later"
+    secondary = WORDING.say(turn, "launch_price.secondary") if fact_gaps().secondary_price(gpu["id"]) else ""
     return WORDING.say(turn, key, price=money(price["amount"], price["currency"]), card=gpu["name"], date=price["date"],
-                       source=_source(price), year=gpu["launch_year"])  # fmt: skip
+                       age=price_dates.age_of(turn, price["date"]), source=_source(price) + secondary, year=gpu["launch_year"])  # fmt: skip
+
+
+def _estimated(turn: Turn, gpu: dict, card: dict) -> str:
+    """No launch price published: the dated estimate of one card, its range, date and how it is derived, called an estimate."""
+    low, high = money(card["low"], card["currency"]), money(card["high"], card["currency"])
+    price = low if card["low"] == card["high"] else WORDING.say(turn, "launch_price.range", low=low, high=high)
+    derivation = turn.text(card["derivation"]) if card.get("derivation") else ""
+    return WORDING.say(turn, "launch_price.estimate", card=gpu["name"], price=price, date=card["date"], derivation=derivation,
+                       age=price_dates.age_of(turn, card["date"]))  # fmt: skip
 
 
 def cooling(turn: Turn, gpu: dict) -> str:
@@ -72,7 +88,7 @@ def cooling(turn: Turn, gpu: dict) -> str:
     return WORDING.say(turn, "cooling.unverified", card=gpu["name"], label=WORDING.say(turn, f"cooling.label.{kind}"), form_factor=gpu["form_factor"])
 
 
-OWN_LINE = {"launch_price": launch_price, "cooling": cooling}  # figures asked that are no one number of the row
+OWN_LINE = {"cooling": cooling}  # figures asked that are no one number of the row
 
 
 def claim(turn: Turn, gpus: list[dict]) -> str:

@@ -29,3 +29,11 @@ def list_args(turn: Turn) -> dict:
 def asks_machine_price(turn: Turn) -> bool:
     """"how much is an A800 server?": what the machine costs to buy leads the comparison."""
     return turn.ask.asks_price and not turn.ask.renting and "launch_price" not in turn.ask.spec_fields_asked  # the card's own price asked
+
+
+def launch_estimate_args(turn: Turn, gpu: dict) -> dict | None:
+    """estimate_server_price's arguments for one card of ``gpu`` when its launch price is asked and the catalog holds no price
+    for it ("L40S launch price?"): the dated estimate knowledge/price_estimates.yaml derives is the sourced figure there is."""
+    if "launch_price" not in turn.ask.spec_fields_asked or gpu.get("purchase_price"):
+        return None
+    return {"gpu": gpu["id"], "gpus": 1, "currency": turn.currency}

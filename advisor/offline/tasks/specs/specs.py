@@ -38,7 +38,7 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     warned = mainland.blocked_list(turn, rows) if weighed else []
     stated = stated_view.lead(turn, rows[0]) if len(rows) == 1 else ""  # "the B200 is 192 GB, right?": the figure said is checked first
     # what was asked leads: right or wrong on a comparison stated between two cards, or the figure asked of one card
-    asked = asked_view.claim(turn, rows) or (asked_view.one_card(turn, rows[0]) if len(rows) == 1 else "")
+    asked = asked_view.claim(turn, rows) or (_one_card(turn, rows[0]) if len(rows) == 1 else "")
     return "\n\n".join(filter(None, [stated, asked, lead, *warned, table, *render.stale_prices(turn, result, machine_dates)]))
 
 
@@ -53,7 +53,18 @@ def asked_of_one(turn: Turn) -> str:
         return ""
     gpu = outcome.result["rows"][0]["gpu"]
     turn.cite_gpu(gpu)
-    return asked_view.one_card(turn, gpu)
+    return _one_card(turn, gpu)
+
+
+def _one_card(turn: Turn, gpu: dict) -> str:
+    """The figures asked of one card; a launch price the catalog lacks is given as the dated estimate of one card."""
+    args = plan.launch_estimate_args(turn, gpu)
+    priced = turn.call("estimate_server_price", args) if args else None
+    estimate = priced.result["card"] if priced is not None and priced.ok else None
+    for cited in (estimate or {}).get("sources", []):  # "title — url (date)": the pages the estimate is derived from
+        title, _, rest = cited.partition(" — ")
+        turn.cite(f"estimate:{gpu['id']}:{title}", title, urls=[rest.split(" ")[0]] if rest else [])
+    return asked_view.one_card(turn, gpu, estimate)
 
 
 def _filtered_list(turn: Turn) -> str:
