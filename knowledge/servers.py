@@ -49,6 +49,8 @@ class ServerClass(BaseModel):
     quoted_by: str | None = Field(None, description="Who quoted the company's price (its `source`).")
     basis: str = Field(min_length=3, description="How the figures were put together, in one line.")
     sources: tuple[QuotedSource, ...] = Field(min_length=1)
+    assumption: Text | None = Field(None, description="Set when the price is not a figure of this class but one borrowed from "
+                                    "another, with why: an answer showing it says so in its assumptions, never as a quote.")
 
     def price(self, currency: str, usd_to_cny: float) -> float:
         if currency == "CNY":

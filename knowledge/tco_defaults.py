@@ -12,7 +12,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from knowledge.bilingual import Text
 from knowledge.catalog import CatalogError, company_prices, read_yaml
+from knowledge.fact_gaps import ReferenceLine
 from knowledge.price_overrides import PriceOverrides, Quote
 from knowledge.sources import DatedQuote
 
@@ -35,6 +37,7 @@ class Default(BaseModel):
     sources: tuple[DatedQuote, ...] = ()
     overridden_by: str = Field("", description="Set when the value is the company's own (ADVISOR_PRICES file).")
     date: str = Field("", description="When a company's value was quoted; shipped values carry their sources' dates.")
+    reference: tuple[ReferenceLine, ...] = Field((), description="The shared-reference lines the value stands on (tests re-read them).")
 
     @property
     def source(self) -> str:
@@ -101,6 +104,7 @@ class OwnMachineValue(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     value: float
     basis: str = Field(min_length=3)
+    assumption: Text | None = Field(None, description="Set on a value no source gives: the answer's assumption line, with why and what moves it.")
 
 
 class OwnMachine(BaseModel):
@@ -109,6 +113,7 @@ class OwnMachine(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     site: dict[str, OwnMachineValue | str]
     concurrency: OwnMachineValue
+    utilisation_pct: OwnMachineValue = Field(description="Busy share of the box's hours when none is said (an assumption).")
 
     def tco_args(self, gpus: int) -> dict[str, float | int]:
         """compute_tco's site arguments for a box holding ``gpus`` cards."""

@@ -60,6 +60,7 @@ class ServerPrice(BaseModel):
     host: float | None = Field(None, description="The machine without its GPUs (its server class), in `currency`.")
     host_label: Text | None = None
     host_date: str | None = None
+    host_assumption: Text | None = Field(None, description="Why the host price is an assumption, when it is one (knowledge/servers.yaml).")
     whole: PriceRange | None = Field(None, description="The whole machine: the cards plus the host, or a published quote.")
     quote_what: Text | None = Field(None, description="What the published quote is for, when the whole price is one.")
     quote_title: str | None = None
@@ -102,7 +103,8 @@ def estimate_server_price(request: ServerPriceRequest, catalog: Catalog) -> Serv
     host = round(server.price(currency, rate) * machines, 2) if server else None
     quote = data.default_quote(gpu, count, server)
     result = ServerPrice(gpu_id=gpu.id, gpu_name=gpu.name, gpus=count, card=card, host=host,
-                         host_label=server.name if server else None, host_date=server.date if server else None)  # fmt: skip
+                         host_label=server.name if server else None, host_date=server.date if server else None,
+                         host_assumption=server.assumption if server and quote is None else None)  # fmt: skip
     used = machine_dates(None, quote) if quote is not None else [*gpu_dates(gpu, card.date if card else None, False), *machine_dates(server, None, machines)]
     result = result.model_copy(update={"dated": [DatedPrice(what=what, date=date) for what, date in used]})
     if quote is not None:

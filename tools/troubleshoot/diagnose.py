@@ -91,6 +91,8 @@ class Finding(BaseModel):
         None, description="What this cause's evidence means when it arrives in a later message of a thread."
     )
     verdict: Text | None = Field(None, description="The first sentence when this rule judges a stated figure.")
+    assumption: Text | None = Field(None, description="The cut-off the figures were judged by, when no source gives it (an "
+                                    "assumption the answer says in its details, never as a fact).")
 
     @property
     def described(self) -> bool:
@@ -453,6 +455,7 @@ def _finding(
         actions=[action for action in rule.actions if action.applies(setup, asked)],
         symptom=symptom, stated={field: setup[field] for field in because if field in setup}, new_finding=rule.new_finding,
         verdict=reading.verdict if reading is not None and reading.verdict is not None else rule.verdict_for(setup),
+        assumption=reading.assumption if reading is not None else None,
     )  # fmt: skip
 
 

@@ -167,6 +167,8 @@ class FigureReading(BaseModel):
     when: list[str] = Field(min_length=1, description="Conditions (all must hold) on one record of the rule's parser.")
     weight: float | None = Field(None, gt=0, le=1, description="The rule's weight when they hold; unset: unchanged.")
     verdict: Text | None = Field(None, description="The first sentence when they hold, with its parser's fields as {placeholders}.")
+    assumption: Text | None = Field(None, description="Set when a cut-off in `when` is no sourced figure: why it was chosen, "
+                                    "said in the answer's details when the reading decides it.")
 
     _conditions: tuple[Condition, ...] = PrivateAttr(default=())
 

@@ -66,6 +66,8 @@ def machine_prices(turn: Turn, gpu_ids: list[str], unpriced: bool = True) -> tup
             basis = _fill(text.basis_quote, what=turn.text(r["quote_what"]), title=r["quote_title"])
         else:
             server = turn.text(r["host_label"]) if r.get("host_label") else ""
+            if r.get("host_assumption"):  # a borrowed host price: an assumption, said in the details
+                turn.assume(r["host_assumption"]["en"], r["host_assumption"]["zh"])
             basis = _fill(text.basis_cards, cards=f"{r['gpus']} × {range_text(card['low'], card['high'], currency)}", server=server,
                           host=money(r["host"], currency) if r.get("host") is not None else "—")  # fmt: skip
         lines = [turn.text(_fill(text.server_lead, config=config, price=range_text(whole["low"], whole["high"], currency),

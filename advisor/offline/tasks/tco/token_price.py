@@ -143,8 +143,11 @@ def _own_box(turn: Turn, model_name: str, gpu: str, name: str, gpus: int, speed:
     the desktop's site (no facility overhead, rack rent or service contract) from knowledge/own_machine.yaml, said."""
     s = turn.slots
     machine = own_machine_defaults()
+    busy = machine.utilisation_pct
+    if not s.utilisation:  # no use said: the box's busy share is an assumption (own_machine.yaml), said in the details
+        turn.assume(busy.assumption.en, busy.assumption.zh)
     owned = plan.owning_hour(turn, gpu, gpus, currency, servers=1, **machine.tco_args(gpus), owned=True,
-                              utilisation_pct=s.utilisation * 100 if s.utilisation else None, region=s.region,
+                              utilisation_pct=s.utilisation * 100 if s.utilisation else busy.value, region=s.region,
                               site_region=turn.ask.site_region or ("cn" if turn.china_buyer else None),
                               lifetime_years=s.horizon_years, electricity_price=plan.electricity_price(turn, currency))  # fmt: skip
     if not owned.ok:

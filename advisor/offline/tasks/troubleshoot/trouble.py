@@ -52,6 +52,8 @@ def answer(turn: Turn) -> str:
     # what it means is said first, so a follow-up is not answered with the first answer again.
     told = [] if check or fresh else _new_facts(turn, result)
     top = findings[0]
+    for finding in (f for f in findings if f.get("assumption")):  # a cut-off no source gives judged the figures: said as an assumption
+        turn.assume(finding["assumption"]["en"], finding["assumption"]["zh"])
     findings = [f for f in findings if f is fresh or f["score"] >= RELEVANT_SHARE * top["score"]]
     if top["family"] == CHECKLIST_FAMILY:
         return render.family_checklist(turn, top, notes, verdicts, done)
