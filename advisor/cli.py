@@ -153,7 +153,7 @@ def cmd_prices(args: argparse.Namespace) -> int:
 
     from knowledge.clouds import prices_in_force
     from knowledge.price_overrides import prices_path
-    from tools.cost.price_age import is_stale
+    from tools.cost.price_age import STALE_AFTER_MONTHS, is_stale
 
     rows = prices_in_force()
     if args.json:
@@ -166,7 +166,7 @@ def cmd_prices(args: argparse.Namespace) -> int:
     title = f"{len(rows)} prices in force" + (f"; ★ = from {path}" if path else "; set ADVISOR_PRICES to use your own")
     table = Table("", "kind", "item", "price", "unit", "date", "source", title=title)
     for row in rows:
-        age = " (older than 6 months)" if row.date[:1].isdigit() and is_stale(row.date, today) else ""
+        age = f" (older than {STALE_AFTER_MONTHS:g} months)" if row.date[:1].isdigit() and is_stale(row.date, today) else ""
         table.add_row("★" if row.company else "", row.kind, row.item, f"{row.amount:,.{4 if row.amount < 1 else 2 if row.amount < 100 else 0}f} {row.currency}", row.unit, row.date + age, row.source)
     _console().print(table)
     return 0

@@ -143,7 +143,7 @@ def stale_note(turn: Turn, r: dict) -> list[str]:
         return []
     items = [turn.text(WORDING.text("stale.item", what=p["what"], date=p["date"], age=price_dates.age(turn, p["age_months"], p.get("age_years"))))
              for p in stale]  # fmt: skip
-    return [turn.text(WORDING.text("stale.note", items=JOINERS.say(turn, "items_joiner").join(items)))]
+    return [turn.text(WORDING.text("stale.note", items=JOINERS.say(turn, "items_joiner").join(items), months=price_dates.STALE_MONTHS))]
 
 
 def tier_summary(turn: Turn, r: dict) -> str:

@@ -15,8 +15,9 @@ from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
 from knowledge.catalog import load_catalog
-from tools.cost.price_age import age_in_years, age_months, stale_among
+from tools.cost.price_age import STALE_AFTER_MONTHS, age_in_years, age_months, stale_among
 
+STALE_MONTHS = number(STALE_AFTER_MONTHS, 0)  # the threshold as the notes say it ("older than 6 months")
 PRICES = Wording("recommend", "market")  # the stale-price note, worded once for every answer that shows dated prices
 AGES = Wording("tco", "price_age")  # what each dated price is
 

@@ -11,7 +11,7 @@ from advisor.markdown import money, number, table
 from advisor.nlu.frame import Money
 from advisor.offline.wording import Wording
 from advisor.offline.slots import CALCULATED_CURRENCIES
-from advisor.offline.tasks.tco import plan
+from advisor.offline.tasks.tco import plan, price_dates
 from advisor.offline.tasks.tco.spans import span
 from advisor.offline.turn import Turn
 from knowledge.bilingual import Text
@@ -90,7 +90,7 @@ def answer(turn: Turn) -> str:
     if r["missing_tiers"] and r["tiers"]:
         parts.append(WORDING.say(turn, "missing", what=what, tiers=JOINERS.say(turn, "tiers_joiner").join(turn.text(t) for t in r["missing_tiers"])))
     if r["stale_count"]:
-        parts.append(WORDING.say(turn, "stale", count=r["stale_count"]))
+        parts.append(WORDING.say(turn, "stale", count=r["stale_count"], months=price_dates.STALE_MONTHS))
     turn.cite("rent-vs-buy", WORDING.say(turn, "rent_prices_phrases.answer.rent_vs_buy"))
     return "\n\n".join(parts)
 
@@ -184,7 +184,7 @@ def offer_sources(turn: Turn, r: dict) -> str:
         for offer in tier["offers"]:
             marks = [WORDING.say(turn, "marks.derived")] if offer["derived"] else []
             if offer["stale"]:
-                marks.append(WORDING.say(turn, "marks.stale"))
+                marks.append(WORDING.say(turn, "marks.stale", months=price_dates.STALE_MONTHS))
             if offer["quoted_currency"] != cur:
                 original = band(offer["quoted_low"], offer["quoted_high"], offer["quoted_currency"])
                 marks.append(WORDING.say(turn, "marks.converted", original=original))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from advisor.offline.tasks.tco import plan, render, rent_prices
+from advisor.offline.tasks.tco import plan, price_dates, render, rent_prices
 from advisor.offline.turn import Turn
 from tools.cost.tco_model import HOURS_PER_MONTH
 
@@ -43,5 +43,5 @@ def answer(turn: Turn) -> str:
     if r["missing_tiers"]:
         parts.append(rent_prices.WORDING.say(turn, "missing", what=r["gpu_name"], tiers=turn.t("; ", "、").join(turn.text(t) for t in r["missing_tiers"])))
     if r["stale_count"]:
-        parts.append(rent_prices.WORDING.say(turn, "stale", count=r["stale_count"]))
+        parts.append(rent_prices.WORDING.say(turn, "stale", count=r["stale_count"], months=price_dates.STALE_MONTHS))
     return "\n\n".join(parts)
