@@ -176,3 +176,11 @@ OOM = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.
 def test_a_fragmentation_call_made_on_our_cut_off_says_it_is_ours(offline_advisor, question, said):
     answer = ask(offline_advisor, question).answer
     assert said in answer, answer[-1500:]
+
+
+def test_a_proposal_price_table_ages_an_old_price():
+    from advisor.proposal.build import _age
+
+    aged = _age("2020-09")
+    assert aged is not None and "years old" in aged.en and "年" in aged.zh
+    assert _age(dt.date.today().isoformat()) is None  # a price of today carries no age

@@ -32,6 +32,7 @@ from advisor.proposal.sections import (
 from advisor.proposal.wording import facts, phrase
 from advisor.registry import Registry
 from knowledge.bilingual import AdvisorError, Text
+from tools.cost.price_age import stale_among
 from knowledge.catalog import Catalog
 from knowledge.tco_defaults import tco_defaults
 from tools.cost.tco import TcoResult
@@ -276,8 +277,19 @@ def _prices(catalog: Catalog, options: list[dict]) -> list[PriceLine]:
         for price, key in ((gpu.purchase_price, "price_purchase"), (gpu.cloud_price, "price_cloud")):
             if price is not None:
                 lines.append(PriceLine(what=Text(en=phrase(key, "en", gpu=gpu.name), zh=phrase(key, "zh", gpu=gpu.name)), amount=price.amount,
-                                       currency=price.currency, date=price.date, note=price.note, source=price.cited))  # fmt: skip
+                                       currency=price.currency, date=price.date, age=_age(price.date), note=price.note, source=price.cited))  # fmt: skip
     return lines
+
+
+def _age(date: str) -> Text | None:
+    """A price's age in words once it is older than the stale threshold (knowledge/price_age.yaml): in months, or in years
+    from the years threshold on; None for a recent or undated price."""
+    stale = stale_among([(Text(en=date, zh=date), date)], dt.date.today())
+    if not stale:
+        return None
+    row = stale[0]
+    key, value = ("price_age_years", row.age_years) if row.age_years is not None else ("price_age_months", round(row.age_months))
+    return Text(en=phrase(key, "en", age=value), zh=phrase(key, "zh", age=value))
 
 
 def _risks(p: Proposal) -> list[str]:

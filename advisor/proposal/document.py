@@ -130,7 +130,8 @@ def layout(p: Proposal, language: str) -> Document:
     add(Heading(t("h_prices")))
     if p.prices:
         add(Table([t("col_item"), t("col_value"), t("col_date"), t("col_source")],
-                  [[in_language(x.what, language), money(x.amount, x.currency), x.date, f"{x.source} {x.note}".strip()] for x in p.prices]))  # fmt: skip
+                  [[in_language(x.what, language), money(x.amount, x.currency), t("price_dated", date=x.date, age=in_language(x.age, language)) if x.age else x.date,
+                    f"{x.source} {x.note}".strip()] for x in p.prices]))  # fmt: skip
     add(Heading(t("h_assumptions")))
     add(Bullets(_assumption_lines(p, t)))
     if p.figures:

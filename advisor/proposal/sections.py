@@ -55,6 +55,7 @@ class PriceLine(BaseModel):
     amount: float
     currency: str
     date: str
+    age: Text | None = Field(None, description="How old the price is, when older than the stale threshold (knowledge/price_age.yaml).")
     note: str = ""
     source: str
 
