@@ -8,8 +8,8 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from advisor.markdown import money, number
-from advisor.offline.turn import Turn
 from advisor.offline.tasks.tco import price_dates
+from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.fact_gaps import fact_gaps
 
