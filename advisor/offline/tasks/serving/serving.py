@@ -121,6 +121,13 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
             target = render.targets(args)
             setup_note.append(turn.text(serving_text("sized_for_load", count=tp * copies, gpu=render.card_name(turn, args["gpu"]), plan=render.plan_text(tp, copies),
                                        load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else render.NOTHING)))  # fmt: skip
+    laid_out = plan.layout_for_load(turn, args)
+    if laid_out is not None:  # "50 at once on our 8 A100s": copies of a smaller group serve them faster than one copy over all 8
+        tp, chosen, wide = laid_out
+        args["tp"] = tp
+        setup_note.append(turn.text(serving_text("layout_for_load", count=chosen["num_gpus"], gpu=chosen["gpu"], plan=render.plan_text(tp, chosen["replicas"]),
+                                                 load=f"{turn.slots.concurrency:,}", speed=number(chosen["tokens_per_s_per_user_streaming"]),
+                                                 wide_plan=render.plan_text(wide["tp"], wide["replicas"]), wide_speed=number(wide["tokens_per_s_per_user_streaming"]))))  # fmt: skip
     choice = _precision_choice(turn, args)
     first = estimate(turn, args)
     lowered, base = None, (args.get("precision") or plan.BASE_PRECISION).upper()
@@ -135,7 +142,7 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     lowered_lead = []
     if lowered is not None:  # "70B on one L40S?": what made it fit, with its quality cost, right under the verdict
         lowered_lead.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
-                                            base=base, precision=lowered.upper(), quality=render.quality(turn, lowered))))  # fmt: skip
+                                            base=base, precision=lowered.upper(), quality=render.quality(turn, lowered, _shipped(turn, r)))))  # fmt: skip
     elif plan.is_card_default(turn, args) and asked != "concurrency":  # "in FP8, ...", under the verdict only where BF16 changes it
         lowered_lead += [line for line in [_format_line(turn, args, r)] if line]
     if asked == "concurrency":
@@ -1121,3 +1128,9 @@ TAKE_OVER_CONDITIONS = {
     "reports_serving_slowdown": lambda turn: plan.reports_serving_slowdown(turn, problem_known=True),
 }
 TAKE_OVER_WRITERS = {"kv_budget": kv_budget_answer, "serving_estimate": answer, "kv_squeeze": squeeze_report}
+
+
+def _shipped(turn: Turn, result: dict) -> str | None:
+    """The format the served checkpoint ships in (FP8 for DeepSeek-V3), which a lower-bit step is weighed against."""
+    spec = turn.catalog.find_model(result["model_id"])
+    return spec.shipped_precision if spec is not None else None
