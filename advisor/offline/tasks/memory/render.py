@@ -54,9 +54,10 @@ def estimate(turn: Turn, r: dict, args: dict, task: str, card: StatedCard | None
         parts.append(need)
     if load and not r.get("fit_plan"):  # the stated load's KV cache is part of the check
         parts.append(load)
-    if r.get("kv_cache_tokens"):
-        parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(r['kv_cache_tokens']), max_concurrency=number(r['max_concurrency'])))
-    team = team_load_line(turn, r, args)
+    shown = sized or r  # the estimate the lead's yes rests on: its KV room, its load and its notes, not the 16-bit one's
+    if shown.get("kv_cache_tokens"):
+        parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(shown['kv_cache_tokens']), max_concurrency=number(shown['max_concurrency'])))
+    team = team_load_line(turn, shown, {**args, "precision": shown["weights_precision"]} if sized else args)
     if team:  # "for our 20 engineers": the speed at that load decides, so it leads
         parts.insert(0, team)
     if turn.ask.reports_oom:  # "it OOMs with this setup": the parts that fill the card, right under the verdict
@@ -64,11 +65,11 @@ def estimate(turn: Turn, r: dict, args: dict, task: str, card: StatedCard | None
     stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
     parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
     parts += memory_view.rule_of_thumb(turn, r)
-    parts.append(memory_view.breakdown(turn, sized or r))
-    parts += memory_scopes.scopes_line(turn, sized or r)
+    parts.append(memory_view.breakdown(turn, shown))
+    parts += memory_scopes.scopes_line(turn, shown)
     parts.append(f"_{turn.text(r['unit_note'])}_")
     # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
-    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"] and n != r.get("gpu_share_note")][:3]
+    parts += [f"ℹ️ {turn.text(n)}" for n in shown.get("notes", []) if "4 GB" not in n["en"] and n != shown.get("gpu_share_note")][:3]
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
     return "\n\n".join(parts)
 

@@ -553,6 +553,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
         lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
                             per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
         _, fewer = _fewer_in_lower_bits(turn, dict(args), load, best)  # a 16-bit precision the user named: FP8's count when it halves it
+        fewer = [*_on_cards_stated(turn, args, tp, tp * copies, load), *fewer]
     return "\n\n".join([turn.text(lead), *fewer, *binding_line(turn, args, r), *render.in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
@@ -1128,6 +1129,21 @@ TAKE_OVER_CONDITIONS = {
     "reports_serving_slowdown": lambda turn: plan.reports_serving_slowdown(turn, problem_known=True),
 }
 TAKE_OVER_WRITERS = {"kv_budget": kv_budget_answer, "serving_estimate": answer, "kv_squeeze": squeeze_report}
+
+
+def _on_cards_stated(turn: Turn, args: dict, tp: int, needed: int, load: int) -> list[str]:
+    """"How many replicas and what TP on our 8 H100s?": the size that carries the load, laid over the cards the user
+    has (as many copies of it as they hold), with the users at once those copies carry at the same targets; nothing
+    when no count was stated or the stated cards are what the load needs anyway."""
+    count = turn.slots.gpu_count
+    if not count or count <= needed or count % tp:
+        return []
+    found = estimate(turn, {**args, "num_gpus": count, "tp": tp, "batch": load})
+    if not found.ok:
+        return []
+    r = found.result
+    return [turn.text(serving_text("on_cards_stated", count=count, gpu=r["gpu"], plan=render.plan_text(tp, r["replicas"]), needed=needed,
+                                   most=number(r.get("max_concurrency_at_target") or r["max_batch_fits"]), target=render.targets(args) or render.NOTHING))]  # fmt: skip
 
 
 def _shipped(turn: Turn, result: dict) -> str | None:
