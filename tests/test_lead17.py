@@ -134,3 +134,33 @@ def test_one_user_keeps_the_widest_split(offline_advisor):
     response = offline_advisor.answer("How fast is Llama 3.1 8B on 4 L40S?", [])
     speeds = [call.result for call in calls(response, "estimate_throughput") if call.result]
     assert speeds and speeds[0]["tp"] == 4, [s["tp"] for s in speeds]
+
+
+# --- a team's speed on a fit question: the format the card is served in, and the figure the serving answer gives ----
+
+TEAM_ON_CARDS = [
+    ("Our team of 40 wants to use Qwen2.5-72B on 4 L40S. Will it work?", "en"),
+    ("Does Llama 3.1 70B fit on 2 H100 for 30 users at once?", "en"),
+    ("两张 H100 放得下 Llama 3.1 70B 吗？要给 30 个人同时用", "zh"),
+]
+
+
+@pytest.mark.parametrize(("question", "language"), TEAM_ON_CARDS)
+def test_a_team_is_timed_in_the_cards_serving_format(offline_advisor, question, language):
+    response = offline_advisor.answer(question, [])
+    speeds = [call for call in calls(response, "estimate_throughput") if call.result]
+    assert speeds, "no speed for the team"
+    timed = speeds[0]
+    assert timed.args.get("precision") == "fp8", timed.args
+    assert number(timed.result["tokens_per_s_per_user_streaming"]) in lead(response), lead(response)
+
+
+@pytest.mark.parametrize("question", [
+    "We have 200 employees who will use an internal chatbot on Llama 3.1 70B with 8 H100s. How many replicas and what TP?",
+    "Eight H100s in our rack; about 30 staff chat with Llama 3.1 70B at the same time. How many GPUs does that need, and how do we split our eight?",
+])  # fmt: skip
+def test_a_count_sized_for_the_load_is_laid_over_the_cards_stated(offline_advisor, question):
+    response = offline_advisor.answer(question, [])
+    laid = [call.result for call in calls(response, "estimate_throughput") if call.result and call.result["num_gpus"] == 8]
+    assert laid and laid[-1]["replicas"] > 1, [(c.result or {}).get("num_gpus") for c in calls(response, "estimate_throughput")]
+    assert f"TP={laid[-1]['tp']}" in response.summary and str(laid[-1]["replicas"]) in response.summary, response.summary

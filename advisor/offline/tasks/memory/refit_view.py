@@ -54,9 +54,7 @@ def format_quality(turn: Turn, model_id: str, route: dict) -> Text:
     the checkpoint ships in when it ships lower than 16-bit); nothing for a route that keeps the weights as they are."""
     if not route.get("precision"):
         return Text(en="", zh="")
-    spec = turn.catalog.find_model(model_id)
-    said = serving_render.quality(turn, route["precision"], spec.shipped_precision if spec is not None else None)
-    return REFIT.text("quality", quality=said)
+    return REFIT.text("quality", quality=serving_render.quality(turn, route["precision"], model_id))
 
 
 def _same_card(turn: Turn, route: dict, mode: str) -> str:

@@ -106,10 +106,12 @@ SLOW_RATE = 0.1  # requests/s below which a rate is said per hour
 LOWER_BITS = Wording("serving", "lower_precision")
 
 
-def quality(turn: Turn, precision: str, shipped: str | None = None) -> Text:
+def quality(turn: Turn, precision: str, model_id: str | None = None) -> Text:
     """What ``precision`` weights cost in quality, in one phrase; its source is said once among the assumptions. A
-    checkpoint ``shipped`` in a lower-bit format (DeepSeek in FP8) is measured against that release when a line for the
-    step exists (``from_shipped``)."""
+    checkpoint of ``model_id`` that ships in a lower-bit format (DeepSeek in FP8) is measured against that release when
+    a line for the step exists (``from_shipped``)."""
+    spec = turn.catalog.find_model(model_id) if model_id else None
+    shipped = spec.shipped_precision if spec is not None else None
     table = LOWER_BITS.data.get("from_shipped", {}).get(shipped, {}) if shipped else {}
     if precision not in table.get("quality", {}):
         table = LOWER_BITS.data

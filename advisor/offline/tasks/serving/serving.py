@@ -142,7 +142,7 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     lowered_lead = []
     if lowered is not None:  # "70B on one L40S?": what made it fit, with its quality cost, right under the verdict
         lowered_lead.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
-                                            base=base, precision=lowered.upper(), quality=render.quality(turn, lowered, _shipped(turn, r)))))  # fmt: skip
+                                            base=base, precision=lowered.upper(), quality=render.quality(turn, lowered, r["model_id"]))))  # fmt: skip
     elif plan.is_card_default(turn, args) and asked != "concurrency":  # "in FP8, ...", under the verdict only where BF16 changes it
         lowered_lead += [line for line in [_format_line(turn, args, r)] if line]
     if asked == "concurrency":
@@ -1144,9 +1144,3 @@ def _on_cards_stated(turn: Turn, args: dict, tp: int, needed: int, load: int) ->
     r = found.result
     return [turn.text(serving_text("on_cards_stated", count=count, gpu=r["gpu"], plan=render.plan_text(tp, r["replicas"]), needed=needed,
                                    most=number(r.get("max_concurrency_at_target") or r["max_batch_fits"]), target=render.targets(args) or render.NOTHING))]  # fmt: skip
-
-
-def _shipped(turn: Turn, result: dict) -> str | None:
-    """The format the served checkpoint ships in (FP8 for DeepSeek-V3), which a lower-bit step is weighed against."""
-    spec = turn.catalog.find_model(result["model_id"])
-    return spec.shipped_precision if spec is not None else None
