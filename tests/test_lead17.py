@@ -164,3 +164,26 @@ def test_a_count_sized_for_the_load_is_laid_over_the_cards_stated(offline_adviso
     laid = [call.result for call in calls(response, "estimate_throughput") if call.result and call.result["num_gpus"] == 8]
     assert laid and laid[-1]["replicas"] > 1, [(c.result or {}).get("num_gpus") for c in calls(response, "estimate_throughput")]
     assert f"TP={laid[-1]['tp']}" in response.summary and str(laid[-1]["replicas"]) in response.summary, response.summary
+
+
+# --- a training OOM sized at a length the message did not give: the length is said; a stated one is used -----------
+
+SEQUENCE = Wording("troubleshoot", "trouble")
+
+
+@pytest.mark.parametrize(("question", "stated"), [
+    ("QLoRA of Qwen2.5-32B on one RTX 4090 with cutoff_len 2048 runs out of memory", None),
+    ("LoRA fine-tune of Qwen2.5-14B on a 4090, samples are 2k tokens, batch 2, getting OOM", 2048),
+    ("用 4090 做 Qwen2.5-14B 的 LoRA 微调，样本长度 2k，batch 2，一直 OOM", 2048),
+])  # fmt: skip
+def test_an_oom_check_uses_the_stated_length_or_says_the_one_it_sized(offline_advisor, question, stated):
+    response = offline_advisor.answer(question, [])
+    checked = [call.args for call in calls(response, "estimate_memory")]
+    assert checked, "no memory check"
+    said = SEQUENCE.text("sequence_assumed", context="4,096").zh if _zh(question) else SEQUENCE.text("sequence_assumed", context="4,096").en
+    if stated:
+        assert checked[0].get("context") == stated, checked[0]
+        assert said not in response.answer
+    else:
+        assert not checked[0].get("context"), checked[0]
+        assert said in response.answer
