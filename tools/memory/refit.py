@@ -92,7 +92,7 @@ def _route(key: str, gpu: GPU, estimate: Estimator, request: MemoryRequest, your
     except AdvisorError:
         return None
     count, found = fewest if fewest else (None, None)
-    route = Route(key=key, label=ROUTE_LABELS[key], gpu_id=gpu.id, gpu=gpu.name, count=count)
+    route = Route(key=key, label=ROUTE_LABELS[key], gpu_id=gpu.id, gpu=gpu.name, count=count, precision=request.precision, kv_precision=request.kv_precision)
     if sized is not request:  # held at micro-batch 1: said with the accumulation that keeps the batch
         route.micro_batch, route.grad_accumulation = sized.batch, sized.grad_accumulation
     request = sized

@@ -132,6 +132,8 @@ class Route(BaseModel):
     params_b: float | None = Field(None, description="Smaller model: the largest parameter count that fits, billions.")
     micro_batch: int | None = Field(None, description="Training: the micro-batch this route was sized at when it is not the asked one (1).")
     grad_accumulation: int | None = Field(None, description="Training at `micro_batch`: the gradient-accumulation steps that keep the effective batch.")
+    precision: str | None = Field(None, description="The weight format this route was sized in (None: the request's).")
+    kv_precision: str | None = Field(None, description="The KV-cache format this route was sized in (None: the request's).")
 
 
 class FitPlan(BaseModel):

@@ -67,7 +67,12 @@ def memory(turn: Turn, counted: Callable[[Turn], str]) -> str:
     outcome = turn.call("estimate_memory", args)
     if not outcome.ok:
         return turn.error(outcome)
-    answer = render.estimate(turn, outcome.result, args, task, card)
+    working = plan.working_format(turn, outcome.result)
+    sized = None
+    if working is not None:  # the lead answers yes in a lower-bit format on the user's cards: the body shows that estimate
+        rerun = turn.call("estimate_memory", plan.route_args(args, working, outcome.result["fit_plan"]["your_count"]))
+        sized = rerun.result if rerun.ok else None
+    answer = render.estimate(turn, outcome.result, args, task, card, working=working, sized=sized)
     said = sensitivity.lines(turn, args, outcome.result)  # "fits at 4k tokens; at 32k it does not": said next to the verdict
     if said:
         first, _, rest = answer.partition("\n\n")

@@ -106,6 +106,28 @@ def _replica_tp(turn: Turn, args: dict, count: int) -> int:
     return count
 
 
+def working_format(turn: Turn, estimate: dict) -> dict | None:
+    """The first route of the fit plan (the body's order) that serves the job on the user's own cards in another format,
+    when the user left the format open: the answer to "can my cards run it?" is then yes, in that format, and the answer's
+    figures are that format's. None when the job fits as sized, or no such route exists."""
+    plan = estimate.get("fit_plan")
+    if not plan or estimate["mode"] != "inference" or turn.ask.workload.precision is not None or turn.ask.quality_first:
+        return None
+    yours = plan["your_count"]
+    for route in plan["routes"]:
+        same_cards = route["gpu"] == estimate["gpu"] and route["key"] != "smaller_model" and route.get("per_gpu_gb")
+        if same_cards and (route["fits_your_count"] if yours > 1 else route["count"] == 1):
+            return route
+    return None
+
+
+def route_args(args: dict, route: dict, cards: int) -> dict:
+    """estimate_memory's arguments for ``route`` on the user's ``cards``: the request as planned, in the route's formats and
+    layout, so the breakdown shown is the estimate the lead's figure came from."""
+    changed = {key: route[key] for key in ("precision", "kv_precision") if route.get(key)}
+    return {**args, **changed, "num_gpus": cards if cards > 1 else None, "tp": route["tp"], "pp": route["pp"]}
+
+
 def asks_limits(turn: Turn, args: dict) -> bool:
     """"what is the largest batch / context that fits?": max_fit answers, unless an OOM on a stated card asks for its breakdown."""
     return turn.intent == "max_fit" and not (turn.ask.reports_oom and args["gpu"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from advisor.markdown import number
+from advisor.offline.tasks.serving import render as serving_render
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.bilingual import Text
@@ -16,8 +17,9 @@ REFIT = Wording("memory", "refit")
 EIGHT_BIT_ADAM = ("adamw_8bit", "adamw_8bit_paged")
 
 
-def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
-    """The verdict, the count of the same card that holds the job, then the routes that fit (details stay below)."""
+def lead(turn: Turn, estimate: dict, task_label: Text, working: dict | None = None) -> list[str]:
+    """The verdict, the count of the same card that holds the job, then the routes that fit (details stay below).
+    ``working``: the route on the user's own cards that leads (plan.working_format), with its quality cost beside it."""
     plan = estimate["fit_plan"]
     card, yours = estimate["gpu"], plan["your_count"]
     where = REFIT.text("where.yours", count=yours, card=card) if yours > 1 else REFIT.text("where.one", card=card)
@@ -27,10 +29,10 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
     figures = {"task": task_label, "model": Text.model_validate(estimate["model_label"]), "where": where, "need": need,
                "capacity": number(estimate["gpu_capacity_gb"]), "scope": REFIT.text("scope.each" if yours > 1 else "scope.one")}  # fmt: skip
     verdict = REFIT.text("lead_count", count=count, card=plan["same_card"]["gpu"], **figures) if count else REFIT.text("lead", **figures)
-    working = _working_format(turn, plan, card, estimate["mode"])
     if working is not None:  # "can 4 of my cards run it?": yes, in the format the body's first route gives; 16-bit second
         held = REFIT.text("as_asked_count", count=count, card=plan["same_card"]["gpu"]) if count else Text(en="", zh="")
         verdict = REFIT.text("lead_format", route=Text.model_validate(working["label"]), per_gpu=number(working["per_gpu_gb"]),
+                             quality=format_quality(turn, estimate["model_id"], working),
                              precision=estimate["weights_precision"].upper(), held=held,
                              route_scope=REFIT.text("route_scope.each" if yours > 1 else "route_scope.one"), **figures)  # fmt: skip
     parts = [turn.text(verdict)]
@@ -47,17 +49,12 @@ def lead(turn: Turn, estimate: dict, task_label: Text) -> list[str]:
     return parts
 
 
-def _working_format(turn: Turn, plan: dict, card: str, mode: str) -> dict | None:
-    """The first route of the plan (the body's order) that serves the job on the user's own cards in another format,
-    when the user left the format open: the answer to "can my cards run it?" is then yes, in that format."""
-    if mode != "inference" or turn.ask.workload.precision is not None or turn.ask.quality_first:
-        return None
-    yours = plan["your_count"]
-    for route in plan["routes"]:
-        same_cards = route["gpu"] == card and route["key"] != "smaller_model" and route.get("per_gpu_gb")
-        if same_cards and (route["fits_your_count"] if yours > 1 else route["count"] == 1):
-            return route
-    return None
+def format_quality(turn: Turn, model_id: str, route: dict) -> Text:
+    """What the leading route's weight format costs in quality, in brackets beside the yes (measured against the format
+    the checkpoint ships in when it ships lower than 16-bit); nothing for a route that keeps the weights as they are."""
+    if not route.get("precision"):
+        return Text(en="", zh="")
+    return REFIT.text("quality", quality=serving_render.quality(turn, route["precision"], model_id))
 
 
 def _same_card(turn: Turn, route: dict, mode: str) -> str:

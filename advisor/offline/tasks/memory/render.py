@@ -20,8 +20,10 @@ from knowledge.bilingual import Text
 WORDING = Wording("memory", "sizing")
 
 
-def estimate(turn: Turn, r: dict, args: dict, task: str, card: StatedCard | None) -> str:
-    """The answer to "how much memory / does it fit?" from estimate_memory's result ``r`` for ``args``."""
+def estimate(turn: Turn, r: dict, args: dict, task: str, card: StatedCard | None, working: dict | None = None, sized: dict | None = None) -> str:
+    """The answer to "how much memory / does it fit?" from estimate_memory's result ``r`` for ``args``. ``working``: the
+    fit plan's route on the user's own cards that the lead says yes in; ``sized``: that route's own estimate, whose
+    breakdown the body shows so the table carries the lead's figure."""
     label = turn.t(*TASK_LABEL[task])
     replicas = r["num_gpus"] // max(r.get("tp", 1) * r.get("pp", 1), 1)  # the layout the estimate sized: copies of the model
     on_gpus = WORDING.say(turn, ("lines.on_gpus_replicas_one" if r.get("tp", 1) == 1 else "lines.on_gpus_replicas") if replicas > 1 else "lines.on_gpus", num_gpus=r["num_gpus"],
@@ -35,7 +37,7 @@ def estimate(turn: Turn, r: dict, args: dict, task: str, card: StatedCard | None
         parts += [lead] if lead else []
     load = refit_view.kv_load(turn, r, args["batch"], args["context"] or DEFAULT_CONTEXT) if not parts else None
     if r.get("fit_plan"):  # it does not fit: lead with what does, never with a negative headroom
-        first, *rest = refit_view.lead(turn, r, Text(en=TASK_LABEL[task][0], zh=TASK_LABEL[task][1]))
+        first, *rest = refit_view.lead(turn, r, Text(en=TASK_LABEL[task][0], zh=TASK_LABEL[task][1]), working)
         parts += [first, *([load] if load else []), *rest]
     elif r.get("verdict"):
         mark = f"**{turn.t(*VERDICT[r['verdict']])}**"
@@ -52,9 +54,10 @@ def estimate(turn: Turn, r: dict, args: dict, task: str, card: StatedCard | None
         parts.append(need)
     if load and not r.get("fit_plan"):  # the stated load's KV cache is part of the check
         parts.append(load)
-    if r.get("kv_cache_tokens"):
-        parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(r['kv_cache_tokens']), max_concurrency=number(r['max_concurrency'])))
-    team = team_load_line(turn, r, args)
+    shown = sized or r  # the estimate the lead's yes rests on: its KV room, its load and its notes, not the 16-bit one's
+    if shown.get("kv_cache_tokens"):
+        parts.append(WORDING.say(turn, "sizing_phrases.memory.vllm_budget_leaves_room_for", kv_cache_tokens=number(shown['kv_cache_tokens']), max_concurrency=number(shown['max_concurrency'])))
+    team = team_load_line(turn, shown, {**args, "precision": shown["weights_precision"]} if sized else args)
     if team:  # "for our 20 engineers": the speed at that load decides, so it leads
         parts.insert(0, team)
     if turn.ask.reports_oom:  # "it OOMs with this setup": the parts that fill the card, right under the verdict
@@ -62,11 +65,11 @@ def estimate(turn: Turn, r: dict, args: dict, task: str, card: StatedCard | None
     stated = [card.note] if card and card.note else []  # the user's memory figure, then MoE and FP8 facts that change the reading
     parts[1:1] = stated + moe_lines(turn, r["model_id"]) + fp8_weight_only_lines(turn, r["weights_precision"], args["gpu"])
     parts += memory_view.rule_of_thumb(turn, r)
-    parts.append(memory_view.breakdown(turn, r))
-    parts += memory_scopes.scopes_line(turn, r)
+    parts.append(memory_view.breakdown(turn, shown))
+    parts += memory_scopes.scopes_line(turn, shown)
     parts.append(f"_{turn.text(r['unit_note'])}_")
     # The 4 GB-per-1B note answers a quoted rule of thumb (shown above when quoted); otherwise it is noise.
-    parts += [f"ℹ️ {turn.text(n)}" for n in r.get("notes", []) if "4 GB" not in n["en"] and n != r.get("gpu_share_note")][:3]
+    parts += [f"ℹ️ {turn.text(n)}" for n in shown.get("notes", []) if "4 GB" not in n["en"] and n != shown.get("gpu_share_note")][:3]
     turn.assumptions += [turn.text(a) for a in r.get("assumptions", [])[:5]]
     return "\n\n".join(parts)
 

@@ -7,7 +7,7 @@ from advisor.markdown import number
 from advisor.offline.tasks.serving.serving_floor import chat_floor_tokens_per_s
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from advisor.offline.workload import TASK_LABEL
+from advisor.offline.workload import TASK_LABEL, say_serving_format, serving_format
 
 WORDING = Wording("memory", "team_load")
 MS_PER_S = 1000
@@ -23,8 +23,11 @@ def team_load_line(turn: Turn, fit: dict, args: dict) -> str:
     if "estimate_throughput" not in turn.registry.names():
         return ""
     floor = chat_floor_tokens_per_s()
+    # the speed a team gets is the speed of the format the card is served in (FP8 on an L40S), not of the 16-bit
+    # weights a memory check defaults to: a verdict from BF16 would call a card slow that nobody serves that way
+    served_in = args.get("precision") or serving_format(turn, args["gpu"])
     speed = turn.call("estimate_throughput", {
-        "model": args["model"], "gpu": args["gpu"], "num_gpus": args.get("num_gpus") or 1, "precision": args.get("precision"),
+        "model": args["model"], "gpu": args["gpu"], "num_gpus": args.get("num_gpus") or 1, "precision": served_in,
         "context": args.get("context"), "batch": users, "target_tokens_per_s_per_user": floor,
     })  # fmt: skip
     if not speed.ok:
@@ -40,6 +43,9 @@ def team_load_line(turn: Turn, fit: dict, args: dict) -> str:
     # the lead names what it judged (the model and the job): a fit question's answer opens with it, before the memory verdict
     line = WORDING.say(turn, key, who=who, speed=number(each), ttft=number(r["ttft_ms"] / MS_PER_S, 1), floor=number(floor), most=most,
                        model=turn.text(fit["model_label"]), label=turn.t(*TASK_LABEL["inference"]))
+    if served_in and not args.get("precision"):  # said beside the verdict: the memory check below stays in 16-bit
+        say_serving_format(turn, args["gpu"], served_in)
+        line += WORDING.say(turn, "in_format", precision=(r.get("weights_format") or served_in).upper(), card=r["gpu"])
     if key == "keeps_up":
         return line
     return f"{line} {same_class_alternative(turn, args, users, floor)}"

@@ -8,13 +8,14 @@ from __future__ import annotations
 from advisor.offline.tasks.serving import render
 from advisor.offline.tasks.serving.engines import engine_of
 from advisor.offline.tasks.serving.serving_card import stated_card
-from advisor.offline.tasks.serving.serving_floor import TOTAL_MARK
+from advisor.offline.tasks.serving.serving_floor import TOTAL_MARK, tool_args
 from advisor.offline.tasks.serving.serving_latency import shared_prefix
 from advisor.offline.tasks.serving.serving_words import WORDING, serving_text
 from advisor.offline.turn import Turn
 from advisor.offline.workload import default_rule, say_serving_format, serving_format, task_of
 from knowledge.serving import load_serving_data
 from knowledge.serving_precision import serving_precision
+from tools.recommend.configs import SERVER_GPUS  # a tensor-parallel group stays inside one server
 
 DEFAULT_GPU = "h100-sxm"
 
@@ -111,6 +112,34 @@ def precision_for_count(turn: Turn, args: dict) -> None:
         return
     args["precision"] = "fp8"
     turn.assumptions.append(turn.text(serving_text("fp8_chosen", gpu=render.card_name(turn, args["gpu"]))))
+
+
+def layout_for_load(turn: Turn, args: dict) -> tuple[int, dict, dict] | None:
+    """The stated cards split for the stated load when the user named no tensor-parallel size: every group size that
+    divides the count (within one server) is tried, and of those whose KV caches hold the whole load, the one whose copies
+    stream fastest per user wins,
+    so four TP=2 copies are chosen over one TP=8 copy when they serve the users better. Returns the chosen size, its
+    estimate and the one-copy-over-every-card estimate (the tool's default) it beat; None when that default is best, no
+    load of two or more was stated, or the engine splits layers. Probes are not answers, so they are not recorded."""
+    count, users = turn.slots.gpu_count, turn.slots.concurrency or 0
+    if not count or count < 2 or turn.slots.tp or users < 2 or args.get("tp"):
+        return None
+
+    def probe(tp: int | None) -> dict | None:
+        request = {key: value for key, value in tool_args({**args, "num_gpus": count, "tp": tp}).items() if value is not None}
+        found = turn.registry.call("estimate_throughput", request)
+        return found.result if found.ok else None
+
+    wide = probe(None)
+    if wide is None:
+        return None
+    best, best_tp = wide, wide["tp"]
+    for tp in (d for d in range(1, min(count, SERVER_GPUS) + 1) if count % d == 0 and d != wide["tp"]):
+        found = probe(tp)
+        holds = found is not None and found["max_batch_fits"] >= users  # copies whose KV cache leaves users queueing serve fewer
+        if holds and found["tokens_per_s_per_user_streaming"] > best["tokens_per_s_per_user_streaming"]:
+            best, best_tp = found, tp
+    return (best_tp, best, wide) if best_tp != wide["tp"] else None
 
 
 def format_open(turn: Turn, args: dict) -> bool:

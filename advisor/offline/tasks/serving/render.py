@@ -106,13 +106,20 @@ SLOW_RATE = 0.1  # requests/s below which a rate is said per hour
 LOWER_BITS = Wording("serving", "lower_precision")
 
 
-def quality(turn: Turn, precision: str) -> Text:
-    """What ``precision`` weights cost in quality, in one phrase; its source is said once among the assumptions."""
-    source = LOWER_BITS.data["source"]
+def quality(turn: Turn, precision: str, model_id: str | None = None) -> Text:
+    """What ``precision`` weights cost in quality, in one phrase; its source is said once among the assumptions. A
+    checkpoint of ``model_id`` that ships in a lower-bit format (DeepSeek in FP8) is measured against that release when
+    a line for the step exists (``from_shipped``)."""
+    spec = turn.catalog.find_model(model_id) if model_id else None
+    shipped = spec.shipped_precision if spec is not None else None
+    table = LOWER_BITS.data.get("from_shipped", {}).get(shipped, {}) if shipped else {}
+    if precision not in table.get("quality", {}):
+        table = LOWER_BITS.data
+    source = table["source"]
     note = turn.text(LOWER_BITS.text("source_note", title=source["title"], url=source["url"]))
     if note not in turn.assumptions:
         turn.assumptions.append(note)
-    return Text(**LOWER_BITS.data["quality"][precision])
+    return Text(**table["quality"][precision])
 
 
 def card_name(turn: Turn, gpu: str) -> str:

@@ -121,6 +121,13 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
             target = render.targets(args)
             setup_note.append(turn.text(serving_text("sized_for_load", count=tp * copies, gpu=render.card_name(turn, args["gpu"]), plan=render.plan_text(tp, copies),
                                        load=f"{turn.slots.concurrency:,}", target_part=serving_text("target_part", target=target) if target else render.NOTHING)))  # fmt: skip
+    laid_out = plan.layout_for_load(turn, args)
+    if laid_out is not None:  # "50 at once on our 8 A100s": copies of a smaller group serve them faster than one copy over all 8
+        tp, chosen, wide = laid_out
+        args["tp"] = tp
+        setup_note.append(turn.text(serving_text("layout_for_load", count=chosen["num_gpus"], gpu=chosen["gpu"], plan=render.plan_text(tp, chosen["replicas"]),
+                                                 load=f"{turn.slots.concurrency:,}", speed=number(chosen["tokens_per_s_per_user_streaming"]),
+                                                 wide_plan=render.plan_text(wide["tp"], wide["replicas"]), wide_speed=number(wide["tokens_per_s_per_user_streaming"]))))  # fmt: skip
     choice = _precision_choice(turn, args)
     first = estimate(turn, args)
     lowered, base = None, (args.get("precision") or plan.BASE_PRECISION).upper()
@@ -135,7 +142,7 @@ def answer_model(turn: Turn, model: str, args: dict | None = None) -> str:
     lowered_lead = []
     if lowered is not None:  # "70B on one L40S?": what made it fit, with its quality cost, right under the verdict
         lowered_lead.append(turn.text(serving_text("lower_precision_fits", model=Text(**r["model_label"]), setup=serving_text("setup", count=r["num_gpus"], gpu=r["gpu"]),
-                                            base=base, precision=lowered.upper(), quality=render.quality(turn, lowered))))  # fmt: skip
+                                            base=base, precision=lowered.upper(), quality=render.quality(turn, lowered, r["model_id"]))))  # fmt: skip
     elif plan.is_card_default(turn, args) and asked != "concurrency":  # "in FP8, ...", under the verdict only where BF16 changes it
         lowered_lead += [line for line in [_format_line(turn, args, r)] if line]
     if asked == "concurrency":
@@ -546,6 +553,7 @@ def gpu_count(turn: Turn, args: dict) -> str:
         lead = serving_text("gpu_count_lead", gpu=r["gpu"], model=turn.text(r["model_label"]), load=f"{load:,}",
                             per_user=number(r["tokens_per_s_per_user_streaming"]), ttft=number(r["ttft_ms"]), **figures)  # fmt: skip
         _, fewer = _fewer_in_lower_bits(turn, dict(args), load, best)  # a 16-bit precision the user named: FP8's count when it halves it
+        fewer = [*_on_cards_stated(turn, args, tp, tp * copies, load), *fewer]
     return "\n\n".join([turn.text(lead), *fewer, *binding_line(turn, args, r), *render.in_servers(turn, tp * copies), turn.text(serving_text("tried_sizes", tried=listed)), *_details(turn, r)])
 
 
@@ -1121,3 +1129,18 @@ TAKE_OVER_CONDITIONS = {
     "reports_serving_slowdown": lambda turn: plan.reports_serving_slowdown(turn, problem_known=True),
 }
 TAKE_OVER_WRITERS = {"kv_budget": kv_budget_answer, "serving_estimate": answer, "kv_squeeze": squeeze_report}
+
+
+def _on_cards_stated(turn: Turn, args: dict, tp: int, needed: int, load: int) -> list[str]:
+    """"How many replicas and what TP on our 8 H100s?": the size that carries the load, laid over the cards the user
+    has (as many copies of it as they hold), with the users at once those copies carry at the same targets; nothing
+    when no count was stated or the stated cards are what the load needs anyway."""
+    count = turn.slots.gpu_count
+    if not count or count <= needed or count % tp:
+        return []
+    found = estimate(turn, {**args, "num_gpus": count, "tp": tp, "batch": load})
+    if not found.ok:
+        return []
+    r = found.result
+    return [turn.text(serving_text("on_cards_stated", count=count, gpu=r["gpu"], plan=render.plan_text(tp, r["replicas"]), needed=needed,
+                                   most=number(r.get("max_concurrency_at_target") or r["max_batch_fits"]), target=render.targets(args) or render.NOTHING))]  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from advisor.offline.tasks.memory.plan import DEFAULT_CONTEXT
 from advisor.offline.tasks.specs.compare_view import tool_method
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
@@ -117,6 +118,8 @@ def fit_setup(turn: Turn) -> FitSetup | None:
     zero = (zero_stage_of(turn) or (3 if full else None)) if count else None
     base = {"model": model, "mode": "training", "precision": precision_for(turn, task), "batch": s.batch_size,
             "context": s.context_length, "recompute": s.recompute, **card}  # fmt: skip
+    if not s.context_length:  # the activations the verdict rests on scale with it: the length sized is said, not hidden
+        turn.assume(*WORDING.both("sequence_assumed", context=f"{DEFAULT_CONTEXT:,}"))
     return FitSetup(task, count, zero, full, base)
 
 
