@@ -156,7 +156,9 @@ class OfflinePlanner:
             if calculates and task in calculations:  # the same calculation again: told in steps, unless it asks something of its own
                 if not dialogue_plan.asks_its_own(part, task):
                     return []
-                calculates = False
+                # "which card? and its yearly running cost?": a new subject of the configuration the earlier part gives is
+                # calculated on that configuration (the router's new-subject route); any other question of its own is not
+                calculates = dialogue_plan.asks_new_subject(part, task, TASKS)
             if calculates:  # a spec sheet per aspect answers none of them: "Gaudi 3 vs H100: tooling, cost?" is answered from the cards
                 calculations.add(task)
             parts.append((part, calculates))
