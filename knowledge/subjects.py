@@ -26,6 +26,10 @@ class Subject(BaseModel):
     label: Text | None = None
     cues: Phrases | None = None
     implies: list[str] = Field(default_factory=list, description="Subjects a cue of this one brings with it.")
+    computed_by: list[str] = Field(
+        default_factory=list, description="Tasks whose calculation works this topic out: a facet cue beside it (\"vs an API\") names "
+        "the other side of that sum, so the facet does not take the calculation over.",
+    )
     vendor: str | None = Field(
         None, description="For a maker named as hardware: its catalog vendor. A text that names a catalog part of that vendor "
         "names that part, not one of the maker's parts without a row.",
@@ -70,6 +74,11 @@ class SubjectTable(BaseModel):
         if not set(self.serving_techniques) <= topics:
             raise ValueError(f"serving_techniques names subjects that are not topics: {sorted(set(self.serving_techniques) - topics)}")
         return self
+
+
+def topics_computed_by(task: str | None) -> frozenset[str]:
+    """The topics the calculation of ``task`` works out (the rows' ``computed_by``)."""
+    return frozenset(s.id for s in load_subjects().subjects if task in s.computed_by)
 
 
 @lru_cache(maxsize=1)

@@ -26,6 +26,7 @@ from advisor.offline.tasks.concept import capability, knowledge
 from advisor.offline.tasks.concept import plan as concept_plan
 from advisor.offline.tasks.dialogue import plan as dialogue_plan
 from advisor.offline.tasks.dialogue import render as dialogue_render
+from advisor.offline.tasks.dialogue import setup_question
 from advisor.offline.tasks.traps import traps
 from advisor.offline.tasks.dialogue import parts as answer_parts
 from advisor.offline import measure_parts
@@ -156,7 +157,9 @@ class OfflinePlanner:
             if calculates and task in calculations:  # the same calculation again: told in steps, unless it asks something of its own
                 if not dialogue_plan.asks_its_own(part, task):
                     return []
-                calculates = False
+                # "which card? and its yearly running cost?": a new subject of the configuration the earlier part gives is
+                # calculated on that configuration (the router's new-subject route); any other question of its own is not
+                calculates = dialogue_plan.asks_new_subject(part, task, TASKS)
             if calculates:  # a spec sheet per aspect answers none of them: "Gaudi 3 vs H100: tooling, cost?" is answered from the cards
                 calculations.add(task)
             parts.append((part, calculates))
@@ -175,7 +178,16 @@ class OfflinePlanner:
 
 
 def _measure_body(part: Turn) -> str:
-    """One measure's part of a several-measure question: its calculation's answer, with any stated limit it meets judged."""
+    """One measure's part of a several-measure question: its calculation's answer, with any stated limit it meets judged.
+    A site measure of a message that names no cards is worked out on the configuration the answer concluded with ("which
+    GPU for an 8B, and its yearly power bill?": the bill of the card recommended, not of a default server); a memory or
+    speed part sizes the model as asked."""
+    site = part.reading.task == dialogue_plan.FACILITY_TASK and not part.entities.gpus
+    layout = setup_question.layout_of(part, part.calls) if site else None
+    if layout is not None:
+        asked = part.ask  # the part's own measure (measure_parts.part_turn), kept over the Ask read again on the carried turn
+        part = dialogue_plan.carried(part, layout, part.reading.task)
+        part.ask = asked
     return measure_parts.judge_limits(part, TASKS[part.reading.task](part))
 
 

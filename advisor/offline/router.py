@@ -50,7 +50,7 @@ from knowledge.concepts import load_concepts
 from advisor.offline.takeovers import ROUTES_FILE, TakeOver, TakeOvers, all_hold, gathered, routes_data, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
-from knowledge.subjects import load_subjects
+from knowledge.subjects import load_subjects, topics_computed_by
 from knowledge.wording import Wording
 
 NO_TASK = "none"  # how the table writes "no task"
@@ -280,11 +280,19 @@ def asks_another_facet(routing: Routing) -> bool:
         return False
     if task == "specs" and routing.turn.ask.figures_stated:  # "the vendor says the B200 is 192 GB, right?": the figure is checked on the sheet
         return False
+    if _names_computed_topic(routing):  # "cost per million tokens on our H100s vs an API?": the API is a side of the sum
+        return False
     if reading.facet.overrides("troubleshoot" if reading.intent == "troubleshoot" else task):
         # "4090D or 4090, which should I buy?": a choice between the cards named is the comparison, with its verdict
         return not (reading.facet.yields_to_choice and len(set(routing.turn.entities.gpus)) > 1)
     # a troubleshooting thread gathers facts ("the room runs hot"): they go on into the diagnosis
     return reading.follow_up and task in TASKS and task != "troubleshoot" and reading.facet.name != SPECS and not reading.frame.names()
+
+
+def _names_computed_topic(routing: Routing) -> bool:
+    """The message names a topic the task's calculation works out (knowledge/subjects.yaml ``computed_by``): a facet cue
+    beside it is a side of that calculation, not another question."""
+    return bool(topics_computed_by(routing.task) & set(routing.turn.ask.named.get("topic", ())))
 
 
 def _sizes_the_stated_memory(routing: Routing) -> bool:

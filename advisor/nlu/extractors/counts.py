@@ -131,8 +131,12 @@ def other_settings(scan: Scan) -> None:
 
 @extractor("times_count")
 def times_count(scan: Scan) -> None:
-    """ "x8", "×4": a count of cards."""
+    """ "x8", "×4": a count of cards; but a number with a unit of its own after the sign is the other factor of a product
+    ("batch 16 × 8192 tokens" is a sequence length), left to the numbers extractor to read by that unit."""
     for match in TIMES_COUNT.finditer(scan.text):
+        own = number_value(scan.text, match.start(1), match.end(1), match.group(1), float(match.group(1)))
+        if own is not None and own.kind not in ("number", "count_gpu"):
+            continue
         scan.claim(Value(match.start(), match.end(), "count_gpu", float(match.group(1)), "", match.group()))
 
 

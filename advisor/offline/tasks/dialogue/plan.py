@@ -194,7 +194,7 @@ def price_args(turn: Turn, layout: dict) -> dict:
 # what a part asks of a site that the facility plan answers for the hardware of the thread
 FACILITY_TASK = "facility"
 RACK_PLAN_FIGURES = frozenset({"per_rack", "one_rack"})  # servers per rack: every rack plan states it
-FACILITY_ASKS = frozenset({"cooling", "fabric", "fabric_choice", "power", "bill", "site", "prepare", "one_rack", "per_rack"})
+FACILITY_ASKS = frozenset({"cooling", "fabric", "fabric_choice", "power", "bill", "hosting", "site", "prepare", "one_rack", "per_rack"})
 
 
 def asks_its_own(part: Turn, task: str | None = None) -> bool:

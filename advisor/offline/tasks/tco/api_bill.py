@@ -62,6 +62,11 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     tier_name = (WORDING.say(turn, "your_rate") if stated is not None else turn.text(chosen["name"]) if chosen is not None
                  else WORDING.say(turn, "estimated.tier"))  # fmt: skip
     rate = stated if stated is not None else rate
+    # cards owned or bought for this: the hour at what owning them costs, not a rent (a stated rent still prices it)
+    owned = _estimated_rate(turn, gpu, gpus, currency) if stated is None and plan.self_hosts_owned(turn) else None
+    if owned is not None:
+        rate, tier_name, estimate = owned[0], WORDING.say(turn, "owned_tier"), None
+    owned_line = WORDING.say(turn, "owned_basis", basis=owned[1], rate=money(owned[0], currency)) if owned is not None else ""
     # a volume said with no period ("200M tokens in all") is taken as a month's, said in the lead with the verdict at a day's
     total = usage.tokens_no_period if usage is not None and usage.tokens_per_day is None else None
     no_volume = (usage is None or usage.tokens_per_day is None) and total is None
@@ -88,6 +93,10 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     split = _said_split(turn, said, price, ratio, share, result, currency) if said is not None else None
     if no_volume:  # "per million tokens, which is cheaper?": the price of a million each way first, the volume only moves the bill
         body = _per_million(turn, None if said is not None else price, result, model_name, gpus, gpu_name, tier_name, rate, load, currency, split)
+        if owned_line:
+            lead, _, rest = body.partition("\n\n")
+            rented = token_price.rented_beside(turn, tiers, gpus, speed["output_tokens_per_s_total"], currency) if tiers else ""
+            return "\n\n".join(filter(None, [lead, owned_line, rest, rented]))
         if estimate is None or stated is not None:
             return body
         lead, _, rest = body.partition("\n\n")
@@ -103,7 +112,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
     else:
         api_name = split[0] if split is not None else turn.text(price.label)
         values.update(api_name=api_name, blended=money(result.api_per_m_blended, currency))
-        lead = WORDING.say(turn, f"lead.{result.verdict}", **values)
+        lead = WORDING.say(turn, f"{'lead_owned' if owned is not None else 'lead'}.{result.verdict}", **values)
     if estimate is not None and stated is None:  # the rent is an estimate: said in the lead, with how far it must move to flip
         lead += JOINERS.say(turn, "sentence_separator") + _flip_line(turn, estimate, rate, result.api_monthly / result.self_host_monthly if priced_lead else None,
                                                gpu_name, currency)  # fmt: skip
@@ -131,7 +140,7 @@ def answer(turn: Turn, gpu: str, currency: str) -> str:
              money(result.gpus * 730 * t["low"], currency) + "–" + money(result.gpus * 730 * t["high"], currency)] for t in tiers]  # fmt: skip
     headers = [WORDING.say(turn, f"table.{key}") for key in ("tier", "rate", "monthly")]
     rent_table = "**" + WORDING.say(turn, "table.title", gpus=result.gpus, gpu=gpu_name) + "**\n\n" + table(headers, rows) if rows else ""
-    parts = [lead, rent_prices.other_market_line(turn, market.result) if market.ok and stated is None else "", *reasons, rent_table]
+    parts = [lead, owned_line, rent_prices.other_market_line(turn, market.result) if market.ok and stated is None and owned is None else "", *reasons, rent_table]
     if split is not None:
         parts.insert(1, split[1])
         parts.append(WORDING.say(turn, "source_yours", price=money(said.amount, said.currency)))

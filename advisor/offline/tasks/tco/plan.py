@@ -570,8 +570,15 @@ def owning_hour(turn: Turn, gpu: str, gpus: int, currency: str, **more: object) 
 
 # ---- which smaller writer takes the rent-or-buy question over (costs.tco asks these in order), and their arguments ----
 def weighs_api_bill(turn: Turn) -> bool:
-    """An API bill weighed against GPUs serving the same traffic (api_bill)."""
-    return turn.ask.weighs_api
+    """An API bill weighed against GPUs serving the same traffic (api_bill): an API weighed with a volume or hosting words,
+    or a cost per token asked beside an API named or priced ("cost per million tokens on our H100s vs the API?")."""
+    return turn.ask.weighs_api or (asks_cost_per_token(turn) and (turn.ask.api_usage is not None or turn.slots.frame.has("api_price")))
+
+
+def self_hosts_owned(turn: Turn) -> bool:
+    """Self-hosting weighed against an API runs on cards the user owns or buys for it ("on our own 8 H100s", "we would
+    buy the servers"): their hour is what owning costs, not a rent."""
+    return turn.ask.holds_cards or turn.ask.weighs_owning
 
 
 # Any of these makes it another question than the rent of a card: what a run, a purchase or a fleet over years costs

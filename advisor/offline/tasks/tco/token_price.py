@@ -129,6 +129,13 @@ def _load_line(turn: Turn) -> str:
     return "" if turn.slots.utilisation else WORDING.say(turn, "load")
 
 
+def rented_beside(turn: Turn, tiers: list[dict], gpus: int, tps: float, currency: str) -> str:
+    """Owned cards: the same deployment's cost per million tokens rented at each tier and kept full (api_bill's owned side)."""
+    costs = {t["tier"]: token_cost_range(TokenCostRangeRequest(low_per_gpu_hour=t["low"], high_per_gpu_hour=t["high"], gpus=gpus, output_tokens_per_s=tps))
+             for t in tiers}  # fmt: skip
+    return _rent_beside(turn, tiers, costs, currency)
+
+
 def _rent_beside(turn: Turn, tiers: list[dict], costs: dict, currency: str) -> str:
     """Owned cards: what the same tokens would cost rented, one line per tier, so the reader sees whether renting
     out or moving to the cloud would be cheaper."""
