@@ -2,7 +2,7 @@
 multi-card box is judged by its card (not a power or troubleshooting card); an NVLink rate is the card-to-card link, never
 the memory bandwidth, and a NIC asked of a card is no count or form factor; a comparison for a job spread over many cards
 is decided by the link first, with a note where a figure it leans on is unverified; the spec sheet's sections are a table
-(sections.yaml, #34). Our own wording, both languages."""
+(routes.yaml sections.spec_sheet, #34). Our own wording, both languages."""
 
 from __future__ import annotations
 
@@ -153,10 +153,10 @@ def test_the_spec_sheet_sections_are_a_table_of_known_words():
     assert figure_asked.unless == ["comparison_claim"]  # a stated comparison is checked instead of the figure alone
 
 
-def test_a_section_table_naming_an_unknown_writer_fails_at_load(tmp_path):
+def test_a_section_table_naming_an_unknown_writer_fails_at_load():
     from advisor.offline.tasks.specs import specs
 
-    bad = tmp_path / "sections.yaml"
-    bad.write_text("sections:\n  - {name: x, writer: nowhere}\n", encoding="utf-8")
     with pytest.raises(LookupError, match="nowhere"):
-        specs.Sections(bad, specs.SECTIONS.conditions, specs.SECTIONS.writers)
+        specs.Sections("probe", specs.SECTIONS.conditions, specs.SECTIONS.writers, rows=[{"name": "x", "writer": "nowhere"}])
+    with pytest.raises(LookupError, match="unless"):  # an alternative names a section above it
+        specs.Sections("probe", specs.SECTIONS.conditions, specs.SECTIONS.writers, rows=[{"name": "x", "unless": ["y"], "writer": "table"}])

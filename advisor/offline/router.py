@@ -630,6 +630,8 @@ def card_first(routing: Routing) -> str:
         body = f"{asked}\n\n{body}"
     if sized and knowledge.card_calculation(turn) == "facility":
         body += "\n\n" + facility.answer(turn)
+    elif compared and turn.ask.spec_fields_asked:  # "which has the faster NVLink, H100 SXM or PCIe?": the figure asked leads (the
+        body = TASKS["specs"](turn) + "\n\n" + body  # comparison's first line), the card on the pair explains below it
     elif compared:
         body += "\n\n" + TASKS["specs"](turn)
     return body
@@ -830,6 +832,7 @@ class RouteTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     tasks: dict[str, str]
     take_overs: dict[str, list[TakeOver]] = {}  # run by takeovers.TakeOvers: a task's table by TASKS below, a writer's by that writer
+    sections: dict[str, list[dict]] = {}  # a writer's sections, validated by the writer that runs them (specs.SECTIONS)
     routes: list[Route]
 
 

@@ -1,6 +1,6 @@
 """GPU spec look-ups and side-by-side comparisons, straight from the catalog with its sources. plan.py names the cards
 and the tool arguments, the tool looks them up, render.py words the result (the package text.yaml, section specs); this
-module runs the three in order (the answer's sections, what was asked first, are the rows of sections.yaml), after the take-overs that answer another way (the rental market, a row per vendor, a
+module runs the three in order (the answer's sections, what was asked first, are the rows of routes.yaml sections.spec_sheet), after the take-overs that answer another way (the rental market, a row per vendor, a
 sized comparison), whose order and conditions are routes.yaml take_overs.spec_sheet (run wherever this answer runs; the
 specs task's own take-overs, take_overs.specs, are the router's)."""
 
@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
 from advisor.offline.tasks.recommend import mainland, price_view, vendor_rows
@@ -18,7 +16,7 @@ from advisor.offline.tasks.recommend import plan as recommend_plan
 from advisor.offline.tasks.specs import asked_view, compare, plan, render, stated_view
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.tco import rent_prices
-from advisor.offline.takeovers import TakeOvers, condition_holds, unknown_conditions
+from advisor.offline.takeovers import ROUTES_FILE, TakeOvers, condition_holds, routes_data, unknown_conditions
 from advisor.offline.turn import Turn
 
 
@@ -58,7 +56,7 @@ def _machine_price(sheet: Sheet) -> str:
 
 
 class Section(BaseModel):
-    """One row of sections.yaml."""
+    """One row of routes.yaml sections.spec_sheet."""
 
     model_config = ConfigDict(extra="forbid")
     name: str
@@ -68,10 +66,13 @@ class Section(BaseModel):
 
 
 class Sections:
-    """The spec sheet's sections as data (sections.yaml): each row whose conditions hold is written, in the table's order."""
+    """A writer's sections as data (routes.yaml ``sections.<name>``): each row whose conditions hold is written, in the
+    table's order. ``rows``: the table in place of routes.yaml's (a test's)."""
 
-    def __init__(self, path: Path, conditions: dict[str, Callable[[Sheet], bool]], writers: dict[str, Callable[[Sheet], "str | list[str]"]]):
-        self.rows = [Section.model_validate(row) for row in yaml.safe_load(path.read_text(encoding="utf-8"))["sections"]]
+    def __init__(self, name: str, conditions: dict[str, Callable[[Sheet], bool]], writers: dict[str, Callable[[Sheet], "str | list[str]"]],
+                 rows: list[dict] | None = None):  # fmt: skip
+        raw = routes_data().get("sections", {}).get(name, []) if rows is None else rows
+        self.rows = [Section.model_validate(row) for row in raw]
         self.conditions, self.writers = conditions, writers
         names = [row.name for row in self.rows]
         unknown = [f"{row.name}: writer {row.writer}" for row in self.rows if row.writer not in writers]
@@ -79,7 +80,7 @@ class Sections:
             unknown += [f"{row.name}: condition {name}" for name in unknown_conditions(row.when, conditions)]
             unknown += [f"{row.name}: unless {name}" for name in row.unless if name not in names[: names.index(row.name)]]
         if unknown:
-            raise LookupError(f"{path.name} names what specs.py does not give: " + "; ".join(unknown))
+            raise LookupError(f"{ROUTES_FILE.name} sections.{name} names what specs.py does not give: " + "; ".join(unknown))
 
     def write(self, sheet: Sheet) -> str:
         written: dict[str, list[str]] = {}
@@ -93,7 +94,7 @@ class Sections:
 
 
 SECTIONS = Sections(
-    Path(__file__).with_name("sections.yaml"),
+    "spec_sheet",
     conditions={"one_card": lambda sheet: len(sheet.rows) == 1, "several_cards": lambda sheet: len(sheet.rows) > 1, "asks_machine_price": lambda sheet: plan.asks_machine_price(sheet.turn),
                 # parts weighed or priced, not one card's figures
                 "weighed": lambda sheet: len(sheet.rows) > 1 or sheet.turn.ask.buying or sheet.turn.ask.asks_price},
