@@ -155,8 +155,9 @@ def test_the_spec_sheet_sections_are_a_table_of_known_words():
 
 def test_a_section_table_naming_an_unknown_writer_fails_at_load():
     from advisor.offline.tasks.specs import specs
+    from advisor.offline.takeovers import Sections
 
     with pytest.raises(LookupError, match="nowhere"):
-        specs.Sections("probe", specs.SECTIONS.conditions, specs.SECTIONS.writers, rows=[{"name": "x", "writer": "nowhere"}])
+        Sections("probe", specs.SECTIONS.conditions, specs.SECTIONS.writers, rows=[{"name": "x", "writer": "nowhere"}])
     with pytest.raises(LookupError, match="unless"):  # an alternative names a section above it
-        specs.Sections("probe", specs.SECTIONS.conditions, specs.SECTIONS.writers, rows=[{"name": "x", "unless": ["y"], "writer": "table"}])
+        Sections("probe", specs.SECTIONS.conditions, specs.SECTIONS.writers, rows=[{"name": "x", "unless": ["y"], "writer": "table"}])

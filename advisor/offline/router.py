@@ -47,7 +47,7 @@ from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
-from advisor.offline.takeovers import ROUTES_FILE, TakeOver, TakeOvers, all_hold, gathered, routes_data, unknown_conditions
+from advisor.offline.takeovers import ROUTES_FILE, Section, TakeOver, TakeOvers, all_hold, gathered, routes_data, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
 from knowledge.subjects import load_subjects
@@ -832,7 +832,7 @@ class RouteTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     tasks: dict[str, str]
     take_overs: dict[str, list[TakeOver]] = {}  # run by takeovers.TakeOvers: a task's table by TASKS below, a writer's by that writer
-    sections: dict[str, list[dict]] = {}  # a writer's sections, validated by the writer that runs them (specs.SECTIONS)
+    sections: dict[str, list[Section]] = {}  # a writer's parts in order, run by takeovers.Sections (spec_sheet: specs.SECTIONS)
     routes: list[Route]
 
 

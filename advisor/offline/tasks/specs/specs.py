@@ -1,22 +1,20 @@
 """GPU spec look-ups and side-by-side comparisons, straight from the catalog with its sources. plan.py names the cards
 and the tool arguments, the tool looks them up, render.py words the result (the package text.yaml, section specs); this
-module runs the three in order (the answer's sections, what was asked first, are the rows of routes.yaml sections.spec_sheet), after the take-overs that answer another way (the rental market, a row per vendor, a
+module runs the three in order, after the take-overs that answer another way (the rental market, a row per vendor, a
 sized comparison), whose order and conditions are routes.yaml take_overs.spec_sheet (run wherever this answer runs; the
-specs task's own take-overs, take_overs.specs, are the router's)."""
+specs task's own take-overs, take_overs.specs, are the router's). The answer's parts, what was asked first, are the rows
+of routes.yaml sections.spec_sheet (SECTIONS), with conditions over the compare_gpus result and the Ask."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-
-from pydantic import BaseModel, ConfigDict
 
 from advisor.offline.tasks.recommend import mainland, price_view, vendor_rows
 from advisor.offline.tasks.recommend import plan as recommend_plan
 from advisor.offline.tasks.specs import asked_view, compare, plan, render, stated_view
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.tco import rent_prices
-from advisor.offline.takeovers import ROUTES_FILE, TakeOvers, condition_holds, routes_data, unknown_conditions
+from advisor.offline.takeovers import Sections, TakeOvers
 from advisor.offline.turn import Turn
 
 
@@ -31,7 +29,7 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     if not outcome.ok:
         return turn.error(outcome)
     lead, table = render.comparison(turn, outcome.result, value_first)
-    return SECTIONS.write(Sheet(turn, outcome.result, lead, table))
+    return SECTIONS.write(Sheet(turn, outcome.result, lead, table), turn.ask)
 
 
 @dataclass
@@ -53,44 +51,6 @@ class Sheet:
 def _machine_price(sheet: Sheet) -> str:
     priced, sheet.machine_dates = price_view.machine_prices(sheet.turn, [gpu["id"] for gpu in sheet.rows])
     return priced
-
-
-class Section(BaseModel):
-    """One row of routes.yaml sections.spec_sheet."""
-
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    when: list[str] = []
-    unless: list[str] = []
-    writer: str
-
-
-class Sections:
-    """A writer's sections as data (routes.yaml ``sections.<name>``): each row whose conditions hold is written, in the
-    table's order. ``rows``: the table in place of routes.yaml's (a test's)."""
-
-    def __init__(self, name: str, conditions: dict[str, Callable[[Sheet], bool]], writers: dict[str, Callable[[Sheet], "str | list[str]"]],
-                 rows: list[dict] | None = None):  # fmt: skip
-        raw = routes_data().get("sections", {}).get(name, []) if rows is None else rows
-        self.rows = [Section.model_validate(row) for row in raw]
-        self.conditions, self.writers = conditions, writers
-        names = [row.name for row in self.rows]
-        unknown = [f"{row.name}: writer {row.writer}" for row in self.rows if row.writer not in writers]
-        for row in self.rows:
-            unknown += [f"{row.name}: condition {name}" for name in unknown_conditions(row.when, conditions)]
-            unknown += [f"{row.name}: unless {name}" for name in row.unless if name not in names[: names.index(row.name)]]
-        if unknown:
-            raise LookupError(f"{ROUTES_FILE.name} sections.{name} names what specs.py does not give: " + "; ".join(unknown))
-
-    def write(self, sheet: Sheet) -> str:
-        written: dict[str, list[str]] = {}
-        for row in self.rows:
-            if any(written.get(name) for name in row.unless):
-                continue
-            if all(condition_holds(name, self.conditions, sheet, sheet.turn.ask) for name in row.when):
-                text = self.writers[row.writer](sheet)
-                written[row.name] = [t for t in ([text] if isinstance(text, str) else text) if t]
-        return "\n\n".join(text for texts in written.values() for text in texts)
 
 
 SECTIONS = Sections(
