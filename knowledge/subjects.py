@@ -26,6 +26,10 @@ class Subject(BaseModel):
     label: Text | None = None
     cues: Phrases | None = None
     implies: list[str] = Field(default_factory=list, description="Subjects a cue of this one brings with it.")
+    takes_figures: list[str] = Field(
+        default_factory=list, description="For an ask: the catalog figures (advisor/nlu/data/spec_fields.yaml) whose words it "
+        "uses in its own sense; named, it asks none of them of a card (a cooler choice speaks of cooling, not a card's cooler).",
+    )
     vendor: str | None = Field(
         None, description="For a maker named as hardware: its catalog vendor. A text that names a catalog part of that vendor "
         "names that part, not one of the maker's parts without a row.",

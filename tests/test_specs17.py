@@ -131,12 +131,15 @@ def test_a_verdict_on_an_unverified_figure_says_so(catalog):
     ("Planning a 4x GPU workstation — blower or triple-fan cards?", "Blower cards for three or four"),
     ("四张卡装一台工作站，涡轮散热和开放式散热哪个好？", "三四张卡并排装选涡轮卡"),
     ("准备攒一台四卡训练机，买涡轮版显卡还是三风扇的？", "三四张卡并排装选涡轮卡"),
+    ("Putting 4x RTX 3090 in a single chassis — blower versions or open-air?", "Blower cards for three or four"),
+    ("一台机箱装 4 张 RTX 3090，买涡轮版还是开放式散热的？", "三四张卡并排装选涡轮卡"),
 ])  # fmt: skip
 def test_a_cooler_choice_for_several_cards_gets_its_verdict(offline_advisor, question, said):
     response = offline_advisor.answer(question, [])
     first = lead(response)
     assert first.lstrip("*").startswith(said), first
-    assert not calls(response, "diagnose") and not calls(response, "plan_facility")
+    assert not calls(response, "diagnose") and not calls(response, "plan_facility")  # no server plan of the stated cards
+    assert "8-GPU" not in response.answer and "8 卡" not in response.answer
 
 
 # --- #34: the spec sheet's sections are a table ------------------------------------------------------------------------
