@@ -122,6 +122,8 @@ def cooling(turn: Turn, gpu: dict) -> str:
 def network(turn: Turn, gpu: dict) -> str:
     """"does the H100 PCIe come with ConnectX-7?": a network adapter is no figure of the card; its catalog interconnect says
     whether one is part of it (a Blackwell board lists its ConnectX), else the NIC is the server's."""
+    if turn.ask.whole_server or turn.ask.node_count or turn.slots.servers:  # "do two H100 servers need a ConnectX-7?"
+        return ""  # asks the servers' network, which no line about the card answers
     key = "network.on_card" if NIC_WORD in gpu["interconnect"].lower() else "network.server"
     return WORDING.say(turn, key, card=gpu["name"], interconnect=_interconnect(turn, gpu))
 
