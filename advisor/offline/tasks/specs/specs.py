@@ -55,7 +55,9 @@ def _machine_price(sheet: Sheet) -> str:
 
 SECTIONS = Sections(
     "spec_sheet",
-    conditions={"one_card": lambda sheet: len(sheet.rows) == 1, "several_cards": lambda sheet: len(sheet.rows) > 1, "asks_machine_price": lambda sheet: plan.asks_machine_price(sheet.turn),
+    conditions={"one_card": lambda sheet: len(sheet.rows) == 1, "several_cards": lambda sheet: len(sheet.rows) > 1,
+                "objective_leads": lambda sheet: (sheet.turn.slots.objective or "") in render.OBJECTIVE_FIELDS,  # "which has more vram?"
+                "asks_machine_price": lambda sheet: plan.asks_machine_price(sheet.turn),
                 # parts weighed or priced, not one card's figures
                 "weighed": lambda sheet: len(sheet.rows) > 1 or sheet.turn.ask.buying or sheet.turn.ask.asks_price},
     writers={"stated_figure": lambda sheet: stated_view.lead(sheet.turn, sheet.rows[0]),
