@@ -30,6 +30,10 @@ class Subject(BaseModel):
         default_factory=list, description="Tasks whose calculation works this topic out: a facet cue beside it (\"vs an API\") names "
         "the other side of that sum, so the facet does not take the calculation over.",
     )
+    takes_figures: list[str] = Field(
+        default_factory=list, description="For an ask: the catalog figures (advisor/nlu/data/spec_fields.yaml) whose words it "
+        "uses in its own sense; named, it asks none of them of a card (a cooler choice speaks of cooling, not a card's cooler).",
+    )
     vendor: str | None = Field(
         None, description="For a maker named as hardware: its catalog vendor. A text that names a catalog part of that vendor "
         "names that part, not one of the maker's parts without a row.",

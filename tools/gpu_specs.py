@@ -25,6 +25,8 @@ class CompareRequest(BaseModel):
     usd_to_cny: float = Field(DEFAULT_USD_TO_CNY, description="CNY per USD for converting catalog prices.")
     job: Job | None = Field(None, description="The work the cards are weighed for: the verdict names the better card for it and the "
                             "figure that decides it (bandwidth for serving, dense compute for training); None: the differences that matter.")
+    cards_per_job: int | None = Field(None, ge=1, le=100_000, description="How many cards one job spans (8 for an 8-GPU training box): "
+                                      "beyond a bridged pair the card-to-card link decides first; None: one card or not said.")
 
 
 Job = Literal["inference", "training", "fine_tuning"]
@@ -37,6 +39,9 @@ JOB_FIGURES: dict[str, tuple[Figure, ...]] = {
     "training": ("bf16", "fp8", "link", "bandwidth", "memory"),
     "fine_tuning": ("bf16", "memory", "bandwidth", "fp8"),
 }
+# A job over more cards than a bridged pair exchanges gradients or activations between all of them every step: the
+# card-to-card link decides first (a PCIe card's NVLink bridge joins two cards only), then the job's own order.
+BRIDGED_PAIR = 2
 SAME_FIGURE = 0.05
 SAME_POWER = 0.2  # board power within 20% changes no server choice
 FIGURE_FIELDS = {"bandwidth": "bandwidth_gbs", "memory": "memory_gb", "bf16": "bf16_tflops", "fp8": "fp8_tflops", "link": "nvlink_gbs", "power": "tdp_w"}
@@ -61,6 +66,7 @@ class JobVerdict(BaseModel):
     edges: list[Edge] = Field(description="Every figure on which the two differ by more than 5% or that one lacks, the deciding one first.")
     best_for_serving: str | None = Field(None, description="With no job: the card ahead on what serving rests on (bandwidth, then memory).")
     best_for_training: str | None = Field(None, description="With no job: the card ahead on what training rests on (dense compute, then FP8).")
+    cards_per_job: int | None = Field(None, description="The cards one job spans, as asked; above a bridged pair the link decided first.")
     price_ratio: float | None = Field(None, description="The pick's purchase price ÷ the other's, in one currency, when both are priced.")
 
 
@@ -139,7 +145,7 @@ def compare_gpus(request: CompareRequest, catalog: Catalog) -> Comparison:
         best_serving_value=_cheapest(rows, "price_per_tb_s"),
         best_training_rent=_cheapest(rows, "rent_per_bf16_pflops"),
         best_serving_rent=_cheapest(rows, "rent_per_tb_s"),
-        verdict=job_verdict(gpus, request.job, currency, request.usd_to_cny) if len(gpus) > 1 else None,
+        verdict=job_verdict(gpus, request.job, currency, request.usd_to_cny, request.cards_per_job) if len(gpus) > 1 else None,
     )
 
 
@@ -172,16 +178,25 @@ def _deciding(edges: dict[str, Edge], order: tuple[Figure, ...]) -> Edge | None:
     return next((edges[f] for f in order if f in edges), None)
 
 
-def job_verdict(gpus: list[GPU], job: Job | None, currency: Currency, usd_to_cny: float) -> JobVerdict:
+def job_order(job: str, cards_per_job: int | None) -> tuple[Figure, ...]:
+    """The figures that decide ``job`` in order; a job spread over more cards than a bridged pair puts the link first."""
+    order = JOB_FIGURES[job]
+    if cards_per_job is None or cards_per_job <= BRIDGED_PAIR:
+        return order
+    return ("link", *(f for f in order if f != "link"))
+
+
+def job_verdict(gpus: list[GPU], job: Job | None, currency: Currency, usd_to_cny: float, cards_per_job: int | None = None) -> JobVerdict:
     """The better of the cards for ``job`` and the figure that decides it; with more than two cards, the best on the
     job's first figure is weighed against the runner-up. With no job: the differences, and which card serving and
-    training would each take."""
-    order = JOB_FIGURES[job or "inference"]
+    training would each take. ``cards_per_job``: a job over more than a bridged pair is decided by the link first."""
+    order = JOB_FIGURES[job or "inference"]  # the runner-up is picked on the job's own first figure, spread or not
     first = FIGURE_FIELDS[order[0]]
     ranked = sorted(gpus, key=lambda g: getattr(g, first) or 0, reverse=True)
     a, b = ranked[0], ranked[1]
     edges = {f: e for f in FIGURE_FIELDS if (e := _edge(f, a, b)) is not None}
-    serving, training = _deciding(edges, JOB_FIGURES["inference"]), _deciding(edges, JOB_FIGURES["training"])
+    order = job_order(job or "inference", cards_per_job)
+    serving, training = _deciding(edges, job_order("inference", cards_per_job)), _deciding(edges, job_order("training", cards_per_job))
     if job:
         decided = _deciding(edges, order)
         pick = decided.leader if decided else None
@@ -200,7 +215,8 @@ def job_verdict(gpus: list[GPU], job: Job | None, currency: Currency, usd_to_cny
     other_id = (b.id if pick == a.id else a.id) if pick else b.id
     return JobVerdict(job=job, pick=pick, other=other_id, decided_by=decided.figure if decided else None, edges=listed,
                       best_for_serving=serving.leader if serving and not job else None,
-                      best_for_training=training.leader if training and not job else None, price_ratio=price_ratio)
+                      best_for_training=training.leader if training and not job else None, price_ratio=price_ratio,
+                      cards_per_job=cards_per_job)
 
 
 class GpuFilter(BaseModel):

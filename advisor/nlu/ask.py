@@ -498,7 +498,7 @@ class Ask(BaseModel):
             compares_rent_tiers=_compares_rent_tiers(tiers, reserved is not None, reading.frame, state)
             and not (says("owning", *thread) or any(word_positions("tco_claim", text) for text in thread)),
             figures_stated=_figures_stated(reading) if asks_to_confirm(message) or says("asks_yes_no", message) else (),
-            spec_fields_asked=spec_fields(message),
+            spec_fields_asked=_figures_asked(message, named),
             comparison_claim=comparison,
             states_comparison=comparison is not None,
             candidate_configs=(candidates := candidate_configs(message, reading.frame, _aside_cards(reading))),
@@ -704,3 +704,11 @@ def _figures_stated(reading: Reading) -> tuple[StatedFigure, ...]:
         return ()
     return tuple(StatedFigure(kind=v.value.kind, value=float(v.value.value), surface=v.value.surface) for v in reading.tagged
                  if v.value.kind in STATED_KINDS and v.role in (NONE, "gpu_memory") and float(v.value.value) >= STATED_FLOOR)
+
+
+def _figures_asked(message: str, named: dict[str, frozenset[str]]) -> tuple[str, ...]:
+    """The catalog figures ``message`` asks of a card, less those whose words an ask it names uses in its own sense
+    (knowledge/subjects.yaml ``takes_figures``: "blower or open-air cooling for four 3090s?" asks the cooler choice)."""
+    asks = named.get("ask", frozenset())
+    taken = {figure for subject in load_subjects().subjects if subject.id in asks for figure in subject.takes_figures}
+    return tuple(field for field in spec_fields(message) if field not in taken)

@@ -29,6 +29,8 @@ class SpecFieldWords(BaseModel):
     than: Phrases
     than_not_before: list[str]
     not_compared: list[str] = Field(default_factory=list, description="Fields asked of a card that no comparison is stated on.")
+    unit_cues: dict[str, list[str]] = Field(default_factory=dict, description="Cues that are a unit only → the fields of that unit: "
+                                            "the unit names a field only when no other cue names one of those.")
     directions: dict[Literal["more", "less"], Phrases]
 
 
@@ -78,8 +80,14 @@ def spec_fields(message: str) -> tuple[str, ...]:
     """The catalog figures ``message`` asks about, each once, in the order written ("H200 memory bandwidth?" →
     ("bandwidth_gbs",)); a precision named alone ("FP8 TFLOPS of the H100") picks that precision's compute figure."""
     text = normalize_text(message)
+    units = {normalize_text(cue): set(fields) for cue, fields in _words().unit_cues.items()}
+    spans = _spans(text)
+    # a unit alone ("GB/s") names a figure only when no other cue names a figure of that unit ("the A800's card-to-card link
+    # in GB/s?" asks the link)
+    by_words = {name for start, end, name in spans if text[start:end] not in units}
+    spans = [span for span in spans if not units.get(text[span[0]:span[1]], set()) & by_words]
     named = []
-    for _, _, name in _spans(text):
+    for _, _, name in spans:
         field = _compute_field(text) if name == COMPUTE else name
         if field not in named:
             named.append(field)

@@ -47,7 +47,7 @@ from advisor.offline.tasks.training import plan as training_plan
 from advisor.offline.tasks.troubleshoot import trouble
 from advisor.retrieval.concept_cards import CARD_PREFIX
 from knowledge.concepts import load_concepts
-from advisor.offline.takeovers import ROUTES_FILE, TakeOver, TakeOvers, all_hold, gathered, routes_data, unknown_conditions
+from advisor.offline.takeovers import ROUTES_FILE, Section, TakeOver, TakeOvers, all_hold, gathered, routes_data, unknown_conditions
 from advisor.offline.workload import model_of
 from advisor.offline.turn import Turn
 from knowledge.subjects import load_subjects, topics_computed_by
@@ -638,6 +638,8 @@ def card_first(routing: Routing) -> str:
         body = f"{asked}\n\n{body}"
     if sized and knowledge.card_calculation(turn) == "facility":
         body += "\n\n" + facility.answer(turn)
+    elif compared and turn.ask.spec_fields_asked:  # "which has the faster NVLink, H100 SXM or PCIe?": the figure asked leads (the
+        body = TASKS["specs"](turn) + "\n\n" + body  # comparison's first line), the card on the pair explains below it
     elif compared:
         body += "\n\n" + TASKS["specs"](turn)
     return body
@@ -838,6 +840,7 @@ class RouteTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
     tasks: dict[str, str]
     take_overs: dict[str, list[TakeOver]] = {}  # run by takeovers.TakeOvers: a task's table by TASKS below, a writer's by that writer
+    sections: dict[str, list[Section]] = {}  # a writer's parts in order, run by takeovers.Sections (spec_sheet: specs.SECTIONS)
     routes: list[Route]
 
 

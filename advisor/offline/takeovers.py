@@ -162,3 +162,42 @@ class TakeOvers:
             return self._run(turn, answer, {})
 
         return taken_over
+
+
+class Section(BaseModel):
+    """One row of ``sections:`` in routes.yaml."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    when: list[str] = []
+    unless: list[str] = []  # sections above, any of which written makes this one unneeded (the first that writes wins)
+    writer: str
+
+
+class Sections:
+    """A writer's parts as data (routes.yaml ``sections.<name>``), written in the table's order: each row whose conditions
+    hold (over the writer's ``subject``, e.g. the spec sheet, or the Ask's yes/no fields) and that no alternative above
+    replaced. ``rows``: a table in place of routes.yaml's (a test's)."""
+
+    def __init__(self, name: str, conditions: dict[str, Callable], writers: dict[str, Callable], rows: list[dict] | None = None):
+        raw = routes_data().get("sections", {}).get(name, []) if rows is None else rows
+        self.rows = [Section.model_validate(row) for row in raw]
+        self.conditions, self.writers = conditions, writers
+        names = [row.name for row in self.rows]
+        unknown = [f"{row.name}: writer {row.writer}" for row in self.rows if row.writer not in writers]
+        for row in self.rows:
+            unknown += [f"{row.name}: condition {name}" for name in unknown_conditions(row.when, conditions)]
+            unknown += [f"{row.name}: unless {name}" for name in row.unless if name not in names[: names.index(row.name)]]
+        if unknown:
+            raise LookupError(f"{ROUTES_FILE.name} sections.{name} names what its code does not give: " + "; ".join(unknown))
+
+    def write(self, subject, ask: Ask) -> str:
+        """The sections written for ``subject``, joined as paragraphs; a writer returns a text or a list of them."""
+        written: dict[str, list[str]] = {}
+        for row in self.rows:
+            if any(written.get(name) for name in row.unless):
+                continue
+            if all_hold(row.when, self.conditions, subject, ask):
+                text = self.writers[row.writer](subject)
+                written[row.name] = [t for t in ([text] if isinstance(text, str) else text) if t]
+        return "\n\n".join(text for texts in written.values() for text in texts)

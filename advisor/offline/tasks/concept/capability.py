@@ -27,6 +27,11 @@ def asked(turn: Turn) -> tuple[Capability, list[str]] | None:
         return None
     if turn.ask.comparison_claim is not None:  # "the A100's BF16 is higher than the L40S's, right?": two figures side by side
         return None
+    fields = set(turn.ask.spec_fields_asked)
+    if fields - {capability.field} and (capability.field in fields or capability.kind == "value"):
+        # "is the A100's 600 GB/s NVLink its memory bandwidth?", "does the H100 PCIe card include a ConnectX-7?": other figures
+        # are asked beside this one (or beside a value it only neighbours): the spec answer leads with each figure asked
+        return None
     if capability.kind == "minimum" and _threshold(turn, capability) is None:
         return None  # "how much memory has the H20?": the spec sheet leads with memory and bandwidth already
     if capability.kind == "value" and len(gpus) > 1:

@@ -86,6 +86,11 @@ def concept(turn: Turn, offer: str | None = None, question: str | None = None, a
         card_text = render.answer_of(turn, card)
         verdict, card_too = _verdict_before(turn, card, asked, facet)
         body = capability.claim_lead(turn) + card_text if verdict is None else verdict + ("\n\n" + card_text if card_too else "")
+        # "does the L40S come with a ConnectX-7?" answered by a card on servers, not on the L40S: the catalog's line on the
+        # figure asked of the one card named leads, the card explains (a card on that card answers for it itself)
+        on_card = card_subjects(card, turn.catalog).get("gpu", frozenset()) & asked.get("gpu", frozenset())
+        figure = specs.asked_of_one(turn) if verdict is None and not on_card else ""
+        body = f"{figure}\n\n{body}" if figure else body
         if verdict is None or card_too:
             for source in card.sources:
                 turn.cite(f"{hits[0]['doc_id']}:{source.url}", source.cited, urls=[source.url])

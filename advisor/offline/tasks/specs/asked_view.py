@@ -8,6 +8,7 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from advisor.markdown import money, number
+from advisor.offline.tasks.specs.compare_view import link
 from advisor.offline.tasks.tco import price_dates
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
@@ -16,19 +17,28 @@ from knowledge.fact_gaps import fact_gaps
 WORDING = Wording("specs", "asked")
 TB = 1000  # GB/s in a TB/s
 TFLOPS_FIELDS = {"bf16_tflops": "BF16", "fp8_tflops": "FP8", "fp4_tflops": "FP4"}
+ABSENT_MEANS_NONE = ("nvlink_gbs",)  # a row's empty link rate means the card has none (PCIe only), not that it is unknown
+
+
+def _interconnect(turn: Turn, gpu: dict) -> str:
+    """The card's links as the catalog lists them (English), or its card-to-card rate in words (Chinese)."""
+    return gpu["interconnect"] if turn.language == "en" else link(turn, gpu)
 
 
 def figure(turn: Turn, gpu: dict, field: str, sparse: bool = True) -> str:
     """One catalog figure of ``gpu`` in words: its unit, the memory type, the sparse figure beside a dense one (not
     in a comparison, which is made on the dense figures alone)."""
     value = gpu.get(field)
-    if value is None:
-        return WORDING.say(turn, "figure.none")
+    if value is None:  # no link rate is a PCIe-only card, unless no source gives the rate (the row's ``unknown``)
+        known_absent = field in ABSENT_MEANS_NONE and field not in gpu.get("unknown", ())
+        return WORDING.say(turn, f"figure.{field}_none" if known_absent else "figure.none")
     if field in TFLOPS_FIELDS:
         figures = {"value": number(value), "precision": TFLOPS_FIELDS[field]}
         if sparse and gpu.get("sparsity_2_4"):
             return WORDING.say(turn, "figure.tflops_sparse", sparse=number(2 * value), **figures)
         return WORDING.say(turn, "figure.tflops", **figures)
+    if field == "nvlink_gbs":
+        return WORDING.say(turn, "figure.nvlink_gbs", value=number(value))
     if field == "bandwidth_gbs" and value >= TB:
         return WORDING.say(turn, "figure.bandwidth_tb", value=number(value), tb=number(value / TB, 2))
     return WORDING.say(turn, f"figure.{field}", value=number(value), memory_type=gpu.get("memory_type", ""))
@@ -41,7 +51,44 @@ def one_card(turn: Turn, gpu: dict, estimate: dict | None = None) -> str:
     return "\n\n".join(_one(turn, gpu, field, estimate) for field in turn.ask.spec_fields_asked)
 
 
-def _one(turn: Turn, gpu: dict, field: str, estimate: dict | None) -> str:
+def across(turn: Turn, gpus: list[dict]) -> str:
+    """The figures asked of several cards, each first in its own line: which card leads on it, by how much, with both
+    figures ("which has the faster NVLink, H100 SXM or PCIe?" leads with the link, not the memory bandwidth); a figure
+    that is no one number (the cooling, the network adapter) is each card's own line. "" when none is asked."""
+    lines = []
+    for field in turn.ask.spec_fields_asked:
+        if field in OWN_LINE or field == "launch_price":
+            lines += [_one(turn, gpu, field) for gpu in gpus]
+            continue
+        name = WORDING.say(turn, f"name.{field}")
+        known = [gpu for gpu in gpus if gpu.get(field) is not None]
+        missing = [gpu["name"] for gpu in gpus if gpu.get(field) is None]
+        if len(known) < 2:
+            lines += [_one(turn, gpu, field) for gpu in gpus]
+            continue
+        lower_leads = field in LOWER_LEADS
+        ranked = sorted(known, key=lambda gpu: float(gpu[field]), reverse=not lower_leads)
+        best, runner = ranked[0], ranked[1]
+        figures = {"name": name, "best": best["name"], "other": runner["name"], "best_figure": figure(turn, best, field, sparse=False),
+                   "other_figure": figure(turn, runner, field, sparse=False)}  # fmt: skip
+        if float(best[field]) == float(runner[field]):
+            line = WORDING.say(turn, "across.equal", **figures)
+        else:
+            high, low = max(float(best[field]), float(runner[field])), min(float(best[field]), float(runner[field]))
+            line = WORDING.say(turn, "across.lower" if lower_leads else "across.higher", ratio=number(high / low, 2), **figures)
+        rest = [f"{gpu['name']} {figure(turn, gpu, field, sparse=False)}" for gpu in ranked[2:]]
+        if rest:
+            line += " " + WORDING.say(turn, "across.rest", rest=WORDING.say(turn, "across.comma").join(rest))
+        if missing:
+            line += " " + WORDING.say(turn, "across.missing", name=name, missing=WORDING.say(turn, "across.comma").join(missing))
+        lines.append(line)
+    return "\n\n".join(line[:3].upper() + line[3:] if line.startswith("**") else line for line in lines)  # a figure's name opens a sentence
+
+
+LOWER_LEADS = ("tdp_w",)  # figures where the lower one is the card's edge (less board power)
+
+
+def _one(turn: Turn, gpu: dict, field: str, estimate: dict | None = None) -> str:
     if field == "launch_price":
         return launch_price(turn, gpu, estimate)
     if field in OWN_LINE:
@@ -88,7 +135,17 @@ def cooling(turn: Turn, gpu: dict) -> str:
     return WORDING.say(turn, "cooling.unverified", card=gpu["name"], label=WORDING.say(turn, f"cooling.label.{kind}"), form_factor=gpu["form_factor"])
 
 
-OWN_LINE = {"cooling": cooling}  # figures asked that are no one number of the row
+def network(turn: Turn, gpu: dict) -> str:
+    """"does the H100 PCIe come with ConnectX-7?": a network adapter is no figure of the card; its catalog interconnect says
+    whether one is part of it (a Blackwell board lists its ConnectX), else the NIC is the server's."""
+    if turn.ask.whole_server or turn.ask.node_count or turn.slots.servers:  # "do two H100 servers need a ConnectX-7?"
+        return ""  # asks the servers' network, which no line about the card answers
+    key = "network.on_card" if NIC_WORD in gpu["interconnect"].lower() else "network.server"
+    return WORDING.say(turn, key, card=gpu["name"], interconnect=_interconnect(turn, gpu))
+
+
+NIC_WORD = "connectx"  # how the catalog's interconnect line names a network adapter on the board
+OWN_LINE = {"cooling": cooling, "network": network}  # figures asked that are no one number of the row
 
 
 def claim(turn: Turn, gpus: list[dict]) -> str:

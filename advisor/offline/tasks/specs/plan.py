@@ -18,7 +18,8 @@ def gpus_named(turn: Turn) -> list[str]:
 
 def compare_args(turn: Turn, names: list[str]) -> dict:
     jobs = [JOB_OF_WORKLOAD[w] for w in turn.slots.workloads if w in JOB_OF_WORKLOAD]
-    return {"gpus": names[:MAX_COMPARED], "currency": turn.currency, "job": jobs[0] if jobs else None}
+    return {"gpus": names[:MAX_COMPARED], "currency": turn.currency, "job": jobs[0] if jobs else None,
+            "cards_per_job": turn.slots.gpu_count}  # "for an 8-GPU training box": the cards one job spans
 
 
 def list_args(turn: Turn) -> dict:

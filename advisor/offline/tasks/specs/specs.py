@@ -2,16 +2,19 @@
 and the tool arguments, the tool looks them up, render.py words the result (the package text.yaml, section specs); this
 module runs the three in order, after the take-overs that answer another way (the rental market, a row per vendor, a
 sized comparison), whose order and conditions are routes.yaml take_overs.spec_sheet (run wherever this answer runs; the
-specs task's own take-overs, take_overs.specs, are the router's)."""
+specs task's own take-overs, take_overs.specs, are the router's). The answer's parts, what was asked first, are the rows
+of routes.yaml sections.spec_sheet (SECTIONS), with conditions over the compare_gpus result and the Ask."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from advisor.offline.tasks.recommend import mainland, price_view, vendor_rows
 from advisor.offline.tasks.recommend import plan as recommend_plan
 from advisor.offline.tasks.specs import asked_view, compare, plan, render, stated_view
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.tco import rent_prices
-from advisor.offline.takeovers import TakeOvers
+from advisor.offline.takeovers import Sections, TakeOvers
 from advisor.offline.turn import Turn
 
 
@@ -25,21 +28,47 @@ def answer(turn: Turn, value_first: bool = False) -> str:
     outcome = turn.call("compare_gpus", plan.compare_args(turn, names))
     if not outcome.ok:
         return turn.error(outcome)
-    result = outcome.result
-    lead, table = render.comparison(turn, result, value_first)
-    machine_dates: list = []  # the dated figures of the machine prices shown (cards, hosts, quotes), aged with the rest
-    if plan.asks_machine_price(turn):  # "how much is an A800 server?": the machine's price leads
-        priced, machine_dates = price_view.machine_prices(turn, [r["gpu"]["id"] for r in result["rows"]])
-        lead = f"{priced}\n\n{lead}" if priced else lead
-    rows = [r["gpu"] for r in result["rows"]]
-    weighed = len(rows) > 1 or turn.ask.buying or turn.ask.asks_price  # parts weighed or priced, not one card's figures
-    # A mainland buyer hears what cannot be bought there after the verdict and its reasoning (the lead: the verdict or the
-    # machine's price, the ratios and the value per unit of money), before the table (mainland.py's rule).
-    warned = mainland.blocked_list(turn, rows) if weighed else []
-    stated = stated_view.lead(turn, rows[0]) if len(rows) == 1 else ""  # "the B200 is 192 GB, right?": the figure said is checked first
-    # what was asked leads: right or wrong on a comparison stated between two cards, or the figure asked of one card
-    asked = asked_view.claim(turn, rows) or (_one_card(turn, rows[0]) if len(rows) == 1 else "")
-    return "\n\n".join(filter(None, [stated, asked, lead, *warned, table, *render.stale_prices(turn, result, machine_dates)]))
+    lead, table = render.comparison(turn, outcome.result, value_first)
+    return SECTIONS.write(Sheet(turn, outcome.result, lead, table), turn.ask)
+
+
+@dataclass
+class Sheet:
+    """What the sections of one spec answer read: the turn, compare_gpus' result, its verdict lead and table, and the dated
+    figures of a machine price shown (cards, hosts, quotes), aged with the rest."""
+
+    turn: Turn
+    result: dict
+    lead: str
+    table: str
+    machine_dates: list = field(default_factory=list)
+
+    @property
+    def rows(self) -> list[dict]:
+        return [r["gpu"] for r in self.result["rows"]]
+
+
+def _machine_price(sheet: Sheet) -> str:
+    priced, sheet.machine_dates = price_view.machine_prices(sheet.turn, [gpu["id"] for gpu in sheet.rows])
+    return priced
+
+
+SECTIONS = Sections(
+    "spec_sheet",
+    conditions={"one_card": lambda sheet: len(sheet.rows) == 1, "several_cards": lambda sheet: len(sheet.rows) > 1,
+                "objective_leads": lambda sheet: (sheet.turn.slots.objective or "") in render.OBJECTIVE_FIELDS,  # "which has more vram?"
+                "asks_machine_price": lambda sheet: plan.asks_machine_price(sheet.turn),
+                # parts weighed or priced, not one card's figures
+                "weighed": lambda sheet: len(sheet.rows) > 1 or sheet.turn.ask.buying or sheet.turn.ask.asks_price},
+    writers={"stated_figure": lambda sheet: stated_view.lead(sheet.turn, sheet.rows[0]),
+             "comparison_claim": lambda sheet: asked_view.claim(sheet.turn, sheet.rows),
+             "figure_asked": lambda sheet: _one_card(sheet.turn, sheet.rows[0]),
+             "figures_compared": lambda sheet: asked_view.across(sheet.turn, sheet.rows),
+             "machine_price": _machine_price, "verdict": lambda sheet: sheet.lead,
+             "mainland_blocked": lambda sheet: mainland.blocked_list(sheet.turn, sheet.rows),
+             "table": lambda sheet: sheet.table,
+             "stale_prices": lambda sheet: render.stale_prices(sheet.turn, sheet.result, sheet.machine_dates)},
+)  # fmt: skip
 
 
 def asked_of_one(turn: Turn) -> str:

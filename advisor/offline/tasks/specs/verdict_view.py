@@ -8,7 +8,7 @@ from __future__ import annotations
 from advisor.markdown import number
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from tools.gpu_specs import JOB_FIGURES
+from tools.gpu_specs import BRIDGED_PAIR, FIGURE_FIELDS, JOB_FIGURES
 
 WORDING = Wording("specs", "verdict")
 SHOWN_EDGES = 2  # differences named in a jobless lead; the table shows the rest
@@ -33,10 +33,12 @@ def lead(turn: Turn, result: dict) -> str:
     lines = []
     if verdict["job"]:
         job = WORDING.say(turn, f"job.{verdict['job']}")
+        if verdict.get("cards_per_job") and verdict["cards_per_job"] > BRIDGED_PAIR:  # "for training across 8 cards"
+            job = WORDING.say(turn, "across", job=job, cards=verdict["cards_per_job"])
         if verdict["pick"]:
             decided = edges[0]
             lines.append(WORDING.say(turn, "lead.job_pick", job=job, pick=names[verdict["pick"]], edge=edge_text(turn, decided, names),
-                                     why=_why(turn, verdict["job"], decided["figure"])))
+                                     why=_why(turn, verdict["job"], decided["figure"], verdict.get("cards_per_job"))))
         else:
             a, b = list(names.values())[:2]
             lines.append(WORDING.say(turn, "lead.job_even", job=job, a=a, b=b))
@@ -48,13 +50,30 @@ def lead(turn: Turn, result: dict) -> str:
             lines.append(WORDING.say(turn, "other_side", other=names[verdict["other"]], edges=joiner.join(edge_text(turn, e, names) for e in theirs)))
         if verdict["price_ratio"]:
             lines.append(WORDING.say(turn, "price", ratio=number(verdict["price_ratio"], 2), other=names[verdict["other"]]))
+    lines += _unverified(turn, result, edges[:SHOWN_EDGES])
     return lines[0] + ("\n\n" + turn.t(" ", "").join(lines[1:]) if len(lines) > 1 else "")
 
 
-def _why(turn: Turn, job: str, figure: str) -> str:
-    """Why ``figure`` decides ``job``: the job's own reason where the figure's general one speaks of another job."""
+def _why(turn: Turn, job: str, figure: str, cards: int | None = None) -> str:
+    """Why ``figure`` decides ``job``: the reason for a job spread over many cards, else the job's own reason where the
+    figure's general one speaks of another job."""
+    if cards and cards > BRIDGED_PAIR and figure in WORDING.data["why_across"]:
+        return WORDING.say(turn, f"why_across.{figure}", cards=cards)
     key = f"why_for_job.{job}.{figure}" if figure in WORDING.data["why_for_job"].get(job, {}) else f"why.{figure}"
     return WORDING.say(turn, key)
+
+
+def _unverified(turn: Turn, result: dict, edges: list[dict]) -> list[str]:
+    """A note for each figure the verdict leans on that a card's row keeps as unverified (knowledge/fact_gaps.yaml): the
+    reader hears which number no source we hold confirms."""
+    gpus = {r["gpu"]["id"]: r["gpu"] for r in result["rows"]}
+    notes = []
+    for edge in edges:
+        field = FIGURE_FIELDS[edge["figure"]]
+        for card in (edge["leader"], edge["other"]):
+            if field in gpus[card].get("unverified", ()):
+                notes.append(WORDING.say(turn, "unverified", card=gpus[card]["name"], name=WORDING.say(turn, f"figure_name.{edge['figure']}")))
+    return list(dict.fromkeys(notes))
 
 
 def _jobless(turn: Turn, verdict: dict, names: dict[str, str], joiner: str) -> str:
