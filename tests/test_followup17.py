@@ -58,9 +58,8 @@ def test_a_value_in_a_follow_up_reruns_the_calculation(offline_advisor, messages
     "messages",
     [
         ["Can 2 A100 80GB serve Qwen2.5-32B, and what would they cost?", "and for training?"],
-        pytest.param(["两张A100 80G能跑Qwen2.5-32B推理吗？要花多少钱？", "训练呢？"], marks=pytest.mark.xfail(strict=True, reason=(
-            "known defect: the thread after a message answered in parts is its last part's (the price, read as rent-or-buy), so "
-            "the workload change re-runs rent-or-buy and is called unused there instead of re-running the first part's sizing"))),
+        ["两张A100 80G能跑Qwen2.5-32B推理吗？要花多少钱？", "训练呢？"],
+        ["Could one H100 serve Llama 3.1 8B, and how much does that cost?", "what about training?"],
     ],
 )
 def test_training_after_an_answer_in_parts_sizes_the_training(offline_advisor, messages):
