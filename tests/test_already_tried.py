@@ -23,10 +23,12 @@ def tried_in(understanding, message):
     [
         ("went to a smaller batch and fewer workers already, the gpu is still starved", ["batch", "workers"]),
         ("even with shorter sequences the finetune runs out of memory", ["context"]),
-        pytest.param("batch调小了，混合精度也开着，还是爆显存", ["batch", "precision"], marks=pytest.mark.xfail(strict=True, reason=(
-            "known defect (#36): since this session's retrain (link-speed kinds, group sizes, slot kinds from the schema) the "
-            "tagger gives the second lever, mixed precision said to be on already, no already_tried role"))),
+        ("batch调小了，混合精度也开着，还是爆显存", ["batch", "precision"]),
+        ("上下文调短了，混合精度也早开着，加载模型时照样OOM", ["context", "precision"]),
+        ("mixed precision is on too and a smaller batch, still oom", ["batch", "precision"]),
         ("减少worker之后还是慢", ["workers"]),
+        ("混合精度训练能省显存吗", []),
+        ("would a smaller batch help with oom?", []),
     ],
 )
 def test_changes_said_to_be_made_fill_the_slot(understanding, message, levers):

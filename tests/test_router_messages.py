@@ -65,6 +65,8 @@ CASES = [
     ("api_bill", "zh", ["供应商每百万 token 收 2 元，我们用 Qwen2.5-7B 自己部署会更省吗？"]),
     ("value_premium", "en", ["Would an L40S be worth paying extra over an A10 for serving Mistral 7B?"]),
     ("value_premium", "zh", ["做Llama 3 8B推理，A100比L40S贵那么多，溢价值得吗？"]),
+    ("worth_after_comparison", "en", ["L40S vs A6000 for serving small models?", "is it worth buying one then?"]),
+    ("worth_after_comparison", "zh", ["L40S和A6000哪个适合做推理？", "那值得买吗？"]),
     ("vendor_claim_card", "en", ["Marketing says the GB200 is 30 times an H100. Is that real?"]),
     ("vendor_claim_card", "zh", ["英伟达宣传GB200比H100快25倍，靠谱吗？"]),
     ("gpu_claim", "en", ["Is the B200 truly 15x an A100 for training?"]),

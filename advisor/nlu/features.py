@@ -25,6 +25,8 @@ EDGE = 1200  # a long paste is read at its start and end, where the question sit
 CONTEXT_CHARS = 16
 SIZED_CARD_GAP = 12  # "a100 40gb or the 80gb": at most this many characters between a sized card and another size of it
 SIDE_WORDS = {word: side for side, words_of_side in pattern_words("side_words").items() for word in words_of_side}
+LEVER_OUTCOME = tuple(pattern_words("lever_outcome"))
+LEVER_ASKED = tuple(pattern_words("lever_asked"))
 CLAUSE = re.compile(r"[。；;!！?？\n]|\.\s")  # a sentence ends there; a comma does not ("prompts are short, 300 tokens")
 
 
@@ -190,6 +192,24 @@ def size_beside_sized_card(text: str, value: Value, values: list[Value], intent:
         return {}
     sized = any(character.isdigit() for character in before.surface.split()[-1]) and before.surface.rstrip().endswith(("g", "gb"))
     return {"size_beside_sized_card": 1.0} if sized else {}
+
+
+@featurizer
+def lever_said_done(text: str, value: Value, values: list[Value], intent: str) -> dict[str, float]:
+    """What the message says of a lever it names, whatever the words beside it: the trouble goes on after the change
+    ("batch smaller, mixed precision on too, still OOM") or its sentence only asks whether it would help ("would mixed
+    precision save memory?"). Either reading holds for any lever in any position of a list of changes, which the words
+    next to one lever cannot teach the tagger (the lists: pattern_words.yaml lever_outcome, lever_asked)."""
+    if value.kind != "lever":
+        return {}
+    low, high = _sentence_around(text, value)
+    sentence = text[low:high] + text[high : high + 1]  # with the mark that ends it: "?" asks
+    features = {}
+    if any(word in text for word in LEVER_OUTCOME):
+        features["lever_outcome"] = 1.0
+    if any(word in sentence for word in LEVER_ASKED) or sentence.rstrip().endswith(("?", "\uff1f")):
+        features["lever_asked"] = 1.0
+    return features
 
 
 def _sentence_around(text: str, value: Value) -> tuple[int, int]:

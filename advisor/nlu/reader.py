@@ -66,6 +66,11 @@ class Understanding:
         pieces = question_parts(text)
         if len(pieces) < 2 or self.read_one(text).intent == PROBLEM:
             return [text]
+        # a last part that asks a side of the configuration the parts before it set up ("…, and what would they cost?": a
+        # new subject of data/follow_up_subjects.yaml) is answered with that configuration and never becomes the thread's
+        # calculation, as the same question asked as a follow-up does not: "and for training?" after it re-runs the sizing
+        while len(pieces) > 1 and follow_up_subject(pieces[-1]) is not None:
+            pieces = pieces[:-1]
         return pieces
 
     def advance(self, task: str | None, state: Frame, reading: Reading) -> tuple[str | None, Frame]:

@@ -39,7 +39,7 @@ from advisor.offline.tasks.recommend import claim_view, premium_view, shortlist,
 from advisor.offline.tasks.recommend import plan as recommend_plan
 from advisor.offline.tasks.serving import plan as serving_plan
 from advisor.offline.tasks.serving import serving
-from advisor.offline.tasks.specs import gap_view, specs
+from advisor.offline.tasks.specs import compare, gap_view, specs
 from advisor.offline.tasks.tco import costs, price_trend, rent_tiers, reservation, useful_life
 from advisor.offline.tasks.tco import plan as tco_plan
 from advisor.offline.tasks.training import efficiency, run_time
@@ -580,6 +580,16 @@ def injection(routing: Routing) -> str:
 def gpu_claim(routing: Routing) -> str:
     """A claim that one part matches, beats or replaces another: the verdict on like-for-like figures."""
     return claim_view.answer(routing.turn)
+
+
+@condition
+def asks_worth_of_compared(routing: Routing) -> bool:
+    """"Is it worth buying one?" after two cards were compared: what to do (worth it, buy or wait) asked of the cards the
+    thread compared, this message naming no card of its own; the comparison's two cards are the ones weighed."""
+    turn = routing.turn
+    if routing.reading.task != "specs" or turn.entities.frame.has("gpu") or not (asks_what_to_do(routing) or turn.ask.asks_judgement):
+        return False
+    return len(compare.options(turn)) >= 2
 
 
 @handler
