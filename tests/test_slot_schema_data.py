@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 import yaml
 
 from advisor.nlu import frame, model, reader
@@ -90,7 +91,7 @@ def test_a_row_added_to_a_copy_of_the_schema_is_enough_for_its_slot(tmp_path):
 
 def test_a_label_edit_does_not_retrain_the_models():
     raw = SLOT_SCHEMA.rows["context"].model_copy(update={"label": SLOT_SCHEMA.rows["context"].label.model_copy(update={"en": "window"})})
-    assert SlotSchema({**SLOT_SCHEMA.rows, "context": raw}).training_key() == SLOT_SCHEMA.training_key()
+    assert SlotSchema({**SLOT_SCHEMA.rows, "context": raw}, SLOT_SCHEMA.kinds).training_key() == SLOT_SCHEMA.training_key()
 
 
 def test_slots_reads_each_plain_slot_from_the_schema():
@@ -125,3 +126,37 @@ def test_every_slot_the_code_looks_up_by_name_is_in_the_schema():
     assert len(looked_up) >= 30  # the check sees the lookups
     unknown = {name: str(path.relative_to(ROOT)) for name, path in looked_up.items() if name not in SLOT_SCHEMA.rows}
     assert not unknown, f"slots looked up in code but missing from schema.yaml: {unknown}"
+
+
+def test_the_tagger_kind_sets_are_the_value_kind_rows():
+    """Which kinds are counts or amounts, and which the words around them decide, are schema.yaml ``value_kinds`` rows."""
+    assert model.COUNTED_KINDS == SLOT_SCHEMA.counted_kinds == {"money", "thousands", "count_gpu", "count_server", "users"}
+    assert model.CONTEXT_ROLED_KINDS == SLOT_SCHEMA.context_roled_kinds
+    assert {"number", "memory", "lever"} <= model.CONTEXT_ROLED_KINDS and "users" not in model.CONTEXT_ROLED_KINDS
+    assert set(SLOT_SCHEMA.kinds) <= set(SLOT_SCHEMA.roles_by_kind)  # every row names a kind some slot takes
+
+
+def test_a_value_kind_row_steers_the_tagger_and_retrains_it(tmp_path):
+    raw = yaml.safe_load(SCHEMA_FILE.read_text(encoding="utf-8"))
+    raw["value_kinds"]["epochs"] = {"counted": True}
+    copy = tmp_path / "schema.yaml"
+    copy.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    schema = SlotSchema.read(copy)
+    assert "epochs" in schema.counted_kinds and "epochs" not in schema.context_roled_kinds
+    assert schema.training_key() != SLOT_SCHEMA.training_key()
+    raw["value_kinds"]["no_such_kind"] = {"counted": True}
+    copy.write_text(yaml.safe_dump(raw, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(ValueError, match="no_such_kind"):
+        SlotSchema.read(copy)
+
+
+def test_an_unlabelled_slot_is_scored_as_the_slot_a_label_marks():
+    """A card the catalog lacks is held apart as other_gpu but a labeller marks it gpu; the cards per server no label
+    marks (the count is labelled as the total)."""
+    from advisor.nlu import evaluate
+
+    assert SLOT_SCHEMA.scored_as("other_gpu") == "gpu" and SLOT_SCHEMA.scored_as("gpus_per_server") is None
+    assert SLOT_SCHEMA.scored_as("gpu_form") == "gpu_form" and SLOT_SCHEMA.scored_as("gpu") == "gpu"
+    assert evaluate._playable("other_gpu") == {"gpu"}
+    held = Frame({"other_gpu": [SlotValue("mlu590", "MLU590")], "gpus_per_server": [SlotValue(8, "8")], "gpu_count": [SlotValue(16, "16")]})
+    assert sorted(evaluate._frame_pairs(held), key=str) == [("gpu", "mlu590"), ("gpu_count", 16)]

@@ -146,6 +146,16 @@ MOVED = [
     ("recommendation", "ask_for_model", "zh", "买什么显卡好？"),
     ("recommendation", "methods", "en", "How many GPUs for full fine-tuning and for QLoRA of Llama 3 70B?"),
     ("recommendation", "methods", "zh", "Llama 3 70B全参微调和QLoRA分别需要几张卡？"),
+    # rows no message reached in test_router_messages, test_takeovers or test_recorded_answers (the rows answered were
+    # recorded over those files): a real message for each, in both languages
+    ("tco", "rentals", "en", "Renting 8 H100 at $2.5/h or 8 A100 at $1.6/h for a year, which is cheaper?"),
+    ("tco", "rentals", "zh", "租8张H100每卡时2.5美元，还是8张A100每卡时1.6美元，一年哪个便宜？"),
+    ("tco", "price_unconverted", "en", "Rent or buy: an 8x H100 server is quoted at £90k, over 3 years?"),
+    ("tco", "price_unconverted", "zh", "8卡H100服务器报价9万英镑，三年内租还是买划算？"),
+    ("memory_estimate", "sized_comparison", "en", "Can the H20 beat the H100 on a 72B model?"),
+    ("memory_estimate", "sized_comparison", "zh", "H20能在72B模型上胜过H100吗？"),
+    ("spec_sheet", "filtered_list", "en", "Which cards have 48 GB of memory or more?"),
+    ("spec_sheet", "filtered_list", "zh", "哪些GPU有48GB或更多显存？"),
 ]
 
 

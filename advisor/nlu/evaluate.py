@@ -17,6 +17,7 @@ from advisor.nlu.corpus import TASKS, Conversation, Corpus, Utterance, read_file
 from advisor.nlu.frame import Frame, Money, implicitly_replaced, resolve
 from advisor.nlu.model import ROLES_BY_KIND, TaggedValue
 from advisor.nlu.reader import COMMITMENT_AFTER, Reading, Understanding
+from advisor.nlu.slot_schema import SLOT_SCHEMA
 from advisor.nlu.values import find_values
 from knowledge.catalog import variant_family
 
@@ -220,8 +221,9 @@ def gold_slots(utterance: Utterance, understanding: Understanding) -> list[tuple
 
 
 def _playable(kind: str) -> set[str]:
-    """The schema slots a value of ``kind`` can fill: a card the catalog lacks is the schema's ``gpu``."""
-    return {"gpu"} if kind == "other_gpu" else ROLES_BY_KIND.get(kind, set())
+    """The labelled slots a value of ``kind`` can fill: a card the catalog lacks (``other_gpu``) is scored as the
+    ``gpu`` a labeller marks (schema.yaml ``scored_as``)."""
+    return {SLOT_SCHEMA.scored_as(slot) for slot in ROLES_BY_KIND.get(kind, set())} - {None}
 
 
 def predicted_slots(reading: Reading) -> list[tuple[str, object]]:
@@ -229,10 +231,11 @@ def predicted_slots(reading: Reading) -> list[tuple[str, object]]:
 
 
 def _frame_pairs(frame: Frame) -> list[tuple[str, object]]:
-    """A card the catalog lacks is held apart (``other_gpu``) so that its name is kept; it is the schema's ``gpu``."""
+    """Each value under the labelled slot it is scored as (schema.yaml ``scored_as``): a card the catalog lacks is held
+    apart (``other_gpu``) so that its name is kept, and scored as ``gpu``; a slot no label marks is left out."""
     return [
-        ("gpu" if slot == "other_gpu" else slot, _comparable(value.value))
-        for slot, values in frame.slots.items() if slot != "gpus_per_server" for value in values
+        (SLOT_SCHEMA.scored_as(slot), _comparable(value.value))
+        for slot, values in frame.slots.items() if SLOT_SCHEMA.scored_as(slot) for value in values
     ]  # fmt: skip
 
 

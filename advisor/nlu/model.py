@@ -37,7 +37,8 @@ ROLES_BY_KIND: dict[str, set[str]] = SLOT_SCHEMA.roles_by_kind
 MONEY_ROLES = SLOT_SCHEMA.of_kind("money")
 STATING_INTENTS = {*TASKS, "follow_up"}
 INTEGER_ROLES = SLOT_SCHEMA.integer  # slots that count: a fraction never fills them
-COUNTED_KINDS = {"money", "thousands", "count_gpu", "count_server", "users"}
+# an amount or a count of cards, servers or users (data/schema.yaml value_kinds ``counted``)
+COUNTED_KINDS = SLOT_SCHEMA.counted_kinds
 KV_WORDS = pattern("kv_words")
 CLAUSE_BREAK = re.compile(r"[,;，；。!?！？\n]")
 KV_SETTING = re.compile(rf"(?:{alternatives('kv_setting_names')})\s*(?:{alternatives('kv_setting_verbs')})?\s*$")
@@ -49,9 +50,9 @@ CONDITION_GRANTED = pattern("condition_granted")
 # the tagger decides; a count typed in a sentence states the setup, in a problem report ("one node is fine, two nodes hang")
 # as in a one-line spec question ("8 cards in one server").
 PASTED = re.compile(r"\n.*\n|\|")  # several lines, or an nvidia-smi table row
-NUMBER_KINDS = {"memory", "tokens", "money", "thousands", "percent", "duration", "daily", "always_on", "rate", "latency", "count_gpu", "count_server", "number"}  # fmt: skip
-# A change named ("smaller batch") is a question until the words around it say it was already made.
-CONTEXT_ROLED_KINDS = NUMBER_KINDS | {"lever"}
+# A figure may be noise and a change named ("smaller batch") is a question until the words around it say it was already
+# made: the tagger weighs those kinds even where one slot alone takes them (data/schema.yaml value_kinds ``in_context``).
+CONTEXT_ROLED_KINDS = SLOT_SCHEMA.context_roled_kinds
 
 
 @dataclass

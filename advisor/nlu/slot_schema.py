@@ -1,7 +1,8 @@
 """The slot schema (data/schema.yaml ``slots:``): one row per slot with everything the code knows of it: the value
 kinds that can play it, whether it counts, its name in words, which follow-up values restate it, which values add to it,
 which slots it replaces, why a stated value no tool used changes nothing, and the ``Slots`` property that reads it. The
-tables the reader, the tagger and the answers use are built here from those rows, so adding a slot is adding a row."""
+tables the reader, the tagger and the answers use are built here from those rows, so adding a slot is adding a row.
+The ``value_kinds:`` rows say, per value kind, what the tagger weighs beyond the slots the kind can play."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ class SlotRow(BaseModel):
     model_config = ConfigDict(extra="forbid")
     about: str
     labelled: bool = True
+    scored_as: str | None = None
+    scored: bool = True
     kinds: list[str] = []
     integer: bool = False
     label: Words
@@ -39,14 +42,30 @@ class SlotRow(BaseModel):
     read: Literal["one", "each", "money"] = "one"
 
 
+class KindRow(BaseModel):
+    """One value kind of the schema's ``value_kinds:``; the header there says what each field means."""
+
+    model_config = ConfigDict(extra="forbid")
+    counted: bool = False
+    in_context: bool = False
+
+
 class SlotSchema:
-    def __init__(self, rows: dict[str, SlotRow]):
+    def __init__(self, rows: dict[str, SlotRow], kinds: dict[str, KindRow] | None = None):
         self.rows = rows
+        self.kinds = kinds or {}
+        unplayed = set(self.kinds) - set(self.roles_by_kind)
+        if unplayed:
+            raise ValueError(f"schema.yaml value_kinds: no slot row names the kinds {sorted(unplayed)}")
+        scored_as_unlabelled = {slot: row.scored_as for slot, row in rows.items() if row.scored_as and not rows.get(row.scored_as, row).labelled}
+        if scored_as_unlabelled:
+            raise ValueError(f"schema.yaml: a slot is scored as a labelled slot, which these are not: {scored_as_unlabelled}")
 
     @classmethod
     def read(cls, path: Path = SCHEMA_FILE) -> SlotSchema:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))["slots"]
-        return cls({slot: SlotRow.model_validate(row) for slot, row in raw.items()})
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        slots = {slot: SlotRow.model_validate(row) for slot, row in raw["slots"].items()}
+        return cls(slots, {kind: KindRow.model_validate(row) for kind, row in raw.get("value_kinds", {}).items()})
 
     @cached_property
     def roles_by_kind(self) -> dict[str, set[str]]:
@@ -59,6 +78,24 @@ class SlotSchema:
 
     def of_kind(self, kind: str) -> set[str]:
         return set(self.roles_by_kind.get(kind, ()))
+
+    @cached_property
+    def counted_kinds(self) -> frozenset[str]:
+        """Amounts and counts of cards, servers or users: in a question stating a setup, never noise."""
+        return frozenset(kind for kind, row in self.kinds.items() if row.counted)
+
+    @cached_property
+    def context_roled_kinds(self) -> frozenset[str]:
+        """Kinds whose slot, or none, the words around the value decide even when one slot alone takes them."""
+        return frozenset(kind for kind, row in self.kinds.items() if row.in_context)
+
+    def scored_as(self, slot: str) -> str | None:
+        """The labelled slot a held-out label gives this slot's value (itself unless the row says otherwise), or None
+        for a slot no label marks."""
+        row = self.rows.get(slot)
+        if row is None:
+            return slot
+        return (row.scored_as or slot) if row.scored else None
 
     @cached_property
     def integer(self) -> set[str]:
@@ -105,9 +142,10 @@ class SlotSchema:
 
     def training_key(self) -> bytes:
         """What the trained models depend on (the tagger's role sets), for the cache key: a label or a description
-        edited does not retrain them."""
+        edited does not retrain them. The value kinds' rows steer the tagger too."""
         table = {slot: row.kinds for slot, row in self.rows.items()}
-        return json.dumps(table, sort_keys=True).encode()
+        kinds = {kind: row.model_dump() for kind, row in self.kinds.items()}
+        return json.dumps({"slots": table, "value_kinds": kinds}, sort_keys=True).encode()
 
 
 SLOT_SCHEMA = SlotSchema.read()

@@ -232,7 +232,7 @@ def claims_between_parts(routing: Routing) -> bool:
 
 @condition
 def claim_far_beyond_figures(routing: Routing) -> bool:
-    return claim_view.claim_far_beyond_figures(routing.turn)
+    return recommend_plan.claim_far_beyond_figures(routing.turn)
 
 
 @condition

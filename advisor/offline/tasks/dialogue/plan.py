@@ -1,10 +1,11 @@
-"""The dialogue task's plan: what a message does to the thread, read from the Ask and the conversation's frames (render.py
-words it; the answer modules setup_question.py, new_subject.py and parts.py run the calls). The router's and the planner's
-conditions: a follow-up's changed values (``changes``), a question of its own about the thread's setup (``asks_of_setup``),
-a new subject asked of a calculated thread (``asks_new_subject``) and the turn that carries the thread's configuration into
-its answer (``carried``) with its price's arguments (``price_args``), and whether a part of a several-question message asks
-its own question (``asks_its_own``, ``with_context``). A changed value is echoed as the user said it (a card by its catalog
-name, a length as the tokens read with its unit); nothing else is worded."""
+"""The dialogue task's plan: what a message does to the thread, read from the Ask and the conversation's frames
+(render.py words it; the answer modules setup_question.py, new_subject.py and parts.py run the calls; setup_render.py
+words setup_question's results). The router's and the planner's conditions: a follow-up's changed values (``changes``),
+a question of its own about the thread's setup (``asks_of_setup``), a new subject asked of a calculated thread
+(``asks_new_subject``) and the turn that carries the thread's configuration into its answer (``carried``) with its
+price's arguments (``price_args``), and whether a part of a several-question message asks its own question
+(``asks_its_own``, ``with_context``). A changed value is echoed as the user said it (a card by its catalog name, a
+length as the tokens read with its unit); nothing else is worded."""
 
 from __future__ import annotations
 

@@ -53,7 +53,7 @@ def lines(turn: Turn, args: dict, result: dict) -> list[str]:
         if not outcome.ok or verdict_of(outcome.result) == verdict or outcome.result.get("verdict") is None:
             continue
         turn.calls.append(outcome)  # recorded only when its figure is said
-        found.append(WORDING.say(turn, "sensitive_default", label=slot_label(field["slot"], turn.language), default=f"{field['default']:,}",
-                                 probe=f"{probe:,}", per_gpu=number(outcome.result["total_per_gpu_gb"]),
+        found.append(WORDING.say(turn, "sensitive_default", label=slot_label(field["slot"], turn.language), default=field["default"],
+                                 probe=probe, per_gpu=number(outcome.result["total_per_gpu_gb"]),
                                  verdict=turn.t(*VERDICT[outcome.result["verdict"]])))  # fmt: skip
     return found

@@ -15,27 +15,6 @@ WORDING = Wording("recommend", "claim")
 DRAWBACK_FIGURE = {"no_scale_up_link": "link", "consumer_licence": "licence", "no_bf16": "bf16"}  # the figure each limit loses on
 
 
-FAR_BEYOND = 3.0  # a claimed multiple 3x the best like-for-like ratio comes from a benchmark's setup, not from the parts' figures
-
-
-def claim_far_beyond_figures(turn: Turn) -> bool:
-    """"GB200 30x an H100, true?": the multiple claimed is far beyond every like-for-like ratio of the parts named (dense
-    BF16, memory, bandwidth, card for card and with the counts stated), so it comes from a benchmark's setup (a rack against
-    a server, FP4 against FP8): the card on vendor claims says where such a figure comes from before any spec check."""
-    claimed, pairs = turn.ask.claimed_multiple, compare.options(turn)[:2]
-    if claimed is None or claimed <= 1 or len(pairs) < 2:
-        return False
-    (first, first_count), (second, second_count) = pairs
-    a, b = turn.catalog.find_gpu(first), turn.catalog.find_gpu(second)
-    if a is None or b is None:
-        return False
-    count = (first_count or 1) / (second_count or 1)
-    pairs_of_figures = [(a.bf16_tflops, b.bf16_tflops), (a.memory_gb, b.memory_gb), (a.bandwidth_gbs, b.bandwidth_gbs)]
-    ratios = [x * count / y for x, y in pairs_of_figures if x and y]
-    best = max((max(r, 1 / r) for r in ratios), default=None)
-    return best is not None and claimed >= FAR_BEYOND * best
-
-
 def _side_args(turn: Turn, gpu: str, count: int | None) -> dict:
     """"one DGX H100", "an H100 box": a part named as one server is counted as its board (the tool knows which parts sit on one)."""
     one_server = turn.ask.whole_server and count in (None, 1)

@@ -720,7 +720,7 @@ def rent_tier_use(turn: Turn) -> RentTierUse:
         return RentTierUse(gpu, currency, gpus, used.per_month, "gpu_hours", job)
     if s.utilisation is not None:
         return RentTierUse(gpu, currency, gpus, gpus * HOURS_PER_MONTH * s.utilisation, "utilisation", job)
-    turn.assume(*TIERS.both("assume.around_the_clock", gpus=gpus, hours=number(gpus * HOURS_PER_MONTH)))
+    turn.assume(*TIERS.both("assume.around_the_clock", gpus=gpus, hours=gpus * HOURS_PER_MONTH))
     return RentTierUse(gpu, currency, gpus, gpus * HOURS_PER_MONTH, "around_the_clock", job)
 
 

@@ -34,7 +34,7 @@ def _quote(turn: Turn, currency: str) -> tuple[float | None, str]:
     if price.per in PERIOD_HOURS:
         hourly = amount / PERIOD_HOURS[price.per]
         turn.assume(*WORDING.both("lines.monthly_per_gpu_hour" if price.per == "month" else "lines.yearly_per_gpu_hour",
-                                  amount=money(amount, currency), hourly=money(hourly, currency), hours=number(PERIOD_HOURS[price.per])))
+                                  amount=money(amount, currency), hourly=money(hourly, currency), hours=PERIOD_HOURS[price.per]))
         return hourly, price.currency
     return (amount if price.per in PER_HOUR else None), price.currency
 
