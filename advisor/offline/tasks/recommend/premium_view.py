@@ -39,6 +39,17 @@ def _on_sale(turn: Turn, gpu: str, model: str, task: str) -> dict | None:
     return {**found.result["options"][0], "model_label": found.result["model_label"], "currency": found.result["currency"]}
 
 
+def _quoted(turn: Turn, side: dict, gpu_id: str) -> dict:
+    """The side priced at the card price the user quoted for its part (its cards at that price plus its server), the
+    catalog's price kept when none was quoted in the answer's currency."""
+    quote = next((p for p in turn.ask.part_prices if (gpu := turn.catalog.find_gpu(p.gpu)) is not None and gpu.id == gpu_id), None)
+    if quote is None or quote.currency != side["currency"] or side.get("server_cost") is None and side.get("server_class"):
+        return side
+    turn.slots.mark("server_price")
+    cards = side["count"] * quote.amount
+    return {**side, "purchase_cost": cards + (side.get("server_cost") or 0), "quoted_card": quote.amount}
+
+
 def _output(option: dict, task: str) -> tuple[float | None, str]:
     """What the money buys for the job: output tokens/s for serving, dense compute for training."""
     if task == "inference" and option.get("tokens_per_s_total"):
@@ -48,7 +59,8 @@ def _output(option: dict, task: str) -> tuple[float | None, str]:
 
 def _job_answer(turn: Turn, rows: list[dict], model: str, task: str) -> list[str] | None:
     """Both sides as configurations on sale for the job: the premium, the gain, the verdict, the conditions."""
-    sides = [_on_sale(turn, r["id"], model, task) for r in rows]
+    found = [_on_sale(turn, r["id"], model, task) for r in rows]
+    sides = [side and _quoted(turn, side, row["id"]) for side, row in zip(found, rows, strict=True)]
     label = turn.t(*TASK_LABEL[task])
     if sides[0] is None and sides[1] is None:
         return None
@@ -80,11 +92,22 @@ def _job_answer(turn: Turn, rows: list[dict], model: str, task: str) -> list[str
         worth = (1 + gain) / (1 + cost)  # output per unit of money, dearer over cheaper
         key = "worth" if worth > 1 + SAME else "even" if worth >= 1 - SAME else "not_worth"
         lines = [WORDING.say(turn, f"job.{key}", gain_pct=number(gain * 100), dear_out=number(dear_out), cheap_out=number(cheap_out), **values)]
+    lines += _quotes_used(turn, [(dear_row, dear), (cheap_row, cheap)], basis)
     memory = dear["nominal_memory_gb"] / cheap["nominal_memory_gb"] if cheap.get("nominal_memory_gb") else 1
     lines.append(WORDING.say(turn, "job.worth_if_memory" if memory > 1 + SAME else "job.worth_if_speed", memory=number(memory, 2),
                              dear_headroom=number(dear["headroom_pct"]), cheap_headroom=number(cheap["headroom_pct"]), **values))  # fmt: skip
     lines.append(_side_table(turn, [dear, cheap], task))
     return lines
+
+
+def _quotes_used(turn: Turn, sides: list[tuple[dict, dict]], basis: str) -> list[str]:
+    """Which side's price is the user's quote (cards at the quoted price plus the server), right under the verdict."""
+    quoted = [(row, side) for row, side in sides if side.get("quoted_card") is not None]
+    if not quoted or basis != "purchase_cost":
+        return []
+    each = [WORDING.say(turn, "quoted.side", name=row["name"], quote=money(side["quoted_card"], side["currency"]), count=str(side["count"]),
+                        server=money(side.get("server_cost") or 0, side["currency"])) for row, side in quoted]  # fmt: skip
+    return [WORDING.say(turn, "quoted.lead", sides=WORDING.say(turn, "quoted.joiner").join(each))]
 
 
 def _side_table(turn: Turn, sides: list[dict], task: str) -> str:
