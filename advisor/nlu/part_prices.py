@@ -1,4 +1,4 @@
-"""The price a message quotes for one named part: "4090卖1.6万，5090卖2万", "the H100 is $30k each, the H200 $38k each".
+"""The price a message quotes for one named part: "the 4090 sells for 16k yuan, the 5090 for 20k", "the H100 is $30k each, the H200 $38k each".
 A purchase price in a clause that names exactly one part and counts neither cards nor servers is that part's card price
 (a count or a server word makes it a machine's or a cluster's, which ``quote_per_card`` and the price trap read). The
 premium answer sets these against each other instead of the catalog's prices."""
