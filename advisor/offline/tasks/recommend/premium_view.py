@@ -129,16 +129,16 @@ def _side_table(turn: Turn, sides: list[dict], task: str) -> str:
     return table(head, rows)
 
 
-def _machines(turn: Turn, rows: list[dict]) -> tuple[int, list[dict]] | None:
+def _machines(turn: Turn, rows: list[dict], currency: str) -> tuple[int, list[dict]] | None:
     """Both parts priced as whole machines of the same count: the smallest either is sold in (one card in a desktop or
     workstation for a PCIe card, a 4- or 8-GPU board in its server for an SXM part), each with its host or published
     quote; None when either has no whole price."""
     count = max(sold_count_from(turn.catalog.gpu(r["id"]), 1) or 1 for r in rows)
     wholes = []
     for row in rows:
-        priced = turn.call("estimate_server_price", {"gpu": row["id"], "gpus": count, "currency": row["purchase_price"]["currency"]})
+        priced = turn.call("estimate_server_price", {"gpu": row["id"], "gpus": count, "currency": currency})
         whole = priced.result.get("whole") if priced.ok else None
-        if not whole or whole["currency"] != rows[0]["purchase_price"]["currency"]:
+        if not whole or whole["currency"] != currency:
             return None
         wholes.append({"mid": (whole["low"] + whole["high"]) / 2, "currency": whole["currency"]})
     return count, wholes
@@ -147,14 +147,19 @@ def _machines(turn: Turn, rows: list[dict]) -> tuple[int, list[dict]] | None:
 def _card_answer(turn: Turn, rows: list[dict]) -> list[str]:
     """No job named: the premium of the same-size whole machine (else per card) against the per-card gain in bandwidth
     (serving), compute (training) and memory; the verdict names the deciding multiples."""
+    listed = rows[0]["purchase_price"] or rows[1]["purchase_price"]
+    cur = listed["currency"] if listed else turn.currency
+    # a part with no list price (MI300X) is priced by its machine's sourced estimate; the dearer machine is the one weighed
+    machines = _machines(turn, rows, cur)
+    unlisted = not (rows[0]["purchase_price"] and rows[1]["purchase_price"])  # the card-price order was a guess
+    if machines and unlisted and machines[1][0]["mid"] < machines[1][1]["mid"]:
+        rows, machines = rows[::-1], (machines[0], machines[1][::-1])
     dear, cheap = rows
     claim = turn.call("check_gpu_claim", {"proposed": {"gpu": dear["id"], "count": 1}, "incumbent": {"gpu": cheap["id"], "count": 1}})
     dear_price, cheap_price = _price(dear), _price(cheap)
-    if not claim.ok or not dear_price or not cheap_price:
+    if not claim.ok or not (machines or (dear_price and cheap_price)):
         return [WORDING.say(turn, "card.unpriced", dear=dear["name"], cheap=cheap["name"]), WORDING.say(turn, "ask_job")]
     r = claim.result
-    cur = dear["purchase_price"]["currency"]
-    machines = _machines(turn, rows)
     if machines:  # what a buyer pays: both parts as the same-size machine, host included, not the cards alone
         count, (dear_whole, cheap_whole) = machines
         dear_price, cheap_price, cur = dear_whole["mid"], cheap_whole["mid"], dear_whole["currency"]

@@ -78,7 +78,13 @@ class Option:
         return bool(self.fit) and self.fit.get("verdict") in ("fits", "tight")
 
     def price(self, kind: str) -> dict | None:
-        return self.gpu.get(kind)
+        """The catalog's price of one card; to buy, a part with none (no list price) takes the midpoint of the sourced
+        card estimate its machine was priced with, so it is weighed to buy like the others, not only to rent."""
+        listed = self.gpu.get(kind)
+        card = (self.machine or {}).get("card")
+        if listed or kind != "purchase_price" or not card:
+            return listed
+        return {"amount": (card["low"] + card["high"]) / 2, "currency": card["currency"], "date": card.get("date"), "estimated": True}
 
     def total(self, kind: str) -> float | None:
         """The whole option's price: to buy, the whole configuration (cards + the machine they need, or a published
