@@ -57,8 +57,9 @@ def test_sxm_parts_round_up_to_a_board_and_say_so():
 
 def test_pcie_cards_are_one_to_eight_per_server():
     (pair,) = recommend(model="llama-3.1-70b", gpus=["RTX 5090"], precision="awq-int4").options
-    assert pair.config_label.en == f"{pair.count}× GeForce RTX 5090 in one server"
-    assert pair.config_label.zh == f"1 台服务器 {pair.count}× GeForce RTX 5090"
+    # two cards go in a 4-GPU workstation, ordered as one (knowledge/servers.yaml rack_server: false), not "a server"
+    assert pair.config_label.en == f"{pair.count}× GeForce RTX 5090 in a 4-GPU workstation"
+    assert pair.config_label.zh == f"1 台4 卡工作站 {pair.count}× GeForce RTX 5090"
     assert sold_counts(CATALOG.gpu("rtx-4090"), 64) == [1, 2, 4, 8]  # consumer cards: standard builds, 8 at most
     assert sold_counts(CATALOG.gpu("l40s"), 64)[-1] == 64  # data-center PCIe scales out in whole servers
     assert recommend(model="llama-3.1-405b", gpus=["RTX 4090"]).options == []

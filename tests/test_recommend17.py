@@ -91,7 +91,7 @@ def test_a_daily_conversation_volume_sizes_the_recommendation_at_its_peak(offlin
     "上H200而不是H100，划算吗？部署Llama-3.3-70B",
     "Will the H200 earn back its higher price over the H100 for serving Llama 3.3 70B?",
     "Does the RTX 5090 pay for itself over the RTX 4090 for Qwen2.5-32B serving?",
-    "Is the H200 worth it compared to the H100 for serving Llama 3.3 70B?",
+    "Would the H200 justify the extra over the H100 for serving Llama 3.3 70B?",
 ])  # fmt: skip
 def test_value_words_in_either_language_weigh_the_premium(offline_advisor, routes_taken, message):
     ask(offline_advisor, message)

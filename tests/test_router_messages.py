@@ -73,7 +73,7 @@ CASES = [
     ("setup_question", "zh", ["Qwen2.5-14B用两张L20部署，推荐什么配置？", "这样卡之间要NVLink吗？"]),
     # two cards weighed with no card about them and the side asked: the comparison, not a neighbouring card (#36 item 3)
     ("parts_weighed", "en", ["Is one MI300X enough for a 70B, or are two H100s the safer bet?"]),
-    ("parts_worth_weighed", "en", ["Which is more worth buying for inference, the L40S or the A100?"]),
+    ("parts_worth_weighed", "en", ["Is the L40S worth it compared with the A100 for inference?"]),
     ("parts_worth_weighed", "zh", ["MI300X和H100哪个更值得买？"]),
     ("another_facet", "en", ["Can an American company buy the H20?"]),
     ("another_facet", "zh", ["美国公司能买H20吗？"]),
