@@ -32,6 +32,8 @@ class ServerClass(BaseModel):
     id: str
     name: Text
     holds: int = Field(ge=1, le=8, description="GPUs one machine of this class holds.")
+    rack_server: bool = Field(True, description="Sold as a server: an order of one says \"in one server\"; a workstation or desktop "
+                              "(False) is named by its class instead, since a buyer orders it as that.")
     sold_as: tuple[SoldAsName, ...] = Field(min_length=1, description="How the GPUs it holds are sold (board, server, pair).")
     segments: tuple[Segment, ...] = Field(min_length=1)
     max_by_segment: dict[Segment, int] = Field(default_factory=dict, description="Fewer GPUs than `holds` for a segment (power-hungry data-centre cards).")

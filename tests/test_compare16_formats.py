@@ -10,7 +10,7 @@ from tests.threads import ask, calls
 
 @pytest.mark.parametrize("question, each, lossy", [
     ("Serving Qwen2.5-32B for a dozen staff: one RTX 4090 or one A100 80GB, which one?", "Each is sized in the format it would be served in", "only in 4-bit AWQ weights"),
-    ("给十几个同事部署Qwen2.5-32B，用一张4090还是一张A100 80G？", "各方案按实际部署的格式计算", "只能用4 位 AWQ 权重"),
+    ("给5个同事部署Qwen2.5-32B，用一张4090还是一张A100 80G？", "各方案按实际部署的格式计算", "只能用4 位 AWQ 权重"),
 ])  # fmt: skip
 def test_each_side_is_sized_down_its_own_ladder_and_the_verdict_says_which(offline_advisor, question, each, lossy):
     response = ask(offline_advisor, question)

@@ -99,8 +99,8 @@ def test_a_mainland_comparison_gives_the_reasoning_before_the_warnings(advisor):
 
 @pytest.mark.parametrize("message, words", [
     ("Our team of 30 engineers will share one L40S running Llama 3.1 8B. How fast will it be for each of them?",
-     ("3 users at once", "10%", "30 engineers")),
-    ("我们组 6 个人共用一张 H100 跑 Llama 3.1 8B 推理，每人速度大概多少？", ("按高峰约 1 人同时使用", "10%")),
+     ("6 users at once", "10%", "30 engineers", "95%")),  # 3 on average at the busiest moment, 6 covers 95% of them
+    ("我们组 6 个人共用一张 H100 跑 Llama 3.1 8B 推理，每人速度大概多少？", ("按高峰约 2 人同时使用", "10%", "95%")),
 ])  # fmt: skip
 def test_serving_lead_says_the_peak_taken_from_the_team(advisor, message, words):
     first = lead(advisor.answer(message, []))

@@ -249,7 +249,8 @@ def test_a_rental_discount_reaches_the_rent_or_buy_comparison_and_a_headcount_is
     speed = calls(serving, "estimate_throughput")[0]  # the stated setup first; faster setups may be offered after it
     assert speed.args["batch"] == 30 and "300 employees" in serving.answer
     lab = ask(offline_advisor, "how fast is qwen2.5 7b on one l4 with vllm for our 12 researchers")
-    assert calls(lab, "estimate_throughput")[0].args["batch"] == 2 and "10% of “12 researchers”" in lab.answer  # a team's peak share, said
+    assert calls(lab, "estimate_throughput")[0].args["batch"] == 3 and "10% of “12 researchers”" in lab.answer  # a team's peak share, said
+    # (1.2 on average at the busiest moment; 3 covers 95% of such moments)
 
 
 def test_two_cards_each_with_a_rent_and_nothing_to_buy_compare_the_rentals(offline_advisor):

@@ -54,13 +54,14 @@ def test_a_target_written_as_a_time_is_a_first_token_target():
 
 def test_an_audience_becomes_a_peak_share_that_is_said():
     daily = peak_load(1200, "1200 daily users")
-    assert audience_kind("1200 daily users") == "daily" and daily.concurrent == 60  # 5% of a day's users
-    assert audience_kind("月活两万") == "monthly" and peak_load(20000, "月活两万").concurrent == 200
+    # 5% of a day's users on average (60), sized for the count that covers 95% of busiest moments
+    assert audience_kind("1200 daily users") == "daily" and daily.mean == 60 and daily.concurrent == 73
+    assert audience_kind("月活两万") == "monthly" and peak_load(20000, "月活两万").concurrent == 224  # 1% is 200 on average
     staff = peak_load(40, "40名工程师")
-    assert staff.kind == "headcount" and staff.concurrent == 4
+    assert staff.kind == "headcount" and staff.mean == 4 and staff.concurrent == 7
     assert peak_load(3, "3 analysts").concurrent == 1  # never below one
     text = daily.assumption()
-    assert "60" in text.en and "5%" in text.en and "http" in text.en and "60" in text.zh and "日活" in text.zh
+    assert "73" in text.en and "60" in text.en and "95%" in text.en and "5%" in text.en and "http" in text.en and "60" in text.zh and "日活" in text.zh
 
 
 # --- the answers ---

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from advisor.offline.tasks.tco.spans import span
+from knowledge.audience import peak_load
 from knowledge.traffic import planning_ratios
 from tests.chinese_text import english_words
 from tests.threads import ask, calls, lead
@@ -60,7 +61,9 @@ def test_a_team_size_is_sized_at_a_stated_share_at_once(offline_advisor, questio
     response = ask(offline_advisor, question)
     loads = [c.args.get("batch") for c in calls(response, "estimate_throughput")] + [c.args.get("concurrency") for c in calls(response, "recommend_gpus")]
     loads = [load for load in loads if load]
-    assert loads and max(loads) == 4, loads  # 10% of 40 at the busiest moment (knowledge/audience.yaml), not 1 and not 40
+    # 10% of 40 at the busiest moment on average (knowledge/audience.yaml), sized for the count that covers 95% of such
+    # moments (7), not 1 and not 40
+    assert loads and max(loads) == peak_load(40, "40 people").concurrent == 7, loads
     assert "10%" in response.answer and "codingace" in response.answer  # the share is said, with its source
 
 

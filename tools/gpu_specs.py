@@ -232,6 +232,7 @@ class GpuList(BaseModel):
 
 
 CHINA_BUYABLE = {"available", "china-variant", "domestic"}
+CHINA_USED_ONLY = {"second-hand"}  # no new supply in mainland China, installed units resold: buyable used, never offered new
 
 
 def list_gpus(request: GpuFilter, catalog: Catalog) -> GpuList:

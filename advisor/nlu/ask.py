@@ -41,6 +41,7 @@ from advisor.nlu.cues import says, without
 from advisor.nlu.facets import cue_pattern
 from advisor.nlu.frame import Frame, SlotValue
 from advisor.nlu.follow_up import NewSubject, asks_to_confirm, follow_up_asks, follow_up_subject, is_question, new_subjects
+from advisor.nlu.part_prices import PartPrice, part_prices
 from advisor.nlu.pattern_words import pattern_words
 from advisor.nlu.regions import site_region
 from advisor.nlu.model import NONE
@@ -318,6 +319,8 @@ class Ask(BaseModel):
                                              '(customer-facing, 24/7); data/ask_cues.yaml.')
     uptime_target: float | None = Field(None, description='An availability target said in the conversation ("99.9% uptime SLA"), in percent.')
     quote_per_card: bool = Field(False, description='A price this message quotes is said of one card ("¥18k each", "per card"), not of the machine.')
+    part_prices: tuple[PartPrice, ...] = Field((), description='The card price this message quotes for each named part, in a clause naming '
+                                               'that part alone with no count ("4090 sells for 16k yuan, 5090 for 20k").')
     gpu_hours: GpuHours | None = Field(None, description='Use stated as GPU-hours over a period ("300 gpu-hours a week"): it sets the hours a '
                                        "cost is worked on (utilisation), never the number of cards.")
     reservation: Reservation | None = Field(None, description='Reserved weighed against on-demand ("1-yr reserved at $3.9/hr vs on-demand '
@@ -488,7 +491,8 @@ class Ask(BaseModel):
             equivalent_vendors=vendors_named(message),
             service_context=tuple(kind for kind in SERVICE_CONTEXTS if says(kind, *earlier, message)),  # type: ignore[arg-type]
             uptime_target=uptime_target([*earlier, message], catalog),
-            quote_per_card=quote_per_card(reading),
+            part_prices=(prices := part_prices(reading)),
+            quote_per_card=bool(prices) or quote_per_card(reading),
             gpu_hours=(used := gpu_hours_used(message)),
             reservation=(reserved := reservation_in_thread(thread, reading.frame, state)),
             load_shape=load_shape(message, reading.tagged, used),

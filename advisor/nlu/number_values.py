@@ -130,6 +130,8 @@ def number_value(text: str, start: int, end: int, raw: str, value: float, words_
             return request_rate(start, stop, value, next(p for p in SECONDS_PER if match.group(p)), surface)
         if kind == "requests":
             period = phrase_table("request_rate_period").ending_at(text, start)
+            if period is None and match.group("conversations"):  # conversations with no period: a data set's samples
+                continue
             if period is None:  # "200个请求" with no period: not a rate ("200个请求同时" is requests in flight, below)
                 counted = counted or Value(start, end, "requests", value, "", text[start:end])  # a volume, no count of cards or users
                 continue

@@ -145,8 +145,9 @@ def rack_name(gpu: GPU) -> str:
     return f"{gpu.id.upper()} NVL{RACK_GPUS}"
 
 
-def config_label(gpu: GPU, count: int) -> tuple[Text, int]:
-    """What the buyer orders, and how many boards/servers/racks/machines that is."""
+def config_label(gpu: GPU, count: int, machine: Text | None = None) -> tuple[Text, int]:
+    """What the buyer orders, and how many boards/servers/racks/machines that is; ``machine`` names the one machine
+    when it is ordered as a workstation or desktop rather than a server."""
     name, kind = _short(gpu), sold_as(gpu)
     servers = max(1, -(-count // SERVER_GPUS))
     if kind == "rack":
@@ -168,6 +169,8 @@ def config_label(gpu: GPU, count: int) -> tuple[Text, int]:
         return TEXT.text("orders.cloud", count=count, name=name), servers
     where = "alone" if servers == 1 else "within"
     pairs = TEXT.text(f"orders.{'pairs' if count > 2 else 'pair'}_{where}", pairs=count // 2) if kind == "pair" else Text(en="", zh="")
+    if servers == 1 and machine is not None:
+        return TEXT.text("orders.one_machine", count=count, name=name, pairs=pairs, machine=machine), 1
     if servers == 1:
         return TEXT.text("orders.one_server", count=count, name=name, pairs=pairs), 1
     return TEXT.text("orders.servers", count=count, name=name, servers=servers, per=SERVER_GPUS, pairs=pairs), servers

@@ -503,7 +503,7 @@ def _option(gpu: GPU, layout: Layout, estimate: Footprint, speed: Speed | None, 
     rent_month = round(rent_hour * HOURS_PER_MONTH, 2) if rent_hour is not None else None
     capacity = _usable_gb(gpu, estimate)
     fit, headroom = verdict(estimate.total_per_gpu_gb, capacity)
-    label, units = config_label(gpu, count)
+    label, units = config_label(gpu, count, server.name if server and not server.rack_server and servers == 1 else None)
     plan = _plan(request, layout)
     if practice is not None and (rule := serving_precision().rule_for(gpu, practice)) is not None:  # the format the plan runs in, said beside it
         plan = TEXT.text("plans.with_format", plan=plan, format=rule.label)

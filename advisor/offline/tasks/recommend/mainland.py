@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from tools.gpu_specs import CHINA_BUYABLE
+from tools.gpu_specs import CHINA_BUYABLE, CHINA_USED_ONLY
 
 WORDING = Wording("recommend", "mainland")
 
@@ -52,9 +52,12 @@ def blocked_lines(turn: Turn, rows: list[dict], then: str = "then") -> list[str]
     what the answer below holds for (``then``: a key of this section); nothing for any other buyer or when every part is sold there."""
     if not china_buyer(turn):
         return []
+    blocked = [r for r in rows if r.get("china") not in CHINA_BUYABLE and r.get("china_rule")]
     lines = [WORDING.say(turn, "blocked", name=r["name"], rule=turn.t(r["china_rule"]["label_en"], r["china_rule"]["label_zh"])) + _edition(turn, r["id"])
-             for r in rows if r.get("china") not in CHINA_BUYABLE and r.get("china_rule")]  # fmt: skip
-    return [*lines, WORDING.say(turn, then)] if lines else []
+             for r in blocked]  # fmt: skip
+    # a part whose installed units are resold there is bought used in the mainland: the comparison holds for it as it is
+    abroad = any(r.get("china") not in CHINA_USED_ONLY for r in blocked)
+    return [*lines, *([WORDING.say(turn, then)] if abroad else [])] if lines else []
 
 
 def _edition(turn: Turn, gpu_id: str) -> str:

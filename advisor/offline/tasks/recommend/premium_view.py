@@ -39,6 +39,17 @@ def _on_sale(turn: Turn, gpu: str, model: str, task: str) -> dict | None:
     return {**found.result["options"][0], "model_label": found.result["model_label"], "currency": found.result["currency"]}
 
 
+def _quoted(turn: Turn, side: dict, gpu_id: str) -> dict:
+    """The side priced at the card price the user quoted for its part (its cards at that price plus its server), the
+    catalog's price kept when none was quoted in the answer's currency."""
+    quote = next((p for p in turn.ask.part_prices if (gpu := turn.catalog.find_gpu(p.gpu)) is not None and gpu.id == gpu_id), None)
+    if quote is None or quote.currency != side["currency"] or side.get("server_cost") is None and side.get("server_class"):
+        return side
+    turn.slots.mark("server_price")
+    cards = side["count"] * quote.amount
+    return {**side, "purchase_cost": cards + (side.get("server_cost") or 0), "quoted_card": quote.amount}
+
+
 def _output(option: dict, task: str) -> tuple[float | None, str]:
     """What the money buys for the job: output tokens/s for serving, dense compute for training."""
     if task == "inference" and option.get("tokens_per_s_total"):
@@ -48,7 +59,8 @@ def _output(option: dict, task: str) -> tuple[float | None, str]:
 
 def _job_answer(turn: Turn, rows: list[dict], model: str, task: str) -> list[str] | None:
     """Both sides as configurations on sale for the job: the premium, the gain, the verdict, the conditions."""
-    sides = [_on_sale(turn, r["id"], model, task) for r in rows]
+    found = [_on_sale(turn, r["id"], model, task) for r in rows]
+    sides = [side and _quoted(turn, side, row["id"]) for side, row in zip(found, rows, strict=True)]
     label = turn.t(*TASK_LABEL[task])
     if sides[0] is None and sides[1] is None:
         return None
@@ -80,11 +92,22 @@ def _job_answer(turn: Turn, rows: list[dict], model: str, task: str) -> list[str
         worth = (1 + gain) / (1 + cost)  # output per unit of money, dearer over cheaper
         key = "worth" if worth > 1 + SAME else "even" if worth >= 1 - SAME else "not_worth"
         lines = [WORDING.say(turn, f"job.{key}", gain_pct=number(gain * 100), dear_out=number(dear_out), cheap_out=number(cheap_out), **values)]
+    lines += _quotes_used(turn, [(dear_row, dear), (cheap_row, cheap)], basis)
     memory = dear["nominal_memory_gb"] / cheap["nominal_memory_gb"] if cheap.get("nominal_memory_gb") else 1
     lines.append(WORDING.say(turn, "job.worth_if_memory" if memory > 1 + SAME else "job.worth_if_speed", memory=number(memory, 2),
                              dear_headroom=number(dear["headroom_pct"]), cheap_headroom=number(cheap["headroom_pct"]), **values))  # fmt: skip
     lines.append(_side_table(turn, [dear, cheap], task))
     return lines
+
+
+def _quotes_used(turn: Turn, sides: list[tuple[dict, dict]], basis: str) -> list[str]:
+    """Which side's price is the user's quote (cards at the quoted price plus the server), right under the verdict."""
+    quoted = [(row, side) for row, side in sides if side.get("quoted_card") is not None]
+    if not quoted or basis != "purchase_cost":
+        return []
+    each = [WORDING.say(turn, "quoted.side", name=row["name"], quote=money(side["quoted_card"], side["currency"]), count=str(side["count"]),
+                        server=money(side.get("server_cost") or 0, side["currency"])) for row, side in quoted]  # fmt: skip
+    return [WORDING.say(turn, "quoted.lead", sides=WORDING.say(turn, "quoted.joiner").join(each))]
 
 
 def _side_table(turn: Turn, sides: list[dict], task: str) -> str:
@@ -106,16 +129,16 @@ def _side_table(turn: Turn, sides: list[dict], task: str) -> str:
     return table(head, rows)
 
 
-def _machines(turn: Turn, rows: list[dict]) -> tuple[int, list[dict]] | None:
+def _machines(turn: Turn, rows: list[dict], currency: str) -> tuple[int, list[dict]] | None:
     """Both parts priced as whole machines of the same count: the smallest either is sold in (one card in a desktop or
     workstation for a PCIe card, a 4- or 8-GPU board in its server for an SXM part), each with its host or published
     quote; None when either has no whole price."""
     count = max(sold_count_from(turn.catalog.gpu(r["id"]), 1) or 1 for r in rows)
     wholes = []
     for row in rows:
-        priced = turn.call("estimate_server_price", {"gpu": row["id"], "gpus": count, "currency": row["purchase_price"]["currency"]})
+        priced = turn.call("estimate_server_price", {"gpu": row["id"], "gpus": count, "currency": currency})
         whole = priced.result.get("whole") if priced.ok else None
-        if not whole or whole["currency"] != rows[0]["purchase_price"]["currency"]:
+        if not whole or whole["currency"] != currency:
             return None
         wholes.append({"mid": (whole["low"] + whole["high"]) / 2, "currency": whole["currency"]})
     return count, wholes
@@ -124,14 +147,19 @@ def _machines(turn: Turn, rows: list[dict]) -> tuple[int, list[dict]] | None:
 def _card_answer(turn: Turn, rows: list[dict]) -> list[str]:
     """No job named: the premium of the same-size whole machine (else per card) against the per-card gain in bandwidth
     (serving), compute (training) and memory; the verdict names the deciding multiples."""
+    listed = rows[0]["purchase_price"] or rows[1]["purchase_price"]
+    cur = listed["currency"] if listed else turn.currency
+    # a part with no list price (MI300X) is priced by its machine's sourced estimate; the dearer machine is the one weighed
+    machines = _machines(turn, rows, cur)
+    unlisted = not (rows[0]["purchase_price"] and rows[1]["purchase_price"])  # the card-price order was a guess
+    if machines and unlisted and machines[1][0]["mid"] < machines[1][1]["mid"]:
+        rows, machines = rows[::-1], (machines[0], machines[1][::-1])
     dear, cheap = rows
     claim = turn.call("check_gpu_claim", {"proposed": {"gpu": dear["id"], "count": 1}, "incumbent": {"gpu": cheap["id"], "count": 1}})
     dear_price, cheap_price = _price(dear), _price(cheap)
-    if not claim.ok or not dear_price or not cheap_price:
+    if not claim.ok or not (machines or (dear_price and cheap_price)):
         return [WORDING.say(turn, "card.unpriced", dear=dear["name"], cheap=cheap["name"]), WORDING.say(turn, "ask_job")]
     r = claim.result
-    cur = dear["purchase_price"]["currency"]
-    machines = _machines(turn, rows)
     if machines:  # what a buyer pays: both parts as the same-size machine, host included, not the cards alone
         count, (dear_whole, cheap_whole) = machines
         dear_price, cheap_price, cur = dear_whole["mid"], cheap_whole["mid"], dear_whole["currency"]

@@ -74,9 +74,10 @@ def recommend(turn: Turn) -> str:
     if defaulted:  # the verdict, then the model it was sized on (the default that moves it most), then the ranking
         verdict, _, ranked = lead.partition("\n\n")
         lead = "\n\n".join(filter(None, [verdict, defaulted, ranked]))
-    if args["region"] == "cn" and turn.slots.gpus:  # a named part not sold new in mainland China: said with the verdict, not under it
+    if args["region"] == "cn" and turn.slots.gpus:  # a named part not sold new in mainland China: said right under the verdict
         named_ids = [stated_card(turn, gpu).gpu for gpu in turn.slots.gpus]
-        lead = "\n\n".join([*mainland.blocked_of(turn, mainland.barred(turn, named_ids), then="sized_instead"), lead])
+        verdict, _, rest = lead.partition("\n\n")  # what to buy first; why it is not the part named, next
+        lead = "\n\n".join(filter(None, [verdict, *mainland.blocked_of(turn, mainland.barred(turn, named_ids), then="sized_instead"), rest]))
     full = full_alongside.lines(turn, args, r) if plan.full_alongside(turn, task) else []  # a bare "fine-tune" is not only LoRA
     full += compute_view.lines(turn, model, task, r, args["workloads"]) if plan.times_compute(turn, task) else []  # tokens given: FLOPs, days, rent or buy
     parts = [lead, *vendor_tradeoffs.lines(turn, turn.entities.gpus), *full, *value_lines(turn, r), *small_end_lines(turn, r, args), *traffic_lines(turn), *render.stated_variants(turn), *rent_or_buy(turn, r), *sized_for(turn, r), *render.buying_tiers(turn, r, args["region"]),

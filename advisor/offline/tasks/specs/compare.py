@@ -113,13 +113,14 @@ def answer(turn: Turn, pairs: list[tuple[str, int | None]], model: str, default_
 def _price_machine(turn: Turn, option: Option) -> None:
     """The whole configuration's purchase price: the cards plus the machine they need (knowledge/servers.yaml: a desktop for
     one card, a 4-GPU workstation, a GPU server per 8), so four cards are never weighed against one by card prices alone."""
-    price = option.price("purchase_price")
-    if not (price and option.count) or "estimate_server_price" not in turn.registry.names():
+    price = option.price("purchase_price")  # none for a part with no list price (MI300X): the tool's sourced estimate prices it
+    if not option.count or "estimate_server_price" not in turn.registry.names():
         return
     # a part sold only on boards (one SXM A100 is no machine anyone sells) is priced as the smallest machine it comes in
     gpu = turn.catalog.gpu(option.gpu["id"])
     bought = (sold_count_from(gpu, option.count) if sold_as(gpu) == "board" else None) or option.count
-    priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": max(bought, option.count), "currency": price["currency"]})
+    currency = price["currency"] if price else turn.currency
+    priced = turn.call("estimate_server_price", {"gpu": option.gpu["id"], "gpus": max(bought, option.count), "currency": currency})
     if priced.ok and priced.result.get("whole"):
         option.machine = priced.result
     if option.sold_in and option.sold_in <= SERVER_GPUS:  # fewer cards than one board: its PCIe model of the same memory, where the catalog has one

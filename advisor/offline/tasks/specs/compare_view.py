@@ -15,7 +15,7 @@ from advisor.offline.tasks.recommend import mainland
 from advisor.offline.tasks.serving.serving_floor import chat_floor_tokens_per_s
 from knowledge.bilingual import Text
 from knowledge.serving_precision import serving_precision
-from tools.gpu_specs import CHINA_BUYABLE
+from tools.gpu_specs import CHINA_BUYABLE, CHINA_USED_ONLY
 from advisor.offline.turn import Turn
 from tools.cost.token_cost import TokenCostRequest, token_cost
 
@@ -78,7 +78,13 @@ class Option:
         return bool(self.fit) and self.fit.get("verdict") in ("fits", "tight")
 
     def price(self, kind: str) -> dict | None:
-        return self.gpu.get(kind)
+        """The catalog's price of one card; to buy, a part with none (no list price) takes the midpoint of the sourced
+        card estimate its machine was priced with, so it is weighed to buy like the others, not only to rent."""
+        listed = self.gpu.get(kind)
+        card = (self.machine or {}).get("card")
+        if listed or kind != "purchase_price" or not card:
+            return listed
+        return {"amount": (card["low"] + card["high"]) / 2, "currency": card["currency"], "date": card.get("date"), "estimated": True}
 
     def total(self, kind: str) -> float | None:
         """The whole option's price: to buy, the whole configuration (cards + the machine they need, or a published
@@ -143,8 +149,12 @@ def verdict(turn: Turn, opts: list[Option], task: str) -> str:
     if not fitting:
         lead = WORDING.say(turn, "compare_view_phrases.verdict.no_option_fits_as_stated")
         return "\n".join([lead, *(f"- {line}" for line in notes)])
-    buyable = [o for o in fitting if o.gpu.get("china") in CHINA_BUYABLE] if mainland.china_buyer(turn) else fitting
-    if buyable and len(buyable) < len(fitting):  # a mainland buyer is picked a part sold there; the others stay in the table
+    # a mainland buyer is picked a part sold there: new, or (the user named it) on the used market, where the only units are
+    buyable = [o for o in fitting if o.gpu.get("china") in CHINA_BUYABLE | CHINA_USED_ONLY] if mainland.china_buyer(turn) else fitting
+    used = [o.label for o in buyable if o.gpu.get("china") in CHINA_USED_ONLY]
+    if used:
+        notes.append(WORDING.say(turn, "compare_view_phrases.verdict.mainland_used_only", used=turn.t(", ", "、").join(used)))
+    if buyable and len(buyable) < len(fitting):  # the others stay in the table
         barred = turn.t(", ", "、").join(o.label for o in fitting if o not in buyable)
         notes.append(WORDING.say(turn, "compare_view_phrases.verdict.mainland_barred", barred=barred))
         fitting = buyable
