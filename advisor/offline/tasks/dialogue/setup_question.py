@@ -8,41 +8,16 @@ calls and hands their results on as they are; setup_render.py words them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from advisor.contract import ToolCall
 from advisor.offline.tasks.dialogue import setup_render
 from advisor.offline.tasks.dialogue.render import at_path
+from advisor.offline.tasks.dialogue.setup_render import Interconnect, Scaling
 from advisor.offline.turn import Turn
 from advisor.registry import ToolOutcome
 
 THROUGHPUT = "estimate_throughput"
 RECOMMENDED = ("tiers.0.option", "options.0")  # a recommendation's chosen option, as render._chosen reads it
-
-
-@dataclass(frozen=True)
-class Scaling:
-    """More cards for the same model: the thread's estimate on the cards now (``now``, run with ``args``) and at its
-    earlier count (``then``), the speed-up asked about, the card's link, and the same cards as separate copies of the
-    earlier split (``apart``, when they divide evenly into more than one)."""
-
-    args: dict
-    now: dict
-    then: dict
-    count_then: int
-    asked: float
-    link: dict | None
-    apart: dict | None
-
-
-@dataclass(frozen=True)
-class Interconnect:
-    """The layout an answer concluded with (``tp`` settled), the card's GPU-to-GPU link, and, for a split over PCIe, the
-    all-reduce and step times of a decode step in its serving estimate (``cost``, ms)."""
-
-    layout: dict
-    link: dict
-    cost: dict | None
 
 
 def answer(turn: Turn, thread_answer: Callable[[Turn], str]) -> str:

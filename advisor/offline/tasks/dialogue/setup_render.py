@@ -4,19 +4,41 @@ from the layout and the card's link. Figures are formatted here, never beside th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from advisor.markdown import number
 from advisor.offline.tasks.dialogue import render
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 
-if TYPE_CHECKING:
-    from advisor.offline.tasks.dialogue.setup_question import Interconnect, Scaling
-
 WORDING = Wording("dialogue", "setup_question")
 NVLINK_VENDOR = "NVIDIA"  # another vendor's GPU-to-GPU link has its own name (Infinity Fabric, HCCS)
 SAME = 0.85  # a speed-up within 15% of the one asked about is a yes
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """More cards for the same model: the thread's estimate on the cards now (``now``, run with ``args``) and at its
+    earlier count (``then``), the speed-up asked about, the card's link, and the same cards as separate copies of the
+    earlier split (``apart``, when they divide evenly into more than one)."""
+
+    args: dict
+    now: dict
+    then: dict
+    count_then: int
+    asked: float
+    link: dict | None
+    apart: dict | None
+
+
+@dataclass(frozen=True)
+class Interconnect:
+    """The layout an answer concluded with (``tp`` settled), the card's GPU-to-GPU link, and, for a split over PCIe, the
+    all-reduce and step times of a decode step in its serving estimate (``cost``, ms)."""
+
+    layout: dict
+    link: dict
+    cost: dict | None
 
 
 def scaling(turn: Turn, found: Scaling) -> str:
