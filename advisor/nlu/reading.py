@@ -109,7 +109,7 @@ def _stated_variants(frame: Frame, text: str, catalog: Catalog) -> None:
     if not cards:
         return
     memory = [float(v.value) for v in frame.slots.get("gpu_memory", []) if isinstance(v.value, int | float) and not isinstance(v.value, bool)]
-    laptop = says("laptop_device", text)
+    laptop = len(cards) == 1 and says("laptop_device", text)  # "my laptop's 3060, or a desktop 4090?" leaves both as named
     for i, said in enumerate(cards):
         card = catalog.find_gpu(str(said.value))
         if card is None:

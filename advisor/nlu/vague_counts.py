@@ -37,7 +37,7 @@ def _table() -> tuple[tuple[re.Pattern[str], int, int, int], ...]:
         for words in sorted(row["words"], key=len, reverse=True):
             edge = r"(?<![a-z])" if words.isascii() else ""
             end = r"(?![a-z])" if words.isascii() else ""
-            # the words followed by a unit of a bigger number or a size are no count ("几十万", "hundreds of GB")
+            # the words followed by a unit of a bigger number or a size are no count ("hundreds of GB", the Chinese "some tens of ten-thousands")
             rows.append((re.compile(rf"{edge}{re.escape(words)}{end}(?!\s*(?:of\s+)?(?:{blocked})(?![a-z]))"), row["low"], row["high"], row["plan"]))
     return tuple(sorted(rows, key=lambda r: len(r[0].pattern), reverse=True))
 

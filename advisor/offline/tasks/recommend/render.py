@@ -40,7 +40,10 @@ def verdict(turn: Turn, r: dict, label: str) -> str:
     over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
     head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.on_hand" if plan.uses_owned(turn, top) else "lines.recommended")
     lead = WORDING.say(turn, "sizing_phrases.verdict.lead", head=head, what=what, nominal_gb=number(_nominal(turn, top)), label=label, model_label=turn.text(r['model_label']), params_b=number(r['params_b']), per_gpu_gb=number(top['per_gpu_gb']), headroom_pct=number(top['headroom_pct']))
-    if top.get("purchase_cost") is not None and not plan.on_hand(turn, top):  # no purchase price for cards already owned
+    if turn.ask.rents_only:  # "we only use the cloud": what renting it costs, never a purchase price
+        rent = top.get("cloud_cost_per_hour")
+        lead += WORDING.say(turn, "sizing_phrases.verdict.rents_at" if rent is not None else "sizing_phrases.verdict.no_rent_known", rent=money(rent or 0, cur))
+    elif top.get("purchase_cost") is not None and not plan.on_hand(turn, top):  # no purchase price for cards already owned
         lead += WORDING.say(turn, "sizing_phrases.verdict.the_whole_configuration", price=option_price(turn, top, cur))
     if over:  # configurations without a known price that need less memory in all may be within the budget: name them
         room = top["count"] * top["nominal_memory_gb"]
