@@ -12,6 +12,9 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from advisor.nlu.facets import cue_pattern
+from knowledge.bilingual import Phrases
+
 VAGUE_COUNTS_FILE = Path(__file__).parent / "data" / "vague_counts.yaml"
 
 
@@ -30,16 +33,16 @@ class VagueCount(BaseModel):
 
 @lru_cache(maxsize=1)
 def _table() -> tuple[tuple[re.Pattern[str], int, int, int], ...]:
+    """Each row's words as one cue pattern (the Ask's cue matcher: whole ASCII words, Chinese anywhere), refused before a
+    word of a bigger number or a size ("hundreds of GB", "tens of thousands" is a row of its own), longest words first."""
     data = yaml.safe_load(VAGUE_COUNTS_FILE.read_text(encoding="utf-8"))
-    blocked = "|".join(re.escape(word) for word in sorted(data["not_before"], key=len, reverse=True))
     rows = []
     for row in data["counts"]:
-        for words in sorted(row["words"], key=len, reverse=True):
-            edge = r"(?<![a-z])" if words.isascii() else ""
-            end = r"(?![a-z])" if words.isascii() else ""
-            # the words followed by a unit of a bigger number or a size are no count ("hundreds of GB", the Chinese "some tens of ten-thousands")
-            rows.append((re.compile(rf"{edge}{re.escape(words)}{end}(?!\s*(?:of\s+)?(?:{blocked})(?![a-z]))"), row["low"], row["high"], row["plan"]))
-    return tuple(sorted(rows, key=lambda r: len(r[0].pattern), reverse=True))
+        # built unchecked: a row may hold words of one language only ("hundreds of" has no Chinese form of its own)
+        words = Phrases.model_construct(en=[w for w in row["words"] if w.isascii()], zh=[w for w in row["words"] if not w.isascii()])
+        longest = max(len(w) for w in row["words"])
+        rows.append((longest, cue_pattern(words, not_before=data["not_before"], skipping=data["skipping"]), row["low"], row["high"], row["plan"]))
+    return tuple(row[1:] for row in sorted(rows, key=lambda r: r[0], reverse=True))
 
 
 def vague_counts(text: str) -> tuple[VagueCount, ...]:
