@@ -125,7 +125,8 @@ def options_table(turn: Turn, r: dict) -> str:
         headers.append(WORDING.say(turn, "sizing_phrases.options_table.meets_the_load"))
     # cards already on hand and no word of renting: a rental column answers nothing asked
     rent = turn.ask.renting or not (turn.slots.gpus and gpus_on_hand(turn))
-    headers += [WORDING.say(turn, "sizing_phrases.options_table.purchase_whole")] + ([WORDING.say(turn, "sizing_phrases.options_table.cloud_h")] if rent else [])
+    buy = not turn.ask.rents_only  # "we only use the cloud": a purchase column answers nothing asked
+    headers += ([WORDING.say(turn, "sizing_phrases.options_table.purchase_whole")] if buy else []) + ([WORDING.say(turn, "sizing_phrases.options_table.cloud_h")] if rent else [])
     rows = []
     for i, o in enumerate(options, start=1):
         row = [i, turn.text(o["config_label"]), f"{number(_nominal(turn, o))} GB", turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%"]
@@ -133,7 +134,7 @@ def options_table(turn: Turn, r: dict) -> str:
             row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
         if sized:
             row.append({True: WORDING.say(turn, "sizing_phrases.options_table.yes"), False: WORDING.say(turn, "sizing_phrases.options_table.no")}.get(o.get("meets_target"), "—"))
-        row += [option_price(turn, o, cur)] + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
+        row += ([option_price(turn, o, cur)] if buy else []) + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
         rows.append(row)
     return table(headers, rows)
 
