@@ -103,6 +103,9 @@ class GPU(BaseModel):
     china_rule: ChinaRule | None = Field(None, description="The rule or event that decides `china`, with the TPP it was computed from.")
     china_edition_of: list[str] = Field(default_factory=list, description="The parts this China-market edition is sold in place of "
                                         "('rtx-4090d' → rtx-4090), so a mainland buyer hears which edition to ask for.")
+    laptop_of: list[str] = Field(default_factory=list, description="The desktop cards whose number this laptop GPU is sold under "
+                                 "('rtx-3060-laptop' → rtx-3060-12gb): that number said with a laptop word, or with this row's memory, "
+                                 "means this row, so the memory the user has wins over the desktop card's.")
     availability_en: str = ""
     availability_zh: str = ""
     purchase_price: Price | None = Field(None, description="Indicative purchase price per GPU (or per card).")

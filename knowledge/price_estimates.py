@@ -52,6 +52,8 @@ class EstimateText(BaseModel):
     card_range: Text
     card_single: Text
     server_lead: Text
+    card_lead: Text  # one card asked about ("what does one H100 cost?"): the card's price leads, the machine follows
+    server_after: Text
     kinds: dict[Literal["quote", "catalog", "estimate"], Text]
     basis_cards: Text
     basis_quote: Text

@@ -18,7 +18,7 @@ GPU_IDS = (
     "rtx-6000-ada rtx-pro-6000-blackwell rtx-a6000 rtx-5090 rtx-5080 rtx-4090 rtx-4090d rtx-4080-super "
     "rtx-4070-ti-super rtx-4060-ti-16gb rtx-3090 rtx-3060-12gb mi355x mi325x mi300x mi250x gaudi3 gaudi2 "
     "ascend-910b ascend-910c tpu-v5p tpu-v5e trainium2 apple-m4-max apple-m3-ultra apple-m2-ultra "
-    "a10g rtx-4090-laptop rtx-4080-laptop rtx-4070-laptop rtx-4060-laptop jetson-agx-orin-64gb "
+    "a10g rtx-4090-laptop rtx-4080-laptop rtx-4070-laptop rtx-4060-laptop rtx-3060-laptop jetson-agx-orin-64gb "
     "apple-m1-max apple-m1-ultra apple-m2-max apple-m3-pro apple-m3-max apple-m4-pro "
     "rtx-5090d rtx-5070-ti rtx-4080 rtx-4070-ti rtx-4070-super rtx-4070 rtx-3090-ti rtx-3080-12gb rtx-3080 "
     "radeon-ai-pro-r9700 apple-m1 apple-m1-pro apple-m4 apple-m5 apple-m5-pro apple-m5-max v100-16gb mlu370-x8 mtt-s4000"

@@ -530,7 +530,7 @@ def test_halves_of_a_span_counts_said_without_a_measure_word_and_cards_outside_t
     assert read(understanding, "make it four and a half years", tco).state.get("horizon") == pytest.approx(4.5)
     assert read(understanding, "按三年半算", tco).state.get("horizon") == pytest.approx(3.5)
     assert read(understanding, "我有仨4090，能全参训7b吗").frame.get("gpu_count") == 3
-    assert read(understanding, "my son's laptop 3060 has 6gb, enough for gemma 2b?").frame.get("other_gpu") == "3060 laptop"
+    assert read(understanding, "my son's laptop 3060 has 6gb, enough for gemma 2b?").frame.get("gpu") == "rtx-3060-laptop"  # a catalog row now
     assert read(understanding, "is a tpu v3 pod usable for finetuning llama").frame.get("other_gpu") == "tpu v3"
     assert read(understanding, "we have 16 instinct mi100s, can they train a 7b").frame.get("other_gpu") == "instinct mi100"
 

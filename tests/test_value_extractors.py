@@ -39,6 +39,9 @@ NAMES = [
     (("catalog_names",), "a800 40g 和 h800 pcie", [("gpu", "a800-40gb"), ("gpu", "h800-pcie")]),
 ]
 COUNTS = [
+    (("vague_counts",), "dozens of concurrent users", [("users", 50.0)]),
+    (("vague_counts",), "几十个并发", [("users", 50.0)]),
+    (("vague_counts",), "三十来个人", []),  # a tens digit before the words: thirty-odd, no order of magnitude
     (("parallel_degrees",), "tp=4 and pp 2", [("tp", 4.0), ("pp", 2.0)]),
     (("parallel_degrees",), "张量并行8", [("tp", 8.0)]),
     (("context_settings",), "max-model-len set to 32768", [("context_setting", 32768.0)]),

@@ -120,7 +120,8 @@ class Circuit(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    amps: float = Field(description="Breaker rating of one feed, A.")
+    amps: float | None = Field(None, description="Breaker rating of one feed, A; None when only the supply is stated "
+                               "(\"single-phase 220 V\"): the plan then gives the rating each feed needs for the servers.")
     volts: float = Field(description="Voltage of one feed, V (line-to-line for three-phase).")
     three_phase: bool = Field(False, description="Three-phase feed: kW = A × V × √3.")
     feeds: int = Field(1, description="Feeds of this rating.")
@@ -221,6 +222,8 @@ class FacilityPlanResult(BaseModel):
     servers_on_circuit: int | None = Field(None, description="Servers those feeds carry at maximum draw.")
     circuit_redundant: bool = Field(False, description="The feeds are A+B: only one side counts.")
     amps_needed: int | None = Field(None, description="Rating each feed would need (same voltage and count) for all the servers asked about.")
+    supply_only: bool = Field(False, description="The supply was stated without a breaker rating (\"single-phase 220 V\"): amps_needed is "
+                              "the rating each of its feeds needs, at its voltage and phase.")
     liquid_as_sold: bool = Field(False, description="The system is sold liquid-cooled (NVL72): no air-cooled variant.")
     china: str = Field("", description="The GPU's mainland-China status from the catalog (export-controlled, china-variant, ...).")
     china_rule: Text | None = Field(None, description="The rule or event behind that status.")
@@ -244,7 +247,9 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
     check_range(servers, *INPUT_NAMES.pair("servers"), minimum=1, maximum=100_000, code="invalid_gpu_count")
     circuit_kw = on_circuit = amps_needed = None
     circuit_items: list[LineItem] = []
-    if request.circuit is not None:
+    if request.circuit is not None and request.circuit.amps is None:  # the supply said without a rating: the rating it needs
+        amps_needed, circuit_items = _supply(request.circuit, servers, server_kw, data.circuits.continuous_derating, figures)
+    elif request.circuit is not None:
         circuit_kw, circuit_items = _circuit(request.circuit, data.circuits.continuous_derating, figures)
         on_circuit = math.floor(circuit_kw / server_kw + 1e-9)
         if on_circuit < servers:  # the rating each feed would need for all the servers asked about (one, if none were counted)
@@ -349,6 +354,7 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         liquid_above_kw=cooling_data.liquid_above_kw, racks_at_air_limit=racks_dense, capacity_kw=request.capacity_kw,
         servers_in_capacity=in_capacity, circuit_kw=circuit_kw, servers_on_circuit=on_circuit,
         circuit_redundant=request.circuit is not None and request.circuit.redundant, amps_needed=amps_needed,
+        supply_only=request.circuit is not None and request.circuit.amps is None,
         liquid_as_sold=system is not None and system.liquid_cooled and host is None, china=gpu.china or "",
         china_rule=Text(en=gpu.china_rule.en, zh=gpu.china_rule.zh) if gpu.china_rule else None, figures=figures, items=items, notes=notes,
     )  # fmt: skip
@@ -403,6 +409,23 @@ def _circuit(circuit: Circuit, derating: PlanningDefault, figures: list[Figure])
         _item("circuit_kw", "circuit_kw", usable, "kW", TEXT.text("formulas.circuit_kw", per_feed=per_feed, counted=counted, feeds=feeds, usable=usable)),
     ]  # fmt: skip
     return usable, items
+
+
+def _supply(circuit: Circuit, servers: int, server_kw: float, derating: PlanningDefault, figures: list[Figure]) -> tuple[int, list[LineItem]]:
+    """The breaker rating each feed of the stated supply needs for the servers at maximum draw: their kW over the feeds
+    that count, ÷ (V, × √3 for three phases, × the continuous-load derating); a single-phase supply carries √3 less per amp."""
+    check_range(circuit.volts, *INPUT_NAMES.pair("feed_voltage_v"), minimum=90, maximum=50_000, code="invalid_power")
+    check_range(circuit.feeds, *INPUT_NAMES.pair("feeds"), minimum=1, maximum=1_000, code="invalid_power")
+    phase = math.sqrt(3) if circuit.three_phase else 1.0
+    counted = max(1, circuit.feeds // 2) if circuit.redundant else circuit.feeds
+    load = servers * server_kw
+    amps = math.ceil(load * 1000 / counted / (circuit.volts * phase * derating.value) - 1e-9)
+    figures.append(Figure(key="continuous_derating", value=derating.value, unit="", stated=False, basis=derating.basis, date=derating.date,
+                          url=derating.source.url, title=derating.source.title))  # fmt: skip
+    root = " × √3" if circuit.three_phase else ""
+    per_feed = f" / {counted}" if counted > 1 else ""
+    formula = f"{servers} × {server_kw:g} kW{per_feed} × 1000 / ({circuit.volts:g} V{root} × {derating.value:g}) = {amps} A"
+    return amps, [_item("supply_amps", "supply_amps", amps, "A", formula)]
 
 
 def _server_power(request: FacilityPlanRequest, gpu, per_server: int, system, host, figures: list[Figure]):

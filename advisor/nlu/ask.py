@@ -54,6 +54,7 @@ from advisor.nlu.shortlist import Candidate, candidate_configs
 from advisor.nlu.samples import SamplesSaid, samples_said
 from advisor.nlu.site import card_cut, facility_asks, read_circuit, read_node_count, read_rack_count
 from advisor.nlu.subjects import TOKEN_RATE, capabilities_named, capability_of, subjects_of
+from advisor.nlu.vague_counts import VagueCount, vague_counts
 from advisor.nlu.workload import Workload
 from advisor.nlu.tco_said import ApiUsage, GpuHours, HorizonRange, LoadShape, RequestCount, Reservation, gpu_hours_used, requests_no_period, load_shape, reservation_in_thread, RatioClaim, RunningCost, api_usage, commitment_terms, daily_token_volume, horizon_ranges, payback_word_starts, ratio_claim, rent_tiers_named, running_costs
 from advisor.retrieval.glossary import default_glossary
@@ -356,6 +357,13 @@ class Ask(BaseModel):
     samples: SamplesSaid | None = Field(None, description='A data set said as a count of samples in this message or the task\'s '
                                         '("fine-tune on 50k samples", "50 thousand samples of about 2000 tokens each", said in Chinese with its own count word): samples, not tokens nor a context '
                                         "length; a training time works from samples × the length of one (nlu/samples.py).")
+    asks_one_card: bool = Field(False, description='"what does one H100 cost?", "is a single 4090 enough?": this message counts one card and '
+                                "no server word, so a price or plan is of that one card, not of the 8-GPU machine it is usually sold in.")
+    rents_only: bool = Field(False, description='The user rents and does not buy ("we only use the cloud", "we never buy hardware", '
+                             "its Chinese forms; read over the task's messages): tiers and the lead are what renting costs, no purchase is offered.")
+    vague_counts: tuple[VagueCount, ...] = Field((), description='Counts this message says as an order of magnitude ("dozens of users", '
+                                                 '"a few hundred people"): the range the words span and the planning value sized for '
+                                                 "(nlu/vague_counts.py), which the answer says as an assumption.")
     holds_cards: bool = Field(False, description='The user says the cards named are theirs ("I have 2 A6000s", "we already own 16 A100s"); '
                               'never for a message about buying ("we have quotes for 2x H100", "should we buy"): only then is '
                               '"use what you have" an answer.')
@@ -508,6 +516,9 @@ class Ask(BaseModel):
             candidate_configs=(candidates := candidate_configs(message, reading.frame, _aside_cards(reading))),
             weighs_shortlist=bool(candidates),
             # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing
+            rents_only=says("rents_only", *thread),
+            asks_one_card=reading.frame.get("gpu_count") == 1 and bool(named.get("gpu")) and not says("whole_server", message),
+            vague_counts=vague_counts(normalize_text(message)),
             holds_cards=owns or (says("has_cards", message) and not says("purchase_offer", message)),
             parts=measures_asked(message),
             samples=next((found for text in [message, *reversed(reading.task_messages)] if (found := samples_said(text, catalog))), None),

@@ -24,7 +24,7 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count",
                "asks_judgement", "asks_how_to", "timeline_near", "timeline_open", "price_future", "off_topic_use", "ai_work", "names_token_rate",
                "expects_figure", "training_words", "asks_figure_scope", "asks_figure_includes",
-               "points_at_figure", "judges_quality", "self_hosting"]
+               "points_at_figure", "judges_quality", "self_hosting", "laptop_device", "rents_only"]
 
 
 class ExceptedCues(Phrases):
@@ -108,6 +108,8 @@ class AskCues(BaseModel):
     points_at_figure: Phrases
     judges_quality: Phrases
     self_hosting: Phrases
+    laptop_device: Phrases
+    rents_only: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from advisor.language import LanguageInfo, analyze_language, default_currency
 from advisor.name_matcher import normalize_text
+from advisor.nlu.cues import says
 from advisor.nlu.facets import Facet, facet_of
 from advisor.nlu.frame import Frame, SlotValue, build_frame
 from advisor.nlu.model import TaggedValue, UnderstandingModel
@@ -94,7 +95,31 @@ def _frame(tagged: list[TaggedValue], text: str, language: str, catalog: Catalog
             named.setdefault(card.value, card)
         frame.slots["gpu"] = list(named.values())
     _join_name_and_size(frame, catalog)
+    _stated_variants(frame, text, catalog)
     return frame
+
+
+def _stated_variants(frame: Frame, text: str, catalog: Catalog) -> None:
+    """A card said with what tells its variant apart is that variant, so a stated fact wins over the catalog's default row:
+    the desktop number said with a laptop word ("my laptop's RTX 3060", its Chinese form) is the laptop row that lists it
+    under ``laptop_of``, and a memory size said beside a card ("a 3060 with 6GB") is the row of that family (the card and
+    the laptop rows linked to it) holding that memory. A card with no such sibling keeps its row; the answers then say
+    the stated memory against the catalog's."""
+    cards = frame.slots.get("gpu", [])
+    if not cards:
+        return
+    memory = [float(v.value) for v in frame.slots.get("gpu_memory", []) if isinstance(v.value, int | float) and not isinstance(v.value, bool)]
+    laptop = len(cards) == 1 and says("laptop_device", text)  # "my laptop's 3060, or a desktop 4090?" leaves both as named
+    for i, said in enumerate(cards):
+        card = catalog.find_gpu(str(said.value))
+        if card is None:
+            continue
+        family = [card, *(g for g in catalog.gpus if card.id in g.laptop_of or g.id in card.laptop_of)]
+        chosen = next((g for g in family if len(memory) == 1 and g.memory_gb == memory[0]), None)
+        if chosen is None and laptop and not card.laptop_of:
+            chosen = next((g for g in family if card.id in g.laptop_of), None)
+        if chosen is not None and chosen.id != card.id:
+            cards[i] = replace(said, value=chosen.id)
 
 
 def _join_name_and_size(frame: Frame, catalog: Catalog) -> None:

@@ -60,7 +60,8 @@ def _first(table: str, text: str) -> PhraseMatch | None:
 
 
 def read_circuit(messages: list[str]) -> dict | None:
-    """The feeds the messages state, as the plan_facility ``circuit`` argument; None when no amps and volts are given."""
+    """The feeds the messages state, as the plan_facility ``circuit`` argument: amps and volts, or the supply alone (a
+    mains voltage and its phase, "single-phase 220 V", with no ``amps``); None when no voltage is given."""
     words = _words()["circuit_words"]
     found: dict = {}
     for message in messages:
@@ -78,8 +79,14 @@ def read_circuit(messages: list[str]) -> dict | None:
         feeds = _feeds(text)
         if feeds:
             found["feeds"] = feeds
-    if "amps" not in found or "volts" not in found:
+    if "volts" not in found:
         return None
+    if "amps" not in found:  # "single-phase 220 V" with no breaker: the supply alone, whose rating the plan works out
+        supply = _words()["supply"]
+        if not supply["lowest_volts"] <= found["volts"] <= supply["highest_volts"]:
+            return None  # "5 V", "12 V": a device's rail, never a site's supply
+        if "three_phase" not in found:  # "380 V" alone is the three-phase line voltage where it is the usual supply
+            found["three_phase"] = found["volts"] in supply["three_phase_volts"]
     if found.get("redundant") and "feeds" not in found:  # "A+B" with no count is one pair
         found["feeds"] = 2
     return found

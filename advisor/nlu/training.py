@@ -33,7 +33,7 @@ from tools import quantities
 
 log = logging.getLogger(__name__)
 FOLDS = PIPELINE.classify.held_out_folds
-CODE_FILES = ("model.py", "features.py", "values.py", "scan.py", "extractors/names.py", "extractors/counts.py", "extractors/money.py", "extractors/times.py", "extractors/claims.py", "number_values.py", "phrases.py", "cues.py", "facets.py", "money_words.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "slot_schema.py", "dialogue.py", "frame.py", "reading.py", "training.py", "meaning.py", "aside.py", "data/aside_cues.yaml", "data/pattern_words.yaml")
+CODE_FILES = ("model.py", "features.py", "values.py", "scan.py", "extractors/names.py", "extractors/counts.py", "extractors/money.py", "extractors/times.py", "extractors/claims.py", "number_values.py", "phrases.py", "cues.py", "facets.py", "money_words.py", "count_words.py", "entity_words.py", "time_words.py", "corpus.py", "slot_schema.py", "dialogue.py", "frame.py", "reading.py", "training.py", "meaning.py", "aside.py", "data/aside_cues.yaml", "data/pattern_words.yaml", "vague_counts.py", "data/vague_counts.yaml")
 
 
 def train(catalog: Catalog, data: Corpus) -> UnderstandingModel:

@@ -94,6 +94,8 @@ class OfflinePlanner:
                 summary = dialogue_render.with_lead(turn, dialogue_render.lead(turn, previous), summary)
         if _repeats_last_answer(summary, message, history):  # a follow-up read as nothing new: say so, never reprint the answer above
             summary = WORDING.pick("nothing_new", turn.language)
+        for count in turn.ask.vague_counts:  # "dozens of users": the range read and the value sized for, so the user can correct it
+            turn.assumptions.append(turn.text(WORDING.text("vague_count", surface=count.surface.strip(), low=f"{count.low:,}", high=f"{count.high:,}", plan=f"{count.plan:,}")))
         if turn.slots.peak_load:  # "500 daily users": the peak share taken, shown as an assumption that can change the verdict
             turn.assumptions.append(turn.text(turn.slots.peak_load.assumption()))
         below = [details] if details else []

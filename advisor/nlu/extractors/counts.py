@@ -24,6 +24,7 @@ from advisor.nlu.number_values import Value, number_value
 from advisor.nlu.pattern_words import pattern, pattern_words
 from advisor.nlu.phrases import phrase_table
 from advisor.nlu.scan import Scan, extractor
+from advisor.nlu.vague_counts import vague_counts as said_vaguely
 from tools.quantities import find_numbers, parse_number
 
 # "two used 3090s", "3 refurbished a100s": a word on the card's condition between a count and the card
@@ -201,3 +202,14 @@ def counted_links(scan: Scan) -> None:
         rate_start, _, rate = match.numbers[1]
         scan.claim(Value(match.number_start, match.number_end, "link_count", float(match.number), "", match.number))
         scan.claim(Value(rate_start, match.end, "link_speed", float(rate), "Gb/s", text[rate_start : match.end]))
+
+
+@extractor("vague_counts")
+def vague_counts(scan: Scan) -> None:
+    """ "dozens of users", "a few hundred people", the Chinese "some tens of concurrent": a count said as an order of
+    magnitude is its planning value (data/vague_counts.yaml), read from the words after it like any count, so no digit
+    inside the words (the Chinese "ten") is taken for the count."""
+    text = scan.text
+    for said in said_vaguely(text):
+        value = number_value(text, said.start, said.end, said.surface, float(said.plan), words_only=True)
+        scan.claim(value if value is not None else Value(said.start, said.end, "number", float(said.plan), "", said.surface))

@@ -5,6 +5,7 @@ line with the figures of the plan_facility and size_fabric tools. The wording is
 from __future__ import annotations
 
 from advisor.markdown import number
+from advisor.offline.tasks.facility import render
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
 from knowledge.facility import shipped_facility_data
@@ -17,12 +18,15 @@ def checklist(turn: Turn, plan_args: dict, r: dict, v: dict, china_buyer: bool) 
     """The verdict line and the checklist, or [] when a tool refuses (the plain facility answer then stands).
     ``plan_args``: the plan_facility call behind ``r``; ``v``: its figures as facility.py formats them."""
     feeds = WORDING.data["feeds"][CHINA if china_buyer else "default"]
+    stated = turn.ask.circuit  # the supply the user stated ("single-phase 220 V") is the one the feeds are planned on
+    volts, three_phase = (stated["volts"], bool(stated.get("three_phase"))) if stated else (feeds["volts"], True)
     in_rack = v["in_rack"]
     rack = turn.call("plan_facility", {**plan_args, "servers": in_rack, "gpus": None, "capacity_kw": None, "one_rack": None,
-                                       "circuit": {"amps": 1, "volts": feeds["volts"], "three_phase": True, "feeds": 2, "redundant": True}})  # fmt: skip
+                                       "circuit": {"amps": 1, "volts": volts, "three_phase": three_phase, "feeds": 2, "redundant": True}})  # fmt: skip
     if not rack.ok or rack.result["amps_needed"] is None:
         return []
-    figures = {**v, "amps": rack.result["amps_needed"], "volts": feeds["volts"], "rack_load": number(r["rack_load_kw"], 1),
+    phase = render.say(turn, "summary.phase." + ("three" if three_phase else "single"))
+    figures = {**v, "amps": rack.result["amps_needed"], "volts": number(volts, 0), "phase": phase, "rack_load": number(r["rack_load_kw"], 1),
                "cooling": _say(turn, f"cooling.{r['cooling']}"), "liquid_above": number(r["liquid_above_kw"], 0),
                "rack_units": number(shipped_facility_data().planning.rack_units.value, 0)}  # fmt: skip
     lines = [
@@ -33,7 +37,8 @@ def checklist(turn: Turn, plan_args: dict, r: dict, v: dict, china_buyer: bool) 
         _say(turn, "item.space", **figures),
         _say(turn, "item.money", **figures),
     ]
-    turn.assumptions.append(_say(turn, "assumption_feeds", volts=feeds["volts"], source=f"[{feeds['title']}]({feeds['url']}), {feeds['date']}"))
+    if not stated:  # no supply said: the planning convention of the market, as an assumption the user's own feeds replace
+        turn.assumptions.append(_say(turn, "assumption_feeds", volts=feeds["volts"], source=f"[{feeds['title']}]({feeds['url']}), {feeds['date']}"))
     return [_say(turn, "lead", **figures), f"**{_say(turn, 'checklist_title')}**\n" + "\n".join(f"- {line}" for line in lines)]
 
 

@@ -45,7 +45,29 @@ def figure_values(turn: Turn, r: dict) -> dict:
         "server_basis": say(turn, "assumption.published" if r["server_kw_published"] else "assumption.estimated"),
         "max_total": number(r["servers"] * r["server_kw"], 1), "net_pct": number(figures["network_storage_pct"]["value"], 0),
         **_tight_values(turn, r, figures),
+        **supply_values(turn, r, figures),
     }  # fmt: skip
+
+
+def supply_socket(turn: Turn):
+    """The ordinary wall socket of the stated supply's voltage (a 220 V supply: the mainland China socket), else the market's."""
+    volts = (turn.ask.circuit or {}).get("volts")
+    sockets = shipped_facility_data().circuits.wall_sockets
+    return next((w for w in sockets if w.volts == volts), None) or plan.socket_of(turn)
+
+
+def supply_values(turn: Turn, r: dict, figures: dict) -> dict:
+    """The supply the user stated without a rating ("single-phase 220 V"): its phase and voltage, the rating each feed
+    needs (the tool's supply_amps line) and how that compares with an ordinary socket of that voltage."""
+    if not r.get("supply_only"):
+        return {}
+    circuit = turn.ask.circuit or {}
+    formula = next(turn.formula(item) for item in r["items"] if item["key"] == "supply_amps")
+    socket = supply_socket(turn)
+    verdict = "over" if r["amps_needed"] > socket.amps else "within"
+    return {"phase": say(turn, "summary.phase." + ("three" if circuit.get("three_phase") else "single")), "volts": number(circuit["volts"], 0),
+            "supply_amps": r["amps_needed"], "supply_formula": formula, "derating_pct": number(figures["continuous_derating"]["value"] * 100, 0),
+            "socket_verdict": say(turn, f"summary.socket_verdict.{verdict}", socket_amps=number(socket.amps, 0))}  # fmt: skip
 
 
 def _tight_values(turn: Turn, r: dict, figures: dict) -> dict:
@@ -75,6 +97,8 @@ def lead_key(turn: Turn, r: dict) -> str:
     """The key of the first sentence, which answers what was asked: whether the servers fit the rack budget given,
     air or liquid, the yearly bill, what servers sharing one rack draw, how many a rack takes, else the load."""
     frame = turn.slots.frame
+    if r.get("supply_only") and not frame.has("rack_power") and not plan.bill_asked(turn) and not r["whole_rack"]:
+        return "lead.supply"  # "we only have single-phase 220 V": what that supply must be rated for leads, never a default feed
     if r["circuit_kw"] is not None and (not plan.bill_asked(turn) or plan.asks_now(turn, "per_rack")):  # "and the electricity?" later: the bill
         if r["servers_on_circuit"] == 0:
             return "lead.circuit_none"
@@ -111,7 +135,7 @@ def lead_key(turn: Turn, r: dict) -> str:
 LEAD_MEASURES = {
     "lead.fits": {"rack", "power"}, "lead.fits_tight": {"rack", "power"}, "lead.per_rack_tight": {"rack"}, "lead.one_rack": {"rack", "power"}, "lead.does_not_fit": {"rack"}, "lead.none_fits": {"rack"},
     "lead.per_rack": {"rack"}, "lead.capacity": {"rack"}, "lead.server": {"power"}, "lead.load": {"power"},
-    "lead.electricity": {"bill"}, "lead.electricity_month": {"bill"}, "lead.circuit": {"rack"}, "lead.cooling": {"cooling"},
+    "lead.electricity": {"bill"}, "lead.electricity_month": {"bill"}, "lead.circuit": {"rack"}, "lead.cooling": {"cooling"}, "lead.supply": {"power"},
     "lead.rack_air": {"cooling", "rack"},  # the density verdict also says how many servers such a rack takes
 }  # fmt: skip
 
@@ -199,7 +223,7 @@ def summary_lines(turn: Turn, r: dict, v: dict, lead: str, also: tuple[str, ...]
         return [
             say(turn, "summary.circuit", feed_formula=formulas["feed_kw"], circuit_formula=formulas["circuit_kw"], redundancy=redundancy)
         ]
-    lines = []
+    lines = [say(turn, "summary.supply", **v)] if r.get("supply_only") and lead != "lead.supply" else []  # the stated supply is used, whatever leads
     if lead == "lead.server":  # one server's draw was asked: its cooling and bill, not a rack plan
         pass
     elif r["whole_rack"]:
@@ -257,7 +281,7 @@ def option_lines(turn: Turn, r: dict, v: dict) -> list[str]:
         on_feeds = "option.cap_circuit" if r["circuit_kw"] is not None else "option.cap"
         beyond = "option.cap_circuit_impractical" if r["circuit_kw"] is not None else "option.cap_impractical"
         lines.append(say(turn, on_feeds if r["cap_practical"] else beyond, **cap))
-    if r["amps_needed"] is not None:
+    if r["amps_needed"] is not None and not r.get("supply_only"):  # a supply stated without a rating: its rating is the lead, not an option
         lines.append(say(turn, "option.bigger_feeds", **{**v, "amps_needed": r["amps_needed"]}))
     if r["racks"] and r["racks"] > 1:
         lines.append(say(turn, "option.spread", **v))

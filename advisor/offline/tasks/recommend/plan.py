@@ -73,6 +73,8 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         if sized:
             args["gpus"] = sized
             turn.assume(*WORDING.both("sizing_phrases.recommend_args.cards_with_gb_as_stated", gpu_memory_gb=number(s.gpu_memory_gb)))
+    if turn.ask.rents_only and args["objective"] in (None, "cheapest"):  # "we only use the cloud": ranked by rent, tiers of purchase left out
+        args["objective"] = "cloud"
     if args["objective"] == "cheapest" and turn.ask.renting:
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
     value_for_money(turn, args, serves)

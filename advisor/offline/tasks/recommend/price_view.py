@@ -70,8 +70,11 @@ def machine_prices(turn: Turn, gpu_ids: list[str], unpriced: bool = True) -> tup
                 turn.assume(r["host_assumption"]["en"], r["host_assumption"]["zh"])
             basis = _fill(text.basis_cards, cards=f"{r['gpus']} × {range_text(card['low'], card['high'], currency)}", server=server,
                           host=money(r["host"], currency) if r.get("host") is not None else "—")  # fmt: skip
-        lines = [turn.text(_fill(text.server_lead, config=config, price=range_text(whole["low"], whole["high"], currency),
+        whole_line = text.server_after if turn.ask.asks_one_card and card else text.server_lead
+        lines = [turn.text(_fill(whole_line, config=config, price=range_text(whole["low"], whole["high"], currency),
                                  kind=turn.text(kind), basis=turn.text(basis)))]  # fmt: skip
+        if turn.ask.asks_one_card and card:  # "what does one H100 cost?": the one card's price answers, the machine follows
+            lines.insert(0, turn.text(_fill(text.card_lead, gpu=r["gpu_name"], price=range_text(card["low"], card["high"], currency), date=card["date"])))
         if card and card["basis"] == "estimate":
             template = text.card_single if round(card["low"]) == round(card["high"]) else text.card_range
             n = len(card["sources"])

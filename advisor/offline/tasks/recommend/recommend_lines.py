@@ -175,7 +175,7 @@ def running_budget(turn: Turn, r: dict, budget: float, per: str) -> list[str]:
 def rent_or_buy(turn: Turn, r: dict) -> list[str]:
     """One line when the thread weighs renting against buying: the recommended configuration's monthly rent against its purchase,
     and the payback month at the stated (or default) utilisation, from the TCO tool."""
-    if not (turn.ask.renting and (turn.ask.buying or turn.ask.weighs_owning)):  # "which GPU to rent?" weighs nothing
+    if not (turn.ask.renting and (turn.ask.buying or turn.ask.weighs_owning)) or turn.ask.rents_only:  # "which GPU to rent?", "we never buy": nothing weighed
         return []
     tiers = [] if r.get("objective") else r.get("tiers") or []  # the configuration the answer leads with
     option = tiers[0]["option"] if tiers else (r.get("options") or [None])[0]

@@ -38,11 +38,14 @@ OBJECTIVE_LABEL = {
 def verdict(turn: Turn, r: dict, label: str) -> str:
     top, cur = r["options"][0], r["currency"]
     what = turn.text(top["config_label"])
-    if top.get("purchase_cost") is not None and not plan.on_hand(turn, top):  # no purchase price for cards already owned
+    if top.get("purchase_cost") is not None and not plan.on_hand(turn, top) and not turn.ask.rents_only:  # no purchase price for cards owned or never bought
         what = WORDING.say(turn, "sizing_phrases.verdict.priced", what=what, price=option_price(turn, top, cur))  # what to buy, in all
     over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
     head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.on_hand" if plan.uses_owned(turn, top) else "lines.recommended")
     lead = WORDING.say(turn, "sizing_phrases.verdict.lead", head=head, what=what, nominal_gb=number(_nominal(turn, top)), label=label, model_label=turn.text(r['model_label']), params_b=number(r['params_b']), per_gpu_gb=number(top['per_gpu_gb']), headroom_pct=number(top['headroom_pct']))
+    if turn.ask.rents_only:  # "we only use the cloud": what renting it costs, never a purchase price
+        rent = top.get("cloud_cost_per_hour")
+        lead += WORDING.say(turn, "sizing_phrases.verdict.rents_at" if rent is not None else "sizing_phrases.verdict.no_rent_known", rent=money(rent or 0, cur))
     if over:  # configurations without a known price that need less memory in all may be within the budget: name them
         room = top["count"] * top["nominal_memory_gb"]
         smaller = [o for o in r["options"] if o.get("purchase_cost") is None and o["count"] * o["nominal_memory_gb"] < room][:2]
@@ -123,7 +126,8 @@ def options_table(turn: Turn, r: dict) -> str:
         headers.append(WORDING.say(turn, "sizing_phrases.options_table.meets_the_load"))
     # cards already on hand and no word of renting: a rental column answers nothing asked
     rent = turn.ask.renting or not (turn.slots.gpus and gpus_on_hand(turn))
-    headers += [WORDING.say(turn, "sizing_phrases.options_table.purchase_whole")] + ([WORDING.say(turn, "sizing_phrases.options_table.cloud_h")] if rent else [])
+    buy = not turn.ask.rents_only  # "we only use the cloud": a purchase column answers nothing asked
+    headers += ([WORDING.say(turn, "sizing_phrases.options_table.purchase_whole")] if buy else []) + ([WORDING.say(turn, "sizing_phrases.options_table.cloud_h")] if rent else [])
     rows = []
     for i, o in enumerate(options, start=1):
         row = [i, turn.text(o["config_label"]), f"{number(_nominal(turn, o))} GB", turn.text(o["plan_label"]), f"{number(o['per_gpu_gb'])} GB", f"{number(o['headroom_pct'])}%"]
@@ -131,7 +135,7 @@ def options_table(turn: Turn, r: dict) -> str:
             row += [number(o.get("tokens_per_s_per_user")), number(o.get("tokens_per_s_total"))]
         if sized:
             row.append({True: WORDING.say(turn, "sizing_phrases.options_table.yes"), False: WORDING.say(turn, "sizing_phrases.options_table.no")}.get(o.get("meets_target"), "—"))
-        row += [option_price(turn, o, cur)] + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
+        row += ([option_price(turn, o, cur)] if buy else []) + ([money(o["cloud_cost_per_hour"], cur)] if rent else [])
         rows.append(row)
     return table(headers, rows)
 
