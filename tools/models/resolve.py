@@ -55,6 +55,9 @@ def resolve_model(ref: str | dict[str, Any] | ModelSpec, catalog: Catalog) -> Mo
     size = _bare_size(text)
     if size is not None:
         return generic_model(size, catalog)
+    named = _named_with_size(checkpoint.base, catalog)
+    if named is not None:
+        return named
     return catalog.model(text)  # raises unknown_model with the closest catalog names
 
 
@@ -104,6 +107,24 @@ def _sized_model(model: str | None, params_b: float | None, catalog: Catalog) ->
     if params_b is not None and abs(params_b - spec.params_b) > 1e-9:
         return spec.model_copy(update={"params_b": params_b}), True
     return spec, False
+
+
+# Characters that separate the parts of a model name ("Foo-34B", "foo_13b", "Foo 7B Chat")
+NAME_SEPARATORS = str.maketrans({"-": " ", "_": " ", ":": " ", "/": " "})
+
+
+def _named_with_size(name: str, catalog: Catalog) -> ModelSpec | None:
+    """A name the catalog lacks that carries its size as one part ("Foobar-34B", "ACME-13b-chat"): a generic decoder of
+    that size under the user's own name, so the answer sizes what was asked instead of ending at "not found". A name
+    with no size part, or more than one, is left to the catalog's error (which names the closest models)."""
+    sizes = [count for part in name.translate(NAME_SEPARATORS).split() if (count := parse_param_count(part)) is not None]
+    if len(sizes) != 1 or sizes[0] > MAX_PARAMS:
+        return None
+    spec = generic_model(sizes[0], catalog)
+    return spec.model_copy(update={
+        "name": TEXT.pick("generic.named", "en", name=name, label=spec.name),
+        "name_zh": TEXT.pick("generic.named", "zh", name=name, label=spec.name_zh),
+    })
 
 
 def _bare_size(text: str) -> float | None:

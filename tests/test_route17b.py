@@ -1,0 +1,32 @@
+"""Questions sent to the calculator that fits them (session 17b): a model name the catalog lacks is sized from the size
+its name carries, in both languages, instead of ending the answer at "model not found"."""
+
+import pytest
+
+from knowledge.bilingual import AdvisorError
+from knowledge.catalog import load_catalog
+from tools.models.resolve import resolve_model
+
+catalog = load_catalog()
+
+
+@pytest.mark.parametrize(
+    ("name", "size_b"),
+    [("Quasarix-34B", 34), ("nimbus_13b", 13), ("Orbital-70B-Chat", 70), ("星河-13B", 13), ("Kestrel:7b", 7)],
+)
+def test_a_name_with_its_size_is_sized_from_that_size(name, size_b):
+    spec = resolve_model(name, catalog)
+    assert spec.params_b == pytest.approx(size_b)
+    assert spec.family == "generic"
+    assert name.split(":")[0].removesuffix("-Chat") in spec.name and name.split(":")[0].removesuffix("-Chat") in spec.name_zh
+
+
+def test_a_catalog_name_still_resolves_to_its_row():
+    assert resolve_model("Qwen2.5-7B", catalog).id == "qwen2.5-7b"
+
+
+@pytest.mark.parametrize("name", ["Quasarix", "Nimbus-7B-13B"])
+def test_a_name_without_one_size_still_asks_which_model(name):
+    with pytest.raises(AdvisorError) as raised:
+        resolve_model(name, catalog)
+    assert raised.value.code == "unknown_model"
