@@ -30,3 +30,21 @@ def test_a_name_without_one_size_still_asks_which_model(name):
     with pytest.raises(AdvisorError) as raised:
         resolve_model(name, catalog)
     assert raised.value.code == "unknown_model"
+
+
+# ------------------------------------------------------------------ a stated small machine keeps its class
+
+from tests.threads import ask, calls  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("message", "cards"),
+    [
+        ("How much power and cooling does a workstation with two RTX 4090s need?", 2),
+        ("我的工作站插了两张4090，整机功耗和散热要按多少准备？", 2),
+    ],
+)
+def test_a_workstation_is_powered_as_that_machine_not_a_rack_server(offline_advisor, message, cards):
+    plans = calls(ask(offline_advisor, message), "plan_facility")
+    assert plans, "the facility plan answers a workstation's power"
+    assert plans[0].args["gpus_per_server"] == cards

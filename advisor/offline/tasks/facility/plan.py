@@ -132,7 +132,7 @@ def plan_args(turn: Turn, gpu: str, servers: int | None, gpus: int | None) -> di
         "gpu": gpu,
         "servers": servers,
         "gpus": gpus,
-        "gpus_per_server": s.gpus_per_server,
+        "gpus_per_server": s.gpus_per_server or one_machine_holds(turn, gpu, servers, gpus),
         "rack_power_kw": rack_kw,
         "capacity_kw": capacity_kw,
         "pue": s.pue,
@@ -142,6 +142,18 @@ def plan_args(turn: Turn, gpu: str, servers: int | None, gpus: int | None) -> di
         "one_rack": in_one_rack(turn) or None,
         "circuit": turn.ask.circuit or wall_socket(turn),  # the site's feeds hold for the whole conversation
     }
+
+
+def one_machine_holds(turn: Turn, gpu: str, servers: int | None, gpus: int | None) -> int | None:
+    """Fewer cards than a server holds, in one machine ("a 2-GPU tower", a dual-card workstation, "4x 4090 in one box"):
+    one machine of that many cards, so its power and cooling are that machine's, not an 8-GPU rack server's. A part sold
+    in its own reference system (DGX, NVL72) keeps that system unless the user's own desktop or workstation is said.
+    None: the default server."""
+    if not gpus or (servers or 1) != 1 or gpus >= SERVER_GPUS:
+        return None
+    if turn.ask.personal_machine or shipped_facility_data().system_for(gpu) is None:
+        return gpus
+    return None
 
 
 def on_wall_socket(turn: Turn) -> bool:
