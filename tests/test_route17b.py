@@ -48,3 +48,14 @@ def test_a_workstation_is_powered_as_that_machine_not_a_rack_server(offline_advi
     plans = calls(ask(offline_advisor, message), "plan_facility")
     assert plans, "the facility plan answers a workstation's power"
     assert plans[0].args["gpus_per_server"] == cards
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Four RTX 4090s in one box: how much power does the machine draw and what circuit does it need?",
+     "一台机器装四张4090，整机功耗多少，需要什么样的电路？"],
+)
+def test_cards_in_one_box_get_that_machines_power_plan(offline_advisor, message):
+    plans = calls(ask(offline_advisor, message), "plan_facility")
+    assert plans, "the machine's power is planned, not answered by a card on data-centre power"
+    assert plans[0].args["gpus_per_server"] == 4

@@ -149,10 +149,11 @@ def one_machine_holds(turn: Turn, gpu: str, servers: int | None, gpus: int | Non
     one machine of that many cards, so its power and cooling are that machine's, not an 8-GPU rack server's. A part sold
     in its own reference system (DGX, NVL72) keeps that system unless the user's own desktop or workstation is said.
     None: the default server."""
-    if not gpus or (servers or 1) != 1 or gpus >= SERVER_GPUS:
+    cards = gpus or (turn.slots.gpu_count if servers == 1 else None)  # "one box with 4 cards": counts() keeps the box
+    if not cards or (servers or 1) != 1 or cards >= SERVER_GPUS:
         return None
     if turn.ask.personal_machine or shipped_facility_data().system_for(gpu) is None:
-        return gpus
+        return cards
     return None
 
 
