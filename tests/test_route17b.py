@@ -59,3 +59,9 @@ def test_cards_in_one_box_get_that_machines_power_plan(offline_advisor, message)
     plans = calls(ask(offline_advisor, message), "plan_facility")
     assert plans, "the machine's power is planned, not answered by a card on data-centre power"
     assert plans[0].args["gpus_per_server"] == 4
+
+
+def test_a_known_family_at_another_size_still_names_the_catalog_models():
+    with pytest.raises(AdvisorError) as raised:
+        resolve_model("Qwen2.5 70B", catalog)
+    assert "Qwen2.5-72B" in raised.value.suggestions

@@ -117,14 +117,20 @@ def _named_with_size(name: str, catalog: Catalog) -> ModelSpec | None:
     """A name the catalog lacks that carries its size as one part ("Foobar-34B", "ACME-13b-chat"): a generic decoder of
     that size under the user's own name, so the answer sizes what was asked instead of ending at "not found". A name
     with no size part, or more than one, is left to the catalog's error (which names the closest models)."""
-    sizes = [count for part in name.translate(NAME_SEPARATORS).split() if (count := parse_param_count(part)) is not None]
-    if len(sizes) != 1 or sizes[0] > MAX_PARAMS:
-        return None
+    parts = name.translate(NAME_SEPARATORS).split()
+    sizes = [count for part in parts if (count := parse_param_count(part)) is not None]
+    if len(sizes) != 1 or sizes[0] > MAX_PARAMS or parts[0].casefold() in _catalog_first_words(catalog):
+        return None  # a known family at another size ("Qwen2.5 70B") is a near miss: the error names the catalog's models
     spec = generic_model(sizes[0], catalog)
     return spec.model_copy(update={
         "name": TEXT.pick("generic.named", "en", name=name, label=spec.name),
         "name_zh": TEXT.pick("generic.named", "zh", name=name, label=spec.name_zh),
     })
+
+
+def _catalog_first_words(catalog: Catalog) -> frozenset[str]:
+    """The first word of every catalog model's name ("llama", "qwen2.5", "deepseek"): a name starting with one is that family's."""
+    return frozenset(m.name.translate(NAME_SEPARATORS).split()[0].casefold() for m in catalog.models)
 
 
 def _bare_size(text: str) -> float | None:
