@@ -1,0 +1,39 @@
+"""The operating point a serving headline is computed at follows the load the person described: users said to be online
+at once are open chat sessions, a share of which is generating at any moment (knowledge/audience.yaml ``shares.online``),
+so the speed is timed at that many requests in flight, not at the rate of a few requests an hour each, and not at every
+online user at once. Both languages; wording here is our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.audience import ONLINE, peak_load
+from tests.threads import ask
+
+
+def in_flight_timed(response) -> list[int]:
+    """The concurrency each speed estimate of the answer was timed at."""
+    return [call.args.get("batch") for call in response.tool_calls if call.name == "estimate_throughput" and call.result]
+
+
+def test_online_sessions_are_a_share_generating_not_all_and_not_an_hourly_trickle():
+    sessions = peak_load(300, "300 online", ONLINE)
+    assert 0.05 <= sessions.share <= 0.2  # a reply's generation in a turn of reading and typing
+    assert sessions.mean == pytest.approx(300 * sessions.share)
+    assert sessions.mean <= sessions.concurrent < 300  # the peak share covered, never everyone online
+    assert "arxiv.org/abs/2309.11998" in sessions.assumption().en  # the turn arithmetic's own source, not the daily-share one
+    assert "2309.11998" in sessions.assumption().zh
+
+
+@pytest.mark.parametrize("message", [
+    "About 250 people will be online at the same time on our internal chat. One H100 with Qwen2.5-32B: what speed does each get?",
+    "内部聊天工具高峰时大概同时在线250人，用一张H100跑Qwen2.5-32B，每个人能有多快？",
+])
+def test_speed_for_users_online_at_once_is_timed_at_the_share_generating(offline_advisor, message):
+    response = ask(offline_advisor, message)
+    expected = peak_load(250, "250", ONLINE).concurrent
+    timed = in_flight_timed(response)
+    assert timed and expected in timed, timed  # not 1–2 in flight (250 × 5 requests an hour), nor 250
+    lead = response.answer.split("\n\n")[0]
+    assert f"{expected}" in lead
+    assert ("sessions" in lead) if response.language == "en" else ("会话" in lead)  # the reading said beside the figure
