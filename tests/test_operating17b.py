@@ -37,3 +37,14 @@ def test_speed_for_users_online_at_once_is_timed_at_the_share_generating(offline
     lead = response.answer.split("\n\n")[0]
     assert f"{expected}" in lead
     assert ("sessions" in lead) if response.language == "en" else ("会话" in lead)  # the reading said beside the figure
+
+
+@pytest.mark.parametrize("message", [
+    "LoRA fine-tuning Qwen2.5-14B on my RTX 4090 24GB runs out of memory. What should I do?",
+    "在一张24GB的RTX 4090上做Qwen2.5-14B的LoRA微调，报 CUDA out of memory，怎么办？",
+])
+def test_a_lora_that_overflows_one_card_is_offered_a_4bit_base_on_that_card(offline_advisor, message):
+    response = ask(offline_advisor, message)
+    tried = [call.args.get("method") for call in response.tool_calls if call.name == "estimate_memory" and call.result]
+    assert "qlora" in tried, tried  # not only ZeRO-3 across more cards
+    assert "QLoRA" in response.answer

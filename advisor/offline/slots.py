@@ -166,7 +166,7 @@ class Slots:
         return self.peak_load.concurrent
 
     def _online_sessions(self, stated) -> str | None:
-        """The words of a count said as users online at once ("同时在线200人"), else None: such users are sessions, not
+        """The words of a count said as users online at once ("200 online at the peak"), else None: such users are sessions, not
         sequences in flight, so the answer sizes for the share of them generating at once (knowledge/audience.yaml)."""
         if not isinstance(stated, int | float) or isinstance(stated, bool):
             return None
