@@ -48,3 +48,18 @@ def test_a_lora_that_overflows_one_card_is_offered_a_4bit_base_on_that_card(offl
     tried = [call.args.get("method") for call in response.tool_calls if call.name == "estimate_memory" and call.result]
     assert "qlora" in tried, tried  # not only ZeRO-3 across more cards
     assert "QLoRA" in response.answer
+
+
+@pytest.mark.parametrize("message", [
+    "How many users at once can a pair of RTX 4090s handle with Qwen2.5-32B?",
+    "两张4090部署Qwen2.5-32B，最多能支持多少路并发？",
+])
+def test_a_concurrency_headline_is_the_count_at_the_chat_floor_not_the_kv_bound(offline_advisor, message):
+    response = ask(offline_advisor, message)
+    speeds = [call.result for call in response.tool_calls if call.name == "estimate_throughput" and call.result]
+    full = max(speeds, key=lambda r: r["max_batch_fits"])
+    at_floor, fits = full["max_concurrency_at_target"], full["max_batch_fits"]
+    assert 0 < at_floor < fits  # the case: memory holds more than keep a chat speed
+    lead = response.answer.split("\n\n")[0]
+    assert f"{at_floor}" in lead and f"{fits} " not in lead  # the usable count leads; the KV bound follows apart
+    assert f"{fits}" in response.answer
