@@ -85,13 +85,19 @@ class PeakLoad:
         data = _data()
         low, high = data["ranges"][self.kind]
         kind = data["kinds"][self.kind]
+        source = data.get("kind_sources", {}).get(self.kind, data["source"])
         values = {"peak": f"{self.concurrent:,}", "share": f"{self.share * 100:g}", "people": self.said, "low": f"{low:g}", "high": f"{high:g}",
-                  "title": data["source"]["title"], "url": data["source"]["url"], "mean": self.mean_text, "coverage": f"{coverage() * 100:g}"}  # fmt: skip
+                  "title": source["title"], "url": source["url"], "mean": self.mean_text, "coverage": f"{coverage() * 100:g}"}  # fmt: skip
         return Text(en=data["text"]["en"].format(kind=kind["en"], **values), zh=data["text"]["zh"].format(kind=kind["zh"], **values))
 
 
-def peak_load(people: float, said: str) -> PeakLoad:
-    kind = audience_kind(said)
+ONLINE = "online"  # sessions said to be open at once (audience.yaml ``shares.online``)
+
+
+def peak_load(people: float, said: str, kind: str | None = None) -> PeakLoad:
+    """The users at once of an audience said as ``said``; ``kind`` when the caller knows it from words outside the number
+    (``ONLINE`` for "200 online at once"), else read from the number's own words."""
+    kind = kind or audience_kind(said)
     return PeakLoad(people, said, kind, float(_data()["shares"][kind]))
 
 

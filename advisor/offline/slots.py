@@ -16,7 +16,7 @@ from advisor.nlu.frame import CONDITIONS, Frame, Money, RequestRate
 from advisor.nlu.slot_schema import SLOT_SCHEMA, SlotSchema
 from advisor.nlu.tco_said import RequestCount
 from advisor.offline.tasks.serving.serving_traffic import TrafficLoad, period_of, said_online, said_per_user, traffic_load, volume_unit
-from knowledge.audience import PeakLoad, peak_load
+from knowledge.audience import ONLINE, PeakLoad, peak_load
 from knowledge.wording import Wording
 
 TURN_TEXT = Wording(Path(__file__).with_name("turn_text.yaml"))
@@ -121,14 +121,7 @@ class Slots:
                 return self.peak_load
             self.peak_load = traffic_load(amount, TRAFFIC_PERIODS[stated.unit], surface or f"{amount:,.0f}", volume_unit=volume_unit(surface))
             return self.peak_load
-        if isinstance(stated, int | float) and not isinstance(stated, bool):
-            value = next((v for v in self.frame.slots.get("concurrency", []) if v.value == stated), None)
-            if value is None or not said_online(self.said, value.surface):
-                return None
-            self.used.add("concurrency")  # "500 people online at the busiest hour": online, not all generating at once
-            self.peak_load = traffic_load(stated, "online_users", value.surface)
-            return self.peak_load
-        if stated is not None:
+        if stated is not None:  # a count in flight, or sessions online at once (``concurrency`` reads those)
             return None
         headcount = self._period_audience()
         if headcount is None and self.requests_said is not None:  # "10,000 requests" with no period: a month's, said in the chain
@@ -157,6 +150,10 @@ class Slots:
         stated = self._get("concurrency")
         if isinstance(stated, RequestRate):
             return None
+        online = self._online_sessions(stated)
+        if online is not None:  # "500 people online at the busiest hour": open sessions, a share of them generating at once
+            self.peak_load = peak_load(stated, online, ONLINE)
+            return self.peak_load.concurrent
         headcount = next((v for v in self.frame.slots.get("audience", []) if isinstance(v.value, int | float)), None)
         if stated is not None or headcount is None:
             return stated
@@ -167,6 +164,14 @@ class Slots:
             return max(1, int(round(headcount.value)))
         self.peak_load = peak_load(headcount.value, headcount.surface)  # an audience is not all there at once
         return self.peak_load.concurrent
+
+    def _online_sessions(self, stated) -> str | None:
+        """The words of a count said as users online at once ("200 online at the peak"), else None: such users are sessions, not
+        sequences in flight, so the answer sizes for the share of them generating at once (knowledge/audience.yaml)."""
+        if not isinstance(stated, int | float) or isinstance(stated, bool):
+            return None
+        value = next((v for v in self.frame.slots.get("concurrency", []) if v.value == stated), None)
+        return value.surface if value is not None and said_online(self.said, value.surface) else None
 
     @property
     def parallel_gpus(self) -> int | None:

@@ -9,7 +9,7 @@ from advisor.markdown import number
 from advisor.offline.tasks.serving.serving_traffic import TrafficLoad
 from advisor.offline.turn import Turn
 from advisor.offline.wording import Wording
-from knowledge.audience import PeakLoad, coverage
+from knowledge.audience import ONLINE, PeakLoad, coverage
 
 WORDING = Wording("serving", "peak_said")
 
@@ -22,7 +22,7 @@ def peak_said(turn: Turn, users: int | None) -> str:
         return ""
     peak = turn.slots.peak_load
     if isinstance(peak, PeakLoad) and peak.concurrent == users:
-        key = "share_one" if users == 1 else "share"
+        key = "share_online" if peak.kind == ONLINE else "share_one" if users == 1 else "share"
         return WORDING.say(turn, key, users=number(users), share=f"{peak.share * 100:g}", people=peak.said, mean=peak.mean_text,
                            coverage=f"{coverage() * 100:g}")
     if isinstance(peak, TrafficLoad) and peak.period_assumed:  # "200,000 requests": read as a month's, a default that moves the count

@@ -270,7 +270,11 @@ def concurrency_lead(turn: Turn, args: dict, r: dict) -> list[str]:
     full = _at_load(turn, args, r, r["max_batch_fits"])  # the speeds when every sequence that fits runs
     fits = full["effective_batch"]  # a full batch's prefill activations take a little of the room one request leaves
     target = render.targets(args)
-    if target is None or only_floor(args):  # "how many can it hold?": the KV cache's count answers it, the floor judges it
+    at_floor = full.get("max_concurrency_at_target") or 0
+    # "how many can it hold?": the KV cache's count answers it and the chat floor judges it, unless only some of that count
+    # keep the floor: a count at a per-user speed nobody would accept is no concurrency, so the count at the floor leads
+    # and the KV bound follows as the second limit (the target path below)
+    if target is None or (only_floor(args) and not 0 < at_floor < fits):
         lead = serving_text("concurrency_lead", fits=f"{fits:,}", tokens=tokens, setup=setup, engine=render.engine_label(r["engine"]),
                             total=number(full["output_tokens_per_s_total"]), average=render.per_user_figure(render.average_per_user(full)),
                             ttft=number(full["ttft_ms"]))  # fmt: skip

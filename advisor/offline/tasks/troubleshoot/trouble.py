@@ -24,7 +24,7 @@ SHOWN_FINDINGS = 3
 # between nodes when the user runs one NVLink node): it is left out rather than ranked third.
 RELEVANT_SHARE = 0.25
 MODEL_STATES = ("weights", "gradients", "optimizer_states")  # what a training step holds before any activation
-# Adapter methods tried on the same card when a full fine-tune does not fit, cheapest in memory last.
+# Adapter methods tried on the same card when the method run does not fit, cheapest in memory last.
 SMALLER_METHODS = ("lora", "qlora")
 # When weights, gradients and optimizer states alone overflow the card, the steps that shrink activations cannot help.
 ACTIVATION_LEVERS = ("batch", "recompute", "context")
@@ -261,12 +261,19 @@ def _fit_check(turn: Turn) -> tuple[str, tuple[str, ...], bool]:
         lines.append("- " + render.say(turn, key, count=same["count"], task=label, batch=steps, **render.fit_of(turn, sharded)))
     else:
         lines.append("- " + render.say(turn, "nothing_sharded", count=COUNTS[-1]))
-    if full:
-        for method in SMALLER_METHODS:
-            option = _estimate(turn, {**base, "method": method, "precision": None})
-            if option and option["verdict"] != "does_not_fit":
-                lines.append("- " + render.say(turn, "fits_with_method", task=turn.t(*TASK_LABEL[method]), **render.fit_of(turn, option)))
+    for method in _lighter_methods(task, full):
+        option = _estimate(turn, {**base, "method": method, "precision": None})
+        if option and option["verdict"] != "does_not_fit":
+            lines.append("- " + render.say(turn, "fits_with_method", task=turn.t(*TASK_LABEL[method]), **render.fit_of(turn, option)))
     return "\n".join(lines), ACTIVATION_LEVERS, False
+
+
+def _lighter_methods(task: str, full: bool) -> tuple[str, ...]:
+    """The adapter methods lighter than the one that ran out of memory, tried on the same card: both after a full
+    fine-tune, QLoRA's 4-bit base after LoRA (what an engineer tries before buying more cards), none after QLoRA."""
+    if full:
+        return SMALLER_METHODS
+    return SMALLER_METHODS[SMALLER_METHODS.index(task) + 1 :] if task in SMALLER_METHODS else ()
 
 
 def _estimate(turn: Turn, args: dict) -> dict | None:
