@@ -154,3 +154,13 @@ def test_a_part_with_no_list_price_is_weighed_to_buy_by_its_estimate(offline_adv
     assert "cheaper to buy" in response.answer or "to buy" in response.answer, response.answer
     premium = ask(offline_advisor, "Is the MI300X worth the premium over the H100?")
     assert "whole machines" in premium.answer, premium.answer
+
+
+@pytest.mark.parametrize("message, quotes", [
+    ("4090卖1.7万，5090卖2.2万，多花的钱划得来吗？", ("¥17,000", "¥22,000")),
+    ("A 4090 goes for $1,700 and a 5090 for $2,300 here: is the dearer card worth the extra money?", ("$1,700", "$2,300")),
+])
+def test_quoted_card_prices_decide_a_premium_asked_without_a_job(offline_advisor, message, quotes):
+    """No model named: the premium is still the buyer's quoted card prices, in the buyer's currency, not list prices."""
+    first = lead(offline_advisor.answer(message, []))
+    assert all(quote in first for quote in quotes), first

@@ -144,30 +144,51 @@ def _machines(turn: Turn, rows: list[dict], currency: str) -> tuple[int, list[di
     return count, wholes
 
 
+def _card_quotes(turn: Turn, rows: list[dict]) -> list | None:
+    """The card prices the user quoted for both parts (Ask.part_prices), in one currency; None unless both are quoted."""
+    quoted: dict = {}
+    for quote in turn.ask.part_prices:
+        gpu = turn.catalog.find_gpu(quote.gpu)
+        if gpu is not None:
+            quoted.setdefault(gpu.id, quote)
+    found = [quoted.get(row["id"]) for row in rows]
+    if None in found or found[0].currency != found[1].currency:
+        return None
+    return found
+
+
 def _card_answer(turn: Turn, rows: list[dict]) -> list[str]:
     """No job named: the premium of the same-size whole machine (else per card) against the per-card gain in bandwidth
     (serving), compute (training) and memory; the verdict names the deciding multiples."""
     listed = rows[0]["purchase_price"] or rows[1]["purchase_price"]
     cur = listed["currency"] if listed else turn.currency
-    # a part with no list price (MI300X) is priced by its machine's sourced estimate; the dearer machine is the one weighed
-    machines = _machines(turn, rows, cur)
-    unlisted = not (rows[0]["purchase_price"] and rows[1]["purchase_price"])  # the card-price order was a guess
-    if machines and unlisted and machines[1][0]["mid"] < machines[1][1]["mid"]:
-        rows, machines = rows[::-1], (machines[0], machines[1][::-1])
+    quotes = _card_quotes(turn, rows)
+    machines = None
+    if quotes:  # the buyer's own card prices decide the premium, in the buyer's currency; the dearer quote is weighed
+        if quotes[0].amount < quotes[1].amount:
+            rows, quotes = rows[::-1], quotes[::-1]
+    else:  # a part with no list price (MI300X) is priced by its machine's sourced estimate; the dearer machine is weighed
+        machines = _machines(turn, rows, cur)
+        unlisted = not (rows[0]["purchase_price"] and rows[1]["purchase_price"])  # the card-price order was a guess
+        if machines and unlisted and machines[1][0]["mid"] < machines[1][1]["mid"]:
+            rows, machines = rows[::-1], (machines[0], machines[1][::-1])
     dear, cheap = rows
     claim = turn.call("check_gpu_claim", {"proposed": {"gpu": dear["id"], "count": 1}, "incumbent": {"gpu": cheap["id"], "count": 1}})
     dear_price, cheap_price = _price(dear), _price(cheap)
     if not claim.ok or not (machines or (dear_price and cheap_price)):
         return [WORDING.say(turn, "card.unpriced", dear=dear["name"], cheap=cheap["name"]), WORDING.say(turn, "ask_job")]
     r = claim.result
-    if machines:  # what a buyer pays: both parts as the same-size machine, host included, not the cards alone
+    if quotes:
+        (dear_price, cheap_price), cur = (quote.amount for quote in quotes), quotes[0].currency
+        turn.slots.mark("server_price")
+    elif machines:  # what a buyer pays: both parts as the same-size machine, host included, not the cards alone
         count, (dear_whole, cheap_whole) = machines
         dear_price, cheap_price, cur = dear_whole["mid"], cheap_whole["mid"], dear_whole["currency"]
     cost = dear_price / cheap_price
     values = {"dear": dear["name"], "cheap": cheap["name"], "dear_price": money(dear_price, cur), "cheap_price": money(cheap_price, cur),
               "cost": number(cost, 2), "premium_pct": number((cost - 1) * 100), "bandwidth": number(r["bandwidth_ratio"], 2),
               "compute": number(r["compute_ratio"] or 0, 2), "memory": number(r["memory_ratio"], 2), "count": machines[0] if machines else 1}  # fmt: skip
-    lines = [WORDING.say(turn, "card.lead_machine" if machines else "card.lead", **values)]
+    lines = [WORDING.say(turn, "card.lead_quoted" if quotes else "card.lead_machine" if machines else "card.lead", **values)]
     worth, ratios = [], {"serving": values["bandwidth"], "training": values["compute"]}
     for job, ratio in (("serving", r["bandwidth_ratio"]), ("training", r["compute_ratio"] or 0)):
         key = "worth" if ratio > cost * (1 + SAME) else "even" if ratio >= cost * (1 - SAME) else "not_worth"
