@@ -57,3 +57,22 @@ def test_a_follow_up_with_a_check_result_continues_the_diagnosis(offline_advisor
     if gone:
         assert gone not in opening, follow_up.summary
     assert "changes the calculation" not in follow_up.summary and "改变上面计算" not in follow_up.summary
+
+
+# An explanation asked beside a calculation is a part of its own, answered by the card on that concept (verdict first),
+# not by a neighbouring card on shrinking it.
+EXPLAINED = [
+    ("How much memory does Llama-3-70B need for inference at FP16? And what is the KV cache, explained for my manager?",
+     "short-term memory"),
+    ("用两张4090跑Qwen2.5-32B够吗？顺便解释下什么是KV cache", "短期记忆"),
+]
+
+
+@pytest.mark.parametrize(("message", "concept_words"), EXPLAINED, ids=["en", "zh"])
+def test_a_concept_asked_beside_a_calculation_gets_its_own_card(offline_advisor, message, concept_words):
+    response = offline_advisor.answer(message, [])
+    parts = response.summary.split("**2.**")
+    assert len(parts) == 2, response.summary
+    second = parts[1].split("\n\n", 2)[1]  # the part's question, then its answer
+    assert second.strip().startswith(("The KV cache", "KV 缓存")), second
+    assert concept_words in second
