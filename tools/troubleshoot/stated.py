@@ -56,6 +56,15 @@ class StatedSetup(BaseModel):
     regressed: bool | None = Field(
         None, description="The same job on the same hardware got slower than it was (last week, before): something changed."
     )
+    kernel_log_clean: bool | None = Field(
+        None, description="The user checked the kernel log (dmesg, journal) and found no Xid or NVRM error: no driver-reported GPU fault."
+    )
+    fabric_healthy: bool | None = Field(
+        None, description="The user checked the RDMA ports (ibstat, ibv_devinfo) and found them Active at their full rate: the links are up."
+    )
+    all_gpus_visible: bool | None = Field(
+        None, description="The user checked nvidia-smi and every GPU of the node is listed: none has fallen off the bus or lost its driver."
+    )
     sharding: str | None = Field(
         None, description="How the training job shards its states: 'zero-1', 'zero-2', 'zero-3' or 'fsdp' (full shard)."
     )

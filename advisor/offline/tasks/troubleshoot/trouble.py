@@ -41,8 +41,12 @@ def answer(turn: Turn) -> str:
     findings = _suspects_first(result["findings"], check)
     verdicts = [turn.text(asked["verdict"]) for asked in result.get("answers", [])]
     done = _said_done(turn, result)  # "already rebooted twice": acknowledged by a checklist too, never suggested back
+    # A check the newest message reports ("dmesg shows no Xid") is evidence even when no ranked cause is left to
+    # lead: what it rules out is said first, so a follow-up never gets the first checklist again.
+    # A message on its own ("ibstat looks fine, what next?") counts too: with no cause ranked, nothing else says it.
+    reported = [] if check else [turn.text(fact["meaning"]) for fact in _new_facts(turn, result, alone_too=True)]
     if not findings:  # the tool's last note asks for logs; the checklist ends with that
-        return render.general_checklist(turn, notes[:-1], verdicts, render.procedure_blocks(turn, result.get("answers", [])), done)
+        return render.general_checklist(turn, notes[:-1], [*verdicts, *reported], render.procedure_blocks(turn, result.get("answers", [])), done)
     fresh = None if check else _new_in_thread(turn, findings)
     if fresh:  # the newest message's evidence re-ranks the thread: the cause it shows leads
         findings = [fresh, *(f for f in findings if f is not fresh)]
@@ -56,7 +60,7 @@ def answer(turn: Turn) -> str:
         turn.assume(finding["assumption"]["en"], finding["assumption"]["zh"])
     findings = [f for f in findings if f is fresh or f["score"] >= RELEVANT_SHARE * top["score"]]
     if top["family"] == CHECKLIST_FAMILY:
-        return render.family_checklist(turn, top, notes, verdicts, done)
+        return render.family_checklist(turn, top, notes, [*verdicts, *reported], done)
     fit, futile, fits = _fit_check(turn) if top["family"] == "oom" else ("", (), False)
     # When the stated setup fits by the estimate, "the model states exceed the card" is not why it failed: the
     # lead names the next cause (a longer sample, a bigger evaluation batch) instead.
@@ -205,10 +209,11 @@ def _new_in_thread(turn: Turn, findings: list[dict]) -> dict | None:
     )
 
 
-def _new_facts(turn: Turn, diagnosis: dict) -> list[dict]:
+def _new_facts(turn: Turn, diagnosis: dict, alone_too: bool = False) -> list[dict]:
     """The facts stated in words in the newest message of a thread (the report is read newest first, so they sit in
-    its first lines); none for a first message, whose facts are part of the description."""
-    if turn.ask.thread_messages < 2:
+    its first lines); none for a first message, whose facts are part of the description, unless ``alone_too`` (an
+    answer that ranks no cause, where the description says nothing of them)."""
+    if turn.ask.thread_messages < 2 and not alone_too:
         return []
     return [fact for fact in diagnosis.get("facts", []) if fact["line"] <= turn.ask.message_lines]
 
