@@ -6,7 +6,8 @@
   (Ask.renting_ok; rents_only stays the stronger "we never buy");
 - a fault said to come back on the same card at a rate ("twice a week") is a recurring fault: the RMA path;
 - a site placed in a region is priced at that region's electricity and colocation rates, or the answer says the region
-  has no sourced rate and which fallback stands in (knowledge/region_tariffs.yaml, facility answers too).
+  has no sourced rate and which fallback stands in (knowledge/region_tariffs.yaml, facility answers too);
+- "no quantisation" said once holds for every question of the conversation, a recommendation part included.
 """
 
 from __future__ import annotations
@@ -138,3 +139,17 @@ def test_a_singapore_site_is_not_priced_at_us_rates_silently(advisor, message, w
     (call,) = calls(r, "plan_facility")[:1]
     assert call.args["region"] == "sg"
     assert all(w in r.answer for w in words)
+
+
+# ------------------------------------------------------------------ "no quantisation" holds for every part of the question
+
+
+@pytest.mark.parametrize("message", [
+    "No quantisation please: can A100s hold Llama 3.1 70B? And which card would you recommend?",
+    "不量化的话，A100能跑Llama 3.1 70B吗？另外推荐什么卡？",
+])  # fmt: skip
+def test_no_quantisation_reaches_the_recommendation_part(advisor, message):
+    r = advisor.answer(message, [])
+    for call in calls(r, "recommend_gpus"):
+        assert call.args.get("precision_default") == "bf16", call.args
+        assert call.args.get("precision") in (None, "bf16"), call.args

@@ -267,7 +267,7 @@ class Ask(BaseModel):
         "(traffic, concurrency); the newest message of the task that says one wins."
     )
     quantised: bool = Field(False, description='The task\'s messages speak of quantised weights ("a 70B quantised") with or without a format.')
-    quality_first: bool = Field(False, description='The task\'s messages put output quality first ("no quantisation", "quality first"): serving is sized '
+    quality_first: bool = Field(False, description='The conversation puts output quality first ("no quantisation", "quality first"): serving is sized '
                                 'with 16-bit weights, not the format the card is usually served in.')
     recurring: bool = Field(
         False, description='The task\'s messages say the reported fault came back ("Xid 79 again, third time this month on the same '
@@ -471,7 +471,7 @@ class Ask(BaseModel):
             pasted_output=pasted_output(message),
             problem_phase=problem_phase(thread),
             quantised=says("quantised", *thread),
-            quality_first=says("quality_first", *thread),
+            quality_first=says("quality_first", *earlier, *thread),  # "no quantisation" holds for the conversation, a new question too
             recurring=says("recurring", *thread),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
             short_of_plan=says("short_of_plan", *thread),
