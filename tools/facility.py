@@ -21,6 +21,7 @@ from knowledge.wording import shipped
 from tools.checks import INPUT_NAMES, check_range
 from tools.cost.money import convert
 from tools.cost.tco_region import COLOCATION_KEY, regional_defaults
+from knowledge.region_tariffs import region_tariffs
 
 from tools.common import LineItem, formula_fields
 
@@ -280,11 +281,10 @@ def plan_facility(request: FacilityPlanRequest, catalog: Catalog, book: Facility
         100,
         zero_allowed=True,
     )
-    tariff = data.tariff(request.region, request.currency)
     if request.electricity_price is None:
-        price = tariff.price
-        figures.append(Figure(key="electricity_price", value=price, unit=f"{request.currency}/kWh", stated=False, basis=tariff.name,
-                              date=tariff.date, url=tariff.source.url, title=tariff.source.title))  # fmt: skip
+        figure = _site_tariff(data, request.region, request.currency, prices)
+        price = figure.value
+        figures.append(figure)
     else:
         price = _take(
             figures, "electricity_price", request.electricity_price, None, f"{request.currency}/kWh", *TEXT.pair("inputs.electricity_price"), 5
@@ -374,6 +374,27 @@ def _headroom(
     figures.append(Figure(key="rack_headroom_pct", value=margin.value, unit="%", stated=False, basis=margin.basis, date=margin.date,
                           url=margin.source.url, title=margin.source.title))  # fmt: skip
     return headroom, True, rack_load / (1 - margin.value / 100)
+
+
+def _site_tariff(data, region: str | None, currency: str, prices: PriceBook | None) -> Figure:
+    """The industrial tariff where the servers run: a region with its own sourced price (knowledge/region_tariffs.yaml)
+    uses it; a region listed there without one falls back to the planning tariff and the basis names that region as the
+    gap, so a Singapore site is never priced at US power silently; else the facility book's tariff for the region."""
+    tariff = data.tariff(region, currency)
+    found = region_tariffs().get(region) if region else None
+    if found is None or region == tariff.region:
+        return Figure(key="electricity_price", value=tariff.price, unit=f"{currency}/kWh", stated=False, basis=tariff.name,
+                      date=tariff.date, url=tariff.source.url, title=tariff.source.title)  # fmt: skip
+    own = found.electricity
+    if own is None:
+        basis = TEXT.text("tariff.region_gap", region=found.name, fallback=tariff.name)
+        return Figure(key="electricity_price", value=tariff.price, unit=f"{currency}/kWh", stated=False, basis=basis,
+                      date=tariff.date, url=tariff.source.url, title=tariff.source.title)  # fmt: skip
+    fx = (prices.defaults if prices is not None else shipped_tco_defaults())["usd_to_cny"].value
+    value = own.value if own.currency == currency else convert(own.usd, "USD", currency, fx)
+    return Figure(key="electricity_price", value=value, unit=f"{currency}/kWh", stated=False,
+                  basis=TEXT.text("tariff.region_own", region=found.name), date=own.source.date, url=own.source.url,
+                  title=own.source.title)  # fmt: skip
 
 
 def _colocation(prices: PriceBook | None, region: str | None, it_kw: float, electricity_per_month: float, currency: str) -> Colocation:

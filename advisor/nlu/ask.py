@@ -267,7 +267,7 @@ class Ask(BaseModel):
         "(traffic, concurrency); the newest message of the task that says one wins."
     )
     quantised: bool = Field(False, description='The task\'s messages speak of quantised weights ("a 70B quantised") with or without a format.')
-    quality_first: bool = Field(False, description='The task\'s messages put output quality first ("no quantisation", "quality first"): serving is sized '
+    quality_first: bool = Field(False, description='The conversation puts output quality first ("no quantisation", "quality first"): serving is sized '
                                 'with 16-bit weights, not the format the card is usually served in.')
     recurring: bool = Field(
         False, description='The task\'s messages say the reported fault came back ("Xid 79 again, third time this month on the same '
@@ -361,6 +361,10 @@ class Ask(BaseModel):
                                 "no server word, so a price or plan is of that one card, not of the 8-GPU machine it is usually sold in.")
     rents_only: bool = Field(False, description='The user rents and does not buy ("we only use the cloud", "we never buy hardware", '
                              "its Chinese forms; read over the task's messages): tiers and the lead are what renting costs, no purchase is offered.")
+    renting_ok: bool = Field(False, description='Renting is acceptable without being the only way ("cloud is fine", "happy to rent", its '
+                             "Chinese forms; read over the task's messages): the rent of each configuration leads, the purchase follows.")
+    no_server_room: bool = Field(False, description='The site has no server room or data centre ("we have no server room", its Chinese '
+                                 "forms; read over the conversation): machines that stand in an office, no rack server.")
     vague_counts: tuple[VagueCount, ...] = Field((), description='Counts this message says as an order of magnitude ("dozens of users", '
                                                  '"a few hundred people"): the range the words span and the planning value sized for '
                                                  "(nlu/vague_counts.py), which the answer says as an assumption.")
@@ -388,7 +392,7 @@ class Ask(BaseModel):
             asks_why=says("asks_why", message),
             asks_count=says("asks_count", without("pointer_holds_count", message)),  # a pointer holding a count word ("these few boxes") asks no count
             points_at_setup=says("points_at_setup", message),
-            renting=(renting := says("renting", *reading.task_messages)),
+            renting=(renting := says("renting", *reading.task_messages) or says("renting_ok", *reading.task_messages)),  # "cloud is fine" speaks of renting
             buying=(buying := says("buying", *reading.task_messages)),
             price_only=says("price_only", *(v.surface for v in state.slots.get("objective", []))),  # any of the objective words
             price_per_card=bool(prices) and prices[0].said_per_card,
@@ -467,7 +471,7 @@ class Ask(BaseModel):
             pasted_output=pasted_output(message),
             problem_phase=problem_phase(thread),
             quantised=says("quantised", *thread),
-            quality_first=says("quality_first", *thread),
+            quality_first=says("quality_first", *earlier, *thread),  # "no quantisation" holds for the conversation, a new question too
             recurring=says("recurring", *thread),
             reports_oom=any(says("reports_oom", text) and not says("asks_if_oom", text) for text in thread),
             short_of_plan=says("short_of_plan", *thread),
@@ -517,6 +521,8 @@ class Ask(BaseModel):
             weighs_shortlist=bool(candidates),
             # "we have quotes for ...", "should we buy": a having word in a purchase question owns nothing
             rents_only=says("rents_only", *thread),
+            renting_ok=says("renting_ok", *thread),
+            no_server_room=says("no_server_room", *earlier, message),
             asks_one_card=reading.frame.get("gpu_count") == 1 and bool(named.get("gpu")) and not says("whole_server", message),
             vague_counts=vague_counts(normalize_text(message)),
             holds_cards=owns or (says("has_cards", message) and not says("purchase_offer", message)),

@@ -24,7 +24,8 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "alternative_joiner", "list_joiner", "asks_which", "has_cards", "purchase_offer", "points_at_setup", "pointer_holds_count",
                "asks_judgement", "asks_how_to", "timeline_near", "timeline_open", "price_future", "off_topic_use", "ai_work", "names_token_rate",
                "expects_figure", "training_words", "asks_figure_scope", "asks_figure_includes",
-               "points_at_figure", "judges_quality", "self_hosting", "laptop_device", "rents_only"]
+               "points_at_figure", "judges_quality", "self_hosting", "laptop_device", "rents_only",
+               "renting_ok", "no_server_room"]
 
 
 class ExceptedCues(Phrases):
@@ -110,6 +111,8 @@ class AskCues(BaseModel):
     self_hosting: Phrases
     laptop_device: Phrases
     rents_only: Phrases
+    renting_ok: Phrases
+    no_server_room: Phrases
 
 
 def _cue_table(path: Path, table_model: type[BaseModel]) -> BaseModel:

@@ -177,7 +177,19 @@ def _build(request: RecommendRequest, catalog: Catalog, serving: ServingData, cu
     for sized, group in _by_practice(request, catalog, serving, currency, gpus):
         sizer = Sizer(sized, catalog, serving, currency, practice=sized.precision if sized is not request else None)
         built += [b for gpu in group if (b := sizer.configure(gpu)) is not None]
-    return built
+    return [b for b in built if _stands_in_office(b[0], b[1].gpu)] if request.office_site else built
+
+
+OUT_OF_OFFICE = frozenset({"rack", "cloud", "board"})  # a whole rack, a cloud-only part, an HGX/OAM board in its 8-GPU server
+
+
+def _stands_in_office(option: Option, gpu: GPU) -> bool:
+    """A configuration an office without a server room can house: its machine is a workstation or desktop class (not a rack
+    server, knowledge/servers.yaml rack_server), or the part comes in a desk machine of its own (a Mac, a DGX Spark)."""
+    if option.server_class is None:
+        return sold_as(gpu) not in OUT_OF_OFFICE
+    server = next((c for c in server_data().classes if c.id == option.server_class), None)
+    return server is not None and not server.rack_server and option.server_count <= 1
 
 
 def _by_practice(request: RecommendRequest, catalog: Catalog, serving: ServingData, currency: Currency, gpus: list[GPU]) -> list[tuple[RecommendRequest, list[GPU]]]:
@@ -255,6 +267,8 @@ def _filled(request: RecommendRequest, catalog: Catalog, serving: ServingData, c
         larger = [c for c in sold_counts(gpu, min(request.max_gpus, SERVER_GPUS)) if c > first.count]
         for count in reversed(larger):
             candidate = sizer.configure_at(gpu, count)
+            if candidate is not None and request.office_site and not _stands_in_office(candidate[0], gpu):
+                continue  # no server room: the budget grows the office machine, never into a rack server
             if candidate is not None and candidate[0].within_budget:
                 grown.append(candidate)
                 break

@@ -56,6 +56,8 @@ class RecommendRequest(BaseModel):
     concurrency: int | None = Field(None, description="Concurrent users to serve (inference); each option grows, in the steps it is sold in, until it serves them.")
     tokens_per_s_per_user: float | None = Field(None, description="Speed each user should see while the answer is generated, tokens/s (inference).")
     engine: EngineId = Field("vllm", description="Serving engine for the speed estimate: vllm, sglang, trtllm, lmdeploy, hf, llamacpp, ollama, mlc, exllamav2 or autoawq.")
+    office_site: bool = Field(False, description="No server room or data centre: only machines that stand in an office (workstations, "
+                              "desktops, a part in its own desk machine), no rack server.")
     team: bool = Field(False, description="Serving shared by a team: single-user machines (Macs) are left out.")
     budget: float | None = Field(None, description="Purchase budget for the whole configuration (GPUs and the servers that hold them), in `currency`; a CNY budget means buying in mainland China.")
     budget_per: Literal["once", "month", "year"] = Field(

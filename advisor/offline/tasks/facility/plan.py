@@ -138,7 +138,7 @@ def plan_args(turn: Turn, gpu: str, servers: int | None, gpus: int | None) -> di
         "pue": s.pue,
         "electricity_price": _in(s.power_price, currency),
         "currency": currency,
-        "region": s.region,
+        "region": turn.ask.site_region or s.region,  # where the servers run picks its own power and colocation prices
         "one_rack": in_one_rack(turn) or None,
         "circuit": turn.ask.circuit or wall_socket(turn),  # the site's feeds hold for the whole conversation
     }

@@ -73,7 +73,7 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         if sized:
             args["gpus"] = sized
             turn.assume(*WORDING.both("sizing_phrases.recommend_args.cards_with_gb_as_stated", gpu_memory_gb=number(s.gpu_memory_gb)))
-    if turn.ask.rents_only and args["objective"] in (None, "cheapest"):  # "we only use the cloud": ranked by rent, tiers of purchase left out
+    if rent_leads(turn) and args["objective"] in (None, "cheapest"):  # "we only use the cloud", "cloud is fine": ranked by rent
         args["objective"] = "cloud"
     if args["objective"] == "cheapest" and turn.ask.renting:
         args["objective"] = "cloud"  # "which gpu should i rent … cheapest": the lowest rent, not the lowest purchase price
@@ -89,11 +89,20 @@ def recommend_args(turn: Turn, model: str, task: str) -> dict:
         args["region"], args["objective"] = "cn", args["objective"] or "china"
     if s.keeps_to("domestic"):  # Chinese-made accelerators only
         args["gpus"] = [g.id for g in turn.catalog.gpus if g.china == "domestic"]  # the export rules' vendor list decides
+    if turn.ask.no_server_room:  # "we have no server room": machines that stand in an office, within its power, no rack server
+        args["office_site"] = True
+        turn.assume(*WORDING.pair("sizing_phrases.recommend_args.office_machines_only"))
     if s.keeps_to("datacenter_only"):
         allowed = args["gpus"] or [g.id for g in turn.catalog.gpus]
         args["gpus"] = [g for g in allowed if turn.catalog.gpu(g).segment == "datacenter"]
         turn.assume(*WORDING.pair("sizing_phrases.recommend_args.data_center_accelerators_only_geforce"))
     return args
+
+
+def rent_leads(turn: Turn) -> bool:
+    """Renting answers first: the user never buys ("we only use the cloud"), or says renting is fine ("cloud is fine", "happy to
+    rent") and speaks of no purchase; a purchase then follows as the alternative, not the lead."""
+    return turn.ask.rents_only or (turn.ask.renting_ok and not turn.ask.buying and not turn.ask.holds_cards)
 
 
 def on_hand(turn: Turn, option: dict) -> bool:

@@ -38,14 +38,15 @@ OBJECTIVE_LABEL = {
 def verdict(turn: Turn, r: dict, label: str) -> str:
     top, cur = r["options"][0], r["currency"]
     what = turn.text(top["config_label"])
-    if top.get("purchase_cost") is not None and not plan.on_hand(turn, top) and not turn.ask.rents_only:  # no purchase price for cards owned or never bought
+    if top.get("purchase_cost") is not None and not plan.on_hand(turn, top) and not plan.rent_leads(turn):  # no purchase price for cards owned, never bought or rented first
         what = WORDING.say(turn, "sizing_phrases.verdict.priced", what=what, price=option_price(turn, top, cur))  # what to buy, in all
     over = top.get("within_budget") is False  # nothing holds the model within the budget: the closest is named as such
     head = WORDING.say(turn, "lines.over_budget_closest" if over else "lines.on_hand" if plan.uses_owned(turn, top) else "lines.recommended")
     lead = WORDING.say(turn, "sizing_phrases.verdict.lead", head=head, what=what, nominal_gb=number(_nominal(turn, top)), label=label, model_label=turn.text(r['model_label']), params_b=number(r['params_b']), per_gpu_gb=number(top['per_gpu_gb']), headroom_pct=number(top['headroom_pct']))
-    if turn.ask.rents_only:  # "we only use the cloud": what renting it costs, never a purchase price
+    if plan.rent_leads(turn):  # "we only use the cloud", "cloud is fine": what renting it costs leads
         rent = top.get("cloud_cost_per_hour")
-        lead += WORDING.say(turn, "sizing_phrases.verdict.rents_at" if rent is not None else "sizing_phrases.verdict.no_rent_known", rent=money(rent or 0, cur))
+        rents_at = "sizing_phrases.verdict.rents_at" if turn.ask.rents_only else "sizing_phrases.verdict.rents_at_or_buy"
+        lead += WORDING.say(turn, rents_at if rent is not None else "sizing_phrases.verdict.no_rent_known", rent=money(rent or 0, cur))
     if over:  # configurations without a known price that need less memory in all may be within the budget: name them
         room = top["count"] * top["nominal_memory_gb"]
         smaller = [o for o in r["options"] if o.get("purchase_cost") is None and o["count"] * o["nominal_memory_gb"] < room][:2]
