@@ -177,6 +177,25 @@ def fold(body: str, limit: int = FOLD_LINES, cut_first: bool = False) -> tuple[s
     return "\n\n".join(shown), ""
 
 
+def table_shown(summary: str, details: str) -> tuple[str, str]:
+    """``summary`` and ``details`` with the answer's first table above the fold when it was folded away: a table the
+    user asked for is the answer, not a detail. The title block right above the table moves with it."""
+    if any(_is_table(block) for block in summary.split("\n\n")):
+        return summary, details
+    blocks = [b for b in details.split("\n\n") if b.strip()]
+    found = next((index for index, block in enumerate(blocks) if _is_table(block)), None)
+    if found is None:
+        return summary, details
+    start = found - 1 if found and _is_title(blocks[found - 1]) else found
+    shown = "\n\n".join(filter(None, [summary, *blocks[start : found + 1]]))
+    return shown, "\n\n".join(blocks[:start] + blocks[found + 1 :])
+
+
+def _is_table(block: str) -> bool:
+    """A block whose first line is a Markdown table row ("| a | b |")."""
+    return block.lstrip().startswith("|")
+
+
 NOT_PROSE = ("|", "- ", "* ", "+ ", "```", ">", "#")  # a table, a list, code, a quote or a heading: never cut inside
 
 

@@ -95,6 +95,7 @@ class Ask(BaseModel):
     workload: Workload = Field(default_factory=Workload, description="The job the conversation describes: model, task, precision, "
                                "context, batch, ZeRO/TP, resolved once (advisor/nlu/workload.py).")
     asks_why: bool = Field(False, description='"why so much?", "how was that worked out": the message asks where the last answer came from.')
+    asks_table: bool = Field(False, description='"give me a table", "compare them in a table": the answer\'s table was asked for, so it is shown, not folded away.')
     asks_count: bool = Field(False, description='"how many would it take", "how many servers": the number of cards is the question, not a given.')
     points_at_setup: bool = Field(False, description='"how much power would these draw?", "what do those boxes cost?": the message points at the configuration the '
                                   "thread described, which it inherits unless it restates a value (data/ask_cues.yaml points_at_setup).")
@@ -390,6 +391,7 @@ class Ask(BaseModel):
             task=reading.task,
             workload=Workload.read(state, catalog),
             asks_why=says("asks_why", message),
+            asks_table=says("asks_table", message),
             asks_count=says("asks_count", without("pointer_holds_count", message)),  # a pointer holding a count word ("these few boxes") asks no count
             points_at_setup=says("points_at_setup", message),
             renting=(renting := says("renting", *reading.task_messages) or says("renting_ok", *reading.task_messages)),  # "cloud is fine" speaks of renting

@@ -25,7 +25,7 @@ Flag = Literal["renting", "buying", "price_only", "price_per_card", "rental_pric
                "asks_judgement", "asks_how_to", "timeline_near", "timeline_open", "price_future", "off_topic_use", "ai_work", "names_token_rate",
                "expects_figure", "training_words", "asks_figure_scope", "asks_figure_includes",
                "points_at_figure", "judges_quality", "self_hosting", "laptop_device", "rents_only",
-               "renting_ok", "no_server_room"]
+               "renting_ok", "no_server_room", "asks_table"]
 
 
 class ExceptedCues(Phrases):
@@ -79,6 +79,7 @@ class AskCues(BaseModel):
     asks_yes_no: NegatableCues
     weighs_premium: Phrases
     regulated_sector: Phrases
+    asks_table: Phrases
     client_premises: Phrases
     production_service: Phrases
     uptime_target: Phrases

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from advisor.contract import AdvisorResponse, ChatTurn, ToolCall
 from advisor.language import detect_language
-from advisor.markdown import FOLD_LINES, escape_raw_html, fold, screen_lines, sources_section
+from advisor.markdown import FOLD_LINES, escape_raw_html, fold, screen_lines, sources_section, table_shown
 from advisor.nlu.follow_up import follow_up_subject
 from advisor.nlu.reader import Understanding, shared_understanding
 from advisor.nlu.slot_schema import UNUSED_BECAUSE, said
@@ -90,6 +90,8 @@ class OfflinePlanner:
                 summary = "\n\n".join(filter(None, [opening, summary]))
             else:
                 summary, details = fold(body, limit=1 if explains_last_figure(turn) else FOLD_LINES)
+            if turn.ask.asks_table:  # "give me a table": the table asked for is the answer, shown above the fold
+                summary, details = table_shown(summary, details)
             if _calculated(turn) and not turn.compared_itself:  # "and with 16?": the first sentence says which value the re-run changed
                 summary = dialogue_render.with_lead(turn, dialogue_render.lead(turn, previous), summary)
         if _repeats_last_answer(summary, message, history):  # a follow-up read as nothing new: say so, never reprint the answer above
