@@ -15,7 +15,7 @@ WEIGHED = [
     ("parts_weighed", "en", "Nothing is broken yet, but would the L40S or the A100 be less trouble for our inference?", ["A100", "L40S"]),
     ("parts_worth_weighed", "en", "Is the L40S worth it compared with the A100 for inference?", ["A100", "L40S"]),
     ("parts_worth_weighed", "zh", "MI300X和H100哪个更值得买？", ["MI300X", "H100"]),
-    ("parts_worth_weighed", "zh", "H20跟H100比，跑大模型推理差多少，值不值得买？", ["H20", "H100"]),
+    ("value_premium", "zh", "H20跟H100比，跑大模型推理差多少，值不值得买？", ["H20", "H100"]),
 ]
 # a card about the cards named and the side asked still answers; a confident comparison keeps its own route
 KEPT = [

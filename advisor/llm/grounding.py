@@ -11,11 +11,14 @@ integer multiple of a GPU count or server count ("2 × 24 GB = 48 GB").
 from __future__ import annotations
 
 import bisect
+import datetime as dt
 import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from tools.cost.price_age import age_months
 
 GIB = 2**30 / 1e9
 RELATIVE = 0.03
@@ -164,6 +167,7 @@ def build_corpus(results: Iterable[Any], texts: Iterable[str] = (), card_sizes: 
             numbers.add(abs(float(item)))
         elif isinstance(item, str):
             numbers.update(numbers_in_text(item))
+            numbers.update(_ages(item, dt.date.today()))
     stated: set[float] = set()
     for text in texts:
         stated.update(numbers_in_text(text))
@@ -171,6 +175,18 @@ def build_corpus(results: Iterable[Any], texts: Iterable[str] = (), card_sizes: 
     numbers |= stated
     clean = {n for n in stated if not math.isnan(n) and n >= 100}  # a money limit, not "72" of a model name
     return Corpus(sorted(n for n in numbers if not math.isnan(n)), counts, rates, {float(x) for x in card_sizes}, clean)
+
+
+def _ages(text: str, today: dt.date) -> set[float]:
+    """A date in a tool result ("2025-01", "2025-01-15") grounds the age an answer says of it ("23 months old", "6 years
+    old"): whole months either way of the exact figure, and whole years."""
+    if len(text) not in (7, 10) or text[4:5] != "-" or not text[:4].isdigit() or not text[5:7].isdigit():
+        return set()
+    try:
+        months = age_months(text, today)
+    except ValueError:
+        return set()
+    return {float(math.floor(months)), float(math.ceil(months)), float(round(months)), float(int(months // 12))} if months >= 0 else set()
 
 
 def _candidates(figure: Figure, corpus: Corpus) -> Iterator[float]:
