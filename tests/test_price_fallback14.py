@@ -32,6 +32,8 @@ def test_api_against_self_hosting_on_a_card_with_no_mainland_rent_gives_a_verdic
     assert "compute_tco" in called(r)
 
 
+@pytest.mark.xfail(strict=True, reason="known defect (#36): the zh message's self-deploy words are read as cards bought (owning-cost "
+                   "lead, no rate-flip sentence) while the en one is read as renting at an estimated rate; the languages must agree")
 def test_api_against_self_hosting_on_a_card_with_no_mainland_rent_gives_a_verdict_zh(advisor):
     r = advisor.answer("公司在成都，每天2.5亿token，用H20自己部署Llama 3.3 70B，会比买API便宜吗？", [])
     first = lead(r)

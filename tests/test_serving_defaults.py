@@ -39,11 +39,12 @@ def test_a_named_16_bit_precision_is_kept_and_fp8_count_is_said(offline_advisor)
 
 def test_users_are_not_all_at_once_unless_said(offline_advisor):
     en = ask(offline_advisor, "We want Qwen2.5-72B on H100s for 400 users, how many GPUs?")
-    assert "≈ 40 at once" in en.answer, en.answer[-1500:]
+    # 10% of 400 is 40 on average at the busiest moment; the plan covers 95% of such moments (knowledge/audience.yaml)
+    assert "≈ 40 on average" in en.answer and "≈ 50 at once" in en.answer, en.answer[-1500:]
     at_once = ask(offline_advisor, "We want Qwen2.5-72B on H100s for 400 users at the same time, how many GPUs?")
-    assert "≈ 40 at once" not in at_once.answer and "400" in _lead(at_once)
+    assert "≈ 50 at once" not in at_once.answer and "400" in _lead(at_once)
     zh = ask(offline_advisor, "Qwen2.5-72B给400个用户用，需要几张H100？")
-    assert "约 40 路" in zh.answer, zh.answer[-1500:]
+    assert "平均约 40" in zh.answer and "约 50 路" in zh.answer, zh.answer[-1500:]
 
 
 def test_a_mac_team_gets_desk_side_alternatives_not_a_gpu_count(offline_advisor):

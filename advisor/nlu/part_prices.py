@@ -42,9 +42,11 @@ def part_prices(reading: Reading) -> tuple[PartPrice, ...]:
             continue
         bounds = _clause(text, value.start)
         parts = {v.value for v in _within(slots.get("gpu", []), bounds)}
-        counted = any(_within(slots.get(slot, []), bounds) for slot in COUNT_SLOTS)
-        machine = says("whole_server", text[bounds[0] : bounds[1]])
-        if len(parts) != 1 or ((counted or machine) and not value.said_per_card):
+        servers = any(_within(slots.get("server_count", []), bounds)) or says("whole_server", text[bounds[0] : bounds[1]])
+        cards_counted = any(_within(slots.get(slot, []), bounds) for slot in COUNT_SLOTS if slot != "server_count")
+        # "three 8-GPU servers at $270k each": "each" is per server there, so a clause naming servers never quotes a card;
+        # counted cards quote one only with a per-card word ("8 H100s at $30k each")
+        if len(parts) != 1 or servers or (cards_counted and not value.said_per_card):
             continue
         gpu = next(iter(parts))
         found.setdefault(gpu, PartPrice(gpu=gpu, amount=money.amount, currency=money.currency))
