@@ -42,7 +42,7 @@ def _on_sale(turn: Turn, gpu: str, model: str, task: str) -> dict | None:
 def _quoted(turn: Turn, side: dict, gpu_id: str) -> dict:
     """The side priced at the card price the user quoted for its part (its cards at that price plus its server), the
     catalog's price kept when none was quoted in the answer's currency."""
-    quote = next((p for p in turn.ask.part_prices if (gpu := turn.catalog.find_gpu(p.gpu)) is not None and gpu.id == gpu_id), None)
+    quote = _quote_for(turn, gpu_id)
     if quote is None or quote.currency != side["currency"] or side.get("server_cost") is None and side.get("server_class"):
         return side
     turn.slots.mark("server_price")
@@ -144,14 +144,14 @@ def _machines(turn: Turn, rows: list[dict], currency: str) -> tuple[int, list[di
     return count, wholes
 
 
+def _quote_for(turn: Turn, gpu_id: str):
+    """The card price the user quoted for this part (Ask.part_prices), the first said; None when none was."""
+    return next((p for p in turn.ask.part_prices if (gpu := turn.catalog.find_gpu(p.gpu)) is not None and gpu.id == gpu_id), None)
+
+
 def _card_quotes(turn: Turn, rows: list[dict]) -> list | None:
-    """The card prices the user quoted for both parts (Ask.part_prices), in one currency; None unless both are quoted."""
-    quoted: dict = {}
-    for quote in turn.ask.part_prices:
-        gpu = turn.catalog.find_gpu(quote.gpu)
-        if gpu is not None:
-            quoted.setdefault(gpu.id, quote)
-    found = [quoted.get(row["id"]) for row in rows]
+    """The card prices the user quoted for both parts, in one currency; None unless both are quoted."""
+    found = [_quote_for(turn, row["id"]) for row in rows]
     if None in found or found[0].currency != found[1].currency:
         return None
     return found
